@@ -1,0 +1,31 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_BC_DECODE_H__
+#define __GST_BC_DECODE_H__
+
+#include <gst/bc/bc-prelude.h>
+#include <gst/bc/bcformat.h>
+
+G_BEGIN_DECLS
+
+GST_BC_API
+gboolean gst_bc_decode_block (GstBcFormat format, const guint8 * block,
+                              guint8 rgba[64]);
+
+GST_BC_API
+void gst_bc_decode_rows (GstBcFormat format, const guint8 * src,
+                         guint width, guint height,
+                         guint first_block_row, guint n_block_rows,
+                         guint8 * dst, gsize dst_stride,
+                         const GstBcPixelLayout * layout);
+
+G_END_DECLS
+
+#endif /* __GST_BC_DECODE_H__ */

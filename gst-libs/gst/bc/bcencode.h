@@ -1,0 +1,76 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_BC_ENCODE_H__
+#define __GST_BC_ENCODE_H__
+
+#include <gst/bc/bc-prelude.h>
+#include <gst/bc/bcformat.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GstBcQuality:
+ * @GST_BC_QUALITY_FAST: fastest, lowest quality
+ * @GST_BC_QUALITY_NORMAL: balanced
+ * @GST_BC_QUALITY_HIGH: best quality, slowest
+ *
+ * Encoder speed/quality trade-off.
+ */
+typedef enum
+{
+  GST_BC_QUALITY_FAST = 0,
+  GST_BC_QUALITY_NORMAL = 1,
+  GST_BC_QUALITY_HIGH = 2,
+} GstBcQuality;
+
+GST_BC_API
+GType gst_bc_quality_get_type (void);
+#define GST_TYPE_BC_QUALITY (gst_bc_quality_get_type ())
+
+/**
+ * GstBcSimd:
+ * @GST_BC_SIMD_NONE: portable C
+ * @GST_BC_SIMD_SSE2: SSE2 kernels
+ * @GST_BC_SIMD_AVX2: AVX2 kernels
+ *
+ * Instruction set used by the block encoders. Every level produces the same
+ * blocks.
+ */
+typedef enum
+{
+  GST_BC_SIMD_NONE = 0,
+  GST_BC_SIMD_SSE2 = 1,
+  GST_BC_SIMD_AVX2 = 2,
+} GstBcSimd;
+
+GST_BC_API
+GstBcSimd gst_bc_encode_get_simd (void);
+
+GST_BC_API
+GstBcSimd gst_bc_encode_set_simd (GstBcSimd max_level);
+
+GST_BC_API
+gboolean gst_bc_encode_format_supported (GstBcFormat format);
+
+GST_BC_API
+void gst_bc_encode_block (GstBcFormat format, GstBcQuality quality,
+                          const guint8 rgba[64], guint8 * out);
+
+GST_BC_API
+void gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
+                         const guint8 * src, gsize src_stride,
+                         guint width, guint height,
+                         const GstBcPixelLayout * layout,
+                         guint first_block_row, guint n_block_rows,
+                         guint8 * dst);
+
+G_END_DECLS
+
+#endif /* __GST_BC_ENCODE_H__ */

@@ -1,0 +1,211 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:gstbcworkers
+ * @title: GstBcWorkers
+ * @short_description: a persistent pool of worker threads
+ *
+ * The threads are created once by gst_bc_workers_new(). Each call of
+ * gst_bc_workers_run() hands them a batch of numbered jobs; the caller's
+ * thread takes jobs too, and the call returns when every job has run.
+ * Jobs are taken from a shared atomic counter, so a batch costs one wake-up
+ * of the pool and no allocation.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "bcworkers.h"
+
+struct _GstBcWorkers
+{
+  guint n_threads;              /* including the caller's */
+  GThread **threads;            /* n_threads - 1 helpers */
+
+  GMutex lock;
+  GCond wake_cond;
+  GCond done_cond;
+  guint64 generation;           /* bumped for every batch */
+  gboolean quit;
+
+  /* the current batch */
+  GstBcWorkFunc func;
+  gpointer user_data;
+  guint n_jobs;
+  gint next_job;                /* atomic */
+  guint pending;                /* helpers yet to finish the batch, under lock */
+};
+
+static void
+run_jobs (GstBcWorkers * w, GstBcWorkFunc func, gpointer user_data,
+    guint n_jobs)
+{
+  for (;;) {
+    guint job = (guint) g_atomic_int_add (&w->next_job, 1);
+    if (job >= n_jobs)
+      break;
+    func (job, user_data);
+  }
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  GstBcWorkers *w = data;
+  guint64 seen = 0;
+
+  g_mutex_lock (&w->lock);
+  for (;;) {
+    GstBcWorkFunc func;
+    gpointer user_data;
+    guint n_jobs;
+
+    while (!w->quit && w->generation == seen)
+      g_cond_wait (&w->wake_cond, &w->lock);
+    if (w->quit)
+      break;
+    seen = w->generation;
+    func = w->func;
+    user_data = w->user_data;
+    n_jobs = w->n_jobs;
+    g_mutex_unlock (&w->lock);
+
+    run_jobs (w, func, user_data, n_jobs);
+
+    g_mutex_lock (&w->lock);
+    if (--w->pending == 0)
+      g_cond_signal (&w->done_cond);
+  }
+  g_mutex_unlock (&w->lock);
+  return NULL;
+}
+
+/**
+ * gst_bc_workers_new:
+ * @n_threads: threads to run jobs on, counting the caller's; 0 means one per
+ *     processor
+ *
+ * Returns: (transfer full): a new pool with @n_threads - 1 helper threads.
+ */
+GstBcWorkers *
+gst_bc_workers_new (guint n_threads)
+{
+  GstBcWorkers *w = g_new0 (GstBcWorkers, 1);
+  guint i;
+
+  if (n_threads == 0)
+    n_threads = g_get_num_processors ();
+  n_threads = CLAMP (n_threads, 1, 256);
+
+  g_mutex_init (&w->lock);
+  g_cond_init (&w->wake_cond);
+  g_cond_init (&w->done_cond);
+  w->n_threads = n_threads;
+  w->threads = g_new0 (GThread *, n_threads);
+  for (i = 0; i + 1 < n_threads; i++) {
+    gchar name[16];
+
+    g_snprintf (name, sizeof (name), "bcworker%u", i);
+    w->threads[i] = g_thread_new (name, worker_main, w);
+  }
+  return w;
+}
+
+/**
+ * gst_bc_workers_get_n_threads:
+ * @workers: a #GstBcWorkers
+ *
+ * Returns: the number of threads that run jobs, the caller's included.
+ */
+guint
+gst_bc_workers_get_n_threads (GstBcWorkers * workers)
+{
+  g_return_val_if_fail (workers != NULL, 0);
+  return workers->n_threads;
+}
+
+/**
+ * gst_bc_workers_run:
+ * @workers: a #GstBcWorkers
+ * @n_jobs: number of jobs
+ * @func: called once for every job index in 0 .. @n_jobs - 1, on any thread
+ * @user_data: passed to @func
+ *
+ * Runs the jobs on the pool and on the calling thread and returns when all
+ * are done. Calls must not overlap; the element that owns the pool
+ * serialises them.
+ */
+void
+gst_bc_workers_run (GstBcWorkers * workers, guint n_jobs, GstBcWorkFunc func,
+    gpointer user_data)
+{
+  GstBcWorkers *w = workers;
+
+  g_return_if_fail (w != NULL);
+  g_return_if_fail (func != NULL);
+
+  if (n_jobs == 0)
+    return;
+  if (w->n_threads == 1 || n_jobs == 1) {
+    guint i;
+    for (i = 0; i < n_jobs; i++)
+      func (i, user_data);
+    return;
+  }
+
+  g_mutex_lock (&w->lock);
+  w->func = func;
+  w->user_data = user_data;
+  w->n_jobs = n_jobs;
+  g_atomic_int_set (&w->next_job, 0);
+  /* every helper takes part in every batch, so none can still be inside
+   * this one when the next starts */
+  w->pending = w->n_threads - 1;
+  w->generation++;
+  g_cond_broadcast (&w->wake_cond);
+  g_mutex_unlock (&w->lock);
+
+  run_jobs (w, func, user_data, n_jobs);
+
+  /* every job has been taken; wait for the helpers to leave the batch */
+  g_mutex_lock (&w->lock);
+  while (w->pending > 0)
+    g_cond_wait (&w->done_cond, &w->lock);
+  g_mutex_unlock (&w->lock);
+}
+
+/**
+ * gst_bc_workers_free:
+ * @workers: (transfer full) (nullable): a #GstBcWorkers
+ *
+ * Stops and joins the threads and frees the pool.
+ */
+void
+gst_bc_workers_free (GstBcWorkers * workers)
+{
+  guint i;
+
+  if (workers == NULL)
+    return;
+
+  g_mutex_lock (&workers->lock);
+  workers->quit = TRUE;
+  g_cond_broadcast (&workers->wake_cond);
+  g_mutex_unlock (&workers->lock);
+  for (i = 0; i + 1 < workers->n_threads; i++)
+    g_thread_join (workers->threads[i]);
+
+  g_free (workers->threads);
+  g_mutex_clear (&workers->lock);
+  g_cond_clear (&workers->wake_cond);
+  g_cond_clear (&workers->done_cond);
+  g_free (workers);
+}
