@@ -1,0 +1,613 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Block encoding kernels for BC1, BC3 and YCoCg-BC3.
+ *
+ * Every function works on a batch of BC_LANES blocks at once, with the lane
+ * as the innermost loop, so that the compiler turns each step into vector
+ * instructions. This file is compiled several times (portable C without
+ * vectorisation, SSE2, AVX2; see meson.build) and bcencode.c picks a build
+ * at run time. Lanes never interact and floating point contraction is off,
+ * so every build computes the same blocks bit for bit.
+ *
+ * BC1 colour blocks (van Waveren 2006, Castano 2007, Brown's stb_dxt notes):
+ *  1. solid blocks use tables of optimal single-colour endpoints, so a
+ *     block of one colour decodes to the nearest colour BC1 can produce;
+ *  2. otherwise the principal axis of the block's colours is found by power
+ *     iteration on their covariance, and the pixels with the smallest and
+ *     largest projection on it become the endpoints;
+ *  3. endpoints are rounded to the nearest 565 value under bit-replicated
+ *     expansion, every pixel takes the nearest of the four palette colours
+ *     as the decoder computes them (integer truncation);
+ *  4. (normal, high) the endpoints are refit by least squares to the chosen
+ *     indices, requantised, and kept when the error drops;
+ *  5. c0 > c1 is enforced (4-colour mode) by swapping endpoints and indices.
+ *
+ * YCoCg-BC3 (van Waveren and Castano 2007): Y = (R + 2G + B) / 4 goes to
+ * the alpha block, Co = (R - B) / 2 and Cg = (2G - R - B) / 4 are scaled by
+ * 1, 2 or 4 (the largest that keeps them in range), offset by 128 and coded
+ * as the red and green of the colour block; blue holds scale - 1. Colour
+ * errors are weighted 2:3 (Co:Cg), which is what they cost in RGB.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "bcencode-private.h"
+
+#include <string.h>
+
+#ifndef BC_KERNEL_SUFFIX
+#error "BC_KERNEL_SUFFIX must name the build"
+#endif
+
+#define L BC_LANES
+#define LANES for (k = 0; k < L; k++)
+
+static inline gint
+expand5 (gint q)
+{
+  return (q << 3) | (q >> 2);
+}
+
+static inline gint
+expand6 (gint q)
+{
+  return (q << 2) | (q >> 4);
+}
+
+static inline float
+clamp255 (float v)
+{
+  return v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
+}
+
+/* ------------------------------------------------------------------------ */
+/* colour block                                                              */
+
+typedef struct
+{
+  /* weights of the three channels in the error */
+  float w[3];
+  /* blue is fixed to a given 5-bit value per lane (YCoCg scale code) */
+  gboolean fixed_blue;
+  /* BC1: keep c0 > c1 for 4-colour mode; BC3 decodes 4-colour always */
+  gboolean bc1;
+} ColourParams;
+
+typedef struct
+{
+  gint q[2][3][L];              /* quantised endpoints: [endpoint][ch][lane] */
+  guint32 idx[L];
+  float err[L];
+} ColourFit;
+
+/* Quantise float endpoints e[endpoint][ch][lane] and fit indices. */
+static void
+colour_eval (const float (*p)[16][L], const ColourParams * cp,
+    const gint * fixed_blue, float e[2][3][L], ColourFit * fit)
+{
+  float pal[4][3][L];
+  float best[16][L];
+  gint ch, i, k, j;
+
+  for (j = 0; j < 2; j++) {
+    LANES {
+      gint r = (gint) (clamp255 (e[j][0][k]) + 0.5f);
+      gint g = (gint) (clamp255 (e[j][1][k]) + 0.5f);
+      gint b = (gint) (clamp255 (e[j][2][k]) + 0.5f);
+
+      fit->q[j][0][k] = bc_tables.quant5[r];
+      fit->q[j][1][k] = bc_tables.quant6[g];
+      fit->q[j][2][k] = cp->fixed_blue ? fixed_blue[k] : bc_tables.quant5[b];
+    }
+  }
+  LANES {
+    for (ch = 0; ch < 3; ch++) {
+      gint a = ch == 1 ? expand6 (fit->q[0][ch][k]) :
+          expand5 (fit->q[0][ch][k]);
+      gint b = ch == 1 ? expand6 (fit->q[1][ch][k]) :
+          expand5 (fit->q[1][ch][k]);
+      pal[0][ch][k] = (float) a;
+      pal[1][ch][k] = (float) b;
+      pal[2][ch][k] = (float) ((2 * a + b) / 3);
+      pal[3][ch][k] = (float) ((a + 2 * b) / 3);
+    }
+  }
+
+  LANES {
+    fit->idx[k] = 0;
+    fit->err[k] = 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    gint32 sel[L];
+
+    LANES {
+      float d0, d1, d2, d3, dr, dg, db, m;
+      gint32 s;
+
+      dr = p[0][i][k] - pal[0][0][k];
+      dg = p[1][i][k] - pal[0][1][k];
+      db = p[2][i][k] - pal[0][2][k];
+      d0 = cp->w[0] * dr * dr + cp->w[1] * dg * dg + cp->w[2] * db * db;
+      dr = p[0][i][k] - pal[1][0][k];
+      dg = p[1][i][k] - pal[1][1][k];
+      db = p[2][i][k] - pal[1][2][k];
+      d1 = cp->w[0] * dr * dr + cp->w[1] * dg * dg + cp->w[2] * db * db;
+      dr = p[0][i][k] - pal[2][0][k];
+      dg = p[1][i][k] - pal[2][1][k];
+      db = p[2][i][k] - pal[2][2][k];
+      d2 = cp->w[0] * dr * dr + cp->w[1] * dg * dg + cp->w[2] * db * db;
+      dr = p[0][i][k] - pal[3][0][k];
+      dg = p[1][i][k] - pal[3][1][k];
+      db = p[2][i][k] - pal[3][2][k];
+      d3 = cp->w[0] * dr * dr + cp->w[1] * dg * dg + cp->w[2] * db * db;
+
+      m = d0;
+      s = 0;
+      if (d1 < m) {
+        m = d1;
+        s = 1;
+      }
+      if (d2 < m) {
+        m = d2;
+        s = 2;
+      }
+      if (d3 < m) {
+        m = d3;
+        s = 3;
+      }
+      best[i][k] = m;
+      sel[k] = s;
+    }
+    LANES {
+      fit->idx[k] |= (guint32) sel[k] << (2 * i);
+      fit->err[k] += best[i][k];
+    }
+  }
+}
+
+/* Least-squares endpoints for the indices of @fit. Lanes whose indices all
+ * select one weight keep @e. */
+static void
+colour_lsq (const float (*p)[16][L], const ColourFit * fit, float e[2][3][L])
+{
+  static const float wtab[4] = { 1.0f, 0.0f, 2.0f / 3.0f, 1.0f / 3.0f };
+  float aa[L], ab[L], bb[L], x0[3][L], x1[3][L];
+  gint i, k, ch;
+
+  LANES {
+    aa[k] = ab[k] = bb[k] = 0.0f;
+    for (ch = 0; ch < 3; ch++)
+      x0[ch][k] = x1[ch][k] = 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float w = wtab[(fit->idx[k] >> (2 * i)) & 3];
+      float v = 1.0f - w;
+
+      aa[k] += w * w;
+      ab[k] += w * v;
+      bb[k] += v * v;
+      for (ch = 0; ch < 3; ch++) {
+        x0[ch][k] += w * p[ch][i][k];
+        x1[ch][k] += v * p[ch][i][k];
+      }
+    }
+  }
+  LANES {
+    float det = aa[k] * bb[k] - ab[k] * ab[k];
+
+    if (det > 1e-3f) {
+      float inv = 1.0f / det;
+      for (ch = 0; ch < 3; ch++) {
+        e[0][ch][k] = (bb[k] * x0[ch][k] - ab[k] * x1[ch][k]) * inv;
+        e[1][ch][k] = (aa[k] * x1[ch][k] - ab[k] * x0[ch][k]) * inv;
+      }
+    }
+  }
+}
+
+static inline guint16
+pack565 (gint r, gint g, gint b)
+{
+  return (guint16) ((r << 11) | (g << 5) | b);
+}
+
+/* Encodes the colour part of a batch. p: three channel planes. Writes the
+ * 8-byte colour block of lane k at out + k * stride. */
+static void
+colour_encode (const float (*p)[16][L], const ColourParams * cp,
+    const gint * fixed_blue, gint quality, guint n_lanes, guint8 * out,
+    gsize stride)
+{
+  float mean[3][L], cov[6][L], v[3][L], sw[3];
+  float tmin[L], tmax[L], e[2][3][L];
+  gboolean solid[L];
+  ColourFit fit, trial;
+  gint i, k, ch, it, iters;
+
+  for (ch = 0; ch < 3; ch++)
+    sw[ch] = cp->w[ch] == 1.0f ? 1.0f : (cp->w[ch] == 2.0f ? 1.41421356f :
+        (cp->w[ch] == 3.0f ? 1.73205081f : 0.0f));
+
+  /* mean and weighted covariance */
+  for (ch = 0; ch < 3; ch++) {
+    LANES mean[ch][k] = 0.0f;
+    for (i = 0; i < 16; i++)
+      LANES mean[ch][k] += p[ch][i][k];
+    LANES mean[ch][k] *= (1.0f / 16.0f);
+  }
+  LANES for (ch = 0; ch < 6; ch++)
+    cov[ch][k] = 0.0f;
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float r = (p[0][i][k] - mean[0][k]) * sw[0];
+      float g = (p[1][i][k] - mean[1][k]) * sw[1];
+      float b = (p[2][i][k] - mean[2][k]) * sw[2];
+
+      cov[0][k] += r * r;
+      cov[1][k] += r * g;
+      cov[2][k] += r * b;
+      cov[3][k] += g * g;
+      cov[4][k] += g * b;
+      cov[5][k] += b * b;
+    }
+  }
+
+  /* principal axis: start from the covariance row of the largest variance,
+   * then power iteration, renormalised by the largest component */
+  LANES {
+    if (cov[0][k] >= cov[3][k] && cov[0][k] >= cov[5][k]) {
+      v[0][k] = cov[0][k];
+      v[1][k] = cov[1][k];
+      v[2][k] = cov[2][k];
+    } else if (cov[3][k] >= cov[5][k]) {
+      v[0][k] = cov[1][k];
+      v[1][k] = cov[3][k];
+      v[2][k] = cov[4][k];
+    } else {
+      v[0][k] = cov[2][k];
+      v[1][k] = cov[4][k];
+      v[2][k] = cov[5][k];
+    }
+    solid[k] = cov[0][k] + cov[3][k] + cov[5][k] == 0.0f;
+  }
+  for (it = 0; it < 3; it++) {
+    LANES {
+      float x = cov[0][k] * v[0][k] + cov[1][k] * v[1][k] +
+          cov[2][k] * v[2][k];
+      float y = cov[1][k] * v[0][k] + cov[3][k] * v[1][k] +
+          cov[4][k] * v[2][k];
+      float z = cov[2][k] * v[0][k] + cov[4][k] * v[1][k] +
+          cov[5][k] * v[2][k];
+      float ax = x < 0 ? -x : x, ay = y < 0 ? -y : y, az = z < 0 ? -z : z;
+      float m = ax > ay ? ax : ay;
+      float inv;
+
+      m = m > az ? m : az;
+      inv = m > 1e-20f ? 1.0f / m : 0.0f;
+      v[0][k] = x * inv;
+      v[1][k] = y * inv;
+      v[2][k] = z * inv;
+    }
+  }
+
+  /* extreme pixels along the axis become the endpoints */
+  LANES {
+    tmin[k] = 1e30f;
+    tmax[k] = -1e30f;
+    for (ch = 0; ch < 3; ch++)
+      e[0][ch][k] = e[1][ch][k] = mean[ch][k];
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float t = p[0][i][k] * sw[0] * v[0][k] + p[1][i][k] * sw[1] * v[1][k]
+          + p[2][i][k] * sw[2] * v[2][k];
+
+      if (t > tmax[k]) {
+        tmax[k] = t;
+        e[0][0][k] = p[0][i][k];
+        e[0][1][k] = p[1][i][k];
+        e[0][2][k] = p[2][i][k];
+      }
+      if (t < tmin[k]) {
+        tmin[k] = t;
+        e[1][0][k] = p[0][i][k];
+        e[1][1][k] = p[1][i][k];
+        e[1][2][k] = p[2][i][k];
+      }
+    }
+  }
+
+  colour_eval (p, cp, fixed_blue, e, &fit);
+
+  iters = quality == 0 ? 0 : (quality == 1 ? 1 : 3);
+  for (it = 0; it < iters; it++) {
+    colour_lsq (p, &fit, e);
+    colour_eval (p, cp, fixed_blue, e, &trial);
+    LANES {
+      if (trial.err[k] < fit.err[k]) {
+        fit.err[k] = trial.err[k];
+        fit.idx[k] = trial.idx[k];
+        for (ch = 0; ch < 3; ch++) {
+          fit.q[0][ch][k] = trial.q[0][ch][k];
+          fit.q[1][ch][k] = trial.q[1][ch][k];
+        }
+      }
+    }
+  }
+
+  /* pack, per lane */
+  for (k = 0; k < (gint) n_lanes; k++) {
+    guint16 c0, c1;
+    guint32 idx;
+    guint8 *o = out + k * stride;
+
+    if (solid[k]) {
+      gint r = (gint) (p[0][0][k] + 0.5f), g = (gint) (p[1][0][k] + 0.5f);
+      gint b = (gint) (p[2][0][k] + 0.5f);
+      gint b0, b1;
+
+      if (cp->fixed_blue) {
+        b0 = b1 = fixed_blue[k];
+      } else {
+        b0 = bc_tables.single5[b][0];
+        b1 = bc_tables.single5[b][1];
+      }
+      c0 = pack565 (bc_tables.single5[r][0], bc_tables.single6[g][0], b0);
+      c1 = pack565 (bc_tables.single5[r][1], bc_tables.single6[g][1], b1);
+      idx = 0xAAAAAAAAu;        /* every pixel (2 * c0 + c1) / 3 */
+    } else {
+      c0 = pack565 (fit.q[0][0][k], fit.q[0][1][k], fit.q[0][2][k]);
+      c1 = pack565 (fit.q[1][0][k], fit.q[1][1][k], fit.q[1][2][k]);
+      idx = fit.idx[k];
+    }
+
+    if (c0 < c1) {
+      guint16 t = c0;
+      c0 = c1;
+      c1 = t;
+      idx ^= 0x55555555u;       /* 0 <-> 1, 2 <-> 3 */
+    } else if (c0 == c1) {
+      /* one colour: every palette entry is c0. Index 0 everywhere; for BC1
+       * make c0 > c1 so the block stays in 4-colour mode. */
+      idx = 0;
+      if (cp->bc1) {
+        if (c0 > 0) {
+          c1 = c0 - 1;
+        } else {
+          c0 = 1;
+          idx = 0x55555555u;    /* c1 = black */
+        }
+      }
+    }
+
+    o[0] = c0 & 0xff;
+    o[1] = c0 >> 8;
+    o[2] = c1 & 0xff;
+    o[3] = c1 >> 8;
+    o[4] = idx & 0xff;
+    o[5] = (idx >> 8) & 0xff;
+    o[6] = (idx >> 16) & 0xff;
+    o[7] = idx >> 24;
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* alpha / single channel block (BC3 alpha, YCoCg Y, BC4)                    */
+
+/* Codes of one channel for 8-value-mode endpoints c0 >= c1, with their
+ * squared error. */
+static void
+alpha_eval (const float (*p)[L], const gint * c0, const gint * c1,
+    guint64 * bits, float *err)
+{
+  float pal[8][L];
+  gint i, j, k;
+
+  LANES {
+    pal[0][k] = (float) c0[k];
+    pal[1][k] = (float) c1[k];
+    for (j = 2; j < 8; j++)
+      pal[j][k] = (float) (((8 - j) * c0[k] + (j - 1) * c1[k]) / 7);
+    bits[k] = 0;
+    err[k] = 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    float best[L];
+    gint32 sel[L];
+
+    LANES {
+      float m = 1e30f;
+      gint32 s = 0;
+
+      for (j = 0; j < 8; j++) {
+        float d = p[i][k] - pal[j][k];
+        d = d * d;
+        if (d < m) {
+          m = d;
+          s = j;
+        }
+      }
+      best[k] = m;
+      sel[k] = s;
+    }
+    LANES {
+      bits[k] |= (guint64) sel[k] << (3 * i);
+      err[k] += best[k];
+    }
+  }
+}
+
+/* Encodes one channel as an 8-byte BC3 alpha / BC4 block, in 8-value mode
+ * (a0 > a1) unless the channel is flat. Lane k goes to out + k * stride. */
+static void
+alpha_encode (const float (*p)[L], gint quality, guint n_lanes, guint8 * out,
+    gsize stride)
+{
+  static const float wtab[8] = { 1.0f, 0.0f, 6.0f / 7, 5.0f / 7, 4.0f / 7,
+    3.0f / 7, 2.0f / 7, 1.0f / 7
+  };
+  float vmin[L], vmax[L], err[L], try_err[L];
+  gint a0[L], a1[L], c0[L], c1[L];
+  guint64 bits[L], try_bits[L];
+  gint i, k, it, iters;
+
+  LANES {
+    vmin[k] = 255.0f;
+    vmax[k] = 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      vmin[k] = p[i][k] < vmin[k] ? p[i][k] : vmin[k];
+      vmax[k] = p[i][k] > vmax[k] ? p[i][k] : vmax[k];
+    }
+  }
+  LANES {
+    a0[k] = (gint) (vmax[k] + 0.5f);
+    a1[k] = (gint) (vmin[k] + 0.5f);
+  }
+  alpha_eval (p, a0, a1, bits, err);
+
+  iters = quality == 0 ? 0 : (quality == 1 ? 1 : 2);
+  for (it = 0; it < iters; it++) {
+    float aa[L], ab[L], bb[L], x0[L], x1[L];
+
+    /* least-squares refit of the endpoints to the chosen codes */
+    LANES aa[k] = ab[k] = bb[k] = x0[k] = x1[k] = 0.0f;
+    for (i = 0; i < 16; i++) {
+      LANES {
+        float w = wtab[(bits[k] >> (3 * i)) & 7];
+        float u = 1.0f - w;
+
+        aa[k] += w * w;
+        ab[k] += w * u;
+        bb[k] += u * u;
+        x0[k] += w * p[i][k];
+        x1[k] += u * p[i][k];
+      }
+    }
+    LANES {
+      float det = aa[k] * bb[k] - ab[k] * ab[k];
+
+      c0[k] = a0[k];
+      c1[k] = a1[k];
+      if (det > 1e-3f) {
+        float inv = 1.0f / det;
+        gint n0 = (gint) (clamp255 ((bb[k] * x0[k] - ab[k] * x1[k]) * inv) +
+            0.5f);
+        gint n1 = (gint) (clamp255 ((aa[k] * x1[k] - ab[k] * x0[k]) * inv) +
+            0.5f);
+        if (n0 > n1) {
+          c0[k] = n0;
+          c1[k] = n1;
+        }
+      }
+    }
+    alpha_eval (p, c0, c1, try_bits, try_err);
+    LANES {
+      if (try_err[k] < err[k]) {
+        err[k] = try_err[k];
+        bits[k] = try_bits[k];
+        a0[k] = c0[k];
+        a1[k] = c1[k];
+      }
+    }
+  }
+
+  for (k = 0; k < (gint) n_lanes; k++) {
+    guint8 *o = out + k * stride;
+    guint64 b = bits[k];
+
+    if (a0[k] == a1[k])
+      b = 0;                    /* flat: code 0 everywhere, 6-value mode */
+    o[0] = (guint8) a0[k];
+    o[1] = (guint8) a1[k];
+    o[2] = b & 0xff;
+    o[3] = (b >> 8) & 0xff;
+    o[4] = (b >> 16) & 0xff;
+    o[5] = (b >> 24) & 0xff;
+    o[6] = (b >> 32) & 0xff;
+    o[7] = (b >> 40) & 0xff;
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* formats                                                                   */
+
+static void
+kernel_bc1 (const BcBatch * batch, guint n_lanes, gint quality, guint8 * out)
+{
+  static const ColourParams cp = { {1.0f, 1.0f, 1.0f}, FALSE, TRUE };
+
+  colour_encode (batch->px, &cp, NULL, quality, n_lanes, out, 8);
+}
+
+static void
+kernel_bc3 (const BcBatch * batch, guint n_lanes, gint quality, guint8 * out)
+{
+  static const ColourParams cp = { {1.0f, 1.0f, 1.0f}, FALSE, FALSE };
+
+  alpha_encode (batch->px[3], quality, n_lanes, out, 16);
+  colour_encode (batch->px, &cp, NULL, quality, n_lanes, out + 8, 16);
+}
+
+static void
+kernel_ycocg_bc3 (const BcBatch * batch, guint n_lanes, gint quality,
+    guint8 * out)
+{
+  static const ColourParams cp = { {2.0f, 3.0f, 0.0f}, TRUE, FALSE };
+  float y[16][L], c[3][16][L], m[L], scale[L];
+  gint code[L];
+  gint i, k;
+
+  LANES m[k] = 0.0f;
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float r = batch->px[0][i][k], g = batch->px[1][i][k];
+      float b = batch->px[2][i][k];
+      float co = (r - b) * 0.5f;
+      float cg = (2.0f * g - r - b) * 0.25f;
+      float aco = co < 0 ? -co : co, acg = cg < 0 ? -cg : cg;
+
+      y[i][k] = (r + 2.0f * g + b) * 0.25f;
+      c[0][i][k] = co;
+      c[1][i][k] = cg;
+      m[k] = aco > m[k] ? aco : m[k];
+      m[k] = acg > m[k] ? acg : m[k];
+    }
+  }
+  /* the largest scale that keeps Co and Cg in range once offset by 128 */
+  LANES {
+    scale[k] = m[k] < 31.875f ? 4.0f : (m[k] < 63.75f ? 2.0f : 1.0f);
+    code[k] = (gint) scale[k] - 1;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      c[0][i][k] = clamp255 (c[0][i][k] * scale[k] + 128.0f);
+      c[1][i][k] = clamp255 (c[1][i][k] * scale[k] + 128.0f);
+      c[2][i][k] = 0.0f;
+    }
+  }
+
+  alpha_encode ((const float (*)[L]) y, quality, n_lanes, out, 16);
+  colour_encode ((const float (*)[16][L]) c, &cp, code, quality, n_lanes,
+      out + 8, 16);
+}
+
+#define PASTE2(a, b) a ## b
+#define PASTE(a, b) PASTE2 (a, b)
+
+const BcKernels PASTE (bc_kernels_, BC_KERNEL_SUFFIX) = {
+  kernel_bc1,
+  kernel_bc3,
+  kernel_ycocg_bc3,
+};

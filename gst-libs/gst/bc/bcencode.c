@@ -1,0 +1,354 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:gstbcencode
+ * @title: Block encoders
+ * @short_description: CPU encoders for BC1, BC3 and YCoCg-BC3
+ *
+ * gst_bc_encode_rows() encodes block rows of a packed 8-bit RGB(A) picture
+ * straight into a `video/x-bc` frame. Pictures whose size is not a multiple
+ * of 4 are padded by repeating the last column and row (clamp-to-edge), so
+ * the padding never widens a block's colour range. Different block rows can
+ * be encoded concurrently from several threads.
+ *
+ * The kernels run on BC_LANES blocks at once and exist in three builds:
+ * portable C, SSE2 and AVX2 (chosen at run time from the CPU). All builds
+ * produce identical blocks; gst_bc_encode_set_simd() limits the choice, for
+ * tests and benchmarks.
+ *
+ * BC1 output always has c0 > c1 (4-colour mode). YCoCg-BC3 follows
+ * van Waveren and Castano, "Real-Time YCoCg-DXT Compression" (2007): Y in
+ * the alpha block, Co and Cg in red and green scaled by 1, 2 or 4, and the
+ * scale minus one in blue.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "bcencode.h"
+#include "bcencode-private.h"
+
+#include <string.h>
+
+BcTables bc_tables;
+
+static inline gint
+expand_bits (gint q, gint bits)
+{
+  return bits == 5 ? (q << 3) | (q >> 2) : (q << 2) | (q >> 4);
+}
+
+static void
+fill_tables (gint bits, guint8 * quant, guint8 (*single)[2])
+{
+  gint n = 1 << bits;
+  gint v, a, b;
+
+  for (v = 0; v < 256; v++) {
+    gint best = 0, best_d = G_MAXINT, best_spread = G_MAXINT;
+
+    /* nearest quantised value under bit-replicated expansion */
+    for (a = 0; a < n; a++) {
+      gint d = ABS (expand_bits (a, bits) - v);
+      if (d < best_d) {
+        best_d = d;
+        best = a;
+      }
+    }
+    quant[v] = best;
+
+    /* optimal single colour: (2 * e(a) + e(b)) / 3, truncated as decoders
+     * do; among equals prefer the closest endpoints, which are the most
+     * robust to decoders that round differently */
+    best_d = G_MAXINT;
+    for (a = 0; a < n; a++) {
+      for (b = 0; b < n; b++) {
+        gint ea = expand_bits (a, bits), eb = expand_bits (b, bits);
+        gint d = ABS ((2 * ea + eb) / 3 - v);
+        gint spread = ABS (ea - eb);
+
+        if (d < best_d || (d == best_d && spread < best_spread)) {
+          best_d = d;
+          best_spread = spread;
+          single[v][0] = a;
+          single[v][1] = b;
+        }
+      }
+    }
+  }
+}
+
+void
+bc_encode_tables_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    fill_tables (5, bc_tables.quant5, bc_tables.single5);
+    fill_tables (6, bc_tables.quant6, bc_tables.single6);
+    g_once_init_leave (&done, 1);
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* SIMD selection                                                            */
+
+static gint simd_limit = GST_BC_SIMD_AVX2;      /* atomic */
+
+static GstBcSimd
+cpu_simd (void)
+{
+#ifdef HAVE_BC_SIMD_X86
+  static gint level = -1;
+
+  if (g_atomic_int_get (&level) < 0) {
+    gint l = GST_BC_SIMD_SSE2;  /* x86-64 baseline */
+    __builtin_cpu_init ();
+    if (__builtin_cpu_supports ("avx2"))
+      l = GST_BC_SIMD_AVX2;
+    g_atomic_int_set (&level, l);
+  }
+  return (GstBcSimd) g_atomic_int_get (&level);
+#else
+  return GST_BC_SIMD_NONE;
+#endif
+}
+
+/**
+ * gst_bc_encode_get_simd:
+ *
+ * Returns: the instruction set the encoders use now: the best the CPU has,
+ * limited by gst_bc_encode_set_simd().
+ */
+GstBcSimd
+gst_bc_encode_get_simd (void)
+{
+  return (GstBcSimd) MIN ((gint) cpu_simd (), g_atomic_int_get (&simd_limit));
+}
+
+/**
+ * gst_bc_encode_set_simd:
+ * @max_level: the best instruction set the encoders may use
+ *
+ * Limits the kernels, for instance to compare the portable C build with the
+ * SIMD ones. Every level produces identical blocks. Process-wide.
+ *
+ * Returns: the level now in use (gst_bc_encode_get_simd()).
+ */
+GstBcSimd
+gst_bc_encode_set_simd (GstBcSimd max_level)
+{
+  g_atomic_int_set (&simd_limit, CLAMP ((gint) max_level, GST_BC_SIMD_NONE,
+          GST_BC_SIMD_AVX2));
+  return gst_bc_encode_get_simd ();
+}
+
+static const BcKernels *
+get_kernels (void)
+{
+  bc_encode_tables_init ();
+#ifdef HAVE_BC_SIMD_X86
+  switch (gst_bc_encode_get_simd ()) {
+    case GST_BC_SIMD_AVX2:
+      return &bc_kernels_avx2;
+    case GST_BC_SIMD_SSE2:
+      return &bc_kernels_sse2;
+    default:
+      break;
+  }
+#endif
+  return &bc_kernels_c;
+}
+
+static BcKernelFunc
+get_kernel (GstBcFormat format)
+{
+  const BcKernels *k = get_kernels ();
+
+  switch (format) {
+    case GST_BC_FORMAT_BC1:
+      return k->bc1;
+    case GST_BC_FORMAT_BC3:
+      return k->bc3;
+    case GST_BC_FORMAT_YCOCG_BC3:
+      return k->ycocg_bc3;
+    default:
+      return NULL;
+  }
+}
+
+GType
+gst_bc_quality_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_BC_QUALITY_FAST, "Fast: principal-axis endpoints, no refinement",
+        "fast"},
+    {GST_BC_QUALITY_NORMAL,
+        "Normal: one least-squares endpoint refinement", "normal"},
+    {GST_BC_QUALITY_HIGH, "High: several least-squares refinements", "high"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType tmp = g_enum_register_static ("GstBcQuality", values);
+    g_once_init_leave (&type, tmp);
+  }
+  return type;
+}
+
+/**
+ * gst_bc_encode_format_supported:
+ * @format: a #GstBcFormat
+ *
+ * Returns: %TRUE when this library can encode @format.
+ */
+gboolean
+gst_bc_encode_format_supported (GstBcFormat format)
+{
+  return format == GST_BC_FORMAT_BC1 || format == GST_BC_FORMAT_BC3 ||
+      format == GST_BC_FORMAT_YCOCG_BC3;
+}
+
+/**
+ * gst_bc_encode_block:
+ * @format: %GST_BC_FORMAT_BC1, %GST_BC_FORMAT_BC3 or
+ *     %GST_BC_FORMAT_YCOCG_BC3
+ * @quality: speed/quality trade-off
+ * @rgba: 16 RGBA pixels, row-major
+ * @out: (out caller-allocates): gst_bc_format_get_block_bytes() bytes
+ *
+ * Encodes one block. Gives the same bytes as gst_bc_encode_rows() for the
+ * same pixels.
+ */
+void
+gst_bc_encode_block (GstBcFormat format, GstBcQuality quality,
+    const guint8 rgba[64], guint8 * out)
+{
+  BcKernelFunc kernel;
+  BcBatch batch;
+  gint i, c, k;
+
+  g_return_if_fail (rgba != NULL && out != NULL);
+  kernel = get_kernel (format);
+  g_return_if_fail (kernel != NULL);
+
+  for (c = 0; c < 4; c++)
+    for (i = 0; i < 16; i++)
+      for (k = 0; k < BC_LANES; k++)
+        batch.px[c][i][k] = rgba[i * 4 + c];
+  kernel (&batch, 1, quality, out);
+}
+
+/* Fills lanes of @batch with blocks bx0 .. bx0 + n - 1 of block row @by;
+ * the remaining lanes repeat the last block. */
+static void
+gather (BcBatch * batch, const guint8 * src, gsize stride, guint width,
+    guint height, const GstBcPixelLayout * lo, gboolean need_alpha,
+    guint by, guint bx0, guint n)
+{
+  guint k, x, y;
+  const gint r = lo->r, g = lo->g, b = lo->b, a = lo->a;
+  const guint bpp = lo->bpp;
+
+  for (y = 0; y < 4; y++) {
+    guint sy = MIN (by * 4 + y, height - 1);
+    const guint8 *row = src + (gsize) sy * stride;
+
+    for (k = 0; k < BC_LANES; k++) {
+      guint bx = bx0 + MIN (k, n - 1);
+      guint sx0 = bx * 4;
+
+      if (sx0 + 3 < width) {
+        const guint8 *p = row + (gsize) sx0 * bpp;
+        for (x = 0; x < 4; x++, p += bpp) {
+          batch->px[0][y * 4 + x][k] = p[r];
+          batch->px[1][y * 4 + x][k] = p[g];
+          batch->px[2][y * 4 + x][k] = p[b];
+        }
+        if (need_alpha) {
+          p = row + (gsize) sx0 *bpp;
+          for (x = 0; x < 4; x++, p += bpp)
+            batch->px[3][y * 4 + x][k] = a >= 0 ? p[a] : 255;
+        }
+      } else {
+        for (x = 0; x < 4; x++) {
+          const guint8 *p = row + (gsize) MIN (sx0 + x, width - 1) * bpp;
+          batch->px[0][y * 4 + x][k] = p[r];
+          batch->px[1][y * 4 + x][k] = p[g];
+          batch->px[2][y * 4 + x][k] = p[b];
+          if (need_alpha)
+            batch->px[3][y * 4 + x][k] = a >= 0 ? p[a] : 255;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * gst_bc_encode_rows:
+ * @format: %GST_BC_FORMAT_BC1, %GST_BC_FORMAT_BC3 or
+ *     %GST_BC_FORMAT_YCOCG_BC3
+ * @quality: speed/quality trade-off
+ * @src: the picture's first pixel
+ * @src_stride: bytes from one picture row to the next
+ * @width: picture width, at least 1
+ * @height: picture height, at least 1
+ * @layout: where the channels are in a pixel
+ * @first_block_row: first block row to encode
+ * @n_block_rows: block rows to encode
+ * @dst: the start of the whole encoded frame (block row `n` is written at
+ *     `dst + n * row_bytes`)
+ *
+ * Encodes block rows of a picture. Alpha is used by BC3 only (255 when
+ * @layout has none). Thread-safe for disjoint block rows.
+ */
+void
+gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
+    const guint8 * src, gsize src_stride, guint width, guint height,
+    const GstBcPixelLayout * layout, guint first_block_row,
+    guint n_block_rows, guint8 * dst)
+{
+  BcKernelFunc kernel;
+  guint blocks_x, blocks_y, block_bytes, by, bx;
+  gsize row_bytes;
+  gboolean need_alpha;
+  BcBatch batch;
+
+  g_return_if_fail (src != NULL && dst != NULL && layout != NULL);
+  g_return_if_fail (width > 0 && height > 0);
+  g_return_if_fail (layout->bpp == 3 || layout->bpp == 4);
+  g_return_if_fail (src_stride >= (gsize) width * layout->bpp);
+  kernel = get_kernel (format);
+  g_return_if_fail (kernel != NULL);
+
+  blocks_x = (width + 3) / 4;
+  blocks_y = (height + 3) / 4;
+  g_return_if_fail (first_block_row <= blocks_y);
+  g_return_if_fail (n_block_rows <= blocks_y - first_block_row);
+
+  block_bytes = gst_bc_format_get_block_bytes (format);
+  row_bytes = (gsize) blocks_x * block_bytes;
+  need_alpha = format == GST_BC_FORMAT_BC3;
+  quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
+
+  for (by = first_block_row; by < first_block_row + n_block_rows; by++) {
+    guint8 *out = dst + (gsize) by * row_bytes;
+
+    for (bx = 0; bx < blocks_x; bx += BC_LANES) {
+      guint n = MIN (BC_LANES, blocks_x - bx);
+
+      gather (&batch, src, src_stride, width, height, layout, need_alpha, by,
+          bx, n);
+      kernel (&batch, n, quality, out + (gsize) bx * block_bytes);
+    }
+  }
+}
