@@ -49,7 +49,8 @@
 #endif
 
 #define L BC_LANES
-#define LANES for (k = 0; k < L; k++)
+/* a loop over the lanes of a batch; the SIMD builds vectorise it */
+#define LANES _Pragma ("omp simd") for (k = 0; k < L; k++)
 
 static inline gint
 expand5 (gint q)
@@ -86,6 +87,7 @@ typedef struct
 {
   gint q[2][3][L];              /* quantised endpoints: [endpoint][ch][lane] */
   guint32 idx[L];
+  float w[16][L];               /* weight of endpoint 0 of each pixel's index */
   float err[L];
 } ColourFit;
 
@@ -130,7 +132,7 @@ colour_eval (const float (*p)[16][L], const ColourParams * cp,
     gint32 sel[L];
 
     LANES {
-      float d0, d1, d2, d3, dr, dg, db, m;
+      float d0, d1, d2, d3, dr, dg, db, m, w;
       gint32 s;
 
       dr = p[0][i][k] - pal[0][0][k];
@@ -152,20 +154,25 @@ colour_eval (const float (*p)[16][L], const ColourParams * cp,
 
       m = d0;
       s = 0;
+      w = 1.0f;
       if (d1 < m) {
         m = d1;
         s = 1;
+        w = 0.0f;
       }
       if (d2 < m) {
         m = d2;
         s = 2;
+        w = 2.0f / 3.0f;
       }
       if (d3 < m) {
         m = d3;
         s = 3;
+        w = 1.0f / 3.0f;
       }
       best[i][k] = m;
       sel[k] = s;
+      fit->w[i][k] = w;
     }
     LANES {
       fit->idx[k] |= (guint32) sel[k] << (2 * i);
@@ -179,7 +186,6 @@ colour_eval (const float (*p)[16][L], const ColourParams * cp,
 static void
 colour_lsq (const float (*p)[16][L], const ColourFit * fit, float e[2][3][L])
 {
-  static const float wtab[4] = { 1.0f, 0.0f, 2.0f / 3.0f, 1.0f / 3.0f };
   float aa[L], ab[L], bb[L], x0[3][L], x1[3][L];
   gint i, k, ch;
 
@@ -190,27 +196,30 @@ colour_lsq (const float (*p)[16][L], const ColourFit * fit, float e[2][3][L])
   }
   for (i = 0; i < 16; i++) {
     LANES {
-      float w = wtab[(fit->idx[k] >> (2 * i)) & 3];
+      float w = fit->w[i][k];
       float v = 1.0f - w;
 
       aa[k] += w * w;
       ab[k] += w * v;
       bb[k] += v * v;
-      for (ch = 0; ch < 3; ch++) {
-        x0[ch][k] += w * p[ch][i][k];
-        x1[ch][k] += v * p[ch][i][k];
-      }
+      x0[0][k] += w * p[0][i][k];
+      x1[0][k] += v * p[0][i][k];
+      x0[1][k] += w * p[1][i][k];
+      x1[1][k] += v * p[1][i][k];
+      x0[2][k] += w * p[2][i][k];
+      x1[2][k] += v * p[2][i][k];
     }
   }
-  LANES {
-    float det = aa[k] * bb[k] - ab[k] * ab[k];
+  for (ch = 0; ch < 3; ch++) {
+    LANES {
+      float det = aa[k] * bb[k] - ab[k] * ab[k];
+      gboolean ok = det > 1e-3f;
+      float inv = 1.0f / (ok ? det : 1.0f);
+      float n0 = (bb[k] * x0[ch][k] - ab[k] * x1[ch][k]) * inv;
+      float n1 = (aa[k] * x1[ch][k] - ab[k] * x0[ch][k]) * inv;
 
-    if (det > 1e-3f) {
-      float inv = 1.0f / det;
-      for (ch = 0; ch < 3; ch++) {
-        e[0][ch][k] = (bb[k] * x0[ch][k] - ab[k] * x1[ch][k]) * inv;
-        e[1][ch][k] = (aa[k] * x1[ch][k] - ab[k] * x0[ch][k]) * inv;
-      }
+      e[0][ch][k] = ok ? n0 : e[0][ch][k];
+      e[1][ch][k] = ok ? n1 : e[1][ch][k];
     }
   }
 }
@@ -265,19 +274,12 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
   /* principal axis: start from the covariance row of the largest variance,
    * then power iteration, renormalised by the largest component */
   LANES {
-    if (cov[0][k] >= cov[3][k] && cov[0][k] >= cov[5][k]) {
-      v[0][k] = cov[0][k];
-      v[1][k] = cov[1][k];
-      v[2][k] = cov[2][k];
-    } else if (cov[3][k] >= cov[5][k]) {
-      v[0][k] = cov[1][k];
-      v[1][k] = cov[3][k];
-      v[2][k] = cov[4][k];
-    } else {
-      v[0][k] = cov[2][k];
-      v[1][k] = cov[4][k];
-      v[2][k] = cov[5][k];
-    }
+    gboolean rr = cov[0][k] >= cov[3][k] && cov[0][k] >= cov[5][k];
+    gboolean gg = !rr && cov[3][k] >= cov[5][k];
+
+    v[0][k] = rr ? cov[0][k] : (gg ? cov[1][k] : cov[2][k]);
+    v[1][k] = rr ? cov[1][k] : (gg ? cov[3][k] : cov[4][k]);
+    v[2][k] = rr ? cov[2][k] : (gg ? cov[4][k] : cov[5][k]);
     solid[k] = cov[0][k] + cov[3][k] + cov[5][k] == 0.0f;
   }
   for (it = 0; it < 3; it++) {
@@ -311,19 +313,16 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
     LANES {
       float t = p[0][i][k] * sw[0] * v[0][k] + p[1][i][k] * sw[1] * v[1][k]
           + p[2][i][k] * sw[2] * v[2][k];
+      gboolean hi = t > tmax[k], lo = t < tmin[k];
 
-      if (t > tmax[k]) {
-        tmax[k] = t;
-        e[0][0][k] = p[0][i][k];
-        e[0][1][k] = p[1][i][k];
-        e[0][2][k] = p[2][i][k];
-      }
-      if (t < tmin[k]) {
-        tmin[k] = t;
-        e[1][0][k] = p[0][i][k];
-        e[1][1][k] = p[1][i][k];
-        e[1][2][k] = p[2][i][k];
-      }
+      tmax[k] = hi ? t : tmax[k];
+      e[0][0][k] = hi ? p[0][i][k] : e[0][0][k];
+      e[0][1][k] = hi ? p[1][i][k] : e[0][1][k];
+      e[0][2][k] = hi ? p[2][i][k] : e[0][2][k];
+      tmin[k] = lo ? t : tmin[k];
+      e[1][0][k] = lo ? p[0][i][k] : e[1][0][k];
+      e[1][1][k] = lo ? p[1][i][k] : e[1][1][k];
+      e[1][2][k] = lo ? p[2][i][k] : e[1][2][k];
     }
   }
 
@@ -405,44 +404,47 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
 /* alpha / single channel block (BC3 alpha, YCoCg Y, BC4)                    */
 
 /* Codes of one channel for 8-value-mode endpoints c0 >= c1, with their
- * squared error. */
+ * squared error and the weight of c0 in each pixel's value. The levels
+ * c1 = l0 <= l1 <= ... <= l7 = c0 are the decoder's (truncated) values; a
+ * pixel takes the nearest, found by counting the midpoints below it. */
 static void
 alpha_eval (const float (*p)[L], const gint * c0, const gint * c1,
-    guint64 * bits, float *err)
+    gint32 (*code)[L], float (*wsel)[L], float *err)
 {
-  float pal[8][L];
+  float lvl[8][L], mid[7][L];
   gint i, j, k;
 
   LANES {
-    pal[0][k] = (float) c0[k];
-    pal[1][k] = (float) c1[k];
-    for (j = 2; j < 8; j++)
-      pal[j][k] = (float) (((8 - j) * c0[k] + (j - 1) * c1[k]) / 7);
-    bits[k] = 0;
+    for (j = 0; j < 8; j++)
+      lvl[j][k] = (float) ((j * c0[k] + (7 - j) * c1[k]) / 7);
+    for (j = 0; j < 7; j++)
+      mid[j][k] = (lvl[j][k] + lvl[j + 1][k]) * 0.5f;
     err[k] = 0.0f;
   }
   for (i = 0; i < 16; i++) {
-    float best[L];
-    gint32 sel[L];
+    float val[L], n[L];
 
     LANES {
-      float m = 1e30f;
-      gint32 s = 0;
-
-      for (j = 0; j < 8; j++) {
-        float d = p[i][k] - pal[j][k];
-        d = d * d;
-        if (d < m) {
-          m = d;
-          s = j;
-        }
+      val[k] = lvl[0][k];
+      n[k] = 0.0f;
+    }
+    for (j = 0; j < 7; j++) {
+      LANES {
+        gboolean above = p[i][k] > mid[j][k];
+        n[k] += above ? 1.0f : 0.0f;
+        val[k] = above ? lvl[j + 1][k] : val[k];
       }
-      best[k] = m;
-      sel[k] = s;
     }
     LANES {
-      bits[k] |= (guint64) sel[k] << (3 * i);
-      err[k] += best[k];
+      float d = p[i][k] - val[k];
+      gint32 l = (gint32) n[k];
+
+      err[k] += d * d;
+      wsel[i][k] = n[k] * (1.0f / 7.0f);
+      /* level 7 is code 0 (c0), level 0 code 1 (c1), level l code 8 - l */
+      l = 8 - l;
+      l = l == 1 ? 0 : l;
+      code[i][k] = l == 8 ? 1 : l;
     }
   }
 }
@@ -453,12 +455,10 @@ static void
 alpha_encode (const float (*p)[L], gint quality, guint n_lanes, guint8 * out,
     gsize stride)
 {
-  static const float wtab[8] = { 1.0f, 0.0f, 6.0f / 7, 5.0f / 7, 4.0f / 7,
-    3.0f / 7, 2.0f / 7, 1.0f / 7
-  };
   float vmin[L], vmax[L], err[L], try_err[L];
+  float w[16][L], try_w[16][L];
   gint a0[L], a1[L], c0[L], c1[L];
-  guint64 bits[L], try_bits[L];
+  gint32 codes[16][L], try_codes[16][L];
   gint i, k, it, iters;
 
   LANES {
@@ -475,7 +475,7 @@ alpha_encode (const float (*p)[L], gint quality, guint n_lanes, guint8 * out,
     a0[k] = (gint) (vmax[k] + 0.5f);
     a1[k] = (gint) (vmin[k] + 0.5f);
   }
-  alpha_eval (p, a0, a1, bits, err);
+  alpha_eval (p, a0, a1, codes, w, err);
 
   iters = quality == 0 ? 0 : (quality == 1 ? 1 : 2);
   for (it = 0; it < iters; it++) {
@@ -485,13 +485,12 @@ alpha_encode (const float (*p)[L], gint quality, guint n_lanes, guint8 * out,
     LANES aa[k] = ab[k] = bb[k] = x0[k] = x1[k] = 0.0f;
     for (i = 0; i < 16; i++) {
       LANES {
-        float w = wtab[(bits[k] >> (3 * i)) & 7];
-        float u = 1.0f - w;
+        float u = 1.0f - w[i][k];
 
-        aa[k] += w * w;
-        ab[k] += w * u;
+        aa[k] += w[i][k] * w[i][k];
+        ab[k] += w[i][k] * u;
         bb[k] += u * u;
-        x0[k] += w * p[i][k];
+        x0[k] += w[i][k] * p[i][k];
         x1[k] += u * p[i][k];
       }
     }
@@ -512,23 +511,32 @@ alpha_encode (const float (*p)[L], gint quality, guint n_lanes, guint8 * out,
         }
       }
     }
-    alpha_eval (p, c0, c1, try_bits, try_err);
-    LANES {
-      if (try_err[k] < err[k]) {
-        err[k] = try_err[k];
-        bits[k] = try_bits[k];
-        a0[k] = c0[k];
-        a1[k] = c1[k];
+    alpha_eval (p, c0, c1, try_codes, try_w, try_err);
+    for (i = 0; i < 16; i++) {
+      LANES {
+        gboolean better = try_err[k] < err[k];
+        w[i][k] = better ? try_w[i][k] : w[i][k];
+        codes[i][k] = better ? try_codes[i][k] : codes[i][k];
       }
+    }
+    LANES {
+      gboolean better = try_err[k] < err[k];
+
+      a0[k] = better ? c0[k] : a0[k];
+      a1[k] = better ? c1[k] : a1[k];
+      err[k] = better ? try_err[k] : err[k];
     }
   }
 
   for (k = 0; k < (gint) n_lanes; k++) {
     guint8 *o = out + k * stride;
-    guint64 b = bits[k];
+    guint64 b = 0;
 
-    if (a0[k] == a1[k])
-      b = 0;                    /* flat: code 0 everywhere, 6-value mode */
+    /* flat (a0 == a1): code 0 everywhere, in 6-value mode */
+    if (a0[k] != a1[k]) {
+      for (i = 0; i < 16; i++)
+        b |= (guint64) codes[i][k] << (3 * i);
+    }
     o[0] = (guint8) a0[k];
     o[1] = (guint8) a1[k];
     o[2] = b & 0xff;
@@ -542,6 +550,109 @@ alpha_encode (const float (*p)[L], gint quality, guint n_lanes, guint8 * out,
 
 /* ------------------------------------------------------------------------ */
 /* formats                                                                   */
+
+#if defined (BC_KERNEL_PORTABLE) || !(defined (__SSE2__) || defined (__AVX2__))
+
+static void
+gather4 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
+    gboolean need_alpha)
+{
+  gint y, x, k, c, nc = need_alpha && shift[3] >= 0 ? 4 : 3;
+
+  for (y = 0; y < 4; y++) {
+    for (x = 0; x < 4; x++) {
+      for (c = 0; c < nc; c++) {
+        float *dst = batch->px[c][y * 4 + x];
+        const guint8 *src = rows[y] + x * 4 + shift[c] / 8;
+
+        for (k = 0; k < L; k++)
+          dst[k] = src[k * 16];
+      }
+      if (need_alpha && shift[3] < 0)
+        for (k = 0; k < L; k++)
+          batch->px[3][y * 4 + x][k] = 255.0f;
+    }
+  }
+}
+
+#else
+
+#include <immintrin.h>
+
+/* Transposes the 8 blocks x 4 pixels of one picture row so that each
+ * vector holds one pixel position of all 8 lanes, then splits channels. */
+static void
+gather4 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
+    gboolean need_alpha)
+{
+  gint y, x, c, nc = need_alpha && shift[3] >= 0 ? 4 : 3;
+
+  for (y = 0; y < 4; y++) {
+#ifdef __AVX2__
+    const __m256i *src = (const __m256i *) rows[y];
+    const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256i mask = _mm256_set1_epi32 (0xff);
+    __m256i v0 = _mm256_loadu_si256 (src + 0), v1 = _mm256_loadu_si256 (src + 1);
+    __m256i v2 = _mm256_loadu_si256 (src + 2), v3 = _mm256_loadu_si256 (src + 3);
+    __m256i t0 = _mm256_unpacklo_epi32 (v0, v1);
+    __m256i t1 = _mm256_unpackhi_epi32 (v0, v1);
+    __m256i t2 = _mm256_unpacklo_epi32 (v2, v3);
+    __m256i t3 = _mm256_unpackhi_epi32 (v2, v3);
+    __m256i col[4];
+
+    /* lanes come out as 0 2 4 6 1 3 5 7; vpermd puts them in order */
+    col[0] = _mm256_permutevar8x32_epi32 (_mm256_unpacklo_epi64 (t0, t2),
+        order);
+    col[1] = _mm256_permutevar8x32_epi32 (_mm256_unpackhi_epi64 (t0, t2),
+        order);
+    col[2] = _mm256_permutevar8x32_epi32 (_mm256_unpacklo_epi64 (t1, t3),
+        order);
+    col[3] = _mm256_permutevar8x32_epi32 (_mm256_unpackhi_epi64 (t1, t3),
+        order);
+    for (x = 0; x < 4; x++) {
+      for (c = 0; c < nc; c++) {
+        __m256i v = _mm256_and_si256 (_mm256_srl_epi32 (col[x],
+                _mm_cvtsi32_si128 (shift[c])), mask);
+        _mm256_storeu_ps (batch->px[c][y * 4 + x], _mm256_cvtepi32_ps (v));
+      }
+      if (need_alpha && shift[3] < 0)
+        _mm256_storeu_ps (batch->px[3][y * 4 + x], _mm256_set1_ps (255.0f));
+    }
+#else
+    const __m128i *src = (const __m128i *) rows[y];
+    const __m128i mask = _mm_set1_epi32 (0xff);
+    gint h;
+
+    for (h = 0; h < 2; h++) {
+      __m128i v0 = _mm_loadu_si128 (src + 4 * h + 0);
+      __m128i v1 = _mm_loadu_si128 (src + 4 * h + 1);
+      __m128i v2 = _mm_loadu_si128 (src + 4 * h + 2);
+      __m128i v3 = _mm_loadu_si128 (src + 4 * h + 3);
+      __m128i t0 = _mm_unpacklo_epi32 (v0, v1);
+      __m128i t1 = _mm_unpackhi_epi32 (v0, v1);
+      __m128i t2 = _mm_unpacklo_epi32 (v2, v3);
+      __m128i t3 = _mm_unpackhi_epi32 (v2, v3);
+      __m128i col[4];
+
+      col[0] = _mm_unpacklo_epi64 (t0, t2);
+      col[1] = _mm_unpackhi_epi64 (t0, t2);
+      col[2] = _mm_unpacklo_epi64 (t1, t3);
+      col[3] = _mm_unpackhi_epi64 (t1, t3);
+      for (x = 0; x < 4; x++) {
+        for (c = 0; c < nc; c++) {
+          __m128i v = _mm_and_si128 (_mm_srl_epi32 (col[x],
+                  _mm_cvtsi32_si128 (shift[c])), mask);
+          _mm_storeu_ps (batch->px[c][y * 4 + x] + 4 * h, _mm_cvtepi32_ps (v));
+        }
+        if (need_alpha && shift[3] < 0)
+          _mm_storeu_ps (batch->px[3][y * 4 + x] + 4 * h, _mm_set1_ps (255.0f));
+      }
+    }
+#endif
+  }
+}
+
+#endif
 
 static void
 kernel_bc1 (const BcBatch * batch, guint n_lanes, gint quality, guint8 * out)
@@ -607,6 +718,7 @@ kernel_ycocg_bc3 (const BcBatch * batch, guint n_lanes, gint quality,
 #define PASTE(a, b) PASTE2 (a, b)
 
 const BcKernels PASTE (bc_kernels_, BC_KERNEL_SUFFIX) = {
+  gather4,
   kernel_bc1,
   kernel_bc3,
   kernel_ycocg_bc3,

@@ -35,8 +35,16 @@ typedef struct
 typedef void (*BcKernelFunc) (const BcBatch * batch, guint n_lanes,
     gint quality, guint8 * out);
 
+/* Fills a whole batch from 4-byte pixels: rows[y] points at the first
+ * pixel of the batch's 8 blocks (32 pixels) in picture row y of the block
+ * row; shift[c] is the bit position of channel c in a little-endian 32-bit
+ * pixel (r, g, b, a; a < 0 means opaque). */
+typedef void (*BcGatherFunc) (BcBatch * batch, const guint8 * const rows[4],
+    const gint shift[4], gboolean need_alpha);
+
 typedef struct
 {
+  BcGatherFunc gather4;
   BcKernelFunc bc1;
   BcKernelFunc bc3;
   BcKernelFunc ycocg_bc3;

@@ -169,10 +169,8 @@ get_kernels (void)
 }
 
 static BcKernelFunc
-get_kernel (GstBcFormat format)
+get_kernel_from (const BcKernels * k, GstBcFormat format)
 {
-  const BcKernels *k = get_kernels ();
-
   switch (format) {
     case GST_BC_FORMAT_BC1:
       return k->bc1;
@@ -238,7 +236,7 @@ gst_bc_encode_block (GstBcFormat format, GstBcQuality quality,
   gint i, c, k;
 
   g_return_if_fail (rgba != NULL && out != NULL);
-  kernel = get_kernel (format);
+  kernel = get_kernel_from (get_kernels (), format);
   g_return_if_fail (kernel != NULL);
 
   for (c = 0; c < 4; c++)
@@ -317,17 +315,20 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
     const GstBcPixelLayout * layout, guint first_block_row,
     guint n_block_rows, guint8 * dst)
 {
+  const BcKernels *kernels;
   BcKernelFunc kernel;
-  guint blocks_x, blocks_y, block_bytes, by, bx;
+  guint blocks_x, blocks_y, block_bytes, by, bx, y;
   gsize row_bytes;
   gboolean need_alpha;
+  gint shift[4];
   BcBatch batch;
 
   g_return_if_fail (src != NULL && dst != NULL && layout != NULL);
   g_return_if_fail (width > 0 && height > 0);
   g_return_if_fail (layout->bpp == 3 || layout->bpp == 4);
   g_return_if_fail (src_stride >= (gsize) width * layout->bpp);
-  kernel = get_kernel (format);
+  kernels = get_kernels ();
+  kernel = get_kernel_from (kernels, format);
   g_return_if_fail (kernel != NULL);
 
   blocks_x = (width + 3) / 4;
@@ -339,6 +340,11 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
   row_bytes = (gsize) blocks_x * block_bytes;
   need_alpha = format == GST_BC_FORMAT_BC3;
   quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
+  /* bit positions of the channels in a little-endian 32-bit pixel */
+  shift[0] = layout->r * 8;
+  shift[1] = layout->g * 8;
+  shift[2] = layout->b * 8;
+  shift[3] = layout->a >= 0 ? layout->a * 8 : -1;
 
   for (by = first_block_row; by < first_block_row + n_block_rows; by++) {
     guint8 *out = dst + (gsize) by * row_bytes;
@@ -346,8 +352,17 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
     for (bx = 0; bx < blocks_x; bx += BC_LANES) {
       guint n = MIN (BC_LANES, blocks_x - bx);
 
-      gather (&batch, src, src_stride, width, height, layout, need_alpha, by,
-          bx, n);
+      if (layout->bpp == 4 && (bx + BC_LANES) * 4 <= width) {
+        const guint8 *rows[4];
+
+        for (y = 0; y < 4; y++)
+          rows[y] = src + (gsize) MIN (by * 4 + y, height - 1) * src_stride +
+              (gsize) bx *16;
+        kernels->gather4 (&batch, rows, shift, need_alpha);
+      } else {
+        gather (&batch, src, src_stride, width, height, layout, need_alpha,
+            by, bx, n);
+      }
       kernel (&batch, n, quality, out + (gsize) bx * block_bytes);
     }
   }
