@@ -161,6 +161,13 @@ clamp_u8 (gint v)
   return (guint8) CLAMP (v, 0, 255);
 }
 
+/* log2 (scale) for scale = (blue >> 3) + 1 when that is a power of two,
+ * else -1 */
+static const gint8 ycocg_log2_scale[32] = {
+  0, 1, -1, 2, -1, -1, -1, 3, -1, -1, -1, -1, -1, -1, -1, 4,
+  -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 5,
+};
+
 static void
 decode_ycocg_bc3 (const guint8 * block, guint8 rgba[64])
 {
@@ -171,18 +178,33 @@ decode_ycocg_bc3 (const guint8 * block, guint8 rgba[64])
     guint8 *p = rgba + i * 4;
     gint co = (gint) p[0] - 128;
     gint cg = (gint) p[1] - 128;
-    gint scale = (p[2] >> 3) + 1;
     gint y = p[3];
-    /* value = Y + d / scale, rounded half up:
-     * floor ((2 * scale * Y + 2 * d + scale) / (2 * scale)). For the scales
-     * 1, 2 and 4 an encoder writes this is exactly the quarter-unit
-     * computation floor ((4 * Y + d * (4 / scale) + 2) / 4). */
-    gint base = 2 * scale * y + scale;
-    gint den = 2 * scale;
+    gint k = ycocg_log2_scale[p[2] >> 3];
+    gint dr = co - cg, dg = cg, db = -(co + cg);
+    gint qr, qg, qb;
 
-    p[0] = clamp_u8 (floor_div (base + 2 * (co - cg), den));
-    p[1] = clamp_u8 (floor_div (base + 2 * cg, den));
-    p[2] = clamp_u8 (floor_div (base - 2 * (co + cg), den));
+    /* channel = Y + d / scale rounded half up = Y + q with
+     * q = floor ((2 * d + scale) / (2 * scale)); for the scales 1, 2 and 4
+     * an encoder writes this is exactly the quarter-unit computation
+     * floor ((4 * Y + d * (4 / scale) + 2) / 4). */
+    if (k >= 0) {
+      /* q = floor ((d + scale / 2) / scale), a shift; 1024 is a multiple of
+       * every scale and makes the shifted values non-negative (|d| <= 510) */
+      gint half = (1 << k) >> 1;
+
+      qr = ((dr + half + 1024) >> k) - (1024 >> k);
+      qg = ((dg + half + 1024) >> k) - (1024 >> k);
+      qb = ((db + half + 1024) >> k) - (1024 >> k);
+    } else {
+      gint scale = (p[2] >> 3) + 1;
+
+      qr = floor_div (2 * dr + scale, 2 * scale);
+      qg = floor_div (2 * dg + scale, 2 * scale);
+      qb = floor_div (2 * db + scale, 2 * scale);
+    }
+    p[0] = clamp_u8 (y + qr);
+    p[1] = clamp_u8 (y + qg);
+    p[2] = clamp_u8 (y + qb);
     p[3] = 255;
   }
 }
@@ -447,6 +469,40 @@ bc7_bits_read (Bc7Bits * bits, guint n)
   return (guint) (v & ((1u << n) - 1));
 }
 
+/* The 64 bits from bit @pos on (zero-filled past the end): every index
+ * section of a mode fits in 64 bits */
+static inline guint64
+bc7_bits_window (const Bc7Bits * bits, guint pos)
+{
+  if (pos == 0)
+    return bits->lo;
+  if (pos >= 64)
+    return bits->hi >> (pos - 64);
+  return (bits->lo >> pos) | (bits->hi << (64 - pos));
+}
+
+/* Reads the 16 indices of @n_bits each (one bit less for pixel 0 and the
+ * two anchors) starting at the current position */
+static inline void
+bc7_read_indices (Bc7Bits * bits, guint n_bits, guint anchor1,
+    guint anchor2, guint8 idx[16])
+{
+  guint64 w = bc7_bits_window (bits, bits->pos);
+  guint64 mask = (1u << n_bits) - 1;
+  guint i, total = 0;
+
+  for (i = 0; i < 16; i++) {
+    guint n = n_bits;
+
+    if (i == 0 || i == anchor1 || i == anchor2)
+      n--;
+    idx[i] = (guint8) (w & (mask >> (n_bits - n)));
+    w >>= n;
+    total += n;
+  }
+  bits->pos += total;
+}
+
 static inline const guint8 *
 bc7_weights (guint n_bits)
 {
@@ -556,17 +612,9 @@ decode_bc7 (const guint8 * block, guint8 rgba[64])
   }
 
   /* indices: pixel 0 and the anchors of the other subsets have one bit less */
-  for (i = 0; i < 16; i++) {
-    guint n = m->ib;
-
-    if (i == 0 || i == anchor1 || i == anchor2)
-      n--;
-    idx[i] = (guint8) bc7_bits_read (&bits, n);
-  }
-  if (m->ib2) {
-    for (i = 0; i < 16; i++)
-      idx2[i] = (guint8) bc7_bits_read (&bits, i == 0 ? m->ib2 - 1 : m->ib2);
-  }
+  bc7_read_indices (&bits, m->ib, anchor1, anchor2, idx);
+  if (m->ib2)
+    bc7_read_indices (&bits, m->ib2, 16, 16, idx2);
 
   if (m->ib2 == 0) {
     cw = aw = bc7_weights (m->ib);
@@ -666,6 +714,24 @@ layout_offset_ok (gint off, guint bpp)
   return off >= -1 && off < (gint) bpp;
 }
 
+typedef enum
+{
+  OUTPUT_COPY,                  /* RGBA: the decoded block as it is */
+  OUTPUT_SWIZZLE,               /* other 4-byte layouts */
+  OUTPUT_GENERIC,               /* 3-byte and unusual layouts */
+} OutputMode;
+
+/* the shift that puts a byte at memory offset @offset of a guint32 */
+static inline guint
+byte_shift (gint offset)
+{
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  return 8 * offset;
+#else
+  return 24 - 8 * offset;
+#endif
+}
+
 /**
  * gst_bc_decode_rows:
  * @format: the #GstBcFormat of @src
@@ -696,10 +762,12 @@ gst_bc_decode_rows (GstBcFormat format, const guint8 * src,
 {
   BlockDecodeFunc decode;
   guint blocks_x, blocks_y, block_bytes, bpp;
-  guint by, bx, y, x;
+  guint by, bx, y, x, i;
   gsize row_bytes;
-  gboolean is_rgba, is_rgbx;
+  OutputMode mode;
   gint ro, go, bo, ao, xo;
+  guint sr = 0, sg = 0, sb = 0, sa = 0;
+  guint32 amask = 0, fill = 0;
   guint8 rgba[64];
 
   decode = get_block_decoder (format);
@@ -729,39 +797,68 @@ gst_bc_decode_rows (GstBcFormat format, const guint8 * src,
   bo = layout->b;
   ao = layout->a;
   xo = layout->x;
-  is_rgba = bpp == 4 && ro == 0 && go == 1 && bo == 2 && ao == 3;
-  is_rgbx = bpp == 4 && ro == 0 && go == 1 && bo == 2 && xo == 3;
+
+  if (bpp == 4 && ro == 0 && go == 1 && bo == 2 && ao == 3) {
+    mode = OUTPUT_COPY;
+  } else if (bpp == 4 && (ao < 0) != (xo < 0) &&
+      (1u << ro | 1u << go | 1u << bo | 1u << MAX (ao, xo)) == 0xf) {
+    /* every byte of the pixel is r, g, b, and a or x: build each pixel as
+     * one 32-bit word */
+    mode = OUTPUT_SWIZZLE;
+    sr = byte_shift (ro);
+    sg = byte_shift (go);
+    sb = byte_shift (bo);
+    if (ao >= 0) {
+      sa = byte_shift (ao);
+      amask = 0xff;
+    } else {
+      fill = (guint32) 0xff << byte_shift (xo);
+    }
+  } else {
+    mode = OUTPUT_GENERIC;
+  }
 
   for (by = first_block_row; by < first_block_row + n_block_rows; by++) {
     const guint8 *block = src + by * row_bytes;
     guint rows = MIN (4, height - by * 4);
+    guint8 *out = dst + (gsize) by * 4 * dst_stride;
 
-    for (bx = 0; bx < blocks_x; bx++, block += block_bytes) {
+    for (bx = 0; bx < blocks_x; bx++, block += block_bytes, out += 4 * bpp) {
       guint cols = MIN (4, width - bx * 4);
-      guint8 *out = dst + (gsize) by * 4 * dst_stride + (gsize) bx * 4 * bpp;
 
       decode (block, rgba);
 
-      if (is_rgbx) {
-        for (x = 0; x < 16; x++)
-          rgba[x * 4 + 3] = 255;
+      if (mode == OUTPUT_SWIZZLE) {
+        for (i = 0; i < 16; i++) {
+          const guint8 *p = rgba + i * 4;
+          guint32 v = ((guint32) p[0] << sr) | ((guint32) p[1] << sg) |
+              ((guint32) p[2] << sb) | (((guint32) p[3] & amask) << sa) | fill;
+
+          memcpy (rgba + i * 4, &v, 4);
+        }
       }
-      if (is_rgba || is_rgbx) {
-        for (y = 0; y < rows; y++)
-          memcpy (out + y * dst_stride, rgba + y * 16, cols * 4);
+
+      if (mode != OUTPUT_GENERIC) {
+        if (cols == 4) {
+          for (y = 0; y < rows; y++)
+            memcpy (out + y * dst_stride, rgba + y * 16, 16);
+        } else {
+          for (y = 0; y < rows; y++)
+            memcpy (out + y * dst_stride, rgba + y * 16, cols * 4);
+        }
         continue;
       }
 
       for (y = 0; y < rows; y++) {
-        const guint8 *s = rgba + y * 16;
+        const guint8 *p = rgba + y * 16;
         guint8 *d = out + y * dst_stride;
 
-        for (x = 0; x < cols; x++, s += 4, d += bpp) {
-          d[ro] = s[0];
-          d[go] = s[1];
-          d[bo] = s[2];
+        for (x = 0; x < cols; x++, p += 4, d += bpp) {
+          d[ro] = p[0];
+          d[go] = p[1];
+          d[bo] = p[2];
           if (ao >= 0)
-            d[ao] = s[3];
+            d[ao] = p[3];
           if (xo >= 0)
             d[xo] = 255;
         }

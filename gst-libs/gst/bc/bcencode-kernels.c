@@ -50,7 +50,11 @@
 
 #define L BC_LANES
 /* a loop over the lanes of a batch; the SIMD builds vectorise it */
+#ifdef BC_KERNEL_PORTABLE
+#define LANES for (k = 0; k < L; k++)
+#else
 #define LANES _Pragma ("omp simd") for (k = 0; k < L; k++)
+#endif
 
 static inline gint
 expand5 (gint q)

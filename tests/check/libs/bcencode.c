@@ -1,0 +1,549 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/bc/bc.h>
+#include <math.h>
+#include <string.h>
+
+static const GstBcFormat enc_formats[] = {
+  GST_BC_FORMAT_BC1, GST_BC_FORMAT_BC3, GST_BC_FORMAT_YCOCG_BC3
+};
+
+static GstBcPixelLayout rgba_layout = { 4, 0, 1, 2, 3, -1 };
+
+static inline gint
+expand5 (gint q)
+{
+  return (q << 3) | (q >> 2);
+}
+
+static inline gint
+expand6 (gint q)
+{
+  return (q << 2) | (q >> 4);
+}
+
+/* A picture that looks a bit like a photograph: smooth gradients, edges,
+ * texture and noise, with a varying alpha. */
+static guint8 *
+make_picture (guint width, guint height, guint32 seed)
+{
+  guint8 *p = g_malloc ((gsize) width * height * 4);
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint x, y;
+
+  for (y = 0; y < height; y++) {
+    for (x = 0; x < width; x++) {
+      guint8 *px = p + ((gsize) y * width + x) * 4;
+      gdouble fx = x / 37.0, fy = y / 23.0;
+      gdouble base = 110 + 60 * sin (fx) * cos (fy * 0.7);
+      gdouble edge = ((x / 29 + y / 17) % 3 == 0) ? 50 : 0;
+      gint n = g_rand_int_range (rand, -6, 7);
+
+      px[0] = CLAMP (base + edge + n + 30 * sin (fy * 1.3), 0, 255);
+      px[1] = CLAMP (base * 0.8 + n + 40 * cos (fx * 0.5), 0, 255);
+      px[2] = CLAMP (200 - base * 0.6 + edge / 2 + n, 0, 255);
+      px[3] = CLAMP (128 + 127 * sin ((fx + fy) * 0.3), 0, 255);
+    }
+  }
+  g_rand_free (rand);
+  return p;
+}
+
+static guint8 *
+encode_picture (GstBcFormat format, GstBcQuality quality, const guint8 * p,
+    guint width, guint height, GstBcInfo * info)
+{
+  guint8 *out;
+
+  fail_unless (gst_bc_info_set_format (info, format, width, height));
+  out = g_malloc (info->size);
+  memset (out, 0xcd, info->size);
+  gst_bc_encode_rows (format, quality, p, width * 4, width, height,
+      &rgba_layout, 0, info->blocks_y, out);
+  return out;
+}
+
+/* Decodes a whole frame into RGBA at the visible size. */
+static guint8 *
+decode_picture (const GstBcInfo * info, const guint8 * data)
+{
+  guint8 *out = g_malloc ((gsize) info->width * info->height * 4);
+
+  gst_bc_decode_rows (info->format, data, info->width, info->height, 0,
+      info->blocks_y, out, info->width * 4, &rgba_layout);
+  return out;
+}
+
+static gdouble
+sse_rgb (const guint8 * a, const guint8 * b, gsize n_pixels, gint channels)
+{
+  gdouble sse = 0;
+  gsize i;
+  gint c;
+
+  for (i = 0; i < n_pixels; i++)
+    for (c = 0; c < channels; c++) {
+      gdouble d = (gdouble) a[i * 4 + c] - b[i * 4 + c];
+      sse += d * d;
+    }
+  return sse;
+}
+
+static gdouble
+psnr_rgb (const guint8 * a, const guint8 * b, gsize n_pixels)
+{
+  gdouble mse = sse_rgb (a, b, n_pixels, 3) / (n_pixels * 3.0);
+  return mse == 0 ? 99.0 : 10 * log10 (255.0 * 255.0 / mse);
+}
+
+/* Every block of every format decodes within a PSNR bound, and better
+ * quality levels are never worse. */
+GST_START_TEST (test_round_trip_quality)
+{
+  const guint w = 256, h = 192;
+  guint8 *pic = make_picture (w, h, 1);
+  guint f, q;
+  /* lower bounds measured on this picture, minus a margin */
+  const gdouble min_psnr[] = { 34.0, 34.0, 38.0 };
+
+  for (f = 0; f < G_N_ELEMENTS (enc_formats); f++) {
+    gdouble prev_sse = G_MAXDOUBLE;
+
+    for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+      GstBcInfo info;
+      guint8 *enc = encode_picture (enc_formats[f], q, pic, w, h, &info);
+      guint8 *dec = decode_picture (&info, enc);
+      gdouble psnr = psnr_rgb (pic, dec, w * h);
+      gdouble sse = sse_rgb (pic, dec, w * h, 3);
+
+      GST_INFO ("%s quality %u: %.2f dB",
+          gst_bc_format_to_string (enc_formats[f]), q, psnr);
+      fail_unless (psnr >= min_psnr[f], "%s quality %u: %.2f dB",
+          gst_bc_format_to_string (enc_formats[f]), q, psnr);
+      fail_unless (sse <= prev_sse * 1.0001, "%s quality %u worse than %u",
+          gst_bc_format_to_string (enc_formats[f]), q, q - 1);
+      prev_sse = sse;
+
+      if (enc_formats[f] == GST_BC_FORMAT_BC3) {
+        /* alpha is coded too */
+        gdouble asse = 0;
+        guint i;
+        for (i = 0; i < w * h; i++) {
+          gdouble d = (gdouble) pic[i * 4 + 3] - dec[i * 4 + 3];
+          asse += d * d;
+        }
+        fail_unless (10 * log10 (255.0 * 255.0 / (asse / (w * h))) > 40.0);
+      } else {
+        guint i;
+        for (i = 0; i < w * h; i++)
+          fail_unless_equals_int (dec[i * 4 + 3], 255);
+      }
+      g_free (enc);
+      g_free (dec);
+    }
+  }
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+/* The best any BC1 block can do for one channel value v, by brute force
+ * over every endpoint pair and palette entry. */
+static gint
+best_single_error (gint v, gint bits)
+{
+  gint n = 1 << bits, a, b, best = 255;
+
+  for (a = 0; a < n; a++) {
+    for (b = 0; b < n; b++) {
+      gint ea = bits == 5 ? expand5 (a) : expand6 (a);
+      gint eb = bits == 5 ? expand5 (b) : expand6 (b);
+      gint pal[4] = { ea, eb, (2 * ea + eb) / 3, (ea + 2 * eb) / 3 };
+      gint i;
+      for (i = 0; i < 4; i++)
+        best = MIN (best, ABS (pal[i] - v));
+    }
+  }
+  return best;
+}
+
+GST_START_TEST (test_solid_blocks_optimal)
+{
+  gint best5[256], best6[256];
+  gint v, c, q;
+
+  for (v = 0; v < 256; v++) {
+    best5[v] = best_single_error (v, 5);
+    best6[v] = best_single_error (v, 6);
+  }
+  /* values with an exact 565 representation are reproduced exactly */
+  fail_unless_equals_int (best5[expand5 (13)], 0);
+
+  for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+    for (c = 0; c < 3; c++) {
+      for (v = 0; v < 256; v++) {
+        guint8 px[64], blk[16], dec[64];
+        gint i;
+
+        for (i = 0; i < 16; i++) {
+          px[i * 4 + 0] = c == 0 ? v : 77;
+          px[i * 4 + 1] = c == 1 ? v : 130;
+          px[i * 4 + 2] = c == 2 ? v : 255 - v;
+          px[i * 4 + 3] = 255;
+        }
+        gst_bc_encode_block (GST_BC_FORMAT_BC1, q, px, blk);
+        fail_unless (GST_READ_UINT16_LE (blk) > GST_READ_UINT16_LE (blk + 2));
+        fail_unless (gst_bc_decode_block (GST_BC_FORMAT_BC1, blk, dec));
+        for (i = 0; i < 16; i++) {
+          gint ch;
+          /* every pixel decodes to the same colour */
+          fail_unless (memcmp (dec, dec + i * 4, 4) == 0);
+          for (ch = 0; ch < 3; ch++) {
+            gint want = ch == 1 ? best6[px[ch]] : best5[px[ch]];
+            fail_unless_equals_int (ABS (dec[ch] - px[ch]), want);
+          }
+        }
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_solid_blocks_bc3_ycocg)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  guint n;
+
+  for (n = 0; n < 5000; n++) {
+    guint8 px[64], blk[16], dec[64];
+    guint32 rgba = g_rand_int (rand);
+    gint i, c;
+
+    if (n < 256)                /* all greys */
+      rgba = n * 0x01010100u | 0xff;
+    for (i = 0; i < 16; i++)
+      GST_WRITE_UINT32_BE (px + i * 4, rgba);
+
+    /* BC3: alpha exact, colour as good as BC1 */
+    gst_bc_encode_block (GST_BC_FORMAT_BC3, GST_BC_QUALITY_NORMAL, px, blk);
+    fail_unless (gst_bc_decode_block (GST_BC_FORMAT_BC3, blk, dec));
+    for (i = 0; i < 16; i++) {
+      fail_unless_equals_int (dec[i * 4 + 3], px[3]);
+      for (c = 0; c < 3; c++)
+        fail_unless (ABS (dec[i * 4 + c] - px[c]) <= 3);
+    }
+
+    /* YCoCg-BC3: Y exact, so greys are exact and colours close */
+    gst_bc_encode_block (GST_BC_FORMAT_YCOCG_BC3, GST_BC_QUALITY_NORMAL, px,
+        blk);
+    fail_unless (gst_bc_decode_block (GST_BC_FORMAT_YCOCG_BC3, blk, dec));
+    for (i = 0; i < 16; i++) {
+      fail_unless (memcmp (dec, dec + i * 4, 4) == 0);
+      for (c = 0; c < 3; c++) {
+        if (n < 256) {
+          fail_unless_equals_int (dec[c], px[c]);
+        } else {
+          fail_unless (ABS (dec[c] - px[c]) <= 6, "%08x: %d vs %d",
+              rgba, dec[c], px[c]);
+        }
+      }
+    }
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* c0 > c1 (4-colour mode) on every BC1 block of a large random corpus:
+ * noise, solid colours, two-colour blocks, gradients and near-solid
+ * blocks, at every quality. */
+GST_START_TEST (test_bc1_four_colour_invariant)
+{
+  GRand *rand = g_rand_new_with_seed (42);
+  guint n, q, blocks = 0;
+
+  for (n = 0; n < 20000; n++) {
+    guint8 px[64];
+    guint kind = n % 5, i;
+    guint32 c0 = g_rand_int (rand), c1 = g_rand_int (rand);
+
+    for (i = 0; i < 16; i++) {
+      guint32 c;
+      switch (kind) {
+        case 0:
+          c = g_rand_int (rand);
+          break;
+        case 1:
+          c = c0;
+          break;
+        case 2:
+          c = g_rand_boolean (rand) ? c0 : c1;
+          break;
+        case 3:{
+          guint8 a[4], b[4], o[4];
+          gint ch;
+          GST_WRITE_UINT32_BE (a, c0);
+          GST_WRITE_UINT32_BE (b, c1);
+          for (ch = 0; ch < 4; ch++)
+            o[ch] = (a[ch] * (15 - i) + b[ch] * i) / 15;
+          c = GST_READ_UINT32_BE (o);
+          break;
+        }
+        default:
+          c = c0 ^ (g_rand_int (rand) & 0x01010100);
+          break;
+      }
+      GST_WRITE_UINT32_BE (px + i * 4, c);
+    }
+    for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+      guint8 blk[8];
+      gst_bc_encode_block (GST_BC_FORMAT_BC1, q, px, blk);
+      fail_unless (GST_READ_UINT16_LE (blk) > GST_READ_UINT16_LE (blk + 2),
+          "block %u kind %u quality %u: c0 %04x c1 %04x", n, kind, q,
+          GST_READ_UINT16_LE (blk), GST_READ_UINT16_LE (blk + 2));
+      blocks++;
+    }
+  }
+  /* and on whole encoded pictures */
+  {
+    guint8 *pic = make_picture (300, 200, 3);
+    GstBcInfo info;
+    for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+      guint8 *enc = encode_picture (GST_BC_FORMAT_BC1, q, pic, 300, 200, &info);
+      gsize i;
+      for (i = 0; i < info.size; i += 8, blocks++)
+        fail_unless (GST_READ_UINT16_LE (enc + i) >
+            GST_READ_UINT16_LE (enc + i + 2));
+      g_free (enc);
+    }
+    g_free (pic);
+  }
+  GST_INFO ("checked %u blocks", blocks);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Sizes that are not multiples of 4 are padded by repeating the last
+ * column and row: the result equals encoding an explicitly padded copy. */
+GST_START_TEST (test_odd_sizes_padding)
+{
+  const guint sizes[][2] = { {1, 1}, {3, 5}, {30, 26}, {5, 3}, {33, 1},
+  {1, 33}, {67, 9}
+  };
+  guint s, f;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    guint w = sizes[s][0], h = sizes[s][1];
+    guint pw = (w + 3) & ~3u, ph = (h + 3) & ~3u, x, y;
+    guint8 *pic = make_picture (w, h, 100 + s);
+    guint8 *padded = g_malloc ((gsize) pw * ph * 4);
+
+    for (y = 0; y < ph; y++)
+      for (x = 0; x < pw; x++)
+        memcpy (padded + ((gsize) y * pw + x) * 4,
+            pic + ((gsize) MIN (y, h - 1) * w + MIN (x, w - 1)) * 4, 4);
+
+    for (f = 0; f < G_N_ELEMENTS (enc_formats); f++) {
+      GstBcInfo info, pinfo;
+      guint8 *a = encode_picture (enc_formats[f], GST_BC_QUALITY_NORMAL, pic,
+          w, h, &info);
+      guint8 *b = encode_picture (enc_formats[f], GST_BC_QUALITY_NORMAL,
+          padded, pw, ph, &pinfo);
+      guint8 *dec;
+
+      fail_unless_equals_int (info.size, pinfo.size);
+      fail_unless (memcmp (a, b, info.size) == 0, "%ux%u %s", w, h,
+          gst_bc_format_to_string (enc_formats[f]));
+      dec = decode_picture (&info, a);
+      fail_unless (psnr_rgb (pic, dec, (gsize) w * h) > 30.0);
+      g_free (dec);
+      g_free (a);
+      g_free (b);
+    }
+    g_free (padded);
+    g_free (pic);
+  }
+}
+
+GST_END_TEST;
+
+/* Encoding the frame in pieces of block rows, with any stride and any
+ * input layout, gives the same bytes as one call; gst_bc_encode_block()
+ * agrees with gst_bc_encode_rows(). */
+GST_START_TEST (test_rows_layouts_and_blocks)
+{
+  const guint w = 70, h = 42;
+  guint8 *pic = make_picture (w, h, 9);
+  static const GstVideoFormat fmts[] = {
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGBx,
+    GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
+    GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGB,
+    GST_VIDEO_FORMAT_BGR
+  };
+  guint f, i;
+
+  for (f = 0; f < G_N_ELEMENTS (enc_formats); f++) {
+    GstBcInfo info;
+    guint8 *ref = encode_picture (enc_formats[f], GST_BC_QUALITY_NORMAL, pic,
+        w, h, &info);
+    guint8 *out = g_malloc (info.size);
+    guint by, bx;
+
+    /* pieces */
+    memset (out, 0, info.size);
+    for (by = 0; by < info.blocks_y; by += 3)
+      gst_bc_encode_rows (enc_formats[f], GST_BC_QUALITY_NORMAL, pic, w * 4,
+          w, h, &rgba_layout, by, MIN (3, info.blocks_y - by), out);
+    fail_unless (memcmp (ref, out, info.size) == 0);
+
+    /* every input layout, with a padded stride */
+    for (i = 0; i < G_N_ELEMENTS (fmts); i++) {
+      GstBcPixelLayout lo;
+      gsize stride;
+      guint8 *conv;
+      guint x, y;
+      gboolean has_alpha;
+
+      fail_unless (gst_bc_pixel_layout_from_video_format (&lo, fmts[i]));
+      has_alpha = lo.a >= 0;
+      stride = w * lo.bpp + 13;
+      conv = g_malloc0 (stride * h);
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+          const guint8 *s = pic + ((gsize) y * w + x) * 4;
+          guint8 *d = conv + y * stride + x * lo.bpp;
+          d[lo.r] = s[0];
+          d[lo.g] = s[1];
+          d[lo.b] = s[2];
+          if (lo.a >= 0)
+            d[lo.a] = s[3];
+          if (lo.x >= 0)
+            d[lo.x] = 0x5a;     /* padding bytes must be ignored */
+        }
+      memset (out, 0, info.size);
+      gst_bc_encode_rows (enc_formats[f], GST_BC_QUALITY_NORMAL, conv, stride,
+          w, h, &lo, 0, info.blocks_y, out);
+      if (has_alpha || enc_formats[f] != GST_BC_FORMAT_BC3) {
+        fail_unless (memcmp (ref, out, info.size) == 0, "%s from %s",
+            gst_bc_format_to_string (enc_formats[f]),
+            gst_video_format_to_string (fmts[i]));
+      } else {
+        /* no alpha in the input: BC3 alpha blocks say 255 */
+        for (by = 0; by < info.size; by += 16) {
+          fail_unless_equals_int (out[by], 255);
+          fail_unless (memcmp (ref + by + 8, out + by + 8, 8) == 0);
+        }
+      }
+      g_free (conv);
+    }
+
+    /* single blocks */
+    for (by = 0; by < info.blocks_y; by++) {
+      for (bx = 0; bx < info.blocks_x; bx++) {
+        guint8 px[64], blk[16];
+        guint x, y;
+        for (y = 0; y < 4; y++)
+          for (x = 0; x < 4; x++)
+            memcpy (px + (y * 4 + x) * 4,
+                pic + ((gsize) MIN (by * 4 + y, h - 1) * w +
+                    MIN (bx * 4 + x, w - 1)) * 4, 4);
+        gst_bc_encode_block (enc_formats[f], GST_BC_QUALITY_NORMAL, px, blk);
+        fail_unless (memcmp (blk, ref + by * info.row_bytes +
+                bx * info.block_bytes, info.block_bytes) == 0);
+      }
+    }
+    g_free (out);
+    g_free (ref);
+  }
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+/* The portable C, SSE2 and AVX2 builds of the kernels give identical
+ * blocks (only the levels this CPU has are compared). */
+GST_START_TEST (test_simd_identical)
+{
+  const guint w = 203, h = 61;
+  guint8 *pic = make_picture (w, h, 5);
+  GRand *rand = g_rand_new_with_seed (11);
+  GstBcSimd best = gst_bc_encode_set_simd (GST_BC_SIMD_AVX2), level;
+  guint f, q, i;
+
+  /* some pure noise too */
+  for (i = 0; i < w * 10 * 4; i++)
+    pic[i] = g_rand_int (rand);
+
+  GST_INFO ("best SIMD level here: %d", best);
+  for (f = 0; f < G_N_ELEMENTS (enc_formats); f++) {
+    for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+      GstBcInfo info;
+      guint8 *ref;
+
+      fail_unless_equals_int (gst_bc_encode_set_simd (GST_BC_SIMD_NONE),
+          GST_BC_SIMD_NONE);
+      ref = encode_picture (enc_formats[f], q, pic, w, h, &info);
+      for (level = GST_BC_SIMD_SSE2; level <= best; level++) {
+        guint8 *out;
+        fail_unless_equals_int (gst_bc_encode_set_simd (level), level);
+        out = encode_picture (enc_formats[f], q, pic, w, h, &info);
+        fail_unless (memcmp (ref, out, info.size) == 0,
+            "%s quality %u: SIMD level %d differs from portable C",
+            gst_bc_format_to_string (enc_formats[f]), q, level);
+        g_free (out);
+      }
+      g_free (ref);
+    }
+  }
+  gst_bc_encode_set_simd (GST_BC_SIMD_AVX2);
+  g_rand_free (rand);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_format_support)
+{
+  fail_unless (gst_bc_encode_format_supported (GST_BC_FORMAT_BC1));
+  fail_unless (gst_bc_encode_format_supported (GST_BC_FORMAT_BC3));
+  fail_unless (gst_bc_encode_format_supported (GST_BC_FORMAT_YCOCG_BC3));
+  fail_if (gst_bc_encode_format_supported (GST_BC_FORMAT_BC7));
+  fail_if (gst_bc_encode_format_supported (GST_BC_FORMAT_UNKNOWN));
+}
+
+GST_END_TEST;
+
+static Suite *
+bcencode_suite (void)
+{
+  Suite *s = suite_create ("bcencode");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_round_trip_quality);
+  tcase_add_test (tc, test_solid_blocks_optimal);
+  tcase_add_test (tc, test_solid_blocks_bc3_ycocg);
+  tcase_add_test (tc, test_bc1_four_colour_invariant);
+  tcase_add_test (tc, test_odd_sizes_padding);
+  tcase_add_test (tc, test_rows_layouts_and_blocks);
+  tcase_add_test (tc, test_simd_identical);
+  tcase_add_test (tc, test_format_support);
+  return s;
+}
+
+GST_CHECK_MAIN (bcencode);
