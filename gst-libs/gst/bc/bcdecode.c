@@ -17,18 +17,22 @@
  * frame straight into a packed 8-bit RGB(A) picture, cropping the padding
  * of the last block column and row.
  *
- * The decoders follow the Direct3D rules, bit for bit:
+ * The decoders use exact integer arithmetic, so every decoder following
+ * the same rules gives the same bytes:
  *
  * - BC1 endpoints expand from RGB565 by bit replication; the two
  *   interpolated colours are `(2 * c0 + c1) / 3` and `(c0 + 2 * c1) / 3`
  *   (truncated) when `c0 > c1`, otherwise the block is in 3-colour mode with
  *   `(c0 + c1) / 2` and black. BC1 is opaque RGB: alpha is always 255.
- * - The colour half of BC3 is always decoded in 4-colour mode.
+ * - The colour half of BC3 is always decoded in 4-colour mode (the
+ *   Direct3D rule), whatever the order of its endpoints.
  * - BC3 alpha, BC4 and BC5 use the 8-value (`a0 > a1`) or 6-value plus 0
  *   and 255 interpolation, truncated.
  * - YCoCg-BC3 carries Co in red, Cg in green, the chroma scale in blue
- *   (`scale = (blue >> 3) + 1`) and Y in alpha; the result is opaque RGB,
- *   rounded half up.
+ *   (`scale = (blue >> 3) + 1`) and Y in alpha. With `co = red - 128` and
+ *   `cg = green - 128`, the result is R = Y + (co - cg) / scale,
+ *   G = Y + cg / scale, B = Y - (co + cg) / scale, rounded half up and
+ *   clamped to 0..255, alpha 255.
  * - BC7 implements all eight modes of BPTC; a block whose first byte is 0
  *   (a reserved mode) decodes to transparent black.
  *
@@ -540,7 +544,10 @@ decode_bc7 (const guint8 * block, guint8 rgba[64])
     memset (rgba, 0, 64);
     return;
   }
-  for (mode = 0; (block[0] & (1u << mode)) == 0; mode++);
+  /* the mode is the number of zero bits below the first one bit */
+  mode = 0;
+  while ((block[0] & (1u << mode)) == 0)
+    mode++;
   m = &bc7_modes[mode];
 
   bits.lo = bits.hi = 0;

@@ -1,0 +1,420 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* bc-roundtrip: encode test video with bc1enc or bc3enc, decode it again
+ * with bcdec, and report the quality (RGB PSNR against the source frames)
+ * and the encode + decode throughput.
+ *
+ *   videotestsrc ! video/x-raw,format=RGBA,... ! tee name=t
+ *     t. ! queue ! appsink name=ref
+ *     t. ! queue ! bc1enc ! bcdec ! video/x-raw,format=RGBA ! appsink name=out
+ *
+ * Uninstalled use:
+ *   GST_PLUGIN_PATH=build/gst build/examples/bc-roundtrip --format ycocg
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* PSNR given to a frame decoded without any error */
+#define PSNR_IDENTICAL 100.0
+
+typedef struct
+{
+  const gchar *name;            /* --format value */
+  const gchar *element;         /* encoder element */
+  gboolean ycocg;               /* bc3enc ycocg property */
+  const gchar *label;           /* caps format string */
+} RoundtripFormat;
+
+static const RoundtripFormat formats[] = {
+  {"bc1", "bc1enc", FALSE, "BC1"},
+  {"ycocg", "bc3enc", TRUE, "YCoCg-BC3"},
+  {"bc3", "bc3enc", FALSE, "BC3"},
+};
+
+typedef struct
+{
+  GMutex lock;
+  gint64 start_us;
+  gint64 eos_us;
+} RunTiming;
+
+static GstBusSyncReply
+bus_sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  RunTiming *timing = user_data;
+
+  /* posted from the streaming thread when the last sink got EOS: the end
+   * of the pipeline run, independent of how fast we compare frames */
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+    g_mutex_lock (&timing->lock);
+    timing->eos_us = g_get_monotonic_time ();
+    g_mutex_unlock (&timing->lock);
+  }
+  return GST_BUS_PASS;
+}
+
+static gboolean
+check_element (const gchar * name, const gchar * hint)
+{
+  GstElementFactory *factory = gst_element_factory_find (name);
+
+  if (factory == NULL) {
+    g_printerr ("%s not found: %s\n", name, hint);
+    return FALSE;
+  }
+  gst_object_unref (factory);
+  return TRUE;
+}
+
+/* Squared error over the R, G and B channels of two RGBA frames */
+static gboolean
+frame_sse (GstSample * ref, GstSample * out, guint64 * sse, guint64 * n)
+{
+  GstVideoInfo ref_info, out_info;
+  GstVideoFrame ref_frame, out_frame;
+  guint x, y, w, h;
+  guint64 sum = 0;
+
+  if (!gst_video_info_from_caps (&ref_info, gst_sample_get_caps (ref)) ||
+      !gst_video_info_from_caps (&out_info, gst_sample_get_caps (out)))
+    return FALSE;
+  if (GST_VIDEO_INFO_FORMAT (&ref_info) != GST_VIDEO_FORMAT_RGBA ||
+      GST_VIDEO_INFO_FORMAT (&out_info) != GST_VIDEO_FORMAT_RGBA ||
+      GST_VIDEO_INFO_WIDTH (&ref_info) != GST_VIDEO_INFO_WIDTH (&out_info) ||
+      GST_VIDEO_INFO_HEIGHT (&ref_info) != GST_VIDEO_INFO_HEIGHT (&out_info))
+    return FALSE;
+
+  if (!gst_video_frame_map (&ref_frame, &ref_info, gst_sample_get_buffer (ref),
+          GST_MAP_READ))
+    return FALSE;
+  if (!gst_video_frame_map (&out_frame, &out_info, gst_sample_get_buffer (out),
+          GST_MAP_READ)) {
+    gst_video_frame_unmap (&ref_frame);
+    return FALSE;
+  }
+
+  w = GST_VIDEO_INFO_WIDTH (&ref_info);
+  h = GST_VIDEO_INFO_HEIGHT (&ref_info);
+  for (y = 0; y < h; y++) {
+    const guint8 *a = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&ref_frame,
+        0) + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&ref_frame, 0);
+    const guint8 *b = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&out_frame,
+        0) + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, 0);
+    guint64 row = 0;
+
+    for (x = 0; x < w * 4; x += 4) {
+      gint dr = (gint) a[x] - b[x];
+      gint dg = (gint) a[x + 1] - b[x + 1];
+      gint db = (gint) a[x + 2] - b[x + 2];
+
+      row += (guint64) (dr * dr + dg * dg + db * db);
+    }
+    sum += row;
+  }
+
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&ref_frame);
+  *sse = sum;
+  *n = (guint64) w * h * 3;
+  return TRUE;
+}
+
+static gdouble
+psnr_from_sse (guint64 sse, guint64 n)
+{
+  gdouble mse;
+
+  if (sse == 0 || n == 0)
+    return PSNR_IDENTICAL;
+  mse = (gdouble) sse / (gdouble) n;
+  return MIN (PSNR_IDENTICAL, 10.0 * log10 (255.0 * 255.0 / mse));
+}
+
+/* appsink's action signals, so that we need no gstreamer-app library */
+static GstSample *
+pull_sample (GstElement * appsink)
+{
+  GstSample *sample = NULL;
+
+  g_signal_emit_by_name (appsink, "pull-sample", &sample);
+  return sample;
+}
+
+static gboolean
+sink_is_eos (GstElement * appsink)
+{
+  gboolean eos = FALSE;
+
+  g_object_get (appsink, "eos", &eos, NULL);
+  return eos;
+}
+
+static void
+print_bus_error (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  if (msg != NULL) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    g_printerr ("Error from %s: %s\n%s\n", GST_OBJECT_NAME (msg->src),
+        err->message, dbg ? dbg : "");
+    g_clear_error (&err);
+    g_free (dbg);
+    gst_message_unref (msg);
+  }
+  gst_object_unref (bus);
+}
+
+int
+main (int argc, char **argv)
+{
+  gchar *format_name = NULL, *quality = NULL, *pattern = NULL;
+  gint width = 1280, height = 720, n_frames = 60, threads = -1;
+  GOptionEntry entries[] = {
+    {"format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
+        "Block format: bc1, ycocg (YCoCg-BC3) or bc3 (default bc1)", "FMT"},
+    {"quality", 'q', 0, G_OPTION_ARG_STRING, &quality,
+        "Encoder quality: fast, normal or high (default normal)", "Q"},
+    {"width", 'W', 0, G_OPTION_ARG_INT, &width,
+        "Frame width (default 1280)", "W"},
+    {"height", 'H', 0, G_OPTION_ARG_INT, &height,
+        "Frame height (default 720)", "H"},
+    {"frames", 'n', 0, G_OPTION_ARG_INT, &n_frames,
+        "Number of frames (default 60)", "N"},
+    {"pattern", 'p', 0, G_OPTION_ARG_STRING, &pattern,
+        "videotestsrc pattern (default smpte)", "P"},
+    {"threads", 't', 0, G_OPTION_ARG_INT, &threads,
+        "Worker threads of the encoder and decoder (default: theirs)", "N"},
+    {NULL}
+  };
+  GOptionContext *ctx;
+  GError *err = NULL;
+  const RoundtripFormat *fmt = NULL;
+  GstElement *pipeline = NULL, *enc, *dec;
+  GstElement *ref_sink = NULL, *out_sink = NULL;
+  GstMessage *msg;
+  GstBus *bus;
+  RunTiming timing;
+  gchar *desc;
+  guint i, frames = 0;
+  gdouble psnr_sum = 0.0, psnr_min = PSNR_IDENTICAL, seconds;
+  guint64 total_sse = 0, total_n = 0;
+  gint ret = 1;
+
+  ctx = g_option_context_new ("- BC encode/decode round trip: quality and "
+      "speed");
+  g_option_context_set_summary (ctx,
+      "Encodes videotestsrc frames with bc1enc or bc3enc, decodes them with "
+      "bcdec and\ncompares them with the source. PSNR is over R, G and B; a "
+      "frame without any\nerror counts as 100 dB. Throughput is the wall "
+      "clock time of the whole\npipeline run.");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    g_printerr ("%s\n", err->message);
+    g_clear_error (&err);
+    g_option_context_free (ctx);
+    return 2;
+  }
+  g_option_context_free (ctx);
+
+  if (format_name == NULL)
+    format_name = g_strdup ("bc1");
+  if (quality == NULL)
+    quality = g_strdup ("normal");
+  if (pattern == NULL)
+    pattern = g_strdup ("smpte");
+
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    if (g_ascii_strcasecmp (format_name, formats[i].name) == 0)
+      fmt = &formats[i];
+  }
+  if (fmt == NULL) {
+    g_printerr ("Unknown format '%s': use bc1, ycocg or bc3\n", format_name);
+    goto done;
+  }
+  if (strcmp (quality, "fast") != 0 && strcmp (quality, "normal") != 0 &&
+      strcmp (quality, "high") != 0) {
+    g_printerr ("Unknown quality '%s': use fast, normal or high\n", quality);
+    goto done;
+  }
+  if (width < 1 || height < 1 || n_frames < 1) {
+    g_printerr ("--width, --height and --frames must be at least 1\n");
+    goto done;
+  }
+
+  if (!check_element (fmt->element,
+          "set GST_PLUGIN_PATH to the build directory") ||
+      !check_element ("bcdec", "set GST_PLUGIN_PATH to the build directory")
+      || !check_element ("videotestsrc",
+          "install gst-plugins-base (gstreamer1.0-plugins-base)")
+      || !check_element ("appsink",
+          "install gst-plugins-base (gstreamer1.0-plugins-base)")
+      || !check_element ("tee", "GStreamer core elements are missing")
+      || !check_element ("queue", "GStreamer core elements are missing"))
+    goto done;
+
+  desc = g_strdup_printf ("videotestsrc num-buffers=%d pattern=%s ! "
+      "video/x-raw,format=RGBA,width=%d,height=%d,framerate=30/1 ! "
+      "tee name=t "
+      "t. ! queue ! appsink name=ref sync=false "
+      "t. ! queue ! %s name=enc ! bcdec name=dec ! "
+      "video/x-raw,format=RGBA ! appsink name=out sync=false",
+      n_frames, pattern, width, height, fmt->element);
+  pipeline = gst_parse_launch (desc, &err);
+  g_free (desc);
+  if (pipeline == NULL || err != NULL) {
+    g_printerr ("Could not build the pipeline: %s\n",
+        err ? err->message : "unknown error");
+    g_clear_error (&err);
+    goto done;
+  }
+
+  enc = gst_bin_get_by_name (GST_BIN (pipeline), "enc");
+  dec = gst_bin_get_by_name (GST_BIN (pipeline), "dec");
+  gst_util_set_object_arg (G_OBJECT (enc), "quality", quality);
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (enc), "ycocg"))
+    gst_util_set_object_arg (G_OBJECT (enc), "ycocg",
+        fmt->ycocg ? "true" : "false");
+  else if (fmt->ycocg)
+    g_printerr ("warning: %s has no ycocg property\n", fmt->element);
+  if (threads >= 0) {
+    gchar *t = g_strdup_printf ("%d", threads);
+
+    gst_util_set_object_arg (G_OBJECT (enc), "threads", t);
+    gst_util_set_object_arg (G_OBJECT (dec), "threads", t);
+    g_free (t);
+  }
+  gst_object_unref (enc);
+  gst_object_unref (dec);
+
+  ref_sink = gst_bin_get_by_name (GST_BIN (pipeline), "ref");
+  out_sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+
+  g_mutex_init (&timing.lock);
+  timing.eos_us = 0;
+  bus = gst_element_get_bus (pipeline);
+  gst_bus_set_sync_handler (bus, bus_sync_handler, &timing, NULL);
+  gst_object_unref (bus);
+
+  timing.start_us = g_get_monotonic_time ();
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    g_printerr ("Could not start the pipeline\n");
+    print_bus_error (pipeline);
+    goto stop;
+  }
+
+  /* Both branches see the same frames in the same order: pair them up */
+  for (;;) {
+    GstSample *ref = pull_sample (ref_sink);
+    GstSample *out = ref ? pull_sample (out_sink) : NULL;
+    guint64 sse, n;
+    gdouble psnr;
+
+    if (ref == NULL) {
+      /* the reference branch is done: the decoded one must end too */
+      out = pull_sample (out_sink);
+      if (out != NULL) {
+        g_printerr ("bcdec produced more frames than the source\n");
+        gst_sample_unref (out);
+        goto stop;
+      }
+      break;
+    }
+    if (out == NULL) {
+      gst_sample_unref (ref);
+      break;
+    }
+    if (!frame_sse (ref, out, &sse, &n)) {
+      g_printerr ("Frame %u: reference and decoded frames differ in format "
+          "or size\n", frames);
+      gst_sample_unref (ref);
+      gst_sample_unref (out);
+      goto stop;
+    }
+    gst_sample_unref (ref);
+    gst_sample_unref (out);
+
+    psnr = psnr_from_sse (sse, n);
+    psnr_sum += psnr;
+    psnr_min = MIN (psnr_min, psnr);
+    total_sse += sse;
+    total_n += n;
+    frames++;
+  }
+
+  if (!sink_is_eos (ref_sink) || !sink_is_eos (out_sink)) {
+    g_printerr ("The pipeline stopped after %u frames\n", frames);
+    print_bus_error (pipeline);
+    goto stop;
+  }
+  if (frames != (guint) n_frames) {
+    g_printerr ("Got %u frame pairs, expected %d\n", frames, n_frames);
+    goto stop;
+  }
+
+  /* wait for the EOS message, in case the sinks were faster than the bus */
+  bus = gst_element_get_bus (pipeline);
+  msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg != NULL)
+    gst_message_unref (msg);
+  gst_object_unref (bus);
+
+  g_mutex_lock (&timing.lock);
+  if (timing.eos_us == 0)
+    timing.eos_us = g_get_monotonic_time ();
+  seconds = (timing.eos_us - timing.start_us) / 1e6;
+  g_mutex_unlock (&timing.lock);
+
+  g_print ("format:     %s (%s)\n", fmt->label, fmt->element);
+  g_print ("quality:    %s\n", quality);
+  g_print ("size:       %dx%d, pattern %s\n", width, height, pattern);
+  g_print ("frames:     %u\n", frames);
+  g_print ("PSNR (RGB): %.2f dB average over frames, %.2f dB worst frame, "
+      "%.2f dB over all pixels\n", psnr_sum / frames, psnr_min,
+      psnr_from_sse (total_sse, total_n));
+  g_print ("throughput: %.1f Mpixel/s, %.1f frames/s "
+      "(encode + decode, %.3f s wall clock)\n",
+      (gdouble) width * height * frames / seconds / 1e6, frames / seconds,
+      seconds);
+  ret = 0;
+
+stop:
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  g_mutex_clear (&timing.lock);
+
+done:
+  if (ref_sink)
+    gst_object_unref (ref_sink);
+  if (out_sink)
+    gst_object_unref (out_sink);
+  if (pipeline)
+    gst_object_unref (pipeline);
+  g_free (format_name);
+  g_free (quality);
+  g_free (pattern);
+  return ret;
+}
