@@ -228,6 +228,23 @@ colour_lsq (const float (*p)[16][L], const ColourFit * fit, float e[2][3][L])
   }
 }
 
+static void
+keep_better (ColourFit * best, const ColourFit * cur)
+{
+  gint k, ch;
+
+  LANES {
+    if (cur->err[k] < best->err[k]) {
+      best->err[k] = cur->err[k];
+      best->idx[k] = cur->idx[k];
+      for (ch = 0; ch < 3; ch++) {
+        best->q[0][ch][k] = cur->q[0][ch][k];
+        best->q[1][ch][k] = cur->q[1][ch][k];
+      }
+    }
+  }
+}
+
 static inline guint16
 pack565 (gint r, gint g, gint b)
 {
@@ -243,8 +260,10 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
 {
   float mean[3][L], cov[6][L], v[3][L], sw[3];
   float tmin[L], tmax[L], e[2][3][L];
-  gboolean solid[L];
-  ColourFit fit, trial;
+  gboolean single[L];
+  ColourFit fit, cur;
+  float ext[2][3][L];
+  gint start, n_starts;
   gint i, k, ch, it, iters;
 
   for (ch = 0; ch < 3; ch++)
@@ -284,7 +303,6 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
     v[0][k] = rr ? cov[0][k] : (gg ? cov[1][k] : cov[2][k]);
     v[1][k] = rr ? cov[1][k] : (gg ? cov[3][k] : cov[4][k]);
     v[2][k] = rr ? cov[2][k] : (gg ? cov[4][k] : cov[5][k]);
-    solid[k] = cov[0][k] + cov[3][k] + cov[5][k] == 0.0f;
   }
   for (it = 0; it < 3; it++) {
     LANES {
@@ -330,21 +348,86 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
     }
   }
 
-  colour_eval (p, cp, fixed_blue, e, &fit);
-
-  iters = quality == 0 ? 0 : (quality == 1 ? 1 : 3);
-  for (it = 0; it < iters; it++) {
-    colour_lsq (p, &fit, e);
-    colour_eval (p, cp, fixed_blue, e, &trial);
-    LANES {
-      if (trial.err[k] < fit.err[k]) {
-        fit.err[k] = trial.err[k];
-        fit.idx[k] = trial.idx[k];
-        for (ch = 0; ch < 3; ch++) {
-          fit.q[0][ch][k] = trial.q[0][ch][k];
-          fit.q[1][ch][k] = trial.q[1][ch][k];
+  /* Starts: the extreme pixels inset by 1/16 of their distance (BC1 spends
+   * two of its four levels on the ends, and inset ends fit the typical
+   * spread of a block better; van Waveren 2006), then, for high quality,
+   * the extreme pixels themselves. From each start, least squares runs as a
+   * chain: every step refits the endpoints to the previous step's indices,
+   * even when that step was worse, which is how a poor first clustering is
+   * left behind. The best result seen is kept. */
+  memcpy (ext, e, sizeof (ext));
+  iters = quality == 0 ? 0 : (quality == 1 ? 1 : 4);
+  n_starts = quality == 2 ? 2 : 1;
+  for (start = 0; start < n_starts; start++) {
+    if (start == 0) {
+      for (ch = 0; ch < 3; ch++) {
+        LANES {
+          float d = (ext[0][ch][k] - ext[1][ch][k]) * (1.0f / 16.0f);
+          e[0][ch][k] = ext[0][ch][k] - d;
+          e[1][ch][k] = ext[1][ch][k] + d;
         }
       }
+    } else {
+      memcpy (e, ext, sizeof (ext));
+    }
+    colour_eval (p, cp, fixed_blue, e, &cur);
+    if (start == 0) {
+      fit = cur;
+    } else {
+      keep_better (&fit, &cur);
+    }
+    for (it = 0; it < iters; it++) {
+      colour_lsq (p, &cur, e);
+      colour_eval (p, cp, fixed_blue, e, &cur);
+      keep_better (&fit, &cur);
+    }
+  }
+
+  /* The single-colour candidate: every pixel at the colour BC1 comes
+   * nearest to the block's mean with optimal single-colour endpoints (exact
+   * for solid blocks; near-solid blocks, common in photographs, also end up
+   * here, where two endpoints would both quantise to one colour). */
+  {
+    gint32 sq[2][3][L];
+    float sval[3][L], serr[L];
+
+    LANES {
+      for (ch = 0; ch < 3; ch++) {
+        gint m = (gint) (clamp255 (mean[ch][k]) + 0.5f);
+        gint a, b;
+
+        if (ch == 1) {
+          a = bc_tables.single6[m][0];
+          b = bc_tables.single6[m][1];
+          sval[ch][k] = (float) ((2 * expand6 (a) + expand6 (b)) / 3);
+        } else if (ch == 2 && cp->fixed_blue) {
+          a = b = fixed_blue[k];
+          sval[ch][k] = (float) expand5 (a);
+        } else {
+          a = bc_tables.single5[m][0];
+          b = bc_tables.single5[m][1];
+          sval[ch][k] = (float) ((2 * expand5 (a) + expand5 (b)) / 3);
+        }
+        sq[0][ch][k] = a;
+        sq[1][ch][k] = b;
+      }
+      serr[k] = 0.0f;
+    }
+    for (i = 0; i < 16; i++) {
+      LANES {
+        float dr = p[0][i][k] - sval[0][k], dg = p[1][i][k] - sval[1][k];
+        float db = p[2][i][k] - sval[2][k];
+        serr[k] += cp->w[0] * dr * dr + cp->w[1] * dg * dg + cp->w[2] * db * db;
+      }
+    }
+    LANES {
+      single[k] = serr[k] <= fit.err[k];
+      for (ch = 0; ch < 3; ch++) {
+        fit.q[0][ch][k] = single[k] ? sq[0][ch][k] : fit.q[0][ch][k];
+        fit.q[1][ch][k] = single[k] ? sq[1][ch][k] : fit.q[1][ch][k];
+      }
+      /* every pixel (2 * c0 + c1) / 3 */
+      fit.idx[k] = single[k] ? 0xAAAAAAAAu : fit.idx[k];
     }
   }
 
@@ -354,25 +437,9 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
     guint32 idx;
     guint8 *o = out + k * stride;
 
-    if (solid[k]) {
-      gint r = (gint) (p[0][0][k] + 0.5f), g = (gint) (p[1][0][k] + 0.5f);
-      gint b = (gint) (p[2][0][k] + 0.5f);
-      gint b0, b1;
-
-      if (cp->fixed_blue) {
-        b0 = b1 = fixed_blue[k];
-      } else {
-        b0 = bc_tables.single5[b][0];
-        b1 = bc_tables.single5[b][1];
-      }
-      c0 = pack565 (bc_tables.single5[r][0], bc_tables.single6[g][0], b0);
-      c1 = pack565 (bc_tables.single5[r][1], bc_tables.single6[g][1], b1);
-      idx = 0xAAAAAAAAu;        /* every pixel (2 * c0 + c1) / 3 */
-    } else {
-      c0 = pack565 (fit.q[0][0][k], fit.q[0][1][k], fit.q[0][2][k]);
-      c1 = pack565 (fit.q[1][0][k], fit.q[1][1][k], fit.q[1][2][k]);
-      idx = fit.idx[k];
-    }
+    c0 = pack565 (fit.q[0][0][k], fit.q[0][1][k], fit.q[0][2][k]);
+    c1 = pack565 (fit.q[1][0][k], fit.q[1][1][k], fit.q[1][2][k]);
+    idx = fit.idx[k];
 
     if (c0 < c1) {
       guint16 t = c0;

@@ -1,0 +1,532 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+/**
+ * SECTION:gstbcenc
+ * @title: GstBcEnc
+ * @short_description: base class of the CPU block-compression encoders
+ * @see_also: #bc1enc, #bc3enc, #bcdec
+ *
+ * #GstBcEnc turns packed 8-bit RGB(A) video into `video/x-bc` frames on the
+ * CPU. Subclasses only say which #GstBcFormat they produce (the
+ * #GstBcEncClass.get_format vfunc); the base class negotiates, splits every
+ * frame into jobs of whole block rows and runs them on a persistent pool of
+ * worker threads (#GstBcEnc:threads), created when the element starts.
+ *
+ * Every output frame is a key frame. Timestamps and durations are those of
+ * the input; the encoder reports one frame duration of latency when the
+ * framerate is known.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstbcenc.h"
+#include "gstbcelements.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_bc_enc_debug);
+#define GST_CAT_DEFAULT gst_bc_enc_debug
+
+#define DEFAULT_QUALITY GST_BC_QUALITY_NORMAL
+#define DEFAULT_THREADS 0
+#define MAX_THREADS 256
+
+enum
+{
+  PROP_0,
+  PROP_QUALITY,
+  PROP_THREADS,
+};
+
+typedef struct
+{
+  /* properties, under the object lock */
+  GstBcQuality quality;
+  guint threads;
+
+  /* streaming thread only */
+  GstVideoCodecState *input_state;
+  GstBcPixelLayout layout;
+  GstBcInfo info;
+  GstBcWorkers *workers;
+} GstBcEncPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstBcEnc, gst_bc_enc,
+    GST_TYPE_VIDEO_ENCODER, G_ADD_PRIVATE (GstBcEnc);
+    GST_DEBUG_CATEGORY_INIT (gst_bc_enc_debug, "bcenc", 0,
+        "Block-compression encoder base class"));
+
+static void gst_bc_enc_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_bc_enc_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static gboolean gst_bc_enc_start (GstVideoEncoder * encoder);
+static gboolean gst_bc_enc_stop (GstVideoEncoder * encoder);
+static gboolean gst_bc_enc_set_format (GstVideoEncoder * encoder,
+    GstVideoCodecState * state);
+static GstFlowReturn gst_bc_enc_handle_frame (GstVideoEncoder * encoder,
+    GstVideoCodecFrame * frame);
+static gboolean gst_bc_enc_propose_allocation (GstVideoEncoder * encoder,
+    GstQuery * query);
+
+static void
+gst_bc_enc_class_init (GstBcEncClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstVideoEncoderClass *venc_class = GST_VIDEO_ENCODER_CLASS (klass);
+
+  gobject_class->set_property = gst_bc_enc_set_property;
+  gobject_class->get_property = gst_bc_enc_get_property;
+
+  /**
+   * GstBcEnc:quality:
+   *
+   * Speed/quality trade-off of the block encoder. It can be changed while
+   * playing; the new value is used from the next frame on.
+   */
+  g_object_class_install_property (gobject_class, PROP_QUALITY,
+      g_param_spec_enum ("quality", "Quality",
+          "Speed/quality trade-off of the block encoder: fast, normal or "
+          "high (default: normal). Can be changed while playing, it applies "
+          "from the next frame", GST_TYPE_BC_QUALITY, DEFAULT_QUALITY,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstBcEnc:threads:
+   *
+   * Number of threads that encode a frame together, the streaming thread
+   * included; 0 means one per processor core.
+   */
+  g_object_class_install_property (gobject_class, PROP_THREADS,
+      g_param_spec_uint ("threads", "Threads",
+          "Number of threads that encode each frame together, the streaming "
+          "thread included (0 to 256, 0 = one per processor core; "
+          "default: 0)", 0, MAX_THREADS, DEFAULT_THREADS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  venc_class->start = GST_DEBUG_FUNCPTR (gst_bc_enc_start);
+  venc_class->stop = GST_DEBUG_FUNCPTR (gst_bc_enc_stop);
+  venc_class->set_format = GST_DEBUG_FUNCPTR (gst_bc_enc_set_format);
+  venc_class->handle_frame = GST_DEBUG_FUNCPTR (gst_bc_enc_handle_frame);
+  venc_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_bc_enc_propose_allocation);
+
+  klass->get_format = NULL;
+}
+
+static void
+gst_bc_enc_init (GstBcEnc * self)
+{
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (self);
+
+  priv->quality = DEFAULT_QUALITY;
+  priv->threads = DEFAULT_THREADS;
+  gst_bc_info_init (&priv->info);
+}
+
+/**
+ * gst_bc_enc_class_add_pad_templates:
+ * @element_class: the class of a #GstBcEnc subclass
+ * @bc_formats: the `video/x-bc` format (string or caps list) it produces
+ *
+ * Adds the raw video sink template shared by every encoder and a
+ * `video/x-bc` source template of @bc_formats.
+ */
+void
+gst_bc_enc_class_add_pad_templates (GstElementClass * element_class,
+    const gchar * bc_formats)
+{
+  GstCaps *caps;
+  gchar *str;
+
+  caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (GST_BC_ENC_RAW_FORMATS));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+
+  str = g_strdup_printf (GST_BC_CAPS_MAKE ("%s"), bc_formats);
+  caps = gst_caps_from_string (str);
+  g_free (str);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+}
+
+static void
+gst_bc_enc_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstBcEnc *self = GST_BC_ENC (object);
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (self);
+
+  switch (prop_id) {
+    case PROP_QUALITY:
+      GST_OBJECT_LOCK (self);
+      priv->quality = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_THREADS:
+      GST_OBJECT_LOCK (self);
+      priv->threads = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_bc_enc_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstBcEnc *self = GST_BC_ENC (object);
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (self);
+
+  switch (prop_id) {
+    case PROP_QUALITY:
+      GST_OBJECT_LOCK (self);
+      g_value_set_enum (value, priv->quality);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_THREADS:
+      GST_OBJECT_LOCK (self);
+      g_value_set_uint (value, priv->threads);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_bc_enc_ensure_workers (GstBcEnc * self)
+{
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (self);
+  guint threads;
+
+  if (priv->workers != NULL)
+    return;
+
+  GST_OBJECT_LOCK (self);
+  threads = priv->threads;
+  GST_OBJECT_UNLOCK (self);
+
+  priv->workers = gst_bc_workers_new (threads);
+  GST_DEBUG_OBJECT (self, "encoding on %u threads (threads=%u)",
+      gst_bc_workers_get_n_threads (priv->workers), threads);
+}
+
+static gboolean
+gst_bc_enc_start (GstVideoEncoder * encoder)
+{
+  GstBcEnc *self = GST_BC_ENC (encoder);
+
+  gst_bc_enc_ensure_workers (self);
+  return TRUE;
+}
+
+static gboolean
+gst_bc_enc_stop (GstVideoEncoder * encoder)
+{
+  GstBcEnc *self = GST_BC_ENC (encoder);
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (self);
+
+  g_clear_pointer (&priv->workers, gst_bc_workers_free);
+  g_clear_pointer (&priv->input_state, gst_video_codec_state_unref);
+  gst_bc_info_init (&priv->info);
+  return TRUE;
+}
+
+static gboolean
+gst_bc_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
+{
+  GstBcEnc *self = GST_BC_ENC (encoder);
+  GstBcEncClass *klass = GST_BC_ENC_GET_CLASS (self);
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (self);
+  GstVideoInfo *vinfo = &state->info;
+  GstVideoCodecState *output_state;
+  GstBcPixelLayout layout;
+  GstBcFormat format;
+  GstBcInfo info;
+  GstClockTime latency = 0;
+  GstCaps *caps;
+
+  g_return_val_if_fail (klass->get_format != NULL, FALSE);
+
+  GST_DEBUG_OBJECT (self, "input caps %" GST_PTR_FORMAT, state->caps);
+
+  if (!gst_bc_pixel_layout_from_video_format (&layout,
+          GST_VIDEO_INFO_FORMAT (vinfo)))
+    goto unsupported_format;
+
+  format = klass->get_format (self);
+  if (!gst_bc_encode_format_supported (format))
+    goto no_encoder;
+
+  gst_bc_info_init (&info);
+  if (GST_VIDEO_INFO_FPS_D (vinfo) > 0 && GST_VIDEO_INFO_FPS_N (vinfo) >= 0) {
+    info.fps_n = GST_VIDEO_INFO_FPS_N (vinfo);
+    info.fps_d = GST_VIDEO_INFO_FPS_D (vinfo);
+  }
+  if (GST_VIDEO_INFO_PAR_N (vinfo) > 0 && GST_VIDEO_INFO_PAR_D (vinfo) > 0) {
+    info.par_n = GST_VIDEO_INFO_PAR_N (vinfo);
+    info.par_d = GST_VIDEO_INFO_PAR_D (vinfo);
+  }
+  if (!gst_bc_info_set_format (&info, format, GST_VIDEO_INFO_WIDTH (vinfo),
+          GST_VIDEO_INFO_HEIGHT (vinfo)))
+    goto bad_size;
+
+  caps = gst_bc_info_to_caps (&info);
+  output_state = gst_video_encoder_set_output_state (encoder, caps, state);
+  gst_video_codec_state_unref (output_state);
+  if (!gst_video_encoder_negotiate (encoder))
+    goto negotiation_failed;
+
+  g_clear_pointer (&priv->input_state, gst_video_codec_state_unref);
+  priv->input_state = gst_video_codec_state_ref (state);
+  priv->layout = layout;
+  priv->info = info;
+
+  /* the encode is synchronous: a frame leaves as soon as it came in, but
+   * it takes up to one frame period to encode at the rate we are fed */
+  if (info.fps_n > 0)
+    latency = gst_util_uint64_scale (GST_SECOND, info.fps_d, info.fps_n);
+  gst_video_encoder_set_latency (encoder, latency, latency);
+
+  gst_bc_enc_ensure_workers (self);
+
+  GST_DEBUG_OBJECT (self, "encoding %ux%u %s to %s, %u x %u blocks, %"
+      G_GSIZE_FORMAT " bytes per frame, latency %" GST_TIME_FORMAT,
+      info.width, info.height, GST_VIDEO_INFO_NAME (vinfo),
+      gst_bc_format_to_string (format), info.blocks_x, info.blocks_y,
+      info.size, GST_TIME_ARGS (latency));
+  return TRUE;
+
+unsupported_format:
+  {
+    GST_WARNING_OBJECT (self, "unsupported input format %s: only packed "
+        "8-bit RGB formats " GST_BC_ENC_RAW_FORMATS " can be encoded",
+        GST_VIDEO_INFO_NAME (vinfo));
+    return FALSE;
+  }
+no_encoder:
+  {
+    GST_WARNING_OBJECT (self, "the library has no CPU encoder for format %s",
+        GST_STR_NULL (gst_bc_format_to_string (format)));
+    return FALSE;
+  }
+bad_size:
+  {
+    GST_WARNING_OBJECT (self, "cannot encode a %dx%d frame as %s: size is 0 "
+        "or the frame does not fit in memory", GST_VIDEO_INFO_WIDTH (vinfo),
+        GST_VIDEO_INFO_HEIGHT (vinfo), gst_bc_format_to_string (format));
+    return FALSE;
+  }
+negotiation_failed:
+  {
+    GST_WARNING_OBJECT (self, "downstream does not accept %s output "
+        "(%ux%u); check the caps after the encoder and, for bc3enc, the "
+        "ycocg property", gst_bc_format_to_string (format), info.width,
+        info.height);
+    return FALSE;
+  }
+}
+
+/* Frames are read through gst_video_frame_map(), so upstream may pad rows
+ * and describe them with a GstVideoMeta instead of copying. */
+static gboolean
+gst_bc_enc_propose_allocation (GstVideoEncoder * encoder, GstQuery * query)
+{
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+
+  return GST_VIDEO_ENCODER_CLASS (gst_bc_enc_parent_class)->propose_allocation
+      (encoder, query);
+}
+
+/* The smallest input buffer that holds a whole frame: the video meta's
+ * plane layout when the buffer has one, else the default layout of @vinfo. */
+static gsize
+gst_bc_enc_needed_input_size (const GstVideoInfo * vinfo, GstBuffer * buffer)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  gsize row;
+
+  if (meta == NULL || meta->n_planes < 1 || meta->stride[0] <= 0)
+    return GST_VIDEO_INFO_SIZE (vinfo);
+
+  row = (gsize) GST_VIDEO_INFO_WIDTH (vinfo) *
+      GST_VIDEO_INFO_COMP_PSTRIDE (vinfo, 0);
+  return meta->offset[0] + (gsize) meta->stride[0] *
+      (GST_VIDEO_INFO_HEIGHT (vinfo) - 1) + row;
+}
+
+typedef struct
+{
+  GstBcFormat format;
+  GstBcQuality quality;
+  const guint8 *src;
+  gsize src_stride;
+  guint width;
+  guint height;
+  const GstBcPixelLayout *layout;
+  guint n_block_rows;
+  guint rows_per_job;
+  guint8 *dst;
+} GstBcEncJob;
+
+static void
+gst_bc_enc_run_job (guint job, gpointer user_data)
+{
+  const GstBcEncJob *j = user_data;
+  guint first = job * j->rows_per_job;
+  guint n = MIN (j->rows_per_job, j->n_block_rows - first);
+
+  gst_bc_encode_rows (j->format, j->quality, j->src, j->src_stride,
+      j->width, j->height, j->layout, first, n, j->dst);
+}
+
+static GstFlowReturn
+gst_bc_enc_handle_frame (GstVideoEncoder * encoder, GstVideoCodecFrame * frame)
+{
+  GstBcEnc *self = GST_BC_ENC (encoder);
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (self);
+  GstVideoInfo *vinfo;
+  GstVideoFrame vframe;
+  GstMapInfo out_map;
+  GstBcEncJob job;
+  gsize in_size, needed;
+  gint in_stride;
+  guint n_jobs;
+  GstFlowReturn ret;
+
+  if (G_UNLIKELY (priv->input_state == NULL))
+    goto not_negotiated;
+  vinfo = &priv->input_state->info;
+
+  /* a short buffer cannot be mapped as a frame: say what is wrong first */
+  in_size = gst_buffer_get_size (frame->input_buffer);
+  needed = gst_bc_enc_needed_input_size (vinfo, frame->input_buffer);
+  if (G_UNLIKELY (in_size < needed))
+    goto short_buffer;
+
+  if (G_UNLIKELY (!gst_video_frame_map (&vframe, vinfo, frame->input_buffer,
+              GST_MAP_READ)))
+    goto map_failed;
+  in_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vframe, 0);
+  if (G_UNLIKELY (in_stride < GST_VIDEO_INFO_WIDTH (vinfo) *
+          GST_VIDEO_INFO_COMP_PSTRIDE (vinfo, 0))) {
+    gst_video_frame_unmap (&vframe);
+    goto bad_stride;
+  }
+
+  ret = gst_video_encoder_allocate_output_frame (encoder, frame,
+      priv->info.size);
+  if (G_UNLIKELY (ret != GST_FLOW_OK)) {
+    gst_video_frame_unmap (&vframe);
+    goto alloc_failed;
+  }
+  if (G_UNLIKELY (!gst_buffer_map (frame->output_buffer, &out_map,
+              GST_MAP_WRITE))) {
+    gst_video_frame_unmap (&vframe);
+    goto out_map_failed;
+  }
+
+  job.format = priv->info.format;
+  GST_OBJECT_LOCK (self);
+  job.quality = priv->quality;
+  GST_OBJECT_UNLOCK (self);
+  job.src = GST_VIDEO_FRAME_PLANE_DATA (&vframe, 0);
+  job.src_stride = (gsize) in_stride;
+  job.width = priv->info.width;
+  job.height = priv->info.height;
+  job.layout = &priv->layout;
+  job.n_block_rows = priv->info.blocks_y;
+  job.dst = out_map.data;
+
+  gst_bc_enc_ensure_workers (self);
+  n_jobs = gst_bc_split_block_rows (job.n_block_rows,
+      gst_bc_workers_get_n_threads (priv->workers), &job.rows_per_job);
+
+  GST_LOG_OBJECT (self, "encoding frame %u (pts %" GST_TIME_FORMAT
+      ") in %u jobs of %u block rows, quality %d", frame->system_frame_number,
+      GST_TIME_ARGS (frame->pts), n_jobs, job.rows_per_job, job.quality);
+
+  gst_bc_workers_run (priv->workers, n_jobs, gst_bc_enc_run_job, &job);
+
+  gst_buffer_unmap (frame->output_buffer, &out_map);
+  gst_video_frame_unmap (&vframe);
+
+  GST_VIDEO_CODEC_FRAME_SET_SYNC_POINT (frame);
+  return gst_video_encoder_finish_frame (encoder, frame);
+
+not_negotiated:
+  {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("Received a frame before the input format was set"));
+    gst_video_codec_frame_unref (frame);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+short_buffer:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input buffer is smaller than a video frame"),
+        ("Input buffer has %" G_GSIZE_FORMAT " bytes, but a %dx%d %s frame "
+            "needs %" G_GSIZE_FORMAT " bytes", in_size,
+            GST_VIDEO_INFO_WIDTH (vinfo), GST_VIDEO_INFO_HEIGHT (vinfo),
+            GST_VIDEO_INFO_NAME (vinfo), needed));
+    gst_video_codec_frame_unref (frame);
+    return GST_FLOW_ERROR;
+  }
+map_failed:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Failed to map the input buffer as a video frame"),
+        ("Could not map a %" G_GSIZE_FORMAT " byte buffer as a %dx%d %s "
+            "frame (its video meta may not match the caps)", in_size,
+            GST_VIDEO_INFO_WIDTH (vinfo), GST_VIDEO_INFO_HEIGHT (vinfo),
+            GST_VIDEO_INFO_NAME (vinfo)));
+    gst_video_codec_frame_unref (frame);
+    return GST_FLOW_ERROR;
+  }
+bad_stride:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Unsupported input row stride"),
+        ("The input rows are %d bytes apart, less than %d pixels of %d "
+            "bytes", in_stride, GST_VIDEO_INFO_WIDTH (vinfo),
+            GST_VIDEO_INFO_COMP_PSTRIDE (vinfo, 0)));
+    gst_video_codec_frame_unref (frame);
+    return GST_FLOW_ERROR;
+  }
+alloc_failed:
+  {
+    GST_DEBUG_OBJECT (self, "could not allocate a %" G_GSIZE_FORMAT
+        " byte output buffer: %s", priv->info.size, gst_flow_get_name (ret));
+    gst_video_codec_frame_unref (frame);
+    return ret;
+  }
+out_map_failed:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, (NULL),
+        ("Failed to map the %" G_GSIZE_FORMAT " byte output buffer for "
+            "writing", priv->info.size));
+    gst_video_codec_frame_unref (frame);
+    return GST_FLOW_ERROR;
+  }
+}

@@ -1,0 +1,60 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+#ifndef __GST_BC_ENC_H__
+#define __GST_BC_ENC_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/bc/bc.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_BC_ENC (gst_bc_enc_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstBcEnc, gst_bc_enc, GST, BC_ENC, GstVideoEncoder);
+
+/**
+ * GST_BC_ENC_RAW_FORMATS:
+ *
+ * The raw video formats every #GstBcEnc accepts.
+ */
+#define GST_BC_ENC_RAW_FORMATS \
+    "{ RGBA, BGRA, RGBx, BGRx, xRGB, xBGR, ARGB, ABGR, RGB, BGR }"
+
+/**
+ * GstBcEncClass:
+ * @parent_class: the parent class
+ * @get_format: returns the #GstBcFormat to produce with the element's current
+ *     settings. Called from the streaming thread when the input format is set;
+ *     the subclass reads its own properties under the object lock.
+ *
+ * The abstract base of the CPU block-compression encoders.
+ */
+struct _GstBcEncClass
+{
+  GstVideoEncoderClass parent_class;
+
+  GstBcFormat (*get_format) (GstBcEnc * enc);
+
+  /*< private >*/
+  gpointer _gst_reserved[GST_PADDING];
+};
+
+G_GNUC_INTERNAL
+void gst_bc_enc_class_add_pad_templates (GstElementClass * element_class,
+                                         const gchar * bc_formats);
+
+G_END_DECLS
+
+#endif /* __GST_BC_ENC_H__ */

@@ -1,0 +1,61 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/bc/bc.h>
+
+#include "gstbcelements.h"
+#include "gstbcenc.h"
+
+/**
+ * bc_element_init:
+ * @plugin: the plugin being loaded
+ *
+ * Shared initialisation of every element of the plugin; safe to call more
+ * than once.
+ */
+void
+bc_element_init (GstPlugin * plugin)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    gst_bc_init ();
+    gst_type_mark_as_plugin_api (GST_TYPE_BC_ENC, 0);
+    g_once_init_leave (&done, 1);
+  }
+}
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  gboolean ret = FALSE;
+
+  gst_bc_init ();
+
+  ret |= GST_ELEMENT_REGISTER (bc1enc, plugin);
+  ret |= GST_ELEMENT_REGISTER (bc3enc, plugin);
+  ret |= GST_ELEMENT_REGISTER (bcdec, plugin);
+
+  return ret;
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR,
+    GST_VERSION_MINOR,
+    bc,
+    "Block-compressed (BC1, YCoCg-BC3, BC3, ...) video encoders and decoder",
+    plugin_init, VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

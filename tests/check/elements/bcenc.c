@@ -1,0 +1,1057 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+/* Element tests of bc1enc and bc3enc: caps, sizes, timestamps, key frames,
+ * the produced bytes against the library encoder, every input format,
+ * quality levels, threads, property changes while playing, bad input and
+ * caps changes. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+#include <gst/bc/bc.h>
+
+#include <math.h>
+#include <string.h>
+
+static const GstBcPixelLayout rgba_layout = { 4, 0, 1, 2, 3, -1 };
+
+/* ---- pictures ---------------------------------------------------------- */
+
+static guint32
+lcg_next (guint32 * state)
+{
+  *state = *state * 1664525u + 1013904223u;
+  return *state >> 8;
+}
+
+/* A picture with smooth gradients, a few hard edges, fine texture and a
+ * little noise, like camera content; alpha is 255 unless @with_alpha. */
+static guint8 *
+make_picture (guint width, guint height, guint32 seed, gboolean with_alpha)
+{
+  guint8 *p = g_malloc ((gsize) width * height * 4);
+  guint32 state = seed;
+  guint x, y;
+
+  for (y = 0; y < height; y++) {
+    for (x = 0; x < width; x++) {
+      guint8 *px = p + ((gsize) y * width + x) * 4;
+      gdouble fx = (gdouble) x / MAX (width, 1);
+      gdouble fy = (gdouble) y / MAX (height, 1);
+      gdouble r, g, b;
+      gint noise = (gint) (lcg_next (&state) % 9) - 4;
+
+      r = 40 + 170 * fx + 30 * sin (fy * 9.0 + fx * 3.0);
+      g = 60 + 120 * fy + 40 * cos (fx * 7.0);
+      b = 120 + 90 * sin ((fx + fy) * 5.0);
+      /* a bright disc with a hard edge */
+      if ((fx - 0.6) * (fx - 0.6) + (fy - 0.4) * (fy - 0.4) < 0.04) {
+        r = 240 - 30 * fy;
+        g = 200;
+        b = 40;
+      }
+      /* a dark stripe */
+      if (x % 23 < 3)
+        g *= 0.4;
+      px[0] = CLAMP ((gint) r + noise, 0, 255);
+      px[1] = CLAMP ((gint) g + noise, 0, 255);
+      px[2] = CLAMP ((gint) b - noise, 0, 255);
+      px[3] = with_alpha ? (guint8) ((x * 255) / MAX (width - 1, 1)) : 255;
+    }
+  }
+  return p;
+}
+
+/* Copies an RGBA picture into a buffer of raw @format with the default
+ * GstVideoInfo layout; padding bytes (the x of RGBx and the row padding)
+ * get junk, which the encoder must ignore. */
+static GstBuffer *
+picture_to_buffer (const guint8 * rgba, guint width, guint height,
+    GstVideoFormat format)
+{
+  GstVideoInfo info;
+  GstBcPixelLayout layout;
+  GstBuffer *buf;
+  GstMapInfo map;
+  guint x, y;
+
+  fail_unless (gst_video_info_set_format (&info, format, width, height));
+  fail_unless (gst_bc_pixel_layout_from_video_format (&layout, format));
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  memset (map.data, 0x5a, map.size);
+  for (y = 0; y < height; y++) {
+    guint8 *row = map.data + GST_VIDEO_INFO_PLANE_OFFSET (&info, 0) +
+        (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (&info, 0);
+    for (x = 0; x < width; x++) {
+      const guint8 *s = rgba + ((gsize) y * width + x) * 4;
+      guint8 *d = row + (gsize) x * layout.bpp;
+
+      d[layout.r] = s[0];
+      d[layout.g] = s[1];
+      d[layout.b] = s[2];
+      if (layout.a >= 0)
+        d[layout.a] = s[3];
+    }
+  }
+  gst_buffer_unmap (buf, &map);
+  return buf;
+}
+
+/* The library encoder called directly on the RGBA picture */
+static guint8 *
+encode_direct (GstBcFormat format, GstBcQuality quality, const guint8 * rgba,
+    guint width, guint height, gsize * size)
+{
+  GstBcInfo info;
+  guint8 *out;
+
+  gst_bc_info_init (&info);
+  fail_unless (gst_bc_info_set_format (&info, format, width, height));
+  out = g_malloc0 (info.size);
+  gst_bc_encode_rows (format, quality, rgba, (gsize) width * 4, width, height,
+      &rgba_layout, 0, info.blocks_y, out);
+  *size = info.size;
+  return out;
+}
+
+static gdouble
+psnr_rgb (const guint8 * a, const guint8 * b, guint width, guint height)
+{
+  gdouble se = 0;
+  gsize i, n = (gsize) width * height;
+
+  for (i = 0; i < n; i++) {
+    guint c;
+    for (c = 0; c < 3; c++) {
+      gdouble d = (gdouble) a[i * 4 + c] - b[i * 4 + c];
+      se += d * d;
+    }
+  }
+  if (se == 0)
+    return 99.0;
+  return 10.0 * log10 (255.0 * 255.0 * 3 * n / se);
+}
+
+/* ---- harness helpers --------------------------------------------------- */
+
+/* takes a string to free: the tests build their caps with g_strdup_printf */
+#define set_src_caps_str(h, str) G_STMT_START { \
+    gchar *_s = (str); \
+    gst_harness_set_src_caps (h, gst_caps_from_string (_s)); \
+    g_free (_s); \
+  } G_STMT_END
+
+static GstHarness *
+harness_new (const gchar * factory, const gchar * first_prop, ...)
+{
+  GstElement *element = gst_element_factory_make (factory, NULL);
+  GstHarness *h;
+
+  fail_unless (element != NULL, "no element %s", factory);
+  if (first_prop) {
+    va_list args;
+    va_start (args, first_prop);
+    g_object_set_valist (G_OBJECT (element), first_prop, args);
+    va_end (args);
+  }
+  h = gst_harness_new_with_element (element, "sink", "src");
+  gst_object_unref (element);
+  return h;
+}
+
+static void
+harness_set_raw_caps (GstHarness * h, const gchar * format, guint width,
+    guint height)
+{
+  set_src_caps_str (h, g_strdup_printf ("video/x-raw, "
+          "format=%s, width=%u, height=%u, framerate=30/1", format, width,
+          height));
+}
+
+static GstBuffer *
+push_and_pull (GstHarness * h, GstBuffer * in)
+{
+  GstBuffer *out;
+
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_try_pull (h);
+  fail_unless (out != NULL, "no output buffer");
+  return out;
+}
+
+static void
+check_buffer_equals (GstBuffer * buf, const guint8 * expected, gsize size,
+    const gchar * what)
+{
+  GstMapInfo map;
+  gsize i;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  fail_unless_equals_uint64 (map.size, size);
+  for (i = 0; i < size; i++) {
+    if (map.data[i] != expected[i])
+      break;
+  }
+  fail_unless (i == size, "%s: first difference at byte %" G_GSIZE_FORMAT
+      " (block %" G_GSIZE_FORMAT "): got 0x%02x, expected 0x%02x", what, i,
+      i / 8, map.data[i], expected[i]);
+  gst_buffer_unmap (buf, &map);
+}
+
+/* Encodes @rgba with @factory (extra properties as varargs) as RGBA and
+ * returns the output bytes */
+static guint8 *
+encode_with_element (const gchar * factory, const guint8 * rgba,
+    guint width, guint height, gsize * size, const gchar * first_prop, ...)
+{
+  GstElement *element = gst_element_factory_make (factory, NULL);
+  GstHarness *h;
+  GstBuffer *out;
+  GstMapInfo map;
+  guint8 *data;
+
+  if (first_prop) {
+    va_list args;
+    va_start (args, first_prop);
+    g_object_set_valist (G_OBJECT (element), first_prop, args);
+    va_end (args);
+  }
+  h = gst_harness_new_with_element (element, "sink", "src");
+  gst_object_unref (element);
+
+  harness_set_raw_caps (h, "RGBA", width, height);
+  out = push_and_pull (h, picture_to_buffer (rgba, width, height,
+          GST_VIDEO_FORMAT_RGBA));
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  data = g_memdup2 (map.data, map.size);
+  *size = map.size;
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  return data;
+}
+
+static void
+check_output_caps (GstHarness * h, const gchar * format, gint width,
+    gint height, gint fps_n, gint fps_d, gint par_n, gint par_d)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  GstStructure *s;
+  gint v, n, d;
+  GstBcInfo info;
+
+  fail_unless (caps != NULL);
+  s = gst_caps_get_structure (caps, 0);
+  fail_unless (gst_structure_has_name (s, "video/x-bc"),
+      "caps %" GST_PTR_FORMAT, caps);
+  fail_unless_equals_string (gst_structure_get_string (s, "format"), format);
+  fail_unless (gst_structure_get_int (s, "width", &v));
+  fail_unless_equals_int (v, width);
+  fail_unless (gst_structure_get_int (s, "height", &v));
+  fail_unless_equals_int (v, height);
+  fail_unless (gst_structure_get_fraction (s, "framerate", &n, &d));
+  fail_unless_equals_int (n, fps_n);
+  fail_unless_equals_int (d, fps_d);
+  fail_unless (gst_structure_get_fraction (s, "pixel-aspect-ratio", &n, &d));
+  fail_unless_equals_int (n, par_n);
+  fail_unless_equals_int (d, par_d);
+  /* and the library can read them */
+  fail_unless (gst_bc_info_from_caps (&info, caps));
+  fail_unless_equals_int (info.width, width);
+  fail_unless_equals_int (info.height, height);
+  gst_caps_unref (caps);
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+GST_START_TEST (test_caps)
+{
+  static const struct
+  {
+    const gchar *factory;
+    gint ycocg;                 /* -1: no property */
+    const gchar *format;
+  } cases[] = {
+    {"bc1enc", -1, "BC1"},
+    {"bc3enc", -1, "YCoCg-BC3"},        /* the default */
+    {"bc3enc", TRUE, "YCoCg-BC3"},
+    {"bc3enc", FALSE, "BC3"},
+  };
+  static const guint sizes[][2] = { {30, 26}, {1, 1}, {7, 3}, {64, 64} };
+  guint c, s;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      guint w = sizes[s][0], hh = sizes[s][1];
+      GstHarness *h;
+      guint8 *pic = make_picture (w, hh, 1, FALSE);
+
+      if (cases[c].ycocg >= 0)
+        h = harness_new (cases[c].factory, "ycocg", cases[c].ycocg, NULL);
+      else
+        h = harness_new (cases[c].factory, NULL);
+
+      set_src_caps_str (h, g_strdup_printf ("video/x-raw, "
+              "format=RGBx, width=%u, height=%u, framerate=25/2, "
+              "pixel-aspect-ratio=4/3", w, hh));
+      gst_buffer_unref (push_and_pull (h, picture_to_buffer (pic, w, hh,
+                  GST_VIDEO_FORMAT_RGBx)));
+      check_output_caps (h, cases[c].format, w, hh, 25, 2, 4, 3);
+
+      gst_harness_teardown (h);
+      g_free (pic);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_caps_variable_framerate)
+{
+  GstHarness *h = harness_new ("bc1enc", NULL);
+  guint8 *pic = make_picture (8, 8, 1, FALSE);
+  GstClockTime min = 1, max = 1;
+  gboolean live;
+  GstQuery *q;
+
+  set_src_caps_str (h, g_strdup ("video/x-raw, format=RGBA, "
+          "width=8, height=8, framerate=0/1"));
+  gst_buffer_unref (push_and_pull (h, picture_to_buffer (pic, 8, 8,
+              GST_VIDEO_FORMAT_RGBA)));
+  check_output_caps (h, "BC1", 8, 8, 0, 1, 1, 1);
+
+  /* no framerate: no latency to report */
+  q = gst_query_new_latency ();
+  fail_unless (gst_pad_peer_query (h->sinkpad, q));
+  gst_query_parse_latency (q, &live, &min, &max);
+  fail_unless_equals_uint64 (min, 0);
+  gst_query_unref (q);
+
+  gst_harness_teardown (h);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_latency)
+{
+  GstHarness *h = harness_new ("bc1enc", NULL);
+  guint8 *pic = make_picture (8, 8, 1, FALSE);
+  GstClockTime min = 0, max = 0;
+  gboolean live;
+  GstQuery *q;
+
+  harness_set_raw_caps (h, "RGBA", 8, 8);
+  gst_buffer_unref (push_and_pull (h, picture_to_buffer (pic, 8, 8,
+              GST_VIDEO_FORMAT_RGBA)));
+
+  /* the harness upstream reports 0, the encoder adds one frame */
+  q = gst_query_new_latency ();
+  fail_unless (gst_pad_peer_query (h->sinkpad, q));
+  gst_query_parse_latency (q, &live, &min, &max);
+  fail_unless_equals_uint64 (min, gst_util_uint64_scale (GST_SECOND, 1, 30));
+  gst_query_unref (q);
+
+  gst_harness_teardown (h);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_output_size)
+{
+  static const guint sizes[][2] = {
+    {1, 1}, {2, 3}, {4, 4}, {5, 5}, {30, 26}, {33, 17}, {64, 64}, {127, 3},
+  };
+  static const struct
+  {
+    const gchar *factory;
+    gboolean ycocg;
+    guint block_bytes;
+  } encs[] = {
+    {"bc1enc", FALSE, 8}, {"bc3enc", TRUE, 16}, {"bc3enc", FALSE, 16},
+  };
+  guint e, s;
+
+  for (e = 0; e < G_N_ELEMENTS (encs); e++) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      guint w = sizes[s][0], hh = sizes[s][1];
+      gsize expected = (gsize) ((w + 3) / 4) * ((hh + 3) / 4) *
+          encs[e].block_bytes;
+      guint8 *pic = make_picture (w, hh, 2, FALSE);
+      GstHarness *h;
+      GstBuffer *out;
+
+      if (g_str_equal (encs[e].factory, "bc3enc"))
+        h = harness_new (encs[e].factory, "ycocg", encs[e].ycocg, NULL);
+      else
+        h = harness_new (encs[e].factory, NULL);
+      harness_set_raw_caps (h, "BGR", w, hh);
+      out = push_and_pull (h, picture_to_buffer (pic, w, hh,
+              GST_VIDEO_FORMAT_BGR));
+      fail_unless_equals_uint64 (gst_buffer_get_size (out), expected);
+      gst_buffer_unref (out);
+      gst_harness_teardown (h);
+      g_free (pic);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_timestamps_and_keyframes)
+{
+  const GstClockTime dur = GST_SECOND / 30;
+  const GstClockTime base = 10 * GST_SECOND;
+  guint8 *pic = make_picture (30, 26, 3, FALSE);
+  GstHarness *h = harness_new ("bc1enc", NULL);
+  guint i;
+
+  harness_set_raw_caps (h, "RGBA", 30, 26);
+  for (i = 0; i < 6; i++) {
+    GstBuffer *in = picture_to_buffer (pic, 30, 26, GST_VIDEO_FORMAT_RGBA);
+    GstBuffer *out;
+
+    GST_BUFFER_PTS (in) = base + i * dur;
+    /* raw video often has no DTS: the encoder then uses the PTS */
+    GST_BUFFER_DTS (in) = (i % 2) ? base + i * dur : GST_CLOCK_TIME_NONE;
+    GST_BUFFER_DURATION (in) = dur;
+    /* upstream flags must not turn a frame into a delta unit */
+    if (i == 3)
+      GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DELTA_UNIT);
+
+    out = push_and_pull (h, in);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), base + i * dur);
+    fail_unless_equals_uint64 (GST_BUFFER_DTS (out), base + i * dur);
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), dur);
+    fail_if (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_DELTA_UNIT),
+        "output buffer %u is a delta unit", i);
+    gst_buffer_unref (out);
+  }
+  gst_harness_teardown (h);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bytes_match_library)
+{
+  static const struct
+  {
+    const gchar *factory;
+    gint ycocg;
+    GstBcFormat format;
+  } encs[] = {
+    {"bc1enc", -1, GST_BC_FORMAT_BC1},
+    {"bc3enc", TRUE, GST_BC_FORMAT_YCOCG_BC3},
+    {"bc3enc", FALSE, GST_BC_FORMAT_BC3},
+  };
+  static const guint sizes[][2] = { {30, 26}, {1, 1}, {67, 45} };
+  guint e, s;
+
+  for (e = 0; e < G_N_ELEMENTS (encs); e++) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      guint w = sizes[s][0], hh = sizes[s][1];
+      guint8 *pic = make_picture (w, hh, 4 + s, TRUE);
+      gsize exp_size, size;
+      guint8 *expected, *got;
+
+      expected = encode_direct (encs[e].format, GST_BC_QUALITY_NORMAL, pic,
+          w, hh, &exp_size);
+      if (encs[e].ycocg >= 0)
+        got = encode_with_element (encs[e].factory, pic, w, hh, &size,
+            "ycocg", encs[e].ycocg, NULL);
+      else
+        got = encode_with_element (encs[e].factory, pic, w, hh, &size, NULL);
+
+      fail_unless_equals_uint64 (size, exp_size);
+      fail_unless (memcmp (got, expected, size) == 0,
+          "%s output differs from gst_bc_encode_rows (%ux%u)",
+          gst_bc_format_to_string (encs[e].format), w, hh);
+      g_free (expected);
+      g_free (got);
+      g_free (pic);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_all_input_formats)
+{
+  static const GstVideoFormat formats[] = {
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGBx,
+    GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
+    GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGB,
+    GST_VIDEO_FORMAT_BGR,
+  };
+  static const struct
+  {
+    const gchar *factory;
+    gint ycocg;
+    GstBcFormat format;
+  } encs[] = {
+    {"bc1enc", -1, GST_BC_FORMAT_BC1},
+    {"bc3enc", TRUE, GST_BC_FORMAT_YCOCG_BC3},
+    {"bc3enc", FALSE, GST_BC_FORMAT_BC3},
+  };
+  /* 30 pixels of RGB is 90 bytes: rows are padded to 92 */
+  const guint w = 30, hh = 26;
+  guint8 *pic = make_picture (w, hh, 5, FALSE);
+  guint e, f;
+
+  for (e = 0; e < G_N_ELEMENTS (encs); e++) {
+    gsize exp_size;
+    guint8 *expected = encode_direct (encs[e].format, GST_BC_QUALITY_NORMAL,
+        pic, w, hh, &exp_size);
+
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+      const gchar *name = gst_video_format_to_string (formats[f]);
+      GstHarness *h;
+      GstBuffer *out;
+      gchar *what;
+
+      if (encs[e].ycocg >= 0)
+        h = harness_new (encs[e].factory, "ycocg", encs[e].ycocg, NULL);
+      else
+        h = harness_new (encs[e].factory, NULL);
+      harness_set_raw_caps (h, name, w, hh);
+      out = push_and_pull (h, picture_to_buffer (pic, w, hh, formats[f]));
+      what = g_strdup_printf ("%s from %s",
+          gst_bc_format_to_string (encs[e].format), name);
+      check_buffer_equals (out, expected, exp_size, what);
+      g_free (what);
+      gst_buffer_unref (out);
+      gst_harness_teardown (h);
+    }
+    g_free (expected);
+  }
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_quality_levels)
+{
+  static const struct
+  {
+    const gchar *factory;
+    GstBcFormat format;
+    gdouble min_psnr;
+  } encs[] = {
+    {"bc1enc", GST_BC_FORMAT_BC1, 28.0},
+    {"bc3enc", GST_BC_FORMAT_YCOCG_BC3, 30.0},
+  };
+  const guint w = 96, hh = 64;
+  guint8 *pic = make_picture (w, hh, 6, FALSE);
+  guint8 *decoded = g_malloc ((gsize) w * hh * 4);
+  guint e, q;
+
+  for (e = 0; e < G_N_ELEMENTS (encs); e++) {
+    gdouble psnr[3];
+
+    for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+      gsize size, exp_size;
+      guint8 *got = encode_with_element (encs[e].factory, pic, w, hh, &size,
+          "quality", q, NULL);
+      guint8 *expected = encode_direct (encs[e].format, q, pic, w, hh,
+          &exp_size);
+
+      /* the property reaches the library */
+      fail_unless_equals_uint64 (size, exp_size);
+      fail_unless (memcmp (got, expected, size) == 0,
+          "%s quality %u differs from the library", encs[e].factory, q);
+
+      gst_bc_decode_rows (encs[e].format, got, w, hh, 0, (hh + 3) / 4,
+          decoded, (gsize) w * 4, &rgba_layout);
+      psnr[q] = psnr_rgb (pic, decoded, w, hh);
+      GST_INFO ("%s quality %u: PSNR %.2f dB", encs[e].factory, q, psnr[q]);
+      fail_unless (psnr[q] >= encs[e].min_psnr,
+          "%s quality %u: PSNR %.2f dB is below %.1f", encs[e].factory, q,
+          psnr[q], encs[e].min_psnr);
+      g_free (got);
+      g_free (expected);
+    }
+    fail_unless (psnr[GST_BC_QUALITY_HIGH] >= psnr[GST_BC_QUALITY_NORMAL],
+        "%s: high %.3f dB < normal %.3f dB", encs[e].factory,
+        psnr[GST_BC_QUALITY_HIGH], psnr[GST_BC_QUALITY_NORMAL]);
+    fail_unless (psnr[GST_BC_QUALITY_NORMAL] >=
+        psnr[GST_BC_QUALITY_FAST] - 0.5,
+        "%s: normal %.3f dB < fast %.3f dB - 0.5", encs[e].factory,
+        psnr[GST_BC_QUALITY_NORMAL], psnr[GST_BC_QUALITY_FAST]);
+  }
+  g_free (decoded);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_threads_identical)
+{
+  static const guint threads[] = { 2, 3, 8, 0 };
+  static const gchar *factories[] = { "bc1enc", "bc3enc" };
+  /* 47 block rows: uneven splits for every thread count */
+  const guint w = 130, hh = 185;
+  guint8 *pic = make_picture (w, hh, 7, FALSE);
+  guint f, t;
+
+  for (f = 0; f < G_N_ELEMENTS (factories); f++) {
+    gsize ref_size, size;
+    guint8 *ref = encode_with_element (factories[f], pic, w, hh, &ref_size,
+        "threads", 1, NULL);
+
+    for (t = 0; t < G_N_ELEMENTS (threads); t++) {
+      guint8 *got = encode_with_element (factories[f], pic, w, hh, &size,
+          "threads", threads[t], NULL);
+
+      fail_unless_equals_uint64 (size, ref_size);
+      fail_unless (memcmp (got, ref, size) == 0,
+          "%s: threads=%u differs from threads=1", factories[f], threads[t]);
+      g_free (got);
+    }
+    g_free (ref);
+  }
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_quality_change_while_playing)
+{
+  const guint w = 64, hh = 48;
+  guint8 *pic = make_picture (w, hh, 8, FALSE);
+  GstHarness *h = harness_new ("bc1enc", "quality", GST_BC_QUALITY_FAST,
+      NULL);
+  guint8 *fast, *high;
+  gsize size;
+  GstBuffer *out;
+  GstState state;
+
+  fast = encode_direct (GST_BC_FORMAT_BC1, GST_BC_QUALITY_FAST, pic, w, hh,
+      &size);
+  high = encode_direct (GST_BC_FORMAT_BC1, GST_BC_QUALITY_HIGH, pic, w, hh,
+      &size);
+  /* otherwise this test could not tell the two apart */
+  fail_if (memcmp (fast, high, size) == 0,
+      "fast and high give the same blocks for the test picture");
+
+  harness_set_raw_caps (h, "RGBA", w, hh);
+  fail_unless_equals_int (gst_element_get_state (h->element, &state, NULL, 0),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (state, GST_STATE_PLAYING);
+
+  out = push_and_pull (h, picture_to_buffer (pic, w, hh,
+          GST_VIDEO_FORMAT_RGBA));
+  check_buffer_equals (out, fast, size, "quality=fast");
+  gst_buffer_unref (out);
+
+  g_object_set (h->element, "quality", GST_BC_QUALITY_HIGH, NULL);
+  out = push_and_pull (h, picture_to_buffer (pic, w, hh,
+          GST_VIDEO_FORMAT_RGBA));
+  check_buffer_equals (out, high, size, "quality=high after change");
+  gst_buffer_unref (out);
+
+  g_object_set (h->element, "quality", GST_BC_QUALITY_FAST, NULL);
+  out = push_and_pull (h, picture_to_buffer (pic, w, hh,
+          GST_VIDEO_FORMAT_RGBA));
+  check_buffer_equals (out, fast, size, "quality=fast after change");
+  gst_buffer_unref (out);
+
+  g_free (fast);
+  g_free (high);
+  g_free (pic);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_short_buffer)
+{
+  static const gchar *factories[] = { "bc1enc", "bc3enc" };
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (factories); f++) {
+    GstHarness *h = harness_new (factories[f], NULL);
+    GstBus *bus = gst_bus_new ();
+    GstMessage *msg;
+    GError *err = NULL;
+    gchar *debug = NULL;
+    GstBuffer *in;
+
+    gst_element_set_bus (h->element, bus);
+    /* 30x26 RGBA is 3120 bytes */
+    harness_set_raw_caps (h, "RGBA", 30, 26);
+    in = gst_buffer_new_allocate (NULL, 1000, NULL);
+    gst_buffer_memset (in, 0, 0x80, 1000);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_ERROR);
+    fail_unless (gst_harness_try_pull (h) == NULL);
+
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL, "no error message on the bus");
+    gst_message_parse_error (msg, &err, &debug);
+    fail_unless (g_error_matches (err, GST_STREAM_ERROR,
+            GST_STREAM_ERROR_FORMAT), "unexpected error %s", err->message);
+    fail_unless (debug != NULL);
+    GST_INFO ("error: %s (%s)", err->message, debug);
+    fail_unless (strstr (debug, "1000") != NULL, "debug '%s' lacks the "
+        "actual size", debug);
+    fail_unless (strstr (debug, "3120") != NULL, "debug '%s' lacks the "
+        "expected size", debug);
+    g_error_free (err);
+    g_free (debug);
+    gst_message_unref (msg);
+
+    gst_element_set_bus (h->element, NULL);
+    gst_object_unref (bus);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+/* A buffer with a video meta: rows padded and the picture at an offset */
+static GstBuffer *
+picture_to_buffer_with_meta (const guint8 * rgba, guint width, guint height,
+    gsize offset, gint stride, gsize size)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { offset, };
+  gint strides[GST_VIDEO_MAX_PLANES] = { stride, };
+  GstMapInfo map;
+  guint y;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  memset (map.data, 0xa5, map.size);
+  for (y = 0; y < height && offset + (gsize) y * stride + width * 4 <= size;
+      y++)
+    memcpy (map.data + offset + (gsize) y * stride,
+        rgba + (gsize) y * width * 4, (gsize) width * 4);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_RGBA, width, height, 1, offsets, strides);
+  return buf;
+}
+
+GST_START_TEST (test_input_video_meta)
+{
+  const guint w = 30, hh = 26;
+  const gint stride = w * 4 + 24;
+  const gsize offset = 64;
+  /* the end of the last row, not a whole padded row */
+  const gsize needed = offset + (gsize) stride * (hh - 1) + w * 4;
+  guint8 *pic = make_picture (w, hh, 12, TRUE);
+  gsize exp_size;
+  guint8 *expected = encode_direct (GST_BC_FORMAT_BC3, GST_BC_QUALITY_NORMAL,
+      pic, w, hh, &exp_size);
+  GstHarness *h = harness_new ("bc3enc", "ycocg", FALSE, NULL);
+  GstBus *bus = gst_bus_new ();
+  GstBuffer *out;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *debug = NULL, *num;
+  GstQuery *query;
+  GstCaps *caps;
+
+  gst_element_set_bus (h->element, bus);
+  harness_set_raw_caps (h, "RGBA", w, hh);
+
+  /* the encoder tells upstream it reads video metas */
+  caps = gst_caps_from_string ("video/x-raw, format=RGBA, width=30, "
+      "height=26, framerate=30/1");
+  query = gst_query_new_allocation (caps, TRUE);
+  fail_unless (gst_pad_peer_query (h->srcpad, query));
+  fail_unless (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
+          NULL));
+  gst_query_unref (query);
+  gst_caps_unref (caps);
+
+  out = push_and_pull (h, picture_to_buffer_with_meta (pic, w, hh, offset,
+          stride, needed));
+  check_buffer_equals (out, expected, exp_size, "input with video meta");
+  gst_buffer_unref (out);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR) == NULL);
+
+  /* one byte short of what its meta describes */
+  fail_unless_equals_int (gst_harness_push (h,
+          picture_to_buffer_with_meta (pic, w, hh, offset, stride,
+              needed - 1)), GST_FLOW_ERROR);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, &debug);
+  num = g_strdup_printf ("%" G_GSIZE_FORMAT, needed);
+  fail_unless (strstr (debug, num) != NULL, "debug '%s' lacks %s", debug,
+      num);
+  g_free (num);
+  g_error_free (err);
+  g_free (debug);
+  gst_message_unref (msg);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  g_free (expected);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_caps_change)
+{
+  static const guint sizes[][2] = { {30, 26}, {64, 48}, {1, 1}, {30, 26} };
+  GstHarness *h = harness_new ("bc3enc", "ycocg", FALSE, NULL);
+  guint s;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    guint w = sizes[s][0], hh = sizes[s][1];
+    guint8 *pic = make_picture (w, hh, 9 + s, TRUE);
+    gsize exp_size;
+    guint8 *expected = encode_direct (GST_BC_FORMAT_BC3,
+        GST_BC_QUALITY_NORMAL, pic, w, hh, &exp_size);
+    GstBuffer *out;
+
+    set_src_caps_str (h, g_strdup_printf ("video/x-raw, "
+            "format=ARGB, width=%u, height=%u, framerate=%u/1", w, hh,
+            10 + s));
+    out = push_and_pull (h, picture_to_buffer (pic, w, hh,
+            GST_VIDEO_FORMAT_ARGB));
+    check_output_caps (h, "BC3", w, hh, 10 + s, 1, 1, 1);
+    check_buffer_equals (out, expected, exp_size, "after caps change");
+    gst_buffer_unref (out);
+    g_free (expected);
+    g_free (pic);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Sends caps the element should refuse, then a buffer, which must fail
+ * with not-negotiated. (gst_harness_set_src_caps() would assert.) */
+static GstFlowReturn
+push_caps_and_buffer (GstHarness * h, const gchar * str)
+{
+  GstCaps *caps = gst_caps_from_string (str);
+  GstSegment segment;
+  GstBuffer *buf;
+
+  /* a sticky event is stored even when the peer refuses it; the refusal
+   * shows when data flows */
+  gst_pad_push_event (h->srcpad, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  gst_pad_push_event (h->srcpad, gst_event_new_segment (&segment));
+
+  buf = gst_buffer_new_allocate (NULL, 32 * 32 * 4, NULL);
+  gst_buffer_memset (buf, 0, 0x40, 32 * 32 * 4);
+  return gst_harness_push (h, buf);
+}
+
+GST_START_TEST (test_unsupported_caps)
+{
+  static const gchar *bad[] = {
+    "video/x-raw, format=I420, width=32, height=32, framerate=30/1",
+    "video/x-raw, format=GRAY8, width=32, height=32, framerate=30/1",
+    "video/x-raw, format=RGB16, width=32, height=32, framerate=30/1",
+    "video/x-raw, format=RGBA, width=0, height=32, framerate=30/1",
+  };
+  static const gchar *factories[] = { "bc1enc", "bc3enc" };
+  guint f, i;
+
+  for (f = 0; f < G_N_ELEMENTS (factories); f++) {
+    for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+      GstHarness *h = harness_new (factories[f], NULL);
+      GstPad *sinkpad = gst_element_get_static_pad (h->element, "sink");
+      GstCaps *caps = gst_caps_from_string (bad[i]);
+
+      fail_if (gst_pad_query_accept_caps (sinkpad, caps),
+          "%s accepts %s", factories[f], bad[i]);
+      gst_caps_unref (caps);
+      gst_object_unref (sinkpad);
+
+      fail_unless_equals_int (push_caps_and_buffer (h, bad[i]),
+          GST_FLOW_NOT_NEGOTIATED);
+      fail_unless (gst_harness_try_pull (h) == NULL);
+      gst_harness_teardown (h);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_downstream_refuses_format)
+{
+  const gchar *raw = "video/x-raw, format=RGBA, width=32, height=32, "
+      "framerate=30/1";
+  GstHarness *h;
+  GstBuffer *out;
+
+  /* bc3enc with ycocg=true cannot feed a BC3-only peer */
+  h = harness_new ("bc3enc", NULL);
+  gst_harness_set_sink_caps_str (h, "video/x-bc, format=BC3");
+  fail_unless_equals_int (push_caps_and_buffer (h, raw),
+      GST_FLOW_NOT_NEGOTIATED);
+  gst_harness_teardown (h);
+
+  /* with ycocg=false it can */
+  h = harness_new ("bc3enc", "ycocg", FALSE, NULL);
+  gst_harness_set_sink_caps_str (h, "video/x-bc, format=BC3");
+  fail_unless_equals_int (push_caps_and_buffer (h, raw), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless_equals_uint64 (gst_buffer_get_size (out), 8 * 8 * 16);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_pipeline_not_negotiated)
+{
+  GstElement *pipeline, *src;
+  GstBus *bus;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *debug = NULL;
+  GstFlowReturn ret;
+  GstCaps *caps;
+
+  /* link without caps checks so that negotiation itself must fail */
+  pipeline = gst_parse_launch ("appsrc name=src format=time ! bc1enc ! "
+      "fakesink", &err);
+  fail_unless (pipeline != NULL, "%s", err ? err->message : "");
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  caps = gst_caps_from_string ("video/x-raw, format=GRAY8, width=16, "
+      "height=16, framerate=30/1");
+  g_object_set (src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  g_signal_emit_by_name (src, "push-buffer",
+      gst_buffer_new_allocate (NULL, 256, NULL), &ret);
+  bus = gst_element_get_bus (pipeline);
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  fail_unless (msg != NULL, "no error within 10 s");
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
+  gst_message_parse_error (msg, &err, &debug);
+  GST_INFO ("error: %s (%s)", err->message, debug);
+  fail_unless (debug != NULL && strstr (debug, "not-negotiated") != NULL,
+      "unexpected error %s (%s)", err->message, GST_STR_NULL (debug));
+  g_error_free (err);
+  g_free (debug);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+/* docs/elements.md must describe every property the element adds */
+static void
+check_documented (const gchar * factory_name)
+{
+  GstElementFactory *factory = gst_element_factory_find (factory_name);
+  GstElement *element;
+  GParamSpec **props;
+  gchar *doc = NULL, *needle, *path, *dir, *up;
+  guint i, n_props, n_own = 0;
+
+  /* GST_TEST_FILES_PATH is <source>/tests/check/files, which need not
+   * exist: go up by name */
+  dir = g_path_get_dirname (GST_TEST_FILES_PATH);
+  up = g_path_get_dirname (dir);
+  g_free (dir);
+  dir = g_path_get_dirname (up);
+  g_free (up);
+  path = g_build_filename (dir, "docs", "elements.md", NULL);
+  g_free (dir);
+
+  fail_unless (factory != NULL);
+  fail_unless (g_file_get_contents (path, &doc, NULL, NULL), "cannot read %s",
+      path);
+  needle = g_strdup_printf ("## %s", factory_name);
+  fail_unless (strstr (doc, needle) != NULL, "no section for %s", factory_name);
+  g_free (needle);
+  fail_unless (strstr (doc, gst_element_factory_get_metadata (factory,
+              GST_ELEMENT_METADATA_LONGNAME)) != NULL, "long name of %s "
+      "not in the docs", factory_name);
+
+  element = gst_element_factory_create (factory, NULL);
+  props = g_object_class_list_properties (G_OBJECT_GET_CLASS (element),
+      &n_props);
+  for (i = 0; i < n_props; i++) {
+    const gchar *type_name = g_type_name (props[i]->owner_type);
+
+    /* ours, not GstObject's or the codec base classes' */
+    if (!g_str_has_prefix (type_name, "GstBc"))
+      continue;
+    n_own++;
+    needle = g_strdup_printf ("| `%s` |", props[i]->name);
+    fail_unless (strstr (doc, needle) != NULL, "property %s of %s is not in "
+        "the table of %s", props[i]->name, factory_name, path);
+    g_free (needle);
+  }
+  fail_unless (n_own > 0);
+  g_free (props);
+  gst_object_unref (element);
+  gst_object_unref (factory);
+  g_free (path);
+  g_free (doc);
+}
+
+GST_START_TEST (test_documented)
+{
+  check_documented ("bc1enc");
+  check_documented ("bc3enc");
+}
+
+GST_END_TEST;
+
+static Suite *
+bcenc_suite (void)
+{
+  Suite *s = suite_create ("bcenc");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_caps);
+  tcase_add_test (tc, test_caps_variable_framerate);
+  tcase_add_test (tc, test_latency);
+  tcase_add_test (tc, test_output_size);
+  tcase_add_test (tc, test_timestamps_and_keyframes);
+  tcase_add_test (tc, test_bytes_match_library);
+  tcase_add_test (tc, test_all_input_formats);
+  tcase_add_test (tc, test_quality_levels);
+  tcase_add_test (tc, test_threads_identical);
+  tcase_add_test (tc, test_quality_change_while_playing);
+  tcase_add_test (tc, test_short_buffer);
+  tcase_add_test (tc, test_input_video_meta);
+  tcase_add_test (tc, test_caps_change);
+  tcase_add_test (tc, test_unsupported_caps);
+  tcase_add_test (tc, test_downstream_refuses_format);
+  tcase_add_test (tc, test_pipeline_not_negotiated);
+  tcase_add_test (tc, test_documented);
+
+  return s;
+}
+
+GST_CHECK_MAIN (bcenc);
