@@ -77,6 +77,35 @@ clamp255 (float v)
 /* ------------------------------------------------------------------------ */
 /* colour block                                                              */
 
+/* The 5- or 6-bit value whose bit-replicated expansion is nearest to each
+ * x (rounded to an integer first; ties go to the smaller value, as in
+ * bc_tables.quant5/6). Arithmetic rather than a table so that it
+ * vectorises: the estimate round(v * n / 255) is off by at most one. */
+#define DEFINE_QUANT(bits, up, down)                                       \
+static void                                                                \
+quant##bits (const float *x, gint32 * out)                                 \
+{                                                                          \
+  const gint32 top = (1 << bits) - 1;                                      \
+  gint k;                                                                  \
+                                                                           \
+  LANES {                                                                  \
+    float c = x[k] < 0.0f ? 0.0f : (x[k] > 255.0f ? 255.0f : x[k]);        \
+    gint32 v = (gint32) (c + 0.5f);                                        \
+    gint32 q = (((v << bits) - v) + 128) >> 8;                             \
+    gint32 lo = q > 0 ? q - 1 : 0, hi = q < top ? q + 1 : top;             \
+    gint32 el = (lo << up) | (lo >> down), eq = (q << up) | (q >> down);   \
+    gint32 eh = (hi << up) | (hi >> down);                                 \
+    gint32 dl = el > v ? el - v : v - el, dq = eq > v ? eq - v : v - eq;   \
+    gint32 dh = eh > v ? eh - v : v - eh;                                  \
+    gint32 best = dq < dl ? q : lo, bestd = dq < dl ? dq : dl;             \
+                                                                           \
+    out[k] = dh < bestd ? hi : best;                                       \
+  }                                                                        \
+}
+
+DEFINE_QUANT (5, 3, 2);
+DEFINE_QUANT (6, 2, 4);
+
 typedef struct
 {
   /* weights of the three channels in the error */
@@ -89,7 +118,7 @@ typedef struct
 
 typedef struct
 {
-  gint q[2][3][L];              /* quantised endpoints: [endpoint][ch][lane] */
+  gint32 q[2][3][L];            /* quantised endpoints: [endpoint][ch][lane] */
   guint32 idx[L];
   float w[16][L];               /* weight of endpoint 0 of each pixel's index */
   float err[L];
@@ -98,63 +127,68 @@ typedef struct
 /* Quantise float endpoints e[endpoint][ch][lane] and fit indices. */
 static void
 colour_eval (const float (*p)[16][L], const ColourParams * cp,
-    const gint * fixed_blue, float e[2][3][L], ColourFit * fit)
+    const gint * fixed_blue, const float *pw2, float e[2][3][L],
+    ColourFit * fit)
 {
-  float pal[4][3][L];
+  float pal[4][3][L], wc[4][3][L], cc[4][L];
   float best[16][L];
   gint ch, i, k, j;
 
   for (j = 0; j < 2; j++) {
-    LANES {
-      gint r = (gint) (clamp255 (e[j][0][k]) + 0.5f);
-      gint g = (gint) (clamp255 (e[j][1][k]) + 0.5f);
-      gint b = (gint) (clamp255 (e[j][2][k]) + 0.5f);
-
-      fit->q[j][0][k] = bc_tables.quant5[r];
-      fit->q[j][1][k] = bc_tables.quant6[g];
-      fit->q[j][2][k] = cp->fixed_blue ? fixed_blue[k] : bc_tables.quant5[b];
+    quant5 (e[j][0], fit->q[j][0]);
+    quant6 (e[j][1], fit->q[j][1]);
+    quant5 (e[j][2], fit->q[j][2]);
+    if (cp->fixed_blue) {
+      LANES fit->q[j][2][k] = fixed_blue[k];
     }
   }
-  LANES {
-    for (ch = 0; ch < 3; ch++) {
-      gint a = ch == 1 ? expand6 (fit->q[0][ch][k]) :
-          expand5 (fit->q[0][ch][k]);
-      gint b = ch == 1 ? expand6 (fit->q[1][ch][k]) :
-          expand5 (fit->q[1][ch][k]);
+  /* the palette as the decoder computes it; (x * (1/3)) truncated is x / 3
+   * exactly for 0 <= x <= 765. Distances are compared as
+   * |c|^2 - 2 p.c (|p|^2 is the same for every entry), in weighted
+   * channels: every term is an exact integer (or a short binary fraction),
+   * so the choice is exact. */
+  for (ch = 0; ch < 3; ch++) {
+    const gint six = ch == 1;
+    LANES {
+      gint32 qa = fit->q[0][ch][k], qb = fit->q[1][ch][k];
+      gint32 a = six ? (qa << 2) | (qa >> 4) : (qa << 3) | (qa >> 2);
+      gint32 b = six ? (qb << 2) | (qb >> 4) : (qb << 3) | (qb >> 2);
+
       pal[0][ch][k] = (float) a;
       pal[1][ch][k] = (float) b;
-      pal[2][ch][k] = (float) ((2 * a + b) / 3);
-      pal[3][ch][k] = (float) ((a + 2 * b) / 3);
+      pal[2][ch][k] = (float) (gint32) ((float) (2 * a + b) * (1.0f / 3.0f));
+      pal[3][ch][k] = (float) (gint32) ((float) (a + 2 * b) * (1.0f / 3.0f));
+    }
+  }
+  for (j = 0; j < 4; j++) {
+    LANES {
+      cc[j][k] = 0.0f;
+      for (ch = 0; ch < 3; ch++) {
+        wc[j][ch][k] = 2.0f * cp->w[ch] * pal[j][ch][k];
+        cc[j][k] += cp->w[ch] * pal[j][ch][k] * pal[j][ch][k];
+      }
     }
   }
 
   LANES {
     fit->idx[k] = 0;
-    fit->err[k] = 0.0f;
+    fit->err[k] = pw2[k];
   }
   for (i = 0; i < 16; i++) {
     gint32 sel[L];
 
     LANES {
-      float d0, d1, d2, d3, dr, dg, db, m, w;
+      float r = p[0][i][k], g = p[1][i][k], b = p[2][i][k];
+      float d0 = cc[0][k] - (r * wc[0][0][k] + g * wc[0][1][k] +
+          b * wc[0][2][k]);
+      float d1 = cc[1][k] - (r * wc[1][0][k] + g * wc[1][1][k] +
+          b * wc[1][2][k]);
+      float d2 = cc[2][k] - (r * wc[2][0][k] + g * wc[2][1][k] +
+          b * wc[2][2][k]);
+      float d3 = cc[3][k] - (r * wc[3][0][k] + g * wc[3][1][k] +
+          b * wc[3][2][k]);
+      float m, w;
       gint32 s;
-
-      dr = p[0][i][k] - pal[0][0][k];
-      dg = p[1][i][k] - pal[0][1][k];
-      db = p[2][i][k] - pal[0][2][k];
-      d0 = cp->w[0] * dr * dr + cp->w[1] * dg * dg + cp->w[2] * db * db;
-      dr = p[0][i][k] - pal[1][0][k];
-      dg = p[1][i][k] - pal[1][1][k];
-      db = p[2][i][k] - pal[1][2][k];
-      d1 = cp->w[0] * dr * dr + cp->w[1] * dg * dg + cp->w[2] * db * db;
-      dr = p[0][i][k] - pal[2][0][k];
-      dg = p[1][i][k] - pal[2][1][k];
-      db = p[2][i][k] - pal[2][2][k];
-      d2 = cp->w[0] * dr * dr + cp->w[1] * dg * dg + cp->w[2] * db * db;
-      dr = p[0][i][k] - pal[3][0][k];
-      dg = p[1][i][k] - pal[3][1][k];
-      db = p[2][i][k] - pal[3][2][k];
-      d3 = cp->w[0] * dr * dr + cp->w[1] * dg * dg + cp->w[2] * db * db;
 
       m = d0;
       s = 0;
@@ -185,8 +219,6 @@ colour_eval (const float (*p)[16][L], const ColourParams * cp,
   }
 }
 
-/* Least-squares endpoints for the indices of @fit. Lanes whose indices all
- * select one weight keep @e. */
 static void
 colour_lsq (const float (*p)[16][L], const ColourFit * fit, float e[2][3][L])
 {
@@ -258,7 +290,7 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
     const gint * fixed_blue, gint quality, guint n_lanes, guint8 * out,
     gsize stride)
 {
-  float mean[3][L], cov[6][L], v[3][L], sw[3];
+  float mean[3][L], cov[6][L], v[3][L], sw[3], pw2[L];
   float tmin[L], tmax[L], e[2][3][L];
   gboolean single[L];
   ColourFit fit, cur;
@@ -277,8 +309,15 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
       LANES mean[ch][k] += p[ch][i][k];
     LANES mean[ch][k] *= (1.0f / 16.0f);
   }
-  LANES for (ch = 0; ch < 6; ch++)
-    cov[ch][k] = 0.0f;
+  LANES {
+    pw2[k] = 0.0f;
+    for (ch = 0; ch < 6; ch++)
+      cov[ch][k] = 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES pw2[k] += cp->w[0] * p[0][i][k] * p[0][i][k] +
+        cp->w[1] * p[1][i][k] * p[1][i][k] + cp->w[2] * p[2][i][k] * p[2][i][k];
+  }
   for (i = 0; i < 16; i++) {
     LANES {
       float r = (p[0][i][k] - mean[0][k]) * sw[0];
@@ -370,7 +409,7 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
     } else {
       memcpy (e, ext, sizeof (ext));
     }
-    colour_eval (p, cp, fixed_blue, e, &cur);
+    colour_eval (p, cp, fixed_blue, pw2, e, &cur);
     if (start == 0) {
       fit = cur;
     } else {
@@ -378,7 +417,7 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
     }
     for (it = 0; it < iters; it++) {
       colour_lsq (p, &cur, e);
-      colour_eval (p, cp, fixed_blue, e, &cur);
+      colour_eval (p, cp, fixed_blue, pw2, e, &cur);
       keep_better (&fit, &cur);
     }
   }
