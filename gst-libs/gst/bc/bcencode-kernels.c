@@ -16,17 +16,21 @@
  * at run time. Lanes never interact and floating point contraction is off,
  * so every build computes the same blocks bit for bit.
  *
- * BC1 colour blocks (van Waveren 2006, Castano 2007, Brown's stb_dxt notes):
- *  1. solid blocks use tables of optimal single-colour endpoints, so a
- *     block of one colour decodes to the nearest colour BC1 can produce;
- *  2. otherwise the principal axis of the block's colours is found by power
- *     iteration on their covariance, and the pixels with the smallest and
- *     largest projection on it become the endpoints;
- *  3. endpoints are rounded to the nearest 565 value under bit-replicated
- *     expansion, every pixel takes the nearest of the four palette colours
- *     as the decoder computes them (integer truncation);
- *  4. (normal, high) the endpoints are refit by least squares to the chosen
- *     indices, requantised, and kept when the error drops;
+ * BC1 colour blocks (after van Waveren 2006, Castano 2007, and the
+ * published notes on stb_dxt and squish):
+ *  1. the principal axis of the block's colours is found by power iteration
+ *     on their covariance; the pixels with the smallest and largest
+ *     projection on it, inset by 1/16 of their distance, start the fit;
+ *  2. endpoints are rounded to the nearest 565 value under bit-replicated
+ *     expansion and every pixel takes the nearest of the four palette
+ *     colours as decoders compute them (integer truncation);
+ *  3. (normal: one step, high: four steps from two starts, the second being
+ *     the un-inset extremes) least squares refits the endpoints to the
+ *     indices, requantises and re-assigns; the best result is kept;
+ *  4. the single-colour candidate, every pixel at the colour nearest the
+ *     block mean that optimal single-colour endpoints can produce, replaces
+ *     the fit when it is at least as good: solid blocks are exact (or as
+ *     near as BC1 allows) and near-solid blocks do not lose precision;
  *  5. c0 > c1 is enforced (4-colour mode) by swapping endpoints and indices.
  *
  * YCoCg-BC3 (van Waveren and Castano 2007): Y = (R + 2G + B) / 4 goes to

@@ -192,7 +192,8 @@ gst_bc_quality_get_type (void)
         "fast"},
     {GST_BC_QUALITY_NORMAL,
         "Normal: one least-squares endpoint refinement", "normal"},
-    {GST_BC_QUALITY_HIGH, "High: several least-squares refinements", "high"},
+    {GST_BC_QUALITY_HIGH,
+        "High: two starts with four least-squares refinements each", "high"},
     {0, NULL, NULL}
   };
 
