@@ -281,12 +281,6 @@ keep_better (ColourFit * best, const ColourFit * cur)
   }
 }
 
-static inline guint16
-pack565 (gint r, gint g, gint b)
-{
-  return (guint16) ((r << 11) | (g << 5) | b);
-}
-
 /* Encodes the colour part of a batch. p: three channel planes. Writes the
  * 8-byte colour block of lane k at out + k * stride. */
 static void
@@ -474,43 +468,33 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
     }
   }
 
-  /* pack, per lane */
-  for (k = 0; k < (gint) n_lanes; k++) {
-    guint16 c0, c1;
-    guint32 idx;
-    guint8 *o = out + k * stride;
+  /* pack: 4-colour order (c0 > c1) by swapping endpoints and indices;
+   * one colour (c0 == c1, every palette entry is c0): index 0 everywhere
+   * and, for BC1, c1 = c0 - 1 (or c0 = 1, c1 = 0 and index 1 for black) so
+   * the block stays in 4-colour mode */
+  {
+    guint32 words[L][2];
+    const gboolean bc1 = cp->bc1;
 
-    c0 = pack565 (fit.q[0][0][k], fit.q[0][1][k], fit.q[0][2][k]);
-    c1 = pack565 (fit.q[1][0][k], fit.q[1][1][k], fit.q[1][2][k]);
-    idx = fit.idx[k];
+    LANES {
+      guint32 c0 = (guint32) ((fit.q[0][0][k] << 11) | (fit.q[0][1][k] << 5)
+          | fit.q[0][2][k]);
+      guint32 c1 = (guint32) ((fit.q[1][0][k] << 11) | (fit.q[1][1][k] << 5)
+          | fit.q[1][2][k]);
+      guint32 idx = fit.idx[k];
+      guint32 lo = c0 < c1 ? c0 : c1, hi = c0 < c1 ? c1 : c0;
+      gboolean same = c0 == c1;
 
-    if (c0 < c1) {
-      guint16 t = c0;
-      c0 = c1;
-      c1 = t;
-      idx ^= 0x55555555u;       /* 0 <-> 1, 2 <-> 3 */
-    } else if (c0 == c1) {
-      /* one colour: every palette entry is c0. Index 0 everywhere; for BC1
-       * make c0 > c1 so the block stays in 4-colour mode. */
-      idx = 0;
-      if (cp->bc1) {
-        if (c0 > 0) {
-          c1 = c0 - 1;
-        } else {
-          c0 = 1;
-          idx = 0x55555555u;    /* c1 = black */
-        }
-      }
+      idx = c0 < c1 ? idx ^ 0x55555555u : idx;
+      idx = same ? 0 : idx;
+      lo = same && bc1 && hi > 0 ? hi - 1 : lo;
+      idx = same && bc1 && hi == 0 ? 0x55555555u : idx;
+      hi = same && bc1 && hi == 0 ? 1 : hi;
+      words[k][0] = GUINT32_TO_LE (hi | (lo << 16));
+      words[k][1] = GUINT32_TO_LE (idx);
     }
-
-    o[0] = c0 & 0xff;
-    o[1] = c0 >> 8;
-    o[2] = c1 & 0xff;
-    o[3] = c1 >> 8;
-    o[4] = idx & 0xff;
-    o[5] = (idx >> 8) & 0xff;
-    o[6] = (idx >> 16) & 0xff;
-    o[7] = idx >> 24;
+    for (k = 0; k < (gint) n_lanes; k++)
+      memcpy (out + k * stride, words[k], 8);
   }
 }
 
