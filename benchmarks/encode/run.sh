@@ -1,0 +1,72 @@
+#!/bin/bash
+# gst-bc
+# Copyright (C) 2026 gst-bc developers
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# The CPU encoder benchmark (see run.py): builds bc-encode-bench in a
+# release build directory if needed, makes the Python venv, fetches the
+# photographs, then runs run.py, which writes benchmarks/encode/results.json
+# and the encode-bench section of docs/performance.md.
+#
+#   benchmarks/encode/run.sh [run.py options]      e.g. --photos bridge --reps 1
+#
+# BUILD_DIR (default: build-bench in the source tree) is the meson build
+# directory, set up with -Dbuildtype=release when it does not exist yet.
+# BC_BENCH_VENV (default: benchmarks/.venv) is the venv. Installs the Debian
+# build dependencies first when they are missing and we are root.
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+export BC_SRC_ROOT=$(cd "$here/../.." && pwd)
+# shellcheck source=../venv.sh
+. "$BC_SRC_ROOT/benchmarks/venv.sh"
+
+build=${BUILD_DIR:-$BC_SRC_ROOT/build-bench}
+venv=${BC_BENCH_VENV:-$BC_SRC_ROOT/benchmarks/.venv}
+
+if ! command -v meson >/dev/null || ! command -v ninja >/dev/null \
+    || ! pkg-config --exists gstreamer-video-1.0 2>/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "run.sh: installing build dependencies" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq meson ninja-build gcc pkg-config \
+      libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+  else
+    echo "run.sh: meson, ninja and the GStreamer development files are" \
+      "needed" >&2
+    exit 1
+  fi
+fi
+
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" "$BC_SRC_ROOT" -Dbuildtype=release >&2
+fi
+buildtype=$(meson introspect --buildoptions "$build" 2>/dev/null \
+  | python3 -c 'import json, sys
+print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "buildtype"))' \
+  2>/dev/null || echo unknown)
+case $buildtype in
+  release|debugoptimized) ;;
+  *) echo "run.sh: warning: $build is a '$buildtype' build;" \
+       "benchmark a release build (BUILD_DIR)" >&2 ;;
+esac
+ninja -C "$build" benchmarks/encode/bc-encode-bench >&2
+
+rc=0
+bc_venv "$venv" || rc=$?
+if [ $rc -ne 0 ]; then
+  echo "run.sh: cannot make the Python venv $venv" >&2
+  exit 1
+fi
+rc=0
+bc_photos "$venv" || rc=$?
+if [ $rc -ne 0 ]; then
+  echo "run.sh: cannot fetch the photographs" >&2
+  exit 1
+fi
+
+exec "$venv/bin/python" "$here/run.py" \
+  --driver "$build/benchmarks/encode/bc-encode-bench" \
+  --manifest "$BC_MANIFEST" "$@"
