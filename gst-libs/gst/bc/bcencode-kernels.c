@@ -520,27 +520,21 @@ alpha_eval (const float (*p)[L], const gint * c0, const gint * c1,
     err[k] = 0.0f;
   }
   for (i = 0; i < 16; i++) {
-    float val[L], n[L];
-
     LANES {
-      val[k] = lvl[0][k];
-      n[k] = 0.0f;
-    }
-    for (j = 0; j < 7; j++) {
-      LANES {
-        gboolean above = p[i][k] > mid[j][k];
-        n[k] += above ? 1.0f : 0.0f;
-        val[k] = above ? lvl[j + 1][k] : val[k];
-      }
-    }
-    LANES {
-      float d = p[i][k] - val[k];
-      gint32 l = (gint32) n[k];
+      float v = p[i][k], val = lvl[0][k], n = 0.0f, d;
+      gint32 l;
 
+      /* unrolled: the level is the number of midpoints below v */
+#define STEP(j) \
+      n += v > mid[j][k] ? 1.0f : 0.0f; \
+      val = v > mid[j][k] ? lvl[j + 1][k] : val;
+      STEP (0) STEP (1) STEP (2) STEP (3) STEP (4) STEP (5) STEP (6)
+#undef STEP
+      d = v - val;
       err[k] += d * d;
-      wsel[i][k] = n[k] * (1.0f / 7.0f);
+      wsel[i][k] = n * (1.0f / 7.0f);
       /* level 7 is code 0 (c0), level 0 code 1 (c1), level l code 8 - l */
-      l = 8 - l;
+      l = 8 - (gint32) n;
       l = l == 1 ? 0 : l;
       code[i][k] = l == 8 ? 1 : l;
     }
@@ -626,23 +620,30 @@ alpha_encode (const float (*p)[L], gint quality, guint n_lanes, guint8 * out,
     }
   }
 
-  for (k = 0; k < (gint) n_lanes; k++) {
-    guint8 *o = out + k * stride;
-    guint64 b = 0;
+  /* pack the 48 bits of codes as two 32-bit words per lane: pixels 0-9 and
+   * the low bits of pixel 10, then the rest; a flat channel (a0 == a1) is
+   * code 0 everywhere, in 6-value mode */
+  {
+    guint32 words[L][2];
 
-    /* flat (a0 == a1): code 0 everywhere, in 6-value mode */
-    if (a0[k] != a1[k]) {
-      for (i = 0; i < 16; i++)
-        b |= (guint64) codes[i][k] << (3 * i);
+    LANES {
+      guint32 lo = 0, hi = 0;
+      gboolean flat = a0[k] == a1[k];
+
+      for (i = 0; i < 10; i++)
+        lo |= (guint32) codes[i][k] << (3 * i);
+      lo |= ((guint32) codes[10][k] & 3) << 30;
+      hi = (guint32) codes[10][k] >> 2;
+      for (i = 11; i < 16; i++)
+        hi |= (guint32) codes[i][k] << (3 * i - 32);
+      lo = flat ? 0 : lo;
+      hi = flat ? 0 : hi;
+      words[k][0] = GUINT32_TO_LE ((guint32) a0[k] | ((guint32) a1[k] << 8) |
+          (lo << 16));
+      words[k][1] = GUINT32_TO_LE ((lo >> 16) | (hi << 16));
     }
-    o[0] = (guint8) a0[k];
-    o[1] = (guint8) a1[k];
-    o[2] = b & 0xff;
-    o[3] = (b >> 8) & 0xff;
-    o[4] = (b >> 16) & 0xff;
-    o[5] = (b >> 24) & 0xff;
-    o[6] = (b >> 32) & 0xff;
-    o[7] = (b >> 40) & 0xff;
+    for (k = 0; k < (gint) n_lanes; k++)
+      memcpy (out + k * stride, words[k], 8);
   }
 }
 
