@@ -22,6 +22,7 @@
 #endif
 
 #include <gst/check/gstcheck.h>
+#include "bcdocscheck.h"
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 #include <gst/bc/bc.h>
@@ -964,59 +965,6 @@ GST_START_TEST (test_pipeline_not_negotiated)
 }
 
 GST_END_TEST;
-
-/* docs/elements.md must describe every property the element adds */
-static void
-check_documented (const gchar * factory_name)
-{
-  GstElementFactory *factory = gst_element_factory_find (factory_name);
-  GstElement *element;
-  GParamSpec **props;
-  gchar *doc = NULL, *needle, *path, *dir, *up;
-  guint i, n_props, n_own = 0;
-
-  /* GST_TEST_FILES_PATH is <source>/tests/check/files, which need not
-   * exist: go up by name */
-  dir = g_path_get_dirname (GST_TEST_FILES_PATH);
-  up = g_path_get_dirname (dir);
-  g_free (dir);
-  dir = g_path_get_dirname (up);
-  g_free (up);
-  path = g_build_filename (dir, "docs", "elements.md", NULL);
-  g_free (dir);
-
-  fail_unless (factory != NULL);
-  fail_unless (g_file_get_contents (path, &doc, NULL, NULL), "cannot read %s",
-      path);
-  needle = g_strdup_printf ("## %s", factory_name);
-  fail_unless (strstr (doc, needle) != NULL, "no section for %s", factory_name);
-  g_free (needle);
-  fail_unless (strstr (doc, gst_element_factory_get_metadata (factory,
-              GST_ELEMENT_METADATA_LONGNAME)) != NULL, "long name of %s "
-      "not in the docs", factory_name);
-
-  element = gst_element_factory_create (factory, NULL);
-  props = g_object_class_list_properties (G_OBJECT_GET_CLASS (element),
-      &n_props);
-  for (i = 0; i < n_props; i++) {
-    const gchar *type_name = g_type_name (props[i]->owner_type);
-
-    /* ours, not GstObject's or the codec base classes' */
-    if (!g_str_has_prefix (type_name, "GstBc"))
-      continue;
-    n_own++;
-    needle = g_strdup_printf ("| `%s` |", props[i]->name);
-    fail_unless (strstr (doc, needle) != NULL, "property %s of %s is not in "
-        "the table of %s", props[i]->name, factory_name, path);
-    g_free (needle);
-  }
-  fail_unless (n_own > 0);
-  g_free (props);
-  gst_object_unref (element);
-  gst_object_unref (factory);
-  g_free (path);
-  g_free (doc);
-}
 
 GST_START_TEST (test_documented)
 {
