@@ -131,7 +131,7 @@ frame_sse (GstSample * ref, GstSample * out, guint64 * sse, guint64 * n)
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&ref_frame);
   *sse = sum;
-  *n = (guint64) w * h * 3;
+  *n = (guint64) w *h * 3;
   return TRUE;
 }
 

@@ -420,8 +420,7 @@ gst_bc_dec_handle_frame (GstVideoDecoder * decoder, GstVideoCodecFrame * frame)
   if (G_UNLIKELY (ret != GST_FLOW_OK))
     goto alloc_failed;
 
-  if (G_UNLIKELY (!gst_buffer_map (frame->input_buffer, &in_map,
-              GST_MAP_READ)))
+  if (G_UNLIKELY (!gst_buffer_map (frame->input_buffer, &in_map, GST_MAP_READ)))
     goto in_map_failed;
 
   if (G_UNLIKELY (!gst_video_frame_map (&vframe, &self->output_state->info,

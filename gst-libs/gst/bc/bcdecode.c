@@ -700,8 +700,7 @@ get_block_decoder (GstBcFormat format)
  * Returns: %FALSE (and leaves @rgba untouched) for an unknown @format.
  */
 gboolean
-gst_bc_decode_block (GstBcFormat format, const guint8 * block,
-    guint8 rgba[64])
+gst_bc_decode_block (GstBcFormat format, const guint8 * block, guint8 rgba[64])
 {
   BlockDecodeFunc decode;
 
@@ -797,7 +796,7 @@ gst_bc_decode_rows (GstBcFormat format, const guint8 * src,
   g_return_if_fail (n_block_rows <= blocks_y - first_block_row);
 
   block_bytes = gst_bc_format_get_block_bytes (format);
-  row_bytes = (gsize) blocks_x * block_bytes;
+  row_bytes = (gsize) blocks_x *block_bytes;
   bpp = layout->bpp;
   ro = layout->r;
   go = layout->g;

@@ -338,7 +338,7 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
   g_return_if_fail (n_block_rows <= blocks_y - first_block_row);
 
   block_bytes = gst_bc_format_get_block_bytes (format);
-  row_bytes = (gsize) blocks_x * block_bytes;
+  row_bytes = (gsize) blocks_x *block_bytes;
   need_alpha = format == GST_BC_FORMAT_BC3;
   quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
   /* bit positions of the channels in a little-endian 32-bit pixel */

@@ -376,8 +376,7 @@ decode_with_element (GstBcFormat format, const guint8 * data, gsize size,
   gst_harness_set_sink_caps (h,
       gst_caps_from_string ("video/x-raw, format=BGRx"));
   set_bc_caps (h, format, width, height);
-  fail_unless_equals_int (gst_harness_push (h, wrap (data, size)),
-      GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (h, wrap (data, size)), GST_FLOW_OK);
   out = gst_harness_pull (h);
   fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
   copy = g_memdup2 (map.data, map.size);
@@ -459,8 +458,7 @@ padded_pool_query (GstPad * pad, GstObject * parent, GstQuery * query)
   pool = gst_video_buffer_pool_new ();
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, vinfo.size, 0, 0);
-  gst_buffer_pool_config_add_option (config,
-      GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   gst_buffer_pool_config_add_option (config,
       GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT);
   gst_buffer_pool_config_set_video_alignment (config, &align);
@@ -572,8 +570,7 @@ GST_START_TEST (test_invalid_caps)
     gst_segment_init (&segment, GST_FORMAT_TIME);
     gst_pad_push_event (h->srcpad, gst_event_new_segment (&segment));
     fail_unless_equals_int (gst_harness_push (h,
-            gst_buffer_new_allocate (NULL, 32, NULL)),
-        GST_FLOW_NOT_NEGOTIATED);
+            gst_buffer_new_allocate (NULL, 32, NULL)), GST_FLOW_NOT_NEGOTIATED);
     gst_harness_teardown (h);
   }
 }

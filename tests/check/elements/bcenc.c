@@ -797,8 +797,7 @@ GST_START_TEST (test_input_video_meta)
   fail_unless (msg != NULL);
   gst_message_parse_error (msg, &err, &debug);
   num = g_strdup_printf ("%" G_GSIZE_FORMAT, needed);
-  fail_unless (strstr (debug, num) != NULL, "debug '%s' lacks %s", debug,
-      num);
+  fail_unless (strstr (debug, num) != NULL, "debug '%s' lacks %s", debug, num);
   g_free (num);
   g_error_free (err);
   g_free (debug);
@@ -828,8 +827,7 @@ GST_START_TEST (test_caps_change)
     GstBuffer *out;
 
     set_src_caps_str (h, g_strdup_printf ("video/x-raw, "
-            "format=ARGB, width=%u, height=%u, framerate=%u/1", w, hh,
-            10 + s));
+            "format=ARGB, width=%u, height=%u, framerate=%u/1", w, hh, 10 + s));
     out = push_and_pull (h, picture_to_buffer (pic, w, hh,
             GST_VIDEO_FORMAT_ARGB));
     check_output_caps (h, "BC3", w, hh, 10 + s, 1, 1, 1);

@@ -72,8 +72,7 @@ fill_idx (guint8 idx[16], guint v)
 #define PX(rgba, i) (rgba + (i) * 4)
 
 static void
-assert_pixel (const guint8 * rgba, guint i, guint r, guint g, guint b,
-    guint a)
+assert_pixel (const guint8 * rgba, guint i, guint r, guint g, guint b, guint a)
 {
   const guint8 *p = PX (rgba, i);
 
@@ -1020,8 +1019,7 @@ GST_START_TEST (test_rows_known_pixels)
   fail_unless (gst_bc_pixel_layout_from_video_format (&layout,
           GST_VIDEO_FORMAT_BGRx));
   memset (buf, SENTINEL, sizeof (buf));
-  gst_bc_decode_rows (GST_BC_FORMAT_BC1, frame, 3, 5, 0, 2, buf, 16,
-      &layout);
+  gst_bc_decode_rows (GST_BC_FORMAT_BC1, frame, 3, 5, 0, 2, buf, 16, &layout);
   for (y = 0; y < 4; y++) {
     static const guint8 row[16] = { 0, 0, 255, 255, 0, 0, 8, 255,
       0, 0, 172, 255, SENTINEL, SENTINEL, SENTINEL, SENTINEL

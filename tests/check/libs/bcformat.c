@@ -180,8 +180,7 @@ GST_START_TEST (test_pixel_layout)
           GST_VIDEO_FORMAT_RGB));
   fail_unless_equals_int (lo.bpp, 3);
   fail_if (gst_bc_pixel_layout_from_video_format (&lo, GST_VIDEO_FORMAT_I420));
-  fail_if (gst_bc_pixel_layout_from_video_format (&lo,
-          GST_VIDEO_FORMAT_GRAY8));
+  fail_if (gst_bc_pixel_layout_from_video_format (&lo, GST_VIDEO_FORMAT_GRAY8));
 }
 
 GST_END_TEST;
