@@ -522,12 +522,19 @@ alpha_eval (const float (*p)[L], const gint * c0, const gint * c1,
       gint32 l;
 
       /* unrolled: the level is the number of midpoints below v */
-#define STEP(j) \
-      n += v > mid[j][k] ? 1.0f : 0.0f; \
-      val = v > mid[j][k] ? lvl[j + 1][k] : val;
-      STEP (0) STEP (1) STEP (2) STEP (3) STEP (4) STEP (5) STEP (6)
+#define STEP(j) G_STMT_START { \
+        n += v > mid[j][k] ? 1.0f : 0.0f; \
+        val = v > mid[j][k] ? lvl[j + 1][k] : val; \
+      } G_STMT_END
+      STEP (0);
+      STEP (1);
+      STEP (2);
+      STEP (3);
+      STEP (4);
+      STEP (5);
+      STEP (6);
 #undef STEP
-          d = v - val;
+      d = v - val;
       err[k] += d * d;
       wsel[i][k] = n * (1.0f / 7.0f);
       /* level 7 is code 0 (c0), level 0 code 1 (c1), level l code 8 - l */
@@ -688,10 +695,10 @@ gather4 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
     const __m256i *src = (const __m256i *) rows[y];
     const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
     const __m256i mask = _mm256_set1_epi32 (0xff);
-    __m256i v0 = _mm256_loadu_si256 (src + 0), v1 =
-        _mm256_loadu_si256 (src + 1);
-    __m256i v2 = _mm256_loadu_si256 (src + 2), v3 =
-        _mm256_loadu_si256 (src + 3);
+    __m256i v0 = _mm256_loadu_si256 (src + 0);
+    __m256i v1 = _mm256_loadu_si256 (src + 1);
+    __m256i v2 = _mm256_loadu_si256 (src + 2);
+    __m256i v3 = _mm256_loadu_si256 (src + 3);
     __m256i t0 = _mm256_unpacklo_epi32 (v0, v1);
     __m256i t1 = _mm256_unpackhi_epi32 (v0, v1);
     __m256i t2 = _mm256_unpacklo_epi32 (v2, v3);
