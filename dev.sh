@@ -67,7 +67,7 @@ case "$cmd" in
     deps
     build build
     log "gst-inspect-1.0 (uninstalled, GST_PLUGIN_PATH=build)"
-    GST_PLUGIN_PATH="$here/build" gst-inspect-1.0 bc1enc | head -n 12
+    GST_PLUGIN_PATH="$here/build" gst-inspect-1.0 bc1enc | sed -n '1,12p'
     for fmt in bc1 ycocg; do
       log "demo: videotestsrc -> ${fmt} encoder -> bcdec, 1920x1080"
       GST_PLUGIN_PATH="$here/build" "$here/build/examples/bc-roundtrip" \
