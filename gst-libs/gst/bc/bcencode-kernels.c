@@ -27,6 +27,8 @@
  *  3. (normal: one step, high: four steps from two starts, the second being
  *     the un-inset extremes) least squares refits the endpoints to the
  *     indices, requantises and re-assigns; the best result is kept;
+ *     high then searches the neighbours of the quantised endpoints (one
+ *     step in each channel of each endpoint, two rounds);
  *  4. the single-colour candidate, every pixel at the colour nearest the
  *     block mean that optimal single-colour endpoints can produce, replaces
  *     the fit when it is at least as good: solid blocks are exact (or as
@@ -414,6 +416,39 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
       colour_lsq (p, &cur, e);
       colour_eval (p, cp, fixed_blue, pw2, e, &cur);
       keep_better (&fit, &cur);
+    }
+  }
+
+  /* high: local search on the quantised endpoints, one step up or down in
+   * each channel of each endpoint, kept when the exact error drops */
+  if (quality == 2) {
+    gint round, j, d, n_ch = cp->fixed_blue ? 2 : 3;
+
+    for (round = 0; round < 2; round++) {
+      for (j = 0; j < 2; j++) {
+        for (ch = 0; ch < n_ch; ch++) {
+          for (d = -1; d <= 1; d += 2) {
+            gint top = ch == 1 ? 63 : 31, c2;
+
+            /* endpoints as their exact expansions: requantising gives the
+             * same values back */
+            for (c2 = 0; c2 < 3; c2++) {
+              LANES {
+                gint32 q0 = fit.q[0][c2][k], q1 = fit.q[1][c2][k];
+
+                if (c2 == ch && j == 0)
+                  q0 = CLAMP (q0 + d, 0, top);
+                if (c2 == ch && j == 1)
+                  q1 = CLAMP (q1 + d, 0, top);
+                e[0][c2][k] = (float) (c2 == 1 ? expand6 (q0) : expand5 (q0));
+                e[1][c2][k] = (float) (c2 == 1 ? expand6 (q1) : expand5 (q1));
+              }
+            }
+            colour_eval (p, cp, fixed_blue, pw2, e, &cur);
+            keep_better (&fit, &cur);
+          }
+        }
+      }
     }
   }
 

@@ -193,7 +193,8 @@ gst_bc_quality_get_type (void)
     {GST_BC_QUALITY_NORMAL,
         "Normal: one least-squares endpoint refinement", "normal"},
     {GST_BC_QUALITY_HIGH,
-        "High: two starts with four least-squares refinements each", "high"},
+        "High: two starts, four least-squares refinements each, then a search "
+          "of neighbouring endpoints", "high"},
     {0, NULL, NULL}
   };
 
