@@ -84,9 +84,9 @@ clamp255 (float v)
 /* colour block                                                              */
 
 /* The 5- or 6-bit value whose bit-replicated expansion is nearest to each
- * x (rounded to an integer first; ties go to the smaller value, as in
- * bc_tables.quant5/6). Arithmetic rather than a table so that it
- * vectorises: the estimate round(v * n / 255) is off by at most one. */
+ * x (rounded to an integer first; ties go to the smaller value).
+ * Arithmetic rather than a table so that it vectorises: the estimate
+ * round(v * n / 255) is off by at most one. */
 #define DEFINE_QUANT(bits, up, down)                                       \
 static void                                                                \
 quant##bits (const float *x, gint32 * out)                                 \

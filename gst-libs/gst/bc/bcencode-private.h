@@ -54,8 +54,6 @@ typedef struct
  * bc_encode_tables_init () */
 typedef struct
 {
-  guint8 quant5[256];           /* nearest 5-bit value of an 8-bit value */
-  guint8 quant6[256];           /* nearest 6-bit value */
   /* optimal single-colour endpoints: the (c0, c1) pair whose
    * (2 * c0 + c1) / 3 (truncated, as decoders do) is nearest */
   guint8 single5[256][2];

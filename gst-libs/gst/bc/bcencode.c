@@ -47,28 +47,17 @@ expand_bits (gint q, gint bits)
 }
 
 static void
-fill_tables (gint bits, guint8 * quant, guint8 (*single)[2])
+fill_tables (gint bits, guint8 (*single)[2])
 {
   gint n = 1 << bits;
   gint v, a, b;
 
   for (v = 0; v < 256; v++) {
-    gint best = 0, best_d = G_MAXINT, best_spread = G_MAXINT;
-
-    /* nearest quantised value under bit-replicated expansion */
-    for (a = 0; a < n; a++) {
-      gint d = ABS (expand_bits (a, bits) - v);
-      if (d < best_d) {
-        best_d = d;
-        best = a;
-      }
-    }
-    quant[v] = best;
+    gint best_d = G_MAXINT, best_spread = G_MAXINT;
 
     /* optimal single colour: (2 * e(a) + e(b)) / 3, truncated as decoders
      * do; among equals prefer the closest endpoints, which are the most
      * robust to decoders that round differently */
-    best_d = G_MAXINT;
     for (a = 0; a < n; a++) {
       for (b = 0; b < n; b++) {
         gint ea = expand_bits (a, bits), eb = expand_bits (b, bits);
@@ -92,8 +81,8 @@ bc_encode_tables_init (void)
   static gsize done = 0;
 
   if (g_once_init_enter (&done)) {
-    fill_tables (5, bc_tables.quant5, bc_tables.single5);
-    fill_tables (6, bc_tables.quant6, bc_tables.single6);
+    fill_tables (5, bc_tables.single5);
+    fill_tables (6, bc_tables.single6);
     g_once_init_leave (&done, 1);
   }
 }
