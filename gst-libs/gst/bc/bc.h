@@ -16,6 +16,7 @@
 #include <gst/bc/bcencode.h>
 #include <gst/bc/bcdecode.h>
 #include <gst/bc/bcworkers.h>
+#include <gst/bc/bcwire.h>
 #include <gst/bc/bctilemeta.h>
 
 G_BEGIN_DECLS

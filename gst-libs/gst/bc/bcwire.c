@@ -1,0 +1,1453 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:gstbcwire
+ * @title: GstBcWire
+ * @short_description: messages of the tilesink/tilesrc protocol
+ *
+ * Packs, parses and validates the control messages and tile headers of the
+ * protocol between tilesink and tilesrc, described in
+ * `docs/wire-protocol.md`. No sockets here: the functions work on byte
+ * arrays.
+ *
+ * Every control message is a 12-byte header (gst_bc_wire_header_parse())
+ * followed by its payload; the `_pack` functions append header and payload
+ * to a #GByteArray, the `_parse` functions read a payload. All integers are
+ * big-endian.
+ *
+ * Everything received is treated as hostile: the parsers check every length
+ * before reading and every field before returning it, never read outside
+ * the given bytes, and fail with a #GST_BC_WIRE_ERROR that names the field
+ * and the bad value. The packers run the same checks, so a bug on the
+ * sending side is found there and not by the peer.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "bcwire.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK (gst - bc - wire - error - quark, gst_bc_wire_error);
+
+/* Big-endian access through memcpy: GST_READ_UINT32_BE() and friends
+ * dereference unaligned pointers on x86, which UBSan reports, and received
+ * fields are at any alignment. */
+static inline guint16
+read_u16 (const guint8 * p)
+{
+  guint16 v;
+
+  memcpy (&v, p, sizeof (v));
+  return GUINT16_FROM_BE (v);
+}
+
+static inline guint32
+read_u32 (const guint8 * p)
+{
+  guint32 v;
+
+  memcpy (&v, p, sizeof (v));
+  return GUINT32_FROM_BE (v);
+}
+
+static inline guint64
+read_u64 (const guint8 * p)
+{
+  guint64 v;
+
+  memcpy (&v, p, sizeof (v));
+  return GUINT64_FROM_BE (v);
+}
+
+static inline void
+write_u16 (guint8 * p, guint16 v)
+{
+  v = GUINT16_TO_BE (v);
+  memcpy (p, &v, sizeof (v));
+}
+
+static inline void
+write_u32 (guint8 * p, guint32 v)
+{
+  v = GUINT32_TO_BE (v);
+  memcpy (p, &v, sizeof (v));
+}
+
+static inline void
+write_u64 (guint8 * p, guint64 v)
+{
+  v = GUINT64_TO_BE (v);
+  memcpy (p, &v, sizeof (v));
+}
+
+/* Bounds-checked reading of a payload. */
+typedef struct
+{
+  const gchar *msg;
+  const guint8 *data;
+  gsize len;
+  gsize pos;
+} WireReader;
+
+static void
+reader_init (WireReader * r, const gchar * msg, const guint8 * data, gsize len)
+{
+  r->msg = msg;
+  r->data = data;
+  r->len = len;
+  r->pos = 0;
+}
+
+static gboolean
+reader_need (WireReader * r, gsize n, const gchar * field, GError ** error)
+{
+  if (r->len - r->pos < n) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_TRUNCATED,
+        "%s payload is truncated: %s needs %" G_GSIZE_FORMAT
+        " bytes at offset %" G_GSIZE_FORMAT ", the payload is %"
+        G_GSIZE_FORMAT " bytes", r->msg, field, n, r->pos, r->len);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+reader_u8 (WireReader * r, const gchar * field, guint8 * v, GError ** error)
+{
+  if (!reader_need (r, 1, field, error))
+    return FALSE;
+  *v = r->data[r->pos];
+  r->pos += 1;
+  return TRUE;
+}
+
+static gboolean
+reader_u16 (WireReader * r, const gchar * field, guint16 * v, GError ** error)
+{
+  if (!reader_need (r, 2, field, error))
+    return FALSE;
+  *v = read_u16 (r->data + r->pos);
+  r->pos += 2;
+  return TRUE;
+}
+
+static gboolean
+reader_u32 (WireReader * r, const gchar * field, guint32 * v, GError ** error)
+{
+  if (!reader_need (r, 4, field, error))
+    return FALSE;
+  *v = read_u32 (r->data + r->pos);
+  r->pos += 4;
+  return TRUE;
+}
+
+static gboolean
+reader_u64 (WireReader * r, const gchar * field, guint64 * v, GError ** error)
+{
+  if (!reader_need (r, 8, field, error))
+    return FALSE;
+  *v = read_u64 (r->data + r->pos);
+  r->pos += 8;
+  return TRUE;
+}
+
+static gboolean
+reader_bytes (WireReader * r, const gchar * field, gsize n,
+    const guint8 ** v, GError ** error)
+{
+  if (!reader_need (r, n, field, error))
+    return FALSE;
+  *v = r->data + r->pos;
+  r->pos += n;
+  return TRUE;
+}
+
+static gboolean
+reader_finish (WireReader * r, GError ** error)
+{
+  if (r->pos != r->len) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "%s payload is %" G_GSIZE_FORMAT " bytes, its fields end at %"
+        G_GSIZE_FORMAT " (%" G_GSIZE_FORMAT " unexpected trailing bytes)",
+        r->msg, r->len, r->pos, r->len - r->pos);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Appending to a message. */
+static gsize
+message_begin (GByteArray * out)
+{
+  gsize start = out->len;
+
+  g_byte_array_set_size (out, out->len + GST_BC_WIRE_HEADER_SIZE);
+  return start;
+}
+
+static void
+message_end (GByteArray * out, gsize start, GstBcWireType type)
+{
+  gsize payload_len = out->len - start - GST_BC_WIRE_HEADER_SIZE;
+
+  g_assert (payload_len <= GST_BC_WIRE_MAX_PAYLOAD);
+  gst_bc_wire_header_write (out->data + start, type, (guint32) payload_len);
+}
+
+static void
+put_u8 (GByteArray * out, guint8 v)
+{
+  g_byte_array_append (out, &v, 1);
+}
+
+static void
+put_u16 (GByteArray * out, guint16 v)
+{
+  guint8 b[2];
+
+  write_u16 (b, v);
+  g_byte_array_append (out, b, 2);
+}
+
+static void
+put_u32 (GByteArray * out, guint32 v)
+{
+  guint8 b[4];
+
+  write_u32 (b, v);
+  g_byte_array_append (out, b, 4);
+}
+
+static void
+put_u64 (GByteArray * out, guint64 v)
+{
+  guint8 b[8];
+
+  write_u64 (b, v);
+  g_byte_array_append (out, b, 8);
+}
+
+/* Checks a string field received or about to be sent: no NUL inside, valid
+ * UTF-8 when @utf8. */
+static gboolean
+check_text (const gchar * msg, const gchar * field, const guint8 * data,
+    gsize len, gboolean utf8, GError ** error)
+{
+  const guint8 *nul;
+
+  if (len == 0)
+    return TRUE;
+  nul = memchr (data, 0, len);
+  if (nul != NULL) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "%s %s contains a NUL byte at offset %" G_GSIZE_FORMAT " of %"
+        G_GSIZE_FORMAT, msg, field, (gsize) (nul - data), len);
+    return FALSE;
+  }
+  if (utf8 && !g_utf8_validate_len ((const gchar *) data, len, NULL)) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "%s %s (%" G_GSIZE_FORMAT " bytes) is not valid UTF-8", msg, field,
+        len);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_type_get_name:
+ * @type: a message type
+ *
+ * Returns: the name of @type as used in the documentation ("CONFIG"), or
+ * "UNKNOWN".
+ */
+const gchar *
+gst_bc_wire_type_get_name (GstBcWireType type)
+{
+  switch (type) {
+    case GST_BC_WIRE_TYPE_HELLO:
+      return "HELLO";
+    case GST_BC_WIRE_TYPE_CONFIG:
+      return "CONFIG";
+    case GST_BC_WIRE_TYPE_UNIT_HELLO:
+      return "UNIT_HELLO";
+    case GST_BC_WIRE_TYPE_REFUSE:
+      return "REFUSE";
+    case GST_BC_WIRE_TYPE_EOS:
+      return "EOS";
+    case GST_BC_WIRE_TYPE_KEEPALIVE:
+      return "KEEPALIVE";
+    case GST_BC_WIRE_TYPE_STATS:
+      return "STATS";
+  }
+  return "UNKNOWN";
+}
+
+static gboolean
+type_is_known (guint type)
+{
+  return type >= GST_BC_WIRE_TYPE_HELLO && type <= GST_BC_WIRE_TYPE_STATS;
+}
+
+/**
+ * gst_bc_wire_header_write:
+ * @out: (out caller-allocates) (array fixed-size=12): where to write
+ * @type: the message type
+ * @payload_len: bytes of payload that follow, at most
+ *     %GST_BC_WIRE_MAX_PAYLOAD
+ *
+ * Writes a control message header for the current version.
+ */
+void
+gst_bc_wire_header_write (guint8 out[GST_BC_WIRE_HEADER_SIZE],
+    GstBcWireType type, guint32 payload_len)
+{
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (payload_len <= GST_BC_WIRE_MAX_PAYLOAD);
+
+  write_u32 (out, GST_BC_WIRE_MAGIC);
+  write_u16 (out + 4, GST_BC_WIRE_VERSION);
+  write_u16 (out + 6, (guint16) type);
+  write_u32 (out + 8, payload_len);
+}
+
+/**
+ * gst_bc_wire_header_parse:
+ * @data: (array length=len) (nullable): received bytes, starting at a
+ *     message header
+ * @len: number of bytes in @data
+ * @out: (out caller-allocates): the parsed header
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Parses and checks a control message header: magic, version, a known type
+ * and a payload length within %GST_BC_WIRE_MAX_PAYLOAD. Only the first
+ * %GST_BC_WIRE_HEADER_SIZE bytes are read.
+ *
+ * Returns: %GST_BC_WIRE_PARSE_NEED_MORE when @len is smaller than a header,
+ * %GST_BC_WIRE_PARSE_ERROR with @error set when the header is invalid,
+ * else %GST_BC_WIRE_PARSE_OK.
+ */
+GstBcWireParseResult
+gst_bc_wire_header_parse (const guint8 * data, gsize len,
+    GstBcWireHeader * out, GError ** error)
+{
+  guint32 magic, payload_len;
+  guint16 version, type;
+
+  g_return_val_if_fail (data != NULL || len == 0, GST_BC_WIRE_PARSE_ERROR);
+  g_return_val_if_fail (out != NULL, GST_BC_WIRE_PARSE_ERROR);
+
+  if (len < GST_BC_WIRE_HEADER_SIZE)
+    return GST_BC_WIRE_PARSE_NEED_MORE;
+
+  magic = read_u32 (data);
+  version = read_u16 (data + 4);
+  type = read_u16 (data + 6);
+  payload_len = read_u32 (data + 8);
+
+  if (magic != GST_BC_WIRE_MAGIC) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_BAD_MAGIC,
+        "message header magic is 0x%08x, expected 0x%08x (\"GSBC\")",
+        magic, GST_BC_WIRE_MAGIC);
+    return GST_BC_WIRE_PARSE_ERROR;
+  }
+  if (version != GST_BC_WIRE_VERSION) {
+    g_set_error (error, GST_BC_WIRE_ERROR,
+        GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION,
+        "peer speaks wire protocol version %u, this side speaks version %u",
+        version, GST_BC_WIRE_VERSION);
+    return GST_BC_WIRE_PARSE_ERROR;
+  }
+  if (!type_is_known (type)) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "message header type is %u, not a known message type", type);
+    return GST_BC_WIRE_PARSE_ERROR;
+  }
+  if (payload_len > GST_BC_WIRE_MAX_PAYLOAD) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
+        "%s payload length is %u bytes, the limit is %u",
+        gst_bc_wire_type_get_name (type), payload_len, GST_BC_WIRE_MAX_PAYLOAD);
+    return GST_BC_WIRE_PARSE_ERROR;
+  }
+
+  out->magic = magic;
+  out->version = version;
+  out->type = (GstBcWireType) type;
+  out->payload_len = payload_len;
+  return GST_BC_WIRE_PARSE_OK;
+}
+
+/* HELLO */
+
+static gboolean
+hello_validate (const GstBcWireHello * hello, GError ** error)
+{
+  if (hello->flags != 0) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "HELLO flags is 0x%08x, must be 0", hello->flags);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_hello_pack:
+ * @hello: the message
+ * @out: header and payload are appended here
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Returns: %FALSE, appending nothing, when @hello is invalid.
+ */
+gboolean
+gst_bc_wire_hello_pack (const GstBcWireHello * hello, GByteArray * out,
+    GError ** error)
+{
+  gsize start;
+
+  g_return_val_if_fail (hello != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (!hello_validate (hello, error))
+    return FALSE;
+
+  start = message_begin (out);
+  put_u32 (out, hello->flags);
+  message_end (out, start, GST_BC_WIRE_TYPE_HELLO);
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_hello_parse:
+ * @payload: (array length=len) (nullable): the payload
+ * @len: payload length from the header
+ * @out: (out caller-allocates): the message
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Returns: %FALSE with @error set when the payload is invalid; @out is then
+ * undefined.
+ */
+gboolean
+gst_bc_wire_hello_parse (const guint8 * payload, gsize len,
+    GstBcWireHello * out, GError ** error)
+{
+  WireReader r;
+
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  reader_init (&r, "HELLO", payload, len);
+  if (!reader_u32 (&r, "flags", &out->flags, error))
+    return FALSE;
+  if (!reader_finish (&r, error))
+    return FALSE;
+  return hello_validate (out, error);
+}
+
+/* CONFIG */
+
+static gboolean
+config_check_units (guint n_units, GError ** error)
+{
+  if (n_units < 1 || n_units > GST_BC_WIRE_MAX_UNITS) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG n_units is %u, must be 1 to %u", n_units,
+        GST_BC_WIRE_MAX_UNITS);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+config_check_tiles (guint n_tiles, guint n_units, GError ** error)
+{
+  if (n_tiles < 1 || n_tiles > n_units) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG n_tiles is %u, must be 1 to n_units (%u)", n_tiles, n_units);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_config_validate:
+ * @config: a CONFIG
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Checks every field of @config: the ranges documented in
+ * #GstBcWireConfig, @frame_size == @n_rows * @row_bytes without overflow,
+ * and tiles that are contiguous from 0, each a non-empty whole number of
+ * rows, summing to @frame_size. gst_bc_wire_config_pack() and
+ * gst_bc_wire_config_parse() call it.
+ *
+ * Returns: %TRUE when @config is valid.
+ */
+gboolean
+gst_bc_wire_config_validate (const GstBcWireConfig * config, GError ** error)
+{
+  guint64 sum;
+  gsize caps_len;
+  const gchar *nul;
+  guint i;
+
+  g_return_val_if_fail (config != NULL, FALSE);
+
+  if (config->protocol != GST_BC_WIRE_PROTOCOL_TCP
+      && config->protocol != GST_BC_WIRE_PROTOCOL_UDP) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG protocol is %d, must be 0 (tcp) or 1 (udp)", config->protocol);
+    return FALSE;
+  }
+  if (!config_check_units (config->n_units, error))
+    return FALSE;
+  if (config->chunk_size < 1) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG chunk_size is 0, must be at least 1");
+    return FALSE;
+  }
+  if (config->protocol == GST_BC_WIRE_PROTOCOL_TCP && config->packet_size) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG packet_size is %u, must be 0 for tcp", config->packet_size);
+    return FALSE;
+  }
+  if (config->protocol == GST_BC_WIRE_PROTOCOL_UDP
+      && (config->packet_size < 1
+          || config->packet_size > GST_BC_WIRE_MAX_UDP_PACKET)) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG packet_size is %u, must be 1 to %u for udp",
+        config->packet_size, GST_BC_WIRE_MAX_UDP_PACKET);
+    return FALSE;
+  }
+  if (config->frame_size < 1 || config->frame_size > GST_BC_WIRE_MAX_FRAME_SIZE) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG frame_size is %" G_GUINT64_FORMAT ", must be 1 to %"
+        G_GUINT64_FORMAT, config->frame_size, GST_BC_WIRE_MAX_FRAME_SIZE);
+    return FALSE;
+  }
+  if (config->n_rows < 1 || config->row_bytes < 1) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG n_rows is %u and row_bytes %" G_GUINT64_FORMAT
+        ", both must be at least 1", config->n_rows, config->row_bytes);
+    return FALSE;
+  }
+  if (config->row_bytes > G_MAXUINT64 / config->n_rows) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG n_rows %u * row_bytes %" G_GUINT64_FORMAT
+        " overflows 64 bits", config->n_rows, config->row_bytes);
+    return FALSE;
+  }
+  if ((guint64) config->n_rows * config->row_bytes != config->frame_size) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG n_rows %u * row_bytes %" G_GUINT64_FORMAT " is %"
+        G_GUINT64_FORMAT ", but frame_size is %" G_GUINT64_FORMAT,
+        config->n_rows, config->row_bytes,
+        (guint64) config->n_rows * config->row_bytes, config->frame_size);
+    return FALSE;
+  }
+  if (!config_check_tiles (config->n_tiles, config->n_units, error))
+    return FALSE;
+
+  sum = 0;
+  for (i = 0; i < config->n_tiles; i++) {
+    const GstBcWireTile *t = &config->tiles[i];
+
+    if (t->offset != sum) {
+      g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+          "CONFIG tile %u offset is %" G_GUINT64_FORMAT ", expected %"
+          G_GUINT64_FORMAT " (tiles are contiguous from 0)", i, t->offset, sum);
+      return FALSE;
+    }
+    if (t->size == 0 || t->size % config->row_bytes != 0) {
+      g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+          "CONFIG tile %u size is %" G_GUINT64_FORMAT
+          ", must be a non-zero multiple of row_bytes %" G_GUINT64_FORMAT,
+          i, t->size, config->row_bytes);
+      return FALSE;
+    }
+    if (t->size > config->frame_size - sum) {
+      g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+          "CONFIG tile %u (offset %" G_GUINT64_FORMAT ", size %"
+          G_GUINT64_FORMAT ") ends past frame_size %" G_GUINT64_FORMAT, i,
+          t->offset, t->size, config->frame_size);
+      return FALSE;
+    }
+    sum += t->size;
+  }
+  if (sum != config->frame_size) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG tiles sum to %" G_GUINT64_FORMAT " bytes, frame_size is %"
+        G_GUINT64_FORMAT, sum, config->frame_size);
+    return FALSE;
+  }
+
+  nul = memchr (config->caps, 0, sizeof (config->caps));
+  if (nul == NULL) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
+        "CONFIG caps is longer than %u bytes", GST_BC_WIRE_MAX_CAPS);
+    return FALSE;
+  }
+  caps_len = nul - config->caps;
+  if (caps_len == 0) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG caps is empty");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_config_set_caps:
+ * @config: a CONFIG
+ * @caps: a caps string, as gst_caps_to_string() makes it
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Copies @caps into @config.
+ *
+ * Returns: %FALSE when @caps is empty or longer than %GST_BC_WIRE_MAX_CAPS
+ * bytes.
+ */
+gboolean
+gst_bc_wire_config_set_caps (GstBcWireConfig * config, const gchar * caps,
+    GError ** error)
+{
+  gsize len;
+
+  g_return_val_if_fail (config != NULL, FALSE);
+  g_return_val_if_fail (caps != NULL, FALSE);
+
+  len = strlen (caps);
+  if (len > GST_BC_WIRE_MAX_CAPS) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
+        "CONFIG caps is %" G_GSIZE_FORMAT " bytes, the limit is %u", len,
+        GST_BC_WIRE_MAX_CAPS);
+    return FALSE;
+  }
+  if (len == 0) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG caps is empty");
+    return FALSE;
+  }
+  memcpy (config->caps, caps, len + 1);
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_config_set_tiling:
+ * @config: a CONFIG
+ * @tiling: the tiling of the frames to send
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Sets @n_units (the tiles requested), @n_rows, @row_bytes, @frame_size,
+ * @n_tiles and @tiles of @config from @tiling.
+ *
+ * Returns: %FALSE when @tiling asks for more than %GST_BC_WIRE_MAX_UNITS
+ * tiles or is empty.
+ */
+gboolean
+gst_bc_wire_config_set_tiling (GstBcWireConfig * config,
+    const GstBcTiling * tiling, GError ** error)
+{
+  guint i;
+
+  g_return_val_if_fail (config != NULL, FALSE);
+  g_return_val_if_fail (tiling != NULL, FALSE);
+
+  if (!config_check_units (tiling->n_requested, error))
+    return FALSE;
+  if (!config_check_tiles (tiling->n_tiles, tiling->n_requested, error))
+    return FALSE;
+  if ((guint64) tiling->row_bytes > G_MAXUINT64 / tiling->n_rows) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG n_rows %u * row_bytes %" G_GSIZE_FORMAT " overflows 64 bits",
+        tiling->n_rows, tiling->row_bytes);
+    return FALSE;
+  }
+
+  config->n_units = tiling->n_requested;
+  config->n_rows = tiling->n_rows;
+  config->row_bytes = tiling->row_bytes;
+  config->frame_size = (guint64) tiling->n_rows * tiling->row_bytes;
+  config->n_tiles = tiling->n_tiles;
+  for (i = 0; i < tiling->n_tiles; i++) {
+    config->tiles[i].offset = tiling->tiles[i].offset;
+    config->tiles[i].size = tiling->tiles[i].size;
+  }
+  for (; i < GST_BC_WIRE_MAX_UNITS; i++) {
+    config->tiles[i].offset = 0;
+    config->tiles[i].size = 0;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_config_check_tiling:
+ * @config: a valid CONFIG, as gst_bc_wire_config_parse() returns it
+ * @tiling: (out caller-allocates) (optional): the tiling of the frames
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Checks that the tiles of @config are the ones gst_bc_tiling_init() makes
+ * for @n_rows rows of @row_bytes bytes in @n_units tiles, so the receiver
+ * can rely on #GstBcTiling.
+ *
+ * Returns: %FALSE when the tiles differ; the error names the first
+ * difference.
+ */
+gboolean
+gst_bc_wire_config_check_tiling (const GstBcWireConfig * config,
+    GstBcTiling * tiling, GError ** error)
+{
+  GstBcTiling local;
+  guint i;
+
+  g_return_val_if_fail (config != NULL, FALSE);
+
+  if (tiling == NULL)
+    tiling = &local;
+
+  /* keeps the comparison below inside config->tiles */
+  if (!config_check_units (config->n_units, error))
+    return FALSE;
+
+  if (config->row_bytes > G_MAXSIZE
+      || !gst_bc_tiling_init (tiling, config->n_rows,
+          (gsize) config->row_bytes, config->n_units)) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG n_rows %u, row_bytes %" G_GUINT64_FORMAT
+        " and n_units %u give no tiling", config->n_rows, config->row_bytes,
+        config->n_units);
+    return FALSE;
+  }
+  if (tiling->n_tiles != config->n_tiles) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG n_tiles is %u, the tiling of %u rows in %u units has %u",
+        config->n_tiles, config->n_rows, config->n_units, tiling->n_tiles);
+    return FALSE;
+  }
+  for (i = 0; i < tiling->n_tiles; i++) {
+    if (config->tiles[i].offset != tiling->tiles[i].offset
+        || config->tiles[i].size != tiling->tiles[i].size) {
+      g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+          "CONFIG tile %u is (offset %" G_GUINT64_FORMAT ", size %"
+          G_GUINT64_FORMAT "), the tiling has (offset %" G_GSIZE_FORMAT
+          ", size %" G_GSIZE_FORMAT ")", i, config->tiles[i].offset,
+          config->tiles[i].size, tiling->tiles[i].offset,
+          tiling->tiles[i].size);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_config_pack:
+ * @config: the message
+ * @out: header and payload are appended here
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Returns: %FALSE, appending nothing, when gst_bc_wire_config_validate()
+ * fails.
+ */
+gboolean
+gst_bc_wire_config_pack (const GstBcWireConfig * config, GByteArray * out,
+    GError ** error)
+{
+  gsize start, caps_len;
+  guint i;
+
+  g_return_val_if_fail (config != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (!gst_bc_wire_config_validate (config, error))
+    return FALSE;
+
+  caps_len = strlen (config->caps);
+  start = message_begin (out);
+  put_u64 (out, config->token);
+  put_u32 (out, config->generation);
+  put_u8 (out, (guint8) config->protocol);
+  put_u16 (out, config->n_units);
+  put_u32 (out, config->chunk_size);
+  put_u32 (out, config->packet_size);
+  put_u64 (out, config->frame_size);
+  put_u32 (out, config->n_rows);
+  put_u64 (out, config->row_bytes);
+  put_u16 (out, config->n_tiles);
+  for (i = 0; i < config->n_tiles; i++) {
+    put_u64 (out, config->tiles[i].offset);
+    put_u64 (out, config->tiles[i].size);
+  }
+  put_u16 (out, (guint16) caps_len);
+  g_byte_array_append (out, (const guint8 *) config->caps, caps_len);
+  message_end (out, start, GST_BC_WIRE_TYPE_CONFIG);
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_config_parse:
+ * @payload: (array length=len) (nullable): the payload
+ * @len: payload length from the header
+ * @out: (out caller-allocates): the message
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Parses a CONFIG and runs gst_bc_wire_config_validate() on it. The caps
+ * string is checked for length and embedded NUL bytes but not parsed.
+ *
+ * Returns: %FALSE with @error set when the payload is invalid; @out is then
+ * undefined.
+ */
+gboolean
+gst_bc_wire_config_parse (const guint8 * payload, gsize len,
+    GstBcWireConfig * out, GError ** error)
+{
+  WireReader r;
+  guint8 protocol;
+  guint16 caps_len;
+  const guint8 *caps;
+  guint i;
+
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  memset (out, 0, sizeof (*out));
+  reader_init (&r, "CONFIG", payload, len);
+
+  if (!reader_u64 (&r, "token", &out->token, error)
+      || !reader_u32 (&r, "generation", &out->generation, error)
+      || !reader_u8 (&r, "protocol", &protocol, error))
+    return FALSE;
+  if (protocol > GST_BC_WIRE_PROTOCOL_UDP) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "CONFIG protocol is %u, must be 0 (tcp) or 1 (udp)", protocol);
+    return FALSE;
+  }
+  out->protocol = (GstBcWireProtocol) protocol;
+
+  if (!reader_u16 (&r, "n_units", &out->n_units, error))
+    return FALSE;
+  if (!config_check_units (out->n_units, error))
+    return FALSE;
+
+  if (!reader_u32 (&r, "chunk_size", &out->chunk_size, error)
+      || !reader_u32 (&r, "packet_size", &out->packet_size, error)
+      || !reader_u64 (&r, "frame_size", &out->frame_size, error)
+      || !reader_u32 (&r, "n_rows", &out->n_rows, error)
+      || !reader_u64 (&r, "row_bytes", &out->row_bytes, error)
+      || !reader_u16 (&r, "n_tiles", &out->n_tiles, error))
+    return FALSE;
+  /* bounds the tiles array before reading into it */
+  if (!config_check_tiles (out->n_tiles, out->n_units, error))
+    return FALSE;
+
+  for (i = 0; i < out->n_tiles; i++) {
+    if (!reader_u64 (&r, "tile offset", &out->tiles[i].offset, error)
+        || !reader_u64 (&r, "tile size", &out->tiles[i].size, error))
+      return FALSE;
+  }
+
+  if (!reader_u16 (&r, "caps length", &caps_len, error))
+    return FALSE;
+  if (caps_len > GST_BC_WIRE_MAX_CAPS) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
+        "CONFIG caps length is %u bytes, the limit is %u", caps_len,
+        GST_BC_WIRE_MAX_CAPS);
+    return FALSE;
+  }
+  if (!reader_bytes (&r, "caps", caps_len, &caps, error))
+    return FALSE;
+  if (!check_text ("CONFIG", "caps", caps, caps_len, TRUE, error))
+    return FALSE;
+  memcpy (out->caps, caps, caps_len);
+  out->caps[caps_len] = '\0';
+
+  if (!reader_finish (&r, error))
+    return FALSE;
+  return gst_bc_wire_config_validate (out, error);
+}
+
+/* UNIT_HELLO */
+
+static gboolean
+unit_hello_validate (const GstBcWireUnitHello * hello, GError ** error)
+{
+  if (hello->unit >= GST_BC_WIRE_MAX_UNITS) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "UNIT_HELLO unit is %u, must be below %u", hello->unit,
+        GST_BC_WIRE_MAX_UNITS);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_unit_hello_pack:
+ * @hello: the message
+ * @out: header and payload are appended here
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Returns: %FALSE, appending nothing, when the unit index is not below
+ * %GST_BC_WIRE_MAX_UNITS.
+ */
+gboolean
+gst_bc_wire_unit_hello_pack (const GstBcWireUnitHello * hello,
+    GByteArray * out, GError ** error)
+{
+  gsize start;
+
+  g_return_val_if_fail (hello != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (!unit_hello_validate (hello, error))
+    return FALSE;
+
+  start = message_begin (out);
+  put_u64 (out, hello->token);
+  put_u32 (out, hello->generation);
+  put_u16 (out, hello->unit);
+  message_end (out, start, GST_BC_WIRE_TYPE_UNIT_HELLO);
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_unit_hello_parse:
+ * @payload: (array length=len) (nullable): the payload
+ * @len: payload length from the header
+ * @out: (out caller-allocates): the message
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Parses a UNIT_HELLO. Whether token, generation and unit match the session
+ * is for the server to check (and to answer with a REFUSE).
+ *
+ * Returns: %FALSE with @error set when the payload is invalid.
+ */
+gboolean
+gst_bc_wire_unit_hello_parse (const guint8 * payload, gsize len,
+    GstBcWireUnitHello * out, GError ** error)
+{
+  WireReader r;
+
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  reader_init (&r, "UNIT_HELLO", payload, len);
+  if (!reader_u64 (&r, "token", &out->token, error)
+      || !reader_u32 (&r, "generation", &out->generation, error)
+      || !reader_u16 (&r, "unit", &out->unit, error)
+      || !reader_finish (&r, error))
+    return FALSE;
+  return unit_hello_validate (out, error);
+}
+
+/* REFUSE */
+
+static gboolean
+refuse_check_code (guint32 code, GError ** error)
+{
+  if (code > GST_BC_WIRE_REFUSE_OTHER) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "REFUSE code is %u, must be 0 to %u", code, GST_BC_WIRE_REFUSE_OTHER);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+refuse_check_reason_len (gsize len, GError ** error)
+{
+  if (len > GST_BC_WIRE_MAX_REASON) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
+        "REFUSE reason is %" G_GSIZE_FORMAT " bytes, the limit is %u", len,
+        GST_BC_WIRE_MAX_REASON);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_refuse_pack:
+ * @code: why the connection is refused
+ * @reason: (nullable): UTF-8 text for the peer's error message
+ * @out: header and payload are appended here
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Returns: %FALSE, appending nothing, when @code is unknown or @reason is
+ * longer than %GST_BC_WIRE_MAX_REASON bytes or not UTF-8.
+ */
+gboolean
+gst_bc_wire_refuse_pack (GstBcWireRefuseCode code, const gchar * reason,
+    GByteArray * out, GError ** error)
+{
+  gsize start, len;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (reason == NULL)
+    reason = "";
+  len = strlen (reason);
+  if (!refuse_check_code ((guint32) code, error)
+      || !refuse_check_reason_len (len, error)
+      || !check_text ("REFUSE", "reason", (const guint8 *) reason, len, TRUE,
+          error))
+    return FALSE;
+
+  start = message_begin (out);
+  put_u32 (out, (guint32) code);
+  put_u16 (out, (guint16) len);
+  g_byte_array_append (out, (const guint8 *) reason, len);
+  message_end (out, start, GST_BC_WIRE_TYPE_REFUSE);
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_refuse_parse:
+ * @payload: (array length=len) (nullable): the payload
+ * @len: payload length from the header
+ * @out: (out caller-allocates): the message
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Returns: %FALSE with @error set when the payload is invalid; @out is then
+ * undefined.
+ */
+gboolean
+gst_bc_wire_refuse_parse (const guint8 * payload, gsize len,
+    GstBcWireRefuse * out, GError ** error)
+{
+  WireReader r;
+  guint32 code;
+  guint16 reason_len;
+  const guint8 *reason;
+
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  reader_init (&r, "REFUSE", payload, len);
+  if (!reader_u32 (&r, "code", &code, error))
+    return FALSE;
+  if (!refuse_check_code (code, error))
+    return FALSE;
+  if (!reader_u16 (&r, "reason length", &reason_len, error))
+    return FALSE;
+  if (!refuse_check_reason_len (reason_len, error))
+    return FALSE;
+  if (!reader_bytes (&r, "reason", reason_len, &reason, error)
+      || !reader_finish (&r, error))
+    return FALSE;
+  if (!check_text ("REFUSE", "reason", reason, reason_len, TRUE, error))
+    return FALSE;
+
+  out->code = (GstBcWireRefuseCode) code;
+  memcpy (out->reason, reason, reason_len);
+  out->reason[reason_len] = '\0';
+  return TRUE;
+}
+
+/* EOS and KEEPALIVE */
+
+/**
+ * gst_bc_wire_eos_pack:
+ * @out: header (the payload is empty) is appended here
+ */
+void
+gst_bc_wire_eos_pack (GByteArray * out)
+{
+  gsize start;
+
+  g_return_if_fail (out != NULL);
+
+  start = message_begin (out);
+  message_end (out, start, GST_BC_WIRE_TYPE_EOS);
+}
+
+/**
+ * gst_bc_wire_eos_parse:
+ * @payload: (array length=len) (nullable): the payload
+ * @len: payload length from the header
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Returns: %FALSE with @error set when the payload is not empty.
+ */
+gboolean
+gst_bc_wire_eos_parse (const guint8 * payload, gsize len, GError ** error)
+{
+  WireReader r;
+
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+
+  reader_init (&r, "EOS", payload, len);
+  return reader_finish (&r, error);
+}
+
+/**
+ * gst_bc_wire_keepalive_pack:
+ * @time_ns: the sender's monotonic time in nanoseconds
+ * @out: header and payload are appended here
+ */
+void
+gst_bc_wire_keepalive_pack (guint64 time_ns, GByteArray * out)
+{
+  gsize start;
+
+  g_return_if_fail (out != NULL);
+
+  start = message_begin (out);
+  put_u64 (out, time_ns);
+  message_end (out, start, GST_BC_WIRE_TYPE_KEEPALIVE);
+}
+
+/**
+ * gst_bc_wire_keepalive_parse:
+ * @payload: (array length=len) (nullable): the payload
+ * @len: payload length from the header
+ * @time_ns: (out): the sender's monotonic time in nanoseconds
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Returns: %FALSE with @error set when the payload is invalid.
+ */
+gboolean
+gst_bc_wire_keepalive_parse (const guint8 * payload, gsize len,
+    guint64 * time_ns, GError ** error)
+{
+  WireReader r;
+
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (time_ns != NULL, FALSE);
+
+  reader_init (&r, "KEEPALIVE", payload, len);
+  return reader_u64 (&r, "time", time_ns, error) && reader_finish (&r, error);
+}
+
+/* STATS */
+
+static gboolean
+is_name_char (gchar c)
+{
+  return c != '\0' && (g_ascii_isalnum (c) || strchr ("/-_.:+", c) != NULL);
+}
+
+/* Checks that the name between @start and @end is already a quark. */
+static gboolean
+stats_check_known_name (const gchar * str, const gchar * start,
+    const gchar * end, const gchar * what, GError ** error)
+{
+  gchar *name;
+  gboolean known;
+
+  if (start == end)
+    return TRUE;                /* gst_structure_from_string() fails */
+
+  name = g_strndup (start, end - start);
+  known = g_quark_try_string (name) != 0;
+  if (!known) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "STATS %s '%s' at offset %" G_GSIZE_FORMAT " is not a name this "
+        "process knows", what, name, (gsize) (start - str));
+  }
+  g_free (name);
+  return known;
+}
+
+/* Received statistics are plain values, so before handing the string to
+ * gst_structure_from_string() this makes sure that:
+ * - the structure name starts with a letter and every type cast (outside
+ *   quoted strings) is a number, boolean, string or fraction: GStreamer 1.22
+ *   answers a name that does not start with a letter, also one inside a
+ *   nested (GstStructure) or (GstCaps) value, with a critical instead of an
+ *   error;
+ * - there are no lists, arrays or ranges: GStreamer 1.22 leaks the
+ *   partial value when one of their elements does not parse;
+ * - the structure name and the field names are existing quarks: GLib never
+ *   frees quarks, so interning whatever a peer sends would let it grow the
+ *   process without bound. */
+static gboolean
+stats_check_syntax (const gchar * str, GError ** error)
+{
+  static const gchar *const allowed[] = {
+    "int", "i", "gint", "uint", "u", "guint", "int64", "gint64", "uint64",
+    "guint64", "double", "d", "gdouble", "float", "f", "gfloat", "boolean",
+    "bool", "b", "gboolean", "string", "str", "s", "gchararray", "fraction",
+    "GstFraction", NULL
+  };
+  const gchar *p = str;
+  gboolean quoted = FALSE;
+
+  if (!g_ascii_isalpha (*p)) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "STATS structure name must start with an ASCII letter, it starts "
+        "with byte 0x%02x", (guint8) * p);
+    return FALSE;
+  }
+  while (is_name_char (*p))
+    p++;
+  if (*p != '\0' && *p != ',' && *p != ';' && !g_ascii_isspace (*p)) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "STATS structure name is followed by byte 0x%02x at offset %"
+        G_GSIZE_FORMAT ", expected ',' or the end", (guint8) * p,
+        (gsize) (p - str));
+    return FALSE;
+  }
+  if (!stats_check_known_name (str, str, p, "structure name", error))
+    return FALSE;
+
+  for (; *p != '\0'; p++) {
+    if (quoted) {
+      if (*p == '\\' && p[1] != '\0')
+        p++;
+      else if (*p == '"')
+        quoted = FALSE;
+    } else if (*p == '"') {
+      quoted = TRUE;
+    } else if (*p == '\\') {
+      g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+          "STATS structure has a backslash outside a string at offset %"
+          G_GSIZE_FORMAT, (gsize) (p - str));
+      return FALSE;
+    } else if (strchr ("{}[]<>", *p) != NULL) {
+      g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+          "STATS structure has a list, array or range ('%c') at offset %"
+          G_GSIZE_FORMAT ", only plain values are allowed", *p,
+          (gsize) (p - str));
+      return FALSE;
+    } else if (*p == ',') {
+      const gchar *start, *end;
+
+      /* a field name follows */
+      start = p + 1;
+      while (g_ascii_isspace (*start))
+        start++;
+      end = start;
+      while (is_name_char (*end))
+        end++;
+      if (!stats_check_known_name (str, start, end, "field name", error))
+        return FALSE;
+      p = end - 1;
+    } else if (*p == '(') {
+      const gchar *start, *end;
+      gchar *type;
+      gboolean ok = FALSE;
+      guint i;
+
+      start = p + 1;
+      while (g_ascii_isspace (*start))
+        start++;
+      end = start;
+      while (is_name_char (*end))
+        end++;
+      type = g_strndup (start, end - start);
+      for (i = 0; allowed[i] != NULL && !ok; i++)
+        ok = strcmp (type, allowed[i]) == 0;
+      if (!ok) {
+        g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+            "STATS structure has a field of type '%s' at offset %"
+            G_GSIZE_FORMAT ", only numbers, booleans, strings and "
+            "fractions are allowed", type, (gsize) (p - str));
+        g_free (type);
+        return FALSE;
+      }
+      g_free (type);
+      p = end - 1;
+    }
+  }
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_stats_pack:
+ * @stats: the receiver's statistics
+ * @out: header and payload are appended here
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Serializes @stats with gst_structure_to_string().
+ *
+ * Returns: %FALSE, appending nothing, when the serialized structure is
+ * longer than %GST_BC_WIRE_MAX_STATS bytes.
+ */
+gboolean
+gst_bc_wire_stats_pack (const GstStructure * stats, GByteArray * out,
+    GError ** error)
+{
+  gchar *str;
+  gsize start, len;
+
+  g_return_val_if_fail (GST_IS_STRUCTURE (stats), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  str = gst_structure_to_string (stats);
+  len = strlen (str);
+  if (len > GST_BC_WIRE_MAX_STATS) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
+        "STATS structure is %" G_GSIZE_FORMAT " bytes, the limit is %u",
+        len, GST_BC_WIRE_MAX_STATS);
+    g_free (str);
+    return FALSE;
+  }
+
+  start = message_begin (out);
+  put_u16 (out, (guint16) len);
+  g_byte_array_append (out, (const guint8 *) str, len);
+  message_end (out, start, GST_BC_WIRE_TYPE_STATS);
+  g_free (str);
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_stats_parse:
+ * @payload: (array length=len) (nullable): the payload
+ * @len: payload length from the header
+ * @out: (out) (transfer full): the statistics
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Parses a STATS message. The structure string must be UTF-8, its name and
+ * field names must already be known to this process (be quarks, as they are
+ * once the receiver's code has used them: GLib never frees quarks, so names
+ * from the wire are not interned), its values may only be numbers, booleans,
+ * strings and fractions, and it must parse with gst_structure_from_string()
+ * with nothing after it.
+ *
+ * Returns: %FALSE with @error set (and @out untouched) when the payload is
+ * invalid.
+ */
+gboolean
+gst_bc_wire_stats_parse (const guint8 * payload, gsize len,
+    GstStructure ** out, GError ** error)
+{
+  WireReader r;
+  guint16 str_len;
+  const guint8 *bytes;
+  gchar *str, *end = NULL;
+  GstStructure *s;
+
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  reader_init (&r, "STATS", payload, len);
+  if (!reader_u16 (&r, "structure length", &str_len, error))
+    return FALSE;
+  if (str_len > GST_BC_WIRE_MAX_STATS) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
+        "STATS structure length is %u bytes, the limit is %u", str_len,
+        GST_BC_WIRE_MAX_STATS);
+    return FALSE;
+  }
+  if (!reader_bytes (&r, "structure", str_len, &bytes, error)
+      || !reader_finish (&r, error))
+    return FALSE;
+  if (!check_text ("STATS", "structure", bytes, str_len, TRUE, error))
+    return FALSE;
+
+  str = g_strndup ((const gchar *) bytes, str_len);
+  if (!stats_check_syntax (str, error)) {
+    g_free (str);
+    return FALSE;
+  }
+  s = gst_structure_from_string (str, &end);
+  if (s != NULL) {
+    while (g_ascii_isspace (*end))
+      end++;
+  }
+  if (s == NULL || *end != '\0') {
+    glong n_chars = g_utf8_strlen (str, -1);
+    gchar *shown = g_utf8_substring (str, 0, MIN (n_chars, 64));
+
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "STATS structure (%u bytes) does not parse as a GstStructure: "
+        "\"%s%s\"", str_len, shown, n_chars > 64 ? "..." : "");
+    g_free (shown);
+    if (s)
+      gst_structure_free (s);
+    g_free (str);
+    return FALSE;
+  }
+  g_free (str);
+  *out = s;
+  return TRUE;
+}
+
+/* Tile header */
+
+/**
+ * gst_bc_wire_tile_header_write:
+ * @out: (out caller-allocates) (array fixed-size=32): where to write
+ * @header: the tile header; its @flags must be 0
+ *
+ * Writes a tile header.
+ */
+void
+gst_bc_wire_tile_header_write (guint8 out[GST_BC_WIRE_TILE_HEADER_SIZE],
+    const GstBcWireTileHeader * header)
+{
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (header != NULL);
+  g_return_if_fail (header->flags == 0);
+
+  write_u32 (out, GST_BC_WIRE_TILE_MAGIC);
+  write_u32 (out + 4, header->generation);
+  write_u64 (out + 8, header->frame);
+  write_u64 (out + 16, header->timestamp);
+  write_u32 (out + 24, header->size);
+  write_u32 (out + 28, header->flags);
+}
+
+/**
+ * gst_bc_wire_tile_header_parse:
+ * @data: (array length=len) (nullable): received bytes, starting at a tile
+ *     header
+ * @len: number of bytes in @data
+ * @expected_size: the size of the tile this connection carries
+ * @out: (out caller-allocates): the parsed header
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Parses and checks a tile header: magic, flags 0 and a size equal to
+ * @expected_size. Whether the generation is the current one is for the
+ * caller to check.
+ *
+ * Returns: %GST_BC_WIRE_PARSE_NEED_MORE when @len is smaller than a tile
+ * header, %GST_BC_WIRE_PARSE_ERROR with @error set when it is invalid, else
+ * %GST_BC_WIRE_PARSE_OK.
+ */
+GstBcWireParseResult
+gst_bc_wire_tile_header_parse (const guint8 * data, gsize len,
+    guint32 expected_size, GstBcWireTileHeader * out, GError ** error)
+{
+  guint32 magic, size, flags;
+
+  g_return_val_if_fail (data != NULL || len == 0, GST_BC_WIRE_PARSE_ERROR);
+  g_return_val_if_fail (out != NULL, GST_BC_WIRE_PARSE_ERROR);
+
+  if (len < GST_BC_WIRE_TILE_HEADER_SIZE)
+    return GST_BC_WIRE_PARSE_NEED_MORE;
+
+  magic = read_u32 (data);
+  size = read_u32 (data + 24);
+  flags = read_u32 (data + 28);
+
+  if (magic != GST_BC_WIRE_TILE_MAGIC) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_BAD_MAGIC,
+        "tile header magic is 0x%08x, expected 0x%08x (\"GSBT\")", magic,
+        GST_BC_WIRE_TILE_MAGIC);
+    return GST_BC_WIRE_PARSE_ERROR;
+  }
+  if (size != expected_size) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "tile header size is %u bytes, expected %u", size, expected_size);
+    return GST_BC_WIRE_PARSE_ERROR;
+  }
+  if (flags != 0) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "tile header flags is 0x%08x, must be 0", flags);
+    return GST_BC_WIRE_PARSE_ERROR;
+  }
+
+  out->generation = read_u32 (data + 4);
+  out->frame = read_u64 (data + 8);
+  out->timestamp = read_u64 (data + 16);
+  out->size = size;
+  out->flags = flags;
+  return GST_BC_WIRE_PARSE_OK;
+}

@@ -1,0 +1,1170 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/bc/bc.h>
+
+#include <string.h>
+
+#define FUZZ_ITERATIONS 20000
+
+/* Byte-wise big-endian access: GST_WRITE_UINT32_BE() and friends use
+ * unaligned stores on x86, which UBSan reports. */
+static void
+write_be (guint8 * p, guint64 v, guint n_bytes)
+{
+  guint i;
+
+  for (i = 0; i < n_bytes; i++)
+    p[i] = (guint8) (v >> (8 * (n_bytes - 1 - i)));
+}
+
+static guint64
+read_be (const guint8 * p, guint n_bytes)
+{
+  guint64 v = 0;
+  guint i;
+
+  for (i = 0; i < n_bytes; i++)
+    v = (v << 8) | p[i];
+  return v;
+}
+
+/* Parses the header of a packed message, checks its type and length and
+ * returns where the payload is. */
+static const guint8 *
+split_message (GByteArray * msg, GstBcWireType type, gsize * payload_len)
+{
+  GstBcWireHeader h;
+  GError *err = NULL;
+
+  fail_unless_equals_int (gst_bc_wire_header_parse (msg->data, msg->len, &h,
+          &err), GST_BC_WIRE_PARSE_OK);
+  fail_unless (err == NULL);
+  fail_unless_equals_int (h.magic, GST_BC_WIRE_MAGIC);
+  fail_unless_equals_int (h.version, GST_BC_WIRE_VERSION);
+  fail_unless_equals_int (h.type, type);
+  fail_unless_equals_int (h.payload_len, msg->len - GST_BC_WIRE_HEADER_SIZE);
+  *payload_len = h.payload_len;
+  return msg->data + GST_BC_WIRE_HEADER_SIZE;
+}
+
+/* Checks that @err is set with @code and that its message holds @needle. */
+static void
+check_error (GError * err, gint code, const gchar * needle)
+{
+  fail_unless (err != NULL);
+  fail_unless (err->domain == GST_BC_WIRE_ERROR, "domain of '%s'",
+      err->message);
+  fail_unless_equals_int (err->code, code);
+  if (needle != NULL)
+    fail_unless (strstr (err->message, needle) != NULL,
+        "'%s' not in error '%s'", needle, err->message);
+  GST_DEBUG ("expected error: %s", err->message);
+}
+
+/* Copies @len bytes to an allocation of exactly that size, so the sanitizer
+ * sees any read past the end. */
+static guint8 *
+exact_copy (const guint8 * data, gsize len)
+{
+  return len ? g_memdup2 (data, len) : NULL;
+}
+
+/* Writes the CONFIG payload of @c without any validation, with @caps_len
+ * bytes of caps (which may hold a NUL or be longer than the limit). */
+static void
+raw_config_payload (const GstBcWireConfig * c, const gchar * caps,
+    gsize caps_len, GByteArray * out)
+{
+  guint8 b[8];
+  guint i;
+
+#define PUT(bits, v) G_STMT_START { \
+    write_be (b, v, bits / 8); \
+    g_byte_array_append (out, b, bits / 8); } G_STMT_END
+  PUT (64, c->token);
+  PUT (32, c->generation);
+  b[0] = c->protocol;
+  g_byte_array_append (out, b, 1);
+  PUT (16, c->n_units);
+  PUT (32, c->chunk_size);
+  PUT (32, c->packet_size);
+  PUT (64, c->frame_size);
+  PUT (32, c->n_rows);
+  PUT (64, c->row_bytes);
+  PUT (16, c->n_tiles);
+  for (i = 0; i < c->n_tiles && i < GST_BC_WIRE_MAX_UNITS; i++) {
+    PUT (64, c->tiles[i].offset);
+    PUT (64, c->tiles[i].size);
+  }
+  PUT (16, caps_len);
+#undef PUT
+  g_byte_array_append (out, (const guint8 *) caps, caps_len);
+}
+
+static void
+make_config (GstBcWireConfig * c, guint n_rows, gsize row_bytes, guint n_units)
+{
+  GstBcTiling tiling;
+  GError *err = NULL;
+
+  memset (c, 0, sizeof (*c));
+  c->token = G_GUINT64_CONSTANT (0x0123456789abcdef);
+  c->generation = 7;
+  c->protocol = GST_BC_WIRE_PROTOCOL_TCP;
+  c->chunk_size = 65536;
+  fail_unless (gst_bc_tiling_init (&tiling, n_rows, row_bytes, n_units));
+  fail_unless (gst_bc_wire_config_set_tiling (c, &tiling, &err));
+  fail_unless (gst_bc_wire_config_set_caps (c,
+          "video/x-bc, format=(string)BC1, width=(int)1920, "
+          "height=(int)1080, framerate=(fraction)30/1", &err));
+  fail_unless (err == NULL);
+}
+
+static void
+check_config_equal (const GstBcWireConfig * a, const GstBcWireConfig * b)
+{
+  guint i;
+
+  fail_unless_equals_uint64 (a->token, b->token);
+  fail_unless_equals_int (a->generation, b->generation);
+  fail_unless_equals_int (a->protocol, b->protocol);
+  fail_unless_equals_int (a->n_units, b->n_units);
+  fail_unless_equals_int (a->chunk_size, b->chunk_size);
+  fail_unless_equals_int (a->packet_size, b->packet_size);
+  fail_unless_equals_uint64 (a->frame_size, b->frame_size);
+  fail_unless_equals_int (a->n_rows, b->n_rows);
+  fail_unless_equals_uint64 (a->row_bytes, b->row_bytes);
+  fail_unless_equals_int (a->n_tiles, b->n_tiles);
+  for (i = 0; i < a->n_tiles; i++) {
+    fail_unless_equals_uint64 (a->tiles[i].offset, b->tiles[i].offset);
+    fail_unless_equals_uint64 (a->tiles[i].size, b->tiles[i].size);
+  }
+  fail_unless_equals_string (a->caps, b->caps);
+}
+
+/* Packs @c, parses it back and compares. */
+static void
+config_round_trip (const GstBcWireConfig * c)
+{
+  GByteArray *msg = g_byte_array_new ();
+  GstBcWireConfig *parsed = g_new0 (GstBcWireConfig, 1);
+  GError *err = NULL;
+  const guint8 *payload;
+  guint8 *copy;
+  gsize len;
+
+  fail_unless (gst_bc_wire_config_pack (c, msg, &err));
+  fail_unless (err == NULL);
+  payload = split_message (msg, GST_BC_WIRE_TYPE_CONFIG, &len);
+  fail_unless_equals_int (len, 45 + 16 * c->n_tiles + 2 + strlen (c->caps));
+  copy = exact_copy (payload, len);
+  fail_unless (gst_bc_wire_config_parse (copy, len, parsed, &err));
+  fail_unless (err == NULL);
+  check_config_equal (c, parsed);
+  g_free (copy);
+  g_free (parsed);
+  g_byte_array_unref (msg);
+}
+
+/* Expects the raw payload of @c to be rejected with @code, and, when
+ * @pack_too, gst_bc_wire_config_pack() to refuse @c with the same code. */
+static void
+config_expect_error (const GstBcWireConfig * c, gboolean pack_too, gint code,
+    const gchar * needle)
+{
+  GByteArray *payload = g_byte_array_new ();
+  GByteArray *msg = g_byte_array_new ();
+  GstBcWireConfig *parsed = g_new0 (GstBcWireConfig, 1);
+  GError *err = NULL;
+  guint8 *copy;
+
+  raw_config_payload (c, c->caps, strlen (c->caps), payload);
+  copy = exact_copy (payload->data, payload->len);
+  fail_if (gst_bc_wire_config_parse (copy, payload->len, parsed, &err));
+  check_error (err, code, needle);
+  g_clear_error (&err);
+
+  if (pack_too) {
+    fail_if (gst_bc_wire_config_pack (c, msg, &err));
+    check_error (err, code, needle);
+    fail_unless_equals_int (msg->len, 0);
+    g_clear_error (&err);
+  }
+  g_free (copy);
+  g_free (parsed);
+  g_byte_array_unref (payload);
+  g_byte_array_unref (msg);
+}
+
+GST_START_TEST (test_header)
+{
+  guint8 buf[GST_BC_WIRE_HEADER_SIZE];
+  GstBcWireHeader h;
+  GError *err = NULL;
+  gsize i;
+
+  gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_CONFIG, 1234);
+  fail_unless_equals_int (read_be (buf, 4), 0x47534243);
+  fail_unless (memcmp (buf, "GSBC", 4) == 0);
+  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_BC_WIRE_PARSE_OK);
+  fail_unless_equals_int (h.type, GST_BC_WIRE_TYPE_CONFIG);
+  fail_unless_equals_int (h.payload_len, 1234);
+  fail_unless_equals_int (h.version, GST_BC_WIRE_VERSION);
+
+  /* every short length asks for more, without reading past @len */
+  for (i = 0; i < GST_BC_WIRE_HEADER_SIZE; i++) {
+    guint8 *copy = exact_copy (buf, i);
+
+    fail_unless_equals_int (gst_bc_wire_header_parse (copy, i, &h, &err),
+        GST_BC_WIRE_PARSE_NEED_MORE);
+    fail_unless (err == NULL);
+    g_free (copy);
+  }
+
+  /* the limit itself is fine, one more is not */
+  gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_STATS,
+      GST_BC_WIRE_MAX_PAYLOAD);
+  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_BC_WIRE_PARSE_OK);
+  write_be (buf + 8, GST_BC_WIRE_MAX_PAYLOAD + 1, 4);
+  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_BC_WIRE_PARSE_ERROR);
+  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "65537");
+  g_clear_error (&err);
+  write_be (buf + 8, G_MAXUINT32, 4);
+  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_BC_WIRE_PARSE_ERROR);
+  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "4294967295");
+  g_clear_error (&err);
+
+  /* wrong magic */
+  gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_HELLO, 4);
+  memcpy (buf, "GET ", 4);
+  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_BC_WIRE_PARSE_ERROR);
+  check_error (err, GST_BC_WIRE_ERROR_BAD_MAGIC, "0x47455420");
+  g_clear_error (&err);
+
+  /* other versions, named together with ours */
+  gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_HELLO, 4);
+  write_be (buf + 4, 2, 2);
+  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_BC_WIRE_PARSE_ERROR);
+  check_error (err, GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION,
+      "version 2, this side speaks version 1");
+  g_clear_error (&err);
+  write_be (buf + 4, 0, 2);
+  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_BC_WIRE_PARSE_ERROR);
+  check_error (err, GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION, "version 0");
+  g_clear_error (&err);
+
+  /* unknown types */
+  for (i = 0; i < 3; i++) {
+    const guint16 types[] = { 0, GST_BC_WIRE_TYPE_STATS + 1, 0xffff };
+    gchar *needle = g_strdup_printf ("type is %u", types[i]);
+
+    gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_HELLO, 4);
+    write_be (buf + 6, types[i], 2);
+    fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
+            &err), GST_BC_WIRE_PARSE_ERROR);
+    check_error (err, GST_BC_WIRE_ERROR_INVALID, needle);
+    g_clear_error (&err);
+    g_free (needle);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_small_messages)
+{
+  GByteArray *msg = g_byte_array_new ();
+  GError *err = NULL;
+  const guint8 *payload;
+  gsize len;
+  GstBcWireHello hello = { 0 }, hello_out = { 1 };
+  GstBcWireUnitHello uh = { G_GUINT64_CONSTANT (0xfeedfacecafebeef), 42, 63 };
+  GstBcWireUnitHello uh_out;
+  GstBcWireRefuse *refuse = g_new0 (GstBcWireRefuse, 1);
+  guint64 t;
+
+  fail_unless (gst_bc_wire_hello_pack (&hello, msg, &err));
+  payload = split_message (msg, GST_BC_WIRE_TYPE_HELLO, &len);
+  fail_unless_equals_int (len, 4);
+  fail_unless (gst_bc_wire_hello_parse (payload, len, &hello_out, &err));
+  fail_unless_equals_int (hello_out.flags, 0);
+  hello.flags = 1;
+  g_byte_array_set_size (msg, 0);
+  fail_if (gst_bc_wire_hello_pack (&hello, msg, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "flags is 0x00000001");
+  g_clear_error (&err);
+  fail_unless_equals_int (msg->len, 0);
+
+  g_byte_array_set_size (msg, 0);
+  fail_unless (gst_bc_wire_unit_hello_pack (&uh, msg, &err));
+  payload = split_message (msg, GST_BC_WIRE_TYPE_UNIT_HELLO, &len);
+  fail_unless_equals_int (len, 14);
+  fail_unless (gst_bc_wire_unit_hello_parse (payload, len, &uh_out, &err));
+  fail_unless_equals_uint64 (uh_out.token, uh.token);
+  fail_unless_equals_int (uh_out.generation, 42);
+  fail_unless_equals_int (uh_out.unit, 63);
+  uh.unit = 64;
+  g_byte_array_set_size (msg, 0);
+  fail_if (gst_bc_wire_unit_hello_pack (&uh, msg, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "unit is 64");
+  g_clear_error (&err);
+
+  g_byte_array_set_size (msg, 0);
+  fail_unless (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_UNKNOWN_UNIT,
+          "unit 9 does not exist: the session has 8 tiles (ünïcödé)", msg,
+          &err));
+  payload = split_message (msg, GST_BC_WIRE_TYPE_REFUSE, &len);
+  fail_unless (gst_bc_wire_refuse_parse (payload, len, refuse, &err));
+  fail_unless_equals_int (refuse->code, GST_BC_WIRE_REFUSE_UNKNOWN_UNIT);
+  fail_unless_equals_string (refuse->reason,
+      "unit 9 does not exist: the session has 8 tiles (ünïcödé)");
+  g_byte_array_set_size (msg, 0);
+  fail_unless (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_BUSY, NULL, msg,
+          &err));
+  payload = split_message (msg, GST_BC_WIRE_TYPE_REFUSE, &len);
+  fail_unless_equals_int (len, 6);
+  fail_unless (gst_bc_wire_refuse_parse (payload, len, refuse, &err));
+  fail_unless_equals_int (refuse->code, GST_BC_WIRE_REFUSE_BUSY);
+  fail_unless_equals_string (refuse->reason, "");
+
+  g_byte_array_set_size (msg, 0);
+  gst_bc_wire_eos_pack (msg);
+  payload = split_message (msg, GST_BC_WIRE_TYPE_EOS, &len);
+  fail_unless_equals_int (len, 0);
+  fail_unless (gst_bc_wire_eos_parse (NULL, 0, &err));
+  fail_if (gst_bc_wire_eos_parse ((const guint8 *) "x", 1, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "1 unexpected trailing");
+  g_clear_error (&err);
+
+  g_byte_array_set_size (msg, 0);
+  gst_bc_wire_keepalive_pack (G_GUINT64_CONSTANT (123456789012345), msg);
+  payload = split_message (msg, GST_BC_WIRE_TYPE_KEEPALIVE, &len);
+  fail_unless_equals_int (len, 8);
+  fail_unless (gst_bc_wire_keepalive_parse (payload, len, &t, &err));
+  fail_unless_equals_uint64 (t, G_GUINT64_CONSTANT (123456789012345));
+
+  /* one byte short and one byte long */
+  fail_if (gst_bc_wire_keepalive_parse (payload, len - 1, &t, &err));
+  check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "time");
+  g_clear_error (&err);
+  g_byte_array_append (msg, (const guint8 *) "", 1);
+  payload = msg->data + GST_BC_WIRE_HEADER_SIZE;
+  fail_if (gst_bc_wire_keepalive_parse (payload, len + 1, &t, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "KEEPALIVE payload is 9");
+  g_clear_error (&err);
+
+  fail_unless (err == NULL);
+  g_free (refuse);
+  g_byte_array_unref (msg);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_stats)
+{
+  GByteArray *msg = g_byte_array_new ();
+  GError *err = NULL;
+  GstStructure *s, *out = NULL;
+  const guint8 *payload;
+  gsize len;
+  GString *big;
+  guint i;
+
+  s = gst_structure_new ("tilesrc-stats",
+      "frames-received", G_TYPE_UINT64, G_GUINT64_CONSTANT (1000),
+      "latency-p50", G_TYPE_DOUBLE, 4.25,
+      "receive-buffer-size", G_TYPE_INT, 16777216,
+      "note", G_TYPE_STRING, "a \"quoted\" string, with commas (and "
+      "parentheses) \\ (structure)", "rate", GST_TYPE_FRACTION, 30, 1,
+      "ok", G_TYPE_BOOLEAN, TRUE, NULL);
+  fail_unless (gst_bc_wire_stats_pack (s, msg, &err));
+  payload = split_message (msg, GST_BC_WIRE_TYPE_STATS, &len);
+  fail_unless (gst_bc_wire_stats_parse (payload, len, &out, &err));
+  fail_unless (err == NULL);
+  fail_unless (gst_structure_is_equal (s, out));
+  gst_structure_free (out);
+  out = NULL;
+
+  /* one byte short and one byte long */
+  fail_if (gst_bc_wire_stats_parse (payload, len - 1, &out, &err));
+  check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "structure");
+  g_clear_error (&err);
+  g_byte_array_append (msg, (const guint8 *) " ", 1);
+  payload = msg->data + GST_BC_WIRE_HEADER_SIZE;
+  fail_if (gst_bc_wire_stats_parse (payload, len + 1, &out, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "trailing");
+  g_clear_error (&err);
+  fail_unless (out == NULL);
+
+  /* structures that do not parse, or parse with something after them */
+  /* names the receiving process knows */
+  g_quark_from_static_string ("this");
+  g_quark_from_static_string ("stats");
+  g_quark_from_static_string ("a");
+  g_quark_from_static_string ("n");
+  for (i = 0; i < 13; i++) {
+    const gchar *bad[] = { "this is = not a structure",
+      "stats, a=(int)1; garbage", "stats, n=(int)notanumber",
+      /* names and types GStreamer 1.22 answers with a critical */
+      "", "3tats, a=(int)1", "\"3tats\", a=(int)1",
+      "stats, a=(structure)\"3x;\"", "stats, a=(GstCaps)\"3x\"",
+      "stats, a=( GstStructure )\"3x;\", n=(int)1",
+      "stats, a={ (int)1, (int)x }",
+      /* names the process does not know yet */
+      "bcwire-unknown-structure, a=(int)1",
+      "stats, a=(int)1, bcwire-unknown-field=(int)2",
+      "stats, a=\"x, y\",bcwire-unknown-field=(int)2"
+    };
+    const gchar *needle[] = { "does not parse", "does not parse",
+      "does not parse", "starts with byte 0x00", "starts with byte 0x33",
+      "starts with byte 0x22", "type 'structure' at offset 9",
+      "type 'GstCaps'", "type 'GstStructure' at offset 9",
+      "list, array or range ('{') at offset 9",
+      "structure name 'bcwire-unknown-structure' at offset 0 is not a name "
+          "this process knows",
+      "field name 'bcwire-unknown-field' at offset 17",
+      "field name 'bcwire-unknown-field' at offset 16"
+    };
+    guint8 *p = g_malloc (2 + strlen (bad[i]));
+
+    write_be (p, strlen (bad[i]), 2);
+    memcpy (p + 2, bad[i], strlen (bad[i]));
+    fail_if (gst_bc_wire_stats_parse (p, 2 + strlen (bad[i]), &out, &err));
+    check_error (err, GST_BC_WIRE_ERROR_INVALID, needle[i]);
+    g_clear_error (&err);
+    fail_unless (out == NULL);
+    g_free (p);
+  }
+
+  /* too long, on both sides */
+  big = g_string_new (NULL);
+  for (i = 0; i < GST_BC_WIRE_MAX_STATS; i++)
+    g_string_append_c (big, 'a' + i % 26);
+  gst_structure_set (s, "big", G_TYPE_STRING, big->str, NULL);
+  g_byte_array_set_size (msg, 0);
+  fail_if (gst_bc_wire_stats_pack (s, msg, &err));
+  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "limit is 16384");
+  g_clear_error (&err);
+  fail_unless_equals_int (msg->len, 0);
+  {
+    guint8 *p = g_malloc0 (2 + GST_BC_WIRE_MAX_STATS + 1);
+
+    write_be (p, GST_BC_WIRE_MAX_STATS + 1, 2);
+    fail_if (gst_bc_wire_stats_parse (p, 2 + GST_BC_WIRE_MAX_STATS + 1, &out,
+            &err));
+    check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "16385");
+    g_clear_error (&err);
+    g_free (p);
+  }
+
+  g_string_free (big, TRUE);
+  gst_structure_free (s);
+  g_byte_array_unref (msg);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_refuse_invalid)
+{
+  GByteArray *msg = g_byte_array_new ();
+  GstBcWireRefuse *refuse = g_new0 (GstBcWireRefuse, 1);
+  GError *err = NULL;
+  gchar *reason = g_strnfill (GST_BC_WIRE_MAX_REASON + 1, 'x');
+  guint8 *p;
+  gsize n;
+
+  fail_if (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_OTHER, reason, msg,
+          &err));
+  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "reason is 1025 bytes");
+  g_clear_error (&err);
+  fail_unless_equals_int (msg->len, 0);
+  reason[GST_BC_WIRE_MAX_REASON] = '\0';
+  fail_unless (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_OTHER, reason, msg,
+          &err));
+  fail_if (gst_bc_wire_refuse_pack (6, "x", msg, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "code is 6");
+  g_clear_error (&err);
+  fail_if (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_OTHER, "\xff\xfe",
+          msg, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "UTF-8");
+  g_clear_error (&err);
+
+  /* received: too long, unknown code, NUL, not UTF-8 */
+  n = 6 + GST_BC_WIRE_MAX_REASON + 1;
+  p = g_malloc0 (n);
+  write_be (p + 4, GST_BC_WIRE_MAX_REASON + 1, 2);
+  memset (p + 6, 'x', GST_BC_WIRE_MAX_REASON + 1);
+  fail_if (gst_bc_wire_refuse_parse (p, n, refuse, &err));
+  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "1025");
+  g_clear_error (&err);
+  write_be (p + 4, GST_BC_WIRE_MAX_REASON, 2);
+  fail_unless (gst_bc_wire_refuse_parse (p, n - 1, refuse, &err));
+  fail_unless_equals_int (strlen (refuse->reason), GST_BC_WIRE_MAX_REASON);
+  write_be (p, 0x10000, 4);
+  fail_if (gst_bc_wire_refuse_parse (p, n - 1, refuse, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "code is 65536");
+  g_clear_error (&err);
+  write_be (p, 0, 4);
+  p[10] = 0;
+  fail_if (gst_bc_wire_refuse_parse (p, n - 1, refuse, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "NUL byte at offset 4");
+  g_clear_error (&err);
+  p[10] = 0xc3;
+  fail_if (gst_bc_wire_refuse_parse (p, n - 1, refuse, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "UTF-8");
+  g_clear_error (&err);
+  /* reason length pointing past the payload */
+  write_be (p + 4, 10, 2);
+  fail_if (gst_bc_wire_refuse_parse (p, 12, refuse, &err));
+  check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "reason");
+  g_clear_error (&err);
+
+  g_free (p);
+  g_free (reason);
+  g_free (refuse);
+  g_byte_array_unref (msg);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_config_tilings)
+{
+  GstBcWireConfig *c = g_new0 (GstBcWireConfig, 1);
+  GstBcTiling *tiling = g_new0 (GstBcTiling, 1);
+  GstBcTiling *check = g_new0 (GstBcTiling, 1);
+  GstBcInfo info;
+  GError *err = NULL;
+  struct
+  {
+    guint width, height, units, n_tiles;
+  } cases[] = {
+    {1920, 1080, 8, 8},
+    {30, 26, 3, 3},
+    {1, 1, 64, 1},
+    {3840, 2160, 64, 64},
+    {64, 16, 8, 4},
+  };
+  guint i, j;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    fail_unless (gst_bc_info_set_format (&info, GST_BC_FORMAT_BC1,
+            cases[i].width, cases[i].height));
+    fail_unless (gst_bc_tiling_init_for_info (tiling, &info, cases[i].units));
+    memset (c, 0, sizeof (*c));
+    c->token = g_random_int ();
+    c->generation = i;
+    c->chunk_size = 1408;
+    fail_unless (gst_bc_wire_config_set_tiling (c, tiling, &err));
+    fail_unless (gst_bc_wire_config_set_caps (c, "video/x-bc", &err));
+    fail_unless_equals_int (c->n_units, cases[i].units);
+    fail_unless_equals_int (c->n_tiles, cases[i].n_tiles);
+    fail_unless_equals_uint64 (c->frame_size, info.size);
+    for (j = 0; j < c->n_tiles; j++) {
+      fail_unless_equals_uint64 (c->tiles[j].offset, tiling->tiles[j].offset);
+      fail_unless_equals_uint64 (c->tiles[j].size, tiling->tiles[j].size);
+    }
+    fail_unless (gst_bc_wire_config_validate (c, &err));
+    config_round_trip (c);
+    fail_unless (gst_bc_wire_config_check_tiling (c, check, &err));
+    fail_unless (memcmp (check, tiling, sizeof (*check)) == 0);
+    fail_unless (gst_bc_wire_config_check_tiling (c, NULL, &err));
+  }
+
+  /* raw RGBA: pixel rows, over UDP */
+  make_config (c, 1080, 1920 * 4, 7);
+  c->protocol = GST_BC_WIRE_PROTOCOL_UDP;
+  c->packet_size = 1408;
+  config_round_trip (c);
+  fail_unless (gst_bc_wire_config_check_tiling (c, NULL, &err));
+
+  /* the largest payload: 64 tiles and the longest caps */
+  make_config (c, 4096, 16, 64);
+  memset (c->caps, 'c', GST_BC_WIRE_MAX_CAPS);
+  c->caps[GST_BC_WIRE_MAX_CAPS] = '\0';
+  config_round_trip (c);
+
+  /* valid, but not the tiling gst_bc_tiling_init() makes: 2, 2, 3 rows */
+  make_config (c, 7, 64, 3);
+  c->tiles[0].size = 128;
+  c->tiles[1].offset = 128;
+  c->tiles[1].size = 128;
+  c->tiles[2].offset = 256;
+  c->tiles[2].size = 192;
+  fail_unless (gst_bc_wire_config_validate (c, &err));
+  config_round_trip (c);
+  fail_if (gst_bc_wire_config_check_tiling (c, NULL, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "tile 0 is (offset 0, size 128)"
+      ", the tiling has (offset 0, size 192)");
+  g_clear_error (&err);
+  /* fewer tiles than the tiling makes */
+  make_config (c, 8, 64, 4);
+  c->n_tiles = 2;
+  c->tiles[0].size = 256;
+  c->tiles[1].offset = 256;
+  c->tiles[1].size = 256;
+  fail_unless (gst_bc_wire_config_validate (c, &err));
+  fail_if (gst_bc_wire_config_check_tiling (c, NULL, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "n_tiles is 2");
+  g_clear_error (&err);
+
+  /* set_tiling refuses more than 64 units */
+  fail_unless (gst_bc_tiling_init (tiling, 100, 8, 65));
+  fail_if (gst_bc_wire_config_set_tiling (c, tiling, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "n_units is 65");
+  g_clear_error (&err);
+
+  g_free (check);
+  g_free (tiling);
+  g_free (c);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_config_invalid)
+{
+  GstBcWireConfig *good = g_new0 (GstBcWireConfig, 1);
+  GstBcWireConfig *c = g_new0 (GstBcWireConfig, 1);
+  GstBcWireConfig *parsed = g_new0 (GstBcWireConfig, 1);
+  GByteArray *payload = g_byte_array_new ();
+  GError *err = NULL;
+  gchar *caps;
+  guint8 *copy;
+  gsize i;
+
+  /* 7 rows of 64 bytes in 3 tiles: 192, 128, 128 */
+  make_config (good, 7, 64, 3);
+
+#define RESET() memcpy (c, good, sizeof (*c))
+  RESET ();
+  c->n_units = 0;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "n_units is 0");
+  RESET ();
+  c->n_units = 65;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "n_units is 65");
+  RESET ();
+  c->n_units = 2;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "n_tiles is 3, must be 1 to n_units (2)");
+  RESET ();
+  c->n_tiles = 0;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "n_tiles is 0");
+  RESET ();
+  c->protocol = 2;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "protocol is 2");
+  RESET ();
+  c->packet_size = 1400;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "packet_size is 1400, must be 0 for tcp");
+  RESET ();
+  c->protocol = GST_BC_WIRE_PROTOCOL_UDP;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "packet_size is 0, must be 1 to 65507 for udp");
+  RESET ();
+  c->chunk_size = 0;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "chunk_size is 0");
+  RESET ();
+  c->frame_size = 0;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "frame_size is 0");
+  RESET ();
+  c->n_rows = 1 << 20;
+  c->row_bytes = 1025;
+  c->frame_size = (guint64) c->n_rows * c->row_bytes;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "frame_size is 1074790400, must be 1 to 1073741824");
+  RESET ();
+  c->frame_size += 64;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "row_bytes 64 is 448, but frame_size is 512");
+  RESET ();
+  /* n_rows * row_bytes = 2^31 * 2^33 = 2^64 */
+  c->n_rows = 1u << 31;
+  c->row_bytes = G_GUINT64_CONSTANT (1) << 33;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "n_rows 2147483648 * row_bytes 8589934592 overflows 64 bits");
+  RESET ();
+  c->n_rows = 0;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "n_rows is 0");
+  RESET ();
+  c->row_bytes = 0;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "row_bytes 0");
+
+  /* tiles: a gap, an overlap, not a row multiple, empty, too few bytes,
+   * past the end */
+  RESET ();
+  c->tiles[1].offset += 64;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "tile 1 offset is 256, expected 192");
+  RESET ();
+  c->tiles[2].offset -= 64;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "tile 2 offset is 256, expected 320");
+  RESET ();
+  c->tiles[0].size = 191;
+  c->tiles[1].offset = 191;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "tile 0 size is 191, must be a non-zero multiple of row_bytes 64");
+  RESET ();
+  c->tiles[1].size = 0;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "tile 1 size is 0");
+  RESET ();
+  c->tiles[2].size = 64;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "tiles sum to 384 bytes, frame_size is 448");
+  RESET ();
+  c->tiles[2].size = 192;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "tile 2 (offset 320, size 192) ends past frame_size 448");
+  RESET ();
+  c->tiles[2].size = G_GUINT64_CONSTANT (1) << 63;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "ends past frame_size");
+
+  /* caps: empty */
+  RESET ();
+  c->caps[0] = '\0';
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "caps is empty");
+
+  /* caps: an embedded NUL (only possible on the wire) */
+  raw_config_payload (good, "video/x-bc\0evil", 15, payload);
+  copy = exact_copy (payload->data, payload->len);
+  fail_if (gst_bc_wire_config_parse (copy, payload->len, parsed, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "caps contains a NUL byte "
+      "at offset 10 of 15");
+  g_clear_error (&err);
+  g_free (copy);
+
+  /* caps: too long, on the wire and when set */
+  caps = g_strnfill (GST_BC_WIRE_MAX_CAPS + 1, 'c');
+  g_byte_array_set_size (payload, 0);
+  raw_config_payload (good, caps, GST_BC_WIRE_MAX_CAPS + 1, payload);
+  copy = exact_copy (payload->data, payload->len);
+  fail_if (gst_bc_wire_config_parse (copy, payload->len, parsed, &err));
+  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "caps length is 8193");
+  g_clear_error (&err);
+  g_free (copy);
+  RESET ();
+  fail_if (gst_bc_wire_config_set_caps (c, caps, &err));
+  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "caps is 8193 bytes");
+  g_clear_error (&err);
+  /* a caps array without its NUL */
+  memset (c->caps, 'c', sizeof (c->caps));
+  {
+    GByteArray *msg = g_byte_array_new ();
+
+    fail_if (gst_bc_wire_config_pack (c, msg, &err));
+    check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "longer than 8192");
+    g_clear_error (&err);
+    g_byte_array_unref (msg);
+  }
+  g_free (caps);
+
+  /* every truncation, and one byte long */
+  g_byte_array_set_size (payload, 0);
+  raw_config_payload (good, good->caps, strlen (good->caps), payload);
+  for (i = 0; i < payload->len; i++) {
+    copy = exact_copy (payload->data, i);
+    fail_if (gst_bc_wire_config_parse (copy, i, parsed, &err));
+    check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, NULL);
+    g_clear_error (&err);
+    g_free (copy);
+  }
+  g_byte_array_append (payload, (const guint8 *) "x", 1);
+  copy = exact_copy (payload->data, payload->len);
+  fail_if (gst_bc_wire_config_parse (copy, payload->len, parsed, &err));
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "1 unexpected trailing byte");
+  g_clear_error (&err);
+  fail_unless (gst_bc_wire_config_parse (copy, payload->len - 1, parsed, &err));
+  check_config_equal (good, parsed);
+  g_free (copy);
+#undef RESET
+
+  g_byte_array_unref (payload);
+  g_free (parsed);
+  g_free (c);
+  g_free (good);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_truncated_payloads)
+{
+  /* every message one byte short, and every short length of it */
+  GByteArray *msg = g_byte_array_new ();
+  GstBcWireHello hello = { 0 };
+  GstBcWireUnitHello uh = { 1, 2, 3 };
+  GstBcWireRefuse *refuse = g_new0 (GstBcWireRefuse, 1);
+  GError *err = NULL;
+  const guint8 *payload;
+  gsize len, i;
+
+  fail_unless (gst_bc_wire_hello_pack (&hello, msg, &err));
+  payload = split_message (msg, GST_BC_WIRE_TYPE_HELLO, &len);
+  for (i = 0; i < len; i++) {
+    guint8 *copy = exact_copy (payload, i);
+
+    fail_if (gst_bc_wire_hello_parse (copy, i, &hello, &err));
+    check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "HELLO");
+    g_clear_error (&err);
+    g_free (copy);
+  }
+
+  g_byte_array_set_size (msg, 0);
+  fail_unless (gst_bc_wire_unit_hello_pack (&uh, msg, &err));
+  payload = split_message (msg, GST_BC_WIRE_TYPE_UNIT_HELLO, &len);
+  for (i = 0; i < len; i++) {
+    guint8 *copy = exact_copy (payload, i);
+
+    fail_if (gst_bc_wire_unit_hello_parse (copy, i, &uh, &err));
+    check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "UNIT_HELLO");
+    g_clear_error (&err);
+    g_free (copy);
+  }
+
+  g_byte_array_set_size (msg, 0);
+  fail_unless (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_UNKNOWN_TOKEN,
+          "token 5 is not the session's", msg, &err));
+  payload = split_message (msg, GST_BC_WIRE_TYPE_REFUSE, &len);
+  for (i = 0; i < len; i++) {
+    guint8 *copy = exact_copy (payload, i);
+
+    fail_if (gst_bc_wire_refuse_parse (copy, i, refuse, &err));
+    check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "REFUSE");
+    g_clear_error (&err);
+    g_free (copy);
+  }
+
+  /* every message one byte long */
+  {
+    GByteArray *msgs[3] = { g_byte_array_new (), g_byte_array_new (),
+      g_byte_array_new ()
+    };
+    GstBcWireHello h0 = { 0 };
+    GstBcWireUnitHello uh0 = { 1, 2, 3 };
+    guint k;
+
+    fail_unless (gst_bc_wire_hello_pack (&h0, msgs[0], NULL));
+    fail_unless (gst_bc_wire_unit_hello_pack (&uh0, msgs[1], NULL));
+    fail_unless (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_OTHER, "no",
+            msgs[2], NULL));
+    for (k = 0; k < 3; k++) {
+      gsize n = msgs[k]->len - GST_BC_WIRE_HEADER_SIZE + 1;
+      guint8 *copy = g_malloc0 (n);
+      gboolean ok;
+
+      memcpy (copy, msgs[k]->data + GST_BC_WIRE_HEADER_SIZE, n - 1);
+      if (k == 0)
+        ok = gst_bc_wire_hello_parse (copy, n, &hello, &err);
+      else if (k == 1)
+        ok = gst_bc_wire_unit_hello_parse (copy, n, &uh, &err);
+      else
+        ok = gst_bc_wire_refuse_parse (copy, n, refuse, &err);
+      fail_if (ok);
+      check_error (err, GST_BC_WIRE_ERROR_INVALID, "1 unexpected trailing");
+      g_clear_error (&err);
+      g_free (copy);
+      g_byte_array_unref (msgs[k]);
+    }
+  }
+
+  g_free (refuse);
+  g_byte_array_unref (msg);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_tile_header)
+{
+  guint8 buf[GST_BC_WIRE_TILE_HEADER_SIZE];
+  GstBcWireTileHeader h = { 3, G_GUINT64_CONSTANT (1) << 40,
+    GST_CLOCK_TIME_NONE, 518400, 0
+  };
+  GstBcWireTileHeader out;
+  GError *err = NULL;
+  gsize i;
+
+  gst_bc_wire_tile_header_write (buf, &h);
+  fail_unless (memcmp (buf, "GSBT", 4) == 0);
+  fail_unless_equals_int (gst_bc_wire_tile_header_parse (buf, sizeof (buf),
+          518400, &out, &err), GST_BC_WIRE_PARSE_OK);
+  fail_unless_equals_int (out.generation, 3);
+  fail_unless_equals_uint64 (out.frame, G_GUINT64_CONSTANT (1) << 40);
+  fail_unless_equals_uint64 (out.timestamp, GST_CLOCK_TIME_NONE);
+  fail_unless_equals_int (out.size, 518400);
+  fail_unless_equals_int (out.flags, 0);
+
+  h.timestamp = 123 * GST_SECOND;
+  gst_bc_wire_tile_header_write (buf, &h);
+  fail_unless_equals_int (gst_bc_wire_tile_header_parse (buf, sizeof (buf),
+          518400, &out, &err), GST_BC_WIRE_PARSE_OK);
+  fail_unless_equals_uint64 (out.timestamp, 123 * GST_SECOND);
+
+  for (i = 0; i < GST_BC_WIRE_TILE_HEADER_SIZE; i++) {
+    guint8 *copy = exact_copy (buf, i);
+
+    fail_unless_equals_int (gst_bc_wire_tile_header_parse (copy, i, 518400,
+            &out, &err), GST_BC_WIRE_PARSE_NEED_MORE);
+    fail_unless (err == NULL);
+    g_free (copy);
+  }
+
+  fail_unless_equals_int (gst_bc_wire_tile_header_parse (buf, sizeof (buf),
+          518399, &out, &err), GST_BC_WIRE_PARSE_ERROR);
+  check_error (err, GST_BC_WIRE_ERROR_INVALID,
+      "size is 518400 bytes, expected 518399");
+  g_clear_error (&err);
+
+  write_be (buf + 28, 0x80, 4);
+  fail_unless_equals_int (gst_bc_wire_tile_header_parse (buf, sizeof (buf),
+          518400, &out, &err), GST_BC_WIRE_PARSE_ERROR);
+  check_error (err, GST_BC_WIRE_ERROR_INVALID, "flags is 0x00000080");
+  g_clear_error (&err);
+
+  /* a control header where a tile header belongs */
+  gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_KEEPALIVE, 8);
+  fail_unless_equals_int (gst_bc_wire_tile_header_parse (buf, sizeof (buf),
+          518400, &out, &err), GST_BC_WIRE_PARSE_ERROR);
+  check_error (err, GST_BC_WIRE_ERROR_BAD_MAGIC, "0x47534243");
+  g_clear_error (&err);
+}
+
+GST_END_TEST;
+
+/* Feeds @data to every parser; whatever they return must be consistent. */
+static void
+feed_all (const guint8 * data, gsize len)
+{
+  guint8 *copy = exact_copy (data, len);
+  GstBcWireHeader h;
+  GstBcWireTileHeader th;
+  GstBcWireHello hello;
+  GstBcWireUnitHello uh;
+  static GstBcWireRefuse refuse;
+  static GstBcWireConfig config;
+  GstStructure *s = NULL;
+  GError *err = NULL;
+  GstBcWireParseResult res;
+  guint64 t;
+  gboolean ok;
+
+#define CHECK_RESULT(ok) G_STMT_START { \
+    if (ok) { \
+      fail_unless (err == NULL); \
+    } else { \
+      fail_unless (err != NULL && err->domain == GST_BC_WIRE_ERROR); \
+      g_clear_error (&err); \
+    } } G_STMT_END
+
+  res = gst_bc_wire_header_parse (copy, len, &h, &err);
+  CHECK_RESULT (res != GST_BC_WIRE_PARSE_ERROR);
+  if (res == GST_BC_WIRE_PARSE_OK)
+    fail_unless (h.payload_len <= GST_BC_WIRE_MAX_PAYLOAD);
+  res = gst_bc_wire_tile_header_parse (copy, len, 1024, &th, &err);
+  CHECK_RESULT (res != GST_BC_WIRE_PARSE_ERROR);
+
+  CHECK_RESULT (gst_bc_wire_hello_parse (copy, len, &hello, &err));
+  CHECK_RESULT (gst_bc_wire_unit_hello_parse (copy, len, &uh, &err));
+  CHECK_RESULT (gst_bc_wire_refuse_parse (copy, len, &refuse, &err));
+  CHECK_RESULT (gst_bc_wire_eos_parse (copy, len, &err));
+  CHECK_RESULT (gst_bc_wire_keepalive_parse (copy, len, &t, &err));
+  ok = gst_bc_wire_config_parse (copy, len, &config, &err);
+  CHECK_RESULT (ok);
+  if (ok)
+    fail_unless (gst_bc_wire_config_validate (&config, NULL));
+  ok = gst_bc_wire_stats_parse (copy, len, &s, &err);
+  CHECK_RESULT (ok);
+  if (ok)
+    gst_structure_free (s);
+#undef CHECK_RESULT
+
+  g_free (copy);
+}
+
+/* Parses a whole message (header and the payload of its type). */
+static void
+feed_message (const guint8 * data, gsize len)
+{
+  guint8 *copy = exact_copy (data, len);
+  GstBcWireHeader h;
+  GError *err = NULL;
+
+  if (gst_bc_wire_header_parse (copy, len, &h, &err) == GST_BC_WIRE_PARSE_OK) {
+    const guint8 *payload = copy + GST_BC_WIRE_HEADER_SIZE;
+    gsize payload_len = MIN (h.payload_len, len - GST_BC_WIRE_HEADER_SIZE);
+
+    feed_all (payload, payload_len);
+  }
+  g_clear_error (&err);
+  g_free (copy);
+}
+
+GST_START_TEST (test_fuzz)
+{
+  const gchar *seed_env = g_getenv ("BCWIRE_FUZZ_SEED");
+  guint32 seed = seed_env ? g_ascii_strtoull (seed_env, NULL, 0) : 0x6273;
+  GRand *rand = g_rand_new_with_seed (seed);
+  GPtrArray *valid = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      g_byte_array_unref);
+  GstBcWireConfig *c = g_new0 (GstBcWireConfig, 1);
+  GstBcWireHello hello = { 0 };
+  GstBcWireUnitHello uh = { 99, 1, 5 };
+  GstStructure *s;
+  GByteArray *msg;
+  guint8 buf[4096];
+  guint i, j;
+
+  GST_INFO ("fuzz seed %u (set BCWIRE_FUZZ_SEED to change it)", seed);
+
+  /* the valid messages to mutate */
+  make_config (c, 270, 3840, 8);
+  msg = g_byte_array_new ();
+  fail_unless (gst_bc_wire_config_pack (c, msg, NULL));
+  g_ptr_array_add (valid, msg);
+  make_config (c, 7, 64, 3);
+  msg = g_byte_array_new ();
+  fail_unless (gst_bc_wire_config_pack (c, msg, NULL));
+  g_ptr_array_add (valid, msg);
+  msg = g_byte_array_new ();
+  fail_unless (gst_bc_wire_hello_pack (&hello, msg, NULL));
+  g_ptr_array_add (valid, msg);
+  msg = g_byte_array_new ();
+  fail_unless (gst_bc_wire_unit_hello_pack (&uh, msg, NULL));
+  g_ptr_array_add (valid, msg);
+  msg = g_byte_array_new ();
+  fail_unless (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_UNKNOWN_UNIT,
+          "unit 5 is taken", msg, NULL));
+  g_ptr_array_add (valid, msg);
+  msg = g_byte_array_new ();
+  gst_bc_wire_eos_pack (msg);
+  g_ptr_array_add (valid, msg);
+  msg = g_byte_array_new ();
+  gst_bc_wire_keepalive_pack (42, msg);
+  g_ptr_array_add (valid, msg);
+  s = gst_structure_new ("stats", "frames", G_TYPE_UINT64,
+      G_GUINT64_CONSTANT (5), "latency", G_TYPE_DOUBLE, 1.5,
+      "name", G_TYPE_STRING, "unit 0", "ok", G_TYPE_BOOLEAN, TRUE,
+      "rate", GST_TYPE_FRACTION, 30, 1, NULL);
+  msg = g_byte_array_new ();
+  fail_unless (gst_bc_wire_stats_pack (s, msg, NULL));
+  g_ptr_array_add (valid, msg);
+  gst_structure_free (s);
+  {
+    GstBcWireTileHeader th = { 1, 2, 3, 1024, 0 };
+
+    msg = g_byte_array_new ();
+    g_byte_array_set_size (msg, GST_BC_WIRE_TILE_HEADER_SIZE);
+    gst_bc_wire_tile_header_write (msg->data, &th);
+    g_ptr_array_add (valid, msg);
+  }
+
+  /* random byte strings, mostly short, sometimes starting with a valid
+   * magic so the later checks are reached */
+  for (i = 0; i < FUZZ_ITERATIONS; i++) {
+    gsize len = g_rand_int_range (rand, 0, i % 16 == 0 ? sizeof (buf) : 96);
+
+    for (j = 0; j < len; j++)
+      buf[j] = g_rand_int_range (rand, 0, 256);
+    if (len >= 4 && g_rand_boolean (rand))
+      write_be (buf, g_rand_boolean (rand) ? GST_BC_WIRE_MAGIC :
+          GST_BC_WIRE_TILE_MAGIC, 4);
+    if (len >= 6 && g_rand_boolean (rand))
+      write_be (buf + 4, GST_BC_WIRE_VERSION, 2);
+    feed_all (buf, len);
+    feed_message (buf, len);
+  }
+
+  /* single-byte mutations of valid messages, fed whole and as payloads */
+  for (i = 0; i < FUZZ_ITERATIONS; i++) {
+    GByteArray *orig = g_ptr_array_index (valid, i % valid->len);
+    guint8 *m = g_memdup2 (orig->data, orig->len);
+    guint pos = g_rand_int_range (rand, 0, orig->len);
+
+    switch (g_rand_int_range (rand, 0, 3)) {
+      case 0:
+        m[pos] = g_rand_int_range (rand, 0, 256);
+        break;
+      case 1:
+        m[pos] ^= 1 << g_rand_int_range (rand, 0, 8);
+        break;
+      default:
+        m[pos] += g_rand_boolean (rand) ? 1 : -1;
+        break;
+    }
+    feed_message (m, orig->len);
+    if (orig->len > GST_BC_WIRE_HEADER_SIZE)
+      feed_all (m + GST_BC_WIRE_HEADER_SIZE,
+          orig->len - GST_BC_WIRE_HEADER_SIZE);
+    feed_all (m, orig->len);
+    /* and cut short at a random place */
+    feed_message (m, g_rand_int_range (rand, 0, orig->len));
+    g_free (m);
+  }
+
+  /* STATS strings made of structure syntax, with known names, to reach
+   * deep into gst_structure_from_string() */
+  for (i = 0; i < FUZZ_ITERATIONS; i++) {
+    static const gchar *const pieces[] = { "stats", "frames", "latency",
+      "name", ",", " ", "=", "(int)", "(double)", "(string)", "(fraction)",
+      "(boolean)", "(GstCaps)", "1", "-2", "0x7f", "1.5e300", "30/1", "true",
+      "\"", "\\", "\"a, b\"", ";", "{", "}", "<", ">", "[", "]", "(", ")",
+      "/", "x", "\xc3\xa9", "99999999999999999999"
+    };
+    guint n = g_rand_int_range (rand, 1, 24);
+
+    msg = g_byte_array_new ();
+    g_byte_array_set_size (msg, 2);
+    for (j = 0; j < n; j++) {
+      const gchar *piece =
+          pieces[g_rand_int_range (rand, 0, G_N_ELEMENTS (pieces))];
+
+      g_byte_array_append (msg, (const guint8 *) piece, strlen (piece));
+    }
+    write_be (msg->data, msg->len - 2, 2);
+    feed_all (msg->data, msg->len);
+    g_byte_array_unref (msg);
+  }
+
+  g_free (c);
+  g_ptr_array_unref (valid);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+static Suite *
+bcwire_suite (void)
+{
+  Suite *s = suite_create ("bcwire");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_header);
+  tcase_add_test (tc, test_small_messages);
+  tcase_add_test (tc, test_stats);
+  tcase_add_test (tc, test_refuse_invalid);
+  tcase_add_test (tc, test_config_tilings);
+  tcase_add_test (tc, test_config_invalid);
+  tcase_add_test (tc, test_truncated_payloads);
+  tcase_add_test (tc, test_tile_header);
+  tcase_add_test (tc, test_fuzz);
+  return s;
+}
+
+GST_CHECK_MAIN (bcwire);
