@@ -157,8 +157,8 @@ colour_eval (const float (*p)[16][L], const ColourParams * cp,
     const gint six = ch == 1;
     LANES {
       gint32 qa = fit->q[0][ch][k], qb = fit->q[1][ch][k];
-      gint32 a = six ? (qa << 2) | (qa >> 4) : (qa << 3) | (qa >> 2);
-      gint32 b = six ? (qb << 2) | (qb >> 4) : (qb << 3) | (qb >> 2);
+      gint32 a = six ? expand6 (qa) : expand5 (qa);
+      gint32 b = six ? expand6 (qb) : expand5 (qb);
 
       pal[0][ch][k] = (float) a;
       pal[1][ch][k] = (float) b;
