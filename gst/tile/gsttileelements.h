@@ -1,0 +1,64 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_TILE_ELEMENTS_H__
+#define __GST_TILE_ELEMENTS_H__
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+G_GNUC_INTERNAL void tile_element_init (GstPlugin * plugin);
+
+GST_ELEMENT_REGISTER_DECLARE (tilesink);
+GST_ELEMENT_REGISTER_DECLARE (tilesrc);
+
+/**
+ * GstTileProtocol:
+ * @GST_TILE_PROTOCOL_TCP: one TCP connection per unit
+ * @GST_TILE_PROTOCOL_UDP: UDP datagrams (not implemented yet)
+ *
+ * The data transport of tilesink and tilesrc.
+ */
+typedef enum
+{
+  GST_TILE_PROTOCOL_TCP = 0,
+  GST_TILE_PROTOCOL_UDP = 1,
+} GstTileProtocol;
+
+#define GST_TYPE_TILE_PROTOCOL (gst_tile_protocol_get_type ())
+G_GNUC_INTERNAL GType gst_tile_protocol_get_type (void);
+
+/**
+ * GstTileFlush:
+ * @GST_TILE_FLUSH_STEPPED: report every tile as soon as it has arrived
+ * @GST_TILE_FLUSH_FRAME: report nothing before the whole frame is pushed
+ *
+ * When tilesrc tells a downstream buffer pool (through #GstBcTileMeta) that
+ * part of a frame is ready.
+ */
+typedef enum
+{
+  GST_TILE_FLUSH_STEPPED = 0,
+  GST_TILE_FLUSH_FRAME = 1,
+} GstTileFlush;
+
+#define GST_TYPE_TILE_FLUSH (gst_tile_flush_get_type ())
+G_GNUC_INTERNAL GType gst_tile_flush_get_type (void);
+
+G_GNUC_INTERNAL gboolean gst_tile_tiling_for_caps (GstCaps * caps,
+    guint n_units, GstBcTiling * tiling, gsize * frame_size);
+
+G_END_DECLS
+
+#endif /* __GST_TILE_ELEMENTS_H__ */

@@ -1,0 +1,483 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include "gsttilenet.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <string.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+static void
+set_errno_error (GError ** error, gint err, const gchar * what)
+{
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (err), "%s: %s",
+      what, g_strerror (err));
+}
+
+static struct addrinfo *
+resolve (const gchar * host, guint port, gboolean passive, GError ** error)
+{
+  struct addrinfo hints, *res = NULL;
+  gchar service[16];
+  gint ret;
+
+  memset (&hints, 0, sizeof (hints));
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0);
+  g_snprintf (service, sizeof (service), "%u", port);
+  ret = getaddrinfo (host, service, &hints, &res);
+  if (ret != 0) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_HOST_NOT_FOUND,
+        "Could not resolve \"%s\": %s", host ? host : "(any)",
+        gai_strerror (ret));
+    return NULL;
+  }
+  return res;
+}
+
+gint
+gst_tile_net_listen (const gchar * address, guint port, guint * bound_port,
+    GError ** error)
+{
+  struct addrinfo *res, *ai;
+  gint fd = -1, err = 0;
+  struct sockaddr_storage ss;
+  socklen_t sl = sizeof (ss);
+
+  res = resolve (address, port, TRUE, error);
+  if (!res)
+    return -1;
+
+  for (ai = res; ai; ai = ai->ai_next) {
+    gint one = 1;
+
+    fd = socket (ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+        ai->ai_protocol);
+    if (fd < 0) {
+      err = errno;
+      continue;
+    }
+    setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof (one));
+    if (bind (fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen (fd, 128) == 0)
+      break;
+    err = errno;
+    close (fd);
+    fd = -1;
+  }
+  freeaddrinfo (res);
+
+  if (fd < 0) {
+    g_set_error (error, G_IO_ERROR, g_io_error_from_errno (err),
+        "Could not listen on %s port %u: %s", address, port, g_strerror (err));
+    return -1;
+  }
+
+  if (getsockname (fd, (struct sockaddr *) &ss, &sl) == 0) {
+    if (ss.ss_family == AF_INET)
+      *bound_port = g_ntohs (((struct sockaddr_in *) &ss)->sin_port);
+    else if (ss.ss_family == AF_INET6)
+      *bound_port = g_ntohs (((struct sockaddr_in6 *) &ss)->sin6_port);
+    else
+      *bound_port = port;
+  } else {
+    *bound_port = port;
+  }
+  return fd;
+}
+
+gint
+gst_tile_net_connect (const gchar * host, guint port, gint timeout_ms,
+    gint rcvbuf, gint * granted, GError ** error)
+{
+  struct addrinfo *res, *ai;
+  gint fd = -1, err = ECONNREFUSED;
+
+  res = resolve (host, port, FALSE, error);
+  if (!res)
+    return -1;
+
+  for (ai = res; ai; ai = ai->ai_next) {
+    gint flags, soerr = 0;
+    socklen_t len = sizeof (soerr);
+
+    fd = socket (ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+        ai->ai_protocol);
+    if (fd < 0) {
+      err = errno;
+      continue;
+    }
+    /* before connect(), so the window scale is negotiated for it */
+    if (rcvbuf > 0 || granted) {
+      gint g = gst_tile_net_set_buffer_size (fd, FALSE, rcvbuf);
+
+      if (granted)
+        *granted = g;
+    }
+    flags = fcntl (fd, F_GETFL);
+    fcntl (fd, F_SETFL, flags | O_NONBLOCK);
+    if (connect (fd, ai->ai_addr, ai->ai_addrlen) == 0) {
+      fcntl (fd, F_SETFL, flags);
+      break;
+    }
+    err = errno;
+    if (err == EINPROGRESS) {
+      struct pollfd p = { fd, POLLOUT, 0 };
+      gint r;
+
+      do {
+        r = poll (&p, 1, timeout_ms);
+      } while (r < 0 && errno == EINTR);
+      if (r == 0) {
+        err = ETIMEDOUT;
+      } else if (getsockopt (fd, SOL_SOCKET, SO_ERROR, &soerr, &len) == 0
+          && soerr == 0) {
+        fcntl (fd, F_SETFL, flags);
+        break;
+      } else {
+        err = soerr ? soerr : errno;
+      }
+    }
+    close (fd);
+    fd = -1;
+  }
+  freeaddrinfo (res);
+
+  if (fd < 0) {
+    g_set_error (error, G_IO_ERROR, g_io_error_from_errno (err),
+        "Could not connect to %s port %u: %s", host, port, g_strerror (err));
+    return -1;
+  }
+  gst_tile_net_set_nodelay (fd);
+  return fd;
+}
+
+gint
+gst_tile_net_accept (gint listen_fd, GError ** error)
+{
+  gint fd;
+
+  do {
+    fd = accept4 (listen_fd, NULL, NULL, SOCK_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) {
+    set_errno_error (error, errno, "accept failed");
+    return -1;
+  }
+  gst_tile_net_set_nodelay (fd);
+  return fd;
+}
+
+void
+gst_tile_net_close (gint * fd)
+{
+  if (*fd >= 0) {
+    close (*fd);
+    *fd = -1;
+  }
+}
+
+/* Wakes up any thread blocked on @fd; the descriptor stays valid until
+ * gst_tile_net_close(). */
+void
+gst_tile_net_shutdown (gint fd)
+{
+  if (fd >= 0)
+    shutdown (fd, SHUT_RDWR);
+}
+
+void
+gst_tile_net_set_nodelay (gint fd)
+{
+  gint one = 1;
+
+  /* tile headers are small: never let Nagle hold back the end of a tile */
+  setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof (one));
+}
+
+/* Asks for @size bytes of send or receive buffer and returns what the kernel
+ * granted, as getsockopt() reports it (Linux reports twice the payload
+ * bytes it accounts for; we report its number unchanged). When the normal
+ * option is capped by net.core.[rw]mem_max the privileged *FORCE option is
+ * tried, which works as root or with CAP_NET_ADMIN. */
+gint
+gst_tile_net_set_buffer_size (gint fd, gboolean send, gint size)
+{
+  gint opt = send ? SO_SNDBUF : SO_RCVBUF;
+  gint granted = 0;
+  socklen_t len = sizeof (granted);
+
+  if (size > 0) {
+    setsockopt (fd, SOL_SOCKET, opt, &size, sizeof (size));
+    if (getsockopt (fd, SOL_SOCKET, opt, &granted, &len) == 0
+        && granted < size) {
+      gint force = send ? SO_SNDBUFFORCE : SO_RCVBUFFORCE;
+      setsockopt (fd, SOL_SOCKET, force, &size, sizeof (size));
+    }
+  }
+  len = sizeof (granted);
+  if (getsockopt (fd, SOL_SOCKET, opt, &granted, &len) != 0)
+    granted = 0;
+  return granted;
+}
+
+gboolean
+gst_tile_net_wait (gint fd, gboolean for_write, gint timeout_ms,
+    GError ** error)
+{
+  struct pollfd p = { fd, for_write ? POLLOUT : POLLIN, 0 };
+  gint r;
+
+  do {
+    r = poll (&p, 1, timeout_ms);
+  } while (r < 0 && errno == EINTR);
+  if (r < 0) {
+    set_errno_error (error, errno, "poll failed");
+    return FALSE;
+  }
+  if (r == 0) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+        "No data for %d ms", timeout_ms);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_tile_net_write_all (gint fd, const guint8 * data, gsize len, gsize chunk,
+    GError ** error)
+{
+  if (chunk == 0)
+    chunk = len;
+  while (len > 0) {
+    gssize n = send (fd, data, MIN (len, chunk), MSG_NOSIGNAL);
+
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      set_errno_error (error, errno, "send failed");
+      return FALSE;
+    }
+    data += n;
+    len -= n;
+  }
+  return TRUE;
+}
+
+/* Reads exactly @len bytes. With @timeout_ms >= 0 every wait for more data
+ * is bounded; -1 blocks (the data path, where shutdown() interrupts). */
+gboolean
+gst_tile_net_read_all (gint fd, guint8 * data, gsize len, gint timeout_ms,
+    GError ** error)
+{
+  while (len > 0) {
+    gssize n;
+
+    if (timeout_ms >= 0 && !gst_tile_net_wait (fd, FALSE, timeout_ms, error))
+      return FALSE;
+    n = recv (fd, data, len, 0);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      set_errno_error (error, errno, "receive failed");
+      return FALSE;
+    }
+    if (n == 0) {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+          "connection closed by peer");
+      return FALSE;
+    }
+    data += n;
+    len -= n;
+  }
+  return TRUE;
+}
+
+/* Sends a message made by one of the gst_bc_wire_*_pack() functions, which
+ * write the header and the payload. */
+gboolean
+gst_tile_net_send_packed (gint fd, const GByteArray * message,
+    GError ** error)
+{
+  return gst_tile_net_write_all (fd, message->data, message->len, 0, error);
+}
+
+/* Reads one control message: the header is validated (magic, version,
+ * type, payload length <= GST_BC_WIRE_MAX_PAYLOAD) before any payload byte
+ * is read. */
+gboolean
+gst_tile_net_read_message (gint fd, gint timeout_ms, GstBcWireHeader * header,
+    GByteArray * payload, GError ** error)
+{
+  guint8 hbuf[GST_BC_WIRE_HEADER_SIZE];
+
+  if (!gst_tile_net_read_all (fd, hbuf, sizeof (hbuf), timeout_ms, error))
+    return FALSE;
+  if (gst_bc_wire_header_parse (hbuf, sizeof (hbuf), header, error) !=
+      GST_BC_WIRE_PARSE_OK)
+    return FALSE;
+  g_byte_array_set_size (payload, header->payload_len);
+  return gst_tile_net_read_all (fd, payload->data, header->payload_len,
+      timeout_ms, error);
+}
+
+void
+gst_tile_net_send_refuse (gint fd, GstBcWireRefuseCode code,
+    const gchar * reason)
+{
+  GByteArray *p = g_byte_array_new ();
+  gchar *r = g_strndup (reason, GST_BC_WIRE_MAX_REASON);
+
+  /* a reason cut inside a UTF-8 sequence would be refused by the packer */
+  if (!g_utf8_validate (r, -1, NULL)) {
+    g_free (r);
+    r = g_strdup ("(invalid reason)");
+  }
+  if (gst_bc_wire_refuse_pack (code, r, p, NULL))
+    gst_tile_net_send_packed (fd, p, NULL);
+  g_free (r);
+  g_byte_array_unref (p);
+}
+
+gboolean
+gst_tile_net_is_disconnect (const GError * error)
+{
+  return error && error->domain == G_IO_ERROR &&
+      (error->code == G_IO_ERROR_CONNECTION_CLOSED ||
+      error->code == G_IO_ERROR_BROKEN_PIPE ||
+      error->code == G_IO_ERROR_CONNECTION_REFUSED ||
+      error->code == G_IO_ERROR_NOT_CONNECTED ||
+      error->code == G_IO_ERROR_FAILED);
+}
+
+const gchar *
+gst_tile_net_refuse_code_name (GstBcWireRefuseCode code)
+{
+  switch (code) {
+    case GST_BC_WIRE_REFUSE_BAD_MESSAGE:
+      return "bad-message";
+    case GST_BC_WIRE_REFUSE_BAD_VERSION:
+      return "bad-version";
+    case GST_BC_WIRE_REFUSE_UNKNOWN_TOKEN:
+      return "unknown-token";
+    case GST_BC_WIRE_REFUSE_UNKNOWN_UNIT:
+      return "unknown-unit";
+    case GST_BC_WIRE_REFUSE_BUSY:
+      return "busy";
+    case GST_BC_WIRE_REFUSE_OTHER:
+      return "other";
+  }
+  return "unknown";
+}
+
+void
+gst_tile_latency_reset (GstTileLatency * lat)
+{
+  memset (lat, 0, sizeof (*lat));
+}
+
+void
+gst_tile_latency_add (GstTileLatency * lat, guint64 ns)
+{
+  if (lat->n == GST_TILE_LATENCY_WINDOW)
+    lat->sum -= lat->samples[lat->next];
+  else
+    lat->n++;
+  lat->samples[lat->next] = ns;
+  lat->next = (lat->next + 1) % GST_TILE_LATENCY_WINDOW;
+  lat->sum += ns;
+  lat->last = ns;
+  lat->total++;
+}
+
+static gint
+cmp_u64 (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of the window, @p in [0, 100]. */
+guint64
+gst_tile_latency_percentile (const GstTileLatency * lat, gdouble p)
+{
+  guint64 sorted[GST_TILE_LATENCY_WINDOW];
+  guint rank;
+
+  if (lat->n == 0)
+    return 0;
+  memcpy (sorted, lat->samples, lat->n * sizeof (guint64));
+  qsort (sorted, lat->n, sizeof (guint64), cmp_u64);
+  rank = (guint) (p / 100.0 * lat->n + 0.999999);
+  rank = CLAMP (rank, 1, lat->n);
+  return sorted[rank - 1];
+}
+
+void
+gst_tile_latency_to_structure (const GstTileLatency * lat, GstStructure * s)
+{
+  gst_structure_set (s, "latency-samples", G_TYPE_UINT64, lat->total, NULL);
+  if (lat->n == 0)
+    return;
+  gst_structure_set (s,
+      "latency-last", G_TYPE_UINT64, lat->last,
+      "latency-mean", G_TYPE_UINT64, (guint64) (lat->sum / lat->n),
+      "latency-p5", G_TYPE_UINT64, gst_tile_latency_percentile (lat, 5),
+      "latency-p50", G_TYPE_UINT64, gst_tile_latency_percentile (lat, 50),
+      "latency-p95", G_TYPE_UINT64, gst_tile_latency_percentile (lat, 95),
+      "latency-p99", G_TYPE_UINT64, gst_tile_latency_percentile (lat, 99),
+      NULL);
+}
+
+/* The names the receiver puts in the STATS it sends. The wire parser only
+ * accepts names this process already knows (see bcwire.c), so the sender
+ * registers them up front. */
+static const gchar *const stats_names[] = {
+  "tilesrc-stats", "frames-received", "frames-incomplete", "bytes-received",
+  "latency-samples", "latency-last", "latency-mean", "latency-p5",
+  "latency-p50", "latency-p95", "latency-p99", "receive-buffer-size",
+  "receive-buffer-granted", "units", "generation", "connects",
+  "tiles-stepped",
+};
+
+void
+gst_tile_register_stats_names (void)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (stats_names); i++)
+    g_quark_from_static_string (stats_names[i]);
+}
+
+guint64
+gst_tile_realtime_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_REALTIME, &ts);
+  return (guint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
+}

@@ -1,0 +1,119 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/bc/bc.h>
+#include <gst/bc/bctiling.h>
+#include <gst/video/video.h>
+
+#include "gsttileelements.h"
+#include "gsttilenet.h"
+
+GType
+gst_tile_protocol_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_TILE_PROTOCOL_TCP, "One TCP connection per unit", "tcp"},
+    {GST_TILE_PROTOCOL_UDP, "UDP datagrams (not implemented yet)", "udp"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstTileProtocol",
+            values));
+  return type;
+}
+
+GType
+gst_tile_flush_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_TILE_FLUSH_STEPPED, "Report each tile as soon as it has arrived",
+        "stepped"},
+    {GST_TILE_FLUSH_FRAME, "Report nothing before the frame is pushed",
+        "frame"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstTileFlush", values));
+  return type;
+}
+
+/* The rows a frame is cut along: block rows for video/x-bc, pixel rows of
+ * the frame's bytes for video/x-raw (frame size / height bytes each, or the
+ * whole frame as one row when the size is not a multiple of the height). */
+gboolean
+gst_tile_tiling_for_caps (GstCaps * caps, guint n_units, GstBcTiling * tiling,
+    gsize * frame_size)
+{
+  GstStructure *s;
+
+  if (!caps || !gst_caps_is_fixed (caps))
+    return FALSE;
+  s = gst_caps_get_structure (caps, 0);
+  if (gst_structure_has_name (s, "video/x-bc")) {
+    GstBcInfo info;
+
+    if (!gst_bc_info_from_caps (&info, caps))
+      return FALSE;
+    if (!gst_bc_tiling_init_for_info (tiling, &info, n_units))
+      return FALSE;
+  } else if (gst_structure_has_name (s, "video/x-raw")) {
+    GstVideoInfo info;
+    guint rows;
+
+    if (!gst_video_info_from_caps (&info, caps) || info.size == 0)
+      return FALSE;
+    rows = GST_VIDEO_INFO_HEIGHT (&info);
+    if (rows == 0 || info.size % rows != 0)
+      rows = 1;
+    if (!gst_bc_tiling_init (tiling, rows, info.size / rows, n_units))
+      return FALSE;
+  } else {
+    return FALSE;
+  }
+  *frame_size = (gsize) tiling->n_rows * tiling->row_bytes;
+  return *frame_size > 0 && *frame_size <= GST_BC_WIRE_MAX_FRAME_SIZE;
+}
+
+void
+tile_element_init (GstPlugin * plugin)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    gst_bc_init ();
+    gst_tile_register_stats_names ();
+    gst_type_mark_as_plugin_api (GST_TYPE_TILE_PROTOCOL, 0);
+    gst_type_mark_as_plugin_api (GST_TYPE_TILE_FLUSH, 0);
+    g_once_init_leave (&done, 1);
+  }
+}
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  gboolean ret = FALSE;
+
+  ret |= GST_ELEMENT_REGISTER (tilesink, plugin);
+  ret |= GST_ELEMENT_REGISTER (tilesrc, plugin);
+  return ret;
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR,
+    GST_VERSION_MINOR,
+    tile,
+    "Tiled, multi-connection, low-latency frame delivery (tilesink, tilesrc)",
+    plugin_init, VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

@@ -1,0 +1,103 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_TILE_SRC_H__
+#define __GST_TILE_SRC_H__
+
+#include <gst/gst.h>
+#include <gst/base/gstpushsrc.h>
+#include <gst/bc/bcwire.h>
+
+#include "gsttileelements.h"
+#include "gsttilenet.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_TILE_SRC (gst_tile_src_get_type ())
+G_DECLARE_FINAL_TYPE (GstTileSrc, gst_tile_src, GST, TILE_SRC, GstPushSrc)
+
+#define GST_TILE_SRC_SLOTS 2
+
+typedef enum
+{
+  SLOT_FREE,
+  SLOT_ALLOCATING,
+  SLOT_FILLING,
+  SLOT_COMPLETE,
+} GstTileSrcSlotState;
+
+typedef struct
+{
+  GstTileSrcSlotState state;
+  guint64 frame;
+  GstBuffer *buffer;
+  GstMapInfo map;
+  guint64 done_mask;
+  guint n_done;
+  guint writers;
+  gboolean discard;
+  GstClockTime sender_ts;
+  guint64 session;
+} GstTileSrcSlot;
+
+typedef struct
+{
+  GstTileSrc *src;
+  guint index;
+  GThread *thread;
+  gint fd;
+} GstTileSrcUnit;
+
+struct _GstTileSrc
+{
+  GstPushSrc parent;
+
+  /* properties, object lock */
+  gchar *host;
+  guint port;
+  gint receive_buffer_size;
+  guint timeout;
+  GstTileFlush flush;
+  gboolean reconnect;
+  guint stats_interval;
+
+  /* everything below: lock */
+  GMutex lock;
+  GCond cond;
+  gboolean running;
+  gboolean flushing;
+  GThread *control_thread;
+  gint control_fd;
+
+  GstBcWireConfig *config;      /* of the running units, NULL when none */
+  GstBcWireConfig *pending;     /* received, waiting for its turn */
+  GstBcTiling tiling;
+  guint64 session;              /* bumped per started generation */
+  GstCaps *caps;                /* negotiated */
+  GstClockTime duration;
+  GstTileSrcUnit units[GST_BC_WIRE_MAX_UNITS];
+  guint units_running;
+  GstTileSrcSlot slots[GST_TILE_SRC_SLOTS];
+  gboolean eos;
+  gboolean lost;                /* the control connection is gone */
+  GError *error;
+
+  /* statistics */
+  guint64 frames_received;
+  guint64 frames_incomplete;
+  guint64 bytes_received;
+  guint64 tiles_stepped;
+  guint connects;
+  gint granted_rcvbuf;
+  GstTileLatency latency;
+};
+
+G_END_DECLS
+
+#endif /* __GST_TILE_SRC_H__ */
