@@ -45,7 +45,8 @@ check_documented (const gchar * factory_name)
     const gchar *type_name = g_type_name (props[i]->owner_type);
 
     /* ours, not GstObject's or the codec base classes' */
-    if (!g_str_has_prefix (type_name, "GstBc"))
+    if (!g_str_has_prefix (type_name, "GstBc")
+        && !g_str_has_prefix (type_name, "GstTile"))
       continue;
     n_own++;
     needle = g_strdup_printf ("| `%s` |", props[i]->name);

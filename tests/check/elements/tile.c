@@ -1,0 +1,1032 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* tilesink -> tilesrc over 127.0.0.1, with ephemeral ports: byte-exact
+ * delivery, caps changes, EOS, timestamps, stepped flush, reconnects,
+ * receivers going away, and hostile peers on both sides. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/app/app.h>
+#include <gst/bc/bc.h>
+#include <gst/bc/bctilemeta.h>
+#include <gst/bc/bcwire.h>
+
+#include "bcdocscheck.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FRAME_DURATION (GST_SECOND / 30)
+#define PULL_TIMEOUT (10 * GST_SECOND)
+
+typedef struct
+{
+  GstElement *tx, *rx;
+  GstElement *appsrc, *tilesink, *tilesrc, *appsink;
+  guint port;
+} Link;
+
+static GstElement *
+launch (const gchar * desc)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+
+  fail_unless (p != NULL, "cannot parse '%s': %s", desc,
+      err ? err->message : "?");
+  return p;
+}
+
+static void
+tx_start (Link * l, const gchar * caps, guint port, const gchar * props)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! "
+      "tilesink name=sink port=%u stats-interval=0 max-in-flight=64 %s",
+      caps, port, props ? props : "");
+
+  l->tx = launch (desc);
+  g_free (desc);
+  l->appsrc = gst_bin_get_by_name (GST_BIN (l->tx), "src");
+  l->tilesink = gst_bin_get_by_name (GST_BIN (l->tx), "sink");
+  fail_if (gst_element_set_state (l->tx, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+  g_object_get (l->tilesink, "bound-port", &l->port, NULL);
+  fail_unless (l->port > 0);
+}
+
+static void
+rx_start (Link * l, const gchar * props)
+{
+  gchar *desc = g_strdup_printf ("tilesrc name=src port=%u timeout=5000 "
+      "stats-interval=0 %s ! appsink name=sink sync=false", l->port,
+      props ? props : "");
+
+  l->rx = launch (desc);
+  g_free (desc);
+  l->tilesrc = gst_bin_get_by_name (GST_BIN (l->rx), "src");
+  l->appsink = gst_bin_get_by_name (GST_BIN (l->rx), "sink");
+  fail_if (gst_element_set_state (l->rx, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+}
+
+static void
+tx_stop (Link * l)
+{
+  gst_element_set_state (l->tx, GST_STATE_NULL);
+  gst_object_unref (l->appsrc);
+  gst_object_unref (l->tilesink);
+  gst_object_unref (l->tx);
+  l->tx = l->appsrc = l->tilesink = NULL;
+}
+
+static void
+rx_stop (Link * l)
+{
+  gst_element_set_state (l->rx, GST_STATE_NULL);
+  gst_object_unref (l->tilesrc);
+  gst_object_unref (l->appsink);
+  gst_object_unref (l->rx);
+  l->rx = l->tilesrc = l->appsink = NULL;
+}
+
+static GstStructure *
+get_stats (GstElement * e)
+{
+  GstStructure *s = NULL;
+
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (s != NULL);
+  return s;
+}
+
+static guint64
+stat_u64 (GstElement * e, const gchar * field)
+{
+  GstStructure *s = get_stats (e);
+  guint64 v = 0;
+
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s in %"
+      GST_PTR_FORMAT, field, s);
+  gst_structure_free (s);
+  return v;
+}
+
+static guint
+stat_uint (GstElement * e, const gchar * field)
+{
+  GstStructure *s = get_stats (e);
+  guint v = 0;
+
+  fail_unless (gst_structure_get_uint (s, field, &v), "no %s", field);
+  gst_structure_free (s);
+  return v;
+}
+
+static void
+wait_connected (Link * l)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < end) {
+    GstStructure *s = get_stats (l->tilesink);
+    gboolean connected = FALSE;
+
+    gst_structure_get_boolean (s, "connected", &connected);
+    gst_structure_free (s);
+    if (connected)
+      return;
+    g_usleep (5000);
+  }
+  fail ("the receiver did not connect within 10 s");
+}
+
+static void
+fill_frame (guint8 * data, gsize size, guint seed)
+{
+  guint32 x = seed * 2654435761u + 12345;
+  gsize i;
+
+  for (i = 0; i < size; i++) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    data[i] = x >> 24;
+  }
+}
+
+static void
+push_frame (Link * l, gsize size, guint seed, guint index)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
+  GstMapInfo map;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  fill_frame (map.data, size, seed);
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = index * FRAME_DURATION;
+  GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (l->appsrc),
+          buf), GST_FLOW_OK);
+}
+
+static GstClockTime last_pts;
+
+/* Pulls one frame and checks its bytes, timestamps and sender meta. */
+static GstSample *
+pull_check (Link * l, gsize size, guint seed)
+{
+  static GstCaps *unix_caps = NULL;
+  GstSample *sample;
+  GstBuffer *buf;
+  GstMapInfo map;
+  GstReferenceTimestampMeta *meta;
+  guint8 *want;
+  struct timespec ts;
+  guint64 now;
+
+  if (!unix_caps)
+    unix_caps = gst_caps_from_string ("timestamp/x-unix");
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (l->appsink),
+      PULL_TIMEOUT);
+  fail_unless (sample != NULL, "no frame (seed %u) within 10 s", seed);
+  buf = gst_sample_get_buffer (sample);
+  fail_unless_equals_uint64 (gst_buffer_get_size (buf), size);
+  want = g_malloc (size);
+  fill_frame (want, size, seed);
+  gst_buffer_map (buf, &map, GST_MAP_READ);
+  fail_unless (memcmp (map.data, want, size) == 0, "frame %u differs", seed);
+  gst_buffer_unmap (buf, &map);
+  g_free (want);
+
+  fail_unless (GST_BUFFER_PTS_IS_VALID (buf));
+  fail_unless (!GST_CLOCK_TIME_IS_VALID (last_pts)
+      || GST_BUFFER_PTS (buf) >= last_pts);
+  last_pts = GST_BUFFER_PTS (buf);
+
+  meta = gst_buffer_get_reference_timestamp_meta (buf, unix_caps);
+  fail_unless (meta != NULL, "no sender timestamp");
+  clock_gettime (CLOCK_REALTIME, &ts);
+  now = (guint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
+  fail_unless (meta->timestamp <= now && now - meta->timestamp < 10 *
+      GST_SECOND, "sender timestamp %" G_GUINT64_FORMAT " vs now %"
+      G_GUINT64_FORMAT, meta->timestamp, now);
+  return sample;
+}
+
+/* Sends @n_frames frames of @caps in windows of 4 (so that nothing is
+ * dropped by max-in-flight) and checks every one at the receiver. */
+static void
+run_frames (Link * l, gsize size, guint first_seed, guint n_frames)
+{
+  guint i, j;
+
+  for (i = 0; i < n_frames; i += 4) {
+    for (j = i; j < MIN (i + 4, n_frames); j++)
+      push_frame (l, size, first_seed + j, first_seed + j);
+    for (j = i; j < MIN (i + 4, n_frames); j++)
+      gst_sample_unref (pull_check (l, size, first_seed + j));
+  }
+}
+
+static void
+check_delivery (const gchar * caps, gsize size, guint units,
+    guint expect_tiles, guint n_frames)
+{
+  Link l = { 0 };
+  gchar *props = g_strdup_printf ("units=%u", units);
+  GstStructure *s;
+  guint64 lat;
+
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, caps, 0, props);
+  rx_start (&l, NULL);
+  wait_connected (&l);
+  run_frames (&l, size, 1, n_frames);
+
+  fail_unless_equals_int (stat_uint (l.tilesink, "units"), expect_tiles);
+  fail_unless_equals_int (stat_uint (l.tilesrc, "units"), expect_tiles);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-sent"), n_frames);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-dropped"), 0);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-received"),
+      n_frames);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-incomplete"), 0);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "bytes-received"),
+      n_frames * (size + 32 * expect_tiles));
+  s = get_stats (l.tilesrc);
+  fail_unless (gst_structure_get_uint64 (s, "latency-p99", &lat));
+  fail_unless (lat > 0 && lat < 10 * GST_SECOND);
+  gst_structure_free (s);
+
+  rx_stop (&l);
+  tx_stop (&l);
+  g_free (props);
+}
+
+#define GRAY(w, h) "video/x-raw,format=GRAY8,width=" #w ",height=" #h \
+    ",framerate=30/1"
+#define BC1(w, h) "video/x-bc,format=BC1,width=" #w ",height=" #h \
+    ",framerate=30/1"
+
+GST_START_TEST (test_delivery_units_1)
+{
+  check_delivery (GRAY (320, 240), 320 * 240, 1, 1, 100);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_delivery_units_3)
+{
+  /* 30x26 BC1: 8x7 blocks, 64 bytes per block row, tiles of 3/2/2 rows */
+  check_delivery (BC1 (30, 26), 8 * 7 * 8, 3, 3, 200);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_delivery_units_8)
+{
+  check_delivery (BC1 (1918, 1078), 480 * 270 * 8, 8, 8, 200);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_delivery_units_64)
+{
+  check_delivery (GRAY (322, 241), 324 * 241, 64, 64, 100);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_delivery_more_units_than_rows)
+{
+  /* 5 pixel rows for 8 units: one tile per row */
+  check_delivery (GRAY (17, 5), 20 * 5, 8, 5, 40);
+  /* a single block row */
+  check_delivery (BC1 (6, 3), 2 * 8, 8, 1, 40);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_delivery_raw_rgb)
+{
+  check_delivery ("video/x-raw,format=RGB,width=641,height=363,"
+      "framerate=30/1", GST_ROUND_UP_4 (641 * 3) * 363, 4, 4, 40);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_caps_change_and_eos)
+{
+  Link l = { 0 };
+  GstSample *sample;
+  GstCaps *caps2;
+  GstStructure *s;
+  gint w = 0;
+
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, BC1 (64, 64), 0, "units=4");
+  rx_start (&l, NULL);
+  wait_connected (&l);
+  run_frames (&l, 16 * 16 * 8, 1, 10);
+
+  /* a resolution change mid-stream, without restarting either side */
+  caps2 = gst_caps_from_string (BC1 (128, 36));
+  gst_app_src_set_caps (GST_APP_SRC (l.appsrc), caps2);
+  gst_caps_unref (caps2);
+  /* the new generation's connections are made after the CONFIG */
+  wait_connected (&l);
+  {
+    gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+    while (stat_uint (l.tilesink, "generation") != 2 ||
+        !({
+            GstStructure * st = get_stats (l.tilesink);
+            gboolean c = FALSE;
+            gst_structure_get_boolean (st, "connected", &c);
+            gst_structure_free (st); c;}))
+      fail_unless (g_get_monotonic_time () < end), g_usleep (5000);
+  }
+  push_frame (&l, 32 * 9 * 8, 100, 10);
+  sample = pull_check (&l, 32 * 9 * 8, 100);
+  s = gst_caps_get_structure (gst_sample_get_caps (sample), 0);
+  fail_unless (gst_structure_get_int (s, "width", &w));
+  fail_unless_equals_int (w, 128);
+  gst_sample_unref (sample);
+  run_frames (&l, 32 * 9 * 8, 101, 8);
+  fail_unless_equals_int (stat_uint (l.tilesrc, "generation"), 2);
+
+  /* EOS travels to the receiver */
+  fail_unless_equals_int (gst_app_src_end_of_stream (GST_APP_SRC
+          (l.appsrc)), GST_FLOW_OK);
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (l.appsink),
+      PULL_TIMEOUT);
+  fail_unless (sample == NULL);
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (l.appsink)));
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-received"), 19);
+
+  rx_stop (&l);
+  tx_stop (&l);
+}
+
+GST_END_TEST;
+
+/* ---- stepped flush: a pool whose buffers carry GstBcTileMeta ---- */
+
+static gint tiles_reported;
+static gint frames_pushed;
+static gint order_errors;
+static guint n_tiles_expected;
+
+typedef struct
+{
+  GstBufferPool parent;
+} TestPool;
+typedef struct
+{
+  GstBufferPoolClass parent_class;
+} TestPoolClass;
+
+static GType test_pool_get_type (void);
+G_DEFINE_TYPE (TestPool, test_pool, GST_TYPE_BUFFER_POOL);
+
+static void
+on_tile (GstBuffer * buffer, GstBcTileMeta * meta, const GstBcTile * tile,
+    gpointer user_data)
+{
+  g_atomic_int_inc (&tiles_reported);
+}
+
+static GstFlowReturn
+test_pool_alloc (GstBufferPool * pool, GstBuffer ** buf,
+    GstBufferPoolAcquireParams * params)
+{
+  GstFlowReturn ret =
+      GST_BUFFER_POOL_CLASS (test_pool_parent_class)->alloc_buffer (pool, buf,
+      params);
+
+  if (ret == GST_FLOW_OK)
+    gst_buffer_add_bc_tile_meta (*buf, on_tile, NULL, NULL);
+  return ret;
+}
+
+static void
+test_pool_class_init (TestPoolClass * klass)
+{
+  GST_BUFFER_POOL_CLASS (klass)->alloc_buffer = test_pool_alloc;
+}
+
+static void
+test_pool_init (TestPool * pool)
+{
+}
+
+static GstPadProbeReturn
+answer_allocation (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstCaps *caps;
+  GstBcInfo bcinfo;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps)
+    return GST_PAD_PROBE_OK;
+  fail_unless (gst_bc_info_from_caps (&bcinfo, caps));
+  pool = g_object_new (test_pool_get_type (), NULL);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, bcinfo.size, 4, 0);
+  fail_unless (gst_buffer_pool_set_config (pool, config));
+  gst_query_add_allocation_pool (query, pool, bcinfo.size, 4, 0);
+  gst_object_unref (pool);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+static GstPadProbeReturn
+check_pushed (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstBcTileMeta *meta = gst_buffer_get_bc_tile_meta (buf);
+  gint pushed = g_atomic_int_add (&frames_pushed, 1) + 1;
+  gboolean stepped = GPOINTER_TO_INT (data);
+
+  fail_unless (meta != NULL, "the frame is not in the consumer's pool");
+  if (stepped) {
+    /* every tile of this frame was reported before it was pushed */
+    if (gst_bc_tile_meta_get_n_complete (meta) != n_tiles_expected ||
+        g_atomic_int_get (&tiles_reported) < pushed * (gint) n_tiles_expected)
+      g_atomic_int_inc (&order_errors);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+check_stepped (gboolean stepped)
+{
+  Link l = { 0 };
+  GstPad *pad;
+  guint n = 40;
+
+  tiles_reported = frames_pushed = order_errors = 0;
+  n_tiles_expected = 6;
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, BC1 (256, 96), 0, "units=6");
+  rx_start (&l, stepped ? "flush=stepped" : "flush=frame");
+  pad = gst_element_get_static_pad (l.tilesrc, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
+      answer_allocation, NULL, NULL);
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, check_pushed,
+      GINT_TO_POINTER (stepped), NULL);
+  gst_object_unref (pad);
+  wait_connected (&l);
+  run_frames (&l, 64 * 24 * 8, 1, n);
+
+  fail_unless_equals_int (g_atomic_int_get (&frames_pushed), n);
+  fail_unless_equals_int (g_atomic_int_get (&order_errors), 0);
+  if (stepped) {
+    fail_unless_equals_int (g_atomic_int_get (&tiles_reported), n * 6);
+    fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "tiles-stepped"), n * 6);
+  } else {
+    fail_unless_equals_int (g_atomic_int_get (&tiles_reported), 0);
+  }
+  rx_stop (&l);
+  tx_stop (&l);
+}
+
+GST_START_TEST (test_stepped_flush)
+{
+  check_stepped (TRUE);
+  check_stepped (FALSE);
+}
+
+GST_END_TEST;
+
+/* ---- sender restarts, receiver goes away ---- */
+
+GST_START_TEST (test_reconnect)
+{
+  Link l = { 0 };
+  guint port;
+
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, BC1 (64, 32), 0, "units=2");
+  port = l.port;
+  rx_start (&l, "reconnect=true");
+  wait_connected (&l);
+  run_frames (&l, 16 * 8 * 8, 1, 8);
+
+  /* the sender goes away and comes back on the same port */
+  tx_stop (&l);
+  g_usleep (300 * 1000);
+  tx_start (&l, BC1 (64, 32), port, "units=2");
+  fail_unless_equals_int (l.port, port);
+  wait_connected (&l);
+  run_frames (&l, 16 * 8 * 8, 50, 8);
+  fail_unless_equals_int (stat_uint (l.tilesrc, "connects"), 2);
+  rx_stop (&l);
+  tx_stop (&l);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_no_server)
+{
+  GstElement *rx;
+  GstBus *bus;
+  GstMessage *msg;
+  GError *err = NULL;
+  gint fd = socket (AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in sa = { 0 };
+  socklen_t sl = sizeof (sa);
+  gchar *desc;
+
+  /* a port nobody listens on */
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  fail_unless (bind (fd, (struct sockaddr *) &sa, sizeof (sa)) == 0);
+  getsockname (fd, (struct sockaddr *) &sa, &sl);
+  desc = g_strdup_printf ("tilesrc port=%u timeout=2000 ! fakesink",
+      ntohs (sa.sin_port));
+  rx = launch (desc);
+  g_free (desc);
+  gst_element_set_state (rx, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (rx);
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "Could not connect") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (rx, GST_STATE_NULL);
+  gst_object_unref (rx);
+  close (fd);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_receiver_killed)
+{
+  Link l = { 0 };
+  gsize size = 1024 * 1024 * 2;
+  guint i;
+
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, GRAY (1024, 2048), 0, "units=4 max-in-flight=2");
+  rx_start (&l, NULL);
+  wait_connected (&l);
+  run_frames (&l, size, 1, 4);
+
+  /* gone in the middle of frames */
+  for (i = 0; i < 6; i++)
+    push_frame (&l, size, 10 + i, 10 + i);
+  rx_stop (&l);
+  /* the sender keeps running and counts what it could not send */
+  for (i = 0; i < 40; i++) {
+    push_frame (&l, size, 20 + i, 20 + i);
+    g_usleep (2000);
+  }
+  {
+    gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+    while (stat_uint (l.tilesink, "disconnects") < 1)
+      fail_unless (g_get_monotonic_time () < end), g_usleep (5000);
+  }
+  fail_unless (stat_u64 (l.tilesink, "frames-unsent") +
+      stat_u64 (l.tilesink, "frames-dropped") > 0);
+
+  /* and serves the next receiver */
+  last_pts = GST_CLOCK_TIME_NONE;
+  rx_start (&l, NULL);
+  wait_connected (&l);
+  run_frames (&l, size, 100, 4);
+  fail_unless_equals_int (stat_uint (l.tilesink, "clients"), 2);
+  rx_stop (&l);
+  tx_stop (&l);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_udp_refused)
+{
+  GstElement *p = launch ("appsrc ! tilesink port=0 protocol=udp");
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *msg;
+  GError *err = NULL;
+
+  fail_unless_equals_int (gst_element_set_state (p, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "udp") != NULL);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
+/* ---- hostile clients against tilesink ---- */
+
+static gint
+raw_connect (guint port)
+{
+  struct sockaddr_in sa = { 0 };
+  gint fd = socket (AF_INET, SOCK_STREAM, 0);
+
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons (port);
+  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  fail_unless (connect (fd, (struct sockaddr *) &sa, sizeof (sa)) == 0);
+  return fd;
+}
+
+static gssize
+read_some (gint fd, guint8 * buf, gsize len, gint timeout_ms)
+{
+  gsize have = 0;
+
+  while (have < len) {
+    struct pollfd p = { fd, POLLIN, 0 };
+    gssize n;
+
+    if (poll (&p, 1, timeout_ms) <= 0)
+      break;
+    n = recv (fd, buf + have, len - have, 0);
+    if (n <= 0)
+      break;
+    have += n;
+  }
+  return have;
+}
+
+/* Sends @data and expects a REFUSE with @code, then the end of the
+ * connection. */
+static void
+expect_refuse (guint port, const guint8 * data, gsize len,
+    GstBcWireRefuseCode code, const gchar * reason_part)
+{
+  guint8 buf[2048];
+  gssize n;
+  GstBcWireHeader h;
+  GstBcWireRefuse refuse;
+  gint fd = raw_connect (port);
+
+  if (len)
+    fail_unless (send (fd, data, len, MSG_NOSIGNAL) == (gssize) len);
+  n = read_some (fd, buf, sizeof (buf), 7000);
+  fail_unless (n >= GST_BC_WIRE_HEADER_SIZE, "no answer");
+  fail_unless_equals_int (gst_bc_wire_header_parse (buf, n, &h, NULL),
+      GST_BC_WIRE_PARSE_OK);
+  fail_unless_equals_int (h.type, GST_BC_WIRE_TYPE_REFUSE);
+  fail_unless (gst_bc_wire_refuse_parse (buf + GST_BC_WIRE_HEADER_SIZE,
+          h.payload_len, &refuse, NULL));
+  fail_unless_equals_int (refuse.code, code);
+  if (reason_part)
+    fail_unless (strstr (refuse.reason, reason_part) != NULL, "reason: %s",
+        refuse.reason);
+  /* then the connection is closed */
+  fail_unless (read_some (fd, buf, 1, 7000) == 0);
+  close (fd);
+}
+
+GST_START_TEST (test_hostile_clients)
+{
+  Link l = { 0 };
+  GByteArray *m = g_byte_array_new ();
+  GstBcWireUnitHello uh = { 0 };
+  GstBcWireHello hello = { 0 };
+  guint8 bad[64];
+  gint ctl;
+
+  tx_start (&l, BC1 (64, 32), 0, "units=2 handshake-timeout=1000");
+
+  /* wrong magic */
+  memset (bad, 'x', sizeof (bad));
+  expect_refuse (l.port, bad, 16, GST_BC_WIRE_REFUSE_BAD_MESSAGE, NULL);
+  /* wrong version */
+  gst_bc_wire_hello_pack (&hello, m, NULL);
+  memcpy (bad, m->data, m->len);
+  GST_WRITE_UINT16_BE (bad + 4, 2);
+  expect_refuse (l.port, bad, m->len, GST_BC_WIRE_REFUSE_BAD_VERSION,
+      "version 2");
+  /* oversized payload length */
+  GST_WRITE_UINT16_BE (bad + 4, GST_BC_WIRE_VERSION);
+  GST_WRITE_UINT32_BE (bad + 8, 1 << 30);
+  expect_refuse (l.port, bad, 12, GST_BC_WIRE_REFUSE_BAD_MESSAGE, NULL);
+  /* a first message that is neither HELLO nor UNIT_HELLO */
+  g_byte_array_set_size (m, 0);
+  gst_bc_wire_eos_pack (m);
+  expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_BAD_MESSAGE,
+      NULL);
+  /* truncated: half a header, then silence until the handshake timeout */
+  expect_refuse (l.port, m->data, 6, GST_BC_WIRE_REFUSE_BAD_MESSAGE,
+      "timeout");
+  /* truncated: a header then the connection closes */
+  {
+    gint fd = raw_connect (l.port);
+
+    g_byte_array_set_size (m, 0);
+    gst_bc_wire_hello_pack (&hello, m, NULL);
+    fail_unless (send (fd, m->data, 12, MSG_NOSIGNAL) == 12);
+    close (fd);
+  }
+  /* a data connection for a session that does not exist */
+  uh.token = 42;
+  uh.generation = 1;
+  uh.unit = 0;
+  g_byte_array_set_size (m, 0);
+  gst_bc_wire_unit_hello_pack (&uh, m, NULL);
+  expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_UNKNOWN_TOKEN,
+      NULL);
+
+  /* a real receiver holds the session: a second one is busy */
+  rx_start (&l, NULL);
+  wait_connected (&l);
+  g_byte_array_set_size (m, 0);
+  gst_bc_wire_hello_pack (&hello, m, NULL);
+  expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_BUSY, NULL);
+
+  /* and the stream still flows */
+  last_pts = GST_CLOCK_TIME_NONE;
+  run_frames (&l, 16 * 8 * 8, 1, 8);
+  fail_unless (stat_uint (l.tilesink, "refused") >= 7);
+  rx_stop (&l);
+
+  /* our own control connection: unknown unit, then taken unit */
+  ctl = raw_connect (l.port);
+  {
+    GstBcWireConfig *config = g_new0 (GstBcWireConfig, 1);
+    guint8 *buf = g_malloc (GST_BC_WIRE_MAX_PAYLOAD + 64);
+    GstBcWireHeader h;
+    gssize n;
+    gint d0;
+
+    /* the old session may still be closing */
+    g_usleep (200 * 1000);
+    fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) ==
+        (gssize) m->len);
+    n = read_some (ctl, buf, GST_BC_WIRE_HEADER_SIZE, 5000);
+    fail_unless_equals_int (n, GST_BC_WIRE_HEADER_SIZE);
+    fail_unless_equals_int (gst_bc_wire_header_parse (buf, n, &h, NULL),
+        GST_BC_WIRE_PARSE_OK);
+    fail_unless_equals_int (h.type, GST_BC_WIRE_TYPE_CONFIG);
+    n = read_some (ctl, buf, h.payload_len, 5000);
+    fail_unless (gst_bc_wire_config_parse (buf, n, config, NULL));
+    fail_unless_equals_int (config->n_tiles, 2);
+
+    uh.token = config->token;
+    uh.generation = config->generation;
+    uh.unit = 2;
+    g_byte_array_set_size (m, 0);
+    gst_bc_wire_unit_hello_pack (&uh, m, NULL);
+    expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_UNKNOWN_UNIT,
+        "does not exist");
+    uh.generation = config->generation + 1;
+    g_byte_array_set_size (m, 0);
+    gst_bc_wire_unit_hello_pack (&uh, m, NULL);
+    expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_UNKNOWN_TOKEN,
+        NULL);
+    uh.generation = config->generation;
+    uh.unit = 0;
+    g_byte_array_set_size (m, 0);
+    gst_bc_wire_unit_hello_pack (&uh, m, NULL);
+    d0 = raw_connect (l.port);
+    fail_unless (send (d0, m->data, m->len, MSG_NOSIGNAL) ==
+        (gssize) m->len);
+    g_usleep (100 * 1000);
+    expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_UNKNOWN_UNIT,
+        "already connected");
+    /* garbage on the control connection ends the session cleanly */
+    fail_unless (send (ctl, bad, 16, MSG_NOSIGNAL) == 16);
+    {
+      gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+      while (stat_uint (l.tilesink, "disconnects") < 2)
+        fail_unless (g_get_monotonic_time () < end), g_usleep (5000);
+    }
+    close (d0);
+    g_free (buf);
+    g_free (config);
+  }
+  close (ctl);
+
+  g_byte_array_unref (m);
+  tx_stop (&l);
+}
+
+GST_END_TEST;
+
+/* ---- a hostile server against tilesrc ---- */
+
+typedef enum
+{
+  SERVER_BAD_MAGIC,
+  SERVER_BAD_VERSION,
+  SERVER_OVERSIZED,
+  SERVER_BAD_CONFIG,
+  SERVER_REFUSE,
+  SERVER_WRONG_TILE_SIZE,
+  SERVER_GARBAGE_TILE,
+} ServerMode;
+
+typedef struct
+{
+  gint listen_fd;
+  guint port;
+  ServerMode mode;
+} FakeServer;
+
+static gint
+accept_one (gint lfd)
+{
+  struct pollfd p = { lfd, POLLIN, 0 };
+
+  if (poll (&p, 1, 10000) <= 0)
+    return -1;
+  return accept (lfd, NULL, NULL);
+}
+
+static gpointer
+fake_server (gpointer data)
+{
+  FakeServer *fs = data;
+  GByteArray *m = g_byte_array_new ();
+  GstBcWireConfig *config = g_new0 (GstBcWireConfig, 1);
+  GstBcTiling tiling;
+  guint8 buf[256];
+  gint ctl, d;
+
+  ctl = accept_one (fs->listen_fd);
+  if (ctl < 0)
+    goto out;
+  read_some (ctl, buf, GST_BC_WIRE_HEADER_SIZE + 4, 5000);
+
+  gst_bc_tiling_init (&tiling, 8, 64, 1);
+  config->token = 7;
+  config->generation = 1;
+  config->n_units = 1;
+  config->chunk_size = 1024;
+  gst_bc_wire_config_set_tiling (config, &tiling, NULL);
+  gst_bc_wire_config_set_caps (config, BC1 (32, 32), NULL);
+  gst_bc_wire_config_pack (config, m, NULL);
+
+  switch (fs->mode) {
+    case SERVER_BAD_MAGIC:
+      m->data[0] = 'X';
+      break;
+    case SERVER_BAD_VERSION:
+      GST_WRITE_UINT16_BE (m->data + 4, 9);
+      break;
+    case SERVER_OVERSIZED:
+      GST_WRITE_UINT32_BE (m->data + 8, 100000);
+      break;
+    case SERVER_BAD_CONFIG:
+      /* tile 0 larger than the frame */
+      GST_WRITE_UINT64_BE (m->data + GST_BC_WIRE_HEADER_SIZE + 45 + 8, 4096);
+      break;
+    case SERVER_REFUSE:
+      g_byte_array_set_size (m, 0);
+      gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_OTHER, "go away", m, NULL);
+      break;
+    default:
+      break;
+  }
+  send (ctl, m->data, m->len, MSG_NOSIGNAL);
+  if (fs->mode == SERVER_WRONG_TILE_SIZE || fs->mode == SERVER_GARBAGE_TILE) {
+    GstBcWireTileHeader th = { 1, 0, 0, 512, 0 };
+    guint8 hdr[GST_BC_WIRE_TILE_HEADER_SIZE];
+
+    d = accept_one (fs->listen_fd);
+    if (d >= 0) {
+      read_some (d, buf, GST_BC_WIRE_HEADER_SIZE + 14, 5000);
+      if (fs->mode == SERVER_WRONG_TILE_SIZE)
+        th.size = 100;
+      gst_bc_wire_tile_header_write (hdr, &th);
+      if (fs->mode == SERVER_GARBAGE_TILE)
+        memset (hdr, 0xa5, sizeof (hdr));
+      send (d, hdr, sizeof (hdr), MSG_NOSIGNAL);
+      read_some (d, buf, 1, 5000);
+      close (d);
+    }
+  }
+  read_some (ctl, buf, sizeof (buf), 3000);
+  close (ctl);
+out:
+  g_free (config);
+  g_byte_array_unref (m);
+  return NULL;
+}
+
+static void
+check_hostile_server (ServerMode mode, const gchar * expect)
+{
+  FakeServer fs;
+  struct sockaddr_in sa = { 0 };
+  socklen_t sl = sizeof (sa);
+  GstElement *rx;
+  GstBus *bus;
+  GstMessage *msg;
+  GError *err = NULL;
+  GThread *t;
+  gchar *desc;
+
+  fs.mode = mode;
+  fs.listen_fd = socket (AF_INET, SOCK_STREAM, 0);
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  fail_unless (bind (fs.listen_fd, (struct sockaddr *) &sa, sizeof (sa)) ==
+      0);
+  listen (fs.listen_fd, 8);
+  getsockname (fs.listen_fd, (struct sockaddr *) &sa, &sl);
+  fs.port = ntohs (sa.sin_port);
+  t = g_thread_new ("fake-server", fake_server, &fs);
+
+  desc = g_strdup_printf ("tilesrc port=%u timeout=3000 ! fakesink", fs.port);
+  rx = launch (desc);
+  g_free (desc);
+  gst_element_set_state (rx, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (rx);
+  msg = gst_bus_timed_pop_filtered (bus, 15 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error for mode %d", mode);
+  gst_message_parse_error (msg, &err, NULL);
+  GST_INFO ("mode %d: %s", mode, err->message);
+  fail_unless (strstr (err->message, expect) != NULL, "mode %d: '%s' does "
+      "not say '%s'", mode, err->message, expect);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (rx, GST_STATE_NULL);
+  gst_object_unref (rx);
+  g_thread_join (t);
+  close (fs.listen_fd);
+}
+
+GST_START_TEST (test_hostile_server)
+{
+  check_hostile_server (SERVER_BAD_MAGIC, "magic");
+  check_hostile_server (SERVER_BAD_VERSION, "version 9");
+  check_hostile_server (SERVER_OVERSIZED, "100000");
+  check_hostile_server (SERVER_BAD_CONFIG, "tile 0");
+  check_hostile_server (SERVER_REFUSE, "go away");
+  check_hostile_server (SERVER_WRONG_TILE_SIZE, "100");
+  check_hostile_server (SERVER_GARBAGE_TILE, "magic");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_documented)
+{
+  check_documented ("tilesink");
+  check_documented ("tilesrc");
+}
+
+GST_END_TEST;
+
+static Suite *
+tile_suite (void)
+{
+  Suite *s = suite_create ("tile");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_delivery_units_1);
+  tcase_add_test (tc, test_delivery_units_3);
+  tcase_add_test (tc, test_delivery_units_8);
+  tcase_add_test (tc, test_delivery_units_64);
+  tcase_add_test (tc, test_delivery_more_units_than_rows);
+  tcase_add_test (tc, test_delivery_raw_rgb);
+  tcase_add_test (tc, test_caps_change_and_eos);
+  tcase_add_test (tc, test_stepped_flush);
+  tcase_add_test (tc, test_reconnect);
+  tcase_add_test (tc, test_no_server);
+  tcase_add_test (tc, test_receiver_killed);
+  tcase_add_test (tc, test_udp_refused);
+  tcase_add_test (tc, test_hostile_clients);
+  tcase_add_test (tc, test_hostile_server);
+  tcase_add_test (tc, test_documented);
+  return s;
+}
+
+GST_CHECK_MAIN (tile);
