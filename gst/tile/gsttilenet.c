@@ -233,7 +233,7 @@ gst_tile_net_set_buffer_size (gint fd, gboolean send, gint size)
   if (size > 0) {
     setsockopt (fd, SOL_SOCKET, opt, &size, sizeof (size));
     if (getsockopt (fd, SOL_SOCKET, opt, &granted, &len) == 0
-        && granted < size) {
+        && !gst_tile_net_buffer_is_enough (granted, size)) {
       gint force = send ? SO_SNDBUFFORCE : SO_RCVBUFFORCE;
       setsockopt (fd, SOL_SOCKET, force, &size, sizeof (size));
     }
@@ -242,6 +242,15 @@ gst_tile_net_set_buffer_size (gint fd, gboolean send, gint size)
   if (getsockopt (fd, SOL_SOCKET, opt, &granted, &len) != 0)
     granted = 0;
   return granted;
+}
+
+/* Linux grants twice the asked size (the other half is for its own
+ * bookkeeping), capped by net.core.[rw]mem_max: @granted, as getsockopt()
+ * reports it, covers @asked when half of it does. */
+gboolean
+gst_tile_net_buffer_is_enough (gint granted, gint asked)
+{
+  return granted / 2 >= asked;
 }
 
 gboolean

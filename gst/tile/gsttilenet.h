@@ -47,6 +47,9 @@ G_GNUC_INTERNAL
 gint     gst_tile_net_set_buffer_size (gint fd, gboolean send, gint size);
 
 G_GNUC_INTERNAL
+gboolean gst_tile_net_buffer_is_enough (gint granted, gint asked);
+
+G_GNUC_INTERNAL
 gboolean gst_tile_net_wait (gint fd, gboolean for_write, gint timeout_ms,
                             GError ** error);
 

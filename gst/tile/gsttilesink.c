@@ -693,10 +693,10 @@ handle_first_message (GstTileSink * self, gint fd, const GstBcWireHeader * h,
     }
     size = gst_tile_net_set_buffer_size (fd, TRUE, self->send_buffer_size);
     if (self->granted_send_buffer != size && self->send_buffer_size > 0
-        && size < self->send_buffer_size) {
+        && !gst_tile_net_buffer_is_enough (size, self->send_buffer_size)) {
       GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
           ("Socket send buffer is %d bytes, %d were asked for",
-              size, self->send_buffer_size),
+              size / 2, self->send_buffer_size),
           ("Raise the limit with 'sysctl -w net.core.wmem_max=%d' (or run "
               "as root) for full throughput", self->send_buffer_size));
     }

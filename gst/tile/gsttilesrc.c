@@ -596,7 +596,17 @@ unit_thread (gpointer data)
   self->granted_rcvbuf = granted;
   if (!self->running || self->session != session)
     gst_tile_net_shutdown (fd);
-  g_mutex_unlock (&self->lock);
+  if (rcvbuf > 0 && !gst_tile_net_buffer_is_enough (granted, rcvbuf)
+      && !self->warned_rcvbuf) {
+    self->warned_rcvbuf = TRUE;
+    g_mutex_unlock (&self->lock);
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("Socket receive buffer is %d bytes, %d were asked for", granted / 2,
+            rcvbuf), ("Raise the limit with 'sysctl -w net.core.rmem_max=%d' "
+            "(or run as root) for full throughput", rcvbuf));
+  } else {
+    g_mutex_unlock (&self->lock);
+  }
 
   if (!gst_bc_wire_unit_hello_pack (&uh, p, &err) ||
       !gst_tile_net_send_packed (fd, p, &err))
@@ -1064,6 +1074,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   self->bytes_received = self->tiles_stepped = 0;
   self->connects = 0;
   self->granted_rcvbuf = 0;
+  self->warned_rcvbuf = FALSE;
   gst_tile_latency_reset (&self->latency);
   for (i = 0; i < GST_TILE_SRC_SLOTS; i++)
     memset (&self->slots[i], 0, sizeof (GstTileSrcSlot));

@@ -95,6 +95,7 @@ struct _GstTileSrc
   guint64 tiles_stepped;
   guint connects;
   gint granted_rcvbuf;
+  gboolean warned_rcvbuf;
   GstTileLatency latency;
 };
 

@@ -267,6 +267,15 @@ check_delivery (const gchar * caps, gsize size, guint units,
   fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-incomplete"), 0);
   fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "bytes-received"),
       n_frames * (size + 32 * expect_tiles));
+  {
+    GstQuery *q = gst_query_new_latency ();
+    gboolean live = FALSE;
+
+    fail_unless (gst_element_query (l.tilesrc, q));
+    gst_query_parse_latency (q, &live, NULL, NULL);
+    fail_unless (live);
+    gst_query_unref (q);
+  }
   s = get_stats (l.tilesrc);
   fail_unless (gst_structure_get_uint64 (s, "latency-p99", &lat));
   fail_unless (lat > 0 && lat < 10 * GST_SECOND);
@@ -903,7 +912,11 @@ fake_server (gpointer data)
       break;
     case SERVER_BAD_CONFIG:
       /* tile 0 larger than the frame */
-      GST_WRITE_UINT64_BE (m->data + GST_BC_WIRE_HEADER_SIZE + 45 + 8, 4096);
+    {
+      guint64 be = GUINT64_TO_BE (4096);
+
+      memcpy (m->data + GST_BC_WIRE_HEADER_SIZE + 45 + 8, &be, 8);
+    }
       break;
     case SERVER_REFUSE:
       g_byte_array_set_size (m, 0);
@@ -995,6 +1008,198 @@ GST_START_TEST (test_hostile_server)
 
 GST_END_TEST;
 
+/* A receiver that never reads: the sender must not stall, it drops whole
+ * frames beyond max-in-flight and posts QoS. */
+GST_START_TEST (test_backpressure_drops)
+{
+  Link l = { 0 };
+  GByteArray *m = g_byte_array_new ();
+  GstBcWireHello hello = { 0 };
+  GstBcWireUnitHello uh = { 0 };
+  GstBcWireConfig *config = g_new0 (GstBcWireConfig, 1);
+  guint8 *buf = g_malloc (GST_BC_WIRE_MAX_PAYLOAD);
+  GstBcWireHeader h;
+  GstBus *bus;
+  GstMessage *msg;
+  gint ctl, d[2];
+  gsize size = 2048 * 2048;
+  guint i, n_qos = 0;
+  gint64 t0;
+
+  tx_start (&l, GRAY (2048, 2048), 0, "units=2 max-in-flight=2 "
+      "send-buffer-size=65536");
+  ctl = raw_connect (l.port);
+  gst_bc_wire_hello_pack (&hello, m, NULL);
+  fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
+  fail_unless_equals_int (read_some (ctl, buf, GST_BC_WIRE_HEADER_SIZE, 5000),
+      GST_BC_WIRE_HEADER_SIZE);
+  fail_unless_equals_int (gst_bc_wire_header_parse (buf,
+          GST_BC_WIRE_HEADER_SIZE, &h, NULL), GST_BC_WIRE_PARSE_OK);
+  fail_unless_equals_int (read_some (ctl, buf, h.payload_len, 5000),
+      h.payload_len);
+  fail_unless (gst_bc_wire_config_parse (buf, h.payload_len, config, NULL));
+  for (i = 0; i < 2; i++) {
+    uh.token = config->token;
+    uh.generation = config->generation;
+    uh.unit = i;
+    g_byte_array_set_size (m, 0);
+    gst_bc_wire_unit_hello_pack (&uh, m, NULL);
+    d[i] = raw_connect (l.port);
+    fail_unless (send (d[i], m->data, m->len, MSG_NOSIGNAL) ==
+        (gssize) m->len);
+  }
+  wait_connected (&l);
+
+  /* 30 frames of 4 MiB into a receiver that reads nothing */
+  t0 = g_get_monotonic_time ();
+  for (i = 0; i < 30; i++)
+    push_frame (&l, size, i, i);
+  /* appsrc queues; wait until the sink has seen them all */
+  while (stat_u64 (l.tilesink, "frames-dropped") +
+      stat_u64 (l.tilesink, "frames-sent") +
+      (guint64) 2 < 30 && g_get_monotonic_time () - t0 < 20 * G_USEC_PER_SEC)
+    g_usleep (10000);
+  fail_unless (g_get_monotonic_time () - t0 < 20 * G_USEC_PER_SEC,
+      "the sender stalled");
+  fail_unless (stat_u64 (l.tilesink, "frames-dropped") >= 26);
+
+  bus = gst_element_get_bus (l.tx);
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_QOS))) {
+    guint64 processed, dropped;
+    GstFormat fmt;
+
+    gst_message_parse_qos_stats (msg, &fmt, &processed, &dropped);
+    fail_unless_equals_int (fmt, GST_FORMAT_BUFFERS);
+    fail_unless (dropped > 0);
+    n_qos++;
+    gst_message_unref (msg);
+  }
+  gst_object_unref (bus);
+  fail_unless (n_qos >= 26, "%u QoS messages", n_qos);
+
+  close (d[0]);
+  close (d[1]);
+  close (ctl);
+  g_free (buf);
+  g_free (config);
+  g_byte_array_unref (m);
+  tx_stop (&l);
+}
+
+GST_END_TEST;
+
+/* The receiver's statistics reach the sender and both post them. */
+GST_START_TEST (test_stats_exchange)
+{
+  Link l = { 0 };
+  GstStructure *s;
+  const GstStructure *rs;
+  const GValue *v;
+  GstBus *bus;
+  GstMessage *msg;
+  gint64 end;
+  guint64 frames = 0;
+  gint granted = 0;
+
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, BC1 (64, 64), 0, "units=3");
+  rx_start (&l, NULL);
+  g_object_set (l.tilesrc, "stats-interval", 50, NULL);
+  g_object_set (l.tilesink, "stats-interval", 50, NULL);
+  wait_connected (&l);
+  run_frames (&l, 16 * 16 * 8, 1, 12);
+
+  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (TRUE) {
+    s = get_stats (l.tilesink);
+    v = gst_structure_get_value (s, "receiver");
+    if (v) {
+      rs = gst_value_get_structure (v);
+      gst_structure_get_uint64 (rs, "frames-received", &frames);
+      if (frames == 12)
+        break;
+    }
+    gst_structure_free (s);
+    fail_unless (g_get_monotonic_time () < end, "no receiver stats");
+    g_usleep (10000);
+  }
+  fail_unless (gst_structure_has_name (rs, "tilesrc-stats"));
+  fail_unless (gst_structure_has_field (rs, "latency-p50"));
+  gst_structure_free (s);
+
+  s = get_stats (l.tilesink);
+  fail_unless (gst_structure_get_int (s, "send-buffer-granted", &granted));
+  fail_unless (granted > 0);
+  v = gst_structure_get_value (s, "unit-bytes");
+  fail_unless (v && gst_value_array_get_size (v) == 3);
+  fail_unless (g_value_get_uint64 (gst_value_array_get_value (v, 0)) > 0);
+  gst_structure_free (s);
+  s = get_stats (l.tilesrc);
+  fail_unless (gst_structure_get_int (s, "receive-buffer-granted", &granted));
+  fail_unless (granted > 0);
+  gst_structure_free (s);
+
+  bus = gst_element_get_bus (l.rx);
+  msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL);
+  fail_unless (gst_structure_has_name (gst_message_get_structure (msg),
+          "tilesrc-stats"));
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  bus = gst_element_get_bus (l.tx);
+  msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL);
+  fail_unless (gst_structure_has_name (gst_message_get_structure (msg),
+          "tilesink-stats"));
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+
+  rx_stop (&l);
+  tx_stop (&l);
+}
+
+GST_END_TEST;
+
+/* Asking for more socket buffer than the kernel grants (even as root, a
+ * buffer is capped at INT_MAX / 2) is reported, with the way out. */
+static void
+expect_warning (GstElement * pipeline, const gchar * sysctl)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *debug = NULL;
+
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL, "no warning");
+  gst_message_parse_warning (msg, &err, &debug);
+  fail_unless (strstr (err->message, "were asked for") != NULL, "%s",
+      err->message);
+  fail_unless (debug && strstr (debug, sysctl) != NULL, "%s", debug);
+  g_clear_error (&err);
+  g_free (debug);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+}
+
+GST_START_TEST (test_buffer_size_warning)
+{
+  Link l = { 0 };
+
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, BC1 (64, 64), 0, "units=2 send-buffer-size=2147483647");
+  rx_start (&l, "receive-buffer-size=2147483647");
+  wait_connected (&l);
+  run_frames (&l, 16 * 16 * 8, 1, 4);
+  expect_warning (l.tx, "net.core.wmem_max");
+  expect_warning (l.rx, "net.core.rmem_max");
+  rx_stop (&l);
+  tx_stop (&l);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_documented)
 {
   check_documented ("tilesink");
@@ -1025,6 +1230,9 @@ tile_suite (void)
   tcase_add_test (tc, test_udp_refused);
   tcase_add_test (tc, test_hostile_clients);
   tcase_add_test (tc, test_hostile_server);
+  tcase_add_test (tc, test_backpressure_drops);
+  tcase_add_test (tc, test_stats_exchange);
+  tcase_add_test (tc, test_buffer_size_warning);
   tcase_add_test (tc, test_documented);
   return s;
 }
