@@ -328,8 +328,7 @@ gst_tile_net_read_all (gint fd, guint8 * data, gsize len, gint timeout_ms,
 /* Sends a message made by one of the gst_bc_wire_*_pack() functions, which
  * write the header and the payload. */
 gboolean
-gst_tile_net_send_packed (gint fd, const GByteArray * message,
-    GError ** error)
+gst_tile_net_send_packed (gint fd, const GByteArray * message, GError ** error)
 {
   return gst_tile_net_write_all (fd, message->data, message->len, 0, error);
 }

@@ -824,6 +824,14 @@ post_stats (GstTileSink * self)
       gst_message_new_element (GST_OBJECT (self), s));
 }
 
+static inline void
+poll_in (struct pollfd *p, gint fd)
+{
+  p->fd = fd;
+  p->events = POLLIN;
+  p->revents = 0;
+}
+
 static gpointer
 server_thread (gpointer data)
 {
@@ -840,18 +848,14 @@ server_thread (gpointer data)
     gint64 now;
     guint interval;
 
-    pfd[n++] = (struct pollfd) {
-    self->wake_fds[0], POLLIN, 0};
-    pfd[n++] = (struct pollfd) {
-    self->listen_fd, POLLIN, 0};
+    poll_in (&pfd[n++], self->wake_fds[0]);
+    poll_in (&pfd[n++], self->listen_fd);
     if (self->control_fd >= 0) {
       control_idx = n;
-      pfd[n++] = (struct pollfd) {
-      self->control_fd, POLLIN, 0};
+      poll_in (&pfd[n++], self->control_fd);
     }
     for (i = 0; i < n_pend; i++)
-      pfd[n + i] = (struct pollfd) {
-      self->pending[i].fd, POLLIN, 0};
+      poll_in (&pfd[n + i], self->pending[i].fd);
     interval = g_atomic_int_get (&self->stats_interval);
     if (interval > 0)
       timeout = MIN (timeout, (gint) MIN (interval, G_MAXINT));

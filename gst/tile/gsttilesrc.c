@@ -111,8 +111,7 @@ static gboolean gst_tile_src_negotiate (GstBaseSrc * bsrc);
 static gboolean gst_tile_src_query (GstBaseSrc * bsrc, GstQuery * query);
 static gboolean gst_tile_src_decide_allocation (GstBaseSrc * bsrc,
     GstQuery * query);
-static GstFlowReturn gst_tile_src_create (GstPushSrc * psrc,
-    GstBuffer ** buf);
+static GstFlowReturn gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** buf);
 
 static void
 gst_tile_src_class_init (GstTileSrcClass * klass)
@@ -380,8 +379,7 @@ discard_incomplete_locked (GstTileSrc * self)
 /* Finds or starts the slot of @frame for unit @unit, waiting for a free
  * slot when both are taken. Returns NULL when stopping. Lock held. */
 static GstTileSrcSlot *
-get_slot_locked (GstTileSrc * self, guint unit, guint64 frame,
-    guint64 session)
+get_slot_locked (GstTileSrc * self, guint unit, guint64 frame, guint64 session)
 {
   GstBufferPool *pool;
   GstTileSrcSlot *slot;
@@ -906,8 +904,7 @@ control_session (GstTileSrc * self, gint fd, guint timeout, GError ** error)
           break;
         }
         g_mutex_lock (&self->lock);
-        GST_INFO_OBJECT (self, "new CONFIG, generation %u",
-            config->generation);
+        GST_INFO_OBJECT (self, "new CONFIG, generation %u", config->generation);
         g_free (self->pending);
         self->pending = config;
         g_cond_broadcast (&self->cond);
@@ -1078,8 +1075,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   gst_tile_latency_reset (&self->latency);
   for (i = 0; i < GST_TILE_SRC_SLOTS; i++)
     memset (&self->slots[i], 0, sizeof (GstTileSrcSlot));
-  self->control_thread = g_thread_new ("tilesrc-control", control_thread,
-      self);
+  self->control_thread = g_thread_new ("tilesrc-control", control_thread, self);
   g_mutex_unlock (&self->lock);
   return TRUE;
 }
@@ -1225,8 +1221,7 @@ gst_tile_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
   gst_buffer_pool_config_set_allocator (config, allocator, &params);
   if (!gst_buffer_pool_set_config (pool, config)) {
     config = gst_buffer_pool_get_config (pool);
-    if (!gst_buffer_pool_config_validate_params (config, caps, size, min,
-            max)) {
+    if (!gst_buffer_pool_config_validate_params (config, caps, size, min, max)) {
       gst_structure_free (config);
       GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("Could not configure a "
               "buffer pool for %" G_GSIZE_FORMAT " byte frames", frame_size),
@@ -1309,8 +1304,7 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
         GST_ELEMENT_ERROR (self, STREAM, DECODE, ("Bad data from the "
                 "sender: %s", err->message), (NULL));
       else
-        GST_ELEMENT_ERROR (self, RESOURCE, READ, ("%s", err->message),
-            (NULL));
+        GST_ELEMENT_ERROR (self, RESOURCE, READ, ("%s", err->message), (NULL));
       g_error_free (err);
       return GST_FLOW_ERROR;
     }

@@ -156,6 +156,16 @@ wait_connected (Link * l)
 }
 
 static void
+wait_generation (Link * l, guint generation)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (stat_uint (l->tilesink, "generation") != generation)
+    fail_unless (g_get_monotonic_time () < end), g_usleep (5000);
+  wait_connected (l);
+}
+
+static void
 fill_frame (guint8 * data, gsize size, guint seed)
 {
   guint32 x = seed * 2654435761u + 12345;
@@ -262,8 +272,7 @@ check_delivery (const gchar * caps, gsize size, guint units,
   fail_unless_equals_int (stat_uint (l.tilesrc, "units"), expect_tiles);
   fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-sent"), n_frames);
   fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-dropped"), 0);
-  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-received"),
-      n_frames);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-received"), n_frames);
   fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-incomplete"), 0);
   fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "bytes-received"),
       n_frames * (size + 32 * expect_tiles));
@@ -357,18 +366,7 @@ GST_START_TEST (test_caps_change_and_eos)
   gst_app_src_set_caps (GST_APP_SRC (l.appsrc), caps2);
   gst_caps_unref (caps2);
   /* the new generation's connections are made after the CONFIG */
-  wait_connected (&l);
-  {
-    gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-    while (stat_uint (l.tilesink, "generation") != 2 ||
-        !({
-            GstStructure * st = get_stats (l.tilesink);
-            gboolean c = FALSE;
-            gst_structure_get_boolean (st, "connected", &c);
-            gst_structure_free (st); c;}))
-      fail_unless (g_get_monotonic_time () < end), g_usleep (5000);
-  }
+  wait_generation (&l, 2);
   push_frame (&l, 32 * 9 * 8, 100, 10);
   sample = pull_check (&l, 32 * 9 * 8, 100);
   s = gst_caps_get_structure (gst_sample_get_caps (sample), 0);
@@ -746,11 +744,9 @@ GST_START_TEST (test_hostile_clients)
   /* a first message that is neither HELLO nor UNIT_HELLO */
   g_byte_array_set_size (m, 0);
   gst_bc_wire_eos_pack (m);
-  expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_BAD_MESSAGE,
-      NULL);
+  expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_BAD_MESSAGE, NULL);
   /* truncated: half a header, then silence until the handshake timeout */
-  expect_refuse (l.port, m->data, 6, GST_BC_WIRE_REFUSE_BAD_MESSAGE,
-      "timeout");
+  expect_refuse (l.port, m->data, 6, GST_BC_WIRE_REFUSE_BAD_MESSAGE, "timeout");
   /* truncated: a header then the connection closes */
   {
     gint fd = raw_connect (l.port);
@@ -793,8 +789,7 @@ GST_START_TEST (test_hostile_clients)
 
     /* the old session may still be closing */
     g_usleep (200 * 1000);
-    fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) ==
-        (gssize) m->len);
+    fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
     n = read_some (ctl, buf, GST_BC_WIRE_HEADER_SIZE, 5000);
     fail_unless_equals_int (n, GST_BC_WIRE_HEADER_SIZE);
     fail_unless_equals_int (gst_bc_wire_header_parse (buf, n, &h, NULL),
@@ -821,8 +816,7 @@ GST_START_TEST (test_hostile_clients)
     g_byte_array_set_size (m, 0);
     gst_bc_wire_unit_hello_pack (&uh, m, NULL);
     d0 = raw_connect (l.port);
-    fail_unless (send (d0, m->data, m->len, MSG_NOSIGNAL) ==
-        (gssize) m->len);
+    fail_unless (send (d0, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
     g_usleep (100 * 1000);
     expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_UNKNOWN_UNIT,
         "already connected");
@@ -968,8 +962,7 @@ check_hostile_server (ServerMode mode, const gchar * expect)
   fs.listen_fd = socket (AF_INET, SOCK_STREAM, 0);
   sa.sin_family = AF_INET;
   sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  fail_unless (bind (fs.listen_fd, (struct sockaddr *) &sa, sizeof (sa)) ==
-      0);
+  fail_unless (bind (fs.listen_fd, (struct sockaddr *) &sa, sizeof (sa)) == 0);
   listen (fs.listen_fd, 8);
   getsockname (fs.listen_fd, (struct sockaddr *) &sa, &sl);
   fs.port = ntohs (sa.sin_port);
@@ -1045,8 +1038,7 @@ GST_START_TEST (test_backpressure_drops)
     g_byte_array_set_size (m, 0);
     gst_bc_wire_unit_hello_pack (&uh, m, NULL);
     d[i] = raw_connect (l.port);
-    fail_unless (send (d[i], m->data, m->len, MSG_NOSIGNAL) ==
-        (gssize) m->len);
+    fail_unless (send (d[i], m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
   }
   wait_connected (&l);
 
@@ -1170,8 +1162,7 @@ expect_warning (GstElement * pipeline, const gchar * sysctl)
   GError *err = NULL;
   gchar *debug = NULL;
 
-  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
-      GST_MESSAGE_WARNING);
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_WARNING);
   fail_unless (msg != NULL, "no warning");
   gst_message_parse_warning (msg, &err, &debug);
   fail_unless (strstr (err->message, "were asked for") != NULL, "%s",
