@@ -796,8 +796,14 @@ handle_control (GstTileSink * self, const GstBcWireHeader * h,
         break;
       return;
     case GST_BC_WIRE_TYPE_STATS:
-      if (!gst_bc_wire_stats_parse (payload->data, payload->len, &s, &err))
-        break;
+      /* statistics are informative: a report we cannot read (another
+       * version's field names, say) is skipped, not fatal */
+      if (!gst_bc_wire_stats_parse (payload->data, payload->len, &s, &err)) {
+        GST_WARNING_OBJECT (self, "ignoring receiver statistics: %s",
+            err->message);
+        g_clear_error (&err);
+        return;
+      }
       if (self->receiver_stats)
         gst_structure_free (self->receiver_stats);
       self->receiver_stats = s;
