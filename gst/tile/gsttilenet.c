@@ -296,6 +296,28 @@ gst_tile_net_write_all (gint fd, const guint8 * data, gsize len, gsize chunk,
   return TRUE;
 }
 
+/* Like gst_tile_net_write_all() in one call, telling the kernel that more
+ * data follows so that a small header is not sent as a segment of its own
+ * (TCP_NODELAY is on). */
+gboolean
+gst_tile_net_write_more (gint fd, const guint8 * data, gsize len,
+    GError ** error)
+{
+  while (len > 0) {
+    gssize n = send (fd, data, len, MSG_NOSIGNAL | MSG_MORE);
+
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      set_errno_error (error, errno, "send failed");
+      return FALSE;
+    }
+    data += n;
+    len -= n;
+  }
+  return TRUE;
+}
+
 /* Reads exactly @len bytes. With @timeout_ms >= 0 every wait for more data
  * is bounded; -1 blocks (the data path, where shutdown() interrupts). */
 gboolean

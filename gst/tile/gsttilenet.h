@@ -58,6 +58,10 @@ gboolean gst_tile_net_write_all (gint fd, const guint8 * data, gsize len,
                                  gsize chunk, GError ** error);
 
 G_GNUC_INTERNAL
+gboolean gst_tile_net_write_more (gint fd, const guint8 * data, gsize len,
+                                  GError ** error);
+
+G_GNUC_INTERNAL
 gboolean gst_tile_net_read_all (gint fd, guint8 * data, gsize len,
                                 gint timeout_ms, GError ** error);
 

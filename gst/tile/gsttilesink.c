@@ -580,7 +580,8 @@ unit_thread (gpointer data)
     th.size = tile->size;
     th.flags = 0;
     gst_bc_wire_tile_header_write (hdr, &th);
-    ok = gst_tile_net_write_all (fd, hdr, sizeof (hdr), 0, &err) &&
+    /* MSG_MORE: the header leaves in the same segment as the tile start */
+    ok = gst_tile_net_write_more (fd, hdr, sizeof (hdr), &err) &&
         gst_tile_net_write_all (fd, frame->map.data + tile->offset,
         tile->size, g_atomic_int_get (&self->chunk_size), &err);
 

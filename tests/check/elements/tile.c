@@ -24,6 +24,9 @@
 #include "bcdocscheck.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <string.h>
@@ -631,6 +634,52 @@ GST_START_TEST (test_receiver_killed)
 
 GST_END_TEST;
 
+/* A receiver process killed with SIGKILL in the middle of frames. */
+GST_START_TEST (test_receiver_process_killed)
+{
+  Link l = { 0 };
+  gsize size = 2048 * 2048;
+  gchar *argv[4];
+  GPid pid;
+  GError *err = NULL;
+  guint i;
+
+  tx_start (&l, GRAY (2048, 2048), 0, "units=4");
+  argv[0] = g_file_read_link ("/proc/self/exe", NULL);
+  argv[1] = g_strdup ("--receiver");
+  argv[2] = g_strdup_printf ("%u", l.port);
+  argv[3] = NULL;
+  fail_unless (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+          NULL, NULL, &pid, &err), "%s", err ? err->message : "");
+  wait_connected (&l);
+  for (i = 0; i < 8; i++)
+    push_frame (&l, size, i, i);
+  kill (pid, SIGKILL);
+  waitpid (pid, NULL, 0);
+  g_spawn_close_pid (pid);
+  for (i = 8; i < 40; i++) {
+    push_frame (&l, size, i, i);
+    g_usleep (2000);
+  }
+  {
+    gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+    while (stat_uint (l.tilesink, "disconnects") < 1)
+      fail_unless (g_get_monotonic_time () < end), g_usleep (5000);
+  }
+  /* still serving: the next receiver gets byte-exact frames */
+  last_pts = GST_CLOCK_TIME_NONE;
+  rx_start (&l, NULL);
+  wait_connected (&l);
+  run_frames (&l, size, 500, 4);
+  rx_stop (&l);
+  tx_stop (&l);
+  for (i = 0; i < 3; i++)
+    g_free (argv[i]);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_udp_refused)
 {
   GstElement *p = launch ("appsrc ! tilesink port=0 protocol=udp");
@@ -1218,6 +1267,7 @@ tile_suite (void)
   tcase_add_test (tc, test_reconnect);
   tcase_add_test (tc, test_no_server);
   tcase_add_test (tc, test_receiver_killed);
+  tcase_add_test (tc, test_receiver_process_killed);
   tcase_add_test (tc, test_udp_refused);
   tcase_add_test (tc, test_hostile_clients);
   tcase_add_test (tc, test_hostile_server);
@@ -1228,4 +1278,37 @@ tile_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (tile);
+/* The test binary doubles as a receiver process that a test can kill:
+ * `elements_tile --receiver PORT` */
+static int
+run_receiver (guint port)
+{
+  GstElement *rx;
+  GstBus *bus;
+  GstMessage *msg;
+  gchar *desc;
+
+  gst_init (NULL, NULL);
+  desc = g_strdup_printf ("tilesrc port=%u ! fakesink", port);
+  rx = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  gst_element_set_state (rx, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (rx);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  if (msg)
+    gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (rx, GST_STATE_NULL);
+  gst_object_unref (rx);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc == 3 && strcmp (argv[1], "--receiver") == 0)
+    return run_receiver (atoi (argv[2]));
+  gst_check_init (&argc, &argv);
+  return gst_check_run_suite (tile_suite (), "tile", __FILE__);
+}
