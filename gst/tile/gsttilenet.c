@@ -275,14 +275,14 @@ gst_tile_net_wait (gint fd, gboolean for_write, gint timeout_ms,
   return TRUE;
 }
 
-gboolean
-gst_tile_net_write_all (gint fd, const guint8 * data, gsize len, gsize chunk,
+static gboolean
+send_all (gint fd, const guint8 * data, gsize len, gsize chunk, gint flags,
     GError ** error)
 {
   if (chunk == 0)
     chunk = len;
   while (len > 0) {
-    gssize n = send (fd, data, MIN (len, chunk), MSG_NOSIGNAL);
+    gssize n = send (fd, data, MIN (len, chunk), MSG_NOSIGNAL | flags);
 
     if (n < 0) {
       if (errno == EINTR)
@@ -296,6 +296,14 @@ gst_tile_net_write_all (gint fd, const guint8 * data, gsize len, gsize chunk,
   return TRUE;
 }
 
+/* Sends @len bytes in send() calls of at most @chunk bytes (0: one call). */
+gboolean
+gst_tile_net_write_all (gint fd, const guint8 * data, gsize len, gsize chunk,
+    GError ** error)
+{
+  return send_all (fd, data, len, chunk, 0, error);
+}
+
 /* Like gst_tile_net_write_all() in one call, telling the kernel that more
  * data follows so that a small header is not sent as a segment of its own
  * (TCP_NODELAY is on). */
@@ -303,19 +311,7 @@ gboolean
 gst_tile_net_write_more (gint fd, const guint8 * data, gsize len,
     GError ** error)
 {
-  while (len > 0) {
-    gssize n = send (fd, data, len, MSG_NOSIGNAL | MSG_MORE);
-
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      set_errno_error (error, errno, "send failed");
-      return FALSE;
-    }
-    data += n;
-    len -= n;
-  }
-  return TRUE;
+  return send_all (fd, data, len, 0, MSG_MORE, error);
 }
 
 /* Reads exactly @len bytes. With @timeout_ms >= 0 every wait for more data
