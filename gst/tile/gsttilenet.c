@@ -487,7 +487,7 @@ static const gchar *const stats_names[] = {
   "latency-samples", "latency-last", "latency-mean", "latency-p5",
   "latency-p50", "latency-p95", "latency-p99", "receive-buffer-size",
   "receive-buffer-granted", "units", "generation", "connects",
-  "tiles-stepped",
+  "tiles-stepped", "tile-spread-mean",
 };
 
 void

@@ -241,6 +241,11 @@ stats_locked (GstTileSrc * self)
       "receive-buffer-size", G_TYPE_INT, self->receive_buffer_size,
       "receive-buffer-granted", G_TYPE_INT, self->granted_rcvbuf, NULL);
 
+  /* how long before the frame's push its first tile was there: the time a
+   * stepped consumer can use */
+  if (self->frames_received > 0)
+    gst_structure_set (s, "tile-spread-mean", G_TYPE_UINT64,
+        self->tile_spread_sum * 1000 / self->frames_received, NULL);
   gst_tile_latency_to_structure (&self->latency, s);
   return s;
 }
@@ -675,8 +680,10 @@ unit_thread (gpointer data)
     if (ok) {
       self->bytes_received += tile_size + sizeof (hdr);
       slot->done_mask |= bit;
-      slot->n_done++;
+      if (slot->n_done++ == 0)
+        slot->first_done = g_get_monotonic_time ();
       if (slot->n_done == self->config->n_tiles && !slot->discard) {
+        self->tile_spread_sum += g_get_monotonic_time () - slot->first_done;
         gst_buffer_unmap (slot->buffer, &slot->map);
         slot->state = SLOT_COMPLETE;
         g_cond_broadcast (&self->cond);
@@ -1069,6 +1076,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   g_clear_error (&self->error);
   self->frames_received = self->frames_incomplete = 0;
   self->bytes_received = self->tiles_stepped = 0;
+  self->tile_spread_sum = 0;
   self->connects = 0;
   self->granted_rcvbuf = 0;
   self->warned_rcvbuf = FALSE;

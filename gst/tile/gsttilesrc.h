@@ -44,6 +44,7 @@ typedef struct
   gboolean discard;
   GstClockTime sender_ts;
   guint64 session;
+  gint64 first_done;            /* monotonic us, first tile in */
 } GstTileSrcSlot;
 
 typedef struct
@@ -93,6 +94,7 @@ struct _GstTileSrc
   guint64 frames_incomplete;
   guint64 bytes_received;
   guint64 tiles_stepped;
+  guint64 tile_spread_sum;       /* us, first to last tile of a frame */
   guint connects;
   gint granted_rcvbuf;
   gboolean warned_rcvbuf;
