@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # gst-bc developer entry point: installs what is needed, builds, runs.
 #
-#   ./dev.sh demo        install dependencies, build, run the encode/decode demo
+#   ./dev.sh demo        install dependencies, build, stream test video from
+#                        examples/sender to examples/receiver over 127.0.0.1
+#                        (tilesink -> tilesrc), then the encode/decode demo
 #   ./dev.sh test        install dependencies, build with -Werror, run every test
 #   ./dev.sh test-asan   the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   ./dev.sh deps        only install the Debian packages
@@ -55,6 +57,61 @@ build() {
   ninja -C "$dir"
 }
 
+# The main demo: examples/sender (videotestsrc -> bc1enc -> tilesink) serves
+# 1920x1080 30 fps BC1 over 4 TCP connections to examples/receiver (tilesrc
+# -> bcdec -> fakesink) on 127.0.0.1 for about 5 s; the receiver prints
+# frames/s, Gbit/s and the delivery latency percentiles every second. Then
+# the sender is interrupted: its EOS reaches the receiver and both exit.
+demo_network() {
+  local tmp port="" sender_pid receiver_pid rc=0 frames
+  local plugins="$here/build/gst"
+  tmp=$(mktemp -d)
+
+  log "demo: sender (videotestsrc -> bc1enc -> tilesink units=4, 1920x1080 30 fps)" \
+    "-> receiver (tilesrc -> bcdec -> fakesink) on 127.0.0.1, 5 s"
+  # port 0: the sender listens on a free port and prints it
+  GST_PLUGIN_PATH="$plugins" "$here/build/examples/sender" \
+    --address 127.0.0.1 --port 0 --units 4 \
+    --width 1920 --height 1080 --fps 30 --format bc1 >"$tmp/sender.log" 2>&1 &
+  sender_pid=$!
+  # shellcheck disable=SC2064
+  trap "kill $sender_pid 2>/dev/null || true; rm -rf '$tmp'" EXIT
+  for _ in $(seq 100); do
+    port=$(sed -n 's/^sender: listening on .* port \([0-9]*\):.*/\1/p' \
+      "$tmp/sender.log")
+    if [ -n "$port" ] || ! kill -0 "$sender_pid" 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+  if [ -z "$port" ]; then
+    cat "$tmp/sender.log" >&2
+    echo "demo: the sender did not start" >&2
+    return 1
+  fi
+
+  # (with pipefail, waiting for the pipeline gives the receiver's status)
+  GST_PLUGIN_PATH="$plugins" "$here/build/examples/receiver" \
+    --host 127.0.0.1 --port "$port" --no-display 2>&1 | tee "$tmp/receiver.log" &
+  receiver_pid=$!
+  # shellcheck disable=SC2064
+  trap "kill $sender_pid $receiver_pid 2>/dev/null || true; rm -rf '$tmp'" EXIT
+  sleep 5
+  # the sender sends EOS on SIGINT; tilesink passes it on to the receiver
+  kill -INT "$sender_pid" 2>/dev/null || true
+  wait "$sender_pid" || rc=$?
+  wait "$receiver_pid" || rc=$?
+  trap - EXIT
+
+  log "the sender's side (frames sent, dropped, unsent; the latency the receiver reported)"
+  cat "$tmp/sender.log"
+  frames=$(sed -n 's/^receiver: total: \([0-9]*\) frames.*/\1/p' \
+    "$tmp/receiver.log")
+  rm -rf "$tmp"
+  if [ "$rc" -ne 0 ] || [ "${frames:-0}" -eq 0 ]; then
+    echo "demo: sender -> receiver failed (exit status $rc, ${frames:-0} frames)" >&2
+    return 1
+  fi
+}
+
 cmd=${1:-}
 case "$cmd" in
   deps)
@@ -67,6 +124,7 @@ case "$cmd" in
   demo)
     deps
     build build
+    demo_network
     log "gst-inspect-1.0 (uninstalled, GST_PLUGIN_PATH=build)"
     GST_PLUGIN_PATH="$here/build" gst-inspect-1.0 bc1enc | sed -n '1,12p'
     for fmt in bc1 ycocg; do

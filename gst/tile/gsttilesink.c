@@ -94,6 +94,7 @@ enum
 struct _GstTileSinkFrame
 {
   gint remaining;               /* units still sending, atomic */
+  gint failed;                  /* a unit could not send its tile, atomic */
   GstBuffer *buffer;
   GstMapInfo map;
   guint64 number;
@@ -429,8 +430,10 @@ frame_unref (GstTileSink * self, GstTileSinkFrame * frame)
     return;
   gst_buffer_unmap (frame->buffer, &frame->map);
   gst_buffer_unref (frame->buffer);
-  g_free (frame);
   g_mutex_lock (&self->lock);
+  if (!g_atomic_int_get (&frame->failed))
+    self->frames_sent++;
+  g_free (frame);
   self->in_flight--;
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
@@ -564,6 +567,7 @@ unit_thread (gpointer data)
     frame = g_queue_pop_head (&u->queue);
     fd = u->fd;
     if (fd < 0 || frame->generation != self->config.generation) {
+      g_atomic_int_set (&frame->failed, 1);
       g_mutex_unlock (&self->lock);
       frame_unref (self, frame);
       g_mutex_lock (&self->lock);
@@ -592,8 +596,8 @@ unit_thread (gpointer data)
       u->bytes += tile->size + sizeof (hdr);
       u->frames++;
       self->bytes_sent += tile->size + sizeof (hdr);
-      if (u->index == 0)
-        self->frames_sent++;
+    } else {
+      g_atomic_int_set (&frame->failed, 1);
     }
     if (u->close_pending) {
       gst_tile_net_close (&fd);
@@ -900,6 +904,10 @@ server_thread (gpointer data)
         end_session_locked (self, err->message);
         close_data_locked (self);
         gst_tile_net_close (&self->control_fd);
+        /* the report of a receiver that is gone does not describe the next */
+        if (self->receiver_stats)
+          gst_structure_free (self->receiver_stats);
+        self->receiver_stats = NULL;
         g_cond_broadcast (&self->cond);
         g_mutex_unlock (&self->lock);
         g_clear_error (&err);
@@ -1022,6 +1030,9 @@ gst_tile_sink_start (GstBaseSink * bsink)
   self->bytes_sent = 0;
   self->clients = self->disconnects = self->refused = 0;
   self->granted_send_buffer = 0;
+  if (self->receiver_stats)
+    gst_structure_free (self->receiver_stats);
+  self->receiver_stats = NULL;
   memset (&self->config, 0, sizeof (self->config));
   self->n_threads = n_units;
   for (i = 0; i < n_units; i++) {
@@ -1233,6 +1244,7 @@ gst_tile_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   }
   frame->buffer = gst_buffer_ref (buffer);
   frame->remaining = n;
+  frame->failed = 0;
   frame->number = self->next_frame++;
   frame->timestamp = now;
   frame->generation = self->config.generation;

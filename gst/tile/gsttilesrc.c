@@ -683,7 +683,14 @@ unit_thread (gpointer data)
       if (slot->n_done++ == 0)
         slot->first_done = g_get_monotonic_time ();
       if (slot->n_done == self->config->n_tiles && !slot->discard) {
+        GstClock *clock = gst_element_get_clock (GST_ELEMENT (self));
+
         self->tile_spread_sum += g_get_monotonic_time () - slot->first_done;
+        slot->complete_time = GST_CLOCK_TIME_NONE;
+        if (clock) {
+          slot->complete_time = gst_clock_get_time (clock);
+          gst_object_unref (clock);
+        }
         gst_buffer_unmap (slot->buffer, &slot->map);
         slot->state = SLOT_COMPLETE;
         g_cond_broadcast (&self->cond);
@@ -1293,8 +1300,7 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   GstTileSrc *self = GST_TILE_SRC (psrc);
   GstTileSrcSlot *best;
   GstBuffer *buf;
-  GstClockTime sender_ts, now = GST_CLOCK_TIME_NONE;
-  GstClock *clock;
+  GstClockTime sender_ts, complete_time, base_time, pts = GST_CLOCK_TIME_NONE;
   guint i;
 
   g_mutex_lock (&self->lock);
@@ -1354,6 +1360,7 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   }
 
   buf = best->buffer;
+  complete_time = best->complete_time;
   best->buffer = NULL;
   sender_ts = best->sender_ts;
   best->state = SLOT_FREE;
@@ -1367,12 +1374,13 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
 
-  clock = gst_element_get_clock (GST_ELEMENT (self));
-  if (clock) {
-    now = gst_clock_get_time (clock) - GST_ELEMENT (self)->base_time;
-    gst_object_unref (clock);
-  }
-  GST_BUFFER_PTS (buf) = now;
+  /* the running time at which the last tile was in */
+  base_time = gst_element_get_base_time (GST_ELEMENT (self));
+  if (GST_CLOCK_TIME_IS_VALID (complete_time) && complete_time >= base_time)
+    pts = complete_time - base_time;
+  else if (GST_CLOCK_TIME_IS_VALID (complete_time))
+    pts = 0;
+  GST_BUFFER_PTS (buf) = pts;
   GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
   GST_BUFFER_DURATION (buf) = self->duration;
   if (GST_CLOCK_TIME_IS_VALID (sender_ts)) {

@@ -45,6 +45,7 @@ typedef struct
   GstClockTime sender_ts;
   guint64 session;
   gint64 first_done;            /* monotonic us, first tile in */
+  GstClockTime complete_time;   /* clock time, last tile in */
 } GstTileSrcSlot;
 
 typedef struct

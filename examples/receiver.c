@@ -1,0 +1,369 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* receiver: receives the frames of a tilesink (examples/sender), decodes
+ * them on the CPU and shows them, or throws them away when there is no
+ * display.
+ *
+ *   tilesrc host=H port=P [reconnect=true] ! bcdec ! videoconvert
+ *     ! autovideosink sync=false     (with a display)
+ *     ! fakesink sync=false          (without)
+ *
+ * Prints one line per second from tilesrc's "tilesrc-stats" messages:
+ * frames/s, Gbit/s and the delivery latency percentiles over the last 1024
+ * frames (from the sender's wall-clock time when tilesink got the frame to
+ * the receiver's when tilesrc pushes it, complete; both ends on one
+ * machine, or clocks synchronised with PTP/NTP). Exits with 0 on the
+ * sender's EOS or after --num-frames frames, with 1 on an error.
+ *
+ * Uninstalled use:
+ *   GST_PLUGIN_PATH=build/gst build/examples/receiver --host 127.0.0.1 --port 7000
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/gst.h>
+#include <glib-unix.h>
+
+#include <signal.h>
+#include <string.h>
+
+/* how long to wait for the EOS to go through after a signal */
+#define EOS_TIMEOUT_S 5
+
+typedef struct
+{
+  GMainLoop *loop;
+  GstElement *pipeline;
+  gint ret;
+  gboolean eos_requested;
+  guint eos_timeout_id;
+
+  /* previous stats message, or the start */
+  gint64 prev_us;
+  guint64 prev_bytes;
+  guint64 prev_frames;
+} Receiver;
+
+static gboolean
+check_element (const gchar * name, const gchar * hint)
+{
+  GstElementFactory *factory = gst_element_factory_find (name);
+
+  if (factory == NULL) {
+    g_printerr ("receiver: element %s not found: %s\n", name, hint);
+    return FALSE;
+  }
+  gst_object_unref (factory);
+  return TRUE;
+}
+
+static guint64
+get_u64 (const GstStructure * s, const gchar * field)
+{
+  guint64 v = 0;
+
+  if (!gst_structure_get_uint64 (s, field, &v))
+    v = 0;
+  return v;
+}
+
+/* a latency field (ns) in ms, or "-" before the first frame */
+static gchar *
+format_ms (const GstStructure * s, const gchar * field)
+{
+  guint64 ns;
+
+  if (!gst_structure_get_uint64 (s, field, &ns))
+    return g_strdup ("-");
+  return g_strdup_printf ("%.2f", ns / 1e6);
+}
+
+static void
+print_stats (Receiver * receiver, const GstStructure * s)
+{
+  gint64 now = g_get_monotonic_time ();
+  guint64 frames = get_u64 (s, "frames-received");
+  guint64 bytes = get_u64 (s, "bytes-received");
+  gdouble fps = 0.0, gbps = 0.0;
+  gchar *p50, *p95, *p99;
+
+  /* the first interval starts with the pipeline */
+  if (now > receiver->prev_us) {
+    gdouble secs = (now - receiver->prev_us) / 1e6;
+
+    fps = (frames - receiver->prev_frames) / secs;
+    gbps = (bytes - receiver->prev_bytes) * 8.0 / secs / 1e9;
+  }
+  receiver->prev_us = now;
+  receiver->prev_frames = frames;
+  receiver->prev_bytes = bytes;
+
+  p50 = format_ms (s, "latency-p50");
+  p95 = format_ms (s, "latency-p95");
+  p99 = format_ms (s, "latency-p99");
+  g_print ("receiver: %5.1f frames/s  %.3f Gbit/s  latency p50 %s ms  "
+      "p95 %s ms  p99 %s ms  (frames %" G_GUINT64_FORMAT ", incomplete %"
+      G_GUINT64_FORMAT ")\n", fps, gbps, p50, p95, p99, frames,
+      get_u64 (s, "frames-incomplete"));
+  g_free (p50);
+  g_free (p95);
+  g_free (p99);
+}
+
+static gboolean
+eos_timeout (gpointer user_data)
+{
+  Receiver *receiver = user_data;
+
+  g_printerr ("receiver: EOS did not go through within %d s, stopping\n",
+      EOS_TIMEOUT_S);
+  receiver->eos_timeout_id = 0;
+  receiver->ret = 1;
+  g_main_loop_quit (receiver->loop);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_signal (gpointer user_data)
+{
+  Receiver *receiver = user_data;
+
+  if (receiver->eos_requested) {
+    g_printerr ("receiver: interrupted again, stopping now\n");
+    g_main_loop_quit (receiver->loop);
+    return G_SOURCE_CONTINUE;
+  }
+  g_print ("receiver: interrupted, stopping\n");
+  receiver->eos_requested = TRUE;
+  gst_element_send_event (receiver->pipeline, gst_event_new_eos ());
+  receiver->eos_timeout_id = g_timeout_add_seconds (EOS_TIMEOUT_S,
+      eos_timeout, receiver);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  Receiver *receiver = user_data;
+
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_ELEMENT:{
+      const GstStructure *s = gst_message_get_structure (msg);
+
+      if (s && gst_structure_has_name (s, "tilesrc-stats"))
+        print_stats (receiver, s);
+      break;
+    }
+    case GST_MESSAGE_WARNING:{
+      GError *err = NULL;
+      gchar *dbg = NULL;
+
+      gst_message_parse_warning (msg, &err, &dbg);
+      g_printerr ("receiver: warning from %s: %s\n%s%s",
+          GST_OBJECT_NAME (msg->src), err->message, dbg ? dbg : "",
+          dbg ? "\n" : "");
+      g_clear_error (&err);
+      g_free (dbg);
+      break;
+    }
+    case GST_MESSAGE_ERROR:{
+      GError *err = NULL;
+      gchar *dbg = NULL;
+
+      gst_message_parse_error (msg, &err, &dbg);
+      g_printerr ("receiver: error from %s: %s\n%s%s",
+          GST_OBJECT_NAME (msg->src), err->message, dbg ? dbg : "",
+          dbg ? "\n" : "");
+      g_clear_error (&err);
+      g_free (dbg);
+      receiver->ret = 1;
+      g_main_loop_quit (receiver->loop);
+      break;
+    }
+    case GST_MESSAGE_EOS:
+      g_print ("receiver: EOS\n");
+      g_main_loop_quit (receiver->loop);
+      break;
+    default:
+      break;
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+print_summary (GstElement * src)
+{
+  GstStructure *s = NULL;
+  gchar *p50, *p95, *p99;
+
+  g_object_get (src, "stats", &s, NULL);
+  if (s == NULL)
+    return;
+  if (get_u64 (s, "frames-received") == 0) {
+    gst_structure_free (s);
+    return;
+  }
+  p50 = format_ms (s, "latency-p50");
+  p95 = format_ms (s, "latency-p95");
+  p99 = format_ms (s, "latency-p99");
+  g_print ("receiver: total: %" G_GUINT64_FORMAT " frames (%.1f MB), %"
+      G_GUINT64_FORMAT " incomplete; latency over the last %u frames: "
+      "p50 %s ms, p95 %s ms, p99 %s ms\n", get_u64 (s, "frames-received"),
+      get_u64 (s, "bytes-received") / 1e6, get_u64 (s, "frames-incomplete"),
+      (guint) MIN (get_u64 (s, "latency-samples"), 1024), p50, p95, p99);
+  g_free (p50);
+  g_free (p95);
+  g_free (p99);
+  gst_structure_free (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  gchar *host = NULL;
+  gint port = 7000, num_frames = 0;
+  gboolean reconnect = FALSE, display = FALSE, no_display = FALSE;
+  GOptionEntry entries[] = {
+    {"host", 0, 0, G_OPTION_ARG_STRING, &host,
+        "Host name or address of the sender (default 127.0.0.1)", "HOST"},
+    {"port", 'p', 0, G_OPTION_ARG_INT, &port,
+        "Port of the sender (default 7000)", "PORT"},
+    {"reconnect", 'r', 0, G_OPTION_ARG_NONE, &reconnect,
+        "Wait for the sender, and reconnect when it goes away", NULL},
+    {"display", 'd', 0, G_OPTION_ARG_NONE, &display,
+        "Show the video (autovideosink); the default when DISPLAY or "
+          "WAYLAND_DISPLAY is set", NULL},
+    {"no-display", 0, 0, G_OPTION_ARG_NONE, &no_display,
+        "Do not show the video (fakesink)", NULL},
+    {"num-frames", 'n', 0, G_OPTION_ARG_INT, &num_frames,
+          "Stop after this many frames, 0 = at the sender's EOS (default 0)",
+        "N"},
+    {NULL}
+  };
+  GOptionContext *ctx;
+  GError *err = NULL;
+  GstElement *pipeline = NULL, *src = NULL;
+  GstBus *bus;
+  Receiver receiver;
+  gchar *desc;
+  const gchar *sink;
+  guint sig_int, sig_term;
+
+  ctx = g_option_context_new ("- receive, decode and show the frames of a "
+      "tilesink");
+  g_option_context_set_summary (ctx,
+      "tilesrc ! bcdec ! videoconvert ! autovideosink (or fakesink). Prints "
+      "frames/s, Gbit/s\nand the delivery latency percentiles once a "
+      "second.");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    g_printerr ("%s\n", err->message);
+    g_clear_error (&err);
+    g_option_context_free (ctx);
+    return 2;
+  }
+  g_option_context_free (ctx);
+
+  memset (&receiver, 0, sizeof (receiver));
+  if (host == NULL)
+    host = g_strdup ("127.0.0.1");
+  if (port < 1 || port > 65535 || num_frames < 0) {
+    g_printerr ("receiver: out of range: --port 1-65535, --num-frames at "
+        "least 0\n");
+    receiver.ret = 2;
+    goto done;
+  }
+  if (display && no_display) {
+    g_printerr ("receiver: --display and --no-display together\n");
+    receiver.ret = 2;
+    goto done;
+  }
+  if (!display && !no_display)
+    display = g_getenv ("DISPLAY") != NULL ||
+        g_getenv ("WAYLAND_DISPLAY") != NULL;
+  sink = display ? "autovideosink" : "fakesink";
+
+  if (!check_element ("tilesrc", "set GST_PLUGIN_PATH to the build "
+          "directory") || !check_element ("bcdec", "set GST_PLUGIN_PATH to "
+          "the build directory") || !check_element ("videoconvert",
+          "install gstreamer1.0-plugins-base") || !check_element (sink,
+          display ? "install gstreamer1.0-plugins-good" :
+          "GStreamer core elements are missing")) {
+    receiver.ret = 1;
+    goto done;
+  }
+
+  /* frames are shown as soon as they are decoded: no clock wait */
+  desc = g_strdup_printf ("tilesrc name=src host=\"%s\" port=%d reconnect=%s "
+      "num-buffers=%d ! bcdec ! videoconvert ! %s sync=false", host, port,
+      reconnect ? "true" : "false", num_frames > 0 ? num_frames : -1, sink);
+  pipeline = gst_parse_launch (desc, &err);
+  g_free (desc);
+  if (pipeline == NULL || err != NULL) {
+    g_printerr ("receiver: could not build the pipeline: %s\n",
+        err ? err->message : "unknown error");
+    g_clear_error (&err);
+    receiver.ret = 1;
+    goto done;
+  }
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+
+  receiver.loop = g_main_loop_new (NULL, FALSE);
+  receiver.pipeline = pipeline;
+  bus = gst_element_get_bus (pipeline);
+  gst_bus_add_watch (bus, on_bus_message, &receiver);
+  gst_object_unref (bus);
+  sig_int = g_unix_signal_add (SIGINT, on_signal, &receiver);
+  sig_term = g_unix_signal_add (SIGTERM, on_signal, &receiver);
+
+  g_print ("receiver: connecting to %s port %d%s, output to %s\n", host, port,
+      reconnect ? " (reconnecting)" : "", sink);
+  receiver.prev_us = g_get_monotonic_time ();
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    GstMessage *msg;
+
+    bus = gst_element_get_bus (pipeline);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    if (msg) {
+      on_bus_message (bus, msg, &receiver);
+      gst_message_unref (msg);
+    } else {
+      g_printerr ("receiver: could not start the pipeline\n");
+    }
+    gst_object_unref (bus);
+    receiver.ret = 1;
+  } else {
+    g_main_loop_run (receiver.loop);
+    print_summary (src);
+  }
+
+  g_source_remove (sig_int);
+  g_source_remove (sig_term);
+  if (receiver.eos_timeout_id)
+    g_source_remove (receiver.eos_timeout_id);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  bus = gst_element_get_bus (pipeline);
+  gst_bus_remove_watch (bus);
+  gst_object_unref (bus);
+  g_main_loop_unref (receiver.loop);
+
+done:
+  if (src)
+    gst_object_unref (src);
+  if (pipeline)
+    gst_object_unref (pipeline);
+  g_free (host);
+  gst_deinit ();
+  return receiver.ret;
+}
