@@ -1012,6 +1012,14 @@ control_thread (gpointer data)
 
     g_mutex_unlock (&self->lock);
     fd = gst_tile_net_connect (host, port, timeout, 0, NULL, &err);
+    if (fd >= 0) {
+      /* so that stop() can interrupt the handshake */
+      g_mutex_lock (&self->lock);
+      self->control_fd = fd;
+      if (!self->running)
+        gst_tile_net_shutdown (fd);
+      g_mutex_unlock (&self->lock);
+    }
     config = fd >= 0 ? handshake (self, fd, timeout, &err) : NULL;
     if (config && !config_usable (self, config, &err))
       g_clear_pointer (&config, g_free);
@@ -1039,6 +1047,7 @@ control_thread (gpointer data)
     } else {
       retry = !err || err->domain != GST_BC_WIRE_ERROR ||
           strstr (err->message, "(busy)") != NULL;
+      self->control_fd = -1;
       gst_tile_net_close (&fd);
     }
     if (!self->running) {

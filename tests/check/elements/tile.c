@@ -900,6 +900,7 @@ typedef enum
   SERVER_REFUSE,
   SERVER_WRONG_TILE_SIZE,
   SERVER_GARBAGE_TILE,
+  SERVER_SILENT,
 } ServerMode;
 
 typedef struct
@@ -943,6 +944,11 @@ fake_server (gpointer data)
   gst_bc_wire_config_set_caps (config, BC1 (32, 32), NULL);
   gst_bc_wire_config_pack (config, m, NULL);
 
+  if (fs->mode == SERVER_SILENT) {
+    read_some (ctl, buf, sizeof (buf), 6000);
+    close (ctl);
+    goto out;
+  }
   switch (fs->mode) {
     case SERVER_BAD_MAGIC:
       m->data[0] = 'X';
@@ -1046,6 +1052,8 @@ GST_START_TEST (test_hostile_server)
   check_hostile_server (SERVER_REFUSE, "go away");
   check_hostile_server (SERVER_WRONG_TILE_SIZE, "100");
   check_hostile_server (SERVER_GARBAGE_TILE, "magic");
+  /* accepts, reads HELLO, never answers: the timeout (3 s) ends it */
+  check_hostile_server (SERVER_SILENT, "3000 ms");
 }
 
 GST_END_TEST;
