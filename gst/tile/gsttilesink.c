@@ -93,8 +93,8 @@ enum
 
 struct _GstTileSinkFrame
 {
-  gint remaining;               /* units still sending, atomic */
-  gint failed;                  /* a unit could not send its tile, atomic */
+  guint remaining;              /* units still sending, lock */
+  gboolean failed;              /* a unit could not send its tile, lock */
   GstBuffer *buffer;
   GstMapInfo map;
   guint64 number;
@@ -423,20 +423,32 @@ wake_server (GstTileSink * self)
     GST_LOG_OBJECT (self, "wake pipe full");
 }
 
-static void
-frame_unref (GstTileSink * self, GstTileSinkFrame * frame)
+/* One unit is done with @frame (sent its tile, or could not). Lock held.
+ * The frame stops counting as in flight the moment its last tile is out.
+ * Returns the frame when the caller must free it with frame_free() (after
+ * releasing the lock), NULL otherwise. */
+static GstTileSinkFrame *
+frame_done_locked (GstTileSink * self, GstTileSinkFrame * frame, gboolean ok)
 {
-  if (!g_atomic_int_dec_and_test (&frame->remaining))
+  if (!ok)
+    frame->failed = TRUE;
+  if (--frame->remaining > 0)
+    return NULL;
+  if (!frame->failed)
+    self->frames_sent++;
+  self->in_flight--;
+  g_cond_broadcast (&self->cond);
+  return frame;
+}
+
+static void
+frame_free (GstTileSinkFrame * frame)
+{
+  if (!frame)
     return;
   gst_buffer_unmap (frame->buffer, &frame->map);
   gst_buffer_unref (frame->buffer);
-  g_mutex_lock (&self->lock);
-  if (!g_atomic_int_get (&frame->failed))
-    self->frames_sent++;
   g_free (frame);
-  self->in_flight--;
-  g_cond_broadcast (&self->cond);
-  g_mutex_unlock (&self->lock);
 }
 
 /* Closes the data connections of the current generation. Lock held. A unit
@@ -567,9 +579,9 @@ unit_thread (gpointer data)
     frame = g_queue_pop_head (&u->queue);
     fd = u->fd;
     if (fd < 0 || frame->generation != self->config.generation) {
-      g_atomic_int_set (&frame->failed, 1);
+      frame = frame_done_locked (self, frame, FALSE);
       g_mutex_unlock (&self->lock);
-      frame_unref (self, frame);
+      frame_free (frame);
       g_mutex_lock (&self->lock);
       continue;
     }
@@ -596,9 +608,8 @@ unit_thread (gpointer data)
       u->bytes += tile->size + sizeof (hdr);
       u->frames++;
       self->bytes_sent += tile->size + sizeof (hdr);
-    } else {
-      g_atomic_int_set (&frame->failed, 1);
     }
+    frame = frame_done_locked (self, frame, ok);
     if (u->close_pending) {
       gst_tile_net_close (&fd);
       u->close_pending = FALSE;
@@ -608,7 +619,7 @@ unit_thread (gpointer data)
     }
     g_clear_error (&err);
     g_mutex_unlock (&self->lock);
-    frame_unref (self, frame);
+    frame_free (frame);
     g_mutex_lock (&self->lock);
   }
   g_mutex_unlock (&self->lock);
@@ -1072,8 +1083,14 @@ gst_tile_sink_stop (GstBaseSink * bsink)
 
     g_thread_join (self->units[i].thread);
     self->units[i].thread = NULL;
-    while ((frame = g_queue_pop_head (&self->units[i].queue)))
-      frame_unref (self, frame);
+    g_mutex_lock (&self->lock);
+    while ((frame = g_queue_pop_head (&self->units[i].queue))) {
+      frame = frame_done_locked (self, frame, FALSE);
+      g_mutex_unlock (&self->lock);
+      frame_free (frame);
+      g_mutex_lock (&self->lock);
+    }
+    g_mutex_unlock (&self->lock);
   }
 
   g_mutex_lock (&self->lock);

@@ -1,0 +1,1519 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* bc-transport-bench: sends fixed-size frames from one pipeline to another
+ * in the same process over 127.0.0.1 and measures throughput and delivery
+ * latency, for the transport benchmark (benchmarks/transport/run.sh).
+ *
+ *   bc-transport-bench -T tile -f BC1 -W 3840 -H 2160 -u 4 -c 1048576 \
+ *       --seconds 2 [--rate 30] [--frames 150] [--window 4] ...
+ *
+ * Transports (sender pipeline / receiver pipeline):
+ *
+ *   tile     appsrc ! tilesink port=0   /  tilesrc ! appsink
+ *   tcp      appsrc ! tcpserversink port=0
+ *              /  tcpclientsrc ! rawvideoparse ! appsink
+ *            (rawvideoparse cuts the byte stream into frames: GRAY8 of
+ *            width x height/2 for BC1, i.e. the same byte count, or the raw
+ *            format itself)
+ *   tcp-gdp  appsrc ! gdppay ! tcpserversink port=0
+ *              /  tcpclientsrc ! gdpdepay ! appsink
+ *   raw      no GStreamer: --units plain blocking TCP connections, a thread
+ *            per connection at each end sending / receiving 1/units of
+ *            every frame with send() of --chunk-size / recv() straight
+ *            into a ring of frames; the frame is delivered when its last
+ *            slice is in (the baseline: what the loopback and the
+ *            scheduler allow, measured the same way)
+ *
+ * The frames are pseudo-random bytes, pre-filled once in a ring of --window
+ * blocks. Before a frame is pushed the sender writes into its first bytes a
+ * magic, the frame number and CLOCK_REALTIME in ns, and the frame number
+ * every 64 KiB and into the last 8 bytes; the appsink callback reads the
+ * time back at delivery (CLOCK_REALTIME again) and checks that every 64 KiB
+ * stamp belongs to the same frame. That in-band latency is measured the
+ * same way for every transport. With tilesrc the GstReferenceTimestampMeta
+ * (sender's time when tilesink got the frame) is read as well.
+ *
+ * At most --window frames are pushed and not yet delivered: the sender
+ * waits for the receiver (the same process), so no transport ever queues
+ * more than that, and a block of the ring is rewritten only once the frame
+ * it last carried has been delivered. --rate 0 pushes as fast as the window
+ * allows (throughput); --rate R pushes R frames per second (latency).
+ *
+ * With --tile-pool the appsink answers the ALLOCATION query with a buffer
+ * pool whose buffers carry a GstBcTileMeta: tilesrc then reports every
+ * tile as it lands (flush=stepped), and the times of those reports, relative
+ * to the sender's time, are measured too (first tile / last tile).
+ *
+ * Prints one JSON object on stdout. Exit status 0 when the run completed
+ * (frames lost or late are reported, not failed), 1 on a pipeline error or
+ * when nothing was delivered, 2 on bad options.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <gst/gst.h>
+#include <gst/app/app.h>
+#include <gst/bc/bc.h>
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STAMP_MAGIC 0x42544342u /* "BCTB" little endian */
+#define STAMP_STRIDE 65536
+#define HEADER_BYTES 24
+#define MAX_GROUPS 32
+
+/* command line */
+static gchar *opt_transport = NULL;
+static gchar *opt_format = NULL;
+static gint opt_width = 3840;
+static gint opt_height = 2160;
+static gint opt_frames = 1000;
+static gdouble opt_seconds = 0.0;
+static gdouble opt_rate = 0.0;
+static gint opt_window = 4;
+static gint opt_units = 4;
+static gint opt_chunk = 1 << 20;
+static gint opt_sndbuf = 16 << 20;
+static gint opt_rcvbuf = 16 << 20;
+static gint opt_max_in_flight = 0;
+static gchar *opt_flush = NULL;
+static gboolean opt_tile_pool = FALSE;
+static gint opt_warmup = 3;
+static gdouble opt_timeout = 10.0;
+
+static GOptionEntry entries[] = {
+  {"transport", 'T', 0, G_OPTION_ARG_STRING, &opt_transport,
+      "tile, tcp, tcp-gdp or raw (default tile)", "NAME"},
+  {"format", 'f', 0, G_OPTION_ARG_STRING, &opt_format,
+      "BC1 (video/x-bc) or RGB (video/x-raw) (default BC1)", "FORMAT"},
+  {"width", 'W', 0, G_OPTION_ARG_INT, &opt_width, "Width (default 3840)",
+      "PIXELS"},
+  {"height", 'H', 0, G_OPTION_ARG_INT, &opt_height, "Height (default 2160)",
+      "PIXELS"},
+  {"frames", 'n', 0, G_OPTION_ARG_INT, &opt_frames,
+      "Measured frames, at most (default 1000)", "N"},
+  {"seconds", 's', 0, G_OPTION_ARG_DOUBLE, &opt_seconds,
+      "Stop pushing after this many seconds (0 = only --frames)", "S"},
+  {"rate", 'r', 0, G_OPTION_ARG_DOUBLE, &opt_rate,
+      "Frames per second pushed (0 = as fast as the window allows)", "FPS"},
+  {"window", 'w', 0, G_OPTION_ARG_INT, &opt_window,
+      "Frames pushed but not yet delivered, at most (default 4)", "N"},
+  {"units", 'u', 0, G_OPTION_ARG_INT, &opt_units,
+      "tilesink units (default 4)", "N"},
+  {"chunk-size", 'c', 0, G_OPTION_ARG_INT, &opt_chunk,
+      "tilesink chunk-size (default 1048576)", "BYTES"},
+  {"send-buffer-size", 0, 0, G_OPTION_ARG_INT, &opt_sndbuf,
+      "tilesink send-buffer-size (default 16 MiB)", "BYTES"},
+  {"receive-buffer-size", 0, 0, G_OPTION_ARG_INT, &opt_rcvbuf,
+      "tilesrc receive-buffer-size (default 16 MiB)", "BYTES"},
+  {"max-in-flight", 0, 0, G_OPTION_ARG_INT, &opt_max_in_flight,
+      "tilesink max-in-flight (default: --window + 2, at most 64)", "N"},
+  {"flush", 0, 0, G_OPTION_ARG_STRING, &opt_flush,
+      "tilesrc flush: stepped or frame (default stepped)", "MODE"},
+  {"tile-pool", 0, 0, G_OPTION_ARG_NONE, &opt_tile_pool,
+      "Offer tilesrc a pool whose buffers carry GstBcTileMeta", NULL},
+  {"warmup", 0, 0, G_OPTION_ARG_INT, &opt_warmup,
+      "Frames delivered before measuring (default 3)", "N"},
+  {"timeout", 't', 0, G_OPTION_ARG_DOUBLE, &opt_timeout,
+      "Seconds to wait for the connection or a stalled frame (default 10)",
+      "S"},
+  {NULL}
+};
+
+/* Times a buffer of the --tile-pool pool was reported complete, per tile. */
+typedef struct
+{
+  gint n;                       /* atomic */
+  guint64 ns[GST_BC_TILING_MAX_TILES];
+} TileTimes;
+
+typedef struct
+{
+  gchar name[32];
+  gdouble seconds;
+} CpuGroup;
+
+typedef struct
+{
+  /* fixed before the pipelines run */
+  gsize frame_size;
+  guint64 first_seq;            /* of the measured frames */
+  guint n_slots;                /* measured frames we have room for */
+
+  GMutex lock;
+  GCond cond;
+  guint64 delivered;            /* every frame, warm-up included */
+  guint64 measured;             /* measured frames delivered */
+  guint64 bad_stamps;           /* frames whose stamps disagree */
+  guint64 foreign;              /* buffers without our header */
+  guint64 out_of_order;
+  guint64 last_seq;
+  gboolean have_last;
+  gboolean eos;
+  guint64 first_delivery_mono;
+  /* per measured frame, indexed by seq - first_seq */
+  guint64 *recv_mono;           /* delivery, CLOCK_MONOTONIC ns */
+  gint64 *lat_inband;           /* ns; -1 = not delivered */
+  gint64 *lat_meta;
+  gint64 *lat_first_tile;
+  gint64 *lat_last_tile;
+  guint64 *push_mono;           /* push, CLOCK_MONOTONIC ns */
+
+  /* bytes the receiving source produced (tcpclientsrc read sizes) */
+  guint64 src_buffers;
+  guint64 src_bytes;
+} Bench;
+
+static Bench bench;
+static GQuark tile_times_quark;
+static GstCaps *unix_ts_caps;
+
+static guint64
+realtime_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_REALTIME, &ts);
+  return (guint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
+}
+
+static guint64
+mono_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (guint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
+}
+
+static void
+sleep_until_mono (guint64 t)
+{
+  struct timespec ts;
+
+  ts.tv_sec = t / GST_SECOND;
+  ts.tv_nsec = t % GST_SECOND;
+  while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR);
+}
+
+/* ------------------------------------------------------------------ */
+/* A buffer pool whose buffers carry a GstBcTileMeta */
+
+#define BENCH_TYPE_POOL (bench_pool_get_type ())
+G_DECLARE_FINAL_TYPE (BenchPool, bench_pool, BENCH, POOL, GstBufferPool);
+
+struct _BenchPool
+{
+  GstBufferPool parent;
+};
+
+G_DEFINE_TYPE (BenchPool, bench_pool, GST_TYPE_BUFFER_POOL);
+
+static void
+tile_done (GstBuffer * buffer, GstBcTileMeta * meta, const GstBcTile * tile,
+    gpointer user_data)
+{
+  TileTimes *t = user_data;
+
+  if (tile->index < GST_BC_TILING_MAX_TILES) {
+    t->ns[tile->index] = realtime_ns ();
+    g_atomic_int_inc (&t->n);
+  }
+}
+
+static GstFlowReturn
+bench_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
+    GstBufferPoolAcquireParams * params)
+{
+  GstFlowReturn ret;
+  TileTimes *t;
+
+  ret = GST_BUFFER_POOL_CLASS (bench_pool_parent_class)->alloc_buffer (pool,
+      buffer, params);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  t = g_new0 (TileTimes, 1);
+  /* the meta owns the times; the qdata only points at them */
+  gst_buffer_add_bc_tile_meta (*buffer, tile_done, t, g_free);
+  gst_mini_object_set_qdata (GST_MINI_OBJECT (*buffer), tile_times_quark, t,
+      NULL);
+  return GST_FLOW_OK;
+}
+
+static void
+bench_pool_class_init (BenchPoolClass * klass)
+{
+  GST_BUFFER_POOL_CLASS (klass)->alloc_buffer = bench_pool_alloc_buffer;
+}
+
+static void
+bench_pool_init (BenchPool * self)
+{
+}
+
+static GstPadProbeReturn
+allocation_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
+  GstBufferPool *pool;
+  GstCaps *caps = NULL;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps)
+    return GST_PAD_PROBE_OK;
+  pool = g_object_new (BENCH_TYPE_POOL, NULL);
+  gst_query_add_allocation_pool (query, pool, bench.frame_size, 3, 0);
+  gst_object_unref (pool);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* ------------------------------------------------------------------ */
+/* The receiving end */
+
+static GstPadProbeReturn
+count_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+
+  bench.src_buffers++;
+  bench.src_bytes += gst_buffer_get_size (buf);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Reads the header and checks every stamp without merging the buffer's
+ * memories (a parser's output may be many of them). */
+static void stamp_frame (guint8 * data, gsize size, guint64 seq);
+
+static gboolean
+read_stamps (GstBuffer * buf, guint64 * seq, guint64 * sent, gboolean * good)
+{
+  guint8 hdr[HEADER_BYTES], b[8];
+  gsize size = gst_buffer_get_size (buf), at = 0, next = STAMP_STRIDE;
+  guint m, n = gst_buffer_n_memory (buf);
+
+  if (size != bench.frame_size ||
+      gst_buffer_extract (buf, 0, hdr, HEADER_BYTES) != HEADER_BYTES ||
+      GST_READ_UINT32_LE (hdr) != STAMP_MAGIC)
+    return FALSE;
+  *seq = GST_READ_UINT64_LE (hdr + 8);
+  *sent = GST_READ_UINT64_LE (hdr + 16);
+  *good = gst_buffer_extract (buf, size - 8, b, 8) == 8 &&
+      GST_READ_UINT64_LE (b) == *seq;
+  for (m = 0; m < n && *good; m++) {
+    GstMemory *mem = gst_buffer_peek_memory (buf, m);
+    GstMapInfo mi;
+    gsize end;
+
+    if (!gst_memory_map (mem, &mi, GST_MAP_READ)) {
+      *good = FALSE;
+      break;
+    }
+    end = at + mi.size;
+    for (; next + 8 <= end && next + 8 <= size; next += STAMP_STRIDE)
+      if (GST_READ_UINT64_LE (mi.data + (next - at)) != *seq)
+        *good = FALSE;
+    /* a stamp across two memories */
+    if (next < end && next + 8 <= size) {
+      if (gst_buffer_extract (buf, next, b, 8) != 8 ||
+          GST_READ_UINT64_LE (b) != *seq)
+        *good = FALSE;
+      next += STAMP_STRIDE;
+    }
+    gst_memory_unmap (mem, &mi);
+    at = end;
+  }
+  return TRUE;
+}
+
+/* Records the delivery of @buf (a frame of ours, or not). */
+static void
+deliver_buffer (GstBuffer * buf)
+{
+  guint64 now = realtime_ns (), now_mono = mono_ns ();
+  GstReferenceTimestampMeta *rmeta;
+  TileTimes *tt;
+  guint64 seq = 0, sent = 0, first = 0, last = 0;
+  gint64 meta_lat = -1;
+  gboolean ok = FALSE, good = FALSE;
+  gint i, n_tiles = 0;
+
+  if (buf)
+    ok = read_stamps (buf, &seq, &sent, &good);
+  if (ok) {
+    rmeta = gst_buffer_get_reference_timestamp_meta (buf, unix_ts_caps);
+    if (rmeta)
+      meta_lat = (gint64) now - (gint64) rmeta->timestamp;
+    tt = gst_mini_object_get_qdata (GST_MINI_OBJECT (buf), tile_times_quark);
+    if (tt) {
+      n_tiles = g_atomic_int_get (&tt->n);
+      for (i = 0; i < GST_BC_TILING_MAX_TILES && n_tiles > 0; i++) {
+        if (tt->ns[i] == 0)
+          continue;
+        first = first ? MIN (first, tt->ns[i]) : tt->ns[i];
+        last = MAX (last, tt->ns[i]);
+      }
+      /* we own the buffer: clear for its next filling */
+      memset (tt->ns, 0, sizeof (tt->ns));
+      g_atomic_int_set (&tt->n, 0);
+    }
+  }
+
+  g_mutex_lock (&bench.lock);
+  if (bench.delivered++ == 0)
+    bench.first_delivery_mono = now_mono;
+  if (!ok) {
+    bench.foreign++;
+  } else {
+    if (!good && seq >= bench.first_seq)
+      bench.bad_stamps++;
+    if (bench.have_last && seq <= bench.last_seq)
+      bench.out_of_order++;
+    bench.last_seq = seq;
+    bench.have_last = TRUE;
+    if (seq >= bench.first_seq && seq - bench.first_seq < bench.n_slots) {
+      guint64 k = seq - bench.first_seq;
+
+      if (bench.lat_inband[k] < 0)
+        bench.measured++;
+      bench.recv_mono[k] = now_mono;
+      bench.lat_inband[k] = (gint64) now - (gint64) sent;
+      bench.lat_meta[k] = meta_lat;
+      if (first) {
+        bench.lat_first_tile[k] = (gint64) first - (gint64) sent;
+        bench.lat_last_tile[k] = (gint64) last - (gint64) sent;
+      }
+    }
+  }
+  g_cond_broadcast (&bench.cond);
+  g_mutex_unlock (&bench.lock);
+}
+
+static GstFlowReturn
+new_sample (GstAppSink * sink, gpointer user_data)
+{
+  GstSample *sample = gst_app_sink_pull_sample (sink);
+
+  if (!sample)
+    return GST_FLOW_EOS;
+  deliver_buffer (gst_sample_get_buffer (sample));
+  gst_sample_unref (sample);
+  return GST_FLOW_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* -T raw: the same frames over plain blocking sockets, one connection and
+ * one thread per unit at each end, no GStreamer: the baseline of what the
+ * loopback and this machine's scheduler allow, measured the same way. */
+
+typedef struct
+{
+  guint index;
+  gint fd;
+  gsize offset;
+  gsize size;
+  GThread *thread;
+  GAsyncQueue *queue;           /* sender: seq + 1 per frame, RAW_STOP */
+} RawUnit;
+
+#define RAW_STOP GSIZE_TO_POINTER (G_MAXSIZE)
+
+static struct
+{
+  guint n;
+  gint chunk;
+  guint8 **blocks;              /* the sender's ring */
+  guint n_blocks;
+  guint8 **rx;                  /* the receiver's ring */
+  gint *rx_done;                /* per ring slot, atomic */
+  RawUnit send[64];
+  RawUnit recv[64];
+} raw;
+
+static void
+raw_set_buffer (gint fd, gboolean send, gint size)
+{
+  gint opt = send ? SO_SNDBUF : SO_RCVBUF;
+  gint force = send ? SO_SNDBUFFORCE : SO_RCVBUFFORCE;
+
+  if (size <= 0)
+    return;
+  /* as tilesink/tilesrc do: the privileged option past [rw]mem_max */
+  if (setsockopt (fd, SOL_SOCKET, force, &size, sizeof (size)) != 0)
+    setsockopt (fd, SOL_SOCKET, opt, &size, sizeof (size));
+}
+
+static gpointer
+raw_send_thread (gpointer data)
+{
+  RawUnit *u = data;
+  gpointer item;
+
+  while ((item = g_async_queue_pop (u->queue)) != RAW_STOP) {
+    guint64 seq = GPOINTER_TO_SIZE (item) - 1;
+    const guint8 *p = raw.blocks[seq % raw.n_blocks] + u->offset;
+    gsize left = u->size;
+
+    while (left > 0) {
+      gssize n = send (u->fd, p, MIN (left, (gsize) raw.chunk),
+          MSG_NOSIGNAL);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return NULL;
+      p += n;
+      left -= n;
+    }
+  }
+  return NULL;
+}
+
+static gpointer
+raw_recv_thread (gpointer data)
+{
+  RawUnit *u = data;
+  guint64 seq;
+
+  for (seq = 0;; seq++) {
+    guint slot = seq % raw.n_blocks;
+    guint8 *p = raw.rx[slot] + u->offset;
+    gsize left = u->size;
+
+    while (left > 0) {
+      gssize n = recv (u->fd, p, left, 0);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return NULL;
+      p += n;
+      left -= n;
+    }
+    /* the last slice of a frame delivers it */
+    if (g_atomic_int_add (&raw.rx_done[slot], 1) == (gint) raw.n - 1) {
+      GstBuffer *buf;
+
+      g_atomic_int_set (&raw.rx_done[slot], 0);
+      buf = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY,
+          raw.rx[slot], bench.frame_size, 0, bench.frame_size, NULL, NULL);
+      deliver_buffer (buf);
+      gst_buffer_unref (buf);
+    }
+  }
+  return NULL;
+}
+
+static gboolean
+raw_start (guint n, gint chunk, gint sndbuf, gint rcvbuf, guint8 ** blocks,
+    guint n_blocks)
+{
+  struct sockaddr_in addr;
+  socklen_t len = sizeof (addr);
+  gint lfd, one = 1;
+  guint i;
+
+  raw.n = n;
+  raw.chunk = chunk;
+  raw.blocks = blocks;
+  raw.n_blocks = n_blocks;
+  raw.rx = g_new0 (guint8 *, n_blocks);
+  raw.rx_done = g_new0 (gint, n_blocks);
+  for (i = 0; i < n_blocks; i++)
+    raw.rx[i] = g_malloc0 (bench.frame_size);
+
+  lfd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  memset (&addr, 0, sizeof (addr));
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  if (lfd < 0 || bind (lfd, (struct sockaddr *) &addr, sizeof (addr)) != 0
+      || listen (lfd, 64) != 0
+      || getsockname (lfd, (struct sockaddr *) &addr, &len) != 0) {
+    g_printerr ("raw: cannot listen: %s\n", g_strerror (errno));
+    if (lfd >= 0)
+      close (lfd);
+    return FALSE;
+  }
+  for (i = 0; i < n; i++) {
+    RawUnit *s = &raw.send[i], *r = &raw.recv[i];
+
+    s->index = r->index = i;
+    s->offset = r->offset = bench.frame_size * i / n;
+    s->size = r->size = bench.frame_size * (i + 1) / n - s->offset;
+    r->fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    raw_set_buffer (r->fd, FALSE, rcvbuf);
+    if (r->fd < 0 || connect (r->fd, (struct sockaddr *) &addr,
+            sizeof (addr)) != 0) {
+      g_printerr ("raw: cannot connect: %s\n", g_strerror (errno));
+      close (lfd);
+      return FALSE;
+    }
+    s->fd = accept4 (lfd, NULL, NULL, SOCK_CLOEXEC);
+    if (s->fd < 0) {
+      g_printerr ("raw: cannot accept: %s\n", g_strerror (errno));
+      close (lfd);
+      return FALSE;
+    }
+    raw_set_buffer (s->fd, TRUE, sndbuf);
+    setsockopt (s->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof (one));
+    setsockopt (r->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof (one));
+    s->queue = g_async_queue_new ();
+  }
+  close (lfd);
+  for (i = 0; i < n; i++) {
+    raw.send[i].thread = g_thread_new ("raw-send", raw_send_thread,
+        &raw.send[i]);
+    raw.recv[i].thread = g_thread_new ("raw-recv", raw_recv_thread,
+        &raw.recv[i]);
+  }
+  return TRUE;
+}
+
+static void
+raw_push (guint64 seq)
+{
+  guint i;
+
+  stamp_frame (raw.blocks[seq % raw.n_blocks], bench.frame_size, seq);
+  for (i = 0; i < raw.n; i++)
+    g_async_queue_push (raw.send[i].queue, GSIZE_TO_POINTER (seq + 1));
+}
+
+static void
+raw_stop (void)
+{
+  guint i;
+
+  for (i = 0; i < raw.n; i++) {
+    if (raw.send[i].queue)
+      g_async_queue_push (raw.send[i].queue, RAW_STOP);
+    if (raw.send[i].thread)
+      g_thread_join (raw.send[i].thread);
+    if (raw.send[i].fd > 0)
+      shutdown (raw.send[i].fd, SHUT_RDWR);
+    if (raw.recv[i].fd > 0)
+      shutdown (raw.recv[i].fd, SHUT_RDWR);
+    if (raw.recv[i].thread)
+      g_thread_join (raw.recv[i].thread);
+    if (raw.send[i].fd > 0)
+      close (raw.send[i].fd);
+    if (raw.recv[i].fd > 0)
+      close (raw.recv[i].fd);
+    if (raw.send[i].queue)
+      g_async_queue_unref (raw.send[i].queue);
+  }
+  for (i = 0; raw.rx && i < raw.n_blocks; i++)
+    g_free (raw.rx[i]);
+  g_free (raw.rx);
+  g_free (raw.rx_done);
+  memset (&raw, 0, sizeof (raw));
+}
+
+static void
+appsink_eos (GstAppSink * sink, gpointer user_data)
+{
+  g_mutex_lock (&bench.lock);
+  bench.eos = TRUE;
+  g_cond_broadcast (&bench.cond);
+  g_mutex_unlock (&bench.lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bus, CPU time, JSON */
+
+static gchar *first_error = NULL;
+static gchar *first_warning = NULL;
+
+static void
+poll_bus (GstElement * pipeline)
+{
+  GstBus *bus;
+  GstMessage *msg;
+
+  if (!pipeline)
+    return;
+  bus = gst_element_get_bus (pipeline);
+  while ((msg = gst_bus_pop_filtered (bus,
+              GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
+    GError *err = NULL;
+    gchar *dbg = NULL, *text;
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, &dbg);
+    else
+      gst_message_parse_warning (msg, &err, &dbg);
+    text = g_strdup_printf ("%s: %s%s%s", GST_OBJECT_NAME (msg->src),
+        err->message, dbg ? " -- " : "", dbg ? dbg : "");
+    g_printerr ("bc-transport-bench: %s %s\n",
+        GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR ? "error" : "warning",
+        text);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR && !first_error)
+      first_error = text;
+    else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING && !first_warning)
+      first_warning = text;
+    else
+      g_free (text);
+    g_clear_error (&err);
+    g_free (dbg);
+    gst_message_unref (msg);
+  }
+  gst_object_unref (bus);
+}
+
+/* CPU seconds of every thread of this process, by thread name with its
+ * trailing digits dropped (tilesink-unit3 -> tilesink-unit). */
+typedef struct
+{
+  gint tid;
+  gchar group[32];
+  guint64 ticks;
+} ThreadCpu;
+
+static GArray *
+thread_cpu_snapshot (void)
+{
+  GArray *arr = g_array_new (FALSE, TRUE, sizeof (ThreadCpu));
+  DIR *dir = opendir ("/proc/self/task");
+  struct dirent *de;
+
+  if (!dir)
+    return arr;
+  while ((de = readdir (dir))) {
+    gchar *path, *contents = NULL, *open_paren, *close_paren;
+    ThreadCpu t = { 0, };
+    guint64 utime = 0, stime = 0;
+    gsize len;
+
+    if (de->d_name[0] == '.')
+      continue;
+    path = g_strdup_printf ("/proc/self/task/%s/stat", de->d_name);
+    if (g_file_get_contents (path, &contents, NULL, NULL)) {
+      open_paren = strchr (contents, '(');
+      close_paren = strrchr (contents, ')');
+      if (open_paren && close_paren && close_paren > open_paren) {
+        len = MIN ((gsize) (close_paren - open_paren - 1),
+            sizeof (t.group) - 1);
+        memcpy (t.group, open_paren + 1, len);
+        t.group[len] = 0;
+        while (len > 0 && g_ascii_isdigit (t.group[len - 1]))
+          t.group[--len] = 0;
+        /* after ") ": state ppid pgrp session tty tpgid flags minflt
+         * cminflt majflt cmajflt utime stime */
+        if (sscanf (close_paren + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u "
+                "%*u %*u %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &utime,
+                &stime) == 2) {
+          t.tid = atoi (de->d_name);
+          t.ticks = utime + stime;
+          g_array_append_val (arr, t);
+        }
+      }
+    }
+    g_free (contents);
+    g_free (path);
+  }
+  closedir (dir);
+  return arr;
+}
+
+static guint
+thread_cpu_groups (GArray * before, GArray * after, CpuGroup * groups,
+    guint max_groups)
+{
+  gdouble tick = (gdouble) sysconf (_SC_CLK_TCK);
+  guint i, j, n = 0;
+
+  for (i = 0; i < after->len; i++) {
+    ThreadCpu *a = &g_array_index (after, ThreadCpu, i);
+    guint64 base = 0;
+
+    for (j = 0; j < before->len; j++)
+      if (g_array_index (before, ThreadCpu, j).tid == a->tid)
+        base = g_array_index (before, ThreadCpu, j).ticks;
+    for (j = 0; j < n; j++)
+      if (strcmp (groups[j].name, a->group) == 0)
+        break;
+    if (j == n) {
+      if (n == max_groups)
+        continue;
+      g_strlcpy (groups[n].name, a->group, sizeof (groups[n].name));
+      groups[n].seconds = 0;
+      n++;
+    }
+    groups[j].seconds += (a->ticks - MIN (base, a->ticks)) / tick;
+  }
+  return n;
+}
+
+static void
+json_string (GString * s, const gchar * str)
+{
+  const gchar *p;
+
+  if (!str) {
+    g_string_append (s, "null");
+    return;
+  }
+  g_string_append_c (s, '"');
+  for (p = str; *p; p++) {
+    guchar c = *p;
+
+    if (c == '"' || c == '\\')
+      g_string_append_printf (s, "\\%c", c);
+    else if (c < 0x20)
+      g_string_append_printf (s, "\\u%04x", c);
+    else
+      g_string_append_c (s, c);
+  }
+  g_string_append_c (s, '"');
+}
+
+static gint
+cmp_i64 (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* "name": {"n": .., "p5": .., "p50": .., "p95": .., "p99": .., "mean": ..,
+ * "max": ..} in ms over the valid (>= 0) samples; nearest rank. */
+static void
+json_percentiles (GString * s, const gchar * name, const gint64 * samples,
+    guint n, gboolean with_samples)
+{
+  gint64 *v = g_new (gint64, MAX (n, 1));
+  static const gdouble ps[] = { 5, 50, 95, 99 };
+  guint i, m = 0;
+  gdouble sum = 0;
+
+  for (i = 0; i < n; i++)
+    if (samples[i] >= 0)
+      v[m++] = samples[i];
+  g_string_append_printf (s, "\"%s\": ", name);
+  if (m == 0) {
+    g_string_append (s, "null");
+    g_free (v);
+    return;
+  }
+  qsort (v, m, sizeof (gint64), cmp_i64);
+  g_string_append_printf (s, "{\"n\": %u", m);
+  for (i = 0; i < G_N_ELEMENTS (ps); i++) {
+    guint rank = (guint) (ps[i] / 100.0 * m + 0.999999);
+
+    rank = CLAMP (rank, 1, m);
+    g_string_append_printf (s, ", \"p%g\": %.4f", ps[i], v[rank - 1] / 1e6);
+  }
+  for (i = 0; i < m; i++)
+    sum += v[i];
+  g_string_append_printf (s, ", \"mean\": %.4f, \"min\": %.4f, \"max\": %.4f",
+      sum / m / 1e6, v[0] / 1e6, v[m - 1] / 1e6);
+  if (with_samples) {
+    g_string_append (s, ", \"samples_ms\": [");
+    for (i = 0; i < n; i++)
+      if (samples[i] >= 0)
+        g_string_append_printf (s, "%s%.3f", i ? ", " : "", samples[i] / 1e6);
+    g_string_append (s, "]");
+  }
+  g_string_append (s, "}");
+  g_free (v);
+}
+
+static void
+json_stats (GString * s, const gchar * name, GstElement * element)
+{
+  GstStructure *st = NULL;
+  gchar *str;
+
+  g_string_append_printf (s, ", \"%s\": ", name);
+  if (element)
+    g_object_get (element, "stats", &st, NULL);
+  if (!st) {
+    g_string_append (s, "null");
+    return;
+  }
+  str = gst_structure_to_string (st);
+  json_string (s, str);
+  g_free (str);
+  gst_structure_free (st);
+}
+
+/* a guint64 or gint field of a stats structure, -1 when absent */
+static gint64
+stats_int (GstElement * element, const gchar * field)
+{
+  GstStructure *st = NULL;
+  const GValue *v;
+  gint64 ret = -1;
+
+  if (!element)
+    return -1;
+  g_object_get (element, "stats", &st, NULL);
+  if (!st)
+    return -1;
+  v = gst_structure_get_value (st, field);
+  if (v && G_VALUE_HOLDS_UINT64 (v))
+    ret = (gint64) g_value_get_uint64 (v);
+  else if (v && G_VALUE_HOLDS_INT (v))
+    ret = g_value_get_int (v);
+  else if (v && G_VALUE_HOLDS_UINT (v))
+    ret = g_value_get_uint (v);
+  else if (v && G_VALUE_HOLDS_BOOLEAN (v))
+    ret = g_value_get_boolean (v);
+  gst_structure_free (st);
+  return ret;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+fill_random (guint8 * data, gsize size, guint64 seed)
+{
+  guint64 x = seed * 0x9E3779B97F4A7C15ull + 1;
+  gsize i;
+
+  for (i = 0; i + 8 <= size; i += 8) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    memcpy (data + i, &x, 8);
+  }
+  for (; i < size; i++)
+    data[i] = (guint8) i;
+}
+
+static void
+stamp_frame (guint8 * data, gsize size, guint64 seq)
+{
+  gsize off;
+
+  for (off = STAMP_STRIDE; off + 8 <= size; off += STAMP_STRIDE)
+    GST_WRITE_UINT64_LE (data + off, seq);
+  GST_WRITE_UINT64_LE (data + size - 8, seq);
+  GST_WRITE_UINT32_LE (data, STAMP_MAGIC);
+  GST_WRITE_UINT32_LE (data + 4, 0);
+  GST_WRITE_UINT64_LE (data + 8, seq);
+  /* last: the time, as close to the push as can be */
+  GST_WRITE_UINT64_LE (data + 16, realtime_ns ());
+}
+
+static gboolean
+push_frame (GstAppSrc * src, guint8 * block, guint64 seq,
+    GstClockTime duration)
+{
+  GstBuffer *buf;
+
+  stamp_frame (block, bench.frame_size, seq);
+  buf = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, block,
+      bench.frame_size, 0, bench.frame_size, NULL, NULL);
+  GST_BUFFER_PTS (buf) = seq * duration;
+  GST_BUFFER_DURATION (buf) = duration;
+  return gst_app_src_push_buffer (src, buf) == GST_FLOW_OK;
+}
+
+static gboolean
+push_any (GstElement * appsrc, guint8 * block, guint64 seq,
+    GstClockTime duration)
+{
+  if (!appsrc) {
+    raw_push (seq);
+    return TRUE;
+  }
+  return push_frame (GST_APP_SRC (appsrc), block, seq, duration);
+}
+
+/* Waits until frame @seq has been delivered or @timeout_s pass. Frames are
+ * delivered in order, so all before it are through too. Lock held. */
+static gboolean
+wait_seq_locked (guint64 seq, gdouble timeout_s)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) (timeout_s * 1e6);
+
+  while (!bench.have_last || bench.last_seq < seq)
+    if (!g_cond_wait_until (&bench.cond, &bench.lock, end))
+      break;
+  return bench.have_last && bench.last_seq >= seq;
+}
+
+gint
+main (gint argc, gchar ** argv)
+{
+  GOptionContext *ctx;
+  GError *error = NULL;
+  GstElement *sender = NULL, *receiver = NULL, *sink = NULL, *src = NULL;
+  GstElement *appsrc = NULL, *appsink = NULL;
+  GstCaps *caps = NULL;
+  GstAppSinkCallbacks callbacks = { 0, };
+  GstPad *pad;
+  GString *out;
+  GArray *cpu_before = NULL, *cpu_after = NULL;
+  CpuGroup groups[MAX_GROUPS];
+  guint n_groups = 0;
+  struct rusage ru0, ru1;
+  guint8 **blocks = NULL;
+  gchar *desc;
+  gboolean is_bc, tile, gdp, is_raw = FALSE, stalled = FALSE, eos_ok = FALSE;
+  guint port = 0, i, window = 0;
+  guint64 seq = 0, pushed = 0, late = 0, t_start = 0, t_end = 0, t0;
+  guint64 period = 0, deadline, drops_seen = 0;
+  GstClockTime duration;
+  gdouble cpu_s, wall_s;
+  gint ret = 2, max_in_flight;
+  gint64 first_delivery_ms = -1, drops_before = 0;
+
+  ctx = g_option_context_new ("- throughput and delivery latency of "
+      "tilesink/tilesrc and tcpserversink/tcpclientsrc on 127.0.0.1");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
+    g_printerr ("%s\n", error->message);
+    g_clear_error (&error);
+    g_option_context_free (ctx);
+    return 2;
+  }
+  g_option_context_free (ctx);
+  gst_bc_init ();
+
+  if (!opt_transport)
+    opt_transport = g_strdup ("tile");
+  if (!opt_format)
+    opt_format = g_strdup ("BC1");
+  if (!opt_flush)
+    opt_flush = g_strdup ("stepped");
+  tile = strcmp (opt_transport, "tile") == 0;
+  gdp = strcmp (opt_transport, "tcp-gdp") == 0;
+  is_raw = strcmp (opt_transport, "raw") == 0;
+  if (!tile && !gdp && !is_raw && strcmp (opt_transport, "tcp") != 0) {
+    g_printerr ("Unknown --transport '%s'\n", opt_transport);
+    goto out;
+  }
+  is_bc = g_ascii_strcasecmp (opt_format, "BC1") == 0;
+  if (!is_bc && g_ascii_strcasecmp (opt_format, "RGB") != 0) {
+    g_printerr ("--format must be BC1 or RGB\n");
+    goto out;
+  }
+  if (opt_width < 16 || opt_height < 16 || opt_width % 4 || opt_height % 8 ||
+      opt_frames < 1 || opt_window < 1 || opt_units < 1 || opt_units > 64 ||
+      opt_chunk < 1 || opt_rate < 0 || opt_warmup < 1) {
+    g_printerr ("Bad option value (width a multiple of 4, height of 8)\n");
+    goto out;
+  }
+  window = (guint) opt_window;
+  /* tilesink counts a frame in flight until its last unit thread is done
+   * with it, which can be a little after the receiver has it: two more
+   * than the window, so that the window alone limits the sender */
+  max_in_flight = opt_max_in_flight > 0 ? opt_max_in_flight :
+      MIN (opt_window + 2, 64);
+  ret = 1;
+
+  bench.frame_size = is_bc ? (gsize) opt_width * opt_height / 2 :
+      (gsize) opt_width * opt_height * 3;
+  bench.n_slots = (guint) opt_frames;
+  bench.recv_mono = g_new0 (guint64, bench.n_slots);
+  bench.push_mono = g_new0 (guint64, bench.n_slots);
+  bench.lat_inband = g_new (gint64, bench.n_slots);
+  bench.lat_meta = g_new (gint64, bench.n_slots);
+  bench.lat_first_tile = g_new (gint64, bench.n_slots);
+  bench.lat_last_tile = g_new (gint64, bench.n_slots);
+  for (i = 0; i < bench.n_slots; i++)
+    bench.lat_inband[i] = bench.lat_meta[i] = bench.lat_first_tile[i] =
+        bench.lat_last_tile[i] = -1;
+  bench.first_seq = G_MAXUINT64;
+  g_mutex_init (&bench.lock);
+  g_cond_init (&bench.cond);
+  tile_times_quark = g_quark_from_static_string ("bc-transport-bench-tiles");
+  unix_ts_caps = gst_caps_new_empty_simple ("timestamp/x-unix");
+
+  blocks = g_new0 (guint8 *, window);
+  for (i = 0; i < window; i++) {
+    blocks[i] = g_malloc (bench.frame_size);
+    fill_random (blocks[i], bench.frame_size, i + 1);
+  }
+
+  if (is_raw) {
+    t0 = mono_ns ();
+    if (!raw_start ((guint) opt_units, opt_chunk, opt_sndbuf, opt_rcvbuf,
+            blocks, window))
+      goto out;
+  } else {
+    /* the sender */
+    if (is_bc)
+      caps = gst_caps_new_simple ("video/x-bc", "format", G_TYPE_STRING,
+          "BC1", "width", G_TYPE_INT, opt_width, "height", G_TYPE_INT,
+          opt_height, "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+    else
+      caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+          "RGB", "width", G_TYPE_INT, opt_width, "height", G_TYPE_INT,
+          opt_height, "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+    duration = GST_SECOND / 30;
+    if (tile)
+      desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
+          "address=127.0.0.1 port=0 units=%d chunk-size=%d "
+          "send-buffer-size=%d max-in-flight=%d", opt_units, opt_chunk,
+          opt_sndbuf, max_in_flight);
+    else
+      desc = g_strdup_printf ("appsrc name=src ! %s tcpserversink name=sink "
+          "host=127.0.0.1 port=0 sync=false", gdp ? "gdppay !" : "");
+    sender = gst_parse_launch_full (desc, NULL,
+        GST_PARSE_FLAG_FATAL_ERRORS, &error);
+    g_free (desc);
+    if (!sender) {
+      g_printerr ("sender pipeline: %s\n", error->message);
+      goto out;
+    }
+    appsrc = gst_bin_get_by_name (GST_BIN (sender), "src");
+    sink = gst_bin_get_by_name (GST_BIN (sender), "sink");
+    g_object_set (appsrc, "caps", caps, "format", GST_FORMAT_TIME, "block",
+        TRUE, "max-bytes", (guint64) bench.frame_size * (window + 1), NULL);
+    if (gst_element_set_state (sender, GST_STATE_PLAYING) ==
+        GST_STATE_CHANGE_FAILURE) {
+      poll_bus (sender);
+      g_printerr ("the sender does not start\n");
+      goto out;
+    }
+    g_object_get (sink, tile ? "bound-port" : "current-port", &port, NULL);
+    if (port == 0) {
+      g_printerr ("the sender has no port\n");
+      goto out;
+    }
+
+    /* the receiver */
+    if (tile)
+      desc = g_strdup_printf ("tilesrc name=rsrc host=127.0.0.1 port=%u "
+          "receive-buffer-size=%d flush=%s timeout=%d ! appsink name=rsink",
+          port, opt_rcvbuf, opt_flush, (gint) (opt_timeout * 1000));
+    else if (gdp)
+      desc = g_strdup_printf ("tcpclientsrc name=rsrc host=127.0.0.1 port=%u "
+          "! gdpdepay ! appsink name=rsink", port);
+    else
+      desc = g_strdup_printf ("tcpclientsrc name=rsrc host=127.0.0.1 port=%u "
+          "! rawvideoparse use-sink-caps=false format=%s width=%d height=%d "
+          "framerate=30/1 ! appsink name=rsink", port,
+          is_bc ? "gray8" : "rgb", opt_width, is_bc ? opt_height / 2 :
+          opt_height);
+    receiver = gst_parse_launch_full (desc, NULL,
+        GST_PARSE_FLAG_FATAL_ERRORS, &error);
+    g_free (desc);
+    if (!receiver) {
+      g_printerr ("receiver pipeline: %s\n", error->message);
+      goto out;
+    }
+    appsink = gst_bin_get_by_name (GST_BIN (receiver), "rsink");
+    src = gst_bin_get_by_name (GST_BIN (receiver), "rsrc");
+    g_object_set (appsink, "sync", FALSE, "enable-last-sample", FALSE,
+        "max-buffers", 2, NULL);
+    callbacks.new_sample = new_sample;
+    callbacks.eos = appsink_eos;
+    gst_app_sink_set_callbacks (GST_APP_SINK (appsink), &callbacks, NULL,
+        NULL);
+    if (opt_tile_pool) {
+      pad = gst_element_get_static_pad (appsink, "sink");
+      gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
+          allocation_probe, NULL, NULL);
+      gst_object_unref (pad);
+    }
+    pad = gst_element_get_static_pad (src, "src");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_probe, NULL, NULL);
+    gst_object_unref (pad);
+
+    t0 = mono_ns ();
+    if (gst_element_set_state (receiver, GST_STATE_PLAYING) ==
+        GST_STATE_CHANGE_FAILURE) {
+      poll_bus (receiver);
+      g_printerr ("the receiver does not start\n");
+      goto out;
+    }
+  }
+
+  /* tcpserversink sends nothing to a client it has not added yet */
+  if (!tile && !is_raw) {
+    gint handles = 0;
+
+    deadline = t0 + (guint64) (opt_timeout * GST_SECOND);
+    while (TRUE) {
+      g_object_get (sink, "num-handles", &handles, NULL);
+      if (handles > 0)
+        break;
+      if (mono_ns () > deadline) {
+        g_printerr ("the receiver did not connect\n");
+        goto out;
+      }
+      g_usleep (2000);
+    }
+  }
+
+  /* warm-up: frames one at a time until opt_warmup have been delivered.
+   * The first one also carries the caps, which tilesink needs before a
+   * receiver can connect: frames before that are not sent (unsent), and
+   * are not waited for. Only one frame at a time, so that no frame is
+   * still queued somewhere when the measurement starts. */
+  deadline = t0 + (guint64) (opt_timeout * GST_SECOND);
+  while (TRUE) {
+    gboolean done;
+    gint64 not_sent = 0;
+
+    g_mutex_lock (&bench.lock);
+    done = bench.delivered >= (guint64) opt_warmup;
+    g_mutex_unlock (&bench.lock);
+    if (done)
+      break;
+    poll_bus (sender);
+    poll_bus (receiver);
+    if (first_error || mono_ns () > deadline) {
+      g_printerr ("no frames delivered during the warm-up%s\n",
+          first_error ? "" : " (timeout)");
+      goto out;
+    }
+    if (tile)
+      not_sent = MAX (stats_int (sink, "frames-unsent"), 0) +
+          MAX (stats_int (sink, "frames-dropped"), 0);
+    if (!push_any (appsrc, blocks[seq % window], seq, duration)) {
+      g_printerr ("push failed during the warm-up\n");
+      goto out;
+    }
+    g_mutex_lock (&bench.lock);
+    while (!bench.have_last || bench.last_seq < seq) {
+      g_cond_wait_until (&bench.cond, &bench.lock,
+          g_get_monotonic_time () + 2000);
+      if (mono_ns () > deadline)
+        break;
+      if (tile) {
+        gint64 now_not_sent;
+
+        g_mutex_unlock (&bench.lock);
+        now_not_sent = MAX (stats_int (sink, "frames-unsent"), 0) +
+            MAX (stats_int (sink, "frames-dropped"), 0);
+        g_mutex_lock (&bench.lock);
+        if (now_not_sent > not_sent)
+          break;
+      }
+    }
+    g_mutex_unlock (&bench.lock);
+    seq++;
+  }
+  /* nothing of the warm-up may still be on its way */
+  g_mutex_lock (&bench.lock);
+  if (!wait_seq_locked (seq - 1, opt_timeout)) {
+    g_mutex_unlock (&bench.lock);
+    g_printerr ("the last warm-up frame was not delivered\n");
+    goto out;
+  }
+  first_delivery_ms = (gint64) ((bench.first_delivery_mono - t0) / 1000000);
+  bench.first_seq = seq;
+  g_mutex_unlock (&bench.lock);
+
+  /* the measured frames */
+  if (tile)
+    drops_before = MAX (stats_int (sink, "frames-dropped"), 0);
+  cpu_before = thread_cpu_snapshot ();
+  getrusage (RUSAGE_SELF, &ru0);
+  period = opt_rate > 0 ? (guint64) (GST_SECOND / opt_rate) : 0;
+  t_start = mono_ns ();
+  for (pushed = 0; pushed < (guint64) opt_frames; pushed++) {
+    guint64 now = mono_ns (), due;
+    gboolean ok;
+
+    if (opt_seconds > 0 && now - t_start >= opt_seconds * GST_SECOND)
+      break;
+    if (period) {
+      due = t_start + pushed * period;
+      if (now < due)
+        sleep_until_mono (due);
+      else if (now > due + period)
+        late++;
+    }
+    /* the window: frame pushed - window must have been delivered, or a
+     * frame dropped by tilesink in the meantime (a dropped frame is never
+     * sent, so its block is free) */
+    g_mutex_lock (&bench.lock);
+    if (pushed >= window) {
+      gint64 end = g_get_monotonic_time () + (gint64) (opt_timeout * 1e6);
+
+      while (bench.lat_inband[pushed - window] < 0) {
+        gint64 step = g_get_monotonic_time () + 20000;
+
+        if (g_cond_wait_until (&bench.cond, &bench.lock, MIN (step, end)))
+          continue;
+        if (tile) {
+          gint64 dropped;
+
+          g_mutex_unlock (&bench.lock);
+          dropped = stats_int (sink, "frames-dropped");
+          g_mutex_lock (&bench.lock);
+          if (dropped - drops_before > (gint64) drops_seen) {
+            drops_seen++;
+            break;
+          }
+        }
+        if (g_get_monotonic_time () >= end)
+          break;
+      }
+      if (bench.lat_inband[pushed - window] < 0 &&
+          g_get_monotonic_time () >= end) {
+        g_mutex_unlock (&bench.lock);
+        g_printerr ("frame %" G_GUINT64_FORMAT " not delivered after %g s: "
+            "stalled\n", pushed - window, opt_timeout);
+        stalled = TRUE;
+        break;
+      }
+    }
+    g_mutex_unlock (&bench.lock);
+    bench.push_mono[pushed] = mono_ns ();
+    ok = push_any (appsrc, blocks[(seq + pushed) % window], seq + pushed,
+        duration);
+    if (!ok) {
+      g_printerr ("push failed\n");
+      break;
+    }
+    if ((pushed & 15) == 0) {
+      poll_bus (sender);
+      poll_bus (receiver);
+      if (first_error)
+        break;
+    }
+  }
+  /* the last frames (less the ones tilesink dropped) */
+  g_mutex_lock (&bench.lock);
+  {
+    gint64 end = g_get_monotonic_time () + (gint64) (opt_timeout * 1e6);
+
+    while (!stalled && g_get_monotonic_time () < end) {
+      guint64 dropped = 0;
+
+      if (tile) {
+        g_mutex_unlock (&bench.lock);
+        dropped = (guint64) MAX (stats_int (sink, "frames-dropped") -
+            drops_before, 0);
+        g_mutex_lock (&bench.lock);
+      }
+      if (bench.measured + dropped >= pushed)
+        break;
+      g_cond_wait_until (&bench.cond, &bench.lock,
+          MIN (g_get_monotonic_time () + 20000, end));
+    }
+  }
+  g_mutex_unlock (&bench.lock);
+  t_end = mono_ns ();
+  getrusage (RUSAGE_SELF, &ru1);
+  cpu_after = thread_cpu_snapshot ();
+  n_groups = thread_cpu_groups (cpu_before, cpu_after, groups, MAX_GROUPS);
+  poll_bus (sender);
+  poll_bus (receiver);
+
+  /* EOS travels to the receiver (tilesink sends it on its control
+   * connection; tcpserversink does not tell its clients) */
+  if (appsrc)
+    gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
+  if (tile) {
+    gint64 end = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+
+    g_mutex_lock (&bench.lock);
+    while (!bench.eos)
+      if (!g_cond_wait_until (&bench.cond, &bench.lock, end))
+        break;
+    eos_ok = bench.eos;
+    g_mutex_unlock (&bench.lock);
+  }
+
+  /* the report */
+  out = g_string_new ("{");
+  g_string_append (out, "\"transport\": ");
+  json_string (out, opt_transport);
+  g_string_append (out, ", \"format\": ");
+  json_string (out, is_bc ? "BC1" : "RGB");
+  g_string_append_printf (out, ", \"width\": %d, \"height\": %d, "
+      "\"frame_bytes\": %" G_GSIZE_FORMAT ", \"rate\": %g, \"window\": %u",
+      opt_width, opt_height, bench.frame_size, opt_rate, window);
+  if (tile)
+    g_string_append_printf (out, ", \"units\": %d, \"chunk_size\": %d, "
+        "\"send_buffer_size\": %d, \"receive_buffer_size\": %d, "
+        "\"max_in_flight\": %d, \"flush\": \"%s\", \"tile_pool\": %s",
+        opt_units, opt_chunk, opt_sndbuf, opt_rcvbuf, max_in_flight,
+        opt_flush, opt_tile_pool ? "true" : "false");
+  else if (is_raw)
+    g_string_append_printf (out, ", \"units\": %d, \"chunk_size\": %d, "
+        "\"send_buffer_size\": %d, \"receive_buffer_size\": %d", opt_units,
+        opt_chunk, opt_sndbuf, opt_rcvbuf);
+  else
+    g_string_append (out, ", \"units\": 1");
+  g_string_append_printf (out, ", \"first_delivery_ms\": %" G_GINT64_FORMAT
+      ", \"warmup_frames\": %" G_GUINT64_FORMAT, first_delivery_ms, seq);
+
+  g_mutex_lock (&bench.lock);
+  {
+    guint64 first = 0, last = 0;
+    guint n_recv = 0;
+
+    for (i = 0; i < pushed && i < bench.n_slots; i++) {
+      if (bench.lat_inband[i] < 0)
+        continue;
+      if (!n_recv || bench.recv_mono[i] < first)
+        first = bench.recv_mono[i];
+      if (!n_recv || bench.recv_mono[i] > last)
+        last = bench.recv_mono[i];
+      n_recv++;
+    }
+    wall_s = (t_end - t_start) / 1e9;
+    g_string_append_printf (out, ", \"pushed\": %" G_GUINT64_FORMAT
+        ", \"delivered\": %u, \"lost\": %" G_GUINT64_FORMAT
+        ", \"late_pushes\": %" G_GUINT64_FORMAT ", \"bad_stamps\": %"
+        G_GUINT64_FORMAT ", \"foreign_buffers\": %" G_GUINT64_FORMAT
+        ", \"out_of_order\": %" G_GUINT64_FORMAT ", \"stalled\": %s"
+        ", \"eos_delivered\": %s, \"seconds\": %.4f",
+        pushed, n_recv, pushed - n_recv, late, bench.bad_stamps,
+        bench.foreign, bench.out_of_order, stalled ? "true" : "false",
+        tile ? (eos_ok ? "true" : "false") : "null", wall_s);
+    /* between the first and the last delivery: no start-up, no tail */
+    if (n_recv >= 2 && last > first) {
+      gdouble s = (last - first) / 1e9;
+      gdouble frames = n_recv - 1;
+
+      g_string_append_printf (out, ", \"fps\": %.3f, \"gbit_s\": %.4f",
+          frames / s, frames * bench.frame_size * 8 / s / 1e9);
+    } else {
+      g_string_append (out, ", \"fps\": null, \"gbit_s\": null");
+    }
+    /* from the first push to the last delivery */
+    if (n_recv >= 1 && last > bench.push_mono[0]) {
+      gdouble s = (last - bench.push_mono[0]) / 1e9;
+
+      g_string_append_printf (out, ", \"gbit_s_e2e\": %.4f",
+          n_recv * (gdouble) bench.frame_size * 8 / s / 1e9);
+    }
+    g_string_append (out, ", \"latency_ms\": {");
+    json_percentiles (out, "inband", bench.lat_inband, MIN (pushed,
+            bench.n_slots), opt_rate > 0);
+    g_string_append (out, ", ");
+    json_percentiles (out, "meta", bench.lat_meta, MIN (pushed,
+            bench.n_slots), FALSE);
+    g_string_append (out, ", ");
+    json_percentiles (out, "first_tile", bench.lat_first_tile, MIN (pushed,
+            bench.n_slots), FALSE);
+    g_string_append (out, ", ");
+    json_percentiles (out, "last_tile", bench.lat_last_tile, MIN (pushed,
+            bench.n_slots), FALSE);
+    g_string_append (out, "}");
+    g_string_append_printf (out, ", \"source_buffers\": %" G_GUINT64_FORMAT
+        ", \"source_bytes\": %" G_GUINT64_FORMAT, bench.src_buffers,
+        bench.src_bytes);
+  }
+  g_mutex_unlock (&bench.lock);
+
+  cpu_s = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
+      (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6 +
+      (ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
+      (ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
+  g_string_append_printf (out, ", \"cpu_seconds\": %.3f, \"cpu_cores\": %.3f",
+      cpu_s, wall_s > 0 ? cpu_s / wall_s : 0.0);
+  g_string_append (out, ", \"thread_cpu_seconds\": {");
+  for (i = 0; i < n_groups; i++) {
+    g_string_append (out, i ? ", " : "");
+    json_string (out, groups[i].name);
+    g_string_append_printf (out, ": %.3f", groups[i].seconds);
+  }
+  g_string_append (out, "}");
+  if (tile) {
+    g_string_append_printf (out, ", \"frames_dropped\": %" G_GINT64_FORMAT
+        ", \"frames_unsent\": %" G_GINT64_FORMAT ", \"send_buffer_granted\": %"
+        G_GINT64_FORMAT ", \"receive_buffer_granted\": %" G_GINT64_FORMAT
+        ", \"frames_incomplete\": %" G_GINT64_FORMAT ", \"tiles_stepped\": %"
+        G_GINT64_FORMAT, stats_int (sink, "frames-dropped"),
+        stats_int (sink, "frames-unsent"),
+        stats_int (sink, "send-buffer-granted"),
+        stats_int (src, "receive-buffer-granted"),
+        stats_int (src, "frames-incomplete"),
+        stats_int (src, "tiles-stepped"));
+    json_stats (out, "sink_stats", sink);
+    json_stats (out, "src_stats", src);
+  } else if (sink) {
+    guint64 served = 0;
+
+    g_object_get (sink, "bytes-served", &served, NULL);
+    g_string_append_printf (out, ", \"bytes_served\": %" G_GUINT64_FORMAT,
+        served);
+  }
+  g_string_append (out, ", \"error\": ");
+  json_string (out, first_error);
+  g_string_append (out, ", \"warning\": ");
+  json_string (out, first_warning);
+  g_string_append (out, "}\n");
+  fputs (out->str, stdout);
+  fflush (stdout);
+  g_string_free (out, TRUE);
+  ret = first_error || bench.measured == 0 ? 1 : 0;
+
+out:
+  if (is_raw)
+    raw_stop ();
+  if (receiver)
+    gst_element_set_state (receiver, GST_STATE_NULL);
+  if (sender)
+    gst_element_set_state (sender, GST_STATE_NULL);
+  if (appsrc)
+    gst_object_unref (appsrc);
+  if (appsink)
+    gst_object_unref (appsink);
+  if (sink)
+    gst_object_unref (sink);
+  if (src)
+    gst_object_unref (src);
+  if (receiver)
+    gst_object_unref (receiver);
+  if (sender)
+    gst_object_unref (sender);
+  if (caps)
+    gst_caps_unref (caps);
+  if (unix_ts_caps)
+    gst_caps_unref (unix_ts_caps);
+  if (cpu_before)
+    g_array_unref (cpu_before);
+  if (cpu_after)
+    g_array_unref (cpu_after);
+  if (blocks) {
+    for (i = 0; i < window; i++)
+      g_free (blocks[i]);
+    g_free (blocks);
+  }
+  g_clear_error (&error);
+  g_free (bench.recv_mono);
+  g_free (bench.push_mono);
+  g_free (bench.lat_inband);
+  g_free (bench.lat_meta);
+  g_free (bench.lat_first_tile);
+  g_free (bench.lat_last_tile);
+  if (bench.n_slots) {
+    g_mutex_clear (&bench.lock);
+    g_cond_clear (&bench.cond);
+  }
+  g_free (first_error);
+  g_free (first_warning);
+  g_free (opt_transport);
+  g_free (opt_format);
+  g_free (opt_flush);
+  gst_deinit ();
+  return ret;
+}

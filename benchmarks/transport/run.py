@@ -1,0 +1,1179 @@
+#!/usr/bin/env python3
+# gst-bc
+# Copyright (C) 2026 gst-bc developers
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Transport benchmark: tilesink/tilesrc against tcpserversink/tcpclientsrc
+and iperf3, on 127.0.0.1, in one run.
+
+Run through benchmarks/transport/run.sh, which builds bc-transport-bench and
+the plugins, installs iperf3, raises net.core.[rw]mem_max for the run and
+makes the venv. Measures:
+
+- iperf3 -c 127.0.0.1 -P N (N = 1, 2, 4, 8), with the kernel's default
+  (autotuned) socket buffers and with -w 16M (the buffers tilesink and
+  tilesrc ask for), against an iperf3 server of ours on a free port;
+- bc-transport-bench (see its header comment) for the frame sizes 1080p,
+  2160p and 4320p BC1 (width * height / 2 bytes) and 4320p RGB, over
+  tilesink/tilesrc (units 1, 2, 4, 8), tcpserversink/tcpclientsrc with
+  rawvideoparse cutting the frames, tcpserversink/tcpclientsrc with
+  gdppay/gdpdepay, and plain blocking sockets without GStreamer (the
+  driver's -T raw: the baseline of what this loopback and scheduler allow
+  for frames, measured the same way):
+  * throughput: frames pushed as fast as a window of 4 undelivered frames
+    allows, for --seconds;
+  * delivery latency: frames pushed at a fixed rate well below every
+    transport's capacity, sender's CLOCK_REALTIME in the frame -> appsink;
+  * tilesink chunk-size from 1408 B (one loopback-free Ethernet payload) to
+    1 MiB, at 2160p and 4 units;
+  * tilesrc flush=stepped and flush=frame, with and without a downstream
+    pool whose buffers carry GstBcTileMeta;
+- how late a thread sleeping 20 ms wakes up (the scheduler's share of any
+  latency tail on this machine).
+
+Writes benchmarks/transport/results.json, the figures docs/perf/transport-*.png
+and the section between <!-- transport-bench:begin --> and
+<!-- transport-bench:end --> of docs/performance.md. --quick measures a small
+subset in well under a minute and writes results-quick.json and
+benchmarks/transport/quick/*.png only.
+
+Timings on a shared 2-core machine are noisy; nothing here asserts a speed.
+The CPU time other processes took during each run is recorded
+(other_cpu_cores) so that a disturbed run can be told apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SRC = HERE.parent.parent
+
+MARK_BEGIN = "<!-- transport-bench:begin -->"
+MARK_END = "<!-- transport-bench:end -->"
+
+# name, format, width, height, latency rate (frames/s), latency frames
+SIZES = [
+    ("1080p BC1", "BC1", 1920, 1080, 60, 150),
+    ("2160p BC1", "BC1", 3840, 2160, 30, 150),
+    ("4320p BC1", "BC1", 7680, 4320, 15, 60),
+    ("4320p RGB", "RGB", 7680, 4320, 1.5, 12),
+]
+UNITS = [1, 2, 4, 8]
+CHUNKS = [1408, 4096, 16384, 65536, 262144, 1048576]
+DEFAULT_CHUNK = 1 << 20
+BUFFER = 16 << 20
+KEY_SIZE = "2160p BC1"
+KEY_UNITS = 4
+BIG = 4_000_000  # "frames >= 4 MB" of the bar
+
+HZ = os.sysconf("SC_CLK_TCK")
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def frame_bytes(fmt: str, w: int, h: int) -> int:
+    return w * h // 2 if fmt == "BC1" else w * h * 3
+
+
+# --------------------------------------------------------------------------
+# CPU time of the rest of the machine
+
+
+def steal_seconds() -> float:
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    return (v[7] if len(v) > 7 else 0) / HZ
+
+
+def process_cpu() -> dict:
+    """pid -> (ppid, CPU seconds) of every user-space process."""
+    out = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                rest = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        try:
+            ppid = int(rest[1])
+            if ppid == 2 or d == "2":
+                continue  # kernel threads (softirq work of ours among them)
+            out[int(d)] = (ppid, (int(rest[11]) + int(rest[12])) / HZ)
+        except (IndexError, ValueError):
+            continue
+    return out
+
+
+class OtherCpu:
+    """CPU cores used by user-space processes other than this one and its
+    children while the block runs, and the hypervisor's steal time."""
+
+    def __init__(self, pids=()):
+        self.pids = set(pids)
+
+    def __enter__(self):
+        self.t = time.monotonic()
+        self.before = process_cpu()
+        self.steal = steal_seconds()
+        return self
+
+    def __exit__(self, *exc):
+        self.wall = time.monotonic() - self.t
+        after = process_cpu()
+        me = os.getpid()
+        other = 0.0
+        for pid, (ppid, cpu) in after.items():
+            if pid == me or ppid == me or pid in self.pids:
+                continue
+            other += cpu - self.before.get(pid, (0, 0.0))[1]
+        w = self.wall or 1.0
+        self.cores = max(0.0, other) / w
+        self.steal_cores = max(0.0, steal_seconds() - self.steal) / w
+        return False
+
+
+def quiet_check(seconds: float = 1.0) -> float:
+    with OtherCpu() as o:
+        time.sleep(seconds)
+    return o.cores
+
+
+def wakeup_jitter(n: int, period: float = 0.02) -> dict:
+    """How late a thread sleeping @period wakes up: the scheduler's share
+    of any latency measured on this machine."""
+    late = []
+    for _ in range(n):
+        t = time.perf_counter()
+        time.sleep(period)
+        late.append((time.perf_counter() - t - period) * 1e3)
+    late.sort()
+
+    def q(p):
+        return round(late[min(n - 1, max(0, int(p / 100 * n + 0.999999) - 1))],
+                     3)
+    return {"n": n, "period_ms": period * 1e3, "p50": q(50), "p95": q(95),
+            "p99": q(99), "max": round(late[-1], 3)}
+
+
+# --------------------------------------------------------------------------
+# iperf3
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Iperf3Server:
+    def __init__(self, binary: str):
+        self.binary = binary
+        self.proc = None
+        self.port = 0
+
+    def __enter__(self):
+        for _ in range(5):
+            self.port = free_port()
+            self.proc = subprocess.Popen(
+                [self.binary, "-s", "-B", "127.0.0.1", "-p", str(self.port)],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            deadline = time.monotonic() + 3
+            while time.monotonic() < deadline and self.proc.poll() is None:
+                try:
+                    with socket.create_connection(("127.0.0.1", self.port),
+                                                  timeout=0.2):
+                        # iperf3 takes a bare connect as a test that fails;
+                        # give it a moment to be ready again
+                        time.sleep(0.1)
+                        return self
+                except OSError:
+                    time.sleep(0.05)
+            self.stop()
+        raise RuntimeError("cannot start an iperf3 server")
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(3)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+
+def run_iperf3(binary: str, server: Iperf3Server, streams: int, window: str,
+               seconds: int, omit: int) -> dict:
+    cmd = [binary, "-c", "127.0.0.1", "-p", str(server.port), "-P",
+           str(streams), "-t", str(seconds), "-O", str(omit), "-J"]
+    if window:
+        cmd += ["-w", window]
+    err = None
+    for attempt in range(3):
+        with OtherCpu([server.proc.pid]) as o:
+            p = subprocess.run(cmd, capture_output=True, text=True,
+                               timeout=seconds + omit + 20)
+        try:
+            d = json.loads(p.stdout)
+        except json.JSONDecodeError:
+            d = {"error": p.stderr.strip() or "no JSON"}
+        if "error" not in d:
+            break
+        err = d["error"]
+        log(f"iperf3 -P {streams} {window}: {err}; again")
+        time.sleep(0.5)
+    else:
+        return {"tool": "iperf3", "streams": streams,
+                "buffers": window or "default", "error": err}
+    start, end = d["start"], d["end"]
+    return {
+        "tool": "iperf3", "streams": streams, "buffers": window or "default",
+        "command": " ".join(cmd[:1] + cmd[1:]),
+        "gbit_s": end["sum_received"]["bits_per_second"] / 1e9,
+        "gbit_s_sent": end["sum_sent"]["bits_per_second"] / 1e9,
+        "retransmits": end["sum_sent"].get("retransmits"),
+        "sndbuf_actual": start.get("sndbuf_actual"),
+        "rcvbuf_actual": start.get("rcvbuf_actual"),
+        "cpu_percent": end.get("cpu_utilization_percent"),
+        "seconds": seconds, "omit": omit,
+        "other_cpu_cores": round(o.cores, 3),
+        "steal_cores": round(o.steal_cores, 3),
+    }
+
+
+# --------------------------------------------------------------------------
+# bc-transport-bench
+
+
+def run_driver(args, kind: str, transport: str, size: tuple, *,
+               units: int = KEY_UNITS, chunk: int = DEFAULT_CHUNK,
+               rate: float = 0.0, frames: int = 100000,
+               seconds: float = 0.0, window: int = 4,
+               max_in_flight: int = 0, flush: str = "stepped",
+               tile_pool: bool = False, tag: str = "") -> dict:
+    name, fmt, w, h = size[:4]
+    cmd = [str(args.driver), "-T", transport, "-f", fmt, "-W", str(w), "-H",
+           str(h), "-n", str(frames), "-w", str(window), "-t", "8"]
+    if seconds:
+        cmd += ["--seconds", str(seconds)]
+    if rate:
+        cmd += ["--rate", str(rate)]
+    if transport == "raw":
+        cmd += ["-u", str(units), "-c", str(chunk), "--send-buffer-size",
+                str(BUFFER), "--receive-buffer-size", str(BUFFER)]
+    if transport == "tile":
+        cmd += ["-u", str(units), "-c", str(chunk), "--send-buffer-size",
+                str(BUFFER), "--receive-buffer-size", str(BUFFER), "--flush",
+                flush]
+        if max_in_flight:
+            cmd += ["--max-in-flight", str(max_in_flight)]
+        if tile_pool:
+            cmd.append("--tile-pool")
+    limit = 60 + (seconds or frames / max(rate, 1))
+    with OtherCpu() as o:
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True,
+                               timeout=limit)
+            out, errtext, rc = p.stdout, p.stderr, p.returncode
+        except subprocess.TimeoutExpired as e:
+            out = e.stdout.decode() if isinstance(e.stdout, bytes) else ""
+            errtext, rc = f"timed out after {limit:.0f} s", -1
+    r = None
+    for line in out.splitlines():
+        if line.startswith("{"):
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                pass
+    if r is None:
+        r = {"transport": transport, "error": errtext.strip()[-500:]
+             or f"exit {rc}"}
+    r.update({"kind": kind, "size": name, "tag": tag, "exit": rc,
+              "command": " ".join(cmd[:1] + [c for c in cmd[1:]]),
+              "other_cpu_cores": round(o.cores, 3),
+              "steal_cores": round(o.steal_cores, 3),
+              "wall_seconds": round(o.wall, 2)})
+    if rc != 0 and not r.get("error"):
+        r["error"] = errtext.strip()[-500:]
+    if transport not in ("tile", "raw"):
+        r["units"] = 1
+    return r
+
+
+def describe(r: dict) -> str:
+    t = r["transport"] + (f" u={r['units']}" if r["transport"] in
+                          ("tile", "raw") else "")
+    if r.get("chunk_size") and r["chunk_size"] != DEFAULT_CHUNK:
+        t += f" chunk={r['chunk_size']}"
+    if r.get("tile_pool"):
+        t += " pool"
+    if r.get("transport") == "tile" and r.get("flush") != "stepped":
+        t += f" flush={r.get('flush')}"
+    if r.get("error") and r.get("gbit_s") is None:
+        return f"{r['kind']:10} {r['size']:10} {t:28} ERROR {r['error']}"
+    lat = (r.get("latency_ms") or {}).get("inband") or {}
+    s = (f"{r['kind']:10} {r['size']:10} {t:28} "
+         f"{r.get('gbit_s') or 0:7.2f} Gbit/s {r.get('fps') or 0:8.1f} fps")
+    if lat:
+        s += (f"  latency p50 {lat['p50']:7.2f} p99 {lat['p99']:7.2f} ms")
+    s += (f"  lost {r.get('lost')} drop {r.get('frames_dropped', '-')}"
+          f" other-cpu {r['other_cpu_cores']:.2f}")
+    return s
+
+
+# --------------------------------------------------------------------------
+# the plan
+
+
+def plan(quick: bool):
+    """(passes, iperf3 runs, throughput runs, latency runs): the iperf3 and
+    throughput runs are done `passes` times, one pass after the other, and
+    the best of each counts (noise on a shared machine only slows)."""
+    if quick:
+        sizes = [s for s in SIZES if s[0] in ("1080p BC1", "2160p BC1")]
+        units = [1, 4]
+        ip = [dict(streams=n, window=w, seconds=1, omit=0)
+              for n in units for w in ("", "16M")]
+        tput_s, lat_scale = 0.5, 0.2
+        chunks = [4096, DEFAULT_CHUNK]
+    else:
+        sizes, units = SIZES, UNITS
+        ip = [dict(streams=n, window=w, seconds=1, omit=1)
+              for n in UNITS for w in ("", "16M")]
+        tput_s, lat_scale = 1.2, 1.0
+        chunks = CHUNKS
+    key = next(s for s in SIZES if s[0] == KEY_SIZE)
+    runs = []
+    # throughput
+    for s in sizes:
+        for u in units:
+            runs.append(dict(kind="throughput", transport="tile", size=s,
+                             units=u, seconds=tput_s))
+        runs.append(dict(kind="throughput", transport="tcp", size=s,
+                         seconds=tput_s))
+        if not quick or s is key:
+            runs.append(dict(kind="throughput", transport="tcp-gdp", size=s,
+                             seconds=tput_s))
+        for u in units:
+            if u == KEY_UNITS or (s is key and not quick):
+                runs.append(dict(kind="throughput", transport="raw", size=s,
+                                 units=u, seconds=tput_s))
+    for c in chunks:
+        if c != DEFAULT_CHUNK:
+            runs.append(dict(kind="throughput", transport="tile", size=key,
+                             units=KEY_UNITS, chunk=c, seconds=tput_s,
+                             tag="chunk"))
+    # tilesink's own defaults: max-in-flight 2, the sender waits for 2
+    runs.append(dict(kind="throughput", transport="tile", size=key,
+                     units=KEY_UNITS, window=2, max_in_flight=2,
+                     seconds=tput_s, tag="max-in-flight=2"))
+    tput, runs = runs, []
+    # latency
+    for s in sizes:
+        rate, n = s[4], max(10, int(s[5] * lat_scale))
+        for u in units:
+            runs.append(dict(kind="latency", transport="tile", size=s,
+                             units=u, rate=rate, frames=n))
+        runs.append(dict(kind="latency", transport="tcp", size=s, rate=rate,
+                         frames=n))
+        if not quick or s is key:
+            runs.append(dict(kind="latency", transport="tcp-gdp", size=s,
+                             rate=rate, frames=n))
+        for u in units:
+            if u == KEY_UNITS or (s is key and not quick):
+                runs.append(dict(kind="latency", transport="raw", size=s,
+                                 units=u, rate=rate, frames=n))
+    n = max(10, int(key[5] * lat_scale))
+    for c in chunks:
+        if c != DEFAULT_CHUNK:
+            runs.append(dict(kind="latency", transport="tile", size=key,
+                             units=KEY_UNITS, chunk=c, rate=key[4], frames=n,
+                             tag="chunk"))
+    for pool, flush in ((False, "frame"), (True, "stepped"), (True, "frame")):
+        runs.append(dict(kind="latency", transport="tile", size=key,
+                         units=KEY_UNITS, rate=key[4], frames=n,
+                         tile_pool=pool, flush=flush, tag="flush"))
+    return (1 if quick else 2), ip, tput, runs
+
+
+# --------------------------------------------------------------------------
+# analysis
+
+
+def pick(runs, kind, size, transport, units=None, chunk=DEFAULT_CHUNK,
+         tag="", flush="stepped", pool=False):
+    """The run of that configuration; of several (passes), the fastest."""
+    best = None
+    for r in runs:
+        if (r.get("kind") == kind and r.get("size") == size
+                and r.get("transport") == transport
+                and r.get("tag", "") == tag
+                and (units is None or r.get("units") == units)
+                and (transport != "tile"
+                     or (r.get("chunk_size", chunk) == chunk
+                         and r.get("flush", flush) == flush
+                         and bool(r.get("tile_pool")) == pool))
+                and r.get("gbit_s") is not None):
+            if best is None or r["gbit_s"] > best["gbit_s"]:
+                best = r
+    return best
+
+
+def spread(runs, kind, size, transport, units=None, tag=""):
+    """All passes' Gbit/s of a configuration."""
+    return [r["gbit_s"] for r in runs
+            if r.get("kind") == kind and r.get("size") == size
+            and r.get("transport") == transport and r.get("tag", "") == tag
+            and (units is None or r.get("units") == units)
+            and (transport != "tile" or (r.get("chunk_size") == DEFAULT_CHUNK
+                                         and not r.get("tile_pool")))
+            and r.get("gbit_s") is not None]
+
+
+def iperf(results, streams, buffers="16M"):
+    """The best of the passes."""
+    rates = [r["gbit_s"] for r in results["iperf3"]
+             if r["streams"] == streams and r["buffers"] == buffers
+             and r.get("gbit_s")]
+    return max(rates) if rates else None
+
+
+def lat(r, which="inband"):
+    if not r:
+        return None
+    return (r.get("latency_ms") or {}).get(which)
+
+
+def analyse(results: dict) -> dict:
+    runs = results["runs"]
+    sizes = {s[0]: s for s in SIZES}
+    a = {"throughput_vs_iperf3": [], "throughput_vs_tcp": [], "ideal": [],
+         "latency_vs_ideal": []}
+    for name in results["sizes"]:
+        s = sizes[name]
+        fb = frame_bytes(s[1], s[2], s[3])
+        tcp = pick(runs, "throughput", name, "tcp")
+        gdp = pick(runs, "throughput", name, "tcp-gdp")
+        for u in results["units"]:
+            t = pick(runs, "throughput", name, "tile", u)
+            if not t:
+                continue
+            ip16, ipd = iperf(results, u, "16M"), iperf(results, u, "default")
+            if fb >= BIG:
+                a["throughput_vs_iperf3"].append({
+                    "size": name, "units": u, "tile": t["gbit_s"],
+                    "iperf3_16M": ip16, "iperf3_default": ipd,
+                    "ratio_16M": t["gbit_s"] / ip16 if ip16 else None,
+                    "ratio_default": t["gbit_s"] / ipd if ipd else None})
+                a["throughput_vs_tcp"].append({
+                    "size": name, "units": u, "tile": t["gbit_s"],
+                    "tcp": tcp and tcp["gbit_s"],
+                    "tcp_gdp": gdp and gdp["gbit_s"],
+                    "ratio": t["gbit_s"] / tcp["gbit_s"] if tcp else None,
+                    "ratio_gdp": t["gbit_s"] / gdp["gbit_s"] if gdp
+                    else None})
+            if ip16:
+                ideal = fb * 8 / (ip16 * 1e9) * 1e3
+                a["ideal"].append({"size": name, "units": u,
+                                   "iperf3_16M": ip16, "ideal_ms": ideal})
+                lr = lat(pick(runs, "latency", name, "tile", u))
+                if lr:
+                    a["latency_vs_ideal"].append({
+                        "size": name, "units": u, "ideal_ms": ideal,
+                        "p5": lr["p5"], "p50": lr["p50"], "p95": lr["p95"],
+                        "p99": lr["p99"], "p50_ratio": lr["p50"] / ideal,
+                        "p99_ratio": lr["p99"] / ideal})
+    return a
+
+
+# --------------------------------------------------------------------------
+# figures
+
+STYLE = {  # transport label -> (color, marker)
+    "tile u=1": ("#9ecae1", "o"), "tile u=2": ("#4292c6", "o"),
+    "tile u=4": ("#08519c", "o"), "tile u=8": ("#08306b", "s"),
+    "tcp": ("#e6550d", "^"), "tcp-gdp": ("#fd8d3c", "v"),
+    "raw u=4": ("#636363", "D"),
+}
+
+
+def plots(results: dict, outdir: Path) -> list[Path]:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import matplotlib.ticker
+
+    outdir.mkdir(parents=True, exist_ok=True)
+    runs = results["runs"]
+    sizes = [s for s in SIZES if s[0] in results["sizes"]]
+    units = results["units"]
+    written = []
+    stamp = (f"gst-bc transport benchmark, 127.0.0.1, "
+             f"{results['date'][:10]}, {results['machine']['cpu_count']} "
+             f"cores")
+
+    def finish(fig, name):
+        fig.text(0.99, 0.01, stamp, ha="right", va="bottom", fontsize=7,
+                 color="grey")
+        fig.tight_layout(rect=(0, 0.03, 1, 1))
+        p = outdir / name
+        fig.savefig(p, dpi=110)
+        plt.close(fig)
+        written.append(p)
+
+    def size_axis(ax):
+        ax.set_xscale("log")
+        ticks = [frame_bytes(s[1], s[2], s[3]) / 1e6 for s in sizes]
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([f"{t:.3g} MB\n{s[0]}" for t, s in
+                            zip(ticks, sizes)], fontsize=8)
+        ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+        ax.set_xlabel("frame size")
+
+    def series(kind, transport, u=None):
+        xs, rs = [], []
+        for s in sizes:
+            r = pick(runs, kind, s[0], transport, u)
+            if r:
+                xs.append(r["frame_bytes"] / 1e6)
+                rs.append(r)
+        return xs, rs
+
+    # latency vs frame size
+    fig, ax = plt.subplots(figsize=(10, 5.2))
+    lines = [(f"tile u={u}", "tile", u) for u in units] + \
+        [("tcp", "tcp", None), ("tcp-gdp", "tcp-gdp", None),
+         (f"raw u={KEY_UNITS}", "raw", KEY_UNITS)]
+    for label, tr, u in lines:
+        xs, rs = series("latency", tr, u)
+        if not rs:
+            continue
+        c, m = STYLE.get(label, ("k", "o"))
+        p50 = [lat(r)["p50"] for r in rs]
+        lo = [lat(r)["p50"] - lat(r)["p5"] for r in rs]
+        hi = [lat(r)["p95"] - lat(r)["p50"] for r in rs]
+        ax.errorbar(xs, p50, yerr=[lo, hi], color=c, marker=m, capsize=3,
+                    label=f"{label} (p50, bars p5-p95)")
+        ax.plot(xs, [lat(r)["p99"] for r in rs], color=c, marker="x",
+                linestyle=":", linewidth=0.8)
+    ip = iperf(results, KEY_UNITS)
+    if ip:
+        xs = [frame_bytes(s[1], s[2], s[3]) / 1e6 for s in sizes]
+        ax.plot(xs, [x * 8e6 / (ip * 1e9) * 1e3 for x in xs], "k--",
+                linewidth=1,
+                label=f"ideal: frame / iperf3 -P {KEY_UNITS} -w 16M "
+                f"({ip:.1f} Gbit/s)")
+    size_axis(ax)
+    ax.set_yscale("log")
+    ax.set_ylabel("delivery latency (ms), x = p99")
+    ax.set_title("Delivery latency vs frame size (fixed frame rate)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1),
+              borderaxespad=0)
+    finish(fig, "transport-latency-vs-size.png")
+
+    # latency vs units
+    fig, ax = plt.subplots(figsize=(10, 5.2))
+    colors = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a"]
+    for (s, c) in zip(sizes, colors):
+        us, rs = [], []
+        for u in units:
+            r = pick(runs, "latency", s[0], "tile", u)
+            if r:
+                us.append(u)
+                rs.append(r)
+        if not rs:
+            continue
+        ax.plot(us, [lat(r)["p50"] for r in rs], color=c, marker="o",
+                label=f"{s[0]} p50")
+        ax.plot(us, [lat(r)["p99"] for r in rs], color=c, marker="x",
+                linestyle=":", label=f"{s[0]} p99")
+        fb = frame_bytes(s[1], s[2], s[3])
+        ideal = [fb * 8 / (iperf(results, u) * 1e9) * 1e3
+                 if iperf(results, u) else None for u in us]
+        if all(ideal):
+            ax.plot(us, ideal, color=c, linestyle="--", linewidth=0.8,
+                    label=f"{s[0]} ideal (iperf3 -P u -w 16M)")
+    us, rs = [], []
+    for u in units:
+        r = pick(runs, "latency", KEY_SIZE, "raw", u)
+        if r:
+            us.append(u)
+            rs.append(r)
+    if rs:
+        ax.plot(us, [lat(r)["p50"] for r in rs], color="#636363", marker="D",
+                linewidth=0.9, label=f"{KEY_SIZE} plain sockets p50")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(units)
+    ax.set_xticklabels([str(u) for u in units])
+    ax.set_yscale("log")
+    ax.set_xlabel("tilesink units (TCP connections and threads per end)")
+    ax.set_ylabel("delivery latency (ms)")
+    ax.set_title("tilesink -> tilesrc latency vs units (fixed frame rate)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1),
+              borderaxespad=0)
+    finish(fig, "transport-latency-vs-units.png")
+
+    # latency and throughput vs chunk size
+    key = next(s for s in SIZES if s[0] == KEY_SIZE)
+    cs, lr, tr = [], [], []
+    for c in results["chunks"]:
+        tag = "" if c == DEFAULT_CHUNK else "chunk"
+        lt = pick(runs, "latency", key[0], "tile", KEY_UNITS, c, tag)
+        tt = pick(runs, "throughput", key[0], "tile", KEY_UNITS, c, tag)
+        if lt or tt:
+            cs.append(c)
+            lr.append(lt)
+            tr.append(tt)
+    if cs:
+        fig, ax = plt.subplots(figsize=(7.5, 5))
+        xs = [c for c, r in zip(cs, lr) if r]
+        ax.plot(xs, [lat(r)["p50"] for r in lr if r], "o-", color="#08519c",
+                label="latency p50 (30 fps)")
+        ax.plot(xs, [lat(r)["p99"] for r in lr if r], "x:", color="#08519c",
+                label="latency p99 (30 fps)")
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(cs)
+        ax.set_xticklabels([f"{c // 1024} KiB" if c >= 4096 else f"{c} B"
+                            for c in cs], fontsize=8)
+        ax.set_xlabel("tilesink chunk-size (bytes per send())")
+        ax.set_ylabel("delivery latency (ms)")
+        ax2 = ax.twinx()
+        xs = [c for c, r in zip(cs, tr) if r]
+        ax2.plot(xs, [r["gbit_s"] for r in tr if r], "s--", color="#e6550d",
+                 label="throughput (Gbit/s, flat out)")
+        ax2.set_ylabel("throughput (Gbit/s)")
+        ax2.set_ylim(bottom=0)
+        ax.set_ylim(bottom=0)
+        h1, l1 = ax.get_legend_handles_labels()
+        h2, l2 = ax2.get_legend_handles_labels()
+        ax.legend(h1 + h2, l1 + l2, fontsize=8, loc="lower center")
+        ax.set_title(f"tilesink chunk-size, {KEY_SIZE}, {KEY_UNITS} units")
+        ax.grid(True, which="both", alpha=0.3)
+        finish(fig, "transport-latency-vs-chunk.png")
+
+    # throughput vs frame size
+    fig, ax = plt.subplots(figsize=(7.5, 5))
+    for label, trn, u in lines:
+        xs, rs = series("throughput", trn, u)
+        if rs:
+            c, m = STYLE.get(label, ("k", "o"))
+            ax.plot(xs, [r["gbit_s"] for r in rs], color=c, marker=m,
+                    label=label)
+    for n, ls, c in zip(units, [":", "-.", "--", "-"],
+                        ["#969696", "#737373", "#525252", "#bdbdbd"]):
+        ip = iperf(results, n)
+        if ip:
+            ax.axhline(ip, color=c, linestyle=ls, linewidth=0.9,
+                       label=f"iperf3 -P {n} -w 16M")
+    size_axis(ax)
+    ax.set_ylim(bottom=0)
+    ax.set_ylabel("throughput (Gbit/s)")
+    ax.set_title("Throughput vs frame size (flat out, 4 frames in flight)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    finish(fig, "transport-throughput-vs-size.png")
+    return written
+
+
+# --------------------------------------------------------------------------
+# report
+
+
+def fmt(v, spec=".2f", none="-"):
+    return none if v is None else format(v, spec)
+
+
+def units_str(u):
+    return f"{u} unit" + ("s" if u != 1 else "")
+
+
+def mark(ok):
+    return "-" if ok is None else ("yes" if ok else "**no**")
+
+
+def markdown(results: dict, figs: list[str]) -> str:
+    runs = results["runs"]
+    a = results["analysis"]
+    m = results["machine"]
+    jit = results.get("wakeup_jitter_ms") or {}
+    ip0 = results["iperf3"][0] if results.get("iperf3") else {}
+    L = [MARK_BEGIN, "", "## Transport: tilesink/tilesrc vs TCP (127.0.0.1)",
+         ""]
+    L.append(
+        f"Measured {results['date']} on {m['cpu']} ({m['cpu_count']} cores), "
+        f"Linux {m['kernel']}, GStreamer {m['gstreamer']}, {m['iperf3']}, "
+        f"gst-bc {results['git']}; {results['seconds']:.0f} s for the whole "
+        f"run (`{results['command']}`). The sender and the receiver run on "
+        "the same machine, so each transport's two ends share its cores: "
+        "loopback numbers say how much CPU a byte costs, not what a wire "
+        "would carry. Other processes used "
+        f"{results['other_cpu_cores_median']:.2f} cores (median over the "
+        f"runs, max {results['other_cpu_cores_max']:.2f}) while this ran; "
+        "latency figures are one run each, so differences of 10-20 % are "
+        "within the noise. This is a virtual machine: the hypervisor took "
+        f"{results.get('steal_cores_median', 0):.2f} cores (steal time, "
+        "median over the runs), and a thread sleeping 20 ms woke up "
+        f"{jit.get('p50', 0):.2f} / {jit.get('p99', 0):.2f} / "
+        f"{jit.get('max', 0):.2f} ms late (p50 / p99 / max, measured "
+        "before the runs): latency tails of a few ms are the machine's.")
+    L.append("")
+    L.append(
+        "Method: `benchmarks/transport/bc-transport-bench` runs the sender "
+        "pipeline and the receiver pipeline in one process. Frames are "
+        "pseudo-random bytes; before each push the sender writes its "
+        "CLOCK_REALTIME into the frame's first bytes (and the frame number "
+        "every 64 KiB, all checked at the receiver), and the appsink "
+        "callback subtracts it from CLOCK_REALTIME at delivery: the same "
+        "in-band measurement for every transport. *Throughput*: frames "
+        "pushed as fast as a window of 4 undelivered frames allows, "
+        "frames/s between the first and the last delivery, "
+        f"{results.get('throughput_seconds', '?')} s per run"
+        + (f", the best of {results['passes']} passes made one after the "
+           f"other (iperf3 the same way: -t {ip0.get('seconds')} after -O "
+           f"{ip0.get('omit')})" if results.get("passes", 1) > 1 else
+           f" (iperf3: -t {ip0.get('seconds')} after -O {ip0.get('omit')})")
+        + ". *Latency*: "
+        "frames pushed at a fixed rate (1080p 60/s, 2160p 30/s, 4320p BC1 "
+        "15/s, 4320p RGB 1.5/s: below every transport's capacity), "
+        "percentiles by nearest rank. tcpserversink/tcpclientsrc: "
+        "`appsrc ! tcpserversink` / `tcpclientsrc ! rawvideoparse ! "
+        "appsink`, rawvideoparse cutting the byte stream into frames of "
+        "the known size (for BC1: GRAY8 of width x height/2, the same "
+        "byte count); *tcp-gdp* is `gdppay`/`gdpdepay` instead. tilesink: "
+        f"send-buffer-size and tilesrc receive-buffer-size {BUFFER >> 20} "
+        "MiB (granted: "
+        f"{results['granted']}), chunk-size 1 MiB, max-in-flight 6 "
+        "(window + 2, see below). *Plain sockets*: the same frames over "
+        "N blocking TCP connections with a thread per connection at each "
+        "end, send() of 1 MiB and recv() straight into the frame, the same "
+        "16 MiB buffers, no GStreamer: what this loopback and scheduler "
+        "allow, measured the same way. net.core.rmem_max/wmem_max were "
+        f"{results['sysctl']} for the run so that `iperf3 -w 16M` gets the "
+        "same buffers; the default-buffer iperf3 runs use the kernel's "
+        "autotuning.")
+    L.append("")
+
+    # throughput table
+    L += ["### Throughput (Gbit/s, frames/s)", ""]
+    hdr = "| transport |" + "".join(f" {s} |" for s in results["sizes"])
+    L += [hdr, "|---|" + "---|" * len(results["sizes"])]
+    rows = [(f"tilesink/tilesrc, {units_str(u)}", "tile", u)
+            for u in results["units"]]
+    rows += [("tcpserversink/tcpclientsrc + rawvideoparse", "tcp", None),
+             ("tcpserversink/tcpclientsrc + gdppay/gdpdepay", "tcp-gdp",
+              None),
+             (f"plain sockets, {KEY_UNITS} connections (no GStreamer)", "raw",
+              KEY_UNITS)]
+    for label, tr, u in rows:
+        cells = []
+        for s in results["sizes"]:
+            r = pick(runs, "throughput", s, tr, u)
+            cells.append(f"{fmt(r['gbit_s'], '.1f')} ({fmt(r['fps'], '.0f')}"
+                         "/s)" if r else "-")
+        L.append(f"| {label} | " + " | ".join(cells) + " |")
+    L.append("")
+    ipl = []
+    for n in results["units"]:
+        ipl.append(f"-P {n}: {fmt(iperf(results, n, 'default'), '.1f')} / "
+                   f"{fmt(iperf(results, n, '16M'), '.1f')}")
+    L.append("iperf3 -c 127.0.0.1 (Gbit/s, default buffers / -w 16M): " +
+             "; ".join(ipl) + ".")
+    L.append("")
+    diffs = []
+    for name in results["sizes"]:
+        for label, tr, u in rows:
+            v = spread(runs, "throughput", name, tr, u)
+            if len(v) > 1 and max(v) > 0:
+                diffs.append((max(v) - min(v)) / max(v) * 100)
+    if diffs:
+        diffs.sort()
+        L.append(f"The passes of a configuration differed by "
+                 f"{diffs[len(diffs) // 2]:.0f} % (median) and up to "
+                 f"{diffs[-1]:.0f} %: the machine's noise (a VM sharing its "
+                 "last-level cache and memory bandwidth with others; copies "
+                 "of frames that do not fit in cache are what a loopback "
+                 "transfer costs).")
+        L.append("")
+
+    # bars
+    L += ["### The project's bars", "",
+          "| bar | measured | met |", "|---|---|---|"]
+    for e in a["throughput_vs_iperf3"]:
+        ok = e["ratio_16M"] >= 0.9 if e["ratio_16M"] else None
+        L.append(f"| {e['size']}, {units_str(e['units'])}: >= 0.9x iperf3 -P "
+                 f"{e['units']} -w 16M | {fmt(e['tile'], '.1f')} vs "
+                 f"{fmt(e['iperf3_16M'], '.1f')} Gbit/s = "
+                 f"{fmt(e['ratio_16M'])}x (vs default buffers "
+                 f"{fmt(e['ratio_default'])}x) | {mark(ok)} |")
+    for e in a["throughput_vs_tcp"]:
+        ok = e["ratio"] >= 3 if e["ratio"] else None
+        L.append(f"| {e['size']}, {units_str(e['units'])}: >= 3x "
+                 f"tcpserversink | {fmt(e['tile'], '.1f')} vs "
+                 f"{fmt(e['tcp'], '.1f')} Gbit/s = {fmt(e['ratio'], '.1f')}x"
+                 f" (vs gdp {fmt(e['ratio_gdp'], '.1f')}x) | {mark(ok)} |")
+    for e in a["latency_vs_ideal"]:
+        if e["size"] != KEY_SIZE:
+            continue
+        L.append(f"| {KEY_SIZE} latency, {units_str(e['units'])}: p50 <= 1.3x, "
+                 f"p99 <= 2x ideal ({fmt(e['ideal_ms'])} ms) | p50 "
+                 f"{fmt(e['p50'])} ms = {fmt(e['p50_ratio'])}x, p99 "
+                 f"{fmt(e['p99'])} ms = {fmt(e['p99_ratio'])}x | "
+                 f"{mark(e['p50_ratio'] <= 1.3)} / "
+                 f"{mark(e['p99_ratio'] <= 2.0)} |")
+    L.append("")
+    L.append(
+        "Ideal latency = frame bits / iperf3 rate with the same number of "
+        "streams and -w 16M, i.e. the time the bytes alone take on this "
+        "loopback.")
+    L.append("")
+
+    # latency table
+    nf = " / ".join(str(s[5]) for s in SIZES if s[0] in results["sizes"])
+    L += ["### Delivery latency (ms, p5 / p50 / p95 / p99)", "",
+          f"Frames per run: {nf} (with 60 frames or fewer p99 is the "
+          "maximum or next to it).", ""]
+    L += [hdr, "|---|" + "---|" * len(results["sizes"])]
+    for label, tr, u in rows:
+        cells = []
+        for s in results["sizes"]:
+            lr = lat(pick(runs, "latency", s, tr, u))
+            cells.append(" / ".join(fmt(lr[k]) for k in
+                                    ("p5", "p50", "p95", "p99"))
+                         if lr else "-")
+        L.append(f"| {label} | " + " | ".join(cells) + " |")
+    ideal_cells = []
+    for s in results["sizes"]:
+        e = next((x for x in a["ideal"] if x["size"] == s
+                  and x["units"] == KEY_UNITS), None)
+        ideal_cells.append(fmt(e and e["ideal_ms"]))
+    L.append(f"| ideal ({KEY_UNITS} streams, -w 16M) | " +
+             " | ".join(ideal_cells) + " |")
+    L.append("")
+    meta = lat(pick(runs, "latency", KEY_SIZE, "tile", KEY_UNITS), "meta")
+    inb = lat(pick(runs, "latency", KEY_SIZE, "tile", KEY_UNITS))
+    if meta and inb:
+        L.append(
+            f"tilesrc's own timestamp (GstReferenceTimestampMeta, taken when "
+            f"tilesink got the frame) gives {fmt(meta['p50'])} / "
+            f"{fmt(meta['p99'])} ms (p50 / p99) for {KEY_SIZE} at "
+            f"{KEY_UNITS} units, against {fmt(inb['p50'])} / "
+            f"{fmt(inb['p99'])} ms in-band: the difference is appsrc "
+            "handing the buffer to tilesink.")
+        L.append("")
+
+    # against plain sockets
+    raws = [u for u in results["units"]
+            if pick(runs, "latency", KEY_SIZE, "raw", u)
+            or pick(runs, "throughput", KEY_SIZE, "raw", u)]
+    if raws:
+        L += [f"### tilesink/tilesrc against plain sockets ({KEY_SIZE})", "",
+              "| units | Gbit/s tile / sockets | latency p50 tile / sockets "
+              "(ms) | p99 tile / sockets (ms) |", "|---|---|---|---|"]
+        for u in raws:
+            tt = pick(runs, "throughput", KEY_SIZE, "tile", u)
+            rt = pick(runs, "throughput", KEY_SIZE, "raw", u)
+            tl = lat(pick(runs, "latency", KEY_SIZE, "tile", u))
+            rl = lat(pick(runs, "latency", KEY_SIZE, "raw", u))
+            L.append(
+                f"| {u} | {fmt(tt and tt['gbit_s'], '.1f')} / "
+                f"{fmt(rt and rt['gbit_s'], '.1f')} | "
+                f"{fmt(tl and tl['p50'])} / {fmt(rl and rl['p50'])} | "
+                f"{fmt(tl and tl['p99'])} / {fmt(rl and rl['p99'])} |")
+        L.append("")
+        L.append(
+            "Where tilesink/tilesrc is as fast as plain sockets with the same "
+            "connections, a gap to iperf3 is not the elements': iperf3 "
+            "sends one 128 KiB buffer over and over, which stays in the CPU "
+            "cache, while a frame transport reads and writes every byte of "
+            "frames that do not fit in it.")
+        L.append("")
+
+    # chunk
+    L += [f"### tilesink chunk-size ({KEY_SIZE}, {KEY_UNITS} units)", "",
+          "| chunk-size | Gbit/s | latency p50 (ms) | p99 (ms) | "
+          "tilesink-unit CPU per GB sent (ms) |", "|---|---|---|---|---|"]
+    for c in results["chunks"]:
+        tag = "" if c == DEFAULT_CHUNK else "chunk"
+        t = pick(runs, "throughput", KEY_SIZE, "tile", KEY_UNITS, c, tag)
+        lr = pick(runs, "latency", KEY_SIZE, "tile", KEY_UNITS, c, tag)
+        cpu = None
+        if t and t.get("seconds") and t.get("gbit_s_e2e"):
+            gb = t["gbit_s_e2e"] * t["seconds"] / 8
+            cpu = (t.get("thread_cpu_seconds") or {}).get(
+                "tilesink-unit", 0) / gb * 1e3
+        L.append(f"| {c} | {fmt(t and t['gbit_s'], '.1f')} | "
+                 f"{fmt(lat(lr) and lat(lr)['p50'])} | "
+                 f"{fmt(lat(lr) and lat(lr)['p99'])} | {fmt(cpu, '.0f')} |")
+    L.append("")
+
+    # flush
+    L += [f"### tilesrc flush ({KEY_SIZE}, {KEY_UNITS} units, 30 frames/s)",
+          "", "| downstream pool | flush | frame delivered p50 / p99 | "
+          "first tile ready p50 / p99 | last tile ready p50 | "
+          "tiles reported |", "|---|---|---|---|---|---|"]
+    for pool in (False, True):
+        for flush in ("stepped", "frame"):
+            tag = "" if (not pool and flush == "stepped") else "flush"
+            r = pick(runs, "latency", KEY_SIZE, "tile", KEY_UNITS,
+                     DEFAULT_CHUNK, tag, flush, pool)
+            if not r:
+                continue
+            d, ft, lt = lat(r), lat(r, "first_tile"), lat(r, "last_tile")
+            L.append(
+                f"| {'with GstBcTileMeta' if pool else 'none (own pool)'} | "
+                f"{flush} | {fmt(d['p50'])} / {fmt(d['p99'])} | "
+                f"{fmt(ft and ft['p50'])} / {fmt(ft and ft['p99'])} | "
+                f"{fmt(lt and lt['p50'])} | {r.get('tiles_stepped')} |")
+    L.append("")
+    L.append(
+        "The pool with GstBcTileMeta is the benchmark's own (a "
+        "GstBufferPool subclass offered from the appsink's ALLOCATION "
+        "query); its callback notes CLOCK_REALTIME per tile. *First tile "
+        "ready* is what a stepped consumer (e.g. an uploader) could start "
+        "on; without such a pool, or with flush=frame, nothing is "
+        "reported before the whole frame is pushed.")
+    L.append("")
+
+    d = pick(runs, "throughput", KEY_SIZE, "tile", KEY_UNITS,
+             tag="max-in-flight=2")
+    if d:
+        L.append(
+            f"With tilesink's default max-in-flight=2 and a sender that "
+            f"pushes frame n only once frame n-2 has been delivered, "
+            f"tilesink still dropped {d.get('frames_dropped')} of "
+            f"{d.get('pushed')} frames ({fmt(d['gbit_s'], '.1f')} Gbit/s): "
+            "it still counted as in flight a frame the receiver already "
+            "had (a frame is released only after its last unit thread, "
+            "back from send(), has taken the element's lock again, twice; "
+            "on 2 busy cores that can come after the delivery). The other "
+            "throughput runs therefore use max-in-flight = window + 2.")
+        L.append("")
+
+    if figs:
+        L += ["### Figures", ""]
+        for f in figs:
+            L.append(f"![{Path(f).stem}]({f})")
+        L.append("")
+    L.append(f"Every measurement, with the commands: "
+             f"`benchmarks/transport/results.json`.")
+    L += ["", MARK_END]
+    return "\n".join(L) + "\n"
+
+
+def write_doc(doc: Path, section: str) -> None:
+    text = doc.read_text() if doc.exists() else "# Performance\n"
+    if MARK_BEGIN in text and MARK_END in text:
+        head = text[:text.index(MARK_BEGIN)]
+        tail = text[text.index(MARK_END) + len(MARK_END):].lstrip("\n")
+        text = head + section + ("\n" + tail if tail else "")
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    doc.write_text(text)
+
+
+# --------------------------------------------------------------------------
+
+
+def machine_info(iperf3: str) -> dict:
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+
+    def out(cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True,
+                                  timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    gst = out(["gst-inspect-1.0", "--version"]).splitlines()
+    ip = out([iperf3, "--version"]).splitlines()
+    return {"cpu": cpu, "cpu_count": os.cpu_count(),
+            "kernel": platform.release(),
+            "gstreamer": gst[1].split()[-1] if len(gst) > 1 else "?",
+            "iperf3": ip[0].split(" (")[0] if ip else "iperf3 ?"}
+
+
+def git_describe() -> str:
+    try:
+        rev = subprocess.run(["git", "-C", str(SRC), "rev-parse", "--short",
+                              "HEAD"], capture_output=True, text=True,
+                             timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(SRC), "status",
+                                "--porcelain", "--", "gst/tile",
+                                "gst-libs"], capture_output=True,
+                               text=True, timeout=10).stdout.strip()
+        return rev + (" with uncommitted changes in gst/tile or gst-libs"
+                      if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--driver", type=Path, help="bc-transport-bench")
+    ap.add_argument("--iperf3", default="iperf3")
+    ap.add_argument("--quick", action="store_true",
+                    help="a small subset, < 1 minute; writes "
+                    "results-quick.json and quick/*.png, not the doc")
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--plots-dir", type=Path)
+    ap.add_argument("--doc", type=Path, default=SRC / "docs" /
+                    "performance.md")
+    ap.add_argument("--no-doc", action="store_true")
+    ap.add_argument("--report-only", action="store_true",
+                    help="measure nothing: redo figures and the doc "
+                    "section from --out")
+    ap.add_argument("--command", default="benchmarks/transport/run.sh")
+    args = ap.parse_args()
+
+    if args.out is None:
+        args.out = HERE / ("results-quick.json" if args.quick
+                           else "results.json")
+    if args.plots_dir is None:
+        args.plots_dir = (HERE / "quick") if args.quick else \
+            SRC / "docs" / "perf"
+    write_doc_too = not (args.no_doc or args.quick)
+
+    if args.report_only:
+        results = json.loads(args.out.read_text())
+        return report(args, results, write_doc_too)
+    if not args.driver:
+        ap.error("--driver is required")
+
+    started = time.monotonic()
+    machine = machine_info(args.iperf3)
+    quiet = quiet_check(1.0)
+    if quiet > 0.3:
+        log(f"other processes use {quiet:.2f} cores; waiting up to "
+            f"{10 if args.quick else 30} s for a quieter machine")
+        end = time.monotonic() + (10 if args.quick else 30)
+        while quiet > 0.3 and time.monotonic() < end:
+            quiet = quiet_check(2.0)
+        log(f"other processes: {quiet:.2f} cores; going on")
+    jitter = wakeup_jitter(50 if args.quick else 150)
+    log(f"wakeup lateness of a 20 ms sleep: p50 {jitter['p50']} p99 "
+        f"{jitter['p99']} max {jitter['max']} ms")
+    passes, ip_plan, tput_plan, lat_plan = plan(args.quick)
+    runs_plan = tput_plan + lat_plan
+    log(f"{passes} x ({len(ip_plan)} iperf3 runs, {len(tput_plan)} "
+        f"throughput runs), {len(lat_plan)} latency runs")
+
+    iperf_results, runs = [], []
+    for rep in range(passes):
+        with Iperf3Server(args.iperf3) as server:
+            for p in ip_plan:
+                r = run_iperf3(args.iperf3, server, p["streams"], p["window"],
+                               p["seconds"], p["omit"])
+                r["rep"] = rep
+                iperf_results.append(r)
+                log(f"iperf3 -P {r['streams']} {r['buffers']:7}: "
+                    f"{fmt(r.get('gbit_s'), '.2f')} Gbit/s"
+                    f"{'  ' + r['error'] if r.get('error') else ''}"
+                    f" (buffers {r.get('sndbuf_actual')}/"
+                    f"{r.get('rcvbuf_actual')}, other-cpu "
+                    f"{r.get('other_cpu_cores', 0):.2f})")
+        for p in tput_plan:
+            kw = dict(p)
+            kind, tr, size = (kw.pop("kind"), kw.pop("transport"),
+                              kw.pop("size"))
+            r = run_driver(args, kind, tr, size, **kw)
+            r["rep"] = rep
+            runs.append(r)
+            log(describe(r))
+    for p in lat_plan:
+        kw = dict(p)
+        kind, tr, size = kw.pop("kind"), kw.pop("transport"), kw.pop("size")
+        r = run_driver(args, kind, tr, size, **kw)
+        runs.append(r)
+        log(describe(r))
+
+    others = sorted(r["other_cpu_cores"] for r in runs)
+    granted = sorted({f"{r.get('send_buffer_granted')}/"
+                      f"{r.get('receive_buffer_granted')}"
+                      for r in runs if r.get("transport") == "tile"
+                      and r.get("send_buffer_granted") is not None})
+    results = {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime(
+            "%Y-%m-%d %H:%M UTC"),
+        "command": args.command,
+        "quick": args.quick,
+        "machine": machine,
+        "git": git_describe(),
+        "sysctl": os.environ.get("BC_TRANSPORT_SYSCTL", "unchanged"),
+        "granted": ", ".join(f"{g} bytes (getsockopt, send/receive)"
+                             for g in granted) or "?",
+        "other_cpu_cores_before": round(quiet, 3),
+        "wakeup_jitter_ms": jitter,
+        "passes": passes,
+        "throughput_seconds": tput_plan[0]["seconds"] if tput_plan else None,
+        "other_cpu_cores_median": others[len(others) // 2] if others else 0,
+        "other_cpu_cores_max": others[-1] if others else 0,
+        "steal_cores_median": sorted(r.get("steal_cores", 0) for r in runs)[
+            len(runs) // 2] if runs else 0,
+        "sizes": sorted({p["size"][0] for p in runs_plan},
+                        key=lambda n: [s[0] for s in SIZES].index(n)),
+        "units": sorted({p.get("units", KEY_UNITS) for p in runs_plan
+                         if p["transport"] == "tile"}),
+        "chunks": sorted({p.get("chunk", DEFAULT_CHUNK) for p in runs_plan
+                          if p["transport"] == "tile"}),
+        "iperf3": iperf_results,
+        "runs": runs,
+        "seconds": time.monotonic() - started,
+    }
+    return report(args, results, write_doc_too)
+
+
+def report(args, results: dict, write_doc_too: bool) -> int:
+    results["analysis"] = analyse(results)
+    figs = []
+    try:
+        written = plots(results, args.plots_dir)
+        doc_dir = args.doc.parent.resolve()
+        for p in written:
+            try:
+                figs.append(str(p.resolve().relative_to(doc_dir)))
+            except ValueError:
+                figs.append(str(p))
+            log(f"wrote {p}")
+    except ImportError as e:
+        log(f"no figures: {e}")
+    results["figures"] = figs
+    args.out.write_text(json.dumps(results, indent=1) + "\n")
+    log(f"wrote {args.out}")
+    section = markdown(results, figs)
+    if write_doc_too:
+        write_doc(args.doc, section)
+        log(f"wrote {args.doc}")
+    print(section)
+    failed = [r for r in results["runs"] if r.get("gbit_s") is None]
+    for r in failed:
+        log(f"failed: {r['command']}: {r.get('error')}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
