@@ -50,7 +50,7 @@ launch (const gchar * desc)
   GError *err = NULL;
   GstElement *p = gst_parse_launch (desc, &err);
 
-  fail_unless (p != NULL, "cannot parse '%s': %s", desc,
+  fail_unless (p != NULL && err == NULL, "cannot parse '%s': %s", desc,
       err ? err->message : "?");
   return p;
 }
