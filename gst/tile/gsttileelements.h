@@ -26,7 +26,7 @@ GST_ELEMENT_REGISTER_DECLARE (tilesrc);
 /**
  * GstTileProtocol:
  * @GST_TILE_PROTOCOL_TCP: one TCP connection per unit
- * @GST_TILE_PROTOCOL_UDP: UDP datagrams (not implemented yet)
+ * @GST_TILE_PROTOCOL_UDP: UDP datagrams, one socket per unit
  *
  * The data transport of tilesink and tilesrc.
  */
@@ -55,6 +55,25 @@ typedef enum
 
 #define GST_TYPE_TILE_FLUSH (gst_tile_flush_get_type ())
 G_GNUC_INTERNAL GType gst_tile_flush_get_type (void);
+
+/**
+ * GstTileGso:
+ * @GST_TILE_GSO_AUTO: use UDP GSO (sender) / GRO (receiver) when the kernel
+ *     has it
+ * @GST_TILE_GSO_ON: require it: fail when the kernel lacks it
+ * @GST_TILE_GSO_OFF: one system call per datagram batch entry, no offload
+ *
+ * Segmentation offload for protocol=udp.
+ */
+typedef enum
+{
+  GST_TILE_GSO_AUTO = 0,
+  GST_TILE_GSO_ON = 1,
+  GST_TILE_GSO_OFF = 2,
+} GstTileGso;
+
+#define GST_TYPE_TILE_GSO (gst_tile_gso_get_type ())
+G_GNUC_INTERNAL GType gst_tile_gso_get_type (void);
 
 G_GNUC_INTERNAL gboolean gst_tile_tiling_for_caps (GstCaps * caps,
     guint n_units, GstBcTiling * tiling, gsize * frame_size);

@@ -22,6 +22,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <netinet/udp.h>
 #include <poll.h>
 #include <string.h>
 #include <stdlib.h>
@@ -242,6 +243,62 @@ gst_tile_net_set_buffer_size (gint fd, gboolean send, gint size)
   if (getsockopt (fd, SOL_SOCKET, opt, &granted, &len) != 0)
     granted = 0;
   return granted;
+}
+
+/* A UDP socket bound to @addr (the tilesink's control address and port:
+ * it receives the receivers' UNIT_HELLO datagrams). */
+gint
+gst_tile_net_udp_bind (const struct sockaddr *addr, guint addrlen,
+    GError ** error)
+{
+  gint fd = gst_tile_net_udp_socket (addr->sa_family, error);
+
+  if (fd < 0)
+    return -1;
+  if (bind (fd, addr, addrlen) < 0) {
+    set_errno_error (error, errno, "Could not bind the UDP socket");
+    close (fd);
+    return -1;
+  }
+  return fd;
+}
+
+gint
+gst_tile_net_udp_socket (gint family, GError ** error)
+{
+  gint fd = socket (family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+  if (fd < 0)
+    set_errno_error (error, errno, "Could not create a UDP socket");
+  return fd;
+}
+
+/* UDP generic segmentation offload: one send of up to 64 KiB leaves as
+ * datagrams of @segment_size bytes. FALSE when the kernel lacks it. */
+gboolean
+gst_tile_net_set_gso (gint fd, guint segment_size)
+{
+#ifdef UDP_SEGMENT
+  gint v = segment_size;
+
+  return setsockopt (fd, SOL_UDP, UDP_SEGMENT, &v, sizeof (v)) == 0;
+#else
+  return FALSE;
+#endif
+}
+
+/* UDP generic receive offload: consecutive datagrams of one flow come up
+ * as one buffer, with the segment size in a cmsg. */
+gboolean
+gst_tile_net_set_gro (gint fd)
+{
+#ifdef UDP_GRO
+  gint one = 1;
+
+  return setsockopt (fd, SOL_UDP, UDP_GRO, &one, sizeof (one)) == 0;
+#else
+  return FALSE;
+#endif
 }
 
 /* Linux grants twice the asked size (the other half is for its own
@@ -487,7 +544,9 @@ static const gchar *const stats_names[] = {
   "latency-samples", "latency-last", "latency-mean", "latency-p5",
   "latency-p50", "latency-p95", "latency-p99", "receive-buffer-size",
   "receive-buffer-granted", "units", "generation", "connects",
-  "tiles-stepped", "tile-spread-mean",
+  "tiles-stepped", "tile-spread-mean", "packets-received", "packets-lost",
+  "packets-late", "packets-invalid", "packets-duplicate", "frames-partial",
+  "frames-timer", "kernel-drops",
 };
 
 void

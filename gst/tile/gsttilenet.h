@@ -12,6 +12,7 @@
 
 #include <gst/gst.h>
 #include <gio/gio.h>
+#include <sys/socket.h>
 #include <gst/bc/bcwire.h>
 
 G_BEGIN_DECLS
@@ -45,6 +46,19 @@ void     gst_tile_net_set_nodelay (gint fd);
 
 G_GNUC_INTERNAL
 gint     gst_tile_net_set_buffer_size (gint fd, gboolean send, gint size);
+
+G_GNUC_INTERNAL
+gint     gst_tile_net_udp_bind (const struct sockaddr *addr, guint addrlen,
+                                GError ** error);
+
+G_GNUC_INTERNAL
+gint     gst_tile_net_udp_socket (gint family, GError ** error);
+
+G_GNUC_INTERNAL
+gboolean gst_tile_net_set_gso (gint fd, guint segment_size);
+
+G_GNUC_INTERNAL
+gboolean gst_tile_net_set_gro (gint fd);
 
 G_GNUC_INTERNAL
 gboolean gst_tile_net_buffer_is_enough (gint granted, gint asked);

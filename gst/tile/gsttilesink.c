@@ -52,8 +52,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -69,6 +71,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
 #define DEFAULT_MAX_IN_FLIGHT 2
 #define DEFAULT_STATS_INTERVAL 1000
 #define DEFAULT_HANDSHAKE_TIMEOUT 5000
+#define DEFAULT_PACKET_SIZE 1408
+#define DEFAULT_GSO GST_TILE_GSO_AUTO
+#define DEFAULT_MAX_BITRATE 0
 
 #define KEEPALIVE_INTERVAL_MS 1000
 #define DRAIN_TIMEOUT_US (5 * G_USEC_PER_SEC)
@@ -89,6 +94,9 @@ enum
   PROP_STATS,
   PROP_STATS_INTERVAL,
   PROP_HANDSHAKE_TIMEOUT,
+  PROP_PACKET_SIZE,
+  PROP_GSO,
+  PROP_MAX_BITRATE,
 };
 
 struct _GstTileSinkFrame
@@ -168,7 +176,8 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_PROTOCOL,
       g_param_spec_enum ("protocol", "Protocol",
-          "Data transport (udp is not implemented yet and fails to start)",
+          "Data transport: tcp (one connection per unit) or udp (one socket "
+          "per unit; the control connection stays TCP)",
           GST_TYPE_TILE_PROTOCOL, DEFAULT_PROTOCOL, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_CHUNK_SIZE,
@@ -205,6 +214,26 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  g_object_class_install_property (gobject_class, PROP_PACKET_SIZE,
+      g_param_spec_uint ("packet-size", "Packet size",
+          "protocol=udp: payload bytes per datagram, after its 32-byte header "
+          "(1408 fits a 1500-byte MTU with the IPv4 and UDP headers)", 1,
+          GST_BC_WIRE_MAX_PACKET_PAYLOAD, DEFAULT_PACKET_SIZE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_GSO,
+      g_param_spec_enum ("gso", "GSO",
+          "protocol=udp: send batches of datagrams with UDP segmentation "
+          "offload (UDP_SEGMENT)", GST_TYPE_TILE_GSO, DEFAULT_GSO,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_MAX_BITRATE,
+      g_param_spec_uint64 ("max-bitrate", "Max bitrate",
+          "protocol=udp: pace the datagrams of all units together to at most "
+          "this many bits/s, headers included (0 = as fast as possible)", 0,
+          G_MAXUINT64, DEFAULT_MAX_BITRATE, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
+
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_set_static_metadata (element_class,
       "Tiled multi-connection frame sender", "Sink/Network",
@@ -233,6 +262,10 @@ gst_tile_sink_init (GstTileSink * self)
   self->max_in_flight = DEFAULT_MAX_IN_FLIGHT;
   self->stats_interval = DEFAULT_STATS_INTERVAL;
   self->handshake_timeout = DEFAULT_HANDSHAKE_TIMEOUT;
+  self->packet_size = DEFAULT_PACKET_SIZE;
+  self->gso = DEFAULT_GSO;
+  self->max_bitrate = DEFAULT_MAX_BITRATE;
+  self->udp_fd = -1;
 
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
@@ -286,6 +319,10 @@ gst_tile_sink_get_stats (GstTileSink * self)
       "frames-dropped", G_TYPE_UINT64, self->frames_dropped,
       "frames-unsent", G_TYPE_UINT64, self->frames_unsent,
       "bytes-sent", G_TYPE_UINT64, self->bytes_sent,
+      "packets-sent", G_TYPE_UINT64, self->packets_sent,
+      "protocol", G_TYPE_STRING, self->protocol == GST_TILE_PROTOCOL_UDP ?
+      "udp" : "tcp",
+      "gso", G_TYPE_BOOLEAN, self->units[0].gso,
       "connected", G_TYPE_BOOLEAN, session_ready_locked (self),
       "clients", G_TYPE_UINT, self->clients,
       "disconnects", G_TYPE_UINT, self->disconnects,
@@ -354,6 +391,15 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
     case PROP_HANDSHAKE_TIMEOUT:
       self->handshake_timeout = g_value_get_uint (value);
       break;
+    case PROP_PACKET_SIZE:
+      self->packet_size = g_value_get_uint (value);
+      break;
+    case PROP_GSO:
+      self->gso = g_value_get_enum (value);
+      break;
+    case PROP_MAX_BITRATE:
+      self->max_bitrate = g_value_get_uint64 (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -406,6 +452,15 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_HANDSHAKE_TIMEOUT:
       g_value_set_uint (value, self->handshake_timeout);
+      break;
+    case PROP_PACKET_SIZE:
+      g_value_set_uint (value, self->packet_size);
+      break;
+    case PROP_GSO:
+      g_value_set_enum (value, self->gso);
+      break;
+    case PROP_MAX_BITRATE:
+      g_value_set_uint64 (value, self->max_bitrate);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -555,15 +610,147 @@ drain_locked (GstTileSink * self)
   return self->in_flight == 0;
 }
 
+/* Scratch space of a unit thread for protocol=udp, grown per generation,
+ * never per packet. */
+typedef struct
+{
+  guint8 *headers;
+  struct iovec *iov;
+  struct mmsghdr *msgs;
+  guint alloc;
+  gint64 pace_next;             /* ns, CLOCK_MONOTONIC */
+} UdpScratch;
+
+static const guint8 udp_zeros[GST_BC_WIRE_MAX_PACKET_PAYLOAD];
+
+static void
+udp_scratch_clear (UdpScratch * sc)
+{
+  g_free (sc->headers);
+  g_free (sc->iov);
+  g_free (sc->msgs);
+  memset (sc, 0, sizeof (*sc));
+}
+
+static gint64
+monotonic_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
+}
+
+/* Sleeps until @bytes more may leave at @rate bits/s. */
+static void
+udp_pace (UdpScratch * sc, gsize bytes, guint64 rate)
+{
+  gint64 now = monotonic_ns ();
+
+  if (sc->pace_next < now - 1000000)
+    sc->pace_next = now;        /* no credit for idle time beyond 1 ms */
+  sc->pace_next += gst_util_uint64_scale (bytes * 8, GST_SECOND, rate);
+  if (sc->pace_next > now) {
+    struct timespec ts;
+
+    ts.tv_sec = sc->pace_next / GST_SECOND;
+    ts.tv_nsec = sc->pace_next % GST_SECOND;
+    while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+        EINTR);
+  }
+}
+
+/* Sends one tile as datagrams of a 32-byte header and @ps payload bytes,
+ * the last one padded. The payload is gathered straight from the frame
+ * (iovecs, no copy); with GSO one message carries up to 64 datagrams, and
+ * sendmmsg() sends up to 64 messages per system call. */
+static gboolean
+send_tile_udp (GstTileSinkUnit * u, UdpScratch * sc, gint fd,
+    GstTileSinkFrame * frame, const GstBcWireTile * tile, guint ps,
+    guint64 rate, guint64 * n_packets, GError ** error)
+{
+  GstBcWirePacketHeader ph;
+  guint seg = GST_BC_WIRE_PACKET_HEADER_SIZE + ps;
+  guint n = gst_bc_wire_packets_per_tile (tile->size, ps);
+  guint per_msg = 1, n_msgs, batch, i, j;
+  const guint8 *data = frame->map.data + tile->offset;
+
+  if (u->gso)
+    per_msg = CLAMP (65000 / seg, 1, 64);
+  if (n > sc->alloc) {
+    sc->headers = g_realloc (sc->headers, (gsize) n *
+        GST_BC_WIRE_PACKET_HEADER_SIZE);
+    sc->iov = g_realloc (sc->iov, sizeof (struct iovec) * 3 * n);
+    sc->msgs = g_realloc (sc->msgs, sizeof (struct mmsghdr) * n);
+    sc->alloc = n;
+  }
+
+  ph.unit = u->index;
+  ph.generation = frame->generation;
+  ph.frame = frame->number;
+  ph.timestamp = frame->timestamp;
+  for (i = 0; i < n; i++) {
+    guint8 *h = sc->headers + (gsize) i * GST_BC_WIRE_PACKET_HEADER_SIZE;
+    gsize off = (gsize) i * ps, len = MIN (ps, tile->size - off);
+    struct iovec *iov = &sc->iov[3 * i];
+
+    ph.offset = off;
+    gst_bc_wire_packet_header_write (h, &ph);
+    iov[0].iov_base = h;
+    iov[0].iov_len = GST_BC_WIRE_PACKET_HEADER_SIZE;
+    iov[1].iov_base = (guint8 *) data + off;
+    iov[1].iov_len = len;
+    iov[2].iov_base = (guint8 *) udp_zeros;
+    iov[2].iov_len = ps - len;
+  }
+  n_msgs = (n + per_msg - 1) / per_msg;
+  for (j = 0; j < n_msgs; j++) {
+    struct msghdr *m = &sc->msgs[j].msg_hdr;
+
+    memset (m, 0, sizeof (*m));
+    m->msg_iov = &sc->iov[3 * j * per_msg];
+    m->msg_iovlen = 3 * MIN (per_msg, n - j * per_msg);
+  }
+
+  /* paced: bursts of at most 64 KiB */
+  batch = rate ? MAX (1, 65536 / (per_msg * seg)) : 64;
+  for (j = 0; j < n_msgs;) {
+    gint r = sendmmsg (fd, &sc->msgs[j], MIN (batch, n_msgs - j), 0);
+
+    if (r < 0) {
+      if (errno == EINTR)
+        continue;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
+          "sendmmsg failed: %s", g_strerror (errno));
+      return FALSE;
+    }
+    if (rate) {
+      guint k, pk = 0;
+
+      for (k = j; k < j + r; k++)
+        pk += sc->msgs[k].msg_hdr.msg_iovlen / 3;
+      udp_pace (sc, (gsize) pk * (seg + 28), rate);
+    }
+    j += r;
+  }
+  *n_packets = n;
+  return TRUE;
+}
+
 static gpointer
 unit_thread (gpointer data)
 {
   GstTileSinkUnit *u = data;
   GstTileSink *self = u->sink;
 
+  UdpScratch sc = { 0 };
+
   g_mutex_lock (&self->lock);
   while (TRUE) {
     GstTileSinkFrame *frame;
+    GstBcWireTile tile_copy;
+    guint64 rate, n_packets = 0;
+    guint ps, n_tiles;
     const GstBcWireTile *tile;
     GstBcWireTileHeader th;
     guint8 hdr[GST_BC_WIRE_TILE_HEADER_SIZE];
@@ -585,7 +772,11 @@ unit_thread (gpointer data)
       g_mutex_lock (&self->lock);
       continue;
     }
-    tile = &self->config.tiles[u->index];
+    /* copies: a caps change may replace the config while we send */
+    tile_copy = self->config.tiles[u->index];
+    tile = &tile_copy;
+    ps = self->config.packet_size;
+    n_tiles = self->config.n_tiles;
     u->sending = TRUE;
     g_mutex_unlock (&self->lock);
 
@@ -596,18 +787,30 @@ unit_thread (gpointer data)
     th.size = tile->size;
     th.flags = 0;
     gst_bc_wire_tile_header_write (hdr, &th);
-    /* MSG_MORE: the header leaves in the same segment as the tile start */
-    ok = gst_tile_net_write_more (fd, hdr, sizeof (hdr), &err) &&
-        gst_tile_net_write_all (fd, frame->map.data + tile->offset,
-        tile->size, g_atomic_int_get (&self->chunk_size), &err);
+    if (self->protocol == GST_TILE_PROTOCOL_UDP) {
+      GST_OBJECT_LOCK (self);
+      rate = self->max_bitrate / n_tiles;
+      GST_OBJECT_UNLOCK (self);
+      ok = send_tile_udp (u, &sc, fd, frame, tile, ps, rate, &n_packets, &err);
+    } else {
+      /* MSG_MORE: the header leaves in the same segment as the tile
+       * start */
+      ok = gst_tile_net_write_more (fd, hdr, sizeof (hdr), &err) &&
+          gst_tile_net_write_all (fd, frame->map.data + tile->offset,
+          tile->size, g_atomic_int_get (&self->chunk_size), &err);
+    }
 
     g_mutex_lock (&self->lock);
     u->sending = FALSE;
     u->busy_ns += (g_get_monotonic_time () - t0) * 1000;
     if (ok) {
-      u->bytes += tile->size + sizeof (hdr);
+      u->bytes += n_packets ? n_packets * (ps +
+          GST_BC_WIRE_PACKET_HEADER_SIZE) : tile->size + sizeof (hdr);
       u->frames++;
-      self->bytes_sent += tile->size + sizeof (hdr);
+      u->packets += n_packets;
+      self->packets_sent += n_packets;
+      self->bytes_sent += n_packets ? n_packets * (ps +
+          GST_BC_WIRE_PACKET_HEADER_SIZE) : tile->size + sizeof (hdr);
     }
     frame = frame_done_locked (self, frame, ok);
     if (u->close_pending) {
@@ -623,6 +826,7 @@ unit_thread (gpointer data)
     g_mutex_lock (&self->lock);
   }
   g_mutex_unlock (&self->lock);
+  udp_scratch_clear (&sc);
   return NULL;
 }
 
@@ -664,10 +868,6 @@ handle_first_message (GstTileSink * self, gint fd, const GstBcWireHeader * h,
           "this tilesink already serves a receiver");
       goto close;
     }
-    if (self->protocol != GST_TILE_PROTOCOL_TCP) {
-      refuse (self, fd, GST_BC_WIRE_REFUSE_OTHER, "protocol not supported");
-      goto close;
-    }
     self->control_fd = fd;
     self->control_dead = FALSE;
     self->token = ((guint64) g_random_int () << 32) | g_random_int ();
@@ -678,6 +878,13 @@ handle_first_message (GstTileSink * self, gint fd, const GstBcWireHeader * h,
     if (self->have_config)
       send_config_locked (self);
     return;
+  }
+
+  if (h->type == GST_BC_WIRE_TYPE_UNIT_HELLO
+      && self->protocol == GST_TILE_PROTOCOL_UDP) {
+    refuse (self, fd, GST_BC_WIRE_REFUSE_OTHER, "this tilesink uses "
+        "protocol udp: send UNIT_HELLO as a datagram to the control port");
+    goto close;
   }
 
   if (h->type == GST_BC_WIRE_TYPE_UNIT_HELLO) {
@@ -846,6 +1053,109 @@ post_stats (GstTileSink * self)
       gst_message_new_element (GST_OBJECT (self), s));
 }
 
+static void
+udp_refuse (GstTileSink * self, const struct sockaddr *addr, socklen_t len,
+    GstBcWireRefuseCode code, const gchar * reason)
+{
+  GByteArray *m = g_byte_array_new ();
+
+  GST_WARNING_OBJECT (self, "refusing a UDP unit (%s): %s",
+      gst_tile_net_refuse_code_name (code), reason);
+  self->refused++;
+  if (gst_bc_wire_refuse_pack (code, reason, m, NULL))
+    sendto (self->udp_fd, m->data, m->len, MSG_DONTWAIT, addr, len);
+  g_byte_array_unref (m);
+}
+
+/* protocol=udp: a receiver's unit socket introduces itself with a
+ * UNIT_HELLO datagram sent to the control port. We answer with the same
+ * datagram (so it can stop repeating it) and send that unit's datagrams to
+ * where it came from. Lock held. */
+static void
+handle_udp_hello (GstTileSink * self)
+{
+  guint8 buf[GST_BC_WIRE_HEADER_SIZE + 64];
+  struct sockaddr_storage ss;
+  socklen_t sl = sizeof (ss);
+  GstBcWireHeader h;
+  GstBcWireUnitHello uh;
+  GstTileSinkUnit *u;
+  GError *err = NULL;
+  gssize n;
+  gint fd, size;
+
+  n = recvfrom (self->udp_fd, buf, sizeof (buf), MSG_DONTWAIT,
+      (struct sockaddr *) &ss, &sl);
+  if (n <= 0)
+    return;
+  if (gst_bc_wire_header_parse (buf, n, &h, &err) != GST_BC_WIRE_PARSE_OK
+      || h.type != GST_BC_WIRE_TYPE_UNIT_HELLO
+      || h.payload_len != n - GST_BC_WIRE_HEADER_SIZE
+      || !gst_bc_wire_unit_hello_parse (buf + GST_BC_WIRE_HEADER_SIZE,
+          h.payload_len, &uh, &err)) {
+    udp_refuse (self, (struct sockaddr *) &ss, sl,
+        GST_BC_WIRE_REFUSE_BAD_MESSAGE, err ? err->message :
+        "expected one UNIT_HELLO per datagram");
+    g_clear_error (&err);
+    return;
+  }
+  if (self->control_fd < 0 || self->control_dead || !self->have_config
+      || uh.token != self->token || uh.generation != self->config.generation) {
+    udp_refuse (self, (struct sockaddr *) &ss, sl,
+        GST_BC_WIRE_REFUSE_UNKNOWN_TOKEN,
+        "UNIT_HELLO for another session or generation");
+    return;
+  }
+  if (uh.unit >= self->config.n_tiles) {
+    udp_refuse (self, (struct sockaddr *) &ss, sl,
+        GST_BC_WIRE_REFUSE_UNKNOWN_UNIT, "no such unit");
+    return;
+  }
+  u = &self->units[uh.unit];
+  if (u->fd >= 0) {
+    if (u->peer_len == sl && memcmp (&u->peer, &ss, sl) == 0)
+      sendto (self->udp_fd, buf, n, MSG_DONTWAIT, (struct sockaddr *) &ss, sl);
+    else
+      udp_refuse (self, (struct sockaddr *) &ss, sl,
+          GST_BC_WIRE_REFUSE_UNKNOWN_UNIT, "unit is already connected");
+    return;
+  }
+
+  fd = gst_tile_net_udp_socket (ss.ss_family, &err);
+  if (fd < 0 || connect (fd, (struct sockaddr *) &ss, sl) < 0) {
+    GST_WARNING_OBJECT (self, "unit %u: %s", uh.unit,
+        err ? err->message : g_strerror (errno));
+    g_clear_error (&err);
+    gst_tile_net_close (&fd);
+    return;
+  }
+  size = gst_tile_net_set_buffer_size (fd, TRUE, self->send_buffer_size);
+  self->granted_send_buffer = size;
+  u->gso = FALSE;
+  if (self->gso != GST_TILE_GSO_OFF) {
+    u->gso = gst_tile_net_set_gso (fd, GST_BC_WIRE_PACKET_HEADER_SIZE +
+        self->config.packet_size);
+    if (!u->gso && self->gso == GST_TILE_GSO_ON) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("This kernel has no UDP "
+              "segmentation offload (UDP_SEGMENT), and gso=on"), ("Use "
+              "gso=auto or gso=off"));
+      close (fd);
+      end_session_locked (self, "no UDP GSO");
+      return;
+    }
+  }
+  memcpy (&u->peer, &ss, sl);
+  u->peer_len = sl;
+  u->fd = fd;
+  self->n_connected++;
+  sendto (self->udp_fd, buf, n, MSG_DONTWAIT, (struct sockaddr *) &ss, sl);
+  GST_DEBUG_OBJECT (self, "UDP unit %u connected (%u/%u), gso %d", uh.unit,
+      self->n_connected, self->config.n_tiles, u->gso);
+  if (self->n_connected == self->config.n_tiles)
+    GST_INFO_OBJECT (self, "all %u UDP units connected, generation %u",
+        self->n_connected, self->config.generation);
+}
+
 static inline void
 poll_in (struct pollfd *p, gint fd)
 {
@@ -858,7 +1168,8 @@ static gpointer
 server_thread (gpointer data)
 {
   GstTileSink *self = data;
-  struct pollfd pfd[3 + MAX_PENDING];
+  struct pollfd pfd[4 + MAX_PENDING];
+  gint udp_idx;
   GByteArray *payload = g_byte_array_new ();
   gint64 last_keepalive = g_get_monotonic_time ();
   gint64 last_stats = last_keepalive;
@@ -872,6 +1183,11 @@ server_thread (gpointer data)
 
     poll_in (&pfd[n++], self->wake_fds[0]);
     poll_in (&pfd[n++], self->listen_fd);
+    udp_idx = -1;
+    if (self->udp_fd >= 0) {
+      udp_idx = n;
+      poll_in (&pfd[n++], self->udp_fd);
+    }
     if (self->control_fd >= 0) {
       control_idx = n;
       poll_in (&pfd[n++], self->control_fd);
@@ -928,6 +1244,8 @@ server_thread (gpointer data)
     g_mutex_lock (&self->lock);
     if (!self->running)
       break;
+    if (udp_idx >= 0 && (pfd[udp_idx].revents & POLLIN))
+      handle_udp_hello (self);
     if (pfd[1].revents & POLLIN) {
       GError *err = NULL;
       gint fd = gst_tile_net_accept (self->listen_fd, &err);
@@ -993,7 +1311,7 @@ gst_tile_sink_start (GstBaseSink * bsink)
   gchar *address;
   guint port, n_units, bound = 0, i;
   GstTileProtocol protocol;
-  gint fd;
+  gint fd, udp_fd = -1;
 
   GST_OBJECT_LOCK (self);
   address = g_strdup (self->address);
@@ -1001,13 +1319,6 @@ gst_tile_sink_start (GstBaseSink * bsink)
   n_units = self->n_units;
   protocol = self->protocol;
   GST_OBJECT_UNLOCK (self);
-
-  if (protocol != GST_TILE_PROTOCOL_TCP) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("protocol=udp is not implemented yet; use protocol=tcp"), (NULL));
-    g_free (address);
-    return FALSE;
-  }
 
   fd = gst_tile_net_listen (address, port, &bound, &err);
   if (fd < 0) {
@@ -1019,6 +1330,22 @@ gst_tile_sink_start (GstBaseSink * bsink)
   }
   /* accepted connections inherit this, so it applies from the first byte */
   gst_tile_net_set_buffer_size (fd, TRUE, self->send_buffer_size);
+  if (protocol == GST_TILE_PROTOCOL_UDP) {
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof (ss);
+
+    /* the UDP port with the control port's number takes UNIT_HELLOs */
+    getsockname (fd, (struct sockaddr *) &ss, &sl);
+    udp_fd = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, &err);
+    if (udp_fd < 0) {
+      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ_WRITE, ("%s on %s port "
+              "%u", err->message, address, bound), (NULL));
+      g_clear_error (&err);
+      g_free (address);
+      close (fd);
+      return FALSE;
+    }
+  }
   GST_INFO_OBJECT (self, "listening on %s port %u", address, bound);
   g_free (address);
 
@@ -1031,6 +1358,7 @@ gst_tile_sink_start (GstBaseSink * bsink)
     return FALSE;
   }
   self->listen_fd = fd;
+  self->udp_fd = udp_fd;
   self->bound_port = bound;
   self->running = TRUE;
   self->have_config = FALSE;
@@ -1038,7 +1366,7 @@ gst_tile_sink_start (GstBaseSink * bsink)
   self->in_flight = 0;
   self->eos_sent = FALSE;
   self->frames_sent = self->frames_dropped = self->frames_unsent = 0;
-  self->bytes_sent = 0;
+  self->bytes_sent = self->packets_sent = 0;
   self->clients = self->disconnects = self->refused = 0;
   self->granted_send_buffer = 0;
   if (self->receiver_stats)
@@ -1050,6 +1378,7 @@ gst_tile_sink_start (GstBaseSink * bsink)
     gchar *name = g_strdup_printf ("tilesink-unit%u", i);
 
     self->units[i].bytes = self->units[i].busy_ns = self->units[i].frames = 0;
+    self->units[i].packets = 0;
     self->units[i].thread = g_thread_new (name, unit_thread, &self->units[i]);
     g_free (name);
   }
@@ -1099,6 +1428,7 @@ gst_tile_sink_stop (GstBaseSink * bsink)
   while (self->n_pending > 0)
     pending_close (self, self->n_pending - 1);
   gst_tile_net_close (&self->listen_fd);
+  gst_tile_net_close (&self->udp_fd);
   gst_tile_net_close (&self->wake_fds[0]);
   gst_tile_net_close (&self->wake_fds[1]);
   self->n_threads = 0;
@@ -1129,10 +1459,15 @@ gst_tile_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   config = g_new0 (GstBcWireConfig, 1);
   str = gst_caps_to_string (caps);
   chunk = g_atomic_int_get (&self->chunk_size);
-  config->protocol = GST_BC_WIRE_PROTOCOL_TCP;
   config->n_units = self->n_threads;
   config->chunk_size = chunk;
-  config->packet_size = 0;
+  if (self->protocol == GST_TILE_PROTOCOL_UDP) {
+    config->protocol = GST_BC_WIRE_PROTOCOL_UDP;
+    config->packet_size = self->packet_size;
+  } else {
+    config->protocol = GST_BC_WIRE_PROTOCOL_TCP;
+    config->packet_size = 0;
+  }
   if (!gst_bc_wire_config_set_tiling (config, &tiling, &err) ||
       !gst_bc_wire_config_set_caps (config, str, &err)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Cannot describe caps %s to "

@@ -13,6 +13,7 @@
 #include <gst/gst.h>
 #include <gst/base/gstbasesink.h>
 #include <gst/bc/bcwire.h>
+#include <sys/socket.h>
 
 #include "gsttileelements.h"
 
@@ -37,6 +38,10 @@ typedef struct
   guint64 bytes;
   guint64 busy_ns;
   guint64 frames;
+  guint64 packets;
+  gboolean gso;                 /* UDP: UDP_SEGMENT is set on fd */
+  struct sockaddr_storage peer; /* UDP: the receiver's unit socket */
+  guint peer_len;
 } GstTileSinkUnit;
 
 struct _GstTileSink
@@ -53,6 +58,9 @@ struct _GstTileSink
   guint max_in_flight;
   guint stats_interval;
   guint handshake_timeout;
+  guint packet_size;
+  GstTileGso gso;
+  guint64 max_bitrate;
 
   /* everything below: lock */
   GMutex lock;
@@ -60,6 +68,7 @@ struct _GstTileSink
   gboolean running;
   guint bound_port;
   gint listen_fd;
+  gint udp_fd;                  /* protocol=udp: UNIT_HELLO datagrams */
   gint wake_fds[2];
   GThread *server_thread;
 
@@ -85,6 +94,7 @@ struct _GstTileSink
   guint64 frames_dropped;
   guint64 frames_unsent;
   guint64 bytes_sent;
+  guint64 packets_sent;
   guint clients;
   guint disconnects;
   guint refused;

@@ -46,14 +46,22 @@
 #include "config.h"
 #endif
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
 #include "gsttilesrc.h"
 
 #include <gst/video/video.h>
 #include <gst/bc/bctilemeta.h>
+#include <gst/bc/bclossmeta.h>
 
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -67,6 +75,13 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_src_debug);
 #define DEFAULT_FLUSH GST_TILE_FLUSH_STEPPED
 #define DEFAULT_RECONNECT FALSE
 #define DEFAULT_STATS_INTERVAL 1000
+#define DEFAULT_TIMER_FACTOR 1.5
+#define DEFAULT_GSO GST_TILE_GSO_AUTO
+
+/* protocol=udp */
+#define UDP_FIRST_TIMER_NS (50 * GST_MSECOND)   /* before any frame arrived whole */
+#define UDP_MIN_TIMER_NS (2 * GST_MSECOND)
+#define UDP_FRAME_WINDOW 64     /* frames ahead of the last pushed one */
 
 #define KEEPALIVE_INTERVAL_MS 1000
 #define RECONNECT_DELAY_US (100 * 1000)
@@ -82,6 +97,8 @@ enum
   PROP_RECONNECT,
   PROP_STATS,
   PROP_STATS_INTERVAL,
+  PROP_TIMER_FACTOR,
+  PROP_GSO,
 };
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
@@ -169,6 +186,20 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           DEFAULT_STATS_INTERVAL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
           | GST_PARAM_MUTABLE_PLAYING));
 
+  g_object_class_install_property (gobject_class, PROP_TIMER_FACTOR,
+      g_param_spec_double ("timer-factor", "Timer factor",
+          "protocol=udp: when the first datagram of a newer frame arrives, "
+          "an incomplete frame gets this many times the average receive "
+          "time of a whole frame before it is pushed with its gaps",
+          0.0, 1000.0, DEFAULT_TIMER_FACTOR, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_GSO,
+      g_param_spec_enum ("gso", "GRO",
+          "protocol=udp: receive batches of datagrams coalesced by UDP "
+          "generic receive offload (UDP_GRO)", GST_TYPE_TILE_GSO, DEFAULT_GSO,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "Tiled multi-connection frame receiver", "Source/Network",
@@ -199,6 +230,8 @@ gst_tile_src_init (GstTileSrc * self)
   self->flush = DEFAULT_FLUSH;
   self->reconnect = DEFAULT_RECONNECT;
   self->stats_interval = DEFAULT_STATS_INTERVAL;
+  self->timer_factor = DEFAULT_TIMER_FACTOR;
+  self->gso = DEFAULT_GSO;
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   self->control_fd = -1;
@@ -246,6 +279,22 @@ stats_locked (GstTileSrc * self)
   if (self->frames_received > 0)
     gst_structure_set (s, "tile-spread-mean", G_TYPE_UINT64,
         self->tile_spread_sum * 1000 / self->frames_received, NULL);
+  if (self->config && self->config->protocol == GST_BC_WIRE_PROTOCOL_UDP) {
+    guint64 drops = 0;
+    guint i;
+
+    for (i = 0; i < GST_BC_WIRE_MAX_UNITS; i++)
+      drops += self->unit_drops[i];
+    gst_structure_set (s,
+        "packets-received", G_TYPE_UINT64, self->packets_received,
+        "packets-lost", G_TYPE_UINT64, self->packets_lost,
+        "packets-late", G_TYPE_UINT64, self->packets_late,
+        "packets-invalid", G_TYPE_UINT64, self->packets_invalid,
+        "packets-duplicate", G_TYPE_UINT64, self->packets_duplicate,
+        "frames-partial", G_TYPE_UINT64, self->frames_partial,
+        "frames-timer", G_TYPE_UINT64, self->frames_timer,
+        "kernel-drops", G_TYPE_UINT64, drops, NULL);
+  }
   gst_tile_latency_to_structure (&self->latency, s);
   return s;
 }
@@ -293,6 +342,12 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
     case PROP_STATS_INTERVAL:
       g_atomic_int_set (&self->stats_interval, g_value_get_uint (value));
       break;
+    case PROP_TIMER_FACTOR:
+      self->timer_factor = g_value_get_double (value);
+      break;
+    case PROP_GSO:
+      self->gso = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -332,6 +387,12 @@ gst_tile_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_STATS_INTERVAL:
       g_value_set_uint (value, g_atomic_int_get (&self->stats_interval));
+      break;
+    case PROP_TIMER_FACTOR:
+      g_value_set_double (value, self->timer_factor);
+      break;
+    case PROP_GSO:
+      g_value_set_enum (value, self->gso);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -734,6 +795,463 @@ done:
   return NULL;
 }
 
+/* ---- protocol=udp ---- */
+
+static gint64
+monotonic_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
+}
+
+#define UDP_VLEN_GRO 8
+#define UDP_VLEN 64
+#define UDP_GRO_BUF 65536
+#define UDP_CMSG 64
+
+typedef struct
+{
+  GstTileSrcSlot *slot;
+  guint8 *dst;
+  const guint8 *src;
+  guint len;
+} UdpCopy;
+
+/* A claimed slot for @frame, allocating its buffer when new. NULL when the
+ * datagram is to be dropped (late, too far ahead, no slot free: the oldest
+ * frame is then pushed with its gaps right away). Lock held; may release
+ * it while acquiring a buffer. */
+static GstTileSrcSlot *
+udp_slot_locked (GstTileSrc * self, guint64 frame, guint64 session,
+    gboolean * late, gboolean * full)
+{
+  GstTileSrcSlot *slot, *free_slot;
+  GstBufferPool *pool;
+  GstBuffer *buf = NULL;
+  GstBcTileMeta *meta;
+  guint i, total = self->pk_base[self->config->n_tiles];
+
+  *late = FALSE;
+  *full = FALSE;
+  if (self->have_pushed && frame <= self->last_pushed) {
+    *late = TRUE;
+    return NULL;
+  }
+  while (self->running && self->session == session) {
+    free_slot = NULL;
+    for (i = 0; i < GST_TILE_SRC_SLOTS; i++) {
+      slot = &self->slots[i];
+      if (slot->state == SLOT_FREE) {
+        free_slot = free_slot ? free_slot : slot;
+        continue;
+      }
+      if (slot->frame == frame) {
+        if (slot->state == SLOT_FILLING)
+          return slot;
+        if (slot->state == SLOT_COMPLETE) {
+          *late = TRUE;         /* the frame is complete already */
+          return NULL;
+        }
+        goto wait;              /* being allocated by another unit */
+      }
+    }
+    if (!free_slot) {
+      /* both slots hold older frames: wait until create() takes one (the
+       * oldest leaves when whole or when its timer, started by the newer
+       * frame, fires). Meanwhile our datagrams wait in the socket buffer;
+       * the other units go on filling the older frames. */
+      *full = TRUE;
+      return NULL;
+    }
+    slot = free_slot;
+    slot->state = SLOT_ALLOCATING;
+    slot->frame = frame;
+    slot->session = session;
+    slot->n_got = 0;
+    slot->writers = 0;
+    slot->deadline = 0;
+    slot->first_ns = monotonic_ns ();
+    slot->sender_ts = GST_CLOCK_TIME_NONE;
+    memset (slot->got, 0, (total + 7) / 8);
+    g_mutex_unlock (&self->lock);
+
+    pool = gst_base_src_get_buffer_pool (GST_BASE_SRC (self));
+    if (pool) {
+      if (gst_buffer_pool_acquire_buffer (pool, &buf, NULL) != GST_FLOW_OK)
+        buf = NULL;
+      gst_object_unref (pool);
+    }
+    if (buf && (gst_buffer_get_size (buf) < self->config->frame_size ||
+            !gst_buffer_map (buf, &slot->map, GST_MAP_WRITE))) {
+      gst_buffer_unref (buf);
+      buf = NULL;
+    }
+
+    g_mutex_lock (&self->lock);
+    if (!buf) {
+      slot->state = SLOT_FREE;
+      g_cond_broadcast (&self->cond);
+      return NULL;
+    }
+    slot->buffer = buf;
+    meta = gst_buffer_get_bc_tile_meta (buf);
+    if (meta)
+      gst_bc_tile_meta_set_tiling (meta, &self->tiling);
+    slot->state = SLOT_FILLING;
+    /* a newer frame has started: older incomplete ones get their timer */
+    for (i = 0; i < GST_TILE_SRC_SLOTS; i++) {
+      GstTileSrcSlot *o = &self->slots[i];
+
+      if (o->state == SLOT_FILLING && o->frame < frame && o->deadline == 0) {
+        gint64 avg = self->avg_receive_ns ? self->avg_receive_ns :
+            UDP_FIRST_TIMER_NS;
+
+        /* at least the scheduling granularity of a busy machine */
+        o->deadline = monotonic_ns () + MAX (UDP_MIN_TIMER_NS,
+            (gint64) (self->timer_factor * avg));
+      }
+    }
+    g_cond_broadcast (&self->cond);
+    return slot;
+  wait:
+    g_cond_wait (&self->cond, &self->lock);
+  }
+  return NULL;
+}
+
+/* Files the datagrams of one receive batch: a single pass under the lock
+ * claims them, the copies run unlocked, a second short pass completes
+ * frames. Never a lock per datagram. */
+/* Copies the claimed datagrams and completes frames. Called with the lock
+ * held; releases it for the copies. */
+static void
+udp_commit_locked (GstTileSrc * self, UdpCopy * copies, guint n_copies)
+{
+  guint total = self->pk_base[self->config->n_tiles], i;
+
+  if (n_copies == 0)
+    return;
+  g_mutex_unlock (&self->lock);
+  for (i = 0; i < n_copies; i++)
+    memcpy (copies[i].dst, copies[i].src, copies[i].len);
+  g_mutex_lock (&self->lock);
+
+  for (i = 0; i < n_copies; i++) {
+    GstTileSrcSlot *slot = copies[i].slot;
+
+    slot->writers--;
+    if (slot->writers == 0 && slot->n_got == total &&
+        slot->state == SLOT_FILLING) {
+      GstClock *clock = gst_element_get_clock (GST_ELEMENT (self));
+      gint64 took = monotonic_ns () - slot->first_ns;
+
+      self->avg_receive_ns = self->avg_receive_ns ?
+          (self->avg_receive_ns * 7 + took) / 8 : took;
+      slot->complete_time = GST_CLOCK_TIME_NONE;
+      if (clock) {
+        slot->complete_time = gst_clock_get_time (clock);
+        gst_object_unref (clock);
+      }
+      gst_buffer_unmap (slot->buffer, &slot->map);
+      slot->state = SLOT_COMPLETE;
+    }
+  }
+  g_cond_broadcast (&self->cond);
+}
+
+/* Files the datagrams of one receive batch: one pass under the lock claims
+ * them, the copies run unlocked, a short second pass completes frames.
+ * Never a lock per datagram. When a datagram needs a slot and both hold
+ * older frames, what was claimed so far is committed first (an older frame
+ * can only leave once nobody writes into it), then we wait. */
+static void
+udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
+    GstBcWirePacketHeader * hs, const guint8 ** payloads, guint n,
+    UdpCopy * copies, guint invalid)
+{
+  GstBcWireConfig *config = self->config;
+  guint ps = config->packet_size, i, n_copies = 0;
+  guint64 tile_off = config->tiles[u->index].offset;
+  guint64 tile_size = config->tiles[u->index].size;
+  GstTileSrcSlot *slot = NULL;
+  gboolean late, full;
+
+  g_mutex_lock (&self->lock);
+  self->packets_invalid += invalid;
+  for (i = 0; i < n; i++) {
+    GstBcWirePacketHeader *h = &hs[i];
+    guint idx;
+
+    if (self->have_pushed && h->frame > self->last_pushed + UDP_FRAME_WINDOW) {
+      self->packets_invalid++;
+      continue;
+    }
+    if (!slot || slot->frame != h->frame || slot->state != SLOT_FILLING) {
+      while (TRUE) {
+        slot = udp_slot_locked (self, h->frame, session, &late, &full);
+        if (slot || !full || !self->running || self->session != session)
+          break;
+        udp_commit_locked (self, copies, n_copies);
+        n_copies = 0;
+        g_cond_wait (&self->cond, &self->lock);
+      }
+    }
+    if (!slot || self->session != session) {
+      if (late)
+        self->packets_late++;
+      else
+        self->packets_lost++;
+      slot = NULL;
+      continue;
+    }
+    idx = self->pk_base[u->index] + h->offset / ps;
+    if (slot->got[idx / 8] & (1 << (idx % 8))) {
+      self->packets_duplicate++;
+      continue;
+    }
+    slot->got[idx / 8] |= 1 << (idx % 8);
+    slot->n_got++;
+    slot->writers++;
+    slot->sender_ts = h->timestamp;
+    self->packets_received++;
+    self->bytes_received += GST_BC_WIRE_PACKET_HEADER_SIZE + ps;
+    copies[n_copies].slot = slot;
+    copies[n_copies].dst = slot->map.data + tile_off + h->offset;
+    copies[n_copies].src = payloads[i];
+    copies[n_copies].len = MIN (ps, tile_size - h->offset);
+    n_copies++;
+  }
+  udp_commit_locked (self, copies, n_copies);
+  g_mutex_unlock (&self->lock);
+}
+
+/* Receives control messages on a unit socket during its handshake: the
+ * echo of our UNIT_HELLO, or a REFUSE. Returns TRUE when acknowledged. */
+static gboolean
+udp_hello_answer (const guint8 * buf, gssize n, GError ** error)
+{
+  GstBcWireHeader h;
+  GstBcWireRefuse refuse;
+
+  if (n < GST_BC_WIRE_HEADER_SIZE || GST_READ_UINT32_BE (buf) !=
+      GST_BC_WIRE_MAGIC)
+    return FALSE;
+  if (gst_bc_wire_header_parse (buf, n, &h, NULL) != GST_BC_WIRE_PARSE_OK)
+    return FALSE;
+  if (h.type == GST_BC_WIRE_TYPE_UNIT_HELLO)
+    return TRUE;
+  if (h.type == GST_BC_WIRE_TYPE_REFUSE && gst_bc_wire_refuse_parse (buf +
+          GST_BC_WIRE_HEADER_SIZE, MIN ((gsize) n - GST_BC_WIRE_HEADER_SIZE,
+              h.payload_len), &refuse, NULL))
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "the sender refused the connection (%s): %s",
+        gst_tile_net_refuse_code_name (refuse.code), refuse.reason);
+  return FALSE;
+}
+
+static gpointer
+udp_unit_thread (gpointer data)
+{
+  GstTileSrcUnit *u = data;
+  GstTileSrc *self = u->src;
+  GstBcWireConfig *config;
+  GstBcWireUnitHello uh;
+  struct sockaddr_storage server, local;
+  socklen_t server_len;
+  GByteArray *hello = g_byte_array_new ();
+  GError *err = NULL;
+  guint64 session;
+  guint timeout, ps, seg, vlen, bufsize, i, max_pk;
+  gint rcvbuf, granted, fd, one = 1;
+  gboolean gro = FALSE, acked = FALSE;
+  GstTileGso gso;
+  guint8 *bufs = NULL, *cmsgs = NULL;
+  struct mmsghdr *msgs = NULL;
+  struct iovec *iovs = NULL;
+  GstBcWirePacketHeader *hs = NULL;
+  const guint8 **payloads = NULL;
+  UdpCopy *copies = NULL;
+  gint64 hello_end, next_hello = 0;
+
+  GST_OBJECT_LOCK (self);
+  timeout = self->timeout;
+  rcvbuf = self->receive_buffer_size;
+  gso = self->gso;
+  GST_OBJECT_UNLOCK (self);
+
+  g_mutex_lock (&self->lock);
+  config = self->config;
+  session = self->session;
+  uh.token = config->token;
+  uh.generation = config->generation;
+  uh.unit = u->index;
+  ps = config->packet_size;
+  memcpy (&server, &self->server, sizeof (server));
+  server_len = self->server_len;
+  g_mutex_unlock (&self->lock);
+  seg = GST_BC_WIRE_PACKET_HEADER_SIZE + ps;
+
+  fd = gst_tile_net_udp_socket (server.ss_family, &err);
+  if (fd < 0)
+    goto done;
+  memset (&local, 0, sizeof (local));
+  local.ss_family = server.ss_family;
+  if (bind (fd, (struct sockaddr *) &local, server.ss_family == AF_INET6 ?
+          sizeof (struct sockaddr_in6) : sizeof (struct sockaddr_in)) < 0) {
+    g_set_error (&err, G_IO_ERROR, g_io_error_from_errno (errno),
+        "Could not bind a UDP socket: %s", g_strerror (errno));
+    goto done;
+  }
+  granted = gst_tile_net_set_buffer_size (fd, FALSE, rcvbuf);
+  setsockopt (fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof (one));
+  if (gso != GST_TILE_GSO_OFF)
+    gro = gst_tile_net_set_gro (fd);
+  if (!gro && gso == GST_TILE_GSO_ON) {
+    g_set_error (&err, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+        "This kernel has no UDP generic receive offload (UDP_GRO), and "
+        "gso=on");
+    goto done;
+  }
+
+  g_mutex_lock (&self->lock);
+  u->fd = fd;
+  self->granted_rcvbuf = granted;
+  if (!self->running || self->session != session)
+    gst_tile_net_shutdown (fd);
+  g_mutex_unlock (&self->lock);
+
+  vlen = gro ? UDP_VLEN_GRO : UDP_VLEN;
+  bufsize = gro ? UDP_GRO_BUF : seg;
+  max_pk = gro ? vlen * (UDP_GRO_BUF / seg + 1) : vlen;
+  bufs = g_malloc ((gsize) vlen * bufsize);
+  cmsgs = g_malloc0 ((gsize) vlen * UDP_CMSG);
+  msgs = g_new0 (struct mmsghdr, vlen);
+  iovs = g_new (struct iovec, vlen);
+  hs = g_new (GstBcWirePacketHeader, max_pk);
+  payloads = g_new (const guint8 *, max_pk);
+  copies = g_new (UdpCopy, max_pk);
+  for (i = 0; i < vlen; i++) {
+    iovs[i].iov_base = bufs + (gsize) i *bufsize;
+    iovs[i].iov_len = bufsize;
+  }
+
+  gst_bc_wire_unit_hello_pack (&uh, hello, NULL);
+  hello_end = monotonic_ns () + (gint64) timeout *GST_MSECOND;
+
+  while (TRUE) {
+    struct pollfd p = { fd, POLLIN, 0 };
+    gboolean drain;
+    gint r, k;
+    guint n = 0, invalid = 0;
+
+    if (!acked) {
+      gint64 now = monotonic_ns ();
+
+      if (now > hello_end) {
+        g_set_error (&err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+            "unit %u: no answer to UNIT_HELLO within %u ms", u->index, timeout);
+        break;
+      }
+      if (now >= next_hello) {
+        sendto (fd, hello->data, hello->len, MSG_DONTWAIT,
+            (struct sockaddr *) &server, server_len);
+        next_hello = now + 100 * GST_MSECOND;
+      }
+    }
+
+    g_mutex_lock (&self->lock);
+    drain = self->udp_drain || !self->running || self->session != session;
+    g_mutex_unlock (&self->lock);
+    if (!drain && poll (&p, 1, acked ? 100 : 20) <= 0)
+      continue;
+
+    for (i = 0; i < vlen; i++) {
+      memset (&msgs[i].msg_hdr, 0, sizeof (struct msghdr));
+      msgs[i].msg_hdr.msg_iov = &iovs[i];
+      msgs[i].msg_hdr.msg_iovlen = 1;
+      msgs[i].msg_hdr.msg_control = cmsgs + (gsize) i *UDP_CMSG;
+      msgs[i].msg_hdr.msg_controllen = UDP_CMSG;
+    }
+    r = recvmmsg (fd, msgs, vlen, MSG_DONTWAIT, NULL);
+    if (r <= 0) {
+      if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+        g_set_error (&err, G_IO_ERROR, g_io_error_from_errno (errno),
+            "unit %u: recvmmsg failed: %s", u->index, g_strerror (errno));
+        break;
+      }
+      if (drain)
+        break;                  /* the socket is empty: generation over */
+      continue;
+    }
+
+    for (k = 0; k < r; k++) {
+      struct msghdr *m = &msgs[k].msg_hdr;
+      const guint8 *b = iovs[k].iov_base;
+      guint len = msgs[k].msg_len, step = len, off;
+      struct cmsghdr *c;
+
+      for (c = CMSG_FIRSTHDR (m); c; c = CMSG_NXTHDR (m, c)) {
+#ifdef UDP_GRO
+        if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+          gint v;
+
+          memcpy (&v, CMSG_DATA (c), sizeof (v));
+          if (v > 0)
+            step = v;
+        }
+#endif
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL)
+          memcpy (&self->unit_drops[u->index], CMSG_DATA (c), sizeof (guint32));
+      }
+      if (!acked && len >= 4 && GST_READ_UINT32_BE (b) == GST_BC_WIRE_MAGIC) {
+        acked = udp_hello_answer (b, len, &err);
+        if (err)
+          goto done;
+        continue;
+      }
+      for (off = 0; off < len && n < max_pk; off += step) {
+        guint l = MIN (step, len - off);
+
+        if (l != seg || gst_bc_wire_packet_header_parse (b + off, l, &hs[n],
+                NULL) != GST_BC_WIRE_PARSE_OK
+            || !gst_bc_wire_packet_check (&hs[n], config, NULL)
+            || hs[n].unit != u->index) {
+          invalid++;
+          continue;
+        }
+        payloads[n] = b + off + GST_BC_WIRE_PACKET_HEADER_SIZE;
+        n++;
+      }
+    }
+    if (n > 0)
+      acked = TRUE;             /* data flows: our hello was heard */
+    if (n > 0 || invalid > 0)
+      udp_file_batch (self, u, session, hs, payloads, n, copies, invalid);
+  }
+
+done:
+  g_mutex_lock (&self->lock);
+  if (err && self->running && self->session == session) {
+    GST_WARNING_OBJECT (self, "%s", err->message);
+    set_error_locked (self, err);
+  }
+  g_clear_error (&err);
+  self->units_running--;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  g_byte_array_unref (hello);
+  g_free (bufs);
+  g_free (cmsgs);
+  g_free (msgs);
+  g_free (iovs);
+  g_free (hs);
+  g_free (payloads);
+  g_free (copies);
+  return NULL;
+}
+
 /* Stops the units of the running generation and waits for them. Lock
  * held. */
 static void
@@ -767,6 +1285,7 @@ stop_units_locked (GstTileSrc * self)
 static void
 start_units_locked (GstTileSrc * self)
 {
+  gboolean udp;
   guint i;
 
   for (i = 0; i < GST_BC_WIRE_MAX_UNITS; i++) {
@@ -783,11 +1302,28 @@ start_units_locked (GstTileSrc * self)
   self->pending = NULL;
   self->session++;
   gst_bc_wire_config_check_tiling (self->config, &self->tiling, NULL);
+  udp = self->config->protocol == GST_BC_WIRE_PROTOCOL_UDP;
+  self->udp_drain = FALSE;
+  if (udp) {
+    guint total = 0;
+
+    for (i = 0; i < self->config->n_tiles; i++) {
+      self->pk_base[i] = total;
+      total += gst_bc_wire_packets_per_tile (self->config->tiles[i].size,
+          self->config->packet_size);
+    }
+    self->pk_base[i] = total;
+    for (i = 0; i < GST_TILE_SRC_SLOTS; i++) {
+      g_free (self->slots[i].got);
+      self->slots[i].got = g_malloc0 ((total + 7) / 8);
+    }
+  }
   self->units_running = self->config->n_tiles;
   for (i = 0; i < self->config->n_tiles; i++) {
     gchar *name = g_strdup_printf ("tilesrc-unit%u", i);
 
-    self->units[i].thread = g_thread_new (name, unit_thread, &self->units[i]);
+    self->units[i].thread = g_thread_new (name, udp ? udp_unit_thread :
+        unit_thread, &self->units[i]);
     g_free (name);
   }
   GST_INFO_OBJECT (self, "generation %u: %u units", self->config->generation,
@@ -848,12 +1384,6 @@ config_usable (GstTileSrc * self, GstBcWireConfig * config, GError ** error)
   GstCaps *caps;
   gsize size = 0;
 
-  if (config->protocol != GST_BC_WIRE_PROTOCOL_TCP) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
-        "the sender uses protocol udp, which this tilesrc does not "
-        "implement yet");
-    return FALSE;
-  }
   if (!gst_bc_wire_config_check_tiling (config, &tiling, error))
     return FALSE;
   caps = gst_caps_from_string (config->caps);
@@ -921,6 +1451,9 @@ control_session (GstTileSrc * self, gint fd, guint timeout, GError ** error)
         GST_INFO_OBJECT (self, "new CONFIG, generation %u", config->generation);
         g_free (self->pending);
         self->pending = config;
+        /* UDP has no end of connection to mark the end of a generation:
+         * the sender sent everything before this CONFIG */
+        self->udp_drain = TRUE;
         g_cond_broadcast (&self->cond);
         g_mutex_unlock (&self->lock);
       } else if (h.type == GST_BC_WIRE_TYPE_EOS) {
@@ -931,6 +1464,7 @@ control_session (GstTileSrc * self, gint fd, guint timeout, GError ** error)
         GST_INFO_OBJECT (self, "EOS from the sender");
         g_mutex_lock (&self->lock);
         self->eos = TRUE;
+        self->udp_drain = TRUE;
         g_cond_broadcast (&self->cond);
         g_mutex_unlock (&self->lock);
       } else if (h.type == GST_BC_WIRE_TYPE_KEEPALIVE) {
@@ -1026,6 +1560,10 @@ control_thread (gpointer data)
     g_mutex_lock (&self->lock);
 
     if (config) {
+      socklen_t sl = sizeof (self->server);
+
+      getpeername (fd, (struct sockaddr *) &self->server, &sl);
+      self->server_len = sl;
       self->control_fd = fd;
       self->connects++;
       self->lost = FALSE;
@@ -1093,12 +1631,20 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   self->frames_received = self->frames_incomplete = 0;
   self->bytes_received = self->tiles_stepped = 0;
   self->tile_spread_sum = 0;
+  self->packets_received = self->packets_lost = self->packets_late = 0;
+  self->packets_invalid = self->packets_duplicate = 0;
+  self->frames_partial = self->frames_timer = 0;
+  self->have_pushed = FALSE;
+  self->avg_receive_ns = 0;
+  memset (self->unit_drops, 0, sizeof (self->unit_drops));
   self->connects = 0;
   self->granted_rcvbuf = 0;
   self->warned_rcvbuf = FALSE;
   gst_tile_latency_reset (&self->latency);
-  for (i = 0; i < GST_TILE_SRC_SLOTS; i++)
+  for (i = 0; i < GST_TILE_SRC_SLOTS; i++) {
+    g_free (self->slots[i].got);
     memset (&self->slots[i], 0, sizeof (GstTileSrcSlot));
+  }
   self->control_thread = g_thread_new ("tilesrc-control", control_thread, self);
   g_mutex_unlock (&self->lock);
   return TRUE;
@@ -1108,6 +1654,7 @@ static gboolean
 gst_tile_src_stop (GstBaseSrc * bsrc)
 {
   GstTileSrc *self = GST_TILE_SRC (bsrc);
+  guint i;
 
   g_mutex_lock (&self->lock);
   self->running = FALSE;
@@ -1125,6 +1672,9 @@ gst_tile_src_stop (GstBaseSrc * bsrc)
   g_clear_pointer (&self->config, g_free);
   g_clear_pointer (&self->pending, g_free);
   gst_caps_replace (&self->caps, NULL);
+  gst_clear_buffer (&self->last_buffer);
+  for (i = 0; i < GST_TILE_SRC_SLOTS; i++)
+    g_clear_pointer (&self->slots[i].got, g_free);
   g_mutex_unlock (&self->lock);
   return TRUE;
 }
@@ -1303,13 +1853,83 @@ renegotiate (GstTileSrc * self, const gchar * caps_str)
   return GST_FLOW_OK;
 }
 
+/* Turns an incomplete UDP frame into an output buffer: marks it corrupted
+ * and lists the missing datagrams' byte ranges in a GstBcLossMeta. The
+ * buffer stays mapped in @map for udp_conceal(). Lock held. */
+static gboolean
+udp_take_partial_locked (GstTileSrc * self, GstTileSrcSlot * slot,
+    GstMapInfo * map)
+{
+  GstBcWireConfig *config = self->config;
+  GstBcLossMeta *meta;
+  guint ps = config->packet_size, t, j, missing = 0;
+  GstClock *clock;
+
+  meta = gst_buffer_add_bc_loss_meta (slot->buffer);
+  for (t = 0; t < config->n_tiles; t++) {
+    guint n = self->pk_base[t + 1] - self->pk_base[t];
+
+    for (j = 0; j < n; j++) {
+      guint idx = self->pk_base[t] + j;
+      guint64 off = (guint64) j * ps;
+
+      if (slot->got[idx / 8] & (1 << (idx % 8)))
+        continue;
+      missing++;
+      gst_bc_loss_meta_add_range (meta, config->tiles[t].offset + off,
+          MIN (ps, config->tiles[t].size - off));
+    }
+  }
+  GST_BUFFER_FLAG_SET (slot->buffer, GST_BUFFER_FLAG_CORRUPTED);
+  self->packets_lost += missing;
+  self->frames_partial++;
+  if (slot->deadline > 1)
+    self->frames_timer++;
+  GST_DEBUG_OBJECT (self, "frame %" G_GUINT64_FORMAT " pushed with %u of %u "
+      "datagrams missing", slot->frame, missing, self->pk_base[t]);
+  *map = slot->map;
+  slot->complete_time = GST_CLOCK_TIME_NONE;
+  clock = gst_element_get_clock (GST_ELEMENT (self));
+  if (clock) {
+    slot->complete_time = gst_clock_get_time (clock);
+    gst_object_unref (clock);
+  }
+  slot->state = SLOT_COMPLETE;
+  return TRUE;
+}
+
+/* The missing ranges keep the newest data we have for them: the previous
+ * frame's (only those ranges are copied). */
+static void
+udp_conceal (GstTileSrc * self, GstBuffer * buf, GstMapInfo * map,
+    GstBuffer * last)
+{
+  GstBcLossMeta *meta = gst_buffer_get_bc_loss_meta (buf);
+  GstMapInfo lmap;
+  guint i;
+
+  if (!meta || !last || !gst_buffer_map (last, &lmap, GST_MAP_READ))
+    return;
+  for (i = 0; i < meta->n_ranges; i++) {
+    const GstBcLossRange *r = &meta->ranges[i];
+
+    if (r->offset + r->size <= MIN (lmap.size, map->size))
+      memcpy (map->data + r->offset, lmap.data + r->offset, r->size);
+  }
+  gst_buffer_unmap (last, &lmap);
+}
+
 static GstFlowReturn
 gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
 {
   GstTileSrc *self = GST_TILE_SRC (psrc);
   GstTileSrcSlot *best;
-  GstBuffer *buf;
+  GstBuffer *buf, *last = NULL;
   GstClockTime sender_ts, complete_time, base_time, pts = GST_CLOCK_TIME_NONE;
+  GstMapInfo map;
+  gboolean partial = FALSE, udp;
+  guint64 frame_number;
+  gint64 wait_until;
   guint i;
 
   g_mutex_lock (&self->lock);
@@ -1333,11 +1953,35 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     }
 
     best = NULL;
-    for (i = 0; i < GST_TILE_SRC_SLOTS; i++) {
-      GstTileSrcSlot *s = &self->slots[i];
+    wait_until = 0;
+    if (self->config && self->config->protocol == GST_BC_WIRE_PROTOCOL_UDP) {
+      GstTileSrcSlot *low = NULL;
 
-      if (s->state == SLOT_COMPLETE && (!best || s->frame < best->frame))
-        best = s;
+      /* frames leave in order: the oldest, whole or out of time */
+      for (i = 0; i < GST_TILE_SRC_SLOTS; i++) {
+        GstTileSrcSlot *s = &self->slots[i];
+
+        if ((s->state == SLOT_COMPLETE || s->state == SLOT_FILLING) &&
+            (!low || s->frame < low->frame))
+          low = s;
+      }
+      if (low && low->state == SLOT_COMPLETE) {
+        best = low;
+      } else if (low && low->writers == 0 && (self->units_running == 0 ||
+              low->deadline == 1 || (low->deadline > 1 &&
+                  monotonic_ns () >= low->deadline))) {
+        partial = udp_take_partial_locked (self, low, &map);
+        best = low;
+      } else if (low && low->deadline > 1) {
+        wait_until = low->deadline;
+      }
+    } else {
+      for (i = 0; i < GST_TILE_SRC_SLOTS; i++) {
+        GstTileSrcSlot *s = &self->slots[i];
+
+        if (s->state == SLOT_COMPLETE && (!best || s->frame < best->frame))
+          best = s;
+      }
     }
     if (best)
       break;
@@ -1365,11 +2009,19 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
         return GST_FLOW_EOS;
       }
     }
-    g_cond_wait (&self->cond, &self->lock);
+    if (wait_until) {
+      /* g_cond_wait_until() counts in g_get_monotonic_time() units */
+      gint64 us = g_get_monotonic_time () + (wait_until - monotonic_ns ()) /
+          1000 + 1;
+      g_cond_wait_until (&self->cond, &self->lock, us);
+    } else {
+      g_cond_wait (&self->cond, &self->lock);
+    }
   }
 
   buf = best->buffer;
   complete_time = best->complete_time;
+  frame_number = best->frame;
   best->buffer = NULL;
   sender_ts = best->sender_ts;
   best->state = SLOT_FREE;
@@ -1380,8 +2032,19 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
 
     gst_tile_latency_add (&self->latency, rt > sender_ts ? rt - sender_ts : 0);
   }
+  udp = self->config && self->config->protocol == GST_BC_WIRE_PROTOCOL_UDP;
+  if (udp) {
+    last = self->last_buffer ? gst_buffer_ref (self->last_buffer) : NULL;
+    self->last_pushed = frame_number;
+    self->have_pushed = TRUE;
+  }
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
+
+  if (partial) {
+    udp_conceal (self, buf, &map, last);
+    gst_buffer_unmap (buf, &map);
+  }
 
   /* the running time at which the last tile was in */
   base_time = gst_element_get_base_time (GST_ELEMENT (self));
@@ -1398,6 +2061,15 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     gst_buffer_add_reference_timestamp_meta (buf, ts_caps, sender_ts,
         GST_CLOCK_TIME_NONE);
     gst_caps_unref (ts_caps);
+  }
+  if (udp) {
+    /* the newest data for the gaps of the next frame; from here on the
+     * buffer is shared, so this comes after its metas */
+    g_mutex_lock (&self->lock);
+    gst_buffer_replace (&self->last_buffer, buf);
+    g_mutex_unlock (&self->lock);
+    if (last)
+      gst_buffer_unref (last);
   }
   *outbuf = buf;
   return GST_FLOW_OK;

@@ -13,6 +13,7 @@
 #include <gst/gst.h>
 #include <gst/base/gstpushsrc.h>
 #include <gst/bc/bcwire.h>
+#include <sys/socket.h>
 
 #include "gsttileelements.h"
 #include "gsttilenet.h"
@@ -46,6 +47,11 @@ typedef struct
   guint64 session;
   gint64 first_done;            /* monotonic us, first tile in */
   GstClockTime complete_time;   /* clock time, last tile in */
+  /* protocol=udp */
+  guint8 *got;                  /* a bit per datagram of the frame */
+  guint n_got;
+  gint64 first_ns;              /* monotonic, first datagram */
+  gint64 deadline;              /* monotonic ns, 0 = no timer running */
 } GstTileSrcSlot;
 
 typedef struct
@@ -68,6 +74,8 @@ struct _GstTileSrc
   GstTileFlush flush;
   gboolean reconnect;
   guint stats_interval;
+  gdouble timer_factor;
+  GstTileGso gso;
 
   /* everything below: lock */
   GMutex lock;
@@ -88,6 +96,16 @@ struct _GstTileSrc
   GstTileSrcSlot slots[GST_TILE_SRC_SLOTS];
   gboolean eos;
   gboolean lost;                /* the control connection is gone */
+  struct sockaddr_storage server; /* the control connection's peer */
+  guint server_len;
+  /* protocol=udp */
+  gboolean udp_drain;           /* a CONFIG or EOS came: finish the units */
+  guint32 pk_base[GST_BC_WIRE_MAX_UNITS + 1];   /* first datagram of a tile */
+  guint64 last_pushed;
+  gboolean have_pushed;
+  GstBuffer *last_buffer;       /* newest pushed frame, for concealment */
+  gint64 avg_receive_ns;        /* frames that arrived whole */
+  guint32 unit_drops[GST_BC_WIRE_MAX_UNITS];
   GError *error;
 
   /* statistics */
@@ -96,6 +114,13 @@ struct _GstTileSrc
   guint64 bytes_received;
   guint64 tiles_stepped;
   guint64 tile_spread_sum;       /* us, first to last tile of a frame */
+  guint64 packets_received;
+  guint64 packets_lost;
+  guint64 packets_late;
+  guint64 packets_invalid;
+  guint64 packets_duplicate;
+  guint64 frames_partial;
+  guint64 frames_timer;
   guint connects;
   gint granted_rcvbuf;
   gboolean warned_rcvbuf;

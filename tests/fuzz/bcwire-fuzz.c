@@ -8,9 +8,10 @@
  */
 
 /* libFuzzer target for the bcwire parsers: everything a peer can send on
- * the control and data connections. The first byte picks the parser; the
- * rest is the input, in a buffer of exactly its size so that the
- * sanitizers see any read past the end. Built and run by run.sh. */
+ * the control and data connections and in UDP datagrams. The first byte
+ * picks the parser; the rest is the input, in a buffer of exactly its size
+ * so that the sanitizers see any read past the end. Built and run by
+ * run.sh. */
 
 #include <gst/gst.h>
 #include <gst/bc/bcwire.h>
@@ -21,10 +22,28 @@
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
 
+/* The UDP session the fuzzed datagrams are checked against: 7 rows of 64
+ * bytes in 3 tiles (192, 128, 128 bytes), 16 payload bytes per datagram,
+ * generation 7. */
+static GstBcWireConfig packet_config;
+
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
 {
+  GstBcTiling tiling;
+
   gst_init (NULL, NULL);
+  if (!gst_bc_tiling_init (&tiling, 7, 64, 3)
+      || !gst_bc_wire_config_set_tiling (&packet_config, &tiling, NULL)
+      || !gst_bc_wire_config_set_caps (&packet_config, "video/x-bc", NULL))
+    abort ();
+  packet_config.token = 1;
+  packet_config.generation = 7;
+  packet_config.protocol = GST_BC_WIRE_PROTOCOL_UDP;
+  packet_config.chunk_size = 65536;
+  packet_config.packet_size = 16;
+  if (!gst_bc_wire_config_validate (&packet_config, NULL))
+    abort ();
   /* the receiver knows its own statistics field names */
   g_quark_from_static_string ("stats");
   g_quark_from_static_string ("frames-received");
@@ -44,7 +63,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   buf = malloc (len ? len : 1);
   memcpy (buf, data + 1, len);
 
-  switch (data[0] % 9) {
+  switch (data[0] % 10) {
     case 0:{
       GstBcWireHeader h;
       gst_bc_wire_header_parse (buf, len, &h, &error);
@@ -87,6 +106,30 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
       GstStructure *s = NULL;
       if (gst_bc_wire_stats_parse (buf, len, &s, &error))
         gst_structure_free (s);
+      break;
+    }
+    case 8:{
+      GstBcWirePacketHeader h;
+      GstBcWireParseResult res;
+
+      /* a received datagram: header, then the check against the session */
+      res = gst_bc_wire_packet_header_parse (buf, len, &h, &error);
+      if (res == GST_BC_WIRE_PARSE_NEED_MORE
+          && len >= GST_BC_WIRE_PACKET_HEADER_SIZE)
+        abort ();
+      if (res == GST_BC_WIRE_PARSE_OK) {
+        gboolean ok;
+
+        if (h.unit >= GST_BC_WIRE_MAX_UNITS)
+          abort ();
+        ok = gst_bc_wire_packet_check (&h, &packet_config, &error);
+        if (ok != gst_bc_wire_packet_check (&h, &packet_config, NULL))
+          abort ();
+        /* an accepted payload lies inside its tile */
+        if (ok && (h.offset >= packet_config.tiles[h.unit].size
+                || h.offset % packet_config.packet_size != 0))
+          abort ();
+      }
       break;
     }
     default:{

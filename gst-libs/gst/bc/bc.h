@@ -18,6 +18,7 @@
 #include <gst/bc/bcworkers.h>
 #include <gst/bc/bcwire.h>
 #include <gst/bc/bctilemeta.h>
+#include <gst/bc/bclossmeta.h>
 
 G_BEGIN_DECLS
 

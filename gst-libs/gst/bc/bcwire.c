@@ -520,10 +520,12 @@ gst_bc_wire_config_validate (const GstBcWireConfig * config, GError ** error)
   }
   if (config->protocol == GST_BC_WIRE_PROTOCOL_UDP
       && (config->packet_size < 1
-          || config->packet_size > GST_BC_WIRE_MAX_UDP_PACKET)) {
+          || config->packet_size > GST_BC_WIRE_MAX_PACKET_PAYLOAD)) {
     g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
-        "CONFIG packet_size is %u, must be 1 to %u for udp",
-        config->packet_size, GST_BC_WIRE_MAX_UDP_PACKET);
+        "CONFIG packet_size is %u, must be 1 to %u for udp (a %u-byte "
+        "datagram header plus the payload must fit in %u bytes)",
+        config->packet_size, GST_BC_WIRE_MAX_PACKET_PAYLOAD,
+        GST_BC_WIRE_PACKET_HEADER_SIZE, GST_BC_WIRE_MAX_UDP_PACKET);
     return FALSE;
   }
   if (config->frame_size < 1 || config->frame_size > GST_BC_WIRE_MAX_FRAME_SIZE) {
@@ -1450,4 +1452,173 @@ gst_bc_wire_tile_header_parse (const guint8 * data, gsize len,
   out->size = size;
   out->flags = flags;
   return GST_BC_WIRE_PARSE_OK;
+}
+
+/* UDP datagram header */
+
+/**
+ * gst_bc_wire_packet_header_write:
+ * @out: (out caller-allocates) (array fixed-size=32): where to write
+ * @h: the datagram header; its @unit must be below %GST_BC_WIRE_MAX_UNITS
+ *
+ * Writes the header of a UDP datagram, version %GST_BC_WIRE_VERSION and
+ * flags 0.
+ */
+void
+gst_bc_wire_packet_header_write (guint8 out[GST_BC_WIRE_PACKET_HEADER_SIZE],
+    const GstBcWirePacketHeader * h)
+{
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (h != NULL);
+  g_return_if_fail (h->unit < GST_BC_WIRE_MAX_UNITS);
+
+  write_u32 (out, GST_BC_WIRE_PACKET_MAGIC);
+  out[4] = GST_BC_WIRE_VERSION;
+  out[5] = 0;
+  write_u16 (out + 6, h->unit);
+  write_u32 (out + 8, h->generation);
+  write_u32 (out + 12, h->offset);
+  write_u64 (out + 16, h->frame);
+  write_u64 (out + 24, h->timestamp);
+}
+
+/**
+ * gst_bc_wire_packet_header_parse:
+ * @data: (array length=len) (nullable): a received datagram
+ * @len: number of bytes in @data
+ * @out: (out caller-allocates): the parsed header
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Parses and checks the header of a UDP datagram: magic, version, flags 0
+ * and a unit below %GST_BC_WIRE_MAX_UNITS. Only the first
+ * %GST_BC_WIRE_PACKET_HEADER_SIZE bytes are read; whether the rest of the
+ * datagram is packet_size bytes, and whether the header fits the current
+ * CONFIG (gst_bc_wire_packet_check()), is for the caller to check.
+ *
+ * Returns: %GST_BC_WIRE_PARSE_NEED_MORE when @len is smaller than a
+ * datagram header (for a datagram, a truncated one), %GST_BC_WIRE_PARSE_ERROR
+ * with @error set when it is invalid, else %GST_BC_WIRE_PARSE_OK.
+ */
+GstBcWireParseResult
+gst_bc_wire_packet_header_parse (const guint8 * data, gsize len,
+    GstBcWirePacketHeader * out, GError ** error)
+{
+  guint32 magic;
+  guint8 version, flags;
+  guint16 unit;
+
+  g_return_val_if_fail (data != NULL || len == 0, GST_BC_WIRE_PARSE_ERROR);
+  g_return_val_if_fail (out != NULL, GST_BC_WIRE_PARSE_ERROR);
+
+  if (len < GST_BC_WIRE_PACKET_HEADER_SIZE)
+    return GST_BC_WIRE_PARSE_NEED_MORE;
+
+  magic = read_u32 (data);
+  version = data[4];
+  flags = data[5];
+  unit = read_u16 (data + 6);
+
+  if (magic != GST_BC_WIRE_PACKET_MAGIC) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_BAD_MAGIC,
+        "datagram header magic is 0x%08x, expected 0x%08x (\"GSBU\")", magic,
+        GST_BC_WIRE_PACKET_MAGIC);
+    return GST_BC_WIRE_PARSE_ERROR;
+  }
+  if (version != GST_BC_WIRE_VERSION) {
+    g_set_error (error, GST_BC_WIRE_ERROR,
+        GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION,
+        "datagram header version is %u, this side speaks version %u",
+        version, GST_BC_WIRE_VERSION);
+    return GST_BC_WIRE_PARSE_ERROR;
+  }
+  if (flags != 0) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "datagram header flags is 0x%02x, must be 0", flags);
+    return GST_BC_WIRE_PARSE_ERROR;
+  }
+  if (unit >= GST_BC_WIRE_MAX_UNITS) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "datagram header unit is %u, must be below %u", unit,
+        GST_BC_WIRE_MAX_UNITS);
+    return GST_BC_WIRE_PARSE_ERROR;
+  }
+
+  out->unit = unit;
+  out->generation = read_u32 (data + 8);
+  out->offset = read_u32 (data + 12);
+  out->frame = read_u64 (data + 16);
+  out->timestamp = read_u64 (data + 24);
+  return GST_BC_WIRE_PARSE_OK;
+}
+
+/**
+ * gst_bc_wire_packet_check:
+ * @h: a header from gst_bc_wire_packet_header_parse()
+ * @config: the current, valid CONFIG, with protocol udp
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Checks that the datagram belongs to the session of @config: @unit below
+ * @n_tiles, @generation the current one, and @offset a multiple of
+ * @packet_size inside the tile. Meant to be called for every datagram: it
+ * allocates nothing unless it fails with @error non-%NULL.
+ *
+ * Returns: %TRUE when the datagram fits @config.
+ */
+gboolean
+gst_bc_wire_packet_check (const GstBcWirePacketHeader * h,
+    const GstBcWireConfig * config, GError ** error)
+{
+  const GstBcWireTile *tile;
+
+  g_return_val_if_fail (h != NULL, FALSE);
+  g_return_val_if_fail (config != NULL, FALSE);
+  g_return_val_if_fail (config->packet_size > 0, FALSE);
+
+  if (G_UNLIKELY (h->unit >= config->n_tiles)) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "datagram unit is %u, the CONFIG has %u tiles", h->unit,
+        config->n_tiles);
+    return FALSE;
+  }
+  if (G_UNLIKELY (h->generation != config->generation)) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "datagram generation is %u, the CONFIG generation is %u",
+        h->generation, config->generation);
+    return FALSE;
+  }
+  if (G_UNLIKELY (h->offset % config->packet_size != 0)) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "datagram offset is %u, not a multiple of packet_size %u",
+        h->offset, config->packet_size);
+    return FALSE;
+  }
+  tile = &config->tiles[h->unit];
+  if (G_UNLIKELY (h->offset >= tile->size)) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "datagram offset is %u, tile %u is %" G_GUINT64_FORMAT " bytes",
+        h->offset, h->unit, tile->size);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_bc_wire_packets_per_tile:
+ * @tile_size: bytes in a tile
+ * @packet_size: payload bytes per datagram, at least 1
+ *
+ * Returns: the number of datagrams that carry a tile of @tile_size bytes,
+ * @tile_size / @packet_size rounded up; 0 for an empty tile. The result
+ * must fit in 32 bits (it does for every tile of a valid CONFIG).
+ */
+guint32
+gst_bc_wire_packets_per_tile (guint64 tile_size, guint32 packet_size)
+{
+  guint64 n;
+
+  g_return_val_if_fail (packet_size > 0, 0);
+
+  n = tile_size / packet_size + (tile_size % packet_size != 0);
+  g_return_val_if_fail (n <= G_MAXUINT32, G_MAXUINT32);
+  return (guint32) n;
 }

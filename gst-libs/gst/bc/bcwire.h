@@ -96,9 +96,34 @@ G_BEGIN_DECLS
 /**
  * GST_BC_WIRE_MAX_UDP_PACKET:
  *
- * Largest UDP packet size a CONFIG may announce.
+ * Largest UDP datagram (header and payload) the protocol sends: the
+ * largest UDP payload over IPv4.
  */
 #define GST_BC_WIRE_MAX_UDP_PACKET 65507
+
+/**
+ * GST_BC_WIRE_PACKET_MAGIC:
+ *
+ * First four bytes of every UDP datagram: "GSBU".
+ */
+#define GST_BC_WIRE_PACKET_MAGIC 0x47534255u
+
+/**
+ * GST_BC_WIRE_PACKET_HEADER_SIZE:
+ *
+ * Bytes in the header of a UDP datagram.
+ */
+#define GST_BC_WIRE_PACKET_HEADER_SIZE 32
+
+/**
+ * GST_BC_WIRE_MAX_PACKET_PAYLOAD:
+ *
+ * Largest packet_size (payload bytes per UDP datagram) a CONFIG may
+ * announce: %GST_BC_WIRE_MAX_UDP_PACKET minus
+ * %GST_BC_WIRE_PACKET_HEADER_SIZE, 65475.
+ */
+#define GST_BC_WIRE_MAX_PACKET_PAYLOAD \
+    (GST_BC_WIRE_MAX_UDP_PACKET - GST_BC_WIRE_PACKET_HEADER_SIZE)
 
 /**
  * GST_BC_WIRE_ERROR:
@@ -255,7 +280,9 @@ typedef struct
  * @protocol: data transport
  * @n_units: units requested by the server, 1 to %GST_BC_WIRE_MAX_UNITS
  * @chunk_size: bytes per send call, at least 1
- * @packet_size: UDP packet size; 0 for TCP
+ * @packet_size: for UDP, payload bytes per datagram (the datagram adds a
+ *     %GST_BC_WIRE_PACKET_HEADER_SIZE header), 1 to
+ *     %GST_BC_WIRE_MAX_PACKET_PAYLOAD; 0 for TCP
  * @frame_size: bytes per frame, 1 to %GST_BC_WIRE_MAX_FRAME_SIZE
  * @n_rows: rows in a frame
  * @row_bytes: bytes per row; @n_rows * @row_bytes == @frame_size
@@ -329,6 +356,29 @@ typedef struct
   guint32 size;
   guint32 flags;
 } GstBcWireTileHeader;
+
+/**
+ * GstBcWirePacketHeader:
+ * @unit: the tile the payload belongs to, below %GST_BC_WIRE_MAX_UNITS
+ * @generation: the CONFIG generation the datagram belongs to
+ * @offset: byte offset of the payload within the tile, a multiple of the
+ *     CONFIG packet_size
+ * @frame: frame number, counted by the sender from 0
+ * @timestamp: sender CLOCK_REALTIME in nanoseconds when it got the frame,
+ *     or %GST_CLOCK_TIME_NONE
+ *
+ * The 32-byte header in front of every UDP datagram. The datagram carries
+ * exactly packet_size payload bytes after it; the last datagram of a tile
+ * is padded with zeros.
+ */
+typedef struct
+{
+  guint16 unit;
+  guint32 generation;
+  guint32 offset;
+  guint64 frame;
+  GstClockTime timestamp;
+} GstBcWirePacketHeader;
 
 GST_BC_API
 const gchar * gst_bc_wire_type_get_name (GstBcWireType type);
@@ -428,6 +478,24 @@ GstBcWireParseResult gst_bc_wire_tile_header_parse (const guint8 * data,
                                                     guint32 expected_size,
                                                     GstBcWireTileHeader * out,
                                                     GError ** error);
+
+GST_BC_API
+void     gst_bc_wire_packet_header_write (guint8 out[GST_BC_WIRE_PACKET_HEADER_SIZE],
+                                          const GstBcWirePacketHeader * h);
+
+GST_BC_API
+GstBcWireParseResult gst_bc_wire_packet_header_parse (const guint8 * data,
+                                                      gsize len,
+                                                      GstBcWirePacketHeader * out,
+                                                      GError ** error);
+
+GST_BC_API
+gboolean gst_bc_wire_packet_check (const GstBcWirePacketHeader * h,
+                                   const GstBcWireConfig * config,
+                                   GError ** error);
+
+GST_BC_API
+guint32  gst_bc_wire_packets_per_tile (guint64 tile_size, guint32 packet_size);
 
 G_END_DECLS
 

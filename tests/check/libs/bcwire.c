@@ -595,6 +595,14 @@ GST_START_TEST (test_config_tilings)
   config_round_trip (c);
   fail_unless (gst_bc_wire_config_check_tiling (c, NULL, &err));
 
+  /* the smallest and largest UDP payloads per datagram */
+  c->packet_size = 1;
+  config_round_trip (c);
+  c->packet_size = GST_BC_WIRE_MAX_PACKET_PAYLOAD;
+  fail_unless_equals_int (c->packet_size + GST_BC_WIRE_PACKET_HEADER_SIZE,
+      GST_BC_WIRE_MAX_UDP_PACKET);
+  config_round_trip (c);
+
   /* the largest payload: 64 tiles and the longest caps */
   make_config (c, 4096, 16, 64);
   memset (c->caps, 'c', GST_BC_WIRE_MAX_CAPS);
@@ -676,7 +684,18 @@ GST_START_TEST (test_config_invalid)
   RESET ();
   c->protocol = GST_BC_WIRE_PROTOCOL_UDP;
   config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
-      "packet_size is 0, must be 1 to 65507 for udp");
+      "packet_size is 0, must be 1 to 65475 for udp");
+  RESET ();
+  c->protocol = GST_BC_WIRE_PROTOCOL_UDP;
+  c->packet_size = GST_BC_WIRE_MAX_PACKET_PAYLOAD + 1;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "packet_size is 65476, must be 1 to 65475 for udp (a 32-byte datagram "
+      "header plus the payload must fit in 65507 bytes)");
+  RESET ();
+  c->protocol = GST_BC_WIRE_PROTOCOL_UDP;
+  c->packet_size = GST_BC_WIRE_MAX_UDP_PACKET;
+  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+      "packet_size is 65507, must be 1 to 65475");
   RESET ();
   c->chunk_size = 0;
   config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "chunk_size is 0");
@@ -947,6 +966,261 @@ GST_START_TEST (test_tile_header)
 
 GST_END_TEST;
 
+GST_START_TEST (test_packet_header)
+{
+  guint8 buf[GST_BC_WIRE_PACKET_HEADER_SIZE];
+  GstBcWirePacketHeader h = { 5, 0x01020304, 0x05060708,
+    G_GUINT64_CONSTANT (0x1112131415161718),
+    G_GUINT64_CONSTANT (0x2122232425262728)
+  };
+  static const guint8 expected[GST_BC_WIRE_PACKET_HEADER_SIZE] = {
+    'G', 'S', 'B', 'U', 1, 0, 0x00, 0x05,
+    0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
+    0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28
+  };
+  GstBcWirePacketHeader out;
+  GError *err = NULL;
+  guint8 *copy;
+  gsize i;
+
+  /* the layout, byte for byte */
+  gst_bc_wire_packet_header_write (buf, &h);
+  fail_unless (memcmp (buf, expected, sizeof (buf)) == 0);
+  fail_unless_equals_int (read_be (buf, 4), GST_BC_WIRE_PACKET_MAGIC);
+  copy = exact_copy (buf, sizeof (buf));
+  fail_unless_equals_int (gst_bc_wire_packet_header_parse (copy, sizeof (buf),
+          &out, &err), GST_BC_WIRE_PARSE_OK);
+  fail_unless (err == NULL);
+  fail_unless_equals_int (out.unit, 5);
+  fail_unless_equals_int (out.generation, 0x01020304);
+  fail_unless_equals_int (out.offset, 0x05060708);
+  fail_unless_equals_uint64 (out.frame,
+      G_GUINT64_CONSTANT (0x1112131415161718));
+  fail_unless_equals_uint64 (out.timestamp,
+      G_GUINT64_CONSTANT (0x2122232425262728));
+  g_free (copy);
+
+  /* every field at its bounds */
+  {
+    GstBcWirePacketHeader bounds[] = {
+      {0, 0, 0, 0, 0},
+      {GST_BC_WIRE_MAX_UNITS - 1, G_MAXUINT32, G_MAXUINT32, G_MAXUINT64,
+          GST_CLOCK_TIME_NONE},
+      {1, 1, 1, 1, 1},
+      {32, G_MAXUINT32 - 1, G_MAXUINT32 - 1, G_MAXUINT64 - 1,
+          G_MAXUINT64 - 1},
+    };
+
+    for (i = 0; i < G_N_ELEMENTS (bounds); i++) {
+      memset (&out, 0xaa, sizeof (out));
+      gst_bc_wire_packet_header_write (buf, &bounds[i]);
+      fail_unless_equals_int (buf[4], GST_BC_WIRE_VERSION);
+      fail_unless_equals_int (buf[5], 0);
+      fail_unless_equals_int (gst_bc_wire_packet_header_parse (buf,
+              sizeof (buf), &out, &err), GST_BC_WIRE_PARSE_OK);
+      fail_unless (err == NULL);
+      fail_unless_equals_int (out.unit, bounds[i].unit);
+      fail_unless_equals_uint64 (out.generation, bounds[i].generation);
+      fail_unless_equals_uint64 (out.offset, bounds[i].offset);
+      fail_unless_equals_uint64 (out.frame, bounds[i].frame);
+      fail_unless_equals_uint64 (out.timestamp, bounds[i].timestamp);
+    }
+  }
+
+  /* a whole datagram: only the header is read */
+  {
+    guint8 *dgram = g_malloc0 (GST_BC_WIRE_PACKET_HEADER_SIZE + 1400);
+
+    gst_bc_wire_packet_header_write (dgram, &h);
+    fail_unless_equals_int (gst_bc_wire_packet_header_parse (dgram,
+            GST_BC_WIRE_PACKET_HEADER_SIZE + 1400, &out, &err),
+        GST_BC_WIRE_PARSE_OK);
+    fail_unless_equals_int (out.offset, h.offset);
+    g_free (dgram);
+  }
+
+  /* truncated at every length */
+  gst_bc_wire_packet_header_write (buf, &h);
+  for (i = 0; i < GST_BC_WIRE_PACKET_HEADER_SIZE; i++) {
+    copy = exact_copy (buf, i);
+    fail_unless_equals_int (gst_bc_wire_packet_header_parse (copy, i, &out,
+            &err), GST_BC_WIRE_PARSE_NEED_MORE);
+    fail_unless (err == NULL);
+    g_free (copy);
+  }
+  fail_unless_equals_int (gst_bc_wire_packet_header_parse (NULL, 0, &out,
+          &err), GST_BC_WIRE_PARSE_NEED_MORE);
+
+#define EXPECT_ERROR(code, needle) G_STMT_START { \
+    copy = exact_copy (buf, sizeof (buf)); \
+    fail_unless_equals_int (gst_bc_wire_packet_header_parse (copy, \
+            sizeof (buf), &out, &err), GST_BC_WIRE_PARSE_ERROR); \
+    check_error (err, code, needle); \
+    g_clear_error (&err); \
+    fail_unless_equals_int (gst_bc_wire_packet_header_parse (copy, \
+            sizeof (buf), &out, NULL), GST_BC_WIRE_PARSE_ERROR); \
+    g_free (copy); \
+    gst_bc_wire_packet_header_write (buf, &h); } G_STMT_END
+
+  write_be (buf, 0x47534256, 4);
+  EXPECT_ERROR (GST_BC_WIRE_ERROR_BAD_MAGIC,
+      "datagram header magic is 0x47534256, expected 0x47534255 (\"GSBU\")");
+  /* the other magics of the protocol are not datagrams */
+  write_be (buf, GST_BC_WIRE_TILE_MAGIC, 4);
+  EXPECT_ERROR (GST_BC_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534254");
+  gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_KEEPALIVE, 8);
+  EXPECT_ERROR (GST_BC_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534243");
+  buf[4] = 2;
+  EXPECT_ERROR (GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION,
+      "datagram header version is 2, this side speaks version 1");
+  buf[4] = 0;
+  EXPECT_ERROR (GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 0");
+  buf[4] = 255;
+  EXPECT_ERROR (GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 255");
+  buf[5] = 1;
+  EXPECT_ERROR (GST_BC_WIRE_ERROR_INVALID,
+      "datagram header flags is 0x01, must be 0");
+  buf[5] = 0x80;
+  EXPECT_ERROR (GST_BC_WIRE_ERROR_INVALID, "flags is 0x80");
+  write_be (buf + 6, 64, 2);
+  EXPECT_ERROR (GST_BC_WIRE_ERROR_INVALID,
+      "datagram header unit is 64, must be below 64");
+  write_be (buf + 6, 0xffff, 2);
+  EXPECT_ERROR (GST_BC_WIRE_ERROR_INVALID, "unit is 65535");
+#undef EXPECT_ERROR
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_packet_check)
+{
+  GstBcWireConfig *c = g_new0 (GstBcWireConfig, 1);
+  GstBcWirePacketHeader h = { 0, 7, 0, 0, GST_CLOCK_TIME_NONE };
+  GError *err = NULL;
+  guint i;
+
+  /* 7 rows of 64 bytes in 3 tiles: 192, 128, 128 bytes */
+  make_config (c, 7, 64, 3);
+  c->protocol = GST_BC_WIRE_PROTOCOL_UDP;
+  c->packet_size = 40;
+  fail_unless (gst_bc_wire_config_validate (c, NULL));
+  fail_unless_equals_uint64 (c->tiles[0].size, 192);
+  fail_unless_equals_uint64 (c->tiles[2].size, 128);
+
+  /* every packet of every tile; the last one of a tile is padded */
+  for (i = 0; i < c->n_tiles; i++) {
+    guint32 n = gst_bc_wire_packets_per_tile (c->tiles[i].size,
+        c->packet_size);
+    guint32 k;
+
+    fail_unless_equals_int (n, i == 0 ? 5 : 4);
+    h.unit = i;
+    for (k = 0; k < n; k++) {
+      h.offset = k * c->packet_size;
+      fail_unless (gst_bc_wire_packet_check (&h, c, &err));
+      fail_unless (err == NULL);
+    }
+    h.offset = n * c->packet_size;
+    fail_if (gst_bc_wire_packet_check (&h, c, NULL));
+  }
+
+#define EXPECT_ERROR(needle) G_STMT_START { \
+    fail_if (gst_bc_wire_packet_check (&h, c, &err)); \
+    check_error (err, GST_BC_WIRE_ERROR_INVALID, needle); \
+    g_clear_error (&err); \
+    fail_if (gst_bc_wire_packet_check (&h, c, NULL)); \
+    h.unit = 0; h.generation = 7; h.offset = 0; } G_STMT_END
+
+  h.unit = 3;
+  EXPECT_ERROR ("datagram unit is 3, the CONFIG has 3 tiles");
+  h.unit = GST_BC_WIRE_MAX_UNITS - 1;
+  EXPECT_ERROR ("datagram unit is 63, the CONFIG has 3 tiles");
+  h.generation = 6;
+  EXPECT_ERROR ("datagram generation is 6, the CONFIG generation is 7");
+  h.generation = 8;
+  EXPECT_ERROR ("datagram generation is 8, the CONFIG generation is 7");
+  h.offset = 1;
+  EXPECT_ERROR ("datagram offset is 1, not a multiple of packet_size 40");
+  h.offset = 79;
+  EXPECT_ERROR ("datagram offset is 79, not a multiple of packet_size 40");
+  /* tile 0 is 192 bytes: its last packet starts at 160 */
+  h.offset = 200;
+  EXPECT_ERROR ("datagram offset is 200, tile 0 is 192 bytes");
+  h.unit = 1;
+  h.offset = 160;
+  EXPECT_ERROR ("datagram offset is 160, tile 1 is 128 bytes");
+  h.offset = G_MAXUINT32 - G_MAXUINT32 % 40;
+  EXPECT_ERROR ("tile 0 is 192 bytes");
+#undef EXPECT_ERROR
+
+  /* packet_size dividing the tile: no padded packet, offset == size is out */
+  c->packet_size = 64;
+  h.unit = 0;
+  h.offset = 128;
+  fail_unless (gst_bc_wire_packet_check (&h, c, NULL));
+  h.offset = 192;
+  fail_if (gst_bc_wire_packet_check (&h, c, NULL));
+  /* one packet for the whole tile */
+  c->packet_size = GST_BC_WIRE_MAX_PACKET_PAYLOAD;
+  h.offset = 0;
+  fail_unless (gst_bc_wire_packet_check (&h, c, NULL));
+  h.offset = GST_BC_WIRE_MAX_PACKET_PAYLOAD;
+  fail_if (gst_bc_wire_packet_check (&h, c, NULL));
+
+  g_free (c);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_packets_per_tile)
+{
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile (0, 1), 0);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile (0, 1400), 0);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile (1, 1), 1);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile (1, 1400), 1);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile (1399, 1400), 1);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile (1400, 1400), 1);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile (1401, 1400), 2);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile (2800, 1400), 2);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile (2801, 1400), 3);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile (7, 1), 7);
+  /* 1080p BC1 in 8 tiles: 1036800 / 8 bytes per tile */
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile (129600, 1408), 93);
+  /* the largest frame in one tile */
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile
+      (GST_BC_WIRE_MAX_FRAME_SIZE, 1), 1u << 30);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile
+      (GST_BC_WIRE_MAX_FRAME_SIZE, GST_BC_WIRE_MAX_PACKET_PAYLOAD), 16400);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile
+      (GST_BC_WIRE_MAX_FRAME_SIZE - 1, GST_BC_WIRE_MAX_PACKET_PAYLOAD), 16400);
+  /* no overflow in the rounding */
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile (G_MAXUINT32,
+          G_MAXUINT32), 1);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile
+      ((guint64) G_MAXUINT32 + 1, G_MAXUINT32), 2);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile ((guint64) G_MAXUINT32
+          * G_MAXUINT32, G_MAXUINT32), G_MAXUINT32);
+  fail_unless_equals_int (gst_bc_wire_packets_per_tile (G_MAXUINT32, 1),
+      G_MAXUINT32);
+}
+
+GST_END_TEST;
+
+/* A UDP CONFIG the random datagrams are checked against. */
+static const GstBcWireConfig *
+packet_config (void)
+{
+  static GstBcWireConfig config;
+
+  if (config.n_tiles == 0) {
+    make_config (&config, 7, 64, 3);
+    config.protocol = GST_BC_WIRE_PROTOCOL_UDP;
+    config.packet_size = 16;
+  }
+  return &config;
+}
+
 /* Feeds @data to every parser; whatever they return must be consistent. */
 static void
 feed_all (const guint8 * data, gsize len)
@@ -954,6 +1228,7 @@ feed_all (const guint8 * data, gsize len)
   guint8 *copy = exact_copy (data, len);
   GstBcWireHeader h;
   GstBcWireTileHeader th;
+  GstBcWirePacketHeader ph;
   GstBcWireHello hello;
   GstBcWireUnitHello uh;
   static GstBcWireRefuse refuse;
@@ -978,6 +1253,23 @@ feed_all (const guint8 * data, gsize len)
     fail_unless (h.payload_len <= GST_BC_WIRE_MAX_PAYLOAD);
   res = gst_bc_wire_tile_header_parse (copy, len, 1024, &th, &err);
   CHECK_RESULT (res != GST_BC_WIRE_PARSE_ERROR);
+  res = gst_bc_wire_packet_header_parse (copy, len, &ph, &err);
+  CHECK_RESULT (res != GST_BC_WIRE_PARSE_ERROR);
+  if (res == GST_BC_WIRE_PARSE_OK) {
+    const GstBcWireConfig *pc = packet_config ();
+
+    fail_unless (ph.unit < GST_BC_WIRE_MAX_UNITS);
+    ok = gst_bc_wire_packet_check (&ph, pc, &err);
+    CHECK_RESULT (ok);
+    fail_unless_equals_int (ok, gst_bc_wire_packet_check (&ph, pc, NULL));
+    if (ok)
+      fail_unless (ph.unit < pc->n_tiles && ph.generation == pc->generation
+          && ph.offset % pc->packet_size == 0
+          && ph.offset < pc->tiles[ph.unit].size);
+  } else {
+    fail_unless (res == GST_BC_WIRE_PARSE_ERROR
+        || len < GST_BC_WIRE_PACKET_HEADER_SIZE);
+  }
 
   CHECK_RESULT (gst_bc_wire_hello_parse (copy, len, &hello, &err));
   CHECK_RESULT (gst_bc_wire_unit_hello_parse (copy, len, &uh, &err));
@@ -1073,6 +1365,22 @@ GST_START_TEST (test_fuzz)
     gst_bc_wire_tile_header_write (msg->data, &th);
     g_ptr_array_add (valid, msg);
   }
+  {
+    /* datagrams that pass gst_bc_wire_packet_check() on packet_config() */
+    GstBcWirePacketHeader ph = { 2, 7, 112, 9, GST_CLOCK_TIME_NONE };
+
+    msg = g_byte_array_new ();
+    g_byte_array_set_size (msg, GST_BC_WIRE_PACKET_HEADER_SIZE + 16);
+    memset (msg->data, 0, msg->len);
+    gst_bc_wire_packet_header_write (msg->data, &ph);
+    g_ptr_array_add (valid, msg);
+    ph.unit = 0;
+    ph.offset = 176;
+    msg = g_byte_array_new ();
+    g_byte_array_set_size (msg, GST_BC_WIRE_PACKET_HEADER_SIZE);
+    gst_bc_wire_packet_header_write (msg->data, &ph);
+    g_ptr_array_add (valid, msg);
+  }
 
   /* random byte strings, mostly short, sometimes starting with a valid
    * magic so the later checks are reached */
@@ -1086,6 +1394,17 @@ GST_START_TEST (test_fuzz)
           GST_BC_WIRE_TILE_MAGIC, 4);
     if (len >= 6 && g_rand_boolean (rand))
       write_be (buf + 4, GST_BC_WIRE_VERSION, 2);
+    if (len >= 8 && i % 4 == 1) {
+      /* a datagram header with a small unit and generation 7 sometimes */
+      write_be (buf, GST_BC_WIRE_PACKET_MAGIC, 4);
+      buf[4] = GST_BC_WIRE_VERSION;
+      buf[5] = g_rand_int_range (rand, 0, 8) == 0 ? 1 : 0;
+      write_be (buf + 6, g_rand_int_range (rand, 0, 70), 2);
+      if (len >= 12 && g_rand_boolean (rand))
+        write_be (buf + 8, 7, 4);
+      if (len >= 16 && g_rand_boolean (rand))
+        write_be (buf + 12, g_rand_int_range (rand, 0, 256), 4);
+    }
     feed_all (buf, len);
     feed_message (buf, len);
   }
@@ -1163,6 +1482,9 @@ bcwire_suite (void)
   tcase_add_test (tc, test_config_invalid);
   tcase_add_test (tc, test_truncated_payloads);
   tcase_add_test (tc, test_tile_header);
+  tcase_add_test (tc, test_packet_header);
+  tcase_add_test (tc, test_packet_check);
+  tcase_add_test (tc, test_packets_per_tile);
   tcase_add_test (tc, test_fuzz);
   return s;
 }

@@ -1,0 +1,234 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+#include <gst/bc/bc.h>
+
+static void
+check_range (GstBcLossMeta * meta, guint i, guint64 offset, guint64 size)
+{
+  fail_unless (i < meta->n_ranges, "range %u of %u", i, meta->n_ranges);
+  fail_unless_equals_uint64 (meta->ranges[i].offset, offset);
+  fail_unless_equals_uint64 (meta->ranges[i].size, size);
+}
+
+GST_START_TEST (test_add_get)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 4096, NULL);
+  GstBcLossMeta *meta;
+
+  fail_unless (gst_buffer_get_bc_loss_meta (buf) == NULL);
+  meta = gst_buffer_add_bc_loss_meta (buf);
+  fail_unless (meta != NULL);
+  fail_unless (gst_buffer_get_bc_loss_meta (buf) == meta);
+  fail_unless (meta->meta.info == GST_BC_LOSS_META_INFO);
+  fail_unless (meta->meta.info->api == GST_BC_LOSS_META_API_TYPE);
+  fail_unless (gst_meta_api_type_has_tag (GST_BC_LOSS_META_API_TYPE,
+          g_quark_from_string (GST_META_TAG_VIDEO_STR)));
+  fail_unless_equals_int (meta->n_ranges, 0);
+  fail_unless_equals_uint64 (meta->lost_bytes, 0);
+
+  gst_bc_loss_meta_add_range (meta, 100, 50);
+  fail_unless_equals_int (meta->n_ranges, 1);
+  check_range (meta, 0, 100, 50);
+  fail_unless_equals_uint64 (meta->lost_bytes, 50);
+
+  /* empty ranges add nothing */
+  gst_bc_loss_meta_add_range (meta, 1000, 0);
+  fail_unless_equals_int (meta->n_ranges, 1);
+  fail_unless_equals_uint64 (meta->lost_bytes, 50);
+
+  /* the whole 64-bit range */
+  gst_bc_loss_meta_add_range (meta, G_MAXUINT64 - 10, 10);
+  check_range (meta, 1, G_MAXUINT64 - 10, 10);
+  fail_unless_equals_uint64 (meta->lost_bytes, 60);
+
+  GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
+  gst_buffer_unref (buf);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_merge)
+{
+  GstBuffer *buf = gst_buffer_new ();
+  GstBcLossMeta *meta = gst_buffer_add_bc_loss_meta (buf);
+
+  /* contiguous ranges become one */
+  gst_bc_loss_meta_add_range (meta, 0, 1400);
+  gst_bc_loss_meta_add_range (meta, 1400, 1400);
+  gst_bc_loss_meta_add_range (meta, 2800, 100);
+  fail_unless_equals_int (meta->n_ranges, 1);
+  check_range (meta, 0, 0, 2900);
+  fail_unless_equals_uint64 (meta->lost_bytes, 2900);
+
+  /* a gap starts a new one */
+  gst_bc_loss_meta_add_range (meta, 2901, 10);
+  fail_unless_equals_int (meta->n_ranges, 2);
+  check_range (meta, 1, 2901, 10);
+  gst_bc_loss_meta_add_range (meta, 2911, 5);
+  fail_unless_equals_int (meta->n_ranges, 2);
+  check_range (meta, 1, 2901, 15);
+  fail_unless_equals_uint64 (meta->lost_bytes, 2915);
+
+  /* only the last range is merged with: going back appends */
+  gst_bc_loss_meta_add_range (meta, 2900, 1);
+  fail_unless_equals_int (meta->n_ranges, 3);
+  check_range (meta, 0, 0, 2900);
+  check_range (meta, 1, 2901, 15);
+  check_range (meta, 2, 2900, 1);
+  /* a range that ends where the last starts is not merged either */
+  gst_bc_loss_meta_add_range (meta, 2899, 1);
+  fail_unless_equals_int (meta->n_ranges, 4);
+  check_range (meta, 3, 2899, 1);
+  fail_unless_equals_uint64 (meta->lost_bytes, 2917);
+
+  gst_buffer_unref (buf);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_many_ranges)
+{
+  GstBuffer *buf = gst_buffer_new ();
+  GstBcLossMeta *meta = gst_buffer_add_bc_loss_meta (buf);
+  guint i;
+
+  /* every other packet of 1408 bytes lost: nothing merges */
+  for (i = 0; i < 10000; i++)
+    gst_bc_loss_meta_add_range (meta, (guint64) i * 2 * 1408, 1408);
+  fail_unless_equals_int (meta->n_ranges, 10000);
+  fail_unless_equals_uint64 (meta->lost_bytes, (guint64) 10000 * 1408);
+  for (i = 0; i < 10000; i++)
+    check_range (meta, i, (guint64) i * 2 * 1408, 1408);
+
+  /* and a run of contiguous packets after them merges into one */
+  for (i = 0; i < 1000; i++)
+    gst_bc_loss_meta_add_range (meta, (guint64) 20000 * 1408 + i * 1408, 1408);
+  fail_unless_equals_int (meta->n_ranges, 10001);
+  check_range (meta, 10000, (guint64) 20000 * 1408, 1000 * 1408);
+  fail_unless_equals_uint64 (meta->lost_bytes, (guint64) 11000 * 1408);
+
+  gst_buffer_unref (buf);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_copy)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 8192, NULL);
+  GstBuffer *copy, *copy2;
+  GstBcLossMeta *meta, *cmeta;
+  guint i;
+
+  meta = gst_buffer_add_bc_loss_meta (buf);
+  for (i = 0; i < 20; i++)
+    gst_bc_loss_meta_add_range (meta, i * 300, 100);
+  GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
+
+  copy = gst_buffer_copy (buf);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (copy, GST_BUFFER_FLAG_CORRUPTED));
+  cmeta = gst_buffer_get_bc_loss_meta (copy);
+  fail_unless (cmeta != NULL);
+  fail_unless (cmeta != meta);
+  fail_unless (cmeta->ranges != meta->ranges);
+  fail_unless_equals_int (cmeta->n_ranges, 20);
+  fail_unless_equals_uint64 (cmeta->lost_bytes, 2000);
+  for (i = 0; i < 20; i++)
+    check_range (cmeta, i, i * 300, 100);
+
+  /* the copies are independent */
+  gst_bc_loss_meta_add_range (cmeta, 10000, 5);
+  fail_unless_equals_int (meta->n_ranges, 20);
+  fail_unless_equals_uint64 (meta->lost_bytes, 2000);
+  gst_buffer_unref (buf);
+  fail_unless_equals_int (cmeta->n_ranges, 21);
+
+  /* a deep copy and a copy of an empty meta */
+  copy2 = gst_buffer_copy_deep (copy);
+  cmeta = gst_buffer_get_bc_loss_meta (copy2);
+  fail_unless (cmeta != NULL);
+  fail_unless_equals_int (cmeta->n_ranges, 21);
+  check_range (cmeta, 20, 10000, 5);
+  gst_buffer_unref (copy);
+  gst_buffer_unref (copy2);
+
+  buf = gst_buffer_new ();
+  gst_buffer_add_bc_loss_meta (buf);
+  copy = gst_buffer_copy (buf);
+  cmeta = gst_buffer_get_bc_loss_meta (copy);
+  fail_unless (cmeta != NULL);
+  fail_unless_equals_int (cmeta->n_ranges, 0);
+  fail_unless (cmeta->ranges == NULL);
+  gst_buffer_unref (buf);
+  gst_buffer_unref (copy);
+
+  /* a copy of the whole buffer as a region keeps the ranges; a copy of
+   * part of it keeps the parts inside, relative to its start */
+  buf = gst_buffer_new_allocate (NULL, 8192, NULL);
+  meta = gst_buffer_add_bc_loss_meta (buf);
+  gst_bc_loss_meta_add_range (meta, 0, 10);
+  gst_bc_loss_meta_add_range (meta, 100, 100);
+  gst_bc_loss_meta_add_range (meta, 1000, 24);
+  gst_bc_loss_meta_add_range (meta, 8000, 192);
+  copy = gst_buffer_copy_region (buf, GST_BUFFER_COPY_ALL, 0, 8192);
+  cmeta = gst_buffer_get_bc_loss_meta (copy);
+  fail_unless (cmeta != NULL);
+  fail_unless_equals_int (cmeta->n_ranges, 4);
+  check_range (cmeta, 0, 0, 10);
+  check_range (cmeta, 3, 8000, 192);
+  fail_unless_equals_uint64 (cmeta->lost_bytes, 326);
+  gst_buffer_unref (copy);
+  copy = gst_buffer_copy_region (buf, GST_BUFFER_COPY_ALL, 150, 1000);
+  cmeta = gst_buffer_get_bc_loss_meta (copy);
+  fail_unless (cmeta != NULL);
+  fail_unless_equals_int (cmeta->n_ranges, 2);
+  check_range (cmeta, 0, 0, 50);
+  check_range (cmeta, 1, 850, 24);
+  fail_unless_equals_uint64 (cmeta->lost_bytes, 74);
+  gst_buffer_unref (copy);
+  copy = gst_buffer_copy_region (buf, GST_BUFFER_COPY_ALL, 2000, 100);
+  cmeta = gst_buffer_get_bc_loss_meta (copy);
+  fail_unless (cmeta != NULL);
+  fail_unless_equals_int (cmeta->n_ranges, 0);
+  gst_buffer_unref (copy);
+  gst_buffer_unref (buf);
+
+  /* removing the meta frees it */
+  buf = gst_buffer_new ();
+  meta = gst_buffer_add_bc_loss_meta (buf);
+  gst_bc_loss_meta_add_range (meta, 0, 10);
+  gst_bc_loss_meta_add_range (meta, 20, 10);
+  fail_unless (gst_buffer_remove_meta (buf, (GstMeta *) meta));
+  fail_unless (gst_buffer_get_bc_loss_meta (buf) == NULL);
+  gst_buffer_unref (buf);
+}
+
+GST_END_TEST;
+
+static Suite *
+bclossmeta_suite (void)
+{
+  Suite *s = suite_create ("bclossmeta");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_add_get);
+  tcase_add_test (tc, test_merge);
+  tcase_add_test (tc, test_many_ranges);
+  tcase_add_test (tc, test_copy);
+  return s;
+}
+
+GST_CHECK_MAIN (bclossmeta);
