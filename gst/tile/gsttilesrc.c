@@ -306,6 +306,28 @@ gst_tile_src_get_stats (GstTileSrc * self)
 
   g_mutex_lock (&self->lock);
   s = stats_locked (self);
+  if (self->config && self->config->protocol == GST_BC_WIRE_PROTOCOL_UDP) {
+    GValue ports = G_VALUE_INIT, v = G_VALUE_INIT;
+    guint i;
+
+    /* local only: the wire form of the stats has no arrays */
+    gst_value_array_init (&ports, self->config->n_tiles);
+    for (i = 0; i < self->config->n_tiles; i++) {
+      struct sockaddr_storage ss;
+      socklen_t sl = sizeof (ss);
+      guint port = 0;
+
+      if (self->units[i].fd >= 0 && getsockname (self->units[i].fd,
+              (struct sockaddr *) &ss, &sl) == 0)
+        port = g_ntohs (ss.ss_family == AF_INET6 ?
+            ((struct sockaddr_in6 *) &ss)->sin6_port :
+            ((struct sockaddr_in *) &ss)->sin_port);
+      g_value_init (&v, G_TYPE_UINT);
+      g_value_set_uint (&v, port);
+      gst_value_array_append_and_take_value (&ports, &v);
+    }
+    gst_structure_take_value (s, "udp-ports", &ports);
+  }
   g_mutex_unlock (&self->lock);
   return s;
 }

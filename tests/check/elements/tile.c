@@ -394,7 +394,8 @@ GST_START_TEST (test_delivery_raw_rgb)
 
 GST_END_TEST;
 
-GST_START_TEST (test_caps_change_and_eos)
+static void
+check_caps_change_and_eos (const gchar * tx_props, const gchar * rx_props)
 {
   Link l = { 0 };
   GstSample *sample;
@@ -403,8 +404,8 @@ GST_START_TEST (test_caps_change_and_eos)
   gint w = 0;
 
   last_pts = GST_CLOCK_TIME_NONE;
-  tx_start (&l, BC1 (64, 64), 0, "units=4");
-  rx_start (&l, NULL);
+  tx_start (&l, BC1 (64, 64), 0, tx_props);
+  rx_start (&l, rx_props);
   wait_connected (&l);
   run_frames (&l, 16 * 16 * 8, 1, 10);
 
@@ -434,6 +435,12 @@ GST_START_TEST (test_caps_change_and_eos)
 
   rx_stop (&l);
   tx_stop (&l);
+}
+
+GST_START_TEST (test_caps_change_and_eos)
+{
+  check_caps_change_and_eos ("units=4", NULL);
+  check_caps_change_and_eos ("units=4 protocol=udp", udp_rx_props);
 }
 
 GST_END_TEST;
@@ -1299,6 +1306,114 @@ GST_START_TEST (test_buffer_size_warning)
 
 GST_END_TEST;
 
+static void
+send_datagram (gint fd, guint port, const guint8 * data, gsize len)
+{
+  struct sockaddr_in sa = { 0 };
+
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons (port);
+  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  sendto (fd, data, len, 0, (struct sockaddr *) &sa, sizeof (sa));
+}
+
+/* Garbage at the unit ports while a UDP stream runs: dropped and counted,
+ * the stream stays byte-exact. */
+GST_START_TEST (test_udp_hostile_datagrams)
+{
+  Link l = { 0 };
+  GstStructure *s;
+  const GValue *ports;
+  GstBcWirePacketHeader ph = { 0 };
+  guint8 pk[32 + 1408];
+  guint8 junk[2048];
+  guint i, j, port0, generation;
+  gint fd = socket (AF_INET, SOCK_DGRAM, 0);
+  guint64 invalid, late;
+  GRand *rand = g_rand_new_with_seed (7);
+
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, BC1 (256, 128), 0, "units=2 protocol=udp");
+  rx_start (&l, udp_rx_props);
+  wait_connected (&l);
+  run_frames (&l, 64 * 32 * 8, 1, 8);
+
+  s = get_stats (l.tilesrc);
+  ports = gst_structure_get_value (s, "udp-ports");
+  fail_unless (ports && gst_value_array_get_size (ports) == 2);
+  port0 = g_value_get_uint (gst_value_array_get_value (ports, 0));
+  fail_unless (port0 > 0);
+  fail_unless (gst_structure_get_uint (s, "generation", &generation));
+  gst_structure_free (s);
+
+  for (i = 0; i < 2000; i++) {
+    /* random bytes of random sizes */
+    gsize n = g_rand_int_range (rand, 0, sizeof (junk));
+
+    for (j = 0; j < n; j++)
+      junk[j] = g_rand_int (rand);
+    send_datagram (fd, port0, junk, n);
+  }
+  ph.unit = 0;
+  ph.generation = generation;
+  ph.timestamp = 0;
+  memset (pk + 32, 0xee, sizeof (pk) - 32);
+  for (i = 0; i < 200; i++) {
+    /* stale frames: already pushed */
+    ph.frame = i % 4;
+    ph.offset = 0;
+    gst_bc_wire_packet_header_write (pk, &ph);
+    send_datagram (fd, port0, pk, sizeof (pk));
+    /* far future frames */
+    ph.frame = 1000000 + i;
+    gst_bc_wire_packet_header_write (pk, &ph);
+    send_datagram (fd, port0, pk, sizeof (pk));
+    /* huge offsets */
+    ph.frame = 9;
+    ph.offset = 0xfffff000u - (i * 1408);
+    gst_bc_wire_packet_header_write (pk, &ph);
+    send_datagram (fd, port0, pk, sizeof (pk));
+    /* another unit's datagrams at our port, an old generation */
+    ph.offset = 0;
+    ph.unit = 1;
+    gst_bc_wire_packet_header_write (pk, &ph);
+    send_datagram (fd, port0, pk, sizeof (pk));
+    ph.unit = 0;
+    ph.generation = generation + 5;
+    gst_bc_wire_packet_header_write (pk, &ph);
+    send_datagram (fd, port0, pk, sizeof (pk));
+    ph.generation = generation;
+    /* wrong version, truncated */
+    gst_bc_wire_packet_header_write (pk, &ph);
+    pk[4] = 2;
+    send_datagram (fd, port0, pk, sizeof (pk));
+    pk[4] = 1;
+    send_datagram (fd, port0, pk, 31);
+    send_datagram (fd, port0, pk, sizeof (pk) - 1);
+  }
+
+  /* the stream is intact */
+  run_frames (&l, 64 * 32 * 8, 100, 12);
+  invalid = stat_u64 (l.tilesrc, "packets-invalid");
+  late = stat_u64 (l.tilesrc, "packets-late");
+  GST_INFO ("invalid %" G_GUINT64_FORMAT " late %" G_GUINT64_FORMAT
+      " kernel drops %" G_GUINT64_FORMAT, invalid, late,
+      stat_u64 (l.tilesrc, "kernel-drops"));
+  /* everything sent was dropped as invalid or late, minus what the kernel
+   * dropped from a full socket buffer */
+  fail_unless (invalid + late + stat_u64 (l.tilesrc, "kernel-drops") >=
+      2000 + 200 * 7);
+  fail_unless (late >= 1);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-partial"), 0);
+
+  rx_stop (&l);
+  tx_stop (&l);
+  close (fd);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_documented)
 {
   check_documented ("tilesink");
@@ -1328,6 +1443,7 @@ tile_suite (void)
   tcase_add_test (tc, test_receiver_killed);
   tcase_add_test (tc, test_receiver_process_killed);
   tcase_add_test (tc, test_udp_delivery);
+  tcase_add_test (tc, test_udp_hostile_datagrams);
   tcase_add_test (tc, test_hostile_clients);
   tcase_add_test (tc, test_hostile_server);
   tcase_add_test (tc, test_backpressure_drops);
