@@ -894,6 +894,7 @@ udp_slot_locked (GstTileSrc * self, guint64 frame, guint64 session,
     slot->n_got = 0;
     slot->writers = 0;
     slot->deadline = 0;
+    memset (slot->tile_copied, 0, sizeof (slot->tile_copied));
     slot->first_ns = monotonic_ns ();
     slot->sender_ts = GST_CLOCK_TIME_NONE;
     memset (slot->got, 0, (total + 7) / 8);
@@ -949,9 +950,12 @@ udp_slot_locked (GstTileSrc * self, guint64 frame, guint64 session,
 /* Copies the claimed datagrams and completes frames. Called with the lock
  * held; releases it for the copies. */
 static void
-udp_commit_locked (GstTileSrc * self, UdpCopy * copies, guint n_copies)
+udp_commit_locked (GstTileSrc * self, guint unit, UdpCopy * copies,
+    guint n_copies)
 {
-  guint total = self->pk_base[self->config->n_tiles], i;
+  guint total = self->pk_base[self->config->n_tiles], i, n_done = 0;
+  guint tile_packets = self->pk_base[unit + 1] - self->pk_base[unit];
+  GstTileSrcSlot *done[GST_TILE_SRC_SLOTS];
 
   if (n_copies == 0)
     return;
@@ -959,6 +963,26 @@ udp_commit_locked (GstTileSrc * self, UdpCopy * copies, guint n_copies)
   for (i = 0; i < n_copies; i++)
     memcpy (copies[i].dst, copies[i].src, copies[i].len);
   g_mutex_lock (&self->lock);
+
+  /* stepped flush: a tile whose datagrams are all in place is reported
+   * before our writes are released, so before its frame can be pushed */
+  for (i = 0; i < n_copies; i++) {
+    GstTileSrcSlot *slot = copies[i].slot;
+
+    if (++slot->tile_copied[unit] == tile_packets && n_done <
+        GST_TILE_SRC_SLOTS)
+      done[n_done++] = slot;
+  }
+  if (n_done > 0 && g_atomic_int_get (&self->flush) == GST_TILE_FLUSH_STEPPED) {
+    g_mutex_unlock (&self->lock);
+    for (i = 0; i < n_done; i++) {
+      GstBcTileMeta *meta = gst_buffer_get_bc_tile_meta (done[i]->buffer);
+
+      if (meta && gst_bc_tile_meta_complete (meta, done[i]->buffer, unit))
+        g_atomic_int_inc ((gint *) & self->tiles_stepped);
+    }
+    g_mutex_lock (&self->lock);
+  }
 
   for (i = 0; i < n_copies; i++) {
     GstTileSrcSlot *slot = copies[i].slot;
@@ -1015,7 +1039,7 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
         slot = udp_slot_locked (self, h->frame, session, &late, &full);
         if (slot || !full || !self->running || self->session != session)
           break;
-        udp_commit_locked (self, copies, n_copies);
+        udp_commit_locked (self, u->index, copies, n_copies);
         n_copies = 0;
         g_cond_wait (&self->cond, &self->lock);
       }
@@ -1045,7 +1069,7 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
     copies[n_copies].len = MIN (ps, tile_size - h->offset);
     n_copies++;
   }
-  udp_commit_locked (self, copies, n_copies);
+  udp_commit_locked (self, u->index, copies, n_copies);
   g_mutex_unlock (&self->lock);
 }
 
@@ -1657,6 +1681,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   self->packets_invalid = self->packets_duplicate = 0;
   self->frames_partial = self->frames_timer = 0;
   self->have_pushed = FALSE;
+  self->keep_last = FALSE;
   self->avg_receive_ns = 0;
   memset (self->unit_drops, 0, sizeof (self->unit_drops));
   self->connects = 0;
@@ -1720,6 +1745,7 @@ gst_tile_src_unlock_stop (GstBaseSrc * bsrc)
 
   g_mutex_lock (&self->lock);
   self->flushing = FALSE;
+  self->keep_last = FALSE;
   g_mutex_unlock (&self->lock);
   return TRUE;
 }
@@ -1808,7 +1834,9 @@ gst_tile_src_decide_allocation (GstBaseSrc * bsrc, GstQuery * query)
         pool);
   }
   size = MAX (size, frame_size);
-  min = MAX (min, GST_TILE_SRC_SLOTS + 1);
+  /* the slots, the previous frame (kept for UDP loss concealment) and one
+   * downstream */
+  min = MAX (min, GST_TILE_SRC_SLOTS + 2);
   if (max != 0 && max < min)
     max = min;
 
@@ -2085,10 +2113,17 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     gst_caps_unref (ts_caps);
   }
   if (udp) {
-    /* the newest data for the gaps of the next frame; from here on the
-     * buffer is shared, so this comes after its metas */
+    /* The newest data for the gaps of the next frame. From here on the
+     * buffer is shared, so this comes after its metas; and the first
+     * buffer after a start or flush, which GstBaseSrc makes writable (a
+     * shared one would be copied, out of the downstream pool), is copied
+     * here instead. */
+    GstBuffer *keep = self->keep_last ? gst_buffer_ref (buf) : gst_buffer_copy_deep (buf);      /* once per start or flush */
+
     g_mutex_lock (&self->lock);
-    gst_buffer_replace (&self->last_buffer, buf);
+    gst_buffer_replace (&self->last_buffer, NULL);
+    self->last_buffer = keep;
+    self->keep_last = TRUE;
     g_mutex_unlock (&self->lock);
     if (last)
       gst_buffer_unref (last);

@@ -52,6 +52,7 @@ typedef struct
   guint n_got;
   gint64 first_ns;              /* monotonic, first datagram */
   gint64 deadline;              /* monotonic ns, 0 = no timer running */
+  guint32 tile_copied[GST_BC_WIRE_MAX_UNITS];   /* datagrams in place */
 } GstTileSrcSlot;
 
 typedef struct
@@ -104,6 +105,7 @@ struct _GstTileSrc
   guint64 last_pushed;
   gboolean have_pushed;
   GstBuffer *last_buffer;       /* newest pushed frame, for concealment */
+  gboolean keep_last;           /* FALSE when GstBaseSrc will mark DISCONT */
   gint64 avg_receive_ns;        /* frames that arrived whole */
   guint32 unit_drops[GST_BC_WIRE_MAX_UNITS];
   GError *error;

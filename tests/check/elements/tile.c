@@ -19,6 +19,7 @@
 #include <gst/app/app.h>
 #include <gst/bc/bc.h>
 #include <gst/bc/bctilemeta.h>
+#include <gst/bc/bclossmeta.h>
 #include <gst/bc/bcwire.h>
 
 #include "bcdocscheck.h"
@@ -538,7 +539,7 @@ check_pushed (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 }
 
 static void
-check_stepped (gboolean stepped)
+check_stepped (gboolean stepped, gboolean udp)
 {
   Link l = { 0 };
   GstPad *pad;
@@ -547,8 +548,14 @@ check_stepped (gboolean stepped)
   tiles_reported = frames_pushed = order_errors = 0;
   n_tiles_expected = 6;
   last_pts = GST_CLOCK_TIME_NONE;
-  tx_start (&l, BC1 (256, 96), 0, "units=6");
-  rx_start (&l, stepped ? "flush=stepped" : "flush=frame");
+  tx_start (&l, BC1 (256, 96), 0, udp ? "units=6 protocol=udp" : "units=6");
+  {
+    gchar *props = g_strdup_printf ("%s %s", stepped ? "flush=stepped" :
+        "flush=frame", udp ? udp_rx_props : "");
+
+    rx_start (&l, props);
+    g_free (props);
+  }
   pad = gst_element_get_static_pad (l.tilesrc, "src");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
       answer_allocation, NULL, NULL);
@@ -572,8 +579,10 @@ check_stepped (gboolean stepped)
 
 GST_START_TEST (test_stepped_flush)
 {
-  check_stepped (TRUE);
-  check_stepped (FALSE);
+  check_stepped (TRUE, FALSE);
+  check_stepped (FALSE, FALSE);
+  check_stepped (TRUE, TRUE);
+  check_stepped (FALSE, TRUE);
 }
 
 GST_END_TEST;
@@ -1414,6 +1423,177 @@ GST_START_TEST (test_udp_hostile_datagrams)
 
 GST_END_TEST;
 
+/* A UDP sender we control, to lose datagrams on purpose: timer completion,
+ * concealment with the previous frame, the loss meta, late datagrams. */
+static void
+fake_udp_send_frame (gint ufd, struct sockaddr *peer, socklen_t plen,
+    guint32 generation, guint64 frame, guint8 value, guint skip_mask)
+{
+  GstBcWirePacketHeader ph = { 0 };
+  guint8 pk[32 + 128];
+  guint i;
+
+  ph.unit = 0;
+  ph.generation = generation;
+  ph.frame = frame;
+  ph.timestamp = gst_util_get_timestamp ();
+  for (i = 0; i < 8; i++) {
+    if (skip_mask & (1 << i))
+      continue;
+    ph.offset = i * 128;
+    gst_bc_wire_packet_header_write (pk, &ph);
+    memset (pk + 32, value + i, 128);
+    fail_unless (sendto (ufd, pk, sizeof (pk), 0, peer, plen) == sizeof (pk));
+  }
+}
+
+GST_START_TEST (test_udp_loss_concealment)
+{
+  struct sockaddr_in sa = { 0 };
+  struct sockaddr_storage peer;
+  socklen_t sl = sizeof (sa), plen = sizeof (peer);
+  GByteArray *m = g_byte_array_new ();
+  GstBcWireConfig *config = g_new0 (GstBcWireConfig, 1);
+  GstBcTiling tiling;
+  GstBcWireHeader h;
+  GstBcLossMeta *loss;
+  GstSample *sample;
+  GstBuffer *buf;
+  GstMapInfo map;
+  GstElement *rx, *sink;
+  guint8 b[256];
+  gint lfd, ufd, ctl, n, i;
+  gchar *desc;
+
+  lfd = socket (AF_INET, SOCK_STREAM, 0);
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  fail_unless (bind (lfd, (struct sockaddr *) &sa, sizeof (sa)) == 0);
+  listen (lfd, 4);
+  getsockname (lfd, (struct sockaddr *) &sa, &sl);
+  ufd = socket (AF_INET, SOCK_DGRAM, 0);
+  fail_unless (bind (ufd, (struct sockaddr *) &sa, sizeof (sa)) == 0);
+
+  desc = g_strdup_printf ("tilesrc port=%u timer-factor=1.5 ! appsink "
+      "name=sink sync=false", ntohs (sa.sin_port));
+  rx = launch (desc);
+  g_free (desc);
+  sink = gst_bin_get_by_name (GST_BIN (rx), "sink");
+  gst_element_set_state (rx, GST_STATE_PLAYING);
+
+  /* handshake: HELLO, CONFIG (udp, 1 unit, 8 datagrams of 128 bytes) */
+  ctl = accept_one (lfd);
+  fail_unless (ctl >= 0);
+  read_some (ctl, b, GST_BC_WIRE_HEADER_SIZE + 4, 5000);
+  gst_bc_tiling_init (&tiling, 16, 64, 1);
+  config->token = 99;
+  config->generation = 3;
+  config->protocol = GST_BC_WIRE_PROTOCOL_UDP;
+  config->n_units = 1;
+  config->chunk_size = 1;
+  config->packet_size = 128;
+  gst_bc_wire_config_set_tiling (config, &tiling, NULL);
+  gst_bc_wire_config_set_caps (config, GRAY (64, 16), NULL);
+  fail_unless (gst_bc_wire_config_pack (config, m, NULL));
+  send (ctl, m->data, m->len, MSG_NOSIGNAL);
+
+  /* the unit introduces itself by UDP; echo it */
+  n = recvfrom (ufd, b, sizeof (b), 0, (struct sockaddr *) &peer, &plen);
+  fail_unless_equals_int (gst_bc_wire_header_parse (b, n, &h, NULL),
+      GST_BC_WIRE_PARSE_OK);
+  fail_unless_equals_int (h.type, GST_BC_WIRE_TYPE_UNIT_HELLO);
+  sendto (ufd, b, n, 0, (struct sockaddr *) &peer, plen);
+
+  /* frame 0 whole, frame 1 without datagrams 2 and 5, frame 2 whole */
+  fake_udp_send_frame (ufd, (struct sockaddr *) &peer, plen, 3, 0, 0x10, 0);
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), PULL_TIMEOUT);
+  fail_unless (sample != NULL);
+  buf = gst_sample_get_buffer (sample);
+  fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  fail_unless (gst_buffer_get_bc_loss_meta (buf) == NULL);
+  gst_sample_unref (sample);
+
+  fake_udp_send_frame (ufd, (struct sockaddr *) &peer, plen, 3, 1, 0x40,
+      (1 << 2) | (1 << 5));
+  g_usleep (20000);
+  fake_udp_send_frame (ufd, (struct sockaddr *) &peer, plen, 3, 2, 0x70, 0);
+
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), PULL_TIMEOUT);
+  fail_unless (sample != NULL);
+  buf = gst_sample_get_buffer (sample);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  loss = gst_buffer_get_bc_loss_meta (buf);
+  fail_unless (loss != NULL);
+  fail_unless_equals_int (loss->n_ranges, 2);
+  fail_unless_equals_uint64 (loss->ranges[0].offset, 256);
+  fail_unless_equals_uint64 (loss->ranges[0].size, 128);
+  fail_unless_equals_uint64 (loss->ranges[1].offset, 640);
+  fail_unless_equals_uint64 (loss->lost_bytes, 256);
+  gst_buffer_map (buf, &map, GST_MAP_READ);
+  for (i = 0; i < 8; i++) {
+    /* received ranges: frame 1; lost ones: frame 0's bytes */
+    guint8 want = (i == 2 || i == 5) ? 0x10 + i : 0x40 + i;
+
+    fail_unless_equals_int (map.data[i * 128], want);
+    fail_unless_equals_int (map.data[i * 128 + 127], want);
+  }
+  gst_buffer_unmap (buf, &map);
+  gst_sample_unref (sample);
+
+  /* a late datagram of frame 1 is dropped and counted */
+  fake_udp_send_frame (ufd, (struct sockaddr *) &peer, plen, 3, 1, 0x40,
+      0xff & ~(1 << 2));
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), PULL_TIMEOUT);
+  fail_unless (sample != NULL);
+  buf = gst_sample_get_buffer (sample);
+  fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  gst_buffer_map (buf, &map, GST_MAP_READ);
+  fail_unless_equals_int (map.data[0], 0x70);
+  gst_buffer_unmap (buf, &map);
+  gst_sample_unref (sample);
+  {
+    GstElement *src = gst_bin_get_by_name (GST_BIN (rx), "tilesrc0");
+    gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+    while (stat_u64 (src, "packets-late") < 1 && g_get_monotonic_time () < end)
+      g_usleep (1000);
+    fail_unless_equals_uint64 (stat_u64 (src, "packets-late"), 1);
+    fail_unless_equals_uint64 (stat_u64 (src, "packets-lost"), 2);
+    fail_unless_equals_uint64 (stat_u64 (src, "frames-partial"), 1);
+    fail_unless_equals_uint64 (stat_u64 (src, "frames-timer"), 1);
+    fail_unless_equals_uint64 (stat_u64 (src, "packets-received"), 22);
+    gst_object_unref (src);
+  }
+
+  /* EOS: the frame in assembly (3, half there) is pushed with its gaps */
+  fake_udp_send_frame (ufd, (struct sockaddr *) &peer, plen, 3, 3, 0x20, 0xf0);
+  g_byte_array_set_size (m, 0);
+  gst_bc_wire_eos_pack (m);
+  send (ctl, m->data, m->len, MSG_NOSIGNAL);
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), PULL_TIMEOUT);
+  fail_unless (sample != NULL);
+  buf = gst_sample_get_buffer (sample);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  loss = gst_buffer_get_bc_loss_meta (buf);
+  fail_unless (loss && loss->n_ranges == 1 && loss->ranges[0].offset == 512
+      && loss->ranges[0].size == 512);
+  gst_sample_unref (sample);
+  fail_unless (gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+          PULL_TIMEOUT) == NULL);
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)));
+
+  gst_element_set_state (rx, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (rx);
+  close (ctl);
+  close (ufd);
+  close (lfd);
+  g_free (config);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_documented)
 {
   check_documented ("tilesink");
@@ -1444,6 +1624,7 @@ tile_suite (void)
   tcase_add_test (tc, test_receiver_process_killed);
   tcase_add_test (tc, test_udp_delivery);
   tcase_add_test (tc, test_udp_hostile_datagrams);
+  tcase_add_test (tc, test_udp_loss_concealment);
   tcase_add_test (tc, test_hostile_clients);
   tcase_add_test (tc, test_hostile_server);
   tcase_add_test (tc, test_backpressure_drops);
