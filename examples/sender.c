@@ -237,7 +237,8 @@ main (int argc, char **argv)
 {
   gchar *address = NULL, *format = NULL, *pattern = NULL, *quality = NULL;
   gint port = 7000, units = 4, width = 1920, height = 1080, fps = 30;
-  gint num_frames = 0, chunk_size = 0;
+  gint num_frames = 0, chunk_size = 0, packet_size = 0;
+  gchar *protocol = NULL;
   GOptionEntry entries[] = {
     {"address", 'a', 0, G_OPTION_ARG_STRING, &address,
         "Address to listen on (default 0.0.0.0)", "ADDR"},
@@ -262,6 +263,11 @@ main (int argc, char **argv)
         "N"},
     {"chunk-size", 0, 0, G_OPTION_ARG_INT, &chunk_size,
         "Bytes per send() call, 0 = tilesink's default", "BYTES"},
+    {"protocol", 0, 0, G_OPTION_ARG_STRING, &protocol,
+        "tcp (default) or udp", "PROTO"},
+    {"packet-size", 0, 0, G_OPTION_ARG_INT, &packet_size,
+        "udp: payload bytes per datagram, 0 = tilesink's default (1408)",
+        "BYTES"},
     {NULL}
   };
   GOptionContext *ctx;
@@ -329,9 +335,9 @@ main (int argc, char **argv)
 
   desc = g_strdup_printf ("videotestsrc is-live=true pattern=%s num-buffers=%d"
       " ! video/x-raw,width=%d,height=%d,framerate=%d/1 ! %s quality=%s "
-      "! tilesink name=sink address=\"%s\" port=%d units=%d",
+      "! tilesink name=sink address=\"%s\" port=%d units=%d protocol=%s",
       pattern, num_frames > 0 ? num_frames : -1, width, height, fps, encoder,
-      quality, address, port, units);
+      quality, address, port, units, protocol ? protocol : "tcp");
   pipeline = gst_parse_launch (desc, &err);
   g_free (desc);
   if (pipeline == NULL || err != NULL) {
@@ -342,6 +348,8 @@ main (int argc, char **argv)
     goto done;
   }
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  if (packet_size > 0)
+    g_object_set (sink, "packet-size", packet_size, NULL);
   if (chunk_size > 0)
     g_object_set (sink, "chunk-size", (guint) chunk_size, NULL);
 
@@ -396,6 +404,7 @@ done:
   g_free (address);
   g_free (format);
   g_free (pattern);
+  g_free (protocol);
   g_free (quality);
   gst_deinit ();
   return sender.ret;
