@@ -546,7 +546,7 @@ static const gchar *const stats_names[] = {
   "receive-buffer-granted", "units", "generation", "connects",
   "tiles-stepped", "tile-spread-mean", "packets-received", "packets-lost",
   "packets-late", "packets-invalid", "packets-duplicate", "frames-partial",
-  "frames-timer", "kernel-drops",
+  "frames-timer", "kernel-drops", "frames-skipped", "packets-dropped",
 };
 
 void

@@ -293,6 +293,8 @@ stats_locked (GstTileSrc * self)
         "packets-duplicate", G_TYPE_UINT64, self->packets_duplicate,
         "frames-partial", G_TYPE_UINT64, self->frames_partial,
         "frames-timer", G_TYPE_UINT64, self->frames_timer,
+        "frames-skipped", G_TYPE_UINT64, self->frames_skipped,
+        "packets-dropped", G_TYPE_UINT64, self->packets_dropped,
         "kernel-drops", G_TYPE_UINT64, drops, NULL);
   }
   gst_tile_latency_to_structure (&self->latency, s);
@@ -841,6 +843,47 @@ typedef struct
   guint len;
 } UdpCopy;
 
+/* Every frame in assembly but the newest runs a timer: a newer frame has
+ * started (units are not in lockstep, so the newer one may have been
+ * allocated first). Lock held. */
+static void
+udp_start_timers_locked (GstTileSrc * self)
+{
+  guint64 newest = 0;
+  gint64 avg;
+  guint i;
+
+  for (i = 0; i < GST_TILE_SRC_SLOTS; i++)
+    if (self->slots[i].state == SLOT_FILLING)
+      newest = MAX (newest, self->slots[i].frame);
+  /* before any frame was measured: a frame duration from the caps */
+  avg = self->avg_receive_ns;
+  if (avg == 0)
+    avg = GST_CLOCK_TIME_IS_VALID (self->duration) ? self->duration :
+        UDP_FIRST_TIMER_NS;
+  for (i = 0; i < GST_TILE_SRC_SLOTS; i++) {
+    GstTileSrcSlot *o = &self->slots[i];
+
+    if (o->state == SLOT_FILLING && o->frame < newest && o->deadline == 0)
+      /* at least the scheduling granularity of a busy machine */
+      o->deadline = monotonic_ns () + MAX (UDP_MIN_TIMER_NS,
+          (gint64) (self->timer_factor * avg));
+  }
+}
+
+/* The receive time of a frame, whole or not (first to last datagram), for
+ * the timers. Lock held. */
+static void
+udp_note_receive_time_locked (GstTileSrc * self, GstTileSrcSlot * slot)
+{
+  gint64 took = slot->last_ns - slot->first_ns;
+
+  if (took <= 0)
+    return;
+  self->avg_receive_ns = self->avg_receive_ns ?
+      (self->avg_receive_ns * 7 + took) / 8 : took;
+}
+
 /* A claimed slot for @frame, allocating its buffer when new. NULL when the
  * datagram is to be dropped (late, too far ahead, no slot free: the oldest
  * frame is then pushed with its gaps right away). Lock held; may release
@@ -895,7 +938,7 @@ udp_slot_locked (GstTileSrc * self, guint64 frame, guint64 session,
     slot->writers = 0;
     slot->deadline = 0;
     memset (slot->tile_copied, 0, sizeof (slot->tile_copied));
-    slot->first_ns = monotonic_ns ();
+    slot->first_ns = slot->last_ns = monotonic_ns ();
     slot->sender_ts = GST_CLOCK_TIME_NONE;
     memset (slot->got, 0, (total + 7) / 8);
     g_mutex_unlock (&self->lock);
@@ -923,19 +966,7 @@ udp_slot_locked (GstTileSrc * self, guint64 frame, guint64 session,
     if (meta)
       gst_bc_tile_meta_set_tiling (meta, &self->tiling);
     slot->state = SLOT_FILLING;
-    /* a newer frame has started: older incomplete ones get their timer */
-    for (i = 0; i < GST_TILE_SRC_SLOTS; i++) {
-      GstTileSrcSlot *o = &self->slots[i];
-
-      if (o->state == SLOT_FILLING && o->frame < frame && o->deadline == 0) {
-        gint64 avg = self->avg_receive_ns ? self->avg_receive_ns :
-            UDP_FIRST_TIMER_NS;
-
-        /* at least the scheduling granularity of a busy machine */
-        o->deadline = monotonic_ns () + MAX (UDP_MIN_TIMER_NS,
-            (gint64) (self->timer_factor * avg));
-      }
-    }
+    udp_start_timers_locked (self);
     g_cond_broadcast (&self->cond);
     return slot;
   wait:
@@ -991,10 +1022,9 @@ udp_commit_locked (GstTileSrc * self, guint unit, UdpCopy * copies,
     if (slot->writers == 0 && slot->n_got == total &&
         slot->state == SLOT_FILLING) {
       GstClock *clock = gst_element_get_clock (GST_ELEMENT (self));
-      gint64 took = monotonic_ns () - slot->first_ns;
 
-      self->avg_receive_ns = self->avg_receive_ns ?
-          (self->avg_receive_ns * 7 + took) / 8 : took;
+      slot->last_ns = monotonic_ns ();
+      udp_note_receive_time_locked (self, slot);
       slot->complete_time = GST_CLOCK_TIME_NONE;
       if (clock) {
         slot->complete_time = gst_clock_get_time (clock);
@@ -1023,21 +1053,25 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
   guint64 tile_size = config->tiles[u->index].size;
   GstTileSrcSlot *slot = NULL;
   gboolean late, full;
+  gint64 now;
 
   g_mutex_lock (&self->lock);
   self->packets_invalid += invalid;
+  now = monotonic_ns ();
   for (i = 0; i < n; i++) {
     GstBcWirePacketHeader *h = &hs[i];
     guint idx;
 
     if (self->have_pushed && h->frame > self->last_pushed + UDP_FRAME_WINDOW) {
-      self->packets_invalid++;
+      /* valid, but further ahead than we can hold */
+      self->packets_dropped++;
       continue;
     }
     if (!slot || slot->frame != h->frame || slot->state != SLOT_FILLING) {
       while (TRUE) {
         slot = udp_slot_locked (self, h->frame, session, &late, &full);
-        if (slot || !full || !self->running || self->session != session)
+        if (slot || !full || !self->running || self->session != session
+            || self->udp_drain)
           break;
         udp_commit_locked (self, u->index, copies, n_copies);
         n_copies = 0;
@@ -1048,7 +1082,7 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
       if (late)
         self->packets_late++;
       else
-        self->packets_lost++;
+        self->packets_dropped++;
       slot = NULL;
       continue;
     }
@@ -1060,6 +1094,7 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
     slot->got[idx / 8] |= 1 << (idx % 8);
     slot->n_got++;
     slot->writers++;
+    slot->last_ns = now;
     slot->sender_ts = h->timestamp;
     self->packets_received++;
     self->bytes_received += GST_BC_WIRE_PACKET_HEADER_SIZE + ps;
@@ -1680,6 +1715,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   self->packets_received = self->packets_lost = self->packets_late = 0;
   self->packets_invalid = self->packets_duplicate = 0;
   self->frames_partial = self->frames_timer = 0;
+  self->packets_dropped = self->frames_skipped = 0;
   self->have_pushed = FALSE;
   self->keep_last = FALSE;
   self->avg_receive_ns = 0;
@@ -1931,6 +1967,7 @@ udp_take_partial_locked (GstTileSrc * self, GstTileSrcSlot * slot,
     }
   }
   GST_BUFFER_FLAG_SET (slot->buffer, GST_BUFFER_FLAG_CORRUPTED);
+  udp_note_receive_time_locked (self, slot);
   self->packets_lost += missing;
   self->frames_partial++;
   if (slot->deadline > 1)
@@ -2085,6 +2122,8 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   udp = self->config && self->config->protocol == GST_BC_WIRE_PROTOCOL_UDP;
   if (udp) {
     last = self->last_buffer ? gst_buffer_ref (self->last_buffer) : NULL;
+    if (self->have_pushed && frame_number > self->last_pushed + 1)
+      self->frames_skipped += frame_number - self->last_pushed - 1;
     self->last_pushed = frame_number;
     self->have_pushed = TRUE;
   }

@@ -51,6 +51,7 @@ typedef struct
   guint8 *got;                  /* a bit per datagram of the frame */
   guint n_got;
   gint64 first_ns;              /* monotonic, first datagram */
+  gint64 last_ns;               /* monotonic, last datagram filed */
   gint64 deadline;              /* monotonic ns, 0 = no timer running */
   guint32 tile_copied[GST_BC_WIRE_MAX_UNITS];   /* datagrams in place */
 } GstTileSrcSlot;
@@ -123,6 +124,8 @@ struct _GstTileSrc
   guint64 packets_duplicate;
   guint64 frames_partial;
   guint64 frames_timer;
+  guint64 packets_dropped;
+  guint64 frames_skipped;
   guint connects;
   gint granted_rcvbuf;
   gboolean warned_rcvbuf;

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+# gst-bc
+# Copyright (C) 2026 gst-bc developers
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Asserts on the JSON lines of one tests/netns scenario (run.sh calls it):
+# byte-exact delivery outside the lost ranges, no reordering or duplicate,
+# the stream keeps flowing, and a packet loss that fits the scenario.
+# Standard library only. Exit 0 = pass, 1 = fail.
+
+import argparse
+import json
+import sys
+
+# tilesrc statistics worth showing when they are there (protocol=udp)
+UDP_FIELDS = ('packets-received', 'packets-lost', 'packets-late',
+              'packets-invalid', 'packets-duplicate', 'frames-partial',
+              'frames-timer', 'kernel-drops')
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            lines = [l for l in f.read().splitlines() if l.startswith('{')]
+        return json.loads(lines[-1]) if lines else None
+    except (OSError, ValueError) as e:
+        print(f'  cannot read {path}: {e}')
+        return None
+
+
+def tail(path, n=15):
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return
+    print(f'  --- last lines of {path}:')
+    for l in lines[-n:]:
+        print('    ' + l)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--name', required=True)
+    ap.add_argument('--protocol', required=True)
+    ap.add_argument('--drop', type=int, default=0, help='nft drop rule, %%')
+    ap.add_argument('--tbf', type=int, default=0)
+    ap.add_argument('--paced', type=int, default=0)
+    ap.add_argument('--frames', type=int, required=True)
+    ap.add_argument('--tx', required=True)
+    ap.add_argument('--rx', required=True)
+    ap.add_argument('--tx-rc', type=int, required=True)
+    ap.add_argument('--rx-rc', type=int, required=True)
+    ap.add_argument('--nft-dropped', default='')
+    ap.add_argument('--tbf-dropped', default='')
+    ap.add_argument('--tx-log', default='')
+    ap.add_argument('--rx-log', default='')
+    a = ap.parse_args()
+
+    problems = []
+    notes = []
+    tx, rx = load(a.tx), load(a.rx)
+    if tx is None:
+        problems.append(f'no JSON from the sender (exit {a.tx_rc})')
+    if rx is None:
+        problems.append(f'no JSON from the receiver (exit {a.rx_rc})')
+    if tx is None or rx is None:
+        return report(a, problems, notes, tx, rx)
+
+    if a.tx_rc != 0 or tx.get('error'):
+        problems.append(f'sender exit {a.tx_rc}: {tx.get("error")}')
+    if a.rx_rc != 0 or rx.get('error'):
+        problems.append(f'receiver exit {a.rx_rc}: {rx.get("error")}')
+    if not rx.get('eos'):
+        problems.append('the receiver did not get EOS')
+
+    # integrity
+    for key, what in (('mismatch_frames', 'frames with received bytes that differ'),
+                      ('reordered', 'frames out of order'),
+                      ('duplicates', 'frames received twice'),
+                      ('out_of_range', 'frames with an impossible number'),
+                      ('bad_size', 'buffers of the wrong size'),
+                      ('meta_inconsistent', 'loss meta / CORRUPTED flag inconsistencies')):
+        if rx.get(key, 0):
+            problems.append(f'{rx[key]} {what}')
+    if rx.get('meta_overlaps', 0):
+        notes.append(f'{rx["meta_overlaps"]} overlapping lost ranges')
+
+    txs = tx.get('stats') or {}
+    rxs = rx.get('stats') or {}
+    pushed = tx.get('frames_pushed', 0)
+    sent = txs.get('frames-sent', pushed)
+    got = rx.get('frames', 0)
+    partial = rx.get('frames_partial', 0)
+
+    # the stream keeps flowing
+    if pushed != a.frames:
+        problems.append(f'the sender pushed {pushed} of {a.frames} frames')
+    if got == 0:
+        problems.append('no frame received')
+    if got < 0.9 * sent:
+        problems.append(f'{got} frames received, fewer than 90 % of the {sent} sent')
+    if got > pushed:
+        problems.append(f'{got} frames received, more than the {pushed} pushed')
+    if a.tbf == 0 and sent < 0.9 * pushed:
+        problems.append(f'the sender sent only {sent} of {pushed} frames '
+                        f'(dropped {txs.get("frames-dropped")}, unsent '
+                        f'{txs.get("frames-unsent")})')
+    if 'frames-received' in rxs and rxs['frames-received'] != got:
+        problems.append(f'tilesrc counts {rxs["frames-received"]} frames, '
+                        f'appsink got {got}')
+
+    if a.protocol == 'tcp':
+        # TCP: nothing may be lost
+        if got != sent:
+            problems.append(f'tcp: {got} frames received, {sent} sent')
+        if partial or rx.get('lost_bytes', 0):
+            problems.append(f'tcp: {partial} partial frames, '
+                            f'{rx.get("lost_bytes")} bytes lost')
+        if rxs.get('frames-incomplete', 0):
+            problems.append(f'tcp: {rxs["frames-incomplete"]} incomplete frames')
+
+    # packet loss against the scenario
+    loss = None
+    basis = None
+    if 'packets-lost' in rxs and 'packets-received' in rxs:
+        lost, recv = rxs['packets-lost'], rxs['packets-received']
+        if lost + recv > 0:
+            loss = lost / (lost + recv)
+            basis = f'packets ({lost} of {lost + recv})'
+    elif a.protocol == 'udp' and rx.get('loss_meta'):
+        loss = rx.get('lost_fraction', 0.0)
+        basis = 'lost bytes (no packets-lost in the stats)'
+    if a.protocol == 'udp' and loss is not None:
+        if a.drop > 0:
+            lo, hi = 0.3 * a.drop / 100, 3 * a.drop / 100
+            if not lo <= loss <= hi:
+                problems.append(f'loss {loss:.3%} by {basis} outside '
+                                f'[{lo:.2%}, {hi:.2%}] for a {a.drop} % drop rule')
+        elif a.tbf == 0 or a.paced:
+            if loss >= 0.001:
+                problems.append(f'loss {loss:.3%} by {basis}, want < 0.1 %')
+        elif loss == 0:
+            offered = tx.get('offered_bps', 0)
+            notes.append(f'no loss through the bottleneck: the sender offered '
+                         f'{offered / 1e9:.2f} Gbit/s but sent '
+                         f'{sent} of {pushed} frames; the scenario did not '
+                         f'overload the 5 Gbit/s tbf')
+    if a.protocol == 'udp' and loss is None:
+        notes.append('no packet statistics and no loss meta: loss not checked')
+    return report(a, problems, notes, tx, rx, loss, basis)
+
+
+def report(a, problems, notes, tx, rx, loss=None, basis=None):
+    ok = not problems
+    print(f'netns: {"PASS" if ok else "FAIL"} {a.name}')
+    if tx is not None and rx is not None:
+        txs = tx.get('stats') or {}
+        rxs = rx.get('stats') or {}
+        secs = rx.get('receive_seconds') or 0
+        rate = (rx.get('frames', 0) * rx.get('frame_size', 0) * 8 / secs / 1e9
+                if secs > 0 else 0)
+        print(f'  frames: pushed {tx.get("frames_pushed")}, sent '
+              f'{txs.get("frames-sent")}, dropped at the sender '
+              f'{txs.get("frames-dropped")}, received {rx.get("frames")}, '
+              f'partial {rx.get("frames_partial")}, gaps {rx.get("frame_gaps")}')
+        print(f'  bytes lost {rx.get("lost_bytes")} '
+              f'({rx.get("lost_fraction", 0):.3%}), numbers inferred '
+              f'{rx.get("numbers_inferred")}, unverifiable '
+              f'{rx.get("frames_unverifiable")}, loss meta '
+              f'{"yes" if rx.get("loss_meta") else "NOT BUILT IN"}')
+        print(f'  offered {tx.get("offered_bps", 0) / 1e9:.2f} Gbit/s, '
+              f'received {rate:.2f} Gbit/s, late pushes {tx.get("late_pushes")}, '
+              f'latency p50 {rxs.get("latency-p50", 0) / 1e6:.2f} ms '
+              f'p99 {rxs.get("latency-p99", 0) / 1e6:.2f} ms')
+        ps = tx.get('push_seconds') or 0
+        if ps > 0 and 'bytes-sent' in txs:
+            print(f'  the sender put out {txs["bytes-sent"] * 8 / ps / 1e9:.2f} '
+                  f'Gbit/s while pushing')
+        if 'packets-sent' in txs and 'packets-received' in rxs:
+            ns, nr = txs['packets-sent'], rxs['packets-received']
+            print(f'  datagrams: sent {ns}, filed into frames {nr} '
+                  f'({(ns - nr) / ns if ns else 0:.3%} not)')
+        udp = {k: rxs[k] for k in UDP_FIELDS if k in rxs}
+        if udp:
+            print('  tilesrc: ' + ', '.join(f'{k} {v}' for k, v in udp.items()))
+        if loss is not None:
+            print(f'  packet loss {loss:.3%} by {basis}')
+    if a.nft_dropped:
+        print(f'  nft rule dropped {a.nft_dropped} packets')
+    if a.tbf_dropped:
+        print(f'  tbf dropped {a.tbf_dropped} packets')
+    for n in notes:
+        print(f'  note: {n}')
+    for p in problems:
+        print(f'  PROBLEM: {p}')
+    if not ok:
+        if a.tx_log:
+            tail(a.tx_log)
+        if a.rx_log:
+            tail(a.rx_log)
+    return 0 if ok else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

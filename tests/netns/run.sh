@@ -1,0 +1,341 @@
+#!/bin/bash
+# gst-bc
+# Copyright (C) 2026 gst-bc developers
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# The network-namespace test: tilesink in one network namespace, tilesrc in
+# another, a veth pair between them, and real packet loss (an nftables rule
+# in the receiver's namespace dropping N % of the data packets at random)
+# or a real bottleneck (a 5 Gbit/s tbf qdisc on the sender's veth).
+# tile-netns-check (tile-netns-check.c) is both ends: it checks every frame
+# byte for byte outside the lost ranges of its GstBcLossMeta, the frame
+# order, and prints its counts and the element's final stats as JSON;
+# check.py asserts on them.
+#
+#   tests/netns/run.sh BUILDDIR [--protocol tcp|udp] [SCENARIO...]
+#
+# SCENARIO (default: all):
+#   tcp        TCP baseline, no loss: every frame, byte-exact
+#   loss-0     1080p BC1 60 fps, no drop rule
+#   loss-1     the same, 1 % of the data packets dropped
+#   loss-5     the same, 5 % dropped
+#   tbf        2160p BC1 200 fps (6.6 Gbit/s) into a 5 Gbit/s tbf
+#   tbf-paced  the same with tilesink max-bitrate=4000000000
+# The loss and tbf scenarios use protocol=udp, or the protocol given with
+# --protocol (--protocol tcp runs them all over TCP: the drop rule then
+# matches TCP, which retransmits; useful to prove the harness). A scenario
+# whose tilesink cannot start with its settings fails. The loss scenarios make the sender's veth segment UDP
+# GSO batches (see set_segment), so the drop rule drops datagrams.
+#
+# meson registers this as the test 'netns' (suite 'netns'):
+#   meson test -C build --suite netns
+#
+# Needs root: it creates the namespaces and installs nftables and ethtool
+# (apt-get) when they are missing. Exits 77 (skipped) when it cannot, except under CI
+# (CI set), where that is a failure. Set BC_NETNS_KEEP=1 to keep the JSON
+# and logs (their directory is printed).
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+
+usage () {
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced ...]" >&2
+  exit 2
+}
+
+[ $# -ge 1 ] || usage
+builddir=$1
+shift
+lossproto=udp
+scenarios=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --protocol) [ $# -ge 2 ] || usage; lossproto=$2; shift 2 ;;
+    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced) scenarios+=("$1"); shift ;;
+    *) usage ;;
+  esac
+done
+case $lossproto in tcp|udp) ;; *) usage ;; esac
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced)
+
+skip () {
+  if [ -n "${CI:-}" ]; then
+    echo "netns: $1; failing instead of skipping under CI" >&2
+    exit 1
+  fi
+  echo "netns: SKIP: $1" >&2
+  exit 77
+}
+
+fail () {
+  echo "netns: FAIL: $1" >&2
+  exit 1
+}
+
+[ -d "$builddir" ] || fail "no build directory $builddir"
+builddir=$(cd "$builddir" && pwd)
+checker=$builddir/tests/netns/tile-netns-check
+[ -x "$checker" ] || fail "$checker not built (run ninja -C $builddir first)"
+ls "$builddir"/gst/tile/libgsttile.* >/dev/null 2>&1 ||
+  fail "the tile plugin is not built in $builddir/gst/tile"
+
+# ---- tools ----
+
+[ "$(id -u)" -eq 0 ] || skip "needs root to create network namespaces (uid $(id -u))"
+
+apt_install () {
+  # $1: package; quiet unless it fails
+  local log
+  log=$(mktemp)
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$1" >"$log" 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get update >>"$log" 2>&1
+    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$1" >>"$log" 2>&1; then
+      tail -5 "$log" >&2
+      rm -f "$log"
+      return 1
+    fi
+  fi
+  rm -f "$log"
+}
+
+PATH=$PATH:/usr/sbin:/sbin
+if ! command -v ip >/dev/null || ! command -v tc >/dev/null; then
+  command -v apt-get >/dev/null || skip "no ip/tc and no apt-get"
+  echo "netns: installing iproute2" >&2
+  apt_install iproute2 || skip "cannot install iproute2"
+fi
+if ! command -v ethtool >/dev/null && command -v apt-get >/dev/null; then
+  echo "netns: installing ethtool" >&2
+  apt_install ethtool || echo "netns: note: no ethtool" >&2
+fi
+if ! command -v nft >/dev/null; then
+  command -v apt-get >/dev/null || skip "no nft and no apt-get"
+  echo "netns: installing nftables" >&2
+  apt_install nftables || skip "cannot install nftables"
+fi
+python=/usr/bin/python3
+[ -x "$python" ] || python=$(command -v python3) || skip "no python3"
+command -v timeout >/dev/null || skip "no timeout (coreutils)"
+
+# ---- the namespaces ----
+
+tag=$$
+ns_tx=gstbc-$tag-tx
+ns_rx=gstbc-$tag-rx
+# a /30 in 10.x picked from the pid
+o2=$(( 64 + (tag / 64) % 128 ))
+o3=$(( (tag / 8192) % 256 ))
+o4=$(( (tag % 64) * 4 ))
+addr_tx=10.$o2.$o3.$(( o4 + 1 ))
+addr_rx=10.$o2.$o3.$(( o4 + 2 ))
+work=$(mktemp -d "${TMPDIR:-/tmp}/gstbc-netns.XXXXXX")
+pids=()
+made_ns=()
+
+cleanup () {
+  local p n
+  for p in "${pids[@]}"; do
+    kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
+  done
+  for n in "${made_ns[@]}"; do
+    ip netns del "$n" 2>/dev/null
+  done
+  if [ -n "${BC_NETNS_KEEP:-}" ]; then
+    echo "netns: logs and JSON kept in $work" >&2
+  else
+    rm -rf "$work"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if ! err=$(ip netns add "$ns_tx" 2>&1); then
+  skip "cannot create a network namespace (ip netns add: $err); needs root with CAP_NET_ADMIN and CAP_SYS_ADMIN"
+fi
+made_ns+=("$ns_tx")
+ip netns add "$ns_rx" || fail "ip netns add $ns_rx"
+made_ns+=("$ns_rx")
+# made straight inside the namespaces: no name in the host's namespace
+if ! err=$(ip link add name veth-tx netns "$ns_tx" type veth peer name veth-rx netns "$ns_rx" 2>&1); then
+  skip "cannot create a veth pair ($err)"
+fi
+ip -n "$ns_tx" addr add "$addr_tx/30" dev veth-tx || fail "ip addr add"
+ip -n "$ns_rx" addr add "$addr_rx/30" dev veth-rx || fail "ip addr add"
+for n in "$ns_tx" "$ns_rx"; do
+  ip -n "$n" link set lo up || fail "ip link set lo up"
+done
+have_ethtool=0
+command -v ethtool >/dev/null && have_ethtool=1
+ip -n "$ns_tx" link set veth-tx up || fail "ip link set up"
+ip -n "$ns_rx" link set veth-rx up || fail "ip link set up"
+if command -v ping >/dev/null; then
+  ip netns exec "$ns_tx" ping -c 1 -W 2 "$addr_rx" >/dev/null 2>&1 ||
+    fail "no ping answer over the veth pair"
+fi
+echo "netns: namespaces $ns_tx ($addr_tx) and $ns_rx ($addr_rx), logs in $work" >&2
+
+# the build tree's plugins, a registry of our own
+export GST_PLUGIN_PATH_1_0=$builddir/gst
+export GST_PLUGIN_PATH=$builddir/gst
+export GST_REGISTRY_1_0=$work/registry.bin
+export GST_REGISTRY=$work/registry.bin
+unset GST_PLUGIN_SYSTEM_PATH_1_0 GST_PLUGIN_SYSTEM_PATH
+export GST_REGISTRY_FORK=no
+
+# ---- can tilesink start with a scenario's settings? ----
+
+# A sender that does not start with a scenario's settings fails the
+# scenario (the probe says why).
+probe () {
+  # probe PROTO [SENDER ARGS...]: prints the reason, returns 77 if it does not start
+  local proto=$1 out rc
+  shift
+  out=$(ip netns exec "$ns_tx" "$checker" --probe --protocol "$proto" \
+    --address "$addr_tx" "$@" 2>&1)
+  rc=$?
+  echo "$out" | tail -1
+  return $rc
+}
+
+# ---- scenarios ----
+
+port=$(( 20000 + tag % 20000 ))
+segment=0
+results=()
+failed=0
+
+reset_net () {
+  ip netns exec "$ns_rx" nft flush ruleset
+  tc -n "$ns_tx" qdisc del dev veth-tx root 2>/dev/null
+  return 0
+}
+
+# segment 1|0: where UDP GSO batches become datagrams. A NIC puts single
+# datagrams on the wire even when tilesink sends with UDP GSO, but a veth
+# carries a whole GSO batch (up to 64 datagrams) to the other namespace as
+# one packet, where the drop rule would drop the whole batch. With 1, the
+# sender's veth segments (tx-udp-segmentation off), so the drop rule sees
+# datagrams; this costs the sender's CPU. The tbf scenarios keep the
+# batches (0): on 2 cores the segmenting sender cannot offer more than the
+# 5 Gbit/s bottleneck, and a tail-drop queue drops bursts anyway.
+# BC_NETNS_SEGMENT=0|1 forces either.
+set_segment () {
+  local want=${BC_NETNS_SEGMENT:-$1}
+  if [ $have_ethtool = 0 ]; then
+    [ "$want" = 1 ] && echo "netns: note: no ethtool: UDP GSO batches cross the veth whole, drops hit whole batches" >&2
+    return 0
+  fi
+  ip netns exec "$ns_tx" ethtool -K veth-tx tx-udp-segmentation \
+    "$([ "$want" = 1 ] && echo off || echo on)" ||
+    fail "ethtool -K veth-tx tx-udp-segmentation"
+  segment=$want
+}
+
+# drop N % of $proto packets arriving in the receiver's namespace
+add_drop () {
+  ip netns exec "$ns_rx" nft -f - <<EOF || fail "nft: cannot add the drop rule"
+table inet gstbc {
+  chain in {
+    type filter hook input priority 0; policy accept;
+    meta l4proto $2 numgen random mod 100 < $1 counter drop
+  }
+}
+EOF
+}
+
+nft_dropped () {
+  ip netns exec "$ns_rx" nft list table inet gstbc 2>/dev/null |
+    sed -n 's/.*counter packets \([0-9]*\) .*/\1/p' | head -1
+}
+
+# a 5 Gbit/s bottleneck on the sender's veth
+add_tbf () {
+  tc -n "$ns_tx" qdisc add dev veth-tx root tbf rate 5gbit burst ${BC_NETNS_TBF_BURST:-128kb} latency 2ms 2>"$work/tbf.err" ||
+    skip "no tbf qdisc: $(cat "$work/tbf.err")"
+}
+
+tbf_dropped () {
+  tc -n "$ns_tx" -s qdisc show dev veth-tx |
+    sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -1
+}
+
+# run_pair NAME PROTO DROP TBF SEGMENT FRAMES FPS WIDTH HEIGHT [SENDER ARGS...]
+run_pair () {
+  local name=$1 proto=$2 drop=$3 tbf=$4 seg=$5 frames=$6 fps=$7 w=$8 h=$9
+  shift 9
+  local txpid rxrc txrc i why nftd= tbfd=
+  local common=(--port "$port" --protocol "$proto" --frames "$frames"
+                --fps "$fps" --width "$w" --height "$h" --units 4)
+
+  why=$(probe "$proto" "$@")
+  case $? in
+    0) ;;
+    *)
+      echo "netns: --- $name: FAIL: the tilesink probe failed: $why" >&2
+      results+=("FAIL $name (probe)")
+      failed=1
+      return 0 ;;
+  esac
+
+  reset_net
+  set_segment "$seg"
+  [ "$drop" -gt 0 ] && add_drop "$drop" "$proto"
+  [ "$tbf" = 1 ] && add_tbf
+  echo "netns: --- $name: $proto, ${w}x$h BC1 at $fps fps, $frames frames, drop $drop %$([ "$tbf" = 1 ] && echo ', 5 Gbit/s tbf')$([ "$segment" = 1 ] && echo ', segmented on the veth')${*:+, $*}" >&2
+
+  timeout 60 ip netns exec "$ns_tx" "$checker" --send --address "$addr_tx" \
+    "${common[@]}" --wait 20 --timeout 40 "$@" \
+    >"$work/$name.tx.json" 2>"$work/$name.tx.log" &
+  txpid=$!
+  pids+=("$txpid")
+  # wait for it to listen
+  for i in $(seq 100); do
+    ip netns exec "$ns_tx" ss -Hltn "sport = :$port" 2>/dev/null | grep -q . && break
+    kill -0 "$txpid" 2>/dev/null || break
+    sleep 0.05
+  done
+  timeout 60 ip netns exec "$ns_rx" "$checker" --receive --host "$addr_tx" \
+    "${common[@]}" --timeout 30 \
+    >"$work/$name.rx.json" 2>"$work/$name.rx.log"
+  rxrc=$?
+  wait "$txpid"
+  txrc=$?
+  pids=("${pids[@]/$txpid}")
+  [ "$drop" -gt 0 ] && nftd=$(nft_dropped)
+  [ "$tbf" = 1 ] && tbfd=$(tbf_dropped)
+  port=$(( port + 1 ))
+
+  "$python" "$here/check.py" --name "$name" --protocol "$proto" \
+    --drop "$drop" --tbf "$tbf" --frames "$frames" \
+    --paced "$([ "$name" = tbf-paced ] && echo 1 || echo 0)" \
+    --tx "$work/$name.tx.json" --rx "$work/$name.rx.json" \
+    --tx-rc "$txrc" --rx-rc "$rxrc" \
+    --nft-dropped "${nftd:-}" --tbf-dropped "${tbfd:-}" \
+    --tx-log "$work/$name.tx.log" --rx-log "$work/$name.rx.log" >&2
+  if [ $? -eq 0 ]; then
+    results+=("PASS $name")
+  else
+    results+=("FAIL $name")
+    failed=1
+  fi
+}
+
+for s in "${scenarios[@]}"; do
+  case $s in
+    tcp)       run_pair tcp tcp 0 0 0 180 60 1920 1080 ;;
+    loss-0)    run_pair loss-0 "$lossproto" 0 0 1 180 60 1920 1080 ;;
+    loss-1)    run_pair loss-1 "$lossproto" 1 0 1 180 60 1920 1080 ;;
+    loss-5)    run_pair loss-5 "$lossproto" 5 0 1 180 60 1920 1080 ;;
+    tbf)       run_pair tbf "$lossproto" 0 1 0 400 200 3840 2160 ;;
+    tbf-paced) run_pair tbf-paced "$lossproto" 0 1 0 400 200 3840 2160 \
+                 --max-bitrate 4000000000 ;;
+  esac
+done
+
+echo "netns: summary:" >&2
+for r in "${results[@]}"; do
+  echo "netns:   $r" >&2
+done
+exit $failed
