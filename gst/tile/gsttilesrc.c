@@ -295,6 +295,7 @@ stats_locked (GstTileSrc * self)
         "frames-timer", G_TYPE_UINT64, self->frames_timer,
         "frames-skipped", G_TYPE_UINT64, self->frames_skipped,
         "packets-dropped", G_TYPE_UINT64, self->packets_dropped,
+        "packets-in-place", G_TYPE_UINT64, self->packets_in_place,
         "kernel-drops", G_TYPE_UINT64, drops, NULL);
   }
   gst_tile_latency_to_structure (&self->latency, s);
@@ -992,7 +993,8 @@ udp_commit_locked (GstTileSrc * self, guint unit, UdpCopy * copies,
     return;
   g_mutex_unlock (&self->lock);
   for (i = 0; i < n_copies; i++)
-    memcpy (copies[i].dst, copies[i].src, copies[i].len);
+    if (copies[i].src != copies[i].dst)
+      memcpy (copies[i].dst, copies[i].src, copies[i].len);
   g_mutex_lock (&self->lock);
 
   /* stepped flush: a tile whose datagrams are all in place is reported
@@ -1000,6 +1002,8 @@ udp_commit_locked (GstTileSrc * self, guint unit, UdpCopy * copies,
   for (i = 0; i < n_copies; i++) {
     GstTileSrcSlot *slot = copies[i].slot;
 
+    if (copies[i].len == 0)
+      continue;                 /* the pin of a prediction, no datagram */
     if (++slot->tile_copied[unit] == tile_packets && n_done <
         GST_TILE_SRC_SLOTS)
       done[n_done++] = slot;
@@ -1045,7 +1049,7 @@ udp_commit_locked (GstTileSrc * self, guint unit, UdpCopy * copies,
 static void
 udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
     GstBcWirePacketHeader * hs, const guint8 ** payloads, guint n,
-    UdpCopy * copies, guint invalid)
+    UdpCopy * copies, guint invalid, GstTileSrcSlot * pinned)
 {
   GstBcWireConfig *config = self->config;
   guint ps = config->packet_size, i, n_copies = 0;
@@ -1058,6 +1062,14 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
   g_mutex_lock (&self->lock);
   self->packets_invalid += invalid;
   now = monotonic_ns ();
+  if (pinned) {
+    /* the slot received into in place: released with the copies */
+    copies[n_copies].slot = pinned;
+    copies[n_copies].dst = NULL;
+    copies[n_copies].src = NULL;
+    copies[n_copies].len = 0;
+    n_copies++;
+  }
   for (i = 0; i < n; i++) {
     GstBcWirePacketHeader *h = &hs[i];
     guint idx;
@@ -1102,6 +1114,8 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
     copies[n_copies].dst = slot->map.data + tile_off + h->offset;
     copies[n_copies].src = payloads[i];
     copies[n_copies].len = MIN (ps, tile_size - h->offset);
+    if (copies[n_copies].src == copies[n_copies].dst)
+      self->packets_in_place++;
     n_copies++;
   }
   udp_commit_locked (self, u->index, copies, n_copies);
@@ -1144,7 +1158,10 @@ udp_unit_thread (gpointer data)
   GByteArray *hello = g_byte_array_new ();
   GError *err = NULL;
   guint64 session;
-  guint timeout, ps, seg, vlen, bufsize, i, max_pk;
+  guint timeout, ps, seg, vlen, per_msg, i, max_pk;
+  guint64 tile_off, tile_size, exp_frame = 0, exp_off = 0, *pred = NULL;
+  gboolean have_exp = FALSE;
+  guint8 *hdrs = NULL;
   gint rcvbuf, granted, fd, one = 1;
   gboolean gro = FALSE, acked = FALSE;
   GstTileGso gso;
@@ -1203,27 +1220,34 @@ udp_unit_thread (gpointer data)
     gst_tile_net_shutdown (fd);
   g_mutex_unlock (&self->lock);
 
+  /* Receive layout: every datagram of a batch gets three iovecs, its
+   * header into a header array and its payload straight into the frame
+   * where the next datagram of this tile is expected (the rest, or all of
+   * it when there is no prediction, into a staging area). With GRO one
+   * message carries up to per_msg datagrams. */
   vlen = gro ? UDP_VLEN_GRO : UDP_VLEN;
-  bufsize = gro ? UDP_GRO_BUF : seg;
-  max_pk = gro ? vlen * (UDP_GRO_BUF / seg + 1) : vlen;
-  bufs = g_malloc ((gsize) vlen * bufsize);
+  per_msg = gro ? CLAMP (UDP_GRO_BUF / seg, 1, 300) : 1;
+  max_pk = vlen * per_msg;
+  hdrs = g_malloc ((gsize) max_pk * GST_BC_WIRE_PACKET_HEADER_SIZE);
+  bufs = g_malloc ((gsize) max_pk * ps);
+  pred = g_new (guint64, max_pk);
   cmsgs = g_malloc0 ((gsize) vlen * UDP_CMSG);
   msgs = g_new0 (struct mmsghdr, vlen);
-  iovs = g_new (struct iovec, vlen);
+  iovs = g_new (struct iovec, (gsize) max_pk * 3);
   hs = g_new (GstBcWirePacketHeader, max_pk);
   payloads = g_new (const guint8 *, max_pk);
-  copies = g_new (UdpCopy, max_pk);
-  for (i = 0; i < vlen; i++) {
-    iovs[i].iov_base = bufs + (gsize) i *bufsize;
-    iovs[i].iov_len = bufsize;
-  }
+  copies = g_new (UdpCopy, max_pk + 1);
+  tile_off = config->tiles[u->index].offset;
+  tile_size = config->tiles[u->index].size;
 
   gst_bc_wire_unit_hello_pack (&uh, hello, NULL);
   hello_end = monotonic_ns () + (gint64) timeout *GST_MSECOND;
 
   while (TRUE) {
     struct pollfd p = { fd, POLLIN, 0 };
+    GstTileSrcSlot *pinned = NULL;
     gboolean drain;
+    guint64 pos;
     gint r, k;
     guint n = 0, invalid = 0;
 
@@ -1248,15 +1272,63 @@ udp_unit_thread (gpointer data)
     if (!drain && poll (&p, 1, acked ? 100 : 20) <= 0)
       continue;
 
+    /* predict: the frame we expect continues where the last datagram
+     * ended; pinned (a writer) so it cannot leave while we receive */
+    g_mutex_lock (&self->lock);
+    if (have_exp && self->session == session) {
+      for (i = 0; i < GST_TILE_SRC_SLOTS; i++) {
+        GstTileSrcSlot *sl = &self->slots[i];
+
+        if (sl->state == SLOT_FILLING && sl->session == session &&
+            sl->frame == exp_frame) {
+          pinned = sl;
+          pinned->writers++;
+          break;
+        }
+      }
+    }
+    g_mutex_unlock (&self->lock);
+
+    pos = exp_off;
+    for (i = 0; i < max_pk; i++) {
+      struct iovec *iov = &iovs[3 * i];
+      guint8 *stage = bufs + (gsize) i * ps;
+
+      iov[0].iov_base = hdrs + (gsize) i *GST_BC_WIRE_PACKET_HEADER_SIZE;
+      iov[0].iov_len = GST_BC_WIRE_PACKET_HEADER_SIZE;
+      pred[i] = G_MAXUINT64;
+      if (pinned && pos < tile_size) {
+        guint idx = self->pk_base[u->index] + pos / ps;
+        gsize len = MIN (ps, tile_size - pos);
+
+        /* only this unit's thread sets the bits of its tile */
+        if (!(pinned->got[idx / 8] & (1 << (idx % 8)))) {
+          pred[i] = pos;
+          iov[1].iov_base = pinned->map.data + tile_off + pos;
+          iov[1].iov_len = len;
+          iov[2].iov_base = stage + len;
+          iov[2].iov_len = ps - len;
+        }
+        pos += ps;
+      }
+      if (pred[i] == G_MAXUINT64) {
+        iov[1].iov_base = stage;
+        iov[1].iov_len = ps;
+        iov[2].iov_base = NULL;
+        iov[2].iov_len = 0;
+      }
+    }
     for (i = 0; i < vlen; i++) {
       memset (&msgs[i].msg_hdr, 0, sizeof (struct msghdr));
-      msgs[i].msg_hdr.msg_iov = &iovs[i];
-      msgs[i].msg_hdr.msg_iovlen = 1;
+      msgs[i].msg_hdr.msg_iov = &iovs[3 * i * per_msg];
+      msgs[i].msg_hdr.msg_iovlen = 3 * per_msg;
       msgs[i].msg_hdr.msg_control = cmsgs + (gsize) i *UDP_CMSG;
       msgs[i].msg_hdr.msg_controllen = UDP_CMSG;
     }
     r = recvmmsg (fd, msgs, vlen, MSG_DONTWAIT, NULL);
     if (r <= 0) {
+      if (pinned)
+        udp_file_batch (self, u, session, hs, payloads, 0, copies, 0, pinned);
       if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
         g_set_error (&err, G_IO_ERROR, g_io_error_from_errno (errno),
             "unit %u: recvmmsg failed: %s", u->index, g_strerror (errno));
@@ -1269,8 +1341,7 @@ udp_unit_thread (gpointer data)
 
     for (k = 0; k < r; k++) {
       struct msghdr *m = &msgs[k].msg_hdr;
-      const guint8 *b = iovs[k].iov_base;
-      guint len = msgs[k].msg_len, step = len, off;
+      guint len = msgs[k].msg_len, step = len, off, j;
       struct cmsghdr *c;
 
       for (c = CMSG_FIRSTHDR (m); c; c = CMSG_NXTHDR (m, c)) {
@@ -1286,30 +1357,75 @@ udp_unit_thread (gpointer data)
         if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL)
           memcpy (&self->unit_drops[u->index], CMSG_DATA (c), sizeof (guint32));
       }
-      if (!acked && len >= 4 && GST_READ_UINT32_BE (b) == GST_BC_WIRE_MAGIC) {
-        acked = udp_hello_answer (b, len, &err);
-        if (err)
+      if (!acked && len >= GST_BC_WIRE_HEADER_SIZE &&
+          len <= GST_BC_WIRE_PACKET_HEADER_SIZE + (gsize) ps &&
+          GST_READ_UINT32_BE (iovs[3 * k * per_msg].iov_base) ==
+          GST_BC_WIRE_MAGIC) {
+        /* a control message: gather its bytes back into one buffer */
+        guint8 ctl[GST_BC_WIRE_PACKET_HEADER_SIZE + 2048];
+        gsize got = MIN (len, sizeof (ctl)), h0 = MIN (got,
+            GST_BC_WIRE_PACKET_HEADER_SIZE);
+
+        memcpy (ctl, iovs[3 * k * per_msg].iov_base, h0);
+        if (got > h0)
+          memcpy (ctl + h0, iovs[3 * k * per_msg + 1].iov_base, MIN (got - h0,
+                  iovs[3 * k * per_msg + 1].iov_len));
+        acked = udp_hello_answer (ctl, got, &err);
+        if (err) {
+          if (pinned)
+            udp_file_batch (self, u, session, hs, payloads, 0, copies, 0,
+                pinned);
           goto done;
+        }
         continue;
       }
-      for (off = 0; off < len && n < max_pk; off += step) {
-        guint l = MIN (step, len - off);
+      /* every datagram of a message must be a whole one, or the layout
+       * does not hold: all of it is invalid then */
+      if (step != seg || len % seg != 0 || len / seg > per_msg) {
+        invalid += MAX (1, len / MAX (step, 1));
+        continue;
+      }
+      for (off = 0, j = 0; off < len; off += seg, j++) {
+        guint idx = k * per_msg + j;
+        GstBcWirePacketHeader *h = &hs[n];
+        guint8 *stage = bufs + (gsize) idx * ps;
 
-        if (l != seg || gst_bc_wire_packet_header_parse (b + off, l, &hs[n],
-                NULL) != GST_BC_WIRE_PARSE_OK
-            || !gst_bc_wire_packet_check (&hs[n], config, NULL)
-            || hs[n].unit != u->index) {
+        if (gst_bc_wire_packet_header_parse (iovs[3 * idx].iov_base,
+                GST_BC_WIRE_PACKET_HEADER_SIZE, h, NULL) != GST_BC_WIRE_PARSE_OK
+            || !gst_bc_wire_packet_check (h, config, NULL)
+            || h->unit != u->index) {
           invalid++;
           continue;
         }
-        payloads[n] = b + off + GST_BC_WIRE_PACKET_HEADER_SIZE;
+        if (pred[idx] != G_MAXUINT64 && h->frame == exp_frame &&
+            h->offset == pred[idx]) {
+          payloads[n] = iovs[3 * idx + 1].iov_base;     /* in place */
+        } else {
+          /* mispredicted: gather the payload into staging now, before any
+           * datagram of this batch is moved into the frame */
+          if (pred[idx] != G_MAXUINT64)
+            memcpy (stage, iovs[3 * idx + 1].iov_base,
+                iovs[3 * idx + 1].iov_len);
+          payloads[n] = stage;
+        }
         n++;
       }
     }
-    if (n > 0)
+    if (n > 0) {
+      GstBcWirePacketHeader *last = &hs[n - 1];
+
       acked = TRUE;             /* data flows: our hello was heard */
-    if (n > 0 || invalid > 0)
-      udp_file_batch (self, u, session, hs, payloads, n, copies, invalid);
+      have_exp = TRUE;
+      exp_frame = last->frame;
+      exp_off = last->offset + ps;
+      if (exp_off >= tile_size) {
+        exp_frame++;
+        exp_off = 0;
+      }
+    }
+    if (n > 0 || invalid > 0 || pinned)
+      udp_file_batch (self, u, session, hs, payloads, n, copies, invalid,
+          pinned);
   }
 
 done:
@@ -1323,6 +1439,8 @@ done:
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
   g_byte_array_unref (hello);
+  g_free (hdrs);
+  g_free (pred);
   g_free (bufs);
   g_free (cmsgs);
   g_free (msgs);
@@ -1716,6 +1834,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   self->packets_invalid = self->packets_duplicate = 0;
   self->frames_partial = self->frames_timer = 0;
   self->packets_dropped = self->frames_skipped = 0;
+  self->packets_in_place = 0;
   self->have_pushed = FALSE;
   self->keep_last = FALSE;
   self->avg_receive_ns = 0;

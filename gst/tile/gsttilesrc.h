@@ -125,6 +125,7 @@ struct _GstTileSrc
   guint64 frames_partial;
   guint64 frames_timer;
   guint64 packets_dropped;
+  guint64 packets_in_place;
   guint64 frames_skipped;
   guint connects;
   gint granted_rcvbuf;
