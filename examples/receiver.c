@@ -32,9 +32,10 @@
 
 #include <gst/gst.h>
 #include <glib-unix.h>
-
 #include <signal.h>
 #include <string.h>
+
+#include "tile-example.h"
 
 /* how long to wait for the EOS to go through after a signal */
 #define EOS_TIMEOUT_S 5
@@ -53,46 +54,12 @@ typedef struct
   guint64 prev_frames;
 } Receiver;
 
-static gboolean
-check_element (const gchar * name, const gchar * hint)
-{
-  GstElementFactory *factory = gst_element_factory_find (name);
-
-  if (factory == NULL) {
-    g_printerr ("receiver: element %s not found: %s\n", name, hint);
-    return FALSE;
-  }
-  gst_object_unref (factory);
-  return TRUE;
-}
-
-static guint64
-get_u64 (const GstStructure * s, const gchar * field)
-{
-  guint64 v = 0;
-
-  if (!gst_structure_get_uint64 (s, field, &v))
-    v = 0;
-  return v;
-}
-
-/* a latency field (ns) in ms, or "-" before the first frame */
-static gchar *
-format_ms (const GstStructure * s, const gchar * field)
-{
-  guint64 ns;
-
-  if (!gst_structure_get_uint64 (s, field, &ns))
-    return g_strdup ("-");
-  return g_strdup_printf ("%.2f", ns / 1e6);
-}
-
 static void
 print_stats (Receiver * receiver, const GstStructure * s)
 {
   gint64 now = g_get_monotonic_time ();
-  guint64 frames = get_u64 (s, "frames-received");
-  guint64 bytes = get_u64 (s, "bytes-received");
+  guint64 frames = example_get_u64 (s, "frames-received");
+  guint64 bytes = example_get_u64 (s, "bytes-received");
   gdouble fps = 0.0, gbps = 0.0;
   gchar *p50, *p95, *p99;
 
@@ -107,13 +74,13 @@ print_stats (Receiver * receiver, const GstStructure * s)
   receiver->prev_frames = frames;
   receiver->prev_bytes = bytes;
 
-  p50 = format_ms (s, "latency-p50");
-  p95 = format_ms (s, "latency-p95");
-  p99 = format_ms (s, "latency-p99");
+  p50 = example_format_ms (s, "latency-p50");
+  p95 = example_format_ms (s, "latency-p95");
+  p99 = example_format_ms (s, "latency-p99");
   g_print ("receiver: %5.1f frames/s  %.3f Gbit/s  latency p50 %s ms  "
       "p95 %s ms  p99 %s ms  (frames %" G_GUINT64_FORMAT ", incomplete %"
       G_GUINT64_FORMAT ")\n", fps, gbps, p50, p95, p99, frames,
-      get_u64 (s, "frames-incomplete"));
+      example_get_u64 (s, "frames-incomplete"));
   g_free (p50);
   g_free (p95);
   g_free (p99);
@@ -208,18 +175,19 @@ print_summary (GstElement * src)
   g_object_get (src, "stats", &s, NULL);
   if (s == NULL)
     return;
-  if (get_u64 (s, "frames-received") == 0) {
+  if (example_get_u64 (s, "frames-received") == 0) {
     gst_structure_free (s);
     return;
   }
-  p50 = format_ms (s, "latency-p50");
-  p95 = format_ms (s, "latency-p95");
-  p99 = format_ms (s, "latency-p99");
+  p50 = example_format_ms (s, "latency-p50");
+  p95 = example_format_ms (s, "latency-p95");
+  p99 = example_format_ms (s, "latency-p99");
   g_print ("receiver: total: %" G_GUINT64_FORMAT " frames (%.1f MB), %"
       G_GUINT64_FORMAT " incomplete; latency over the last %u frames: "
-      "p50 %s ms, p95 %s ms, p99 %s ms\n", get_u64 (s, "frames-received"),
-      get_u64 (s, "bytes-received") / 1e6, get_u64 (s, "frames-incomplete"),
-      (guint) MIN (get_u64 (s, "latency-samples"), 1024), p50, p95, p99);
+      "p50 %s ms, p95 %s ms, p99 %s ms\n", example_get_u64 (s,
+          "frames-received"), example_get_u64 (s, "bytes-received") / 1e6,
+      example_get_u64 (s, "frames-incomplete"), (guint) MIN (example_get_u64 (s,
+              "latency-samples"), 1024), p50, p95, p99);
   g_free (p50);
   g_free (p95);
   g_free (p99);
@@ -293,10 +261,13 @@ main (int argc, char **argv)
         g_getenv ("WAYLAND_DISPLAY") != NULL;
   sink = display ? "autovideosink" : "fakesink";
 
-  if (!check_element ("tilesrc", "set GST_PLUGIN_PATH to the build "
-          "directory") || !check_element ("bcdec", "set GST_PLUGIN_PATH to "
-          "the build directory") || !check_element ("videoconvert",
-          "install gstreamer1.0-plugins-base") || !check_element (sink,
+  if (!example_check_element ("receiver", "tilesrc",
+          "set GST_PLUGIN_PATH to the build " "directory")
+      || !example_check_element ("receiver", "bcdec",
+          "set GST_PLUGIN_PATH to " "the build directory")
+      || !example_check_element ("receiver", "videoconvert",
+          "install gstreamer1.0-plugins-base")
+      || !example_check_element ("receiver", sink,
           display ? "install gstreamer1.0-plugins-good" :
           "GStreamer core elements are missing")) {
     receiver.ret = 1;

@@ -29,9 +29,10 @@
 
 #include <gst/gst.h>
 #include <glib-unix.h>
-
 #include <signal.h>
 #include <string.h>
+
+#include "tile-example.h"
 
 /* how long to wait for the EOS to go through after a signal */
 #define EOS_TIMEOUT_S 10
@@ -50,47 +51,13 @@ typedef struct
   guint64 prev_sent;
 } Sender;
 
-static gboolean
-check_element (const gchar * name, const gchar * hint)
-{
-  GstElementFactory *factory = gst_element_factory_find (name);
-
-  if (factory == NULL) {
-    g_printerr ("sender: element %s not found: %s\n", name, hint);
-    return FALSE;
-  }
-  gst_object_unref (factory);
-  return TRUE;
-}
-
-static guint64
-get_u64 (const GstStructure * s, const gchar * field)
-{
-  guint64 v = 0;
-
-  if (!gst_structure_get_uint64 (s, field, &v))
-    v = 0;
-  return v;
-}
-
-/* "p50 1.23 ms" of a latency field in ns, or "-" when not there yet */
-static gchar *
-format_ms (const GstStructure * s, const gchar * field)
-{
-  guint64 ns;
-
-  if (s == NULL || !gst_structure_get_uint64 (s, field, &ns))
-    return g_strdup ("-");
-  return g_strdup_printf ("%.2f", ns / 1e6);
-}
-
 static void
 print_stats (Sender * sender, const GstStructure * s)
 {
   GstStructure *receiver = NULL;
   gint64 now = g_get_monotonic_time ();
-  guint64 sent = get_u64 (s, "frames-sent");
-  guint64 bytes = get_u64 (s, "bytes-sent");
+  guint64 sent = example_get_u64 (s, "frames-sent");
+  guint64 bytes = example_get_u64 (s, "bytes-sent");
   gboolean connected = FALSE;
   gdouble gbps = 0.0, fps = 0.0;
   gchar *p50, *p99;
@@ -110,15 +77,15 @@ print_stats (Sender * sender, const GstStructure * s)
   /* the receiver's last report, when one has come */
   if (gst_structure_has_field_typed (s, "receiver", GST_TYPE_STRUCTURE))
     gst_structure_get (s, "receiver", GST_TYPE_STRUCTURE, &receiver, NULL);
-  p50 = format_ms (receiver, "latency-p50");
-  p99 = format_ms (receiver, "latency-p99");
+  p50 = example_format_ms (receiver, "latency-p50");
+  p99 = example_format_ms (receiver, "latency-p99");
 
   g_print ("sender: %s  sent %" G_GUINT64_FORMAT " (%.1f/s)  dropped %"
       G_GUINT64_FORMAT "  unsent %" G_GUINT64_FORMAT "  %.3f Gbit/s  "
       "receiver latency p50 %s ms  p99 %s ms\n",
       connected ? "connected   " : "no receiver ", sent, fps,
-      get_u64 (s, "frames-dropped"), get_u64 (s, "frames-unsent"), gbps,
-      p50, p99);
+      example_get_u64 (s, "frames-dropped"), example_get_u64 (s,
+          "frames-unsent"), gbps, p50, p99);
   g_free (p50);
   g_free (p99);
   if (receiver)
@@ -217,14 +184,15 @@ print_summary (GstElement * sink)
   gst_structure_get_uint (s, "disconnects", &disconnects);
   if (gst_structure_has_field_typed (s, "receiver", GST_TYPE_STRUCTURE))
     gst_structure_get (s, "receiver", GST_TYPE_STRUCTURE, &receiver, NULL);
-  p50 = format_ms (receiver, "latency-p50");
-  p99 = format_ms (receiver, "latency-p99");
+  p50 = example_format_ms (receiver, "latency-p50");
+  p99 = example_format_ms (receiver, "latency-p99");
   g_print ("sender: total: sent %" G_GUINT64_FORMAT " frames (%.1f MB), "
       "dropped %" G_GUINT64_FORMAT ", unsent %" G_GUINT64_FORMAT ", "
       "%u receiver(s), %u disconnect(s); receiver latency p50 %s ms, "
-      "p99 %s ms\n", get_u64 (s, "frames-sent"),
-      get_u64 (s, "bytes-sent") / 1e6, get_u64 (s, "frames-dropped"),
-      get_u64 (s, "frames-unsent"), clients, disconnects, p50, p99);
+      "p99 %s ms\n", example_get_u64 (s, "frames-sent"),
+      example_get_u64 (s, "bytes-sent") / 1e6, example_get_u64 (s,
+          "frames-dropped"), example_get_u64 (s, "frames-unsent"), clients,
+      disconnects, p50, p99);
   g_free (p50);
   g_free (p99);
   if (receiver)
@@ -266,7 +234,7 @@ main (int argc, char **argv)
     {"protocol", 0, 0, G_OPTION_ARG_STRING, &protocol,
         "tcp (default) or udp", "PROTO"},
     {"packet-size", 0, 0, G_OPTION_ARG_INT, &packet_size,
-        "udp: payload bytes per datagram, 0 = tilesink's default (1408)",
+          "udp: payload bytes per datagram, 0 = tilesink's default (1408)",
         "BYTES"},
     {NULL}
   };
@@ -325,9 +293,11 @@ main (int argc, char **argv)
     goto done;
   }
 
-  if (!check_element ("tilesink", "set GST_PLUGIN_PATH to the build "
-          "directory") || !check_element ("bc1enc", "set GST_PLUGIN_PATH "
-          "to the build directory") || !check_element ("videotestsrc",
+  if (!example_check_element ("sender", "tilesink",
+          "set GST_PLUGIN_PATH to the build " "directory")
+      || !example_check_element ("sender", "bc1enc",
+          "set GST_PLUGIN_PATH " "to the build directory")
+      || !example_check_element ("sender", "videotestsrc",
           "install gstreamer1.0-plugins-base")) {
     sender.ret = 1;
     goto done;
