@@ -13,10 +13,16 @@
  *
  *   bc-transport-bench -T tile -f BC1 -W 3840 -H 2160 -u 4 -c 1048576 \
  *       --seconds 2 [--rate 30] [--frames 150] [--window 4] ...
+ *   bc-transport-bench -T tile --protocol udp --packet-size 1408 --gso auto \
+ *       [--max-bitrate 8000000000] -f BC1 -W 3840 -H 2160 -u 4 ...
+ *   bc-transport-bench -T rtp --send-buffer-size 0 --receive-buffer-size 0 \
+ *       -f BC1 -W 3840 -H 2160 ...
  *
  * Transports (sender pipeline / receiver pipeline):
  *
  *   tile     appsrc ! tilesink port=0   /  tilesrc ! appsink
+ *            (--protocol udp: tilesink protocol=udp packet-size=N gso=M
+ *            max-bitrate=B, tilesrc gso=M [timer-factor=F])
  *   tcp      appsrc ! tcpserversink port=0
  *              /  tcpclientsrc ! rawvideoparse ! appsink
  *            (rawvideoparse cuts the byte stream into frames: GRAY8 of
@@ -30,6 +36,13 @@
  *            into a ring of frames; the frame is delivered when its last
  *            slice is in (the baseline: what the loopback and the
  *            scheduler allow, measured the same way)
+ *   rtp      appsrc ! rtpvrawpay mtu=1440 ! udpsink buffer-size=S
+ *              /  udpsrc buffer-size=R caps=application/x-rtp,... !
+ *                 rtpvrawdepay ! appsink
+ *            (RFC 4175: BC1 frames go as UYVY of width/2 x height/2, the
+ *            same byte count, RGB as RGB; S and R from --send-buffer-size
+ *            and --receive-buffer-size, 0 = the kernel's default; RTP
+ *            packets lost are counted from the sequence numbers at udpsrc)
  *
  * The frames are pseudo-random bytes, pre-filled once in a ring of --window
  * blocks. Before a frame is pushed the sender writes into its first bytes a
@@ -51,9 +64,30 @@
  * tile as it lands (flush=stepped), and the times of those reports, relative
  * to the sender's time, are measured too (first tile / last tile).
  *
+ * UDP (tile --protocol udp, rtp) may lose: a frame may never come, or come
+ * with gaps. tilesrc flags such a frame GST_BUFFER_FLAG_CORRUPTED with a
+ * GstBcLossMeta (the gaps keep an older frame's bytes): the stamps inside
+ * the lost ranges are skipped, the others checked (bad_stamps counts
+ * frames with a wrong one: damaged beyond what the meta says), and the
+ * corrupted frames and lost bytes are reported. rtpvrawdepay flags nothing:
+ * there the stamps alone find damaged frames. When the header is lost (or
+ * stale), the frame number is the highest stamp not above the frames
+ * pushed, and the time the one noted at the push. Frames are delivered in
+ * order, so a frame counts as done (for the window) once it or a newer one
+ * is delivered, and --tail unmeasured frames follow the measured ones (an
+ * incomplete frame is completed when a newer one starts). The ring has two
+ * more blocks, each reused only once the sender has released its buffer.
+ * Reported as well: tilesrc's and tilesink's UDP counters over the
+ * measurement (src_udp, sink_udp) and the kernel's (/proc/net/snmp Udp:
+ * RcvbufErrors, SndbufErrors, ... over the measurement, machine-wide).
+ *
  * Prints one JSON object on stdout. Exit status 0 when the run completed
  * (frames lost or late are reported, not failed), 1 on a pipeline error or
- * when nothing was delivered, 2 on bad options.
+ * when nothing was delivered, 2 on bad options. A UDP run that stalls (a
+ * frame neither delivered nor passed by a newer one for --timeout s) is
+ * reported with "stalled": true, without asking tilesrc for its stats
+ * again (a receiver stuck on its lock would hang the call), and the
+ * process exits without tearing the pipelines down.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -85,6 +119,7 @@
 #define STAMP_STRIDE 65536
 #define HEADER_BYTES 24
 #define MAX_GROUPS 32
+#define SENT_RING 4096
 
 /* command line */
 static gchar *opt_transport = NULL;
@@ -104,10 +139,38 @@ static gchar *opt_flush = NULL;
 static gboolean opt_tile_pool = FALSE;
 static gint opt_warmup = 3;
 static gdouble opt_timeout = 10.0;
+static gchar *opt_protocol = NULL;
+static gint opt_packet_size = 1408;
+static gchar *opt_gso = NULL;
+static gint64 opt_max_bitrate = 0;
+static gdouble opt_timer_factor = -1.0;
+static gint opt_rtp_mtu = 1440;
+static gint opt_tail = 2;
 
 static GOptionEntry entries[] = {
   {"transport", 'T', 0, G_OPTION_ARG_STRING, &opt_transport,
-      "tile, tcp, tcp-gdp or raw (default tile)", "NAME"},
+      "tile, tcp, tcp-gdp, raw or rtp (default tile)", "NAME"},
+  {"protocol", 0, 0, G_OPTION_ARG_STRING, &opt_protocol,
+      "-T tile: tilesink protocol, tcp or udp (default tcp)", "PROTO"},
+  {"packet-size", 0, 0, G_OPTION_ARG_INT, &opt_packet_size,
+      "-T tile --protocol udp: tilesink packet-size (default 1408)", "BYTES"},
+  {"gso", 0, 0, G_OPTION_ARG_STRING, &opt_gso,
+      "-T tile --protocol udp: tilesink and tilesrc gso, auto, on or off "
+      "(default auto)", "MODE"},
+  {"max-bitrate", 0, 0, G_OPTION_ARG_INT64, &opt_max_bitrate,
+      "-T tile --protocol udp: tilesink max-bitrate (default 0 = none)",
+      "BITS"},
+  {"timer-factor", 0, 0, G_OPTION_ARG_DOUBLE, &opt_timer_factor,
+      "-T tile --protocol udp: tilesrc timer-factor (default: the "
+      "element's)", "F"},
+  {"rtp-mtu", 0, 0, G_OPTION_ARG_INT, &opt_rtp_mtu,
+      "-T rtp: rtpvrawpay mtu, RTP header included (default 1440, the "
+      "datagram of tilesink's default packet-size)", "BYTES"},
+  {"tail", 0, 0, G_OPTION_ARG_INT, &opt_tail,
+      "UDP transports: frames pushed after the measured ones, not "
+      "measured, so that the last measured frame is not the newest one "
+      "(a receiver completes an incomplete frame when a newer one "
+      "starts) (default 2)", "N"},
   {"format", 'f', 0, G_OPTION_ARG_STRING, &opt_format,
       "BC1 (video/x-bc) or RGB (video/x-raw) (default BC1)", "FORMAT"},
   {"width", 'W', 0, G_OPTION_ARG_INT, &opt_width, "Width (default 3840)",
@@ -186,6 +249,29 @@ typedef struct
   /* bytes the receiving source produced (tcpclientsrc read sizes) */
   guint64 src_buffers;
   guint64 src_bytes;
+
+  /* lossy transports (UDP): a frame may never come, or come with gaps */
+  gboolean lossy;
+  gboolean *done;               /* per measured frame: delivered */
+  guint64 max_pushed;           /* highest seq pushed + 1 */
+  guint64 sent_rt[SENT_RING];   /* the time stamped into frame seq */
+  guint64 sent_seq[SENT_RING];
+  guint64 corrupted;            /* measured frames: GST_BUFFER_FLAG_CORRUPTED */
+  guint64 loss_meta;            /* measured frames with a GstBcLossMeta */
+  guint64 lost_bytes;           /* their GstBcLossMeta lost_bytes */
+  guint64 header_lost;          /* measured frames whose header was lost */
+  guint64 damaged;              /* measured frames with wrong bytes outside
+                                 * the lost ranges (= bad_stamps) */
+  guint64 checked_stamps;       /* stamps compared (measured frames) */
+  guint64 skipped_stamps;       /* stamps inside lost ranges, not compared */
+  /* RTP packets at udpsrc: sequence-number gaps */
+  guint64 rtp_packets;
+  guint64 rtp_gaps;
+  guint64 rtp_reordered;
+  guint16 rtp_last_seq;
+  gboolean rtp_have_seq;
+  /* appsrc buffers of a ring block not yet released by the sender */
+  gint *block_refs;             /* atomic */
 } Bench;
 
 static Bench bench;
@@ -303,50 +389,217 @@ count_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 
   bench.src_buffers++;
   bench.src_bytes += gst_buffer_get_size (buf);
+  if (user_data) {
+    /* udpsrc of -T rtp: one RTP packet per buffer; count the gaps in its
+     * sequence numbers (packets lost before the depayloader) */
+    guint8 h[4];
+
+    if (gst_buffer_extract (buf, 0, h, 4) == 4 && (h[0] >> 6) == 2) {
+      guint16 sn = GST_READ_UINT16_BE (h + 2);
+
+      bench.rtp_packets++;
+      if (bench.rtp_have_seq) {
+        guint16 d = (guint16) (sn - bench.rtp_last_seq);
+
+        if (d == 0 || d >= 0x8000) {
+          bench.rtp_reordered++;
+          return GST_PAD_PROBE_OK;
+        }
+        bench.rtp_gaps += d - 1;
+      }
+      bench.rtp_last_seq = sn;
+      bench.rtp_have_seq = TRUE;
+    }
+  }
   return GST_PAD_PROBE_OK;
 }
 
-/* Reads the header and checks every stamp without merging the buffer's
- * memories (a parser's output may be many of them). */
 static void stamp_frame (guint8 * data, gsize size, guint64 seq);
 
-static gboolean
-read_stamps (GstBuffer * buf, guint64 * seq, guint64 * sent, gboolean * good)
+/* The stamps of a frame: the header (magic, seq, time) at 0, the seq every
+ * STAMP_STRIDE bytes and in the last 8 bytes. */
+typedef struct
 {
-  guint8 hdr[HEADER_BYTES], b[8];
-  gsize size = gst_buffer_get_size (buf), at = 0, next = STAMP_STRIDE;
-  guint m, n = gst_buffer_n_memory (buf);
+  guint64 pos;
+  guint64 value;
+} Stamp;
 
-  if (size != bench.frame_size ||
-      gst_buffer_extract (buf, 0, hdr, HEADER_BYTES) != HEADER_BYTES ||
-      GST_READ_UINT32_LE (hdr) != STAMP_MAGIC)
-    return FALSE;
-  *seq = GST_READ_UINT64_LE (hdr + 8);
-  *sent = GST_READ_UINT64_LE (hdr + 16);
-  *good = gst_buffer_extract (buf, size - 8, b, 8) == 8 &&
-      GST_READ_UINT64_LE (b) == *seq;
-  for (m = 0; m < n && *good; m++) {
+typedef struct
+{
+  guint64 start, end;
+} Range;
+
+static gint
+cmp_range (gconstpointer a, gconstpointer b)
+{
+  const Range *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The lost ranges of a GstBcLossMeta, sorted and merged. */
+static guint
+lost_ranges (GstBcLossMeta * meta, Range ** out)
+{
+  Range *r;
+  guint i, n = 0;
+
+  *out = NULL;
+  if (!meta || meta->n_ranges == 0)
+    return 0;
+  r = g_new (Range, meta->n_ranges);
+  for (i = 0; i < meta->n_ranges; i++) {
+    r[i].start = meta->ranges[i].offset;
+    r[i].end = meta->ranges[i].offset + meta->ranges[i].size;
+  }
+  qsort (r, meta->n_ranges, sizeof (Range), cmp_range);
+  for (i = 0; i < meta->n_ranges; i++) {
+    if (n > 0 && r[i].start <= r[n - 1].end)
+      r[n - 1].end = MAX (r[n - 1].end, r[i].end);
+    else
+      r[n++] = r[i];
+  }
+  *out = r;
+  return n;
+}
+
+/* Whether [pos, pos + len) overlaps one of the @n sorted @ranges. */
+static gboolean
+in_lost (const Range * ranges, guint n, guint64 pos, guint64 len)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi) {
+    guint mid = (lo + hi) / 2;
+
+    if (ranges[mid].end <= pos)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && ranges[lo].start < pos + len;
+}
+
+/* Collects the seq stamps of @buf without merging its memories (a parser's
+ * output may be many of them). */
+static guint
+collect_stamps (GstBuffer * buf, gsize size, Stamp * st, guint max)
+{
+  gsize at = 0, next = STAMP_STRIDE;
+  guint m, n_mem = gst_buffer_n_memory (buf), n = 0;
+  guint8 b[8];
+
+  for (m = 0; m < n_mem && n < max; m++) {
     GstMemory *mem = gst_buffer_peek_memory (buf, m);
     GstMapInfo mi;
     gsize end;
 
-    if (!gst_memory_map (mem, &mi, GST_MAP_READ)) {
-      *good = FALSE;
+    if (!gst_memory_map (mem, &mi, GST_MAP_READ))
       break;
-    }
     end = at + mi.size;
-    for (; next + 8 <= end && next + 8 <= size; next += STAMP_STRIDE)
-      if (GST_READ_UINT64_LE (mi.data + (next - at)) != *seq)
-        *good = FALSE;
+    for (; next + 8 <= end && next + 8 <= size && n < max;
+        next += STAMP_STRIDE) {
+      st[n].pos = next;
+      st[n++].value = GST_READ_UINT64_LE (mi.data + (next - at));
+    }
     /* a stamp across two memories */
-    if (next < end && next + 8 <= size) {
-      if (gst_buffer_extract (buf, next, b, 8) != 8 ||
-          GST_READ_UINT64_LE (b) != *seq)
-        *good = FALSE;
+    if (next < end && next + 8 <= size && n < max) {
+      if (gst_buffer_extract (buf, next, b, 8) == 8) {
+        st[n].pos = next;
+        st[n++].value = GST_READ_UINT64_LE (b);
+      }
       next += STAMP_STRIDE;
     }
     gst_memory_unmap (mem, &mi);
     at = end;
+  }
+  if (n < max && gst_buffer_extract (buf, size - 8, b, 8) == 8) {
+    st[n].pos = size - 8;
+    st[n++].value = GST_READ_UINT64_LE (b);
+  }
+  return n;
+}
+
+/* Reads the frame number and the sender's time of @buf and checks every
+ * stamp outside the @n_lost @lost ranges (a receiver's loss meta: those
+ * bytes are another frame's). The frame number is the header's; when the
+ * header is lost or stale (an RTP frame whose first packet was lost keeps
+ * an older frame's bytes there), it is the highest stamp not above the
+ * highest frame pushed: older bytes can only be older frames'. The time
+ * then comes from what the sender noted. FALSE when the buffer is not a
+ * frame of ours. */
+static gboolean
+read_stamps (GstBuffer * buf, const Range * lost, guint n_lost,
+    guint64 * seq, guint64 * sent, gboolean * good, gboolean * hdr_ok,
+    guint * n_checked, guint * n_skipped)
+{
+  guint8 hdr[HEADER_BYTES];
+  gsize size = gst_buffer_get_size (buf);
+  guint max = size / STAMP_STRIDE + 2, n, i;
+  Stamp *st;
+  guint64 limit, best = 0, hseq = 0, hsent = 0;
+  gboolean have = FALSE, hdr_valid = FALSE;
+
+  *good = TRUE;
+  *hdr_ok = FALSE;
+  *n_checked = *n_skipped = 0;
+  if (size != bench.frame_size || size < HEADER_BYTES + 8)
+    return FALSE;
+  g_mutex_lock (&bench.lock);
+  limit = bench.max_pushed;
+  g_mutex_unlock (&bench.lock);
+
+  if (!in_lost (lost, n_lost, 0, HEADER_BYTES) &&
+      gst_buffer_extract (buf, 0, hdr, HEADER_BYTES) == HEADER_BYTES &&
+      GST_READ_UINT32_LE (hdr) == STAMP_MAGIC) {
+    hseq = GST_READ_UINT64_LE (hdr + 8);
+    hsent = GST_READ_UINT64_LE (hdr + 16);
+    hdr_valid = TRUE;
+    if (hseq < limit || !bench.lossy) {
+      best = hseq;
+      have = TRUE;
+    }
+  }
+  st = g_new (Stamp, max);
+  n = collect_stamps (buf, size, st, max);
+  for (i = 0; i < n; i++) {
+    if (in_lost (lost, n_lost, st[i].pos, 8))
+      continue;
+    if (bench.lossy && !hdr_valid && st[i].value < limit &&
+        (!have || st[i].value > best)) {
+      best = st[i].value;
+      have = TRUE;
+    } else if (bench.lossy && hdr_valid && st[i].value < limit &&
+        st[i].value > best) {
+      /* the header is an older frame's */
+      best = st[i].value;
+      have = TRUE;
+    }
+  }
+  if (!have) {
+    g_free (st);
+    return FALSE;
+  }
+  for (i = 0; i < n; i++) {
+    if (in_lost (lost, n_lost, st[i].pos, 8)) {
+      (*n_skipped)++;
+      continue;
+    }
+    (*n_checked)++;
+    if (st[i].value != best)
+      *good = FALSE;
+  }
+  g_free (st);
+  *seq = best;
+  if (hdr_valid && hseq == best) {
+    *sent = hsent;
+    *hdr_ok = TRUE;
+  } else {
+    *good = *good && in_lost (lost, n_lost, 0, HEADER_BYTES);
+    g_mutex_lock (&bench.lock);
+    *sent = bench.sent_seq[best % SENT_RING] == best ?
+        bench.sent_rt[best % SENT_RING] : 0;
+    g_mutex_unlock (&bench.lock);
   }
   return TRUE;
 }
@@ -358,13 +611,22 @@ deliver_buffer (GstBuffer * buf)
   guint64 now = realtime_ns (), now_mono = mono_ns ();
   GstReferenceTimestampMeta *rmeta;
   TileTimes *tt;
+  GstBcLossMeta *lmeta = NULL;
+  Range *lost = NULL;
+  guint n_lost = 0, n_checked = 0, n_skipped = 0;
   guint64 seq = 0, sent = 0, first = 0, last = 0;
   gint64 meta_lat = -1;
-  gboolean ok = FALSE, good = FALSE;
+  gboolean ok = FALSE, good = FALSE, hdr_ok = FALSE, corrupted = FALSE;
   gint i, n_tiles = 0;
 
-  if (buf)
-    ok = read_stamps (buf, &seq, &sent, &good);
+  if (buf) {
+    lmeta = gst_buffer_get_bc_loss_meta (buf);
+    n_lost = lost_ranges (lmeta, &lost);
+    corrupted = GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
+    ok = read_stamps (buf, lost, n_lost, &seq, &sent, &good, &hdr_ok,
+        &n_checked, &n_skipped);
+    g_free (lost);
+  }
   if (ok) {
     rmeta = gst_buffer_get_reference_timestamp_meta (buf, unix_ts_caps);
     if (rmeta)
@@ -390,8 +652,6 @@ deliver_buffer (GstBuffer * buf)
   if (!ok) {
     bench.foreign++;
   } else {
-    if (!good && seq >= bench.first_seq)
-      bench.bad_stamps++;
     if (bench.have_last && seq <= bench.last_seq)
       bench.out_of_order++;
     bench.last_seq = seq;
@@ -399,10 +659,23 @@ deliver_buffer (GstBuffer * buf)
     if (seq >= bench.first_seq && seq - bench.first_seq < bench.n_slots) {
       guint64 k = seq - bench.first_seq;
 
-      if (bench.lat_inband[k] < 0)
+      if (!good)
+        bench.bad_stamps++;
+      if (corrupted)
+        bench.corrupted++;
+      if (lmeta) {
+        bench.loss_meta++;
+        bench.lost_bytes += lmeta->lost_bytes;
+      }
+      if (!hdr_ok)
+        bench.header_lost++;
+      bench.checked_stamps += n_checked;
+      bench.skipped_stamps += n_skipped;
+      if (!bench.done[k])
         bench.measured++;
+      bench.done[k] = TRUE;
       bench.recv_mono[k] = now_mono;
-      bench.lat_inband[k] = (gint64) now - (gint64) sent;
+      bench.lat_inband[k] = sent ? (gint64) now - (gint64) sent : -1;
       bench.lat_meta[k] = meta_lat;
       if (first) {
         bench.lat_first_tile[k] = (gint64) first - (gint64) sent;
@@ -910,6 +1183,7 @@ static void
 stamp_frame (guint8 * data, gsize size, guint64 seq)
 {
   gsize off;
+  guint64 t;
 
   for (off = STAMP_STRIDE; off + 8 <= size; off += STAMP_STRIDE)
     GST_WRITE_UINT64_LE (data + off, seq);
@@ -918,32 +1192,235 @@ stamp_frame (guint8 * data, gsize size, guint64 seq)
   GST_WRITE_UINT32_LE (data + 4, 0);
   GST_WRITE_UINT64_LE (data + 8, seq);
   /* last: the time, as close to the push as can be */
-  GST_WRITE_UINT64_LE (data + 16, realtime_ns ());
+  t = realtime_ns ();
+  GST_WRITE_UINT64_LE (data + 16, t);
+  /* for frames whose header does not arrive */
+  g_mutex_lock (&bench.lock);
+  bench.sent_rt[seq % SENT_RING] = t;
+  bench.sent_seq[seq % SENT_RING] = seq;
+  bench.max_pushed = MAX (bench.max_pushed, seq + 1);
+  g_mutex_unlock (&bench.lock);
+}
+
+static void
+block_released (gpointer data)
+{
+  g_mutex_lock (&bench.lock);
+  g_atomic_int_add ((gint *) data, -1);
+  g_cond_broadcast (&bench.cond);
+  g_mutex_unlock (&bench.lock);
+}
+
+/* Lossy transports: waits until the sender has let go of ring block @b
+ * (a frame counts as done once a newer one is delivered, which does not
+ * mean every sender thread is done with it). */
+static gboolean
+wait_block (guint b, gdouble timeout_s)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) (timeout_s * 1e6);
+  gboolean ok = TRUE;
+
+  if (!bench.block_refs)
+    return TRUE;
+  g_mutex_lock (&bench.lock);
+  while (g_atomic_int_get (&bench.block_refs[b]) > 0)
+    if (!g_cond_wait_until (&bench.cond, &bench.lock, end)) {
+      ok = g_atomic_int_get (&bench.block_refs[b]) == 0;
+      break;
+    }
+  g_mutex_unlock (&bench.lock);
+  return ok;
 }
 
 static gboolean
-push_frame (GstAppSrc * src, guint8 * block, guint64 seq,
+push_frame (GstAppSrc * src, guint8 * block, guint b, guint64 seq,
     GstClockTime duration)
 {
   GstBuffer *buf;
 
   stamp_frame (block, bench.frame_size, seq);
-  buf = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, block,
-      bench.frame_size, 0, bench.frame_size, NULL, NULL);
+  if (bench.block_refs) {
+    g_atomic_int_inc (&bench.block_refs[b]);
+    buf = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, block,
+        bench.frame_size, 0, bench.frame_size, &bench.block_refs[b],
+        block_released);
+  } else {
+    buf = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, block,
+        bench.frame_size, 0, bench.frame_size, NULL, NULL);
+  }
   GST_BUFFER_PTS (buf) = seq * duration;
   GST_BUFFER_DURATION (buf) = duration;
   return gst_app_src_push_buffer (src, buf) == GST_FLOW_OK;
 }
 
 static gboolean
-push_any (GstElement * appsrc, guint8 * block, guint64 seq,
+push_any (GstElement * appsrc, guint8 ** blocks, guint n_blocks, guint64 seq,
     GstClockTime duration)
 {
+  guint b = seq % n_blocks;
+
   if (!appsrc) {
     raw_push (seq);
     return TRUE;
   }
-  return push_frame (GST_APP_SRC (appsrc), block, seq, duration);
+  if (!wait_block (b, opt_timeout)) {
+    g_printerr ("the sender still holds frame %" G_GUINT64_FORMAT " after "
+        "%g s\n", seq - n_blocks, opt_timeout);
+    return FALSE;
+  }
+  return push_frame (GST_APP_SRC (appsrc), blocks[b], b, seq, duration);
+}
+
+/* The kernel's UDP counters (/proc/net/snmp): datagrams dropped for a full
+ * receive or send buffer, anywhere on the machine. */
+typedef struct
+{
+  gint64 in_datagrams, in_errors, rcvbuf_errors, sndbuf_errors, out_datagrams;
+} UdpSnmp;
+
+static void
+udp_snmp (UdpSnmp * u)
+{
+  gchar *contents = NULL, **lines, **names = NULL;
+  guint i, j;
+
+  memset (u, 0, sizeof (*u));
+  if (!g_file_get_contents ("/proc/net/snmp", &contents, NULL, NULL))
+    return;
+  lines = g_strsplit (contents, "\n", -1);
+  for (i = 0; lines[i]; i++) {
+    gchar **f;
+
+    if (!g_str_has_prefix (lines[i], "Udp: "))
+      continue;
+    f = g_strsplit (lines[i] + 5, " ", -1);
+    if (!names) {
+      names = f;
+      continue;
+    }
+    for (j = 0; f[j] && names[j]; j++) {
+      gint64 v = g_ascii_strtoll (f[j], NULL, 10);
+
+      if (!strcmp (names[j], "InDatagrams"))
+        u->in_datagrams = v;
+      else if (!strcmp (names[j], "InErrors"))
+        u->in_errors = v;
+      else if (!strcmp (names[j], "RcvbufErrors"))
+        u->rcvbuf_errors = v;
+      else if (!strcmp (names[j], "SndbufErrors"))
+        u->sndbuf_errors = v;
+      else if (!strcmp (names[j], "OutDatagrams"))
+        u->out_datagrams = v;
+    }
+    g_strfreev (f);
+    break;
+  }
+  g_strfreev (names);
+  g_strfreev (lines);
+  g_free (contents);
+}
+
+/* The UDP counters of tilesink / tilesrc, at the start and the end of the
+ * measurement. */
+static const gchar *const udp_src_fields[] = {
+  "packets-received", "packets-lost", "packets-late", "packets-invalid",
+  "packets-duplicate", "packets-dropped", "frames-partial", "frames-timer",
+  "frames-skipped", "frames-incomplete", "kernel-drops", "frames-received",
+  "bytes-received", "packets-in-place", NULL
+};
+
+static const gchar *const udp_sink_fields[] = {
+  "packets-sent", "bytes-sent", "frames-sent", "frames-dropped",
+  "frames-unsent", NULL
+};
+
+#define N_STATS 16
+
+static void
+stats_snapshot (GstElement * element, const gchar * const *fields,
+    gint64 * out)
+{
+  GstStructure *st = NULL;
+  guint i;
+
+  for (i = 0; fields[i]; i++)
+    out[i] = -1;
+  if (!element)
+    return;
+  g_object_get (element, "stats", &st, NULL);
+  if (!st)
+    return;
+  for (i = 0; fields[i]; i++) {
+    const GValue *v = gst_structure_get_value (st, fields[i]);
+
+    if (v && G_VALUE_HOLDS_UINT64 (v))
+      out[i] = (gint64) g_value_get_uint64 (v);
+    else if (v && G_VALUE_HOLDS_UINT (v))
+      out[i] = g_value_get_uint (v);
+    else if (v && G_VALUE_HOLDS_INT (v))
+      out[i] = g_value_get_int (v);
+  }
+  gst_structure_free (st);
+}
+
+/* "name": {"field": end - start, ...} (null where the field is absent) */
+static void
+json_stats_delta (GString * s, const gchar * name,
+    const gchar * const *fields, const gint64 * a, const gint64 * b)
+{
+  guint i;
+
+  g_string_append_printf (s, ", \"%s\": {", name);
+  for (i = 0; fields[i]; i++) {
+    g_string_append_printf (s, "%s\"%s\": ", i ? ", " : "", fields[i]);
+    if (a[i] < 0 || b[i] < 0)
+      g_string_append (s, "null");
+    else
+      g_string_append_printf (s, "%" G_GINT64_FORMAT, b[i] - a[i]);
+  }
+  g_string_append (s, "}");
+}
+
+/* Whether measured frame @k is done with: delivered, or (lossy
+ * transports, whose frames leave in order) a newer frame was. Lock held. */
+static gboolean
+frame_done_locked (guint64 k)
+{
+  if (bench.done[k])
+    return TRUE;
+  return bench.lossy && bench.have_last && bench.last_seq != G_MAXUINT64 &&
+      bench.first_seq != G_MAXUINT64 && bench.last_seq > bench.first_seq + k;
+}
+
+/* Receiver pipelines: the appsink callbacks and the probes. */
+static gboolean
+setup_receiver (GstElement * receiver, GstElement ** appsink,
+    GstElement ** src, gboolean rtp)
+{
+  GstAppSinkCallbacks callbacks = { 0, };
+  GstPad *pad;
+
+  *appsink = gst_bin_get_by_name (GST_BIN (receiver), "rsink");
+  *src = gst_bin_get_by_name (GST_BIN (receiver), "rsrc");
+  if (!*appsink || !*src)
+    return FALSE;
+  g_object_set (*appsink, "sync", FALSE, "enable-last-sample", FALSE,
+      "max-buffers", 2, NULL);
+  callbacks.new_sample = new_sample;
+  callbacks.eos = appsink_eos;
+  gst_app_sink_set_callbacks (GST_APP_SINK (*appsink), &callbacks, NULL,
+      NULL);
+  if (opt_tile_pool) {
+    pad = gst_element_get_static_pad (*appsink, "sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
+        allocation_probe, NULL, NULL);
+    gst_object_unref (pad);
+  }
+  pad = gst_element_get_static_pad (*src, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_probe,
+      rtp ? GINT_TO_POINTER (1) : NULL, NULL);
+  gst_object_unref (pad);
+  return TRUE;
 }
 
 /* Waits until frame @seq has been delivered or @timeout_s pass. Frames are
@@ -967,8 +1444,6 @@ main (gint argc, gchar ** argv)
   GstElement *sender = NULL, *receiver = NULL, *sink = NULL, *src = NULL;
   GstElement *appsrc = NULL, *appsink = NULL;
   GstCaps *caps = NULL;
-  GstAppSinkCallbacks callbacks = { 0, };
-  GstPad *pad;
   GString *out;
   GArray *cpu_before = NULL, *cpu_after = NULL;
   CpuGroup groups[MAX_GROUPS];
@@ -977,16 +1452,23 @@ main (gint argc, gchar ** argv)
   guint8 **blocks = NULL;
   gchar *desc;
   gboolean is_bc, tile, gdp, is_raw = FALSE, stalled = FALSE, eos_ok = FALSE;
-  guint port = 0, i, window = 0;
+  gboolean rtp, udp = FALSE, lossy;
+  guint port = 0, i, window = 0, n_blocks = 0, tail = 0;
   guint64 seq = 0, pushed = 0, late = 0, t_start = 0, t_end = 0, t0;
-  guint64 period = 0, deadline, drops_seen = 0;
-  GstClockTime duration;
+  guint64 period = 0, deadline, drops_seen = 0, n_meas = 0;
+  GstClockTime duration = GST_SECOND / 30;
   gdouble cpu_s, wall_s;
-  gint ret = 2, max_in_flight;
+  gint ret = 2, max_in_flight, rtp_w = 0, rtp_h = 0;
   gint64 first_delivery_ms = -1, drops_before = 0;
+  gint64 src_before[N_STATS], src_after[N_STATS];
+  gint64 sink_before[N_STATS], sink_after[N_STATS];
+  UdpSnmp snmp_before, snmp_after;
+  guint64 rtp_before[3] = { 0, 0, 0 };
+  const gchar *rtp_format = NULL;
 
-  ctx = g_option_context_new ("- throughput and delivery latency of "
-      "tilesink/tilesrc and tcpserversink/tcpclientsrc on 127.0.0.1");
+  ctx = g_option_context_new ("- throughput, delivery latency and loss of "
+      "tilesink/tilesrc (TCP and UDP), tcpserversink/tcpclientsrc and "
+      "rtpvrawpay/rtpvrawdepay on 127.0.0.1");
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
   if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
@@ -1004,11 +1486,32 @@ main (gint argc, gchar ** argv)
     opt_format = g_strdup ("BC1");
   if (!opt_flush)
     opt_flush = g_strdup ("stepped");
+  if (!opt_protocol)
+    opt_protocol = g_strdup ("tcp");
+  if (!opt_gso)
+    opt_gso = g_strdup ("auto");
   tile = strcmp (opt_transport, "tile") == 0;
   gdp = strcmp (opt_transport, "tcp-gdp") == 0;
   is_raw = strcmp (opt_transport, "raw") == 0;
-  if (!tile && !gdp && !is_raw && strcmp (opt_transport, "tcp") != 0) {
+  rtp = strcmp (opt_transport, "rtp") == 0;
+  if (!tile && !gdp && !is_raw && !rtp && strcmp (opt_transport, "tcp")) {
     g_printerr ("Unknown --transport '%s'\n", opt_transport);
+    goto out;
+  }
+  if (strcmp (opt_protocol, "tcp") && strcmp (opt_protocol, "udp")) {
+    g_printerr ("--protocol must be tcp or udp\n");
+    goto out;
+  }
+  if (strcmp (opt_gso, "auto") && strcmp (opt_gso, "on") &&
+      strcmp (opt_gso, "off")) {
+    g_printerr ("--gso must be auto, on or off\n");
+    goto out;
+  }
+  udp = tile && strcmp (opt_protocol, "udp") == 0;
+  lossy = udp || rtp;
+  if (opt_packet_size < 1 || opt_max_bitrate < 0 || opt_rtp_mtu < 28 ||
+      opt_tail < 0) {
+    g_printerr ("Bad option value\n");
     goto out;
   }
   is_bc = g_ascii_strcasecmp (opt_format, "BC1") == 0;
@@ -1032,7 +1535,15 @@ main (gint argc, gchar ** argv)
 
   bench.frame_size = is_bc ? (gsize) opt_width * opt_height / 2 :
       (gsize) opt_width * opt_height * 3;
-  bench.n_slots = (guint) opt_frames;
+  /* lossy transports: a few more frames after the measured ones, and two
+   * more ring blocks, the sender's hold on them tracked */
+  bench.lossy = lossy;
+  tail = lossy ? (guint) opt_tail : 0;
+  n_blocks = window + (lossy ? 2 : 0);
+  bench.n_slots = (guint) opt_frames + tail;
+  bench.done = g_new0 (gboolean, bench.n_slots);
+  if (lossy)
+    bench.block_refs = g_new0 (gint, n_blocks);
   bench.recv_mono = g_new0 (guint64, bench.n_slots);
   bench.push_mono = g_new0 (guint64, bench.n_slots);
   bench.lat_inband = g_new (gint64, bench.n_slots);
@@ -1048,8 +1559,8 @@ main (gint argc, gchar ** argv)
   tile_times_quark = g_quark_from_static_string ("bc-transport-bench-tiles");
   unix_ts_caps = gst_caps_new_empty_simple ("timestamp/x-unix");
 
-  blocks = g_new0 (guint8 *, window);
-  for (i = 0; i < window; i++) {
+  blocks = g_new0 (guint8 *, n_blocks);
+  for (i = 0; i < n_blocks; i++) {
     blocks[i] = g_malloc (bench.frame_size);
     fill_random (blocks[i], bench.frame_size, i + 1);
   }
@@ -1059,6 +1570,67 @@ main (gint argc, gchar ** argv)
     if (!raw_start ((guint) opt_units, opt_chunk, opt_sndbuf, opt_rcvbuf,
             blocks, window))
       goto out;
+  } else if (rtp) {
+    /* RFC 4175 raw video: frames of the same byte count. BC1 (width x
+     * height / 2 bytes) goes as UYVY of width/2 x height/2 (2 bytes a
+     * pixel, rows of exactly width bytes), RGB as itself. */
+    rtp_format = is_bc ? "UYVY" : "RGB";
+    rtp_w = is_bc ? opt_width / 2 : opt_width;
+    rtp_h = is_bc ? opt_height / 2 : opt_height;
+    caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+        rtp_format, "width", G_TYPE_INT, rtp_w, "height", G_TYPE_INT, rtp_h,
+        "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+
+    /* the receiver first: it picks the port */
+    desc = g_strdup_printf ("udpsrc name=rsrc address=127.0.0.1 port=0 "
+        "buffer-size=%d caps=\"application/x-rtp, media=(string)video, "
+        "clock-rate=(int)90000, encoding-name=(string)RAW, "
+        "sampling=(string)%s, depth=(string)8, width=(string)%d, "
+        "height=(string)%d, payload=(int)96\" "
+        "! rtpvrawdepay ! appsink name=rsink", opt_rcvbuf,
+        is_bc ? "YCbCr-4:2:2" : "RGB", rtp_w, rtp_h);
+    receiver = gst_parse_launch_full (desc, NULL,
+        GST_PARSE_FLAG_FATAL_ERRORS, &error);
+    g_free (desc);
+    if (!receiver) {
+      g_printerr ("receiver pipeline: %s\n", error->message);
+      goto out;
+    }
+    if (!setup_receiver (receiver, &appsink, &src, TRUE))
+      goto out;
+    t0 = mono_ns ();
+    if (gst_element_set_state (receiver, GST_STATE_PLAYING) ==
+        GST_STATE_CHANGE_FAILURE) {
+      poll_bus (receiver);
+      g_printerr ("the receiver does not start\n");
+      goto out;
+    }
+    g_object_get (src, "port", &port, NULL);
+    if (port == 0) {
+      g_printerr ("udpsrc has no port\n");
+      goto out;
+    }
+
+    desc = g_strdup_printf ("appsrc name=src ! rtpvrawpay mtu=%d pt=96 "
+        "! udpsink name=sink host=127.0.0.1 port=%u sync=false async=false "
+        "buffer-size=%d", opt_rtp_mtu, port, opt_sndbuf);
+    sender = gst_parse_launch_full (desc, NULL,
+        GST_PARSE_FLAG_FATAL_ERRORS, &error);
+    g_free (desc);
+    if (!sender) {
+      g_printerr ("sender pipeline: %s\n", error->message);
+      goto out;
+    }
+    appsrc = gst_bin_get_by_name (GST_BIN (sender), "src");
+    sink = gst_bin_get_by_name (GST_BIN (sender), "sink");
+    g_object_set (appsrc, "caps", caps, "format", GST_FORMAT_TIME, "block",
+        TRUE, "max-bytes", (guint64) bench.frame_size * (window + 1), NULL);
+    if (gst_element_set_state (sender, GST_STATE_PLAYING) ==
+        GST_STATE_CHANGE_FAILURE) {
+      poll_bus (sender);
+      g_printerr ("the sender does not start\n");
+      goto out;
+    }
   } else {
     /* the sender */
     if (is_bc)
@@ -1069,8 +1641,13 @@ main (gint argc, gchar ** argv)
       caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
           "RGB", "width", G_TYPE_INT, opt_width, "height", G_TYPE_INT,
           opt_height, "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
-    duration = GST_SECOND / 30;
-    if (tile)
+    if (tile && udp)
+      desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
+          "address=127.0.0.1 port=0 units=%d protocol=udp packet-size=%d "
+          "gso=%s max-bitrate=%" G_GINT64_FORMAT " send-buffer-size=%d "
+          "max-in-flight=%d", opt_units, opt_packet_size, opt_gso,
+          opt_max_bitrate, opt_sndbuf, max_in_flight);
+    else if (tile)
       desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
           "address=127.0.0.1 port=0 units=%d chunk-size=%d "
           "send-buffer-size=%d max-in-flight=%d", opt_units, opt_chunk,
@@ -1102,11 +1679,18 @@ main (gint argc, gchar ** argv)
     }
 
     /* the receiver */
-    if (tile)
+    if (tile) {
+      gchar *extra = udp ? (opt_timer_factor >= 0 ?
+          g_strdup_printf (" gso=%s timer-factor=%g", opt_gso,
+              opt_timer_factor) : g_strdup_printf (" gso=%s", opt_gso)) :
+          g_strdup ("");
+
       desc = g_strdup_printf ("tilesrc name=rsrc host=127.0.0.1 port=%u "
-          "receive-buffer-size=%d flush=%s timeout=%d ! appsink name=rsink",
-          port, opt_rcvbuf, opt_flush, (gint) (opt_timeout * 1000));
-    else if (gdp)
+          "receive-buffer-size=%d flush=%s timeout=%d%s ! appsink "
+          "name=rsink", port, opt_rcvbuf, opt_flush,
+          (gint) (opt_timeout * 1000), extra);
+      g_free (extra);
+    } else if (gdp)
       desc = g_strdup_printf ("tcpclientsrc name=rsrc host=127.0.0.1 port=%u "
           "! gdpdepay ! appsink name=rsink", port);
     else
@@ -1122,23 +1706,8 @@ main (gint argc, gchar ** argv)
       g_printerr ("receiver pipeline: %s\n", error->message);
       goto out;
     }
-    appsink = gst_bin_get_by_name (GST_BIN (receiver), "rsink");
-    src = gst_bin_get_by_name (GST_BIN (receiver), "rsrc");
-    g_object_set (appsink, "sync", FALSE, "enable-last-sample", FALSE,
-        "max-buffers", 2, NULL);
-    callbacks.new_sample = new_sample;
-    callbacks.eos = appsink_eos;
-    gst_app_sink_set_callbacks (GST_APP_SINK (appsink), &callbacks, NULL,
-        NULL);
-    if (opt_tile_pool) {
-      pad = gst_element_get_static_pad (appsink, "sink");
-      gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
-          allocation_probe, NULL, NULL);
-      gst_object_unref (pad);
-    }
-    pad = gst_element_get_static_pad (src, "src");
-    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_probe, NULL, NULL);
-    gst_object_unref (pad);
+    if (!setup_receiver (receiver, &appsink, &src, FALSE))
+      goto out;
 
     t0 = mono_ns ();
     if (gst_element_set_state (receiver, GST_STATE_PLAYING) ==
@@ -1150,7 +1719,7 @@ main (gint argc, gchar ** argv)
   }
 
   /* tcpserversink sends nothing to a client it has not added yet */
-  if (!tile && !is_raw) {
+  if (!tile && !is_raw && !rtp) {
     gint handles = 0;
 
     deadline = t0 + (guint64) (opt_timeout * GST_SECOND);
@@ -1170,14 +1739,19 @@ main (gint argc, gchar ** argv)
    * The first one also carries the caps, which tilesink needs before a
    * receiver can connect: frames before that are not sent (unsent), and
    * are not waited for. Only one frame at a time, so that no frame is
-   * still queued somewhere when the measurement starts. */
+   * still queued somewhere when the measurement starts. A lossy transport
+   * may lose a frame, or complete an incomplete one only when a newer one
+   * starts: at most 0.3 s per frame there, and the warm-up ends with a
+   * frame delivered. */
   deadline = t0 + (guint64) (opt_timeout * GST_SECOND);
   while (TRUE) {
     gboolean done;
     gint64 not_sent = 0;
+    guint64 frame_end;
 
     g_mutex_lock (&bench.lock);
-    done = bench.delivered >= (guint64) opt_warmup;
+    done = bench.delivered >= (guint64) opt_warmup && (!lossy ||
+        (seq > 0 && bench.have_last && bench.last_seq == seq - 1));
     g_mutex_unlock (&bench.lock);
     if (done)
       break;
@@ -1191,15 +1765,16 @@ main (gint argc, gchar ** argv)
     if (tile)
       not_sent = MAX (stats_int (sink, "frames-unsent"), 0) +
           MAX (stats_int (sink, "frames-dropped"), 0);
-    if (!push_any (appsrc, blocks[seq % window], seq, duration)) {
+    if (!push_any (appsrc, blocks, n_blocks, seq, duration)) {
       g_printerr ("push failed during the warm-up\n");
       goto out;
     }
+    frame_end = lossy ? mono_ns () + 300 * GST_MSECOND : deadline;
     g_mutex_lock (&bench.lock);
     while (!bench.have_last || bench.last_seq < seq) {
       g_cond_wait_until (&bench.cond, &bench.lock,
           g_get_monotonic_time () + 2000);
-      if (mono_ns () > deadline)
+      if (mono_ns () > MIN (deadline, frame_end))
         break;
       if (tile) {
         gint64 now_not_sent;
@@ -1226,34 +1801,47 @@ main (gint argc, gchar ** argv)
   bench.first_seq = seq;
   g_mutex_unlock (&bench.lock);
 
-  /* the measured frames */
+  /* the measured frames, then (lossy transports) the tail */
   if (tile)
     drops_before = MAX (stats_int (sink, "frames-dropped"), 0);
+  stats_snapshot (tile ? src : NULL, udp_src_fields, src_before);
+  g_mutex_lock (&bench.lock);
+  rtp_before[0] = bench.rtp_packets;
+  rtp_before[1] = bench.rtp_gaps;
+  rtp_before[2] = bench.rtp_reordered;
+  g_mutex_unlock (&bench.lock);
+  stats_snapshot (tile ? sink : NULL, udp_sink_fields, sink_before);
+  udp_snmp (&snmp_before);
   cpu_before = thread_cpu_snapshot ();
   getrusage (RUSAGE_SELF, &ru0);
   period = opt_rate > 0 ? (guint64) (GST_SECOND / opt_rate) : 0;
   t_start = mono_ns ();
-  for (pushed = 0; pushed < (guint64) opt_frames; pushed++) {
+  n_meas = G_MAXUINT64;
+  for (pushed = 0;; pushed++) {
     guint64 now = mono_ns (), due;
     gboolean ok;
 
-    if (opt_seconds > 0 && now - t_start >= opt_seconds * GST_SECOND)
+    if (n_meas == G_MAXUINT64 && (pushed >= (guint64) opt_frames ||
+            (opt_seconds > 0 && now - t_start >= opt_seconds * GST_SECOND)))
+      n_meas = pushed;
+    if (n_meas != G_MAXUINT64 && pushed >= n_meas + tail)
       break;
     if (period) {
       due = t_start + pushed * period;
       if (now < due)
         sleep_until_mono (due);
-      else if (now > due + period)
+      else if (now > due + period && n_meas == G_MAXUINT64)
         late++;
     }
     /* the window: frame pushed - window must have been delivered, or a
      * frame dropped by tilesink in the meantime (a dropped frame is never
-     * sent, so its block is free) */
+     * sent, so its block is free), or (lossy transports) a newer frame
+     * delivered */
     g_mutex_lock (&bench.lock);
     if (pushed >= window) {
       gint64 end = g_get_monotonic_time () + (gint64) (opt_timeout * 1e6);
 
-      while (bench.lat_inband[pushed - window] < 0) {
+      while (!frame_done_locked (pushed - window)) {
         gint64 step = g_get_monotonic_time () + 20000;
 
         if (g_cond_wait_until (&bench.cond, &bench.lock, MIN (step, end)))
@@ -1272,7 +1860,7 @@ main (gint argc, gchar ** argv)
         if (g_get_monotonic_time () >= end)
           break;
       }
-      if (bench.lat_inband[pushed - window] < 0 &&
+      if (!frame_done_locked (pushed - window) &&
           g_get_monotonic_time () >= end) {
         g_mutex_unlock (&bench.lock);
         g_printerr ("frame %" G_GUINT64_FORMAT " not delivered after %g s: "
@@ -1283,8 +1871,7 @@ main (gint argc, gchar ** argv)
     }
     g_mutex_unlock (&bench.lock);
     bench.push_mono[pushed] = mono_ns ();
-    ok = push_any (appsrc, blocks[(seq + pushed) % window], seq + pushed,
-        duration);
+    ok = push_any (appsrc, blocks, n_blocks, seq + pushed, duration);
     if (!ok) {
       g_printerr ("push failed\n");
       break;
@@ -1296,24 +1883,36 @@ main (gint argc, gchar ** argv)
         break;
     }
   }
-  /* the last frames (less the ones tilesink dropped) */
+  if (n_meas == G_MAXUINT64)
+    n_meas = pushed;
+  /* the last measured frames (less the ones tilesink dropped; lossy
+   * transports: until the last one or a newer one is delivered) */
   g_mutex_lock (&bench.lock);
   {
     gint64 end = g_get_monotonic_time () + (gint64) (opt_timeout * 1e6);
 
-    while (!stalled && g_get_monotonic_time () < end) {
-      guint64 dropped = 0;
+    while (!stalled && n_meas > 0 && g_get_monotonic_time () < end) {
+      guint64 dropped = 0, k, got = 0;
 
+      if (lossy && frame_done_locked (n_meas - 1))
+        break;
       if (tile) {
         g_mutex_unlock (&bench.lock);
         dropped = (guint64) MAX (stats_int (sink, "frames-dropped") -
             drops_before, 0);
         g_mutex_lock (&bench.lock);
       }
-      if (bench.measured + dropped >= pushed)
+      for (k = 0; k < n_meas; k++)
+        got += bench.done[k];
+      if (got + dropped >= n_meas)
         break;
       g_cond_wait_until (&bench.cond, &bench.lock,
           MIN (g_get_monotonic_time () + 20000, end));
+    }
+    if (lossy && !stalled && n_meas > 0 && !frame_done_locked (n_meas - 1)) {
+      g_printerr ("frame %" G_GUINT64_FORMAT " not delivered after %g s: "
+          "stalled\n", n_meas - 1, opt_timeout);
+      stalled = TRUE;
     }
   }
   g_mutex_unlock (&bench.lock);
@@ -1321,6 +1920,10 @@ main (gint argc, gchar ** argv)
   getrusage (RUSAGE_SELF, &ru1);
   cpu_after = thread_cpu_snapshot ();
   n_groups = thread_cpu_groups (cpu_before, cpu_after, groups, MAX_GROUPS);
+  udp_snmp (&snmp_after);
+  /* a stalled tilesrc may hold its lock for good: not asked again */
+  stats_snapshot (tile && !stalled ? src : NULL, udp_src_fields, src_after);
+  stats_snapshot (tile ? sink : NULL, udp_sink_fields, sink_after);
   poll_bus (sender);
   poll_bus (receiver);
 
@@ -1328,7 +1931,7 @@ main (gint argc, gchar ** argv)
    * connection; tcpserversink does not tell its clients) */
   if (appsrc)
     gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
-  if (tile) {
+  if (tile && !stalled) {
     gint64 end = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
 
     g_mutex_lock (&bench.lock);
@@ -1354,6 +1957,22 @@ main (gint argc, gchar ** argv)
         "\"max_in_flight\": %d, \"flush\": \"%s\", \"tile_pool\": %s",
         opt_units, opt_chunk, opt_sndbuf, opt_rcvbuf, max_in_flight,
         opt_flush, opt_tile_pool ? "true" : "false");
+  if (tile)
+    g_string_append_printf (out, ", \"protocol\": \"%s\"", opt_protocol);
+  if (udp)
+    g_string_append_printf (out, ", \"packet_size\": %d, \"datagram\": %d, "
+        "\"gso\": \"%s\", \"max_bitrate\": %" G_GINT64_FORMAT
+        ", \"timer_factor\": %g, \"gso_used\": %" G_GINT64_FORMAT,
+        opt_packet_size, opt_packet_size + 32, opt_gso, opt_max_bitrate,
+        opt_timer_factor, stats_int (sink, "gso"));
+  if (rtp)
+    g_string_append_printf (out, ", \"units\": 1, \"rtp_caps\": "
+        "\"video/x-raw,format=%s,width=%d,height=%d\", \"rtp_mtu\": %d, "
+        "\"datagram\": %d, \"send_buffer_size\": %d, "
+        "\"receive_buffer_size\": %d", rtp_format, rtp_w, rtp_h, opt_rtp_mtu,
+        opt_rtp_mtu, opt_sndbuf, opt_rcvbuf);
+  else if (tile)
+    ;
   else if (is_raw)
     g_string_append_printf (out, ", \"units\": %d, \"chunk_size\": %d, "
         "\"send_buffer_size\": %d, \"receive_buffer_size\": %d", opt_units,
@@ -1368,8 +1987,9 @@ main (gint argc, gchar ** argv)
     guint64 first = 0, last = 0;
     guint n_recv = 0;
 
+    pushed = n_meas;
     for (i = 0; i < pushed && i < bench.n_slots; i++) {
-      if (bench.lat_inband[i] < 0)
+      if (!bench.done[i])
         continue;
       if (!n_recv || bench.recv_mono[i] < first)
         first = bench.recv_mono[i];
@@ -1394,6 +2014,12 @@ main (gint argc, gchar ** argv)
 
       g_string_append_printf (out, ", \"fps\": %.3f, \"gbit_s\": %.4f",
           frames / s, frames * bench.frame_size * 8 / s / 1e9);
+      /* less the bytes a loss meta says did not arrive */
+      if (lossy)
+        g_string_append_printf (out, ", \"gbit_s_good\": %.4f",
+            frames * bench.frame_size * 8 / s / 1e9 * (1.0 -
+                (gdouble) bench.lost_bytes / ((gdouble) n_recv *
+                    bench.frame_size)));
     } else {
       g_string_append (out, ", \"fps\": null, \"gbit_s\": null");
     }
@@ -1420,6 +2046,31 @@ main (gint argc, gchar ** argv)
     g_string_append_printf (out, ", \"source_buffers\": %" G_GUINT64_FORMAT
         ", \"source_bytes\": %" G_GUINT64_FORMAT, bench.src_buffers,
         bench.src_bytes);
+    if (lossy) {
+      g_string_append_printf (out, ", \"tail_frames\": %u, "
+          "\"frames_corrupted\": %" G_GUINT64_FORMAT ", \"frames_loss_meta\": %"
+          G_GUINT64_FORMAT ", \"lost_bytes\": %" G_GUINT64_FORMAT
+          ", \"lost_fraction\": %.6g, \"header_lost\": %" G_GUINT64_FORMAT
+          ", \"stamps_checked\": %" G_GUINT64_FORMAT ", \"stamps_skipped\": %"
+          G_GUINT64_FORMAT, tail, bench.corrupted, bench.loss_meta,
+          bench.lost_bytes, n_recv ? (gdouble) bench.lost_bytes /
+          ((gdouble) n_recv * bench.frame_size) : 0.0, bench.header_lost,
+          bench.checked_stamps, bench.skipped_stamps);
+      g_string_append_printf (out, ", \"udp_snmp\": {\"InDatagrams\": %"
+          G_GINT64_FORMAT ", \"OutDatagrams\": %" G_GINT64_FORMAT
+          ", \"InErrors\": %" G_GINT64_FORMAT ", \"RcvbufErrors\": %"
+          G_GINT64_FORMAT ", \"SndbufErrors\": %" G_GINT64_FORMAT "}",
+          snmp_after.in_datagrams - snmp_before.in_datagrams,
+          snmp_after.out_datagrams - snmp_before.out_datagrams,
+          snmp_after.in_errors - snmp_before.in_errors,
+          snmp_after.rcvbuf_errors - snmp_before.rcvbuf_errors,
+          snmp_after.sndbuf_errors - snmp_before.sndbuf_errors);
+    }
+    if (rtp)
+      g_string_append_printf (out, ", \"rtp_packets\": %" G_GUINT64_FORMAT
+          ", \"rtp_packets_lost\": %" G_GUINT64_FORMAT ", \"rtp_reordered\": %"
+          G_GUINT64_FORMAT, bench.rtp_packets - rtp_before[0],
+          bench.rtp_gaps - rtp_before[1], bench.rtp_reordered - rtp_before[2]);
   }
   g_mutex_unlock (&bench.lock);
 
@@ -1444,12 +2095,18 @@ main (gint argc, gchar ** argv)
         G_GINT64_FORMAT, stats_int (sink, "frames-dropped"),
         stats_int (sink, "frames-unsent"),
         stats_int (sink, "send-buffer-granted"),
-        stats_int (src, "receive-buffer-granted"),
-        stats_int (src, "frames-incomplete"),
-        stats_int (src, "tiles-stepped"));
+        stalled ? -1 : stats_int (src, "receive-buffer-granted"),
+        stalled ? -1 : stats_int (src, "frames-incomplete"),
+        stalled ? -1 : stats_int (src, "tiles-stepped"));
     json_stats (out, "sink_stats", sink);
-    json_stats (out, "src_stats", src);
-  } else if (sink) {
+    json_stats (out, "src_stats", stalled ? NULL : src);
+    if (udp) {
+      json_stats_delta (out, "src_udp", udp_src_fields, src_before,
+          src_after);
+      json_stats_delta (out, "sink_udp", udp_sink_fields, sink_before,
+          sink_after);
+    }
+  } else if (sink && !rtp) {
     guint64 served = 0;
 
     g_object_get (sink, "bytes-served", &served, NULL);
@@ -1465,6 +2122,12 @@ main (gint argc, gchar ** argv)
   fflush (stdout);
   g_string_free (out, TRUE);
   ret = first_error || bench.measured == 0 ? 1 : 0;
+  if (stalled && lossy) {
+    /* the receiver may be stuck for good (a thread spinning on its lock):
+     * tearing the pipelines down could hang */
+    fflush (stderr);
+    _exit (ret ? ret : 1);
+  }
 
 out:
   if (is_raw)
@@ -1494,12 +2157,14 @@ out:
   if (cpu_after)
     g_array_unref (cpu_after);
   if (blocks) {
-    for (i = 0; i < window; i++)
+    for (i = 0; i < n_blocks; i++)
       g_free (blocks[i]);
     g_free (blocks);
   }
   g_clear_error (&error);
   g_free (bench.recv_mono);
+  g_free (bench.done);
+  g_free (bench.block_refs);
   g_free (bench.push_mono);
   g_free (bench.lat_inband);
   g_free (bench.lat_meta);
@@ -1514,6 +2179,8 @@ out:
   g_free (opt_transport);
   g_free (opt_format);
   g_free (opt_flush);
+  g_free (opt_protocol);
+  g_free (opt_gso);
   gst_deinit ();
   return ret;
 }

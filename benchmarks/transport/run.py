@@ -2,8 +2,9 @@
 # gst-bc
 # Copyright (C) 2026 gst-bc developers
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Transport benchmark: tilesink/tilesrc against tcpserversink/tcpclientsrc
-and iperf3, on 127.0.0.1, in one run.
+"""Transport benchmark: tilesink/tilesrc (protocol=tcp and udp) against
+tcpserversink/tcpclientsrc, rtpvrawpay/rtpvrawdepay and iperf3 (TCP and
+-u), on 127.0.0.1, in one run.
 
 Run through benchmarks/transport/run.sh, which builds bc-transport-bench and
 the plugins, installs iperf3, raises net.core.[rw]mem_max for the run and
@@ -27,6 +28,18 @@ makes the venv. Measures:
     1 MiB, at 2160p and 4 units;
   * tilesrc flush=stepped and flush=frame, with and without a downstream
     pool whose buffers carry GstBcTileMeta;
+- tilesink/tilesrc protocol=udp for 2160p and 4320p BC1: packet-size 1408,
+  8972 and 65000 (datagrams of 1440, 9004 and 65032 bytes), gso=auto
+  (UDP_SEGMENT / UDP_GRO) and off at both ends, units 1, 2 and 4,
+  throughput and latency as above (4320p latency: 4 units only), with the
+  loss each run saw (frames pushed with gaps, their lost bytes, datagrams
+  lost and late, kernel drops); then one run paced with max-bitrate at
+  PACE x the capacity just measured;
+- rtpvrawpay ! udpsink -> udpsrc ! rtpvrawdepay (RFC 4175; BC1 frames as
+  UYVY of the same byte count) with the default socket buffers and with
+  16 MiB, the same measurements;
+- iperf3 -u -b 0 -l 1440 / 9004 / 65032 -w 16M: the kernel's UDP rate for
+  those datagrams (what arrived);
 - how late a thread sleeping 20 ms wakes up (the scheduler's share of any
   latency tail on this machine).
 
@@ -65,7 +78,7 @@ SIZES = [
     ("1080p BC1", "BC1", 1920, 1080, 60, 150),
     ("2160p BC1", "BC1", 3840, 2160, 30, 150),
     ("4320p BC1", "BC1", 7680, 4320, 15, 60),
-    ("4320p RGB", "RGB", 7680, 4320, 1.5, 12),
+    ("4320p RGB", "RGB", 7680, 4320, 2, 6),
 ]
 UNITS = [1, 2, 4, 8]
 CHUNKS = [1408, 4096, 16384, 65536, 262144, 1048576]
@@ -74,6 +87,25 @@ BUFFER = 16 << 20
 KEY_SIZE = "2160p BC1"
 KEY_UNITS = 4
 BIG = 4_000_000  # "frames >= 4 MB" of the bar
+# fewer frames for the latency runs that no bar reads (chunk-size, flush,
+# plain sockets at other unit counts), to leave time for UDP
+SMALL_LAT = 60
+
+# protocol=udp
+UDP_SIZES = ["2160p BC1", "4320p BC1"]
+UDP_PACKETS = [1408, 8972, 65000]  # tilesink packet-size (payload)
+UDP_GSO = ["auto", "off"]
+UDP_UNITS = [1, 2, 4]
+UDP_HEADER = 32  # tilesink's datagram header
+UDP_DEFAULT = 1408
+UDP_LAT = {"2160p BC1": (30, 45), "4320p BC1": (15, 30)}  # fps, frames
+# iperf3 -u -l: the same datagrams (tilesink's payload + its header)
+IPERF_UDP = {p: p + UDP_HEADER for p in UDP_PACKETS}
+RTP_BUFFERS = [0, BUFFER]  # udpsink/udpsrc buffer-size: default, 16 MiB
+RTP_MTU = UDP_DEFAULT + UDP_HEADER  # the same datagram as tilesink's default
+# rtpvrawpay/rtpvrawdepay carry ~1 Gbit/s here: slower fixed rates
+RTP_LAT = {"2160p BC1": (10, 20)}  # 4320p: throughput only
+PACE = 0.75  # the paced run: max-bitrate = this x the measured capacity
 
 HZ = os.sysconf("SC_CLK_TCK")
 
@@ -258,6 +290,72 @@ def run_iperf3(binary: str, server: Iperf3Server, streams: int, window: str,
     }
 
 
+def run_iperf3_udp(binary: str, server: Iperf3Server, length: int,
+                   window: str, seconds: int, omit: int) -> dict:
+    """iperf3 -u -b 0 (as fast as it can) with datagrams of @length bytes:
+    one thread, one send() per datagram. The rate that counts is what
+    arrived: the sender's rate less iperf3's lost packets (its "received"
+    sum for UDP is the sender's byte count)."""
+    cmd = [binary, "-c", "127.0.0.1", "-p", str(server.port), "-u", "-b",
+           "0", "-l", str(length), "-t", str(seconds), "-O", str(omit),
+           "-J"]
+    if window:
+        cmd += ["-w", window]
+    err = None
+    for attempt in range(3):
+        snmp0 = udp_snmp()
+        with OtherCpu([server.proc.pid]) as o:
+            p = subprocess.run(cmd, capture_output=True, text=True,
+                               timeout=seconds + omit + 20)
+        snmp1 = udp_snmp()
+        try:
+            d = json.loads(p.stdout)
+        except json.JSONDecodeError:
+            d = {"error": p.stderr.strip() or "no JSON"}
+        if "error" not in d:
+            break
+        err = d["error"]
+        log(f"iperf3 -u -l {length} {window}: {err}; again")
+        time.sleep(0.5)
+    else:
+        return {"tool": "iperf3", "udp": True, "length": length,
+                "buffers": window or "default", "error": err}
+    start, end = d["start"], d["end"]
+    snt = end.get("sum_sent") or end["sum"]
+    rcv = end.get("sum_received") or end["sum"]
+    lost_pct = rcv.get("lost_percent", end["sum"].get("lost_percent", 0))
+    sent = snt["bits_per_second"] / 1e9
+    return {
+        "tool": "iperf3", "udp": True, "length": length,
+        "buffers": window or "default",
+        "command": " ".join(cmd),
+        "gbit_s_sent": sent,
+        "gbit_s": sent * (1 - lost_pct / 100),
+        "lost_percent": lost_pct,
+        "lost_packets": rcv.get("lost_packets"),
+        "packets": rcv.get("packets"),
+        "sndbuf_actual": start.get("sndbuf_actual"),
+        "rcvbuf_actual": start.get("rcvbuf_actual"),
+        "cpu_percent": end.get("cpu_utilization_percent"),
+        "udp_snmp": {k: snmp1.get(k, 0) - snmp0.get(k, 0) for k in snmp1},
+        "seconds": seconds, "omit": omit,
+        "other_cpu_cores": round(o.cores, 3),
+        "steal_cores": round(o.steal_cores, 3),
+    }
+
+
+def udp_snmp() -> dict:
+    """The kernel's UDP counters (/proc/net/snmp)."""
+    try:
+        lines = [ln.split() for ln in open("/proc/net/snmp")
+                 if ln.startswith("Udp:")]
+        return {k: int(v) for k, v in zip(lines[0][1:], lines[1][1:])
+                if k in ("InDatagrams", "OutDatagrams", "InErrors",
+                         "RcvbufErrors", "SndbufErrors")}
+    except (OSError, IndexError, ValueError):
+        return {}
+
+
 # --------------------------------------------------------------------------
 # bc-transport-bench
 
@@ -267,10 +365,19 @@ def run_driver(args, kind: str, transport: str, size: tuple, *,
                rate: float = 0.0, frames: int = 100000,
                seconds: float = 0.0, window: int = 4,
                max_in_flight: int = 0, flush: str = "stepped",
-               tile_pool: bool = False, tag: str = "") -> dict:
+               tile_pool: bool = False, tag: str = "", packet: int = 0,
+               gso: str = "auto", max_bitrate: int = 0,
+               buffers: int = BUFFER, once: bool = False) -> dict:
+    """transport: tile, tcp, tcp-gdp, raw, tile-udp (-T tile --protocol
+    udp) or rtp; packet, gso, max_bitrate for tile-udp; buffers (socket
+    buffer bytes, 0 = the kernel's default) for rtp."""
     name, fmt, w, h = size[:4]
-    cmd = [str(args.driver), "-T", transport, "-f", fmt, "-W", str(w), "-H",
-           str(h), "-n", str(frames), "-w", str(window), "-t", "8"]
+    udp = transport == "tile-udp"
+    # UDP: a stall is a receiver that stopped (see the driver), not a slow
+    # transport: do not wait 8 s for it
+    cmd = [str(args.driver), "-T", "tile" if udp else transport, "-f", fmt,
+           "-W", str(w), "-H", str(h), "-n", str(frames), "-w", str(window),
+           "-t", "3" if udp or transport == "rtp" else "8"]
     if seconds:
         cmd += ["--seconds", str(seconds)]
     if rate:
@@ -278,6 +385,15 @@ def run_driver(args, kind: str, transport: str, size: tuple, *,
     if transport == "raw":
         cmd += ["-u", str(units), "-c", str(chunk), "--send-buffer-size",
                 str(BUFFER), "--receive-buffer-size", str(BUFFER)]
+    if udp:
+        cmd += ["-u", str(units), "--protocol", "udp", "--packet-size",
+                str(packet), "--gso", gso, "--send-buffer-size", str(BUFFER),
+                "--receive-buffer-size", str(BUFFER)]
+        if max_bitrate:
+            cmd += ["--max-bitrate", str(int(max_bitrate))]
+    if transport == "rtp":
+        cmd += ["--send-buffer-size", str(buffers), "--receive-buffer-size",
+                str(buffers)]
     if transport == "tile":
         cmd += ["-u", str(units), "-c", str(chunk), "--send-buffer-size",
                 str(BUFFER), "--receive-buffer-size", str(BUFFER), "--flush",
@@ -312,14 +428,33 @@ def run_driver(args, kind: str, transport: str, size: tuple, *,
               "wall_seconds": round(o.wall, 2)})
     if rc != 0 and not r.get("error"):
         r["error"] = errtext.strip()[-500:]
-    if transport not in ("tile", "raw"):
+    if r.get("stalled"):
+        r["stall"] = errtext.strip()[-500:]
+    if transport not in ("tile", "raw", "tile-udp"):
         r["units"] = 1
+    r["transport"] = transport
+    if transport == "rtp":
+        r["buffers"] = buffer_label(buffers)
+    if udp:
+        r["packet_size"] = packet
+        r["gso"] = gso
+        r["max_bitrate"] = max_bitrate
     return r
+
+
+def buffer_label(b: int) -> str:
+    return "default" if not b else f"{b >> 20}M"
 
 
 def describe(r: dict) -> str:
     t = r["transport"] + (f" u={r['units']}" if r["transport"] in
-                          ("tile", "raw") else "")
+                          ("tile", "raw", "tile-udp") else "")
+    if r["transport"] == "tile-udp":
+        t += f" ps={r.get('packet_size')} gso={r.get('gso')}"
+        if r.get("max_bitrate"):
+            t += f" max={r['max_bitrate'] / 1e9:.1f}G"
+    if r["transport"] == "rtp":
+        t += f" buf={r.get('buffers')}"
     if r.get("chunk_size") and r["chunk_size"] != DEFAULT_CHUNK:
         t += f" chunk={r['chunk_size']}"
     if r.get("tile_pool"):
@@ -335,6 +470,17 @@ def describe(r: dict) -> str:
         s += (f"  latency p50 {lat['p50']:7.2f} p99 {lat['p99']:7.2f} ms")
     s += (f"  lost {r.get('lost')} drop {r.get('frames_dropped', '-')}"
           f" other-cpu {r['other_cpu_cores']:.2f}")
+    if r["transport"] in ("tile-udp", "rtp"):
+        su = r.get("src_udp") or {}
+        sn = r.get("udp_snmp") or {}
+        s += (f" corrupted {r.get('frames_corrupted')} damaged "
+              f"{r.get('bad_stamps')} pk-lost "
+              f"{su.get('packets-lost', r.get('rtp_packets_lost'))}"
+              f" late {su.get('packets-late', '-')} kdrops "
+              f"{su.get('kernel-drops', '-')} rcvbuf-err "
+              f"{sn.get('RcvbufErrors')}")
+    if r.get("stalled"):
+        s += " STALLED"
     return s
 
 
@@ -351,14 +497,25 @@ def plan(quick: bool):
         units = [1, 4]
         ip = [dict(streams=n, window=w, seconds=1, omit=0)
               for n in units for w in ("", "16M")]
+        ip += [dict(udp=True, length=IPERF_UDP[p], window="16M", seconds=1,
+                    omit=0) for p in (1408, 65000)]
         tput_s, lat_scale = 0.5, 0.2
         chunks = [4096, DEFAULT_CHUNK]
+        udp_sizes = ["2160p BC1"]
+        udp_cfg = [(1408, "auto", 4), (1408, "off", 4), (65000, "auto", 4)]
+        rtp_bufs = [BUFFER]
     else:
         sizes, units = SIZES, UNITS
         ip = [dict(streams=n, window=w, seconds=1, omit=1)
               for n in UNITS for w in ("", "16M")]
+        ip += [dict(udp=True, length=IPERF_UDP[p], window="16M", seconds=1,
+                    omit=1) for p in UDP_PACKETS]
         tput_s, lat_scale = 1.2, 1.0
         chunks = CHUNKS
+        udp_sizes = UDP_SIZES
+        udp_cfg = [(p, g, u) for p in UDP_PACKETS for g in UDP_GSO
+                   for u in UDP_UNITS]
+        rtp_bufs = RTP_BUFFERS
     key = next(s for s in SIZES if s[0] == KEY_SIZE)
     runs = []
     # throughput
@@ -384,6 +541,19 @@ def plan(quick: bool):
     runs.append(dict(kind="throughput", transport="tile", size=key,
                      units=KEY_UNITS, window=2, max_in_flight=2,
                      seconds=tput_s, tag="max-in-flight=2"))
+    # protocol=udp, and rtpvrawpay; 4320p in the first pass only
+    for name in udp_sizes:
+        s = next(x for x in SIZES if x[0] == name)
+        once = name != KEY_SIZE
+        for p, g, u in udp_cfg:
+            # the second pass only where a bar reads the rate
+            runs.append(dict(kind="throughput", transport="tile-udp", size=s,
+                             units=u, packet=p, gso=g, seconds=tput_s,
+                             once=once or (g == "auto" and
+                                           p != UDP_DEFAULT)))
+        for b in rtp_bufs:
+            runs.append(dict(kind="throughput", transport="rtp", size=s,
+                             buffers=b, seconds=tput_s, once=once))
     tput, runs = runs, []
     # latency
     for s in sizes:
@@ -399,8 +569,25 @@ def plan(quick: bool):
         for u in units:
             if u == KEY_UNITS or (s is key and not quick):
                 runs.append(dict(kind="latency", transport="raw", size=s,
-                                 units=u, rate=rate, frames=n))
-    n = max(10, int(key[5] * lat_scale))
+                                 units=u, rate=rate, frames=n if u ==
+                                 KEY_UNITS else min(n, SMALL_LAT)))
+    for name in udp_sizes:
+        s = next(x for x in SIZES if x[0] == name)
+        rate, nf = UDP_LAT[name]
+        nf = max(10, int(nf * lat_scale))
+        for p, g, u in udp_cfg:
+            if name == KEY_SIZE or u == KEY_UNITS:
+                runs.append(dict(kind="latency", transport="tile-udp",
+                                 size=s, units=u, packet=p, gso=g,
+                                 rate=rate, frames=nf))
+        if name not in RTP_LAT:
+            continue
+        rate, nf = RTP_LAT[name]
+        nf = max(6, int(nf * lat_scale))
+        for b in rtp_bufs:
+            runs.append(dict(kind="latency", transport="rtp", size=s,
+                             buffers=b, rate=rate, frames=nf))
+    n = max(10, int(min(key[5], SMALL_LAT) * lat_scale))
     for c in chunks:
         if c != DEFAULT_CHUNK:
             runs.append(dict(kind="latency", transport="tile", size=key,
@@ -450,9 +637,83 @@ def spread(runs, kind, size, transport, units=None, tag=""):
 def iperf(results, streams, buffers="16M"):
     """The best of the passes."""
     rates = [r["gbit_s"] for r in results["iperf3"]
-             if r["streams"] == streams and r["buffers"] == buffers
-             and r.get("gbit_s")]
+             if not r.get("udp") and r.get("streams") == streams
+             and r["buffers"] == buffers and r.get("gbit_s")]
     return max(rates) if rates else None
+
+
+def iperf_udp(results, length, buffers="16M"):
+    """The iperf3 -u run with the best received rate."""
+    best = None
+    for r in results["iperf3"]:
+        if (r.get("udp") and r.get("length") == length
+                and r["buffers"] == buffers and r.get("gbit_s")
+                and (best is None or r["gbit_s"] > best["gbit_s"])):
+            best = r
+    return best
+
+
+def pick_udp(runs, kind, size, packet, gso, units, tag=""):
+    """The tilesink/tilesrc protocol=udp run of that configuration; of
+    several (passes), the one that delivered the most."""
+    best = None
+    for r in runs:
+        if (r.get("transport") == "tile-udp" and r.get("kind") == kind
+                and r.get("size") == size and r.get("packet_size") == packet
+                and r.get("gso") == gso and r.get("units") == units
+                and r.get("tag", "") == tag and r.get("gbit_s") is not None
+                and (best is None or (not r.get("stalled"), good_rate(r)) >
+                     (not best.get("stalled"), good_rate(best)))):
+            best = r
+    return best
+
+
+def pick_rtp(runs, kind, size, buffers):
+    best = None
+    for r in runs:
+        if (r.get("transport") == "rtp" and r.get("kind") == kind
+                and r.get("size") == size and r.get("buffers") == buffers
+                and r.get("gbit_s") is not None
+                and (best is None or good_rate(r) > good_rate(best))):
+            best = r
+    return best
+
+
+def good_rate(r):
+    """Gbit/s of frames that arrived intact: tile-udp counts a partial
+    frame less its lost bytes (GstBcLossMeta); rtp, which flags nothing,
+    counts only the frames whose every stamp checked out."""
+    if not r or r.get("gbit_s") is None:
+        return None
+    if r.get("transport") == "rtp":
+        n = r.get("delivered") or 0
+        bad = r.get("bad_stamps") or 0
+        return r["gbit_s"] * (n - bad) / n if n else 0.0
+    if r.get("gbit_s_good") is not None:
+        return r["gbit_s_good"]
+    return r["gbit_s"]
+
+
+def udp_loss(r):
+    """Loss counters of a tile-udp or rtp run, over its measurement."""
+    su = r.get("src_udp") or {}
+    sn = r.get("udp_snmp") or {}
+    return {
+        "frames": r.get("delivered"),
+        "frames_lost": r.get("lost"),
+        "frames_corrupted": r.get("frames_corrupted"),
+        "frames_damaged": r.get("bad_stamps"),
+        "lost_fraction": r.get("lost_fraction"),
+        "packets_received": su.get("packets-received",
+                                   r.get("rtp_packets")),
+        "packets_lost": su.get("packets-lost", r.get("rtp_packets_lost")),
+        "packets_late": su.get("packets-late"),
+        "frames_partial": su.get("frames-partial"),
+        "frames_timer": su.get("frames-timer"),
+        "kernel_drops": su.get("kernel-drops"),
+        "rcvbuf_errors": sn.get("RcvbufErrors"),
+        "sndbuf_errors": sn.get("SndbufErrors"),
+    }
 
 
 def lat(r, which="inband"):
@@ -500,7 +761,161 @@ def analyse(results: dict) -> dict:
                         "p5": lr["p5"], "p50": lr["p50"], "p95": lr["p95"],
                         "p99": lr["p99"], "p50_ratio": lr["p50"] / ideal,
                         "p99_ratio": lr["p99"] / ideal})
+    a["udp"] = analyse_udp(results)
     return a
+
+
+def ratio(x, y):
+    return x / y if x is not None and y else None
+
+
+def analyse_udp(results: dict) -> dict:
+    runs = results["runs"]
+    sizes = [n for n in UDP_SIZES if any(
+        r.get("transport") == "tile-udp" and r.get("size") == n
+        for r in runs)]
+    u = {"sizes": sizes, "matrix": [], "bars": {}, "loss": {}}
+    if not sizes:
+        return u
+    ip65 = iperf_udp(results, IPERF_UDP[65000])
+    # the matrix
+    for name in sizes:
+        for p in UDP_PACKETS:
+            for g in UDP_GSO:
+                for n in UDP_UNITS:
+                    t = pick_udp(runs, "throughput", name, p, g, n)
+                    lr = pick_udp(runs, "latency", name, p, g, n)
+                    if not t and not lr:
+                        continue
+                    ip = iperf_udp(results, IPERF_UDP[p])
+                    e = {"size": name, "packet": p, "gso": g, "units": n,
+                         "gbit_s": t and t["gbit_s"],
+                         "gbit_s_good": good_rate(t),
+                         "gso_used": t and t.get("gso_used"),
+                         "iperf3_same": ip and ip["gbit_s"],
+                         "ratio_iperf3_same": ratio(good_rate(t),
+                                                    ip and ip["gbit_s"]),
+                         "ratio_iperf3_65000": ratio(good_rate(t),
+                                                     ip65 and ip65["gbit_s"])}
+                    if t:
+                        e["loss"] = udp_loss(t)
+                        e["cpu"] = t.get("thread_cpu_seconds")
+                        e["seconds"] = t.get("seconds")
+                    if lr and lat(lr):
+                        e["latency"] = {k: lat(lr)[k] for k in
+                                        ("p5", "p50", "p95", "p99", "max")}
+                        e["latency_loss"] = udp_loss(lr)
+                    u["matrix"].append(e)
+
+    def cell(name, p, g, n):
+        return next((e for e in u["matrix"] if e["size"] == name and
+                     e["packet"] == p and e["gso"] == g and
+                     e["units"] == n), None)
+
+    # bar 1: 1408-byte packets with GSO/GRO >= 0.7x iperf3 -u 65000
+    # bar 2: ... >= 10x rtpvrawpay (16 MiB buffers: its loss-free setting)
+    b1, b2, b3, b5 = [], [], [], []
+    for name in sizes:
+        rtp = pick_rtp(runs, "throughput", name, buffer_label(BUFFER))
+        rtpd = pick_rtp(runs, "throughput", name, "default")
+        for n in UDP_UNITS:
+            e = cell(name, UDP_DEFAULT, "auto", n)
+            if not e or e["gbit_s_good"] is None:
+                continue
+            b1.append({"size": name, "units": n, "tile": e["gbit_s_good"],
+                       "gso_used": e["gso_used"],
+                       "iperf3": ip65 and ip65["gbit_s"],
+                       "ratio": e["ratio_iperf3_65000"]})
+            b2.append({"size": name, "units": n, "tile": e["gbit_s_good"],
+                       "rtp": good_rate(rtp), "rtp_raw": rtp and rtp["gbit_s"],
+                       "rtp_default": good_rate(rtpd),
+                       "rtp_default_raw": rtpd and rtpd["gbit_s"],
+                       "ratio": ratio(e["gbit_s_good"], good_rate(rtp))})
+        # bar 3: without GSO >= 0.9x iperf3 at the same datagram size
+        for p in UDP_PACKETS:
+            ip = iperf_udp(results, IPERF_UDP[p])
+            row = {"size": name, "packet": p, "datagram": IPERF_UDP[p],
+                   "iperf3": ip and ip["gbit_s"],
+                   "iperf3_sent": ip and ip["gbit_s_sent"],
+                   "iperf3_lost_percent": ip and ip["lost_percent"],
+                   "units": {}}
+            for n in UDP_UNITS:
+                e = cell(name, p, "off", n)
+                if e and e["gbit_s_good"] is not None:
+                    row["units"][n] = {"tile": e["gbit_s_good"],
+                                       "ratio": e["ratio_iperf3_same"]}
+            if row["units"]:
+                b3.append(row)
+    # bar 5: 2160p latency p50 within 1.3x of the TCP path's
+    for n in UDP_UNITS:
+        tcp = lat(pick(runs, "latency", KEY_SIZE, "tile", n))
+        for p in UDP_PACKETS:
+            for g in UDP_GSO:
+                e = cell(KEY_SIZE, p, g, n)
+                if not e or not e.get("latency") or not tcp:
+                    continue
+                b5.append({"units": n, "packet": p, "gso": g,
+                           "udp_p50": e["latency"]["p50"],
+                           "udp_p99": e["latency"]["p99"],
+                           "tcp_p50": tcp["p50"], "tcp_p99": tcp["p99"],
+                           "ratio": e["latency"]["p50"] / tcp["p50"]})
+    u["bars"] = {"gso_vs_iperf3_65000": b1, "gso_vs_rtp": b2,
+                 "nogso_vs_iperf3": b3, "latency_vs_tcp": b5}
+    # bar 4: loss on the loopback at full rate, 16 MiB socket buffers
+    tot = {}
+    partial_runs = []
+    for r in runs:
+        if r.get("transport") != "tile-udp" or r.get("tag") == "paced":
+            continue
+        lo = udp_loss(r)
+        for k, v in lo.items():
+            if isinstance(v, (int, float)) and k not in ("lost_fraction",):
+                tot[k] = tot.get(k, 0) + v
+        tot["runs"] = tot.get("runs", 0) + 1
+        if (lo.get("frames_partial") or 0) > 0 or (lo.get("frames_lost")
+                                                    or 0) > 0:
+            partial_runs.append({
+                "kind": r["kind"], "size": r["size"],
+                "packet": r.get("packet_size"), "gso": r.get("gso"),
+                "units": r.get("units"), "stalled": r.get("stalled"),
+                # what the sender may have queued for one socket, against
+                # what the kernel granted it (Linux reports twice the
+                # size asked for; a datagram costs more than its payload)
+                "tile_mb": r["frame_bytes"] / r["units"] / 1e6,
+                "window": r.get("window"),
+                "rcvbuf_granted_mb": r["receive_buffer_granted"] / 1e6
+                if (r.get("receive_buffer_granted") or 0) > 0 else None,
+                **lo})
+        if r.get("stalled"):
+            tot["stalled"] = tot.get("stalled", 0) + 1
+    u["loss"] = {"tile_udp": tot, "runs_with_partial_frames": partial_runs,
+                 "stalled_runs": [
+                     {"kind": r["kind"], "size": r["size"],
+                      "packet": r.get("packet_size"), "gso": r.get("gso"),
+                      "units": r.get("units"), "stall": r.get("stall"),
+                      "thread_cpu_seconds": r.get("thread_cpu_seconds"),
+                      "seconds": r.get("seconds")}
+                     for r in runs if r.get("stalled")]}
+    paced = [r for r in runs if r.get("transport") == "tile-udp"
+             and r.get("tag") == "paced"]
+    u["paced"] = [{"kind": r["kind"], "max_bitrate": r.get("max_bitrate"),
+                   "capacity": r.get("capacity_gbit_s"),
+                   "gbit_s": r.get("gbit_s"), "good": good_rate(r),
+                   "latency": lat(r), "loss": udp_loss(r)} for r in paced]
+    u["rtp"] = []
+    for name in sizes:
+        for b in RTP_BUFFERS:
+            t = pick_rtp(runs, "throughput", name, buffer_label(b))
+            lr = pick_rtp(runs, "latency", name, buffer_label(b))
+            if t or lr:
+                u["rtp"].append({
+                    "size": name, "buffers": buffer_label(b),
+                    "gbit_s": t and t["gbit_s"], "good": good_rate(t),
+                    "loss": t and udp_loss(t),
+                    "latency": lat(lr), "latency_rate": lr and lr["rate"],
+                    "latency_loss": lr and udp_loss(lr),
+                    "caps": (t or lr).get("rtp_caps")})
+    return u
 
 
 # --------------------------------------------------------------------------
@@ -691,7 +1106,114 @@ def plots(results: dict, outdir: Path) -> list[Path]:
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, ncol=2)
     finish(fig, "transport-throughput-vs-size.png")
+
+    u = (results.get("analysis") or {}).get("udp") or {}
+    if u.get("matrix"):
+        udp_plots(results, u, plt, finish)
     return written
+
+
+UNIT_COLORS = {1: "#9ecae1", 2: "#4292c6", 4: "#08519c"}
+
+
+def udp_plots(results, u, plt, finish):
+    import matplotlib.ticker
+    runs = results["runs"]
+    sizes = u["sizes"]
+
+    def cell(name, p, g, n):
+        return next((e for e in u["matrix"] if e["size"] == name and
+                     e["packet"] == p and e["gso"] == g and
+                     e["units"] == n), None)
+
+    def packet_axis(ax):
+        ax.set_xscale("log")
+        ax.set_xticks(UDP_PACKETS)
+        ax.set_xticklabels([f"{p}\n({p + UDP_HEADER} B datagram)"
+                            for p in UDP_PACKETS], fontsize=8)
+        ax.minorticks_off()
+        ax.set_xlabel("tilesink packet-size (payload bytes per datagram)")
+
+    # throughput vs packet size, with and without GSO
+    fig, axes = plt.subplots(1, len(sizes), figsize=(6 * len(sizes), 5.2),
+                             squeeze=False)
+    for ax, name in zip(axes[0], sizes):
+        for n in UDP_UNITS:
+            for g, ls, mk in (("auto", "-", "o"), ("off", "--", "s")):
+                xs, ys = [], []
+                for p in UDP_PACKETS:
+                    e = cell(name, p, g, n)
+                    if e and e["gbit_s_good"] is not None:
+                        xs.append(p)
+                        ys.append(e["gbit_s_good"])
+                if xs:
+                    ax.plot(xs, ys, linestyle=ls, marker=mk,
+                            color=UNIT_COLORS.get(n, "k"),
+                            label=f"tile udp u={n} "
+                            f"{'GSO/GRO' if g == 'auto' else 'no GSO'}")
+        xs, ys, ss = [], [], []
+        for p in UDP_PACKETS:
+            ip = iperf_udp(results, IPERF_UDP[p])
+            if ip:
+                xs.append(p)
+                ys.append(ip["gbit_s"])
+                ss.append(ip["gbit_s_sent"])
+        if xs:
+            ax.plot(xs, ys, "k-", marker="D", linewidth=1.2,
+                    label="iperf3 -u -b 0 received")
+            ax.plot(xs, ss, "k:", marker="d", linewidth=0.8,
+                    label="iperf3 -u -b 0 sent")
+        t = pick(runs, "throughput", name, "tile", KEY_UNITS)
+        if t:
+            ax.axhline(t["gbit_s"], color="#e6550d", linewidth=0.9,
+                       label=f"tile TCP u={KEY_UNITS}")
+        r = pick_rtp(runs, "throughput", name, buffer_label(BUFFER))
+        if r:
+            ax.axhline(good_rate(r), color="#31a354", linestyle="-.",
+                       linewidth=0.9,
+                       label=f"rtpvrawpay ({BUFFER >> 20} MiB buffers)")
+        packet_axis(ax)
+        ax.set_ylim(bottom=0)
+        ax.set_ylabel("Gbit/s delivered (flat out, 4 frames in flight)")
+        ax.set_title(f"{name}: tilesink/tilesrc protocol=udp")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, ncol=1)
+    finish(fig, "transport-udp-throughput-vs-packet.png")
+
+    # latency vs packet size
+    fig, ax = plt.subplots(figsize=(9, 5.2))
+    for n in UDP_UNITS:
+        for g, ls, mk in (("auto", "-", "o"), ("off", "--", "s")):
+            xs, p50, p99 = [], [], []
+            for p in UDP_PACKETS:
+                e = cell(KEY_SIZE, p, g, n)
+                if e and e.get("latency"):
+                    xs.append(p)
+                    p50.append(e["latency"]["p50"])
+                    p99.append(e["latency"]["p99"])
+            if xs:
+                c = UNIT_COLORS.get(n, "k")
+                ax.plot(xs, p50, linestyle=ls, marker=mk, color=c,
+                        label=f"u={n} {'GSO/GRO' if g == 'auto' else 'no GSO'}"
+                        " p50")
+                ax.plot(xs, p99, linestyle="none", marker="x", color=c)
+    for n, ls in zip(UDP_UNITS, [":", "-.", "-"]):
+        lt = lat(pick(runs, "latency", KEY_SIZE, "tile", n))
+        if lt:
+            ax.axhline(lt["p50"], color="#e6550d", linestyle=ls,
+                       linewidth=0.9, label=f"TCP u={n} p50")
+    packet_axis(ax)
+    ax.set_yscale("log")
+    plain = matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}")
+    ax.yaxis.set_major_formatter(plain)
+    ax.yaxis.set_minor_formatter(plain)
+    ax.set_ylabel("delivery latency (ms), x = p99")
+    ax.set_title(f"{KEY_SIZE} at {UDP_LAT[KEY_SIZE][0]} frames/s: "
+                 "tilesink/tilesrc protocol=udp")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1),
+              borderaxespad=0)
+    finish(fig, "transport-udp-latency-vs-packet.png")
 
 
 # --------------------------------------------------------------------------
@@ -716,8 +1238,8 @@ def markdown(results: dict, figs: list[str]) -> str:
     m = results["machine"]
     jit = results.get("wakeup_jitter_ms") or {}
     ip0 = results["iperf3"][0] if results.get("iperf3") else {}
-    L = [MARK_BEGIN, "", "## Transport: tilesink/tilesrc vs TCP (127.0.0.1)",
-         ""]
+    L = [MARK_BEGIN, "",
+         "## Transport: tilesink/tilesrc vs TCP and UDP (127.0.0.1)", ""]
     L.append(
         f"Measured {results['date']} on {m['cpu']} ({m['cpu_count']} cores), "
         f"Linux {m['kernel']}, GStreamer {m['gstreamer']}, {m['iperf3']}, "
@@ -752,8 +1274,9 @@ def markdown(results: dict, figs: list[str]) -> str:
            f"{ip0.get('omit')})" if results.get("passes", 1) > 1 else
            f" (iperf3: -t {ip0.get('seconds')} after -O {ip0.get('omit')})")
         + ". *Latency*: "
-        "frames pushed at a fixed rate (1080p 60/s, 2160p 30/s, 4320p BC1 "
-        "15/s, 4320p RGB 1.5/s: below every transport's capacity), "
+        "frames pushed at a fixed rate (" + ", ".join(
+            f"{x[0]} {x[4]:g}/s" for x in SIZES if x[0] in results["sizes"])
+        + ": below every TCP transport's capacity), "
         "percentiles by nearest rank. tcpserversink/tcpclientsrc: "
         "`appsrc ! tcpserversink` / `tcpclientsrc ! rawvideoparse ! "
         "appsink`, rawvideoparse cutting the byte stream into frames of "
@@ -968,6 +1491,8 @@ def markdown(results: dict, figs: list[str]) -> str:
             "throughput runs therefore use max-in-flight = window + 2.")
         L.append("")
 
+    L += markdown_udp(results)
+
     if figs:
         L += ["### Figures", ""]
         for f in figs:
@@ -977,6 +1502,392 @@ def markdown(results: dict, figs: list[str]) -> str:
              f"`benchmarks/transport/results.json`.")
     L += ["", MARK_END]
     return "\n".join(L) + "\n"
+
+
+def pct(v, spec=".2f"):
+    return "-" if v is None else format(v * 100, spec) + " %"
+
+
+def loss_note(lo):
+    """" (x % lost)" when a run lost anything."""
+    if not lo:
+        return ""
+    bits = []
+    if lo.get("lost_fraction"):
+        bits.append(f"{pct(lo['lost_fraction'], '.2g')} of bytes lost")
+    if lo.get("frames_lost"):
+        bits.append(f"{lo['frames_lost']} frames lost")
+    if lo.get("frames_damaged"):
+        bits.append(f"{lo['frames_damaged']} damaged")
+    return f" ({', '.join(bits)})" if bits else ""
+
+
+def markdown_udp(results: dict) -> list[str]:
+    u = results["analysis"].get("udp") or {}
+    if not u.get("matrix"):
+        return []
+    runs = results["runs"]
+    sizes = u["sizes"]
+    L = ["### UDP: tilesink/tilesrc protocol=udp, rtpvrawpay, iperf3 -u", ""]
+    L.append(
+        "tilesink `protocol=udp packet-size=P gso=auto|off` and tilesrc "
+        "`gso=auto|off` (the same at both ends: `auto` sends with "
+        "`UDP_SEGMENT` and receives with `UDP_GRO` when the kernel has "
+        "them, and the kernel here has them; `off` sends and receives one "
+        "datagram per message), datagrams of P + 32 bytes, send and "
+        f"receive buffers {BUFFER >> 20} MiB, the same frames, window and "
+        "in-band measurement as above. A frame that tilesrc pushes with "
+        "gaps is flagged `GST_BUFFER_FLAG_CORRUPTED` with a "
+        "`GstBcLossMeta`: the driver counts those frames and their lost "
+        "bytes and checks every stamp outside the lost ranges (a wrong one "
+        "would be *damaged*); a frame never pushed is *lost*. Gbit/s here "
+        "are frames delivered less the bytes lost. Two unmeasured frames "
+        "follow the measured ones (tilesrc completes an incomplete frame "
+        "only once a newer one has started). Kernel drops: tilesrc's "
+        "`kernel-drops` (`SO_RXQ_OVFL`) and `RcvbufErrors` of "
+        "/proc/net/snmp (the whole machine) over the measurement. "
+        "*rtpvrawpay*: `appsrc ! rtpvrawpay mtu="
+        f"{RTP_MTU} ! udpsink` / `udpsrc caps=\"application/x-rtp, "
+        "encoding-name=RAW, sampling=YCbCr-4:2:2, ...\" ! rtpvrawdepay ! "
+        "appsink`, RFC 4175 with the frames sent as UYVY of width/2 x "
+        "height/2 (2 bytes a pixel: the byte count of the BC1 frame; "
+        "2160p BC1 goes as 1920x1080 UYVY), datagrams of "
+        f"{RTP_MTU} bytes like tilesink's default, `buffer-size` left at "
+        f"the default (0) or {BUFFER >> 20} MiB at both ends; RTP packets "
+        "lost are the gaps in the sequence numbers at udpsrc; "
+        "rtpvrawdepay flags nothing, so a damaged frame shows only in the "
+        "stamps, and its rate counts intact frames only. *iperf3*: "
+        "`iperf3 -u -b 0 -l D -w 16M` with D = P + 32 (one thread, one "
+        "datagram per send() and recv()); its rate is what arrived (sent "
+        "less its lost datagrams: at -b 0 iperf3's own receiver falls "
+        "behind).")
+    L.append("")
+
+    # throughput table
+    hdr = "| packet-size (datagram), GSO/GRO |"
+    sep = "|---|"
+    for name in sizes:
+        for n in UDP_UNITS:
+            hdr += f" {name}, {units_str(n)} |"
+            sep += "---|"
+    hdr += " iperf3 -u -l datagram (sent, lost) |"
+    sep += "---|"
+    L += ["#### Throughput (Gbit/s delivered, loss when any)", "", hdr, sep]
+
+    def cell(name, p, g, n):
+        return next((e for e in u["matrix"] if e["size"] == name and
+                     e["packet"] == p and e["gso"] == g and
+                     e["units"] == n), None)
+    for p in UDP_PACKETS:
+        for g in UDP_GSO:
+            row = f"| {p} ({p + UDP_HEADER}), {'on' if g == 'auto' else 'off'} |"
+            any_cell = False
+            for name in sizes:
+                for n in UDP_UNITS:
+                    e = cell(name, p, g, n)
+                    if e and e["gbit_s_good"] is not None:
+                        any_cell = True
+                        row += (f" {fmt(e['gbit_s_good'], '.1f')}"
+                                f"{loss_note(e.get('loss'))} |")
+                    else:
+                        row += " - |"
+            ip = iperf_udp(results, IPERF_UDP[p])
+            row += (f" {fmt(ip and ip['gbit_s'], '.1f')} ("
+                    f"{fmt(ip and ip['gbit_s_sent'], '.1f')}, "
+                    f"{fmt(ip and ip['lost_percent'], '.1f')} %) |"
+                    if g == "auto" else " |")
+            if any_cell:
+                L.append(row)
+    L.append("")
+    tcp = [pick(runs, "throughput", name, "tile", n) for name in sizes
+           for n in UDP_UNITS]
+    L.append("For comparison, tilesink/tilesrc over TCP in this run: " +
+             "; ".join(f"{name} {units_str(n)} "
+                       f"{fmt((pick(runs, 'throughput', name, 'tile', n) or {}).get('gbit_s'), '.1f')}"
+                       for name in sizes for n in UDP_UNITS
+                       if pick(runs, "throughput", name, "tile", n))
+             + " Gbit/s." if any(tcp) else "")
+    L.append("")
+
+    # CPU per GB
+    rows = []
+    for p in UDP_PACKETS:
+        for g in UDP_GSO:
+            e = cell(KEY_SIZE, p, g, KEY_UNITS)
+            if not e or not e.get("cpu") or not e.get("gbit_s_good"):
+                continue
+            gb = e["gbit_s_good"] * (e.get("seconds") or 0) / 8
+            if gb <= 0:
+                continue
+            c = e["cpu"]
+            rows.append(
+                f"| {p}, {'on' if g == 'auto' else 'off'} | "
+                f"{fmt(e['gbit_s_good'], '.1f')} | "
+                f"{fmt(c.get('tilesink-unit', 0) / gb * 1e3, '.0f')} | "
+                f"{fmt(c.get('tilesrc-unit', 0) / gb * 1e3, '.0f')} | "
+                f"{fmt(sum(c.values()) / (e.get('seconds') or 1), '.2f')} |")
+    if rows:
+        L += [f"CPU time of the threads per GB delivered ({KEY_SIZE}, "
+              f"{units_str(KEY_UNITS)}, throughput runs; with the loopback "
+              "the kernel's receive work runs mostly on the sending "
+              "thread):", "",
+              "| packet-size, GSO/GRO | Gbit/s | tilesink-unit threads (ms/GB)"
+              " | tilesrc-unit threads (ms/GB) | process CPU (cores) |",
+              "|---|---|---|---|---|"] + rows + [""]
+
+    # rtp
+    if u.get("rtp"):
+        L += ["#### rtpvrawpay / rtpvrawdepay", "",
+              "| frames | buffer-size | Gbit/s delivered / intact | RTP "
+              "packets lost | frames damaged / delivered | RcvbufErrors | "
+              "latency p50 / p99 (ms, fps) |", "|---|---|---|---|---|---|---|"]
+        for e in u["rtp"]:
+            lo = e.get("loss") or {}
+            got = (lo.get("packets_received") or 0) + (lo.get("packets_lost")
+                                                        or 0)
+            pl = (f"{lo.get('packets_lost')} of {got} "
+                  f"({pct((lo.get('packets_lost') or 0) / got, '.1f')})"
+                  if got else "-")
+            lt = e.get("latency")
+            L.append(
+                f"| {e['size']} as {e.get('caps', '').split(',', 1)[-1]} | "
+                f"{e['buffers']} | {fmt(e['gbit_s'], '.2f')} / "
+                f"{fmt(e['good'], '.2f')} | {pl} | "
+                f"{lo.get('frames_damaged', '-')} / {lo.get('frames', '-')} | "
+                f"{lo.get('rcvbuf_errors', '-')} | "
+                + (f"{fmt(lt['p50'])} / {fmt(lt['p99'])} ({e['latency_rate']:g})"
+                   if lt else "-") + " |")
+        L.append("")
+
+    # latency
+    others = [n for n in sizes if n != KEY_SIZE]
+    L += ["#### Delivery latency (ms, p50 / p99)", "",
+          "Fixed rates: " + ", ".join(
+              f"{n} {UDP_LAT[n][0]} frames/s, {UDP_LAT[n][1]} frames"
+              for n in sizes)
+          + (f" ({', '.join(others)}: {units_str(KEY_UNITS)} only)"
+             if others else "") + ".", ""]
+    hdr = "| packet-size, GSO/GRO |" + "".join(
+        f" {KEY_SIZE}, {units_str(n)} |" for n in UDP_UNITS)
+    sep = "|---|" + "---|" * len(UDP_UNITS)
+    for n in others:
+        hdr += f" {n}, {units_str(KEY_UNITS)} |"
+        sep += "---|"
+    L += [hdr, sep]
+    for p in UDP_PACKETS:
+        for g in UDP_GSO:
+            row = f"| {p}, {'on' if g == 'auto' else 'off'} |"
+            for n in UDP_UNITS:
+                e = cell(KEY_SIZE, p, g, n)
+                lt = e and e.get("latency")
+                row += (f" {fmt(lt['p50'])} / {fmt(lt['p99'])}"
+                        f"{loss_note(e.get('latency_loss'))} |" if lt
+                        else " - |")
+            for name in others:
+                e = cell(name, p, g, KEY_UNITS)
+                lt = e and e.get("latency")
+                row += (f" {fmt(lt['p50'])} / {fmt(lt['p99'])}"
+                        f"{loss_note(e.get('latency_loss'))} |" if lt
+                        else " - |")
+            if row.count(" - |") < len(UDP_UNITS) + len(others):
+                L.append(row)
+    row = "| TCP (tilesink/tilesrc, this run) |"
+    for n in UDP_UNITS:
+        lt = lat(pick(runs, "latency", KEY_SIZE, "tile", n))
+        row += f" {fmt(lt and lt['p50'])} / {fmt(lt and lt['p99'])} |"
+    for name in others:
+        lt = lat(pick(runs, "latency", name, "tile", KEY_UNITS))
+        row += f" {fmt(lt and lt['p50'])} / {fmt(lt and lt['p99'])} |"
+    L += [row, ""]
+
+    # bars
+    b = u["bars"]
+    L += ["#### The UDP bars", "", "| bar | measured | met |",
+          "|---|---|---|"]
+    for e in b["gso_vs_iperf3_65000"]:
+        ok = e["ratio"] >= 0.7 if e["ratio"] is not None else None
+        L.append(
+            f"| {e['size']}, {units_str(e['units'])}: packet-size "
+            f"{UDP_DEFAULT} with GSO/GRO >= 0.7x iperf3 -u -l "
+            f"{IPERF_UDP[65000]} | {fmt(e['tile'], '.1f')} vs "
+            f"{fmt(e['iperf3'], '.1f')} Gbit/s = {fmt(e['ratio'])}x"
+            f"{'' if e.get('gso_used') else ' (GSO not in use!)'} | "
+            f"{mark(ok)} |")
+    for e in b["gso_vs_rtp"]:
+        ok = e["ratio"] >= 10 if e["ratio"] is not None else None
+        L.append(
+            f"| {e['size']}, {units_str(e['units'])}: packet-size "
+            f"{UDP_DEFAULT} with GSO/GRO >= 10x rtpvrawpay | "
+            f"{fmt(e['tile'], '.1f')} vs {fmt(e['rtp'], '.2f')} Gbit/s "
+            f"({BUFFER >> 20} MiB buffers) = {fmt(e['ratio'], '.1f')}x"
+            + ((f" (vs default buffers, intact frames only: "
+                f"{fmt(e['rtp_default'], '.2f')} Gbit/s, "
+                f"{fmt(ratio(e['tile'], e['rtp_default']), '.1f')}x)"
+                if e.get("rtp_default") else
+                f" (with default buffers rtpvrawpay delivered "
+                f"{fmt(e['rtp_default_raw'], '.2f')} Gbit/s of frames, none "
+                "intact)")
+               if e.get("rtp_default_raw") is not None else "")
+            + f" | {mark(ok)} |")
+    for e in b["nogso_vs_iperf3"]:
+        cells, oks = [], []
+        for n, v in sorted(e["units"].items()):
+            cells.append(f"{n}: {fmt(v['tile'], '.1f')} = "
+                         f"{fmt(v['ratio'])}x")
+            oks.append(v["ratio"] >= 0.9 if v["ratio"] is not None
+                       else None)
+        L.append(
+            f"| {e['size']}, packet-size {e['packet']} without GSO >= 0.9x "
+            f"iperf3 -u -l {e['datagram']} ({fmt(e['iperf3'], '.1f')} "
+            f"Gbit/s) | units {'; '.join(cells)} | "
+            f"{' / '.join(mark(o) for o in oks)} |")
+    lo = u["loss"].get("tile_udp") or {}
+    if lo:
+        ok = (lo.get("packets_lost", 0) == 0 and lo.get("kernel_drops", 0)
+              == 0 and lo.get("frames_lost", 0) == 0)
+        L.append(
+            f"| no loss on loopback at full rate, {BUFFER >> 20} MiB socket "
+            f"buffers (all {lo.get('runs')} tile UDP runs, throughput and "
+            f"latency) | {lo.get('frames_partial', 0)} frames pushed with "
+            f"gaps ({lo.get('frames_timer', 0)} by their timer), "
+            f"{lo.get('frames_lost', 0)} frames never delivered, "
+            f"{lo.get('packets_lost', 0)} datagrams missing of "
+            f"{lo.get('packets_received', 0) + lo.get('packets_lost', 0)}, "
+            f"{lo.get('packets_late', 0)} late; kernel drops "
+            f"{lo.get('kernel_drops', 0)}, RcvbufErrors "
+            f"{lo.get('rcvbuf_errors', 0)}"
+            + (f"; {lo['stalled']} runs stalled" if lo.get("stalled")
+               else "") + f" | {mark(ok)} |")
+    for e in b["latency_vs_tcp"]:
+        if e["packet"] != UDP_DEFAULT or e["gso"] != "auto":
+            continue
+        L.append(
+            f"| {KEY_SIZE} latency, {units_str(e['units'])}: p50 with "
+            f"packet-size {UDP_DEFAULT}, GSO/GRO <= 1.3x TCP's | "
+            f"{fmt(e['udp_p50'])} vs {fmt(e['tcp_p50'])} ms = "
+            f"{fmt(e['ratio'])}x (p99 {fmt(e['udp_p99'])} vs "
+            f"{fmt(e['tcp_p99'])}) | {mark(e['ratio'] <= 1.3)} |")
+    L.append("")
+    best = [e for e in b["latency_vs_tcp"] if e["ratio"] <= 1.3]
+    if b["latency_vs_tcp"]:
+        L.append(
+            "Latency p50 against TCP for every packet size (UDP / TCP): " +
+            "; ".join(f"{e['packet']} {'GSO' if e['gso'] == 'auto' else 'no GSO'}"
+                      f" u={e['units']}: {fmt(e['ratio'])}x"
+                      for e in b["latency_vs_tcp"]) + ".")
+        L.append("")
+
+    # loss detail
+    pr = u["loss"].get("runs_with_partial_frames") or []
+    if pr:
+        L += ["Runs with frames pushed with gaps or never delivered (*late*: "
+              "datagrams that came after their frame had been pushed by its "
+              "timer; *in flight*: the frames in flight x the tile, what "
+              "the sender may queue for one socket, against the receive "
+              "buffer granted):", "",
+              "| run | frames with gaps (timer) / delivered | never "
+              "delivered | datagrams missing / late | kernel drops | "
+              "RcvbufErrors | in flight / granted (MB) |",
+              "|---|---|---|---|---|---|---|"]
+        for e in pr:
+            L.append(
+                f"| {e['kind']} {e['size']} {e['packet']} "
+                f"{'GSO' if e['gso'] == 'auto' else 'no GSO'} "
+                f"u={e['units']}{' (stalled)' if e.get('stalled') else ''} | "
+                f"{fmt(e.get('frames_partial'), 'd')} "
+                f"({fmt(e.get('frames_timer'), 'd')}) / {e.get('frames')} | "
+                f"{e.get('frames_lost')} | {fmt(e.get('packets_lost'), 'd')}"
+                f" / {fmt(e.get('packets_late'), 'd')} | "
+                f"{fmt(e.get('kernel_drops'), 'd')} | "
+                f"{e.get('rcvbuf_errors')} | "
+                f"{fmt((e.get('window') or 0) * e['tile_mb'], '.1f')} / "
+                f"{fmt(e['rcvbuf_granted_mb'], '.1f')} |")
+        L.append("")
+    L += udp_findings(u)
+    for e in u["loss"].get("stalled_runs") or []:
+        cpu = e.get("thread_cpu_seconds") or {}
+        L.append(
+            f"Stalled: {e['kind']} {e['size']} {e['packet']} "
+            f"{'GSO' if e['gso'] == 'auto' else 'no GSO'} u={e['units']}: "
+            f"{e.get('stall')}; thread CPU over {fmt(e.get('seconds'), '.1f')}"
+            f" s: " + ", ".join(f"{k} {v:.2f} s" for k, v in cpu.items()
+                                if v >= 0.05) + ".")
+        L.append("")
+
+    # paced
+    for e in u.get("paced") or []:
+        lo = e["loss"]
+        lt = e.get("latency")
+        L.append(
+            f"Paced ({e['kind']}): tilesink max-bitrate "
+            f"{fmt(e['max_bitrate'] and e['max_bitrate'] / 1e9, '.2f')} "
+            f"Gbit/s ({PACE:.2f}x the {fmt(e['capacity'], '.1f')} Gbit/s "
+            f"measured above for packet-size {UDP_DEFAULT} with GSO, "
+            f"{units_str(KEY_UNITS)}, headers included): "
+            f"{fmt(e['good'], '.2f')} Gbit/s delivered"
+            + (f", latency p50 / p99 {fmt(lt['p50'])} / {fmt(lt['p99'])} ms"
+               if lt and e["kind"] == "latency" else "")
+            + f"; {lo.get('frames_partial')} frames with gaps, "
+            f"{lo.get('packets_lost')} datagrams missing, kernel drops "
+            f"{lo.get('kernel_drops')}, RcvbufErrors "
+            f"{lo.get('rcvbuf_errors')}.")
+        L.append("")
+    return L
+
+
+def udp_findings(u: dict) -> list[str]:
+    """What the loss counters say, in words."""
+    L = []
+    pr = u["loss"].get("runs_with_partial_frames") or []
+    timer = [e for e in pr if (e.get("packets_late") or 0) > 0
+             and not e.get("kernel_drops") and not e.get("rcvbuf_errors")]
+    if timer:
+        L.append(
+            f"In {len(timer)} runs tilesrc pushed "
+            f"{sum(e.get('frames_partial') or 0 for e in timer)} frames with "
+            "gaps although the kernel dropped nothing (kernel drops and "
+            "RcvbufErrors 0): every datagram missing from them arrived "
+            f"afterwards ({sum(e.get('packets_late') or 0 for e in timer)} "
+            "late). Their timer (timer-factor x the average time a whole "
+            "frame takes, at least 2 ms) fired before a unit thread had read "
+            "them: on two cores shared by both ends a thread can be off the "
+            "CPU for longer than that.")
+        L.append("")
+    drops = [e for e in pr if (e.get("kernel_drops") or 0) > 0
+             and e.get("rcvbuf_granted_mb")]
+    if drops:
+        sizes = {s[0]: frame_bytes(s[1], s[2], s[3]) for s in SIZES}
+        lo = min((e.get("window") or 0) * e["tile_mb"] for e in drops)
+        tput = [r for r in u["matrix"] if r.get("loss")
+                and r["loss"].get("kernel_drops") is not None]
+        below = [r for r in tput
+                 if 4 * sizes[r["size"]] / r["units"] / 1e6 < lo]
+        above = [r for r in tput
+                 if 4 * sizes[r["size"]] / r["units"] / 1e6 >= lo]
+        L.append(
+            f"The kernel dropped datagrams in {len(drops)} runs (tilesrc's "
+            "receive buffer full), all with at least "
+            f"{lo:.1f} MB in flight for one socket (4 frames x the tile, "
+            "sent unpaced) against the "
+            f"{drops[0]['rcvbuf_granted_mb']:.1f} MB the kernel granted "
+            "(which it charges with each datagram's whole buffer, more than "
+            f"its payload): none of the {len(below)} throughput runs with "
+            f"less in flight lost a datagram to the kernel, "
+            f"{sum(1 for r in above if r['loss']['kernel_drops'])} of the "
+            f"{len(above)} with more did.")
+        L.append("")
+    spin = [e for e in u["loss"].get("stalled_runs") or []
+            if (e.get("thread_cpu_seconds") or {}).get("rsrc:src", 0)
+            >= 0.8 * (e.get("seconds") or 1e9)]
+    if spin:
+        L.append(
+            f"{len(spin)} runs stalled with tilesrc's streaming thread "
+            "(rsrc:src) on the CPU for the whole stall while no frame came "
+            "out: create() waiting, again and again, for a frame timer that "
+            "had already expired while a unit thread still held that frame; "
+            "the unit thread, waiting for the lock, did not get it.")
+        L.append("")
+    return L
 
 
 def write_doc(doc: Path, section: str) -> None:
@@ -1086,6 +1997,17 @@ def main() -> int:
     for rep in range(passes):
         with Iperf3Server(args.iperf3) as server:
             for p in ip_plan:
+                if p.get("udp"):
+                    r = run_iperf3_udp(args.iperf3, server, p["length"],
+                                       p["window"], p["seconds"], p["omit"])
+                    r["rep"] = rep
+                    iperf_results.append(r)
+                    log(f"iperf3 -u -l {r['length']} {r['buffers']:7}: "
+                        f"{fmt(r.get('gbit_s_sent'), '.2f')} Gbit/s sent, "
+                        f"{fmt(r.get('lost_percent'), '.1f')} % lost"
+                        f"{'  ' + r['error'] if r.get('error') else ''}"
+                        f" (other-cpu {r.get('other_cpu_cores', 0):.2f})")
+                    continue
                 r = run_iperf3(args.iperf3, server, p["streams"], p["window"],
                                p["seconds"], p["omit"])
                 r["rep"] = rep
@@ -1100,8 +2022,31 @@ def main() -> int:
             kw = dict(p)
             kind, tr, size = (kw.pop("kind"), kw.pop("transport"),
                               kw.pop("size"))
+            if kw.get("once") and rep > 0:
+                continue
             r = run_driver(args, kind, tr, size, **kw)
             r["rep"] = rep
+            runs.append(r)
+            log(describe(r))
+    # UDP paced below the capacity just measured
+    key = next(s for s in SIZES if s[0] == KEY_SIZE)
+    cap = pick_udp(runs, "throughput", KEY_SIZE, UDP_DEFAULT, "auto",
+                   KEY_UNITS)
+    if cap:
+        wire = cap["gbit_s"] * (UDP_DEFAULT + UDP_HEADER + 28) / UDP_DEFAULT
+        mb = int(PACE * wire * 1e9)
+        common = dict(units=KEY_UNITS, packet=UDP_DEFAULT, gso="auto",
+                      max_bitrate=mb, tag="paced")
+        pl = [dict(kind="throughput", seconds=tput_plan[0]["seconds"],
+                   **common)]
+        if not args.quick:
+            rate, nf = UDP_LAT[KEY_SIZE]
+            pl.append(dict(kind="latency", rate=rate, frames=nf, **common))
+        for p in pl:
+            kw = dict(p)
+            r = run_driver(args, kw.pop("kind"), "tile-udp", key, **kw)
+            r["capacity_gbit_s"] = cap["gbit_s"]
+            r["capacity_wire_gbit_s"] = wire
             runs.append(r)
             log(describe(r))
     for p in lat_plan:

@@ -3,8 +3,10 @@
 # Copyright (C) 2026 gst-bc developers
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# The transport benchmark (see run.py): iperf3, tcpserversink/tcpclientsrc
-# and tilesink/tilesrc on 127.0.0.1 in one run. Builds bc-transport-bench
+# The transport benchmark (see run.py): iperf3 (TCP and -u),
+# tcpserversink/tcpclientsrc, rtpvrawpay/rtpvrawdepay over udpsink/udpsrc
+# and tilesink/tilesrc (protocol=tcp and udp) on 127.0.0.1 in one run.
+# Builds bc-transport-bench
 # and the plugins in a release build directory if needed, installs iperf3
 # (and the GStreamer plugins it compares with) when missing and we are root,
 # raises net.core.rmem_max/wmem_max to 16 MiB for the run (root only;
@@ -12,7 +14,7 @@
 # run.py, which writes benchmarks/transport/results.json, docs/perf/
 # transport-*.png and the transport-bench section of docs/performance.md.
 #
-#   benchmarks/transport/run.sh            full run, about 6 minutes on 2 cores
+#   benchmarks/transport/run.sh            full run, about 7 minutes on 2 cores
 #   benchmarks/transport/run.sh --quick    < 1 minute; writes only
 #                                          results-quick.json and quick/*.png
 #
@@ -57,6 +59,10 @@ for e in rawvideoparse gdppay; do
   gst-inspect-1.0 "$e" >/dev/null 2>&1 \
     || apt_install gstreamer1.0-plugins-bad
 done
+for e in rtpvrawpay rtpvrawdepay udpsrc udpsink; do
+  gst-inspect-1.0 "$e" >/dev/null 2>&1 \
+    || apt_install gstreamer1.0-plugins-good
+done
 
 if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" "$BC_SRC_ROOT" -Dbuildtype=release >&2
@@ -80,8 +86,9 @@ if [ $rc -ne 0 ]; then
   exit 1
 fi
 
-# iperf3 -w 16M needs net.core.[rw]mem_max >= 16 MiB (tilesink and tilesrc
-# get their 16 MiB as root anyway, through SO_SNDBUFFORCE/SO_RCVBUFFORCE)
+# iperf3 -w 16M and udpsrc/udpsink buffer-size=16M need net.core.[rw]mem_max
+# >= 16 MiB (tilesink and tilesrc get their 16 MiB as root anyway, through
+# SO_SNDBUFFORCE/SO_RCVBUFFORCE)
 want=$((16 << 20))
 old_r=$(sysctl -n net.core.rmem_max 2>/dev/null || echo 0)
 old_w=$(sysctl -n net.core.wmem_max 2>/dev/null || echo 0)
@@ -104,7 +111,7 @@ if [ "$old_r" -lt $want ] || [ "$old_w" -lt $want ]; then
  wmem_max $old_w -> $(sysctl -n net.core.wmem_max) (restored after)"
   else
     echo "run.sh: cannot raise net.core.rmem_max/wmem_max to $want:" \
-      "iperf3 -w 16M will fail" >&2
+      "iperf3 -w 16M will fail, udpsrc/udpsink get less than 16 MiB" >&2
   fi
 fi
 export BC_TRANSPORT_SYSCTL
