@@ -377,7 +377,7 @@ def run_driver(args, kind: str, transport: str, size: tuple, *,
     # transport: do not wait 8 s for it
     cmd = [str(args.driver), "-T", "tile" if udp else transport, "-f", fmt,
            "-W", str(w), "-H", str(h), "-n", str(frames), "-w", str(window),
-           "-t", "3" if udp or transport == "rtp" else "8"]
+           "-t", "2" if udp or transport == "rtp" else "8"]
     if seconds:
         cmd += ["--seconds", str(seconds)]
     if rate:
@@ -557,8 +557,11 @@ def plan(quick: bool):
     tput, runs = runs, []
     # latency
     for s in sizes:
-        rate, n = s[4], max(10, int(s[5] * lat_scale))
+        rate, n = s[4], max(10 if s[5] >= 10 else s[5],
+                            int(s[5] * lat_scale))
         for u in units:
+            if s[1] == "RGB" and u not in (2, KEY_UNITS):
+                continue  # 3 s a run: the units that tell something
             runs.append(dict(kind="latency", transport="tile", size=s,
                              units=u, rate=rate, frames=n))
         runs.append(dict(kind="latency", transport="tcp", size=s, rate=rate,
@@ -699,6 +702,7 @@ def udp_loss(r):
     su = r.get("src_udp") or {}
     sn = r.get("udp_snmp") or {}
     return {
+        "stalled": bool(r.get("stalled")),
         "frames": r.get("delivered"),
         "frames_lost": r.get("lost"),
         "frames_corrupted": r.get("frames_corrupted"),
@@ -769,6 +773,21 @@ def ratio(x, y):
     return x / y if x is not None and y else None
 
 
+def stall_timeout(r) -> float:
+    """The driver's -t of a run."""
+    c = (r.get("command") or "").split()
+    try:
+        return float(c[c.index("-t") + 1])
+    except (ValueError, IndexError):
+        return 0.0
+
+
+def run_label(e) -> str:
+    return (f"{e['kind']} {e['size']} {e['packet']} "
+            f"{'GSO' if e['gso'] == 'auto' else 'no GSO'} u={e['units']}"
+            + (f", pass {e['rep'] + 1}" if e.get("rep") else ""))
+
+
 def analyse_udp(results: dict) -> dict:
     runs = results["runs"]
     sizes = [n for n in UDP_SIZES if any(
@@ -822,11 +841,13 @@ def analyse_udp(results: dict) -> dict:
             e = cell(name, UDP_DEFAULT, "auto", n)
             if not e or e["gbit_s_good"] is None:
                 continue
+            st = bool((e.get("loss") or {}).get("stalled"))
             b1.append({"size": name, "units": n, "tile": e["gbit_s_good"],
-                       "gso_used": e["gso_used"],
+                       "gso_used": e["gso_used"], "stalled": st,
                        "iperf3": ip65 and ip65["gbit_s"],
                        "ratio": e["ratio_iperf3_65000"]})
             b2.append({"size": name, "units": n, "tile": e["gbit_s_good"],
+                       "stalled": st,
                        "rtp": good_rate(rtp), "rtp_raw": rtp and rtp["gbit_s"],
                        "rtp_default": good_rate(rtpd),
                        "rtp_default_raw": rtpd and rtpd["gbit_s"],
@@ -842,8 +863,11 @@ def analyse_udp(results: dict) -> dict:
             for n in UDP_UNITS:
                 e = cell(name, p, "off", n)
                 if e and e["gbit_s_good"] is not None:
-                    row["units"][n] = {"tile": e["gbit_s_good"],
-                                       "ratio": e["ratio_iperf3_same"]}
+                    row["units"][n] = {
+                        "tile": e["gbit_s_good"],
+                        "ratio": e["ratio_iperf3_same"],
+                        "stalled": bool((e.get("loss") or {}).get(
+                            "stalled"))}
             if row["units"]:
                 b3.append(row)
     # bar 5: 2160p latency p50 within 1.3x of the TCP path's
@@ -869,13 +893,14 @@ def analyse_udp(results: dict) -> dict:
             continue
         lo = udp_loss(r)
         for k, v in lo.items():
-            if isinstance(v, (int, float)) and k not in ("lost_fraction",):
+            if (isinstance(v, (int, float)) and not isinstance(v, bool)
+                    and k not in ("lost_fraction",)):
                 tot[k] = tot.get(k, 0) + v
         tot["runs"] = tot.get("runs", 0) + 1
         if (lo.get("frames_partial") or 0) > 0 or (lo.get("frames_lost")
                                                     or 0) > 0:
             partial_runs.append({
-                "kind": r["kind"], "size": r["size"],
+                "kind": r["kind"], "size": r["size"], "rep": r.get("rep"),
                 "packet": r.get("packet_size"), "gso": r.get("gso"),
                 "units": r.get("units"), "stalled": r.get("stalled"),
                 # what the sender may have queued for one socket, against
@@ -893,6 +918,7 @@ def analyse_udp(results: dict) -> dict:
                      {"kind": r["kind"], "size": r["size"],
                       "packet": r.get("packet_size"), "gso": r.get("gso"),
                       "units": r.get("units"), "stall": r.get("stall"),
+                      "rep": r.get("rep"), "timeout": stall_timeout(r),
                       "thread_cpu_seconds": r.get("thread_cpu_seconds"),
                       "seconds": r.get("seconds")}
                      for r in runs if r.get("stalled")]}
@@ -1512,11 +1538,14 @@ def loss_note(lo):
     """" (x % lost)" when a run lost anything."""
     if not lo:
         return ""
+    if lo.get("stalled"):
+        return f" (stalled after {lo.get('frames')} frames)"
     bits = []
     if lo.get("lost_fraction"):
         bits.append(f"{pct(lo['lost_fraction'], '.2g')} of bytes lost")
     if lo.get("frames_lost"):
-        bits.append(f"{lo['frames_lost']} frames lost")
+        bits.append(f"{lo['frames_lost']} frame"
+                    f"{'s' if lo['frames_lost'] != 1 else ''} lost")
     if lo.get("frames_damaged"):
         bits.append(f"{lo['frames_damaged']} damaged")
     return f" ({', '.join(bits)})" if bits else ""
@@ -1616,6 +1645,10 @@ def markdown_udp(results: dict) -> list[str]:
             e = cell(KEY_SIZE, p, g, KEY_UNITS)
             if not e or not e.get("cpu") or not e.get("gbit_s_good"):
                 continue
+            if (e.get("loss") or {}).get("stalled"):
+                rows.append(f"| {p}, {'on' if g == 'auto' else 'off'} | "
+                            "stalled | - | - | - |")
+                continue
             gb = e["gbit_s_good"] * (e.get("seconds") or 0) / 8
             if gb <= 0:
                 continue
@@ -1709,7 +1742,8 @@ def markdown_udp(results: dict) -> list[str]:
         L.append(
             f"| {e['size']}, {units_str(e['units'])}: packet-size "
             f"{UDP_DEFAULT} with GSO/GRO >= 0.7x iperf3 -u -l "
-            f"{IPERF_UDP[65000]} | {fmt(e['tile'], '.1f')} vs "
+            f"{IPERF_UDP[65000]} | {fmt(e['tile'], '.1f')}"
+            f"{' (until it stalled)' if e.get('stalled') else ''} vs "
             f"{fmt(e['iperf3'], '.1f')} Gbit/s = {fmt(e['ratio'])}x"
             f"{'' if e.get('gso_used') else ' (GSO not in use!)'} | "
             f"{mark(ok)} |")
@@ -1718,7 +1752,9 @@ def markdown_udp(results: dict) -> list[str]:
         L.append(
             f"| {e['size']}, {units_str(e['units'])}: packet-size "
             f"{UDP_DEFAULT} with GSO/GRO >= 10x rtpvrawpay | "
-            f"{fmt(e['tile'], '.1f')} vs {fmt(e['rtp'], '.2f')} Gbit/s "
+            f"{fmt(e['tile'], '.1f')}"
+            f"{' (until it stalled)' if e.get('stalled') else ''} vs "
+            f"{fmt(e['rtp'], '.2f')} Gbit/s "
             f"({BUFFER >> 20} MiB buffers) = {fmt(e['ratio'], '.1f')}x"
             + ((f" (vs default buffers, intact frames only: "
                 f"{fmt(e['rtp_default'], '.2f')} Gbit/s, "
@@ -1733,7 +1769,8 @@ def markdown_udp(results: dict) -> list[str]:
         cells, oks = [], []
         for n, v in sorted(e["units"].items()):
             cells.append(f"{n}: {fmt(v['tile'], '.1f')} = "
-                         f"{fmt(v['ratio'])}x")
+                         f"{fmt(v['ratio'])}x"
+                         f"{' (until it stalled)' if v.get('stalled') else ''}")
             oks.append(v["ratio"] >= 0.9 if v["ratio"] is not None
                        else None)
         L.append(
@@ -1768,7 +1805,6 @@ def markdown_udp(results: dict) -> list[str]:
             f"{fmt(e['ratio'])}x (p99 {fmt(e['udp_p99'])} vs "
             f"{fmt(e['tcp_p99'])}) | {mark(e['ratio'] <= 1.3)} |")
     L.append("")
-    best = [e for e in b["latency_vs_tcp"] if e["ratio"] <= 1.3]
     if b["latency_vs_tcp"]:
         L.append(
             "Latency p50 against TCP for every packet size (UDP / TCP): " +
@@ -1778,7 +1814,8 @@ def markdown_udp(results: dict) -> list[str]:
         L.append("")
 
     # loss detail
-    pr = u["loss"].get("runs_with_partial_frames") or []
+    pr = [e for e in u["loss"].get("runs_with_partial_frames") or []
+          if not e.get("stalled")]
     if pr:
         L += ["Runs with frames pushed with gaps or never delivered (*late*: "
               "datagrams that came after their frame had been pushed by its "
@@ -1791,9 +1828,7 @@ def markdown_udp(results: dict) -> list[str]:
               "|---|---|---|---|---|---|---|"]
         for e in pr:
             L.append(
-                f"| {e['kind']} {e['size']} {e['packet']} "
-                f"{'GSO' if e['gso'] == 'auto' else 'no GSO'} "
-                f"u={e['units']}{' (stalled)' if e.get('stalled') else ''} | "
+                f"| {run_label(e)} | "
                 f"{fmt(e.get('frames_partial'), 'd')} "
                 f"({fmt(e.get('frames_timer'), 'd')}) / {e.get('frames')} | "
                 f"{e.get('frames_lost')} | {fmt(e.get('packets_lost'), 'd')}"
@@ -1804,14 +1839,21 @@ def markdown_udp(results: dict) -> list[str]:
                 f"{fmt(e['rcvbuf_granted_mb'], '.1f')} |")
         L.append("")
     L += udp_findings(u)
-    for e in u["loss"].get("stalled_runs") or []:
-        cpu = e.get("thread_cpu_seconds") or {}
-        L.append(
-            f"Stalled: {e['kind']} {e['size']} {e['packet']} "
-            f"{'GSO' if e['gso'] == 'auto' else 'no GSO'} u={e['units']}: "
-            f"{e.get('stall')}; thread CPU over {fmt(e.get('seconds'), '.1f')}"
-            f" s: " + ", ".join(f"{k} {v:.2f} s" for k, v in cpu.items()
-                                if v >= 0.05) + ".")
+    st = u["loss"].get("stalled_runs") or []
+    if st:
+        L += ["Stalled runs (a frame neither delivered nor passed by a newer "
+              "one for the driver's timeout; the run ends there):", "",
+              "| run | frames delivered before | thread CPU over the run "
+              "(s) |", "|---|---|---|"]
+        for e in st:
+            cpu = e.get("thread_cpu_seconds") or {}
+            r = e.get("stall") or ""
+            L.append(
+                f"| {run_label(e)}"
+                f" | {r.split(' ')[1] if r.startswith('frame ') else '?'} | "
+                + ", ".join(f"{k} {v:.2f}" for k, v in cpu.items()
+                            if v >= 0.05)
+                + f" of {fmt(e.get('seconds'), '.1f')} |")
         L.append("")
 
     # paced
@@ -1842,9 +1884,10 @@ def udp_findings(u: dict) -> list[str]:
     timer = [e for e in pr if (e.get("packets_late") or 0) > 0
              and not e.get("kernel_drops") and not e.get("rcvbuf_errors")]
     if timer:
+        nf = sum(e.get("frames_partial") or 0 for e in timer)
         L.append(
-            f"In {len(timer)} runs tilesrc pushed "
-            f"{sum(e.get('frames_partial') or 0 for e in timer)} frames with "
+            f"In {len(timer)} run{'s' if len(timer) != 1 else ''} tilesrc "
+            f"pushed {nf} frame{'s' if nf != 1 else ''} with "
             "gaps although the kernel dropped nothing (kernel drops and "
             "RcvbufErrors 0): every datagram missing from them arrived "
             f"afterwards ({sum(e.get('packets_late') or 0 for e in timer)} "
@@ -1876,12 +1919,14 @@ def udp_findings(u: dict) -> list[str]:
             f"{sum(1 for r in above if r['loss']['kernel_drops'])} of the "
             f"{len(above)} with more did.")
         L.append("")
-    spin = [e for e in u["loss"].get("stalled_runs") or []
+    stalled = u["loss"].get("stalled_runs") or []
+    spin = [e for e in stalled
             if (e.get("thread_cpu_seconds") or {}).get("rsrc:src", 0)
-            >= 0.8 * (e.get("seconds") or 1e9)]
+            >= 0.8 * (e.get("timeout") or 1e9)]
     if spin:
         L.append(
-            f"{len(spin)} runs stalled with tilesrc's streaming thread "
+            f"{len(spin)} of the {len(stalled)} stalled runs (below) had "
+            "tilesrc's streaming thread "
             "(rsrc:src) on the CPU for the whole stall while no frame came "
             "out: create() waiting, again and again, for a frame timer that "
             "had already expired while a unit thread still held that frame; "

@@ -2178,7 +2178,9 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
                   monotonic_ns () >= low->deadline))) {
         partial = udp_take_partial_locked (self, low, &map);
         best = low;
-      } else if (low && low->deadline > 1) {
+      } else if (low && low->deadline > 1 && low->writers == 0) {
+        /* (with writers, the last of them broadcasts: a timed wait on a
+         * deadline already past would spin and starve them of the lock) */
         wait_until = low->deadline;
       }
     } else {

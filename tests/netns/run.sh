@@ -57,11 +57,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
-# tbf (unpaced, 6.6 Gbit/s into 5 Gbit/s) is left out of the default run
-# for now: it passes on a quiet machine, but once, with a benchmark loading
-# both cores, the receiver produced nothing for 30 s. Open bug (issue 4);
-# run it by name: tests/netns/run.sh build tbf
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(tcp loss-0 loss-1 loss-5 tbf-paced)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced)
 
 skip () {
   if [ -n "${CI:-}" ]; then
