@@ -77,6 +77,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
 
 #define KEEPALIVE_INTERVAL_MS 1000
 #define DRAIN_TIMEOUT_US (5 * G_USEC_PER_SEC)
+/* protocol=udp: how long the receiver's acknowledgements may stop before
+ * its window is taken as open */
+#define ACK_STALL_US (G_USEC_PER_SEC)
 #define MAX_PENDING 64
 #define PENDING_BUF (GST_BC_WIRE_HEADER_SIZE + 64)
 
@@ -317,6 +320,8 @@ gst_tile_sink_get_stats (GstTileSink * self)
   s = gst_structure_new ("tilesink-stats",
       "frames-sent", G_TYPE_UINT64, self->frames_sent,
       "frames-dropped", G_TYPE_UINT64, self->frames_dropped,
+      "frames-dropped-window", G_TYPE_UINT64, self->frames_window,
+      "receiver-window", G_TYPE_UINT, self->ack_window,
       "frames-unsent", G_TYPE_UINT64, self->frames_unsent,
       "bytes-sent", G_TYPE_UINT64, self->bytes_sent,
       "packets-sent", G_TYPE_UINT64, self->packets_sent,
@@ -549,8 +554,11 @@ end_session_locked (GstTileSink * self, const gchar * why)
 static gboolean
 session_ready_locked (GstTileSink * self)
 {
+  /* over UDP the receiver's window must be known too: its first ACK */
   return self->control_fd >= 0 && !self->control_dead && self->have_config &&
-      self->n_connected == self->config.n_tiles && !self->eos_sent;
+      self->n_connected == self->config.n_tiles && !self->eos_sent &&
+      (self->config.protocol != GST_BC_WIRE_PROTOCOL_UDP ||
+      self->ack_window > 0);
 }
 
 /* Control messages are small; a receiver that does not read its control
@@ -582,6 +590,12 @@ send_config_locked (GstTileSink * self)
   GError *err = NULL;
   gboolean ret;
 
+  /* a new generation: nothing of it is in flight yet, and the receiver's
+   * window is unknown until its first acknowledgement (sent once its unit
+   * sockets are up) */
+  self->acked_next = self->next_frame;
+  self->ack_window = 0;
+  self->ack_progress_us = g_get_monotonic_time ();
   ret = gst_bc_wire_config_pack (&self->config, p, &err);
   if (!ret) {
     GST_ERROR_OBJECT (self, "cannot pack CONFIG: %s", err->message);
@@ -1018,6 +1032,27 @@ handle_control (GstTileSink * self, const GstBcWireHeader * h,
       if (!gst_bc_wire_keepalive_parse (payload->data, payload->len, &t, &err))
         break;
       return;
+    case GST_BC_WIRE_TYPE_ACK:{
+      GstBcWireAck ack;
+
+      if (!gst_bc_wire_ack_parse (payload->data, payload->len, &ack, &err))
+        break;
+      /* acknowledgements of another generation (an old one still on its
+       * way) move nothing; nor do those of frames never sent (a confused
+       * or hostile peer) */
+      if (!self->have_config || ack.generation != self->config.generation) {
+        GST_DEBUG_OBJECT (self, "ignoring ACK of generation %u",
+            ack.generation);
+        return;
+      }
+      self->ack_window = ack.window;
+      if (ack.has_frame && ack.frame < self->next_frame &&
+          ack.frame + 1 > self->acked_next) {
+        self->acked_next = ack.frame + 1;
+        self->ack_progress_us = g_get_monotonic_time ();
+      }
+      return;
+    }
     case GST_BC_WIRE_TYPE_STATS:
       /* statistics are informative: a report we cannot read (another
        * version's field names, say) is skipped, not fatal */
@@ -1366,6 +1401,7 @@ gst_tile_sink_start (GstBaseSink * bsink)
   self->in_flight = 0;
   self->eos_sent = FALSE;
   self->frames_sent = self->frames_dropped = self->frames_unsent = 0;
+  self->frames_window = 0;
   self->bytes_sent = self->packets_sent = 0;
   self->clients = self->disconnects = self->refused = 0;
   self->granted_send_buffer = 0;
@@ -1574,6 +1610,22 @@ gst_tile_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     self->frames_unsent++;
     g_mutex_unlock (&self->lock);
     GST_LOG_OBJECT (self, "no receiver, frame not sent");
+    return GST_FLOW_OK;
+  }
+  if (self->config.protocol == GST_BC_WIRE_PROTOCOL_UDP &&
+      self->next_frame - self->acked_next >= self->ack_window &&
+      g_get_monotonic_time () - self->ack_progress_us < ACK_STALL_US) {
+    /* UDP has no back-pressure of its own: beyond the receiver's window
+     * its socket buffers would overflow and every frame come out with
+     * gaps, so whole frames are dropped here instead. (Acknowledgements
+     * that stop for ACK_STALL_US, whole frames lost say, open the window:
+     * the receiver completes a frame only once a newer one arrives.) */
+    self->frames_dropped++;
+    self->frames_window++;
+    g_mutex_unlock (&self->lock);
+    GST_DEBUG_OBJECT (self, "receiver window of %u frames full, dropping one",
+        self->ack_window);
+    post_qos (self, buffer);
     return GST_FLOW_OK;
   }
   if (self->in_flight >= (guint) g_atomic_int_get (&self->max_in_flight)) {

@@ -88,10 +88,15 @@ struct _GstTileSink
   guint in_flight;
   guint64 next_frame;
   gboolean eos_sent;
+  /* protocol=udp flow control: the receiver's acknowledgements */
+  guint64 acked_next;           /* the oldest frame not acknowledged */
+  guint ack_window;             /* frames the receiver can hold past it */
+  gint64 ack_progress_us;       /* when acked_next last moved */
 
   /* statistics */
   guint64 frames_sent;
   guint64 frames_dropped;
+  guint64 frames_window;        /* of those, for a full receiver window */
   guint64 frames_unsent;
   guint64 bytes_sent;
   guint64 packets_sent;

@@ -80,7 +80,14 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_src_debug);
 
 /* protocol=udp */
 #define UDP_FIRST_TIMER_NS (50 * GST_MSECOND)   /* before any frame arrived whole */
+/* The timer of an incomplete frame lasts timer-factor x the average time
+ * a frame takes to arrive, and at least the floor: 2 ms to start with,
+ * doubled (up to 32 ms) whenever datagrams of a frame pushed by its timer
+ * turn up afterwards (the timer was too short for this machine: a unit
+ * thread was off the CPU), and lowered by 1/64 per frame that arrives
+ * whole. */
 #define UDP_MIN_TIMER_NS (2 * GST_MSECOND)
+#define UDP_MAX_TIMER_FLOOR_NS (32 * GST_MSECOND)
 #define UDP_FRAME_WINDOW 64     /* frames ahead of the last pushed one */
 
 #define KEEPALIVE_INTERVAL_MS 1000
@@ -233,6 +240,8 @@ gst_tile_src_init (GstTileSrc * self)
   self->timer_factor = DEFAULT_TIMER_FACTOR;
   self->gso = DEFAULT_GSO;
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->send_lock);
+  self->ack_fd = -1;
   g_cond_init (&self->cond);
   self->control_fd = -1;
   for (i = 0; i < GST_BC_WIRE_MAX_UNITS; i++) {
@@ -255,6 +264,7 @@ gst_tile_src_finalize (GObject * object)
   gst_caps_replace (&self->caps, NULL);
   g_clear_error (&self->error);
   g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->send_lock);
   g_cond_clear (&self->cond);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -296,7 +306,9 @@ stats_locked (GstTileSrc * self)
         "frames-skipped", G_TYPE_UINT64, self->frames_skipped,
         "packets-dropped", G_TYPE_UINT64, self->packets_dropped,
         "packets-in-place", G_TYPE_UINT64, self->packets_in_place,
-        "kernel-drops", G_TYPE_UINT64, drops, NULL);
+        "kernel-drops", G_TYPE_UINT64, drops,
+        "timer-floor-us", G_TYPE_UINT64,
+        (guint64) (self->timer_floor_ns / 1000), NULL);
   }
   gst_tile_latency_to_structure (&self->latency, s);
   return s;
@@ -831,6 +843,23 @@ monotonic_ns (void)
   return (gint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
 }
 
+/* protocol=udp: the frames done and the window, so that the sender never
+ * has more in flight than the unit sockets hold. Sent once the unit
+ * sockets of a generation are up (no frame yet), then per frame that
+ * leaves create(). */
+static void
+send_ack (GstTileSrc * self, const GstBcWireAck * ack)
+{
+  GByteArray *a = g_byte_array_sized_new (GST_BC_WIRE_HEADER_SIZE + 20);
+
+  gst_bc_wire_ack_pack (ack, a);
+  g_mutex_lock (&self->send_lock);
+  if (self->ack_fd >= 0)
+    gst_tile_net_send_packed (self->ack_fd, a, NULL);
+  g_mutex_unlock (&self->send_lock);
+  g_byte_array_unref (a);
+}
+
 #define UDP_VLEN_GRO 8
 #define UDP_VLEN 64
 #define UDP_GRO_BUF 65536
@@ -867,7 +896,7 @@ udp_start_timers_locked (GstTileSrc * self)
 
     if (o->state == SLOT_FILLING && o->frame < newest && o->deadline == 0)
       /* at least the scheduling granularity of a busy machine */
-      o->deadline = monotonic_ns () + MAX (UDP_MIN_TIMER_NS,
+      o->deadline = monotonic_ns () + MAX (self->timer_floor_ns,
           (gint64) (self->timer_factor * avg));
   }
 }
@@ -1029,6 +1058,8 @@ udp_commit_locked (GstTileSrc * self, guint unit, UdpCopy * copies,
 
       slot->last_ns = monotonic_ns ();
       udp_note_receive_time_locked (self, slot);
+      self->timer_floor_ns = MAX (UDP_MIN_TIMER_NS,
+          self->timer_floor_ns - self->timer_floor_ns / 64);
       slot->complete_time = GST_CLOCK_TIME_NONE;
       if (clock) {
         slot->complete_time = gst_clock_get_time (clock);
@@ -1091,6 +1122,15 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
       }
     }
     if (!slot || self->session != session) {
+      if (late && self->have_timer_frame && h->frame == self->timer_frame
+          && !self->timer_frame_raised) {
+        self->timer_frame_raised = TRUE;
+        self->timer_floor_ns = MIN (2 * self->timer_floor_ns,
+            UDP_MAX_TIMER_FLOOR_NS);
+        GST_DEBUG_OBJECT (self, "datagrams of frame %" G_GUINT64_FORMAT
+            " came after its timer: timers last %" G_GINT64_FORMAT " us at "
+            "least", h->frame, self->timer_floor_ns / 1000);
+      }
       if (late)
         self->packets_late++;
       else
@@ -1160,7 +1200,9 @@ udp_unit_thread (gpointer data)
   guint64 session;
   guint timeout, ps, seg, vlen, per_msg, i, max_pk;
   guint64 tile_off, tile_size, exp_frame = 0, exp_off = 0, *pred = NULL;
-  gboolean have_exp = FALSE;
+  guint64 wire;
+  GstBcWireAck first_ack;
+  gboolean have_exp = FALSE, last_window;
   guint8 *hdrs = NULL;
   gint rcvbuf, granted, fd, one = 1;
   gboolean gro = FALSE, acked = FALSE;
@@ -1202,6 +1244,13 @@ udp_unit_thread (gpointer data)
         "Could not bind a UDP socket: %s", g_strerror (errno));
     goto done;
   }
+  /* room for two tiles at least: the sender keeps up to the window below
+   * in flight, and the window must let a newer frame in to complete a
+   * frame with gaps */
+  wire = (guint64) (self->pk_base[u->index + 1] - self->pk_base[u->index]) *
+      seg;
+  if (rcvbuf > 0 && (guint64) rcvbuf < 2 * wire)
+    rcvbuf = (gint) MIN (2 * wire, G_MAXINT / 2);
   granted = gst_tile_net_set_buffer_size (fd, FALSE, rcvbuf);
   setsockopt (fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof (one));
   if (gso != GST_TILE_GSO_OFF)
@@ -1216,9 +1265,20 @@ udp_unit_thread (gpointer data)
   g_mutex_lock (&self->lock);
   u->fd = fd;
   self->granted_rcvbuf = granted;
+  /* Linux reports twice the size asked for and counts the kernel's
+   * overhead of every datagram against it: half of it holds payload */
+  self->udp_window = MIN (self->udp_window,
+      (guint) MAX (2, MIN ((guint64) granted / 2 / MAX (wire, 1), 4096)));
+  first_ack.generation = config->generation;
+  first_ack.window = self->udp_window;
+  first_ack.has_frame = FALSE;
+  first_ack.frame = 0;
+  last_window = ++self->udp_windows == config->n_tiles;
   if (!self->running || self->session != session)
     gst_tile_net_shutdown (fd);
   g_mutex_unlock (&self->lock);
+  if (last_window)
+    send_ack (self, &first_ack);
 
   /* Receive layout: every datagram of a batch gets three iovecs, its
    * header into a header array and its payload straight into the frame
@@ -1512,6 +1572,8 @@ start_units_locked (GstTileSrc * self)
           self->config->packet_size);
     }
     self->pk_base[i] = total;
+    self->udp_window = G_MAXUINT;       /* each unit lowers it */
+    self->udp_windows = 0;
     for (i = 0; i < GST_TILE_SRC_SLOTS; i++) {
       g_free (self->slots[i].got);
       self->slots[i].got = g_malloc0 ((total + 7) / 8);
@@ -1599,6 +1661,15 @@ config_usable (GstTileSrc * self, GstBcWireConfig * config, GError ** error)
   return TRUE;
 }
 
+/* Every write on the control connection: create() writes there too. */
+static void
+control_send (GstTileSrc * self, gint fd, GByteArray * p)
+{
+  g_mutex_lock (&self->send_lock);
+  gst_tile_net_send_packed (fd, p, NULL);
+  g_mutex_unlock (&self->send_lock);
+}
+
 static void
 send_stats (GstTileSrc * self, gint fd)
 {
@@ -1609,7 +1680,7 @@ send_stats (GstTileSrc * self, gint fd)
   s = stats_locked (self);
   g_mutex_unlock (&self->lock);
   if (gst_bc_wire_stats_pack (s, p, NULL))
-    gst_tile_net_send_packed (fd, p, NULL);
+    control_send (self, fd, p);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
   g_byte_array_unref (p);
@@ -1710,7 +1781,7 @@ control_session (GstTileSrc * self, gint fd, guint timeout, GError ** error)
     if (now - last_ka >= KEEPALIVE_INTERVAL_MS * 1000) {
       p->len = 0;
       gst_bc_wire_keepalive_pack (now * 1000, p);
-      gst_tile_net_send_packed (fd, p, NULL);
+      control_send (self, fd, p);
       last_ka = now;
     }
     interval = g_atomic_int_get (&self->stats_interval);
@@ -1756,6 +1827,12 @@ control_thread (gpointer data)
     config = fd >= 0 ? handshake (self, fd, timeout, &err) : NULL;
     if (config && !config_usable (self, config, &err))
       g_clear_pointer (&config, g_free);
+    if (config) {
+      /* before the units start: their first ACK goes out here */
+      g_mutex_lock (&self->send_lock);
+      self->ack_fd = fd;
+      g_mutex_unlock (&self->send_lock);
+    }
     g_mutex_lock (&self->lock);
 
     if (config) {
@@ -1773,6 +1850,9 @@ control_thread (gpointer data)
           port, config->generation);
       g_mutex_unlock (&self->lock);
       retry = control_session (self, fd, timeout, &err);
+      g_mutex_lock (&self->send_lock);
+      self->ack_fd = -1;
+      g_mutex_unlock (&self->send_lock);
       g_mutex_lock (&self->lock);
       self->control_fd = -1;
       gst_tile_net_close (&fd);
@@ -1838,6 +1918,8 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   self->have_pushed = FALSE;
   self->keep_last = FALSE;
   self->avg_receive_ns = 0;
+  self->timer_floor_ns = UDP_MIN_TIMER_NS;
+  self->have_timer_frame = FALSE;
   memset (self->unit_drops, 0, sizeof (self->unit_drops));
   self->connects = 0;
   self->granted_rcvbuf = 0;
@@ -2089,8 +2171,12 @@ udp_take_partial_locked (GstTileSrc * self, GstTileSrcSlot * slot,
   udp_note_receive_time_locked (self, slot);
   self->packets_lost += missing;
   self->frames_partial++;
-  if (slot->deadline > 1)
+  if (slot->deadline > 1) {
     self->frames_timer++;
+    self->timer_frame = slot->frame;
+    self->have_timer_frame = TRUE;
+    self->timer_frame_raised = FALSE;
+  }
   GST_DEBUG_OBJECT (self, "frame %" G_GUINT64_FORMAT " pushed with %u of %u "
       "datagrams missing", slot->frame, missing, self->pk_base[t]);
   *map = slot->map;
@@ -2136,6 +2222,7 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   gboolean partial = FALSE, udp;
   guint64 frame_number;
   gint64 wait_until;
+  GstBcWireAck ack;
   guint i;
 
   g_mutex_lock (&self->lock);
@@ -2247,9 +2334,15 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       self->frames_skipped += frame_number - self->last_pushed - 1;
     self->last_pushed = frame_number;
     self->have_pushed = TRUE;
+    ack.generation = self->config->generation;
+    ack.window = self->udp_window == G_MAXUINT ? 2 : self->udp_window;
+    ack.has_frame = TRUE;
+    ack.frame = frame_number;
   }
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
+  if (udp)
+    send_ack (self, &ack);
 
   if (partial) {
     udp_conceal (self, buf, &map, last);

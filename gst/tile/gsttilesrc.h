@@ -79,6 +79,12 @@ struct _GstTileSrc
   gdouble timer_factor;
   GstTileGso gso;
 
+  /* protocol=udp acknowledgements go out on the control connection from
+   * create(): every write to it holds send_lock, and ack_fd is -1 before
+   * the connection is closed */
+  GMutex send_lock;
+  gint ack_fd;
+
   /* everything below: lock */
   GMutex lock;
   GCond cond;
@@ -108,6 +114,12 @@ struct _GstTileSrc
   GstBuffer *last_buffer;       /* newest pushed frame, for concealment */
   gboolean keep_last;           /* FALSE when GstBaseSrc will mark DISCONT */
   gint64 avg_receive_ns;        /* frames that arrived whole */
+  gint64 timer_floor_ns;        /* the shortest timer, adapted */
+  guint64 timer_frame;          /* the newest frame pushed by its timer */
+  gboolean have_timer_frame;
+  gboolean timer_frame_raised;  /* its late datagrams raised the floor */
+  guint udp_window;             /* frames the unit sockets can hold */
+  guint udp_windows;            /* units that have set it */
   guint32 unit_drops[GST_BC_WIRE_MAX_UNITS];
   GError *error;
 

@@ -63,7 +63,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   buf = malloc (len ? len : 1);
   memcpy (buf, data + 1, len);
 
-  switch (data[0] % 10) {
+  switch (data[0] % 11) {
     case 0:{
       GstBcWireHeader h;
       gst_bc_wire_header_parse (buf, len, &h, &error);
@@ -130,6 +130,14 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
                 || h.offset % packet_config.packet_size != 0))
           abort ();
       }
+      break;
+    }
+    case 10:{
+      GstBcWireAck ack;
+
+      if (gst_bc_wire_ack_parse (buf, len, &ack, &error) &&
+          (ack.window == 0 || (!ack.has_frame && ack.frame != 0)))
+        abort ();
       break;
     }
     default:{

@@ -288,6 +288,8 @@ gst_bc_wire_type_get_name (GstBcWireType type)
       return "KEEPALIVE";
     case GST_BC_WIRE_TYPE_STATS:
       return "STATS";
+    case GST_BC_WIRE_TYPE_ACK:
+      return "ACK";
   }
   return "UNKNOWN";
 }
@@ -295,7 +297,7 @@ gst_bc_wire_type_get_name (GstBcWireType type)
 static gboolean
 type_is_known (guint type)
 {
-  return type >= GST_BC_WIRE_TYPE_HELLO && type <= GST_BC_WIRE_TYPE_STATS;
+  return type >= GST_BC_WIRE_TYPE_HELLO && type <= GST_BC_WIRE_TYPE_ACK;
 }
 
 /**
@@ -1123,6 +1125,85 @@ gst_bc_wire_keepalive_parse (const guint8 * payload, gsize len,
 
   reader_init (&r, "KEEPALIVE", payload, len);
   return reader_u64 (&r, "time", time_ns, error) && reader_finish (&r, error);
+}
+
+/* ACK */
+
+#define ACK_FLAG_FRAME 1u
+
+/**
+ * gst_bc_wire_ack_pack:
+ * @ack: the acknowledgement; @ack->window must be at least 1
+ * @out: header and payload are appended here
+ *
+ * Over UDP the receiver acknowledges frames on the control connection, so
+ * that the sender drops whole frames when the receiver falls behind
+ * instead of overrunning its socket buffers. The acknowledgement is
+ * cumulative: every frame up to @ack->frame is done. The payload is
+ * generation (u32), window (u32), flags (u32: bit 0 set when frame is
+ * valid, the other bits 0) and frame (u64).
+ */
+void
+gst_bc_wire_ack_pack (const GstBcWireAck * ack, GByteArray * out)
+{
+  gsize start;
+
+  g_return_if_fail (ack != NULL && out != NULL);
+  g_return_if_fail (ack->window >= 1);
+
+  start = message_begin (out);
+  put_u32 (out, ack->generation);
+  put_u32 (out, ack->window);
+  put_u32 (out, ack->has_frame ? ACK_FLAG_FRAME : 0);
+  put_u64 (out, ack->has_frame ? ack->frame : 0);
+  message_end (out, start, GST_BC_WIRE_TYPE_ACK);
+}
+
+/**
+ * gst_bc_wire_ack_parse:
+ * @payload: (array length=len) (nullable): the payload
+ * @len: payload length from the header
+ * @out: (out caller-allocates): the acknowledgement
+ * @error: return location for a #GST_BC_WIRE_ERROR
+ *
+ * Returns: %FALSE with @error set when the payload is invalid: truncated,
+ * too long, unknown flags, a window of 0 frames, or a frame number without
+ * the flag that makes it valid.
+ */
+gboolean
+gst_bc_wire_ack_parse (const guint8 * payload, gsize len,
+    GstBcWireAck * out, GError ** error)
+{
+  WireReader r;
+  guint32 flags;
+
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  reader_init (&r, "ACK", payload, len);
+  if (!reader_u32 (&r, "generation", &out->generation, error) ||
+      !reader_u32 (&r, "window", &out->window, error) ||
+      !reader_u32 (&r, "flags", &flags, error) ||
+      !reader_u64 (&r, "frame", &out->frame, error) ||
+      !reader_finish (&r, error))
+    return FALSE;
+  if (out->window == 0) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "ACK window is 0 frames");
+    return FALSE;
+  }
+  if (flags & ~ACK_FLAG_FRAME) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "ACK flags 0x%08x has unknown bits", flags);
+    return FALSE;
+  }
+  out->has_frame = (flags & ACK_FLAG_FRAME) != 0;
+  if (!out->has_frame && out->frame != 0) {
+    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        "ACK has frame %" G_GUINT64_FORMAT " but no frame flag", out->frame);
+    return FALSE;
+  }
+  return TRUE;
 }
 
 /* STATS */

@@ -181,6 +181,8 @@ typedef enum
  * @GST_BC_WIRE_TYPE_EOS: server to client, end of stream
  * @GST_BC_WIRE_TYPE_KEEPALIVE: either way, a sign of life
  * @GST_BC_WIRE_TYPE_STATS: client to server, receiver statistics
+ * @GST_BC_WIRE_TYPE_ACK: client to server over UDP, the newest frame the
+ *   receiver is done with and how many frames it can hold (flow control)
  *
  * Control message types.
  */
@@ -193,6 +195,7 @@ typedef enum
   GST_BC_WIRE_TYPE_EOS = 5,
   GST_BC_WIRE_TYPE_KEEPALIVE = 6,
   GST_BC_WIRE_TYPE_STATS = 7,
+  GST_BC_WIRE_TYPE_ACK = 8,
 } GstBcWireType;
 
 /**
@@ -455,6 +458,32 @@ gboolean gst_bc_wire_eos_parse (const guint8 * payload, gsize len,
 
 GST_BC_API
 void     gst_bc_wire_keepalive_pack (guint64 time_ns, GByteArray * out);
+
+/**
+ * GstBcWireAck:
+ * @generation: the generation acknowledged
+ * @window: how many frames past the newest one done (or, with no frame yet,
+ *   from the first one of @generation) the receiver can hold, at least 1
+ * @has_frame: %FALSE before the receiver is done with any frame of
+ *   @generation: the acknowledgement only gives the window
+ * @frame: the newest frame the receiver is done with (pushed, or given up)
+ *
+ * An ACK message (protocol UDP, client to server).
+ */
+typedef struct
+{
+  guint32 generation;
+  guint32 window;
+  gboolean has_frame;
+  guint64 frame;
+} GstBcWireAck;
+
+GST_BC_API
+void     gst_bc_wire_ack_pack (const GstBcWireAck * ack, GByteArray * out);
+
+GST_BC_API
+gboolean gst_bc_wire_ack_parse (const guint8 * payload, gsize len,
+    GstBcWireAck * out, GError ** error);
 
 GST_BC_API
 gboolean gst_bc_wire_keepalive_parse (const guint8 * payload, gsize len,

@@ -1476,6 +1476,99 @@ fake_udp_send_frame (gint ufd, struct sockaddr *peer, socklen_t plen,
   }
 }
 
+static GstPadProbeReturn
+slow_consumer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  g_usleep (GPOINTER_TO_UINT (user_data));
+  return GST_PAD_PROBE_OK;
+}
+
+/* UDP has no back-pressure of its own: a receiver that falls behind
+ * acknowledges frames late, and the sender drops whole frames beyond the
+ * receiver's window (what its socket buffers hold) instead of overrunning
+ * them. Without that, 40 frames of 2 MB pushed at once into 4 MB of
+ * socket buffer would come out with gaps. */
+GST_START_TEST (test_udp_receiver_window)
+{
+  const gchar *gso[] = { "gso=off", "gso=auto" };
+  gsize size = 2048 * 1024;
+  guint8 *want = g_malloc (size);
+  guint i, k;
+
+  for (k = 0; k < G_N_ELEMENTS (gso); k++) {
+    Link l = { 0 };
+    gchar *props = g_strdup_printf ("units=2 protocol=udp %s", gso[k]);
+    guint64 sent, dropped, window_drops, received = 0;
+    guint next_seed = 0;
+    GstPad *pad;
+    gint64 t0;
+
+    tx_start (&l, GRAY (2048, 1024), 0, props);
+    /* raised to two tiles' datagrams: a window of 2 frames */
+    rx_start (&l, "receive-buffer-size=65536");
+    pad = gst_element_get_static_pad (l.appsink, "sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, slow_consumer,
+        GUINT_TO_POINTER (20000), NULL);
+    gst_object_unref (pad);
+    wait_connected (&l);
+    fail_unless_equals_int (stat_uint (l.tilesink, "receiver-window"), 2);
+
+    t0 = g_get_monotonic_time ();
+    for (i = 0; i < 40; i++)
+      push_frame (&l, size, i, i);
+    do {
+      sent = stat_u64 (l.tilesink, "frames-sent");
+      dropped = stat_u64 (l.tilesink, "frames-dropped");
+      g_usleep (10000);
+    } while (sent + dropped < 40 &&
+        g_get_monotonic_time () - t0 < 20 * G_USEC_PER_SEC);
+    fail_unless_equals_uint64 (sent + dropped, 40);
+    window_drops = stat_u64 (l.tilesink, "frames-dropped-window");
+    fail_unless (window_drops > 0 && window_drops <= dropped);
+
+    /* every frame sent arrives whole, in order */
+    while (received < sent) {
+      GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK
+          (l.appsink), PULL_TIMEOUT);
+      GstBuffer *buf;
+      GstMapInfo map;
+
+      fail_unless (sample != NULL, "%" G_GUINT64_FORMAT " of %"
+          G_GUINT64_FORMAT " frames", received, sent);
+      buf = gst_sample_get_buffer (sample);
+      fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+      gst_buffer_map (buf, &map, GST_MAP_READ);
+      fail_unless_equals_uint64 (map.size, size);
+      for (; next_seed < 40; next_seed++) {
+        fill_frame (want, 64, next_seed);
+        if (memcmp (map.data, want, 64) == 0)
+          break;
+      }
+      fail_unless (next_seed < 40, "frame %" G_GUINT64_FORMAT " is none of "
+          "those pushed after the one before", received);
+      fill_frame (want, size, next_seed);
+      fail_unless (memcmp (map.data, want, size) == 0, "frame %u damaged",
+          next_seed);
+      next_seed++;
+      gst_buffer_unmap (buf, &map);
+      gst_sample_unref (sample);
+      received++;
+    }
+    fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-partial"), 0);
+    fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "packets-lost"), 0);
+    fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "kernel-drops"), 0);
+    GST_INFO ("%s: %" G_GUINT64_FORMAT " frames sent, %" G_GUINT64_FORMAT
+        " dropped for the window", gso[k], sent, window_drops);
+
+    rx_stop (&l);
+    tx_stop (&l);
+    g_free (props);
+  }
+  g_free (want);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_udp_loss_concealment)
 {
   struct sockaddr_in sa = { 0 };
@@ -1591,7 +1684,42 @@ GST_START_TEST (test_udp_loss_concealment)
     fail_unless_equals_uint64 (stat_u64 (src, "frames-partial"), 1);
     fail_unless_equals_uint64 (stat_u64 (src, "frames-timer"), 1);
     fail_unless_equals_uint64 (stat_u64 (src, "packets-received"), 22);
+    /* the late datagram shows frame 1's timer was too short: it doubled */
+    fail_unless_equals_uint64 (stat_u64 (src, "timer-floor-us"), 4000);
     gst_object_unref (src);
+  }
+  {
+    /* the receiver's window once its unit socket was up, then one ACK per
+     * frame pushed, in order (keep-alives may come in between) */
+    guint8 *pl = g_malloc (GST_BC_WIRE_MAX_PAYLOAD);
+    guint64 next = 0;
+    gboolean window = FALSE;
+
+    while (next < 3) {
+      GstBcWireAck ack;
+
+      fail_unless_equals_int (read_some (ctl, b, GST_BC_WIRE_HEADER_SIZE,
+              5000), GST_BC_WIRE_HEADER_SIZE);
+      fail_unless_equals_int (gst_bc_wire_header_parse (b,
+              GST_BC_WIRE_HEADER_SIZE, &h, NULL), GST_BC_WIRE_PARSE_OK);
+      fail_unless_equals_int (read_some (ctl, pl, h.payload_len, 5000),
+          h.payload_len);
+      if (h.type != GST_BC_WIRE_TYPE_ACK)
+        continue;               /* KEEPALIVE, STATS */
+      fail_unless (gst_bc_wire_ack_parse (pl, h.payload_len, &ack, NULL));
+      fail_unless_equals_int (ack.generation, 3);
+      /* 2 frames at least (and plenty of 1 KiB frames in 16 MiB) */
+      fail_unless (ack.window > 2);
+      if (!window) {
+        fail_if (ack.has_frame);
+        window = TRUE;
+        continue;
+      }
+      fail_unless (ack.has_frame);
+      fail_unless_equals_uint64 (ack.frame, next);
+      next++;
+    }
+    g_free (pl);
   }
 
   /* EOS: the frame in assembly (3, half there) is pushed with its gaps */
@@ -1657,6 +1785,7 @@ tile_suite (void)
   tcase_add_test (tc, test_hostile_clients);
   tcase_add_test (tc, test_hostile_server);
   tcase_add_test (tc, test_backpressure_drops);
+  tcase_add_test (tc, test_udp_receiver_window);
   tcase_add_test (tc, test_stats_exchange);
   tcase_add_test (tc, test_buffer_size_warning);
   tcase_add_test (tc, test_documented);

@@ -274,7 +274,7 @@ GST_START_TEST (test_header)
 
   /* unknown types */
   for (i = 0; i < 3; i++) {
-    const guint16 types[] = { 0, GST_BC_WIRE_TYPE_STATS + 1, 0xffff };
+    const guint16 types[] = { 0, GST_BC_WIRE_TYPE_ACK + 1, 0xffff };
     gchar *needle = g_strdup_printf ("type is %u", types[i]);
 
     gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_HELLO, 4);
@@ -370,6 +370,51 @@ GST_START_TEST (test_small_messages)
   fail_if (gst_bc_wire_keepalive_parse (payload, len + 1, &t, &err));
   check_error (err, GST_BC_WIRE_ERROR_INVALID, "KEEPALIVE payload is 9");
   g_clear_error (&err);
+
+  {
+    GstBcWireAck ack = { 7, 5, TRUE, G_GUINT64_CONSTANT (0xfedcba9876543210) };
+    GstBcWireAck got;
+
+    g_byte_array_set_size (msg, 0);
+    gst_bc_wire_ack_pack (&ack, msg);
+    payload = split_message (msg, GST_BC_WIRE_TYPE_ACK, &len);
+    fail_unless_equals_int (len, 20);
+    fail_unless (gst_bc_wire_ack_parse (payload, len, &got, &err));
+    fail_unless_equals_int (got.generation, 7);
+    fail_unless_equals_int (got.window, 5);
+    fail_unless (got.has_frame);
+    fail_unless_equals_uint64 (got.frame,
+        G_GUINT64_CONSTANT (0xfedcba9876543210));
+    fail_unless_equals_string (gst_bc_wire_type_get_name (GST_BC_WIRE_TYPE_ACK),
+        "ACK");
+    fail_if (gst_bc_wire_ack_parse (payload, len - 1, &got, &err));
+    check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "frame");
+    g_clear_error (&err);
+    /* unknown flags */
+    msg->data[GST_BC_WIRE_HEADER_SIZE + 8] = 0x80;
+    fail_if (gst_bc_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_BC_WIRE_ERROR_INVALID, "unknown bits");
+    g_clear_error (&err);
+    /* a frame number without its flag */
+    msg->data[GST_BC_WIRE_HEADER_SIZE + 8] = 0;
+    msg->data[GST_BC_WIRE_HEADER_SIZE + 11] = 0;
+    fail_if (gst_bc_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_BC_WIRE_ERROR_INVALID, "no frame flag");
+    g_clear_error (&err);
+    /* the window alone, before any frame is done */
+    ack.has_frame = FALSE;
+    g_byte_array_set_size (msg, 0);
+    gst_bc_wire_ack_pack (&ack, msg);
+    payload = split_message (msg, GST_BC_WIRE_TYPE_ACK, &len);
+    fail_unless (gst_bc_wire_ack_parse (payload, len, &got, &err));
+    fail_if (got.has_frame);
+    fail_unless_equals_uint64 (got.frame, 0);
+    /* a window of 0 frames would stop the sender for good */
+    memset (msg->data + GST_BC_WIRE_HEADER_SIZE + 4, 0, 4);
+    fail_if (gst_bc_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_BC_WIRE_ERROR_INVALID, "window is 0");
+    g_clear_error (&err);
+  }
 
   fail_unless (err == NULL);
   g_free (refuse);
@@ -1276,6 +1321,14 @@ feed_all (const guint8 * data, gsize len)
   CHECK_RESULT (gst_bc_wire_refuse_parse (copy, len, &refuse, &err));
   CHECK_RESULT (gst_bc_wire_eos_parse (copy, len, &err));
   CHECK_RESULT (gst_bc_wire_keepalive_parse (copy, len, &t, &err));
+  {
+    GstBcWireAck ack;
+
+    ok = gst_bc_wire_ack_parse (copy, len, &ack, &err);
+    CHECK_RESULT (ok);
+    if (ok)
+      fail_unless (ack.window > 0 && (ack.has_frame || ack.frame == 0));
+  }
   ok = gst_bc_wire_config_parse (copy, len, &config, &err);
   CHECK_RESULT (ok);
   if (ok)
@@ -1348,6 +1401,13 @@ GST_START_TEST (test_fuzz)
   g_ptr_array_add (valid, msg);
   msg = g_byte_array_new ();
   gst_bc_wire_keepalive_pack (42, msg);
+  g_ptr_array_add (valid, msg);
+  msg = g_byte_array_new ();
+  {
+    GstBcWireAck ack = { 3, 4, TRUE, 1000 };
+
+    gst_bc_wire_ack_pack (&ack, msg);
+  }
   g_ptr_array_add (valid, msg);
   s = gst_structure_new ("stats", "frames", G_TYPE_UINT64,
       G_GUINT64_CONSTANT (5), "latency", G_TYPE_DOUBLE, 1.5,
