@@ -77,6 +77,9 @@
  * is delivered, and --tail unmeasured frames follow the measured ones (an
  * incomplete frame is completed when a newer one starts). The ring has two
  * more blocks, each reused only once the sender has released its buffer.
+ * A frame tilesink drops whole (max-in-flight, or over UDP the receiver's
+ * window: its QoS message names the PTS) is done too, and counted in
+ * "sender_dropped", not in "lost" (frames sent and never delivered).
  * Reported as well: tilesrc's and tilesink's UDP counters over the
  * measurement (src_udp, sink_udp) and the kernel's (/proc/net/snmp Udp:
  * RcvbufErrors, SndbufErrors, ... over the measurement, machine-wide).
@@ -156,21 +159,21 @@ static GOptionEntry entries[] = {
       "-T tile --protocol udp: tilesink packet-size (default 1408)", "BYTES"},
   {"gso", 0, 0, G_OPTION_ARG_STRING, &opt_gso,
       "-T tile --protocol udp: tilesink and tilesrc gso, auto, on or off "
-      "(default auto)", "MODE"},
+        "(default auto)", "MODE"},
   {"max-bitrate", 0, 0, G_OPTION_ARG_INT64, &opt_max_bitrate,
-      "-T tile --protocol udp: tilesink max-bitrate (default 0 = none)",
+        "-T tile --protocol udp: tilesink max-bitrate (default 0 = none)",
       "BITS"},
   {"timer-factor", 0, 0, G_OPTION_ARG_DOUBLE, &opt_timer_factor,
       "-T tile --protocol udp: tilesrc timer-factor (default: the "
-      "element's)", "F"},
+        "element's)", "F"},
   {"rtp-mtu", 0, 0, G_OPTION_ARG_INT, &opt_rtp_mtu,
       "-T rtp: rtpvrawpay mtu, RTP header included (default 1440, the "
-      "datagram of tilesink's default packet-size)", "BYTES"},
+        "datagram of tilesink's default packet-size)", "BYTES"},
   {"tail", 0, 0, G_OPTION_ARG_INT, &opt_tail,
       "UDP transports: frames pushed after the measured ones, not "
-      "measured, so that the last measured frame is not the newest one "
-      "(a receiver completes an incomplete frame when a newer one "
-      "starts) (default 2)", "N"},
+        "measured, so that the last measured frame is not the newest one "
+        "(a receiver completes an incomplete frame when a newer one "
+        "starts) (default 2)", "N"},
   {"format", 'f', 0, G_OPTION_ARG_STRING, &opt_format,
       "BC1 (video/x-bc) or RGB (video/x-raw) (default BC1)", "FORMAT"},
   {"width", 'W', 0, G_OPTION_ARG_INT, &opt_width, "Width (default 3840)",
@@ -202,7 +205,7 @@ static GOptionEntry entries[] = {
   {"warmup", 0, 0, G_OPTION_ARG_INT, &opt_warmup,
       "Frames delivered before measuring (default 3)", "N"},
   {"timeout", 't', 0, G_OPTION_ARG_DOUBLE, &opt_timeout,
-      "Seconds to wait for the connection or a stalled frame (default 10)",
+        "Seconds to wait for the connection or a stalled frame (default 10)",
       "S"},
   {NULL}
 };
@@ -253,6 +256,9 @@ typedef struct
   /* lossy transports (UDP): a frame may never come, or come with gaps */
   gboolean lossy;
   gboolean *done;               /* per measured frame: delivered */
+  gboolean *dropped;            /* per measured frame: tilesink dropped it
+                                 * whole (its QoS message) */
+  GstClockTime duration;        /* PTS = seq x duration */
   guint64 max_pushed;           /* highest seq pushed + 1 */
   guint64 sent_rt[SENT_RING];   /* the time stamped into frame seq */
   guint64 sent_seq[SENT_RING];
@@ -497,8 +503,7 @@ collect_stamps (GstBuffer * buf, gsize size, Stamp * st, guint max)
     if (!gst_memory_map (mem, &mi, GST_MAP_READ))
       break;
     end = at + mi.size;
-    for (; next + 8 <= end && next + 8 <= size && n < max;
-        next += STAMP_STRIDE) {
+    for (; next + 8 <= end && next + 8 <= size && n < max; next += STAMP_STRIDE) {
       st[n].pos = next;
       st[n++].value = GST_READ_UINT64_LE (mi.data + (next - at));
     }
@@ -1337,8 +1342,7 @@ static const gchar *const udp_sink_fields[] = {
 #define N_STATS 16
 
 static void
-stats_snapshot (GstElement * element, const gchar * const *fields,
-    gint64 * out)
+stats_snapshot (GstElement * element, const gchar * const *fields, gint64 * out)
 {
   GstStructure *st = NULL;
   guint i;
@@ -1386,10 +1390,35 @@ json_stats_delta (GString * s, const gchar * name,
 static gboolean
 frame_done_locked (guint64 k)
 {
-  if (bench.done[k])
+  if (bench.done[k] || bench.dropped[k])
     return TRUE;
   return bench.lossy && bench.have_last && bench.last_seq != G_MAXUINT64 &&
       bench.first_seq != G_MAXUINT64 && bench.last_seq > bench.first_seq + k;
+}
+
+/* tilesink drops a frame whole (max-in-flight, or over UDP the
+ * receiver's window) with a QoS message carrying its PTS: that frame is
+ * done, it will never come. Runs on the sink's streaming thread. */
+static GstBusSyncReply
+sender_sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  GstClockTime ts;
+  guint64 seq;
+
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_QOS)
+    return GST_BUS_PASS;
+  gst_message_parse_qos (msg, NULL, NULL, NULL, &ts, NULL);
+  if (!GST_CLOCK_TIME_IS_VALID (ts) || bench.duration == 0)
+    return GST_BUS_DROP;
+  seq = ts / bench.duration;
+  g_mutex_lock (&bench.lock);
+  if (bench.first_seq != G_MAXUINT64 && seq >= bench.first_seq &&
+      seq - bench.first_seq < bench.n_slots) {
+    bench.dropped[seq - bench.first_seq] = TRUE;
+    g_cond_broadcast (&bench.cond);
+  }
+  g_mutex_unlock (&bench.lock);
+  return GST_BUS_DROP;
 }
 
 /* Receiver pipelines: the appsink callbacks and the probes. */
@@ -1408,8 +1437,7 @@ setup_receiver (GstElement * receiver, GstElement ** appsink,
       "max-buffers", 2, NULL);
   callbacks.new_sample = new_sample;
   callbacks.eos = appsink_eos;
-  gst_app_sink_set_callbacks (GST_APP_SINK (*appsink), &callbacks, NULL,
-      NULL);
+  gst_app_sink_set_callbacks (GST_APP_SINK (*appsink), &callbacks, NULL, NULL);
   if (opt_tile_pool) {
     pad = gst_element_get_static_pad (*appsink, "sink");
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
@@ -1533,8 +1561,8 @@ main (gint argc, gchar ** argv)
       MIN (opt_window + 2, 64);
   ret = 1;
 
-  bench.frame_size = is_bc ? (gsize) opt_width * opt_height / 2 :
-      (gsize) opt_width * opt_height * 3;
+  bench.frame_size = is_bc ? (gsize) opt_width *opt_height / 2 :
+      (gsize) opt_width *opt_height * 3;
   /* lossy transports: a few more frames after the measured ones, and two
    * more ring blocks, the sender's hold on them tracked */
   bench.lossy = lossy;
@@ -1542,6 +1570,8 @@ main (gint argc, gchar ** argv)
   n_blocks = window + (lossy ? 2 : 0);
   bench.n_slots = (guint) opt_frames + tail;
   bench.done = g_new0 (gboolean, bench.n_slots);
+  bench.dropped = g_new0 (gboolean, bench.n_slots);
+  bench.duration = duration;
   if (lossy)
     bench.block_refs = g_new0 (gint, n_blocks);
   bench.recv_mono = g_new0 (guint64, bench.n_slots);
@@ -1666,6 +1696,12 @@ main (gint argc, gchar ** argv)
     sink = gst_bin_get_by_name (GST_BIN (sender), "sink");
     g_object_set (appsrc, "caps", caps, "format", GST_FORMAT_TIME, "block",
         TRUE, "max-bytes", (guint64) bench.frame_size * (window + 1), NULL);
+    if (tile) {
+      GstBus *bus = gst_element_get_bus (sender);
+
+      gst_bus_set_sync_handler (bus, sender_sync_handler, NULL, NULL);
+      gst_object_unref (bus);
+    }
     if (gst_element_set_state (sender, GST_STATE_PLAYING) ==
         GST_STATE_CHANGE_FAILURE) {
       poll_bus (sender);
@@ -1971,8 +2007,7 @@ main (gint argc, gchar ** argv)
         "\"datagram\": %d, \"send_buffer_size\": %d, "
         "\"receive_buffer_size\": %d", rtp_format, rtp_w, rtp_h, opt_rtp_mtu,
         opt_rtp_mtu, opt_sndbuf, opt_rcvbuf);
-  else if (tile)
-    ;
+  else if (tile);
   else if (is_raw)
     g_string_append_printf (out, ", \"units\": %d, \"chunk_size\": %d, "
         "\"send_buffer_size\": %d, \"receive_buffer_size\": %d", opt_units,
@@ -1984,13 +2019,15 @@ main (gint argc, gchar ** argv)
 
   g_mutex_lock (&bench.lock);
   {
-    guint64 first = 0, last = 0;
+    guint64 first = 0, last = 0, n_dropped = 0;
     guint n_recv = 0;
 
     pushed = n_meas;
     for (i = 0; i < pushed && i < bench.n_slots; i++) {
-      if (!bench.done[i])
+      if (!bench.done[i]) {
+        n_dropped += bench.dropped[i];
         continue;
+      }
       if (!n_recv || bench.recv_mono[i] < first)
         first = bench.recv_mono[i];
       if (!n_recv || bench.recv_mono[i] > last)
@@ -1999,14 +2036,16 @@ main (gint argc, gchar ** argv)
     }
     wall_s = (t_end - t_start) / 1e9;
     g_string_append_printf (out, ", \"pushed\": %" G_GUINT64_FORMAT
-        ", \"delivered\": %u, \"lost\": %" G_GUINT64_FORMAT
+        ", \"delivered\": %u, \"sender_dropped\": %" G_GUINT64_FORMAT
+        ", \"lost\": %" G_GUINT64_FORMAT
         ", \"late_pushes\": %" G_GUINT64_FORMAT ", \"bad_stamps\": %"
         G_GUINT64_FORMAT ", \"foreign_buffers\": %" G_GUINT64_FORMAT
         ", \"out_of_order\": %" G_GUINT64_FORMAT ", \"stalled\": %s"
         ", \"eos_delivered\": %s, \"seconds\": %.4f",
-        pushed, n_recv, pushed - n_recv, late, bench.bad_stamps,
-        bench.foreign, bench.out_of_order, stalled ? "true" : "false",
-        tile ? (eos_ok ? "true" : "false") : "null", wall_s);
+        pushed, n_recv, n_dropped, pushed - n_recv - n_dropped, late,
+        bench.bad_stamps, bench.foreign, bench.out_of_order,
+        stalled ? "true" : "false", tile ? (eos_ok ? "true" : "false") : "null",
+        wall_s);
     /* between the first and the last delivery: no start-up, no tail */
     if (n_recv >= 2 && last > first) {
       gdouble s = (last - first) / 1e9;
@@ -2101,8 +2140,7 @@ main (gint argc, gchar ** argv)
     json_stats (out, "sink_stats", sink);
     json_stats (out, "src_stats", stalled ? NULL : src);
     if (udp) {
-      json_stats_delta (out, "src_udp", udp_src_fields, src_before,
-          src_after);
+      json_stats_delta (out, "src_udp", udp_src_fields, src_before, src_after);
       json_stats_delta (out, "sink_udp", udp_sink_fields, sink_before,
           sink_after);
     }
@@ -2164,6 +2202,7 @@ out:
   g_clear_error (&error);
   g_free (bench.recv_mono);
   g_free (bench.done);
+  g_free (bench.dropped);
   g_free (bench.block_refs);
   g_free (bench.push_mono);
   g_free (bench.lat_inband);

@@ -85,7 +85,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_src_debug);
  * doubled (up to 32 ms) whenever datagrams of a frame pushed by its timer
  * turn up afterwards (the timer was too short for this machine: a unit
  * thread was off the CPU), and lowered by 1/64 per frame that arrives
- * whole. */
+ * whole once a second has passed without that. */
 #define UDP_MIN_TIMER_NS (2 * GST_MSECOND)
 #define UDP_MAX_TIMER_FLOOR_NS (32 * GST_MSECOND)
 #define UDP_FRAME_WINDOW 64     /* frames ahead of the last pushed one */
@@ -1058,8 +1058,9 @@ udp_commit_locked (GstTileSrc * self, guint unit, UdpCopy * copies,
 
       slot->last_ns = monotonic_ns ();
       udp_note_receive_time_locked (self, slot);
-      self->timer_floor_ns = MAX (UDP_MIN_TIMER_NS,
-          self->timer_floor_ns - self->timer_floor_ns / 64);
+      if (slot->last_ns - self->timer_raised_ns > GST_SECOND)
+        self->timer_floor_ns = MAX (UDP_MIN_TIMER_NS,
+            self->timer_floor_ns - self->timer_floor_ns / 64);
       slot->complete_time = GST_CLOCK_TIME_NONE;
       if (clock) {
         slot->complete_time = gst_clock_get_time (clock);
@@ -1127,6 +1128,7 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
         self->timer_frame_raised = TRUE;
         self->timer_floor_ns = MIN (2 * self->timer_floor_ns,
             UDP_MAX_TIMER_FLOOR_NS);
+        self->timer_raised_ns = monotonic_ns ();
         GST_DEBUG_OBJECT (self, "datagrams of frame %" G_GUINT64_FORMAT
             " came after its timer: timers last %" G_GINT64_FORMAT " us at "
             "least", h->frame, self->timer_floor_ns / 1000);
@@ -1244,13 +1246,14 @@ udp_unit_thread (gpointer data)
         "Could not bind a UDP socket: %s", g_strerror (errno));
     goto done;
   }
-  /* room for two tiles at least: the sender keeps up to the window below
-   * in flight, and the window must let a newer frame in to complete a
-   * frame with gaps */
+  /* room for four tiles at least: the sender keeps up to the window below
+   * in flight; it must let a newer frame in to complete a frame with gaps
+   * (2), and a window of 2 leaves the receiver idle while its ACK travels,
+   * 4 does not */
   wire = (guint64) (self->pk_base[u->index + 1] - self->pk_base[u->index]) *
       seg;
-  if (rcvbuf > 0 && (guint64) rcvbuf < 2 * wire)
-    rcvbuf = (gint) MIN (2 * wire, G_MAXINT / 2);
+  if (rcvbuf > 0 && (guint64) rcvbuf < 4 * wire)
+    rcvbuf = (gint) MIN (4 * wire, G_MAXINT / 2);
   granted = gst_tile_net_set_buffer_size (fd, FALSE, rcvbuf);
   setsockopt (fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof (one));
   if (gso != GST_TILE_GSO_OFF)
@@ -1919,6 +1922,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   self->keep_last = FALSE;
   self->avg_receive_ns = 0;
   self->timer_floor_ns = UDP_MIN_TIMER_NS;
+  self->timer_raised_ns = 0;
   self->have_timer_frame = FALSE;
   memset (self->unit_drops, 0, sizeof (self->unit_drops));
   self->connects = 0;

@@ -115,6 +115,7 @@ struct _GstTileSrc
   gboolean keep_last;           /* FALSE when GstBaseSrc will mark DISCONT */
   gint64 avg_receive_ns;        /* frames that arrived whole */
   gint64 timer_floor_ns;        /* the shortest timer, adapted */
+  gint64 timer_raised_ns;       /* when late datagrams last raised it */
   guint64 timer_frame;          /* the newest frame pushed by its timer */
   gboolean have_timer_frame;
   gboolean timer_frame_raised;  /* its late datagrams raised the floor */

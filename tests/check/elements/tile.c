@@ -1486,7 +1486,7 @@ slow_consumer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 /* UDP has no back-pressure of its own: a receiver that falls behind
  * acknowledges frames late, and the sender drops whole frames beyond the
  * receiver's window (what its socket buffers hold) instead of overrunning
- * them. Without that, 40 frames of 2 MB pushed at once into 4 MB of
+ * them. Without that, 40 frames of 2 MB pushed at once into 8 MB of
  * socket buffer would come out with gaps. */
 GST_START_TEST (test_udp_receiver_window)
 {
@@ -1504,14 +1504,14 @@ GST_START_TEST (test_udp_receiver_window)
     gint64 t0;
 
     tx_start (&l, GRAY (2048, 1024), 0, props);
-    /* raised to two tiles' datagrams: a window of 2 frames */
+    /* raised to four tiles' datagrams: a window of 4 frames */
     rx_start (&l, "receive-buffer-size=65536");
     pad = gst_element_get_static_pad (l.appsink, "sink");
     gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, slow_consumer,
         GUINT_TO_POINTER (20000), NULL);
     gst_object_unref (pad);
     wait_connected (&l);
-    fail_unless_equals_int (stat_uint (l.tilesink, "receiver-window"), 2);
+    fail_unless_equals_int (stat_uint (l.tilesink, "receiver-window"), 4);
 
     t0 = g_get_monotonic_time ();
     for (i = 0; i < 40; i++)
