@@ -1928,19 +1928,15 @@ main (gint argc, gchar ** argv)
     gint64 end = g_get_monotonic_time () + (gint64) (opt_timeout * 1e6);
 
     while (!stalled && n_meas > 0 && g_get_monotonic_time () < end) {
-      guint64 dropped = 0, k, got = 0;
+      guint64 k, got = 0;
 
       if (lossy && frame_done_locked (n_meas - 1))
         break;
-      if (tile) {
-        g_mutex_unlock (&bench.lock);
-        dropped = (guint64) MAX (stats_int (sink, "frames-dropped") -
-            drops_before, 0);
-        g_mutex_lock (&bench.lock);
-      }
+      /* (tilesink's drops are known by their QoS messages: its counter
+       * moves before the message is posted) */
       for (k = 0; k < n_meas; k++)
-        got += bench.done[k];
-      if (got + dropped >= n_meas)
+        got += bench.done[k] || bench.dropped[k];
+      if (got >= n_meas)
         break;
       g_cond_wait_until (&bench.cond, &bench.lock,
           MIN (g_get_monotonic_time () + 20000, end));
