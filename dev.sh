@@ -149,7 +149,9 @@ case "$cmd" in
     # loaded, so reports are about our code; any report fails the test
     GST_REGISTRY_FORK=no \
     GST_PLUGIN_LOADING_WHITELIST="gstreamer:gst-plugins-base:gst-bc" \
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \
+    # (full stacks for every allocation: GLib has no frame pointers, and the
+    # suppressions must see past g_malloc)
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1:fast_unwind_on_malloc=0 \
     LSAN_OPTIONS=suppressions="$here/tests/lsan.supp":print_suppressions=0 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       meson test -C build-asan --print-errorlogs --num-processes 2 \

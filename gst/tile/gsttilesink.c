@@ -77,8 +77,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
 
 #define KEEPALIVE_INTERVAL_MS 1000
 #define DRAIN_TIMEOUT_US (5 * G_USEC_PER_SEC)
-/* protocol=udp: how long the receiver's acknowledgements may stop before
- * its window is taken as open */
+/* protocol=udp: how long the oldest frame not acknowledged may wait before
+ * the receiver's window is taken as open */
 #define ACK_STALL_US (G_USEC_PER_SEC)
 #define MAX_PENDING 64
 #define PENDING_BUF (GST_BC_WIRE_HEADER_SIZE + 64)
@@ -1649,6 +1649,10 @@ gst_tile_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   frame->buffer = gst_buffer_ref (buffer);
   frame->remaining = n;
   frame->failed = 0;
+  /* the stall clock of the window runs from the oldest frame not
+   * acknowledged: from now when nothing was outstanding */
+  if (self->next_frame == self->acked_next)
+    self->ack_progress_us = g_get_monotonic_time ();
   frame->number = self->next_frame++;
   frame->timestamp = now;
   frame->generation = self->config.generation;

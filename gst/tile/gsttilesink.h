@@ -91,7 +91,8 @@ struct _GstTileSink
   /* protocol=udp flow control: the receiver's acknowledgements */
   guint64 acked_next;           /* the oldest frame not acknowledged */
   guint ack_window;             /* frames the receiver can hold past it */
-  gint64 ack_progress_us;       /* when acked_next last moved */
+  gint64 ack_progress_us;       /* when acked_next last moved, or the
+                                 * oldest frame not acknowledged was sent */
 
   /* statistics */
   guint64 frames_sent;
