@@ -21,6 +21,7 @@ DEB_PACKAGES=(
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-gl
+  libegl-mesa0 libgl1-mesa-dri  # llvmpipe: headless GL for the glbcupload test
   python3 python3-venv python3-pip
   clang libclang-rt-14-dev
 )

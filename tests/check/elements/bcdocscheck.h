@@ -46,7 +46,8 @@ check_documented (const gchar * factory_name)
 
     /* ours, not GstObject's or the codec base classes' */
     if (!g_str_has_prefix (type_name, "GstBc")
-        && !g_str_has_prefix (type_name, "GstTile"))
+        && !g_str_has_prefix (type_name, "GstTile")
+        && !g_str_has_prefix (type_name, "GstGLBc"))
       continue;
     n_own++;
     needle = g_strdup_printf ("| `%s` |", props[i]->name);

@@ -1,0 +1,965 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:element-glbcupload
+ * @title: glbcupload
+ * @see_also: tilesrc, bcdec, glimagesink, gldownload
+ *
+ * Uploads block-compressed frames (`video/x-bc`: BC1, BC3, YCoCg-BC3, BC4,
+ * BC5, BC7) into compressed GL textures and lets the GPU decode them: one
+ * draw turns each frame into an RGBA #GstGLMemory texture at the visible
+ * size, so that any GL element (glimagesink, glcolorconvert, gldownload,
+ * GL filters) can follow.
+ *
+ * Upstream elements that allocate from the buffer pool glbcupload proposes
+ * (tilesrc does) write their frames straight into a GL buffer object that
+ * is mapped once, persistent and coherent: no CPU copy between the socket
+ * and the GPU. Frames from any other pool are copied into such a buffer
+ * once. With tilesrc, each tile of a frame is uploaded into the texture as
+ * soon as it has arrived (`stepped`), while the other tiles still arrive.
+ *
+ * The GPU decodes as the texture formats define. BC4 is shown grey
+ * (R = G = B), BC5 as red/green with blue 0, BC1, BC4, BC5 and YCoCg-BC3
+ * are opaque, and YCoCg-BC3 is converted to RGB with each block's scale
+ * factor in exactly the integer arithmetic of the CPU decoder (bcdec).
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 tilesrc host=10.0.0.2 port=7000 ! glbcupload ! glimagesink
+ * gst-launch-1.0 videotestsrc ! bc1enc ! glbcupload ! glimagesink
+ * gst-launch-1.0 videotestsrc num-buffers=10 ! bc3enc ! glbcupload ! gldownload ! videoconvert ! pngenc ! multifilesink
+ * ]|
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstglbcupload.h"
+#include "gstglbcelements.h"
+#include "gstglbcpool.h"
+
+#include <gst/bc/bc.h>
+#include <gst/video/video.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY (gst_gl_bc_upload_debug);
+#define GST_CAT_DEFAULT gst_gl_bc_upload_debug
+
+#define DEFAULT_STEPPED TRUE
+#define DEFAULT_RING_SIZE 6
+#define MIN_RING_SIZE 2
+#define MAX_RING_SIZE 32
+/* slots of the ring that frames from other pools are copied into */
+#define COPY_SLOTS 3
+
+enum
+{
+  PROP_0,
+  PROP_STEPPED,
+  PROP_RING_SIZE,
+  PROP_STATS,
+};
+
+/* how the fragment shader turns a texel into RGBA */
+enum
+{
+  MODE_RGBA = 0,                /* BC3, BC7 */
+  MODE_YCOCG = 1,               /* YCoCg-BC3 */
+  MODE_GREY = 2,                /* BC4 */
+  MODE_RG = 3,                  /* BC5 */
+  MODE_RGB = 4,                 /* BC1 */
+};
+
+struct _GstGLBcUpload
+{
+  GstGLBaseFilter parent;
+
+  /* properties, object lock */
+  gboolean stepped;
+  guint ring_size;
+
+  /* negotiated, streaming thread */
+  gboolean have_info;
+  GstBcInfo info;
+  GstVideoInfo out_info;
+  GstBufferPool *copy_pool;
+
+  /* object lock */
+  GstBufferPool *proposed;
+
+  /* GL thread */
+  GstGLShader *shader;
+  GstGLFramebuffer *fbo;
+  GLuint vao, vbo;
+
+  /* statistics, object lock */
+  guint64 frames;
+  guint64 zero_copy_frames;
+  guint64 copied_frames;
+  guint64 copied_bytes;
+  guint64 stepped_uploads;
+  guint64 frame_uploads;
+  guint64 frames_stepped;
+  guint64 fence_waits;
+  guint64 gl_errors;
+};
+
+#define gst_gl_bc_upload_parent_class parent_class
+G_DEFINE_TYPE (GstGLBcUpload, gst_gl_bc_upload, GST_TYPE_GL_BASE_FILTER);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (glbcupload, "glbcupload",
+    GST_RANK_NONE, GST_TYPE_GL_BC_UPLOAD, gst_bc_init ());
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_BC_CAPS_MAKE (GST_BC_FORMATS_ALL)));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+        (GST_CAPS_FEATURE_MEMORY_GL_MEMORY, "RGBA") ", "
+        "texture-target = (string) 2D"));
+
+/* ---------------------------------------------------------------------- */
+/* Properties                                                              */
+/* ---------------------------------------------------------------------- */
+
+static GstStructure *
+get_stats (GstGLBcUpload * self)
+{
+  GstStructure *s;
+  guint slots = 0;
+
+  GST_OBJECT_LOCK (self);
+  s = gst_structure_new ("glbcupload-stats",
+      "frames", G_TYPE_UINT64, self->frames,
+      "zero-copy-frames", G_TYPE_UINT64, self->zero_copy_frames,
+      "copied-frames", G_TYPE_UINT64, self->copied_frames,
+      "copied-bytes", G_TYPE_UINT64, self->copied_bytes,
+      "stepped-uploads", G_TYPE_UINT64, self->stepped_uploads,
+      "frame-uploads", G_TYPE_UINT64, self->frame_uploads,
+      "frames-stepped", G_TYPE_UINT64, self->frames_stepped,
+      "fence-waits", G_TYPE_UINT64, self->fence_waits,
+      "gl-errors", G_TYPE_UINT64, self->gl_errors, NULL);
+  if (self->proposed) {
+    GstStructure *config = gst_buffer_pool_get_config (self->proposed);
+
+    gst_buffer_pool_config_get_params (config, NULL, NULL, NULL, &slots);
+    gst_structure_free (config);
+  }
+  gst_structure_set (s, "ring-slots", G_TYPE_UINT, slots, NULL);
+  GST_OBJECT_UNLOCK (self);
+  return s;
+}
+
+static void
+gst_gl_bc_upload_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (object);
+
+  switch (prop_id) {
+    case PROP_STEPPED:
+      GST_OBJECT_LOCK (self);
+      self->stepped = g_value_get_boolean (value);
+      if (self->proposed)
+        gst_gl_bc_pool_set_stepped (GST_GL_BC_POOL (self->proposed),
+            self->stepped);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_RING_SIZE:
+      GST_OBJECT_LOCK (self);
+      self->ring_size = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_gl_bc_upload_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (object);
+
+  switch (prop_id) {
+    case PROP_STEPPED:
+      GST_OBJECT_LOCK (self);
+      g_value_set_boolean (value, self->stepped);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_RING_SIZE:
+      GST_OBJECT_LOCK (self);
+      g_value_set_uint (value, self->ring_size);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_STATS:
+      g_value_take_boxed (value, get_stats (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Caps                                                                    */
+/* ---------------------------------------------------------------------- */
+
+static GstCaps *
+gst_gl_bc_upload_transform_caps (GstBaseTransform * bt,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  static const gchar *copied[] = { "width", "height", "framerate",
+    "pixel-aspect-ratio"
+  };
+  GstCaps *ret = gst_caps_new_empty ();
+  const GValue *formats = NULL;
+  GstCaps *templ = NULL;
+  guint i, j;
+
+  if (direction == GST_PAD_SRC) {
+    templ = gst_static_pad_template_get_caps (&sink_template);
+    formats = gst_structure_get_value (gst_caps_get_structure (templ, 0),
+        "format");
+  }
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *in = gst_caps_get_structure (caps, i);
+    GstCapsFeatures *features = NULL;
+    GstStructure *out;
+
+    if (direction == GST_PAD_SINK) {
+      out = gst_structure_new ("video/x-raw", "format", G_TYPE_STRING, "RGBA",
+          "texture-target", G_TYPE_STRING, "2D", NULL);
+      features =
+          gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_GL_MEMORY);
+    } else {
+      out = gst_structure_new_empty (GST_BC_MEDIA_TYPE);
+      gst_structure_set_value (out, "format", formats);
+    }
+    for (j = 0; j < G_N_ELEMENTS (copied); j++) {
+      const GValue *v = gst_structure_get_value (in, copied[j]);
+
+      if (v)
+        gst_structure_set_value (out, copied[j], v);
+    }
+    ret = gst_caps_merge_structure_full (ret, out, features);
+  }
+  if (templ)
+    gst_caps_unref (templ);
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+  GST_DEBUG_OBJECT (bt, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
+  return ret;
+}
+
+static gboolean
+gst_gl_bc_upload_set_caps (GstBaseTransform * bt, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (bt);
+  GstBcInfo info;
+  GstVideoInfo out_info;
+
+  if (!gst_bc_info_from_caps (&info, incaps)
+      || !gst_video_info_from_caps (&out_info, outcaps))
+    goto invalid;
+  if (GST_VIDEO_INFO_WIDTH (&out_info) != (gint) info.width ||
+      GST_VIDEO_INFO_HEIGHT (&out_info) != (gint) info.height)
+    goto invalid;
+
+  self->info = info;
+  self->out_info = out_info;
+  self->have_info = TRUE;
+  GST_DEBUG_OBJECT (self, "%ux%u %s, %u x %u blocks, %" G_GSIZE_FORMAT
+      " bytes per frame", info.width, info.height,
+      gst_bc_format_to_string (info.format), info.blocks_x, info.blocks_y,
+      info.size);
+
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->set_caps (bt, incaps,
+      outcaps);
+
+invalid:
+  GST_WARNING_OBJECT (self, "cannot convert %" GST_PTR_FORMAT " to %"
+      GST_PTR_FORMAT, incaps, outcaps);
+  return FALSE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* GL state                                                                */
+/* ---------------------------------------------------------------------- */
+
+static const gchar vertex_src[] =
+    "in vec4 a_position;\n"
+    "void main ()\n" "{\n" "  gl_Position = a_position;\n" "}\n";
+
+/* One output pixel from one texel of the compressed texture: the viewport
+ * is the visible size, so the block padding is never drawn. The texel is
+ * taken back to the 8-bit values the texture unit decoded (exact for
+ * UNORM8) and YCoCg is converted with the integers of bcdecode.c:
+ * scale = (blue >> 3) + 1, co = red - 128, cg = green - 128,
+ * R = Y + (co - cg) / scale, G = Y + cg / scale, B = Y - (co + cg) / scale,
+ * each division rounded half up (floor ((2 d + scale) / (2 scale))) and
+ * clamped to 0..255. The numerator is made non-negative first, so integer
+ * division is floor division in every GLSL version. */
+static const gchar fragment_src[] =
+    "uniform sampler2D tex;\n"
+    "uniform int mode;\n"
+    "out vec4 frag_color;\n"
+    "void main ()\n"
+    "{\n"
+    "  ivec4 c = ivec4 (round (texelFetch (tex, ivec2 (gl_FragCoord.xy), 0) "
+    "* 255.0));\n"
+    "  ivec4 o;\n"
+    "  if (mode == 1) {\n"
+    "    int scale = (c.b >> 3) + 1;\n"
+    "    int co = c.r - 128;\n"
+    "    int cg = c.g - 128;\n"
+    "    ivec3 d = ivec3 (co - cg, cg, -(co + cg));\n"
+    "    ivec3 q = (2 * d + scale + 2048 * scale) / (2 * scale) - 1024;\n"
+    "    o = ivec4 (clamp (ivec3 (c.a) + q, 0, 255), 255);\n"
+    "  } else if (mode == 2) {\n"
+    "    o = ivec4 (c.rrr, 255);\n"
+    "  } else if (mode == 3) {\n"
+    "    o = ivec4 (c.rg, 0, 255);\n"
+    "  } else if (mode == 4) {\n"
+    "    o = ivec4 (c.rgb, 255);\n"
+    "  } else {\n"
+    "    o = c;\n" "  }\n" "  frag_color = vec4 (o) / 255.0;\n" "}\n";
+
+static const GLfloat quad[] = {
+  -1.0f, -1.0f,
+  1.0f, -1.0f,
+  -1.0f, 1.0f,
+  1.0f, 1.0f,
+};
+
+static GstGLShader *
+make_shader (GstGLContext * context, GError ** error)
+{
+  gboolean gles = (gst_gl_context_get_gl_api (context) &
+      (GST_GL_API_OPENGL | GST_GL_API_OPENGL3)) == 0;
+  GstGLSLVersion version = gles ? GST_GLSL_VERSION_300 : GST_GLSL_VERSION_330;
+  GstGLSLProfile profile = gles ? GST_GLSL_PROFILE_ES : GST_GLSL_PROFILE_CORE;
+  const gchar *header = gles ? "#version 300 es\n"
+      "precision highp float;\nprecision highp int;\n" : "#version 330 core\n";
+  gchar *vs = g_strconcat (header, vertex_src, NULL);
+  gchar *fs = g_strconcat (header, fragment_src, NULL);
+  GstGLSLStage *vstage, *fstage;
+  GstGLShader *shader;
+
+  vstage = gst_glsl_stage_new_with_string (context, GL_VERTEX_SHADER, version,
+      profile, vs);
+  fstage = gst_glsl_stage_new_with_string (context, GL_FRAGMENT_SHADER,
+      version, profile, fs);
+  shader = gst_gl_shader_new_link_with_stages (context, error, vstage, fstage,
+      NULL);
+  g_free (vs);
+  g_free (fs);
+  return shader;
+}
+
+static gboolean
+gst_gl_bc_upload_gl_start (GstGLBaseFilter * filter)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (filter);
+  GstGLContext *context = filter->context;
+  const GstGLFuncs *gl = context->gl_vtable;
+  const gchar *missing;
+  GError *error = NULL;
+  gint loc;
+
+  missing = gst_gl_bc_context_missing (context);
+  if (missing) {
+    GST_ELEMENT_ERROR (self, LIBRARY, INIT, ("The GL context cannot map "
+            "persistent coherent buffers or make immutable textures: it "
+            "lacks %s", missing), ("GL_VERSION %s, GL_RENDERER %s",
+            (const gchar *) gl->GetString (GL_VERSION),
+            (const gchar *) gl->GetString (GL_RENDERER)));
+    return FALSE;
+  }
+
+  self->shader = make_shader (context, &error);
+  if (!self->shader) {
+    GST_ELEMENT_ERROR (self, LIBRARY, INIT, ("Cannot compile the GL shader"),
+        ("%s", error ? error->message : "unknown error"));
+    g_clear_error (&error);
+    return FALSE;
+  }
+  self->fbo = gst_gl_framebuffer_new (context);
+
+  loc = gst_gl_shader_get_attribute_location (self->shader, "a_position");
+  gl->GenVertexArrays (1, &self->vao);
+  gl->BindVertexArray (self->vao);
+  gl->GenBuffers (1, &self->vbo);
+  gl->BindBuffer (GL_ARRAY_BUFFER, self->vbo);
+  gl->BufferData (GL_ARRAY_BUFFER, sizeof (quad), quad, GL_STATIC_DRAW);
+  gl->VertexAttribPointer (loc, 2, GL_FLOAT, GL_FALSE, 0, NULL);
+  gl->EnableVertexAttribArray (loc);
+  gl->BindVertexArray (0);
+  gl->BindBuffer (GL_ARRAY_BUFFER, 0);
+
+  GST_INFO_OBJECT (self, "GL ready: %s, %s",
+      (const gchar *) gl->GetString (GL_VERSION),
+      (const gchar *) gl->GetString (GL_RENDERER));
+  return GST_GL_BASE_FILTER_CLASS (parent_class)->gl_start (filter);
+}
+
+static void
+gst_gl_bc_upload_gl_stop (GstGLBaseFilter * filter)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (filter);
+  const GstGLFuncs *gl = filter->context->gl_vtable;
+
+  if (self->vao)
+    gl->DeleteVertexArrays (1, &self->vao);
+  if (self->vbo)
+    gl->DeleteBuffers (1, &self->vbo);
+  self->vao = self->vbo = 0;
+  gst_clear_object (&self->shader);
+  gst_clear_object (&self->fbo);
+  GST_GL_BASE_FILTER_CLASS (parent_class)->gl_stop (filter);
+}
+
+static gboolean
+gst_gl_bc_upload_gl_set_caps (GstGLBaseFilter * filter, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (filter);
+  GstGLContext *context = filter->context;
+  const GstGLFuncs *gl = context->gl_vtable;
+  GstGLBcFormatSupport support;
+  GLint max_size = 0;
+
+  gst_gl_bc_format_support (context, self->info.format, &support);
+  if (support.missing) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("The GL context cannot "
+            "sample %s textures: it lacks %s",
+            gst_bc_format_to_string (self->info.format), support.missing),
+        ("GL_VERSION %s, GL_RENDERER %s",
+            (const gchar *) gl->GetString (GL_VERSION),
+            (const gchar *) gl->GetString (GL_RENDERER)));
+    return FALSE;
+  }
+  gl->GetIntegerv (GL_MAX_TEXTURE_SIZE, &max_size);
+  if (self->info.padded_width > (guint) max_size ||
+      self->info.padded_height > (guint) max_size) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%ux%u frames are larger "
+            "than the GL context's textures (at most %dx%d)",
+            self->info.width, self->info.height, max_size, max_size), (NULL));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Allocation                                                              */
+/* ---------------------------------------------------------------------- */
+
+/* Offers upstream a pool whose buffers are slots of a persistent, coherent
+ * mapped GL buffer. */
+static gboolean
+gst_gl_bc_upload_propose_allocation (GstBaseTransform * bt,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (bt);
+  GstGLBaseFilter *filter = GST_GL_BASE_FILTER (bt);
+  GstGLBcFormatSupport support;
+  GstGLContext *context;
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstCaps *caps;
+  GstBcInfo info;
+  gboolean need_pool, stepped;
+  guint ring_size;
+
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (!caps || !gst_bc_info_from_caps (&info, caps))
+    return FALSE;
+  if (!need_pool)
+    return TRUE;
+
+  context = gst_gl_base_filter_get_gl_context (filter);
+  if (!context && gst_gl_base_filter_find_gl_context (filter))
+    context = gst_gl_base_filter_get_gl_context (filter);
+  if (!context) {
+    GST_DEBUG_OBJECT (self, "no GL context yet: no pool to propose");
+    return FALSE;
+  }
+  gst_gl_bc_format_support (context, info.format, &support);
+  if (gst_gl_bc_context_missing (context) || support.missing) {
+    gst_object_unref (context);
+    return FALSE;
+  }
+
+  GST_OBJECT_LOCK (self);
+  ring_size = self->ring_size;
+  stepped = self->stepped;
+  GST_OBJECT_UNLOCK (self);
+
+  pool = gst_gl_bc_pool_new (context);
+  gst_gl_bc_pool_set_stepped (GST_GL_BC_POOL (pool), stepped);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, info.size, MIN_RING_SIZE,
+      ring_size);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    GST_WARNING_OBJECT (self, "cannot configure a pool for %" GST_PTR_FORMAT,
+        caps);
+    gst_object_unref (pool);
+    gst_object_unref (context);
+    return FALSE;
+  }
+  gst_query_add_allocation_pool (query, pool, info.size, MIN_RING_SIZE,
+      ring_size);
+  GST_DEBUG_OBJECT (self, "proposing %" GST_PTR_FORMAT " (%u slots of %"
+      G_GSIZE_FORMAT " bytes)", pool, ring_size, info.size);
+
+  GST_OBJECT_LOCK (self);
+  gst_object_replace ((GstObject **) & self->proposed, GST_OBJECT (pool));
+  GST_OBJECT_UNLOCK (self);
+  gst_object_unref (pool);
+  gst_object_unref (context);
+  return TRUE;
+}
+
+static gboolean
+gst_gl_bc_upload_decide_allocation (GstBaseTransform * bt, GstQuery * query)
+{
+  GstGLContext *context;
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  GstCaps *caps;
+  guint min = 0, max = 0, size = 0;
+  gboolean update_pool;
+  GstVideoInfo vinfo;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&vinfo, caps))
+    return FALSE;
+
+  /* the GL context, and gl_set_caps */
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (bt, query))
+    return FALSE;
+  context = GST_GL_BASE_FILTER (bt)->context;
+
+  update_pool = gst_query_get_n_allocation_pools (query) > 0;
+  if (update_pool)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  if (!pool || !GST_IS_GL_BUFFER_POOL (pool)) {
+    gst_clear_object (&pool);
+    pool = gst_gl_buffer_pool_new (context);
+  }
+  size = MAX (size, vinfo.size);
+
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_buffer_pool_config_add_option (config,
+      GST_BUFFER_POOL_OPTION_GL_SYNC_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    config = gst_buffer_pool_get_config (pool);
+    if (!gst_buffer_pool_config_validate_params (config, caps, size, min, max)) {
+      gst_structure_free (config);
+      gst_object_unref (pool);
+      GST_WARNING_OBJECT (bt, "cannot configure the output pool");
+      return FALSE;
+    }
+    gst_buffer_pool_set_config (pool, config);
+  }
+
+  if (update_pool)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Frames                                                                  */
+/* ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  GstGLBcUpload *self;
+  GstGLBcRing *ring;
+  guint slot;
+  GstGLMemory *out;
+  GstGLBcUploadResult result;
+  guint gl_errors;
+  gboolean ok;
+} DrawData;
+
+static gboolean
+draw_cb (gpointer user_data)
+{
+  DrawData *d = user_data;
+  GstGLBcUpload *self = d->self;
+  GstGLContext *context = GST_GL_BASE_FILTER (self)->context;
+  const GstGLFuncs *gl = context->gl_vtable;
+  gint mode;
+
+  switch (self->info.format) {
+    case GST_BC_FORMAT_YCOCG_BC3:
+      mode = MODE_YCOCG;
+      break;
+    case GST_BC_FORMAT_BC4:
+      mode = MODE_GREY;
+      break;
+    case GST_BC_FORMAT_BC5:
+      mode = MODE_RG;
+      break;
+    case GST_BC_FORMAT_BC1:
+      mode = MODE_RGB;
+      break;
+    default:
+      mode = MODE_RGBA;
+      break;
+  }
+
+  gl->Disable (GL_BLEND);
+  gst_gl_shader_use (self->shader);
+  gl->ActiveTexture (GL_TEXTURE0);
+  gl->BindTexture (GL_TEXTURE_2D, gst_gl_bc_ring_get_texture (d->ring,
+          d->slot));
+  gst_gl_shader_set_uniform_1i (self->shader, "tex", 0);
+  gst_gl_shader_set_uniform_1i (self->shader, "mode", mode);
+  gl->BindVertexArray (self->vao);
+  gl->DrawArrays (GL_TRIANGLE_STRIP, 0, 4);
+  gl->BindVertexArray (0);
+  gl->BindTexture (GL_TEXTURE_2D, 0);
+  gst_gl_context_clear_shader (context);
+  return TRUE;
+}
+
+/* GL thread: the rows not uploaded yet, the draw, the slot's fence */
+static void
+upload_and_draw_gl (GstGLContext * context, DrawData * d)
+{
+  GstMapInfo map;
+
+  gst_gl_insert_debug_marker (context, "glbcupload %s slot %u",
+      GST_OBJECT_NAME (d->self), d->slot);
+  gst_gl_bc_ring_upload_remaining (d->ring, d->slot, &d->result);
+  d->gl_errors += gst_gl_bc_check_gl_error (context, GST_OBJECT (d->self),
+      "glCompressedTexSubImage2D");
+
+  if (!gst_memory_map (GST_MEMORY_CAST (d->out), &map,
+          GST_MAP_WRITE | GST_MAP_GL)) {
+    GST_ERROR_OBJECT (d->self, "cannot map the output texture");
+    d->ok = FALSE;
+    return;
+  }
+  d->ok = gst_gl_framebuffer_draw_to_texture (d->self->fbo, d->out, draw_cb, d);
+  gst_memory_unmap (GST_MEMORY_CAST (d->out), &map);
+  gst_gl_bc_ring_fence (d->ring, d->slot);
+  d->gl_errors += gst_gl_bc_check_gl_error (context, GST_OBJECT (d->self),
+      "the draw");
+}
+
+static gboolean
+same_geometry (const GstBcInfo * a, const GstBcInfo * b)
+{
+  return a->format == b->format && a->width == b->width &&
+      a->height == b->height && a->size == b->size;
+}
+
+/* The ring frames from other pools are copied into. */
+static GstBufferPool *
+ensure_copy_pool (GstGLBcUpload * self, GstGLContext * context)
+{
+  GstBufferPool *pool = self->copy_pool;
+  GstStructure *config;
+  GstCaps *caps;
+
+  if (pool) {
+    GstGLBcRing *ring = gst_gl_bc_pool_get_ring (GST_GL_BC_POOL (pool));
+    gboolean same = ring && same_geometry (gst_gl_bc_ring_get_info (ring),
+        &self->info) && gst_gl_bc_ring_get_context (ring) == context;
+
+    if (ring)
+      gst_gl_bc_ring_unref (ring);
+    if (same)
+      return pool;
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_clear_object (&self->copy_pool);
+  }
+
+  pool = gst_gl_bc_pool_new (context);
+  gst_gl_bc_pool_set_stepped (GST_GL_BC_POOL (pool), FALSE);
+  caps = gst_bc_info_to_caps (&self->info);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, self->info.size, 0,
+      COPY_SLOTS);
+  gst_caps_unref (caps);
+  if (!gst_buffer_pool_set_config (pool, config)
+      || !gst_buffer_pool_set_active (pool, TRUE)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  self->copy_pool = pool;
+  return pool;
+}
+
+static GstFlowReturn
+gst_gl_bc_upload_transform (GstBaseTransform * bt, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (bt);
+  GstGLContext *context = GST_GL_BASE_FILTER (bt)->context;
+  GstBuffer *copy = NULL;
+  GstGLSyncMeta *sync_meta;
+  GstMemory *out_mem;
+  GstGLBcRing *ring;
+  DrawData d = { 0, };
+  gsize size;
+  guint slot = 0;
+  gboolean zero_copy = FALSE;
+
+  if (!context || !self->have_info || !self->shader)
+    return GST_FLOW_NOT_NEGOTIATED;
+
+  size = gst_buffer_get_size (inbuf);
+  if (size != self->info.size)
+    goto wrong_size;
+
+  out_mem = gst_buffer_n_memory (outbuf) == 1 ?
+      gst_buffer_peek_memory (outbuf, 0) : NULL;
+  if (!out_mem || !gst_is_gl_memory (out_mem))
+    goto not_gl;
+
+  ring = gst_gl_bc_ring_from_buffer (inbuf, &slot);
+  if (ring) {
+    GstMemory *mem = gst_buffer_peek_memory (inbuf, 0);
+
+    zero_copy = gst_gl_bc_ring_get_context (ring) == context &&
+        same_geometry (gst_gl_bc_ring_get_info (ring), &self->info) &&
+        mem->offset == 0;
+  }
+  if (!zero_copy) {
+    GstBufferPool *pool = ensure_copy_pool (self, context);
+    GstMapInfo map;
+
+    if (!pool || gst_buffer_pool_acquire_buffer (pool, &copy,
+            NULL) != GST_FLOW_OK)
+      goto no_ring;
+    if (!gst_buffer_map (copy, &map, GST_MAP_WRITE)) {
+      gst_buffer_unref (copy);
+      goto no_ring;
+    }
+    gst_buffer_extract (inbuf, 0, map.data, size);
+    gst_buffer_unmap (copy, &map);
+    ring = gst_gl_bc_ring_from_buffer (copy, &slot);
+  }
+
+  d.self = self;
+  d.ring = ring;
+  d.slot = slot;
+  d.out = GST_GL_MEMORY_CAST (out_mem);
+  gst_gl_context_thread_add (context,
+      (GstGLContextThreadFunc) upload_and_draw_gl, &d);
+  if (copy)
+    gst_buffer_unref (copy);
+  if (!d.ok)
+    goto draw_failed;
+
+  sync_meta = gst_buffer_get_gl_sync_meta (outbuf);
+  if (!sync_meta)
+    sync_meta = gst_buffer_add_gl_sync_meta (context, outbuf);
+  gst_gl_sync_meta_set_sync_point (sync_meta, context);
+
+  d.gl_errors += d.result.gl_errors;
+  GST_OBJECT_LOCK (self);
+  self->frames++;
+  if (zero_copy) {
+    self->zero_copy_frames++;
+  } else {
+    self->copied_frames++;
+    self->copied_bytes += size;
+  }
+  self->stepped_uploads += d.result.stepped;
+  self->frame_uploads += d.result.uploads;
+  if (d.result.all_stepped)
+    self->frames_stepped++;
+  if (d.result.waited)
+    self->fence_waits++;
+  self->gl_errors += d.gl_errors;
+  GST_OBJECT_UNLOCK (self);
+
+  GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT " from slot %u (%s): %u "
+      "tiles uploaded early, %u uploads now", GST_TIME_ARGS
+      (GST_BUFFER_PTS (inbuf)), slot, zero_copy ? "zero-copy" : "copied",
+      d.result.stepped, d.result.uploads);
+  if (d.gl_errors > 0)
+    GST_ELEMENT_WARNING (self, LIBRARY, FAILED, ("GL error"),
+        ("%u GL errors while uploading and drawing a frame", d.gl_errors));
+  return GST_FLOW_OK;
+
+wrong_size:
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL), ("Input buffer has %"
+          G_GSIZE_FORMAT " bytes, but a %ux%u %s frame has %" G_GSIZE_FORMAT
+          " bytes", size, self->info.width, self->info.height,
+          gst_bc_format_to_string (self->info.format), self->info.size));
+  return GST_FLOW_ERROR;
+not_gl:
+  GST_ELEMENT_ERROR (self, RESOURCE, FAILED, (NULL),
+      ("The output buffer is not one GL memory"));
+  return GST_FLOW_ERROR;
+no_ring:
+  GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("Cannot allocate a GL "
+          "upload buffer for %" G_GSIZE_FORMAT " byte frames", size), (NULL));
+  return GST_FLOW_ERROR;
+draw_failed:
+  GST_ELEMENT_ERROR (self, RESOURCE, FAILED, (NULL),
+      ("Drawing the frame into the output texture failed"));
+  return GST_FLOW_ERROR;
+}
+
+static gboolean
+gst_gl_bc_upload_stop (GstBaseTransform * bt)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (bt);
+
+  if (self->copy_pool) {
+    gst_buffer_pool_set_active (self->copy_pool, FALSE);
+    gst_clear_object (&self->copy_pool);
+  }
+  GST_OBJECT_LOCK (self);
+  gst_clear_object (&self->proposed);
+  GST_OBJECT_UNLOCK (self);
+  self->have_info = FALSE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->stop (bt);
+}
+
+static gboolean
+gst_gl_bc_upload_start (GstBaseTransform * bt)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (bt);
+
+  GST_OBJECT_LOCK (self);
+  self->frames = self->zero_copy_frames = self->copied_frames = 0;
+  self->copied_bytes = self->stepped_uploads = self->frame_uploads = 0;
+  self->frames_stepped = self->fence_waits = self->gl_errors = 0;
+  GST_OBJECT_UNLOCK (self);
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->start (bt);
+}
+
+static void
+gst_gl_bc_upload_finalize (GObject * object)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (object);
+
+  gst_clear_object (&self->copy_pool);
+  gst_clear_object (&self->proposed);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_gl_bc_upload_class_init (GstGLBcUploadClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstGLBaseFilterClass *filter_class = GST_GL_BASE_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_gl_bc_upload_set_property;
+  gobject_class->get_property = gst_gl_bc_upload_get_property;
+  gobject_class->finalize = gst_gl_bc_upload_finalize;
+
+  /**
+   * GstGLBcUpload:stepped:
+   *
+   * Upload each tile of a frame as soon as the producer reports it
+   * complete (tilesrc with `flush=stepped` does, for buffers of the pool
+   * glbcupload proposes), instead of the whole frame when it is pushed.
+   */
+  g_object_class_install_property (gobject_class, PROP_STEPPED,
+      g_param_spec_boolean ("stepped", "Stepped upload",
+          "Upload each tile of a frame into the texture as soon as upstream "
+          "reports it complete (GstBcTileMeta), while the other tiles still "
+          "arrive; FALSE uploads whole frames when they are pushed",
+          DEFAULT_STEPPED, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstGLBcUpload:ring-size:
+   *
+   * Frame slots in the persistent GL buffer of the proposed pool: the most
+   * buffers upstream can hold at once (more when upstream needs more).
+   */
+  g_object_class_install_property (gobject_class, PROP_RING_SIZE,
+      g_param_spec_uint ("ring-size", "Ring size",
+          "Frame slots in the persistent, coherent GL buffer of the buffer "
+          "pool proposed upstream (the most buffers upstream can hold at "
+          "once; raised to what upstream asks for, at most 32)",
+          MIN_RING_SIZE, MAX_RING_SIZE, DEFAULT_RING_SIZE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstGLBcUpload:stats:
+   *
+   * Upload statistics (a `glbcupload-stats` structure): frames,
+   * zero-copy-frames, copied-frames, copied-bytes, stepped-uploads,
+   * frame-uploads, frames-stepped, fence-waits, gl-errors (all guint64)
+   * and ring-slots (guint).
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Upload statistics: frames, zero-copy-frames, copied-frames, "
+          "copied-bytes, stepped-uploads, frame-uploads, frames-stepped, "
+          "fence-waits, gl-errors, ring-slots", GST_TYPE_STRUCTURE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "Block-compressed video GL uploader", "Filter/Video",
+      "Uploads block-compressed video (video/x-bc) into GL textures from "
+      "persistent mapped buffers; the GPU decodes it into RGBA",
+      "gst-bc developers");
+
+  bt_class->passthrough_on_same_caps = FALSE;
+  bt_class->transform_caps = gst_gl_bc_upload_transform_caps;
+  bt_class->set_caps = gst_gl_bc_upload_set_caps;
+  bt_class->propose_allocation = gst_gl_bc_upload_propose_allocation;
+  bt_class->decide_allocation = gst_gl_bc_upload_decide_allocation;
+  bt_class->transform = gst_gl_bc_upload_transform;
+  bt_class->start = gst_gl_bc_upload_start;
+  bt_class->stop = gst_gl_bc_upload_stop;
+
+  filter_class->supported_gl_api = GST_GL_API_OPENGL | GST_GL_API_OPENGL3 |
+      GST_GL_API_GLES2;
+  filter_class->gl_start = gst_gl_bc_upload_gl_start;
+  filter_class->gl_stop = gst_gl_bc_upload_gl_stop;
+  filter_class->gl_set_caps = gst_gl_bc_upload_gl_set_caps;
+
+  GST_DEBUG_CATEGORY_INIT (gst_gl_bc_upload_debug, "glbcupload", 0,
+      "block-compressed video GL upload");
+}
+
+static void
+gst_gl_bc_upload_init (GstGLBcUpload * self)
+{
+  self->stepped = DEFAULT_STEPPED;
+  self->ring_size = DEFAULT_RING_SIZE;
+}

@@ -1,0 +1,1464 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* glbcupload on a headless GL context (Mesa llvmpipe through
+ * GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device): the GPU's decoding of every
+ * format against bcdec, the zero-copy pool, stepped upload behind tilesrc
+ * over 127.0.0.1, slot reuse under load, caps changes, EOS, wrong sizes and
+ * contexts that lack what glbcupload needs.
+ *
+ * Exits 77 (skipped) only when no GL context can be created at all. The
+ * element checks glGetError() when its debug category is at DEBUG, which
+ * this test sets: a GL error becomes a WARNING message, which fails the
+ * test, and shows in the `gl-errors` statistic, which is checked. */
+
+#ifdef __SANITIZE_ADDRESS__
+#define _GNU_SOURCE             /* dl_iterate_phdr () */
+#endif
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/app/app.h>
+#include <gst/base/gstpushsrc.h>
+#include <gst/gl/gl.h>
+#include <gst/bc/bc.h>
+
+#include "bcdocscheck.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __SANITIZE_ADDRESS__
+#include <dlfcn.h>
+#include <link.h>
+#endif
+
+/* Largest difference per channel allowed between the GPU's decoding of a
+ * frame and bcdec's. S3TC and RGTC leave the exact rounding of
+ * interpolated values to the decoder; hardware and llvmpipe keep within
+ * two LSB (BPTC is exact). What the driver gives is printed. */
+#define TOLERANCE 2
+/* YCoCg-BC3 adds up the decoder's rounding of Y, Co and Cg: with scale 1,
+ * R = Y + Co - Cg can be off by three when each is off by one. The
+ * encoder's frames stay within TOLERANCE (checked); any blocks within
+ * this. */
+#define YCOCG_TOLERANCE 3
+
+#define PULL_TIMEOUT (20 * GST_SECOND)
+#define FRAME_DURATION (GST_SECOND / 30)
+
+static const GstBcPixelLayout rgba_layout = { 4, 0, 1, 2, 3, -1 };
+
+/* ---------------------------------------------------------------------- */
+/* Helpers                                                                 */
+/* ---------------------------------------------------------------------- */
+
+static GstElement *
+launch (const gchar * desc)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+
+  fail_unless (p != NULL && err == NULL, "cannot parse '%s': %s", desc,
+      err ? err->message : "?");
+  return p;
+}
+
+static GstElement *
+get (GstElement * pipeline, const gchar * name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+
+  fail_unless (e != NULL, "no element %s", name);
+  return e;
+}
+
+/* Fails on any ERROR or WARNING message posted so far. */
+static void
+check_bus (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop_filtered (bus,
+              GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, &dbg);
+    else
+      gst_message_parse_warning (msg, &err, &dbg);
+    fail ("%s from %s: %s (%s)", GST_MESSAGE_TYPE_NAME (msg),
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message, dbg ? dbg : "");
+  }
+  gst_object_unref (bus);
+}
+
+static void
+wait_eos (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+
+  fail_unless (msg != NULL, "no EOS");
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    fail ("error instead of EOS: %s (%s)", err->message, dbg ? dbg : "");
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+}
+
+static void
+stop (GstElement * pipeline)
+{
+  check_bus (pipeline);
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pipeline);
+}
+
+static GstStructure *
+get_stats (GstElement * e)
+{
+  GstStructure *s = NULL;
+
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (s != NULL);
+  return s;
+}
+
+static guint64
+stat_u64 (GstElement * e, const gchar * field)
+{
+  GstStructure *s = get_stats (e);
+  guint64 v = 0;
+
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s in %"
+      GST_PTR_FORMAT, field, s);
+  gst_structure_free (s);
+  return v;
+}
+
+static guint32
+lcg_next (guint32 * state)
+{
+  *state = *state * 1664525u + 1013904223u;
+  return *state >> 8;
+}
+
+/* A picture that looks a bit like a photograph: smooth gradients, edges,
+ * texture and noise (as tests/check/libs/bcencode.c), opaque. */
+static guint8 *
+make_picture (guint width, guint height, guint32 seed)
+{
+  guint8 *p = g_malloc ((gsize) width * height * 4);
+  guint32 state = seed;
+  guint x, y;
+
+  for (y = 0; y < height; y++) {
+    for (x = 0; x < width; x++) {
+      guint8 *px = p + ((gsize) y * width + x) * 4;
+      gdouble fx = (x + seed) / 37.0, fy = y / 23.0;
+      gdouble base = 110 + 60 * sin (fx) * cos (fy * 0.7);
+      gdouble edge = ((x / 29 + y / 17) % 3 == 0) ? 50 : 0;
+      gint n = (gint) (lcg_next (&state) % 13) - 6;
+
+      px[0] = CLAMP (base + edge + n + 30 * sin (fy * 1.3), 0, 255);
+      px[1] = CLAMP (base * 0.8 + n + 40 * cos (fx * 0.5), 0, 255);
+      px[2] = CLAMP (200 - base * 0.6 + edge / 2 + n, 0, 255);
+      px[3] = 255;
+    }
+  }
+  return p;
+}
+
+/* A real photograph when benchmarks/photos.py has cached one (it is not in
+ * the repository), or NULL. */
+static guint8 *
+load_photo (guint * width, guint * height)
+{
+  gchar *path = g_build_filename (GST_BC_SOURCE_ROOT, "benchmarks", "photos",
+      "cache", "frames", "bridge_crop_1918x1078.rgba", NULL);
+  gchar *data = NULL;
+  gsize len = 0;
+
+  *width = 1918;
+  *height = 1078;
+  if (!g_file_get_contents (path, &data, &len, NULL) ||
+      len != (gsize) * width * *height * 4) {
+    g_free (data);
+    data = NULL;
+  }
+  g_free (path);
+  return (guint8 *) data;
+}
+
+/* A frame of @format of random blocks (every bit pattern is a BC1, BC3,
+ * BC4 and BC5 block; for BC7 every 7th block gets first byte 0, the
+ * reserved mode, which decodes to transparent black). A YCoCg-BC3 block
+ * keeps its chroma scale in the blue of both colour endpoints: random
+ * blocks get the same (random) blue on both, else the blue of interpolated
+ * texels, and with it the scale, would depend on the decoder's rounding. */
+static guint8 *
+make_blocks (GstBcFormat format, guint width, guint height, guint32 seed,
+    GstBcInfo * info)
+{
+  guint32 state = seed;
+  guint8 *data;
+  gsize i;
+
+  gst_bc_info_init (info);
+  fail_unless (gst_bc_info_set_format (info, format, width, height));
+  data = g_malloc (info->size);
+  for (i = 0; i < info->size; i++)
+    data[i] = lcg_next (&state) & 0xff;
+  if (format == GST_BC_FORMAT_BC7)
+    for (i = 0; i < info->size; i += 16 * 7)
+      data[i] = 0;
+  if (format == GST_BC_FORMAT_YCOCG_BC3)
+    for (i = 0; i < info->size; i += 16)
+      data[i + 10] = (data[i + 10] & ~0x1f) | (data[i + 8] & 0x1f);
+  return data;
+}
+
+/* The frame @data of @info decoded by the library decoder (bcdec's code). */
+static guint8 *
+decode_ref (const GstBcInfo * info, const guint8 * data)
+{
+  guint8 *out = g_malloc ((gsize) info->width * info->height * 4);
+
+  gst_bc_decode_rows (info->format, data, info->width, info->height, 0,
+      info->blocks_y, out, info->width * 4, &rgba_layout);
+  return out;
+}
+
+typedef struct
+{
+  gint max;                     /* largest difference of any channel */
+  guint64 n;                    /* channels that differ */
+  guint64 total;                /* channels compared */
+} Diff;
+
+/* Compares an RGBA sample with @want (@width x @height, packed). */
+static void
+diff_sample (GstSample * sample, const guint8 * want, guint width,
+    guint height, Diff * d)
+{
+  GstVideoInfo vinfo;
+  GstVideoFrame frame;
+  guint x, y;
+
+  fail_unless (gst_video_info_from_caps (&vinfo, gst_sample_get_caps (sample)));
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&vinfo),
+      GST_VIDEO_FORMAT_RGBA);
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&vinfo), width);
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&vinfo), height);
+  fail_unless (gst_video_frame_map (&frame, &vinfo,
+          gst_sample_get_buffer (sample), GST_MAP_READ));
+  for (y = 0; y < height; y++) {
+    const guint8 *got = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+        0) + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+    const guint8 *exp = want + (gsize) y * width * 4;
+
+    for (x = 0; x < width * 4; x++) {
+      gint diff = ABS ((gint) got[x] - (gint) exp[x]);
+
+      if (diff) {
+        d->n++;
+        d->max = MAX (d->max, diff);
+      }
+    }
+  }
+  d->total += (guint64) width *height * 4;
+  gst_video_frame_unmap (&frame);
+}
+
+static GstSample *
+pull (GstElement * appsink)
+{
+  GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (appsink),
+      PULL_TIMEOUT);
+
+  fail_unless (s != NULL, "no frame from %s within 20 s",
+      GST_OBJECT_NAME (appsink));
+  return s;
+}
+
+static GstBuffer *
+wrap_frame (const guint8 * data, gsize size, guint index)
+{
+  GstBuffer *buf = gst_buffer_new_memdup (data, size);
+
+  GST_BUFFER_PTS (buf) = index * FRAME_DURATION;
+  GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+  return buf;
+}
+
+static gchar *
+bc_caps_string (GstBcFormat format, guint width, guint height)
+{
+  return g_strdup_printf ("video/x-bc,format=%s,width=%u,height=%u,"
+      "framerate=30/1", gst_bc_format_to_string (format), width, height);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The GPU's decoding against bcdec                                        */
+/* ---------------------------------------------------------------------- */
+
+/* What the GL driver gave: printed (each test runs in its own process) */
+#define note(...) g_print ("glbcupload: " __VA_ARGS__)
+
+/* @enc ! tee ! { glbcupload ! gldownload, bcdec }: the same frames through
+ * both, compared. @enc is an encoder (raw RGBA frames from @pictures are
+ * pushed) or NULL (the video/x-bc frames in @pictures are pushed). */
+static void
+compare_with_bcdec (const gchar * label, const gchar * enc, GstBcFormat format,
+    guint width, guint height, guint8 ** pictures, guint n, gint tolerance)
+{
+  GstElement *p, *src, *gl, *ref, *up;
+  GstBcInfo info;
+  gchar *caps, *desc;
+  Diff d = { 0, };
+  guint i;
+
+  gst_bc_info_init (&info);
+  fail_unless (gst_bc_info_set_format (&info, format, width, height));
+  caps = enc ? g_strdup_printf ("video/x-raw,format=RGBA,width=%u,height=%u,"
+      "framerate=30/1", width, height) : bc_caps_string (format, width, height);
+  desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! %s%s"
+      "tee name=t ! queue ! glbcupload name=up ! gldownload "
+      "! video/x-raw,format=RGBA ! appsink name=gl sync=false "
+      "t. ! queue ! bcdec ! video/x-raw,format=RGBA ! appsink name=ref "
+      "sync=false", caps, enc ? enc : "", enc ? " ! " : "");
+  p = launch (desc);
+  g_free (desc);
+  g_free (caps);
+  src = get (p, "src");
+  gl = get (p, "gl");
+  ref = get (p, "ref");
+  up = get (p, "up");
+  fail_if (gst_element_set_state (p, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+
+  for (i = 0; i < n; i++) {
+    gsize size = enc ? (gsize) width * height * 4 : info.size;
+
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
+            wrap_frame (pictures[i], size, i)), GST_FLOW_OK);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+
+  for (i = 0; i < n; i++) {
+    GstSample *a = pull (gl), *b = pull (ref);
+    GstVideoFrame rf;
+    GstVideoInfo rinfo;
+    guint8 *want = g_malloc ((gsize) width * height * 4);
+    guint y;
+
+    /* bcdec's output, packed */
+    fail_unless (gst_video_info_from_caps (&rinfo, gst_sample_get_caps (b)));
+    fail_unless (gst_video_frame_map (&rf, &rinfo, gst_sample_get_buffer (b),
+            GST_MAP_READ));
+    for (y = 0; y < height; y++)
+      memcpy (want + (gsize) y * width * 4,
+          (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&rf, 0) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&rf, 0), width * 4);
+    gst_video_frame_unmap (&rf);
+
+    diff_sample (a, want, width, height, &d);
+    g_free (want);
+    gst_sample_unref (a);
+    gst_sample_unref (b);
+  }
+  wait_eos (p);
+
+  note ("%-34s %-9s %4ux%-4u max |diff| %d, "
+      "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " channels differ\n", label,
+      gst_bc_format_to_string (format), width, height, d.max, d.n, d.total);
+  fail_unless (d.max <= tolerance, "%s: %s %ux%u differs from bcdec by up "
+      "to %d (%" G_GUINT64_FORMAT " channels)", label,
+      gst_bc_format_to_string (format), width, height, d.max, d.n);
+  fail_unless_equals_uint64 (stat_u64 (up, "frames"), n);
+  fail_unless_equals_uint64 (stat_u64 (up, "gl-errors"), 0);
+
+  gst_object_unref (src);
+  gst_object_unref (gl);
+  gst_object_unref (ref);
+  gst_object_unref (up);
+  stop (p);
+}
+
+static const struct
+{
+  const gchar *enc;
+  GstBcFormat format;
+} encoders[] = {
+  {"bc1enc", GST_BC_FORMAT_BC1},
+  {"bc3enc ycocg=false", GST_BC_FORMAT_BC3},
+  {"bc3enc ycocg=true", GST_BC_FORMAT_YCOCG_BC3},
+};
+
+static const guint sizes[][2] = { {30, 26}, {1918, 1078} };
+
+static void
+check_encoder (guint e)
+{
+  guint s, i, pw, ph;
+  guint8 *pics[2], *photo;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    for (i = 0; i < 2; i++)
+      pics[i] = make_picture (sizes[s][0], sizes[s][1], 7 + i);
+    compare_with_bcdec ("synthetic picture", encoders[e].enc,
+        encoders[e].format, sizes[s][0], sizes[s][1], pics, 2, TOLERANCE);
+    for (i = 0; i < 2; i++)
+      g_free (pics[i]);
+  }
+
+  photo = load_photo (&pw, &ph);
+  if (photo) {
+    compare_with_bcdec ("photograph (bridge, 1918x1078 crop)",
+        encoders[e].enc, encoders[e].format, pw, ph, &photo, 1, TOLERANCE);
+    g_free (photo);
+  } else {
+    note ("(no cached photograph: run "
+        "benchmarks/photos.py for the %s photograph case)\n",
+        gst_bc_format_to_string (encoders[e].format));
+  }
+}
+
+GST_START_TEST (test_decode_bc1)
+{
+  check_encoder (0);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_decode_bc3)
+{
+  check_encoder (1);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_decode_ycocg_bc3)
+{
+  check_encoder (2);
+}
+
+GST_END_TEST;
+
+static void
+check_random_blocks (GstBcFormat format)
+{
+  guint s, i;
+  guint8 *frames[2];
+  GstBcInfo info;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    for (i = 0; i < 2; i++)
+      frames[i] = make_blocks (format, sizes[s][0], sizes[s][1], 99 + i, &info);
+    compare_with_bcdec ("random blocks", NULL, format, sizes[s][0],
+        sizes[s][1], frames, 2, format == GST_BC_FORMAT_YCOCG_BC3 ?
+        YCOCG_TOLERANCE : TOLERANCE);
+    for (i = 0; i < 2; i++)
+      g_free (frames[i]);
+  }
+}
+
+GST_START_TEST (test_decode_ycocg_bc3_any_blocks)
+{
+  check_random_blocks (GST_BC_FORMAT_YCOCG_BC3);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_decode_bc4)
+{
+  check_random_blocks (GST_BC_FORMAT_BC4);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_decode_bc5)
+{
+  check_random_blocks (GST_BC_FORMAT_BC5);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_decode_bc7)
+{
+  check_random_blocks (GST_BC_FORMAT_BC7);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+/* The proposed pool: zero copy, slot reuse, caps changes                  */
+/* ---------------------------------------------------------------------- */
+
+/* A tiny source that does what tilesrc does with its allocation: it
+ * negotiates, takes the pool downstream proposes (GstBaseSrc's default
+ * decide_allocation) and writes each frame into a buffer of it. Frames
+ * queued with `foreign` set come from a buffer of its own instead. A change
+ * of caps between frames renegotiates (a new ALLOCATION query, a new pool).
+ */
+typedef struct
+{
+  GstCaps *caps;
+  guint8 *data;
+  gsize size;
+  gboolean foreign;
+  gboolean eos;
+  guint index;
+} Item;
+
+typedef struct
+{
+  GstPushSrc parent;
+  GAsyncQueue *queue;
+  GstCaps *caps;
+  gint flushing;
+} TestSrc;
+
+typedef struct
+{
+  GstPushSrcClass parent_class;
+} TestSrcClass;
+
+static GType test_src_get_type (void);
+G_DEFINE_TYPE (TestSrc, test_src, GST_TYPE_PUSH_SRC);
+
+static GstStaticPadTemplate test_src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS ("video/x-bc"));
+
+static void
+item_free (Item * item)
+{
+  gst_clear_caps (&item->caps);
+  g_free (item->data);
+  g_free (item);
+}
+
+static GstCaps *
+test_src_get_caps (GstBaseSrc * bsrc, GstCaps * filter)
+{
+  TestSrc *self = (TestSrc *) bsrc;
+  GstCaps *caps;
+
+  GST_OBJECT_LOCK (self);
+  caps = self->caps ? gst_caps_ref (self->caps) :
+      gst_static_pad_template_get_caps (&test_src_template);
+  GST_OBJECT_UNLOCK (self);
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect (filter, caps);
+
+    gst_caps_unref (caps);
+    caps = tmp;
+  }
+  return caps;
+}
+
+static GstFlowReturn
+test_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
+{
+  TestSrc *self = (TestSrc *) psrc;
+  GstBufferPool *pool;
+  GstBuffer *buf = NULL;
+  GstMapInfo map;
+  Item *item = NULL;
+
+  while (!item) {
+    if (g_atomic_int_get (&self->flushing))
+      return GST_FLOW_FLUSHING;
+    item = g_async_queue_timeout_pop (self->queue, 10000);
+  }
+  if (item->eos) {
+    item_free (item);
+    return GST_FLOW_EOS;
+  }
+
+  GST_OBJECT_LOCK (self);
+  if (!self->caps || !gst_caps_is_equal (self->caps, item->caps)) {
+    gst_caps_replace (&self->caps, item->caps);
+    GST_OBJECT_UNLOCK (self);
+    if (!gst_base_src_negotiate (GST_BASE_SRC (self))) {
+      item_free (item);
+      return GST_FLOW_NOT_NEGOTIATED;
+    }
+  } else {
+    GST_OBJECT_UNLOCK (self);
+  }
+
+  pool = gst_base_src_get_buffer_pool (GST_BASE_SRC (self));
+  if (item->foreign) {
+    buf = gst_buffer_new_allocate (NULL, item->size, NULL);
+  } else if (!pool || gst_buffer_pool_acquire_buffer (pool, &buf,
+          NULL) != GST_FLOW_OK) {
+    gst_clear_object (&pool);
+    item_free (item);
+    return GST_FLOW_FLUSHING;
+  }
+  gst_clear_object (&pool);
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  g_assert (map.size == item->size);
+  memcpy (map.data, item->data, item->size);
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = item->index * FRAME_DURATION;
+  GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+  item_free (item);
+  *outbuf = buf;
+  return GST_FLOW_OK;
+}
+
+static gboolean
+test_src_unlock (GstBaseSrc * bsrc)
+{
+  g_atomic_int_set (&((TestSrc *) bsrc)->flushing, 1);
+  return TRUE;
+}
+
+static gboolean
+test_src_unlock_stop (GstBaseSrc * bsrc)
+{
+  g_atomic_int_set (&((TestSrc *) bsrc)->flushing, 0);
+  return TRUE;
+}
+
+static void
+test_src_finalize (GObject * object)
+{
+  TestSrc *self = (TestSrc *) object;
+
+  g_async_queue_unref (self->queue);
+  gst_clear_caps (&self->caps);
+  G_OBJECT_CLASS (test_src_parent_class)->finalize (object);
+}
+
+static void
+test_src_class_init (TestSrcClass * klass)
+{
+  gst_element_class_add_static_pad_template (GST_ELEMENT_CLASS (klass),
+      &test_src_template);
+  gst_element_class_set_static_metadata (GST_ELEMENT_CLASS (klass),
+      "test source", "Source/Video", "frames into the downstream pool",
+      "gst-bc developers");
+  G_OBJECT_CLASS (klass)->finalize = test_src_finalize;
+  GST_BASE_SRC_CLASS (klass)->get_caps = test_src_get_caps;
+  GST_BASE_SRC_CLASS (klass)->unlock = test_src_unlock;
+  GST_BASE_SRC_CLASS (klass)->unlock_stop = test_src_unlock_stop;
+  GST_PUSH_SRC_CLASS (klass)->create = test_src_create;
+}
+
+static void
+test_src_init (TestSrc * self)
+{
+  self->queue = g_async_queue_new_full ((GDestroyNotify) item_free);
+  gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
+}
+
+static void
+test_src_push (GstElement * src, GstBcFormat format, guint width, guint height,
+    const guint8 * data, gsize size, gboolean foreign, guint index)
+{
+  Item *item = g_new0 (Item, 1);
+  gchar *caps = bc_caps_string (format, width, height);
+
+  item->caps = gst_caps_from_string (caps);
+  item->data = g_memdup2 (data, size);
+  item->size = size;
+  item->foreign = foreign;
+  item->index = index;
+  g_async_queue_push (((TestSrc *) src)->queue, item);
+  g_free (caps);
+}
+
+static void
+test_src_eos (GstElement * src)
+{
+  Item *item = g_new0 (Item, 1);
+
+  item->eos = TRUE;
+  g_async_queue_push (((TestSrc *) src)->queue, item);
+}
+
+typedef struct
+{
+  GstElement *p, *src, *up, *sink;
+} Up;
+
+static void
+up_start (Up * u, const gchar * props)
+{
+  gchar *desc = g_strdup_printf ("bctestsrc name=src ! glbcupload name=up %s "
+      "! gldownload ! video/x-raw,format=RGBA ! appsink name=sink sync=false",
+      props ? props : "");
+
+  memset (u, 0, sizeof (*u));
+  u->p = launch (desc);
+  g_free (desc);
+  u->src = get (u->p, "src");
+  u->up = get (u->p, "up");
+  u->sink = get (u->p, "sink");
+  fail_if (gst_element_set_state (u->p, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+}
+
+static void
+up_stop (Up * u)
+{
+  gst_object_unref (u->src);
+  gst_object_unref (u->up);
+  gst_object_unref (u->sink);
+  stop (u->p);
+}
+
+static void
+pull_check (Up * u, const GstBcInfo * info, const guint8 * data)
+{
+  GstSample *s = pull (u->sink);
+  guint8 *want = decode_ref (info, data);
+  Diff d = { 0, };
+
+  diff_sample (s, want, info->width, info->height, &d);
+  fail_unless (d.max <= (info->format == GST_BC_FORMAT_YCOCG_BC3 ?
+          YCOCG_TOLERANCE : TOLERANCE), "frame differs by up to %d", d.max);
+  g_free (want);
+  gst_sample_unref (s);
+}
+
+GST_START_TEST (test_zero_copy)
+{
+  Up u;
+  GstBcInfo info;
+  guint8 *frames[8];
+  guint i, n_pool = 8, n_foreign = 5;
+
+  up_start (&u, NULL);
+  for (i = 0; i < G_N_ELEMENTS (frames); i++)
+    frames[i] = make_blocks (GST_BC_FORMAT_BC1, 320, 180, i + 1, &info);
+
+  /* straight into the pool's GL buffer: nothing copied */
+  for (i = 0; i < n_pool; i++) {
+    test_src_push (u.src, GST_BC_FORMAT_BC1, 320, 180, frames[i], info.size,
+        FALSE, i);
+    pull_check (&u, &info, frames[i]);
+  }
+  fail_unless_equals_uint64 (stat_u64 (u.up, "frames"), n_pool);
+  fail_unless_equals_uint64 (stat_u64 (u.up, "zero-copy-frames"), n_pool);
+  fail_unless_equals_uint64 (stat_u64 (u.up, "copied-frames"), 0);
+  fail_unless_equals_uint64 (stat_u64 (u.up, "copied-bytes"), 0);
+  /* no tiles reported: each frame is uploaded whole when pushed */
+  fail_unless_equals_uint64 (stat_u64 (u.up, "frame-uploads"), n_pool);
+  fail_unless_equals_uint64 (stat_u64 (u.up, "stepped-uploads"), 0);
+
+  /* buffers from elsewhere are copied once each */
+  for (i = 0; i < n_foreign; i++) {
+    test_src_push (u.src, GST_BC_FORMAT_BC1, 320, 180, frames[i], info.size,
+        TRUE, n_pool + i);
+    pull_check (&u, &info, frames[i]);
+  }
+  fail_unless_equals_uint64 (stat_u64 (u.up, "zero-copy-frames"), n_pool);
+  fail_unless_equals_uint64 (stat_u64 (u.up, "copied-frames"), n_foreign);
+  fail_unless_equals_uint64 (stat_u64 (u.up, "copied-bytes"),
+      n_foreign * info.size);
+  fail_unless_equals_uint64 (stat_u64 (u.up, "gl-errors"), 0);
+
+  test_src_eos (u.src);
+  wait_eos (u.p);
+  up_stop (&u);
+  for (i = 0; i < G_N_ELEMENTS (frames); i++)
+    g_free (frames[i]);
+}
+
+GST_END_TEST;
+
+/* tilesrc's sender timestamp makes it through glbcupload */
+static GstPadProbeReturn
+count_unix_ts_meta (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstCaps *caps = gst_caps_from_string ("timestamp/x-unix");
+
+  if (gst_buffer_get_reference_timestamp_meta (buf, caps))
+    g_atomic_int_inc ((gint *) data);
+  gst_caps_unref (caps);
+  return GST_PAD_PROBE_OK;
+}
+
+/* The output buffers carry a GstGLSyncMeta. */
+static GstPadProbeReturn
+count_sync_meta (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+
+  if (gst_buffer_get_gl_sync_meta (buf))
+    g_atomic_int_inc ((gint *) data);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Many frames through a ring of two slots, produced as fast as the pool
+ * hands slots out: a slot is written again only after the GPU has read
+ * it, so every frame comes out as it went in, none torn or overwritten.
+ * The frames are random BC7 blocks (decoded exactly by BPTC's rules): a
+ * frame mixed with another would differ by far more than the tolerance. */
+GST_START_TEST (test_slot_reuse)
+{
+  Up u;
+  GstBcInfo info;
+  guint8 *frames[16];
+  guint i, n = 240;
+  gint with_sync = 0;
+  GstPad *pad;
+  GstStructure *s;
+  guint slots = 0;
+
+  up_start (&u, "ring-size=2");
+  pad = gst_element_get_static_pad (u.up, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_sync_meta,
+      &with_sync, NULL);
+  gst_object_unref (pad);
+  for (i = 0; i < G_N_ELEMENTS (frames); i++)
+    frames[i] = make_blocks (GST_BC_FORMAT_BC7, 512, 256, 1000 + i, &info);
+
+  for (i = 0; i < n; i++)
+    test_src_push (u.src, GST_BC_FORMAT_BC7, 512, 256, frames[i % 16],
+        info.size, FALSE, i);
+  test_src_eos (u.src);
+  for (i = 0; i < n; i++)
+    pull_check (&u, &info, frames[i % 16]);
+  wait_eos (u.p);
+
+  s = get_stats (u.up);
+  fail_unless (gst_structure_get_uint (s, "ring-slots", &slots));
+  fail_unless_equals_int (slots, 2);
+  gst_structure_free (s);
+  fail_unless_equals_uint64 (stat_u64 (u.up, "zero-copy-frames"), n);
+  fail_unless_equals_uint64 (stat_u64 (u.up, "copied-frames"), 0);
+  fail_unless_equals_uint64 (stat_u64 (u.up, "gl-errors"), 0);
+  fail_unless_equals_int (g_atomic_int_get (&with_sync), n);
+  note ("slot reuse: %u frames through 2 slots, %" G_GUINT64_FORMAT
+      " hand-outs waited for the GPU fence\n", n,
+      stat_u64 (u.up, "fence-waits"));
+  up_stop (&u);
+  for (i = 0; i < G_N_ELEMENTS (frames); i++)
+    g_free (frames[i]);
+}
+
+GST_END_TEST;
+
+/* Size and format change mid-stream, in and out of the pool, then EOS. */
+GST_START_TEST (test_caps_change)
+{
+  static const struct
+  {
+    GstBcFormat format;
+    guint w, h;
+  } steps[] = {
+    {GST_BC_FORMAT_BC1, 64, 48},
+    {GST_BC_FORMAT_YCOCG_BC3, 30, 26},
+    {GST_BC_FORMAT_BC7, 100, 50},
+    {GST_BC_FORMAT_BC4, 1918, 1078},
+    {GST_BC_FORMAT_BC1, 64, 48},
+  };
+  Up u;
+  guint s, i, frame = 0;
+
+  up_start (&u, NULL);
+  for (s = 0; s < G_N_ELEMENTS (steps); s++) {
+    GstBcInfo info;
+    guint8 *data[3];
+
+    for (i = 0; i < 3; i++)
+      data[i] = make_blocks (steps[s].format, steps[s].w, steps[s].h,
+          s * 10 + i, &info);
+    /* two from the pool (a new one for each caps), one copied */
+    for (i = 0; i < 3; i++) {
+      test_src_push (u.src, steps[s].format, steps[s].w, steps[s].h, data[i],
+          info.size, i == 2, frame++);
+      pull_check (&u, &info, data[i]);
+    }
+    for (i = 0; i < 3; i++)
+      g_free (data[i]);
+  }
+  test_src_eos (u.src);
+  wait_eos (u.p);
+  fail_unless_equals_uint64 (stat_u64 (u.up, "frames"), frame);
+  fail_unless_equals_uint64 (stat_u64 (u.up, "zero-copy-frames"),
+      2 * G_N_ELEMENTS (steps));
+  fail_unless_equals_uint64 (stat_u64 (u.up, "copied-frames"),
+      G_N_ELEMENTS (steps));
+  fail_unless_equals_uint64 (stat_u64 (u.up, "gl-errors"), 0);
+  up_stop (&u);
+}
+
+GST_END_TEST;
+
+/* A buffer smaller (or larger) than a frame is an error, not a crash. */
+GST_START_TEST (test_wrong_size)
+{
+  static const gssize deltas[] = { -1, 16 };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (deltas); i++) {
+    GstElement *p, *src, *up;
+    GstBcInfo info;
+    gchar *caps = bc_caps_string (GST_BC_FORMAT_BC1, 30, 26);
+    gchar *desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" "
+        "! glbcupload name=up ! gldownload ! video/x-raw,format=RGBA "
+        "! fakesink", caps);
+    guint8 *data = make_blocks (GST_BC_FORMAT_BC1, 30, 26, 5, &info);
+    GstBus *bus;
+    GstMessage *msg;
+    GError *err = NULL;
+    gchar *dbg = NULL, *want;
+
+    p = launch (desc);
+    src = get (p, "src");
+    up = get (p, "up");
+    fail_if (gst_element_set_state (p, GST_STATE_PLAYING) ==
+        GST_STATE_CHANGE_FAILURE);
+    data = g_realloc (data, info.size + 16);
+    gst_app_src_push_buffer (GST_APP_SRC (src), wrap_frame (data,
+            info.size + deltas[i], 0));
+    bus = gst_element_get_bus (p);
+    msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT, GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL, "no error for a buffer of %" G_GSIZE_FORMAT
+        " bytes", info.size + deltas[i]);
+    gst_message_parse_error (msg, &err, &dbg);
+    fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (up));
+    fail_unless (g_error_matches (err, GST_STREAM_ERROR,
+            GST_STREAM_ERROR_FORMAT));
+    want = g_strdup_printf ("Input buffer has %" G_GSIZE_FORMAT " bytes, but "
+        "a 30x26 BC1 frame has 448 bytes", info.size + deltas[i]);
+    fail_unless (dbg && strstr (dbg, want), "debug text: %s", dbg);
+    g_free (want);
+    g_free (dbg);
+    g_error_free (err);
+    gst_message_unref (msg);
+    gst_object_unref (bus);
+    gst_object_unref (src);
+    gst_object_unref (up);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (p);
+    g_free (data);
+    g_free (desc);
+    g_free (caps);
+  }
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+/* tilesrc -> glbcupload over 127.0.0.1: zero copy and stepped upload      */
+/* ---------------------------------------------------------------------- */
+
+static void
+wait_connected (GstElement * tilesink)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < end) {
+    GstStructure *s = get_stats (tilesink);
+    gboolean connected = FALSE;
+
+    gst_structure_get_boolean (s, "connected", &connected);
+    gst_structure_free (s);
+    if (connected)
+      return;
+    g_usleep (5000);
+  }
+  fail ("the receiver did not connect within 10 s");
+}
+
+#define N_TILE_FRAMES 24
+
+static void
+check_tiles (gboolean stepped)
+{
+  const guint units = 4, w = 640, h = 360;
+  const guint n = N_TILE_FRAMES;
+  GstElement *tx, *rx, *appsrc, *tilesink, *tilesrc, *up, *sink;
+  GstBcInfo info;
+  guint8 *frames[N_TILE_FRAMES];
+  gchar *caps, *desc;
+  guint port = 0, i, j;
+  gint with_ts = 0;
+  GstPad *pad;
+
+  caps = bc_caps_string (GST_BC_FORMAT_BC1, w, h);
+  desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! "
+      "tilesink name=sink address=127.0.0.1 port=0 units=%u stats-interval=0 "
+      "max-in-flight=64", caps, units);
+  tx = launch (desc);
+  g_free (desc);
+  g_free (caps);
+  appsrc = get (tx, "src");
+  tilesink = get (tx, "sink");
+  fail_if (gst_element_set_state (tx, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+  g_object_get (tilesink, "bound-port", &port, NULL);
+  fail_unless (port > 0);
+
+  desc = g_strdup_printf ("tilesrc name=src port=%u timeout=5000 "
+      "stats-interval=0 ! glbcupload name=up stepped=%s ! gldownload "
+      "! video/x-raw,format=RGBA ! appsink name=sink sync=false", port,
+      stepped ? "true" : "false");
+  rx = launch (desc);
+  g_free (desc);
+  tilesrc = get (rx, "src");
+  up = get (rx, "up");
+  sink = get (rx, "sink");
+  pad = gst_element_get_static_pad (up, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_unix_ts_meta,
+      &with_ts, NULL);
+  gst_object_unref (pad);
+  fail_if (gst_element_set_state (rx, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+  wait_connected (tilesink);
+
+  for (i = 0; i < n; i++) {
+    guint8 *pic = make_picture (w, h, 50 + i);
+
+    gst_bc_info_init (&info);
+    fail_unless (gst_bc_info_set_format (&info, GST_BC_FORMAT_BC1, w, h));
+    frames[i] = g_malloc (info.size);
+    gst_bc_encode_rows (GST_BC_FORMAT_BC1, GST_BC_QUALITY_FAST, pic,
+        (gsize) w * 4, w, h, &rgba_layout, 0, info.blocks_y, frames[i]);
+    g_free (pic);
+  }
+
+  /* windows of 4 frames, so that the sender never drops one */
+  for (i = 0; i < n; i += 4) {
+    for (j = i; j < MIN (i + 4, n); j++)
+      fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (appsrc),
+              wrap_frame (frames[j], info.size, j)), GST_FLOW_OK);
+    for (j = i; j < MIN (i + 4, n); j++) {
+      Up u = { rx, tilesrc, up, sink };
+
+      pull_check (&u, &info, frames[j]);
+    }
+  }
+
+  /* received straight into the GL buffer */
+  fail_unless_equals_uint64 (stat_u64 (up, "frames"), n);
+  fail_unless_equals_uint64 (stat_u64 (up, "zero-copy-frames"), n);
+  fail_unless_equals_uint64 (stat_u64 (up, "copied-frames"), 0);
+  fail_unless_equals_int (g_atomic_int_get (&with_ts), n);
+  fail_unless_equals_uint64 (stat_u64 (tilesrc, "tiles-stepped"), n * units);
+  if (stepped) {
+    /* each tile uploaded once, before its frame was pushed: nothing left
+     * to upload at the push */
+    fail_unless_equals_uint64 (stat_u64 (up, "stepped-uploads"), n * units);
+    fail_unless_equals_uint64 (stat_u64 (up, "frames-stepped"), n);
+    fail_unless_equals_uint64 (stat_u64 (up, "frame-uploads"), 0);
+  } else {
+    fail_unless_equals_uint64 (stat_u64 (up, "stepped-uploads"), 0);
+    fail_unless_equals_uint64 (stat_u64 (up, "frames-stepped"), 0);
+    fail_unless_equals_uint64 (stat_u64 (up, "frame-uploads"), n);
+  }
+  fail_unless_equals_uint64 (stat_u64 (up, "gl-errors"), 0);
+  {
+    GstStructure *s = get_stats (up);
+    guint slots = 0;
+
+    /* tilesrc holds at least 4 buffers: the ring grew to that */
+    fail_unless (gst_structure_get_uint (s, "ring-slots", &slots));
+    fail_unless (slots >= 4, "ring of %u slots", slots);
+    gst_structure_free (s);
+  }
+
+  gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
+  wait_eos (rx);
+
+  gst_object_unref (tilesrc);
+  gst_object_unref (up);
+  gst_object_unref (sink);
+  stop (rx);
+  gst_object_unref (appsrc);
+  gst_object_unref (tilesink);
+  stop (tx);
+  for (i = 0; i < n; i++)
+    g_free (frames[i]);
+}
+
+GST_START_TEST (test_tilesrc_stepped)
+{
+  check_tiles (TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_tilesrc_whole_frames)
+{
+  check_tiles (FALSE);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+/* GL contexts that lack something (Mesa told to hide it, in a child)      */
+/* ---------------------------------------------------------------------- */
+
+#ifdef __SANITIZE_ADDRESS__
+static int
+collect_gl_driver (struct dl_phdr_info *info, size_t size, void *data)
+{
+  const gchar *name = info->dlpi_name;
+
+  if (name && (g_str_has_suffix (name, "_dri.so") ||
+          strstr (name, "libgallium") || strstr (name, "libLLVM")))
+    g_ptr_array_add (data, g_strdup (name));
+  return 0;
+}
+#endif
+
+/* Under AddressSanitizer: Mesa unloads its driver (swrast_dri.so, LLVM)
+ * when the last EGL display goes, and at exit before LeakSanitizer runs;
+ * the driver's own allocations, whose roots were its globals, would then
+ * be reported as leaks from an "<unknown module>", which no suppression
+ * can name. Making the driver RTLD_NODELETE once it is loaded keeps those
+ * roots, so LeakSanitizer still reports leaks in everything else. */
+static void
+pin_gl_driver (void)
+{
+#ifdef __SANITIZE_ADDRESS__
+  GstGLDisplay *display = gst_gl_display_new ();
+  GstGLContext *context = NULL;
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  guint i;
+
+  /* loads the driver */
+  gst_gl_display_create_context (display, NULL, &context, NULL);
+  dl_iterate_phdr (collect_gl_driver, names);
+  for (i = 0; i < names->len; i++)
+    dlopen (g_ptr_array_index (names, i), RTLD_NOW | RTLD_NOLOAD |
+        RTLD_NODELETE);
+  g_ptr_array_unref (names);
+  gst_clear_object (&context);
+  gst_object_unref (display);
+#endif
+}
+
+/* In the child: runs a frame of random @format blocks (as make_blocks ()
+ * makes them) through glbcupload and prints the GL API, then "ok" and the
+ * largest difference from the library decoder, or the first error. */
+static int
+child_run (const gchar * format_name)
+{
+  GstBcFormat format = gst_bc_format_from_string (format_name);
+  GstElement *p, *src, *up, *sink;
+  GstGLContext *context = NULL;
+  GstSample *sample;
+  GstBus *bus;
+  GstMessage *msg;
+  GstBcInfo info;
+  guint32 state = 3;
+  guint8 *data;
+  gchar *caps, *desc;
+  gsize i;
+  int ret = 0;
+
+  gst_init (NULL, NULL);
+  pin_gl_driver ();
+  gst_bc_info_init (&info);
+  if (!gst_bc_info_set_format (&info, format, 62, 34))
+    return 1;
+  data = g_malloc (info.size);
+  for (i = 0; i < info.size; i++)
+    data[i] = lcg_next (&state) & 0xff;
+  if (format == GST_BC_FORMAT_YCOCG_BC3)
+    for (i = 0; i < info.size; i += 16)
+      data[i + 10] = (data[i + 10] & ~0x1f) | (data[i + 8] & 0x1f);
+  caps = bc_caps_string (format, 62, 34);
+  desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" "
+      "! glbcupload name=up ! gldownload ! video/x-raw,format=RGBA "
+      "! appsink name=sink sync=false", caps);
+  p = gst_parse_launch (desc, NULL);
+  src = gst_bin_get_by_name (GST_BIN (p), "src");
+  up = gst_bin_get_by_name (GST_BIN (p), "up");
+  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  gst_app_src_push_buffer (GST_APP_SRC (src), wrap_frame (data, info.size, 0));
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), PULL_TIMEOUT);
+  g_object_get (up, "context", &context, NULL);
+  if (context) {
+    gchar *api = gst_gl_api_to_string (gst_gl_context_get_gl_api (context));
+
+    g_print ("api: %s\n", api);
+    g_free (api);
+    gst_object_unref (context);
+  }
+  if (sample) {
+    guint8 *want = decode_ref (&info, data);
+    GstVideoInfo vinfo;
+    GstVideoFrame frame;
+    gint max = 0;
+    guint x, y;
+
+    gst_video_info_from_caps (&vinfo, gst_sample_get_caps (sample));
+    gst_video_frame_map (&frame, &vinfo, gst_sample_get_buffer (sample),
+        GST_MAP_READ);
+    for (y = 0; y < info.height; y++) {
+      const guint8 *got = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+          0) + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+
+      for (x = 0; x < info.width * 4; x++)
+        max = MAX (max, ABS ((gint) got[x] -
+                (gint) want[(gsize) y * info.width * 4 + x]));
+    }
+    gst_video_frame_unmap (&frame);
+    gst_sample_unref (sample);
+    g_free (want);
+    g_print ("ok: max |diff| %d\n", max);
+  } else {
+    bus = gst_element_get_bus (p);
+    msg = gst_bus_timed_pop_filtered (bus, 0, GST_MESSAGE_ERROR);
+    if (msg) {
+      GError *err = NULL;
+
+      gst_message_parse_error (msg, &err, NULL);
+      g_print ("error: %s\n", err->message);
+      g_error_free (err);
+      gst_message_unref (msg);
+    } else {
+      g_print ("timeout\n");
+      ret = 1;
+    }
+    gst_object_unref (bus);
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (up);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_free (desc);
+  g_free (caps);
+  g_free (data);
+  return ret;
+}
+
+/* Runs this test binary as a child with Mesa's overrides in @env_extra
+ * and returns what it printed. */
+static gchar *
+run_child (const gchar * format, const gchar * const *env_extra)
+{
+  gchar *argv[] = { (gchar *) "/proc/self/exe", (gchar *) "--child",
+    (gchar *) format, NULL
+  };
+  gchar **env = g_get_environ ();
+  gchar *out = NULL, *err_out = NULL;
+  GError *error = NULL;
+  gint status = 0;
+  guint i;
+
+  for (i = 0; env_extra[i]; i += 2)
+    env = g_environ_setenv (env, env_extra[i], env_extra[i + 1], TRUE);
+  fail_unless (g_spawn_sync (NULL, argv, env, G_SPAWN_DEFAULT, NULL, NULL,
+          &out, &err_out, &status, &error), "cannot run the child: %s",
+      error ? error->message : "?");
+  fail_unless (g_spawn_check_wait_status (status, NULL), "the child failed: "
+      "%s%s", out, err_out);
+  g_strfreev (env);
+  g_free (err_out);
+  return out;
+}
+
+GST_START_TEST (test_missing_buffer_storage)
+{
+  static const gchar *const env[] = {
+    "MESA_GL_VERSION_OVERRIDE", "4.3",
+    "MESA_EXTENSION_OVERRIDE", "-GL_ARB_buffer_storage", NULL
+  };
+  gchar *out = run_child ("BC1", env);
+
+  fail_unless (strstr (out, "error: ") && strstr (out,
+          "GL_ARB_buffer_storage"), "child said: %s", out);
+  g_free (out);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_missing_s3tc)
+{
+  static const gchar *const env[] = {
+    "MESA_EXTENSION_OVERRIDE", "-GL_EXT_texture_compression_s3tc", NULL
+  };
+  gchar *out;
+
+  out = run_child ("YCoCg-BC3", env);
+  fail_unless (strstr (out, "error: ") && strstr (out,
+          "GL_EXT_texture_compression_s3tc"), "child said: %s", out);
+  g_free (out);
+  /* RGTC is core GL: BC4 still works */
+  out = run_child ("BC4", env);
+  fail_unless (strstr (out, "ok: max |diff| "), "child said: %s", out);
+  g_free (out);
+}
+
+GST_END_TEST;
+
+/* The same on OpenGL ES 3 (GLSL ES 3.00, GL_EXT_buffer_storage), in a
+ * child whose GL context is made with GST_GL_API=gles2. */
+GST_START_TEST (test_gles)
+{
+  static const gchar *const env[] = { "GST_GL_API", "gles2", NULL };
+  static const gchar *formats[] = { "BC1", "BC3", "YCoCg-BC3", "BC4", "BC5",
+    "BC7"
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    gchar *out = run_child (formats[i], env);
+    const gchar *ok = strstr (out, "ok: max |diff| ");
+    gint max, tolerance = strcmp (formats[i], "YCoCg-BC3") == 0 ?
+        YCOCG_TOLERANCE : TOLERANCE;
+
+    fail_unless (strstr (out, "api: gles2") && ok, "%s: child said: %s",
+        formats[i], out);
+    max = atoi (ok + strlen ("ok: max |diff| "));
+    fail_unless (max <= tolerance, "%s on GLES differs by %d", formats[i], max);
+    note ("OpenGL ES: random blocks %-9s 62x34 max |diff| %d\n", formats[i],
+        max);
+    g_free (out);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_documented)
+{
+  check_documented ("glbcupload");
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+
+/* In a child process, so that the test processes start without GL. */
+static int
+probe_gl (void)
+{
+  GstGLDisplay *display;
+  GstGLContext *context = NULL;
+  GError *error = NULL;
+  gboolean ok;
+
+  gst_init (NULL, NULL);
+  pin_gl_driver ();
+  display = gst_gl_display_new ();
+  ok = gst_gl_display_create_context (display, NULL, &context, &error);
+  if (ok)
+    g_print ("GL context: yes\n");
+  else
+    g_printerr ("no GL context (%s)\n", error ? error->message : "?");
+  g_clear_error (&error);
+  gst_clear_object (&context);
+  gst_object_unref (display);
+  return ok ? 0 : 77;
+}
+
+static gboolean
+gl_works (void)
+{
+  gchar *argv[] = { (gchar *) "/proc/self/exe", (gchar *) "--probe", NULL };
+  gchar *out = NULL;
+  gboolean ok;
+
+  /* what the child says, not how it ends: a crash or a sanitizer report
+   * after the context was made must fail the tests, not skip them */
+  if (!g_spawn_sync (NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+          NULL, NULL, NULL))
+    return FALSE;
+  ok = out && strstr (out, "GL context: yes") != NULL;
+  g_free (out);
+  return ok;
+}
+
+/* Keeps the log quiet at the DEBUG threshold the GL error checks need:
+ * only warnings and errors are shown. */
+static void
+log_warnings (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  if (level <= GST_LEVEL_WARNING)
+    gst_debug_log_default (category, level, file, function, line, object,
+        message, NULL);
+}
+
+static Suite *
+glbcupload_suite (void)
+{
+  Suite *s = suite_create ("glbcupload");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 240);
+  tcase_add_checked_fixture (tc, pin_gl_driver, NULL);
+  tcase_add_test (tc, test_decode_bc1);
+  tcase_add_test (tc, test_decode_bc3);
+  tcase_add_test (tc, test_decode_ycocg_bc3);
+  tcase_add_test (tc, test_decode_ycocg_bc3_any_blocks);
+  tcase_add_test (tc, test_decode_bc4);
+  tcase_add_test (tc, test_decode_bc5);
+  tcase_add_test (tc, test_decode_bc7);
+  tcase_add_test (tc, test_zero_copy);
+  tcase_add_test (tc, test_slot_reuse);
+  tcase_add_test (tc, test_caps_change);
+  tcase_add_test (tc, test_wrong_size);
+  tcase_add_test (tc, test_tilesrc_stepped);
+  tcase_add_test (tc, test_tilesrc_whole_frames);
+  tcase_add_test (tc, test_missing_buffer_storage);
+  tcase_add_test (tc, test_missing_s3tc);
+  tcase_add_test (tc, test_gles);
+  tcase_add_test (tc, test_documented);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_setenv ("GST_GL_PLATFORM", "egl", FALSE);
+  g_setenv ("GST_GL_WINDOW", "egl-device", FALSE);
+  if (argc == 2 && strcmp (argv[1], "--probe") == 0)
+    return probe_gl ();
+  if (argc == 3 && strcmp (argv[1], "--child") == 0)
+    return child_run (argv[2]);
+
+  gst_check_init (&argc, &argv);
+  if (!gl_works ()) {
+    g_printerr ("no GL context can be created: skipping\n");
+    return 77;
+  }
+
+  /* glbcupload checks glGetError () at DEBUG */
+  if (!g_getenv ("GST_DEBUG")) {
+    gst_debug_remove_log_function (gst_debug_log_default);
+    gst_debug_add_log_function (log_warnings, NULL, NULL);
+  }
+  gst_debug_set_threshold_for_name ("glbcupload", GST_LEVEL_DEBUG);
+  gst_element_register (NULL, "bctestsrc", GST_RANK_NONE, test_src_get_type ());
+
+  return gst_check_run_suite (glbcupload_suite (), "glbcupload", __FILE__);
+}
