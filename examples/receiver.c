@@ -8,18 +8,30 @@
  */
 
 /* receiver: receives the frames of a tilesink (examples/sender), decodes
- * them on the CPU and shows them, or throws them away when there is no
- * display.
+ * them on the CPU (or, with --gl, uploads them to the GPU, which decodes
+ * them) and shows them, or throws them away when there is no display.
  *
  *   tilesrc host=H port=P [reconnect=true] ! bcdec ! videoconvert
  *     ! autovideosink sync=false     (with a display)
  *     ! fakesink sync=false          (without)
  *
+ *   --gl:
+ *   tilesrc host=H port=P ! glbcupload name=up
+ *     ! glimagesink sync=false       (with a display)
+ *     ! fakesink sync=false          (without: the frames stay GL textures;
+ *                                    headless GL through EGL on the render
+ *                                    node, GST_GL_PLATFORM=egl
+ *                                    GST_GL_WINDOW=egl-device, is selected
+ *                                    when no display is set)
+ *
  * Prints one line per second from tilesrc's "tilesrc-stats" messages:
  * frames/s, Gbit/s and the delivery latency percentiles over the last 1024
  * frames (from the sender's wall-clock time when tilesink got the frame to
  * the receiver's when tilesrc pushes it, complete; both ends on one
- * machine, or clocks synchronised with PTP/NTP). Exits with 0 on the
+ * machine, or clocks synchronised with PTP/NTP). With --gl the line adds
+ * glbcupload's statistics: frames that came straight from its GL buffer
+ * (zero-copy), frames it had to copy in, and tiles uploaded as they
+ * arrived (stepped). Exits with 0 on the
  * sender's EOS or after --num-frames frames, with 1 on an error.
  *
  * Uninstalled use:
@@ -44,6 +56,7 @@ typedef struct
 {
   GMainLoop *loop;
   GstElement *pipeline;
+  GstElement *upload;           /* glbcupload with --gl, else NULL */
   gint ret;
   gboolean eos_requested;
   guint eos_timeout_id;
@@ -54,6 +67,28 @@ typedef struct
   guint64 prev_frames;
 } Receiver;
 
+/* " | upload: ..." from glbcupload's statistics, or "" without --gl */
+static gchar *
+format_upload_stats (GstElement * upload)
+{
+  GstStructure *s = NULL;
+  gchar *ret;
+
+  if (upload == NULL)
+    return g_strdup ("");
+  g_object_get (upload, "stats", &s, NULL);
+  if (s == NULL)
+    return g_strdup ("");
+  ret = g_strdup_printf ("  | upload: zero-copy %" G_GUINT64_FORMAT
+      ", copied %" G_GUINT64_FORMAT ", stepped uploads %" G_GUINT64_FORMAT
+      ", frame uploads %" G_GUINT64_FORMAT, example_get_u64 (s,
+          "zero-copy-frames"), example_get_u64 (s, "copied-frames"),
+      example_get_u64 (s, "stepped-uploads"), example_get_u64 (s,
+          "frame-uploads"));
+  gst_structure_free (s);
+  return ret;
+}
+
 static void
 print_stats (Receiver * receiver, const GstStructure * s)
 {
@@ -61,7 +96,7 @@ print_stats (Receiver * receiver, const GstStructure * s)
   guint64 frames = example_get_u64 (s, "frames-received");
   guint64 bytes = example_get_u64 (s, "bytes-received");
   gdouble fps = 0.0, gbps = 0.0;
-  gchar *p50, *p95, *p99;
+  gchar *p50, *p95, *p99, *upload;
 
   /* the first interval starts with the pipeline */
   if (now > receiver->prev_us) {
@@ -77,10 +112,12 @@ print_stats (Receiver * receiver, const GstStructure * s)
   p50 = example_format_ms (s, "latency-p50");
   p95 = example_format_ms (s, "latency-p95");
   p99 = example_format_ms (s, "latency-p99");
+  upload = format_upload_stats (receiver->upload);
   g_print ("receiver: %5.1f frames/s  %.3f Gbit/s  latency p50 %s ms  "
       "p95 %s ms  p99 %s ms  (frames %" G_GUINT64_FORMAT ", incomplete %"
-      G_GUINT64_FORMAT ")\n", fps, gbps, p50, p95, p99, frames,
-      example_get_u64 (s, "frames-incomplete"));
+      G_GUINT64_FORMAT ")%s\n", fps, gbps, p50, p95, p99, frames,
+      example_get_u64 (s, "frames-incomplete"), upload);
+  g_free (upload);
   g_free (p50);
   g_free (p95);
   g_free (p99);
@@ -167,10 +204,10 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
 }
 
 static void
-print_summary (GstElement * src)
+print_summary (GstElement * src, GstElement * upload)
 {
   GstStructure *s = NULL;
-  gchar *p50, *p95, *p99;
+  gchar *p50, *p95, *p99, *up;
 
   g_object_get (src, "stats", &s, NULL);
   if (s == NULL)
@@ -182,12 +219,14 @@ print_summary (GstElement * src)
   p50 = example_format_ms (s, "latency-p50");
   p95 = example_format_ms (s, "latency-p95");
   p99 = example_format_ms (s, "latency-p99");
+  up = format_upload_stats (upload);
   g_print ("receiver: total: %" G_GUINT64_FORMAT " frames (%.1f MB), %"
       G_GUINT64_FORMAT " incomplete; latency over the last %u frames: "
-      "p50 %s ms, p95 %s ms, p99 %s ms\n", example_get_u64 (s,
+      "p50 %s ms, p95 %s ms, p99 %s ms%s\n", example_get_u64 (s,
           "frames-received"), example_get_u64 (s, "bytes-received") / 1e6,
       example_get_u64 (s, "frames-incomplete"), (guint) MIN (example_get_u64 (s,
-              "latency-samples"), 1024), p50, p95, p99);
+              "latency-samples"), 1024), p50, p95, p99, up);
+  g_free (up);
   g_free (p50);
   g_free (p95);
   g_free (p99);
@@ -200,6 +239,7 @@ main (int argc, char **argv)
   gchar *host = NULL;
   gint port = 7000, num_frames = 0;
   gboolean reconnect = FALSE, display = FALSE, no_display = FALSE;
+  gboolean gl = FALSE, stepped = TRUE, no_stepped = FALSE;
   GOptionEntry entries[] = {
     {"host", 0, 0, G_OPTION_ARG_STRING, &host,
         "Host name or address of the sender (default 127.0.0.1)", "HOST"},
@@ -208,10 +248,16 @@ main (int argc, char **argv)
     {"reconnect", 'r', 0, G_OPTION_ARG_NONE, &reconnect,
         "Wait for the sender, and reconnect when it goes away", NULL},
     {"display", 'd', 0, G_OPTION_ARG_NONE, &display,
-        "Show the video (autovideosink); the default when DISPLAY or "
-          "WAYLAND_DISPLAY is set", NULL},
+        "Show the video (autovideosink, glimagesink with --gl); the "
+          "default when DISPLAY or " "WAYLAND_DISPLAY is set", NULL},
     {"no-display", 0, 0, G_OPTION_ARG_NONE, &no_display,
         "Do not show the video (fakesink)", NULL},
+    {"gl", 'g', 0, G_OPTION_ARG_NONE, &gl,
+        "Upload the frames to the GPU, which decodes them (glbcupload ! "
+          "glimagesink, or fakesink without a display)", NULL},
+    {"no-stepped", 0, 0, G_OPTION_ARG_NONE, &no_stepped,
+          "With --gl: upload whole frames, not each tile as it arrives",
+        NULL},
     {"num-frames", 'n', 0, G_OPTION_ARG_INT, &num_frames,
           "Stop after this many frames, 0 = at the sender's EOS (default 0)",
         "N"},
@@ -219,19 +265,20 @@ main (int argc, char **argv)
   };
   GOptionContext *ctx;
   GError *err = NULL;
-  GstElement *pipeline = NULL, *src = NULL;
+  GstElement *pipeline = NULL, *src = NULL, *upload = NULL;
   GstBus *bus;
   Receiver receiver;
   gchar *desc;
-  const gchar *sink;
+  const gchar *sink, *decode;
   guint sig_int, sig_term;
 
   ctx = g_option_context_new ("- receive, decode and show the frames of a "
       "tilesink");
   g_option_context_set_summary (ctx,
-      "tilesrc ! bcdec ! videoconvert ! autovideosink (or fakesink). Prints "
+      "tilesrc ! bcdec ! videoconvert ! autovideosink (or fakesink), or with "
+      "--gl\ntilesrc ! glbcupload ! glimagesink (or fakesink). Prints "
       "frames/s, Gbit/s\nand the delivery latency percentiles once a "
-      "second.");
+      "second (with --gl also the\nupload statistics).");
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
   if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
@@ -256,18 +303,41 @@ main (int argc, char **argv)
     receiver.ret = 2;
     goto done;
   }
+  if (no_stepped && !gl) {
+    g_printerr ("receiver: --no-stepped needs --gl\n");
+    receiver.ret = 2;
+    goto done;
+  }
+  stepped = !no_stepped;
   if (!display && !no_display)
     display = g_getenv ("DISPLAY") != NULL ||
         g_getenv ("WAYLAND_DISPLAY") != NULL;
-  sink = display ? "autovideosink" : "fakesink";
+  if (gl) {
+    sink = display ? "glimagesink" : "fakesink";
+    decode = stepped ? "glbcupload name=up stepped=true" :
+        "glbcupload name=up stepped=false";
+    /* without a display, GL can only run on EGL's device platform (Mesa
+     * llvmpipe or a GPU's render node); what the user set wins */
+    if (!display) {
+      g_setenv ("GST_GL_PLATFORM", "egl", FALSE);
+      g_setenv ("GST_GL_WINDOW", "egl-device", FALSE);
+    }
+  } else {
+    sink = display ? "autovideosink" : "fakesink";
+    decode = "bcdec ! videoconvert";
+  }
 
   if (!example_check_element ("receiver", "tilesrc",
           "set GST_PLUGIN_PATH to the build " "directory")
-      || !example_check_element ("receiver", "bcdec",
-          "set GST_PLUGIN_PATH to " "the build directory")
-      || !example_check_element ("receiver", "videoconvert",
-          "install gstreamer1.0-plugins-base")
+      || !example_check_element ("receiver", gl ? "glbcupload" : "bcdec",
+          gl ? "set GST_PLUGIN_PATH to the build directory (the glbc plugin "
+          "needs the GStreamer GL library: libgstreamer-gl1.0-0)" :
+          "set GST_PLUGIN_PATH to the build directory")
+      || (!gl && !example_check_element ("receiver", "videoconvert",
+              "install gstreamer1.0-plugins-base"))
       || !example_check_element ("receiver", sink,
+          gl ? (display ? "install gstreamer1.0-gl" :
+              "GStreamer core elements are missing") :
           display ? "install gstreamer1.0-plugins-good" :
           "GStreamer core elements are missing")) {
     receiver.ret = 1;
@@ -276,8 +346,9 @@ main (int argc, char **argv)
 
   /* frames are shown as soon as they are decoded: no clock wait */
   desc = g_strdup_printf ("tilesrc name=src host=\"%s\" port=%d reconnect=%s "
-      "num-buffers=%d ! bcdec ! videoconvert ! %s sync=false", host, port,
-      reconnect ? "true" : "false", num_frames > 0 ? num_frames : -1, sink);
+      "num-buffers=%d ! %s ! %s sync=false", host, port,
+      reconnect ? "true" : "false", num_frames > 0 ? num_frames : -1, decode,
+      sink);
   pipeline = gst_parse_launch (desc, &err);
   g_free (desc);
   if (pipeline == NULL || err != NULL) {
@@ -288,17 +359,23 @@ main (int argc, char **argv)
     goto done;
   }
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  if (gl)
+    upload = gst_bin_get_by_name (GST_BIN (pipeline), "up");
 
   receiver.loop = g_main_loop_new (NULL, FALSE);
   receiver.pipeline = pipeline;
+  receiver.upload = upload;
   bus = gst_element_get_bus (pipeline);
   gst_bus_add_watch (bus, on_bus_message, &receiver);
   gst_object_unref (bus);
   sig_int = g_unix_signal_add (SIGINT, on_signal, &receiver);
   sig_term = g_unix_signal_add (SIGTERM, on_signal, &receiver);
 
-  g_print ("receiver: connecting to %s port %d%s, output to %s\n", host, port,
-      reconnect ? " (reconnecting)" : "", sink);
+  g_print ("receiver: connecting to %s port %d%s, %s, output to %s\n", host,
+      port, reconnect ? " (reconnecting)" : "", gl ? (stepped ?
+          "GPU decoding (glbcupload, stepped upload)" :
+          "GPU decoding (glbcupload, whole-frame upload)") :
+      "CPU decoding (bcdec)", sink);
   receiver.prev_us = g_get_monotonic_time ();
   if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE) {
@@ -316,7 +393,7 @@ main (int argc, char **argv)
     receiver.ret = 1;
   } else {
     g_main_loop_run (receiver.loop);
-    print_summary (src);
+    print_summary (src, upload);
   }
 
   g_source_remove (sig_int);
@@ -330,6 +407,8 @@ main (int argc, char **argv)
   g_main_loop_unref (receiver.loop);
 
 done:
+  if (upload)
+    gst_object_unref (upload);
   if (src)
     gst_object_unref (src);
   if (pipeline)

@@ -35,8 +35,10 @@
 #include "bcdocscheck.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef __SANITIZE_ADDRESS__
 #include <dlfcn.h>
@@ -1247,15 +1249,14 @@ child_run (const gchar * format_name)
     }
     gst_object_unref (bus);
   }
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (src);
-  gst_object_unref (up);
-  gst_object_unref (sink);
-  gst_object_unref (p);
-  g_free (desc);
-  g_free (caps);
-  g_free (data);
-  return ret;
+  /* What the child printed is its whole result: it ends here, without
+   * tearing the GL context down. With GStreamer 1.22 and libglvnd the GL
+   * thread's eglReleaseThread() now and then double-frees when it exits
+   * (seen in about 1 of 24 GLES children on llvmpipe), which is not what
+   * these children test; the teardown of glbcupload itself is covered by
+   * every other test. */
+  fflush (stdout);
+  _exit (ret);
 }
 
 /* Runs this test binary as a child with Mesa's overrides in @env_extra

@@ -1,0 +1,46 @@
+#!/bin/bash
+# gst-bc
+# Copyright (C) 2026 gst-bc developers
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# The upload benchmark (see run.py): tilesink -> tilesrc -> glbcupload on
+# 127.0.0.1 (bc-upload-bench), stepped vs whole-frame upload and zero copy
+# vs copy-in, at 1080p, 2160p and 4320p BC1, on headless GL
+# (GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device), plus a perf profile of the
+# zero-copy and the copy runs that attributes every sampled memcpy to its
+# caller. Builds the driver and plugins in a release build directory if
+# needed, installs linux-perf when missing and we are root, then runs
+# run.py, which writes benchmarks/upload/results.json and the upload-bench
+# section of docs/performance.md. Not run in CI; nothing is asserted.
+#
+#   nice -n -5 benchmarks/upload/run.sh          about 4 minutes on 2 cores
+#
+# BUILD_DIR (default: build-bench in the source tree) is the meson build
+# directory, set up with -Dbuildtype=release when it does not exist yet.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+build=${BUILD_DIR:-$src/build-bench}
+
+if ! command -v perf >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "run.sh: installing linux-perf" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -qq linux-perf >/dev/null 2>&1 \
+      || { apt-get update -qq && apt-get install -y -qq linux-perf >/dev/null; } \
+      || echo "run.sh: no perf: the copy profile is left out" >&2
+  else
+    echo "run.sh: perf (linux-perf) missing: the copy profile is left out" >&2
+  fi
+fi
+
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" "$src" -Dbuildtype=release >&2
+fi
+ninja -C "$build" benchmarks/upload/bc-upload-bench gst/tile/libgsttile.so \
+  gst/glbc/libgstglbc.so >&2
+
+export GST_PLUGIN_PATH="$build/gst"
+export GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device
+exec python3 "$here/run.py" "$build/benchmarks/upload/bc-upload-bench" "$@"
