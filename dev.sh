@@ -155,8 +155,19 @@ case "$cmd" in
     # glimagesink on the X server's GL (Mesa's GLX), outside what the
     # whitelist and the suppressions cover; glbcupload itself runs under
     # the sanitizers in its element test.
+    # GST_PLUGIN_LOADING_WHITELIST entries are package[@file-prefix],
+    # separated by ':'; system plugins are listed by file, under both
+    # spellings of the multiarch directory (/lib is /usr/lib here).
+    wl=gst-bc
+    for d in "/usr/lib/$(gcc -print-multiarch)/gstreamer-1.0" \
+        "/lib/$(gcc -print-multiarch)/gstreamer-1.0"; do
+      wl="$wl:gstreamer@$d/libgstcoreelements.so"
+      for p in app videotestsrc videoconvertscale opengl; do
+        wl="$wl:gst-plugins-base@$d/libgst$p.so"
+      done
+    done
     GST_REGISTRY_FORK=no \
-    GST_PLUGIN_LOADING_WHITELIST="gstreamer:coreelements gst-plugins-base:app,videotestsrc,videoconvertscale,opengl gst-bc:bc,tile,glbc" \
+    GST_PLUGIN_LOADING_WHITELIST="$wl" \
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \
     LSAN_OPTIONS=suppressions="$here/tests/lsan.supp":print_suppressions=0 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

@@ -84,7 +84,7 @@ static GOptionEntry entries[] = {
       "LEVEL"},
   {"pixel-format", 'p', 0, G_OPTION_ARG_STRING, &opt_pixel_format,
       "Packed pixel format of the raw picture, a GstVideoFormat name "
-        "(default RGBA)", "FORMAT"},
+        "(default RGBA; encode also reads GRAY8 and GRAY16_LE)", "FORMAT"},
   {"input", 'i', 0, G_OPTION_ARG_FILENAME, &opt_input,
       "Input file: raw picture (encode) or blocks (decode)", "FILE"},
   {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
@@ -349,7 +349,9 @@ main (int argc, char **argv)
   }
   vformat = gst_video_format_from_string (opt_pixel_format ?
       opt_pixel_format : "RGBA");
-  if (!gst_bc_pixel_layout_from_video_format (&job.layout, vformat)) {
+  /* the encoder also reads GRAY8 and GRAY16_LE; the decoder writes RGB */
+  if (!(encode ? gst_bc_encode_layout_from_video_format (&job.layout, vformat)
+          : gst_bc_pixel_layout_from_video_format (&job.layout, vformat))) {
     g_printerr ("Unsupported --pixel-format '%s'\n", opt_pixel_format);
     goto out;
   }

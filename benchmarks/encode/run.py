@@ -20,6 +20,15 @@ fast/normal/high, BC3 normal) it measures:
   in the same way, for every etcpak build the CPU can run (see
   etcpak_variants()).
 
+BC4, BC5 and BC7 (1080p only, NEW_CONFIGS) are measured the same way
+against etcpak's compress_bc4, compress_bc5 and compress_bc7 on the same
+frames: BC4 codes the red channel (ours is fed the red channel as GRAY8,
+etcpak takes RGBA and codes red), BC5 red and green, BC7 RGBA; PSNR is
+over the channels the format codes. BC7 high and etcpak's BC7 (about a
+second per frame) are timed with one repetition; BC7 has no portable-C
+run (the SIMD levels write the same blocks: tests/check/libs/
+bcencode457.c and the interop test check it).
+
 Writes benchmarks/encode/results.json (every measurement) and the section
 between <!-- encode-bench:start --> and <!-- encode-bench:end --> of
 docs/performance.md (created with a short introduction when missing).
@@ -50,6 +59,9 @@ SRC = HERE.parent.parent
 sys.path.insert(0, str(SRC / "tests" / "interop"))
 from interop import psnr_rgb, t2d_decode  # noqa: E402
 
+sys.path.insert(0, str(HERE))
+import glbench  # noqa: E402
+
 CONFIGS = [
     ("BC1", "fast"), ("BC1", "normal"), ("BC1", "high"),
     ("YCoCg-BC3", "fast"), ("YCoCg-BC3", "normal"), ("YCoCg-BC3", "high"),
@@ -57,6 +69,36 @@ CONFIGS = [
 ]
 ETCPAK_FUNCS = [("compress_bc1", "BC1"), ("compress_bc1_dither", "BC1"),
                 ("compress_bc3", "BC3")]
+
+# BC4, BC5, BC7: 1080p only
+NEW_CONFIGS = [
+    ("BC4", "fast"), ("BC4", "normal"), ("BC4", "high"),
+    ("BC5", "fast"), ("BC5", "normal"), ("BC5", "high"),
+    ("BC7", "fast"), ("BC7", "normal"), ("BC7", "high"),
+]
+NEW_ETCPAK_FUNCS = [("compress_bc4", "BC4"), ("compress_bc5", "BC5"),
+                    ("compress_bc7", "BC7")]
+ETCPAK_FUNC_OF = {"BC1": "compress_bc1", "BC3": "compress_bc3",
+                  "YCoCg-BC3": "compress_bc3", "BC4": "compress_bc4",
+                  "BC5": "compress_bc5", "BC7": "compress_bc7"}
+# Reference points the project's issue quotes for BC4/BC5/BC7, measured
+# earlier on this machine (Mpixel/s one thread, dB): (encoder, Mpix/s, dB)
+NEW_REFERENCES = [
+    ("rgbcx BC4", 250.0, 49.9), ("stb_dxt BC4", 180.0, 49.9),
+    ("etcpak BC4", 490.0, 45.7), ("rgbcx BC5", 120.0, 49.7),
+    ("etcpak BC5", 255.0, 45.5), ("bc7enc BC7", 2.0, 48.5),
+    ("etcpak BC7", 1.7, 47.3),
+]
+
+
+def psnr_of(fmt: str, decoded: np.ndarray, src: np.ndarray) -> float:
+    """PSNR over the channels the format codes (BC4: red, BC5: red and
+    green, else RGB)."""
+    if fmt == "BC4":
+        return psnr_rgb(decoded[..., :1], src[..., :1])
+    if fmt == "BC5":
+        return psnr_rgb(decoded[..., :2], src[..., :2])
+    return psnr_rgb(decoded, src)
 
 # Published single-thread numbers quoted by the project's issue (not
 # measured here: stb_dxt, rgbcx and van Waveren's encoder are not available
@@ -119,9 +161,11 @@ def load_etcpak_build(name: str, path: Path):
     return mod
 
 
-def time_call(fn, reps: int, min_time: float, mpix: float) -> float:
+def time_call(fn, reps: int, min_time: float, mpix: float,
+              min_calls: int = 3) -> float:
     """Best-of-reps throughput (Mpixel/s) of fn(), each rep calling it for
-    at least min_time seconds after one untimed warm-up call."""
+    at least min_time seconds and min_calls times after one untimed warm-up
+    call."""
     fn()
     best = 0.0
     for _ in range(reps):
@@ -131,7 +175,7 @@ def time_call(fn, reps: int, min_time: float, mpix: float) -> float:
             fn()
             n += 1
             elapsed = time.perf_counter() - start
-            if elapsed >= min_time and n >= 3:
+            if elapsed >= min_time and n >= min_calls:
                 break
         best = max(best, n * mpix / elapsed)
     return best
@@ -144,14 +188,21 @@ def etcpak_worker(args) -> int:
     src = np.fromfile(args.frame, dtype=np.uint8).reshape(h, w, 4)
     raw = src.tobytes()
     out = []
-    for func, fmt in ETCPAK_FUNCS:
-        fn = getattr(mod, func)
-        rate = time_call(lambda: fn(raw, w, h), args.reps, args.min_time,
-                         w * h / 1e6)
-        blocks = fn(raw, w, h)
+    funcs = ETCPAK_FUNCS + (NEW_ETCPAK_FUNCS if args.new_formats else [])
+    for func, fmt in funcs:
+        f = getattr(mod, func)
+        if fmt == "BC7":
+            params = mod.BC7CompressBlockParams()
+            fn = (lambda f=f, params=params: f(raw, w, h, params))
+            # about a second per 1080p frame: one timed call
+            rate = time_call(fn, 1, 0.0, w * h / 1e6, 1)
+        else:
+            fn = (lambda f=f: f(raw, w, h))
+            rate = time_call(fn, args.reps, args.min_time, w * h / 1e6)
+        blocks = fn()
         decoded = t2d_decode(fmt, blocks, w, h)
         out.append({"function": func, "format": fmt, "mpix_per_s": rate,
-                    "psnr": psnr_rgb(decoded, src),
+                    "psnr": psnr_of(fmt, decoded, src),
                     "sha256": hashlib.sha256(blocks).hexdigest(),
                     "decoded_sha256":
                     hashlib.sha256(decoded.tobytes()).hexdigest()})
@@ -160,13 +211,15 @@ def etcpak_worker(args) -> int:
 
 
 def run_etcpak(variant: tuple[str, Path], frame: dict, path: Path,
-               reps: int, min_time: float) -> list[dict]:
+               reps: int, min_time: float,
+               new_formats: bool = False) -> list[dict]:
     name, so = variant
     res = subprocess.run(
         [sys.executable, __file__, "--etcpak-worker", name,
          "--etcpak-path", str(so), "--frame", str(path),
          "--width", str(frame["width"]), "--height", str(frame["height"]),
-         "--reps", str(reps), "--min-time", str(min_time)],
+         "--reps", str(reps), "--min-time", str(min_time)]
+        + (["--new-formats"] if new_formats else []),
         capture_output=True, text=True)
     if res.returncode != 0:
         log(f"etcpak {name} failed ({res.returncode}): {res.stderr.strip()}")
@@ -180,20 +233,202 @@ def run_etcpak(variant: tuple[str, Path], frame: dict, path: Path,
 
 def run_ours(driver: Path, frame: dict, path: Path, fmt: str, quality: str,
              threads: int, simd: str, reps: int, min_time: float,
-             out: Path) -> dict:
+             out: Path, pixel_format: str = "RGBA",
+             iterations: int = 3) -> dict:
     """Best of reps runs of bc-encode-bench; the blocks are left in out."""
     best = None
     for _ in range(reps):
         res = subprocess.run(
             [str(driver), "encode", "-f", fmt, "-q", quality,
-             "-t", str(threads), "-s", simd, "-n", "3",
+             "-t", str(threads), "-s", simd, "-n", str(iterations),
              "-m", str(min_time), "-W", str(frame["width"]),
-             "-H", str(frame["height"]), "-i", str(path), "-o", str(out)],
+             "-H", str(frame["height"]), "-i", str(path), "-o", str(out),
+             "-p", pixel_format],
             capture_output=True, text=True, check=True)
         r = json.loads(res.stdout)
         if best is None or r["mpix_per_s"] > best["mpix_per_s"]:
             best = r
     return best
+
+
+# --------------------------------------------------------------------------
+# BC4, BC5, BC7
+
+
+def measure_new_formats(args, frame: dict, path: Path, src: np.ndarray,
+                        all_threads: int, tmp: Path) -> list[dict]:
+    """Our BC4/BC5/BC7 on one 1080p frame: one thread and all threads (SIMD
+    chosen by the library), and one thread of portable C for BC4/BC5. BC4
+    is fed the red channel as GRAY8, so it codes what etcpak's compress_bc4
+    codes."""
+    runs = []
+    out = tmp / "blocks-new.bc"
+    red = tmp / "red.gray"
+    np.ascontiguousarray(src[..., 0]).tofile(red)
+    for fmt, quality in NEW_CONFIGS:
+        slow = fmt == "BC7" and quality == "high"
+        settings = [(1, "auto"), (all_threads, "auto")]
+        if fmt != "BC7":
+            settings.append((1, "none"))
+        digest = None
+        for threads, simd in settings:
+            r = run_ours(args.driver, frame, red if fmt == "BC4" else path,
+                         fmt, quality, threads, simd,
+                         1 if slow else args.reps,
+                         0.0 if slow else args.min_time, out,
+                         "GRAY8" if fmt == "BC4" else "RGBA",
+                         1 if slow else 3)
+            blocks = out.read_bytes()
+            if digest is None:
+                digest = blocks
+                psnr = psnr_of(fmt, t2d_decode(fmt, blocks, frame["width"],
+                                               frame["height"]), src)
+            same = blocks == digest
+            if not same:
+                log(f"warning: {fmt} {quality} {frame['name']} blocks "
+                    f"differ with threads={threads} simd={simd}")
+            runs.append({
+                "encoder": "gst-bc", "photo": frame["photo"],
+                "size": frame["kind"], "width": frame["width"],
+                "height": frame["height"], "format": fmt,
+                "quality": quality, "threads": r["threads"],
+                "simd": r["simd"], "mpix_per_s": r["mpix_per_s"],
+                "best_frame_ms": r["best_frame_ms"], "psnr": psnr,
+                "same_blocks": same})
+            log(f"{frame['name']:22} {fmt:9} {quality:6} t={r['threads']} "
+                f"{r['simd']:5} {r['mpix_per_s']:8.1f} Mpix/s "
+                f"{psnr:6.2f} dB")
+    return runs
+
+
+def new_bars(summary: dict, simd: str, builds: list[str],
+             default: str) -> list[dict]:
+    """The issue's targets for BC4, BC5 and BC7, each PASS or MISS. The
+    quoted dB come from another image set: the image-set-normalised bars
+    compare our margin over etcpak in the same run with the quoted
+    margin."""
+    out = []
+
+    def bar(target: str, ok: bool, shown: str, measured: float) -> None:
+        out.append({"target": target, "measured": measured,
+                    "result": "PASS" if ok else "MISS", "shown": shown})
+
+    def ours(fmt, q):
+        return find(summary, "1080p", "gst-bc", fmt, q, 1, simd)
+
+    def etc(fmt, build):
+        return find(summary, "1080p", f"etcpak {build}", fmt,
+                    ETCPAK_FUNC_OF[fmt], 1, build)
+
+    def fastest(fmt):
+        found = [(etc(fmt, b), b) for b in builds if etc(fmt, b)]
+        return max(found, key=lambda e: e[0]["mpix_per_s"]) if found \
+            else (None, None)
+
+    for fmt, db, etc_db in (("BC4", 49.9, 45.7), ("BC5", 49.6, 45.5)):
+        for q in ("fast", "normal", "high"):
+            o = ours(fmt, q)
+            e = etc(fmt, default)
+            if not (o and e):
+                continue
+            d = o["psnr"] - e["psnr"]
+            bar(f"{fmt} {q} >= {db} dB", o["psnr"] >= db,
+                f"{o['psnr']:.2f} dB", o["psnr"])
+            bar(f"{fmt} {q}: PSNR over etcpak {fmt} >= {db - etc_db:.1f} dB "
+                f"(quoted {db} - {etc_db}; image-set-normalised)",
+                d >= db - etc_db - 1e-9, f"{d:+.2f} dB", d)
+            fe, fb = fastest(fmt)
+            for build, eb in [(default, e)] + (
+                    [(fb, fe)] if fb not in (None, default) else []):
+                ratio = o["mpix_per_s"] / eb["mpix_per_s"]
+                bar(f"{fmt} {q} >= 1x etcpak {fmt} speed, 1 thread "
+                    f"(etcpak `{build}`)", ratio >= 1.0,
+                    f"{o['mpix_per_s']:.0f} vs {eb['mpix_per_s']:.0f} "
+                    f"Mpix/s = {ratio:.2f}x", ratio)
+    f = ours("BC7", "fast")
+    if f:
+        bar("BC7 fast (real time) >= 45 dB", f["psnr"] >= 45.0,
+            f"{f['psnr']:.2f} dB", f["psnr"])
+        bar("BC7 fast >= 50 Mpix/s, 1 thread", f["mpix_per_s"] >= 50.0,
+            f"{f['mpix_per_s']:.1f} Mpix/s", f["mpix_per_s"])
+    e = etc("BC7", default)
+    for q in ("normal", "high"):
+        o = ours("BC7", q)
+        if not o:
+            continue
+        bar(f"BC7 {q} >= 48.5 dB (bc7enc)", o["psnr"] >= 48.5,
+            f"{o['psnr']:.2f} dB", o["psnr"])
+        if e:
+            d = o["psnr"] - e["psnr"]
+            bar(f"BC7 {q}: PSNR over etcpak BC7 >= 1.2 dB (quoted bc7enc "
+                "48.5 - etcpak 47.3; image-set-normalised)", d >= 1.2 - 1e-9,
+                f"{d:+.2f} dB", d)
+        bar(f"BC7 {q} >= 4 Mpix/s, 1 thread (2x bc7enc's quoted 2)",
+            o["mpix_per_s"] >= 4.0,
+            f"{o['mpix_per_s']:.2f} Mpix/s = "
+            f"{o['mpix_per_s'] / 2.0:.2f}x bc7enc", o["mpix_per_s"])
+    return out
+
+
+def new_markdown(results: dict) -> list[str]:
+    """The BC4/BC5/BC7 table of the report."""
+    summary = {tuple(s["key"]): s for s in results["summary"]}
+    simd = results["machine"]["simd"]
+    all_threads = results["all_threads"]
+    builds = results["etcpak"]["builds"]
+    default = results["etcpak"]["default_build"]
+    if not any(k[0] == "1080p" and k[2] in ("BC4", "BC5", "BC7")
+               for k in summary):
+        return []
+    lines = [
+        "### BC4, BC5 and BC7 (1920x1080)", "",
+        "BC4 codes the red channel (we are fed it as GRAY8; etcpak's "
+        "compress_bc4 takes RGBA and codes red), BC5 red and green, BC7 RGB "
+        "(opaque photographs); PSNR over those channels, decoded by "
+        "texture2ddecoder. BC7 high and etcpak's BC7 are timed with one "
+        "repetition of one frame; BC7 has no portable-C run.", "",
+        "| encoder | format | quality | 1 thread Mpix/s | "
+        f"{all_threads} threads Mpix/s | portable C 1 thread | PSNR dB | "
+        f"vs etcpak `{default}` | vs fastest etcpak build |",
+        "|" + "---|" * 9,
+    ]
+    for fmt, q in NEW_CONFIGS:
+        one = find(summary, "1080p", "gst-bc", fmt, q, 1, simd)
+        if not one:
+            continue
+        many = find(summary, "1080p", "gst-bc", fmt, q, all_threads, simd)
+        c = find(summary, "1080p", "gst-bc", fmt, q, 1, "none")
+        func = ETCPAK_FUNC_OF[fmt]
+        es = [(b, find(summary, "1080p", f"etcpak {b}", fmt, func, 1, b))
+              for b in builds]
+        es = [(b, e) for b, e in es if e]
+        ed = dict(es).get(default)
+        eb = max(es, key=lambda be: be[1]["mpix_per_s"]) if es else None
+        r_d = one["mpix_per_s"] / ed["mpix_per_s"] if ed else None
+        r_b = one["mpix_per_s"] / eb[1]["mpix_per_s"] if eb else None
+        lines.append(
+            f"| gst-bc | {fmt} | {q} | {fmt_num(one['mpix_per_s'])} | "
+            f"{fmt_num(many and many['mpix_per_s'])} | "
+            f"{fmt_num(c and c['mpix_per_s'])} | "
+            f"{fmt_num(one['psnr'], '.2f')} | {fmt_num(r_d, '.2f')}x | "
+            f"{fmt_num(r_b, '.2f')}x" + (f" (`{eb[0]}`)" if eb else "") +
+            " |")
+    for fmt in ("BC4", "BC5", "BC7"):
+        func = ETCPAK_FUNC_OF[fmt]
+        for b in builds:
+            e = find(summary, "1080p", f"etcpak {b}", fmt, func, 1, b)
+            if e:
+                lines.append(
+                    f"| etcpak `{b}` | {fmt} | {func} | "
+                    f"{fmt_num(e['mpix_per_s'])} | – | – | "
+                    f"{fmt_num(e['psnr'], '.2f')} | | |")
+    lines += ["", "Reference points quoted by the issue (measured earlier on "
+              "this machine, on another image set; not measured here):", "",
+              "| encoder | Mpix/s | dB |", "|---|---|---|"]
+    for name, mpix, db in NEW_REFERENCES:
+        lines.append(f"| {name} | ~{mpix:g} | {db} |")
+    lines.append("")
+    return lines
 
 
 # --------------------------------------------------------------------------
@@ -468,12 +703,14 @@ def markdown(results: dict) -> str:
             "come from another machine, build and image set, so the ratios "
             "measured in the same run are the like-for-like comparison.",
         ]
-    lines += ["", "### Against the targets", "",
+    lines += [""] + new_markdown(results)
+    lines += ["### Against the targets", "",
               "| target (1920x1080 unless stated, mean over photographs) | "
               "measured | result |", "|---|---|---|"]
     for b in results["bars"]:
         lines.append(f"| {b['target']} | {b['shown']} | **{b['result']}** |")
-    lines += ["", MARK_END]
+    lines += [""] + glbench.markdown(results.get("gl"), CONFIGS)
+    lines += [MARK_END]
     return "\n".join(lines) + "\n"
 
 
@@ -506,6 +743,11 @@ def write_doc(doc: Path, section: str) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--driver", type=Path, help="bc-encode-bench")
+    ap.add_argument("--gl-driver", type=Path,
+                    help="bc-encode-gl-bench: also measure the GL path")
+    ap.add_argument("--gl-only", action="store_true",
+                    help="measure the GL path only and add it to the "
+                    "existing --out file (the CPU results are kept)")
     ap.add_argument("--manifest", type=Path,
                     help="manifest.json from benchmarks/photos.py")
     ap.add_argument("--photos", default="",
@@ -521,7 +763,11 @@ def main() -> int:
     ap.add_argument("--report-only", action="store_true",
                     help="measure nothing: rewrite the report (targets and "
                     "docs/performance.md) from an existing --out file")
+    ap.add_argument("--no-new-formats", action="store_true",
+                    help="skip BC4, BC5 and BC7")
     # internal: one etcpak build in a child process
+    ap.add_argument("--new-formats", action="store_true",
+                    help=argparse.SUPPRESS)
     ap.add_argument("--etcpak-worker", help=argparse.SUPPRESS)
     ap.add_argument("--etcpak-path", help=argparse.SUPPRESS)
     ap.add_argument("--frame", help=argparse.SUPPRESS)
@@ -538,9 +784,14 @@ def main() -> int:
                                results["machine"]["simd"],
                                results["etcpak"]["fastest_build"],
                                results["etcpak"]["default_build"])
+        results["bars"] += new_bars(summary, results["machine"]["simd"],
+                                    results["etcpak"]["builds"],
+                                    results["etcpak"]["default_build"])
         return report(args, results)
     if not args.driver or not args.manifest:
         ap.error("--driver and --manifest are required")
+    if args.gl_only and not args.gl_driver:
+        ap.error("--gl-only needs --gl-driver")
 
     manifest = json.loads(args.manifest.read_text())
     frames = manifest["frames"]
@@ -554,6 +805,11 @@ def main() -> int:
     if not todo:
         log("no frames to measure")
         return 1
+
+    if args.gl_only:
+        results = json.loads(args.out.read_text())
+        results["gl"] = measure_gl(args, todo)
+        return report(args, results)
 
     all_threads = os.cpu_count() or 1
     variants, default = etcpak_variants()
@@ -604,9 +860,14 @@ def main() -> int:
                     log(f"{frame['name']:22} {fmt:9} {quality:6} "
                         f"t={r['threads']} {r['simd']:5} "
                         f"{r['mpix_per_s']:8.1f} Mpix/s {psnr:6.2f} dB")
+            if size == "1080p" and not args.no_new_formats:
+                runs += measure_new_formats(args, frame, path, src,
+                                            all_threads, Path(tmp))
             for variant in variants:
                 for e in run_etcpak(variant, frame, path, args.reps,
-                                    args.min_time):
+                                    args.min_time,
+                                    size == "1080p"
+                                    and not args.no_new_formats):
                     runs.append({
                         "encoder": f"etcpak {variant[0]}",
                         "photo": frame["photo"], "size": size,
@@ -657,7 +918,23 @@ def main() -> int:
     }
     results["bars"] = bars(summary, all_threads, simd_used or "unknown",
                            fastest, default)
+    results["bars"] += new_bars(summary, simd_used or "unknown", builds,
+                                default)
+    if args.gl_driver:
+        results["gl"] = measure_gl(args, todo)
     return report(args, results)
+
+
+def measure_gl(args, todo: list[dict]) -> dict | None:
+    def load(path: Path, frame: dict):
+        return np.fromfile(path, dtype=np.uint8).reshape(
+            frame["height"], frame["width"], 4)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        return glbench.measure(args.gl_driver, args.driver, todo,
+                               args.manifest.parent, CONFIGS, args.reps,
+                               args.min_time, Path(tmp), log, load,
+                               psnr_rgb, t2d_decode)
 
 
 def report(args, results: dict) -> int:

@@ -9,6 +9,8 @@
 # and the encode-bench section of docs/performance.md.
 #
 #   benchmarks/encode/run.sh [run.py options]      e.g. --photos bridge --reps 1
+#   benchmarks/encode/run.sh --gl-only             the GL path only, added to
+#                                                  the existing results.json
 #
 # BUILD_DIR (default: build-bench in the source tree) is the meson build
 # directory, set up with -Dbuildtype=release when it does not exist yet.
@@ -53,6 +55,13 @@ case $buildtype in
        "benchmark a release build (BUILD_DIR)" >&2 ;;
 esac
 ninja -C "$build" benchmarks/encode/bc-encode-bench >&2
+# the GL path, when the build has the GStreamer GL library
+gl_args=()
+if ninja -C "$build" -t targets all 2>/dev/null \
+    | grep -q '^benchmarks/encode/bc-encode-gl-bench:'; then
+  ninja -C "$build" benchmarks/encode/bc-encode-gl-bench >&2
+  gl_args=(--gl-driver "$build/benchmarks/encode/bc-encode-gl-bench")
+fi
 
 rc=0
 bc_venv "$venv" || rc=$?
@@ -69,4 +78,4 @@ fi
 
 exec "$venv/bin/python" "$here/run.py" \
   --driver "$build/benchmarks/encode/bc-encode-bench" \
-  --manifest "$BC_MANIFEST" "$@"
+  --manifest "$BC_MANIFEST" "${gl_args[@]}" "$@"

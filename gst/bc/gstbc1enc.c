@@ -69,7 +69,7 @@ gst_bc1_enc_class_init (GstBc1EncClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBcEncClass *bc_enc_class = GST_BC_ENC_CLASS (klass);
 
-  gst_bc_enc_class_add_pad_templates (element_class, "BC1");
+  gst_bc_enc_class_add_gl_pad_templates (element_class, "BC1");
   gst_element_class_set_static_metadata (element_class,
       "BC1 video encoder", "Codec/Encoder/Video",
       "Encodes RGB video into BC1 (DXT1) block-compressed frames on the CPU",

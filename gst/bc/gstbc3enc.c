@@ -99,7 +99,7 @@ gst_bc3_enc_class_init (GstBc3EncClass * klass)
           DEFAULT_YCOCG, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
-  gst_bc_enc_class_add_pad_templates (element_class, "{ YCoCg-BC3, BC3 }");
+  gst_bc_enc_class_add_gl_pad_templates (element_class, "{ YCoCg-BC3, BC3 }");
   gst_element_class_set_static_metadata (element_class,
       "BC3 video encoder", "Codec/Encoder/Video",
       "Encodes RGB(A) video into YCoCg-BC3 or BC3 (DXT5) block-compressed "

@@ -16,10 +16,10 @@
  * SECTION:gstbcenc
  * @title: GstBcEnc
  * @short_description: base class of the CPU block-compression encoders
- * @see_also: #bc1enc, #bc3enc, #bcdec
+ * @see_also: #bc1enc, #bc3enc, #bc4enc, #bc5enc, #bc7enc, #bcdec
  *
- * #GstBcEnc turns packed 8-bit RGB(A) video into `video/x-bc` frames on the
- * CPU. Subclasses only say which #GstBcFormat they produce (the
+ * #GstBcEnc turns packed 8-bit RGB(A) video (and, for bc4enc, grey video)
+ * into `video/x-bc` frames on the CPU. Subclasses only say which #GstBcFormat they produce (the
  * #GstBcEncClass.get_format vfunc); the base class negotiates, splits every
  * frame into jobs of whole block rows and runs them on a persistent pool of
  * worker threads (#GstBcEnc:threads), created when the element starts.
@@ -27,6 +27,14 @@
  * Every output frame is a key frame. Timestamps and durations are those of
  * the input; the encoder reports one frame duration of latency when the
  * framerate is known.
+ *
+ * Subclasses that add their templates with
+ * gst_bc_enc_class_add_gl_pad_templates() (bc1enc, bc3enc) also accept
+ * `video/x-raw(memory:GLMemory)` when the plugin is built with the GStreamer
+ * GL library: such input is encoded by a compute shader on the pipeline's
+ * GL context (gstbcencgl.c), the same algorithm as the CPU kernels, one
+ * frame kept back while the GPU works (one more frame of latency).
+ * #GstBcEnc:path tells which path the current caps took.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -35,6 +43,9 @@
 
 #include "gstbcenc.h"
 #include "gstbcelements.h"
+#ifdef HAVE_BC_GL
+#include "gstbcencgl.h"
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_bc_enc_debug);
 #define GST_CAT_DEFAULT gst_bc_enc_debug
@@ -48,6 +59,7 @@ enum
   PROP_0,
   PROP_QUALITY,
   PROP_THREADS,
+  PROP_PATH,
 };
 
 typedef struct
@@ -61,6 +73,11 @@ typedef struct
   GstBcPixelLayout layout;
   GstBcInfo info;
   GstBcWorkers *workers;
+  /* the path of the current input caps; written under the object lock */
+  gboolean use_gl;
+#ifdef HAVE_BC_GL
+  GstBcEncGL *gl;
+#endif
 } GstBcEncPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstBcEnc, gst_bc_enc,
@@ -80,6 +97,20 @@ static GstFlowReturn gst_bc_enc_handle_frame (GstVideoEncoder * encoder,
     GstVideoCodecFrame * frame);
 static gboolean gst_bc_enc_propose_allocation (GstVideoEncoder * encoder,
     GstQuery * query);
+#ifdef HAVE_BC_GL
+static void gst_bc_enc_finalize (GObject * object);
+static void gst_bc_enc_set_context (GstElement * element, GstContext * context);
+static gboolean gst_bc_enc_sink_query (GstVideoEncoder * encoder,
+    GstQuery * query);
+static gboolean gst_bc_enc_src_query (GstVideoEncoder * encoder,
+    GstQuery * query);
+static GstCaps *gst_bc_enc_getcaps (GstVideoEncoder * encoder,
+    GstCaps * filter);
+static GstFlowReturn gst_bc_enc_finish (GstVideoEncoder * encoder);
+static gboolean gst_bc_enc_flush (GstVideoEncoder * encoder);
+static gboolean gst_bc_enc_decide_allocation (GstVideoEncoder * encoder,
+    GstQuery * query);
+#endif
 
 static void
 gst_bc_enc_class_init (GstBcEncClass * klass)
@@ -118,6 +149,32 @@ gst_bc_enc_class_init (GstBcEncClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  /**
+   * GstBcEnc:path:
+   *
+   * Where the frames are encoded: "cpu" (system memory input, the
+   * #GstBcEnc:threads worker threads) or "gl" (`memory:GLMemory` input, a
+   * compute shader on the pipeline's GL context). Follows the negotiated
+   * input caps; "cpu" before negotiation.
+   */
+  g_object_class_install_property (gobject_class, PROP_PATH,
+      g_param_spec_string ("path", "Path",
+          "Where the frames are encoded, from the negotiated input caps: "
+          "\"cpu\" (system memory, worker threads) or \"gl\" (GLMemory, "
+          "compute shader)", "cpu", G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+#ifdef HAVE_BC_GL
+  gobject_class->finalize = gst_bc_enc_finalize;
+  GST_ELEMENT_CLASS (klass)->set_context =
+      GST_DEBUG_FUNCPTR (gst_bc_enc_set_context);
+  venc_class->sink_query = GST_DEBUG_FUNCPTR (gst_bc_enc_sink_query);
+  venc_class->src_query = GST_DEBUG_FUNCPTR (gst_bc_enc_src_query);
+  venc_class->getcaps = GST_DEBUG_FUNCPTR (gst_bc_enc_getcaps);
+  venc_class->finish = GST_DEBUG_FUNCPTR (gst_bc_enc_finish);
+  venc_class->flush = GST_DEBUG_FUNCPTR (gst_bc_enc_flush);
+  venc_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_bc_enc_decide_allocation);
+#endif
   venc_class->start = GST_DEBUG_FUNCPTR (gst_bc_enc_start);
   venc_class->stop = GST_DEBUG_FUNCPTR (gst_bc_enc_stop);
   venc_class->set_format = GST_DEBUG_FUNCPTR (gst_bc_enc_set_format);
@@ -136,6 +193,9 @@ gst_bc_enc_init (GstBcEnc * self)
   priv->quality = DEFAULT_QUALITY;
   priv->threads = DEFAULT_THREADS;
   gst_bc_info_init (&priv->info);
+#ifdef HAVE_BC_GL
+  priv->gl = gst_bc_enc_gl_new (GST_VIDEO_ENCODER (self));
+#endif
 }
 
 /**
@@ -150,10 +210,30 @@ void
 gst_bc_enc_class_add_pad_templates (GstElementClass * element_class,
     const gchar * bc_formats)
 {
+  gst_bc_enc_class_add_pad_templates_full (element_class,
+      GST_BC_ENC_RAW_FORMATS, bc_formats);
+}
+
+/**
+ * gst_bc_enc_class_add_pad_templates_full:
+ * @element_class: the class of a #GstBcEnc subclass
+ * @raw_formats: the raw video formats (caps list) it accepts, among those
+ *     gst_bc_encode_layout_from_video_format() knows
+ * @bc_formats: the `video/x-bc` format (string or caps list) it produces
+ *
+ * Adds a raw video sink template of @raw_formats and a `video/x-bc` source
+ * template of @bc_formats.
+ */
+void
+gst_bc_enc_class_add_pad_templates_full (GstElementClass * element_class,
+    const gchar * raw_formats, const gchar * bc_formats)
+{
   GstCaps *caps;
   gchar *str;
 
-  caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (GST_BC_ENC_RAW_FORMATS));
+  str = g_strdup_printf (GST_VIDEO_CAPS_MAKE ("%s"), raw_formats);
+  caps = gst_caps_from_string (str);
+  g_free (str);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
@@ -164,6 +244,42 @@ gst_bc_enc_class_add_pad_templates (GstElementClass * element_class,
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
+}
+
+/**
+ * gst_bc_enc_class_add_gl_pad_templates:
+ * @element_class: the class of a #GstBcEnc subclass
+ * @bc_formats: the `video/x-bc` format (string or caps list) it produces
+ *
+ * As gst_bc_enc_class_add_pad_templates(), for encoders whose formats the
+ * GL compute path encodes: the sink template also has
+ * `video/x-raw(memory:GLMemory)` (first) when the plugin is built with the
+ * GStreamer GL library.
+ */
+void
+gst_bc_enc_class_add_gl_pad_templates (GstElementClass * element_class,
+    const gchar * bc_formats)
+{
+#ifdef HAVE_BC_GL
+  GstCaps *caps;
+  gchar *str;
+
+  caps = gst_bc_enc_gl_template_caps ();
+  gst_caps_append (caps,
+      gst_caps_from_string (GST_VIDEO_CAPS_MAKE (GST_BC_ENC_RAW_FORMATS)));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+
+  str = g_strdup_printf (GST_BC_CAPS_MAKE ("%s"), bc_formats);
+  caps = gst_caps_from_string (str);
+  g_free (str);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+#else
+  gst_bc_enc_class_add_pad_templates (element_class, bc_formats);
+#endif
 }
 
 static void
@@ -208,6 +324,11 @@ gst_bc_enc_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_uint (value, priv->threads);
       GST_OBJECT_UNLOCK (self);
       break;
+    case PROP_PATH:
+      GST_OBJECT_LOCK (self);
+      g_value_set_string (value, priv->use_gl ? "gl" : "cpu");
+      GST_OBJECT_UNLOCK (self);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -247,9 +368,15 @@ gst_bc_enc_stop (GstVideoEncoder * encoder)
   GstBcEnc *self = GST_BC_ENC (encoder);
   GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (self);
 
+#ifdef HAVE_BC_GL
+  gst_bc_enc_gl_stop (priv->gl);
+#endif
   g_clear_pointer (&priv->workers, gst_bc_workers_free);
   g_clear_pointer (&priv->input_state, gst_video_codec_state_unref);
   gst_bc_info_init (&priv->info);
+  GST_OBJECT_LOCK (self);
+  priv->use_gl = FALSE;
+  GST_OBJECT_UNLOCK (self);
   return TRUE;
 }
 
@@ -266,12 +393,13 @@ gst_bc_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   GstBcInfo info;
   GstClockTime latency = 0;
   GstCaps *caps;
+  gboolean use_gl = FALSE;
 
   g_return_val_if_fail (klass->get_format != NULL, FALSE);
 
   GST_DEBUG_OBJECT (self, "input caps %" GST_PTR_FORMAT, state->caps);
 
-  if (!gst_bc_pixel_layout_from_video_format (&layout,
+  if (!gst_bc_encode_layout_from_video_format (&layout,
           GST_VIDEO_INFO_FORMAT (vinfo)))
     goto unsupported_format;
 
@@ -292,6 +420,23 @@ gst_bc_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
           GST_VIDEO_INFO_HEIGHT (vinfo)))
     goto bad_size;
 
+#ifdef HAVE_BC_GL
+  {
+    GstBcQuality quality;
+
+    GST_OBJECT_LOCK (self);
+    quality = priv->quality;
+    GST_OBJECT_UNLOCK (self);
+    /* lets the frame kept back out first, with the old caps */
+    if (!gst_bc_enc_gl_set_format (priv->gl, state, &info, &layout, quality,
+            &use_gl))
+      return FALSE;
+  }
+#endif
+  GST_OBJECT_LOCK (self);
+  priv->use_gl = use_gl;
+  GST_OBJECT_UNLOCK (self);
+
   caps = gst_bc_info_to_caps (&info);
   output_state = gst_video_encoder_set_output_state (encoder, caps, state);
   gst_video_codec_state_unref (output_state);
@@ -307,22 +452,27 @@ gst_bc_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
    * it takes up to one frame period to encode at the rate we are fed */
   if (info.fps_n > 0)
     latency = gst_util_uint64_scale (GST_SECOND, info.fps_d, info.fps_n);
+#ifdef HAVE_BC_GL
+  /* the GL path keeps frames back while the GPU works on them */
+  if (use_gl)
+    latency += latency * GST_BC_ENC_GL_PIPELINE_DEPTH;
+#endif
   gst_video_encoder_set_latency (encoder, latency, latency);
 
   gst_bc_enc_ensure_workers (self);
 
-  GST_DEBUG_OBJECT (self, "encoding %ux%u %s to %s, %u x %u blocks, %"
-      G_GSIZE_FORMAT " bytes per frame, latency %" GST_TIME_FORMAT,
-      info.width, info.height, GST_VIDEO_INFO_NAME (vinfo),
-      gst_bc_format_to_string (format), info.blocks_x, info.blocks_y,
-      info.size, GST_TIME_ARGS (latency));
+  GST_INFO_OBJECT (self, "encoding %ux%u %s to %s on the %s path, %u x %u "
+      "blocks, %" G_GSIZE_FORMAT " bytes per frame, latency %"
+      GST_TIME_FORMAT, info.width, info.height, GST_VIDEO_INFO_NAME (vinfo),
+      gst_bc_format_to_string (format), use_gl ? "GL" : "CPU",
+      info.blocks_x, info.blocks_y, info.size, GST_TIME_ARGS (latency));
   return TRUE;
 
 unsupported_format:
   {
     GST_WARNING_OBJECT (self, "unsupported input format %s: only packed "
-        "8-bit RGB formats " GST_BC_ENC_RAW_FORMATS " can be encoded",
-        GST_VIDEO_INFO_NAME (vinfo));
+        "8-bit RGB formats " GST_BC_ENC_RAW_FORMATS " (and, for bc4enc, "
+        "GRAY8 and GRAY16_LE) can be encoded", GST_VIDEO_INFO_NAME (vinfo));
     return FALSE;
   }
 no_encoder:
@@ -347,6 +497,93 @@ negotiation_failed:
     return FALSE;
   }
 }
+
+#ifdef HAVE_BC_GL
+static void
+gst_bc_enc_finalize (GObject * object)
+{
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (GST_BC_ENC (object));
+
+  g_clear_pointer (&priv->gl, gst_bc_enc_gl_free);
+  G_OBJECT_CLASS (gst_bc_enc_parent_class)->finalize (object);
+}
+
+static void
+gst_bc_enc_set_context (GstElement * element, GstContext * context)
+{
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (GST_BC_ENC
+      (element));
+
+  gst_bc_enc_gl_set_context (priv->gl, context);
+  GST_ELEMENT_CLASS (gst_bc_enc_parent_class)->set_context (element, context);
+}
+
+static gboolean
+gst_bc_enc_sink_query (GstVideoEncoder * encoder, GstQuery * query)
+{
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (GST_BC_ENC
+      (encoder));
+
+  if (gst_bc_enc_gl_handle_query (priv->gl, query))
+    return TRUE;
+  return GST_VIDEO_ENCODER_CLASS (gst_bc_enc_parent_class)->sink_query
+      (encoder, query);
+}
+
+static gboolean
+gst_bc_enc_src_query (GstVideoEncoder * encoder, GstQuery * query)
+{
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (GST_BC_ENC
+      (encoder));
+
+  if (gst_bc_enc_gl_handle_query (priv->gl, query))
+    return TRUE;
+  return GST_VIDEO_ENCODER_CLASS (gst_bc_enc_parent_class)->src_query
+      (encoder, query);
+}
+
+/* GLMemory is offered only when the GL context can run the encoder */
+static GstCaps *
+gst_bc_enc_getcaps (GstVideoEncoder * encoder, GstCaps * filter)
+{
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (GST_BC_ENC
+      (encoder));
+
+  return gst_bc_enc_gl_filter_caps (priv->gl,
+      gst_video_encoder_proxy_getcaps (encoder, NULL, filter), filter);
+}
+
+static GstFlowReturn
+gst_bc_enc_finish (GstVideoEncoder * encoder)
+{
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (GST_BC_ENC
+      (encoder));
+
+  return gst_bc_enc_gl_drain (priv->gl);
+}
+
+static gboolean
+gst_bc_enc_flush (GstVideoEncoder * encoder)
+{
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (GST_BC_ENC
+      (encoder));
+
+  gst_bc_enc_gl_flush (priv->gl);
+  return TRUE;
+}
+
+static gboolean
+gst_bc_enc_decide_allocation (GstVideoEncoder * encoder, GstQuery * query)
+{
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (GST_BC_ENC
+      (encoder));
+
+  if (!GST_VIDEO_ENCODER_CLASS (gst_bc_enc_parent_class)->decide_allocation
+      (encoder, query))
+    return FALSE;
+  return !priv->use_gl || gst_bc_enc_gl_decide_allocation (priv->gl, query);
+}
+#endif
 
 /* Frames are read through gst_video_frame_map(), so upstream may pad rows
  * and describe them with a GstVideoMeta instead of copying. */
@@ -418,6 +655,24 @@ gst_bc_enc_handle_frame (GstVideoEncoder * encoder, GstVideoCodecFrame * frame)
   if (G_UNLIKELY (priv->input_state == NULL))
     goto not_negotiated;
   vinfo = &priv->input_state->info;
+
+#ifdef HAVE_BC_GL
+  if (priv->use_gl) {
+    GstBcQuality quality;
+    gboolean handled;
+
+    GST_OBJECT_LOCK (self);
+    quality = priv->quality;
+    GST_OBJECT_UNLOCK (self);
+    ret = gst_bc_enc_gl_handle_frame (priv->gl, frame, quality, &handled);
+    if (handled)
+      return ret;
+    if (ret != GST_FLOW_OK) {
+      gst_video_codec_frame_unref (frame);
+      return ret;
+    }
+  }
+#endif
 
   /* a short buffer cannot be mapped as a frame: say what is wrong first */
   in_size = gst_buffer_get_size (frame->input_buffer);

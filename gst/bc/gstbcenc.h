@@ -27,7 +27,8 @@ G_DECLARE_DERIVABLE_TYPE (GstBcEnc, gst_bc_enc, GST, BC_ENC, GstVideoEncoder);
 /**
  * GST_BC_ENC_RAW_FORMATS:
  *
- * The raw video formats every #GstBcEnc accepts.
+ * The packed RGB(A) video formats every #GstBcEnc accepts (bc4enc also
+ * takes GRAY8 and GRAY16_LE).
  */
 #define GST_BC_ENC_RAW_FORMATS \
     "{ RGBA, BGRA, RGBx, BGRx, xRGB, xBGR, ARGB, ABGR, RGB, BGR }"
@@ -54,6 +55,15 @@ struct _GstBcEncClass
 G_GNUC_INTERNAL
 void gst_bc_enc_class_add_pad_templates (GstElementClass * element_class,
                                          const gchar * bc_formats);
+
+G_GNUC_INTERNAL
+void gst_bc_enc_class_add_pad_templates_full (GstElementClass * element_class,
+                                              const gchar * raw_formats,
+                                              const gchar * bc_formats);
+
+G_GNUC_INTERNAL
+void gst_bc_enc_class_add_gl_pad_templates (GstElementClass * element_class,
+                                            const gchar * bc_formats);
 
 G_END_DECLS
 

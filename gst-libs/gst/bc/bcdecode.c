@@ -45,6 +45,7 @@
 #endif
 
 #include "bcdecode.h"
+#include "bcencode-private.h"
 
 #include <string.h>
 
@@ -270,7 +271,7 @@ static const Bc7Mode bc7_modes[8] = {
 
 /* Table.P2: subset of each pixel (x-major, pixel 0 first) for the 64
  * two-subset partitions */
-static const guint8 bc7_partitions2[64][16] = {
+const guint8 bc7_partitions2[64][16] = {
   {0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1},
   {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1},
   {0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1},
@@ -338,7 +339,7 @@ static const guint8 bc7_partitions2[64][16] = {
 };
 
 /* Table.P3: the 64 three-subset partitions */
-static const guint8 bc7_partitions3[64][16] = {
+const guint8 bc7_partitions3[64][16] = {
   {0, 0, 1, 1, 0, 0, 1, 1, 0, 2, 2, 1, 2, 2, 2, 2},
   {0, 0, 0, 1, 0, 0, 1, 1, 2, 2, 1, 1, 2, 2, 2, 1},
   {0, 0, 0, 0, 2, 0, 0, 1, 2, 2, 1, 1, 2, 2, 1, 1},
@@ -406,7 +407,7 @@ static const guint8 bc7_partitions3[64][16] = {
 };
 
 /* Table.A2: anchor index of the second subset of two-subset partitions */
-static const guint8 bc7_anchors2[64] = {
+const guint8 bc7_anchors2[64] = {
   15, 15, 15, 15, 15, 15, 15, 15,
   15, 15, 15, 15, 15, 15, 15, 15,
   15, 2, 8, 2, 2, 8, 8, 15,
@@ -418,7 +419,7 @@ static const guint8 bc7_anchors2[64] = {
 };
 
 /* Table.A3a: anchor index of the second subset of three-subset partitions */
-static const guint8 bc7_anchors3a[64] = {
+const guint8 bc7_anchors3a[64] = {
   3, 3, 15, 15, 8, 3, 15, 15,
   8, 8, 6, 6, 6, 5, 3, 3,
   3, 3, 8, 15, 3, 3, 6, 10,
@@ -430,7 +431,7 @@ static const guint8 bc7_anchors3a[64] = {
 };
 
 /* Table.A3b: anchor index of the third subset of three-subset partitions */
-static const guint8 bc7_anchors3b[64] = {
+const guint8 bc7_anchors3b[64] = {
   15, 8, 8, 3, 15, 15, 3, 8,
   15, 15, 15, 15, 15, 15, 15, 8,
   15, 8, 15, 3, 15, 8, 15, 8,

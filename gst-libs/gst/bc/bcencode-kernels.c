@@ -854,12 +854,14 @@ kernel_ycocg_bc3 (const BcBatch * batch, guint n_lanes, gint quality,
       out + 8, 16);
 }
 
-#define PASTE2(a, b) a ## b
-#define PASTE(a, b) PASTE2 (a, b)
-
-const BcKernels PASTE (bc_kernels_, BC_KERNEL_SUFFIX) = {
+const BcKernels BC_PASTE (bc_kernels_, BC_KERNEL_SUFFIX) = {
   gather4,
   kernel_bc1,
   kernel_bc3,
   kernel_ycocg_bc3,
+  BC_KERNEL_NAME (bc_gather1),
+  BC_KERNEL_NAME (bc_luma),
+  BC_KERNEL_NAME (bc_kernel_bc4),
+  BC_KERNEL_NAME (bc_kernel_bc5),
+  BC_KERNEL_NAME (bc_kernel_bc7),
 };

@@ -10,9 +10,10 @@
 /**
  * SECTION:gstbcencode
  * @title: Block encoders
- * @short_description: CPU encoders for BC1, BC3 and YCoCg-BC3
+ * @short_description: CPU encoders for BC1, BC3, YCoCg-BC3, BC4, BC5 and BC7
  *
- * gst_bc_encode_rows() encodes block rows of a packed 8-bit RGB(A) picture
+ * gst_bc_encode_rows() encodes block rows of a packed 8-bit RGB(A) picture,
+ * or of a GRAY8 / GRAY16_LE one (see gst_bc_encode_layout_from_video_format()),
  * straight into a `video/x-bc` frame. Pictures whose size is not a multiple
  * of 4 are padded by repeating the last column and row (clamp-to-edge), so
  * the padding never widens a block's colour range. Different block rows can
@@ -27,6 +28,21 @@
  * van Waveren and Castano, "Real-Time YCoCg-DXT Compression" (2007): Y in
  * the alpha block, Co and Cg in red and green scaled by 1, 2 or 4, and the
  * scale minus one in blue.
+ *
+ * Channels of the other formats:
+ *
+ * - BC4 codes one channel: the grey value of GRAY8 input, of GRAY16_LE
+ *   input scaled to 0..255 (value / 257, the fraction kept for the fit),
+ *   and the luma of RGB input, (77 R + 150 G + 29 B + 128) >> 8 (BT.601
+ *   weights in 8-bit fixed point).
+ * - BC5 codes red in its first block and green in its second; blue and
+ *   alpha are ignored. Grey input gives the grey value in both.
+ * - BC7 codes RGBA; layouts without alpha are opaque (alpha 255), and a
+ *   block whose alpha is 255 everywhere decodes to alpha 255 exactly. The
+ *   modes it writes depend on the quality: fast mode 6; normal modes 1, 3
+ *   and 6; high modes 0, 1, 2, 3 and 6. At every quality, solid blocks (one
+ *   RGBA value) are written in mode 5 and decode exactly (see
+ *   bcencode-bc7.c).
  */
 
 #ifdef HAVE_CONFIG_H
@@ -75,6 +91,32 @@ fill_tables (gint bits, guint8 (*single)[2])
   }
 }
 
+/* BC7 mode 5 with colour index 1 everywhere: for every value the pair of
+ * 7-bit endpoints, among those that give it exactly, that are closest */
+static void
+fill_bc7_solid (guint8 (*solid)[2])
+{
+  gint v, a, b;
+
+  for (v = 0; v < 256; v++) {
+    gint best = G_MAXINT;
+
+    for (a = 0; a < 128; a++) {
+      for (b = 0; b < 128; b++) {
+        gint ea = (a << 1) | (a >> 6), eb = (b << 1) | (b >> 6);
+        gint d = ABS (((43 * ea + 21 * eb + 32) >> 6) - v) * 1024 +
+            ABS (ea - eb);
+
+        if (d < best) {
+          best = d;
+          solid[v][0] = a;
+          solid[v][1] = b;
+        }
+      }
+    }
+  }
+}
+
 void
 bc_encode_tables_init (void)
 {
@@ -83,6 +125,7 @@ bc_encode_tables_init (void)
   if (g_once_init_enter (&done)) {
     fill_tables (5, bc_tables.single5);
     fill_tables (6, bc_tables.single6);
+    fill_bc7_solid (bc_tables.bc7_solid);
     g_once_init_leave (&done, 1);
   }
 }
@@ -167,6 +210,12 @@ get_kernel_from (const BcKernels * k, GstBcFormat format)
       return k->bc3;
     case GST_BC_FORMAT_YCOCG_BC3:
       return k->ycocg_bc3;
+    case GST_BC_FORMAT_BC4:
+      return k->bc4;
+    case GST_BC_FORMAT_BC5:
+      return k->bc5;
+    case GST_BC_FORMAT_BC7:
+      return k->bc7;
     default:
       return NULL;
   }
@@ -204,19 +253,53 @@ gboolean
 gst_bc_encode_format_supported (GstBcFormat format)
 {
   return format == GST_BC_FORMAT_BC1 || format == GST_BC_FORMAT_BC3 ||
-      format == GST_BC_FORMAT_YCOCG_BC3;
+      format == GST_BC_FORMAT_YCOCG_BC3 || format == GST_BC_FORMAT_BC4 ||
+      format == GST_BC_FORMAT_BC5 || format == GST_BC_FORMAT_BC7;
+}
+
+/**
+ * gst_bc_encode_layout_from_video_format:
+ * @layout: (out caller-allocates): a #GstBcPixelLayout
+ * @format: a raw video format
+ *
+ * Fills @layout for every input format gst_bc_encode_rows() reads: the
+ * packed 8-bit RGB formats of gst_bc_pixel_layout_from_video_format(),
+ * GRAY8 (@bpp 1, every channel offset 0) and GRAY16_LE (@bpp 2, every
+ * channel offset 0: the pixel is one 16-bit little-endian value). Grey
+ * input is read as R = G = B = the grey value, alpha 255.
+ *
+ * Returns: %FALSE for any other format.
+ */
+gboolean
+gst_bc_encode_layout_from_video_format (GstBcPixelLayout * layout,
+    GstVideoFormat format)
+{
+  static const GstBcPixelLayout gray8 = { 1, 0, 0, 0, -1, -1 };
+  static const GstBcPixelLayout gray16 = { 2, 0, 0, 0, -1, -1 };
+
+  g_return_val_if_fail (layout != NULL, FALSE);
+
+  switch (format) {
+    case GST_VIDEO_FORMAT_GRAY8:
+      *layout = gray8;
+      return TRUE;
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+      *layout = gray16;
+      return TRUE;
+    default:
+      return gst_bc_pixel_layout_from_video_format (layout, format);
+  }
 }
 
 /**
  * gst_bc_encode_block:
- * @format: %GST_BC_FORMAT_BC1, %GST_BC_FORMAT_BC3 or
- *     %GST_BC_FORMAT_YCOCG_BC3
+ * @format: a #GstBcFormat gst_bc_encode_format_supported() accepts
  * @quality: speed/quality trade-off
  * @rgba: 16 RGBA pixels, row-major
  * @out: (out caller-allocates): gst_bc_format_get_block_bytes() bytes
  *
  * Encodes one block. Gives the same bytes as gst_bc_encode_rows() for the
- * same pixels.
+ * same pixels in an RGBA layout (BC4: their luma).
  */
 void
 gst_bc_encode_block (GstBcFormat format, GstBcQuality quality,
@@ -234,7 +317,10 @@ gst_bc_encode_block (GstBcFormat format, GstBcQuality quality,
     for (i = 0; i < 16; i++)
       for (k = 0; k < BC_LANES; k++)
         batch.px[c][i][k] = rgba[i * 4 + c];
-  kernel (&batch, 1, quality, out);
+  if (format == GST_BC_FORMAT_BC4)
+    get_kernels ()->luma (&batch);
+  kernel (&batch, 1, CLAMP (quality, GST_BC_QUALITY_FAST,
+          GST_BC_QUALITY_HIGH), out);
 }
 
 /* Fills lanes of @batch with blocks bx0 .. bx0 + n - 1 of block row @by;
@@ -247,6 +333,32 @@ gather (BcBatch * batch, const guint8 * src, gsize stride, guint width,
   guint k, x, y;
   const gint r = lo->r, g = lo->g, b = lo->b, a = lo->a;
   const guint bpp = lo->bpp;
+
+  if (bpp <= 2) {
+    /* grey: one 8-bit value, or one 16-bit little-endian value scaled to
+     * 0..255 */
+    for (y = 0; y < 4; y++) {
+      guint sy = MIN (by * 4 + y, height - 1);
+      const guint8 *row = src + (gsize) sy * stride;
+
+      for (k = 0; k < BC_LANES; k++) {
+        guint bx = bx0 + MIN (k, n - 1);
+
+        for (x = 0; x < 4; x++) {
+          const guint8 *p = row + (gsize) MIN (bx * 4 + x, width - 1) * bpp;
+          float v = bpp == 1 ? (float) p[0] :
+              (float) GST_READ_UINT16_LE (p) / 257.0f;
+
+          batch->px[0][y * 4 + x][k] = v;
+          batch->px[1][y * 4 + x][k] = v;
+          batch->px[2][y * 4 + x][k] = v;
+          if (need_alpha)
+            batch->px[3][y * 4 + x][k] = 255.0f;
+        }
+      }
+    }
+    return;
+  }
 
   for (y = 0; y < 4; y++) {
     guint sy = MIN (by * 4 + y, height - 1);
@@ -284,21 +396,22 @@ gather (BcBatch * batch, const guint8 * src, gsize stride, guint width,
 
 /**
  * gst_bc_encode_rows:
- * @format: %GST_BC_FORMAT_BC1, %GST_BC_FORMAT_BC3 or
- *     %GST_BC_FORMAT_YCOCG_BC3
+ * @format: a #GstBcFormat gst_bc_encode_format_supported() accepts
  * @quality: speed/quality trade-off
  * @src: the picture's first pixel
  * @src_stride: bytes from one picture row to the next
  * @width: picture width, at least 1
  * @height: picture height, at least 1
- * @layout: where the channels are in a pixel
+ * @layout: where the channels are in a pixel (see
+ *     gst_bc_encode_layout_from_video_format())
  * @first_block_row: first block row to encode
  * @n_block_rows: block rows to encode
  * @dst: the start of the whole encoded frame (block row `n` is written at
  *     `dst + n * row_bytes`)
  *
- * Encodes block rows of a picture. Alpha is used by BC3 only (255 when
- * @layout has none). Thread-safe for disjoint block rows.
+ * Encodes block rows of a picture. Alpha is used by BC3 and BC7 only (255
+ * when @layout has none). BC4 codes the grey value of grey layouts and the
+ * luma of RGB ones, BC5 red and green. Thread-safe for disjoint block rows.
  */
 void
 gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
@@ -310,13 +423,13 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
   BcKernelFunc kernel;
   guint blocks_x, blocks_y, block_bytes, by, bx, y;
   gsize row_bytes;
-  gboolean need_alpha;
+  gboolean need_alpha, luma;
   gint shift[4];
   BcBatch batch;
 
   g_return_if_fail (src != NULL && dst != NULL && layout != NULL);
   g_return_if_fail (width > 0 && height > 0);
-  g_return_if_fail (layout->bpp == 3 || layout->bpp == 4);
+  g_return_if_fail (layout->bpp >= 1 && layout->bpp <= 4);
   g_return_if_fail (src_stride >= (gsize) width * layout->bpp);
   kernels = get_kernels ();
   kernel = get_kernel_from (kernels, format);
@@ -329,7 +442,8 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
 
   block_bytes = gst_bc_format_get_block_bytes (format);
   row_bytes = (gsize) blocks_x *block_bytes;
-  need_alpha = format == GST_BC_FORMAT_BC3;
+  need_alpha = format == GST_BC_FORMAT_BC3 || format == GST_BC_FORMAT_BC7;
+  luma = format == GST_BC_FORMAT_BC4 && layout->bpp >= 3;
   quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
   /* bit positions of the channels in a little-endian 32-bit pixel */
   shift[0] = layout->r * 8;
@@ -343,17 +457,24 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
     for (bx = 0; bx < blocks_x; bx += BC_LANES) {
       guint n = MIN (BC_LANES, blocks_x - bx);
 
-      if (layout->bpp == 4 && (bx + BC_LANES) * 4 <= width) {
+      if ((layout->bpp == 4 || (layout->bpp == 1
+                  && format == GST_BC_FORMAT_BC4))
+          && (bx + BC_LANES) * 4 <= width) {
         const guint8 *rows[4];
 
         for (y = 0; y < 4; y++)
           rows[y] = src + (gsize) MIN (by * 4 + y, height - 1) * src_stride +
-              (gsize) bx *16;
-        kernels->gather4 (&batch, rows, shift, need_alpha);
+              (gsize) bx *4 * layout->bpp;
+        if (layout->bpp == 4)
+          kernels->gather4 (&batch, rows, shift, need_alpha);
+        else
+          kernels->gather1 (&batch, rows);
       } else {
         gather (&batch, src, src_stride, width, height, layout, need_alpha,
             by, bx, n);
       }
+      if (luma)
+        kernels->luma (&batch);
       kernel (&batch, n, quality, out + (gsize) bx * block_bytes);
     }
   }

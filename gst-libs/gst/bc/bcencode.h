@@ -60,6 +60,10 @@ GST_BC_API
 gboolean gst_bc_encode_format_supported (GstBcFormat format);
 
 GST_BC_API
+gboolean gst_bc_encode_layout_from_video_format (GstBcPixelLayout * layout,
+                                                 GstVideoFormat format);
+
+GST_BC_API
 void gst_bc_encode_block (GstBcFormat format, GstBcQuality quality,
                           const guint8 rgba[64], guint8 * out);
 

@@ -147,7 +147,9 @@ gboolean  gst_bc_info_is_equal (const GstBcInfo * a, const GstBcInfo * b);
 
 /**
  * GstBcPixelLayout:
- * @bpp: bytes per pixel (3 or 4)
+ * @bpp: bytes per pixel (3 or 4; the encoders also read grey layouts of 1
+ *     (GRAY8) and 2 (GRAY16_LE) bytes, see
+ *     gst_bc_encode_layout_from_video_format())
  * @r: byte offset of red in a pixel
  * @g: byte offset of green
  * @b: byte offset of blue

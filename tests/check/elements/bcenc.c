@@ -15,7 +15,9 @@
 /* Element tests of bc1enc and bc3enc: caps, sizes, timestamps, key frames,
  * the produced bytes against the library encoder, every input format,
  * quality levels, threads, property changes while playing, bad input and
- * caps changes. */
+ * caps changes; and of bc4enc, bc5enc and bc7enc: caps, bytes against the
+ * library for their input formats and qualities, threads, decoding by
+ * bcdec, accepted caps and documentation. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -972,6 +974,268 @@ GST_START_TEST (test_documented)
 
 GST_END_TEST;
 
+/* ---- bc4enc, bc5enc, bc7enc -------------------------------------------- */
+
+/* A raw buffer of @format (any format gst_bc_encode_layout_from_video_format
+ * knows) from an RGBA picture: grey formats get the picture's luma (16-bit:
+ * luma * 257 plus a varying low byte); the unpadded copy in @packed (width
+ * * bpp bytes per row) is what the library encodes */
+static GstBuffer *
+raw_buffer (const guint8 * rgba, guint width, guint height,
+    GstVideoFormat format, guint8 ** packed, GstBcPixelLayout * layout)
+{
+  GstVideoInfo info;
+  GstBuffer *buf;
+  GstMapInfo map;
+  guint x, y;
+
+  fail_unless (gst_video_info_set_format (&info, format, width, height));
+  fail_unless (gst_bc_encode_layout_from_video_format (layout, format));
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  *packed = g_malloc ((gsize) width * height * layout->bpp);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  memset (map.data, 0x5a, map.size);
+  for (y = 0; y < height; y++) {
+    guint8 *row = map.data + GST_VIDEO_INFO_PLANE_OFFSET (&info, 0) +
+        (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (&info, 0);
+    guint8 *prow = *packed + (gsize) y * width * layout->bpp;
+
+    for (x = 0; x < width; x++) {
+      const guint8 *s = rgba + ((gsize) y * width + x) * 4;
+      guint8 *d = row + (gsize) x * layout->bpp;
+      guint luma = (77 * s[0] + 150 * s[1] + 29 * s[2] + 128) >> 8;
+
+      if (layout->bpp == 1) {
+        d[0] = luma;
+      } else if (layout->bpp == 2) {
+        GST_WRITE_UINT16_LE (d, luma * 257 + ((x * 7 + y) & 0xff) % 200);
+      } else {
+        d[layout->r] = s[0];
+        d[layout->g] = s[1];
+        d[layout->b] = s[2];
+        if (layout->a >= 0)
+          d[layout->a] = s[3];
+      }
+      memcpy (prow + (gsize) x * layout->bpp, d, layout->bpp);
+    }
+  }
+  gst_buffer_unmap (buf, &map);
+  return buf;
+}
+
+static const struct
+{
+  const gchar *factory;
+  GstBcFormat format;
+  const gchar *inputs[4];
+} new_encs[] = {
+  {"bc4enc", GST_BC_FORMAT_BC4, {"GRAY8", "GRAY16_LE", "RGBA", "BGR"}},
+  {"bc5enc", GST_BC_FORMAT_BC5, {"RGBx", "BGR", "ARGB", "RGBA"}},
+  {"bc7enc", GST_BC_FORMAT_BC7, {"RGBA", "BGRx", "RGB", "ABGR"}},
+};
+
+/* caps, frame size and the bytes of every input format against the
+ * library, at every quality */
+GST_START_TEST (test_bc457_bytes_match_library)
+{
+  static const guint sizes[][2] = { {30, 26}, {1, 1}, {67, 45} };
+  guint e, s, f, q;
+
+  for (e = 0; e < G_N_ELEMENTS (new_encs); e++) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      guint w = sizes[s][0], hh = sizes[s][1];
+      guint8 *pic = make_picture (w, hh, 40 + s, TRUE);
+
+      for (f = 0; f < G_N_ELEMENTS (new_encs[e].inputs); f++) {
+        const gchar *name = new_encs[e].inputs[f];
+        GstVideoFormat vf = gst_video_format_from_string (name);
+
+        for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+          GstHarness *h = harness_new (new_encs[e].factory, "quality", q,
+              NULL);
+          GstBcPixelLayout layout;
+          guint8 *packed, *expected;
+          GstBcInfo info;
+          GstBuffer *out;
+          gchar *what;
+
+          harness_set_raw_caps (h, name, w, hh);
+          out = push_and_pull (h, raw_buffer (pic, w, hh, vf, &packed,
+                  &layout));
+          check_output_caps (h, gst_bc_format_to_string (new_encs[e].format),
+              w, hh, 30, 1, 1, 1);
+          fail_unless (gst_bc_info_set_format (&info, new_encs[e].format, w,
+                  hh));
+          expected = g_malloc0 (info.size);
+          gst_bc_encode_rows (new_encs[e].format, q, packed,
+              (gsize) w * layout.bpp, w, hh, &layout, 0, info.blocks_y,
+              expected);
+          what = g_strdup_printf ("%s from %s %ux%u quality %u",
+              new_encs[e].factory, name, w, hh, q);
+          check_buffer_equals (out, expected, info.size, what);
+          g_free (what);
+          g_free (expected);
+          g_free (packed);
+          gst_buffer_unref (out);
+          gst_harness_teardown (h);
+        }
+      }
+      g_free (pic);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bc457_threads_identical)
+{
+  static const guint threads[] = { 2, 3, 0 };
+  const gchar *factories[] = { "bc4enc", "bc5enc", "bc7enc" };
+  const guint w = 130, hh = 185;
+  guint8 *pic = make_picture (w, hh, 7, FALSE);
+  guint f, t;
+
+  for (f = 0; f < G_N_ELEMENTS (factories); f++) {
+    gsize ref_size, size;
+    guint8 *ref = encode_with_element (factories[f], pic, w, hh, &ref_size,
+        "threads", 1, NULL);
+
+    for (t = 0; t < G_N_ELEMENTS (threads); t++) {
+      guint8 *got = encode_with_element (factories[f], pic, w, hh, &size,
+          "threads", threads[t], NULL);
+
+      fail_unless_equals_uint64 (size, ref_size);
+      fail_unless (memcmp (got, ref, size) == 0,
+          "%s: threads=%u differs from threads=1", factories[f], threads[t]);
+      g_free (got);
+    }
+    g_free (ref);
+  }
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+/* The encoders feed bcdec: the decoded picture is near the source (BC4:
+ * its luma, BC5: red and green, BC7: RGB) */
+GST_START_TEST (test_bc457_decode_pipeline)
+{
+  static const struct
+  {
+    const gchar *launch;
+    gint channels;              /* 1: luma, 2: red and green, 3: RGB */
+    gdouble min_psnr;
+  } cases[] = {
+    {"bc4enc ! bcdec", 1, 40.0},
+    {"bc5enc ! bcdec", 2, 40.0},
+    /* mode 6 alone: the picture has blocks of three colours */
+    {"bc7enc quality=fast ! bcdec", 3, 31.0},
+    {"bc7enc ! bcdec", 3, 40.0},
+  };
+  const guint w = 62, hh = 38;
+  guint8 *pic = make_picture (w, hh, 13, FALSE);
+  guint c;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    GstHarness *h = gst_harness_new_parse (cases[c].launch);
+    GstBuffer *out;
+    GstMapInfo map;
+    gdouble se = 0;
+    gsize i, n = (gsize) w * hh;
+    gint ch;
+
+    gst_harness_set_src_caps_str (h, "video/x-raw, format=RGBA, width=62, "
+        "height=38, framerate=30/1");
+    gst_harness_set_sink_caps_str (h, "video/x-raw, format=RGBA");
+    out = push_and_pull (h, picture_to_buffer (pic, w, hh,
+            GST_VIDEO_FORMAT_RGBA));
+    fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+    fail_unless_equals_uint64 (map.size, n * 4);
+    for (i = 0; i < n; i++) {
+      const guint8 *s = pic + i * 4, *d = map.data + i * 4;
+
+      if (cases[c].channels == 1) {
+        gint luma = (77 * s[0] + 150 * s[1] + 29 * s[2] + 128) >> 8;
+        /* grey out */
+        fail_unless (d[0] == d[1] && d[1] == d[2]);
+        se += (gdouble) (d[0] - luma) * (d[0] - luma);
+      } else {
+        for (ch = 0; ch < cases[c].channels; ch++)
+          se += (gdouble) (d[ch] - s[ch]) * (d[ch] - s[ch]);
+        if (cases[c].channels == 2)
+          fail_unless_equals_int (d[2], 0);
+      }
+      fail_unless_equals_int (d[3], 255);
+    }
+    se /= cases[c].channels;
+    GST_INFO ("%s: %.2f dB", cases[c].launch, se == 0 ? 99.0 :
+        10 * log10 (255.0 * 255.0 * n / se));
+    fail_unless (se == 0 || 10 * log10 (255.0 * 255.0 * n / se) >=
+        cases[c].min_psnr, "%s", cases[c].launch);
+    gst_buffer_unmap (out, &map);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bc457_unsupported_caps)
+{
+  static const struct
+  {
+    const gchar *factory;
+    const gchar *caps;
+    gboolean accepted;
+  } cases[] = {
+    {"bc4enc", "video/x-raw, format=GRAY8, width=32, height=32, framerate=30/1",
+          TRUE},
+    {"bc4enc",
+          "video/x-raw, format=GRAY16_LE, width=32, height=32, framerate=30/1",
+          TRUE},
+    {"bc4enc",
+          "video/x-raw, format=GRAY16_BE, width=32, height=32, framerate=30/1",
+          FALSE},
+    {"bc4enc", "video/x-raw, format=I420, width=32, height=32, framerate=30/1",
+          FALSE},
+    {"bc5enc", "video/x-raw, format=GRAY8, width=32, height=32, framerate=30/1",
+          FALSE},
+    {"bc5enc", "video/x-raw, format=RGBx, width=32, height=32, framerate=30/1",
+          TRUE},
+    {"bc7enc", "video/x-raw, format=GRAY8, width=32, height=32, framerate=30/1",
+          FALSE},
+    {"bc7enc", "video/x-raw, format=NV12, width=32, height=32, framerate=30/1",
+          FALSE},
+    {"bc7enc", "video/x-raw, format=ARGB, width=32, height=32, framerate=30/1",
+          TRUE},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstElement *el = gst_element_factory_make (cases[i].factory, NULL);
+    GstPad *sinkpad = gst_element_get_static_pad (el, "sink");
+    GstCaps *caps = gst_caps_from_string (cases[i].caps);
+
+    fail_unless_equals_int (gst_pad_query_accept_caps (sinkpad, caps),
+        cases[i].accepted);
+    gst_caps_unref (caps);
+    gst_object_unref (sinkpad);
+    gst_object_unref (el);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bc457_documented)
+{
+  check_documented ("bc4enc");
+  check_documented ("bc5enc");
+  check_documented ("bc7enc");
+}
+
+GST_END_TEST;
+
 static Suite *
 bcenc_suite (void)
 {
@@ -996,6 +1260,11 @@ bcenc_suite (void)
   tcase_add_test (tc, test_downstream_refuses_format);
   tcase_add_test (tc, test_pipeline_not_negotiated);
   tcase_add_test (tc, test_documented);
+  tcase_add_test (tc, test_bc457_bytes_match_library);
+  tcase_add_test (tc, test_bc457_threads_identical);
+  tcase_add_test (tc, test_bc457_decode_pipeline);
+  tcase_add_test (tc, test_bc457_unsupported_caps);
+  tcase_add_test (tc, test_bc457_documented);
 
   return s;
 }

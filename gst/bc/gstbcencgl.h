@@ -1,0 +1,107 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+#ifndef __GST_BC_ENC_GL_H__
+#define __GST_BC_ENC_GL_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/bc/bc.h>
+
+G_BEGIN_DECLS
+
+/* The GL path of GstBcEnc: `video/x-raw(memory:GLMemory)` in, encoded by a
+ * compute shader (gstbcglencoder.c) on the pipeline's GL context, frames
+ * pipelined by one. gstbcenc.c calls these hooks; only built with the
+ * GStreamer GL library (HAVE_BC_GL). */
+typedef struct _GstBcEncGL GstBcEncGL;
+
+/**
+ * GST_BC_ENC_GL_FORMATS:
+ *
+ * The GLMemory formats the GL path reads (RGBA textures whose components
+ * are the format's bytes in memory order).
+ */
+#define GST_BC_ENC_GL_FORMATS "{ RGBA, RGBx, BGRA, BGRx }"
+
+/* The frames the GL path keeps back: frame N leaves when N + 1 arrives */
+#define GST_BC_ENC_GL_PIPELINE_DEPTH 1
+
+G_GNUC_INTERNAL
+GstCaps *     gst_bc_enc_gl_template_caps (void);
+
+G_GNUC_INTERNAL
+gboolean      gst_bc_enc_gl_caps_are_gl (GstCaps * caps);
+
+G_GNUC_INTERNAL
+GstBcEncGL *  gst_bc_enc_gl_new (GstVideoEncoder * encoder);
+
+G_GNUC_INTERNAL
+void          gst_bc_enc_gl_free (GstBcEncGL * gl);
+
+/* GstElement::set_context */
+G_GNUC_INTERNAL
+void          gst_bc_enc_gl_set_context (GstBcEncGL * gl,
+                                         GstContext * context);
+
+/* Answers GL context queries (sink and src pads); FALSE when not answered */
+G_GNUC_INTERNAL
+gboolean      gst_bc_enc_gl_handle_query (GstBcEncGL * gl, GstQuery * query);
+
+/* Sink getcaps: removes the GLMemory structures of @caps (transfer full,
+ * returned) when the GL context the element would use cannot run the
+ * encoder. */
+G_GNUC_INTERNAL
+GstCaps *     gst_bc_enc_gl_filter_caps (GstBcEncGL * gl, GstCaps * caps,
+                                         GstCaps * filter);
+
+/* set_format, before the new output state is set: finishes the frame kept
+ * back with the old one, then sets the GL path up when @state's caps are
+ * GLMemory (TRUE: GL path). FALSE with an error posted on failure. */
+G_GNUC_INTERNAL
+gboolean      gst_bc_enc_gl_set_format (GstBcEncGL * gl,
+                                        GstVideoCodecState * state,
+                                        const GstBcInfo * info,
+                                        const GstBcPixelLayout * layout,
+                                        GstBcQuality quality,
+                                        gboolean * use_gl);
+
+/* handle_frame on the GL path; sets @handled FALSE (after draining) for a
+ * frame whose memory is not GL memory, which the CPU path then encodes. */
+G_GNUC_INTERNAL
+GstFlowReturn gst_bc_enc_gl_handle_frame (GstBcEncGL * gl,
+                                          GstVideoCodecFrame * frame,
+                                          GstBcQuality quality,
+                                          gboolean * handled);
+
+/* Finishes the frame kept back (finish (), EOS, caps changes) */
+G_GNUC_INTERNAL
+GstFlowReturn gst_bc_enc_gl_drain (GstBcEncGL * gl);
+
+/* Drops the frame kept back (flush) */
+G_GNUC_INTERNAL
+void          gst_bc_enc_gl_flush (GstBcEncGL * gl);
+
+/* decide_allocation, after the base class: takes downstream's pool */
+G_GNUC_INTERNAL
+gboolean      gst_bc_enc_gl_decide_allocation (GstBcEncGL * gl,
+                                               GstQuery * query);
+
+/* stop: drops the frame kept back, the encoder and the GL objects */
+G_GNUC_INTERNAL
+void          gst_bc_enc_gl_stop (GstBcEncGL * gl);
+
+G_END_DECLS
+
+#endif /* __GST_BC_ENC_GL_H__ */

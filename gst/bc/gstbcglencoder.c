@@ -1,0 +1,850 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+/* The GL compute encoder (see gstbcglencoder.h).
+ *
+ * Mapping: one invocation per 4x4 block, work groups of 8x8 blocks
+ * (32x32 pixels), a 2D grid over the frame's blocks. Each invocation reads
+ * its 16 texels with texelFetch () at coordinates clamped to the visible
+ * size (clamp-to-edge padding, as the CPU path repeats the last column and
+ * row), runs the port of the CPU kernel of the format and quality, and
+ * writes its 8 or 16 bytes where the frame layout wants them, so the
+ * storage buffer holds the video/x-bc frame as is.
+ *
+ * Output: a ring of n_slots frames in one buffer object made with
+ * glBufferStorage (GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT |
+ * GL_MAP_COHERENT_BIT | GL_CLIENT_STORAGE_BIT) and mapped once. A frame's
+ * slot is bound as the shader storage block (glBindBufferRange), the
+ * dispatch is followed by glMemoryBarrier (GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT)
+ * and a fence. The fence is polled with a zero timeout on the GL thread
+ * (never a blocking wait there); once it has signalled, the CPU reads the
+ * slot through the mapping: one memcpy into the output buffer, or none when
+ * the slot itself is lent downstream as a read-only memory.
+ *
+ * Sameness with the CPU path: the shader performs the CPU kernels' float
+ * operations in the same order, on `precise` variables (no fma
+ * contraction), with the constants as exact bit patterns. On an
+ * implementation whose float add, subtract, multiply and divide are IEEE
+ * single precision, correctly rounded, the blocks are bit-identical to the
+ * CPU's; Mesa's llvmpipe is one. GLSL itself only promises correctly
+ * rounded add, subtract and multiply; division may be off by 2.5 ULP (and
+ * a driver may implement it as a reciprocal and a multiply), and the power
+ * iteration and least-squares steps divide, so a hardware GPU may pick a
+ * different endpoint now and then: the quality stays that of the algorithm
+ * (tests/check/elements/bcencgl.c bounds the difference in PSNR). The
+ * integer parts (quantisation, palettes, index choice given the
+ * distances, alpha levels, packing) are exact everywhere. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstbcglencoder.h"
+#include "gstbcglshader.h"
+
+#include <gst/gl/gstglfuncs.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_bc_gl_encoder_debug);
+#define GST_CAT_DEFAULT gst_bc_gl_encoder_debug
+
+#ifndef GL_COMPUTE_SHADER
+#define GL_COMPUTE_SHADER 0x91B9
+#endif
+#ifndef GL_SHADER_STORAGE_BUFFER
+#define GL_SHADER_STORAGE_BUFFER 0x90D2
+#endif
+#ifndef GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT
+#define GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT 0x90DF
+#endif
+#ifndef GL_MAX_SHADER_STORAGE_BLOCK_SIZE
+#define GL_MAX_SHADER_STORAGE_BLOCK_SIZE 0x90DE
+#endif
+#ifndef GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT
+#define GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT 0x00004000
+#endif
+#ifndef GL_MAP_PERSISTENT_BIT
+#define GL_MAP_PERSISTENT_BIT 0x0040
+#endif
+#ifndef GL_MAP_COHERENT_BIT
+#define GL_MAP_COHERENT_BIT 0x0080
+#endif
+#ifndef GL_CLIENT_STORAGE_BIT
+#define GL_CLIENT_STORAGE_BIT 0x0200
+#endif
+#ifndef GL_TIME_ELAPSED
+#define GL_TIME_ELAPSED 0x88BF
+#endif
+#ifndef GL_QUERY_RESULT
+#define GL_QUERY_RESULT 0x8866
+#endif
+#ifndef GL_QUERY_RESULT_AVAILABLE
+#define GL_QUERY_RESULT_AVAILABLE 0x8867
+#endif
+#ifndef GL_SYNC_GPU_COMMANDS_COMPLETE
+#define GL_SYNC_GPU_COMMANDS_COMPLETE 0x9117
+#endif
+#ifndef GL_SYNC_FLUSH_COMMANDS_BIT
+#define GL_SYNC_FLUSH_COMMANDS_BIT 0x00000001
+#endif
+#ifndef GL_ALREADY_SIGNALED
+#define GL_ALREADY_SIGNALED 0x911A
+#endif
+#ifndef GL_CONDITION_SATISFIED
+#define GL_CONDITION_SATISFIED 0x911C
+#endif
+#ifndef GL_WAIT_FAILED
+#define GL_WAIT_FAILED 0x911D
+#endif
+
+typedef void (GSTGLAPI * DispatchComputeFunc) (GLuint x, GLuint y, GLuint z);
+typedef void (GSTGLAPI * MemoryBarrierFunc) (GLbitfield barriers);
+typedef void (GSTGLAPI * BindBufferRangeFunc) (GLenum target, GLuint index,
+    GLuint buffer, GLintptr offset, GLsizeiptr size);
+typedef void (GSTGLAPI * BindBufferBaseFunc) (GLenum target, GLuint index,
+    GLuint buffer);
+
+enum
+{
+  SLOT_FREE = 0,
+  SLOT_BUSY,                    /* submitted, not released yet */
+  SLOT_LENT,                    /* wrapped in a memory downstream holds */
+};
+
+typedef struct
+{
+  gint state;                   /* atomic */
+  GLsync fence;                 /* GL thread */
+  GLuint query;
+  gboolean timed;
+  GstClockTime gpu_time;
+} Slot;
+
+/* The mapped buffer. Reference counted: lent memories keep it alive after
+ * the encoder is gone; the last unref deletes it on the GL thread. */
+typedef struct
+{
+  gint refcount;
+  GstGLContext *context;
+  GLuint buffer;
+  guint8 *map;
+  gsize stride;
+  guint n_slots;
+  Slot slots[GST_BC_GL_ENCODER_MAX_SLOTS];
+} Ring;
+
+struct _GstBcGLEncoder
+{
+  GstGLContext *context;
+  GstBcInfo info;
+  GstBcPixelLayout layout;
+  gboolean gles;
+  gboolean have_timer;
+
+  DispatchComputeFunc DispatchCompute;
+  MemoryBarrierFunc MemoryBarrier;
+  BindBufferRangeFunc BindBufferRange;
+  BindBufferBaseFunc BindBufferBase;
+
+  GstGLShader *shaders[3];
+  Ring *ring;
+  guint next_slot;
+};
+
+/* ------------------------------------------------------------------------ */
+
+static void
+debug_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_bc_gl_encoder_debug, "bcglencoder", 0,
+        "GL compute block encoder");
+    g_once_init_leave (&done, 1);
+  }
+}
+
+const gchar *
+gst_bc_gl_encoder_context_missing (GstGLContext * context)
+{
+  const GstGLFuncs *gl;
+  GstGLAPI api;
+
+  g_return_val_if_fail (GST_IS_GL_CONTEXT (context), "a GL context");
+
+  gl = context->gl_vtable;
+  api = gst_gl_context_get_gl_api (context);
+  if (api & (GST_GL_API_OPENGL | GST_GL_API_OPENGL3)) {
+    if (!gst_gl_context_check_gl_version (context,
+            GST_GL_API_OPENGL | GST_GL_API_OPENGL3, 4, 3))
+      return "compute shaders (OpenGL 4.3)";
+    if (gl->BufferStorage == NULL)
+      return "glBufferStorage (OpenGL 4.4 or GL_ARB_buffer_storage)";
+  } else if (api & GST_GL_API_GLES2) {
+    if (!gst_gl_context_check_gl_version (context, GST_GL_API_GLES2, 3, 1))
+      return "compute shaders (OpenGL ES 3.1)";
+    if (gl->BufferStorage == NULL)
+      return "glBufferStorage (GL_EXT_buffer_storage)";
+  } else {
+    return "compute shaders (OpenGL 4.3 or OpenGL ES 3.1)";
+  }
+  if (gl->FenceSync == NULL || gl->ClientWaitSync == NULL ||
+      gl->DeleteSync == NULL || gl->MapBufferRange == NULL)
+    return "sync objects and glMapBufferRange";
+  if (gst_gl_context_get_proc_address (context, "glDispatchCompute") == NULL
+      || gst_gl_context_get_proc_address (context, "glMemoryBarrier") == NULL
+      || gst_gl_context_get_proc_address (context, "glBindBufferRange") == NULL
+      || gst_gl_context_get_proc_address (context, "glBindBufferBase") == NULL)
+    return "the entry points glDispatchCompute, glMemoryBarrier and "
+        "glBindBufferRange";
+  return NULL;
+}
+
+gboolean
+gst_bc_gl_encoder_format_supported (GstBcFormat format)
+{
+  return format == GST_BC_FORMAT_BC1 || format == GST_BC_FORMAT_BC3 ||
+      format == GST_BC_FORMAT_YCOCG_BC3;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the shader source                                                         */
+
+static inline gint
+expand_bits (gint q, gint bits)
+{
+  return bits == 5 ? (q << 3) | (q >> 2) : (q << 2) | (q >> 4);
+}
+
+/* bcencode.c's optimal single-colour table, computed the same way */
+static void
+fill_single (gint bits, guint8 (*single)[2])
+{
+  gint n = 1 << bits;
+  gint v, a, b;
+
+  for (v = 0; v < 256; v++) {
+    gint best_d = G_MAXINT, best_spread = G_MAXINT;
+
+    for (a = 0; a < n; a++) {
+      for (b = 0; b < n; b++) {
+        gint ea = expand_bits (a, bits), eb = expand_bits (b, bits);
+        gint d = ABS ((2 * ea + eb) / 3 - v);
+        gint spread = ABS (ea - eb);
+
+        if (d < best_d || (d == best_d && spread < best_spread)) {
+          best_d = d;
+          best_spread = spread;
+          single[v][0] = a;
+          single[v][1] = b;
+        }
+      }
+    }
+  }
+}
+
+/* a float constant as its exact bit pattern */
+static void
+append_float (GString * s, const gchar * name, gfloat value)
+{
+  union
+  {
+    gfloat f;
+    guint32 u;
+  } v;
+
+  v.f = value;
+  g_string_append_printf (s, "#define %s uintBitsToFloat (0x%08xu)\n", name,
+      v.u);
+}
+
+static gchar *
+make_source (GstBcFormat format, GstBcQuality quality, gboolean gles,
+    gboolean es32)
+{
+  static guint8 single5[256][2], single6[256][2];
+  static gsize tables = 0;
+  /* volatile: the values the C kernels compute at run time */
+  volatile gfloat one = 1.0f, two = 2.0f, three = 3.0f, seven = 7.0f;
+  GString *s = g_string_new (NULL);
+  gboolean ycocg = format == GST_BC_FORMAT_YCOCG_BC3;
+  gint v;
+
+  if (g_once_init_enter (&tables)) {
+    fill_single (5, single5);
+    fill_single (6, single6);
+    g_once_init_leave (&tables, 1);
+  }
+
+  if (!gles)
+    g_string_append (s, "#version 430 core\n");
+  else if (es32)
+    g_string_append (s, "#version 320 es\n");
+  else
+    g_string_append (s, "#version 310 es\n#define precise\n");
+  if (gles)
+    g_string_append (s, "precision highp float;\nprecision highp int;\n");
+  g_string_append_printf (s, "#define FORMAT %d\n#define QUALITY %d\n",
+      format == GST_BC_FORMAT_BC1 ? 1 : (ycocg ? 3 : 2), (gint) quality);
+  append_float (s, "THIRD", one / three);
+  append_float (s, "TWO_THIRDS", two / three);
+  append_float (s, "SEVENTH", one / seven);
+  append_float (s, "EPS_DET", 1e-3f);
+  append_float (s, "EPS_AXIS", 1e-20f);
+  append_float (s, "BIG", 1e30f);
+  if (ycocg) {
+    g_string_append (s, "const vec3 W = vec3 (2.0, 3.0, 0.0);\n");
+    append_float (s, "SQRT2", 1.41421356f);
+    append_float (s, "SQRT3", 1.73205081f);
+    g_string_append (s, "const vec3 SW = vec3 (SQRT2, SQRT3, 0.0);\n");
+  } else {
+    g_string_append (s, "const vec3 W = vec3 (1.0, 1.0, 1.0);\n"
+        "const vec3 SW = vec3 (1.0, 1.0, 1.0);\n");
+  }
+  g_string_append (s, "const uint SINGLE[256] = uint[256] (");
+  for (v = 0; v < 256; v++) {
+    guint32 t = single5[v][0] | (single5[v][1] << 8) | (single6[v][0] << 16) |
+        ((guint32) single6[v][1] << 24);
+
+    g_string_append_printf (s, "%s%s0x%08xu", v ? "," : "",
+        v % 8 == 0 ? "\n  " : " ", t);
+  }
+  g_string_append (s, ");\n");
+  g_string_append (s, gst_bc_gl_shader_body);
+  return g_string_free (s, FALSE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* the ring                                                                  */
+
+static void
+ring_free_gl (GstGLContext * context, Ring * ring)
+{
+  const GstGLFuncs *gl = context->gl_vtable;
+  guint i;
+
+  for (i = 0; i < ring->n_slots; i++) {
+    if (ring->slots[i].fence)
+      gl->DeleteSync (ring->slots[i].fence);
+    if (ring->slots[i].query)
+      gl->DeleteQueries (1, &ring->slots[i].query);
+  }
+  if (ring->buffer) {
+    if (ring->map) {
+      gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, ring->buffer);
+      gl->UnmapBuffer (GL_SHADER_STORAGE_BUFFER);
+      gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+    }
+    gl->DeleteBuffers (1, &ring->buffer);
+  }
+}
+
+static Ring *
+ring_ref (Ring * ring)
+{
+  g_atomic_int_inc (&ring->refcount);
+  return ring;
+}
+
+static void
+ring_unref (Ring * ring)
+{
+  if (!g_atomic_int_dec_and_test (&ring->refcount))
+    return;
+  gst_gl_context_thread_add (ring->context,
+      (GstGLContextThreadFunc) ring_free_gl, ring);
+  gst_object_unref (ring->context);
+  g_free (ring);
+}
+
+typedef struct
+{
+  GstBcGLEncoder *enc;
+  guint n_slots;
+  GError **error;
+  gboolean ok;
+} CreateData;
+
+static void
+create_gl (GstGLContext * context, CreateData * d)
+{
+  GstBcGLEncoder *enc = d->enc;
+  const GstGLFuncs *gl = context->gl_vtable;
+  Ring *ring = enc->ring;
+  GLint align = 0, max_block = 0;
+  gsize size;
+  guint i;
+
+  gl->GetIntegerv (GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
+  gl->GetIntegerv (GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
+  if (max_block > 0 && enc->info.size > (gsize) max_block) {
+    g_set_error (d->error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+        "A %ux%u %s frame (%" G_GSIZE_FORMAT " bytes) is larger than the GL "
+        "implementation's largest shader storage block (%d bytes)",
+        enc->info.width, enc->info.height,
+        gst_bc_format_to_string (enc->info.format), enc->info.size, max_block);
+    return;
+  }
+  align = MAX (align, 256);
+  ring->stride = (enc->info.size + align - 1) / align * align;
+  size = ring->stride * d->n_slots;
+
+  while (gl->GetError () != GL_NO_ERROR);
+  gl->GenBuffers (1, &ring->buffer);
+  gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, ring->buffer);
+  gl->BufferStorage (GL_SHADER_STORAGE_BUFFER, size, NULL,
+      GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT |
+      GL_CLIENT_STORAGE_BIT);
+  ring->map = gl->MapBufferRange (GL_SHADER_STORAGE_BUFFER, 0, size,
+      GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+  gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+  if (ring->map == NULL || gl->GetError () != GL_NO_ERROR) {
+    g_set_error (d->error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+        "Could not create and map a %" G_GSIZE_FORMAT " byte persistent "
+        "shader storage buffer", size);
+    ring->map = NULL;
+    return;
+  }
+  ring->n_slots = d->n_slots;
+  if (enc->have_timer)
+    for (i = 0; i < ring->n_slots; i++)
+      gl->GenQueries (1, &ring->slots[i].query);
+  d->ok = TRUE;
+}
+
+GstBcGLEncoder *
+gst_bc_gl_encoder_new (GstGLContext * context, const GstBcInfo * info,
+    const GstBcPixelLayout * layout, guint n_slots, GError ** error)
+{
+  GstBcGLEncoder *enc;
+  const GstGLFuncs *gl;
+  const gchar *missing;
+  CreateData d = { NULL, };
+
+  g_return_val_if_fail (GST_IS_GL_CONTEXT (context), NULL);
+  g_return_val_if_fail (info != NULL && layout != NULL, NULL);
+  g_return_val_if_fail (n_slots >= 2 &&
+      n_slots <= GST_BC_GL_ENCODER_MAX_SLOTS, NULL);
+
+  debug_init ();
+
+  missing = gst_bc_gl_encoder_context_missing (context);
+  if (missing) {
+    g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_INIT,
+        "The GL context lacks %s", missing);
+    return NULL;
+  }
+  if (!gst_bc_gl_encoder_format_supported (info->format)) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "The GL encoder has no shader for %s",
+        gst_bc_format_to_string (info->format));
+    return NULL;
+  }
+  if (layout->bpp != 4) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "The GL encoder reads 4-byte RGBA-like textures only");
+    return NULL;
+  }
+
+  gl = context->gl_vtable;
+  enc = g_new0 (GstBcGLEncoder, 1);
+  enc->context = gst_object_ref (context);
+  enc->info = *info;
+  enc->layout = *layout;
+  enc->gles = (gst_gl_context_get_gl_api (context) & GST_GL_API_GLES2) != 0;
+  enc->have_timer = !enc->gles && gl->GenQueries && gl->BeginQuery &&
+      gl->EndQuery && gl->GetQueryObjectui64v && gl->GetQueryObjectuiv &&
+      gl->DeleteQueries;
+  enc->DispatchCompute = gst_gl_context_get_proc_address (context,
+      "glDispatchCompute");
+  enc->MemoryBarrier = gst_gl_context_get_proc_address (context,
+      "glMemoryBarrier");
+  enc->BindBufferRange = gst_gl_context_get_proc_address (context,
+      "glBindBufferRange");
+  enc->BindBufferBase = gst_gl_context_get_proc_address (context,
+      "glBindBufferBase");
+
+  enc->ring = g_new0 (Ring, 1);
+  enc->ring->refcount = 1;
+  enc->ring->context = gst_object_ref (context);
+
+  d.enc = enc;
+  d.n_slots = n_slots;
+  d.error = error;
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) create_gl, &d);
+  if (!d.ok) {
+    gst_bc_gl_encoder_free (enc);
+    return NULL;
+  }
+
+  GST_DEBUG ("GL encoder for %ux%u %s: %u x %u blocks, %u slots of %"
+      G_GSIZE_FORMAT " bytes, timer queries %s", info->width, info->height,
+      gst_bc_format_to_string (info->format), info->blocks_x, info->blocks_y,
+      n_slots, enc->ring->stride, enc->have_timer ? "yes" : "no");
+  return enc;
+}
+
+typedef struct
+{
+  GstBcGLEncoder *enc;
+  guint slot;
+  gboolean ready;
+  gboolean failed;
+} PollData;
+
+static void
+poll_gl (GstGLContext * context, PollData * d)
+{
+  const GstGLFuncs *gl = context->gl_vtable;
+  Slot *slot = &d->enc->ring->slots[d->slot];
+  GLenum r;
+
+  if (slot->fence == NULL) {
+    d->ready = TRUE;
+    return;
+  }
+  r = gl->ClientWaitSync (slot->fence, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+  if (r == GL_WAIT_FAILED) {
+    d->failed = TRUE;
+    return;
+  }
+  if (r != GL_ALREADY_SIGNALED && r != GL_CONDITION_SATISFIED)
+    return;
+
+  gl->DeleteSync (slot->fence);
+  slot->fence = NULL;
+  slot->gpu_time = GST_CLOCK_TIME_NONE;
+  if (slot->timed) {
+    GLuint available = 0;
+    GLuint64 ns = 0;
+
+    gl->GetQueryObjectuiv (slot->query, GL_QUERY_RESULT_AVAILABLE, &available);
+    if (available) {
+      gl->GetQueryObjectui64v (slot->query, GL_QUERY_RESULT, &ns);
+      slot->gpu_time = ns;
+    }
+    slot->timed = FALSE;
+  }
+  d->ready = TRUE;
+}
+
+gboolean
+gst_bc_gl_encoder_poll (GstBcGLEncoder * enc, guint slot, GError ** error)
+{
+  PollData d = { enc, slot, FALSE, FALSE };
+
+  g_return_val_if_fail (enc != NULL && slot < enc->ring->n_slots, FALSE);
+
+  gst_gl_context_thread_add (enc->context, (GstGLContextThreadFunc) poll_gl,
+      &d);
+  if (d.failed)
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "glClientWaitSync failed on the fence of slot %u", slot);
+  return d.ready;
+}
+
+gboolean
+gst_bc_gl_encoder_wait (GstBcGLEncoder * enc, guint slot, GError ** error)
+{
+  gulong sleep_us = 20;
+  GError *err = NULL;
+
+  while (!gst_bc_gl_encoder_poll (enc, slot, &err)) {
+    if (err) {
+      g_propagate_error (error, err);
+      return FALSE;
+    }
+    g_usleep (sleep_us);
+    sleep_us = MIN (sleep_us * 2, 1000);
+  }
+  return TRUE;
+}
+
+void
+gst_bc_gl_encoder_free (GstBcGLEncoder * enc)
+{
+  guint i;
+
+  if (enc == NULL)
+    return;
+
+  /* the GPU must not write into a slot after the ring is gone */
+  for (i = 0; i < enc->ring->n_slots; i++) {
+    if (g_atomic_int_get (&enc->ring->slots[i].state) == SLOT_BUSY) {
+      gst_bc_gl_encoder_wait (enc, i, NULL);
+      g_atomic_int_set (&enc->ring->slots[i].state, SLOT_FREE);
+    }
+  }
+  for (i = 0; i < G_N_ELEMENTS (enc->shaders); i++)
+    gst_clear_object (&enc->shaders[i]);
+  ring_unref (enc->ring);
+  gst_object_unref (enc->context);
+  g_free (enc);
+}
+
+/* ------------------------------------------------------------------------ */
+/* programs                                                                  */
+
+typedef struct
+{
+  GstBcGLEncoder *enc;
+  GstBcQuality quality;
+  GError **error;
+  gboolean ok;
+} PrepareData;
+
+static void
+prepare_gl (GstGLContext * context, PrepareData * d)
+{
+  GstBcGLEncoder *enc = d->enc;
+  gboolean es32 = enc->gles &&
+      gst_gl_context_check_gl_version (context, GST_GL_API_GLES2, 3, 2);
+  GstGLSLVersion version = !enc->gles ? GST_GLSL_VERSION_430 :
+      (es32 ? GST_GLSL_VERSION_320 : GST_GLSL_VERSION_310);
+  GstGLSLProfile profile = enc->gles ? GST_GLSL_PROFILE_ES :
+      GST_GLSL_PROFILE_CORE;
+  GstGLShader *shader;
+  GstGLSLStage *stage;
+  gchar *src;
+  gint64 start = g_get_monotonic_time ();
+
+  src = make_source (enc->info.format, d->quality, enc->gles, es32);
+  stage = gst_glsl_stage_new_with_string (context, GL_COMPUTE_SHADER, version,
+      profile, src);
+  g_free (src);
+  if (stage == NULL) {
+    g_set_error (d->error, GST_GLSL_ERROR, GST_GLSL_ERROR_COMPILE,
+        "Could not create a GLSL %s compute shader stage",
+        gst_glsl_version_to_string (version));
+    return;
+  }
+  shader = gst_gl_shader_new (context);
+  if (!gst_gl_shader_compile_attach_stage (shader, stage, d->error) ||
+      !gst_gl_shader_link (shader, d->error)) {
+    gst_object_unref (shader);
+    return;
+  }
+  gst_object_ref_sink (shader);
+  enc->shaders[d->quality] = shader;
+  d->ok = TRUE;
+  GST_DEBUG ("compiled and linked the %s quality %d program in %.1f ms",
+      gst_bc_format_to_string (enc->info.format), d->quality,
+      (g_get_monotonic_time () - start) / 1000.0);
+}
+
+gboolean
+gst_bc_gl_encoder_prepare (GstBcGLEncoder * enc, GstBcQuality quality,
+    GError ** error)
+{
+  PrepareData d = { enc, quality, error, FALSE };
+
+  g_return_val_if_fail (enc != NULL, FALSE);
+  g_return_val_if_fail (quality >= GST_BC_QUALITY_FAST &&
+      quality <= GST_BC_QUALITY_HIGH, FALSE);
+
+  if (enc->shaders[quality])
+    return TRUE;
+  gst_gl_context_thread_add (enc->context,
+      (GstGLContextThreadFunc) prepare_gl, &d);
+  return d.ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* frames                                                                    */
+
+gboolean
+gst_bc_gl_encoder_has_free_slot (GstBcGLEncoder * enc)
+{
+  guint i;
+
+  for (i = 0; i < enc->ring->n_slots; i++)
+    if (g_atomic_int_get (&enc->ring->slots[i].state) == SLOT_FREE)
+      return TRUE;
+  return FALSE;
+}
+
+typedef struct
+{
+  GstBcGLEncoder *enc;
+  guint texture;
+  guint slot;
+  GstGLShader *shader;
+  guint *gl_errors;
+} SubmitData;
+
+static void
+submit_gl (GstGLContext * context, SubmitData * d)
+{
+  GstBcGLEncoder *enc = d->enc;
+  const GstGLFuncs *gl = context->gl_vtable;
+  Ring *ring = enc->ring;
+  Slot *slot = &ring->slots[d->slot];
+
+  gst_gl_shader_use (d->shader);
+  gl->ActiveTexture (GL_TEXTURE0);
+  gl->BindTexture (GL_TEXTURE_2D, d->texture);
+  gst_gl_shader_set_uniform_1i (d->shader, "u_src", 0);
+  gst_gl_shader_set_uniform_2i (d->shader, "u_size", enc->info.width,
+      enc->info.height);
+  gst_gl_shader_set_uniform_2i (d->shader, "u_blocks", enc->info.blocks_x,
+      enc->info.blocks_y);
+  gst_gl_shader_set_uniform_4i (d->shader, "u_chan", enc->layout.r,
+      enc->layout.g, enc->layout.b, enc->layout.a);
+  enc->BindBufferRange (GL_SHADER_STORAGE_BUFFER, 0, ring->buffer,
+      (GLintptr) (ring->stride * d->slot), (GLsizeiptr) enc->info.size);
+
+  if (enc->have_timer)
+    gl->BeginQuery (GL_TIME_ELAPSED, slot->query);
+  enc->DispatchCompute ((enc->info.blocks_x + 7) / 8,
+      (enc->info.blocks_y + 7) / 8, 1);
+  if (enc->have_timer)
+    gl->EndQuery (GL_TIME_ELAPSED);
+  slot->timed = enc->have_timer;
+
+  /* shader writes reach the persistent mapping before the fence */
+  enc->MemoryBarrier (GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+  if (slot->fence)
+    gl->DeleteSync (slot->fence);
+  slot->fence = gl->FenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  gl->Flush ();
+
+  enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 0, 0);
+  gl->BindTexture (GL_TEXTURE_2D, 0);
+  gst_gl_context_clear_shader (context);
+
+  if (d->gl_errors) {
+    GLenum err;
+
+    while ((err = gl->GetError ()) != GL_NO_ERROR) {
+      GST_WARNING ("GL error 0x%04x after the encode dispatch", err);
+      (*d->gl_errors)++;
+    }
+  }
+}
+
+gboolean
+gst_bc_gl_encoder_submit (GstBcGLEncoder * enc, guint texture,
+    GstBcQuality quality, guint * slot, guint * gl_errors, GError ** error)
+{
+  SubmitData d = { enc, texture, 0, NULL, gl_errors };
+  guint i, n;
+
+  g_return_val_if_fail (enc != NULL && slot != NULL, FALSE);
+
+  quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
+  if (!gst_bc_gl_encoder_prepare (enc, quality, error))
+    return FALSE;
+
+  n = enc->ring->n_slots;
+  for (i = 0; i < n; i++) {
+    guint s = (enc->next_slot + i) % n;
+
+    if (g_atomic_int_compare_and_exchange (&enc->ring->slots[s].state,
+            SLOT_FREE, SLOT_BUSY)) {
+      d.slot = s;
+      break;
+    }
+  }
+  if (i == n) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_BUSY,
+        "All %u slots of the GL encoder are in use", n);
+    return FALSE;
+  }
+  enc->next_slot = (d.slot + 1) % n;
+  d.shader = enc->shaders[quality];
+
+  gst_gl_context_thread_add (enc->context,
+      (GstGLContextThreadFunc) submit_gl, &d);
+  *slot = d.slot;
+  return TRUE;
+}
+
+const guint8 *
+gst_bc_gl_encoder_get_data (GstBcGLEncoder * enc, guint slot)
+{
+  g_return_val_if_fail (enc != NULL && slot < enc->ring->n_slots, NULL);
+
+  return enc->ring->map + enc->ring->stride * slot;
+}
+
+GstClockTime
+gst_bc_gl_encoder_get_gpu_time (GstBcGLEncoder * enc, guint slot)
+{
+  g_return_val_if_fail (enc != NULL && slot < enc->ring->n_slots,
+      GST_CLOCK_TIME_NONE);
+
+  return enc->ring->slots[slot].gpu_time;
+}
+
+void
+gst_bc_gl_encoder_release (GstBcGLEncoder * enc, guint slot)
+{
+  g_return_if_fail (enc != NULL && slot < enc->ring->n_slots);
+
+  g_atomic_int_set (&enc->ring->slots[slot].state, SLOT_FREE);
+}
+
+typedef struct
+{
+  Ring *ring;
+  guint slot;
+} Lent;
+
+static void
+lent_free (Lent * lent)
+{
+  g_atomic_int_set (&lent->ring->slots[lent->slot].state, SLOT_FREE);
+  ring_unref (lent->ring);
+  g_free (lent);
+}
+
+GstMemory *
+gst_bc_gl_encoder_lend (GstBcGLEncoder * enc, guint slot)
+{
+  Lent *lent;
+
+  g_return_val_if_fail (enc != NULL && slot < enc->ring->n_slots, NULL);
+
+  lent = g_new (Lent, 1);
+  lent->ring = ring_ref (enc->ring);
+  lent->slot = slot;
+  g_atomic_int_set (&enc->ring->slots[slot].state, SLOT_LENT);
+  return gst_memory_new_wrapped (GST_MEMORY_FLAG_READONLY,
+      enc->ring->map + enc->ring->stride * slot, enc->info.size, 0,
+      enc->info.size, lent, (GDestroyNotify) lent_free);
+}
+
+guint
+gst_bc_gl_encoder_get_n_lent (GstBcGLEncoder * enc)
+{
+  guint i, n = 0;
+
+  for (i = 0; i < enc->ring->n_slots; i++)
+    if (g_atomic_int_get (&enc->ring->slots[i].state) == SLOT_LENT)
+      n++;
+  return n;
+}
+
+guint
+gst_bc_gl_encoder_get_n_slots (GstBcGLEncoder * enc)
+{
+  return enc->ring->n_slots;
+}
+
+const GstBcInfo *
+gst_bc_gl_encoder_get_info (GstBcGLEncoder * enc)
+{
+  return &enc->info;
+}

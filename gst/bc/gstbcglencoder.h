@@ -1,0 +1,123 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+#ifndef __GST_BC_GL_ENCODER_H__
+#define __GST_BC_GL_ENCODER_H__
+
+#include <gst/gst.h>
+#include <gst/gl/gl.h>
+#include <gst/bc/bc.h>
+
+G_BEGIN_DECLS
+
+/* The GL compute encode path, without any element: a GLSL port of the CPU
+ * kernels (gstbcglshader.h) run on a GstGLContext, one invocation per 4x4
+ * block, writing each frame into a slot of a ring that is one
+ * persistently and coherently mapped shader storage buffer. Each submitted
+ * frame is fenced; the CPU reads a slot once its fence has signalled, so
+ * frame N can be read while frame N + 1 runs. Used by GstBcEnc (gstbcencgl.c)
+ * and benchmarks/encode. */
+typedef struct _GstBcGLEncoder GstBcGLEncoder;
+
+#define GST_BC_GL_ENCODER_MAX_SLOTS 16
+
+/* What @context lacks to run the encoder (compute shaders: OpenGL 4.3 or
+ * OpenGL ES 3.1; glBufferStorage: OpenGL 4.4, GL_ARB_buffer_storage or
+ * GL_EXT_buffer_storage), or NULL when it can. Any thread. */
+G_GNUC_INTERNAL
+const gchar *    gst_bc_gl_encoder_context_missing (GstGLContext * context);
+
+G_GNUC_INTERNAL
+gboolean         gst_bc_gl_encoder_format_supported (GstBcFormat format);
+
+/* Any thread (the GL work runs on the context's thread). @layout: which
+ * texel component holds r, g, b and a (byte offsets of a 4-byte format =
+ * component indices of its GL texture). @n_slots frames can be in flight
+ * or lent at once (2 to GST_BC_GL_ENCODER_MAX_SLOTS). */
+G_GNUC_INTERNAL
+GstBcGLEncoder * gst_bc_gl_encoder_new (GstGLContext * context,
+                                        const GstBcInfo * info,
+                                        const GstBcPixelLayout * layout,
+                                        guint n_slots, GError ** error);
+
+/* Waits for the frames in flight; slots lent out stay valid until their
+ * memories are freed. */
+G_GNUC_INTERNAL
+void             gst_bc_gl_encoder_free (GstBcGLEncoder * enc);
+
+/* Compiles and links the program of @quality unless done already; @error
+ * carries the driver's log on failure. */
+G_GNUC_INTERNAL
+gboolean         gst_bc_gl_encoder_prepare (GstBcGLEncoder * enc,
+                                            GstBcQuality quality,
+                                            GError ** error);
+
+/* Queues the encode of 2D texture @texture (its visible size is the
+ * info's) into a free slot, fenced. @gl_errors (nullable): when not NULL,
+ * glGetError () is checked afterwards and the errors counted there. */
+G_GNUC_INTERNAL
+gboolean         gst_bc_gl_encoder_submit (GstBcGLEncoder * enc,
+                                           guint texture,
+                                           GstBcQuality quality,
+                                           guint * slot, guint * gl_errors,
+                                           GError ** error);
+
+/* Whether a slot is free for the next gst_bc_gl_encoder_submit () */
+G_GNUC_INTERNAL
+gboolean         gst_bc_gl_encoder_has_free_slot (GstBcGLEncoder * enc);
+
+/* Non-blocking: TRUE when the frame in @slot is complete. */
+G_GNUC_INTERNAL
+gboolean         gst_bc_gl_encoder_poll (GstBcGLEncoder * enc, guint slot,
+                                         GError ** error);
+
+/* Waits until the frame in @slot is complete, polling; the GL thread is
+ * free between polls. */
+G_GNUC_INTERNAL
+gboolean         gst_bc_gl_encoder_wait (GstBcGLEncoder * enc, guint slot,
+                                         GError ** error);
+
+/* The blocks of a complete slot: info.size bytes, valid until the slot is
+ * released. */
+G_GNUC_INTERNAL
+const guint8 *   gst_bc_gl_encoder_get_data (GstBcGLEncoder * enc,
+                                             guint slot);
+
+/* GPU time of the slot's dispatch (GL_TIME_ELAPSED), in ns, or
+ * GST_CLOCK_TIME_NONE when the context has no timer queries */
+G_GNUC_INTERNAL
+GstClockTime     gst_bc_gl_encoder_get_gpu_time (GstBcGLEncoder * enc,
+                                                 guint slot);
+
+G_GNUC_INTERNAL
+void             gst_bc_gl_encoder_release (GstBcGLEncoder * enc,
+                                            guint slot);
+
+/* Hands a complete slot out as a read-only memory (zero copy); the slot is
+ * free again when the memory is freed. */
+G_GNUC_INTERNAL
+GstMemory *      gst_bc_gl_encoder_lend (GstBcGLEncoder * enc, guint slot);
+
+G_GNUC_INTERNAL
+guint            gst_bc_gl_encoder_get_n_lent (GstBcGLEncoder * enc);
+
+G_GNUC_INTERNAL
+guint            gst_bc_gl_encoder_get_n_slots (GstBcGLEncoder * enc);
+
+G_GNUC_INTERNAL
+const GstBcInfo * gst_bc_gl_encoder_get_info (GstBcGLEncoder * enc);
+
+G_END_DECLS
+
+#endif /* __GST_BC_GL_ENCODER_H__ */

@@ -1,0 +1,1089 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The GL compute path of bc1enc and bc3enc on a headless GL context (Mesa
+ * llvmpipe through GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device): its
+ * blocks against the CPU encoder's (the library's, which bcenc.c checks
+ * the CPU path against) on photographs and odd sizes for every format and
+ * quality, BC1's c0 > c1, input formats, the full GPU pipeline through
+ * glbcupload, caps and quality changes mid-stream, the frame kept back and
+ * EOS, the latency, a context without compute shaders (fallback to
+ * gldownload and the CPU) and a shader the driver does not compile.
+ *
+ * Bit-identity: on an implementation with IEEE single-precision add,
+ * subtract, multiply and divide (llvmpipe) the GL blocks are the CPU's
+ * bit for bit, for every format and quality, and that is asserted there.
+ * Elsewhere (GLSL allows division within 2.5 ULP) the decoded PSNR must
+ * stay within 0.1 dB of the CPU's, and the alpha halves of BC3 and
+ * YCoCg-BC3 at quality=fast, which are integer-only, must be identical.
+ *
+ * Exits 77 (skipped) only when no GL context can be created at all. The
+ * encoder checks glGetError () with its debug category at DEBUG, which
+ * this test sets: a GL error becomes a WARNING message, and any WARNING or
+ * ERROR message fails the test. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/app/app.h>
+#include <gst/gl/gl.h>
+#include <gst/gl/gstglfuncs.h>
+#include <gst/bc/bc.h>
+#include <glib/gstdio.h>
+
+#include <math.h>
+#include <string.h>
+
+#define PULL_TIMEOUT (60 * GST_SECOND)
+#define FRAME_DURATION (GST_SECOND / 30)
+#define PSNR_BOUND 0.1
+
+static const GstBcPixelLayout rgba_layout = { 4, 0, 1, 2, 3, -1 };
+
+/* GL_RENDERER is llvmpipe: IEEE float, blocks asserted bit-identical */
+static gboolean ieee_renderer;
+
+#define note(...) g_print ("bcencgl: " __VA_ARGS__)
+
+/* ---------------------------------------------------------------------- */
+/* pictures                                                                */
+
+static guint32
+lcg_next (guint32 * state)
+{
+  *state = *state * 1664525u + 1013904223u;
+  return *state >> 8;
+}
+
+/* Smooth gradients, hard edges, texture and noise; a ramp in alpha */
+static guint8 *
+make_picture (guint width, guint height, guint32 seed)
+{
+  guint8 *p = g_malloc ((gsize) width * height * 4);
+  guint32 state = seed;
+  guint x, y;
+
+  for (y = 0; y < height; y++) {
+    for (x = 0; x < width; x++) {
+      guint8 *px = p + ((gsize) y * width + x) * 4;
+      gdouble fx = (x + seed) / 37.0, fy = y / 23.0;
+      gdouble base = 110 + 60 * sin (fx) * cos (fy * 0.7);
+      gdouble edge = ((x / 29 + y / 17) % 3 == 0) ? 50 : 0;
+      gint n = (gint) (lcg_next (&state) % 13) - 6;
+
+      px[0] = CLAMP (base + edge + n + 30 * sin (fy * 1.3), 0, 255);
+      px[1] = CLAMP (base * 0.8 + n + 40 * cos (fx * 0.5), 0, 255);
+      px[2] = CLAMP (200 - base * 0.6 + edge / 2 + n, 0, 255);
+      px[3] = (guint8) ((x * 7 + y * 3 + (n & 3)) & 0xff);
+    }
+  }
+  return p;
+}
+
+/* A photograph that benchmarks/photos.py cached (not in the repository),
+ * else a deterministic picture of the same size. */
+static guint8 *
+load_picture (const gchar * name, guint width, guint height, gboolean * photo)
+{
+  gchar *file = g_strdup_printf ("%s_%ux%u.rgba", name, width, height);
+  gchar *path = g_build_filename (GST_BC_SOURCE_ROOT, "benchmarks", "photos",
+      "cache", "frames", file, NULL);
+  gchar *data = NULL;
+  gsize len = 0;
+
+  g_free (file);
+  *photo = g_file_get_contents (path, &data, &len, NULL) &&
+      len == (gsize) width *height * 4;
+  g_free (path);
+  if (*photo)
+    return (guint8 *) data;
+  g_free (data);
+  return make_picture (width, height, width ^ height);
+}
+
+static guint8 *
+encode_cpu (GstBcFormat format, GstBcQuality quality, const guint8 * rgba,
+    guint width, guint height, GstBcInfo * info)
+{
+  guint8 *out;
+
+  gst_bc_info_init (info);
+  fail_unless (gst_bc_info_set_format (info, format, width, height));
+  out = g_malloc0 (info->size);
+  gst_bc_encode_rows (format, quality, rgba, (gsize) width * 4, width,
+      height, &rgba_layout, 0, info->blocks_y, out);
+  return out;
+}
+
+/* RGB PSNR (RGBA for BC3) of @blocks decoded, against @rgba */
+static gdouble
+psnr (const GstBcInfo * info, const guint8 * blocks, const guint8 * rgba)
+{
+  guint8 *dec = g_malloc ((gsize) info->width * info->height * 4);
+  guint nc = info->format == GST_BC_FORMAT_BC3 ? 4 : 3;
+  gdouble se = 0;
+  gsize i, n = (gsize) info->width * info->height;
+  guint c;
+
+  gst_bc_decode_rows (info->format, blocks, info->width, info->height, 0,
+      info->blocks_y, dec, info->width * 4, &rgba_layout);
+  for (i = 0; i < n; i++) {
+    for (c = 0; c < nc; c++) {
+      gdouble d = (gdouble) dec[i * 4 + c] - rgba[i * 4 + c];
+      se += d * d;
+    }
+  }
+  g_free (dec);
+  return se == 0 ? 99.0 : 10.0 * log10 (255.0 * 255.0 * nc * n / se);
+}
+
+/* ---------------------------------------------------------------------- */
+/* pipelines                                                               */
+
+static GstElement *
+launch (const gchar * desc)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+
+  fail_unless (p != NULL && err == NULL, "cannot parse '%s': %s", desc,
+      err ? err->message : "?");
+  return p;
+}
+
+static GstElement *
+get (GstElement * pipeline, const gchar * name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+
+  fail_unless (e != NULL, "no element %s", name);
+  return e;
+}
+
+/* Fails on any ERROR or WARNING message posted so far. */
+static void
+check_bus (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop_filtered (bus,
+              GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, &dbg);
+    else
+      gst_message_parse_warning (msg, &err, &dbg);
+    fail ("%s from %s: %s (%s)", GST_MESSAGE_TYPE_NAME (msg),
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message, dbg ? dbg : "");
+  }
+  gst_object_unref (bus);
+}
+
+static void
+wait_eos (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+
+  fail_unless (msg != NULL, "no EOS");
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    fail ("error instead of EOS: %s (%s)", err->message, dbg ? dbg : "");
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+}
+
+static void
+stop (GstElement * pipeline)
+{
+  check_bus (pipeline);
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pipeline);
+}
+
+static gchar *
+get_path (GstElement * enc)
+{
+  gchar *path = NULL;
+
+  g_object_get (enc, "path", &path, NULL);
+  fail_unless (path != NULL);
+  return path;
+}
+
+static GstCaps *
+raw_caps (const gchar * format, guint width, guint height)
+{
+  return gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, format,
+      "width", G_TYPE_INT, width, "height", G_TYPE_INT, height, "framerate",
+      GST_TYPE_FRACTION, 30, 1, NULL);
+}
+
+/* @rgba converted to the 4-byte @format (packed rows) */
+static GstBuffer *
+picture_buffer (const guint8 * rgba, guint width, guint height,
+    const gchar * format, guint index)
+{
+  GstBcPixelLayout lo;
+  GstBuffer *buf;
+  GstMapInfo map;
+  gsize i, n = (gsize) width * height;
+
+  fail_unless (gst_bc_pixel_layout_from_video_format (&lo,
+          gst_video_format_from_string (format)));
+  fail_unless_equals_int (lo.bpp, 4);
+  buf = gst_buffer_new_allocate (NULL, n * 4, NULL);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  memset (map.data, 0x5a, map.size);
+  for (i = 0; i < n; i++) {
+    map.data[i * 4 + lo.r] = rgba[i * 4 + 0];
+    map.data[i * 4 + lo.g] = rgba[i * 4 + 1];
+    map.data[i * 4 + lo.b] = rgba[i * 4 + 2];
+    if (lo.a >= 0)
+      map.data[i * 4 + lo.a] = rgba[i * 4 + 3];
+  }
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = index * FRAME_DURATION;
+  GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+  return buf;
+}
+
+/* appsrc ! glupload ! @enc ! appsink: the GL path */
+typedef struct
+{
+  GstElement *pipeline, *src, *enc, *sink;
+} GLPipe;
+
+static void
+gl_pipe_start (GLPipe * g, const gchar * enc, GstCaps * caps)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time "
+      "! glupload ! %s name=enc ! appsink name=sink sync=false", enc);
+
+  g->pipeline = launch (desc);
+  g_free (desc);
+  g->src = get (g->pipeline, "src");
+  g->enc = get (g->pipeline, "enc");
+  g->sink = get (g->pipeline, "sink");
+  g_object_set (g->src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  fail_if (gst_element_set_state (g->pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+}
+
+static void
+gl_pipe_push (GLPipe * g, GstBuffer * buf)
+{
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (g->src), buf),
+      GST_FLOW_OK);
+}
+
+static GstSample *
+gl_pipe_pull (GLPipe * g)
+{
+  GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (g->sink),
+      PULL_TIMEOUT);
+
+  fail_unless (s != NULL, "no frame from the encoder");
+  return s;
+}
+
+static void
+gl_pipe_stop (GLPipe * g)
+{
+  gst_object_unref (g->src);
+  gst_object_unref (g->enc);
+  gst_object_unref (g->sink);
+  stop (g->pipeline);
+}
+
+/* The sample's blocks, checked against the caps of @format and size */
+static guint8 *
+sample_blocks (GstSample * s, GstBcFormat format, guint width, guint height)
+{
+  GstBcInfo info;
+  GstMapInfo map;
+  guint8 *data;
+
+  fail_unless (gst_bc_info_from_caps (&info, gst_sample_get_caps (s)));
+  fail_unless_equals_int (info.format, format);
+  fail_unless_equals_int (info.width, width);
+  fail_unless_equals_int (info.height, height);
+  fail_unless (gst_buffer_map (gst_sample_get_buffer (s), &map, GST_MAP_READ));
+  fail_unless_equals_uint64 (map.size, info.size);
+  data = g_memdup2 (map.data, map.size);
+  gst_buffer_unmap (gst_sample_get_buffer (s), &map);
+  return data;
+}
+
+/* ---------------------------------------------------------------------- */
+/* GL against CPU                                                          */
+
+static const struct
+{
+  const gchar *enc;
+  GstBcFormat format;
+} encoders[] = {
+  {"bc1enc", GST_BC_FORMAT_BC1},
+  {"bc3enc ycocg=false", GST_BC_FORMAT_BC3},
+  {"bc3enc ycocg=true", GST_BC_FORMAT_YCOCG_BC3},
+};
+
+static const struct
+{
+  const gchar *name;
+  guint width, height;
+} pictures[] = {
+  {"dragonfly_crop", 30, 26},
+  {"bridge_crop", 1918, 1078},
+};
+
+static const gchar *const quality_names[] = { "fast", "normal", "high" };
+
+/* Compares GL blocks with the CPU's: PSNR delta, identical blocks */
+static void
+compare (const gchar * what, const GstBcInfo * info, const guint8 * gl,
+    const guint8 * cpu, const guint8 * rgba, GstBcQuality quality)
+{
+  gsize i, n = info->size / info->block_bytes, differ = 0;
+  gdouble p_gl = psnr (info, gl, rgba), p_cpu = psnr (info, cpu, rgba);
+
+  for (i = 0; i < n; i++)
+    if (memcmp (gl + i * info->block_bytes, cpu + i * info->block_bytes,
+            info->block_bytes) != 0)
+      differ++;
+  note ("%-44s %-9s %-6s %4ux%-4u PSNR CPU %.3f GL %.3f dB (%+.4f), "
+      "%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " blocks differ\n", what,
+      gst_bc_format_to_string (info->format), quality_names[quality],
+      info->width, info->height, p_cpu, p_gl, p_gl - p_cpu, differ, n);
+
+  fail_unless (fabs (p_gl - p_cpu) <= PSNR_BOUND, "%s: GL %.3f dB, CPU %.3f "
+      "dB", what, p_gl, p_cpu);
+  if (ieee_renderer)
+    fail_unless (differ == 0, "%s %s %s: %" G_GSIZE_FORMAT " blocks differ "
+        "on an IEEE-float renderer", what,
+        gst_bc_format_to_string (info->format), quality_names[quality], differ);
+  /* integer-only everywhere: the alpha / luma block at quality=fast */
+  if (info->format != GST_BC_FORMAT_BC1 && quality == GST_BC_QUALITY_FAST)
+    for (i = 0; i < n; i++)
+      fail_unless (memcmp (gl + i * 16, cpu + i * 16, 8) == 0,
+          "%s: alpha block %" G_GSIZE_FORMAT " differs", what, i);
+}
+
+/* BC1: every block in 4-colour mode, c0 > c1 */
+static void
+check_c0_gt_c1 (const GstBcInfo * info, const guint8 * blocks)
+{
+  gsize i;
+
+  for (i = 0; i < info->size; i += 8) {
+    guint c0 = blocks[i] | (blocks[i + 1] << 8);
+    guint c1 = blocks[i + 2] | (blocks[i + 3] << 8);
+
+    fail_unless (c0 > c1, "block %" G_GSIZE_FORMAT ": c0 %04x <= c1 %04x",
+        i / 8, c0, c1);
+  }
+}
+
+/* One pipeline per quality; the two pictures follow each other with a caps
+ * change between them. */
+static void
+check_against_cpu (guint e)
+{
+  GstBcFormat format = encoders[e].format;
+  guint q, s;
+
+  for (q = 0; q < 3; q++) {
+    gchar *desc = g_strdup_printf ("%s quality=%s", encoders[e].enc,
+        quality_names[q]);
+    GLPipe g;
+    guint8 *pics[G_N_ELEMENTS (pictures)];
+    gboolean photo[G_N_ELEMENTS (pictures)];
+    gchar *path;
+
+    for (s = 0; s < G_N_ELEMENTS (pictures); s++)
+      pics[s] = load_picture (pictures[s].name, pictures[s].width,
+          pictures[s].height, &photo[s]);
+
+    gl_pipe_start (&g, desc, raw_caps ("RGBA", pictures[0].width,
+            pictures[0].height));
+    for (s = 0; s < G_N_ELEMENTS (pictures); s++) {
+      if (s > 0)
+        g_object_set (g.src, "caps", raw_caps ("RGBA", pictures[s].width,
+                pictures[s].height), NULL);
+      gl_pipe_push (&g, picture_buffer (pics[s], pictures[s].width,
+              pictures[s].height, "RGBA", s));
+    }
+    gst_app_src_end_of_stream (GST_APP_SRC (g.src));
+
+    for (s = 0; s < G_N_ELEMENTS (pictures); s++) {
+      GstSample *sample = gl_pipe_pull (&g);
+      guint8 *gl = sample_blocks (sample, format, pictures[s].width,
+          pictures[s].height);
+      GstBcInfo info;
+      guint8 *cpu = encode_cpu (format, q, pics[s], pictures[s].width,
+          pictures[s].height, &info);
+      gchar *what = g_strdup_printf ("%s %s", photo[s] ? "photograph" :
+          "synthetic picture", pictures[s].name);
+
+      compare (what, &info, gl, cpu, pics[s], q);
+      if (format == GST_BC_FORMAT_BC1)
+        check_c0_gt_c1 (&info, gl);
+      g_free (what);
+      g_free (gl);
+      g_free (cpu);
+      gst_sample_unref (sample);
+    }
+    wait_eos (g.pipeline);
+    path = get_path (g.enc);
+    fail_unless_equals_string (path, "gl");
+    g_free (path);
+    gl_pipe_stop (&g);
+    for (s = 0; s < G_N_ELEMENTS (pictures); s++)
+      g_free (pics[s]);
+    g_free (desc);
+  }
+}
+
+GST_START_TEST (test_bc1_against_cpu)
+{
+  check_against_cpu (0);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bc3_against_cpu)
+{
+  check_against_cpu (1);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_ycocg_bc3_against_cpu)
+{
+  check_against_cpu (2);
+}
+
+GST_END_TEST;
+
+/* Every GLMemory input format reads its channels right */
+GST_START_TEST (test_input_formats)
+{
+  static const gchar *const formats[] = { "RGBA", "RGBx", "BGRA", "BGRx" };
+  guint f;
+  guint8 *pic = make_picture (61, 35, 5);
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GLPipe g;
+    GstSample *sample;
+    GstBcInfo info;
+    guint8 *gl, *cpu, *ref = g_memdup2 (pic, 61 * 35 * 4);
+    gsize i;
+
+    /* formats without alpha read as opaque */
+    if (formats[f][3] == 'x')
+      for (i = 0; i < 61 * 35; i++)
+        ref[i * 4 + 3] = 255;
+    gl_pipe_start (&g, "bc3enc ycocg=false quality=fast",
+        raw_caps (formats[f], 61, 35));
+    gl_pipe_push (&g, picture_buffer (pic, 61, 35, formats[f], 0));
+    gst_app_src_end_of_stream (GST_APP_SRC (g.src));
+    sample = gl_pipe_pull (&g);
+    gl = sample_blocks (sample, GST_BC_FORMAT_BC3, 61, 35);
+    cpu = encode_cpu (GST_BC_FORMAT_BC3, GST_BC_QUALITY_FAST, ref, 61, 35,
+        &info);
+    compare (formats[f], &info, gl, cpu, ref, GST_BC_QUALITY_FAST);
+    gst_sample_unref (sample);
+    wait_eos (g.pipeline);
+    gl_pipe_stop (&g);
+    g_free (gl);
+    g_free (cpu);
+    g_free (ref);
+  }
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+/* pipelining, EOS, caps and property changes, latency                     */
+
+GST_START_TEST (test_eos_drains_kept_frame)
+{
+  guint8 *pic = make_picture (64, 48, 9);
+  GLPipe g;
+  GstSample *s;
+  guint i;
+
+  gl_pipe_start (&g, "bc1enc", raw_caps ("RGBA", 64, 48));
+  gl_pipe_push (&g, picture_buffer (pic, 64, 48, "RGBA", 0));
+  /* frame 0 is kept back until frame 1 or EOS comes */
+  s = gst_app_sink_try_pull_sample (GST_APP_SINK (g.sink), GST_SECOND / 2);
+  fail_unless (s == NULL, "the GL path did not keep the frame back");
+  gl_pipe_push (&g, picture_buffer (pic, 64, 48, "RGBA", 1));
+  s = gl_pipe_pull (&g);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (s)), 0);
+  gst_sample_unref (s);
+  gl_pipe_push (&g, picture_buffer (pic, 64, 48, "RGBA", 2));
+  gst_app_src_end_of_stream (GST_APP_SRC (g.src));
+  for (i = 1; i < 3; i++) {
+    s = gl_pipe_pull (&g);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (s)),
+        i * FRAME_DURATION);
+    fail_if (GST_BUFFER_FLAG_IS_SET (gst_sample_get_buffer (s),
+            GST_BUFFER_FLAG_DELTA_UNIT));
+    gst_sample_unref (s);
+  }
+  wait_eos (g.pipeline);
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (g.sink)));
+  gl_pipe_stop (&g);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+/* Size, format and quality change mid-stream: each frame leaves with the
+ * caps it was encoded for, with the blocks of its quality. */
+static void
+check_step (GstSample * s, const guint8 * pic, guint w, guint h,
+    GstBcQuality quality, guint index)
+{
+  guint8 *gl = sample_blocks (s, GST_BC_FORMAT_YCOCG_BC3, w, h);
+  GstBcInfo info;
+  guint8 *cpu = encode_cpu (GST_BC_FORMAT_YCOCG_BC3, quality, pic, w, h,
+      &info);
+
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (s)),
+      index * FRAME_DURATION);
+  compare ("after caps / quality changes", &info, gl, cpu, pic, quality);
+  gst_sample_unref (s);
+  g_free (gl);
+  g_free (cpu);
+}
+
+GST_START_TEST (test_caps_change)
+{
+  static const struct
+  {
+    const gchar *format;
+    guint w, h;
+    GstBcQuality quality;
+  } steps[] = {
+    {"RGBA", 64, 48, GST_BC_QUALITY_NORMAL},
+    {"RGBA", 64, 48, GST_BC_QUALITY_NORMAL},
+    {"BGRx", 30, 26, GST_BC_QUALITY_NORMAL},
+    {"BGRx", 30, 26, GST_BC_QUALITY_NORMAL},
+    {"BGRx", 30, 26, GST_BC_QUALITY_FAST},
+    {"RGBA", 37, 91, GST_BC_QUALITY_FAST},
+    {"RGBA", 37, 91, GST_BC_QUALITY_FAST},
+    {"RGBA", 37, 91, GST_BC_QUALITY_HIGH},
+  };
+  GLPipe g;
+  guint8 *pics[G_N_ELEMENTS (steps)];
+  guint i, pulled = 0;
+
+  gl_pipe_start (&g, "bc3enc", raw_caps (steps[0].format, steps[0].w,
+          steps[0].h));
+  for (i = 0; i < G_N_ELEMENTS (steps); i++) {
+    pics[i] = make_picture (steps[i].w, steps[i].h, 20 + i);
+    if (i > 0 && (steps[i].w != steps[i - 1].w
+            || strcmp (steps[i].format, steps[i - 1].format) != 0))
+      g_object_set (g.src, "caps", raw_caps (steps[i].format, steps[i].w,
+              steps[i].h), NULL);
+    if (i > 0 && steps[i].quality != steps[i - 1].quality) {
+      /* frame i - 2 leaves while frame i - 1 is handled, after frame
+       * i - 1 took its quality (unless a caps change let it out earlier):
+       * the new quality applies from frame i on */
+      fail_unless (i >= 2 && steps[i - 1].w == steps[i - 2].w &&
+          strcmp (steps[i - 1].format, steps[i - 2].format) == 0);
+      for (; pulled < i - 1; pulled++)
+        check_step (gl_pipe_pull (&g), pics[pulled], steps[pulled].w,
+            steps[pulled].h, steps[pulled].quality, pulled);
+      g_object_set (g.enc, "quality", steps[i].quality, NULL);
+    }
+    gl_pipe_push (&g, picture_buffer (pics[i], steps[i].w, steps[i].h,
+            steps[i].format, i));
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (g.src));
+  for (; pulled < G_N_ELEMENTS (steps); pulled++)
+    check_step (gl_pipe_pull (&g), pics[pulled], steps[pulled].w,
+        steps[pulled].h, steps[pulled].quality, pulled);
+  wait_eos (g.pipeline);
+  gl_pipe_stop (&g);
+  for (i = 0; i < G_N_ELEMENTS (steps); i++)
+    g_free (pics[i]);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_latency)
+{
+  static const gchar *const descs[] = {
+    "videotestsrc is-live=true ! video/x-raw,width=64,height=48,"
+        "framerate=30/1 ! glupload ! bc1enc name=enc ! fakesink name=sink",
+    "videotestsrc is-live=true ! video/x-raw,width=64,height=48,"
+        "framerate=30/1 ! bc1enc name=enc ! fakesink name=sink",
+  };
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    GstElement *p = launch (descs[i]), *enc = get (p, "enc");
+    GstClockTime min = 0, max = 0, frame = gst_util_uint64_scale (GST_SECOND,
+        1, 30);
+    gboolean live = FALSE;
+    GstQuery *q;
+    gchar *path;
+
+    fail_if (gst_element_set_state (p, GST_STATE_PLAYING) ==
+        GST_STATE_CHANGE_FAILURE);
+    fail_unless_equals_int (gst_element_get_state (p, NULL, NULL,
+            PULL_TIMEOUT), GST_STATE_CHANGE_SUCCESS);
+    q = gst_query_new_latency ();
+    fail_unless (gst_element_query (enc, q));
+    gst_query_parse_latency (q, &live, &min, &max);
+    gst_query_unref (q);
+    path = get_path (enc);
+    note ("%s path: latency %" GST_TIME_FORMAT " (live source)\n", path,
+        GST_TIME_ARGS (min));
+    /* videotestsrc's frame, then ours: 1 (CPU) or 2 (GL) frames */
+    fail_unless_equals_string (path, i == 0 ? "gl" : "cpu");
+    fail_unless (live);
+    fail_unless_equals_uint64 (min, frame * (i == 0 ? 3 : 2));
+    g_free (path);
+    gst_object_unref (enc);
+    stop (p);
+  }
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+/* the full GPU pipeline                                                   */
+
+static guint8 *
+sample_rgba (GstSample * s, guint width, guint height)
+{
+  GstVideoInfo vinfo;
+  GstVideoFrame frame;
+  guint8 *out = g_malloc ((gsize) width * height * 4);
+  guint y;
+
+  fail_unless (gst_video_info_from_caps (&vinfo, gst_sample_get_caps (s)));
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&vinfo),
+      GST_VIDEO_FORMAT_RGBA);
+  fail_unless (gst_video_frame_map (&frame, &vinfo, gst_sample_get_buffer (s),
+          GST_MAP_READ));
+  for (y = 0; y < height; y++)
+    memcpy (out + (gsize) y * width * 4,
+        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), width * 4);
+  gst_video_frame_unmap (&frame);
+  return out;
+}
+
+static gdouble
+psnr_rgb (const guint8 * a, const guint8 * b, gsize n)
+{
+  gdouble se = 0;
+  gsize i;
+  guint c;
+
+  for (i = 0; i < n; i++)
+    for (c = 0; c < 3; c++) {
+      gdouble d = (gdouble) a[i * 4 + c] - b[i * 4 + c];
+      se += d * d;
+    }
+  return se == 0 ? 99.0 : 10.0 * log10 (255.0 * 255.0 * 3 * n / se);
+}
+
+/* videotestsrc ! glupload ! bc1enc ! glbcupload ! gldownload against
+ * videotestsrc ! bc1enc ! bcdec, frame by frame (tee'd: the same frames) */
+GST_START_TEST (test_full_gpu_pipeline)
+{
+  const guint w = 318, h = 178, n = 4;
+  GstElementFactory *up = gst_element_factory_find ("glbcupload");
+  const gchar *decode = up ? "glbcupload ! gldownload" : "bcdec";
+  GstElement *p, *gl_sink, *cpu_sink, *src_sink, *genc, *cenc;
+  gchar *desc, *path;
+  guint i;
+
+  if (up == NULL)
+    note ("glbcupload is not built: bcdec decodes the GL encoder's output\n");
+  gst_clear_object (&up);
+  desc = g_strdup_printf ("videotestsrc num-buffers=%u pattern=smpte "
+      "horizontal-speed=3 ! video/x-raw,format=RGBA,width=%u,height=%u,"
+      "framerate=30/1 ! tee name=t "
+      "t. ! queue ! glupload ! bc1enc name=genc ! %s ! "
+      "video/x-raw,format=RGBA ! appsink name=gl sync=false "
+      "t. ! queue ! bc1enc name=cenc ! bcdec ! video/x-raw,format=RGBA ! "
+      "appsink name=cpu sync=false "
+      "t. ! queue ! appsink name=src sync=false", n, w, h, decode);
+  p = launch (desc);
+  g_free (desc);
+  gl_sink = get (p, "gl");
+  cpu_sink = get (p, "cpu");
+  src_sink = get (p, "src");
+  genc = get (p, "genc");
+  cenc = get (p, "cenc");
+  fail_if (gst_element_set_state (p, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+
+  for (i = 0; i < n; i++) {
+    GstSample *a = gst_app_sink_try_pull_sample (GST_APP_SINK (gl_sink),
+        PULL_TIMEOUT);
+    GstSample *b = gst_app_sink_try_pull_sample (GST_APP_SINK (cpu_sink),
+        PULL_TIMEOUT);
+    GstSample *c = gst_app_sink_try_pull_sample (GST_APP_SINK (src_sink),
+        PULL_TIMEOUT);
+    guint8 *ga, *cb, *sc;
+    gdouble pg, pc;
+
+    fail_unless (a && b && c, "frame %u missing", i);
+    ga = sample_rgba (a, w, h);
+    cb = sample_rgba (b, w, h);
+    sc = sample_rgba (c, w, h);
+    pg = psnr_rgb (ga, sc, (gsize) w * h);
+    pc = psnr_rgb (cb, sc, (gsize) w * h);
+    note ("GPU pipeline frame %u: PSNR GL encode + %s %.3f dB, CPU encode "
+        "+ bcdec %.3f dB, GL vs CPU output %.2f dB\n", i, decode, pg, pc,
+        psnr_rgb (ga, cb, (gsize) w * h));
+    fail_unless (fabs (pg - pc) <= PSNR_BOUND, "frame %u: %.3f vs %.3f dB",
+        i, pg, pc);
+    g_free (ga);
+    g_free (cb);
+    g_free (sc);
+    gst_sample_unref (a);
+    gst_sample_unref (b);
+    gst_sample_unref (c);
+  }
+  wait_eos (p);
+  path = get_path (genc);
+  fail_unless_equals_string (path, "gl");
+  g_free (path);
+  path = get_path (cenc);
+  fail_unless_equals_string (path, "cpu");
+  g_free (path);
+  gst_object_unref (gl_sink);
+  gst_object_unref (cpu_sink);
+  gst_object_unref (src_sink);
+  gst_object_unref (genc);
+  gst_object_unref (cenc);
+  stop (p);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+/* contexts that cannot, shaders that do not compile (child processes)     */
+
+/* Runs @desc; prints "ok <path>" or "error: <message> | <debug>" */
+static int
+child_run (const gchar * desc)
+{
+  GstElement *p;
+  GstBus *bus;
+  GstMessage *msg;
+  int ret = 0;
+
+  gst_init (NULL, NULL);
+  p = gst_parse_launch (desc, NULL);
+  if (p == NULL)
+    return 1;
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (p);
+  msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  if (!msg) {
+    g_print ("timeout\n");
+    ret = 1;
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+    GstElement *enc = gst_bin_get_by_name (GST_BIN (p), "enc");
+    gchar *path = NULL;
+
+    g_object_get (enc, "path", &path, NULL);
+    g_print ("ok %s\n", path);
+    g_free (path);
+    gst_object_unref (enc);
+  } else {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    g_print ("error: %s | %s\n", err->message, dbg ? dbg : "");
+    g_clear_error (&err);
+    g_free (dbg);
+  }
+  if (msg)
+    gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  return ret;
+}
+
+static gchar *
+run_child (const gchar * desc, const gchar * const *env_extra)
+{
+  gchar *argv[] = { (gchar *) "/proc/self/exe", (gchar *) "--child",
+    (gchar *) desc, NULL
+  };
+  gchar **env = g_get_environ ();
+  gchar *out = NULL, *err_out = NULL;
+  GError *error = NULL;
+  gint status = 0;
+  guint i;
+
+  for (i = 0; env_extra[i]; i += 2)
+    env = g_environ_setenv (env, env_extra[i], env_extra[i + 1], TRUE);
+  fail_unless (g_spawn_sync (NULL, argv, env, G_SPAWN_DEFAULT, NULL, NULL,
+          &out, &err_out, &status, &error), "cannot run the child: %s",
+      error ? error->message : "?");
+  fail_unless (g_spawn_check_wait_status (status, NULL), "the child failed: "
+      "%s%s", out, err_out);
+  g_strfreev (env);
+  g_free (err_out);
+  return out;
+}
+
+/* OpenGL 4.2: no compute shaders. The encoder does not offer GLMemory:
+ * straight after glupload it does not negotiate (an error, no crash);
+ * after gldownload it encodes on the CPU. */
+GST_START_TEST (test_no_compute_support)
+{
+  static const gchar *const env[] = {
+    "MESA_GL_VERSION_OVERRIDE", "4.2", NULL
+  };
+  gchar *out;
+
+  out = run_child ("videotestsrc num-buffers=3 ! video/x-raw,width=64,"
+      "height=48 ! glupload ! bc1enc name=enc ! fakesink", env);
+  note ("no compute, glupload ! bc1enc: %s", out);
+  fail_unless (g_str_has_prefix (out, "error: ") && strstr (out,
+          "not-negotiated"), "child said: %s", out);
+  g_free (out);
+
+  out = run_child ("videotestsrc num-buffers=3 ! video/x-raw,width=64,"
+      "height=48 ! glupload ! gldownload ! bc3enc name=enc ! fakesink", env);
+  note ("no compute, glupload ! gldownload ! bc3enc: %s", out);
+  fail_unless (g_str_has_prefix (out, "ok cpu"), "child said: %s", out);
+  g_free (out);
+
+  /* the same pipeline with compute shaders takes the GL path */
+  out = run_child ("videotestsrc num-buffers=3 ! video/x-raw,width=64,"
+      "height=48 ! glupload ! bc3enc name=enc ! fakesink", env + 2);
+  fail_unless (g_str_has_prefix (out, "ok gl"), "child said: %s", out);
+  g_free (out);
+}
+
+GST_END_TEST;
+
+/* A shader the driver refuses: Mesa dumps our shader (MESA_SHADER_DUMP_PATH)
+ * and reads a broken version of it back in its place
+ * (MESA_SHADER_READ_PATH); the element error carries the driver's log. */
+GST_START_TEST (test_shader_compile_error)
+{
+  const gchar *pipe = "videotestsrc num-buffers=1 ! video/x-raw,width=64,"
+      "height=48 ! glupload ! bc1enc name=enc quality=fast ! fakesink";
+  gchar *dump = g_dir_make_tmp ("bcencgl-dump-XXXXXX", NULL);
+  gchar *read = g_dir_make_tmp ("bcencgl-read-XXXXXX", NULL);
+  const gchar *env_dump[] = { "MESA_SHADER_DUMP_PATH", dump,
+    "MESA_SHADER_CACHE_DISABLE", "true", NULL
+  };
+  const gchar *env_read[] = { "MESA_SHADER_READ_PATH", read,
+    "MESA_SHADER_CACHE_DISABLE", "true", NULL
+  };
+  const gchar *name;
+  gchar *out, *src, *path;
+  GString *broken;
+  GDir *dir;
+  guint n = 0;
+
+  out = run_child (pipe, env_dump);
+  fail_unless (g_str_has_prefix (out, "ok gl"), "child said: %s", out);
+  g_free (out);
+
+  dir = g_dir_open (dump, 0, NULL);
+  fail_unless (dir != NULL);
+  while ((name = g_dir_read_name (dir))) {
+    path = g_build_filename (dump, name, NULL);
+    if (g_str_has_prefix (name, "CS_")) {
+      gchar *to = g_build_filename (read, name, NULL);
+
+      fail_unless (g_file_get_contents (path, &src, NULL, NULL));
+      broken = g_string_new (src);
+      /* after the #version line */
+      g_string_insert (broken, strchr (src, '\n') - src + 1,
+          "#error gst-bc test: a shader the driver refuses\n");
+      fail_unless (g_file_set_contents (to, broken->str, -1, NULL));
+      g_string_free (broken, TRUE);
+      g_free (src);
+      g_free (to);
+      n++;
+    }
+    g_unlink (path);
+    g_free (path);
+  }
+  g_dir_close (dir);
+  fail_unless (n == 1, "Mesa dumped %u compute shaders", n);
+
+  out = run_child (pipe, env_read);
+  note ("broken shader: %s", out);
+  fail_unless (g_str_has_prefix (out, "error: Could not compile the GL "
+          "encode shader") && strstr (out, "gst-bc test: a shader the "
+          "driver refuses"), "child said: %s", out);
+  g_free (out);
+
+  dir = g_dir_open (read, 0, NULL);
+  while ((name = g_dir_read_name (dir))) {
+    path = g_build_filename (read, name, NULL);
+    g_unlink (path);
+    g_free (path);
+  }
+  g_dir_close (dir);
+  g_rmdir (read);
+  g_rmdir (dump);
+  g_free (read);
+  g_free (dump);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  gchar *renderer;
+} Renderer;
+
+static void
+get_renderer (GstGLContext * context, Renderer * r)
+{
+  const GstGLFuncs *gl = context->gl_vtable;
+  const gchar *s = (const gchar *) gl->GetString (GL_RENDERER);
+
+  r->renderer = g_strdup (s ? s : "?");
+}
+
+/* In a child process, so that the test processes start without GL: exits
+ * 0 and prints GL_RENDERER when a context can be made, else 77. */
+static int
+probe_gl (void)
+{
+  GstGLDisplay *display;
+  GstGLContext *context = NULL;
+  GError *error = NULL;
+  Renderer r = { NULL };
+  gboolean ok;
+
+  gst_init (NULL, NULL);
+  display = gst_gl_display_new ();
+  ok = gst_gl_display_create_context (display, NULL, &context, &error);
+  if (!ok) {
+    g_printerr ("no GL context (%s)\n", error ? error->message : "?");
+  } else {
+    gst_gl_context_thread_add (context, (GstGLContextThreadFunc)
+        get_renderer, &r);
+    g_print ("%s\n", r.renderer);
+    g_free (r.renderer);
+  }
+  g_clear_error (&error);
+  gst_clear_object (&context);
+  gst_object_unref (display);
+  return ok ? 0 : 77;
+}
+
+static gchar *
+gl_renderer (void)
+{
+  gchar *argv[] = { (gchar *) "/proc/self/exe", (gchar *) "--probe", NULL };
+  gchar *out = NULL;
+  gint status = 0;
+
+  if (!g_spawn_sync (NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+          NULL, &status, NULL) || !g_spawn_check_wait_status (status, NULL)) {
+    g_free (out);
+    return NULL;
+  }
+  return g_strstrip (out);
+}
+
+static void
+log_warnings (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  if (level <= GST_LEVEL_WARNING)
+    gst_debug_log_default (category, level, file, function, line, object,
+        message, NULL);
+}
+
+static Suite *
+bcencgl_suite (void)
+{
+  Suite *s = suite_create ("bcencgl");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 600);
+  tcase_add_test (tc, test_bc1_against_cpu);
+  tcase_add_test (tc, test_bc3_against_cpu);
+  tcase_add_test (tc, test_ycocg_bc3_against_cpu);
+  tcase_add_test (tc, test_input_formats);
+  tcase_add_test (tc, test_eos_drains_kept_frame);
+  tcase_add_test (tc, test_caps_change);
+  tcase_add_test (tc, test_latency);
+  tcase_add_test (tc, test_full_gpu_pipeline);
+  tcase_add_test (tc, test_no_compute_support);
+  tcase_add_test (tc, test_shader_compile_error);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  gchar *renderer;
+
+  g_setenv ("GST_GL_PLATFORM", "egl", FALSE);
+  g_setenv ("GST_GL_WINDOW", "egl-device", FALSE);
+  if (argc == 2 && strcmp (argv[1], "--probe") == 0)
+    return probe_gl ();
+  if (argc == 3 && strcmp (argv[1], "--child") == 0)
+    return child_run (argv[2]);
+
+  gst_check_init (&argc, &argv);
+  renderer = gl_renderer ();
+  if (renderer == NULL) {
+    g_printerr ("no GL context can be created: skipping\n");
+    return 77;
+  }
+  ieee_renderer = strstr (renderer, "llvmpipe") != NULL;
+  note ("GL_RENDERER %s: blocks %s\n", renderer, ieee_renderer ?
+      "must be bit-identical to the CPU's" : "compared by PSNR");
+  g_free (renderer);
+
+  /* the encoder checks glGetError () at DEBUG */
+  if (!g_getenv ("GST_DEBUG")) {
+    gst_debug_remove_log_function (gst_debug_log_default);
+    gst_debug_add_log_function (log_warnings, NULL, NULL);
+  }
+  gst_debug_set_threshold_for_name ("bcencgl", GST_LEVEL_DEBUG);
+
+  return gst_check_run_suite (bcencgl_suite (), "bcencgl", __FILE__);
+}

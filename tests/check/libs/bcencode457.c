@@ -1,0 +1,856 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Unit tests of the BC4, BC5 and BC7 encoders of libgstbc: round trips,
+ * solid blocks, the BC4 8-value / 6-value choice, the BC7 modes of each
+ * quality, odd sizes, input layouts (grey, 16-bit grey, RGB luma) and the
+ * portable C / SSE2 / AVX2 builds. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/bc/bc.h>
+#include <math.h>
+#include <string.h>
+
+static const GstBcPixelLayout rgba_layout = { 4, 0, 1, 2, 3, -1 };
+static const GstBcPixelLayout gray8_layout = { 1, 0, 0, 0, -1, -1 };
+
+/* A picture with gradients, edges, texture and noise, like a photograph;
+ * alpha is 255 unless @with_alpha. */
+static guint8 *
+make_picture (guint width, guint height, guint32 seed, gboolean with_alpha)
+{
+  guint8 *p = g_malloc ((gsize) width * height * 4);
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint x, y;
+
+  for (y = 0; y < height; y++) {
+    for (x = 0; x < width; x++) {
+      guint8 *px = p + ((gsize) y * width + x) * 4;
+      gdouble fx = x / 37.0, fy = y / 23.0;
+      gdouble base = 110 + 60 * sin (fx) * cos (fy * 0.7);
+      gdouble edge = ((x / 29 + y / 17) % 3 == 0) ? 50 : 0;
+      gint n = g_rand_int_range (rand, -4, 5);
+
+      px[0] = CLAMP (base + edge + n + 30 * sin (fy * 1.3), 0, 255);
+      px[1] = CLAMP (base * 0.8 + n + 40 * cos (fx * 0.5), 0, 255);
+      px[2] = CLAMP (200 - base * 0.6 + edge / 2 + n, 0, 255);
+      px[3] = with_alpha ? CLAMP (128 + 127 * sin ((fx + fy) * 0.3), 0,
+          255) : 255;
+    }
+  }
+  g_rand_free (rand);
+  return p;
+}
+
+/* one channel of an RGBA picture as GRAY8 */
+static guint8 *
+channel_of (const guint8 * rgba, gsize n, gint c)
+{
+  guint8 *g = g_malloc (n);
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    g[i] = rgba[i * 4 + c];
+  return g;
+}
+
+static guint8 *
+encode (GstBcFormat format, GstBcQuality quality, const guint8 * src,
+    const GstBcPixelLayout * layout, guint width, guint height,
+    GstBcInfo * info)
+{
+  guint8 *out;
+
+  fail_unless (gst_bc_info_set_format (info, format, width, height));
+  out = g_malloc (info->size);
+  memset (out, 0xcd, info->size);
+  gst_bc_encode_rows (format, quality, src, (gsize) width * layout->bpp,
+      width, height, layout, 0, info->blocks_y, out);
+  return out;
+}
+
+static guint8 *
+decode (const GstBcInfo * info, const guint8 * data)
+{
+  guint8 *out = g_malloc ((gsize) info->width * info->height * 4);
+
+  gst_bc_decode_rows (info->format, data, info->width, info->height, 0,
+      info->blocks_y, out, (gsize) info->width * 4, &rgba_layout);
+  return out;
+}
+
+/* squared error of channels [c0, c0 + nc) of @dec against @ref, whose
+ * pixels are @ref_bpp bytes apart (channel c of ref at ref[i * bpp + c]) */
+static gdouble
+sse (const guint8 * dec, const guint8 * ref, guint ref_bpp, gsize n, gint c0,
+    gint nc)
+{
+  gdouble s = 0;
+  gsize i;
+  gint c;
+
+  for (i = 0; i < n; i++)
+    for (c = c0; c < c0 + nc; c++) {
+      gdouble d = (gdouble) dec[i * 4 + c] - ref[i * ref_bpp +
+          (ref_bpp == 1 ? 0 : c)];
+      s += d * d;
+    }
+  return s;
+}
+
+static gdouble
+psnr_of (gdouble s, gsize n)
+{
+  return s == 0 ? 99.0 : 10 * log10 (255.0 * 255.0 * n / s);
+}
+
+static gint
+bc7_mode (const guint8 * block)
+{
+  gint m;
+
+  for (m = 0; m < 8; m++)
+    if (block[0] & (1 << m))
+      return m;
+  return 8;
+}
+
+/* ---- BC4 / BC5 --------------------------------------------------------- */
+
+/* The fast BC4 encoding by definition: a0 = max, a1 = min, every pixel the
+ * nearest of the eight values (the lower one on a tie) */
+static void
+reference_bc4_fast (const guint8 v[16], guint8 out[8])
+{
+  gint lo = 255, hi = 0, i, j;
+  gint lvl[8];
+  guint64 bits = 0;
+
+  for (i = 0; i < 16; i++) {
+    lo = MIN (lo, v[i]);
+    hi = MAX (hi, v[i]);
+  }
+  for (j = 0; j < 8; j++)
+    lvl[j] = (j * hi + (7 - j) * lo) / 7;
+  for (i = 0; i < 16; i++) {
+    gint best = 0, code;
+
+    for (j = 1; j < 8; j++)
+      if (ABS (lvl[j] - v[i]) < ABS (lvl[best] - v[i]))
+        best = j;
+    code = best == 7 ? 0 : (best == 0 ? 1 : 8 - best);
+    bits |= (guint64) code << (3 * i);
+  }
+  if (hi == lo)
+    bits = 0;
+  out[0] = hi;
+  out[1] = lo;
+  for (i = 0; i < 6; i++)
+    out[2 + i] = (guint8) (bits >> (8 * i));
+}
+
+static gdouble
+block_sse (const guint8 * block, const guint8 v[16])
+{
+  guint8 dec[64];
+  gdouble s = 0;
+  gint i;
+
+  fail_unless (gst_bc_decode_block (GST_BC_FORMAT_BC4, block, dec));
+  for (i = 0; i < 16; i++)
+    s += (gdouble) (dec[i * 4] - v[i]) * (dec[i * 4] - v[i]);
+  return s;
+}
+
+GST_START_TEST (test_bc4_round_trip)
+{
+  const guint w = 256, h = 192;
+  const gsize n = (gsize) w * h;
+  guint8 *pic = make_picture (w, h, 1, FALSE);
+  guint8 *gray = channel_of (pic, n, 0);
+  /* lower bounds measured on this picture, minus a margin */
+  const gdouble floor_db[] = { 46.8, 47.6, 48.6 };
+  gdouble prev = G_MAXDOUBLE;
+  guint q;
+
+  for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+    GstBcInfo info;
+    guint8 *enc = encode (GST_BC_FORMAT_BC4, q, gray, &gray8_layout, w, h,
+        &info);
+    guint8 *dec = decode (&info, enc);
+    gdouble s = sse (dec, gray, 1, n, 0, 1);
+    gsize i;
+
+    GST_INFO ("BC4 quality %u: %.2f dB", q, psnr_of (s, n));
+    fail_unless (psnr_of (s, n) >= floor_db[q], "quality %u: %.2f dB", q,
+        psnr_of (s, n));
+    /* every quality keeps the best of a superset of the lower one's
+     * candidates */
+    fail_unless (s <= prev, "quality %u worse than %u", q, q - 1);
+    prev = s;
+    /* grey out, opaque */
+    for (i = 0; i < n; i++) {
+      fail_unless (dec[i * 4] == dec[i * 4 + 1] && dec[i * 4] ==
+          dec[i * 4 + 2]);
+      fail_unless_equals_int (dec[i * 4 + 3], 255);
+    }
+    g_free (enc);
+    g_free (dec);
+  }
+  g_free (gray);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+/* GRAY16_LE is the value / 257; RGB input is its BT.601 luma; BC5 is the
+ * BC4 blocks of red and green */
+GST_START_TEST (test_bc45_input_channels)
+{
+  const guint w = 70, h = 42;
+  const gsize n = (gsize) w * h;
+  guint8 *pic = make_picture (w, h, 3, TRUE);
+  guint8 *luma = g_malloc (n), *red = channel_of (pic, n, 0);
+  guint8 *green = channel_of (pic, n, 1);
+  guint16 *g16 = g_malloc (n * 2);
+  GstBcPixelLayout lo16;
+  gsize i;
+  guint q;
+
+  fail_unless (gst_bc_encode_layout_from_video_format (&lo16,
+          GST_VIDEO_FORMAT_GRAY16_LE));
+  fail_unless_equals_int (lo16.bpp, 2);
+  for (i = 0; i < n; i++) {
+    const guint8 *p = pic + i * 4;
+
+    luma[i] = (77 * p[0] + 150 * p[1] + 29 * p[2] + 128) >> 8;
+    GST_WRITE_UINT16_LE (g16 + i, luma[i] * 257);
+  }
+
+  for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+    GstBcInfo info;
+    guint8 *from_gray = encode (GST_BC_FORMAT_BC4, q, luma, &gray8_layout,
+        w, h, &info);
+    guint8 *from_rgb = encode (GST_BC_FORMAT_BC4, q, pic, &rgba_layout, w, h,
+        &info);
+    guint8 *from_16 = encode (GST_BC_FORMAT_BC4, q, (guint8 *) g16, &lo16,
+        w, h, &info);
+    guint8 *bc4r = encode (GST_BC_FORMAT_BC4, q, red, &gray8_layout, w, h,
+        &info);
+    guint8 *bc4g = encode (GST_BC_FORMAT_BC4, q, green, &gray8_layout, w, h,
+        &info);
+    guint8 *bc5 = encode (GST_BC_FORMAT_BC5, q, pic, &rgba_layout, w, h,
+        &info);
+
+    fail_unless (memcmp (from_gray, from_rgb, info.blocks_x * info.blocks_y *
+            8) == 0, "BC4 of RGB is not BC4 of its luma");
+    fail_unless (memcmp (from_gray, from_16, info.blocks_x * info.blocks_y *
+            8) == 0, "BC4 of GRAY16 v * 257 is not BC4 of GRAY8 v");
+    for (i = 0; i < (gsize) info.blocks_x * info.blocks_y; i++) {
+      fail_unless (memcmp (bc5 + i * 16, bc4r + i * 8, 8) == 0);
+      fail_unless (memcmp (bc5 + i * 16 + 8, bc4g + i * 8, 8) == 0);
+    }
+    g_free (from_gray);
+    g_free (from_rgb);
+    g_free (from_16);
+    g_free (bc4r);
+    g_free (bc4g);
+    g_free (bc5);
+  }
+
+  /* 16-bit values between the 8-bit steps: the encoder fits value / 257
+   * (not truncated), and the decoded picture stays near the 16-bit source */
+  {
+    GRand *rand = g_rand_new_with_seed (5);
+    guint8 *trunc = g_malloc (n);
+    GstBcInfo info;
+    guint8 *enc, *dec;
+    gdouble s16 = 0, s8 = 0;
+
+    for (i = 0; i < n; i++) {
+      guint v = CLAMP (luma[i] * 257 + g_rand_int_range (rand, 0, 257), 0,
+          65535);
+      GST_WRITE_UINT16_LE (g16 + i, v);
+      trunc[i] = v >> 8;
+    }
+    enc = encode (GST_BC_FORMAT_BC4, GST_BC_QUALITY_NORMAL, (guint8 *) g16,
+        &lo16, w, h, &info);
+    dec = decode (&info, enc);
+    for (i = 0; i < n; i++) {
+      gdouble v = GST_READ_UINT16_LE (g16 + i) / 257.0;
+      s16 += (dec[i * 4] - v) * (dec[i * 4] - v);
+      s8 += (trunc[i] - v) * (trunc[i] - v);
+    }
+    GST_INFO ("GRAY16: error %.1f, truncation alone %.1f", s16, s8);
+    fail_unless (psnr_of (s16, n) > 40.0);
+    g_free (enc);
+    g_free (dec);
+    g_free (trunc);
+    g_rand_free (rand);
+  }
+  g_free (g16);
+  g_free (luma);
+  g_free (red);
+  g_free (green);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bc5_round_trip)
+{
+  const guint w = 256, h = 192;
+  const gsize n = (gsize) w * h;
+  guint8 *pic = make_picture (w, h, 2, FALSE);
+  const gdouble floor_db[] = { 49.2, 49.9, 50.9 };
+  gdouble prev = G_MAXDOUBLE;
+  guint q;
+
+  for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+    GstBcInfo info;
+    guint8 *enc = encode (GST_BC_FORMAT_BC5, q, pic, &rgba_layout, w, h,
+        &info);
+    guint8 *dec = decode (&info, enc);
+    gdouble s = sse (dec, pic, 4, n, 0, 2);
+    gsize i;
+
+    GST_INFO ("BC5 quality %u: %.2f dB (red, green)", q, psnr_of (s, 2 * n));
+    fail_unless (psnr_of (s, 2 * n) >= floor_db[q], "quality %u: %.2f dB",
+        q, psnr_of (s, 2 * n));
+    fail_unless (s <= prev);
+    prev = s;
+    for (i = 0; i < n; i++) {
+      fail_unless_equals_int (dec[i * 4 + 2], 0);
+      fail_unless_equals_int (dec[i * 4 + 3], 255);
+    }
+    g_free (enc);
+    g_free (dec);
+  }
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bc45_solid_exact)
+{
+  guint q, v;
+
+  for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+    for (v = 0; v < 256; v++) {
+      guint8 px[64], blk[16], dec[64];
+      gint i;
+
+      for (i = 0; i < 16; i++) {
+        px[i * 4 + 0] = v;
+        px[i * 4 + 1] = 255 - v;
+        px[i * 4 + 2] = v / 2;
+        px[i * 4 + 3] = 255;
+      }
+      /* BC4 of RGBA is the luma: make it v */
+      for (i = 0; i < 16; i++)
+        px[i * 4 + 1] = px[i * 4 + 2] = px[i * 4];
+      gst_bc_encode_block (GST_BC_FORMAT_BC4, q, px, blk);
+      fail_unless_equals_int (blk[0], v);
+      fail_unless_equals_int (blk[1], v);
+      for (i = 2; i < 8; i++)
+        fail_unless_equals_int (blk[i], 0);
+      fail_unless (gst_bc_decode_block (GST_BC_FORMAT_BC4, blk, dec));
+      for (i = 0; i < 16; i++)
+        fail_unless_equals_int (dec[i * 4], v);
+
+      for (i = 0; i < 16; i++)
+        px[i * 4 + 1] = 255 - v;
+      gst_bc_encode_block (GST_BC_FORMAT_BC5, q, px, blk);
+      fail_unless (gst_bc_decode_block (GST_BC_FORMAT_BC5, blk, dec));
+      for (i = 0; i < 16; i++) {
+        fail_unless_equals_int (dec[i * 4], v);
+        fail_unless_equals_int (dec[i * 4 + 1], 255 - v);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* The 8-value / 6-value choice: fast is min/max 8-value exactly; normal
+ * and high never do worse than it, use 6-value mode only when strictly
+ * better, and pick it for blocks whose extremes are 0 and 255 */
+GST_START_TEST (test_bc4_mode_selection)
+{
+  GRand *rand = g_rand_new_with_seed (17);
+  guint n, q, n6[3] = { 0, 0, 0 };
+
+  for (n = 0; n < 6000; n++) {
+    guint8 v[16], px[64];
+    guint kind = n % 4, i;
+    gint base = g_rand_int_range (rand, 0, 256);
+
+    for (i = 0; i < 16; i++) {
+      /* drawn once: CLAMP evaluates its argument more than once */
+      gint r = g_rand_int_range (rand, -6, 7);
+      gint step = g_rand_int_range (rand, -8, 9);
+
+      switch (kind) {
+        case 0:                /* noise */
+          v[i] = g_rand_int_range (rand, 0, 256);
+          break;
+        case 1:                /* a narrow range with 0 / 255 outliers */
+          v[i] = i % 5 == 0 ? 0 : (i % 7 == 0 ? 255 : CLAMP (base + r, 1, 254));
+          break;
+        case 2:                /* a gradient */
+          v[i] = CLAMP (base + (gint) i * step, 0, 255);
+          break;
+        default:               /* near-solid */
+          v[i] = CLAMP (base + r / 4, 0, 255);
+          break;
+      }
+      px[i * 4] = px[i * 4 + 1] = px[i * 4 + 2] = v[i];
+      px[i * 4 + 3] = 255;
+    }
+    for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+      guint8 blk[8], ref[8];
+      gdouble s, sref;
+
+      gst_bc_encode_block (GST_BC_FORMAT_BC4, q, px, blk);
+      reference_bc4_fast (v, ref);
+      s = block_sse (blk, v);
+      sref = block_sse (ref, v);
+      if (q == GST_BC_QUALITY_FAST) {
+        fail_unless (memcmp (blk, ref, 8) == 0, "block %u: fast is not "
+            "min/max with nearest codes", n);
+        continue;
+      }
+      fail_unless (s <= sref, "block %u quality %u: %.0f > min/max %.0f", n,
+          q, s, sref);
+      if (blk[0] <= blk[1] && !(blk[0] == blk[1] && s == 0)) {
+        /* 6-value mode: only when strictly better than 8-value min/max */
+        n6[q]++;
+        fail_unless (s < sref, "block %u quality %u: 6-value mode %.0f not "
+            "better than 8-value %.0f", n, q, s, sref);
+      }
+      if (kind == 1) {
+        guint8 dec[64];
+
+        /* the outliers are kept exactly by the fixed values */
+        fail_unless (blk[0] <= blk[1], "block %u quality %u: 8-value mode "
+            "for a block with 0 and 255 outliers", n, q);
+        fail_unless (gst_bc_decode_block (GST_BC_FORMAT_BC4, blk, dec));
+        for (i = 0; i < 16; i++)
+          if (v[i] == 0 || v[i] == 255)
+            fail_unless_equals_int (dec[i * 4], v[i]);
+      }
+    }
+  }
+  GST_INFO ("6-value blocks: normal %u, high %u", n6[1], n6[2]);
+  fail_unless (n6[1] >= 1500 && n6[2] >= 1500);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* ---- BC7 --------------------------------------------------------------- */
+
+/* the modes each quality may write (mode 5 only for solid blocks) */
+static const guint bc7_allowed[3] = {
+  (1 << 5) | (1 << 6),
+  (1 << 1) | (1 << 3) | (1 << 5) | (1 << 6),
+  (1 << 0) | (1 << 1) | (1 << 2) | (1 << 3) | (1 << 5) | (1 << 6),
+};
+
+GST_START_TEST (test_bc7_round_trip)
+{
+  const guint w = 96, h = 64;
+  const gsize n = (gsize) w * h;
+  guint8 *pic = make_picture (w, h, 4, FALSE);
+  guint8 *apic = make_picture (w, h, 4, TRUE);
+  const gdouble floor_db[] = { 44.2, 47.7, 48.0 };
+  /* modes 0 to 3 have no alpha: blocks with alpha are mode 6 */
+  const gdouble floor_alpha_db[] = { 44.3, 44.4, 44.8 };
+  gdouble prev = G_MAXDOUBLE;
+  guint q;
+
+  for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+    GstBcInfo info;
+    guint8 *enc = encode (GST_BC_FORMAT_BC7, q, pic, &rgba_layout, w, h,
+        &info);
+    guint8 *dec = decode (&info, enc);
+    gdouble s = sse (dec, pic, 4, n, 0, 3), sa;
+    gsize i;
+
+    GST_INFO ("BC7 quality %u: %.2f dB", q, psnr_of (s, 3 * n));
+    fail_unless (psnr_of (s, 3 * n) >= floor_db[q], "quality %u: %.2f dB",
+        q, psnr_of (s, 3 * n));
+    /* normal adds candidates to fast's; high refines differently */
+    fail_unless (s <= prev * (q == GST_BC_QUALITY_HIGH ? 1.01 : 1.0),
+        "quality %u worse than %u", q, q - 1);
+    prev = s;
+    /* opaque input decodes opaque */
+    for (i = 0; i < n; i++)
+      fail_unless_equals_int (dec[i * 4 + 3], 255);
+    g_free (enc);
+    g_free (dec);
+
+    /* with alpha: alpha is coded too */
+    enc = encode (GST_BC_FORMAT_BC7, q, apic, &rgba_layout, w, h, &info);
+    dec = decode (&info, enc);
+    s = sse (dec, apic, 4, n, 0, 3);
+    sa = sse (dec, apic, 4, n, 3, 1);
+    GST_INFO ("BC7 quality %u with alpha: RGB %.2f dB, alpha %.2f dB", q,
+        psnr_of (s, 3 * n), psnr_of (sa, n));
+    fail_unless (psnr_of (s, 3 * n) >= floor_alpha_db[q], "quality %u with "
+        "alpha: %.2f dB", q, psnr_of (s, 3 * n));
+    fail_unless (psnr_of (sa, n) >= 40.0);
+    g_free (enc);
+    g_free (dec);
+  }
+  g_free (apic);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+/* Every block uses a mode its quality allows, never the reserved mode 8;
+ * each quality's extra modes do get used; solid blocks are mode 5 */
+GST_START_TEST (test_bc7_modes)
+{
+  const guint w = 128, h = 64;
+  guint8 *pic = make_picture (w, h, 6, FALSE);
+  GRand *rand = g_rand_new_with_seed (23);
+  guint q, x, y;
+
+  /* some noise, some two-colour blocks, some solid blocks, some alpha */
+  for (y = 0; y < h; y++) {
+    for (x = 0; x < w; x++) {
+      guint8 *p = pic + ((gsize) y * w + x) * 4;
+      guint bx = x / 4, by = y / 4;
+
+      if (by % 4 == 1 && bx % 3 == 0)
+        GST_WRITE_UINT32_BE (p, g_rand_int (rand) | 0xff);
+      else if (by % 4 == 2 && bx % 2 == 0)
+        GST_WRITE_UINT32_BE (p, (x + y) % 3 ? 0x204060ff : 0xe0c0a0ff);
+      else if (by % 4 == 3 && bx % 4 == 0)
+        GST_WRITE_UINT32_BE (p, 0x00ff00ff + bx * 0x01000000);
+      else if (by % 4 == 3 && bx % 4 == 1)
+        p[3] = (x * 37 + y * 11) & 0xff;
+    }
+  }
+
+  for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+    GstBcInfo info;
+    guint8 *enc = encode (GST_BC_FORMAT_BC7, q, pic, &rgba_layout, w, h,
+        &info);
+    guint used = 0, bxi, byi;
+
+    for (byi = 0; byi < info.blocks_y; byi++) {
+      for (bxi = 0; bxi < info.blocks_x; bxi++) {
+        const guint8 *blk = enc + (byi * info.blocks_x + bxi) * 16;
+        gint m = bc7_mode (blk);
+        gboolean solid = TRUE;
+        guint i;
+
+        fail_unless (m < 8, "reserved mode at block %u,%u", bxi, byi);
+        fail_unless (bc7_allowed[q] & (1 << m), "quality %u: mode %d at "
+            "block %u,%u", q, m, bxi, byi);
+        for (i = 1; i < 16; i++)
+          solid = solid && memcmp (pic + ((gsize) (byi * 4 + i / 4) * w +
+                  bxi * 4 + i % 4) * 4, pic + ((gsize) byi * 4 * w +
+                  bxi * 4) * 4, 4) == 0;
+        fail_unless ((m == 5) == solid, "quality %u block %u,%u: mode %d, "
+            "solid %d", q, bxi, byi, m, solid);
+        used |= 1 << m;
+      }
+    }
+    GST_INFO ("quality %u: modes used 0x%02x", q, used);
+    /* the quality reaches the encoder: its own modes are used */
+    fail_unless (used & (1 << 5));
+    fail_unless (used & (1 << 6));
+    if (q >= GST_BC_QUALITY_NORMAL)
+      fail_unless (used & ((1 << 1) | (1 << 3)), "quality %u: no two-subset "
+          "mode used (0x%02x)", q, used);
+    if (q >= GST_BC_QUALITY_HIGH)
+      fail_unless (used & ((1 << 0) | (1 << 2)), "quality %u: no "
+          "three-subset mode used (0x%02x)", q, used);
+    g_free (enc);
+  }
+  g_rand_free (rand);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bc7_solid_exact)
+{
+  GRand *rand = g_rand_new_with_seed (29);
+  guint n, q;
+
+  for (n = 0; n < 3000; n++) {
+    guint8 px[64], blk[16], dec[64];
+    guint32 c = g_rand_int (rand);
+    gint i;
+
+    if (n < 256)
+      c = n * 0x01010100u | 0xff;       /* greys, black and white */
+    else if (n < 512)
+      c = (n & 0xff) * 0x01010101u;     /* with alpha */
+    for (i = 0; i < 16; i++)
+      GST_WRITE_UINT32_BE (px + i * 4, c);
+    for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+      gst_bc_encode_block (GST_BC_FORMAT_BC7, q, px, blk);
+      fail_unless_equals_int (bc7_mode (blk), 5);
+      fail_unless (gst_bc_decode_block (GST_BC_FORMAT_BC7, blk, dec));
+      for (i = 0; i < 16; i++)
+        fail_unless (memcmp (dec + i * 4, px, 4) == 0, "%08x decodes to "
+            "%02x%02x%02x%02x", c, dec[i * 4], dec[i * 4 + 1],
+            dec[i * 4 + 2], dec[i * 4 + 3]);
+    }
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* ---- all three --------------------------------------------------------- */
+
+GST_START_TEST (test_odd_sizes_padding)
+{
+  const guint sizes[][2] = { {1, 1}, {3, 5}, {30, 26}, {33, 1}, {1, 33},
+  {67, 9}
+  };
+  const GstBcFormat formats[] = {
+    GST_BC_FORMAT_BC4, GST_BC_FORMAT_BC5, GST_BC_FORMAT_BC7
+  };
+  guint s, f;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    guint w = sizes[s][0], h = sizes[s][1];
+    guint pw = (w + 3) & ~3u, ph = (h + 3) & ~3u, x, y;
+    guint8 *pic = make_picture (w, h, 100 + s, TRUE);
+    guint8 *padded = g_malloc ((gsize) pw * ph * 4);
+
+    for (y = 0; y < ph; y++)
+      for (x = 0; x < pw; x++)
+        memcpy (padded + ((gsize) y * pw + x) * 4,
+            pic + ((gsize) MIN (y, h - 1) * w + MIN (x, w - 1)) * 4, 4);
+
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+      GstBcInfo info, pinfo;
+      guint8 *a = encode (formats[f], GST_BC_QUALITY_NORMAL, pic,
+          &rgba_layout, w, h, &info);
+      guint8 *b = encode (formats[f], GST_BC_QUALITY_NORMAL, padded,
+          &rgba_layout, pw, ph, &pinfo);
+      guint8 *ga = channel_of (pic, (gsize) w * h, 1);
+      guint8 *gb = channel_of (padded, (gsize) pw * ph, 1);
+      guint8 *c, *d;
+
+      fail_unless_equals_int (info.size, pinfo.size);
+      fail_unless (memcmp (a, b, info.size) == 0, "%ux%u %s", w, h,
+          gst_bc_format_to_string (formats[f]));
+      /* grey input too */
+      c = encode (formats[f], GST_BC_QUALITY_NORMAL, ga, &gray8_layout, w, h,
+          &info);
+      d = encode (formats[f], GST_BC_QUALITY_NORMAL, gb, &gray8_layout, pw,
+          ph, &pinfo);
+      fail_unless (memcmp (c, d, info.size) == 0, "grey %ux%u %s", w, h,
+          gst_bc_format_to_string (formats[f]));
+      g_free (a);
+      g_free (b);
+      g_free (c);
+      g_free (d);
+      g_free (ga);
+      g_free (gb);
+    }
+    g_free (padded);
+    g_free (pic);
+  }
+}
+
+GST_END_TEST;
+
+/* gst_bc_encode_block() agrees with gst_bc_encode_rows(); encoding in
+ * pieces of block rows and from every packed layout gives the same bytes */
+GST_START_TEST (test_rows_layouts_and_blocks)
+{
+  const guint w = 38, h = 22;
+  const GstBcFormat formats[] = {
+    GST_BC_FORMAT_BC4, GST_BC_FORMAT_BC5, GST_BC_FORMAT_BC7
+  };
+  static const GstVideoFormat vfmts[] = {
+    GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_RGB,
+    GST_VIDEO_FORMAT_ABGR,
+  };
+  guint8 *pic = make_picture (w, h, 9, TRUE);
+  guint f, i;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstBcInfo info;
+    guint8 *ref = encode (formats[f], GST_BC_QUALITY_NORMAL, pic,
+        &rgba_layout, w, h, &info);
+    guint8 *out = g_malloc0 (info.size);
+    guint by, bx;
+
+    for (by = 0; by < info.blocks_y; by += 2)
+      gst_bc_encode_rows (formats[f], GST_BC_QUALITY_NORMAL, pic, w * 4, w,
+          h, &rgba_layout, by, MIN (2, info.blocks_y - by), out);
+    fail_unless (memcmp (ref, out, info.size) == 0);
+
+    for (i = 0; i < G_N_ELEMENTS (vfmts); i++) {
+      GstBcPixelLayout lo;
+      gsize stride = w * 4 + 7, x, y;
+      guint8 *conv = g_malloc0 (stride * h);
+
+      fail_unless (gst_bc_encode_layout_from_video_format (&lo, vfmts[i]));
+      stride = w * lo.bpp + 7;
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+          const guint8 *s = pic + (y * w + x) * 4;
+          guint8 *d = conv + y * stride + x * lo.bpp;
+          d[lo.r] = s[0];
+          d[lo.g] = s[1];
+          d[lo.b] = s[2];
+          if (lo.a >= 0)
+            d[lo.a] = s[3];
+        }
+      memset (out, 0, info.size);
+      gst_bc_encode_rows (formats[f], GST_BC_QUALITY_NORMAL, conv, stride, w,
+          h, &lo, 0, info.blocks_y, out);
+      /* BC7 of a layout without alpha is opaque: not the same blocks */
+      if (formats[f] != GST_BC_FORMAT_BC7 || lo.a >= 0)
+        fail_unless (memcmp (ref, out, info.size) == 0, "%s from %s",
+            gst_bc_format_to_string (formats[f]),
+            gst_video_format_to_string (vfmts[i]));
+      g_free (conv);
+    }
+
+    for (by = 0; by < info.blocks_y; by++) {
+      for (bx = 0; bx < info.blocks_x; bx++) {
+        guint8 px[64], blk[16];
+        guint x, y;
+
+        for (y = 0; y < 4; y++)
+          for (x = 0; x < 4; x++)
+            memcpy (px + (y * 4 + x) * 4,
+                pic + ((gsize) MIN (by * 4 + y, h - 1) * w +
+                    MIN (bx * 4 + x, w - 1)) * 4, 4);
+        gst_bc_encode_block (formats[f], GST_BC_QUALITY_NORMAL, px, blk);
+        fail_unless (memcmp (blk, ref + by * info.row_bytes +
+                bx * info.block_bytes, info.block_bytes) == 0);
+      }
+    }
+    g_free (out);
+    g_free (ref);
+  }
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+/* The portable C, SSE2 and AVX2 builds write identical blocks */
+GST_START_TEST (test_simd_identical)
+{
+  const guint w = 203, h = 45;
+  const gsize n = (gsize) w * h;
+  const GstBcFormat formats[] = {
+    GST_BC_FORMAT_BC4, GST_BC_FORMAT_BC5, GST_BC_FORMAT_BC7
+  };
+  guint8 *pic = make_picture (w, h, 5, TRUE);
+  guint8 *gray;
+  GRand *rand = g_rand_new_with_seed (11);
+  GstBcSimd best = gst_bc_encode_set_simd (GST_BC_SIMD_AVX2), level;
+  guint f, q, i, src;
+
+  for (i = 0; i < w * 8 * 4; i++)
+    pic[i] = g_rand_int (rand);
+  gray = channel_of (pic, n, 1);
+
+  GST_INFO ("best SIMD level here: %d", best);
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+      for (src = 0; src < 2; src++) {
+        const guint8 *in = src ? gray : pic;
+        const GstBcPixelLayout *lo = src ? &gray8_layout : &rgba_layout;
+        GstBcInfo info;
+        guint8 *ref;
+
+        gst_bc_encode_set_simd (GST_BC_SIMD_NONE);
+        ref = encode (formats[f], q, in, lo, w, h, &info);
+        for (level = GST_BC_SIMD_SSE2; level <= best; level++) {
+          guint8 *out;
+
+          fail_unless_equals_int (gst_bc_encode_set_simd (level), level);
+          out = encode (formats[f], q, in, lo, w, h, &info);
+          fail_unless (memcmp (ref, out, info.size) == 0,
+              "%s quality %u %s: SIMD level %d differs from portable C",
+              gst_bc_format_to_string (formats[f]), q, src ? "grey" : "RGBA",
+              level);
+          g_free (out);
+        }
+        g_free (ref);
+      }
+    }
+  }
+  gst_bc_encode_set_simd (GST_BC_SIMD_AVX2);
+  g_rand_free (rand);
+  g_free (gray);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_layouts)
+{
+  GstBcPixelLayout lo;
+
+  fail_unless (gst_bc_encode_layout_from_video_format (&lo,
+          GST_VIDEO_FORMAT_GRAY8));
+  fail_unless_equals_int (lo.bpp, 1);
+  fail_unless (gst_bc_encode_layout_from_video_format (&lo,
+          GST_VIDEO_FORMAT_GRAY16_LE));
+  fail_unless_equals_int (lo.bpp, 2);
+  fail_unless (gst_bc_encode_layout_from_video_format (&lo,
+          GST_VIDEO_FORMAT_BGRx));
+  fail_unless_equals_int (lo.bpp, 4);
+  fail_unless_equals_int (lo.r, 2);
+  fail_if (gst_bc_encode_layout_from_video_format (&lo,
+          GST_VIDEO_FORMAT_GRAY16_BE));
+  fail_if (gst_bc_encode_layout_from_video_format (&lo, GST_VIDEO_FORMAT_I420));
+  fail_unless (gst_bc_encode_format_supported (GST_BC_FORMAT_BC4));
+  fail_unless (gst_bc_encode_format_supported (GST_BC_FORMAT_BC5));
+  fail_unless (gst_bc_encode_format_supported (GST_BC_FORMAT_BC7));
+}
+
+GST_END_TEST;
+
+static Suite *
+bcencode457_suite (void)
+{
+  Suite *s = suite_create ("bcencode457");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 600);
+  tcase_add_test (tc, test_bc4_round_trip);
+  tcase_add_test (tc, test_bc45_input_channels);
+  tcase_add_test (tc, test_bc5_round_trip);
+  tcase_add_test (tc, test_bc45_solid_exact);
+  tcase_add_test (tc, test_bc4_mode_selection);
+  tcase_add_test (tc, test_bc7_round_trip);
+  tcase_add_test (tc, test_bc7_modes);
+  tcase_add_test (tc, test_bc7_solid_exact);
+  tcase_add_test (tc, test_odd_sizes_padding);
+  tcase_add_test (tc, test_rows_layouts_and_blocks);
+  tcase_add_test (tc, test_simd_identical);
+  tcase_add_test (tc, test_layouts);
+  return s;
+}
+
+GST_CHECK_MAIN (bcencode457);
