@@ -920,12 +920,10 @@ pack_block (const Bc7Block * blk, gint k, guint8 * out)
     /* the common case, without the generic bit writer */
     guint64 lo = 0x40, hi;
 
-    lo |= (guint64) blk->q[0][0][0][k] << 7 | (guint64) blk->q[0][1][0][k] << 14
-        | (guint64) blk->
-        q[0][0][1][k] << 21 | (guint64) blk->q[0][1][1][k] << 28 | (guint64)
-        blk->q[0][0][2][k] << 35 | (guint64) blk->q[0][1][2][k] << 42 |
-        (guint64) blk->q[0][0][3][k] << 49 | (guint64) blk->q[0][1][3][k] << 56
-        | (guint64) blk->pb[0][0][k] << 63;
+    for (c = 0; c < 4; c++)
+      for (e = 0; e < 2; e++)
+        lo |= (guint64) blk->q[0][e][c][k] << (7 + 14 * c + 7 * e);
+    lo |= (guint64) blk->pb[0][0][k] << 63;
     hi = (guint64) blk->pb[0][1][k] | (guint64) blk->idx[0][k] << 1;
     for (i = 1; i < 16; i++)
       hi |= (guint64) blk->idx[i][k] << (4 * i);

@@ -1189,26 +1189,26 @@ GST_START_TEST (test_bc457_unsupported_caps)
     const gchar *caps;
     gboolean accepted;
   } cases[] = {
-    {"bc4enc", "video/x-raw, format=GRAY8, width=32, height=32, framerate=30/1",
-          TRUE},
+    {"bc4enc", "video/x-raw, format=GRAY8, width=32, height=32, "
+          "framerate=30/1", TRUE},
     {"bc4enc",
           "video/x-raw, format=GRAY16_LE, width=32, height=32, framerate=30/1",
-          TRUE},
+        TRUE},
     {"bc4enc",
           "video/x-raw, format=GRAY16_BE, width=32, height=32, framerate=30/1",
-          FALSE},
-    {"bc4enc", "video/x-raw, format=I420, width=32, height=32, framerate=30/1",
-          FALSE},
-    {"bc5enc", "video/x-raw, format=GRAY8, width=32, height=32, framerate=30/1",
-          FALSE},
+        FALSE},
+    {"bc4enc", "video/x-raw, format=I420, width=32, height=32, "
+          "framerate=30/1", FALSE},
+    {"bc5enc", "video/x-raw, format=GRAY8, width=32, height=32, "
+          "framerate=30/1", FALSE},
     {"bc5enc", "video/x-raw, format=RGBx, width=32, height=32, framerate=30/1",
-          TRUE},
-    {"bc7enc", "video/x-raw, format=GRAY8, width=32, height=32, framerate=30/1",
-          FALSE},
-    {"bc7enc", "video/x-raw, format=NV12, width=32, height=32, framerate=30/1",
-          FALSE},
-    {"bc7enc", "video/x-raw, format=ARGB, width=32, height=32, framerate=30/1",
-          TRUE},
+        TRUE},
+    {"bc7enc", "video/x-raw, format=GRAY8, width=32, height=32, "
+          "framerate=30/1", FALSE},
+    {"bc7enc", "video/x-raw, format=NV12, width=32, height=32, "
+          "framerate=30/1", FALSE},
+    {"bc7enc", "video/x-raw, format=ARGB, width=32, height=32, "
+          "framerate=30/1", TRUE},
   };
   guint i;
 
