@@ -611,23 +611,24 @@ prepare_gl (GstGLContext * context, PrepareData * d)
   GstBcGLEncoder *enc = d->enc;
   gboolean es32 = enc->gles &&
       gst_gl_context_check_gl_version (context, GST_GL_API_GLES2, 3, 2);
-  GstGLSLVersion version = !enc->gles ? GST_GLSL_VERSION_430 :
-      (es32 ? GST_GLSL_VERSION_320 : GST_GLSL_VERSION_310);
-  GstGLSLProfile profile = enc->gles ? GST_GLSL_PROFILE_ES :
-      GST_GLSL_PROFILE_CORE;
   GstGLShader *shader;
   GstGLSLStage *stage;
   gchar *src;
   gint64 start = g_get_monotonic_time ();
 
   src = make_source (enc->info.format, d->quality, enc->gles, es32);
-  stage = gst_glsl_stage_new_with_string (context, GL_COMPUTE_SHADER, version,
-      profile, src);
+  /* The source starts with its own #version line. GstGLSLStage of
+   * GStreamer 1.22 refuses "430 core" in a compatibility context and "320
+   * es" in an OpenGL ES 3.2 one ("GL context does not support version"),
+   * though the driver compiles both, so it is given no version or profile
+   * to check (test_gl_apis). */
+  stage = gst_glsl_stage_new_with_string (context, GL_COMPUTE_SHADER,
+      GST_GLSL_VERSION_NONE, GST_GLSL_PROFILE_NONE, src);
   g_free (src);
   if (stage == NULL) {
     g_set_error (d->error, GST_GLSL_ERROR, GST_GLSL_ERROR_COMPILE,
         "Could not create a GLSL %s compute shader stage",
-        gst_glsl_version_to_string (version));
+        !enc->gles ? "4.30" : (es32 ? "ES 3.20" : "ES 3.10"));
     return;
   }
   shader = gst_gl_shader_new (context);

@@ -41,6 +41,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PULL_TIMEOUT (60 * GST_SECOND)
 #define FRAME_DURATION (GST_SECOND / 30)
@@ -830,12 +831,11 @@ child_run (const gchar * desc)
     g_clear_error (&err);
     g_free (dbg);
   }
-  if (msg)
-    gst_message_unref (msg);
-  gst_object_unref (bus);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (p);
-  return ret;
+  /* no teardown: libglvnd's eglReleaseThread can double free when an
+   * OpenGL ES context's thread ends (see glbcupload.c); the child has said
+   * what it had to say (filesink flushed its file at EOS) */
+  fflush (stdout);
+  _exit (ret);
 }
 
 static gchar *
@@ -890,6 +890,75 @@ GST_START_TEST (test_no_compute_support)
       "height=48 ! glupload ! bc3enc name=enc ! fakesink", env + 2);
   fail_unless (g_str_has_prefix (out, "ok gl"), "child said: %s", out);
   g_free (out);
+}
+
+GST_END_TEST;
+
+/* Every kind of context the encoder supports, in child processes: OpenGL
+ * core (the default here), OpenGL compatibility, OpenGL ES 3.2 and ES 3.1
+ * (Mesa made to report 3.1: the shader then uses GLSL ES 3.10). Each GL
+ * encode must give the CPU's bytes (llvmpipe) for BC1 and YCoCg-BC3 (the
+ * default of bc3enc). */
+GST_START_TEST (test_gl_apis)
+{
+  static const gchar *const envs[][5] = {
+    {"GST_GL_API", "opengl3", NULL},
+    {"GST_GL_API", "opengl", NULL},
+    {"GST_GL_API", "gles2", NULL},
+    {"GST_GL_API", "gles2", "MESA_GLES_VERSION_OVERRIDE", "3.1", NULL},
+  };
+  static const gchar *const encoders[] = {
+    "bc1enc quality=normal", "bc3enc quality=high"
+  };
+  static const gchar *const src = "videotestsrc num-buffers=2 "
+      "pattern=zone-plate kx2=20 ky2=20 kt=1 ! video/x-raw,format=RGBA,"
+      "width=70,height=38";
+  gchar *dir = g_dir_make_tmp ("bcencgl-XXXXXX", NULL);
+  guint e, i;
+
+  fail_unless (dir != NULL);
+  for (e = 0; e < G_N_ELEMENTS (encoders); e++) {
+    gchar *cpu_file = g_build_filename (dir, "cpu.bc", NULL);
+    gchar *desc = g_strdup_printf ("%s ! %s name=enc ! filesink location=%s",
+        src, encoders[e], cpu_file);
+    gchar *out = run_child (desc, envs[0] + 2), *cpu = NULL;
+    gsize cpu_len = 0;
+
+    fail_unless (g_str_has_prefix (out, "ok cpu"), "child said: %s", out);
+    fail_unless (g_file_get_contents (cpu_file, &cpu, &cpu_len, NULL));
+    fail_unless (cpu_len == 2 * 18 * 10 * (e == 0 ? 8 : 16));
+    g_free (out);
+    g_free (desc);
+    for (i = 0; i < G_N_ELEMENTS (envs); i++) {
+      gchar *gl_file = g_build_filename (dir, "gl.bc", NULL);
+      gchar *gl = NULL;
+      gsize gl_len = 0;
+
+      desc = g_strdup_printf ("%s ! glupload ! %s name=enc ! filesink "
+          "location=%s", src, encoders[e], gl_file);
+      out = run_child (desc, envs[i]);
+      note ("%s, %s%s%s: %s", encoders[e], envs[i][1], envs[i][2] ? " " :
+          "", envs[i][2] ? envs[i][3] : "", out);
+      fail_unless (g_str_has_prefix (out, "ok gl"), "%s with %s: %s",
+          encoders[e], envs[i][1], out);
+      fail_unless (g_file_get_contents (gl_file, &gl, &gl_len, NULL));
+      fail_unless_equals_uint64 (gl_len, cpu_len);
+      if (ieee_renderer)
+        fail_unless (memcmp (gl, cpu, cpu_len) == 0, "%s on %s%s%s: the GL "
+            "blocks differ from the CPU's", encoders[e], envs[i][1],
+            envs[i][2] ? " " : "", envs[i][2] ? envs[i][3] : "");
+      g_unlink (gl_file);
+      g_free (gl);
+      g_free (gl_file);
+      g_free (desc);
+      g_free (out);
+    }
+    g_unlink (cpu_file);
+    g_free (cpu);
+    g_free (cpu_file);
+  }
+  g_rmdir (dir);
+  g_free (dir);
 }
 
 GST_END_TEST;
@@ -1051,6 +1120,7 @@ bcencgl_suite (void)
   tcase_add_test (tc, test_latency);
   tcase_add_test (tc, test_full_gpu_pipeline);
   tcase_add_test (tc, test_no_compute_support);
+  tcase_add_test (tc, test_gl_apis);
   tcase_add_test (tc, test_shader_compile_error);
   return s;
 }
