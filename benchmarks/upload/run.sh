@@ -38,7 +38,8 @@ fi
 if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" "$src" -Dbuildtype=release >&2
 fi
-ninja -C "$build" benchmarks/upload/bc-upload-bench gst/tile/libgsttile.so \
+ninja -C "$build" benchmarks/upload/bc-upload-bench \
+  benchmarks/upload/libbc-copytrace.so gst/tile/libgsttile.so \
   gst/glbc/libgstglbc.so >&2
 
 export GST_PLUGIN_PATH="$build/gst"
