@@ -637,7 +637,6 @@ prepare_gl (GstGLContext * context, PrepareData * d)
     gst_object_unref (shader);
     return;
   }
-  gst_object_ref_sink (shader);
   enc->shaders[d->quality] = shader;
   d->ok = TRUE;
   GST_DEBUG ("compiled and linked the %s quality %d program in %.1f ms",

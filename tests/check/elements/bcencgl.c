@@ -315,6 +315,14 @@ gl_pipe_stop (GLPipe * g)
   stop (g->pipeline);
 }
 
+/* New caps on the source (taken) */
+static void
+gl_pipe_set_caps (GLPipe * g, GstCaps * caps)
+{
+  g_object_set (g->src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+}
+
 /* The sample's blocks, checked against the caps of @format and size */
 static guint8 *
 sample_blocks (GstSample * s, GstBcFormat format, guint width, guint height)
@@ -427,8 +435,8 @@ check_against_cpu (guint e)
             pictures[0].height));
     for (s = 0; s < G_N_ELEMENTS (pictures); s++) {
       if (s > 0)
-        g_object_set (g.src, "caps", raw_caps ("RGBA", pictures[s].width,
-                pictures[s].height), NULL);
+        gl_pipe_set_caps (&g, raw_caps ("RGBA", pictures[s].width,
+                pictures[s].height));
       gl_pipe_push (&g, picture_buffer (pics[s], pictures[s].width,
               pictures[s].height, "RGBA", s));
     }
@@ -606,8 +614,7 @@ GST_START_TEST (test_caps_change)
     pics[i] = make_picture (steps[i].w, steps[i].h, 20 + i);
     if (i > 0 && (steps[i].w != steps[i - 1].w
             || strcmp (steps[i].format, steps[i - 1].format) != 0))
-      g_object_set (g.src, "caps", raw_caps (steps[i].format, steps[i].w,
-              steps[i].h), NULL);
+      gl_pipe_set_caps (&g, raw_caps (steps[i].format, steps[i].w, steps[i].h));
     if (i > 0 && steps[i].quality != steps[i - 1].quality) {
       /* frame i - 2 leaves while frame i - 1 is handled, after frame
        * i - 1 took its quality (unless a caps change let it out earlier):

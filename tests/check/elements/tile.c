@@ -223,7 +223,8 @@ static GstClockTime last_pts;
 static GstSample *
 pull_check (Link * l, gsize size, guint seed)
 {
-  static GstCaps *unix_caps = NULL;
+  static GstStaticCaps unix_static = GST_STATIC_CAPS ("timestamp/x-unix");
+  GstCaps *unix_caps = gst_static_caps_get (&unix_static);
   GstSample *sample;
   GstBuffer *buf;
   GstMapInfo map;
@@ -232,8 +233,6 @@ pull_check (Link * l, gsize size, guint seed)
   struct timespec ts;
   guint64 now;
 
-  if (!unix_caps)
-    unix_caps = gst_caps_from_string ("timestamp/x-unix");
   sample = gst_app_sink_try_pull_sample (GST_APP_SINK (l->appsink),
       PULL_TIMEOUT);
   fail_unless (sample != NULL, "no frame (seed %u) within 10 s", seed);
@@ -262,6 +261,7 @@ pull_check (Link * l, gsize size, guint seed)
   last_pts = GST_BUFFER_PTS (buf);
 
   meta = gst_buffer_get_reference_timestamp_meta (buf, unix_caps);
+  gst_caps_unref (unix_caps);
   fail_unless (meta != NULL, "no sender timestamp");
   clock_gettime (CLOCK_REALTIME, &ts);
   now = (guint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
