@@ -156,24 +156,30 @@ record (size_t n)
 
 #define EXPORT __attribute__((visibility ("default")))
 
-EXPORT void *
-memcpy (void *dst, const void *src, size_t n)
+/* inlined, so that record()'s backtrace sees memcpy/memmove as its caller */
+static inline void *traced_copy (CopyFunc real, void *dst, const void *src,
+    size_t n) __attribute__((always_inline));
+
+static inline void *
+traced_copy (CopyFunc real, void *dst, const void *src, size_t n)
 {
-  if (real_memcpy == NULL)
+  if (real == NULL)
     return slow_copy (dst, src, n);
   if (n >= min_bytes && !in_tracer)
     record (n);
-  return real_memcpy (dst, src, n);
+  return real (dst, src, n);
+}
+
+EXPORT void *
+memcpy (void *dst, const void *src, size_t n)
+{
+  return traced_copy (real_memcpy, dst, src, n);
 }
 
 EXPORT void *
 memmove (void *dst, const void *src, size_t n)
 {
-  if (real_memmove == NULL)
-    return slow_copy (dst, src, n);
-  if (n >= min_bytes && !in_tracer)
-    record (n);
-  return real_memmove (dst, src, n);
+  return traced_copy (real_memmove, dst, src, n);
 }
 
 static void

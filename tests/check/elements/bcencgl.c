@@ -149,75 +149,7 @@ psnr (const GstBcInfo * info, const guint8 * blocks, const guint8 * rgba)
 /* ---------------------------------------------------------------------- */
 /* pipelines                                                               */
 
-static GstElement *
-launch (const gchar * desc)
-{
-  GError *err = NULL;
-  GstElement *p = gst_parse_launch (desc, &err);
-
-  fail_unless (p != NULL && err == NULL, "cannot parse '%s': %s", desc,
-      err ? err->message : "?");
-  return p;
-}
-
-static GstElement *
-get (GstElement * pipeline, const gchar * name)
-{
-  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
-
-  fail_unless (e != NULL, "no element %s", name);
-  return e;
-}
-
-/* Fails on any ERROR or WARNING message posted so far. */
-static void
-check_bus (GstElement * pipeline)
-{
-  GstBus *bus = gst_element_get_bus (pipeline);
-  GstMessage *msg;
-
-  while ((msg = gst_bus_pop_filtered (bus,
-              GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
-    GError *err = NULL;
-    gchar *dbg = NULL;
-
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
-      gst_message_parse_error (msg, &err, &dbg);
-    else
-      gst_message_parse_warning (msg, &err, &dbg);
-    fail ("%s from %s: %s (%s)", GST_MESSAGE_TYPE_NAME (msg),
-        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message, dbg ? dbg : "");
-  }
-  gst_object_unref (bus);
-}
-
-static void
-wait_eos (GstElement * pipeline)
-{
-  GstBus *bus = gst_element_get_bus (pipeline);
-  GstMessage *msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-
-  fail_unless (msg != NULL, "no EOS");
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    GError *err = NULL;
-    gchar *dbg = NULL;
-
-    gst_message_parse_error (msg, &err, &dbg);
-    fail ("error instead of EOS: %s (%s)", err->message, dbg ? dbg : "");
-  }
-  gst_message_unref (msg);
-  gst_object_unref (bus);
-}
-
-static void
-stop (GstElement * pipeline)
-{
-  check_bus (pipeline);
-  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  gst_object_unref (pipeline);
-}
+#include "pipeline.h"
 
 static gchar *
 get_path (GstElement * enc)

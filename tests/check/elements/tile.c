@@ -45,16 +45,7 @@ typedef struct
   guint port;
 } Link;
 
-static GstElement *
-launch (const gchar * desc)
-{
-  GError *err = NULL;
-  GstElement *p = gst_parse_launch (desc, &err);
-
-  fail_unless (p != NULL && err == NULL, "cannot parse '%s': %s", desc,
-      err ? err->message : "?");
-  return p;
-}
+#include "pipeline.h"
 
 static void
 tx_start (Link * l, const gchar * caps, guint port, const gchar * props)
