@@ -222,39 +222,6 @@ gst_bc_gl_encoder_format_supported (GstBcFormat format)
 /* ------------------------------------------------------------------------ */
 /* the shader source                                                         */
 
-static inline gint
-expand_bits (gint q, gint bits)
-{
-  return bits == 5 ? (q << 3) | (q >> 2) : (q << 2) | (q >> 4);
-}
-
-/* bcencode.c's optimal single-colour table, computed the same way */
-static void
-fill_single (gint bits, guint8 (*single)[2])
-{
-  gint n = 1 << bits;
-  gint v, a, b;
-
-  for (v = 0; v < 256; v++) {
-    gint best_d = G_MAXINT, best_spread = G_MAXINT;
-
-    for (a = 0; a < n; a++) {
-      for (b = 0; b < n; b++) {
-        gint ea = expand_bits (a, bits), eb = expand_bits (b, bits);
-        gint d = ABS ((2 * ea + eb) / 3 - v);
-        gint spread = ABS (ea - eb);
-
-        if (d < best_d || (d == best_d && spread < best_spread)) {
-          best_d = d;
-          best_spread = spread;
-          single[v][0] = a;
-          single[v][1] = b;
-        }
-      }
-    }
-  }
-}
-
 /* a float constant as its exact bit pattern */
 static void
 append_float (GString * s, const gchar * name, gfloat value)
@@ -274,19 +241,14 @@ static gchar *
 make_source (GstBcFormat format, GstBcQuality quality, gboolean gles,
     gboolean es32)
 {
-  static guint8 single5[256][2], single6[256][2];
-  static gsize tables = 0;
+  const guint8 *single5 = gst_bc_encode_single_color_table (5);
+  const guint8 *single6 = gst_bc_encode_single_color_table (6);
   /* volatile: the values the C kernels compute at run time */
   volatile gfloat one = 1.0f, two = 2.0f, three = 3.0f, seven = 7.0f;
   GString *s = g_string_new (NULL);
   gboolean ycocg = format == GST_BC_FORMAT_YCOCG_BC3;
   gint v;
 
-  if (g_once_init_enter (&tables)) {
-    fill_single (5, single5);
-    fill_single (6, single6);
-    g_once_init_leave (&tables, 1);
-  }
 
   if (!gles)
     g_string_append (s, "#version 430 core\n");
@@ -315,8 +277,8 @@ make_source (GstBcFormat format, GstBcQuality quality, gboolean gles,
   }
   g_string_append (s, "const uint SINGLE[256] = uint[256] (");
   for (v = 0; v < 256; v++) {
-    guint32 t = single5[v][0] | (single5[v][1] << 8) | (single6[v][0] << 16) |
-        ((guint32) single6[v][1] << 24);
+    guint32 t = single5[2 * v] | (single5[2 * v + 1] << 8) |
+        (single6[2 * v] << 16) | ((guint32) single6[2 * v + 1] << 24);
 
     g_string_append_printf (s, "%s%s0x%08xu", v ? "," : "",
         v % 8 == 0 ? "\n  " : " ", t);

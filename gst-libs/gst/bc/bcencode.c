@@ -130,6 +130,30 @@ bc_encode_tables_init (void)
   }
 }
 
+/**
+ * gst_bc_encode_single_color_table:
+ * @bits: 5 or 6, the bits of a BC1 endpoint channel
+ *
+ * The table the BC1 (and BC3 colour) encoders use for a block of one
+ * colour: for every 8-bit value v, the endpoint channels (a, b) whose
+ * two-thirds point (2 e(a) + e(b)) / 3, truncated as decoders do, is
+ * closest to v; among equals the closest pair. Exported for the GL encoder,
+ * which embeds it in its shader.
+ *
+ * Returns: (transfer none) (array fixed-size=512): 256 (a, b) pairs, or
+ * %NULL for other @bits
+ */
+const guint8 *
+gst_bc_encode_single_color_table (guint bits)
+{
+  bc_encode_tables_init ();
+  if (bits == 5)
+    return &bc_tables.single5[0][0];
+  if (bits == 6)
+    return &bc_tables.single6[0][0];
+  return NULL;
+}
+
 /* ------------------------------------------------------------------------ */
 /* SIMD selection                                                            */
 

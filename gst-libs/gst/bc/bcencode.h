@@ -75,6 +75,9 @@ void gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
                          guint first_block_row, guint n_block_rows,
                          guint8 * dst);
 
+GST_BC_API
+const guint8 * gst_bc_encode_single_color_table (guint bits);
+
 G_END_DECLS
 
 #endif /* __GST_BC_ENCODE_H__ */
