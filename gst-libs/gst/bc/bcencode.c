@@ -250,13 +250,15 @@ gst_bc_quality_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_BC_QUALITY_FAST, "Fast: principal-axis endpoints, no refinement",
-        "fast"},
-    {GST_BC_QUALITY_NORMAL,
-        "Normal: one least-squares endpoint refinement", "normal"},
-    {GST_BC_QUALITY_HIGH,
-        "High: two starts, four least-squares refinements each, then a search "
-          "of neighbouring endpoints", "high"},
+    {GST_BC_QUALITY_FAST, "Fast: the cheapest endpoint search (BC1/BC3: "
+          "principal axis; BC4/BC5: block minimum and maximum; BC7: mode 6 "
+          "only)", "fast"},
+    {GST_BC_QUALITY_NORMAL, "Normal: endpoints refined by least squares "
+          "(BC4/BC5 also try the 6-value mode; BC7 also tries partitioned "
+          "modes)", "normal"},
+    {GST_BC_QUALITY_HIGH, "High: more starts, refinements and a search of "
+          "neighbouring endpoints (BC7: the most modes and partitions); "
+          "see each encoder's documentation", "high"},
     {0, NULL, NULL}
   };
 
