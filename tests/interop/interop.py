@@ -323,7 +323,8 @@ def check_simd_levels(res: Results, drv: Driver,
     for fmt in FORMATS:
         for quality in QUALITIES:
             for fr in frames:
-                if fmt == "BC7" and fr.kind != "crop":
+                if fmt == "BC7" and (fr.kind != "crop" or
+                                     fr.width * fr.height > 256 * 256):
                     continue  # portable C BC7 at 1080p: too slow for a test
                 best = drv.encode(fr, fmt, quality, "auto")
                 for simd in ("none", "sse2"):
