@@ -49,17 +49,10 @@
 
 #include "tile-example.h"
 
-/* how long to wait for the EOS to go through after a signal */
-#define EOS_TIMEOUT_S 5
-
 typedef struct
 {
-  GMainLoop *loop;
-  GstElement *pipeline;
+  ExampleApp app;               /* first: the handlers see an ExampleApp */
   GstElement *upload;           /* glbcupload with --gl, else NULL */
-  gint ret;
-  gboolean eos_requested;
-  guint eos_timeout_id;
 
   /* previous stats message, or the start */
   gint64 prev_us;
@@ -124,37 +117,6 @@ print_stats (Receiver * receiver, const GstStructure * s)
 }
 
 static gboolean
-eos_timeout (gpointer user_data)
-{
-  Receiver *receiver = user_data;
-
-  g_printerr ("receiver: EOS did not go through within %d s, stopping\n",
-      EOS_TIMEOUT_S);
-  receiver->eos_timeout_id = 0;
-  receiver->ret = 1;
-  g_main_loop_quit (receiver->loop);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-on_signal (gpointer user_data)
-{
-  Receiver *receiver = user_data;
-
-  if (receiver->eos_requested) {
-    g_printerr ("receiver: interrupted again, stopping now\n");
-    g_main_loop_quit (receiver->loop);
-    return G_SOURCE_CONTINUE;
-  }
-  g_print ("receiver: interrupted, stopping\n");
-  receiver->eos_requested = TRUE;
-  gst_element_send_event (receiver->pipeline, gst_event_new_eos ());
-  receiver->eos_timeout_id = g_timeout_add_seconds (EOS_TIMEOUT_S,
-      eos_timeout, receiver);
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
 on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
   Receiver *receiver = user_data;
@@ -189,13 +151,13 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
           dbg ? "\n" : "");
       g_clear_error (&err);
       g_free (dbg);
-      receiver->ret = 1;
-      g_main_loop_quit (receiver->loop);
+      receiver->app.ret = 1;
+      g_main_loop_quit (receiver->app.loop);
       break;
     }
     case GST_MESSAGE_EOS:
       g_print ("receiver: EOS\n");
-      g_main_loop_quit (receiver->loop);
+      g_main_loop_quit (receiver->app.loop);
       break;
     default:
       break;
@@ -290,22 +252,24 @@ main (int argc, char **argv)
   g_option_context_free (ctx);
 
   memset (&receiver, 0, sizeof (receiver));
+  receiver.app.prog = "receiver";
+  receiver.app.eos_timeout_s = 5;
   if (host == NULL)
     host = g_strdup ("127.0.0.1");
   if (port < 1 || port > 65535 || num_frames < 0) {
     g_printerr ("receiver: out of range: --port 1-65535, --num-frames at "
         "least 0\n");
-    receiver.ret = 2;
+    receiver.app.ret = 2;
     goto done;
   }
   if (display && no_display) {
     g_printerr ("receiver: --display and --no-display together\n");
-    receiver.ret = 2;
+    receiver.app.ret = 2;
     goto done;
   }
   if (no_stepped && !gl) {
     g_printerr ("receiver: --no-stepped needs --gl\n");
-    receiver.ret = 2;
+    receiver.app.ret = 2;
     goto done;
   }
   stepped = !no_stepped;
@@ -340,7 +304,7 @@ main (int argc, char **argv)
               "GStreamer core elements are missing") :
           display ? "install gstreamer1.0-plugins-good" :
           "GStreamer core elements are missing")) {
-    receiver.ret = 1;
+    receiver.app.ret = 1;
     goto done;
   }
 
@@ -355,21 +319,21 @@ main (int argc, char **argv)
     g_printerr ("receiver: could not build the pipeline: %s\n",
         err ? err->message : "unknown error");
     g_clear_error (&err);
-    receiver.ret = 1;
+    receiver.app.ret = 1;
     goto done;
   }
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
   if (gl)
     upload = gst_bin_get_by_name (GST_BIN (pipeline), "up");
 
-  receiver.loop = g_main_loop_new (NULL, FALSE);
-  receiver.pipeline = pipeline;
+  receiver.app.loop = g_main_loop_new (NULL, FALSE);
+  receiver.app.pipeline = pipeline;
   receiver.upload = upload;
   bus = gst_element_get_bus (pipeline);
   gst_bus_add_watch (bus, on_bus_message, &receiver);
   gst_object_unref (bus);
-  sig_int = g_unix_signal_add (SIGINT, on_signal, &receiver);
-  sig_term = g_unix_signal_add (SIGTERM, on_signal, &receiver);
+  sig_int = g_unix_signal_add (SIGINT, example_on_signal, &receiver.app);
+  sig_term = g_unix_signal_add (SIGTERM, example_on_signal, &receiver.app);
 
   g_print ("receiver: connecting to %s port %d%s, %s, output to %s\n", host,
       port, reconnect ? " (reconnecting)" : "", gl ? (stepped ?
@@ -390,21 +354,21 @@ main (int argc, char **argv)
       g_printerr ("receiver: could not start the pipeline\n");
     }
     gst_object_unref (bus);
-    receiver.ret = 1;
+    receiver.app.ret = 1;
   } else {
-    g_main_loop_run (receiver.loop);
+    g_main_loop_run (receiver.app.loop);
     print_summary (src, upload);
   }
 
   g_source_remove (sig_int);
   g_source_remove (sig_term);
-  if (receiver.eos_timeout_id)
-    g_source_remove (receiver.eos_timeout_id);
+  if (receiver.app.eos_timeout_id)
+    g_source_remove (receiver.app.eos_timeout_id);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   bus = gst_element_get_bus (pipeline);
   gst_bus_remove_watch (bus);
   gst_object_unref (bus);
-  g_main_loop_unref (receiver.loop);
+  g_main_loop_unref (receiver.app.loop);
 
 done:
   if (upload)
@@ -415,5 +379,5 @@ done:
     gst_object_unref (pipeline);
   g_free (host);
   gst_deinit ();
-  return receiver.ret;
+  return receiver.app.ret;
 }

@@ -34,16 +34,9 @@
 
 #include "tile-example.h"
 
-/* how long to wait for the EOS to go through after a signal */
-#define EOS_TIMEOUT_S 10
-
 typedef struct
 {
-  GMainLoop *loop;
-  GstElement *pipeline;
-  gint ret;
-  gboolean eos_requested;
-  guint eos_timeout_id;
+  ExampleApp app;               /* first: the handlers see an ExampleApp */
 
   /* previous stats message, or the start */
   gint64 prev_us;
@@ -93,37 +86,6 @@ print_stats (Sender * sender, const GstStructure * s)
 }
 
 static gboolean
-eos_timeout (gpointer user_data)
-{
-  Sender *sender = user_data;
-
-  g_printerr ("sender: EOS did not go through within %d s, stopping\n",
-      EOS_TIMEOUT_S);
-  sender->eos_timeout_id = 0;
-  sender->ret = 1;
-  g_main_loop_quit (sender->loop);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-on_signal (gpointer user_data)
-{
-  Sender *sender = user_data;
-
-  if (sender->eos_requested) {
-    g_printerr ("sender: interrupted again, stopping now\n");
-    g_main_loop_quit (sender->loop);
-    return G_SOURCE_CONTINUE;
-  }
-  g_print ("sender: interrupted, sending EOS\n");
-  sender->eos_requested = TRUE;
-  gst_element_send_event (sender->pipeline, gst_event_new_eos ());
-  sender->eos_timeout_id = g_timeout_add_seconds (EOS_TIMEOUT_S, eos_timeout,
-      sender);
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
 on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
   Sender *sender = user_data;
@@ -156,13 +118,13 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
           (msg->src), err->message, dbg ? dbg : "", dbg ? "\n" : "");
       g_clear_error (&err);
       g_free (dbg);
-      sender->ret = 1;
-      g_main_loop_quit (sender->loop);
+      sender->app.ret = 1;
+      g_main_loop_quit (sender->app.loop);
       break;
     }
     case GST_MESSAGE_EOS:
       g_print ("sender: EOS\n");
-      g_main_loop_quit (sender->loop);
+      g_main_loop_quit (sender->app.loop);
       break;
     default:
       break;
@@ -264,6 +226,8 @@ main (int argc, char **argv)
   g_option_context_free (ctx);
 
   memset (&sender, 0, sizeof (sender));
+  sender.app.prog = "sender";
+  sender.app.eos_timeout_s = 10;
   if (address == NULL)
     address = g_strdup ("0.0.0.0");
   if (format == NULL)
@@ -281,7 +245,7 @@ main (int argc, char **argv)
     label = "YCoCg-BC3";
   } else {
     g_printerr ("sender: unknown format '%s': use bc1 or ycocg\n", format);
-    sender.ret = 2;
+    sender.app.ret = 2;
     goto done;
   }
   if (port < 0 || port > 65535 || units < 1 || units > 64 || width < 1 ||
@@ -289,7 +253,7 @@ main (int argc, char **argv)
     g_printerr ("sender: out of range: --port 0-65535, --units 1-64, "
         "--width, --height, --fps at least 1, --num-frames and --chunk-size "
         "at least 0\n");
-    sender.ret = 2;
+    sender.app.ret = 2;
     goto done;
   }
 
@@ -299,7 +263,7 @@ main (int argc, char **argv)
           "set GST_PLUGIN_PATH " "to the build directory")
       || !example_check_element ("sender", "videotestsrc",
           "install gstreamer1.0-plugins-base")) {
-    sender.ret = 1;
+    sender.app.ret = 1;
     goto done;
   }
 
@@ -314,7 +278,7 @@ main (int argc, char **argv)
     g_printerr ("sender: could not build the pipeline: %s\n",
         err ? err->message : "unknown error");
     g_clear_error (&err);
-    sender.ret = 1;
+    sender.app.ret = 1;
     goto done;
   }
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
@@ -323,13 +287,13 @@ main (int argc, char **argv)
   if (chunk_size > 0)
     g_object_set (sink, "chunk-size", (guint) chunk_size, NULL);
 
-  sender.loop = g_main_loop_new (NULL, FALSE);
-  sender.pipeline = pipeline;
+  sender.app.loop = g_main_loop_new (NULL, FALSE);
+  sender.app.pipeline = pipeline;
   bus = gst_element_get_bus (pipeline);
   gst_bus_add_watch (bus, on_bus_message, &sender);
   gst_object_unref (bus);
-  sig_int = g_unix_signal_add (SIGINT, on_signal, &sender);
-  sig_term = g_unix_signal_add (SIGTERM, on_signal, &sender);
+  sig_int = g_unix_signal_add (SIGINT, example_on_signal, &sender.app);
+  sig_term = g_unix_signal_add (SIGTERM, example_on_signal, &sender.app);
 
   sender.prev_us = g_get_monotonic_time ();
   if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
@@ -346,25 +310,25 @@ main (int argc, char **argv)
       g_printerr ("sender: could not start the pipeline\n");
     }
     gst_object_unref (bus);
-    sender.ret = 1;
+    sender.app.ret = 1;
   } else {
     /* tilesink listens from the moment it is started */
     g_object_get (sink, "bound-port", &bound_port, NULL);
     g_print ("sender: listening on %s port %u: %dx%d %d fps %s, %d units\n",
         address, bound_port, width, height, fps, label, units);
-    g_main_loop_run (sender.loop);
+    g_main_loop_run (sender.app.loop);
     print_summary (sink);
   }
 
   g_source_remove (sig_int);
   g_source_remove (sig_term);
-  if (sender.eos_timeout_id)
-    g_source_remove (sender.eos_timeout_id);
+  if (sender.app.eos_timeout_id)
+    g_source_remove (sender.app.eos_timeout_id);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   bus = gst_element_get_bus (pipeline);
   gst_bus_remove_watch (bus);
   gst_object_unref (bus);
-  g_main_loop_unref (sender.loop);
+  g_main_loop_unref (sender.app.loop);
 
 done:
   if (sink)
@@ -377,5 +341,5 @@ done:
   g_free (protocol);
   g_free (quality);
   gst_deinit ();
-  return sender.ret;
+  return sender.app.ret;
 }

@@ -51,4 +51,50 @@ example_format_ms (const GstStructure * s, const gchar * field)
   return g_strdup_printf ("%.2f", ns / 1e6);
 }
 
+/* What a running example shares with its signal and timeout handlers:
+ * first member of Sender and Receiver */
+typedef struct
+{
+  const gchar *prog;
+  guint eos_timeout_s;          /* how long EOS may take after a signal */
+  GMainLoop *loop;
+  GstElement *pipeline;
+  gint ret;
+  gboolean eos_requested;
+  guint eos_timeout_id;
+} ExampleApp;
+
+static inline gboolean
+example_eos_timeout (gpointer user_data)
+{
+  ExampleApp *app = user_data;
+
+  g_printerr ("%s: EOS did not go through within %d s, stopping\n",
+      app->prog, app->eos_timeout_s);
+  app->eos_timeout_id = 0;
+  app->ret = 1;
+  g_main_loop_quit (app->loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* SIGINT/SIGTERM: the first sends EOS (and gives it a few seconds), the
+ * second stops at once */
+static inline gboolean
+example_on_signal (gpointer user_data)
+{
+  ExampleApp *app = user_data;
+
+  if (app->eos_requested) {
+    g_printerr ("%s: interrupted again, stopping now\n", app->prog);
+    g_main_loop_quit (app->loop);
+    return G_SOURCE_CONTINUE;
+  }
+  g_print ("%s: interrupted, sending EOS\n", app->prog);
+  app->eos_requested = TRUE;
+  gst_element_send_event (app->pipeline, gst_event_new_eos ());
+  app->eos_timeout_id = g_timeout_add_seconds (app->eos_timeout_s,
+      example_eos_timeout, app);
+  return G_SOURCE_CONTINUE;
+}
+
 #endif /* __TILE_EXAMPLE_H__ */
