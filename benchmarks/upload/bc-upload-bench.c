@@ -389,12 +389,15 @@ main (int argc, char **argv)
         ", \"copied_frames\": %" G_GUINT64_FORMAT ", \"copied_bytes\": %"
         G_GUINT64_FORMAT ", \"stepped_uploads\": %" G_GUINT64_FORMAT
         ", \"frame_uploads\": %" G_GUINT64_FORMAT ", \"frames_stepped\": %"
-        G_GUINT64_FORMAT ", \"fence_waits\": %" G_GUINT64_FORMAT "},\n",
+        G_GUINT64_FORMAT ", \"fence_waits\": %" G_GUINT64_FORMAT
+        ", \"gpu_timed_frames\": %" G_GUINT64_FORMAT ", \"gpu_time_ns\": %"
+        G_GUINT64_FORMAT "},\n",
         get_u64 (up_stats, "zero-copy-frames"), get_u64 (up_stats,
             "copied-frames"), get_u64 (up_stats, "copied-bytes"),
         get_u64 (up_stats, "stepped-uploads"), get_u64 (up_stats,
             "frame-uploads"), get_u64 (up_stats, "frames-stepped"),
-        get_u64 (up_stats, "fence-waits"));
+        get_u64 (up_stats, "fence-waits"), get_u64 (up_stats,
+            "gpu-timed-frames"), get_u64 (up_stats, "gpu-time-ns"));
     print_samples ("transform_ms", &b.transform, FALSE);
     print_samples ("ready_ms", &b.ready, FALSE);
     print_samples ("delivery_ms", &b.delivery, TRUE);

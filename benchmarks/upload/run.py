@@ -212,20 +212,27 @@ def write_doc(res):
                  "the frame → texture ready (end to end).")
     lines.append("- *tilesrc*: the same start → `tilesrc` pushes the frame.")
     lines.append("")
+    lines.append("- *GPU*: glbcupload's `GL_TIME_ELAPSED` queries around the "
+                 "last rows' upload and the draw, mean per timed frame (on "
+                 "llvmpipe this spans its rasteriser's queue).")
+    lines.append("")
     lines.append("| size | mode | frames | zero-copy / copied | stepped / "
                  "frame uploads | transform p50 | ready p50 | delivery p50 / "
-                 "p95 | tilesrc p50 |")
-    lines.append("|---|---|---|---|---|---|---|---|---|")
+                 "p95 | tilesrc p50 | GPU |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|")
     for r in res["runs"]:
         s = r["glbcupload_stats"]
+        timed = s.get("gpu_timed_frames", 0)
+        gpu = ("%.1f ms" % (s["gpu_time_ns"] / timed / 1e6) if timed
+               else "–")
         lines.append("| %s | %s | %d | %d / %d | %d / %d | %.2f ms | %.1f ms "
-                     "| %.1f / %.1f ms | %.2f ms |" % (
+                     "| %.1f / %.1f ms | %.2f ms | %s |" % (
                          r["size"], r["mode"], r["delivery_ms"]["n"],
                          s["zero_copy_frames"], s["copied_frames"],
                          s["stepped_uploads"], s["frame_uploads"],
                          r["transform_ms"]["p50"], r["ready_ms"]["p50"],
                          r["delivery_ms"]["p50"], r["delivery_ms"]["p95"],
-                         r["tilesrc_latency_ms"]["p50"]))
+                         r["tilesrc_latency_ms"]["p50"], gpu))
     lines.append("")
     lines.append("Ratios (delivery p50): ")
     lines.append("")

@@ -60,6 +60,20 @@ GST_DEBUG_CATEGORY (gst_gl_bc_upload_debug);
 /* slots of the ring that frames from other pools are copied into */
 #define COPY_SLOTS 3
 
+/* GL_TIME_ELAPSED queries in flight: a frame is timed only when one is free
+ * (results are read when available, never waited for) */
+#define N_QUERIES 8
+
+#ifndef GL_TIME_ELAPSED
+#define GL_TIME_ELAPSED 0x88BF
+#endif
+#ifndef GL_QUERY_RESULT
+#define GL_QUERY_RESULT 0x8866
+#endif
+#ifndef GL_QUERY_RESULT_AVAILABLE
+#define GL_QUERY_RESULT_AVAILABLE 0x8867
+#endif
+
 enum
 {
   PROP_0,
@@ -99,6 +113,12 @@ struct _GstGLBcUpload
   GstGLShader *shader;
   GstGLFramebuffer *fbo;
   GLuint vao, vbo;
+  /* GPU timing of the last rows' upload and the draw: a ring of queries,
+   * [query_head, query_head + queries_busy) in flight */
+  gboolean have_timer;
+  GLuint queries[N_QUERIES];
+  gint64 query_begin_us[N_QUERIES];
+  guint query_head, queries_busy;
 
   /* statistics, object lock */
   guint64 frames;
@@ -110,6 +130,9 @@ struct _GstGLBcUpload
   guint64 frames_stepped;
   guint64 fence_waits;
   guint64 gl_errors;
+  guint64 gpu_frames;
+  guint64 gpu_ns;
+  guint64 gpu_invalid;
 };
 
 #define gst_gl_bc_upload_parent_class parent_class
@@ -149,7 +172,10 @@ get_stats (GstGLBcUpload * self)
       "frame-uploads", G_TYPE_UINT64, self->frame_uploads,
       "frames-stepped", G_TYPE_UINT64, self->frames_stepped,
       "fence-waits", G_TYPE_UINT64, self->fence_waits,
-      "gl-errors", G_TYPE_UINT64, self->gl_errors, NULL);
+      "gl-errors", G_TYPE_UINT64, self->gl_errors,
+      "gpu-timed-frames", G_TYPE_UINT64, self->gpu_frames,
+      "gpu-time-ns", G_TYPE_UINT64, self->gpu_ns,
+      "gpu-time-invalid", G_TYPE_UINT64, self->gpu_invalid, NULL);
   if (self->proposed) {
     GstStructure *config = gst_buffer_pool_get_config (self->proposed);
 
@@ -418,6 +444,16 @@ gst_gl_bc_upload_gl_start (GstGLBaseFilter * filter)
   gl->BindVertexArray (0);
   gl->BindBuffer (GL_ARRAY_BUFFER, 0);
 
+  /* GL_TIME_ELAPSED: OpenGL 3.3 (ARB_timer_query); not in OpenGL ES 3 */
+  self->have_timer = gst_gl_context_get_gl_api (context) != GST_GL_API_GLES2
+      && gst_gl_context_check_gl_version (context, GST_GL_API_OPENGL |
+      GST_GL_API_OPENGL3, 3, 3) && gl->GenQueries && gl->BeginQuery
+      && gl->EndQuery && gl->GetQueryObjectuiv && gl->GetQueryObjectui64v
+      && gl->DeleteQueries;
+  if (self->have_timer)
+    gl->GenQueries (N_QUERIES, self->queries);
+  self->query_head = self->queries_busy = 0;
+
   GST_INFO_OBJECT (self, "GL ready: %s, %s",
       (const gchar *) gl->GetString (GL_VERSION),
       (const gchar *) gl->GetString (GL_RENDERER));
@@ -430,6 +466,9 @@ gst_gl_bc_upload_gl_stop (GstGLBaseFilter * filter)
   GstGLBcUpload *self = GST_GL_BC_UPLOAD (filter);
   const GstGLFuncs *gl = filter->context->gl_vtable;
 
+  if (self->have_timer)
+    gl->DeleteQueries (N_QUERIES, self->queries);
+  self->have_timer = FALSE;
   if (self->vao)
     gl->DeleteVertexArrays (1, &self->vao);
   if (self->vbo)
@@ -653,12 +692,10 @@ draw_cb (gpointer user_data)
 
 /* GL thread: the rows not uploaded yet, the draw, the slot's fence */
 static void
-upload_and_draw_gl (GstGLContext * context, DrawData * d)
+upload_and_draw (GstGLContext * context, DrawData * d)
 {
   GstMapInfo map;
 
-  gst_gl_insert_debug_marker (context, "glbcupload %s slot %u",
-      GST_OBJECT_NAME (d->self), d->slot);
   gst_gl_bc_ring_upload_remaining (d->ring, d->slot, &d->result);
   d->gl_errors += gst_gl_bc_check_gl_error (context, GST_OBJECT (d->self),
       "glCompressedTexSubImage2D");
@@ -675,6 +712,73 @@ upload_and_draw_gl (GstGLContext * context, DrawData * d)
   d->gl_errors += gst_gl_bc_check_gl_error (context, GST_OBJECT (d->self),
       "the draw");
 }
+
+/* GL thread: adds the results of the finished queries to the statistics,
+ * in order, without waiting; returns the index of a free query or -1.
+ * A result longer than the wall-clock time since the query began is a
+ * driver's error and is counted apart: Mesa llvmpipe gives its clock
+ * instead of an interval for the first frame of a context. */
+static gint
+collect_queries (GstGLBcUpload * self, const GstGLFuncs * gl)
+{
+  guint64 ns_sum = 0, n = 0, invalid = 0;
+  gint64 now_us = g_get_monotonic_time ();
+
+  while (self->queries_busy > 0) {
+    guint i = self->query_head;
+    GLuint available = 0;
+    GLuint64 ns = 0;
+
+    gl->GetQueryObjectuiv (self->queries[i], GL_QUERY_RESULT_AVAILABLE,
+        &available);
+    if (!available)
+      break;
+    gl->GetQueryObjectui64v (self->queries[i], GL_QUERY_RESULT, &ns);
+    GST_LOG_OBJECT (self, "GPU time of a frame: %" G_GUINT64_FORMAT " ns",
+        (guint64) ns);
+    if (ns > (guint64) (now_us - self->query_begin_us[i] + 1000) * 1000) {
+      invalid++;
+    } else {
+      ns_sum += ns;
+      n++;
+    }
+    self->query_head = (i + 1) % N_QUERIES;
+    self->queries_busy--;
+  }
+  if (n + invalid > 0) {
+    GST_OBJECT_LOCK (self);
+    self->gpu_frames += n;
+    self->gpu_ns += ns_sum;
+    self->gpu_invalid += invalid;
+    GST_OBJECT_UNLOCK (self);
+  }
+  if (self->queries_busy == N_QUERIES)
+    return -1;
+  return (self->query_head + self->queries_busy) % N_QUERIES;
+}
+
+/* GL thread: upload_and_draw (), timed with GL_TIME_ELAPSED where the
+ * context has it */
+static void
+upload_and_draw_gl (GstGLContext * context, DrawData * d)
+{
+  GstGLBcUpload *self = d->self;
+  const GstGLFuncs *gl = context->gl_vtable;
+  gint query = self->have_timer ? collect_queries (self, gl) : -1;
+
+  gst_gl_insert_debug_marker (context, "glbcupload %s slot %u",
+      GST_OBJECT_NAME (d->self), d->slot);
+  if (query >= 0) {
+    self->query_begin_us[query] = g_get_monotonic_time ();
+    gl->BeginQuery (GL_TIME_ELAPSED, self->queries[query]);
+  }
+  upload_and_draw (context, d);
+  if (query >= 0) {
+    gl->EndQuery (GL_TIME_ELAPSED);
+    self->queries_busy++;
+  }
+}
+
 
 static gboolean
 same_geometry (const GstBcInfo * a, const GstBcInfo * b)
@@ -859,6 +963,7 @@ gst_gl_bc_upload_start (GstBaseTransform * bt)
   self->frames = self->zero_copy_frames = self->copied_frames = 0;
   self->copied_bytes = self->stepped_uploads = self->frame_uploads = 0;
   self->frames_stepped = self->fence_waits = self->gl_errors = 0;
+  self->gpu_frames = self->gpu_ns = self->gpu_invalid = 0;
   GST_OBJECT_UNLOCK (self);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->start (bt);
 }
