@@ -12,7 +12,7 @@
  * benchmark (benchmarks/upload/run.sh).
  *
  *   bc-upload-bench -W 3840 -H 2160 -u 4 --rate 30 --seconds 5
- *       [--stepped | --frame] [--copy] [--warmup 1]
+ *       [--stepped | --frame] [--copy] [--gpu-timing] [--warmup 1]
  *
  *   sender:   appsrc (pre-filled BC1 frames, --rate per second)
  *               ! tilesink address=127.0.0.1 port=0 units=U
@@ -205,6 +205,7 @@ main (int argc, char **argv)
   gint width = 1920, height = 1080, units = 4, rate = 30;
   gdouble seconds = 5.0, warmup = 1.0;
   gboolean opt_frame = FALSE, opt_stepped = FALSE, opt_copy = FALSE;
+  gboolean opt_gpu_timing = FALSE;
   GOptionEntry entries[] = {
     {"width", 'W', 0, G_OPTION_ARG_INT, &width, "Frame width", "W"},
     {"height", 'H', 0, G_OPTION_ARG_INT, &height, "Frame height", "H"},
@@ -214,6 +215,8 @@ main (int argc, char **argv)
         "Seconds measured", "S"},
     {"warmup", 0, 0, G_OPTION_ARG_DOUBLE, &warmup,
         "Seconds not measured first", "S"},
+    {"gpu-timing", 0, 0, G_OPTION_ARG_NONE, &opt_gpu_timing,
+        "glbcupload gpu-timing=true (GL_TIME_ELAPSED per frame)", NULL},
     {"stepped", 0, 0, G_OPTION_ARG_NONE, &opt_stepped,
         "glbcupload stepped=true (the default)", NULL},
     {"frame", 0, 0, G_OPTION_ARG_NONE, &opt_frame,
@@ -310,8 +313,9 @@ main (int argc, char **argv)
 
   desc = g_strdup_printf ("tilesrc name=rsrc host=127.0.0.1 port=%u "
       "flush=stepped ! identity drop-allocation=%s ! glbcupload name=up "
-      "stepped=%s ! fakesink sync=false", port, opt_copy ? "true" : "false",
-      stepped ? "true" : "false");
+      "stepped=%s gpu-timing=%s ! fakesink sync=false", port,
+      opt_copy ? "true" : "false", stepped ? "true" : "false",
+      opt_gpu_timing ? "true" : "false");
   receiver = gst_parse_launch (desc, &error);
   g_free (desc);
   if (!receiver)

@@ -54,6 +54,7 @@ GST_DEBUG_CATEGORY (gst_gl_bc_upload_debug);
 #define GST_CAT_DEFAULT gst_gl_bc_upload_debug
 
 #define DEFAULT_STEPPED TRUE
+#define DEFAULT_GPU_TIMING FALSE
 #define DEFAULT_RING_SIZE 6
 #define MIN_RING_SIZE 2
 #define MAX_RING_SIZE 32
@@ -78,6 +79,7 @@ enum
 {
   PROP_0,
   PROP_STEPPED,
+  PROP_GPU_TIMING,
   PROP_RING_SIZE,
   PROP_STATS,
 };
@@ -98,6 +100,7 @@ struct _GstGLBcUpload
 
   /* properties, object lock */
   gboolean stepped;
+  gboolean gpu_timing;
   guint ring_size;
 
   /* negotiated, streaming thread */
@@ -207,6 +210,11 @@ gst_gl_bc_upload_set_property (GObject * object, guint prop_id,
       self->ring_size = g_value_get_uint (value);
       GST_OBJECT_UNLOCK (self);
       break;
+    case PROP_GPU_TIMING:
+      GST_OBJECT_LOCK (self);
+      self->gpu_timing = g_value_get_boolean (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -228,6 +236,11 @@ gst_gl_bc_upload_get_property (GObject * object, guint prop_id,
     case PROP_RING_SIZE:
       GST_OBJECT_LOCK (self);
       g_value_set_uint (value, self->ring_size);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_GPU_TIMING:
+      GST_OBJECT_LOCK (self);
+      g_value_set_boolean (value, self->gpu_timing);
       GST_OBJECT_UNLOCK (self);
       break;
     case PROP_STATS:
@@ -445,7 +458,11 @@ gst_gl_bc_upload_gl_start (GstGLBaseFilter * filter)
   gl->BindBuffer (GL_ARRAY_BUFFER, 0);
 
   /* GL_TIME_ELAPSED: OpenGL 3.3 (ARB_timer_query); not in OpenGL ES 3 */
-  self->have_timer = gst_gl_context_get_gl_api (context) != GST_GL_API_GLES2
+  GST_OBJECT_LOCK (self);
+  self->have_timer = self->gpu_timing;
+  GST_OBJECT_UNLOCK (self);
+  self->have_timer = self->have_timer
+      && gst_gl_context_get_gl_api (context) != GST_GL_API_GLES2
       && gst_gl_context_check_gl_version (context, GST_GL_API_OPENGL |
       GST_GL_API_OPENGL3, 3, 3) && gl->GenQueries && gl->BeginQuery
       && gl->EndQuery && gl->GetQueryObjectuiv && gl->GetQueryObjectui64v
@@ -1006,6 +1023,21 @@ gst_gl_bc_upload_class_init (GstGLBcUploadClass * klass)
           GST_PARAM_MUTABLE_PLAYING));
 
   /**
+   * GstGLBcUpload:gpu-timing:
+   *
+   * Time each frame's last rows' upload and draw on the GPU with
+   * GL_TIME_ELAPSED queries (desktop OpenGL 3.3 or later), into the
+   * gpu-timed-frames and gpu-time-ns statistics. Off by default: on Mesa
+   * llvmpipe a timer query costs latency.
+   */
+  g_object_class_install_property (gobject_class, PROP_GPU_TIMING,
+      g_param_spec_boolean ("gpu-timing", "GPU timing",
+          "Time the upload and draw of each frame on the GPU with "
+          "GL_TIME_ELAPSED queries (desktop OpenGL 3.3+), shown in stats; "
+          "takes effect when the element starts",
+          DEFAULT_GPU_TIMING, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  /**
    * GstGLBcUpload:ring-size:
    *
    * Frame slots in the persistent GL buffer of the proposed pool: the most
@@ -1066,5 +1098,6 @@ static void
 gst_gl_bc_upload_init (GstGLBcUpload * self)
 {
   self->stepped = DEFAULT_STEPPED;
+  self->gpu_timing = DEFAULT_GPU_TIMING;
   self->ring_size = DEFAULT_RING_SIZE;
 }

@@ -765,7 +765,7 @@ GST_START_TEST (test_slot_reuse)
   GstStructure *s;
   guint slots = 0;
 
-  up_start (&u, "ring-size=2");
+  up_start (&u, "ring-size=2 gpu-timing=true");
   pad = gst_element_get_static_pad (u.up, "src");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_sync_meta,
       &with_sync, NULL);
