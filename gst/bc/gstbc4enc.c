@@ -22,8 +22,8 @@
  * other single-plane streams. The channel is:
  *
  * - GRAY8: the grey value;
- * - GRAY16_LE: the 16-bit value scaled to 0..255 (value / 257; the
- *   encoder fits the unrounded value);
+ * - GRAY16_LE: the 16-bit value scaled to 0..255 (value / 257, rounded
+ *   to the nearest integer);
  * - packed RGB(A): the luma, (77 R + 150 G + 29 B + 128) >> 8 (BT.601
  *   weights in 8-bit fixed point, full range); alpha is ignored.
  *
@@ -35,8 +35,8 @@
  *
  * #GstBcEnc:quality: fast takes the block's minimum and maximum as
  * endpoints; normal adds a least-squares refit and the 6-value mode (with
- * exact 0 and 255) where it is better; high also searches the neighbouring
- * endpoints.
+ * exact 0 and 255) where it is better; high refits twice and also searches
+ * the neighbouring endpoints.
  *
  * ## Example launch lines
  * |[

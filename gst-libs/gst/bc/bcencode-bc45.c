@@ -7,33 +7,56 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* Block encoding kernels for BC4 (one channel) and BC5 (two channels, each
- * coded as a BC4 block), plus the one-byte gather and the luma conversion
- * bc4 uses for GRAY8 and RGB input.
+/* Block encoding kernel for BC4 (one channel); BC5 is two BC4 blocks, of
+ * red and green. Also the split of 4-byte pixels into two one-byte channel
+ * rows that bcencode.c uses for BC5.
  *
- * Like bcencode-kernels.c, every function works on BC_LANES blocks at once
- * with the lane as the innermost loop, and this file is compiled once per
- * instruction set (portable C, SSE2, AVX2) with floating point contraction
- * off: every build writes the same blocks.
+ * The kernel is integer-only and reads one-byte pixels straight from four
+ * picture rows: BC_BC45_BATCH blocks side by side per call. It works on
+ * vectors of 16-bit lanes, one block per lane (8 lanes with SSE2, 16 with
+ * AVX2, 2 in the portable C build), written once over a few vector
+ * operations (V, v_add, ...) that each build implements: the portable C
+ * build with plain loops, the SIMD builds with intrinsics. Every operation
+ * is exact integer arithmetic (except the per-block least-squares solve:
+ * the same single-precision IEEE operations in every build, contraction
+ * off), lanes never interact, and the only data-dependent control flow
+ * skips work no lane needs or stops an iteration every lane has finished,
+ * so every build writes the same blocks.
  *
  * A BC4 block has two 8-bit endpoints a0, a1 and sixteen 3-bit codes. When
  * a0 > a1 the codes select one of eight values from a1 to a0 ("8-value
- * mode"); otherwise six values from a0 to a1 plus 0 and 255 ("6-value
- * mode"). Decoders truncate the interpolation (bcdecode.c). The encoder:
+ * mode"), level j = a1 + (j (a0 - a1)) / 7 (truncated, as decoders do;
+ * level 7 is code 0, level 0 code 1, level j code 8 - j); otherwise six
+ * values from a0 to a1, a0 + (j (a1 - a0)) / 5, plus 0 and 255
+ * ("6-value mode"). Every pixel always takes the nearest of the block's
+ * values, the lower one on a tie: with the values in ascending order, its
+ * position is the number of integer midpoints (l_j + l_j+1) / 2
+ * (truncated) it is above, counted with 8-bit compares. Squared errors
+ * are summed with unsigned 16-bit saturation: a block's 8-value min/max
+ * error is at most 16 * 18 * 18, and a candidate is kept only when its
+ * error is strictly lower than the current one, so saturation never
+ * changes a choice. The encoder:
  *
  *  1. fast: 8-value mode with the block's minimum and maximum as endpoints;
- *     every pixel takes the nearest of the eight decoded values (exact: the
- *     code is the number of midpoints between neighbouring values below
- *     the pixel);
- *  2. normal: then one least-squares refit of the endpoints to the codes
- *     (kept when the error drops), and the 6-value candidate: endpoints
- *     are the minimum and maximum of the pixels that are neither 0 nor 255
- *     (those take the two fixed values), tried on blocks that have such
- *     pixels; it replaces the 8-value result only when its squared error
+ *  2. normal: then one least-squares refit of the endpoints to the
+ *     positions (from integer sums of the positions, their squares and
+ *     their products with the pixels), kept when the error drops; and the
+ *     6-value candidate: endpoints are the minimum and maximum of the
+ *     pixels that are neither 0 nor 255 (those take the two fixed values),
+ *     then one least-squares refit over the pixels between the endpoints
+ *     (kept when the error drops), tried on blocks that have a pixel at 0
+ *     or 255; it replaces the 8-value result only when its squared error
  *     is strictly lower;
- *  3. high: two refits, then a search of the neighbouring endpoint pairs
- *     (each endpoint moved by -1, 0 or +1) in 8-value mode, kept when the
- *     error drops.
+ *  3. high: two refits, then rounds of a search of the neighbouring
+ *     endpoint pairs (see moves: each endpoint moved by up to 1, or one of
+ *     them by 2 or 3; the best pair of a round is kept when it lowers the
+ *     error) until no block of the vector improves or BC45_HIGH_ROUNDS
+ *     rounds; the 6-value candidate gets the same search (in 6-value mode)
+ *     before it is compared.
+ *
+ * Blocks finish a search round by round on their own (a block that does
+ * not improve in a round stays as it is), so the number of blocks in a
+ * vector does not change the result.
  *
  * A flat block (one value) is written as a0 = a1 = value, codes 0: exact.
  */
@@ -50,344 +73,804 @@
 #error "BC_KERNEL_SUFFIX must name the build"
 #endif
 
-#define L BC_LANES
+#define BC45_HIGH_ROUNDS 8
+
+/* a loop over the lanes of a vector; the SIMD builds vectorise it */
 #ifdef BC_KERNEL_PORTABLE
-#define LANES for (k = 0; k < L; k++)
+#define LANES for (k = 0; k < VN; k++)
 #else
-#define LANES _Pragma ("omp simd") for (k = 0; k < L; k++)
+#define LANES _Pragma ("omp simd") for (k = 0; k < VN; k++)
 #endif
 
-static inline float
-clamp255 (float v)
+/* ------------------------------------------------------------------------ */
+/* vectors of 16-bit lanes                                                   */
+
+#if defined (BC_KERNEL_PORTABLE) || !defined (__SSE2__)
+
+/* two blocks a vector: wider vectors of plain loops gain little without
+ * SIMD, and the searches of high stop block by block sooner */
+#define VN 2
+typedef struct
 {
-  return v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
+  gint16 v[VN];
+} V;
+
+#define V_OP2(name, expr)                                                  \
+static inline V                                                            \
+name (V a, V b)                                                            \
+{                                                                          \
+  V r;                                                                     \
+  gint k;                                                                  \
+                                                                           \
+  for (k = 0; k < VN; k++) {                                               \
+    gint x = a.v[k], y = b.v[k];                                           \
+                                                                           \
+    r.v[k] = (gint16) (expr);                                              \
+  }                                                                        \
+  return r;                                                                \
 }
 
-void BC_KERNEL_NAME (bc_gather1) (BcBatch * batch, const guint8 * const rows[4])
+/* wrapping 16-bit add, subtract, multiply (low half) */
+V_OP2 (v_add, x + y);
+V_OP2 (v_sub, x - y);
+V_OP2 (v_mullo, (gint32) ((guint32) (guint16) x * (guint16) y));
+/* high half of the unsigned product */
+V_OP2 (v_mulhi_u, ((guint32) (guint16) x * (guint16) y) >> 16);
+/* unsigned saturating add */
+V_OP2 (v_adds_u, MIN ((guint32) (guint16) x + (guint16) y, 65535));
+/* signed compares: all ones or zero */
+V_OP2 (v_gt, x > y ? -1 : 0);
+V_OP2 (v_eq, x == y ? -1 : 0);
+V_OP2 (v_min, MIN (x, y));
+V_OP2 (v_max, MAX (x, y));
+V_OP2 (v_and, x & y);
+V_OP2 (v_or, x | y);
+V_OP2 (v_xor, x ^ y);
+/* ~a & b */
+V_OP2 (v_andnot, ~x & y);
+
+static inline V
+v_set1 (gint x)
 {
-  gint y, x, k;
+  V r;
+  gint k;
+
+  for (k = 0; k < VN; k++)
+    r.v[k] = (gint16) x;
+  return r;
+}
+
+static inline V
+v_srli (V a, gint s)
+{
+  V r;
+  gint k;
+
+  for (k = 0; k < VN; k++)
+    r.v[k] = (gint16) ((guint16) a.v[k] >> s);
+  return r;
+}
+
+static inline V
+v_slli (V a, gint s)
+{
+  V r;
+  gint k;
+
+  for (k = 0; k < VN; k++)
+    r.v[k] = (gint16) ((guint32) (guint16) a.v[k] << s);
+  return r;
+}
+
+static inline gboolean
+v_any (V a)
+{
+  gint k;
+
+  for (k = 0; k < VN; k++)
+    if (a.v[k] != 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Positions use 8-bit compares where the build has them: pixels and
+ * midpoints two pixels to a register, biased by 128 for signed compares.
+ * Here a pair is just the two vectors. */
+typedef struct
+{
+  V a, b;
+} VB;
+
+static inline VB
+vb_pack (V a, V b)
+{
+  VB r = { a, b };
+
+  return r;
+}
+
+/* the positions of the two pixels of @pb among values with midpoints
+ * @mb (packed with vb_pack (mid, mid)) */
+static inline void
+vb_position (VB pb, const VB mb[7], V * u0, V * u1)
+{
+  V n0 = v_gt (pb.a, mb[0].a), n1 = v_gt (pb.b, mb[0].a);
+  gint j;
+
+  for (j = 1; j < 7; j++) {
+    n0 = v_add (n0, v_gt (pb.a, mb[j].a));
+    n1 = v_add (n1, v_gt (pb.b, mb[j].a));
+  }
+  *u0 = v_sub (v_set1 (0), n0);
+  *u1 = v_sub (v_set1 (0), n1);
+}
+
+static inline V
+v_loadu (const gint16 * src)
+{
+  V r;
+
+  memcpy (r.v, src, sizeof (r.v));
+  return r;
+}
+
+static inline void
+v_storeu (gint16 * dst, V a)
+{
+  memcpy (dst, a.v, sizeof (a.v));
+}
+
+/* The 8 bytes of each block from its four 16-bit words */
+static inline void
+pack_blocks (V e, V w0, V w1, V w2, guint64 blocks[VN])
+{
+  gint k;
+
+  for (k = 0; k < VN; k++)
+    blocks[k] = GUINT64_TO_LE ((guint64) (guint16) e.v[k] |
+        ((guint64) (guint16) w0.v[k] << 16) |
+        ((guint64) (guint16) w1.v[k] << 32) |
+        ((guint64) (guint16) w2.v[k] << 48));
+}
+
+/* pixel x of row y of the VN blocks starting at rows[y] */
+static inline void
+load_pixels (const guint8 * const rows[4], V p[16])
+{
+  gint x, y, k;
+
+  for (y = 0; y < 4; y++)
+    for (x = 0; x < 4; x++)
+      for (k = 0; k < VN; k++)
+        p[y * 4 + x].v[k] = rows[y][k * 4 + x];
+}
+
+#else
+
+#include <immintrin.h>
+
+#ifdef __AVX2__
+#define VN 16
+typedef __m256i V;
+#define v_add _mm256_add_epi16
+#define v_sub _mm256_sub_epi16
+#define v_mullo _mm256_mullo_epi16
+#define v_mulhi_u _mm256_mulhi_epu16
+#define v_adds_u _mm256_adds_epu16
+#define v_gt _mm256_cmpgt_epi16
+#define v_eq _mm256_cmpeq_epi16
+#define v_min _mm256_min_epi16
+#define v_max _mm256_max_epi16
+#define v_and _mm256_and_si256
+#define v_or _mm256_or_si256
+#define v_xor _mm256_xor_si256
+#define v_andnot _mm256_andnot_si256
+#define v_set1(x) _mm256_set1_epi16 ((gint16) (x))
+#define v_srli(a, s) _mm256_srli_epi16 (a, s)
+#define v_slli(a, s) _mm256_slli_epi16 (a, s)
+#define v_any(a) (_mm256_movemask_epi8 (a) != 0)
+#define v_loadu(src) _mm256_loadu_si256 ((const __m256i *) (src))
+#define v_storeu(dst, a) _mm256_storeu_si256 ((__m256i *) (dst), a)
+#define v_sel(a, b, c) _mm256_blendv_epi8 (c, b, a)
+
+/* two vectors of values 0..255 as bytes, biased by 128: per 128-bit half,
+ * 8 lanes of a, then 8 of b */
+typedef __m256i VB;
+#define vb_pack(a, b) _mm256_xor_si256 (_mm256_packus_epi16 (a, b), \
+    _mm256_set1_epi8 ((gchar) 0x80))
+
+static inline void
+pack_blocks (V e, V w0, V w1, V w2, guint64 blocks[VN])
+{
+  /* per 128-bit half, lanes 0-3 (8-11) then 4-7 (12-15) */
+  __m256i x0 = _mm256_unpacklo_epi16 (e, w0), y0 = _mm256_unpacklo_epi16 (w1,
+      w2);
+  __m256i x1 = _mm256_unpackhi_epi16 (e, w0), y1 = _mm256_unpackhi_epi16 (w1,
+      w2);
+  __m256i z0 = _mm256_unpacklo_epi32 (x0, y0);
+  __m256i z1 = _mm256_unpackhi_epi32 (x0, y0);
+  __m256i z2 = _mm256_unpacklo_epi32 (x1, y1);
+  __m256i z3 = _mm256_unpackhi_epi32 (x1, y1);
+  __m256i *dst = (__m256i *) blocks;
+
+  _mm256_storeu_si256 (dst, _mm256_permute2x128_si256 (z0, z1, 0x20));
+  _mm256_storeu_si256 (dst + 1, _mm256_permute2x128_si256 (z2, z3, 0x20));
+  _mm256_storeu_si256 (dst + 2, _mm256_permute2x128_si256 (z0, z1, 0x31));
+  _mm256_storeu_si256 (dst + 3, _mm256_permute2x128_si256 (z2, z3, 0x31));
+}
+
+static inline void
+vb_position (VB pb, const VB mb[7], V * u0, V * u1)
+{
+  __m256i n = _mm256_cmpgt_epi8 (pb, mb[0]);
+  gint j;
+
+  for (j = 1; j < 7; j++)
+    n = _mm256_add_epi8 (n, _mm256_cmpgt_epi8 (pb, mb[j]));
+  n = _mm256_sub_epi8 (_mm256_setzero_si256 (), n);
+  *u0 = _mm256_unpacklo_epi8 (n, _mm256_setzero_si256 ());
+  *u1 = _mm256_unpackhi_epi8 (n, _mm256_setzero_si256 ());
+}
+
+static inline void
+load_pixels (const guint8 * const rows[4], V p[16])
+{
+  const __m256i mask = _mm256_set1_epi32 (0xff);
+  gint y;
 
   for (y = 0; y < 4; y++) {
+    __m256i r0 = _mm256_loadu_si256 ((const __m256i *) rows[y]);
+    __m256i r1 = _mm256_loadu_si256 ((const __m256i *) (rows[y] + 32));
+    gint x;
+
+    /* per 128-bit half, packs gives blocks 0-3 8-11 4-7 12-15 */
     for (x = 0; x < 4; x++) {
-      float *dst = batch->px[0][y * 4 + x];
-      const guint8 *src = rows[y] + x;
+      __m256i v0 = _mm256_and_si256 (_mm256_srli_epi32 (r0, 8 * x), mask);
+      __m256i v1 = _mm256_and_si256 (_mm256_srli_epi32 (r1, 8 * x), mask);
 
-      LANES dst[k] = (float) src[k * 4];
+      p[y * 4 + x] = _mm256_permute4x64_epi64 (_mm256_packs_epi32 (v0, v1),
+          0xd8);
     }
   }
 }
+#else
+#define VN 8
+typedef __m128i V;
+#define v_add _mm_add_epi16
+#define v_sub _mm_sub_epi16
+#define v_mullo _mm_mullo_epi16
+#define v_mulhi_u _mm_mulhi_epu16
+#define v_adds_u _mm_adds_epu16
+#define v_gt _mm_cmpgt_epi16
+#define v_eq _mm_cmpeq_epi16
+#define v_min _mm_min_epi16
+#define v_max _mm_max_epi16
+#define v_and _mm_and_si128
+#define v_or _mm_or_si128
+#define v_xor _mm_xor_si128
+#define v_andnot _mm_andnot_si128
+#define v_set1(x) _mm_set1_epi16 ((gint16) (x))
+#define v_srli(a, s) _mm_srli_epi16 (a, s)
+#define v_slli(a, s) _mm_slli_epi16 (a, s)
+#define v_any(a) (_mm_movemask_epi8 (a) != 0)
+#define v_loadu(src) _mm_loadu_si128 ((const __m128i *) (src))
+#define v_storeu(dst, a) _mm_storeu_si128 ((__m128i *) (dst), a)
 
-void BC_KERNEL_NAME (bc_luma) (BcBatch * batch)
+/* two vectors of values 0..255 as bytes, biased by 128 */
+typedef __m128i VB;
+#define vb_pack(a, b) _mm_xor_si128 (_mm_packus_epi16 (a, b), \
+    _mm_set1_epi8 ((gchar) 0x80))
+
+static inline void
+pack_blocks (V e, V w0, V w1, V w2, guint64 blocks[VN])
 {
-  gint i, k;
+  __m128i x0 = _mm_unpacklo_epi16 (e, w0), y0 = _mm_unpacklo_epi16 (w1, w2);
+  __m128i x1 = _mm_unpackhi_epi16 (e, w0), y1 = _mm_unpackhi_epi16 (w1, w2);
+  __m128i *dst = (__m128i *) blocks;
 
-  for (i = 0; i < 16; i++) {
-    LANES {
-      gint32 r = (gint32) batch->px[0][i][k];
-      gint32 g = (gint32) batch->px[1][i][k];
-      gint32 b = (gint32) batch->px[2][i][k];
+  _mm_storeu_si128 (dst, _mm_unpacklo_epi32 (x0, y0));
+  _mm_storeu_si128 (dst + 1, _mm_unpackhi_epi32 (x0, y0));
+  _mm_storeu_si128 (dst + 2, _mm_unpacklo_epi32 (x1, y1));
+  _mm_storeu_si128 (dst + 3, _mm_unpackhi_epi32 (x1, y1));
+}
 
-      batch->px[0][i][k] = (float) ((77 * r + 150 * g + 29 * b + 128) >> 8);
+static inline void
+vb_position (VB pb, const VB mb[7], V * u0, V * u1)
+{
+  __m128i n = _mm_cmpgt_epi8 (pb, mb[0]);
+  gint j;
+
+  for (j = 1; j < 7; j++)
+    n = _mm_add_epi8 (n, _mm_cmpgt_epi8 (pb, mb[j]));
+  n = _mm_sub_epi8 (_mm_setzero_si128 (), n);
+  *u0 = _mm_unpacklo_epi8 (n, _mm_setzero_si128 ());
+  *u1 = _mm_unpackhi_epi8 (n, _mm_setzero_si128 ());
+}
+
+static inline void
+load_pixels (const guint8 * const rows[4], V p[16])
+{
+  const __m128i mask = _mm_set1_epi32 (0xff);
+  gint y;
+
+  for (y = 0; y < 4; y++) {
+    __m128i r0 = _mm_loadu_si128 ((const __m128i *) rows[y]);
+    __m128i r1 = _mm_loadu_si128 ((const __m128i *) (rows[y] + 16));
+    gint x;
+
+    for (x = 0; x < 4; x++) {
+      __m128i v0 = _mm_and_si128 (_mm_srli_epi32 (r0, 8 * x), mask);
+      __m128i v1 = _mm_and_si128 (_mm_srli_epi32 (r1, 8 * x), mask);
+
+      p[y * 4 + x] = _mm_packs_epi32 (v0, v1);
     }
   }
 }
+#endif
 
-/* 8-value mode, a0 >= a1: codes, squared error and (when @wsel is not
- * NULL) the weight of a0 in each pixel's value. The ascending levels are
- * l_j = (j a0 + (7 - j) a1) / 7 (truncated); level 7 is code 0, level 0
- * code 1, level j code 8 - j. (x * (1/7)) truncated equals x / 7 for
- * 0 <= x <= 1785: 1/7 rounds up in float. */
+#endif
+
+#ifndef v_sel
+/* a ? b : c, per lane (a all ones or zero) */
+static inline V
+v_sel (V a, V b, V c)
+{
+  return v_or (v_and (a, b), v_andnot (a, c));
+}
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* evaluation                                                                */
+
+/* x / 7 and x / 5 (truncated) for 0 <= x < 13107 */
+#define DIV7(x) v_mulhi_u (x, v_set1 (9363))
+#define DIV5(x) v_mulhi_u (x, v_set1 (13108))
+
+/* The pixels of VN blocks, as 16-bit lanes and as byte pairs */
+typedef struct
+{
+  V p[16];
+  VB pb[8];
+} Pixels;
+
+/* The positions (0..7) of the pixels among the ascending values whose
+ * midpoints are @mid */
+static inline void
+positions (const Pixels * px, const V mid[7], V u[16])
+{
+  VB mb[7];
+  gint i;
+
+  for (i = 0; i < 7; i++)
+    mb[i] = vb_pack (mid[i], mid[i]);
+  for (i = 0; i < 8; i++)
+    vb_position (px->pb[i], mb, &u[2 * i], &u[2 * i + 1]);
+}
+
+/* The midpoints between the ascending values of the blocks' palettes,
+ * 8-value mode where a0 > a1 and 6-value mode elsewhere */
+static inline void
+palette_mid (V a0, V a1, V mid[7])
+{
+  V m8 = v_gt (a0, a1);
+  V r8 = v_sub (a0, a1), r6 = v_sub (a1, a0), prev;
+  gint j;
+
+  prev = v_and (m8, a1);
+  for (j = 1; j < 8; j++) {
+    V l8 = j == 7 ? a0 : v_add (a1, DIV7 (v_mullo (r8, v_set1 (j))));
+    V l6 = j == 1 ? a0 : (j == 6 ? a1 : (j == 7 ? v_set1 (255) :
+            v_add (a0, DIV5 (v_mullo (r6, v_set1 (j - 1))))));
+    V l = v_sel (m8, l8, l6);
+
+    mid[j - 1] = v_srli (v_add (prev, l), 1);
+    prev = l;
+  }
+}
+
+/* the midpoints of 8-value mode (a0 >= a1) */
+static inline void
+mid8 (V a0, V a1, V mid[7])
+{
+  V r = v_sub (a0, a1), prev = a1;
+  gint j;
+
+  for (j = 0; j < 7; j++) {
+    V next = v_add (a1, DIV7 (v_mullo (r, v_set1 (j + 1))));
+
+    mid[j] = v_srli (v_add (prev, next), 1);
+    prev = next;
+  }
+}
+
+/* Sums over the pixels of a least-squares fit: count, positions u,
+ * their squares, u * pixel and the pixels */
+typedef struct
+{
+  V n, s1, s2, x, p;
+} Sums;
+
+/* 8-value mode, a0 > a1: squared error and the positions, and the sums of
+ * the positions when @s is not NULL */
+static inline V
+eval8 (const Pixels * px, V a0, V a1, V u[16], Sums * s)
+{
+  V mid[7], r = v_sub (a0, a1), err = v_set1 (0);
+  gint i;
+
+  mid8 (a0, a1, mid);
+  positions (px, mid, u);
+  if (s != NULL)
+    s->s1 = s->s2 = s->x = v_set1 (0);
+  for (i = 0; i < 16; i++) {
+    V d = v_sub (px->p[i], v_add (a1, DIV7 (v_mullo (u[i], r))));
+
+    err = v_adds_u (err, v_mullo (d, d));
+    if (s != NULL) {
+      s->s1 = v_add (s->s1, u[i]);
+      s->s2 = v_add (s->s2, v_mullo (u[i], u[i]));
+      s->x = v_add (s->x, v_mullo (u[i], px->p[i]));
+    }
+  }
+  return err;
+}
+
+/* 6-value mode, a0 <= a1: squared error and the positions, and when @s is
+ * not NULL the sums over the pixels at positions 1..6 (a0 .. a1) with
+ * u = position - 1 */
+static inline V
+eval6 (const Pixels * px, V a0, V a1, V u[16], Sums * s)
+{
+  const V zero = v_set1 (0), one = v_set1 (1), seven = v_set1 (7);
+  V mid[7], r = v_sub (a1, a0), err = zero, out = zero;
+  gint i;
+
+  palette_mid (a0, a1, mid);
+  positions (px, mid, u);
+  if (s != NULL)
+    s->s1 = s->s2 = s->x = s->p = zero;
+  for (i = 0; i < 16; i++) {
+    /* positions 0 and 7 are the fixed values 0 and 255 */
+    V m0 = v_eq (u[i], zero), m7 = v_eq (u[i], seven);
+    V t = v_min (v_max (v_sub (u[i], one), zero), v_set1 (5));
+    V val = v_andnot (m0, v_add (a0, DIV5 (v_mullo (t, r))));
+    V d;
+
+    val = v_max (val, v_and (m7, v_set1 (255)));
+    d = v_sub (px->p[i], val);
+    err = v_adds_u (err, v_mullo (d, d));
+    if (s != NULL) {
+      V o = v_or (m0, m7);
+
+      t = v_andnot (o, t);
+      out = v_sub (out, o);
+      s->s1 = v_add (s->s1, t);
+      s->s2 = v_add (s->s2, v_mullo (t, t));
+      s->x = v_add (s->x, v_mullo (t, px->p[i]));
+      s->p = v_add (s->p, v_andnot (o, px->p[i]));
+    }
+  }
+  if (s != NULL)
+    s->n = v_sub (v_set1 (16), out);
+  return err;
+}
+
+/* Least squares: the values lo + u (hi - lo) / steps nearest the pixels
+ * for the positions u of the sums. Writes the rounded, clamped endpoints
+ * and all ones in @ok where the system is not singular. In single
+ * precision: every build does the same IEEE operations in the same order
+ * (contraction is off), so they round alike. */
 static void
-eval8 (const float (*p)[L], const gint32 * a0, const gint32 * a1,
-    gint32 (*code)[L], float (*wsel)[L], float *err)
+solve (const Sums * s, gint steps, V * lo, V * hi, V * ok)
 {
-  float lvl[8][L], mid[7][L];
-  gint i, j, k;
+  gint16 n[VN], s1[VN], s2[VN], x[VN], p[VN], l[VN], h[VN], good[VN];
+  const float st = (float) steps;
+  gint k;
 
+  v_storeu (n, s->n);
+  v_storeu (s1, s->s1);
+  v_storeu (s2, s->s2);
+  v_storeu (x, s->x);
+  v_storeu (p, s->p);
   LANES {
-    for (j = 0; j < 8; j++)
-      lvl[j][k] = (float) (gint32) ((float) (j * a0[k] + (7 - j) * a1[k]) *
-          (1.0f / 7.0f));
-    for (j = 0; j < 7; j++)
-      mid[j][k] = (lvl[j][k] + lvl[j + 1][k]) * 0.5f;
-    err[k] = 0.0f;
+    /* hi weighs u, lo steps - u (times steps); every term below is an
+     * integer under 2^24, exact in float, except the two numerators */
+    float fs1 = (float) s1[k], fs2 = (float) s2[k], fx = (float) x[k];
+    float aa = fs2;
+    float ab = st * fs1 - fs2;
+    float bb = st * st * (float) n[k] - 2.0f * st * fs1 + fs2;
+    float x0 = fx;
+    float x1 = st * (float) p[k] - fx;
+    float det = aa * bb - ab * ab;
+    gboolean good_k = det > 0.5f;
+    float inv = st / (good_k ? det : 1.0f);
+    float vh = (bb * x0 - ab * x1) * inv;
+    float vl = (aa * x1 - ab * x0) * inv;
+
+    vh = vh < 0.0f ? 0.0f : (vh > 255.0f ? 255.0f : vh);
+    vl = vl < 0.0f ? 0.0f : (vl > 255.0f ? 255.0f : vl);
+    h[k] = (gint16) (gint32) (vh + 0.5f);
+    l[k] = (gint16) (gint32) (vl + 0.5f);
+    good[k] = good_k ? -1 : 0;
   }
-  for (i = 0; i < 16; i++) {
-    LANES {
-      float v = p[i][k], val = lvl[0][k], d;
-      gint32 n = 0, c;
+  *lo = v_loadu (l);
+  *hi = v_loadu (h);
+  *ok = v_loadu (good);
+}
 
-#define STEP(j) G_STMT_START { \
-        gboolean above = v > mid[j][k]; \
-        n += above ? 1 : 0; \
-        val = above ? lvl[j + 1][k] : val; \
-      } G_STMT_END
-      STEP (0);
-      STEP (1);
-      STEP (2);
-      STEP (3);
-      STEP (4);
-      STEP (5);
-      STEP (6);
-#undef STEP
-      d = v - val;
-      err[k] += d * d;
-      c = 8 - n;
-      c = c == 1 ? 0 : c;
-      code[i][k] = c == 8 ? 1 : c;
-    }
-    if (wsel != NULL) {
-      LANES {
-        gint32 c = code[i][k];
-        /* level of the code: 7 for code 0, 0 for code 1, else 8 - code */
-        gint32 l = c == 0 ? 7 : (c == 1 ? 0 : 8 - c);
+/* unsigned a < b for 16-bit lanes (errors are unsigned) */
+static inline V
+v_lt_u (V a, V b)
+{
+  const V bias = v_set1 (-32768);
 
-        wsel[i][k] = (float) l *(1.0f / 7.0f);
+  return v_gt (v_xor (b, bias), v_xor (a, bias));
+}
+
+/* The current result of VN blocks: endpoints, squared error, positions */
+typedef struct
+{
+  V a0, a1, err, u[16];
+} Best;
+
+/* Keeps (c0, c1) and its positions where @better */
+static inline void
+take (V better, Best * b, V c0, V c1, V err, const V u[16])
+{
+  gint i;
+
+  b->a0 = v_sel (better, c0, b->a0);
+  b->a1 = v_sel (better, c1, b->a1);
+  b->err = v_sel (better, err, b->err);
+  if (u != NULL)
+    for (i = 0; i < 16; i++)
+      b->u[i] = v_sel (better, u[i], b->u[i]);
+}
+
+/* The moves of the neighbour search: (a0, a1) to (a0 + d0, a1 + d1) */
+static const gint8 moves[][2] = {
+  {-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 1}, {1, -1}, {1, 0}, {1, 1},
+  {-2, 0}, {2, 0}, {0, -2}, {0, 2}, {-3, 0}, {3, 0}, {0, -3}, {0, 3},
+};
+
+/* One round of the neighbour search: the best of the pairs @moves away
+ * from (a0, a1) (the first on a tie), kept where it lowers the error
+ * (positions not kept). Returns the lanes that improved. @six: 6-value
+ * mode (a0 <= a1), else 8-value (a0 > a1). */
+static V
+neighbours (const Pixels * px, gboolean six, Best * b)
+{
+  const V zero = v_set1 (0), top = v_set1 (255);
+  V b0 = b->a0, b1 = b->a1, best = b->err, improved;
+  guint m;
+
+  for (m = 0; m < G_N_ELEMENTS (moves); m++) {
+    V c0, c1, ok, e, u[16];
+
+    c0 = v_min (v_max (v_add (b->a0, v_set1 (moves[m][0])), zero), top);
+    c1 = v_min (v_max (v_add (b->a1, v_set1 (moves[m][1])), zero), top);
+    /* stay in the mode: a pair that leaves it is the current one */
+    ok = six ? v_gt (v_add (c1, v_set1 (1)), c0) : v_gt (c0, c1);
+    c0 = v_sel (ok, c0, b->a0);
+    c1 = v_sel (ok, c1, b->a1);
+    e = six ? eval6 (px, c0, c1, u, NULL) : eval8 (px, c0, c1, u, NULL);
+    ok = v_lt_u (e, best);
+    b0 = v_sel (ok, c0, b0);
+    b1 = v_sel (ok, c1, b1);
+    best = v_sel (ok, e, best);
+  }
+  improved = v_lt_u (best, b->err);
+  b->a0 = b0;
+  b->a1 = b1;
+  b->err = best;
+  return improved;
+}
+
+/* Encodes the VN blocks at rows[y] (4 bytes each per row); lane k goes to
+ * out + k * stride, for k < n. */
+static void
+encode_vec (const guint8 * const rows[4], gint quality, guint n,
+    guint8 * out, gsize stride)
+{
+  Pixels px;
+  Best b;
+  V mn, mx, c[16], flat, m8;
+  gint i;
+
+  load_pixels (rows, px.p);
+  for (i = 0; i < 8; i++)
+    px.pb[i] = vb_pack (px.p[2 * i], px.p[2 * i + 1]);
+  mn = mx = px.p[0];
+  for (i = 1; i < 16; i++) {
+    mn = v_min (mn, px.p[i]);
+    mx = v_max (mx, px.p[i]);
+  }
+  b.a0 = mx;
+  b.a1 = mn;
+  flat = v_eq (mn, mx);
+
+  if (quality == 0) {
+    V mid[7];
+
+    mid8 (b.a0, b.a1, mid);
+    positions (&px, mid, b.u);
+  } else {
+    V lo, hi, any, u[16];
+    Sums s, t;
+    gint it, iters = quality >= 2 ? 2 : 1;
+
+    s.n = v_set1 (16);
+    s.p = px.p[0];
+    for (i = 1; i < 16; i++)
+      s.p = v_add (s.p, px.p[i]);
+    t.n = s.n;
+    t.p = s.p;
+
+    /* least-squares refits in 8-value mode */
+    b.err = eval8 (&px, b.a0, b.a1, b.u, &s);
+    for (it = 0; it < iters; it++) {
+      V c0, c1, ok, e;
+      gboolean last = it == iters - 1;
+
+      solve (&s, 7, &c1, &c0, &ok);
+      ok = v_and (ok, v_gt (c0, c1));
+      if (!v_any (ok))
+        break;
+      c0 = v_sel (ok, c0, b.a0);
+      c1 = v_sel (ok, c1, b.a1);
+      e = eval8 (&px, c0, c1, u, last ? NULL : &t);
+      ok = v_and (ok, v_lt_u (e, b.err));
+      take (ok, &b, c0, c1, e, u);
+      if (!last) {
+        s.s1 = v_sel (ok, t.s1, s.s1);
+        s.s2 = v_sel (ok, t.s2, s.s2);
+        s.x = v_sel (ok, t.x, s.x);
       }
     }
-  }
-}
-
-/* 6-value mode, a0 <= a1: the ascending values are 0, a0, the four codes
- * 2..5 ((6 - c) a0 + (c - 1) a1) / 5, a1 and 255. */
-static void
-eval6 (const float (*p)[L], const gint32 * a0, const gint32 * a1,
-    gint32 (*code)[L], float *err)
-{
-  float lvl[8][L], mid[7][L];
-  gint i, j, k;
-
-  LANES {
-    lvl[0][k] = 0.0f;
-    lvl[1][k] = (float) a0[k];
-    for (j = 2; j < 6; j++)
-      lvl[j][k] = (float) (gint32) ((float) ((6 - j) * a0[k] + (j - 1) *
-              a1[k]) * (1.0f / 5.0f));
-    lvl[6][k] = (float) a1[k];
-    lvl[7][k] = 255.0f;
-    for (j = 0; j < 7; j++)
-      mid[j][k] = (lvl[j][k] + lvl[j + 1][k]) * 0.5f;
-    err[k] = 0.0f;
-  }
-  for (i = 0; i < 16; i++) {
-    LANES {
-      float v = p[i][k], val = lvl[0][k], d;
-      gint32 n = 0, c;
-
-#define STEP(j) G_STMT_START { \
-        gboolean above = v > mid[j][k]; \
-        n += above ? 1 : 0; \
-        val = above ? lvl[j + 1][k] : val; \
-      } G_STMT_END
-      STEP (0);
-      STEP (1);
-      STEP (2);
-      STEP (3);
-      STEP (4);
-      STEP (5);
-      STEP (6);
-#undef STEP
-      d = v - val;
-      err[k] += d * d;
-      /* position 0 is code 6 (0), 1 is a0, 6 is a1, 7 is code 7 (255) */
-      c = n == 0 ? 6 : (n == 1 ? 0 : (n == 6 ? 1 : n));
-      code[i][k] = c;
+    if (quality >= 2) {
+      for (it = 0; it < BC45_HIGH_ROUNDS; it++)
+        if (!v_any (neighbours (&px, FALSE, &b)))
+          break;
     }
-  }
-}
 
-/* Keeps the candidate where its error is lower */
-static void
-keep_better (gint32 * a0, gint32 * a1, gint32 (*codes)[L], float *err,
-    float (*w)[L], const gint32 * c0, const gint32 * c1,
-    gint32 (*try_codes)[L], const float *try_err, float (*try_w)[L])
-{
-  gint i, k;
+    /* the 6-value candidate, on blocks with pixels at 0 or 255 */
+    any = v_or (v_eq (mn, v_set1 (0)), v_eq (mx, v_set1 (255)));
+    if (v_any (any)) {
+      V none, e, ok, l, h;
+      Best c;
 
-  for (i = 0; i < 16; i++) {
-    LANES {
-      gboolean better = try_err[k] < err[k];
+      /* the extremes of the other pixels */
+      lo = v_set1 (255);
+      hi = v_set1 (0);
+      for (i = 0; i < 16; i++) {
+        V p = px.p[i];
 
-      codes[i][k] = better ? try_codes[i][k] : codes[i][k];
-      if (w != NULL)
-        w[i][k] = better ? try_w[i][k] : w[i][k];
-    }
-  }
-  LANES {
-    gboolean better = try_err[k] < err[k];
-
-    a0[k] = better ? c0[k] : a0[k];
-    a1[k] = better ? c1[k] : a1[k];
-    err[k] = better ? try_err[k] : err[k];
-  }
-}
-
-/* Encodes one channel (p[pixel][lane]) as 8-byte BC4 blocks; lane k goes
- * to out + k * stride. */
-static void
-bc4_encode (const float (*p)[L], gint quality, guint n_lanes, guint8 * out,
-    gsize stride)
-{
-  float vmin[L], vmax[L], err[L], try_err[L];
-  float w[16][L], try_w[16][L];
-  gint32 a0[L], a1[L], c0[L], c1[L];
-  gint32 codes[16][L], try_codes[16][L];
-  gint i, k, it, iters;
-
-  LANES {
-    vmin[k] = 255.0f;
-    vmax[k] = 0.0f;
-  }
-  for (i = 0; i < 16; i++) {
-    LANES {
-      vmin[k] = p[i][k] < vmin[k] ? p[i][k] : vmin[k];
-      vmax[k] = p[i][k] > vmax[k] ? p[i][k] : vmax[k];
-    }
-  }
-  LANES {
-    a0[k] = (gint32) (vmax[k] + 0.5f);
-    a1[k] = (gint32) (vmin[k] + 0.5f);
-  }
-  eval8 (p, a0, a1, codes, quality > 0 ? w : NULL, err);
-
-  /* least-squares refits of the endpoints to the chosen codes */
-  iters = quality == 0 ? 0 : (quality == 1 ? 1 : 2);
-  for (it = 0; it < iters; it++) {
-    float aa[L], ab[L], bb[L], x0[L], x1[L];
-
-    LANES aa[k] = ab[k] = bb[k] = x0[k] = x1[k] = 0.0f;
-    for (i = 0; i < 16; i++) {
-      LANES {
-        float u = 1.0f - w[i][k];
-
-        aa[k] += w[i][k] * w[i][k];
-        ab[k] += w[i][k] * u;
-        bb[k] += u * u;
-        x0[k] += w[i][k] * p[i][k];
-        x1[k] += u * p[i][k];
+        lo = v_min (lo, v_or (p, v_and (v_eq (p, v_set1 (0)), v_set1 (255))));
+        hi = v_max (hi, v_andnot (v_eq (p, v_set1 (255)), p));
       }
-    }
-    LANES {
-      float det = aa[k] * bb[k] - ab[k] * ab[k];
-      gboolean ok = det > 1e-3f;
-      float inv = 1.0f / (ok ? det : 1.0f);
-      gint32 n0 = (gint32) (clamp255 ((bb[k] * x0[k] - ab[k] * x1[k]) * inv) +
-          0.5f);
-      gint32 n1 = (gint32) (clamp255 ((aa[k] * x1[k] - ab[k] * x0[k]) * inv) +
-          0.5f);
+      none = v_gt (lo, hi);
 
-      ok = ok && n0 > n1;
-      c0[k] = ok ? n0 : a0[k];
-      c1[k] = ok ? n1 : a1[k];
-    }
-    eval8 (p, c0, c1, try_codes, try_w, try_err);
-    keep_better (a0, a1, codes, err, w, c0, c1, try_codes, try_err, try_w);
-  }
-
-  /* high: neighbouring endpoint pairs in 8-value mode */
-  if (quality >= 2) {
-    gint d0, d1;
-
-    for (d0 = -1; d0 <= 1; d0++) {
-      for (d1 = -1; d1 <= 1; d1++) {
-        gint32 b0[L], b1[L];
-
-        if (d0 == 0 && d1 == 0)
-          continue;
-        LANES {
-          gint32 n0 = CLAMP (a0[k] + d0, 0, 255);
-          gint32 n1 = CLAMP (a1[k] + d1, 0, 255);
-          /* stay in 8-value mode: a pair that is no longer ordered is
-           * evaluated as the current one (no change) */
-          gboolean ok = n0 > n1;
-
-          b0[k] = ok ? n0 : a0[k];
-          b1[k] = ok ? n1 : a1[k];
-        }
-        eval8 (p, b0, b1, try_codes, try_w, try_err);
-        keep_better (a0, a1, codes, err, w, b0, b1, try_codes, try_err, try_w);
+      c.a0 = v_andnot (none, lo);
+      c.a1 = v_andnot (none, hi);
+      c.err = eval6 (&px, c.a0, c.a1, c.u, &s);
+      /* one refit over the pixels between the endpoints */
+      solve (&s, 5, &l, &h, &ok);
+      ok = v_and (ok, v_gt (v_add (h, v_set1 (1)), l));
+      if (v_any (ok)) {
+        l = v_sel (ok, l, c.a0);
+        h = v_sel (ok, h, c.a1);
+        e = eval6 (&px, l, h, u, NULL);
+        ok = v_and (ok, v_lt_u (e, c.err));
+        take (ok, &c, l, h, e, u);
       }
-    }
-  }
-
-  /* normal and high: the 6-value candidate, with the pixels that are 0 or
-   * 255 left to the fixed values */
-  if (quality >= 1) {
-    float lo[L], hi[L];
-    gboolean extreme[L], any = FALSE;
-
-    LANES {
-      lo[k] = 255.0f;
-      hi[k] = 0.0f;
-    }
-    for (i = 0; i < 16; i++) {
-      LANES {
-        float v = p[i][k];
-        gboolean inner = v >= 0.5f && v < 254.5f;
-
-        lo[k] = inner && v < lo[k] ? v : lo[k];
-        hi[k] = inner && v > hi[k] ? v : hi[k];
+      if (quality >= 2) {
+        for (it = 0; it < BC45_HIGH_ROUNDS; it++)
+          if (!v_any (v_and (any, neighbours (&px, TRUE, &c))))
+            break;
       }
+      ok = v_and (any, v_lt_u (c.err, b.err));
+      take (ok, &b, c.a0, c.a1, c.err, quality >= 2 ? NULL : c.u);
     }
-    LANES {
-      /* no inner pixel: both endpoints 0, only the fixed values used */
-      gboolean none = lo[k] > hi[k];
 
-      c0[k] = none ? 0 : (gint32) (lo[k] + 0.5f);
-      c1[k] = none ? 0 : (gint32) (hi[k] + 0.5f);
-      /* only blocks with a pixel at 0 or 255 try it: elsewhere six values
-       * over the same range rarely beat eight */
-      extreme[k] = lo[k] > vmin[k] || hi[k] < vmax[k];
-    }
-    for (k = 0; k < L; k++)
-      any = any || extreme[k];
-    if (any) {
-      eval6 (p, c0, c1, try_codes, try_err);
-      LANES try_err[k] = extreme[k] ? try_err[k] : G_MAXFLOAT;
-      keep_better (a0, a1, codes, err, NULL, c0, c1, try_codes, try_err, NULL);
+    if (quality >= 2) {
+      /* the neighbour search keeps no positions */
+      V mid[7];
+
+      palette_mid (b.a0, b.a1, mid);
+      positions (&px, mid, b.u);
     }
   }
+  m8 = v_gt (b.a0, b.a1);
 
-  /* pack the 48 bits of codes as two 32-bit words per lane: pixels 0-9
-   * and the low bits of pixel 10, then the rest. A flat result (a0 == a1,
-   * no pixel at 0 or 255 of 6-value mode) is written with codes 0. */
+  /* codes from positions: in 8-value mode position j is code (8 - j) & 7
+   * with 0 and 1 exchanged; in 6-value mode positions 0, 1 and 6 are codes
+   * 6, 0 and 1, the others themselves. Flat blocks get codes 0. */
   {
-    guint32 words[L][2];
+    gboolean any6 = quality > 0 && v_any (v_andnot (flat, v_eq (m8,
+                v_set1 (0))));
+    guint64 blocks[VN];
+    V cw[3];
+    guint k;
 
-    LANES {
-      guint32 lo = 0, hi = 0;
-      gboolean flat = a0[k] == a1[k];
+    for (i = 0; i < 16; i++) {
+      V u = b.u[i], v = v_and (v_sub (v_set1 (8), u), v_set1 (7));
 
-      for (i = 0; i < 16; i++)
-        flat = flat && codes[i][k] < 6;
-      for (i = 0; i < 10; i++)
-        lo |= (guint32) codes[i][k] << (3 * i);
-      lo |= ((guint32) codes[10][k] & 3) << 30;
-      hi = (guint32) codes[10][k] >> 2;
-      for (i = 11; i < 16; i++)
-        hi |= (guint32) codes[i][k] << (3 * i - 32);
-      lo = flat ? 0 : lo;
-      hi = flat ? 0 : hi;
-      words[k][0] = GUINT32_TO_LE ((guint32) a0[k] | ((guint32) a1[k] << 8) |
-          (lo << 16));
-      words[k][1] = GUINT32_TO_LE ((lo >> 16) | (hi << 16));
+      v = v_xor (v, v_and (v_gt (v_set1 (2), v), v_set1 (1)));
+      if (any6) {
+        V v6 = v_xor (v_and (v_eq (u, v_set1 (0)), v_set1 (6)),
+            v_and (v_eq (u, v_set1 (1)), v_set1 (1)));
+
+        v6 = v_xor (v_xor (v6, v_and (v_eq (u, v_set1 (6)), v_set1 (7))), u);
+        v = v_sel (m8, v, v6);
+      }
+      c[i] = v_andnot (flat, v);
     }
-    for (k = 0; k < (gint) n_lanes; k++)
-      memcpy (out + k * stride, words[k], 8);
+    cw[0] = v_or (v_or (v_or (c[0], v_slli (c[1], 3)), v_or (v_slli (c[2], 6),
+                v_slli (c[3], 9))), v_or (v_slli (c[4], 12),
+            v_slli (c[5], 15)));
+    cw[1] = v_or (v_or (v_or (v_srli (c[5], 1), v_slli (c[6], 2)),
+            v_or (v_slli (c[7], 5), v_slli (c[8], 8))),
+        v_or (v_slli (c[9], 11), v_slli (c[10], 14)));
+    cw[2] = v_or (v_or (v_or (v_srli (c[10], 2), v_slli (c[11], 1)),
+            v_or (v_slli (c[12], 4), v_slli (c[13], 7))),
+        v_or (v_slli (c[14], 10), v_slli (c[15], 13)));
+    pack_blocks (v_or (b.a0, v_slli (b.a1, 8)), cw[0], cw[1], cw[2], blocks);
+    if (stride == 8) {
+      memcpy (out, blocks, n * 8);
+    } else {
+      for (k = 0; k < n; k++)
+        memcpy (out + k * stride, blocks + k, 8);
+    }
   }
 }
 
 void
-BC_KERNEL_NAME (bc_kernel_bc4) (const BcBatch * batch, guint n_lanes,
-    gint quality, guint8 * out)
+BC_KERNEL_NAME (bc_kernel_bc4_rows) (const guint8 * const rows[4],
+    guint n_blocks, gint quality, guint8 * out, gsize stride)
 {
-  bc4_encode (batch->px[0], quality, n_lanes, out, 8);
+  guint b;
+
+  for (b = 0; b < n_blocks; b += VN) {
+    const guint8 *r[4] = { rows[0] + b * 4, rows[1] + b * 4, rows[2] + b * 4,
+      rows[3] + b * 4
+    };
+
+    encode_vec (r, quality, MIN (VN, n_blocks - b), out + b * stride, stride);
+  }
 }
 
 void
-BC_KERNEL_NAME (bc_kernel_bc5) (const BcBatch * batch, guint n_lanes,
-    gint quality, guint8 * out)
+BC_KERNEL_NAME (bc_split2) (const guint8 * src, guint n_pixels,
+    const gint shift[2], guint8 * dst0, guint8 * dst1)
 {
-  bc4_encode (batch->px[0], quality, n_lanes, out, 16);
-  bc4_encode (batch->px[1], quality, n_lanes, out + 8, 16);
+  guint i = 0;
+
+#if !defined (BC_KERNEL_PORTABLE) && defined (__SSE2__)
+  {
+    const __m128i mask = _mm_set1_epi32 (0xff);
+    const __m128i s0 = _mm_cvtsi32_si128 (shift[0]);
+    const __m128i s1 = _mm_cvtsi32_si128 (shift[1]);
+
+    for (; i + 16 <= n_pixels; i += 16) {
+      const __m128i *s = (const __m128i *) (src + i * 4);
+      __m128i v0 = _mm_loadu_si128 (s), v1 = _mm_loadu_si128 (s + 1);
+      __m128i v2 = _mm_loadu_si128 (s + 2), v3 = _mm_loadu_si128 (s + 3);
+      __m128i x0 = _mm_packs_epi32 (_mm_and_si128 (_mm_srl_epi32 (v0, s0),
+              mask), _mm_and_si128 (_mm_srl_epi32 (v1, s0), mask));
+      __m128i x1 = _mm_packs_epi32 (_mm_and_si128 (_mm_srl_epi32 (v2, s0),
+              mask), _mm_and_si128 (_mm_srl_epi32 (v3, s0), mask));
+      __m128i y0 = _mm_packs_epi32 (_mm_and_si128 (_mm_srl_epi32 (v0, s1),
+              mask), _mm_and_si128 (_mm_srl_epi32 (v1, s1), mask));
+      __m128i y1 = _mm_packs_epi32 (_mm_and_si128 (_mm_srl_epi32 (v2, s1),
+              mask), _mm_and_si128 (_mm_srl_epi32 (v3, s1), mask));
+
+      _mm_storeu_si128 ((__m128i *) (dst0 + i), _mm_packus_epi16 (x0, x1));
+      _mm_storeu_si128 ((__m128i *) (dst1 + i), _mm_packus_epi16 (y0, y1));
+    }
+  }
+#endif
+  for (; i < n_pixels; i++) {
+    dst0[i] = src[i * 4 + shift[0] / 8];
+    dst1[i] = src[i * 4 + shift[1] / 8];
+  }
 }

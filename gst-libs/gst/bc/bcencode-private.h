@@ -9,7 +9,7 @@
 
 /* Private interface between bcencode.c (pixel gathering, dispatch) and the
  * block kernels in bcencode-kernels.c (BC1, BC3, YCoCg-BC3),
- * bcencode-bc45.c (BC4, BC5) and bcencode-bc7.c (BC7), which are compiled
+ * bcencode-bc45.c (BC4, BC5: integer, from one-byte rows) and bcencode-bc7.c (BC7), which are compiled
  * once per instruction set. Not installed. */
 
 #ifndef __GST_BC_ENCODE_PRIVATE_H__
@@ -43,13 +43,22 @@ typedef void (*BcKernelFunc) (const BcBatch * batch, guint n_lanes,
 typedef void (*BcGatherFunc) (BcBatch * batch, const guint8 * const rows[4],
     const gint shift[4], gboolean need_alpha);
 
-/* Fills channel 0 of a whole batch from 1-byte (GRAY8) pixels: rows[y]
- * points at the first pixel of the batch's 8 blocks in picture row y. */
-typedef void (*BcGather1Func) (BcBatch * batch, const guint8 * const rows[4]);
+/* BC4 (and BC5, one channel at a time) reads one-byte pixels straight from
+ * picture rows, a multiple of this many blocks at a time */
+#define BC_BC45_BATCH 16
 
-/* Rewrites channel 0 of a batch as the luma of channels 0..2 (r, g, b):
- * (77 r + 150 g + 29 b + 128) >> 8, BT.601 weights in 8-bit fixed point. */
-typedef void (*BcLumaFunc) (BcBatch * batch);
+/* Encodes @n_blocks BC4 blocks side by side: rows[y] points at the first
+ * pixel of picture row y of the block row, one byte per pixel, and must be
+ * readable for 4 * @n_blocks rounded up to a multiple of BC_BC45_BATCH
+ * bytes. Block k goes to out + k * @stride. */
+typedef void (*BcBc4RowsFunc) (const guint8 * const rows[4], guint n_blocks,
+    gint quality, guint8 * out, gsize stride);
+
+/* Splits @n_pixels 4-byte pixels into two one-byte channels: the byte at
+ * bit position shift[c] of a little-endian 32-bit pixel goes to dst0
+ * (c = 0) and dst1 (c = 1). */
+typedef void (*BcSplit2Func) (const guint8 * src, guint n_pixels,
+    const gint shift[2], guint8 * dst0, guint8 * dst1);
 
 typedef struct
 {
@@ -57,10 +66,8 @@ typedef struct
   BcKernelFunc bc1;
   BcKernelFunc bc3;
   BcKernelFunc ycocg_bc3;
-  BcGather1Func gather1;
-  BcLumaFunc luma;
-  BcKernelFunc bc4;
-  BcKernelFunc bc5;
+  BcBc4RowsFunc bc4_rows;
+  BcSplit2Func split2;
   BcKernelFunc bc7;
 } BcKernels;
 
@@ -71,13 +78,10 @@ typedef struct
 #define BC_PASTE(a, b) BC_PASTE2 (a, b)
 #define BC_KERNEL_NAME(name) BC_PASTE (name, BC_PASTE (_, BC_KERNEL_SUFFIX))
 
-G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_gather1) (BcBatch * batch,
-    const guint8 * const rows[4]);
-G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_luma) (BcBatch * batch);
-G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc4) (const BcBatch * batch,
-    guint n_lanes, gint quality, guint8 * out);
-G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc5) (const BcBatch * batch,
-    guint n_lanes, gint quality, guint8 * out);
+G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc4_rows) (const guint8 *
+    const rows[4], guint n_blocks, gint quality, guint8 * out, gsize stride);
+G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_split2) (const guint8 * src,
+    guint n_pixels, const gint shift[2], guint8 * dst0, guint8 * dst1);
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc7) (const BcBatch * batch,
     guint n_lanes, gint quality, guint8 * out);
 #endif

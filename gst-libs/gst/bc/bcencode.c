@@ -32,7 +32,7 @@
  * Channels of the other formats:
  *
  * - BC4 codes one channel: the grey value of GRAY8 input, of GRAY16_LE
- *   input scaled to 0..255 (value / 257, the fraction kept for the fit),
+ *   input scaled to 0..255 (value / 257, rounded to the nearest integer),
  *   and the luma of RGB input, (77 R + 150 G + 29 B + 128) >> 8 (BT.601
  *   weights in 8-bit fixed point).
  * - BC5 codes red in its first block and green in its second; blue and
@@ -224,6 +224,7 @@ get_kernels (void)
   return &bc_kernels_c;
 }
 
+/* BC4 and BC5 have no BcKernelFunc: see encode_rows_bc45() */
 static BcKernelFunc
 get_kernel_from (const BcKernels * k, GstBcFormat format)
 {
@@ -234,10 +235,6 @@ get_kernel_from (const BcKernels * k, GstBcFormat format)
       return k->bc3;
     case GST_BC_FORMAT_YCOCG_BC3:
       return k->ycocg_bc3;
-    case GST_BC_FORMAT_BC4:
-      return k->bc4;
-    case GST_BC_FORMAT_BC5:
-      return k->bc5;
     case GST_BC_FORMAT_BC7:
       return k->bc7;
     default:
@@ -317,6 +314,13 @@ gst_bc_encode_layout_from_video_format (GstBcPixelLayout * layout,
   }
 }
 
+/* BT.601 luma in 8-bit fixed point (BC4 of RGB input) */
+static inline guint8
+luma_of (guint r, guint g, guint b)
+{
+  return (guint8) ((77 * r + 150 * g + 29 * b + 128) >> 8);
+}
+
 /**
  * gst_bc_encode_block:
  * @format: a #GstBcFormat gst_bc_encode_format_supported() accepts
@@ -336,6 +340,32 @@ gst_bc_encode_block (GstBcFormat format, GstBcQuality quality,
   gint i, c, k;
 
   g_return_if_fail (rgba != NULL && out != NULL);
+  if (format == GST_BC_FORMAT_BC4 || format == GST_BC_FORMAT_BC5) {
+    guint8 ch[2][4][BC_BC45_BATCH * 4];
+    const guint8 *rows[2][4];
+    gint y, x;
+
+    /* the block's rows, the remaining blocks of the batch copies of it */
+    for (y = 0; y < 4; y++) {
+      for (x = 0; x < BC_BC45_BATCH * 4; x++) {
+        const guint8 *p = rgba + (y * 4 + x % 4) * 4;
+
+        ch[0][y][x] = format == GST_BC_FORMAT_BC4 ? luma_of (p[0], p[1],
+            p[2]) : p[0];
+        ch[1][y][x] = p[1];
+      }
+      rows[0][y] = ch[0][y];
+      rows[1][y] = ch[1][y];
+    }
+    quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
+    if (format == GST_BC_FORMAT_BC4) {
+      get_kernels ()->bc4_rows (rows[0], 1, quality, out, 8);
+    } else {
+      get_kernels ()->bc4_rows (rows[0], 1, quality, out, 16);
+      get_kernels ()->bc4_rows (rows[1], 1, quality, out + 8, 16);
+    }
+    return;
+  }
   kernel = get_kernel_from (get_kernels (), format);
   g_return_if_fail (kernel != NULL);
 
@@ -343,10 +373,105 @@ gst_bc_encode_block (GstBcFormat format, GstBcQuality quality,
     for (i = 0; i < 16; i++)
       for (k = 0; k < BC_LANES; k++)
         batch.px[c][i][k] = rgba[i * 4 + c];
-  if (format == GST_BC_FORMAT_BC4)
-    get_kernels ()->luma (&batch);
   kernel (&batch, 1, CLAMP (quality, GST_BC_QUALITY_FAST,
           GST_BC_QUALITY_HIGH), out);
+}
+
+/* The channel(s) BC4 or BC5 code of @n pixels from @src: dst0 the grey
+ * value, luma or red, dst1 (BC5) the grey value or green */
+static void
+channels_bc45 (const BcKernels * kernels, gboolean bc5,
+    const GstBcPixelLayout * lo, const guint8 * src, guint n, guint8 * dst0,
+    guint8 * dst1)
+{
+  guint i;
+
+  switch (lo->bpp) {
+    case 1:
+      memcpy (dst0, src, n);
+      if (bc5)
+        memcpy (dst1, src, n);
+      return;
+    case 2:
+      for (i = 0; i < n; i++)
+        dst0[i] = (GST_READ_UINT16_LE (src + i * 2) + 128) / 257;
+      if (bc5)
+        memcpy (dst1, dst0, n);
+      return;
+    default:
+      break;
+  }
+  if (!bc5) {
+    const guint bpp = lo->bpp;
+    const gint r = lo->r, g = lo->g, b = lo->b;
+
+    for (i = 0; i < n; i++, src += bpp)
+      dst0[i] = luma_of (src[r], src[g], src[b]);
+  } else if (lo->bpp == 4) {
+    const gint shift[2] = { lo->r * 8, lo->g * 8 };
+
+    kernels->split2 (src, n, shift, dst0, dst1);
+  } else {
+    for (i = 0; i < n; i++, src += lo->bpp) {
+      dst0[i] = src[lo->r];
+      dst1[i] = src[lo->g];
+    }
+  }
+}
+
+/* BC4 and BC5: block rows of one-byte channels. GRAY8 BC4 input is read
+ * in place, except for a last, partial batch; other input is converted
+ * one batch of blocks at a time. */
+static void
+encode_rows_bc45 (const BcKernels * kernels, GstBcFormat format,
+    gint quality, const guint8 * src, gsize src_stride, guint width,
+    guint height, const GstBcPixelLayout * lo, guint first_block_row,
+    guint n_block_rows, guint8 * dst)
+{
+  const gboolean bc5 = format == GST_BC_FORMAT_BC5;
+  const gsize block_bytes = bc5 ? 16 : 8;
+  const guint blocks_x = (width + 3) / 4;
+  const guint batch_px = BC_BC45_BATCH * 4;
+  /* blocks read in place: whole batches inside the picture */
+  const guint direct = !bc5 && lo->bpp == 1 ? width / batch_px *
+      BC_BC45_BATCH : 0;
+  guint8 ch[2][4][BC_BC45_BATCH * 4];
+  const guint8 *crows[2][4] = {
+    {ch[0][0], ch[0][1], ch[0][2], ch[0][3]},
+    {ch[1][0], ch[1][1], ch[1][2], ch[1][3]}
+  };
+  guint by, bx, y, x;
+
+  for (by = first_block_row; by < first_block_row + n_block_rows; by++) {
+    guint8 *out = dst + (gsize) by * blocks_x * block_bytes;
+    const guint8 *rows[4];
+
+    for (y = 0; y < 4; y++)
+      rows[y] = src + (gsize) MIN (by * 4 + y, height - 1) * src_stride;
+    if (direct > 0)
+      kernels->bc4_rows (rows, direct, quality, out, block_bytes);
+
+    /* the rest, batch by batch, the last pixel repeated */
+    for (bx = direct; bx < blocks_x; bx += BC_BC45_BATCH) {
+      guint x0 = bx * 4, npx = MIN (width - x0, batch_px);
+      guint nb = MIN (BC_BC45_BATCH, blocks_x - bx);
+      gsize off = (gsize) x0 * lo->bpp;
+
+      for (y = 0; y < 4; y++) {
+        channels_bc45 (kernels, bc5, lo, rows[y] + off, npx, ch[0][y],
+            ch[1][y]);
+        for (x = npx; x < batch_px; x++) {
+          ch[0][y][x] = ch[0][y][npx - 1];
+          ch[1][y][x] = ch[1][y][npx - 1];
+        }
+      }
+      kernels->bc4_rows (crows[0], nb, quality, out + bx * block_bytes,
+          block_bytes);
+      if (bc5)
+        kernels->bc4_rows (crows[1], nb, quality, out + bx * block_bytes + 8,
+            block_bytes);
+    }
+  }
 }
 
 /* Fills lanes of @batch with blocks bx0 .. bx0 + n - 1 of block row @by;
@@ -449,7 +574,7 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
   BcKernelFunc kernel;
   guint blocks_x, blocks_y, block_bytes, by, bx, y;
   gsize row_bytes;
-  gboolean need_alpha, luma;
+  gboolean need_alpha;
   gint shift[4];
   BcBatch batch;
 
@@ -457,20 +582,26 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
   g_return_if_fail (width > 0 && height > 0);
   g_return_if_fail (layout->bpp >= 1 && layout->bpp <= 4);
   g_return_if_fail (src_stride >= (gsize) width * layout->bpp);
+  g_return_if_fail (gst_bc_encode_format_supported (format));
   kernels = get_kernels ();
-  kernel = get_kernel_from (kernels, format);
-  g_return_if_fail (kernel != NULL);
 
   blocks_x = (width + 3) / 4;
   blocks_y = (height + 3) / 4;
   g_return_if_fail (first_block_row <= blocks_y);
   g_return_if_fail (n_block_rows <= blocks_y - first_block_row);
+  quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
+
+  if (format == GST_BC_FORMAT_BC4 || format == GST_BC_FORMAT_BC5) {
+    encode_rows_bc45 (kernels, format, quality, src, src_stride, width,
+        height, layout, first_block_row, n_block_rows, dst);
+    return;
+  }
+  kernel = get_kernel_from (kernels, format);
+  g_return_if_fail (kernel != NULL);
 
   block_bytes = gst_bc_format_get_block_bytes (format);
   row_bytes = (gsize) blocks_x *block_bytes;
   need_alpha = format == GST_BC_FORMAT_BC3 || format == GST_BC_FORMAT_BC7;
-  luma = format == GST_BC_FORMAT_BC4 && layout->bpp >= 3;
-  quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
   /* bit positions of the channels in a little-endian 32-bit pixel */
   shift[0] = layout->r * 8;
   shift[1] = layout->g * 8;
@@ -483,24 +614,17 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
     for (bx = 0; bx < blocks_x; bx += BC_LANES) {
       guint n = MIN (BC_LANES, blocks_x - bx);
 
-      if ((layout->bpp == 4 || (layout->bpp == 1
-                  && format == GST_BC_FORMAT_BC4))
-          && (bx + BC_LANES) * 4 <= width) {
+      if (layout->bpp == 4 && (bx + BC_LANES) * 4 <= width) {
         const guint8 *rows[4];
 
         for (y = 0; y < 4; y++)
           rows[y] = src + (gsize) MIN (by * 4 + y, height - 1) * src_stride +
               (gsize) bx *4 * layout->bpp;
-        if (layout->bpp == 4)
-          kernels->gather4 (&batch, rows, shift, need_alpha);
-        else
-          kernels->gather1 (&batch, rows);
+        kernels->gather4 (&batch, rows, shift, need_alpha);
       } else {
         gather (&batch, src, src_stride, width, height, layout, need_alpha,
             by, bx, n);
       }
-      if (luma)
-        kernels->luma (&batch);
       kernel (&batch, n, quality, out + (gsize) bx * block_bytes);
     }
   }

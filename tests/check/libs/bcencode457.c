@@ -268,8 +268,9 @@ GST_START_TEST (test_bc45_input_channels)
     g_free (bc5);
   }
 
-  /* 16-bit values between the 8-bit steps: the encoder fits value / 257
-   * (not truncated), and the decoded picture stays near the 16-bit source */
+  /* 16-bit values between the 8-bit steps: the encoder codes value / 257
+   * rounded to the nearest integer, and the decoded picture stays near the
+   * 16-bit source */
   {
     GRand *rand = g_rand_new_with_seed (5);
     guint8 *trunc = g_malloc (n);
