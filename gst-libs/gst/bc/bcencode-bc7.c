@@ -29,24 +29,39 @@
  *
  * The block keeps the mode with the lowest squared RGBA error. Modes 0 to 3
  * have no alpha (it decodes as 255), so they only win on opaque blocks;
- * modes 4, 5 and 7 are never written.
+ * modes 4, 5 and 7 are never written (except mode 5 for solid blocks).
+ * Only a lossless mode 6 block skips the other modes.
  *
- * One subset is fitted as in the BC1 encoder (bcencode-kernels.c): the
- * principal axis of its pixels (power iteration on the covariance), the
- * extreme projections on it as endpoints, then endpoints quantised to the
+ * Mode 6 (fast, and normal's mode 6) is fitted without masks: the mean
+ * and covariance of the 16 pixels, the principal axis by two
+ * power-iteration steps from the covariance row of the largest variance,
+ * the extreme projections on it as endpoints. With the p-bit a mode 6
+ * channel is 8 bits whose lowest bit is the p-bit, so quantising is a
+ * rounding per p-bit, and each endpoint takes the p-bit of smaller error.
+ * Indices are the projections onto the quantised segment, rounded; then
+ * least-squares refits of the endpoints to those indices, re-quantised and
+ * re-indexed: fast does one and keeps it; normal does three and keeps the
+ * one of least error (computed with the decoder's exact interpolation).
+ *
+ * The subsets of the partitioned modes (and high's mode 6) are fitted in
+ * one pass over the 16 pixels, each pixel using its own subset's values:
+ * the principal axis of each subset (power iteration on its covariance;
+ * modes 1 and 3 of a partition share them), endpoints quantised to the
  * mode's precision choosing the p-bits that fit best, indices by
  * projection onto the quantised endpoints (high also tries each index's
- * neighbours with the exact decoded value), and least-squares refits of
- * the endpoints to the indices (fast one, normal two, high three), keeping
- * the best. High also tries every p-bit combination of the best endpoints.
- * A block whose alpha is 255 everywhere keeps alpha endpoints of 255 in
- * mode 6 (both p-bits 1), so it decodes opaque.
+ * neighbours with the exact decoded value), and least-squares refits (normal
+ * one, high three), keeping each subset's best. High also tries every p-bit
+ * combination of the best endpoints. A block whose alpha is 255 everywhere
+ * keeps alpha endpoints of 255 in mode 6 (both p-bits 1), so it decodes
+ * opaque.
  *
  * Partitions are ranked without encoding them: for every partition the
- * sums of each subset's pixels and their products give its covariance,
- * and the score is the energy off each subset's principal axis plus the
- * quantisation error along it for 3-bit indices,
- * sum over subsets of (trace - lambda) + lambda / 49.
+ * sums of each subset's pixels and their products (four lookups in tables
+ * of every subset of a row's pixels) give its covariance, and the score is
+ * the energy off each subset's principal axis (two power-iteration steps
+ * from (1, 1, 1), then the Rayleigh quotient) plus the quantisation error
+ * along it for 3-bit indices, sum over subsets of
+ * (trace - lambda) + lambda / 49.
  *
  * The anchor pixels (pixel 0, and the subsets' anchors of the partition)
  * must have an index below half the range: subsets whose anchor index is
@@ -73,6 +88,10 @@
 #define LANES _Pragma ("omp simd") for (k = 0; k < L; k++)
 #endif
 
+/* power-iteration steps of the mode 6 fit; least-squares refits of fast */
+#define MODE6_POWER_ITERS 2
+#define FAST_REFITS 1
+
 typedef struct
 {
   gint mode;
@@ -89,6 +108,14 @@ static const ModeInfo mode1 = { 1, 2, 6, 0, 1, 3, 6 };
 static const ModeInfo mode2 = { 2, 3, 5, 0, 0, 2, 6 };
 static const ModeInfo mode3 = { 3, 2, 7, 0, 2, 2, 6 };
 static const ModeInfo mode6 = { 6, 1, 7, 7, 2, 4, 0 };
+
+/* How hard a fit tries */
+typedef struct
+{
+  gint refits;                  /* least-squares refits */
+  gboolean exact;               /* indices: also try the neighbours */
+  gboolean combos;              /* every p-bit combination of the best */
+} Effort;
 
 typedef struct
 {
@@ -108,6 +135,8 @@ clamp255 (float v)
 
 /* an n-bit value (5 <= n <= 8) expanded to 8 bits by replicating its top
  * bits */
+#define cst(a) ((const float (*)[L]) (a))
+
 static inline gint32
 expand (gint32 x, gint n)
 {
@@ -124,9 +153,15 @@ quantize (float v, gint cb, gint32 p)
   const gint32 top = (1 << cb) - 1, pp = p >= 0 ? p : 0;
   const float c = clamp255 (v);
   const float xf = c * ((float) ((1 << n) - 1) * (1.0f / 255.0f));
-  const gint32 v16 = (gint32) (c * 16.0f + 0.5f);
-  gint32 q0, qa, qb, qc, ea, eb, ec, da, db, dc, q, ee, dd;
+  gint32 q0, qa, qb, qc, ea, eb, ec, q, ee;
+  float da, db, dc, dd;
 
+  if (p >= 0 && n == 8) {
+    /* the expansion is the value itself: round */
+    q = (gint32) ((c - (float) pp) * 0.5f + 0.5f);
+    q = q > top ? top : q;
+    return (q << 8) | (q << 1) | pp;
+  }
   q0 = p >= 0 ? (gint32) ((xf - (float) pp) * 0.5f + 0.5f) :
       (gint32) (xf + 0.5f);
   q0 = q0 < 1 ? 1 : (q0 > top - 1 ? top - 1 : q0);
@@ -136,12 +171,12 @@ quantize (float v, gint cb, gint32 p)
   ea = expand (p >= 0 ? (qa << 1) | pp : qa, n);
   eb = expand (p >= 0 ? (qb << 1) | pp : qb, n);
   ec = expand (p >= 0 ? (qc << 1) | pp : qc, n);
-  da = v16 - ea * 16;
-  db = v16 - eb * 16;
-  dc = v16 - ec * 16;
-  da = da < 0 ? -da : da;
-  db = db < 0 ? -db : db;
-  dc = dc < 0 ? -dc : dc;
+  da = c - (float) ea;
+  db = c - (float) eb;
+  dc = c - (float) ec;
+  da = da < 0.0f ? -da : da;
+  db = db < 0.0f ? -db : db;
+  dc = dc < 0.0f ? -dc : dc;
   q = qa;
   ee = ea;
   dd = da;
@@ -265,94 +300,23 @@ quantize_endpoints (const ModeInfo * mi, float ef[2][4][L],
   }
 }
 
-/* Indices of the pixels of a subset (mask m) for decoded endpoints ep->e:
- * projection onto the segment, rounded; @exact also tries the neighbouring
- * indices with the exact decoded value. Writes idx and w (the weight of
- * endpoint 1, 0..1) of every pixel (meaningful inside the mask) and the
- * subset's squared RGBA error. */
+/* The squared RGBA error of pixel i decoded at weight wt (0..64) between
+ * endpoints e0 and e1, given as a64[c] = 64 e0 + 32 and dd[c] = e1 - e0 */
 static inline float
-pixel_error (const float (*p)[16][L], const Endpoints * ep, gint i, gint k,
-    gint32 wt)
+pixel_error (const float (*p)[16][L], const float (*a64)[L],
+    const float (*dd)[L], gint i, gint k, float wt)
 {
   float e2 = 0.0f;
   gint c;
 
+  /* ((64 - wt) e0 + wt e1 + 32) >> 6, exact in float */
   for (c = 0; c < 4; c++) {
-    gint32 v = ((64 - wt) * ep->e[0][c][k] + wt * ep->e[1][c][k] + 32) >> 6;
-    float dv = (float) v - p[c][i][k];
+    float v = (float) (gint32) ((a64[c][k] + wt * dd[c][k]) * 0.015625f);
+    float dv = v - p[c][i][k];
 
     e2 += dv * dv;
   }
   return e2;
-}
-
-static void
-assign (const float (*p)[16][L], const float (*m)[L], const ModeInfo * mi,
-    const Endpoints * ep, gboolean exact, gint32 (*idx)[L], float (*w)[L],
-    float *err)
-{
-  const gint32 nm1 = (1 << mi->ib) - 1, h = nm1 / 2;
-  const float rcp = 1.0f / (float) nm1;
-  float d[4][L], scale[L], base[L];
-  gint i, k, c;
-
-  LANES {
-    float dd = 0.0f;
-
-    base[k] = 0.0f;
-    for (c = 0; c < 4; c++) {
-      d[c][k] = (float) (ep->e[1][c][k] - ep->e[0][c][k]);
-      dd += d[c][k] * d[c][k];
-      base[k] += (float) ep->e[0][c][k] * d[c][k];
-    }
-    scale[k] = dd > 0.0f ? (float) nm1 / dd : 0.0f;
-    err[k] = 0.0f;
-  }
-  for (i = 0; i < 16; i++) {
-    if (exact) {
-      LANES {
-        float t = (p[0][i][k] * d[0][k] + p[1][i][k] * d[1][k] +
-            p[2][i][k] * d[2][k] + p[3][i][k] * d[3][k] - base[k]) * scale[k];
-        gint32 ix, ia, ib, wa, wb, wc;
-        float ea, eb, ec, be;
-
-        t = t < 0.0f ? 0.0f : (t > (float) nm1 ? (float) nm1 : t);
-        ix = (gint32) (t + 0.5f);
-        ia = ix > 0 ? ix - 1 : 0;
-        ib = ix < nm1 ? ix + 1 : nm1;
-        wa = (gint32) ((float) (ia * 64 + h) * rcp);
-        wb = (gint32) ((float) (ix * 64 + h) * rcp);
-        wc = (gint32) ((float) (ib * 64 + h) * rcp);
-        ea = pixel_error (p, ep, i, k, wa);
-        eb = pixel_error (p, ep, i, k, wb);
-        ec = pixel_error (p, ep, i, k, wc);
-        /* the middle one unless a neighbour is strictly better */
-        be = eb;
-        be = ea < be ? ea : be;
-        ix = ea < eb ? ia : ix;
-        wb = ea < eb ? wa : wb;
-        ix = ec < be ? ib : ix;
-        wb = ec < be ? wc : wb;
-        be = ec < be ? ec : be;
-        idx[i][k] = ix;
-        w[i][k] = (float) wb *(1.0f / 64.0f);
-        err[k] += m[i][k] * be;
-      }
-    } else {
-      LANES {
-        float t = (p[0][i][k] * d[0][k] + p[1][i][k] * d[1][k] +
-            p[2][i][k] * d[2][k] + p[3][i][k] * d[3][k] - base[k]) * scale[k];
-        gint32 ix, wt;
-
-        t = t < 0.0f ? 0.0f : (t > (float) nm1 ? (float) nm1 : t);
-        ix = (gint32) (t + 0.5f);
-        wt = (gint32) ((float) (ix * 64 + h) * rcp);
-        idx[i][k] = ix;
-        w[i][k] = (float) wt *(1.0f / 64.0f);
-        err[k] += m[i][k] * pixel_error (p, ep, i, k, wt);
-      }
-    }
-  }
 }
 
 /* Principal-axis endpoints of the pixels of a subset (mask m); alpha takes
@@ -484,8 +448,8 @@ fit_axis (const float (*p)[16][L], const float (*m)[L], gboolean with_alpha,
   }
 }
 
-/* Least-squares endpoints for the weights w of the pixels of a subset;
- * lanes where the system is singular keep ef */
+/* Least-squares endpoints for the weights w of the pixels of a subset (m:
+ * NULL for every pixel); lanes where the system is singular keep ef */
 static void
 refit (const float (*p)[16][L], const float (*m)[L], const float (*w)[L],
     float ef[2][4][L])
@@ -500,7 +464,8 @@ refit (const float (*p)[16][L], const float (*m)[L], const float (*w)[L],
   }
   for (i = 0; i < 16; i++) {
     LANES {
-      float b = w[i][k] * m[i][k], a = (1.0f - w[i][k]) * m[i][k];
+      float mi = m ? m[i][k] : 1.0f;
+      float b = w[i][k] * mi, a = (1.0f - w[i][k]) * mi;
 
       aa[k] += a * (1.0f - w[i][k]);
       ab[k] += a * w[i][k];
@@ -564,46 +529,420 @@ keep_better_fit (SubsetFit * best, const Endpoints * ep,
   LANES best->err[k] = err[k] < best->err[k] ? err[k] : best->err[k];
 }
 
-/* Fits one subset (mask m) for mode @mi into @best */
+
+/* Indices of the pixels of every subset of a partition (masks m) for
+ * decoded endpoints ep[s].e: each pixel's projection onto its subset's
+ * segment, rounded; @exact also tries the neighbouring indices with the
+ * exact decoded value. Writes idx and w (the weight of endpoint 1, 0..1)
+ * of every pixel and each subset's squared RGBA error err[s]. */
 static void
-fit_subset (const float (*p)[16][L], const float (*m)[L],
-    const ModeInfo * mi, const gboolean * opaque, gint quality,
-    SubsetFit * best)
+assign_joint (const float (*p)[16][L], float (*m)[16][L], const ModeInfo * mi,
+    const Endpoints * ep, gboolean exact, gint32 (*idx)[L], float (*w)[L],
+    float (*err)[L])
 {
-  const gboolean exact = quality >= 2;
-  float ef[2][4][L], best_ef[2][4][L], w[16][L], err[L];
-  gint32 idx[16][L];
-  Endpoints ep;
-  gint it, iters, k, e, c;
+  const gint32 nm1 = (1 << mi->ib) - 1, h = nm1 / 2;
+  const gint ns = mi->ns;
+  const float rcp = 1.0f / (float) nm1;
+  float d[3][4][L], a64[3][4][L], scale[3][L], base[3][L];
+  gint i, k, c, s;
 
-  fit_axis (p, m, mi->ab != 0, ef);
-  quantize_endpoints (mi, ef, opaque, -1, &ep);
-  assign (p, m, mi, &ep, exact, best->idx, w, best->err);
-  best->ep = ep;
-  memcpy (best_ef, ef, sizeof (ef));
+  for (s = 0; s < 3; s++) {
+    const Endpoints *e = &ep[s < ns ? s : 0];
 
-  iters = quality + 1;
-  for (it = 0; it < iters; it++) {
-    refit (p, m, (const float (*)[L]) w, ef);
-    quantize_endpoints (mi, ef, opaque, -1, &ep);
-    assign (p, m, mi, &ep, exact, idx, w, err);
-    for (e = 0; e < 2; e++) {
+    LANES {
+      float dd = 0.0f;
+
+      base[s][k] = 0.0f;
       for (c = 0; c < 4; c++) {
-        LANES best_ef[e][c][k] = err[k] < best->err[k] ? ef[e][c][k] :
-            best_ef[e][c][k];
+        d[s][c][k] = (float) (e->e[1][c][k] - e->e[0][c][k]);
+        a64[s][c][k] = (float) (e->e[0][c][k] * 64 + 32);
+        dd += d[s][c][k] * d[s][c][k];
+        base[s][k] += (float) e->e[0][c][k] * d[s][c][k];
+      }
+      scale[s][k] = dd > 0.0f ? (float) nm1 / dd : 0.0f;
+      err[s][k] = 0.0f;
+    }
+  }
+  /* each pixel takes the values of its subset */
+#define SEL(x) (s1 ? x (1) : (s2 ? x (2) : x (0)))
+#define D(s) d[s][c][k]
+#define A(s) a64[s][c][k]
+#define BASE(s) base[s][k]
+#define SCALE(s) scale[s][k]
+  for (i = 0; i < 16; i++) {
+    float pd[4][L], pa[4][L], t[L];
+
+    LANES {
+      gboolean s1 = m[1][i][k] > 0.0f, s2 = m[2][i][k] > 0.0f;
+
+      for (c = 0; c < 4; c++) {
+        pd[c][k] = SEL (D);
+        pa[c][k] = SEL (A);
+      }
+      t[k] = (p[0][i][k] * pd[0][k] + p[1][i][k] * pd[1][k] +
+          p[2][i][k] * pd[2][k] + p[3][i][k] * pd[3][k] - SEL (BASE)) *
+          SEL (SCALE);
+    }
+    if (exact) {
+      LANES {
+        float tt = t[k] < 0.0f ? 0.0f : (t[k] > (float) nm1 ? (float) nm1 :
+            t[k]);
+        gint32 ix = (gint32) (tt + 0.5f);
+        gint32 ia = ix > 0 ? ix - 1 : 0, ib = ix < nm1 ? ix + 1 : nm1;
+        gint32 wa = (gint32) ((float) (ia * 64 + h) * rcp);
+        gint32 wt = (gint32) ((float) (ix * 64 + h) * rcp);
+        gint32 wc = (gint32) ((float) (ib * 64 + h) * rcp);
+        float ea = pixel_error (p, cst (pa), cst (pd), i, k, (float) wa);
+        float be = pixel_error (p, cst (pa), cst (pd), i, k, (float) wt);
+        float ec = pixel_error (p, cst (pa), cst (pd), i, k, (float) wc);
+
+        /* the middle one unless a neighbour is strictly better */
+        ix = ea < be ? ia : ix;
+        wt = ea < be ? wa : wt;
+        be = ea < be ? ea : be;
+        ix = ec < be ? ib : ix;
+        wt = ec < be ? wc : wt;
+        be = ec < be ? ec : be;
+        idx[i][k] = ix;
+        w[i][k] = (float) wt *(1.0f / 64.0f);
+        err[0][k] += m[0][i][k] * be;
+        err[1][k] += m[1][i][k] * be;
+        err[2][k] += m[2][i][k] * be;
+      }
+    } else {
+      LANES {
+        float tt = t[k] < 0.0f ? 0.0f : (t[k] > (float) nm1 ? (float) nm1 :
+            t[k]);
+        gint32 ix = (gint32) (tt + 0.5f);
+        gint32 wt = (gint32) ((float) (ix * 64 + h) * rcp);
+        float be = pixel_error (p, cst (pa), cst (pd), i, k, (float) wt);
+
+        idx[i][k] = ix;
+        w[i][k] = (float) wt *(1.0f / 64.0f);
+        err[0][k] += m[0][i][k] * be;
+        err[1][k] += m[1][i][k] * be;
+        err[2][k] += m[2][i][k] * be;
       }
     }
-    keep_better_fit (best, &ep, idx, err);
+  }
+#undef SEL
+#undef D
+#undef A
+#undef BASE
+#undef SCALE
+}
+
+/* Fits every subset of a partition (masks m) for mode @mi into best[s]:
+ * from the principal-axis endpoints @init (NULL: computed here), then
+ * eff->refits least-squares refits, keeping each subset's best, and with
+ * eff->combos every p-bit combination of the best float endpoints */
+static void
+fit_subsets (const float (*p)[16][L], float (*m)[16][L],
+    const ModeInfo * mi, const gboolean * opaque, const Effort * eff,
+    float (*init)[2][4][L], SubsetFit * best)
+{
+  const gint ns = mi->ns;
+  float ef[3][2][4][L], best_ef[3][2][4][L], w[16][L], err[3][L];
+  gint32 idx[16][L];
+  Endpoints ep[3];
+  gint it, k, e, c, s;
+
+  for (s = 0; s < ns; s++) {
+    if (init)
+      memcpy (ef[s], init[s], sizeof (ef[s]));
+    else
+      fit_axis (p, cst (m[s]), mi->ab != 0, ef[s]);
+    quantize_endpoints (mi, ef[s], opaque, -1, &ep[s]);
+  }
+  assign_joint (p, m, mi, ep, eff->exact, idx, w, err);
+  for (s = 0; s < ns; s++) {
+    best[s].ep = ep[s];
+    memcpy (best[s].idx, idx, sizeof (idx));
+    memcpy (best[s].err, err[s], sizeof (err[s]));
+    memcpy (best_ef[s], ef[s], sizeof (ef[s]));
   }
 
-  /* high: every p-bit combination of the best float endpoints */
-  if (quality >= 2 && mi->pbit != 0) {
+  for (it = 0; it < eff->refits; it++) {
+    for (s = 0; s < ns; s++) {
+      refit (p, cst (m[s]), cst (w), ef[s]);
+      quantize_endpoints (mi, ef[s], opaque, -1, &ep[s]);
+    }
+    assign_joint (p, m, mi, ep, eff->exact, idx, w, err);
+    for (s = 0; s < ns; s++) {
+      for (e = 0; e < 2; e++) {
+        for (c = 0; c < 4; c++) {
+          LANES best_ef[s][e][c][k] = err[s][k] < best[s].err[k] ?
+              ef[s][e][c][k] : best_ef[s][e][c][k];
+        }
+      }
+      keep_better_fit (&best[s], &ep[s], idx, err[s]);
+    }
+  }
+
+  /* every p-bit combination of the best float endpoints */
+  if (eff->combos && mi->pbit != 0) {
     gint combo, n_combos = mi->pbit == 1 ? 2 : 4;
 
     for (combo = 0; combo < n_combos; combo++) {
-      quantize_endpoints (mi, best_ef, opaque, combo, &ep);
-      assign (p, m, mi, &ep, exact, idx, w, err);
-      keep_better_fit (best, &ep, idx, err);
+      for (s = 0; s < ns; s++)
+        quantize_endpoints (mi, best_ef[s], opaque, combo, &ep[s]);
+      assign_joint (p, m, mi, ep, eff->exact, idx, w, err);
+      for (s = 0; s < ns; s++)
+        keep_better_fit (&best[s], &ep[s], idx, err[s]);
+    }
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* fast: mode 6 alone                                                        */
+
+/* Mode 6 endpoints from float endpoints ef: with the p-bit, a channel is
+ * stored as 8 bits whose lowest bit is the p-bit, so each p-bit's nearest
+ * value is a rounding; the p-bit of each endpoint is the one with the
+ * smaller squared error (opaque lanes: 1, alpha 255). Writes the stored
+ * bits q, the p-bits and the decoded values x. */
+static inline void
+quantize_mode6 (float ef[2][4][L], const gboolean * opaque,
+    gint32 q[2][4][L], gint32 pb[2][L], float x[2][4][L])
+{
+  gint e, c, k;
+
+  for (e = 0; e < 2; e++) {
+    LANES {
+      gint32 q0[4], q1[4], p;
+      float d0 = 0.0f, d1 = 0.0f;
+
+      for (c = 0; c < 4; c++) {
+        const float v = clamp255 (ef[e][c][k]);
+        gint32 a = (gint32) (v * 0.5f + 0.5f);
+        gint32 b = (gint32) ((v - 1.0f) * 0.5f + 0.5f);
+        float da, db;
+
+        a = a > 127 ? 127 : a;
+        b = b < 0 ? 0 : b;
+        da = (float) (2 * a) - v;
+        db = (float) (2 * b + 1) - v;
+        q0[c] = a;
+        q1[c] = b;
+        d0 += da * da;
+        d1 += db * db;
+      }
+      p = d1 < d0 || opaque[k] ? 1 : 0;
+      for (c = 0; c < 4; c++) {
+        gint32 qq = p ? q1[c] : q0[c];
+
+        qq = c == 3 && opaque[k] ? 127 : qq;
+        q[e][c][k] = qq;
+        x[e][c][k] = (float) (2 * qq + p);
+      }
+      pb[e][k] = p;
+    }
+  }
+}
+
+/* Mode 6 indices of every pixel for decoded endpoints x: the projection on
+ * the segment, rounded; w receives the weight of endpoint 1 (0..1), err
+ * (unless NULL) the squared RGBA error */
+static inline void
+indices_mode6 (const float (*p)[16][L], float x[2][4][L], gint32 (*idx)[L],
+    float (*w)[L], float *err)
+{
+  float d[4][L], a64[4][L], scale[L], base[L];
+  gint i, k, c;
+
+  LANES {
+    float dd = 0.0f;
+
+    base[k] = 0.0f;
+    for (c = 0; c < 4; c++) {
+      d[c][k] = x[1][c][k] - x[0][c][k];
+      a64[c][k] = x[0][c][k] * 64.0f + 32.0f;
+      dd += d[c][k] * d[c][k];
+      base[k] += x[0][c][k] * d[c][k];
+    }
+    scale[k] = dd > 0.0f ? 15.0f / dd : 0.0f;
+    if (err)
+      err[k] = 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float t = (p[0][i][k] * d[0][k] + p[1][i][k] * d[1][k] +
+          p[2][i][k] * d[2][k] + p[3][i][k] * d[3][k] - base[k]) * scale[k];
+      gint32 ix;
+
+      t = t < 0.0f ? 0.0f : (t > 15.0f ? 15.0f : t);
+      ix = (gint32) (t + 0.5f);
+      idx[i][k] = ix;
+      /* the weight of index ix, (64 ix + 7) / 15 truncated */
+      w[i][k] = (float) (gint32) ((float) (ix * 64 + 7) * (1.0f / 15.0f)) *
+          (1.0f / 64.0f);
+    }
+    if (err) {
+      LANES err[k] += pixel_error (p, cst (a64), cst (d), i, k,
+          w[i][k] * 64.0f);
+    }
+  }
+}
+
+/* Mode 6 from the principal axis and @refits least-squares refits: the
+ * last one (fast), or with @keep_best the one of least error, into @blk
+ * (its err only with @keep_best) */
+static void
+encode_mode6 (const float (*p)[16][L], const gboolean * opaque,
+    gint refits, gboolean keep_best, Bc7Block * blk)
+{
+  float mean[4][L], cov[10][L], v[4][L], tmin[L], tmax[L];
+  float ef[2][4][L], x[2][4][L], w[16][L], err[L];
+  gint32 q[2][4][L], pb[2][L], flip[L], bq[2][4][L], bpb[2][L];
+  gint32 idx[16][L];
+  gint i, k, c, it, e;
+
+  LANES {
+    for (c = 0; c < 4; c++)
+      mean[c][k] = 0.0f;
+    for (c = 0; c < 10; c++)
+      cov[c][k] = 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      for (c = 0; c < 4; c++)
+        mean[c][k] += p[c][i][k];
+    }
+  }
+  LANES {
+    for (c = 0; c < 4; c++)
+      mean[c][k] *= 1.0f / 16.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float r = p[0][i][k] - mean[0][k];
+      float g = p[1][i][k] - mean[1][k];
+      float b = p[2][i][k] - mean[2][k];
+      float a = p[3][i][k] - mean[3][k];
+
+      cov[0][k] += r * r;
+      cov[1][k] += r * g;
+      cov[2][k] += r * b;
+      cov[3][k] += r * a;
+      cov[4][k] += g * g;
+      cov[5][k] += g * b;
+      cov[6][k] += g * a;
+      cov[7][k] += b * b;
+      cov[8][k] += b * a;
+      cov[9][k] += a * a;
+    }
+  }
+  LANES {
+    float c00 = cov[0][k], c01 = cov[1][k], c02 = cov[2][k];
+    float c03 = cov[3][k], c11 = cov[4][k], c12 = cov[5][k];
+    float c13 = cov[6][k], c22 = cov[7][k], c23 = cov[8][k];
+    float c33 = cov[9][k];
+    float xx, yy, zz, aa, best, n2, inv, t;
+    gint32 r = 0;
+
+    best = c00;
+    r = c11 > best ? 1 : r;
+    best = c11 > best ? c11 : best;
+    r = c22 > best ? 2 : r;
+    best = c22 > best ? c22 : best;
+    r = c33 > best ? 3 : r;
+    xx = r == 0 ? c00 : (r == 1 ? c01 : (r == 2 ? c02 : c03));
+    yy = r == 0 ? c01 : (r == 1 ? c11 : (r == 2 ? c12 : c13));
+    zz = r == 0 ? c02 : (r == 1 ? c12 : (r == 2 ? c22 : c23));
+    aa = r == 0 ? c03 : (r == 1 ? c13 : (r == 2 ? c23 : c33));
+    for (it = 0; it < MODE6_POWER_ITERS; it++) {
+      float nx = c00 * xx + c01 * yy + c02 * zz + c03 * aa;
+      float ny = c01 * xx + c11 * yy + c12 * zz + c13 * aa;
+      float nz = c02 * xx + c12 * yy + c22 * zz + c23 * aa;
+      float na = c03 * xx + c13 * yy + c23 * zz + c33 * aa;
+      float ax = nx < 0 ? -nx : nx, ay = ny < 0 ? -ny : ny;
+      float az = nz < 0 ? -nz : nz, a4 = na < 0 ? -na : na;
+      float mx = ax > ay ? ax : ay;
+
+      mx = mx > az ? mx : az;
+      mx = mx > a4 ? mx : a4;
+      t = mx > 1e-20f ? 1.0f / mx : 0.0f;
+      xx = nx * t;
+      yy = ny * t;
+      zz = nz * t;
+      aa = na * t;
+    }
+    n2 = xx * xx + yy * yy + zz * zz + aa * aa;
+    inv = n2 > 1e-20f ? 1.0f / n2 : 0.0f;
+    v[0][k] = xx * inv;
+    v[1][k] = yy * inv;
+    v[2][k] = zz * inv;
+    v[3][k] = aa * inv;
+    ef[0][0][k] = xx;
+    ef[0][1][k] = yy;
+    ef[0][2][k] = zz;
+    ef[0][3][k] = aa;
+    tmin[k] = 0.0f;
+    tmax[k] = 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float t = (p[0][i][k] - mean[0][k]) * v[0][k] +
+          (p[1][i][k] - mean[1][k]) * v[1][k] +
+          (p[2][i][k] - mean[2][k]) * v[2][k] +
+          (p[3][i][k] - mean[3][k]) * v[3][k];
+
+      tmin[k] = t < tmin[k] ? t : tmin[k];
+      tmax[k] = t > tmax[k] ? t : tmax[k];
+    }
+  }
+  LANES {
+    for (c = 0; c < 4; c++) {
+      ef[1][c][k] = clamp255 (mean[c][k] + tmax[k] * ef[0][c][k]);
+      ef[0][c][k] = clamp255 (mean[c][k] + tmin[k] * ef[0][c][k]);
+    }
+  }
+
+  LANES blk->err[k] = 1e30f;
+  for (it = 0; it <= refits; it++) {
+    quantize_mode6 (ef, opaque, q, pb, x);
+    indices_mode6 (p, x, idx, w, keep_best ? err : NULL);
+    if (!keep_best) {
+      memcpy (bq, q, sizeof (q));
+      memcpy (bpb, pb, sizeof (pb));
+      memcpy (blk->idx, idx, sizeof (idx));
+    } else {
+      for (e = 0; e < 2; e++) {
+        for (c = 0; c < 4; c++)
+          LANES bq[e][c][k] = err[k] < blk->err[k] ? q[e][c][k] : bq[e][c][k];
+        LANES bpb[e][k] = err[k] < blk->err[k] ? pb[e][k] : bpb[e][k];
+      }
+      for (i = 0; i < 16; i++)
+        LANES blk->idx[i][k] = err[k] < blk->err[k] ? idx[i][k] :
+            blk->idx[i][k];
+      LANES blk->err[k] = err[k] < blk->err[k] ? err[k] : blk->err[k];
+    }
+    if (it == refits)
+      break;
+    refit (p, NULL, (const float (*)[L]) w, ef);
+  }
+
+  /* pixel 0's index must have its top bit clear */
+  LANES {
+    gboolean f = blk->idx[0][k] > 7;
+
+    flip[k] = f;
+
+    for (c = 0; c < 4; c++) {
+      blk->q[0][0][c][k] = f ? bq[1][c][k] : bq[0][c][k];
+      blk->q[0][1][c][k] = f ? bq[0][c][k] : bq[1][c][k];
+    }
+    blk->pb[0][0][k] = f ? bpb[1][k] : bpb[0][k];
+    blk->pb[0][1][k] = f ? bpb[0][k] : bpb[1][k];
+    blk->mode[k] = 6;
+    blk->part[k] = 0;
+    blk->err[k] = keep_best ? blk->err[k] : 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      gint32 ix = blk->idx[i][k];
+
+      blk->idx[i][k] = flip[k] ? 15 - ix : ix;
     }
   }
 }
@@ -618,37 +957,46 @@ subset_of (gint ns, gint32 part, gint i)
       bc7_partitions3[part][i]);
 }
 
-/* Encodes every lane in mode @mi with partition part[k] into @blk */
+/* The subset masks of partitions part[k] of @ns subsets */
 static void
-encode_mode (const float (*p)[16][L], const ModeInfo * mi,
-    const gint32 * part, const gboolean * opaque, gint quality, Bc7Block * blk)
+subset_masks (gint ns, const gint32 * part, float (*m)[16][L])
 {
-  float m[3][16][L];
-  const gint32 nm1 = (1 << mi->ib) - 1;
-  gint s, i, k, c;
+  gint i, k;
 
-  memset (blk, 0, sizeof (*blk));
   for (i = 0; i < 16; i++) {
     gint32 sub[L];
 
     for (k = 0; k < L; k++)
-      sub[k] = subset_of (mi->ns, part[k], i);
+      sub[k] = subset_of (ns, part[k], i);
     LANES {
       m[0][i][k] = sub[k] == 0 ? 1.0f : 0.0f;
       m[1][i][k] = sub[k] == 1 ? 1.0f : 0.0f;
       m[2][i][k] = sub[k] == 2 ? 1.0f : 0.0f;
     }
   }
+}
+
+/* Encodes every lane in mode @mi with partition part[k] (subset masks m)
+ * into @blk; init[s]: the subsets' principal-axis endpoints, or NULL */
+static void
+encode_mode (const float (*p)[16][L], const ModeInfo * mi,
+    const gint32 * part, float (*m)[16][L], float (*init)[2][4][L],
+    const gboolean * opaque, const Effort * eff, Bc7Block * blk)
+{
+  const gint32 nm1 = (1 << mi->ib) - 1;
+  SubsetFit fits[3];
+  gint s, i, k, c;
+
+  memset (blk, 0, sizeof (*blk));
   LANES {
     blk->err[k] = 0.0f;
     blk->mode[k] = mi->mode;
     blk->part[k] = part[k];
   }
+  fit_subsets (p, m, mi, opaque, eff, init, fits);
   for (s = 0; s < mi->ns; s++) {
-    SubsetFit fit;
+    SubsetFit *fit = &fits[s];
     gint32 anchor[L], flip[L];
-
-    fit_subset (p, (const float (*)[L]) m[s], mi, opaque, quality, &fit);
 
     /* the anchor's index must have its top bit clear */
     for (k = 0; k < L; k++) {
@@ -657,25 +1005,25 @@ encode_mode (const float (*p)[16][L], const ModeInfo * mi,
     }
     LANES flip[k] = 0;
     for (i = 0; i < 16; i++)
-      LANES flip[k] = i == anchor[k] && fit.idx[i][k] > nm1 / 2 ? 1 : flip[k];
+      LANES flip[k] = i == anchor[k] && fit->idx[i][k] > nm1 / 2 ? 1 : flip[k];
     for (c = 0; c < 4; c++) {
       LANES {
         gboolean f = flip[k] != 0;
 
-        blk->q[s][0][c][k] = f ? fit.ep.q[1][c][k] : fit.ep.q[0][c][k];
-        blk->q[s][1][c][k] = f ? fit.ep.q[0][c][k] : fit.ep.q[1][c][k];
+        blk->q[s][0][c][k] = f ? fit->ep.q[1][c][k] : fit->ep.q[0][c][k];
+        blk->q[s][1][c][k] = f ? fit->ep.q[0][c][k] : fit->ep.q[1][c][k];
       }
     }
     LANES {
       gboolean f = flip[k] != 0;
 
-      blk->pb[s][0][k] = f ? fit.ep.pb[1][k] : fit.ep.pb[0][k];
-      blk->pb[s][1][k] = f ? fit.ep.pb[0][k] : fit.ep.pb[1][k];
-      blk->err[k] += fit.err[k];
+      blk->pb[s][0][k] = f ? fit->ep.pb[1][k] : fit->ep.pb[0][k];
+      blk->pb[s][1][k] = f ? fit->ep.pb[0][k] : fit->ep.pb[1][k];
+      blk->err[k] += fit->err[k];
     }
     for (i = 0; i < 16; i++) {
       LANES {
-        gint32 ix = flip[k] ? nm1 - fit.idx[i][k] : fit.idx[i][k];
+        gint32 ix = flip[k] ? nm1 - fit->idx[i][k] : fit->idx[i][k];
 
         blk->idx[i][k] = m[s][i][k] > 0.0f ? ix : blk->idx[i][k];
       }
@@ -714,7 +1062,7 @@ static void
 subset_score (float n, const float (*s)[L], float *score)
 {
   const float inv = n > 0.0f ? 1.0f / n : 0.0f;
-  gint k, it;
+  gint k;
 
   LANES {
     float crr = s[3][k] - s[0][k] * s[0][k] * inv;
@@ -724,32 +1072,25 @@ subset_score (float n, const float (*s)[L], float *score)
     float cgb = s[7][k] - s[1][k] * s[2][k] * inv;
     float cbb = s[8][k] - s[2][k] * s[2][k] * inv;
     float tr = crr + cgg + cbb;
-    float x = crr + crg + crb, y = crg + cgg + cgb, z = crb + cgb + cbb;
-    float lambda, n2, nx, ny, nz;
+    float x, y, z, lambda, n2, nx, ny, nz;
 
     /* two power-iteration steps from (1, 1, 1), then the Rayleigh
-     * quotient */
-    for (it = 0; it < 2; it++) {
-      float ax = x < 0 ? -x : x, ay = y < 0 ? -y : y, az = z < 0 ? -z : z;
-      float mx = ax > ay ? ax : ay, r;
-
-      mx = mx > az ? mx : az;
-      r = mx > 1e-20f ? 1.0f / mx : 0.0f;
-      x *= r;
-      y *= r;
-      z *= r;
-      nx = crr * x + crg * y + crb * z;
-      ny = crg * x + cgg * y + cgb * z;
-      nz = crb * x + cgb * y + cbb * z;
-      x = nx;
-      y = ny;
-      z = nz;
-    }
+     * quotient; unnormalised, which cannot overflow: covariance entries
+     * are below 16 * 128^2, so x . nx stays below 1e30 */
+    x = crr + crg + crb;
+    y = crg + cgg + cgb;
+    z = crb + cgb + cbb;
+    nx = crr * x + crg * y + crb * z;
+    ny = crg * x + cgg * y + cgb * z;
+    nz = crb * x + cgb * y + cbb * z;
+    x = nx;
+    y = ny;
+    z = nz;
     nx = crr * x + crg * y + crb * z;
     ny = crg * x + cgg * y + cgb * z;
     nz = crb * x + cgb * y + cbb * z;
     n2 = x * x + y * y + z * z;
-    lambda = n2 > 1e-20f ? (x * nx + y * ny + z * nz) / n2 : 0.0f;
+    lambda = n2 > 1e-30f ? (x * nx + y * ny + z * nz) / n2 : 0.0f;
     lambda = lambda > tr ? tr : (lambda < 0.0f ? 0.0f : lambda);
     score[k] += tr - lambda + lambda * (1.0f / 49.0f);
   }
@@ -762,8 +1103,8 @@ static void
 rank_partitions (const float (*p)[16][L], gint ns, gint n_parts, gint n_top,
     gint32 (*top)[L])
 {
-  float st[9][16][L], tot[9][L], score[MAX_TOP][L];
-  gint i, j, k, part, r;
+  float st[9][16][L], tot[9][L], score[MAX_TOP][L], rows[4][16][9][L];
+  gint i, j, k, part, r, row, bits;
 
   for (i = 0; i < 16; i++) {
     LANES {
@@ -792,21 +1133,46 @@ rank_partitions (const float (*p)[16][L], gint ns, gint n_parts, gint n_top,
     }
   }
 
+  /* the sums of every subset of the pixels of each row: a subset's sums
+   * are then four lookups */
+  for (row = 0; row < 4; row++) {
+    for (j = 0; j < 9; j++)
+      LANES rows[row][0][j][k] = 0.0f;
+    for (bits = 1; bits < 16; bits++) {
+      gint low = bits & -bits, px = row * 4 + (low == 1 ? 0 : (low == 2 ?
+              1 : (low == 4 ? 2 : 3)));
+
+      for (j = 0; j < 9; j++)
+        LANES rows[row][bits][j][k] = rows[row][bits & (bits - 1)][j][k] +
+            st[j][px][k];
+    }
+  }
+
   for (part = 0; part < n_parts; part++) {
     const guint8 *tab = ns == 2 ? bc7_partitions2[part] : bc7_partitions3[part];
     float sub[2][9][L], s0[9][L], cnt[3] = { 0, 0, 0 }, sc[L];
     gint32 pp[L];
+    guint mask[2] = { 0, 0 };
 
-    for (j = 0; j < 9; j++)
-      LANES sub[0][j][k] = sub[1][j][k] = 0.0f;
     for (i = 0; i < 16; i++) {
       gint s = tab[i];
 
       cnt[s] += 1.0f;
-      if (s == 0)
-        continue;
+      if (s > 0)
+        mask[s - 1] |= 1u << i;
+    }
+    for (r = 0; r < ns - 1; r++) {
+      const guint mk = mask[r];
+
+      for (j = 0; j < 9; j++) {
+        LANES sub[r][j][k] = (rows[0][mk & 15][j][k] +
+            rows[1][(mk >> 4) & 15][j][k]) + (rows[2][(mk >> 8) & 15][j][k] +
+            rows[3][mk >> 12][j][k]);
+      }
+    }
+    if (ns == 2) {
       for (j = 0; j < 9; j++)
-        LANES sub[s - 1][j][k] += st[j][i][k];
+        LANES sub[1][j][k] = 0.0f;
     }
     for (j = 0; j < 9; j++)
       LANES s0[j][k] = tot[j][k] - sub[0][j][k] - sub[1][j][k];
@@ -861,6 +1227,16 @@ put (Bits * b, guint n, guint32 v)
   b->pos += n;
 }
 
+/* the 128 bits lo, hi as 16 little-endian bytes */
+static inline void
+store_block (guint8 * out, guint64 lo, guint64 hi)
+{
+  lo = GUINT64_TO_LE (lo);
+  hi = GUINT64_TO_LE (hi);
+  memcpy (out, &lo, 8);
+  memcpy (out + 8, &hi, 8);
+}
+
 static void
 pack_block (const Bc7Block * blk, gint k, guint8 * out)
 {
@@ -910,10 +1286,7 @@ pack_block (const Bc7Block * blk, gint k, guint8 * out)
     hi |= (guint64) 1 << 2;
     for (i = 1; i < 16; i++)
       hi |= (guint64) 1 << (3 + 2 * (i - 1));
-    for (i = 0; i < 8; i++) {
-      out[i] = (guint8) (lo >> (8 * i));
-      out[8 + i] = (guint8) (hi >> (8 * i));
-    }
+    store_block (out, lo, hi);
     return;
   }
   if (mode == 6) {
@@ -927,10 +1300,7 @@ pack_block (const Bc7Block * blk, gint k, guint8 * out)
     hi = (guint64) blk->pb[0][1][k] | (guint64) blk->idx[0][k] << 1;
     for (i = 1; i < 16; i++)
       hi |= (guint64) blk->idx[i][k] << (4 * i);
-    for (i = 0; i < 8; i++) {
-      out[i] = (guint8) (lo >> (8 * i));
-      out[8 + i] = (guint8) (hi >> (8 * i));
-    }
+    store_block (out, lo, hi);
     return;
   }
 
@@ -959,77 +1329,112 @@ pack_block (const Bc7Block * blk, gint k, guint8 * out)
   }
   g_assert (b.pos == 128);
 
-  for (i = 0; i < 8; i++) {
-    out[i] = (guint8) (b.lo >> (8 * i));
-    out[8 + i] = (guint8) (b.hi >> (8 * i));
-  }
+  store_block (out, b.lo, b.hi);
 }
 
 /* ------------------------------------------------------------------------ */
 
-#ifndef SKIP_NORMAL
-#define SKIP_NORMAL 20.0f
-#endif
-#ifndef SKIP_HIGH
-#define SKIP_HIGH 8.0f
-#endif
+
+typedef struct
+{
+  Effort m6;                    /* mode 6 */
+  gint n2;                      /* partitions tried in modes 1 and 3 */
+  Effort two;
+  gint n3;                      /* partitions tried in modes 0 and 2 */
+  Effort three;
+  float skip;                   /* mode 6 error up to which a block stops */
+} Tuning;
+
+/* normal: mode 6 from the fast fit with three refits, keeping the best;
+ * modes 1 and 3 on the two best-ranked partitions, one refit */
+static const Tuning tune_normal = {
+  {3, FALSE, FALSE}, 2, {1, FALSE, FALSE}, 0, {0, FALSE, FALSE}, 0.0f
+};
+
+/* high: everything with exact indices, three refits and every p-bit
+ * combination; modes 1 and 3 on six partitions, 0 and 2 on three */
+static const Tuning tune_high = {
+  {3, TRUE, TRUE}, 6, {3, TRUE, TRUE}, 3, {3, TRUE, TRUE}, 0.0f
+};
+
+/* normal and high: mode 6, then the partitioned modes on the partitions
+ * ranked best */
+static void
+encode_modes (const float (*p)[16][L], const gboolean * opaque,
+    const Tuning * t, Bc7Block * best)
+{
+  gboolean easy[L], all_easy = TRUE;
+  gint32 zero[L], top[MAX_TOP][L];
+  float m[3][16][L], init[2][2][4][L];
+  Bc7Block cur;
+  gint k, r, s;
+
+  if (!t->m6.exact && !t->m6.combos) {
+    /* the fast fit, plus the error */
+    memset (best, 0, sizeof (*best));
+    encode_mode6 (p, opaque, t->m6.refits, TRUE, best);
+  } else {
+    LANES zero[k] = 0;
+    subset_masks (1, zero, m);
+    encode_mode (p, &mode6, zero, m, NULL, opaque, &t->m6, best);
+  }
+
+  /* blocks that mode 6 codes well enough (t->skip: 0, losslessly) keep
+   * mode 6 (so a block's result never depends on the other blocks of its
+   * batch), and a batch of only such blocks stops here */
+  for (k = 0; k < L; k++) {
+    easy[k] = best->err[k] <= t->skip;
+    all_easy = all_easy && easy[k];
+  }
+  if (all_easy)
+    return;
+
+  if (t->n2 > 0) {
+    rank_partitions (p, 2, 64, t->n2, top);
+    for (r = 0; r < t->n2; r++) {
+      /* modes 1 and 3 start from the same axes */
+      subset_masks (2, top[r], m);
+      for (s = 0; s < 2; s++)
+        fit_axis (p, (const float (*)[L]) m[s], FALSE, init[s]);
+      encode_mode (p, &mode1, top[r], m, init, opaque, &t->two, &cur);
+      keep_better_block (best, &cur, easy);
+      encode_mode (p, &mode3, top[r], m, init, opaque, &t->two, &cur);
+      keep_better_block (best, &cur, easy);
+    }
+  }
+  if (t->n3 > 0) {
+    rank_partitions (p, 3, 64, t->n3, top);
+    for (r = 0; r < t->n3; r++) {
+      subset_masks (3, top[r], m);
+      encode_mode (p, &mode2, top[r], m, NULL, opaque, &t->three, &cur);
+      keep_better_block (best, &cur, easy);
+    }
+    rank_partitions (p, 3, 16, t->n3, top);
+    for (r = 0; r < t->n3; r++) {
+      subset_masks (3, top[r], m);
+      encode_mode (p, &mode0, top[r], m, NULL, opaque, &t->three, &cur);
+      keep_better_block (best, &cur, easy);
+    }
+  }
+}
 
 void
 BC_KERNEL_NAME (bc_kernel_bc7) (const BcBatch * batch, guint n_lanes,
     gint quality, guint8 * out)
 {
   const float (*p)[16][L] = batch->px;
-  gboolean opaque[L], easy[L];
-  gint32 zero[L], top[MAX_TOP][L];
-  Bc7Block best, cur;
-  gint i, k, r;
+  gboolean opaque[L];
+  Bc7Block best;
+  gint i, k;
 
-  LANES {
-    opaque[k] = TRUE;
-    zero[k] = 0;
-  }
+  LANES opaque[k] = TRUE;
   for (i = 0; i < 16; i++)
-    LANES opaque[k] = opaque[k] && p[3][i][k] == 255.0f;
+    LANES opaque[k] &= p[3][i][k] == 255.0f;
 
-  encode_mode (p, &mode6, zero, opaque, quality, &best);
-
-  /* blocks that mode 6 already codes well gain little from the others:
-   * they keep mode 6 (so a block's result never depends on the other
-   * blocks of its batch), and a batch of only such blocks stops here */
-  {
-    const float thr = quality >= 2 ? SKIP_HIGH : SKIP_NORMAL;
-    gboolean all_easy = TRUE;
-
-    for (k = 0; k < L; k++) {
-      easy[k] = best.err[k] <= thr;
-      all_easy = all_easy && easy[k];
-    }
-    if (all_easy)
-      quality = 0;
-  }
-
-  if (quality >= 1) {
-    gint n_top = quality >= 2 ? 6 : 2;
-
-    rank_partitions (p, 2, 64, n_top, top);
-    for (r = 0; r < n_top; r++) {
-      encode_mode (p, &mode1, top[r], opaque, quality, &cur);
-      keep_better_block (&best, &cur, easy);
-      encode_mode (p, &mode3, top[r], opaque, quality, &cur);
-      keep_better_block (&best, &cur, easy);
-    }
-  }
-  if (quality >= 2) {
-    rank_partitions (p, 3, 64, 3, top);
-    for (r = 0; r < 3; r++) {
-      encode_mode (p, &mode2, top[r], opaque, quality, &cur);
-      keep_better_block (&best, &cur, easy);
-    }
-    rank_partitions (p, 3, 16, 3, top);
-    for (r = 0; r < 3; r++) {
-      encode_mode (p, &mode0, top[r], opaque, quality, &cur);
-      keep_better_block (&best, &cur, easy);
-    }
+  if (quality == 0) {
+    encode_mode6 (p, opaque, FAST_REFITS, FALSE, &best);
+  } else {
+    encode_modes (p, opaque, quality >= 2 ? &tune_high : &tune_normal, &best);
   }
 
   /* solid blocks: mode 5, exact */
@@ -1037,10 +1442,11 @@ BC_KERNEL_NAME (bc_kernel_bc7) (const BcBatch * batch, guint n_lanes,
     gboolean solid[L];
 
     LANES solid[k] = TRUE;
+    /* bitwise, not short-circuit: no branches to vectorise */
     for (i = 1; i < 16; i++) {
-      LANES solid[k] = solid[k] && p[0][i][k] == p[0][0][k] &&
-          p[1][i][k] == p[1][0][k] && p[2][i][k] == p[2][0][k] &&
-          p[3][i][k] == p[3][0][k];
+      LANES solid[k] &= (p[0][i][k] == p[0][0][k]) &
+          (p[1][i][k] == p[1][0][k]) & (p[2][i][k] == p[2][0][k]) &
+          (p[3][i][k] == p[3][0][k]);
     }
     for (k = 0; k < L; k++) {
       gint c;
