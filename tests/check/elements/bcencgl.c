@@ -778,30 +778,6 @@ child_run (const gchar * desc)
   _exit (ret);
 }
 
-static gchar *
-run_child (const gchar * desc, const gchar * const *env_extra)
-{
-  gchar *argv[] = { (gchar *) "/proc/self/exe", (gchar *) "--child",
-    (gchar *) desc, NULL
-  };
-  gchar **env = g_get_environ ();
-  gchar *out = NULL, *err_out = NULL;
-  GError *error = NULL;
-  gint status = 0;
-  guint i;
-
-  for (i = 0; env_extra[i]; i += 2)
-    env = g_environ_setenv (env, env_extra[i], env_extra[i + 1], TRUE);
-  fail_unless (g_spawn_sync (NULL, argv, env, G_SPAWN_DEFAULT, NULL, NULL,
-          &out, &err_out, &status, &error), "cannot run the child: %s",
-      error ? error->message : "?");
-  fail_unless (g_spawn_check_wait_status (status, NULL), "the child failed: "
-      "%s%s", out, err_out);
-  g_strfreev (env);
-  g_free (err_out);
-  return out;
-}
-
 /* OpenGL 4.2: no compute shaders. The encoder does not offer GLMemory:
  * straight after glupload it does not negotiate (an error, no crash);
  * after gldownload it encodes on the CPU. */

@@ -1204,32 +1204,6 @@ child_run (const gchar * format_name)
   _exit (ret);
 }
 
-/* Runs this test binary as a child with Mesa's overrides in @env_extra
- * and returns what it printed. */
-static gchar *
-run_child (const gchar * format, const gchar * const *env_extra)
-{
-  gchar *argv[] = { (gchar *) "/proc/self/exe", (gchar *) "--child",
-    (gchar *) format, NULL
-  };
-  gchar **env = g_get_environ ();
-  gchar *out = NULL, *err_out = NULL;
-  GError *error = NULL;
-  gint status = 0;
-  guint i;
-
-  for (i = 0; env_extra[i]; i += 2)
-    env = g_environ_setenv (env, env_extra[i], env_extra[i + 1], TRUE);
-  fail_unless (g_spawn_sync (NULL, argv, env, G_SPAWN_DEFAULT, NULL, NULL,
-          &out, &err_out, &status, &error), "cannot run the child: %s",
-      error ? error->message : "?");
-  fail_unless (g_spawn_check_wait_status (status, NULL), "the child failed: "
-      "%s%s", out, err_out);
-  g_strfreev (env);
-  g_free (err_out);
-  return out;
-}
-
 GST_START_TEST (test_missing_buffer_storage)
 {
   static const gchar *const env[] = {

@@ -9,7 +9,8 @@
 
 /* Pipeline helpers shared by the element tests: parse a pipeline, find an
  * element, check the bus, wait for EOS, stop. Each fails the test on what
- * it does not expect. Define PULL_TIMEOUT before including. */
+ * it does not expect; and run_child () for tests in a child process.
+ * Define PULL_TIMEOUT before including. */
 
 #ifndef __BC_TEST_PIPELINE_H__
 #define __BC_TEST_PIPELINE_H__
@@ -88,6 +89,33 @@ stop (GstElement * pipeline)
   fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
       GST_STATE_CHANGE_SUCCESS);
   gst_object_unref (pipeline);
+}
+
+/* Runs this test binary again as "--child ARG" with the environment
+ * variables of @env_extra (name, value, ..., NULL) added, fails unless it
+ * exits with 0, and returns what it printed */
+static inline gchar *
+run_child (const gchar * arg, const gchar * const *env_extra)
+{
+  gchar *argv[] = { (gchar *) "/proc/self/exe", (gchar *) "--child",
+    (gchar *) arg, NULL
+  };
+  gchar **env = g_get_environ ();
+  gchar *out = NULL, *err_out = NULL;
+  GError *error = NULL;
+  gint status = 0;
+  guint i;
+
+  for (i = 0; env_extra[i]; i += 2)
+    env = g_environ_setenv (env, env_extra[i], env_extra[i + 1], TRUE);
+  fail_unless (g_spawn_sync (NULL, argv, env, G_SPAWN_DEFAULT, NULL, NULL,
+          &out, &err_out, &status, &error), "cannot run the child: %s",
+      error ? error->message : "?");
+  fail_unless (g_spawn_check_wait_status (status, NULL), "the child failed: "
+      "%s%s", out, err_out);
+  g_strfreev (env);
+  g_free (err_out);
+  return out;
 }
 
 #endif /* __BC_TEST_PIPELINE_H__ */
