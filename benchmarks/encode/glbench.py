@@ -1,9 +1,10 @@
 # gst-bc
 # Copyright (C) 2026 gst-bc developers
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""The GL compute path of bc1enc/bc3enc in the encoder benchmark (run.py).
+"""The GL compute path of the encoders in the encoder benchmark (run.py).
 
-For every photograph, size and configuration of run.py's CONFIGS,
+For every photograph, size and configuration of run.py's CONFIGS (and at
+1080p of its GL_NEW_CONFIGS, the newer formats the GL path encodes),
 bc-encode-gl-bench encodes the frame with the GL encoder the elements run
 (gst/bc/gstbcglencoder.c) on the machine's GL context (headless EGL:
 GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device) and reports:
@@ -15,7 +16,9 @@ GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device) and reports:
   work, so it reports about 0 for compute);
 - the time of one frame alone, submit to readable (latency without
   pipelining);
-- RGB PSNR of the blocks decoded by texture2ddecoder, and whether they are
+- PSNR of the blocks decoded by texture2ddecoder (RGB; BC4: against the
+  luma the encoder computes from RGBA input; BC5: red and green), and
+  whether they are
   the CPU path's blocks bit for bit (bc-encode-bench encodes the same frame
   once for the comparison).
 
@@ -28,6 +31,8 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+
+import numpy as np
 
 # Published GPU encoders, on a 2006 NVIDIA GeForce 8800 GTX (constants, not
 # measured here): J.M.P. van Waveren, "Real-Time DXT Compression" (2006) and
@@ -70,15 +75,32 @@ def cpu_blocks(driver: Path, frame: dict, path: Path, fmt: str,
     return out.read_bytes()
 
 
+def psnr_of(fmt: str, decoded: np.ndarray, src: np.ndarray, psnr_rgb):
+    """PSNR over what the format codes of the RGBA frame @src: BC4 the luma
+    (bcencode.c's luma_of ()), BC5 red and green, the others RGB."""
+    if fmt == "BC4":
+        s = src.astype(np.uint32)
+        luma = (77 * s[..., 0] + 150 * s[..., 1] + 29 * s[..., 2] + 128) >> 8
+        return psnr_rgb(decoded[..., :1], luma.astype(np.uint8)[..., None])
+    if fmt == "BC5":
+        return psnr_rgb(decoded[..., :2], src[..., :2])
+    return psnr_rgb(decoded, src)
+
+
 def measure(gl_driver: Path, cpu_driver: Path, todo: list[dict],
-            manifest_dir: Path, configs, reps: int, min_time: float,
-            tmp: Path, log, load, psnr_rgb, t2d_decode) -> dict | None:
+            manifest_dir: Path, configs, new_configs, reps: int,
+            min_time: float, tmp: Path, log, load, psnr_rgb,
+            t2d_decode) -> dict | None:
+    """configs at every size, new_configs at 1080p only"""
     runs = []
     renderer = version = None
     for frame in todo:
         path = manifest_dir / frame["file"]
         src = load(path, frame)
-        for fmt, quality in configs:
+        todo_configs = list(configs)
+        if frame["kind"] == "1080p":
+            todo_configs += new_configs
+        for fmt, quality in todo_configs:
             out = tmp / "gl.bc"
             r = run_gl(gl_driver, frame, path, fmt, quality, reps, min_time,
                        out)
@@ -88,11 +110,12 @@ def measure(gl_driver: Path, cpu_driver: Path, todo: list[dict],
             blocks = out.read_bytes()
             cpu = cpu_blocks(cpu_driver, frame, path, fmt, quality,
                              tmp / "cpu.bc")
-            psnr = psnr_rgb(t2d_decode(fmt, blocks, frame["width"],
-                                       frame["height"]), src)
-            psnr_cpu = psnr_rgb(t2d_decode(fmt, cpu, frame["width"],
-                                           frame["height"]), src)
-            bs = 8 if fmt == "BC1" else 16
+            psnr = psnr_of(fmt, t2d_decode(fmt, blocks, frame["width"],
+                                           frame["height"]), src, psnr_rgb)
+            psnr_cpu = psnr_of(fmt, t2d_decode(fmt, cpu, frame["width"],
+                                               frame["height"]), src,
+                               psnr_rgb)
+            bs = 8 if fmt in ("BC1", "BC4") else 16
             differ = sum(1 for i in range(0, len(cpu), bs)
                          if cpu[i:i + bs] != blocks[i:i + bs]) \
                 if blocks != cpu else 0
@@ -119,8 +142,7 @@ def _mean(values):
 
 
 def markdown(gl: dict | None, configs) -> list[str]:
-    lines = ["### GL compute path (`glupload ! bc1enc`, `glupload ! bc3enc`)",
-             ""]
+    lines = ["### GL compute path (`glupload ! bcNenc`)", ""]
     if not gl:
         return lines + ["Not measured in this run (no GL driver built, or "
                         "no GL context that can run compute shaders).", ""]
@@ -134,7 +156,9 @@ def markdown(gl: dict | None, configs) -> list[str]:
         "CPU runs; best of the same number of runs; mean over the same "
         "photographs. *GPU ms/frame* is GL_TIME_ELAPSED around each "
         "dispatch; *1 frame ms* is one frame alone, from submit to readable "
-        "blocks. *ΔPSNR* is GL minus CPU path, *blocks differ* counts the "
+        "blocks. *PSNR* is over RGB, for BC4 over the luma it encodes "
+        "(77 R + 150 G + 29 B + 128) >> 8, for BC5 over red and green. "
+        "*ΔPSNR* is GL minus CPU path, *blocks differ* counts the "
         "blocks that are not the CPU path's bit for bit (summed over the "
         "photographs).",
         ""]
@@ -153,7 +177,7 @@ def markdown(gl: dict | None, configs) -> list[str]:
         label = {"1080p": "1920x1080", "2160p": "3840x2160"}[size]
         lines += [f"#### {label}", "",
                   "| format | quality | Mpix/s | GPU ms/frame | 1 frame ms "
-                  "| RGB PSNR dB | ΔPSNR vs CPU dB | blocks differ |",
+                  "| PSNR dB | ΔPSNR vs CPU dB | blocks differ |",
                   "|---|---|---|---|---|---|---|---|"]
         for fmt, q in configs:
             rs = [r for r in gl["runs"] if r["size"] == size and

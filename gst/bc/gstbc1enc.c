@@ -72,7 +72,7 @@ gst_bc1_enc_class_init (GstBc1EncClass * klass)
   gst_bc_enc_class_add_gl_pad_templates (element_class, "BC1");
   gst_element_class_set_static_metadata (element_class,
       "BC1 video encoder", "Codec/Encoder/Video",
-      "Encodes RGB video into BC1 (DXT1) block-compressed frames on the CPU",
+      "Encodes RGB video into BC1 (DXT1) block-compressed frames on the CPU, or with a GL compute shader for GLMemory input",
       "gst-bc developers");
 
   bc_enc_class->get_format = GST_DEBUG_FUNCPTR (gst_bc1_enc_get_format);

@@ -103,7 +103,8 @@ gst_bc3_enc_class_init (GstBc3EncClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "BC3 video encoder", "Codec/Encoder/Video",
       "Encodes RGB(A) video into YCoCg-BC3 or BC3 (DXT5) block-compressed "
-      "frames on the CPU", "gst-bc developers");
+      "frames on the CPU, or with a GL compute shader for GLMemory input",
+      "gst-bc developers");
 
   bc_enc_class->get_format = GST_DEBUG_FUNCPTR (gst_bc3_enc_get_format);
 }

@@ -38,6 +38,11 @@
  * exact 0 and 255) where it is better; high refits twice and also searches
  * the neighbouring endpoints.
  *
+ * `video/x-raw(memory:GLMemory)` input (RGBA, RGBx, BGRA or BGRx textures,
+ * e.g. after glupload) is encoded by a GL compute shader on the pipeline's
+ * GL context: the same luma and the same algorithm, one frame kept back
+ * while the GPU works (see #GstBcEnc:path).
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=GRAY8 ! bc4enc ! bcdec ! videoconvert ! autovideosink
@@ -45,6 +50,9 @@
  * |[
  * gst-launch-1.0 videotestsrc num-buffers=60 ! video/x-raw,format=GRAY16_LE,width=1280,height=720 ! bc4enc quality=high ! fakesink
  * ]| Encodes 16-bit grey (depth-like) frames at the best quality.
+ * |[
+ * gst-launch-1.0 videotestsrc ! glupload ! bc4enc ! glbcupload ! glimagesink
+ * ]| Encodes the luma of GL textures on the GPU and shows it.
  *
  * Since: 0.1
  */
@@ -92,13 +100,13 @@ gst_bc4_enc_class_init (GstBc4EncClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBcEncClass *bc_enc_class = GST_BC_ENC_CLASS (klass);
 
-  gst_bc_enc_class_add_pad_templates_full (element_class,
+  gst_bc_enc_class_add_gl_pad_templates_full (element_class,
       GST_BC4_ENC_RAW_FORMATS, "BC4");
   gst_element_class_set_static_metadata (element_class,
       "BC4 video encoder", "Codec/Encoder/Video",
       "Encodes one channel (grey, 16-bit grey scaled to 8 bits, or the luma "
-      "of RGB) into BC4 (RGTC1) block-compressed frames on the CPU",
-      "gst-bc developers");
+      "of RGB) into BC4 (RGTC1) block-compressed frames on the CPU, or with a GL compute "
+      "shader for GLMemory input", "gst-bc developers");
 
   bc_enc_class->get_format = GST_DEBUG_FUNCPTR (gst_bc4_enc_get_format);
 }

@@ -29,10 +29,18 @@
  * #GstBcEnc:threads threads; every output frame is a key frame.
  * #GstBcEnc:quality works on each channel as in #bc4enc.
  *
+ * `video/x-raw(memory:GLMemory)` input (RGBA, RGBx, BGRA or BGRx textures,
+ * e.g. after glupload) is encoded by a GL compute shader on the pipeline's
+ * GL context, the same algorithm as on the CPU, one frame kept back while
+ * the GPU works (see #GstBcEnc:path).
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc ! bc5enc ! bcdec ! videoconvert ! autovideosink
  * ]| Encodes the red and green of a test picture and shows them decoded.
+ * |[
+ * gst-launch-1.0 videotestsrc ! glupload ! bc5enc ! glbcupload ! glimagesink
+ * ]| The same with GL textures, encoded on the GPU.
  *
  * Since: 0.1
  */
@@ -72,11 +80,12 @@ gst_bc5_enc_class_init (GstBc5EncClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBcEncClass *bc_enc_class = GST_BC_ENC_CLASS (klass);
 
-  gst_bc_enc_class_add_pad_templates (element_class, "BC5");
+  gst_bc_enc_class_add_gl_pad_templates (element_class, "BC5");
   gst_element_class_set_static_metadata (element_class,
       "BC5 video encoder", "Codec/Encoder/Video",
       "Encodes two channels (red and green of RGB) into BC5 (RGTC2) "
-      "block-compressed frames on the CPU", "gst-bc developers");
+      "block-compressed frames on the CPU, or with a GL compute shader for "
+      "GLMemory input", "gst-bc developers");
 
   bc_enc_class->get_format = GST_DEBUG_FUNCPTR (gst_bc5_enc_get_format);
 }

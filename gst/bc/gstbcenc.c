@@ -29,7 +29,9 @@
  * framerate is known.
  *
  * Subclasses that add their templates with
- * gst_bc_enc_class_add_gl_pad_templates() (bc1enc, bc3enc) also accept
+ * gst_bc_enc_class_add_gl_pad_templates() or
+ * gst_bc_enc_class_add_gl_pad_templates_full() (bc1enc, bc3enc, bc4enc,
+ * bc5enc) also accept
  * `video/x-raw(memory:GLMemory)` when the plugin is built with the GStreamer
  * GL library: such input is encoded by a compute shader on the pipeline's
  * GL context (gstbcencgl.c), the same algorithm as the CPU kernels, one
@@ -214,6 +216,34 @@ gst_bc_enc_class_add_pad_templates (GstElementClass * element_class,
       GST_BC_ENC_RAW_FORMATS, bc_formats);
 }
 
+/* the sink template of @raw_formats (after the GLMemory ones when @gl) and
+ * the source template of @bc_formats */
+static void
+add_pad_templates (GstElementClass * element_class, const gchar * raw_formats,
+    const gchar * bc_formats, gboolean gl)
+{
+  GstCaps *caps = gst_caps_new_empty ();
+  gchar *str;
+
+#ifdef HAVE_BC_GL
+  if (gl)
+    gst_caps_append (caps, gst_bc_enc_gl_template_caps ());
+#endif
+  str = g_strdup_printf (GST_VIDEO_CAPS_MAKE ("%s"), raw_formats);
+  gst_caps_append (caps, gst_caps_from_string (str));
+  g_free (str);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+
+  str = g_strdup_printf (GST_BC_CAPS_MAKE ("%s"), bc_formats);
+  caps = gst_caps_from_string (str);
+  g_free (str);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+}
+
 /**
  * gst_bc_enc_class_add_pad_templates_full:
  * @element_class: the class of a #GstBcEnc subclass
@@ -228,22 +258,7 @@ void
 gst_bc_enc_class_add_pad_templates_full (GstElementClass * element_class,
     const gchar * raw_formats, const gchar * bc_formats)
 {
-  GstCaps *caps;
-  gchar *str;
-
-  str = g_strdup_printf (GST_VIDEO_CAPS_MAKE ("%s"), raw_formats);
-  caps = gst_caps_from_string (str);
-  g_free (str);
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
-
-  str = g_strdup_printf (GST_BC_CAPS_MAKE ("%s"), bc_formats);
-  caps = gst_caps_from_string (str);
-  g_free (str);
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
+  add_pad_templates (element_class, raw_formats, bc_formats, FALSE);
 }
 
 /**
@@ -260,26 +275,25 @@ void
 gst_bc_enc_class_add_gl_pad_templates (GstElementClass * element_class,
     const gchar * bc_formats)
 {
-#ifdef HAVE_BC_GL
-  GstCaps *caps;
-  gchar *str;
+  add_pad_templates (element_class, GST_BC_ENC_RAW_FORMATS, bc_formats, TRUE);
+}
 
-  caps = gst_bc_enc_gl_template_caps ();
-  gst_caps_append (caps,
-      gst_caps_from_string (GST_VIDEO_CAPS_MAKE (GST_BC_ENC_RAW_FORMATS)));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
-
-  str = g_strdup_printf (GST_BC_CAPS_MAKE ("%s"), bc_formats);
-  caps = gst_caps_from_string (str);
-  g_free (str);
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
-  gst_caps_unref (caps);
-#else
-  gst_bc_enc_class_add_pad_templates (element_class, bc_formats);
-#endif
+/**
+ * gst_bc_enc_class_add_gl_pad_templates_full:
+ * @element_class: the class of a #GstBcEnc subclass
+ * @raw_formats: the raw video formats (caps list) it accepts in system
+ *     memory, among those gst_bc_encode_layout_from_video_format() knows
+ * @bc_formats: the `video/x-bc` format (string or caps list) it produces
+ *
+ * As gst_bc_enc_class_add_pad_templates_full(), with the GLMemory formats
+ * of the GL compute path first when the plugin is built with the GStreamer
+ * GL library.
+ */
+void
+gst_bc_enc_class_add_gl_pad_templates_full (GstElementClass * element_class,
+    const gchar * raw_formats, const gchar * bc_formats)
+{
+  add_pad_templates (element_class, raw_formats, bc_formats, TRUE);
 }
 
 static void

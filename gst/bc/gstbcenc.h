@@ -65,6 +65,11 @@ G_GNUC_INTERNAL
 void gst_bc_enc_class_add_gl_pad_templates (GstElementClass * element_class,
                                             const gchar * bc_formats);
 
+G_GNUC_INTERNAL
+void gst_bc_enc_class_add_gl_pad_templates_full (GstElementClass * element_class,
+                                                 const gchar * raw_formats,
+                                                 const gchar * bc_formats);
+
 G_END_DECLS
 
 #endif /* __GST_BC_ENC_H__ */

@@ -52,6 +52,7 @@
 
 #include "gstbcglencoder.h"
 #include "gstbcglshader.h"
+#include "gstbcglshader-bc45.h"
 
 #include <gst/gl/gstglfuncs.h>
 #include <string.h>
@@ -216,7 +217,8 @@ gboolean
 gst_bc_gl_encoder_format_supported (GstBcFormat format)
 {
   return format == GST_BC_FORMAT_BC1 || format == GST_BC_FORMAT_BC3 ||
-      format == GST_BC_FORMAT_YCOCG_BC3;
+      format == GST_BC_FORMAT_YCOCG_BC3 || format == GST_BC_FORMAT_BC4 ||
+      format == GST_BC_FORMAT_BC5;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -237,29 +239,19 @@ append_float (GString * s, const gchar * name, gfloat value)
       v.u);
 }
 
-static gchar *
-make_source (GstBcFormat format, GstBcQuality quality, gboolean gles,
-    gboolean es32)
+/* BC1, BC3 and YCoCg-BC3 (gstbcglshader.h): its constants and body */
+static void
+append_bc13 (GString * s, GstBcFormat format)
 {
   const guint8 *single5 = gst_bc_encode_single_color_table (5);
   const guint8 *single6 = gst_bc_encode_single_color_table (6);
   /* volatile: the values the C kernels compute at run time */
   volatile gfloat one = 1.0f, two = 2.0f, three = 3.0f, seven = 7.0f;
-  GString *s = g_string_new (NULL);
   gboolean ycocg = format == GST_BC_FORMAT_YCOCG_BC3;
   gint v;
 
-
-  if (!gles)
-    g_string_append (s, "#version 430 core\n");
-  else if (es32)
-    g_string_append (s, "#version 320 es\n");
-  else
-    g_string_append (s, "#version 310 es\n#define precise\n");
-  if (gles)
-    g_string_append (s, "precision highp float;\nprecision highp int;\n");
-  g_string_append_printf (s, "#define FORMAT %d\n#define QUALITY %d\n",
-      format == GST_BC_FORMAT_BC1 ? 1 : (ycocg ? 3 : 2), (gint) quality);
+  g_string_append_printf (s, "#define FORMAT %d\n",
+      format == GST_BC_FORMAT_BC1 ? 1 : (ycocg ? 3 : 2));
   append_float (s, "THIRD", one / three);
   append_float (s, "TWO_THIRDS", two / three);
   append_float (s, "SEVENTH", one / seven);
@@ -285,6 +277,34 @@ make_source (GstBcFormat format, GstBcQuality quality, gboolean gles,
   }
   g_string_append (s, ");\n");
   g_string_append (s, gst_bc_gl_shader_body);
+}
+
+static gchar *
+make_source (GstBcFormat format, GstBcQuality quality, gboolean gles,
+    gboolean es32)
+{
+  GString *s = g_string_new (NULL);
+
+  if (!gles)
+    g_string_append (s, "#version 430 core\n");
+  else if (es32)
+    g_string_append (s, "#version 320 es\n");
+  else
+    g_string_append (s, "#version 310 es\n#define precise\n");
+  if (gles)
+    g_string_append (s, "precision highp float;\nprecision highp int;\n");
+  g_string_append_printf (s, "#define QUALITY %d\n", (gint) quality);
+  switch (format) {
+    case GST_BC_FORMAT_BC4:
+    case GST_BC_FORMAT_BC5:
+      g_string_append_printf (s, "#define FORMAT %d\n",
+          format == GST_BC_FORMAT_BC4 ? 4 : 5);
+      g_string_append (s, gst_bc_gl_shader_bc45_body);
+      break;
+    default:
+      append_bc13 (s, format);
+      break;
+  }
   return g_string_free (s, FALSE);
 }
 

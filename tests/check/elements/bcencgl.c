@@ -91,7 +91,9 @@ make_picture (guint width, guint height, guint32 seed)
 }
 
 /* A photograph that benchmarks/photos.py cached (not in the repository),
- * else a deterministic picture of the same size. */
+ * else a deterministic picture of the same size. "saturated" is that
+ * picture at three times the contrast with black and white specks: many
+ * pixels at 0 and 255, for the 6-value mode of BC4 and BC5. */
 static guint8 *
 load_picture (const gchar * name, guint width, guint height, gboolean * photo)
 {
@@ -102,6 +104,23 @@ load_picture (const gchar * name, guint width, guint height, gboolean * photo)
   gsize len = 0;
 
   g_free (file);
+  if (strcmp (name, "saturated") == 0) {
+    guint8 *p = make_picture (width, height, 11);
+    gsize i;
+
+    for (i = 0; i < (gsize) width * height * 4; i++)
+      p[i] = CLAMP (((gint) p[i] - 128) * 3 + 128, 0, 255);
+    /* and black and white specks on every third block */
+    for (i = 0; i < (gsize) width * height; i++) {
+      gsize x = i % width, y = i / width;
+
+      if ((x / 4 + y / 4) % 3 == 0 && (x + 2 * y) % 5 < 2)
+        memset (p + i * 4, (x + 2 * y) % 5 == 0 ? 0 : 255, 3);
+    }
+    *photo = FALSE;
+    g_free (path);
+    return p;
+  }
   *photo = g_file_get_contents (path, &data, &len, NULL) &&
       len == (gsize) width *height * 4;
   g_free (path);
@@ -125,12 +144,15 @@ encode_cpu (GstBcFormat format, GstBcQuality quality, const guint8 * rgba,
   return out;
 }
 
-/* RGB PSNR (RGBA for BC3) of @blocks decoded, against @rgba */
+/* PSNR of @blocks decoded, against what the format encodes of @rgba: RGB
+ * (BC1, YCoCg-BC3), RGBA (BC3), the luma (BC4), red and green (BC5) */
 static gdouble
 psnr (const GstBcInfo * info, const guint8 * blocks, const guint8 * rgba)
 {
   guint8 *dec = g_malloc ((gsize) info->width * info->height * 4);
-  guint nc = info->format == GST_BC_FORMAT_BC3 ? 4 : 3;
+  guint nc = info->format == GST_BC_FORMAT_BC3 ? 4 :
+      (info->format == GST_BC_FORMAT_BC5 ? 2 :
+      (info->format == GST_BC_FORMAT_BC4 ? 1 : 3));
   gdouble se = 0;
   gsize i, n = (gsize) info->width * info->height;
   guint c;
@@ -139,7 +161,11 @@ psnr (const GstBcInfo * info, const guint8 * blocks, const guint8 * rgba)
       info->blocks_y, dec, info->width * 4, &rgba_layout);
   for (i = 0; i < n; i++) {
     for (c = 0; c < nc; c++) {
-      gdouble d = (gdouble) dec[i * 4 + c] - rgba[i * 4 + c];
+      const guint8 *p = rgba + i * 4;
+      gdouble ref = info->format == GST_BC_FORMAT_BC4 ?
+          (77 * p[0] + 150 * p[1] + 29 * p[2] + 128) >> 8 : p[c];
+      gdouble d = (gdouble) dec[i * 4 + c] - ref;
+
       se += d * d;
     }
   }
@@ -286,6 +312,8 @@ static const struct
   {"bc1enc", GST_BC_FORMAT_BC1},
   {"bc3enc ycocg=false", GST_BC_FORMAT_BC3},
   {"bc3enc ycocg=true", GST_BC_FORMAT_YCOCG_BC3},
+  {"bc4enc", GST_BC_FORMAT_BC4},
+  {"bc5enc", GST_BC_FORMAT_BC5},
 };
 
 static const struct
@@ -295,6 +323,7 @@ static const struct
 } pictures[] = {
   {"dragonfly_crop", 30, 26},
   {"bridge_crop", 1918, 1078},
+  {"saturated", 67, 45},
 };
 
 static const gchar *const quality_names[] = { "fast", "normal", "high" };
@@ -323,7 +352,9 @@ compare (const gchar * what, const GstBcInfo * info, const guint8 * gl,
         "on an IEEE-float renderer", what,
         gst_bc_format_to_string (info->format), quality_names[quality], differ);
   /* integer-only everywhere: the alpha / luma block at quality=fast */
-  if (info->format != GST_BC_FORMAT_BC1 && quality == GST_BC_QUALITY_FAST)
+  if ((info->format == GST_BC_FORMAT_BC3 ||
+          info->format == GST_BC_FORMAT_YCOCG_BC3) &&
+      quality == GST_BC_QUALITY_FAST)
     for (i = 0; i < n; i++)
       fail_unless (memcmp (gl + i * 16, cpu + i * 16, 8) == 0,
           "%s: alpha block %" G_GSIZE_FORMAT " differs", what, i);
@@ -344,7 +375,20 @@ check_c0_gt_c1 (const GstBcInfo * info, const guint8 * blocks)
   }
 }
 
-/* One pipeline per quality; the two pictures follow each other with a caps
+/* BC4 and BC5: the number of (one-channel) blocks in 6-value mode,
+ * a0 <= a1, that are not flat */
+static gsize
+count_six_value_blocks (const GstBcInfo * info, const guint8 * blocks)
+{
+  gsize i, n = 0;
+
+  for (i = 0; i < info->size; i += 8)
+    if (blocks[i] < blocks[i + 1])
+      n++;
+  return n;
+}
+
+/* One pipeline per quality; the pictures follow each other with a caps
  * change between them. */
 static void
 check_against_cpu (guint e)
@@ -388,6 +432,11 @@ check_against_cpu (guint e)
       compare (what, &info, gl, cpu, pics[s], q);
       if (format == GST_BC_FORMAT_BC1)
         check_c0_gt_c1 (&info, gl);
+      /* the 6-value mode is covered (normal and high try it) */
+      if ((format == GST_BC_FORMAT_BC4 || format == GST_BC_FORMAT_BC5) &&
+          q != GST_BC_QUALITY_FAST && !strcmp (pictures[s].name, "saturated"))
+        fail_unless (count_six_value_blocks (&info, gl) > 0,
+            "no 6-value block in %s", pictures[s].name);
       g_free (what);
       g_free (gl);
       g_free (cpu);
@@ -421,6 +470,20 @@ GST_END_TEST;
 GST_START_TEST (test_ycocg_bc3_against_cpu)
 {
   check_against_cpu (2);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bc4_against_cpu)
+{
+  check_against_cpu (3);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bc5_against_cpu)
+{
+  check_against_cpu (4);
 }
 
 GST_END_TEST;
@@ -813,8 +876,8 @@ GST_END_TEST;
 /* Every kind of context the encoder supports, in child processes: OpenGL
  * core (the default here), OpenGL compatibility, OpenGL ES 3.2 and ES 3.1
  * (Mesa made to report 3.1: the shader then uses GLSL ES 3.10). Each GL
- * encode must give the CPU's bytes (llvmpipe) for BC1 and YCoCg-BC3 (the
- * default of bc3enc). */
+ * encode must give the CPU's bytes (llvmpipe) for BC1, YCoCg-BC3 (the
+ * default of bc3enc) and BC5 (two BC4 blocks). */
 GST_START_TEST (test_gl_apis)
 {
   static const gchar *const envs[][5] = {
@@ -823,8 +886,13 @@ GST_START_TEST (test_gl_apis)
     {"GST_GL_API", "gles2", NULL},
     {"GST_GL_API", "gles2", "MESA_GLES_VERSION_OVERRIDE", "3.1", NULL},
   };
-  static const gchar *const encoders[] = {
-    "bc1enc quality=normal", "bc3enc quality=high"
+  static const struct
+  {
+    const gchar *desc;
+    guint block_bytes;
+  } encoders[] = {
+    {"bc1enc quality=normal", 8}, {"bc3enc quality=high", 16},
+    {"bc5enc quality=high", 16},
   };
   static const gchar *const src = "videotestsrc num-buffers=2 "
       "pattern=zone-plate kx2=20 ky2=20 kt=1 ! video/x-raw,format=RGBA,"
@@ -836,13 +904,13 @@ GST_START_TEST (test_gl_apis)
   for (e = 0; e < G_N_ELEMENTS (encoders); e++) {
     gchar *cpu_file = g_build_filename (dir, "cpu.bc", NULL);
     gchar *desc = g_strdup_printf ("%s ! %s name=enc ! filesink location=%s",
-        src, encoders[e], cpu_file);
+        src, encoders[e].desc, cpu_file);
     gchar *out = run_child (desc, envs[0] + 2), *cpu = NULL;
     gsize cpu_len = 0;
 
     fail_unless (g_str_has_prefix (out, "ok cpu"), "child said: %s", out);
     fail_unless (g_file_get_contents (cpu_file, &cpu, &cpu_len, NULL));
-    fail_unless (cpu_len == 2 * 18 * 10 * (e == 0 ? 8 : 16));
+    fail_unless (cpu_len == 2 * 18 * 10 * encoders[e].block_bytes);
     g_free (out);
     g_free (desc);
     for (i = 0; i < G_N_ELEMENTS (envs); i++) {
@@ -851,17 +919,17 @@ GST_START_TEST (test_gl_apis)
       gsize gl_len = 0;
 
       desc = g_strdup_printf ("%s ! glupload ! %s name=enc ! filesink "
-          "location=%s", src, encoders[e], gl_file);
+          "location=%s", src, encoders[e].desc, gl_file);
       out = run_child (desc, envs[i]);
-      note ("%s, %s%s%s: %s", encoders[e], envs[i][1], envs[i][2] ? " " :
+      note ("%s, %s%s%s: %s", encoders[e].desc, envs[i][1], envs[i][2] ? " " :
           "", envs[i][2] ? envs[i][3] : "", out);
       fail_unless (g_str_has_prefix (out, "ok gl"), "%s with %s: %s",
-          encoders[e], envs[i][1], out);
+          encoders[e].desc, envs[i][1], out);
       fail_unless (g_file_get_contents (gl_file, &gl, &gl_len, NULL));
       fail_unless_equals_uint64 (gl_len, cpu_len);
       if (ieee_renderer)
         fail_unless (memcmp (gl, cpu, cpu_len) == 0, "%s on %s%s%s: the GL "
-            "blocks differ from the CPU's", encoders[e], envs[i][1],
+            "blocks differ from the CPU's", encoders[e].desc, envs[i][1],
             envs[i][2] ? " " : "", envs[i][2] ? envs[i][3] : "");
       g_unlink (gl_file);
       g_free (gl);
@@ -1053,6 +1121,8 @@ bcencgl_suite (void)
   tcase_add_test (tc, test_bc1_against_cpu);
   tcase_add_test (tc, test_bc3_against_cpu);
   tcase_add_test (tc, test_ycocg_bc3_against_cpu);
+  tcase_add_test (tc, test_bc4_against_cpu);
+  tcase_add_test (tc, test_bc5_against_cpu);
   tcase_add_test (tc, test_input_formats);
   tcase_add_test (tc, test_eos_drains_kept_frame);
   tcase_add_test (tc, test_caps_change);
