@@ -83,6 +83,18 @@ NEW_ETCPAK_FUNCS = [("compress_bc4", "BC4"), ("compress_bc5", "BC5"),
 ETCPAK_FUNC_OF = {"BC1": "compress_bc1", "BC3": "compress_bc3",
                   "YCoCg-BC3": "compress_bc3", "BC4": "compress_bc4",
                   "BC5": "compress_bc5", "BC7": "compress_bc7"}
+# etcpak's compress_bc7 is Rich Geldreich's bc7enc. Its default parameters
+# weigh the error perceptually (m_perceptual, weights 128/64/16/32), which
+# costs RGB PSNR; with linear weights it is the bc7enc the issue quotes.
+# The default build also runs it so, at these uber levels (0: default
+# search; 4: its slowest), as references in the same run.
+BC7ENC_LINEAR_UBER = (0, 1, 4)
+
+
+def bc7enc_linear(uber: int) -> str:
+    return f"compress_bc7 linear uber={uber}"
+
+
 # Reference points the project's issue quotes for BC4/BC5/BC7, measured
 # earlier on this machine (Mpixel/s one thread, dB): (encoder, Mpix/s, dB)
 NEW_REFERENCES = [
@@ -208,20 +220,42 @@ def etcpak_worker(args) -> int:
                     "sha256": hashlib.sha256(blocks).hexdigest(),
                     "decoded_sha256":
                     hashlib.sha256(decoded.tobytes()).hexdigest()})
+    # Through the package's own module (the default build): a build
+    # loaded a second time, as above, ignores m_perceptual = False (34.9
+    # instead of 49.1 dB on one test frame).
+    if args.bc7_linear:
+        import etcpak
+    for uber in BC7ENC_LINEAR_UBER if args.bc7_linear else ():
+        params = etcpak.BC7CompressBlockParams()
+        params.init_linear_weights()
+        params.m_perceptual = False
+        params.m_uber_level = uber
+        fn = (lambda params=params: etcpak.compress_bc7(raw, w, h, params))
+        rate = time_call(fn, 1, 0.0, w * h / 1e6, 1)
+        blocks = fn()
+        decoded = t2d_decode("BC7", blocks, w, h)
+        out.append({"function": bc7enc_linear(uber), "format": "BC7",
+                    "mpix_per_s": rate,
+                    "psnr": psnr_of("BC7", decoded, src),
+                    "sha256": hashlib.sha256(blocks).hexdigest(),
+                    "decoded_sha256":
+                    hashlib.sha256(decoded.tobytes()).hexdigest()})
     print(json.dumps(out))
     return 0
 
 
 def run_etcpak(variant: tuple[str, Path], frame: dict, path: Path,
                reps: int, min_time: float,
-               new_formats: bool = False) -> list[dict]:
+               new_formats: bool = False,
+               bc7_linear: bool = False) -> list[dict]:
     name, so = variant
     res = subprocess.run(
         [sys.executable, __file__, "--etcpak-worker", name,
          "--etcpak-path", str(so), "--frame", str(path),
          "--width", str(frame["width"]), "--height", str(frame["height"]),
          "--reps", str(reps), "--min-time", str(min_time)]
-        + (["--new-formats"] if new_formats else []),
+        + (["--new-formats"] if new_formats else [])
+        + (["--bc7-linear"] if bc7_linear else []),
         capture_output=True, text=True)
     if res.returncode != 0:
         log(f"etcpak {name} failed ({res.returncode}): {res.stderr.strip()}")
@@ -369,6 +403,22 @@ def new_bars(summary: dict, simd: str, builds: list[str],
             o["mpix_per_s"] >= 4.0,
             f"{o['mpix_per_s']:.2f} Mpix/s = "
             f"{o['mpix_per_s'] / 2.0:.2f}x bc7enc", o["mpix_per_s"])
+    # bc7enc itself, linear weights, in the same run (BC7ENC_LINEAR_UBER)
+    for q, uber in (("normal", 1), ("high", 4)):
+        o = ours("BC7", q)
+        r = find(summary, "1080p", f"etcpak {default}", "BC7",
+                 bc7enc_linear(uber), 1, default)
+        if not o or not r:
+            continue
+        d = o["psnr"] - r["psnr"]
+        ratio = o["mpix_per_s"] / r["mpix_per_s"]
+        bar(f"BC7 {q} >= bc7enc (linear weights, uber {uber}) PSNR, same "
+            "run", d >= -1e-9, f"{o['psnr']:.2f} vs {r['psnr']:.2f} dB "
+            f"({d:+.2f})", d)
+        bar(f"BC7 {q} >= 2x bc7enc (linear weights, uber {uber}) speed, "
+            "1 thread, same run", ratio >= 2.0,
+            f"{o['mpix_per_s']:.2f} vs {r['mpix_per_s']:.2f} Mpix/s = "
+            f"{ratio:.2f}x", ratio)
     return out
 
 
@@ -424,6 +474,21 @@ def new_markdown(results: dict) -> list[str]:
                     f"| etcpak `{b}` | {fmt} | {func} | "
                     f"{fmt_num(e['mpix_per_s'])} | – | – | "
                     f"{fmt_num(e['psnr'], '.2f')} | | |")
+    for uber in BC7ENC_LINEAR_UBER:
+        e = find(summary, "1080p", f"etcpak {default}", "BC7",
+                 bc7enc_linear(uber), 1, default)
+        if e:
+            lines.append(
+                f"| bc7enc (etcpak `{default}`), linear weights | BC7 | "
+                f"uber {uber} | {fmt_num(e['mpix_per_s'])} | – | – | "
+                f"{fmt_num(e['psnr'], '.2f')} | | |")
+    lines += ["", "etcpak's compress_bc7 is Rich Geldreich's bc7enc. With its "
+              "default parameters (the etcpak rows) it weighs errors "
+              "perceptually, which costs RGB PSNR; the bc7enc rows run it "
+              "with linear weights (`init_linear_weights ()`, "
+              "`m_perceptual = False`) at uber levels 0 (its default "
+              "search), 1 and 4 (its slowest), timed like etcpak's BC7, in "
+              "the same run."]
     lines += ["", "Reference points quoted by the issue (measured earlier on "
               "this machine, on another image set; not measured here):", "",
               "| encoder | Mpix/s | dB |", "|---|---|---|"]
@@ -771,6 +836,8 @@ def main() -> int:
     # internal: one etcpak build in a child process
     ap.add_argument("--new-formats", action="store_true",
                     help=argparse.SUPPRESS)
+    ap.add_argument("--bc7-linear", action="store_true",
+                    help=argparse.SUPPRESS)
     ap.add_argument("--etcpak-worker", help=argparse.SUPPRESS)
     ap.add_argument("--etcpak-path", help=argparse.SUPPRESS)
     ap.add_argument("--frame", help=argparse.SUPPRESS)
@@ -867,10 +934,10 @@ def main() -> int:
                 runs += measure_new_formats(args, frame, path, src,
                                             all_threads, Path(tmp))
             for variant in variants:
+                new = size == "1080p" and not args.no_new_formats
                 for e in run_etcpak(variant, frame, path, args.reps,
-                                    args.min_time,
-                                    size == "1080p"
-                                    and not args.no_new_formats):
+                                    args.min_time, new,
+                                    new and variant[0] == default):
                     runs.append({
                         "encoder": f"etcpak {variant[0]}",
                         "photo": frame["photo"], "size": size,

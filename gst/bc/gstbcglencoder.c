@@ -276,6 +276,7 @@ append_bc13 (GString * s, GstBcFormat format)
         v % 8 == 0 ? "\n  " : " ", t);
   }
   g_string_append (s, ");\n");
+  g_string_append (s, gst_bc_gl_shader_prelude);
   g_string_append (s, gst_bc_gl_shader_body);
 }
 
@@ -299,6 +300,7 @@ make_source (GstBcFormat format, GstBcQuality quality, gboolean gles,
     case GST_BC_FORMAT_BC5:
       g_string_append_printf (s, "#define FORMAT %d\n",
           format == GST_BC_FORMAT_BC4 ? 4 : 5);
+      g_string_append (s, gst_bc_gl_shader_prelude);
       g_string_append (s, gst_bc_gl_shader_bc45_body);
       break;
     default:

@@ -33,7 +33,9 @@
  *   gstbcglshader.h.
  *
  * gstbcglencoder.c puts in front of this body: the #version line, FORMAT
- * (FMT_BC4 or FMT_BC5) and QUALITY (0 fast, 1 normal, 2 high). */
+ * (FMT_BC4 or FMT_BC5), QUALITY (0 fast, 1 normal, 2 high) and
+ * gst_bc_gl_shader_prelude (gstbcglshader.h: uniforms, output, texel
+ * fetch). */
 
 #ifndef __GST_BC_GL_SHADER_BC45_H__
 #define __GST_BC_GL_SHADER_BC45_H__
@@ -42,19 +44,6 @@ static const char gst_bc_gl_shader_bc45_body[] =
     "#define FMT_BC4 4\n"
     "#define FMT_BC5 5\n"
     "#define HIGH_ROUNDS 8\n"
-    "\n"
-    "layout (local_size_x = 8, local_size_y = 8) in;\n"
-    "\n"
-    "uniform highp sampler2D u_src;\n"
-    "/* visible size, blocks per row and column */\n"
-    "uniform ivec2 u_size;\n"
-    "uniform ivec2 u_blocks;\n"
-    "/* texel component of r, g, b and a */\n"
-    "uniform ivec4 u_chan;\n"
-    "\n"
-    "layout (std430, binding = 0) writeonly buffer Blocks {\n"
-    "  uint u_out[];\n"
-    "};\n"
     "\n"
     "/* the channel being encoded */\n"
     "int P[16];\n"
@@ -381,9 +370,8 @@ static const char gst_bc_gl_shader_bc45_body[] =
     "void main ()\n"
     "{\n"
     "  ivec2 blk = ivec2 (gl_GlobalInvocationID.xy);\n"
-    "  ivec2 last = u_size - 1;\n"
     "  uint base;\n"
-    "  int x, y;\n"
+    "  int i;\n"
     "#if FORMAT == FMT_BC5\n"
     "  int G[16];\n"
     "#endif\n"
@@ -391,22 +379,17 @@ static const char gst_bc_gl_shader_bc45_body[] =
     "  if (blk.x >= u_blocks.x || blk.y >= u_blocks.y)\n"
     "    return;\n"
     "\n"
-    "  /* clamp-to-edge padding, as the CPU path's gather */\n"
-    "  for (y = 0; y < 4; y++) {\n"
-    "    for (x = 0; x < 4; x++) {\n"
-    "      ivec2 c = min (blk * 4 + ivec2 (x, y), last);\n"
-    "      uvec4 t = uvec4 (texelFetch (u_src, c, 0) * 255.0 + 0.5);\n"
-    "      int r = int (t[u_chan.x]), g = int (t[u_chan.y]);\n"
+    "  for (i = 0; i < 16; i++) {\n"
+    "    uvec4 t = block_texel (blk, i);\n"
+    "    int r = int (t[u_chan.x]), g = int (t[u_chan.y]);\n"
     "\n"
     "#if FORMAT == FMT_BC4\n"
-    "      /* luma_of () of bcencode.c */\n"
-    "      P[y * 4 + x] = (77 * r + 150 * g + 29 * int (t[u_chan.z]) + 128)\n"
-    "          >> 8;\n"
+    "    /* luma_of () of bcencode.c */\n"
+    "    P[i] = (77 * r + 150 * g + 29 * int (t[u_chan.z]) + 128) >> 8;\n"
     "#else\n"
-    "      P[y * 4 + x] = r;\n"
-    "      G[y * 4 + x] = g;\n"
+    "    P[i] = r;\n"
+    "    G[i] = g;\n"
     "#endif\n"
-    "    }\n"
     "  }\n"
     "\n"
     "#if FORMAT == FMT_BC4\n"

@@ -27,16 +27,16 @@
  * error weights W (and their square roots SW) of the format, the float
  * constants the C code spells as expressions (THIRD = 1.0f / 3.0f, ...) as
  * exact bit patterns, and SINGLE[256], the optimal single-colour endpoint
- * table (bcencode.c's bc_tables: a5 | b5 << 8 | a6 << 16 | b6 << 24). */
+ * table (bcencode.c's bc_tables: a5 | b5 << 8 | a6 << 16 | b6 << 24),
+ * then gst_bc_gl_shader_prelude. */
 
 #ifndef __GST_BC_GL_SHADER_H__
 #define __GST_BC_GL_SHADER_H__
 
-static const char gst_bc_gl_shader_body[] =
-    "#define FMT_BC1 1\n"
-    "#define FMT_BC3 2\n"
-    "#define FMT_YCOCG 3\n"
-    "\n"
+/* What every format's body starts with (after the defines): the work
+ * group, the uniforms gstbcglencoder.c sets, the output storage block and
+ * the texel fetch with clamp-to-edge padding. */
+static const char gst_bc_gl_shader_prelude[] =
     "layout (local_size_x = 8, local_size_y = 8) in;\n"
     "\n"
     "uniform highp sampler2D u_src;\n"
@@ -49,6 +49,23 @@ static const char gst_bc_gl_shader_body[] =
     "layout (std430, binding = 0) writeonly buffer Blocks {\n"
     "  uint u_out[];\n"
     "};\n"
+    "\n"
+    "/* the bytes of pixel i (row by row) of block blk, at coordinates\n"
+    " * clamped to the visible size: clamp-to-edge padding, as the CPU path's\n"
+    " * gather repeats the last column and row */\n"
+    "uvec4 block_texel (ivec2 blk, int i)\n"
+    "{\n"
+    "  ivec2 c = min (blk * 4 + ivec2 (i & 3, i >> 2), u_size - 1);\n"
+    "\n"
+    "  return uvec4 (texelFetch (u_src, c, 0) * 255.0 + 0.5);\n"
+    "}\n"
+    "\n";
+
+/* BC1, BC3 and YCoCg-BC3 */
+static const char gst_bc_gl_shader_body[] =
+    "#define FMT_BC1 1\n"
+    "#define FMT_BC3 2\n"
+    "#define FMT_YCOCG 3\n"
     "\n"
     "/* the block: colour channels (r, g, b, or Co, Cg, 0 for YCoCg) and the\n"
     " * alpha (BC3) or luma (YCoCg) channel */\n"
@@ -515,25 +532,19 @@ static const char gst_bc_gl_shader_body[] =
     "void main ()\n"
     "{\n"
     "  ivec2 blk = ivec2 (gl_GlobalInvocationID.xy);\n"
-    "  ivec2 last = u_size - 1;\n"
     "  uint base;\n"
-    "  int x, y;\n"
+    "  int i;\n"
     "\n"
     "  if (blk.x >= u_blocks.x || blk.y >= u_blocks.y)\n"
     "    return;\n"
     "\n"
-    "  /* clamp-to-edge padding, as the CPU path's gather */\n"
-    "  for (y = 0; y < 4; y++) {\n"
-    "    for (x = 0; x < 4; x++) {\n"
-    "      ivec2 c = min (blk * 4 + ivec2 (x, y), last);\n"
-    "      uvec4 t = uvec4 (texelFetch (u_src, c, 0) * 255.0 + 0.5);\n"
-    "      int i = y * 4 + x;\n"
+    "  for (i = 0; i < 16; i++) {\n"
+    "    uvec4 t = block_texel (blk, i);\n"
     "\n"
-    "      P0[i] = float (t[u_chan.x]);\n"
-    "      P1[i] = float (t[u_chan.y]);\n"
-    "      P2[i] = float (t[u_chan.z]);\n"
-    "      PA[i] = u_chan.w < 0 ? 255.0 : float (t[u_chan.w]);\n"
-    "    }\n"
+    "    P0[i] = float (t[u_chan.x]);\n"
+    "    P1[i] = float (t[u_chan.y]);\n"
+    "    P2[i] = float (t[u_chan.z]);\n"
+    "    PA[i] = u_chan.w < 0 ? 255.0 : float (t[u_chan.w]);\n"
     "  }\n"
     "  g_blue = 0;\n"
     "\n"

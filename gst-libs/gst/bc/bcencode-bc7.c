@@ -319,6 +319,62 @@ pixel_error (const float (*p)[16][L], const float (*a64)[L],
   return e2;
 }
 
+/* The principal axis of lane @k's covariance @cov (the upper triangle of
+ * the 4x4 matrix, row by row): the row of the largest variance, then @iters
+ * power iterations renormalised by the largest component. Writes the axis
+ * to @axis and axis / |axis|^2 to @v: (p - mean) . v is the coefficient of
+ * the projection of p on the axis. */
+static inline void
+principal_axis (const float (*cov)[L], gint k, gint iters, float v[4][L],
+    float axis[4][L])
+{
+  float c00 = cov[0][k], c01 = cov[1][k], c02 = cov[2][k];
+  float c03 = cov[3][k], c11 = cov[4][k], c12 = cov[5][k];
+  float c13 = cov[6][k], c22 = cov[7][k], c23 = cov[8][k];
+  float c33 = cov[9][k];
+  float x, y, z, a, best, n2, inv, t;
+  gint32 r = 0;
+  gint it;
+
+  best = c00;
+  r = c11 > best ? 1 : r;
+  best = c11 > best ? c11 : best;
+  r = c22 > best ? 2 : r;
+  best = c22 > best ? c22 : best;
+  r = c33 > best ? 3 : r;
+  x = r == 0 ? c00 : (r == 1 ? c01 : (r == 2 ? c02 : c03));
+  y = r == 0 ? c01 : (r == 1 ? c11 : (r == 2 ? c12 : c13));
+  z = r == 0 ? c02 : (r == 1 ? c12 : (r == 2 ? c22 : c23));
+  a = r == 0 ? c03 : (r == 1 ? c13 : (r == 2 ? c23 : c33));
+  for (it = 0; it < iters; it++) {
+    float nx = c00 * x + c01 * y + c02 * z + c03 * a;
+    float ny = c01 * x + c11 * y + c12 * z + c13 * a;
+    float nz = c02 * x + c12 * y + c22 * z + c23 * a;
+    float na = c03 * x + c13 * y + c23 * z + c33 * a;
+    float ax = nx < 0 ? -nx : nx, ay = ny < 0 ? -ny : ny;
+    float az = nz < 0 ? -nz : nz, aa = na < 0 ? -na : na;
+    float mx = ax > ay ? ax : ay;
+
+    mx = mx > az ? mx : az;
+    mx = mx > aa ? mx : aa;
+    t = mx > 1e-20f ? 1.0f / mx : 0.0f;
+    x = nx * t;
+    y = ny * t;
+    z = nz * t;
+    a = na * t;
+  }
+  n2 = x * x + y * y + z * z + a * a;
+  inv = n2 > 1e-20f ? 1.0f / n2 : 0.0f;
+  v[0][k] = x * inv;
+  v[1][k] = y * inv;
+  v[2][k] = z * inv;
+  v[3][k] = a * inv;
+  axis[0][k] = x;
+  axis[1][k] = y;
+  axis[2][k] = z;
+  axis[3][k] = a;
+}
+
 /* Principal-axis endpoints of the pixels of a subset (mask m); alpha takes
  * part when @with_alpha, else the endpoints' alpha is 255 */
 static void
@@ -327,7 +383,7 @@ fit_axis (const float (*p)[16][L], const float (*m)[L], gboolean with_alpha,
 {
   const float wa = with_alpha ? 1.0f : 0.0f;
   float mean[4][L], cov[10][L], v[4][L], cnt[L], tmin[L], tmax[L];
-  gint i, k, c, it;
+  gint i, k, c;
 
   LANES {
     cnt[k] = 0.0f;
@@ -372,52 +428,7 @@ fit_axis (const float (*p)[16][L], const float (*m)[L], gboolean with_alpha,
   /* start from the covariance row of the largest variance, then power
    * iteration renormalised by the largest component */
   LANES {
-    float c00 = cov[0][k], c01 = cov[1][k], c02 = cov[2][k];
-    float c03 = cov[3][k], c11 = cov[4][k], c12 = cov[5][k];
-    float c13 = cov[6][k], c22 = cov[7][k], c23 = cov[8][k];
-    float c33 = cov[9][k];
-    float x, y, z, a, best, n2, inv, t;
-    gint32 r = 0;
-
-    best = c00;
-    r = c11 > best ? 1 : r;
-    best = c11 > best ? c11 : best;
-    r = c22 > best ? 2 : r;
-    best = c22 > best ? c22 : best;
-    r = c33 > best ? 3 : r;
-    x = r == 0 ? c00 : (r == 1 ? c01 : (r == 2 ? c02 : c03));
-    y = r == 0 ? c01 : (r == 1 ? c11 : (r == 2 ? c12 : c13));
-    z = r == 0 ? c02 : (r == 1 ? c12 : (r == 2 ? c22 : c23));
-    a = r == 0 ? c03 : (r == 1 ? c13 : (r == 2 ? c23 : c33));
-    for (it = 0; it < 4; it++) {
-      float nx = c00 * x + c01 * y + c02 * z + c03 * a;
-      float ny = c01 * x + c11 * y + c12 * z + c13 * a;
-      float nz = c02 * x + c12 * y + c22 * z + c23 * a;
-      float na = c03 * x + c13 * y + c23 * z + c33 * a;
-      float ax = nx < 0 ? -nx : nx, ay = ny < 0 ? -ny : ny;
-      float az = nz < 0 ? -nz : nz, aa = na < 0 ? -na : na;
-      float mx = ax > ay ? ax : ay;
-
-      mx = mx > az ? mx : az;
-      mx = mx > aa ? mx : aa;
-      t = mx > 1e-20f ? 1.0f / mx : 0.0f;
-      x = nx * t;
-      y = ny * t;
-      z = nz * t;
-      a = na * t;
-    }
-    n2 = x * x + y * y + z * z + a * a;
-    inv = n2 > 1e-20f ? 1.0f / n2 : 0.0f;
-    /* v is axis / |axis|^2: (p - mean) . v is the coefficient of the
-     * projection on the axis */
-    v[0][k] = x * inv;
-    v[1][k] = y * inv;
-    v[2][k] = z * inv;
-    v[3][k] = a * inv;
-    ef[0][0][k] = x;
-    ef[0][1][k] = y;
-    ef[0][2][k] = z;
-    ef[0][3][k] = a;
+    principal_axis (cst (cov), k, 4, v, ef[0]);
     tmin[k] = 1e30f;
     tmax[k] = -1e30f;
   }
@@ -833,50 +844,7 @@ encode_mode6 (const float (*p)[16][L], const gboolean * opaque,
     }
   }
   LANES {
-    float c00 = cov[0][k], c01 = cov[1][k], c02 = cov[2][k];
-    float c03 = cov[3][k], c11 = cov[4][k], c12 = cov[5][k];
-    float c13 = cov[6][k], c22 = cov[7][k], c23 = cov[8][k];
-    float c33 = cov[9][k];
-    float xx, yy, zz, aa, best, n2, inv, t;
-    gint32 r = 0;
-
-    best = c00;
-    r = c11 > best ? 1 : r;
-    best = c11 > best ? c11 : best;
-    r = c22 > best ? 2 : r;
-    best = c22 > best ? c22 : best;
-    r = c33 > best ? 3 : r;
-    xx = r == 0 ? c00 : (r == 1 ? c01 : (r == 2 ? c02 : c03));
-    yy = r == 0 ? c01 : (r == 1 ? c11 : (r == 2 ? c12 : c13));
-    zz = r == 0 ? c02 : (r == 1 ? c12 : (r == 2 ? c22 : c23));
-    aa = r == 0 ? c03 : (r == 1 ? c13 : (r == 2 ? c23 : c33));
-    for (it = 0; it < MODE6_POWER_ITERS; it++) {
-      float nx = c00 * xx + c01 * yy + c02 * zz + c03 * aa;
-      float ny = c01 * xx + c11 * yy + c12 * zz + c13 * aa;
-      float nz = c02 * xx + c12 * yy + c22 * zz + c23 * aa;
-      float na = c03 * xx + c13 * yy + c23 * zz + c33 * aa;
-      float ax = nx < 0 ? -nx : nx, ay = ny < 0 ? -ny : ny;
-      float az = nz < 0 ? -nz : nz, a4 = na < 0 ? -na : na;
-      float mx = ax > ay ? ax : ay;
-
-      mx = mx > az ? mx : az;
-      mx = mx > a4 ? mx : a4;
-      t = mx > 1e-20f ? 1.0f / mx : 0.0f;
-      xx = nx * t;
-      yy = ny * t;
-      zz = nz * t;
-      aa = na * t;
-    }
-    n2 = xx * xx + yy * yy + zz * zz + aa * aa;
-    inv = n2 > 1e-20f ? 1.0f / n2 : 0.0f;
-    v[0][k] = xx * inv;
-    v[1][k] = yy * inv;
-    v[2][k] = zz * inv;
-    v[3][k] = aa * inv;
-    ef[0][0][k] = xx;
-    ef[0][1][k] = yy;
-    ef[0][2][k] = zz;
-    ef[0][3][k] = aa;
+    principal_axis (cst (cov), k, MODE6_POWER_ITERS, v, ef[0]);
     tmin[k] = 0.0f;
     tmax[k] = 0.0f;
   }

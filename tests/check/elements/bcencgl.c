@@ -44,6 +44,8 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include "../picture.h"
+
 #define PULL_TIMEOUT (60 * GST_SECOND)
 #define FRAME_DURATION (GST_SECOND / 30)
 #define PSNR_BOUND 0.1
@@ -57,38 +59,6 @@ static gboolean ieee_renderer;
 
 /* ---------------------------------------------------------------------- */
 /* pictures                                                                */
-
-static guint32
-lcg_next (guint32 * state)
-{
-  *state = *state * 1664525u + 1013904223u;
-  return *state >> 8;
-}
-
-/* Smooth gradients, hard edges, texture and noise; a ramp in alpha */
-static guint8 *
-make_picture (guint width, guint height, guint32 seed)
-{
-  guint8 *p = g_malloc ((gsize) width * height * 4);
-  guint32 state = seed;
-  guint x, y;
-
-  for (y = 0; y < height; y++) {
-    for (x = 0; x < width; x++) {
-      guint8 *px = p + ((gsize) y * width + x) * 4;
-      gdouble fx = (x + seed) / 37.0, fy = y / 23.0;
-      gdouble base = 110 + 60 * sin (fx) * cos (fy * 0.7);
-      gdouble edge = ((x / 29 + y / 17) % 3 == 0) ? 50 : 0;
-      gint n = (gint) (lcg_next (&state) % 13) - 6;
-
-      px[0] = CLAMP (base + edge + n + 30 * sin (fy * 1.3), 0, 255);
-      px[1] = CLAMP (base * 0.8 + n + 40 * cos (fx * 0.5), 0, 255);
-      px[2] = CLAMP (200 - base * 0.6 + edge / 2 + n, 0, 255);
-      px[3] = (guint8) ((x * 7 + y * 3 + (n & 3)) & 0xff);
-    }
-  }
-  return p;
-}
 
 /* A photograph that benchmarks/photos.py cached (not in the repository),
  * else a deterministic picture of the same size. "saturated" is that
@@ -105,7 +75,7 @@ load_picture (const gchar * name, guint width, guint height, gboolean * photo)
 
   g_free (file);
   if (strcmp (name, "saturated") == 0) {
-    guint8 *p = make_picture (width, height, 11);
+    guint8 *p = test_picture (width, height, 11, 6, TEST_ALPHA_RAMP);
     gsize i;
 
     for (i = 0; i < (gsize) width * height * 4; i++)
@@ -127,7 +97,7 @@ load_picture (const gchar * name, guint width, guint height, gboolean * photo)
   if (*photo)
     return (guint8 *) data;
   g_free (data);
-  return make_picture (width, height, width ^ height);
+  return test_picture (width, height, width ^ height, 6, TEST_ALPHA_RAMP);
 }
 
 static guint8 *
@@ -493,7 +463,7 @@ GST_START_TEST (test_input_formats)
 {
   static const gchar *const formats[] = { "RGBA", "RGBx", "BGRA", "BGRx" };
   guint f;
-  guint8 *pic = make_picture (61, 35, 5);
+  guint8 *pic = test_picture (61, 35, 5, 6, TEST_ALPHA_RAMP);
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
     GLPipe g;
@@ -532,7 +502,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_eos_drains_kept_frame)
 {
-  guint8 *pic = make_picture (64, 48, 9);
+  guint8 *pic = test_picture (64, 48, 9, 6, TEST_ALPHA_RAMP);
   GLPipe g;
   GstSample *s;
   guint i;
@@ -607,7 +577,7 @@ GST_START_TEST (test_caps_change)
   gl_pipe_start (&g, "bc3enc", raw_caps (steps[0].format, steps[0].w,
           steps[0].h));
   for (i = 0; i < G_N_ELEMENTS (steps); i++) {
-    pics[i] = make_picture (steps[i].w, steps[i].h, 20 + i);
+    pics[i] = test_picture (steps[i].w, steps[i].h, 20 + i, 6, TEST_ALPHA_RAMP);
     if (i > 0 && (steps[i].w != steps[i - 1].w
             || strcmp (steps[i].format, steps[i - 1].format) != 0))
       gl_pipe_set_caps (&g, raw_caps (steps[i].format, steps[i].w, steps[i].h));

@@ -66,6 +66,7 @@ static const GstBcPixelLayout rgba_layout = { 4, 0, 1, 2, 3, -1 };
 /* ---------------------------------------------------------------------- */
 
 #include "pipeline.h"
+#include "../picture.h"
 
 static GstStructure *
 get_stats (GstElement * e)
@@ -87,39 +88,6 @@ stat_u64 (GstElement * e, const gchar * field)
       GST_PTR_FORMAT, field, s);
   gst_structure_free (s);
   return v;
-}
-
-static guint32
-lcg_next (guint32 * state)
-{
-  *state = *state * 1664525u + 1013904223u;
-  return *state >> 8;
-}
-
-/* A picture that looks a bit like a photograph: smooth gradients, edges,
- * texture and noise (as tests/check/libs/bcencode.c), opaque. */
-static guint8 *
-make_picture (guint width, guint height, guint32 seed)
-{
-  guint8 *p = g_malloc ((gsize) width * height * 4);
-  guint32 state = seed;
-  guint x, y;
-
-  for (y = 0; y < height; y++) {
-    for (x = 0; x < width; x++) {
-      guint8 *px = p + ((gsize) y * width + x) * 4;
-      gdouble fx = (x + seed) / 37.0, fy = y / 23.0;
-      gdouble base = 110 + 60 * sin (fx) * cos (fy * 0.7);
-      gdouble edge = ((x / 29 + y / 17) % 3 == 0) ? 50 : 0;
-      gint n = (gint) (lcg_next (&state) % 13) - 6;
-
-      px[0] = CLAMP (base + edge + n + 30 * sin (fy * 1.3), 0, 255);
-      px[1] = CLAMP (base * 0.8 + n + 40 * cos (fx * 0.5), 0, 255);
-      px[2] = CLAMP (200 - base * 0.6 + edge / 2 + n, 0, 255);
-      px[3] = 255;
-    }
-  }
-  return p;
 }
 
 /* A real photograph when benchmarks/photos.py has cached one (it is not in
@@ -161,7 +129,7 @@ make_blocks (GstBcFormat format, guint width, guint height, guint32 seed,
   fail_unless (gst_bc_info_set_format (info, format, width, height));
   data = g_malloc (info->size);
   for (i = 0; i < info->size; i++)
-    data[i] = lcg_next (&state) & 0xff;
+    data[i] = test_lcg_next (&state) & 0xff;
   if (format == GST_BC_FORMAT_BC7)
     for (i = 0; i < info->size; i += 16 * 7)
       data[i] = 0;
@@ -358,7 +326,8 @@ check_encoder (guint e)
 
   for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
     for (i = 0; i < 2; i++)
-      pics[i] = make_picture (sizes[s][0], sizes[s][1], 7 + i);
+      pics[i] =
+          test_picture (sizes[s][0], sizes[s][1], 7 + i, 6, TEST_ALPHA_OPAQUE);
     compare_with_bcdec ("synthetic picture", encoders[e].enc,
         encoders[e].format, sizes[s][0], sizes[s][1], pics, 2, TOLERANCE);
     for (i = 0; i < 2; i++)
@@ -983,7 +952,7 @@ check_tiles (gboolean stepped)
   wait_connected (tilesink);
 
   for (i = 0; i < n; i++) {
-    guint8 *pic = make_picture (w, h, 50 + i);
+    guint8 *pic = test_picture (w, h, 50 + i, 6, TEST_ALPHA_OPAQUE);
 
     gst_bc_info_init (&info);
     fail_unless (gst_bc_info_set_format (&info, GST_BC_FORMAT_BC1, w, h));
@@ -1131,7 +1100,7 @@ child_run (const gchar * format_name)
     return 1;
   data = g_malloc (info.size);
   for (i = 0; i < info.size; i++)
-    data[i] = lcg_next (&state) & 0xff;
+    data[i] = test_lcg_next (&state) & 0xff;
   if (format == GST_BC_FORMAT_YCOCG_BC3)
     for (i = 0; i < info.size; i += 16)
       data[i + 10] = (data[i + 10] & ~0x1f) | (data[i + 8] & 0x1f);

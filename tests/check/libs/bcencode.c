@@ -16,6 +16,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "../picture.h"
+
 static const GstBcFormat enc_formats[] = {
   GST_BC_FORMAT_BC1, GST_BC_FORMAT_BC3, GST_BC_FORMAT_YCOCG_BC3
 };
@@ -32,33 +34,6 @@ static inline gint
 expand6 (gint q)
 {
   return (q << 2) | (q >> 4);
-}
-
-/* A picture that looks a bit like a photograph: smooth gradients, edges,
- * texture and noise, with a varying alpha. */
-static guint8 *
-make_picture (guint width, guint height, guint32 seed)
-{
-  guint8 *p = g_malloc ((gsize) width * height * 4);
-  GRand *rand = g_rand_new_with_seed (seed);
-  guint x, y;
-
-  for (y = 0; y < height; y++) {
-    for (x = 0; x < width; x++) {
-      guint8 *px = p + ((gsize) y * width + x) * 4;
-      gdouble fx = x / 37.0, fy = y / 23.0;
-      gdouble base = 110 + 60 * sin (fx) * cos (fy * 0.7);
-      gdouble edge = ((x / 29 + y / 17) % 3 == 0) ? 50 : 0;
-      gint n = g_rand_int_range (rand, -6, 7);
-
-      px[0] = CLAMP (base + edge + n + 30 * sin (fy * 1.3), 0, 255);
-      px[1] = CLAMP (base * 0.8 + n + 40 * cos (fx * 0.5), 0, 255);
-      px[2] = CLAMP (200 - base * 0.6 + edge / 2 + n, 0, 255);
-      px[3] = CLAMP (128 + 127 * sin ((fx + fy) * 0.3), 0, 255);
-    }
-  }
-  g_rand_free (rand);
-  return p;
 }
 
 static guint8 *
@@ -113,7 +88,7 @@ psnr_rgb (const guint8 * a, const guint8 * b, gsize n_pixels)
 GST_START_TEST (test_round_trip_quality)
 {
   const guint w = 256, h = 192;
-  guint8 *pic = make_picture (w, h, 1);
+  guint8 *pic = test_picture (w, h, 1, 6, TEST_ALPHA_WAVE);
   guint f, q;
   /* lower bounds measured on this picture, minus a margin */
   const gdouble min_psnr[] = { 34.0, 34.0, 38.0 };
@@ -319,7 +294,7 @@ GST_START_TEST (test_bc1_four_colour_invariant)
   }
   /* and on whole encoded pictures */
   {
-    guint8 *pic = make_picture (300, 200, 3);
+    guint8 *pic = test_picture (300, 200, 3, 6, TEST_ALPHA_WAVE);
     GstBcInfo info;
     for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
       guint8 *enc = encode_picture (GST_BC_FORMAT_BC1, q, pic, 300, 200, &info);
@@ -349,7 +324,7 @@ GST_START_TEST (test_odd_sizes_padding)
   for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
     guint w = sizes[s][0], h = sizes[s][1];
     guint pw = (w + 3) & ~3u, ph = (h + 3) & ~3u, x, y;
-    guint8 *pic = make_picture (w, h, 100 + s);
+    guint8 *pic = test_picture (w, h, 100 + s, 6, TEST_ALPHA_WAVE);
     guint8 *padded = g_malloc ((gsize) pw * ph * 4);
 
     for (y = 0; y < ph; y++)
@@ -387,7 +362,7 @@ GST_END_TEST;
 GST_START_TEST (test_rows_layouts_and_blocks)
 {
   const guint w = 70, h = 42;
-  guint8 *pic = make_picture (w, h, 9);
+  guint8 *pic = test_picture (w, h, 9, 6, TEST_ALPHA_WAVE);
   static const GstVideoFormat fmts[] = {
     GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGBx,
     GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_xBGR,
@@ -479,7 +454,7 @@ GST_END_TEST;
 GST_START_TEST (test_simd_identical)
 {
   const guint w = 203, h = 61;
-  guint8 *pic = make_picture (w, h, 5);
+  guint8 *pic = test_picture (w, h, 5, 6, TEST_ALPHA_WAVE);
   GRand *rand = g_rand_new_with_seed (11);
   GstBcSimd best = gst_bc_encode_set_simd (GST_BC_SIMD_AVX2), level;
   guint f, q, i;

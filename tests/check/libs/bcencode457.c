@@ -21,36 +21,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "../picture.h"
+
 static const GstBcPixelLayout rgba_layout = { 4, 0, 1, 2, 3, -1 };
 static const GstBcPixelLayout gray8_layout = { 1, 0, 0, 0, -1, -1 };
-
-/* A picture with gradients, edges, texture and noise, like a photograph;
- * alpha is 255 unless @with_alpha. */
-static guint8 *
-make_picture (guint width, guint height, guint32 seed, gboolean with_alpha)
-{
-  guint8 *p = g_malloc ((gsize) width * height * 4);
-  GRand *rand = g_rand_new_with_seed (seed);
-  guint x, y;
-
-  for (y = 0; y < height; y++) {
-    for (x = 0; x < width; x++) {
-      guint8 *px = p + ((gsize) y * width + x) * 4;
-      gdouble fx = x / 37.0, fy = y / 23.0;
-      gdouble base = 110 + 60 * sin (fx) * cos (fy * 0.7);
-      gdouble edge = ((x / 29 + y / 17) % 3 == 0) ? 50 : 0;
-      gint n = g_rand_int_range (rand, -4, 5);
-
-      px[0] = CLAMP (base + edge + n + 30 * sin (fy * 1.3), 0, 255);
-      px[1] = CLAMP (base * 0.8 + n + 40 * cos (fx * 0.5), 0, 255);
-      px[2] = CLAMP (200 - base * 0.6 + edge / 2 + n, 0, 255);
-      px[3] = with_alpha ? CLAMP (128 + 127 * sin ((fx + fy) * 0.3), 0,
-          255) : 255;
-    }
-  }
-  g_rand_free (rand);
-  return p;
-}
 
 /* one channel of an RGBA picture as GRAY8 */
 static guint8 *
@@ -176,7 +150,7 @@ GST_START_TEST (test_bc4_round_trip)
 {
   const guint w = 256, h = 192;
   const gsize n = (gsize) w * h;
-  guint8 *pic = make_picture (w, h, 1, FALSE);
+  guint8 *pic = test_picture (w, h, 1, 4, TEST_ALPHA_OPAQUE);
   guint8 *gray = channel_of (pic, n, 0);
   /* lower bounds measured on this picture, minus a margin */
   const gdouble floor_db[] = { 46.8, 47.6, 48.6 };
@@ -219,7 +193,7 @@ GST_START_TEST (test_bc45_input_channels)
 {
   const guint w = 70, h = 42;
   const gsize n = (gsize) w * h;
-  guint8 *pic = make_picture (w, h, 3, TRUE);
+  guint8 *pic = test_picture (w, h, 3, 4, TEST_ALPHA_WAVE);
   guint8 *luma = g_malloc (n), *red = channel_of (pic, n, 0);
   guint8 *green = channel_of (pic, n, 1);
   guint16 *g16 = g_malloc (n * 2);
@@ -312,7 +286,7 @@ GST_START_TEST (test_bc5_round_trip)
 {
   const guint w = 256, h = 192;
   const gsize n = (gsize) w * h;
-  guint8 *pic = make_picture (w, h, 2, FALSE);
+  guint8 *pic = test_picture (w, h, 2, 4, TEST_ALPHA_OPAQUE);
   const gdouble floor_db[] = { 49.2, 49.9, 50.9 };
   gdouble prev = G_MAXDOUBLE;
   guint q;
@@ -472,8 +446,8 @@ GST_START_TEST (test_bc7_round_trip)
 {
   const guint w = 96, h = 64;
   const gsize n = (gsize) w * h;
-  guint8 *pic = make_picture (w, h, 4, FALSE);
-  guint8 *apic = make_picture (w, h, 4, TRUE);
+  guint8 *pic = test_picture (w, h, 4, 4, TEST_ALPHA_OPAQUE);
+  guint8 *apic = test_picture (w, h, 4, 4, TEST_ALPHA_WAVE);
   const gdouble floor_db[] = { 44.2, 47.7, 48.0 };
   /* modes 0 to 3 have no alpha: blocks with alpha are mode 6 */
   const gdouble floor_alpha_db[] = { 44.3, 44.4, 44.8 };
@@ -525,7 +499,7 @@ GST_END_TEST;
 GST_START_TEST (test_bc7_modes)
 {
   const guint w = 128, h = 64;
-  guint8 *pic = make_picture (w, h, 6, FALSE);
+  guint8 *pic = test_picture (w, h, 6, 4, TEST_ALPHA_OPAQUE);
   GRand *rand = g_rand_new_with_seed (23);
   guint q, x, y;
 
@@ -635,7 +609,7 @@ GST_START_TEST (test_odd_sizes_padding)
   for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
     guint w = sizes[s][0], h = sizes[s][1];
     guint pw = (w + 3) & ~3u, ph = (h + 3) & ~3u, x, y;
-    guint8 *pic = make_picture (w, h, 100 + s, TRUE);
+    guint8 *pic = test_picture (w, h, 100 + s, 4, TEST_ALPHA_WAVE);
     guint8 *padded = g_malloc ((gsize) pw * ph * 4);
 
     for (y = 0; y < ph; y++)
@@ -689,7 +663,7 @@ GST_START_TEST (test_rows_layouts_and_blocks)
     GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_RGB,
     GST_VIDEO_FORMAT_ABGR,
   };
-  guint8 *pic = make_picture (w, h, 9, TRUE);
+  guint8 *pic = test_picture (w, h, 9, 4, TEST_ALPHA_WAVE);
   guint f, i;
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
@@ -763,7 +737,7 @@ GST_START_TEST (test_simd_identical)
   const GstBcFormat formats[] = {
     GST_BC_FORMAT_BC4, GST_BC_FORMAT_BC5, GST_BC_FORMAT_BC7
   };
-  guint8 *pic = make_picture (w, h, 5, TRUE);
+  guint8 *pic = test_picture (w, h, 5, 4, TEST_ALPHA_WAVE);
   guint8 *gray;
   GRand *rand = g_rand_new_with_seed (11);
   GstBcSimd best = gst_bc_encode_set_simd (GST_BC_SIMD_AVX2), level;
