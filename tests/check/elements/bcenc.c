@@ -32,16 +32,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "../picture.h"
+
 static const GstBcPixelLayout rgba_layout = { 4, 0, 1, 2, 3, -1 };
 
 /* ---- pictures ---------------------------------------------------------- */
-
-static guint32
-lcg_next (guint32 * state)
-{
-  *state = *state * 1664525u + 1013904223u;
-  return *state >> 8;
-}
 
 /* A picture with smooth gradients, a few hard edges, fine texture and a
  * little noise, like camera content; alpha is 255 unless @with_alpha. */
@@ -58,7 +53,7 @@ make_picture (guint width, guint height, guint32 seed, gboolean with_alpha)
       gdouble fx = (gdouble) x / MAX (width, 1);
       gdouble fy = (gdouble) y / MAX (height, 1);
       gdouble r, g, b;
-      gint noise = (gint) (lcg_next (&state) % 9) - 4;
+      gint noise = (gint) (test_lcg_next (&state) % 9) - 4;
 
       r = 40 + 170 * fx + 30 * sin (fy * 9.0 + fx * 3.0);
       g = 60 + 120 * fy + 40 * cos (fx * 7.0);
