@@ -38,10 +38,11 @@
  * exact 0 and 255) where it is better; high refits twice and also searches
  * the neighbouring endpoints.
  *
- * `video/x-raw(memory:GLMemory)` input (RGBA, RGBx, BGRA or BGRx textures,
- * e.g. after glupload) is encoded by a GL compute shader on the pipeline's
- * GL context: the same luma and the same algorithm, one frame kept back
- * while the GPU works (see #GstBcEnc:path).
+ * `video/x-raw(memory:GLMemory)` input (GRAY8, GRAY16_LE, RGBA, RGBx, BGRA
+ * or BGRx textures, e.g. after glupload) is encoded by a GL compute shader
+ * on the pipeline's GL context: the same channel (grey, 16-bit grey
+ * rounded, or luma) and the same algorithm, one frame kept back while the
+ * GPU works (see #GstBcEnc:path).
  *
  * ## Example launch lines
  * |[
@@ -101,7 +102,7 @@ gst_bc4_enc_class_init (GstBc4EncClass * klass)
   GstBcEncClass *bc_enc_class = GST_BC_ENC_CLASS (klass);
 
   gst_bc_enc_class_add_gl_pad_templates_full (element_class,
-      GST_BC4_ENC_RAW_FORMATS, "BC4");
+      GST_BC4_ENC_RAW_FORMATS, GST_BC_ENC_GL_GRAY_FORMATS, "BC4");
   gst_element_class_set_static_metadata (element_class,
       "BC4 video encoder", "Codec/Encoder/Video",
       "Encodes one channel (grey, 16-bit grey scaled to 8 bits, or the luma "

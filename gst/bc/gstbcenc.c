@@ -216,18 +216,20 @@ gst_bc_enc_class_add_pad_templates (GstElementClass * element_class,
       GST_BC_ENC_RAW_FORMATS, bc_formats);
 }
 
-/* the sink template of @raw_formats (after the GLMemory ones when @gl) and
- * the source template of @bc_formats */
+/* the sink template of @raw_formats (after the GLMemory ones of
+ * @gl_formats, when not NULL) and the source template of @bc_formats */
 static void
 add_pad_templates (GstElementClass * element_class, const gchar * raw_formats,
-    const gchar * bc_formats, gboolean gl)
+    const gchar * gl_formats, const gchar * bc_formats)
 {
   GstCaps *caps = gst_caps_new_empty ();
   gchar *str;
 
 #ifdef HAVE_BC_GL
-  if (gl)
-    gst_caps_append (caps, gst_bc_enc_gl_template_caps ());
+  if (gl_formats)
+    gst_caps_append (caps, gst_bc_enc_gl_template_caps (gl_formats));
+#else
+  (void) gl_formats;
 #endif
   str = g_strdup_printf (GST_VIDEO_CAPS_MAKE ("%s"), raw_formats);
   gst_caps_append (caps, gst_caps_from_string (str));
@@ -258,7 +260,7 @@ void
 gst_bc_enc_class_add_pad_templates_full (GstElementClass * element_class,
     const gchar * raw_formats, const gchar * bc_formats)
 {
-  add_pad_templates (element_class, raw_formats, bc_formats, FALSE);
+  add_pad_templates (element_class, raw_formats, NULL, bc_formats);
 }
 
 /**
@@ -275,7 +277,8 @@ void
 gst_bc_enc_class_add_gl_pad_templates (GstElementClass * element_class,
     const gchar * bc_formats)
 {
-  add_pad_templates (element_class, GST_BC_ENC_RAW_FORMATS, bc_formats, TRUE);
+  add_pad_templates (element_class, GST_BC_ENC_RAW_FORMATS,
+      GST_BC_ENC_GL_FORMATS, bc_formats);
 }
 
 /**
@@ -283,6 +286,8 @@ gst_bc_enc_class_add_gl_pad_templates (GstElementClass * element_class,
  * @element_class: the class of a #GstBcEnc subclass
  * @raw_formats: the raw video formats (caps list) it accepts in system
  *     memory, among those gst_bc_encode_layout_from_video_format() knows
+ * @gl_formats: the formats (caps list) it accepts in GLMemory, among
+ *     %GST_BC_ENC_GL_GRAY_FORMATS
  * @bc_formats: the `video/x-bc` format (string or caps list) it produces
  *
  * As gst_bc_enc_class_add_pad_templates_full(), with the GLMemory formats
@@ -291,9 +296,10 @@ gst_bc_enc_class_add_gl_pad_templates (GstElementClass * element_class,
  */
 void
 gst_bc_enc_class_add_gl_pad_templates_full (GstElementClass * element_class,
-    const gchar * raw_formats, const gchar * bc_formats)
+    const gchar * raw_formats, const gchar * gl_formats,
+    const gchar * bc_formats)
 {
-  add_pad_templates (element_class, raw_formats, bc_formats, TRUE);
+  add_pad_templates (element_class, raw_formats, gl_formats, bc_formats);
 }
 
 static void

@@ -52,6 +52,23 @@ struct _GstBcEncClass
   gpointer _gst_reserved[GST_PADDING];
 };
 
+/**
+ * GST_BC_ENC_GL_FORMATS:
+ *
+ * The GLMemory formats the GL path reads (RGBA textures whose components
+ * are the format's bytes in memory order).
+ */
+#define GST_BC_ENC_GL_FORMATS "{ RGBA, RGBx, BGRA, BGRx }"
+
+/**
+ * GST_BC_ENC_GL_GRAY_FORMATS:
+ *
+ * The GLMemory formats of bc4enc's GL path: one-channel textures (R8,
+ * R16) read as grey, then those of %GST_BC_ENC_GL_FORMATS.
+ */
+#define GST_BC_ENC_GL_GRAY_FORMATS \
+    "{ GRAY8, GRAY16_LE, RGBA, RGBx, BGRA, BGRx }"
+
 G_GNUC_INTERNAL
 void gst_bc_enc_class_add_pad_templates (GstElementClass * element_class,
                                          const gchar * bc_formats);
@@ -68,6 +85,7 @@ void gst_bc_enc_class_add_gl_pad_templates (GstElementClass * element_class,
 G_GNUC_INTERNAL
 void gst_bc_enc_class_add_gl_pad_templates_full (GstElementClass * element_class,
                                                  const gchar * raw_formats,
+                                                 const gchar * gl_formats,
                                                  const gchar * bc_formats);
 
 G_END_DECLS

@@ -81,11 +81,15 @@ struct _GstBcEncGL
 };
 
 GstCaps *
-gst_bc_enc_gl_template_caps (void)
+gst_bc_enc_gl_template_caps (const gchar * formats)
 {
-  return gst_caps_from_string (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
-      (GST_CAPS_FEATURE_MEMORY_GL_MEMORY, GST_BC_ENC_GL_FORMATS)
-      ", texture-target = (string) 2D");
+  gchar *str = g_strdup_printf (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+      (GST_CAPS_FEATURE_MEMORY_GL_MEMORY, "%s")
+      ", texture-target = (string) 2D", formats);
+  GstCaps *caps = gst_caps_from_string (str);
+
+  g_free (str);
+  return caps;
 }
 
 gboolean
@@ -274,7 +278,8 @@ gst_bc_enc_gl_filter_caps (GstBcEncGL * gl, GstCaps * caps, GstCaps * filter)
   gboolean asked;
   guint i;
 
-  gl_caps = gst_bc_enc_gl_template_caps ();
+  gl_caps = gst_caps_from_string ("video/x-raw("
+      GST_CAPS_FEATURE_MEMORY_GL_MEMORY ")");
   if (!gst_caps_can_intersect (caps, gl_caps)) {
     gst_caps_unref (gl_caps);
     return caps;

@@ -27,19 +27,12 @@ G_BEGIN_DECLS
  * GStreamer GL library (HAVE_BC_GL). */
 typedef struct _GstBcEncGL GstBcEncGL;
 
-/**
- * GST_BC_ENC_GL_FORMATS:
- *
- * The GLMemory formats the GL path reads (RGBA textures whose components
- * are the format's bytes in memory order).
- */
-#define GST_BC_ENC_GL_FORMATS "{ RGBA, RGBx, BGRA, BGRx }"
-
 /* The frames the GL path keeps back: frame N leaves when N + 1 arrives */
 #define GST_BC_ENC_GL_PIPELINE_DEPTH 1
 
+/* The GLMemory caps of @formats (a format or caps list) */
 G_GNUC_INTERNAL
-GstCaps *     gst_bc_enc_gl_template_caps (void);
+GstCaps *     gst_bc_enc_gl_template_caps (const gchar * formats);
 
 G_GNUC_INTERNAL
 gboolean      gst_bc_enc_gl_caps_are_gl (GstCaps * caps);

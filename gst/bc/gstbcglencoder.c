@@ -436,9 +436,12 @@ gst_bc_gl_encoder_new (GstGLContext * context, const GstBcInfo * info,
         gst_bc_format_to_string (info->format));
     return NULL;
   }
-  if (layout->bpp != 4) {
+  /* BC4 also reads one-channel textures (GRAY8: R8, GRAY16_LE: R16) */
+  if (layout->bpp != 4 && (info->format != GST_BC_FORMAT_BC4 ||
+          layout->bpp > 2)) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-        "The GL encoder reads 4-byte RGBA-like textures only");
+        "The GL encoder reads 4-byte RGBA-like textures only%s",
+        info->format == GST_BC_FORMAT_BC4 ? " (and GRAY8, GRAY16_LE)" : "");
     return NULL;
   }
 
@@ -686,6 +689,9 @@ submit_gl (GstGLContext * context, SubmitData * d)
       enc->info.blocks_y);
   gst_gl_shader_set_uniform_4i (d->shader, "u_chan", enc->layout.r,
       enc->layout.g, enc->layout.b, enc->layout.a);
+  if (enc->info.format == GST_BC_FORMAT_BC4)
+    gst_gl_shader_set_uniform_1i (d->shader, "u_gray16",
+        enc->layout.bpp == 2);
   enc->BindBufferRange (GL_SHADER_STORAGE_BUFFER, 0, ring->buffer,
       (GLintptr) (ring->stride * d->slot), (GLsizeiptr) enc->info.size);
 
