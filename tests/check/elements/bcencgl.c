@@ -244,6 +244,19 @@ gl_pipe_stop (GLPipe * g)
   stop (g->pipeline);
 }
 
+/* After EOS: waits for it, checks that the GL path encoded, stops */
+static void
+gl_pipe_finish (GLPipe * g)
+{
+  gchar *path;
+
+  wait_eos (g->pipeline);
+  path = get_path (g->enc);
+  fail_unless_equals_string (path, "gl");
+  g_free (path);
+  gl_pipe_stop (g);
+}
+
 /* New caps on the source (taken) */
 static void
 gl_pipe_set_caps (GLPipe * g, GstCaps * caps)
@@ -372,7 +385,6 @@ check_against_cpu (guint e)
     GLPipe g;
     guint8 *pics[G_N_ELEMENTS (pictures)];
     gboolean photo[G_N_ELEMENTS (pictures)];
-    gchar *path;
 
     for (s = 0; s < G_N_ELEMENTS (pictures); s++)
       pics[s] = load_picture (pictures[s].name, pictures[s].width,
@@ -412,11 +424,7 @@ check_against_cpu (guint e)
       g_free (cpu);
       gst_sample_unref (sample);
     }
-    wait_eos (g.pipeline);
-    path = get_path (g.enc);
-    fail_unless_equals_string (path, "gl");
-    g_free (path);
-    gl_pipe_stop (&g);
+    gl_pipe_finish (&g);
     for (s = 0; s < G_N_ELEMENTS (pictures); s++)
       g_free (pics[s]);
     g_free (desc);
@@ -542,7 +550,6 @@ GST_START_TEST (test_bc4_gray_input)
       GstSample *sample;
       GLPipe g;
       guint8 *gl, *cpu;
-      gchar *path;
       gsize i, differ = 0;
 
       gl_pipe_start (&g, desc, raw_caps (formats[f], w, h));
@@ -567,11 +574,7 @@ GST_START_TEST (test_bc4_gray_input)
         fail_unless (differ * 20 <= info.size / 8, "%s %s: %" G_GSIZE_FORMAT
             " blocks differ", formats[f], quality_names[q], differ);
       gst_sample_unref (sample);
-      wait_eos (g.pipeline);
-      path = get_path (g.enc);
-      fail_unless_equals_string (path, "gl");
-      g_free (path);
-      gl_pipe_stop (&g);
+      gl_pipe_finish (&g);
       g_free (gl);
       g_free (cpu);
       g_free (desc);
