@@ -63,8 +63,9 @@ struct _GstBcEncClass
 /**
  * GST_BC_ENC_GL_GRAY_FORMATS:
  *
- * The GLMemory formats of bc4enc's GL path: one-channel textures (R8,
- * R16) read as grey, then those of %GST_BC_ENC_GL_FORMATS.
+ * The GLMemory formats of bc4enc's GL path: grey textures (GRAY8 is R8,
+ * GRAY16_LE two bytes a texel) read as grey, then those of
+ * %GST_BC_ENC_GL_FORMATS.
  */
 #define GST_BC_ENC_GL_GRAY_FORMATS \
     "{ GRAY8, GRAY16_LE, RGBA, RGBx, BGRA, BGRx }"

@@ -436,7 +436,7 @@ gst_bc_gl_encoder_new (GstGLContext * context, const GstBcInfo * info,
         gst_bc_format_to_string (info->format));
     return NULL;
   }
-  /* BC4 also reads one-channel textures (GRAY8: R8, GRAY16_LE: R16) */
+  /* BC4 also reads grey textures (GRAY8: R8, GRAY16_LE: two bytes, RG8) */
   if (layout->bpp != 4 && (info->format != GST_BC_FORMAT_BC4 ||
           layout->bpp > 2)) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
