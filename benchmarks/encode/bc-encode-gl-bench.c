@@ -57,7 +57,7 @@ static gdouble opt_min_time = 0.0;
 
 static GOptionEntry entries[] = {
   {"format", 'f', 0, G_OPTION_ARG_STRING, &opt_format,
-      "Block format: BC1, YCoCg-BC3, BC3, BC4, BC5", "FORMAT"},
+      "Block format: BC1, YCoCg-BC3, BC3, BC4, BC5, BC7", "FORMAT"},
   {"quality", 'q', 0, G_OPTION_ARG_STRING, &opt_quality,
       "Encoder quality: fast, normal, high (default normal)", "QUALITY"},
   {"input", 'i', 0, G_OPTION_ARG_FILENAME, &opt_input,

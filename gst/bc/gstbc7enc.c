@@ -36,6 +36,14 @@
  * visible size. The encode runs on #GstBcEnc:threads threads; every output
  * frame is a key frame.
  *
+ * When the plugin is built with the GStreamer GL library, bc7enc also
+ * accepts `video/x-raw(memory:GLMemory)` and encodes it with a compute
+ * shader on the pipeline's GL context (see #GstBcEnc), a port of the same
+ * encoder at every quality: on an IEEE-float implementation such as Mesa's
+ * llvmpipe the blocks are the CPU's bit for bit. The shader is large: the
+ * driver may take seconds to compile normal and high the first time, and
+ * high is slow on a software rasteriser.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc ! bc7enc quality=fast ! bcdec ! videoconvert ! autovideosink
@@ -43,6 +51,9 @@
  * |[
  * gst-launch-1.0 videotestsrc num-buffers=10 ! video/x-raw,width=1920,height=1080 ! bc7enc quality=high ! fakesink
  * ]| Encodes ten full-HD frames at the best quality on every core.
+ * |[
+ * gst-launch-1.0 videotestsrc ! glupload ! bc7enc quality=fast ! glbcupload ! glimagesink
+ * ]| Encodes on the GPU and decodes there again for display.
  *
  * Since: 0.1
  */
@@ -82,11 +93,12 @@ gst_bc7_enc_class_init (GstBc7EncClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBcEncClass *bc_enc_class = GST_BC_ENC_CLASS (klass);
 
-  gst_bc_enc_class_add_pad_templates (element_class, "BC7");
+  gst_bc_enc_class_add_gl_pad_templates (element_class, "BC7");
   gst_element_class_set_static_metadata (element_class,
       "BC7 video encoder", "Codec/Encoder/Video",
       "Encodes RGB(A) video into BC7 (BPTC) block-compressed frames on the "
-      "CPU; quality=fast is a real-time subset (mode 6)", "gst-bc developers");
+      "CPU, or with a GL compute shader for GLMemory input; quality=fast is a "
+      "real-time subset (mode 6)", "gst-bc developers");
 
   bc_enc_class->get_format = GST_DEBUG_FUNCPTR (gst_bc7_enc_get_format);
 }

@@ -30,8 +30,8 @@
  *
  * Subclasses that add their templates with
  * gst_bc_enc_class_add_gl_pad_templates() or
- * gst_bc_enc_class_add_gl_pad_templates_full() (bc1enc, bc3enc, bc4enc,
- * bc5enc) also accept
+ * gst_bc_enc_class_add_gl_pad_templates_full() (every encoder: bc1enc,
+ * bc3enc, bc4enc, bc5enc, bc7enc) also accept
  * `video/x-raw(memory:GLMemory)` when the plugin is built with the GStreamer
  * GL library: such input is encoded by a compute shader on the pipeline's
  * GL context (gstbcencgl.c), the same algorithm as the CPU kernels, one

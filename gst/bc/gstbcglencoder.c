@@ -53,6 +53,7 @@
 #include "gstbcglencoder.h"
 #include "gstbcglshader.h"
 #include "gstbcglshader-bc45.h"
+#include "gstbcglshader-bc7.h"
 
 #include <gst/gl/gstglfuncs.h>
 #include <string.h>
@@ -218,7 +219,7 @@ gst_bc_gl_encoder_format_supported (GstBcFormat format)
 {
   return format == GST_BC_FORMAT_BC1 || format == GST_BC_FORMAT_BC3 ||
       format == GST_BC_FORMAT_YCOCG_BC3 || format == GST_BC_FORMAT_BC4 ||
-      format == GST_BC_FORMAT_BC5;
+      format == GST_BC_FORMAT_BC5 || format == GST_BC_FORMAT_BC7;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -239,6 +240,27 @@ append_float (GString * s, const gchar * name, gfloat value)
       v.u);
 }
 
+/* @n entries of @stride bytes from @data as a GLSL uint array, each
+ * entry's bytes shifted by @shift bits (BC7 partitions: 16 subsets of 2
+ * bits; the other tables: bytes of 8 bits) */
+static void
+append_table (GString * s, const gchar * name, const guint8 * data, guint n,
+    guint stride, guint shift)
+{
+  guint i, j;
+
+  g_string_append_printf (s, "const uint %s[%u] = uint[%u] (", name, n, n);
+  for (i = 0; i < n; i++) {
+    guint32 v = 0;
+
+    for (j = 0; j < stride; j++)
+      v |= (guint32) data[i * stride + j] << (j * shift);
+    g_string_append_printf (s, "%s%s0x%08xu", i ? "," : "",
+        i % 8 == 0 ? "\n  " : " ", v);
+  }
+  g_string_append (s, ");\n");
+}
+
 /* BC1, BC3 and YCoCg-BC3 (gstbcglshader.h): its constants and body */
 static void
 append_bc13 (GString * s, GstBcFormat format)
@@ -248,6 +270,7 @@ append_bc13 (GString * s, GstBcFormat format)
   /* volatile: the values the C kernels compute at run time */
   volatile gfloat one = 1.0f, two = 2.0f, three = 3.0f, seven = 7.0f;
   gboolean ycocg = format == GST_BC_FORMAT_YCOCG_BC3;
+  guint8 single[256][4];
   gint v;
 
   g_string_append_printf (s, "#define FORMAT %d\n",
@@ -267,17 +290,49 @@ append_bc13 (GString * s, GstBcFormat format)
     g_string_append (s, "const vec3 W = vec3 (1.0, 1.0, 1.0);\n"
         "const vec3 SW = vec3 (1.0, 1.0, 1.0);\n");
   }
-  g_string_append (s, "const uint SINGLE[256] = uint[256] (");
   for (v = 0; v < 256; v++) {
-    guint32 t = single5[2 * v] | (single5[2 * v + 1] << 8) |
-        (single6[2 * v] << 16) | ((guint32) single6[2 * v + 1] << 24);
-
-    g_string_append_printf (s, "%s%s0x%08xu", v ? "," : "",
-        v % 8 == 0 ? "\n  " : " ", t);
+    single[v][0] = single5[2 * v];
+    single[v][1] = single5[2 * v + 1];
+    single[v][2] = single6[2 * v];
+    single[v][3] = single6[2 * v + 1];
   }
-  g_string_append (s, ");\n");
+  append_table (s, "SINGLE", &single[0][0], 256, 4, 8);
   g_string_append (s, gst_bc_gl_shader_prelude);
   g_string_append (s, gst_bc_gl_shader_body);
+}
+
+/* BC7 (gstbcglshader-bc7.h): its constants, tables and body */
+static void
+append_bc7 (GString * s)
+{
+  /* volatile: the values the C code computes at run time */
+  volatile gfloat one = 1.0f, three = 3.0f, seven = 7.0f, fifteen = 15.0f;
+  const guint8 *part2, *part3, *a2, *a3a, *a3b, *solid;
+  guint8 anchors[64][3];
+  guint i;
+
+  gst_bc_encode_bc7_tables (&part2, &part3, &a2, &a3a, &a3b, &solid);
+  for (i = 0; i < 64; i++) {
+    anchors[i][0] = a2[i];
+    anchors[i][1] = a3a[i];
+    anchors[i][2] = a3b[i];
+  }
+  append_float (s, "INV255", 1.0f / 255.0f);
+  append_float (s, "RCP3", one / three);
+  append_float (s, "RCP7", one / seven);
+  append_float (s, "RCP15", one / fifteen);
+  append_float (s, "INV49", 1.0f / 49.0f);
+  append_float (s, "EPS_AXIS", 1e-20f);
+  append_float (s, "EPS_N2", 1e-30f);
+  append_float (s, "EPS_DET", 1e-3f);
+  append_float (s, "BIG", 1e30f);
+  append_float (s, "BIG_EDGE", 1e29f);
+  append_table (s, "PART2", part2, 64, 16, 2);
+  append_table (s, "PART3", part3, 64, 16, 2);
+  append_table (s, "ANCHORS", &anchors[0][0], 64, 3, 8);
+  append_table (s, "SOLID", solid, 256, 2, 8);
+  g_string_append (s, gst_bc_gl_shader_prelude);
+  g_string_append (s, gst_bc_gl_shader_bc7_body);
 }
 
 static gchar *
@@ -302,6 +357,9 @@ make_source (GstBcFormat format, GstBcQuality quality, gboolean gles,
           format == GST_BC_FORMAT_BC4 ? 4 : 5);
       g_string_append (s, gst_bc_gl_shader_prelude);
       g_string_append (s, gst_bc_gl_shader_bc45_body);
+      break;
+    case GST_BC_FORMAT_BC7:
+      append_bc7 (s);
       break;
     default:
       append_bc13 (s, format);
@@ -690,8 +748,7 @@ submit_gl (GstGLContext * context, SubmitData * d)
   gst_gl_shader_set_uniform_4i (d->shader, "u_chan", enc->layout.r,
       enc->layout.g, enc->layout.b, enc->layout.a);
   if (enc->info.format == GST_BC_FORMAT_BC4)
-    gst_gl_shader_set_uniform_1i (d->shader, "u_gray16",
-        enc->layout.bpp == 2);
+    gst_gl_shader_set_uniform_1i (d->shader, "u_gray16", enc->layout.bpp == 2);
   enc->BindBufferRange (GL_SHADER_STORAGE_BUFFER, 0, ring->buffer,
       (GLintptr) (ring->stride * d->slot), (GLsizeiptr) enc->info.size);
 

@@ -154,6 +154,46 @@ gst_bc_encode_single_color_table (guint bits)
   return NULL;
 }
 
+/**
+ * gst_bc_encode_bc7_tables:
+ * @partitions2: (out) (optional) (transfer none) (array fixed-size=1024):
+ *     the subset (0 or 1) of every pixel of the 64 two-subset partitions,
+ *     16 bytes per partition
+ * @partitions3: (out) (optional) (transfer none) (array fixed-size=1024):
+ *     the same for the 64 three-subset partitions (0, 1 or 2)
+ * @anchors2: (out) (optional) (transfer none) (array fixed-size=64): the
+ *     anchor pixel of the second subset of each two-subset partition
+ * @anchors3a: (out) (optional) (transfer none) (array fixed-size=64): the
+ *     anchor pixel of the second subset of each three-subset partition
+ * @anchors3b: (out) (optional) (transfer none) (array fixed-size=64): the
+ *     anchor pixel of the third subset of each three-subset partition
+ * @solid: (out) (optional) (transfer none) (array fixed-size=512): for
+ *     every 8-bit value the 7-bit mode 5 endpoints (a, b) that the BC7
+ *     encoder writes for a block of that value (colour index 1)
+ *
+ * The tables of the BC7 encoder. Exported for the GL encoder, which embeds
+ * them in its shader.
+ */
+void
+gst_bc_encode_bc7_tables (const guint8 ** partitions2,
+    const guint8 ** partitions3, const guint8 ** anchors2,
+    const guint8 ** anchors3a, const guint8 ** anchors3b, const guint8 ** solid)
+{
+  bc_encode_tables_init ();
+  if (partitions2)
+    *partitions2 = &bc7_partitions2[0][0];
+  if (partitions3)
+    *partitions3 = &bc7_partitions3[0][0];
+  if (anchors2)
+    *anchors2 = bc7_anchors2;
+  if (anchors3a)
+    *anchors3a = bc7_anchors3a;
+  if (anchors3b)
+    *anchors3b = bc7_anchors3b;
+  if (solid)
+    *solid = &bc_tables.bc7_solid[0][0];
+}
+
 /* ------------------------------------------------------------------------ */
 /* SIMD selection                                                            */
 

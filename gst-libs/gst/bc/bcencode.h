@@ -78,6 +78,14 @@ void gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
 GST_BC_API
 const guint8 * gst_bc_encode_single_color_table (guint bits);
 
+GST_BC_API
+void gst_bc_encode_bc7_tables (const guint8 ** partitions2,
+                               const guint8 ** partitions3,
+                               const guint8 ** anchors2,
+                               const guint8 ** anchors3a,
+                               const guint8 ** anchors3b,
+                               const guint8 ** solid);
+
 G_END_DECLS
 
 #endif /* __GST_BC_ENCODE_H__ */

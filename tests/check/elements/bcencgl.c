@@ -7,11 +7,12 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* The GL compute path of bc1enc and bc3enc on a headless GL context (Mesa
- * llvmpipe through GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device): its
+/* The GL compute path of bc1enc, bc3enc and bc7enc on a headless GL context
+ * (Mesa llvmpipe through GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device): its
  * blocks against the CPU encoder's (the library's, which bcenc.c checks
  * the CPU path against) on photographs and odd sizes for every format and
- * quality, BC1's c0 > c1, input formats, the full GPU pipeline through
+ * quality (BC7 also with a synthetic alpha channel, which the photographs
+ * lack), BC1's c0 > c1, input formats, the full GPU pipeline through
  * glbcupload, caps and quality changes mid-stream, the frame kept back and
  * EOS, the latency, a context without compute shaders (fallback to
  * gldownload and the CPU) and a shader the driver does not compile.
@@ -22,6 +23,7 @@
  * Elsewhere (GLSL allows division within 2.5 ULP) the decoded PSNR must
  * stay within 0.1 dB of the CPU's, and the alpha halves of BC3 and
  * YCoCg-BC3 at quality=fast, which are integer-only, must be identical.
+ * BC7 has no integer-only part.
  *
  * Exits 77 (skipped) only when no GL context can be created at all. The
  * encoder checks glGetError () with its debug category at DEBUG, which
@@ -115,12 +117,13 @@ encode_cpu (GstBcFormat format, GstBcQuality quality, const guint8 * rgba,
 }
 
 /* PSNR of @blocks decoded, against what the format encodes of @rgba: RGB
- * (BC1, YCoCg-BC3), RGBA (BC3), the luma (BC4), red and green (BC5) */
+ * (BC1, YCoCg-BC3), RGBA (BC3, BC7), the luma (BC4), red and green (BC5) */
 static gdouble
 psnr (const GstBcInfo * info, const guint8 * blocks, const guint8 * rgba)
 {
   guint8 *dec = g_malloc ((gsize) info->width * info->height * 4);
-  guint nc = info->format == GST_BC_FORMAT_BC3 ? 4 :
+  guint nc = info->format == GST_BC_FORMAT_BC3 ||
+      info->format == GST_BC_FORMAT_BC7 ? 4 :
       (info->format == GST_BC_FORMAT_BC5 ? 2 :
       (info->format == GST_BC_FORMAT_BC4 ? 1 : 3));
   gdouble se = 0;
@@ -297,16 +300,25 @@ static const struct
   {"bc3enc ycocg=true", GST_BC_FORMAT_YCOCG_BC3},
   {"bc4enc", GST_BC_FORMAT_BC4},
   {"bc5enc", GST_BC_FORMAT_BC5},
+  {"bc7enc", GST_BC_FORMAT_BC7},
 };
 
-static const struct
+typedef struct
 {
   const gchar *name;
   guint width, height;
-} pictures[] = {
+} Picture;
+
+static const Picture pictures[] = {
   {"dragonfly_crop", 30, 26},
   {"bridge_crop", 1918, 1078},
   {"saturated", 67, 45},
+};
+
+/* BC7 with alpha: smaller pictures, an alpha channel of their own */
+static const Picture alpha_pictures[] = {
+  {"dragonfly_crop", 30, 26},
+  {"life_crop", 129, 67},
 };
 
 static const gchar *const quality_names[] = { "fast", "normal", "high" };
@@ -371,10 +383,67 @@ count_six_value_blocks (const GstBcInfo * info, const guint8 * blocks)
   return n;
 }
 
-/* One pipeline per quality; the pictures follow each other with a caps
- * change between them. */
+/* BC7: the modes used by @blocks, bit m for mode m (bit 8: the reserved
+ * mode, all-zero first byte) */
+static guint
+bc7_modes_used (const GstBcInfo * info, const guint8 * blocks)
+{
+  gsize i;
+  guint used = 0, m;
+
+  for (i = 0; i < info->size; i += 16) {
+    for (m = 0; m < 8 && !(blocks[i] & (1 << m)); m++);
+    used |= 1 << m;
+  }
+  return used;
+}
+
+/* A synthetic alpha channel over @rgba, by 4x4 block (the blocks of the
+ * encoders, whatever the picture's position): opaque blocks, blocks of one
+ * other alpha, of 0, ramps, noise, and blocks with a single pixel below
+ * 255 */
 static void
-check_against_cpu (guint e)
+add_alpha (guint8 * rgba, guint width, guint height)
+{
+  guint32 state = 77;
+  guint x, y;
+
+  for (y = 0; y < height; y++) {
+    for (x = 0; x < width; x++) {
+      guint8 *a = rgba + ((gsize) y * width + x) * 4 + 3;
+      guint kind = ((x / 4) * 5 + (y / 4) * 3) % 7;
+      guint n = test_lcg_next (&state) & 0xff;
+
+      switch (kind) {
+        case 0:
+        case 1:
+          *a = 255;
+          break;
+        case 2:
+          *a = 200;
+          break;
+        case 3:
+          *a = 0;
+          break;
+        case 4:
+          *a = (guint8) (x * 16 + y * 9);
+          break;
+        case 5:
+          *a = (guint8) n;
+          break;
+        default:
+          *a = x % 4 == 1 && y % 4 == 2 ? 254 : 255;
+          break;
+      }
+    }
+  }
+}
+
+/* One pipeline per quality; the pictures follow each other with a caps
+ * change between them. @alpha: the pictures of @set get add_alpha (). */
+static void
+check_pictures_against_cpu (guint e, const Picture * set, guint n_pics,
+    gboolean alpha)
 {
   GstBcFormat format = encoders[e].format;
   guint q, s;
@@ -383,52 +452,78 @@ check_against_cpu (guint e)
     gchar *desc = g_strdup_printf ("%s quality=%s", encoders[e].enc,
         quality_names[q]);
     GLPipe g;
-    guint8 *pics[G_N_ELEMENTS (pictures)];
-    gboolean photo[G_N_ELEMENTS (pictures)];
+    guint modes = 0;
+    guint8 **pics = g_new (guint8 *, n_pics);
+    gboolean *photo = g_new (gboolean, n_pics);
 
-    for (s = 0; s < G_N_ELEMENTS (pictures); s++)
-      pics[s] = load_picture (pictures[s].name, pictures[s].width,
-          pictures[s].height, &photo[s]);
+    for (s = 0; s < n_pics; s++) {
+      pics[s] = load_picture (set[s].name, set[s].width,
+          set[s].height, &photo[s]);
+      if (alpha)
+        add_alpha (pics[s], set[s].width, set[s].height);
+    }
 
-    gl_pipe_start (&g, desc, raw_caps ("RGBA", pictures[0].width,
-            pictures[0].height));
-    for (s = 0; s < G_N_ELEMENTS (pictures); s++) {
+    gl_pipe_start (&g, desc, raw_caps ("RGBA", set[0].width, set[0].height));
+    for (s = 0; s < n_pics; s++) {
       if (s > 0)
-        gl_pipe_set_caps (&g, raw_caps ("RGBA", pictures[s].width,
-                pictures[s].height));
-      gl_pipe_push (&g, picture_buffer (pics[s], pictures[s].width,
-              pictures[s].height, "RGBA", s));
+        gl_pipe_set_caps (&g, raw_caps ("RGBA", set[s].width, set[s].height));
+      gl_pipe_push (&g, picture_buffer (pics[s], set[s].width,
+              set[s].height, "RGBA", s));
     }
     gst_app_src_end_of_stream (GST_APP_SRC (g.src));
 
-    for (s = 0; s < G_N_ELEMENTS (pictures); s++) {
+    for (s = 0; s < n_pics; s++) {
       GstSample *sample = gl_pipe_pull (&g);
-      guint8 *gl = sample_blocks (sample, format, pictures[s].width,
-          pictures[s].height);
+      guint8 *gl = sample_blocks (sample, format, set[s].width,
+          set[s].height);
       GstBcInfo info;
-      guint8 *cpu = encode_cpu (format, q, pics[s], pictures[s].width,
-          pictures[s].height, &info);
-      gchar *what = g_strdup_printf ("%s %s", photo[s] ? "photograph" :
-          "synthetic picture", pictures[s].name);
+      guint8 *cpu = encode_cpu (format, q, pics[s], set[s].width,
+          set[s].height, &info);
+      gchar *what = g_strdup_printf ("%s %s%s", photo[s] ? "photograph" :
+          "synthetic picture", set[s].name, alpha ? " + alpha" : "");
 
       compare (what, &info, gl, cpu, pics[s], q);
       if (format == GST_BC_FORMAT_BC1)
         check_c0_gt_c1 (&info, gl);
       /* the 6-value mode is covered (normal and high try it) */
       if ((format == GST_BC_FORMAT_BC4 || format == GST_BC_FORMAT_BC5) &&
-          q != GST_BC_QUALITY_FAST && !strcmp (pictures[s].name, "saturated"))
+          q != GST_BC_QUALITY_FAST && !strcmp (set[s].name, "saturated"))
         fail_unless (count_six_value_blocks (&info, gl) > 0,
-            "no 6-value block in %s", pictures[s].name);
+            "no 6-value block in %s", set[s].name);
+      if (format == GST_BC_FORMAT_BC7)
+        modes |= bc7_modes_used (&info, gl);
       g_free (what);
       g_free (gl);
       g_free (cpu);
       gst_sample_unref (sample);
     }
     gl_pipe_finish (&g);
-    for (s = 0; s < G_N_ELEMENTS (pictures); s++)
+    /* the modes of the quality are all covered: 6 (and 5 for solid
+     * blocks), the two-subset modes from normal, the three-subset ones at
+     * high; never the reserved mode */
+    if (format == GST_BC_FORMAT_BC7) {
+      GST_INFO ("%s: BC7 modes used 0x%03x", desc, modes);
+      fail_unless (modes & (1 << 6));
+      fail_if (modes & (1 << 8), "%s: reserved mode", desc);
+      if (q >= GST_BC_QUALITY_NORMAL)
+        fail_unless (modes & (1 << 1) && modes & (1 << 3), "%s: modes 0x%03x",
+            desc, modes);
+      if (q >= GST_BC_QUALITY_HIGH)
+        fail_unless (modes & (1 << 0) && modes & (1 << 2), "%s: modes 0x%03x",
+            desc, modes);
+    }
+    for (s = 0; s < n_pics; s++)
       g_free (pics[s]);
+    g_free (pics);
+    g_free (photo);
     g_free (desc);
   }
+}
+
+static void
+check_against_cpu (guint e)
+{
+  check_pictures_against_cpu (e, pictures, G_N_ELEMENTS (pictures), FALSE);
 }
 
 GST_START_TEST (test_bc1_against_cpu)
@@ -462,6 +557,18 @@ GST_END_TEST;
 GST_START_TEST (test_bc5_against_cpu)
 {
   check_against_cpu (4);
+}
+
+GST_END_TEST;
+
+/* every BC7 mode the qualities write (6; 1, 3; 0, 2; 5 for solid blocks),
+ * on opaque photographs and, for the alpha paths (mode 6 with alpha
+ * endpoints, opaque and non-opaque blocks side by side), with alpha */
+GST_START_TEST (test_bc7_against_cpu)
+{
+  check_against_cpu (5);
+  check_pictures_against_cpu (5, alpha_pictures,
+      G_N_ELEMENTS (alpha_pictures), TRUE);
 }
 
 GST_END_TEST;
@@ -937,7 +1044,8 @@ GST_END_TEST;
  * core (the default here), OpenGL compatibility, OpenGL ES 3.2 and ES 3.1
  * (Mesa made to report 3.1: the shader then uses GLSL ES 3.10). Each GL
  * encode must give the CPU's bytes (llvmpipe) for BC1, YCoCg-BC3 (the
- * default of bc3enc) and BC5 (two BC4 blocks). */
+ * default of bc3enc), BC5 (two BC4 blocks) and BC7 (high: the most of its
+ * shader). */
 GST_START_TEST (test_gl_apis)
 {
   static const gchar *const envs[][5] = {
@@ -952,7 +1060,7 @@ GST_START_TEST (test_gl_apis)
     guint block_bytes;
   } encoders[] = {
     {"bc1enc quality=normal", 8}, {"bc3enc quality=high", 16},
-    {"bc5enc quality=high", 16},
+    {"bc5enc quality=high", 16}, {"bc7enc quality=high", 16},
   };
   static const gchar *const src = "videotestsrc num-buffers=2 "
       "pattern=zone-plate kx2=20 ky2=20 kt=1 ! video/x-raw,format=RGBA,"
@@ -1183,6 +1291,7 @@ bcencgl_suite (void)
   tcase_add_test (tc, test_ycocg_bc3_against_cpu);
   tcase_add_test (tc, test_bc4_against_cpu);
   tcase_add_test (tc, test_bc5_against_cpu);
+  tcase_add_test (tc, test_bc7_against_cpu);
   tcase_add_test (tc, test_input_formats);
   tcase_add_test (tc, test_bc4_gray_input);
   tcase_add_test (tc, test_eos_drains_kept_frame);
