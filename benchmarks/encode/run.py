@@ -76,8 +76,8 @@ NEW_CONFIGS = [
     ("BC5", "fast"), ("BC5", "normal"), ("BC5", "high"),
     ("BC7", "fast"), ("BC7", "normal"), ("BC7", "high"),
 ]
-# the newer formats the GL path encodes (1080p only, as NEW_CONFIGS)
-GL_NEW_CONFIGS = [c for c in NEW_CONFIGS if c[0] in ("BC4", "BC5")]
+# the newer formats on the GL path (1080p only, as NEW_CONFIGS): all of them
+GL_NEW_CONFIGS = list(NEW_CONFIGS)
 NEW_ETCPAK_FUNCS = [("compress_bc4", "BC4"), ("compress_bc5", "BC5"),
                     ("compress_bc7", "BC7")]
 ETCPAK_FUNC_OF = {"BC1": "compress_bc1", "BC3": "compress_bc3",
