@@ -164,7 +164,9 @@ def markdown(gl: dict | None, configs) -> list[str]:
         "frame: frames pipelined as the element does (frame k queued, frame "
         "k - 1 waited for through its fence and copied out of the "
         "persistently mapped buffer), for at least the same time as the "
-        "CPU runs; best of the same number of runs; mean over the same "
+        "CPU runs; best of the same number of runs (but "
+        f"{', '.join(f + ' ' + q for f, q in sorted(SLOW_GL))}: one run of "
+        "two pipelined frames, see SLOW_GL in glbench.py); mean over the same "
         "photographs. *GPU ms/frame* is GL_TIME_ELAPSED around each "
         "dispatch; *1 frame ms* is one frame alone, from submit to readable "
         "blocks. *PSNR* is over RGB, for BC4 over the luma it encodes "
@@ -199,8 +201,9 @@ def markdown(gl: dict | None, configs) -> list[str]:
             dpsnr = _mean(r["psnr"] - r["psnr_cpu"] for r in rs)
             differ = sum(r["blocks_differ"] for r in rs)
             total = sum(r["blocks"] for r in rs)
+            mpix = _mean(r["mpix_per_s"] for r in rs)
             lines.append(
-                f"| {fmt} | {q} | {_mean(r['mpix_per_s'] for r in rs):.1f} "
+                f"| {fmt} | {q} | {mpix:.{1 if mpix >= 10 else 2}f} "
                 f"| {'–' if gpu is None else f'{gpu:.3f}'} | "
                 f"{_mean(r['single_frame_ms'] for r in rs):.1f} | "
                 f"{_mean(r['psnr'] for r in rs):.2f} | {dpsnr:+.4f} | "

@@ -34,8 +34,9 @@
 #define __GST_BC_GL_SHADER_H__
 
 /* What every format's body starts with (after the defines): the work
- * group, the uniforms gstbcglencoder.c sets, the output storage block and
- * the texel fetch with clamp-to-edge padding. */
+ * group, the uniforms gstbcglencoder.c sets, the output storage block, the
+ * texel fetch with clamp-to-edge padding, the block's pixels by channel,
+ * the block stores and clamp255 (). */
 static const char gst_bc_gl_shader_prelude[] =
     "layout (local_size_x = 8, local_size_y = 8) in;\n"
     "\n"
@@ -58,6 +59,12 @@ static const char gst_bc_gl_shader_prelude[] =
     "  ivec2 c = min (blk * 4 + ivec2 (i & 3, i >> 2), u_size - 1);\n"
     "\n"
     "  return uvec4 (texelFetch (u_src, c, 0) * 255.0 + 0.5);\n"
+    "}\n"
+    "\n"
+    "/* v clamped to 0..255, the C code's clamp255 () */\n"
+    "float clamp255 (float v)\n"
+    "{\n"
+    "  return v < 0.0 ? 0.0 : (v > 255.0 ? 255.0 : v);\n"
     "}\n"
     "\n"
     "/* pixel i of block blk as (r, g, b, a), by u_chan; alpha 255 when\n"
@@ -106,11 +113,6 @@ static const char gst_bc_gl_shader_body[] =
     "\n"
     "int expand5 (int q) { return (q << 3) | (q >> 2); }\n"
     "int expand6 (int q) { return (q << 2) | (q >> 4); }\n"
-    "\n"
-    "float clamp255 (float v)\n"
-    "{\n"
-    "  return v < 0.0 ? 0.0 : (v > 255.0 ? 255.0 : v);\n"
-    "}\n"
     "\n"
     "/* quant5 / quant6 of the C code */\n"
     "int quant (float x, int bits, int up, int down)\n"

@@ -65,7 +65,47 @@ static gboolean ieee_renderer;
 /* A photograph that benchmarks/photos.py cached (not in the repository),
  * else a deterministic picture of the same size. "saturated" is that
  * picture at three times the contrast with black and white specks: many
- * pixels at 0 and 255, for the 6-value mode of BC4 and BC5. */
+ * pixels at 0 and 255, for the 6-value mode of BC4 and BC5. "subsets" is
+ * opaque and drawn block by block on BC7's three-subset partitions (the
+ * partition of the block's index): three colours far apart, flat in odd
+ * blocks, in even ones ramps of eight levels, so that the three-subset
+ * modes 2 and 0 win where photographs are not at hand (the fallback
+ * picture has alpha, which those modes cannot code). */
+static guint8 *
+subsets_picture (guint width, guint height)
+{
+  const guint8 *partitions3;
+  guint8 *p = g_malloc ((gsize) width * height * 4);
+  guint32 state = 5;
+  guint bx, by, x, y, s, c;
+
+  gst_bc_encode_bc7_tables (NULL, &partitions3, NULL, NULL, NULL, NULL);
+  for (by = 0; by < (height + 3) / 4; by++) {
+    for (bx = 0; bx < (width + 3) / 4; bx++) {
+      guint b = by * ((width + 3) / 4) + bx;
+      const guint8 *part = partitions3 + (b % 64) * 16;
+      guint8 colour[3][3];
+
+      for (s = 0; s < 3; s++)
+        for (c = 0; c < 3; c++)
+          colour[s][c] = (guint8) (c == s ? 170 + test_lcg_next (&state) % 80 :
+              test_lcg_next (&state) % 80);
+      for (y = by * 4; y < MIN (by * 4 + 4, height); y++) {
+        for (x = bx * 4; x < MIN (bx * 4 + 4, width); x++) {
+          guint i = (y % 4) * 4 + x % 4;
+          guint8 *px = p + ((gsize) y * width + x) * 4;
+          gint ramp = b % 2 ? 0 : (gint) (i % 8) * 9;
+
+          for (c = 0; c < 3; c++)
+            px[c] = (guint8) CLAMP (colour[part[i]][c] - 32 + ramp, 0, 255);
+          px[3] = 255;
+        }
+      }
+    }
+  }
+  return p;
+}
+
 static guint8 *
 load_picture (const gchar * name, guint width, guint height, gboolean * photo)
 {
@@ -76,6 +116,11 @@ load_picture (const gchar * name, guint width, guint height, gboolean * photo)
   gsize len = 0;
 
   g_free (file);
+  if (strcmp (name, "subsets") == 0) {
+    *photo = FALSE;
+    g_free (path);
+    return subsets_picture (width, height);
+  }
   if (strcmp (name, "saturated") == 0) {
     guint8 *p = test_picture (width, height, 11, 6, TEST_ALPHA_RAMP);
     gsize i;
@@ -313,12 +358,15 @@ static const Picture pictures[] = {
   {"dragonfly_crop", 30, 26},
   {"bridge_crop", 1918, 1078},
   {"saturated", 67, 45},
+  {"subsets", 64, 32},
 };
 
-/* BC7 with alpha: smaller pictures, an alpha channel of their own */
+/* BC7 with alpha: smaller pictures, an alpha channel of their own (opaque
+ * on two blocks in seven, where the modes without alpha compete) */
 static const Picture alpha_pictures[] = {
   {"dragonfly_crop", 30, 26},
   {"life_crop", 129, 67},
+  {"subsets", 64, 32},
 };
 
 static const gchar *const quality_names[] = { "fast", "normal", "high" };
