@@ -14,10 +14,11 @@
 #
 #   tests/screenshot/run.sh BUILD_DIR [--save-png FILE]
 #
-# Needs Xvfb (xvfb) and xwd (x11-apps): installed with apt-get when missing
-# and root (or sudo without a password). Exits 77 (skipped) only when Xvfb
-# cannot be installed or started, saying so; under CI (CI set) that is a
-# failure too.
+# Needs Xvfb (xvfb) and xwd (x11-apps), and gdb for the backtraces of a
+# process that hangs: installed with apt-get when missing and root (or sudo
+# without a password). Exits 77 (skipped) only when Xvfb cannot be
+# installed or started, saying so; under CI (CI set) that is a failure
+# too. Every step has a deadline (the whole test takes a few seconds).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -54,16 +55,21 @@ as_root() {
   fi
 }
 
-# Xvfb and xwd
-if ! command -v Xvfb >/dev/null || ! command -v xwd >/dev/null; then
-  echo "screenshot: installing xvfb and x11-apps (xwd) with apt-get"
+# Xvfb and xwd; gdb for the backtraces of a process that hangs (below)
+if ! command -v Xvfb >/dev/null || ! command -v xwd >/dev/null \
+    || ! command -v gdb >/dev/null; then
+  echo "screenshot: installing xvfb, x11-apps (xwd) and gdb with apt-get"
+  pkgs=(xvfb x11-apps xauth gdb)
   if ! { as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-          --no-install-recommends xvfb x11-apps xauth >/dev/null 2>&1 \
+          --no-install-recommends "${pkgs[@]}" >/dev/null 2>&1 \
         || { as_root apt-get update -q >/dev/null 2>&1 \
           && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-            --no-install-recommends xvfb x11-apps xauth >/dev/null 2>&1; }; }; then
-    skip "Xvfb or xwd is missing and cannot be installed" \
-      "(apt-get install xvfb x11-apps needs root or sudo)"
+            --no-install-recommends "${pkgs[@]}" >/dev/null 2>&1; }; }; then
+    if ! command -v Xvfb >/dev/null || ! command -v xwd >/dev/null; then
+      skip "Xvfb or xwd is missing and cannot be installed" \
+        "(apt-get install xvfb x11-apps needs root or sudo)"
+    fi
+    echo "screenshot: gdb cannot be installed: no backtraces on a hang"
   fi
 fi
 
@@ -73,6 +79,68 @@ done
 
 tmp=$(mktemp -d)
 pids=()
+
+# Every step has a deadline, so that a hang ends the test well within
+# meson's timeout with the logs, and the threads and backtraces of the
+# process that hung, instead of a bare timeout.
+note() {
+  echo "screenshot: [${SECONDS}s] $*"
+}
+
+dump_logs() {
+  local f
+  for f in xvfb sender receiver; do
+    if [ -s "$tmp/$f.log" ]; then
+      echo "--- $f.log (last 40 lines)" >&2
+      tail -n 40 "$tmp/$f.log" >&2
+    fi
+  done
+}
+
+fail() {
+  echo "screenshot: FAIL: $*" >&2
+  dump_logs
+  exit 1
+}
+
+# the threads of a process that hangs: name, state, kernel wait channel,
+# and with gdb every thread's backtrace
+dump_process() {
+  local pid=$1 name=$2 t
+  echo "--- $name (pid $pid) threads: name, state, wait channel" >&2
+  for t in /proc/"$pid"/task/*; do
+    echo "  $(cat "$t/comm" 2>/dev/null) $(awk '{print $3}' "$t/stat" \
+      2>/dev/null) $(cat "$t/wchan" 2>/dev/null)" >&2
+  done
+  if command -v gdb >/dev/null; then
+    echo "--- $name backtraces" >&2
+    timeout 60 gdb -q -batch -p "$pid" -ex "thread apply all bt" \
+      2>&1 | grep -E '^(Thread|#)' >&2 || true
+  fi
+}
+
+# wait_exit PID NAME SECONDS: waits for the process to end and returns its
+# exit status; when it is still running after SECONDS, shows its threads
+# and fails
+wait_exit() {
+  local pid=$1 name=$2 end=$((SECONDS + $3)) rc=0
+  while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    dump_process "$pid" "$name"
+    kill -KILL "$pid" 2>/dev/null || true
+    fail "$name did not exit within $3 s"
+  fi
+  wait "$pid" || rc=$?
+  return "$rc"
+}
+
+# last_match FILE SED-SCRIPT: the last line sed -n prints of the end of
+# FILE (a log that floods does not slow the polls down)
+last_match() {
+  tail -n 50 "$1" 2>/dev/null | sed -n "$2" | tail -n1
+}
 cleanup() {
   local p
   for p in "${pids[@]}"; do
@@ -96,9 +164,9 @@ Xvfb -displayfd 3 -screen 0 1024x768x24 -br -nolisten tcp \
   3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &
 xvfb_pid=$!
 pids+=("$xvfb_pid")
-for _ in $(seq 100); do
-  [ -s "$tmp/display" ] && break
-  kill -0 "$xvfb_pid" 2>/dev/null || break
+end=$((SECONDS + 20))
+while [ ! -s "$tmp/display" ] && kill -0 "$xvfb_pid" 2>/dev/null \
+    && [ "$SECONDS" -lt "$end" ]; do
   sleep 0.1
 done
 if [ ! -s "$tmp/display" ]; then
@@ -106,7 +174,7 @@ if [ ! -s "$tmp/display" ]; then
   skip "Xvfb did not start"
 fi
 export DISPLAY=":$(head -n1 "$tmp/display")"
-echo "screenshot: Xvfb on $DISPLAY"
+note "Xvfb on $DISPLAY"
 
 "$build/examples/sender" --address 127.0.0.1 --port 0 --units 4 \
   --width "$WIDTH" --height "$HEIGHT" --fps 30 --pattern "$PATTERN" \
@@ -114,63 +182,58 @@ echo "screenshot: Xvfb on $DISPLAY"
 sender_pid=$!
 pids+=("$sender_pid")
 port=""
-for _ in $(seq 100); do
-  port=$(sed -n 's/^sender: listening on .* port \([0-9]*\):.*/\1/p' \
-    "$tmp/sender.log")
-  [ -n "$port" ] && break
-  kill -0 "$sender_pid" 2>/dev/null || break
+end=$((SECONDS + 20))
+while [ -z "$port" ] && kill -0 "$sender_pid" 2>/dev/null \
+    && [ "$SECONDS" -lt "$end" ]; do
   sleep 0.1
+  port=$(last_match "$tmp/sender.log" \
+    's/^sender: listening on .* port \([0-9]*\):.*/\1/p')
 done
-if [ -z "$port" ]; then
-  cat "$tmp/sender.log" >&2
-  echo "screenshot: FAIL: the sender did not start" >&2
-  exit 1
-fi
+[ -n "$port" ] || fail "the sender did not start"
+note "sender on port $port"
 
 "$build/examples/receiver" --gl --display --host 127.0.0.1 --port "$port" \
   >"$tmp/receiver.log" 2>&1 &
 receiver_pid=$!
 pids+=("$receiver_pid")
 
+# the receiver prints its frame count once a second
 frames=0
-for _ in $(seq 300); do
-  frames=$(sed -n 's/^receiver: .*(frames \([0-9]*\),.*/\1/p' \
-    "$tmp/receiver.log" | tail -n1)
-  [ "${frames:-0}" -ge "$SETTLE_FRAMES" ] && break
-  kill -0 "$receiver_pid" 2>/dev/null || break
+end=$((SECONDS + 60))
+while [ "${frames:-0}" -lt "$SETTLE_FRAMES" ] \
+    && kill -0 "$receiver_pid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do
   sleep 0.1
+  frames=$(last_match "$tmp/receiver.log" \
+    's/^receiver: .*(frames \([0-9]*\),.*/\1/p')
 done
 if [ "${frames:-0}" -lt "$SETTLE_FRAMES" ]; then
-  cat "$tmp/receiver.log" "$tmp/sender.log" >&2
-  echo "screenshot: FAIL: the receiver did not show $SETTLE_FRAMES frames" >&2
-  exit 1
+  kill -0 "$receiver_pid" 2>/dev/null && dump_process "$receiver_pid" receiver
+  fail "the receiver did not show $SETTLE_FRAMES frames within 60 s"
 fi
-xwd -root -silent >"$tmp/screen.xwd"
+note "the receiver showed $frames frames"
+timeout 30 xwd -root -silent >"$tmp/screen.xwd" \
+  || fail "xwd did not capture the screen (status $?)"
 
 # the sender's EOS ends both
 kill -INT "$sender_pid"
 rc=0
-wait "$sender_pid" || rc=$?
-wait "$receiver_pid" || rc=$?
+wait_exit "$sender_pid" sender 30 || rc=$?
+wait_exit "$receiver_pid" receiver 30 || rc=$?
 pids=("$xvfb_pid")
+note "sender and receiver exited"
 cat "$tmp/receiver.log"
-if [ "$rc" -ne 0 ]; then
-  cat "$tmp/sender.log" >&2
-  echo "screenshot: FAIL: sender or receiver exited with status $rc" >&2
-  exit 1
-fi
+[ "$rc" -eq 0 ] || fail "sender or receiver exited with status $rc"
 # zero copies between the socket and the GL buffer
-if ! grep -q '^receiver: total: .*upload: zero-copy [1-9][0-9]*, copied 0,' \
-    "$tmp/receiver.log"; then
-  echo "screenshot: FAIL: glbcupload did not report zero-copy frames only" >&2
-  exit 1
-fi
+grep -q '^receiver: total: .*upload: zero-copy [1-9][0-9]*, copied 0,' \
+  "$tmp/receiver.log" \
+  || fail "glbcupload did not report zero-copy frames only"
 
 # the same frame, decoded on the CPU
-gst-launch-1.0 -q videotestsrc pattern="$PATTERN" num-buffers=1 \
+timeout 60 gst-launch-1.0 -q videotestsrc pattern="$PATTERN" num-buffers=1 \
   ! "video/x-raw,width=$WIDTH,height=$HEIGHT,framerate=30/1" \
   ! bc1enc quality=normal ! bcdec ! videoconvert ! video/x-raw,format=RGB \
-  ! filesink location="$tmp/reference.rgb"
+  ! filesink location="$tmp/reference.rgb" \
+  || fail "the reference decoding failed (status $?)"
 
-python3 "$here/compare.py" "$tmp/screen.xwd" "$tmp/reference.rgb" \
+timeout 60 python3 "$here/compare.py" "$tmp/screen.xwd" "$tmp/reference.rgb" \
   "$WIDTH" "$HEIGHT" "$MIN_PSNR" "${save[@]}"
