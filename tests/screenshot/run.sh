@@ -119,14 +119,25 @@ dump_process() {
   fi
 }
 
+# poll PID SECONDS COMMAND...: runs COMMAND every 0.1 s until it succeeds
+# (status 0), PID has ended or SECONDS have passed (status 1)
+poll() {
+  local pid=$1 end=$((SECONDS + $2))
+  shift 2
+  until "$@"; do
+    if ! kill -0 "$pid" 2>/dev/null || [ "$SECONDS" -ge "$end" ]; then
+      return 1
+    fi
+    sleep 0.1
+  done
+}
+
 # wait_exit PID NAME SECONDS: waits for the process to end and returns its
 # exit status; when it is still running after SECONDS, shows its threads
 # and fails
 wait_exit() {
-  local pid=$1 name=$2 end=$((SECONDS + $3)) rc=0
-  while kill -0 "$pid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do
-    sleep 0.1
-  done
+  local pid=$1 name=$2 rc=0
+  poll "$pid" "$3" false || true
   if kill -0 "$pid" 2>/dev/null; then
     dump_process "$pid" "$name"
     kill -KILL "$pid" 2>/dev/null || true
@@ -164,12 +175,7 @@ Xvfb -displayfd 3 -screen 0 1024x768x24 -br -nolisten tcp \
   3>"$tmp/display" >"$tmp/xvfb.log" 2>&1 &
 xvfb_pid=$!
 pids+=("$xvfb_pid")
-end=$((SECONDS + 20))
-while [ ! -s "$tmp/display" ] && kill -0 "$xvfb_pid" 2>/dev/null \
-    && [ "$SECONDS" -lt "$end" ]; do
-  sleep 0.1
-done
-if [ ! -s "$tmp/display" ]; then
+if ! poll "$xvfb_pid" 20 test -s "$tmp/display"; then
   cat "$tmp/xvfb.log" >&2
   skip "Xvfb did not start"
 fi
@@ -182,14 +188,12 @@ note "Xvfb on $DISPLAY"
 sender_pid=$!
 pids+=("$sender_pid")
 port=""
-end=$((SECONDS + 20))
-while [ -z "$port" ] && kill -0 "$sender_pid" 2>/dev/null \
-    && [ "$SECONDS" -lt "$end" ]; do
-  sleep 0.1
+sender_listens() {
   port=$(last_match "$tmp/sender.log" \
     's/^sender: listening on .* port \([0-9]*\):.*/\1/p')
-done
-[ -n "$port" ] || fail "the sender did not start"
+  [ -n "$port" ]
+}
+poll "$sender_pid" 20 sender_listens || fail "the sender did not start"
 note "sender on port $port"
 
 "$build/examples/receiver" --gl --display --host 127.0.0.1 --port "$port" \
@@ -199,14 +203,12 @@ pids+=("$receiver_pid")
 
 # the receiver prints its frame count once a second
 frames=0
-end=$((SECONDS + 60))
-while [ "${frames:-0}" -lt "$SETTLE_FRAMES" ] \
-    && kill -0 "$receiver_pid" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do
-  sleep 0.1
+receiver_settled() {
   frames=$(last_match "$tmp/receiver.log" \
     's/^receiver: .*(frames \([0-9]*\),.*/\1/p')
-done
-if [ "${frames:-0}" -lt "$SETTLE_FRAMES" ]; then
+  [ "${frames:-0}" -ge "$SETTLE_FRAMES" ]
+}
+if ! poll "$receiver_pid" 60 receiver_settled; then
   kill -0 "$receiver_pid" 2>/dev/null && dump_process "$receiver_pid" receiver
   fail "the receiver did not show $SETTLE_FRAMES frames within 60 s"
 fi
