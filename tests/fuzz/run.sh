@@ -4,19 +4,29 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # Builds the libFuzzer targets with clang (AddressSanitizer and
-# UndefinedBehaviorSanitizer on) and runs each for a bounded time.
+# UndefinedBehaviorSanitizer on) and runs them.
 #
-#   tests/fuzz/run.sh WORKDIR [SECONDS]
+#   tests/fuzz/run.sh WORKDIR              the gate: a fixed seed and a fixed
+#                                          number of runs from the committed
+#                                          corpus, the same result every time
+#   tests/fuzz/run.sh WORKDIR long [SECS]  a randomised run (random seed) of
+#                                          SECS seconds (default 600) that
+#                                          keeps its corpus in WORKDIR
 #
+# libFuzzer's findings exit with 1 (its default, 77, is meson's "skipped").
 # Exits 77 (skipped) when clang or its fuzzer runtime is missing, except
 # under CI (CI set), where that is a failure: ./dev.sh installs them.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-work=${1:?usage: run.sh WORKDIR [SECONDS]}
-seconds=${2:-30}
+work=${1:?usage: run.sh WORKDIR [long [SECONDS]]}
+mode=${2:-gate}
+seconds=${3:-600}
 cc=${FUZZ_CC:-clang}
+# the gate: about 15 s here
+gate_seed=1
+gate_runs=${FUZZ_GATE_RUNS:-5000000}
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -36,7 +46,7 @@ if ! "$cc" $flags -DBUILDING_GST_BC -DG_LOG_DOMAIN='"GStreamer-BC"' \
     -I"$src/gst-libs" -I"$src/gst-libs/gst/bc" \
     "$here/bcwire-fuzz.c" "$src/gst-libs/gst/bc/bcwire.c" \
     "$src/gst-libs/gst/bc/bctiling.c" "$src/gst-libs/gst/bc/bcformat.c" \
-    $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0) \
+    $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0) -ldl \
     -o "$work/bcwire-fuzz" 2> "$work/build.log"; then
   if grep -q "libclang_rt.fuzzer\|fsanitize=fuzzer" "$work/build.log"; then
     cat "$work/build.log" >&2
@@ -46,9 +56,40 @@ if ! "$cc" $flags -DBUILDING_GST_BC -DG_LOG_DOMAIN='"GStreamer-BC"' \
   exit 1
 fi
 
-mkdir -p "$work/corpus-bcwire"
-echo "fuzz: running bcwire-fuzz for ${seconds}s"
-ASAN_OPTIONS=detect_leaks=1 \
-LSAN_OPTIONS=suppressions="$src/tests/lsan.supp":print_suppressions=0 \
-  "$work/bcwire-fuzz" -max_total_time="$seconds" -rss_limit_mb=2048 \
-    -print_final_stats=1 "$work/corpus-bcwire"
+export ASAN_OPTIONS=detect_leaks=1
+export LSAN_OPTIONS=suppressions="$src/tests/lsan.supp":print_suppressions=0
+corpus="$here/corpus/bcwire"
+case "$mode" in
+  gate)
+    # New inputs go to a fresh directory, never into the committed corpus,
+    # so every run starts from the same inputs.
+    rm -rf "$work/gate-bcwire"
+    mkdir -p "$work/gate-bcwire"
+    echo "fuzz: bcwire-fuzz, seed $gate_seed, $gate_runs runs from $corpus"
+    # Without address space randomisation: the comparisons libFuzzer
+    # learns from can hold pointers, and random addresses would steer the
+    # mutations differently on every run.
+    norandom=()
+    if setarch "$(uname -m)" -R true 2>/dev/null; then
+      norandom=(setarch "$(uname -m)" -R)
+    fi
+    "${norandom[@]}" "$work/bcwire-fuzz" -seed="$gate_seed" \
+      -runs="$gate_runs" -reload=0 -rss_limit_mb=2048 -error_exitcode=1 -timeout_exitcode=1 \
+      -print_final_stats=1 -artifact_prefix="$work/" \
+      "$work/gate-bcwire" "$corpus"
+    ;;
+  long)
+    mkdir -p "$work/corpus-bcwire"
+    echo "fuzz: bcwire-fuzz, random seed, ${seconds}s; new inputs in" \
+      "$work/corpus-bcwire (merge the interesting ones into $corpus with" \
+      "-merge=1)"
+    "$work/bcwire-fuzz" -max_total_time="$seconds" -rss_limit_mb=2048 \
+      -error_exitcode=1 -timeout_exitcode=1 \
+      -print_final_stats=1 -artifact_prefix="$work/" \
+      "$work/corpus-bcwire" "$corpus"
+    ;;
+  *)
+    echo "usage: run.sh WORKDIR [long [SECONDS]]" >&2
+    exit 2
+    ;;
+esac

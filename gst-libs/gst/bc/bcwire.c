@@ -1238,8 +1238,10 @@ stats_check_known_name (const gchar * str, const gchar * start,
 
 /* Received statistics are plain values, so before handing the string to
  * gst_structure_from_string() this makes sure that:
- * - the structure name starts with a letter and every type cast (outside
- *   quoted strings) is a number, boolean, string or fraction: GStreamer 1.22
+ * - every value has a type cast, and every type cast (outside quoted
+ *   strings) is a number, boolean, string or fraction; the structure name
+ *   starts with a letter: GStreamer 1.22 guesses the type of an untyped
+ *   value (with a g_warning for '=""'), and
  *   answers a name that does not start with a letter, also one inside a
  *   nested (GstStructure) or (GstCaps) value, with a critical instead of an
  *   error;
@@ -1297,6 +1299,20 @@ stats_check_syntax (const gchar * str, GError ** error)
           G_GSIZE_FORMAT ", only plain values are allowed", *p,
           (gsize) (p - str));
       return FALSE;
+    } else if (*p == '=') {
+      const gchar *v = p + 1;
+
+      /* gst_structure_to_string() casts every value; an untyped one makes
+       * GStreamer 1.22 guess its type, with a g_warning for '=""' */
+      while (g_ascii_isspace (*v))
+        v++;
+      if (*v != '(') {
+        g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+            "STATS structure has a value without a type at offset %"
+            G_GSIZE_FORMAT ", every value must be cast, as in "
+            "'frames=(guint64)1'", (gsize) (v - str));
+        return FALSE;
+      }
     } else if (*p == ',') {
       const gchar *start, *end;
 

@@ -465,28 +465,32 @@ GST_START_TEST (test_stats)
   g_quark_from_static_string ("stats");
   g_quark_from_static_string ("a");
   g_quark_from_static_string ("n");
-  for (i = 0; i < 13; i++) {
+  for (i = 0; i < 14; i++) {
     const gchar *bad[] = { "this is = not a structure",
       "stats, a=(int)1; garbage", "stats, n=(int)notanumber",
       /* names and types GStreamer 1.22 answers with a critical */
       "", "3tats, a=(int)1", "\"3tats\", a=(int)1",
       "stats, a=(structure)\"3x;\"", "stats, a=(GstCaps)\"3x\"",
       "stats, a=( GstStructure )\"3x;\", n=(int)1",
-      "stats, a={ (int)1, (int)x }",
+      "stats, a=(int){ 1, x }",
       /* names the process does not know yet */
       "bcwire-unknown-structure, a=(int)1",
       "stats, a=(int)1, bcwire-unknown-field=(int)2",
-      "stats, a=\"x, y\",bcwire-unknown-field=(int)2"
+      "stats, a=(string)\"x, y\",bcwire-unknown-field=(int)2",
+      /* an untyped value: GStreamer 1.22 guesses, with a g_warning for "" */
+      "stats, a=\"\""
     };
-    const gchar *needle[] = { "does not parse", "does not parse",
+    const gchar *needle[] = { "value without a type at offset 10",
+      "does not parse",
       "does not parse", "starts with byte 0x00", "starts with byte 0x33",
       "starts with byte 0x22", "type 'structure' at offset 9",
       "type 'GstCaps'", "type 'GstStructure' at offset 9",
-      "list, array or range ('{') at offset 9",
+      "list, array or range ('{') at offset 14",
       "structure name 'bcwire-unknown-structure' at offset 0 is not a name "
           "this process knows",
       "field name 'bcwire-unknown-field' at offset 17",
-      "field name 'bcwire-unknown-field' at offset 16"
+      "field name 'bcwire-unknown-field' at offset 24",
+      "value without a type at offset 9"
     };
     guint8 *p = g_malloc (2 + strlen (bad[i]));
 

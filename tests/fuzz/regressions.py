@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+# gst-bc
+# Copyright (C) 2026 gst-bc developers
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Writes the regression inputs of bcwire-fuzz into corpus/bcwire/.
+
+Each is an input the parsers once mishandled, or one a check in bcwire.c
+exists for, so that the gate run replays it first and fails at once when
+that check is lost. An input is one byte that picks the parser (its value
+modulo 11, as in bcwire-fuzz.c), then the message payload.
+
+    tests/fuzz/regressions.py        rewrite the files (they are committed)
+"""
+import struct
+from pathlib import Path
+
+STATS = 7  # the parser byte of gst_bc_wire_stats_parse
+
+
+def stats(text: str) -> bytes:
+    raw = text.encode()
+    return bytes([STATS]) + struct.pack(">H", len(raw)) + raw
+
+
+# name -> (input, what goes wrong without the check)
+CASES = {
+    # GStreamer 1.22 leaks the partial list when an element does not parse
+    "regress-stats-list-leak": stats("stats, frames-received=(int){ 1, x }"),
+    "regress-stats-array-leak": stats("stats, frames-received=(int)< 1, x >"),
+    "regress-stats-range-leak": stats("stats, frames-received=(int)[ 1, x ]"),
+    # g_critical for a structure name that does not start with a letter
+    "regress-stats-name-critical": stats("3tats, frames-received=(int)1"),
+    "regress-stats-nested-critical":
+        stats('stats, frames-received=(structure)"3x;"'),
+    "regress-stats-caps-critical":
+        stats('stats, frames-received=(GstCaps)"3x"'),
+    # g_warning for an untyped '=""'
+    "regress-stats-untyped-warning": stats('stats, frames-received=""'),
+    # a new quark per unknown name: memory without bound
+    "regress-stats-new-field-quark":
+        stats("stats, frames-received=(int)1, bcwire-fuzz-new-name=(int)2"),
+    "regress-stats-new-name-quark": stats("bcwire-fuzz-new-name, a=(int)1"),
+    # valid, for the mutations to start from
+    "valid-stats": stats('stats, frames-received=(guint64)7, '
+                         'frames-received=(string)"a, b", '
+                         'frames-received=(fraction)30/1, '
+                         'frames-received=(boolean)true'),
+}
+
+
+def main() -> None:
+    out = Path(__file__).resolve().parent / "corpus" / "bcwire"
+    out.mkdir(parents=True, exist_ok=True)
+    for name, data in CASES.items():
+        (out / name).write_bytes(data)
+
+
+if __name__ == "__main__":
+    main()
