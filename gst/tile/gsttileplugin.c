@@ -16,7 +16,8 @@
 #include <gst/video/video.h>
 
 #include "gsttileelements.h"
-#include "gsttilenet.h"
+#include <gst/tile/tilestats.h>
+#include <gst/tile/tilewire.h>
 
 GType
 gst_tile_protocol_get_type (void)
@@ -101,7 +102,7 @@ gst_tile_tiling_for_caps (GstCaps * caps, guint n_units, GstBcTiling * tiling,
     return FALSE;
   }
   *frame_size = (gsize) tiling->n_rows * tiling->row_bytes;
-  return *frame_size > 0 && *frame_size <= GST_BC_WIRE_MAX_FRAME_SIZE;
+  return *frame_size > 0 && *frame_size <= GST_TILE_WIRE_MAX_FRAME_SIZE;
 }
 
 void

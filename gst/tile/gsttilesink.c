@@ -48,7 +48,7 @@
 #endif
 
 #include "gsttilesink.h"
-#include "gsttilenet.h"
+#include <gst/tile/tilenet.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -81,7 +81,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
  * the receiver's window is taken as open */
 #define ACK_STALL_US (G_USEC_PER_SEC)
 #define MAX_PENDING 64
-#define PENDING_BUF (GST_BC_WIRE_HEADER_SIZE + 64)
+#define PENDING_BUF (GST_TILE_WIRE_HEADER_SIZE + 64)
 
 enum
 {
@@ -174,7 +174,7 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
   g_object_class_install_property (gobject_class, PROP_UNITS,
       g_param_spec_uint ("units", "Units",
           "Tiles per frame, each on its own connection and thread (frames "
-          "with fewer rows get one tile per row)", 1, GST_BC_WIRE_MAX_UNITS,
+          "with fewer rows get one tile per row)", 1, GST_TILE_WIRE_MAX_UNITS,
           DEFAULT_UNITS, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_PROTOCOL,
@@ -221,7 +221,7 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
       g_param_spec_uint ("packet-size", "Packet size",
           "protocol=udp: payload bytes per datagram, after its 32-byte header "
           "(1408 fits a 1500-byte MTU with the IPv4 and UDP headers)", 1,
-          GST_BC_WIRE_MAX_PACKET_PAYLOAD, DEFAULT_PACKET_SIZE,
+          GST_TILE_WIRE_MAX_PACKET_PAYLOAD, DEFAULT_PACKET_SIZE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_GSO,
@@ -276,7 +276,7 @@ gst_tile_sink_init (GstTileSink * self)
   self->control_fd = -1;
   self->wake_fds[0] = self->wake_fds[1] = -1;
   self->pending = g_new0 (GstTileSinkPending, MAX_PENDING);
-  for (i = 0; i < GST_BC_WIRE_MAX_UNITS; i++) {
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
     self->units[i].sink = self;
     self->units[i].index = i;
     self->units[i].fd = -1;
@@ -297,7 +297,7 @@ gst_tile_sink_finalize (GObject * object)
 
   g_free (self->address);
   g_free (self->pending);
-  for (i = 0; i < GST_BC_WIRE_MAX_UNITS; i++)
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
     g_cond_clear (&self->units[i].cond);
   if (self->receiver_stats)
     gst_structure_free (self->receiver_stats);
@@ -338,8 +338,8 @@ gst_tile_sink_get_stats (GstTileSink * self)
       "send-buffer-size", G_TYPE_INT, self->send_buffer_size,
       "send-buffer-granted", G_TYPE_INT, self->granted_send_buffer, NULL);
 
-  gst_value_array_init (&bytes, GST_BC_WIRE_MAX_UNITS);
-  gst_value_array_init (&busy, GST_BC_WIRE_MAX_UNITS);
+  gst_value_array_init (&bytes, GST_TILE_WIRE_MAX_UNITS);
+  gst_value_array_init (&busy, GST_TILE_WIRE_MAX_UNITS);
   n = self->n_threads;
   for (i = 0; i < n; i++) {
     g_value_init (&v, G_TYPE_UINT64);
@@ -519,7 +519,7 @@ close_data_locked (GstTileSink * self)
 {
   guint i;
 
-  for (i = 0; i < GST_BC_WIRE_MAX_UNITS; i++) {
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
     GstTileSinkUnit *u = &self->units[i];
 
     if (u->fd < 0)
@@ -557,7 +557,7 @@ session_ready_locked (GstTileSink * self)
   /* over UDP the receiver's window must be known too: its first ACK */
   return self->control_fd >= 0 && !self->control_dead && self->have_config &&
       self->n_connected == self->config.n_tiles && !self->eos_sent &&
-      (self->config.protocol != GST_BC_WIRE_PROTOCOL_UDP ||
+      (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP ||
       self->ack_window > 0);
 }
 
@@ -596,7 +596,7 @@ send_config_locked (GstTileSink * self)
   self->acked_next = self->next_frame;
   self->ack_window = 0;
   self->ack_progress_us = g_get_monotonic_time ();
-  ret = gst_bc_wire_config_pack (&self->config, p, &err);
+  ret = gst_tile_wire_config_pack (&self->config, p, &err);
   if (!ret) {
     GST_ERROR_OBJECT (self, "cannot pack CONFIG: %s", err->message);
     g_clear_error (&err);
@@ -635,7 +635,7 @@ typedef struct
   gint64 pace_next;             /* ns, CLOCK_MONOTONIC */
 } UdpScratch;
 
-static const guint8 udp_zeros[GST_BC_WIRE_MAX_PACKET_PAYLOAD];
+static const guint8 udp_zeros[GST_TILE_WIRE_MAX_PACKET_PAYLOAD];
 
 static void
 udp_scratch_clear (UdpScratch * sc)
@@ -680,12 +680,12 @@ udp_pace (UdpScratch * sc, gsize bytes, guint64 rate)
  * sendmmsg() sends up to 64 messages per system call. */
 static gboolean
 send_tile_udp (GstTileSinkUnit * u, UdpScratch * sc, gint fd,
-    GstTileSinkFrame * frame, const GstBcWireTile * tile, guint ps,
+    GstTileSinkFrame * frame, const GstTileWireTile * tile, guint ps,
     guint64 rate, guint64 * n_packets, GError ** error)
 {
-  GstBcWirePacketHeader ph;
-  guint seg = GST_BC_WIRE_PACKET_HEADER_SIZE + ps;
-  guint n = gst_bc_wire_packets_per_tile (tile->size, ps);
+  GstTileWirePacketHeader ph;
+  guint seg = GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
+  guint n = gst_tile_wire_packets_per_tile (tile->size, ps);
   guint per_msg = 1, n_msgs, batch, i, j;
   const guint8 *data = frame->map.data + tile->offset;
 
@@ -693,7 +693,7 @@ send_tile_udp (GstTileSinkUnit * u, UdpScratch * sc, gint fd,
     per_msg = CLAMP (65000 / seg, 1, 64);
   if (n > sc->alloc) {
     sc->headers = g_realloc (sc->headers, (gsize) n *
-        GST_BC_WIRE_PACKET_HEADER_SIZE);
+        GST_TILE_WIRE_PACKET_HEADER_SIZE);
     sc->iov = g_realloc (sc->iov, sizeof (struct iovec) * 3 * n);
     sc->msgs = g_realloc (sc->msgs, sizeof (struct mmsghdr) * n);
     sc->alloc = n;
@@ -704,14 +704,14 @@ send_tile_udp (GstTileSinkUnit * u, UdpScratch * sc, gint fd,
   ph.frame = frame->number;
   ph.timestamp = frame->timestamp;
   for (i = 0; i < n; i++) {
-    guint8 *h = sc->headers + (gsize) i * GST_BC_WIRE_PACKET_HEADER_SIZE;
+    guint8 *h = sc->headers + (gsize) i * GST_TILE_WIRE_PACKET_HEADER_SIZE;
     gsize off = (gsize) i * ps, len = MIN (ps, tile->size - off);
     struct iovec *iov = &sc->iov[3 * i];
 
     ph.offset = off;
-    gst_bc_wire_packet_header_write (h, &ph);
+    gst_tile_wire_packet_header_write (h, &ph);
     iov[0].iov_base = h;
-    iov[0].iov_len = GST_BC_WIRE_PACKET_HEADER_SIZE;
+    iov[0].iov_len = GST_TILE_WIRE_PACKET_HEADER_SIZE;
     iov[1].iov_base = (guint8 *) data + off;
     iov[1].iov_len = len;
     iov[2].iov_base = (guint8 *) udp_zeros;
@@ -762,12 +762,12 @@ unit_thread (gpointer data)
   g_mutex_lock (&self->lock);
   while (TRUE) {
     GstTileSinkFrame *frame;
-    GstBcWireTile tile_copy;
+    GstTileWireTile tile_copy;
     guint64 rate, n_packets = 0;
     guint ps, n_tiles;
-    const GstBcWireTile *tile;
-    GstBcWireTileHeader th;
-    guint8 hdr[GST_BC_WIRE_TILE_HEADER_SIZE];
+    const GstTileWireTile *tile;
+    GstTileWireTileHeader th;
+    guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
     GError *err = NULL;
     gint fd;
     gint64 t0;
@@ -800,7 +800,7 @@ unit_thread (gpointer data)
     th.timestamp = frame->timestamp;
     th.size = tile->size;
     th.flags = 0;
-    gst_bc_wire_tile_header_write (hdr, &th);
+    gst_tile_wire_tile_header_write (hdr, &th);
     if (self->protocol == GST_TILE_PROTOCOL_UDP) {
       GST_OBJECT_LOCK (self);
       rate = self->max_bitrate / n_tiles;
@@ -819,12 +819,12 @@ unit_thread (gpointer data)
     u->busy_ns += (g_get_monotonic_time () - t0) * 1000;
     if (ok) {
       u->bytes += n_packets ? n_packets * (ps +
-          GST_BC_WIRE_PACKET_HEADER_SIZE) : tile->size + sizeof (hdr);
+          GST_TILE_WIRE_PACKET_HEADER_SIZE) : tile->size + sizeof (hdr);
       u->frames++;
       u->packets += n_packets;
       self->packets_sent += n_packets;
       self->bytes_sent += n_packets ? n_packets * (ps +
-          GST_BC_WIRE_PACKET_HEADER_SIZE) : tile->size + sizeof (hdr);
+          GST_TILE_WIRE_PACKET_HEADER_SIZE) : tile->size + sizeof (hdr);
     }
     frame = frame_done_locked (self, frame, ok);
     if (u->close_pending) {
@@ -852,7 +852,7 @@ pending_close (GstTileSink * self, guint i)
 }
 
 static void
-refuse (GstTileSink * self, gint fd, GstBcWireRefuseCode code,
+refuse (GstTileSink * self, gint fd, GstTileWireRefuseCode code,
     const gchar * reason)
 {
   GST_WARNING_OBJECT (self, "refusing a connection (%s): %s",
@@ -864,21 +864,21 @@ refuse (GstTileSink * self, gint fd, GstBcWireRefuseCode code,
 /* A complete first message on a new connection: HELLO (control) or
  * UNIT_HELLO (data). Takes @fd over. Lock held. */
 static void
-handle_first_message (GstTileSink * self, gint fd, const GstBcWireHeader * h,
+handle_first_message (GstTileSink * self, gint fd, const GstTileWireHeader * h,
     const guint8 * payload)
 {
   GError *err = NULL;
   gint size;
 
-  if (h->type == GST_BC_WIRE_TYPE_HELLO) {
-    GstBcWireHello hello;
+  if (h->type == GST_TILE_WIRE_TYPE_HELLO) {
+    GstTileWireHello hello;
 
-    if (!gst_bc_wire_hello_parse (payload, h->payload_len, &hello, &err)) {
-      refuse (self, fd, GST_BC_WIRE_REFUSE_BAD_MESSAGE, err->message);
+    if (!gst_tile_wire_hello_parse (payload, h->payload_len, &hello, &err)) {
+      refuse (self, fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
       goto close;
     }
     if (self->control_fd >= 0) {
-      refuse (self, fd, GST_BC_WIRE_REFUSE_BUSY,
+      refuse (self, fd, GST_TILE_WIRE_REFUSE_BUSY,
           "this tilesink already serves a receiver");
       goto close;
     }
@@ -894,19 +894,19 @@ handle_first_message (GstTileSink * self, gint fd, const GstBcWireHeader * h,
     return;
   }
 
-  if (h->type == GST_BC_WIRE_TYPE_UNIT_HELLO
+  if (h->type == GST_TILE_WIRE_TYPE_UNIT_HELLO
       && self->protocol == GST_TILE_PROTOCOL_UDP) {
-    refuse (self, fd, GST_BC_WIRE_REFUSE_OTHER, "this tilesink uses "
+    refuse (self, fd, GST_TILE_WIRE_REFUSE_OTHER, "this tilesink uses "
         "protocol udp: send UNIT_HELLO as a datagram to the control port");
     goto close;
   }
 
-  if (h->type == GST_BC_WIRE_TYPE_UNIT_HELLO) {
-    GstBcWireUnitHello uh;
+  if (h->type == GST_TILE_WIRE_TYPE_UNIT_HELLO) {
+    GstTileWireUnitHello uh;
     gchar *msg;
 
-    if (!gst_bc_wire_unit_hello_parse (payload, h->payload_len, &uh, &err)) {
-      refuse (self, fd, GST_BC_WIRE_REFUSE_BAD_MESSAGE, err->message);
+    if (!gst_tile_wire_unit_hello_parse (payload, h->payload_len, &uh, &err)) {
+      refuse (self, fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
       goto close;
     }
     if (self->control_fd < 0 || !self->have_config || uh.token != self->token
@@ -916,7 +916,7 @@ handle_first_message (GstTileSink * self, gint fd, const GstBcWireHeader * h,
           "x generation %u", uh.token, uh.generation,
           self->control_fd >= 0 ? self->token : 0,
           self->have_config ? self->config.generation : 0);
-      refuse (self, fd, GST_BC_WIRE_REFUSE_UNKNOWN_TOKEN, msg);
+      refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN, msg);
       g_free (msg);
       goto close;
     }
@@ -924,7 +924,7 @@ handle_first_message (GstTileSink * self, gint fd, const GstBcWireHeader * h,
       msg = g_strdup_printf ("unit %u %s (the session has %u units)",
           uh.unit, uh.unit >= self->config.n_tiles ? "does not exist" :
           "is already connected", self->config.n_tiles);
-      refuse (self, fd, GST_BC_WIRE_REFUSE_UNKNOWN_UNIT, msg);
+      refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, msg);
       g_free (msg);
       goto close;
     }
@@ -948,7 +948,7 @@ handle_first_message (GstTileSink * self, gint fd, const GstBcWireHeader * h,
     return;
   }
 
-  refuse (self, fd, GST_BC_WIRE_REFUSE_BAD_MESSAGE,
+  refuse (self, fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
       "the first message on a connection must be HELLO or UNIT_HELLO");
 close:
   g_clear_error (&err);
@@ -960,15 +960,15 @@ close:
 static gboolean
 pending_read (GstTileSink * self, GstTileSinkPending * p)
 {
-  GstBcWireHeader h;
+  GstTileWireHeader h;
   GError *err = NULL;
-  gsize want = GST_BC_WIRE_HEADER_SIZE;
+  gsize want = GST_TILE_WIRE_HEADER_SIZE;
   gssize n;
   gint fd;
 
-  if (p->have >= GST_BC_WIRE_HEADER_SIZE) {
-    if (gst_bc_wire_header_parse (p->buf, p->have, &h, &err) !=
-        GST_BC_WIRE_PARSE_OK)
+  if (p->have >= GST_TILE_WIRE_HEADER_SIZE) {
+    if (gst_tile_wire_header_parse (p->buf, p->have, &h, &err) !=
+        GST_TILE_WIRE_PARSE_OK)
       g_assert_not_reached ();
     want += h.payload_len;
   }
@@ -981,27 +981,27 @@ pending_read (GstTileSink * self, GstTileSinkPending * p)
     return FALSE;
   }
   p->have += n;
-  if (p->have < GST_BC_WIRE_HEADER_SIZE)
+  if (p->have < GST_TILE_WIRE_HEADER_SIZE)
     return TRUE;
 
-  if (p->have == GST_BC_WIRE_HEADER_SIZE) {
-    switch (gst_bc_wire_header_parse (p->buf, p->have, &h, &err)) {
-      case GST_BC_WIRE_PARSE_OK:
+  if (p->have == GST_TILE_WIRE_HEADER_SIZE) {
+    switch (gst_tile_wire_header_parse (p->buf, p->have, &h, &err)) {
+      case GST_TILE_WIRE_PARSE_OK:
         break;
       default:
         refuse (self, p->fd, err->code ==
-            GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION ?
-            GST_BC_WIRE_REFUSE_BAD_VERSION : GST_BC_WIRE_REFUSE_BAD_MESSAGE,
+            GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION ?
+            GST_TILE_WIRE_REFUSE_BAD_VERSION : GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
             err->message);
         g_clear_error (&err);
         gst_tile_net_close (&p->fd);
         return FALSE;
     }
-    if (h.payload_len > PENDING_BUF - GST_BC_WIRE_HEADER_SIZE) {
+    if (h.payload_len > PENDING_BUF - GST_TILE_WIRE_HEADER_SIZE) {
       gchar *msg = g_strdup_printf ("%s payload of %u bytes is too large for "
-          "a first message", gst_bc_wire_type_get_name (h.type),
+          "a first message", gst_tile_wire_type_get_name (h.type),
           h.payload_len);
-      refuse (self, p->fd, GST_BC_WIRE_REFUSE_BAD_MESSAGE, msg);
+      refuse (self, p->fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, msg);
       g_free (msg);
       gst_tile_net_close (&p->fd);
       return FALSE;
@@ -1009,18 +1009,18 @@ pending_read (GstTileSink * self, GstTileSinkPending * p)
     if (h.payload_len > 0)
       return TRUE;
   }
-  gst_bc_wire_header_parse (p->buf, p->have, &h, NULL);
-  if (p->have < GST_BC_WIRE_HEADER_SIZE + h.payload_len)
+  gst_tile_wire_header_parse (p->buf, p->have, &h, NULL);
+  if (p->have < GST_TILE_WIRE_HEADER_SIZE + h.payload_len)
     return TRUE;
   fd = p->fd;
   p->fd = -1;
-  handle_first_message (self, fd, &h, p->buf + GST_BC_WIRE_HEADER_SIZE);
+  handle_first_message (self, fd, &h, p->buf + GST_TILE_WIRE_HEADER_SIZE);
   return FALSE;
 }
 
 /* A message from the receiver on the control connection. Lock held. */
 static void
-handle_control (GstTileSink * self, const GstBcWireHeader * h,
+handle_control (GstTileSink * self, const GstTileWireHeader * h,
     GByteArray * payload)
 {
   GError *err = NULL;
@@ -1028,14 +1028,14 @@ handle_control (GstTileSink * self, const GstBcWireHeader * h,
   guint64 t;
 
   switch (h->type) {
-    case GST_BC_WIRE_TYPE_KEEPALIVE:
-      if (!gst_bc_wire_keepalive_parse (payload->data, payload->len, &t, &err))
+    case GST_TILE_WIRE_TYPE_KEEPALIVE:
+      if (!gst_tile_wire_keepalive_parse (payload->data, payload->len, &t, &err))
         break;
       return;
-    case GST_BC_WIRE_TYPE_ACK:{
-      GstBcWireAck ack;
+    case GST_TILE_WIRE_TYPE_ACK:{
+      GstTileWireAck ack;
 
-      if (!gst_bc_wire_ack_parse (payload->data, payload->len, &ack, &err))
+      if (!gst_tile_wire_ack_parse (payload->data, payload->len, &ack, &err))
         break;
       /* acknowledgements of another generation (an old one still on its
        * way) move nothing; nor do those of frames never sent (a confused
@@ -1053,10 +1053,10 @@ handle_control (GstTileSink * self, const GstBcWireHeader * h,
       }
       return;
     }
-    case GST_BC_WIRE_TYPE_STATS:
+    case GST_TILE_WIRE_TYPE_STATS:
       /* statistics are informative: a report we cannot read (another
        * version's field names, say) is skipped, not fatal */
-      if (!gst_bc_wire_stats_parse (payload->data, payload->len, &s, &err)) {
+      if (!gst_tile_wire_stats_parse (payload->data, payload->len, &s, &err)) {
         GST_WARNING_OBJECT (self, "ignoring receiver statistics: %s",
             err->message);
         g_clear_error (&err);
@@ -1067,13 +1067,13 @@ handle_control (GstTileSink * self, const GstBcWireHeader * h,
       self->receiver_stats = s;
       return;
     default:
-      g_set_error (&err, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+      g_set_error (&err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
           "unexpected %s message from the receiver",
-          gst_bc_wire_type_get_name (h->type));
+          gst_tile_wire_type_get_name (h->type));
       break;
   }
   GST_WARNING_OBJECT (self, "bad control message: %s", err->message);
-  gst_tile_net_send_refuse (self->control_fd, GST_BC_WIRE_REFUSE_BAD_MESSAGE,
+  gst_tile_net_send_refuse (self->control_fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
       err->message);
   end_session_locked (self, err->message);
   g_clear_error (&err);
@@ -1090,14 +1090,14 @@ post_stats (GstTileSink * self)
 
 static void
 udp_refuse (GstTileSink * self, const struct sockaddr *addr, socklen_t len,
-    GstBcWireRefuseCode code, const gchar * reason)
+    GstTileWireRefuseCode code, const gchar * reason)
 {
   GByteArray *m = g_byte_array_new ();
 
   GST_WARNING_OBJECT (self, "refusing a UDP unit (%s): %s",
       gst_tile_net_refuse_code_name (code), reason);
   self->refused++;
-  if (gst_bc_wire_refuse_pack (code, reason, m, NULL))
+  if (gst_tile_wire_refuse_pack (code, reason, m, NULL))
     sendto (self->udp_fd, m->data, m->len, MSG_DONTWAIT, addr, len);
   g_byte_array_unref (m);
 }
@@ -1109,11 +1109,11 @@ udp_refuse (GstTileSink * self, const struct sockaddr *addr, socklen_t len,
 static void
 handle_udp_hello (GstTileSink * self)
 {
-  guint8 buf[GST_BC_WIRE_HEADER_SIZE + 64];
+  guint8 buf[GST_TILE_WIRE_HEADER_SIZE + 64];
   struct sockaddr_storage ss;
   socklen_t sl = sizeof (ss);
-  GstBcWireHeader h;
-  GstBcWireUnitHello uh;
+  GstTileWireHeader h;
+  GstTileWireUnitHello uh;
   GstTileSinkUnit *u;
   GError *err = NULL;
   gssize n;
@@ -1123,13 +1123,13 @@ handle_udp_hello (GstTileSink * self)
       (struct sockaddr *) &ss, &sl);
   if (n <= 0)
     return;
-  if (gst_bc_wire_header_parse (buf, n, &h, &err) != GST_BC_WIRE_PARSE_OK
-      || h.type != GST_BC_WIRE_TYPE_UNIT_HELLO
-      || h.payload_len != n - GST_BC_WIRE_HEADER_SIZE
-      || !gst_bc_wire_unit_hello_parse (buf + GST_BC_WIRE_HEADER_SIZE,
+  if (gst_tile_wire_header_parse (buf, n, &h, &err) != GST_TILE_WIRE_PARSE_OK
+      || h.type != GST_TILE_WIRE_TYPE_UNIT_HELLO
+      || h.payload_len != n - GST_TILE_WIRE_HEADER_SIZE
+      || !gst_tile_wire_unit_hello_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
           h.payload_len, &uh, &err)) {
     udp_refuse (self, (struct sockaddr *) &ss, sl,
-        GST_BC_WIRE_REFUSE_BAD_MESSAGE, err ? err->message :
+        GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err ? err->message :
         "expected one UNIT_HELLO per datagram");
     g_clear_error (&err);
     return;
@@ -1137,13 +1137,13 @@ handle_udp_hello (GstTileSink * self)
   if (self->control_fd < 0 || self->control_dead || !self->have_config
       || uh.token != self->token || uh.generation != self->config.generation) {
     udp_refuse (self, (struct sockaddr *) &ss, sl,
-        GST_BC_WIRE_REFUSE_UNKNOWN_TOKEN,
+        GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
         "UNIT_HELLO for another session or generation");
     return;
   }
   if (uh.unit >= self->config.n_tiles) {
     udp_refuse (self, (struct sockaddr *) &ss, sl,
-        GST_BC_WIRE_REFUSE_UNKNOWN_UNIT, "no such unit");
+        GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, "no such unit");
     return;
   }
   u = &self->units[uh.unit];
@@ -1152,7 +1152,7 @@ handle_udp_hello (GstTileSink * self)
       sendto (self->udp_fd, buf, n, MSG_DONTWAIT, (struct sockaddr *) &ss, sl);
     else
       udp_refuse (self, (struct sockaddr *) &ss, sl,
-          GST_BC_WIRE_REFUSE_UNKNOWN_UNIT, "unit is already connected");
+          GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, "unit is already connected");
     return;
   }
 
@@ -1168,7 +1168,7 @@ handle_udp_hello (GstTileSink * self)
   self->granted_send_buffer = size;
   u->gso = FALSE;
   if (self->gso != GST_TILE_GSO_OFF) {
-    u->gso = gst_tile_net_set_gso (fd, GST_BC_WIRE_PACKET_HEADER_SIZE +
+    u->gso = gst_tile_net_set_gso (fd, GST_TILE_WIRE_PACKET_HEADER_SIZE +
         self->config.packet_size);
     if (!u->gso && self->gso == GST_TILE_GSO_ON) {
       GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("This kernel has no UDP "
@@ -1244,7 +1244,7 @@ server_thread (gpointer data)
     }
 
     if (control_idx >= 0 && pfd[control_idx].revents) {
-      GstBcWireHeader h;
+      GstTileWireHeader h;
       GError *err = NULL;
       gint cfd;
 
@@ -1258,9 +1258,9 @@ server_thread (gpointer data)
         g_mutex_unlock (&self->lock);
       } else {
         g_mutex_lock (&self->lock);
-        if (err->domain == GST_BC_WIRE_ERROR) {
+        if (err->domain == GST_TILE_WIRE_ERROR) {
           GST_WARNING_OBJECT (self, "bad control message: %s", err->message);
-          gst_tile_net_send_refuse (cfd, GST_BC_WIRE_REFUSE_BAD_MESSAGE,
+          gst_tile_net_send_refuse (cfd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
               err->message);
         }
         end_session_locked (self, err->message);
@@ -1293,7 +1293,7 @@ server_thread (gpointer data)
         p->deadline = g_get_monotonic_time () +
             (gint64) self->handshake_timeout * 1000;
       } else if (fd >= 0) {
-        refuse (self, fd, GST_BC_WIRE_REFUSE_BUSY,
+        refuse (self, fd, GST_TILE_WIRE_REFUSE_BUSY,
             "too many connections in handshake");
         close (fd);
       } else {
@@ -1310,7 +1310,7 @@ server_thread (gpointer data)
       if (pfd[n + i].revents && !pending_read (self, p)) {
         pending_close (self, i);
       } else if (now > p->deadline) {
-        refuse (self, p->fd, GST_BC_WIRE_REFUSE_BAD_MESSAGE,
+        refuse (self, p->fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
             "no complete first message within the handshake timeout");
         pending_close (self, i);
       }
@@ -1320,7 +1320,7 @@ server_thread (gpointer data)
         KEEPALIVE_INTERVAL_MS * 1000) {
       GByteArray *p = g_byte_array_new ();
 
-      gst_bc_wire_keepalive_pack (g_get_monotonic_time () * 1000, p);
+      gst_tile_wire_keepalive_pack (g_get_monotonic_time () * 1000, p);
       send_control_locked (self, p);
       g_byte_array_unref (p);
       last_keepalive = now;
@@ -1478,7 +1478,7 @@ static gboolean
 gst_tile_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
 {
   GstTileSink *self = GST_TILE_SINK (bsink);
-  GstBcWireConfig *config;
+  GstTileWireConfig *config;
   GstBcTiling tiling;
   GError *err = NULL;
   gchar *str;
@@ -1492,20 +1492,20 @@ gst_tile_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
     return FALSE;
   }
 
-  config = g_new0 (GstBcWireConfig, 1);
+  config = g_new0 (GstTileWireConfig, 1);
   str = gst_caps_to_string (caps);
   chunk = g_atomic_int_get (&self->chunk_size);
   config->n_units = self->n_threads;
   config->chunk_size = chunk;
   if (self->protocol == GST_TILE_PROTOCOL_UDP) {
-    config->protocol = GST_BC_WIRE_PROTOCOL_UDP;
+    config->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
     config->packet_size = self->packet_size;
   } else {
-    config->protocol = GST_BC_WIRE_PROTOCOL_TCP;
+    config->protocol = GST_TILE_WIRE_PROTOCOL_TCP;
     config->packet_size = 0;
   }
-  if (!gst_bc_wire_config_set_tiling (config, &tiling, &err) ||
-      !gst_bc_wire_config_set_caps (config, str, &err)) {
+  if (!gst_tile_wire_config_set_tiling (config, &tiling, &err) ||
+      !gst_tile_wire_config_set_caps (config, str, &err)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Cannot describe caps %s to "
             "the receiver", str), ("%s", err->message));
     g_clear_error (&err);
@@ -1551,7 +1551,7 @@ gst_tile_sink_event (GstBaseSink * bsink, GstEvent * event)
     if (self->control_fd >= 0) {
       GByteArray *p = g_byte_array_new ();
 
-      gst_bc_wire_eos_pack (p);
+      gst_tile_wire_eos_pack (p);
       send_control_locked (self, p);
       g_byte_array_unref (p);
       GST_INFO_OBJECT (self, "EOS sent to the receiver");
@@ -1612,7 +1612,7 @@ gst_tile_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
     GST_LOG_OBJECT (self, "no receiver, frame not sent");
     return GST_FLOW_OK;
   }
-  if (self->config.protocol == GST_BC_WIRE_PROTOCOL_UDP &&
+  if (self->config.protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
       self->next_frame - self->acked_next >= self->ack_window &&
       g_get_monotonic_time () - self->ack_progress_us < ACK_STALL_US) {
     /* UDP has no back-pressure of its own: beyond the receiver's window

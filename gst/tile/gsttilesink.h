@@ -12,7 +12,9 @@
 
 #include <gst/gst.h>
 #include <gst/base/gstbasesink.h>
-#include <gst/bc/bcwire.h>
+#include <gst/tile/tilewire.h>
+#include <gst/tile/tilenet.h>
+#include <gst/tile/tilestats.h>
 #include <sys/socket.h>
 
 #include "gsttileelements.h"
@@ -79,12 +81,12 @@ struct _GstTileSink
   gboolean control_dead;         /* shut down, the server thread closes it */
   guint64 token;
   gboolean have_config;
-  GstBcWireConfig config;
+  GstTileWireConfig config;
   GstBcTiling tiling;
   gsize frame_size;
   guint n_connected;            /* data connections of this generation */
   guint n_threads;
-  GstTileSinkUnit units[GST_BC_WIRE_MAX_UNITS];
+  GstTileSinkUnit units[GST_TILE_WIRE_MAX_UNITS];
   guint in_flight;
   guint64 next_frame;
   gboolean eos_sent;

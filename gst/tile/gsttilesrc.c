@@ -244,7 +244,7 @@ gst_tile_src_init (GstTileSrc * self)
   self->ack_fd = -1;
   g_cond_init (&self->cond);
   self->control_fd = -1;
-  for (i = 0; i < GST_BC_WIRE_MAX_UNITS; i++) {
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
     self->units[i].src = self;
     self->units[i].index = i;
     self->units[i].fd = -1;
@@ -289,11 +289,11 @@ stats_locked (GstTileSrc * self)
   if (self->frames_received > 0)
     gst_structure_set (s, "tile-spread-mean", G_TYPE_UINT64,
         self->tile_spread_sum * 1000 / self->frames_received, NULL);
-  if (self->config && self->config->protocol == GST_BC_WIRE_PROTOCOL_UDP) {
+  if (self->config && self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
     guint64 drops = 0;
     guint i;
 
-    for (i = 0; i < GST_BC_WIRE_MAX_UNITS; i++)
+    for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
       drops += self->unit_drops[i];
     gst_structure_set (s,
         "packets-received", G_TYPE_UINT64, self->packets_received,
@@ -321,7 +321,7 @@ gst_tile_src_get_stats (GstTileSrc * self)
 
   g_mutex_lock (&self->lock);
   s = stats_locked (self);
-  if (self->config && self->config->protocol == GST_BC_WIRE_PROTOCOL_UDP) {
+  if (self->config && self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
     GValue ports = G_VALUE_INIT, v = G_VALUE_INIT;
     guint i;
 
@@ -574,35 +574,35 @@ get_slot_locked (GstTileSrc * self, guint unit, guint64 frame, guint64 session)
 static gboolean
 is_refuse (GstTileSrc * self, gint fd, const guint8 * hdr, GError ** error)
 {
-  GstBcWireHeader h;
-  GstBcWireRefuse refuse;
+  GstTileWireHeader h;
+  GstTileWireRefuse refuse;
   GByteArray *payload;
   gboolean ret = FALSE;
 
-  if (GST_READ_UINT32_BE (hdr) != GST_BC_WIRE_MAGIC)
+  if (GST_READ_UINT32_BE (hdr) != GST_TILE_WIRE_MAGIC)
     return FALSE;
   /* a control message where a tile header was expected: a REFUSE */
-  if (gst_bc_wire_header_parse (hdr, GST_BC_WIRE_HEADER_SIZE, &h, NULL) !=
-      GST_BC_WIRE_PARSE_OK || h.type != GST_BC_WIRE_TYPE_REFUSE)
+  if (gst_tile_wire_header_parse (hdr, GST_TILE_WIRE_HEADER_SIZE, &h, NULL) !=
+      GST_TILE_WIRE_PARSE_OK || h.type != GST_TILE_WIRE_TYPE_REFUSE)
     return FALSE;
   payload = g_byte_array_sized_new (h.payload_len);
   g_byte_array_set_size (payload, h.payload_len);
-  if (h.payload_len > GST_BC_WIRE_TILE_HEADER_SIZE - GST_BC_WIRE_HEADER_SIZE)
-    memcpy (payload->data, hdr + GST_BC_WIRE_HEADER_SIZE,
-        GST_BC_WIRE_TILE_HEADER_SIZE - GST_BC_WIRE_HEADER_SIZE);
+  if (h.payload_len > GST_TILE_WIRE_TILE_HEADER_SIZE - GST_TILE_WIRE_HEADER_SIZE)
+    memcpy (payload->data, hdr + GST_TILE_WIRE_HEADER_SIZE,
+        GST_TILE_WIRE_TILE_HEADER_SIZE - GST_TILE_WIRE_HEADER_SIZE);
   /* the refusal may be shorter than a tile header; it was read in full
    * when it is, else read the rest */
-  if (h.payload_len <= GST_BC_WIRE_TILE_HEADER_SIZE - GST_BC_WIRE_HEADER_SIZE)
-    memcpy (payload->data, hdr + GST_BC_WIRE_HEADER_SIZE, h.payload_len);
+  if (h.payload_len <= GST_TILE_WIRE_TILE_HEADER_SIZE - GST_TILE_WIRE_HEADER_SIZE)
+    memcpy (payload->data, hdr + GST_TILE_WIRE_HEADER_SIZE, h.payload_len);
   else if (!gst_tile_net_read_all (fd, payload->data +
-          GST_BC_WIRE_TILE_HEADER_SIZE - GST_BC_WIRE_HEADER_SIZE,
-          h.payload_len - (GST_BC_WIRE_TILE_HEADER_SIZE -
-              GST_BC_WIRE_HEADER_SIZE), 1000, NULL)) {
+          GST_TILE_WIRE_TILE_HEADER_SIZE - GST_TILE_WIRE_HEADER_SIZE,
+          h.payload_len - (GST_TILE_WIRE_TILE_HEADER_SIZE -
+              GST_TILE_WIRE_HEADER_SIZE), 1000, NULL)) {
     g_byte_array_unref (payload);
     return FALSE;
   }
-  if (gst_bc_wire_refuse_parse (payload->data, payload->len, &refuse, NULL)) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+  if (gst_tile_wire_refuse_parse (payload->data, payload->len, &refuse, NULL)) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "the sender refused the connection (%s): %s",
         gst_tile_net_refuse_code_name (refuse.code), refuse.reason);
     ret = TRUE;
@@ -617,18 +617,18 @@ static gboolean
 read_short_refuse (GstTileSrc * self, const guint8 * got, gsize have,
     GError ** error)
 {
-  GstBcWireHeader h;
-  GstBcWireRefuse refuse;
+  GstTileWireHeader h;
+  GstTileWireRefuse refuse;
 
-  if (have < GST_BC_WIRE_HEADER_SIZE ||
-      gst_bc_wire_header_parse (got, have, &h, NULL) != GST_BC_WIRE_PARSE_OK
-      || h.type != GST_BC_WIRE_TYPE_REFUSE
-      || have < GST_BC_WIRE_HEADER_SIZE + h.payload_len)
+  if (have < GST_TILE_WIRE_HEADER_SIZE ||
+      gst_tile_wire_header_parse (got, have, &h, NULL) != GST_TILE_WIRE_PARSE_OK
+      || h.type != GST_TILE_WIRE_TYPE_REFUSE
+      || have < GST_TILE_WIRE_HEADER_SIZE + h.payload_len)
     return FALSE;
-  if (!gst_bc_wire_refuse_parse (got + GST_BC_WIRE_HEADER_SIZE,
+  if (!gst_tile_wire_refuse_parse (got + GST_TILE_WIRE_HEADER_SIZE,
           h.payload_len, &refuse, NULL))
     return FALSE;
-  g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+  g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
       "the sender refused the connection (%s): %s",
       gst_tile_net_refuse_code_name (refuse.code), refuse.reason);
   return TRUE;
@@ -660,8 +660,8 @@ unit_thread (gpointer data)
 {
   GstTileSrcUnit *u = data;
   GstTileSrc *self = u->src;
-  GstBcWireConfig *config;
-  GstBcWireUnitHello uh;
+  GstTileWireConfig *config;
+  GstTileWireUnitHello uh;
   GByteArray *p = g_byte_array_new ();
   GError *err = NULL;
   guint64 session, last_frame = 0, bit = G_GUINT64_CONSTANT (1) << u->index;
@@ -709,13 +709,13 @@ unit_thread (gpointer data)
     g_mutex_unlock (&self->lock);
   }
 
-  if (!gst_bc_wire_unit_hello_pack (&uh, p, &err) ||
+  if (!gst_tile_wire_unit_hello_pack (&uh, p, &err) ||
       !gst_tile_net_send_packed (fd, p, &err))
     goto done;
 
   while (TRUE) {
-    guint8 hdr[GST_BC_WIRE_TILE_HEADER_SIZE];
-    GstBcWireTileHeader th;
+    guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
+    GstTileWireTileHeader th;
     GstTileSrcSlot *slot;
     GstBcTileMeta *meta;
     gssize got;
@@ -730,8 +730,8 @@ unit_thread (gpointer data)
             "unit %u: connection lost inside a tile header", u->index);
       break;
     }
-    if (gst_bc_wire_tile_header_parse (hdr, sizeof (hdr), tile_size, &th,
-            &err) != GST_BC_WIRE_PARSE_OK) {
+    if (gst_tile_wire_tile_header_parse (hdr, sizeof (hdr), tile_size, &th,
+            &err) != GST_TILE_WIRE_PARSE_OK) {
       GError *refused = NULL;
 
       if (is_refuse (self, fd, hdr, &refused)) {
@@ -741,7 +741,7 @@ unit_thread (gpointer data)
       break;
     }
     if (th.generation != uh.generation || (!first && th.frame <= last_frame)) {
-      g_set_error (&err, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+      g_set_error (&err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
           "unit %u: tile of generation %u frame %" G_GUINT64_FORMAT
           " after generation %u frame %" G_GUINT64_FORMAT, u->index,
           th.generation, th.frame, uh.generation, last_frame);
@@ -806,14 +806,14 @@ unit_thread (gpointer data)
 done:
   g_mutex_lock (&self->lock);
   if (err && self->running && self->session == session) {
-    gboolean newer = self->pending != NULL && err->domain == GST_BC_WIRE_ERROR;
+    gboolean newer = self->pending != NULL && err->domain == GST_TILE_WIRE_ERROR;
 
     /* a refusal because a newer CONFIG already replaced ours is not an
      * error: that generation starts next */
     if (!newer) {
       GST_WARNING_OBJECT (self, "%s", err->message);
       if (g_atomic_int_get (&self->reconnect) &&
-          err->domain != GST_BC_WIRE_ERROR) {
+          err->domain != GST_TILE_WIRE_ERROR) {
         self->lost = TRUE;
         if (self->control_fd >= 0)
           gst_tile_net_shutdown (self->control_fd);
@@ -848,11 +848,11 @@ monotonic_ns (void)
  * sockets of a generation are up (no frame yet), then per frame that
  * leaves create(). */
 static void
-send_ack (GstTileSrc * self, const GstBcWireAck * ack)
+send_ack (GstTileSrc * self, const GstTileWireAck * ack)
 {
-  GByteArray *a = g_byte_array_sized_new (GST_BC_WIRE_HEADER_SIZE + 20);
+  GByteArray *a = g_byte_array_sized_new (GST_TILE_WIRE_HEADER_SIZE + 20);
 
-  gst_bc_wire_ack_pack (ack, a);
+  gst_tile_wire_ack_pack (ack, a);
   g_mutex_lock (&self->send_lock);
   if (self->ack_fd >= 0)
     gst_tile_net_send_packed (self->ack_fd, a, NULL);
@@ -1080,10 +1080,10 @@ udp_commit_locked (GstTileSrc * self, guint unit, UdpCopy * copies,
  * can only leave once nobody writes into it), then we wait. */
 static void
 udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
-    GstBcWirePacketHeader * hs, const guint8 ** payloads, guint n,
+    GstTileWirePacketHeader * hs, const guint8 ** payloads, guint n,
     UdpCopy * copies, guint invalid, GstTileSrcSlot * pinned)
 {
-  GstBcWireConfig *config = self->config;
+  GstTileWireConfig *config = self->config;
   guint ps = config->packet_size, i, n_copies = 0;
   guint64 tile_off = config->tiles[u->index].offset;
   guint64 tile_size = config->tiles[u->index].size;
@@ -1103,7 +1103,7 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
     n_copies++;
   }
   for (i = 0; i < n; i++) {
-    GstBcWirePacketHeader *h = &hs[i];
+    GstTileWirePacketHeader *h = &hs[i];
     guint idx;
 
     if (self->have_pushed && h->frame > self->last_pushed + UDP_FRAME_WINDOW) {
@@ -1151,7 +1151,7 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
     slot->last_ns = now;
     slot->sender_ts = h->timestamp;
     self->packets_received++;
-    self->bytes_received += GST_BC_WIRE_PACKET_HEADER_SIZE + ps;
+    self->bytes_received += GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
     copies[n_copies].slot = slot;
     copies[n_copies].dst = slot->map.data + tile_off + h->offset;
     copies[n_copies].src = payloads[i];
@@ -1169,20 +1169,20 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
 static gboolean
 udp_hello_answer (const guint8 * buf, gssize n, GError ** error)
 {
-  GstBcWireHeader h;
-  GstBcWireRefuse refuse;
+  GstTileWireHeader h;
+  GstTileWireRefuse refuse;
 
-  if (n < GST_BC_WIRE_HEADER_SIZE || GST_READ_UINT32_BE (buf) !=
-      GST_BC_WIRE_MAGIC)
+  if (n < GST_TILE_WIRE_HEADER_SIZE || GST_READ_UINT32_BE (buf) !=
+      GST_TILE_WIRE_MAGIC)
     return FALSE;
-  if (gst_bc_wire_header_parse (buf, n, &h, NULL) != GST_BC_WIRE_PARSE_OK)
+  if (gst_tile_wire_header_parse (buf, n, &h, NULL) != GST_TILE_WIRE_PARSE_OK)
     return FALSE;
-  if (h.type == GST_BC_WIRE_TYPE_UNIT_HELLO)
+  if (h.type == GST_TILE_WIRE_TYPE_UNIT_HELLO)
     return TRUE;
-  if (h.type == GST_BC_WIRE_TYPE_REFUSE && gst_bc_wire_refuse_parse (buf +
-          GST_BC_WIRE_HEADER_SIZE, MIN ((gsize) n - GST_BC_WIRE_HEADER_SIZE,
+  if (h.type == GST_TILE_WIRE_TYPE_REFUSE && gst_tile_wire_refuse_parse (buf +
+          GST_TILE_WIRE_HEADER_SIZE, MIN ((gsize) n - GST_TILE_WIRE_HEADER_SIZE,
               h.payload_len), &refuse, NULL))
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "the sender refused the connection (%s): %s",
         gst_tile_net_refuse_code_name (refuse.code), refuse.reason);
   return FALSE;
@@ -1193,8 +1193,8 @@ udp_unit_thread (gpointer data)
 {
   GstTileSrcUnit *u = data;
   GstTileSrc *self = u->src;
-  GstBcWireConfig *config;
-  GstBcWireUnitHello uh;
+  GstTileWireConfig *config;
+  GstTileWireUnitHello uh;
   struct sockaddr_storage server, local;
   socklen_t server_len;
   GByteArray *hello = g_byte_array_new ();
@@ -1203,7 +1203,7 @@ udp_unit_thread (gpointer data)
   guint timeout, ps, seg, vlen, per_msg, i, max_pk;
   guint64 tile_off, tile_size, exp_frame = 0, exp_off = 0, *pred = NULL;
   guint64 wire;
-  GstBcWireAck first_ack;
+  GstTileWireAck first_ack;
   gboolean have_exp = FALSE, last_window;
   guint8 *hdrs = NULL;
   gint rcvbuf, granted, fd, one = 1;
@@ -1212,7 +1212,7 @@ udp_unit_thread (gpointer data)
   guint8 *bufs = NULL, *cmsgs = NULL;
   struct mmsghdr *msgs = NULL;
   struct iovec *iovs = NULL;
-  GstBcWirePacketHeader *hs = NULL;
+  GstTileWirePacketHeader *hs = NULL;
   const guint8 **payloads = NULL;
   UdpCopy *copies = NULL;
   gint64 hello_end, next_hello = 0;
@@ -1233,7 +1233,7 @@ udp_unit_thread (gpointer data)
   memcpy (&server, &self->server, sizeof (server));
   server_len = self->server_len;
   g_mutex_unlock (&self->lock);
-  seg = GST_BC_WIRE_PACKET_HEADER_SIZE + ps;
+  seg = GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
 
   fd = gst_tile_net_udp_socket (server.ss_family, &err);
   if (fd < 0)
@@ -1291,19 +1291,19 @@ udp_unit_thread (gpointer data)
   vlen = gro ? UDP_VLEN_GRO : UDP_VLEN;
   per_msg = gro ? CLAMP (UDP_GRO_BUF / seg, 1, 300) : 1;
   max_pk = vlen * per_msg;
-  hdrs = g_malloc ((gsize) max_pk * GST_BC_WIRE_PACKET_HEADER_SIZE);
+  hdrs = g_malloc ((gsize) max_pk * GST_TILE_WIRE_PACKET_HEADER_SIZE);
   bufs = g_malloc ((gsize) max_pk * ps);
   pred = g_new (guint64, max_pk);
   cmsgs = g_malloc0 ((gsize) vlen * UDP_CMSG);
   msgs = g_new0 (struct mmsghdr, vlen);
   iovs = g_new (struct iovec, (gsize) max_pk * 3);
-  hs = g_new (GstBcWirePacketHeader, max_pk);
+  hs = g_new (GstTileWirePacketHeader, max_pk);
   payloads = g_new (const guint8 *, max_pk);
   copies = g_new (UdpCopy, max_pk + 1);
   tile_off = config->tiles[u->index].offset;
   tile_size = config->tiles[u->index].size;
 
-  gst_bc_wire_unit_hello_pack (&uh, hello, NULL);
+  gst_tile_wire_unit_hello_pack (&uh, hello, NULL);
   hello_end = monotonic_ns () + (gint64) timeout *GST_MSECOND;
 
   while (TRUE) {
@@ -1357,8 +1357,8 @@ udp_unit_thread (gpointer data)
       struct iovec *iov = &iovs[3 * i];
       guint8 *stage = bufs + (gsize) i * ps;
 
-      iov[0].iov_base = hdrs + (gsize) i *GST_BC_WIRE_PACKET_HEADER_SIZE;
-      iov[0].iov_len = GST_BC_WIRE_PACKET_HEADER_SIZE;
+      iov[0].iov_base = hdrs + (gsize) i *GST_TILE_WIRE_PACKET_HEADER_SIZE;
+      iov[0].iov_len = GST_TILE_WIRE_PACKET_HEADER_SIZE;
       pred[i] = G_MAXUINT64;
       if (pinned && pos < tile_size) {
         guint idx = self->pk_base[u->index] + pos / ps;
@@ -1420,14 +1420,14 @@ udp_unit_thread (gpointer data)
         if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL)
           memcpy (&self->unit_drops[u->index], CMSG_DATA (c), sizeof (guint32));
       }
-      if (!acked && len >= GST_BC_WIRE_HEADER_SIZE &&
-          len <= GST_BC_WIRE_PACKET_HEADER_SIZE + (gsize) ps &&
+      if (!acked && len >= GST_TILE_WIRE_HEADER_SIZE &&
+          len <= GST_TILE_WIRE_PACKET_HEADER_SIZE + (gsize) ps &&
           GST_READ_UINT32_BE (iovs[3 * k * per_msg].iov_base) ==
-          GST_BC_WIRE_MAGIC) {
+          GST_TILE_WIRE_MAGIC) {
         /* a control message: gather its bytes back into one buffer */
-        guint8 ctl[GST_BC_WIRE_PACKET_HEADER_SIZE + 2048];
+        guint8 ctl[GST_TILE_WIRE_PACKET_HEADER_SIZE + 2048];
         gsize got = MIN (len, sizeof (ctl)), h0 = MIN (got,
-            GST_BC_WIRE_PACKET_HEADER_SIZE);
+            GST_TILE_WIRE_PACKET_HEADER_SIZE);
 
         memcpy (ctl, iovs[3 * k * per_msg].iov_base, h0);
         if (got > h0)
@@ -1450,12 +1450,12 @@ udp_unit_thread (gpointer data)
       }
       for (off = 0, j = 0; off < len; off += seg, j++) {
         guint idx = k * per_msg + j;
-        GstBcWirePacketHeader *h = &hs[n];
+        GstTileWirePacketHeader *h = &hs[n];
         guint8 *stage = bufs + (gsize) idx * ps;
 
-        if (gst_bc_wire_packet_header_parse (iovs[3 * idx].iov_base,
-                GST_BC_WIRE_PACKET_HEADER_SIZE, h, NULL) != GST_BC_WIRE_PARSE_OK
-            || !gst_bc_wire_packet_check (h, config, NULL)
+        if (gst_tile_wire_packet_header_parse (iovs[3 * idx].iov_base,
+                GST_TILE_WIRE_PACKET_HEADER_SIZE, h, NULL) != GST_TILE_WIRE_PARSE_OK
+            || !gst_tile_wire_packet_check (h, config, NULL)
             || h->unit != u->index) {
           invalid++;
           continue;
@@ -1475,7 +1475,7 @@ udp_unit_thread (gpointer data)
       }
     }
     if (n > 0) {
-      GstBcWirePacketHeader *last = &hs[n - 1];
+      GstTileWirePacketHeader *last = &hs[n - 1];
 
       acked = TRUE;             /* data flows: our hello was heard */
       have_exp = TRUE;
@@ -1522,13 +1522,13 @@ stop_units_locked (GstTileSrc * self)
   guint i;
 
   self->session++;
-  for (i = 0; i < GST_BC_WIRE_MAX_UNITS; i++)
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
     if (self->units[i].fd >= 0)
       gst_tile_net_shutdown (self->units[i].fd);
   g_cond_broadcast (&self->cond);
   while (self->units_running > 0)
     g_cond_wait (&self->cond, &self->lock);
-  for (i = 0; i < GST_BC_WIRE_MAX_UNITS; i++) {
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
     if (self->units[i].thread) {
       g_mutex_unlock (&self->lock);
       g_thread_join (self->units[i].thread);
@@ -1550,7 +1550,7 @@ start_units_locked (GstTileSrc * self)
   gboolean udp;
   guint i;
 
-  for (i = 0; i < GST_BC_WIRE_MAX_UNITS; i++) {
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
     if (self->units[i].thread) {
       g_mutex_unlock (&self->lock);
       g_thread_join (self->units[i].thread);
@@ -1563,15 +1563,15 @@ start_units_locked (GstTileSrc * self)
   self->config = self->pending;
   self->pending = NULL;
   self->session++;
-  gst_bc_wire_config_check_tiling (self->config, &self->tiling, NULL);
-  udp = self->config->protocol == GST_BC_WIRE_PROTOCOL_UDP;
+  gst_tile_wire_config_check_tiling (self->config, &self->tiling, NULL);
+  udp = self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP;
   self->udp_drain = FALSE;
   if (udp) {
     guint total = 0;
 
     for (i = 0; i < self->config->n_tiles; i++) {
       self->pk_base[i] = total;
-      total += gst_bc_wire_packets_per_tile (self->config->tiles[i].size,
+      total += gst_tile_wire_packets_per_tile (self->config->tiles[i].size,
           self->config->packet_size);
     }
     self->pk_base[i] = total;
@@ -1596,16 +1596,16 @@ start_units_locked (GstTileSrc * self)
 
 /* The handshake on a new control connection. Returns the CONFIG or NULL
  * with @error set. */
-static GstBcWireConfig *
+static GstTileWireConfig *
 handshake (GstTileSrc * self, gint fd, guint timeout, GError ** error)
 {
-  GstBcWireHello hello = { 0 };
-  GstBcWireHeader h;
+  GstTileWireHello hello = { 0 };
+  GstTileWireHeader h;
   GByteArray *p = g_byte_array_new ();
-  GstBcWireConfig *config = NULL;
-  GstBcWireRefuse refuse;
+  GstTileWireConfig *config = NULL;
+  GstTileWireRefuse refuse;
 
-  if (!gst_bc_wire_hello_pack (&hello, p, error) ||
+  if (!gst_tile_wire_hello_pack (&hello, p, error) ||
       !gst_tile_net_send_packed (fd, p, error))
     goto out;
   /* the sender answers once it knows its caps; keep-alives may come
@@ -1613,24 +1613,24 @@ handshake (GstTileSrc * self, gint fd, guint timeout, GError ** error)
   while (TRUE) {
     if (!gst_tile_net_read_message (fd, timeout, &h, p, error))
       goto out;
-    if (h.type != GST_BC_WIRE_TYPE_KEEPALIVE)
+    if (h.type != GST_TILE_WIRE_TYPE_KEEPALIVE)
       break;
   }
-  if (h.type == GST_BC_WIRE_TYPE_REFUSE) {
-    if (gst_bc_wire_refuse_parse (p->data, p->len, &refuse, error))
-      g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+  if (h.type == GST_TILE_WIRE_TYPE_REFUSE) {
+    if (gst_tile_wire_refuse_parse (p->data, p->len, &refuse, error))
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
           "the sender refused the connection (%s): %s",
           gst_tile_net_refuse_code_name (refuse.code), refuse.reason);
     goto out;
   }
-  if (h.type != GST_BC_WIRE_TYPE_CONFIG) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+  if (h.type != GST_TILE_WIRE_TYPE_CONFIG) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "expected CONFIG from the sender, got %s",
-        gst_bc_wire_type_get_name (h.type));
+        gst_tile_wire_type_get_name (h.type));
     goto out;
   }
-  config = g_new0 (GstBcWireConfig, 1);
-  if (!gst_bc_wire_config_parse (p->data, p->len, config, error)) {
+  config = g_new0 (GstTileWireConfig, 1);
+  if (!gst_tile_wire_config_parse (p->data, p->len, config, error)) {
     g_clear_pointer (&config, g_free);
     goto out;
   }
@@ -1642,18 +1642,18 @@ out:
 
 /* Checks what the element needs beyond the message layer. */
 static gboolean
-config_usable (GstTileSrc * self, GstBcWireConfig * config, GError ** error)
+config_usable (GstTileSrc * self, GstTileWireConfig * config, GError ** error)
 {
   GstBcTiling tiling;
   GstCaps *caps;
   gsize size = 0;
 
-  if (!gst_bc_wire_config_check_tiling (config, &tiling, error))
+  if (!gst_tile_wire_config_check_tiling (config, &tiling, error))
     return FALSE;
   caps = gst_caps_from_string (config->caps);
   if (!caps || !gst_tile_tiling_for_caps (caps, config->n_units, &tiling,
           &size) || size != config->frame_size) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "the sender's caps \"%s\" do not describe its %" G_GUINT64_FORMAT
         " byte frames", config->caps, config->frame_size);
     if (caps)
@@ -1682,7 +1682,7 @@ send_stats (GstTileSrc * self, gint fd)
   g_mutex_lock (&self->lock);
   s = stats_locked (self);
   g_mutex_unlock (&self->lock);
-  if (gst_bc_wire_stats_pack (s, p, NULL))
+  if (gst_tile_wire_stats_pack (s, p, NULL))
     control_send (self, fd, p);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
@@ -1700,21 +1700,21 @@ control_session (GstTileSrc * self, gint fd, guint timeout, GError ** error)
 
   now = last_rx = last_ka = last_stats = g_get_monotonic_time ();
   while (TRUE) {
-    GstBcWireHeader h;
+    GstTileWireHeader h;
     guint interval;
 
     if (!gst_tile_net_wait (fd, FALSE, 100, NULL)) {
       now = g_get_monotonic_time ();
     } else {
       if (!gst_tile_net_read_message (fd, timeout, &h, p, error)) {
-        ret = (*error)->domain != GST_BC_WIRE_ERROR;
+        ret = (*error)->domain != GST_TILE_WIRE_ERROR;
         break;
       }
       now = last_rx = g_get_monotonic_time ();
-      if (h.type == GST_BC_WIRE_TYPE_CONFIG) {
-        GstBcWireConfig *config = g_new0 (GstBcWireConfig, 1);
+      if (h.type == GST_TILE_WIRE_TYPE_CONFIG) {
+        GstTileWireConfig *config = g_new0 (GstTileWireConfig, 1);
 
-        if (!gst_bc_wire_config_parse (p->data, p->len, config, error) ||
+        if (!gst_tile_wire_config_parse (p->data, p->len, config, error) ||
             !config_usable (self, config, error)) {
           g_free (config);
           ret = FALSE;
@@ -1729,8 +1729,8 @@ control_session (GstTileSrc * self, gint fd, guint timeout, GError ** error)
         self->udp_drain = TRUE;
         g_cond_broadcast (&self->cond);
         g_mutex_unlock (&self->lock);
-      } else if (h.type == GST_BC_WIRE_TYPE_EOS) {
-        if (!gst_bc_wire_eos_parse (p->data, p->len, error)) {
+      } else if (h.type == GST_TILE_WIRE_TYPE_EOS) {
+        if (!gst_tile_wire_eos_parse (p->data, p->len, error)) {
           ret = FALSE;
           break;
         }
@@ -1740,27 +1740,27 @@ control_session (GstTileSrc * self, gint fd, guint timeout, GError ** error)
         self->udp_drain = TRUE;
         g_cond_broadcast (&self->cond);
         g_mutex_unlock (&self->lock);
-      } else if (h.type == GST_BC_WIRE_TYPE_KEEPALIVE) {
+      } else if (h.type == GST_TILE_WIRE_TYPE_KEEPALIVE) {
         guint64 t;
 
-        if (!gst_bc_wire_keepalive_parse (p->data, p->len, &t, error)) {
+        if (!gst_tile_wire_keepalive_parse (p->data, p->len, &t, error)) {
           ret = FALSE;
           break;
         }
-      } else if (h.type == GST_BC_WIRE_TYPE_REFUSE) {
-        GstBcWireRefuse refuse;
+      } else if (h.type == GST_TILE_WIRE_TYPE_REFUSE) {
+        GstTileWireRefuse refuse;
 
-        if (gst_bc_wire_refuse_parse (p->data, p->len, &refuse, error))
-          g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        if (gst_tile_wire_refuse_parse (p->data, p->len, &refuse, error))
+          g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
               "the sender ended the session (%s): %s",
               gst_tile_net_refuse_code_name (refuse.code), refuse.reason);
         ret = FALSE;
         break;
       } else {
-        g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
             "unexpected %s message from the sender",
-            gst_bc_wire_type_get_name (h.type));
-        gst_tile_net_send_refuse (fd, GST_BC_WIRE_REFUSE_BAD_MESSAGE,
+            gst_tile_wire_type_get_name (h.type));
+        gst_tile_net_send_refuse (fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
             (*error)->message);
         ret = FALSE;
         break;
@@ -1783,7 +1783,7 @@ control_session (GstTileSrc * self, gint fd, guint timeout, GError ** error)
     }
     if (now - last_ka >= KEEPALIVE_INTERVAL_MS * 1000) {
       p->len = 0;
-      gst_bc_wire_keepalive_pack (now * 1000, p);
+      gst_tile_wire_keepalive_pack (now * 1000, p);
       control_send (self, fd, p);
       last_ka = now;
     }
@@ -1812,7 +1812,7 @@ control_thread (gpointer data)
 
   g_mutex_lock (&self->lock);
   while (self->running) {
-    GstBcWireConfig *config;
+    GstTileWireConfig *config;
     GError *err = NULL;
     gboolean retry;
     gint fd;
@@ -1865,7 +1865,7 @@ control_thread (gpointer data)
         break;
       }
     } else {
-      retry = !err || err->domain != GST_BC_WIRE_ERROR ||
+      retry = !err || err->domain != GST_TILE_WIRE_ERROR ||
           strstr (err->message, "(busy)") != NULL;
       self->control_fd = -1;
       gst_tile_net_close (&fd);
@@ -2151,7 +2151,7 @@ static gboolean
 udp_take_partial_locked (GstTileSrc * self, GstTileSrcSlot * slot,
     GstMapInfo * map)
 {
-  GstBcWireConfig *config = self->config;
+  GstTileWireConfig *config = self->config;
   GstBcLossMeta *meta;
   guint ps = config->packet_size, t, j, missing = 0;
   GstClock *clock;
@@ -2226,7 +2226,7 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   gboolean partial = FALSE, udp;
   guint64 frame_number;
   gint64 wait_until;
-  GstBcWireAck ack;
+  GstTileWireAck ack;
   guint i;
 
   g_mutex_lock (&self->lock);
@@ -2240,7 +2240,7 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
 
       self->error = NULL;
       g_mutex_unlock (&self->lock);
-      if (err->domain == GST_BC_WIRE_ERROR)
+      if (err->domain == GST_TILE_WIRE_ERROR)
         GST_ELEMENT_ERROR (self, STREAM, DECODE, ("Bad data from the "
                 "sender: %s", err->message), (NULL));
       else
@@ -2251,7 +2251,7 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
 
     best = NULL;
     wait_until = 0;
-    if (self->config && self->config->protocol == GST_BC_WIRE_PROTOCOL_UDP) {
+    if (self->config && self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
       GstTileSrcSlot *low = NULL;
 
       /* frames leave in order: the oldest, whole or out of time */
@@ -2331,7 +2331,7 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
 
     gst_tile_latency_add (&self->latency, rt > sender_ts ? rt - sender_ts : 0);
   }
-  udp = self->config && self->config->protocol == GST_BC_WIRE_PROTOCOL_UDP;
+  udp = self->config && self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP;
   if (udp) {
     last = self->last_buffer ? gst_buffer_ref (self->last_buffer) : NULL;
     if (self->have_pushed && frame_number > self->last_pushed + 1)

@@ -12,11 +12,12 @@
 
 #include <gst/gst.h>
 #include <gst/base/gstpushsrc.h>
-#include <gst/bc/bcwire.h>
+#include <gst/tile/tilewire.h>
 #include <sys/socket.h>
 
 #include "gsttileelements.h"
-#include "gsttilenet.h"
+#include <gst/tile/tilenet.h>
+#include <gst/tile/tilestats.h>
 
 G_BEGIN_DECLS
 
@@ -53,7 +54,7 @@ typedef struct
   gint64 first_ns;              /* monotonic, first datagram */
   gint64 last_ns;               /* monotonic, last datagram filed */
   gint64 deadline;              /* monotonic ns, 0 = no timer running */
-  guint32 tile_copied[GST_BC_WIRE_MAX_UNITS];   /* datagrams in place */
+  guint32 tile_copied[GST_TILE_WIRE_MAX_UNITS];   /* datagrams in place */
 } GstTileSrcSlot;
 
 typedef struct
@@ -93,13 +94,13 @@ struct _GstTileSrc
   GThread *control_thread;
   gint control_fd;
 
-  GstBcWireConfig *config;      /* of the running units, NULL when none */
-  GstBcWireConfig *pending;     /* received, waiting for its turn */
+  GstTileWireConfig *config;      /* of the running units, NULL when none */
+  GstTileWireConfig *pending;     /* received, waiting for its turn */
   GstBcTiling tiling;
   guint64 session;              /* bumped per started generation */
   GstCaps *caps;                /* negotiated */
   GstClockTime duration;
-  GstTileSrcUnit units[GST_BC_WIRE_MAX_UNITS];
+  GstTileSrcUnit units[GST_TILE_WIRE_MAX_UNITS];
   guint units_running;
   GstTileSrcSlot slots[GST_TILE_SRC_SLOTS];
   gboolean eos;
@@ -108,7 +109,7 @@ struct _GstTileSrc
   guint server_len;
   /* protocol=udp */
   gboolean udp_drain;           /* a CONFIG or EOS came: finish the units */
-  guint32 pk_base[GST_BC_WIRE_MAX_UNITS + 1];   /* first datagram of a tile */
+  guint32 pk_base[GST_TILE_WIRE_MAX_UNITS + 1];   /* first datagram of a tile */
   guint64 last_pushed;
   gboolean have_pushed;
   GstBuffer *last_buffer;       /* newest pushed frame, for concealment */
@@ -121,7 +122,7 @@ struct _GstTileSrc
   gboolean timer_frame_raised;  /* its late datagrams raised the floor */
   guint udp_window;             /* frames the unit sockets can hold */
   guint udp_windows;            /* units that have set it */
-  guint32 unit_drops[GST_BC_WIRE_MAX_UNITS];
+  guint32 unit_drops[GST_TILE_WIRE_MAX_UNITS];
   GError *error;
 
   /* statistics */

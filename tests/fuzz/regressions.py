@@ -2,19 +2,19 @@
 # gst-bc
 # Copyright (C) 2026 gst-bc developers
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Writes the regression inputs of bcwire-fuzz into corpus/bcwire/.
+"""Writes the regression inputs of tilewire-fuzz into corpus/tilewire/.
 
-Each is an input the parsers once mishandled, or one a check in bcwire.c
+Each is an input the parsers once mishandled, or one a check in tilewire.c
 exists for, so that the gate run replays it first and fails at once when
 that check is lost. An input is one byte that picks the parser (its value
-modulo 11, as in bcwire-fuzz.c), then the message payload.
+modulo 11, as in tilewire-fuzz.c), then the message payload.
 
     tests/fuzz/regressions.py        rewrite the files (they are committed)
 """
 import struct
 from pathlib import Path
 
-STATS = 7  # the parser byte of gst_bc_wire_stats_parse
+STATS = 7  # the parser byte of gst_tile_wire_stats_parse
 
 
 def stats(text: str) -> bytes:
@@ -38,8 +38,8 @@ CASES = {
     "regress-stats-untyped-warning": stats('stats, frames-received=""'),
     # a new quark per unknown name: memory without bound
     "regress-stats-new-field-quark":
-        stats("stats, frames-received=(int)1, bcwire-fuzz-new-name=(int)2"),
-    "regress-stats-new-name-quark": stats("bcwire-fuzz-new-name, a=(int)1"),
+        stats("stats, frames-received=(int)1, tilewire-fuzz-new-name=(int)2"),
+    "regress-stats-new-name-quark": stats("tilewire-fuzz-new-name, a=(int)1"),
     # valid, for the mutations to start from
     "valid-stats": stats('stats, frames-received=(guint64)7, '
                          'frames-received=(string)"a, b", '
@@ -49,7 +49,7 @@ CASES = {
 
 
 def main() -> None:
-    out = Path(__file__).resolve().parent / "corpus" / "bcwire"
+    out = Path(__file__).resolve().parent / "corpus" / "tilewire"
     out.mkdir(parents=True, exist_ok=True)
     for name, data in CASES.items():
         (out / name).write_bytes(data)

@@ -42,12 +42,12 @@ mkdir -p "$work"
 
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 # shellcheck disable=SC2046
-if ! "$cc" $flags -DBUILDING_GST_BC -DG_LOG_DOMAIN='"GStreamer-BC"' \
+if ! "$cc" $flags -DBUILDING_GST_BC -DBUILDING_GST_TILE \
     -I"$src/gst-libs" -I"$src/gst-libs/gst/bc" \
-    "$here/bcwire-fuzz.c" "$src/gst-libs/gst/bc/bcwire.c" \
+    "$here/tilewire-fuzz.c" "$src/gst-libs/gst/tile/tilewire.c" \
     "$src/gst-libs/gst/bc/bctiling.c" "$src/gst-libs/gst/bc/bcformat.c" \
     $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0) -ldl \
-    -o "$work/bcwire-fuzz" 2> "$work/build.log"; then
+    -o "$work/tilewire-fuzz" 2> "$work/build.log"; then
   if grep -q "libclang_rt.fuzzer\|fsanitize=fuzzer" "$work/build.log"; then
     cat "$work/build.log" >&2
     skip "clang has no libFuzzer runtime (apt-get install libclang-rt-14-dev)"
@@ -58,14 +58,14 @@ fi
 
 export ASAN_OPTIONS=detect_leaks=1
 export LSAN_OPTIONS=suppressions="$src/tests/lsan.supp":print_suppressions=0
-corpus="$here/corpus/bcwire"
+corpus="$here/corpus/tilewire"
 case "$mode" in
   gate)
     # New inputs go to a fresh directory, never into the committed corpus,
     # so every run starts from the same inputs.
-    rm -rf "$work/gate-bcwire"
-    mkdir -p "$work/gate-bcwire"
-    echo "fuzz: bcwire-fuzz, seed $gate_seed, $gate_runs runs from $corpus"
+    rm -rf "$work/gate-tilewire"
+    mkdir -p "$work/gate-tilewire"
+    echo "fuzz: tilewire-fuzz, seed $gate_seed, $gate_runs runs from $corpus"
     # Without address space randomisation: the comparisons libFuzzer
     # learns from can hold pointers, and random addresses would steer the
     # mutations differently on every run.
@@ -73,20 +73,20 @@ case "$mode" in
     if setarch "$(uname -m)" -R true 2>/dev/null; then
       norandom=(setarch "$(uname -m)" -R)
     fi
-    "${norandom[@]}" "$work/bcwire-fuzz" -seed="$gate_seed" \
+    "${norandom[@]}" "$work/tilewire-fuzz" -seed="$gate_seed" \
       -runs="$gate_runs" -reload=0 -rss_limit_mb=2048 -error_exitcode=1 -timeout_exitcode=1 \
       -print_final_stats=1 -artifact_prefix="$work/" \
-      "$work/gate-bcwire" "$corpus"
+      "$work/gate-tilewire" "$corpus"
     ;;
   long)
-    mkdir -p "$work/corpus-bcwire"
-    echo "fuzz: bcwire-fuzz, random seed, ${seconds}s; new inputs in" \
-      "$work/corpus-bcwire (merge the interesting ones into $corpus with" \
+    mkdir -p "$work/corpus-tilewire"
+    echo "fuzz: tilewire-fuzz, random seed, ${seconds}s; new inputs in" \
+      "$work/corpus-tilewire (merge the interesting ones into $corpus with" \
       "-merge=1)"
-    "$work/bcwire-fuzz" -max_total_time="$seconds" -rss_limit_mb=2048 \
+    "$work/tilewire-fuzz" -max_total_time="$seconds" -rss_limit_mb=2048 \
       -error_exitcode=1 -timeout_exitcode=1 \
       -print_final_stats=1 -artifact_prefix="$work/" \
-      "$work/corpus-bcwire" "$corpus"
+      "$work/corpus-tilewire" "$corpus"
     ;;
   *)
     echo "usage: run.sh WORKDIR [long [SECONDS]]" >&2

@@ -16,7 +16,6 @@
 #include <gst/bc/bcencode.h>
 #include <gst/bc/bcdecode.h>
 #include <gst/bc/bcworkers.h>
-#include <gst/bc/bcwire.h>
 #include <gst/bc/bctilemeta.h>
 #include <gst/bc/bclossmeta.h>
 

@@ -20,7 +20,7 @@
 #include <gst/bc/bc.h>
 #include <gst/bc/bctilemeta.h>
 #include <gst/bc/bclossmeta.h>
-#include <gst/bc/bcwire.h>
+#include <gst/tile/tilewire.h>
 
 #include "bcdocscheck.h"
 
@@ -825,22 +825,22 @@ read_some (gint fd, guint8 * buf, gsize len, gint timeout_ms)
  * connection. */
 static void
 expect_refuse (guint port, const guint8 * data, gsize len,
-    GstBcWireRefuseCode code, const gchar * reason_part)
+    GstTileWireRefuseCode code, const gchar * reason_part)
 {
   guint8 buf[2048];
   gssize n;
-  GstBcWireHeader h;
-  GstBcWireRefuse refuse;
+  GstTileWireHeader h;
+  GstTileWireRefuse refuse;
   gint fd = raw_connect (port);
 
   if (len)
     fail_unless (send (fd, data, len, MSG_NOSIGNAL) == (gssize) len);
   n = read_some (fd, buf, sizeof (buf), 7000);
-  fail_unless (n >= GST_BC_WIRE_HEADER_SIZE, "no answer");
-  fail_unless_equals_int (gst_bc_wire_header_parse (buf, n, &h, NULL),
-      GST_BC_WIRE_PARSE_OK);
-  fail_unless_equals_int (h.type, GST_BC_WIRE_TYPE_REFUSE);
-  fail_unless (gst_bc_wire_refuse_parse (buf + GST_BC_WIRE_HEADER_SIZE,
+  fail_unless (n >= GST_TILE_WIRE_HEADER_SIZE, "no answer");
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf, n, &h, NULL),
+      GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_REFUSE);
+  fail_unless (gst_tile_wire_refuse_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
           h.payload_len, &refuse, NULL));
   fail_unless_equals_int (refuse.code, code);
   if (reason_part)
@@ -855,8 +855,8 @@ GST_START_TEST (test_hostile_clients)
 {
   Link l = { 0 };
   GByteArray *m = g_byte_array_new ();
-  GstBcWireUnitHello uh = { 0 };
-  GstBcWireHello hello = { 0 };
+  GstTileWireUnitHello uh = { 0 };
+  GstTileWireHello hello = { 0 };
   guint8 bad[64];
   gint ctl;
 
@@ -864,29 +864,29 @@ GST_START_TEST (test_hostile_clients)
 
   /* wrong magic */
   memset (bad, 'x', sizeof (bad));
-  expect_refuse (l.port, bad, 16, GST_BC_WIRE_REFUSE_BAD_MESSAGE, NULL);
+  expect_refuse (l.port, bad, 16, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, NULL);
   /* wrong version */
-  gst_bc_wire_hello_pack (&hello, m, NULL);
+  gst_tile_wire_hello_pack (&hello, m, NULL);
   memcpy (bad, m->data, m->len);
   GST_WRITE_UINT16_BE (bad + 4, 2);
-  expect_refuse (l.port, bad, m->len, GST_BC_WIRE_REFUSE_BAD_VERSION,
+  expect_refuse (l.port, bad, m->len, GST_TILE_WIRE_REFUSE_BAD_VERSION,
       "version 2");
   /* oversized payload length */
-  GST_WRITE_UINT16_BE (bad + 4, GST_BC_WIRE_VERSION);
+  GST_WRITE_UINT16_BE (bad + 4, GST_TILE_WIRE_VERSION);
   GST_WRITE_UINT32_BE (bad + 8, 1 << 30);
-  expect_refuse (l.port, bad, 12, GST_BC_WIRE_REFUSE_BAD_MESSAGE, NULL);
+  expect_refuse (l.port, bad, 12, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, NULL);
   /* a first message that is neither HELLO nor UNIT_HELLO */
   g_byte_array_set_size (m, 0);
-  gst_bc_wire_eos_pack (m);
-  expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_BAD_MESSAGE, NULL);
+  gst_tile_wire_eos_pack (m);
+  expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, NULL);
   /* truncated: half a header, then silence until the handshake timeout */
-  expect_refuse (l.port, m->data, 6, GST_BC_WIRE_REFUSE_BAD_MESSAGE, "timeout");
+  expect_refuse (l.port, m->data, 6, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, "timeout");
   /* truncated: a header then the connection closes */
   {
     gint fd = raw_connect (l.port);
 
     g_byte_array_set_size (m, 0);
-    gst_bc_wire_hello_pack (&hello, m, NULL);
+    gst_tile_wire_hello_pack (&hello, m, NULL);
     fail_unless (send (fd, m->data, 12, MSG_NOSIGNAL) == 12);
     close (fd);
   }
@@ -895,16 +895,16 @@ GST_START_TEST (test_hostile_clients)
   uh.generation = 1;
   uh.unit = 0;
   g_byte_array_set_size (m, 0);
-  gst_bc_wire_unit_hello_pack (&uh, m, NULL);
-  expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_UNKNOWN_TOKEN,
+  gst_tile_wire_unit_hello_pack (&uh, m, NULL);
+  expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
       NULL);
 
   /* a real receiver holds the session: a second one is busy */
   rx_start (&l, NULL);
   wait_connected (&l);
   g_byte_array_set_size (m, 0);
-  gst_bc_wire_hello_pack (&hello, m, NULL);
-  expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_BUSY, NULL);
+  gst_tile_wire_hello_pack (&hello, m, NULL);
+  expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_BUSY, NULL);
 
   /* and the stream still flows */
   last_pts = GST_CLOCK_TIME_NONE;
@@ -915,44 +915,44 @@ GST_START_TEST (test_hostile_clients)
   /* our own control connection: unknown unit, then taken unit */
   ctl = raw_connect (l.port);
   {
-    GstBcWireConfig *config = g_new0 (GstBcWireConfig, 1);
-    guint8 *buf = g_malloc (GST_BC_WIRE_MAX_PAYLOAD + 64);
-    GstBcWireHeader h;
+    GstTileWireConfig *config = g_new0 (GstTileWireConfig, 1);
+    guint8 *buf = g_malloc (GST_TILE_WIRE_MAX_PAYLOAD + 64);
+    GstTileWireHeader h;
     gssize n;
     gint d0;
 
     /* the old session may still be closing */
     g_usleep (200 * 1000);
     fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
-    n = read_some (ctl, buf, GST_BC_WIRE_HEADER_SIZE, 5000);
-    fail_unless_equals_int (n, GST_BC_WIRE_HEADER_SIZE);
-    fail_unless_equals_int (gst_bc_wire_header_parse (buf, n, &h, NULL),
-        GST_BC_WIRE_PARSE_OK);
-    fail_unless_equals_int (h.type, GST_BC_WIRE_TYPE_CONFIG);
+    n = read_some (ctl, buf, GST_TILE_WIRE_HEADER_SIZE, 5000);
+    fail_unless_equals_int (n, GST_TILE_WIRE_HEADER_SIZE);
+    fail_unless_equals_int (gst_tile_wire_header_parse (buf, n, &h, NULL),
+        GST_TILE_WIRE_PARSE_OK);
+    fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_CONFIG);
     n = read_some (ctl, buf, h.payload_len, 5000);
-    fail_unless (gst_bc_wire_config_parse (buf, n, config, NULL));
+    fail_unless (gst_tile_wire_config_parse (buf, n, config, NULL));
     fail_unless_equals_int (config->n_tiles, 2);
 
     uh.token = config->token;
     uh.generation = config->generation;
     uh.unit = 2;
     g_byte_array_set_size (m, 0);
-    gst_bc_wire_unit_hello_pack (&uh, m, NULL);
-    expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_UNKNOWN_UNIT,
+    gst_tile_wire_unit_hello_pack (&uh, m, NULL);
+    expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
         "does not exist");
     uh.generation = config->generation + 1;
     g_byte_array_set_size (m, 0);
-    gst_bc_wire_unit_hello_pack (&uh, m, NULL);
-    expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_UNKNOWN_TOKEN,
+    gst_tile_wire_unit_hello_pack (&uh, m, NULL);
+    expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
         NULL);
     uh.generation = config->generation;
     uh.unit = 0;
     g_byte_array_set_size (m, 0);
-    gst_bc_wire_unit_hello_pack (&uh, m, NULL);
+    gst_tile_wire_unit_hello_pack (&uh, m, NULL);
     d0 = raw_connect (l.port);
     fail_unless (send (d0, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
     g_usleep (100 * 1000);
-    expect_refuse (l.port, m->data, m->len, GST_BC_WIRE_REFUSE_UNKNOWN_UNIT,
+    expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
         "already connected");
     /* garbage on the control connection ends the session cleanly */
     fail_unless (send (ctl, bad, 16, MSG_NOSIGNAL) == 16);
@@ -1010,7 +1010,7 @@ fake_server (gpointer data)
 {
   FakeServer *fs = data;
   GByteArray *m = g_byte_array_new ();
-  GstBcWireConfig *config = g_new0 (GstBcWireConfig, 1);
+  GstTileWireConfig *config = g_new0 (GstTileWireConfig, 1);
   GstBcTiling tiling;
   guint8 buf[256];
   gint ctl, d;
@@ -1018,16 +1018,16 @@ fake_server (gpointer data)
   ctl = accept_one (fs->listen_fd);
   if (ctl < 0)
     goto out;
-  read_some (ctl, buf, GST_BC_WIRE_HEADER_SIZE + 4, 5000);
+  read_some (ctl, buf, GST_TILE_WIRE_HEADER_SIZE + 4, 5000);
 
   gst_bc_tiling_init (&tiling, 8, 64, 1);
   config->token = 7;
   config->generation = 1;
   config->n_units = 1;
   config->chunk_size = 1024;
-  gst_bc_wire_config_set_tiling (config, &tiling, NULL);
-  gst_bc_wire_config_set_caps (config, BC1 (32, 32), NULL);
-  gst_bc_wire_config_pack (config, m, NULL);
+  gst_tile_wire_config_set_tiling (config, &tiling, NULL);
+  gst_tile_wire_config_set_caps (config, BC1 (32, 32), NULL);
+  gst_tile_wire_config_pack (config, m, NULL);
 
   if (fs->mode == SERVER_SILENT) {
     read_some (ctl, buf, sizeof (buf), 6000);
@@ -1049,27 +1049,27 @@ fake_server (gpointer data)
     {
       guint64 be = GUINT64_TO_BE (4096);
 
-      memcpy (m->data + GST_BC_WIRE_HEADER_SIZE + 45 + 8, &be, 8);
+      memcpy (m->data + GST_TILE_WIRE_HEADER_SIZE + 45 + 8, &be, 8);
     }
       break;
     case SERVER_REFUSE:
       g_byte_array_set_size (m, 0);
-      gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_OTHER, "go away", m, NULL);
+      gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, "go away", m, NULL);
       break;
     default:
       break;
   }
   send (ctl, m->data, m->len, MSG_NOSIGNAL);
   if (fs->mode == SERVER_WRONG_TILE_SIZE || fs->mode == SERVER_GARBAGE_TILE) {
-    GstBcWireTileHeader th = { 1, 0, 0, 512, 0 };
-    guint8 hdr[GST_BC_WIRE_TILE_HEADER_SIZE];
+    GstTileWireTileHeader th = { 1, 0, 0, 512, 0 };
+    guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
 
     d = accept_one (fs->listen_fd);
     if (d >= 0) {
-      read_some (d, buf, GST_BC_WIRE_HEADER_SIZE + 14, 5000);
+      read_some (d, buf, GST_TILE_WIRE_HEADER_SIZE + 14, 5000);
       if (fs->mode == SERVER_WRONG_TILE_SIZE)
         th.size = 100;
-      gst_bc_wire_tile_header_write (hdr, &th);
+      gst_tile_wire_tile_header_write (hdr, &th);
       if (fs->mode == SERVER_GARBAGE_TILE)
         memset (hdr, 0xa5, sizeof (hdr));
       send (d, hdr, sizeof (hdr), MSG_NOSIGNAL);
@@ -1149,11 +1149,11 @@ GST_START_TEST (test_backpressure_drops)
 {
   Link l = { 0 };
   GByteArray *m = g_byte_array_new ();
-  GstBcWireHello hello = { 0 };
-  GstBcWireUnitHello uh = { 0 };
-  GstBcWireConfig *config = g_new0 (GstBcWireConfig, 1);
-  guint8 *buf = g_malloc (GST_BC_WIRE_MAX_PAYLOAD);
-  GstBcWireHeader h;
+  GstTileWireHello hello = { 0 };
+  GstTileWireUnitHello uh = { 0 };
+  GstTileWireConfig *config = g_new0 (GstTileWireConfig, 1);
+  guint8 *buf = g_malloc (GST_TILE_WIRE_MAX_PAYLOAD);
+  GstTileWireHeader h;
   GstBus *bus;
   GstMessage *msg;
   gint ctl, d[2];
@@ -1164,21 +1164,21 @@ GST_START_TEST (test_backpressure_drops)
   tx_start (&l, GRAY (2048, 2048), 0, "units=2 max-in-flight=2 "
       "send-buffer-size=65536");
   ctl = raw_connect (l.port);
-  gst_bc_wire_hello_pack (&hello, m, NULL);
+  gst_tile_wire_hello_pack (&hello, m, NULL);
   fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
-  fail_unless_equals_int (read_some (ctl, buf, GST_BC_WIRE_HEADER_SIZE, 5000),
-      GST_BC_WIRE_HEADER_SIZE);
-  fail_unless_equals_int (gst_bc_wire_header_parse (buf,
-          GST_BC_WIRE_HEADER_SIZE, &h, NULL), GST_BC_WIRE_PARSE_OK);
+  fail_unless_equals_int (read_some (ctl, buf, GST_TILE_WIRE_HEADER_SIZE, 5000),
+      GST_TILE_WIRE_HEADER_SIZE);
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf,
+          GST_TILE_WIRE_HEADER_SIZE, &h, NULL), GST_TILE_WIRE_PARSE_OK);
   fail_unless_equals_int (read_some (ctl, buf, h.payload_len, 5000),
       h.payload_len);
-  fail_unless (gst_bc_wire_config_parse (buf, h.payload_len, config, NULL));
+  fail_unless (gst_tile_wire_config_parse (buf, h.payload_len, config, NULL));
   for (i = 0; i < 2; i++) {
     uh.token = config->token;
     uh.generation = config->generation;
     uh.unit = i;
     g_byte_array_set_size (m, 0);
-    gst_bc_wire_unit_hello_pack (&uh, m, NULL);
+    gst_tile_wire_unit_hello_pack (&uh, m, NULL);
     d[i] = raw_connect (l.port);
     fail_unless (send (d[i], m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
   }
@@ -1351,7 +1351,7 @@ GST_START_TEST (test_udp_hostile_datagrams)
   Link l = { 0 };
   GstStructure *s;
   const GValue *ports;
-  GstBcWirePacketHeader ph = { 0 };
+  GstTileWirePacketHeader ph = { 0 };
   guint8 pk[32 + 1408];
   guint8 junk[2048];
   guint i, j, port0, generation;
@@ -1389,29 +1389,29 @@ GST_START_TEST (test_udp_hostile_datagrams)
     /* stale frames: already pushed */
     ph.frame = i % 4;
     ph.offset = 0;
-    gst_bc_wire_packet_header_write (pk, &ph);
+    gst_tile_wire_packet_header_write (pk, &ph);
     send_datagram (fd, port0, pk, sizeof (pk));
     /* far future frames */
     ph.frame = 1000000 + i;
-    gst_bc_wire_packet_header_write (pk, &ph);
+    gst_tile_wire_packet_header_write (pk, &ph);
     send_datagram (fd, port0, pk, sizeof (pk));
     /* huge offsets */
     ph.frame = 9;
     ph.offset = 0xfffff000u - (i * 1408);
-    gst_bc_wire_packet_header_write (pk, &ph);
+    gst_tile_wire_packet_header_write (pk, &ph);
     send_datagram (fd, port0, pk, sizeof (pk));
     /* another unit's datagrams at our port, an old generation */
     ph.offset = 0;
     ph.unit = 1;
-    gst_bc_wire_packet_header_write (pk, &ph);
+    gst_tile_wire_packet_header_write (pk, &ph);
     send_datagram (fd, port0, pk, sizeof (pk));
     ph.unit = 0;
     ph.generation = generation + 5;
-    gst_bc_wire_packet_header_write (pk, &ph);
+    gst_tile_wire_packet_header_write (pk, &ph);
     send_datagram (fd, port0, pk, sizeof (pk));
     ph.generation = generation;
     /* wrong version, truncated */
-    gst_bc_wire_packet_header_write (pk, &ph);
+    gst_tile_wire_packet_header_write (pk, &ph);
     pk[4] = 2;
     send_datagram (fd, port0, pk, sizeof (pk));
     pk[4] = 1;
@@ -1449,7 +1449,7 @@ static void
 fake_udp_send_frame (gint ufd, struct sockaddr *peer, socklen_t plen,
     guint32 generation, guint64 frame, guint8 value, guint skip_mask)
 {
-  GstBcWirePacketHeader ph = { 0 };
+  GstTileWirePacketHeader ph = { 0 };
   guint8 pk[32 + 128];
   guint i;
 
@@ -1461,7 +1461,7 @@ fake_udp_send_frame (gint ufd, struct sockaddr *peer, socklen_t plen,
     if (skip_mask & (1 << i))
       continue;
     ph.offset = i * 128;
-    gst_bc_wire_packet_header_write (pk, &ph);
+    gst_tile_wire_packet_header_write (pk, &ph);
     memset (pk + 32, value + i, 128);
     fail_unless (sendto (ufd, pk, sizeof (pk), 0, peer, plen) == sizeof (pk));
   }
@@ -1580,9 +1580,9 @@ GST_START_TEST (test_udp_loss_concealment)
   struct sockaddr_storage peer;
   socklen_t sl = sizeof (sa), plen = sizeof (peer);
   GByteArray *m = g_byte_array_new ();
-  GstBcWireConfig *config = g_new0 (GstBcWireConfig, 1);
+  GstTileWireConfig *config = g_new0 (GstTileWireConfig, 1);
   GstBcTiling tiling;
-  GstBcWireHeader h;
+  GstTileWireHeader h;
   GstBcLossMeta *loss;
   GstSample *sample;
   GstBuffer *buf;
@@ -1611,24 +1611,24 @@ GST_START_TEST (test_udp_loss_concealment)
   /* handshake: HELLO, CONFIG (udp, 1 unit, 8 datagrams of 128 bytes) */
   ctl = accept_one (lfd);
   fail_unless (ctl >= 0);
-  read_some (ctl, b, GST_BC_WIRE_HEADER_SIZE + 4, 5000);
+  read_some (ctl, b, GST_TILE_WIRE_HEADER_SIZE + 4, 5000);
   gst_bc_tiling_init (&tiling, 16, 64, 1);
   config->token = 99;
   config->generation = 3;
-  config->protocol = GST_BC_WIRE_PROTOCOL_UDP;
+  config->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
   config->n_units = 1;
   config->chunk_size = 1;
   config->packet_size = 128;
-  gst_bc_wire_config_set_tiling (config, &tiling, NULL);
-  gst_bc_wire_config_set_caps (config, GRAY (64, 16), NULL);
-  fail_unless (gst_bc_wire_config_pack (config, m, NULL));
+  gst_tile_wire_config_set_tiling (config, &tiling, NULL);
+  gst_tile_wire_config_set_caps (config, GRAY (64, 16), NULL);
+  fail_unless (gst_tile_wire_config_pack (config, m, NULL));
   send (ctl, m->data, m->len, MSG_NOSIGNAL);
 
   /* the unit introduces itself by UDP; echo it */
   n = recvfrom (ufd, b, sizeof (b), 0, (struct sockaddr *) &peer, &plen);
-  fail_unless_equals_int (gst_bc_wire_header_parse (b, n, &h, NULL),
-      GST_BC_WIRE_PARSE_OK);
-  fail_unless_equals_int (h.type, GST_BC_WIRE_TYPE_UNIT_HELLO);
+  fail_unless_equals_int (gst_tile_wire_header_parse (b, n, &h, NULL),
+      GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_UNIT_HELLO);
   sendto (ufd, b, n, 0, (struct sockaddr *) &peer, plen);
 
   /* frame 0 whole, frame 1 without datagrams 2 and 5, frame 2 whole */
@@ -1696,22 +1696,22 @@ GST_START_TEST (test_udp_loss_concealment)
   {
     /* the receiver's window once its unit socket was up, then one ACK per
      * frame pushed, in order (keep-alives may come in between) */
-    guint8 *pl = g_malloc (GST_BC_WIRE_MAX_PAYLOAD);
+    guint8 *pl = g_malloc (GST_TILE_WIRE_MAX_PAYLOAD);
     guint64 next = 0;
     gboolean window = FALSE;
 
     while (next < 3) {
-      GstBcWireAck ack;
+      GstTileWireAck ack;
 
-      fail_unless_equals_int (read_some (ctl, b, GST_BC_WIRE_HEADER_SIZE,
-              5000), GST_BC_WIRE_HEADER_SIZE);
-      fail_unless_equals_int (gst_bc_wire_header_parse (b,
-              GST_BC_WIRE_HEADER_SIZE, &h, NULL), GST_BC_WIRE_PARSE_OK);
+      fail_unless_equals_int (read_some (ctl, b, GST_TILE_WIRE_HEADER_SIZE,
+              5000), GST_TILE_WIRE_HEADER_SIZE);
+      fail_unless_equals_int (gst_tile_wire_header_parse (b,
+              GST_TILE_WIRE_HEADER_SIZE, &h, NULL), GST_TILE_WIRE_PARSE_OK);
       fail_unless_equals_int (read_some (ctl, pl, h.payload_len, 5000),
           h.payload_len);
-      if (h.type != GST_BC_WIRE_TYPE_ACK)
+      if (h.type != GST_TILE_WIRE_TYPE_ACK)
         continue;               /* KEEPALIVE, STATS */
-      fail_unless (gst_bc_wire_ack_parse (pl, h.payload_len, &ack, NULL));
+      fail_unless (gst_tile_wire_ack_parse (pl, h.payload_len, &ack, NULL));
       fail_unless_equals_int (ack.generation, 3);
       /* 2 frames at least (and plenty of 1 KiB frames in 16 MiB) */
       fail_unless (ack.window > 2);
@@ -1730,7 +1730,7 @@ GST_START_TEST (test_udp_loss_concealment)
   /* EOS: the frame in assembly (3, half there) is pushed with its gaps */
   fake_udp_send_frame (ufd, (struct sockaddr *) &peer, plen, 3, 3, 0x20, 0xf0);
   g_byte_array_set_size (m, 0);
-  gst_bc_wire_eos_pack (m);
+  gst_tile_wire_eos_pack (m);
   send (ctl, m->data, m->len, MSG_NOSIGNAL);
   sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), PULL_TIMEOUT);
   fail_unless (sample != NULL);

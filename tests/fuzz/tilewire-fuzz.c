@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* libFuzzer target for the bcwire parsers: everything a peer can send on
+/* libFuzzer target for the tilewire parsers: everything a peer can send on
  * the control and data connections and in UDP datagrams. The first byte
  * picks the parser; the rest is the input, in a buffer of exactly its size
  * so that the sanitizers see any read past the end. Built and run by
@@ -14,7 +14,7 @@
 #endif
 
 #include <gst/gst.h>
-#include <gst/bc/bcwire.h>
+#include <gst/tile/tilewire.h>
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
 /* The UDP session the fuzzed datagrams are checked against: 7 rows of 64
  * bytes in 3 tiles (192, 128, 128 bytes), 16 payload bytes per datagram,
  * generation 7. */
-static GstBcWireConfig packet_config;
+static GstTileWireConfig packet_config;
 
 /* No input may make a new quark: GLib never frees quarks, so a parser that
  * interns names a peer sends lets the peer grow the receiver without bound.
@@ -39,7 +39,7 @@ static void
 check_new_quark (const gchar * name, const gchar * func)
 {
   if (in_input && name != NULL && g_quark_try_string (name) == 0) {
-    fprintf (stderr, "bcwire-fuzz: the input made a new quark: %s (\"%s\")\n",
+    fprintf (stderr, "tilewire-fuzz: the input made a new quark: %s (\"%s\")\n",
         func, name);
     abort ();
   }
@@ -87,7 +87,7 @@ warm_up (void)
     payload[0] = len >> 8;
     payload[1] = len & 0xff;
     memcpy (payload + 2, str, len);
-    if (gst_bc_wire_stats_parse (payload, 2 + len, &s, NULL))
+    if (gst_tile_wire_stats_parse (payload, 2 + len, &s, NULL))
       gst_structure_free (s);
     g_free (payload);
     g_free (str);
@@ -110,17 +110,17 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   /* a critical or warning from GLib or GStreamer is a finding */
   g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
   /* the error domain is made on first use: make it now */
-  gst_bc_wire_error_quark ();
+  gst_tile_wire_error_quark ();
   if (!gst_bc_tiling_init (&tiling, 7, 64, 3)
-      || !gst_bc_wire_config_set_tiling (&packet_config, &tiling, NULL)
-      || !gst_bc_wire_config_set_caps (&packet_config, "video/x-bc", NULL))
+      || !gst_tile_wire_config_set_tiling (&packet_config, &tiling, NULL)
+      || !gst_tile_wire_config_set_caps (&packet_config, "video/x-bc", NULL))
     abort ();
   packet_config.token = 1;
   packet_config.generation = 7;
-  packet_config.protocol = GST_BC_WIRE_PROTOCOL_UDP;
+  packet_config.protocol = GST_TILE_WIRE_PROTOCOL_UDP;
   packet_config.chunk_size = 65536;
   packet_config.packet_size = 16;
-  if (!gst_bc_wire_config_validate (&packet_config, NULL))
+  if (!gst_tile_wire_config_validate (&packet_config, NULL))
     abort ();
   /* the receiver knows its own statistics field names */
   g_quark_from_static_string ("stats");
@@ -145,65 +145,65 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
 
   switch (data[0] % 11) {
     case 0:{
-      GstBcWireHeader h;
-      gst_bc_wire_header_parse (buf, len, &h, &error);
+      GstTileWireHeader h;
+      gst_tile_wire_header_parse (buf, len, &h, &error);
       break;
     }
     case 1:{
-      GstBcWireHello m;
-      gst_bc_wire_hello_parse (buf, len, &m, &error);
+      GstTileWireHello m;
+      gst_tile_wire_hello_parse (buf, len, &m, &error);
       break;
     }
     case 2:{
-      GstBcWireConfig *m = g_new0 (GstBcWireConfig, 1);
-      if (gst_bc_wire_config_parse (buf, len, m, &error))
+      GstTileWireConfig *m = g_new0 (GstTileWireConfig, 1);
+      if (gst_tile_wire_config_parse (buf, len, m, &error))
         /* a parsed CONFIG must also validate */
-        if (!gst_bc_wire_config_validate (m, NULL))
+        if (!gst_tile_wire_config_validate (m, NULL))
           abort ();
       g_free (m);
       break;
     }
     case 3:{
-      GstBcWireUnitHello m;
-      gst_bc_wire_unit_hello_parse (buf, len, &m, &error);
+      GstTileWireUnitHello m;
+      gst_tile_wire_unit_hello_parse (buf, len, &m, &error);
       break;
     }
     case 4:{
-      GstBcWireRefuse *m = g_new0 (GstBcWireRefuse, 1);
-      gst_bc_wire_refuse_parse (buf, len, m, &error);
+      GstTileWireRefuse *m = g_new0 (GstTileWireRefuse, 1);
+      gst_tile_wire_refuse_parse (buf, len, m, &error);
       g_free (m);
       break;
     }
     case 5:
-      gst_bc_wire_eos_parse (buf, len, &error);
+      gst_tile_wire_eos_parse (buf, len, &error);
       break;
     case 6:{
       guint64 t;
-      gst_bc_wire_keepalive_parse (buf, len, &t, &error);
+      gst_tile_wire_keepalive_parse (buf, len, &t, &error);
       break;
     }
     case 7:{
       GstStructure *s = NULL;
-      if (gst_bc_wire_stats_parse (buf, len, &s, &error))
+      if (gst_tile_wire_stats_parse (buf, len, &s, &error))
         gst_structure_free (s);
       break;
     }
     case 8:{
-      GstBcWirePacketHeader h;
-      GstBcWireParseResult res;
+      GstTileWirePacketHeader h;
+      GstTileWireParseResult res;
 
       /* a received datagram: header, then the check against the session */
-      res = gst_bc_wire_packet_header_parse (buf, len, &h, &error);
-      if (res == GST_BC_WIRE_PARSE_NEED_MORE
-          && len >= GST_BC_WIRE_PACKET_HEADER_SIZE)
+      res = gst_tile_wire_packet_header_parse (buf, len, &h, &error);
+      if (res == GST_TILE_WIRE_PARSE_NEED_MORE
+          && len >= GST_TILE_WIRE_PACKET_HEADER_SIZE)
         abort ();
-      if (res == GST_BC_WIRE_PARSE_OK) {
+      if (res == GST_TILE_WIRE_PARSE_OK) {
         gboolean ok;
 
-        if (h.unit >= GST_BC_WIRE_MAX_UNITS)
+        if (h.unit >= GST_TILE_WIRE_MAX_UNITS)
           abort ();
-        ok = gst_bc_wire_packet_check (&h, &packet_config, &error);
-        if (ok != gst_bc_wire_packet_check (&h, &packet_config, NULL))
+        ok = gst_tile_wire_packet_check (&h, &packet_config, &error);
+        if (ok != gst_tile_wire_packet_check (&h, &packet_config, NULL))
           abort ();
         /* an accepted payload lies inside its tile */
         if (ok && (h.offset >= packet_config.tiles[h.unit].size
@@ -213,16 +213,16 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
       break;
     }
     case 10:{
-      GstBcWireAck ack;
+      GstTileWireAck ack;
 
-      if (gst_bc_wire_ack_parse (buf, len, &ack, &error) &&
+      if (gst_tile_wire_ack_parse (buf, len, &ack, &error) &&
           (ack.window == 0 || (!ack.has_frame && ack.frame != 0)))
         abort ();
       break;
     }
     default:{
-      GstBcWireTileHeader h;
-      gst_bc_wire_tile_header_parse (buf, len, 1036800, &h, &error);
+      GstTileWireTileHeader h;
+      gst_tile_wire_tile_header_parse (buf, len, 1036800, &h, &error);
       break;
     }
   }

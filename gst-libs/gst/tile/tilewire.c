@@ -8,8 +8,8 @@
  */
 
 /**
- * SECTION:gstbcwire
- * @title: GstBcWire
+ * SECTION:gsttilewire
+ * @title: GstTileWire
  * @short_description: messages of the tilesink/tilesrc protocol
  *
  * Packs, parses and validates the control messages and tile headers of the
@@ -17,14 +17,14 @@
  * `docs/wire-protocol.md`. No sockets here: the functions work on byte
  * arrays.
  *
- * Every control message is a 12-byte header (gst_bc_wire_header_parse())
+ * Every control message is a 12-byte header (gst_tile_wire_header_parse())
  * followed by its payload; the `_pack` functions append header and payload
  * to a #GByteArray, the `_parse` functions read a payload. All integers are
  * big-endian.
  *
  * Everything received is treated as hostile: the parsers check every length
  * before reading and every field before returning it, never read outside
- * the given bytes, and fail with a #GST_BC_WIRE_ERROR that names the field
+ * the given bytes, and fail with a #GST_TILE_WIRE_ERROR that names the field
  * and the bad value. The packers run the same checks, so a bug on the
  * sending side is found there and not by the peer.
  */
@@ -33,11 +33,11 @@
 #include "config.h"
 #endif
 
-#include "bcwire.h"
+#include "tilewire.h"
 
 #include <string.h>
 
-G_DEFINE_QUARK (gst - bc - wire - error - quark, gst_bc_wire_error);
+G_DEFINE_QUARK (gst - tile - wire - error - quark, gst_tile_wire_error);
 
 /* Big-endian access through memcpy: GST_READ_UINT32_BE() and friends
  * dereference unaligned pointers on x86, which UBSan reports, and received
@@ -112,7 +112,7 @@ static gboolean
 reader_need (WireReader * r, gsize n, const gchar * field, GError ** error)
 {
   if (r->len - r->pos < n) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_TRUNCATED,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_TRUNCATED,
         "%s payload is truncated: %s needs %" G_GSIZE_FORMAT
         " bytes at offset %" G_GSIZE_FORMAT ", the payload is %"
         G_GSIZE_FORMAT " bytes", r->msg, field, n, r->pos, r->len);
@@ -176,7 +176,7 @@ static gboolean
 reader_finish (WireReader * r, GError ** error)
 {
   if (r->pos != r->len) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "%s payload is %" G_GSIZE_FORMAT " bytes, its fields end at %"
         G_GSIZE_FORMAT " (%" G_GSIZE_FORMAT " unexpected trailing bytes)",
         r->msg, r->len, r->pos, r->len - r->pos);
@@ -191,17 +191,17 @@ message_begin (GByteArray * out)
 {
   gsize start = out->len;
 
-  g_byte_array_set_size (out, out->len + GST_BC_WIRE_HEADER_SIZE);
+  g_byte_array_set_size (out, out->len + GST_TILE_WIRE_HEADER_SIZE);
   return start;
 }
 
 static void
-message_end (GByteArray * out, gsize start, GstBcWireType type)
+message_end (GByteArray * out, gsize start, GstTileWireType type)
 {
-  gsize payload_len = out->len - start - GST_BC_WIRE_HEADER_SIZE;
+  gsize payload_len = out->len - start - GST_TILE_WIRE_HEADER_SIZE;
 
-  g_assert (payload_len <= GST_BC_WIRE_MAX_PAYLOAD);
-  gst_bc_wire_header_write (out->data + start, type, (guint32) payload_len);
+  g_assert (payload_len <= GST_TILE_WIRE_MAX_PAYLOAD);
+  gst_tile_wire_header_write (out->data + start, type, (guint32) payload_len);
 }
 
 static void
@@ -249,13 +249,13 @@ check_text (const gchar * msg, const gchar * field, const guint8 * data,
     return TRUE;
   nul = memchr (data, 0, len);
   if (nul != NULL) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "%s %s contains a NUL byte at offset %" G_GSIZE_FORMAT " of %"
         G_GSIZE_FORMAT, msg, field, (gsize) (nul - data), len);
     return FALSE;
   }
   if (utf8 && !g_utf8_validate_len ((const gchar *) data, len, NULL)) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "%s %s (%" G_GSIZE_FORMAT " bytes) is not valid UTF-8", msg, field,
         len);
     return FALSE;
@@ -264,31 +264,31 @@ check_text (const gchar * msg, const gchar * field, const guint8 * data,
 }
 
 /**
- * gst_bc_wire_type_get_name:
+ * gst_tile_wire_type_get_name:
  * @type: a message type
  *
  * Returns: the name of @type as used in the documentation ("CONFIG"), or
  * "UNKNOWN".
  */
 const gchar *
-gst_bc_wire_type_get_name (GstBcWireType type)
+gst_tile_wire_type_get_name (GstTileWireType type)
 {
   switch (type) {
-    case GST_BC_WIRE_TYPE_HELLO:
+    case GST_TILE_WIRE_TYPE_HELLO:
       return "HELLO";
-    case GST_BC_WIRE_TYPE_CONFIG:
+    case GST_TILE_WIRE_TYPE_CONFIG:
       return "CONFIG";
-    case GST_BC_WIRE_TYPE_UNIT_HELLO:
+    case GST_TILE_WIRE_TYPE_UNIT_HELLO:
       return "UNIT_HELLO";
-    case GST_BC_WIRE_TYPE_REFUSE:
+    case GST_TILE_WIRE_TYPE_REFUSE:
       return "REFUSE";
-    case GST_BC_WIRE_TYPE_EOS:
+    case GST_TILE_WIRE_TYPE_EOS:
       return "EOS";
-    case GST_BC_WIRE_TYPE_KEEPALIVE:
+    case GST_TILE_WIRE_TYPE_KEEPALIVE:
       return "KEEPALIVE";
-    case GST_BC_WIRE_TYPE_STATS:
+    case GST_TILE_WIRE_TYPE_STATS:
       return "STATS";
-    case GST_BC_WIRE_TYPE_ACK:
+    case GST_TILE_WIRE_TYPE_ACK:
       return "ACK";
   }
   return "UNKNOWN";
@@ -297,104 +297,104 @@ gst_bc_wire_type_get_name (GstBcWireType type)
 static gboolean
 type_is_known (guint type)
 {
-  return type >= GST_BC_WIRE_TYPE_HELLO && type <= GST_BC_WIRE_TYPE_ACK;
+  return type >= GST_TILE_WIRE_TYPE_HELLO && type <= GST_TILE_WIRE_TYPE_ACK;
 }
 
 /**
- * gst_bc_wire_header_write:
+ * gst_tile_wire_header_write:
  * @out: (out caller-allocates) (array fixed-size=12): where to write
  * @type: the message type
  * @payload_len: bytes of payload that follow, at most
- *     %GST_BC_WIRE_MAX_PAYLOAD
+ *     %GST_TILE_WIRE_MAX_PAYLOAD
  *
  * Writes a control message header for the current version.
  */
 void
-gst_bc_wire_header_write (guint8 out[GST_BC_WIRE_HEADER_SIZE],
-    GstBcWireType type, guint32 payload_len)
+gst_tile_wire_header_write (guint8 out[GST_TILE_WIRE_HEADER_SIZE],
+    GstTileWireType type, guint32 payload_len)
 {
   g_return_if_fail (out != NULL);
-  g_return_if_fail (payload_len <= GST_BC_WIRE_MAX_PAYLOAD);
+  g_return_if_fail (payload_len <= GST_TILE_WIRE_MAX_PAYLOAD);
 
-  write_u32 (out, GST_BC_WIRE_MAGIC);
-  write_u16 (out + 4, GST_BC_WIRE_VERSION);
+  write_u32 (out, GST_TILE_WIRE_MAGIC);
+  write_u16 (out + 4, GST_TILE_WIRE_VERSION);
   write_u16 (out + 6, (guint16) type);
   write_u32 (out + 8, payload_len);
 }
 
 /**
- * gst_bc_wire_header_parse:
+ * gst_tile_wire_header_parse:
  * @data: (array length=len) (nullable): received bytes, starting at a
  *     message header
  * @len: number of bytes in @data
  * @out: (out caller-allocates): the parsed header
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Parses and checks a control message header: magic, version, a known type
- * and a payload length within %GST_BC_WIRE_MAX_PAYLOAD. Only the first
- * %GST_BC_WIRE_HEADER_SIZE bytes are read.
+ * and a payload length within %GST_TILE_WIRE_MAX_PAYLOAD. Only the first
+ * %GST_TILE_WIRE_HEADER_SIZE bytes are read.
  *
- * Returns: %GST_BC_WIRE_PARSE_NEED_MORE when @len is smaller than a header,
- * %GST_BC_WIRE_PARSE_ERROR with @error set when the header is invalid,
- * else %GST_BC_WIRE_PARSE_OK.
+ * Returns: %GST_TILE_WIRE_PARSE_NEED_MORE when @len is smaller than a header,
+ * %GST_TILE_WIRE_PARSE_ERROR with @error set when the header is invalid,
+ * else %GST_TILE_WIRE_PARSE_OK.
  */
-GstBcWireParseResult
-gst_bc_wire_header_parse (const guint8 * data, gsize len,
-    GstBcWireHeader * out, GError ** error)
+GstTileWireParseResult
+gst_tile_wire_header_parse (const guint8 * data, gsize len,
+    GstTileWireHeader * out, GError ** error)
 {
   guint32 magic, payload_len;
   guint16 version, type;
 
-  g_return_val_if_fail (data != NULL || len == 0, GST_BC_WIRE_PARSE_ERROR);
-  g_return_val_if_fail (out != NULL, GST_BC_WIRE_PARSE_ERROR);
+  g_return_val_if_fail (data != NULL || len == 0, GST_TILE_WIRE_PARSE_ERROR);
+  g_return_val_if_fail (out != NULL, GST_TILE_WIRE_PARSE_ERROR);
 
-  if (len < GST_BC_WIRE_HEADER_SIZE)
-    return GST_BC_WIRE_PARSE_NEED_MORE;
+  if (len < GST_TILE_WIRE_HEADER_SIZE)
+    return GST_TILE_WIRE_PARSE_NEED_MORE;
 
   magic = read_u32 (data);
   version = read_u16 (data + 4);
   type = read_u16 (data + 6);
   payload_len = read_u32 (data + 8);
 
-  if (magic != GST_BC_WIRE_MAGIC) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_BAD_MAGIC,
+  if (magic != GST_TILE_WIRE_MAGIC) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_BAD_MAGIC,
         "message header magic is 0x%08x, expected 0x%08x (\"GSBC\")",
-        magic, GST_BC_WIRE_MAGIC);
-    return GST_BC_WIRE_PARSE_ERROR;
+        magic, GST_TILE_WIRE_MAGIC);
+    return GST_TILE_WIRE_PARSE_ERROR;
   }
-  if (version != GST_BC_WIRE_VERSION) {
-    g_set_error (error, GST_BC_WIRE_ERROR,
-        GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION,
+  if (version != GST_TILE_WIRE_VERSION) {
+    g_set_error (error, GST_TILE_WIRE_ERROR,
+        GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
         "peer speaks wire protocol version %u, this side speaks version %u",
-        version, GST_BC_WIRE_VERSION);
-    return GST_BC_WIRE_PARSE_ERROR;
+        version, GST_TILE_WIRE_VERSION);
+    return GST_TILE_WIRE_PARSE_ERROR;
   }
   if (!type_is_known (type)) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "message header type is %u, not a known message type", type);
-    return GST_BC_WIRE_PARSE_ERROR;
+    return GST_TILE_WIRE_PARSE_ERROR;
   }
-  if (payload_len > GST_BC_WIRE_MAX_PAYLOAD) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
+  if (payload_len > GST_TILE_WIRE_MAX_PAYLOAD) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_OVERSIZED,
         "%s payload length is %u bytes, the limit is %u",
-        gst_bc_wire_type_get_name (type), payload_len, GST_BC_WIRE_MAX_PAYLOAD);
-    return GST_BC_WIRE_PARSE_ERROR;
+        gst_tile_wire_type_get_name (type), payload_len, GST_TILE_WIRE_MAX_PAYLOAD);
+    return GST_TILE_WIRE_PARSE_ERROR;
   }
 
   out->magic = magic;
   out->version = version;
-  out->type = (GstBcWireType) type;
+  out->type = (GstTileWireType) type;
   out->payload_len = payload_len;
-  return GST_BC_WIRE_PARSE_OK;
+  return GST_TILE_WIRE_PARSE_OK;
 }
 
 /* HELLO */
 
 static gboolean
-hello_validate (const GstBcWireHello * hello, GError ** error)
+hello_validate (const GstTileWireHello * hello, GError ** error)
 {
   if (hello->flags != 0) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "HELLO flags is 0x%08x, must be 0", hello->flags);
     return FALSE;
   }
@@ -402,15 +402,15 @@ hello_validate (const GstBcWireHello * hello, GError ** error)
 }
 
 /**
- * gst_bc_wire_hello_pack:
+ * gst_tile_wire_hello_pack:
  * @hello: the message
  * @out: header and payload are appended here
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Returns: %FALSE, appending nothing, when @hello is invalid.
  */
 gboolean
-gst_bc_wire_hello_pack (const GstBcWireHello * hello, GByteArray * out,
+gst_tile_wire_hello_pack (const GstTileWireHello * hello, GByteArray * out,
     GError ** error)
 {
   gsize start;
@@ -423,23 +423,23 @@ gst_bc_wire_hello_pack (const GstBcWireHello * hello, GByteArray * out,
 
   start = message_begin (out);
   put_u32 (out, hello->flags);
-  message_end (out, start, GST_BC_WIRE_TYPE_HELLO);
+  message_end (out, start, GST_TILE_WIRE_TYPE_HELLO);
   return TRUE;
 }
 
 /**
- * gst_bc_wire_hello_parse:
+ * gst_tile_wire_hello_parse:
  * @payload: (array length=len) (nullable): the payload
  * @len: payload length from the header
  * @out: (out caller-allocates): the message
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Returns: %FALSE with @error set when the payload is invalid; @out is then
  * undefined.
  */
 gboolean
-gst_bc_wire_hello_parse (const guint8 * payload, gsize len,
-    GstBcWireHello * out, GError ** error)
+gst_tile_wire_hello_parse (const guint8 * payload, gsize len,
+    GstTileWireHello * out, GError ** error)
 {
   WireReader r;
 
@@ -459,10 +459,10 @@ gst_bc_wire_hello_parse (const guint8 * payload, gsize len,
 static gboolean
 config_check_units (guint n_units, GError ** error)
 {
-  if (n_units < 1 || n_units > GST_BC_WIRE_MAX_UNITS) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+  if (n_units < 1 || n_units > GST_TILE_WIRE_MAX_UNITS) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG n_units is %u, must be 1 to %u", n_units,
-        GST_BC_WIRE_MAX_UNITS);
+        GST_TILE_WIRE_MAX_UNITS);
     return FALSE;
   }
   return TRUE;
@@ -472,7 +472,7 @@ static gboolean
 config_check_tiles (guint n_tiles, guint n_units, GError ** error)
 {
   if (n_tiles < 1 || n_tiles > n_units) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG n_tiles is %u, must be 1 to n_units (%u)", n_tiles, n_units);
     return FALSE;
   }
@@ -480,20 +480,20 @@ config_check_tiles (guint n_tiles, guint n_units, GError ** error)
 }
 
 /**
- * gst_bc_wire_config_validate:
+ * gst_tile_wire_config_validate:
  * @config: a CONFIG
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Checks every field of @config: the ranges documented in
- * #GstBcWireConfig, @frame_size == @n_rows * @row_bytes without overflow,
+ * #GstTileWireConfig, @frame_size == @n_rows * @row_bytes without overflow,
  * and tiles that are contiguous from 0, each a non-empty whole number of
- * rows, summing to @frame_size. gst_bc_wire_config_pack() and
- * gst_bc_wire_config_parse() call it.
+ * rows, summing to @frame_size. gst_tile_wire_config_pack() and
+ * gst_tile_wire_config_parse() call it.
  *
  * Returns: %TRUE when @config is valid.
  */
 gboolean
-gst_bc_wire_config_validate (const GstBcWireConfig * config, GError ** error)
+gst_tile_wire_config_validate (const GstTileWireConfig * config, GError ** error)
 {
   guint64 sum;
   gsize caps_len;
@@ -502,54 +502,54 @@ gst_bc_wire_config_validate (const GstBcWireConfig * config, GError ** error)
 
   g_return_val_if_fail (config != NULL, FALSE);
 
-  if (config->protocol != GST_BC_WIRE_PROTOCOL_TCP
-      && config->protocol != GST_BC_WIRE_PROTOCOL_UDP) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+  if (config->protocol != GST_TILE_WIRE_PROTOCOL_TCP
+      && config->protocol != GST_TILE_WIRE_PROTOCOL_UDP) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG protocol is %d, must be 0 (tcp) or 1 (udp)", config->protocol);
     return FALSE;
   }
   if (!config_check_units (config->n_units, error))
     return FALSE;
   if (config->chunk_size < 1) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG chunk_size is 0, must be at least 1");
     return FALSE;
   }
-  if (config->protocol == GST_BC_WIRE_PROTOCOL_TCP && config->packet_size) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+  if (config->protocol == GST_TILE_WIRE_PROTOCOL_TCP && config->packet_size) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG packet_size is %u, must be 0 for tcp", config->packet_size);
     return FALSE;
   }
-  if (config->protocol == GST_BC_WIRE_PROTOCOL_UDP
+  if (config->protocol == GST_TILE_WIRE_PROTOCOL_UDP
       && (config->packet_size < 1
-          || config->packet_size > GST_BC_WIRE_MAX_PACKET_PAYLOAD)) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+          || config->packet_size > GST_TILE_WIRE_MAX_PACKET_PAYLOAD)) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG packet_size is %u, must be 1 to %u for udp (a %u-byte "
         "datagram header plus the payload must fit in %u bytes)",
-        config->packet_size, GST_BC_WIRE_MAX_PACKET_PAYLOAD,
-        GST_BC_WIRE_PACKET_HEADER_SIZE, GST_BC_WIRE_MAX_UDP_PACKET);
+        config->packet_size, GST_TILE_WIRE_MAX_PACKET_PAYLOAD,
+        GST_TILE_WIRE_PACKET_HEADER_SIZE, GST_TILE_WIRE_MAX_UDP_PACKET);
     return FALSE;
   }
-  if (config->frame_size < 1 || config->frame_size > GST_BC_WIRE_MAX_FRAME_SIZE) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+  if (config->frame_size < 1 || config->frame_size > GST_TILE_WIRE_MAX_FRAME_SIZE) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG frame_size is %" G_GUINT64_FORMAT ", must be 1 to %"
-        G_GUINT64_FORMAT, config->frame_size, GST_BC_WIRE_MAX_FRAME_SIZE);
+        G_GUINT64_FORMAT, config->frame_size, GST_TILE_WIRE_MAX_FRAME_SIZE);
     return FALSE;
   }
   if (config->n_rows < 1 || config->row_bytes < 1) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG n_rows is %u and row_bytes %" G_GUINT64_FORMAT
         ", both must be at least 1", config->n_rows, config->row_bytes);
     return FALSE;
   }
   if (config->row_bytes > G_MAXUINT64 / config->n_rows) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG n_rows %u * row_bytes %" G_GUINT64_FORMAT
         " overflows 64 bits", config->n_rows, config->row_bytes);
     return FALSE;
   }
   if ((guint64) config->n_rows * config->row_bytes != config->frame_size) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG n_rows %u * row_bytes %" G_GUINT64_FORMAT " is %"
         G_GUINT64_FORMAT ", but frame_size is %" G_GUINT64_FORMAT,
         config->n_rows, config->row_bytes,
@@ -561,23 +561,23 @@ gst_bc_wire_config_validate (const GstBcWireConfig * config, GError ** error)
 
   sum = 0;
   for (i = 0; i < config->n_tiles; i++) {
-    const GstBcWireTile *t = &config->tiles[i];
+    const GstTileWireTile *t = &config->tiles[i];
 
     if (t->offset != sum) {
-      g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
           "CONFIG tile %u offset is %" G_GUINT64_FORMAT ", expected %"
           G_GUINT64_FORMAT " (tiles are contiguous from 0)", i, t->offset, sum);
       return FALSE;
     }
     if (t->size == 0 || t->size % config->row_bytes != 0) {
-      g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
           "CONFIG tile %u size is %" G_GUINT64_FORMAT
           ", must be a non-zero multiple of row_bytes %" G_GUINT64_FORMAT,
           i, t->size, config->row_bytes);
       return FALSE;
     }
     if (t->size > config->frame_size - sum) {
-      g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
           "CONFIG tile %u (offset %" G_GUINT64_FORMAT ", size %"
           G_GUINT64_FORMAT ") ends past frame_size %" G_GUINT64_FORMAT, i,
           t->offset, t->size, config->frame_size);
@@ -586,7 +586,7 @@ gst_bc_wire_config_validate (const GstBcWireConfig * config, GError ** error)
     sum += t->size;
   }
   if (sum != config->frame_size) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG tiles sum to %" G_GUINT64_FORMAT " bytes, frame_size is %"
         G_GUINT64_FORMAT, sum, config->frame_size);
     return FALSE;
@@ -594,13 +594,13 @@ gst_bc_wire_config_validate (const GstBcWireConfig * config, GError ** error)
 
   nul = memchr (config->caps, 0, sizeof (config->caps));
   if (nul == NULL) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
-        "CONFIG caps is longer than %u bytes", GST_BC_WIRE_MAX_CAPS);
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_OVERSIZED,
+        "CONFIG caps is longer than %u bytes", GST_TILE_WIRE_MAX_CAPS);
     return FALSE;
   }
   caps_len = nul - config->caps;
   if (caps_len == 0) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG caps is empty");
     return FALSE;
   }
@@ -608,18 +608,18 @@ gst_bc_wire_config_validate (const GstBcWireConfig * config, GError ** error)
 }
 
 /**
- * gst_bc_wire_config_set_caps:
+ * gst_tile_wire_config_set_caps:
  * @config: a CONFIG
  * @caps: a caps string, as gst_caps_to_string() makes it
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Copies @caps into @config.
  *
- * Returns: %FALSE when @caps is empty or longer than %GST_BC_WIRE_MAX_CAPS
+ * Returns: %FALSE when @caps is empty or longer than %GST_TILE_WIRE_MAX_CAPS
  * bytes.
  */
 gboolean
-gst_bc_wire_config_set_caps (GstBcWireConfig * config, const gchar * caps,
+gst_tile_wire_config_set_caps (GstTileWireConfig * config, const gchar * caps,
     GError ** error)
 {
   gsize len;
@@ -628,14 +628,14 @@ gst_bc_wire_config_set_caps (GstBcWireConfig * config, const gchar * caps,
   g_return_val_if_fail (caps != NULL, FALSE);
 
   len = strlen (caps);
-  if (len > GST_BC_WIRE_MAX_CAPS) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
+  if (len > GST_TILE_WIRE_MAX_CAPS) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_OVERSIZED,
         "CONFIG caps is %" G_GSIZE_FORMAT " bytes, the limit is %u", len,
-        GST_BC_WIRE_MAX_CAPS);
+        GST_TILE_WIRE_MAX_CAPS);
     return FALSE;
   }
   if (len == 0) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG caps is empty");
     return FALSE;
   }
@@ -644,19 +644,19 @@ gst_bc_wire_config_set_caps (GstBcWireConfig * config, const gchar * caps,
 }
 
 /**
- * gst_bc_wire_config_set_tiling:
+ * gst_tile_wire_config_set_tiling:
  * @config: a CONFIG
  * @tiling: the tiling of the frames to send
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Sets @n_units (the tiles requested), @n_rows, @row_bytes, @frame_size,
  * @n_tiles and @tiles of @config from @tiling.
  *
- * Returns: %FALSE when @tiling asks for more than %GST_BC_WIRE_MAX_UNITS
+ * Returns: %FALSE when @tiling asks for more than %GST_TILE_WIRE_MAX_UNITS
  * tiles or is empty.
  */
 gboolean
-gst_bc_wire_config_set_tiling (GstBcWireConfig * config,
+gst_tile_wire_config_set_tiling (GstTileWireConfig * config,
     const GstBcTiling * tiling, GError ** error)
 {
   guint i;
@@ -669,7 +669,7 @@ gst_bc_wire_config_set_tiling (GstBcWireConfig * config,
   if (!config_check_tiles (tiling->n_tiles, tiling->n_requested, error))
     return FALSE;
   if ((guint64) tiling->row_bytes > G_MAXUINT64 / tiling->n_rows) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG n_rows %u * row_bytes %" G_GSIZE_FORMAT " overflows 64 bits",
         tiling->n_rows, tiling->row_bytes);
     return FALSE;
@@ -684,7 +684,7 @@ gst_bc_wire_config_set_tiling (GstBcWireConfig * config,
     config->tiles[i].offset = tiling->tiles[i].offset;
     config->tiles[i].size = tiling->tiles[i].size;
   }
-  for (; i < GST_BC_WIRE_MAX_UNITS; i++) {
+  for (; i < GST_TILE_WIRE_MAX_UNITS; i++) {
     config->tiles[i].offset = 0;
     config->tiles[i].size = 0;
   }
@@ -692,10 +692,10 @@ gst_bc_wire_config_set_tiling (GstBcWireConfig * config,
 }
 
 /**
- * gst_bc_wire_config_check_tiling:
- * @config: a valid CONFIG, as gst_bc_wire_config_parse() returns it
+ * gst_tile_wire_config_check_tiling:
+ * @config: a valid CONFIG, as gst_tile_wire_config_parse() returns it
  * @tiling: (out caller-allocates) (optional): the tiling of the frames
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Checks that the tiles of @config are the ones gst_bc_tiling_init() makes
  * for @n_rows rows of @row_bytes bytes in @n_units tiles, so the receiver
@@ -705,7 +705,7 @@ gst_bc_wire_config_set_tiling (GstBcWireConfig * config,
  * difference.
  */
 gboolean
-gst_bc_wire_config_check_tiling (const GstBcWireConfig * config,
+gst_tile_wire_config_check_tiling (const GstTileWireConfig * config,
     GstBcTiling * tiling, GError ** error)
 {
   GstBcTiling local;
@@ -723,14 +723,14 @@ gst_bc_wire_config_check_tiling (const GstBcWireConfig * config,
   if (config->row_bytes > G_MAXSIZE
       || !gst_bc_tiling_init (tiling, config->n_rows,
           (gsize) config->row_bytes, config->n_units)) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG n_rows %u, row_bytes %" G_GUINT64_FORMAT
         " and n_units %u give no tiling", config->n_rows, config->row_bytes,
         config->n_units);
     return FALSE;
   }
   if (tiling->n_tiles != config->n_tiles) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG n_tiles is %u, the tiling of %u rows in %u units has %u",
         config->n_tiles, config->n_rows, config->n_units, tiling->n_tiles);
     return FALSE;
@@ -738,7 +738,7 @@ gst_bc_wire_config_check_tiling (const GstBcWireConfig * config,
   for (i = 0; i < tiling->n_tiles; i++) {
     if (config->tiles[i].offset != tiling->tiles[i].offset
         || config->tiles[i].size != tiling->tiles[i].size) {
-      g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
           "CONFIG tile %u is (offset %" G_GUINT64_FORMAT ", size %"
           G_GUINT64_FORMAT "), the tiling has (offset %" G_GSIZE_FORMAT
           ", size %" G_GSIZE_FORMAT ")", i, config->tiles[i].offset,
@@ -751,16 +751,16 @@ gst_bc_wire_config_check_tiling (const GstBcWireConfig * config,
 }
 
 /**
- * gst_bc_wire_config_pack:
+ * gst_tile_wire_config_pack:
  * @config: the message
  * @out: header and payload are appended here
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
- * Returns: %FALSE, appending nothing, when gst_bc_wire_config_validate()
+ * Returns: %FALSE, appending nothing, when gst_tile_wire_config_validate()
  * fails.
  */
 gboolean
-gst_bc_wire_config_pack (const GstBcWireConfig * config, GByteArray * out,
+gst_tile_wire_config_pack (const GstTileWireConfig * config, GByteArray * out,
     GError ** error)
 {
   gsize start, caps_len;
@@ -769,7 +769,7 @@ gst_bc_wire_config_pack (const GstBcWireConfig * config, GByteArray * out,
   g_return_val_if_fail (config != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
-  if (!gst_bc_wire_config_validate (config, error))
+  if (!gst_tile_wire_config_validate (config, error))
     return FALSE;
 
   caps_len = strlen (config->caps);
@@ -790,26 +790,26 @@ gst_bc_wire_config_pack (const GstBcWireConfig * config, GByteArray * out,
   }
   put_u16 (out, (guint16) caps_len);
   g_byte_array_append (out, (const guint8 *) config->caps, caps_len);
-  message_end (out, start, GST_BC_WIRE_TYPE_CONFIG);
+  message_end (out, start, GST_TILE_WIRE_TYPE_CONFIG);
   return TRUE;
 }
 
 /**
- * gst_bc_wire_config_parse:
+ * gst_tile_wire_config_parse:
  * @payload: (array length=len) (nullable): the payload
  * @len: payload length from the header
  * @out: (out caller-allocates): the message
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
- * Parses a CONFIG and runs gst_bc_wire_config_validate() on it. The caps
+ * Parses a CONFIG and runs gst_tile_wire_config_validate() on it. The caps
  * string is checked for length and embedded NUL bytes but not parsed.
  *
  * Returns: %FALSE with @error set when the payload is invalid; @out is then
  * undefined.
  */
 gboolean
-gst_bc_wire_config_parse (const guint8 * payload, gsize len,
-    GstBcWireConfig * out, GError ** error)
+gst_tile_wire_config_parse (const guint8 * payload, gsize len,
+    GstTileWireConfig * out, GError ** error)
 {
   WireReader r;
   guint8 protocol;
@@ -827,12 +827,12 @@ gst_bc_wire_config_parse (const guint8 * payload, gsize len,
       || !reader_u32 (&r, "generation", &out->generation, error)
       || !reader_u8 (&r, "protocol", &protocol, error))
     return FALSE;
-  if (protocol > GST_BC_WIRE_PROTOCOL_UDP) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+  if (protocol > GST_TILE_WIRE_PROTOCOL_UDP) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG protocol is %u, must be 0 (tcp) or 1 (udp)", protocol);
     return FALSE;
   }
-  out->protocol = (GstBcWireProtocol) protocol;
+  out->protocol = (GstTileWireProtocol) protocol;
 
   if (!reader_u16 (&r, "n_units", &out->n_units, error))
     return FALSE;
@@ -858,10 +858,10 @@ gst_bc_wire_config_parse (const guint8 * payload, gsize len,
 
   if (!reader_u16 (&r, "caps length", &caps_len, error))
     return FALSE;
-  if (caps_len > GST_BC_WIRE_MAX_CAPS) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
+  if (caps_len > GST_TILE_WIRE_MAX_CAPS) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_OVERSIZED,
         "CONFIG caps length is %u bytes, the limit is %u", caps_len,
-        GST_BC_WIRE_MAX_CAPS);
+        GST_TILE_WIRE_MAX_CAPS);
     return FALSE;
   }
   if (!reader_bytes (&r, "caps", caps_len, &caps, error))
@@ -873,34 +873,34 @@ gst_bc_wire_config_parse (const guint8 * payload, gsize len,
 
   if (!reader_finish (&r, error))
     return FALSE;
-  return gst_bc_wire_config_validate (out, error);
+  return gst_tile_wire_config_validate (out, error);
 }
 
 /* UNIT_HELLO */
 
 static gboolean
-unit_hello_validate (const GstBcWireUnitHello * hello, GError ** error)
+unit_hello_validate (const GstTileWireUnitHello * hello, GError ** error)
 {
-  if (hello->unit >= GST_BC_WIRE_MAX_UNITS) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+  if (hello->unit >= GST_TILE_WIRE_MAX_UNITS) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "UNIT_HELLO unit is %u, must be below %u", hello->unit,
-        GST_BC_WIRE_MAX_UNITS);
+        GST_TILE_WIRE_MAX_UNITS);
     return FALSE;
   }
   return TRUE;
 }
 
 /**
- * gst_bc_wire_unit_hello_pack:
+ * gst_tile_wire_unit_hello_pack:
  * @hello: the message
  * @out: header and payload are appended here
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Returns: %FALSE, appending nothing, when the unit index is not below
- * %GST_BC_WIRE_MAX_UNITS.
+ * %GST_TILE_WIRE_MAX_UNITS.
  */
 gboolean
-gst_bc_wire_unit_hello_pack (const GstBcWireUnitHello * hello,
+gst_tile_wire_unit_hello_pack (const GstTileWireUnitHello * hello,
     GByteArray * out, GError ** error)
 {
   gsize start;
@@ -915,16 +915,16 @@ gst_bc_wire_unit_hello_pack (const GstBcWireUnitHello * hello,
   put_u64 (out, hello->token);
   put_u32 (out, hello->generation);
   put_u16 (out, hello->unit);
-  message_end (out, start, GST_BC_WIRE_TYPE_UNIT_HELLO);
+  message_end (out, start, GST_TILE_WIRE_TYPE_UNIT_HELLO);
   return TRUE;
 }
 
 /**
- * gst_bc_wire_unit_hello_parse:
+ * gst_tile_wire_unit_hello_parse:
  * @payload: (array length=len) (nullable): the payload
  * @len: payload length from the header
  * @out: (out caller-allocates): the message
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Parses a UNIT_HELLO. Whether token, generation and unit match the session
  * is for the server to check (and to answer with a REFUSE).
@@ -932,8 +932,8 @@ gst_bc_wire_unit_hello_pack (const GstBcWireUnitHello * hello,
  * Returns: %FALSE with @error set when the payload is invalid.
  */
 gboolean
-gst_bc_wire_unit_hello_parse (const guint8 * payload, gsize len,
-    GstBcWireUnitHello * out, GError ** error)
+gst_tile_wire_unit_hello_parse (const guint8 * payload, gsize len,
+    GstTileWireUnitHello * out, GError ** error)
 {
   WireReader r;
 
@@ -954,9 +954,9 @@ gst_bc_wire_unit_hello_parse (const guint8 * payload, gsize len,
 static gboolean
 refuse_check_code (guint32 code, GError ** error)
 {
-  if (code > GST_BC_WIRE_REFUSE_OTHER) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
-        "REFUSE code is %u, must be 0 to %u", code, GST_BC_WIRE_REFUSE_OTHER);
+  if (code > GST_TILE_WIRE_REFUSE_OTHER) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "REFUSE code is %u, must be 0 to %u", code, GST_TILE_WIRE_REFUSE_OTHER);
     return FALSE;
   }
   return TRUE;
@@ -965,27 +965,27 @@ refuse_check_code (guint32 code, GError ** error)
 static gboolean
 refuse_check_reason_len (gsize len, GError ** error)
 {
-  if (len > GST_BC_WIRE_MAX_REASON) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
+  if (len > GST_TILE_WIRE_MAX_REASON) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_OVERSIZED,
         "REFUSE reason is %" G_GSIZE_FORMAT " bytes, the limit is %u", len,
-        GST_BC_WIRE_MAX_REASON);
+        GST_TILE_WIRE_MAX_REASON);
     return FALSE;
   }
   return TRUE;
 }
 
 /**
- * gst_bc_wire_refuse_pack:
+ * gst_tile_wire_refuse_pack:
  * @code: why the connection is refused
  * @reason: (nullable): UTF-8 text for the peer's error message
  * @out: header and payload are appended here
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Returns: %FALSE, appending nothing, when @code is unknown or @reason is
- * longer than %GST_BC_WIRE_MAX_REASON bytes or not UTF-8.
+ * longer than %GST_TILE_WIRE_MAX_REASON bytes or not UTF-8.
  */
 gboolean
-gst_bc_wire_refuse_pack (GstBcWireRefuseCode code, const gchar * reason,
+gst_tile_wire_refuse_pack (GstTileWireRefuseCode code, const gchar * reason,
     GByteArray * out, GError ** error)
 {
   gsize start, len;
@@ -1005,23 +1005,23 @@ gst_bc_wire_refuse_pack (GstBcWireRefuseCode code, const gchar * reason,
   put_u32 (out, (guint32) code);
   put_u16 (out, (guint16) len);
   g_byte_array_append (out, (const guint8 *) reason, len);
-  message_end (out, start, GST_BC_WIRE_TYPE_REFUSE);
+  message_end (out, start, GST_TILE_WIRE_TYPE_REFUSE);
   return TRUE;
 }
 
 /**
- * gst_bc_wire_refuse_parse:
+ * gst_tile_wire_refuse_parse:
  * @payload: (array length=len) (nullable): the payload
  * @len: payload length from the header
  * @out: (out caller-allocates): the message
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Returns: %FALSE with @error set when the payload is invalid; @out is then
  * undefined.
  */
 gboolean
-gst_bc_wire_refuse_parse (const guint8 * payload, gsize len,
-    GstBcWireRefuse * out, GError ** error)
+gst_tile_wire_refuse_parse (const guint8 * payload, gsize len,
+    GstTileWireRefuse * out, GError ** error)
 {
   WireReader r;
   guint32 code;
@@ -1046,7 +1046,7 @@ gst_bc_wire_refuse_parse (const guint8 * payload, gsize len,
   if (!check_text ("REFUSE", "reason", reason, reason_len, TRUE, error))
     return FALSE;
 
-  out->code = (GstBcWireRefuseCode) code;
+  out->code = (GstTileWireRefuseCode) code;
   memcpy (out->reason, reason, reason_len);
   out->reason[reason_len] = '\0';
   return TRUE;
@@ -1055,30 +1055,30 @@ gst_bc_wire_refuse_parse (const guint8 * payload, gsize len,
 /* EOS and KEEPALIVE */
 
 /**
- * gst_bc_wire_eos_pack:
+ * gst_tile_wire_eos_pack:
  * @out: header (the payload is empty) is appended here
  */
 void
-gst_bc_wire_eos_pack (GByteArray * out)
+gst_tile_wire_eos_pack (GByteArray * out)
 {
   gsize start;
 
   g_return_if_fail (out != NULL);
 
   start = message_begin (out);
-  message_end (out, start, GST_BC_WIRE_TYPE_EOS);
+  message_end (out, start, GST_TILE_WIRE_TYPE_EOS);
 }
 
 /**
- * gst_bc_wire_eos_parse:
+ * gst_tile_wire_eos_parse:
  * @payload: (array length=len) (nullable): the payload
  * @len: payload length from the header
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Returns: %FALSE with @error set when the payload is not empty.
  */
 gboolean
-gst_bc_wire_eos_parse (const guint8 * payload, gsize len, GError ** error)
+gst_tile_wire_eos_parse (const guint8 * payload, gsize len, GError ** error)
 {
   WireReader r;
 
@@ -1089,12 +1089,12 @@ gst_bc_wire_eos_parse (const guint8 * payload, gsize len, GError ** error)
 }
 
 /**
- * gst_bc_wire_keepalive_pack:
+ * gst_tile_wire_keepalive_pack:
  * @time_ns: the sender's monotonic time in nanoseconds
  * @out: header and payload are appended here
  */
 void
-gst_bc_wire_keepalive_pack (guint64 time_ns, GByteArray * out)
+gst_tile_wire_keepalive_pack (guint64 time_ns, GByteArray * out)
 {
   gsize start;
 
@@ -1102,20 +1102,20 @@ gst_bc_wire_keepalive_pack (guint64 time_ns, GByteArray * out)
 
   start = message_begin (out);
   put_u64 (out, time_ns);
-  message_end (out, start, GST_BC_WIRE_TYPE_KEEPALIVE);
+  message_end (out, start, GST_TILE_WIRE_TYPE_KEEPALIVE);
 }
 
 /**
- * gst_bc_wire_keepalive_parse:
+ * gst_tile_wire_keepalive_parse:
  * @payload: (array length=len) (nullable): the payload
  * @len: payload length from the header
  * @time_ns: (out): the sender's monotonic time in nanoseconds
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Returns: %FALSE with @error set when the payload is invalid.
  */
 gboolean
-gst_bc_wire_keepalive_parse (const guint8 * payload, gsize len,
+gst_tile_wire_keepalive_parse (const guint8 * payload, gsize len,
     guint64 * time_ns, GError ** error)
 {
   WireReader r;
@@ -1132,7 +1132,7 @@ gst_bc_wire_keepalive_parse (const guint8 * payload, gsize len,
 #define ACK_FLAG_FRAME 1u
 
 /**
- * gst_bc_wire_ack_pack:
+ * gst_tile_wire_ack_pack:
  * @ack: the acknowledgement; @ack->window must be at least 1
  * @out: header and payload are appended here
  *
@@ -1144,7 +1144,7 @@ gst_bc_wire_keepalive_parse (const guint8 * payload, gsize len,
  * valid, the other bits 0) and frame (u64).
  */
 void
-gst_bc_wire_ack_pack (const GstBcWireAck * ack, GByteArray * out)
+gst_tile_wire_ack_pack (const GstTileWireAck * ack, GByteArray * out)
 {
   gsize start;
 
@@ -1156,23 +1156,23 @@ gst_bc_wire_ack_pack (const GstBcWireAck * ack, GByteArray * out)
   put_u32 (out, ack->window);
   put_u32 (out, ack->has_frame ? ACK_FLAG_FRAME : 0);
   put_u64 (out, ack->has_frame ? ack->frame : 0);
-  message_end (out, start, GST_BC_WIRE_TYPE_ACK);
+  message_end (out, start, GST_TILE_WIRE_TYPE_ACK);
 }
 
 /**
- * gst_bc_wire_ack_parse:
+ * gst_tile_wire_ack_parse:
  * @payload: (array length=len) (nullable): the payload
  * @len: payload length from the header
  * @out: (out caller-allocates): the acknowledgement
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Returns: %FALSE with @error set when the payload is invalid: truncated,
  * too long, unknown flags, a window of 0 frames, or a frame number without
  * the flag that makes it valid.
  */
 gboolean
-gst_bc_wire_ack_parse (const guint8 * payload, gsize len,
-    GstBcWireAck * out, GError ** error)
+gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
+    GstTileWireAck * out, GError ** error)
 {
   WireReader r;
   guint32 flags;
@@ -1188,18 +1188,18 @@ gst_bc_wire_ack_parse (const guint8 * payload, gsize len,
       !reader_finish (&r, error))
     return FALSE;
   if (out->window == 0) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "ACK window is 0 frames");
     return FALSE;
   }
   if (flags & ~ACK_FLAG_FRAME) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "ACK flags 0x%08x has unknown bits", flags);
     return FALSE;
   }
   out->has_frame = (flags & ACK_FLAG_FRAME) != 0;
   if (!out->has_frame && out->frame != 0) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "ACK has frame %" G_GUINT64_FORMAT " but no frame flag", out->frame);
     return FALSE;
   }
@@ -1228,7 +1228,7 @@ stats_check_known_name (const gchar * str, const gchar * start,
   name = g_strndup (start, end - start);
   known = g_quark_try_string (name) != 0;
   if (!known) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "STATS %s '%s' at offset %" G_GSIZE_FORMAT " is not a name this "
         "process knows", what, name, (gsize) (start - str));
   }
@@ -1263,7 +1263,7 @@ stats_check_syntax (const gchar * str, GError ** error)
   gboolean quoted = FALSE;
 
   if (!g_ascii_isalpha (*p)) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "STATS structure name must start with an ASCII letter, it starts "
         "with byte 0x%02x", (guint8) * p);
     return FALSE;
@@ -1271,7 +1271,7 @@ stats_check_syntax (const gchar * str, GError ** error)
   while (is_name_char (*p))
     p++;
   if (*p != '\0' && *p != ',' && *p != ';' && !g_ascii_isspace (*p)) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "STATS structure name is followed by byte 0x%02x at offset %"
         G_GSIZE_FORMAT ", expected ',' or the end", (guint8) * p,
         (gsize) (p - str));
@@ -1289,12 +1289,12 @@ stats_check_syntax (const gchar * str, GError ** error)
     } else if (*p == '"') {
       quoted = TRUE;
     } else if (*p == '\\') {
-      g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
           "STATS structure has a backslash outside a string at offset %"
           G_GSIZE_FORMAT, (gsize) (p - str));
       return FALSE;
     } else if (strchr ("{}[]<>", *p) != NULL) {
-      g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
           "STATS structure has a list, array or range ('%c') at offset %"
           G_GSIZE_FORMAT ", only plain values are allowed", *p,
           (gsize) (p - str));
@@ -1307,7 +1307,7 @@ stats_check_syntax (const gchar * str, GError ** error)
       while (g_ascii_isspace (*v))
         v++;
       if (*v != '(') {
-        g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
             "STATS structure has a value without a type at offset %"
             G_GSIZE_FORMAT ", every value must be cast, as in "
             "'frames=(guint64)1'", (gsize) (v - str));
@@ -1342,7 +1342,7 @@ stats_check_syntax (const gchar * str, GError ** error)
       for (i = 0; allowed[i] != NULL && !ok; i++)
         ok = strcmp (type, allowed[i]) == 0;
       if (!ok) {
-        g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+        g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
             "STATS structure has a field of type '%s' at offset %"
             G_GSIZE_FORMAT ", only numbers, booleans, strings and "
             "fractions are allowed", type, (gsize) (p - str));
@@ -1357,18 +1357,18 @@ stats_check_syntax (const gchar * str, GError ** error)
 }
 
 /**
- * gst_bc_wire_stats_pack:
+ * gst_tile_wire_stats_pack:
  * @stats: the receiver's statistics
  * @out: header and payload are appended here
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Serializes @stats with gst_structure_to_string().
  *
  * Returns: %FALSE, appending nothing, when the serialized structure is
- * longer than %GST_BC_WIRE_MAX_STATS bytes.
+ * longer than %GST_TILE_WIRE_MAX_STATS bytes.
  */
 gboolean
-gst_bc_wire_stats_pack (const GstStructure * stats, GByteArray * out,
+gst_tile_wire_stats_pack (const GstStructure * stats, GByteArray * out,
     GError ** error)
 {
   gchar *str;
@@ -1379,10 +1379,10 @@ gst_bc_wire_stats_pack (const GstStructure * stats, GByteArray * out,
 
   str = gst_structure_to_string (stats);
   len = strlen (str);
-  if (len > GST_BC_WIRE_MAX_STATS) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
+  if (len > GST_TILE_WIRE_MAX_STATS) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_OVERSIZED,
         "STATS structure is %" G_GSIZE_FORMAT " bytes, the limit is %u",
-        len, GST_BC_WIRE_MAX_STATS);
+        len, GST_TILE_WIRE_MAX_STATS);
     g_free (str);
     return FALSE;
   }
@@ -1390,17 +1390,17 @@ gst_bc_wire_stats_pack (const GstStructure * stats, GByteArray * out,
   start = message_begin (out);
   put_u16 (out, (guint16) len);
   g_byte_array_append (out, (const guint8 *) str, len);
-  message_end (out, start, GST_BC_WIRE_TYPE_STATS);
+  message_end (out, start, GST_TILE_WIRE_TYPE_STATS);
   g_free (str);
   return TRUE;
 }
 
 /**
- * gst_bc_wire_stats_parse:
+ * gst_tile_wire_stats_parse:
  * @payload: (array length=len) (nullable): the payload
  * @len: payload length from the header
  * @out: (out) (transfer full): the statistics
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Parses a STATS message. The structure string must be UTF-8, its name and
  * field names must already be known to this process (be quarks, as they are
@@ -1413,7 +1413,7 @@ gst_bc_wire_stats_pack (const GstStructure * stats, GByteArray * out,
  * invalid.
  */
 gboolean
-gst_bc_wire_stats_parse (const guint8 * payload, gsize len,
+gst_tile_wire_stats_parse (const guint8 * payload, gsize len,
     GstStructure ** out, GError ** error)
 {
   WireReader r;
@@ -1428,10 +1428,10 @@ gst_bc_wire_stats_parse (const guint8 * payload, gsize len,
   reader_init (&r, "STATS", payload, len);
   if (!reader_u16 (&r, "structure length", &str_len, error))
     return FALSE;
-  if (str_len > GST_BC_WIRE_MAX_STATS) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_OVERSIZED,
+  if (str_len > GST_TILE_WIRE_MAX_STATS) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_OVERSIZED,
         "STATS structure length is %u bytes, the limit is %u", str_len,
-        GST_BC_WIRE_MAX_STATS);
+        GST_TILE_WIRE_MAX_STATS);
     return FALSE;
   }
   if (!reader_bytes (&r, "structure", str_len, &bytes, error)
@@ -1454,7 +1454,7 @@ gst_bc_wire_stats_parse (const guint8 * payload, gsize len,
     glong n_chars = g_utf8_strlen (str, -1);
     gchar *shown = g_utf8_substring (str, 0, MIN (n_chars, 64));
 
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "STATS structure (%u bytes) does not parse as a GstStructure: "
         "\"%s%s\"", str_len, shown, n_chars > 64 ? "..." : "");
     g_free (shown);
@@ -1471,21 +1471,21 @@ gst_bc_wire_stats_parse (const guint8 * payload, gsize len,
 /* Tile header */
 
 /**
- * gst_bc_wire_tile_header_write:
+ * gst_tile_wire_tile_header_write:
  * @out: (out caller-allocates) (array fixed-size=32): where to write
  * @header: the tile header; its @flags must be 0
  *
  * Writes a tile header.
  */
 void
-gst_bc_wire_tile_header_write (guint8 out[GST_BC_WIRE_TILE_HEADER_SIZE],
-    const GstBcWireTileHeader * header)
+gst_tile_wire_tile_header_write (guint8 out[GST_TILE_WIRE_TILE_HEADER_SIZE],
+    const GstTileWireTileHeader * header)
 {
   g_return_if_fail (out != NULL);
   g_return_if_fail (header != NULL);
   g_return_if_fail (header->flags == 0);
 
-  write_u32 (out, GST_BC_WIRE_TILE_MAGIC);
+  write_u32 (out, GST_TILE_WIRE_TILE_MAGIC);
   write_u32 (out + 4, header->generation);
   write_u64 (out + 8, header->frame);
   write_u64 (out + 16, header->timestamp);
@@ -1494,53 +1494,53 @@ gst_bc_wire_tile_header_write (guint8 out[GST_BC_WIRE_TILE_HEADER_SIZE],
 }
 
 /**
- * gst_bc_wire_tile_header_parse:
+ * gst_tile_wire_tile_header_parse:
  * @data: (array length=len) (nullable): received bytes, starting at a tile
  *     header
  * @len: number of bytes in @data
  * @expected_size: the size of the tile this connection carries
  * @out: (out caller-allocates): the parsed header
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Parses and checks a tile header: magic, flags 0 and a size equal to
  * @expected_size. Whether the generation is the current one is for the
  * caller to check.
  *
- * Returns: %GST_BC_WIRE_PARSE_NEED_MORE when @len is smaller than a tile
- * header, %GST_BC_WIRE_PARSE_ERROR with @error set when it is invalid, else
- * %GST_BC_WIRE_PARSE_OK.
+ * Returns: %GST_TILE_WIRE_PARSE_NEED_MORE when @len is smaller than a tile
+ * header, %GST_TILE_WIRE_PARSE_ERROR with @error set when it is invalid, else
+ * %GST_TILE_WIRE_PARSE_OK.
  */
-GstBcWireParseResult
-gst_bc_wire_tile_header_parse (const guint8 * data, gsize len,
-    guint32 expected_size, GstBcWireTileHeader * out, GError ** error)
+GstTileWireParseResult
+gst_tile_wire_tile_header_parse (const guint8 * data, gsize len,
+    guint32 expected_size, GstTileWireTileHeader * out, GError ** error)
 {
   guint32 magic, size, flags;
 
-  g_return_val_if_fail (data != NULL || len == 0, GST_BC_WIRE_PARSE_ERROR);
-  g_return_val_if_fail (out != NULL, GST_BC_WIRE_PARSE_ERROR);
+  g_return_val_if_fail (data != NULL || len == 0, GST_TILE_WIRE_PARSE_ERROR);
+  g_return_val_if_fail (out != NULL, GST_TILE_WIRE_PARSE_ERROR);
 
-  if (len < GST_BC_WIRE_TILE_HEADER_SIZE)
-    return GST_BC_WIRE_PARSE_NEED_MORE;
+  if (len < GST_TILE_WIRE_TILE_HEADER_SIZE)
+    return GST_TILE_WIRE_PARSE_NEED_MORE;
 
   magic = read_u32 (data);
   size = read_u32 (data + 24);
   flags = read_u32 (data + 28);
 
-  if (magic != GST_BC_WIRE_TILE_MAGIC) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_BAD_MAGIC,
+  if (magic != GST_TILE_WIRE_TILE_MAGIC) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_BAD_MAGIC,
         "tile header magic is 0x%08x, expected 0x%08x (\"GSBT\")", magic,
-        GST_BC_WIRE_TILE_MAGIC);
-    return GST_BC_WIRE_PARSE_ERROR;
+        GST_TILE_WIRE_TILE_MAGIC);
+    return GST_TILE_WIRE_PARSE_ERROR;
   }
   if (size != expected_size) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "tile header size is %u bytes, expected %u", size, expected_size);
-    return GST_BC_WIRE_PARSE_ERROR;
+    return GST_TILE_WIRE_PARSE_ERROR;
   }
   if (flags != 0) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "tile header flags is 0x%08x, must be 0", flags);
-    return GST_BC_WIRE_PARSE_ERROR;
+    return GST_TILE_WIRE_PARSE_ERROR;
   }
 
   out->generation = read_u32 (data + 4);
@@ -1548,29 +1548,29 @@ gst_bc_wire_tile_header_parse (const guint8 * data, gsize len,
   out->timestamp = read_u64 (data + 16);
   out->size = size;
   out->flags = flags;
-  return GST_BC_WIRE_PARSE_OK;
+  return GST_TILE_WIRE_PARSE_OK;
 }
 
 /* UDP datagram header */
 
 /**
- * gst_bc_wire_packet_header_write:
+ * gst_tile_wire_packet_header_write:
  * @out: (out caller-allocates) (array fixed-size=32): where to write
- * @h: the datagram header; its @unit must be below %GST_BC_WIRE_MAX_UNITS
+ * @h: the datagram header; its @unit must be below %GST_TILE_WIRE_MAX_UNITS
  *
- * Writes the header of a UDP datagram, version %GST_BC_WIRE_VERSION and
+ * Writes the header of a UDP datagram, version %GST_TILE_WIRE_VERSION and
  * flags 0.
  */
 void
-gst_bc_wire_packet_header_write (guint8 out[GST_BC_WIRE_PACKET_HEADER_SIZE],
-    const GstBcWirePacketHeader * h)
+gst_tile_wire_packet_header_write (guint8 out[GST_TILE_WIRE_PACKET_HEADER_SIZE],
+    const GstTileWirePacketHeader * h)
 {
   g_return_if_fail (out != NULL);
   g_return_if_fail (h != NULL);
-  g_return_if_fail (h->unit < GST_BC_WIRE_MAX_UNITS);
+  g_return_if_fail (h->unit < GST_TILE_WIRE_MAX_UNITS);
 
-  write_u32 (out, GST_BC_WIRE_PACKET_MAGIC);
-  out[4] = GST_BC_WIRE_VERSION;
+  write_u32 (out, GST_TILE_WIRE_PACKET_MAGIC);
+  out[4] = GST_TILE_WIRE_VERSION;
   out[5] = 0;
   write_u16 (out + 6, h->unit);
   write_u32 (out + 8, h->generation);
@@ -1580,64 +1580,64 @@ gst_bc_wire_packet_header_write (guint8 out[GST_BC_WIRE_PACKET_HEADER_SIZE],
 }
 
 /**
- * gst_bc_wire_packet_header_parse:
+ * gst_tile_wire_packet_header_parse:
  * @data: (array length=len) (nullable): a received datagram
  * @len: number of bytes in @data
  * @out: (out caller-allocates): the parsed header
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Parses and checks the header of a UDP datagram: magic, version, flags 0
- * and a unit below %GST_BC_WIRE_MAX_UNITS. Only the first
- * %GST_BC_WIRE_PACKET_HEADER_SIZE bytes are read; whether the rest of the
+ * and a unit below %GST_TILE_WIRE_MAX_UNITS. Only the first
+ * %GST_TILE_WIRE_PACKET_HEADER_SIZE bytes are read; whether the rest of the
  * datagram is packet_size bytes, and whether the header fits the current
- * CONFIG (gst_bc_wire_packet_check()), is for the caller to check.
+ * CONFIG (gst_tile_wire_packet_check()), is for the caller to check.
  *
- * Returns: %GST_BC_WIRE_PARSE_NEED_MORE when @len is smaller than a
- * datagram header (for a datagram, a truncated one), %GST_BC_WIRE_PARSE_ERROR
- * with @error set when it is invalid, else %GST_BC_WIRE_PARSE_OK.
+ * Returns: %GST_TILE_WIRE_PARSE_NEED_MORE when @len is smaller than a
+ * datagram header (for a datagram, a truncated one), %GST_TILE_WIRE_PARSE_ERROR
+ * with @error set when it is invalid, else %GST_TILE_WIRE_PARSE_OK.
  */
-GstBcWireParseResult
-gst_bc_wire_packet_header_parse (const guint8 * data, gsize len,
-    GstBcWirePacketHeader * out, GError ** error)
+GstTileWireParseResult
+gst_tile_wire_packet_header_parse (const guint8 * data, gsize len,
+    GstTileWirePacketHeader * out, GError ** error)
 {
   guint32 magic;
   guint8 version, flags;
   guint16 unit;
 
-  g_return_val_if_fail (data != NULL || len == 0, GST_BC_WIRE_PARSE_ERROR);
-  g_return_val_if_fail (out != NULL, GST_BC_WIRE_PARSE_ERROR);
+  g_return_val_if_fail (data != NULL || len == 0, GST_TILE_WIRE_PARSE_ERROR);
+  g_return_val_if_fail (out != NULL, GST_TILE_WIRE_PARSE_ERROR);
 
-  if (len < GST_BC_WIRE_PACKET_HEADER_SIZE)
-    return GST_BC_WIRE_PARSE_NEED_MORE;
+  if (len < GST_TILE_WIRE_PACKET_HEADER_SIZE)
+    return GST_TILE_WIRE_PARSE_NEED_MORE;
 
   magic = read_u32 (data);
   version = data[4];
   flags = data[5];
   unit = read_u16 (data + 6);
 
-  if (magic != GST_BC_WIRE_PACKET_MAGIC) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_BAD_MAGIC,
+  if (magic != GST_TILE_WIRE_PACKET_MAGIC) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_BAD_MAGIC,
         "datagram header magic is 0x%08x, expected 0x%08x (\"GSBU\")", magic,
-        GST_BC_WIRE_PACKET_MAGIC);
-    return GST_BC_WIRE_PARSE_ERROR;
+        GST_TILE_WIRE_PACKET_MAGIC);
+    return GST_TILE_WIRE_PARSE_ERROR;
   }
-  if (version != GST_BC_WIRE_VERSION) {
-    g_set_error (error, GST_BC_WIRE_ERROR,
-        GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION,
+  if (version != GST_TILE_WIRE_VERSION) {
+    g_set_error (error, GST_TILE_WIRE_ERROR,
+        GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
         "datagram header version is %u, this side speaks version %u",
-        version, GST_BC_WIRE_VERSION);
-    return GST_BC_WIRE_PARSE_ERROR;
+        version, GST_TILE_WIRE_VERSION);
+    return GST_TILE_WIRE_PARSE_ERROR;
   }
   if (flags != 0) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "datagram header flags is 0x%02x, must be 0", flags);
-    return GST_BC_WIRE_PARSE_ERROR;
+    return GST_TILE_WIRE_PARSE_ERROR;
   }
-  if (unit >= GST_BC_WIRE_MAX_UNITS) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+  if (unit >= GST_TILE_WIRE_MAX_UNITS) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "datagram header unit is %u, must be below %u", unit,
-        GST_BC_WIRE_MAX_UNITS);
-    return GST_BC_WIRE_PARSE_ERROR;
+        GST_TILE_WIRE_MAX_UNITS);
+    return GST_TILE_WIRE_PARSE_ERROR;
   }
 
   out->unit = unit;
@@ -1645,14 +1645,14 @@ gst_bc_wire_packet_header_parse (const guint8 * data, gsize len,
   out->offset = read_u32 (data + 12);
   out->frame = read_u64 (data + 16);
   out->timestamp = read_u64 (data + 24);
-  return GST_BC_WIRE_PARSE_OK;
+  return GST_TILE_WIRE_PARSE_OK;
 }
 
 /**
- * gst_bc_wire_packet_check:
- * @h: a header from gst_bc_wire_packet_header_parse()
+ * gst_tile_wire_packet_check:
+ * @h: a header from gst_tile_wire_packet_header_parse()
  * @config: the current, valid CONFIG, with protocol udp
- * @error: return location for a #GST_BC_WIRE_ERROR
+ * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Checks that the datagram belongs to the session of @config: @unit below
  * @n_tiles, @generation the current one, and @offset a multiple of
@@ -1662,36 +1662,36 @@ gst_bc_wire_packet_header_parse (const guint8 * data, gsize len,
  * Returns: %TRUE when the datagram fits @config.
  */
 gboolean
-gst_bc_wire_packet_check (const GstBcWirePacketHeader * h,
-    const GstBcWireConfig * config, GError ** error)
+gst_tile_wire_packet_check (const GstTileWirePacketHeader * h,
+    const GstTileWireConfig * config, GError ** error)
 {
-  const GstBcWireTile *tile;
+  const GstTileWireTile *tile;
 
   g_return_val_if_fail (h != NULL, FALSE);
   g_return_val_if_fail (config != NULL, FALSE);
   g_return_val_if_fail (config->packet_size > 0, FALSE);
 
   if (G_UNLIKELY (h->unit >= config->n_tiles)) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "datagram unit is %u, the CONFIG has %u tiles", h->unit,
         config->n_tiles);
     return FALSE;
   }
   if (G_UNLIKELY (h->generation != config->generation)) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "datagram generation is %u, the CONFIG generation is %u",
         h->generation, config->generation);
     return FALSE;
   }
   if (G_UNLIKELY (h->offset % config->packet_size != 0)) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "datagram offset is %u, not a multiple of packet_size %u",
         h->offset, config->packet_size);
     return FALSE;
   }
   tile = &config->tiles[h->unit];
   if (G_UNLIKELY (h->offset >= tile->size)) {
-    g_set_error (error, GST_BC_WIRE_ERROR, GST_BC_WIRE_ERROR_INVALID,
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "datagram offset is %u, tile %u is %" G_GUINT64_FORMAT " bytes",
         h->offset, h->unit, tile->size);
     return FALSE;
@@ -1700,7 +1700,7 @@ gst_bc_wire_packet_check (const GstBcWirePacketHeader * h,
 }
 
 /**
- * gst_bc_wire_packets_per_tile:
+ * gst_tile_wire_packets_per_tile:
  * @tile_size: bytes in a tile
  * @packet_size: payload bytes per datagram, at least 1
  *
@@ -1709,7 +1709,7 @@ gst_bc_wire_packet_check (const GstBcWirePacketHeader * h,
  * must fit in 32 bits (it does for every tile of a valid CONFIG).
  */
 guint32
-gst_bc_wire_packets_per_tile (guint64 tile_size, guint32 packet_size)
+gst_tile_wire_packets_per_tile (guint64 tile_size, guint32 packet_size)
 {
   guint64 n;
 

@@ -13,6 +13,7 @@
 
 #include <gst/check/gstcheck.h>
 #include <gst/bc/bc.h>
+#include <gst/tile/tilewire.h>
 
 #include <string.h>
 
@@ -43,20 +44,20 @@ read_be (const guint8 * p, guint n_bytes)
 /* Parses the header of a packed message, checks its type and length and
  * returns where the payload is. */
 static const guint8 *
-split_message (GByteArray * msg, GstBcWireType type, gsize * payload_len)
+split_message (GByteArray * msg, GstTileWireType type, gsize * payload_len)
 {
-  GstBcWireHeader h;
+  GstTileWireHeader h;
   GError *err = NULL;
 
-  fail_unless_equals_int (gst_bc_wire_header_parse (msg->data, msg->len, &h,
-          &err), GST_BC_WIRE_PARSE_OK);
+  fail_unless_equals_int (gst_tile_wire_header_parse (msg->data, msg->len, &h,
+          &err), GST_TILE_WIRE_PARSE_OK);
   fail_unless (err == NULL);
-  fail_unless_equals_int (h.magic, GST_BC_WIRE_MAGIC);
-  fail_unless_equals_int (h.version, GST_BC_WIRE_VERSION);
+  fail_unless_equals_int (h.magic, GST_TILE_WIRE_MAGIC);
+  fail_unless_equals_int (h.version, GST_TILE_WIRE_VERSION);
   fail_unless_equals_int (h.type, type);
-  fail_unless_equals_int (h.payload_len, msg->len - GST_BC_WIRE_HEADER_SIZE);
+  fail_unless_equals_int (h.payload_len, msg->len - GST_TILE_WIRE_HEADER_SIZE);
   *payload_len = h.payload_len;
-  return msg->data + GST_BC_WIRE_HEADER_SIZE;
+  return msg->data + GST_TILE_WIRE_HEADER_SIZE;
 }
 
 /* Checks that @err is set with @code and that its message holds @needle. */
@@ -64,7 +65,7 @@ static void
 check_error (GError * err, gint code, const gchar * needle)
 {
   fail_unless (err != NULL);
-  fail_unless (err->domain == GST_BC_WIRE_ERROR, "domain of '%s'",
+  fail_unless (err->domain == GST_TILE_WIRE_ERROR, "domain of '%s'",
       err->message);
   fail_unless_equals_int (err->code, code);
   if (needle != NULL)
@@ -84,7 +85,7 @@ exact_copy (const guint8 * data, gsize len)
 /* Writes the CONFIG payload of @c without any validation, with @caps_len
  * bytes of caps (which may hold a NUL or be longer than the limit). */
 static void
-raw_config_payload (const GstBcWireConfig * c, const gchar * caps,
+raw_config_payload (const GstTileWireConfig * c, const gchar * caps,
     gsize caps_len, GByteArray * out)
 {
   guint8 b[8];
@@ -104,7 +105,7 @@ raw_config_payload (const GstBcWireConfig * c, const gchar * caps,
   PUT (32, c->n_rows);
   PUT (64, c->row_bytes);
   PUT (16, c->n_tiles);
-  for (i = 0; i < c->n_tiles && i < GST_BC_WIRE_MAX_UNITS; i++) {
+  for (i = 0; i < c->n_tiles && i < GST_TILE_WIRE_MAX_UNITS; i++) {
     PUT (64, c->tiles[i].offset);
     PUT (64, c->tiles[i].size);
   }
@@ -114,7 +115,7 @@ raw_config_payload (const GstBcWireConfig * c, const gchar * caps,
 }
 
 static void
-make_config (GstBcWireConfig * c, guint n_rows, gsize row_bytes, guint n_units)
+make_config (GstTileWireConfig * c, guint n_rows, gsize row_bytes, guint n_units)
 {
   GstBcTiling tiling;
   GError *err = NULL;
@@ -122,18 +123,18 @@ make_config (GstBcWireConfig * c, guint n_rows, gsize row_bytes, guint n_units)
   memset (c, 0, sizeof (*c));
   c->token = G_GUINT64_CONSTANT (0x0123456789abcdef);
   c->generation = 7;
-  c->protocol = GST_BC_WIRE_PROTOCOL_TCP;
+  c->protocol = GST_TILE_WIRE_PROTOCOL_TCP;
   c->chunk_size = 65536;
   fail_unless (gst_bc_tiling_init (&tiling, n_rows, row_bytes, n_units));
-  fail_unless (gst_bc_wire_config_set_tiling (c, &tiling, &err));
-  fail_unless (gst_bc_wire_config_set_caps (c,
+  fail_unless (gst_tile_wire_config_set_tiling (c, &tiling, &err));
+  fail_unless (gst_tile_wire_config_set_caps (c,
           "video/x-bc, format=(string)BC1, width=(int)1920, "
           "height=(int)1080, framerate=(fraction)30/1", &err));
   fail_unless (err == NULL);
 }
 
 static void
-check_config_equal (const GstBcWireConfig * a, const GstBcWireConfig * b)
+check_config_equal (const GstTileWireConfig * a, const GstTileWireConfig * b)
 {
   guint i;
 
@@ -156,21 +157,21 @@ check_config_equal (const GstBcWireConfig * a, const GstBcWireConfig * b)
 
 /* Packs @c, parses it back and compares. */
 static void
-config_round_trip (const GstBcWireConfig * c)
+config_round_trip (const GstTileWireConfig * c)
 {
   GByteArray *msg = g_byte_array_new ();
-  GstBcWireConfig *parsed = g_new0 (GstBcWireConfig, 1);
+  GstTileWireConfig *parsed = g_new0 (GstTileWireConfig, 1);
   GError *err = NULL;
   const guint8 *payload;
   guint8 *copy;
   gsize len;
 
-  fail_unless (gst_bc_wire_config_pack (c, msg, &err));
+  fail_unless (gst_tile_wire_config_pack (c, msg, &err));
   fail_unless (err == NULL);
-  payload = split_message (msg, GST_BC_WIRE_TYPE_CONFIG, &len);
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_CONFIG, &len);
   fail_unless_equals_int (len, 45 + 16 * c->n_tiles + 2 + strlen (c->caps));
   copy = exact_copy (payload, len);
-  fail_unless (gst_bc_wire_config_parse (copy, len, parsed, &err));
+  fail_unless (gst_tile_wire_config_parse (copy, len, parsed, &err));
   fail_unless (err == NULL);
   check_config_equal (c, parsed);
   g_free (copy);
@@ -179,25 +180,25 @@ config_round_trip (const GstBcWireConfig * c)
 }
 
 /* Expects the raw payload of @c to be rejected with @code, and, when
- * @pack_too, gst_bc_wire_config_pack() to refuse @c with the same code. */
+ * @pack_too, gst_tile_wire_config_pack() to refuse @c with the same code. */
 static void
-config_expect_error (const GstBcWireConfig * c, gboolean pack_too, gint code,
+config_expect_error (const GstTileWireConfig * c, gboolean pack_too, gint code,
     const gchar * needle)
 {
   GByteArray *payload = g_byte_array_new ();
   GByteArray *msg = g_byte_array_new ();
-  GstBcWireConfig *parsed = g_new0 (GstBcWireConfig, 1);
+  GstTileWireConfig *parsed = g_new0 (GstTileWireConfig, 1);
   GError *err = NULL;
   guint8 *copy;
 
   raw_config_payload (c, c->caps, strlen (c->caps), payload);
   copy = exact_copy (payload->data, payload->len);
-  fail_if (gst_bc_wire_config_parse (copy, payload->len, parsed, &err));
+  fail_if (gst_tile_wire_config_parse (copy, payload->len, parsed, &err));
   check_error (err, code, needle);
   g_clear_error (&err);
 
   if (pack_too) {
-    fail_if (gst_bc_wire_config_pack (c, msg, &err));
+    fail_if (gst_tile_wire_config_pack (c, msg, &err));
     check_error (err, code, needle);
     fail_unless_equals_int (msg->len, 0);
     g_clear_error (&err);
@@ -210,78 +211,78 @@ config_expect_error (const GstBcWireConfig * c, gboolean pack_too, gint code,
 
 GST_START_TEST (test_header)
 {
-  guint8 buf[GST_BC_WIRE_HEADER_SIZE];
-  GstBcWireHeader h;
+  guint8 buf[GST_TILE_WIRE_HEADER_SIZE];
+  GstTileWireHeader h;
   GError *err = NULL;
   gsize i;
 
-  gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_CONFIG, 1234);
+  gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_CONFIG, 1234);
   fail_unless_equals_int (read_be (buf, 4), 0x47534243);
   fail_unless (memcmp (buf, "GSBC", 4) == 0);
-  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
-          &err), GST_BC_WIRE_PARSE_OK);
-  fail_unless_equals_int (h.type, GST_BC_WIRE_TYPE_CONFIG);
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_CONFIG);
   fail_unless_equals_int (h.payload_len, 1234);
-  fail_unless_equals_int (h.version, GST_BC_WIRE_VERSION);
+  fail_unless_equals_int (h.version, GST_TILE_WIRE_VERSION);
 
   /* every short length asks for more, without reading past @len */
-  for (i = 0; i < GST_BC_WIRE_HEADER_SIZE; i++) {
+  for (i = 0; i < GST_TILE_WIRE_HEADER_SIZE; i++) {
     guint8 *copy = exact_copy (buf, i);
 
-    fail_unless_equals_int (gst_bc_wire_header_parse (copy, i, &h, &err),
-        GST_BC_WIRE_PARSE_NEED_MORE);
+    fail_unless_equals_int (gst_tile_wire_header_parse (copy, i, &h, &err),
+        GST_TILE_WIRE_PARSE_NEED_MORE);
     fail_unless (err == NULL);
     g_free (copy);
   }
 
   /* the limit itself is fine, one more is not */
-  gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_STATS,
-      GST_BC_WIRE_MAX_PAYLOAD);
-  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
-          &err), GST_BC_WIRE_PARSE_OK);
-  write_be (buf + 8, GST_BC_WIRE_MAX_PAYLOAD + 1, 4);
-  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
-          &err), GST_BC_WIRE_PARSE_ERROR);
-  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "65537");
+  gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_STATS,
+      GST_TILE_WIRE_MAX_PAYLOAD);
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_TILE_WIRE_PARSE_OK);
+  write_be (buf + 8, GST_TILE_WIRE_MAX_PAYLOAD + 1, 4);
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_OVERSIZED, "65537");
   g_clear_error (&err);
   write_be (buf + 8, G_MAXUINT32, 4);
-  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
-          &err), GST_BC_WIRE_PARSE_ERROR);
-  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "4294967295");
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_OVERSIZED, "4294967295");
   g_clear_error (&err);
 
   /* wrong magic */
-  gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_HELLO, 4);
+  gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_HELLO, 4);
   memcpy (buf, "GET ", 4);
-  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
-          &err), GST_BC_WIRE_PARSE_ERROR);
-  check_error (err, GST_BC_WIRE_ERROR_BAD_MAGIC, "0x47455420");
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_BAD_MAGIC, "0x47455420");
   g_clear_error (&err);
 
   /* other versions, named together with ours */
-  gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_HELLO, 4);
+  gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_HELLO, 4);
   write_be (buf + 4, 2, 2);
-  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
-          &err), GST_BC_WIRE_PARSE_ERROR);
-  check_error (err, GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION,
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
       "version 2, this side speaks version 1");
   g_clear_error (&err);
   write_be (buf + 4, 0, 2);
-  fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
-          &err), GST_BC_WIRE_PARSE_ERROR);
-  check_error (err, GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION, "version 0");
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION, "version 0");
   g_clear_error (&err);
 
   /* unknown types */
   for (i = 0; i < 3; i++) {
-    const guint16 types[] = { 0, GST_BC_WIRE_TYPE_ACK + 1, 0xffff };
+    const guint16 types[] = { 0, GST_TILE_WIRE_TYPE_ACK + 1, 0xffff };
     gchar *needle = g_strdup_printf ("type is %u", types[i]);
 
-    gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_HELLO, 4);
+    gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_HELLO, 4);
     write_be (buf + 6, types[i], 2);
-    fail_unless_equals_int (gst_bc_wire_header_parse (buf, sizeof (buf), &h,
-            &err), GST_BC_WIRE_PARSE_ERROR);
-    check_error (err, GST_BC_WIRE_ERROR_INVALID, needle);
+    fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
+            &err), GST_TILE_WIRE_PARSE_ERROR);
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, needle);
     g_clear_error (&err);
     g_free (needle);
   }
@@ -295,124 +296,124 @@ GST_START_TEST (test_small_messages)
   GError *err = NULL;
   const guint8 *payload;
   gsize len;
-  GstBcWireHello hello = { 0 }, hello_out = { 1 };
-  GstBcWireUnitHello uh = { G_GUINT64_CONSTANT (0xfeedfacecafebeef), 42, 63 };
-  GstBcWireUnitHello uh_out;
-  GstBcWireRefuse *refuse = g_new0 (GstBcWireRefuse, 1);
+  GstTileWireHello hello = { 0 }, hello_out = { 1 };
+  GstTileWireUnitHello uh = { G_GUINT64_CONSTANT (0xfeedfacecafebeef), 42, 63 };
+  GstTileWireUnitHello uh_out;
+  GstTileWireRefuse *refuse = g_new0 (GstTileWireRefuse, 1);
   guint64 t;
 
-  fail_unless (gst_bc_wire_hello_pack (&hello, msg, &err));
-  payload = split_message (msg, GST_BC_WIRE_TYPE_HELLO, &len);
+  fail_unless (gst_tile_wire_hello_pack (&hello, msg, &err));
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_HELLO, &len);
   fail_unless_equals_int (len, 4);
-  fail_unless (gst_bc_wire_hello_parse (payload, len, &hello_out, &err));
+  fail_unless (gst_tile_wire_hello_parse (payload, len, &hello_out, &err));
   fail_unless_equals_int (hello_out.flags, 0);
   hello.flags = 1;
   g_byte_array_set_size (msg, 0);
-  fail_if (gst_bc_wire_hello_pack (&hello, msg, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "flags is 0x00000001");
+  fail_if (gst_tile_wire_hello_pack (&hello, msg, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000001");
   g_clear_error (&err);
   fail_unless_equals_int (msg->len, 0);
 
   g_byte_array_set_size (msg, 0);
-  fail_unless (gst_bc_wire_unit_hello_pack (&uh, msg, &err));
-  payload = split_message (msg, GST_BC_WIRE_TYPE_UNIT_HELLO, &len);
+  fail_unless (gst_tile_wire_unit_hello_pack (&uh, msg, &err));
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_UNIT_HELLO, &len);
   fail_unless_equals_int (len, 14);
-  fail_unless (gst_bc_wire_unit_hello_parse (payload, len, &uh_out, &err));
+  fail_unless (gst_tile_wire_unit_hello_parse (payload, len, &uh_out, &err));
   fail_unless_equals_uint64 (uh_out.token, uh.token);
   fail_unless_equals_int (uh_out.generation, 42);
   fail_unless_equals_int (uh_out.unit, 63);
   uh.unit = 64;
   g_byte_array_set_size (msg, 0);
-  fail_if (gst_bc_wire_unit_hello_pack (&uh, msg, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "unit is 64");
+  fail_if (gst_tile_wire_unit_hello_pack (&uh, msg, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "unit is 64");
   g_clear_error (&err);
 
   g_byte_array_set_size (msg, 0);
-  fail_unless (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_UNKNOWN_UNIT,
+  fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
           "unit 9 does not exist: the session has 8 tiles (ünïcödé)", msg,
           &err));
-  payload = split_message (msg, GST_BC_WIRE_TYPE_REFUSE, &len);
-  fail_unless (gst_bc_wire_refuse_parse (payload, len, refuse, &err));
-  fail_unless_equals_int (refuse->code, GST_BC_WIRE_REFUSE_UNKNOWN_UNIT);
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_REFUSE, &len);
+  fail_unless (gst_tile_wire_refuse_parse (payload, len, refuse, &err));
+  fail_unless_equals_int (refuse->code, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT);
   fail_unless_equals_string (refuse->reason,
       "unit 9 does not exist: the session has 8 tiles (ünïcödé)");
   g_byte_array_set_size (msg, 0);
-  fail_unless (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_BUSY, NULL, msg,
+  fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_BUSY, NULL, msg,
           &err));
-  payload = split_message (msg, GST_BC_WIRE_TYPE_REFUSE, &len);
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_REFUSE, &len);
   fail_unless_equals_int (len, 6);
-  fail_unless (gst_bc_wire_refuse_parse (payload, len, refuse, &err));
-  fail_unless_equals_int (refuse->code, GST_BC_WIRE_REFUSE_BUSY);
+  fail_unless (gst_tile_wire_refuse_parse (payload, len, refuse, &err));
+  fail_unless_equals_int (refuse->code, GST_TILE_WIRE_REFUSE_BUSY);
   fail_unless_equals_string (refuse->reason, "");
 
   g_byte_array_set_size (msg, 0);
-  gst_bc_wire_eos_pack (msg);
-  payload = split_message (msg, GST_BC_WIRE_TYPE_EOS, &len);
+  gst_tile_wire_eos_pack (msg);
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_EOS, &len);
   fail_unless_equals_int (len, 0);
-  fail_unless (gst_bc_wire_eos_parse (NULL, 0, &err));
-  fail_if (gst_bc_wire_eos_parse ((const guint8 *) "x", 1, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "1 unexpected trailing");
+  fail_unless (gst_tile_wire_eos_parse (NULL, 0, &err));
+  fail_if (gst_tile_wire_eos_parse ((const guint8 *) "x", 1, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "1 unexpected trailing");
   g_clear_error (&err);
 
   g_byte_array_set_size (msg, 0);
-  gst_bc_wire_keepalive_pack (G_GUINT64_CONSTANT (123456789012345), msg);
-  payload = split_message (msg, GST_BC_WIRE_TYPE_KEEPALIVE, &len);
+  gst_tile_wire_keepalive_pack (G_GUINT64_CONSTANT (123456789012345), msg);
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_KEEPALIVE, &len);
   fail_unless_equals_int (len, 8);
-  fail_unless (gst_bc_wire_keepalive_parse (payload, len, &t, &err));
+  fail_unless (gst_tile_wire_keepalive_parse (payload, len, &t, &err));
   fail_unless_equals_uint64 (t, G_GUINT64_CONSTANT (123456789012345));
 
   /* one byte short and one byte long */
-  fail_if (gst_bc_wire_keepalive_parse (payload, len - 1, &t, &err));
-  check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "time");
+  fail_if (gst_tile_wire_keepalive_parse (payload, len - 1, &t, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "time");
   g_clear_error (&err);
   g_byte_array_append (msg, (const guint8 *) "", 1);
-  payload = msg->data + GST_BC_WIRE_HEADER_SIZE;
-  fail_if (gst_bc_wire_keepalive_parse (payload, len + 1, &t, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "KEEPALIVE payload is 9");
+  payload = msg->data + GST_TILE_WIRE_HEADER_SIZE;
+  fail_if (gst_tile_wire_keepalive_parse (payload, len + 1, &t, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "KEEPALIVE payload is 9");
   g_clear_error (&err);
 
   {
-    GstBcWireAck ack = { 7, 5, TRUE, G_GUINT64_CONSTANT (0xfedcba9876543210) };
-    GstBcWireAck got;
+    GstTileWireAck ack = { 7, 5, TRUE, G_GUINT64_CONSTANT (0xfedcba9876543210) };
+    GstTileWireAck got;
 
     g_byte_array_set_size (msg, 0);
-    gst_bc_wire_ack_pack (&ack, msg);
-    payload = split_message (msg, GST_BC_WIRE_TYPE_ACK, &len);
+    gst_tile_wire_ack_pack (&ack, msg);
+    payload = split_message (msg, GST_TILE_WIRE_TYPE_ACK, &len);
     fail_unless_equals_int (len, 20);
-    fail_unless (gst_bc_wire_ack_parse (payload, len, &got, &err));
+    fail_unless (gst_tile_wire_ack_parse (payload, len, &got, &err));
     fail_unless_equals_int (got.generation, 7);
     fail_unless_equals_int (got.window, 5);
     fail_unless (got.has_frame);
     fail_unless_equals_uint64 (got.frame,
         G_GUINT64_CONSTANT (0xfedcba9876543210));
-    fail_unless_equals_string (gst_bc_wire_type_get_name (GST_BC_WIRE_TYPE_ACK),
+    fail_unless_equals_string (gst_tile_wire_type_get_name (GST_TILE_WIRE_TYPE_ACK),
         "ACK");
-    fail_if (gst_bc_wire_ack_parse (payload, len - 1, &got, &err));
-    check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "frame");
+    fail_if (gst_tile_wire_ack_parse (payload, len - 1, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "frame");
     g_clear_error (&err);
     /* unknown flags */
-    msg->data[GST_BC_WIRE_HEADER_SIZE + 8] = 0x80;
-    fail_if (gst_bc_wire_ack_parse (payload, len, &got, &err));
-    check_error (err, GST_BC_WIRE_ERROR_INVALID, "unknown bits");
+    msg->data[GST_TILE_WIRE_HEADER_SIZE + 8] = 0x80;
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "unknown bits");
     g_clear_error (&err);
     /* a frame number without its flag */
-    msg->data[GST_BC_WIRE_HEADER_SIZE + 8] = 0;
-    msg->data[GST_BC_WIRE_HEADER_SIZE + 11] = 0;
-    fail_if (gst_bc_wire_ack_parse (payload, len, &got, &err));
-    check_error (err, GST_BC_WIRE_ERROR_INVALID, "no frame flag");
+    msg->data[GST_TILE_WIRE_HEADER_SIZE + 8] = 0;
+    msg->data[GST_TILE_WIRE_HEADER_SIZE + 11] = 0;
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "no frame flag");
     g_clear_error (&err);
     /* the window alone, before any frame is done */
     ack.has_frame = FALSE;
     g_byte_array_set_size (msg, 0);
-    gst_bc_wire_ack_pack (&ack, msg);
-    payload = split_message (msg, GST_BC_WIRE_TYPE_ACK, &len);
-    fail_unless (gst_bc_wire_ack_parse (payload, len, &got, &err));
+    gst_tile_wire_ack_pack (&ack, msg);
+    payload = split_message (msg, GST_TILE_WIRE_TYPE_ACK, &len);
+    fail_unless (gst_tile_wire_ack_parse (payload, len, &got, &err));
     fail_if (got.has_frame);
     fail_unless_equals_uint64 (got.frame, 0);
     /* a window of 0 frames would stop the sender for good */
-    memset (msg->data + GST_BC_WIRE_HEADER_SIZE + 4, 0, 4);
-    fail_if (gst_bc_wire_ack_parse (payload, len, &got, &err));
-    check_error (err, GST_BC_WIRE_ERROR_INVALID, "window is 0");
+    memset (msg->data + GST_TILE_WIRE_HEADER_SIZE + 4, 0, 4);
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "window is 0");
     g_clear_error (&err);
   }
 
@@ -440,22 +441,22 @@ GST_START_TEST (test_stats)
       "note", G_TYPE_STRING, "a \"quoted\" string, with commas (and "
       "parentheses) \\ (structure)", "rate", GST_TYPE_FRACTION, 30, 1,
       "ok", G_TYPE_BOOLEAN, TRUE, NULL);
-  fail_unless (gst_bc_wire_stats_pack (s, msg, &err));
-  payload = split_message (msg, GST_BC_WIRE_TYPE_STATS, &len);
-  fail_unless (gst_bc_wire_stats_parse (payload, len, &out, &err));
+  fail_unless (gst_tile_wire_stats_pack (s, msg, &err));
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_STATS, &len);
+  fail_unless (gst_tile_wire_stats_parse (payload, len, &out, &err));
   fail_unless (err == NULL);
   fail_unless (gst_structure_is_equal (s, out));
   gst_structure_free (out);
   out = NULL;
 
   /* one byte short and one byte long */
-  fail_if (gst_bc_wire_stats_parse (payload, len - 1, &out, &err));
-  check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "structure");
+  fail_if (gst_tile_wire_stats_parse (payload, len - 1, &out, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "structure");
   g_clear_error (&err);
   g_byte_array_append (msg, (const guint8 *) " ", 1);
-  payload = msg->data + GST_BC_WIRE_HEADER_SIZE;
-  fail_if (gst_bc_wire_stats_parse (payload, len + 1, &out, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "trailing");
+  payload = msg->data + GST_TILE_WIRE_HEADER_SIZE;
+  fail_if (gst_tile_wire_stats_parse (payload, len + 1, &out, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "trailing");
   g_clear_error (&err);
   fail_unless (out == NULL);
 
@@ -474,9 +475,9 @@ GST_START_TEST (test_stats)
       "stats, a=( GstStructure )\"3x;\", n=(int)1",
       "stats, a=(int){ 1, x }",
       /* names the process does not know yet */
-      "bcwire-unknown-structure, a=(int)1",
-      "stats, a=(int)1, bcwire-unknown-field=(int)2",
-      "stats, a=(string)\"x, y\",bcwire-unknown-field=(int)2",
+      "tilewire-unknown-structure, a=(int)1",
+      "stats, a=(int)1, tilewire-unknown-field=(int)2",
+      "stats, a=(string)\"x, y\",tilewire-unknown-field=(int)2",
       /* an untyped value: GStreamer 1.22 guesses, with a g_warning for "" */
       "stats, a=\"\""
     };
@@ -486,18 +487,18 @@ GST_START_TEST (test_stats)
       "starts with byte 0x22", "type 'structure' at offset 9",
       "type 'GstCaps'", "type 'GstStructure' at offset 9",
       "list, array or range ('{') at offset 14",
-      "structure name 'bcwire-unknown-structure' at offset 0 is not a name "
+      "structure name 'tilewire-unknown-structure' at offset 0 is not a name "
           "this process knows",
-      "field name 'bcwire-unknown-field' at offset 17",
-      "field name 'bcwire-unknown-field' at offset 24",
+      "field name 'tilewire-unknown-field' at offset 17",
+      "field name 'tilewire-unknown-field' at offset 24",
       "value without a type at offset 9"
     };
     guint8 *p = g_malloc (2 + strlen (bad[i]));
 
     write_be (p, strlen (bad[i]), 2);
     memcpy (p + 2, bad[i], strlen (bad[i]));
-    fail_if (gst_bc_wire_stats_parse (p, 2 + strlen (bad[i]), &out, &err));
-    check_error (err, GST_BC_WIRE_ERROR_INVALID, needle[i]);
+    fail_if (gst_tile_wire_stats_parse (p, 2 + strlen (bad[i]), &out, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, needle[i]);
     g_clear_error (&err);
     fail_unless (out == NULL);
     g_free (p);
@@ -505,21 +506,21 @@ GST_START_TEST (test_stats)
 
   /* too long, on both sides */
   big = g_string_new (NULL);
-  for (i = 0; i < GST_BC_WIRE_MAX_STATS; i++)
+  for (i = 0; i < GST_TILE_WIRE_MAX_STATS; i++)
     g_string_append_c (big, 'a' + i % 26);
   gst_structure_set (s, "big", G_TYPE_STRING, big->str, NULL);
   g_byte_array_set_size (msg, 0);
-  fail_if (gst_bc_wire_stats_pack (s, msg, &err));
-  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "limit is 16384");
+  fail_if (gst_tile_wire_stats_pack (s, msg, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_OVERSIZED, "limit is 16384");
   g_clear_error (&err);
   fail_unless_equals_int (msg->len, 0);
   {
-    guint8 *p = g_malloc0 (2 + GST_BC_WIRE_MAX_STATS + 1);
+    guint8 *p = g_malloc0 (2 + GST_TILE_WIRE_MAX_STATS + 1);
 
-    write_be (p, GST_BC_WIRE_MAX_STATS + 1, 2);
-    fail_if (gst_bc_wire_stats_parse (p, 2 + GST_BC_WIRE_MAX_STATS + 1, &out,
+    write_be (p, GST_TILE_WIRE_MAX_STATS + 1, 2);
+    fail_if (gst_tile_wire_stats_parse (p, 2 + GST_TILE_WIRE_MAX_STATS + 1, &out,
             &err));
-    check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "16385");
+    check_error (err, GST_TILE_WIRE_ERROR_OVERSIZED, "16385");
     g_clear_error (&err);
     g_free (p);
   }
@@ -534,56 +535,56 @@ GST_END_TEST;
 GST_START_TEST (test_refuse_invalid)
 {
   GByteArray *msg = g_byte_array_new ();
-  GstBcWireRefuse *refuse = g_new0 (GstBcWireRefuse, 1);
+  GstTileWireRefuse *refuse = g_new0 (GstTileWireRefuse, 1);
   GError *err = NULL;
-  gchar *reason = g_strnfill (GST_BC_WIRE_MAX_REASON + 1, 'x');
+  gchar *reason = g_strnfill (GST_TILE_WIRE_MAX_REASON + 1, 'x');
   guint8 *p;
   gsize n;
 
-  fail_if (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_OTHER, reason, msg,
+  fail_if (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, reason, msg,
           &err));
-  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "reason is 1025 bytes");
+  check_error (err, GST_TILE_WIRE_ERROR_OVERSIZED, "reason is 1025 bytes");
   g_clear_error (&err);
   fail_unless_equals_int (msg->len, 0);
-  reason[GST_BC_WIRE_MAX_REASON] = '\0';
-  fail_unless (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_OTHER, reason, msg,
+  reason[GST_TILE_WIRE_MAX_REASON] = '\0';
+  fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, reason, msg,
           &err));
-  fail_if (gst_bc_wire_refuse_pack (6, "x", msg, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "code is 6");
+  fail_if (gst_tile_wire_refuse_pack (6, "x", msg, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "code is 6");
   g_clear_error (&err);
-  fail_if (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_OTHER, "\xff\xfe",
+  fail_if (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, "\xff\xfe",
           msg, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "UTF-8");
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "UTF-8");
   g_clear_error (&err);
 
   /* received: too long, unknown code, NUL, not UTF-8 */
-  n = 6 + GST_BC_WIRE_MAX_REASON + 1;
+  n = 6 + GST_TILE_WIRE_MAX_REASON + 1;
   p = g_malloc0 (n);
-  write_be (p + 4, GST_BC_WIRE_MAX_REASON + 1, 2);
-  memset (p + 6, 'x', GST_BC_WIRE_MAX_REASON + 1);
-  fail_if (gst_bc_wire_refuse_parse (p, n, refuse, &err));
-  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "1025");
+  write_be (p + 4, GST_TILE_WIRE_MAX_REASON + 1, 2);
+  memset (p + 6, 'x', GST_TILE_WIRE_MAX_REASON + 1);
+  fail_if (gst_tile_wire_refuse_parse (p, n, refuse, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_OVERSIZED, "1025");
   g_clear_error (&err);
-  write_be (p + 4, GST_BC_WIRE_MAX_REASON, 2);
-  fail_unless (gst_bc_wire_refuse_parse (p, n - 1, refuse, &err));
-  fail_unless_equals_int (strlen (refuse->reason), GST_BC_WIRE_MAX_REASON);
+  write_be (p + 4, GST_TILE_WIRE_MAX_REASON, 2);
+  fail_unless (gst_tile_wire_refuse_parse (p, n - 1, refuse, &err));
+  fail_unless_equals_int (strlen (refuse->reason), GST_TILE_WIRE_MAX_REASON);
   write_be (p, 0x10000, 4);
-  fail_if (gst_bc_wire_refuse_parse (p, n - 1, refuse, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "code is 65536");
+  fail_if (gst_tile_wire_refuse_parse (p, n - 1, refuse, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "code is 65536");
   g_clear_error (&err);
   write_be (p, 0, 4);
   p[10] = 0;
-  fail_if (gst_bc_wire_refuse_parse (p, n - 1, refuse, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "NUL byte at offset 4");
+  fail_if (gst_tile_wire_refuse_parse (p, n - 1, refuse, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "NUL byte at offset 4");
   g_clear_error (&err);
   p[10] = 0xc3;
-  fail_if (gst_bc_wire_refuse_parse (p, n - 1, refuse, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "UTF-8");
+  fail_if (gst_tile_wire_refuse_parse (p, n - 1, refuse, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "UTF-8");
   g_clear_error (&err);
   /* reason length pointing past the payload */
   write_be (p + 4, 10, 2);
-  fail_if (gst_bc_wire_refuse_parse (p, 12, refuse, &err));
-  check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "reason");
+  fail_if (gst_tile_wire_refuse_parse (p, 12, refuse, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "reason");
   g_clear_error (&err);
 
   g_free (p);
@@ -596,7 +597,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_config_tilings)
 {
-  GstBcWireConfig *c = g_new0 (GstBcWireConfig, 1);
+  GstTileWireConfig *c = g_new0 (GstTileWireConfig, 1);
   GstBcTiling *tiling = g_new0 (GstBcTiling, 1);
   GstBcTiling *check = g_new0 (GstBcTiling, 1);
   GstBcInfo info;
@@ -621,8 +622,8 @@ GST_START_TEST (test_config_tilings)
     c->token = g_random_int ();
     c->generation = i;
     c->chunk_size = 1408;
-    fail_unless (gst_bc_wire_config_set_tiling (c, tiling, &err));
-    fail_unless (gst_bc_wire_config_set_caps (c, "video/x-bc", &err));
+    fail_unless (gst_tile_wire_config_set_tiling (c, tiling, &err));
+    fail_unless (gst_tile_wire_config_set_caps (c, "video/x-bc", &err));
     fail_unless_equals_int (c->n_units, cases[i].units);
     fail_unless_equals_int (c->n_tiles, cases[i].n_tiles);
     fail_unless_equals_uint64 (c->frame_size, info.size);
@@ -630,32 +631,32 @@ GST_START_TEST (test_config_tilings)
       fail_unless_equals_uint64 (c->tiles[j].offset, tiling->tiles[j].offset);
       fail_unless_equals_uint64 (c->tiles[j].size, tiling->tiles[j].size);
     }
-    fail_unless (gst_bc_wire_config_validate (c, &err));
+    fail_unless (gst_tile_wire_config_validate (c, &err));
     config_round_trip (c);
-    fail_unless (gst_bc_wire_config_check_tiling (c, check, &err));
+    fail_unless (gst_tile_wire_config_check_tiling (c, check, &err));
     fail_unless (memcmp (check, tiling, sizeof (*check)) == 0);
-    fail_unless (gst_bc_wire_config_check_tiling (c, NULL, &err));
+    fail_unless (gst_tile_wire_config_check_tiling (c, NULL, &err));
   }
 
   /* raw RGBA: pixel rows, over UDP */
   make_config (c, 1080, 1920 * 4, 7);
-  c->protocol = GST_BC_WIRE_PROTOCOL_UDP;
+  c->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
   c->packet_size = 1408;
   config_round_trip (c);
-  fail_unless (gst_bc_wire_config_check_tiling (c, NULL, &err));
+  fail_unless (gst_tile_wire_config_check_tiling (c, NULL, &err));
 
   /* the smallest and largest UDP payloads per datagram */
   c->packet_size = 1;
   config_round_trip (c);
-  c->packet_size = GST_BC_WIRE_MAX_PACKET_PAYLOAD;
-  fail_unless_equals_int (c->packet_size + GST_BC_WIRE_PACKET_HEADER_SIZE,
-      GST_BC_WIRE_MAX_UDP_PACKET);
+  c->packet_size = GST_TILE_WIRE_MAX_PACKET_PAYLOAD;
+  fail_unless_equals_int (c->packet_size + GST_TILE_WIRE_PACKET_HEADER_SIZE,
+      GST_TILE_WIRE_MAX_UDP_PACKET);
   config_round_trip (c);
 
   /* the largest payload: 64 tiles and the longest caps */
   make_config (c, 4096, 16, 64);
-  memset (c->caps, 'c', GST_BC_WIRE_MAX_CAPS);
-  c->caps[GST_BC_WIRE_MAX_CAPS] = '\0';
+  memset (c->caps, 'c', GST_TILE_WIRE_MAX_CAPS);
+  c->caps[GST_TILE_WIRE_MAX_CAPS] = '\0';
   config_round_trip (c);
 
   /* valid, but not the tiling gst_bc_tiling_init() makes: 2, 2, 3 rows */
@@ -665,10 +666,10 @@ GST_START_TEST (test_config_tilings)
   c->tiles[1].size = 128;
   c->tiles[2].offset = 256;
   c->tiles[2].size = 192;
-  fail_unless (gst_bc_wire_config_validate (c, &err));
+  fail_unless (gst_tile_wire_config_validate (c, &err));
   config_round_trip (c);
-  fail_if (gst_bc_wire_config_check_tiling (c, NULL, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "tile 0 is (offset 0, size 128)"
+  fail_if (gst_tile_wire_config_check_tiling (c, NULL, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "tile 0 is (offset 0, size 128)"
       ", the tiling has (offset 0, size 192)");
   g_clear_error (&err);
   /* fewer tiles than the tiling makes */
@@ -677,15 +678,15 @@ GST_START_TEST (test_config_tilings)
   c->tiles[0].size = 256;
   c->tiles[1].offset = 256;
   c->tiles[1].size = 256;
-  fail_unless (gst_bc_wire_config_validate (c, &err));
-  fail_if (gst_bc_wire_config_check_tiling (c, NULL, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "n_tiles is 2");
+  fail_unless (gst_tile_wire_config_validate (c, &err));
+  fail_if (gst_tile_wire_config_check_tiling (c, NULL, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "n_tiles is 2");
   g_clear_error (&err);
 
   /* set_tiling refuses more than 64 units */
   fail_unless (gst_bc_tiling_init (tiling, 100, 8, 65));
-  fail_if (gst_bc_wire_config_set_tiling (c, tiling, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "n_units is 65");
+  fail_if (gst_tile_wire_config_set_tiling (c, tiling, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "n_units is 65");
   g_clear_error (&err);
 
   g_free (check);
@@ -697,9 +698,9 @@ GST_END_TEST;
 
 GST_START_TEST (test_config_invalid)
 {
-  GstBcWireConfig *good = g_new0 (GstBcWireConfig, 1);
-  GstBcWireConfig *c = g_new0 (GstBcWireConfig, 1);
-  GstBcWireConfig *parsed = g_new0 (GstBcWireConfig, 1);
+  GstTileWireConfig *good = g_new0 (GstTileWireConfig, 1);
+  GstTileWireConfig *c = g_new0 (GstTileWireConfig, 1);
+  GstTileWireConfig *parsed = g_new0 (GstTileWireConfig, 1);
   GByteArray *payload = g_byte_array_new ();
   GError *err = NULL;
   gchar *caps;
@@ -712,133 +713,133 @@ GST_START_TEST (test_config_invalid)
 #define RESET() memcpy (c, good, sizeof (*c))
   RESET ();
   c->n_units = 0;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "n_units is 0");
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "n_units is 0");
   RESET ();
   c->n_units = 65;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "n_units is 65");
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "n_units is 65");
   RESET ();
   c->n_units = 2;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "n_tiles is 3, must be 1 to n_units (2)");
   RESET ();
   c->n_tiles = 0;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "n_tiles is 0");
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "n_tiles is 0");
   RESET ();
   c->protocol = 2;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "protocol is 2");
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "protocol is 2");
   RESET ();
   c->packet_size = 1400;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "packet_size is 1400, must be 0 for tcp");
   RESET ();
-  c->protocol = GST_BC_WIRE_PROTOCOL_UDP;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  c->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "packet_size is 0, must be 1 to 65475 for udp");
   RESET ();
-  c->protocol = GST_BC_WIRE_PROTOCOL_UDP;
-  c->packet_size = GST_BC_WIRE_MAX_PACKET_PAYLOAD + 1;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  c->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
+  c->packet_size = GST_TILE_WIRE_MAX_PACKET_PAYLOAD + 1;
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "packet_size is 65476, must be 1 to 65475 for udp (a 32-byte datagram "
       "header plus the payload must fit in 65507 bytes)");
   RESET ();
-  c->protocol = GST_BC_WIRE_PROTOCOL_UDP;
-  c->packet_size = GST_BC_WIRE_MAX_UDP_PACKET;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  c->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
+  c->packet_size = GST_TILE_WIRE_MAX_UDP_PACKET;
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "packet_size is 65507, must be 1 to 65475");
   RESET ();
   c->chunk_size = 0;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "chunk_size is 0");
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "chunk_size is 0");
   RESET ();
   c->frame_size = 0;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "frame_size is 0");
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "frame_size is 0");
   RESET ();
   c->n_rows = 1 << 20;
   c->row_bytes = 1025;
   c->frame_size = (guint64) c->n_rows * c->row_bytes;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "frame_size is 1074790400, must be 1 to 1073741824");
   RESET ();
   c->frame_size += 64;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "row_bytes 64 is 448, but frame_size is 512");
   RESET ();
   /* n_rows * row_bytes = 2^31 * 2^33 = 2^64 */
   c->n_rows = 1u << 31;
   c->row_bytes = G_GUINT64_CONSTANT (1) << 33;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "n_rows 2147483648 * row_bytes 8589934592 overflows 64 bits");
   RESET ();
   c->n_rows = 0;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "n_rows is 0");
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "n_rows is 0");
   RESET ();
   c->row_bytes = 0;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "row_bytes 0");
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "row_bytes 0");
 
   /* tiles: a gap, an overlap, not a row multiple, empty, too few bytes,
    * past the end */
   RESET ();
   c->tiles[1].offset += 64;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "tile 1 offset is 256, expected 192");
   RESET ();
   c->tiles[2].offset -= 64;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "tile 2 offset is 256, expected 320");
   RESET ();
   c->tiles[0].size = 191;
   c->tiles[1].offset = 191;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "tile 0 size is 191, must be a non-zero multiple of row_bytes 64");
   RESET ();
   c->tiles[1].size = 0;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "tile 1 size is 0");
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "tile 1 size is 0");
   RESET ();
   c->tiles[2].size = 64;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "tiles sum to 384 bytes, frame_size is 448");
   RESET ();
   c->tiles[2].size = 192;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "tile 2 (offset 320, size 192) ends past frame_size 448");
   RESET ();
   c->tiles[2].size = G_GUINT64_CONSTANT (1) << 63;
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID,
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "ends past frame_size");
 
   /* caps: empty */
   RESET ();
   c->caps[0] = '\0';
-  config_expect_error (c, TRUE, GST_BC_WIRE_ERROR_INVALID, "caps is empty");
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "caps is empty");
 
   /* caps: an embedded NUL (only possible on the wire) */
   raw_config_payload (good, "video/x-bc\0evil", 15, payload);
   copy = exact_copy (payload->data, payload->len);
-  fail_if (gst_bc_wire_config_parse (copy, payload->len, parsed, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "caps contains a NUL byte "
+  fail_if (gst_tile_wire_config_parse (copy, payload->len, parsed, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "caps contains a NUL byte "
       "at offset 10 of 15");
   g_clear_error (&err);
   g_free (copy);
 
   /* caps: too long, on the wire and when set */
-  caps = g_strnfill (GST_BC_WIRE_MAX_CAPS + 1, 'c');
+  caps = g_strnfill (GST_TILE_WIRE_MAX_CAPS + 1, 'c');
   g_byte_array_set_size (payload, 0);
-  raw_config_payload (good, caps, GST_BC_WIRE_MAX_CAPS + 1, payload);
+  raw_config_payload (good, caps, GST_TILE_WIRE_MAX_CAPS + 1, payload);
   copy = exact_copy (payload->data, payload->len);
-  fail_if (gst_bc_wire_config_parse (copy, payload->len, parsed, &err));
-  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "caps length is 8193");
+  fail_if (gst_tile_wire_config_parse (copy, payload->len, parsed, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_OVERSIZED, "caps length is 8193");
   g_clear_error (&err);
   g_free (copy);
   RESET ();
-  fail_if (gst_bc_wire_config_set_caps (c, caps, &err));
-  check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "caps is 8193 bytes");
+  fail_if (gst_tile_wire_config_set_caps (c, caps, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_OVERSIZED, "caps is 8193 bytes");
   g_clear_error (&err);
   /* a caps array without its NUL */
   memset (c->caps, 'c', sizeof (c->caps));
   {
     GByteArray *msg = g_byte_array_new ();
 
-    fail_if (gst_bc_wire_config_pack (c, msg, &err));
-    check_error (err, GST_BC_WIRE_ERROR_OVERSIZED, "longer than 8192");
+    fail_if (gst_tile_wire_config_pack (c, msg, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_OVERSIZED, "longer than 8192");
     g_clear_error (&err);
     g_byte_array_unref (msg);
   }
@@ -849,17 +850,17 @@ GST_START_TEST (test_config_invalid)
   raw_config_payload (good, good->caps, strlen (good->caps), payload);
   for (i = 0; i < payload->len; i++) {
     copy = exact_copy (payload->data, i);
-    fail_if (gst_bc_wire_config_parse (copy, i, parsed, &err));
-    check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, NULL);
+    fail_if (gst_tile_wire_config_parse (copy, i, parsed, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, NULL);
     g_clear_error (&err);
     g_free (copy);
   }
   g_byte_array_append (payload, (const guint8 *) "x", 1);
   copy = exact_copy (payload->data, payload->len);
-  fail_if (gst_bc_wire_config_parse (copy, payload->len, parsed, &err));
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "1 unexpected trailing byte");
+  fail_if (gst_tile_wire_config_parse (copy, payload->len, parsed, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "1 unexpected trailing byte");
   g_clear_error (&err);
-  fail_unless (gst_bc_wire_config_parse (copy, payload->len - 1, parsed, &err));
+  fail_unless (gst_tile_wire_config_parse (copy, payload->len - 1, parsed, &err));
   check_config_equal (good, parsed);
   g_free (copy);
 #undef RESET
@@ -876,45 +877,45 @@ GST_START_TEST (test_truncated_payloads)
 {
   /* every message one byte short, and every short length of it */
   GByteArray *msg = g_byte_array_new ();
-  GstBcWireHello hello = { 0 };
-  GstBcWireUnitHello uh = { 1, 2, 3 };
-  GstBcWireRefuse *refuse = g_new0 (GstBcWireRefuse, 1);
+  GstTileWireHello hello = { 0 };
+  GstTileWireUnitHello uh = { 1, 2, 3 };
+  GstTileWireRefuse *refuse = g_new0 (GstTileWireRefuse, 1);
   GError *err = NULL;
   const guint8 *payload;
   gsize len, i;
 
-  fail_unless (gst_bc_wire_hello_pack (&hello, msg, &err));
-  payload = split_message (msg, GST_BC_WIRE_TYPE_HELLO, &len);
+  fail_unless (gst_tile_wire_hello_pack (&hello, msg, &err));
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_HELLO, &len);
   for (i = 0; i < len; i++) {
     guint8 *copy = exact_copy (payload, i);
 
-    fail_if (gst_bc_wire_hello_parse (copy, i, &hello, &err));
-    check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "HELLO");
+    fail_if (gst_tile_wire_hello_parse (copy, i, &hello, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "HELLO");
     g_clear_error (&err);
     g_free (copy);
   }
 
   g_byte_array_set_size (msg, 0);
-  fail_unless (gst_bc_wire_unit_hello_pack (&uh, msg, &err));
-  payload = split_message (msg, GST_BC_WIRE_TYPE_UNIT_HELLO, &len);
+  fail_unless (gst_tile_wire_unit_hello_pack (&uh, msg, &err));
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_UNIT_HELLO, &len);
   for (i = 0; i < len; i++) {
     guint8 *copy = exact_copy (payload, i);
 
-    fail_if (gst_bc_wire_unit_hello_parse (copy, i, &uh, &err));
-    check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "UNIT_HELLO");
+    fail_if (gst_tile_wire_unit_hello_parse (copy, i, &uh, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "UNIT_HELLO");
     g_clear_error (&err);
     g_free (copy);
   }
 
   g_byte_array_set_size (msg, 0);
-  fail_unless (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_UNKNOWN_TOKEN,
+  fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
           "token 5 is not the session's", msg, &err));
-  payload = split_message (msg, GST_BC_WIRE_TYPE_REFUSE, &len);
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_REFUSE, &len);
   for (i = 0; i < len; i++) {
     guint8 *copy = exact_copy (payload, i);
 
-    fail_if (gst_bc_wire_refuse_parse (copy, i, refuse, &err));
-    check_error (err, GST_BC_WIRE_ERROR_TRUNCATED, "REFUSE");
+    fail_if (gst_tile_wire_refuse_parse (copy, i, refuse, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "REFUSE");
     g_clear_error (&err);
     g_free (copy);
   }
@@ -924,28 +925,28 @@ GST_START_TEST (test_truncated_payloads)
     GByteArray *msgs[3] = { g_byte_array_new (), g_byte_array_new (),
       g_byte_array_new ()
     };
-    GstBcWireHello h0 = { 0 };
-    GstBcWireUnitHello uh0 = { 1, 2, 3 };
+    GstTileWireHello h0 = { 0 };
+    GstTileWireUnitHello uh0 = { 1, 2, 3 };
     guint k;
 
-    fail_unless (gst_bc_wire_hello_pack (&h0, msgs[0], NULL));
-    fail_unless (gst_bc_wire_unit_hello_pack (&uh0, msgs[1], NULL));
-    fail_unless (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_OTHER, "no",
+    fail_unless (gst_tile_wire_hello_pack (&h0, msgs[0], NULL));
+    fail_unless (gst_tile_wire_unit_hello_pack (&uh0, msgs[1], NULL));
+    fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, "no",
             msgs[2], NULL));
     for (k = 0; k < 3; k++) {
-      gsize n = msgs[k]->len - GST_BC_WIRE_HEADER_SIZE + 1;
+      gsize n = msgs[k]->len - GST_TILE_WIRE_HEADER_SIZE + 1;
       guint8 *copy = g_malloc0 (n);
       gboolean ok;
 
-      memcpy (copy, msgs[k]->data + GST_BC_WIRE_HEADER_SIZE, n - 1);
+      memcpy (copy, msgs[k]->data + GST_TILE_WIRE_HEADER_SIZE, n - 1);
       if (k == 0)
-        ok = gst_bc_wire_hello_parse (copy, n, &hello, &err);
+        ok = gst_tile_wire_hello_parse (copy, n, &hello, &err);
       else if (k == 1)
-        ok = gst_bc_wire_unit_hello_parse (copy, n, &uh, &err);
+        ok = gst_tile_wire_unit_hello_parse (copy, n, &uh, &err);
       else
-        ok = gst_bc_wire_refuse_parse (copy, n, refuse, &err);
+        ok = gst_tile_wire_refuse_parse (copy, n, refuse, &err);
       fail_if (ok);
-      check_error (err, GST_BC_WIRE_ERROR_INVALID, "1 unexpected trailing");
+      check_error (err, GST_TILE_WIRE_ERROR_INVALID, "1 unexpected trailing");
       g_clear_error (&err);
       g_free (copy);
       g_byte_array_unref (msgs[k]);
@@ -960,18 +961,18 @@ GST_END_TEST;
 
 GST_START_TEST (test_tile_header)
 {
-  guint8 buf[GST_BC_WIRE_TILE_HEADER_SIZE];
-  GstBcWireTileHeader h = { 3, G_GUINT64_CONSTANT (1) << 40,
+  guint8 buf[GST_TILE_WIRE_TILE_HEADER_SIZE];
+  GstTileWireTileHeader h = { 3, G_GUINT64_CONSTANT (1) << 40,
     GST_CLOCK_TIME_NONE, 518400, 0
   };
-  GstBcWireTileHeader out;
+  GstTileWireTileHeader out;
   GError *err = NULL;
   gsize i;
 
-  gst_bc_wire_tile_header_write (buf, &h);
+  gst_tile_wire_tile_header_write (buf, &h);
   fail_unless (memcmp (buf, "GSBT", 4) == 0);
-  fail_unless_equals_int (gst_bc_wire_tile_header_parse (buf, sizeof (buf),
-          518400, &out, &err), GST_BC_WIRE_PARSE_OK);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          518400, &out, &err), GST_TILE_WIRE_PARSE_OK);
   fail_unless_equals_int (out.generation, 3);
   fail_unless_equals_uint64 (out.frame, G_GUINT64_CONSTANT (1) << 40);
   fail_unless_equals_uint64 (out.timestamp, GST_CLOCK_TIME_NONE);
@@ -979,37 +980,37 @@ GST_START_TEST (test_tile_header)
   fail_unless_equals_int (out.flags, 0);
 
   h.timestamp = 123 * GST_SECOND;
-  gst_bc_wire_tile_header_write (buf, &h);
-  fail_unless_equals_int (gst_bc_wire_tile_header_parse (buf, sizeof (buf),
-          518400, &out, &err), GST_BC_WIRE_PARSE_OK);
+  gst_tile_wire_tile_header_write (buf, &h);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          518400, &out, &err), GST_TILE_WIRE_PARSE_OK);
   fail_unless_equals_uint64 (out.timestamp, 123 * GST_SECOND);
 
-  for (i = 0; i < GST_BC_WIRE_TILE_HEADER_SIZE; i++) {
+  for (i = 0; i < GST_TILE_WIRE_TILE_HEADER_SIZE; i++) {
     guint8 *copy = exact_copy (buf, i);
 
-    fail_unless_equals_int (gst_bc_wire_tile_header_parse (copy, i, 518400,
-            &out, &err), GST_BC_WIRE_PARSE_NEED_MORE);
+    fail_unless_equals_int (gst_tile_wire_tile_header_parse (copy, i, 518400,
+            &out, &err), GST_TILE_WIRE_PARSE_NEED_MORE);
     fail_unless (err == NULL);
     g_free (copy);
   }
 
-  fail_unless_equals_int (gst_bc_wire_tile_header_parse (buf, sizeof (buf),
-          518399, &out, &err), GST_BC_WIRE_PARSE_ERROR);
-  check_error (err, GST_BC_WIRE_ERROR_INVALID,
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          518399, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID,
       "size is 518400 bytes, expected 518399");
   g_clear_error (&err);
 
   write_be (buf + 28, 0x80, 4);
-  fail_unless_equals_int (gst_bc_wire_tile_header_parse (buf, sizeof (buf),
-          518400, &out, &err), GST_BC_WIRE_PARSE_ERROR);
-  check_error (err, GST_BC_WIRE_ERROR_INVALID, "flags is 0x00000080");
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          518400, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000080");
   g_clear_error (&err);
 
   /* a control header where a tile header belongs */
-  gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_KEEPALIVE, 8);
-  fail_unless_equals_int (gst_bc_wire_tile_header_parse (buf, sizeof (buf),
-          518400, &out, &err), GST_BC_WIRE_PARSE_ERROR);
-  check_error (err, GST_BC_WIRE_ERROR_BAD_MAGIC, "0x47534243");
+  gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_KEEPALIVE, 8);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          518400, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_BAD_MAGIC, "0x47534243");
   g_clear_error (&err);
 }
 
@@ -1017,29 +1018,29 @@ GST_END_TEST;
 
 GST_START_TEST (test_packet_header)
 {
-  guint8 buf[GST_BC_WIRE_PACKET_HEADER_SIZE];
-  GstBcWirePacketHeader h = { 5, 0x01020304, 0x05060708,
+  guint8 buf[GST_TILE_WIRE_PACKET_HEADER_SIZE];
+  GstTileWirePacketHeader h = { 5, 0x01020304, 0x05060708,
     G_GUINT64_CONSTANT (0x1112131415161718),
     G_GUINT64_CONSTANT (0x2122232425262728)
   };
-  static const guint8 expected[GST_BC_WIRE_PACKET_HEADER_SIZE] = {
+  static const guint8 expected[GST_TILE_WIRE_PACKET_HEADER_SIZE] = {
     'G', 'S', 'B', 'U', 1, 0, 0x00, 0x05,
     0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
     0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28
   };
-  GstBcWirePacketHeader out;
+  GstTileWirePacketHeader out;
   GError *err = NULL;
   guint8 *copy;
   gsize i;
 
   /* the layout, byte for byte */
-  gst_bc_wire_packet_header_write (buf, &h);
+  gst_tile_wire_packet_header_write (buf, &h);
   fail_unless (memcmp (buf, expected, sizeof (buf)) == 0);
-  fail_unless_equals_int (read_be (buf, 4), GST_BC_WIRE_PACKET_MAGIC);
+  fail_unless_equals_int (read_be (buf, 4), GST_TILE_WIRE_PACKET_MAGIC);
   copy = exact_copy (buf, sizeof (buf));
-  fail_unless_equals_int (gst_bc_wire_packet_header_parse (copy, sizeof (buf),
-          &out, &err), GST_BC_WIRE_PARSE_OK);
+  fail_unless_equals_int (gst_tile_wire_packet_header_parse (copy, sizeof (buf),
+          &out, &err), GST_TILE_WIRE_PARSE_OK);
   fail_unless (err == NULL);
   fail_unless_equals_int (out.unit, 5);
   fail_unless_equals_int (out.generation, 0x01020304);
@@ -1052,9 +1053,9 @@ GST_START_TEST (test_packet_header)
 
   /* every field at its bounds */
   {
-    GstBcWirePacketHeader bounds[] = {
+    GstTileWirePacketHeader bounds[] = {
       {0, 0, 0, 0, 0},
-      {GST_BC_WIRE_MAX_UNITS - 1, G_MAXUINT32, G_MAXUINT32, G_MAXUINT64,
+      {GST_TILE_WIRE_MAX_UNITS - 1, G_MAXUINT32, G_MAXUINT32, G_MAXUINT64,
           GST_CLOCK_TIME_NONE},
       {1, 1, 1, 1, 1},
       {32, G_MAXUINT32 - 1, G_MAXUINT32 - 1, G_MAXUINT64 - 1,
@@ -1063,11 +1064,11 @@ GST_START_TEST (test_packet_header)
 
     for (i = 0; i < G_N_ELEMENTS (bounds); i++) {
       memset (&out, 0xaa, sizeof (out));
-      gst_bc_wire_packet_header_write (buf, &bounds[i]);
-      fail_unless_equals_int (buf[4], GST_BC_WIRE_VERSION);
+      gst_tile_wire_packet_header_write (buf, &bounds[i]);
+      fail_unless_equals_int (buf[4], GST_TILE_WIRE_VERSION);
       fail_unless_equals_int (buf[5], 0);
-      fail_unless_equals_int (gst_bc_wire_packet_header_parse (buf,
-              sizeof (buf), &out, &err), GST_BC_WIRE_PARSE_OK);
+      fail_unless_equals_int (gst_tile_wire_packet_header_parse (buf,
+              sizeof (buf), &out, &err), GST_TILE_WIRE_PARSE_OK);
       fail_unless (err == NULL);
       fail_unless_equals_int (out.unit, bounds[i].unit);
       fail_unless_equals_uint64 (out.generation, bounds[i].generation);
@@ -1079,64 +1080,64 @@ GST_START_TEST (test_packet_header)
 
   /* a whole datagram: only the header is read */
   {
-    guint8 *dgram = g_malloc0 (GST_BC_WIRE_PACKET_HEADER_SIZE + 1400);
+    guint8 *dgram = g_malloc0 (GST_TILE_WIRE_PACKET_HEADER_SIZE + 1400);
 
-    gst_bc_wire_packet_header_write (dgram, &h);
-    fail_unless_equals_int (gst_bc_wire_packet_header_parse (dgram,
-            GST_BC_WIRE_PACKET_HEADER_SIZE + 1400, &out, &err),
-        GST_BC_WIRE_PARSE_OK);
+    gst_tile_wire_packet_header_write (dgram, &h);
+    fail_unless_equals_int (gst_tile_wire_packet_header_parse (dgram,
+            GST_TILE_WIRE_PACKET_HEADER_SIZE + 1400, &out, &err),
+        GST_TILE_WIRE_PARSE_OK);
     fail_unless_equals_int (out.offset, h.offset);
     g_free (dgram);
   }
 
   /* truncated at every length */
-  gst_bc_wire_packet_header_write (buf, &h);
-  for (i = 0; i < GST_BC_WIRE_PACKET_HEADER_SIZE; i++) {
+  gst_tile_wire_packet_header_write (buf, &h);
+  for (i = 0; i < GST_TILE_WIRE_PACKET_HEADER_SIZE; i++) {
     copy = exact_copy (buf, i);
-    fail_unless_equals_int (gst_bc_wire_packet_header_parse (copy, i, &out,
-            &err), GST_BC_WIRE_PARSE_NEED_MORE);
+    fail_unless_equals_int (gst_tile_wire_packet_header_parse (copy, i, &out,
+            &err), GST_TILE_WIRE_PARSE_NEED_MORE);
     fail_unless (err == NULL);
     g_free (copy);
   }
-  fail_unless_equals_int (gst_bc_wire_packet_header_parse (NULL, 0, &out,
-          &err), GST_BC_WIRE_PARSE_NEED_MORE);
+  fail_unless_equals_int (gst_tile_wire_packet_header_parse (NULL, 0, &out,
+          &err), GST_TILE_WIRE_PARSE_NEED_MORE);
 
 #define EXPECT_ERROR(code, needle) G_STMT_START { \
     copy = exact_copy (buf, sizeof (buf)); \
-    fail_unless_equals_int (gst_bc_wire_packet_header_parse (copy, \
-            sizeof (buf), &out, &err), GST_BC_WIRE_PARSE_ERROR); \
+    fail_unless_equals_int (gst_tile_wire_packet_header_parse (copy, \
+            sizeof (buf), &out, &err), GST_TILE_WIRE_PARSE_ERROR); \
     check_error (err, code, needle); \
     g_clear_error (&err); \
-    fail_unless_equals_int (gst_bc_wire_packet_header_parse (copy, \
-            sizeof (buf), &out, NULL), GST_BC_WIRE_PARSE_ERROR); \
+    fail_unless_equals_int (gst_tile_wire_packet_header_parse (copy, \
+            sizeof (buf), &out, NULL), GST_TILE_WIRE_PARSE_ERROR); \
     g_free (copy); \
-    gst_bc_wire_packet_header_write (buf, &h); } G_STMT_END
+    gst_tile_wire_packet_header_write (buf, &h); } G_STMT_END
 
   write_be (buf, 0x47534256, 4);
-  EXPECT_ERROR (GST_BC_WIRE_ERROR_BAD_MAGIC,
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_BAD_MAGIC,
       "datagram header magic is 0x47534256, expected 0x47534255 (\"GSBU\")");
   /* the other magics of the protocol are not datagrams */
-  write_be (buf, GST_BC_WIRE_TILE_MAGIC, 4);
-  EXPECT_ERROR (GST_BC_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534254");
-  gst_bc_wire_header_write (buf, GST_BC_WIRE_TYPE_KEEPALIVE, 8);
-  EXPECT_ERROR (GST_BC_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534243");
+  write_be (buf, GST_TILE_WIRE_TILE_MAGIC, 4);
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534254");
+  gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_KEEPALIVE, 8);
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534243");
   buf[4] = 2;
-  EXPECT_ERROR (GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION,
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
       "datagram header version is 2, this side speaks version 1");
   buf[4] = 0;
-  EXPECT_ERROR (GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 0");
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 0");
   buf[4] = 255;
-  EXPECT_ERROR (GST_BC_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 255");
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 255");
   buf[5] = 1;
-  EXPECT_ERROR (GST_BC_WIRE_ERROR_INVALID,
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_INVALID,
       "datagram header flags is 0x01, must be 0");
   buf[5] = 0x80;
-  EXPECT_ERROR (GST_BC_WIRE_ERROR_INVALID, "flags is 0x80");
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_INVALID, "flags is 0x80");
   write_be (buf + 6, 64, 2);
-  EXPECT_ERROR (GST_BC_WIRE_ERROR_INVALID,
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_INVALID,
       "datagram header unit is 64, must be below 64");
   write_be (buf + 6, 0xffff, 2);
-  EXPECT_ERROR (GST_BC_WIRE_ERROR_INVALID, "unit is 65535");
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_INVALID, "unit is 65535");
 #undef EXPECT_ERROR
 }
 
@@ -1144,22 +1145,22 @@ GST_END_TEST;
 
 GST_START_TEST (test_packet_check)
 {
-  GstBcWireConfig *c = g_new0 (GstBcWireConfig, 1);
-  GstBcWirePacketHeader h = { 0, 7, 0, 0, GST_CLOCK_TIME_NONE };
+  GstTileWireConfig *c = g_new0 (GstTileWireConfig, 1);
+  GstTileWirePacketHeader h = { 0, 7, 0, 0, GST_CLOCK_TIME_NONE };
   GError *err = NULL;
   guint i;
 
   /* 7 rows of 64 bytes in 3 tiles: 192, 128, 128 bytes */
   make_config (c, 7, 64, 3);
-  c->protocol = GST_BC_WIRE_PROTOCOL_UDP;
+  c->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
   c->packet_size = 40;
-  fail_unless (gst_bc_wire_config_validate (c, NULL));
+  fail_unless (gst_tile_wire_config_validate (c, NULL));
   fail_unless_equals_uint64 (c->tiles[0].size, 192);
   fail_unless_equals_uint64 (c->tiles[2].size, 128);
 
   /* every packet of every tile; the last one of a tile is padded */
   for (i = 0; i < c->n_tiles; i++) {
-    guint32 n = gst_bc_wire_packets_per_tile (c->tiles[i].size,
+    guint32 n = gst_tile_wire_packets_per_tile (c->tiles[i].size,
         c->packet_size);
     guint32 k;
 
@@ -1167,23 +1168,23 @@ GST_START_TEST (test_packet_check)
     h.unit = i;
     for (k = 0; k < n; k++) {
       h.offset = k * c->packet_size;
-      fail_unless (gst_bc_wire_packet_check (&h, c, &err));
+      fail_unless (gst_tile_wire_packet_check (&h, c, &err));
       fail_unless (err == NULL);
     }
     h.offset = n * c->packet_size;
-    fail_if (gst_bc_wire_packet_check (&h, c, NULL));
+    fail_if (gst_tile_wire_packet_check (&h, c, NULL));
   }
 
 #define EXPECT_ERROR(needle) G_STMT_START { \
-    fail_if (gst_bc_wire_packet_check (&h, c, &err)); \
-    check_error (err, GST_BC_WIRE_ERROR_INVALID, needle); \
+    fail_if (gst_tile_wire_packet_check (&h, c, &err)); \
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, needle); \
     g_clear_error (&err); \
-    fail_if (gst_bc_wire_packet_check (&h, c, NULL)); \
+    fail_if (gst_tile_wire_packet_check (&h, c, NULL)); \
     h.unit = 0; h.generation = 7; h.offset = 0; } G_STMT_END
 
   h.unit = 3;
   EXPECT_ERROR ("datagram unit is 3, the CONFIG has 3 tiles");
-  h.unit = GST_BC_WIRE_MAX_UNITS - 1;
+  h.unit = GST_TILE_WIRE_MAX_UNITS - 1;
   EXPECT_ERROR ("datagram unit is 63, the CONFIG has 3 tiles");
   h.generation = 6;
   EXPECT_ERROR ("datagram generation is 6, the CONFIG generation is 7");
@@ -1207,15 +1208,15 @@ GST_START_TEST (test_packet_check)
   c->packet_size = 64;
   h.unit = 0;
   h.offset = 128;
-  fail_unless (gst_bc_wire_packet_check (&h, c, NULL));
+  fail_unless (gst_tile_wire_packet_check (&h, c, NULL));
   h.offset = 192;
-  fail_if (gst_bc_wire_packet_check (&h, c, NULL));
+  fail_if (gst_tile_wire_packet_check (&h, c, NULL));
   /* one packet for the whole tile */
-  c->packet_size = GST_BC_WIRE_MAX_PACKET_PAYLOAD;
+  c->packet_size = GST_TILE_WIRE_MAX_PACKET_PAYLOAD;
   h.offset = 0;
-  fail_unless (gst_bc_wire_packet_check (&h, c, NULL));
-  h.offset = GST_BC_WIRE_MAX_PACKET_PAYLOAD;
-  fail_if (gst_bc_wire_packet_check (&h, c, NULL));
+  fail_unless (gst_tile_wire_packet_check (&h, c, NULL));
+  h.offset = GST_TILE_WIRE_MAX_PACKET_PAYLOAD;
+  fail_if (gst_tile_wire_packet_check (&h, c, NULL));
 
   g_free (c);
 }
@@ -1224,47 +1225,47 @@ GST_END_TEST;
 
 GST_START_TEST (test_packets_per_tile)
 {
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile (0, 1), 0);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile (0, 1400), 0);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile (1, 1), 1);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile (1, 1400), 1);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile (1399, 1400), 1);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile (1400, 1400), 1);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile (1401, 1400), 2);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile (2800, 1400), 2);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile (2801, 1400), 3);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile (7, 1), 7);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile (0, 1), 0);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile (0, 1400), 0);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile (1, 1), 1);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile (1, 1400), 1);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile (1399, 1400), 1);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile (1400, 1400), 1);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile (1401, 1400), 2);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile (2800, 1400), 2);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile (2801, 1400), 3);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile (7, 1), 7);
   /* 1080p BC1 in 8 tiles: 1036800 / 8 bytes per tile */
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile (129600, 1408), 93);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile (129600, 1408), 93);
   /* the largest frame in one tile */
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile
-      (GST_BC_WIRE_MAX_FRAME_SIZE, 1), 1u << 30);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile
-      (GST_BC_WIRE_MAX_FRAME_SIZE, GST_BC_WIRE_MAX_PACKET_PAYLOAD), 16400);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile
-      (GST_BC_WIRE_MAX_FRAME_SIZE - 1, GST_BC_WIRE_MAX_PACKET_PAYLOAD), 16400);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile
+      (GST_TILE_WIRE_MAX_FRAME_SIZE, 1), 1u << 30);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile
+      (GST_TILE_WIRE_MAX_FRAME_SIZE, GST_TILE_WIRE_MAX_PACKET_PAYLOAD), 16400);
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile
+      (GST_TILE_WIRE_MAX_FRAME_SIZE - 1, GST_TILE_WIRE_MAX_PACKET_PAYLOAD), 16400);
   /* no overflow in the rounding */
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile (G_MAXUINT32,
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile (G_MAXUINT32,
           G_MAXUINT32), 1);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile
       ((guint64) G_MAXUINT32 + 1, G_MAXUINT32), 2);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile ((guint64) G_MAXUINT32
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile ((guint64) G_MAXUINT32
           * G_MAXUINT32, G_MAXUINT32), G_MAXUINT32);
-  fail_unless_equals_int (gst_bc_wire_packets_per_tile (G_MAXUINT32, 1),
+  fail_unless_equals_int (gst_tile_wire_packets_per_tile (G_MAXUINT32, 1),
       G_MAXUINT32);
 }
 
 GST_END_TEST;
 
 /* A UDP CONFIG the random datagrams are checked against. */
-static const GstBcWireConfig *
+static const GstTileWireConfig *
 packet_config (void)
 {
-  static GstBcWireConfig config;
+  static GstTileWireConfig config;
 
   if (config.n_tiles == 0) {
     make_config (&config, 7, 64, 3);
-    config.protocol = GST_BC_WIRE_PROTOCOL_UDP;
+    config.protocol = GST_TILE_WIRE_PROTOCOL_UDP;
     config.packet_size = 16;
   }
   return &config;
@@ -1275,16 +1276,16 @@ static void
 feed_all (const guint8 * data, gsize len)
 {
   guint8 *copy = exact_copy (data, len);
-  GstBcWireHeader h;
-  GstBcWireTileHeader th;
-  GstBcWirePacketHeader ph;
-  GstBcWireHello hello;
-  GstBcWireUnitHello uh;
-  static GstBcWireRefuse refuse;
-  static GstBcWireConfig config;
+  GstTileWireHeader h;
+  GstTileWireTileHeader th;
+  GstTileWirePacketHeader ph;
+  GstTileWireHello hello;
+  GstTileWireUnitHello uh;
+  static GstTileWireRefuse refuse;
+  static GstTileWireConfig config;
   GstStructure *s = NULL;
   GError *err = NULL;
-  GstBcWireParseResult res;
+  GstTileWireParseResult res;
   guint64 t;
   gboolean ok;
 
@@ -1292,52 +1293,52 @@ feed_all (const guint8 * data, gsize len)
     if (ok) { \
       fail_unless (err == NULL); \
     } else { \
-      fail_unless (err != NULL && err->domain == GST_BC_WIRE_ERROR); \
+      fail_unless (err != NULL && err->domain == GST_TILE_WIRE_ERROR); \
       g_clear_error (&err); \
     } } G_STMT_END
 
-  res = gst_bc_wire_header_parse (copy, len, &h, &err);
-  CHECK_RESULT (res != GST_BC_WIRE_PARSE_ERROR);
-  if (res == GST_BC_WIRE_PARSE_OK)
-    fail_unless (h.payload_len <= GST_BC_WIRE_MAX_PAYLOAD);
-  res = gst_bc_wire_tile_header_parse (copy, len, 1024, &th, &err);
-  CHECK_RESULT (res != GST_BC_WIRE_PARSE_ERROR);
-  res = gst_bc_wire_packet_header_parse (copy, len, &ph, &err);
-  CHECK_RESULT (res != GST_BC_WIRE_PARSE_ERROR);
-  if (res == GST_BC_WIRE_PARSE_OK) {
-    const GstBcWireConfig *pc = packet_config ();
+  res = gst_tile_wire_header_parse (copy, len, &h, &err);
+  CHECK_RESULT (res != GST_TILE_WIRE_PARSE_ERROR);
+  if (res == GST_TILE_WIRE_PARSE_OK)
+    fail_unless (h.payload_len <= GST_TILE_WIRE_MAX_PAYLOAD);
+  res = gst_tile_wire_tile_header_parse (copy, len, 1024, &th, &err);
+  CHECK_RESULT (res != GST_TILE_WIRE_PARSE_ERROR);
+  res = gst_tile_wire_packet_header_parse (copy, len, &ph, &err);
+  CHECK_RESULT (res != GST_TILE_WIRE_PARSE_ERROR);
+  if (res == GST_TILE_WIRE_PARSE_OK) {
+    const GstTileWireConfig *pc = packet_config ();
 
-    fail_unless (ph.unit < GST_BC_WIRE_MAX_UNITS);
-    ok = gst_bc_wire_packet_check (&ph, pc, &err);
+    fail_unless (ph.unit < GST_TILE_WIRE_MAX_UNITS);
+    ok = gst_tile_wire_packet_check (&ph, pc, &err);
     CHECK_RESULT (ok);
-    fail_unless_equals_int (ok, gst_bc_wire_packet_check (&ph, pc, NULL));
+    fail_unless_equals_int (ok, gst_tile_wire_packet_check (&ph, pc, NULL));
     if (ok)
       fail_unless (ph.unit < pc->n_tiles && ph.generation == pc->generation
           && ph.offset % pc->packet_size == 0
           && ph.offset < pc->tiles[ph.unit].size);
   } else {
-    fail_unless (res == GST_BC_WIRE_PARSE_ERROR
-        || len < GST_BC_WIRE_PACKET_HEADER_SIZE);
+    fail_unless (res == GST_TILE_WIRE_PARSE_ERROR
+        || len < GST_TILE_WIRE_PACKET_HEADER_SIZE);
   }
 
-  CHECK_RESULT (gst_bc_wire_hello_parse (copy, len, &hello, &err));
-  CHECK_RESULT (gst_bc_wire_unit_hello_parse (copy, len, &uh, &err));
-  CHECK_RESULT (gst_bc_wire_refuse_parse (copy, len, &refuse, &err));
-  CHECK_RESULT (gst_bc_wire_eos_parse (copy, len, &err));
-  CHECK_RESULT (gst_bc_wire_keepalive_parse (copy, len, &t, &err));
+  CHECK_RESULT (gst_tile_wire_hello_parse (copy, len, &hello, &err));
+  CHECK_RESULT (gst_tile_wire_unit_hello_parse (copy, len, &uh, &err));
+  CHECK_RESULT (gst_tile_wire_refuse_parse (copy, len, &refuse, &err));
+  CHECK_RESULT (gst_tile_wire_eos_parse (copy, len, &err));
+  CHECK_RESULT (gst_tile_wire_keepalive_parse (copy, len, &t, &err));
   {
-    GstBcWireAck ack;
+    GstTileWireAck ack;
 
-    ok = gst_bc_wire_ack_parse (copy, len, &ack, &err);
+    ok = gst_tile_wire_ack_parse (copy, len, &ack, &err);
     CHECK_RESULT (ok);
     if (ok)
       fail_unless (ack.window > 0 && (ack.has_frame || ack.frame == 0));
   }
-  ok = gst_bc_wire_config_parse (copy, len, &config, &err);
+  ok = gst_tile_wire_config_parse (copy, len, &config, &err);
   CHECK_RESULT (ok);
   if (ok)
-    fail_unless (gst_bc_wire_config_validate (&config, NULL));
-  ok = gst_bc_wire_stats_parse (copy, len, &s, &err);
+    fail_unless (gst_tile_wire_config_validate (&config, NULL));
+  ok = gst_tile_wire_stats_parse (copy, len, &s, &err);
   CHECK_RESULT (ok);
   if (ok)
     gst_structure_free (s);
@@ -1351,12 +1352,12 @@ static void
 feed_message (const guint8 * data, gsize len)
 {
   guint8 *copy = exact_copy (data, len);
-  GstBcWireHeader h;
+  GstTileWireHeader h;
   GError *err = NULL;
 
-  if (gst_bc_wire_header_parse (copy, len, &h, &err) == GST_BC_WIRE_PARSE_OK) {
-    const guint8 *payload = copy + GST_BC_WIRE_HEADER_SIZE;
-    gsize payload_len = MIN (h.payload_len, len - GST_BC_WIRE_HEADER_SIZE);
+  if (gst_tile_wire_header_parse (copy, len, &h, &err) == GST_TILE_WIRE_PARSE_OK) {
+    const guint8 *payload = copy + GST_TILE_WIRE_HEADER_SIZE;
+    gsize payload_len = MIN (h.payload_len, len - GST_TILE_WIRE_HEADER_SIZE);
 
     feed_all (payload, payload_len);
   }
@@ -1371,9 +1372,9 @@ GST_START_TEST (test_fuzz)
   GRand *rand = g_rand_new_with_seed (seed);
   GPtrArray *valid = g_ptr_array_new_with_free_func ((GDestroyNotify)
       g_byte_array_unref);
-  GstBcWireConfig *c = g_new0 (GstBcWireConfig, 1);
-  GstBcWireHello hello = { 0 };
-  GstBcWireUnitHello uh = { 99, 1, 5 };
+  GstTileWireConfig *c = g_new0 (GstTileWireConfig, 1);
+  GstTileWireHello hello = { 0 };
+  GstTileWireUnitHello uh = { 99, 1, 5 };
   GstStructure *s;
   GByteArray *msg;
   guint8 buf[4096];
@@ -1384,33 +1385,33 @@ GST_START_TEST (test_fuzz)
   /* the valid messages to mutate */
   make_config (c, 270, 3840, 8);
   msg = g_byte_array_new ();
-  fail_unless (gst_bc_wire_config_pack (c, msg, NULL));
+  fail_unless (gst_tile_wire_config_pack (c, msg, NULL));
   g_ptr_array_add (valid, msg);
   make_config (c, 7, 64, 3);
   msg = g_byte_array_new ();
-  fail_unless (gst_bc_wire_config_pack (c, msg, NULL));
+  fail_unless (gst_tile_wire_config_pack (c, msg, NULL));
   g_ptr_array_add (valid, msg);
   msg = g_byte_array_new ();
-  fail_unless (gst_bc_wire_hello_pack (&hello, msg, NULL));
+  fail_unless (gst_tile_wire_hello_pack (&hello, msg, NULL));
   g_ptr_array_add (valid, msg);
   msg = g_byte_array_new ();
-  fail_unless (gst_bc_wire_unit_hello_pack (&uh, msg, NULL));
+  fail_unless (gst_tile_wire_unit_hello_pack (&uh, msg, NULL));
   g_ptr_array_add (valid, msg);
   msg = g_byte_array_new ();
-  fail_unless (gst_bc_wire_refuse_pack (GST_BC_WIRE_REFUSE_UNKNOWN_UNIT,
+  fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
           "unit 5 is taken", msg, NULL));
   g_ptr_array_add (valid, msg);
   msg = g_byte_array_new ();
-  gst_bc_wire_eos_pack (msg);
+  gst_tile_wire_eos_pack (msg);
   g_ptr_array_add (valid, msg);
   msg = g_byte_array_new ();
-  gst_bc_wire_keepalive_pack (42, msg);
+  gst_tile_wire_keepalive_pack (42, msg);
   g_ptr_array_add (valid, msg);
   msg = g_byte_array_new ();
   {
-    GstBcWireAck ack = { 3, 4, TRUE, 1000 };
+    GstTileWireAck ack = { 3, 4, TRUE, 1000 };
 
-    gst_bc_wire_ack_pack (&ack, msg);
+    gst_tile_wire_ack_pack (&ack, msg);
   }
   g_ptr_array_add (valid, msg);
   s = gst_structure_new ("stats", "frames", G_TYPE_UINT64,
@@ -1418,31 +1419,31 @@ GST_START_TEST (test_fuzz)
       "name", G_TYPE_STRING, "unit 0", "ok", G_TYPE_BOOLEAN, TRUE,
       "rate", GST_TYPE_FRACTION, 30, 1, NULL);
   msg = g_byte_array_new ();
-  fail_unless (gst_bc_wire_stats_pack (s, msg, NULL));
+  fail_unless (gst_tile_wire_stats_pack (s, msg, NULL));
   g_ptr_array_add (valid, msg);
   gst_structure_free (s);
   {
-    GstBcWireTileHeader th = { 1, 2, 3, 1024, 0 };
+    GstTileWireTileHeader th = { 1, 2, 3, 1024, 0 };
 
     msg = g_byte_array_new ();
-    g_byte_array_set_size (msg, GST_BC_WIRE_TILE_HEADER_SIZE);
-    gst_bc_wire_tile_header_write (msg->data, &th);
+    g_byte_array_set_size (msg, GST_TILE_WIRE_TILE_HEADER_SIZE);
+    gst_tile_wire_tile_header_write (msg->data, &th);
     g_ptr_array_add (valid, msg);
   }
   {
-    /* datagrams that pass gst_bc_wire_packet_check() on packet_config() */
-    GstBcWirePacketHeader ph = { 2, 7, 112, 9, GST_CLOCK_TIME_NONE };
+    /* datagrams that pass gst_tile_wire_packet_check() on packet_config() */
+    GstTileWirePacketHeader ph = { 2, 7, 112, 9, GST_CLOCK_TIME_NONE };
 
     msg = g_byte_array_new ();
-    g_byte_array_set_size (msg, GST_BC_WIRE_PACKET_HEADER_SIZE + 16);
+    g_byte_array_set_size (msg, GST_TILE_WIRE_PACKET_HEADER_SIZE + 16);
     memset (msg->data, 0, msg->len);
-    gst_bc_wire_packet_header_write (msg->data, &ph);
+    gst_tile_wire_packet_header_write (msg->data, &ph);
     g_ptr_array_add (valid, msg);
     ph.unit = 0;
     ph.offset = 176;
     msg = g_byte_array_new ();
-    g_byte_array_set_size (msg, GST_BC_WIRE_PACKET_HEADER_SIZE);
-    gst_bc_wire_packet_header_write (msg->data, &ph);
+    g_byte_array_set_size (msg, GST_TILE_WIRE_PACKET_HEADER_SIZE);
+    gst_tile_wire_packet_header_write (msg->data, &ph);
     g_ptr_array_add (valid, msg);
   }
 
@@ -1454,14 +1455,14 @@ GST_START_TEST (test_fuzz)
     for (j = 0; j < len; j++)
       buf[j] = g_rand_int_range (rand, 0, 256);
     if (len >= 4 && g_rand_boolean (rand))
-      write_be (buf, g_rand_boolean (rand) ? GST_BC_WIRE_MAGIC :
-          GST_BC_WIRE_TILE_MAGIC, 4);
+      write_be (buf, g_rand_boolean (rand) ? GST_TILE_WIRE_MAGIC :
+          GST_TILE_WIRE_TILE_MAGIC, 4);
     if (len >= 6 && g_rand_boolean (rand))
-      write_be (buf + 4, GST_BC_WIRE_VERSION, 2);
+      write_be (buf + 4, GST_TILE_WIRE_VERSION, 2);
     if (len >= 8 && i % 4 == 1) {
       /* a datagram header with a small unit and generation 7 sometimes */
-      write_be (buf, GST_BC_WIRE_PACKET_MAGIC, 4);
-      buf[4] = GST_BC_WIRE_VERSION;
+      write_be (buf, GST_TILE_WIRE_PACKET_MAGIC, 4);
+      buf[4] = GST_TILE_WIRE_VERSION;
       buf[5] = g_rand_int_range (rand, 0, 8) == 0 ? 1 : 0;
       write_be (buf + 6, g_rand_int_range (rand, 0, 70), 2);
       if (len >= 12 && g_rand_boolean (rand))
@@ -1491,9 +1492,9 @@ GST_START_TEST (test_fuzz)
         break;
     }
     feed_message (m, orig->len);
-    if (orig->len > GST_BC_WIRE_HEADER_SIZE)
-      feed_all (m + GST_BC_WIRE_HEADER_SIZE,
-          orig->len - GST_BC_WIRE_HEADER_SIZE);
+    if (orig->len > GST_TILE_WIRE_HEADER_SIZE)
+      feed_all (m + GST_TILE_WIRE_HEADER_SIZE,
+          orig->len - GST_TILE_WIRE_HEADER_SIZE);
     feed_all (m, orig->len);
     /* and cut short at a random place */
     feed_message (m, g_rand_int_range (rand, 0, orig->len));
@@ -1532,9 +1533,9 @@ GST_START_TEST (test_fuzz)
 GST_END_TEST;
 
 static Suite *
-bcwire_suite (void)
+tilewire_suite (void)
 {
-  Suite *s = suite_create ("bcwire");
+  Suite *s = suite_create ("tilewire");
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
@@ -1553,4 +1554,4 @@ bcwire_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (bcwire);
+GST_CHECK_MAIN (tilewire);

@@ -15,7 +15,7 @@
 #define _GNU_SOURCE
 #endif
 
-#include "gsttilenet.h"
+#include "tilenet.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -400,7 +400,7 @@ gst_tile_net_read_all (gint fd, guint8 * data, gsize len, gint timeout_ms,
   return TRUE;
 }
 
-/* Sends a message made by one of the gst_bc_wire_*_pack() functions, which
+/* Sends a message made by one of the gst_tile_wire_*_pack() functions, which
  * write the header and the payload. */
 gboolean
 gst_tile_net_send_packed (gint fd, const GByteArray * message, GError ** error)
@@ -409,18 +409,18 @@ gst_tile_net_send_packed (gint fd, const GByteArray * message, GError ** error)
 }
 
 /* Reads one control message: the header is validated (magic, version,
- * type, payload length <= GST_BC_WIRE_MAX_PAYLOAD) before any payload byte
+ * type, payload length <= GST_TILE_WIRE_MAX_PAYLOAD) before any payload byte
  * is read. */
 gboolean
-gst_tile_net_read_message (gint fd, gint timeout_ms, GstBcWireHeader * header,
+gst_tile_net_read_message (gint fd, gint timeout_ms, GstTileWireHeader * header,
     GByteArray * payload, GError ** error)
 {
-  guint8 hbuf[GST_BC_WIRE_HEADER_SIZE];
+  guint8 hbuf[GST_TILE_WIRE_HEADER_SIZE];
 
   if (!gst_tile_net_read_all (fd, hbuf, sizeof (hbuf), timeout_ms, error))
     return FALSE;
-  if (gst_bc_wire_header_parse (hbuf, sizeof (hbuf), header, error) !=
-      GST_BC_WIRE_PARSE_OK)
+  if (gst_tile_wire_header_parse (hbuf, sizeof (hbuf), header, error) !=
+      GST_TILE_WIRE_PARSE_OK)
     return FALSE;
   g_byte_array_set_size (payload, header->payload_len);
   return gst_tile_net_read_all (fd, payload->data, header->payload_len,
@@ -428,142 +428,39 @@ gst_tile_net_read_message (gint fd, gint timeout_ms, GstBcWireHeader * header,
 }
 
 void
-gst_tile_net_send_refuse (gint fd, GstBcWireRefuseCode code,
+gst_tile_net_send_refuse (gint fd, GstTileWireRefuseCode code,
     const gchar * reason)
 {
   GByteArray *p = g_byte_array_new ();
-  gchar *r = g_strndup (reason, GST_BC_WIRE_MAX_REASON);
+  gchar *r = g_strndup (reason, GST_TILE_WIRE_MAX_REASON);
 
   /* a reason cut inside a UTF-8 sequence would be refused by the packer */
   if (!g_utf8_validate (r, -1, NULL)) {
     g_free (r);
     r = g_strdup ("(invalid reason)");
   }
-  if (gst_bc_wire_refuse_pack (code, r, p, NULL))
+  if (gst_tile_wire_refuse_pack (code, r, p, NULL))
     gst_tile_net_send_packed (fd, p, NULL);
   g_free (r);
   g_byte_array_unref (p);
 }
 
-gboolean
-gst_tile_net_is_disconnect (const GError * error)
-{
-  return error && error->domain == G_IO_ERROR &&
-      (error->code == G_IO_ERROR_CONNECTION_CLOSED ||
-      error->code == G_IO_ERROR_BROKEN_PIPE ||
-      error->code == G_IO_ERROR_CONNECTION_REFUSED ||
-      error->code == G_IO_ERROR_NOT_CONNECTED ||
-      error->code == G_IO_ERROR_FAILED);
-}
-
 const gchar *
-gst_tile_net_refuse_code_name (GstBcWireRefuseCode code)
+gst_tile_net_refuse_code_name (GstTileWireRefuseCode code)
 {
   switch (code) {
-    case GST_BC_WIRE_REFUSE_BAD_MESSAGE:
+    case GST_TILE_WIRE_REFUSE_BAD_MESSAGE:
       return "bad-message";
-    case GST_BC_WIRE_REFUSE_BAD_VERSION:
+    case GST_TILE_WIRE_REFUSE_BAD_VERSION:
       return "bad-version";
-    case GST_BC_WIRE_REFUSE_UNKNOWN_TOKEN:
+    case GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN:
       return "unknown-token";
-    case GST_BC_WIRE_REFUSE_UNKNOWN_UNIT:
+    case GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT:
       return "unknown-unit";
-    case GST_BC_WIRE_REFUSE_BUSY:
+    case GST_TILE_WIRE_REFUSE_BUSY:
       return "busy";
-    case GST_BC_WIRE_REFUSE_OTHER:
+    case GST_TILE_WIRE_REFUSE_OTHER:
       return "other";
   }
   return "unknown";
-}
-
-void
-gst_tile_latency_reset (GstTileLatency * lat)
-{
-  memset (lat, 0, sizeof (*lat));
-}
-
-void
-gst_tile_latency_add (GstTileLatency * lat, guint64 ns)
-{
-  if (lat->n == GST_TILE_LATENCY_WINDOW)
-    lat->sum -= lat->samples[lat->next];
-  else
-    lat->n++;
-  lat->samples[lat->next] = ns;
-  lat->next = (lat->next + 1) % GST_TILE_LATENCY_WINDOW;
-  lat->sum += ns;
-  lat->last = ns;
-  lat->total++;
-}
-
-static gint
-cmp_u64 (gconstpointer a, gconstpointer b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile of the window, @p in [0, 100]. */
-guint64
-gst_tile_latency_percentile (const GstTileLatency * lat, gdouble p)
-{
-  guint64 sorted[GST_TILE_LATENCY_WINDOW];
-  guint rank;
-
-  if (lat->n == 0)
-    return 0;
-  memcpy (sorted, lat->samples, lat->n * sizeof (guint64));
-  qsort (sorted, lat->n, sizeof (guint64), cmp_u64);
-  rank = (guint) (p / 100.0 * lat->n + 0.999999);
-  rank = CLAMP (rank, 1, lat->n);
-  return sorted[rank - 1];
-}
-
-void
-gst_tile_latency_to_structure (const GstTileLatency * lat, GstStructure * s)
-{
-  gst_structure_set (s, "latency-samples", G_TYPE_UINT64, lat->total, NULL);
-  if (lat->n == 0)
-    return;
-  gst_structure_set (s,
-      "latency-last", G_TYPE_UINT64, lat->last,
-      "latency-mean", G_TYPE_UINT64, (guint64) (lat->sum / lat->n),
-      "latency-p5", G_TYPE_UINT64, gst_tile_latency_percentile (lat, 5),
-      "latency-p50", G_TYPE_UINT64, gst_tile_latency_percentile (lat, 50),
-      "latency-p95", G_TYPE_UINT64, gst_tile_latency_percentile (lat, 95),
-      "latency-p99", G_TYPE_UINT64, gst_tile_latency_percentile (lat, 99),
-      NULL);
-}
-
-/* The names the receiver puts in the STATS it sends. The wire parser only
- * accepts names this process already knows (see bcwire.c), so the sender
- * registers them up front. */
-static const gchar *const stats_names[] = {
-  "tilesrc-stats", "frames-received", "frames-incomplete", "bytes-received",
-  "latency-samples", "latency-last", "latency-mean", "latency-p5",
-  "latency-p50", "latency-p95", "latency-p99", "receive-buffer-size",
-  "receive-buffer-granted", "units", "generation", "connects",
-  "tiles-stepped", "tile-spread-mean", "packets-received", "packets-lost",
-  "packets-late", "packets-invalid", "packets-duplicate", "frames-partial",
-  "frames-timer", "kernel-drops", "frames-skipped", "packets-dropped",
-  "packets-in-place", "timer-floor-us",
-};
-
-void
-gst_tile_register_stats_names (void)
-{
-  guint i;
-
-  for (i = 0; i < G_N_ELEMENTS (stats_names); i++)
-    g_quark_from_static_string (stats_names[i]);
-}
-
-guint64
-gst_tile_realtime_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_REALTIME, &ts);
-  return (guint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
 }

@@ -1,0 +1,531 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_TILE_WIRE_H__
+#define __GST_TILE_WIRE_H__
+
+#include <gst/tile/tile-prelude.h>
+#include <gst/bc/bctiling.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GST_TILE_WIRE_MAGIC:
+ *
+ * First four bytes of every control message: "GSBC".
+ */
+#define GST_TILE_WIRE_MAGIC 0x47534243u
+
+/**
+ * GST_TILE_WIRE_TILE_MAGIC:
+ *
+ * First four bytes of every tile header: "GSBT".
+ */
+#define GST_TILE_WIRE_TILE_MAGIC 0x47534254u
+
+/**
+ * GST_TILE_WIRE_VERSION:
+ *
+ * The protocol version this library speaks. Peers with another version are
+ * refused.
+ */
+#define GST_TILE_WIRE_VERSION 1
+
+/**
+ * GST_TILE_WIRE_HEADER_SIZE:
+ *
+ * Bytes in a control message header.
+ */
+#define GST_TILE_WIRE_HEADER_SIZE 12
+
+/**
+ * GST_TILE_WIRE_TILE_HEADER_SIZE:
+ *
+ * Bytes in a tile header.
+ */
+#define GST_TILE_WIRE_TILE_HEADER_SIZE 32
+
+/**
+ * GST_TILE_WIRE_MAX_PAYLOAD:
+ *
+ * Largest control message payload accepted.
+ */
+#define GST_TILE_WIRE_MAX_PAYLOAD 65536
+
+/**
+ * GST_TILE_WIRE_MAX_UNITS:
+ *
+ * Largest number of units (data connections) in a session.
+ */
+#define GST_TILE_WIRE_MAX_UNITS 64
+
+/**
+ * GST_TILE_WIRE_MAX_FRAME_SIZE:
+ *
+ * Largest frame size a CONFIG may announce: 1 GiB.
+ */
+#define GST_TILE_WIRE_MAX_FRAME_SIZE (G_GUINT64_CONSTANT (1) << 30)
+
+/**
+ * GST_TILE_WIRE_MAX_CAPS:
+ *
+ * Largest caps string in a CONFIG, in bytes.
+ */
+#define GST_TILE_WIRE_MAX_CAPS 8192
+
+/**
+ * GST_TILE_WIRE_MAX_REASON:
+ *
+ * Largest reason string in a REFUSE, in bytes.
+ */
+#define GST_TILE_WIRE_MAX_REASON 1024
+
+/**
+ * GST_TILE_WIRE_MAX_STATS:
+ *
+ * Largest serialized structure in a STATS message, in bytes.
+ */
+#define GST_TILE_WIRE_MAX_STATS 16384
+
+/**
+ * GST_TILE_WIRE_MAX_UDP_PACKET:
+ *
+ * Largest UDP datagram (header and payload) the protocol sends: the
+ * largest UDP payload over IPv4.
+ */
+#define GST_TILE_WIRE_MAX_UDP_PACKET 65507
+
+/**
+ * GST_TILE_WIRE_PACKET_MAGIC:
+ *
+ * First four bytes of every UDP datagram: "GSBU".
+ */
+#define GST_TILE_WIRE_PACKET_MAGIC 0x47534255u
+
+/**
+ * GST_TILE_WIRE_PACKET_HEADER_SIZE:
+ *
+ * Bytes in the header of a UDP datagram.
+ */
+#define GST_TILE_WIRE_PACKET_HEADER_SIZE 32
+
+/**
+ * GST_TILE_WIRE_MAX_PACKET_PAYLOAD:
+ *
+ * Largest packet_size (payload bytes per UDP datagram) a CONFIG may
+ * announce: %GST_TILE_WIRE_MAX_UDP_PACKET minus
+ * %GST_TILE_WIRE_PACKET_HEADER_SIZE, 65475.
+ */
+#define GST_TILE_WIRE_MAX_PACKET_PAYLOAD \
+    (GST_TILE_WIRE_MAX_UDP_PACKET - GST_TILE_WIRE_PACKET_HEADER_SIZE)
+
+/**
+ * GST_TILE_WIRE_ERROR:
+ *
+ * Error domain of the wire protocol parsers. Codes are #GstTileWireError.
+ */
+#define GST_TILE_WIRE_ERROR (gst_tile_wire_error_quark ())
+
+GST_TILE_API
+GQuark gst_tile_wire_error_quark (void);
+
+/**
+ * GstTileWireError:
+ * @GST_TILE_WIRE_ERROR_BAD_MAGIC: the magic number is wrong
+ * @GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION: the peer speaks another version
+ * @GST_TILE_WIRE_ERROR_TRUNCATED: the data ends before a field
+ * @GST_TILE_WIRE_ERROR_OVERSIZED: a length is larger than its limit
+ * @GST_TILE_WIRE_ERROR_INVALID: a field has a value that is not allowed, or
+ *     the payload has bytes after its last field
+ *
+ * Why a message was rejected. The #GError message names the field and its
+ * value.
+ */
+typedef enum
+{
+  GST_TILE_WIRE_ERROR_BAD_MAGIC,
+  GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
+  GST_TILE_WIRE_ERROR_TRUNCATED,
+  GST_TILE_WIRE_ERROR_OVERSIZED,
+  GST_TILE_WIRE_ERROR_INVALID,
+} GstTileWireError;
+
+/**
+ * GstTileWireParseResult:
+ * @GST_TILE_WIRE_PARSE_OK: a complete header was parsed
+ * @GST_TILE_WIRE_PARSE_NEED_MORE: fewer bytes than a header; read more
+ * @GST_TILE_WIRE_PARSE_ERROR: the header is invalid; the error says why
+ *
+ * Result of the fixed-size header parsers.
+ */
+typedef enum
+{
+  GST_TILE_WIRE_PARSE_OK,
+  GST_TILE_WIRE_PARSE_NEED_MORE,
+  GST_TILE_WIRE_PARSE_ERROR,
+} GstTileWireParseResult;
+
+/**
+ * GstTileWireType:
+ * @GST_TILE_WIRE_TYPE_HELLO: client to server, first control message
+ * @GST_TILE_WIRE_TYPE_CONFIG: server to client, the session layout and caps
+ * @GST_TILE_WIRE_TYPE_UNIT_HELLO: client to server, first message on a data
+ *     connection
+ * @GST_TILE_WIRE_TYPE_REFUSE: either way, the connection is refused
+ * @GST_TILE_WIRE_TYPE_EOS: server to client, end of stream
+ * @GST_TILE_WIRE_TYPE_KEEPALIVE: either way, a sign of life
+ * @GST_TILE_WIRE_TYPE_STATS: client to server, receiver statistics
+ * @GST_TILE_WIRE_TYPE_ACK: client to server over UDP, the newest frame the
+ *   receiver is done with and how many frames it can hold (flow control)
+ *
+ * Control message types.
+ */
+typedef enum
+{
+  GST_TILE_WIRE_TYPE_HELLO = 1,
+  GST_TILE_WIRE_TYPE_CONFIG = 2,
+  GST_TILE_WIRE_TYPE_UNIT_HELLO = 3,
+  GST_TILE_WIRE_TYPE_REFUSE = 4,
+  GST_TILE_WIRE_TYPE_EOS = 5,
+  GST_TILE_WIRE_TYPE_KEEPALIVE = 6,
+  GST_TILE_WIRE_TYPE_STATS = 7,
+  GST_TILE_WIRE_TYPE_ACK = 8,
+} GstTileWireType;
+
+/**
+ * GstTileWireProtocol:
+ * @GST_TILE_WIRE_PROTOCOL_TCP: tiles travel over one TCP connection per unit
+ * @GST_TILE_WIRE_PROTOCOL_UDP: tiles travel as UDP packets
+ *
+ * The data transport announced in a CONFIG.
+ */
+typedef enum
+{
+  GST_TILE_WIRE_PROTOCOL_TCP = 0,
+  GST_TILE_WIRE_PROTOCOL_UDP = 1,
+} GstTileWireProtocol;
+
+/**
+ * GstTileWireRefuseCode:
+ * @GST_TILE_WIRE_REFUSE_BAD_MESSAGE: a message did not parse
+ * @GST_TILE_WIRE_REFUSE_BAD_VERSION: the peer speaks another version
+ * @GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN: the session token (or generation) of a
+ *     UNIT_HELLO is not the current one
+ * @GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT: the unit index of a UNIT_HELLO does not
+ *     exist or is taken
+ * @GST_TILE_WIRE_REFUSE_BUSY: the server already serves a client
+ * @GST_TILE_WIRE_REFUSE_OTHER: anything else; see the reason
+ *
+ * Why a peer refuses a connection.
+ */
+typedef enum
+{
+  GST_TILE_WIRE_REFUSE_BAD_MESSAGE = 0,
+  GST_TILE_WIRE_REFUSE_BAD_VERSION = 1,
+  GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN = 2,
+  GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT = 3,
+  GST_TILE_WIRE_REFUSE_BUSY = 4,
+  GST_TILE_WIRE_REFUSE_OTHER = 5,
+} GstTileWireRefuseCode;
+
+/**
+ * GstTileWireHeader:
+ * @magic: %GST_TILE_WIRE_MAGIC
+ * @version: %GST_TILE_WIRE_VERSION
+ * @type: the message type
+ * @payload_len: bytes of payload after the header, at most
+ *     %GST_TILE_WIRE_MAX_PAYLOAD
+ *
+ * The 12-byte header in front of every control message.
+ */
+typedef struct
+{
+  guint32 magic;
+  guint16 version;
+  GstTileWireType type;
+  guint32 payload_len;
+} GstTileWireHeader;
+
+/**
+ * GstTileWireHello:
+ * @flags: must be 0
+ *
+ * Payload of a HELLO.
+ */
+typedef struct
+{
+  guint32 flags;
+} GstTileWireHello;
+
+/**
+ * GstTileWireTile:
+ * @offset: byte offset of the tile in the frame
+ * @size: byte size of the tile
+ *
+ * One tile of a CONFIG.
+ */
+typedef struct
+{
+  guint64 offset;
+  guint64 size;
+} GstTileWireTile;
+
+/**
+ * GstTileWireConfig:
+ * @token: session token the client repeats in every UNIT_HELLO
+ * @generation: bumped by the server on every caps change
+ * @protocol: data transport
+ * @n_units: units requested by the server, 1 to %GST_TILE_WIRE_MAX_UNITS
+ * @chunk_size: bytes per send call, at least 1
+ * @packet_size: for UDP, payload bytes per datagram (the datagram adds a
+ *     %GST_TILE_WIRE_PACKET_HEADER_SIZE header), 1 to
+ *     %GST_TILE_WIRE_MAX_PACKET_PAYLOAD; 0 for TCP
+ * @frame_size: bytes per frame, 1 to %GST_TILE_WIRE_MAX_FRAME_SIZE
+ * @n_rows: rows in a frame
+ * @row_bytes: bytes per row; @n_rows * @row_bytes == @frame_size
+ * @n_tiles: tiles (and data connections), 1 to @n_units
+ * @tiles: the tiles, contiguous from offset 0, each a whole number of rows
+ * @caps: the caps of the stream, NUL-terminated, at most
+ *     %GST_TILE_WIRE_MAX_CAPS bytes
+ *
+ * Payload of a CONFIG: everything a client needs to receive frames.
+ */
+typedef struct
+{
+  guint64 token;
+  guint32 generation;
+  GstTileWireProtocol protocol;
+  guint16 n_units;
+  guint32 chunk_size;
+  guint32 packet_size;
+  guint64 frame_size;
+  guint32 n_rows;
+  guint64 row_bytes;
+  guint16 n_tiles;
+  GstTileWireTile tiles[GST_TILE_WIRE_MAX_UNITS];
+  gchar caps[GST_TILE_WIRE_MAX_CAPS + 1];
+} GstTileWireConfig;
+
+/**
+ * GstTileWireUnitHello:
+ * @token: the session token of the CONFIG
+ * @generation: the generation of the CONFIG
+ * @unit: the tile this connection carries, below %GST_TILE_WIRE_MAX_UNITS
+ *
+ * Payload of a UNIT_HELLO.
+ */
+typedef struct
+{
+  guint64 token;
+  guint32 generation;
+  guint16 unit;
+} GstTileWireUnitHello;
+
+/**
+ * GstTileWireRefuse:
+ * @code: why
+ * @reason: UTF-8 text for humans, NUL-terminated, at most
+ *     %GST_TILE_WIRE_MAX_REASON bytes
+ *
+ * Payload of a REFUSE.
+ */
+typedef struct
+{
+  GstTileWireRefuseCode code;
+  gchar reason[GST_TILE_WIRE_MAX_REASON + 1];
+} GstTileWireRefuse;
+
+/**
+ * GstTileWireTileHeader:
+ * @generation: the CONFIG generation the tile belongs to
+ * @frame: frame number, counted by the sender
+ * @timestamp: sender time in nanoseconds, or %GST_CLOCK_TIME_NONE
+ * @size: bytes of tile data after the header
+ * @flags: must be 0
+ *
+ * The 32-byte header in front of every tile on a data connection.
+ */
+typedef struct
+{
+  guint32 generation;
+  guint64 frame;
+  GstClockTime timestamp;
+  guint32 size;
+  guint32 flags;
+} GstTileWireTileHeader;
+
+/**
+ * GstTileWirePacketHeader:
+ * @unit: the tile the payload belongs to, below %GST_TILE_WIRE_MAX_UNITS
+ * @generation: the CONFIG generation the datagram belongs to
+ * @offset: byte offset of the payload within the tile, a multiple of the
+ *     CONFIG packet_size
+ * @frame: frame number, counted by the sender from 0
+ * @timestamp: sender CLOCK_REALTIME in nanoseconds when it got the frame,
+ *     or %GST_CLOCK_TIME_NONE
+ *
+ * The 32-byte header in front of every UDP datagram. The datagram carries
+ * exactly packet_size payload bytes after it; the last datagram of a tile
+ * is padded with zeros.
+ */
+typedef struct
+{
+  guint16 unit;
+  guint32 generation;
+  guint32 offset;
+  guint64 frame;
+  GstClockTime timestamp;
+} GstTileWirePacketHeader;
+
+GST_TILE_API
+const gchar * gst_tile_wire_type_get_name (GstTileWireType type);
+
+GST_TILE_API
+void          gst_tile_wire_header_write (guint8 out[GST_TILE_WIRE_HEADER_SIZE],
+                                        GstTileWireType type,
+                                        guint32 payload_len);
+
+GST_TILE_API
+GstTileWireParseResult gst_tile_wire_header_parse (const guint8 * data,
+                                               gsize len,
+                                               GstTileWireHeader * out,
+                                               GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_hello_pack (const GstTileWireHello * hello,
+                                 GByteArray * out, GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_hello_parse (const guint8 * payload, gsize len,
+                                  GstTileWireHello * out, GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_config_set_caps (GstTileWireConfig * config,
+                                      const gchar * caps, GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_config_set_tiling (GstTileWireConfig * config,
+                                        const GstBcTiling * tiling,
+                                        GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_config_check_tiling (const GstTileWireConfig * config,
+                                          GstBcTiling * tiling,
+                                          GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_config_validate (const GstTileWireConfig * config,
+                                      GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_config_pack (const GstTileWireConfig * config,
+                                  GByteArray * out, GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_config_parse (const guint8 * payload, gsize len,
+                                   GstTileWireConfig * out, GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_unit_hello_pack (const GstTileWireUnitHello * hello,
+                                      GByteArray * out, GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_unit_hello_parse (const guint8 * payload, gsize len,
+                                       GstTileWireUnitHello * out,
+                                       GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_refuse_pack (GstTileWireRefuseCode code,
+                                  const gchar * reason, GByteArray * out,
+                                  GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_refuse_parse (const guint8 * payload, gsize len,
+                                   GstTileWireRefuse * out, GError ** error);
+
+GST_TILE_API
+void     gst_tile_wire_eos_pack (GByteArray * out);
+
+GST_TILE_API
+gboolean gst_tile_wire_eos_parse (const guint8 * payload, gsize len,
+                                GError ** error);
+
+GST_TILE_API
+void     gst_tile_wire_keepalive_pack (guint64 time_ns, GByteArray * out);
+
+/**
+ * GstTileWireAck:
+ * @generation: the generation acknowledged
+ * @window: how many frames past the newest one done (or, with no frame yet,
+ *   from the first one of @generation) the receiver can hold, at least 1
+ * @has_frame: %FALSE before the receiver is done with any frame of
+ *   @generation: the acknowledgement only gives the window
+ * @frame: the newest frame the receiver is done with (pushed, or given up)
+ *
+ * An ACK message (protocol UDP, client to server).
+ */
+typedef struct
+{
+  guint32 generation;
+  guint32 window;
+  gboolean has_frame;
+  guint64 frame;
+} GstTileWireAck;
+
+GST_TILE_API
+void     gst_tile_wire_ack_pack (const GstTileWireAck * ack, GByteArray * out);
+
+GST_TILE_API
+gboolean gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
+    GstTileWireAck * out, GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_keepalive_parse (const guint8 * payload, gsize len,
+                                      guint64 * time_ns, GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_stats_pack (const GstStructure * stats,
+                                 GByteArray * out, GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_stats_parse (const guint8 * payload, gsize len,
+                                  GstStructure ** out, GError ** error);
+
+GST_TILE_API
+void     gst_tile_wire_tile_header_write (guint8 out[GST_TILE_WIRE_TILE_HEADER_SIZE],
+                                        const GstTileWireTileHeader * header);
+
+GST_TILE_API
+GstTileWireParseResult gst_tile_wire_tile_header_parse (const guint8 * data,
+                                                    gsize len,
+                                                    guint32 expected_size,
+                                                    GstTileWireTileHeader * out,
+                                                    GError ** error);
+
+GST_TILE_API
+void     gst_tile_wire_packet_header_write (guint8 out[GST_TILE_WIRE_PACKET_HEADER_SIZE],
+                                          const GstTileWirePacketHeader * h);
+
+GST_TILE_API
+GstTileWireParseResult gst_tile_wire_packet_header_parse (const guint8 * data,
+                                                      gsize len,
+                                                      GstTileWirePacketHeader * out,
+                                                      GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_packet_check (const GstTileWirePacketHeader * h,
+                                   const GstTileWireConfig * config,
+                                   GError ** error);
+
+GST_TILE_API
+guint32  gst_tile_wire_packets_per_tile (guint64 tile_size, guint32 packet_size);
+
+G_END_DECLS
+
+#endif /* __GST_TILE_WIRE_H__ */
