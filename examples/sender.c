@@ -139,7 +139,7 @@ print_summary (GstElement * sink)
   gchar *p50, *p99;
   guint clients = 0, disconnects = 0;
 
-  g_object_get (sink, "stats", &s, NULL);
+  g_object_get (sink, "tile-stats", &s, NULL);
   if (s == NULL)
     return;
   gst_structure_get_uint (s, "clients", &clients);

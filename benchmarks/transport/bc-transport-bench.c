@@ -22,7 +22,7 @@
  *
  *   tile     appsrc ! tilesink port=0   /  tilesrc ! appsink
  *            (--protocol udp: tilesink protocol=udp packet-size=N gso=M
- *            max-bitrate=B, tilesrc gso=M [timer-factor=F])
+ *            pacing-bitrate=B, tilesrc gso=M [timer-factor=F])
  *   tcp      appsrc ! tcpserversink port=0
  *              /  tcpclientsrc ! rawvideoparse ! appsink
  *            (rawvideoparse cuts the byte stream into frames: GRAY8 of
@@ -161,7 +161,7 @@ static GOptionEntry entries[] = {
       "-T tile --protocol udp: tilesink and tilesrc gso, auto, on or off "
         "(default auto)", "MODE"},
   {"max-bitrate", 0, 0, G_OPTION_ARG_INT64, &opt_max_bitrate,
-        "-T tile --protocol udp: tilesink max-bitrate (default 0 = none)",
+        "-T tile --protocol udp: tilesink pacing-bitrate (default 0 = none)",
       "BITS"},
   {"timer-factor", 0, 0, G_OPTION_ARG_DOUBLE, &opt_timer_factor,
       "-T tile --protocol udp: tilesrc timer-factor (default: the "
@@ -1121,6 +1121,15 @@ json_percentiles (GString * s, const gchar * name, const gint64 * samples,
   g_free (v);
 }
 
+/* tilesink's statistics are "tile-stats" (GstBaseSink has "stats"),
+ * tilesrc's "stats" */
+static const gchar *
+stats_property (GstElement * e)
+{
+  return g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "tile-stats") ? "tile-stats" : "stats";
+}
+
 static void
 json_stats (GString * s, const gchar * name, GstElement * element)
 {
@@ -1129,7 +1138,7 @@ json_stats (GString * s, const gchar * name, GstElement * element)
 
   g_string_append_printf (s, ", \"%s\": ", name);
   if (element)
-    g_object_get (element, "stats", &st, NULL);
+    g_object_get (element, stats_property (element), &st, NULL);
   if (!st) {
     g_string_append (s, "null");
     return;
@@ -1150,7 +1159,7 @@ stats_int (GstElement * element, const gchar * field)
 
   if (!element)
     return -1;
-  g_object_get (element, "stats", &st, NULL);
+  g_object_get (element, stats_property (element), &st, NULL);
   if (!st)
     return -1;
   v = gst_structure_get_value (st, field);
@@ -1351,7 +1360,7 @@ stats_snapshot (GstElement * element, const gchar * const *fields, gint64 * out)
     out[i] = -1;
   if (!element)
     return;
-  g_object_get (element, "stats", &st, NULL);
+  g_object_get (element, stats_property (element), &st, NULL);
   if (!st)
     return;
   for (i = 0; fields[i]; i++) {
@@ -1674,7 +1683,7 @@ main (gint argc, gchar ** argv)
     if (tile && udp)
       desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
           "address=127.0.0.1 port=0 units=%d protocol=udp packet-size=%d "
-          "gso=%s max-bitrate=%" G_GINT64_FORMAT " send-buffer-size=%d "
+          "gso=%s pacing-bitrate=%" G_GINT64_FORMAT " send-buffer-size=%d "
           "max-in-flight=%d", opt_units, opt_packet_size, opt_gso,
           opt_max_bitrate, opt_sndbuf, max_in_flight);
     else if (tile)

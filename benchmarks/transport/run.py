@@ -33,7 +33,7 @@ makes the venv. Measures:
   (UDP_SEGMENT / UDP_GRO) and off at both ends, units 1, 2 and 4,
   throughput and latency as above (4320p latency: 4 units only), with the
   loss each run saw (frames pushed with gaps, their lost bytes, datagrams
-  lost and late, kernel drops); then one run paced with max-bitrate at
+  lost and late, kernel drops); then one run paced with pacing-bitrate at
   PACE x the capacity just measured;
 - rtpvrawpay ! udpsink -> udpsrc ! rtpvrawdepay (RFC 4175; BC1 frames as
   UYVY of the same byte count) with the default socket buffers and with
@@ -105,7 +105,7 @@ RTP_BUFFERS = [0, BUFFER]  # udpsink/udpsrc buffer-size: default, 16 MiB
 RTP_MTU = UDP_DEFAULT + UDP_HEADER  # the same datagram as tilesink's default
 # rtpvrawpay/rtpvrawdepay carry ~1 Gbit/s here: slower fixed rates
 RTP_LAT = {"2160p BC1": (10, 20)}  # 4320p: throughput only
-PACE = 0.75  # the paced run: max-bitrate = this x the measured capacity
+PACE = 0.75  # the paced run: pacing-bitrate = this x the measured capacity
 
 HZ = os.sysconf("SC_CLK_TCK")
 
@@ -1861,7 +1861,7 @@ def markdown_udp(results: dict) -> list[str]:
         lo = e["loss"]
         lt = e.get("latency")
         L.append(
-            f"Paced ({e['kind']}): tilesink max-bitrate "
+            f"Paced ({e['kind']}): tilesink pacing-bitrate "
             f"{fmt(e['max_bitrate'] and e['max_bitrate'] / 1e9, '.2f')} "
             f"Gbit/s ({PACE:.2f}x the {fmt(e['capacity'], '.1f')} Gbit/s "
             f"measured above for packet-size {UDP_DEFAULT} with GSO, "

@@ -362,7 +362,7 @@ main (int argc, char **argv)
 
   g_object_get (b.upload, "stats", &up_stats, NULL);
   g_object_get (rsrc, "stats", &src_stats, NULL);
-  g_object_get (sink, "stats", &sink_stats, NULL);
+  g_object_get (sink, "tile-stats", &sink_stats, NULL);
   gst_element_set_state (receiver, GST_STATE_NULL);
   gst_element_set_state (sender, GST_STATE_NULL);
 

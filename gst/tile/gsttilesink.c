@@ -73,7 +73,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
 #define DEFAULT_HANDSHAKE_TIMEOUT 5000
 #define DEFAULT_PACKET_SIZE 1408
 #define DEFAULT_GSO GST_TILE_GSO_AUTO
-#define DEFAULT_MAX_BITRATE 0
+#define DEFAULT_PACING_BITRATE 0
 
 #define KEEPALIVE_INTERVAL_MS 1000
 #define DRAIN_TIMEOUT_US (5 * G_USEC_PER_SEC)
@@ -94,12 +94,12 @@ enum
   PROP_CHUNK_SIZE,
   PROP_SEND_BUFFER_SIZE,
   PROP_MAX_IN_FLIGHT,
-  PROP_STATS,
+  PROP_TILE_STATS,
   PROP_STATS_INTERVAL,
   PROP_HANDSHAKE_TIMEOUT,
   PROP_PACKET_SIZE,
   PROP_GSO,
-  PROP_MAX_BITRATE,
+  PROP_PACING_BITRATE,
 };
 
 struct _GstTileSinkFrame
@@ -200,9 +200,10 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           "this is dropped whole and a QoS message posted", 1, 64,
           DEFAULT_MAX_IN_FLIGHT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
-  g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics",
-          "Sender statistics, and the receiver's last report",
+  g_object_class_install_property (gobject_class, PROP_TILE_STATS,
+      g_param_spec_boxed ("tile-stats", "Tile statistics",
+          "Sender statistics, and the receiver's last report (GstBaseSink's "
+          "own 'stats' property has the base class's counters)",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
       g_param_spec_uint ("stats-interval", "Statistics interval",
@@ -230,11 +231,11 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           "offload (UDP_SEGMENT)", GST_TYPE_TILE_GSO, DEFAULT_GSO,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_MAX_BITRATE,
-      g_param_spec_uint64 ("max-bitrate", "Max bitrate",
+  g_object_class_install_property (gobject_class, PROP_PACING_BITRATE,
+      g_param_spec_uint64 ("pacing-bitrate", "Pacing bitrate",
           "protocol=udp: pace the datagrams of all units together to at most "
           "this many bits/s, headers included (0 = as fast as possible)", 0,
-          G_MAXUINT64, DEFAULT_MAX_BITRATE, G_PARAM_READWRITE |
+          G_MAXUINT64, DEFAULT_PACING_BITRATE, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
@@ -267,7 +268,7 @@ gst_tile_sink_init (GstTileSink * self)
   self->handshake_timeout = DEFAULT_HANDSHAKE_TIMEOUT;
   self->packet_size = DEFAULT_PACKET_SIZE;
   self->gso = DEFAULT_GSO;
-  self->max_bitrate = DEFAULT_MAX_BITRATE;
+  self->pacing_bitrate = DEFAULT_PACING_BITRATE;
   self->udp_fd = -1;
 
   g_mutex_init (&self->lock);
@@ -402,8 +403,8 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
     case PROP_GSO:
       self->gso = g_value_get_enum (value);
       break;
-    case PROP_MAX_BITRATE:
-      self->max_bitrate = g_value_get_uint64 (value);
+    case PROP_PACING_BITRATE:
+      self->pacing_bitrate = g_value_get_uint64 (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -418,7 +419,7 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
 {
   GstTileSink *self = GST_TILE_SINK (object);
 
-  if (prop_id == PROP_STATS) {
+  if (prop_id == PROP_TILE_STATS) {
     g_value_take_boxed (value, gst_tile_sink_get_stats (self));
     return;
   }
@@ -464,8 +465,8 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_GSO:
       g_value_set_enum (value, self->gso);
       break;
-    case PROP_MAX_BITRATE:
-      g_value_set_uint64 (value, self->max_bitrate);
+    case PROP_PACING_BITRATE:
+      g_value_set_uint64 (value, self->pacing_bitrate);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -646,20 +647,11 @@ udp_scratch_clear (UdpScratch * sc)
   memset (sc, 0, sizeof (*sc));
 }
 
-static gint64
-monotonic_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (gint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
-}
-
 /* Sleeps until @bytes more may leave at @rate bits/s. */
 static void
 udp_pace (UdpScratch * sc, gsize bytes, guint64 rate)
 {
-  gint64 now = monotonic_ns ();
+  gint64 now = (gint64) gst_util_get_timestamp ();
 
   if (sc->pace_next < now - 1000000)
     sc->pace_next = now;        /* no credit for idle time beyond 1 ms */
@@ -803,7 +795,7 @@ unit_thread (gpointer data)
     gst_tile_wire_tile_header_write (hdr, &th);
     if (self->protocol == GST_TILE_PROTOCOL_UDP) {
       GST_OBJECT_LOCK (self);
-      rate = self->max_bitrate / n_tiles;
+      rate = self->pacing_bitrate / n_tiles;
       GST_OBJECT_UNLOCK (self);
       ok = send_tile_udp (u, &sc, fd, frame, tile, ps, rate, &n_packets, &err);
     } else {
@@ -1387,7 +1379,8 @@ gst_tile_sink_start (GstBaseSink * bsink)
   g_mutex_lock (&self->lock);
   if (pipe2 (self->wake_fds, O_CLOEXEC | O_NONBLOCK) < 0) {
     g_mutex_unlock (&self->lock);
-    close (fd);
+    gst_tile_net_close (&fd);
+    gst_tile_net_close (&udp_fd);
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("pipe: %s",
             g_strerror (errno)), (NULL));
     return FALSE;

@@ -62,7 +62,7 @@ struct _GstTileSink
   guint handshake_timeout;
   guint packet_size;
   GstTileGso gso;
-  guint64 max_bitrate;
+  guint64 pacing_bitrate;
 
   /* everything below: lock */
   GMutex lock;

@@ -294,7 +294,7 @@ stats_locked (GstTileSrc * self)
     guint i;
 
     for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
-      drops += self->unit_drops[i];
+      drops += (guint32) g_atomic_int_get ((gint *) & self->unit_drops[i]);
     gst_structure_set (s,
         "packets-received", G_TYPE_UINT64, self->packets_received,
         "packets-lost", G_TYPE_UINT64, self->packets_lost,
@@ -719,7 +719,7 @@ unit_thread (gpointer data)
     GstTileSrcSlot *slot;
     GstBcTileMeta *meta;
     gssize got;
-    gboolean ok;
+    gboolean ok, stepped;
 
     got = read_until_eof (fd, hdr, sizeof (hdr));
     if (got == 0)
@@ -767,13 +767,13 @@ unit_thread (gpointer data)
     /* straight into the frame */
     ok = gst_tile_net_read_all (fd, slot->map.data + tile_offset, tile_size,
         -1, &err);
-    if (ok && g_atomic_int_get (&self->flush) == GST_TILE_FLUSH_STEPPED &&
-        (meta = gst_buffer_get_bc_tile_meta (slot->buffer))) {
-      if (gst_bc_tile_meta_complete (meta, slot->buffer, u->index))
-        g_atomic_int_inc ((gint *) & self->tiles_stepped);
-    }
+    stepped = ok && g_atomic_int_get (&self->flush) == GST_TILE_FLUSH_STEPPED
+        && (meta = gst_buffer_get_bc_tile_meta (slot->buffer))
+        && gst_bc_tile_meta_complete (meta, slot->buffer, u->index);
 
     g_mutex_lock (&self->lock);
+    if (stepped)
+      self->tiles_stepped++;
     slot->writers--;
     if (ok) {
       self->bytes_received += tile_size + sizeof (hdr);
@@ -834,15 +834,6 @@ done:
 
 /* ---- protocol=udp ---- */
 
-static gint64
-monotonic_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (gint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
-}
-
 /* protocol=udp: the frames done and the window, so that the sender never
  * has more in flight than the unit sockets hold. Sent once the unit
  * sockets of a generation are up (no frame yet), then per frame that
@@ -896,7 +887,7 @@ udp_start_timers_locked (GstTileSrc * self)
 
     if (o->state == SLOT_FILLING && o->frame < newest && o->deadline == 0)
       /* at least the scheduling granularity of a busy machine */
-      o->deadline = monotonic_ns () + MAX (self->timer_floor_ns,
+      o->deadline = (gint64) gst_util_get_timestamp () + MAX (self->timer_floor_ns,
           (gint64) (self->timer_factor * avg));
   }
 }
@@ -968,7 +959,7 @@ udp_slot_locked (GstTileSrc * self, guint64 frame, guint64 session,
     slot->writers = 0;
     slot->deadline = 0;
     memset (slot->tile_copied, 0, sizeof (slot->tile_copied));
-    slot->first_ns = slot->last_ns = monotonic_ns ();
+    slot->first_ns = slot->last_ns = (gint64) gst_util_get_timestamp ();
     slot->sender_ts = GST_CLOCK_TIME_NONE;
     memset (slot->got, 0, (total + 7) / 8);
     g_mutex_unlock (&self->lock);
@@ -1038,14 +1029,17 @@ udp_commit_locked (GstTileSrc * self, guint unit, UdpCopy * copies,
       done[n_done++] = slot;
   }
   if (n_done > 0 && g_atomic_int_get (&self->flush) == GST_TILE_FLUSH_STEPPED) {
+    guint stepped = 0;
+
     g_mutex_unlock (&self->lock);
     for (i = 0; i < n_done; i++) {
       GstBcTileMeta *meta = gst_buffer_get_bc_tile_meta (done[i]->buffer);
 
       if (meta && gst_bc_tile_meta_complete (meta, done[i]->buffer, unit))
-        g_atomic_int_inc ((gint *) & self->tiles_stepped);
+        stepped++;
     }
     g_mutex_lock (&self->lock);
+    self->tiles_stepped += stepped;
   }
 
   for (i = 0; i < n_copies; i++) {
@@ -1056,7 +1050,7 @@ udp_commit_locked (GstTileSrc * self, guint unit, UdpCopy * copies,
         slot->state == SLOT_FILLING) {
       GstClock *clock = gst_element_get_clock (GST_ELEMENT (self));
 
-      slot->last_ns = monotonic_ns ();
+      slot->last_ns = (gint64) gst_util_get_timestamp ();
       udp_note_receive_time_locked (self, slot);
       if (slot->last_ns - self->timer_raised_ns > GST_SECOND)
         self->timer_floor_ns = MAX (UDP_MIN_TIMER_NS,
@@ -1093,7 +1087,7 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
 
   g_mutex_lock (&self->lock);
   self->packets_invalid += invalid;
-  now = monotonic_ns ();
+  now = (gint64) gst_util_get_timestamp ();
   if (pinned) {
     /* the slot received into in place: released with the copies */
     copies[n_copies].slot = pinned;
@@ -1128,7 +1122,7 @@ udp_file_batch (GstTileSrc * self, GstTileSrcUnit * u, guint64 session,
         self->timer_frame_raised = TRUE;
         self->timer_floor_ns = MIN (2 * self->timer_floor_ns,
             UDP_MAX_TIMER_FLOOR_NS);
-        self->timer_raised_ns = monotonic_ns ();
+        self->timer_raised_ns = (gint64) gst_util_get_timestamp ();
         GST_DEBUG_OBJECT (self, "datagrams of frame %" G_GUINT64_FORMAT
             " came after its timer: timers last %" G_GINT64_FORMAT " us at "
             "least", h->frame, self->timer_floor_ns / 1000);
@@ -1304,7 +1298,7 @@ udp_unit_thread (gpointer data)
   tile_size = config->tiles[u->index].size;
 
   gst_tile_wire_unit_hello_pack (&uh, hello, NULL);
-  hello_end = monotonic_ns () + (gint64) timeout *GST_MSECOND;
+  hello_end = (gint64) gst_util_get_timestamp () + (gint64) timeout *GST_MSECOND;
 
   while (TRUE) {
     struct pollfd p = { fd, POLLIN, 0 };
@@ -1315,7 +1309,7 @@ udp_unit_thread (gpointer data)
     guint n = 0, invalid = 0;
 
     if (!acked) {
-      gint64 now = monotonic_ns ();
+      gint64 now = (gint64) gst_util_get_timestamp ();
 
       if (now > hello_end) {
         g_set_error (&err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
@@ -1417,8 +1411,13 @@ udp_unit_thread (gpointer data)
             step = v;
         }
 #endif
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL)
-          memcpy (&self->unit_drops[u->index], CMSG_DATA (c), sizeof (guint32));
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
+          guint32 drops;
+
+          /* read by the stats under the lock, which is not held here */
+          memcpy (&drops, CMSG_DATA (c), sizeof (drops));
+          g_atomic_int_set ((gint *) & self->unit_drops[u->index], drops);
+        }
       }
       if (!acked && len >= GST_TILE_WIRE_HEADER_SIZE &&
           len <= GST_TILE_WIRE_PACKET_HEADER_SIZE + (gsize) ps &&
@@ -2266,7 +2265,7 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
         best = low;
       } else if (low && low->writers == 0 && (self->units_running == 0 ||
               low->deadline == 1 || (low->deadline > 1 &&
-                  monotonic_ns () >= low->deadline))) {
+                  (gint64) gst_util_get_timestamp () >= low->deadline))) {
         partial = udp_take_partial_locked (self, low, &map);
         best = low;
       } else if (low && low->deadline > 1 && low->writers == 0) {
@@ -2310,7 +2309,7 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
     }
     if (wait_until) {
       /* g_cond_wait_until() counts in g_get_monotonic_time() units */
-      gint64 us = g_get_monotonic_time () + (wait_until - monotonic_ns ()) /
+      gint64 us = g_get_monotonic_time () + (wait_until - (gint64) gst_util_get_timestamp ()) /
           1000 + 1;
       g_cond_wait_until (&self->cond, &self->lock, us);
     } else {

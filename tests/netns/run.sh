@@ -20,7 +20,7 @@
 #   loss-1     the same, 1 % of the data packets dropped
 #   loss-5     the same, 5 % dropped
 #   tbf        2160p BC1 200 fps (6.6 Gbit/s) into a 5 Gbit/s tbf
-#   tbf-paced  the same with tilesink max-bitrate=4000000000
+#   tbf-paced  the same with tilesink pacing-bitrate=4000000000
 # The loss and tbf scenarios use protocol=udp, or the protocol given with
 # --protocol (--protocol tcp runs them all over TCP: the drop rule then
 # matches TCP, which retransmits; useful to prove the harness). A scenario

@@ -91,7 +91,7 @@ static GOptionEntry entries[] = {
         "bc1 (video/x-bc BC1) or gray8 (video/x-raw GRAY8); default bc1",
       "bc1|gray8"},
   {"max-bitrate", 0, 0, G_OPTION_ARG_INT64, &opt_max_bitrate,
-      "tilesink max-bitrate, bits/s", "B"},
+      "tilesink pacing-bitrate, bits/s", "B"},
   {"packet-size", 0, 0, G_OPTION_ARG_INT64, &opt_packet_size,
       "tilesink packet-size, payload bytes per datagram", "S"},
   {"gso", 0, 0, G_OPTION_ARG_STRING, &opt_gso,
@@ -418,12 +418,21 @@ bus_error (GstBus * bus, GstClockTime wait, gboolean * eos)
   return ret;
 }
 
+/* tilesink's statistics are "tile-stats" (GstBaseSink has "stats"),
+ * tilesrc's "stats" */
+static const gchar *
+stats_property (GstElement * e)
+{
+  return g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "tile-stats") ? "tile-stats" : "stats";
+}
+
 static GstStructure *
 get_stats (GstElement * e)
 {
   GstStructure *s = NULL;
 
-  g_object_get (e, "stats", &s, NULL);
+  g_object_get (e, stats_property (e), &s, NULL);
   return s;
 }
 
@@ -454,7 +463,7 @@ make_sender (const gchar * address, guint port, GstElement ** src,
       !set_num_prop (*sink, "port", port) ||
       !set_num_prop (*sink, "units", opt_units) ||
       !set_prop (*sink, "protocol", opt_protocol) ||
-      (opt_max_bitrate >= 0 && !set_num_prop (*sink, "max-bitrate",
+      (opt_max_bitrate >= 0 && !set_num_prop (*sink, "pacing-bitrate",
               opt_max_bitrate)) ||
       (opt_packet_size >= 0 && !set_num_prop (*sink, "packet-size",
               opt_packet_size)) ||

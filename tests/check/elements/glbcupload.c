@@ -893,9 +893,11 @@ wait_connected (GstElement * tilesink)
   gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
   while (g_get_monotonic_time () < end) {
-    GstStructure *s = get_stats (tilesink);
+    GstStructure *s = NULL;
     gboolean connected = FALSE;
 
+    g_object_get (tilesink, "tile-stats", &s, NULL);
+    fail_unless (s != NULL);
     gst_structure_get_boolean (s, "connected", &connected);
     gst_structure_free (s);
     if (connected)

@@ -108,12 +108,21 @@ rx_stop (Link * l)
   l->rx = l->tilesrc = l->appsink = NULL;
 }
 
+/* tilesink's statistics are "tile-stats" (GstBaseSink has "stats"),
+ * tilesrc's "stats" */
+static const gchar *
+stats_property (GstElement * e)
+{
+  return g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "tile-stats") ? "tile-stats" : "stats";
+}
+
 static GstStructure *
 get_stats (GstElement * e)
 {
   GstStructure *s = NULL;
 
-  g_object_get (e, "stats", &s, NULL);
+  g_object_get (e, stats_property (e), &s, NULL);
   fail_unless (s != NULL);
   return s;
 }
@@ -777,7 +786,7 @@ GST_START_TEST (test_udp_delivery)
       "protocol=udp packet-size=100");
   /* paced */
   check_delivery_full (BC1 (640, 480), 160 * 120 * 8, 4, 4, 30,
-      "protocol=udp max-bitrate=2000000000");
+      "protocol=udp pacing-bitrate=2000000000");
   GST_INFO ("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " datagrams "
       "received in place", udp_in_place, udp_received);
   fail_unless (udp_in_place * 10 > udp_received, "only %" G_GUINT64_FORMAT
@@ -1758,8 +1767,22 @@ GST_END_TEST;
 
 GST_START_TEST (test_documented)
 {
+  GstElement *sink = gst_element_factory_make ("tilesink", NULL);
+  GObjectClass *klass = G_OBJECT_GET_CLASS (sink);
+
   check_documented ("tilesink");
   check_documented ("tilesrc");
+
+  /* tilesink's own properties do not hide GstBaseSink's */
+  fail_unless (g_object_class_find_property (klass, "stats")->owner_type ==
+      GST_TYPE_BASE_SINK);
+  fail_unless (g_object_class_find_property (klass,
+          "max-bitrate")->owner_type == GST_TYPE_BASE_SINK);
+  fail_unless (g_object_class_find_property (klass,
+          "tile-stats")->owner_type == G_OBJECT_TYPE (sink));
+  fail_unless (g_object_class_find_property (klass,
+          "pacing-bitrate")->owner_type == G_OBJECT_TYPE (sink));
+  gst_object_unref (sink);
 }
 
 GST_END_TEST;
