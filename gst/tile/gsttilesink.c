@@ -568,17 +568,16 @@ session_ready_locked (GstTileSink * self)
 static gboolean
 send_control_locked (GstTileSink * self, const GByteArray * message)
 {
-  gssize n;
+  GError *err = NULL;
 
   if (self->control_fd < 0 || self->control_dead)
     return FALSE;
-  do {
-    n = send (self->control_fd, message->data, message->len,
-        MSG_NOSIGNAL | MSG_DONTWAIT);
-  } while (n < 0 && errno == EINTR);
-  if (n != (gssize) message->len) {
-    end_session_locked (self, n < 0 ? g_strerror (errno) :
-        "control connection stalled");
+  if (!gst_tile_net_send_now (self->control_fd, message->data, message->len,
+          &err)) {
+    end_session_locked (self, g_error_matches (err, G_IO_ERROR,
+            G_IO_ERROR_WOULD_BLOCK) ? "control connection stalled" :
+        err->message);
+    g_clear_error (&err);
     return FALSE;
   }
   return TRUE;
@@ -721,15 +720,11 @@ send_tile_udp (GstTileSinkUnit * u, UdpScratch * sc, gint fd,
   /* paced: bursts of at most 64 KiB */
   batch = rate ? MAX (1, 65536 / (per_msg * seg)) : 64;
   for (j = 0; j < n_msgs;) {
-    gint r = sendmmsg (fd, &sc->msgs[j], MIN (batch, n_msgs - j), 0);
+    gint r = gst_tile_net_udp_send_batch (fd, &sc->msgs[j], MIN (batch,
+            n_msgs - j), error);
 
-    if (r < 0) {
-      if (errno == EINTR)
-        continue;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
-          "sendmmsg failed: %s", g_strerror (errno));
+    if (r < 0)
       return FALSE;
-    }
     if (rate) {
       guint k, pk = 0;
 
@@ -944,7 +939,7 @@ handle_first_message (GstTileSink * self, gint fd, const GstTileWireHeader * h,
       "the first message on a connection must be HELLO or UNIT_HELLO");
 close:
   g_clear_error (&err);
-  close (fd);
+  gst_tile_net_close (&fd);
 }
 
 /* Reads what has arrived on a handshaking connection. Returns FALSE when
@@ -964,10 +959,10 @@ pending_read (GstTileSink * self, GstTileSinkPending * p)
       g_assert_not_reached ();
     want += h.payload_len;
   }
-  n = recv (p->fd, p->buf + p->have, want - p->have, MSG_DONTWAIT);
-  if (n < 0 && (errno == EAGAIN || errno == EINTR))
+  n = gst_tile_net_read_some (p->fd, p->buf + p->have, want - p->have);
+  if (n == 0)
     return TRUE;
-  if (n <= 0) {
+  if (n < 0) {
     GST_DEBUG_OBJECT (self, "connection closed during the handshake");
     gst_tile_net_close (&p->fd);
     return FALSE;
@@ -1090,7 +1085,7 @@ udp_refuse (GstTileSink * self, const struct sockaddr *addr, socklen_t len,
       gst_tile_net_refuse_code_name (code), reason);
   self->refused++;
   if (gst_tile_wire_refuse_pack (code, reason, m, NULL))
-    sendto (self->udp_fd, m->data, m->len, MSG_DONTWAIT, addr, len);
+    gst_tile_net_udp_send_to (self->udp_fd, m->data, m->len, addr, len);
   g_byte_array_unref (m);
 }
 
@@ -1141,19 +1136,18 @@ handle_udp_hello (GstTileSink * self)
   u = &self->units[uh.unit];
   if (u->fd >= 0) {
     if (u->peer_len == sl && memcmp (&u->peer, &ss, sl) == 0)
-      sendto (self->udp_fd, buf, n, MSG_DONTWAIT, (struct sockaddr *) &ss, sl);
+      gst_tile_net_udp_send_to (self->udp_fd, buf, n, (struct sockaddr *) &ss,
+          sl);
     else
       udp_refuse (self, (struct sockaddr *) &ss, sl,
           GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, "unit is already connected");
     return;
   }
 
-  fd = gst_tile_net_udp_socket (ss.ss_family, &err);
-  if (fd < 0 || connect (fd, (struct sockaddr *) &ss, sl) < 0) {
-    GST_WARNING_OBJECT (self, "unit %u: %s", uh.unit,
-        err ? err->message : g_strerror (errno));
+  fd = gst_tile_net_udp_connected ((struct sockaddr *) &ss, sl, &err);
+  if (fd < 0) {
+    GST_WARNING_OBJECT (self, "unit %u: %s", uh.unit, err->message);
     g_clear_error (&err);
-    gst_tile_net_close (&fd);
     return;
   }
   size = gst_tile_net_set_buffer_size (fd, TRUE, self->send_buffer_size);
@@ -1166,7 +1160,7 @@ handle_udp_hello (GstTileSink * self)
       GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("This kernel has no UDP "
               "segmentation offload (UDP_SEGMENT), and gso=on"), ("Use "
               "gso=auto or gso=off"));
-      close (fd);
+      gst_tile_net_close (&fd);
       end_session_locked (self, "no UDP GSO");
       return;
     }
@@ -1175,7 +1169,7 @@ handle_udp_hello (GstTileSink * self)
   u->peer_len = sl;
   u->fd = fd;
   self->n_connected++;
-  sendto (self->udp_fd, buf, n, MSG_DONTWAIT, (struct sockaddr *) &ss, sl);
+  gst_tile_net_udp_send_to (self->udp_fd, buf, n, (struct sockaddr *) &ss, sl);
   GST_DEBUG_OBJECT (self, "UDP unit %u connected (%u/%u), gso %d", uh.unit,
       self->n_connected, self->config.n_tiles, u->gso);
   if (self->n_connected == self->config.n_tiles)
@@ -1287,7 +1281,7 @@ server_thread (gpointer data)
       } else if (fd >= 0) {
         refuse (self, fd, GST_TILE_WIRE_REFUSE_BUSY,
             "too many connections in handshake");
-        close (fd);
+        gst_tile_net_close (&fd);
       } else {
         GST_WARNING_OBJECT (self, "%s", err->message);
         g_clear_error (&err);
@@ -1359,17 +1353,16 @@ gst_tile_sink_start (GstBaseSink * bsink)
   gst_tile_net_set_buffer_size (fd, TRUE, self->send_buffer_size);
   if (protocol == GST_TILE_PROTOCOL_UDP) {
     struct sockaddr_storage ss;
-    socklen_t sl = sizeof (ss);
+    guint sl = gst_tile_net_address (fd, FALSE, &ss);
 
     /* the UDP port with the control port's number takes UNIT_HELLOs */
-    getsockname (fd, (struct sockaddr *) &ss, &sl);
     udp_fd = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, &err);
     if (udp_fd < 0) {
       GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ_WRITE, ("%s on %s port "
               "%u", err->message, address, bound), (NULL));
       g_clear_error (&err);
       g_free (address);
-      close (fd);
+      gst_tile_net_close (&fd);
       return FALSE;
     }
   }

@@ -328,17 +328,8 @@ gst_tile_src_get_stats (GstTileSrc * self)
     /* local only: the wire form of the stats has no arrays */
     gst_value_array_init (&ports, self->config->n_tiles);
     for (i = 0; i < self->config->n_tiles; i++) {
-      struct sockaddr_storage ss;
-      socklen_t sl = sizeof (ss);
-      guint port = 0;
-
-      if (self->units[i].fd >= 0 && getsockname (self->units[i].fd,
-              (struct sockaddr *) &ss, &sl) == 0)
-        port = g_ntohs (ss.ss_family == AF_INET6 ?
-            ((struct sockaddr_in6 *) &ss)->sin6_port :
-            ((struct sockaddr_in *) &ss)->sin_port);
       g_value_init (&v, G_TYPE_UINT);
-      g_value_set_uint (&v, port);
+      g_value_set_uint (&v, gst_tile_net_local_port (self->units[i].fd));
       gst_value_array_append_and_take_value (&ports, &v);
     }
     gst_structure_take_value (s, "udp-ports", &ports);
@@ -634,27 +625,6 @@ read_short_refuse (GstTileSrc * self, const guint8 * got, gsize have,
   return TRUE;
 }
 
-/* Reads up to @len bytes, stopping early only at the end of the
- * connection. Returns the bytes read, -1 on error. */
-static gssize
-read_until_eof (gint fd, guint8 * data, gsize len)
-{
-  gsize have = 0;
-
-  while (have < len) {
-    gssize n = recv (fd, data + have, len - have, 0);
-
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return -1;
-    if (n == 0)
-      break;
-    have += n;
-  }
-  return have;
-}
-
 static gpointer
 unit_thread (gpointer data)
 {
@@ -721,7 +691,7 @@ unit_thread (gpointer data)
     gssize got;
     gboolean ok, stepped;
 
-    got = read_until_eof (fd, hdr, sizeof (hdr));
+    got = gst_tile_net_read_until_eof (fd, hdr, sizeof (hdr));
     if (got == 0)
       break;                    /* the sender closed: generation over */
     if (got < (gssize) sizeof (hdr)) {
@@ -1189,7 +1159,7 @@ udp_unit_thread (gpointer data)
   GstTileSrc *self = u->src;
   GstTileWireConfig *config;
   GstTileWireUnitHello uh;
-  struct sockaddr_storage server, local;
+  struct sockaddr_storage server;
   socklen_t server_len;
   GByteArray *hello = g_byte_array_new ();
   GError *err = NULL;
@@ -1200,7 +1170,7 @@ udp_unit_thread (gpointer data)
   GstTileWireAck first_ack;
   gboolean have_exp = FALSE, last_window;
   guint8 *hdrs = NULL;
-  gint rcvbuf, granted, fd, one = 1;
+  gint rcvbuf, granted, fd;
   gboolean gro = FALSE, acked = FALSE;
   GstTileGso gso;
   guint8 *bufs = NULL, *cmsgs = NULL;
@@ -1229,17 +1199,9 @@ udp_unit_thread (gpointer data)
   g_mutex_unlock (&self->lock);
   seg = GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
 
-  fd = gst_tile_net_udp_socket (server.ss_family, &err);
+  fd = gst_tile_net_udp_bind_any (server.ss_family, &err);
   if (fd < 0)
     goto done;
-  memset (&local, 0, sizeof (local));
-  local.ss_family = server.ss_family;
-  if (bind (fd, (struct sockaddr *) &local, server.ss_family == AF_INET6 ?
-          sizeof (struct sockaddr_in6) : sizeof (struct sockaddr_in)) < 0) {
-    g_set_error (&err, G_IO_ERROR, g_io_error_from_errno (errno),
-        "Could not bind a UDP socket: %s", g_strerror (errno));
-    goto done;
-  }
   /* room for four tiles at least: the sender keeps up to the window below
    * in flight; it must let a newer frame in to complete a frame with gaps
    * (2), and a window of 2 leaves the receiver idle while its ACK travels,
@@ -1249,7 +1211,6 @@ udp_unit_thread (gpointer data)
   if (rcvbuf > 0 && (guint64) rcvbuf < 4 * wire)
     rcvbuf = (gint) MIN (4 * wire, G_MAXINT / 2);
   granted = gst_tile_net_set_buffer_size (fd, FALSE, rcvbuf);
-  setsockopt (fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof (one));
   if (gso != GST_TILE_GSO_OFF)
     gro = gst_tile_net_set_gro (fd);
   if (!gro && gso == GST_TILE_GSO_ON) {
@@ -1301,7 +1262,6 @@ udp_unit_thread (gpointer data)
   hello_end = (gint64) gst_util_get_timestamp () + (gint64) timeout *GST_MSECOND;
 
   while (TRUE) {
-    struct pollfd p = { fd, POLLIN, 0 };
     GstTileSrcSlot *pinned = NULL;
     gboolean drain;
     guint64 pos;
@@ -1317,7 +1277,7 @@ udp_unit_thread (gpointer data)
         break;
       }
       if (now >= next_hello) {
-        sendto (fd, hello->data, hello->len, MSG_DONTWAIT,
+        gst_tile_net_udp_send_to (fd, hello->data, hello->len,
             (struct sockaddr *) &server, server_len);
         next_hello = now + 100 * GST_MSECOND;
       }
@@ -1326,7 +1286,7 @@ udp_unit_thread (gpointer data)
     g_mutex_lock (&self->lock);
     drain = self->udp_drain || !self->running || self->session != session;
     g_mutex_unlock (&self->lock);
-    if (!drain && poll (&p, 1, acked ? 100 : 20) <= 0)
+    if (!drain && !gst_tile_net_wait (fd, FALSE, acked ? 100 : 20, NULL))
       continue;
 
     /* predict: the frame we expect continues where the last datagram
@@ -1382,13 +1342,12 @@ udp_unit_thread (gpointer data)
       msgs[i].msg_hdr.msg_control = cmsgs + (gsize) i *UDP_CMSG;
       msgs[i].msg_hdr.msg_controllen = UDP_CMSG;
     }
-    r = recvmmsg (fd, msgs, vlen, MSG_DONTWAIT, NULL);
+    r = gst_tile_net_udp_recv_batch (fd, msgs, vlen, &err);
     if (r <= 0) {
       if (pinned)
         udp_file_batch (self, u, session, hs, payloads, 0, copies, 0, pinned);
-      if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-        g_set_error (&err, G_IO_ERROR, g_io_error_from_errno (errno),
-            "unit %u: recvmmsg failed: %s", u->index, g_strerror (errno));
+      if (r < 0) {
+        g_prefix_error (&err, "unit %u: ", u->index);
         break;
       }
       if (drain)
@@ -1399,26 +1358,13 @@ udp_unit_thread (gpointer data)
     for (k = 0; k < r; k++) {
       struct msghdr *m = &msgs[k].msg_hdr;
       guint len = msgs[k].msg_len, step = len, off, j;
-      struct cmsghdr *c;
+      guint32 drops;
 
-      for (c = CMSG_FIRSTHDR (m); c; c = CMSG_NXTHDR (m, c)) {
-#ifdef UDP_GRO
-        if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
-          gint v;
-
-          memcpy (&v, CMSG_DATA (c), sizeof (v));
-          if (v > 0)
-            step = v;
-        }
-#endif
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
-          guint32 drops;
-
-          /* read by the stats under the lock, which is not held here */
-          memcpy (&drops, CMSG_DATA (c), sizeof (drops));
-          g_atomic_int_set ((gint *) & self->unit_drops[u->index], drops);
-        }
-      }
+      drops = G_MAXUINT32;
+      gst_tile_net_udp_message_info (m, &step, &drops);
+      /* read by the stats under the lock, which is not held here */
+      if (drops != G_MAXUINT32)
+        g_atomic_int_set ((gint *) & self->unit_drops[u->index], drops);
       if (!acked && len >= GST_TILE_WIRE_HEADER_SIZE &&
           len <= GST_TILE_WIRE_PACKET_HEADER_SIZE + (gsize) ps &&
           GST_READ_UINT32_BE (iovs[3 * k * per_msg].iov_base) ==
@@ -1838,10 +1784,7 @@ control_thread (gpointer data)
     g_mutex_lock (&self->lock);
 
     if (config) {
-      socklen_t sl = sizeof (self->server);
-
-      getpeername (fd, (struct sockaddr *) &self->server, &sl);
-      self->server_len = sl;
+      self->server_len = gst_tile_net_address (fd, TRUE, &self->server);
       self->control_fd = fd;
       self->connects++;
       self->lost = FALSE;

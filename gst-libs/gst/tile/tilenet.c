@@ -273,6 +273,285 @@ gst_tile_net_udp_socket (gint family, GError ** error)
   return fd;
 }
 
+/**
+ * gst_tile_net_udp_bind_any:
+ * @family: AF_INET or AF_INET6
+ * @error: return location for a G_IO_ERROR
+ *
+ * A UDP socket on a port the kernel picks, on every address of @family,
+ * that reports the datagrams its receive queue dropped (SO_RXQ_OVFL, read
+ * with gst_tile_net_udp_message_info()).
+ *
+ * Returns: the descriptor, -1 with @error set on failure.
+ */
+gint
+gst_tile_net_udp_bind_any (gint family, GError ** error)
+{
+  struct sockaddr_storage local;
+  gint one = 1;
+  gint fd = gst_tile_net_udp_socket (family, error);
+
+  if (fd < 0)
+    return -1;
+  memset (&local, 0, sizeof (local));
+  local.ss_family = family;
+  if (bind (fd, (struct sockaddr *) &local, family == AF_INET6 ?
+          sizeof (struct sockaddr_in6) : sizeof (struct sockaddr_in)) < 0) {
+    set_errno_error (error, errno, "Could not bind a UDP socket");
+    close (fd);
+    return -1;
+  }
+  setsockopt (fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof (one));
+  return fd;
+}
+
+/**
+ * gst_tile_net_udp_connected:
+ * @peer: where the socket sends
+ * @peer_len: the size of @peer
+ * @error: return location for a G_IO_ERROR
+ *
+ * Returns: a UDP socket connected to @peer, -1 with @error set on failure.
+ */
+gint
+gst_tile_net_udp_connected (const struct sockaddr *peer, guint peer_len,
+    GError ** error)
+{
+  gint fd = gst_tile_net_udp_socket (peer->sa_family, error);
+
+  if (fd >= 0 && connect (fd, peer, peer_len) < 0) {
+    set_errno_error (error, errno, "Could not connect a UDP socket");
+    close (fd);
+    return -1;
+  }
+  return fd;
+}
+
+/**
+ * gst_tile_net_udp_send_to:
+ * @fd: a UDP socket
+ * @data: (array length=len): the datagram
+ * @len: its size
+ * @peer: where to
+ * @peer_len: the size of @peer
+ *
+ * Sends one datagram without blocking; a datagram the socket cannot take
+ * now is dropped, as the network could drop it.
+ */
+void
+gst_tile_net_udp_send_to (gint fd, const guint8 * data, gsize len,
+    const struct sockaddr *peer, guint peer_len)
+{
+  gssize n = sendto (fd, data, len, MSG_DONTWAIT, peer, peer_len);
+
+  (void) n;
+}
+
+/**
+ * gst_tile_net_udp_message_info:
+ * @msg: a message recvmsg() or recvmmsg() filled, control data included
+ * @segment: (inout): the size of the datagrams UDP GRO coalesced into the
+ *   message; left as it is when the message is a single datagram
+ * @drops: (inout): the count of datagrams the socket's receive queue
+ *   dropped so far (SO_RXQ_OVFL); left as it is when the message has none
+ */
+void
+gst_tile_net_udp_message_info (const struct msghdr *msg, guint * segment,
+    guint32 * drops)
+{
+  struct cmsghdr *c;
+
+  for (c = CMSG_FIRSTHDR (msg); c; c = CMSG_NXTHDR ((struct msghdr *) msg, c)) {
+#ifdef UDP_GRO
+    if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+      gint v;
+
+      memcpy (&v, CMSG_DATA (c), sizeof (v));
+      if (v > 0)
+        *segment = v;
+    }
+#endif
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL)
+      memcpy (drops, CMSG_DATA (c), sizeof (guint32));
+  }
+}
+
+/**
+ * gst_tile_net_local_port:
+ * @fd: a bound socket
+ *
+ * Returns: the local port of @fd, 0 when it has none.
+ */
+guint
+gst_tile_net_local_port (gint fd)
+{
+  struct sockaddr_storage ss;
+  socklen_t sl = sizeof (ss);
+
+  if (fd < 0 || getsockname (fd, (struct sockaddr *) &ss, &sl) != 0)
+    return 0;
+  return g_ntohs (ss.ss_family == AF_INET6 ?
+      ((struct sockaddr_in6 *) &ss)->sin6_port :
+      ((struct sockaddr_in *) &ss)->sin_port);
+}
+
+/**
+ * gst_tile_net_address:
+ * @fd: a socket
+ * @peer: %TRUE for the peer's address, %FALSE for the local one
+ * @addr: (out caller-allocates): the address
+ *
+ * Returns: the size of @addr, 0 on failure.
+ */
+guint
+gst_tile_net_address (gint fd, gboolean peer, struct sockaddr_storage * addr)
+{
+  socklen_t sl = sizeof (*addr);
+  gint r = peer ? getpeername (fd, (struct sockaddr *) addr, &sl) :
+      getsockname (fd, (struct sockaddr *) addr, &sl);
+
+  return r == 0 ? sl : 0;
+}
+
+/**
+ * gst_tile_net_read_until_eof:
+ * @fd: a blocking socket
+ * @data: (array length=len): where to
+ * @len: bytes wanted
+ *
+ * Reads up to @len bytes, stopping early only at the end of the
+ * connection.
+ *
+ * Returns: the bytes read, -1 on error.
+ */
+gssize
+gst_tile_net_read_until_eof (gint fd, guint8 * data, gsize len)
+{
+  gsize have = 0;
+
+  while (have < len) {
+    gssize n = recv (fd, data + have, len - have, 0);
+
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return -1;
+    if (n == 0)
+      break;
+    have += n;
+  }
+  return have;
+}
+
+/**
+ * gst_tile_net_read_some:
+ * @fd: a socket
+ * @data: (array length=len): where to
+ * @len: at most this many bytes
+ *
+ * Reads what has arrived, without blocking.
+ *
+ * Returns: the bytes read; 0 when nothing has arrived yet; -1 at the end of
+ * the connection or on an error.
+ */
+gssize
+gst_tile_net_read_some (gint fd, guint8 * data, gsize len)
+{
+  gssize n = recv (fd, data, len, MSG_DONTWAIT);
+
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+    return 0;
+  return n <= 0 ? -1 : n;
+}
+
+/**
+ * gst_tile_net_send_now:
+ * @fd: a connected socket
+ * @data: (array length=len): the bytes
+ * @len: how many
+ * @error: return location for a G_IO_ERROR
+ *
+ * Sends @data whole without blocking: for small control messages to a
+ * peer that must keep reading them.
+ *
+ * Returns: %FALSE, with @error set, when the socket did not take all of
+ * @data at once (the peer does not read, or the connection is gone).
+ */
+gboolean
+gst_tile_net_send_now (gint fd, const guint8 * data, gsize len,
+    GError ** error)
+{
+  gssize n;
+
+  do {
+    n = send (fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) {
+    set_errno_error (error, errno, "Could not send");
+    return FALSE;
+  }
+  if ((gsize) n != len) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK,
+        "the peer does not read: %" G_GSSIZE_FORMAT " of %" G_GSIZE_FORMAT
+        " bytes sent", n, len);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_tile_net_udp_send_batch:
+ * @fd: a connected UDP socket
+ * @msgs: (array length=n): the messages (with GSO, each carries several
+ *   datagrams)
+ * @n: how many
+ * @error: return location for a G_IO_ERROR
+ *
+ * Sends the first of @msgs with one sendmmsg() call, blocking while the
+ * socket's buffer is full.
+ *
+ * Returns: how many messages left (at least 1), -1 with @error set.
+ */
+gint
+gst_tile_net_udp_send_batch (gint fd, struct mmsghdr *msgs, guint n,
+    GError ** error)
+{
+  gint r;
+
+  do {
+    r = sendmmsg (fd, msgs, n, 0);
+  } while (r < 0 && errno == EINTR);
+  if (r < 0)
+    set_errno_error (error, errno, "sendmmsg failed");
+  return r;
+}
+
+/**
+ * gst_tile_net_udp_recv_batch:
+ * @fd: a UDP socket
+ * @msgs: (array length=n): where to (with GRO, each may get several
+ *   datagrams; see gst_tile_net_udp_message_info())
+ * @n: how many messages at most
+ * @error: return location for a G_IO_ERROR
+ *
+ * Receives what has arrived with one recvmmsg() call, without blocking.
+ *
+ * Returns: how many messages were filled, 0 when none had arrived, -1 with
+ * @error set.
+ */
+gint
+gst_tile_net_udp_recv_batch (gint fd, struct mmsghdr *msgs, guint n,
+    GError ** error)
+{
+  gint r = recvmmsg (fd, msgs, n, MSG_DONTWAIT, NULL);
+
+  if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+    return 0;
+  if (r < 0)
+    set_errno_error (error, errno, "recvmmsg failed");
+  return r;
+}
+
 /* UDP generic segmentation offload: one send of up to 64 KiB leaves as
  * datagrams of @segment_size bytes. FALSE when the kernel lacks it. */
 gboolean

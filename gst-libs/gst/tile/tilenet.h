@@ -55,6 +55,50 @@ GST_TILE_API
 gint     gst_tile_net_udp_socket (gint family, GError ** error);
 
 GST_TILE_API
+gint     gst_tile_net_udp_bind_any (gint family, GError ** error);
+
+GST_TILE_API
+gint     gst_tile_net_udp_connected (const struct sockaddr * peer,
+                                     guint peer_len, GError ** error);
+
+GST_TILE_API
+void     gst_tile_net_udp_send_to (gint fd, const guint8 * data, gsize len,
+                                   const struct sockaddr * peer,
+                                   guint peer_len);
+
+GST_TILE_API
+void     gst_tile_net_udp_message_info (const struct msghdr * msg,
+                                        guint * segment, guint32 * drops);
+
+GST_TILE_API
+guint    gst_tile_net_local_port (gint fd);
+
+GST_TILE_API
+guint    gst_tile_net_address (gint fd, gboolean peer,
+                               struct sockaddr_storage * addr);
+
+GST_TILE_API
+gssize   gst_tile_net_read_until_eof (gint fd, guint8 * data, gsize len);
+
+GST_TILE_API
+gssize   gst_tile_net_read_some (gint fd, guint8 * data, gsize len);
+
+GST_TILE_API
+gboolean gst_tile_net_send_now (gint fd, const guint8 * data, gsize len,
+                                GError ** error);
+
+/* from <sys/socket.h> with _GNU_SOURCE */
+struct mmsghdr;
+
+GST_TILE_API
+gint     gst_tile_net_udp_send_batch (gint fd, struct mmsghdr * msgs,
+                                      guint n, GError ** error);
+
+GST_TILE_API
+gint     gst_tile_net_udp_recv_batch (gint fd, struct mmsghdr * msgs,
+                                      guint n, GError ** error);
+
+GST_TILE_API
 gboolean gst_tile_net_set_gso (gint fd, guint segment_size);
 
 GST_TILE_API

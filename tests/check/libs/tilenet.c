@@ -9,11 +9,16 @@
 #include "config.h"
 #endif
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
 #include <gst/check/gstcheck.h>
 #include <gst/bc/bc.h>
 
 #include <gst/tile/tilenet.h>
 
+#include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -133,6 +138,136 @@ GST_START_TEST (test_listen_connect)
 
 GST_END_TEST;
 
+/* the non-blocking reads and writes of a connection */
+GST_START_TEST (test_stream_reads_and_writes)
+{
+  guint8 buf[4096], big[65536];
+  GError *err = NULL;
+  gint sv[2];
+  guint i;
+
+  fail_unless (socketpair (AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+  /* nothing yet, then what there is */
+  fail_unless_equals_int (gst_tile_net_read_some (sv[1], buf, sizeof (buf)),
+      0);
+  fail_unless (gst_tile_net_send_now (sv[0], (const guint8 *) "abc", 3,
+          &err));
+  fail_unless_equals_int (gst_tile_net_read_some (sv[1], buf, sizeof (buf)),
+      3);
+  fail_unless (memcmp (buf, "abc", 3) == 0);
+
+  /* a peer that does not read: send_now fails instead of blocking */
+  memset (big, 7, sizeof (big));
+  for (i = 0; i < 1000; i++) {
+    if (!gst_tile_net_send_now (sv[0], big, sizeof (big), &err))
+      break;
+  }
+  fail_unless (i < 1000);
+  /* part taken, or nothing (EAGAIN): both "would block" */
+  fail_unless (g_error_matches (err, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK),
+      "%s", err->message);
+  g_clear_error (&err);
+  close (sv[0]);
+  close (sv[1]);
+
+  /* read until the end: short only at the end of the connection */
+  fail_unless (socketpair (AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+  fail_unless (write (sv[0], "0123456789", 10) == 10);
+  fail_unless_equals_int (gst_tile_net_read_until_eof (sv[1], buf, 4), 4);
+  fail_unless (memcmp (buf, "0123", 4) == 0);
+  close (sv[0]);
+  fail_unless_equals_int (gst_tile_net_read_until_eof (sv[1], buf, 100), 6);
+  fail_unless (memcmp (buf, "456789", 6) == 0);
+  /* and at the end, nothing is an end, not "wait" */
+  fail_unless_equals_int (gst_tile_net_read_some (sv[1], buf, sizeof (buf)),
+      -1);
+  close (sv[1]);
+}
+
+GST_END_TEST;
+
+/* a receiver's unit socket and a sender's connected one on 127.0.0.1:
+ * batches both ways, the addresses, the control data */
+GST_START_TEST (test_udp_batches)
+{
+  struct sockaddr_storage ss;
+  struct sockaddr_in *sin = (struct sockaddr_in *) &ss;
+  struct mmsghdr msgs[4];
+  struct iovec iov[4];
+  guint8 data[4][100], cmsg[4][128];
+  GError *err = NULL;
+  guint port, sl, i, segment;
+  guint32 drops;
+  gint rx, tx;
+
+  rx = gst_tile_net_udp_bind_any (AF_INET, &err);
+  fail_unless (rx >= 0, "%s", err ? err->message : "");
+  port = gst_tile_net_local_port (rx);
+  fail_unless (port > 0);
+  fail_unless_equals_int (gst_tile_net_local_port (-1), 0);
+  sl = gst_tile_net_address (rx, FALSE, &ss);
+  fail_unless_equals_int (sl, sizeof (struct sockaddr_in));
+  fail_unless_equals_int (g_ntohs (sin->sin_port), port);
+  /* not connected: no peer */
+  fail_unless_equals_int (gst_tile_net_address (rx, TRUE, &ss), 0);
+  /* nothing arrived yet: 0, not an error */
+  memset (msgs, 0, sizeof (msgs));
+  fail_unless_equals_int (gst_tile_net_udp_recv_batch (rx, msgs, 4, &err), 0);
+  fail_unless (err == NULL);
+
+  memset (&ss, 0, sizeof (ss));
+  sin->sin_family = AF_INET;
+  sin->sin_port = g_htons (port);
+  sin->sin_addr.s_addr = g_htonl (INADDR_LOOPBACK);
+  tx = gst_tile_net_udp_connected ((struct sockaddr *) &ss,
+      sizeof (struct sockaddr_in), &err);
+  fail_unless (tx >= 0, "%s", err ? err->message : "");
+  fail_unless_equals_int (gst_tile_net_address (tx, TRUE, &ss),
+      sizeof (struct sockaddr_in));
+  fail_unless_equals_int (g_ntohs (sin->sin_port), port);
+
+  /* three datagrams in one call, then one sent to an address */
+  for (i = 0; i < 4; i++) {
+    memset (data[i], 'a' + i, sizeof (data[i]));
+    iov[i].iov_base = data[i];
+    iov[i].iov_len = 10 + i;
+    memset (&msgs[i], 0, sizeof (msgs[i]));
+    msgs[i].msg_hdr.msg_iov = &iov[i];
+    msgs[i].msg_hdr.msg_iovlen = 1;
+  }
+  fail_unless_equals_int (gst_tile_net_udp_send_batch (tx, msgs, 3, &err), 3);
+  gst_tile_net_udp_send_to (tx, data[3], 13, (struct sockaddr *) &ss,
+      sizeof (struct sockaddr_in));
+
+  for (i = 0; i < 4; i++) {
+    iov[i].iov_base = data[i];
+    iov[i].iov_len = sizeof (data[i]);
+    memset (&msgs[i], 0, sizeof (msgs[i]));
+    msgs[i].msg_hdr.msg_iov = &iov[i];
+    msgs[i].msg_hdr.msg_iovlen = 1;
+    msgs[i].msg_hdr.msg_control = cmsg[i];
+    msgs[i].msg_hdr.msg_controllen = sizeof (cmsg[i]);
+  }
+  fail_unless (gst_tile_net_wait (rx, FALSE, 1000, NULL));
+  fail_unless_equals_int (gst_tile_net_udp_recv_batch (rx, msgs, 4, &err), 4);
+  for (i = 0; i < 4; i++) {
+    fail_unless_equals_int (msgs[i].msg_len, 10 + i);
+    fail_unless_equals_int (data[i][0], 'a' + i);
+    /* no GRO here and no queue drops: both left as they were */
+    segment = 12345;
+    drops = 54321;
+    gst_tile_net_udp_message_info (&msgs[i].msg_hdr, &segment, &drops);
+    fail_unless_equals_int (segment, 12345);
+    fail_unless_equals_int (drops, 54321);
+  }
+
+  gst_tile_net_close (&tx);
+  gst_tile_net_close (&rx);
+  fail_unless_equals_int (rx, -1);
+}
+
+GST_END_TEST;
+
 static Suite *
 tilenet_suite (void)
 {
@@ -144,6 +279,8 @@ tilenet_suite (void)
   tcase_add_test (tc, test_messages_over_a_socket);
   tcase_add_test (tc, test_chunked_write);
   tcase_add_test (tc, test_listen_connect);
+  tcase_add_test (tc, test_stream_reads_and_writes);
+  tcase_add_test (tc, test_udp_batches);
   return s;
 }
 
