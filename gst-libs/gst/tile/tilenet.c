@@ -404,7 +404,7 @@ gst_tile_net_local_port (gint fd)
  * Returns: the size of @addr, 0 on failure.
  */
 guint
-gst_tile_net_address (gint fd, gboolean peer, struct sockaddr_storage * addr)
+gst_tile_net_address (gint fd, gboolean peer, struct sockaddr_storage *addr)
 {
   socklen_t sl = sizeof (*addr);
   gint r = peer ? getpeername (fd, (struct sockaddr *) addr, &sl) :
@@ -478,8 +478,7 @@ gst_tile_net_read_some (gint fd, guint8 * data, gsize len)
  * @data at once (the peer does not read, or the connection is gone).
  */
 gboolean
-gst_tile_net_send_now (gint fd, const guint8 * data, gsize len,
-    GError ** error)
+gst_tile_net_send_now (gint fd, const guint8 * data, gsize len, GError ** error)
 {
   gssize n;
 

@@ -377,7 +377,8 @@ gst_tile_wire_header_parse (const guint8 * data, gsize len,
   if (payload_len > GST_TILE_WIRE_MAX_PAYLOAD) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_OVERSIZED,
         "%s payload length is %u bytes, the limit is %u",
-        gst_tile_wire_type_get_name (type), payload_len, GST_TILE_WIRE_MAX_PAYLOAD);
+        gst_tile_wire_type_get_name (type), payload_len,
+        GST_TILE_WIRE_MAX_PAYLOAD);
     return GST_TILE_WIRE_PARSE_ERROR;
   }
 
@@ -493,7 +494,8 @@ config_check_tiles (guint n_tiles, guint n_units, GError ** error)
  * Returns: %TRUE when @config is valid.
  */
 gboolean
-gst_tile_wire_config_validate (const GstTileWireConfig * config, GError ** error)
+gst_tile_wire_config_validate (const GstTileWireConfig * config,
+    GError ** error)
 {
   guint64 sum;
   gsize caps_len;
@@ -530,7 +532,8 @@ gst_tile_wire_config_validate (const GstTileWireConfig * config, GError ** error
         GST_TILE_WIRE_PACKET_HEADER_SIZE, GST_TILE_WIRE_MAX_UDP_PACKET);
     return FALSE;
   }
-  if (config->frame_size < 1 || config->frame_size > GST_TILE_WIRE_MAX_FRAME_SIZE) {
+  if (config->frame_size < 1
+      || config->frame_size > GST_TILE_WIRE_MAX_FRAME_SIZE) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "CONFIG frame_size is %" G_GUINT64_FORMAT ", must be 1 to %"
         G_GUINT64_FORMAT, config->frame_size, GST_TILE_WIRE_MAX_FRAME_SIZE);

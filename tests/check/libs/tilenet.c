@@ -69,8 +69,7 @@ GST_START_TEST (test_messages_over_a_socket)
   fail_unless (write (sv[0], m->data, 5) == 5);
   close (sv[0]);
   fail_if (gst_tile_net_read_message (sv[1], 1000, &h, payload, &err));
-  fail_unless (g_error_matches (err, G_IO_ERROR,
-          G_IO_ERROR_CONNECTION_CLOSED));
+  fail_unless (g_error_matches (err, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED));
   g_clear_error (&err);
   close (sv[1]);
 
@@ -112,8 +111,7 @@ GST_START_TEST (test_listen_connect)
   lfd = gst_tile_net_listen ("127.0.0.1", 0, &port, &err);
   fail_unless (lfd >= 0, "%s", err ? err->message : "");
   fail_unless (port > 0);
-  cfd = gst_tile_net_connect ("127.0.0.1", port, 1000, 1 << 20, &granted,
-      &err);
+  cfd = gst_tile_net_connect ("127.0.0.1", port, 1000, 1 << 20, &granted, &err);
   fail_unless (cfd >= 0);
   fail_unless (granted > 0);
   afd = gst_tile_net_accept (lfd, &err);
@@ -148,12 +146,9 @@ GST_START_TEST (test_stream_reads_and_writes)
 
   fail_unless (socketpair (AF_UNIX, SOCK_STREAM, 0, sv) == 0);
   /* nothing yet, then what there is */
-  fail_unless_equals_int (gst_tile_net_read_some (sv[1], buf, sizeof (buf)),
-      0);
-  fail_unless (gst_tile_net_send_now (sv[0], (const guint8 *) "abc", 3,
-          &err));
-  fail_unless_equals_int (gst_tile_net_read_some (sv[1], buf, sizeof (buf)),
-      3);
+  fail_unless_equals_int (gst_tile_net_read_some (sv[1], buf, sizeof (buf)), 0);
+  fail_unless (gst_tile_net_send_now (sv[0], (const guint8 *) "abc", 3, &err));
+  fail_unless_equals_int (gst_tile_net_read_some (sv[1], buf, sizeof (buf)), 3);
   fail_unless (memcmp (buf, "abc", 3) == 0);
 
   /* a peer that does not read: send_now fails instead of blocking */

@@ -115,7 +115,8 @@ raw_config_payload (const GstTileWireConfig * c, const gchar * caps,
 }
 
 static void
-make_config (GstTileWireConfig * c, guint n_rows, gsize row_bytes, guint n_units)
+make_config (GstTileWireConfig * c, guint n_rows, gsize row_bytes,
+    guint n_units)
 {
   GstBcTiling tiling;
   GError *err = NULL;
@@ -373,7 +374,8 @@ GST_START_TEST (test_small_messages)
   g_clear_error (&err);
 
   {
-    GstTileWireAck ack = { 7, 5, TRUE, G_GUINT64_CONSTANT (0xfedcba9876543210) };
+    GstTileWireAck ack =
+        { 7, 5, TRUE, G_GUINT64_CONSTANT (0xfedcba9876543210) };
     GstTileWireAck got;
 
     g_byte_array_set_size (msg, 0);
@@ -386,8 +388,8 @@ GST_START_TEST (test_small_messages)
     fail_unless (got.has_frame);
     fail_unless_equals_uint64 (got.frame,
         G_GUINT64_CONSTANT (0xfedcba9876543210));
-    fail_unless_equals_string (gst_tile_wire_type_get_name (GST_TILE_WIRE_TYPE_ACK),
-        "ACK");
+    fail_unless_equals_string (gst_tile_wire_type_get_name
+        (GST_TILE_WIRE_TYPE_ACK), "ACK");
     fail_if (gst_tile_wire_ack_parse (payload, len - 1, &got, &err));
     check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "frame");
     g_clear_error (&err);
@@ -518,8 +520,8 @@ GST_START_TEST (test_stats)
     guint8 *p = g_malloc0 (2 + GST_TILE_WIRE_MAX_STATS + 1);
 
     write_be (p, GST_TILE_WIRE_MAX_STATS + 1, 2);
-    fail_if (gst_tile_wire_stats_parse (p, 2 + GST_TILE_WIRE_MAX_STATS + 1, &out,
-            &err));
+    fail_if (gst_tile_wire_stats_parse (p, 2 + GST_TILE_WIRE_MAX_STATS + 1,
+            &out, &err));
     check_error (err, GST_TILE_WIRE_ERROR_OVERSIZED, "16385");
     g_clear_error (&err);
     g_free (p);
@@ -547,8 +549,8 @@ GST_START_TEST (test_refuse_invalid)
   g_clear_error (&err);
   fail_unless_equals_int (msg->len, 0);
   reason[GST_TILE_WIRE_MAX_REASON] = '\0';
-  fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, reason, msg,
-          &err));
+  fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, reason,
+          msg, &err));
   fail_if (gst_tile_wire_refuse_pack (6, "x", msg, &err));
   check_error (err, GST_TILE_WIRE_ERROR_INVALID, "code is 6");
   g_clear_error (&err);
@@ -669,8 +671,8 @@ GST_START_TEST (test_config_tilings)
   fail_unless (gst_tile_wire_config_validate (c, &err));
   config_round_trip (c);
   fail_if (gst_tile_wire_config_check_tiling (c, NULL, &err));
-  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "tile 0 is (offset 0, size 128)"
-      ", the tiling has (offset 0, size 192)");
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID,
+      "tile 0 is (offset 0, size 128)" ", the tiling has (offset 0, size 192)");
   g_clear_error (&err);
   /* fewer tiles than the tiling makes */
   make_config (c, 8, 64, 4);
@@ -792,7 +794,8 @@ GST_START_TEST (test_config_invalid)
       "tile 0 size is 191, must be a non-zero multiple of row_bytes 64");
   RESET ();
   c->tiles[1].size = 0;
-  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "tile 1 size is 0");
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
+      "tile 1 size is 0");
   RESET ();
   c->tiles[2].size = 64;
   config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
@@ -860,7 +863,8 @@ GST_START_TEST (test_config_invalid)
   fail_if (gst_tile_wire_config_parse (copy, payload->len, parsed, &err));
   check_error (err, GST_TILE_WIRE_ERROR_INVALID, "1 unexpected trailing byte");
   g_clear_error (&err);
-  fail_unless (gst_tile_wire_config_parse (copy, payload->len - 1, parsed, &err));
+  fail_unless (gst_tile_wire_config_parse (copy, payload->len - 1, parsed,
+          &err));
   check_config_equal (good, parsed);
   g_free (copy);
 #undef RESET
@@ -1243,7 +1247,8 @@ GST_START_TEST (test_packets_per_tile)
   fail_unless_equals_int (gst_tile_wire_packets_per_tile
       (GST_TILE_WIRE_MAX_FRAME_SIZE, GST_TILE_WIRE_MAX_PACKET_PAYLOAD), 16400);
   fail_unless_equals_int (gst_tile_wire_packets_per_tile
-      (GST_TILE_WIRE_MAX_FRAME_SIZE - 1, GST_TILE_WIRE_MAX_PACKET_PAYLOAD), 16400);
+      (GST_TILE_WIRE_MAX_FRAME_SIZE - 1, GST_TILE_WIRE_MAX_PACKET_PAYLOAD),
+      16400);
   /* no overflow in the rounding */
   fail_unless_equals_int (gst_tile_wire_packets_per_tile (G_MAXUINT32,
           G_MAXUINT32), 1);
@@ -1355,7 +1360,8 @@ feed_message (const guint8 * data, gsize len)
   GstTileWireHeader h;
   GError *err = NULL;
 
-  if (gst_tile_wire_header_parse (copy, len, &h, &err) == GST_TILE_WIRE_PARSE_OK) {
+  if (gst_tile_wire_header_parse (copy, len, &h,
+          &err) == GST_TILE_WIRE_PARSE_OK) {
     const guint8 *payload = copy + GST_TILE_WIRE_HEADER_SIZE;
     gsize payload_len = MIN (h.payload_len, len - GST_TILE_WIRE_HEADER_SIZE);
 

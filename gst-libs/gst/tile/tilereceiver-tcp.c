@@ -1,0 +1,376 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The receiver's frame slots, shared by both protocols, and its TCP units:
+ * one connection and thread per tile, each reading its tile straight into
+ * the slot's buffer. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "tilereceiver-private.h"
+
+#include <gst/bc/bctilemeta.h>
+
+#include <string.h>
+
+/* Records the first error; the streaming thread posts it. Lock held. */
+void
+gst_tile_receiver_set_error_locked (GstTileReceiver * self, GError * err)
+{
+  if (!self->error)
+    self->error = g_error_copy (err);
+  g_cond_broadcast (&self->cond);
+}
+
+/* Releases a slot's buffer. Lock held; nobody may be writing into it. */
+void
+gst_tile_receiver_slot_release_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, gboolean count)
+{
+  g_assert (slot->writers == 0);
+  if (slot->buffer) {
+    if (slot->state == SLOT_FILLING)
+      gst_buffer_unmap (slot->buffer, &slot->map);
+    gst_buffer_unref (slot->buffer);
+    slot->buffer = NULL;
+  }
+  if (count && slot->state == SLOT_FILLING)
+    self->frames_incomplete++;
+  slot->state = SLOT_FREE;
+  slot->discard = FALSE;
+  g_cond_broadcast (&self->cond);
+}
+
+/* Drops every frame that can no longer complete. Lock held. */
+static void
+discard_incomplete_locked (GstTileReceiver * self)
+{
+  guint i;
+
+  for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
+    GstTileReceiverSlot *slot = &self->slots[i];
+
+    if (slot->state == SLOT_FILLING && slot->writers == 0)
+      gst_tile_receiver_slot_release_locked (self, slot, TRUE);
+  }
+}
+
+/* Gets the buffer of a new frame for @slot from the element (the
+ * downstream pool), checks its size and maps it into @slot->map. Lock held;
+ * released meanwhile. */
+GstBuffer *
+gst_tile_receiver_acquire_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot)
+{
+  guint64 frame_size = self->config->frame_size;
+  GstBcTileMeta *meta;
+  GstBuffer *buf;
+
+  g_mutex_unlock (&self->lock);
+  buf = self->callbacks.acquire_buffer (self->user_data);
+  if (buf && gst_buffer_get_size (buf) < frame_size) {
+    GST_ERROR_OBJECT (self->log_object, "pool buffer of %" G_GSIZE_FORMAT
+        " bytes for %" G_GUINT64_FORMAT " byte frames",
+        gst_buffer_get_size (buf), frame_size);
+    gst_clear_buffer (&buf);
+  }
+  if (buf && !gst_buffer_map (buf, &slot->map, GST_MAP_WRITE))
+    gst_clear_buffer (&buf);
+  g_mutex_lock (&self->lock);
+  if (buf && (meta = gst_buffer_get_bc_tile_meta (buf)))
+    gst_bc_tile_meta_set_tiling (meta, &self->tiling);
+  return buf;
+}
+
+/* Finds or starts the slot of @frame for unit @unit, waiting for a free
+ * slot when both are taken. Returns NULL when stopping. Lock held. */
+static GstTileReceiverSlot *
+get_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
+    guint64 session)
+{
+  GstTileReceiverSlot *slot;
+  GstBuffer *buf;
+  guint64 bit = G_GUINT64_CONSTANT (1) << unit;
+  guint i;
+
+  while (self->running && self->session == session) {
+    GstTileReceiverSlot *free_slot = NULL;
+
+    slot = NULL;
+    for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
+      GstTileReceiverSlot *s = &self->slots[i];
+
+      if (s->state == SLOT_FREE) {
+        free_slot = free_slot ? free_slot : s;
+        continue;
+      }
+      if (s->session != session)
+        continue;
+      if (s->frame == frame) {
+        slot = s;
+      } else if (s->frame < frame && s->state == SLOT_FILLING &&
+          !(s->done_mask & bit)) {
+        /* this unit has moved past that frame without its tile: it can
+         * never complete (only a broken sender does this) */
+        GST_WARNING_OBJECT (self->log_object,
+            "unit %u skipped frame %" G_GUINT64_FORMAT ", dropping it", unit,
+            s->frame);
+        if (s->writers == 0)
+          gst_tile_receiver_slot_release_locked (self, s, TRUE);
+        else
+          s->discard = TRUE;
+      }
+    }
+    if (slot && slot->state == SLOT_FILLING && !slot->discard) {
+      if (slot->done_mask & bit)
+        return NULL;            /* a repeated frame number */
+      return slot;
+    }
+    if (!slot && free_slot) {
+      slot = free_slot;
+      slot->state = SLOT_ALLOCATING;
+      slot->frame = frame;
+      slot->session = session;
+      slot->done_mask = 0;
+      slot->n_done = 0;
+      slot->writers = 0;
+      slot->discard = FALSE;
+      buf = gst_tile_receiver_acquire_locked (self, slot);
+      if (!buf) {
+        slot->state = SLOT_FREE;
+        g_cond_broadcast (&self->cond);
+        return NULL;
+      }
+      slot->buffer = buf;
+      slot->state = SLOT_FILLING;
+      g_cond_broadcast (&self->cond);
+      return slot;
+    }
+    g_cond_wait (&self->cond, &self->lock);
+  }
+  return NULL;
+}
+
+/**
+ * gst_tile_receiver_refusal:
+ * @buf: (array length=len): a whole control message, header included
+ * @len: its size
+ * @error: set when it is a REFUSE
+ *
+ * Returns: %TRUE, with @error saying why, when @buf is a well-formed
+ * REFUSE.
+ */
+gboolean
+gst_tile_receiver_refusal (const guint8 * buf, gsize len, GError ** error)
+{
+  GstTileWireHeader h;
+  GstTileWireRefuse refuse;
+
+  if (len < GST_TILE_WIRE_HEADER_SIZE
+      || gst_tile_wire_header_parse (buf, len, &h, NULL) !=
+      GST_TILE_WIRE_PARSE_OK || h.type != GST_TILE_WIRE_TYPE_REFUSE
+      || len < GST_TILE_WIRE_HEADER_SIZE + h.payload_len
+      || !gst_tile_wire_refuse_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
+          h.payload_len, &refuse, NULL))
+    return FALSE;
+  g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+      "the sender refused the connection (%s): %s",
+      gst_tile_net_refuse_code_name (refuse.code), refuse.reason);
+  return TRUE;
+}
+
+/* A control message where a tile header was expected: a REFUSE, maybe
+ * longer than the tile header read so far (then the rest is read). */
+static gboolean
+is_refuse (gint fd, const guint8 * hdr, GError ** error)
+{
+  GstTileWireHeader h;
+  GByteArray *msg;
+  gboolean ret;
+
+  if (GST_READ_UINT32_BE (hdr) != GST_TILE_WIRE_MAGIC
+      || gst_tile_wire_header_parse (hdr, GST_TILE_WIRE_HEADER_SIZE, &h,
+          NULL) != GST_TILE_WIRE_PARSE_OK
+      || h.type != GST_TILE_WIRE_TYPE_REFUSE)
+    return FALSE;
+  msg = g_byte_array_sized_new (GST_TILE_WIRE_HEADER_SIZE + h.payload_len);
+  g_byte_array_append (msg, hdr, MIN (GST_TILE_WIRE_TILE_HEADER_SIZE,
+          GST_TILE_WIRE_HEADER_SIZE + h.payload_len));
+  if (msg->len < GST_TILE_WIRE_HEADER_SIZE + h.payload_len) {
+    guint have = msg->len;
+
+    g_byte_array_set_size (msg, GST_TILE_WIRE_HEADER_SIZE + h.payload_len);
+    if (!gst_tile_net_read_all (fd, msg->data + have, msg->len - have, 1000,
+            NULL)) {
+      g_byte_array_unref (msg);
+      return FALSE;
+    }
+  }
+  ret = gst_tile_receiver_refusal (msg->data, msg->len, error);
+  g_byte_array_unref (msg);
+  return ret;
+}
+
+gpointer
+gst_tile_receiver_tcp_unit (gpointer data)
+{
+  GstTileReceiverUnit *u = data;
+  GstTileReceiver *self = u->rx;
+  GstTileWireConfig *config;
+  GstTileWireUnitHello uh;
+  GByteArray *p = g_byte_array_new ();
+  GError *err = NULL;
+  guint64 session, last_frame = 0, bit = G_GUINT64_CONSTANT (1) << u->index;
+  gboolean first = TRUE;
+  gint rcvbuf = self->receive_buffer_size, granted = 0, fd;
+  gsize tile_offset, tile_size;
+
+  g_mutex_lock (&self->lock);
+  config = self->config;
+  session = self->session;
+  uh.token = config->token;
+  uh.generation = config->generation;
+  uh.unit = u->index;
+  tile_offset = config->tiles[u->index].offset;
+  tile_size = config->tiles[u->index].size;
+  g_mutex_unlock (&self->lock);
+
+  fd = gst_tile_net_connect (self->host, self->port, self->timeout, rcvbuf,
+      &granted, &err);
+  if (fd < 0)
+    goto done;
+  g_mutex_lock (&self->lock);
+  u->fd = fd;
+  self->granted_rcvbuf = granted;
+  if (!self->running || self->session != session)
+    gst_tile_net_shutdown (fd);
+  if (rcvbuf > 0 && !gst_tile_net_buffer_is_enough (granted, rcvbuf)
+      && !self->warned_rcvbuf) {
+    self->warned_rcvbuf = TRUE;
+    g_mutex_unlock (&self->lock);
+    self->callbacks.buffer_warning (self->user_data, granted, rcvbuf);
+  } else {
+    g_mutex_unlock (&self->lock);
+  }
+
+  if (!gst_tile_wire_unit_hello_pack (&uh, p, &err) ||
+      !gst_tile_net_send_packed (fd, p, &err))
+    goto done;
+
+  while (TRUE) {
+    guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
+    GstTileWireTileHeader th;
+    GstTileReceiverSlot *slot;
+    GstBcTileMeta *meta;
+    gssize got;
+    gboolean ok, stepped;
+
+    got = gst_tile_net_read_until_eof (fd, hdr, sizeof (hdr));
+    if (got == 0)
+      break;                    /* the sender closed: generation over */
+    if (got < (gssize) sizeof (hdr)) {
+      if (got < 0 || !gst_tile_receiver_refusal (hdr, got, &err))
+        g_set_error (&err, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+            "unit %u: connection lost inside a tile header", u->index);
+      break;
+    }
+    if (gst_tile_wire_tile_header_parse (hdr, sizeof (hdr), tile_size, &th,
+            &err) != GST_TILE_WIRE_PARSE_OK) {
+      GError *refused = NULL;
+
+      if (is_refuse (fd, hdr, &refused)) {
+        g_clear_error (&err);
+        err = refused;
+      }
+      break;
+    }
+    if (th.generation != uh.generation || (!first && th.frame <= last_frame)) {
+      g_set_error (&err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "unit %u: tile of generation %u frame %" G_GUINT64_FORMAT
+          " after generation %u frame %" G_GUINT64_FORMAT, u->index,
+          th.generation, th.frame, uh.generation, last_frame);
+      break;
+    }
+    first = FALSE;
+    last_frame = th.frame;
+
+    g_mutex_lock (&self->lock);
+    slot = get_slot_locked (self, u->index, th.frame, session);
+    if (!slot) {
+      g_mutex_unlock (&self->lock);
+      if (self->running)
+        g_set_error (&err, G_IO_ERROR, G_IO_ERROR_FAILED,
+            "unit %u: no buffer for frame %" G_GUINT64_FORMAT, u->index,
+            th.frame);
+      break;
+    }
+    slot->writers++;
+    slot->sender_ts = th.timestamp;
+    g_mutex_unlock (&self->lock);
+
+    /* straight into the frame */
+    ok = gst_tile_net_read_all (fd, slot->map.data + tile_offset, tile_size,
+        -1, &err);
+    stepped = ok && g_atomic_int_get (&self->stepped)
+        && (meta = gst_buffer_get_bc_tile_meta (slot->buffer))
+        && gst_bc_tile_meta_complete (meta, slot->buffer, u->index);
+
+    g_mutex_lock (&self->lock);
+    if (stepped)
+      self->tiles_stepped++;
+    slot->writers--;
+    if (ok) {
+      self->bytes_received += tile_size + sizeof (hdr);
+      slot->done_mask |= bit;
+      if (slot->n_done++ == 0)
+        slot->first_done = g_get_monotonic_time ();
+      if (slot->n_done == self->config->n_tiles && !slot->discard) {
+        self->tile_spread_sum += g_get_monotonic_time () - slot->first_done;
+        slot->complete_time = gst_tile_receiver_clock_time (self);
+        gst_buffer_unmap (slot->buffer, &slot->map);
+        slot->state = SLOT_COMPLETE;
+        g_cond_broadcast (&self->cond);
+      }
+    }
+    if (slot->discard && slot->writers == 0)
+      gst_tile_receiver_slot_release_locked (self, slot, TRUE);
+    g_mutex_unlock (&self->lock);
+    if (!ok) {
+      g_prefix_error (&err, "unit %u: ", u->index);
+      break;
+    }
+  }
+
+done:
+  g_mutex_lock (&self->lock);
+  if (err && self->running && self->session == session) {
+    gboolean newer = self->pending != NULL
+        && err->domain == GST_TILE_WIRE_ERROR;
+
+    /* a refusal because a newer CONFIG already replaced ours is not an
+     * error: that generation starts next */
+    if (!newer) {
+      GST_WARNING_OBJECT (self->log_object, "%s", err->message);
+      if (g_atomic_int_get (&self->reconnect) &&
+          err->domain != GST_TILE_WIRE_ERROR) {
+        self->lost = TRUE;
+        if (self->control_fd >= 0)
+          gst_tile_net_shutdown (self->control_fd);
+      } else {
+        gst_tile_receiver_set_error_locked (self, err);
+      }
+    }
+  }
+  g_clear_error (&err);
+  self->units_running--;
+  if (self->units_running == 0)
+    discard_incomplete_locked (self);
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  g_byte_array_unref (p);
+  return NULL;
+}

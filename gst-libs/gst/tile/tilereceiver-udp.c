@@ -1,0 +1,713 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The receiver's UDP units: one socket and thread per tile. Datagrams are
+ * received in batches (recvmmsg, GRO) straight into the frame where the
+ * next one of the tile is expected, filed into the frame slots with one
+ * lock per batch, and a frame is complete when every datagram is in or its
+ * timer fires; its gaps then keep the previous frame's bytes. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include "tilereceiver-private.h"
+
+#include <gst/bc/bctilemeta.h>
+#include <gst/bc/bclossmeta.h>
+
+#include <string.h>
+#include <sys/socket.h>
+
+/* protocol=udp: the frames done and the window, so that the sender never
+ * has more in flight than the unit sockets hold. Sent once the unit
+ * sockets of a generation are up (no frame yet), then per frame that
+ * leaves create(). */
+void
+gst_tile_receiver_send_ack (GstTileReceiver * self, const GstTileWireAck * ack)
+{
+  GByteArray *a = g_byte_array_sized_new (GST_TILE_WIRE_HEADER_SIZE + 20);
+
+  gst_tile_wire_ack_pack (ack, a);
+  g_mutex_lock (&self->send_lock);
+  if (self->ack_fd >= 0)
+    gst_tile_net_send_packed (self->ack_fd, a, NULL);
+  g_mutex_unlock (&self->send_lock);
+  g_byte_array_unref (a);
+}
+
+#define UDP_VLEN_GRO 8
+#define UDP_VLEN 64
+#define UDP_GRO_BUF 65536
+#define UDP_CMSG 64
+
+typedef struct
+{
+  GstTileReceiverSlot *slot;
+  guint8 *dst;
+  const guint8 *src;
+  guint len;
+} UdpCopy;
+
+/* Every frame in assembly but the newest runs a timer: a newer frame has
+ * started (units are not in lockstep, so the newer one may have been
+ * allocated first). Lock held. */
+static void
+udp_start_timers_locked (GstTileReceiver * self)
+{
+  guint64 newest = 0;
+  gint64 avg;
+  guint i;
+
+  for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++)
+    if (self->slots[i].state == SLOT_FILLING)
+      newest = MAX (newest, self->slots[i].frame);
+  /* before any frame was measured: a frame duration from the caps */
+  avg = self->avg_receive_ns;
+  if (avg == 0)
+    avg = GST_CLOCK_TIME_IS_VALID (self->duration) ? self->duration :
+        UDP_FIRST_TIMER_NS;
+  for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
+    GstTileReceiverSlot *o = &self->slots[i];
+
+    if (o->state == SLOT_FILLING && o->frame < newest && o->deadline == 0)
+      /* at least the scheduling granularity of a busy machine */
+      o->deadline =
+          (gint64) gst_util_get_timestamp () + MAX (self->timer_floor_ns,
+          (gint64) (self->timer_factor * avg));
+  }
+}
+
+/* The receive time of a frame, whole or not (first to last datagram), for
+ * the timers. Lock held. */
+static void
+udp_note_receive_time_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot)
+{
+  gint64 took = slot->last_ns - slot->first_ns;
+
+  if (took <= 0)
+    return;
+  self->avg_receive_ns = self->avg_receive_ns ?
+      (self->avg_receive_ns * 7 + took) / 8 : took;
+}
+
+/* A claimed slot for @frame, allocating its buffer when new. NULL when the
+ * datagram is to be dropped (late, too far ahead, no slot free: the oldest
+ * frame is then pushed with its gaps right away). Lock held; may release
+ * it while acquiring a buffer. */
+static GstTileReceiverSlot *
+udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 session,
+    gboolean * late, gboolean * full)
+{
+  GstTileReceiverSlot *slot, *free_slot;
+  GstBuffer *buf;
+  guint i, total = self->pk_base[self->config->n_tiles];
+
+  *late = FALSE;
+  *full = FALSE;
+  if (self->have_pushed && frame <= self->last_pushed) {
+    *late = TRUE;
+    return NULL;
+  }
+  while (self->running && self->session == session) {
+    free_slot = NULL;
+    for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
+      slot = &self->slots[i];
+      if (slot->state == SLOT_FREE) {
+        free_slot = free_slot ? free_slot : slot;
+        continue;
+      }
+      if (slot->frame == frame) {
+        if (slot->state == SLOT_FILLING)
+          return slot;
+        if (slot->state == SLOT_COMPLETE) {
+          *late = TRUE;         /* the frame is complete already */
+          return NULL;
+        }
+        goto wait;              /* being allocated by another unit */
+      }
+    }
+    if (!free_slot) {
+      /* both slots hold older frames: wait until create() takes one (the
+       * oldest leaves when whole or when its timer, started by the newer
+       * frame, fires). Meanwhile our datagrams wait in the socket buffer;
+       * the other units go on filling the older frames. */
+      *full = TRUE;
+      return NULL;
+    }
+    slot = free_slot;
+    slot->state = SLOT_ALLOCATING;
+    slot->frame = frame;
+    slot->session = session;
+    slot->n_got = 0;
+    slot->writers = 0;
+    slot->deadline = 0;
+    memset (slot->tile_copied, 0, sizeof (slot->tile_copied));
+    slot->first_ns = slot->last_ns = (gint64) gst_util_get_timestamp ();
+    slot->sender_ts = GST_CLOCK_TIME_NONE;
+    memset (slot->got, 0, (total + 7) / 8);
+    buf = gst_tile_receiver_acquire_locked (self, slot);
+    if (!buf) {
+      slot->state = SLOT_FREE;
+      g_cond_broadcast (&self->cond);
+      return NULL;
+    }
+    slot->buffer = buf;
+    slot->state = SLOT_FILLING;
+    udp_start_timers_locked (self);
+    g_cond_broadcast (&self->cond);
+    return slot;
+  wait:
+    g_cond_wait (&self->cond, &self->lock);
+  }
+  return NULL;
+}
+
+/* Copies the claimed datagrams and completes frames. Called with the lock
+ * held; releases it for the copies. */
+static void
+udp_commit_locked (GstTileReceiver * self, guint unit, UdpCopy * copies,
+    guint n_copies)
+{
+  guint total = self->pk_base[self->config->n_tiles], i, n_done = 0;
+  guint tile_packets = self->pk_base[unit + 1] - self->pk_base[unit];
+  GstTileReceiverSlot *done[GST_TILE_RECEIVER_SLOTS];
+
+  if (n_copies == 0)
+    return;
+  g_mutex_unlock (&self->lock);
+  for (i = 0; i < n_copies; i++)
+    if (copies[i].src != copies[i].dst)
+      memcpy (copies[i].dst, copies[i].src, copies[i].len);
+  g_mutex_lock (&self->lock);
+
+  /* stepped flush: a tile whose datagrams are all in place is reported
+   * before our writes are released, so before its frame can be pushed */
+  for (i = 0; i < n_copies; i++) {
+    GstTileReceiverSlot *slot = copies[i].slot;
+
+    if (copies[i].len == 0)
+      continue;                 /* the pin of a prediction, no datagram */
+    if (++slot->tile_copied[unit] == tile_packets && n_done <
+        GST_TILE_RECEIVER_SLOTS)
+      done[n_done++] = slot;
+  }
+  if (n_done > 0 && g_atomic_int_get (&self->stepped)) {
+    guint stepped = 0;
+
+    g_mutex_unlock (&self->lock);
+    for (i = 0; i < n_done; i++) {
+      GstBcTileMeta *meta = gst_buffer_get_bc_tile_meta (done[i]->buffer);
+
+      if (meta && gst_bc_tile_meta_complete (meta, done[i]->buffer, unit))
+        stepped++;
+    }
+    g_mutex_lock (&self->lock);
+    self->tiles_stepped += stepped;
+  }
+
+  for (i = 0; i < n_copies; i++) {
+    GstTileReceiverSlot *slot = copies[i].slot;
+
+    slot->writers--;
+    if (slot->writers == 0 && slot->n_got == total &&
+        slot->state == SLOT_FILLING) {
+      slot->last_ns = (gint64) gst_util_get_timestamp ();
+      udp_note_receive_time_locked (self, slot);
+      if (slot->last_ns - self->timer_raised_ns > GST_SECOND)
+        self->timer_floor_ns = MAX (UDP_MIN_TIMER_NS,
+            self->timer_floor_ns - self->timer_floor_ns / 64);
+      slot->complete_time = gst_tile_receiver_clock_time (self);
+      gst_buffer_unmap (slot->buffer, &slot->map);
+      slot->state = SLOT_COMPLETE;
+    }
+  }
+  g_cond_broadcast (&self->cond);
+}
+
+/* Files the datagrams of one receive batch: one pass under the lock claims
+ * them, the copies run unlocked, a short second pass completes frames.
+ * Never a lock per datagram. When a datagram needs a slot and both hold
+ * older frames, what was claimed so far is committed first (an older frame
+ * can only leave once nobody writes into it), then we wait. */
+static void
+udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
+    guint64 session, GstTileWirePacketHeader * hs, const guint8 ** payloads,
+    guint n, UdpCopy * copies, guint invalid, GstTileReceiverSlot * pinned)
+{
+  GstTileWireConfig *config = self->config;
+  guint ps = config->packet_size, i, n_copies = 0;
+  guint64 tile_off = config->tiles[u->index].offset;
+  guint64 tile_size = config->tiles[u->index].size;
+  GstTileReceiverSlot *slot = NULL;
+  gboolean late, full;
+  gint64 now;
+
+  g_mutex_lock (&self->lock);
+  self->packets_invalid += invalid;
+  now = (gint64) gst_util_get_timestamp ();
+  if (pinned) {
+    /* the slot received into in place: released with the copies */
+    copies[n_copies].slot = pinned;
+    copies[n_copies].dst = NULL;
+    copies[n_copies].src = NULL;
+    copies[n_copies].len = 0;
+    n_copies++;
+  }
+  for (i = 0; i < n; i++) {
+    GstTileWirePacketHeader *h = &hs[i];
+    guint idx;
+
+    if (self->have_pushed && h->frame > self->last_pushed + UDP_FRAME_WINDOW) {
+      /* valid, but further ahead than we can hold */
+      self->packets_dropped++;
+      continue;
+    }
+    if (!slot || slot->frame != h->frame || slot->state != SLOT_FILLING) {
+      while (TRUE) {
+        slot = udp_slot_locked (self, h->frame, session, &late, &full);
+        if (slot || !full || !self->running || self->session != session
+            || self->udp_drain)
+          break;
+        udp_commit_locked (self, u->index, copies, n_copies);
+        n_copies = 0;
+        g_cond_wait (&self->cond, &self->lock);
+      }
+    }
+    if (!slot || self->session != session) {
+      if (late && self->have_timer_frame && h->frame == self->timer_frame
+          && !self->timer_frame_raised) {
+        self->timer_frame_raised = TRUE;
+        self->timer_floor_ns = MIN (2 * self->timer_floor_ns,
+            UDP_MAX_TIMER_FLOOR_NS);
+        self->timer_raised_ns = (gint64) gst_util_get_timestamp ();
+        GST_DEBUG_OBJECT (self->log_object,
+            "datagrams of frame %" G_GUINT64_FORMAT
+            " came after its timer: timers last %" G_GINT64_FORMAT " us at "
+            "least", h->frame, self->timer_floor_ns / 1000);
+      }
+      if (late)
+        self->packets_late++;
+      else
+        self->packets_dropped++;
+      slot = NULL;
+      continue;
+    }
+    idx = self->pk_base[u->index] + h->offset / ps;
+    if (slot->got[idx / 8] & (1 << (idx % 8))) {
+      self->packets_duplicate++;
+      continue;
+    }
+    slot->got[idx / 8] |= 1 << (idx % 8);
+    slot->n_got++;
+    slot->writers++;
+    slot->last_ns = now;
+    slot->sender_ts = h->timestamp;
+    self->packets_received++;
+    self->bytes_received += GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
+    copies[n_copies].slot = slot;
+    copies[n_copies].dst = slot->map.data + tile_off + h->offset;
+    copies[n_copies].src = payloads[i];
+    copies[n_copies].len = MIN (ps, tile_size - h->offset);
+    if (copies[n_copies].src == copies[n_copies].dst)
+      self->packets_in_place++;
+    n_copies++;
+  }
+  udp_commit_locked (self, u->index, copies, n_copies);
+  g_mutex_unlock (&self->lock);
+}
+
+/* Receives control messages on a unit socket during its handshake: the
+ * echo of our UNIT_HELLO, or a REFUSE. Returns TRUE when acknowledged. */
+static gboolean
+udp_hello_answer (const guint8 * buf, gssize n, GError ** error)
+{
+  GstTileWireHeader h;
+
+  if (n < GST_TILE_WIRE_HEADER_SIZE || GST_READ_UINT32_BE (buf) !=
+      GST_TILE_WIRE_MAGIC)
+    return FALSE;
+  if (gst_tile_wire_header_parse (buf, n, &h, NULL) != GST_TILE_WIRE_PARSE_OK)
+    return FALSE;
+  if (h.type == GST_TILE_WIRE_TYPE_UNIT_HELLO)
+    return TRUE;
+  gst_tile_receiver_refusal (buf, n, error);
+  return FALSE;
+}
+
+gpointer
+gst_tile_receiver_udp_unit (gpointer data)
+{
+  GstTileReceiverUnit *u = data;
+  GstTileReceiver *self = u->rx;
+  GstTileWireConfig *config;
+  GstTileWireUnitHello uh;
+  struct sockaddr_storage server;
+  socklen_t server_len;
+  GByteArray *hello = g_byte_array_new ();
+  GError *err = NULL;
+  guint64 session;
+  guint timeout, ps, seg, vlen, per_msg, i, max_pk;
+  guint64 tile_off, tile_size, exp_frame = 0, exp_off = 0, *pred = NULL;
+  guint64 wire;
+  GstTileWireAck first_ack;
+  gboolean have_exp = FALSE, last_window;
+  guint8 *hdrs = NULL;
+  gint rcvbuf, granted, fd;
+  gboolean gro = FALSE, acked = FALSE;
+  guint8 *bufs = NULL, *cmsgs = NULL;
+  struct mmsghdr *msgs = NULL;
+  struct iovec *iovs = NULL;
+  GstTileWirePacketHeader *hs = NULL;
+  const guint8 **payloads = NULL;
+  UdpCopy *copies = NULL;
+  gint64 hello_end, next_hello = 0;
+
+  timeout = self->timeout;
+  rcvbuf = self->receive_buffer_size;
+
+  g_mutex_lock (&self->lock);
+  config = self->config;
+  session = self->session;
+  uh.token = config->token;
+  uh.generation = config->generation;
+  uh.unit = u->index;
+  ps = config->packet_size;
+  memcpy (&server, &self->server, sizeof (server));
+  server_len = self->server_len;
+  g_mutex_unlock (&self->lock);
+  seg = GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
+
+  fd = gst_tile_net_udp_bind_any (server.ss_family, &err);
+  if (fd < 0)
+    goto done;
+  /* room for four tiles at least: the sender keeps up to the window below
+   * in flight; it must let a newer frame in to complete a frame with gaps
+   * (2), and a window of 2 leaves the receiver idle while its ACK travels,
+   * 4 does not */
+  wire = (guint64) (self->pk_base[u->index + 1] - self->pk_base[u->index]) *
+      seg;
+  if (rcvbuf > 0 && (guint64) rcvbuf < 4 * wire)
+    rcvbuf = (gint) MIN (4 * wire, G_MAXINT / 2);
+  granted = gst_tile_net_set_buffer_size (fd, FALSE, rcvbuf);
+  if (self->gro)
+    gro = gst_tile_net_set_gro (fd);
+  if (!gro && self->gro_required) {
+    g_set_error (&err, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+        "This kernel has no UDP generic receive offload (UDP_GRO), and "
+        "gso=on");
+    goto done;
+  }
+
+  g_mutex_lock (&self->lock);
+  u->fd = fd;
+  self->granted_rcvbuf = granted;
+  /* Linux reports twice the size asked for and counts the kernel's
+   * overhead of every datagram against it: half of it holds payload */
+  self->udp_window = MIN (self->udp_window,
+      (guint) MAX (2, MIN ((guint64) granted / 2 / MAX (wire, 1), 4096)));
+  first_ack.generation = config->generation;
+  first_ack.window = self->udp_window;
+  first_ack.has_frame = FALSE;
+  first_ack.frame = 0;
+  last_window = ++self->udp_windows == config->n_tiles;
+  if (!self->running || self->session != session)
+    gst_tile_net_shutdown (fd);
+  g_mutex_unlock (&self->lock);
+  if (last_window)
+    gst_tile_receiver_send_ack (self, &first_ack);
+
+  /* Receive layout: every datagram of a batch gets three iovecs, its
+   * header into a header array and its payload straight into the frame
+   * where the next datagram of this tile is expected (the rest, or all of
+   * it when there is no prediction, into a staging area). With GRO one
+   * message carries up to per_msg datagrams. */
+  vlen = gro ? UDP_VLEN_GRO : UDP_VLEN;
+  per_msg = gro ? CLAMP (UDP_GRO_BUF / seg, 1, 300) : 1;
+  max_pk = vlen * per_msg;
+  hdrs = g_malloc ((gsize) max_pk * GST_TILE_WIRE_PACKET_HEADER_SIZE);
+  bufs = g_malloc ((gsize) max_pk * ps);
+  pred = g_new (guint64, max_pk);
+  cmsgs = g_malloc0 ((gsize) vlen * UDP_CMSG);
+  msgs = g_new0 (struct mmsghdr, vlen);
+  iovs = g_new (struct iovec, (gsize) max_pk * 3);
+  hs = g_new (GstTileWirePacketHeader, max_pk);
+  payloads = g_new (const guint8 *, max_pk);
+  copies = g_new (UdpCopy, max_pk + 1);
+  tile_off = config->tiles[u->index].offset;
+  tile_size = config->tiles[u->index].size;
+
+  gst_tile_wire_unit_hello_pack (&uh, hello, NULL);
+  hello_end =
+      (gint64) gst_util_get_timestamp () + (gint64) timeout *GST_MSECOND;
+
+  while (TRUE) {
+    GstTileReceiverSlot *pinned = NULL;
+    gboolean drain;
+    guint64 pos;
+    gint r, k;
+    guint n = 0, invalid = 0;
+
+    if (!acked) {
+      gint64 now = (gint64) gst_util_get_timestamp ();
+
+      if (now > hello_end) {
+        g_set_error (&err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+            "unit %u: no answer to UNIT_HELLO within %u ms", u->index, timeout);
+        break;
+      }
+      if (now >= next_hello) {
+        gst_tile_net_udp_send_to (fd, hello->data, hello->len,
+            (struct sockaddr *) &server, server_len);
+        next_hello = now + 100 * GST_MSECOND;
+      }
+    }
+
+    g_mutex_lock (&self->lock);
+    drain = self->udp_drain || !self->running || self->session != session;
+    g_mutex_unlock (&self->lock);
+    if (!drain && !gst_tile_net_wait (fd, FALSE, acked ? 100 : 20, NULL))
+      continue;
+
+    /* predict: the frame we expect continues where the last datagram
+     * ended; pinned (a writer) so it cannot leave while we receive */
+    g_mutex_lock (&self->lock);
+    if (have_exp && self->session == session) {
+      for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
+        GstTileReceiverSlot *sl = &self->slots[i];
+
+        if (sl->state == SLOT_FILLING && sl->session == session &&
+            sl->frame == exp_frame) {
+          pinned = sl;
+          pinned->writers++;
+          break;
+        }
+      }
+    }
+    g_mutex_unlock (&self->lock);
+
+    pos = exp_off;
+    for (i = 0; i < max_pk; i++) {
+      struct iovec *iov = &iovs[3 * i];
+      guint8 *stage = bufs + (gsize) i * ps;
+
+      iov[0].iov_base = hdrs + (gsize) i *GST_TILE_WIRE_PACKET_HEADER_SIZE;
+      iov[0].iov_len = GST_TILE_WIRE_PACKET_HEADER_SIZE;
+      pred[i] = G_MAXUINT64;
+      if (pinned && pos < tile_size) {
+        guint idx = self->pk_base[u->index] + pos / ps;
+        gsize len = MIN (ps, tile_size - pos);
+
+        /* only this unit's thread sets the bits of its tile */
+        if (!(pinned->got[idx / 8] & (1 << (idx % 8)))) {
+          pred[i] = pos;
+          iov[1].iov_base = pinned->map.data + tile_off + pos;
+          iov[1].iov_len = len;
+          iov[2].iov_base = stage + len;
+          iov[2].iov_len = ps - len;
+        }
+        pos += ps;
+      }
+      if (pred[i] == G_MAXUINT64) {
+        iov[1].iov_base = stage;
+        iov[1].iov_len = ps;
+        iov[2].iov_base = NULL;
+        iov[2].iov_len = 0;
+      }
+    }
+    for (i = 0; i < vlen; i++) {
+      memset (&msgs[i].msg_hdr, 0, sizeof (struct msghdr));
+      msgs[i].msg_hdr.msg_iov = &iovs[3 * i * per_msg];
+      msgs[i].msg_hdr.msg_iovlen = 3 * per_msg;
+      msgs[i].msg_hdr.msg_control = cmsgs + (gsize) i *UDP_CMSG;
+      msgs[i].msg_hdr.msg_controllen = UDP_CMSG;
+    }
+    r = gst_tile_net_udp_recv_batch (fd, msgs, vlen, &err);
+    if (r <= 0) {
+      if (pinned)
+        udp_file_batch (self, u, session, hs, payloads, 0, copies, 0, pinned);
+      if (r < 0) {
+        g_prefix_error (&err, "unit %u: ", u->index);
+        break;
+      }
+      if (drain)
+        break;                  /* the socket is empty: generation over */
+      continue;
+    }
+
+    for (k = 0; k < r; k++) {
+      struct msghdr *m = &msgs[k].msg_hdr;
+      guint len = msgs[k].msg_len, step = len, off, j;
+      guint32 drops;
+
+      drops = G_MAXUINT32;
+      gst_tile_net_udp_message_info (m, &step, &drops);
+      /* read by the stats under the lock, which is not held here */
+      if (drops != G_MAXUINT32)
+        g_atomic_int_set ((gint *) & self->unit_drops[u->index], drops);
+      if (!acked && len >= GST_TILE_WIRE_HEADER_SIZE &&
+          len <= GST_TILE_WIRE_PACKET_HEADER_SIZE + (gsize) ps &&
+          GST_READ_UINT32_BE (iovs[3 * k * per_msg].iov_base) ==
+          GST_TILE_WIRE_MAGIC) {
+        /* a control message: gather its bytes back into one buffer */
+        guint8 ctl[GST_TILE_WIRE_PACKET_HEADER_SIZE + 2048];
+        gsize got = MIN (len, sizeof (ctl)), h0 = MIN (got,
+            GST_TILE_WIRE_PACKET_HEADER_SIZE);
+
+        memcpy (ctl, iovs[3 * k * per_msg].iov_base, h0);
+        if (got > h0)
+          memcpy (ctl + h0, iovs[3 * k * per_msg + 1].iov_base, MIN (got - h0,
+                  iovs[3 * k * per_msg + 1].iov_len));
+        acked = udp_hello_answer (ctl, got, &err);
+        if (err) {
+          if (pinned)
+            udp_file_batch (self, u, session, hs, payloads, 0, copies, 0,
+                pinned);
+          goto done;
+        }
+        continue;
+      }
+      /* every datagram of a message must be a whole one, or the layout
+       * does not hold: all of it is invalid then */
+      if (step != seg || len % seg != 0 || len / seg > per_msg) {
+        invalid += MAX (1, len / MAX (step, 1));
+        continue;
+      }
+      for (off = 0, j = 0; off < len; off += seg, j++) {
+        guint idx = k * per_msg + j;
+        GstTileWirePacketHeader *h = &hs[n];
+        guint8 *stage = bufs + (gsize) idx * ps;
+
+        if (gst_tile_wire_packet_header_parse (iovs[3 * idx].iov_base,
+                GST_TILE_WIRE_PACKET_HEADER_SIZE, h,
+                NULL) != GST_TILE_WIRE_PARSE_OK
+            || !gst_tile_wire_packet_check (h, config, NULL)
+            || h->unit != u->index) {
+          invalid++;
+          continue;
+        }
+        if (pred[idx] != G_MAXUINT64 && h->frame == exp_frame &&
+            h->offset == pred[idx]) {
+          payloads[n] = iovs[3 * idx + 1].iov_base;     /* in place */
+        } else {
+          /* mispredicted: gather the payload into staging now, before any
+           * datagram of this batch is moved into the frame */
+          if (pred[idx] != G_MAXUINT64)
+            memcpy (stage, iovs[3 * idx + 1].iov_base,
+                iovs[3 * idx + 1].iov_len);
+          payloads[n] = stage;
+        }
+        n++;
+      }
+    }
+    if (n > 0) {
+      GstTileWirePacketHeader *last = &hs[n - 1];
+
+      acked = TRUE;             /* data flows: our hello was heard */
+      have_exp = TRUE;
+      exp_frame = last->frame;
+      exp_off = last->offset + ps;
+      if (exp_off >= tile_size) {
+        exp_frame++;
+        exp_off = 0;
+      }
+    }
+    if (n > 0 || invalid > 0 || pinned)
+      udp_file_batch (self, u, session, hs, payloads, n, copies, invalid,
+          pinned);
+  }
+
+done:
+  g_mutex_lock (&self->lock);
+  if (err && self->running && self->session == session) {
+    GST_WARNING_OBJECT (self->log_object, "%s", err->message);
+    gst_tile_receiver_set_error_locked (self, err);
+  }
+  g_clear_error (&err);
+  self->units_running--;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  g_byte_array_unref (hello);
+  g_free (hdrs);
+  g_free (pred);
+  g_free (bufs);
+  g_free (cmsgs);
+  g_free (msgs);
+  g_free (iovs);
+  g_free (hs);
+  g_free (payloads);
+  g_free (copies);
+  return NULL;
+}
+
+/* Turns an incomplete UDP frame into an output buffer: marks it corrupted
+ * and lists the missing datagrams' byte ranges in a GstBcLossMeta. The
+ * buffer stays mapped in @map for gst_tile_receiver_conceal(). Lock held. */
+gboolean
+gst_tile_receiver_take_partial_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, GstMapInfo * map)
+{
+  GstTileWireConfig *config = self->config;
+  GstBcLossMeta *meta;
+  guint ps = config->packet_size, t, j, missing = 0;
+
+  meta = gst_buffer_add_bc_loss_meta (slot->buffer);
+  for (t = 0; t < config->n_tiles; t++) {
+    guint n = self->pk_base[t + 1] - self->pk_base[t];
+
+    for (j = 0; j < n; j++) {
+      guint idx = self->pk_base[t] + j;
+      guint64 off = (guint64) j * ps;
+
+      if (slot->got[idx / 8] & (1 << (idx % 8)))
+        continue;
+      missing++;
+      gst_bc_loss_meta_add_range (meta, config->tiles[t].offset + off,
+          MIN (ps, config->tiles[t].size - off));
+    }
+  }
+  GST_BUFFER_FLAG_SET (slot->buffer, GST_BUFFER_FLAG_CORRUPTED);
+  udp_note_receive_time_locked (self, slot);
+  self->packets_lost += missing;
+  self->frames_partial++;
+  if (slot->deadline > 1) {
+    self->frames_timer++;
+    self->timer_frame = slot->frame;
+    self->have_timer_frame = TRUE;
+    self->timer_frame_raised = FALSE;
+  }
+  GST_DEBUG_OBJECT (self->log_object,
+      "frame %" G_GUINT64_FORMAT " pushed with %u of %u " "datagrams missing",
+      slot->frame, missing, self->pk_base[t]);
+  *map = slot->map;
+  slot->complete_time = gst_tile_receiver_clock_time (self);
+  slot->state = SLOT_COMPLETE;
+  return TRUE;
+}
+
+/* The missing ranges keep the newest data we have for them: the previous
+ * frame's (only those ranges are copied). */
+void
+gst_tile_receiver_conceal (GstBuffer * buf, GstMapInfo * map, GstBuffer * last)
+{
+  GstBcLossMeta *meta = gst_buffer_get_bc_loss_meta (buf);
+  GstMapInfo lmap;
+  guint i;
+
+  if (!meta || !last || !gst_buffer_map (last, &lmap, GST_MAP_READ))
+    return;
+  for (i = 0; i < meta->n_ranges; i++) {
+    const GstBcLossRange *r = &meta->ranges[i];
+
+    if (r->offset + r->size <= MIN (lmap.size, map->size))
+      memcpy (map->data + r->offset, lmap.data + r->offset, r->size);
+  }
+  gst_buffer_unmap (last, &lmap);
+}

@@ -1,0 +1,159 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __GST_TILE_RECEIVER_H__
+#define __GST_TILE_RECEIVER_H__
+
+#include <gst/tile/tile-prelude.h>
+#include <gst/tile/tilewire.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GstTileReceiver:
+ *
+ * The receiving end of a tilesink session (what tilesrc runs): the control
+ * connection and its handshake, one unit (socket and thread) per tile that
+ * receives straight into the frame's buffer, the frame slots, UDP frame
+ * completion by timer, loss concealment, acknowledgements and statistics.
+ * Opaque; every function is thread-safe.
+ */
+typedef struct _GstTileReceiver GstTileReceiver;
+
+/**
+ * GstTileReceiverSettings:
+ * @host: the sender's host name or address
+ * @port: its control port
+ * @timeout_ms: for connections, handshake answers, and the longest silence
+ *   of the control connection
+ * @receive_buffer_size: socket receive buffer to ask for per unit (0 = the
+ *   kernel's default)
+ * @gro: protocol=udp: use UDP generic receive offload when the kernel has it
+ * @gro_required: protocol=udp: fail when the kernel lacks it
+ *
+ * What stays fixed while a receiver runs.
+ */
+typedef struct
+{
+  const gchar *host;
+  guint port;
+  guint timeout_ms;
+  gint receive_buffer_size;
+  gboolean gro;
+  gboolean gro_required;
+} GstTileReceiverSettings;
+
+/**
+ * GstTileReceiverCallbacks:
+ * @acquire_buffer: a buffer for the next frame (from the downstream pool);
+ *   NULL when there is none. Called from unit threads.
+ * @clock_time: the pipeline clock's time now, or GST_CLOCK_TIME_NONE
+ * @check_config: whether the elements can use the sender's CONFIG (its caps
+ *   describe its frame size); FALSE with @error set when not
+ * @post_stats: statistics to post every stats interval (transfer full)
+ * @buffer_warning: the kernel granted a smaller receive buffer than asked
+ *   (@granted is what Linux reports: twice the usable size)
+ *
+ * What only the element can do. Called without the receiver's lock held.
+ */
+typedef struct
+{
+  GstBuffer *(*acquire_buffer) (gpointer user_data);
+  GstClockTime (*clock_time) (gpointer user_data);
+  gboolean (*check_config) (gpointer user_data,
+      const GstTileWireConfig * config, GError ** error);
+  void (*post_stats) (gpointer user_data, GstStructure * stats);
+  void (*buffer_warning) (gpointer user_data, gint granted, gint asked);
+} GstTileReceiverCallbacks;
+
+/**
+ * GstTileReceiverResult:
+ * @GST_TILE_RECEIVER_FRAME: a frame is ready
+ * @GST_TILE_RECEIVER_NEW_CAPS: the sender's caps changed: negotiate them,
+ *   then call gst_tile_receiver_start_generation()
+ * @GST_TILE_RECEIVER_EOS: the sender sent EOS and every frame is out
+ * @GST_TILE_RECEIVER_FLUSHING: gst_tile_receiver_set_flushing() interrupted
+ * @GST_TILE_RECEIVER_ERROR: the session failed
+ *
+ * What gst_tile_receiver_pull() returns.
+ */
+typedef enum
+{
+  GST_TILE_RECEIVER_FRAME,
+  GST_TILE_RECEIVER_NEW_CAPS,
+  GST_TILE_RECEIVER_EOS,
+  GST_TILE_RECEIVER_FLUSHING,
+  GST_TILE_RECEIVER_ERROR,
+} GstTileReceiverResult;
+
+/**
+ * GstTileReceiverFrame:
+ * @buffer: the frame (transfer full). Over UDP a frame with gaps is flagged
+ *   GST_BUFFER_FLAG_CORRUPTED, lists them in a #GstBcLossMeta, and holds the
+ *   previous frame's bytes there.
+ * @frame: the sender's frame number
+ * @complete_time: clock time (see @clock_time) when its last byte was in
+ * @sender_time: the sender's wall-clock time (ns since the Unix epoch) when
+ *   it got the frame, or GST_CLOCK_TIME_NONE
+ * @udp: the frame came over UDP (see gst_tile_receiver_keep_last())
+ */
+typedef struct
+{
+  GstBuffer *buffer;
+  guint64 frame;
+  GstClockTime complete_time;
+  GstClockTime sender_time;
+  gboolean udp;
+} GstTileReceiverFrame;
+
+GST_TILE_API
+GstTileReceiver *gst_tile_receiver_new (const GstTileReceiverCallbacks *
+    callbacks, gpointer user_data, GstObject * log_object);
+
+GST_TILE_API
+void gst_tile_receiver_free (GstTileReceiver * self);
+
+GST_TILE_API
+void gst_tile_receiver_start (GstTileReceiver * self,
+    const GstTileReceiverSettings * settings);
+
+GST_TILE_API
+void gst_tile_receiver_stop (GstTileReceiver * self);
+
+GST_TILE_API
+void gst_tile_receiver_set_flushing (GstTileReceiver * self, gboolean flushing);
+
+GST_TILE_API
+GstTileReceiverResult gst_tile_receiver_pull (GstTileReceiver * self,
+    GstTileReceiverFrame * frame, gchar ** caps, GError ** error);
+
+GST_TILE_API
+void gst_tile_receiver_start_generation (GstTileReceiver * self,
+    GstClockTime frame_duration);
+
+GST_TILE_API
+void gst_tile_receiver_keep_last (GstTileReceiver * self, GstBuffer * buffer);
+
+GST_TILE_API
+GstStructure *gst_tile_receiver_get_stats (GstTileReceiver * self);
+
+GST_TILE_API
+void gst_tile_receiver_set_stepped (GstTileReceiver * self, gboolean stepped);
+
+GST_TILE_API
+void gst_tile_receiver_set_reconnect (GstTileReceiver * self,
+    gboolean reconnect);
+
+GST_TILE_API
+void gst_tile_receiver_set_stats_interval (GstTileReceiver * self,
+    guint interval_ms);
+
+GST_TILE_API
+void gst_tile_receiver_set_timer_factor (GstTileReceiver * self,
+    gdouble factor);
+
+G_END_DECLS
+
+#endif /* __GST_TILE_RECEIVER_H__ */

@@ -1,0 +1,454 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* libgsttile's receiver session without a pipeline: a GstTileReceiver on
+ * 127.0.0.1 against a sender written here with tilewire and tilenet, over
+ * TCP and UDP. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/bc/bclossmeta.h>
+#include <gst/tile/tilereceiver.h>
+#include <gst/tile/tilenet.h>
+
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define ROWS 4
+#define ROW_BYTES 16
+#define FRAME_SIZE (ROWS * ROW_BYTES)
+#define CAPS "video/x-raw, format=(string)GRAY8, width=(int)16, height=(int)4"
+
+static gint stats_posted;
+
+static GstBuffer *
+acquire_buffer (gpointer user_data)
+{
+  return gst_buffer_new_allocate (NULL, FRAME_SIZE, NULL);
+}
+
+static GstClockTime
+clock_time (gpointer user_data)
+{
+  return gst_util_get_timestamp ();
+}
+
+static gboolean
+check_config (gpointer user_data, const GstTileWireConfig * config,
+    GError ** error)
+{
+  if (strcmp (config->caps, CAPS) == 0)
+    return TRUE;
+  g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+      "caps not for us");
+  return FALSE;
+}
+
+static void
+post_stats (gpointer user_data, GstStructure * stats)
+{
+  g_atomic_int_inc (&stats_posted);
+  gst_structure_free (stats);
+}
+
+static void
+buffer_warning (gpointer user_data, gint granted, gint asked)
+{
+}
+
+static const GstTileReceiverCallbacks callbacks = {
+  acquire_buffer, clock_time, check_config, post_stats, buffer_warning
+};
+
+/* ---- the sender, by hand ---- */
+
+typedef struct
+{
+  gint listen_fd;
+  guint port;
+  gint ctl;
+  GstTileWireConfig config;
+} Sender;
+
+static void
+sender_listen (Sender * s)
+{
+  GError *err = NULL;
+
+  memset (s, 0, sizeof (*s));
+  s->listen_fd = gst_tile_net_listen ("127.0.0.1", 0, &s->port, &err);
+  fail_unless (s->listen_fd >= 0, "%s", err ? err->message : "");
+  s->ctl = -1;
+}
+
+static gint
+accept_message (Sender * s, GstTileWireType type, GByteArray * payload)
+{
+  GstTileWireHeader h;
+  GError *err = NULL;
+  gint fd;
+
+  fail_unless (gst_tile_net_wait (s->listen_fd, FALSE, 5000, &err));
+  fd = gst_tile_net_accept (s->listen_fd, &err);
+  fail_unless (fd >= 0);
+  fail_unless (gst_tile_net_read_message (fd, 5000, &h, payload, &err), "%s",
+      err ? err->message : "");
+  fail_unless_equals_int (h.type, type);
+  return fd;
+}
+
+static void
+send_packed (gint fd, GByteArray * m)
+{
+  GError *err = NULL;
+
+  fail_unless (gst_tile_net_send_packed (fd, m, &err), "%s",
+      err ? err->message : "");
+  g_byte_array_set_size (m, 0);
+}
+
+/* Accepts the receiver's control connection and answers its HELLO with a
+ * CONFIG of @n_units tiles. */
+static void
+sender_handshake (Sender * s, GstTileWireProtocol protocol, guint n_units,
+    guint packet_size)
+{
+  GByteArray *m = g_byte_array_new ();
+  GstBcTiling tiling;
+
+  s->ctl = accept_message (s, GST_TILE_WIRE_TYPE_HELLO, m);
+  fail_unless (gst_bc_tiling_init (&tiling, ROWS, ROW_BYTES, n_units));
+  fail_unless (gst_tile_wire_config_set_tiling (&s->config, &tiling, NULL));
+  fail_unless (gst_tile_wire_config_set_caps (&s->config, CAPS, NULL));
+  s->config.token = 42;
+  s->config.generation = 1;
+  s->config.protocol = protocol;
+  s->config.chunk_size = 65536;
+  s->config.packet_size = packet_size;
+  g_byte_array_set_size (m, 0);
+  fail_unless (gst_tile_wire_config_pack (&s->config, m, NULL));
+  send_packed (s->ctl, m);
+  g_byte_array_unref (m);
+}
+
+static void
+sender_close (Sender * s)
+{
+  gst_tile_net_close (&s->ctl);
+  gst_tile_net_close (&s->listen_fd);
+}
+
+static GstTileReceiver *
+receiver_start (Sender * s)
+{
+  GstTileReceiver *rx = gst_tile_receiver_new (&callbacks, NULL, NULL);
+  GstTileReceiverSettings settings = { "127.0.0.1", s->port, 5000, 0, FALSE,
+    FALSE
+  };
+
+  gst_tile_receiver_set_stats_interval (rx, 0);
+  gst_tile_receiver_start (rx, &settings);
+  return rx;
+}
+
+/* The first pull of a session: the sender's caps, then its units start. */
+static void
+expect_new_caps (GstTileReceiver * rx)
+{
+  GstTileReceiverFrame f;
+  GError *err = NULL;
+  gchar *caps = NULL;
+
+  fail_unless_equals_int (gst_tile_receiver_pull (rx, &f, &caps, &err),
+      GST_TILE_RECEIVER_NEW_CAPS);
+  fail_unless_equals_string (caps, CAPS);
+  g_free (caps);
+  gst_tile_receiver_start_generation (rx, 20 * GST_MSECOND);
+}
+
+static GstBuffer *
+expect_frame (GstTileReceiver * rx, guint64 number, GstClockTime sender_time)
+{
+  GstTileReceiverFrame f;
+  GError *err = NULL;
+  gchar *caps = NULL;
+
+  fail_unless_equals_int (gst_tile_receiver_pull (rx, &f, &caps, &err),
+      GST_TILE_RECEIVER_FRAME);
+  fail_unless_equals_uint64 (f.frame, number);
+  fail_unless_equals_uint64 (f.sender_time, sender_time);
+  fail_unless (GST_CLOCK_TIME_IS_VALID (f.complete_time));
+  fail_unless_equals_int (gst_buffer_get_size (f.buffer), FRAME_SIZE);
+  if (f.udp)
+    gst_tile_receiver_keep_last (rx, f.buffer);
+  return f.buffer;
+}
+
+static void
+fill (guint8 * data, guint64 frame)
+{
+  guint i;
+
+  for (i = 0; i < FRAME_SIZE; i++)
+    data[i] = (guint8) (frame * 31 + i);
+}
+
+static guint64
+stat_u64 (GstTileReceiver * rx, const gchar * field)
+{
+  GstStructure *s = gst_tile_receiver_get_stats (rx);
+  guint64 v = G_MAXUINT64;
+
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s", field);
+  gst_structure_free (s);
+  return v;
+}
+
+/* TCP: two units, each reads its tile straight into the frame; EOS. */
+GST_START_TEST (test_tcp_frames_and_eos)
+{
+  GByteArray *m = g_byte_array_new ();
+  GstTileReceiver *rx;
+  Sender s;
+  gint units[2];
+  guint8 frame[FRAME_SIZE];
+  guint64 n;
+  guint i;
+
+  sender_listen (&s);
+  rx = receiver_start (&s);
+  sender_handshake (&s, GST_TILE_WIRE_PROTOCOL_TCP, 2, 0);
+  expect_new_caps (rx);
+  for (i = 0; i < 2; i++) {
+    GstTileWireUnitHello uh;
+    gint fd = accept_message (&s, GST_TILE_WIRE_TYPE_UNIT_HELLO, m);
+
+    fail_unless (gst_tile_wire_unit_hello_parse (m->data, m->len, &uh, NULL));
+    fail_unless_equals_uint64 (uh.token, 42);
+    fail_unless (uh.unit < 2);
+    units[uh.unit] = fd;
+  }
+
+  for (n = 0; n < 3; n++) {
+    GstBuffer *buf;
+
+    fill (frame, n);
+    for (i = 0; i < 2; i++) {
+      const GstTileWireTile *t = &s.config.tiles[i];
+      GstTileWireTileHeader th = { 1, n, 1000 + n, t->size, 0 };
+      guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
+
+      gst_tile_wire_tile_header_write (hdr, &th);
+      fail_unless (gst_tile_net_write_all (units[i], hdr, sizeof (hdr),
+              65536, NULL));
+      fail_unless (gst_tile_net_write_all (units[i], frame + t->offset,
+              t->size, 65536, NULL));
+    }
+    buf = expect_frame (rx, n, 1000 + n);
+    fail_unless (gst_buffer_memcmp (buf, 0, frame, FRAME_SIZE) == 0);
+    gst_buffer_unref (buf);
+  }
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-received"), 3);
+  fail_unless_equals_uint64 (stat_u64 (rx, "bytes-received"),
+      3 * (FRAME_SIZE + 2 * GST_TILE_WIRE_TILE_HEADER_SIZE));
+
+  /* EOS: the generation ends when the sender closes its units */
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_eos_pack (m);
+  send_packed (s.ctl, m);
+  for (i = 0; i < 2; i++)
+    gst_tile_net_close (&units[i]);
+  {
+    GstTileReceiverFrame f;
+    GError *err = NULL;
+    gchar *caps = NULL;
+
+    GstTileReceiverResult r = gst_tile_receiver_pull (rx, &f, &caps, &err);
+
+    fail_unless (r == GST_TILE_RECEIVER_EOS, "%d: %s", r,
+        err ? err->message : "");
+  }
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  sender_close (&s);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
+/* A refusal is an error that says why; flushing interrupts a pull. */
+GST_START_TEST (test_refused_and_flushing)
+{
+  GByteArray *m = g_byte_array_new ();
+  GstTileReceiverFrame f;
+  GstTileReceiver *rx;
+  GError *err = NULL;
+  gchar *caps = NULL;
+  Sender s;
+
+  sender_listen (&s);
+  rx = receiver_start (&s);
+  s.ctl = accept_message (&s, GST_TILE_WIRE_TYPE_HELLO, m);
+  g_byte_array_set_size (m, 0);
+  fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_BUSY,
+          "another receiver is served", m, NULL));
+  send_packed (s.ctl, m);
+  fail_unless_equals_int (gst_tile_receiver_pull (rx, &f, &caps, &err),
+      GST_TILE_RECEIVER_ERROR);
+  fail_unless (g_error_matches (err, GST_TILE_WIRE_ERROR,
+          GST_TILE_WIRE_ERROR_INVALID));
+  fail_unless (strstr (err->message, "refused the connection (busy): "
+          "another receiver is served") != NULL, "%s", err->message);
+  g_clear_error (&err);
+
+  gst_tile_receiver_set_flushing (rx, TRUE);
+  fail_unless_equals_int (gst_tile_receiver_pull (rx, &f, &caps, &err),
+      GST_TILE_RECEIVER_FLUSHING);
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  sender_close (&s);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
+/* Sends the datagrams of @frame but the one at @skip (G_MAXUINT: none). */
+static void
+send_datagrams (gint fd, const struct sockaddr_storage *to, socklen_t to_len,
+    guint64 n, guint skip)
+{
+  guint8 frame[FRAME_SIZE], pk[GST_TILE_WIRE_PACKET_HEADER_SIZE + 16];
+  guint off;
+
+  fill (frame, n);
+  for (off = 0; off < FRAME_SIZE; off += 16) {
+    GstTileWirePacketHeader ph = { 0, 1, off, n, 2000 + n };
+
+    if (off / 16 == skip)
+      continue;
+    gst_tile_wire_packet_header_write (pk, &ph);
+    memcpy (pk + GST_TILE_WIRE_PACKET_HEADER_SIZE, frame + off, 16);
+    gst_tile_net_udp_send_to (fd, pk, sizeof (pk),
+        (const struct sockaddr *) to, to_len);
+  }
+}
+
+/* UDP: the unit's hello is answered, the receiver's window comes as an
+ * ACK, whole frames leave at once, a frame with a lost datagram leaves on
+ * its timer with the gap concealed and listed. */
+GST_START_TEST (test_udp_loss_concealed)
+{
+  GByteArray *m = g_byte_array_new ();
+  struct sockaddr_storage ss, unit;
+  socklen_t unit_len = sizeof (unit);
+  GstTileWireHeader h;
+  GstTileWireAck ack;
+  GstTileReceiver *rx;
+  GstBcLossMeta *loss;
+  GstBuffer *buf;
+  guint8 hello[256], expect[FRAME_SIZE];
+  gssize n;
+  guint sl;
+  gint udp;
+  Sender s;
+
+  sender_listen (&s);
+  sl = gst_tile_net_address (s.listen_fd, FALSE, &ss);
+  udp = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
+  fail_unless (udp >= 0);
+  rx = receiver_start (&s);
+  sender_handshake (&s, GST_TILE_WIRE_PROTOCOL_UDP, 1, 16);
+  expect_new_caps (rx);
+
+  /* the unit's UNIT_HELLO, echoed */
+  fail_unless (gst_tile_net_wait (udp, FALSE, 5000, NULL));
+  n = recvfrom (udp, hello, sizeof (hello), 0, (struct sockaddr *) &unit,
+      &unit_len);
+  fail_unless (n > GST_TILE_WIRE_HEADER_SIZE);
+  fail_unless (gst_tile_wire_header_parse (hello, n, &h, NULL) ==
+      GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_UNIT_HELLO);
+  gst_tile_net_udp_send_to (udp, hello, n, (struct sockaddr *) &unit,
+      unit_len);
+  /* its window, before any frame */
+  fail_unless (gst_tile_net_read_message (s.ctl, 5000, &h, m, NULL));
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_ACK);
+  fail_unless (gst_tile_wire_ack_parse (m->data, m->len, &ack, NULL));
+  fail_if (ack.has_frame);
+  fail_unless (ack.window >= 2);
+
+  /* frame 0 whole */
+  send_datagrams (udp, &unit, unit_len, 0, G_MAXUINT);
+  buf = expect_frame (rx, 0, 2000);
+  fill (expect, 0);
+  fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
+  fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  gst_buffer_unref (buf);
+  fail_unless (gst_tile_net_read_message (s.ctl, 5000, &h, m, NULL));
+  fail_unless (gst_tile_wire_ack_parse (m->data, m->len, &ack, NULL));
+  fail_unless (ack.has_frame);
+  fail_unless_equals_uint64 (ack.frame, 0);
+
+  /* frame 1 without its third datagram, then frame 2 whole: frame 1
+   * leaves on its timer, the gap holding frame 0's bytes */
+  send_datagrams (udp, &unit, unit_len, 1, 2);
+  send_datagrams (udp, &unit, unit_len, 2, G_MAXUINT);
+  buf = expect_frame (rx, 1, 2001);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  loss = gst_buffer_get_bc_loss_meta (buf);
+  fail_unless (loss != NULL);
+  fail_unless_equals_int (loss->n_ranges, 1);
+  fail_unless_equals_uint64 (loss->ranges[0].offset, 32);
+  fail_unless_equals_uint64 (loss->ranges[0].size, 16);
+  fill (expect, 1);
+  {
+    guint8 f0[FRAME_SIZE];
+
+    fill (f0, 0);
+    memcpy (expect + 32, f0 + 32, 16);
+  }
+  fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+  buf = expect_frame (rx, 2, 2002);
+  fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  gst_buffer_unref (buf);
+
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-partial"), 1);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-lost"), 1);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-received"), 11);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  sender_close (&s);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
+static Suite *
+tilereceiver_suite (void)
+{
+  Suite *s = suite_create ("tilereceiver");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 60);
+  tcase_add_test (tc, test_tcp_frames_and_eos);
+  tcase_add_test (tc, test_refused_and_flushing);
+  tcase_add_test (tc, test_udp_loss_concealed);
+  return s;
+}
+
+GST_CHECK_MAIN (tilereceiver);
