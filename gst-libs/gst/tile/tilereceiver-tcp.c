@@ -215,85 +215,119 @@ is_refuse (gint fd, const guint8 * hdr, GError ** error)
   return ret;
 }
 
-gpointer
-gst_tile_receiver_tcp_unit (gpointer data)
+/* Connects unit @u's data connection and introduces it with UNIT_HELLO.
+ * Returns the descriptor, -1 with @err set. */
+static gint
+tcp_unit_connect (GstTileReceiverUnit * u, guint64 session,
+    const GstTileWireUnitHello * uh, GError ** err)
 {
-  GstTileReceiverUnit *u = data;
   GstTileReceiver *self = u->rx;
-  GstTileWireConfig *config;
-  GstTileWireUnitHello uh;
-  GByteArray *p = g_byte_array_new ();
-  GError *err = NULL;
-  guint64 session, last_frame = 0, bit = G_GUINT64_CONSTANT (1) << u->index;
-  gboolean first = TRUE;
   gint rcvbuf = self->receive_buffer_size, granted = 0, fd;
-  gsize tile_offset, tile_size;
-
-  g_mutex_lock (&self->lock);
-  config = self->config;
-  session = self->session;
-  uh.token = config->token;
-  uh.generation = config->generation;
-  uh.unit = u->index;
-  tile_offset = config->tiles[u->index].offset;
-  tile_size = config->tiles[u->index].size;
-  g_mutex_unlock (&self->lock);
+  gboolean warn = FALSE;
+  GByteArray *p;
 
   fd = gst_tile_net_connect (self->host, self->port, self->timeout, rcvbuf,
-      &granted, &err);
+      &granted, err);
   if (fd < 0)
-    goto done;
+    return -1;
   g_mutex_lock (&self->lock);
   u->fd = fd;
   self->granted_rcvbuf = granted;
   if (!self->running || self->session != session)
     gst_tile_net_shutdown (fd);
   if (rcvbuf > 0 && !gst_tile_net_buffer_is_enough (granted, rcvbuf)
-      && !self->warned_rcvbuf) {
-    self->warned_rcvbuf = TRUE;
-    g_mutex_unlock (&self->lock);
+      && !self->warned_rcvbuf)
+    warn = self->warned_rcvbuf = TRUE;
+  g_mutex_unlock (&self->lock);
+  if (warn)
     self->callbacks.buffer_warning (self->user_data, granted, rcvbuf);
-  } else {
-    g_mutex_unlock (&self->lock);
-  }
 
-  if (!gst_tile_wire_unit_hello_pack (&uh, p, &err) ||
-      !gst_tile_net_send_packed (fd, p, &err))
-    goto done;
+  p = g_byte_array_new ();
+  if (!gst_tile_wire_unit_hello_pack (uh, p, err) ||
+      !gst_tile_net_send_packed (fd, p, err))
+    fd = -1;                    /* closed with the unit */
+  g_byte_array_unref (p);
+  return fd;
+}
+
+/* Reads the next tile header. Returns 1 when there is one, 0 at the end
+ * of the generation (the sender closed), -1 with @err set (a REFUSE comes
+ * as its reason). */
+static gint
+tcp_unit_read_header (GstTileReceiverUnit * u, gint fd, gsize tile_size,
+    GstTileWireTileHeader * th, GError ** err)
+{
+  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
+  GError *refused = NULL;
+  gssize got = gst_tile_net_read_until_eof (fd, hdr, sizeof (hdr));
+
+  if (got == 0)
+    return 0;
+  if (got < (gssize) sizeof (hdr)) {
+    if (got < 0 || !gst_tile_receiver_refusal (hdr, got, err))
+      g_set_error (err, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+          "unit %u: connection lost inside a tile header", u->index);
+    return -1;
+  }
+  if (gst_tile_wire_tile_header_parse (hdr, sizeof (hdr), tile_size, th,
+          err) == GST_TILE_WIRE_PARSE_OK)
+    return 1;
+  if (is_refuse (fd, hdr, &refused)) {
+    g_clear_error (err);
+    g_propagate_error (err, refused);
+  }
+  return -1;
+}
+
+/* Unit @unit's tile of @slot is in (@ok) or failed. Lock held. */
+static void
+tcp_unit_tile_done_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
+    guint unit, gboolean ok)
+{
+  slot->writers--;
+  if (ok) {
+    self->bytes_received += self->config->tiles[unit].size +
+        GST_TILE_WIRE_TILE_HEADER_SIZE;
+    slot->done_mask |= G_GUINT64_CONSTANT (1) << unit;
+    if (slot->n_done++ == 0)
+      slot->first_done = g_get_monotonic_time ();
+    if (slot->n_done == self->config->n_tiles && !slot->discard) {
+      self->tile_spread_sum += g_get_monotonic_time () - slot->first_done;
+      slot->complete_time = gst_tile_receiver_clock_time (self);
+      gst_buffer_unmap (slot->buffer, &slot->map);
+      slot->state = SLOT_COMPLETE;
+      g_cond_broadcast (&self->cond);
+    }
+  }
+  if (slot->discard && slot->writers == 0)
+    gst_tile_receiver_slot_release_locked (self, slot, TRUE);
+}
+
+/* Receives tiles until the generation ends or an error. */
+static void
+tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 session,
+    guint32 generation, GError ** err)
+{
+  GstTileReceiver *self = u->rx;
+  gsize tile_offset = self->config->tiles[u->index].offset;
+  gsize tile_size = self->config->tiles[u->index].size;
+  guint64 last_frame = 0;
+  gboolean first = TRUE;
 
   while (TRUE) {
-    guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
     GstTileWireTileHeader th;
     GstTileReceiverSlot *slot;
     GstBcTileMeta *meta;
-    gssize got;
     gboolean ok, stepped;
 
-    got = gst_tile_net_read_until_eof (fd, hdr, sizeof (hdr));
-    if (got == 0)
-      break;                    /* the sender closed: generation over */
-    if (got < (gssize) sizeof (hdr)) {
-      if (got < 0 || !gst_tile_receiver_refusal (hdr, got, &err))
-        g_set_error (&err, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
-            "unit %u: connection lost inside a tile header", u->index);
-      break;
-    }
-    if (gst_tile_wire_tile_header_parse (hdr, sizeof (hdr), tile_size, &th,
-            &err) != GST_TILE_WIRE_PARSE_OK) {
-      GError *refused = NULL;
-
-      if (is_refuse (fd, hdr, &refused)) {
-        g_clear_error (&err);
-        err = refused;
-      }
-      break;
-    }
-    if (th.generation != uh.generation || (!first && th.frame <= last_frame)) {
-      g_set_error (&err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+    if (tcp_unit_read_header (u, fd, tile_size, &th, err) <= 0)
+      return;
+    if (th.generation != generation || (!first && th.frame <= last_frame)) {
+      g_set_error (err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
           "unit %u: tile of generation %u frame %" G_GUINT64_FORMAT
           " after generation %u frame %" G_GUINT64_FORMAT, u->index,
-          th.generation, th.frame, uh.generation, last_frame);
-      break;
+          th.generation, th.frame, generation, last_frame);
+      return;
     }
     first = FALSE;
     last_frame = th.frame;
@@ -303,10 +337,10 @@ gst_tile_receiver_tcp_unit (gpointer data)
     if (!slot) {
       g_mutex_unlock (&self->lock);
       if (self->running)
-        g_set_error (&err, G_IO_ERROR, G_IO_ERROR_FAILED,
+        g_set_error (err, G_IO_ERROR, G_IO_ERROR_FAILED,
             "unit %u: no buffer for frame %" G_GUINT64_FORMAT, u->index,
             th.frame);
-      break;
+      return;
     }
     slot->writers++;
     slot->sender_ts = th.timestamp;
@@ -314,7 +348,7 @@ gst_tile_receiver_tcp_unit (gpointer data)
 
     /* straight into the frame */
     ok = gst_tile_net_read_all (fd, slot->map.data + tile_offset, tile_size,
-        -1, &err);
+        -1, err);
     stepped = ok && g_atomic_int_get (&self->stepped)
         && (meta = gst_buffer_get_bc_tile_meta (slot->buffer))
         && gst_bc_tile_meta_complete (meta, slot->buffer, u->index);
@@ -322,30 +356,37 @@ gst_tile_receiver_tcp_unit (gpointer data)
     g_mutex_lock (&self->lock);
     if (stepped)
       self->tiles_stepped++;
-    slot->writers--;
-    if (ok) {
-      self->bytes_received += tile_size + sizeof (hdr);
-      slot->done_mask |= bit;
-      if (slot->n_done++ == 0)
-        slot->first_done = g_get_monotonic_time ();
-      if (slot->n_done == self->config->n_tiles && !slot->discard) {
-        self->tile_spread_sum += g_get_monotonic_time () - slot->first_done;
-        slot->complete_time = gst_tile_receiver_clock_time (self);
-        gst_buffer_unmap (slot->buffer, &slot->map);
-        slot->state = SLOT_COMPLETE;
-        g_cond_broadcast (&self->cond);
-      }
-    }
-    if (slot->discard && slot->writers == 0)
-      gst_tile_receiver_slot_release_locked (self, slot, TRUE);
+    tcp_unit_tile_done_locked (self, slot, u->index, ok);
     g_mutex_unlock (&self->lock);
     if (!ok) {
-      g_prefix_error (&err, "unit %u: ", u->index);
-      break;
+      g_prefix_error (err, "unit %u: ", u->index);
+      return;
     }
   }
+}
 
-done:
+/* A TCP unit: one data connection, one tile of every frame. */
+gpointer
+gst_tile_receiver_tcp_unit (gpointer data)
+{
+  GstTileReceiverUnit *u = data;
+  GstTileReceiver *self = u->rx;
+  GstTileWireUnitHello uh;
+  GError *err = NULL;
+  guint64 session;
+  gint fd;
+
+  g_mutex_lock (&self->lock);
+  session = self->session;
+  uh.token = self->config->token;
+  uh.generation = self->config->generation;
+  uh.unit = u->index;
+  g_mutex_unlock (&self->lock);
+
+  fd = tcp_unit_connect (u, session, &uh, &err);
+  if (fd >= 0)
+    tcp_unit_receive (u, fd, session, uh.generation, &err);
+
   g_mutex_lock (&self->lock);
   if (err && self->running && self->session == session) {
     gboolean newer = self->pending != NULL
@@ -371,6 +412,5 @@ done:
     discard_incomplete_locked (self);
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
-  g_byte_array_unref (p);
   return NULL;
 }

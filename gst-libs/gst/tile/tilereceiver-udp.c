@@ -342,291 +342,392 @@ udp_hello_answer (const guint8 * buf, gssize n, GError ** error)
   return FALSE;
 }
 
-gpointer
-gst_tile_receiver_udp_unit (gpointer data)
+/* A UDP unit's state: its socket, what it expects next, and its receive
+ * layout. Every datagram of a batch gets three iovecs: its header into
+ * @hdrs, and its payload straight into the frame where the next datagram of
+ * this tile is expected (the rest, or all of it when there is no
+ * prediction, into the staging area @bufs). With GRO one message carries up
+ * to @per_msg datagrams. */
+typedef struct
 {
-  GstTileReceiverUnit *u = data;
-  GstTileReceiver *self = u->rx;
+  GstTileReceiver *self;
+  GstTileReceiverUnit *u;
   GstTileWireConfig *config;
-  GstTileWireUnitHello uh;
-  struct sockaddr_storage server;
-  socklen_t server_len;
-  GByteArray *hello = g_byte_array_new ();
-  GError *err = NULL;
   guint64 session;
-  guint timeout, ps, seg, vlen, per_msg, i, max_pk;
-  guint64 tile_off, tile_size, exp_frame = 0, exp_off = 0, *pred = NULL;
-  guint64 wire;
+  gint fd;
+  gboolean gro;
+  guint ps, seg;                /* payload and datagram size */
+  guint64 tile_off, tile_size;
+  /* the handshake: UNIT_HELLO until the sender answers */
+  struct sockaddr_storage server;
+  guint server_len;
+  GByteArray *hello;
+  gboolean acked;
+  gint64 hello_end, next_hello;
+  /* the prediction */
+  gboolean have_exp;
+  guint64 exp_frame, exp_off;
+  /* the layout */
+  guint vlen, per_msg, max_pk;
+  guint8 *hdrs, *bufs, *cmsgs;
+  guint64 *pred;
+  struct mmsghdr *msgs;
+  struct iovec *iovs;
+  GstTileWirePacketHeader *hs;
+  const guint8 **payloads;
+  UdpCopy *copies;
+} UdpUnit;
+
+/* Opens the unit's socket, sizes its buffer for at least four tiles, and
+ * sets the receiver's window; the last unit up sends it in the first ACK. */
+static gboolean
+udp_unit_open (UdpUnit * c, GError ** err)
+{
+  GstTileReceiver *self = c->self;
+  GstTileReceiverUnit *u = c->u;
   GstTileWireAck first_ack;
-  gboolean have_exp = FALSE, last_window;
-  guint8 *hdrs = NULL;
-  gint rcvbuf, granted, fd;
-  gboolean gro = FALSE, acked = FALSE;
-  guint8 *bufs = NULL, *cmsgs = NULL;
-  struct mmsghdr *msgs = NULL;
-  struct iovec *iovs = NULL;
-  GstTileWirePacketHeader *hs = NULL;
-  const guint8 **payloads = NULL;
-  UdpCopy *copies = NULL;
-  gint64 hello_end, next_hello = 0;
+  gint rcvbuf = self->receive_buffer_size, granted;
+  gboolean last_window;
+  guint64 wire;
 
-  timeout = self->timeout;
-  rcvbuf = self->receive_buffer_size;
-
-  g_mutex_lock (&self->lock);
-  config = self->config;
-  session = self->session;
-  uh.token = config->token;
-  uh.generation = config->generation;
-  uh.unit = u->index;
-  ps = config->packet_size;
-  memcpy (&server, &self->server, sizeof (server));
-  server_len = self->server_len;
-  g_mutex_unlock (&self->lock);
-  seg = GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
-
-  fd = gst_tile_net_udp_bind_any (server.ss_family, &err);
-  if (fd < 0)
-    goto done;
+  c->fd = gst_tile_net_udp_bind_any (c->server.ss_family, err);
+  if (c->fd < 0)
+    return FALSE;
   /* room for four tiles at least: the sender keeps up to the window below
    * in flight; it must let a newer frame in to complete a frame with gaps
    * (2), and a window of 2 leaves the receiver idle while its ACK travels,
    * 4 does not */
   wire = (guint64) (self->pk_base[u->index + 1] - self->pk_base[u->index]) *
-      seg;
+      c->seg;
   if (rcvbuf > 0 && (guint64) rcvbuf < 4 * wire)
     rcvbuf = (gint) MIN (4 * wire, G_MAXINT / 2);
-  granted = gst_tile_net_set_buffer_size (fd, FALSE, rcvbuf);
+  granted = gst_tile_net_set_buffer_size (c->fd, FALSE, rcvbuf);
   if (self->gro)
-    gro = gst_tile_net_set_gro (fd);
-  if (!gro && self->gro_required) {
-    g_set_error (&err, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+    c->gro = gst_tile_net_set_gro (c->fd);
+  if (!c->gro && self->gro_required) {
+    g_set_error (err, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
         "This kernel has no UDP generic receive offload (UDP_GRO), and "
         "gso=on");
-    goto done;
+    gst_tile_net_close (&c->fd);
+    return FALSE;
   }
 
   g_mutex_lock (&self->lock);
-  u->fd = fd;
+  u->fd = c->fd;
   self->granted_rcvbuf = granted;
   /* Linux reports twice the size asked for and counts the kernel's
    * overhead of every datagram against it: half of it holds payload */
   self->udp_window = MIN (self->udp_window,
       (guint) MAX (2, MIN ((guint64) granted / 2 / MAX (wire, 1), 4096)));
-  first_ack.generation = config->generation;
+  first_ack.generation = c->config->generation;
   first_ack.window = self->udp_window;
   first_ack.has_frame = FALSE;
   first_ack.frame = 0;
-  last_window = ++self->udp_windows == config->n_tiles;
-  if (!self->running || self->session != session)
-    gst_tile_net_shutdown (fd);
+  last_window = ++self->udp_windows == c->config->n_tiles;
+  if (!self->running || self->session != c->session)
+    gst_tile_net_shutdown (c->fd);
   g_mutex_unlock (&self->lock);
   if (last_window)
     gst_tile_receiver_send_ack (self, &first_ack);
+  return TRUE;
+}
 
-  /* Receive layout: every datagram of a batch gets three iovecs, its
-   * header into a header array and its payload straight into the frame
-   * where the next datagram of this tile is expected (the rest, or all of
-   * it when there is no prediction, into a staging area). With GRO one
-   * message carries up to per_msg datagrams. */
-  vlen = gro ? UDP_VLEN_GRO : UDP_VLEN;
-  per_msg = gro ? CLAMP (UDP_GRO_BUF / seg, 1, 300) : 1;
-  max_pk = vlen * per_msg;
-  hdrs = g_malloc ((gsize) max_pk * GST_TILE_WIRE_PACKET_HEADER_SIZE);
-  bufs = g_malloc ((gsize) max_pk * ps);
-  pred = g_new (guint64, max_pk);
-  cmsgs = g_malloc0 ((gsize) vlen * UDP_CMSG);
-  msgs = g_new0 (struct mmsghdr, vlen);
-  iovs = g_new (struct iovec, (gsize) max_pk * 3);
-  hs = g_new (GstTileWirePacketHeader, max_pk);
-  payloads = g_new (const guint8 *, max_pk);
-  copies = g_new (UdpCopy, max_pk + 1);
-  tile_off = config->tiles[u->index].offset;
-  tile_size = config->tiles[u->index].size;
+static void
+udp_unit_alloc (UdpUnit * c)
+{
+  c->vlen = c->gro ? UDP_VLEN_GRO : UDP_VLEN;
+  c->per_msg = c->gro ? CLAMP (UDP_GRO_BUF / c->seg, 1, 300) : 1;
+  c->max_pk = c->vlen * c->per_msg;
+  c->hdrs = g_malloc ((gsize) c->max_pk * GST_TILE_WIRE_PACKET_HEADER_SIZE);
+  c->bufs = g_malloc ((gsize) c->max_pk * c->ps);
+  c->pred = g_new (guint64, c->max_pk);
+  c->cmsgs = g_malloc0 ((gsize) c->vlen * UDP_CMSG);
+  c->msgs = g_new0 (struct mmsghdr, c->vlen);
+  c->iovs = g_new (struct iovec, (gsize) c->max_pk * 3);
+  c->hs = g_new (GstTileWirePacketHeader, c->max_pk);
+  c->payloads = g_new (const guint8 *, c->max_pk);
+  c->copies = g_new (UdpCopy, c->max_pk + 1);
+}
 
-  gst_tile_wire_unit_hello_pack (&uh, hello, NULL);
-  hello_end =
-      (gint64) gst_util_get_timestamp () + (gint64) timeout *GST_MSECOND;
+static void
+udp_unit_free (UdpUnit * c)
+{
+  g_byte_array_unref (c->hello);
+  g_free (c->hdrs);
+  g_free (c->pred);
+  g_free (c->bufs);
+  g_free (c->cmsgs);
+  g_free (c->msgs);
+  g_free (c->iovs);
+  g_free (c->hs);
+  g_free (c->payloads);
+  g_free (c->copies);
+}
 
-  while (TRUE) {
-    GstTileReceiverSlot *pinned = NULL;
+/* Sends UNIT_HELLO every 100 ms until the sender answers. FALSE when it
+ * has not within the timeout. */
+static gboolean
+udp_unit_hello (UdpUnit * c, GError ** err)
+{
+  gint64 now;
+
+  if (c->acked)
+    return TRUE;
+  now = (gint64) gst_util_get_timestamp ();
+  if (now > c->hello_end) {
+    g_set_error (err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+        "unit %u: no answer to UNIT_HELLO within %u ms", c->u->index,
+        c->self->timeout);
+    return FALSE;
+  }
+  if (now >= c->next_hello) {
+    gst_tile_net_udp_send_to (c->fd, c->hello->data, c->hello->len,
+        (struct sockaddr *) &c->server, c->server_len);
+    c->next_hello = now + 100 * GST_MSECOND;
+  }
+  return TRUE;
+}
+
+/* The slot of the frame we expect, pinned (a writer) so that it cannot
+ * leave while we receive into it; NULL without a prediction. */
+static GstTileReceiverSlot *
+udp_unit_pin (UdpUnit * c)
+{
+  GstTileReceiver *self = c->self;
+  GstTileReceiverSlot *pinned = NULL;
+  guint i;
+
+  g_mutex_lock (&self->lock);
+  if (c->have_exp && self->session == c->session) {
+    for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
+      GstTileReceiverSlot *sl = &self->slots[i];
+
+      if (sl->state == SLOT_FILLING && sl->session == c->session &&
+          sl->frame == c->exp_frame) {
+        pinned = sl;
+        pinned->writers++;
+        break;
+      }
+    }
+  }
+  g_mutex_unlock (&self->lock);
+  return pinned;
+}
+
+/* Points the batch's iovecs at the frame where the datagrams we expect go
+ * (the frame continues where the last datagram ended), and the rest at
+ * staging. */
+static void
+udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
+{
+  guint base = c->self->pk_base[c->u->index], ps = c->ps, i;
+  guint64 pos = c->exp_off;
+
+  for (i = 0; i < c->max_pk; i++) {
+    struct iovec *iov = &c->iovs[3 * i];
+    guint8 *stage = c->bufs + (gsize) i * ps;
+
+    iov[0].iov_base = c->hdrs + (gsize) i *GST_TILE_WIRE_PACKET_HEADER_SIZE;
+    iov[0].iov_len = GST_TILE_WIRE_PACKET_HEADER_SIZE;
+    c->pred[i] = G_MAXUINT64;
+    if (pinned && pos < c->tile_size) {
+      guint idx = base + pos / ps;
+      gsize len = MIN (ps, c->tile_size - pos);
+
+      /* only this unit's thread sets the bits of its tile */
+      if (!(pinned->got[idx / 8] & (1 << (idx % 8)))) {
+        c->pred[i] = pos;
+        iov[1].iov_base = pinned->map.data + c->tile_off + pos;
+        iov[1].iov_len = len;
+        iov[2].iov_base = stage + len;
+        iov[2].iov_len = ps - len;
+      }
+      pos += ps;
+    }
+    if (c->pred[i] == G_MAXUINT64) {
+      iov[1].iov_base = stage;
+      iov[1].iov_len = ps;
+      iov[2].iov_base = NULL;
+      iov[2].iov_len = 0;
+    }
+  }
+  for (i = 0; i < c->vlen; i++) {
+    struct msghdr *m = &c->msgs[i].msg_hdr;
+
+    memset (m, 0, sizeof (struct msghdr));
+    m->msg_iov = &c->iovs[3 * i * c->per_msg];
+    m->msg_iovlen = 3 * c->per_msg;
+    m->msg_control = c->cmsgs + (gsize) i *UDP_CMSG;
+    m->msg_controllen = UDP_CMSG;
+  }
+}
+
+/* Message @k of the batch is a control message (the sender's answer to
+ * our UNIT_HELLO, or a REFUSE): gathers its bytes back into one buffer.
+ * Returns FALSE with @err set on a refusal. */
+static gboolean
+udp_unit_control (UdpUnit * c, guint k, guint len, GError ** err)
+{
+  struct iovec *iov = &c->iovs[3 * k * c->per_msg];
+  guint8 ctl[GST_TILE_WIRE_PACKET_HEADER_SIZE + 2048];
+  gsize got = MIN (len, sizeof (ctl)), h0 = MIN (got,
+      GST_TILE_WIRE_PACKET_HEADER_SIZE);
+
+  memcpy (ctl, iov[0].iov_base, h0);
+  if (got > h0)
+    memcpy (ctl + h0, iov[1].iov_base, MIN (got - h0, iov[1].iov_len));
+  c->acked = udp_hello_answer (ctl, got, err);
+  return *err == NULL;
+}
+
+/* Parses the @r messages received: valid datagrams of this unit into
+ * @c->hs and @c->payloads (in place, or gathered into staging when
+ * mispredicted). Returns how many, -1 with @err set on a refusal. */
+static gint
+udp_unit_parse (UdpUnit * c, gint r, guint * invalid, GError ** err)
+{
+  GstTileReceiver *self = c->self;
+  guint n = 0, k;
+
+  for (k = 0; k < (guint) r; k++) {
+    guint len = c->msgs[k].msg_len, step = len, off, j;
+    guint32 drops = G_MAXUINT32;
+
+    gst_tile_net_udp_message_info (&c->msgs[k].msg_hdr, &step, &drops);
+    /* read by the stats under the lock, which is not held here */
+    if (drops != G_MAXUINT32)
+      g_atomic_int_set ((gint *) & self->unit_drops[c->u->index], drops);
+    if (!c->acked && len >= GST_TILE_WIRE_HEADER_SIZE &&
+        len <= GST_TILE_WIRE_PACKET_HEADER_SIZE + (gsize) c->ps &&
+        GST_READ_UINT32_BE (c->iovs[3 * k * c->per_msg].iov_base) ==
+        GST_TILE_WIRE_MAGIC) {
+      if (!udp_unit_control (c, k, len, err))
+        return -1;
+      continue;
+    }
+    /* every datagram of a message must be a whole one, or the layout
+     * does not hold: all of it is invalid then */
+    if (step != c->seg || len % c->seg != 0 || len / c->seg > c->per_msg) {
+      *invalid += MAX (1, len / MAX (step, 1));
+      continue;
+    }
+    for (off = 0, j = 0; off < len; off += c->seg, j++) {
+      guint idx = k * c->per_msg + j;
+      GstTileWirePacketHeader *h = &c->hs[n];
+      guint8 *stage = c->bufs + (gsize) idx * c->ps;
+      struct iovec *iov = &c->iovs[3 * idx];
+
+      if (gst_tile_wire_packet_header_parse (iov[0].iov_base,
+              GST_TILE_WIRE_PACKET_HEADER_SIZE, h,
+              NULL) != GST_TILE_WIRE_PARSE_OK
+          || !gst_tile_wire_packet_check (h, c->config, NULL)
+          || h->unit != c->u->index) {
+        (*invalid)++;
+        continue;
+      }
+      if (c->pred[idx] != G_MAXUINT64 && h->frame == c->exp_frame &&
+          h->offset == c->pred[idx]) {
+        c->payloads[n] = iov[1].iov_base;       /* in place */
+      } else {
+        /* mispredicted: gather the payload into staging now, before any
+         * datagram of this batch is moved into the frame */
+        if (c->pred[idx] != G_MAXUINT64)
+          memcpy (stage, iov[1].iov_base, iov[1].iov_len);
+        c->payloads[n] = stage;
+      }
+      n++;
+    }
+  }
+  return n;
+}
+
+/* The datagram after the last one received is the next one expected. */
+static void
+udp_unit_predict (UdpUnit * c, guint n)
+{
+  GstTileWirePacketHeader *last = &c->hs[n - 1];
+
+  c->acked = TRUE;              /* data flows: our hello was heard */
+  c->have_exp = TRUE;
+  c->exp_frame = last->frame;
+  c->exp_off = last->offset + c->ps;
+  if (c->exp_off >= c->tile_size) {
+    c->exp_frame++;
+    c->exp_off = 0;
+  }
+}
+
+/* Receives batches until the generation is over (a CONFIG or EOS came and
+ * the socket is empty) or an error. */
+static void
+udp_unit_receive (UdpUnit * c, GError ** err)
+{
+  GstTileReceiver *self = c->self;
+
+  while (udp_unit_hello (c, err)) {
+    GstTileReceiverSlot *pinned;
     gboolean drain;
-    guint64 pos;
-    gint r, k;
-    guint n = 0, invalid = 0;
-
-    if (!acked) {
-      gint64 now = (gint64) gst_util_get_timestamp ();
-
-      if (now > hello_end) {
-        g_set_error (&err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-            "unit %u: no answer to UNIT_HELLO within %u ms", u->index, timeout);
-        break;
-      }
-      if (now >= next_hello) {
-        gst_tile_net_udp_send_to (fd, hello->data, hello->len,
-            (struct sockaddr *) &server, server_len);
-        next_hello = now + 100 * GST_MSECOND;
-      }
-    }
+    guint invalid = 0;
+    gint r, n;
 
     g_mutex_lock (&self->lock);
-    drain = self->udp_drain || !self->running || self->session != session;
+    drain = self->udp_drain || !self->running || self->session != c->session;
     g_mutex_unlock (&self->lock);
-    if (!drain && !gst_tile_net_wait (fd, FALSE, acked ? 100 : 20, NULL))
+    if (!drain && !gst_tile_net_wait (c->fd, FALSE, c->acked ? 100 : 20, NULL))
       continue;
 
-    /* predict: the frame we expect continues where the last datagram
-     * ended; pinned (a writer) so it cannot leave while we receive */
-    g_mutex_lock (&self->lock);
-    if (have_exp && self->session == session) {
-      for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
-        GstTileReceiverSlot *sl = &self->slots[i];
-
-        if (sl->state == SLOT_FILLING && sl->session == session &&
-            sl->frame == exp_frame) {
-          pinned = sl;
-          pinned->writers++;
-          break;
-        }
-      }
-    }
-    g_mutex_unlock (&self->lock);
-
-    pos = exp_off;
-    for (i = 0; i < max_pk; i++) {
-      struct iovec *iov = &iovs[3 * i];
-      guint8 *stage = bufs + (gsize) i * ps;
-
-      iov[0].iov_base = hdrs + (gsize) i *GST_TILE_WIRE_PACKET_HEADER_SIZE;
-      iov[0].iov_len = GST_TILE_WIRE_PACKET_HEADER_SIZE;
-      pred[i] = G_MAXUINT64;
-      if (pinned && pos < tile_size) {
-        guint idx = self->pk_base[u->index] + pos / ps;
-        gsize len = MIN (ps, tile_size - pos);
-
-        /* only this unit's thread sets the bits of its tile */
-        if (!(pinned->got[idx / 8] & (1 << (idx % 8)))) {
-          pred[i] = pos;
-          iov[1].iov_base = pinned->map.data + tile_off + pos;
-          iov[1].iov_len = len;
-          iov[2].iov_base = stage + len;
-          iov[2].iov_len = ps - len;
-        }
-        pos += ps;
-      }
-      if (pred[i] == G_MAXUINT64) {
-        iov[1].iov_base = stage;
-        iov[1].iov_len = ps;
-        iov[2].iov_base = NULL;
-        iov[2].iov_len = 0;
-      }
-    }
-    for (i = 0; i < vlen; i++) {
-      memset (&msgs[i].msg_hdr, 0, sizeof (struct msghdr));
-      msgs[i].msg_hdr.msg_iov = &iovs[3 * i * per_msg];
-      msgs[i].msg_hdr.msg_iovlen = 3 * per_msg;
-      msgs[i].msg_hdr.msg_control = cmsgs + (gsize) i *UDP_CMSG;
-      msgs[i].msg_hdr.msg_controllen = UDP_CMSG;
-    }
-    r = gst_tile_net_udp_recv_batch (fd, msgs, vlen, &err);
-    if (r <= 0) {
-      if (pinned)
-        udp_file_batch (self, u, session, hs, payloads, 0, copies, 0, pinned);
-      if (r < 0) {
-        g_prefix_error (&err, "unit %u: ", u->index);
-        break;
-      }
-      if (drain)
-        break;                  /* the socket is empty: generation over */
-      continue;
-    }
-
-    for (k = 0; k < r; k++) {
-      struct msghdr *m = &msgs[k].msg_hdr;
-      guint len = msgs[k].msg_len, step = len, off, j;
-      guint32 drops;
-
-      drops = G_MAXUINT32;
-      gst_tile_net_udp_message_info (m, &step, &drops);
-      /* read by the stats under the lock, which is not held here */
-      if (drops != G_MAXUINT32)
-        g_atomic_int_set ((gint *) & self->unit_drops[u->index], drops);
-      if (!acked && len >= GST_TILE_WIRE_HEADER_SIZE &&
-          len <= GST_TILE_WIRE_PACKET_HEADER_SIZE + (gsize) ps &&
-          GST_READ_UINT32_BE (iovs[3 * k * per_msg].iov_base) ==
-          GST_TILE_WIRE_MAGIC) {
-        /* a control message: gather its bytes back into one buffer */
-        guint8 ctl[GST_TILE_WIRE_PACKET_HEADER_SIZE + 2048];
-        gsize got = MIN (len, sizeof (ctl)), h0 = MIN (got,
-            GST_TILE_WIRE_PACKET_HEADER_SIZE);
-
-        memcpy (ctl, iovs[3 * k * per_msg].iov_base, h0);
-        if (got > h0)
-          memcpy (ctl + h0, iovs[3 * k * per_msg + 1].iov_base, MIN (got - h0,
-                  iovs[3 * k * per_msg + 1].iov_len));
-        acked = udp_hello_answer (ctl, got, &err);
-        if (err) {
-          if (pinned)
-            udp_file_batch (self, u, session, hs, payloads, 0, copies, 0,
-                pinned);
-          goto done;
-        }
-        continue;
-      }
-      /* every datagram of a message must be a whole one, or the layout
-       * does not hold: all of it is invalid then */
-      if (step != seg || len % seg != 0 || len / seg > per_msg) {
-        invalid += MAX (1, len / MAX (step, 1));
-        continue;
-      }
-      for (off = 0, j = 0; off < len; off += seg, j++) {
-        guint idx = k * per_msg + j;
-        GstTileWirePacketHeader *h = &hs[n];
-        guint8 *stage = bufs + (gsize) idx * ps;
-
-        if (gst_tile_wire_packet_header_parse (iovs[3 * idx].iov_base,
-                GST_TILE_WIRE_PACKET_HEADER_SIZE, h,
-                NULL) != GST_TILE_WIRE_PARSE_OK
-            || !gst_tile_wire_packet_check (h, config, NULL)
-            || h->unit != u->index) {
-          invalid++;
-          continue;
-        }
-        if (pred[idx] != G_MAXUINT64 && h->frame == exp_frame &&
-            h->offset == pred[idx]) {
-          payloads[n] = iovs[3 * idx + 1].iov_base;     /* in place */
-        } else {
-          /* mispredicted: gather the payload into staging now, before any
-           * datagram of this batch is moved into the frame */
-          if (pred[idx] != G_MAXUINT64)
-            memcpy (stage, iovs[3 * idx + 1].iov_base,
-                iovs[3 * idx + 1].iov_len);
-          payloads[n] = stage;
-        }
-        n++;
-      }
-    }
-    if (n > 0) {
-      GstTileWirePacketHeader *last = &hs[n - 1];
-
-      acked = TRUE;             /* data flows: our hello was heard */
-      have_exp = TRUE;
-      exp_frame = last->frame;
-      exp_off = last->offset + ps;
-      if (exp_off >= tile_size) {
-        exp_frame++;
-        exp_off = 0;
-      }
-    }
+    pinned = udp_unit_pin (c);
+    udp_unit_layout (c, pinned);
+    r = gst_tile_net_udp_recv_batch (c->fd, c->msgs, c->vlen, err);
+    n = r > 0 ? udp_unit_parse (c, r, &invalid, err) : 0;
+    if (n > 0)
+      udp_unit_predict (c, n);
     if (n > 0 || invalid > 0 || pinned)
-      udp_file_batch (self, u, session, hs, payloads, n, copies, invalid,
-          pinned);
+      udp_file_batch (self, c->u, c->session, c->hs, c->payloads, MAX (n, 0),
+          c->copies, invalid, pinned);
+    if (r < 0)
+      g_prefix_error (err, "unit %u: ", c->u->index);
+    if (r < 0 || n < 0 || (r == 0 && drain))
+      return;                   /* (an empty socket when draining: done) */
+  }
+}
+
+gpointer
+gst_tile_receiver_udp_unit (gpointer data)
+{
+  GstTileReceiverUnit *u = data;
+  GstTileReceiver *self = u->rx;
+  GstTileWireUnitHello uh;
+  GError *err = NULL;
+  UdpUnit c = { 0 };
+
+  c.self = self;
+  c.u = u;
+  c.hello = g_byte_array_new ();
+  g_mutex_lock (&self->lock);
+  c.config = self->config;
+  c.session = self->session;
+  uh.token = c.config->token;
+  uh.generation = c.config->generation;
+  uh.unit = u->index;
+  memcpy (&c.server, &self->server, sizeof (c.server));
+  c.server_len = self->server_len;
+  g_mutex_unlock (&self->lock);
+  c.ps = c.config->packet_size;
+  c.seg = GST_TILE_WIRE_PACKET_HEADER_SIZE + c.ps;
+  c.tile_off = c.config->tiles[u->index].offset;
+  c.tile_size = c.config->tiles[u->index].size;
+
+  if (udp_unit_open (&c, &err)) {
+    udp_unit_alloc (&c);
+    gst_tile_wire_unit_hello_pack (&uh, c.hello, NULL);
+    c.hello_end = (gint64) gst_util_get_timestamp () +
+        (gint64) self->timeout * GST_MSECOND;
+    udp_unit_receive (&c, &err);
   }
 
-done:
   g_mutex_lock (&self->lock);
-  if (err && self->running && self->session == session) {
+  if (err && self->running && self->session == c.session) {
     GST_WARNING_OBJECT (self->log_object, "%s", err->message);
     gst_tile_receiver_set_error_locked (self, err);
   }
@@ -634,16 +735,7 @@ done:
   self->units_running--;
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
-  g_byte_array_unref (hello);
-  g_free (hdrs);
-  g_free (pred);
-  g_free (bufs);
-  g_free (cmsgs);
-  g_free (msgs);
-  g_free (iovs);
-  g_free (hs);
-  g_free (payloads);
-  g_free (copies);
+  udp_unit_free (&c);
   return NULL;
 }
 

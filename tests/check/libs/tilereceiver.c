@@ -379,8 +379,7 @@ GST_START_TEST (test_udp_loss_concealed)
   fail_unless (gst_tile_wire_header_parse (hello, n, &h, NULL) ==
       GST_TILE_WIRE_PARSE_OK);
   fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_UNIT_HELLO);
-  gst_tile_net_udp_send_to (udp, hello, n, (struct sockaddr *) &unit,
-      unit_len);
+  gst_tile_net_udp_send_to (udp, hello, n, (struct sockaddr *) &unit, unit_len);
   /* its window, before any frame */
   fail_unless (gst_tile_net_read_message (s.ctl, 5000, &h, m, NULL));
   fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_ACK);
