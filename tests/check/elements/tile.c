@@ -22,8 +22,6 @@
 #include <gst/bc/bclossmeta.h>
 #include <gst/bc/bcwire.h>
 
-#include "bcdocscheck.h"
-
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -45,7 +43,7 @@ typedef struct
   guint port;
 } Link;
 
-#include "pipeline.h"
+#include "gstbctest.h"
 
 static void
 tx_start (Link * l, const gchar * caps, guint port, const gchar * props)
@@ -111,33 +109,21 @@ rx_stop (Link * l)
 static GstStructure *
 get_stats (GstElement * e)
 {
-  GstStructure *s = NULL;
-
-  g_object_get (e, "stats", &s, NULL);
-  fail_unless (s != NULL);
-  return s;
+  return test_get_stats (e, TILE_STATS);
 }
 
 static guint64
 stat_u64 (GstElement * e, const gchar * field)
 {
-  GstStructure *s = get_stats (e);
-  guint64 v = 0;
-
-  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s in %"
-      GST_PTR_FORMAT, field, s);
-  gst_structure_free (s);
-  return v;
+  return test_stat_u64 (e, TILE_STATS, field);
 }
 
 static guint
 stat_uint (GstElement * e, const gchar * field)
 {
-  GstStructure *s = get_stats (e);
   guint v = 0;
 
-  fail_unless (gst_structure_get_uint (s, field, &v), "no %s", field);
-  gst_structure_free (s);
+  test_get_stat (e, TILE_STATS, field, G_TYPE_UINT, &v);
   return v;
 }
 
@@ -154,19 +140,7 @@ wait_u64 (GstElement * e, const gchar * field, guint64 value)
 static void
 wait_connected (Link * l)
 {
-  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (g_get_monotonic_time () < end) {
-    GstStructure *s = get_stats (l->tilesink);
-    gboolean connected = FALSE;
-
-    gst_structure_get_boolean (s, "connected", &connected);
-    gst_structure_free (s);
-    if (connected)
-      return;
-    g_usleep (5000);
-  }
-  fail ("the receiver did not connect within 10 s");
+  test_wait_connected (l->tilesink);
 }
 
 static void
