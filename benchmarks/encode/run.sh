@@ -23,38 +23,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 export BC_SRC_ROOT=$(cd "$here/../.." && pwd)
 # shellcheck source=../venv.sh
 . "$BC_SRC_ROOT/benchmarks/venv.sh"
+# shellcheck source=../benchlib.sh
+. "$BC_SRC_ROOT/benchmarks/benchlib.sh"
 
 build=${BUILD_DIR:-$BC_SRC_ROOT/build-bench}
 venv=${BC_BENCH_VENV:-$BC_SRC_ROOT/benchmarks/.venv}
 
-if ! command -v meson >/dev/null || ! command -v ninja >/dev/null \
-    || ! pkg-config --exists gstreamer-video-1.0 2>/dev/null; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "run.sh: installing build dependencies" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq meson ninja-build gcc pkg-config \
-      libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
-  else
-    echo "run.sh: meson, ninja and the GStreamer development files are" \
-      "needed" >&2
-    exit 1
-  fi
-fi
-
-if [ ! -f "$build/build.ninja" ]; then
-  meson setup "$build" "$BC_SRC_ROOT" -Dbuildtype=release >&2
-fi
-buildtype=$(meson introspect --buildoptions "$build" 2>/dev/null \
-  | python3 -c 'import json, sys
-print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "buildtype"))' \
-  2>/dev/null || echo unknown)
-case $buildtype in
-  release|debugoptimized) ;;
-  *) echo "run.sh: warning: $build is a '$buildtype' build;" \
-       "benchmark a release build (BUILD_DIR)" >&2 ;;
-esac
-ninja -C "$build" benchmarks/encode/bc-encode-bench >&2
+bc_build_deps
+bc_bench_build "$build" benchmarks/encode/bc-encode-bench
 # the GL path, when the build has the GStreamer GL library
 gl_args=()
 if ninja -C "$build" -t targets all 2>/dev/null \
