@@ -7,8 +7,9 @@
  * - pictures: the synthetic test picture, the photographs
  *   benchmarks/photos.py caches, conversions to pixel layouts;
  * - the library's encoder and decoder on whole frames, and PSNR;
- * - pipelines: parse one, find its elements, check its bus, wait for EOS,
- *   pull samples, stop it; run_child () for tests in a child process;
+ * - pipelines: parse one, find its elements, check its bus and its error
+ *   messages, wait for EOS, pull samples, stop it; run_child () for tests
+ *   in a child process;
  * - the statistics (a GstStructure property) of elements;
  * - GL test logging, and the check that docs/elements.md describes an
  *   element.
@@ -349,6 +350,39 @@ check_bus (GstElement * pipeline)
         GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message, dbg ? dbg : "");
   }
   gst_object_unref (bus);
+}
+
+/* Waits up to PULL_TIMEOUT for an ERROR message on @bus and checks it: its
+ * error is @code of @domain (any error when @domain is 0) and its debug
+ * text has each of the strings that follow, up to NULL. Returns the
+ * message. */
+static inline GstMessage *
+check_error_message (GstBus * bus, GQuark domain, gint code, ...)
+{
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT,
+      GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  gchar *dbg = NULL;
+  const gchar *needle;
+  va_list args;
+
+  fail_unless (msg != NULL, "no error message");
+  gst_message_parse_error (msg, &err, &dbg);
+  GST_INFO ("error: %s (%s)", err->message, GST_STR_NULL (dbg));
+  fail_unless (domain == 0 || g_error_matches (err, domain, code),
+      "unexpected error %s", err->message);
+  fail_unless (dbg != NULL, "no debug text with %s", err->message);
+  va_start (args, code);
+  needle = va_arg (args, const gchar *);
+  while (needle != NULL) {
+    fail_unless (strstr (dbg, needle) != NULL, "debug text '%s' lacks '%s'",
+        dbg, needle);
+    needle = va_arg (args, const gchar *);
+  }
+  va_end (args);
+  g_error_free (err);
+  g_free (dbg);
+  return msg;
 }
 
 static inline void

@@ -272,10 +272,7 @@ check_wrong_size (gsize size, GstBcFormat format, guint width, guint height)
   GstBcInfo info;
   guint8 *data = make_frame (format, width, height, 5, &info);
   guint8 *bad = g_malloc0 (MAX (size, 1));
-  GstMessage *msg;
-  GError *err = NULL;
-  gchar *debug = NULL;
-  gchar *num;
+  gchar *actual, *expected;
 
   memcpy (bad, data, MIN (size, info.size));
   gst_element_set_bus (h->element, bus);
@@ -285,25 +282,13 @@ check_wrong_size (gsize size, GstBcFormat format, guint width, guint height)
       GST_FLOW_ERROR);
   fail_unless (gst_harness_try_pull (h) == NULL);
 
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "no error message for a %" G_GSIZE_FORMAT
-      " byte buffer", size);
-  gst_message_parse_error (msg, &err, &debug);
-  GST_INFO ("error: %s (%s)", err->message, debug);
-  fail_unless (g_error_matches (err, GST_STREAM_ERROR,
-          GST_STREAM_ERROR_DECODE), "unexpected error %s", err->message);
-  fail_unless (debug != NULL);
-  num = g_strdup_printf (" %" G_GSIZE_FORMAT " ", size);
-  fail_unless (strstr (debug, num) != NULL, "debug '%s' lacks the actual "
-      "size", debug);
-  g_free (num);
-  num = g_strdup_printf (" %" G_GSIZE_FORMAT " ", info.size);
-  fail_unless (strstr (debug, num) != NULL, "debug '%s' lacks the expected "
-      "size", debug);
-  g_free (num);
-  g_error_free (err);
-  g_free (debug);
-  gst_message_unref (msg);
+  /* the actual and the expected size */
+  actual = g_strdup_printf (" %" G_GSIZE_FORMAT " ", size);
+  expected = g_strdup_printf (" %" G_GSIZE_FORMAT " ", info.size);
+  gst_message_unref (check_error_message (bus, GST_STREAM_ERROR,
+          GST_STREAM_ERROR_DECODE, actual, expected, NULL));
+  g_free (actual);
+  g_free (expected);
 
   /* the element is still usable afterwards */
   fail_unless_equals_int (gst_harness_push (h, wrap (data, info.size)),

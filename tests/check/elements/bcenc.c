@@ -649,9 +649,6 @@ GST_START_TEST (test_short_buffer)
   for (f = 0; f < G_N_ELEMENTS (factories); f++) {
     GstHarness *h = harness_new (factories[f], NULL);
     GstBus *bus = gst_bus_new ();
-    GstMessage *msg;
-    GError *err = NULL;
-    gchar *debug = NULL;
     GstBuffer *in;
 
     gst_element_set_bus (h->element, bus);
@@ -662,20 +659,9 @@ GST_START_TEST (test_short_buffer)
     fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_ERROR);
     fail_unless (gst_harness_try_pull (h) == NULL);
 
-    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    fail_unless (msg != NULL, "no error message on the bus");
-    gst_message_parse_error (msg, &err, &debug);
-    fail_unless (g_error_matches (err, GST_STREAM_ERROR,
-            GST_STREAM_ERROR_FORMAT), "unexpected error %s", err->message);
-    fail_unless (debug != NULL);
-    GST_INFO ("error: %s (%s)", err->message, debug);
-    fail_unless (strstr (debug, "1000") != NULL, "debug '%s' lacks the "
-        "actual size", debug);
-    fail_unless (strstr (debug, "3120") != NULL, "debug '%s' lacks the "
-        "expected size", debug);
-    g_error_free (err);
-    g_free (debug);
-    gst_message_unref (msg);
+    /* the actual and the expected size */
+    gst_message_unref (check_error_message (bus, GST_STREAM_ERROR,
+            GST_STREAM_ERROR_FORMAT, "1000", "3120", NULL));
 
     gst_element_set_bus (h->element, NULL);
     gst_object_unref (bus);
@@ -722,9 +708,7 @@ GST_START_TEST (test_input_video_meta)
   GstHarness *h = harness_new ("bc3enc", "ycocg", FALSE, NULL);
   GstBus *bus = gst_bus_new ();
   GstBuffer *out;
-  GstMessage *msg;
-  GError *err = NULL;
-  gchar *debug = NULL, *num;
+  gchar *num;
   GstQuery *query;
   GstCaps *caps;
 
@@ -751,15 +735,9 @@ GST_START_TEST (test_input_video_meta)
   fail_unless_equals_int (gst_harness_push (h,
           picture_to_buffer_with_meta (pic, w, hh, offset, stride,
               needed - 1)), GST_FLOW_ERROR);
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL);
-  gst_message_parse_error (msg, &err, &debug);
   num = g_strdup_printf ("%" G_GSIZE_FORMAT, needed);
-  fail_unless (strstr (debug, num) != NULL, "debug '%s' lacks %s", debug, num);
+  gst_message_unref (check_error_message (bus, 0, 0, num, NULL));
   g_free (num);
-  g_error_free (err);
-  g_free (debug);
-  gst_message_unref (msg);
 
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
@@ -882,9 +860,6 @@ GST_START_TEST (test_pipeline_not_negotiated)
 {
   GstElement *pipeline, *src, *filter, *enc, *sink;
   GstBus *bus;
-  GstMessage *msg;
-  GError *err = NULL;
-  gchar *debug = NULL;
   GstCaps *caps;
 
   /* GRAY8 forced before bc1enc, linked without caps checks so that
@@ -910,17 +885,7 @@ GST_START_TEST (test_pipeline_not_negotiated)
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
   bus = gst_element_get_bus (pipeline);
-  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
-      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
-  fail_unless (msg != NULL, "no error within 10 s");
-  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
-  gst_message_parse_error (msg, &err, &debug);
-  GST_INFO ("error: %s (%s)", err->message, debug);
-  fail_unless (debug != NULL && strstr (debug, "not-negotiated") != NULL,
-      "unexpected error %s (%s)", err->message, GST_STR_NULL (debug));
-  g_error_free (err);
-  g_free (debug);
-  gst_message_unref (msg);
+  gst_message_unref (check_error_message (bus, 0, 0, "not-negotiated", NULL));
   gst_object_unref (bus);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (pipeline);
