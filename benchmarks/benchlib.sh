@@ -2,8 +2,12 @@
 # Copyright (C) 2026 gst-bc developers
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Sourced by benchmarks/*/run.sh (bash): what they share besides the venv
-# (venv.sh).
+# Sourced by benchmarks/*/run.sh (bash): what they share. Sources venv.sh
+# (bc_venv, bc_photos) and sets
+#
+#   BC_BUILD   the meson build directory: BUILD_DIR, by default build-bench
+#              in the source tree
+#   BC_VENV    the Python venv: BC_BENCH_VENV, by default benchmarks/.venv
 #
 #   bc_apt_install PACKAGE...
 #
@@ -22,6 +26,11 @@
 # the ninja TARGETs.
 
 BC_SRC_ROOT=${BC_SRC_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+# shellcheck source=venv.sh
+. "$BC_SRC_ROOT/benchmarks/venv.sh"
+
+BC_BUILD=${BUILD_DIR:-$BC_SRC_ROOT/build-bench}
+BC_VENV=${BC_BENCH_VENV:-$BC_SRC_ROOT/benchmarks/.venv}
 
 bc_apt_install () {
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

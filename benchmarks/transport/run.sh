@@ -26,13 +26,8 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 export BC_SRC_ROOT=$(cd "$here/../.." && pwd)
-# shellcheck source=../venv.sh
-. "$BC_SRC_ROOT/benchmarks/venv.sh"
 # shellcheck source=../benchlib.sh
 . "$BC_SRC_ROOT/benchmarks/benchlib.sh"
-
-build=${BUILD_DIR:-$BC_SRC_ROOT/build-bench}
-venv=${BC_BENCH_VENV:-$BC_SRC_ROOT/benchmarks/.venv}
 start=$(date +%s)
 
 bc_build_deps
@@ -50,13 +45,13 @@ for e in rtpvrawpay rtpvrawdepay udpsrc udpsink; do
     || bc_apt_install gstreamer1.0-plugins-good
 done
 
-bc_bench_build "$build" benchmarks/transport/bc-transport-bench \
+bc_bench_build "$BC_BUILD" benchmarks/transport/bc-transport-bench \
   gst/tile/libgsttile.so
 
 rc=0
-bc_venv "$venv" || rc=$?
+bc_venv "$BC_VENV" || rc=$?
 if [ $rc -ne 0 ]; then
-  echo "run.sh: cannot make the Python venv $venv" >&2
+  echo "run.sh: cannot make the Python venv $BC_VENV" >&2
   exit 1
 fi
 
@@ -91,12 +86,12 @@ fi
 export BC_TRANSPORT_SYSCTL
 
 # our plugins, and a registry of their own
-export GST_PLUGIN_PATH="$build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
-export GST_REGISTRY="$build/transport-bench-registry.bin"
+export GST_PLUGIN_PATH="$BC_BUILD/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+export GST_REGISTRY="$BC_BUILD/transport-bench-registry.bin"
 
 rc=0
-"$venv/bin/python" "$here/run.py" \
-  --driver "$build/benchmarks/transport/bc-transport-bench" \
+"$BC_VENV/bin/python" "$here/run.py" \
+  --driver "$BC_BUILD/benchmarks/transport/bc-transport-bench" \
   --command "benchmarks/transport/run.sh${*:+ $*}" "$@" || rc=$?
 echo "run.sh: done in $(( $(date +%s) - start )) s (exit $rc)" >&2
 exit $rc

@@ -23,15 +23,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 export BC_SRC_ROOT=$(cd "$here/../.." && pwd)
 # shellcheck source=../benchlib.sh
 . "$BC_SRC_ROOT/benchmarks/benchlib.sh"
-build=${BUILD_DIR:-$BC_SRC_ROOT/build-bench}
 
 command -v perf >/dev/null || bc_apt_install linux-perf \
   || echo "run.sh: no perf: the copy profile is left out" >&2
 
-bc_bench_build "$build" benchmarks/upload/bc-upload-bench \
+bc_bench_build "$BC_BUILD" benchmarks/upload/bc-upload-bench \
   benchmarks/upload/libbc-copytrace.so gst/tile/libgsttile.so \
   gst/glbc/libgstglbc.so
 
-export GST_PLUGIN_PATH="$build/gst"
+export GST_PLUGIN_PATH="$BC_BUILD/gst"
 export GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device
-exec python3 "$here/run.py" "$build/benchmarks/upload/bc-upload-bench" "$@"
+exec python3 "$here/run.py" "$BC_BUILD/benchmarks/upload/bc-upload-bench" "$@"
