@@ -511,8 +511,14 @@ run_child (const gchar * arg, const gchar * const *env_extra)
 /* ---------------------------------------------------------------------- */
 /* statistics                                                              */
 
-/* The statistics property of tilesink and tilesrc */
-#define TILE_STATS "stats"
+/* The statistics property of a transport element: "tile-stats" where it
+ * has one (tilesink: GstBaseSink owns "stats"), else "stats" */
+static inline const gchar *
+test_tile_stats_property (GstElement * element)
+{
+  return g_object_class_find_property (G_OBJECT_GET_CLASS (element),
+      "tile-stats") ? "tile-stats" : "stats";
+}
 
 /* The GstStructure of the statistics property @property of @element (free
  * it) */
@@ -557,7 +563,8 @@ test_wait_connected (GstElement * tilesink)
   gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
   while (g_get_monotonic_time () < end) {
-    GstStructure *s = test_get_stats (tilesink, TILE_STATS);
+    GstStructure *s = test_get_stats (tilesink,
+        test_tile_stats_property (tilesink));
     gboolean connected = FALSE;
 
     gst_structure_get_boolean (s, "connected", &connected);

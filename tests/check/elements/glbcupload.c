@@ -852,8 +852,8 @@ check_tiles (gboolean stepped)
   fail_unless_equals_uint64 (stat_u64 (up, "zero-copy-frames"), n);
   fail_unless_equals_uint64 (stat_u64 (up, "copied-frames"), 0);
   fail_unless_equals_int (g_atomic_int_get (&with_ts), n);
-  fail_unless_equals_uint64 (test_stat_u64 (tilesrc, TILE_STATS,
-          "tiles-stepped"), n * units);
+  fail_unless_equals_uint64 (test_stat_u64 (tilesrc,
+          test_tile_stats_property (tilesrc), "tiles-stepped"), n * units);
   if (stepped) {
     /* each tile uploaded once, before its frame was pushed: nothing left
      * to upload at the push */

@@ -105,13 +105,13 @@ rx_stop (Link * l)
 static GstStructure *
 get_stats (GstElement * e)
 {
-  return test_get_stats (e, TILE_STATS);
+  return test_get_stats (e, test_tile_stats_property (e));
 }
 
 static guint64
 stat_u64 (GstElement * e, const gchar * field)
 {
-  return test_stat_u64 (e, TILE_STATS, field);
+  return test_stat_u64 (e, test_tile_stats_property (e), field);
 }
 
 static guint
@@ -119,7 +119,7 @@ stat_uint (GstElement * e, const gchar * field)
 {
   guint v = 0;
 
-  test_get_stat (e, TILE_STATS, field, G_TYPE_UINT, &v);
+  test_get_stat (e, test_tile_stats_property (e), field, G_TYPE_UINT, &v);
   return v;
 }
 
