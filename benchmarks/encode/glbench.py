@@ -23,7 +23,9 @@ GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device) and reports:
   once for the comparison).
 
 Results go to results.json under "gl" and to a subsection of the
-encode-bench section of docs/performance.md.
+encode-bench section of docs/performance.md. Imported by run.py, which puts
+benchmarks/ (benchlib) and tests/interop/ (the decoder and PSNR of the
+interop test) on sys.path first.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ import json
 import subprocess
 from pathlib import Path
 
-import numpy as np
+from benchlib import load_rgba, log, mean
+from interop import psnr_channels, t2d_decode
 
 # Published GPU encoders, on a 2006 NVIDIA GeForce 8800 GTX (constants, not
 # measured here): J.M.P. van Waveren, "Real-Time DXT Compression" (2006) and
@@ -86,28 +89,17 @@ def cpu_blocks(driver: Path, frame: dict, path: Path, fmt: str,
     return out.read_bytes()
 
 
-def psnr_of(fmt: str, decoded: np.ndarray, src: np.ndarray, psnr_rgb):
-    """PSNR over what the format codes of the RGBA frame @src: BC4 the luma
-    (bcencode.c's luma_of ()), BC5 red and green, the others RGB."""
-    if fmt == "BC4":
-        s = src.astype(np.uint32)
-        luma = (77 * s[..., 0] + 150 * s[..., 1] + 29 * s[..., 2] + 128) >> 8
-        return psnr_rgb(decoded[..., :1], luma.astype(np.uint8)[..., None])
-    if fmt == "BC5":
-        return psnr_rgb(decoded[..., :2], src[..., :2])
-    return psnr_rgb(decoded, src)
-
-
 def measure(gl_driver: Path, cpu_driver: Path, todo: list[dict],
             manifest_dir: Path, configs, new_configs, reps: int,
-            min_time: float, tmp: Path, log, load, psnr_rgb,
-            t2d_decode) -> dict | None:
-    """configs at every size, new_configs at 1080p only"""
+            min_time: float, tmp: Path) -> dict | None:
+    """configs at every size, new_configs at 1080p only. PSNR is over what
+    the format codes of the RGBA frame: BC4 the luma the encoder computes
+    from RGBA input, BC5 red and green, the others RGB."""
     runs = []
     renderer = version = None
     for frame in todo:
         path = manifest_dir / frame["file"]
-        src = load(path, frame)
+        src = load_rgba(path, frame["width"], frame["height"])
         todo_configs = list(configs)
         if frame["kind"] == "1080p":
             todo_configs += new_configs
@@ -121,11 +113,10 @@ def measure(gl_driver: Path, cpu_driver: Path, todo: list[dict],
             blocks = out.read_bytes()
             cpu = cpu_blocks(cpu_driver, frame, path, fmt, quality,
                              tmp / "cpu.bc")
-            psnr = psnr_of(fmt, t2d_decode(fmt, blocks, frame["width"],
-                                           frame["height"]), src, psnr_rgb)
-            psnr_cpu = psnr_of(fmt, t2d_decode(fmt, cpu, frame["width"],
-                                               frame["height"]), src,
-                               psnr_rgb)
+            psnr = psnr_channels(fmt, t2d_decode(fmt, blocks, frame["width"],
+                                                 frame["height"]), src)
+            psnr_cpu = psnr_channels(fmt, t2d_decode(fmt, cpu, frame["width"],
+                                                     frame["height"]), src)
             bs = 8 if fmt in ("BC1", "BC4") else 16
             differ = sum(1 for i in range(0, len(cpu), bs)
                          if cpu[i:i + bs] != blocks[i:i + bs]) \
@@ -145,11 +136,6 @@ def measure(gl_driver: Path, cpu_driver: Path, todo: list[dict],
                 f"{psnr:6.2f} dB (CPU {psnr_cpu:6.2f}), {differ} blocks "
                 "differ")
     return {"renderer": renderer, "version": version, "runs": runs}
-
-
-def _mean(values):
-    values = [v for v in values if v is not None]
-    return sum(values) / len(values) if values else None
 
 
 def markdown(gl: dict | None, configs) -> list[str]:
@@ -197,16 +183,16 @@ def markdown(gl: dict | None, configs) -> list[str]:
                   r["format"] == fmt and r["quality"] == q]
             if not rs:
                 continue
-            gpu = _mean(r["gpu_ms"] for r in rs)
-            dpsnr = _mean(r["psnr"] - r["psnr_cpu"] for r in rs)
+            gpu = mean(r["gpu_ms"] for r in rs)
+            dpsnr = mean(r["psnr"] - r["psnr_cpu"] for r in rs)
             differ = sum(r["blocks_differ"] for r in rs)
             total = sum(r["blocks"] for r in rs)
-            mpix = _mean(r["mpix_per_s"] for r in rs)
+            mpix = mean(r["mpix_per_s"] for r in rs)
             lines.append(
                 f"| {fmt} | {q} | {mpix:.{1 if mpix >= 10 else 2}f} "
                 f"| {'–' if gpu is None else f'{gpu:.3f}'} | "
-                f"{_mean(r['single_frame_ms'] for r in rs):.1f} | "
-                f"{_mean(r['psnr'] for r in rs):.2f} | {dpsnr:+.4f} | "
+                f"{mean(r['single_frame_ms'] for r in rs):.1f} | "
+                f"{mean(r['psnr'] for r in rs):.2f} | {dpsnr:+.4f} | "
                 f"{differ} of {total} |")
         lines.append("")
     lines += ["Published GPU encoders for comparison (constants, not "

@@ -37,7 +37,6 @@ docs/performance.md (created with a short introduction when missing).
 from __future__ import annotations
 
 import argparse
-import datetime
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -54,13 +53,15 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE.parent.parent
+sys.path.insert(0, str(SRC / "benchmarks"))
 # the YCoCg conversion and PSNR of the interop test, which checks that they
 # match our decoder bit for bit
 sys.path.insert(0, str(SRC / "tests" / "interop"))
-from interop import psnr_rgb, t2d_decode  # noqa: E402
-
 sys.path.insert(0, str(HERE))
+import benchlib  # noqa: E402
 import glbench  # noqa: E402
+from benchlib import log  # noqa: E402
+from interop import psnr_channels, psnr_rgb, t2d_decode  # noqa: E402
 
 CONFIGS = [
     ("BC1", "fast"), ("BC1", "normal"), ("BC1", "high"),
@@ -106,13 +107,9 @@ NEW_REFERENCES = [
 
 
 def psnr_of(fmt: str, decoded: np.ndarray, src: np.ndarray) -> float:
-    """PSNR over the channels the format codes (BC4: red, BC5: red and
-    green, else RGB)."""
-    if fmt == "BC4":
-        return psnr_rgb(decoded[..., :1], src[..., :1])
-    if fmt == "BC5":
-        return psnr_rgb(decoded[..., :2], src[..., :2])
-    return psnr_rgb(decoded, src)
+    """PSNR over the channels the format codes: BC4 red (ours is fed the red
+    channel, etcpak codes red), BC5 red and green, else RGB."""
+    return psnr_channels(fmt, decoded, src, bc4_channel=0)
 
 # Published single-thread numbers quoted by the project's issue (not
 # measured here: stb_dxt, rgbcx and van Waveren's encoder are not available
@@ -127,10 +124,6 @@ STB_DXT_MPIX = 50.0
 
 MARK_START = "<!-- encode-bench:start -->"
 MARK_END = "<!-- encode-bench:end -->"
-
-
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
 
 
 # --------------------------------------------------------------------------
@@ -199,7 +192,7 @@ def etcpak_worker(args) -> int:
     """Child process: measures one etcpak build on one frame."""
     mod = load_etcpak_build(args.etcpak_worker, Path(args.etcpak_path))
     w, h = args.width, args.height
-    src = np.fromfile(args.frame, dtype=np.uint8).reshape(h, w, 4)
+    src = benchlib.load_rgba(args.frame, w, h)
     raw = src.tobytes()
     out = []
     funcs = ETCPAK_FUNCS + (NEW_ETCPAK_FUNCS if args.new_formats else [])
@@ -517,28 +510,14 @@ def new_markdown(results: dict) -> list[str]:
 
 
 def machine_info(simd: str) -> dict:
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     return {
-        "cpu": cpu,
+        "cpu": benchlib.cpu_model(),
         "cores": os.cpu_count(),
         "kernel": platform.release(),
         "python": platform.python_version(),
-        "date": datetime.datetime.now(datetime.timezone.utc)
-        .strftime("%Y-%m-%d %H:%M UTC"),
+        "date": benchlib.utc_date(),
         "simd": simd,
     }
-
-
-def mean(values) -> float:
-    values = list(values)
-    return float(np.mean(values)) if values else float("nan")
 
 
 def summarise(runs: list[dict]) -> dict:
@@ -550,8 +529,8 @@ def summarise(runs: list[dict]) -> dict:
         groups.setdefault(key, []).append(r)
     out = {}
     for key, rs in groups.items():
-        out[key] = {"mpix_per_s": mean(r["mpix_per_s"] for r in rs),
-                    "psnr": mean(r["psnr"] for r in rs),
+        out[key] = {"mpix_per_s": benchlib.mean(r["mpix_per_s"] for r in rs),
+                    "psnr": benchlib.mean(r["psnr"] for r in rs),
                     "photos": len(rs)}
     return out
 
@@ -796,29 +775,6 @@ def markdown(results: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-INTRO = """# Performance
-
-Measurements of gst-bc on the project's reference machine. Each section is
-written by a benchmark script in `benchmarks/` and says the machine, date and
-method it was measured with; rerun the script to refresh it. Speeds depend on
-the machine and on other load; the ratios to other implementations measured
-in the same run are the numbers to compare across machines.
-
-"""
-
-
-def write_doc(doc: Path, section: str) -> None:
-    text = doc.read_text() if doc.exists() else INTRO
-    if MARK_START in text and MARK_END in text:
-        head = text[:text.index(MARK_START)]
-        tail = text[text.index(MARK_END) + len(MARK_END):].lstrip("\n")
-        text = head + section + ("\n" + tail if tail else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    doc.parent.mkdir(parents=True, exist_ok=True)
-    doc.write_text(text)
-
-
 # --------------------------------------------------------------------------
 
 
@@ -908,8 +864,7 @@ def main() -> int:
         out = Path(tmp) / "blocks.bc"
         for frame in todo:
             path = args.manifest.parent / frame["file"]
-            src = np.fromfile(path, dtype=np.uint8).reshape(
-                frame["height"], frame["width"], 4)
+            src = benchlib.load_rgba(path, frame["width"], frame["height"])
             size = frame["kind"]
             settings = [(1, "auto"), (all_threads, "auto")]
             if size == "1080p":
@@ -1010,26 +965,20 @@ def main() -> int:
 
 
 def measure_gl(args, todo: list[dict]) -> dict | None:
-    def load(path: Path, frame: dict):
-        return np.fromfile(path, dtype=np.uint8).reshape(
-            frame["height"], frame["width"], 4)
-
     with tempfile.TemporaryDirectory() as tmp:
         return glbench.measure(args.gl_driver, args.driver, todo,
                                args.manifest.parent, CONFIGS,
                                [] if args.no_new_formats else GL_NEW_CONFIGS,
-                               args.reps,
-                               args.min_time, Path(tmp), log, load,
-                               psnr_rgb, t2d_decode)
+                               args.reps, args.min_time, Path(tmp))
 
 
 def report(args, results: dict) -> int:
     """Writes results.json and the docs/performance.md section."""
-    args.out.write_text(json.dumps(results, indent=1) + "\n")
+    benchlib.write_json(args.out, results)
     log(f"wrote {args.out}")
     section = markdown(results)
     if not args.no_doc:
-        write_doc(args.doc, section)
+        benchlib.write_doc_section(section, MARK_START, MARK_END, args.doc)
         log(f"wrote {args.doc}")
     print(section)
     return 0

@@ -21,61 +21,32 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 export BC_SRC_ROOT=$(cd "$here/../.." && pwd)
-# shellcheck source=../venv.sh
-. "$BC_SRC_ROOT/benchmarks/venv.sh"
+# shellcheck source=../benchlib.sh
+. "$BC_SRC_ROOT/benchmarks/benchlib.sh"
 
-build=${BUILD_DIR:-$BC_SRC_ROOT/build-bench}
-venv=${BC_BENCH_VENV:-$BC_SRC_ROOT/benchmarks/.venv}
-
-if ! command -v meson >/dev/null || ! command -v ninja >/dev/null \
-    || ! pkg-config --exists gstreamer-video-1.0 2>/dev/null; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "run.sh: installing build dependencies" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq meson ninja-build gcc pkg-config \
-      libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
-  else
-    echo "run.sh: meson, ninja and the GStreamer development files are" \
-      "needed" >&2
-    exit 1
-  fi
-fi
-
-if [ ! -f "$build/build.ninja" ]; then
-  meson setup "$build" "$BC_SRC_ROOT" -Dbuildtype=release >&2
-fi
-buildtype=$(meson introspect --buildoptions "$build" 2>/dev/null \
-  | python3 -c 'import json, sys
-print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "buildtype"))' \
-  2>/dev/null || echo unknown)
-case $buildtype in
-  release|debugoptimized) ;;
-  *) echo "run.sh: warning: $build is a '$buildtype' build;" \
-       "benchmark a release build (BUILD_DIR)" >&2 ;;
-esac
-ninja -C "$build" benchmarks/encode/bc-encode-bench >&2
+bc_build_deps
+bc_bench_build "$BC_BUILD" benchmarks/encode/bc-encode-bench
 # the GL path, when the build has the GStreamer GL library
 gl_args=()
-if ninja -C "$build" -t targets all 2>/dev/null \
+if ninja -C "$BC_BUILD" -t targets all 2>/dev/null \
     | grep -q '^benchmarks/encode/bc-encode-gl-bench:'; then
-  ninja -C "$build" benchmarks/encode/bc-encode-gl-bench >&2
-  gl_args=(--gl-driver "$build/benchmarks/encode/bc-encode-gl-bench")
+  ninja -C "$BC_BUILD" benchmarks/encode/bc-encode-gl-bench >&2
+  gl_args=(--gl-driver "$BC_BUILD/benchmarks/encode/bc-encode-gl-bench")
 fi
 
 rc=0
-bc_venv "$venv" || rc=$?
+bc_venv "$BC_VENV" || rc=$?
 if [ $rc -ne 0 ]; then
-  echo "run.sh: cannot make the Python venv $venv" >&2
+  echo "run.sh: cannot make the Python venv $BC_VENV" >&2
   exit 1
 fi
 rc=0
-bc_photos "$venv" || rc=$?
+bc_photos "$BC_VENV" || rc=$?
 if [ $rc -ne 0 ]; then
   echo "run.sh: cannot fetch the photographs" >&2
   exit 1
 fi
 
-exec "$venv/bin/python" "$here/run.py" \
-  --driver "$build/benchmarks/encode/bc-encode-bench" \
+exec "$BC_VENV/bin/python" "$here/run.py" \
+  --driver "$BC_BUILD/benchmarks/encode/bc-encode-bench" \
   --manifest "$BC_MANIFEST" "${gl_args[@]}" "$@"

@@ -57,7 +57,6 @@ The CPU time other processes took during each run is recorded
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import platform
@@ -69,6 +68,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE.parent.parent
+sys.path.insert(0, str(SRC / "benchmarks"))
+import benchlib  # noqa: E402
+from benchlib import log  # noqa: E402
 
 MARK_BEGIN = "<!-- transport-bench:begin -->"
 MARK_END = "<!-- transport-bench:end -->"
@@ -108,10 +110,6 @@ RTP_LAT = {"2160p BC1": (10, 20)}  # 4320p: throughput only
 PACE = 0.75  # the paced run: pacing-bitrate = this x the measured capacity
 
 HZ = os.sysconf("SC_CLK_TCK")
-
-
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
 
 
 def frame_bytes(fmt: str, w: int, h: int) -> int:
@@ -1936,30 +1934,10 @@ def udp_findings(u: dict) -> list[str]:
     return L
 
 
-def write_doc(doc: Path, section: str) -> None:
-    text = doc.read_text() if doc.exists() else "# Performance\n"
-    if MARK_BEGIN in text and MARK_END in text:
-        head = text[:text.index(MARK_BEGIN)]
-        tail = text[text.index(MARK_END) + len(MARK_END):].lstrip("\n")
-        text = head + section + ("\n" + tail if tail else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    doc.write_text(text)
-
-
 # --------------------------------------------------------------------------
 
 
 def machine_info(iperf3: str) -> dict:
-    cpu = platform.processor() or "unknown CPU"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-
     def out(cmd):
         try:
             return subprocess.run(cmd, capture_output=True, text=True,
@@ -1968,7 +1946,7 @@ def machine_info(iperf3: str) -> dict:
             return ""
     gst = out(["gst-inspect-1.0", "--version"]).splitlines()
     ip = out([iperf3, "--version"]).splitlines()
-    return {"cpu": cpu, "cpu_count": os.cpu_count(),
+    return {"cpu": benchlib.cpu_model(), "cpu_count": os.cpu_count(),
             "kernel": platform.release(),
             "gstreamer": gst[1].split()[-1] if len(gst) > 1 else "?",
             "iperf3": ip[0].split(" (")[0] if ip else "iperf3 ?"}
@@ -2108,8 +2086,7 @@ def main() -> int:
                       for r in runs if r.get("transport") == "tile"
                       and r.get("send_buffer_granted") is not None})
     results = {
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime(
-            "%Y-%m-%d %H:%M UTC"),
+        "date": benchlib.utc_date(),
         "command": args.command,
         "quick": args.quick,
         "machine": machine,
@@ -2153,11 +2130,11 @@ def report(args, results: dict, write_doc_too: bool) -> int:
     except ImportError as e:
         log(f"no figures: {e}")
     results["figures"] = figs
-    args.out.write_text(json.dumps(results, indent=1) + "\n")
+    benchlib.write_json(args.out, results)
     log(f"wrote {args.out}")
     section = markdown(results, figs)
     if write_doc_too:
-        write_doc(args.doc, section)
+        benchlib.write_doc_section(section, MARK_BEGIN, MARK_END, args.doc)
         log(f"wrote {args.doc}")
     print(section)
     def expected(r):

@@ -26,63 +26,32 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 export BC_SRC_ROOT=$(cd "$here/../.." && pwd)
-# shellcheck source=../venv.sh
-. "$BC_SRC_ROOT/benchmarks/venv.sh"
-
-build=${BUILD_DIR:-$BC_SRC_ROOT/build-bench}
-venv=${BC_BENCH_VENV:-$BC_SRC_ROOT/benchmarks/.venv}
+# shellcheck source=../benchlib.sh
+. "$BC_SRC_ROOT/benchmarks/benchlib.sh"
 start=$(date +%s)
 
-apt_install () {
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "run.sh: installing $*" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -qq "$@" >/dev/null 2>&1 \
-      || { apt-get update -qq && apt-get install -y -qq "$@" >/dev/null; }
-  else
-    echo "run.sh: $* needed (not root: install it yourself)" >&2
-    return 1
-  fi
-}
-
-if ! command -v meson >/dev/null || ! command -v ninja >/dev/null \
-    || ! pkg-config --exists gstreamer-app-1.0 2>/dev/null; then
-  apt_install meson ninja-build gcc pkg-config libgstreamer1.0-dev \
-    libgstreamer-plugins-base1.0-dev
-fi
-command -v iperf3 >/dev/null || apt_install iperf3
+bc_build_deps
+command -v iperf3 >/dev/null || bc_apt_install iperf3
 for e in tcpserversink tcpclientsrc; do
   gst-inspect-1.0 "$e" >/dev/null 2>&1 \
-    || apt_install gstreamer1.0-plugins-base
+    || bc_apt_install gstreamer1.0-plugins-base
 done
 for e in rawvideoparse gdppay; do
   gst-inspect-1.0 "$e" >/dev/null 2>&1 \
-    || apt_install gstreamer1.0-plugins-bad
+    || bc_apt_install gstreamer1.0-plugins-bad
 done
 for e in rtpvrawpay rtpvrawdepay udpsrc udpsink; do
   gst-inspect-1.0 "$e" >/dev/null 2>&1 \
-    || apt_install gstreamer1.0-plugins-good
+    || bc_apt_install gstreamer1.0-plugins-good
 done
 
-if [ ! -f "$build/build.ninja" ]; then
-  meson setup "$build" "$BC_SRC_ROOT" -Dbuildtype=release >&2
-fi
-buildtype=$(meson introspect --buildoptions "$build" 2>/dev/null \
-  | python3 -c 'import json, sys
-print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "buildtype"))' \
-  2>/dev/null || echo unknown)
-case $buildtype in
-  release|debugoptimized) ;;
-  *) echo "run.sh: warning: $build is a '$buildtype' build;" \
-       "benchmark a release build (BUILD_DIR)" >&2 ;;
-esac
-ninja -C "$build" benchmarks/transport/bc-transport-bench \
-  gst/tile/libgsttile.so >&2
+bc_bench_build "$BC_BUILD" benchmarks/transport/bc-transport-bench \
+  gst/tile/libgsttile.so
 
 rc=0
-bc_venv "$venv" || rc=$?
+bc_venv "$BC_VENV" || rc=$?
 if [ $rc -ne 0 ]; then
-  echo "run.sh: cannot make the Python venv $venv" >&2
+  echo "run.sh: cannot make the Python venv $BC_VENV" >&2
   exit 1
 fi
 
@@ -117,12 +86,12 @@ fi
 export BC_TRANSPORT_SYSCTL
 
 # our plugins, and a registry of their own
-export GST_PLUGIN_PATH="$build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
-export GST_REGISTRY="$build/transport-bench-registry.bin"
+export GST_PLUGIN_PATH="$BC_BUILD/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
+export GST_REGISTRY="$BC_BUILD/transport-bench-registry.bin"
 
 rc=0
-"$venv/bin/python" "$here/run.py" \
-  --driver "$build/benchmarks/transport/bc-transport-bench" \
+"$BC_VENV/bin/python" "$here/run.py" \
+  --driver "$BC_BUILD/benchmarks/transport/bc-transport-bench" \
   --command "benchmarks/transport/run.sh${*:+ $*}" "$@" || rc=$?
 echo "run.sh: done in $(( $(date +%s) - start )) s (exit $rc)" >&2
 exit $rc

@@ -19,18 +19,18 @@ so that queues do not decide the latency. Standard library only.
 
 import json
 import os
-import platform
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+import benchlib  # noqa: E402
+
 RESULTS = os.path.join(HERE, "results.json")
-DOC = os.path.join(ROOT, "docs", "performance.md")
 BEGIN = "<!-- upload-bench:begin -->"
 END = "<!-- upload-bench:end -->"
 
@@ -53,7 +53,7 @@ def run_bench(bench, width, height, rate, seconds, extra, prefix=()):
     cmd = list(prefix) + [bench, "-W", str(width), "-H", str(height), "-u",
                           str(UNITS), "--rate", str(rate), "--seconds",
                           str(seconds), "--warmup", str(WARMUP)] + extra
-    print("run.py: " + " ".join(cmd), file=sys.stderr, flush=True)
+    benchlib.log("run.py: " + " ".join(cmd))
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.stderr.write(p.stderr)
@@ -189,7 +189,7 @@ def ratio(a, b):
     return round(a / b, 3) if b else None
 
 
-def write_doc(res):
+def markdown(res):
     lines = [BEGIN, ""]
     lines.append("Written by `benchmarks/upload/run.sh` on %s (%s, %d cores, "
                  "GL renderer: Mesa llvmpipe, headless EGL). One run; BC1, %d "
@@ -308,18 +308,7 @@ def write_doc(res):
                                              else "NOT met", bar["detail"]))
     lines.append("")
     lines.append(END)
-    block = "\n".join(lines)
-
-    with open(DOC) as f:
-        doc = f.read()
-    if BEGIN in doc and END in doc:
-        a = doc.index(BEGIN)
-        b = doc.index(END) + len(END)
-        doc = doc[:a] + block + doc[b:]
-    else:
-        doc = doc.rstrip("\n") + "\n\n## Upload (glbcupload)\n\n" + block + "\n"
-    with open(DOC, "w") as f:
-        f.write(doc)
+    return "\n".join(lines) + "\n"
 
 
 def main(argv):
@@ -328,8 +317,8 @@ def main(argv):
         return 2
     bench = argv[1]
     res = {
-        "date": time.strftime("%Y-%m-%d %H:%M"),
-        "machine": platform.processor() or platform.machine(),
+        "date": benchlib.utc_date(),
+        "machine": benchlib.cpu_model(),
         "cores": os.cpu_count(),
         "units": UNITS,
         "runs": [],
@@ -432,11 +421,10 @@ def main(argv):
         })
     res["bars"] = bars
 
-    with open(RESULTS, "w") as f:
-        json.dump(res, f, indent=1)
-        f.write("\n")
-    write_doc(res)
-    print("run.py: wrote %s and %s" % (RESULTS, DOC))
+    benchlib.write_json(RESULTS, res)
+    benchlib.write_doc_section(markdown(res), BEGIN, END,
+                               heading="## Upload (glbcupload)\n\n")
+    print("run.py: wrote %s and %s" % (RESULTS, benchlib.DOC))
     for b in bars:
         print("  %s: %s (%s)" % ("met" if b["met"] else "NOT met", b["bar"],
                                  b["detail"]))

@@ -20,28 +20,17 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-src=$(cd "$here/../.." && pwd)
-build=${BUILD_DIR:-$src/build-bench}
+export BC_SRC_ROOT=$(cd "$here/../.." && pwd)
+# shellcheck source=../benchlib.sh
+. "$BC_SRC_ROOT/benchmarks/benchlib.sh"
 
-if ! command -v perf >/dev/null; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "run.sh: installing linux-perf" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -qq linux-perf >/dev/null 2>&1 \
-      || { apt-get update -qq && apt-get install -y -qq linux-perf >/dev/null; } \
-      || echo "run.sh: no perf: the copy profile is left out" >&2
-  else
-    echo "run.sh: perf (linux-perf) missing: the copy profile is left out" >&2
-  fi
-fi
+command -v perf >/dev/null || bc_apt_install linux-perf \
+  || echo "run.sh: no perf: the copy profile is left out" >&2
 
-if [ ! -f "$build/build.ninja" ]; then
-  meson setup "$build" "$src" -Dbuildtype=release >&2
-fi
-ninja -C "$build" benchmarks/upload/bc-upload-bench \
+bc_bench_build "$BC_BUILD" benchmarks/upload/bc-upload-bench \
   benchmarks/upload/libbc-copytrace.so gst/tile/libgsttile.so \
-  gst/glbc/libgstglbc.so >&2
+  gst/glbc/libgstglbc.so
 
-export GST_PLUGIN_PATH="$build/gst"
+export GST_PLUGIN_PATH="$BC_BUILD/gst"
 export GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device
-exec python3 "$here/run.py" "$build/benchmarks/upload/bc-upload-bench" "$@"
+exec python3 "$here/run.py" "$BC_BUILD/benchmarks/upload/bc-upload-bench" "$@"

@@ -185,11 +185,15 @@ def luma(rgba: np.ndarray) -> np.ndarray:
             >> 8).astype(np.uint8)
 
 
-def psnr_channels(fmt: str, decoded: np.ndarray, src: np.ndarray) -> float:
-    """PSNR of what the format codes: BC4 the luma (decoded in red), BC5
-    red and green, the others RGB."""
+def psnr_channels(fmt: str, decoded: np.ndarray, src: np.ndarray,
+                  bc4_channel: int | None = None) -> float:
+    """PSNR of what the format codes of the RGBA picture src: BC4 (decoded
+    in red) the luma, or channel bc4_channel when the encoder was given that
+    channel alone; BC5 red and green; the others RGB. The benchmarks use it
+    too."""
     if fmt == "BC4":
-        return psnr_rgb(decoded[..., :1], luma(src)[..., None])
+        ref = luma(src) if bc4_channel is None else src[..., bc4_channel]
+        return psnr_rgb(decoded[..., :1], ref[..., None])
     if fmt == "BC5":
         return psnr_rgb(decoded[..., :2], src[..., :2])
     return psnr_rgb(decoded, src)

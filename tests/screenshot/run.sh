@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# gst-bc
+# Copyright (C) 2026 gst-bc developers
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
 # The screenshot test: examples/sender streams a known picture
 # (videotestsrc pattern=colors, 640x360, BC1, 4 units) over 127.0.0.1 to
 # `examples/receiver --gl`, which shows it with

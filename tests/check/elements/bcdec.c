@@ -1,15 +1,6 @@
 /* gst-bc
  * Copyright (C) 2026 gst-bc developers
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2.1 of the License, or (at your option) any later version.
- *
- * This library is distributed in the hope that it will be useful,
- * but WITHOUT ANY WARRANTY; without even the implied warranty of
- * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
- * Library General Public License for more details.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 /* Element tests of bcdec: output against the library decoder for every
@@ -20,27 +11,13 @@
 #include "config.h"
 #endif
 
-#include <gst/check/gstcheck.h>
-#include "bcdocscheck.h"
+#include "gstbctest.h"
 #include <gst/check/gstharness.h>
-#include <gst/video/video.h>
-#include <gst/bc/bc.h>
-
-#include <string.h>
-
-static const GstBcPixelLayout rgba_layout = { 4, 0, 1, 2, 3, -1 };
 
 static const GstBcFormat all_formats[] = {
   GST_BC_FORMAT_BC1, GST_BC_FORMAT_YCOCG_BC3, GST_BC_FORMAT_BC3,
   GST_BC_FORMAT_BC4, GST_BC_FORMAT_BC5, GST_BC_FORMAT_BC7,
 };
-
-static guint32
-lcg_next (guint32 * state)
-{
-  *state = *state * 1664525u + 1013904223u;
-  return *state >> 8;
-}
 
 /* A frame of @format: blocks from the library encoder when it has one,
  * random bytes otherwise (every bit pattern is a block). */
@@ -52,10 +29,6 @@ make_frame (GstBcFormat format, guint width, guint height, guint32 seed,
   guint8 *data;
   gsize i;
 
-  gst_bc_info_init (info);
-  fail_unless (gst_bc_info_set_format (info, format, width, height));
-  data = g_malloc (info->size);
-
   if (gst_bc_encode_format_supported (format)) {
     guint8 *pic = g_malloc ((gsize) width * height * 4);
     guint x, y;
@@ -65,29 +38,21 @@ make_frame (GstBcFormat format, guint width, guint height, guint32 seed,
         guint8 *px = pic + ((gsize) y * width + x) * 4;
         px[0] = (x * 255) / MAX (width - 1, 1);
         px[1] = (y * 255) / MAX (height - 1, 1);
-        px[2] = lcg_next (&state) & 0xff;
+        px[2] = test_lcg_next (&state) & 0xff;
         px[3] = ((x + y) * 40) & 0xff;
       }
     }
-    gst_bc_encode_rows (format, GST_BC_QUALITY_NORMAL, pic, (gsize) width * 4,
-        width, height, &rgba_layout, 0, info->blocks_y, data);
+    data = test_encode (format, GST_BC_QUALITY_NORMAL, pic, &test_rgba_layout,
+        width, height, info);
     g_free (pic);
   } else {
+    gst_bc_info_init (info);
+    fail_unless (gst_bc_info_set_format (info, format, width, height));
+    data = g_malloc (info->size);
     for (i = 0; i < info->size; i++)
-      data[i] = lcg_next (&state) & 0xff;
+      data[i] = test_lcg_next (&state) & 0xff;
   }
   return data;
-}
-
-static guint8 *
-decode_direct (GstBcFormat format, const guint8 * data, guint width,
-    guint height)
-{
-  guint8 *out = g_malloc ((gsize) width * height * 4);
-
-  gst_bc_decode_rows (format, data, width, height, 0, (height + 3) / 4, out,
-      (gsize) width * 4, &rgba_layout);
-  return out;
 }
 
 static GstHarness *
@@ -180,6 +145,27 @@ check_output_caps (GstCaps * caps, const gchar * format, gint width,
   fail_unless_equals_int (d, 15);
 }
 
+/* Pushes the frame @data of @info into @h and pulls the decoded frame,
+ * which must be @ref, with caps of the raw @format (unless NULL) */
+static GstBuffer *
+push_and_check (GstHarness * h, const GstBcInfo * info, const guint8 * data,
+    const guint8 * ref, const gchar * format, const gchar * what)
+{
+  GstBuffer *out;
+  GstCaps *caps;
+
+  fail_unless_equals_int (gst_harness_push (h, wrap (data, info->size)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  fail_unless (caps != NULL);
+  if (format)
+    check_output_caps (caps, format, info->width, info->height);
+  check_frame (out, caps, ref, info->width, info->height, what);
+  gst_caps_unref (caps);
+  return out;
+}
+
 GST_START_TEST (test_decode_matches_library)
 {
   static const guint sizes[][2] = { {1, 1}, {3, 5}, {30, 26} };
@@ -191,7 +177,7 @@ GST_START_TEST (test_decode_matches_library)
       guint w = sizes[s][0], hh = sizes[s][1];
       GstBcInfo info;
       guint8 *data = make_frame (all_formats[f], w, hh, 17 * f + s, &info);
-      guint8 *ref = decode_direct (all_formats[f], data, w, hh);
+      guint8 *ref = test_decode (&info, data);
 
       for (o = 0; o < G_N_ELEMENTS (out_formats); o++) {
         GstHarness *h = harness_new (0);
@@ -199,21 +185,11 @@ GST_START_TEST (test_decode_matches_library)
             out_formats[o]);
         gchar *what = g_strdup_printf ("%s %ux%u to %s",
             gst_bc_format_to_string (all_formats[f]), w, hh, out_formats[o]);
-        GstBuffer *out;
-        GstCaps *caps;
 
         gst_harness_set_sink_caps (h, gst_caps_from_string (sink_caps));
         set_bc_caps (h, all_formats[f], w, hh);
-        fail_unless_equals_int (gst_harness_push (h, wrap (data, info.size)),
-            GST_FLOW_OK);
-        out = gst_harness_pull (h);
-        caps = gst_pad_get_current_caps (h->sinkpad);
-        fail_unless (caps != NULL);
-        check_output_caps (caps, out_formats[o], w, hh);
-        check_frame (out, caps, ref, w, hh, what);
-
-        gst_caps_unref (caps);
-        gst_buffer_unref (out);
+        gst_buffer_unref (push_and_check (h, &info, data, ref,
+                out_formats[o], what));
         g_free (what);
         g_free (sink_caps);
         gst_harness_teardown (h);
@@ -226,36 +202,35 @@ GST_START_TEST (test_decode_matches_library)
 
 GST_END_TEST;
 
-GST_START_TEST (test_default_output_format)
+/* bcdec decodes a BC1 frame into @format when downstream takes @sink_caps
+ * (NULL: anything) */
+static void
+check_output_format (const gchar * sink_caps, const gchar * format)
 {
   GstHarness *h = harness_new (0);
   GstBcInfo info;
   guint8 *data = make_frame (GST_BC_FORMAT_BC1, 8, 8, 1, &info);
   GstCaps *caps;
 
-  /* a peer that takes anything gets RGBA */
+  if (sink_caps)
+    gst_harness_set_sink_caps (h, gst_caps_from_string (sink_caps));
   set_bc_caps (h, GST_BC_FORMAT_BC1, 8, 8);
   fail_unless_equals_int (gst_harness_push (h, wrap (data, info.size)),
       GST_FLOW_OK);
   gst_buffer_unref (gst_harness_pull (h));
   caps = gst_pad_get_current_caps (h->sinkpad);
-  check_output_caps (caps, "RGBA", 8, 8);
-  gst_caps_unref (caps);
-  gst_harness_teardown (h);
-
-  /* downstream's order of preference wins */
-  h = harness_new (0);
-  gst_harness_set_sink_caps (h, gst_caps_from_string ("video/x-raw, "
-          "format={ I420, BGRx, RGBA }"));
-  set_bc_caps (h, GST_BC_FORMAT_BC1, 8, 8);
-  fail_unless_equals_int (gst_harness_push (h, wrap (data, info.size)),
-      GST_FLOW_OK);
-  gst_buffer_unref (gst_harness_pull (h));
-  caps = gst_pad_get_current_caps (h->sinkpad);
-  check_output_caps (caps, "BGRx", 8, 8);
+  check_output_caps (caps, format, 8, 8);
   gst_caps_unref (caps);
   gst_harness_teardown (h);
   g_free (data);
+}
+
+GST_START_TEST (test_default_output_format)
+{
+  /* a peer that takes anything gets RGBA */
+  check_output_format (NULL, "RGBA");
+  /* downstream's order of preference wins */
+  check_output_format ("video/x-raw, format={ I420, BGRx, RGBA }", "BGRx");
 }
 
 GST_END_TEST;
@@ -297,10 +272,7 @@ check_wrong_size (gsize size, GstBcFormat format, guint width, guint height)
   GstBcInfo info;
   guint8 *data = make_frame (format, width, height, 5, &info);
   guint8 *bad = g_malloc0 (MAX (size, 1));
-  GstMessage *msg;
-  GError *err = NULL;
-  gchar *debug = NULL;
-  gchar *num;
+  gchar *actual, *expected;
 
   memcpy (bad, data, MIN (size, info.size));
   gst_element_set_bus (h->element, bus);
@@ -310,25 +282,13 @@ check_wrong_size (gsize size, GstBcFormat format, guint width, guint height)
       GST_FLOW_ERROR);
   fail_unless (gst_harness_try_pull (h) == NULL);
 
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "no error message for a %" G_GSIZE_FORMAT
-      " byte buffer", size);
-  gst_message_parse_error (msg, &err, &debug);
-  GST_INFO ("error: %s (%s)", err->message, debug);
-  fail_unless (g_error_matches (err, GST_STREAM_ERROR,
-          GST_STREAM_ERROR_DECODE), "unexpected error %s", err->message);
-  fail_unless (debug != NULL);
-  num = g_strdup_printf (" %" G_GSIZE_FORMAT " ", size);
-  fail_unless (strstr (debug, num) != NULL, "debug '%s' lacks the actual "
-      "size", debug);
-  g_free (num);
-  num = g_strdup_printf (" %" G_GSIZE_FORMAT " ", info.size);
-  fail_unless (strstr (debug, num) != NULL, "debug '%s' lacks the expected "
-      "size", debug);
-  g_free (num);
-  g_error_free (err);
-  g_free (debug);
-  gst_message_unref (msg);
+  /* the actual and the expected size */
+  actual = g_strdup_printf (" %" G_GSIZE_FORMAT " ", size);
+  expected = g_strdup_printf (" %" G_GSIZE_FORMAT " ", info.size);
+  gst_message_unref (check_error_message (bus, GST_STREAM_ERROR,
+          GST_STREAM_ERROR_DECODE, actual, expected, NULL));
+  g_free (actual);
+  g_free (expected);
 
   /* the element is still usable afterwards */
   fail_unless_equals_int (gst_harness_push (h, wrap (data, info.size)),
@@ -398,7 +358,7 @@ GST_START_TEST (test_threads_identical)
     guint8 *data = make_frame (all_formats[f], w, hh, 99 + f, &info);
     guint8 *ref = decode_with_element (all_formats[f], data, info.size, w, hh,
         1);
-    guint8 *direct = decode_direct (all_formats[f], data, w, hh);
+    guint8 *direct = test_decode (&info, data);
     GstVideoInfo vinfo;
     guint y, x;
 
@@ -481,26 +441,20 @@ GST_START_TEST (test_output_stride)
       GstHarness *h = harness_new (0);
       GstBcInfo info;
       guint8 *data = make_frame (all_formats[f], w, hh, 31 + s, &info);
-      guint8 *ref = decode_direct (all_formats[f], data, w, hh);
+      guint8 *ref = test_decode (&info, data);
       GstVideoMeta *meta;
       GstBuffer *out;
-      GstCaps *caps;
 
       harness_sink_query = GST_PAD_QUERYFUNC (h->sinkpad);
       gst_pad_set_query_function (h->sinkpad, padded_pool_query);
       gst_harness_set_sink_caps (h,
           gst_caps_from_string ("video/x-raw, format=BGRA"));
       set_bc_caps (h, all_formats[f], w, hh);
-      fail_unless_equals_int (gst_harness_push (h, wrap (data, info.size)),
-          GST_FLOW_OK);
-      out = gst_harness_pull (h);
+      out = push_and_check (h, &info, data, ref, NULL, "padded rows");
       meta = gst_buffer_get_video_meta (out);
       fail_unless (meta != NULL, "the padded pool was not used");
       fail_unless (meta->stride[0] > (gint) w * 4, "stride %d is not padded",
           meta->stride[0]);
-      caps = gst_pad_get_current_caps (h->sinkpad);
-      check_frame (out, caps, ref, w, hh, "padded rows");
-      gst_caps_unref (caps);
       gst_buffer_unref (out);
       g_free (ref);
       g_free (data);
@@ -528,20 +482,11 @@ GST_START_TEST (test_caps_change)
     GstBcInfo info;
     guint8 *data = make_frame (steps[i].format, steps[i].w, steps[i].h, i,
         &info);
-    guint8 *ref = decode_direct (steps[i].format, data, steps[i].w,
-        steps[i].h);
-    GstBuffer *out;
-    GstCaps *caps;
+    guint8 *ref = test_decode (&info, data);
 
     set_bc_caps (h, steps[i].format, steps[i].w, steps[i].h);
-    fail_unless_equals_int (gst_harness_push (h, wrap (data, info.size)),
-        GST_FLOW_OK);
-    out = gst_harness_pull (h);
-    caps = gst_pad_get_current_caps (h->sinkpad);
-    check_output_caps (caps, "RGBA", steps[i].w, steps[i].h);
-    check_frame (out, caps, ref, steps[i].w, steps[i].h, "after caps change");
-    gst_caps_unref (caps);
-    gst_buffer_unref (out);
+    gst_buffer_unref (push_and_check (h, &info, data, ref, "RGBA",
+            "after caps change"));
     g_free (ref);
     g_free (data);
   }

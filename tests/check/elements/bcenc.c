@@ -1,15 +1,6 @@
 /* gst-bc
  * Copyright (C) 2026 gst-bc developers
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2.1 of the License, or (at your option) any later version.
- *
- * This library is distributed in the hope that it will be useful,
- * but WITHOUT ANY WARRANTY; without even the implied warranty of
- * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
- * Library General Public License for more details.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 /* Element tests of bc1enc and bc3enc: caps, sizes, timestamps, key frames,
@@ -23,18 +14,8 @@
 #include "config.h"
 #endif
 
-#include <gst/check/gstcheck.h>
-#include "bcdocscheck.h"
+#include "gstbctest.h"
 #include <gst/check/gstharness.h>
-#include <gst/video/video.h>
-#include <gst/bc/bc.h>
-
-#include <math.h>
-#include <string.h>
-
-#include "../picture.h"
-
-static const GstBcPixelLayout rgba_layout = { 4, 0, 1, 2, 3, -1 };
 
 /* ---- pictures ---------------------------------------------------------- */
 
@@ -87,27 +68,15 @@ picture_to_buffer (const guint8 * rgba, guint width, guint height,
   GstBcPixelLayout layout;
   GstBuffer *buf;
   GstMapInfo map;
-  guint x, y;
 
   fail_unless (gst_video_info_set_format (&info, format, width, height));
   fail_unless (gst_bc_pixel_layout_from_video_format (&layout, format));
   buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
   fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
   memset (map.data, 0x5a, map.size);
-  for (y = 0; y < height; y++) {
-    guint8 *row = map.data + GST_VIDEO_INFO_PLANE_OFFSET (&info, 0) +
-        (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (&info, 0);
-    for (x = 0; x < width; x++) {
-      const guint8 *s = rgba + ((gsize) y * width + x) * 4;
-      guint8 *d = row + (gsize) x * layout.bpp;
-
-      d[layout.r] = s[0];
-      d[layout.g] = s[1];
-      d[layout.b] = s[2];
-      if (layout.a >= 0)
-        d[layout.a] = s[3];
-    }
-  }
+  test_picture_to_layout (rgba, width, height, &layout,
+      map.data + GST_VIDEO_INFO_PLANE_OFFSET (&info, 0),
+      GST_VIDEO_INFO_PLANE_STRIDE (&info, 0));
   gst_buffer_unmap (buf, &map);
   return buf;
 }
@@ -118,33 +87,11 @@ encode_direct (GstBcFormat format, GstBcQuality quality, const guint8 * rgba,
     guint width, guint height, gsize * size)
 {
   GstBcInfo info;
-  guint8 *out;
+  guint8 *out = test_encode (format, quality, rgba, &test_rgba_layout, width,
+      height, &info);
 
-  gst_bc_info_init (&info);
-  fail_unless (gst_bc_info_set_format (&info, format, width, height));
-  out = g_malloc0 (info.size);
-  gst_bc_encode_rows (format, quality, rgba, (gsize) width * 4, width, height,
-      &rgba_layout, 0, info.blocks_y, out);
   *size = info.size;
   return out;
-}
-
-static gdouble
-psnr_rgb (const guint8 * a, const guint8 * b, guint width, guint height)
-{
-  gdouble se = 0;
-  gsize i, n = (gsize) width * height;
-
-  for (i = 0; i < n; i++) {
-    guint c;
-    for (c = 0; c < 3; c++) {
-      gdouble d = (gdouble) a[i * 4 + c] - b[i * 4 + c];
-      se += d * d;
-    }
-  }
-  if (se == 0)
-    return 99.0;
-  return 10.0 * log10 (255.0 * 255.0 * 3 * n / se);
 }
 
 /* ---- harness helpers --------------------------------------------------- */
@@ -156,21 +103,31 @@ psnr_rgb (const guint8 * a, const guint8 * b, guint width, guint height)
     g_free (_s); \
   } G_STMT_END
 
+/* A harness around a new @factory element with the properties @args */
 static GstHarness *
-harness_new (const gchar * factory, const gchar * first_prop, ...)
+harness_new_valist (const gchar * factory, const gchar * first_prop,
+    va_list args)
 {
   GstElement *element = gst_element_factory_make (factory, NULL);
   GstHarness *h;
 
   fail_unless (element != NULL, "no element %s", factory);
-  if (first_prop) {
-    va_list args;
-    va_start (args, first_prop);
+  if (first_prop)
     g_object_set_valist (G_OBJECT (element), first_prop, args);
-    va_end (args);
-  }
   h = gst_harness_new_with_element (element, "sink", "src");
   gst_object_unref (element);
+  return h;
+}
+
+static GstHarness *
+harness_new (const gchar * factory, const gchar * first_prop, ...)
+{
+  GstHarness *h;
+  va_list args;
+
+  va_start (args, first_prop);
+  h = harness_new_valist (factory, first_prop, args);
+  va_end (args);
   return h;
 }
 
@@ -219,20 +176,15 @@ static guint8 *
 encode_with_element (const gchar * factory, const guint8 * rgba,
     guint width, guint height, gsize * size, const gchar * first_prop, ...)
 {
-  GstElement *element = gst_element_factory_make (factory, NULL);
   GstHarness *h;
   GstBuffer *out;
   GstMapInfo map;
   guint8 *data;
+  va_list args;
 
-  if (first_prop) {
-    va_list args;
-    va_start (args, first_prop);
-    g_object_set_valist (G_OBJECT (element), first_prop, args);
-    va_end (args);
-  }
-  h = gst_harness_new_with_element (element, "sink", "src");
-  gst_object_unref (element);
+  va_start (args, first_prop);
+  h = harness_new_valist (factory, first_prop, args);
+  va_end (args);
 
   harness_set_raw_caps (h, "RGBA", width, height);
   out = push_and_pull (h, picture_to_buffer (rgba, width, height,
@@ -321,13 +273,24 @@ GST_START_TEST (test_caps)
 
 GST_END_TEST;
 
+/* The minimum latency the element of @h reports downstream */
+static GstClockTime
+min_latency (GstHarness * h)
+{
+  GstClockTime min = GST_CLOCK_TIME_NONE, max = GST_CLOCK_TIME_NONE;
+  gboolean live;
+  GstQuery *q = gst_query_new_latency ();
+
+  fail_unless (gst_pad_peer_query (h->sinkpad, q));
+  gst_query_parse_latency (q, &live, &min, &max);
+  gst_query_unref (q);
+  return min;
+}
+
 GST_START_TEST (test_caps_variable_framerate)
 {
   GstHarness *h = harness_new ("bc1enc", NULL);
   guint8 *pic = make_picture (8, 8, 1, FALSE);
-  GstClockTime min = 1, max = 1;
-  gboolean live;
-  GstQuery *q;
 
   set_src_caps_str (h, g_strdup ("video/x-raw, format=RGBA, "
           "width=8, height=8, framerate=0/1"));
@@ -336,11 +299,7 @@ GST_START_TEST (test_caps_variable_framerate)
   check_output_caps (h, "BC1", 8, 8, 0, 1, 1, 1);
 
   /* no framerate: no latency to report */
-  q = gst_query_new_latency ();
-  fail_unless (gst_pad_peer_query (h->sinkpad, q));
-  gst_query_parse_latency (q, &live, &min, &max);
-  fail_unless_equals_uint64 (min, 0);
-  gst_query_unref (q);
+  fail_unless_equals_uint64 (min_latency (h), 0);
 
   gst_harness_teardown (h);
   g_free (pic);
@@ -352,20 +311,14 @@ GST_START_TEST (test_latency)
 {
   GstHarness *h = harness_new ("bc1enc", NULL);
   guint8 *pic = make_picture (8, 8, 1, FALSE);
-  GstClockTime min = 0, max = 0;
-  gboolean live;
-  GstQuery *q;
 
   harness_set_raw_caps (h, "RGBA", 8, 8);
   gst_buffer_unref (push_and_pull (h, picture_to_buffer (pic, 8, 8,
               GST_VIDEO_FORMAT_RGBA)));
 
   /* the harness upstream reports 0, the encoder adds one frame */
-  q = gst_query_new_latency ();
-  fail_unless (gst_pad_peer_query (h->sinkpad, q));
-  gst_query_parse_latency (q, &live, &min, &max);
-  fail_unless_equals_uint64 (min, gst_util_uint64_scale (GST_SECOND, 1, 30));
-  gst_query_unref (q);
+  fail_unless_equals_uint64 (min_latency (h),
+      gst_util_uint64_scale (GST_SECOND, 1, 30));
 
   gst_harness_teardown (h);
   g_free (pic);
@@ -449,40 +402,54 @@ GST_START_TEST (test_timestamps_and_keyframes)
 
 GST_END_TEST;
 
+/* bc1enc and bc3enc, and the format each writes (ycocg -1: no such
+ * property) */
+static const struct
+{
+  const gchar *factory;
+  gint ycocg;
+  GstBcFormat format;
+} bc13_encs[] = {
+  {"bc1enc", -1, GST_BC_FORMAT_BC1},
+  {"bc3enc", TRUE, GST_BC_FORMAT_YCOCG_BC3},
+  {"bc3enc", FALSE, GST_BC_FORMAT_BC3},
+};
+
+/* A harness around bc13_encs[@e] */
+static GstHarness *
+bc13_harness_new (guint e)
+{
+  if (bc13_encs[e].ycocg >= 0)
+    return harness_new (bc13_encs[e].factory, "ycocg", bc13_encs[e].ycocg,
+        NULL);
+  return harness_new (bc13_encs[e].factory, NULL);
+}
+
 GST_START_TEST (test_bytes_match_library)
 {
-  static const struct
-  {
-    const gchar *factory;
-    gint ycocg;
-    GstBcFormat format;
-  } encs[] = {
-    {"bc1enc", -1, GST_BC_FORMAT_BC1},
-    {"bc3enc", TRUE, GST_BC_FORMAT_YCOCG_BC3},
-    {"bc3enc", FALSE, GST_BC_FORMAT_BC3},
-  };
   static const guint sizes[][2] = { {30, 26}, {1, 1}, {67, 45} };
   guint e, s;
 
-  for (e = 0; e < G_N_ELEMENTS (encs); e++) {
+  for (e = 0; e < G_N_ELEMENTS (bc13_encs); e++) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       guint w = sizes[s][0], hh = sizes[s][1];
       guint8 *pic = make_picture (w, hh, 4 + s, TRUE);
       gsize exp_size, size;
       guint8 *expected, *got;
 
-      expected = encode_direct (encs[e].format, GST_BC_QUALITY_NORMAL, pic,
+      expected = encode_direct (bc13_encs[e].format, GST_BC_QUALITY_NORMAL, pic,
           w, hh, &exp_size);
-      if (encs[e].ycocg >= 0)
-        got = encode_with_element (encs[e].factory, pic, w, hh, &size,
-            "ycocg", encs[e].ycocg, NULL);
+      if (bc13_encs[e].ycocg >= 0)
+        got = encode_with_element (bc13_encs[e].factory, pic, w, hh, &size,
+            "ycocg", bc13_encs[e].ycocg, NULL);
       else
-        got = encode_with_element (encs[e].factory, pic, w, hh, &size, NULL);
+        got =
+            encode_with_element (bc13_encs[e].factory, pic, w, hh, &size, NULL);
 
       fail_unless_equals_uint64 (size, exp_size);
       fail_unless (memcmp (got, expected, size) == 0,
           "%s output differs from gst_bc_encode_rows (%ux%u)",
-          gst_bc_format_to_string (encs[e].format), w, hh);
+          gst_bc_format_to_string (bc13_encs[e].format), w, hh);
       g_free (expected);
       g_free (got);
       g_free (pic);
@@ -500,24 +467,15 @@ GST_START_TEST (test_all_input_formats)
     GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR, GST_VIDEO_FORMAT_RGB,
     GST_VIDEO_FORMAT_BGR,
   };
-  static const struct
-  {
-    const gchar *factory;
-    gint ycocg;
-    GstBcFormat format;
-  } encs[] = {
-    {"bc1enc", -1, GST_BC_FORMAT_BC1},
-    {"bc3enc", TRUE, GST_BC_FORMAT_YCOCG_BC3},
-    {"bc3enc", FALSE, GST_BC_FORMAT_BC3},
-  };
   /* 30 pixels of RGB is 90 bytes: rows are padded to 92 */
   const guint w = 30, hh = 26;
   guint8 *pic = make_picture (w, hh, 5, FALSE);
   guint e, f;
 
-  for (e = 0; e < G_N_ELEMENTS (encs); e++) {
+  for (e = 0; e < G_N_ELEMENTS (bc13_encs); e++) {
     gsize exp_size;
-    guint8 *expected = encode_direct (encs[e].format, GST_BC_QUALITY_NORMAL,
+    guint8 *expected =
+        encode_direct (bc13_encs[e].format, GST_BC_QUALITY_NORMAL,
         pic, w, hh, &exp_size);
 
     for (f = 0; f < G_N_ELEMENTS (formats); f++) {
@@ -526,14 +484,11 @@ GST_START_TEST (test_all_input_formats)
       GstBuffer *out;
       gchar *what;
 
-      if (encs[e].ycocg >= 0)
-        h = harness_new (encs[e].factory, "ycocg", encs[e].ycocg, NULL);
-      else
-        h = harness_new (encs[e].factory, NULL);
+      h = bc13_harness_new (e);
       harness_set_raw_caps (h, name, w, hh);
       out = push_and_pull (h, picture_to_buffer (pic, w, hh, formats[f]));
       what = g_strdup_printf ("%s from %s",
-          gst_bc_format_to_string (encs[e].format), name);
+          gst_bc_format_to_string (bc13_encs[e].format), name);
       check_buffer_equals (out, expected, exp_size, what);
       g_free (what);
       gst_buffer_unref (out);
@@ -578,8 +533,8 @@ GST_START_TEST (test_quality_levels)
           "%s quality %u differs from the library", encs[e].factory, q);
 
       gst_bc_decode_rows (encs[e].format, got, w, hh, 0, (hh + 3) / 4,
-          decoded, (gsize) w * 4, &rgba_layout);
-      psnr[q] = psnr_rgb (pic, decoded, w, hh);
+          decoded, (gsize) w * 4, &test_rgba_layout);
+      psnr[q] = test_psnr_rgb (pic, decoded, (gsize) w * hh);
       GST_INFO ("%s quality %u: PSNR %.2f dB", encs[e].factory, q, psnr[q]);
       fail_unless (psnr[q] >= encs[e].min_psnr,
           "%s quality %u: PSNR %.2f dB is below %.1f", encs[e].factory, q,
@@ -601,32 +556,38 @@ GST_START_TEST (test_quality_levels)
 
 GST_END_TEST;
 
+/* Every thread count of @threads (n of them, 0: one per core) gives
+ * @factory's output with threads=1, on a picture of 47 block rows: uneven
+ * splits for every thread count */
+static void
+check_threads_identical (const gchar * factory, const guint * threads, guint n)
+{
+  const guint w = 130, hh = 185;
+  guint8 *pic = make_picture (w, hh, 7, FALSE);
+  gsize ref_size, size;
+  guint8 *ref = encode_with_element (factory, pic, w, hh, &ref_size,
+      "threads", 1, NULL);
+  guint t;
+
+  for (t = 0; t < n; t++) {
+    guint8 *got = encode_with_element (factory, pic, w, hh, &size,
+        "threads", threads[t], NULL);
+
+    fail_unless_equals_uint64 (size, ref_size);
+    fail_unless (memcmp (got, ref, size) == 0,
+        "%s: threads=%u differs from threads=1", factory, threads[t]);
+    g_free (got);
+  }
+  g_free (ref);
+  g_free (pic);
+}
+
 GST_START_TEST (test_threads_identical)
 {
   static const guint threads[] = { 2, 3, 8, 0 };
-  static const gchar *factories[] = { "bc1enc", "bc3enc" };
-  /* 47 block rows: uneven splits for every thread count */
-  const guint w = 130, hh = 185;
-  guint8 *pic = make_picture (w, hh, 7, FALSE);
-  guint f, t;
 
-  for (f = 0; f < G_N_ELEMENTS (factories); f++) {
-    gsize ref_size, size;
-    guint8 *ref = encode_with_element (factories[f], pic, w, hh, &ref_size,
-        "threads", 1, NULL);
-
-    for (t = 0; t < G_N_ELEMENTS (threads); t++) {
-      guint8 *got = encode_with_element (factories[f], pic, w, hh, &size,
-          "threads", threads[t], NULL);
-
-      fail_unless_equals_uint64 (size, ref_size);
-      fail_unless (memcmp (got, ref, size) == 0,
-          "%s: threads=%u differs from threads=1", factories[f], threads[t]);
-      g_free (got);
-    }
-    g_free (ref);
-  }
-  g_free (pic);
+  check_threads_identical ("bc1enc", threads, G_N_ELEMENTS (threads));
+  check_threads_identical ("bc3enc", threads, G_N_ELEMENTS (threads));
 }
 
 GST_END_TEST;
@@ -688,9 +649,6 @@ GST_START_TEST (test_short_buffer)
   for (f = 0; f < G_N_ELEMENTS (factories); f++) {
     GstHarness *h = harness_new (factories[f], NULL);
     GstBus *bus = gst_bus_new ();
-    GstMessage *msg;
-    GError *err = NULL;
-    gchar *debug = NULL;
     GstBuffer *in;
 
     gst_element_set_bus (h->element, bus);
@@ -701,20 +659,9 @@ GST_START_TEST (test_short_buffer)
     fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_ERROR);
     fail_unless (gst_harness_try_pull (h) == NULL);
 
-    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    fail_unless (msg != NULL, "no error message on the bus");
-    gst_message_parse_error (msg, &err, &debug);
-    fail_unless (g_error_matches (err, GST_STREAM_ERROR,
-            GST_STREAM_ERROR_FORMAT), "unexpected error %s", err->message);
-    fail_unless (debug != NULL);
-    GST_INFO ("error: %s (%s)", err->message, debug);
-    fail_unless (strstr (debug, "1000") != NULL, "debug '%s' lacks the "
-        "actual size", debug);
-    fail_unless (strstr (debug, "3120") != NULL, "debug '%s' lacks the "
-        "expected size", debug);
-    g_error_free (err);
-    g_free (debug);
-    gst_message_unref (msg);
+    /* the actual and the expected size */
+    gst_message_unref (check_error_message (bus, GST_STREAM_ERROR,
+            GST_STREAM_ERROR_FORMAT, "1000", "3120", NULL));
 
     gst_element_set_bus (h->element, NULL);
     gst_object_unref (bus);
@@ -761,9 +708,7 @@ GST_START_TEST (test_input_video_meta)
   GstHarness *h = harness_new ("bc3enc", "ycocg", FALSE, NULL);
   GstBus *bus = gst_bus_new ();
   GstBuffer *out;
-  GstMessage *msg;
-  GError *err = NULL;
-  gchar *debug = NULL, *num;
+  gchar *num;
   GstQuery *query;
   GstCaps *caps;
 
@@ -790,15 +735,9 @@ GST_START_TEST (test_input_video_meta)
   fail_unless_equals_int (gst_harness_push (h,
           picture_to_buffer_with_meta (pic, w, hh, offset, stride,
               needed - 1)), GST_FLOW_ERROR);
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL);
-  gst_message_parse_error (msg, &err, &debug);
   num = g_strdup_printf ("%" G_GSIZE_FORMAT, needed);
-  fail_unless (strstr (debug, num) != NULL, "debug '%s' lacks %s", debug, num);
+  gst_message_unref (check_error_message (bus, 0, 0, num, NULL));
   g_free (num);
-  g_error_free (err);
-  g_free (debug);
-  gst_message_unref (msg);
 
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
@@ -921,9 +860,6 @@ GST_START_TEST (test_pipeline_not_negotiated)
 {
   GstElement *pipeline, *src, *filter, *enc, *sink;
   GstBus *bus;
-  GstMessage *msg;
-  GError *err = NULL;
-  gchar *debug = NULL;
   GstCaps *caps;
 
   /* GRAY8 forced before bc1enc, linked without caps checks so that
@@ -949,17 +885,7 @@ GST_START_TEST (test_pipeline_not_negotiated)
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
   bus = gst_element_get_bus (pipeline);
-  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
-      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
-  fail_unless (msg != NULL, "no error within 10 s");
-  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
-  gst_message_parse_error (msg, &err, &debug);
-  GST_INFO ("error: %s (%s)", err->message, debug);
-  fail_unless (debug != NULL && strstr (debug, "not-negotiated") != NULL,
-      "unexpected error %s (%s)", err->message, GST_STR_NULL (debug));
-  g_error_free (err);
-  g_free (debug);
-  gst_message_unref (msg);
+  gst_message_unref (check_error_message (bus, 0, 0, "not-negotiated", NULL));
   gst_object_unref (bus);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (pipeline);
@@ -988,38 +914,36 @@ raw_buffer (const guint8 * rgba, guint width, guint height,
   GstVideoInfo info;
   GstBuffer *buf;
   GstMapInfo map;
+  gsize row_bytes;
   guint x, y;
 
   fail_unless (gst_video_info_set_format (&info, format, width, height));
   fail_unless (gst_bc_encode_layout_from_video_format (layout, format));
-  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
-  *packed = g_malloc ((gsize) width * height * layout->bpp);
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  memset (map.data, 0x5a, map.size);
-  for (y = 0; y < height; y++) {
-    guint8 *row = map.data + GST_VIDEO_INFO_PLANE_OFFSET (&info, 0) +
-        (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (&info, 0);
-    guint8 *prow = *packed + (gsize) y * width * layout->bpp;
+  row_bytes = (gsize) width *layout->bpp;
+  *packed = g_malloc (row_bytes * height);
+  if (layout->bpp >= 3) {
+    test_picture_to_layout (rgba, width, height, layout, *packed, row_bytes);
+  } else {
+    for (y = 0; y < height; y++) {
+      for (x = 0; x < width; x++) {
+        guint luma = test_luma (rgba + ((gsize) y * width + x) * 4);
+        guint8 *d = *packed + y * row_bytes + (gsize) x * layout->bpp;
 
-    for (x = 0; x < width; x++) {
-      const guint8 *s = rgba + ((gsize) y * width + x) * 4;
-      guint8 *d = row + (gsize) x * layout->bpp;
-      guint luma = (77 * s[0] + 150 * s[1] + 29 * s[2] + 128) >> 8;
-
-      if (layout->bpp == 1) {
-        d[0] = luma;
-      } else if (layout->bpp == 2) {
-        GST_WRITE_UINT16_LE (d, luma * 257 + ((x * 7 + y) & 0xff) % 200);
-      } else {
-        d[layout->r] = s[0];
-        d[layout->g] = s[1];
-        d[layout->b] = s[2];
-        if (layout->a >= 0)
-          d[layout->a] = s[3];
+        if (layout->bpp == 1)
+          d[0] = luma;
+        else
+          GST_WRITE_UINT16_LE (d, luma * 257 + ((x * 7 + y) & 0xff) % 200);
       }
-      memcpy (prow + (gsize) x * layout->bpp, d, layout->bpp);
     }
   }
+
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  memset (map.data, 0x5a, map.size);
+  for (y = 0; y < height; y++)
+    memcpy (map.data + GST_VIDEO_INFO_PLANE_OFFSET (&info, 0) +
+        (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (&info, 0),
+        *packed + y * row_bytes, row_bytes);
   gst_buffer_unmap (buf, &map);
   return buf;
 }
@@ -1091,28 +1015,10 @@ GST_END_TEST;
 GST_START_TEST (test_bc457_threads_identical)
 {
   static const guint threads[] = { 2, 3, 0 };
-  const gchar *factories[] = { "bc4enc", "bc5enc", "bc7enc" };
-  const guint w = 130, hh = 185;
-  guint8 *pic = make_picture (w, hh, 7, FALSE);
-  guint f, t;
 
-  for (f = 0; f < G_N_ELEMENTS (factories); f++) {
-    gsize ref_size, size;
-    guint8 *ref = encode_with_element (factories[f], pic, w, hh, &ref_size,
-        "threads", 1, NULL);
-
-    for (t = 0; t < G_N_ELEMENTS (threads); t++) {
-      guint8 *got = encode_with_element (factories[f], pic, w, hh, &size,
-          "threads", threads[t], NULL);
-
-      fail_unless_equals_uint64 (size, ref_size);
-      fail_unless (memcmp (got, ref, size) == 0,
-          "%s: threads=%u differs from threads=1", factories[f], threads[t]);
-      g_free (got);
-    }
-    g_free (ref);
-  }
-  g_free (pic);
+  check_threads_identical ("bc4enc", threads, G_N_ELEMENTS (threads));
+  check_threads_identical ("bc5enc", threads, G_N_ELEMENTS (threads));
+  check_threads_identical ("bc7enc", threads, G_N_ELEMENTS (threads));
 }
 
 GST_END_TEST;
@@ -1141,7 +1047,7 @@ GST_START_TEST (test_bc457_decode_pipeline)
     GstHarness *h = gst_harness_new_parse (cases[c].launch);
     GstBuffer *out;
     GstMapInfo map;
-    gdouble se = 0;
+    gdouble se = 0, psnr;
     gsize i, n = (gsize) w * hh;
     gint ch;
 
@@ -1156,7 +1062,7 @@ GST_START_TEST (test_bc457_decode_pipeline)
       const guint8 *s = pic + i * 4, *d = map.data + i * 4;
 
       if (cases[c].channels == 1) {
-        gint luma = (77 * s[0] + 150 * s[1] + 29 * s[2] + 128) >> 8;
+        gint luma = test_luma (s);
         /* grey out */
         fail_unless (d[0] == d[1] && d[1] == d[2]);
         se += (gdouble) (d[0] - luma) * (d[0] - luma);
@@ -1168,11 +1074,9 @@ GST_START_TEST (test_bc457_decode_pipeline)
       }
       fail_unless_equals_int (d[3], 255);
     }
-    se /= cases[c].channels;
-    GST_INFO ("%s: %.2f dB", cases[c].launch, se == 0 ? 99.0 :
-        10 * log10 (255.0 * 255.0 * n / se));
-    fail_unless (se == 0 || 10 * log10 (255.0 * 255.0 * n / se) >=
-        cases[c].min_psnr, "%s", cases[c].launch);
+    psnr = test_psnr (se, n * cases[c].channels);
+    GST_INFO ("%s: %.2f dB", cases[c].launch, psnr);
+    fail_unless (psnr >= cases[c].min_psnr, "%s", cases[c].launch);
     gst_buffer_unmap (out, &map);
     gst_buffer_unref (out);
     gst_harness_teardown (h);

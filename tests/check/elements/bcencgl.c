@@ -1,10 +1,6 @@
 /* gst-bc
  * Copyright (C) 2026 gst-bc developers
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2.1 of the License, or (at your option) any later version.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 /* The GL compute path of bc1enc, bc3enc and bc7enc on a headless GL context
@@ -34,25 +30,19 @@
 #include "config.h"
 #endif
 
-#include <gst/check/gstcheck.h>
 #include <gst/app/app.h>
 #include <gst/gl/gl.h>
 #include <gst/gl/gstglfuncs.h>
-#include <gst/bc/bc.h>
 #include <glib/gstdio.h>
 
-#include <math.h>
-#include <string.h>
 #include <dlfcn.h>
 #include <unistd.h>
-
-#include "../picture.h"
 
 #define PULL_TIMEOUT (60 * GST_SECOND)
 #define FRAME_DURATION (GST_SECOND / 30)
 #define PSNR_BOUND 0.1
 
-static const GstBcPixelLayout rgba_layout = { 4, 0, 1, 2, 3, -1 };
+#include "gstbctest.h"
 
 /* GL_RENDERER is llvmpipe: IEEE float, blocks asserted bit-identical */
 static gboolean ieee_renderer;
@@ -109,22 +99,15 @@ subsets_picture (guint width, guint height)
 static guint8 *
 load_picture (const gchar * name, guint width, guint height, gboolean * photo)
 {
-  gchar *file = g_strdup_printf ("%s_%ux%u.rgba", name, width, height);
-  gchar *path = g_build_filename (GST_BC_SOURCE_ROOT, "benchmarks", "photos",
-      "cache", "frames", file, NULL);
-  gchar *data = NULL;
-  gsize len = 0;
+  guint8 *p;
 
-  g_free (file);
-  if (strcmp (name, "subsets") == 0) {
-    *photo = FALSE;
-    g_free (path);
+  *photo = FALSE;
+  if (strcmp (name, "subsets") == 0)
     return subsets_picture (width, height);
-  }
   if (strcmp (name, "saturated") == 0) {
-    guint8 *p = test_picture (width, height, 11, 6, TEST_ALPHA_RAMP);
     gsize i;
 
+    p = test_picture (width, height, 11, 6, TEST_ALPHA_RAMP);
     for (i = 0; i < (gsize) width * height * 4; i++)
       p[i] = CLAMP (((gint) p[i] - 128) * 3 + 128, 0, 255);
     /* and black and white specks on every third block */
@@ -134,31 +117,12 @@ load_picture (const gchar * name, guint width, guint height, gboolean * photo)
       if ((x / 4 + y / 4) % 3 == 0 && (x + 2 * y) % 5 < 2)
         memset (p + i * 4, (x + 2 * y) % 5 == 0 ? 0 : 255, 3);
     }
-    *photo = FALSE;
-    g_free (path);
     return p;
   }
-  *photo = g_file_get_contents (path, &data, &len, NULL) &&
-      len == (gsize) width *height * 4;
-  g_free (path);
-  if (*photo)
-    return (guint8 *) data;
-  g_free (data);
-  return test_picture (width, height, width ^ height, 6, TEST_ALPHA_RAMP);
-}
-
-static guint8 *
-encode_cpu (GstBcFormat format, GstBcQuality quality, const guint8 * rgba,
-    guint width, guint height, GstBcInfo * info)
-{
-  guint8 *out;
-
-  gst_bc_info_init (info);
-  fail_unless (gst_bc_info_set_format (info, format, width, height));
-  out = g_malloc0 (info->size);
-  gst_bc_encode_rows (format, quality, rgba, (gsize) width * 4, width,
-      height, &rgba_layout, 0, info->blocks_y, out);
-  return out;
+  p = test_load_photo (name, width, height);
+  *photo = p != NULL;
+  return p ? p : test_picture (width, height, width ^ height, 6,
+      TEST_ALPHA_RAMP);
 }
 
 /* PSNR of @blocks decoded, against what the format encodes of @rgba: RGB
@@ -166,35 +130,30 @@ encode_cpu (GstBcFormat format, GstBcQuality quality, const guint8 * rgba,
 static gdouble
 psnr (const GstBcInfo * info, const guint8 * blocks, const guint8 * rgba)
 {
-  guint8 *dec = g_malloc ((gsize) info->width * info->height * 4);
+  guint8 *dec = test_decode (info, blocks);
   guint nc = info->format == GST_BC_FORMAT_BC3 ||
       info->format == GST_BC_FORMAT_BC7 ? 4 :
       (info->format == GST_BC_FORMAT_BC5 ? 2 :
       (info->format == GST_BC_FORMAT_BC4 ? 1 : 3));
-  gdouble se = 0;
   gsize i, n = (gsize) info->width * info->height;
-  guint c;
+  gdouble se;
 
-  gst_bc_decode_rows (info->format, blocks, info->width, info->height, 0,
-      info->blocks_y, dec, info->width * 4, &rgba_layout);
-  for (i = 0; i < n; i++) {
-    for (c = 0; c < nc; c++) {
-      const guint8 *p = rgba + i * 4;
-      gdouble ref = info->format == GST_BC_FORMAT_BC4 ?
-          (77 * p[0] + 150 * p[1] + 29 * p[2] + 128) >> 8 : p[c];
-      gdouble d = (gdouble) dec[i * 4 + c] - ref;
+  if (info->format == GST_BC_FORMAT_BC4) {
+    guint8 *luma = g_malloc (n);
 
-      se += d * d;
-    }
+    for (i = 0; i < n; i++)
+      luma[i] = test_luma (rgba + i * 4);
+    se = test_sse (dec, luma, 1, n, 0, 1);
+    g_free (luma);
+  } else {
+    se = test_sse (dec, rgba, 4, n, 0, nc);
   }
   g_free (dec);
-  return se == 0 ? 99.0 : 10.0 * log10 (255.0 * 255.0 * nc * n / se);
+  return test_psnr (se, nc * n);
 }
 
 /* ---------------------------------------------------------------------- */
 /* pipelines                                                               */
-
-#include "pipeline.h"
 
 static gchar *
 get_path (GstElement * enc)
@@ -222,92 +181,59 @@ picture_buffer (const guint8 * rgba, guint width, guint height,
   GstBcPixelLayout lo;
   GstBuffer *buf;
   GstMapInfo map;
-  gsize i, n = (gsize) width * height;
 
   fail_unless (gst_bc_pixel_layout_from_video_format (&lo,
           gst_video_format_from_string (format)));
   fail_unless_equals_int (lo.bpp, 4);
-  buf = gst_buffer_new_allocate (NULL, n * 4, NULL);
+  buf = gst_buffer_new_allocate (NULL, (gsize) width * height * 4, NULL);
   fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  memset (map.data, 0x5a, map.size);
-  for (i = 0; i < n; i++) {
-    map.data[i * 4 + lo.r] = rgba[i * 4 + 0];
-    map.data[i * 4 + lo.g] = rgba[i * 4 + 1];
-    map.data[i * 4 + lo.b] = rgba[i * 4 + 2];
-    if (lo.a >= 0)
-      map.data[i * 4 + lo.a] = rgba[i * 4 + 3];
-  }
+  test_picture_to_layout (rgba, width, height, &lo, map.data,
+      (gsize) width * 4);
   gst_buffer_unmap (buf, &map);
   GST_BUFFER_PTS (buf) = index * FRAME_DURATION;
   GST_BUFFER_DURATION (buf) = FRAME_DURATION;
   return buf;
 }
 
-/* appsrc ! glupload ! @enc ! appsink: the GL path */
-typedef struct
-{
-  GstElement *pipeline, *src, *enc, *sink;
-} GLPipe;
-
+/* appsrc ! glupload ! @enc ! appsink: the GL path; the encoder is the
+ * TestPipe's element */
 static void
-gl_pipe_start (GLPipe * g, const gchar * enc, GstCaps * caps)
+gl_pipe_start (TestPipe * g, const gchar * enc, GstCaps * caps)
 {
   gchar *desc = g_strdup_printf ("appsrc name=src format=time "
       "! glupload ! %s name=enc ! appsink name=sink sync=false", enc);
 
-  g->pipeline = launch (desc);
+  test_pipe_launch (g, desc, "enc");
   g_free (desc);
-  g->src = get (g->pipeline, "src");
-  g->enc = get (g->pipeline, "enc");
-  g->sink = get (g->pipeline, "sink");
   g_object_set (g->src, "caps", caps, NULL);
   gst_caps_unref (caps);
-  fail_if (gst_element_set_state (g->pipeline, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  test_pipe_play (g);
 }
 
 static void
-gl_pipe_push (GLPipe * g, GstBuffer * buf)
+gl_pipe_push (TestPipe * g, GstBuffer * buf)
 {
   fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (g->src), buf),
       GST_FLOW_OK);
 }
 
-static GstSample *
-gl_pipe_pull (GLPipe * g)
-{
-  GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (g->sink),
-      PULL_TIMEOUT);
-
-  fail_unless (s != NULL, "no frame from the encoder");
-  return s;
-}
-
-static void
-gl_pipe_stop (GLPipe * g)
-{
-  gst_object_unref (g->src);
-  gst_object_unref (g->enc);
-  gst_object_unref (g->sink);
-  stop (g->pipeline);
-}
 
 /* After EOS: waits for it, checks that the GL path encoded, stops */
 static void
-gl_pipe_finish (GLPipe * g)
+gl_pipe_finish (TestPipe * g)
 {
   gchar *path;
 
   wait_eos (g->pipeline);
-  path = get_path (g->enc);
+  path = get_path (g->element);
   fail_unless_equals_string (path, "gl");
   g_free (path);
-  gl_pipe_stop (g);
+  test_pipe_stop (g);
 }
 
 /* New caps on the source (taken) */
 static void
-gl_pipe_set_caps (GLPipe * g, GstCaps * caps)
+gl_pipe_set_caps (TestPipe * g, GstCaps * caps)
 {
   g_object_set (g->src, "caps", caps, NULL);
   gst_caps_unref (caps);
@@ -334,19 +260,6 @@ sample_blocks (GstSample * s, GstBcFormat format, guint width, guint height)
 
 /* ---------------------------------------------------------------------- */
 /* GL against CPU                                                          */
-
-static const struct
-{
-  const gchar *enc;
-  GstBcFormat format;
-} encoders[] = {
-  {"bc1enc", GST_BC_FORMAT_BC1},
-  {"bc3enc ycocg=false", GST_BC_FORMAT_BC3},
-  {"bc3enc ycocg=true", GST_BC_FORMAT_YCOCG_BC3},
-  {"bc4enc", GST_BC_FORMAT_BC4},
-  {"bc5enc", GST_BC_FORMAT_BC5},
-  {"bc7enc", GST_BC_FORMAT_BC7},
-};
 
 typedef struct
 {
@@ -493,13 +406,13 @@ static void
 check_pictures_against_cpu (guint e, const Picture * set, guint n_pics,
     gboolean alpha)
 {
-  GstBcFormat format = encoders[e].format;
+  GstBcFormat format = test_encoders[e].format;
   guint q, s;
 
   for (q = 0; q < 3; q++) {
-    gchar *desc = g_strdup_printf ("%s quality=%s", encoders[e].enc,
+    gchar *desc = g_strdup_printf ("%s quality=%s", test_encoders[e].enc,
         quality_names[q]);
-    GLPipe g;
+    TestPipe g;
     guint modes = 0;
     guint8 **pics = g_new (guint8 *, n_pics);
     gboolean *photo = g_new (gboolean, n_pics);
@@ -521,12 +434,12 @@ check_pictures_against_cpu (guint e, const Picture * set, guint n_pics,
     gst_app_src_end_of_stream (GST_APP_SRC (g.src));
 
     for (s = 0; s < n_pics; s++) {
-      GstSample *sample = gl_pipe_pull (&g);
+      GstSample *sample = pull_sample (g.sink);
       guint8 *gl = sample_blocks (sample, format, set[s].width,
           set[s].height);
       GstBcInfo info;
-      guint8 *cpu = encode_cpu (format, q, pics[s], set[s].width,
-          set[s].height, &info);
+      guint8 *cpu = test_encode (format, q, pics[s], &test_rgba_layout,
+          set[s].width, set[s].height, &info);
       gchar *what = g_strdup_printf ("%s %s%s", photo[s] ? "photograph" :
           "synthetic picture", set[s].name, alpha ? " + alpha" : "");
 
@@ -629,7 +542,7 @@ GST_START_TEST (test_input_formats)
   guint8 *pic = test_picture (61, 35, 5, 6, TEST_ALPHA_RAMP);
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
-    GLPipe g;
+    TestPipe g;
     GstSample *sample;
     GstBcInfo info;
     guint8 *gl, *cpu, *ref = g_memdup2 (pic, 61 * 35 * 4);
@@ -643,14 +556,14 @@ GST_START_TEST (test_input_formats)
         raw_caps (formats[f], 61, 35));
     gl_pipe_push (&g, picture_buffer (pic, 61, 35, formats[f], 0));
     gst_app_src_end_of_stream (GST_APP_SRC (g.src));
-    sample = gl_pipe_pull (&g);
+    sample = pull_sample (g.sink);
     gl = sample_blocks (sample, GST_BC_FORMAT_BC3, 61, 35);
-    cpu = encode_cpu (GST_BC_FORMAT_BC3, GST_BC_QUALITY_FAST, ref, 61, 35,
-        &info);
+    cpu = test_encode (GST_BC_FORMAT_BC3, GST_BC_QUALITY_FAST, ref,
+        &test_rgba_layout, 61, 35, &info);
     compare (formats[f], &info, gl, cpu, ref, GST_BC_QUALITY_FAST);
     gst_sample_unref (sample);
     wait_eos (g.pipeline);
-    gl_pipe_stop (&g);
+    test_pipe_stop (&g);
     g_free (gl);
     g_free (cpu);
     g_free (ref);
@@ -703,14 +616,14 @@ GST_START_TEST (test_bc4_gray_input)
       gchar *desc = g_strdup_printf ("bc4enc quality=%s", quality_names[q]);
       GstBcInfo info;
       GstSample *sample;
-      GLPipe g;
+      TestPipe g;
       guint8 *gl, *cpu;
       gsize i, differ = 0;
 
       gl_pipe_start (&g, desc, raw_caps (formats[f], w, h));
       gl_pipe_push (&g, gst_buffer_copy (buf));
       gst_app_src_end_of_stream (GST_APP_SRC (g.src));
-      sample = gl_pipe_pull (&g);
+      sample = pull_sample (g.sink);
       gl = sample_blocks (sample, GST_BC_FORMAT_BC4, w, h);
       gst_bc_info_init (&info);
       fail_unless (gst_bc_info_set_format (&info, GST_BC_FORMAT_BC4, w, h));
@@ -748,7 +661,7 @@ GST_END_TEST;
 GST_START_TEST (test_eos_drains_kept_frame)
 {
   guint8 *pic = test_picture (64, 48, 9, 6, TEST_ALPHA_RAMP);
-  GLPipe g;
+  TestPipe g;
   GstSample *s;
   guint i;
 
@@ -758,13 +671,13 @@ GST_START_TEST (test_eos_drains_kept_frame)
   s = gst_app_sink_try_pull_sample (GST_APP_SINK (g.sink), GST_SECOND / 2);
   fail_unless (s == NULL, "the GL path did not keep the frame back");
   gl_pipe_push (&g, picture_buffer (pic, 64, 48, "RGBA", 1));
-  s = gl_pipe_pull (&g);
+  s = pull_sample (g.sink);
   fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (s)), 0);
   gst_sample_unref (s);
   gl_pipe_push (&g, picture_buffer (pic, 64, 48, "RGBA", 2));
   gst_app_src_end_of_stream (GST_APP_SRC (g.src));
   for (i = 1; i < 3; i++) {
-    s = gl_pipe_pull (&g);
+    s = pull_sample (g.sink);
     fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (s)),
         i * FRAME_DURATION);
     fail_if (GST_BUFFER_FLAG_IS_SET (gst_sample_get_buffer (s),
@@ -773,7 +686,7 @@ GST_START_TEST (test_eos_drains_kept_frame)
   }
   wait_eos (g.pipeline);
   fail_unless (gst_app_sink_is_eos (GST_APP_SINK (g.sink)));
-  gl_pipe_stop (&g);
+  test_pipe_stop (&g);
   g_free (pic);
 }
 
@@ -787,8 +700,8 @@ check_step (GstSample * s, const guint8 * pic, guint w, guint h,
 {
   guint8 *gl = sample_blocks (s, GST_BC_FORMAT_YCOCG_BC3, w, h);
   GstBcInfo info;
-  guint8 *cpu = encode_cpu (GST_BC_FORMAT_YCOCG_BC3, quality, pic, w, h,
-      &info);
+  guint8 *cpu = test_encode (GST_BC_FORMAT_YCOCG_BC3, quality, pic,
+      &test_rgba_layout, w, h, &info);
 
   fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (s)),
       index * FRAME_DURATION);
@@ -815,7 +728,7 @@ GST_START_TEST (test_caps_change)
     {"RGBA", 37, 91, GST_BC_QUALITY_FAST},
     {"RGBA", 37, 91, GST_BC_QUALITY_HIGH},
   };
-  GLPipe g;
+  TestPipe g;
   guint8 *pics[G_N_ELEMENTS (steps)];
   guint i, pulled = 0;
 
@@ -833,19 +746,19 @@ GST_START_TEST (test_caps_change)
       fail_unless (i >= 2 && steps[i - 1].w == steps[i - 2].w &&
           strcmp (steps[i - 1].format, steps[i - 2].format) == 0);
       for (; pulled < i - 1; pulled++)
-        check_step (gl_pipe_pull (&g), pics[pulled], steps[pulled].w,
+        check_step (pull_sample (g.sink), pics[pulled], steps[pulled].w,
             steps[pulled].h, steps[pulled].quality, pulled);
-      g_object_set (g.enc, "quality", steps[i].quality, NULL);
+      g_object_set (g.element, "quality", steps[i].quality, NULL);
     }
     gl_pipe_push (&g, picture_buffer (pics[i], steps[i].w, steps[i].h,
             steps[i].format, i));
   }
   gst_app_src_end_of_stream (GST_APP_SRC (g.src));
   for (; pulled < G_N_ELEMENTS (steps); pulled++)
-    check_step (gl_pipe_pull (&g), pics[pulled], steps[pulled].w,
+    check_step (pull_sample (g.sink), pics[pulled], steps[pulled].w,
         steps[pulled].h, steps[pulled].quality, pulled);
   wait_eos (g.pipeline);
-  gl_pipe_stop (&g);
+  test_pipe_stop (&g);
   for (i = 0; i < G_N_ELEMENTS (steps); i++)
     g_free (pics[i]);
 }
@@ -896,42 +809,6 @@ GST_END_TEST;
 /* ---------------------------------------------------------------------- */
 /* the full GPU pipeline                                                   */
 
-static guint8 *
-sample_rgba (GstSample * s, guint width, guint height)
-{
-  GstVideoInfo vinfo;
-  GstVideoFrame frame;
-  guint8 *out = g_malloc ((gsize) width * height * 4);
-  guint y;
-
-  fail_unless (gst_video_info_from_caps (&vinfo, gst_sample_get_caps (s)));
-  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&vinfo),
-      GST_VIDEO_FORMAT_RGBA);
-  fail_unless (gst_video_frame_map (&frame, &vinfo, gst_sample_get_buffer (s),
-          GST_MAP_READ));
-  for (y = 0; y < height; y++)
-    memcpy (out + (gsize) y * width * 4,
-        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
-        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), width * 4);
-  gst_video_frame_unmap (&frame);
-  return out;
-}
-
-static gdouble
-psnr_rgb (const guint8 * a, const guint8 * b, gsize n)
-{
-  gdouble se = 0;
-  gsize i;
-  guint c;
-
-  for (i = 0; i < n; i++)
-    for (c = 0; c < 3; c++) {
-      gdouble d = (gdouble) a[i * 4 + c] - b[i * 4 + c];
-      se += d * d;
-    }
-  return se == 0 ? 99.0 : 10.0 * log10 (255.0 * 255.0 * 3 * n / se);
-}
-
 /* videotestsrc ! glupload ! bc1enc ! glbcupload ! gldownload against
  * videotestsrc ! bc1enc ! bcdec, frame by frame (tee'd: the same frames) */
 GST_START_TEST (test_full_gpu_pipeline)
@@ -965,24 +842,16 @@ GST_START_TEST (test_full_gpu_pipeline)
       GST_STATE_CHANGE_FAILURE);
 
   for (i = 0; i < n; i++) {
-    GstSample *a = gst_app_sink_try_pull_sample (GST_APP_SINK (gl_sink),
-        PULL_TIMEOUT);
-    GstSample *b = gst_app_sink_try_pull_sample (GST_APP_SINK (cpu_sink),
-        PULL_TIMEOUT);
-    GstSample *c = gst_app_sink_try_pull_sample (GST_APP_SINK (src_sink),
-        PULL_TIMEOUT);
-    guint8 *ga, *cb, *sc;
-    gdouble pg, pc;
+    GstSample *a = pull_sample (gl_sink), *b = pull_sample (cpu_sink);
+    GstSample *c = pull_sample (src_sink);
+    guint8 *ga = test_sample_rgba (a, w, h), *cb = test_sample_rgba (b, w, h);
+    guint8 *sc = test_sample_rgba (c, w, h);
+    gdouble pg = test_psnr_rgb (ga, sc, (gsize) w * h);
+    gdouble pc = test_psnr_rgb (cb, sc, (gsize) w * h);
 
-    fail_unless (a && b && c, "frame %u missing", i);
-    ga = sample_rgba (a, w, h);
-    cb = sample_rgba (b, w, h);
-    sc = sample_rgba (c, w, h);
-    pg = psnr_rgb (ga, sc, (gsize) w * h);
-    pc = psnr_rgb (cb, sc, (gsize) w * h);
     note ("GPU pipeline frame %u: PSNR GL encode + %s %.3f dB, CPU encode "
         "+ bcdec %.3f dB, GL vs CPU output %.2f dB\n", i, decode, pg, pc,
-        psnr_rgb (ga, cb, (gsize) w * h));
+        test_psnr_rgb (ga, cb, (gsize) w * h));
     fail_unless (fabs (pg - pc) <= PSNR_BOUND, "frame %u: %.3f vs %.3f dB",
         i, pg, pc);
     g_free (ga);
@@ -1293,16 +1162,6 @@ gl_renderer (void)
   return g_strstrip (out);
 }
 
-static void
-log_warnings (GstDebugCategory * category, GstDebugLevel level,
-    const gchar * file, const gchar * function, gint line, GObject * object,
-    GstDebugMessage * message, gpointer user_data)
-{
-  if (level <= GST_LEVEL_WARNING)
-    gst_debug_log_default (category, level, file, function, line, object,
-        message, NULL);
-}
-
 /* Under AddressSanitizer: keeps Mesa's driver loaded until exit. Destroying
  * the last GL context unloads it, and LeakSanitizer then finds two of its
  * allocations (still referenced from the unloaded driver's data) with no
@@ -1376,12 +1235,7 @@ main (int argc, char **argv)
       "must be bit-identical to the CPU's" : "compared by PSNR");
   g_free (renderer);
 
-  /* the encoder checks glGetError () at DEBUG */
-  if (!g_getenv ("GST_DEBUG")) {
-    gst_debug_remove_log_function (gst_debug_log_default);
-    gst_debug_add_log_function (log_warnings, NULL, NULL);
-  }
-  gst_debug_set_threshold_for_name ("bcencgl", GST_LEVEL_DEBUG);
+  test_debug_gl_errors ("bcencgl");
 
   return gst_check_run_suite (bcencgl_suite (), "bcencgl", __FILE__);
 }

@@ -1,10 +1,6 @@
 /* gst-bc
  * Copyright (C) 2026 gst-bc developers
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2.1 of the License, or (at your option) any later version.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 /* glbcupload on a headless GL context (Mesa llvmpipe through
@@ -26,18 +22,12 @@
 #include "config.h"
 #endif
 
-#include <gst/check/gstcheck.h>
 #include <gst/app/app.h>
 #include <gst/base/gstpushsrc.h>
 #include <gst/gl/gl.h>
-#include <gst/bc/bc.h>
 
-#include "bcdocscheck.h"
-
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #ifdef __SANITIZE_ADDRESS__
@@ -59,95 +49,58 @@
 #define PULL_TIMEOUT (20 * GST_SECOND)
 #define FRAME_DURATION (GST_SECOND / 30)
 
-static const GstBcPixelLayout rgba_layout = { 4, 0, 1, 2, 3, -1 };
+#include "gstbctest.h"
 
 /* ---------------------------------------------------------------------- */
 /* Helpers                                                                 */
 /* ---------------------------------------------------------------------- */
 
-#include "pipeline.h"
-#include "../picture.h"
-
-static GstStructure *
-get_stats (GstElement * e)
-{
-  GstStructure *s = NULL;
-
-  g_object_get (e, "stats", &s, NULL);
-  fail_unless (s != NULL);
-  return s;
-}
+/* glbcupload's statistics property */
+#define UP_STATS "stats"
 
 static guint64
-stat_u64 (GstElement * e, const gchar * field)
+stat_u64 (GstElement * up, const gchar * field)
 {
-  GstStructure *s = get_stats (e);
-  guint64 v = 0;
-
-  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s in %"
-      GST_PTR_FORMAT, field, s);
-  gst_structure_free (s);
-  return v;
+  return test_stat_u64 (up, UP_STATS, field);
 }
 
-/* A real photograph when benchmarks/photos.py has cached one (it is not in
- * the repository), or NULL. */
+/* A frame of @info of random blocks (every bit pattern is a block). A
+ * YCoCg-BC3 block keeps its chroma scale in the blue of both colour
+ * endpoints: random blocks get the same (random) blue on both, else the
+ * blue of interpolated texels, and with it the scale, would depend on the
+ * decoder's rounding. */
 static guint8 *
-load_photo (guint * width, guint * height)
-{
-  gchar *path = g_build_filename (GST_BC_SOURCE_ROOT, "benchmarks", "photos",
-      "cache", "frames", "bridge_crop_1918x1078.rgba", NULL);
-  gchar *data = NULL;
-  gsize len = 0;
-
-  *width = 1918;
-  *height = 1078;
-  if (!g_file_get_contents (path, &data, &len, NULL) ||
-      len != (gsize) * width * *height * 4) {
-    g_free (data);
-    data = NULL;
-  }
-  g_free (path);
-  return (guint8 *) data;
-}
-
-/* A frame of @format of random blocks (every bit pattern is a BC1, BC3,
- * BC4 and BC5 block; for BC7 every 7th block gets first byte 0, the
- * reserved mode, which decodes to transparent black). A YCoCg-BC3 block
- * keeps its chroma scale in the blue of both colour endpoints: random
- * blocks get the same (random) blue on both, else the blue of interpolated
- * texels, and with it the scale, would depend on the decoder's rounding. */
-static guint8 *
-make_blocks (GstBcFormat format, guint width, guint height, guint32 seed,
-    GstBcInfo * info)
+random_blocks (const GstBcInfo * info, guint32 seed)
 {
   guint32 state = seed;
-  guint8 *data;
+  guint8 *data = g_malloc (info->size);
   gsize i;
 
-  gst_bc_info_init (info);
-  fail_unless (gst_bc_info_set_format (info, format, width, height));
-  data = g_malloc (info->size);
   for (i = 0; i < info->size; i++)
     data[i] = test_lcg_next (&state) & 0xff;
-  if (format == GST_BC_FORMAT_BC7)
-    for (i = 0; i < info->size; i += 16 * 7)
-      data[i] = 0;
-  if (format == GST_BC_FORMAT_YCOCG_BC3)
+  if (info->format == GST_BC_FORMAT_YCOCG_BC3)
     for (i = 0; i < info->size; i += 16)
       data[i + 10] = (data[i + 10] & ~0x1f) | (data[i + 8] & 0x1f);
   return data;
 }
 
-/* The frame @data of @info decoded by the library decoder (bcdec's code). */
+/* random_blocks () of @format, whose geometry goes to @info; for BC7 every
+ * 7th block gets first byte 0, the reserved mode, which decodes to
+ * transparent black. */
 static guint8 *
-decode_ref (const GstBcInfo * info, const guint8 * data)
+make_blocks (GstBcFormat format, guint width, guint height, guint32 seed,
+    GstBcInfo * info)
 {
-  guint8 *out = g_malloc ((gsize) info->width * info->height * 4);
+  guint8 *data;
+  gsize i;
 
-  gst_bc_decode_rows (info->format, data, info->width, info->height, 0,
-      info->blocks_y, out, info->width * 4, &rgba_layout);
-  return out;
+  gst_bc_info_init (info);
+  fail_unless (gst_bc_info_set_format (info, format, width, height));
+  data = random_blocks (info, seed);
+  if (format == GST_BC_FORMAT_BC7)
+    for (i = 0; i < info->size; i += 16 * 7)
+      data[i] = 0;
+  return data;
 }
 
 typedef struct
@@ -189,17 +142,6 @@ diff_sample (GstSample * sample, const guint8 * want, guint width,
   }
   d->total += (guint64) width *height * 4;
   gst_video_frame_unmap (&frame);
-}
-
-static GstSample *
-pull (GstElement * appsink)
-{
-  GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (appsink),
-      PULL_TIMEOUT);
-
-  fail_unless (s != NULL, "no frame from %s within 20 s",
-      GST_OBJECT_NAME (appsink));
-  return s;
 }
 
 static GstBuffer *
@@ -267,21 +209,8 @@ compare_with_bcdec (const gchar * label, const gchar * enc, GstBcFormat format,
   gst_app_src_end_of_stream (GST_APP_SRC (src));
 
   for (i = 0; i < n; i++) {
-    GstSample *a = pull (gl), *b = pull (ref);
-    GstVideoFrame rf;
-    GstVideoInfo rinfo;
-    guint8 *want = g_malloc ((gsize) width * height * 4);
-    guint y;
-
-    /* bcdec's output, packed */
-    fail_unless (gst_video_info_from_caps (&rinfo, gst_sample_get_caps (b)));
-    fail_unless (gst_video_frame_map (&rf, &rinfo, gst_sample_get_buffer (b),
-            GST_MAP_READ));
-    for (y = 0; y < height; y++)
-      memcpy (want + (gsize) y * width * 4,
-          (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&rf, 0) +
-          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&rf, 0), width * 4);
-    gst_video_frame_unmap (&rf);
+    GstSample *a = pull_sample (gl), *b = pull_sample (ref);
+    guint8 *want = test_sample_rgba (b, width, height);
 
     diff_sample (a, want, width, height, &d);
     g_free (want);
@@ -306,16 +235,6 @@ compare_with_bcdec (const gchar * label, const gchar * enc, GstBcFormat format,
   stop (p);
 }
 
-static const struct
-{
-  const gchar *enc;
-  GstBcFormat format;
-} encoders[] = {
-  {"bc1enc", GST_BC_FORMAT_BC1},
-  {"bc3enc ycocg=false", GST_BC_FORMAT_BC3},
-  {"bc3enc ycocg=true", GST_BC_FORMAT_YCOCG_BC3},
-};
-
 static const guint sizes[][2] = { {30, 26}, {1918, 1078} };
 
 static void
@@ -328,21 +247,24 @@ check_encoder (guint e)
     for (i = 0; i < 2; i++)
       pics[i] =
           test_picture (sizes[s][0], sizes[s][1], 7 + i, 6, TEST_ALPHA_OPAQUE);
-    compare_with_bcdec ("synthetic picture", encoders[e].enc,
-        encoders[e].format, sizes[s][0], sizes[s][1], pics, 2, TOLERANCE);
+    compare_with_bcdec ("synthetic picture", test_encoders[e].enc,
+        test_encoders[e].format, sizes[s][0], sizes[s][1], pics, 2, TOLERANCE);
     for (i = 0; i < 2; i++)
       g_free (pics[i]);
   }
 
-  photo = load_photo (&pw, &ph);
+  pw = 1918;
+  ph = 1078;
+  photo = test_load_photo ("bridge_crop", pw, ph);
   if (photo) {
     compare_with_bcdec ("photograph (bridge, 1918x1078 crop)",
-        encoders[e].enc, encoders[e].format, pw, ph, &photo, 1, TOLERANCE);
+        test_encoders[e].enc, test_encoders[e].format, pw, ph, &photo, 1,
+        TOLERANCE);
     g_free (photo);
   } else {
     note ("(no cached photograph: run "
         "benchmarks/photos.py for the %s photograph case)\n",
-        gst_bc_format_to_string (encoders[e].format));
+        gst_bc_format_to_string (test_encoders[e].format));
   }
 }
 
@@ -603,42 +525,25 @@ test_src_eos (GstElement * src)
   g_async_queue_push (((TestSrc *) src)->queue, item);
 }
 
-typedef struct
-{
-  GstElement *p, *src, *up, *sink;
-} Up;
-
+/* bctestsrc ! glbcupload @props ! gldownload ! appsink, playing; glbcupload
+ * is the TestPipe's element */
 static void
-up_start (Up * u, const gchar * props)
+up_start (TestPipe * u, const gchar * props)
 {
   gchar *desc = g_strdup_printf ("bctestsrc name=src ! glbcupload name=up %s "
       "! gldownload ! video/x-raw,format=RGBA ! appsink name=sink sync=false",
       props ? props : "");
 
-  memset (u, 0, sizeof (*u));
-  u->p = launch (desc);
+  test_pipe_launch (u, desc, "up");
   g_free (desc);
-  u->src = get (u->p, "src");
-  u->up = get (u->p, "up");
-  u->sink = get (u->p, "sink");
-  fail_if (gst_element_set_state (u->p, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  test_pipe_play (u);
 }
 
 static void
-up_stop (Up * u)
+pull_check (TestPipe * u, const GstBcInfo * info, const guint8 * data)
 {
-  gst_object_unref (u->src);
-  gst_object_unref (u->up);
-  gst_object_unref (u->sink);
-  stop (u->p);
-}
-
-static void
-pull_check (Up * u, const GstBcInfo * info, const guint8 * data)
-{
-  GstSample *s = pull (u->sink);
-  guint8 *want = decode_ref (info, data);
+  GstSample *s = pull_sample (u->sink);
+  guint8 *want = test_decode (info, data);
   Diff d = { 0, };
 
   diff_sample (s, want, info->width, info->height, &d);
@@ -650,7 +555,7 @@ pull_check (Up * u, const GstBcInfo * info, const guint8 * data)
 
 GST_START_TEST (test_zero_copy)
 {
-  Up u;
+  TestPipe u;
   GstBcInfo info;
   guint8 *frames[8];
   guint i, n_pool = 8, n_foreign = 5;
@@ -665,13 +570,13 @@ GST_START_TEST (test_zero_copy)
         FALSE, i);
     pull_check (&u, &info, frames[i]);
   }
-  fail_unless_equals_uint64 (stat_u64 (u.up, "frames"), n_pool);
-  fail_unless_equals_uint64 (stat_u64 (u.up, "zero-copy-frames"), n_pool);
-  fail_unless_equals_uint64 (stat_u64 (u.up, "copied-frames"), 0);
-  fail_unless_equals_uint64 (stat_u64 (u.up, "copied-bytes"), 0);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "frames"), n_pool);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "zero-copy-frames"), n_pool);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "copied-frames"), 0);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "copied-bytes"), 0);
   /* no tiles reported: each frame is uploaded whole when pushed */
-  fail_unless_equals_uint64 (stat_u64 (u.up, "frame-uploads"), n_pool);
-  fail_unless_equals_uint64 (stat_u64 (u.up, "stepped-uploads"), 0);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "frame-uploads"), n_pool);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "stepped-uploads"), 0);
 
   /* buffers from elsewhere are copied once each */
   for (i = 0; i < n_foreign; i++) {
@@ -679,15 +584,15 @@ GST_START_TEST (test_zero_copy)
         TRUE, n_pool + i);
     pull_check (&u, &info, frames[i]);
   }
-  fail_unless_equals_uint64 (stat_u64 (u.up, "zero-copy-frames"), n_pool);
-  fail_unless_equals_uint64 (stat_u64 (u.up, "copied-frames"), n_foreign);
-  fail_unless_equals_uint64 (stat_u64 (u.up, "copied-bytes"),
+  fail_unless_equals_uint64 (stat_u64 (u.element, "zero-copy-frames"), n_pool);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "copied-frames"), n_foreign);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "copied-bytes"),
       n_foreign * info.size);
-  fail_unless_equals_uint64 (stat_u64 (u.up, "gl-errors"), 0);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "gl-errors"), 0);
 
   test_src_eos (u.src);
-  wait_eos (u.p);
-  up_stop (&u);
+  wait_eos (u.pipeline);
+  test_pipe_stop (&u);
   for (i = 0; i < G_N_ELEMENTS (frames); i++)
     g_free (frames[i]);
 }
@@ -725,17 +630,16 @@ count_sync_meta (GstPad * pad, GstPadProbeInfo * info, gpointer data)
  * frame mixed with another would differ by far more than the tolerance. */
 GST_START_TEST (test_slot_reuse)
 {
-  Up u;
+  TestPipe u;
   GstBcInfo info;
   guint8 *frames[16];
   guint i, n = 240;
   gint with_sync = 0;
   GstPad *pad;
-  GstStructure *s;
   guint slots = 0;
 
   up_start (&u, "ring-size=2 gpu-timing=true");
-  pad = gst_element_get_static_pad (u.up, "src");
+  pad = gst_element_get_static_pad (u.element, "src");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_sync_meta,
       &with_sync, NULL);
   gst_object_unref (pad);
@@ -748,33 +652,31 @@ GST_START_TEST (test_slot_reuse)
   test_src_eos (u.src);
   for (i = 0; i < n; i++)
     pull_check (&u, &info, frames[i % 16]);
-  wait_eos (u.p);
+  wait_eos (u.pipeline);
 
-  s = get_stats (u.up);
-  fail_unless (gst_structure_get_uint (s, "ring-slots", &slots));
+  test_get_stat (u.element, UP_STATS, "ring-slots", G_TYPE_UINT, &slots);
   fail_unless_equals_int (slots, 2);
-  gst_structure_free (s);
-  fail_unless_equals_uint64 (stat_u64 (u.up, "zero-copy-frames"), n);
-  fail_unless_equals_uint64 (stat_u64 (u.up, "copied-frames"), 0);
-  fail_unless_equals_uint64 (stat_u64 (u.up, "gl-errors"), 0);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "zero-copy-frames"), n);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "copied-frames"), 0);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "gl-errors"), 0);
   fail_unless_equals_int (g_atomic_int_get (&with_sync), n);
   note ("slot reuse: %u frames through 2 slots, %" G_GUINT64_FORMAT
       " hand-outs waited for the GPU fence\n", n,
-      stat_u64 (u.up, "fence-waits"));
+      stat_u64 (u.element, "fence-waits"));
   /* GL_TIME_ELAPSED (desktop GL here): results are read when available,
    * so the last few frames may not be counted yet, and a frame goes untimed
    * when all queries are in flight; llvmpipe's first result is its clock,
    * which the element counts as invalid */
   note ("GPU time of the last upload and the draw: %" G_GUINT64_FORMAT
       " frames timed (%" G_GUINT64_FORMAT " invalid results), %.3f ms per "
-      "frame\n", stat_u64 (u.up, "gpu-timed-frames"), stat_u64 (u.up,
-          "gpu-time-invalid"), stat_u64 (u.up, "gpu-time-ns") / 1e6 /
-      MAX (1, stat_u64 (u.up, "gpu-timed-frames")));
-  fail_unless (stat_u64 (u.up, "gpu-timed-frames") > 0);
-  fail_unless (stat_u64 (u.up, "gpu-timed-frames") +
-      stat_u64 (u.up, "gpu-time-invalid") <= n);
-  fail_unless (stat_u64 (u.up, "gpu-time-invalid") <= 1);
-  up_stop (&u);
+      "frame\n", stat_u64 (u.element, "gpu-timed-frames"), stat_u64 (u.element,
+          "gpu-time-invalid"), stat_u64 (u.element, "gpu-time-ns") / 1e6 /
+      MAX (1, stat_u64 (u.element, "gpu-timed-frames")));
+  fail_unless (stat_u64 (u.element, "gpu-timed-frames") > 0);
+  fail_unless (stat_u64 (u.element, "gpu-timed-frames") +
+      stat_u64 (u.element, "gpu-time-invalid") <= n);
+  fail_unless (stat_u64 (u.element, "gpu-time-invalid") <= 1);
+  test_pipe_stop (&u);
   for (i = 0; i < G_N_ELEMENTS (frames); i++)
     g_free (frames[i]);
 }
@@ -795,7 +697,7 @@ GST_START_TEST (test_caps_change)
     {GST_BC_FORMAT_BC4, 1918, 1078},
     {GST_BC_FORMAT_BC1, 64, 48},
   };
-  Up u;
+  TestPipe u;
   guint s, i, frame = 0;
 
   up_start (&u, NULL);
@@ -816,14 +718,14 @@ GST_START_TEST (test_caps_change)
       g_free (data[i]);
   }
   test_src_eos (u.src);
-  wait_eos (u.p);
-  fail_unless_equals_uint64 (stat_u64 (u.up, "frames"), frame);
-  fail_unless_equals_uint64 (stat_u64 (u.up, "zero-copy-frames"),
+  wait_eos (u.pipeline);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "frames"), frame);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "zero-copy-frames"),
       2 * G_N_ELEMENTS (steps));
-  fail_unless_equals_uint64 (stat_u64 (u.up, "copied-frames"),
+  fail_unless_equals_uint64 (stat_u64 (u.element, "copied-frames"),
       G_N_ELEMENTS (steps));
-  fail_unless_equals_uint64 (stat_u64 (u.up, "gl-errors"), 0);
-  up_stop (&u);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "gl-errors"), 0);
+  test_pipe_stop (&u);
 }
 
 GST_END_TEST;
@@ -844,8 +746,7 @@ GST_START_TEST (test_wrong_size)
     guint8 *data = make_blocks (GST_BC_FORMAT_BC1, 30, 26, 5, &info);
     GstBus *bus;
     GstMessage *msg;
-    GError *err = NULL;
-    gchar *dbg = NULL, *want;
+    gchar *want;
 
     p = launch (desc);
     src = get (p, "src");
@@ -856,19 +757,12 @@ GST_START_TEST (test_wrong_size)
     gst_app_src_push_buffer (GST_APP_SRC (src), wrap_frame (data,
             info.size + deltas[i], 0));
     bus = gst_element_get_bus (p);
-    msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT, GST_MESSAGE_ERROR);
-    fail_unless (msg != NULL, "no error for a buffer of %" G_GSIZE_FORMAT
-        " bytes", info.size + deltas[i]);
-    gst_message_parse_error (msg, &err, &dbg);
-    fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (up));
-    fail_unless (g_error_matches (err, GST_STREAM_ERROR,
-            GST_STREAM_ERROR_FORMAT));
     want = g_strdup_printf ("Input buffer has %" G_GSIZE_FORMAT " bytes, but "
         "a 30x26 BC1 frame has 448 bytes", info.size + deltas[i]);
-    fail_unless (dbg && strstr (dbg, want), "debug text: %s", dbg);
+    msg = check_error_message (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        want, NULL);
+    fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (up));
     g_free (want);
-    g_free (dbg);
-    g_error_free (err);
     gst_message_unref (msg);
     gst_object_unref (bus);
     gst_object_unref (src);
@@ -886,26 +780,6 @@ GST_END_TEST;
 /* ---------------------------------------------------------------------- */
 /* tilesrc -> glbcupload over 127.0.0.1: zero copy and stepped upload      */
 /* ---------------------------------------------------------------------- */
-
-static void
-wait_connected (GstElement * tilesink)
-{
-  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (g_get_monotonic_time () < end) {
-    GstStructure *s = NULL;
-    gboolean connected = FALSE;
-
-    g_object_get (tilesink, "tile-stats", &s, NULL);
-    fail_unless (s != NULL);
-    gst_structure_get_boolean (s, "connected", &connected);
-    gst_structure_free (s);
-    if (connected)
-      return;
-    g_usleep (5000);
-  }
-  fail ("the receiver did not connect within 10 s");
-}
 
 #define N_TILE_FRAMES 24
 
@@ -951,16 +825,13 @@ check_tiles (gboolean stepped)
   gst_object_unref (pad);
   fail_if (gst_element_set_state (rx, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE);
-  wait_connected (tilesink);
+  test_wait_connected (tilesink);
 
   for (i = 0; i < n; i++) {
     guint8 *pic = test_picture (w, h, 50 + i, 6, TEST_ALPHA_OPAQUE);
 
-    gst_bc_info_init (&info);
-    fail_unless (gst_bc_info_set_format (&info, GST_BC_FORMAT_BC1, w, h));
-    frames[i] = g_malloc (info.size);
-    gst_bc_encode_rows (GST_BC_FORMAT_BC1, GST_BC_QUALITY_FAST, pic,
-        (gsize) w * 4, w, h, &rgba_layout, 0, info.blocks_y, frames[i]);
+    frames[i] = test_encode (GST_BC_FORMAT_BC1, GST_BC_QUALITY_FAST, pic,
+        &test_rgba_layout, w, h, &info);
     g_free (pic);
   }
 
@@ -970,7 +841,7 @@ check_tiles (gboolean stepped)
       fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (appsrc),
               wrap_frame (frames[j], info.size, j)), GST_FLOW_OK);
     for (j = i; j < MIN (i + 4, n); j++) {
-      Up u = { rx, tilesrc, up, sink };
+      TestPipe u = { rx, tilesrc, up, sink };
 
       pull_check (&u, &info, frames[j]);
     }
@@ -981,7 +852,8 @@ check_tiles (gboolean stepped)
   fail_unless_equals_uint64 (stat_u64 (up, "zero-copy-frames"), n);
   fail_unless_equals_uint64 (stat_u64 (up, "copied-frames"), 0);
   fail_unless_equals_int (g_atomic_int_get (&with_ts), n);
-  fail_unless_equals_uint64 (stat_u64 (tilesrc, "tiles-stepped"), n * units);
+  fail_unless_equals_uint64 (test_stat_u64 (tilesrc,
+          test_tile_stats_property (tilesrc), "tiles-stepped"), n * units);
   if (stepped) {
     /* each tile uploaded once, before its frame was pushed: nothing left
      * to upload at the push */
@@ -995,13 +867,11 @@ check_tiles (gboolean stepped)
   }
   fail_unless_equals_uint64 (stat_u64 (up, "gl-errors"), 0);
   {
-    GstStructure *s = get_stats (up);
     guint slots = 0;
 
+    test_get_stat (up, UP_STATS, "ring-slots", G_TYPE_UINT, &slots);
     /* tilesrc holds at least 4 buffers: the ring grew to that */
-    fail_unless (gst_structure_get_uint (s, "ring-slots", &slots));
     fail_unless (slots >= 4, "ring of %u slots", slots);
-    gst_structure_free (s);
   }
 
   gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
@@ -1076,9 +946,9 @@ pin_gl_driver (void)
 #endif
 }
 
-/* In the child: runs a frame of random @format blocks (as make_blocks ()
- * makes them) through glbcupload and prints the GL API, then "ok" and the
- * largest difference from the library decoder, or the first error. */
+/* In the child: runs a frame of random @format blocks (random_blocks ())
+ * through glbcupload and prints the GL API, then "ok" and the largest
+ * difference from the library decoder, or the first error. */
 static int
 child_run (const gchar * format_name)
 {
@@ -1089,10 +959,8 @@ child_run (const gchar * format_name)
   GstBus *bus;
   GstMessage *msg;
   GstBcInfo info;
-  guint32 state = 3;
   guint8 *data;
   gchar *caps, *desc;
-  gsize i;
   int ret = 0;
 
   gst_init (NULL, NULL);
@@ -1100,12 +968,7 @@ child_run (const gchar * format_name)
   gst_bc_info_init (&info);
   if (!gst_bc_info_set_format (&info, format, 62, 34))
     return 1;
-  data = g_malloc (info.size);
-  for (i = 0; i < info.size; i++)
-    data[i] = test_lcg_next (&state) & 0xff;
-  if (format == GST_BC_FORMAT_YCOCG_BC3)
-    for (i = 0; i < info.size; i += 16)
-      data[i + 10] = (data[i + 10] & ~0x1f) | (data[i + 8] & 0x1f);
+  data = random_blocks (&info, 3);
   caps = bc_caps_string (format, 62, 34);
   desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" "
       "! glbcupload name=up ! gldownload ! video/x-raw,format=RGBA "
@@ -1128,7 +991,7 @@ child_run (const gchar * format_name)
     gst_object_unref (context);
   }
   if (sample) {
-    guint8 *want = decode_ref (&info, data);
+    guint8 *want = test_decode (&info, data);
     GstVideoInfo vinfo;
     GstVideoFrame frame;
     gint max = 0;
@@ -1286,18 +1149,6 @@ gl_works (void)
   return ok;
 }
 
-/* Keeps the log quiet at the DEBUG threshold the GL error checks need:
- * only warnings and errors are shown. */
-static void
-log_warnings (GstDebugCategory * category, GstDebugLevel level,
-    const gchar * file, const gchar * function, gint line, GObject * object,
-    GstDebugMessage * message, gpointer user_data)
-{
-  if (level <= GST_LEVEL_WARNING)
-    gst_debug_log_default (category, level, file, function, line, object,
-        message, NULL);
-}
-
 static Suite *
 glbcupload_suite (void)
 {
@@ -1343,12 +1194,7 @@ main (int argc, char **argv)
     return 77;
   }
 
-  /* glbcupload checks glGetError () at DEBUG */
-  if (!g_getenv ("GST_DEBUG")) {
-    gst_debug_remove_log_function (gst_debug_log_default);
-    gst_debug_add_log_function (log_warnings, NULL, NULL);
-  }
-  gst_debug_set_threshold_for_name ("glbcupload", GST_LEVEL_DEBUG);
+  test_debug_gl_errors ("glbcupload");
   gst_element_register (NULL, "bctestsrc", GST_RANK_NONE, test_src_get_type ());
 
   return gst_check_run_suite (glbcupload_suite (), "glbcupload", __FILE__);

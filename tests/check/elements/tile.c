@@ -1,10 +1,6 @@
 /* gst-bc
  * Copyright (C) 2026 gst-bc developers
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2.1 of the License, or (at your option) any later version.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 /* tilesink -> tilesrc over 127.0.0.1, with ephemeral ports: byte-exact
@@ -21,8 +17,6 @@
 #include <gst/bc/bctilemeta.h>
 #include <gst/bc/bclossmeta.h>
 #include <gst/tile/tilewire.h>
-
-#include "bcdocscheck.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -45,7 +39,7 @@ typedef struct
   guint port;
 } Link;
 
-#include "pipeline.h"
+#include "gstbctest.h"
 
 static void
 tx_start (Link * l, const gchar * caps, guint port, const gchar * props)
@@ -108,45 +102,24 @@ rx_stop (Link * l)
   l->rx = l->tilesrc = l->appsink = NULL;
 }
 
-/* tilesink's statistics are "tile-stats" (GstBaseSink has "stats"),
- * tilesrc's "stats" */
-static const gchar *
-stats_property (GstElement * e)
-{
-  return g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-      "tile-stats") ? "tile-stats" : "stats";
-}
-
 static GstStructure *
 get_stats (GstElement * e)
 {
-  GstStructure *s = NULL;
-
-  g_object_get (e, stats_property (e), &s, NULL);
-  fail_unless (s != NULL);
-  return s;
+  return test_get_stats (e, test_tile_stats_property (e));
 }
 
 static guint64
 stat_u64 (GstElement * e, const gchar * field)
 {
-  GstStructure *s = get_stats (e);
-  guint64 v = 0;
-
-  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s in %"
-      GST_PTR_FORMAT, field, s);
-  gst_structure_free (s);
-  return v;
+  return test_stat_u64 (e, test_tile_stats_property (e), field);
 }
 
 static guint
 stat_uint (GstElement * e, const gchar * field)
 {
-  GstStructure *s = get_stats (e);
   guint v = 0;
 
-  fail_unless (gst_structure_get_uint (s, field, &v), "no %s", field);
-  gst_structure_free (s);
+  test_get_stat (e, test_tile_stats_property (e), field, G_TYPE_UINT, &v);
   return v;
 }
 
@@ -163,19 +136,7 @@ wait_u64 (GstElement * e, const gchar * field, guint64 value)
 static void
 wait_connected (Link * l)
 {
-  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (g_get_monotonic_time () < end) {
-    GstStructure *s = get_stats (l->tilesink);
-    gboolean connected = FALSE;
-
-    gst_structure_get_boolean (s, "connected", &connected);
-    gst_structure_free (s);
-    if (connected)
-      return;
-    g_usleep (5000);
-  }
-  fail ("the receiver did not connect within 10 s");
+  test_wait_connected (l->tilesink);
 }
 
 static void

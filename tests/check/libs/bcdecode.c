@@ -1,10 +1,6 @@
 /* gst-bc
  * Copyright (C) 2026 gst-bc developers
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2.1 of the License, or (at your option) any later version.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 /* Block decoder tests. Every expected value was computed by hand from the
@@ -107,6 +103,16 @@ bw_put (BitWriter * bw, guint value, guint n_bits)
     if (value & (1u << i))
       bw->data[bw->pos / 8] |= 1 << (bw->pos % 8);
   }
+}
+
+/* @n values of @n_bits each: a BC7 endpoint channel, or the p-bits */
+static void
+bw_put_each (BitWriter * bw, const guint * values, guint n, guint n_bits)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    bw_put (bw, values[i], n_bits);
 }
 
 static void
@@ -512,14 +518,10 @@ GST_START_TEST (test_bc7_mode0)
   bw_init (&bw);
   bw_put_mode (&bw, 0);
   bw_put (&bw, 0, 4);
-  for (i = 0; i < 6; i++)
-    bw_put (&bw, r[i], 4);
-  for (i = 0; i < 6; i++)
-    bw_put (&bw, g[i], 4);
-  for (i = 0; i < 6; i++)
-    bw_put (&bw, b[i], 4);
-  for (i = 0; i < 6; i++)
-    bw_put (&bw, p[i], 1);
+  bw_put_each (&bw, r, 6, 4);
+  bw_put_each (&bw, g, 6, 4);
+  bw_put_each (&bw, b, 6, 4);
+  bw_put_each (&bw, p, 6, 1);
   bw_put (&bw, 3, 2);           /* pixel 0 (anchor), weight 27 */
   bw_put (&bw, 5, 3);           /* pixel 1, weight 46 */
   bw_put (&bw, 3, 3);           /* pixel 2, subset 1, weight 27 */
@@ -562,12 +564,9 @@ GST_START_TEST (test_bc7_mode1)
   bw_init (&bw);
   bw_put_mode (&bw, 1);
   bw_put (&bw, 17, 6);
-  for (i = 0; i < 4; i++)
-    bw_put (&bw, r[i], 6);
-  for (i = 0; i < 4; i++)
-    bw_put (&bw, g[i], 6);
-  for (i = 0; i < 4; i++)
-    bw_put (&bw, b[i], 6);
+  bw_put_each (&bw, r, 4, 6);
+  bw_put_each (&bw, g, 4, 6);
+  bw_put_each (&bw, b, 4, 6);
   bw_put (&bw, 1, 1);
   bw_put (&bw, 0, 1);
   bw_put (&bw, 3, 2);           /* pixel 0: weight 27 */
@@ -607,12 +606,9 @@ GST_START_TEST (test_bc7_mode2)
   bw_init (&bw);
   bw_put_mode (&bw, 2);
   bw_put (&bw, 15, 6);
-  for (i = 0; i < 6; i++)
-    bw_put (&bw, r[i], 5);
-  for (i = 0; i < 6; i++)
-    bw_put (&bw, g[i], 5);
-  for (i = 0; i < 6; i++)
-    bw_put (&bw, b[i], 5);
+  bw_put_each (&bw, r, 6, 5);
+  bw_put_each (&bw, g, 6, 5);
+  bw_put_each (&bw, b, 6, 5);
   for (i = 0; i < 16; i++) {
     guint n = (i == 0 || i == 3 || i == 8) ? 1 : 2;
     guint v = 0;
@@ -658,14 +654,10 @@ GST_START_TEST (test_bc7_mode3)
   bw_init (&bw);
   bw_put_mode (&bw, 3);
   bw_put (&bw, 13, 6);
-  for (i = 0; i < 4; i++)
-    bw_put (&bw, r[i], 7);
-  for (i = 0; i < 4; i++)
-    bw_put (&bw, g[i], 7);
-  for (i = 0; i < 4; i++)
-    bw_put (&bw, b[i], 7);
-  for (i = 0; i < 4; i++)
-    bw_put (&bw, p[i], 1);
+  bw_put_each (&bw, r, 4, 7);
+  bw_put_each (&bw, g, 4, 7);
+  bw_put_each (&bw, b, 4, 7);
+  bw_put_each (&bw, p, 4, 1);
   bw_put (&bw, 1, 1);           /* pixel 0: weight 21 */
   for (i = 1; i < 15; i++)
     bw_put (&bw, i == 8 ? 2 : (i == 7 ? 3 : 0), 2);
@@ -805,16 +797,11 @@ GST_START_TEST (test_bc7_mode7)
   bw_init (&bw);
   bw_put_mode (&bw, 7);
   bw_put (&bw, 36, 6);
-  for (i = 0; i < 4; i++)
-    bw_put (&bw, r[i], 5);
-  for (i = 0; i < 4; i++)
-    bw_put (&bw, g[i], 5);
-  for (i = 0; i < 4; i++)
-    bw_put (&bw, b[i], 5);
-  for (i = 0; i < 4; i++)
-    bw_put (&bw, a[i], 5);
-  for (i = 0; i < 4; i++)
-    bw_put (&bw, p[i], 1);
+  bw_put_each (&bw, r, 4, 5);
+  bw_put_each (&bw, g, 4, 5);
+  bw_put_each (&bw, b, 4, 5);
+  bw_put_each (&bw, a, 4, 5);
+  bw_put_each (&bw, p, 4, 1);
   bw_put (&bw, 1, 1);           /* pixel 0: weight 21 */
   bw_put (&bw, 0, 2);           /* pixel 1 */
   bw_put (&bw, 1, 1);           /* pixel 2, anchor of subset 1: weight 21 */

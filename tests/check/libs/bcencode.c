@@ -1,28 +1,17 @@
 /* gst-bc
  * Copyright (C) 2026 gst-bc developers
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2.1 of the License, or (at your option) any later version.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
-#include <gst/check/gstcheck.h>
-#include <gst/bc/bc.h>
-#include <math.h>
-#include <string.h>
-
-#include "../picture.h"
+#include "gstbctest.h"
 
 static const GstBcFormat enc_formats[] = {
   GST_BC_FORMAT_BC1, GST_BC_FORMAT_BC3, GST_BC_FORMAT_YCOCG_BC3
 };
-
-static GstBcPixelLayout rgba_layout = { 4, 0, 1, 2, 3, -1 };
 
 static inline gint
 expand5 (gint q)
@@ -34,53 +23,6 @@ static inline gint
 expand6 (gint q)
 {
   return (q << 2) | (q >> 4);
-}
-
-static guint8 *
-encode_picture (GstBcFormat format, GstBcQuality quality, const guint8 * p,
-    guint width, guint height, GstBcInfo * info)
-{
-  guint8 *out;
-
-  fail_unless (gst_bc_info_set_format (info, format, width, height));
-  out = g_malloc (info->size);
-  memset (out, 0xcd, info->size);
-  gst_bc_encode_rows (format, quality, p, width * 4, width, height,
-      &rgba_layout, 0, info->blocks_y, out);
-  return out;
-}
-
-/* Decodes a whole frame into RGBA at the visible size. */
-static guint8 *
-decode_picture (const GstBcInfo * info, const guint8 * data)
-{
-  guint8 *out = g_malloc ((gsize) info->width * info->height * 4);
-
-  gst_bc_decode_rows (info->format, data, info->width, info->height, 0,
-      info->blocks_y, out, info->width * 4, &rgba_layout);
-  return out;
-}
-
-static gdouble
-sse_rgb (const guint8 * a, const guint8 * b, gsize n_pixels, gint channels)
-{
-  gdouble sse = 0;
-  gsize i;
-  gint c;
-
-  for (i = 0; i < n_pixels; i++)
-    for (c = 0; c < channels; c++) {
-      gdouble d = (gdouble) a[i * 4 + c] - b[i * 4 + c];
-      sse += d * d;
-    }
-  return sse;
-}
-
-static gdouble
-psnr_rgb (const guint8 * a, const guint8 * b, gsize n_pixels)
-{
-  gdouble mse = sse_rgb (a, b, n_pixels, 3) / (n_pixels * 3.0);
-  return mse == 0 ? 99.0 : 10 * log10 (255.0 * 255.0 / mse);
 }
 
 /* Every block of every format decodes within a PSNR bound, and better
@@ -98,10 +40,11 @@ GST_START_TEST (test_round_trip_quality)
 
     for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
       GstBcInfo info;
-      guint8 *enc = encode_picture (enc_formats[f], q, pic, w, h, &info);
-      guint8 *dec = decode_picture (&info, enc);
-      gdouble psnr = psnr_rgb (pic, dec, w * h);
-      gdouble sse = sse_rgb (pic, dec, w * h, 3);
+      guint8 *enc =
+          test_encode (enc_formats[f], q, pic, &test_rgba_layout, w, h, &info);
+      guint8 *dec = test_decode (&info, enc);
+      gdouble sse = test_sse (dec, pic, 4, w * h, 0, 3);
+      gdouble psnr = test_psnr (sse, 3 * w * h);
 
       GST_INFO ("%s quality %u: %.2f dB",
           gst_bc_format_to_string (enc_formats[f]), q, psnr);
@@ -113,13 +56,8 @@ GST_START_TEST (test_round_trip_quality)
 
       if (enc_formats[f] == GST_BC_FORMAT_BC3) {
         /* alpha is coded too */
-        gdouble asse = 0;
-        guint i;
-        for (i = 0; i < w * h; i++) {
-          gdouble d = (gdouble) pic[i * 4 + 3] - dec[i * 4 + 3];
-          asse += d * d;
-        }
-        fail_unless (10 * log10 (255.0 * 255.0 / (asse / (w * h))) > 40.0);
+        fail_unless (test_psnr (test_sse (dec, pic, 4, w * h, 3, 1),
+                w * h) > 40.0);
       } else {
         guint i;
         for (i = 0; i < w * h; i++)
@@ -297,7 +235,9 @@ GST_START_TEST (test_bc1_four_colour_invariant)
     guint8 *pic = test_picture (300, 200, 3, 6, TEST_ALPHA_WAVE);
     GstBcInfo info;
     for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
-      guint8 *enc = encode_picture (GST_BC_FORMAT_BC1, q, pic, 300, 200, &info);
+      guint8 *enc =
+          test_encode (GST_BC_FORMAT_BC1, q, pic, &test_rgba_layout, 300, 200,
+          &info);
       gsize i;
       for (i = 0; i < info.size; i += 8, blocks++)
         fail_unless (GST_READ_UINT16_LE (enc + i) >
@@ -323,28 +263,23 @@ GST_START_TEST (test_odd_sizes_padding)
 
   for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
     guint w = sizes[s][0], h = sizes[s][1];
-    guint pw = (w + 3) & ~3u, ph = (h + 3) & ~3u, x, y;
+    guint pw = (w + 3) & ~3u, ph = (h + 3) & ~3u;
     guint8 *pic = test_picture (w, h, 100 + s, 6, TEST_ALPHA_WAVE);
-    guint8 *padded = g_malloc ((gsize) pw * ph * 4);
-
-    for (y = 0; y < ph; y++)
-      for (x = 0; x < pw; x++)
-        memcpy (padded + ((gsize) y * pw + x) * 4,
-            pic + ((gsize) MIN (y, h - 1) * w + MIN (x, w - 1)) * 4, 4);
+    guint8 *padded = test_pad_to_blocks (pic, w, h);
 
     for (f = 0; f < G_N_ELEMENTS (enc_formats); f++) {
       GstBcInfo info, pinfo;
-      guint8 *a = encode_picture (enc_formats[f], GST_BC_QUALITY_NORMAL, pic,
-          w, h, &info);
-      guint8 *b = encode_picture (enc_formats[f], GST_BC_QUALITY_NORMAL,
-          padded, pw, ph, &pinfo);
+      guint8 *a = test_encode (enc_formats[f], GST_BC_QUALITY_NORMAL, pic,
+          &test_rgba_layout, w, h, &info);
+      guint8 *b = test_encode (enc_formats[f], GST_BC_QUALITY_NORMAL,
+          padded, &test_rgba_layout, pw, ph, &pinfo);
       guint8 *dec;
 
       fail_unless_equals_int (info.size, pinfo.size);
       fail_unless (memcmp (a, b, info.size) == 0, "%ux%u %s", w, h,
           gst_bc_format_to_string (enc_formats[f]));
-      dec = decode_picture (&info, a);
-      fail_unless (psnr_rgb (pic, dec, (gsize) w * h) > 30.0);
+      dec = test_decode (&info, a);
+      fail_unless (test_psnr_rgb (pic, dec, (gsize) w * h) > 30.0);
       g_free (dec);
       g_free (a);
       g_free (b);
@@ -373,45 +308,22 @@ GST_START_TEST (test_rows_layouts_and_blocks)
 
   for (f = 0; f < G_N_ELEMENTS (enc_formats); f++) {
     GstBcInfo info;
-    guint8 *ref = encode_picture (enc_formats[f], GST_BC_QUALITY_NORMAL, pic,
-        w, h, &info);
-    guint8 *out = g_malloc (info.size);
-    guint by, bx;
+    guint8 *ref = test_encode (enc_formats[f], GST_BC_QUALITY_NORMAL, pic,
+        &test_rgba_layout, w, h, &info);
+    guint by;
 
-    /* pieces */
-    memset (out, 0, info.size);
-    for (by = 0; by < info.blocks_y; by += 3)
-      gst_bc_encode_rows (enc_formats[f], GST_BC_QUALITY_NORMAL, pic, w * 4,
-          w, h, &rgba_layout, by, MIN (3, info.blocks_y - by), out);
-    fail_unless (memcmp (ref, out, info.size) == 0);
+    test_check_pieces (&info, GST_BC_QUALITY_NORMAL, pic, 3, ref);
 
     /* every input layout, with a padded stride */
     for (i = 0; i < G_N_ELEMENTS (fmts); i++) {
       GstBcPixelLayout lo;
-      gsize stride;
-      guint8 *conv;
-      guint x, y;
+      guint8 *out;
       gboolean has_alpha;
 
       fail_unless (gst_bc_pixel_layout_from_video_format (&lo, fmts[i]));
       has_alpha = lo.a >= 0;
-      stride = w * lo.bpp + 13;
-      conv = g_malloc0 (stride * h);
-      for (y = 0; y < h; y++)
-        for (x = 0; x < w; x++) {
-          const guint8 *s = pic + ((gsize) y * w + x) * 4;
-          guint8 *d = conv + y * stride + x * lo.bpp;
-          d[lo.r] = s[0];
-          d[lo.g] = s[1];
-          d[lo.b] = s[2];
-          if (lo.a >= 0)
-            d[lo.a] = s[3];
-          if (lo.x >= 0)
-            d[lo.x] = 0x5a;     /* padding bytes must be ignored */
-        }
-      memset (out, 0, info.size);
-      gst_bc_encode_rows (enc_formats[f], GST_BC_QUALITY_NORMAL, conv, stride,
-          w, h, &lo, 0, info.blocks_y, out);
+      /* padding bytes (junk) must be ignored */
+      out = test_encode_layout (&info, GST_BC_QUALITY_NORMAL, pic, &lo, 13);
       if (has_alpha || enc_formats[f] != GST_BC_FORMAT_BC3) {
         fail_unless (memcmp (ref, out, info.size) == 0, "%s from %s",
             gst_bc_format_to_string (enc_formats[f]),
@@ -423,25 +335,10 @@ GST_START_TEST (test_rows_layouts_and_blocks)
           fail_unless (memcmp (ref + by + 8, out + by + 8, 8) == 0);
         }
       }
-      g_free (conv);
+      g_free (out);
     }
 
-    /* single blocks */
-    for (by = 0; by < info.blocks_y; by++) {
-      for (bx = 0; bx < info.blocks_x; bx++) {
-        guint8 px[64], blk[16];
-        guint x, y;
-        for (y = 0; y < 4; y++)
-          for (x = 0; x < 4; x++)
-            memcpy (px + (y * 4 + x) * 4,
-                pic + ((gsize) MIN (by * 4 + y, h - 1) * w +
-                    MIN (bx * 4 + x, w - 1)) * 4, 4);
-        gst_bc_encode_block (enc_formats[f], GST_BC_QUALITY_NORMAL, px, blk);
-        fail_unless (memcmp (blk, ref + by * info.row_bytes +
-                bx * info.block_bytes, info.block_bytes) == 0);
-      }
-    }
-    g_free (out);
+    test_check_blocks (&info, GST_BC_QUALITY_NORMAL, pic, ref);
     g_free (ref);
   }
   g_free (pic);
@@ -471,11 +368,14 @@ GST_START_TEST (test_simd_identical)
 
       fail_unless_equals_int (gst_bc_encode_set_simd (GST_BC_SIMD_NONE),
           GST_BC_SIMD_NONE);
-      ref = encode_picture (enc_formats[f], q, pic, w, h, &info);
+      ref =
+          test_encode (enc_formats[f], q, pic, &test_rgba_layout, w, h, &info);
       for (level = GST_BC_SIMD_SSE2; level <= best; level++) {
         guint8 *out;
         fail_unless_equals_int (gst_bc_encode_set_simd (level), level);
-        out = encode_picture (enc_formats[f], q, pic, w, h, &info);
+        out =
+            test_encode (enc_formats[f], q, pic, &test_rgba_layout, w, h,
+            &info);
         fail_unless (memcmp (ref, out, info.size) == 0,
             "%s quality %u: SIMD level %d differs from portable C",
             gst_bc_format_to_string (enc_formats[f]), q, level);

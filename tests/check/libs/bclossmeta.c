@@ -1,10 +1,6 @@
 /* gst-bc
  * Copyright (C) 2026 gst-bc developers
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2.1 of the License, or (at your option) any later version.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #ifdef HAVE_CONFIG_H
@@ -21,6 +17,22 @@ check_range (GstBcLossMeta * meta, guint i, guint64 offset, guint64 size)
   fail_unless (i < meta->n_ranges, "range %u of %u", i, meta->n_ranges);
   fail_unless_equals_uint64 (meta->ranges[i].offset, offset);
   fail_unless_equals_uint64 (meta->ranges[i].size, size);
+}
+
+/* The loss meta of a copy of @size bytes of @buf from @offset: @n_ranges
+ * ranges, @lost_bytes bytes; the copy goes to @copy */
+static GstBcLossMeta *
+check_region (GstBuffer * buf, gsize offset, gsize size, guint n_ranges,
+    guint64 lost_bytes, GstBuffer ** copy)
+{
+  GstBcLossMeta *meta;
+
+  *copy = gst_buffer_copy_region (buf, GST_BUFFER_COPY_ALL, offset, size);
+  meta = gst_buffer_get_bc_loss_meta (*copy);
+  fail_unless (meta != NULL);
+  fail_unless_equals_int (meta->n_ranges, n_ranges);
+  fail_unless_equals_uint64 (meta->lost_bytes, lost_bytes);
+  return meta;
 }
 
 GST_START_TEST (test_add_get)
@@ -182,26 +194,15 @@ GST_START_TEST (test_copy)
   gst_bc_loss_meta_add_range (meta, 100, 100);
   gst_bc_loss_meta_add_range (meta, 1000, 24);
   gst_bc_loss_meta_add_range (meta, 8000, 192);
-  copy = gst_buffer_copy_region (buf, GST_BUFFER_COPY_ALL, 0, 8192);
-  cmeta = gst_buffer_get_bc_loss_meta (copy);
-  fail_unless (cmeta != NULL);
-  fail_unless_equals_int (cmeta->n_ranges, 4);
+  cmeta = check_region (buf, 0, 8192, 4, 326, &copy);
   check_range (cmeta, 0, 0, 10);
   check_range (cmeta, 3, 8000, 192);
-  fail_unless_equals_uint64 (cmeta->lost_bytes, 326);
   gst_buffer_unref (copy);
-  copy = gst_buffer_copy_region (buf, GST_BUFFER_COPY_ALL, 150, 1000);
-  cmeta = gst_buffer_get_bc_loss_meta (copy);
-  fail_unless (cmeta != NULL);
-  fail_unless_equals_int (cmeta->n_ranges, 2);
+  cmeta = check_region (buf, 150, 1000, 2, 74, &copy);
   check_range (cmeta, 0, 0, 50);
   check_range (cmeta, 1, 850, 24);
-  fail_unless_equals_uint64 (cmeta->lost_bytes, 74);
   gst_buffer_unref (copy);
-  copy = gst_buffer_copy_region (buf, GST_BUFFER_COPY_ALL, 2000, 100);
-  cmeta = gst_buffer_get_bc_loss_meta (copy);
-  fail_unless (cmeta != NULL);
-  fail_unless_equals_int (cmeta->n_ranges, 0);
+  check_region (buf, 2000, 100, 0, 0, &copy);
   gst_buffer_unref (copy);
   gst_buffer_unref (buf);
 

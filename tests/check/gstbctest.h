@@ -1,0 +1,653 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* What the tests of tests/check share:
+ * - pictures: the synthetic test picture, the photographs
+ *   benchmarks/photos.py caches, conversions to pixel layouts;
+ * - the library's encoder and decoder on whole frames, and PSNR;
+ * - pipelines: parse one, find its elements, check its bus and its error
+ *   messages, wait for EOS, pull samples, stop it; run_child () for tests
+ *   in a child process;
+ * - the statistics (a GstStructure property) of elements;
+ * - GL test logging, and the check that docs/elements.md describes an
+ *   element.
+ * Everything is static inline: a test uses what it needs. The pipeline
+ * helpers wait PULL_TIMEOUT, 10 s unless the test defines it before
+ * including this header. */
+
+#ifndef __GST_BC_TEST_H__
+#define __GST_BC_TEST_H__
+
+#include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+#include <gst/bc/bc.h>
+
+#include <math.h>
+#include <string.h>
+
+#ifndef PULL_TIMEOUT
+#define PULL_TIMEOUT (10 * GST_SECOND)
+#endif
+
+/* ---------------------------------------------------------------------- */
+/* pictures                                                                */
+
+/* What test_picture () puts in alpha */
+typedef enum
+{
+  TEST_ALPHA_OPAQUE,            /* 255 */
+  TEST_ALPHA_WAVE,              /* a slow wave over the whole range */
+  TEST_ALPHA_RAMP,              /* a fast diagonal ramp with noise */
+} TestAlpha;
+
+static inline guint32
+test_lcg_next (guint32 * state)
+{
+  *state = *state * 1664525u + 1013904223u;
+  return *state >> 8;
+}
+
+/* A picture that looks a bit like a photograph: smooth gradients, hard
+ * edges, texture and noise of up to +-@noise, the same for the same
+ * arguments on every machine. */
+static inline guint8 *
+test_picture (guint width, guint height, guint32 seed, gint noise,
+    TestAlpha alpha)
+{
+  guint8 *p = g_malloc ((gsize) width * height * 4);
+  guint32 state = seed;
+  guint x, y;
+
+  for (y = 0; y < height; y++) {
+    for (x = 0; x < width; x++) {
+      guint8 *px = p + ((gsize) y * width + x) * 4;
+      gdouble fx = (x + seed) / 37.0, fy = y / 23.0;
+      gdouble base = 110 + 60 * sin (fx) * cos (fy * 0.7);
+      gdouble edge = ((x / 29 + y / 17) % 3 == 0) ? 50 : 0;
+      gint n = (gint) (test_lcg_next (&state) % (2 * noise + 1)) - noise;
+
+      px[0] = CLAMP (base + edge + n + 30 * sin (fy * 1.3), 0, 255);
+      px[1] = CLAMP (base * 0.8 + n + 40 * cos (fx * 0.5), 0, 255);
+      px[2] = CLAMP (200 - base * 0.6 + edge / 2 + n, 0, 255);
+      switch (alpha) {
+        case TEST_ALPHA_OPAQUE:
+          px[3] = 255;
+          break;
+        case TEST_ALPHA_WAVE:
+          px[3] = CLAMP (128 + 127 * sin ((fx + fy) * 0.3), 0, 255);
+          break;
+        case TEST_ALPHA_RAMP:
+          px[3] = (guint8) ((x * 7 + y * 3 + (n & 3)) & 0xff);
+          break;
+      }
+    }
+  }
+  return p;
+}
+
+/* A frame of the photograph @name (e.g. "bridge_crop") at @width x @height,
+ * RGBA, as benchmarks/photos.py caches it (not in the repository), or NULL
+ * when it is not there. */
+static inline guint8 *
+test_load_photo (const gchar * name, guint width, guint height)
+{
+  gchar *file = g_strdup_printf ("%s_%ux%u.rgba", name, width, height);
+  gchar *path = g_build_filename (GST_BC_SOURCE_ROOT, "benchmarks", "photos",
+      "cache", "frames", file, NULL);
+  gchar *data = NULL;
+  gsize len = 0;
+
+  if (!g_file_get_contents (path, &data, &len, NULL) ||
+      len != (gsize) width * height * 4)
+    g_clear_pointer (&data, g_free);
+  g_free (path);
+  g_free (file);
+  return (guint8 *) data;
+}
+
+/* The luma bc4enc codes of an RGBA pixel (BT.601) */
+static inline guint8
+test_luma (const guint8 * px)
+{
+  return (77 * px[0] + 150 * px[1] + 29 * px[2] + 128) >> 8;
+}
+
+/* The RGBA picture @rgba in @layout at @dst, rows @stride bytes apart; the
+ * bytes the layout leaves (the x of RGBx, row padding) get 0x5a, junk that
+ * an encoder must ignore. */
+static inline void
+test_picture_to_layout (const guint8 * rgba, guint width, guint height,
+    const GstBcPixelLayout * layout, guint8 * dst, gsize stride)
+{
+  guint x, y;
+
+  memset (dst, 0x5a, stride * height);
+  for (y = 0; y < height; y++) {
+    for (x = 0; x < width; x++) {
+      const guint8 *s = rgba + ((gsize) y * width + x) * 4;
+      guint8 *d = dst + y * stride + (gsize) x * layout->bpp;
+
+      d[layout->r] = s[0];
+      d[layout->g] = s[1];
+      d[layout->b] = s[2];
+      if (layout->a >= 0)
+        d[layout->a] = s[3];
+    }
+  }
+}
+
+/* The 16 RGBA pixels of block (@bx, @by) of a picture, edges repeated
+ * beyond its last column and row, as the encoder pads */
+static inline void
+test_block_pixels (const guint8 * rgba, guint width, guint height, guint bx,
+    guint by, guint8 px[64])
+{
+  guint x, y;
+
+  for (y = 0; y < 4; y++)
+    for (x = 0; x < 4; x++)
+      memcpy (px + (y * 4 + x) * 4, rgba + ((gsize) MIN (by * 4 + y,
+                  height - 1) * width + MIN (bx * 4 + x, width - 1)) * 4, 4);
+}
+
+/* The picture padded to whole blocks, edges repeated as the encoder pads */
+static inline guint8 *
+test_pad_to_blocks (const guint8 * rgba, guint width, guint height)
+{
+  guint pw = (width + 3) & ~3u, ph = (height + 3) & ~3u, x, y;
+  guint8 *out = g_malloc ((gsize) pw * ph * 4);
+
+  for (y = 0; y < ph; y++)
+    for (x = 0; x < pw; x++)
+      memcpy (out + ((gsize) y * pw + x) * 4, rgba + ((gsize) MIN (y,
+                  height - 1) * width + MIN (x, width - 1)) * 4, 4);
+  return out;
+}
+
+/* ---------------------------------------------------------------------- */
+/* the library's encoder and decoder, PSNR                                 */
+
+static const GstBcPixelLayout test_rgba_layout = { 4, 0, 1, 2, 3, -1 };
+
+/* The encoder of each format, as a launch line */
+static const struct
+{
+  const gchar *enc;
+  GstBcFormat format;
+} test_encoders[] = {
+  {"bc1enc", GST_BC_FORMAT_BC1},
+  {"bc3enc ycocg=false", GST_BC_FORMAT_BC3},
+  {"bc3enc ycocg=true", GST_BC_FORMAT_YCOCG_BC3},
+  {"bc4enc", GST_BC_FORMAT_BC4},
+  {"bc5enc", GST_BC_FORMAT_BC5},
+  {"bc7enc", GST_BC_FORMAT_BC7},
+};
+
+/* The library's encoding of the picture @src (@layout, packed rows) into a
+ * new frame, whose geometry goes to @info. The frame starts as 0xcd junk,
+ * which the encoder must overwrite. */
+static inline guint8 *
+test_encode (GstBcFormat format, GstBcQuality quality, const guint8 * src,
+    const GstBcPixelLayout * layout, guint width, guint height,
+    GstBcInfo * info)
+{
+  guint8 *out;
+
+  gst_bc_info_init (info);
+  fail_unless (gst_bc_info_set_format (info, format, width, height));
+  out = g_malloc (info->size);
+  memset (out, 0xcd, info->size);
+  gst_bc_encode_rows (format, quality, src, (gsize) width * layout->bpp,
+      width, height, layout, 0, info->blocks_y, out);
+  return out;
+}
+
+/* The library's encoding of @info of the RGBA picture @rgba written in
+ * @layout, with rows @pad bytes longer than they need (junk in them) */
+static inline guint8 *
+test_encode_layout (const GstBcInfo * info, GstBcQuality quality,
+    const guint8 * rgba, const GstBcPixelLayout * layout, gsize pad)
+{
+  gsize stride = (gsize) info->width * layout->bpp + pad;
+  guint8 *conv = g_malloc (stride * info->height);
+  guint8 *out = g_malloc0 (info->size);
+
+  test_picture_to_layout (rgba, info->width, info->height, layout, conv,
+      stride);
+  gst_bc_encode_rows (info->format, quality, conv, stride, info->width,
+      info->height, layout, 0, info->blocks_y, out);
+  g_free (conv);
+  return out;
+}
+
+/* Encoding the RGBA picture @rgba in pieces of @rows block rows gives @ref,
+ * its encoding of @info in one call */
+static inline void
+test_check_pieces (const GstBcInfo * info, GstBcQuality quality,
+    const guint8 * rgba, guint rows, const guint8 * ref)
+{
+  guint8 *out = g_malloc0 (info->size);
+  guint by;
+
+  for (by = 0; by < info->blocks_y; by += rows)
+    gst_bc_encode_rows (info->format, quality, rgba, (gsize) info->width * 4,
+        info->width, info->height, &test_rgba_layout, by, MIN (rows,
+            info->blocks_y - by), out);
+  fail_unless (memcmp (ref, out, info->size) == 0, "%s in pieces of %u "
+      "block rows", gst_bc_format_to_string (info->format), rows);
+  g_free (out);
+}
+
+/* gst_bc_encode_block () of every block of the RGBA picture @rgba gives its
+ * block of @ref, the picture's encoding of @info */
+static inline void
+test_check_blocks (const GstBcInfo * info, GstBcQuality quality,
+    const guint8 * rgba, const guint8 * ref)
+{
+  guint bx, by;
+
+  for (by = 0; by < info->blocks_y; by++) {
+    for (bx = 0; bx < info->blocks_x; bx++) {
+      guint8 px[64], blk[16];
+
+      test_block_pixels (rgba, info->width, info->height, bx, by, px);
+      gst_bc_encode_block (info->format, quality, px, blk);
+      fail_unless (memcmp (blk, ref + by * info->row_bytes +
+              bx * info->block_bytes, info->block_bytes) == 0, "%s block "
+          "%u,%u", gst_bc_format_to_string (info->format), bx, by);
+    }
+  }
+}
+
+/* The library's decoding of the frame @data of @info, packed RGBA */
+static inline guint8 *
+test_decode (const GstBcInfo * info, const guint8 * data)
+{
+  guint8 *out = g_malloc ((gsize) info->width * info->height * 4);
+
+  gst_bc_decode_rows (info->format, data, info->width, info->height, 0,
+      info->blocks_y, out, (gsize) info->width * 4, &test_rgba_layout);
+  return out;
+}
+
+/* The squared error of channels [@c0, @c0 + @nc) of @n pixels of the RGBA
+ * picture @dec against @ref, whose pixels are @ref_bpp bytes apart (1: a
+ * GRAY8 picture, its value for every channel) */
+static inline gdouble
+test_sse (const guint8 * dec, const guint8 * ref, guint ref_bpp, gsize n,
+    guint c0, guint nc)
+{
+  gdouble s = 0;
+  gsize i;
+  guint c;
+
+  for (i = 0; i < n; i++)
+    for (c = c0; c < c0 + nc; c++) {
+      gdouble d = (gdouble) dec[i * 4 + c] - ref[i * ref_bpp +
+          (ref_bpp == 1 ? 0 : c)];
+
+      s += d * d;
+    }
+  return s;
+}
+
+/* The PSNR of a squared error @sse over @n_values values; 99 dB for none */
+static inline gdouble
+test_psnr (gdouble sse, gsize n_values)
+{
+  return sse == 0 ? 99.0 : 10.0 * log10 (255.0 * 255.0 * n_values / sse);
+}
+
+/* The PSNR over R, G and B of two RGBA pictures of @n pixels */
+static inline gdouble
+test_psnr_rgb (const guint8 * a, const guint8 * b, gsize n)
+{
+  return test_psnr (test_sse (a, b, 4, n, 0, 3), 3 * n);
+}
+
+/* ---------------------------------------------------------------------- */
+/* pipelines                                                               */
+
+static inline GstElement *
+launch (const gchar * desc)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (desc, &err);
+
+  fail_unless (p != NULL && err == NULL, "cannot parse '%s': %s", desc,
+      err ? err->message : "?");
+  return p;
+}
+
+static inline GstElement *
+get (GstElement * pipeline, const gchar * name)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+
+  fail_unless (e != NULL, "no element %s", name);
+  return e;
+}
+
+/* Fails on any ERROR or WARNING message posted so far. */
+static inline void
+check_bus (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop_filtered (bus,
+              GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, &dbg);
+    else
+      gst_message_parse_warning (msg, &err, &dbg);
+    fail ("%s from %s: %s (%s)", GST_MESSAGE_TYPE_NAME (msg),
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message, dbg ? dbg : "");
+  }
+  gst_object_unref (bus);
+}
+
+/* Waits up to PULL_TIMEOUT for an ERROR message on @bus and checks it: its
+ * error is @code of @domain (any error when @domain is 0) and its debug
+ * text has each of the strings that follow, up to NULL. Returns the
+ * message. */
+static inline GstMessage *
+check_error_message (GstBus * bus, GQuark domain, gint code, ...)
+{
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT,
+      GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  gchar *dbg = NULL;
+  const gchar *needle;
+  va_list args;
+
+  fail_unless (msg != NULL, "no error message");
+  gst_message_parse_error (msg, &err, &dbg);
+  GST_INFO ("error: %s (%s)", err->message, GST_STR_NULL (dbg));
+  fail_unless (domain == 0 || g_error_matches (err, domain, code),
+      "unexpected error %s", err->message);
+  fail_unless (dbg != NULL, "no debug text with %s", err->message);
+  va_start (args, code);
+  needle = va_arg (args, const gchar *);
+  while (needle != NULL) {
+    fail_unless (strstr (dbg, needle) != NULL, "debug text '%s' lacks '%s'",
+        dbg, needle);
+    needle = va_arg (args, const gchar *);
+  }
+  va_end (args);
+  g_error_free (err);
+  g_free (dbg);
+  return msg;
+}
+
+static inline void
+wait_eos (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+
+  fail_unless (msg != NULL, "no EOS");
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    fail ("error instead of EOS: %s (%s)", err->message, dbg ? dbg : "");
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+}
+
+static inline void
+stop (GstElement * pipeline)
+{
+  check_bus (pipeline);
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pipeline);
+}
+
+/* A pipeline and its elements "src", "sink" and one more */
+typedef struct
+{
+  GstElement *pipeline, *src, *element, *sink;
+} TestPipe;
+
+/* Parses @desc and finds its elements "src", @name and "sink" */
+static inline void
+test_pipe_launch (TestPipe * t, const gchar * desc, const gchar * name)
+{
+  t->pipeline = launch (desc);
+  t->src = get (t->pipeline, "src");
+  t->element = get (t->pipeline, name);
+  t->sink = get (t->pipeline, "sink");
+}
+
+static inline void
+test_pipe_play (TestPipe * t)
+{
+  fail_if (gst_element_set_state (t->pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+}
+
+static inline void
+test_pipe_stop (TestPipe * t)
+{
+  gst_object_unref (t->src);
+  gst_object_unref (t->element);
+  gst_object_unref (t->sink);
+  stop (t->pipeline);
+}
+
+/* The next sample of the appsink @appsink (its action signal: no
+ * gstreamer-app library needed); fails after PULL_TIMEOUT */
+static inline GstSample *
+pull_sample (GstElement * appsink)
+{
+  GstSample *s = NULL;
+
+  g_signal_emit_by_name (appsink, "try-pull-sample", (GstClockTime)
+      PULL_TIMEOUT, &s);
+  fail_unless (s != NULL, "no sample from %s within %" GST_TIME_FORMAT,
+      GST_OBJECT_NAME (appsink), GST_TIME_ARGS (PULL_TIMEOUT));
+  return s;
+}
+
+/* The RGBA frame of @s (@width x @height), its rows packed */
+static inline guint8 *
+test_sample_rgba (GstSample * s, guint width, guint height)
+{
+  GstVideoInfo vinfo;
+  GstVideoFrame frame;
+  guint8 *out = g_malloc ((gsize) width * height * 4);
+  guint y;
+
+  fail_unless (gst_video_info_from_caps (&vinfo, gst_sample_get_caps (s)));
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&vinfo),
+      GST_VIDEO_FORMAT_RGBA);
+  fail_unless (gst_video_frame_map (&frame, &vinfo, gst_sample_get_buffer (s),
+          GST_MAP_READ));
+  for (y = 0; y < height; y++)
+    memcpy (out + (gsize) y * width * 4,
+        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), width * 4);
+  gst_video_frame_unmap (&frame);
+  return out;
+}
+
+/* Runs this test binary again as "--child ARG" with the environment
+ * variables of @env_extra (name, value, ..., NULL) added, fails unless it
+ * exits with 0, and returns what it printed */
+static inline gchar *
+run_child (const gchar * arg, const gchar * const *env_extra)
+{
+  gchar *argv[] = { (gchar *) "/proc/self/exe", (gchar *) "--child",
+    (gchar *) arg, NULL
+  };
+  gchar **env = g_get_environ ();
+  gchar *out = NULL, *err_out = NULL;
+  GError *error = NULL;
+  gint status = 0;
+  guint i;
+
+  for (i = 0; env_extra[i]; i += 2)
+    env = g_environ_setenv (env, env_extra[i], env_extra[i + 1], TRUE);
+  fail_unless (g_spawn_sync (NULL, argv, env, G_SPAWN_DEFAULT, NULL, NULL,
+          &out, &err_out, &status, &error), "cannot run the child: %s",
+      error ? error->message : "?");
+  fail_unless (g_spawn_check_wait_status (status, NULL), "the child failed: "
+      "%s%s", out, err_out);
+  g_strfreev (env);
+  g_free (err_out);
+  return out;
+}
+
+/* ---------------------------------------------------------------------- */
+/* statistics                                                              */
+
+/* The statistics property of a transport element: "tile-stats" where it
+ * has one (tilesink: GstBaseSink owns "stats"), else "stats" */
+static inline const gchar *
+test_tile_stats_property (GstElement * element)
+{
+  return g_object_class_find_property (G_OBJECT_GET_CLASS (element),
+      "tile-stats") ? "tile-stats" : "stats";
+}
+
+/* The GstStructure of the statistics property @property of @element (free
+ * it) */
+static inline GstStructure *
+test_get_stats (GstElement * element, const gchar * property)
+{
+  GstStructure *s = NULL;
+
+  g_object_get (element, property, &s, NULL);
+  fail_unless (s != NULL, "no %s from %s", property, GST_OBJECT_NAME (element));
+  return s;
+}
+
+/* Reads @field, of @type, of @element's statistics @property into
+ * @value */
+static inline void
+test_get_stat (GstElement * element, const gchar * property,
+    const gchar * field, GType type, gpointer value)
+{
+  GstStructure *s = test_get_stats (element, property);
+
+  fail_unless (gst_structure_get (s, field, type, value, NULL), "no %s %s "
+      "in %" GST_PTR_FORMAT, g_type_name (type), field, s);
+  gst_structure_free (s);
+}
+
+/* The guint64 @field of @element's statistics @property (most are) */
+static inline guint64
+test_stat_u64 (GstElement * element, const gchar * property,
+    const gchar * field)
+{
+  guint64 v = 0;
+
+  test_get_stat (element, property, field, G_TYPE_UINT64, &v);
+  return v;
+}
+
+/* Waits up to 10 s for @tilesink to have a receiver */
+static inline void
+test_wait_connected (GstElement * tilesink)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < end) {
+    GstStructure *s = test_get_stats (tilesink,
+        test_tile_stats_property (tilesink));
+    gboolean connected = FALSE;
+
+    gst_structure_get_boolean (s, "connected", &connected);
+    gst_structure_free (s);
+    if (connected)
+      return;
+    g_usleep (5000);
+  }
+  fail ("the receiver did not connect within 10 s");
+}
+
+/* ---------------------------------------------------------------------- */
+/* logging, documentation                                                  */
+
+/* A log function that shows warnings and errors only */
+static inline void
+test_log_warnings (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  if (level <= GST_LEVEL_WARNING)
+    gst_debug_log_default (category, level, file, function, line, object,
+        message, NULL);
+}
+
+/* The GL elements check glGetError () when their debug category is at
+ * DEBUG: raises @category to it and, unless GST_DEBUG is set, keeps the log
+ * quiet (warnings and errors only). */
+static inline void
+test_debug_gl_errors (const gchar * category)
+{
+  if (!g_getenv ("GST_DEBUG")) {
+    gst_debug_remove_log_function (gst_debug_log_default);
+    gst_debug_add_log_function (test_log_warnings, NULL, NULL);
+  }
+  gst_debug_set_threshold_for_name (category, GST_LEVEL_DEBUG);
+}
+
+/* docs/elements.md must describe @factory_name and every property it adds */
+static inline void
+check_documented (const gchar * factory_name)
+{
+  GstElementFactory *factory = gst_element_factory_find (factory_name);
+  GstElement *element;
+  GParamSpec **props;
+  gchar *doc = NULL, *needle, *path;
+  guint i, n_props, n_own = 0;
+
+  path = g_build_filename (GST_BC_SOURCE_ROOT, "docs", "elements.md", NULL);
+
+  fail_unless (factory != NULL);
+  fail_unless (g_file_get_contents (path, &doc, NULL, NULL), "cannot read %s",
+      path);
+  needle = g_strdup_printf ("## %s", factory_name);
+  fail_unless (strstr (doc, needle) != NULL, "no section for %s", factory_name);
+  g_free (needle);
+  fail_unless (strstr (doc, gst_element_factory_get_metadata (factory,
+              GST_ELEMENT_METADATA_LONGNAME)) != NULL, "long name of %s "
+      "not in the docs", factory_name);
+
+  element = gst_element_factory_create (factory, NULL);
+  props = g_object_class_list_properties (G_OBJECT_GET_CLASS (element),
+      &n_props);
+  for (i = 0; i < n_props; i++) {
+    const gchar *type_name = g_type_name (props[i]->owner_type);
+
+    /* ours, not GstObject's or the codec base classes' */
+    if (!g_str_has_prefix (type_name, "GstBc")
+        && !g_str_has_prefix (type_name, "GstTile")
+        && !g_str_has_prefix (type_name, "GstGLBc"))
+      continue;
+    n_own++;
+    needle = g_strdup_printf ("| `%s` |", props[i]->name);
+    fail_unless (strstr (doc, needle) != NULL, "property %s of %s is not in "
+        "the table of %s", props[i]->name, factory_name, path);
+    g_free (needle);
+  }
+  fail_unless (n_own > 0);
+  g_free (props);
+  gst_object_unref (element);
+  gst_object_unref (factory);
+  g_free (path);
+  g_free (doc);
+}
+
+#endif /* __GST_BC_TEST_H__ */
