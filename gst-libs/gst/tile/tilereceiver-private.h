@@ -174,7 +174,7 @@ G_GNUC_INTERNAL
 void gst_tile_receiver_slot_release_locked (GstTileReceiver * self,
     GstTileReceiverSlot * slot, gboolean count);
 G_GNUC_INTERNAL
-GstBuffer *gst_tile_receiver_acquire_locked (GstTileReceiver * self,
+gboolean gst_tile_receiver_fill_slot_locked (GstTileReceiver * self,
     GstTileReceiverSlot * slot);
 G_GNUC_INTERNAL
 gpointer gst_tile_receiver_tcp_unit (gpointer data);

@@ -59,11 +59,12 @@ discard_incomplete_locked (GstTileReceiver * self)
   }
 }
 
-/* Gets the buffer of a new frame for @slot from the element (the
- * downstream pool), checks its size and maps it into @slot->map. Lock held;
- * released meanwhile. */
-GstBuffer *
-gst_tile_receiver_acquire_locked (GstTileReceiver * self,
+/* Gets the buffer of @slot's new frame from the element (the downstream
+ * pool), checks its size and maps it: the slot is FILLING then, or FREE
+ * again when there is no usable buffer (returns FALSE). Lock held; released
+ * meanwhile. */
+gboolean
+gst_tile_receiver_fill_slot_locked (GstTileReceiver * self,
     GstTileReceiverSlot * slot)
 {
   guint64 frame_size = self->config->frame_size;
@@ -83,7 +84,10 @@ gst_tile_receiver_acquire_locked (GstTileReceiver * self,
   g_mutex_lock (&self->lock);
   if (buf && (meta = gst_buffer_get_bc_tile_meta (buf)))
     gst_bc_tile_meta_set_tiling (meta, &self->tiling);
-  return buf;
+  slot->buffer = buf;
+  slot->state = buf ? SLOT_FILLING : SLOT_FREE;
+  g_cond_broadcast (&self->cond);
+  return buf != NULL;
 }
 
 /* Finds or starts the slot of @frame for unit @unit, waiting for a free
@@ -93,7 +97,6 @@ get_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
     guint64 session)
 {
   GstTileReceiverSlot *slot;
-  GstBuffer *buf;
   guint64 bit = G_GUINT64_CONSTANT (1) << unit;
   guint i;
 
@@ -139,16 +142,7 @@ get_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
       slot->n_done = 0;
       slot->writers = 0;
       slot->discard = FALSE;
-      buf = gst_tile_receiver_acquire_locked (self, slot);
-      if (!buf) {
-        slot->state = SLOT_FREE;
-        g_cond_broadcast (&self->cond);
-        return NULL;
-      }
-      slot->buffer = buf;
-      slot->state = SLOT_FILLING;
-      g_cond_broadcast (&self->cond);
-      return slot;
+      return gst_tile_receiver_fill_slot_locked (self, slot) ? slot : NULL;
     }
     g_cond_wait (&self->cond, &self->lock);
   }

@@ -107,7 +107,6 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 session,
     gboolean * late, gboolean * full)
 {
   GstTileReceiverSlot *slot, *free_slot;
-  GstBuffer *buf;
   guint i, total = self->pk_base[self->config->n_tiles];
 
   *late = FALSE;
@@ -153,16 +152,9 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 session,
     slot->first_ns = slot->last_ns = (gint64) gst_util_get_timestamp ();
     slot->sender_ts = GST_CLOCK_TIME_NONE;
     memset (slot->got, 0, (total + 7) / 8);
-    buf = gst_tile_receiver_acquire_locked (self, slot);
-    if (!buf) {
-      slot->state = SLOT_FREE;
-      g_cond_broadcast (&self->cond);
+    if (!gst_tile_receiver_fill_slot_locked (self, slot))
       return NULL;
-    }
-    slot->buffer = buf;
-    slot->state = SLOT_FILLING;
     udp_start_timers_locked (self);
-    g_cond_broadcast (&self->cond);
     return slot;
   wait:
     g_cond_wait (&self->cond, &self->lock);

@@ -171,6 +171,24 @@ gst_tile_receiver_get_stats (GstTileReceiver * self)
   return s;
 }
 
+/* Joins the unit threads that have ended and closes their sockets. Lock
+ * held; released meanwhile. */
+static void
+join_units_locked (GstTileReceiver * self)
+{
+  guint i;
+
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
+    if (self->units[i].thread) {
+      g_mutex_unlock (&self->lock);
+      g_thread_join (self->units[i].thread);
+      g_mutex_lock (&self->lock);
+      self->units[i].thread = NULL;
+    }
+    gst_tile_net_close (&self->units[i].fd);
+  }
+}
+
 /* Stops the units of the running generation and waits for them. Lock
  * held. */
 static void
@@ -185,15 +203,7 @@ stop_units_locked (GstTileReceiver * self)
   g_cond_broadcast (&self->cond);
   while (self->units_running > 0)
     g_cond_wait (&self->cond, &self->lock);
-  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
-    if (self->units[i].thread) {
-      g_mutex_unlock (&self->lock);
-      g_thread_join (self->units[i].thread);
-      g_mutex_lock (&self->lock);
-      self->units[i].thread = NULL;
-    }
-    gst_tile_net_close (&self->units[i].fd);
-  }
+  join_units_locked (self);
   for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++)
     if (self->slots[i].state != SLOT_FREE)
       gst_tile_receiver_slot_release_locked (self, &self->slots[i],
@@ -207,15 +217,7 @@ start_units_locked (GstTileReceiver * self)
   gboolean udp;
   guint i;
 
-  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
-    if (self->units[i].thread) {
-      g_mutex_unlock (&self->lock);
-      g_thread_join (self->units[i].thread);
-      g_mutex_lock (&self->lock);
-      self->units[i].thread = NULL;
-    }
-    gst_tile_net_close (&self->units[i].fd);
-  }
+  join_units_locked (self);
   g_free (self->config);
   self->config = self->pending;
   self->pending = NULL;
