@@ -47,11 +47,15 @@ GstTileReceiver *
 gst_tile_receiver_new (const GstTileReceiverCallbacks * callbacks,
     gpointer user_data, GstObject * log_object)
 {
+  static gsize debug_init = 0;
   GstTileReceiver *self = g_new0 (GstTileReceiver, 1);
   guint i;
 
-  GST_DEBUG_CATEGORY_INIT (gst_tile_receiver_debug, "tilereceiver", 0,
-      "libgsttile receiver session");
+  if (g_once_init_enter (&debug_init)) {
+    GST_DEBUG_CATEGORY_INIT (gst_tile_receiver_debug, "tilereceiver", 0,
+        "libgsttile receiver session");
+    g_once_init_leave (&debug_init, 1);
+  }
   self->callbacks = *callbacks;
   self->user_data = user_data;
   self->log_object = log_object;
