@@ -73,10 +73,6 @@ gboolean         gst_bc_gl_encoder_submit (GstBcGLEncoder * enc,
                                            guint * slot, guint * gl_errors,
                                            GError ** error);
 
-/* Whether a slot is free for the next gst_bc_gl_encoder_submit () */
-G_GNUC_INTERNAL
-gboolean         gst_bc_gl_encoder_has_free_slot (GstBcGLEncoder * enc);
-
 /* Non-blocking: TRUE when the frame in @slot is complete. */
 G_GNUC_INTERNAL
 gboolean         gst_bc_gl_encoder_poll (GstBcGLEncoder * enc, guint slot,
@@ -114,9 +110,6 @@ guint            gst_bc_gl_encoder_get_n_lent (GstBcGLEncoder * enc);
 
 G_GNUC_INTERNAL
 guint            gst_bc_gl_encoder_get_n_slots (GstBcGLEncoder * enc);
-
-G_GNUC_INTERNAL
-const GstBcInfo * gst_bc_gl_encoder_get_info (GstBcGLEncoder * enc);
 
 G_END_DECLS
 
