@@ -65,16 +65,6 @@ GST_DEBUG_CATEGORY (gst_gl_bc_upload_debug);
  * (results are read when available, never waited for) */
 #define N_QUERIES 8
 
-#ifndef GL_TIME_ELAPSED
-#define GL_TIME_ELAPSED 0x88BF
-#endif
-#ifndef GL_QUERY_RESULT
-#define GL_QUERY_RESULT 0x8866
-#endif
-#ifndef GL_QUERY_RESULT_AVAILABLE
-#define GL_QUERY_RESULT_AVAILABLE 0x8867
-#endif
-
 enum
 {
   PROP_0,
@@ -461,12 +451,8 @@ gst_gl_bc_upload_gl_start (GstGLBaseFilter * filter)
   GST_OBJECT_LOCK (self);
   self->have_timer = self->gpu_timing;
   GST_OBJECT_UNLOCK (self);
-  self->have_timer = self->have_timer
-      && gst_gl_context_get_gl_api (context) != GST_GL_API_GLES2
-      && gst_gl_context_check_gl_version (context, GST_GL_API_OPENGL |
-      GST_GL_API_OPENGL3, 3, 3) && gl->GenQueries && gl->BeginQuery
-      && gl->EndQuery && gl->GetQueryObjectuiv && gl->GetQueryObjectui64v
-      && gl->DeleteQueries;
+  self->have_timer = self->have_timer &&
+      gst_bc_gl_context_has_timer_query (context);
   if (self->have_timer)
     gl->GenQueries (N_QUERIES, self->queries);
   self->query_head = self->queries_busy = 0;
@@ -736,21 +722,17 @@ upload_and_draw (GstGLContext * context, DrawData * d)
  * driver's error and is counted apart: Mesa llvmpipe gives its clock
  * instead of an interval for the first frame of a context. */
 static gint
-collect_queries (GstGLBcUpload * self, const GstGLFuncs * gl)
+collect_queries (GstGLBcUpload * self, GstGLContext * context)
 {
   guint64 ns_sum = 0, n = 0, invalid = 0;
   gint64 now_us = g_get_monotonic_time ();
 
   while (self->queries_busy > 0) {
     guint i = self->query_head;
-    GLuint available = 0;
-    GLuint64 ns = 0;
+    guint64 ns = 0;
 
-    gl->GetQueryObjectuiv (self->queries[i], GL_QUERY_RESULT_AVAILABLE,
-        &available);
-    if (!available)
+    if (!gst_bc_gl_query_get_result (context, self->queries[i], &ns))
       break;
-    gl->GetQueryObjectui64v (self->queries[i], GL_QUERY_RESULT, &ns);
     GST_LOG_OBJECT (self, "GPU time of a frame: %" G_GUINT64_FORMAT " ns",
         (guint64) ns);
     if (ns > (guint64) (now_us - self->query_begin_us[i] + 1000) * 1000) {
@@ -781,7 +763,7 @@ upload_and_draw_gl (GstGLContext * context, DrawData * d)
 {
   GstGLBcUpload *self = d->self;
   const GstGLFuncs *gl = context->gl_vtable;
-  gint query = self->have_timer ? collect_queries (self, gl) : -1;
+  gint query = self->have_timer ? collect_queries (self, context) : -1;
 
   gst_gl_insert_debug_marker (context, "glbcupload %s slot %u",
       GST_OBJECT_NAME (d->self), d->slot);
