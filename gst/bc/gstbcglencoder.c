@@ -52,9 +52,8 @@
 #endif
 
 #include "gstbcglencoder.h"
-#include "gstbcglshader.h"
-#include "gstbcglshader-bc45.h"
-#include "gstbcglshader-bc7.h"
+/* the compute shaders of glsl/, generated at build time */
+#include "gstbcglshaders.h"
 
 #include <gst/bcgl/bcglring.h>
 #include <string.h>
@@ -206,7 +205,7 @@ append_table (GString * s, const gchar * name, const guint8 * data, guint n,
   g_string_append (s, ");\n");
 }
 
-/* BC1, BC3 and YCoCg-BC3 (gstbcglshader.h): its constants and body */
+/* BC1, BC3 and YCoCg-BC3 (glsl/bc1-bc3.comp): its constants and body */
 static void
 append_bc13 (GString * s, GstBcFormat format)
 {
@@ -242,11 +241,11 @@ append_bc13 (GString * s, GstBcFormat format)
     single[v][3] = single6[2 * v + 1];
   }
   append_table (s, "SINGLE", &single[0][0], 256, 4, 8);
-  g_string_append (s, gst_bc_gl_shader_prelude);
-  g_string_append (s, gst_bc_gl_shader_body);
+  g_string_append (s, gst_bc_gl_shader_prelude_glsl);
+  g_string_append (s, gst_bc_gl_shader_bc1_bc3_comp);
 }
 
-/* BC7 (gstbcglshader-bc7.h): its constants, tables and body */
+/* BC7 (glsl/bc7.comp): its constants, tables and body */
 static void
 append_bc7 (GString * s)
 {
@@ -276,8 +275,8 @@ append_bc7 (GString * s)
   append_table (s, "PART3", part3, 64, 16, 2);
   append_table (s, "ANCHORS", &anchors[0][0], 64, 3, 8);
   append_table (s, "SOLID", solid, 256, 2, 8);
-  g_string_append (s, gst_bc_gl_shader_prelude);
-  g_string_append (s, gst_bc_gl_shader_bc7_body);
+  g_string_append (s, gst_bc_gl_shader_prelude_glsl);
+  g_string_append (s, gst_bc_gl_shader_bc7_comp);
 }
 
 static gchar *
@@ -300,8 +299,8 @@ make_source (GstBcFormat format, GstBcQuality quality, gboolean gles,
     case GST_BC_FORMAT_BC5:
       g_string_append_printf (s, "#define FORMAT %d\n",
           format == GST_BC_FORMAT_BC4 ? 4 : 5);
-      g_string_append (s, gst_bc_gl_shader_prelude);
-      g_string_append (s, gst_bc_gl_shader_bc45_body);
+      g_string_append (s, gst_bc_gl_shader_prelude_glsl);
+      g_string_append (s, gst_bc_gl_shader_bc4_bc5_comp);
       break;
     case GST_BC_FORMAT_BC7:
       append_bc7 (s);

@@ -22,12 +22,12 @@
 G_BEGIN_DECLS
 
 /* The GL compute encode path, without any element: a GLSL port of the CPU
- * kernels (gstbcglshader.h) run on a GstGLContext, one invocation per 4x4
- * block, writing each frame into a slot of a ring that is one
- * persistently and coherently mapped shader storage buffer. Each submitted
- * frame is fenced; the CPU reads a slot once its fence has signalled, so
- * frame N can be read while frame N + 1 runs. Used by GstBcEnc (gstbcencgl.c)
- * and benchmarks/encode. */
+ * kernels (glsl/, embedded at build time) run on a GstGLContext, one
+ * invocation per 4x4 block, writing each frame into a slot of a ring that
+ * is one persistently and coherently mapped shader storage buffer. Each
+ * submitted frame is fenced; the CPU reads a slot once its fence has
+ * signalled, so frame N can be read while frame N + 1 runs. Used by
+ * GstBcEnc (gstbcencgl.c) and benchmarks/encode. */
 typedef struct _GstBcGLEncoder GstBcGLEncoder;
 
 #define GST_BC_GL_ENCODER_MAX_SLOTS 16
