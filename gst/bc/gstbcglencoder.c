@@ -345,21 +345,23 @@ ring_unref (Ring * ring)
   g_free (ring);
 }
 
+/* a call of create_gl () or prepare_gl () onto the GL thread */
 typedef struct
 {
   GstBcGLEncoder *enc;
-  guint n_slots;
+  guint n_slots;                /* create_gl () */
+  GstBcQuality quality;         /* prepare_gl () */
   GError **error;
   gboolean ok;
-} CreateData;
+} GLCall;
 
 static void
-create_gl (GstGLContext * context, CreateData * d)
+create_gl (GstGLContext * context, GLCall * d)
 {
-  GstBcGLEncoder *enc = d->enc;
   const GstGLFuncs *gl = context->gl_vtable;
-  Ring *ring = enc->ring;
+  GstBcGLEncoder *enc = d->enc;
   GLint align = 0, max_block = 0;
+  Ring *ring = enc->ring;
   guint i;
 
   gl->GetIntegerv (GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
@@ -391,7 +393,7 @@ gst_bc_gl_encoder_new (GstGLContext * context, const GstBcInfo * info,
 {
   GstBcGLEncoder *enc;
   const gchar *missing;
-  CreateData d = { NULL, };
+  GLCall d = { NULL, };
 
   g_return_val_if_fail (GST_IS_GL_CONTEXT (context), NULL);
   g_return_val_if_fail (info != NULL && layout != NULL, NULL);
@@ -551,16 +553,8 @@ gst_bc_gl_encoder_free (GstBcGLEncoder * enc)
 /* ------------------------------------------------------------------------ */
 /* programs                                                                  */
 
-typedef struct
-{
-  GstBcGLEncoder *enc;
-  GstBcQuality quality;
-  GError **error;
-  gboolean ok;
-} PrepareData;
-
 static void
-prepare_gl (GstGLContext * context, PrepareData * d)
+prepare_gl (GstGLContext * context, GLCall * d)
 {
   GstBcGLEncoder *enc = d->enc;
   gboolean es32 = enc->gles &&
@@ -602,7 +596,7 @@ gboolean
 gst_bc_gl_encoder_prepare (GstBcGLEncoder * enc, GstBcQuality quality,
     GError ** error)
 {
-  PrepareData d = { enc, quality, error, FALSE };
+  GLCall d = { enc, 0, quality, error, FALSE };
 
   g_return_val_if_fail (enc != NULL, FALSE);
   g_return_val_if_fail (quality >= GST_BC_QUALITY_FAST &&

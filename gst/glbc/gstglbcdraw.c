@@ -37,6 +37,14 @@ struct _GstGLBcDraw
   GLuint vao, vbo;
 };
 
+/* what draw_cb () draws */
+typedef struct
+{
+  GstGLBcDraw *draw;
+  GLuint texture;
+  gint mode;
+} DrawData;
+
 static const GLfloat quad[] = {
   -1.0f, -1.0f,
   1.0f, -1.0f,
@@ -85,6 +93,10 @@ gst_gl_bc_draw_new (GstGLContext * context, GError ** error)
   draw->context = gst_object_ref (context);
   draw->shader = shader;
   draw->fbo = gst_gl_framebuffer_new (context);
+  /* the compressed texture is on unit 0 */
+  gst_gl_shader_use (shader);
+  gst_gl_shader_set_uniform_1i (shader, "tex", 0);
+  gst_gl_context_clear_shader (context);
 
   loc = gst_gl_shader_get_attribute_location (shader, "a_position");
   gl->GenVertexArrays (1, &draw->vao);
@@ -116,13 +128,6 @@ gst_gl_bc_draw_free (GstGLBcDraw * draw)
   g_free (draw);
 }
 
-typedef struct
-{
-  GstGLBcDraw *draw;
-  GLuint texture;
-  gint mode;
-} DrawData;
-
 static gboolean
 draw_cb (gpointer user_data)
 {
@@ -132,10 +137,9 @@ draw_cb (gpointer user_data)
 
   gl->Disable (GL_BLEND);
   gst_gl_shader_use (draw->shader);
+  gst_gl_shader_set_uniform_1i (draw->shader, "mode", d->mode);
   gl->ActiveTexture (GL_TEXTURE0);
   gl->BindTexture (GL_TEXTURE_2D, d->texture);
-  gst_gl_shader_set_uniform_1i (draw->shader, "tex", 0);
-  gst_gl_shader_set_uniform_1i (draw->shader, "mode", d->mode);
   gl->BindVertexArray (draw->vao);
   gl->DrawArrays (GL_TRIANGLE_STRIP, 0, 4);
   gl->BindVertexArray (0);

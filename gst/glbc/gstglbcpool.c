@@ -327,8 +327,9 @@ ring_new (GstGLContext * context, const GstBcInfo * info, gsize size,
     return NULL;
   }
   GST_DEBUG ("ring %p: %u slots of %" G_GSIZE_FORMAT " bytes, buffer object "
-      "%u", ring, n_slots, size, gst_bc_gl_buffer_ring_get_buffer
-      (ring->buffer));
+      "%u mapped at %p", ring, n_slots, size,
+      gst_bc_gl_buffer_ring_get_buffer (ring->buffer),
+      gst_bc_gl_buffer_ring_get_data (ring->buffer, 0));
   return ring;
 }
 

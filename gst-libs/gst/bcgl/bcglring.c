@@ -15,9 +15,6 @@
 
 #include "bcglring.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_bc_gl_ring_debug);
-#define GST_CAT_DEFAULT gst_bc_gl_ring_debug
-
 #define PERSISTENT_COHERENT (GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT)
 
 struct _GstBcGLBufferRing
@@ -30,18 +27,6 @@ struct _GstBcGLBufferRing
   guint n_slots;
   GLsync *fences;               /* atomic pointers, written on the GL thread */
 };
-
-static void
-debug_init (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done)) {
-    GST_DEBUG_CATEGORY_INIT (gst_bc_gl_ring_debug, "bcglring", 0,
-        "persistent coherent mapped GL buffer rings");
-    g_once_init_leave (&done, 1);
-  }
-}
 
 const gchar *
 gst_bc_gl_buffer_ring_context_missing (GstGLContext * context)
@@ -79,7 +64,6 @@ gst_bc_gl_buffer_ring_new (GstGLContext * context, GLenum target,
   g_return_val_if_fail (slot_size > 0 && align > 0 && n_slots > 0, NULL);
   g_return_val_if_fail (access != 0, NULL);
 
-  debug_init ();
   gl = context->gl_vtable;
 
   /* the buffer's size must fit GLsizeiptr (signed) */
@@ -122,10 +106,6 @@ gst_bc_gl_buffer_ring_new (GstGLContext * context, GLenum target,
     gst_bc_gl_buffer_ring_free (ring);
     return NULL;
   }
-
-  GST_DEBUG ("ring %p: buffer object %u, %u slots of %" G_GSIZE_FORMAT
-      " bytes (stride %" G_GSIZE_FORMAT "), mapped at %p", ring, ring->buffer,
-      n_slots, slot_size, stride, ring->map);
   return ring;
 }
 

@@ -50,24 +50,17 @@ GstBcGLBufferRing * gst_bc_gl_buffer_ring_new (GstGLContext * context,
 G_GNUC_INTERNAL
 void                gst_bc_gl_buffer_ring_free (GstBcGLBufferRing * ring);
 
-/* Any thread from here to gst_bc_gl_buffer_ring_is_fenced () */
-
-/* the buffer object's name */
+/* Any thread from here to gst_bc_gl_buffer_ring_is_fenced (): the buffer
+ * object's name, the number of slots, where @slot starts in the buffer
+ * object (in bytes) and its mapping (slot_size bytes) */
 G_GNUC_INTERNAL
-GLuint              gst_bc_gl_buffer_ring_get_buffer (GstBcGLBufferRing * ring);
-
+GLuint   gst_bc_gl_buffer_ring_get_buffer (GstBcGLBufferRing * ring);
 G_GNUC_INTERNAL
-guint               gst_bc_gl_buffer_ring_get_n_slots (GstBcGLBufferRing * ring);
-
-/* where @slot starts in the buffer object, in bytes */
+guint    gst_bc_gl_buffer_ring_get_n_slots (GstBcGLBufferRing * ring);
 G_GNUC_INTERNAL
-gsize               gst_bc_gl_buffer_ring_get_offset (GstBcGLBufferRing * ring,
-                                                      guint slot);
-
-/* the mapping of @slot: its slot_size bytes */
+gsize    gst_bc_gl_buffer_ring_get_offset (GstBcGLBufferRing * ring, guint slot);
 G_GNUC_INTERNAL
-guint8 *            gst_bc_gl_buffer_ring_get_data (GstBcGLBufferRing * ring,
-                                                    guint slot);
+guint8 * gst_bc_gl_buffer_ring_get_data (GstBcGLBufferRing * ring, guint slot);
 
 /* Whether @slot has a fence that nobody has seen signal yet: FALSE means
  * the GPU is known to be done with the slot. */
