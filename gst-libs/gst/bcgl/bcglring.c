@@ -40,8 +40,8 @@ gst_bc_gl_buffer_ring_context_missing (GstGLContext * context)
   gles = (gst_gl_context_get_gl_api (context) & (GST_GL_API_OPENGL |
           GST_GL_API_OPENGL3)) == 0;
   if (gl->BufferStorage == NULL)
-    return gles ? "glBufferStorage (GL_EXT_buffer_storage)" :
-        "glBufferStorage (OpenGL 4.4 or GL_ARB_buffer_storage)";
+    return gles ? "GL_EXT_buffer_storage (glBufferStorage)" :
+        "GL_ARB_buffer_storage (glBufferStorage, OpenGL 4.4)";
   if (gl->MapBufferRange == NULL || gl->UnmapBuffer == NULL ||
       gl->FenceSync == NULL || gl->ClientWaitSync == NULL ||
       gl->DeleteSync == NULL)
