@@ -24,7 +24,8 @@
  *
  * Output: a ring of n_slots frames in one buffer object made with
  * glBufferStorage (GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT |
- * GL_MAP_COHERENT_BIT | GL_CLIENT_STORAGE_BIT) and mapped once. A frame's
+ * GL_MAP_COHERENT_BIT | GL_CLIENT_STORAGE_BIT) and mapped once (libgstbcgl's
+ * GstBcGLBufferRing, gst-libs/gst/bcgl/bcglring.h). A frame's
  * slot is bound as the shader storage block (glBindBufferRange), the
  * dispatch is followed by glMemoryBarrier (GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT)
  * and a fence. The fence is polled with a zero timeout on the GL thread
@@ -51,64 +52,14 @@
 #endif
 
 #include "gstbcglencoder.h"
-#include "gstbcglshader.h"
-#include "gstbcglshader-bc45.h"
-#include "gstbcglshader-bc7.h"
+/* the compute shaders of glsl/, generated at build time */
+#include "gstbcglshaders.h"
 
-#include <gst/gl/gstglfuncs.h>
+#include <gst/bcgl/bcglring.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_bc_gl_encoder_debug);
 #define GST_CAT_DEFAULT gst_bc_gl_encoder_debug
-
-#ifndef GL_COMPUTE_SHADER
-#define GL_COMPUTE_SHADER 0x91B9
-#endif
-#ifndef GL_SHADER_STORAGE_BUFFER
-#define GL_SHADER_STORAGE_BUFFER 0x90D2
-#endif
-#ifndef GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT
-#define GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT 0x90DF
-#endif
-#ifndef GL_MAX_SHADER_STORAGE_BLOCK_SIZE
-#define GL_MAX_SHADER_STORAGE_BLOCK_SIZE 0x90DE
-#endif
-#ifndef GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT
-#define GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT 0x00004000
-#endif
-#ifndef GL_MAP_PERSISTENT_BIT
-#define GL_MAP_PERSISTENT_BIT 0x0040
-#endif
-#ifndef GL_MAP_COHERENT_BIT
-#define GL_MAP_COHERENT_BIT 0x0080
-#endif
-#ifndef GL_CLIENT_STORAGE_BIT
-#define GL_CLIENT_STORAGE_BIT 0x0200
-#endif
-#ifndef GL_TIME_ELAPSED
-#define GL_TIME_ELAPSED 0x88BF
-#endif
-#ifndef GL_QUERY_RESULT
-#define GL_QUERY_RESULT 0x8866
-#endif
-#ifndef GL_QUERY_RESULT_AVAILABLE
-#define GL_QUERY_RESULT_AVAILABLE 0x8867
-#endif
-#ifndef GL_SYNC_GPU_COMMANDS_COMPLETE
-#define GL_SYNC_GPU_COMMANDS_COMPLETE 0x9117
-#endif
-#ifndef GL_SYNC_FLUSH_COMMANDS_BIT
-#define GL_SYNC_FLUSH_COMMANDS_BIT 0x00000001
-#endif
-#ifndef GL_ALREADY_SIGNALED
-#define GL_ALREADY_SIGNALED 0x911A
-#endif
-#ifndef GL_CONDITION_SATISFIED
-#define GL_CONDITION_SATISFIED 0x911C
-#endif
-#ifndef GL_WAIT_FAILED
-#define GL_WAIT_FAILED 0x911D
-#endif
 
 typedef void (GSTGLAPI * DispatchComputeFunc) (GLuint x, GLuint y, GLuint z);
 typedef void (GSTGLAPI * MemoryBarrierFunc) (GLbitfield barriers);
@@ -127,21 +78,19 @@ enum
 typedef struct
 {
   gint state;                   /* atomic */
-  GLsync fence;                 /* GL thread */
   GLuint query;
   gboolean timed;
   GstClockTime gpu_time;
 } Slot;
 
-/* The mapped buffer. Reference counted: lent memories keep it alive after
- * the encoder is gone; the last unref deletes it on the GL thread. */
+/* The mapped buffer (its slots and fences: GstBcGLBufferRing) and the
+ * slots' states. Reference counted: lent memories keep it alive after the
+ * encoder is gone; the last unref deletes it on the GL thread. */
 typedef struct
 {
   gint refcount;
   GstGLContext *context;
-  GLuint buffer;
-  guint8 *map;
-  gsize stride;
+  GstBcGLBufferRing *buffer;
   guint n_slots;
   Slot slots[GST_BC_GL_ENCODER_MAX_SLOTS];
 } Ring;
@@ -181,30 +130,25 @@ debug_init (void)
 const gchar *
 gst_bc_gl_encoder_context_missing (GstGLContext * context)
 {
-  const GstGLFuncs *gl;
+  const gchar *missing;
   GstGLAPI api;
 
   g_return_val_if_fail (GST_IS_GL_CONTEXT (context), "a GL context");
 
-  gl = context->gl_vtable;
   api = gst_gl_context_get_gl_api (context);
   if (api & (GST_GL_API_OPENGL | GST_GL_API_OPENGL3)) {
     if (!gst_gl_context_check_gl_version (context,
             GST_GL_API_OPENGL | GST_GL_API_OPENGL3, 4, 3))
       return "compute shaders (OpenGL 4.3)";
-    if (gl->BufferStorage == NULL)
-      return "glBufferStorage (OpenGL 4.4 or GL_ARB_buffer_storage)";
   } else if (api & GST_GL_API_GLES2) {
     if (!gst_gl_context_check_gl_version (context, GST_GL_API_GLES2, 3, 1))
       return "compute shaders (OpenGL ES 3.1)";
-    if (gl->BufferStorage == NULL)
-      return "glBufferStorage (GL_EXT_buffer_storage)";
   } else {
     return "compute shaders (OpenGL 4.3 or OpenGL ES 3.1)";
   }
-  if (gl->FenceSync == NULL || gl->ClientWaitSync == NULL ||
-      gl->DeleteSync == NULL || gl->MapBufferRange == NULL)
-    return "sync objects and glMapBufferRange";
+  missing = gst_bc_gl_buffer_ring_context_missing (context);
+  if (missing)
+    return missing;
   if (gst_gl_context_get_proc_address (context, "glDispatchCompute") == NULL
       || gst_gl_context_get_proc_address (context, "glMemoryBarrier") == NULL
       || gst_gl_context_get_proc_address (context, "glBindBufferRange") == NULL
@@ -261,7 +205,7 @@ append_table (GString * s, const gchar * name, const guint8 * data, guint n,
   g_string_append (s, ");\n");
 }
 
-/* BC1, BC3 and YCoCg-BC3 (gstbcglshader.h): its constants and body */
+/* BC1, BC3 and YCoCg-BC3 (glsl/bc1-bc3.comp): its constants and body */
 static void
 append_bc13 (GString * s, GstBcFormat format)
 {
@@ -297,11 +241,11 @@ append_bc13 (GString * s, GstBcFormat format)
     single[v][3] = single6[2 * v + 1];
   }
   append_table (s, "SINGLE", &single[0][0], 256, 4, 8);
-  g_string_append (s, gst_bc_gl_shader_prelude);
-  g_string_append (s, gst_bc_gl_shader_body);
+  g_string_append (s, gst_bc_gl_shader_prelude_glsl);
+  g_string_append (s, gst_bc_gl_shader_bc1_bc3_comp);
 }
 
-/* BC7 (gstbcglshader-bc7.h): its constants, tables and body */
+/* BC7 (glsl/bc7.comp): its constants, tables and body */
 static void
 append_bc7 (GString * s)
 {
@@ -331,8 +275,8 @@ append_bc7 (GString * s)
   append_table (s, "PART3", part3, 64, 16, 2);
   append_table (s, "ANCHORS", &anchors[0][0], 64, 3, 8);
   append_table (s, "SOLID", solid, 256, 2, 8);
-  g_string_append (s, gst_bc_gl_shader_prelude);
-  g_string_append (s, gst_bc_gl_shader_bc7_body);
+  g_string_append (s, gst_bc_gl_shader_prelude_glsl);
+  g_string_append (s, gst_bc_gl_shader_bc7_comp);
 }
 
 static gchar *
@@ -355,8 +299,8 @@ make_source (GstBcFormat format, GstBcQuality quality, gboolean gles,
     case GST_BC_FORMAT_BC5:
       g_string_append_printf (s, "#define FORMAT %d\n",
           format == GST_BC_FORMAT_BC4 ? 4 : 5);
-      g_string_append (s, gst_bc_gl_shader_prelude);
-      g_string_append (s, gst_bc_gl_shader_bc45_body);
+      g_string_append (s, gst_bc_gl_shader_prelude_glsl);
+      g_string_append (s, gst_bc_gl_shader_bc4_bc5_comp);
       break;
     case GST_BC_FORMAT_BC7:
       append_bc7 (s);
@@ -377,20 +321,10 @@ ring_free_gl (GstGLContext * context, Ring * ring)
   const GstGLFuncs *gl = context->gl_vtable;
   guint i;
 
-  for (i = 0; i < ring->n_slots; i++) {
-    if (ring->slots[i].fence)
-      gl->DeleteSync (ring->slots[i].fence);
+  for (i = 0; i < ring->n_slots; i++)
     if (ring->slots[i].query)
       gl->DeleteQueries (1, &ring->slots[i].query);
-  }
-  if (ring->buffer) {
-    if (ring->map) {
-      gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, ring->buffer);
-      gl->UnmapBuffer (GL_SHADER_STORAGE_BUFFER);
-      gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
-    }
-    gl->DeleteBuffers (1, &ring->buffer);
-  }
+  gst_bc_gl_buffer_ring_free (ring->buffer);
 }
 
 static Ring *
@@ -411,22 +345,23 @@ ring_unref (Ring * ring)
   g_free (ring);
 }
 
+/* a call of create_gl () or prepare_gl () onto the GL thread */
 typedef struct
 {
   GstBcGLEncoder *enc;
-  guint n_slots;
+  guint n_slots;                /* create_gl () */
+  GstBcQuality quality;         /* prepare_gl () */
   GError **error;
   gboolean ok;
-} CreateData;
+} GLCall;
 
 static void
-create_gl (GstGLContext * context, CreateData * d)
+create_gl (GstGLContext * context, GLCall * d)
 {
-  GstBcGLEncoder *enc = d->enc;
   const GstGLFuncs *gl = context->gl_vtable;
-  Ring *ring = enc->ring;
+  GstBcGLEncoder *enc = d->enc;
   GLint align = 0, max_block = 0;
-  gsize size;
+  Ring *ring = enc->ring;
   guint i;
 
   gl->GetIntegerv (GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
@@ -439,26 +374,12 @@ create_gl (GstGLContext * context, CreateData * d)
         gst_bc_format_to_string (enc->info.format), enc->info.size, max_block);
     return;
   }
-  align = MAX (align, 256);
-  ring->stride = (enc->info.size + align - 1) / align * align;
-  size = ring->stride * d->n_slots;
-
-  while (gl->GetError () != GL_NO_ERROR);
-  gl->GenBuffers (1, &ring->buffer);
-  gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, ring->buffer);
-  gl->BufferStorage (GL_SHADER_STORAGE_BUFFER, size, NULL,
-      GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT |
-      GL_CLIENT_STORAGE_BIT);
-  ring->map = gl->MapBufferRange (GL_SHADER_STORAGE_BUFFER, 0, size,
-      GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
-  gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
-  if (ring->map == NULL || gl->GetError () != GL_NO_ERROR) {
-    g_set_error (d->error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
-        "Could not create and map a %" G_GSIZE_FORMAT " byte persistent "
-        "shader storage buffer", size);
-    ring->map = NULL;
+  /* the GPU writes, the CPU reads: a buffer in the CPU's memory */
+  ring->buffer = gst_bc_gl_buffer_ring_new (context, GL_SHADER_STORAGE_BUFFER,
+      GL_MAP_READ_BIT | GL_CLIENT_STORAGE_BIT, enc->info.size,
+      MAX (align, 256), d->n_slots, d->error);
+  if (ring->buffer == NULL)
     return;
-  }
   ring->n_slots = d->n_slots;
   if (enc->have_timer)
     for (i = 0; i < ring->n_slots; i++)
@@ -471,9 +392,8 @@ gst_bc_gl_encoder_new (GstGLContext * context, const GstBcInfo * info,
     const GstBcPixelLayout * layout, guint n_slots, GError ** error)
 {
   GstBcGLEncoder *enc;
-  const GstGLFuncs *gl;
   const gchar *missing;
-  CreateData d = { NULL, };
+  GLCall d = { NULL, };
 
   g_return_val_if_fail (GST_IS_GL_CONTEXT (context), NULL);
   g_return_val_if_fail (info != NULL && layout != NULL, NULL);
@@ -503,15 +423,12 @@ gst_bc_gl_encoder_new (GstGLContext * context, const GstBcInfo * info,
     return NULL;
   }
 
-  gl = context->gl_vtable;
   enc = g_new0 (GstBcGLEncoder, 1);
   enc->context = gst_object_ref (context);
   enc->info = *info;
   enc->layout = *layout;
   enc->gles = (gst_gl_context_get_gl_api (context) & GST_GL_API_GLES2) != 0;
-  enc->have_timer = !enc->gles && gl->GenQueries && gl->BeginQuery &&
-      gl->EndQuery && gl->GetQueryObjectui64v && gl->GetQueryObjectuiv &&
-      gl->DeleteQueries;
+  enc->have_timer = gst_bc_gl_context_has_timer_query (context);
   enc->DispatchCompute = gst_gl_context_get_proc_address (context,
       "glDispatchCompute");
   enc->MemoryBarrier = gst_gl_context_get_proc_address (context,
@@ -537,7 +454,7 @@ gst_bc_gl_encoder_new (GstGLContext * context, const GstBcInfo * info,
   GST_DEBUG ("GL encoder for %ux%u %s: %u x %u blocks, %u slots of %"
       G_GSIZE_FORMAT " bytes, timer queries %s", info->width, info->height,
       gst_bc_format_to_string (info->format), info->blocks_x, info->blocks_y,
-      n_slots, enc->ring->stride, enc->have_timer ? "yes" : "no");
+      n_slots, info->size, enc->have_timer ? "yes" : "no");
   return enc;
 }
 
@@ -552,34 +469,28 @@ typedef struct
 static void
 poll_gl (GstGLContext * context, PollData * d)
 {
-  const GstGLFuncs *gl = context->gl_vtable;
-  Slot *slot = &d->enc->ring->slots[d->slot];
-  GLenum r;
+  Ring *ring = d->enc->ring;
+  Slot *slot = &ring->slots[d->slot];
+  guint64 ns;
 
-  if (slot->fence == NULL) {
+  if (!gst_bc_gl_buffer_ring_is_fenced (ring->buffer, d->slot)) {
     d->ready = TRUE;
     return;
   }
-  r = gl->ClientWaitSync (slot->fence, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
-  if (r == GL_WAIT_FAILED) {
-    d->failed = TRUE;
-    return;
+  switch (gst_bc_gl_buffer_ring_wait (ring->buffer, d->slot, 0, NULL)) {
+    case GST_BC_GL_FENCE_FAILED:
+      d->failed = TRUE;
+      return;
+    case GST_BC_GL_FENCE_TIMEOUT:
+      return;
+    case GST_BC_GL_FENCE_SIGNALED:
+      break;
   }
-  if (r != GL_ALREADY_SIGNALED && r != GL_CONDITION_SATISFIED)
-    return;
 
-  gl->DeleteSync (slot->fence);
-  slot->fence = NULL;
   slot->gpu_time = GST_CLOCK_TIME_NONE;
   if (slot->timed) {
-    GLuint available = 0;
-    GLuint64 ns = 0;
-
-    gl->GetQueryObjectuiv (slot->query, GL_QUERY_RESULT_AVAILABLE, &available);
-    if (available) {
-      gl->GetQueryObjectui64v (slot->query, GL_QUERY_RESULT, &ns);
+    if (gst_bc_gl_query_get_result (context, slot->query, &ns))
       slot->gpu_time = ns;
-    }
     slot->timed = FALSE;
   }
   d->ready = TRUE;
@@ -642,16 +553,8 @@ gst_bc_gl_encoder_free (GstBcGLEncoder * enc)
 /* ------------------------------------------------------------------------ */
 /* programs                                                                  */
 
-typedef struct
-{
-  GstBcGLEncoder *enc;
-  GstBcQuality quality;
-  GError **error;
-  gboolean ok;
-} PrepareData;
-
 static void
-prepare_gl (GstGLContext * context, PrepareData * d)
+prepare_gl (GstGLContext * context, GLCall * d)
 {
   GstBcGLEncoder *enc = d->enc;
   gboolean es32 = enc->gles &&
@@ -693,7 +596,7 @@ gboolean
 gst_bc_gl_encoder_prepare (GstBcGLEncoder * enc, GstBcQuality quality,
     GError ** error)
 {
-  PrepareData d = { enc, quality, error, FALSE };
+  GLCall d = { enc, 0, quality, error, FALSE };
 
   g_return_val_if_fail (enc != NULL, FALSE);
   g_return_val_if_fail (quality >= GST_BC_QUALITY_FAST &&
@@ -708,17 +611,6 @@ gst_bc_gl_encoder_prepare (GstBcGLEncoder * enc, GstBcQuality quality,
 
 /* ------------------------------------------------------------------------ */
 /* frames                                                                    */
-
-gboolean
-gst_bc_gl_encoder_has_free_slot (GstBcGLEncoder * enc)
-{
-  guint i;
-
-  for (i = 0; i < enc->ring->n_slots; i++)
-    if (g_atomic_int_get (&enc->ring->slots[i].state) == SLOT_FREE)
-      return TRUE;
-  return FALSE;
-}
 
 typedef struct
 {
@@ -749,8 +641,10 @@ submit_gl (GstGLContext * context, SubmitData * d)
       enc->layout.g, enc->layout.b, enc->layout.a);
   if (enc->info.format == GST_BC_FORMAT_BC4)
     gst_gl_shader_set_uniform_1i (d->shader, "u_gray16", enc->layout.bpp == 2);
-  enc->BindBufferRange (GL_SHADER_STORAGE_BUFFER, 0, ring->buffer,
-      (GLintptr) (ring->stride * d->slot), (GLsizeiptr) enc->info.size);
+  enc->BindBufferRange (GL_SHADER_STORAGE_BUFFER, 0,
+      gst_bc_gl_buffer_ring_get_buffer (ring->buffer),
+      (GLintptr) gst_bc_gl_buffer_ring_get_offset (ring->buffer, d->slot),
+      (GLsizeiptr) enc->info.size);
 
   if (enc->have_timer)
     gl->BeginQuery (GL_TIME_ELAPSED, slot->query);
@@ -762,10 +656,7 @@ submit_gl (GstGLContext * context, SubmitData * d)
 
   /* shader writes reach the persistent mapping before the fence */
   enc->MemoryBarrier (GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
-  if (slot->fence)
-    gl->DeleteSync (slot->fence);
-  slot->fence = gl->FenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-  gl->Flush ();
+  gst_bc_gl_buffer_ring_fence (ring->buffer, d->slot);
 
   enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 0, 0);
   gl->BindTexture (GL_TEXTURE_2D, 0);
@@ -823,7 +714,7 @@ gst_bc_gl_encoder_get_data (GstBcGLEncoder * enc, guint slot)
 {
   g_return_val_if_fail (enc != NULL && slot < enc->ring->n_slots, NULL);
 
-  return enc->ring->map + enc->ring->stride * slot;
+  return gst_bc_gl_buffer_ring_get_data (enc->ring->buffer, slot);
 }
 
 GstClockTime
@@ -869,8 +760,8 @@ gst_bc_gl_encoder_lend (GstBcGLEncoder * enc, guint slot)
   lent->slot = slot;
   g_atomic_int_set (&enc->ring->slots[slot].state, SLOT_LENT);
   return gst_memory_new_wrapped (GST_MEMORY_FLAG_READONLY,
-      enc->ring->map + enc->ring->stride * slot, enc->info.size, 0,
-      enc->info.size, lent, (GDestroyNotify) lent_free);
+      gst_bc_gl_buffer_ring_get_data (enc->ring->buffer, slot),
+      enc->info.size, 0, enc->info.size, lent, (GDestroyNotify) lent_free);
 }
 
 guint
@@ -888,10 +779,4 @@ guint
 gst_bc_gl_encoder_get_n_slots (GstBcGLEncoder * enc)
 {
   return enc->ring->n_slots;
-}
-
-const GstBcInfo *
-gst_bc_gl_encoder_get_info (GstBcGLEncoder * enc)
-{
-  return &enc->info;
 }

@@ -22,12 +22,12 @@
 G_BEGIN_DECLS
 
 /* The GL compute encode path, without any element: a GLSL port of the CPU
- * kernels (gstbcglshader.h) run on a GstGLContext, one invocation per 4x4
- * block, writing each frame into a slot of a ring that is one
- * persistently and coherently mapped shader storage buffer. Each submitted
- * frame is fenced; the CPU reads a slot once its fence has signalled, so
- * frame N can be read while frame N + 1 runs. Used by GstBcEnc (gstbcencgl.c)
- * and benchmarks/encode. */
+ * kernels (glsl/, embedded at build time) run on a GstGLContext, one
+ * invocation per 4x4 block, writing each frame into a slot of a ring that
+ * is one persistently and coherently mapped shader storage buffer. Each
+ * submitted frame is fenced; the CPU reads a slot once its fence has
+ * signalled, so frame N can be read while frame N + 1 runs. Used by
+ * GstBcEnc (gstbcencgl.c) and benchmarks/encode. */
 typedef struct _GstBcGLEncoder GstBcGLEncoder;
 
 #define GST_BC_GL_ENCODER_MAX_SLOTS 16
@@ -73,10 +73,6 @@ gboolean         gst_bc_gl_encoder_submit (GstBcGLEncoder * enc,
                                            guint * slot, guint * gl_errors,
                                            GError ** error);
 
-/* Whether a slot is free for the next gst_bc_gl_encoder_submit () */
-G_GNUC_INTERNAL
-gboolean         gst_bc_gl_encoder_has_free_slot (GstBcGLEncoder * enc);
-
 /* Non-blocking: TRUE when the frame in @slot is complete. */
 G_GNUC_INTERNAL
 gboolean         gst_bc_gl_encoder_poll (GstBcGLEncoder * enc, guint slot,
@@ -114,9 +110,6 @@ guint            gst_bc_gl_encoder_get_n_lent (GstBcGLEncoder * enc);
 
 G_GNUC_INTERNAL
 guint            gst_bc_gl_encoder_get_n_slots (GstBcGLEncoder * enc);
-
-G_GNUC_INTERNAL
-const GstBcInfo * gst_bc_gl_encoder_get_info (GstBcGLEncoder * enc);
 
 G_END_DECLS
 

@@ -10,11 +10,12 @@
 /*
  * The buffer pool glbcupload offers upstream: a ring of frame slots in one
  * GL buffer object created with glBufferStorage() and mapped once with
- * GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT | GL_MAP_WRITE_BIT, so what the
- * producer writes into a buffer is GPU-visible memory, never copied on the
- * CPU again. Each slot has its own immutable compressed texture: while
- * glbcupload draws frame N from slot A, tiles of frame N + 1 can already be
- * uploaded into slot B's texture.
+ * GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT | GL_MAP_WRITE_BIT
+ * (libgstbcgl's GstBcGLBufferRing), so what the producer writes into a
+ * buffer is GPU-visible memory, never copied on the CPU again. Each slot
+ * has its own immutable compressed texture: while glbcupload draws frame N
+ * from slot A, tiles of frame N + 1 can already be uploaded into slot B's
+ * texture.
  *
  * Every buffer carries a GstBcTileMeta. When its producer reports a tile
  * complete (on the producer's thread), the block rows of that tile are
@@ -44,48 +45,6 @@
 
 #define GST_CAT_DEFAULT gst_gl_bc_upload_debug
 
-#ifndef GL_COMPRESSED_RGB_S3TC_DXT1_EXT
-#define GL_COMPRESSED_RGB_S3TC_DXT1_EXT 0x83F0
-#endif
-#ifndef GL_COMPRESSED_RGBA_S3TC_DXT5_EXT
-#define GL_COMPRESSED_RGBA_S3TC_DXT5_EXT 0x83F3
-#endif
-#ifndef GL_COMPRESSED_RED_RGTC1
-#define GL_COMPRESSED_RED_RGTC1 0x8DBB
-#endif
-#ifndef GL_COMPRESSED_RG_RGTC2
-#define GL_COMPRESSED_RG_RGTC2 0x8DBD
-#endif
-#ifndef GL_COMPRESSED_RGBA_BPTC_UNORM
-#define GL_COMPRESSED_RGBA_BPTC_UNORM 0x8E8C
-#endif
-#ifndef GL_MAP_PERSISTENT_BIT
-#define GL_MAP_PERSISTENT_BIT 0x0040
-#endif
-#ifndef GL_MAP_COHERENT_BIT
-#define GL_MAP_COHERENT_BIT 0x0080
-#endif
-#ifndef GL_PIXEL_UNPACK_BUFFER
-#define GL_PIXEL_UNPACK_BUFFER 0x88EC
-#endif
-#ifndef GL_SYNC_GPU_COMMANDS_COMPLETE
-#define GL_SYNC_GPU_COMMANDS_COMPLETE 0x9117
-#endif
-#ifndef GL_SYNC_FLUSH_COMMANDS_BIT
-#define GL_SYNC_FLUSH_COMMANDS_BIT 0x00000001
-#endif
-#ifndef GL_ALREADY_SIGNALED
-#define GL_ALREADY_SIGNALED 0x911A
-#endif
-#ifndef GL_TIMEOUT_EXPIRED
-#define GL_TIMEOUT_EXPIRED 0x911B
-#endif
-#ifndef GL_CONDITION_SATISFIED
-#define GL_CONDITION_SATISFIED 0x911C
-#endif
-
-#define RING_FLAGS \
-    (GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT)
 /* slots start on page boundaries */
 #define SLOT_ALIGN 4096
 /* the most slots a ring has */
@@ -122,6 +81,7 @@ gst_gl_bc_context_missing (GstGLContext * context)
 {
   const GstGLFuncs *gl = context->gl_vtable;
   gboolean gles = context_is_gles (context);
+  const gchar *missing;
 
   if (gles) {
     if (!gst_gl_context_check_gl_version (context, GST_GL_API_GLES2, 3, 0))
@@ -130,11 +90,10 @@ gst_gl_bc_context_missing (GstGLContext * context)
           GST_GL_API_OPENGL | GST_GL_API_OPENGL3, 3, 3)) {
     return "OpenGL 3.3";
   }
-  if (!gl->BufferStorage)
-    return gles ? "GL_EXT_buffer_storage (glBufferStorage)" :
-        "GL_ARB_buffer_storage (glBufferStorage, OpenGL 4.4)";
-  if (!gl->MapBufferRange || !gl->FenceSync || !gl->ClientWaitSync ||
-      !gl->DeleteSync || !gl->CompressedTexSubImage2D || !gl->GenVertexArrays)
+  missing = gst_bc_gl_buffer_ring_context_missing (context);
+  if (missing)
+    return missing;
+  if (!gl->CompressedTexSubImage2D || !gl->GenVertexArrays)
     return gles ? "OpenGL ES 3.0" : "OpenGL 3.3";
   if (!gles && !have_desktop (context, 4, 2, "GL_ARB_texture_storage"))
     return "GL_ARB_texture_storage (glTexStorage2D, OpenGL 4.2)";
@@ -218,9 +177,7 @@ gst_gl_bc_check_gl_error (GstGLContext * context, GstObject * obj,
 
 typedef struct
 {
-  gsize offset;                 /* in the buffer object */
   GLuint texture;
-  GLsync fence;                 /* GL thread; read atomically elsewhere */
   gint gen;                     /* atomic: bumped whenever handed out */
   gboolean waited;              /* the last hand-out waited for the GPU */
   /* GL thread only */
@@ -238,10 +195,8 @@ struct _GstGLBcRing
   GstBcInfo info;
   GLenum internal_format;
   TexStorage2DFunc TexStorage2D;
-  GLuint bo;
-  guint8 *map;
+  GstBcGLBufferRing *buffer;    /* the slots' bytes and fences */
   gsize size;                   /* bytes of a buffer */
-  gsize stride;                 /* bytes between slots */
   guint n_slots;
   GstGLBcSlot *slots;
   gint stepped;                 /* atomic */
@@ -264,23 +219,12 @@ ring_free_gl (GstGLContext * context, GstGLBcRing * ring)
   for (i = 0; i < ring->n_slots; i++) {
     GstGLBcSlot *s = &ring->slots[i];
 
-    if (s->fence)
-      gl->DeleteSync (s->fence);
     if (s->texture)
       gl->DeleteTextures (1, &s->texture);
-    s->fence = NULL;
     s->texture = 0;
   }
-  if (ring->bo) {
-    if (ring->map) {
-      gl->BindBuffer (GL_PIXEL_UNPACK_BUFFER, ring->bo);
-      gl->UnmapBuffer (GL_PIXEL_UNPACK_BUFFER);
-      gl->BindBuffer (GL_PIXEL_UNPACK_BUFFER, 0);
-    }
-    gl->DeleteBuffers (1, &ring->bo);
-  }
-  ring->map = NULL;
-  ring->bo = 0;
+  gst_bc_gl_buffer_ring_free (ring->buffer);
+  ring->buffer = NULL;
 }
 
 void
@@ -307,30 +251,14 @@ static void
 ring_create_gl (GstGLContext * context, GstGLBcRing * ring)
 {
   const GstGLFuncs *gl = context->gl_vtable;
-  gsize total = ring->stride * ring->n_slots;
   GLenum err;
   guint i;
 
-  while (gl->GetError () != GL_NO_ERROR);       /* not ours */
-
-  gl->GenBuffers (1, &ring->bo);
-  gl->BindBuffer (GL_PIXEL_UNPACK_BUFFER, ring->bo);
-  gl->BufferStorage (GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr) total, NULL,
-      RING_FLAGS);
-  err = gl->GetError ();
-  if (err == GL_NO_ERROR) {
-    ring->map = gl->MapBufferRange (GL_PIXEL_UNPACK_BUFFER, 0,
-        (GLsizeiptr) total, RING_FLAGS);
-    err = gl->GetError ();
-  }
-  gl->BindBuffer (GL_PIXEL_UNPACK_BUFFER, 0);
-  if (err != GL_NO_ERROR || !ring->map) {
-    g_set_error (&ring->error, GST_RESOURCE_ERROR,
-        GST_RESOURCE_ERROR_NO_SPACE_LEFT,
-        "glBufferStorage/glMapBufferRange of %" G_GSIZE_FORMAT " bytes "
-        "failed (GL error 0x%x)", total, err);
+  /* the CPU writes, the GPU reads */
+  ring->buffer = gst_bc_gl_buffer_ring_new (context, GL_PIXEL_UNPACK_BUFFER,
+      GL_MAP_WRITE_BIT, ring->size, SLOT_ALIGN, ring->n_slots, &ring->error);
+  if (!ring->buffer)
     return;
-  }
 
   for (i = 0; i < ring->n_slots; i++) {
     GstGLBcSlot *s = &ring->slots[i];
@@ -380,11 +308,9 @@ ring_new (GstGLContext * context, const GstBcInfo * info, gsize size,
   ring->TexStorage2D = (TexStorage2DFunc)
       gst_gl_context_get_proc_address (context, "glTexStorage2D");
   ring->size = size;
-  ring->stride = (size + SLOT_ALIGN - 1) / SLOT_ALIGN * SLOT_ALIGN;
   ring->n_slots = n_slots;
   ring->slots = g_new0 (GstGLBcSlot, n_slots);
   for (i = 0; i < n_slots; i++) {
-    ring->slots[i].offset = i * ring->stride;
     ring->slots[i].row_gen = g_new0 (guint32, info->blocks_y);
     ring->slots[i].stepped_gen = -1;
   }
@@ -400,9 +326,10 @@ ring_new (GstGLContext * context, const GstBcInfo * info, gsize size,
     gst_gl_bc_ring_unref (ring);
     return NULL;
   }
-  GST_DEBUG ("ring %p: %u slots of %" G_GSIZE_FORMAT " bytes (stride %"
-      G_GSIZE_FORMAT "), buffer object %u mapped at %p", ring, n_slots, size,
-      ring->stride, ring->bo, ring->map);
+  GST_DEBUG ("ring %p: %u slots of %" G_GSIZE_FORMAT " bytes, buffer object "
+      "%u mapped at %p", ring, n_slots, size,
+      gst_bc_gl_buffer_ring_get_buffer (ring->buffer),
+      gst_bc_gl_buffer_ring_get_data (ring->buffer, 0));
   return ring;
 }
 
@@ -431,9 +358,11 @@ upload_rows (GstGLBcRing * ring, guint slot, guint first, guint n)
 {
   const GstGLFuncs *gl = ring->context->gl_vtable;
   GstGLBcSlot *s = &ring->slots[slot];
-  gsize offset = s->offset + first * ring->info.row_bytes;
+  gsize offset = gst_bc_gl_buffer_ring_get_offset (ring->buffer, slot) +
+      first * ring->info.row_bytes;
 
-  gl->BindBuffer (GL_PIXEL_UNPACK_BUFFER, ring->bo);
+  gl->BindBuffer (GL_PIXEL_UNPACK_BUFFER,
+      gst_bc_gl_buffer_ring_get_buffer (ring->buffer));
   gl->BindTexture (GL_TEXTURE_2D, s->texture);
   gl->CompressedTexSubImage2D (GL_TEXTURE_2D, 0, 0, first * GST_BC_BLOCK_SIZE,
       ring->info.padded_width, n * GST_BC_BLOCK_SIZE, ring->internal_format,
@@ -482,31 +411,12 @@ gst_gl_bc_ring_upload_remaining (GstGLBcRing * ring, guint slot,
 void
 gst_gl_bc_ring_fence (GstGLBcRing * ring, guint slot)
 {
-  const GstGLFuncs *gl = ring->context->gl_vtable;
-  GstGLBcSlot *s;
-  guint i;
-
   g_return_if_fail (slot < ring->n_slots);
-  s = &ring->slots[slot];
-  if (s->fence)
-    gl->DeleteSync (s->fence);
-  g_atomic_pointer_set (&s->fence, gl->FenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE,
-          0));
-  gl->Flush ();
 
+  gst_bc_gl_buffer_ring_fence (ring->buffer, slot);
   /* the GPU is usually done with the others by now: handing them out then
    * needs no trip to the GL thread */
-  for (i = 0; i < ring->n_slots; i++) {
-    GstGLBcSlot *o = &ring->slots[i];
-    GLsync f = o->fence;
-
-    if (i == slot || !f)
-      continue;
-    if (gl->ClientWaitSync (f, 0, 0) != GL_TIMEOUT_EXPIRED) {
-      g_atomic_pointer_set (&o->fence, NULL);
-      gl->DeleteSync (f);
-    }
-  }
+  gst_bc_gl_buffer_ring_reap (ring->buffer, slot);
 }
 
 typedef struct
@@ -519,23 +429,16 @@ typedef struct
 static void
 wait_fence_gl (GstGLContext * context, WaitData * d)
 {
-  const GstGLFuncs *gl = context->gl_vtable;
-  GstGLBcSlot *s = &d->ring->slots[d->slot];
-  GLsync f = s->fence;
-  GLenum r;
+  GstBcGLFenceResult r;
 
-  if (!f)
-    return;
-  r = gl->ClientWaitSync (f, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
-  if (r == GL_TIMEOUT_EXPIRED) {
-    d->waited = TRUE;
-    r = gl->ClientWaitSync (f, GL_SYNC_FLUSH_COMMANDS_BIT, FENCE_TIMEOUT_NS);
+  r = gst_bc_gl_buffer_ring_wait (d->ring->buffer, d->slot, FENCE_TIMEOUT_NS,
+      &d->waited);
+  if (r != GST_BC_GL_FENCE_SIGNALED) {
+    GST_WARNING ("slot %u: the GPU did not finish with it (%s), reusing it "
+        "anyway", d->slot, r == GST_BC_GL_FENCE_TIMEOUT ? "timed out" :
+        "glClientWaitSync failed");
+    gst_bc_gl_buffer_ring_clear_fence (d->ring->buffer, d->slot);
   }
-  if (r != GL_ALREADY_SIGNALED && r != GL_CONDITION_SATISFIED)
-    GST_WARNING ("slot %u: the GPU did not finish with it (ClientWaitSync "
-        "0x%x), reusing it anyway", d->slot, r);
-  g_atomic_pointer_set (&s->fence, NULL);
-  gl->DeleteSync (f);
 }
 
 /* Waits until the GPU is done with @slot, then starts its next filling. */
@@ -545,7 +448,7 @@ ring_slot_acquired (GstGLBcRing * ring, guint slot)
   GstGLBcSlot *s = &ring->slots[slot];
   WaitData d = { ring, slot, FALSE };
 
-  if (g_atomic_pointer_get (&s->fence))
+  if (gst_bc_gl_buffer_ring_is_fenced (ring->buffer, slot))
     gst_gl_context_thread_add (ring->context,
         (GstGLContextThreadFunc) wait_fence_gl, &d);
   s->waited = d.waited;
@@ -681,7 +584,7 @@ gl_bc_mem_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
 {
   GstGLBcMemory *m = (GstGLBcMemory *) mem;
 
-  return m->ring->map + m->ring->slots[m->slot].offset;
+  return gst_bc_gl_buffer_ring_get_data (m->ring->buffer, m->slot);
 }
 
 static void

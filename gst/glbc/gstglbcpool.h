@@ -14,6 +14,7 @@
 #include <gst/gl/gl.h>
 #include <gst/gl/gstglfuncs.h>
 #include <gst/bc/bcformat.h>
+#include <gst/bcgl/bcglring.h>
 
 G_BEGIN_DECLS
 

@@ -45,6 +45,7 @@
 #include "gstglbcupload.h"
 #include "gstglbcelements.h"
 #include "gstglbcpool.h"
+#include "gstglbcdraw.h"
 
 #include <gst/bc/bc.h>
 #include <gst/video/video.h>
@@ -65,16 +66,6 @@ GST_DEBUG_CATEGORY (gst_gl_bc_upload_debug);
  * (results are read when available, never waited for) */
 #define N_QUERIES 8
 
-#ifndef GL_TIME_ELAPSED
-#define GL_TIME_ELAPSED 0x88BF
-#endif
-#ifndef GL_QUERY_RESULT
-#define GL_QUERY_RESULT 0x8866
-#endif
-#ifndef GL_QUERY_RESULT_AVAILABLE
-#define GL_QUERY_RESULT_AVAILABLE 0x8867
-#endif
-
 enum
 {
   PROP_0,
@@ -82,16 +73,6 @@ enum
   PROP_GPU_TIMING,
   PROP_RING_SIZE,
   PROP_STATS,
-};
-
-/* how the fragment shader turns a texel into RGBA */
-enum
-{
-  MODE_RGBA = 0,                /* BC3, BC7 */
-  MODE_YCOCG = 1,               /* YCoCg-BC3 */
-  MODE_GREY = 2,                /* BC4 */
-  MODE_RG = 3,                  /* BC5 */
-  MODE_RGB = 4,                 /* BC1 */
 };
 
 struct _GstGLBcUpload
@@ -113,9 +94,7 @@ struct _GstGLBcUpload
   GstBufferPool *proposed;
 
   /* GL thread */
-  GstGLShader *shader;
-  GstGLFramebuffer *fbo;
-  GLuint vao, vbo;
+  GstGLBcDraw *draw;
   /* GPU timing of the last rows' upload and the draw: a ring of queries,
    * [query_head, query_head + queries_busy) in flight */
   gboolean have_timer;
@@ -347,76 +326,6 @@ invalid:
 /* GL state                                                                */
 /* ---------------------------------------------------------------------- */
 
-static const gchar vertex_src[] =
-    "in vec4 a_position;\n"
-    "void main ()\n" "{\n" "  gl_Position = a_position;\n" "}\n";
-
-/* One output pixel from one texel of the compressed texture: the viewport
- * is the visible size, so the block padding is never drawn. The texel is
- * taken back to the 8-bit values the texture unit decoded (exact for
- * UNORM8) and YCoCg is converted with the integers of bcdecode.c:
- * scale = (blue >> 3) + 1, co = red - 128, cg = green - 128,
- * R = Y + (co - cg) / scale, G = Y + cg / scale, B = Y - (co + cg) / scale,
- * each division rounded half up (floor ((2 d + scale) / (2 scale))) and
- * clamped to 0..255. The numerator is made non-negative first, so integer
- * division is floor division in every GLSL version. */
-static const gchar fragment_src[] =
-    "uniform sampler2D tex;\n"
-    "uniform int mode;\n"
-    "out vec4 frag_color;\n"
-    "void main ()\n"
-    "{\n"
-    "  ivec4 c = ivec4 (round (texelFetch (tex, ivec2 (gl_FragCoord.xy), 0) "
-    "* 255.0));\n"
-    "  ivec4 o;\n"
-    "  if (mode == 1) {\n"
-    "    int scale = (c.b >> 3) + 1;\n"
-    "    int co = c.r - 128;\n"
-    "    int cg = c.g - 128;\n"
-    "    ivec3 d = ivec3 (co - cg, cg, -(co + cg));\n"
-    "    ivec3 q = (2 * d + scale + 2048 * scale) / (2 * scale) - 1024;\n"
-    "    o = ivec4 (clamp (ivec3 (c.a) + q, 0, 255), 255);\n"
-    "  } else if (mode == 2) {\n"
-    "    o = ivec4 (c.rrr, 255);\n"
-    "  } else if (mode == 3) {\n"
-    "    o = ivec4 (c.rg, 0, 255);\n"
-    "  } else if (mode == 4) {\n"
-    "    o = ivec4 (c.rgb, 255);\n"
-    "  } else {\n"
-    "    o = c;\n" "  }\n" "  frag_color = vec4 (o) / 255.0;\n" "}\n";
-
-static const GLfloat quad[] = {
-  -1.0f, -1.0f,
-  1.0f, -1.0f,
-  -1.0f, 1.0f,
-  1.0f, 1.0f,
-};
-
-static GstGLShader *
-make_shader (GstGLContext * context, GError ** error)
-{
-  gboolean gles = (gst_gl_context_get_gl_api (context) &
-      (GST_GL_API_OPENGL | GST_GL_API_OPENGL3)) == 0;
-  GstGLSLVersion version = gles ? GST_GLSL_VERSION_300 : GST_GLSL_VERSION_330;
-  GstGLSLProfile profile = gles ? GST_GLSL_PROFILE_ES : GST_GLSL_PROFILE_CORE;
-  const gchar *header = gles ? "#version 300 es\n"
-      "precision highp float;\nprecision highp int;\n" : "#version 330 core\n";
-  gchar *vs = g_strconcat (header, vertex_src, NULL);
-  gchar *fs = g_strconcat (header, fragment_src, NULL);
-  GstGLSLStage *vstage, *fstage;
-  GstGLShader *shader;
-
-  vstage = gst_glsl_stage_new_with_string (context, GL_VERTEX_SHADER, version,
-      profile, vs);
-  fstage = gst_glsl_stage_new_with_string (context, GL_FRAGMENT_SHADER,
-      version, profile, fs);
-  shader = gst_gl_shader_new_link_with_stages (context, error, vstage, fstage,
-      NULL);
-  g_free (vs);
-  g_free (fs);
-  return shader;
-}
-
 static gboolean
 gst_gl_bc_upload_gl_start (GstGLBaseFilter * filter)
 {
@@ -425,7 +334,6 @@ gst_gl_bc_upload_gl_start (GstGLBaseFilter * filter)
   const GstGLFuncs *gl = context->gl_vtable;
   const gchar *missing;
   GError *error = NULL;
-  gint loc;
 
   missing = gst_gl_bc_context_missing (context);
   if (missing) {
@@ -437,36 +345,20 @@ gst_gl_bc_upload_gl_start (GstGLBaseFilter * filter)
     return FALSE;
   }
 
-  self->shader = make_shader (context, &error);
-  if (!self->shader) {
+  self->draw = gst_gl_bc_draw_new (context, &error);
+  if (!self->draw) {
     GST_ELEMENT_ERROR (self, LIBRARY, INIT, ("Cannot compile the GL shader"),
         ("%s", error ? error->message : "unknown error"));
     g_clear_error (&error);
     return FALSE;
   }
-  self->fbo = gst_gl_framebuffer_new (context);
-
-  loc = gst_gl_shader_get_attribute_location (self->shader, "a_position");
-  gl->GenVertexArrays (1, &self->vao);
-  gl->BindVertexArray (self->vao);
-  gl->GenBuffers (1, &self->vbo);
-  gl->BindBuffer (GL_ARRAY_BUFFER, self->vbo);
-  gl->BufferData (GL_ARRAY_BUFFER, sizeof (quad), quad, GL_STATIC_DRAW);
-  gl->VertexAttribPointer (loc, 2, GL_FLOAT, GL_FALSE, 0, NULL);
-  gl->EnableVertexAttribArray (loc);
-  gl->BindVertexArray (0);
-  gl->BindBuffer (GL_ARRAY_BUFFER, 0);
 
   /* GL_TIME_ELAPSED: OpenGL 3.3 (ARB_timer_query); not in OpenGL ES 3 */
   GST_OBJECT_LOCK (self);
   self->have_timer = self->gpu_timing;
   GST_OBJECT_UNLOCK (self);
-  self->have_timer = self->have_timer
-      && gst_gl_context_get_gl_api (context) != GST_GL_API_GLES2
-      && gst_gl_context_check_gl_version (context, GST_GL_API_OPENGL |
-      GST_GL_API_OPENGL3, 3, 3) && gl->GenQueries && gl->BeginQuery
-      && gl->EndQuery && gl->GetQueryObjectuiv && gl->GetQueryObjectui64v
-      && gl->DeleteQueries;
+  self->have_timer = self->have_timer &&
+      gst_bc_gl_context_has_timer_query (context);
   if (self->have_timer)
     gl->GenQueries (N_QUERIES, self->queries);
   self->query_head = self->queries_busy = 0;
@@ -486,13 +378,8 @@ gst_gl_bc_upload_gl_stop (GstGLBaseFilter * filter)
   if (self->have_timer)
     gl->DeleteQueries (N_QUERIES, self->queries);
   self->have_timer = FALSE;
-  if (self->vao)
-    gl->DeleteVertexArrays (1, &self->vao);
-  if (self->vbo)
-    gl->DeleteBuffers (1, &self->vbo);
-  self->vao = self->vbo = 0;
-  gst_clear_object (&self->shader);
-  gst_clear_object (&self->fbo);
+  gst_gl_bc_draw_free (self->draw);
+  self->draw = NULL;
   GST_GL_BASE_FILTER_CLASS (parent_class)->gl_stop (filter);
 }
 
@@ -665,66 +552,16 @@ typedef struct
   gboolean ok;
 } DrawData;
 
-static gboolean
-draw_cb (gpointer user_data)
-{
-  DrawData *d = user_data;
-  GstGLBcUpload *self = d->self;
-  GstGLContext *context = GST_GL_BASE_FILTER (self)->context;
-  const GstGLFuncs *gl = context->gl_vtable;
-  gint mode;
-
-  switch (self->info.format) {
-    case GST_BC_FORMAT_YCOCG_BC3:
-      mode = MODE_YCOCG;
-      break;
-    case GST_BC_FORMAT_BC4:
-      mode = MODE_GREY;
-      break;
-    case GST_BC_FORMAT_BC5:
-      mode = MODE_RG;
-      break;
-    case GST_BC_FORMAT_BC1:
-      mode = MODE_RGB;
-      break;
-    default:
-      mode = MODE_RGBA;
-      break;
-  }
-
-  gl->Disable (GL_BLEND);
-  gst_gl_shader_use (self->shader);
-  gl->ActiveTexture (GL_TEXTURE0);
-  gl->BindTexture (GL_TEXTURE_2D, gst_gl_bc_ring_get_texture (d->ring,
-          d->slot));
-  gst_gl_shader_set_uniform_1i (self->shader, "tex", 0);
-  gst_gl_shader_set_uniform_1i (self->shader, "mode", mode);
-  gl->BindVertexArray (self->vao);
-  gl->DrawArrays (GL_TRIANGLE_STRIP, 0, 4);
-  gl->BindVertexArray (0);
-  gl->BindTexture (GL_TEXTURE_2D, 0);
-  gst_gl_context_clear_shader (context);
-  return TRUE;
-}
-
 /* GL thread: the rows not uploaded yet, the draw, the slot's fence */
 static void
 upload_and_draw (GstGLContext * context, DrawData * d)
 {
-  GstMapInfo map;
-
   gst_gl_bc_ring_upload_remaining (d->ring, d->slot, &d->result);
   d->gl_errors += gst_gl_bc_check_gl_error (context, GST_OBJECT (d->self),
       "glCompressedTexSubImage2D");
 
-  if (!gst_memory_map (GST_MEMORY_CAST (d->out), &map,
-          GST_MAP_WRITE | GST_MAP_GL)) {
-    GST_ERROR_OBJECT (d->self, "cannot map the output texture");
-    d->ok = FALSE;
-    return;
-  }
-  d->ok = gst_gl_framebuffer_draw_to_texture (d->self->fbo, d->out, draw_cb, d);
-  gst_memory_unmap (GST_MEMORY_CAST (d->out), &map);
+  d->ok = gst_gl_bc_draw_frame (d->self->draw, gst_gl_bc_ring_get_texture
+      (d->ring, d->slot), d->self->info.format, d->out);
   gst_gl_bc_ring_fence (d->ring, d->slot);
   d->gl_errors += gst_gl_bc_check_gl_error (context, GST_OBJECT (d->self),
       "the draw");
@@ -736,21 +573,17 @@ upload_and_draw (GstGLContext * context, DrawData * d)
  * driver's error and is counted apart: Mesa llvmpipe gives its clock
  * instead of an interval for the first frame of a context. */
 static gint
-collect_queries (GstGLBcUpload * self, const GstGLFuncs * gl)
+collect_queries (GstGLBcUpload * self, GstGLContext * context)
 {
   guint64 ns_sum = 0, n = 0, invalid = 0;
   gint64 now_us = g_get_monotonic_time ();
 
   while (self->queries_busy > 0) {
     guint i = self->query_head;
-    GLuint available = 0;
-    GLuint64 ns = 0;
+    guint64 ns = 0;
 
-    gl->GetQueryObjectuiv (self->queries[i], GL_QUERY_RESULT_AVAILABLE,
-        &available);
-    if (!available)
+    if (!gst_bc_gl_query_get_result (context, self->queries[i], &ns))
       break;
-    gl->GetQueryObjectui64v (self->queries[i], GL_QUERY_RESULT, &ns);
     GST_LOG_OBJECT (self, "GPU time of a frame: %" G_GUINT64_FORMAT " ns",
         (guint64) ns);
     if (ns > (guint64) (now_us - self->query_begin_us[i] + 1000) * 1000) {
@@ -781,7 +614,7 @@ upload_and_draw_gl (GstGLContext * context, DrawData * d)
 {
   GstGLBcUpload *self = d->self;
   const GstGLFuncs *gl = context->gl_vtable;
-  gint query = self->have_timer ? collect_queries (self, gl) : -1;
+  gint query = self->have_timer ? collect_queries (self, context) : -1;
 
   gst_gl_insert_debug_marker (context, "glbcupload %s slot %u",
       GST_OBJECT_NAME (d->self), d->slot);
@@ -856,7 +689,7 @@ gst_gl_bc_upload_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   guint slot = 0;
   gboolean zero_copy = FALSE;
 
-  if (!context || !self->have_info || !self->shader)
+  if (!context || !self->have_info || !self->draw)
     return GST_FLOW_NOT_NEGOTIATED;
 
   size = gst_buffer_get_size (inbuf);

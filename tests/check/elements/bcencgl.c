@@ -26,6 +26,10 @@
  * this test sets: a GL error becomes a WARNING message, and any WARNING or
  * ERROR message fails the test. */
 
+#ifdef __SANITIZE_ADDRESS__
+#define _GNU_SOURCE             /* dl_iterate_phdr () */
+#endif
+
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -43,6 +47,7 @@
 #define PSNR_BOUND 0.1
 
 #include "gstbctest.h"
+#include "gltest.h"
 
 /* GL_RENDERER is llvmpipe: IEEE float, blocks asserted bit-identical */
 static gboolean ieee_renderer;
@@ -1105,63 +1110,6 @@ GST_END_TEST;
 
 /* ---------------------------------------------------------------------- */
 
-typedef struct
-{
-  gchar *renderer;
-} Renderer;
-
-static void
-get_renderer (GstGLContext * context, Renderer * r)
-{
-  const GstGLFuncs *gl = context->gl_vtable;
-  const gchar *s = (const gchar *) gl->GetString (GL_RENDERER);
-
-  r->renderer = g_strdup (s ? s : "?");
-}
-
-/* In a child process, so that the test processes start without GL: exits
- * 0 and prints GL_RENDERER when a context can be made, else 77. */
-static int
-probe_gl (void)
-{
-  GstGLDisplay *display;
-  GstGLContext *context = NULL;
-  GError *error = NULL;
-  Renderer r = { NULL };
-  gboolean ok;
-
-  gst_init (NULL, NULL);
-  display = gst_gl_display_new ();
-  ok = gst_gl_display_create_context (display, NULL, &context, &error);
-  if (!ok) {
-    g_printerr ("no GL context (%s)\n", error ? error->message : "?");
-  } else {
-    gst_gl_context_thread_add (context, (GstGLContextThreadFunc)
-        get_renderer, &r);
-    g_print ("%s\n", r.renderer);
-    g_free (r.renderer);
-  }
-  g_clear_error (&error);
-  gst_clear_object (&context);
-  gst_object_unref (display);
-  return ok ? 0 : 77;
-}
-
-static gchar *
-gl_renderer (void)
-{
-  gchar *argv[] = { (gchar *) "/proc/self/exe", (gchar *) "--probe", NULL };
-  gchar *out = NULL;
-  gint status = 0;
-
-  if (!g_spawn_sync (NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-          NULL, &status, NULL) || !g_spawn_check_wait_status (status, NULL)) {
-    g_free (out);
-    return NULL;
-  }
-  return g_strstrip (out);
-}
-
 /* Under AddressSanitizer: keeps Mesa's driver loaded until exit. Destroying
  * the last GL context unloads it, and LeakSanitizer then finds two of its
  * allocations (still referenced from the unloaded driver's data) with no
@@ -1216,20 +1164,13 @@ main (int argc, char **argv)
 {
   gchar *renderer;
 
-  g_setenv ("GST_GL_PLATFORM", "egl", FALSE);
-  g_setenv ("GST_GL_WINDOW", "egl-device", FALSE);
   keep_gl_driver_loaded ();
-  if (argc == 2 && strcmp (argv[1], "--probe") == 0)
-    return probe_gl ();
+  gl_test_init (argc, argv);
   if (argc == 3 && strcmp (argv[1], "--child") == 0)
     return child_run (argv[2]);
 
-  gst_check_init (&argc, &argv);
-  renderer = gl_renderer ();
-  if (renderer == NULL) {
-    g_printerr ("no GL context can be created: skipping\n");
+  if (!gl_test_check_init (&argc, &argv, &renderer))
     return 77;
-  }
   ieee_renderer = strstr (renderer, "llvmpipe") != NULL;
   note ("GL_RENDERER %s: blocks %s\n", renderer, ieee_renderer ?
       "must be bit-identical to the CPU's" : "compared by PSNR");

@@ -30,11 +30,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#ifdef __SANITIZE_ADDRESS__
-#include <dlfcn.h>
-#include <link.h>
-#endif
-
 /* Largest difference per channel allowed between the GPU's decoding of a
  * frame and bcdec's. S3TC and RGTC leave the exact rounding of
  * interpolated values to the decoder; hardware and llvmpipe keep within
@@ -50,6 +45,7 @@
 #define FRAME_DURATION (GST_SECOND / 30)
 
 #include "gstbctest.h"
+#include "gltest.h"
 
 /* ---------------------------------------------------------------------- */
 /* Helpers                                                                 */
@@ -906,46 +902,6 @@ GST_END_TEST;
 /* GL contexts that lack something (Mesa told to hide it, in a child)      */
 /* ---------------------------------------------------------------------- */
 
-#ifdef __SANITIZE_ADDRESS__
-static int
-collect_gl_driver (struct dl_phdr_info *info, size_t size, void *data)
-{
-  const gchar *name = info->dlpi_name;
-
-  if (name && (g_str_has_suffix (name, "_dri.so") ||
-          strstr (name, "libgallium") || strstr (name, "libLLVM")))
-    g_ptr_array_add (data, g_strdup (name));
-  return 0;
-}
-#endif
-
-/* Under AddressSanitizer: Mesa unloads its driver (swrast_dri.so, LLVM)
- * when the last EGL display goes, and at exit before LeakSanitizer runs;
- * the driver's own allocations, whose roots were its globals, would then
- * be reported as leaks from an "<unknown module>", which no suppression
- * can name. Making the driver RTLD_NODELETE once it is loaded keeps those
- * roots, so LeakSanitizer still reports leaks in everything else. */
-static void
-pin_gl_driver (void)
-{
-#ifdef __SANITIZE_ADDRESS__
-  GstGLDisplay *display = gst_gl_display_new ();
-  GstGLContext *context = NULL;
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  guint i;
-
-  /* loads the driver */
-  gst_gl_display_create_context (display, NULL, &context, NULL);
-  dl_iterate_phdr (collect_gl_driver, names);
-  for (i = 0; i < names->len; i++)
-    dlopen (g_ptr_array_index (names, i), RTLD_NOW | RTLD_NOLOAD |
-        RTLD_NODELETE);
-  g_ptr_array_unref (names);
-  gst_clear_object (&context);
-  gst_object_unref (display);
-#endif
-}
-
 /* In the child: runs a frame of random @format blocks (random_blocks ())
  * through glbcupload and prints the GL API, then "ok" and the largest
  * difference from the library decoder, or the first error. */
@@ -964,7 +920,7 @@ child_run (const gchar * format_name)
   int ret = 0;
 
   gst_init (NULL, NULL);
-  pin_gl_driver ();
+  gl_test_pin_driver ();
   gst_bc_info_init (&info);
   if (!gst_bc_info_set_format (&info, format, 62, 34))
     return 1;
@@ -1109,46 +1065,6 @@ GST_END_TEST;
 
 /* ---------------------------------------------------------------------- */
 
-/* In a child process, so that the test processes start without GL. */
-static int
-probe_gl (void)
-{
-  GstGLDisplay *display;
-  GstGLContext *context = NULL;
-  GError *error = NULL;
-  gboolean ok;
-
-  gst_init (NULL, NULL);
-  pin_gl_driver ();
-  display = gst_gl_display_new ();
-  ok = gst_gl_display_create_context (display, NULL, &context, &error);
-  if (ok)
-    g_print ("GL context: yes\n");
-  else
-    g_printerr ("no GL context (%s)\n", error ? error->message : "?");
-  g_clear_error (&error);
-  gst_clear_object (&context);
-  gst_object_unref (display);
-  return ok ? 0 : 77;
-}
-
-static gboolean
-gl_works (void)
-{
-  gchar *argv[] = { (gchar *) "/proc/self/exe", (gchar *) "--probe", NULL };
-  gchar *out = NULL;
-  gboolean ok;
-
-  /* what the child says, not how it ends: a crash or a sanitizer report
-   * after the context was made must fail the tests, not skip them */
-  if (!g_spawn_sync (NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-          NULL, NULL, NULL))
-    return FALSE;
-  ok = out && strstr (out, "GL context: yes") != NULL;
-  g_free (out);
-  return ok;
-}
-
 static Suite *
 glbcupload_suite (void)
 {
@@ -1157,7 +1073,7 @@ glbcupload_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 240);
-  tcase_add_checked_fixture (tc, pin_gl_driver, NULL);
+  tcase_add_checked_fixture (tc, gl_test_pin_driver, NULL);
   tcase_add_test (tc, test_decode_bc1);
   tcase_add_test (tc, test_decode_bc3);
   tcase_add_test (tc, test_decode_ycocg_bc3);
@@ -1181,18 +1097,12 @@ glbcupload_suite (void)
 int
 main (int argc, char **argv)
 {
-  g_setenv ("GST_GL_PLATFORM", "egl", FALSE);
-  g_setenv ("GST_GL_WINDOW", "egl-device", FALSE);
-  if (argc == 2 && strcmp (argv[1], "--probe") == 0)
-    return probe_gl ();
+  gl_test_init (argc, argv);
   if (argc == 3 && strcmp (argv[1], "--child") == 0)
     return child_run (argv[2]);
 
-  gst_check_init (&argc, &argv);
-  if (!gl_works ()) {
-    g_printerr ("no GL context can be created: skipping\n");
+  if (!gl_test_check_init (&argc, &argv, NULL))
     return 77;
-  }
 
   test_debug_gl_errors ("glbcupload");
   gst_element_register (NULL, "bctestsrc", GST_RANK_NONE, test_src_get_type ());

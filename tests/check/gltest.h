@@ -1,0 +1,157 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* GL in the check tests, on a headless context (Mesa llvmpipe through
+ * GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device): a probe in a child
+ * process that tells whether a GL context can be made at all (a test exits
+ * 77, skipped, only when it cannot), and, under AddressSanitizer, keeping
+ * Mesa's driver loaded. A test that includes this header defines
+ * _GNU_SOURCE under AddressSanitizer before any other include
+ * (dl_iterate_phdr ()); its main () starts with gl_test_init () and
+ * gl_test_check_init (). */
+
+#ifndef __BC_TEST_GL_H__
+#define __BC_TEST_GL_H__
+
+#include <gst/check/gstcheck.h>
+#include <gst/gl/gl.h>
+#include <gst/gl/gstglfuncs.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __SANITIZE_ADDRESS__
+#include <dlfcn.h>
+#include <link.h>
+#endif
+
+#ifdef __SANITIZE_ADDRESS__
+static inline int
+gl_test_collect_driver (struct dl_phdr_info *info, size_t size, void *data)
+{
+  const gchar *name = info->dlpi_name;
+
+  if (name && (g_str_has_suffix (name, "_dri.so") ||
+          strstr (name, "libgallium") || strstr (name, "libLLVM")))
+    g_ptr_array_add (data, g_strdup (name));
+  return 0;
+}
+#endif
+
+/* Under AddressSanitizer: Mesa unloads its driver (swrast_dri.so, LLVM)
+ * when the last EGL display goes, and at exit before LeakSanitizer runs;
+ * the driver's own allocations, whose roots were its globals, would then
+ * be reported as leaks from an "<unknown module>", which no suppression
+ * can name. Making the driver RTLD_NODELETE once it is loaded keeps those
+ * roots, so LeakSanitizer still reports leaks in everything else. */
+static inline void
+gl_test_pin_driver (void)
+{
+#ifdef __SANITIZE_ADDRESS__
+  GstGLDisplay *display = gst_gl_display_new ();
+  GstGLContext *context = NULL;
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  guint i;
+
+  /* loads the driver */
+  gst_gl_display_create_context (display, NULL, &context, NULL);
+  dl_iterate_phdr (gl_test_collect_driver, names);
+  for (i = 0; i < names->len; i++)
+    dlopen (g_ptr_array_index (names, i), RTLD_NOW | RTLD_NOLOAD |
+        RTLD_NODELETE);
+  g_ptr_array_unref (names);
+  gst_clear_object (&context);
+  gst_object_unref (display);
+#endif
+}
+
+static inline void
+gl_test_print_renderer (GstGLContext * context, gpointer data)
+{
+  const GstGLFuncs *gl = context->gl_vtable;
+  const gchar *renderer = (const gchar *) gl->GetString (GL_RENDERER);
+
+  g_print ("GL_RENDERER: %s\n", renderer ? renderer : "?");
+}
+
+/* In the child that gl_test_renderer () starts, so that the test processes
+ * start without GL: prints GL_RENDERER when a context can be made. */
+static inline int
+gl_test_probe (void)
+{
+  GstGLDisplay *display;
+  GstGLContext *context = NULL;
+  GError *error = NULL;
+  gboolean ok;
+
+  gst_init (NULL, NULL);
+  gl_test_pin_driver ();
+  display = gst_gl_display_new ();
+  ok = gst_gl_display_create_context (display, NULL, &context, &error);
+  if (ok)
+    gst_gl_context_thread_add (context, gl_test_print_renderer, NULL);
+  else
+    g_printerr ("no GL context (%s)\n", error ? error->message : "?");
+  g_clear_error (&error);
+  gst_clear_object (&context);
+  gst_object_unref (display);
+  return ok ? 0 : 77;
+}
+
+/* Runs this test binary again as "--probe": GL_RENDERER when it could make
+ * a GL context, else NULL (the test is then skipped). */
+static inline gchar *
+gl_test_renderer (void)
+{
+  gchar *argv[] = { (gchar *) "/proc/self/exe", (gchar *) "--probe", NULL };
+  gchar *out = NULL, *line, *renderer = NULL;
+
+  /* what the child says, not how it ends: a crash or a sanitizer report
+   * after the context was made must fail the tests, not skip them */
+  if (!g_spawn_sync (NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+          NULL, NULL, NULL))
+    return NULL;
+  line = out ? strstr (out, "GL_RENDERER: ") : NULL;
+  if (line) {
+    line += strlen ("GL_RENDERER: ");
+    renderer = g_strndup (line, strcspn (line, "\n"));
+  }
+  g_free (out);
+  return renderer;
+}
+
+/* First in main (): the headless platform, unless the environment asks for
+ * another one; run as "--probe", the probe, and the process ends there. */
+static inline void
+gl_test_init (int argc, char **argv)
+{
+  g_setenv ("GST_GL_PLATFORM", "egl", FALSE);
+  g_setenv ("GST_GL_WINDOW", "egl-device", FALSE);
+  if (argc == 2 && strcmp (argv[1], "--probe") == 0)
+    exit (gl_test_probe ());
+}
+
+/* gst_check_init (), then the probe: FALSE, said on stderr, when no GL
+ * context can be made (the test then exits 77: skipped). GL_RENDERER is
+ * printed, and given in @renderer (nullable) to free. */
+static inline gboolean
+gl_test_check_init (int *argc, char ***argv, gchar ** renderer)
+{
+  gchar *r;
+
+  gst_check_init (argc, argv);
+  r = gl_test_renderer ();
+  if (r == NULL) {
+    g_printerr ("no GL context can be created: skipping\n");
+    return FALSE;
+  }
+  g_print ("GL_RENDERER %s\n", r);
+  if (renderer)
+    *renderer = r;
+  else
+    g_free (r);
+  return TRUE;
+}
+
+#endif /* __BC_TEST_GL_H__ */

@@ -1,0 +1,469 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* libgstbcgl's persistent coherent mapped ring (gst-libs/gst/bcgl/
+ * bcglring.h) and its fence and timer query helpers, on a headless GL
+ * context: the slots' layout, bytes the CPU writes into one ring reaching
+ * the GPU and bytes the GPU copies into another ring reaching the CPU
+ * through the mappings, fences (wait, reap, clear, replace), a timer
+ * query, and the sizes a ring refuses.
+ *
+ * Exits 77 (skipped) only when no GL context can be created at all. Each
+ * test makes its own context (GL does not survive the fork () of the test
+ * runner); the GL calls run on its thread, the checks on the test's. */
+
+#ifdef __SANITIZE_ADDRESS__
+#define _GNU_SOURCE             /* dl_iterate_phdr () */
+#endif
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/bcgl/bcglring.h>
+
+#include "gltest.h"
+
+#include <string.h>
+
+#ifndef GL_COPY_READ_BUFFER
+#define GL_COPY_READ_BUFFER 0x8F36
+#endif
+#ifndef GL_COPY_WRITE_BUFFER
+#define GL_COPY_WRITE_BUFFER 0x8F37
+#endif
+
+#define WAIT_NS (10 * G_GUINT64_CONSTANT (1000000000))
+
+static GstGLDisplay *display;
+static GstGLContext *context;
+
+static void
+setup (void)
+{
+  GError *error = NULL;
+
+  gl_test_pin_driver ();
+  display = gst_gl_display_new ();
+  fail_unless (gst_gl_display_create_context (display, NULL, &context,
+          &error), "no GL context: %s", error ? error->message : "?");
+}
+
+static void
+teardown (void)
+{
+  gst_clear_object (&context);
+  gst_clear_object (&display);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The GL thread's side                                                    */
+/* ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  GLenum target;
+  GLbitfield flags;
+  gsize slot_size;
+  gsize align;
+  guint n_slots;
+  GstBcGLBufferRing *ring;
+  GError *error;
+} NewData;
+
+static void
+new_gl (GstGLContext * ctx, NewData * d)
+{
+  d->ring = gst_bc_gl_buffer_ring_new (ctx, d->target, d->flags,
+      d->slot_size, d->align, d->n_slots, &d->error);
+}
+
+static GstBcGLBufferRing *
+ring_new (GLenum target, GLbitfield flags, gsize slot_size, gsize align,
+    guint n_slots, GError ** error)
+{
+  NewData d = { target, flags, slot_size, align, n_slots, NULL, NULL };
+
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) new_gl, &d);
+  if (d.error)
+    g_propagate_error (error, d.error);
+  return d.ring;
+}
+
+static void
+free_gl (GstGLContext * ctx, GstBcGLBufferRing * ring)
+{
+  gst_bc_gl_buffer_ring_free (ring);
+}
+
+static void
+ring_free (GstBcGLBufferRing * ring)
+{
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) free_gl, ring);
+}
+
+/* one step on a slot: what, and what came of it */
+typedef enum
+{
+  STEP_FENCE,
+  STEP_WAIT,
+  STEP_CLEAR,
+  STEP_REAP,
+  STEP_FINISH,
+} Step;
+
+typedef struct
+{
+  GstBcGLBufferRing *ring;
+  guint slot;
+  Step step;
+  guint64 timeout_ns;
+  gboolean waited;
+  GstBcGLFenceResult result;
+  guint reaped;
+} StepData;
+
+static void
+step_gl (GstGLContext * ctx, StepData * d)
+{
+  switch (d->step) {
+    case STEP_FENCE:
+      gst_bc_gl_buffer_ring_fence (d->ring, d->slot);
+      break;
+    case STEP_WAIT:
+      d->result = gst_bc_gl_buffer_ring_wait (d->ring, d->slot,
+          d->timeout_ns, &d->waited);
+      break;
+    case STEP_CLEAR:
+      gst_bc_gl_buffer_ring_clear_fence (d->ring, d->slot);
+      break;
+    case STEP_REAP:
+      d->reaped = gst_bc_gl_buffer_ring_reap (d->ring, d->slot);
+      break;
+    case STEP_FINISH:
+      ctx->gl_vtable->Finish ();
+      break;
+  }
+}
+
+static StepData
+step (GstBcGLBufferRing * ring, guint slot, Step what, guint64 timeout_ns)
+{
+  StepData d = { ring, slot, what, timeout_ns, FALSE, 0, 0 };
+
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) step_gl, &d);
+  return d;
+}
+
+static void
+get_error_gl (GstGLContext * ctx, GLenum * err)
+{
+  *err = ctx->gl_vtable->GetError ();
+}
+
+static void
+assert_no_gl_error (void)
+{
+  GLenum err = GL_NO_ERROR;
+
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) get_error_gl,
+      &err);
+  fail_unless (err == GL_NO_ERROR, "GL error 0x%x", err);
+}
+
+/* ---------------------------------------------------------------------- */
+
+GST_START_TEST (test_context)
+{
+  fail_unless (gst_bc_gl_buffer_ring_context_missing (context) == NULL,
+      "the context lacks %s", gst_bc_gl_buffer_ring_context_missing (context));
+  /* desktop OpenGL 3.3 or later (llvmpipe: 4.5) has timer queries */
+  fail_unless_equals_int (gst_bc_gl_context_has_timer_query (context),
+      gst_gl_context_check_gl_version (context, GST_GL_API_OPENGL |
+          GST_GL_API_OPENGL3, 3, 3));
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_layout)
+{
+  GstBcGLBufferRing *ring;
+  GError *error = NULL;
+  guint8 *base;
+  guint i;
+
+  ring = ring_new (GL_PIXEL_UNPACK_BUFFER, GL_MAP_WRITE_BIT, 1000, 256, 3,
+      &error);
+  fail_unless (ring != NULL, "%s", error ? error->message : "?");
+  fail_unless (gst_bc_gl_buffer_ring_get_buffer (ring) != 0);
+  fail_unless_equals_int (gst_bc_gl_buffer_ring_get_n_slots (ring), 3);
+  base = gst_bc_gl_buffer_ring_get_data (ring, 0);
+  fail_unless (base != NULL);
+  for (i = 0; i < 3; i++) {
+    StepData d;
+
+    /* slots start on multiples of the alignment, in order */
+    fail_unless_equals_uint64 (gst_bc_gl_buffer_ring_get_offset (ring, i),
+        1024 * i);
+    fail_unless (gst_bc_gl_buffer_ring_get_data (ring, i) == base + 1024 * i);
+    /* every byte of a slot can be written */
+    memset (gst_bc_gl_buffer_ring_get_data (ring, i), 0xa0 + i, 1000);
+    /* a slot without a fence is free at once */
+    fail_if (gst_bc_gl_buffer_ring_is_fenced (ring, i));
+    d = step (ring, i, STEP_WAIT, WAIT_NS);
+    fail_unless_equals_int (d.result, GST_BC_GL_FENCE_SIGNALED);
+    fail_if (d.waited);
+  }
+  assert_no_gl_error ();
+  ring_free (ring);
+
+  /* slots as large as the alignment, and one slot */
+  ring = ring_new (GL_PIXEL_UNPACK_BUFFER, GL_MAP_WRITE_BIT, 4096, 4096, 1,
+      NULL);
+  fail_unless (ring != NULL);
+  fail_unless_equals_uint64 (gst_bc_gl_buffer_ring_get_offset (ring, 0), 0);
+  memset (gst_bc_gl_buffer_ring_get_data (ring, 0), 0x5a, 4096);
+  assert_no_gl_error ();
+  ring_free (ring);
+}
+
+GST_END_TEST;
+
+typedef struct
+{
+  GstBcGLBufferRing *src, *dst;
+  guint src_slot, dst_slot;
+  gsize size;
+} CopyData;
+
+/* The GPU copies a slot of @src into a slot of @dst and fences both: the
+ * copy reads what the CPU wrote and writes what the CPU is to read. */
+static void
+copy_gl (GstGLContext * ctx, CopyData * d)
+{
+  const GstGLFuncs *gl = ctx->gl_vtable;
+
+  gl->BindBuffer (GL_COPY_READ_BUFFER, gst_bc_gl_buffer_ring_get_buffer
+      (d->src));
+  gl->BindBuffer (GL_COPY_WRITE_BUFFER, gst_bc_gl_buffer_ring_get_buffer
+      (d->dst));
+  gl->CopyBufferSubData (GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+      (GLintptr) gst_bc_gl_buffer_ring_get_offset (d->src, d->src_slot),
+      (GLintptr) gst_bc_gl_buffer_ring_get_offset (d->dst, d->dst_slot),
+      (GLsizeiptr) d->size);
+  gl->BindBuffer (GL_COPY_READ_BUFFER, 0);
+  gl->BindBuffer (GL_COPY_WRITE_BUFFER, 0);
+  gst_bc_gl_buffer_ring_fence (d->src, d->src_slot);
+  gst_bc_gl_buffer_ring_fence (d->dst, d->dst_slot);
+}
+
+static void
+fill (guint8 * data, gsize size, guint32 seed)
+{
+  gsize i;
+
+  for (i = 0; i < size; i++) {
+    seed = seed * 1103515245u + 12345u;
+    data[i] = seed >> 24;
+  }
+}
+
+/* CPU -> write ring -> GPU copy -> read ring -> CPU, through the
+ * persistent mappings only (no glMapBuffer, no glBufferSubData), slot by
+ * slot for several rounds: each slot is waited for before it is reused. */
+GST_START_TEST (test_round_trip)
+{
+  const gsize size = 3000;
+  const guint n_slots = 3;
+  GstBcGLBufferRing *w, *r;
+  guint8 *want = g_malloc (size);
+  guint round, i;
+
+  w = ring_new (GL_PIXEL_UNPACK_BUFFER, GL_MAP_WRITE_BIT, size, 4096,
+      n_slots, NULL);
+  r = ring_new (GL_PIXEL_UNPACK_BUFFER, GL_MAP_READ_BIT |
+      GL_CLIENT_STORAGE_BIT, size, 256, n_slots, NULL);
+  fail_unless (w != NULL && r != NULL);
+
+  for (round = 0; round < 4; round++) {
+    for (i = 0; i < n_slots; i++) {
+      /* read ring slot i takes write ring slot (i + round) % n_slots */
+      CopyData c = { w, r, (i + round) % n_slots, i, size };
+      StepData d;
+
+      d = step (w, c.src_slot, STEP_WAIT, WAIT_NS);
+      fail_unless_equals_int (d.result, GST_BC_GL_FENCE_SIGNALED);
+      fill (gst_bc_gl_buffer_ring_get_data (w, c.src_slot), size,
+          round * 16 + i);
+      gst_gl_context_thread_add (context, (GstGLContextThreadFunc) copy_gl, &c);
+      fail_unless (gst_bc_gl_buffer_ring_is_fenced (r, i));
+
+      d = step (r, i, STEP_WAIT, WAIT_NS);
+      fail_unless_equals_int (d.result, GST_BC_GL_FENCE_SIGNALED);
+      fail_if (gst_bc_gl_buffer_ring_is_fenced (r, i));
+      fill (want, size, round * 16 + i);
+      fail_unless (memcmp (gst_bc_gl_buffer_ring_get_data (r, i), want,
+              size) == 0, "round %u slot %u: the bytes differ", round, i);
+    }
+  }
+  assert_no_gl_error ();
+  ring_free (w);
+  ring_free (r);
+  g_free (want);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_fences)
+{
+  GstBcGLBufferRing *ring;
+  StepData d;
+  guint i;
+
+  ring = ring_new (GL_PIXEL_UNPACK_BUFFER, GL_MAP_WRITE_BIT, 64, 64, 4, NULL);
+  fail_unless (ring != NULL);
+
+  for (i = 0; i < 3; i++)
+    step (ring, i, STEP_FENCE, 0);
+  /* replacing a fence keeps one */
+  step (ring, 1, STEP_FENCE, 0);
+  for (i = 0; i < 4; i++)
+    fail_unless_equals_int (gst_bc_gl_buffer_ring_is_fenced (ring, i), i < 3);
+
+  /* once the GPU is done, reaping deletes every fence but the one kept */
+  step (ring, 0, STEP_FINISH, 0);
+  d = step (ring, 1, STEP_REAP, 0);
+  fail_unless_equals_int (d.reaped, 2);
+  fail_if (gst_bc_gl_buffer_ring_is_fenced (ring, 0));
+  fail_unless (gst_bc_gl_buffer_ring_is_fenced (ring, 1));
+  fail_if (gst_bc_gl_buffer_ring_is_fenced (ring, 2));
+  d = step (ring, 1, STEP_REAP, 0);
+  fail_unless_equals_int (d.reaped, 0);
+
+  /* a signalled fence: no waiting, and the fence is gone */
+  d = step (ring, 1, STEP_WAIT, WAIT_NS);
+  fail_unless_equals_int (d.result, GST_BC_GL_FENCE_SIGNALED);
+  fail_if (d.waited);
+  fail_if (gst_bc_gl_buffer_ring_is_fenced (ring, 1));
+
+  /* a fresh fence, waited for without a timeout, then with one */
+  step (ring, 3, STEP_FENCE, 0);
+  d = step (ring, 3, STEP_WAIT, 0);
+  fail_if (d.waited);
+  if (d.result == GST_BC_GL_FENCE_TIMEOUT) {
+    fail_unless (gst_bc_gl_buffer_ring_is_fenced (ring, 3));
+    d = step (ring, 3, STEP_WAIT, WAIT_NS);
+    fail_unless (d.waited);
+  }
+  fail_unless_equals_int (d.result, GST_BC_GL_FENCE_SIGNALED);
+  fail_if (gst_bc_gl_buffer_ring_is_fenced (ring, 3));
+
+  /* clearing drops a fence without waiting */
+  step (ring, 2, STEP_FENCE, 0);
+  step (ring, 2, STEP_CLEAR, 0);
+  fail_if (gst_bc_gl_buffer_ring_is_fenced (ring, 2));
+  step (ring, 2, STEP_CLEAR, 0);
+
+  /* freeing deletes the fences still there */
+  step (ring, 0, STEP_FENCE, 0);
+  assert_no_gl_error ();
+  ring_free (ring);
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
+typedef struct
+{
+  GLuint query;
+  gboolean available;
+  guint64 ns;
+} QueryData;
+
+static void
+query_gl (GstGLContext * ctx, QueryData * d)
+{
+  const GstGLFuncs *gl = ctx->gl_vtable;
+  guint i;
+
+  gl->GenQueries (1, &d->query);
+  gl->BeginQuery (GL_TIME_ELAPSED, d->query);
+  gl->EndQuery (GL_TIME_ELAPSED);
+  gl->Finish ();
+  /* after glFinish () the result is there, or about to be */
+  for (i = 0; i < 1000 && !d->available; i++) {
+    d->available = gst_bc_gl_query_get_result (ctx, d->query, &d->ns);
+    if (!d->available)
+      g_usleep (1000);
+  }
+  gl->DeleteQueries (1, &d->query);
+}
+
+GST_START_TEST (test_timer_query)
+{
+  QueryData d = { 0, FALSE, G_MAXUINT64 };
+
+  if (!gst_bc_gl_context_has_timer_query (context))
+    return;                     /* OpenGL ES: test_context checks why */
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) query_gl, &d);
+  /* only that there is a result: llvmpipe gives its clock instead of an
+   * interval for the first query of a context */
+  fail_unless (d.available, "no timer query result");
+  fail_if (d.ns == G_MAXUINT64);
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
+/* A ring whose buffer would not fit GLsizeiptr is refused before any GL
+ * call, with an error. */
+GST_START_TEST (test_too_large)
+{
+  const gsize half = (gsize) G_MAXSSIZE / 2 + 1;
+  GError *error = NULL;
+
+  fail_unless (ring_new (GL_PIXEL_UNPACK_BUFFER, GL_MAP_WRITE_BIT, half, 1,
+          2, &error) == NULL);
+  fail_unless (g_error_matches (error, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_NO_SPACE_LEFT));
+  g_clear_error (&error);
+
+  fail_unless (ring_new (GL_PIXEL_UNPACK_BUFFER, GL_MAP_WRITE_BIT,
+          (gsize) G_MAXSSIZE, 4096, 1, &error) == NULL);
+  fail_unless (g_error_matches (error, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_NO_SPACE_LEFT));
+  g_clear_error (&error);
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
+static Suite *
+bcglring_suite (void)
+{
+  Suite *s = suite_create ("bcglring");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_context);
+  tcase_add_test (tc, test_layout);
+  tcase_add_test (tc, test_round_trip);
+  tcase_add_test (tc, test_fences);
+  tcase_add_test (tc, test_timer_query);
+  tcase_add_test (tc, test_too_large);
+  /* a GL context for each test, in the test's process */
+  tcase_add_checked_fixture (tc, setup, teardown);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  gl_test_init (argc, argv);
+  if (!gl_test_check_init (&argc, &argv, NULL))
+    return 77;
+  return gst_check_run_suite (bcglring_suite (), "bcglring", __FILE__);
+}
