@@ -85,7 +85,7 @@ struct _GstTileSink
   GstBaseSink parent;
 
   /* properties, object lock; settings.address points at address, and
-   * settings.protocol, .gso and .require_gso are set at start from
+   * settings.protocol, .gso and .gso_required are set at start from
    * protocol and gso */
   GstTileSenderSettings settings;
   gchar *address;
@@ -256,34 +256,35 @@ gst_tile_sink_finalize (GObject * object)
 }
 
 static void
-post_gerror (GstTileSink * self, GstMessageType type, const GError * error,
-    const gchar * debug)
+post_stats (gpointer user_data, GstStructure * stats)
 {
-  gst_element_message_full (GST_ELEMENT (self), type, error->domain,
-      error->code, g_strdup (error->message), g_strdup (debug), __FILE__,
-      GST_FUNCTION, __LINE__);
+  gst_element_post_message (GST_ELEMENT (user_data),
+      gst_message_new_element (GST_OBJECT (user_data), stats));
 }
 
 static void
-on_sender_stats (GstTileSender * sender, GstStructure * stats,
-    gpointer user_data)
+buffer_warning (gpointer user_data, gint granted, gint asked)
 {
   GstTileSink *self = user_data;
 
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_element (GST_OBJECT (self), stats));
+  GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+      ("Socket send buffer is %d bytes, %d were asked for", granted / 2,
+          asked), ("Raise the limit with 'sysctl -w net.core.wmem_max=%d' "
+          "(or run as root) for full throughput", asked));
 }
 
+/* an error of the session, or of a frame (already in a GStreamer error
+ * domain) */
 static void
-on_sender_message (GstTileSender * sender, GstMessageType type,
-    const GError * error, const gchar * debug, gpointer user_data)
+post_error (gpointer user_data, const GError * error, const gchar * debug)
 {
-  post_gerror (GST_TILE_SINK (user_data), type, error, debug);
+  gst_element_message_full (GST_ELEMENT (user_data), GST_MESSAGE_ERROR,
+      error->domain, error->code, g_strdup (error->message), g_strdup (debug),
+      __FILE__, GST_FUNCTION, __LINE__);
 }
 
 static const GstTileSenderCallbacks sender_callbacks = {
-  on_sender_stats,
-  on_sender_message,
+  post_stats, buffer_warning, post_error
 };
 
 /* A sender with the current properties. Object lock held. */
@@ -295,7 +296,7 @@ new_sender_locked (GstTileSink * self)
   settings.protocol = self->protocol == GST_TILE_PROTOCOL_UDP ?
       GST_TILE_WIRE_PROTOCOL_UDP : GST_TILE_WIRE_PROTOCOL_TCP;
   settings.gso = self->gso != GST_TILE_GSO_OFF;
-  settings.require_gso = self->gso == GST_TILE_GSO_ON;
+  settings.gso_required = self->gso == GST_TILE_GSO_ON;
   return gst_tile_sender_new (&settings, &sender_callbacks, self,
       GST_OBJECT (self));
 }
@@ -551,7 +552,7 @@ gst_tile_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
       return GST_FLOW_OK;
     case GST_TILE_SENDER_PUSH_ERROR:
     default:
-      post_gerror (self, GST_MESSAGE_ERROR, err, NULL);
+      post_error (self, err, NULL);
       g_clear_error (&err);
       return GST_FLOW_ERROR;
   }

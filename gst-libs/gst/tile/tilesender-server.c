@@ -1,10 +1,6 @@
 /* gst-bc
  * Copyright (C) 2026 gst-bc developers
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2.1 of the License, or (at your option) any later version.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 /* GstTileSender's server thread: one GstPoll over the listening socket,
@@ -41,32 +37,43 @@ typedef struct
   gint64 last_stats;
 } ServerState;
 
+/* Something for the callbacks that came up with the lock held: a send
+ * buffer smaller than asked for (@error NULL), or an error. */
 typedef struct
 {
-  GstMessageType type;
+  gint granted;
+  gint asked;
   GError *error;
   gchar *debug;
 } Notice;
 
-/* Something for the message callback, posted by the server thread once it
- * has released the lock. Takes @text and @debug. Lock held. */
 static void
-notice_locked (GstTileSender * self, GstMessageType type,
-    GQuark domain, gint code, gchar * text, gchar * debug)
+notice_buffer_locked (GstTileSender * self, gint granted, gint asked)
 {
   Notice *n = g_new0 (Notice, 1);
 
-  n->type = type;
-  n->error = g_error_new_literal (domain, code, text);
-  n->debug = debug;
-  g_free (text);
+  n->granted = granted;
+  n->asked = asked;
   g_queue_push_tail (&self->notices, n);
 }
 
-/* Lock not held. */
+/* Takes @debug. Lock held. */
+static void
+notice_error_locked (GstTileSender * self, GQuark domain, gint code,
+    const gchar * text, gchar * debug)
+{
+  Notice *n = g_new0 (Notice, 1);
+
+  n->error = g_error_new_literal (domain, code, text);
+  n->debug = debug;
+  g_queue_push_tail (&self->notices, n);
+}
+
+/* Calls the callbacks for what came up. Lock not held. */
 static void
 flush_notices (GstTileSender * self)
 {
+  const GstTileSenderCallbacks *cb = &self->callbacks;
   GQueue q = G_QUEUE_INIT;
   Notice *n;
 
@@ -76,10 +83,11 @@ flush_notices (GstTileSender * self)
   g_mutex_unlock (&self->lock);
 
   while ((n = g_queue_pop_head (&q))) {
-    if (self->callbacks.message)
-      self->callbacks.message (self, n->type, n->error, n->debug,
-          self->user_data);
-    g_error_free (n->error);
+    if (n->error && cb->post_error)
+      cb->post_error (self->user_data, n->error, n->debug);
+    else if (!n->error && cb->buffer_warning)
+      cb->buffer_warning (self->user_data, n->granted, n->asked);
+    g_clear_error (&n->error);
     g_free (n->debug);
     g_free (n);
   }
@@ -178,15 +186,8 @@ note_send_buffer (GstTileSender * self, gint fd)
   gint size = gst_tile_net_set_buffer_size (fd, TRUE, asked);
 
   if (self->granted_send_buffer != size && asked > 0
-      && !gst_tile_net_buffer_is_enough (size, asked)) {
-    notice_locked (self, GST_MESSAGE_WARNING,
-        GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
-        g_strdup_printf ("Socket send buffer is %d bytes, %d were asked for",
-            size / 2, asked),
-        g_strdup_printf ("Raise the limit with 'sysctl -w "
-            "net.core.wmem_max=%d' (or run as root) for full throughput",
-            asked));
-  }
+      && !gst_tile_net_buffer_is_enough (size, asked))
+    notice_buffer_locked (self, size, asked);
   self->granted_send_buffer = size;
 }
 
@@ -464,11 +465,10 @@ udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
   if (self->settings.gso) {
     u->gso = gst_tile_net_set_gso (fd, GST_TILE_WIRE_PACKET_HEADER_SIZE +
         self->config.packet_size);
-    if (!u->gso && self->settings.require_gso) {
-      notice_locked (self, GST_MESSAGE_ERROR,
-          GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
-          g_strdup ("This kernel has no UDP segmentation offload "
-              "(UDP_SEGMENT), and gso=on"),
+    if (!u->gso && self->settings.gso_required) {
+      notice_error_locked (self, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_SETTINGS, "This kernel has no UDP segmentation "
+          "offload (UDP_SEGMENT), and gso=on",
           g_strdup ("Use gso=auto or gso=off"));
       gst_tile_net_close (&fd);
       gst_tile_sender_end_session_locked (self, "no UDP GSO");
@@ -620,9 +620,9 @@ server_timers (GstTileSender * self, ServerState * st, gint64 now)
   if (interval > 0 && now - st->last_stats >= (gint64) interval * 1000) {
     st->last_stats = now;
     g_mutex_unlock (&self->lock);
-    if (self->callbacks.stats)
-      self->callbacks.stats (self, gst_tile_sender_get_stats (self),
-          self->user_data);
+    if (self->callbacks.post_stats)
+      self->callbacks.post_stats (self->user_data,
+          gst_tile_sender_get_stats (self));
     g_mutex_lock (&self->lock);
   }
 }

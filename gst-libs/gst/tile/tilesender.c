@@ -1,10 +1,6 @@
 /* gst-bc
  * Copyright (C) 2026 gst-bc developers
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2.1 of the License, or (at your option) any later version.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 /**
@@ -82,7 +78,7 @@ gst_tile_sender_settings_init (GstTileSenderSettings * settings)
   settings->handshake_timeout = GST_TILE_SENDER_DEFAULT_HANDSHAKE_TIMEOUT;
   settings->packet_size = GST_TILE_SENDER_DEFAULT_PACKET_SIZE;
   settings->gso = TRUE;
-  settings->require_gso = FALSE;
+  settings->gso_required = FALSE;
   settings->pacing_bitrate = GST_TILE_SENDER_DEFAULT_PACING_BITRATE;
 }
 

@@ -1,10 +1,6 @@
 /* gst-bc
  * Copyright (C) 2026 gst-bc developers
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2.1 of the License, or (at your option) any later version.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #ifndef __GST_TILE_SENDER_H__
@@ -52,7 +48,7 @@ typedef struct _GstTileSender GstTileSender;
  * @handshake_timeout: ms a new connection has for its first message
  * @packet_size: UDP: payload bytes per datagram
  * @gso: UDP: use segmentation offload (UDP_SEGMENT) when the kernel has it
- * @require_gso: UDP: report an error and end the session when it has not
+ * @gso_required: UDP: report an error and end the session when it has not
  * @pacing_bitrate: UDP: bits/s all units together may send, 0 unpaced
  *
  * What a #GstTileSender is made with; gst_tile_sender_settings_init() fills
@@ -71,31 +67,30 @@ typedef struct
   guint handshake_timeout;
   guint packet_size;
   gboolean gso;
-  gboolean require_gso;
+  gboolean gso_required;
   guint64 pacing_bitrate;
 } GstTileSenderSettings;
 
 /**
  * GstTileSenderCallbacks:
- * @stats: every @stats_interval ms: the statistics (transfer full), as
+ * @post_stats: every @stats_interval ms: the statistics (transfer full), as
  *     gst_tile_sender_get_stats() gives them
- * @message: a warning (%GST_MESSAGE_WARNING, such as a send buffer smaller
- *     than asked for) or an error (%GST_MESSAGE_ERROR) for the application;
- *     @error is in a GStreamer error domain, @debug may be %NULL
+ * @buffer_warning: the kernel granted a unit's socket a smaller send buffer
+ *     than asked for (@granted is what Linux reports: twice the usable
+ *     size)
+ * @post_error: the session cannot go on as set up (gso_required on a
+ *     kernel without UDP GSO); @error is in a GStreamer error domain,
+ *     @debug may be %NULL
  *
- * What only the owner of a sender can do (post bus messages). Both are
- * called from the sender's server thread, never with its lock held; either
- * may be %NULL.
+ * What only the owner of a sender can do (post bus messages). Called from
+ * the sender's server thread, never with its lock held; any may be %NULL.
  */
 typedef struct
 {
-  void (*stats) (GstTileSender * sender, GstStructure * stats,
-      gpointer user_data);
-  void (*message) (GstTileSender * sender, GstMessageType type,
-      const GError * error, const gchar * debug, gpointer user_data);
-
-  /*< private >*/
-  gpointer _gst_reserved[GST_PADDING];
+  void (*post_stats) (gpointer user_data, GstStructure * stats);
+  void (*buffer_warning) (gpointer user_data, gint granted, gint asked);
+  void (*post_error) (gpointer user_data, const GError * error,
+      const gchar * debug);
 } GstTileSenderCallbacks;
 
 /**
