@@ -1,0 +1,188 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The insides of GstTileSender, shared by tilesender.c (the API: session,
+ * admission, statistics), tilesender-units.c (frames, unit threads, data
+ * connections), tilesender-server.c (the server thread) and
+ * tilesender-udp.c (datagrams and pacing). Not installed. */
+
+#ifndef __GST_TILE_SENDER_PRIVATE_H__
+#define __GST_TILE_SENDER_PRIVATE_H__
+
+#include "tilesender.h"
+#include "tilenet.h"
+
+#include <sys/socket.h>
+
+G_BEGIN_DECLS
+
+GST_DEBUG_CATEGORY_EXTERN (gst_tile_sender_debug);
+#define GST_CAT_DEFAULT gst_tile_sender_debug
+
+#define KEEPALIVE_INTERVAL_MS 1000
+#define DRAIN_TIMEOUT_US (5 * G_USEC_PER_SEC)
+/* protocol=udp: how long the oldest frame not acknowledged may wait before
+ * the receiver's window is taken as open */
+#define ACK_STALL_US (G_USEC_PER_SEC)
+#define MAX_PENDING 64
+#define PENDING_BUF (GST_TILE_WIRE_HEADER_SIZE + 64)
+
+typedef struct
+{
+  guint remaining;              /* units still sending, lock */
+  gboolean failed;              /* a unit could not send its tile, lock */
+  GstBuffer *buffer;
+  GstMapInfo map;
+  guint64 number;
+  guint64 timestamp;
+  guint32 generation;
+} GstTileSenderFrame;
+
+/* A connection in its handshake (first message not complete yet). */
+typedef struct
+{
+  GstPollFD pfd;
+  guint8 buf[PENDING_BUF];
+  gsize have;
+  gint64 deadline;
+  gboolean ready;               /* the last wait found it readable */
+} GstTileSenderPending;
+
+/* Scratch space of a unit thread for protocol=udp, grown per generation,
+ * never per packet. */
+typedef struct
+{
+  guint8 *headers;
+  struct iovec *iov;
+  struct mmsghdr *msgs;
+  guint alloc;
+  gint64 pace_next;             /* ns, CLOCK_MONOTONIC */
+} GstTileSenderUdpScratch;
+
+typedef struct
+{
+  GstTileSender *sender;
+  guint index;
+  GThread *thread;
+  gint fd;                      /* -1 when not connected */
+  gboolean sending;             /* the unit thread is using fd */
+  gboolean close_pending;       /* the unit thread closes fd after use */
+  GQueue queue;                 /* of GstTileSenderFrame */
+  GCond cond;
+  guint64 bytes;
+  guint64 busy_ns;
+  guint64 frames;
+  guint64 packets;
+  gboolean gso;                 /* UDP: UDP_SEGMENT is set on fd */
+  struct sockaddr_storage peer; /* UDP: the receiver's unit socket */
+  guint peer_len;
+} GstTileSenderUnit;
+
+struct _GstTileSender
+{
+  /* fixed at gst_tile_sender_new(); the mutable ones are atomic (or, for
+   * pacing_bitrate, lock) */
+  GstTileSenderSettings settings;
+  gchar *address;               /* settings.address points here */
+  GstTileSenderCallbacks callbacks;
+  gpointer user_data;
+  GstObject *log_object;
+
+  /* everything below: lock */
+  GMutex lock;
+  GCond cond;
+  gboolean running;
+  guint bound_port;
+  gint listen_fd;
+  gint udp_fd;                  /* protocol=udp: UNIT_HELLO datagrams */
+  GThread *server_thread;
+  /* the server thread's descriptors: listen_fd, udp_fd, control_fd and the
+   * pending ones; only the server thread changes the set */
+  GstPoll *poll;
+  GstPollFD listen_pfd;
+  GstPollFD udp_pfd;
+  GstPollFD control_pfd;
+  GQueue notices;               /* for the message callback, see
+                                 * tilesender-server.c */
+
+  GstTileSenderPending *pending;        /* handshakes in progress */
+  guint n_pending;
+
+  gint control_fd;
+  gboolean control_dead;        /* shut down, the server thread closes it */
+  guint64 token;
+  gboolean have_config;
+  GstTileWireConfig config;
+  gsize frame_size;
+  guint n_connected;            /* data connections of this generation */
+  guint n_threads;
+  GstTileSenderUnit units[GST_TILE_WIRE_MAX_UNITS];
+  guint in_flight;
+  guint64 next_frame;
+  gboolean eos_sent;
+  /* protocol=udp flow control: the receiver's acknowledgements */
+  guint64 acked_next;           /* the oldest frame not acknowledged */
+  guint ack_window;             /* frames the receiver can hold past it */
+  gint64 ack_progress_us;       /* when acked_next last moved, or the
+                                 * oldest frame not acknowledged was sent */
+
+  /* statistics */
+  guint64 frames_sent;
+  guint64 frames_dropped;
+  guint64 frames_window;        /* of those, for a full receiver window */
+  guint64 frames_unsent;
+  guint64 bytes_sent;
+  guint64 packets_sent;
+  guint clients;
+  guint disconnects;
+  guint refused;
+  gint granted_send_buffer;
+  GstStructure *receiver_stats;
+};
+
+/* tilesender.c */
+G_GNUC_INTERNAL
+void     gst_tile_sender_end_session_locked (GstTileSender * self,
+                                             const gchar * why);
+G_GNUC_INTERNAL
+gboolean gst_tile_sender_send_control_locked (GstTileSender * self,
+                                              const GByteArray * message);
+G_GNUC_INTERNAL
+gboolean gst_tile_sender_send_config_locked (GstTileSender * self);
+
+/* tilesender-units.c */
+G_GNUC_INTERNAL
+gpointer gst_tile_sender_unit_thread (gpointer data);
+G_GNUC_INTERNAL
+void     gst_tile_sender_frame_release_locked (GstTileSender * self,
+                                               GstTileSenderFrame * frame,
+                                               gboolean ok);
+G_GNUC_INTERNAL
+gboolean gst_tile_sender_drain_locked (GstTileSender * self);
+G_GNUC_INTERNAL
+void     gst_tile_sender_close_data_locked (GstTileSender * self);
+
+/* tilesender-server.c */
+G_GNUC_INTERNAL
+gpointer gst_tile_sender_server_thread (gpointer data);
+G_GNUC_INTERNAL
+void     gst_tile_sender_close_pending_locked (GstTileSender * self, guint i);
+
+/* tilesender-udp.c */
+G_GNUC_INTERNAL
+gboolean gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
+                                        GstTileSenderUdpScratch * sc,
+                                        gint fd,
+                                        const GstTileSenderFrame * frame,
+                                        const GstTileWireTile * tile,
+                                        guint packet_size, guint64 rate,
+                                        guint64 * n_packets,
+                                        GError ** error);
+G_GNUC_INTERNAL
+void     gst_tile_sender_udp_scratch_clear (GstTileSenderUdpScratch * sc);
+
+G_END_DECLS
+
+#endif /* __GST_TILE_SENDER_PRIVATE_H__ */

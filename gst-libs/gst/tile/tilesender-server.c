@@ -1,0 +1,704 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* GstTileSender's server thread: one GstPoll over the listening socket,
+ * the UDP socket of the units' UNIT_HELLO datagrams (protocol=udp), the
+ * control connection and the connections still in their handshake. It
+ * accepts, runs the handshakes (HELLO -> CONFIG, UNIT_HELLO -> a unit's
+ * connection, refusals, the handshake timeout), reads the receiver's
+ * control messages (KEEPALIVE, STATS, ACK), sends keep-alives and calls
+ * the stats callback. Only this thread changes the poll set and closes the
+ * control connection; gst_tile_sender_stop() ends the wait by setting the
+ * set flushing. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include "tilesender-private.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+
+/* the longest wait: handshake deadlines are checked this often */
+#define WAIT_MAX_MS 200
+
+typedef struct
+{
+  GByteArray *payload;
+  gint64 last_keepalive;
+  gint64 last_stats;
+} ServerState;
+
+/* Something for the callbacks that came up with the lock held: a send
+ * buffer smaller than asked for (@error NULL), or an error. */
+typedef struct
+{
+  gint granted;
+  gint asked;
+  GError *error;
+  gchar *debug;
+} Notice;
+
+static void
+notice_buffer_locked (GstTileSender * self, gint granted, gint asked)
+{
+  Notice *n = g_new0 (Notice, 1);
+
+  n->granted = granted;
+  n->asked = asked;
+  g_queue_push_tail (&self->notices, n);
+}
+
+/* Takes @debug. Lock held. */
+static void
+notice_error_locked (GstTileSender * self, GQuark domain, gint code,
+    const gchar * text, gchar * debug)
+{
+  Notice *n = g_new0 (Notice, 1);
+
+  n->error = g_error_new_literal (domain, code, text);
+  n->debug = debug;
+  g_queue_push_tail (&self->notices, n);
+}
+
+/* Calls the callbacks for what came up. Lock not held. */
+static void
+flush_notices (GstTileSender * self)
+{
+  const GstTileSenderCallbacks *cb = &self->callbacks;
+  GQueue q = G_QUEUE_INIT;
+  Notice *n;
+
+  g_mutex_lock (&self->lock);
+  q = self->notices;
+  g_queue_init (&self->notices);
+  g_mutex_unlock (&self->lock);
+
+  while ((n = g_queue_pop_head (&q))) {
+    if (n->error && cb->post_error)
+      cb->post_error (self->user_data, n->error, n->debug);
+    else if (!n->error && cb->buffer_warning)
+      cb->buffer_warning (self->user_data, n->granted, n->asked);
+    g_clear_error (&n->error);
+    g_free (n->debug);
+    g_free (n);
+  }
+}
+
+static void
+poll_add (GstTileSender * self, GstPollFD * pfd, gint fd)
+{
+  gst_poll_fd_init (pfd);
+  if (fd < 0)
+    return;
+  pfd->fd = fd;
+  gst_poll_add_fd (self->poll, pfd);
+  gst_poll_fd_ctl_read (self->poll, pfd, TRUE);
+}
+
+static void
+poll_remove (GstTileSender * self, GstPollFD * pfd)
+{
+  if (pfd->fd >= 0 && self->poll)
+    gst_poll_remove_fd (self->poll, pfd);
+  gst_poll_fd_init (pfd);
+}
+
+/* Whether the last wait found anything on @pfd: data, the end of the
+ * connection or an error. */
+static gboolean
+poll_ready (GstTileSender * self, GstPollFD * pfd)
+{
+  return pfd->fd >= 0 && (gst_poll_fd_can_read (self->poll, pfd) ||
+      gst_poll_fd_has_closed (self->poll, pfd) ||
+      gst_poll_fd_has_error (self->poll, pfd));
+}
+
+/* Lock held, or the sender stopped. */
+void
+gst_tile_sender_close_pending_locked (GstTileSender * self, guint i)
+{
+  GstTileSenderPending *p = &self->pending[i];
+  gint fd = p->pfd.fd;
+
+  poll_remove (self, &p->pfd);
+  gst_tile_net_close (&fd);
+  *p = self->pending[--self->n_pending];
+}
+
+static void
+refuse (GstTileSender * self, gint fd, GstTileWireRefuseCode code,
+    const gchar * reason)
+{
+  GST_WARNING_OBJECT (self->log_object, "refusing a connection (%s): %s",
+      gst_tile_net_refuse_code_name (code), reason);
+  self->refused++;
+  gst_tile_net_send_refuse (fd, code, reason);
+}
+
+/* HELLO on a new connection: it becomes the control connection, unless
+ * there is one. Takes @fd over. Lock held. */
+static void
+handle_hello (GstTileSender * self, gint fd, const guint8 * payload,
+    guint32 len)
+{
+  GstTileWireHello hello;
+  GError *err = NULL;
+
+  if (!gst_tile_wire_hello_parse (payload, len, &hello, &err)) {
+    refuse (self, fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
+    g_clear_error (&err);
+    gst_tile_net_close (&fd);
+    return;
+  }
+  if (self->control_fd >= 0) {
+    refuse (self, fd, GST_TILE_WIRE_REFUSE_BUSY,
+        "this tilesink already serves a receiver");
+    gst_tile_net_close (&fd);
+    return;
+  }
+  self->control_fd = fd;
+  poll_add (self, &self->control_pfd, fd);
+  self->control_dead = FALSE;
+  self->token = ((guint64) g_random_int () << 32) | g_random_int ();
+  self->config.token = self->token;
+  self->clients++;
+  self->eos_sent = FALSE;
+  GST_INFO_OBJECT (self->log_object, "receiver %u connected", self->clients);
+  if (self->have_config)
+    gst_tile_sender_send_config_locked (self);
+}
+
+/* The send buffer a unit's socket got; a warning when it is less than
+ * asked for (once per size). Lock held. */
+static void
+note_send_buffer (GstTileSender * self, gint fd)
+{
+  gint asked = self->settings.send_buffer_size;
+  gint size = gst_tile_net_set_buffer_size (fd, TRUE, asked);
+
+  if (self->granted_send_buffer != size && asked > 0
+      && !gst_tile_net_buffer_is_enough (size, asked))
+    notice_buffer_locked (self, size, asked);
+  self->granted_send_buffer = size;
+}
+
+/* UNIT_HELLO on a new TCP connection: it becomes that unit's data
+ * connection. Takes @fd over. Lock held. */
+static void
+handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
+    guint32 len)
+{
+  GstTileWireUnitHello uh;
+  GError *err = NULL;
+  gchar *msg = NULL;
+
+  if (!gst_tile_wire_unit_hello_parse (payload, len, &uh, &err)) {
+    refuse (self, fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
+    g_clear_error (&err);
+  } else if (self->control_fd < 0 || !self->have_config
+      || uh.token != self->token || uh.generation != self->config.generation) {
+    msg = g_strdup_printf ("UNIT_HELLO for session %016" G_GINT64_MODIFIER
+        "x generation %u, the current one is %016" G_GINT64_MODIFIER
+        "x generation %u", uh.token, uh.generation,
+        self->control_fd >= 0 ? self->token : 0,
+        self->have_config ? self->config.generation : 0);
+    refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN, msg);
+  } else if (uh.unit >= self->config.n_tiles || self->units[uh.unit].fd >= 0) {
+    msg = g_strdup_printf ("unit %u %s (the session has %u units)",
+        uh.unit, uh.unit >= self->config.n_tiles ? "does not exist" :
+        "is already connected", self->config.n_tiles);
+    refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, msg);
+  } else {
+    note_send_buffer (self, fd);
+    self->units[uh.unit].fd = fd;
+    self->n_connected++;
+    GST_DEBUG_OBJECT (self->log_object, "unit %u connected (%u/%u)", uh.unit,
+        self->n_connected, self->config.n_tiles);
+    if (self->n_connected == self->config.n_tiles)
+      GST_INFO_OBJECT (self->log_object, "all %u units connected, "
+          "generation %u", self->n_connected, self->config.generation);
+    return;
+  }
+  g_free (msg);
+  gst_tile_net_close (&fd);
+}
+
+/* A complete first message on a new connection: HELLO (control) or
+ * UNIT_HELLO (data). Takes @fd over. Lock held. */
+static void
+handle_first_message (GstTileSender * self, gint fd,
+    const GstTileWireHeader * h, const guint8 * payload)
+{
+  if (h->type == GST_TILE_WIRE_TYPE_HELLO) {
+    handle_hello (self, fd, payload, h->payload_len);
+  } else if (h->type == GST_TILE_WIRE_TYPE_UNIT_HELLO
+      && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
+    refuse (self, fd, GST_TILE_WIRE_REFUSE_OTHER, "this tilesink uses "
+        "protocol udp: send UNIT_HELLO as a datagram to the control port");
+    gst_tile_net_close (&fd);
+  } else if (h->type == GST_TILE_WIRE_TYPE_UNIT_HELLO) {
+    handle_unit_hello (self, fd, payload, h->payload_len);
+  } else {
+    refuse (self, fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
+        "the first message on a connection must be HELLO or UNIT_HELLO");
+    gst_tile_net_close (&fd);
+  }
+}
+
+/* A header of a first message just completed: refuses it (returns FALSE)
+ * when it is bad or its payload too large for a first message. */
+static gboolean
+pending_check_header (GstTileSender * self, GstTileSenderPending * p)
+{
+  GstTileWireHeader h;
+  GError *err = NULL;
+
+  if (gst_tile_wire_header_parse (p->buf, p->have, &h, &err) !=
+      GST_TILE_WIRE_PARSE_OK) {
+    refuse (self, p->pfd.fd, err->code ==
+        GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION ?
+        GST_TILE_WIRE_REFUSE_BAD_VERSION : GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
+        err->message);
+    g_clear_error (&err);
+    return FALSE;
+  }
+  if (h.payload_len > PENDING_BUF - GST_TILE_WIRE_HEADER_SIZE) {
+    gchar *msg = g_strdup_printf ("%s payload of %u bytes is too large for "
+        "a first message", gst_tile_wire_type_get_name (h.type),
+        h.payload_len);
+
+    refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, msg);
+    g_free (msg);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Reads what has arrived on a handshaking connection. Returns FALSE when
+ * the connection is done with: taken over (p->pfd.fd is then -1) or to be
+ * closed. Lock held. */
+static gboolean
+pending_read (GstTileSender * self, GstTileSenderPending * p)
+{
+  GstTileWireHeader h;
+  gsize want = GST_TILE_WIRE_HEADER_SIZE;
+  gssize n;
+  gint fd;
+
+  if (p->have >= GST_TILE_WIRE_HEADER_SIZE) {
+    if (gst_tile_wire_header_parse (p->buf, p->have, &h, NULL) !=
+        GST_TILE_WIRE_PARSE_OK)
+      g_assert_not_reached ();
+    want += h.payload_len;
+  }
+  n = gst_tile_net_read_some (p->pfd.fd, p->buf + p->have, want - p->have);
+  if (n == 0)
+    return TRUE;
+  if (n < 0) {
+    GST_DEBUG_OBJECT (self->log_object,
+        "connection closed during the handshake");
+    return FALSE;
+  }
+  p->have += n;
+  if (p->have < GST_TILE_WIRE_HEADER_SIZE)
+    return TRUE;
+  if (p->have == GST_TILE_WIRE_HEADER_SIZE && !pending_check_header (self, p))
+    return FALSE;
+
+  gst_tile_wire_header_parse (p->buf, p->have, &h, NULL);
+  if (p->have < GST_TILE_WIRE_HEADER_SIZE + h.payload_len)
+    return TRUE;
+  fd = p->pfd.fd;
+  poll_remove (self, &p->pfd);
+  handle_first_message (self, fd, &h, p->buf + GST_TILE_WIRE_HEADER_SIZE);
+  return FALSE;
+}
+
+/* ACK: the receiver's window and the newest frame it is done with. Lock
+ * held. */
+static void
+handle_ack (GstTileSender * self, const GstTileWireAck * ack)
+{
+  /* acknowledgements of another generation (an old one still on its way)
+   * move nothing; nor do those of frames never sent (a confused or hostile
+   * peer) */
+  if (!self->have_config || ack->generation != self->config.generation) {
+    GST_DEBUG_OBJECT (self->log_object, "ignoring ACK of generation %u",
+        ack->generation);
+    return;
+  }
+  self->ack_window = ack->window;
+  if (ack->has_frame && ack->frame < self->next_frame &&
+      ack->frame + 1 > self->acked_next) {
+    self->acked_next = ack->frame + 1;
+    self->ack_progress_us = g_get_monotonic_time ();
+  }
+}
+
+/* A message from the receiver on the control connection. Lock held. */
+static void
+handle_control (GstTileSender * self, const GstTileWireHeader * h,
+    GByteArray * payload)
+{
+  GError *err = NULL;
+  GstStructure *s = NULL;
+  GstTileWireAck ack;
+  guint64 t;
+
+  switch (h->type) {
+    case GST_TILE_WIRE_TYPE_KEEPALIVE:
+      if (!gst_tile_wire_keepalive_parse (payload->data, payload->len, &t,
+              &err))
+        break;
+      return;
+    case GST_TILE_WIRE_TYPE_ACK:
+      if (!gst_tile_wire_ack_parse (payload->data, payload->len, &ack, &err))
+        break;
+      handle_ack (self, &ack);
+      return;
+    case GST_TILE_WIRE_TYPE_STATS:
+      /* statistics are informative: a report we cannot read (another
+       * version's field names, say) is skipped, not fatal */
+      if (!gst_tile_wire_stats_parse (payload->data, payload->len, &s, &err)) {
+        GST_WARNING_OBJECT (self->log_object,
+            "ignoring receiver statistics: %s", err->message);
+        g_clear_error (&err);
+        return;
+      }
+      if (self->receiver_stats)
+        gst_structure_free (self->receiver_stats);
+      self->receiver_stats = s;
+      return;
+    default:
+      g_set_error (&err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "unexpected %s message from the receiver",
+          gst_tile_wire_type_get_name (h->type));
+      break;
+  }
+  GST_WARNING_OBJECT (self->log_object, "bad control message: %s",
+      err->message);
+  gst_tile_net_send_refuse (self->control_fd,
+      GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
+  gst_tile_sender_end_session_locked (self, err->message);
+  g_clear_error (&err);
+}
+
+/* The control connection is readable: a message, or its end. Lock not
+ * held (only this thread closes control_fd, so reading it unlocked is
+ * safe). */
+static void
+server_read_control (GstTileSender * self, GByteArray * payload)
+{
+  GstTileWireHeader h;
+  GError *err = NULL;
+  gint cfd = self->control_fd;
+
+  if (gst_tile_net_read_message (cfd, 1000, &h, payload, &err)) {
+    g_mutex_lock (&self->lock);
+    handle_control (self, &h, payload);
+    g_mutex_unlock (&self->lock);
+    return;
+  }
+
+  g_mutex_lock (&self->lock);
+  if (err->domain == GST_TILE_WIRE_ERROR) {
+    GST_WARNING_OBJECT (self->log_object, "bad control message: %s",
+        err->message);
+    gst_tile_net_send_refuse (cfd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
+        err->message);
+  }
+  gst_tile_sender_end_session_locked (self, err->message);
+  gst_tile_sender_close_data_locked (self);
+  poll_remove (self, &self->control_pfd);
+  gst_tile_net_close (&self->control_fd);
+  /* the report of a receiver that is gone does not describe the next */
+  if (self->receiver_stats)
+    gst_structure_free (self->receiver_stats);
+  self->receiver_stats = NULL;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  g_clear_error (&err);
+}
+
+static void
+udp_refuse (GstTileSender * self, const struct sockaddr *addr, socklen_t len,
+    GstTileWireRefuseCode code, const gchar * reason)
+{
+  GByteArray *m = g_byte_array_new ();
+
+  GST_WARNING_OBJECT (self->log_object, "refusing a UDP unit (%s): %s",
+      gst_tile_net_refuse_code_name (code), reason);
+  self->refused++;
+  if (gst_tile_wire_refuse_pack (code, reason, m, NULL))
+    gst_tile_net_udp_send_to (self->udp_fd, m->data, m->len, addr, len);
+  g_byte_array_unref (m);
+}
+
+/* Connects a UDP socket to the unit socket at @ss and makes it unit @u's.
+ * Lock held. */
+static void
+udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
+    const struct sockaddr_storage *ss, socklen_t sl)
+{
+  GError *err = NULL;
+  gint fd;
+
+  fd = gst_tile_net_udp_connected ((const struct sockaddr *) ss, sl, &err);
+  if (fd < 0) {
+    GST_WARNING_OBJECT (self->log_object, "unit %u: %s", u->index,
+        err->message);
+    g_clear_error (&err);
+    return;
+  }
+  self->granted_send_buffer = gst_tile_net_set_buffer_size (fd, TRUE,
+      self->settings.send_buffer_size);
+  u->gso = FALSE;
+  if (self->settings.gso) {
+    u->gso = gst_tile_net_set_gso (fd, GST_TILE_WIRE_PACKET_HEADER_SIZE +
+        self->config.packet_size);
+    if (!u->gso && self->settings.gso_required) {
+      notice_error_locked (self, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_SETTINGS, "This kernel has no UDP segmentation "
+          "offload (UDP_SEGMENT), and gso=on",
+          g_strdup ("Use gso=auto or gso=off"));
+      gst_tile_net_close (&fd);
+      gst_tile_sender_end_session_locked (self, "no UDP GSO");
+      return;
+    }
+  }
+  memcpy (&u->peer, ss, sl);
+  u->peer_len = sl;
+  u->fd = fd;
+  self->n_connected++;
+}
+
+/* Checks a UNIT_HELLO datagram against the session; refuses it (and
+ * returns FALSE) when it does not fit. Lock held. */
+static gboolean
+udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
+    const struct sockaddr *sa, socklen_t sl, GstTileWireUnitHello * uh)
+{
+  GstTileWireHeader h;
+  GError *err = NULL;
+
+  if (gst_tile_wire_header_parse (buf, n, &h, &err) != GST_TILE_WIRE_PARSE_OK
+      || h.type != GST_TILE_WIRE_TYPE_UNIT_HELLO
+      || h.payload_len != n - GST_TILE_WIRE_HEADER_SIZE
+      || !gst_tile_wire_unit_hello_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
+          h.payload_len, uh, &err)) {
+    udp_refuse (self, sa, sl, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
+        err ? err->message : "expected one UNIT_HELLO per datagram");
+    g_clear_error (&err);
+    return FALSE;
+  }
+  if (self->control_fd < 0 || self->control_dead || !self->have_config
+      || uh->token != self->token
+      || uh->generation != self->config.generation) {
+    udp_refuse (self, sa, sl, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
+        "UNIT_HELLO for another session or generation");
+    return FALSE;
+  }
+  if (uh->unit >= self->config.n_tiles) {
+    udp_refuse (self, sa, sl, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
+        "no such unit");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* protocol=udp: a receiver's unit socket introduces itself with a
+ * UNIT_HELLO datagram sent to the control port. We answer with the same
+ * datagram (so it can stop repeating it) and send that unit's datagrams to
+ * where it came from. Lock held. */
+static void
+handle_udp_hello (GstTileSender * self)
+{
+  guint8 buf[GST_TILE_WIRE_HEADER_SIZE + 64];
+  struct sockaddr_storage ss;
+  socklen_t sl = sizeof (ss);
+  struct sockaddr *sa = (struct sockaddr *) &ss;
+  GstTileWireUnitHello uh;
+  GstTileSenderUnit *u;
+  gssize n;
+
+  n = recvfrom (self->udp_fd, buf, sizeof (buf), MSG_DONTWAIT, sa, &sl);
+  if (n <= 0 || !udp_hello_check (self, buf, n, sa, sl, &uh))
+    return;
+  u = &self->units[uh.unit];
+  if (u->fd >= 0) {
+    if (u->peer_len == sl && memcmp (&u->peer, &ss, sl) == 0)
+      gst_tile_net_udp_send_to (self->udp_fd, buf, n, sa, sl);
+    else
+      udp_refuse (self, sa, sl, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
+          "unit is already connected");
+    return;
+  }
+
+  udp_connect_unit (self, u, &ss, sl);
+  if (u->fd < 0)
+    return;
+  gst_tile_net_udp_send_to (self->udp_fd, buf, n, sa, sl);
+  GST_DEBUG_OBJECT (self->log_object, "UDP unit %u connected (%u/%u), gso %d",
+      uh.unit, self->n_connected, self->config.n_tiles, u->gso);
+  if (self->n_connected == self->config.n_tiles)
+    GST_INFO_OBJECT (self->log_object, "all %u UDP units connected, "
+        "generation %u", self->n_connected, self->config.generation);
+}
+
+/* A new connection: it has handshake_timeout ms for its first message.
+ * Lock held. */
+static void
+server_accept (GstTileSender * self)
+{
+  GError *err = NULL;
+  gint fd = gst_tile_net_accept (self->listen_fd, &err);
+
+  if (fd >= 0 && self->n_pending < MAX_PENDING) {
+    GstTileSenderPending *p = &self->pending[self->n_pending++];
+
+    poll_add (self, &p->pfd, fd);
+    p->have = 0;
+    p->ready = FALSE;
+    p->deadline = g_get_monotonic_time () +
+        (gint64) self->settings.handshake_timeout * 1000;
+  } else if (fd >= 0) {
+    refuse (self, fd, GST_TILE_WIRE_REFUSE_BUSY,
+        "too many connections in handshake");
+    gst_tile_net_close (&fd);
+  } else {
+    GST_WARNING_OBJECT (self->log_object, "%s", err->message);
+    g_clear_error (&err);
+  }
+}
+
+/* Handshakes: only the first @n_polled were in the last wait; newest first
+ * so that removal (swap with the last) does not skip any. Lock held. */
+static void
+server_handshakes (GstTileSender * self, guint n_polled, gint64 now)
+{
+  guint i;
+
+  for (i = n_polled; i-- > 0;) {
+    GstTileSenderPending *p = &self->pending[i];
+
+    if (p->ready && !pending_read (self, p)) {
+      gst_tile_sender_close_pending_locked (self, i);
+    } else if (now > p->deadline) {
+      refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
+          "no complete first message within the handshake timeout");
+      gst_tile_sender_close_pending_locked (self, i);
+    }
+  }
+}
+
+/* Keep-alives and the stats callback, when due. Lock held; released
+ * around the callback. */
+static void
+server_timers (GstTileSender * self, ServerState * st, gint64 now)
+{
+  guint interval;
+
+  if (self->control_fd >= 0 && now - st->last_keepalive >
+      KEEPALIVE_INTERVAL_MS * 1000) {
+    GByteArray *p = g_byte_array_new ();
+
+    gst_tile_wire_keepalive_pack (g_get_monotonic_time () * 1000, p);
+    gst_tile_sender_send_control_locked (self, p);
+    g_byte_array_unref (p);
+    st->last_keepalive = now;
+  }
+  interval = g_atomic_int_get (&self->settings.stats_interval);
+  if (interval > 0 && now - st->last_stats >= (gint64) interval * 1000) {
+    st->last_stats = now;
+    g_mutex_unlock (&self->lock);
+    if (self->callbacks.post_stats)
+      self->callbacks.post_stats (self->user_data,
+          gst_tile_sender_get_stats (self));
+    g_mutex_lock (&self->lock);
+  }
+}
+
+/* Waits for the descriptors, then notes which are ready. Returns the
+ * number of pending connections that were waited on. Lock held on entry
+ * and on return, released during the wait. */
+static guint
+server_wait (GstTileSender * self, gboolean * control, gboolean * listen,
+    gboolean * udp)
+{
+  gint timeout = KEEPALIVE_INTERVAL_MS, res;
+  guint interval, i;
+
+  interval = g_atomic_int_get (&self->settings.stats_interval);
+  if (interval > 0)
+    timeout = MIN (timeout, (gint) MIN (interval, G_MAXINT));
+  g_mutex_unlock (&self->lock);
+
+  res = gst_poll_wait (self->poll, MIN (timeout, WAIT_MAX_MS) * GST_MSECOND);
+  if (res < 0 && errno != EINTR && errno != EBUSY) {
+    GST_ERROR_OBJECT (self->log_object, "poll: %s", g_strerror (errno));
+    g_usleep (10000);
+  }
+
+  g_mutex_lock (&self->lock);
+  /* after a failed wait the results are those of an older one */
+  *control = res > 0 && poll_ready (self, &self->control_pfd);
+  *listen = res > 0 && gst_poll_fd_can_read (self->poll, &self->listen_pfd);
+  *udp = res > 0 && self->udp_pfd.fd >= 0 &&
+      gst_poll_fd_can_read (self->poll, &self->udp_pfd);
+  for (i = 0; i < self->n_pending; i++)
+    self->pending[i].ready = res > 0 &&
+        poll_ready (self, &self->pending[i].pfd);
+  return self->n_pending;
+}
+
+gpointer
+gst_tile_sender_server_thread (gpointer data)
+{
+  GstTileSender *self = data;
+  ServerState st;
+
+  st.payload = g_byte_array_new ();
+  st.last_keepalive = st.last_stats = g_get_monotonic_time ();
+
+  g_mutex_lock (&self->lock);
+  poll_add (self, &self->listen_pfd, self->listen_fd);
+  poll_add (self, &self->udp_pfd, self->udp_fd);
+  gst_poll_fd_init (&self->control_pfd);
+  while (self->running) {
+    gboolean control, listen, udp;
+    guint n_polled = server_wait (self, &control, &listen, &udp);
+    gint64 now;
+
+    if (control) {
+      g_mutex_unlock (&self->lock);
+      server_read_control (self, st.payload);
+      g_mutex_lock (&self->lock);
+    }
+    if (!self->running)
+      break;
+    if (udp)
+      handle_udp_hello (self);
+    if (listen)
+      server_accept (self);
+    now = g_get_monotonic_time ();
+    server_handshakes (self, n_polled, now);
+    server_timers (self, &st, now);
+
+    g_mutex_unlock (&self->lock);
+    flush_notices (self);
+    g_mutex_lock (&self->lock);
+  }
+  g_mutex_unlock (&self->lock);
+  flush_notices (self);
+  g_byte_array_unref (st.payload);
+  return NULL;
+}

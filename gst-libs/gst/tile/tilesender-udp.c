@@ -1,0 +1,140 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* GstTileSender, protocol=udp: a tile as a batch of datagrams (a 32-byte
+ * header and packet_size payload bytes each, gathered from the frame
+ * without a copy), sent with sendmmsg() and UDP GSO, paced to a bitrate. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include "tilesender-private.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <sys/socket.h>
+
+static const guint8 udp_zeros[GST_TILE_WIRE_MAX_PACKET_PAYLOAD];
+
+void
+gst_tile_sender_udp_scratch_clear (GstTileSenderUdpScratch * sc)
+{
+  g_free (sc->headers);
+  g_free (sc->iov);
+  g_free (sc->msgs);
+  memset (sc, 0, sizeof (*sc));
+}
+
+/* Sleeps until @bytes more may leave at @rate bits/s. */
+static void
+udp_pace (GstTileSenderUdpScratch * sc, gsize bytes, guint64 rate)
+{
+  gint64 now = (gint64) gst_util_get_timestamp ();
+
+  if (sc->pace_next < now - 1000000)
+    sc->pace_next = now;        /* no credit for idle time beyond 1 ms */
+  sc->pace_next += gst_util_uint64_scale (bytes * 8, GST_SECOND, rate);
+  if (sc->pace_next > now) {
+    struct timespec ts;
+
+    ts.tv_sec = sc->pace_next / GST_SECOND;
+    ts.tv_nsec = sc->pace_next % GST_SECOND;
+    while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+        EINTR);
+  }
+}
+
+/* Fills @sc with the @n datagrams of a tile, @per_msg to a message (GSO),
+ * and returns the number of messages. */
+static guint
+udp_build_messages (GstTileSenderUdpScratch * sc, const GstTileSenderUnit * u,
+    const GstTileSenderFrame * frame, const GstTileWireTile * tile, guint ps,
+    guint n, guint per_msg)
+{
+  GstTileWirePacketHeader ph;
+  const guint8 *data = frame->map.data + tile->offset;
+  guint n_msgs, i, j;
+
+  if (n > sc->alloc) {
+    sc->headers = g_realloc (sc->headers, (gsize) n *
+        GST_TILE_WIRE_PACKET_HEADER_SIZE);
+    sc->iov = g_realloc (sc->iov, sizeof (struct iovec) * 3 * n);
+    sc->msgs = g_realloc (sc->msgs, sizeof (struct mmsghdr) * n);
+    sc->alloc = n;
+  }
+
+  ph.unit = u->index;
+  ph.generation = frame->generation;
+  ph.frame = frame->number;
+  ph.timestamp = frame->timestamp;
+  for (i = 0; i < n; i++) {
+    guint8 *h = sc->headers + (gsize) i * GST_TILE_WIRE_PACKET_HEADER_SIZE;
+    gsize off = (gsize) i * ps, len = MIN (ps, tile->size - off);
+    struct iovec *iov = &sc->iov[3 * i];
+
+    ph.offset = off;
+    gst_tile_wire_packet_header_write (h, &ph);
+    iov[0].iov_base = h;
+    iov[0].iov_len = GST_TILE_WIRE_PACKET_HEADER_SIZE;
+    iov[1].iov_base = (guint8 *) data + off;
+    iov[1].iov_len = len;
+    iov[2].iov_base = (guint8 *) udp_zeros;
+    iov[2].iov_len = ps - len;
+  }
+  n_msgs = (n + per_msg - 1) / per_msg;
+  for (j = 0; j < n_msgs; j++) {
+    struct msghdr *m = &sc->msgs[j].msg_hdr;
+
+    memset (m, 0, sizeof (*m));
+    m->msg_iov = &sc->iov[3 * j * per_msg];
+    m->msg_iovlen = 3 * MIN (per_msg, n - j * per_msg);
+  }
+  return n_msgs;
+}
+
+/* Sends one tile as datagrams of a 32-byte header and @ps payload bytes,
+ * the last one padded. The payload is gathered straight from the frame
+ * (iovecs, no copy); with GSO one message carries up to 64 datagrams, and
+ * sendmmsg() sends up to 64 messages per system call. */
+gboolean
+gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
+    GstTileSenderUdpScratch * sc, gint fd, const GstTileSenderFrame * frame,
+    const GstTileWireTile * tile, guint ps, guint64 rate, guint64 * n_packets,
+    GError ** error)
+{
+  guint seg = GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
+  guint n = gst_tile_wire_packets_per_tile (tile->size, ps);
+  guint per_msg = 1, n_msgs, batch, j;
+
+  if (u->gso)
+    per_msg = CLAMP (65000 / seg, 1, 64);
+  n_msgs = udp_build_messages (sc, u, frame, tile, ps, n, per_msg);
+
+  /* paced: bursts of at most 64 KiB */
+  batch = rate ? MAX (1, 65536 / (per_msg * seg)) : 64;
+  for (j = 0; j < n_msgs;) {
+    gint r = gst_tile_net_udp_send_batch (fd, &sc->msgs[j], MIN (batch,
+            n_msgs - j), error);
+
+    if (r < 0)
+      return FALSE;
+    if (rate) {
+      guint k, pk = 0;
+
+      for (k = j; k < j + r; k++)
+        pk += sc->msgs[k].msg_hdr.msg_iovlen / 3;
+      udp_pace (sc, (gsize) pk * (seg + 28), rate);
+    }
+    j += r;
+  }
+  *n_packets = n;
+  return TRUE;
+}

@@ -1,0 +1,205 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* GstTileSender's units: the frames queued to them, their threads (each
+ * sends its tile of every frame: over TCP a tile header and the rows,
+ * over UDP datagrams, see tilesender-udp.c) and their connections. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include "tilesender-private.h"
+
+/* One unit is done with @frame (sent its tile, or could not). Lock held.
+ * The frame stops counting as in flight the moment its last tile is out.
+ * Returns the frame when the caller must free it with frame_free() (after
+ * releasing the lock), NULL otherwise. */
+static GstTileSenderFrame *
+frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
+    gboolean ok)
+{
+  if (!ok)
+    frame->failed = TRUE;
+  if (--frame->remaining > 0)
+    return NULL;
+  if (!frame->failed)
+    self->frames_sent++;
+  self->in_flight--;
+  g_cond_broadcast (&self->cond);
+  return frame;
+}
+
+static void
+frame_free (GstTileSenderFrame * frame)
+{
+  if (!frame)
+    return;
+  gst_buffer_unmap (frame->buffer, &frame->map);
+  gst_buffer_unref (frame->buffer);
+  g_free (frame);
+}
+
+/* frame_done_locked() and, when that was the last unit, frame_free()
+ * outside the lock. Lock held, and held again on return. */
+void
+gst_tile_sender_frame_release_locked (GstTileSender * self,
+    GstTileSenderFrame * frame, gboolean ok)
+{
+  frame = frame_done_locked (self, frame, ok);
+  if (!frame)
+    return;
+  g_mutex_unlock (&self->lock);
+  frame_free (frame);
+  g_mutex_lock (&self->lock);
+}
+
+/* Closes the data connections of the current generation. Lock held. A unit
+ * in the middle of a send() is woken by the shutdown() and closes its own
+ * descriptor afterwards. */
+void
+gst_tile_sender_close_data_locked (GstTileSender * self)
+{
+  guint i;
+
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
+    GstTileSenderUnit *u = &self->units[i];
+
+    if (u->fd < 0)
+      continue;
+    if (u->sending) {
+      gst_tile_net_shutdown (u->fd);
+      u->close_pending = TRUE;
+      u->fd = -1;
+    } else {
+      gst_tile_net_close (&u->fd);
+    }
+  }
+  self->n_connected = 0;
+}
+
+/* Waits until every queued frame has been sent (or the sender stops).
+ * Lock held. */
+gboolean
+gst_tile_sender_drain_locked (GstTileSender * self)
+{
+  gint64 end = g_get_monotonic_time () + DRAIN_TIMEOUT_US;
+
+  while (self->in_flight > 0 && self->running) {
+    if (!g_cond_wait_until (&self->cond, &self->lock, end)) {
+      GST_WARNING_OBJECT (self->log_object,
+          "%u frames still in flight after %d s", self->in_flight,
+          (gint) (DRAIN_TIMEOUT_US / G_USEC_PER_SEC));
+      return FALSE;
+    }
+  }
+  return self->in_flight == 0;
+}
+
+/* Sends the tile of @frame that unit @u carries on @fd, unlocked. */
+static gboolean
+unit_send_tile (GstTileSenderUnit * u, GstTileSenderUdpScratch * sc, gint fd,
+    const GstTileSenderFrame * frame, const GstTileWireTile * tile,
+    guint ps, guint64 rate, guint64 * n_packets, GError ** err)
+{
+  GstTileSender *self = u->sender;
+  GstTileWireTileHeader th;
+  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
+
+  if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP)
+    return gst_tile_sender_send_tile_udp (u, sc, fd, frame, tile, ps, rate,
+        n_packets, err);
+
+  th.generation = frame->generation;
+  th.frame = frame->number;
+  th.timestamp = frame->timestamp;
+  th.size = tile->size;
+  th.flags = 0;
+  gst_tile_wire_tile_header_write (hdr, &th);
+  /* MSG_MORE: the header leaves in the same segment as the tile start */
+  return gst_tile_net_write_more (fd, hdr, sizeof (hdr), err) &&
+      gst_tile_net_write_all (fd, frame->map.data + tile->offset,
+      tile->size, g_atomic_int_get (&self->settings.chunk_size), err);
+}
+
+/* Counts what a unit sent and settles the frame and the connection after
+ * a send. Lock held. */
+static void
+unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
+    gboolean ok, guint64 bytes, guint64 n_packets, gint64 t0, GError * err)
+{
+  GstTileSender *self = u->sender;
+
+  u->sending = FALSE;
+  u->busy_ns += (g_get_monotonic_time () - t0) * 1000;
+  if (ok) {
+    u->bytes += bytes;
+    u->frames++;
+    u->packets += n_packets;
+    self->packets_sent += n_packets;
+    self->bytes_sent += bytes;
+  }
+  if (u->close_pending) {
+    gst_tile_net_close (&fd);
+    u->close_pending = FALSE;
+  } else if (!ok) {
+    GST_INFO_OBJECT (self->log_object, "unit %u: %s", u->index, err->message);
+    gst_tile_sender_end_session_locked (self, err->message);
+  }
+  gst_tile_sender_frame_release_locked (self, frame, ok);
+}
+
+gpointer
+gst_tile_sender_unit_thread (gpointer data)
+{
+  GstTileSenderUnit *u = data;
+  GstTileSender *self = u->sender;
+  GstTileSenderUdpScratch sc = { 0 };
+
+  g_mutex_lock (&self->lock);
+  while (TRUE) {
+    GstTileSenderFrame *frame;
+    GstTileWireTile tile;
+    guint64 rate, n_packets = 0;
+    guint ps;
+    GError *err = NULL;
+    gint fd;
+    gint64 t0;
+    gboolean ok;
+
+    while (self->running && g_queue_is_empty (&u->queue))
+      g_cond_wait (&u->cond, &self->lock);
+    if (!self->running)
+      break;
+    frame = g_queue_pop_head (&u->queue);
+    fd = u->fd;
+    if (fd < 0 || frame->generation != self->config.generation) {
+      gst_tile_sender_frame_release_locked (self, frame, FALSE);
+      continue;
+    }
+    /* copies: a caps change may replace the config while we send */
+    tile = self->config.tiles[u->index];
+    ps = self->config.packet_size;
+    rate = self->settings.pacing_bitrate / self->config.n_tiles;
+    u->sending = TRUE;
+    g_mutex_unlock (&self->lock);
+
+    t0 = g_get_monotonic_time ();
+    ok = unit_send_tile (u, &sc, fd, frame, &tile, ps, rate, &n_packets, &err);
+
+    g_mutex_lock (&self->lock);
+    unit_sent_locked (u, frame, fd, ok, n_packets ? n_packets * (ps +
+            GST_TILE_WIRE_PACKET_HEADER_SIZE) : tile.size +
+        GST_TILE_WIRE_TILE_HEADER_SIZE, n_packets, t0, err);
+    g_clear_error (&err);
+  }
+  g_mutex_unlock (&self->lock);
+  gst_tile_sender_udp_scratch_clear (&sc);
+  return NULL;
+}

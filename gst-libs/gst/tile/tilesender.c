@@ -1,0 +1,797 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:gsttilesender
+ * @title: GstTileSender
+ * @short_description: the sending end of a tile session
+ * @see_also: #GstTileWireConfig, tilesink
+ *
+ * A #GstTileSender listens on a TCP port and serves one receiver at a
+ * time, as docs/wire-protocol.md describes: the handshake (HELLO, CONFIG,
+ * one UNIT_HELLO per unit, over TCP or as UDP datagrams), a CONFIG per caps
+ * change, keep-alives, the receiver's STATS and, over UDP, its ACKs. Each
+ * frame given to gst_tile_sender_push() is admitted whole or dropped whole;
+ * an admitted frame is queued, without a copy, to one thread per unit,
+ * which sends its tile (a tile header and the rows over TCP, or datagrams
+ * over UDP).
+ *
+ * Threads: the caller's (push, set_caps, send_eos: the streaming thread of
+ * tilesink), the server thread (accept, handshakes, control messages,
+ * keep-alives, the stats callback) and one thread per unit. `lock` guards
+ * the session; no thread holds it while sending or receiving data, and the
+ * callbacks are called without it.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include "tilesender-private.h"
+#include "tilestats.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY (gst_tile_sender_debug);
+
+static void
+debug_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    GST_DEBUG_CATEGORY_INIT (gst_tile_sender_debug, "tilesender", 0,
+        "The sending end of a tile session");
+    g_once_init_leave (&done, 1);
+  }
+}
+
+/**
+ * gst_tile_sender_settings_init:
+ * @settings: (out caller-allocates): settings to fill in
+ *
+ * Sets @settings to the defaults: TCP on 0.0.0.0 port 7000, 4 units,
+ * 1 MiB chunks, 16 MiB send buffers, 2 frames in flight, stats every
+ * second, a 5 s handshake timeout; for UDP 1408-byte packets, GSO when
+ * the kernel has it, unpaced.
+ */
+void
+gst_tile_sender_settings_init (GstTileSenderSettings * settings)
+{
+  g_return_if_fail (settings != NULL);
+
+  memset (settings, 0, sizeof (*settings));
+  settings->address = GST_TILE_SENDER_DEFAULT_ADDRESS;
+  settings->port = GST_TILE_SENDER_DEFAULT_PORT;
+  settings->n_units = GST_TILE_SENDER_DEFAULT_UNITS;
+  settings->protocol = GST_TILE_WIRE_PROTOCOL_TCP;
+  settings->chunk_size = GST_TILE_SENDER_DEFAULT_CHUNK_SIZE;
+  settings->send_buffer_size = GST_TILE_SENDER_DEFAULT_SEND_BUFFER_SIZE;
+  settings->max_in_flight = GST_TILE_SENDER_DEFAULT_MAX_IN_FLIGHT;
+  settings->stats_interval = GST_TILE_SENDER_DEFAULT_STATS_INTERVAL;
+  settings->handshake_timeout = GST_TILE_SENDER_DEFAULT_HANDSHAKE_TIMEOUT;
+  settings->packet_size = GST_TILE_SENDER_DEFAULT_PACKET_SIZE;
+  settings->gso = TRUE;
+  settings->gso_required = FALSE;
+  settings->pacing_bitrate = GST_TILE_SENDER_DEFAULT_PACING_BITRATE;
+}
+
+/**
+ * gst_tile_sender_new:
+ * @settings: how to listen and send; copied
+ * @callbacks: (nullable): what the owner does for the sender; copied
+ * @user_data: passed to the callbacks
+ * @log_object: (nullable): the object to log as (tilesink); not
+ *     referenced, it must outlive the sender
+ *
+ * Makes a sender that is not listening yet: see gst_tile_sender_start().
+ *
+ * Returns: (transfer full): a new #GstTileSender, for gst_tile_sender_free()
+ */
+GstTileSender *
+gst_tile_sender_new (const GstTileSenderSettings * settings,
+    const GstTileSenderCallbacks * callbacks, gpointer user_data,
+    GstObject * log_object)
+{
+  GstTileSender *self;
+  guint i;
+
+  g_return_val_if_fail (settings != NULL, NULL);
+  g_return_val_if_fail (settings->n_units >= 1 &&
+      settings->n_units <= GST_TILE_WIRE_MAX_UNITS, NULL);
+
+  debug_init ();
+
+  self = g_new0 (GstTileSender, 1);
+  self->settings = *settings;
+  self->address = g_strdup (settings->address ? settings->address :
+      GST_TILE_SENDER_DEFAULT_ADDRESS);
+  self->settings.address = self->address;
+  if (callbacks)
+    self->callbacks = *callbacks;
+  self->user_data = user_data;
+  self->log_object = log_object;
+
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  g_queue_init (&self->notices);
+  self->listen_fd = -1;
+  self->udp_fd = -1;
+  self->control_fd = -1;
+  self->pending = g_new0 (GstTileSenderPending, MAX_PENDING);
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
+    self->units[i].sender = self;
+    self->units[i].index = i;
+    self->units[i].fd = -1;
+    g_queue_init (&self->units[i].queue);
+    g_cond_init (&self->units[i].cond);
+  }
+  return self;
+}
+
+/**
+ * gst_tile_sender_free:
+ * @sender: (transfer full): a #GstTileSender
+ *
+ * Stops @sender if it runs and frees it.
+ */
+void
+gst_tile_sender_free (GstTileSender * sender)
+{
+  guint i;
+
+  if (!sender)
+    return;
+  gst_tile_sender_stop (sender);
+  g_free (sender->pending);
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
+    g_cond_clear (&sender->units[i].cond);
+  if (sender->receiver_stats)
+    gst_structure_free (sender->receiver_stats);
+  g_mutex_clear (&sender->lock);
+  g_cond_clear (&sender->cond);
+  g_free (sender->address);
+  g_free (sender);
+}
+
+/* Ends the session with the current receiver. Lock held. The control
+ * descriptor is only shut down here, which makes it readable and so wakes
+ * the server thread: that thread, which polls it, closes it. */
+void
+gst_tile_sender_end_session_locked (GstTileSender * self, const gchar * why)
+{
+  if (self->control_fd < 0 || self->control_dead)
+    return;
+  GST_INFO_OBJECT (self->log_object, "receiver session ends: %s", why);
+  self->control_dead = TRUE;
+  gst_tile_sender_close_data_locked (self);
+  gst_tile_net_shutdown (self->control_fd);
+  self->disconnects++;
+}
+
+static gboolean
+session_ready_locked (GstTileSender * self)
+{
+  /* over UDP the receiver's window must be known too: its first ACK */
+  return self->control_fd >= 0 && !self->control_dead && self->have_config &&
+      self->n_connected == self->config.n_tiles && !self->eos_sent &&
+      (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP ||
+      self->ack_window > 0);
+}
+
+/* Control messages are small; a receiver that does not read its control
+ * connection any more is treated as gone instead of blocking us. Lock
+ * held. */
+gboolean
+gst_tile_sender_send_control_locked (GstTileSender * self,
+    const GByteArray * message)
+{
+  GError *err = NULL;
+
+  if (self->control_fd < 0 || self->control_dead)
+    return FALSE;
+  if (!gst_tile_net_send_now (self->control_fd, message->data, message->len,
+          &err)) {
+    gst_tile_sender_end_session_locked (self, g_error_matches (err,
+            G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK) ?
+        "control connection stalled" : err->message);
+    g_clear_error (&err);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_tile_sender_send_config_locked (GstTileSender * self)
+{
+  GByteArray *p = g_byte_array_new ();
+  GError *err = NULL;
+  gboolean ret;
+
+  /* a new generation: nothing of it is in flight yet, and the receiver's
+   * window is unknown until its first acknowledgement (sent once its unit
+   * sockets are up) */
+  self->acked_next = self->next_frame;
+  self->ack_window = 0;
+  self->ack_progress_us = g_get_monotonic_time ();
+  ret = gst_tile_wire_config_pack (&self->config, p, &err);
+  if (!ret) {
+    GST_ERROR_OBJECT (self->log_object, "cannot pack CONFIG: %s", err->message);
+    g_clear_error (&err);
+  } else {
+    ret = gst_tile_sender_send_control_locked (self, p);
+  }
+  g_byte_array_unref (p);
+  return ret;
+}
+
+/* Resets the session and its statistics for a start. Lock held. */
+static void
+reset_locked (GstTileSender * self)
+{
+  guint i;
+
+  self->have_config = FALSE;
+  self->next_frame = 0;
+  self->in_flight = 0;
+  self->eos_sent = FALSE;
+  self->frames_sent = self->frames_dropped = self->frames_unsent = 0;
+  self->frames_window = 0;
+  self->bytes_sent = self->packets_sent = 0;
+  self->clients = self->disconnects = self->refused = 0;
+  self->granted_send_buffer = 0;
+  if (self->receiver_stats)
+    gst_structure_free (self->receiver_stats);
+  self->receiver_stats = NULL;
+  memset (&self->config, 0, sizeof (self->config));
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
+    self->units[i].bytes = self->units[i].busy_ns = self->units[i].frames = 0;
+    self->units[i].packets = 0;
+  }
+}
+
+/* The listening socket and, for protocol=udp, the UDP socket with the same
+ * address and port number that takes the units' UNIT_HELLO datagrams. */
+static gboolean
+open_sockets (GstTileSender * self, guint * bound, GError ** error)
+{
+  GError *err = NULL;
+  gint fd, udp_fd = -1;
+
+  fd = gst_tile_net_listen (self->address, self->settings.port, bound, error);
+  if (fd < 0)
+    return FALSE;
+  /* accepted connections inherit this, so it applies from the first byte */
+  gst_tile_net_set_buffer_size (fd, TRUE, self->settings.send_buffer_size);
+  if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
+    struct sockaddr_storage ss;
+    guint sl = gst_tile_net_address (fd, FALSE, &ss);
+
+    udp_fd = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, &err);
+    if (udp_fd < 0) {
+      g_set_error (error, err->domain, err->code, "%s on %s port %u",
+          err->message, self->address, *bound);
+      g_clear_error (&err);
+      gst_tile_net_close (&fd);
+      return FALSE;
+    }
+  }
+  self->listen_fd = fd;
+  self->udp_fd = udp_fd;
+  return TRUE;
+}
+
+/**
+ * gst_tile_sender_start:
+ * @sender: a #GstTileSender that is not running
+ * @error: where to put why it cannot listen
+ *
+ * Listens (TCP, and for %GST_TILE_WIRE_PROTOCOL_UDP a UDP socket on the
+ * same port number for the units' UNIT_HELLO datagrams) and starts the
+ * server thread and one thread per unit. Frames are sent once caps are set
+ * (gst_tile_sender_set_caps()) and a receiver has connected all its units.
+ * A stopped sender may be started again; its statistics start from zero.
+ *
+ * Returns: the port listened on, or 0 on error
+ */
+guint
+gst_tile_sender_start (GstTileSender * sender, GError ** error)
+{
+  GstTileSender *self = sender;
+  guint bound = 0, i;
+
+  g_return_val_if_fail (sender != NULL, 0);
+  g_return_val_if_fail (sender->server_thread == NULL, 0);
+
+  if (!open_sockets (self, &bound, error))
+    return 0;
+  GST_INFO_OBJECT (self->log_object, "listening on %s port %u",
+      self->address, bound);
+
+  g_mutex_lock (&self->lock);
+  self->poll = gst_poll_new (TRUE);
+  self->bound_port = bound;
+  self->running = TRUE;
+  reset_locked (self);
+  self->n_threads = self->settings.n_units;
+  for (i = 0; i < self->n_threads; i++) {
+    gchar *name = g_strdup_printf ("tilesink-unit%u", i);
+
+    self->units[i].thread =
+        g_thread_new (name, gst_tile_sender_unit_thread, &self->units[i]);
+    g_free (name);
+  }
+  self->server_thread = g_thread_new ("tilesink-server",
+      gst_tile_sender_server_thread, self);
+  g_mutex_unlock (&self->lock);
+  return bound;
+}
+
+/**
+ * gst_tile_sender_stop:
+ * @sender: a #GstTileSender
+ *
+ * Ends the session, stops the threads, drops the frames not sent yet and
+ * closes every socket. The statistics stay readable. Does nothing when
+ * @sender is not running.
+ */
+void
+gst_tile_sender_stop (GstTileSender * sender)
+{
+  GstTileSender *self = sender;
+  GstTileSenderFrame *frame;
+  guint i, n;
+
+  g_return_if_fail (sender != NULL);
+
+  g_mutex_lock (&self->lock);
+  if (!self->server_thread) {
+    g_mutex_unlock (&self->lock);
+    return;
+  }
+  self->running = FALSE;
+  gst_tile_sender_end_session_locked (self, "stopping");
+  for (i = 0; i < self->n_threads; i++)
+    g_cond_broadcast (&self->units[i].cond);
+  g_cond_broadcast (&self->cond);
+  gst_poll_set_flushing (self->poll, TRUE);
+  n = self->n_threads;
+  g_mutex_unlock (&self->lock);
+
+  g_thread_join (self->server_thread);
+  self->server_thread = NULL;
+  for (i = 0; i < n; i++) {
+    g_thread_join (self->units[i].thread);
+    self->units[i].thread = NULL;
+    g_mutex_lock (&self->lock);
+    while ((frame = g_queue_pop_head (&self->units[i].queue)))
+      gst_tile_sender_frame_release_locked (self, frame, FALSE);
+    g_mutex_unlock (&self->lock);
+  }
+
+  g_mutex_lock (&self->lock);
+  gst_tile_sender_close_data_locked (self);
+  gst_tile_net_close (&self->control_fd);
+  while (self->n_pending > 0)
+    gst_tile_sender_close_pending_locked (self, self->n_pending - 1);
+  gst_tile_net_close (&self->listen_fd);
+  gst_tile_net_close (&self->udp_fd);
+  gst_poll_free (self->poll);
+  self->poll = NULL;
+  self->n_threads = 0;
+  self->bound_port = 0;
+  self->have_config = FALSE;
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * gst_tile_sender_set_caps:
+ * @sender: a running #GstTileSender
+ * @caps: the caps of the frames to come, as gst_caps_to_string() writes
+ *     them
+ * @tiling: how a frame of @caps is cut into tiles, for at most the units
+ *     @sender was made with
+ * @error: where to put why the caps cannot be described to a receiver
+ *
+ * Starts a new generation: the frames already admitted go out first (for
+ * up to 5 s), then the data connections of the old generation close and a
+ * receiver gets a CONFIG with the new caps and tiles, and reconnects its
+ * units.
+ *
+ * Returns: %TRUE when the new generation is set
+ */
+gboolean
+gst_tile_sender_set_caps (GstTileSender * sender, const gchar * caps,
+    const GstBcTiling * tiling, GError ** error)
+{
+  GstTileSender *self = sender;
+  GstTileWireConfig *config;
+
+  g_return_val_if_fail (sender != NULL, FALSE);
+  g_return_val_if_fail (caps != NULL && tiling != NULL, FALSE);
+
+  if (tiling->n_tiles > self->settings.n_units) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "%u tiles, but the sender has %u units", tiling->n_tiles,
+        self->settings.n_units);
+    return FALSE;
+  }
+  config = g_new0 (GstTileWireConfig, 1);
+  config->n_units = self->settings.n_units;
+  config->chunk_size = g_atomic_int_get (&self->settings.chunk_size);
+  config->protocol = self->settings.protocol;
+  if (config->protocol == GST_TILE_WIRE_PROTOCOL_UDP)
+    config->packet_size = self->settings.packet_size;
+  if (!gst_tile_wire_config_set_tiling (config, tiling, error) ||
+      !gst_tile_wire_config_set_caps (config, caps, error)) {
+    g_free (config);
+    return FALSE;
+  }
+
+  g_mutex_lock (&self->lock);
+  if (self->have_config && self->control_fd >= 0) {
+    /* the frames of the old caps go out first; closing their connections
+     * tells the receiver that generation is over */
+    if (!gst_tile_sender_drain_locked (self))
+      gst_tile_sender_end_session_locked (self,
+          "frames of the old caps could not be sent");
+    gst_tile_sender_close_data_locked (self);
+  }
+  config->generation = self->config.generation + 1;
+  config->token = self->token;
+  self->config = *config;
+  self->frame_size = config->frame_size;
+  self->have_config = TRUE;
+  GST_INFO_OBJECT (self->log_object, "generation %u: %u tiles of %"
+      G_GSIZE_FORMAT " byte frames, caps %s", config->generation,
+      tiling->n_tiles, self->frame_size, caps);
+  if (self->control_fd >= 0)
+    gst_tile_sender_send_config_locked (self);
+  g_mutex_unlock (&self->lock);
+  g_free (config);
+  return TRUE;
+}
+
+/* Whether a frame may go now; counts the ones that may not. Lock held. */
+static GstTileSenderPushResult
+admit_locked (GstTileSender * self)
+{
+  if (!session_ready_locked (self)) {
+    self->frames_unsent++;
+    GST_LOG_OBJECT (self->log_object, "no receiver, frame not sent");
+    return GST_TILE_SENDER_PUSH_UNSENT;
+  }
+  if (self->config.protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
+      self->next_frame - self->acked_next >= self->ack_window &&
+      g_get_monotonic_time () - self->ack_progress_us < ACK_STALL_US) {
+    /* UDP has no back-pressure of its own: beyond the receiver's window
+     * its socket buffers would overflow and every frame come out with
+     * gaps, so whole frames are dropped here instead. (Acknowledgements
+     * that stop for ACK_STALL_US, whole frames lost say, open the window:
+     * the receiver completes a frame only once a newer one arrives.) */
+    self->frames_dropped++;
+    self->frames_window++;
+    GST_DEBUG_OBJECT (self->log_object,
+        "receiver window of %u frames full, dropping one", self->ack_window);
+    return GST_TILE_SENDER_PUSH_DROPPED_WINDOW;
+  }
+  if (self->in_flight >=
+      (guint) g_atomic_int_get (&self->settings.max_in_flight)) {
+    self->frames_dropped++;
+    GST_DEBUG_OBJECT (self->log_object, "%u frames in flight, dropping one",
+        self->in_flight);
+    return GST_TILE_SENDER_PUSH_DROPPED;
+  }
+  return GST_TILE_SENDER_PUSH_QUEUED;
+}
+
+/**
+ * gst_tile_sender_push:
+ * @sender: a running #GstTileSender
+ * @buffer: a frame of the current caps; referenced (not copied) until
+ *     every unit has sent its tile
+ * @error: where to put why the frame is not one
+ *
+ * Admits the frame whole and queues it to every unit, or drops it whole:
+ * while no receiver is ready (counted as unsent), while @max_in_flight
+ * frames are still on their way, or over UDP while the receiver's window
+ * is full (counted as dropped). Never blocks on the network.
+ *
+ * Returns: what happened to the frame; %GST_TILE_SENDER_PUSH_ERROR with
+ *     @error set (%GST_STREAM_ERROR_FORMAT: the size is not the caps'
+ *     frame size; %GST_RESOURCE_ERROR_READ: it cannot be mapped)
+ */
+GstTileSenderPushResult
+gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
+    GError ** error)
+{
+  GstTileSender *self = sender;
+  GstTileSenderFrame *frame;
+  GstTileSenderPushResult ret;
+  gsize size = gst_buffer_get_size (buffer);
+  guint64 now = gst_tile_realtime_ns ();
+  guint i, n;
+
+  g_mutex_lock (&self->lock);
+  if (size != self->frame_size) {
+    gsize want = self->frame_size;
+
+    g_mutex_unlock (&self->lock);
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "Buffer of %" G_GSIZE_FORMAT " bytes, the caps say frames have %"
+        G_GSIZE_FORMAT, size, want);
+    return GST_TILE_SENDER_PUSH_ERROR;
+  }
+  ret = admit_locked (self);
+  if (ret != GST_TILE_SENDER_PUSH_QUEUED) {
+    g_mutex_unlock (&self->lock);
+    return ret;
+  }
+
+  n = self->config.n_tiles;
+  frame = g_new (GstTileSenderFrame, 1);
+  if (!gst_buffer_map (buffer, &frame->map, GST_MAP_READ)) {
+    g_mutex_unlock (&self->lock);
+    g_free (frame);
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
+        "Could not map a buffer");
+    return GST_TILE_SENDER_PUSH_ERROR;
+  }
+  frame->buffer = gst_buffer_ref (buffer);
+  frame->remaining = n;
+  frame->failed = 0;
+  /* the stall clock of the window runs from the oldest frame not
+   * acknowledged: from now when nothing was outstanding */
+  if (self->next_frame == self->acked_next)
+    self->ack_progress_us = g_get_monotonic_time ();
+  frame->number = self->next_frame++;
+  frame->timestamp = now;
+  frame->generation = self->config.generation;
+  self->in_flight++;
+  for (i = 0; i < n; i++) {
+    g_queue_push_tail (&self->units[i].queue, frame);
+    g_cond_signal (&self->units[i].cond);
+  }
+  g_mutex_unlock (&self->lock);
+  return GST_TILE_SENDER_PUSH_QUEUED;
+}
+
+/**
+ * gst_tile_sender_send_eos:
+ * @sender: a #GstTileSender
+ *
+ * Sends the frames already admitted (for up to 5 s), closes the data
+ * connections and sends EOS to the receiver. Frames pushed afterwards are
+ * counted as unsent until gst_tile_sender_clear_eos().
+ */
+void
+gst_tile_sender_send_eos (GstTileSender * sender)
+{
+  GstTileSender *self = sender;
+
+  g_return_if_fail (sender != NULL);
+
+  g_mutex_lock (&self->lock);
+  gst_tile_sender_drain_locked (self);
+  gst_tile_sender_close_data_locked (self);
+  if (self->control_fd >= 0) {
+    GByteArray *p = g_byte_array_new ();
+
+    gst_tile_wire_eos_pack (p);
+    gst_tile_sender_send_control_locked (self, p);
+    g_byte_array_unref (p);
+    GST_INFO_OBJECT (self->log_object, "EOS sent to the receiver");
+  }
+  self->eos_sent = TRUE;
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * gst_tile_sender_clear_eos:
+ * @sender: a #GstTileSender
+ *
+ * After a flush: frames may be sent again (to a receiver that connects
+ * after the EOS).
+ */
+void
+gst_tile_sender_clear_eos (GstTileSender * sender)
+{
+  g_return_if_fail (sender != NULL);
+
+  g_mutex_lock (&sender->lock);
+  sender->eos_sent = FALSE;
+  g_mutex_unlock (&sender->lock);
+}
+
+static void
+take_unit_arrays (GstTileSender * self, GstStructure * s)
+{
+  GValue bytes = G_VALUE_INIT, busy = G_VALUE_INIT, v = G_VALUE_INIT;
+  guint i;
+
+  gst_value_array_init (&bytes, GST_TILE_WIRE_MAX_UNITS);
+  gst_value_array_init (&busy, GST_TILE_WIRE_MAX_UNITS);
+  for (i = 0; i < self->n_threads; i++) {
+    g_value_init (&v, G_TYPE_UINT64);
+    g_value_set_uint64 (&v, self->units[i].bytes);
+    gst_value_array_append_and_take_value (&bytes, &v);
+    g_value_init (&v, G_TYPE_DOUBLE);
+    g_value_set_double (&v, self->units[i].busy_ns / 1e6);
+    gst_value_array_append_and_take_value (&busy, &v);
+  }
+  gst_structure_take_value (s, "unit-bytes", &bytes);
+  gst_structure_take_value (s, "unit-busy-ms", &busy);
+}
+
+/**
+ * gst_tile_sender_get_stats:
+ * @sender: a #GstTileSender
+ *
+ * The sender's statistics (`tilesink-stats`: frames sent, dropped, unsent,
+ * bytes and packets, sessions, refusals, socket buffers, per-unit bytes
+ * and busy time) and, as `receiver`, the receiver's last STATS report.
+ * docs/elements.md lists the fields.
+ *
+ * Returns: (transfer full): a new #GstStructure
+ */
+GstStructure *
+gst_tile_sender_get_stats (GstTileSender * sender)
+{
+  GstTileSender *self = sender;
+  GstStructure *s;
+
+  g_return_val_if_fail (sender != NULL, NULL);
+
+  g_mutex_lock (&self->lock);
+  s = gst_structure_new ("tilesink-stats",
+      "frames-sent", G_TYPE_UINT64, self->frames_sent,
+      "frames-dropped", G_TYPE_UINT64, self->frames_dropped,
+      "frames-dropped-window", G_TYPE_UINT64, self->frames_window,
+      "receiver-window", G_TYPE_UINT, self->ack_window,
+      "frames-unsent", G_TYPE_UINT64, self->frames_unsent,
+      "bytes-sent", G_TYPE_UINT64, self->bytes_sent,
+      "packets-sent", G_TYPE_UINT64, self->packets_sent,
+      "protocol", G_TYPE_STRING,
+      self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ? "udp" : "tcp",
+      "gso", G_TYPE_BOOLEAN, self->units[0].gso,
+      "connected", G_TYPE_BOOLEAN, session_ready_locked (self),
+      "clients", G_TYPE_UINT, self->clients,
+      "disconnects", G_TYPE_UINT, self->disconnects,
+      "refused", G_TYPE_UINT, self->refused,
+      "units", G_TYPE_UINT, self->have_config ? self->config.n_tiles : 0,
+      "generation", G_TYPE_UINT, self->have_config ?
+      self->config.generation : 0,
+      "send-buffer-size", G_TYPE_INT, self->settings.send_buffer_size,
+      "send-buffer-granted", G_TYPE_INT, self->granted_send_buffer, NULL);
+  take_unit_arrays (self, s);
+  if (self->receiver_stats)
+    gst_structure_set (s, "receiver", GST_TYPE_STRUCTURE,
+        self->receiver_stats, NULL);
+  g_mutex_unlock (&self->lock);
+  return s;
+}
+
+/**
+ * gst_tile_sender_get_frame_counts:
+ * @sender: a #GstTileSender
+ * @sent: (out) (optional): frames sent whole
+ * @dropped: (out) (optional): frames dropped (in flight or window)
+ *
+ * The two counters a QoS message reports, read together.
+ */
+void
+gst_tile_sender_get_frame_counts (GstTileSender * sender, guint64 * sent,
+    guint64 * dropped)
+{
+  g_return_if_fail (sender != NULL);
+
+  g_mutex_lock (&sender->lock);
+  if (sent)
+    *sent = sender->frames_sent;
+  if (dropped)
+    *dropped = sender->frames_dropped;
+  g_mutex_unlock (&sender->lock);
+}
+
+/**
+ * gst_tile_sender_get_bound_port:
+ * @sender: a #GstTileSender
+ *
+ * Returns: the port @sender listens on, 0 when it is not running
+ */
+guint
+gst_tile_sender_get_bound_port (GstTileSender * sender)
+{
+  guint port;
+
+  g_return_val_if_fail (sender != NULL, 0);
+
+  g_mutex_lock (&sender->lock);
+  port = sender->bound_port;
+  g_mutex_unlock (&sender->lock);
+  return port;
+}
+
+/**
+ * gst_tile_sender_get_n_units:
+ * @sender: a #GstTileSender
+ *
+ * Returns: the units @sender was made with: the most tiles a frame is cut
+ *     into
+ */
+guint
+gst_tile_sender_get_n_units (GstTileSender * sender)
+{
+  g_return_val_if_fail (sender != NULL, 0);
+
+  return sender->settings.n_units;
+}
+
+/**
+ * gst_tile_sender_set_chunk_size:
+ * @sender: a #GstTileSender
+ * @chunk_size: bytes per send() call, at least 1
+ *
+ * Applies from the next tile; the next CONFIG announces it.
+ */
+void
+gst_tile_sender_set_chunk_size (GstTileSender * sender, guint chunk_size)
+{
+  g_return_if_fail (sender != NULL);
+  g_return_if_fail (chunk_size >= 1);
+
+  g_atomic_int_set (&sender->settings.chunk_size, chunk_size);
+}
+
+/**
+ * gst_tile_sender_set_max_in_flight:
+ * @sender: a #GstTileSender
+ * @max_in_flight: frames that may still be on their way, at least 1
+ *
+ * Applies from the next gst_tile_sender_push().
+ */
+void
+gst_tile_sender_set_max_in_flight (GstTileSender * sender, guint max_in_flight)
+{
+  g_return_if_fail (sender != NULL);
+  g_return_if_fail (max_in_flight >= 1);
+
+  g_atomic_int_set (&sender->settings.max_in_flight, max_in_flight);
+}
+
+/**
+ * gst_tile_sender_set_pacing_bitrate:
+ * @sender: a #GstTileSender
+ * @bitrate: bits/s of all units together, datagram headers included;
+ *     0 for as fast as possible
+ *
+ * protocol=udp: applies from the next tile.
+ */
+void
+gst_tile_sender_set_pacing_bitrate (GstTileSender * sender, guint64 bitrate)
+{
+  g_return_if_fail (sender != NULL);
+
+  g_mutex_lock (&sender->lock);
+  sender->settings.pacing_bitrate = bitrate;
+  g_mutex_unlock (&sender->lock);
+}
+
+/**
+ * gst_tile_sender_set_stats_interval:
+ * @sender: a #GstTileSender
+ * @interval_ms: call the stats callback every this many ms, 0 for never
+ */
+void
+gst_tile_sender_set_stats_interval (GstTileSender * sender, guint interval_ms)
+{
+  g_return_if_fail (sender != NULL);
+
+  g_atomic_int_set (&sender->settings.stats_interval, interval_ms);
+}

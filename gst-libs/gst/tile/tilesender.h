@@ -1,0 +1,187 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __GST_TILE_SENDER_H__
+#define __GST_TILE_SENDER_H__
+
+#include <gst/tile/tile-prelude.h>
+#include <gst/bc/bctiling.h>
+#include <gst/tile/tilewire.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GstTileSender:
+ *
+ * The sending end of a tile session, as tilesink runs it: it listens,
+ * serves one receiver at a time (handshake, CONFIG per caps, keep-alives,
+ * the receiver's STATS and ACKs) and sends every admitted frame as tiles,
+ * one thread and one TCP connection or UDP socket per unit. Opaque.
+ */
+typedef struct _GstTileSender GstTileSender;
+
+#define GST_TILE_SENDER_DEFAULT_ADDRESS "0.0.0.0"
+#define GST_TILE_SENDER_DEFAULT_PORT 7000
+#define GST_TILE_SENDER_DEFAULT_UNITS 4
+#define GST_TILE_SENDER_DEFAULT_CHUNK_SIZE (1 << 20)
+#define GST_TILE_SENDER_DEFAULT_SEND_BUFFER_SIZE (16 << 20)
+#define GST_TILE_SENDER_DEFAULT_MAX_IN_FLIGHT 2
+#define GST_TILE_SENDER_DEFAULT_STATS_INTERVAL 1000
+#define GST_TILE_SENDER_DEFAULT_HANDSHAKE_TIMEOUT 5000
+#define GST_TILE_SENDER_DEFAULT_PACKET_SIZE 1408
+#define GST_TILE_SENDER_DEFAULT_PACING_BITRATE 0
+
+/**
+ * GstTileSenderSettings:
+ * @address: address to listen on (host name or numeric IPv4/IPv6)
+ * @port: TCP port to listen on, 0 for a free one
+ * @n_units: tiles per frame, 1 to %GST_TILE_WIRE_MAX_UNITS
+ * @protocol: data transport
+ * @chunk_size: bytes per send() call (TCP)
+ * @send_buffer_size: socket send buffer to ask for per unit, 0 for the
+ *     kernel's default
+ * @max_in_flight: frames that may still be on their way; one more is
+ *     dropped whole
+ * @stats_interval: call the stats callback every this many ms, 0 never
+ * @handshake_timeout: ms a new connection has for its first message
+ * @packet_size: UDP: payload bytes per datagram
+ * @gso: UDP: use segmentation offload (UDP_SEGMENT) when the kernel has it
+ * @gso_required: UDP: report an error and end the session when it has not
+ * @pacing_bitrate: UDP: bits/s all units together may send, 0 unpaced
+ *
+ * What a #GstTileSender is made with; gst_tile_sender_settings_init() fills
+ * in the defaults (tilesink's property defaults).
+ */
+typedef struct
+{
+  const gchar *address;
+  guint port;
+  guint n_units;
+  GstTileWireProtocol protocol;
+  guint chunk_size;
+  gint send_buffer_size;
+  guint max_in_flight;
+  guint stats_interval;
+  guint handshake_timeout;
+  guint packet_size;
+  gboolean gso;
+  gboolean gso_required;
+  guint64 pacing_bitrate;
+} GstTileSenderSettings;
+
+/**
+ * GstTileSenderCallbacks:
+ * @post_stats: every @stats_interval ms: the statistics (transfer full), as
+ *     gst_tile_sender_get_stats() gives them
+ * @buffer_warning: the kernel granted a unit's socket a smaller send buffer
+ *     than asked for (@granted is what Linux reports: twice the usable
+ *     size)
+ * @post_error: the session cannot go on as set up (gso_required on a
+ *     kernel without UDP GSO); @error is in a GStreamer error domain,
+ *     @debug may be %NULL
+ *
+ * What only the owner of a sender can do (post bus messages). Called from
+ * the sender's server thread, never with its lock held; any may be %NULL.
+ */
+typedef struct
+{
+  void (*post_stats) (gpointer user_data, GstStructure * stats);
+  void (*buffer_warning) (gpointer user_data, gint granted, gint asked);
+  void (*post_error) (gpointer user_data, const GError * error,
+      const gchar * debug);
+} GstTileSenderCallbacks;
+
+/**
+ * GstTileSenderPushResult:
+ * @GST_TILE_SENDER_PUSH_QUEUED: the frame was admitted and queued to every
+ *     unit
+ * @GST_TILE_SENDER_PUSH_UNSENT: no receiver is ready; counted as unsent
+ * @GST_TILE_SENDER_PUSH_DROPPED: @max_in_flight frames are still on their
+ *     way; dropped whole and counted
+ * @GST_TILE_SENDER_PUSH_DROPPED_WINDOW: UDP: the receiver's window is
+ *     full; dropped whole and counted
+ * @GST_TILE_SENDER_PUSH_ERROR: the buffer is not a frame of the current
+ *     caps, or cannot be mapped; the error says which
+ *
+ * What gst_tile_sender_push() did with a frame.
+ */
+typedef enum
+{
+  GST_TILE_SENDER_PUSH_QUEUED,
+  GST_TILE_SENDER_PUSH_UNSENT,
+  GST_TILE_SENDER_PUSH_DROPPED,
+  GST_TILE_SENDER_PUSH_DROPPED_WINDOW,
+  GST_TILE_SENDER_PUSH_ERROR,
+} GstTileSenderPushResult;
+
+GST_TILE_API
+void            gst_tile_sender_settings_init (GstTileSenderSettings * settings);
+
+GST_TILE_API
+GstTileSender * gst_tile_sender_new (const GstTileSenderSettings * settings,
+                                     const GstTileSenderCallbacks * callbacks,
+                                     gpointer user_data,
+                                     GstObject * log_object);
+
+GST_TILE_API
+void            gst_tile_sender_free (GstTileSender * sender);
+
+GST_TILE_API
+guint           gst_tile_sender_start (GstTileSender * sender,
+                                       GError ** error);
+
+GST_TILE_API
+void            gst_tile_sender_stop (GstTileSender * sender);
+
+GST_TILE_API
+gboolean        gst_tile_sender_set_caps (GstTileSender * sender,
+                                          const gchar * caps,
+                                          const GstBcTiling * tiling,
+                                          GError ** error);
+
+GST_TILE_API
+GstTileSenderPushResult gst_tile_sender_push (GstTileSender * sender,
+                                              GstBuffer * buffer,
+                                              GError ** error);
+
+GST_TILE_API
+void            gst_tile_sender_send_eos (GstTileSender * sender);
+
+GST_TILE_API
+void            gst_tile_sender_clear_eos (GstTileSender * sender);
+
+GST_TILE_API
+GstStructure *  gst_tile_sender_get_stats (GstTileSender * sender);
+
+GST_TILE_API
+void            gst_tile_sender_get_frame_counts (GstTileSender * sender,
+                                                  guint64 * sent,
+                                                  guint64 * dropped);
+
+GST_TILE_API
+guint           gst_tile_sender_get_bound_port (GstTileSender * sender);
+
+GST_TILE_API
+guint           gst_tile_sender_get_n_units (GstTileSender * sender);
+
+GST_TILE_API
+void            gst_tile_sender_set_chunk_size (GstTileSender * sender,
+                                                guint chunk_size);
+
+GST_TILE_API
+void            gst_tile_sender_set_max_in_flight (GstTileSender * sender,
+                                                   guint max_in_flight);
+
+GST_TILE_API
+void            gst_tile_sender_set_pacing_bitrate (GstTileSender * sender,
+                                                    guint64 bitrate);
+
+GST_TILE_API
+void            gst_tile_sender_set_stats_interval (GstTileSender * sender,
+                                                    guint interval_ms);
+
+G_END_DECLS
+
+#endif /* __GST_TILE_SENDER_H__ */

@@ -1,0 +1,778 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* GstTileSender without a pipeline: a sender on 127.0.0.1 (a free port)
+ * and a receiver written here with tilewire and tilenet, which checks the
+ * handshake, the tiles (TCP) and the datagrams (UDP) byte by byte, the
+ * refusals, the handshake timeout, EOS and the frames dropped whole. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/bc/bc.h>
+
+#include <gst/tile/tilenet.h>
+#include <gst/tile/tilesender.h>
+
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* every wait of the receiver is bounded by this */
+#define WAIT_MS 2000
+
+typedef struct
+{
+  GstTileSender *sender;
+  guint port;
+  GAsyncQueue *messages;        /* what the callbacks were called with */
+  gint stats_calls;
+} Tx;
+
+typedef struct
+{
+  gint control;
+  GstTileWireConfig config;
+  gint units[GST_TILE_WIRE_MAX_UNITS];
+} Rx;
+
+static void
+post_stats (gpointer user_data, GstStructure * stats)
+{
+  Tx *tx = user_data;
+
+  fail_unless (gst_structure_has_name (stats, "tilesink-stats"));
+  g_atomic_int_inc (&tx->stats_calls);
+  gst_structure_free (stats);
+}
+
+static void
+buffer_warning (gpointer user_data, gint granted, gint asked)
+{
+  Tx *tx = user_data;
+
+  g_async_queue_push (tx->messages, g_strdup_printf ("send buffer %d of %d",
+          granted, asked));
+}
+
+static void
+post_error (gpointer user_data, const GError * error, const gchar * debug)
+{
+  Tx *tx = user_data;
+
+  g_async_queue_push (tx->messages, g_strdup_printf ("error: %s | %s",
+          error->message, debug ? debug : ""));
+}
+
+static const GstTileSenderCallbacks callbacks = {
+  post_stats, buffer_warning, post_error
+};
+
+static void
+settings_for_test (GstTileSenderSettings * s, guint n_units,
+    GstTileWireProtocol protocol)
+{
+  gst_tile_sender_settings_init (s);
+  s->address = "127.0.0.1";
+  s->port = 0;
+  s->n_units = n_units;
+  s->protocol = protocol;
+  s->stats_interval = 0;
+}
+
+static void
+tx_start (Tx * tx, const GstTileSenderSettings * s)
+{
+  GError *err = NULL;
+
+  tx->messages = g_async_queue_new_full (g_free);
+  tx->sender = gst_tile_sender_new (s, &callbacks, tx, NULL);
+  fail_unless (tx->sender != NULL);
+  tx->port = gst_tile_sender_start (tx->sender, &err);
+  fail_unless (tx->port > 0, "%s", err ? err->message : "");
+  fail_unless_equals_int (gst_tile_sender_get_bound_port (tx->sender),
+      tx->port);
+}
+
+/* GRAY8 frames of @width x @height: one row of the tiling per pixel row */
+static void
+tx_set_caps (Tx * tx, guint width, guint height)
+{
+  GstBcTiling tiling;
+  GError *err = NULL;
+  gchar *caps = g_strdup_printf ("video/x-raw, format=(string)GRAY8, "
+      "width=(int)%u, height=(int)%u, framerate=(fraction)30/1", width,
+      height);
+
+  fail_unless (gst_bc_tiling_init (&tiling, height, width,
+          gst_tile_sender_get_n_units (tx->sender)));
+  fail_unless (gst_tile_sender_set_caps (tx->sender, caps, &tiling, &err),
+      "%s", err ? err->message : "");
+  g_free (caps);
+}
+
+static void
+tx_stop (Tx * tx)
+{
+  gst_tile_sender_stop (tx->sender);
+  fail_unless_equals_int (gst_tile_sender_get_bound_port (tx->sender), 0);
+  gst_tile_sender_free (tx->sender);
+  g_async_queue_unref (tx->messages);
+}
+
+/* The statistic @name, of the type @type. */
+static void
+stat_value (Tx * tx, const gchar * name, GType type, GValue * v)
+{
+  GstStructure *s = gst_tile_sender_get_stats (tx->sender);
+  const GValue *f = gst_structure_get_value (s, name);
+
+  fail_unless (f != NULL && G_VALUE_HOLDS (f, type), "no %s", name);
+  g_value_init (v, type);
+  g_value_copy (f, v);
+  gst_structure_free (s);
+}
+
+static guint64
+stat_u64 (Tx * tx, const gchar * name)
+{
+  GValue v = G_VALUE_INIT;
+
+  stat_value (tx, name, G_TYPE_UINT64, &v);
+  return g_value_get_uint64 (&v);
+}
+
+static guint
+stat_uint (Tx * tx, const gchar * name)
+{
+  GValue v = G_VALUE_INIT;
+
+  stat_value (tx, name, G_TYPE_UINT, &v);
+  return g_value_get_uint (&v);
+}
+
+static gint
+stat_int (Tx * tx, const gchar * name)
+{
+  GValue v = G_VALUE_INIT;
+
+  stat_value (tx, name, G_TYPE_INT, &v);
+  return g_value_get_int (&v);
+}
+
+static gboolean
+stat_connected (Tx * tx)
+{
+  GValue v = G_VALUE_INIT;
+
+  stat_value (tx, "connected", G_TYPE_BOOLEAN, &v);
+  return g_value_get_boolean (&v);
+}
+
+static void
+wait_u64 (Tx * tx, const gchar * name, guint64 want)
+{
+  gint64 end = g_get_monotonic_time () + WAIT_MS * 1000;
+
+  while (stat_u64 (tx, name) != want && g_get_monotonic_time () < end)
+    g_usleep (2000);
+  fail_unless_equals_uint64 (stat_u64 (tx, name), want);
+}
+
+static void
+wait_connected (Tx * tx)
+{
+  gint64 end = g_get_monotonic_time () + WAIT_MS * 1000;
+
+  while (!stat_connected (tx) && g_get_monotonic_time () < end)
+    g_usleep (2000);
+  fail_unless (stat_connected (tx), "the receiver did not get connected");
+}
+
+static gint
+tcp_connect (guint port, gint rcvbuf)
+{
+  GError *err = NULL;
+  gint fd = gst_tile_net_connect ("127.0.0.1", port, WAIT_MS, rcvbuf, NULL,
+      &err);
+
+  fail_unless (fd >= 0, "%s", err ? err->message : "");
+  return fd;
+}
+
+static void
+send_packed (gint fd, GByteArray * m)
+{
+  GError *err = NULL;
+
+  fail_unless (gst_tile_net_send_packed (fd, m, &err), "%s",
+      err ? err->message : "");
+  g_byte_array_unref (m);
+}
+
+static void
+send_hello (gint fd)
+{
+  GstTileWireHello hello = { 0 };
+  GByteArray *m = g_byte_array_new ();
+
+  fail_unless (gst_tile_wire_hello_pack (&hello, m, NULL));
+  send_packed (fd, m);
+}
+
+/* The next control message other than a KEEPALIVE; it must be @type. */
+static GByteArray *
+read_control (gint fd, GstTileWireType type)
+{
+  GByteArray *payload = g_byte_array_new ();
+  GstTileWireHeader h;
+  GError *err = NULL;
+
+  do {
+    fail_unless (gst_tile_net_read_message (fd, WAIT_MS, &h, payload, &err),
+        "%s", err ? err->message : "");
+  } while (h.type == GST_TILE_WIRE_TYPE_KEEPALIVE &&
+      type != GST_TILE_WIRE_TYPE_KEEPALIVE);
+  fail_unless_equals_string (gst_tile_wire_type_get_name (h.type),
+      gst_tile_wire_type_get_name (type));
+  return payload;
+}
+
+static void
+read_config (Rx * rx)
+{
+  GByteArray *p = read_control (rx->control, GST_TILE_WIRE_TYPE_CONFIG);
+  GError *err = NULL;
+
+  fail_unless (gst_tile_wire_config_parse (p->data, p->len, &rx->config,
+          &err), "%s", err ? err->message : "");
+  g_byte_array_unref (p);
+}
+
+/* A REFUSE of @code, then the end of the connection. */
+static void
+expect_refuse (gint fd, GstTileWireRefuseCode code, const gchar * reason)
+{
+  GByteArray *p = read_control (fd, GST_TILE_WIRE_TYPE_REFUSE);
+  GstTileWireRefuse r;
+  GError *err = NULL;
+  guint8 b;
+
+  fail_unless (gst_tile_wire_refuse_parse (p->data, p->len, &r, NULL));
+  fail_unless_equals_int (r.code, code);
+  fail_unless (strstr (r.reason, reason) != NULL, "reason: %s", r.reason);
+  g_byte_array_unref (p);
+  fail_if (gst_tile_net_read_all (fd, &b, 1, WAIT_MS, &err));
+  fail_unless (g_error_matches (err, G_IO_ERROR,
+          G_IO_ERROR_CONNECTION_CLOSED), "%s", err->message);
+  g_clear_error (&err);
+}
+
+static void
+rx_hello (Rx * rx, guint port, gint rcvbuf)
+{
+  guint i;
+
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
+    rx->units[i] = -1;
+  rx->control = tcp_connect (port, rcvbuf);
+  send_hello (rx->control);
+  read_config (rx);
+}
+
+static GByteArray *
+unit_hello (Rx * rx, guint unit)
+{
+  GstTileWireUnitHello uh;
+  GByteArray *m = g_byte_array_new ();
+
+  uh.token = rx->config.token;
+  uh.generation = rx->config.generation;
+  uh.unit = unit;
+  fail_unless (gst_tile_wire_unit_hello_pack (&uh, m, NULL));
+  return m;
+}
+
+static void
+rx_units_tcp (Rx * rx, guint port, gint rcvbuf)
+{
+  guint i;
+
+  for (i = 0; i < rx->config.n_tiles; i++) {
+    rx->units[i] = tcp_connect (port, rcvbuf);
+    send_packed (rx->units[i], unit_hello (rx, i));
+  }
+}
+
+static void
+rx_close (Rx * rx)
+{
+  guint i;
+
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
+    gst_tile_net_close (&rx->units[i]);
+  gst_tile_net_close (&rx->control);
+}
+
+static GstBuffer *
+make_frame (gsize size, guint seed)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
+  GstMapInfo map;
+  gsize i;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (i = 0; i < size; i++)
+    map.data[i] = (guint8) (i * 7 + seed * 31 + (i >> 8));
+  gst_buffer_unmap (buf, &map);
+  return buf;
+}
+
+static void
+push_expect (Tx * tx, GstBuffer * frame, GstTileSenderPushResult want)
+{
+  GError *err = NULL;
+
+  fail_unless_equals_int (gst_tile_sender_push (tx->sender, frame, &err), want);
+  fail_unless (err == NULL);
+}
+
+/* Unit @unit's tile header and tile of frame number @number. */
+static void
+expect_tile_tcp (Rx * rx, guint unit, guint64 number, GstBuffer * frame)
+{
+  const GstTileWireTile *tile = &rx->config.tiles[unit];
+  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
+  GstTileWireTileHeader th;
+  GError *err = NULL;
+  guint8 *data = g_malloc (tile->size);
+  GstMapInfo map;
+
+  fail_unless (gst_tile_net_read_all (rx->units[unit], hdr, sizeof (hdr),
+          WAIT_MS, &err), "%s", err ? err->message : "");
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (hdr, sizeof (hdr),
+          tile->size, &th, &err), GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (th.generation, rx->config.generation);
+  fail_unless_equals_uint64 (th.frame, number);
+  fail_unless (GST_CLOCK_TIME_IS_VALID (th.timestamp));
+  fail_unless (gst_tile_net_read_all (rx->units[unit], data, tile->size,
+          WAIT_MS, &err), "%s", err ? err->message : "");
+  gst_buffer_map (frame, &map, GST_MAP_READ);
+  fail_unless (memcmp (data, map.data + tile->offset, tile->size) == 0,
+      "unit %u: the tile of frame %" G_GUINT64_FORMAT " differs", unit, number);
+  gst_buffer_unmap (frame, &map);
+  g_free (data);
+}
+
+/* The connection ends without another byte. */
+static void
+expect_end (gint fd)
+{
+  GError *err = NULL;
+  guint8 b;
+
+  fail_if (gst_tile_net_read_all (fd, &b, 1, WAIT_MS, &err));
+  fail_unless (g_error_matches (err, G_IO_ERROR,
+          G_IO_ERROR_CONNECTION_CLOSED), "%s", err->message);
+  g_clear_error (&err);
+}
+
+/* HELLO -> CONFIG, a UNIT_HELLO per unit, then every tile exactly as
+ * pushed; a caps change closes the data connections and sends CONFIG with
+ * the next generation; the stats callback runs. */
+GST_START_TEST (test_tcp_session)
+{
+  GstTileSenderSettings s;
+  GstBuffer *frames[3];
+  Tx tx = { 0 };
+  Rx rx;
+  guint i, k;
+
+  settings_for_test (&s, 3, GST_TILE_WIRE_PROTOCOL_TCP);
+  s.stats_interval = 20;
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 64, 10);
+  rx_hello (&rx, tx.port, 0);
+  fail_unless_equals_int (rx.config.generation, 1);
+  fail_unless_equals_int (rx.config.protocol, GST_TILE_WIRE_PROTOCOL_TCP);
+  fail_unless_equals_int (rx.config.n_units, 3);
+  fail_unless_equals_int (rx.config.n_tiles, 3);
+  fail_unless_equals_uint64 (rx.config.frame_size, 640);
+  fail_unless_equals_int (rx.config.chunk_size, s.chunk_size);
+  fail_unless_equals_int (rx.config.packet_size, 0);
+  fail_unless (g_str_has_prefix (rx.config.caps, "video/x-raw, format="));
+  rx_units_tcp (&rx, tx.port, 0);
+  wait_connected (&tx);
+
+  for (i = 0; i < 3; i++) {
+    frames[i] = make_frame (640, i);
+    push_expect (&tx, frames[i], GST_TILE_SENDER_PUSH_QUEUED);
+    for (k = 0; k < 3; k++)
+      expect_tile_tcp (&rx, k, i, frames[i]);
+  }
+  wait_u64 (&tx, "frames-sent", 3);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "bytes-sent"),
+      3 * (640 + 3 * GST_TILE_WIRE_TILE_HEADER_SIZE));
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped"), 0);
+  fail_unless_equals_int (stat_uint (&tx, "clients"), 1);
+  fail_unless_equals_int (stat_uint (&tx, "generation"), 1);
+
+  /* a caps change: the old generation's connections end, a new CONFIG */
+  tx_set_caps (&tx, 32, 2);
+  for (k = 0; k < 3; k++)
+    expect_end (rx.units[k]);
+  read_config (&rx);
+  fail_unless_equals_int (rx.config.generation, 2);
+  fail_unless_equals_int (rx.config.n_tiles, 2);
+  fail_if (stat_connected (&tx));
+
+  while (g_atomic_int_get (&tx.stats_calls) == 0)
+    g_usleep (1000);
+  fail_unless_equals_int (g_async_queue_length (tx.messages), 0);
+  rx_close (&rx);
+  tx_stop (&tx);
+  for (i = 0; i < 3; i++)
+    gst_buffer_unref (frames[i]);
+}
+
+GST_END_TEST;
+
+/* One receiver at a time: a second HELLO is refused busy; a UNIT_HELLO
+ * with a wrong token is refused too. */
+GST_START_TEST (test_second_receiver_busy)
+{
+  GstTileSenderSettings s;
+  Tx tx = { 0 };
+  Rx rx, other;
+  gint fd;
+
+  settings_for_test (&s, 1, GST_TILE_WIRE_PROTOCOL_TCP);
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 16, 4);
+  rx_hello (&rx, tx.port, 0);
+
+  fd = tcp_connect (tx.port, 0);
+  send_hello (fd);
+  expect_refuse (fd, GST_TILE_WIRE_REFUSE_BUSY, "already serves");
+  gst_tile_net_close (&fd);
+
+  other = rx;
+  other.config.token ^= 1;
+  fd = tcp_connect (tx.port, 0);
+  send_packed (fd, unit_hello (&other, 0));
+  expect_refuse (fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN, "UNIT_HELLO for");
+  gst_tile_net_close (&fd);
+
+  fail_unless_equals_int (stat_uint (&tx, "refused"), 2);
+  fail_unless_equals_int (stat_uint (&tx, "clients"), 1);
+  rx_close (&rx);
+  tx_stop (&tx);
+}
+
+GST_END_TEST;
+
+/* A connection that says nothing (or half a message) is refused and closed
+ * after handshake-timeout. */
+GST_START_TEST (test_handshake_timeout)
+{
+  GstTileSenderSettings s;
+  Tx tx = { 0 };
+  gint silent, half;
+  gint64 t0, waited;
+  guint8 part[5] = { 'G', 'S', 'B', 'C', 0 };
+
+  settings_for_test (&s, 1, GST_TILE_WIRE_PROTOCOL_TCP);
+  s.handshake_timeout = 300;
+  tx_start (&tx, &s);
+
+  t0 = g_get_monotonic_time ();
+  silent = tcp_connect (tx.port, 0);
+  half = tcp_connect (tx.port, 0);
+  fail_unless (write (half, part, sizeof (part)) == sizeof (part));
+  expect_refuse (silent, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, "handshake timeout");
+  expect_refuse (half, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, "handshake timeout");
+  waited = (g_get_monotonic_time () - t0) / 1000;
+  /* the deadline is checked at least every 200 ms */
+  fail_unless (waited >= 300 && waited < 1500, "%" G_GINT64_FORMAT " ms",
+      waited);
+  fail_unless_equals_int (stat_uint (&tx, "refused"), 2);
+  gst_tile_net_close (&silent);
+  gst_tile_net_close (&half);
+  tx_stop (&tx);
+}
+
+GST_END_TEST;
+
+/* EOS: the frames pushed go out, the data connections end, EOS follows on
+ * the control connection; frames after it are not sent. */
+GST_START_TEST (test_eos)
+{
+  GstTileSenderSettings s;
+  GstBuffer *frame = make_frame (256, 7);
+  Tx tx = { 0 };
+  Rx rx;
+  GByteArray *p;
+  guint k;
+
+  settings_for_test (&s, 2, GST_TILE_WIRE_PROTOCOL_TCP);
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 32, 8);
+  rx_hello (&rx, tx.port, 0);
+  rx_units_tcp (&rx, tx.port, 0);
+  wait_connected (&tx);
+
+  push_expect (&tx, frame, GST_TILE_SENDER_PUSH_QUEUED);
+  gst_tile_sender_send_eos (tx.sender);
+  for (k = 0; k < 2; k++) {
+    expect_tile_tcp (&rx, k, 0, frame);
+    expect_end (rx.units[k]);
+  }
+  p = read_control (rx.control, GST_TILE_WIRE_TYPE_EOS);
+  fail_unless_equals_int (p->len, 0);
+  g_byte_array_unref (p);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-sent"), 1);
+
+  push_expect (&tx, frame, GST_TILE_SENDER_PUSH_UNSENT);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-unsent"), 1);
+  gst_tile_sender_clear_eos (tx.sender);
+  rx_close (&rx);
+  tx_stop (&tx);
+  gst_buffer_unref (frame);
+}
+
+GST_END_TEST;
+
+/* max-in-flight: while a frame is still on its way (the receiver does not
+ * read, the socket buffers are small), the next one is dropped whole and
+ * counted; before a receiver is there, frames are counted as unsent. */
+GST_START_TEST (test_drop_in_flight)
+{
+  const gsize size = 16 << 20;
+  GstTileSenderSettings s;
+  GstBuffer *first = make_frame (size, 1), *second = make_frame (size, 2);
+  Tx tx = { 0 };
+  Rx rx;
+
+  settings_for_test (&s, 1, GST_TILE_WIRE_PROTOCOL_TCP);
+  s.max_in_flight = 1;
+  s.send_buffer_size = 4096;
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 16384, 1024);
+
+  push_expect (&tx, first, GST_TILE_SENDER_PUSH_UNSENT);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-unsent"), 1);
+
+  rx_hello (&rx, tx.port, 4096);
+  rx_units_tcp (&rx, tx.port, 4096);
+  wait_connected (&tx);
+  push_expect (&tx, first, GST_TILE_SENDER_PUSH_QUEUED);
+  push_expect (&tx, second, GST_TILE_SENDER_PUSH_DROPPED);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped"), 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped-window"), 0);
+
+  /* the first frame arrives whole, then counts as sent */
+  expect_tile_tcp (&rx, 0, 0, first);
+  wait_u64 (&tx, "frames-sent", 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped"), 1);
+  fail_unless_equals_int (g_async_queue_length (tx.messages), 0);
+  rx_close (&rx);
+  tx_stop (&tx);
+  gst_buffer_unref (first);
+  gst_buffer_unref (second);
+}
+
+GST_END_TEST;
+
+/* A send buffer smaller than asked for is reported to the owner. */
+GST_START_TEST (test_send_buffer_warning)
+{
+  GstTileSenderSettings s;
+  Tx tx = { 0 };
+  Rx rx;
+  gchar *msg;
+
+  settings_for_test (&s, 1, GST_TILE_WIRE_PROTOCOL_TCP);
+  s.send_buffer_size = G_MAXINT;
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 16, 4);
+  rx_hello (&rx, tx.port, 0);
+  rx_units_tcp (&rx, tx.port, 0);
+  msg = g_async_queue_timeout_pop (tx.messages, WAIT_MS * 1000);
+  fail_unless (msg != NULL);
+  fail_unless (g_str_has_prefix (msg, "send buffer "), "%s", msg);
+  fail_unless (g_str_has_suffix (msg, " of 2147483647"), "%s", msg);
+  g_free (msg);
+  fail_unless_equals_int (stat_int (&tx, "send-buffer-size"), G_MAXINT);
+  rx_close (&rx);
+  tx_stop (&tx);
+}
+
+GST_END_TEST;
+
+static gint
+udp_unit_socket (Rx * rx, guint unit, guint port)
+{
+  struct sockaddr_in sa = { 0 };
+  GByteArray *m = unit_hello (rx, unit);
+  guint8 echo[64];
+  GError *err = NULL;
+  gint fd = gst_tile_net_udp_bind_any (AF_INET, &err);
+
+  fail_unless (fd >= 0, "%s", err ? err->message : "");
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons (port);
+  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  gst_tile_net_udp_send_to (fd, m->data, m->len, (struct sockaddr *) &sa,
+      sizeof (sa));
+  /* the sender echoes the UNIT_HELLO */
+  fail_unless (gst_tile_net_wait (fd, FALSE, WAIT_MS, &err), "%s",
+      err ? err->message : "");
+  fail_unless_equals_int (recv (fd, echo, sizeof (echo), 0), m->len);
+  fail_unless (memcmp (echo, m->data, m->len) == 0);
+  g_byte_array_unref (m);
+  return fd;
+}
+
+static void
+send_ack (Rx * rx, guint window, gboolean has_frame, guint64 frame)
+{
+  GstTileWireAck ack = { 0 };
+  GByteArray *m = g_byte_array_new ();
+
+  ack.generation = rx->config.generation;
+  ack.window = window;
+  ack.has_frame = has_frame;
+  ack.frame = frame;
+  gst_tile_wire_ack_pack (&ack, m);
+  send_packed (rx->control, m);
+}
+
+/* Unit @unit's datagrams of frame @number: the right headers, the tile's
+ * bytes, zeros after the end of the tile. */
+static void
+expect_tile_udp (Rx * rx, guint unit, guint64 number, GstBuffer * frame)
+{
+  const GstTileWireTile *tile = &rx->config.tiles[unit];
+  guint ps = rx->config.packet_size;
+  guint n = gst_tile_wire_packets_per_tile (tile->size, ps), i;
+  guint8 *dgram = g_malloc (GST_TILE_WIRE_PACKET_HEADER_SIZE + ps + 1);
+  guint8 *seen = g_malloc0 (n);
+  GError *err = NULL;
+  GstMapInfo map;
+
+  gst_buffer_map (frame, &map, GST_MAP_READ);
+  for (i = 0; i < n; i++) {
+    GstTileWirePacketHeader ph;
+    const guint8 *payload = dgram + GST_TILE_WIRE_PACKET_HEADER_SIZE;
+    gssize len;
+    gsize off, part;
+
+    fail_unless (gst_tile_net_wait (rx->units[unit], FALSE, WAIT_MS, &err),
+        "unit %u datagram %u: %s", unit, i, err ? err->message : "");
+    len = recv (rx->units[unit], dgram, GST_TILE_WIRE_PACKET_HEADER_SIZE +
+        ps + 1, 0);
+    fail_unless_equals_int (len, GST_TILE_WIRE_PACKET_HEADER_SIZE + ps);
+    fail_unless_equals_int (gst_tile_wire_packet_header_parse (dgram, len,
+            &ph, NULL), GST_TILE_WIRE_PARSE_OK);
+    fail_unless (gst_tile_wire_packet_check (&ph, &rx->config, NULL));
+    fail_unless_equals_int (ph.unit, unit);
+    fail_unless_equals_uint64 (ph.frame, number);
+    fail_unless (GST_CLOCK_TIME_IS_VALID (ph.timestamp));
+    off = ph.offset;
+    fail_if (seen[off / ps]++, "offset %" G_GSIZE_FORMAT " twice", off);
+    part = MIN (ps, tile->size - off);
+    fail_unless (memcmp (payload, map.data + tile->offset + off, part) == 0);
+    for (; part < ps; part++)
+      fail_unless_equals_int (payload[part], 0);
+  }
+  gst_buffer_unmap (frame, &map);
+  g_free (seen);
+  g_free (dgram);
+}
+
+/* protocol=udp: UNIT_HELLO datagrams are echoed, nothing is sent before
+ * the receiver's first ACK, the datagrams carry the right headers and
+ * payload, and a frame beyond the receiver's window is dropped whole. */
+GST_START_TEST (test_udp_units)
+{
+  GstTileSenderSettings s;
+  GstBuffer *frames[3];
+  Tx tx = { 0 };
+  Rx rx;
+  guint i, k;
+
+  settings_for_test (&s, 2, GST_TILE_WIRE_PROTOCOL_UDP);
+  s.packet_size = 100;
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 250, 8);
+  rx_hello (&rx, tx.port, 0);
+  fail_unless_equals_int (rx.config.protocol, GST_TILE_WIRE_PROTOCOL_UDP);
+  fail_unless_equals_int (rx.config.packet_size, 100);
+  for (k = 0; k < rx.config.n_tiles; k++)
+    rx.units[k] = udp_unit_socket (&rx, k, tx.port);
+  for (i = 0; i < 3; i++)
+    frames[i] = make_frame (2000, i);
+
+  /* the units are in (echoed), but no window yet: not ready */
+  fail_if (stat_connected (&tx));
+  push_expect (&tx, frames[0], GST_TILE_SENDER_PUSH_UNSENT);
+
+  send_ack (&rx, 1, FALSE, 0);
+  wait_connected (&tx);
+  fail_unless_equals_int (stat_uint (&tx, "receiver-window"), 1);
+  push_expect (&tx, frames[0], GST_TILE_SENDER_PUSH_QUEUED);
+  push_expect (&tx, frames[1], GST_TILE_SENDER_PUSH_DROPPED_WINDOW);
+  for (k = 0; k < rx.config.n_tiles; k++)
+    expect_tile_udp (&rx, k, 0, frames[0]);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped"), 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped-window"), 1);
+
+  /* frame 0 done, a window of 2: the next frame goes */
+  send_ack (&rx, 2, TRUE, 0);
+  while (stat_uint (&tx, "receiver-window") != 2)
+    g_usleep (1000);
+  push_expect (&tx, frames[2], GST_TILE_SENDER_PUSH_QUEUED);
+  for (k = 0; k < rx.config.n_tiles; k++)
+    expect_tile_udp (&rx, k, 1, frames[2]);
+  wait_u64 (&tx, "frames-sent", 2);
+  /* 2 units of 1000 bytes: 10 datagrams of 132 bytes each per frame */
+  fail_unless_equals_uint64 (stat_u64 (&tx, "packets-sent"), 2 * 20);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "bytes-sent"), 2 * 20 * 132);
+
+  rx_close (&rx);
+  tx_stop (&tx);
+  for (i = 0; i < 3; i++)
+    gst_buffer_unref (frames[i]);
+}
+
+GST_END_TEST;
+
+static Suite *
+tilesender_suite (void)
+{
+  Suite *s = suite_create ("tilesender");
+  TCase *tc = tcase_create ("general");
+
+  gst_bc_init ();
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 30);
+  tcase_add_test (tc, test_tcp_session);
+  tcase_add_test (tc, test_second_receiver_busy);
+  tcase_add_test (tc, test_handshake_timeout);
+  tcase_add_test (tc, test_eos);
+  tcase_add_test (tc, test_drop_in_flight);
+  tcase_add_test (tc, test_send_buffer_warning);
+  tcase_add_test (tc, test_udp_units);
+  return s;
+}
+
+GST_CHECK_MAIN (tilesender);
