@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# gst-bc
+# Copyright (C) 2026 gst-bc developers
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # gst-bc developer entry point: installs what is needed, builds, runs.
 #
 #   ./dev.sh demo        install dependencies, build, stream test video from
@@ -176,7 +179,7 @@ case "$cmd" in
         --no-suite screenshot --timeout-multiplier 4
     ;;
   *)
-    sed -n '2,12p' "$0"
+    sed -n '5,15p' "$0"
     exit 2
     ;;
 esac

@@ -1,15 +1,6 @@
 /* gst-bc
  * Copyright (C) 2026 gst-bc developers
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2.1 of the License, or (at your option) any later version.
- *
- * This library is distributed in the hope that it will be useful,
- * but WITHOUT ANY WARRANTY; without even the implied warranty of
- * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
- * Library General Public License for more details.
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #ifndef __GST_BC_ENC_GL_H__
