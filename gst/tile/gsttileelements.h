@@ -71,6 +71,12 @@ typedef enum
 #define GST_TYPE_TILE_GSO (gst_tile_gso_get_type ())
 G_GNUC_INTERNAL GType gst_tile_gso_get_type (void);
 
+G_GNUC_INTERNAL void gst_tile_post_stats (gpointer element,
+    GstStructure * stats);
+
+G_GNUC_INTERNAL void gst_tile_post_buffer_warning (GstElement * element,
+    gboolean send, gint granted, gint asked);
+
 G_GNUC_INTERNAL gboolean gst_tile_tiling_for_caps (GstCaps * caps,
     guint n_units, GstBcTiling * tiling, gsize * frame_size);
 

@@ -101,6 +101,27 @@ gst_tile_tiling_for_caps (GstCaps * caps, guint n_units, GstBcTiling * tiling,
   return *frame_size > 0 && *frame_size <= GST_TILE_WIRE_MAX_FRAME_SIZE;
 }
 
+/* The sessions' statistics, as an element message (transfer full). */
+void
+gst_tile_post_stats (gpointer element, GstStructure * stats)
+{
+  gst_element_post_message (GST_ELEMENT (element),
+      gst_message_new_element (GST_OBJECT (element), stats));
+}
+
+/* The kernel granted a smaller socket buffer than asked (@granted as Linux
+ * reports it: twice the usable size). */
+void
+gst_tile_post_buffer_warning (GstElement * element, gboolean send,
+    gint granted, gint asked)
+{
+  GST_ELEMENT_WARNING (element, RESOURCE, SETTINGS,
+      ("Socket %s buffer is %d bytes, %d were asked for",
+          send ? "send" : "receive", granted / 2, asked),
+      ("Raise the limit with 'sysctl -w net.core.%cmem_max=%d' (or run as "
+          "root) for full throughput", send ? 'w' : 'r', asked));
+}
+
 void
 tile_element_init (GstPlugin * plugin)
 {

@@ -252,21 +252,9 @@ gst_tile_sink_finalize (GObject * object)
 }
 
 static void
-post_stats (gpointer user_data, GstStructure * stats)
-{
-  gst_element_post_message (GST_ELEMENT (user_data),
-      gst_message_new_element (GST_OBJECT (user_data), stats));
-}
-
-static void
 buffer_warning (gpointer user_data, gint granted, gint asked)
 {
-  GstTileSink *self = user_data;
-
-  GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-      ("Socket send buffer is %d bytes, %d were asked for", granted / 2,
-          asked), ("Raise the limit with 'sysctl -w net.core.wmem_max=%d' "
-          "(or run as root) for full throughput", asked));
+  gst_tile_post_buffer_warning (GST_ELEMENT (user_data), TRUE, granted, asked);
 }
 
 /* an error of the session, or of a frame (already in a GStreamer error
@@ -280,7 +268,7 @@ post_error (gpointer user_data, const GError * error, const gchar * debug)
 }
 
 static const GstTileSenderCallbacks sender_callbacks = {
-  post_stats, buffer_warning, post_error
+  gst_tile_post_stats, buffer_warning, post_error
 };
 
 /* A sender with the current properties. Object lock held. */

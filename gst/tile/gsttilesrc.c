@@ -392,25 +392,14 @@ check_config (gpointer user_data, const GstTileWireConfig * config,
 }
 
 static void
-post_stats (gpointer user_data, GstStructure * stats)
-{
-  gst_element_post_message (GST_ELEMENT (user_data),
-      gst_message_new_element (GST_OBJECT (user_data), stats));
-}
-
-static void
 buffer_warning (gpointer user_data, gint granted, gint asked)
 {
-  GstTileSrc *self = user_data;
-
-  GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
-      ("Socket receive buffer is %d bytes, %d were asked for", granted / 2,
-          asked), ("Raise the limit with 'sysctl -w net.core.rmem_max=%d' "
-          "(or run as root) for full throughput", asked));
+  gst_tile_post_buffer_warning (GST_ELEMENT (user_data), FALSE, granted, asked);
 }
 
 static const GstTileReceiverCallbacks receiver_callbacks = {
-  acquire_buffer, clock_time, check_config, post_stats, buffer_warning
+  acquire_buffer, clock_time, check_config, gst_tile_post_stats,
+  buffer_warning
 };
 
 /* ---- GstBaseSrc ---- */
