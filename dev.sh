@@ -27,6 +27,7 @@ DEB_PACKAGES=(
   libegl-mesa0 libgl1-mesa-dri  # llvmpipe: headless GL for the glbcupload test
   python3 python3-venv python3-pip
   clang libclang-rt-14-dev
+  gdb  # a test that times out waiting for a pipeline prints every thread's stack
 )
 
 log() { printf '\n=== %s\n' "$*"; }

@@ -26,6 +26,10 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #ifndef PULL_TIMEOUT
 #define PULL_TIMEOUT (10 * GST_SECOND)
@@ -385,6 +389,8 @@ check_error_message (GstBus * bus, GQuark domain, gint code, ...)
   return msg;
 }
 
+static inline void test_report_hang (GstElement * element);
+
 static inline void
 wait_eos (GstElement * pipeline)
 {
@@ -392,6 +398,8 @@ wait_eos (GstElement * pipeline)
   GstMessage *msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
 
+  if (msg == NULL)
+    test_report_hang (pipeline);
   fail_unless (msg != NULL, "no EOS");
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
     GError *err = NULL;
@@ -445,6 +453,79 @@ test_pipe_stop (TestPipe * t)
   stop (t->pipeline);
 }
 
+/* Before a test fails because @element's pipeline stopped moving: says on
+ * stderr what its bus holds (errors, warnings, EOS, without taking them off)
+ * and the state of its elements, and, where gdb is installed, the stack of
+ * every thread of this process, so that a rare hang leaves a trace in the
+ * test log. */
+static inline void
+test_report_hang (GstElement * element)
+{
+  GstObject *top = gst_object_ref (GST_OBJECT (element)), *parent;
+  gchar *gdb = g_find_program_in_path ("gdb");
+
+  while ((parent = gst_object_get_parent (top))) {
+    gst_object_unref (top);
+    top = parent;
+  }
+  if (GST_IS_BIN (top)) {
+    GstBus *bus = gst_element_get_bus (GST_ELEMENT (top));
+    GstIterator *it = gst_bin_iterate_recurse (GST_BIN (top));
+    GValue v = G_VALUE_INIT;
+    GstMessage *msg;
+
+    while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR |
+                GST_MESSAGE_WARNING | GST_MESSAGE_EOS))) {
+      GError *err = NULL;
+      gchar *dbg = NULL;
+
+      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+        gst_message_parse_error (msg, &err, &dbg);
+      else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING)
+        gst_message_parse_warning (msg, &err, &dbg);
+      g_printerr ("hang: %s from %s: %s (%s)\n", GST_MESSAGE_TYPE_NAME (msg),
+          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err ? err->message : "",
+          dbg ? dbg : "");
+      g_clear_error (&err);
+      g_free (dbg);
+      gst_message_unref (msg);
+    }
+    while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+      GstElement *e = g_value_get_object (&v);
+      GstState cur, pending;
+
+      gst_element_get_state (e, &cur, &pending, 0);
+      g_printerr ("hang: %s is %s (pending %s)\n", GST_OBJECT_NAME (e),
+          gst_element_state_get_name (cur),
+          gst_element_state_get_name (pending));
+      g_value_reset (&v);
+    }
+    g_value_unset (&v);
+    gst_iterator_free (it);
+    gst_object_unref (bus);
+  }
+  gst_object_unref (top);
+
+  if (gdb) {
+    gchar *pid = g_strdup_printf ("%d", (gint) getpid ());
+    gchar *argv[] = { gdb, (gchar *) "-batch", (gchar *) "-nx",
+      (gchar *) "-p", pid, (gchar *) "-ex", (gchar *) "thread apply all bt",
+      NULL
+    };
+    gchar *out = NULL;
+
+#ifdef PR_SET_PTRACER
+    prctl (PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+#endif
+    if (g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+            NULL, &out, NULL, NULL, NULL))
+      g_printerr ("hang: the threads of process %s\n%s\n", pid, out);
+    g_free (out);
+    g_free (pid);
+    g_free (gdb);
+  }
+}
+
 /* The next sample of the appsink @appsink (its action signal: no
  * gstreamer-app library needed); fails after PULL_TIMEOUT */
 static inline GstSample *
@@ -454,6 +535,8 @@ pull_sample (GstElement * appsink)
 
   g_signal_emit_by_name (appsink, "try-pull-sample", (GstClockTime)
       PULL_TIMEOUT, &s);
+  if (s == NULL)
+    test_report_hang (appsink);
   fail_unless (s != NULL, "no sample from %s within %" GST_TIME_FORMAT,
       GST_OBJECT_NAME (appsink), GST_TIME_ARGS (PULL_TIMEOUT));
   return s;
