@@ -10,23 +10,23 @@
  * @see_also: #bc1enc, #bc3enc, #bc4enc, #bc5enc, #bc7enc, #bcdec
  *
  * #GstBcEnc turns packed 8-bit RGB(A) video (and, for bc4enc, grey video)
- * into `video/x-bc` frames on the CPU. Subclasses only say which #GstBcFormat they produce (the
- * #GstBcEncClass.get_format vfunc); the base class negotiates, splits every
- * frame into jobs of whole block rows and runs them on a persistent pool of
- * worker threads (#GstBcEnc:threads), created when the element starts.
+ * into `video/x-bc` frames on the CPU. Subclasses (bc1enc, bc3enc, bc4enc,
+ * bc5enc, bc7enc: gstbcencoders.c) only say which #GstBcFormat they produce
+ * (the #GstBcEncClass.get_format vfunc) and add their pad templates with
+ * gst_bc_enc_class_add_pad_templates(); the base class negotiates, splits
+ * every frame into jobs of whole block rows and runs them on a persistent
+ * pool of worker threads (#GstBcEnc:threads), created when the element
+ * starts.
  *
  * Every output frame is a key frame. Timestamps and durations are those of
  * the input; the encoder reports one frame duration of latency when the
  * framerate is known.
  *
- * Subclasses that add their templates with
- * gst_bc_enc_class_add_gl_pad_templates() or
- * gst_bc_enc_class_add_gl_pad_templates_full() (every encoder: bc1enc,
- * bc3enc, bc4enc, bc5enc, bc7enc) also accept
- * `video/x-raw(memory:GLMemory)` when the plugin is built with the GStreamer
- * GL library: such input is encoded by a compute shader on the pipeline's
- * GL context (gstbcencgl.c), the same algorithm as the CPU kernels, one
- * frame kept back while the GPU works (one more frame of latency).
+ * When the plugin is built with the GStreamer GL library, every encoder
+ * also accepts `video/x-raw(memory:GLMemory)`: such input is encoded by a
+ * compute shader on the pipeline's GL context (gstbcencgl.c), the same
+ * algorithm as the CPU kernels, one frame kept back while the GPU works
+ * (one more frame of latency).
  * #GstBcEnc:path tells which path the current caps took.
  */
 
@@ -194,31 +194,27 @@ gst_bc_enc_init (GstBcEnc * self)
 /**
  * gst_bc_enc_class_add_pad_templates:
  * @element_class: the class of a #GstBcEnc subclass
+ * @raw_formats: the raw video formats (caps list) it accepts, among those
+ *     gst_bc_encode_layout_from_video_format() knows
+ * @gl_formats: the formats (caps list) it accepts in GLMemory, among
+ *     %GST_BC_ENC_GL_GRAY_FORMATS
  * @bc_formats: the `video/x-bc` format (string or caps list) it produces
  *
- * Adds the raw video sink template shared by every encoder and a
- * `video/x-bc` source template of @bc_formats.
+ * Adds the sink template, `video/x-raw` of @raw_formats (after
+ * `video/x-raw(memory:GLMemory)` of @gl_formats for the GL compute path when
+ * the plugin is built with the GStreamer GL library), and a `video/x-bc`
+ * source template of @bc_formats.
  */
 void
 gst_bc_enc_class_add_pad_templates (GstElementClass * element_class,
+    const gchar * raw_formats, const gchar * gl_formats,
     const gchar * bc_formats)
-{
-  gst_bc_enc_class_add_pad_templates_full (element_class,
-      GST_BC_ENC_RAW_FORMATS, bc_formats);
-}
-
-/* the sink template of @raw_formats (after the GLMemory ones of
- * @gl_formats, when not NULL) and the source template of @bc_formats */
-static void
-add_pad_templates (GstElementClass * element_class, const gchar * raw_formats,
-    const gchar * gl_formats, const gchar * bc_formats)
 {
   GstCaps *caps = gst_caps_new_empty ();
   gchar *str;
 
 #ifdef HAVE_BC_GL
-  if (gl_formats)
-    gst_caps_append (caps, gst_bc_enc_gl_template_caps (gl_formats));
+  gst_caps_append (caps, gst_bc_enc_gl_template_caps (gl_formats));
 #else
   (void) gl_formats;
 #endif
@@ -235,62 +231,6 @@ add_pad_templates (GstElementClass * element_class, const gchar * raw_formats,
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
-}
-
-/**
- * gst_bc_enc_class_add_pad_templates_full:
- * @element_class: the class of a #GstBcEnc subclass
- * @raw_formats: the raw video formats (caps list) it accepts, among those
- *     gst_bc_encode_layout_from_video_format() knows
- * @bc_formats: the `video/x-bc` format (string or caps list) it produces
- *
- * Adds a raw video sink template of @raw_formats and a `video/x-bc` source
- * template of @bc_formats.
- */
-void
-gst_bc_enc_class_add_pad_templates_full (GstElementClass * element_class,
-    const gchar * raw_formats, const gchar * bc_formats)
-{
-  add_pad_templates (element_class, raw_formats, NULL, bc_formats);
-}
-
-/**
- * gst_bc_enc_class_add_gl_pad_templates:
- * @element_class: the class of a #GstBcEnc subclass
- * @bc_formats: the `video/x-bc` format (string or caps list) it produces
- *
- * As gst_bc_enc_class_add_pad_templates(), for encoders whose formats the
- * GL compute path encodes: the sink template also has
- * `video/x-raw(memory:GLMemory)` (first) when the plugin is built with the
- * GStreamer GL library.
- */
-void
-gst_bc_enc_class_add_gl_pad_templates (GstElementClass * element_class,
-    const gchar * bc_formats)
-{
-  add_pad_templates (element_class, GST_BC_ENC_RAW_FORMATS,
-      GST_BC_ENC_GL_FORMATS, bc_formats);
-}
-
-/**
- * gst_bc_enc_class_add_gl_pad_templates_full:
- * @element_class: the class of a #GstBcEnc subclass
- * @raw_formats: the raw video formats (caps list) it accepts in system
- *     memory, among those gst_bc_encode_layout_from_video_format() knows
- * @gl_formats: the formats (caps list) it accepts in GLMemory, among
- *     %GST_BC_ENC_GL_GRAY_FORMATS
- * @bc_formats: the `video/x-bc` format (string or caps list) it produces
- *
- * As gst_bc_enc_class_add_pad_templates_full(), with the GLMemory formats
- * of the GL compute path first when the plugin is built with the GStreamer
- * GL library.
- */
-void
-gst_bc_enc_class_add_gl_pad_templates_full (GstElementClass * element_class,
-    const gchar * raw_formats, const gchar * gl_formats,
-    const gchar * bc_formats)
-{
-  add_pad_templates (element_class, raw_formats, gl_formats, bc_formats);
 }
 
 static void
@@ -415,6 +355,7 @@ gst_bc_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
     goto unsupported_format;
 
   format = klass->get_format (self);
+  GST_DEBUG_OBJECT (self, "output format %s", gst_bc_format_to_string (format));
   if (!gst_bc_encode_format_supported (format))
     goto no_encoder;
 

@@ -63,22 +63,12 @@ struct _GstBcEncClass
 
 G_GNUC_INTERNAL
 void gst_bc_enc_class_add_pad_templates (GstElementClass * element_class,
+                                         const gchar * raw_formats,
+                                         const gchar * gl_formats,
                                          const gchar * bc_formats);
 
 G_GNUC_INTERNAL
-void gst_bc_enc_class_add_pad_templates_full (GstElementClass * element_class,
-                                              const gchar * raw_formats,
-                                              const gchar * bc_formats);
-
-G_GNUC_INTERNAL
-void gst_bc_enc_class_add_gl_pad_templates (GstElementClass * element_class,
-                                            const gchar * bc_formats);
-
-G_GNUC_INTERNAL
-void gst_bc_enc_class_add_gl_pad_templates_full (GstElementClass * element_class,
-                                                 const gchar * raw_formats,
-                                                 const gchar * gl_formats,
-                                                 const gchar * bc_formats);
+gboolean gst_bc_encoders_register (GstPlugin * plugin);
 
 G_END_DECLS
 

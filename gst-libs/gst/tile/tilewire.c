@@ -35,55 +35,53 @@
 
 G_DEFINE_QUARK (gst - tile - wire - error - quark, gst_tile_wire_error);
 
-/* Big-endian access through memcpy: GST_READ_UINT32_BE() and friends
- * dereference unaligned pointers on x86, which UBSan reports, and received
- * fields are at any alignment. */
-static inline guint16
-read_u16 (const guint8 * p)
-{
-  guint16 v;
-
-  memcpy (&v, p, sizeof (v));
-  return GUINT16_FROM_BE (v);
-}
-
-static inline guint32
-read_u32 (const guint8 * p)
-{
-  guint32 v;
-
-  memcpy (&v, p, sizeof (v));
-  return GUINT32_FROM_BE (v);
-}
-
+/* Big-endian integers of @n bytes (1, 2, 4 or 8) at any alignment, through
+ * memcpy: GST_READ_UINT32_BE() and friends dereference unaligned pointers
+ * on x86, which UBSan reports, and received fields are at any alignment.
+ * @n is a constant at every call: each inlines to one load or store. */
 static inline guint64
-read_u64 (const guint8 * p)
+read_be (const guint8 * p, guint n)
 {
-  guint64 v;
+  guint16 v16;
+  guint32 v32;
+  guint64 v64;
 
-  memcpy (&v, p, sizeof (v));
-  return GUINT64_FROM_BE (v);
+  switch (n) {
+    case 1:
+      return p[0];
+    case 2:
+      memcpy (&v16, p, 2);
+      return GUINT16_FROM_BE (v16);
+    case 4:
+      memcpy (&v32, p, 4);
+      return GUINT32_FROM_BE (v32);
+    default:
+      memcpy (&v64, p, 8);
+      return GUINT64_FROM_BE (v64);
+  }
 }
 
 static inline void
-write_u16 (guint8 * p, guint16 v)
+write_be (guint8 * p, guint64 v, guint n)
 {
-  v = GUINT16_TO_BE (v);
-  memcpy (p, &v, sizeof (v));
-}
+  guint16 v16 = GUINT16_TO_BE ((guint16) v);
+  guint32 v32 = GUINT32_TO_BE ((guint32) v);
+  guint64 v64 = GUINT64_TO_BE (v);
 
-static inline void
-write_u32 (guint8 * p, guint32 v)
-{
-  v = GUINT32_TO_BE (v);
-  memcpy (p, &v, sizeof (v));
-}
-
-static inline void
-write_u64 (guint8 * p, guint64 v)
-{
-  v = GUINT64_TO_BE (v);
-  memcpy (p, &v, sizeof (v));
+  switch (n) {
+    case 1:
+      p[0] = (guint8) v;
+      break;
+    case 2:
+      memcpy (p, &v16, 2);
+      break;
+    case 4:
+      memcpy (p, &v32, 4);
+      break;
+    default:
+      memcpy (p, &v64, 8);
+      break;
+  }
 }
 
 /* Bounds-checked reading of a payload. */
@@ -117,43 +115,36 @@ reader_need (WireReader * r, gsize n, const gchar * field, GError ** error)
   return TRUE;
 }
 
-static gboolean
-reader_u8 (WireReader * r, const gchar * field, guint8 * v, GError ** error)
-{
-  if (!reader_need (r, 1, field, error))
-    return FALSE;
-  *v = r->data[r->pos];
-  r->pos += 1;
-  return TRUE;
-}
+/* Reads the next big-endian integer into *@v, as wide as *@v is: the
+ * fields of the parsed structures have the sizes of the wire format. */
+#define reader_uint(r, field, v, error) \
+    reader_uint_n (r, field, v, sizeof (*(v)), error)
 
 static gboolean
-reader_u16 (WireReader * r, const gchar * field, guint16 * v, GError ** error)
+reader_uint_n (WireReader * r, const gchar * field, gpointer v, guint n,
+    GError ** error)
 {
-  if (!reader_need (r, 2, field, error))
-    return FALSE;
-  *v = read_u16 (r->data + r->pos);
-  r->pos += 2;
-  return TRUE;
-}
+  guint64 x;
 
-static gboolean
-reader_u32 (WireReader * r, const gchar * field, guint32 * v, GError ** error)
-{
-  if (!reader_need (r, 4, field, error))
+  if (!reader_need (r, n, field, error))
     return FALSE;
-  *v = read_u32 (r->data + r->pos);
-  r->pos += 4;
-  return TRUE;
-}
-
-static gboolean
-reader_u64 (WireReader * r, const gchar * field, guint64 * v, GError ** error)
-{
-  if (!reader_need (r, 8, field, error))
-    return FALSE;
-  *v = read_u64 (r->data + r->pos);
-  r->pos += 8;
+  x = read_be (r->data + r->pos, n);
+  r->pos += n;
+  switch (n) {
+    case 1:
+      *(guint8 *) v = (guint8) x;
+      break;
+    case 2:
+      *(guint16 *) v = (guint16) x;
+      break;
+    case 4:
+      *(guint32 *) v = (guint32) x;
+      break;
+    default:
+      g_assert (n == 8);
+      *(guint64 *) v = x;
+      break;
+  }
   return TRUE;
 }
 
@@ -200,37 +191,14 @@ message_end (GByteArray * out, gsize start, GstTileWireType type)
   gst_tile_wire_header_write (out->data + start, type, (guint32) payload_len);
 }
 
+/* Appends @v as a big-endian integer of @n bytes */
 static void
-put_u8 (GByteArray * out, guint8 v)
-{
-  g_byte_array_append (out, &v, 1);
-}
-
-static void
-put_u16 (GByteArray * out, guint16 v)
-{
-  guint8 b[2];
-
-  write_u16 (b, v);
-  g_byte_array_append (out, b, 2);
-}
-
-static void
-put_u32 (GByteArray * out, guint32 v)
-{
-  guint8 b[4];
-
-  write_u32 (b, v);
-  g_byte_array_append (out, b, 4);
-}
-
-static void
-put_u64 (GByteArray * out, guint64 v)
+put_be (GByteArray * out, guint64 v, guint n)
 {
   guint8 b[8];
 
-  write_u64 (b, v);
-  g_byte_array_append (out, b, 8);
+  write_be (b, v, n);
+  g_byte_array_append (out, b, n);
 }
 
 /* Checks a string field received or about to be sent: no NUL inside, valid
@@ -312,10 +280,10 @@ gst_tile_wire_header_write (guint8 out[GST_TILE_WIRE_HEADER_SIZE],
   g_return_if_fail (out != NULL);
   g_return_if_fail (payload_len <= GST_TILE_WIRE_MAX_PAYLOAD);
 
-  write_u32 (out, GST_TILE_WIRE_MAGIC);
-  write_u16 (out + 4, GST_TILE_WIRE_VERSION);
-  write_u16 (out + 6, (guint16) type);
-  write_u32 (out + 8, payload_len);
+  write_be (out, GST_TILE_WIRE_MAGIC, 4);
+  write_be (out + 4, GST_TILE_WIRE_VERSION, 2);
+  write_be (out + 6, (guint16) type, 2);
+  write_be (out + 8, payload_len, 4);
 }
 
 /**
@@ -347,10 +315,10 @@ gst_tile_wire_header_parse (const guint8 * data, gsize len,
   if (len < GST_TILE_WIRE_HEADER_SIZE)
     return GST_TILE_WIRE_PARSE_NEED_MORE;
 
-  magic = read_u32 (data);
-  version = read_u16 (data + 4);
-  type = read_u16 (data + 6);
-  payload_len = read_u32 (data + 8);
+  magic = read_be (data, 4);
+  version = read_be (data + 4, 2);
+  type = read_be (data + 6, 2);
+  payload_len = read_be (data + 8, 4);
 
   if (magic != GST_TILE_WIRE_MAGIC) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_BAD_MAGIC,
@@ -419,7 +387,7 @@ gst_tile_wire_hello_pack (const GstTileWireHello * hello, GByteArray * out,
     return FALSE;
 
   start = message_begin (out);
-  put_u32 (out, hello->flags);
+  put_be (out, hello->flags, 4);
   message_end (out, start, GST_TILE_WIRE_TYPE_HELLO);
   return TRUE;
 }
@@ -444,7 +412,7 @@ gst_tile_wire_hello_parse (const guint8 * payload, gsize len,
   g_return_val_if_fail (out != NULL, FALSE);
 
   reader_init (&r, "HELLO", payload, len);
-  if (!reader_u32 (&r, "flags", &out->flags, error))
+  if (!reader_uint (&r, "flags", &out->flags, error))
     return FALSE;
   if (!reader_finish (&r, error))
     return FALSE;
@@ -773,21 +741,21 @@ gst_tile_wire_config_pack (const GstTileWireConfig * config, GByteArray * out,
 
   caps_len = strlen (config->caps);
   start = message_begin (out);
-  put_u64 (out, config->token);
-  put_u32 (out, config->generation);
-  put_u8 (out, (guint8) config->protocol);
-  put_u16 (out, config->n_units);
-  put_u32 (out, config->chunk_size);
-  put_u32 (out, config->packet_size);
-  put_u64 (out, config->frame_size);
-  put_u32 (out, config->n_rows);
-  put_u64 (out, config->row_bytes);
-  put_u16 (out, config->n_tiles);
+  put_be (out, config->token, 8);
+  put_be (out, config->generation, 4);
+  put_be (out, (guint8) config->protocol, 1);
+  put_be (out, config->n_units, 2);
+  put_be (out, config->chunk_size, 4);
+  put_be (out, config->packet_size, 4);
+  put_be (out, config->frame_size, 8);
+  put_be (out, config->n_rows, 4);
+  put_be (out, config->row_bytes, 8);
+  put_be (out, config->n_tiles, 2);
   for (i = 0; i < config->n_tiles; i++) {
-    put_u64 (out, config->tiles[i].offset);
-    put_u64 (out, config->tiles[i].size);
+    put_be (out, config->tiles[i].offset, 8);
+    put_be (out, config->tiles[i].size, 8);
   }
-  put_u16 (out, (guint16) caps_len);
+  put_be (out, (guint16) caps_len, 2);
   g_byte_array_append (out, (const guint8 *) config->caps, caps_len);
   message_end (out, start, GST_TILE_WIRE_TYPE_CONFIG);
   return TRUE;
@@ -822,9 +790,9 @@ gst_tile_wire_config_parse (const guint8 * payload, gsize len,
   memset (out, 0, sizeof (*out));
   reader_init (&r, "CONFIG", payload, len);
 
-  if (!reader_u64 (&r, "token", &out->token, error)
-      || !reader_u32 (&r, "generation", &out->generation, error)
-      || !reader_u8 (&r, "protocol", &protocol, error))
+  if (!reader_uint (&r, "token", &out->token, error)
+      || !reader_uint (&r, "generation", &out->generation, error)
+      || !reader_uint (&r, "protocol", &protocol, error))
     return FALSE;
   if (protocol > GST_TILE_WIRE_PROTOCOL_UDP) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
@@ -833,29 +801,29 @@ gst_tile_wire_config_parse (const guint8 * payload, gsize len,
   }
   out->protocol = (GstTileWireProtocol) protocol;
 
-  if (!reader_u16 (&r, "n_units", &out->n_units, error))
+  if (!reader_uint (&r, "n_units", &out->n_units, error))
     return FALSE;
   if (!config_check_units (out->n_units, error))
     return FALSE;
 
-  if (!reader_u32 (&r, "chunk_size", &out->chunk_size, error)
-      || !reader_u32 (&r, "packet_size", &out->packet_size, error)
-      || !reader_u64 (&r, "frame_size", &out->frame_size, error)
-      || !reader_u32 (&r, "n_rows", &out->n_rows, error)
-      || !reader_u64 (&r, "row_bytes", &out->row_bytes, error)
-      || !reader_u16 (&r, "n_tiles", &out->n_tiles, error))
+  if (!reader_uint (&r, "chunk_size", &out->chunk_size, error)
+      || !reader_uint (&r, "packet_size", &out->packet_size, error)
+      || !reader_uint (&r, "frame_size", &out->frame_size, error)
+      || !reader_uint (&r, "n_rows", &out->n_rows, error)
+      || !reader_uint (&r, "row_bytes", &out->row_bytes, error)
+      || !reader_uint (&r, "n_tiles", &out->n_tiles, error))
     return FALSE;
   /* bounds the tiles array before reading into it */
   if (!config_check_tiles (out->n_tiles, out->n_units, error))
     return FALSE;
 
   for (i = 0; i < out->n_tiles; i++) {
-    if (!reader_u64 (&r, "tile offset", &out->tiles[i].offset, error)
-        || !reader_u64 (&r, "tile size", &out->tiles[i].size, error))
+    if (!reader_uint (&r, "tile offset", &out->tiles[i].offset, error)
+        || !reader_uint (&r, "tile size", &out->tiles[i].size, error))
       return FALSE;
   }
 
-  if (!reader_u16 (&r, "caps length", &caps_len, error))
+  if (!reader_uint (&r, "caps length", &caps_len, error))
     return FALSE;
   if (caps_len > GST_TILE_WIRE_MAX_CAPS) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_OVERSIZED,
@@ -911,9 +879,9 @@ gst_tile_wire_unit_hello_pack (const GstTileWireUnitHello * hello,
     return FALSE;
 
   start = message_begin (out);
-  put_u64 (out, hello->token);
-  put_u32 (out, hello->generation);
-  put_u16 (out, hello->unit);
+  put_be (out, hello->token, 8);
+  put_be (out, hello->generation, 4);
+  put_be (out, hello->unit, 2);
   message_end (out, start, GST_TILE_WIRE_TYPE_UNIT_HELLO);
   return TRUE;
 }
@@ -940,9 +908,9 @@ gst_tile_wire_unit_hello_parse (const guint8 * payload, gsize len,
   g_return_val_if_fail (out != NULL, FALSE);
 
   reader_init (&r, "UNIT_HELLO", payload, len);
-  if (!reader_u64 (&r, "token", &out->token, error)
-      || !reader_u32 (&r, "generation", &out->generation, error)
-      || !reader_u16 (&r, "unit", &out->unit, error)
+  if (!reader_uint (&r, "token", &out->token, error)
+      || !reader_uint (&r, "generation", &out->generation, error)
+      || !reader_uint (&r, "unit", &out->unit, error)
       || !reader_finish (&r, error))
     return FALSE;
   return unit_hello_validate (out, error);
@@ -1001,8 +969,8 @@ gst_tile_wire_refuse_pack (GstTileWireRefuseCode code, const gchar * reason,
     return FALSE;
 
   start = message_begin (out);
-  put_u32 (out, (guint32) code);
-  put_u16 (out, (guint16) len);
+  put_be (out, (guint32) code, 4);
+  put_be (out, (guint16) len, 2);
   g_byte_array_append (out, (const guint8 *) reason, len);
   message_end (out, start, GST_TILE_WIRE_TYPE_REFUSE);
   return TRUE;
@@ -1031,11 +999,11 @@ gst_tile_wire_refuse_parse (const guint8 * payload, gsize len,
   g_return_val_if_fail (out != NULL, FALSE);
 
   reader_init (&r, "REFUSE", payload, len);
-  if (!reader_u32 (&r, "code", &code, error))
+  if (!reader_uint (&r, "code", &code, error))
     return FALSE;
   if (!refuse_check_code (code, error))
     return FALSE;
-  if (!reader_u16 (&r, "reason length", &reason_len, error))
+  if (!reader_uint (&r, "reason length", &reason_len, error))
     return FALSE;
   if (!refuse_check_reason_len (reason_len, error))
     return FALSE;
@@ -1100,7 +1068,7 @@ gst_tile_wire_keepalive_pack (guint64 time_ns, GByteArray * out)
   g_return_if_fail (out != NULL);
 
   start = message_begin (out);
-  put_u64 (out, time_ns);
+  put_be (out, time_ns, 8);
   message_end (out, start, GST_TILE_WIRE_TYPE_KEEPALIVE);
 }
 
@@ -1123,7 +1091,7 @@ gst_tile_wire_keepalive_parse (const guint8 * payload, gsize len,
   g_return_val_if_fail (time_ns != NULL, FALSE);
 
   reader_init (&r, "KEEPALIVE", payload, len);
-  return reader_u64 (&r, "time", time_ns, error) && reader_finish (&r, error);
+  return reader_uint (&r, "time", time_ns, error) && reader_finish (&r, error);
 }
 
 /* ACK */
@@ -1151,10 +1119,10 @@ gst_tile_wire_ack_pack (const GstTileWireAck * ack, GByteArray * out)
   g_return_if_fail (ack->window >= 1);
 
   start = message_begin (out);
-  put_u32 (out, ack->generation);
-  put_u32 (out, ack->window);
-  put_u32 (out, ack->has_frame ? ACK_FLAG_FRAME : 0);
-  put_u64 (out, ack->has_frame ? ack->frame : 0);
+  put_be (out, ack->generation, 4);
+  put_be (out, ack->window, 4);
+  put_be (out, ack->has_frame ? ACK_FLAG_FRAME : 0, 4);
+  put_be (out, ack->has_frame ? ack->frame : 0, 8);
   message_end (out, start, GST_TILE_WIRE_TYPE_ACK);
 }
 
@@ -1180,10 +1148,10 @@ gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
   g_return_val_if_fail (out != NULL, FALSE);
 
   reader_init (&r, "ACK", payload, len);
-  if (!reader_u32 (&r, "generation", &out->generation, error) ||
-      !reader_u32 (&r, "window", &out->window, error) ||
-      !reader_u32 (&r, "flags", &flags, error) ||
-      !reader_u64 (&r, "frame", &out->frame, error) ||
+  if (!reader_uint (&r, "generation", &out->generation, error) ||
+      !reader_uint (&r, "window", &out->window, error) ||
+      !reader_uint (&r, "flags", &flags, error) ||
+      !reader_uint (&r, "frame", &out->frame, error) ||
       !reader_finish (&r, error))
     return FALSE;
   if (out->window == 0) {
@@ -1387,7 +1355,7 @@ gst_tile_wire_stats_pack (const GstStructure * stats, GByteArray * out,
   }
 
   start = message_begin (out);
-  put_u16 (out, (guint16) len);
+  put_be (out, (guint16) len, 2);
   g_byte_array_append (out, (const guint8 *) str, len);
   message_end (out, start, GST_TILE_WIRE_TYPE_STATS);
   g_free (str);
@@ -1425,7 +1393,7 @@ gst_tile_wire_stats_parse (const guint8 * payload, gsize len,
   g_return_val_if_fail (out != NULL, FALSE);
 
   reader_init (&r, "STATS", payload, len);
-  if (!reader_u16 (&r, "structure length", &str_len, error))
+  if (!reader_uint (&r, "structure length", &str_len, error))
     return FALSE;
   if (str_len > GST_TILE_WIRE_MAX_STATS) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_OVERSIZED,
@@ -1484,12 +1452,12 @@ gst_tile_wire_tile_header_write (guint8 out[GST_TILE_WIRE_TILE_HEADER_SIZE],
   g_return_if_fail (header != NULL);
   g_return_if_fail (header->flags == 0);
 
-  write_u32 (out, GST_TILE_WIRE_TILE_MAGIC);
-  write_u32 (out + 4, header->generation);
-  write_u64 (out + 8, header->frame);
-  write_u64 (out + 16, header->timestamp);
-  write_u32 (out + 24, header->size);
-  write_u32 (out + 28, header->flags);
+  write_be (out, GST_TILE_WIRE_TILE_MAGIC, 4);
+  write_be (out + 4, header->generation, 4);
+  write_be (out + 8, header->frame, 8);
+  write_be (out + 16, header->timestamp, 8);
+  write_be (out + 24, header->size, 4);
+  write_be (out + 28, header->flags, 4);
 }
 
 /**
@@ -1521,9 +1489,9 @@ gst_tile_wire_tile_header_parse (const guint8 * data, gsize len,
   if (len < GST_TILE_WIRE_TILE_HEADER_SIZE)
     return GST_TILE_WIRE_PARSE_NEED_MORE;
 
-  magic = read_u32 (data);
-  size = read_u32 (data + 24);
-  flags = read_u32 (data + 28);
+  magic = read_be (data, 4);
+  size = read_be (data + 24, 4);
+  flags = read_be (data + 28, 4);
 
   if (magic != GST_TILE_WIRE_TILE_MAGIC) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_BAD_MAGIC,
@@ -1542,9 +1510,9 @@ gst_tile_wire_tile_header_parse (const guint8 * data, gsize len,
     return GST_TILE_WIRE_PARSE_ERROR;
   }
 
-  out->generation = read_u32 (data + 4);
-  out->frame = read_u64 (data + 8);
-  out->timestamp = read_u64 (data + 16);
+  out->generation = read_be (data + 4, 4);
+  out->frame = read_be (data + 8, 8);
+  out->timestamp = read_be (data + 16, 8);
   out->size = size;
   out->flags = flags;
   return GST_TILE_WIRE_PARSE_OK;
@@ -1568,14 +1536,14 @@ gst_tile_wire_packet_header_write (guint8 out[GST_TILE_WIRE_PACKET_HEADER_SIZE],
   g_return_if_fail (h != NULL);
   g_return_if_fail (h->unit < GST_TILE_WIRE_MAX_UNITS);
 
-  write_u32 (out, GST_TILE_WIRE_PACKET_MAGIC);
+  write_be (out, GST_TILE_WIRE_PACKET_MAGIC, 4);
   out[4] = GST_TILE_WIRE_VERSION;
   out[5] = 0;
-  write_u16 (out + 6, h->unit);
-  write_u32 (out + 8, h->generation);
-  write_u32 (out + 12, h->offset);
-  write_u64 (out + 16, h->frame);
-  write_u64 (out + 24, h->timestamp);
+  write_be (out + 6, h->unit, 2);
+  write_be (out + 8, h->generation, 4);
+  write_be (out + 12, h->offset, 4);
+  write_be (out + 16, h->frame, 8);
+  write_be (out + 24, h->timestamp, 8);
 }
 
 /**
@@ -1609,10 +1577,10 @@ gst_tile_wire_packet_header_parse (const guint8 * data, gsize len,
   if (len < GST_TILE_WIRE_PACKET_HEADER_SIZE)
     return GST_TILE_WIRE_PARSE_NEED_MORE;
 
-  magic = read_u32 (data);
+  magic = read_be (data, 4);
   version = data[4];
   flags = data[5];
-  unit = read_u16 (data + 6);
+  unit = read_be (data + 6, 2);
 
   if (magic != GST_TILE_WIRE_PACKET_MAGIC) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_BAD_MAGIC,
@@ -1640,10 +1608,10 @@ gst_tile_wire_packet_header_parse (const guint8 * data, gsize len,
   }
 
   out->unit = unit;
-  out->generation = read_u32 (data + 8);
-  out->offset = read_u32 (data + 12);
-  out->frame = read_u64 (data + 16);
-  out->timestamp = read_u64 (data + 24);
+  out->generation = read_be (data + 8, 4);
+  out->offset = read_be (data + 12, 4);
+  out->frame = read_be (data + 16, 8);
+  out->timestamp = read_be (data + 24, 8);
   return GST_TILE_WIRE_PARSE_OK;
 }
 
