@@ -61,22 +61,11 @@
 #include "config.h"
 #endif
 
-#include "bcencode-private.h"
-
-#include <string.h>
-
-#ifndef BC_KERNEL_SUFFIX
-#error "BC_KERNEL_SUFFIX must name the build"
-#endif
+#include "bcencode-kernel.h"
 
 #define BC45_HIGH_ROUNDS 8
 
-/* a loop over the lanes of a vector; the SIMD builds vectorise it */
-#ifdef BC_KERNEL_PORTABLE
-#define LANES for (k = 0; k < VN; k++)
-#else
-#define LANES _Pragma ("omp simd") for (k = 0; k < VN; k++)
-#endif
+#define LANES BC_FOR_LANES (VN)
 
 /* ------------------------------------------------------------------------ */
 /* vectors of 16-bit lanes                                                   */

@@ -69,20 +69,10 @@
 #include "config.h"
 #endif
 
-#include "bcencode-private.h"
-
-#include <string.h>
-
-#ifndef BC_KERNEL_SUFFIX
-#error "BC_KERNEL_SUFFIX must name the build"
-#endif
+#include "bcencode-kernel.h"
 
 #define L BC_LANES
-#ifdef BC_KERNEL_PORTABLE
-#define LANES for (k = 0; k < L; k++)
-#else
-#define LANES _Pragma ("omp simd") for (k = 0; k < L; k++)
-#endif
+#define LANES BC_FOR_LANES (L)
 
 /* power-iteration steps of the mode 6 fit; least-squares refits of fast */
 #define MODE6_POWER_ITERS 2
@@ -122,12 +112,6 @@ typedef struct
   gint32 pb[3][2][L];           /* p-bits (one per subset: both equal) */
   gint32 idx[16][L];
 } Bc7Block;
-
-static inline float
-clamp255 (float v)
-{
-  return v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
-}
 
 /* an n-bit value (5 <= n <= 8) expanded to 8 bits by replicating its top
  * bits */

@@ -42,21 +42,10 @@
 #include "config.h"
 #endif
 
-#include "bcencode-private.h"
-
-#include <string.h>
-
-#ifndef BC_KERNEL_SUFFIX
-#error "BC_KERNEL_SUFFIX must name the build"
-#endif
+#include "bcencode-kernel.h"
 
 #define L BC_LANES
-/* a loop over the lanes of a batch; the SIMD builds vectorise it */
-#ifdef BC_KERNEL_PORTABLE
-#define LANES for (k = 0; k < L; k++)
-#else
-#define LANES _Pragma ("omp simd") for (k = 0; k < L; k++)
-#endif
+#define LANES BC_FOR_LANES (L)
 
 static inline gint
 expand5 (gint q)
@@ -68,12 +57,6 @@ static inline gint
 expand6 (gint q)
 {
   return (q << 2) | (q >> 4);
-}
-
-static inline float
-clamp255 (float v)
-{
-  return v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
 }
 
 /* ------------------------------------------------------------------------ */
