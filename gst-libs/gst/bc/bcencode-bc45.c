@@ -651,6 +651,133 @@ neighbours (const Pixels * px, gboolean six, Best * b)
   return improved;
 }
 
+/* The steps of encode_vec (), inlined into it. */
+
+/* Least-squares refits of @b in 8-value mode (one for normal, two for
+ * high), then, for high, the neighbour search. @s: the sums of the pixels
+ * (16 of them), updated to those of the refit kept. */
+static G_ALWAYS_INLINE inline void
+fit8 (const Pixels * px, gint quality, Sums * s, Best * b)
+{
+  Sums t = *s;
+  V u[16];
+  gint it, iters = quality >= 2 ? 2 : 1;
+
+  b->err = eval8 (px, b->a0, b->a1, b->u, s);
+  for (it = 0; it < iters; it++) {
+    V c0, c1, ok, e;
+    gboolean last = it == iters - 1;
+
+    solve (s, 7, &c1, &c0, &ok);
+    ok = v_and (ok, v_gt (c0, c1));
+    if (!v_any (ok))
+      break;
+    c0 = v_sel (ok, c0, b->a0);
+    c1 = v_sel (ok, c1, b->a1);
+    e = eval8 (px, c0, c1, u, last ? NULL : &t);
+    ok = v_and (ok, v_lt_u (e, b->err));
+    take (ok, b, c0, c1, e, u);
+    if (!last) {
+      s->s1 = v_sel (ok, t.s1, s->s1);
+      s->s2 = v_sel (ok, t.s2, s->s2);
+      s->x = v_sel (ok, t.x, s->x);
+    }
+  }
+  if (quality >= 2) {
+    for (it = 0; it < BC45_HIGH_ROUNDS; it++)
+      if (!v_any (neighbours (px, FALSE, b)))
+        break;
+  }
+}
+
+/* The 6-value candidate on the lanes of @any (blocks with pixels at 0 or
+ * 255), taken into @b where it is better: endpoints at the extremes of the
+ * other pixels, one refit over the pixels between them, for high the
+ * neighbour search. */
+static G_ALWAYS_INLINE inline void
+fit6 (const Pixels * px, gint quality, V any, Sums * s, Best * b)
+{
+  V lo, hi, none, e, ok, l, h, u[16];
+  Best c;
+  gint i, it;
+
+  lo = v_set1 (255);
+  hi = v_set1 (0);
+  for (i = 0; i < 16; i++) {
+    V p = px->p[i];
+
+    lo = v_min (lo, v_or (p, v_and (v_eq (p, v_set1 (0)), v_set1 (255))));
+    hi = v_max (hi, v_andnot (v_eq (p, v_set1 (255)), p));
+  }
+  none = v_gt (lo, hi);
+
+  c.a0 = v_andnot (none, lo);
+  c.a1 = v_andnot (none, hi);
+  c.err = eval6 (px, c.a0, c.a1, c.u, s);
+  solve (s, 5, &l, &h, &ok);
+  ok = v_and (ok, v_gt (v_add (h, v_set1 (1)), l));
+  if (v_any (ok)) {
+    l = v_sel (ok, l, c.a0);
+    h = v_sel (ok, h, c.a1);
+    e = eval6 (px, l, h, u, NULL);
+    ok = v_and (ok, v_lt_u (e, c.err));
+    take (ok, &c, l, h, e, u);
+  }
+  if (quality >= 2) {
+    for (it = 0; it < BC45_HIGH_ROUNDS; it++)
+      if (!v_any (v_and (any, neighbours (px, TRUE, &c))))
+        break;
+  }
+  ok = v_and (any, v_lt_u (c.err, b->err));
+  take (ok, b, c.a0, c.a1, c.err, quality >= 2 ? NULL : c.u);
+}
+
+/* Codes from positions: in 8-value mode position j is code (8 - j) & 7
+ * with 0 and 1 exchanged; in 6-value mode positions 0, 1 and 6 are codes
+ * 6, 0 and 1, the others themselves. Flat blocks get codes 0. Writes lane
+ * k at out + k * stride, for k < n. */
+static G_ALWAYS_INLINE inline void
+pack_codes (const Best * b, V flat, gint quality, guint n, guint8 * out,
+    gsize stride)
+{
+  V m8 = v_gt (b->a0, b->a1), c[16];
+  gboolean any6 = quality > 0 && v_any (v_andnot (flat, v_eq (m8,
+              v_set1 (0))));
+  guint64 blocks[VN];
+  V cw[3];
+  guint k;
+  gint i;
+
+  for (i = 0; i < 16; i++) {
+    V u = b->u[i], v = v_and (v_sub (v_set1 (8), u), v_set1 (7));
+
+    v = v_xor (v, v_and (v_gt (v_set1 (2), v), v_set1 (1)));
+    if (any6) {
+      V v6 = v_xor (v_and (v_eq (u, v_set1 (0)), v_set1 (6)),
+          v_and (v_eq (u, v_set1 (1)), v_set1 (1)));
+
+      v6 = v_xor (v_xor (v6, v_and (v_eq (u, v_set1 (6)), v_set1 (7))), u);
+      v = v_sel (m8, v, v6);
+    }
+    c[i] = v_andnot (flat, v);
+  }
+  cw[0] = v_or (v_or (v_or (c[0], v_slli (c[1], 3)), v_or (v_slli (c[2], 6),
+              v_slli (c[3], 9))), v_or (v_slli (c[4], 12), v_slli (c[5], 15)));
+  cw[1] = v_or (v_or (v_or (v_srli (c[5], 1), v_slli (c[6], 2)),
+          v_or (v_slli (c[7], 5), v_slli (c[8], 8))),
+      v_or (v_slli (c[9], 11), v_slli (c[10], 14)));
+  cw[2] = v_or (v_or (v_or (v_srli (c[10], 2), v_slli (c[11], 1)),
+          v_or (v_slli (c[12], 4), v_slli (c[13], 7))),
+      v_or (v_slli (c[14], 10), v_slli (c[15], 13)));
+  pack_blocks (v_or (b->a0, v_slli (b->a1, 8)), cw[0], cw[1], cw[2], blocks);
+  if (stride == 8) {
+    memcpy (out, blocks, n * 8);
+  } else {
+    for (k = 0; k < n; k++)
+      memcpy (out + k * stride, blocks + k, 8);
+  }
+}
+
 /* Encodes the VN blocks at rows[y] (4 bytes each per row); lane k goes to
  * out + k * stride, for k < n. */
 static void
@@ -659,7 +786,8 @@ encode_vec (const guint8 * const rows[4], gint quality, guint n,
 {
   Pixels px;
   Best b;
-  V mn, mx, c[16], flat, m8;
+  V mn, mx, flat, any;
+  Sums s;
   gint i;
 
   load_pixels (rows, px.p);
@@ -680,83 +808,14 @@ encode_vec (const guint8 * const rows[4], gint quality, guint n,
     mid8 (b.a0, b.a1, mid);
     positions (&px, mid, b.u);
   } else {
-    V lo, hi, any, u[16];
-    Sums s, t;
-    gint it, iters = quality >= 2 ? 2 : 1;
-
     s.n = v_set1 (16);
     s.p = px.p[0];
     for (i = 1; i < 16; i++)
       s.p = v_add (s.p, px.p[i]);
-    t.n = s.n;
-    t.p = s.p;
-
-    /* least-squares refits in 8-value mode */
-    b.err = eval8 (&px, b.a0, b.a1, b.u, &s);
-    for (it = 0; it < iters; it++) {
-      V c0, c1, ok, e;
-      gboolean last = it == iters - 1;
-
-      solve (&s, 7, &c1, &c0, &ok);
-      ok = v_and (ok, v_gt (c0, c1));
-      if (!v_any (ok))
-        break;
-      c0 = v_sel (ok, c0, b.a0);
-      c1 = v_sel (ok, c1, b.a1);
-      e = eval8 (&px, c0, c1, u, last ? NULL : &t);
-      ok = v_and (ok, v_lt_u (e, b.err));
-      take (ok, &b, c0, c1, e, u);
-      if (!last) {
-        s.s1 = v_sel (ok, t.s1, s.s1);
-        s.s2 = v_sel (ok, t.s2, s.s2);
-        s.x = v_sel (ok, t.x, s.x);
-      }
-    }
-    if (quality >= 2) {
-      for (it = 0; it < BC45_HIGH_ROUNDS; it++)
-        if (!v_any (neighbours (&px, FALSE, &b)))
-          break;
-    }
-
-    /* the 6-value candidate, on blocks with pixels at 0 or 255 */
+    fit8 (&px, quality, &s, &b);
     any = v_or (v_eq (mn, v_set1 (0)), v_eq (mx, v_set1 (255)));
-    if (v_any (any)) {
-      V none, e, ok, l, h;
-      Best c;
-
-      /* the extremes of the other pixels */
-      lo = v_set1 (255);
-      hi = v_set1 (0);
-      for (i = 0; i < 16; i++) {
-        V p = px.p[i];
-
-        lo = v_min (lo, v_or (p, v_and (v_eq (p, v_set1 (0)), v_set1 (255))));
-        hi = v_max (hi, v_andnot (v_eq (p, v_set1 (255)), p));
-      }
-      none = v_gt (lo, hi);
-
-      c.a0 = v_andnot (none, lo);
-      c.a1 = v_andnot (none, hi);
-      c.err = eval6 (&px, c.a0, c.a1, c.u, &s);
-      /* one refit over the pixels between the endpoints */
-      solve (&s, 5, &l, &h, &ok);
-      ok = v_and (ok, v_gt (v_add (h, v_set1 (1)), l));
-      if (v_any (ok)) {
-        l = v_sel (ok, l, c.a0);
-        h = v_sel (ok, h, c.a1);
-        e = eval6 (&px, l, h, u, NULL);
-        ok = v_and (ok, v_lt_u (e, c.err));
-        take (ok, &c, l, h, e, u);
-      }
-      if (quality >= 2) {
-        for (it = 0; it < BC45_HIGH_ROUNDS; it++)
-          if (!v_any (v_and (any, neighbours (&px, TRUE, &c))))
-            break;
-      }
-      ok = v_and (any, v_lt_u (c.err, b.err));
-      take (ok, &b, c.a0, c.a1, c.err, quality >= 2 ? NULL : c.u);
-    }
-
+    if (v_any (any))
+      fit6 (&px, quality, any, &s, &b);
     if (quality >= 2) {
       /* the neighbour search keeps no positions */
       V mid[7];
@@ -765,48 +824,7 @@ encode_vec (const guint8 * const rows[4], gint quality, guint n,
       positions (&px, mid, b.u);
     }
   }
-  m8 = v_gt (b.a0, b.a1);
-
-  /* codes from positions: in 8-value mode position j is code (8 - j) & 7
-   * with 0 and 1 exchanged; in 6-value mode positions 0, 1 and 6 are codes
-   * 6, 0 and 1, the others themselves. Flat blocks get codes 0. */
-  {
-    gboolean any6 = quality > 0 && v_any (v_andnot (flat, v_eq (m8,
-                v_set1 (0))));
-    guint64 blocks[VN];
-    V cw[3];
-    guint k;
-
-    for (i = 0; i < 16; i++) {
-      V u = b.u[i], v = v_and (v_sub (v_set1 (8), u), v_set1 (7));
-
-      v = v_xor (v, v_and (v_gt (v_set1 (2), v), v_set1 (1)));
-      if (any6) {
-        V v6 = v_xor (v_and (v_eq (u, v_set1 (0)), v_set1 (6)),
-            v_and (v_eq (u, v_set1 (1)), v_set1 (1)));
-
-        v6 = v_xor (v_xor (v6, v_and (v_eq (u, v_set1 (6)), v_set1 (7))), u);
-        v = v_sel (m8, v, v6);
-      }
-      c[i] = v_andnot (flat, v);
-    }
-    cw[0] = v_or (v_or (v_or (c[0], v_slli (c[1], 3)), v_or (v_slli (c[2], 6),
-                v_slli (c[3], 9))), v_or (v_slli (c[4], 12),
-            v_slli (c[5], 15)));
-    cw[1] = v_or (v_or (v_or (v_srli (c[5], 1), v_slli (c[6], 2)),
-            v_or (v_slli (c[7], 5), v_slli (c[8], 8))),
-        v_or (v_slli (c[9], 11), v_slli (c[10], 14)));
-    cw[2] = v_or (v_or (v_or (v_srli (c[10], 2), v_slli (c[11], 1)),
-            v_or (v_slli (c[12], 4), v_slli (c[13], 7))),
-        v_or (v_slli (c[14], 10), v_slli (c[15], 13)));
-    pack_blocks (v_or (b.a0, v_slli (b.a1, 8)), cw[0], cw[1], cw[2], blocks);
-    if (stride == 8) {
-      memcpy (out, blocks, n * 8);
-    } else {
-      for (k = 0; k < n; k++)
-        memcpy (out + k * stride, blocks + k, 8);
-    }
-  }
+  pack_codes (&b, flat, quality, n, out, stride);
 }
 
 void

@@ -262,26 +262,17 @@ keep_better (ColourFit * best, const ColourFit * cur)
   }
 }
 
-/* Encodes the colour part of a batch. p: three channel planes. Writes the
- * 8-byte colour block of lane k at out + k * stride. */
-static void
-colour_encode (const float (*p)[16][L], const ColourParams * cp,
-    const gint * fixed_blue, gint quality, guint n_lanes, guint8 * out,
-    gsize stride)
+/* The steps of colour_encode (), inlined into it: each of its two builds
+ * (BC1, BC3 colour) is then specialised as one function was. */
+
+/* Mean and weighted covariance of the pixels, and the weighted sum of
+ * their squares (pw2). @sw: the square roots of the channel weights. */
+static G_ALWAYS_INLINE inline void
+colour_stats (const float (*p)[16][L], const ColourParams * cp,
+    const float sw[3], float mean[3][L], float cov[6][L], float pw2[L])
 {
-  float mean[3][L], cov[6][L], v[3][L], sw[3], pw2[L];
-  float tmin[L], tmax[L], e[2][3][L];
-  gboolean single[L];
-  ColourFit fit, cur;
-  float ext[2][3][L];
-  gint start, n_starts;
-  gint i, k, ch, it, iters;
+  gint i, k, ch;
 
-  for (ch = 0; ch < 3; ch++)
-    sw[ch] = cp->w[ch] == 1.0f ? 1.0f : (cp->w[ch] == 2.0f ? 1.41421356f :
-        (cp->w[ch] == 3.0f ? 1.73205081f : 0.0f));
-
-  /* mean and weighted covariance */
   for (ch = 0; ch < 3; ch++) {
     LANES mean[ch][k] = 0.0f;
     for (i = 0; i < 16; i++)
@@ -311,9 +302,15 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
       cov[5][k] += b * b;
     }
   }
+}
 
-  /* principal axis: start from the covariance row of the largest variance,
-   * then power iteration, renormalised by the largest component */
+/* The principal axis @v: start from the covariance row of the largest
+ * variance, then power iteration, renormalised by the largest component */
+static G_ALWAYS_INLINE inline void
+colour_axis (float cov[6][L], float v[3][L])
+{
+  gint k, it;
+
   LANES {
     gboolean rr = cov[0][k] >= cov[3][k] && cov[0][k] >= cov[5][k];
     gboolean gg = !rr && cov[3][k] >= cov[5][k];
@@ -338,8 +335,17 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
       v[2][k] = z * inv;
     }
   }
+}
 
-  /* extreme pixels along the axis become the endpoints */
+/* The extreme pixels along the axis @v become the endpoints @e (the mean
+ * for a lane whose pixels project nowhere) */
+static G_ALWAYS_INLINE inline void
+colour_extremes (const float (*p)[16][L], const float sw[3],
+    float v[3][L], float mean[3][L], float e[2][3][L])
+{
+  float tmin[L], tmax[L];
+  gint i, k, ch;
+
   LANES {
     tmin[k] = 1e30f;
     tmax[k] = -1e30f;
@@ -362,15 +368,24 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
       e[1][2][k] = lo ? p[2][i][k] : e[1][2][k];
     }
   }
+}
 
-  /* Starts: the extreme pixels inset by 1/16 of their distance (BC1 spends
-   * two of its four levels on the ends, and inset ends fit the typical
-   * spread of a block better; van Waveren 2006), then, for high quality,
-   * the extreme pixels themselves. From each start, least squares runs as a
-   * chain: every step refits the endpoints to the previous step's indices,
-   * even when that step was worse, which is how a poor first clustering is
-   * left behind. The best result seen is kept. */
-  memcpy (ext, e, sizeof (ext));
+/* Starts: the extreme pixels @ext inset by 1/16 of their distance (BC1
+ * spends two of its four levels on the ends, and inset ends fit the
+ * typical spread of a block better; van Waveren 2006), then, for high
+ * quality, the extreme pixels themselves. From each start, least squares
+ * runs as a chain: every step refits the endpoints to the previous step's
+ * indices, even when that step was worse, which is how a poor first
+ * clustering is left behind. The best result seen is kept in @fit. */
+static G_ALWAYS_INLINE inline void
+colour_fit_starts (const float (*p)[16][L], const ColourParams * cp,
+    const gint * fixed_blue, const float *pw2, gint quality,
+    float ext[2][3][L], ColourFit * fit)
+{
+  float e[2][3][L];
+  ColourFit cur;
+  gint start, n_starts, it, iters, k, ch;
+
   iters = quality == 0 ? 0 : (quality == 1 ? 1 : 4);
   n_starts = quality == 2 ? 2 : 1;
   for (start = 0; start < n_starts; start++) {
@@ -383,130 +398,170 @@ colour_encode (const float (*p)[16][L], const ColourParams * cp,
         }
       }
     } else {
-      memcpy (e, ext, sizeof (ext));
+      memcpy (e, ext, sizeof (e));
     }
     colour_eval (p, cp, fixed_blue, pw2, e, &cur);
     if (start == 0) {
-      fit = cur;
+      *fit = cur;
     } else {
-      keep_better (&fit, &cur);
+      keep_better (fit, &cur);
     }
     for (it = 0; it < iters; it++) {
       colour_lsq (p, &cur, e);
       colour_eval (p, cp, fixed_blue, pw2, e, &cur);
-      keep_better (&fit, &cur);
+      keep_better (fit, &cur);
     }
   }
+}
 
-  /* high: local search on the quantised endpoints, one step up or down in
-   * each channel of each endpoint, kept when the exact error drops */
-  if (quality == 2) {
-    gint round, j, d, n_ch = cp->fixed_blue ? 2 : 3;
+/* High: local search on the quantised endpoints of @fit, one step up or
+ * down in each channel of each endpoint, kept when the exact error drops */
+static G_ALWAYS_INLINE inline void
+colour_local_search (const float (*p)[16][L], const ColourParams * cp,
+    const gint * fixed_blue, const float *pw2, ColourFit * fit)
+{
+  float e[2][3][L];
+  ColourFit cur;
+  gint round, j, d, k, ch, n_ch = cp->fixed_blue ? 2 : 3;
 
-    for (round = 0; round < 2; round++) {
-      for (j = 0; j < 2; j++) {
-        for (ch = 0; ch < n_ch; ch++) {
-          for (d = -1; d <= 1; d += 2) {
-            gint top = ch == 1 ? 63 : 31, c2;
+  for (round = 0; round < 2; round++) {
+    for (j = 0; j < 2; j++) {
+      for (ch = 0; ch < n_ch; ch++) {
+        for (d = -1; d <= 1; d += 2) {
+          gint top = ch == 1 ? 63 : 31, c2;
 
-            /* endpoints as their exact expansions: requantising gives the
-             * same values back */
-            for (c2 = 0; c2 < 3; c2++) {
-              LANES {
-                gint32 q0 = fit.q[0][c2][k], q1 = fit.q[1][c2][k];
+          /* endpoints as their exact expansions: requantising gives the
+           * same values back */
+          for (c2 = 0; c2 < 3; c2++) {
+            LANES {
+              gint32 q0 = fit->q[0][c2][k], q1 = fit->q[1][c2][k];
 
-                if (c2 == ch && j == 0)
-                  q0 = CLAMP (q0 + d, 0, top);
-                if (c2 == ch && j == 1)
-                  q1 = CLAMP (q1 + d, 0, top);
-                e[0][c2][k] = (float) (c2 == 1 ? expand6 (q0) : expand5 (q0));
-                e[1][c2][k] = (float) (c2 == 1 ? expand6 (q1) : expand5 (q1));
-              }
+              if (c2 == ch && j == 0)
+                q0 = CLAMP (q0 + d, 0, top);
+              if (c2 == ch && j == 1)
+                q1 = CLAMP (q1 + d, 0, top);
+              e[0][c2][k] = (float) (c2 == 1 ? expand6 (q0) : expand5 (q0));
+              e[1][c2][k] = (float) (c2 == 1 ? expand6 (q1) : expand5 (q1));
             }
-            colour_eval (p, cp, fixed_blue, pw2, e, &cur);
-            keep_better (&fit, &cur);
           }
+          colour_eval (p, cp, fixed_blue, pw2, e, &cur);
+          keep_better (fit, &cur);
         }
       }
     }
   }
+}
 
-  /* The single-colour candidate: every pixel at the colour BC1 comes
-   * nearest to the block's mean with optimal single-colour endpoints (exact
-   * for solid blocks; near-solid blocks, common in photographs, also end up
-   * here, where two endpoints would both quantise to one colour). */
-  {
-    gint32 sq[2][3][L];
-    float sval[3][L], serr[L];
+/* The single-colour candidate, taken into @fit where it is no worse: every
+ * pixel at the colour BC1 comes nearest to the block's mean with optimal
+ * single-colour endpoints (exact for solid blocks; near-solid blocks,
+ * common in photographs, also end up here, where two endpoints would both
+ * quantise to one colour). */
+static G_ALWAYS_INLINE inline void
+colour_single (const float (*p)[16][L], const ColourParams * cp,
+    const gint * fixed_blue, float mean[3][L], ColourFit * fit)
+{
+  gint32 sq[2][3][L];
+  float sval[3][L], serr[L];
+  gboolean single[L];
+  gint i, k, ch;
 
-    LANES {
-      for (ch = 0; ch < 3; ch++) {
-        gint m = (gint) (clamp255 (mean[ch][k]) + 0.5f);
-        gint a, b;
+  LANES {
+    for (ch = 0; ch < 3; ch++) {
+      gint m = (gint) (clamp255 (mean[ch][k]) + 0.5f);
+      gint a, b;
 
-        if (ch == 1) {
-          a = bc_tables.single6[m][0];
-          b = bc_tables.single6[m][1];
-          sval[ch][k] = (float) ((2 * expand6 (a) + expand6 (b)) / 3);
-        } else if (ch == 2 && cp->fixed_blue) {
-          a = b = fixed_blue[k];
-          sval[ch][k] = (float) expand5 (a);
-        } else {
-          a = bc_tables.single5[m][0];
-          b = bc_tables.single5[m][1];
-          sval[ch][k] = (float) ((2 * expand5 (a) + expand5 (b)) / 3);
-        }
-        sq[0][ch][k] = a;
-        sq[1][ch][k] = b;
+      if (ch == 1) {
+        a = bc_tables.single6[m][0];
+        b = bc_tables.single6[m][1];
+        sval[ch][k] = (float) ((2 * expand6 (a) + expand6 (b)) / 3);
+      } else if (ch == 2 && cp->fixed_blue) {
+        a = b = fixed_blue[k];
+        sval[ch][k] = (float) expand5 (a);
+      } else {
+        a = bc_tables.single5[m][0];
+        b = bc_tables.single5[m][1];
+        sval[ch][k] = (float) ((2 * expand5 (a) + expand5 (b)) / 3);
       }
-      serr[k] = 0.0f;
+      sq[0][ch][k] = a;
+      sq[1][ch][k] = b;
     }
-    for (i = 0; i < 16; i++) {
-      LANES {
-        float dr = p[0][i][k] - sval[0][k], dg = p[1][i][k] - sval[1][k];
-        float db = p[2][i][k] - sval[2][k];
-        serr[k] += cp->w[0] * dr * dr + cp->w[1] * dg * dg + cp->w[2] * db * db;
-      }
-    }
+    serr[k] = 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
     LANES {
-      single[k] = serr[k] <= fit.err[k];
-      for (ch = 0; ch < 3; ch++) {
-        fit.q[0][ch][k] = single[k] ? sq[0][ch][k] : fit.q[0][ch][k];
-        fit.q[1][ch][k] = single[k] ? sq[1][ch][k] : fit.q[1][ch][k];
-      }
-      /* every pixel (2 * c0 + c1) / 3 */
-      fit.idx[k] = single[k] ? 0xAAAAAAAAu : fit.idx[k];
+      float dr = p[0][i][k] - sval[0][k], dg = p[1][i][k] - sval[1][k];
+      float db = p[2][i][k] - sval[2][k];
+      serr[k] += cp->w[0] * dr * dr + cp->w[1] * dg * dg + cp->w[2] * db * db;
     }
   }
-
-  /* pack: 4-colour order (c0 > c1) by swapping endpoints and indices;
-   * one colour (c0 == c1, every palette entry is c0): index 0 everywhere
-   * and, for BC1, c1 = c0 - 1 (or c0 = 1, c1 = 0 and index 1 for black) so
-   * the block stays in 4-colour mode */
-  {
-    guint32 words[L][2];
-    const gboolean bc1 = cp->bc1;
-
-    LANES {
-      guint32 c0 = (guint32) ((fit.q[0][0][k] << 11) | (fit.q[0][1][k] << 5)
-          | fit.q[0][2][k]);
-      guint32 c1 = (guint32) ((fit.q[1][0][k] << 11) | (fit.q[1][1][k] << 5)
-          | fit.q[1][2][k]);
-      guint32 idx = fit.idx[k];
-      guint32 lo = c0 < c1 ? c0 : c1, hi = c0 < c1 ? c1 : c0;
-      gboolean same = c0 == c1;
-
-      idx = c0 < c1 ? idx ^ 0x55555555u : idx;
-      idx = same ? 0 : idx;
-      lo = same && bc1 && hi > 0 ? hi - 1 : lo;
-      idx = same && bc1 && hi == 0 ? 0x55555555u : idx;
-      hi = same && bc1 && hi == 0 ? 1 : hi;
-      words[k][0] = GUINT32_TO_LE (hi | (lo << 16));
-      words[k][1] = GUINT32_TO_LE (idx);
+  LANES {
+    single[k] = serr[k] <= fit->err[k];
+    for (ch = 0; ch < 3; ch++) {
+      fit->q[0][ch][k] = single[k] ? sq[0][ch][k] : fit->q[0][ch][k];
+      fit->q[1][ch][k] = single[k] ? sq[1][ch][k] : fit->q[1][ch][k];
     }
-    for (k = 0; k < (gint) n_lanes; k++)
-      memcpy (out + k * stride, words[k], 8);
+    /* every pixel (2 * c0 + c1) / 3 */
+    fit->idx[k] = single[k] ? 0xAAAAAAAAu : fit->idx[k];
   }
+}
+
+/* Packs @fit: 4-colour order (c0 > c1) by swapping endpoints and indices;
+ * one colour (c0 == c1, every palette entry is c0): index 0 everywhere
+ * and, for BC1, c1 = c0 - 1 (or c0 = 1, c1 = 0 and index 1 for black) so
+ * the block stays in 4-colour mode */
+static G_ALWAYS_INLINE inline void
+colour_pack (const ColourFit * fit, gboolean bc1, guint n_lanes,
+    guint8 * out, gsize stride)
+{
+  guint32 words[L][2];
+  gint k;
+
+  LANES {
+    guint32 c0 = (guint32) ((fit->q[0][0][k] << 11) | (fit->q[0][1][k] << 5)
+        | fit->q[0][2][k]);
+    guint32 c1 = (guint32) ((fit->q[1][0][k] << 11) | (fit->q[1][1][k] << 5)
+        | fit->q[1][2][k]);
+    guint32 idx = fit->idx[k];
+    guint32 lo = c0 < c1 ? c0 : c1, hi = c0 < c1 ? c1 : c0;
+    gboolean same = c0 == c1;
+
+    idx = c0 < c1 ? idx ^ 0x55555555u : idx;
+    idx = same ? 0 : idx;
+    lo = same && bc1 && hi > 0 ? hi - 1 : lo;
+    idx = same && bc1 && hi == 0 ? 0x55555555u : idx;
+    hi = same && bc1 && hi == 0 ? 1 : hi;
+    words[k][0] = GUINT32_TO_LE (hi | (lo << 16));
+    words[k][1] = GUINT32_TO_LE (idx);
+  }
+  for (k = 0; k < (gint) n_lanes; k++)
+    memcpy (out + k * stride, words[k], 8);
+}
+
+/* Encodes the colour part of a batch. p: three channel planes. Writes the
+ * 8-byte colour block of lane k at out + k * stride. */
+static void
+colour_encode (const float (*p)[16][L], const ColourParams * cp,
+    const gint * fixed_blue, gint quality, guint n_lanes, guint8 * out,
+    gsize stride)
+{
+  float mean[3][L], cov[6][L], v[3][L], sw[3], pw2[L];
+  float ext[2][3][L];
+  ColourFit fit;
+  gint ch;
+
+  for (ch = 0; ch < 3; ch++)
+    sw[ch] = cp->w[ch] == 1.0f ? 1.0f : (cp->w[ch] == 2.0f ? 1.41421356f :
+        (cp->w[ch] == 3.0f ? 1.73205081f : 0.0f));
+
+  colour_stats (p, cp, sw, mean, cov, pw2);
+  colour_axis (cov, v);
+  colour_extremes (p, sw, v, mean, ext);
+  colour_fit_starts (p, cp, fixed_blue, pw2, quality, ext, &fit);
+  if (quality == 2)
+    colour_local_search (p, cp, fixed_blue, pw2, &fit);
+  colour_single (p, cp, fixed_blue, mean, &fit);
+  colour_pack (&fit, cp->bc1, n_lanes, out, stride);
 }
 
 /* ------------------------------------------------------------------------ */
