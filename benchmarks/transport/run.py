@@ -249,29 +249,39 @@ class Iperf3Server:
         return False
 
 
-def run_iperf3(binary: str, server: Iperf3Server, streams: int, window: str,
-               seconds: int, omit: int) -> dict:
-    cmd = [binary, "-c", "127.0.0.1", "-p", str(server.port), "-P",
-           str(streams), "-t", str(seconds), "-O", str(omit), "-J"]
-    if window:
-        cmd += ["-w", window]
-    err = None
+def run_iperf3_json(cmd: list, server: Iperf3Server, timeout: int,
+                    what: str, counters=lambda: None):
+    """Runs the iperf3 client @cmd (-J), up to three times while its JSON
+    has an "error": (that JSON, the OtherCpu of the run, @counters () before
+    and after it). @what names the run in the log."""
     for attempt in range(3):
+        c0 = counters()
         with OtherCpu([server.proc.pid]) as o:
             p = subprocess.run(cmd, capture_output=True, text=True,
-                               timeout=seconds + omit + 20)
+                               timeout=timeout)
+        c1 = counters()
         try:
             d = json.loads(p.stdout)
         except json.JSONDecodeError:
             d = {"error": p.stderr.strip() or "no JSON"}
         if "error" not in d:
             break
-        err = d["error"]
-        log(f"iperf3 -P {streams} {window}: {err}; again")
+        log(f"iperf3 {what}: {d['error']}; again")
         time.sleep(0.5)
-    else:
+    return d, o, (c0, c1)
+
+
+def run_iperf3(binary: str, server: Iperf3Server, streams: int, window: str,
+               seconds: int, omit: int) -> dict:
+    cmd = [binary, "-c", "127.0.0.1", "-p", str(server.port), "-P",
+           str(streams), "-t", str(seconds), "-O", str(omit), "-J"]
+    if window:
+        cmd += ["-w", window]
+    d, o, _ = run_iperf3_json(cmd, server, seconds + omit + 20,
+                              f"-P {streams} {window}")
+    if "error" in d:
         return {"tool": "iperf3", "streams": streams,
-                "buffers": window or "default", "error": err}
+                "buffers": window or "default", "error": d["error"]}
     start, end = d["start"], d["end"]
     return {
         "tool": "iperf3", "streams": streams, "buffers": window or "default",
@@ -299,25 +309,12 @@ def run_iperf3_udp(binary: str, server: Iperf3Server, length: int,
            "-J"]
     if window:
         cmd += ["-w", window]
-    err = None
-    for attempt in range(3):
-        snmp0 = udp_snmp()
-        with OtherCpu([server.proc.pid]) as o:
-            p = subprocess.run(cmd, capture_output=True, text=True,
-                               timeout=seconds + omit + 20)
-        snmp1 = udp_snmp()
-        try:
-            d = json.loads(p.stdout)
-        except json.JSONDecodeError:
-            d = {"error": p.stderr.strip() or "no JSON"}
-        if "error" not in d:
-            break
-        err = d["error"]
-        log(f"iperf3 -u -l {length} {window}: {err}; again")
-        time.sleep(0.5)
-    else:
+    d, o, (snmp0, snmp1) = run_iperf3_json(
+        cmd, server, seconds + omit + 20, f"-u -l {length} {window}",
+        udp_snmp)
+    if "error" in d:
         return {"tool": "iperf3", "udp": True, "length": length,
-                "buffers": window or "default", "error": err}
+                "buffers": window or "default", "error": d["error"]}
     start, end = d["start"], d["end"]
     snt = end.get("sum_sent") or end["sum"]
     rcv = end.get("sum_received") or end["sum"]
