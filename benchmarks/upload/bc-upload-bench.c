@@ -219,12 +219,10 @@ parse_options (gint * argc, gchar *** argv, Options * o)
     {NULL}
   };
 
-  o->width = 1920;
-  o->height = 1080;
-  o->units = 4;
-  o->rate = 30;
-  o->seconds = 5.0;
-  o->warmup = 1.0;
+  /* width, height, units, rate, seconds, warmup */
+  static const Options defaults = { 1920, 1080, 4, 30, 5.0, 1.0, };
+
+  *o = defaults;
   if (!bench_parse_options (argc, argv, entries,
           "- tilesink -> tilesrc -> glbcupload latency", NULL))
     return 2;
