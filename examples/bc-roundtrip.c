@@ -67,6 +67,28 @@ bus_sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
   return GST_BUS_PASS;
 }
 
+/* Seconds from @timing's start to the pipeline's EOS, once the EOS
+ * message is there (the sinks may have been faster than the bus) */
+static gdouble
+run_seconds (GstElement * pipeline, RunTiming * timing)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  gdouble seconds;
+
+  if (msg != NULL)
+    gst_message_unref (msg);
+  gst_object_unref (bus);
+
+  g_mutex_lock (&timing->lock);
+  if (timing->eos_us == 0)
+    timing->eos_us = g_get_monotonic_time ();
+  seconds = (timing->eos_us - timing->start_us) / 1e6;
+  g_mutex_unlock (&timing->lock);
+  return seconds;
+}
+
 static gboolean
 check_element (const gchar * name, const gchar * hint)
 {
@@ -394,29 +416,6 @@ compare_frames (GstElement * pipeline, GstElement * ref_sink,
     return FALSE;
   }
   return TRUE;
-}
-
-/* Seconds from @timing's start to the pipeline's EOS */
-static gdouble
-run_seconds (GstElement * pipeline, RunTiming * timing)
-{
-  GstBus *bus = gst_element_get_bus (pipeline);
-  GstMessage *msg;
-  gdouble seconds;
-
-  /* wait for the EOS message, in case the sinks were faster than the bus */
-  msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  if (msg != NULL)
-    gst_message_unref (msg);
-  gst_object_unref (bus);
-
-  g_mutex_lock (&timing->lock);
-  if (timing->eos_us == 0)
-    timing->eos_us = g_get_monotonic_time ();
-  seconds = (timing->eos_us - timing->start_us) / 1e6;
-  g_mutex_unlock (&timing->lock);
-  return seconds;
 }
 
 static void
