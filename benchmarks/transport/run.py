@@ -965,7 +965,12 @@ def plots(results: dict, outdir: Path) -> list[Path]:
              f"{results['date'][:10]}, {results['machine']['cpu_count']} "
              f"cores")
 
-    def finish(fig, name):
+    def finish(fig, name, legend_ax=None):
+        # legend_ax: a grid, and the legend to the right of the plot
+        if legend_ax is not None:
+            legend_ax.grid(True, which="both", alpha=0.3)
+            legend_ax.legend(fontsize=7, loc="upper left",
+                             bbox_to_anchor=(1.01, 1), borderaxespad=0)
         fig.text(0.99, 0.01, stamp, ha="right", va="bottom", fontsize=7,
                  color="grey")
         fig.tight_layout(rect=(0, 0.03, 1, 1))
@@ -1020,10 +1025,7 @@ def plots(results: dict, outdir: Path) -> list[Path]:
     ax.set_yscale("log")
     ax.set_ylabel("delivery latency (ms), x = p99")
     ax.set_title("Delivery latency vs frame size (fixed frame rate)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1),
-              borderaxespad=0)
-    finish(fig, "transport-latency-vs-size.png")
+    finish(fig, "transport-latency-vs-size.png", legend_ax=ax)
 
     # latency vs units
     fig, ax = plt.subplots(figsize=(10, 5.2))
@@ -1063,10 +1065,7 @@ def plots(results: dict, outdir: Path) -> list[Path]:
     ax.set_xlabel("tilesink units (TCP connections and threads per end)")
     ax.set_ylabel("delivery latency (ms)")
     ax.set_title("tilesink -> tilesrc latency vs units (fixed frame rate)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1),
-              borderaxespad=0)
-    finish(fig, "transport-latency-vs-units.png")
+    finish(fig, "transport-latency-vs-units.png", legend_ax=ax)
 
     # latency and throughput vs chunk size
     key = next(s for s in SIZES if s[0] == KEY_SIZE)
@@ -1231,10 +1230,7 @@ def udp_plots(results, u, plt, finish):
     ax.set_ylabel("delivery latency (ms), x = p99")
     ax.set_title(f"{KEY_SIZE} at {UDP_LAT[KEY_SIZE][0]} frames/s: "
                  "tilesink/tilesrc protocol=udp")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1),
-              borderaxespad=0)
-    finish(fig, "transport-udp-latency-vs-packet.png")
+    finish(fig, "transport-udp-latency-vs-packet.png", legend_ax=ax)
 
 
 # --------------------------------------------------------------------------
