@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "example.h"
+
 /* PSNR given to a frame decoded without any error */
 #define PSNR_IDENTICAL 100.0
 
@@ -63,6 +65,28 @@ bus_sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
     g_mutex_unlock (&timing->lock);
   }
   return GST_BUS_PASS;
+}
+
+/* Seconds from @timing's start to the pipeline's EOS, once the EOS
+ * message is there (the sinks may have been faster than the bus) */
+static gdouble
+run_seconds (GstElement * pipeline, RunTiming * timing)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  gdouble seconds;
+
+  if (msg != NULL)
+    gst_message_unref (msg);
+  gst_object_unref (bus);
+
+  g_mutex_lock (&timing->lock);
+  if (timing->eos_us == 0)
+    timing->eos_us = g_get_monotonic_time ();
+  seconds = (timing->eos_us - timing->start_us) / 1e6;
+  g_mutex_unlock (&timing->lock);
+  return seconds;
 }
 
 static gboolean
@@ -182,85 +206,118 @@ print_bus_error (GstElement * pipeline)
   gst_object_unref (bus);
 }
 
-int
-main (int argc, char **argv)
+/* The command line */
+typedef struct
 {
-  gchar *format_name = NULL, *quality = NULL, *pattern = NULL;
-  gint width = 1280, height = 720, n_frames = 60, threads = -1;
+  gchar *format_name, *quality, *pattern;
+  gint width, height, n_frames, threads;
+  const RoundtripFormat *fmt;   /* from --format */
+} Options;
+
+static void
+options_clear (Options * o)
+{
+  g_free (o->format_name);
+  g_free (o->quality);
+  g_free (o->pattern);
+}
+
+/* 0, or the exit status: 2 on a bad option, 1 on a bad value */
+static gint
+parse_options (Options * o, int *argc, char ***argv)
+{
   GOptionEntry entries[] = {
-    {"format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
+    {"format", 'f', 0, G_OPTION_ARG_STRING, &o->format_name,
         "Block format: bc1, ycocg (YCoCg-BC3) or bc3 (default bc1)", "FMT"},
-    {"quality", 'q', 0, G_OPTION_ARG_STRING, &quality,
+    {"quality", 'q', 0, G_OPTION_ARG_STRING, &o->quality,
         "Encoder quality: fast, normal or high (default normal)", "Q"},
-    {"width", 'W', 0, G_OPTION_ARG_INT, &width,
+    {"width", 'W', 0, G_OPTION_ARG_INT, &o->width,
         "Frame width (default 1280)", "W"},
-    {"height", 'H', 0, G_OPTION_ARG_INT, &height,
+    {"height", 'H', 0, G_OPTION_ARG_INT, &o->height,
         "Frame height (default 720)", "H"},
-    {"frames", 'n', 0, G_OPTION_ARG_INT, &n_frames,
+    {"frames", 'n', 0, G_OPTION_ARG_INT, &o->n_frames,
         "Number of frames (default 60)", "N"},
-    {"pattern", 'p', 0, G_OPTION_ARG_STRING, &pattern,
+    {"pattern", 'p', 0, G_OPTION_ARG_STRING, &o->pattern,
         "videotestsrc pattern (default smpte)", "P"},
-    {"threads", 't', 0, G_OPTION_ARG_INT, &threads,
+    {"threads", 't', 0, G_OPTION_ARG_INT, &o->threads,
         "Worker threads of the encoder and decoder (default: theirs)", "N"},
     {NULL}
   };
-  GOptionContext *ctx;
-  GError *err = NULL;
-  const RoundtripFormat *fmt = NULL;
-  GstElement *pipeline = NULL, *enc, *dec;
-  GstElement *ref_sink = NULL, *out_sink = NULL;
-  GstMessage *msg;
-  GstBus *bus;
-  RunTiming timing;
-  gchar *desc;
-  guint i, frames = 0;
-  gdouble psnr_sum = 0.0, psnr_min = PSNR_IDENTICAL, seconds;
-  guint64 total_sse = 0, total_n = 0;
-  gint ret = 1;
+  guint i;
 
-  ctx = g_option_context_new ("- BC encode/decode round trip: quality and "
-      "speed");
-  g_option_context_set_summary (ctx,
-      "Encodes videotestsrc frames with bc1enc or bc3enc, decodes them with "
-      "bcdec and\ncompares them with the source. PSNR is over R, G and B; a "
-      "frame without any\nerror counts as 100 dB. Throughput is the wall "
-      "clock time of the whole\npipeline run.");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
-    g_printerr ("%s\n", err->message);
-    g_clear_error (&err);
-    g_option_context_free (ctx);
+  o->width = 1280;
+  o->height = 720;
+  o->n_frames = 60;
+  o->threads = -1;
+  if (!example_parse_options (argc, argv, entries,
+          "- BC encode/decode round trip: quality and speed",
+          "Encodes videotestsrc frames with bc1enc or bc3enc, decodes them "
+          "with bcdec and\ncompares them with the source. PSNR is over R, G "
+          "and B; a frame without any\nerror counts as 100 dB. Throughput is "
+          "the wall clock time of the whole\npipeline run."))
     return 2;
-  }
-  g_option_context_free (ctx);
 
-  if (format_name == NULL)
-    format_name = g_strdup ("bc1");
-  if (quality == NULL)
-    quality = g_strdup ("normal");
-  if (pattern == NULL)
-    pattern = g_strdup ("smpte");
+  if (o->format_name == NULL)
+    o->format_name = g_strdup ("bc1");
+  if (o->quality == NULL)
+    o->quality = g_strdup ("normal");
+  if (o->pattern == NULL)
+    o->pattern = g_strdup ("smpte");
 
   for (i = 0; i < G_N_ELEMENTS (formats); i++) {
-    if (g_ascii_strcasecmp (format_name, formats[i].name) == 0)
-      fmt = &formats[i];
+    if (g_ascii_strcasecmp (o->format_name, formats[i].name) == 0)
+      o->fmt = &formats[i];
   }
-  if (fmt == NULL) {
-    g_printerr ("Unknown format '%s': use bc1, ycocg or bc3\n", format_name);
-    goto done;
+  if (o->fmt == NULL) {
+    g_printerr ("Unknown format '%s': use bc1, ycocg or bc3\n", o->format_name);
+    return 1;
   }
-  if (strcmp (quality, "fast") != 0 && strcmp (quality, "normal") != 0 &&
-      strcmp (quality, "high") != 0) {
-    g_printerr ("Unknown quality '%s': use fast, normal or high\n", quality);
-    goto done;
+  if (strcmp (o->quality, "fast") != 0 && strcmp (o->quality, "normal") != 0
+      && strcmp (o->quality, "high") != 0) {
+    g_printerr ("Unknown quality '%s': use fast, normal or high\n", o->quality);
+    return 1;
   }
-  if (width < 1 || height < 1 || n_frames < 1) {
+  if (o->width < 1 || o->height < 1 || o->n_frames < 1) {
     g_printerr ("--width, --height and --frames must be at least 1\n");
-    goto done;
+    return 1;
   }
+  return 0;
+}
 
-  if (!check_element (fmt->element,
+/* Sets --quality, --threads and the ycocg property of the encoder "enc"
+ * and the decoder "dec" of @pipeline */
+static void
+configure_codecs (GstElement * pipeline, const Options * o)
+{
+  GstElement *enc = gst_bin_get_by_name (GST_BIN (pipeline), "enc");
+  GstElement *dec = gst_bin_get_by_name (GST_BIN (pipeline), "dec");
+
+  gst_util_set_object_arg (G_OBJECT (enc), "quality", o->quality);
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (enc), "ycocg"))
+    gst_util_set_object_arg (G_OBJECT (enc), "ycocg",
+        o->fmt->ycocg ? "true" : "false");
+  else if (o->fmt->ycocg)
+    g_printerr ("warning: %s has no ycocg property\n", o->fmt->element);
+  if (o->threads >= 0) {
+    gchar *t = g_strdup_printf ("%d", o->threads);
+
+    gst_util_set_object_arg (G_OBJECT (enc), "threads", t);
+    gst_util_set_object_arg (G_OBJECT (dec), "threads", t);
+    g_free (t);
+  }
+  gst_object_unref (enc);
+  gst_object_unref (dec);
+}
+
+/* The pipeline of the header comment, or NULL (message printed) */
+static GstElement *
+build_pipeline (const Options * o)
+{
+  GstElement *pipeline;
+  GError *err = NULL;
+  gchar *desc;
+
+  if (!check_element (o->fmt->element,
           "set GST_PLUGIN_PATH to the build directory") ||
       !check_element ("bcdec", "set GST_PLUGIN_PATH to the build directory")
       || !check_element ("videotestsrc",
@@ -269,7 +326,7 @@ main (int argc, char **argv)
           "install gst-plugins-base (gstreamer1.0-plugins-base)")
       || !check_element ("tee", "GStreamer core elements are missing")
       || !check_element ("queue", "GStreamer core elements are missing"))
-    goto done;
+    return NULL;
 
   desc = g_strdup_printf ("videotestsrc num-buffers=%d pattern=%s ! "
       "video/x-raw,format=RGBA,width=%d,height=%d,framerate=30/1 ! "
@@ -277,52 +334,40 @@ main (int argc, char **argv)
       "t. ! queue ! appsink name=ref sync=false "
       "t. ! queue ! %s name=enc ! bcdec name=dec ! "
       "video/x-raw,format=RGBA ! appsink name=out sync=false",
-      n_frames, pattern, width, height, fmt->element);
+      o->n_frames, o->pattern, o->width, o->height, o->fmt->element);
   pipeline = gst_parse_launch (desc, &err);
   g_free (desc);
   if (pipeline == NULL || err != NULL) {
     g_printerr ("Could not build the pipeline: %s\n",
         err ? err->message : "unknown error");
     g_clear_error (&err);
-    goto done;
+    if (pipeline)
+      gst_object_unref (pipeline);
+    return NULL;
   }
+  configure_codecs (pipeline, o);
+  return pipeline;
+}
 
-  enc = gst_bin_get_by_name (GST_BIN (pipeline), "enc");
-  dec = gst_bin_get_by_name (GST_BIN (pipeline), "dec");
-  gst_util_set_object_arg (G_OBJECT (enc), "quality", quality);
-  if (g_object_class_find_property (G_OBJECT_GET_CLASS (enc), "ycocg"))
-    gst_util_set_object_arg (G_OBJECT (enc), "ycocg",
-        fmt->ycocg ? "true" : "false");
-  else if (fmt->ycocg)
-    g_printerr ("warning: %s has no ycocg property\n", fmt->element);
-  if (threads >= 0) {
-    gchar *t = g_strdup_printf ("%d", threads);
+/* The quality over the frames compared */
+typedef struct
+{
+  guint frames;
+  gdouble psnr_sum, psnr_min;
+  guint64 total_sse, total_n;
+} Quality;
 
-    gst_util_set_object_arg (G_OBJECT (enc), "threads", t);
-    gst_util_set_object_arg (G_OBJECT (dec), "threads", t);
-    g_free (t);
-  }
-  gst_object_unref (enc);
-  gst_object_unref (dec);
-
-  ref_sink = gst_bin_get_by_name (GST_BIN (pipeline), "ref");
-  out_sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
-
-  g_mutex_init (&timing.lock);
-  timing.eos_us = 0;
-  bus = gst_element_get_bus (pipeline);
-  gst_bus_set_sync_handler (bus, bus_sync_handler, &timing, NULL);
-  gst_object_unref (bus);
-
-  timing.start_us = g_get_monotonic_time ();
-  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE) {
-    g_printerr ("Could not start the pipeline\n");
-    print_bus_error (pipeline);
-    goto stop;
-  }
-
-  /* Both branches see the same frames in the same order: pair them up */
+/* Pairs up the frames of @ref_sink and @out_sink, which see the same
+ * frames in the same order, until both end. FALSE, with a message, when
+ * they do not end together or with the frames expected. */
+static gboolean
+compare_frames (GstElement * pipeline, GstElement * ref_sink,
+    GstElement * out_sink, gint n_frames, Quality * q)
+{
+  q->frames = 0;
+  q->psnr_sum = 0.0;
+  q->psnr_min = PSNR_IDENTICAL;
+  q->total_sse = q->total_n = 0;
   for (;;) {
     GstSample *ref = pull_sample (ref_sink);
     GstSample *out = ref ? pull_sample (out_sink) : NULL;
@@ -335,7 +380,7 @@ main (int argc, char **argv)
       if (out != NULL) {
         g_printerr ("bcdec produced more frames than the source\n");
         gst_sample_unref (out);
-        goto stop;
+        return FALSE;
       }
       break;
     }
@@ -345,72 +390,102 @@ main (int argc, char **argv)
     }
     if (!frame_sse (ref, out, &sse, &n)) {
       g_printerr ("Frame %u: reference and decoded frames differ in format "
-          "or size\n", frames);
+          "or size\n", q->frames);
       gst_sample_unref (ref);
       gst_sample_unref (out);
-      goto stop;
+      return FALSE;
     }
     gst_sample_unref (ref);
     gst_sample_unref (out);
 
     psnr = psnr_from_sse (sse, n);
-    psnr_sum += psnr;
-    psnr_min = MIN (psnr_min, psnr);
-    total_sse += sse;
-    total_n += n;
-    frames++;
+    q->psnr_sum += psnr;
+    q->psnr_min = MIN (q->psnr_min, psnr);
+    q->total_sse += sse;
+    q->total_n += n;
+    q->frames++;
   }
 
   if (!sink_is_eos (ref_sink) || !sink_is_eos (out_sink)) {
-    g_printerr ("The pipeline stopped after %u frames\n", frames);
+    g_printerr ("The pipeline stopped after %u frames\n", q->frames);
     print_bus_error (pipeline);
-    goto stop;
+    return FALSE;
   }
-  if (frames != (guint) n_frames) {
-    g_printerr ("Got %u frame pairs, expected %d\n", frames, n_frames);
-    goto stop;
+  if (q->frames != (guint) n_frames) {
+    g_printerr ("Got %u frame pairs, expected %d\n", q->frames, n_frames);
+    return FALSE;
   }
+  return TRUE;
+}
 
-  /* wait for the EOS message, in case the sinks were faster than the bus */
-  bus = gst_element_get_bus (pipeline);
-  msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  if (msg != NULL)
-    gst_message_unref (msg);
-  gst_object_unref (bus);
-
-  g_mutex_lock (&timing.lock);
-  if (timing.eos_us == 0)
-    timing.eos_us = g_get_monotonic_time ();
-  seconds = (timing.eos_us - timing.start_us) / 1e6;
-  g_mutex_unlock (&timing.lock);
-
-  g_print ("format:     %s (%s)\n", fmt->label, fmt->element);
-  g_print ("quality:    %s\n", quality);
-  g_print ("size:       %dx%d, pattern %s\n", width, height, pattern);
-  g_print ("frames:     %u\n", frames);
+static void
+print_report (const Options * o, const Quality * q, gdouble seconds)
+{
+  g_print ("format:     %s (%s)\n", o->fmt->label, o->fmt->element);
+  g_print ("quality:    %s\n", o->quality);
+  g_print ("size:       %dx%d, pattern %s\n", o->width, o->height, o->pattern);
+  g_print ("frames:     %u\n", q->frames);
   g_print ("PSNR (RGB): %.2f dB average over frames, %.2f dB worst frame, "
-      "%.2f dB over all pixels\n", psnr_sum / frames, psnr_min,
-      psnr_from_sse (total_sse, total_n));
+      "%.2f dB over all pixels\n", q->psnr_sum / q->frames, q->psnr_min,
+      psnr_from_sse (q->total_sse, q->total_n));
   g_print ("throughput: %.1f Mpixel/s, %.1f frames/s "
       "(encode + decode, %.3f s wall clock)\n",
-      (gdouble) width * height * frames / seconds / 1e6, frames / seconds,
-      seconds);
-  ret = 0;
+      (gdouble) o->width * o->height * q->frames / seconds / 1e6,
+      q->frames / seconds, seconds);
+}
 
-stop:
+/* Runs @pipeline to its end and prints the report: 0, or 1 on a failure */
+static gint
+run (GstElement * pipeline, const Options * o)
+{
+  GstElement *ref_sink = gst_bin_get_by_name (GST_BIN (pipeline), "ref");
+  GstElement *out_sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  RunTiming timing;
+  Quality q;
+  GstBus *bus;
+  gint ret = 1;
+
+  g_mutex_init (&timing.lock);
+  timing.eos_us = 0;
+  bus = gst_element_get_bus (pipeline);
+  gst_bus_set_sync_handler (bus, bus_sync_handler, &timing, NULL);
+  gst_object_unref (bus);
+
+  timing.start_us = g_get_monotonic_time ();
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    g_printerr ("Could not start the pipeline\n");
+    print_bus_error (pipeline);
+  } else if (compare_frames (pipeline, ref_sink, out_sink, o->n_frames, &q)) {
+    print_report (o, &q, run_seconds (pipeline, &timing));
+    ret = 0;
+  }
+
   gst_element_set_state (pipeline, GST_STATE_NULL);
   g_mutex_clear (&timing.lock);
+  gst_object_unref (ref_sink);
+  gst_object_unref (out_sink);
+  return ret;
+}
 
-done:
-  if (ref_sink)
-    gst_object_unref (ref_sink);
-  if (out_sink)
-    gst_object_unref (out_sink);
-  if (pipeline)
-    gst_object_unref (pipeline);
-  g_free (format_name);
-  g_free (quality);
-  g_free (pattern);
+int
+main (int argc, char **argv)
+{
+  Options options;
+  GstElement *pipeline;
+  gint ret;
+
+  memset (&options, 0, sizeof (options));
+  ret = parse_options (&options, &argc, &argv);
+  if (ret == 0) {
+    pipeline = build_pipeline (&options);
+    if (pipeline) {
+      ret = run (pipeline, &options);
+      gst_object_unref (pipeline);
+    } else {
+      ret = 1;
+    }
+  }
+  options_clear (&options);
   return ret;
 }

@@ -39,11 +39,9 @@
 #endif
 
 #include <gst/gst.h>
-#include <glib-unix.h>
-#include <signal.h>
 #include <string.h>
 
-#include "tile-example.h"
+#include "example.h"
 
 typedef struct
 {
@@ -78,9 +76,11 @@ format_upload_stats (GstElement * upload)
   return ret;
 }
 
+/* the element's statistics message, once a second */
 static void
-print_stats (Receiver * receiver, const GstStructure * s)
+print_stats (ExampleApp * app, const GstStructure * s)
 {
+  Receiver *receiver = (Receiver *) app;
   gint64 now = g_get_monotonic_time ();
   guint64 frames = example_get_u64 (s, "frames-received");
   guint64 bytes = example_get_u64 (s, "bytes-received");
@@ -110,55 +110,6 @@ print_stats (Receiver * receiver, const GstStructure * s)
   g_free (p50);
   g_free (p95);
   g_free (p99);
-}
-
-static gboolean
-on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
-{
-  Receiver *receiver = user_data;
-
-  switch (GST_MESSAGE_TYPE (msg)) {
-    case GST_MESSAGE_ELEMENT:{
-      const GstStructure *s = gst_message_get_structure (msg);
-
-      if (s && gst_structure_has_name (s, "tilesrc-stats"))
-        print_stats (receiver, s);
-      break;
-    }
-    case GST_MESSAGE_WARNING:{
-      GError *err = NULL;
-      gchar *dbg = NULL;
-
-      gst_message_parse_warning (msg, &err, &dbg);
-      g_printerr ("receiver: warning from %s: %s\n%s%s",
-          GST_OBJECT_NAME (msg->src), err->message, dbg ? dbg : "",
-          dbg ? "\n" : "");
-      g_clear_error (&err);
-      g_free (dbg);
-      break;
-    }
-    case GST_MESSAGE_ERROR:{
-      GError *err = NULL;
-      gchar *dbg = NULL;
-
-      gst_message_parse_error (msg, &err, &dbg);
-      g_printerr ("receiver: error from %s: %s\n%s%s",
-          GST_OBJECT_NAME (msg->src), err->message, dbg ? dbg : "",
-          dbg ? "\n" : "");
-      g_clear_error (&err);
-      g_free (dbg);
-      receiver->app.ret = 1;
-      g_main_loop_quit (receiver->app.loop);
-      break;
-    }
-    case GST_MESSAGE_EOS:
-      g_print ("receiver: EOS\n");
-      g_main_loop_quit (receiver->app.loop);
-      break;
-    default:
-      break;
-  }
-  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -191,189 +142,174 @@ print_summary (GstElement * src, GstElement * upload)
   gst_structure_free (s);
 }
 
-int
-main (int argc, char **argv)
+/* The command line */
+typedef struct
 {
-  gchar *host = NULL;
-  gint port = 7000, num_frames = 0;
-  gboolean reconnect = FALSE, display = FALSE, no_display = FALSE;
-  gboolean gl = FALSE, stepped = TRUE, no_stepped = FALSE;
+  gchar *host;
+  gint port, num_frames;
+  gboolean reconnect, display, no_display;
+  gboolean gl, stepped, no_stepped;
+  /* from --gl, --display and --no-stepped */
+  const gchar *sink, *decode;
+} Options;
+
+/* 0, or the exit status (2) on a bad command line */
+static gint
+parse_options (Options * o, int *argc, char ***argv)
+{
   GOptionEntry entries[] = {
-    {"host", 0, 0, G_OPTION_ARG_STRING, &host,
+    {"host", 0, 0, G_OPTION_ARG_STRING, &o->host,
         "Host name or address of the sender (default 127.0.0.1)", "HOST"},
-    {"port", 'p', 0, G_OPTION_ARG_INT, &port,
+    {"port", 'p', 0, G_OPTION_ARG_INT, &o->port,
         "Port of the sender (default 7000)", "PORT"},
-    {"reconnect", 'r', 0, G_OPTION_ARG_NONE, &reconnect,
+    {"reconnect", 'r', 0, G_OPTION_ARG_NONE, &o->reconnect,
         "Wait for the sender, and reconnect when it goes away", NULL},
-    {"display", 'd', 0, G_OPTION_ARG_NONE, &display,
+    {"display", 'd', 0, G_OPTION_ARG_NONE, &o->display,
         "Show the video (autovideosink, glimagesink with --gl); the "
           "default when DISPLAY or " "WAYLAND_DISPLAY is set", NULL},
-    {"no-display", 0, 0, G_OPTION_ARG_NONE, &no_display,
+    {"no-display", 0, 0, G_OPTION_ARG_NONE, &o->no_display,
         "Do not show the video (fakesink)", NULL},
-    {"gl", 'g', 0, G_OPTION_ARG_NONE, &gl,
+    {"gl", 'g', 0, G_OPTION_ARG_NONE, &o->gl,
         "Upload the frames to the GPU, which decodes them (glbcupload ! "
           "glimagesink, or fakesink without a display)", NULL},
-    {"no-stepped", 0, 0, G_OPTION_ARG_NONE, &no_stepped,
+    {"no-stepped", 0, 0, G_OPTION_ARG_NONE, &o->no_stepped,
           "With --gl: upload whole frames, not each tile as it arrives",
         NULL},
-    {"num-frames", 'n', 0, G_OPTION_ARG_INT, &num_frames,
+    {"num-frames", 'n', 0, G_OPTION_ARG_INT, &o->num_frames,
           "Stop after this many frames, 0 = at the sender's EOS (default 0)",
         "N"},
     {NULL}
   };
-  GOptionContext *ctx;
-  GError *err = NULL;
-  GstElement *pipeline = NULL, *src = NULL, *upload = NULL;
-  GstBus *bus;
-  Receiver receiver;
-  gchar *desc;
-  const gchar *sink, *decode;
-  guint sig_int, sig_term;
 
-  ctx = g_option_context_new ("- receive, decode and show the frames of a "
-      "tilesink");
-  g_option_context_set_summary (ctx,
-      "tilesrc ! bcdec ! videoconvert ! autovideosink (or fakesink), or with "
-      "--gl\ntilesrc ! glbcupload ! glimagesink (or fakesink). Prints "
-      "frames/s, Gbit/s\nand the delivery latency percentiles once a "
-      "second (with --gl also the\nupload statistics).");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
-    g_printerr ("%s\n", err->message);
-    g_clear_error (&err);
-    g_option_context_free (ctx);
+  o->port = 7000;
+  if (!example_parse_options (argc, argv, entries,
+          "- receive, decode and show the frames of a tilesink",
+          "tilesrc ! bcdec ! videoconvert ! autovideosink (or fakesink), or "
+          "with --gl\ntilesrc ! glbcupload ! glimagesink (or fakesink). "
+          "Prints frames/s, Gbit/s\nand the delivery latency percentiles "
+          "once a second (with --gl also the\nupload statistics)."))
     return 2;
-  }
-  g_option_context_free (ctx);
 
-  memset (&receiver, 0, sizeof (receiver));
-  receiver.app.prog = "receiver";
-  receiver.app.eos_timeout_s = 5;
-  if (host == NULL)
-    host = g_strdup ("127.0.0.1");
-  if (port < 1 || port > 65535 || num_frames < 0) {
+  if (o->host == NULL)
+    o->host = g_strdup ("127.0.0.1");
+  if (o->port < 1 || o->port > 65535 || o->num_frames < 0) {
     g_printerr ("receiver: out of range: --port 1-65535, --num-frames at "
         "least 0\n");
-    receiver.app.ret = 2;
-    goto done;
+    return 2;
   }
-  if (display && no_display) {
+  if (o->display && o->no_display) {
     g_printerr ("receiver: --display and --no-display together\n");
-    receiver.app.ret = 2;
-    goto done;
+    return 2;
   }
-  if (no_stepped && !gl) {
+  if (o->no_stepped && !o->gl) {
     g_printerr ("receiver: --no-stepped needs --gl\n");
-    receiver.app.ret = 2;
-    goto done;
+    return 2;
   }
-  stepped = !no_stepped;
-  if (!display && !no_display)
-    display = g_getenv ("DISPLAY") != NULL ||
+  o->stepped = !o->no_stepped;
+  if (!o->display && !o->no_display)
+    o->display = g_getenv ("DISPLAY") != NULL ||
         g_getenv ("WAYLAND_DISPLAY") != NULL;
-  if (gl) {
-    sink = display ? "glimagesink" : "fakesink";
-    decode = stepped ? "glbcupload name=up stepped=true" :
+  if (o->gl) {
+    o->sink = o->display ? "glimagesink" : "fakesink";
+    o->decode = o->stepped ? "glbcupload name=up stepped=true" :
         "glbcupload name=up stepped=false";
     /* without a display, GL can only run on EGL's device platform (Mesa
      * llvmpipe or a GPU's render node); what the user set wins */
-    if (!display) {
+    if (!o->display) {
       g_setenv ("GST_GL_PLATFORM", "egl", FALSE);
       g_setenv ("GST_GL_WINDOW", "egl-device", FALSE);
     }
   } else {
-    sink = display ? "autovideosink" : "fakesink";
-    decode = "bcdec ! videoconvert";
+    o->sink = o->display ? "autovideosink" : "fakesink";
+    o->decode = "bcdec ! videoconvert";
   }
+  return 0;
+}
 
-  if (!example_check_element ("receiver", "tilesrc",
-          "set GST_PLUGIN_PATH to the build " "directory")
-      || !example_check_element ("receiver", gl ? "glbcupload" : "bcdec",
-          gl ? "set GST_PLUGIN_PATH to the build directory (the glbc plugin "
-          "needs the GStreamer GL library: libgstreamer-gl1.0-0)" :
-          "set GST_PLUGIN_PATH to the build directory")
-      || (!gl && !example_check_element ("receiver", "videoconvert",
-              "install gstreamer1.0-plugins-base"))
-      || !example_check_element ("receiver", sink,
-          gl ? (display ? "install gstreamer1.0-gl" :
-              "GStreamer core elements are missing") :
-          display ? "install gstreamer1.0-plugins-good" :
-          "GStreamer core elements are missing")) {
-    receiver.app.ret = 1;
-    goto done;
-  }
+/* FALSE, with a message, when an element of the pipeline is missing */
+static gboolean
+check_elements (const Options * o)
+{
+  gboolean gl = o->gl, display = o->display;
+
+  return example_check_element ("receiver", "tilesrc",
+      "set GST_PLUGIN_PATH to the build " "directory")
+      && example_check_element ("receiver", gl ? "glbcupload" : "bcdec",
+      gl ? "set GST_PLUGIN_PATH to the build directory (the glbc plugin "
+      "needs the GStreamer GL library: libgstreamer-gl1.0-0)" :
+      "set GST_PLUGIN_PATH to the build directory")
+      && (gl || example_check_element ("receiver", "videoconvert",
+          "install gstreamer1.0-plugins-base"))
+      && example_check_element ("receiver", o->sink,
+      gl ? (display ? "install gstreamer1.0-gl" :
+          "GStreamer core elements are missing") :
+      display ? "install gstreamer1.0-plugins-good" :
+      "GStreamer core elements are missing");
+}
+
+/* tilesrc name=src ! decoding ! sink, or NULL (message printed) */
+static GstElement *
+build_pipeline (const Options * o)
+{
+  GstElement *pipeline;
+  gchar *desc;
+
+  if (!check_elements (o))
+    return NULL;
 
   /* frames are shown as soon as they are decoded: no clock wait */
   desc = g_strdup_printf ("tilesrc name=src host=\"%s\" port=%d reconnect=%s "
-      "num-buffers=%d ! %s ! %s sync=false", host, port,
-      reconnect ? "true" : "false", num_frames > 0 ? num_frames : -1, decode,
-      sink);
-  pipeline = gst_parse_launch (desc, &err);
+      "num-buffers=%d ! %s ! %s sync=false", o->host, o->port,
+      o->reconnect ? "true" : "false", o->num_frames > 0 ? o->num_frames : -1,
+      o->decode, o->sink);
+  pipeline = example_parse_launch ("receiver", desc);
   g_free (desc);
-  if (pipeline == NULL || err != NULL) {
-    g_printerr ("receiver: could not build the pipeline: %s\n",
-        err ? err->message : "unknown error");
-    g_clear_error (&err);
-    receiver.app.ret = 1;
-    goto done;
-  }
-  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
-  if (gl)
-    upload = gst_bin_get_by_name (GST_BIN (pipeline), "up");
+  return pipeline;
+}
 
-  receiver.app.loop = g_main_loop_new (NULL, FALSE);
-  receiver.app.pipeline = pipeline;
-  receiver.upload = upload;
-  bus = gst_element_get_bus (pipeline);
-  gst_bus_add_watch (bus, on_bus_message, &receiver);
-  gst_object_unref (bus);
-  sig_int = g_unix_signal_add (SIGINT, example_on_signal, &receiver.app);
-  sig_term = g_unix_signal_add (SIGTERM, example_on_signal, &receiver.app);
+/* Receives until EOS, --num-frames, an error or a second signal, then
+ * prints the totals; returns the exit status */
+static gint
+receive (Receiver * receiver, const Options * o)
+{
+  GstElement *src;
 
-  g_print ("receiver: connecting to %s port %d%s, %s, output to %s\n", host,
-      port, reconnect ? " (reconnecting)" : "", gl ? (stepped ?
-          "GPU decoding (glbcupload, stepped upload)" :
+  receiver->app.pipeline = build_pipeline (o);
+  if (receiver->app.pipeline == NULL)
+    return 1;
+  src = gst_bin_get_by_name (GST_BIN (receiver->app.pipeline), "src");
+  if (o->gl)
+    receiver->upload = gst_bin_get_by_name (GST_BIN (receiver->app.pipeline),
+        "up");
+  g_print ("receiver: connecting to %s port %d%s, %s, output to %s\n",
+      o->host, o->port, o->reconnect ? " (reconnecting)" : "",
+      o->gl ? (o->stepped ? "GPU decoding (glbcupload, stepped upload)" :
           "GPU decoding (glbcupload, whole-frame upload)") :
-      "CPU decoding (bcdec)", sink);
-  receiver.prev_us = g_get_monotonic_time ();
-  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE) {
-    GstMessage *msg;
-
-    bus = gst_element_get_bus (pipeline);
-    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    if (msg) {
-      on_bus_message (bus, msg, &receiver);
-      gst_message_unref (msg);
-    } else {
-      g_printerr ("receiver: could not start the pipeline\n");
-    }
-    gst_object_unref (bus);
-    receiver.app.ret = 1;
-  } else {
-    g_main_loop_run (receiver.app.loop);
-    print_summary (src, upload);
+      "CPU decoding (bcdec)", o->sink);
+  receiver->prev_us = g_get_monotonic_time ();
+  if (example_start (&receiver->app)) {
+    g_main_loop_run (receiver->app.loop);
+    print_summary (src, receiver->upload);
   }
+  example_stop (&receiver->app);
+  if (receiver->upload)
+    gst_object_unref (receiver->upload);
+  gst_object_unref (src);
+  gst_object_unref (receiver->app.pipeline);
+  return receiver->app.ret;
+}
 
-  g_source_remove (sig_int);
-  g_source_remove (sig_term);
-  if (receiver.app.eos_timeout_id)
-    g_source_remove (receiver.app.eos_timeout_id);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  bus = gst_element_get_bus (pipeline);
-  gst_bus_remove_watch (bus);
-  gst_object_unref (bus);
-  g_main_loop_unref (receiver.app.loop);
+int
+main (int argc, char **argv)
+{
+  Options options = { NULL, };
+  /* name, seconds EOS may take, statistics message and their printer */
+  Receiver receiver = { {"receiver", 5, "tilesrc-stats", print_stats}, };
 
-done:
-  if (upload)
-    gst_object_unref (upload);
-  if (src)
-    gst_object_unref (src);
-  if (pipeline)
-    gst_object_unref (pipeline);
-  g_free (host);
+  receiver.app.ret = parse_options (&options, &argc, &argv);
+  if (receiver.app.ret == 0)
+    receiver.app.ret = receive (&receiver, &options);
+  g_free (options.host);
   gst_deinit ();
   return receiver.app.ret;
 }

@@ -24,11 +24,9 @@
 #endif
 
 #include <gst/gst.h>
-#include <glib-unix.h>
-#include <signal.h>
 #include <string.h>
 
-#include "tile-example.h"
+#include "example.h"
 
 typedef struct
 {
@@ -40,9 +38,11 @@ typedef struct
   guint64 prev_sent;
 } Sender;
 
+/* the element's statistics message, once a second */
 static void
-print_stats (Sender * sender, const GstStructure * s)
+print_stats (ExampleApp * app, const GstStructure * s)
 {
+  Sender *sender = (Sender *) app;
   GstStructure *receiver = NULL;
   gint64 now = g_get_monotonic_time ();
   guint64 sent = example_get_u64 (s, "frames-sent");
@@ -81,53 +81,6 @@ print_stats (Sender * sender, const GstStructure * s)
     gst_structure_free (receiver);
 }
 
-static gboolean
-on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
-{
-  Sender *sender = user_data;
-
-  switch (GST_MESSAGE_TYPE (msg)) {
-    case GST_MESSAGE_ELEMENT:{
-      const GstStructure *s = gst_message_get_structure (msg);
-
-      if (s && gst_structure_has_name (s, "tilesink-stats"))
-        print_stats (sender, s);
-      break;
-    }
-    case GST_MESSAGE_WARNING:{
-      GError *err = NULL;
-      gchar *dbg = NULL;
-
-      gst_message_parse_warning (msg, &err, &dbg);
-      g_printerr ("sender: warning from %s: %s\n%s%s", GST_OBJECT_NAME
-          (msg->src), err->message, dbg ? dbg : "", dbg ? "\n" : "");
-      g_clear_error (&err);
-      g_free (dbg);
-      break;
-    }
-    case GST_MESSAGE_ERROR:{
-      GError *err = NULL;
-      gchar *dbg = NULL;
-
-      gst_message_parse_error (msg, &err, &dbg);
-      g_printerr ("sender: error from %s: %s\n%s%s", GST_OBJECT_NAME
-          (msg->src), err->message, dbg ? dbg : "", dbg ? "\n" : "");
-      g_clear_error (&err);
-      g_free (dbg);
-      sender->app.ret = 1;
-      g_main_loop_quit (sender->app.loop);
-      break;
-    }
-    case GST_MESSAGE_EOS:
-      g_print ("sender: EOS\n");
-      g_main_loop_quit (sender->app.loop);
-      break;
-    default:
-      break;
-  }
-  return G_SOURCE_CONTINUE;
-}
-
 static void
 print_summary (GstElement * sink)
 {
@@ -158,184 +111,178 @@ print_summary (GstElement * sink)
   gst_structure_free (s);
 }
 
-int
-main (int argc, char **argv)
+/* The command line */
+typedef struct
 {
-  gchar *address = NULL, *format = NULL, *pattern = NULL, *quality = NULL;
-  gint port = 7000, units = 4, width = 1920, height = 1080, fps = 30;
-  gint num_frames = 0, chunk_size = 0, packet_size = 0;
-  gchar *protocol = NULL;
+  gchar *address, *format, *pattern, *quality, *protocol;
+  gint port, units, width, height, fps;
+  gint num_frames, chunk_size, packet_size;
+  /* from --format */
+  const gchar *encoder, *label;
+} Options;
+
+static void
+options_clear (Options * o)
+{
+  g_free (o->address);
+  g_free (o->format);
+  g_free (o->pattern);
+  g_free (o->protocol);
+  g_free (o->quality);
+}
+
+/* 0, or the exit status (2) on a bad command line */
+static gint
+parse_options (Options * o, int *argc, char ***argv)
+{
   GOptionEntry entries[] = {
-    {"address", 'a', 0, G_OPTION_ARG_STRING, &address,
+    {"address", 'a', 0, G_OPTION_ARG_STRING, &o->address,
         "Address to listen on (default 0.0.0.0)", "ADDR"},
-    {"port", 'p', 0, G_OPTION_ARG_INT, &port,
+    {"port", 'p', 0, G_OPTION_ARG_INT, &o->port,
         "TCP port to listen on, 0 = any free port (default 7000)", "PORT"},
-    {"units", 'u', 0, G_OPTION_ARG_INT, &units,
+    {"units", 'u', 0, G_OPTION_ARG_INT, &o->units,
         "Tiles per frame = parallel connections (default 4)", "N"},
-    {"width", 'W', 0, G_OPTION_ARG_INT, &width,
+    {"width", 'W', 0, G_OPTION_ARG_INT, &o->width,
         "Frame width (default 1920)", "W"},
-    {"height", 'H', 0, G_OPTION_ARG_INT, &height,
+    {"height", 'H', 0, G_OPTION_ARG_INT, &o->height,
         "Frame height (default 1080)", "H"},
-    {"fps", 'r', 0, G_OPTION_ARG_INT, &fps,
+    {"fps", 'r', 0, G_OPTION_ARG_INT, &o->fps,
         "Frames per second (default 30)", "F"},
-    {"format", 'f', 0, G_OPTION_ARG_STRING, &format,
+    {"format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
         "bc1 (bc1enc) or ycocg (bc3enc ycocg=true) (default bc1)", "FMT"},
-    {"quality", 'q', 0, G_OPTION_ARG_STRING, &quality,
+    {"quality", 'q', 0, G_OPTION_ARG_STRING, &o->quality,
         "Encoder quality: fast, normal or high (default normal)", "Q"},
-    {"pattern", 0, 0, G_OPTION_ARG_STRING, &pattern,
+    {"pattern", 0, 0, G_OPTION_ARG_STRING, &o->pattern,
         "videotestsrc pattern (default smpte)", "PATTERN"},
-    {"num-frames", 'n', 0, G_OPTION_ARG_INT, &num_frames,
+    {"num-frames", 'n', 0, G_OPTION_ARG_INT, &o->num_frames,
           "Frames to produce before EOS, 0 = until interrupted (default 0)",
         "N"},
-    {"chunk-size", 0, 0, G_OPTION_ARG_INT, &chunk_size,
+    {"chunk-size", 0, 0, G_OPTION_ARG_INT, &o->chunk_size,
         "Bytes per send() call, 0 = tilesink's default", "BYTES"},
-    {"protocol", 0, 0, G_OPTION_ARG_STRING, &protocol,
+    {"protocol", 0, 0, G_OPTION_ARG_STRING, &o->protocol,
         "tcp (default) or udp", "PROTO"},
-    {"packet-size", 0, 0, G_OPTION_ARG_INT, &packet_size,
+    {"packet-size", 0, 0, G_OPTION_ARG_INT, &o->packet_size,
           "udp: payload bytes per datagram, 0 = tilesink's default (1408)",
         "BYTES"},
     {NULL}
   };
-  GOptionContext *ctx;
-  GError *err = NULL;
-  GstElement *pipeline = NULL, *sink = NULL;
-  GstBus *bus;
-  Sender sender;
-  const gchar *encoder, *label;
-  gchar *desc;
-  guint bound_port = 0, sig_int, sig_term;
 
-  ctx = g_option_context_new ("- serve live BC-encoded test video with "
-      "tilesink");
-  g_option_context_set_summary (ctx,
-      "videotestsrc ! bc1enc (or bc3enc ycocg=true) ! tilesink. Prints the "
-      "sender's statistics,\nand the latency the receiver reports, once a "
-      "second. Ctrl-C sends EOS to the receiver\nand exits.");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
-    g_printerr ("%s\n", err->message);
-    g_clear_error (&err);
-    g_option_context_free (ctx);
+  o->port = 7000;
+  o->units = 4;
+  o->width = 1920;
+  o->height = 1080;
+  o->fps = 30;
+  if (!example_parse_options (argc, argv, entries,
+          "- serve live BC-encoded test video with tilesink",
+          "videotestsrc ! bc1enc (or bc3enc ycocg=true) ! tilesink. Prints "
+          "the sender's statistics,\nand the latency the receiver reports, "
+          "once a second. Ctrl-C sends EOS to the receiver\nand exits."))
+    return 2;
+
+  if (o->address == NULL)
+    o->address = g_strdup ("0.0.0.0");
+  if (o->format == NULL)
+    o->format = g_strdup ("bc1");
+  if (o->pattern == NULL)
+    o->pattern = g_strdup ("smpte");
+  if (o->quality == NULL)
+    o->quality = g_strdup ("normal");
+
+  if (g_ascii_strcasecmp (o->format, "bc1") == 0) {
+    o->encoder = "bc1enc";
+    o->label = "BC1";
+  } else if (g_ascii_strcasecmp (o->format, "ycocg") == 0) {
+    o->encoder = "bc3enc ycocg=true";
+    o->label = "YCoCg-BC3";
+  } else {
+    g_printerr ("sender: unknown format '%s': use bc1 or ycocg\n", o->format);
     return 2;
   }
-  g_option_context_free (ctx);
-
-  memset (&sender, 0, sizeof (sender));
-  sender.app.prog = "sender";
-  sender.app.eos_timeout_s = 10;
-  if (address == NULL)
-    address = g_strdup ("0.0.0.0");
-  if (format == NULL)
-    format = g_strdup ("bc1");
-  if (pattern == NULL)
-    pattern = g_strdup ("smpte");
-  if (quality == NULL)
-    quality = g_strdup ("normal");
-
-  if (g_ascii_strcasecmp (format, "bc1") == 0) {
-    encoder = "bc1enc";
-    label = "BC1";
-  } else if (g_ascii_strcasecmp (format, "ycocg") == 0) {
-    encoder = "bc3enc ycocg=true";
-    label = "YCoCg-BC3";
-  } else {
-    g_printerr ("sender: unknown format '%s': use bc1 or ycocg\n", format);
-    sender.app.ret = 2;
-    goto done;
-  }
-  if (port < 0 || port > 65535 || units < 1 || units > 64 || width < 1 ||
-      height < 1 || fps < 1 || num_frames < 0 || chunk_size < 0) {
+  if (o->port < 0 || o->port > 65535 || o->units < 1 || o->units > 64 ||
+      o->width < 1 || o->height < 1 || o->fps < 1 || o->num_frames < 0 ||
+      o->chunk_size < 0) {
     g_printerr ("sender: out of range: --port 0-65535, --units 1-64, "
         "--width, --height, --fps at least 1, --num-frames and --chunk-size "
         "at least 0\n");
-    sender.app.ret = 2;
-    goto done;
+    return 2;
   }
+  return 0;
+}
+
+/* videotestsrc ! encoder ! tilesink name=sink, or NULL (message printed) */
+static GstElement *
+build_pipeline (const Options * o)
+{
+  GstElement *pipeline, *sink;
+  gchar *desc;
 
   if (!example_check_element ("sender", "tilesink",
           "set GST_PLUGIN_PATH to the build " "directory")
       || !example_check_element ("sender", "bc1enc",
           "set GST_PLUGIN_PATH " "to the build directory")
       || !example_check_element ("sender", "videotestsrc",
-          "install gstreamer1.0-plugins-base")) {
-    sender.app.ret = 1;
-    goto done;
-  }
+          "install gstreamer1.0-plugins-base"))
+    return NULL;
 
   desc = g_strdup_printf ("videotestsrc is-live=true pattern=%s num-buffers=%d"
       " ! video/x-raw,width=%d,height=%d,framerate=%d/1 ! %s quality=%s "
       "! tilesink name=sink address=\"%s\" port=%d units=%d protocol=%s",
-      pattern, num_frames > 0 ? num_frames : -1, width, height, fps, encoder,
-      quality, address, port, units, protocol ? protocol : "tcp");
-  pipeline = gst_parse_launch (desc, &err);
+      o->pattern, o->num_frames > 0 ? o->num_frames : -1, o->width,
+      o->height, o->fps, o->encoder, o->quality, o->address, o->port,
+      o->units, o->protocol ? o->protocol : "tcp");
+  pipeline = example_parse_launch ("sender", desc);
   g_free (desc);
-  if (pipeline == NULL || err != NULL) {
-    g_printerr ("sender: could not build the pipeline: %s\n",
-        err ? err->message : "unknown error");
-    g_clear_error (&err);
-    sender.app.ret = 1;
-    goto done;
-  }
+  if (pipeline == NULL)
+    return NULL;
+
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
-  if (packet_size > 0)
-    g_object_set (sink, "packet-size", packet_size, NULL);
-  if (chunk_size > 0)
-    g_object_set (sink, "chunk-size", (guint) chunk_size, NULL);
+  if (o->packet_size > 0)
+    g_object_set (sink, "packet-size", o->packet_size, NULL);
+  if (o->chunk_size > 0)
+    g_object_set (sink, "chunk-size", (guint) o->chunk_size, NULL);
+  gst_object_unref (sink);
+  return pipeline;
+}
 
-  sender.app.loop = g_main_loop_new (NULL, FALSE);
-  sender.app.pipeline = pipeline;
-  bus = gst_element_get_bus (pipeline);
-  gst_bus_add_watch (bus, on_bus_message, &sender);
-  gst_object_unref (bus);
-  sig_int = g_unix_signal_add (SIGINT, example_on_signal, &sender.app);
-  sig_term = g_unix_signal_add (SIGTERM, example_on_signal, &sender.app);
+/* Serves until EOS, an error or a second signal, then prints the totals;
+ * returns the exit status */
+static gint
+serve (Sender * sender, const Options * o)
+{
+  GstElement *sink;
+  guint bound_port = 0;
 
-  sender.prev_us = g_get_monotonic_time ();
-  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE) {
-    /* the error message (port in use, ...) is on the bus */
-    GstMessage *msg;
-
-    bus = gst_element_get_bus (pipeline);
-    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    if (msg) {
-      on_bus_message (bus, msg, &sender);
-      gst_message_unref (msg);
-    } else {
-      g_printerr ("sender: could not start the pipeline\n");
-    }
-    gst_object_unref (bus);
-    sender.app.ret = 1;
-  } else {
+  sender->app.pipeline = build_pipeline (o);
+  if (sender->app.pipeline == NULL)
+    return 1;
+  sink = gst_bin_get_by_name (GST_BIN (sender->app.pipeline), "sink");
+  sender->prev_us = g_get_monotonic_time ();
+  if (example_start (&sender->app)) {
     /* tilesink listens from the moment it is started */
     g_object_get (sink, "bound-port", &bound_port, NULL);
     g_print ("sender: listening on %s port %u: %dx%d %d fps %s, %d units\n",
-        address, bound_port, width, height, fps, label, units);
-    g_main_loop_run (sender.app.loop);
+        o->address, bound_port, o->width, o->height, o->fps, o->label,
+        o->units);
+    g_main_loop_run (sender->app.loop);
     print_summary (sink);
   }
+  example_stop (&sender->app);
+  gst_object_unref (sink);
+  gst_object_unref (sender->app.pipeline);
+  return sender->app.ret;
+}
 
-  g_source_remove (sig_int);
-  g_source_remove (sig_term);
-  if (sender.app.eos_timeout_id)
-    g_source_remove (sender.app.eos_timeout_id);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  bus = gst_element_get_bus (pipeline);
-  gst_bus_remove_watch (bus);
-  gst_object_unref (bus);
-  g_main_loop_unref (sender.app.loop);
+int
+main (int argc, char **argv)
+{
+  Options options = { NULL, };
+  /* name, seconds EOS may take, statistics message and their printer */
+  Sender sender = { {"sender", 10, "tilesink-stats", print_stats}, };
 
-done:
-  if (sink)
-    gst_object_unref (sink);
-  if (pipeline)
-    gst_object_unref (pipeline);
-  g_free (address);
-  g_free (format);
-  g_free (pattern);
-  g_free (protocol);
-  g_free (quality);
+  sender.app.ret = parse_options (&options, &argc, &argv);
+  if (sender.app.ret == 0)
+    sender.app.ret = serve (&sender, &options);
+  options_clear (&options);
   gst_deinit ();
   return sender.app.ret;
 }

@@ -37,6 +37,9 @@
 #include <gst/gst.h>
 #include <gst/bc/bc.h>
 
+#include "../benchlib.h"
+#include "encode-options.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -127,20 +130,6 @@ quality_to_string (GstBcQuality quality)
       return "high";
   }
   return "unknown";
-}
-
-static gboolean
-parse_quality (const gchar * str, GstBcQuality * quality)
-{
-  if (str == NULL || g_ascii_strcasecmp (str, "normal") == 0)
-    *quality = GST_BC_QUALITY_NORMAL;
-  else if (g_ascii_strcasecmp (str, "fast") == 0)
-    *quality = GST_BC_QUALITY_FAST;
-  else if (g_ascii_strcasecmp (str, "high") == 0)
-    *quality = GST_BC_QUALITY_HIGH;
-  else
-    return FALSE;
-  return TRUE;
 }
 
 static gboolean
@@ -298,7 +287,6 @@ run_decode (Job * job, GstBcWorkers * workers, gsize in_size)
 int
 main (int argc, char **argv)
 {
-  GOptionContext *ctx;
   GError *error = NULL;
   GstBcWorkers *workers = NULL;
   GstVideoFormat vformat;
@@ -312,15 +300,9 @@ main (int argc, char **argv)
   /* nothing here needs plugins: skip the registry scan */
   g_setenv ("GST_REGISTRY_DISABLE", "yes", FALSE);
 
-  ctx = g_option_context_new ("encode|decode - drive libgstbc's block "
-      "encoder and decoder on raw frames");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
-    g_printerr ("%s\n", error->message);
-    g_clear_error (&error);
+  if (!bench_parse_options (&argc, &argv, entries, "encode|decode - drive "
+          "libgstbc's block encoder and decoder on raw frames", NULL))
     goto out;
-  }
   gst_bc_init ();
 
   if (argc != 2 || (strcmp (argv[1], "encode") != 0
@@ -397,6 +379,5 @@ main (int argc, char **argv)
 out:
   gst_bc_workers_free (workers);
   g_free (contents);
-  g_option_context_free (ctx);
   return ret;
 }

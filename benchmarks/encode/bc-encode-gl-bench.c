@@ -38,6 +38,8 @@
 #include <gst/bc/bc.h>
 
 #include "gstbcglencoder.h"
+#include "../benchlib.h"
+#include "encode-options.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -100,20 +102,6 @@ static void
 delete_texture (GstGLContext * context, Upload * u)
 {
   context->gl_vtable->DeleteTextures (1, &u->texture);
-}
-
-static gboolean
-parse_quality (const gchar * str, GstBcQuality * quality)
-{
-  if (str == NULL || g_ascii_strcasecmp (str, "normal") == 0)
-    *quality = GST_BC_QUALITY_NORMAL;
-  else if (g_ascii_strcasecmp (str, "fast") == 0)
-    *quality = GST_BC_QUALITY_FAST;
-  else if (g_ascii_strcasecmp (str, "high") == 0)
-    *quality = GST_BC_QUALITY_HIGH;
-  else
-    return FALSE;
-  return TRUE;
 }
 
 static gboolean
@@ -222,7 +210,6 @@ run (GstGLContext * context, Upload * u, GstBcFormat format,
 int
 main (int argc, char **argv)
 {
-  GOptionContext *ctx;
   GError *error = NULL;
   GstGLDisplay *display = NULL;
   GstGLContext *context = NULL;
@@ -237,13 +224,9 @@ main (int argc, char **argv)
   g_setenv ("GST_GL_PLATFORM", "egl", FALSE);
   g_setenv ("GST_GL_WINDOW", "egl-device", FALSE);
 
-  ctx = g_option_context_new ("- drive the GL compute block encoder");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
-    fail ("bad options", error);
+  if (!bench_parse_options (&argc, &argv, entries,
+          "- drive the GL compute block encoder", "bad options"))
     goto out;
-  }
   gst_bc_init ();
 
   format = gst_bc_format_from_string (opt_format ? opt_format : "");
@@ -299,6 +282,5 @@ out:
   gst_clear_object (&context);
   gst_clear_object (&display);
   g_free (contents);
-  g_option_context_free (ctx);
   return ret;
 }

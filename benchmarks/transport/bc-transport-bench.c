@@ -101,6 +101,8 @@
 #include <gst/app/app.h>
 #include <gst/bc/bc.h>
 
+#include "../benchlib.h"
+
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
@@ -280,24 +282,6 @@ static Bench bench;
 static GQuark tile_times_quark;
 static GstCaps *unix_ts_caps;
 
-static guint64
-realtime_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_REALTIME, &ts);
-  return (guint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
-}
-
-static guint64
-mono_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (guint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
-}
-
 static void
 sleep_until_mono (guint64 t)
 {
@@ -328,7 +312,7 @@ tile_done (GstBuffer * buffer, GstBcTileMeta * meta, const GstBcTile * tile,
   TileTimes *t = user_data;
 
   if (tile->index < GST_BC_TILING_MAX_TILES) {
-    t->ns[tile->index] = realtime_ns ();
+    t->ns[tile->index] = bench_realtime_ns ();
     g_atomic_int_inc (&t->n);
   }
 }
@@ -609,7 +593,7 @@ read_stamps (GstBuffer * buf, const Range * lost, guint n_lost,
 static void
 deliver_buffer (GstBuffer * buf)
 {
-  guint64 now = realtime_ns (), now_mono = mono_ns ();
+  guint64 now = bench_realtime_ns (), now_mono = bench_mono_ns ();
   GstReferenceTimestampMeta *rmeta;
   TileTimes *tt;
   GstBcLossMeta *lmeta = NULL;
@@ -1202,7 +1186,7 @@ stamp_frame (guint8 * data, gsize size, guint64 seq)
   GST_WRITE_UINT32_LE (data + 4, 0);
   GST_WRITE_UINT64_LE (data + 8, seq);
   /* last: the time, as close to the push as can be */
-  t = realtime_ns ();
+  t = bench_realtime_ns ();
   GST_WRITE_UINT64_LE (data + 16, t);
   /* for frames whose header does not arrive */
   g_mutex_lock (&bench.lock);
@@ -1469,48 +1453,53 @@ wait_seq_locked (guint64 seq, gdouble timeout_s)
   return bench.have_last && bench.last_seq >= seq;
 }
 
-gint
-main (gint argc, gchar ** argv)
+/* ------------------------------------------------------------------ */
+/* The run: options, pipelines, warm-up, measurement, report */
+
+/* The transport chosen and its pipelines */
+typedef struct
 {
-  GOptionContext *ctx;
-  GError *error = NULL;
-  GstElement *sender = NULL, *receiver = NULL, *sink = NULL, *src = NULL;
-  GstElement *appsrc = NULL, *appsink = NULL;
-  GstCaps *caps = NULL;
-  GString *out;
-  GArray *cpu_before = NULL, *cpu_after = NULL;
-  CpuGroup groups[MAX_GROUPS];
-  guint n_groups = 0;
-  struct rusage ru0, ru1;
-  guint8 **blocks = NULL;
-  gchar *desc;
-  gboolean is_bc, tile, gdp, is_raw = FALSE, stalled = FALSE, eos_ok = FALSE;
-  gboolean rtp, udp = FALSE, lossy;
-  guint port = 0, i, window = 0, n_blocks = 0, tail = 0;
-  guint64 seq = 0, pushed = 0, late = 0, t_start = 0, t_end = 0, t0;
-  guint64 period = 0, deadline, drops_seen = 0, n_meas = 0;
-  GstClockTime duration = GST_SECOND / 30;
-  gdouble cpu_s, wall_s;
-  gint ret = 2, max_in_flight, rtp_w = 0, rtp_h = 0;
-  gint64 first_delivery_ms = -1, drops_before = 0;
+  /* --transport, --protocol and --format */
+  gboolean is_bc, tile, gdp, is_raw, rtp, udp, lossy;
+  guint window, n_blocks, tail;
+  gint max_in_flight;
+  GstClockTime duration;
+  /* -T rtp: the raw video the frames go as */
+  const gchar *rtp_format;
+  gint rtp_w, rtp_h;
+
+  guint8 **blocks;              /* the sender's ring of frames */
+  GstCaps *caps;
+  GstElement *sender, *receiver, *sink, *src, *appsrc, *appsink;
+  guint64 t0;                   /* the receiver's start */
+} Run;
+
+/* What the measurement found, beside bench's counters */
+typedef struct
+{
+  guint64 seq;                  /* warm-up frames, then the first measured */
+  guint64 n_meas, late, t_start, t_end;
+  gboolean stalled, eos_ok;
+  gint64 first_delivery_ms, drops_before;
   gint64 src_before[N_STATS], src_after[N_STATS];
   gint64 sink_before[N_STATS], sink_after[N_STATS];
   UdpSnmp snmp_before, snmp_after;
-  guint64 rtp_before[3] = { 0, 0, 0 };
-  const gchar *rtp_format = NULL;
+  guint64 rtp_before[3];
+  struct rusage ru0, ru1;
+  GArray *cpu_before, *cpu_after;
+  CpuGroup groups[MAX_GROUPS];
+  guint n_groups;
+} Measurement;
 
-  ctx = g_option_context_new ("- throughput, delivery latency and loss of "
-      "tilesink/tilesrc (TCP and UDP), tcpserversink/tcpclientsrc and "
-      "rtpvrawpay/rtpvrawdepay on 127.0.0.1");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
-    g_printerr ("%s\n", error->message);
-    g_clear_error (&error);
-    g_option_context_free (ctx);
+/* The command line into @r: 0, or 2 on a bad one */
+static gint
+parse_options (gint * argc, gchar *** argv, Run * r)
+{
+  if (!bench_parse_options (argc, argv, entries, "- throughput, delivery "
+          "latency and loss of tilesink/tilesrc (TCP and UDP), "
+          "tcpserversink/tcpclientsrc and rtpvrawpay/rtpvrawdepay on "
+          "127.0.0.1", NULL))
     return 2;
-  }
-  g_option_context_free (ctx);
   gst_bc_init ();
 
   if (!opt_transport)
@@ -1523,62 +1512,71 @@ main (gint argc, gchar ** argv)
     opt_protocol = g_strdup ("tcp");
   if (!opt_gso)
     opt_gso = g_strdup ("auto");
-  tile = strcmp (opt_transport, "tile") == 0;
-  gdp = strcmp (opt_transport, "tcp-gdp") == 0;
-  is_raw = strcmp (opt_transport, "raw") == 0;
-  rtp = strcmp (opt_transport, "rtp") == 0;
-  if (!tile && !gdp && !is_raw && !rtp && strcmp (opt_transport, "tcp")) {
+  r->tile = strcmp (opt_transport, "tile") == 0;
+  r->gdp = strcmp (opt_transport, "tcp-gdp") == 0;
+  r->is_raw = strcmp (opt_transport, "raw") == 0;
+  r->rtp = strcmp (opt_transport, "rtp") == 0;
+  if (!r->tile && !r->gdp && !r->is_raw && !r->rtp
+      && strcmp (opt_transport, "tcp")) {
     g_printerr ("Unknown --transport '%s'\n", opt_transport);
-    goto out;
+    return 2;
   }
   if (strcmp (opt_protocol, "tcp") && strcmp (opt_protocol, "udp")) {
     g_printerr ("--protocol must be tcp or udp\n");
-    goto out;
+    return 2;
   }
   if (strcmp (opt_gso, "auto") && strcmp (opt_gso, "on") &&
       strcmp (opt_gso, "off")) {
     g_printerr ("--gso must be auto, on or off\n");
-    goto out;
+    return 2;
   }
-  udp = tile && strcmp (opt_protocol, "udp") == 0;
-  lossy = udp || rtp;
+  r->udp = r->tile && strcmp (opt_protocol, "udp") == 0;
+  r->lossy = r->udp || r->rtp;
   if (opt_packet_size < 1 || opt_max_bitrate < 0 || opt_rtp_mtu < 28 ||
       opt_tail < 0) {
     g_printerr ("Bad option value\n");
-    goto out;
+    return 2;
   }
-  is_bc = g_ascii_strcasecmp (opt_format, "BC1") == 0;
-  if (!is_bc && g_ascii_strcasecmp (opt_format, "RGB") != 0) {
+  r->is_bc = g_ascii_strcasecmp (opt_format, "BC1") == 0;
+  if (!r->is_bc && g_ascii_strcasecmp (opt_format, "RGB") != 0) {
     g_printerr ("--format must be BC1 or RGB\n");
-    goto out;
+    return 2;
   }
   if (opt_width < 16 || opt_height < 16 || opt_width % 4 || opt_height % 8 ||
       opt_frames < 1 || opt_window < 1 || opt_units < 1 || opt_units > 64 ||
       opt_chunk < 1 || opt_rate < 0 || opt_warmup < 1) {
     g_printerr ("Bad option value (width a multiple of 4, height of 8)\n");
-    goto out;
+    return 2;
   }
-  window = (guint) opt_window;
+  r->window = (guint) opt_window;
   /* tilesink counts a frame in flight until its last unit thread is done
    * with it, which can be a little after the receiver has it: two more
    * than the window, so that the window alone limits the sender */
-  max_in_flight = opt_max_in_flight > 0 ? opt_max_in_flight :
+  r->max_in_flight = opt_max_in_flight > 0 ? opt_max_in_flight :
       MIN (opt_window + 2, 64);
-  ret = 1;
+  r->duration = GST_SECOND / 30;
+  return 0;
+}
 
-  bench.frame_size = is_bc ? (gsize) opt_width *opt_height / 2 :
+/* bench's per-frame records and the sender's ring of frames */
+static void
+setup_bench (Run * r)
+{
+  guint i;
+
+  bench.frame_size = r->is_bc ? (gsize) opt_width *opt_height / 2 :
       (gsize) opt_width *opt_height * 3;
   /* lossy transports: a few more frames after the measured ones, and two
    * more ring blocks, the sender's hold on them tracked */
-  bench.lossy = lossy;
-  tail = lossy ? (guint) opt_tail : 0;
-  n_blocks = window + (lossy ? 2 : 0);
-  bench.n_slots = (guint) opt_frames + tail;
+  bench.lossy = r->lossy;
+  r->tail = r->lossy ? (guint) opt_tail : 0;
+  r->n_blocks = r->window + (r->lossy ? 2 : 0);
+  bench.n_slots = (guint) opt_frames + r->tail;
   bench.done = g_new0 (gboolean, bench.n_slots);
   bench.dropped = g_new0 (gboolean, bench.n_slots);
-  bench.duration = duration;
-  if (lossy)
-    bench.block_refs = g_new0 (gint, n_blocks);
+  bench.duration = r->duration;
+  if (r->lossy)
+    bench.block_refs = g_new0 (gint, r->n_blocks);
   bench.recv_mono = g_new0 (guint64, bench.n_slots);
   bench.push_mono = g_new0 (guint64, bench.n_slots);
   bench.lat_inband = g_new (gint64, bench.n_slots);
@@ -1594,564 +1592,692 @@ main (gint argc, gchar ** argv)
   tile_times_quark = g_quark_from_static_string ("bc-transport-bench-tiles");
   unix_ts_caps = gst_caps_new_empty_simple ("timestamp/x-unix");
 
-  blocks = g_new0 (guint8 *, n_blocks);
-  for (i = 0; i < n_blocks; i++) {
-    blocks[i] = g_malloc (bench.frame_size);
-    fill_random (blocks[i], bench.frame_size, i + 1);
+  r->blocks = g_new0 (guint8 *, r->n_blocks);
+  for (i = 0; i < r->n_blocks; i++) {
+    r->blocks[i] = g_malloc (bench.frame_size);
+    fill_random (r->blocks[i], bench.frame_size, i + 1);
+  }
+}
+
+/* The @what ("sender" or "receiver") pipeline of @desc, or NULL */
+static GstElement *
+launch (const gchar * what, gchar * desc)
+{
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch_full (desc, NULL,
+      GST_PARSE_FLAG_FATAL_ERRORS, &error);
+
+  g_free (desc);
+  if (!pipeline) {
+    g_printerr ("%s pipeline: %s\n", what, error->message);
+    g_clear_error (&error);
+  }
+  return pipeline;
+}
+
+/* Sets the @what pipeline to PLAYING; FALSE, with its errors, when it
+ * does not start */
+static gboolean
+play (const gchar * what, GstElement * pipeline)
+{
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE)
+    return TRUE;
+  poll_bus (pipeline);
+  g_printerr ("the %s does not start\n", what);
+  return FALSE;
+}
+
+/* The sender's appsrc "src" and sink "sink", the appsrc set up */
+static void
+setup_appsrc (Run * r)
+{
+  r->appsrc = gst_bin_get_by_name (GST_BIN (r->sender), "src");
+  r->sink = gst_bin_get_by_name (GST_BIN (r->sender), "sink");
+  g_object_set (r->appsrc, "caps", r->caps, "format", GST_FORMAT_TIME,
+      "block", TRUE, "max-bytes", (guint64) bench.frame_size * (r->window + 1),
+      NULL);
+}
+
+/* -T rtp: the receiver first (udpsrc picks the port), then the sender */
+static gboolean
+start_rtp (Run * r)
+{
+  guint port = 0;
+
+  /* RFC 4175 raw video: frames of the same byte count. BC1 (width x
+   * height / 2 bytes) goes as UYVY of width/2 x height/2 (2 bytes a
+   * pixel, rows of exactly width bytes), RGB as itself. */
+  r->rtp_format = r->is_bc ? "UYVY" : "RGB";
+  r->rtp_w = r->is_bc ? opt_width / 2 : opt_width;
+  r->rtp_h = r->is_bc ? opt_height / 2 : opt_height;
+  r->caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+      r->rtp_format, "width", G_TYPE_INT, r->rtp_w, "height", G_TYPE_INT,
+      r->rtp_h, "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+
+  r->receiver = launch ("receiver", g_strdup_printf ("udpsrc name=rsrc "
+          "address=127.0.0.1 port=0 buffer-size=%d caps=\"application/x-rtp, "
+          "media=(string)video, clock-rate=(int)90000, "
+          "encoding-name=(string)RAW, sampling=(string)%s, "
+          "depth=(string)8, width=(string)%d, height=(string)%d, "
+          "payload=(int)96\" ! rtpvrawdepay ! appsink name=rsink", opt_rcvbuf,
+          r->is_bc ? "YCbCr-4:2:2" : "RGB", r->rtp_w, r->rtp_h));
+  if (!r->receiver || !setup_receiver (r->receiver, &r->appsink, &r->src, TRUE))
+    return FALSE;
+  r->t0 = bench_mono_ns ();
+  if (!play ("receiver", r->receiver))
+    return FALSE;
+  g_object_get (r->src, "port", &port, NULL);
+  if (port == 0) {
+    g_printerr ("udpsrc has no port\n");
+    return FALSE;
   }
 
-  if (is_raw) {
-    t0 = mono_ns ();
-    if (!raw_start ((guint) opt_units, opt_chunk, opt_sndbuf, opt_rcvbuf,
-            blocks, window))
-      goto out;
-  } else if (rtp) {
-    /* RFC 4175 raw video: frames of the same byte count. BC1 (width x
-     * height / 2 bytes) goes as UYVY of width/2 x height/2 (2 bytes a
-     * pixel, rows of exactly width bytes), RGB as itself. */
-    rtp_format = is_bc ? "UYVY" : "RGB";
-    rtp_w = is_bc ? opt_width / 2 : opt_width;
-    rtp_h = is_bc ? opt_height / 2 : opt_height;
-    caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
-        rtp_format, "width", G_TYPE_INT, rtp_w, "height", G_TYPE_INT, rtp_h,
-        "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+  r->sender = launch ("sender", g_strdup_printf ("appsrc name=src ! "
+          "rtpvrawpay mtu=%d pt=96 ! udpsink name=sink host=127.0.0.1 "
+          "port=%u sync=false async=false buffer-size=%d", opt_rtp_mtu, port,
+          opt_sndbuf));
+  if (!r->sender)
+    return FALSE;
+  setup_appsrc (r);
+  return play ("sender", r->sender);
+}
 
-    /* the receiver first: it picks the port */
-    desc = g_strdup_printf ("udpsrc name=rsrc address=127.0.0.1 port=0 "
-        "buffer-size=%d caps=\"application/x-rtp, media=(string)video, "
-        "clock-rate=(int)90000, encoding-name=(string)RAW, "
-        "sampling=(string)%s, depth=(string)8, width=(string)%d, "
-        "height=(string)%d, payload=(int)96\" "
-        "! rtpvrawdepay ! appsink name=rsink", opt_rcvbuf,
-        is_bc ? "YCbCr-4:2:2" : "RGB", rtp_w, rtp_h);
-    receiver = gst_parse_launch_full (desc, NULL,
-        GST_PARSE_FLAG_FATAL_ERRORS, &error);
-    g_free (desc);
-    if (!receiver) {
-      g_printerr ("receiver pipeline: %s\n", error->message);
-      goto out;
-    }
-    if (!setup_receiver (receiver, &appsink, &src, TRUE))
-      goto out;
-    t0 = mono_ns ();
-    if (gst_element_set_state (receiver, GST_STATE_PLAYING) ==
-        GST_STATE_CHANGE_FAILURE) {
-      poll_bus (receiver);
-      g_printerr ("the receiver does not start\n");
-      goto out;
-    }
-    g_object_get (src, "port", &port, NULL);
-    if (port == 0) {
-      g_printerr ("udpsrc has no port\n");
-      goto out;
-    }
+/* -T tile, tcp, tcp-gdp: the sender (appsrc ! tilesink or
+ * tcpserversink); its port, or 0 */
+static guint
+start_sender (Run * r)
+{
+  gchar *desc;
+  guint port = 0;
 
-    desc = g_strdup_printf ("appsrc name=src ! rtpvrawpay mtu=%d pt=96 "
-        "! udpsink name=sink host=127.0.0.1 port=%u sync=false async=false "
-        "buffer-size=%d", opt_rtp_mtu, port, opt_sndbuf);
-    sender = gst_parse_launch_full (desc, NULL,
-        GST_PARSE_FLAG_FATAL_ERRORS, &error);
-    g_free (desc);
-    if (!sender) {
-      g_printerr ("sender pipeline: %s\n", error->message);
-      goto out;
-    }
-    appsrc = gst_bin_get_by_name (GST_BIN (sender), "src");
-    sink = gst_bin_get_by_name (GST_BIN (sender), "sink");
-    g_object_set (appsrc, "caps", caps, "format", GST_FORMAT_TIME, "block",
-        TRUE, "max-bytes", (guint64) bench.frame_size * (window + 1), NULL);
-    if (gst_element_set_state (sender, GST_STATE_PLAYING) ==
-        GST_STATE_CHANGE_FAILURE) {
-      poll_bus (sender);
-      g_printerr ("the sender does not start\n");
-      goto out;
-    }
-  } else {
-    /* the sender */
-    if (is_bc)
-      caps = gst_caps_new_simple ("video/x-bc", "format", G_TYPE_STRING,
-          "BC1", "width", G_TYPE_INT, opt_width, "height", G_TYPE_INT,
-          opt_height, "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
-    else
-      caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
-          "RGB", "width", G_TYPE_INT, opt_width, "height", G_TYPE_INT,
-          opt_height, "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
-    if (tile && udp)
-      desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
-          "address=127.0.0.1 port=0 units=%d protocol=udp packet-size=%d "
-          "gso=%s pacing-bitrate=%" G_GINT64_FORMAT " send-buffer-size=%d "
-          "max-in-flight=%d", opt_units, opt_packet_size, opt_gso,
-          opt_max_bitrate, opt_sndbuf, max_in_flight);
-    else if (tile)
-      desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
-          "address=127.0.0.1 port=0 units=%d chunk-size=%d "
-          "send-buffer-size=%d max-in-flight=%d", opt_units, opt_chunk,
-          opt_sndbuf, max_in_flight);
-    else
-      desc = g_strdup_printf ("appsrc name=src ! %s tcpserversink name=sink "
-          "host=127.0.0.1 port=0 sync=false", gdp ? "gdppay !" : "");
-    sender = gst_parse_launch_full (desc, NULL,
-        GST_PARSE_FLAG_FATAL_ERRORS, &error);
-    g_free (desc);
-    if (!sender) {
-      g_printerr ("sender pipeline: %s\n", error->message);
-      goto out;
-    }
-    appsrc = gst_bin_get_by_name (GST_BIN (sender), "src");
-    sink = gst_bin_get_by_name (GST_BIN (sender), "sink");
-    g_object_set (appsrc, "caps", caps, "format", GST_FORMAT_TIME, "block",
-        TRUE, "max-bytes", (guint64) bench.frame_size * (window + 1), NULL);
-    if (tile) {
-      GstBus *bus = gst_element_get_bus (sender);
+  r->caps = gst_caps_new_simple (r->is_bc ? "video/x-bc" : "video/x-raw",
+      "format", G_TYPE_STRING, r->is_bc ? "BC1" : "RGB", "width", G_TYPE_INT,
+      opt_width, "height", G_TYPE_INT, opt_height, "framerate",
+      GST_TYPE_FRACTION, 30, 1, NULL);
+  if (r->udp)
+    desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
+        "address=127.0.0.1 port=0 units=%d protocol=udp packet-size=%d "
+        "gso=%s pacing-bitrate=%" G_GINT64_FORMAT " send-buffer-size=%d "
+        "max-in-flight=%d", opt_units, opt_packet_size, opt_gso,
+        opt_max_bitrate, opt_sndbuf, r->max_in_flight);
+  else if (r->tile)
+    desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
+        "address=127.0.0.1 port=0 units=%d chunk-size=%d "
+        "send-buffer-size=%d max-in-flight=%d", opt_units, opt_chunk,
+        opt_sndbuf, r->max_in_flight);
+  else
+    desc = g_strdup_printf ("appsrc name=src ! %s tcpserversink name=sink "
+        "host=127.0.0.1 port=0 sync=false", r->gdp ? "gdppay !" : "");
+  r->sender = launch ("sender", desc);
+  if (!r->sender)
+    return 0;
+  setup_appsrc (r);
+  if (r->tile) {
+    GstBus *bus = gst_element_get_bus (r->sender);
 
-      gst_bus_set_sync_handler (bus, sender_sync_handler, NULL, NULL);
-      gst_object_unref (bus);
-    }
-    if (gst_element_set_state (sender, GST_STATE_PLAYING) ==
-        GST_STATE_CHANGE_FAILURE) {
-      poll_bus (sender);
-      g_printerr ("the sender does not start\n");
-      goto out;
-    }
-    g_object_get (sink, tile ? "bound-port" : "current-port", &port, NULL);
-    if (port == 0) {
-      g_printerr ("the sender has no port\n");
-      goto out;
-    }
-
-    /* the receiver */
-    if (tile) {
-      gchar *extra = udp ? (opt_timer_factor >= 0 ?
-          g_strdup_printf (" gso=%s timer-factor=%g", opt_gso,
-              opt_timer_factor) : g_strdup_printf (" gso=%s", opt_gso)) :
-          g_strdup ("");
-
-      desc = g_strdup_printf ("tilesrc name=rsrc host=127.0.0.1 port=%u "
-          "receive-buffer-size=%d flush=%s timeout=%d%s ! appsink "
-          "name=rsink", port, opt_rcvbuf, opt_flush,
-          (gint) (opt_timeout * 1000), extra);
-      g_free (extra);
-    } else if (gdp)
-      desc = g_strdup_printf ("tcpclientsrc name=rsrc host=127.0.0.1 port=%u "
-          "! gdpdepay ! appsink name=rsink", port);
-    else
-      desc = g_strdup_printf ("tcpclientsrc name=rsrc host=127.0.0.1 port=%u "
-          "! rawvideoparse use-sink-caps=false format=%s width=%d height=%d "
-          "framerate=30/1 ! appsink name=rsink", port,
-          is_bc ? "gray8" : "rgb", opt_width, is_bc ? opt_height / 2 :
-          opt_height);
-    receiver = gst_parse_launch_full (desc, NULL,
-        GST_PARSE_FLAG_FATAL_ERRORS, &error);
-    g_free (desc);
-    if (!receiver) {
-      g_printerr ("receiver pipeline: %s\n", error->message);
-      goto out;
-    }
-    if (!setup_receiver (receiver, &appsink, &src, FALSE))
-      goto out;
-
-    t0 = mono_ns ();
-    if (gst_element_set_state (receiver, GST_STATE_PLAYING) ==
-        GST_STATE_CHANGE_FAILURE) {
-      poll_bus (receiver);
-      g_printerr ("the receiver does not start\n");
-      goto out;
-    }
+    gst_bus_set_sync_handler (bus, sender_sync_handler, NULL, NULL);
+    gst_object_unref (bus);
   }
+  if (!play ("sender", r->sender))
+    return 0;
+  g_object_get (r->sink, r->tile ? "bound-port" : "current-port", &port, NULL);
+  if (port == 0)
+    g_printerr ("the sender has no port\n");
+  return port;
+}
 
-  /* tcpserversink sends nothing to a client it has not added yet */
-  if (!tile && !is_raw && !rtp) {
-    gint handles = 0;
+/* -T tile, tcp, tcp-gdp: the receiver, connecting to @port */
+static gboolean
+start_receiver (Run * r, guint port)
+{
+  gchar *desc;
 
-    deadline = t0 + (guint64) (opt_timeout * GST_SECOND);
-    while (TRUE) {
-      g_object_get (sink, "num-handles", &handles, NULL);
-      if (handles > 0)
-        break;
-      if (mono_ns () > deadline) {
-        g_printerr ("the receiver did not connect\n");
-        goto out;
-      }
-      g_usleep (2000);
+  if (r->tile) {
+    gchar *extra = r->udp ? (opt_timer_factor >= 0 ?
+        g_strdup_printf (" gso=%s timer-factor=%g", opt_gso,
+            opt_timer_factor) : g_strdup_printf (" gso=%s", opt_gso)) :
+        g_strdup ("");
+
+    desc = g_strdup_printf ("tilesrc name=rsrc host=127.0.0.1 port=%u "
+        "receive-buffer-size=%d flush=%s timeout=%d%s ! appsink "
+        "name=rsink", port, opt_rcvbuf, opt_flush,
+        (gint) (opt_timeout * 1000), extra);
+    g_free (extra);
+  } else if (r->gdp)
+    desc = g_strdup_printf ("tcpclientsrc name=rsrc host=127.0.0.1 port=%u "
+        "! gdpdepay ! appsink name=rsink", port);
+  else
+    desc = g_strdup_printf ("tcpclientsrc name=rsrc host=127.0.0.1 port=%u "
+        "! rawvideoparse use-sink-caps=false format=%s width=%d height=%d "
+        "framerate=30/1 ! appsink name=rsink", port,
+        r->is_bc ? "gray8" : "rgb", opt_width, r->is_bc ? opt_height / 2 :
+        opt_height);
+  r->receiver = launch ("receiver", desc);
+  if (!r->receiver || !setup_receiver (r->receiver, &r->appsink, &r->src,
+          FALSE))
+    return FALSE;
+
+  r->t0 = bench_mono_ns ();
+  return play ("receiver", r->receiver);
+}
+
+/* tcpserversink sends nothing to a client it has not added yet */
+static gboolean
+wait_client (Run * r)
+{
+  guint64 deadline = r->t0 + (guint64) (opt_timeout * GST_SECOND);
+  gint handles = 0;
+
+  while (TRUE) {
+    g_object_get (r->sink, "num-handles", &handles, NULL);
+    if (handles > 0)
+      return TRUE;
+    if (bench_mono_ns () > deadline) {
+      g_printerr ("the receiver did not connect\n");
+      return FALSE;
     }
+    g_usleep (2000);
   }
+}
 
-  /* warm-up: frames one at a time until opt_warmup have been delivered.
-   * The first one also carries the caps, which tilesink needs before a
-   * receiver can connect: frames before that are not sent (unsent), and
-   * are not waited for. Only one frame at a time, so that no frame is
-   * still queued somewhere when the measurement starts. A lossy transport
-   * may lose a frame, or complete an incomplete one only when a newer one
-   * starts: at most 0.3 s per frame there, and the warm-up ends with a
-   * frame delivered. */
-  deadline = t0 + (guint64) (opt_timeout * GST_SECOND);
+/* Both ends of the transport, connected */
+static gboolean
+start (Run * r)
+{
+  guint port;
+
+  if (r->is_raw) {
+    r->t0 = bench_mono_ns ();
+    return raw_start ((guint) opt_units, opt_chunk, opt_sndbuf, opt_rcvbuf,
+        r->blocks, r->window);
+  }
+  if (r->rtp)
+    return start_rtp (r);
+  port = start_sender (r);
+  if (port == 0 || !start_receiver (r, port))
+    return FALSE;
+  return r->tile || wait_client (r);
+}
+
+/* tilesink's frames not sent (no receiver yet) or dropped */
+static gint64
+frames_not_sent (Run * r)
+{
+  return MAX (stats_int (r->sink, "frames-unsent"), 0) +
+      MAX (stats_int (r->sink, "frames-dropped"), 0);
+}
+
+/* warm-up: frames one at a time until opt_warmup have been delivered.
+ * The first one also carries the caps, which tilesink needs before a
+ * receiver can connect: frames before that are not sent (unsent), and
+ * are not waited for. Only one frame at a time, so that no frame is
+ * still queued somewhere when the measurement starts. A lossy transport
+ * may lose a frame, or complete an incomplete one only when a newer one
+ * starts: at most 0.3 s per frame there, and the warm-up ends with a
+ * frame delivered. */
+static gboolean
+warm_up (Run * r, Measurement * m)
+{
+  guint64 deadline = r->t0 + (guint64) (opt_timeout * GST_SECOND);
+
   while (TRUE) {
     gboolean done;
     gint64 not_sent = 0;
     guint64 frame_end;
 
     g_mutex_lock (&bench.lock);
-    done = bench.delivered >= (guint64) opt_warmup && (!lossy ||
-        (seq > 0 && bench.have_last && bench.last_seq == seq - 1));
+    done = bench.delivered >= (guint64) opt_warmup && (!r->lossy ||
+        (m->seq > 0 && bench.have_last && bench.last_seq == m->seq - 1));
     g_mutex_unlock (&bench.lock);
     if (done)
       break;
-    poll_bus (sender);
-    poll_bus (receiver);
-    if (first_error || mono_ns () > deadline) {
+    poll_bus (r->sender);
+    poll_bus (r->receiver);
+    if (first_error || bench_mono_ns () > deadline) {
       g_printerr ("no frames delivered during the warm-up%s\n",
           first_error ? "" : " (timeout)");
-      goto out;
+      return FALSE;
     }
-    if (tile)
-      not_sent = MAX (stats_int (sink, "frames-unsent"), 0) +
-          MAX (stats_int (sink, "frames-dropped"), 0);
-    if (!push_any (appsrc, blocks, n_blocks, seq, duration)) {
+    if (r->tile)
+      not_sent = frames_not_sent (r);
+    if (!push_any (r->appsrc, r->blocks, r->n_blocks, m->seq, r->duration)) {
       g_printerr ("push failed during the warm-up\n");
-      goto out;
+      return FALSE;
     }
-    frame_end = lossy ? mono_ns () + 300 * GST_MSECOND : deadline;
+    frame_end = r->lossy ? bench_mono_ns () + 300 * GST_MSECOND : deadline;
     g_mutex_lock (&bench.lock);
-    while (!bench.have_last || bench.last_seq < seq) {
+    while (!bench.have_last || bench.last_seq < m->seq) {
       g_cond_wait_until (&bench.cond, &bench.lock,
           g_get_monotonic_time () + 2000);
-      if (mono_ns () > MIN (deadline, frame_end))
+      if (bench_mono_ns () > MIN (deadline, frame_end))
         break;
-      if (tile) {
+      if (r->tile) {
         gint64 now_not_sent;
 
         g_mutex_unlock (&bench.lock);
-        now_not_sent = MAX (stats_int (sink, "frames-unsent"), 0) +
-            MAX (stats_int (sink, "frames-dropped"), 0);
+        now_not_sent = frames_not_sent (r);
         g_mutex_lock (&bench.lock);
         if (now_not_sent > not_sent)
           break;
       }
     }
     g_mutex_unlock (&bench.lock);
-    seq++;
+    m->seq++;
   }
   /* nothing of the warm-up may still be on its way */
   g_mutex_lock (&bench.lock);
-  if (!wait_seq_locked (seq - 1, opt_timeout)) {
+  if (!wait_seq_locked (m->seq - 1, opt_timeout)) {
     g_mutex_unlock (&bench.lock);
     g_printerr ("the last warm-up frame was not delivered\n");
-    goto out;
+    return FALSE;
   }
-  first_delivery_ms = (gint64) ((bench.first_delivery_mono - t0) / 1000000);
-  bench.first_seq = seq;
+  m->first_delivery_ms = (gint64) ((bench.first_delivery_mono - r->t0) /
+      1000000);
+  bench.first_seq = m->seq;
   g_mutex_unlock (&bench.lock);
+  return TRUE;
+}
 
-  /* the measured frames, then (lossy transports) the tail */
-  if (tile)
-    drops_before = MAX (stats_int (sink, "frames-dropped"), 0);
-  stats_snapshot (tile ? src : NULL, udp_src_fields, src_before);
+/* The counters at the start of the measurement */
+static void
+snapshot_before (Run * r, Measurement * m)
+{
+  if (r->tile)
+    m->drops_before = MAX (stats_int (r->sink, "frames-dropped"), 0);
+  stats_snapshot (r->tile ? r->src : NULL, udp_src_fields, m->src_before);
   g_mutex_lock (&bench.lock);
-  rtp_before[0] = bench.rtp_packets;
-  rtp_before[1] = bench.rtp_gaps;
-  rtp_before[2] = bench.rtp_reordered;
+  m->rtp_before[0] = bench.rtp_packets;
+  m->rtp_before[1] = bench.rtp_gaps;
+  m->rtp_before[2] = bench.rtp_reordered;
   g_mutex_unlock (&bench.lock);
-  stats_snapshot (tile ? sink : NULL, udp_sink_fields, sink_before);
-  udp_snmp (&snmp_before);
-  cpu_before = thread_cpu_snapshot ();
-  getrusage (RUSAGE_SELF, &ru0);
-  period = opt_rate > 0 ? (guint64) (GST_SECOND / opt_rate) : 0;
-  t_start = mono_ns ();
-  n_meas = G_MAXUINT64;
-  for (pushed = 0;; pushed++) {
-    guint64 now = mono_ns (), due;
-    gboolean ok;
+  stats_snapshot (r->tile ? r->sink : NULL, udp_sink_fields, m->sink_before);
+  udp_snmp (&m->snmp_before);
+  m->cpu_before = thread_cpu_snapshot ();
+  getrusage (RUSAGE_SELF, &m->ru0);
+}
 
-    if (n_meas == G_MAXUINT64 && (pushed >= (guint64) opt_frames ||
-            (opt_seconds > 0 && now - t_start >= opt_seconds * GST_SECOND)))
-      n_meas = pushed;
-    if (n_meas != G_MAXUINT64 && pushed >= n_meas + tail)
-      break;
-    if (period) {
-      due = t_start + pushed * period;
-      if (now < due)
-        sleep_until_mono (due);
-      else if (now > due + period && n_meas == G_MAXUINT64)
-        late++;
-    }
-    /* the window: frame pushed - window must have been delivered, or a
-     * frame dropped by tilesink in the meantime (a dropped frame is never
-     * sent, so its block is free), or (lossy transports) a newer frame
-     * delivered */
-    g_mutex_lock (&bench.lock);
-    if (pushed >= window) {
-      gint64 end = g_get_monotonic_time () + (gint64) (opt_timeout * 1e6);
+/* The window before frame @pushed: frame pushed - window must have been
+ * delivered, or a frame dropped by tilesink in the meantime (a dropped
+ * frame is never sent, so its block is free), or (lossy transports) a
+ * newer frame delivered. FALSE, with a message, when it stalls. */
+static gboolean
+wait_window (Run * r, Measurement * m, guint64 pushed, guint64 * drops_seen)
+{
+  gint64 end;
 
-      while (!frame_done_locked (pushed - window)) {
-        gint64 step = g_get_monotonic_time () + 20000;
+  if (pushed < r->window)
+    return TRUE;
+  end = g_get_monotonic_time () + (gint64) (opt_timeout * 1e6);
+  g_mutex_lock (&bench.lock);
+  while (!frame_done_locked (pushed - r->window)) {
+    gint64 step = g_get_monotonic_time () + 20000;
 
-        if (g_cond_wait_until (&bench.cond, &bench.lock, MIN (step, end)))
-          continue;
-        if (tile) {
-          gint64 dropped;
+    if (g_cond_wait_until (&bench.cond, &bench.lock, MIN (step, end)))
+      continue;
+    if (r->tile) {
+      gint64 dropped;
 
-          g_mutex_unlock (&bench.lock);
-          dropped = stats_int (sink, "frames-dropped");
-          g_mutex_lock (&bench.lock);
-          if (dropped - drops_before > (gint64) drops_seen) {
-            drops_seen++;
-            break;
-          }
-        }
-        if (g_get_monotonic_time () >= end)
-          break;
-      }
-      if (!frame_done_locked (pushed - window) &&
-          g_get_monotonic_time () >= end) {
-        g_mutex_unlock (&bench.lock);
-        g_printerr ("frame %" G_GUINT64_FORMAT " not delivered after %g s: "
-            "stalled\n", pushed - window, opt_timeout);
-        stalled = TRUE;
+      g_mutex_unlock (&bench.lock);
+      dropped = stats_int (r->sink, "frames-dropped");
+      g_mutex_lock (&bench.lock);
+      if (dropped - m->drops_before > (gint64) * drops_seen) {
+        (*drops_seen)++;
         break;
       }
     }
+    if (g_get_monotonic_time () >= end)
+      break;
+  }
+  if (!frame_done_locked (pushed - r->window) && g_get_monotonic_time () >= end) {
     g_mutex_unlock (&bench.lock);
-    bench.push_mono[pushed] = mono_ns ();
-    ok = push_any (appsrc, blocks, n_blocks, seq + pushed, duration);
-    if (!ok) {
+    g_printerr ("frame %" G_GUINT64_FORMAT " not delivered after %g s: "
+        "stalled\n", pushed - r->window, opt_timeout);
+    return FALSE;
+  }
+  g_mutex_unlock (&bench.lock);
+  return TRUE;
+}
+
+/* The measured frames, then (lossy transports) the tail: at --rate, or as
+ * fast as the window allows */
+static void
+push_frames (Run * r, Measurement * m)
+{
+  guint64 period = opt_rate > 0 ? (guint64) (GST_SECOND / opt_rate) : 0;
+  guint64 pushed, drops_seen = 0;
+
+  m->t_start = bench_mono_ns ();
+  m->n_meas = G_MAXUINT64;
+  for (pushed = 0;; pushed++) {
+    guint64 now = bench_mono_ns (), due;
+
+    if (m->n_meas == G_MAXUINT64 && (pushed >= (guint64) opt_frames ||
+            (opt_seconds > 0 && now - m->t_start >= opt_seconds * GST_SECOND)))
+      m->n_meas = pushed;
+    if (m->n_meas != G_MAXUINT64 && pushed >= m->n_meas + r->tail)
+      break;
+    if (period) {
+      due = m->t_start + pushed * period;
+      if (now < due)
+        sleep_until_mono (due);
+      else if (now > due + period && m->n_meas == G_MAXUINT64)
+        m->late++;
+    }
+    if (!wait_window (r, m, pushed, &drops_seen)) {
+      m->stalled = TRUE;
+      break;
+    }
+    bench.push_mono[pushed] = bench_mono_ns ();
+    if (!push_any (r->appsrc, r->blocks, r->n_blocks, m->seq + pushed,
+            r->duration)) {
       g_printerr ("push failed\n");
       break;
     }
     if ((pushed & 15) == 0) {
-      poll_bus (sender);
-      poll_bus (receiver);
+      poll_bus (r->sender);
+      poll_bus (r->receiver);
       if (first_error)
         break;
     }
   }
-  if (n_meas == G_MAXUINT64)
-    n_meas = pushed;
-  /* the last measured frames (less the ones tilesink dropped; lossy
-   * transports: until the last one or a newer one is delivered) */
+  if (m->n_meas == G_MAXUINT64)
+    m->n_meas = pushed;
+}
+
+/* the last measured frames (less the ones tilesink dropped; lossy
+ * transports: until the last one or a newer one is delivered) */
+static void
+wait_measured (Run * r, Measurement * m)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) (opt_timeout * 1e6);
+  guint64 n_meas = m->n_meas;
+
   g_mutex_lock (&bench.lock);
-  {
-    gint64 end = g_get_monotonic_time () + (gint64) (opt_timeout * 1e6);
+  while (!m->stalled && n_meas > 0 && g_get_monotonic_time () < end) {
+    guint64 k, got = 0;
 
-    while (!stalled && n_meas > 0 && g_get_monotonic_time () < end) {
-      guint64 k, got = 0;
-
-      if (lossy && frame_done_locked (n_meas - 1))
-        break;
-      /* (tilesink's drops are known by their QoS messages: its counter
-       * moves before the message is posted) */
-      for (k = 0; k < n_meas; k++)
-        got += bench.done[k] || bench.dropped[k];
-      if (got >= n_meas)
-        break;
-      g_cond_wait_until (&bench.cond, &bench.lock,
-          MIN (g_get_monotonic_time () + 20000, end));
-    }
-    if (lossy && !stalled && n_meas > 0 && !frame_done_locked (n_meas - 1)) {
-      g_printerr ("frame %" G_GUINT64_FORMAT " not delivered after %g s: "
-          "stalled\n", n_meas - 1, opt_timeout);
-      stalled = TRUE;
-    }
+    if (r->lossy && frame_done_locked (n_meas - 1))
+      break;
+    /* (tilesink's drops are known by their QoS messages: its counter
+     * moves before the message is posted) */
+    for (k = 0; k < n_meas; k++)
+      got += bench.done[k] || bench.dropped[k];
+    if (got >= n_meas)
+      break;
+    g_cond_wait_until (&bench.cond, &bench.lock,
+        MIN (g_get_monotonic_time () + 20000, end));
+  }
+  if (r->lossy && !m->stalled && n_meas > 0 && !frame_done_locked (n_meas - 1)) {
+    g_printerr ("frame %" G_GUINT64_FORMAT " not delivered after %g s: "
+        "stalled\n", n_meas - 1, opt_timeout);
+    m->stalled = TRUE;
   }
   g_mutex_unlock (&bench.lock);
-  t_end = mono_ns ();
-  getrusage (RUSAGE_SELF, &ru1);
-  cpu_after = thread_cpu_snapshot ();
-  n_groups = thread_cpu_groups (cpu_before, cpu_after, groups, MAX_GROUPS);
-  udp_snmp (&snmp_after);
+}
+
+/* The counters at the end of the measurement, then EOS */
+static void
+snapshot_after (Run * r, Measurement * m)
+{
+  m->t_end = bench_mono_ns ();
+  getrusage (RUSAGE_SELF, &m->ru1);
+  m->cpu_after = thread_cpu_snapshot ();
+  m->n_groups = thread_cpu_groups (m->cpu_before, m->cpu_after, m->groups,
+      MAX_GROUPS);
+  udp_snmp (&m->snmp_after);
   /* a stalled tilesrc may hold its lock for good: not asked again */
-  stats_snapshot (tile && !stalled ? src : NULL, udp_src_fields, src_after);
-  stats_snapshot (tile ? sink : NULL, udp_sink_fields, sink_after);
-  poll_bus (sender);
-  poll_bus (receiver);
+  stats_snapshot (r->tile && !m->stalled ? r->src : NULL, udp_src_fields,
+      m->src_after);
+  stats_snapshot (r->tile ? r->sink : NULL, udp_sink_fields, m->sink_after);
+  poll_bus (r->sender);
+  poll_bus (r->receiver);
 
   /* EOS travels to the receiver (tilesink sends it on its control
    * connection; tcpserversink does not tell its clients) */
-  if (appsrc)
-    gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
-  if (tile && !stalled) {
+  if (r->appsrc)
+    gst_app_src_end_of_stream (GST_APP_SRC (r->appsrc));
+  if (r->tile && !m->stalled) {
     gint64 end = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
 
     g_mutex_lock (&bench.lock);
     while (!bench.eos)
       if (!g_cond_wait_until (&bench.cond, &bench.lock, end))
         break;
-    eos_ok = bench.eos;
+    m->eos_ok = bench.eos;
     g_mutex_unlock (&bench.lock);
   }
+}
 
-  /* the report */
-  out = g_string_new ("{");
+/* The report: what was run */
+static void
+report_config (GString * out, Run * r, Measurement * m)
+{
   g_string_append (out, "\"transport\": ");
   json_string (out, opt_transport);
   g_string_append (out, ", \"format\": ");
-  json_string (out, is_bc ? "BC1" : "RGB");
+  json_string (out, r->is_bc ? "BC1" : "RGB");
   g_string_append_printf (out, ", \"width\": %d, \"height\": %d, "
       "\"frame_bytes\": %" G_GSIZE_FORMAT ", \"rate\": %g, \"window\": %u",
-      opt_width, opt_height, bench.frame_size, opt_rate, window);
-  if (tile)
+      opt_width, opt_height, bench.frame_size, opt_rate, r->window);
+  if (r->tile)
     g_string_append_printf (out, ", \"units\": %d, \"chunk_size\": %d, "
         "\"send_buffer_size\": %d, \"receive_buffer_size\": %d, "
         "\"max_in_flight\": %d, \"flush\": \"%s\", \"tile_pool\": %s",
-        opt_units, opt_chunk, opt_sndbuf, opt_rcvbuf, max_in_flight,
+        opt_units, opt_chunk, opt_sndbuf, opt_rcvbuf, r->max_in_flight,
         opt_flush, opt_tile_pool ? "true" : "false");
-  if (tile)
+  if (r->tile)
     g_string_append_printf (out, ", \"protocol\": \"%s\"", opt_protocol);
-  if (udp)
+  if (r->udp)
     g_string_append_printf (out, ", \"packet_size\": %d, \"datagram\": %d, "
         "\"gso\": \"%s\", \"max_bitrate\": %" G_GINT64_FORMAT
         ", \"timer_factor\": %g, \"gso_used\": %" G_GINT64_FORMAT,
         opt_packet_size, opt_packet_size + 32, opt_gso, opt_max_bitrate,
-        opt_timer_factor, stats_int (sink, "gso"));
-  if (rtp)
+        opt_timer_factor, stats_int (r->sink, "gso"));
+  if (r->rtp)
     g_string_append_printf (out, ", \"units\": 1, \"rtp_caps\": "
         "\"video/x-raw,format=%s,width=%d,height=%d\", \"rtp_mtu\": %d, "
         "\"datagram\": %d, \"send_buffer_size\": %d, "
-        "\"receive_buffer_size\": %d", rtp_format, rtp_w, rtp_h, opt_rtp_mtu,
-        opt_rtp_mtu, opt_sndbuf, opt_rcvbuf);
-  else if (tile);
-  else if (is_raw)
+        "\"receive_buffer_size\": %d", r->rtp_format, r->rtp_w, r->rtp_h,
+        opt_rtp_mtu, opt_rtp_mtu, opt_sndbuf, opt_rcvbuf);
+  else if (r->tile);
+  else if (r->is_raw)
     g_string_append_printf (out, ", \"units\": %d, \"chunk_size\": %d, "
         "\"send_buffer_size\": %d, \"receive_buffer_size\": %d", opt_units,
         opt_chunk, opt_sndbuf, opt_rcvbuf);
   else
     g_string_append (out, ", \"units\": 1");
   g_string_append_printf (out, ", \"first_delivery_ms\": %" G_GINT64_FORMAT
-      ", \"warmup_frames\": %" G_GUINT64_FORMAT, first_delivery_ms, seq);
+      ", \"warmup_frames\": %" G_GUINT64_FORMAT, m->first_delivery_ms, m->seq);
+}
 
-  g_mutex_lock (&bench.lock);
-  {
-    guint64 first = 0, last = 0, n_dropped = 0;
-    guint n_recv = 0;
+/* The report: throughput of the @n_recv frames delivered between @first
+ * and @last (CLOCK_MONOTONIC ns) */
+static void
+report_throughput (GString * out, Run * r, guint n_recv, guint64 first,
+    guint64 last)
+{
+  /* between the first and the last delivery: no start-up, no tail */
+  if (n_recv >= 2 && last > first) {
+    gdouble s = (last - first) / 1e9;
+    gdouble frames = n_recv - 1;
 
-    pushed = n_meas;
-    for (i = 0; i < pushed && i < bench.n_slots; i++) {
-      if (!bench.done[i]) {
-        n_dropped += bench.dropped[i];
-        continue;
-      }
-      if (!n_recv || bench.recv_mono[i] < first)
-        first = bench.recv_mono[i];
-      if (!n_recv || bench.recv_mono[i] > last)
-        last = bench.recv_mono[i];
-      n_recv++;
-    }
-    wall_s = (t_end - t_start) / 1e9;
-    g_string_append_printf (out, ", \"pushed\": %" G_GUINT64_FORMAT
-        ", \"delivered\": %u, \"sender_dropped\": %" G_GUINT64_FORMAT
-        ", \"lost\": %" G_GUINT64_FORMAT
-        ", \"late_pushes\": %" G_GUINT64_FORMAT ", \"bad_stamps\": %"
-        G_GUINT64_FORMAT ", \"foreign_buffers\": %" G_GUINT64_FORMAT
-        ", \"out_of_order\": %" G_GUINT64_FORMAT ", \"stalled\": %s"
-        ", \"eos_delivered\": %s, \"seconds\": %.4f",
-        pushed, n_recv, n_dropped, pushed - n_recv - n_dropped, late,
-        bench.bad_stamps, bench.foreign, bench.out_of_order,
-        stalled ? "true" : "false", tile ? (eos_ok ? "true" : "false") : "null",
-        wall_s);
-    /* between the first and the last delivery: no start-up, no tail */
-    if (n_recv >= 2 && last > first) {
-      gdouble s = (last - first) / 1e9;
-      gdouble frames = n_recv - 1;
-
-      g_string_append_printf (out, ", \"fps\": %.3f, \"gbit_s\": %.4f",
-          frames / s, frames * bench.frame_size * 8 / s / 1e9);
-      /* less the bytes a loss meta says did not arrive */
-      if (lossy)
-        g_string_append_printf (out, ", \"gbit_s_good\": %.4f",
-            frames * bench.frame_size * 8 / s / 1e9 * (1.0 -
-                (gdouble) bench.lost_bytes / ((gdouble) n_recv *
-                    bench.frame_size)));
-    } else {
-      g_string_append (out, ", \"fps\": null, \"gbit_s\": null");
-    }
-    /* from the first push to the last delivery */
-    if (n_recv >= 1 && last > bench.push_mono[0]) {
-      gdouble s = (last - bench.push_mono[0]) / 1e9;
-
-      g_string_append_printf (out, ", \"gbit_s_e2e\": %.4f",
-          n_recv * (gdouble) bench.frame_size * 8 / s / 1e9);
-    }
-    g_string_append (out, ", \"latency_ms\": {");
-    json_percentiles (out, "inband", bench.lat_inband, MIN (pushed,
-            bench.n_slots), opt_rate > 0);
-    g_string_append (out, ", ");
-    json_percentiles (out, "meta", bench.lat_meta, MIN (pushed,
-            bench.n_slots), FALSE);
-    g_string_append (out, ", ");
-    json_percentiles (out, "first_tile", bench.lat_first_tile, MIN (pushed,
-            bench.n_slots), FALSE);
-    g_string_append (out, ", ");
-    json_percentiles (out, "last_tile", bench.lat_last_tile, MIN (pushed,
-            bench.n_slots), FALSE);
-    g_string_append (out, "}");
-    g_string_append_printf (out, ", \"source_buffers\": %" G_GUINT64_FORMAT
-        ", \"source_bytes\": %" G_GUINT64_FORMAT, bench.src_buffers,
-        bench.src_bytes);
-    if (lossy) {
-      g_string_append_printf (out, ", \"tail_frames\": %u, "
-          "\"frames_corrupted\": %" G_GUINT64_FORMAT ", \"frames_loss_meta\": %"
-          G_GUINT64_FORMAT ", \"lost_bytes\": %" G_GUINT64_FORMAT
-          ", \"lost_fraction\": %.6g, \"header_lost\": %" G_GUINT64_FORMAT
-          ", \"stamps_checked\": %" G_GUINT64_FORMAT ", \"stamps_skipped\": %"
-          G_GUINT64_FORMAT, tail, bench.corrupted, bench.loss_meta,
-          bench.lost_bytes, n_recv ? (gdouble) bench.lost_bytes /
-          ((gdouble) n_recv * bench.frame_size) : 0.0, bench.header_lost,
-          bench.checked_stamps, bench.skipped_stamps);
-      g_string_append_printf (out, ", \"udp_snmp\": {\"InDatagrams\": %"
-          G_GINT64_FORMAT ", \"OutDatagrams\": %" G_GINT64_FORMAT
-          ", \"InErrors\": %" G_GINT64_FORMAT ", \"RcvbufErrors\": %"
-          G_GINT64_FORMAT ", \"SndbufErrors\": %" G_GINT64_FORMAT "}",
-          snmp_after.in_datagrams - snmp_before.in_datagrams,
-          snmp_after.out_datagrams - snmp_before.out_datagrams,
-          snmp_after.in_errors - snmp_before.in_errors,
-          snmp_after.rcvbuf_errors - snmp_before.rcvbuf_errors,
-          snmp_after.sndbuf_errors - snmp_before.sndbuf_errors);
-    }
-    if (rtp)
-      g_string_append_printf (out, ", \"rtp_packets\": %" G_GUINT64_FORMAT
-          ", \"rtp_packets_lost\": %" G_GUINT64_FORMAT ", \"rtp_reordered\": %"
-          G_GUINT64_FORMAT, bench.rtp_packets - rtp_before[0],
-          bench.rtp_gaps - rtp_before[1], bench.rtp_reordered - rtp_before[2]);
+    g_string_append_printf (out, ", \"fps\": %.3f, \"gbit_s\": %.4f",
+        frames / s, frames * bench.frame_size * 8 / s / 1e9);
+    /* less the bytes a loss meta says did not arrive */
+    if (r->lossy)
+      g_string_append_printf (out, ", \"gbit_s_good\": %.4f",
+          frames * bench.frame_size * 8 / s / 1e9 * (1.0 -
+              (gdouble) bench.lost_bytes / ((gdouble) n_recv *
+                  bench.frame_size)));
+  } else {
+    g_string_append (out, ", \"fps\": null, \"gbit_s\": null");
   }
-  g_mutex_unlock (&bench.lock);
+  /* from the first push to the last delivery */
+  if (n_recv >= 1 && last > bench.push_mono[0]) {
+    gdouble s = (last - bench.push_mono[0]) / 1e9;
 
-  cpu_s = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
-      (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6 +
-      (ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
-      (ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
+    g_string_append_printf (out, ", \"gbit_s_e2e\": %.4f",
+        n_recv * (gdouble) bench.frame_size * 8 / s / 1e9);
+  }
+}
+
+/* The report: the latency percentiles of the @n measured frames */
+static void
+report_latency (GString * out, guint64 n)
+{
+  g_string_append (out, ", \"latency_ms\": {");
+  json_percentiles (out, "inband", bench.lat_inband, n, opt_rate > 0);
+  g_string_append (out, ", ");
+  json_percentiles (out, "meta", bench.lat_meta, n, FALSE);
+  g_string_append (out, ", ");
+  json_percentiles (out, "first_tile", bench.lat_first_tile, n, FALSE);
+  g_string_append (out, ", ");
+  json_percentiles (out, "last_tile", bench.lat_last_tile, n, FALSE);
+  g_string_append (out, "}");
+}
+
+/* The report: losses of the lossy transports (UDP) */
+static void
+report_loss (GString * out, Run * r, Measurement * m, guint n_recv)
+{
+  if (r->lossy) {
+    g_string_append_printf (out, ", \"tail_frames\": %u, "
+        "\"frames_corrupted\": %" G_GUINT64_FORMAT ", \"frames_loss_meta\": %"
+        G_GUINT64_FORMAT ", \"lost_bytes\": %" G_GUINT64_FORMAT
+        ", \"lost_fraction\": %.6g, \"header_lost\": %" G_GUINT64_FORMAT
+        ", \"stamps_checked\": %" G_GUINT64_FORMAT ", \"stamps_skipped\": %"
+        G_GUINT64_FORMAT, r->tail, bench.corrupted, bench.loss_meta,
+        bench.lost_bytes, n_recv ? (gdouble) bench.lost_bytes /
+        ((gdouble) n_recv * bench.frame_size) : 0.0, bench.header_lost,
+        bench.checked_stamps, bench.skipped_stamps);
+    g_string_append_printf (out, ", \"udp_snmp\": {\"InDatagrams\": %"
+        G_GINT64_FORMAT ", \"OutDatagrams\": %" G_GINT64_FORMAT
+        ", \"InErrors\": %" G_GINT64_FORMAT ", \"RcvbufErrors\": %"
+        G_GINT64_FORMAT ", \"SndbufErrors\": %" G_GINT64_FORMAT "}",
+        m->snmp_after.in_datagrams - m->snmp_before.in_datagrams,
+        m->snmp_after.out_datagrams - m->snmp_before.out_datagrams,
+        m->snmp_after.in_errors - m->snmp_before.in_errors,
+        m->snmp_after.rcvbuf_errors - m->snmp_before.rcvbuf_errors,
+        m->snmp_after.sndbuf_errors - m->snmp_before.sndbuf_errors);
+  }
+  if (r->rtp)
+    g_string_append_printf (out, ", \"rtp_packets\": %" G_GUINT64_FORMAT
+        ", \"rtp_packets_lost\": %" G_GUINT64_FORMAT ", \"rtp_reordered\": %"
+        G_GUINT64_FORMAT, bench.rtp_packets - m->rtp_before[0],
+        bench.rtp_gaps - m->rtp_before[1],
+        bench.rtp_reordered - m->rtp_before[2]);
+}
+
+/* The report: the measured frames (bench's lock held); the wall seconds */
+static gdouble
+report_frames (GString * out, Run * r, Measurement * m)
+{
+  guint64 first = 0, last = 0, n_dropped = 0, pushed = m->n_meas, i;
+  guint n_recv = 0;
+  gdouble wall_s;
+
+  for (i = 0; i < pushed && i < bench.n_slots; i++) {
+    if (!bench.done[i]) {
+      n_dropped += bench.dropped[i];
+      continue;
+    }
+    if (!n_recv || bench.recv_mono[i] < first)
+      first = bench.recv_mono[i];
+    if (!n_recv || bench.recv_mono[i] > last)
+      last = bench.recv_mono[i];
+    n_recv++;
+  }
+  wall_s = (m->t_end - m->t_start) / 1e9;
+  g_string_append_printf (out, ", \"pushed\": %" G_GUINT64_FORMAT
+      ", \"delivered\": %u, \"sender_dropped\": %" G_GUINT64_FORMAT
+      ", \"lost\": %" G_GUINT64_FORMAT
+      ", \"late_pushes\": %" G_GUINT64_FORMAT ", \"bad_stamps\": %"
+      G_GUINT64_FORMAT ", \"foreign_buffers\": %" G_GUINT64_FORMAT
+      ", \"out_of_order\": %" G_GUINT64_FORMAT ", \"stalled\": %s"
+      ", \"eos_delivered\": %s, \"seconds\": %.4f",
+      pushed, n_recv, n_dropped, pushed - n_recv - n_dropped, m->late,
+      bench.bad_stamps, bench.foreign, bench.out_of_order,
+      m->stalled ? "true" : "false", r->tile ? (m->eos_ok ? "true" : "false")
+      : "null", wall_s);
+  report_throughput (out, r, n_recv, first, last);
+  report_latency (out, MIN (pushed, bench.n_slots));
+  g_string_append_printf (out, ", \"source_buffers\": %" G_GUINT64_FORMAT
+      ", \"source_bytes\": %" G_GUINT64_FORMAT, bench.src_buffers,
+      bench.src_bytes);
+  report_loss (out, r, m, n_recv);
+  return wall_s;
+}
+
+/* The report: CPU time over @wall_s seconds, by thread group */
+static void
+report_cpu (GString * out, Measurement * m, gdouble wall_s)
+{
+  gdouble cpu_s;
+  guint i;
+
+  cpu_s = (m->ru1.ru_utime.tv_sec - m->ru0.ru_utime.tv_sec) +
+      (m->ru1.ru_utime.tv_usec - m->ru0.ru_utime.tv_usec) / 1e6 +
+      (m->ru1.ru_stime.tv_sec - m->ru0.ru_stime.tv_sec) +
+      (m->ru1.ru_stime.tv_usec - m->ru0.ru_stime.tv_usec) / 1e6;
   g_string_append_printf (out, ", \"cpu_seconds\": %.3f, \"cpu_cores\": %.3f",
       cpu_s, wall_s > 0 ? cpu_s / wall_s : 0.0);
   g_string_append (out, ", \"thread_cpu_seconds\": {");
-  for (i = 0; i < n_groups; i++) {
+  for (i = 0; i < m->n_groups; i++) {
     g_string_append (out, i ? ", " : "");
-    json_string (out, groups[i].name);
-    g_string_append_printf (out, ": %.3f", groups[i].seconds);
+    json_string (out, m->groups[i].name);
+    g_string_append_printf (out, ": %.3f", m->groups[i].seconds);
   }
   g_string_append (out, "}");
-  if (tile) {
+}
+
+/* The report: the sending and receiving elements' own statistics */
+static void
+report_elements (GString * out, Run * r, Measurement * m)
+{
+  gboolean stalled = m->stalled;
+
+  if (r->tile) {
     g_string_append_printf (out, ", \"frames_dropped\": %" G_GINT64_FORMAT
         ", \"frames_unsent\": %" G_GINT64_FORMAT ", \"send_buffer_granted\": %"
         G_GINT64_FORMAT ", \"receive_buffer_granted\": %" G_GINT64_FORMAT
         ", \"frames_incomplete\": %" G_GINT64_FORMAT ", \"tiles_stepped\": %"
-        G_GINT64_FORMAT, stats_int (sink, "frames-dropped"),
-        stats_int (sink, "frames-unsent"),
-        stats_int (sink, "send-buffer-granted"),
-        stalled ? -1 : stats_int (src, "receive-buffer-granted"),
-        stalled ? -1 : stats_int (src, "frames-incomplete"),
-        stalled ? -1 : stats_int (src, "tiles-stepped"));
-    json_stats (out, "sink_stats", sink);
-    json_stats (out, "src_stats", stalled ? NULL : src);
-    if (udp) {
-      json_stats_delta (out, "src_udp", udp_src_fields, src_before, src_after);
-      json_stats_delta (out, "sink_udp", udp_sink_fields, sink_before,
-          sink_after);
+        G_GINT64_FORMAT, stats_int (r->sink, "frames-dropped"),
+        stats_int (r->sink, "frames-unsent"),
+        stats_int (r->sink, "send-buffer-granted"),
+        stalled ? -1 : stats_int (r->src, "receive-buffer-granted"),
+        stalled ? -1 : stats_int (r->src, "frames-incomplete"),
+        stalled ? -1 : stats_int (r->src, "tiles-stepped"));
+    json_stats (out, "sink_stats", r->sink);
+    json_stats (out, "src_stats", stalled ? NULL : r->src);
+    if (r->udp) {
+      json_stats_delta (out, "src_udp", udp_src_fields, m->src_before,
+          m->src_after);
+      json_stats_delta (out, "sink_udp", udp_sink_fields, m->sink_before,
+          m->sink_after);
     }
-  } else if (sink && !rtp) {
+  } else if (r->sink && !r->rtp) {
     guint64 served = 0;
 
-    g_object_get (sink, "bytes-served", &served, NULL);
+    g_object_get (r->sink, "bytes-served", &served, NULL);
     g_string_append_printf (out, ", \"bytes_served\": %" G_GUINT64_FORMAT,
         served);
   }
+}
+
+/* Prints the JSON object; returns the exit status */
+static gint
+report (Run * r, Measurement * m)
+{
+  GString *out = g_string_new ("{");
+  gdouble wall_s;
+
+  report_config (out, r, m);
+  g_mutex_lock (&bench.lock);
+  wall_s = report_frames (out, r, m);
+  g_mutex_unlock (&bench.lock);
+  report_cpu (out, m, wall_s);
+  report_elements (out, r, m);
   g_string_append (out, ", \"error\": ");
   json_string (out, first_error);
   g_string_append (out, ", \"warning\": ");
@@ -2160,47 +2286,37 @@ main (gint argc, gchar ** argv)
   fputs (out->str, stdout);
   fflush (stdout);
   g_string_free (out, TRUE);
-  ret = first_error || bench.measured == 0 ? 1 : 0;
-  if (stalled && lossy) {
-    /* the receiver may be stuck for good (a thread spinning on its lock):
-     * tearing the pipelines down could hang */
-    fflush (stderr);
-    _exit (ret ? ret : 1);
-  }
+  return first_error || bench.measured == 0 ? 1 : 0;
+}
 
-out:
-  if (is_raw)
+static void
+cleanup (Run * r, Measurement * m)
+{
+  guint i;
+
+  if (r->is_raw)
     raw_stop ();
-  if (receiver)
-    gst_element_set_state (receiver, GST_STATE_NULL);
-  if (sender)
-    gst_element_set_state (sender, GST_STATE_NULL);
-  if (appsrc)
-    gst_object_unref (appsrc);
-  if (appsink)
-    gst_object_unref (appsink);
-  if (sink)
-    gst_object_unref (sink);
-  if (src)
-    gst_object_unref (src);
-  if (receiver)
-    gst_object_unref (receiver);
-  if (sender)
-    gst_object_unref (sender);
-  if (caps)
-    gst_caps_unref (caps);
-  if (unix_ts_caps)
-    gst_caps_unref (unix_ts_caps);
-  if (cpu_before)
-    g_array_unref (cpu_before);
-  if (cpu_after)
-    g_array_unref (cpu_after);
-  if (blocks) {
-    for (i = 0; i < n_blocks; i++)
-      g_free (blocks[i]);
-    g_free (blocks);
+  if (r->receiver)
+    gst_element_set_state (r->receiver, GST_STATE_NULL);
+  if (r->sender)
+    gst_element_set_state (r->sender, GST_STATE_NULL);
+  gst_clear_object (&r->appsrc);
+  gst_clear_object (&r->appsink);
+  gst_clear_object (&r->sink);
+  gst_clear_object (&r->src);
+  gst_clear_object (&r->receiver);
+  gst_clear_object (&r->sender);
+  gst_clear_caps (&r->caps);
+  gst_clear_caps (&unix_ts_caps);
+  if (m->cpu_before)
+    g_array_unref (m->cpu_before);
+  if (m->cpu_after)
+    g_array_unref (m->cpu_after);
+  if (r->blocks) {
+    for (i = 0; i < r->n_blocks; i++)
+      g_free (r->blocks[i]);
+    g_free (r->blocks);
   }
-  g_clear_error (&error);
   g_free (bench.recv_mono);
   g_free (bench.done);
   g_free (bench.dropped);
@@ -2221,6 +2337,34 @@ out:
   g_free (opt_flush);
   g_free (opt_protocol);
   g_free (opt_gso);
+}
+
+gint
+main (gint argc, gchar ** argv)
+{
+  Run r = { 0, };
+  Measurement m = { 0, };
+  gint ret;
+
+  ret = parse_options (&argc, &argv, &r);
+  if (ret == 0) {
+    ret = 1;
+    setup_bench (&r);
+    if (start (&r) && warm_up (&r, &m)) {
+      snapshot_before (&r, &m);
+      push_frames (&r, &m);
+      wait_measured (&r, &m);
+      snapshot_after (&r, &m);
+      ret = report (&r, &m);
+      if (m.stalled && r.lossy) {
+        /* the receiver may be stuck for good (a thread spinning on its
+         * lock): tearing the pipelines down could hang */
+        fflush (stderr);
+        _exit (ret ? ret : 1);
+      }
+    }
+  }
+  cleanup (&r, &m);
   gst_deinit ();
   return ret;
 }

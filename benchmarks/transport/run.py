@@ -249,29 +249,39 @@ class Iperf3Server:
         return False
 
 
-def run_iperf3(binary: str, server: Iperf3Server, streams: int, window: str,
-               seconds: int, omit: int) -> dict:
-    cmd = [binary, "-c", "127.0.0.1", "-p", str(server.port), "-P",
-           str(streams), "-t", str(seconds), "-O", str(omit), "-J"]
-    if window:
-        cmd += ["-w", window]
-    err = None
+def run_iperf3_json(cmd: list, server: Iperf3Server, timeout: int,
+                    what: str, counters=lambda: None):
+    """Runs the iperf3 client @cmd (-J), up to three times while its JSON
+    has an "error": (that JSON, the OtherCpu of the run, @counters () before
+    and after it). @what names the run in the log."""
     for attempt in range(3):
+        c0 = counters()
         with OtherCpu([server.proc.pid]) as o:
             p = subprocess.run(cmd, capture_output=True, text=True,
-                               timeout=seconds + omit + 20)
+                               timeout=timeout)
+        c1 = counters()
         try:
             d = json.loads(p.stdout)
         except json.JSONDecodeError:
             d = {"error": p.stderr.strip() or "no JSON"}
         if "error" not in d:
             break
-        err = d["error"]
-        log(f"iperf3 -P {streams} {window}: {err}; again")
+        log(f"iperf3 {what}: {d['error']}; again")
         time.sleep(0.5)
-    else:
+    return d, o, (c0, c1)
+
+
+def run_iperf3(binary: str, server: Iperf3Server, streams: int, window: str,
+               seconds: int, omit: int) -> dict:
+    cmd = [binary, "-c", "127.0.0.1", "-p", str(server.port), "-P",
+           str(streams), "-t", str(seconds), "-O", str(omit), "-J"]
+    if window:
+        cmd += ["-w", window]
+    d, o, _ = run_iperf3_json(cmd, server, seconds + omit + 20,
+                              f"-P {streams} {window}")
+    if "error" in d:
         return {"tool": "iperf3", "streams": streams,
-                "buffers": window or "default", "error": err}
+                "buffers": window or "default", "error": d["error"]}
     start, end = d["start"], d["end"]
     return {
         "tool": "iperf3", "streams": streams, "buffers": window or "default",
@@ -299,25 +309,12 @@ def run_iperf3_udp(binary: str, server: Iperf3Server, length: int,
            "-J"]
     if window:
         cmd += ["-w", window]
-    err = None
-    for attempt in range(3):
-        snmp0 = udp_snmp()
-        with OtherCpu([server.proc.pid]) as o:
-            p = subprocess.run(cmd, capture_output=True, text=True,
-                               timeout=seconds + omit + 20)
-        snmp1 = udp_snmp()
-        try:
-            d = json.loads(p.stdout)
-        except json.JSONDecodeError:
-            d = {"error": p.stderr.strip() or "no JSON"}
-        if "error" not in d:
-            break
-        err = d["error"]
-        log(f"iperf3 -u -l {length} {window}: {err}; again")
-        time.sleep(0.5)
-    else:
+    d, o, (snmp0, snmp1) = run_iperf3_json(
+        cmd, server, seconds + omit + 20, f"-u -l {length} {window}",
+        udp_snmp)
+    if "error" in d:
         return {"tool": "iperf3", "udp": True, "length": length,
-                "buffers": window or "default", "error": err}
+                "buffers": window or "default", "error": d["error"]}
     start, end = d["start"], d["end"]
     snt = end.get("sum_sent") or end["sum"]
     rcv = end.get("sum_received") or end["sum"]
@@ -968,7 +965,12 @@ def plots(results: dict, outdir: Path) -> list[Path]:
              f"{results['date'][:10]}, {results['machine']['cpu_count']} "
              f"cores")
 
-    def finish(fig, name):
+    def finish(fig, name, legend_ax=None):
+        # legend_ax: a grid, and the legend to the right of the plot
+        if legend_ax is not None:
+            legend_ax.grid(True, which="both", alpha=0.3)
+            legend_ax.legend(fontsize=7, loc="upper left",
+                             bbox_to_anchor=(1.01, 1), borderaxespad=0)
         fig.text(0.99, 0.01, stamp, ha="right", va="bottom", fontsize=7,
                  color="grey")
         fig.tight_layout(rect=(0, 0.03, 1, 1))
@@ -1023,10 +1025,7 @@ def plots(results: dict, outdir: Path) -> list[Path]:
     ax.set_yscale("log")
     ax.set_ylabel("delivery latency (ms), x = p99")
     ax.set_title("Delivery latency vs frame size (fixed frame rate)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1),
-              borderaxespad=0)
-    finish(fig, "transport-latency-vs-size.png")
+    finish(fig, "transport-latency-vs-size.png", legend_ax=ax)
 
     # latency vs units
     fig, ax = plt.subplots(figsize=(10, 5.2))
@@ -1066,10 +1065,7 @@ def plots(results: dict, outdir: Path) -> list[Path]:
     ax.set_xlabel("tilesink units (TCP connections and threads per end)")
     ax.set_ylabel("delivery latency (ms)")
     ax.set_title("tilesink -> tilesrc latency vs units (fixed frame rate)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1),
-              borderaxespad=0)
-    finish(fig, "transport-latency-vs-units.png")
+    finish(fig, "transport-latency-vs-units.png", legend_ax=ax)
 
     # latency and throughput vs chunk size
     key = next(s for s in SIZES if s[0] == KEY_SIZE)
@@ -1234,10 +1230,7 @@ def udp_plots(results, u, plt, finish):
     ax.set_ylabel("delivery latency (ms), x = p99")
     ax.set_title(f"{KEY_SIZE} at {UDP_LAT[KEY_SIZE][0]} frames/s: "
                  "tilesink/tilesrc protocol=udp")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1),
-              borderaxespad=0)
-    finish(fig, "transport-udp-latency-vs-packet.png")
+    finish(fig, "transport-udp-latency-vs-packet.png", legend_ax=ax)
 
 
 # --------------------------------------------------------------------------

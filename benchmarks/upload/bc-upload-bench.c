@@ -49,10 +49,11 @@
 #include <gst/app/app.h>
 #include <gst/gl/gl.h>
 
+#include "../benchlib.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_SAMPLES 100000
 #define WINDOW 4
@@ -76,15 +77,6 @@ typedef struct
   Samples transform, ready, delivery;
   guint64 frames_out;
 } Bench;
-
-static gint64
-realtime_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_REALTIME, &ts);
-  return (gint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
-}
 
 static void
 add_sample (Samples * s, gdouble ms)
@@ -141,7 +133,7 @@ upload_src_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   if (sync && b->context)
     gst_gl_sync_meta_wait_cpu (sync, b->context);
   t_ready = g_get_monotonic_time ();
-  now_real = realtime_ns ();
+  now_real = (gint64) bench_realtime_ns ();
   b->frames_out++;
   if (t_out < b->warmup_end_us)
     return GST_PAD_PROBE_OK;
@@ -195,68 +187,278 @@ noop_free (gpointer data)
 {
 }
 
-int
-main (int argc, char **argv)
+/* The command line */
+typedef struct
 {
-  gint width = 1920, height = 1080, units = 4, rate = 30;
-  gdouble seconds = 5.0, warmup = 1.0;
-  gboolean opt_frame = FALSE, opt_stepped = FALSE, opt_copy = FALSE;
-  gboolean opt_gpu_timing = FALSE;
+  gint width, height, units, rate;
+  gdouble seconds, warmup;
+  gboolean frame, stepped, copy, gpu_timing;
+} Options;
+
+/* 0, or 2 on a bad command line */
+static gint
+parse_options (gint * argc, gchar *** argv, Options * o)
+{
   GOptionEntry entries[] = {
-    {"width", 'W', 0, G_OPTION_ARG_INT, &width, "Frame width", "W"},
-    {"height", 'H', 0, G_OPTION_ARG_INT, &height, "Frame height", "H"},
-    {"units", 'u', 0, G_OPTION_ARG_INT, &units, "tilesink units", "N"},
-    {"rate", 'r', 0, G_OPTION_ARG_INT, &rate, "Frames per second", "R"},
-    {"seconds", 's', 0, G_OPTION_ARG_DOUBLE, &seconds,
+    {"width", 'W', 0, G_OPTION_ARG_INT, &o->width, "Frame width", "W"},
+    {"height", 'H', 0, G_OPTION_ARG_INT, &o->height, "Frame height", "H"},
+    {"units", 'u', 0, G_OPTION_ARG_INT, &o->units, "tilesink units", "N"},
+    {"rate", 'r', 0, G_OPTION_ARG_INT, &o->rate, "Frames per second", "R"},
+    {"seconds", 's', 0, G_OPTION_ARG_DOUBLE, &o->seconds,
         "Seconds measured", "S"},
-    {"warmup", 0, 0, G_OPTION_ARG_DOUBLE, &warmup,
+    {"warmup", 0, 0, G_OPTION_ARG_DOUBLE, &o->warmup,
         "Seconds not measured first", "S"},
-    {"gpu-timing", 0, 0, G_OPTION_ARG_NONE, &opt_gpu_timing,
+    {"gpu-timing", 0, 0, G_OPTION_ARG_NONE, &o->gpu_timing,
         "glbcupload gpu-timing=true (GL_TIME_ELAPSED per frame)", NULL},
-    {"stepped", 0, 0, G_OPTION_ARG_NONE, &opt_stepped,
+    {"stepped", 0, 0, G_OPTION_ARG_NONE, &o->stepped,
         "glbcupload stepped=true (the default)", NULL},
-    {"frame", 0, 0, G_OPTION_ARG_NONE, &opt_frame,
+    {"frame", 0, 0, G_OPTION_ARG_NONE, &o->frame,
         "glbcupload stepped=false: whole-frame upload", NULL},
-    {"copy", 0, 0, G_OPTION_ARG_NONE, &opt_copy,
+    {"copy", 0, 0, G_OPTION_ARG_NONE, &o->copy,
         "Keep glbcupload's pool from tilesrc: the copy path", NULL},
     {NULL}
   };
-  GOptionContext *ctx;
-  GError *error = NULL;
-  GstElement *sender = NULL, *receiver = NULL, *appsrc = NULL, *sink = NULL;
-  GstElement *rsrc = NULL;
-  GstStructure *up_stats = NULL, *src_stats = NULL, *sink_stats = NULL;
-  GstCaps *caps;
-  GstPad *pad;
-  Bench b;
-  gchar *desc;
-  guint8 *frames = NULL;
-  gsize frame_size;
-  guint port = 0, i;
-  gint64 start_us, next_us, end_us;
-  guint64 pushed = 0;
-  gboolean stepped, no_gl = FALSE;
-  int ret = 1;
 
-  ctx = g_option_context_new ("- tilesink -> tilesrc -> glbcupload latency");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
-    g_printerr ("%s\n", error->message);
-    g_clear_error (&error);
-    g_option_context_free (ctx);
+  /* width, height, units, rate, seconds, warmup */
+  static const Options defaults = { 1920, 1080, 4, 30, 5.0, 1.0, };
+
+  *o = defaults;
+  if (!bench_parse_options (argc, argv, entries,
+          "- tilesink -> tilesrc -> glbcupload latency", NULL))
     return 2;
-  }
-  g_option_context_free (ctx);
-  if (opt_frame && opt_stepped) {
+  if (o->frame && o->stepped) {
     g_printerr ("--stepped and --frame together\n");
     return 2;
   }
-  if (width < 4 || height < 4 || units < 1 || rate < 1 || seconds <= 0) {
+  if (o->width < 4 || o->height < 4 || o->units < 1 || o->rate < 1 ||
+      o->seconds <= 0) {
     g_printerr ("out of range\n");
     return 2;
   }
-  stepped = !opt_frame;
+  o->stepped = !o->frame;
+  return 0;
+}
+
+/* The pipelines and what goes through them */
+typedef struct
+{
+  GstElement *sender, *receiver, *appsrc, *sink, *rsrc;
+  guint8 *frames;               /* WINDOW frames */
+  gsize frame_size;
+  guint64 pushed;
+  gboolean no_gl;
+} Run;
+
+/* WINDOW BC1 frames of pseudo-random bytes: 8 bytes per 4x4 block; any
+ * bytes are valid blocks */
+static void
+fill_frames (Run * r, const Options * o)
+{
+  guint32 x = 0x12345678;
+  gsize i;
+
+  r->frame_size = (gsize) ((o->width + 3) / 4) * ((o->height + 3) / 4) * 8;
+  r->frames = g_malloc (r->frame_size * WINDOW);
+  for (i = 0; i < r->frame_size * WINDOW / 4; i++) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    memcpy (r->frames + 4 * i, &x, 4);
+  }
+}
+
+/* The pipeline of @desc (freed), or NULL */
+static GstElement *
+launch (gchar * desc)
+{
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &error);
+
+  g_free (desc);
+  if (!pipeline) {
+    g_printerr ("cannot build a pipeline: %s\n", error->message);
+    g_clear_error (&error);
+  }
+  return pipeline;
+}
+
+/* appsrc ! tilesink, playing; its port, or 0 */
+static guint
+start_sender (Run * r, const Options * o)
+{
+  GstCaps *caps;
+  guint port = 0;
+
+  r->sender = launch (g_strdup_printf ("appsrc name=src is-live=true "
+          "do-timestamp=true format=time ! tilesink name=sink "
+          "address=127.0.0.1 port=0 units=%d", o->units));
+  if (!r->sender)
+    return 0;
+  r->appsrc = gst_bin_get_by_name (GST_BIN (r->sender), "src");
+  r->sink = gst_bin_get_by_name (GST_BIN (r->sender), "sink");
+  caps = gst_caps_new_simple ("video/x-bc", "format", G_TYPE_STRING, "BC1",
+      "width", G_TYPE_INT, o->width, "height", G_TYPE_INT, o->height,
+      "framerate", GST_TYPE_FRACTION, o->rate, 1, "pixel-aspect-ratio",
+      GST_TYPE_FRACTION, 1, 1, NULL);
+  g_object_set (r->appsrc, "caps", caps, "max-bytes",
+      (guint64) r->frame_size * WINDOW, NULL);
+  gst_caps_unref (caps);
+  if (gst_element_set_state (r->sender, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    check_bus (r->sender, "sender", NULL);
+    return 0;
+  }
+  g_object_get (r->sink, "bound-port", &port, NULL);
+  if (port == 0)
+    g_printerr ("the sender has no port\n");
+  return port;
+}
+
+/* tilesrc ! identity ! glbcupload ! fakesink from @port, glbcupload's pads
+ * timed into @b, playing */
+static gboolean
+start_receiver (Run * r, const Options * o, Bench * b, guint port)
+{
+  GstPad *pad;
+
+  r->receiver = launch (g_strdup_printf ("tilesrc name=rsrc host=127.0.0.1 "
+          "port=%u flush=stepped ! identity drop-allocation=%s ! glbcupload "
+          "name=up stepped=%s gpu-timing=%s ! fakesink sync=false", port,
+          o->copy ? "true" : "false", o->stepped ? "true" : "false",
+          o->gpu_timing ? "true" : "false"));
+  if (!r->receiver)
+    return FALSE;
+  r->rsrc = gst_bin_get_by_name (GST_BIN (r->receiver), "rsrc");
+  b->upload = gst_bin_get_by_name (GST_BIN (r->receiver), "up");
+  pad = gst_element_get_static_pad (b->upload, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, upload_sink_probe, b,
+      NULL);
+  gst_object_unref (pad);
+  pad = gst_element_get_static_pad (b->upload, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, upload_src_probe, b, NULL);
+  gst_object_unref (pad);
+  if (gst_element_set_state (r->receiver, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    check_bus (r->receiver, "receiver", &r->no_gl);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Pushes at --rate for --warmup and --seconds (tilesink drops frames it
+ * cannot send in time); FALSE on a pipeline error */
+static gboolean
+push_frames (Run * r, const Options * o, Bench * b)
+{
+  gint64 start_us = g_get_monotonic_time (), next_us = start_us, end_us;
+
+  b->warmup_end_us = start_us + (gint64) (o->warmup * G_USEC_PER_SEC);
+  end_us = b->warmup_end_us + (gint64) (o->seconds * G_USEC_PER_SEC);
+  while (g_get_monotonic_time () < end_us) {
+    GstBuffer *buf;
+    guint8 *data = r->frames + (r->pushed % WINDOW) * r->frame_size;
+    gint64 now;
+
+    buf = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, data,
+        r->frame_size, 0, r->frame_size, NULL, noop_free);
+    if (gst_app_src_push_buffer (GST_APP_SRC (r->appsrc), buf) != GST_FLOW_OK)
+      break;
+    r->pushed++;
+    if (!check_bus (r->sender, "sender", NULL) ||
+        !check_bus (r->receiver, "receiver", &r->no_gl))
+      return FALSE;
+    next_us += G_USEC_PER_SEC / o->rate;
+    now = g_get_monotonic_time ();
+    if (next_us > now)
+      g_usleep (next_us - now);
+  }
+  return TRUE;
+}
+
+/* The JSON object of the header comment */
+static void
+print_report (Run * r, const Options * o, Bench * b,
+    const GstStructure * up_stats, const GstStructure * src_stats,
+    const GstStructure * sink_stats)
+{
+  printf ("{\n  \"width\": %d, \"height\": %d, \"units\": %d, \"rate\": %d,"
+      " \"frame_bytes\": %" G_GSIZE_FORMAT ",\n  \"stepped\": %s, "
+      "\"copy\": %s, \"seconds\": %.1f,\n  \"frames_pushed\": %"
+      G_GUINT64_FORMAT ", \"frames_sent\": %" G_GUINT64_FORMAT
+      ", \"frames_dropped\": %" G_GUINT64_FORMAT ", \"frames_received\": %"
+      G_GUINT64_FORMAT ", \"frames_out\": %" G_GUINT64_FORMAT ",\n"
+      "  \"tilesrc_latency_ms\": {\"p50\": %.3f, \"p99\": %.3f},\n",
+      o->width, o->height, o->units, o->rate, r->frame_size,
+      o->stepped ? "true" : "false", o->copy ? "true" : "false", o->seconds,
+      r->pushed, get_u64 (sink_stats, "frames-sent"), get_u64 (sink_stats,
+          "frames-dropped"), get_u64 (src_stats, "frames-received"),
+      b->frames_out, get_u64 (src_stats, "latency-p50") / 1e6,
+      get_u64 (src_stats, "latency-p99") / 1e6);
+  printf ("  \"glbcupload_stats\": {\"zero_copy_frames\": %" G_GUINT64_FORMAT
+      ", \"copied_frames\": %" G_GUINT64_FORMAT ", \"copied_bytes\": %"
+      G_GUINT64_FORMAT ", \"stepped_uploads\": %" G_GUINT64_FORMAT
+      ", \"frame_uploads\": %" G_GUINT64_FORMAT ", \"frames_stepped\": %"
+      G_GUINT64_FORMAT ", \"fence_waits\": %" G_GUINT64_FORMAT
+      ", \"gpu_timed_frames\": %" G_GUINT64_FORMAT ", \"gpu_time_ns\": %"
+      G_GUINT64_FORMAT "},\n",
+      get_u64 (up_stats, "zero-copy-frames"), get_u64 (up_stats,
+          "copied-frames"), get_u64 (up_stats, "copied-bytes"),
+      get_u64 (up_stats, "stepped-uploads"), get_u64 (up_stats,
+          "frame-uploads"), get_u64 (up_stats, "frames-stepped"),
+      get_u64 (up_stats, "fence-waits"), get_u64 (up_stats,
+          "gpu-timed-frames"), get_u64 (up_stats, "gpu-time-ns"));
+  print_samples ("transform_ms", &b->transform, FALSE);
+  print_samples ("ready_ms", &b->ready, FALSE);
+  print_samples ("delivery_ms", &b->delivery, TRUE);
+  printf ("}\n");
+}
+
+/* Runs the pipelines, stops them and prints the report: the exit status
+ * (1 on a failure) */
+static gint
+run (Run * r, const Options * o, Bench * b)
+{
+  GstStructure *up_stats = NULL, *src_stats = NULL, *sink_stats = NULL;
+  gint ret = 1;
+  guint port;
+
+  fill_frames (r, o);
+  port = start_sender (r, o);
+  if (port == 0 || !start_receiver (r, o, b, port) || !push_frames (r, o, b))
+    return 1;
+
+  g_object_get (b->upload, "stats", &up_stats, NULL);
+  g_object_get (r->rsrc, "stats", &src_stats, NULL);
+  g_object_get (r->sink, "tile-stats", &sink_stats, NULL);
+  gst_element_set_state (r->receiver, GST_STATE_NULL);
+  gst_element_set_state (r->sender, GST_STATE_NULL);
+
+  if (b->delivery.n == 0) {
+    g_printerr ("no frame measured\n");
+  } else {
+    print_report (r, o, b, up_stats, src_stats, sink_stats);
+    ret = 0;
+  }
+  if (up_stats)
+    gst_structure_free (up_stats);
+  if (src_stats)
+    gst_structure_free (src_stats);
+  if (sink_stats)
+    gst_structure_free (sink_stats);
+  return ret;
+}
+
+int
+main (int argc, char **argv)
+{
+  Options o = { 0, };
+  Run r = { NULL, };
+  Bench b;
+  int ret;
+
+  ret = parse_options (&argc, &argv, &o);
+  if (ret != 0)
+    return ret;
   g_setenv ("GST_GL_PLATFORM", "egl", FALSE);
   g_setenv ("GST_GL_WINDOW", "egl-device", FALSE);
 
@@ -266,175 +468,27 @@ main (int argc, char **argv)
   b.delivery.v = g_new (gdouble, MAX_SAMPLES);
   b.unix_caps = gst_caps_new_empty_simple ("timestamp/x-unix");
 
-  /* BC1: 8 bytes per 4x4 block; any bytes are valid blocks */
-  frame_size = (gsize) ((width + 3) / 4) * ((height + 3) / 4) * 8;
-  frames = g_malloc (frame_size * WINDOW);
-  {
-    guint32 x = 0x12345678;
-
-    for (i = 0; i < frame_size * WINDOW / 4; i++) {
-      x ^= x << 13;
-      x ^= x >> 17;
-      x ^= x << 5;
-      memcpy (frames + 4 * (gsize) i, &x, 4);
-    }
-  }
-
-  desc = g_strdup_printf ("appsrc name=src is-live=true do-timestamp=true "
-      "format=time ! tilesink name=sink address=127.0.0.1 port=0 units=%d",
-      units);
-  sender = gst_parse_launch (desc, &error);
-  g_free (desc);
-  if (!sender)
-    goto parse_failed;
-  appsrc = gst_bin_get_by_name (GST_BIN (sender), "src");
-  sink = gst_bin_get_by_name (GST_BIN (sender), "sink");
-  caps = gst_caps_new_simple ("video/x-bc", "format", G_TYPE_STRING, "BC1",
-      "width", G_TYPE_INT, width, "height", G_TYPE_INT, height, "framerate",
-      GST_TYPE_FRACTION, rate, 1, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1,
-      1, NULL);
-  g_object_set (appsrc, "caps", caps, "max-bytes",
-      (guint64) frame_size * WINDOW, NULL);
-  gst_caps_unref (caps);
-  if (gst_element_set_state (sender, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE) {
-    check_bus (sender, "sender", NULL);
-    goto out;
-  }
-  g_object_get (sink, "bound-port", &port, NULL);
-  if (port == 0) {
-    g_printerr ("the sender has no port\n");
-    goto out;
-  }
-
-  desc = g_strdup_printf ("tilesrc name=rsrc host=127.0.0.1 port=%u "
-      "flush=stepped ! identity drop-allocation=%s ! glbcupload name=up "
-      "stepped=%s gpu-timing=%s ! fakesink sync=false", port,
-      opt_copy ? "true" : "false", stepped ? "true" : "false",
-      opt_gpu_timing ? "true" : "false");
-  receiver = gst_parse_launch (desc, &error);
-  g_free (desc);
-  if (!receiver)
-    goto parse_failed;
-  rsrc = gst_bin_get_by_name (GST_BIN (receiver), "rsrc");
-  b.upload = gst_bin_get_by_name (GST_BIN (receiver), "up");
-  pad = gst_element_get_static_pad (b.upload, "sink");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, upload_sink_probe, &b,
-      NULL);
-  gst_object_unref (pad);
-  pad = gst_element_get_static_pad (b.upload, "src");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, upload_src_probe, &b,
-      NULL);
-  gst_object_unref (pad);
-  if (gst_element_set_state (receiver, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE) {
-    check_bus (receiver, "receiver", &no_gl);
-    goto out;
-  }
-
-  /* push at --rate; tilesink drops frames it cannot send in time */
-  start_us = g_get_monotonic_time ();
-  b.warmup_end_us = start_us + (gint64) (warmup * G_USEC_PER_SEC);
-  end_us = b.warmup_end_us + (gint64) (seconds * G_USEC_PER_SEC);
-  next_us = start_us;
-  while (g_get_monotonic_time () < end_us) {
-    GstBuffer *buf;
-    guint8 *data = frames + (pushed % WINDOW) * frame_size;
-    gint64 now;
-
-    buf = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY, data,
-        frame_size, 0, frame_size, NULL, noop_free);
-    if (gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf) != GST_FLOW_OK)
-      break;
-    pushed++;
-    if (!check_bus (sender, "sender", NULL) ||
-        !check_bus (receiver, "receiver", &no_gl))
-      goto out;
-    next_us += G_USEC_PER_SEC / rate;
-    now = g_get_monotonic_time ();
-    if (next_us > now)
-      g_usleep (next_us - now);
-  }
-
-  g_object_get (b.upload, "stats", &up_stats, NULL);
-  g_object_get (rsrc, "stats", &src_stats, NULL);
-  g_object_get (sink, "tile-stats", &sink_stats, NULL);
-  gst_element_set_state (receiver, GST_STATE_NULL);
-  gst_element_set_state (sender, GST_STATE_NULL);
-
-  if (b.delivery.n == 0) {
-    g_printerr ("no frame measured\n");
-    goto out;
-  }
-
-  {
-    guint64 lat50, lat99, received, dropped, sent;
-
-    lat50 = get_u64 (src_stats, "latency-p50");
-    lat99 = get_u64 (src_stats, "latency-p99");
-    received = get_u64 (src_stats, "frames-received");
-    dropped = get_u64 (sink_stats, "frames-dropped");
-    sent = get_u64 (sink_stats, "frames-sent");
-    printf ("{\n  \"width\": %d, \"height\": %d, \"units\": %d, \"rate\": %d,"
-        " \"frame_bytes\": %" G_GSIZE_FORMAT ",\n  \"stepped\": %s, "
-        "\"copy\": %s, \"seconds\": %.1f,\n  \"frames_pushed\": %"
-        G_GUINT64_FORMAT ", \"frames_sent\": %" G_GUINT64_FORMAT
-        ", \"frames_dropped\": %" G_GUINT64_FORMAT ", \"frames_received\": %"
-        G_GUINT64_FORMAT ", \"frames_out\": %" G_GUINT64_FORMAT ",\n"
-        "  \"tilesrc_latency_ms\": {\"p50\": %.3f, \"p99\": %.3f},\n",
-        width, height, units, rate, frame_size, stepped ? "true" : "false",
-        opt_copy ? "true" : "false", seconds, pushed, sent, dropped, received,
-        b.frames_out, lat50 / 1e6, lat99 / 1e6);
-    printf ("  \"glbcupload_stats\": {\"zero_copy_frames\": %" G_GUINT64_FORMAT
-        ", \"copied_frames\": %" G_GUINT64_FORMAT ", \"copied_bytes\": %"
-        G_GUINT64_FORMAT ", \"stepped_uploads\": %" G_GUINT64_FORMAT
-        ", \"frame_uploads\": %" G_GUINT64_FORMAT ", \"frames_stepped\": %"
-        G_GUINT64_FORMAT ", \"fence_waits\": %" G_GUINT64_FORMAT
-        ", \"gpu_timed_frames\": %" G_GUINT64_FORMAT ", \"gpu_time_ns\": %"
-        G_GUINT64_FORMAT "},\n",
-        get_u64 (up_stats, "zero-copy-frames"), get_u64 (up_stats,
-            "copied-frames"), get_u64 (up_stats, "copied-bytes"),
-        get_u64 (up_stats, "stepped-uploads"), get_u64 (up_stats,
-            "frame-uploads"), get_u64 (up_stats, "frames-stepped"),
-        get_u64 (up_stats, "fence-waits"), get_u64 (up_stats,
-            "gpu-timed-frames"), get_u64 (up_stats, "gpu-time-ns"));
-    print_samples ("transform_ms", &b.transform, FALSE);
-    print_samples ("ready_ms", &b.ready, FALSE);
-    print_samples ("delivery_ms", &b.delivery, TRUE);
-    printf ("}\n");
-  }
-  ret = 0;
-  goto out;
-
-parse_failed:
-  g_printerr ("cannot build a pipeline: %s\n", error->message);
-  g_clear_error (&error);
-out:
-  if (ret != 0 && no_gl)
+  ret = run (&r, &o, &b);
+  if (ret != 0 && r.no_gl)
     ret = 77;
-  if (receiver) {
-    gst_element_set_state (receiver, GST_STATE_NULL);
-    gst_object_unref (receiver);
+
+  if (r.receiver) {
+    gst_element_set_state (r.receiver, GST_STATE_NULL);
+    gst_object_unref (r.receiver);
   }
-  if (sender) {
-    gst_element_set_state (sender, GST_STATE_NULL);
-    gst_object_unref (sender);
+  if (r.sender) {
+    gst_element_set_state (r.sender, GST_STATE_NULL);
+    gst_object_unref (r.sender);
   }
-  gst_clear_object (&appsrc);
-  gst_clear_object (&sink);
-  gst_clear_object (&rsrc);
+  gst_clear_object (&r.appsrc);
+  gst_clear_object (&r.sink);
+  gst_clear_object (&r.rsrc);
   gst_clear_object (&b.upload);
   gst_clear_object (&b.context);
-  if (up_stats)
-    gst_structure_free (up_stats);
-  if (src_stats)
-    gst_structure_free (src_stats);
-  if (sink_stats)
-    gst_structure_free (sink_stats);
   gst_caps_unref (b.unix_caps);
   g_free (b.transform.v);
   g_free (b.ready.v);
   g_free (b.delivery.v);
-  g_free (frames);
+  g_free (r.frames);
   return ret;
 }
