@@ -4,6 +4,7 @@
  */
 
 /* What the tests of tests/check share:
+ * - the suite's test case;
  * - pictures: the synthetic test picture, the photographs
  *   benchmarks/photos.py caches, conversions to pixel layouts;
  * - the library's encoder and decoder on whole frames, and PSNR;
@@ -34,6 +35,23 @@
 #ifndef PULL_TIMEOUT
 #define PULL_TIMEOUT (10 * GST_SECOND)
 #endif
+
+/* ---------------------------------------------------------------------- */
+/* the suite                                                               */
+
+/* Creates the test case "general" of the suite @s, the only one a test
+ * binary has, and returns it for tcase_add_test (). Its tests time out
+ * after @timeout seconds; 0 keeps check's default (CK_DEFAULT_TIMEOUT). */
+static inline TCase *
+test_suite_add_general (Suite * s, gdouble timeout)
+{
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  if (timeout > 0)
+    tcase_set_timeout (tc, timeout);
+  return tc;
+}
 
 /* ---------------------------------------------------------------------- */
 /* pictures                                                                */

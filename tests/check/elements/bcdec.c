@@ -567,9 +567,8 @@ static Suite *
 bcdec_suite (void)
 {
   Suite *s = suite_create ("bcdec");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_decode_matches_library);
   tcase_add_test (tc, test_default_output_format);
   tcase_add_test (tc, test_timestamps);

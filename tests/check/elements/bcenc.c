@@ -1145,9 +1145,8 @@ static Suite *
 bcenc_suite (void)
 {
   Suite *s = suite_create ("bcenc");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_caps);
   tcase_add_test (tc, test_caps_variable_framerate);
   tcase_add_test (tc, test_latency);

@@ -1137,10 +1137,8 @@ static Suite *
 bcencgl_suite (void)
 {
   Suite *s = suite_create ("bcencgl");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 600);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 600);
   tcase_add_test (tc, test_bc1_against_cpu);
   tcase_add_test (tc, test_bc3_against_cpu);
   tcase_add_test (tc, test_ycocg_bc3_against_cpu);

@@ -1069,10 +1069,8 @@ static Suite *
 glbcupload_suite (void)
 {
   Suite *s = suite_create ("glbcupload");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 240);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 240);
   tcase_add_checked_fixture (tc, gl_test_pin_driver, NULL);
   tcase_add_test (tc, test_decode_bc1);
   tcase_add_test (tc, test_decode_bc3);

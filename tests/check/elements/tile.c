@@ -852,9 +852,11 @@ GST_START_TEST (test_hostile_clients)
   /* a first message that is neither HELLO nor UNIT_HELLO */
   g_byte_array_set_size (m, 0);
   gst_tile_wire_eos_pack (m);
-  expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, NULL);
+  expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
+      NULL);
   /* truncated: half a header, then silence until the handshake timeout */
-  expect_refuse (l.port, m->data, 6, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, "timeout");
+  expect_refuse (l.port, m->data, 6, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
+      "timeout");
   /* truncated: a header then the connection closes */
   {
     gint fd = raw_connect (l.port);
@@ -1028,7 +1030,8 @@ fake_server (gpointer data)
       break;
     case SERVER_REFUSE:
       g_byte_array_set_size (m, 0);
-      gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, "go away", m, NULL);
+      gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, "go away", m,
+          NULL);
       break;
     default:
       break;
@@ -1756,10 +1759,8 @@ static Suite *
 tile_suite (void)
 {
   Suite *s = suite_create ("tile");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 120);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_delivery_units_1);
   tcase_add_test (tc, test_delivery_units_3);
   tcase_add_test (tc, test_delivery_units_8);

@@ -407,10 +407,8 @@ static Suite *
 bcencode_suite (void)
 {
   Suite *s = suite_create ("bcencode");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 300);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_round_trip_quality);
   tcase_add_test (tc, test_solid_blocks_optimal);
   tcase_add_test (tc, test_solid_blocks_bc3_ycocg);

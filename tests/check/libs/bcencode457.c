@@ -713,10 +713,8 @@ static Suite *
 bcencode457_suite (void)
 {
   Suite *s = suite_create ("bcencode457");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 600);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 600);
   tcase_add_test (tc, test_bc4_round_trip);
   tcase_add_test (tc, test_bc45_input_channels);
   tcase_add_test (tc, test_bc5_round_trip);

@@ -10,6 +10,8 @@
 #include <gst/check/gstcheck.h>
 #include <gst/bc/bc.h>
 
+#include "gstbctest.h"
+
 GST_START_TEST (test_format_strings)
 {
   GstBcFormat f;
@@ -185,9 +187,8 @@ static Suite *
 bcformat_suite (void)
 {
   Suite *s = suite_create ("bcformat");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_format_strings);
   tcase_add_test (tc, test_info_geometry);
   tcase_add_test (tc, test_info_caps);

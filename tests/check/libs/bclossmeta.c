@@ -11,6 +11,8 @@
 #include <gst/video/video.h>
 #include <gst/bc/bc.h>
 
+#include "gstbctest.h"
+
 static void
 check_range (GstBcLossMeta * meta, guint i, guint64 offset, guint64 size)
 {
@@ -222,9 +224,8 @@ static Suite *
 bclossmeta_suite (void)
 {
   Suite *s = suite_create ("bclossmeta");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_add_get);
   tcase_add_test (tc, test_merge);
   tcase_add_test (tc, test_many_ranges);

@@ -13,6 +13,8 @@
 
 #include <string.h>
 
+#include "gstbctest.h"
+
 #define FUZZ_ITERATIONS 20000
 
 /* Byte-wise big-endian access: GST_WRITE_UINT32_BE() and friends use
@@ -1538,9 +1540,8 @@ static Suite *
 tilewire_suite (void)
 {
   Suite *s = suite_create ("tilewire");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_header);
   tcase_add_test (tc, test_small_messages);
   tcase_add_test (tc, test_stats);
