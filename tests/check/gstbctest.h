@@ -283,6 +283,36 @@ test_check_blocks (const GstBcInfo * info, GstBcQuality quality,
   }
 }
 
+/* Encoding the picture @src (@layout, packed rows) as @format at @quality
+ * with each SIMD level this CPU has gives the bytes of portable C; @what
+ * names the picture in a failure. Leaves the encoder at its best level. */
+static inline void
+test_check_simd_identical (GstBcFormat format, GstBcQuality quality,
+    const guint8 * src, const GstBcPixelLayout * layout, guint width,
+    guint height, const gchar * what)
+{
+  GstBcSimd best = gst_bc_encode_set_simd (GST_BC_SIMD_AVX2), level;
+  GstBcInfo info;
+  guint8 *ref;
+
+  GST_INFO ("best SIMD level here: %d", best);
+  fail_unless_equals_int (gst_bc_encode_set_simd (GST_BC_SIMD_NONE),
+      GST_BC_SIMD_NONE);
+  ref = test_encode (format, quality, src, layout, width, height, &info);
+  for (level = GST_BC_SIMD_SSE2; level <= best; level++) {
+    guint8 *out;
+
+    fail_unless_equals_int (gst_bc_encode_set_simd (level), level);
+    out = test_encode (format, quality, src, layout, width, height, &info);
+    fail_unless (memcmp (ref, out, info.size) == 0,
+        "%s quality %u %s: SIMD level %d differs from portable C",
+        gst_bc_format_to_string (format), quality, what, level);
+    g_free (out);
+  }
+  gst_bc_encode_set_simd (GST_BC_SIMD_AVX2);
+  g_free (ref);
+}
+
 /* The library's decoding of the frame @data of @info, packed RGBA */
 static inline guint8 *
 test_decode (const GstBcInfo * info, const guint8 * data)
