@@ -460,6 +460,14 @@ wait_eos (GstElement * pipeline)
   gst_object_unref (bus);
 }
 
+/* Sets @pipeline PLAYING; fails if it cannot start */
+static inline void
+play (GstElement * pipeline)
+{
+  fail_if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+}
+
 static inline void
 stop (GstElement * pipeline)
 {
@@ -488,8 +496,7 @@ test_pipe_launch (TestPipe * t, const gchar * desc, const gchar * name)
 static inline void
 test_pipe_play (TestPipe * t)
 {
-  fail_if (gst_element_set_state (t->pipeline, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  play (t->pipeline);
 }
 
 static inline void

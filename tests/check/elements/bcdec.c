@@ -535,8 +535,7 @@ GST_START_TEST (test_pipeline)
   fail_unless (pipeline != NULL, "%s", err ? err->message : "");
   fail_unless (err == NULL, "%s", err ? err->message : "");
 
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
+  play (pipeline);
   bus = gst_element_get_bus (pipeline);
   msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
       GST_MESSAGE_ERROR | GST_MESSAGE_EOS);

@@ -882,8 +882,7 @@ GST_START_TEST (test_pipeline_not_negotiated)
           GST_PAD_LINK_CHECK_NOTHING));
   fail_unless (gst_element_link (enc, sink));
 
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
+  play (pipeline);
   bus = gst_element_get_bus (pipeline);
   gst_message_unref (check_error_message (bus, 0, 0, "not-negotiated", NULL));
   gst_object_unref (bus);

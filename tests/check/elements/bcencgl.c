@@ -788,8 +788,7 @@ GST_START_TEST (test_latency)
     GstQuery *q;
     gchar *path;
 
-    fail_if (gst_element_set_state (p, GST_STATE_PLAYING) ==
-        GST_STATE_CHANGE_FAILURE);
+    play (p);
     fail_unless_equals_int (gst_element_get_state (p, NULL, NULL,
             PULL_TIMEOUT), GST_STATE_CHANGE_SUCCESS);
     q = gst_query_new_latency ();
@@ -843,8 +842,7 @@ GST_START_TEST (test_full_gpu_pipeline)
   src_sink = get (p, "src");
   genc = get (p, "genc");
   cenc = get (p, "cenc");
-  fail_if (gst_element_set_state (p, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  play (p);
 
   for (i = 0; i < n; i++) {
     GstSample *a = pull_sample (gl_sink), *b = pull_sample (cpu_sink);

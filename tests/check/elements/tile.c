@@ -52,13 +52,12 @@ tx_start (Link * l, const gchar * caps, guint port, const gchar * props)
   g_free (desc);
   l->appsrc = gst_bin_get_by_name (GST_BIN (l->tx), "src");
   l->tilesink = gst_bin_get_by_name (GST_BIN (l->tx), "sink");
-  fail_if (gst_element_set_state (l->tx, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  play (l->tx);
   g_object_get (l->tilesink, "bound-port", &l->port, NULL);
   fail_unless (l->port > 0);
 }
 
-static void rx_start_full (Link * l, const gchar * props, gboolean play);
+static void rx_start_full (Link * l, const gchar * props, gboolean start);
 
 static void
 rx_start (Link * l, const gchar * props)
@@ -67,7 +66,7 @@ rx_start (Link * l, const gchar * props)
 }
 
 static void
-rx_start_full (Link * l, const gchar * props, gboolean play)
+rx_start_full (Link * l, const gchar * props, gboolean start)
 {
   gchar *desc = g_strdup_printf ("tilesrc name=src port=%u timeout=5000 "
       "stats-interval=0 %s ! appsink name=sink sync=false", l->port,
@@ -77,9 +76,8 @@ rx_start_full (Link * l, const gchar * props, gboolean play)
   g_free (desc);
   l->tilesrc = gst_bin_get_by_name (GST_BIN (l->rx), "src");
   l->appsink = gst_bin_get_by_name (GST_BIN (l->rx), "sink");
-  if (play)
-    fail_if (gst_element_set_state (l->rx, GST_STATE_PLAYING) ==
-        GST_STATE_CHANGE_FAILURE);
+  if (start)
+    play (l->rx);
 }
 
 static void
@@ -543,8 +541,7 @@ check_stepped (gboolean stepped, gboolean udp)
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, check_pushed,
       GINT_TO_POINTER (stepped), NULL);
   gst_object_unref (pad);
-  fail_if (gst_element_set_state (l.rx, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  play (l.rx);
   wait_connected (&l);
   run_frames (&l, 64 * 24 * 8, 1, n);
 
