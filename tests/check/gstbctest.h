@@ -160,6 +160,36 @@ test_picture_to_layout (const guint8 * rgba, guint width, guint height,
   }
 }
 
+/* A video format and the pixel layout it has */
+typedef struct
+{
+  GstVideoFormat format;
+  GstBcPixelLayout layout;
+} TestLayout;
+
+/* @get (gst_bc_pixel_layout_from_video_format (), or the encoders'
+ * gst_bc_encode_layout_from_video_format ()) gives each of the @n
+ * @layouts for its format */
+static inline void
+test_check_layouts (gboolean (*get) (GstBcPixelLayout *, GstVideoFormat),
+    const TestLayout * layouts, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    const GstBcPixelLayout *want = &layouts[i].layout;
+    const gchar *name = gst_video_format_to_string (layouts[i].format);
+    GstBcPixelLayout lo;
+
+    fail_unless (get (&lo, layouts[i].format), "no layout for %s", name);
+    fail_unless (lo.bpp == want->bpp && lo.r == want->r && lo.g == want->g
+        && lo.b == want->b && lo.a == want->a && lo.x == want->x,
+        "%s: layout {%u, %d, %d, %d, %d, %d}, expected {%u, %d, %d, %d, %d, "
+        "%d}", name, lo.bpp, lo.r, lo.g, lo.b, lo.a, lo.x, want->bpp, want->r,
+        want->g, want->b, want->a, want->x);
+  }
+}
+
 /* The 16 RGBA pixels of block (@bx, @by) of a picture, edges repeated
  * beyond its last column and row, as the encoder pads */
 static inline void

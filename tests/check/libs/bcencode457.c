@@ -667,18 +667,16 @@ GST_END_TEST;
 
 GST_START_TEST (test_layouts)
 {
+  /* grey: every channel at offset 0 (GRAY16_LE: one 16-bit value) */
+  static const TestLayout layouts[] = {
+    {GST_VIDEO_FORMAT_GRAY8, {1, 0, 0, 0, -1, -1}},
+    {GST_VIDEO_FORMAT_GRAY16_LE, {2, 0, 0, 0, -1, -1}},
+    {GST_VIDEO_FORMAT_BGRx, {4, 2, 1, 0, -1, 3}},
+  };
   GstBcPixelLayout lo;
 
-  fail_unless (gst_bc_encode_layout_from_video_format (&lo,
-          GST_VIDEO_FORMAT_GRAY8));
-  fail_unless_equals_int (lo.bpp, 1);
-  fail_unless (gst_bc_encode_layout_from_video_format (&lo,
-          GST_VIDEO_FORMAT_GRAY16_LE));
-  fail_unless_equals_int (lo.bpp, 2);
-  fail_unless (gst_bc_encode_layout_from_video_format (&lo,
-          GST_VIDEO_FORMAT_BGRx));
-  fail_unless_equals_int (lo.bpp, 4);
-  fail_unless_equals_int (lo.r, 2);
+  test_check_layouts (gst_bc_encode_layout_from_video_format, layouts,
+      G_N_ELEMENTS (layouts));
   fail_if (gst_bc_encode_layout_from_video_format (&lo,
           GST_VIDEO_FORMAT_GRAY16_BE));
   fail_if (gst_bc_encode_layout_from_video_format (&lo, GST_VIDEO_FORMAT_I420));
