@@ -9,8 +9,8 @@
  *   benchmarks/photos.py caches, conversions to pixel layouts;
  * - the library's encoder and decoder on whole frames, and PSNR;
  * - pipelines: parse one, find its elements, check its bus and its error
- *   messages, wait for EOS, pull samples, stop it; run_child () for tests
- *   in a child process;
+ *   messages, wait for EOS, pull samples, stop it; run_child () and
+ *   test_child_main () for tests in a child process;
  * - the statistics (a GstStructure property) of elements;
  * - GL test logging, and the check that docs/elements.md describes an
  *   element.
@@ -26,6 +26,7 @@
 #include <gst/bc/bc.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #ifdef __linux__
@@ -649,9 +650,9 @@ test_sample_rgba (GstSample * s, guint width, guint height)
   return out;
 }
 
-/* Runs this test binary again as "--child ARG" with the environment
- * variables of @env_extra (name, value, ..., NULL) added, fails unless it
- * exits with 0, and returns what it printed */
+/* Runs this test binary again as "--child ARG" (see test_child_main ())
+ * with the environment variables of @env_extra (name, value, ..., NULL)
+ * added, fails unless it exits with 0, and returns what it printed */
 static inline gchar *
 run_child (const gchar * arg, const gchar * const *env_extra)
 {
@@ -674,6 +675,15 @@ run_child (const gchar * arg, const gchar * const *env_extra)
   g_strfreev (env);
   g_free (err_out);
   return out;
+}
+
+/* In main (): run by run_child () as "--child ARG", this binary is the
+ * child; it runs @child_main (ARG) and exits with what that returns */
+static inline void
+test_child_main (int argc, char **argv, int (*child_main) (const gchar * arg))
+{
+  if (argc == 3 && strcmp (argv[1], "--child") == 0)
+    exit (child_main (argv[2]));
 }
 
 /* ---------------------------------------------------------------------- */

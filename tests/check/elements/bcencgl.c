@@ -1162,8 +1162,7 @@ main (int argc, char **argv)
 
   keep_gl_driver_loaded ();
   gl_test_init (argc, argv);
-  if (argc == 3 && strcmp (argv[1], "--child") == 0)
-    return child_run (argv[2]);
+  test_child_main (argc, argv, child_run);
 
   if (!gl_test_check_init (&argc, &argv, &renderer))
     return 77;

@@ -1092,8 +1092,7 @@ int
 main (int argc, char **argv)
 {
   gl_test_init (argc, argv);
-  if (argc == 3 && strcmp (argv[1], "--child") == 0)
-    return child_run (argv[2]);
+  test_child_main (argc, argv, child_run);
 
   if (!gl_test_check_init (&argc, &argv, NULL))
     return 77;
