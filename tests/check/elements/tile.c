@@ -106,6 +106,21 @@ get_stats (GstElement * e)
   return test_get_stats (e, test_tile_stats_property (e));
 }
 
+/* The next element message on @pipeline's bus, within 5 s, is @name */
+static void
+expect_element_message (GstElement * pipeline, const gchar * name)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND,
+      GST_MESSAGE_ELEMENT);
+
+  fail_unless (msg != NULL, "no element message %s", name);
+  fail_unless (gst_structure_has_name (gst_message_get_structure (msg),
+          name), "%" GST_PTR_FORMAT " instead of %s", msg, name);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+}
+
 static guint64
 stat_u64 (GstElement * e, const gchar * field)
 {
@@ -1203,8 +1218,6 @@ GST_START_TEST (test_stats_exchange)
   GstStructure *s;
   const GstStructure *rs;
   const GValue *v;
-  GstBus *bus;
-  GstMessage *msg;
   gint64 end;
   guint64 frames = 0;
   gint granted = 0;
@@ -1247,20 +1260,8 @@ GST_START_TEST (test_stats_exchange)
   fail_unless (granted > 0);
   gst_structure_free (s);
 
-  bus = gst_element_get_bus (l.rx);
-  msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ELEMENT);
-  fail_unless (msg != NULL);
-  fail_unless (gst_structure_has_name (gst_message_get_structure (msg),
-          "tilesrc-stats"));
-  gst_message_unref (msg);
-  gst_object_unref (bus);
-  bus = gst_element_get_bus (l.tx);
-  msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ELEMENT);
-  fail_unless (msg != NULL);
-  fail_unless (gst_structure_has_name (gst_message_get_structure (msg),
-          "tilesink-stats"));
-  gst_message_unref (msg);
-  gst_object_unref (bus);
+  expect_element_message (l.rx, "tilesrc-stats");
+  expect_element_message (l.tx, "tilesink-stats");
 
   rx_stop (&l);
   tx_stop (&l);
