@@ -4,12 +4,13 @@
  */
 
 /* What the tests of tests/check share:
+ * - the suite's test case;
  * - pictures: the synthetic test picture, the photographs
  *   benchmarks/photos.py caches, conversions to pixel layouts;
  * - the library's encoder and decoder on whole frames, and PSNR;
  * - pipelines: parse one, find its elements, check its bus and its error
- *   messages, wait for EOS, pull samples, stop it; run_child () for tests
- *   in a child process;
+ *   messages, wait for EOS, pull samples, stop it; run_child () and
+ *   test_child_main () for tests in a child process;
  * - the statistics (a GstStructure property) of elements;
  * - GL test logging, and the check that docs/elements.md describes an
  *   element.
@@ -25,6 +26,7 @@
 #include <gst/bc/bc.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #ifdef __linux__
@@ -34,6 +36,23 @@
 #ifndef PULL_TIMEOUT
 #define PULL_TIMEOUT (10 * GST_SECOND)
 #endif
+
+/* ---------------------------------------------------------------------- */
+/* the suite                                                               */
+
+/* Creates the test case "general" of the suite @s, the only one a test
+ * binary has, and returns it for tcase_add_test (). Its tests time out
+ * after @timeout seconds; 0 keeps check's default (CK_DEFAULT_TIMEOUT). */
+static inline TCase *
+test_suite_add_general (Suite * s, gdouble timeout)
+{
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  if (timeout > 0)
+    tcase_set_timeout (tc, timeout);
+  return tc;
+}
 
 /* ---------------------------------------------------------------------- */
 /* pictures                                                                */
@@ -139,6 +158,36 @@ test_picture_to_layout (const guint8 * rgba, guint width, guint height,
       if (layout->a >= 0)
         d[layout->a] = s[3];
     }
+  }
+}
+
+/* A video format and the pixel layout it has */
+typedef struct
+{
+  GstVideoFormat format;
+  GstBcPixelLayout layout;
+} TestLayout;
+
+/* @get (gst_bc_pixel_layout_from_video_format (), or the encoders'
+ * gst_bc_encode_layout_from_video_format ()) gives each of the @n
+ * @layouts for its format */
+static inline void
+test_check_layouts (gboolean (*get) (GstBcPixelLayout *, GstVideoFormat),
+    const TestLayout * layouts, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    const GstBcPixelLayout *want = &layouts[i].layout;
+    const gchar *name = gst_video_format_to_string (layouts[i].format);
+    GstBcPixelLayout lo;
+
+    fail_unless (get (&lo, layouts[i].format), "no layout for %s", name);
+    fail_unless (lo.bpp == want->bpp && lo.r == want->r && lo.g == want->g
+        && lo.b == want->b && lo.a == want->a && lo.x == want->x,
+        "%s: layout {%u, %d, %d, %d, %d, %d}, expected {%u, %d, %d, %d, %d, "
+        "%d}", name, lo.bpp, lo.r, lo.g, lo.b, lo.a, lo.x, want->bpp, want->r,
+        want->g, want->b, want->a, want->x);
   }
 }
 
@@ -263,6 +312,36 @@ test_check_blocks (const GstBcInfo * info, GstBcQuality quality,
           "%u,%u", gst_bc_format_to_string (info->format), bx, by);
     }
   }
+}
+
+/* Encoding the picture @src (@layout, packed rows) as @format at @quality
+ * with each SIMD level this CPU has gives the bytes of portable C; @what
+ * names the picture in a failure. Leaves the encoder at its best level. */
+static inline void
+test_check_simd_identical (GstBcFormat format, GstBcQuality quality,
+    const guint8 * src, const GstBcPixelLayout * layout, guint width,
+    guint height, const gchar * what)
+{
+  GstBcSimd best = gst_bc_encode_set_simd (GST_BC_SIMD_AVX2), level;
+  GstBcInfo info;
+  guint8 *ref;
+
+  GST_INFO ("best SIMD level here: %d", best);
+  fail_unless_equals_int (gst_bc_encode_set_simd (GST_BC_SIMD_NONE),
+      GST_BC_SIMD_NONE);
+  ref = test_encode (format, quality, src, layout, width, height, &info);
+  for (level = GST_BC_SIMD_SSE2; level <= best; level++) {
+    guint8 *out;
+
+    fail_unless_equals_int (gst_bc_encode_set_simd (level), level);
+    out = test_encode (format, quality, src, layout, width, height, &info);
+    fail_unless (memcmp (ref, out, info.size) == 0,
+        "%s quality %u %s: SIMD level %d differs from portable C",
+        gst_bc_format_to_string (format), quality, what, level);
+    g_free (out);
+  }
+  gst_bc_encode_set_simd (GST_BC_SIMD_AVX2);
+  g_free (ref);
 }
 
 /* The library's decoding of the frame @data of @info, packed RGBA */
@@ -412,6 +491,14 @@ wait_eos (GstElement * pipeline)
   gst_object_unref (bus);
 }
 
+/* Sets @pipeline PLAYING; fails if it cannot start */
+static inline void
+play (GstElement * pipeline)
+{
+  fail_if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+}
+
 static inline void
 stop (GstElement * pipeline)
 {
@@ -440,8 +527,7 @@ test_pipe_launch (TestPipe * t, const gchar * desc, const gchar * name)
 static inline void
 test_pipe_play (TestPipe * t)
 {
-  fail_if (gst_element_set_state (t->pipeline, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  play (t->pipeline);
 }
 
 static inline void
@@ -564,9 +650,9 @@ test_sample_rgba (GstSample * s, guint width, guint height)
   return out;
 }
 
-/* Runs this test binary again as "--child ARG" with the environment
- * variables of @env_extra (name, value, ..., NULL) added, fails unless it
- * exits with 0, and returns what it printed */
+/* Runs this test binary again as "--child ARG" (see test_child_main ())
+ * with the environment variables of @env_extra (name, value, ..., NULL)
+ * added, fails unless it exits with 0, and returns what it printed */
 static inline gchar *
 run_child (const gchar * arg, const gchar * const *env_extra)
 {
@@ -589,6 +675,15 @@ run_child (const gchar * arg, const gchar * const *env_extra)
   g_strfreev (env);
   g_free (err_out);
   return out;
+}
+
+/* In main (): run by run_child () as "--child ARG", this binary is the
+ * child; it runs @child_main (ARG) and exits with what that returns */
+static inline void
+test_child_main (int argc, char **argv, int (*child_main) (const gchar * arg))
+{
+  if (argc == 3 && strcmp (argv[1], "--child") == 0)
+    exit (child_main (argv[2]));
 }
 
 /* ---------------------------------------------------------------------- */

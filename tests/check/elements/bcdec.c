@@ -535,8 +535,7 @@ GST_START_TEST (test_pipeline)
   fail_unless (pipeline != NULL, "%s", err ? err->message : "");
   fail_unless (err == NULL, "%s", err ? err->message : "");
 
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
+  play (pipeline);
   bus = gst_element_get_bus (pipeline);
   msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
       GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
@@ -567,9 +566,8 @@ static Suite *
 bcdec_suite (void)
 {
   Suite *s = suite_create ("bcdec");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_decode_matches_library);
   tcase_add_test (tc, test_default_output_format);
   tcase_add_test (tc, test_timestamps);

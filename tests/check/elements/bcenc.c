@@ -882,8 +882,7 @@ GST_START_TEST (test_pipeline_not_negotiated)
           GST_PAD_LINK_CHECK_NOTHING));
   fail_unless (gst_element_link (enc, sink));
 
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
+  play (pipeline);
   bus = gst_element_get_bus (pipeline);
   gst_message_unref (check_error_message (bus, 0, 0, "not-negotiated", NULL));
   gst_object_unref (bus);
@@ -1145,9 +1144,8 @@ static Suite *
 bcenc_suite (void)
 {
   Suite *s = suite_create ("bcenc");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_caps);
   tcase_add_test (tc, test_caps_variable_framerate);
   tcase_add_test (tc, test_latency);

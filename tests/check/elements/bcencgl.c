@@ -788,8 +788,7 @@ GST_START_TEST (test_latency)
     GstQuery *q;
     gchar *path;
 
-    fail_if (gst_element_set_state (p, GST_STATE_PLAYING) ==
-        GST_STATE_CHANGE_FAILURE);
+    play (p);
     fail_unless_equals_int (gst_element_get_state (p, NULL, NULL,
             PULL_TIMEOUT), GST_STATE_CHANGE_SUCCESS);
     q = gst_query_new_latency ();
@@ -843,8 +842,7 @@ GST_START_TEST (test_full_gpu_pipeline)
   src_sink = get (p, "src");
   genc = get (p, "genc");
   cenc = get (p, "cenc");
-  fail_if (gst_element_set_state (p, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  play (p);
 
   for (i = 0; i < n; i++) {
     GstSample *a = pull_sample (gl_sink), *b = pull_sample (cpu_sink);
@@ -1137,10 +1135,8 @@ static Suite *
 bcencgl_suite (void)
 {
   Suite *s = suite_create ("bcencgl");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 600);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 600);
   tcase_add_test (tc, test_bc1_against_cpu);
   tcase_add_test (tc, test_bc3_against_cpu);
   tcase_add_test (tc, test_ycocg_bc3_against_cpu);
@@ -1166,8 +1162,7 @@ main (int argc, char **argv)
 
   keep_gl_driver_loaded ();
   gl_test_init (argc, argv);
-  if (argc == 3 && strcmp (argv[1], "--child") == 0)
-    return child_run (argv[2]);
+  test_child_main (argc, argv, child_run);
 
   if (!gl_test_check_init (&argc, &argv, &renderer))
     return 77;

@@ -193,8 +193,7 @@ compare_with_bcdec (const gchar * label, const gchar * enc, GstBcFormat format,
   gl = get (p, "gl");
   ref = get (p, "ref");
   up = get (p, "up");
-  fail_if (gst_element_set_state (p, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  play (p);
 
   for (i = 0; i < n; i++) {
     gsize size = enc ? (gsize) width * height * 4 : info.size;
@@ -747,8 +746,7 @@ GST_START_TEST (test_wrong_size)
     p = launch (desc);
     src = get (p, "src");
     up = get (p, "up");
-    fail_if (gst_element_set_state (p, GST_STATE_PLAYING) ==
-        GST_STATE_CHANGE_FAILURE);
+    play (p);
     data = g_realloc (data, info.size + 16);
     gst_app_src_push_buffer (GST_APP_SRC (src), wrap_frame (data,
             info.size + deltas[i], 0));
@@ -801,8 +799,7 @@ check_tiles (gboolean stepped)
   g_free (caps);
   appsrc = get (tx, "src");
   tilesink = get (tx, "sink");
-  fail_if (gst_element_set_state (tx, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  play (tx);
   g_object_get (tilesink, "bound-port", &port, NULL);
   fail_unless (port > 0);
 
@@ -819,8 +816,7 @@ check_tiles (gboolean stepped)
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_unix_ts_meta,
       &with_ts, NULL);
   gst_object_unref (pad);
-  fail_if (gst_element_set_state (rx, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  play (rx);
   test_wait_connected (tilesink);
 
   for (i = 0; i < n; i++) {
@@ -1069,10 +1065,8 @@ static Suite *
 glbcupload_suite (void)
 {
   Suite *s = suite_create ("glbcupload");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 240);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 240);
   tcase_add_checked_fixture (tc, gl_test_pin_driver, NULL);
   tcase_add_test (tc, test_decode_bc1);
   tcase_add_test (tc, test_decode_bc3);
@@ -1098,8 +1092,7 @@ int
 main (int argc, char **argv)
 {
   gl_test_init (argc, argv);
-  if (argc == 3 && strcmp (argv[1], "--child") == 0)
-    return child_run (argv[2]);
+  test_child_main (argc, argv, child_run);
 
   if (!gl_test_check_init (&argc, &argv, NULL))
     return 77;

@@ -52,13 +52,12 @@ tx_start (Link * l, const gchar * caps, guint port, const gchar * props)
   g_free (desc);
   l->appsrc = gst_bin_get_by_name (GST_BIN (l->tx), "src");
   l->tilesink = gst_bin_get_by_name (GST_BIN (l->tx), "sink");
-  fail_if (gst_element_set_state (l->tx, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  play (l->tx);
   g_object_get (l->tilesink, "bound-port", &l->port, NULL);
   fail_unless (l->port > 0);
 }
 
-static void rx_start_full (Link * l, const gchar * props, gboolean play);
+static void rx_start_full (Link * l, const gchar * props, gboolean start);
 
 static void
 rx_start (Link * l, const gchar * props)
@@ -67,7 +66,7 @@ rx_start (Link * l, const gchar * props)
 }
 
 static void
-rx_start_full (Link * l, const gchar * props, gboolean play)
+rx_start_full (Link * l, const gchar * props, gboolean start)
 {
   gchar *desc = g_strdup_printf ("tilesrc name=src port=%u timeout=5000 "
       "stats-interval=0 %s ! appsink name=sink sync=false", l->port,
@@ -77,9 +76,8 @@ rx_start_full (Link * l, const gchar * props, gboolean play)
   g_free (desc);
   l->tilesrc = gst_bin_get_by_name (GST_BIN (l->rx), "src");
   l->appsink = gst_bin_get_by_name (GST_BIN (l->rx), "sink");
-  if (play)
-    fail_if (gst_element_set_state (l->rx, GST_STATE_PLAYING) ==
-        GST_STATE_CHANGE_FAILURE);
+  if (start)
+    play (l->rx);
 }
 
 static void
@@ -106,6 +104,21 @@ static GstStructure *
 get_stats (GstElement * e)
 {
   return test_get_stats (e, test_tile_stats_property (e));
+}
+
+/* The next element message on @pipeline's bus, within 5 s, is @name */
+static void
+expect_element_message (GstElement * pipeline, const gchar * name)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND,
+      GST_MESSAGE_ELEMENT);
+
+  fail_unless (msg != NULL, "no element message %s", name);
+  fail_unless (gst_structure_has_name (gst_message_get_structure (msg),
+          name), "%" GST_PTR_FORMAT " instead of %s", msg, name);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
 }
 
 static guint64
@@ -543,8 +556,7 @@ check_stepped (gboolean stepped, gboolean udp)
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, check_pushed,
       GINT_TO_POINTER (stepped), NULL);
   gst_object_unref (pad);
-  fail_if (gst_element_set_state (l.rx, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
+  play (l.rx);
   wait_connected (&l);
   run_frames (&l, 64 * 24 * 8, 1, n);
 
@@ -852,9 +864,11 @@ GST_START_TEST (test_hostile_clients)
   /* a first message that is neither HELLO nor UNIT_HELLO */
   g_byte_array_set_size (m, 0);
   gst_tile_wire_eos_pack (m);
-  expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, NULL);
+  expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
+      NULL);
   /* truncated: half a header, then silence until the handshake timeout */
-  expect_refuse (l.port, m->data, 6, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, "timeout");
+  expect_refuse (l.port, m->data, 6, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
+      "timeout");
   /* truncated: a header then the connection closes */
   {
     gint fd = raw_connect (l.port);
@@ -1028,7 +1042,8 @@ fake_server (gpointer data)
       break;
     case SERVER_REFUSE:
       g_byte_array_set_size (m, 0);
-      gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, "go away", m, NULL);
+      gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, "go away", m,
+          NULL);
       break;
     default:
       break;
@@ -1203,8 +1218,6 @@ GST_START_TEST (test_stats_exchange)
   GstStructure *s;
   const GstStructure *rs;
   const GValue *v;
-  GstBus *bus;
-  GstMessage *msg;
   gint64 end;
   guint64 frames = 0;
   gint granted = 0;
@@ -1247,20 +1260,8 @@ GST_START_TEST (test_stats_exchange)
   fail_unless (granted > 0);
   gst_structure_free (s);
 
-  bus = gst_element_get_bus (l.rx);
-  msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ELEMENT);
-  fail_unless (msg != NULL);
-  fail_unless (gst_structure_has_name (gst_message_get_structure (msg),
-          "tilesrc-stats"));
-  gst_message_unref (msg);
-  gst_object_unref (bus);
-  bus = gst_element_get_bus (l.tx);
-  msg = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ELEMENT);
-  fail_unless (msg != NULL);
-  fail_unless (gst_structure_has_name (gst_message_get_structure (msg),
-          "tilesink-stats"));
-  gst_message_unref (msg);
-  gst_object_unref (bus);
+  expect_element_message (l.rx, "tilesrc-stats");
+  expect_element_message (l.tx, "tilesink-stats");
 
   rx_stop (&l);
   tx_stop (&l);
@@ -1756,10 +1757,8 @@ static Suite *
 tile_suite (void)
 {
   Suite *s = suite_create ("tile");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 120);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_delivery_units_1);
   tcase_add_test (tc, test_delivery_units_3);
   tcase_add_test (tc, test_delivery_units_8);

@@ -16,6 +16,8 @@
 
 #include <string.h>
 
+#include "gstbctest.h"
+
 /* ---------------------------------------------------------------------- */
 /* helpers                                                                 */
 /* ---------------------------------------------------------------------- */
@@ -1179,11 +1181,10 @@ static Suite *
 bcdecode_suite (void)
 {
   Suite *s = suite_create ("bcdecode");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
   g_log_set_handler ("GStreamer-BC", G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING,
       bc_log_func, NULL);
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_bc1_four_colour);
   tcase_add_test (tc, test_bc1_three_colour);
   tcase_add_test (tc, test_bc3_alpha_eight);

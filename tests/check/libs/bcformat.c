@@ -10,6 +10,8 @@
 #include <gst/check/gstcheck.h>
 #include <gst/bc/bc.h>
 
+#include "gstbctest.h"
+
 GST_START_TEST (test_format_strings)
 {
   GstBcFormat f;
@@ -43,6 +45,21 @@ GST_START_TEST (test_format_strings)
 
 GST_END_TEST;
 
+/* @info has @blocks_x x @blocks_y blocks, is @padded_width x
+ * @padded_height pixels padded, and has rows of @row_bytes and @size bytes
+ * in all */
+static void
+check_geometry (const GstBcInfo * info, guint blocks_x, guint blocks_y,
+    guint padded_width, guint padded_height, gsize row_bytes, gsize size)
+{
+  fail_unless_equals_int (info->blocks_x, blocks_x);
+  fail_unless_equals_int (info->blocks_y, blocks_y);
+  fail_unless_equals_int (info->padded_width, padded_width);
+  fail_unless_equals_int (info->padded_height, padded_height);
+  fail_unless_equals_uint64 (info->row_bytes, row_bytes);
+  fail_unless_equals_uint64 (info->size, size);
+}
+
 GST_START_TEST (test_info_geometry)
 {
   GstBcInfo info;
@@ -50,28 +67,19 @@ GST_START_TEST (test_info_geometry)
   gst_bc_info_init (&info);
   /* the thesis' Figure 4.5: 30x26 visible, 32x28 padded */
   fail_unless (gst_bc_info_set_format (&info, GST_BC_FORMAT_BC1, 30, 26));
-  fail_unless_equals_int (info.blocks_x, 8);
-  fail_unless_equals_int (info.blocks_y, 7);
-  fail_unless_equals_int (info.padded_width, 32);
-  fail_unless_equals_int (info.padded_height, 28);
-  fail_unless_equals_int (info.row_bytes, 64);
-  fail_unless_equals_int (info.size, 448);
+  check_geometry (&info, 8, 7, 32, 28, 64, 448);
 
   fail_unless (gst_bc_info_set_format (&info, GST_BC_FORMAT_BC1, 1, 1));
-  fail_unless_equals_int (info.blocks_x, 1);
-  fail_unless_equals_int (info.size, 8);
+  check_geometry (&info, 1, 1, 4, 4, 8, 8);
 
   fail_unless (gst_bc_info_set_format (&info, GST_BC_FORMAT_YCOCG_BC3, 3, 5));
-  fail_unless_equals_int (info.blocks_x, 1);
-  fail_unless_equals_int (info.blocks_y, 2);
-  fail_unless_equals_int (info.size, 32);
+  check_geometry (&info, 1, 2, 4, 8, 16, 32);
 
   /* 2160p BC1: 4.15 MB as in the thesis' Table 2.1 */
   fail_unless (gst_bc_info_set_format (&info, GST_BC_FORMAT_BC1, 3840, 2160));
-  fail_unless_equals_int (info.size, 4147200);
+  check_geometry (&info, 960, 540, 3840, 2160, 960 * 8, 4147200);
   fail_unless (gst_bc_info_set_format (&info, GST_BC_FORMAT_BC3, 3840, 2160));
-  fail_unless_equals_int (info.size, 8294400);
-  fail_unless_equals_int (info.row_bytes, 960 * 16);
+  check_geometry (&info, 960, 540, 3840, 2160, 960 * 16, 8294400);
 
   fail_if (gst_bc_info_set_format (&info, GST_BC_FORMAT_BC1, 0, 4));
   fail_if (gst_bc_info_set_format (&info, GST_BC_FORMAT_BC1, 4, 0));
@@ -95,9 +103,7 @@ GST_START_TEST (test_info_caps)
   fail_unless_equals_int (info.fps_d, 1);
   fail_unless_equals_int (info.par_n, 4);
   fail_unless_equals_int (info.par_d, 3);
-  fail_unless_equals_int (info.padded_width, 1920);
-  fail_unless_equals_int (info.padded_height, 1080);
-  fail_unless_equals_int (info.size, 480 * 270 * 16);
+  check_geometry (&info, 480, 270, 1920, 1080, 480 * 16, 480 * 270 * 16);
 
   caps2 = gst_bc_info_to_caps (&info);
   fail_unless (gst_caps_is_equal (caps, caps2));
@@ -158,23 +164,15 @@ GST_END_TEST;
 
 GST_START_TEST (test_pixel_layout)
 {
+  static const TestLayout layouts[] = {
+    {GST_VIDEO_FORMAT_BGRx, {4, 2, 1, 0, -1, 3}},
+    {GST_VIDEO_FORMAT_ARGB, {4, 1, 2, 3, 0, -1}},
+    {GST_VIDEO_FORMAT_RGB, {3, 0, 1, 2, -1, -1}},
+  };
   GstBcPixelLayout lo;
 
-  fail_unless (gst_bc_pixel_layout_from_video_format (&lo,
-          GST_VIDEO_FORMAT_BGRx));
-  fail_unless_equals_int (lo.bpp, 4);
-  fail_unless_equals_int (lo.r, 2);
-  fail_unless_equals_int (lo.g, 1);
-  fail_unless_equals_int (lo.b, 0);
-  fail_unless_equals_int (lo.a, -1);
-  fail_unless_equals_int (lo.x, 3);
-  fail_unless (gst_bc_pixel_layout_from_video_format (&lo,
-          GST_VIDEO_FORMAT_ARGB));
-  fail_unless_equals_int (lo.a, 0);
-  fail_unless_equals_int (lo.r, 1);
-  fail_unless (gst_bc_pixel_layout_from_video_format (&lo,
-          GST_VIDEO_FORMAT_RGB));
-  fail_unless_equals_int (lo.bpp, 3);
+  test_check_layouts (gst_bc_pixel_layout_from_video_format, layouts,
+      G_N_ELEMENTS (layouts));
   fail_if (gst_bc_pixel_layout_from_video_format (&lo, GST_VIDEO_FORMAT_I420));
   fail_if (gst_bc_pixel_layout_from_video_format (&lo, GST_VIDEO_FORMAT_GRAY8));
 }
@@ -185,9 +183,8 @@ static Suite *
 bcformat_suite (void)
 {
   Suite *s = suite_create ("bcformat");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_format_strings);
   tcase_add_test (tc, test_info_geometry);
   tcase_add_test (tc, test_info_caps);

@@ -29,6 +29,8 @@
 
 #include <string.h>
 
+#include "gstbctest.h"
+
 #ifndef GL_COPY_READ_BUFFER
 #define GL_COPY_READ_BUFFER 0x8F36
 #endif
@@ -445,9 +447,8 @@ static Suite *
 bcglring_suite (void)
 {
   Suite *s = suite_create ("bcglring");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_context);
   tcase_add_test (tc, test_layout);
   tcase_add_test (tc, test_round_trip);

@@ -11,6 +11,26 @@
 #include <gst/video/video.h>
 #include <gst/bc/bc.h>
 
+#include "gstbctest.h"
+
+/* @meta has @n_ranges ranges, @lost_bytes bytes in all */
+static void
+check_meta (GstBcLossMeta * meta, guint n_ranges, guint64 lost_bytes)
+{
+  fail_unless_equals_int (meta->n_ranges, n_ranges);
+  fail_unless_equals_uint64 (meta->lost_bytes, lost_bytes);
+}
+
+/* Adds the range @offset, @size to @meta, which then has @n_ranges ranges,
+ * @lost_bytes bytes in all */
+static void
+add_range (GstBcLossMeta * meta, guint64 offset, guint64 size,
+    guint n_ranges, guint64 lost_bytes)
+{
+  gst_bc_loss_meta_add_range (meta, offset, size);
+  check_meta (meta, n_ranges, lost_bytes);
+}
+
 static void
 check_range (GstBcLossMeta * meta, guint i, guint64 offset, guint64 size)
 {
@@ -30,8 +50,7 @@ check_region (GstBuffer * buf, gsize offset, gsize size, guint n_ranges,
   *copy = gst_buffer_copy_region (buf, GST_BUFFER_COPY_ALL, offset, size);
   meta = gst_buffer_get_bc_loss_meta (*copy);
   fail_unless (meta != NULL);
-  fail_unless_equals_int (meta->n_ranges, n_ranges);
-  fail_unless_equals_uint64 (meta->lost_bytes, lost_bytes);
+  check_meta (meta, n_ranges, lost_bytes);
   return meta;
 }
 
@@ -48,23 +67,17 @@ GST_START_TEST (test_add_get)
   fail_unless (meta->meta.info->api == GST_BC_LOSS_META_API_TYPE);
   fail_unless (gst_meta_api_type_has_tag (GST_BC_LOSS_META_API_TYPE,
           g_quark_from_string (GST_META_TAG_VIDEO_STR)));
-  fail_unless_equals_int (meta->n_ranges, 0);
-  fail_unless_equals_uint64 (meta->lost_bytes, 0);
+  check_meta (meta, 0, 0);
 
-  gst_bc_loss_meta_add_range (meta, 100, 50);
-  fail_unless_equals_int (meta->n_ranges, 1);
+  add_range (meta, 100, 50, 1, 50);
   check_range (meta, 0, 100, 50);
-  fail_unless_equals_uint64 (meta->lost_bytes, 50);
 
   /* empty ranges add nothing */
-  gst_bc_loss_meta_add_range (meta, 1000, 0);
-  fail_unless_equals_int (meta->n_ranges, 1);
-  fail_unless_equals_uint64 (meta->lost_bytes, 50);
+  add_range (meta, 1000, 0, 1, 50);
 
   /* the whole 64-bit range */
-  gst_bc_loss_meta_add_range (meta, G_MAXUINT64 - 10, 10);
+  add_range (meta, G_MAXUINT64 - 10, 10, 2, 60);
   check_range (meta, 1, G_MAXUINT64 - 10, 10);
-  fail_unless_equals_uint64 (meta->lost_bytes, 60);
 
   GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
   gst_buffer_unref (buf);
@@ -78,33 +91,25 @@ GST_START_TEST (test_merge)
   GstBcLossMeta *meta = gst_buffer_add_bc_loss_meta (buf);
 
   /* contiguous ranges become one */
-  gst_bc_loss_meta_add_range (meta, 0, 1400);
-  gst_bc_loss_meta_add_range (meta, 1400, 1400);
-  gst_bc_loss_meta_add_range (meta, 2800, 100);
-  fail_unless_equals_int (meta->n_ranges, 1);
+  add_range (meta, 0, 1400, 1, 1400);
+  add_range (meta, 1400, 1400, 1, 2800);
+  add_range (meta, 2800, 100, 1, 2900);
   check_range (meta, 0, 0, 2900);
-  fail_unless_equals_uint64 (meta->lost_bytes, 2900);
 
   /* a gap starts a new one */
-  gst_bc_loss_meta_add_range (meta, 2901, 10);
-  fail_unless_equals_int (meta->n_ranges, 2);
+  add_range (meta, 2901, 10, 2, 2910);
   check_range (meta, 1, 2901, 10);
-  gst_bc_loss_meta_add_range (meta, 2911, 5);
-  fail_unless_equals_int (meta->n_ranges, 2);
+  add_range (meta, 2911, 5, 2, 2915);
   check_range (meta, 1, 2901, 15);
-  fail_unless_equals_uint64 (meta->lost_bytes, 2915);
 
   /* only the last range is merged with: going back appends */
-  gst_bc_loss_meta_add_range (meta, 2900, 1);
-  fail_unless_equals_int (meta->n_ranges, 3);
+  add_range (meta, 2900, 1, 3, 2916);
   check_range (meta, 0, 0, 2900);
   check_range (meta, 1, 2901, 15);
   check_range (meta, 2, 2900, 1);
   /* a range that ends where the last starts is not merged either */
-  gst_bc_loss_meta_add_range (meta, 2899, 1);
-  fail_unless_equals_int (meta->n_ranges, 4);
+  add_range (meta, 2899, 1, 4, 2917);
   check_range (meta, 3, 2899, 1);
-  fail_unless_equals_uint64 (meta->lost_bytes, 2917);
 
   gst_buffer_unref (buf);
 }
@@ -119,18 +124,16 @@ GST_START_TEST (test_many_ranges)
 
   /* every other packet of 1408 bytes lost: nothing merges */
   for (i = 0; i < 10000; i++)
-    gst_bc_loss_meta_add_range (meta, (guint64) i * 2 * 1408, 1408);
-  fail_unless_equals_int (meta->n_ranges, 10000);
-  fail_unless_equals_uint64 (meta->lost_bytes, (guint64) 10000 * 1408);
+    add_range (meta, (guint64) i * 2 * 1408, 1408, i + 1,
+        (guint64) (i + 1) * 1408);
   for (i = 0; i < 10000; i++)
     check_range (meta, i, (guint64) i * 2 * 1408, 1408);
 
   /* and a run of contiguous packets after them merges into one */
   for (i = 0; i < 1000; i++)
-    gst_bc_loss_meta_add_range (meta, (guint64) 20000 * 1408 + i * 1408, 1408);
-  fail_unless_equals_int (meta->n_ranges, 10001);
+    add_range (meta, (guint64) 20000 * 1408 + i * 1408, 1408, 10001,
+        (guint64) (10001 + i) * 1408);
   check_range (meta, 10000, (guint64) 20000 * 1408, 1000 * 1408);
-  fail_unless_equals_uint64 (meta->lost_bytes, (guint64) 11000 * 1408);
 
   gst_buffer_unref (buf);
 }
@@ -155,23 +158,21 @@ GST_START_TEST (test_copy)
   fail_unless (cmeta != NULL);
   fail_unless (cmeta != meta);
   fail_unless (cmeta->ranges != meta->ranges);
-  fail_unless_equals_int (cmeta->n_ranges, 20);
-  fail_unless_equals_uint64 (cmeta->lost_bytes, 2000);
+  check_meta (cmeta, 20, 2000);
   for (i = 0; i < 20; i++)
     check_range (cmeta, i, i * 300, 100);
 
   /* the copies are independent */
   gst_bc_loss_meta_add_range (cmeta, 10000, 5);
-  fail_unless_equals_int (meta->n_ranges, 20);
-  fail_unless_equals_uint64 (meta->lost_bytes, 2000);
+  check_meta (meta, 20, 2000);
   gst_buffer_unref (buf);
-  fail_unless_equals_int (cmeta->n_ranges, 21);
+  check_meta (cmeta, 21, 2005);
 
   /* a deep copy and a copy of an empty meta */
   copy2 = gst_buffer_copy_deep (copy);
   cmeta = gst_buffer_get_bc_loss_meta (copy2);
   fail_unless (cmeta != NULL);
-  fail_unless_equals_int (cmeta->n_ranges, 21);
+  check_meta (cmeta, 21, 2005);
   check_range (cmeta, 20, 10000, 5);
   gst_buffer_unref (copy);
   gst_buffer_unref (copy2);
@@ -181,7 +182,7 @@ GST_START_TEST (test_copy)
   copy = gst_buffer_copy (buf);
   cmeta = gst_buffer_get_bc_loss_meta (copy);
   fail_unless (cmeta != NULL);
-  fail_unless_equals_int (cmeta->n_ranges, 0);
+  check_meta (cmeta, 0, 0);
   fail_unless (cmeta->ranges == NULL);
   gst_buffer_unref (buf);
   gst_buffer_unref (copy);
@@ -222,9 +223,8 @@ static Suite *
 bclossmeta_suite (void)
 {
   Suite *s = suite_create ("bclossmeta");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_add_get);
   tcase_add_test (tc, test_merge);
   tcase_add_test (tc, test_many_ranges);

@@ -10,6 +10,8 @@
 #include <gst/check/gstcheck.h>
 #include <gst/bc/bc.h>
 
+#include "gstbctest.h"
+
 typedef struct
 {
   gint calls[GST_BC_TILING_MAX_TILES];  /* atomic */
@@ -174,9 +176,8 @@ static Suite *
 bctilemeta_suite (void)
 {
   Suite *s = suite_create ("bctilemeta");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_tile_meta_once_per_tile);
   tcase_add_test (tc, test_tile_meta_not_copied);
   tcase_add_test (tc, test_tile_meta_concurrent);

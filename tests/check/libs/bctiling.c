@@ -10,6 +10,8 @@
 #include <gst/check/gstcheck.h>
 #include <gst/bc/bc.h>
 
+#include "gstbctest.h"
+
 /* Checks the invariants of any tiling. */
 static void
 check_tiling (const GstBcTiling * t, guint n_rows, gsize row_bytes,
@@ -115,9 +117,8 @@ static Suite *
 bctiling_suite (void)
 {
   Suite *s = suite_create ("bctiling");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_tiling_figure_4_5);
   tcase_add_test (tc, test_tiling_sizes);
   tcase_add_test (tc, test_tiling_clamped);

@@ -10,6 +10,8 @@
 #include <gst/check/gstcheck.h>
 #include <gst/bc/bc.h>
 
+#include "gstbctest.h"
+
 typedef struct
 {
   gint *hits;
@@ -103,9 +105,8 @@ static Suite *
 bcworkers_suite (void)
 {
   Suite *s = suite_create ("bcworkers");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_workers_every_job_once);
   tcase_add_test (tc, test_workers_parallel);
   tcase_add_test (tc, test_workers_default_threads);

@@ -23,6 +23,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "gstbctest.h"
+
 GST_START_TEST (test_buffer_is_enough)
 {
   /* Linux reports twice what was granted */
@@ -267,9 +269,8 @@ static Suite *
 tilenet_suite (void)
 {
   Suite *s = suite_create ("tilenet");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_buffer_is_enough);
   tcase_add_test (tc, test_messages_over_a_socket);
   tcase_add_test (tc, test_chunked_write);

@@ -25,6 +25,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "gstbctest.h"
+
 #define ROWS 4
 #define ROW_BYTES 16
 #define FRAME_SIZE (ROWS * ROW_BYTES)
@@ -440,10 +442,8 @@ static Suite *
 tilereceiver_suite (void)
 {
   Suite *s = suite_create ("tilereceiver");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 60);
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_tcp_frames_and_eos);
   tcase_add_test (tc, test_refused_and_flushing);
   tcase_add_test (tc, test_udp_loss_concealed);

@@ -27,6 +27,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "gstbctest.h"
+
 /* every wait of the receiver is bounded by this */
 #define WAIT_MS 2000
 
@@ -760,11 +762,9 @@ static Suite *
 tilesender_suite (void)
 {
   Suite *s = suite_create ("tilesender");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 30);
 
   gst_bc_init ();
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 30);
   tcase_add_test (tc, test_tcp_session);
   tcase_add_test (tc, test_second_receiver_busy);
   tcase_add_test (tc, test_handshake_timeout);

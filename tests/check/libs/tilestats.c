@@ -13,6 +13,8 @@
 #include <gst/check/gstcheck.h>
 #include <gst/tile/tilestats.h>
 
+#include "gstbctest.h"
+
 GST_START_TEST (test_latency_window)
 {
   GstTileLatency *lat = g_new0 (GstTileLatency, 1);
@@ -85,9 +87,8 @@ static Suite *
 tilestats_suite (void)
 {
   Suite *s = suite_create ("tilestats");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_latency_window);
   tcase_add_test (tc, test_stats_names);
   tcase_add_test (tc, test_realtime);

@@ -13,6 +13,8 @@
 
 #include <string.h>
 
+#include "gstbctest.h"
+
 #define FUZZ_ITERATIONS 20000
 
 /* Byte-wise big-endian access: GST_WRITE_UINT32_BE() and friends use
@@ -873,88 +875,90 @@ GST_START_TEST (test_config_invalid)
 
 GST_END_TEST;
 
-GST_START_TEST (test_truncated_payloads)
+/* Parses @len bytes at @payload as the payload of a HELLO, UNIT_HELLO or
+ * REFUSE, as @type says */
+static gboolean
+parse_payload (GstTileWireType type, const guint8 * payload, gsize len,
+    GError ** err)
 {
-  /* every message one byte short, and every short length of it */
-  GByteArray *msg = g_byte_array_new ();
-  GstTileWireHello hello = { 0 };
-  GstTileWireUnitHello uh = { 1, 2, 3 };
-  GstTileWireRefuse *refuse = g_new0 (GstTileWireRefuse, 1);
-  GError *err = NULL;
+  GstTileWireHello hello;
+  GstTileWireUnitHello uh;
+  GstTileWireRefuse *refuse;
+  gboolean ok;
+
+  switch (type) {
+    case GST_TILE_WIRE_TYPE_HELLO:
+      return gst_tile_wire_hello_parse (payload, len, &hello, err);
+    case GST_TILE_WIRE_TYPE_UNIT_HELLO:
+      return gst_tile_wire_unit_hello_parse (payload, len, &uh, err);
+    case GST_TILE_WIRE_TYPE_REFUSE:
+      refuse = g_new0 (GstTileWireRefuse, 1);
+      ok = gst_tile_wire_refuse_parse (payload, len, refuse, err);
+      g_free (refuse);
+      return ok;
+    default:
+      fail ("no parser for message type %d", type);
+      return FALSE;
+  }
+}
+
+/* Every length short of the payload of @msg, a message of @type, fails to
+ * parse as truncated, the error naming @name */
+static void
+check_truncations (GByteArray * msg, GstTileWireType type, const gchar * name)
+{
   const guint8 *payload;
   gsize len, i;
 
-  fail_unless (gst_tile_wire_hello_pack (&hello, msg, &err));
-  payload = split_message (msg, GST_TILE_WIRE_TYPE_HELLO, &len);
+  payload = split_message (msg, type, &len);
   for (i = 0; i < len; i++) {
     guint8 *copy = exact_copy (payload, i);
+    GError *err = NULL;
 
-    fail_if (gst_tile_wire_hello_parse (copy, i, &hello, &err));
-    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "HELLO");
+    fail_if (parse_payload (type, copy, i, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, name);
     g_clear_error (&err);
     g_free (copy);
   }
+}
 
-  g_byte_array_set_size (msg, 0);
-  fail_unless (gst_tile_wire_unit_hello_pack (&uh, msg, &err));
-  payload = split_message (msg, GST_TILE_WIRE_TYPE_UNIT_HELLO, &len);
-  for (i = 0; i < len; i++) {
-    guint8 *copy = exact_copy (payload, i);
+GST_START_TEST (test_truncated_payloads)
+{
+  static const GstTileWireType types[3] = { GST_TILE_WIRE_TYPE_HELLO,
+    GST_TILE_WIRE_TYPE_UNIT_HELLO, GST_TILE_WIRE_TYPE_REFUSE
+  };
+  /* every message one byte short, and every short length of it */
+  GByteArray *msgs[3] = { g_byte_array_new (), g_byte_array_new (),
+    g_byte_array_new ()
+  };
+  GstTileWireHello hello = { 0 };
+  GstTileWireUnitHello uh = { 1, 2, 3 };
+  guint k;
 
-    fail_if (gst_tile_wire_unit_hello_parse (copy, i, &uh, &err));
-    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "UNIT_HELLO");
-    g_clear_error (&err);
-    g_free (copy);
-  }
-
-  g_byte_array_set_size (msg, 0);
+  fail_unless (gst_tile_wire_hello_pack (&hello, msgs[0], NULL));
+  check_truncations (msgs[0], GST_TILE_WIRE_TYPE_HELLO, "HELLO");
+  fail_unless (gst_tile_wire_unit_hello_pack (&uh, msgs[1], NULL));
+  check_truncations (msgs[1], GST_TILE_WIRE_TYPE_UNIT_HELLO, "UNIT_HELLO");
   fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
-          "token 5 is not the session's", msg, &err));
-  payload = split_message (msg, GST_TILE_WIRE_TYPE_REFUSE, &len);
-  for (i = 0; i < len; i++) {
-    guint8 *copy = exact_copy (payload, i);
-
-    fail_if (gst_tile_wire_refuse_parse (copy, i, refuse, &err));
-    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "REFUSE");
-    g_clear_error (&err);
-    g_free (copy);
-  }
+          "token 5 is not the session's", msgs[2], NULL));
+  check_truncations (msgs[2], GST_TILE_WIRE_TYPE_REFUSE, "REFUSE");
 
   /* every message one byte long */
-  {
-    GByteArray *msgs[3] = { g_byte_array_new (), g_byte_array_new (),
-      g_byte_array_new ()
-    };
-    GstTileWireHello h0 = { 0 };
-    GstTileWireUnitHello uh0 = { 1, 2, 3 };
-    guint k;
+  g_byte_array_set_size (msgs[2], 0);
+  fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, "no",
+          msgs[2], NULL));
+  for (k = 0; k < 3; k++) {
+    gsize n = msgs[k]->len - GST_TILE_WIRE_HEADER_SIZE + 1;
+    guint8 *copy = g_malloc0 (n);
+    GError *err = NULL;
 
-    fail_unless (gst_tile_wire_hello_pack (&h0, msgs[0], NULL));
-    fail_unless (gst_tile_wire_unit_hello_pack (&uh0, msgs[1], NULL));
-    fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, "no",
-            msgs[2], NULL));
-    for (k = 0; k < 3; k++) {
-      gsize n = msgs[k]->len - GST_TILE_WIRE_HEADER_SIZE + 1;
-      guint8 *copy = g_malloc0 (n);
-      gboolean ok;
-
-      memcpy (copy, msgs[k]->data + GST_TILE_WIRE_HEADER_SIZE, n - 1);
-      if (k == 0)
-        ok = gst_tile_wire_hello_parse (copy, n, &hello, &err);
-      else if (k == 1)
-        ok = gst_tile_wire_unit_hello_parse (copy, n, &uh, &err);
-      else
-        ok = gst_tile_wire_refuse_parse (copy, n, refuse, &err);
-      fail_if (ok);
-      check_error (err, GST_TILE_WIRE_ERROR_INVALID, "1 unexpected trailing");
-      g_clear_error (&err);
-      g_free (copy);
-      g_byte_array_unref (msgs[k]);
-    }
+    memcpy (copy, msgs[k]->data + GST_TILE_WIRE_HEADER_SIZE, n - 1);
+    fail_if (parse_payload (types[k], copy, n, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "1 unexpected trailing");
+    g_clear_error (&err);
+    g_free (copy);
+    g_byte_array_unref (msgs[k]);
   }
-
-  g_free (refuse);
-  g_byte_array_unref (msg);
 }
 
 GST_END_TEST;
@@ -1538,9 +1542,8 @@ static Suite *
 tilewire_suite (void)
 {
   Suite *s = suite_create ("tilewire");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = test_suite_add_general (s, 0);
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_header);
   tcase_add_test (tc, test_small_messages);
   tcase_add_test (tc, test_stats);
