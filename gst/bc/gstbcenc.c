@@ -470,28 +470,30 @@ gst_bc_enc_set_context (GstElement * element, GstContext * context)
   GST_ELEMENT_CLASS (gst_bc_enc_parent_class)->set_context (element, context);
 }
 
+/* The GL context queries of either pad: TRUE when answered */
 static gboolean
-gst_bc_enc_sink_query (GstVideoEncoder * encoder, GstQuery * query)
+gst_bc_enc_gl_query (GstVideoEncoder * encoder, GstQuery * query)
 {
   GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (GST_BC_ENC
       (encoder));
 
-  if (gst_bc_enc_gl_handle_query (priv->gl, query))
-    return TRUE;
-  return GST_VIDEO_ENCODER_CLASS (gst_bc_enc_parent_class)->sink_query
-      (encoder, query);
+  return gst_bc_enc_gl_handle_query (priv->gl, query);
+}
+
+static gboolean
+gst_bc_enc_sink_query (GstVideoEncoder * encoder, GstQuery * query)
+{
+  return gst_bc_enc_gl_query (encoder, query) ||
+      GST_VIDEO_ENCODER_CLASS (gst_bc_enc_parent_class)->sink_query (encoder,
+      query);
 }
 
 static gboolean
 gst_bc_enc_src_query (GstVideoEncoder * encoder, GstQuery * query)
 {
-  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (GST_BC_ENC
-      (encoder));
-
-  if (gst_bc_enc_gl_handle_query (priv->gl, query))
-    return TRUE;
-  return GST_VIDEO_ENCODER_CLASS (gst_bc_enc_parent_class)->src_query
-      (encoder, query);
+  return gst_bc_enc_gl_query (encoder, query) ||
+      GST_VIDEO_ENCODER_CLASS (gst_bc_enc_parent_class)->src_query (encoder,
+      query);
 }
 
 /* GLMemory is offered only when the GL context can run the encoder */

@@ -12,8 +12,7 @@
  *   messages, wait for EOS, pull samples, stop it; run_child () and
  *   test_child_main () for tests in a child process;
  * - the statistics (a GstStructure property) of elements;
- * - GL test logging, and the check that docs/elements.md describes an
- *   element.
+ * - GL test logging.
  * Everything is static inline: a test uses what it needs. The pipeline
  * helpers wait PULL_TIMEOUT, 10 s unless the test defines it before
  * including this header. */
@@ -781,51 +780,5 @@ test_debug_gl_errors (const gchar * category)
   gst_debug_set_threshold_for_name (category, GST_LEVEL_DEBUG);
 }
 
-/* docs/elements.md must describe @factory_name and every property it adds */
-static inline void
-check_documented (const gchar * factory_name)
-{
-  GstElementFactory *factory = gst_element_factory_find (factory_name);
-  GstElement *element;
-  GParamSpec **props;
-  gchar *doc = NULL, *needle, *path;
-  guint i, n_props, n_own = 0;
-
-  path = g_build_filename (GST_BC_SOURCE_ROOT, "docs", "elements.md", NULL);
-
-  fail_unless (factory != NULL);
-  fail_unless (g_file_get_contents (path, &doc, NULL, NULL), "cannot read %s",
-      path);
-  needle = g_strdup_printf ("## %s", factory_name);
-  fail_unless (strstr (doc, needle) != NULL, "no section for %s", factory_name);
-  g_free (needle);
-  fail_unless (strstr (doc, gst_element_factory_get_metadata (factory,
-              GST_ELEMENT_METADATA_LONGNAME)) != NULL, "long name of %s "
-      "not in the docs", factory_name);
-
-  element = gst_element_factory_create (factory, NULL);
-  props = g_object_class_list_properties (G_OBJECT_GET_CLASS (element),
-      &n_props);
-  for (i = 0; i < n_props; i++) {
-    const gchar *type_name = g_type_name (props[i]->owner_type);
-
-    /* ours, not GstObject's or the codec base classes' */
-    if (!g_str_has_prefix (type_name, "GstBc")
-        && !g_str_has_prefix (type_name, "GstTile")
-        && !g_str_has_prefix (type_name, "GstGLBc"))
-      continue;
-    n_own++;
-    needle = g_strdup_printf ("| `%s` |", props[i]->name);
-    fail_unless (strstr (doc, needle) != NULL, "property %s of %s is not in "
-        "the table of %s", props[i]->name, factory_name, path);
-    g_free (needle);
-  }
-  fail_unless (n_own > 0);
-  g_free (props);
-  gst_object_unref (element);
-  gst_object_unref (factory);
-  g_free (path);
-  g_free (doc);
-}
 
 #endif /* __GST_BC_TEST_H__ */

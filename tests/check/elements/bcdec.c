@@ -555,13 +555,6 @@ GST_START_TEST (test_pipeline)
 
 GST_END_TEST;
 
-GST_START_TEST (test_documented)
-{
-  check_documented ("bcdec");
-}
-
-GST_END_TEST;
-
 static Suite *
 bcdec_suite (void)
 {
@@ -578,7 +571,6 @@ bcdec_suite (void)
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_invalid_caps);
   tcase_add_test (tc, test_pipeline);
-  tcase_add_test (tc, test_documented);
 
   return s;
 }

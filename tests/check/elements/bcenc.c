@@ -892,14 +892,6 @@ GST_START_TEST (test_pipeline_not_negotiated)
 
 GST_END_TEST;
 
-GST_START_TEST (test_documented)
-{
-  check_documented ("bc1enc");
-  check_documented ("bc3enc");
-}
-
-GST_END_TEST;
-
 /* ---- bc4enc, bc5enc, bc7enc -------------------------------------------- */
 
 /* A raw buffer of @format (any format gst_bc_encode_layout_from_video_format
@@ -1131,15 +1123,6 @@ GST_START_TEST (test_bc457_unsupported_caps)
 
 GST_END_TEST;
 
-GST_START_TEST (test_bc457_documented)
-{
-  check_documented ("bc4enc");
-  check_documented ("bc5enc");
-  check_documented ("bc7enc");
-}
-
-GST_END_TEST;
-
 static Suite *
 bcenc_suite (void)
 {
@@ -1162,12 +1145,10 @@ bcenc_suite (void)
   tcase_add_test (tc, test_unsupported_caps);
   tcase_add_test (tc, test_downstream_refuses_format);
   tcase_add_test (tc, test_pipeline_not_negotiated);
-  tcase_add_test (tc, test_documented);
   tcase_add_test (tc, test_bc457_bytes_match_library);
   tcase_add_test (tc, test_bc457_threads_identical);
   tcase_add_test (tc, test_bc457_decode_pipeline);
   tcase_add_test (tc, test_bc457_unsupported_caps);
-  tcase_add_test (tc, test_bc457_documented);
 
   return s;
 }

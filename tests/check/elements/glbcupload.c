@@ -1052,13 +1052,6 @@ GST_START_TEST (test_gles)
 
 GST_END_TEST;
 
-GST_START_TEST (test_documented)
-{
-  check_documented ("glbcupload");
-}
-
-GST_END_TEST;
-
 /* ---------------------------------------------------------------------- */
 
 static Suite *
@@ -1084,7 +1077,6 @@ glbcupload_suite (void)
   tcase_add_test (tc, test_missing_buffer_storage);
   tcase_add_test (tc, test_missing_s3tc);
   tcase_add_test (tc, test_gles);
-  tcase_add_test (tc, test_documented);
   return s;
 }
 
