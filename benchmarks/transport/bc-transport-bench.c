@@ -70,8 +70,10 @@
  * stale), the frame number is the highest stamp not above the frames
  * pushed, and the time the one noted at the push. Frames are delivered in
  * order, so a frame counts as done (for the window) once it or a newer one
- * is delivered, and --tail unmeasured frames follow the measured ones (an
- * incomplete frame is completed when a newer one starts). The ring has two
+ * is delivered, and --tail unmeasured frames follow the measured ones
+ * (rtpvrawdepay completes an incomplete frame only when a newer one starts;
+ * tilesrc when its timer, started by its own first datagram, fires). The
+ * ring has two
  * more blocks, each reused only once the sender has released its buffer.
  * A frame tilesink drops whole (max-in-flight, or over UDP the receiver's
  * window: its QoS message names the PTS) is done too, and counted in
@@ -170,7 +172,7 @@ static GOptionEntry entries[] = {
   {"tail", 0, 0, G_OPTION_ARG_INT, &opt_tail,
       "UDP transports: frames pushed after the measured ones, not "
         "measured, so that the last measured frame is not the newest one "
-        "(a receiver completes an incomplete frame when a newer one "
+        "(rtpvrawdepay completes an incomplete frame only when a newer one "
         "starts) (default 2)", "N"},
   {"format", 'f', 0, G_OPTION_ARG_STRING, &opt_format,
       "BC1 (video/x-bc) or RGB (video/x-raw) (default BC1)", "FORMAT"},

@@ -64,7 +64,7 @@ typedef struct
   guint n_got;
   gint64 first_ns;              /* monotonic, first datagram */
   gint64 last_ns;               /* monotonic, last datagram filed */
-  gint64 deadline;              /* monotonic ns, 0 = no timer running */
+  gint64 deadline;              /* monotonic ns: UDP, pushed with gaps then */
   guint32 tile_copied[GST_TILE_WIRE_MAX_UNITS];   /* datagrams in place */
 } GstTileReceiverSlot;
 
@@ -187,7 +187,7 @@ void gst_tile_receiver_send_ack (GstTileReceiver * self,
     const GstTileWireAck * ack);
 G_GNUC_INTERNAL
 gboolean gst_tile_receiver_take_partial_locked (GstTileReceiver * self,
-    GstTileReceiverSlot * slot, GstMapInfo * map);
+    GstTileReceiverSlot * slot, gboolean by_timer, GstMapInfo * map);
 G_GNUC_INTERNAL
 void gst_tile_receiver_conceal (GstBuffer * buf, GstMapInfo * map,
     GstBuffer * last);

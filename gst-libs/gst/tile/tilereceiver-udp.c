@@ -55,33 +55,20 @@ typedef struct
   guint len;
 } UdpCopy;
 
-/* Every frame in assembly but the newest runs a timer: a newer frame has
- * started (units are not in lockstep, so the newer one may have been
- * allocated first). Lock held. */
-static void
-udp_start_timers_locked (GstTileReceiver * self)
+/* How long a frame may take from its first datagram on before it is
+ * pushed with its gaps: timer-factor x the average receive time (before the
+ * first frame was measured: a frame duration from the caps), and at least
+ * the adapted floor (the scheduling granularity of a busy machine). Lock
+ * held. */
+static gint64
+udp_timer_locked (GstTileReceiver * self)
 {
-  guint64 newest = 0;
-  gint64 avg;
-  guint i;
+  gint64 avg = self->avg_receive_ns;
 
-  for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++)
-    if (self->slots[i].state == SLOT_FILLING)
-      newest = MAX (newest, self->slots[i].frame);
-  /* before any frame was measured: a frame duration from the caps */
-  avg = self->avg_receive_ns;
   if (avg == 0)
     avg = GST_CLOCK_TIME_IS_VALID (self->duration) ? self->duration :
         UDP_FIRST_TIMER_NS;
-  for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
-    GstTileReceiverSlot *o = &self->slots[i];
-
-    if (o->state == SLOT_FILLING && o->frame < newest && o->deadline == 0)
-      /* at least the scheduling granularity of a busy machine */
-      o->deadline =
-          (gint64) gst_util_get_timestamp () + MAX (self->timer_floor_ns,
-          (gint64) (self->timer_factor * avg));
-  }
+  return MAX (self->timer_floor_ns, (gint64) (self->timer_factor * avg));
 }
 
 /* The receive time of a frame, whole or not (first to last datagram), for
@@ -135,8 +122,7 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 session,
     }
     if (!free_slot) {
       /* both slots hold older frames: wait until create() takes one (the
-       * oldest leaves when whole or when its timer, started by the newer
-       * frame, fires). Meanwhile our datagrams wait in the socket buffer;
+       * oldest leaves when whole or when its timer fires). Meanwhile our datagrams wait in the socket buffer;
        * the other units go on filling the older frames. */
       *full = TRUE;
       return NULL;
@@ -147,14 +133,16 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 session,
     slot->session = session;
     slot->n_got = 0;
     slot->writers = 0;
-    slot->deadline = 0;
     memset (slot->tile_copied, 0, sizeof (slot->tile_copied));
     slot->first_ns = slot->last_ns = (gint64) gst_util_get_timestamp ();
+    /* the timer runs from the frame's own first datagram: no frame waits
+     * for the next one to start (with the sender waiting for the window
+     * that this frame holds, that could be forever) */
+    slot->deadline = slot->first_ns + udp_timer_locked (self);
     slot->sender_ts = GST_CLOCK_TIME_NONE;
     memset (slot->got, 0, (total + 7) / 8);
     if (!gst_tile_receiver_fill_slot_locked (self, slot))
       return NULL;
-    udp_start_timers_locked (self);
     return slot;
   wait:
     g_cond_wait (&self->cond, &self->lock);
@@ -731,12 +719,13 @@ gst_tile_receiver_udp_unit (gpointer data)
   return NULL;
 }
 
-/* Turns an incomplete UDP frame into an output buffer: marks it corrupted
- * and lists the missing datagrams' byte ranges in a GstBcLossMeta. The
- * buffer stays mapped in @map for gst_tile_receiver_conceal(). Lock held. */
+/* Turns an incomplete UDP frame into an output buffer (@by_timer: its
+ * timer fired, else the units are gone): marks it corrupted and lists the
+ * missing datagrams' byte ranges in a GstBcLossMeta. The buffer stays
+ * mapped in @map for gst_tile_receiver_conceal(). Lock held. */
 gboolean
 gst_tile_receiver_take_partial_locked (GstTileReceiver * self,
-    GstTileReceiverSlot * slot, GstMapInfo * map)
+    GstTileReceiverSlot * slot, gboolean by_timer, GstMapInfo * map)
 {
   GstTileWireConfig *config = self->config;
   GstBcLossMeta *meta;
@@ -761,7 +750,7 @@ gst_tile_receiver_take_partial_locked (GstTileReceiver * self,
   udp_note_receive_time_locked (self, slot);
   self->packets_lost += missing;
   self->frames_partial++;
-  if (slot->deadline > 1) {
+  if (by_timer) {
     self->frames_timer++;
     self->timer_frame = slot->frame;
     self->have_timer_frame = TRUE;

@@ -685,12 +685,12 @@ next_frame_locked (GstTileReceiver * self, gboolean * partial,
   if (low && low->state == SLOT_COMPLETE)
     return low;
   if (low && low->writers == 0 && (self->units_running == 0 ||
-          low->deadline == 1 || (low->deadline > 1 &&
-              (gint64) gst_util_get_timestamp () >= low->deadline))) {
-    *partial = gst_tile_receiver_take_partial_locked (self, low, map);
+          (gint64) gst_util_get_timestamp () >= low->deadline)) {
+    *partial = gst_tile_receiver_take_partial_locked (self, low,
+        self->units_running > 0, map);
     return low;
   }
-  if (low && low->deadline > 1 && low->writers == 0) {
+  if (low && low->writers == 0) {
     /* (with writers, the last of them broadcasts: a timed wait on a
      * deadline already past would spin and starve them of the lock) */
     *wait_until = low->deadline;

@@ -348,7 +348,8 @@ send_datagrams (gint fd, const struct sockaddr_storage *to, socklen_t to_len,
 
 /* UDP: the unit's hello is answered, the receiver's window comes as an
  * ACK, whole frames leave at once, a frame with a lost datagram leaves on
- * its timer with the gap concealed and listed. */
+ * its timer with the gap concealed and listed, also when no frame follows
+ * it. */
 GST_START_TEST (test_udp_loss_concealed)
 {
   GByteArray *m = g_byte_array_new ();
@@ -425,9 +426,22 @@ GST_START_TEST (test_udp_loss_concealed)
   fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
   gst_buffer_unref (buf);
 
-  fail_unless_equals_uint64 (stat_u64 (rx, "frames-partial"), 1);
-  fail_unless_equals_uint64 (stat_u64 (rx, "packets-lost"), 1);
-  fail_unless_equals_uint64 (stat_u64 (rx, "packets-received"), 11);
+  /* frame 3 without its first datagram and nothing after it (a sender
+   * waiting for the window this frame holds): its timer runs from its own
+   * first datagram, it does not wait for a newer frame */
+  send_datagrams (udp, &unit, unit_len, 3, 0);
+  buf = expect_frame (rx, 3, 2003);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  loss = gst_buffer_get_bc_loss_meta (buf);
+  fail_unless (loss != NULL);
+  fail_unless_equals_int (loss->n_ranges, 1);
+  fail_unless_equals_uint64 (loss->ranges[0].offset, 0);
+  gst_buffer_unref (buf);
+
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-partial"), 2);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-timer"), 2);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-lost"), 2);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-received"), 14);
 
   gst_tile_receiver_stop (rx);
   gst_tile_receiver_free (rx);
