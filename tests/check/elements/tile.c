@@ -1549,6 +1549,46 @@ GST_START_TEST (test_udp_receiver_window)
 
 GST_END_TEST;
 
+/* Reads the control connection @ctl of a fake UDP sender: the receiver's
+ * window once its unit socket was up, then one ACK per frame pushed, in
+ * order, for frames 0 .. @n_frames - 1 (keep-alives and STATS may come in
+ * between) */
+static void
+expect_udp_acks (gint ctl, guint64 n_frames)
+{
+  GstTileWireHeader h;
+  guint8 b[GST_TILE_WIRE_HEADER_SIZE];
+  guint8 *pl = g_malloc (GST_TILE_WIRE_MAX_PAYLOAD);
+  guint64 next = 0;
+  gboolean window = FALSE;
+
+  while (next < n_frames) {
+    GstTileWireAck ack;
+
+    fail_unless_equals_int (read_some (ctl, b, GST_TILE_WIRE_HEADER_SIZE,
+            5000), GST_TILE_WIRE_HEADER_SIZE);
+    fail_unless_equals_int (gst_tile_wire_header_parse (b,
+            GST_TILE_WIRE_HEADER_SIZE, &h, NULL), GST_TILE_WIRE_PARSE_OK);
+    fail_unless_equals_int (read_some (ctl, pl, h.payload_len, 5000),
+        h.payload_len);
+    if (h.type != GST_TILE_WIRE_TYPE_ACK)
+      continue;                 /* KEEPALIVE, STATS */
+    fail_unless (gst_tile_wire_ack_parse (pl, h.payload_len, &ack, NULL));
+    fail_unless_equals_int (ack.generation, 3);
+    /* 2 frames at least (and plenty of 1 KiB frames in 16 MiB) */
+    fail_unless (ack.window > 2);
+    if (!window) {
+      fail_if (ack.has_frame);
+      window = TRUE;
+      continue;
+    }
+    fail_unless (ack.has_frame);
+    fail_unless_equals_uint64 (ack.frame, next);
+    next++;
+  }
+  g_free (pl);
+}
+
 GST_START_TEST (test_udp_loss_concealment)
 {
   struct sockaddr_in sa = { 0 };
@@ -1668,39 +1708,7 @@ GST_START_TEST (test_udp_loss_concealment)
     fail_unless_equals_uint64 (stat_u64 (src, "timer-floor-us"), 4000);
     gst_object_unref (src);
   }
-  {
-    /* the receiver's window once its unit socket was up, then one ACK per
-     * frame pushed, in order (keep-alives may come in between) */
-    guint8 *pl = g_malloc (GST_TILE_WIRE_MAX_PAYLOAD);
-    guint64 next = 0;
-    gboolean window = FALSE;
-
-    while (next < 3) {
-      GstTileWireAck ack;
-
-      fail_unless_equals_int (read_some (ctl, b, GST_TILE_WIRE_HEADER_SIZE,
-              5000), GST_TILE_WIRE_HEADER_SIZE);
-      fail_unless_equals_int (gst_tile_wire_header_parse (b,
-              GST_TILE_WIRE_HEADER_SIZE, &h, NULL), GST_TILE_WIRE_PARSE_OK);
-      fail_unless_equals_int (read_some (ctl, pl, h.payload_len, 5000),
-          h.payload_len);
-      if (h.type != GST_TILE_WIRE_TYPE_ACK)
-        continue;               /* KEEPALIVE, STATS */
-      fail_unless (gst_tile_wire_ack_parse (pl, h.payload_len, &ack, NULL));
-      fail_unless_equals_int (ack.generation, 3);
-      /* 2 frames at least (and plenty of 1 KiB frames in 16 MiB) */
-      fail_unless (ack.window > 2);
-      if (!window) {
-        fail_if (ack.has_frame);
-        window = TRUE;
-        continue;
-      }
-      fail_unless (ack.has_frame);
-      fail_unless_equals_uint64 (ack.frame, next);
-      next++;
-    }
-    g_free (pl);
-  }
+  expect_udp_acks (ctl, 3);
 
   /* EOS: the frame in assembly (3, half there) is pushed with its gaps */
   fake_udp_send_frame (ufd, (struct sockaddr *) &peer, plen, 3, 3, 0x20, 0xf0);

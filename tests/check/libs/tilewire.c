@@ -696,21 +696,23 @@ GST_START_TEST (test_config_tilings)
 
 GST_END_TEST;
 
-GST_START_TEST (test_config_invalid)
+/* The CONFIG of the invalid-config tests (7 rows of 64 bytes in 3 tiles:
+ * 192, 128, 128) in @good, and a copy to break in @c, reset by RESET () */
+static void
+config_invalid_setup (GstTileWireConfig ** good, GstTileWireConfig ** c)
 {
-  GstTileWireConfig *good = g_new0 (GstTileWireConfig, 1);
-  GstTileWireConfig *c = g_new0 (GstTileWireConfig, 1);
-  GstTileWireConfig *parsed = g_new0 (GstTileWireConfig, 1);
-  GByteArray *payload = g_byte_array_new ();
-  GError *err = NULL;
-  gchar *caps;
-  guint8 *copy;
-  gsize i;
-
-  /* 7 rows of 64 bytes in 3 tiles: 192, 128, 128 */
-  make_config (good, 7, 64, 3);
+  *good = g_new0 (GstTileWireConfig, 1);
+  *c = g_new0 (GstTileWireConfig, 1);
+  make_config (*good, 7, 64, 3);
+}
 
 #define RESET() memcpy (c, good, sizeof (*c))
+
+GST_START_TEST (test_config_invalid_fields)
+{
+  GstTileWireConfig *good, *c;
+
+  config_invalid_setup (&good, &c);
   RESET ();
   c->n_units = 0;
   config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "n_units is 0");
@@ -775,6 +777,17 @@ GST_START_TEST (test_config_invalid)
   c->row_bytes = 0;
   config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "row_bytes 0");
 
+  g_free (c);
+  g_free (good);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_config_invalid_tiles)
+{
+  GstTileWireConfig *good, *c;
+
+  config_invalid_setup (&good, &c);
   /* tiles: a gap, an overlap, not a row multiple, empty, too few bytes,
    * past the end */
   RESET ();
@@ -807,6 +820,24 @@ GST_START_TEST (test_config_invalid)
   config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
       "ends past frame_size");
 
+  g_free (c);
+  g_free (good);
+}
+
+GST_END_TEST;
+
+/* The caps of a CONFIG: empty, with a NUL, too long; every truncation */
+GST_START_TEST (test_config_invalid_caps)
+{
+  GstTileWireConfig *good, *c;
+  GstTileWireConfig *parsed = g_new0 (GstTileWireConfig, 1);
+  GByteArray *payload = g_byte_array_new ();
+  GError *err = NULL;
+  gchar *caps;
+  guint8 *copy;
+  gsize i;
+
+  config_invalid_setup (&good, &c);
   /* caps: empty */
   RESET ();
   c->caps[0] = '\0';
@@ -865,8 +896,6 @@ GST_START_TEST (test_config_invalid)
           &err));
   check_config_equal (good, parsed);
   g_free (copy);
-#undef RESET
-
   g_byte_array_unref (payload);
   g_free (parsed);
   g_free (c);
@@ -874,6 +903,8 @@ GST_START_TEST (test_config_invalid)
 }
 
 GST_END_TEST;
+
+#undef RESET
 
 /* Parses @len bytes at @payload as the payload of a HELLO, UNIT_HELLO or
  * REFUSE, as @type says */
@@ -1371,11 +1402,11 @@ feed_message (const guint8 * data, gsize len)
   g_free (copy);
 }
 
-GST_START_TEST (test_fuzz)
+/* The valid messages that test_fuzz mutates: every type, and datagram
+ * headers that pass gst_tile_wire_packet_check() on packet_config() */
+static GPtrArray *
+fuzz_valid_messages (void)
 {
-  const gchar *seed_env = g_getenv ("BCWIRE_FUZZ_SEED");
-  guint32 seed = seed_env ? g_ascii_strtoull (seed_env, NULL, 0) : 0x6273;
-  GRand *rand = g_rand_new_with_seed (seed);
   GPtrArray *valid = g_ptr_array_new_with_free_func ((GDestroyNotify)
       g_byte_array_unref);
   GstTileWireConfig *c = g_new0 (GstTileWireConfig, 1);
@@ -1383,12 +1414,7 @@ GST_START_TEST (test_fuzz)
   GstTileWireUnitHello uh = { 99, 1, 5 };
   GstStructure *s;
   GByteArray *msg;
-  guint8 buf[4096];
-  guint i, j;
 
-  GST_INFO ("fuzz seed %u (set BCWIRE_FUZZ_SEED to change it)", seed);
-
-  /* the valid messages to mutate */
   make_config (c, 270, 3840, 8);
   msg = g_byte_array_new ();
   fail_unless (gst_tile_wire_config_pack (c, msg, NULL));
@@ -1452,6 +1478,22 @@ GST_START_TEST (test_fuzz)
     gst_tile_wire_packet_header_write (msg->data, &ph);
     g_ptr_array_add (valid, msg);
   }
+
+  g_free (c);
+  return valid;
+}
+
+GST_START_TEST (test_fuzz)
+{
+  const gchar *seed_env = g_getenv ("BCWIRE_FUZZ_SEED");
+  guint32 seed = seed_env ? g_ascii_strtoull (seed_env, NULL, 0) : 0x6273;
+  GRand *rand = g_rand_new_with_seed (seed);
+  GPtrArray *valid = fuzz_valid_messages ();
+  GByteArray *msg;
+  guint8 buf[4096];
+  guint i, j;
+
+  GST_INFO ("fuzz seed %u (set BCWIRE_FUZZ_SEED to change it)", seed);
 
   /* random byte strings, mostly short, sometimes starting with a valid
    * magic so the later checks are reached */
@@ -1531,7 +1573,6 @@ GST_START_TEST (test_fuzz)
     g_byte_array_unref (msg);
   }
 
-  g_free (c);
   g_ptr_array_unref (valid);
   g_rand_free (rand);
 }
@@ -1549,7 +1590,9 @@ tilewire_suite (void)
   tcase_add_test (tc, test_stats);
   tcase_add_test (tc, test_refuse_invalid);
   tcase_add_test (tc, test_config_tilings);
-  tcase_add_test (tc, test_config_invalid);
+  tcase_add_test (tc, test_config_invalid_fields);
+  tcase_add_test (tc, test_config_invalid_tiles);
+  tcase_add_test (tc, test_config_invalid_caps);
   tcase_add_test (tc, test_truncated_payloads);
   tcase_add_test (tc, test_tile_header);
   tcase_add_test (tc, test_packet_header);
