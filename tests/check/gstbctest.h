@@ -538,16 +538,126 @@ test_pipe_stop (TestPipe * t)
   stop (t->pipeline);
 }
 
+/* One line per thread of gdb's "thread apply all bt": its name and the
+ * functions of its innermost frames, innermost first */
+static inline void
+test_print_stacks (const gchar * gdb_out)
+{
+  gchar **lines = g_strsplit (gdb_out, "\n", -1), **l;
+  GString *thread = NULL;
+  guint frames = 0;
+
+  for (l = lines; *l; l++) {
+    const gchar *t = *l, *name, *in;
+
+    if (g_str_has_prefix (t, "Thread ")) {
+      if (thread)
+        g_printerr ("hang: %s\n", thread->str);
+      name = strchr (t, '"');
+      thread = g_string_new (NULL);
+      g_string_append_len (thread, t, strcspn (t, " (") + 1);
+      g_string_append_len (thread, t + 7, strcspn (t + 7, " "));
+      if (name)
+        g_string_append_printf (thread, " %.*s:", (gint) strcspn (name + 1,
+                "\""), name + 1);
+      frames = 0;
+    } else if (thread && t[0] == '#' && frames++ < 16) {
+      const gchar *lib = strrchr (t, '/');
+      gsize len;
+
+      in = strstr (t, " in ");
+      t = in ? in + 4 : t + strcspn (t, " ") + strspn (t + strcspn (t, " "),
+          " ");
+      len = strcspn (t, " (");
+      /* no symbol: the library */
+      if (len == 0 && lib)
+        t = lib + 1, len = strcspn (lib + 1, " ");
+      g_string_append_printf (thread, " %s%.*s", frames > 1 ? "< " : "",
+          (gint) len, t);
+    }
+  }
+  if (thread) {
+    g_printerr ("hang: %s\n", thread->str);
+    g_string_free (thread, TRUE);
+  }
+  g_strfreev (lines);
+}
+
+/* A log function that shows warnings and errors only */
+static inline void
+test_log_warnings (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  if (level <= GST_LEVEL_WARNING)
+    gst_debug_log_default (category, level, file, function, line, object,
+        message, NULL);
+}
+
+/* Keeps the state changes, the sinks' prerolls and the encoders' frames of
+ * every thread in memory (GStreamer's ring buffer logger), for
+ * test_report_hang () to print. For tests that chase a rare hang; only
+ * when GST_DEBUG is not set. */
+static gboolean test_ring_log = FALSE;
+
+static inline void
+test_trace_states (void)
+{
+  if (g_getenv ("GST_DEBUG"))
+    return;
+  if (gst_debug_remove_log_function (gst_debug_log_default) > 0)
+    gst_debug_add_log_function (test_log_warnings, NULL, NULL);
+  gst_debug_add_ring_buffer_logger (32 * 1024, 600);
+  gst_debug_set_threshold_from_string ("GST_STATES:5,bin:5,basesink:5,"
+      "appsink:5,videoencoder:5,bcenc*:5,GST_EVENT:4", FALSE);
+  test_ring_log = TRUE;
+}
+
 /* Before a test fails because @element's pipeline stopped moving: says on
  * stderr what its bus holds (errors, warnings, EOS, without taking them off)
- * and the state of its elements, and, where gdb is installed, the stack of
- * every thread of this process, so that a rare hang leaves a trace in the
- * test log. */
+ * and the state of its elements, the last lines logged by every thread
+ * (after test_trace_states ()), and, where gdb is installed, the innermost
+ * functions of every thread of this process, so that a rare hang leaves a
+ * trace in the last lines of the test log. */
 static inline void
 test_report_hang (GstElement * element)
 {
   GstObject *top = gst_object_ref (GST_OBJECT (element)), *parent;
   gchar *gdb = g_find_program_in_path ("gdb");
+
+  if (test_ring_log) {
+    gchar **logs = gst_debug_ring_buffer_logger_get_logs (), **t;
+
+    for (t = logs; t && *t; t++) {
+      gchar **lines = g_strsplit (*t, "\n", -1);
+      guint n = g_strv_length (lines), k;
+
+      g_printerr ("hang: --- a thread's last log lines\n");
+      for (k = n > 7 ? n - 7 : 0; k < n; k++)
+        if (lines[k][0])
+          g_printerr ("hang: %.220s\n", lines[k]);
+      g_strfreev (lines);
+    }
+    g_strfreev (logs);
+  }
+  if (gdb) {
+    gchar *pid = g_strdup_printf ("%d", (gint) getpid ());
+    gchar *argv[] = { gdb, (gchar *) "-batch", (gchar *) "-nx",
+      (gchar *) "-p", pid, (gchar *) "-ex", (gchar *) "thread apply all bt",
+      NULL
+    };
+    gchar *out = NULL;
+
+#ifdef PR_SET_PTRACER
+    prctl (PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+#endif
+    if (g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+            NULL, &out, NULL, NULL, NULL) && out)
+      test_print_stacks (out);
+    g_free (out);
+    g_free (pid);
+    g_free (gdb);
+  }
 
   while ((parent = gst_object_get_parent (top))) {
     gst_object_unref (top);
@@ -558,7 +668,11 @@ test_report_hang (GstElement * element)
     GstIterator *it = gst_bin_iterate_recurse (GST_BIN (top));
     GValue v = G_VALUE_INIT;
     GstMessage *msg;
+    GstState cur, pending;
 
+    gst_element_get_state (GST_ELEMENT (top), &cur, &pending, 0);
+    g_printerr ("hang: %s is %s (pending %s)\n", GST_OBJECT_NAME (top),
+        gst_element_state_get_name (cur), gst_element_state_get_name (pending));
     while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR |
                 GST_MESSAGE_WARNING | GST_MESSAGE_EOS))) {
       GError *err = NULL;
@@ -577,7 +691,6 @@ test_report_hang (GstElement * element)
     }
     while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
       GstElement *e = g_value_get_object (&v);
-      GstState cur, pending;
 
       gst_element_get_state (e, &cur, &pending, 0);
       g_printerr ("hang: %s is %s (pending %s)\n", GST_OBJECT_NAME (e),
@@ -590,25 +703,6 @@ test_report_hang (GstElement * element)
     gst_object_unref (bus);
   }
   gst_object_unref (top);
-
-  if (gdb) {
-    gchar *pid = g_strdup_printf ("%d", (gint) getpid ());
-    gchar *argv[] = { gdb, (gchar *) "-batch", (gchar *) "-nx",
-      (gchar *) "-p", pid, (gchar *) "-ex", (gchar *) "thread apply all bt",
-      NULL
-    };
-    gchar *out = NULL;
-
-#ifdef PR_SET_PTRACER
-    prctl (PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
-#endif
-    if (g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
-            NULL, &out, NULL, NULL, NULL))
-      g_printerr ("hang: the threads of process %s\n%s\n", pid, out);
-    g_free (out);
-    g_free (pid);
-    g_free (gdb);
-  }
 }
 
 /* The next sample of the appsink @appsink (its action signal: no
@@ -756,16 +850,6 @@ test_wait_connected (GstElement * tilesink)
 /* ---------------------------------------------------------------------- */
 /* logging, documentation                                                  */
 
-/* A log function that shows warnings and errors only */
-static inline void
-test_log_warnings (GstDebugCategory * category, GstDebugLevel level,
-    const gchar * file, const gchar * function, gint line, GObject * object,
-    GstDebugMessage * message, gpointer user_data)
-{
-  if (level <= GST_LEVEL_WARNING)
-    gst_debug_log_default (category, level, file, function, line, object,
-        message, NULL);
-}
 
 /* The GL elements check glGetError () when their debug category is at
  * DEBUG: raises @category to it and, unless GST_DEBUG is set, keeps the log

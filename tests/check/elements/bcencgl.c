@@ -1172,6 +1172,8 @@ main (int argc, char **argv)
   g_free (renderer);
 
   test_debug_gl_errors ("bcencgl");
+  /* a pipeline here stopped, rarely, in PAUSED with its sink prerolled */
+  test_trace_states ();
 
   return gst_check_run_suite (bcencgl_suite (), "bcencgl", __FILE__);
 }
