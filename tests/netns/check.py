@@ -55,6 +55,15 @@ def main():
     ap.add_argument('--tbf-dropped', default='')
     ap.add_argument('--tx-log', default='')
     ap.add_argument('--rx-log', default='')
+    ap.add_argument('--save-p50', default='',
+                    help='write the latency p50 (ns) to this file')
+    ap.add_argument('--ref-p50', default='',
+                    help='a file from --save-p50 of the loss-free run: the '
+                    'p50 must be at most max(3 x that, 5 ms)')
+    ap.add_argument('--max-rate', type=int, default=0,
+                    help='frames pushed faster than the path carries: the '
+                    'sender drops frames and the receive buffers overflow, '
+                    'but the stream must not stall')
     a = ap.parse_args()
 
     problems = []
@@ -102,7 +111,7 @@ def main():
         problems.append(f'{got} frames received, fewer than 90 % of the {sent} sent')
     if got > pushed:
         problems.append(f'{got} frames received, more than the {pushed} pushed')
-    if a.tbf == 0 and sent < 0.9 * pushed:
+    if a.tbf == 0 and not a.max_rate and sent < 0.9 * pushed:
         problems.append(f'the sender sent only {sent} of {pushed} frames '
                         f'(dropped {txs.get("frames-dropped")}, unsent '
                         f'{txs.get("frames-unsent")})')
@@ -137,6 +146,11 @@ def main():
             if not lo <= loss <= hi:
                 problems.append(f'loss {loss:.3%} by {basis} outside '
                                 f'[{lo:.2%}, {hi:.2%}] for a {a.drop} % drop rule')
+        elif a.max_rate:
+            notes.append(f'max rate: {loss:.3%} of the datagrams lost (the '
+                         f'receive buffers overflow), '
+                         f'{txs.get("frames-dropped")} frames dropped by the '
+                         f'sender for the receiver\'s window')
         elif a.tbf == 0 or a.paced:
             # Nothing may be lost on the way. Datagrams that arrived after
             # their frame's timer had pushed it (packets-late: the receiving
@@ -160,6 +174,32 @@ def main():
                          f'overload the 5 Gbit/s tbf')
     if a.protocol == 'udp' and loss is None:
         notes.append('no packet statistics and no loss meta: loss not checked')
+
+    # latency: a frame with lost datagrams must not wait for the next frame
+    p50 = rxs.get('latency-p50')
+    if a.save_p50:
+        if not p50:
+            problems.append('no latency-p50 in the receiver\'s stats')
+        else:
+            with open(a.save_p50, 'w') as f:
+                f.write(f'{p50}\n')
+    if a.ref_p50:
+        try:
+            with open(a.ref_p50) as f:
+                ref = int(f.read().strip())
+        except (OSError, ValueError) as e:
+            ref = None
+            problems.append(f'no loss-free latency to compare with ({e})')
+        if ref is not None:
+            bound = max(3 * ref, 5_000_000)
+            if not p50 or p50 > bound:
+                problems.append(f'latency p50 {(p50 or 0) / 1e6:.2f} ms, want '
+                                f'<= {bound / 1e6:.2f} ms (3 x the loss-free '
+                                f'{ref / 1e6:.2f} ms, at least 5 ms)')
+            else:
+                notes.append(f'latency p50 {p50 / 1e6:.2f} ms against '
+                             f'{ref / 1e6:.2f} ms without loss (bound '
+                             f'{bound / 1e6:.2f} ms)')
     return report(a, problems, notes, tx, rx, loss, basis)
 
 

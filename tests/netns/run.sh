@@ -21,6 +21,16 @@
 #   loss-5     the same, 5 % dropped
 #   tbf        2160p BC1 200 fps (6.6 Gbit/s) into a 5 Gbit/s tbf
 #   tbf-paced  the same with tilesink pacing-bitrate=4000000000
+#   lat-0      2160p BC1 30 fps (1 Gbit/s), no drop rule: the latency
+#              reference for lat-2
+#   lat-2      the same, 2 % dropped: every frame loses datagrams; its
+#              latency p50 must stay <= max(3 x lat-0's, 5 ms) (a frame's
+#              timer runs from its own first datagram, not from the next
+#              frame's)
+#   max-rate   2160p BC1, 2 units, frames pushed far faster than the path
+#              carries: the receive buffers overflow and the sender drops
+#              frames for the receiver's window, but the stream must not
+#              stall
 # The loss and tbf scenarios use protocol=udp, or the protocol given with
 # --protocol (--protocol tcp runs them all over TCP: the drop rule then
 # matches TCP, which retransmits; useful to prove the harness). A scenario
@@ -40,7 +50,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate ...]" >&2
   exit 2
 }
 
@@ -52,12 +62,14 @@ scenarios=()
 while [ $# -gt 0 ]; do
   case $1 in
     --protocol) [ $# -ge 2 ] || usage; lossproto=$2; shift 2 ;;
-    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced) scenarios+=("$1"); shift ;;
+    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate)
+      scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
 done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced)
+[ ${#scenarios[@]} -gt 0 ] ||
+  scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced lat-0 lat-2 max-rate)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -205,6 +217,8 @@ port=$(( 20000 + tag % 20000 ))
 segment=0
 results=()
 failed=0
+checkargs=()
+units=4
 
 reset_net () {
   ip netns exec "$ns_rx" nft flush ruleset
@@ -267,7 +281,7 @@ run_pair () {
   shift 9
   local txpid rxrc txrc i why nftd= tbfd=
   local common=(--port "$port" --protocol "$proto" --frames "$frames"
-                --fps "$fps" --width "$w" --height "$h" --units 4)
+                --fps "$fps" --width "$w" --height "$h" --units "$units")
 
   why=$(probe "$proto" "$@")
   case $? in
@@ -313,13 +327,21 @@ run_pair () {
     --tx "$work/$name.tx.json" --rx "$work/$name.rx.json" \
     --tx-rc "$txrc" --rx-rc "$rxrc" \
     --nft-dropped "${nftd:-}" --tbf-dropped "${tbfd:-}" \
-    --tx-log "$work/$name.tx.log" --rx-log "$work/$name.rx.log" >&2
+    --tx-log "$work/$name.tx.log" --rx-log "$work/$name.rx.log" \
+    "${checkargs[@]}" >&2
   if [ $? -eq 0 ]; then
     results+=("PASS $name")
   else
     results+=("FAIL $name")
     failed=1
   fi
+}
+
+# lat-0: the loss-free latency that lat-2 is held to
+lat_reference () {
+  checkargs=(--save-p50 "$work/lat-0.p50")
+  run_pair lat-0 "$lossproto" 0 0 1 150 30 3840 2160
+  checkargs=()
 }
 
 for s in "${scenarios[@]}"; do
@@ -331,7 +353,17 @@ for s in "${scenarios[@]}"; do
     tbf)       run_pair tbf "$lossproto" 0 1 0 400 200 3840 2160 ;;
     tbf-paced) run_pair tbf-paced "$lossproto" 0 1 0 400 200 3840 2160 \
                  --max-bitrate 4000000000 ;;
+    lat-0)     lat_reference ;;
+    lat-2)     [ -f "$work/lat-0.p50" ] || lat_reference
+               checkargs=(--ref-p50 "$work/lat-0.p50")
+               run_pair lat-2 "$lossproto" 2 0 1 150 30 3840 2160 ;;
+    max-rate)  checkargs=(--max-rate 1)
+               units=2
+               run_pair max-rate "$lossproto" 0 0 0 600 1000 3840 2160 \
+                 --packet-size 1408 ;;
   esac
+  checkargs=()
+  units=4
 done
 
 echo "netns: summary:" >&2

@@ -684,16 +684,21 @@ next_frame_locked (GstTileReceiver * self, gboolean * partial,
   }
   if (low && low->state == SLOT_COMPLETE)
     return low;
-  if (low && low->writers == 0 && (self->units_running == 0 ||
-          (gint64) gst_util_get_timestamp () >= low->deadline)) {
-    *partial = gst_tile_receiver_take_partial_locked (self, low,
-        self->units_running > 0, map);
-    return low;
-  }
   if (low && low->writers == 0) {
+    /* out of time: past its timer, and no datagram of it for the timer
+     * floor (a frame whose datagrams still come, on a link slower than
+     * measured so far, is not cut) */
+    gint64 now = (gint64) gst_util_get_timestamp ();
+    gint64 until = MAX (low->deadline, low->last_ns + self->timer_floor_ns);
+
+    if (self->units_running == 0 || now >= until) {
+      *partial = gst_tile_receiver_take_partial_locked (self, low,
+          self->units_running > 0, map);
+      return low;
+    }
     /* (with writers, the last of them broadcasts: a timed wait on a
      * deadline already past would spin and starve them of the lock) */
-    *wait_until = low->deadline;
+    *wait_until = until;
   }
   return NULL;
 }
