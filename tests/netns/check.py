@@ -64,6 +64,10 @@ def main():
                     help='frames pushed faster than the path carries: the '
                     'sender drops frames and the receive buffers overflow, '
                     'but the stream must not stall')
+    ap.add_argument('--slow-link', type=int, default=0,
+                    help='the bottleneck in bit/s, slower than the stream: '
+                    'report the latency against the wire time of a frame '
+                    '(p50 <= 2x, p99 <= 3x is the goal of issue 16)')
     a = ap.parse_args()
 
     problems = []
@@ -174,6 +178,20 @@ def main():
                          f'overload the 5 Gbit/s tbf')
     if a.protocol == 'udp' and loss is None:
         notes.append('no packet statistics and no loss meta: loss not checked')
+
+    if a.slow_link:
+        wire = rx.get('frame_size', 0) * 8 / a.slow_link * 1e9
+        p50, p99 = rxs.get('latency-p50', 0), rxs.get('latency-p99', 0)
+        notes.append(f'slow link: one frame takes {wire / 1e6:.1f} ms on the '
+                     f'wire; latency p50 {p50 / 1e6:.1f} ms = '
+                     f'{p50 / wire if wire else 0:.2f}x, p99 '
+                     f'{p99 / 1e6:.1f} ms = {p99 / wire if wire else 0:.2f}x')
+        # a guard against queueing in the host (before TCP_NOTSENT_LOWAT:
+        # p50 68x, growing), looser than the goal while that is open
+        if not wire or p50 > 4 * wire or p99 > 6 * wire:
+            problems.append(f'slow link: latency p50 {p50 / 1e6:.1f} ms / '
+                            f'p99 {p99 / 1e6:.1f} ms, want <= 4x / 6x the '
+                            f'wire time of a frame ({wire / 1e6:.1f} ms)')
 
     # latency: a frame with lost datagrams must not wait for the next frame
     p50 = rxs.get('latency-p50')

@@ -27,6 +27,10 @@
 #              latency p50 must stay <= max(3 x lat-0's, 5 ms) (a frame's
 #              timer runs from its own first datagram, not from the next
 #              frame's)
+#   slow-tcp   1080p BC1 60 fps (498 Mbit/s) over TCP into a 300 Mbit/s tbf
+#              (20 ms queue): the sender must drop frames rather than queue
+#              them; latency p50 / p99 within 4x / 6x the 27.6 ms a frame
+#              takes on that link (the goal is 2x / 3x)
 #   max-rate   2160p BC1, 2 units, frames pushed far faster than the path
 #              carries: the receive buffers overflow and the sender drops
 #              frames for the receiver's window, but the stream must not
@@ -50,7 +54,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|max-rate ...]" >&2
   exit 2
 }
 
@@ -62,14 +66,14 @@ scenarios=()
 while [ $# -gt 0 ]; do
   case $1 in
     --protocol) [ $# -ge 2 ] || usage; lossproto=$2; shift 2 ;;
-    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate)
+    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
 done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced lat-0 lat-2 max-rate)
+  scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced lat-0 lat-2 slow-tcp max-rate)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -219,6 +223,7 @@ results=()
 failed=0
 checkargs=()
 units=4
+tbf_spec="rate 5gbit burst ${BC_NETNS_TBF_BURST:-128kb} latency 2ms"
 
 reset_net () {
   ip netns exec "$ns_rx" nft flush ruleset
@@ -266,7 +271,7 @@ nft_dropped () {
 
 # a 5 Gbit/s bottleneck on the sender's veth
 add_tbf () {
-  tc -n "$ns_tx" qdisc add dev veth-tx root tbf rate 5gbit burst ${BC_NETNS_TBF_BURST:-128kb} latency 2ms 2>"$work/tbf.err" ||
+  tc -n "$ns_tx" qdisc add dev veth-tx root tbf $tbf_spec 2>"$work/tbf.err" ||
     skip "no tbf qdisc: $(cat "$work/tbf.err")"
 }
 
@@ -297,7 +302,7 @@ run_pair () {
   set_segment "$seg"
   [ "$drop" -gt 0 ] && add_drop "$drop" "$proto"
   [ "$tbf" = 1 ] && add_tbf
-  echo "netns: --- $name: $proto, ${w}x$h BC1 at $fps fps, $frames frames, drop $drop %$([ "$tbf" = 1 ] && echo ', 5 Gbit/s tbf')$([ "$segment" = 1 ] && echo ', segmented on the veth')${*:+, $*}" >&2
+  echo "netns: --- $name: $proto, ${w}x$h BC1 at $fps fps, $frames frames, drop $drop %$([ "$tbf" = 1 ] && echo ", tbf $tbf_spec")$([ "$segment" = 1 ] && echo ', segmented on the veth')${*:+, $*}" >&2
 
   timeout 60 ip netns exec "$ns_tx" "$checker" --send --address "$addr_tx" \
     "${common[@]}" --wait 20 --timeout 40 "$@" \
@@ -357,6 +362,9 @@ for s in "${scenarios[@]}"; do
     lat-2)     [ -f "$work/lat-0.p50" ] || lat_reference
                checkargs=(--ref-p50 "$work/lat-0.p50")
                run_pair lat-2 "$lossproto" 2 0 1 150 30 3840 2160 ;;
+    slow-tcp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
+               checkargs=(--slow-link 300000000)
+               run_pair slow-tcp tcp 0 1 0 300 60 1920 1080 ;;
     max-rate)  checkargs=(--max-rate 1)
                units=2
                run_pair max-rate "$lossproto" 0 0 0 600 1000 3840 2160 \
@@ -364,6 +372,7 @@ for s in "${scenarios[@]}"; do
   esac
   checkargs=()
   units=4
+  tbf_spec="rate 5gbit burst ${BC_NETNS_TBF_BURST:-128kb} latency 2ms"
 done
 
 echo "netns: summary:" >&2

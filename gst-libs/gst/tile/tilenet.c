@@ -215,6 +215,25 @@ gst_tile_net_set_nodelay (gint fd)
   setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof (one));
 }
 
+/**
+ * gst_tile_net_set_unsent_limit:
+ * @fd: a connected TCP socket
+ * @bytes: unsent bytes at which the socket stops being writable
+ *
+ * TCP_NOTSENT_LOWAT: send() blocks, and poll() does not report the socket
+ * writable, while @bytes or more of what was written have not been
+ * transmitted yet. Keeps the queue in the host short whatever the send
+ * buffer size (bytes in flight on the network are not counted).
+ *
+ * Returns: %FALSE when the kernel refused it
+ */
+gboolean
+gst_tile_net_set_unsent_limit (gint fd, guint bytes)
+{
+  return setsockopt (fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &bytes,
+      sizeof (bytes)) == 0;
+}
+
 /* Asks for @size bytes of send or receive buffer and returns what the kernel
  * granted, as getsockopt() reports it (Linux reports twice the payload
  * bytes it accounts for; we report its number unchanged). When the normal

@@ -44,6 +44,9 @@ GST_TILE_API
 gint     gst_tile_net_set_buffer_size (gint fd, gboolean send, gint size);
 
 GST_TILE_API
+gboolean gst_tile_net_set_unsent_limit (gint fd, guint bytes);
+
+GST_TILE_API
 gint     gst_tile_net_udp_bind (const struct sockaddr *addr, guint addrlen,
                                 GError ** error);
 

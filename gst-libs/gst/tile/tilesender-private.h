@@ -23,6 +23,8 @@ GST_DEBUG_CATEGORY_EXTERN (gst_tile_sender_debug);
 
 #define KEEPALIVE_INTERVAL_MS 1000
 #define DRAIN_TIMEOUT_US (5 * G_USEC_PER_SEC)
+/* the least unsent limit of a TCP unit (a quarter tile otherwise) */
+#define GST_TILE_SENDER_MIN_UNSENT (16 * 1024)
 /* protocol=udp: how long the oldest frame not acknowledged may wait before
  * the receiver's window is taken as open */
 #define ACK_STALL_US (G_USEC_PER_SEC)

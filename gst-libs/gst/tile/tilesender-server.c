@@ -219,6 +219,13 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, msg);
   } else {
     note_send_buffer (self, fd);
+    /* a unit's frame counts as sent once at most a quarter of its tile is
+     * left in the host (see unit_send_tile ()) */
+    if (!gst_tile_net_set_unsent_limit (fd,
+            MAX (self->config.tiles[uh.unit].size / 4,
+                GST_TILE_SENDER_MIN_UNSENT)))
+      GST_DEBUG_OBJECT (self->log_object, "unit %u: no TCP_NOTSENT_LOWAT",
+          uh.unit);
     self->units[uh.unit].fd = fd;
     self->n_connected++;
     GST_DEBUG_OBJECT (self->log_object, "unit %u connected (%u/%u)", uh.unit,

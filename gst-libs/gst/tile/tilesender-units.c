@@ -122,10 +122,16 @@ unit_send_tile (GstTileSenderUnit * u, GstTileSenderUdpScratch * sc, gint fd,
   th.size = tile->size;
   th.flags = 0;
   gst_tile_wire_tile_header_write (hdr, &th);
-  /* MSG_MORE: the header leaves in the same segment as the tile start */
+  /* MSG_MORE: the header leaves in the same segment as the tile start;
+   * then the tile counts as sent once the socket is writable again, that
+   * is once at most a quarter of it is left in the host (its unsent limit,
+   * TCP_NOTSENT_LOWAT): on a link slower than the stream the frames wait
+   * in the sender, where tilesink drops the ones it cannot send, not for
+   * seconds in a 16 MiB send buffer */
   return gst_tile_net_write_more (fd, hdr, sizeof (hdr), err) &&
       gst_tile_net_write_all (fd, frame->map.data + tile->offset,
-      tile->size, g_atomic_int_get (&self->settings.chunk_size), err);
+      tile->size, g_atomic_int_get (&self->settings.chunk_size), err) &&
+      gst_tile_net_wait (fd, TRUE, -1, err);
 }
 
 /* Counts what a unit sent and settles the frame and the connection after
