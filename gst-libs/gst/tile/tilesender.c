@@ -473,8 +473,7 @@ admit_locked (GstTileSender * self)
     /* UDP has no back-pressure of its own: beyond the receiver's window
      * its socket buffers would overflow and every frame come out with
      * gaps, so whole frames are dropped here instead. (Acknowledgements
-     * that stop for ACK_STALL_US, whole frames lost say, open the window:
-     * the receiver completes a frame only once a newer one arrives.) */
+     * that stop for ACK_STALL_US, the ACK lost say, open the window.) */
     self->frames_dropped++;
     self->frames_window++;
     GST_DEBUG_OBJECT (self->log_object,
