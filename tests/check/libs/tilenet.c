@@ -19,6 +19,7 @@
 #include <gst/tile/tilenet.h>
 
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -134,6 +135,80 @@ GST_START_TEST (test_listen_connect)
           &err) < 0);
   fail_unless (strstr (err->message, "no-such-host.invalid") != NULL);
   g_clear_error (&err);
+}
+
+GST_END_TEST;
+
+/* Writes to @fd without blocking until the socket takes no more; returns
+ * the bytes written */
+static gsize
+fill_socket (gint fd)
+{
+  static guint8 block[16384];
+  gsize total = 0;
+  gssize n;
+
+  while ((n = send (fd, block, sizeof (block), MSG_DONTWAIT | MSG_NOSIGNAL))
+      > 0)
+    total += n;
+  return total;
+}
+
+/* Reads what @fd has without blocking */
+static void
+drain_socket (gint fd)
+{
+  guint8 buf[65536];
+
+  while (recv (fd, buf, sizeof (buf), MSG_DONTWAIT) > 0);
+}
+
+/* With an unsent limit, a sender whose peer does not read stops being
+ * writable once that much is queued unsent, long before its send buffer is
+ * full, and is writable again once the peer reads */
+GST_START_TEST (test_unsent_limit)
+{
+  GError *err = NULL;
+  guint port = 0;
+  gint lfd, rx[2], tx[2], i, limit = 0;
+  gsize written[2];
+  socklen_t len = sizeof (limit);
+
+  lfd = gst_tile_net_listen ("127.0.0.1", 0, &port, &err);
+  fail_unless (lfd >= 0, "%s", err ? err->message : "");
+  for (i = 0; i < 2; i++) {
+    /* receivers with small buffers that do not read */
+    rx[i] = gst_tile_net_connect ("127.0.0.1", port, 1000, 65536, NULL, &err);
+    fail_unless (rx[i] >= 0, "%s", err ? err->message : "");
+    tx[i] = gst_tile_net_accept (lfd, &err);
+    fail_unless (tx[i] >= 0, "%s", err ? err->message : "");
+    gst_tile_net_set_buffer_size (tx[i], TRUE, 4 << 20);
+  }
+  fail_unless (gst_tile_net_set_unsent_limit (tx[1], 65536));
+  fail_unless (getsockopt (tx[1], IPPROTO_TCP, TCP_NOTSENT_LOWAT, &limit,
+          &len) == 0);
+  fail_unless_equals_int (limit, 65536);
+
+  for (i = 0; i < 2; i++)
+    written[i] = fill_socket (tx[i]);
+  GST_INFO ("written without a limit %" G_GSIZE_FORMAT ", with a 64 KiB "
+      "limit %" G_GSIZE_FORMAT, written[0], written[1]);
+  /* the send buffer (4 MiB asked) against the limit plus the peer's
+   * window */
+  fail_unless (written[0] > 2 * written[1], "%" G_GSIZE_FORMAT " vs %"
+      G_GSIZE_FORMAT, written[0], written[1]);
+  fail_if (gst_tile_net_wait (tx[1], TRUE, 100, NULL));
+
+  /* the peer reads: writable again */
+  for (i = 0; i < 100 && !gst_tile_net_wait (tx[1], TRUE, 10, NULL); i++)
+    drain_socket (rx[1]);
+  fail_unless (gst_tile_net_wait (tx[1], TRUE, 0, NULL));
+
+  for (i = 0; i < 2; i++) {
+    gst_tile_net_close (&tx[i]);
+    gst_tile_net_close (&rx[i]);
+  }
+  gst_tile_net_close (&lfd);
 }
 
 GST_END_TEST;
@@ -275,6 +350,7 @@ tilenet_suite (void)
   tcase_add_test (tc, test_messages_over_a_socket);
   tcase_add_test (tc, test_chunked_write);
   tcase_add_test (tc, test_listen_connect);
+  tcase_add_test (tc, test_unsent_limit);
   tcase_add_test (tc, test_stream_reads_and_writes);
   tcase_add_test (tc, test_udp_batches);
   return s;
