@@ -47,6 +47,10 @@ GST_TILE_API
 gboolean gst_tile_net_set_unsent_limit (gint fd, guint bytes);
 
 GST_TILE_API
+gboolean gst_tile_net_tcp_state (gint fd, guint64 * delivery_rate,
+                                 guint64 * unsent, guint * rtt_us);
+
+GST_TILE_API
 gint     gst_tile_net_udp_bind (const struct sockaddr *addr, guint addrlen,
                                 GError ** error);
 

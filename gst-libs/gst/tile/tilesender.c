@@ -628,6 +628,32 @@ take_unit_arrays (GstTileSender * self, GstStructure * s)
   gst_structure_take_value (s, "unit-busy-ms", &busy);
 }
 
+/* TCP: what the kernel says of the data connections, summed over the
+ * units: the rate they deliver at (what the link carries now) and the
+ * bytes written but not transmitted. Lock held. */
+static void
+set_tcp_state_locked (GstTileSender * self, GstStructure * s)
+{
+  guint64 rate = 0, unsent = 0, r, u;
+  guint i, rtt, max_rtt = 0, n = 0;
+
+  if (self->settings.protocol != GST_TILE_WIRE_PROTOCOL_TCP)
+    return;
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
+    if (self->units[i].fd < 0
+        || !gst_tile_net_tcp_state (self->units[i].fd, &r, &u, &rtt))
+      continue;
+    rate += r;
+    unsent += u;
+    max_rtt = MAX (max_rtt, rtt);
+    n++;
+  }
+  if (n > 0)
+    gst_structure_set (s, "delivery-rate", G_TYPE_UINT64, rate,
+        "unsent-bytes", G_TYPE_UINT64, unsent, "rtt-us", G_TYPE_UINT,
+        max_rtt, NULL);
+}
+
 /**
  * gst_tile_sender_get_stats:
  * @sender: a #GstTileSender
@@ -669,6 +695,7 @@ gst_tile_sender_get_stats (GstTileSender * sender)
       "send-buffer-size", G_TYPE_INT, self->settings.send_buffer_size,
       "send-buffer-granted", G_TYPE_INT, self->granted_send_buffer, NULL);
   take_unit_arrays (self, s);
+  set_tcp_state_locked (self, s);
   if (self->receiver_stats)
     gst_structure_set (s, "receiver", GST_TYPE_STRUCTURE,
         self->receiver_stats, NULL);

@@ -165,7 +165,8 @@ drain_socket (gint fd)
 
 /* With an unsent limit, a sender whose peer does not read stops being
  * writable once that much is queued unsent, long before its send buffer is
- * full, and is writable again once the peer reads */
+ * full, and is writable again once the peer reads; TCP_INFO tells the
+ * unsent bytes and the delivery rate */
 GST_START_TEST (test_unsent_limit)
 {
   GError *err = NULL;
@@ -173,6 +174,8 @@ GST_START_TEST (test_unsent_limit)
   gint lfd, rx[2], tx[2], i, limit = 0;
   gsize written[2];
   socklen_t len = sizeof (limit);
+  guint64 rate, unsent;
+  guint rtt;
 
   lfd = gst_tile_net_listen ("127.0.0.1", 0, &port, &err);
   fail_unless (lfd >= 0, "%s", err ? err->message : "");
@@ -198,11 +201,19 @@ GST_START_TEST (test_unsent_limit)
   fail_unless (written[0] > 2 * written[1], "%" G_GSIZE_FORMAT " vs %"
       G_GSIZE_FORMAT, written[0], written[1]);
   fail_if (gst_tile_net_wait (tx[1], TRUE, 100, NULL));
+  /* what TCP_INFO says: at least the limit is left unsent */
+  fail_unless (gst_tile_net_tcp_state (tx[1], &rate, &unsent, &rtt));
+  fail_unless (unsent >= 65536, "%" G_GUINT64_FORMAT " bytes unsent", unsent);
 
-  /* the peer reads: writable again */
+  /* the peer reads: writable again, and a delivery rate measured */
   for (i = 0; i < 100 && !gst_tile_net_wait (tx[1], TRUE, 10, NULL); i++)
     drain_socket (rx[1]);
   fail_unless (gst_tile_net_wait (tx[1], TRUE, 0, NULL));
+  fail_unless (gst_tile_net_tcp_state (tx[1], &rate, &unsent, &rtt));
+  GST_INFO ("delivery rate %" G_GUINT64_FORMAT " bit/s, %" G_GUINT64_FORMAT
+      " bytes unsent, rtt %u us", rate, unsent, rtt);
+  fail_unless (rate > 0);
+  fail_unless (unsent < 65536);
 
   for (i = 0; i < 2; i++) {
     gst_tile_net_close (&tx[i]);

@@ -427,6 +427,10 @@ GST_START_TEST (test_tcp_session)
   fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped"), 0);
   fail_unless_equals_int (stat_uint (&tx, "clients"), 1);
   fail_unless_equals_int (stat_uint (&tx, "generation"), 1);
+  /* the kernel's view of the connected units: all sent and read */
+  fail_unless (stat_u64 (&tx, "delivery-rate") > 0);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "unsent-bytes"), 0);
+  fail_unless (stat_uint (&tx, "rtt-us") > 0);
 
   /* a caps change: the old generation's connections end, a new CONFIG */
   tx_set_caps (&tx, 32, 2);
