@@ -186,6 +186,17 @@ def main():
                      f'wire; latency p50 {p50 / 1e6:.1f} ms = '
                      f'{p50 / wire if wire else 0:.2f}x, p99 '
                      f'{p99 / 1e6:.1f} ms = {p99 / wire if wire else 0:.2f}x')
+        # tilesink's delivery-rate (TCP_INFO) in the middle of the run
+        est = tx.get('delivery_rate_mid', 0)
+        if a.protocol == 'tcp':
+            if not 0.5 * a.slow_link <= est <= 1.5 * a.slow_link:
+                problems.append(f'slow link: tilesink\'s delivery-rate '
+                                f'{est / 1e6:.0f} Mbit/s, not within 0.5-1.5x '
+                                f'the {a.slow_link / 1e6:.0f} Mbit/s link')
+            else:
+                notes.append(f'tilesink\'s delivery-rate {est / 1e6:.0f} '
+                             f'Mbit/s on the {a.slow_link / 1e6:.0f} Mbit/s '
+                             f'link')
         # a guard against queueing in the host (before TCP_NOTSENT_LOWAT:
         # p50 68x, growing), looser than the goal while that is open
         if not wire or p50 > 4 * wire or p99 > 6 * wire:

@@ -522,7 +522,7 @@ run_sender (void)
   gchar *error = NULL, *caps_str;
   gsize size;
   gint64 start, end, t0 = 0, t1 = 0, period;
-  guint64 late = 0, pushed = 0, k;
+  guint64 late = 0, pushed = 0, k, rate_mid = 0;
   gboolean connected = FALSE, eos = FALSE;
   int ret = 0;
 
@@ -607,6 +607,13 @@ run_sender (void)
       break;
     }
     pushed++;
+    if (k == (guint64) opt_frames * 3 / 4) {
+      /* well into the run: the rate the kernel measures (TCP) */
+      GstStructure *mid = get_stats (sink);
+
+      gst_structure_get_uint64 (mid, "delivery-rate", &rate_mid);
+      gst_structure_free (mid);
+    }
     if ((error = bus_error (bus, 0, NULL)))
       break;
   }
@@ -635,6 +642,7 @@ done:
   json_dbl (out, "offered_bps", opt_fps * size * 8);
   json_bool (out, "eos", eos);
   json_str (out, "error", error);
+  json_u64 (out, "delivery_rate_mid", rate_mid);
   json_key (out, "stats");
   json_structure (out, stats);
   g_string_append_c (out, '}');
