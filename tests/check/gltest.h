@@ -66,6 +66,35 @@ gl_test_pin_driver (void)
 #endif
 }
 
+/* One GL display for every pipeline of a test process. Each pipeline
+ * would make its own; with GST_GL_WINDOW=egl-device they all stand on the
+ * device's one EGLDisplay, and when one pipeline's display is finalized
+ * (eglTerminate) while the next pipeline makes its new context current,
+ * that fails, rarely ("Failed to activate the GL Context" from glupload,
+ * the sink then never leaves PAUSED). Applications share one display the
+ * same way, through a GstContext. gl_test_release_display () at the end of
+ * the test (a checked fixture) drops it before the leak check. */
+static GstGLDisplay *gl_test_display;
+
+static inline void
+gl_test_share_display (GstElement * pipeline)
+{
+  GstContext *context;
+
+  if (gl_test_display == NULL)
+    gl_test_display = gst_gl_display_new ();
+  context = gst_context_new (GST_GL_DISPLAY_CONTEXT_TYPE, TRUE);
+  gst_context_set_gl_display (context, gl_test_display);
+  gst_element_set_context (pipeline, context);
+  gst_context_unref (context);
+}
+
+static inline void
+gl_test_release_display (void)
+{
+  gst_clear_object (&gl_test_display);
+}
+
 static inline void
 gl_test_print_renderer (GstGLContext * context, gpointer data)
 {

@@ -210,6 +210,7 @@ gl_pipe_start (TestPipe * g, const gchar * enc, GstCaps * caps)
 
   test_pipe_launch (g, desc, "enc");
   g_free (desc);
+  gl_test_share_display (g->pipeline);
   g_object_set (g->src, "caps", caps, NULL);
   gst_caps_unref (caps);
   test_pipe_play (g);
@@ -788,6 +789,7 @@ GST_START_TEST (test_latency)
     GstQuery *q;
     gchar *path;
 
+    gl_test_share_display (p);
     play (p);
     fail_unless_equals_int (gst_element_get_state (p, NULL, NULL,
             PULL_TIMEOUT), GST_STATE_CHANGE_SUCCESS);
@@ -837,6 +839,7 @@ GST_START_TEST (test_full_gpu_pipeline)
       "t. ! queue ! appsink name=src sync=false", n, w, h, decode);
   p = launch (desc);
   g_free (desc);
+  gl_test_share_display (p);
   gl_sink = get (p, "gl");
   cpu_sink = get (p, "cpu");
   src_sink = get (p, "src");
@@ -1137,6 +1140,7 @@ bcencgl_suite (void)
   Suite *s = suite_create ("bcencgl");
   TCase *tc = test_suite_add_general (s, 600);
 
+  tcase_add_checked_fixture (tc, NULL, gl_test_release_display);
   tcase_add_test (tc, test_bc1_against_cpu);
   tcase_add_test (tc, test_bc3_against_cpu);
   tcase_add_test (tc, test_ycocg_bc3_against_cpu);

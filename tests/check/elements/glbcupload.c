@@ -187,6 +187,7 @@ compare_with_bcdec (const gchar * label, const gchar * enc, GstBcFormat format,
       "t. ! queue ! bcdec ! video/x-raw,format=RGBA ! appsink name=ref "
       "sync=false", caps, enc ? enc : "", enc ? " ! " : "");
   p = launch (desc);
+  gl_test_share_display (p);
   g_free (desc);
   g_free (caps);
   src = get (p, "src");
@@ -531,6 +532,7 @@ up_start (TestPipe * u, const gchar * props)
 
   test_pipe_launch (u, desc, "up");
   g_free (desc);
+  gl_test_share_display (u->pipeline);
   test_pipe_play (u);
 }
 
@@ -744,6 +746,7 @@ GST_START_TEST (test_wrong_size)
     gchar *want;
 
     p = launch (desc);
+    gl_test_share_display (p);
     src = get (p, "src");
     up = get (p, "up");
     play (p);
@@ -809,6 +812,7 @@ check_tiles (gboolean stepped)
       stepped ? "true" : "false");
   rx = launch (desc);
   g_free (desc);
+  gl_test_share_display (rx);
   tilesrc = get (rx, "src");
   up = get (rx, "up");
   sink = get (rx, "sink");
@@ -1060,7 +1064,7 @@ glbcupload_suite (void)
   Suite *s = suite_create ("glbcupload");
   TCase *tc = test_suite_add_general (s, 240);
 
-  tcase_add_checked_fixture (tc, gl_test_pin_driver, NULL);
+  tcase_add_checked_fixture (tc, gl_test_pin_driver, gl_test_release_display);
   tcase_add_test (tc, test_decode_bc1);
   tcase_add_test (tc, test_decode_bc3);
   tcase_add_test (tc, test_decode_ycocg_bc3);
