@@ -706,18 +706,40 @@ test_report_hang (GstElement * element)
 }
 
 /* The next sample of the appsink @appsink (its action signal: no
- * gstreamer-app library needed); fails after PULL_TIMEOUT */
+ * gstreamer-app library needed); fails after PULL_TIMEOUT, or at once when
+ * the pipeline posts an error (the sample would never come) */
 static inline GstSample *
 pull_sample (GstElement * appsink)
 {
+  GstElement *top = GST_ELEMENT (gst_object_get_parent (GST_OBJECT (appsink)));
+  GstBus *bus = top ? gst_element_get_bus (top) : NULL;
+  gint64 end = g_get_monotonic_time () + PULL_TIMEOUT / GST_USECOND;
   GstSample *s = NULL;
+  GstMessage *msg = NULL;
 
-  g_signal_emit_by_name (appsink, "try-pull-sample", (GstClockTime)
-      PULL_TIMEOUT, &s);
+  while (s == NULL && msg == NULL && g_get_monotonic_time () < end) {
+    g_signal_emit_by_name (appsink, "try-pull-sample", (GstClockTime)
+        (100 * GST_MSECOND), &s);
+    if (s == NULL && bus)
+      msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  }
+  if (msg) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    fail ("no sample from %s: error from %s: %s (%s)",
+        GST_OBJECT_NAME (appsink), GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)),
+        err->message, GST_STR_NULL (dbg));
+  }
   if (s == NULL)
     test_report_hang (appsink);
   fail_unless (s != NULL, "no sample from %s within %" GST_TIME_FORMAT,
       GST_OBJECT_NAME (appsink), GST_TIME_ARGS (PULL_TIMEOUT));
+  if (bus)
+    gst_object_unref (bus);
+  if (top)
+    gst_object_unref (top);
   return s;
 }
 
