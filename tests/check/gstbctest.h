@@ -614,11 +614,11 @@ test_trace_states (void)
 }
 
 /* Before a test fails because @element's pipeline stopped moving: says on
- * stderr what its bus holds (errors, warnings, EOS, without taking them off)
- * and the state of its elements, the last lines logged by every thread
- * (after test_trace_states ()), and, where gdb is installed, the innermost
- * functions of every thread of this process, so that a rare hang leaves a
- * trace in the last lines of the test log. */
+ * stderr the last lines logged by every thread (after test_trace_states ()),
+ * where gdb is installed the innermost functions of every thread of this
+ * process, then the pipeline's errors, warnings and EOS (taken off its bus:
+ * the test fails next) and its elements' states, so that a rare hang leaves
+ * a trace in the last lines of the test log. */
 static inline void
 test_report_hang (GstElement * element)
 {

@@ -37,12 +37,15 @@ gst_tile_net_tcp_state (gint fd, guint64 * delivery_rate, guint64 * unsent,
 {
   struct tcp_info ti;
   socklen_t len = sizeof (ti);
+  gsize need = offsetof (struct tcp_info, tcpi_delivery_rate) +
+      sizeof (ti.tcpi_delivery_rate);
 
   memset (&ti, 0, sizeof (ti));
-  if (getsockopt (fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
-      len < offsetof (struct tcp_info, tcpi_delivery_rate) +
-      sizeof (ti.tcpi_delivery_rate))
-      return FALSE;
+  if (getsockopt (fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
+    return FALSE;
+  /* a kernel older than the delivery rate (4.9) fills less */
+  if (len < need)
+    return FALSE;
   *delivery_rate = ti.tcpi_delivery_rate * 8;
   *unsent = ti.tcpi_notsent_bytes;
   *rtt_us = ti.tcpi_rtt;

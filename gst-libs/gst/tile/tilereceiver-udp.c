@@ -122,8 +122,9 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 session,
     }
     if (!free_slot) {
       /* both slots hold older frames: wait until create() takes one (the
-       * oldest leaves when whole or when its timer fires). Meanwhile our datagrams wait in the socket buffer;
-       * the other units go on filling the older frames. */
+       * oldest leaves when whole or when its timer fires). Meanwhile our
+       * datagrams wait in the socket buffer; the other units go on filling
+       * the older frames. */
       *full = TRUE;
       return NULL;
     }

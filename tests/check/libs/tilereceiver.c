@@ -346,6 +346,20 @@ send_datagrams (gint fd, const struct sockaddr_storage *to, socklen_t to_len,
   }
 }
 
+/* A frame pushed with one gap, at @offset: flagged corrupted, the gap
+ * listed in its loss meta (returned) */
+static GstBcLossMeta *
+expect_one_gap (GstBuffer * buf, guint64 offset)
+{
+  GstBcLossMeta *loss = gst_buffer_get_bc_loss_meta (buf);
+
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  fail_unless (loss != NULL);
+  fail_unless_equals_int (loss->n_ranges, 1);
+  fail_unless_equals_uint64 (loss->ranges[0].offset, offset);
+  return loss;
+}
+
 /* UDP: the unit's hello is answered, the receiver's window comes as an
  * ACK, whole frames leave at once, a frame with a lost datagram leaves on
  * its timer with the gap concealed and listed, also when no frame follows
@@ -407,11 +421,7 @@ GST_START_TEST (test_udp_loss_concealed)
   send_datagrams (udp, &unit, unit_len, 1, 2);
   send_datagrams (udp, &unit, unit_len, 2, G_MAXUINT);
   buf = expect_frame (rx, 1, 2001);
-  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
-  loss = gst_buffer_get_bc_loss_meta (buf);
-  fail_unless (loss != NULL);
-  fail_unless_equals_int (loss->n_ranges, 1);
-  fail_unless_equals_uint64 (loss->ranges[0].offset, 32);
+  loss = expect_one_gap (buf, 32);
   fail_unless_equals_uint64 (loss->ranges[0].size, 16);
   fill (expect, 1);
   {
@@ -431,11 +441,7 @@ GST_START_TEST (test_udp_loss_concealed)
    * first datagram, it does not wait for a newer frame */
   send_datagrams (udp, &unit, unit_len, 3, 0);
   buf = expect_frame (rx, 3, 2003);
-  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
-  loss = gst_buffer_get_bc_loss_meta (buf);
-  fail_unless (loss != NULL);
-  fail_unless_equals_int (loss->n_ranges, 1);
-  fail_unless_equals_uint64 (loss->ranges[0].offset, 0);
+  expect_one_gap (buf, 0);
   gst_buffer_unref (buf);
 
   fail_unless_equals_uint64 (stat_u64 (rx, "frames-partial"), 2);
