@@ -56,6 +56,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
 #define DEFAULT_PACKET_SIZE GST_TILE_SENDER_DEFAULT_PACKET_SIZE
 #define DEFAULT_GSO GST_TILE_GSO_AUTO
 #define DEFAULT_PACING_BITRATE GST_TILE_SENDER_DEFAULT_PACING_BITRATE
+#define DEFAULT_RATE_CONTROL TRUE
 
 enum
 {
@@ -74,6 +75,7 @@ enum
   PROP_PACKET_SIZE,
   PROP_GSO,
   PROP_PACING_BITRATE,
+  PROP_RATE_CONTROL,
 };
 
 struct _GstTileSink
@@ -208,9 +210,17 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
   g_object_class_install_property (gobject_class, PROP_PACING_BITRATE,
       g_param_spec_uint64 ("pacing-bitrate", "Pacing bitrate",
           "protocol=udp: pace the datagrams of all units together to at most "
-          "this many bits/s, headers included (0 = as fast as possible)", 0,
+          "this many bits/s, headers included (0 = no bound); with "
+          "rate-control the pace follows the path below this", 0,
           G_MAXUINT64, DEFAULT_PACING_BITRATE, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_RATE_CONTROL,
+      g_param_spec_boolean ("rate-control", "Rate control",
+          "protocol=udp: pace at the rate the path carries, found from the "
+          "receiver's feedback on every frame (delivery rate, loss, one-way "
+          "delay); off: pace at pacing-bitrate, or not at all",
+          DEFAULT_RATE_CONTROL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_set_static_metadata (element_class,
@@ -361,6 +371,11 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
       if (self->sender)
         gst_tile_sender_set_pacing_bitrate (self->sender, s->pacing_bitrate);
       break;
+    case PROP_RATE_CONTROL:
+      s->rate_control = g_value_get_boolean (value);
+      if (self->sender)
+        gst_tile_sender_set_rate_control (self->sender, s->rate_control);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -421,6 +436,9 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_PACING_BITRATE:
       g_value_set_uint64 (value, s->pacing_bitrate);
+      break;
+    case PROP_RATE_CONTROL:
+      g_value_set_boolean (value, s->rate_control);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

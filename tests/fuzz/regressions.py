@@ -15,6 +15,7 @@ import struct
 from pathlib import Path
 
 STATS = 7  # the parser byte of gst_tile_wire_stats_parse
+ACK = 10  # ... of gst_tile_wire_ack_parse
 
 
 def stats(text: str) -> bytes:
@@ -40,6 +41,9 @@ CASES = {
     "regress-stats-new-field-quark":
         stats("stats, frames-received=(int)1, tilewire-fuzz-new-name=(int)2"),
     "regress-stats-new-name-quark": stats("tilewire-fuzz-new-name, a=(int)1"),
+    # valid, for the mutations to start from: an ACK with feedback
+    "valid-ack": bytes([ACK]) + struct.pack(
+        ">IIIQIQq", 7, 4, 3, 1234, 700, 27600000, -5000000000),
     # valid, for the mutations to start from
     "valid-stats": stats('stats, frames-received=(guint64)7, '
                          'frames-received=(string)"a, b", '

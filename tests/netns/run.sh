@@ -31,6 +31,9 @@
 #              (20 ms queue): the sender must drop frames rather than queue
 #              them; latency p50 / p99 within 4x / 6x the 27.6 ms a frame
 #              takes on that link (the goal is 2x / 3x)
+#   slow-udp   the same over UDP with no rate set by hand: the rate
+#              control (rate-control, on by default) must find the link's
+#              rate, <= 5 % of the frames partial, the same latency guard
 #   max-rate   2160p BC1, 2 units, frames pushed far faster than the path
 #              carries: the receive buffers overflow and the sender drops
 #              frames for the receiver's window, but the stream must not
@@ -54,7 +57,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|max-rate ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|max-rate ...]" >&2
   exit 2
 }
 
@@ -66,14 +69,14 @@ scenarios=()
 while [ $# -gt 0 ]; do
   case $1 in
     --protocol) [ $# -ge 2 ] || usage; lossproto=$2; shift 2 ;;
-    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp)
+    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
 done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced lat-0 lat-2 slow-tcp max-rate)
+  scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp max-rate)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -365,6 +368,9 @@ for s in "${scenarios[@]}"; do
     slow-tcp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
                checkargs=(--slow-link 300000000)
                run_pair slow-tcp tcp 0 1 0 300 60 1920 1080 ;;
+    slow-udp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
+               checkargs=(--slow-link 300000000)
+               run_pair slow-udp udp 0 1 0 300 60 1920 1080 ;;
     max-rate)  checkargs=(--max-rate 1)
                units=2
                run_pair max-rate "$lossproto" 0 0 0 600 1000 3840 2160 \

@@ -608,10 +608,12 @@ run_sender (void)
     }
     pushed++;
     if (k == (guint64) opt_frames * 3 / 4) {
-      /* well into the run: the rate the kernel measures (TCP) */
+      /* well into the run: the rate the kernel measures (TCP), the rate
+       * control's estimate (UDP) */
       GstStructure *mid = get_stats (sink);
 
-      gst_structure_get_uint64 (mid, "delivery-rate", &rate_mid);
+      if (!gst_structure_get_uint64 (mid, "delivery-rate", &rate_mid))
+        gst_structure_get_uint64 (mid, "estimated-bitrate", &rate_mid);
       gst_structure_free (mid);
     }
     if ((error = bus_error (bus, 0, NULL)))
@@ -642,7 +644,7 @@ done:
   json_dbl (out, "offered_bps", opt_fps * size * 8);
   json_bool (out, "eos", eos);
   json_str (out, "error", error);
-  json_u64 (out, "delivery_rate_mid", rate_mid);
+  json_u64 (out, "rate_mid", rate_mid);
   json_key (out, "stats");
   json_structure (out, stats);
   g_string_append_c (out, '}');

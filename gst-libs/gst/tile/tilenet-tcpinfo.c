@@ -23,31 +23,30 @@
 /**
  * gst_tile_net_tcp_state:
  * @fd: a connected TCP socket
- * @delivery_rate: (out): the kernel's estimate of the rate the connection
- *     delivers at, in bit/s (TCP_INFO's delivery rate: bytes acknowledged
- *     over the time they took, the same for every congestion control)
- * @unsent: (out): bytes written but not transmitted yet
- * @rtt_us: (out): the smoothed round-trip time
+ * @state: (out caller-allocates): what the kernel says of it
  *
- * Returns: %FALSE when the kernel does not say (not TCP, or too old)
+ * Returns: %FALSE when the kernel does not say (not TCP, or older than the
+ *     delivery rate, 4.9)
  */
 gboolean
-gst_tile_net_tcp_state (gint fd, guint64 * delivery_rate, guint64 * unsent,
-    guint * rtt_us)
+gst_tile_net_tcp_state (gint fd, GstTileNetTcpState * state)
 {
   struct tcp_info ti;
   socklen_t len = sizeof (ti);
   gsize need = offsetof (struct tcp_info, tcpi_delivery_rate) +
       sizeof (ti.tcpi_delivery_rate);
+  gsize need_busy = offsetof (struct tcp_info, tcpi_busy_time) +
+      sizeof (ti.tcpi_busy_time);
 
   memset (&ti, 0, sizeof (ti));
   if (getsockopt (fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
     return FALSE;
-  /* a kernel older than the delivery rate (4.9) fills less */
   if (len < need)
     return FALSE;
-  *delivery_rate = ti.tcpi_delivery_rate * 8;
-  *unsent = ti.tcpi_notsent_bytes;
-  *rtt_us = ti.tcpi_rtt;
+  state->delivery_rate = ti.tcpi_delivery_rate * 8;
+  state->unsent = ti.tcpi_notsent_bytes;
+  state->bytes_acked = ti.tcpi_bytes_acked;
+  state->busy_us = len >= need_busy ? ti.tcpi_busy_time : 0;
+  state->rtt_us = ti.tcpi_rtt;
   return TRUE;
 }

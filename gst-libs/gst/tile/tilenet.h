@@ -46,9 +46,29 @@ gint     gst_tile_net_set_buffer_size (gint fd, gboolean send, gint size);
 GST_TILE_API
 gboolean gst_tile_net_set_unsent_limit (gint fd, guint bytes);
 
+/**
+ * GstTileNetTcpState:
+ * @delivery_rate: the kernel's last delivery rate sample, bit/s (bytes
+ *     acknowledged over the time they took; one sample, so noisy)
+ * @unsent: bytes written but not transmitted yet
+ * @bytes_acked: bytes the peer acknowledged so far
+ * @busy_us: time the connection had data to send so far, µs (0 on a
+ *     kernel older than 4.10)
+ * @rtt_us: the smoothed round-trip time
+ *
+ * What gst_tile_net_tcp_state() reads from TCP_INFO.
+ */
+typedef struct
+{
+  guint64 delivery_rate;
+  guint64 unsent;
+  guint64 bytes_acked;
+  guint64 busy_us;
+  guint rtt_us;
+} GstTileNetTcpState;
+
 GST_TILE_API
-gboolean gst_tile_net_tcp_state (gint fd, guint64 * delivery_rate,
-                                 guint64 * unsent, guint * rtt_us);
+gboolean gst_tile_net_tcp_state (gint fd, GstTileNetTcpState * state);
 
 GST_TILE_API
 gint     gst_tile_net_udp_bind (const struct sockaddr *addr, guint addrlen,

@@ -63,6 +63,7 @@ typedef struct
   guint8 *got;                  /* a bit per datagram of the frame */
   guint n_got;
   gint64 first_ns;              /* monotonic, first datagram */
+  guint64 first_real_ns;        /* CLOCK_REALTIME, first datagram */
   gint64 last_ns;               /* monotonic, last datagram filed */
   gint64 deadline;              /* monotonic ns: UDP, pushed with gaps then */
   guint32 tile_copied[GST_TILE_WIRE_MAX_UNITS];   /* datagrams in place */

@@ -32,7 +32,7 @@
 void
 gst_tile_receiver_send_ack (GstTileReceiver * self, const GstTileWireAck * ack)
 {
-  GByteArray *a = g_byte_array_sized_new (GST_TILE_WIRE_HEADER_SIZE + 20);
+  GByteArray *a = g_byte_array_sized_new (GST_TILE_WIRE_HEADER_SIZE + 40);
 
   gst_tile_wire_ack_pack (ack, a);
   g_mutex_lock (&self->send_lock);
@@ -136,6 +136,7 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 session,
     slot->writers = 0;
     memset (slot->tile_copied, 0, sizeof (slot->tile_copied));
     slot->first_ns = slot->last_ns = (gint64) gst_util_get_timestamp ();
+    slot->first_real_ns = gst_tile_realtime_ns ();
     /* the timer runs from the frame's own first datagram: no frame waits
      * for the next one to start (with the sender waiting for the window
      * that this frame holds, that could be forever) */
@@ -400,6 +401,7 @@ udp_unit_open (UdpUnit * c, GError ** err)
    * overhead of every datagram against it: half of it holds payload */
   self->udp_window = MIN (self->udp_window,
       (guint) MAX (2, MIN ((guint64) granted / 2 / MAX (wire, 1), 4096)));
+  memset (&first_ack, 0, sizeof (first_ack));
   first_ack.generation = c->config->generation;
   first_ack.window = self->udp_window;
   first_ack.has_frame = FALSE;

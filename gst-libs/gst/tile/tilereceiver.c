@@ -734,6 +734,15 @@ take_frame_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
     ack->window = self->udp_window == G_MAXUINT ? 2 : self->udp_window;
     ack->has_frame = TRUE;
     ack->frame = out->frame;
+    /* what the sender's rate control needs to know of the frame */
+    ack->has_feedback = slot->n_got > 0;
+    ack->received = slot->n_got;
+    ack->receive_ns = CLAMP (slot->last_ns - slot->first_ns, 0,
+        (gint64) GST_SECOND);
+    ack->delay_ns = GST_CLOCK_TIME_IS_VALID (out->sender_time) ?
+        (gint64) (slot->first_real_ns - out->sender_time) : 0;
+    if (ack->delay_ns == 0 && GST_CLOCK_TIME_IS_VALID (out->sender_time))
+      ack->delay_ns = 1;        /* 0 means unknown */
   }
   g_cond_broadcast (&self->cond);
   return out->udp;

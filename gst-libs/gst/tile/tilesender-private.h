@@ -13,6 +13,7 @@
 
 #include "tilesender.h"
 #include "tilenet.h"
+#include "tilerate.h"
 
 #include <sys/socket.h>
 
@@ -28,6 +29,8 @@ GST_DEBUG_CATEGORY_EXTERN (gst_tile_sender_debug);
 /* protocol=udp: how long the oldest frame not acknowledged may wait before
  * the receiver's window is taken as open */
 #define ACK_STALL_US (G_USEC_PER_SEC)
+/* protocol=udp: frames sent whose ACK may still come, for rate control */
+#define SENT_RING 64
 #define MAX_PENDING 64
 #define PENDING_BUF (GST_TILE_WIRE_HEADER_SIZE + 64)
 
@@ -40,7 +43,24 @@ typedef struct
   guint64 number;
   guint64 timestamp;
   guint32 generation;
+  /* what the units sent of it (lock): for rate control */
+  gint64 push_us;               /* g_get_monotonic_time () at admission */
+  gint64 send_start_us;         /* the first unit's start, 0 before */
+  gint64 send_end_us;           /* the last unit's end */
+  guint64 bytes;
+  guint64 packets;
 } GstTileSenderFrame;
+
+/* protocol=udp: a frame sent whole, until its ACK comes (rate control) */
+typedef struct
+{
+  gboolean valid;
+  guint64 number;
+  guint64 bytes;
+  guint64 packets;
+  gint64 send_ns;
+  gint64 wait_ns;               /* admission to the first datagram */
+} GstTileSenderSent;
 
 /* A connection in its handshake (first message not complete yet). */
 typedef struct
@@ -78,6 +98,13 @@ typedef struct
   guint64 frames;
   guint64 packets;
   gboolean gso;                 /* UDP: UDP_SEGMENT is set on fd */
+  /* TCP: TCP_INFO when the delivery rate was last measured, see
+   * tilesender.c's set_tcp_state_locked() */
+  gint tcp_fd;
+  gint64 tcp_snap_us;
+  guint64 tcp_acked;
+  guint64 tcp_busy_us;
+  guint64 tcp_rate;
   struct sockaddr_storage peer; /* UDP: the receiver's unit socket */
   guint peer_len;
 } GstTileSenderUnit;
@@ -129,6 +156,10 @@ struct _GstTileSender
   guint ack_window;             /* frames the receiver can hold past it */
   gint64 ack_progress_us;       /* when acked_next last moved, or the
                                  * oldest frame not acknowledged was sent */
+  /* protocol=udp rate control: the pacing rate, from the receiver's
+   * feedback on the frames in sent[] */
+  GstTileRateControl rate;
+  GstTileSenderSent sent[SENT_RING];
 
   /* statistics */
   guint64 frames_sent;
@@ -153,6 +184,8 @@ gboolean gst_tile_sender_send_control_locked (GstTileSender * self,
                                               const GByteArray * message);
 G_GNUC_INTERNAL
 gboolean gst_tile_sender_send_config_locked (GstTileSender * self);
+G_GNUC_INTERNAL
+void     gst_tile_sender_reset_rate_locked (GstTileSender * self);
 
 /* tilesender-units.c */
 G_GNUC_INTERNAL

@@ -171,6 +171,7 @@ handle_hello (GstTileSender * self, gint fd, const guint8 * payload,
   self->token = ((guint64) g_random_int () << 32) | g_random_int ();
   self->config.token = self->token;
   self->clients++;
+  gst_tile_sender_reset_rate_locked (self);
   self->eos_sent = FALSE;
   GST_INFO_OBJECT (self->log_object, "receiver %u connected", self->clients);
   if (self->have_config)
@@ -330,6 +331,57 @@ pending_read (GstTileSender * self, GstTileSenderPending * p)
   return FALSE;
 }
 
+/* One frame's sample for the rate control: what was sent of it (and
+ * forgotten now), and what arrived (@ack, NULL when nothing did). */
+static void
+rate_sample_locked (GstTileSender * self, GstTileSenderSent * sent,
+    const GstTileWireAck * ack)
+{
+  GstTileRateSample rs = { 0 };
+  guint64 before = gst_tile_rate_control_get_rate (&self->rate);
+
+  rs.frame = sent->number;
+  rs.bytes = sent->bytes;
+  rs.packets_sent = MIN (sent->packets, G_MAXUINT);
+  rs.send_ns = sent->send_ns;
+  if (ack) {
+    rs.packets_received = ack->received;
+    rs.receive_ns = MIN (ack->receive_ns, G_MAXINT64);
+    rs.delay_ns = ack->delay_ns - sent->wait_ns;
+    rs.has_delay = ack->delay_ns != 0;
+  }
+  sent->valid = FALSE;
+  if (gst_tile_rate_control_update (&self->rate, &rs, self->next_frame,
+          g_get_monotonic_time () * 1000))
+    GST_DEBUG_OBJECT (self->log_object, "frame %" G_GUINT64_FORMAT
+        ": %u of %u datagrams in %" G_GINT64_FORMAT " us (sent in %"
+        G_GINT64_FORMAT " us): pacing at %" G_GUINT64_FORMAT " bit/s, was %"
+        G_GUINT64_FORMAT, rs.frame, rs.packets_received, rs.packets_sent,
+        rs.receive_ns / 1000, rs.send_ns / 1000,
+        gst_tile_rate_control_get_rate (&self->rate), before);
+}
+
+/* The frames an ACK moves past: those not acknowledged themselves did not
+ * arrive at all (the receiver skipped them), the acknowledged one tells
+ * what arrived of it. Lock held. */
+static void
+rate_feedback_locked (GstTileSender * self, const GstTileWireAck * ack)
+{
+  guint64 f = MAX (self->acked_next, ack->frame >= SENT_RING ?
+      ack->frame - SENT_RING + 1 : 0);
+
+  for (; f <= ack->frame; f++) {
+    GstTileSenderSent *sent = &self->sent[f % SENT_RING];
+
+    if (!sent->valid || sent->number != f)
+      continue;
+    if (f < ack->frame)
+      rate_sample_locked (self, sent, NULL);
+    else if (ack->has_feedback)
+      rate_sample_locked (self, sent, ack);
+  }
+}
+
 /* ACK: the receiver's window and the newest frame it is done with. Lock
  * held. */
 static void
@@ -346,6 +398,8 @@ handle_ack (GstTileSender * self, const GstTileWireAck * ack)
   self->ack_window = ack->window;
   if (ack->has_frame && ack->frame < self->next_frame &&
       ack->frame + 1 > self->acked_next) {
+    if (self->settings.rate_control)
+      rate_feedback_locked (self, ack);
     self->acked_next = ack->frame + 1;
     self->ack_progress_us = g_get_monotonic_time ();
   }

@@ -17,6 +17,24 @@
 
 #include "tilesender-private.h"
 
+/* protocol=udp: remembers what went out of a frame sent whole, for the
+ * rate control when its ACK comes. Lock held. */
+static void
+note_sent_locked (GstTileSender * self, const GstTileSenderFrame * frame)
+{
+  GstTileSenderSent *sent = &self->sent[frame->number % SENT_RING];
+
+  if (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP
+      || frame->packets == 0)
+    return;
+  sent->valid = TRUE;
+  sent->number = frame->number;
+  sent->bytes = frame->bytes;
+  sent->packets = frame->packets;
+  sent->send_ns = (frame->send_end_us - frame->send_start_us) * 1000;
+  sent->wait_ns = (frame->send_start_us - frame->push_us) * 1000;
+}
+
 /* One unit is done with @frame (sent its tile, or could not). Lock held.
  * The frame stops counting as in flight the moment its last tile is out.
  * Returns the frame when the caller must free it with frame_free() (after
@@ -29,8 +47,10 @@ frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
     frame->failed = TRUE;
   if (--frame->remaining > 0)
     return NULL;
-  if (!frame->failed)
+  if (!frame->failed) {
     self->frames_sent++;
+    note_sent_locked (self, frame);
+  }
   self->in_flight--;
   g_cond_broadcast (&self->cond);
   return frame;
@@ -142,9 +162,16 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
 {
   GstTileSender *self = u->sender;
 
+  gint64 now = g_get_monotonic_time ();
+
   u->sending = FALSE;
-  u->busy_ns += (g_get_monotonic_time () - t0) * 1000;
+  u->busy_ns += (now - t0) * 1000;
   if (ok) {
+    if (!frame->send_start_us || t0 < frame->send_start_us)
+      frame->send_start_us = t0;
+    frame->send_end_us = MAX (frame->send_end_us, now);
+    frame->bytes += bytes;
+    frame->packets += n_packets;
     u->bytes += bytes;
     u->frames++;
     u->packets += n_packets;
@@ -192,7 +219,7 @@ gst_tile_sender_unit_thread (gpointer data)
     /* copies: a caps change may replace the config while we send */
     tile = self->config.tiles[u->index];
     ps = self->config.packet_size;
-    rate = self->settings.pacing_bitrate / self->config.n_tiles;
+    rate = gst_tile_rate_control_get_rate (&self->rate) / self->config.n_tiles;
     u->sending = TRUE;
     g_mutex_unlock (&self->lock);
 

@@ -80,6 +80,7 @@ gst_tile_sender_settings_init (GstTileSenderSettings * settings)
   settings->gso = TRUE;
   settings->gso_required = FALSE;
   settings->pacing_bitrate = GST_TILE_SENDER_DEFAULT_PACING_BITRATE;
+  settings->rate_control = TRUE;
 }
 
 /**
@@ -129,6 +130,7 @@ gst_tile_sender_new (const GstTileSenderSettings * settings,
     self->units[i].sender = self;
     self->units[i].index = i;
     self->units[i].fd = -1;
+    self->units[i].tcp_fd = -1;
     g_queue_init (&self->units[i].queue);
     g_cond_init (&self->units[i].cond);
   }
@@ -231,6 +233,14 @@ gst_tile_sender_send_config_locked (GstTileSender * self)
   return ret;
 }
 
+/* A new receiver (or a start): its path is not known yet. Lock held. */
+void
+gst_tile_sender_reset_rate_locked (GstTileSender * self)
+{
+  gst_tile_rate_control_init (&self->rate, self->settings.pacing_bitrate);
+  memset (self->sent, 0, sizeof (self->sent));
+}
+
 /* Resets the session and its statistics for a start. Lock held. */
 static void
 reset_locked (GstTileSender * self)
@@ -244,6 +254,7 @@ reset_locked (GstTileSender * self)
   self->frames_sent = self->frames_dropped = self->frames_unsent = 0;
   self->frames_window = 0;
   self->bytes_sent = self->packets_sent = 0;
+  gst_tile_sender_reset_rate_locked (self);
   self->clients = self->disconnects = self->refused = 0;
   self->granted_send_buffer = 0;
   if (self->receiver_stats)
@@ -545,6 +556,9 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
   frame->buffer = gst_buffer_ref (buffer);
   frame->remaining = n;
   frame->failed = 0;
+  frame->push_us = g_get_monotonic_time ();
+  frame->send_start_us = frame->send_end_us = 0;
+  frame->bytes = frame->packets = 0;
   /* the stall clock of the window runs from the oldest frame not
    * acknowledged: from now when nothing was outstanding */
   if (self->next_frame == self->acked_next)
@@ -628,24 +642,54 @@ take_unit_arrays (GstTileSender * self, GstStructure * s)
   gst_structure_take_value (s, "unit-busy-ms", &busy);
 }
 
+/* The rate a data connection delivered at since the last measurement, at
+ * least RATE_PERIOD_US before: bytes acknowledged over the time it had
+ * data to send (TCP_INFO), so neither idle time nor a burst through an
+ * idle link's token bucket counts. Until there is one: the kernel's last
+ * sample. Lock held. */
+#define RATE_PERIOD_US (100 * 1000)
+static guint64
+unit_delivery_rate_locked (GstTileSenderUnit * u, const GstTileNetTcpState * st)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (u->tcp_fd != u->fd || u->tcp_snap_us == 0 ||
+      st->bytes_acked < u->tcp_acked || st->busy_us < u->tcp_busy_us) {
+    u->tcp_fd = u->fd;
+    u->tcp_rate = 0;
+  } else if (now - u->tcp_snap_us < RATE_PERIOD_US ||
+      st->busy_us - u->tcp_busy_us < RATE_PERIOD_US / 10) {
+    return u->tcp_rate ? u->tcp_rate : st->delivery_rate;
+  } else {
+    u->tcp_rate = gst_util_uint64_scale (st->bytes_acked - u->tcp_acked,
+        8 * G_USEC_PER_SEC, st->busy_us - u->tcp_busy_us);
+  }
+  u->tcp_snap_us = now;
+  u->tcp_acked = st->bytes_acked;
+  u->tcp_busy_us = st->busy_us;
+  return u->tcp_rate ? u->tcp_rate : st->delivery_rate;
+}
+
 /* TCP: what the kernel says of the data connections, summed over the
  * units: the rate they deliver at (what the link carries now) and the
  * bytes written but not transmitted. Lock held. */
 static void
 set_tcp_state_locked (GstTileSender * self, GstStructure * s)
 {
-  guint64 rate = 0, unsent = 0, r, u;
-  guint i, rtt, max_rtt = 0, n = 0;
+  GstTileNetTcpState st;
+  guint64 rate = 0, unsent = 0;
+  guint i, max_rtt = 0, n = 0;
 
   if (self->settings.protocol != GST_TILE_WIRE_PROTOCOL_TCP)
     return;
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
-    if (self->units[i].fd < 0
-        || !gst_tile_net_tcp_state (self->units[i].fd, &r, &u, &rtt))
+    GstTileSenderUnit *u = &self->units[i];
+
+    if (u->fd < 0 || !gst_tile_net_tcp_state (u->fd, &st))
       continue;
-    rate += r;
-    unsent += u;
-    max_rtt = MAX (max_rtt, rtt);
+    rate += unit_delivery_rate_locked (u, &st);
+    unsent += st.unsent;
+    max_rtt = MAX (max_rtt, st.rtt_us);
     n++;
   }
   if (n > 0)
@@ -696,6 +740,8 @@ gst_tile_sender_get_stats (GstTileSender * sender)
       "send-buffer-granted", G_TYPE_INT, self->granted_send_buffer, NULL);
   take_unit_arrays (self, s);
   set_tcp_state_locked (self, s);
+  if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP)
+    gst_tile_rate_control_to_structure (&self->rate, s);
   if (self->receiver_stats)
     gst_structure_set (s, "receiver", GST_TYPE_STRUCTURE,
         self->receiver_stats, NULL);
@@ -806,6 +852,30 @@ gst_tile_sender_set_pacing_bitrate (GstTileSender * sender, guint64 bitrate)
 
   g_mutex_lock (&sender->lock);
   sender->settings.pacing_bitrate = bitrate;
+  if (sender->settings.rate_control)
+    gst_tile_rate_control_set_max (&sender->rate, bitrate);
+  else
+    gst_tile_rate_control_init (&sender->rate, bitrate);
+  g_mutex_unlock (&sender->lock);
+}
+
+/**
+ * gst_tile_sender_set_rate_control:
+ * @sender: a #GstTileSender
+ * @enabled: whether protocol=udp paces at the rate the receiver's feedback
+ *     gives (up to the pacing bitrate when set), see #GstTileRateControl;
+ *     when not, at the pacing bitrate (or not at all)
+ *
+ * Starts over from the pacing bitrate.
+ */
+void
+gst_tile_sender_set_rate_control (GstTileSender * sender, gboolean enabled)
+{
+  g_return_if_fail (sender != NULL);
+
+  g_mutex_lock (&sender->lock);
+  sender->settings.rate_control = enabled;
+  gst_tile_rate_control_init (&sender->rate, sender->settings.pacing_bitrate);
   g_mutex_unlock (&sender->lock);
 }
 

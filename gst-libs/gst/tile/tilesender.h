@@ -50,6 +50,8 @@ typedef struct _GstTileSender GstTileSender;
  * @gso: UDP: use segmentation offload (UDP_SEGMENT) when the kernel has it
  * @gso_required: UDP: report an error and end the session when it has not
  * @pacing_bitrate: UDP: bits/s all units together may send, 0 unpaced
+ * @rate_control: UDP: pace at the rate the receiver's feedback gives (see
+ *     #GstTileRateControl), never above @pacing_bitrate when that is set
  *
  * What a #GstTileSender is made with; gst_tile_sender_settings_init() fills
  * in the defaults (tilesink's property defaults).
@@ -69,6 +71,7 @@ typedef struct
   gboolean gso;
   gboolean gso_required;
   guint64 pacing_bitrate;
+  gboolean rate_control;
 } GstTileSenderSettings;
 
 /**
@@ -177,6 +180,10 @@ void            gst_tile_sender_set_max_in_flight (GstTileSender * sender,
 GST_TILE_API
 void            gst_tile_sender_set_pacing_bitrate (GstTileSender * sender,
                                                     guint64 bitrate);
+
+GST_TILE_API
+void            gst_tile_sender_set_rate_control (GstTileSender * sender,
+                                                  gboolean enabled);
 
 GST_TILE_API
 void            gst_tile_sender_set_stats_interval (GstTileSender * sender,

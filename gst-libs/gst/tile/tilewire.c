@@ -1097,6 +1097,10 @@ gst_tile_wire_keepalive_parse (const guint8 * payload, gsize len,
 /* ACK */
 
 #define ACK_FLAG_FRAME 1u
+#define ACK_FLAG_FEEDBACK 2u
+#define ACK_FLAGS (ACK_FLAG_FRAME | ACK_FLAG_FEEDBACK)
+/* the longest a frame may take to arrive, in an ACK: an hour */
+#define ACK_MAX_RECEIVE_NS (G_GUINT64_CONSTANT (3600) * GST_SECOND)
 
 /**
  * gst_tile_wire_ack_pack:
@@ -1105,24 +1109,35 @@ gst_tile_wire_keepalive_parse (const guint8 * payload, gsize len,
  *
  * Over UDP the receiver acknowledges frames on the control connection, so
  * that the sender drops whole frames when the receiver falls behind
- * instead of overrunning its socket buffers. The acknowledgement is
- * cumulative: every frame up to @ack->frame is done. The payload is
- * generation (u32), window (u32), flags (u32: bit 0 set when frame is
- * valid, the other bits 0) and frame (u64).
+ * instead of overrunning its socket buffers, and tells the sender what it
+ * measured of the frame, for the sender's rate control. The
+ * acknowledgement is cumulative: every frame up to @ack->frame is done.
+ * The payload is generation (u32), window (u32), flags (u32: bit 0 set
+ * when frame is valid, bit 1 when the feedback is, the other bits 0),
+ * frame (u64), received (u32), receive_ns (u64) and delay_ns (i64, two's
+ * complement); the feedback fields are 0 without bit 1.
  */
 void
 gst_tile_wire_ack_pack (const GstTileWireAck * ack, GByteArray * out)
 {
+  gboolean fb;
   gsize start;
 
   g_return_if_fail (ack != NULL && out != NULL);
   g_return_if_fail (ack->window >= 1);
+  g_return_if_fail (!ack->has_feedback || ack->has_frame);
+  g_return_if_fail (ack->receive_ns <= ACK_MAX_RECEIVE_NS);
 
+  fb = ack->has_frame && ack->has_feedback;
   start = message_begin (out);
   put_be (out, ack->generation, 4);
   put_be (out, ack->window, 4);
-  put_be (out, ack->has_frame ? ACK_FLAG_FRAME : 0, 4);
+  put_be (out, (ack->has_frame ? ACK_FLAG_FRAME : 0) |
+      (fb ? ACK_FLAG_FEEDBACK : 0), 4);
   put_be (out, ack->has_frame ? ack->frame : 0, 8);
+  put_be (out, fb ? ack->received : 0, 4);
+  put_be (out, fb ? ack->receive_ns : 0, 8);
+  put_be (out, fb ? (guint64) ack->delay_ns : 0, 8);
   message_end (out, start, GST_TILE_WIRE_TYPE_ACK);
 }
 
@@ -1134,8 +1149,9 @@ gst_tile_wire_ack_pack (const GstTileWireAck * ack, GByteArray * out)
  * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Returns: %FALSE with @error set when the payload is invalid: truncated,
- * too long, unknown flags, a window of 0 frames, or a frame number without
- * the flag that makes it valid.
+ * too long, unknown flags, a window of 0 frames, a frame number without
+ * the flag that makes it valid, feedback without a frame or feedback
+ * fields without the feedback flag, a receive time over an hour.
  */
 gboolean
 gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
@@ -1143,6 +1159,7 @@ gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
 {
   WireReader r;
   guint32 flags;
+  guint64 delay;
 
   g_return_val_if_fail (payload != NULL || len == 0, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
@@ -1152,22 +1169,43 @@ gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
       !reader_uint (&r, "window", &out->window, error) ||
       !reader_uint (&r, "flags", &flags, error) ||
       !reader_uint (&r, "frame", &out->frame, error) ||
+      !reader_uint (&r, "received", &out->received, error) ||
+      !reader_uint (&r, "receive_ns", &out->receive_ns, error) ||
+      !reader_uint (&r, "delay_ns", &delay, error) ||
       !reader_finish (&r, error))
     return FALSE;
+  out->delay_ns = (gint64) delay;
   if (out->window == 0) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "ACK window is 0 frames");
     return FALSE;
   }
-  if (flags & ~ACK_FLAG_FRAME) {
+  if (flags & ~ACK_FLAGS) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "ACK flags 0x%08x has unknown bits", flags);
     return FALSE;
   }
   out->has_frame = (flags & ACK_FLAG_FRAME) != 0;
+  out->has_feedback = (flags & ACK_FLAG_FEEDBACK) != 0;
   if (!out->has_frame && out->frame != 0) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "ACK has frame %" G_GUINT64_FORMAT " but no frame flag", out->frame);
+    return FALSE;
+  }
+  if (out->has_feedback && !out->has_frame) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "ACK has feedback but no frame");
+    return FALSE;
+  }
+  if (!out->has_feedback && (out->received || out->receive_ns || delay)) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "ACK has feedback fields but no feedback flag");
+    return FALSE;
+  }
+  if (out->receive_ns > ACK_MAX_RECEIVE_NS) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "ACK receive_ns is %" G_GUINT64_FORMAT ", more than an hour",
+        out->receive_ns);
     return FALSE;
   }
   return TRUE;

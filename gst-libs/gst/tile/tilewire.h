@@ -31,7 +31,7 @@ G_BEGIN_DECLS
  * The protocol version this library speaks. Peers with another version are
  * refused.
  */
-#define GST_TILE_WIRE_VERSION 1
+#define GST_TILE_WIRE_VERSION 2
 
 /**
  * GST_TILE_WIRE_HEADER_SIZE:
@@ -463,8 +463,18 @@ void     gst_tile_wire_keepalive_pack (guint64 time_ns, GByteArray * out);
  * @has_frame: %FALSE before the receiver is done with any frame of
  *   @generation: the acknowledgement only gives the window
  * @frame: the newest frame the receiver is done with (pushed, or given up)
+ * @has_feedback: what the receiver measured of @frame follows (it got at
+ *   least one datagram of it); needs @has_frame
+ * @received: datagrams of @frame that arrived
+ * @receive_ns: from the first datagram of @frame that arrived to the last,
+ *   receiver clock, ns
+ * @delay_ns: the receiver's `CLOCK_REALTIME` when the first datagram of
+ *   @frame arrived minus the frame's timestamp (the sender's clock): the
+ *   one-way delay plus the offset between the two clocks, so only its
+ *   changes mean something; 0 when the frame has no timestamp
  *
- * An ACK message (protocol UDP, client to server).
+ * An ACK message (protocol UDP, client to server): flow control (@window)
+ * and, for the sender's rate control, what the receiver measured.
  */
 typedef struct
 {
@@ -472,6 +482,10 @@ typedef struct
   guint32 window;
   gboolean has_frame;
   guint64 frame;
+  gboolean has_feedback;
+  guint32 received;
+  guint64 receive_ns;
+  gint64 delay_ns;
 } GstTileWireAck;
 
 GST_TILE_API

@@ -854,9 +854,9 @@ GST_START_TEST (test_hostile_clients)
   /* wrong version */
   gst_tile_wire_hello_pack (&hello, m, NULL);
   memcpy (bad, m->data, m->len);
-  GST_WRITE_UINT16_BE (bad + 4, 2);
+  GST_WRITE_UINT16_BE (bad + 4, GST_TILE_WIRE_VERSION - 1);
   expect_refuse (l.port, bad, m->len, GST_TILE_WIRE_REFUSE_BAD_VERSION,
-      "version 2");
+      "version 1");
   /* oversized payload length */
   GST_WRITE_UINT16_BE (bad + 4, GST_TILE_WIRE_VERSION);
   GST_WRITE_UINT32_BE (bad + 8, 1 << 30);
@@ -1387,9 +1387,9 @@ GST_START_TEST (test_udp_hostile_datagrams)
     ph.generation = generation;
     /* wrong version, truncated */
     gst_tile_wire_packet_header_write (pk, &ph);
-    pk[4] = 2;
+    pk[4] = GST_TILE_WIRE_VERSION + 1;
     send_datagram (fd, port0, pk, sizeof (pk));
-    pk[4] = 1;
+    pk[4] = GST_TILE_WIRE_VERSION;
     send_datagram (fd, port0, pk, 31);
     send_datagram (fd, port0, pk, sizeof (pk) - 1);
   }

@@ -260,11 +260,17 @@ GST_START_TEST (test_header)
 
   /* other versions, named together with ours */
   gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_HELLO, 4);
-  write_be (buf + 4, 2, 2);
+  write_be (buf + 4, 1, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
           &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "version 2, this side speaks version 1");
+      "version 1, this side speaks version 2");
+  g_clear_error (&err);
+  write_be (buf + 4, 3, 2);
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
+      "version 3, this side speaks version 2");
   g_clear_error (&err);
   write_be (buf + 4, 0, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
@@ -373,24 +379,58 @@ GST_START_TEST (test_small_messages)
 
   {
     GstTileWireAck ack =
-        { 7, 5, TRUE, G_GUINT64_CONSTANT (0xfedcba9876543210) };
+        { 7, 5, TRUE, G_GUINT64_CONSTANT (0xfedcba9876543210), TRUE, 1234,
+      G_GUINT64_CONSTANT (27600000), -G_GINT64_CONSTANT (5000000000)
+    };
     GstTileWireAck got;
 
     g_byte_array_set_size (msg, 0);
     gst_tile_wire_ack_pack (&ack, msg);
     payload = split_message (msg, GST_TILE_WIRE_TYPE_ACK, &len);
-    fail_unless_equals_int (len, 20);
+    fail_unless_equals_int (len, 40);
     fail_unless (gst_tile_wire_ack_parse (payload, len, &got, &err));
     fail_unless_equals_int (got.generation, 7);
     fail_unless_equals_int (got.window, 5);
     fail_unless (got.has_frame);
     fail_unless_equals_uint64 (got.frame,
         G_GUINT64_CONSTANT (0xfedcba9876543210));
+    fail_unless (got.has_feedback);
+    fail_unless_equals_int (got.received, 1234);
+    fail_unless_equals_uint64 (got.receive_ns, 27600000);
+    /* negative: the receiver's clock behind the sender's */
+    fail_unless_equals_int64 (got.delay_ns, -G_GINT64_CONSTANT (5000000000));
     fail_unless_equals_string (gst_tile_wire_type_get_name
         (GST_TILE_WIRE_TYPE_ACK), "ACK");
     fail_if (gst_tile_wire_ack_parse (payload, len - 1, &got, &err));
-    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "frame");
+    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "delay_ns");
     g_clear_error (&err);
+    /* a receive time over an hour */
+    memset (msg->data + GST_TILE_WIRE_HEADER_SIZE + 24, 0xff, 8);
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "more than an hour");
+    g_clear_error (&err);
+    /* feedback fields without the feedback flag */
+    memset (msg->data + GST_TILE_WIRE_HEADER_SIZE + 24, 0, 8);
+    msg->data[GST_TILE_WIRE_HEADER_SIZE + 11] = 1;
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "no feedback flag");
+    g_clear_error (&err);
+    /* feedback without a frame */
+    msg->data[GST_TILE_WIRE_HEADER_SIZE + 11] = 2;
+    memset (msg->data + GST_TILE_WIRE_HEADER_SIZE + 12, 0, 8);
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "feedback but no frame");
+    g_clear_error (&err);
+    /* without feedback the fields go out as 0 */
+    ack.has_feedback = FALSE;
+    g_byte_array_set_size (msg, 0);
+    gst_tile_wire_ack_pack (&ack, msg);
+    payload = split_message (msg, GST_TILE_WIRE_TYPE_ACK, &len);
+    fail_unless (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    fail_if (got.has_feedback);
+    fail_unless_equals_int (got.received, 0);
+    fail_unless_equals_uint64 (got.receive_ns, 0);
+    fail_unless_equals_int64 (got.delay_ns, 0);
     /* unknown flags */
     msg->data[GST_TILE_WIRE_HEADER_SIZE + 8] = 0x80;
     fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
@@ -1059,7 +1099,7 @@ GST_START_TEST (test_packet_header)
     G_GUINT64_CONSTANT (0x2122232425262728)
   };
   static const guint8 expected[GST_TILE_WIRE_PACKET_HEADER_SIZE] = {
-    'G', 'S', 'B', 'U', 1, 0, 0x00, 0x05,
+    'G', 'S', 'B', 'U', 2, 0, 0x00, 0x05,
     0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
     0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28
@@ -1156,9 +1196,9 @@ GST_START_TEST (test_packet_header)
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534254");
   gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_KEEPALIVE, 8);
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534243");
-  buf[4] = 2;
+  buf[4] = 1;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "datagram header version is 2, this side speaks version 1");
+      "datagram header version is 1, this side speaks version 2");
   buf[4] = 0;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 0");
   buf[4] = 255;

@@ -1,0 +1,279 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:gsttilerate
+ * @title: GstTileRateControl
+ * @short_description: the pacing rate of protocol=udp, from the receiver's
+ *     feedback
+ *
+ * UDP has no congestion control of its own: a sender faster than the path
+ * fills the bottleneck's queue (latency) and then loses datagrams (frames
+ * with gaps). tilesink paces its datagrams, and this is what sets the pace
+ * when `max-bitrate` is not set by hand, from what the receiver reports of
+ * every frame in its ACK (docs/wire-protocol.md).
+ *
+ * A frame is a train of datagrams sent back to back at the pacing rate,
+ * so one frame is a measurement of the path (the packet-train dispersion
+ * of Keshav's packet pair, Jacobson's and BBR's delivery rate): when the
+ * pacing rate is above the bottleneck's, the train arrives spread out to
+ * the bottleneck's rate (its receive time is longer than its send time),
+ * its first datagram waits behind the queue of the frames before it (the
+ * one-way delay grows above its minimum, as in LEDBAT and WebRTC's GCC) or,
+ * once the queue is full, datagrams are lost. Each of the three signals
+ * means overuse:
+ *
+ * - the frame arrived squeezed: receive time > 1.25 x send time + 1 ms;
+ * - queueing: the first datagram's one-way delay is more than
+ *   max(4 ms, half the frame's send time) above the least of the last
+ *   5 to 10 s;
+ * - more than 10 % of its datagrams lost (random loss below that is not
+ *   taken as congestion).
+ *
+ * On overuse the rate goes to 0.9 x the frame's delivery rate (what the
+ * bottleneck passed), once per round: frames sent before the decrease do
+ * not decrease it again. Otherwise, while less than 2 % is lost, the rate
+ * grows by 2x per second (a step from 300 to 800 Mbit/s is followed in
+ * 1.5 s), up to twice the best delivery rate seen lately (so that it
+ * does not run away while something else limits the sending) and to
+ * `max-bitrate` when set. Before the first overuse the sender is not
+ * paced at all (or paced at `max-bitrate`): an idle loopback or LAN keeps
+ * its full speed.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "tilerate.h"
+
+#include <string.h>
+
+/* the most rate control paces at, bits/s */
+#define RATE_CEIL (G_GUINT64_CONSTANT (400000000000))
+#define BETA 0.9
+#define LOSS_HIGH 0.10
+#define LOSS_LOW 0.02
+#define SQUEEZE_SLACK_NS (GST_MSECOND)
+#define QUEUE_MIN_NS (4 * GST_MSECOND)
+#define WINDOW_NS (5 * GST_SECOND)
+/* the most time one update may grow the rate for */
+#define MAX_STEP_NS (250 * GST_MSECOND)
+/* shorter receive times are not measured well enough for a rate */
+#define MIN_SPAN_NS (100 * GST_USECOND)
+
+/**
+ * gst_tile_rate_control_init:
+ * @rc: the state
+ * @max_rate: bits/s never to exceed, 0 for no bound
+ *
+ * Starts unpaced, or at @max_rate when set.
+ */
+void
+gst_tile_rate_control_init (GstTileRateControl * rc, guint64 max_rate)
+{
+  g_return_if_fail (rc != NULL);
+
+  memset (rc, 0, sizeof (*rc));
+  rc->max_rate = max_rate;
+  rc->rate = max_rate;
+}
+
+/**
+ * gst_tile_rate_control_set_max:
+ * @rc: the state
+ * @max_rate: bits/s never to exceed, 0 for no bound
+ *
+ * A lower bound applies at once; without one the rate grows from where it
+ * is.
+ */
+void
+gst_tile_rate_control_set_max (GstTileRateControl * rc, guint64 max_rate)
+{
+  g_return_if_fail (rc != NULL);
+
+  rc->max_rate = max_rate;
+  if (max_rate && (rc->rate == 0 || rc->rate > max_rate))
+    rc->rate = max_rate;
+}
+
+/**
+ * gst_tile_rate_control_get_rate:
+ * @rc: the state
+ *
+ * Returns: the pacing rate of all units together, bits/s; 0: not paced
+ */
+guint64
+gst_tile_rate_control_get_rate (const GstTileRateControl * rc)
+{
+  g_return_val_if_fail (rc != NULL, 0);
+
+  return rc->rate;
+}
+
+/* Every WINDOW_NS the newer window becomes the older one: the minimum and
+ * maximum are of the last 5 to 10 s. */
+static void
+roll_windows (GstTileRateControl * rc, gint64 now_ns)
+{
+  if (rc->window_start_ns && now_ns - rc->window_start_ns < WINDOW_NS)
+    return;
+  rc->window_start_ns = now_ns;
+  rc->delay_min[1] = rc->delay_min[0];
+  rc->have_delay[1] = rc->have_delay[0];
+  rc->recv_max[1] = rc->recv_max[0];
+  rc->have_delay[0] = FALSE;
+  rc->recv_max[0] = 0;
+}
+
+/* The delivery rate of the frame, bits/s, 0 when it cannot be told: the
+ * bytes that arrived after the first datagram over the time they took. */
+static guint64
+delivery_rate (const GstTileRateSample * s, guint received)
+{
+  guint64 bytes;
+
+  if (received < 2 || s->receive_ns < (gint64) MIN_SPAN_NS)
+    return 0;
+  bytes = gst_util_uint64_scale (s->bytes, received - 1, s->packets_sent);
+  return gst_util_uint64_scale (bytes * 8, GST_SECOND, s->receive_ns);
+}
+
+/* The one-way delay above the least of the windows, 0 while unknown. */
+static gint64
+note_delay (GstTileRateControl * rc, const GstTileRateSample * s)
+{
+  gint64 base;
+
+  if (!s->has_delay)
+    return 0;
+  if (!rc->have_delay[0] || s->delay_ns < rc->delay_min[0]) {
+    rc->delay_min[0] = s->delay_ns;
+    rc->have_delay[0] = TRUE;
+  }
+  base = rc->delay_min[0];
+  if (rc->have_delay[1] && rc->delay_min[1] < base)
+    base = rc->delay_min[1];
+  return s->delay_ns - base;
+}
+
+/* Multiplies @rate by 2^(@dt_ns / 1 s), @dt_ns at most MAX_STEP_NS (the
+ * series to the third power is exact to 0.2 % there). */
+static guint64
+grow (guint64 rate, gint64 dt_ns)
+{
+  gdouble x = 0.69314718 * dt_ns / GST_SECOND;
+
+  return (guint64) (rate * (1.0 + x + x * x / 2 + x * x * x / 6));
+}
+
+static guint64
+clamp_rate (const GstTileRateControl * rc, guint64 rate)
+{
+  rate = CLAMP (rate, GST_TILE_RATE_MIN, RATE_CEIL);
+  if (rc->max_rate)
+    rate = MIN (rate, rc->max_rate);
+  return rate;
+}
+
+/**
+ * gst_tile_rate_control_update:
+ * @rc: the state
+ * @sample: what is known of a frame once its ACK is in
+ * @next_frame: the number the next frame admitted will have: a decrease
+ *     holds until the frames sent after it report
+ * @now_ns: a monotonic clock, ns
+ *
+ * Feeds one frame's measurements in (see the section description).
+ *
+ * Returns: %TRUE when the pacing rate changed
+ */
+gboolean
+gst_tile_rate_control_update (GstTileRateControl * rc,
+    const GstTileRateSample * sample, guint64 next_frame, gint64 now_ns)
+{
+  const GstTileRateSample *s = sample;
+  guint received;
+  guint64 recv_rate, old = rc->rate, cap, from;
+  gdouble loss;
+  gint64 dt = 0;
+  gboolean squeezed, overuse;
+
+  g_return_val_if_fail (rc != NULL && sample != NULL, FALSE);
+
+  if (s->packets_sent == 0)
+    return FALSE;
+  roll_windows (rc, now_ns);
+  received = MIN (s->packets_received, s->packets_sent);
+  loss = 1.0 - (gdouble) received / s->packets_sent;
+  rc->loss = rc->have_sample ? 0.8 * rc->loss + 0.2 * loss : loss;
+  recv_rate = delivery_rate (s, received);
+  if (recv_rate) {
+    rc->recv_max[0] = MAX (rc->recv_max[0], recv_rate);
+    rc->last_recv_rate = recv_rate;
+  }
+  rc->queue_ns = note_delay (rc, s);
+  if (rc->have_sample)
+    dt = CLAMP (now_ns - rc->last_ns, 0, (gint64) MAX_STEP_NS);
+  rc->last_ns = now_ns;
+  rc->have_sample = TRUE;
+
+  if (s->frame < rc->hold_frame)
+    return FALSE;               /* sent before the last decrease */
+
+  squeezed = recv_rate && s->receive_ns > s->send_ns + s->send_ns / 4 +
+      (gint64) SQUEEZE_SLACK_NS;
+  overuse = loss > LOSS_HIGH || squeezed ||
+      rc->queue_ns > MAX ((gint64) QUEUE_MIN_NS, s->send_ns / 2);
+  if (overuse) {
+    from = recv_rate;
+    if (!from || (rc->rate && rc->rate < from))
+      from = rc->rate;
+    if (!from && s->send_ns > 0)
+      from = gst_util_uint64_scale (s->bytes * 8, GST_SECOND, s->send_ns);
+    if (!from)
+      return FALSE;
+    rc->rate = clamp_rate (rc, from * BETA);
+    rc->hold_frame = next_frame;
+    rc->congestion_events++;
+    return rc->rate != old;
+  }
+  if (rc->rate == 0 || loss >= LOSS_LOW)
+    return FALSE;
+  cap = 2 * MAX (rc->recv_max[0], rc->recv_max[1]);
+  rc->rate = grow (rc->rate, dt);
+  if (cap)
+    rc->rate = MIN (rc->rate, MAX (old, cap));
+  rc->rate = clamp_rate (rc, rc->rate);
+  return rc->rate != old;
+}
+
+/**
+ * gst_tile_rate_control_to_structure:
+ * @rc: the state
+ * @s: where to set the fields
+ *
+ * Sets `pacing-bitrate` (bits/s, 0 when not paced), `estimated-bitrate`
+ * (what the path carries as far as known: the pacing rate, or when not
+ * paced the best delivery rate of the last 5-10 s), `frame-loss` (share
+ * of the datagrams lost, smoothed over about 5 frames), `queue-delay-ms`
+ * (the last frame's one-way delay above the least) and
+ * `congestion-events` (decreases).
+ */
+void
+gst_tile_rate_control_to_structure (const GstTileRateControl * rc,
+    GstStructure * s)
+{
+  guint64 est;
+
+  g_return_if_fail (rc != NULL && s != NULL);
+
+  est = rc->rate ? rc->rate : MAX (rc->recv_max[0], rc->recv_max[1]);
+  gst_structure_set (s, "pacing-bitrate", G_TYPE_UINT64, rc->rate,
+      "estimated-bitrate", G_TYPE_UINT64, est,
+      "frame-loss", G_TYPE_DOUBLE, rc->loss,
+      "queue-delay-ms", G_TYPE_DOUBLE, rc->queue_ns / 1e6,
+      "congestion-events", G_TYPE_UINT64, rc->congestion_events, NULL);
+}

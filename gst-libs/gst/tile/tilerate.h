@@ -1,0 +1,99 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __GST_TILE_RATE_H__
+#define __GST_TILE_RATE_H__
+
+#include <gst/tile/tile-prelude.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GST_TILE_RATE_MIN:
+ *
+ * The least pacing rate rate control goes down to, bits/s.
+ */
+#define GST_TILE_RATE_MIN G_GUINT64_CONSTANT (1000000)
+
+/**
+ * GstTileRateSample:
+ * @frame: the frame number
+ * @bytes: bytes sent for the frame (datagrams, headers included)
+ * @packets_sent: datagrams sent for it
+ * @packets_received: datagrams of it that arrived (the receiver's ACK);
+ *     0 for a frame of which nothing arrived
+ * @send_ns: from its first datagram sent to its last, sender clock
+ * @receive_ns: from its first datagram received to its last, receiver
+ *     clock (the receiver's ACK)
+ * @delay_ns: one-way delay of its first datagram, from the sender's
+ *     clock to the receiver's, without the time the frame waited in the
+ *     sender before its first datagram left; includes the offset between
+ *     the two clocks, so only changes count
+ * @has_delay: @delay_ns is valid
+ *
+ * What is known of one frame once its ACK is in: the input of
+ * gst_tile_rate_control_update().
+ */
+typedef struct
+{
+  guint64 frame;
+  guint64 bytes;
+  guint packets_sent;
+  guint packets_received;
+  gint64 send_ns;
+  gint64 receive_ns;
+  gint64 delay_ns;
+  gboolean has_delay;
+} GstTileRateSample;
+
+/**
+ * GstTileRateControl:
+ *
+ * Delay- and loss-based rate control for protocol=udp (see
+ * gst_tile_rate_control_update()). Plain data, no locking of its own;
+ * initialise with gst_tile_rate_control_init(). The fields are private.
+ */
+typedef struct
+{
+  /*< private > */
+  guint64 max_rate;
+  guint64 rate;
+  gint64 last_ns;
+  guint64 hold_frame;
+  gboolean have_sample;
+  /* two-window minimum of the one-way delay, maximum of the delivery rate */
+  gint64 window_start_ns;
+  gint64 delay_min[2];
+  gboolean have_delay[2];
+  guint64 recv_max[2];
+  gdouble loss;
+  gint64 queue_ns;
+  guint64 last_recv_rate;
+  guint64 congestion_events;
+} GstTileRateControl;
+
+GST_TILE_API
+void     gst_tile_rate_control_init (GstTileRateControl * rc,
+                                     guint64 max_rate);
+
+GST_TILE_API
+void     gst_tile_rate_control_set_max (GstTileRateControl * rc,
+                                        guint64 max_rate);
+
+GST_TILE_API
+gboolean gst_tile_rate_control_update (GstTileRateControl * rc,
+                                       const GstTileRateSample * sample,
+                                       guint64 next_frame, gint64 now_ns);
+
+GST_TILE_API
+guint64  gst_tile_rate_control_get_rate (const GstTileRateControl * rc);
+
+GST_TILE_API
+void     gst_tile_rate_control_to_structure (const GstTileRateControl * rc,
+                                             GstStructure * s);
+
+G_END_DECLS
+
+#endif /* __GST_TILE_RATE_H__ */

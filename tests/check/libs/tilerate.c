@@ -1,0 +1,359 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* GstTileRateControl against a simulated path: a sender that paces each
+ * frame's datagrams at the control's rate into a bottleneck (a FIFO that
+ * drains at the link rate and drops what does not fit in its queue, as
+ * tbf does), the receiver's feedback computed from the datagrams that
+ * came out of it. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/tile/tilerate.h>
+
+#include "gstbctest.h"
+
+#define PKT 1440                /* a datagram on the wire, bytes */
+#define HOST_RATE G_GUINT64_CONSTANT (20000000000)      /* unpaced */
+#define ACK_DELAY_NS (200 * GST_USECOND)
+#define MAX_ACKS 8
+
+typedef struct
+{
+  /* the path */
+  guint64 link_rate;            /* bit/s */
+  guint64 queue_bytes;          /* what the bottleneck holds */
+  gdouble random_loss;          /* share dropped before the bottleneck */
+  gint64 link_free_ns;          /* when the bottleneck sent its last bit */
+  GRand *rand;
+  /* the stream */
+  guint64 frame_bytes;
+  gint64 interval_ns;
+  gint64 sender_free_ns;
+  guint64 next_frame;
+  /* ACKs on their way */
+  GstTileRateSample acks[MAX_ACKS];
+  gint64 ack_at[MAX_ACKS];
+  guint n_acks;
+  /* results */
+  guint frames_sent;
+  guint frames_partial;
+  guint frames_dropped;
+  GstTileRateControl rc;
+} Sim;
+
+static void
+sim_init (Sim * sim, guint64 link_rate, gdouble random_loss)
+{
+  memset (sim, 0, sizeof (*sim));
+  sim->link_rate = link_rate;
+  /* tbf rate R burst 256kb latency 20ms */
+  sim->queue_bytes = link_rate / 8 / 50 + 32 * 1024;
+  sim->random_loss = random_loss;
+  sim->rand = g_rand_new_with_seed (7);
+  /* 1920x540 GRAY8 at 60 fps, as in the netns test */
+  sim->frame_bytes = 1920 * 540;
+  sim->interval_ns = GST_SECOND / 60;
+  gst_tile_rate_control_init (&sim->rc, 0);
+}
+
+/* The ACKs that arrived by @now go into the control. */
+static void
+sim_deliver_acks (Sim * sim, gint64 now)
+{
+  guint i = 0;
+
+  while (i < sim->n_acks) {
+    if (sim->ack_at[i] > now) {
+      i++;
+      continue;
+    }
+    gst_tile_rate_control_update (&sim->rc, &sim->acks[i], sim->next_frame,
+        sim->ack_at[i]);
+    sim->n_acks--;
+    sim->acks[i] = sim->acks[sim->n_acks];
+    sim->ack_at[i] = sim->ack_at[sim->n_acks];
+  }
+}
+
+/* One frame of the stream at time @t: sent when the previous one has left
+ * the sender (else dropped, as tilesink does with max-in-flight=1). */
+static void
+sim_frame (Sim * sim, gint64 t)
+{
+  guint64 rate = gst_tile_rate_control_get_rate (&sim->rc);
+  guint n = (sim->frame_bytes + PKT - 1) / PKT, i, got = 0;
+  gint64 gap, sent = t, first = -1, last = 0;
+  GstTileRateSample *s;
+
+  sim_deliver_acks (sim, t);
+  if (sim->sender_free_ns > t) {
+    sim->frames_dropped++;
+    return;
+  }
+  gap = gst_util_uint64_scale (PKT * 8, GST_SECOND, rate ? rate : HOST_RATE);
+  for (i = 0; i < n; i++) {
+    gint64 start, backlog;
+
+    sent = t + i * gap;
+    if (g_rand_double (sim->rand) < sim->random_loss)
+      continue;
+    /* bytes waiting in the bottleneck when this one arrives */
+    backlog = sim->link_free_ns > sent ?
+        (gint64) gst_util_uint64_scale (sim->link_free_ns - sent,
+        sim->link_rate, 8 * GST_SECOND) : 0;
+    if (backlog + PKT > (gint64) sim->queue_bytes)
+      continue;
+    start = MAX (sent, sim->link_free_ns);
+    sim->link_free_ns = start + gst_util_uint64_scale (PKT * 8, GST_SECOND,
+        sim->link_rate);
+    if (first < 0)
+      first = sim->link_free_ns;
+    last = sim->link_free_ns;
+    got++;
+  }
+  sim->sender_free_ns = sent + gap;
+  sim->frames_sent++;
+  if (got < n)
+    sim->frames_partial++;
+  fail_unless (sim->n_acks < MAX_ACKS);
+  s = &sim->acks[sim->n_acks];
+  memset (s, 0, sizeof (*s));
+  s->frame = sim->next_frame++;
+  s->bytes = (guint64) n *PKT;
+  s->packets_sent = n;
+  s->packets_received = got;
+  s->send_ns = sent - t;
+  s->receive_ns = got ? last - first : 0;
+  s->delay_ns = got ? first - t : 0;
+  s->has_delay = got > 0;
+  sim->ack_at[sim->n_acks++] = (got ? last : sent) + ACK_DELAY_NS;
+}
+
+/* Runs @seconds of the stream from @start; returns the end time. */
+static gint64
+sim_run (Sim * sim, gint64 start, gdouble seconds)
+{
+  gint64 t = start, end = start + (gint64) (seconds * GST_SECOND);
+
+  for (; t < end; t += sim->interval_ns)
+    sim_frame (sim, t);
+  return t;
+}
+
+static void
+sim_clear (Sim * sim)
+{
+  g_rand_free (sim->rand);
+}
+
+/* The issue's bottleneck: 498 Mbit/s offered into 300 Mbit/s. The rate
+ * settles near the link's, without losses after the first frames. */
+GST_START_TEST (test_bottleneck)
+{
+  Sim sim;
+  guint64 rate;
+  gint64 t;
+  guint partial, sent;
+
+  sim_init (&sim, 300000000, 0);
+  t = sim_run (&sim, GST_SECOND, 2);
+  /* unpaced at first: the first frame overflows the queue, then it is
+   * paced near the link rate */
+  fail_unless (sim.rc.congestion_events >= 1);
+  partial = sim.frames_partial;
+  sent = sim.frames_sent;
+  GST_INFO ("after 2 s: %u of %u frames partial, rate %" G_GUINT64_FORMAT,
+      partial, sent, gst_tile_rate_control_get_rate (&sim.rc));
+  fail_unless (partial <= 3, "%u frames partial while converging", partial);
+
+  t = sim_run (&sim, t, 10);
+  rate = gst_tile_rate_control_get_rate (&sim.rc);
+  GST_INFO ("after 12 s: %u of %u frames partial, %u dropped, rate %"
+      G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " congestion events",
+      sim.frames_partial, sim.frames_sent, sim.frames_dropped, rate,
+      sim.rc.congestion_events);
+  fail_unless (sim.frames_partial - partial == 0,
+      "%u frames partial in steady state", sim.frames_partial - partial);
+  fail_unless (rate >= 240000000 && rate <= 400000000,
+      "rate %" G_GUINT64_FORMAT, rate);
+  /* the link carries 300/498 of the stream, 36 frames/s; one frame in
+   * flight at a time, a frame that takes longer than 1/60 s leaves every
+   * other frame slot: 30 frames/s at most */
+  fail_unless (sim.frames_sent - sent >= 10 * 28, "%u frames in 10 s",
+      sim.frames_sent - sent);
+  sim_clear (&sim);
+}
+
+GST_END_TEST;
+
+/* The link gets faster mid-stream: the rate follows within 2 s. */
+GST_START_TEST (test_step_up)
+{
+  Sim sim;
+  gint64 t;
+  guint64 rate;
+
+  sim_init (&sim, 300000000, 0);
+  t = sim_run (&sim, GST_SECOND, 5);
+  sim.link_rate = 800000000;
+  sim.queue_bytes = sim.link_rate / 8 / 50 + 32 * 1024;
+  t = sim_run (&sim, t, 2);
+  rate = gst_tile_rate_control_get_rate (&sim.rc);
+  GST_INFO ("2 s after the step: rate %" G_GUINT64_FORMAT, rate);
+  fail_unless (rate >= 600000000, "rate %" G_GUINT64_FORMAT " 2 s after the "
+      "step to 800 Mbit/s", rate);
+  /* and down again: within a few frames, with few losses */
+  sim.link_rate = 300000000;
+  sim.queue_bytes = sim.link_rate / 8 / 50 + 32 * 1024;
+  sim.frames_partial = 0;
+  sim_run (&sim, t, 2);
+  rate = gst_tile_rate_control_get_rate (&sim.rc);
+  fail_unless (rate <= 400000000, "rate %" G_GUINT64_FORMAT, rate);
+  fail_unless (sim.frames_partial <= 3, "%u partial", sim.frames_partial);
+  sim_clear (&sim);
+}
+
+GST_END_TEST;
+
+/* Random loss of 2 % on a fast link is not congestion: no pacing. And a
+ * link faster than the stream stays unpaced. */
+GST_START_TEST (test_random_loss)
+{
+  Sim sim;
+
+  sim_init (&sim, G_GUINT64_CONSTANT (10000000000), 0.02);
+  sim_run (&sim, GST_SECOND, 5);
+  fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&sim.rc), 0);
+  fail_unless_equals_uint64 (sim.rc.congestion_events, 0);
+  sim_clear (&sim);
+
+  sim_init (&sim, G_GUINT64_CONSTANT (10000000000), 0);
+  sim_run (&sim, GST_SECOND, 5);
+  fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&sim.rc), 0);
+  fail_unless_equals_int (sim.frames_partial, 0);
+  sim_clear (&sim);
+}
+
+GST_END_TEST;
+
+static GstTileRateSample
+sample (guint64 frame, guint sent, guint received, gint64 send_ns,
+    gint64 receive_ns, gint64 delay_ns)
+{
+  GstTileRateSample s = { 0 };
+
+  s.frame = frame;
+  s.bytes = (guint64) sent *PKT;
+  s.packets_sent = sent;
+  s.packets_received = received;
+  s.send_ns = send_ns;
+  s.receive_ns = receive_ns;
+  s.delay_ns = delay_ns;
+  s.has_delay = TRUE;
+  return s;
+}
+
+/* The three signals, the hold after a decrease, the bound. */
+GST_START_TEST (test_signals)
+{
+  GstTileRateControl rc;
+  GstTileRateSample s;
+  gint64 now = GST_SECOND;
+  GstStructure *st;
+  guint64 v;
+
+  /* squeezed: 1000 datagrams sent in 1 ms arrive over 10 ms */
+  gst_tile_rate_control_init (&rc, 0);
+  s = sample (0, 1000, 1000, GST_MSECOND, 10 * GST_MSECOND, 0);
+  fail_unless (gst_tile_rate_control_update (&rc, &s, 2, now));
+  /* 0.9 x 999 x 1440 x 8 bits in 10 ms */
+  v = gst_tile_rate_control_get_rate (&rc);
+  fail_unless (v >= 1035763199 && v <= 1035763201, "rate %" G_GUINT64_FORMAT,
+      v);
+  /* frame 1 was sent before that decrease: it changes nothing */
+  s = sample (1, 1000, 500, GST_MSECOND, 10 * GST_MSECOND, 0);
+  fail_if (gst_tile_rate_control_update (&rc, &s, 3, now + GST_MSECOND));
+  fail_unless_equals_uint64 (rc.congestion_events, 1);
+
+  /* a clean frame after it grows the rate, by 2x per second */
+  v = gst_tile_rate_control_get_rate (&rc);
+  s = sample (2, 1000, 1000, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
+  fail_unless (gst_tile_rate_control_update (&rc, &s, 4,
+          now + 101 * GST_MSECOND));
+  fail_unless (gst_tile_rate_control_get_rate (&rc) > v * 1.06 &&
+      gst_tile_rate_control_get_rate (&rc) < v * 1.08);
+
+  /* queueing: the delay 20 ms above its least */
+  v = gst_tile_rate_control_get_rate (&rc);
+  s = sample (3, 1000, 1000, 12 * GST_MSECOND, 12 * GST_MSECOND,
+      20 * GST_MSECOND);
+  fail_unless (gst_tile_rate_control_update (&rc, &s, 5,
+          now + 120 * GST_MSECOND));
+  fail_unless (gst_tile_rate_control_get_rate (&rc) < v);
+  fail_unless_equals_uint64 (rc.congestion_events, 2);
+
+  /* loss over 10 % */
+  v = gst_tile_rate_control_get_rate (&rc);
+  s = sample (5, 1000, 850, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
+  fail_unless (gst_tile_rate_control_update (&rc, &s, 6,
+          now + 140 * GST_MSECOND));
+  fail_unless (gst_tile_rate_control_get_rate (&rc) < v);
+  /* a frame of which nothing arrived is loss too */
+  v = gst_tile_rate_control_get_rate (&rc);
+  s = sample (6, 1000, 0, 12 * GST_MSECOND, 0, 0);
+  s.has_delay = FALSE;
+  fail_unless (gst_tile_rate_control_update (&rc, &s, 7,
+          now + 150 * GST_MSECOND));
+  fail_unless (gst_tile_rate_control_get_rate (&rc) < v);
+
+  /* loss of 5 %: neither up nor down */
+  v = gst_tile_rate_control_get_rate (&rc);
+  s = sample (7, 1000, 950, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
+  fail_if (gst_tile_rate_control_update (&rc, &s, 8, now + 250 * GST_MSECOND));
+  fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), v);
+
+  /* the bound holds, at once and while growing */
+  gst_tile_rate_control_set_max (&rc, v / 2);
+  fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), v / 2);
+  s = sample (8, 1000, 1000, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
+  gst_tile_rate_control_update (&rc, &s, 9, now + 500 * GST_MSECOND);
+  fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), v / 2);
+
+  st = gst_structure_new_empty ("s");
+  gst_tile_rate_control_to_structure (&rc, st);
+  fail_unless (gst_structure_get_uint64 (st, "pacing-bitrate", &v));
+  fail_unless_equals_uint64 (v, gst_tile_rate_control_get_rate (&rc));
+  fail_unless (gst_structure_get_uint64 (st, "congestion-events", &v));
+  fail_unless_equals_uint64 (v, 4);
+  fail_unless (gst_structure_has_field (st, "estimated-bitrate"));
+  fail_unless (gst_structure_has_field (st, "frame-loss"));
+  fail_unless (gst_structure_has_field (st, "queue-delay-ms"));
+  gst_structure_free (st);
+
+  /* a bound from the start: paced at it, not above */
+  gst_tile_rate_control_init (&rc, 280000000);
+  fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), 280000000);
+}
+
+GST_END_TEST;
+
+static Suite *
+tilerate_suite (void)
+{
+  Suite *s = suite_create ("tilerate");
+  TCase *tc = test_suite_add_general (s, 0);
+
+  tcase_add_test (tc, test_signals);
+  tcase_add_test (tc, test_bottleneck);
+  tcase_add_test (tc, test_step_up);
+  tcase_add_test (tc, test_random_loss);
+  return s;
+}
+
+GST_CHECK_MAIN (tilerate);
