@@ -294,8 +294,9 @@ gst_tile_net_udp_socket (gint family, GError ** error)
  * @error: return location for a G_IO_ERROR
  *
  * A UDP socket on a port the kernel picks, on every address of @family,
- * that reports the datagrams its receive queue dropped (SO_RXQ_OVFL, read
- * with gst_tile_net_udp_message_info()).
+ * that reports the datagrams its receive queue dropped (SO_RXQ_OVFL) and
+ * when each arrived (SO_TIMESTAMPNS), read with
+ * gst_tile_net_udp_message_info().
  *
  * Returns: the descriptor, -1 with @error set on failure.
  */
@@ -317,6 +318,7 @@ gst_tile_net_udp_bind_any (gint family, GError ** error)
     return -1;
   }
   setsockopt (fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof (one));
+  setsockopt (fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof (one));
   return fd;
 }
 
@@ -369,10 +371,17 @@ gst_tile_net_udp_send_to (gint fd, const guint8 * data, gsize len,
  *   message; left as it is when the message is a single datagram
  * @drops: (inout): the count of datagrams the socket's receive queue
  *   dropped so far (SO_RXQ_OVFL); left as it is when the message has none
+ * @arrival_ns: (inout) (nullable): when the (first) datagram of the
+ *   message arrived, `CLOCK_REALTIME` in ns, taken by the kernel
+ *   (SO_TIMESTAMPNS): unlike a clock read after recvmmsg() it does not
+ *   depend on when the receiving thread ran; left as it is when the
+ *   message has none
+ *
+ * The control data needs room for 80 bytes (the three of them).
  */
 void
 gst_tile_net_udp_message_info (const struct msghdr *msg, guint * segment,
-    guint32 * drops)
+    guint32 * drops, guint64 * arrival_ns)
 {
   struct cmsghdr *c;
 
@@ -388,6 +397,13 @@ gst_tile_net_udp_message_info (const struct msghdr *msg, guint * segment,
 #endif
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL)
       memcpy (drops, CMSG_DATA (c), sizeof (guint32));
+    if (arrival_ns && c->cmsg_level == SOL_SOCKET &&
+        c->cmsg_type == SCM_TIMESTAMPNS) {
+      struct timespec ts;
+
+      memcpy (&ts, CMSG_DATA (c), sizeof (ts));
+      *arrival_ns = (guint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
+    }
   }
 }
 

@@ -91,7 +91,8 @@ void     gst_tile_net_udp_send_to (gint fd, const guint8 * data, gsize len,
 
 GST_TILE_API
 void     gst_tile_net_udp_message_info (const struct msghdr * msg,
-                                        guint * segment, guint32 * drops);
+                                        guint * segment, guint32 * drops,
+                                        guint64 * arrival_ns);
 
 GST_TILE_API
 guint    gst_tile_net_local_port (gint fd);

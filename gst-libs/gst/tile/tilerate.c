@@ -25,12 +25,15 @@
  * once the queue is full, datagrams are lost. Each of the three signals
  * means overuse:
  *
- * - the frame arrived squeezed: receive time > 1.25 x send time + 1 ms;
+ * - the frame arrived spread out: receive time > 1.125 x send time +
+ *   0.25 ms (the receiver reports the kernel's arrival times, so this does
+ *   not depend on when its threads ran);
  * - queueing: the first datagram's one-way delay is more than
- *   max(4 ms, half the frame's send time) above the least of the last
- *   5 to 10 s;
- * - more than 10 % of its datagrams lost (random loss below that is not
- *   taken as congestion).
+ *   max(2 ms, a quarter of the frame's send time) above the least of the
+ *   last 5 to 10 s;
+ * - loss: more than 10 % of its datagrams lost, or 2 % with a queue of
+ *   1 ms (a short queue overflowing; random loss below 10 % on a path
+ *   without a queue is not taken as congestion).
  *
  * On overuse the rate goes to 0.9 x the frame's delivery rate (what the
  * bottleneck passed), once per round: frames sent before the decrease do
@@ -56,8 +59,9 @@
 #define BETA 0.9
 #define LOSS_HIGH 0.10
 #define LOSS_LOW 0.02
-#define SQUEEZE_SLACK_NS (GST_MSECOND)
-#define QUEUE_MIN_NS (4 * GST_MSECOND)
+#define SQUEEZE_SLACK_NS (250 * GST_USECOND)
+#define QUEUE_MIN_NS (2 * GST_MSECOND)
+#define QUEUE_LOSS_NS (GST_MSECOND)
 #define WINDOW_NS (5 * GST_SECOND)
 /* the most time one update may grow the rate for */
 #define MAX_STEP_NS (250 * GST_MSECOND)
@@ -223,10 +227,13 @@ gst_tile_rate_control_update (GstTileRateControl * rc,
   if (s->frame < rc->hold_frame)
     return FALSE;               /* sent before the last decrease */
 
-  squeezed = recv_rate && s->receive_ns > s->send_ns + s->send_ns / 4 +
+  squeezed = recv_rate && s->receive_ns > s->send_ns + s->send_ns / 8 +
       (gint64) SQUEEZE_SLACK_NS;
+  /* loss with a queue is the queue overflowing; loss without one is the
+   * path's own (radio, a bad cable), which a lower rate does not cure */
   overuse = loss > LOSS_HIGH || squeezed ||
-      rc->queue_ns > MAX ((gint64) QUEUE_MIN_NS, s->send_ns / 2);
+      rc->queue_ns > MAX ((gint64) QUEUE_MIN_NS, s->send_ns / 4) ||
+      (loss >= LOSS_LOW && rc->queue_ns > (gint64) QUEUE_LOSS_NS);
   if (overuse) {
     from = recv_rate;
     if (!from || (rc->rate && rc->rate < from))

@@ -64,6 +64,10 @@ typedef struct
   guint n_got;
   gint64 first_ns;              /* monotonic, first datagram */
   guint64 first_real_ns;        /* CLOCK_REALTIME, first datagram */
+  /* the kernel's arrival times (CLOCK_REALTIME) of the first and last
+   * datagram, 0 without */
+  guint64 arrive_first;
+  guint64 arrive_last;
   gint64 last_ns;               /* monotonic, last datagram filed */
   gint64 deadline;              /* monotonic ns: UDP, pushed with gaps then */
   guint32 tile_copied[GST_TILE_WIRE_MAX_UNITS];   /* datagrams in place */

@@ -45,7 +45,7 @@ gst_tile_receiver_send_ack (GstTileReceiver * self, const GstTileWireAck * ack)
 #define UDP_VLEN_GRO 8
 #define UDP_VLEN 64
 #define UDP_GRO_BUF 65536
-#define UDP_CMSG 64
+#define UDP_CMSG 128
 
 typedef struct
 {
@@ -137,6 +137,7 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 session,
     memset (slot->tile_copied, 0, sizeof (slot->tile_copied));
     slot->first_ns = slot->last_ns = (gint64) gst_util_get_timestamp ();
     slot->first_real_ns = gst_tile_realtime_ns ();
+    slot->arrive_first = slot->arrive_last = 0;
     /* the timer runs from the frame's own first datagram: no frame waits
      * for the next one to start (with the sender waiting for the window
      * that this frame holds, that could be forever) */
@@ -222,7 +223,8 @@ udp_commit_locked (GstTileReceiver * self, guint unit, UdpCopy * copies,
 static void
 udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     guint64 session, GstTileWirePacketHeader * hs, const guint8 ** payloads,
-    guint n, UdpCopy * copies, guint invalid, GstTileReceiverSlot * pinned)
+    const guint64 * arrivals, guint n, UdpCopy * copies, guint invalid,
+    GstTileReceiverSlot * pinned)
 {
   GstTileWireConfig *config = self->config;
   guint ps = config->packet_size, i, n_copies = 0;
@@ -292,6 +294,11 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     slot->writers++;
     slot->last_ns = now;
     slot->sender_ts = h->timestamp;
+    if (arrivals[i]) {
+      if (!slot->arrive_first || arrivals[i] < slot->arrive_first)
+        slot->arrive_first = arrivals[i];
+      slot->arrive_last = MAX (slot->arrive_last, arrivals[i]);
+    }
     self->packets_received++;
     self->bytes_received += GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
     copies[n_copies].slot = slot;
@@ -357,6 +364,7 @@ typedef struct
   struct iovec *iovs;
   GstTileWirePacketHeader *hs;
   const guint8 **payloads;
+  guint64 *arrivals;            /* the kernel's, per datagram; 0 without */
   UdpCopy *copies;
 } UdpUnit;
 
@@ -429,6 +437,7 @@ udp_unit_alloc (UdpUnit * c)
   c->iovs = g_new (struct iovec, (gsize) c->max_pk * 3);
   c->hs = g_new (GstTileWirePacketHeader, c->max_pk);
   c->payloads = g_new (const guint8 *, c->max_pk);
+  c->arrivals = g_new (guint64, c->max_pk);
   c->copies = g_new (UdpCopy, c->max_pk + 1);
 }
 
@@ -444,6 +453,7 @@ udp_unit_free (UdpUnit * c)
   g_free (c->iovs);
   g_free (c->hs);
   g_free (c->payloads);
+  g_free (c->arrivals);
   g_free (c->copies);
 }
 
@@ -575,8 +585,10 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, GError ** err)
   for (k = 0; k < (guint) r; k++) {
     guint len = c->msgs[k].msg_len, step = len, off, j;
     guint32 drops = G_MAXUINT32;
+    guint64 arrival = 0;
 
-    gst_tile_net_udp_message_info (&c->msgs[k].msg_hdr, &step, &drops);
+    gst_tile_net_udp_message_info (&c->msgs[k].msg_hdr, &step, &drops,
+        &arrival);
     /* read by the stats under the lock, which is not held here */
     if (drops != G_MAXUINT32)
       g_atomic_int_set ((gint *) & self->unit_drops[c->u->index], drops);
@@ -618,6 +630,7 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, GError ** err)
           memcpy (stage, iov[1].iov_base, iov[1].iov_len);
         c->payloads[n] = stage;
       }
+      c->arrivals[n] = arrival;
       n++;
     }
   }
@@ -666,8 +679,8 @@ udp_unit_receive (UdpUnit * c, GError ** err)
     if (n > 0)
       udp_unit_predict (c, n);
     if (n > 0 || invalid > 0 || pinned)
-      udp_file_batch (self, c->u, c->session, c->hs, c->payloads, MAX (n, 0),
-          c->copies, invalid, pinned);
+      udp_file_batch (self, c->u, c->session, c->hs, c->payloads,
+          c->arrivals, MAX (n, 0), c->copies, invalid, pinned);
     if (r < 0)
       g_prefix_error (err, "unit %u: ", c->u->index);
     if (r < 0 || n < 0 || (r == 0 && drain))

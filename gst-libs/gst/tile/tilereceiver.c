@@ -709,6 +709,8 @@ static gboolean
 take_frame_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
     GstTileReceiverFrame * out, GstTileWireAck * ack)
 {
+  guint64 first;
+
   out->buffer = slot->buffer;
   out->complete_time = slot->complete_time;
   out->frame = slot->frame;
@@ -734,13 +736,21 @@ take_frame_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
     ack->window = self->udp_window == G_MAXUINT ? 2 : self->udp_window;
     ack->has_frame = TRUE;
     ack->frame = out->frame;
-    /* what the sender's rate control needs to know of the frame */
+    /* what the sender's rate control needs to know of the frame: from
+     * the kernel's arrival times when there are (our own clock readings
+     * would count the time our threads were off the CPU as the path's) */
     ack->has_feedback = slot->n_got > 0;
     ack->received = slot->n_got;
-    ack->receive_ns = CLAMP (slot->last_ns - slot->first_ns, 0,
-        (gint64) GST_SECOND);
+    if (slot->arrive_first) {
+      first = slot->arrive_first;
+      ack->receive_ns = slot->arrive_last - slot->arrive_first;
+    } else {
+      first = slot->first_real_ns;
+      ack->receive_ns = MAX (slot->last_ns - slot->first_ns, 0);
+    }
+    ack->receive_ns = MIN (ack->receive_ns, GST_SECOND);
     ack->delay_ns = GST_CLOCK_TIME_IS_VALID (out->sender_time) ?
-        (gint64) (slot->first_real_ns - out->sender_time) : 0;
+        (gint64) (first - out->sender_time) : 0;
     if (ack->delay_ns == 0 && GST_CLOCK_TIME_IS_VALID (out->sender_time))
       ack->delay_ns = 1;        /* 0 means unknown */
   }

@@ -283,6 +283,7 @@ GST_START_TEST (test_udp_batches)
   struct mmsghdr msgs[4];
   struct iovec iov[4];
   guint8 data[4][100], cmsg[4][128];
+  guint64 sent_ns, arrival;
   GError *err = NULL;
   guint port, sl, i, segment;
   guint32 drops;
@@ -323,6 +324,7 @@ GST_START_TEST (test_udp_batches)
     msgs[i].msg_hdr.msg_iov = &iov[i];
     msgs[i].msg_hdr.msg_iovlen = 1;
   }
+  sent_ns = (guint64) g_get_real_time () * 1000;
   fail_unless_equals_int (gst_tile_net_udp_send_batch (tx, msgs, 3, &err), 3);
   gst_tile_net_udp_send_to (tx, data[3], 13, (struct sockaddr *) &ss,
       sizeof (struct sockaddr_in));
@@ -344,9 +346,17 @@ GST_START_TEST (test_udp_batches)
     /* no GRO here and no queue drops: both left as they were */
     segment = 12345;
     drops = 54321;
-    gst_tile_net_udp_message_info (&msgs[i].msg_hdr, &segment, &drops);
+    arrival = 0;
+    gst_tile_net_udp_message_info (&msgs[i].msg_hdr, &segment, &drops,
+        &arrival);
     fail_unless_equals_int (segment, 12345);
     fail_unless_equals_int (drops, 54321);
+    /* the kernel's arrival time: after the send, before now (both
+     * CLOCK_REALTIME; 1 ms of slack for the microsecond clock) */
+    fail_unless (arrival + 1000000 >= sent_ns &&
+        arrival <= (guint64) g_get_real_time () * 1000 + 1000000,
+        "arrival %" G_GUINT64_FORMAT " sent %" G_GUINT64_FORMAT, arrival,
+        sent_ns);
   }
 
   gst_tile_net_close (&tx);
