@@ -173,7 +173,9 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
   g_object_class_install_property (gobject_class, PROP_MAX_IN_FLIGHT,
       g_param_spec_uint ("max-in-flight", "Max in flight",
           "Frames that may still be on their way; a frame arriving beyond "
-          "this is dropped whole and a QoS message posted", 1, 64,
+          "this is dropped whole and a QoS message posted (1: a frame waits "
+          "for no other, the least latency on a link slower than the "
+          "stream)", 1, 64,
           DEFAULT_MAX_IN_FLIGHT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_TILE_STATS,

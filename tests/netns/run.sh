@@ -28,12 +28,13 @@
 #              timer runs from its own first datagram, not from the next
 #              frame's)
 #   slow-tcp   1080p BC1 60 fps (498 Mbit/s) over TCP into a 300 Mbit/s tbf
-#              (20 ms queue): the sender must drop frames rather than queue
-#              them; latency p50 / p99 within 4x / 6x the 27.6 ms a frame
-#              takes on that link (the goal is 2x / 3x)
+#              (20 ms queue), default properties: the sender must drop
+#              frames rather than queue them; latency p50 / p99 within
+#              2x / 3x the 27.6 ms a frame takes on that link
 #   slow-udp   the same over UDP with no rate set by hand: the rate
 #              control (rate-control, on by default) must find the link's
-#              rate, <= 5 % of the frames partial, the same latency guard
+#              rate (estimated-bitrate within 0.5-1.5x), <= 5 % of the
+#              frames partial, the same latency bounds
 #   max-rate   2160p BC1, 2 units, frames pushed far faster than the path
 #              carries: the receive buffers overflow and the sender drops
 #              frames for the receiver's window, but the stream must not
