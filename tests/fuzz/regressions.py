@@ -43,7 +43,7 @@ CASES = {
     "regress-stats-new-name-quark": stats("tilewire-fuzz-new-name, a=(int)1"),
     # valid, for the mutations to start from: an ACK with feedback
     "valid-ack": bytes([ACK]) + struct.pack(
-        ">IIIQIQq", 7, 4, 3, 1234, 700, 27600000, -5000000000),
+        ">IIIQIIQq", 7, 4, 3, 1234, 700, 690, 27600000, -5000000000),
     # valid, for the mutations to start from
     "valid-stats": stats('stats, frames-received=(guint64)7, '
                          'frames-received=(string)"a, b", '

@@ -218,8 +218,9 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
       if (gst_tile_wire_ack_parse (buf, len, &ack, &error) &&
           (ack.window == 0 || (!ack.has_frame && ack.frame != 0)
               || (ack.has_feedback && !ack.has_frame)
-              || (!ack.has_feedback && (ack.received || ack.receive_ns
-                      || ack.delay_ns))
+              || (!ack.has_feedback && (ack.received || ack.spanned
+                      || ack.receive_ns || ack.delay_ns))
+              || ack.spanned > ack.received
               || ack.receive_ns > 3600 * GST_SECOND))
         abort ();
       break;

@@ -64,6 +64,9 @@ def main():
                     help='frames pushed faster than the path carries: the '
                     'sender drops frames and the receive buffers overflow, '
                     'but the stream must not stall')
+    ap.add_argument('--count-from', type=int, default=-1,
+                    help='the frames numbered this or later must arrive '
+                    '(>= 90 %, <= 5 %% partial): the path got faster before')
     ap.add_argument('--slow-link', type=int, default=0,
                     help='the bottleneck in bit/s, slower than the stream: '
                     'report the latency against the wire time of a frame '
@@ -209,6 +212,22 @@ def main():
             problems.append(f'slow link: latency p50 {p50 / 1e6:.1f} ms / '
                             f'p99 {p99 / 1e6:.1f} ms, want <= 2x / 3x the '
                             f'wire time of a frame ({wire / 1e6:.1f} ms)')
+
+    # a path that got faster: the rate follows (2 s after the step, all
+    # the frames again)
+    if a.count_from >= 0:
+        want = pushed - a.count_from
+        got_from = rx.get('frames_from', 0)
+        part_from = rx.get('partial_from', 0)
+        notes.append(f'from frame {a.count_from} on: {got_from} of {want} '
+                     f'frames received, {part_from} partial; '
+                     f'estimated-bitrate at frame {3 * a.frames // 4}: '
+                     f'{tx.get("rate_mid", 0) / 1e6:.0f} Mbit/s')
+        if got_from < 0.9 * want or part_from > 0.05 * max(got_from, 1):
+            problems.append(f'from frame {a.count_from} on (2 s after the '
+                            f'path got faster): {got_from} of {want} frames '
+                            f'received, {part_from} partial; want >= 90 %, '
+                            f'<= 5 % partial')
 
     # latency: a frame with lost datagrams must not wait for the next frame
     p50 = rxs.get('latency-p50')

@@ -35,6 +35,10 @@
 #              control (rate-control, on by default) must find the link's
 #              rate (estimated-bitrate within 0.5-1.5x), <= 5 % of the
 #              frames partial, the same latency bounds
+#   step-udp   1080p BC1 60 fps (498 Mbit/s) over UDP into a 300 Mbit/s
+#              tbf that becomes 800 Mbit/s at frame 180 (3 s in): 2 s
+#              later (frames 300-599) the rate control must carry the
+#              whole stream again, >= 90 % of those frames, <= 5 % partial
 #   max-rate   2160p BC1, 2 units, frames pushed far faster than the path
 #              carries: the receive buffers overflow and the sender drops
 #              frames for the receiver's window, but the stream must not
@@ -58,7 +62,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|max-rate ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|step-udp|max-rate ...]" >&2
   exit 2
 }
 
@@ -70,14 +74,14 @@ scenarios=()
 while [ $# -gt 0 ]; do
   case $1 in
     --protocol) [ $# -ge 2 ] || usage; lossproto=$2; shift 2 ;;
-    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp)
+    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|step-udp)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
 done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp max-rate)
+  scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp step-udp max-rate)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -226,6 +230,7 @@ segment=0
 results=()
 failed=0
 checkargs=()
+rxargs=()
 units=4
 tbf_spec="rate 5gbit burst ${BC_NETNS_TBF_BURST:-128kb} latency 2ms"
 
@@ -320,7 +325,7 @@ run_pair () {
     sleep 0.05
   done
   timeout 60 ip netns exec "$ns_rx" "$checker" --receive --host "$addr_tx" \
-    "${common[@]}" --timeout 30 \
+    "${common[@]}" --timeout 30 "${rxargs[@]}" \
     >"$work/$name.rx.json" 2>"$work/$name.rx.log"
   rxrc=$?
   wait "$txpid"
@@ -372,12 +377,19 @@ for s in "${scenarios[@]}"; do
     slow-udp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
                checkargs=(--slow-link 300000000)
                run_pair slow-udp udp 0 1 0 300 60 1920 1080 ;;
+    step-udp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
+               checkargs=(--count-from 300)
+               rxargs=(--count-from 300)
+               run_pair step-udp udp 0 1 0 600 60 1920 1080 \
+                 --step-frame 180 --step-cmd \
+                 "tc -n $ns_tx qdisc change dev veth-tx root tbf rate 800mbit burst 256kb latency 20ms" ;;
     max-rate)  checkargs=(--max-rate 1)
                units=2
                run_pair max-rate "$lossproto" 0 0 0 600 1000 3840 2160 \
                  --packet-size 1408 ;;
   esac
   checkargs=()
+  rxargs=()
   units=4
   tbf_spec="rate 5gbit burst ${BC_NETNS_TBF_BURST:-128kb} latency 2ms"
 done

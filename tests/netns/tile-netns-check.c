@@ -55,6 +55,8 @@ static gdouble opt_fps = 60.0, opt_timer_factor = -1.0;
 static gint opt_width = 1920, opt_height = 1080;
 static gint64 opt_max_bitrate = -1, opt_packet_size = -1;
 static gint opt_max_in_flight = -1;
+static gint opt_step_frame = -1, opt_count_from = -1;
+static gchar *opt_step_cmd = NULL;
 static gint opt_wait = 30, opt_timeout = 120;
 static gchar **opt_sink_props = NULL, **opt_src_props = NULL;
 
@@ -96,6 +98,13 @@ static GOptionEntry entries[] = {
       "tilesrc timer-factor", "X"},
   {"max-in-flight", 0, 0, G_OPTION_ARG_INT, &opt_max_in_flight,
       "tilesink max-in-flight", "M"},
+  {"step-frame", 0, 0, G_OPTION_ARG_INT, &opt_step_frame,
+      "Sender: run --step-cmd just before pushing this frame", "K"},
+  {"step-cmd", 0, 0, G_OPTION_ARG_STRING, &opt_step_cmd,
+      "Sender: the command (e.g. a tc qdisc change), waited for", "CMD"},
+  {"count-from", 0, 0, G_OPTION_ARG_INT, &opt_count_from,
+      "Receiver: also count the frames numbered K and later "
+        "(frames_from, partial_from)", "K"},
   {"sink-prop", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_sink_props,
       "Any other tilesink property (repeatable)", "NAME=VALUE"},
   {"src-prop", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_src_props,
@@ -607,6 +616,18 @@ run_sender (void)
       break;
     }
     pushed++;
+    if (opt_step_cmd && k == (guint64) opt_step_frame) {
+      GError *err = NULL;
+      gint status = 0;
+
+      /* the path changes mid-stream */
+      if (!g_spawn_command_line_sync (opt_step_cmd, NULL, NULL, &status, &err)
+          || !g_spawn_check_wait_status (status, &err)) {
+        error = g_strdup_printf ("--step-cmd failed: %s", err->message);
+        g_clear_error (&err);
+        break;
+      }
+    }
     if (k == (guint64) opt_frames * 3 / 4) {
       /* well into the run: the rate the kernel measures (TCP), the rate
        * control's estimate (UDP) */
@@ -689,6 +710,7 @@ typedef struct
   guint64 mismatch_frames, mismatch_bytes, reordered, duplicates;
   guint64 out_of_range, meta_inconsistent, meta_overlaps, bad_size;
   guint64 gaps;                 /* frame numbers skipped (not received) */
+  guint64 frames_from, partial_from;    /* numbered --count-from or later */
   gint64 first_time, last_time;
   gboolean caps_bad;
 } Checker;
@@ -956,6 +978,11 @@ on_sample (GstAppSink * sink, gpointer user_data)
       c->have_last = TRUE;
       c->last = k;
     }
+    if (!c->seen[k] && opt_count_from >= 0 && k >= (guint64) opt_count_from) {
+      c->frames_from++;
+      if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED))
+        c->partial_from++;
+    }
     c->seen[k] = 1;
   }
   gst_buffer_unmap (buf, &map);
@@ -1024,6 +1051,10 @@ run_receiver (void)
   json_u64 (out, "first_frame", c.first);
   json_u64 (out, "last_frame", c.last);
   json_u64 (out, "frame_gaps", c.gaps);
+  if (opt_count_from >= 0) {
+    json_u64 (out, "frames_from", c.frames_from);
+    json_u64 (out, "partial_from", c.partial_from);
+  }
   json_u64 (out, "numbers_inferred", c.inferred);
   json_u64 (out, "frames_unverifiable", c.unverifiable);
   json_u64 (out, "mismatch_frames", c.mismatch_frames);

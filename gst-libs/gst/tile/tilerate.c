@@ -133,15 +133,16 @@ roll_windows (GstTileRateControl * rc, gint64 now_ns)
 }
 
 /* The delivery rate of the frame, bits/s, 0 when it cannot be told: the
- * bytes that arrived after the first datagram over the time they took. */
+ * bytes the path delivered within the receive time over that time. */
 static guint64
 delivery_rate (const GstTileRateSample * s, guint received)
 {
   guint64 bytes;
+  guint spanned = MIN (s->packets_spanned, received);
 
-  if (received < 2 || s->receive_ns < (gint64) MIN_SPAN_NS)
+  if (spanned < 1 || s->receive_ns < (gint64) MIN_SPAN_NS)
     return 0;
-  bytes = gst_util_uint64_scale (s->bytes, received - 1, s->packets_sent);
+  bytes = gst_util_uint64_scale (s->bytes, spanned, s->packets_sent);
   return gst_util_uint64_scale (bytes * 8, GST_SECOND, s->receive_ns);
 }
 
@@ -216,7 +217,8 @@ gst_tile_rate_control_update (GstTileRateControl * rc,
   recv_rate = delivery_rate (s, received);
   if (recv_rate) {
     rc->recv_max[0] = MAX (rc->recv_max[0], recv_rate);
-    rc->last_recv_rate = recv_rate;
+    rc->recv_avg = rc->recv_avg > 0 ? 0.8 * rc->recv_avg + 0.2 * recv_rate :
+        recv_rate;
   }
   rc->queue_ns = note_delay (rc, s);
   if (rc->have_sample)
@@ -263,8 +265,10 @@ gst_tile_rate_control_update (GstTileRateControl * rc,
  * @s: where to set the fields
  *
  * Sets `pacing-bitrate` (bits/s, 0 when not paced), `estimated-bitrate`
- * (what the path carries as far as known: the pacing rate, or when not
- * paced the best delivery rate of the last 5-10 s), `frame-loss` (share
+ * (the rate the path delivered the last frames at, their datagrams over
+ * the time they took to arrive, smoothed over about 5 frames: what the
+ * path carries while the pace is above it, the pace otherwise; 0 before
+ * the first measurement), `frame-loss` (share
  * of the datagrams lost, smoothed over about 5 frames), `queue-delay-ms`
  * (the last frame's one-way delay above the least) and
  * `congestion-events` (decreases).
@@ -273,13 +277,10 @@ void
 gst_tile_rate_control_to_structure (const GstTileRateControl * rc,
     GstStructure * s)
 {
-  guint64 est;
-
   g_return_if_fail (rc != NULL && s != NULL);
 
-  est = rc->rate ? rc->rate : MAX (rc->recv_max[0], rc->recv_max[1]);
   gst_structure_set (s, "pacing-bitrate", G_TYPE_UINT64, rc->rate,
-      "estimated-bitrate", G_TYPE_UINT64, est,
+      "estimated-bitrate", G_TYPE_UINT64, (guint64) rc->recv_avg,
       "frame-loss", G_TYPE_DOUBLE, rc->loss,
       "queue-delay-ms", G_TYPE_DOUBLE, rc->queue_ns / 1e6,
       "congestion-events", G_TYPE_UINT64, rc->congestion_events, NULL);

@@ -24,6 +24,8 @@ G_BEGIN_DECLS
  * @packets_sent: datagrams sent for it
  * @packets_received: datagrams of it that arrived (the receiver's ACK);
  *     0 for a frame of which nothing arrived
+ * @packets_spanned: of those, the ones the path delivered within
+ *     @receive_ns (after the first arrival, before the last)
  * @send_ns: from its first datagram sent to its last, sender clock
  * @receive_ns: from its first datagram received to its last, receiver
  *     clock (the receiver's ACK)
@@ -42,6 +44,7 @@ typedef struct
   guint64 bytes;
   guint packets_sent;
   guint packets_received;
+  guint packets_spanned;
   gint64 send_ns;
   gint64 receive_ns;
   gint64 delay_ns;
@@ -70,7 +73,7 @@ typedef struct
   guint64 recv_max[2];
   gdouble loss;
   gint64 queue_ns;
-  guint64 last_recv_rate;
+  gdouble recv_avg;
   guint64 congestion_events;
 } GstTileRateControl;
 

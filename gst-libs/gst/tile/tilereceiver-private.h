@@ -68,6 +68,7 @@ typedef struct
    * datagram, 0 without */
   guint64 arrive_first;
   guint64 arrive_last;
+  guint n_at_last;              /* datagrams that arrived at arrive_last */
   gint64 last_ns;               /* monotonic, last datagram filed */
   gint64 deadline;              /* monotonic ns: UDP, pushed with gaps then */
   guint32 tile_copied[GST_TILE_WIRE_MAX_UNITS];   /* datagrams in place */

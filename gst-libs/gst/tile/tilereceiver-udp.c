@@ -138,6 +138,7 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 session,
     slot->first_ns = slot->last_ns = (gint64) gst_util_get_timestamp ();
     slot->first_real_ns = gst_tile_realtime_ns ();
     slot->arrive_first = slot->arrive_last = 0;
+    slot->n_at_last = 0;
     /* the timer runs from the frame's own first datagram: no frame waits
      * for the next one to start (with the sender waiting for the window
      * that this frame holds, that could be forever) */
@@ -297,7 +298,12 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     if (arrivals[i]) {
       if (!slot->arrive_first || arrivals[i] < slot->arrive_first)
         slot->arrive_first = arrivals[i];
-      slot->arrive_last = MAX (slot->arrive_last, arrivals[i]);
+      if (arrivals[i] > slot->arrive_last) {
+        slot->arrive_last = arrivals[i];
+        slot->n_at_last = 0;
+      }
+      if (arrivals[i] == slot->arrive_last)
+        slot->n_at_last++;
     }
     self->packets_received++;
     self->bytes_received += GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;

@@ -744,9 +744,12 @@ take_frame_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
     if (slot->arrive_first) {
       first = slot->arrive_first;
       ack->receive_ns = slot->arrive_last - slot->arrive_first;
+      /* those of the last arrival (a GRO batch) came after it */
+      ack->spanned = slot->n_got - MIN (slot->n_at_last, slot->n_got);
     } else {
       first = slot->first_real_ns;
       ack->receive_ns = MAX (slot->last_ns - slot->first_ns, 0);
+      ack->spanned = slot->n_got ? slot->n_got - 1 : 0;
     }
     ack->receive_ns = MIN (ack->receive_ns, GST_SECOND);
     ack->delay_ns = GST_CLOCK_TIME_IS_VALID (out->sender_time) ?

@@ -51,15 +51,23 @@ typedef struct
   guint64 packets;
 } GstTileSenderFrame;
 
-/* protocol=udp: a frame sent whole, until its ACK comes (rate control) */
+/* protocol=udp: what is known of a frame for the rate control: what was
+ * sent (once its last unit is done) and what arrived (its ACK, which may
+ * come first: a paced unit is done only a pacing interval after its last
+ * datagram); sampled once both are in */
 typedef struct
 {
-  gboolean valid;
   guint64 number;
+  gboolean sent;
   guint64 bytes;
   guint64 packets;
   gint64 send_ns;
   gint64 wait_ns;               /* admission to the first datagram */
+  gboolean acked;
+  guint32 received;
+  guint32 spanned;
+  guint64 receive_ns;
+  gint64 delay_ns;
 } GstTileSenderSent;
 
 /* A connection in its handshake (first message not complete yet). */
@@ -186,6 +194,11 @@ G_GNUC_INTERNAL
 gboolean gst_tile_sender_send_config_locked (GstTileSender * self);
 G_GNUC_INTERNAL
 void     gst_tile_sender_reset_rate_locked (GstTileSender * self);
+
+/* tilesender-server.c */
+G_GNUC_INTERNAL
+void     gst_tile_sender_note_sent_locked (GstTileSender * self,
+                                           const GstTileSenderFrame * frame);
 
 /* tilesender-units.c */
 G_GNUC_INTERNAL

@@ -331,34 +331,69 @@ pending_read (GstTileSender * self, GstTileSenderPending * p)
   return FALSE;
 }
 
-/* One frame's sample for the rate control: what was sent of it (and
- * forgotten now), and what arrived (@ack, NULL when nothing did). */
+/* One frame's sample for the rate control, once both what was sent of it
+ * and what arrived are known. Lock held. */
 static void
-rate_sample_locked (GstTileSender * self, GstTileSenderSent * sent,
-    const GstTileWireAck * ack)
+rate_sample_locked (GstTileSender * self, GstTileSenderSent * e)
 {
   GstTileRateSample rs = { 0 };
   guint64 before = gst_tile_rate_control_get_rate (&self->rate);
 
-  rs.frame = sent->number;
-  rs.bytes = sent->bytes;
-  rs.packets_sent = MIN (sent->packets, G_MAXUINT);
-  rs.send_ns = sent->send_ns;
-  if (ack) {
-    rs.packets_received = ack->received;
-    rs.receive_ns = MIN (ack->receive_ns, G_MAXINT64);
-    rs.delay_ns = ack->delay_ns - sent->wait_ns;
-    rs.has_delay = ack->delay_ns != 0;
-  }
-  sent->valid = FALSE;
+  rs.frame = e->number;
+  rs.bytes = e->bytes;
+  rs.packets_sent = MIN (e->packets, G_MAXUINT);
+  rs.send_ns = e->send_ns;
+  rs.packets_received = e->received;
+  rs.packets_spanned = e->spanned;
+  rs.receive_ns = MIN (e->receive_ns, G_MAXINT64);
+  rs.delay_ns = e->delay_ns - e->wait_ns;
+  rs.has_delay = e->delay_ns != 0;
+  e->sent = e->acked = FALSE;
+  GST_LOG_OBJECT (self->log_object, "frame %" G_GUINT64_FORMAT ": %u of %u "
+      "datagrams in %" G_GINT64_FORMAT " us (sent in %" G_GINT64_FORMAT
+      " us), delay %" G_GINT64_FORMAT " us", rs.frame, rs.packets_received,
+      rs.packets_sent, rs.receive_ns / 1000, rs.send_ns / 1000,
+      rs.delay_ns / 1000);
   if (gst_tile_rate_control_update (&self->rate, &rs, self->next_frame,
           g_get_monotonic_time () * 1000))
     GST_DEBUG_OBJECT (self->log_object, "frame %" G_GUINT64_FORMAT
-        ": %u of %u datagrams in %" G_GINT64_FORMAT " us (sent in %"
-        G_GINT64_FORMAT " us): pacing at %" G_GUINT64_FORMAT " bit/s, was %"
-        G_GUINT64_FORMAT, rs.frame, rs.packets_received, rs.packets_sent,
-        rs.receive_ns / 1000, rs.send_ns / 1000,
-        gst_tile_rate_control_get_rate (&self->rate), before);
+        ": pacing at %" G_GUINT64_FORMAT " bit/s, was %" G_GUINT64_FORMAT,
+        rs.frame, gst_tile_rate_control_get_rate (&self->rate), before);
+}
+
+/* The ring entry of frame @number, taken over from an older frame when it
+ * held one. Lock held. */
+static GstTileSenderSent *
+sent_entry_locked (GstTileSender * self, guint64 number)
+{
+  GstTileSenderSent *e = &self->sent[number % SENT_RING];
+
+  if (e->number != number) {
+    memset (e, 0, sizeof (*e));
+    e->number = number;
+  }
+  return e;
+}
+
+/* protocol=udp, rate control: the last unit is done with a frame sent
+ * whole. Lock held. */
+void
+gst_tile_sender_note_sent_locked (GstTileSender * self,
+    const GstTileSenderFrame * frame)
+{
+  GstTileSenderSent *e;
+
+  if (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP ||
+      !self->settings.rate_control || frame->packets == 0)
+    return;
+  e = sent_entry_locked (self, frame->number);
+  e->sent = TRUE;
+  e->bytes = frame->bytes;
+  e->packets = frame->packets;
+  e->send_ns = (frame->send_end_us - frame->send_start_us) * 1000;
+  e->wait_ns = (frame->send_start_us - frame->push_us) * 1000;
+  if (e->acked)
+    rate_sample_locked (self, e);
 }
 
 /* The frames an ACK moves past: those not acknowledged themselves did not
@@ -371,14 +406,20 @@ rate_feedback_locked (GstTileSender * self, const GstTileWireAck * ack)
       ack->frame - SENT_RING + 1 : 0);
 
   for (; f <= ack->frame; f++) {
-    GstTileSenderSent *sent = &self->sent[f % SENT_RING];
+    GstTileSenderSent *e;
 
-    if (!sent->valid || sent->number != f)
-      continue;
-    if (f < ack->frame)
-      rate_sample_locked (self, sent, NULL);
-    else if (ack->has_feedback)
-      rate_sample_locked (self, sent, ack);
+    if (f == ack->frame && !ack->has_feedback)
+      break;
+    e = sent_entry_locked (self, f);
+    e->acked = TRUE;
+    if (f == ack->frame) {
+      e->received = ack->received;
+      e->spanned = ack->spanned;
+      e->receive_ns = ack->receive_ns;
+      e->delay_ns = ack->delay_ns;
+    }
+    if (e->sent)
+      rate_sample_locked (self, e);
   }
 }
 

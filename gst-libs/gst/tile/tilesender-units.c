@@ -17,24 +17,6 @@
 
 #include "tilesender-private.h"
 
-/* protocol=udp: remembers what went out of a frame sent whole, for the
- * rate control when its ACK comes. Lock held. */
-static void
-note_sent_locked (GstTileSender * self, const GstTileSenderFrame * frame)
-{
-  GstTileSenderSent *sent = &self->sent[frame->number % SENT_RING];
-
-  if (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP
-      || frame->packets == 0)
-    return;
-  sent->valid = TRUE;
-  sent->number = frame->number;
-  sent->bytes = frame->bytes;
-  sent->packets = frame->packets;
-  sent->send_ns = (frame->send_end_us - frame->send_start_us) * 1000;
-  sent->wait_ns = (frame->send_start_us - frame->push_us) * 1000;
-}
-
 /* One unit is done with @frame (sent its tile, or could not). Lock held.
  * The frame stops counting as in flight the moment its last tile is out.
  * Returns the frame when the caller must free it with frame_free() (after
@@ -49,7 +31,7 @@ frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
     return NULL;
   if (!frame->failed) {
     self->frames_sent++;
-    note_sent_locked (self, frame);
+    gst_tile_sender_note_sent_locked (self, frame);
   }
   self->in_flight--;
   g_cond_broadcast (&self->cond);

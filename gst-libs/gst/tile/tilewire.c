@@ -1114,8 +1114,9 @@ gst_tile_wire_keepalive_parse (const guint8 * payload, gsize len,
  * acknowledgement is cumulative: every frame up to @ack->frame is done.
  * The payload is generation (u32), window (u32), flags (u32: bit 0 set
  * when frame is valid, bit 1 when the feedback is, the other bits 0),
- * frame (u64), received (u32), receive_ns (u64) and delay_ns (i64, two's
- * complement); the feedback fields are 0 without bit 1.
+ * frame (u64), received (u32), spanned (u32), receive_ns (u64) and
+ * delay_ns (i64, two's complement); the feedback fields are 0 without
+ * bit 1.
  */
 void
 gst_tile_wire_ack_pack (const GstTileWireAck * ack, GByteArray * out)
@@ -1127,6 +1128,7 @@ gst_tile_wire_ack_pack (const GstTileWireAck * ack, GByteArray * out)
   g_return_if_fail (ack->window >= 1);
   g_return_if_fail (!ack->has_feedback || ack->has_frame);
   g_return_if_fail (ack->receive_ns <= ACK_MAX_RECEIVE_NS);
+  g_return_if_fail (ack->spanned <= ack->received);
 
   fb = ack->has_frame && ack->has_feedback;
   start = message_begin (out);
@@ -1136,6 +1138,7 @@ gst_tile_wire_ack_pack (const GstTileWireAck * ack, GByteArray * out)
       (fb ? ACK_FLAG_FEEDBACK : 0), 4);
   put_be (out, ack->has_frame ? ack->frame : 0, 8);
   put_be (out, fb ? ack->received : 0, 4);
+  put_be (out, fb ? ack->spanned : 0, 4);
   put_be (out, fb ? ack->receive_ns : 0, 8);
   put_be (out, fb ? (guint64) ack->delay_ns : 0, 8);
   message_end (out, start, GST_TILE_WIRE_TYPE_ACK);
@@ -1151,7 +1154,8 @@ gst_tile_wire_ack_pack (const GstTileWireAck * ack, GByteArray * out)
  * Returns: %FALSE with @error set when the payload is invalid: truncated,
  * too long, unknown flags, a window of 0 frames, a frame number without
  * the flag that makes it valid, feedback without a frame or feedback
- * fields without the feedback flag, a receive time over an hour.
+ * fields without the feedback flag, more datagrams spanned than received,
+ * a receive time over an hour.
  */
 gboolean
 gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
@@ -1170,6 +1174,7 @@ gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
       !reader_uint (&r, "flags", &flags, error) ||
       !reader_uint (&r, "frame", &out->frame, error) ||
       !reader_uint (&r, "received", &out->received, error) ||
+      !reader_uint (&r, "spanned", &out->spanned, error) ||
       !reader_uint (&r, "receive_ns", &out->receive_ns, error) ||
       !reader_uint (&r, "delay_ns", &delay, error) ||
       !reader_finish (&r, error))
@@ -1197,9 +1202,16 @@ gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
         "ACK has feedback but no frame");
     return FALSE;
   }
-  if (!out->has_feedback && (out->received || out->receive_ns || delay)) {
+  if (!out->has_feedback && (out->received || out->spanned ||
+          out->receive_ns || delay)) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "ACK has feedback fields but no feedback flag");
+    return FALSE;
+  }
+  if (out->spanned > out->received) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "ACK spanned is %u, more than the %u datagrams received",
+        out->spanned, out->received);
     return FALSE;
   }
   if (out->receive_ns > ACK_MAX_RECEIVE_NS) {

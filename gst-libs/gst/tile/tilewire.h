@@ -466,6 +466,10 @@ void     gst_tile_wire_keepalive_pack (guint64 time_ns, GByteArray * out);
  * @has_feedback: what the receiver measured of @frame follows (it got at
  *   least one datagram of it); needs @has_frame
  * @received: datagrams of @frame that arrived
+ * @spanned: of those, the ones that arrived between the first arrival and
+ *   the last (the link delivered them in @receive_ns): with receive
+ *   offload one arrival time covers a batch of datagrams, so the last
+ *   batch does not count; at most @received
  * @receive_ns: from the first datagram of @frame that arrived to the last,
  *   receiver clock, ns
  * @delay_ns: the receiver's `CLOCK_REALTIME` when the first datagram of
@@ -484,6 +488,7 @@ typedef struct
   guint64 frame;
   gboolean has_feedback;
   guint32 received;
+  guint32 spanned;
   guint64 receive_ns;
   gint64 delay_ns;
 } GstTileWireAck;

@@ -128,6 +128,7 @@ sim_frame (Sim * sim, gint64 t)
   s->bytes = (guint64) n *PKT;
   s->packets_sent = n;
   s->packets_received = got;
+  s->packets_spanned = got ? got - 1 : 0;
   s->send_ns = sent - t;
   s->receive_ns = got ? last - first : 0;
   s->delay_ns = got ? first - t : 0;
@@ -283,6 +284,7 @@ sample (guint64 frame, guint sent, guint received, gint64 send_ns,
   s.bytes = (guint64) sent *PKT;
   s.packets_sent = sent;
   s.packets_received = received;
+  s.packets_spanned = received ? received - 1 : 0;
   s.send_ns = send_ns;
   s.receive_ns = receive_ns;
   s.delay_ns = delay_ns;

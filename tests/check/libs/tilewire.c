@@ -380,14 +380,14 @@ GST_START_TEST (test_small_messages)
   {
     GstTileWireAck ack =
         { 7, 5, TRUE, G_GUINT64_CONSTANT (0xfedcba9876543210), TRUE, 1234,
-      G_GUINT64_CONSTANT (27600000), -G_GINT64_CONSTANT (5000000000)
+      1200, G_GUINT64_CONSTANT (27600000), -G_GINT64_CONSTANT (5000000000)
     };
     GstTileWireAck got;
 
     g_byte_array_set_size (msg, 0);
     gst_tile_wire_ack_pack (&ack, msg);
     payload = split_message (msg, GST_TILE_WIRE_TYPE_ACK, &len);
-    fail_unless_equals_int (len, 40);
+    fail_unless_equals_int (len, 44);
     fail_unless (gst_tile_wire_ack_parse (payload, len, &got, &err));
     fail_unless_equals_int (got.generation, 7);
     fail_unless_equals_int (got.window, 5);
@@ -396,6 +396,7 @@ GST_START_TEST (test_small_messages)
         G_GUINT64_CONSTANT (0xfedcba9876543210));
     fail_unless (got.has_feedback);
     fail_unless_equals_int (got.received, 1234);
+    fail_unless_equals_int (got.spanned, 1200);
     fail_unless_equals_uint64 (got.receive_ns, 27600000);
     /* negative: the receiver's clock behind the sender's */
     fail_unless_equals_int64 (got.delay_ns, -G_GINT64_CONSTANT (5000000000));
@@ -404,13 +405,19 @@ GST_START_TEST (test_small_messages)
     fail_if (gst_tile_wire_ack_parse (payload, len - 1, &got, &err));
     check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "delay_ns");
     g_clear_error (&err);
+    /* more datagrams spanned than received */
+    GST_WRITE_UINT32_BE (msg->data + GST_TILE_WIRE_HEADER_SIZE + 24, 1235);
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "spanned is 1235");
+    g_clear_error (&err);
+    GST_WRITE_UINT32_BE (msg->data + GST_TILE_WIRE_HEADER_SIZE + 24, 1200);
     /* a receive time over an hour */
-    memset (msg->data + GST_TILE_WIRE_HEADER_SIZE + 24, 0xff, 8);
+    memset (msg->data + GST_TILE_WIRE_HEADER_SIZE + 28, 0xff, 8);
     fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
     check_error (err, GST_TILE_WIRE_ERROR_INVALID, "more than an hour");
     g_clear_error (&err);
     /* feedback fields without the feedback flag */
-    memset (msg->data + GST_TILE_WIRE_HEADER_SIZE + 24, 0, 8);
+    memset (msg->data + GST_TILE_WIRE_HEADER_SIZE + 28, 0, 8);
     msg->data[GST_TILE_WIRE_HEADER_SIZE + 11] = 1;
     fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
     check_error (err, GST_TILE_WIRE_ERROR_INVALID, "no feedback flag");
@@ -429,6 +436,7 @@ GST_START_TEST (test_small_messages)
     fail_unless (gst_tile_wire_ack_parse (payload, len, &got, &err));
     fail_if (got.has_feedback);
     fail_unless_equals_int (got.received, 0);
+    fail_unless_equals_int (got.spanned, 0);
     fail_unless_equals_uint64 (got.receive_ns, 0);
     fail_unless_equals_int64 (got.delay_ns, 0);
     /* unknown flags */
