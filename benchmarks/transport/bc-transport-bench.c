@@ -146,6 +146,7 @@ static gchar *opt_protocol = NULL;
 static gint opt_packet_size = 1408;
 static gchar *opt_gso = NULL;
 static gint64 opt_max_bitrate = 0;
+static gboolean opt_no_rate_control = FALSE;
 static gdouble opt_timer_factor = -1.0;
 static gint opt_rtp_mtu = 1440;
 static gint opt_tail = 2;
@@ -163,6 +164,8 @@ static GOptionEntry entries[] = {
   {"max-bitrate", 0, 0, G_OPTION_ARG_INT64, &opt_max_bitrate,
         "-T tile --protocol udp: tilesink pacing-bitrate (default 0 = none)",
       "BITS"},
+  {"no-rate-control", 0, 0, G_OPTION_ARG_NONE, &opt_no_rate_control,
+      "-T tile --protocol udp: tilesink rate-control=false", NULL},
   {"timer-factor", 0, 0, G_OPTION_ARG_DOUBLE, &opt_timer_factor,
       "-T tile --protocol udp: tilesrc timer-factor (default: the "
         "element's)", "F"},
@@ -1327,7 +1330,7 @@ static const gchar *const udp_src_fields[] = {
 
 static const gchar *const udp_sink_fields[] = {
   "packets-sent", "bytes-sent", "frames-sent", "frames-dropped",
-  "frames-unsent", NULL
+  "frames-unsent", "congestion-events", NULL
 };
 
 #define N_STATS 16
@@ -1700,9 +1703,10 @@ start_sender (Run * r)
   if (r->udp)
     desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
         "address=127.0.0.1 port=0 units=%d protocol=udp packet-size=%d "
-        "gso=%s pacing-bitrate=%" G_GINT64_FORMAT " send-buffer-size=%d "
-        "max-in-flight=%d", opt_units, opt_packet_size, opt_gso,
-        opt_max_bitrate, opt_sndbuf, r->max_in_flight);
+        "gso=%s pacing-bitrate=%" G_GINT64_FORMAT " rate-control=%s "
+        "send-buffer-size=%d max-in-flight=%d", opt_units, opt_packet_size,
+        opt_gso, opt_max_bitrate, opt_no_rate_control ? "false" : "true",
+        opt_sndbuf, r->max_in_flight);
   else if (r->tile)
     desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
         "address=127.0.0.1 port=0 units=%d chunk-size=%d "

@@ -12,7 +12,7 @@
  * UDP has no congestion control of its own: a sender faster than the path
  * fills the bottleneck's queue (latency) and then loses datagrams (frames
  * with gaps). tilesink paces its datagrams, and this is what sets the pace
- * when `max-bitrate` is not set by hand, from what the receiver reports of
+ * when `pacing-bitrate` is not set by hand, from what the receiver reports of
  * every frame in its ACK (docs/wire-protocol.md).
  *
  * A frame is a train of datagrams sent back to back at the pacing rate,
@@ -31,19 +31,26 @@
  * - queueing: the first datagram's one-way delay is more than
  *   max(2 ms, a quarter of the frame's send time) above the least of the
  *   last 5 to 10 s;
- * - loss: more than 10 % of its datagrams lost, or 2 % with a queue of
- *   1 ms (a short queue overflowing; random loss below 10 % on a path
- *   without a queue is not taken as congestion).
+ * - loss: 2 % with a queue of 1 ms (a short queue overflowing), or more
+ *   than 10 % with the rest delivered slower than it was sent (a policer,
+ *   or nothing arrived). Random loss below 10 % is not taken as
+ *   congestion, nor datagrams that arrived after the receiver had given
+ *   up on the frame (its thread off the CPU): those that did arrive came
+ *   as fast as they were sent.
  *
- * On overuse the rate goes to 0.9 x the frame's delivery rate (what the
- * bottleneck passed), once per round: frames sent before the decrease do
- * not decrease it again. Otherwise, while less than 2 % is lost, the rate
+ * On overuse in two frames in a row (one alone is as likely the
+ * receiving or sending thread kept off the CPU on a busy machine) the
+ * rate goes to 0.9 x the frame's delivery rate (what the bottleneck
+ * passed), once per round: frames sent before the decrease do not
+ * decrease it again. Otherwise, while less than 2 % is lost, the rate
  * grows by 2x per second (a step from 300 to 800 Mbit/s is followed in
- * 1.5 s), up to twice the best delivery rate seen lately (so that it
- * does not run away while something else limits the sending) and to
- * `max-bitrate` when set. Before the first overuse the sender is not
- * paced at all (or paced at `max-bitrate`): an idle loopback or LAN keeps
- * its full speed.
+ * 1.5 s), up to `pacing-bitrate` when set. Once it reaches twice the best
+ * delivery rate seen lately without a sign of congestion, something else
+ * limits the sending (the CPU, a receiver slower than the path, or the
+ * signal was spurious: a receiving thread off the CPU until a frame's
+ * timer fired), and pacing stops. Before the first overuse the sender is
+ * not paced at all (or paced at `pacing-bitrate`): an idle loopback or LAN
+ * keeps its full speed.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -58,6 +65,8 @@
 #define RATE_CEIL (G_GUINT64_CONSTANT (400000000000))
 #define BETA 0.9
 #define LOSS_HIGH 0.10
+/* frames in a row that must show overuse */
+#define OVERUSE_FRAMES 2
 #define LOSS_LOW 0.02
 #define SQUEEZE_SLACK_NS (250 * GST_USECOND)
 #define QUEUE_MIN_NS (2 * GST_MSECOND)
@@ -201,7 +210,7 @@ gst_tile_rate_control_update (GstTileRateControl * rc,
 {
   const GstTileRateSample *s = sample;
   guint received;
-  guint64 recv_rate, old = rc->rate, cap, from;
+  guint64 recv_rate, send_rate, old = rc->rate, cap, from;
   gdouble loss;
   gint64 dt = 0;
   gboolean squeezed, overuse;
@@ -231,12 +240,22 @@ gst_tile_rate_control_update (GstTileRateControl * rc,
 
   squeezed = recv_rate && s->receive_ns > s->send_ns + s->send_ns / 8 +
       (gint64) SQUEEZE_SLACK_NS;
-  /* loss with a queue is the queue overflowing; loss without one is the
-   * path's own (radio, a bad cable), which a lower rate does not cure */
-  overuse = loss > LOSS_HIGH || squeezed ||
+  /* Loss with a queue is the queue overflowing. Heavy loss is overuse when
+   * the path delivered less than was sent (a policer, a queue that
+   * overflowed before it delayed much, or nothing arrived); not when what
+   * arrived came as fast as it was sent: the rest came after the
+   * receiver's timer had pushed the frame (its thread off the CPU), which
+   * a lower rate does not cure, nor the path's own random loss. */
+  send_rate = s->send_ns > 0 ?
+      gst_util_uint64_scale (s->bytes * 8, GST_SECOND, s->send_ns) : 0;
+  overuse = squeezed ||
       rc->queue_ns > MAX ((gint64) QUEUE_MIN_NS, s->send_ns / 4) ||
-      (loss >= LOSS_LOW && rc->queue_ns > (gint64) QUEUE_LOSS_NS);
+      (loss >= LOSS_LOW && rc->queue_ns > (gint64) QUEUE_LOSS_NS) ||
+      (loss > LOSS_HIGH && (!recv_rate || recv_rate < 0.9 * send_rate));
+  if (overuse && ++rc->overuse_streak < OVERUSE_FRAMES)
+    return FALSE;               /* one frame may be the receiver's hiccup */
   if (overuse) {
+    rc->overuse_streak = 0;
     from = recv_rate;
     if (!from || (rc->rate && rc->rate < from))
       from = rc->rate;
@@ -249,12 +268,18 @@ gst_tile_rate_control_update (GstTileRateControl * rc,
     rc->congestion_events++;
     return rc->rate != old;
   }
+  rc->overuse_streak = 0;
   if (rc->rate == 0 || loss >= LOSS_LOW)
     return FALSE;
   cap = 2 * MAX (rc->recv_max[0], rc->recv_max[1]);
   rc->rate = grow (rc->rate, dt);
-  if (cap)
-    rc->rate = MIN (rc->rate, MAX (old, cap));
+  if (cap && rc->rate >= cap) {
+    /* twice what the path delivered and still no sign of congestion: the
+     * pace is not what limits the sending (the CPU, a receiver slower than
+     * the path, a spurious signal earlier), so stop pacing */
+    rc->rate = rc->max_rate;
+    return rc->rate != old;
+  }
   rc->rate = clamp_rate (rc, rc->rate);
   return rc->rate != old;
 }

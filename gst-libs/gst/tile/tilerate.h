@@ -66,6 +66,7 @@ typedef struct
   gint64 last_ns;
   guint64 hold_frame;
   gboolean have_sample;
+  guint overuse_streak;
   /* two-window minimum of the one-way delay, maximum of the delivery rate */
   gint64 window_start_ns;
   gint64 delay_min[2];

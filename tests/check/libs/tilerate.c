@@ -171,7 +171,7 @@ GST_START_TEST (test_bottleneck)
   sent = sim.frames_sent;
   GST_INFO ("after 2 s: %u of %u frames partial, rate %" G_GUINT64_FORMAT,
       partial, sent, gst_tile_rate_control_get_rate (&sim.rc));
-  fail_unless (partial <= 3, "%u frames partial while converging", partial);
+  fail_unless (partial <= 5, "%u frames partial while converging", partial);
 
   t = sim_run (&sim, t, 10);
   rate = gst_tile_rate_control_get_rate (&sim.rc);
@@ -216,7 +216,7 @@ GST_START_TEST (test_step_up)
   sim_run (&sim, t, 2);
   rate = gst_tile_rate_control_get_rate (&sim.rc);
   fail_unless (rate <= 400000000, "rate %" G_GUINT64_FORMAT, rate);
-  fail_unless (sim.frames_partial <= 3, "%u partial", sim.frames_partial);
+  fail_unless (sim.frames_partial <= 5, "%u partial", sim.frames_partial);
   sim_clear (&sim);
 }
 
@@ -292,7 +292,23 @@ sample (guint64 frame, guint sent, guint received, gint64 send_ns,
   return s;
 }
 
-/* The three signals, the hold after a decrease, the bound. */
+/* Feeds @s as frames @s.frame and @s.frame + 1 (@next: the next frame
+ * number then) 1 ms apart: the first frame of overuse alone changes
+ * nothing. Returns whether the second changed the rate. */
+static gboolean
+feed_twice (GstTileRateControl * rc, GstTileRateSample s, guint64 next,
+    gint64 now)
+{
+  guint64 before = gst_tile_rate_control_get_rate (rc);
+
+  fail_if (gst_tile_rate_control_update (rc, &s, next, now));
+  fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (rc), before);
+  s.frame++;
+  return gst_tile_rate_control_update (rc, &s, next + 1, now + GST_MSECOND);
+}
+
+/* The three signals, two frames in a row, the hold after a decrease, the
+ * bound; what is not a signal. */
 GST_START_TEST (test_signals)
 {
   GstTileRateControl rc;
@@ -303,59 +319,70 @@ GST_START_TEST (test_signals)
 
   /* squeezed: 1000 datagrams sent in 1 ms arrive over 10 ms */
   gst_tile_rate_control_init (&rc, 0);
-  s = sample (0, 1000, 1000, GST_MSECOND, 10 * GST_MSECOND, 0);
-  fail_unless (gst_tile_rate_control_update (&rc, &s, 2, now));
+  fail_unless (feed_twice (&rc, sample (0, 1000, 1000, GST_MSECOND,
+              10 * GST_MSECOND, 0), 2, now));
   /* 0.9 x 999 x 1440 x 8 bits in 10 ms */
   v = gst_tile_rate_control_get_rate (&rc);
   fail_unless (v >= 1035763199 && v <= 1035763201, "rate %" G_GUINT64_FORMAT,
       v);
-  /* frame 1 was sent before that decrease: it changes nothing */
-  s = sample (1, 1000, 500, GST_MSECOND, 10 * GST_MSECOND, 0);
-  fail_if (gst_tile_rate_control_update (&rc, &s, 3, now + GST_MSECOND));
+  /* frame 2 was sent before that decrease: it changes nothing */
+  s = sample (2, 1000, 500, GST_MSECOND, 10 * GST_MSECOND, 0);
+  fail_if (gst_tile_rate_control_update (&rc, &s, 4, now + 2 * GST_MSECOND));
   fail_unless_equals_uint64 (rc.congestion_events, 1);
 
   /* a clean frame after it grows the rate, by 2x per second */
   v = gst_tile_rate_control_get_rate (&rc);
-  s = sample (2, 1000, 1000, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
-  fail_unless (gst_tile_rate_control_update (&rc, &s, 4,
-          now + 101 * GST_MSECOND));
+  s = sample (3, 1000, 1000, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
+  fail_unless (gst_tile_rate_control_update (&rc, &s, 5,
+          now + 102 * GST_MSECOND));
   fail_unless (gst_tile_rate_control_get_rate (&rc) > v * 1.06 &&
       gst_tile_rate_control_get_rate (&rc) < v * 1.08);
 
   /* queueing: the delay 20 ms above its least */
   v = gst_tile_rate_control_get_rate (&rc);
-  s = sample (3, 1000, 1000, 12 * GST_MSECOND, 12 * GST_MSECOND,
-      20 * GST_MSECOND);
-  fail_unless (gst_tile_rate_control_update (&rc, &s, 5,
-          now + 120 * GST_MSECOND));
+  fail_unless (feed_twice (&rc, sample (4, 1000, 1000, 12 * GST_MSECOND,
+              12 * GST_MSECOND, 20 * GST_MSECOND), 6, now + 120 * GST_MSECOND));
   fail_unless (gst_tile_rate_control_get_rate (&rc) < v);
   fail_unless_equals_uint64 (rc.congestion_events, 2);
 
-  /* loss over 10 % */
+  /* loss over 10 %, what arrived slower than it was sent */
   v = gst_tile_rate_control_get_rate (&rc);
-  s = sample (5, 1000, 850, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
-  fail_unless (gst_tile_rate_control_update (&rc, &s, 6,
-          now + 140 * GST_MSECOND));
+  fail_unless (feed_twice (&rc, sample (7, 1000, 850, 12 * GST_MSECOND,
+              12 * GST_MSECOND, 0), 9, now + 140 * GST_MSECOND));
   fail_unless (gst_tile_rate_control_get_rate (&rc) < v);
-  /* a frame of which nothing arrived is loss too */
+  /* frames of which nothing arrived are loss too */
   v = gst_tile_rate_control_get_rate (&rc);
-  s = sample (6, 1000, 0, 12 * GST_MSECOND, 0, 0);
+  s = sample (10, 1000, 0, 12 * GST_MSECOND, 0, 0);
   s.has_delay = FALSE;
-  fail_unless (gst_tile_rate_control_update (&rc, &s, 7,
-          now + 150 * GST_MSECOND));
+  fail_unless (feed_twice (&rc, s, 12, now + 150 * GST_MSECOND));
   fail_unless (gst_tile_rate_control_get_rate (&rc) < v);
+  fail_unless_equals_uint64 (rc.congestion_events, 4);
 
   /* loss of 5 %: neither up nor down */
   v = gst_tile_rate_control_get_rate (&rc);
-  s = sample (7, 1000, 950, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
-  fail_if (gst_tile_rate_control_update (&rc, &s, 8, now + 250 * GST_MSECOND));
+  s = sample (13, 1000, 950, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
+  fail_if (gst_tile_rate_control_update (&rc, &s, 14, now + 250 * GST_MSECOND));
   fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), v);
+  /* 20 % lost, but what arrived came as fast as it was sent (the rest
+   * came after the receiver had given up on the frame): not overuse */
+  s = sample (14, 1000, 800, 10 * GST_MSECOND, 8 * GST_MSECOND, 0);
+  fail_if (feed_twice (&rc, s, 16, now + 260 * GST_MSECOND));
+  fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), v);
+  /* one frame of overuse alone, then a clean one: no decrease */
+  s = sample (16, 1000, 1000, GST_MSECOND, 10 * GST_MSECOND, 0);
+  fail_if (gst_tile_rate_control_update (&rc, &s, 18, now + 270 * GST_MSECOND));
+  s = sample (17, 1000, 1000, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
+  fail_unless (gst_tile_rate_control_update (&rc, &s, 19,
+          now + 280 * GST_MSECOND));
+  fail_unless (gst_tile_rate_control_get_rate (&rc) > v);
+  fail_unless_equals_uint64 (rc.congestion_events, 4);
+  v = gst_tile_rate_control_get_rate (&rc);
 
   /* the bound holds, at once and while growing */
   gst_tile_rate_control_set_max (&rc, v / 2);
   fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), v / 2);
-  s = sample (8, 1000, 1000, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
-  gst_tile_rate_control_update (&rc, &s, 9, now + 500 * GST_MSECOND);
+  s = sample (18, 1000, 1000, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
+  gst_tile_rate_control_update (&rc, &s, 20, now + 500 * GST_MSECOND);
   fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), v / 2);
 
   st = gst_structure_new_empty ("s");
@@ -364,7 +391,8 @@ GST_START_TEST (test_signals)
   fail_unless_equals_uint64 (v, gst_tile_rate_control_get_rate (&rc));
   fail_unless (gst_structure_get_uint64 (st, "congestion-events", &v));
   fail_unless_equals_uint64 (v, 4);
-  fail_unless (gst_structure_has_field (st, "estimated-bitrate"));
+  fail_unless (gst_structure_get_uint64 (st, "estimated-bitrate", &v));
+  fail_unless (v > 0);
   fail_unless (gst_structure_has_field (st, "frame-loss"));
   fail_unless (gst_structure_has_field (st, "queue-delay-ms"));
   gst_structure_free (st);
