@@ -259,8 +259,8 @@ gst_tile_rate_control_update (GstTileRateControl * rc,
     from = recv_rate;
     if (!from || (rc->rate && rc->rate < from))
       from = rc->rate;
-    if (!from && s->send_ns > 0)
-      from = gst_util_uint64_scale (s->bytes * 8, GST_SECOND, s->send_ns);
+    if (!from)
+      from = send_rate;
     if (!from)
       return FALSE;
     rc->rate = clamp_rate (rc, from * BETA);

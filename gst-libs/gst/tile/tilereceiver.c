@@ -709,8 +709,6 @@ static gboolean
 take_frame_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
     GstTileReceiverFrame * out, GstTileWireAck * ack)
 {
-  guint64 first;
-
   out->buffer = slot->buffer;
   out->complete_time = slot->complete_time;
   out->frame = slot->frame;
@@ -728,6 +726,8 @@ take_frame_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
   out->udp = self->config
       && self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP;
   if (out->udp) {
+    guint64 first;
+
     if (self->have_pushed && out->frame > self->last_pushed + 1)
       self->frames_skipped += out->frame - self->last_pushed - 1;
     self->last_pushed = out->frame;

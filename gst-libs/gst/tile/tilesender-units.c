@@ -143,7 +143,6 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
     gboolean ok, guint64 bytes, guint64 n_packets, gint64 t0, GError * err)
 {
   GstTileSender *self = u->sender;
-
   gint64 now = g_get_monotonic_time ();
 
   u->sending = FALSE;

@@ -652,21 +652,19 @@ static guint64
 unit_delivery_rate_locked (GstTileSenderUnit * u, const GstTileNetTcpState * st)
 {
   gint64 now = g_get_monotonic_time ();
+  gboolean fresh = u->tcp_fd != u->fd || u->tcp_snap_us == 0 ||
+      st->bytes_acked < u->tcp_acked || st->busy_us < u->tcp_busy_us;
 
-  if (u->tcp_fd != u->fd || u->tcp_snap_us == 0 ||
-      st->bytes_acked < u->tcp_acked || st->busy_us < u->tcp_busy_us) {
-    u->tcp_fd = u->fd;
-    u->tcp_rate = 0;
-  } else if (now - u->tcp_snap_us < RATE_PERIOD_US ||
-      st->busy_us - u->tcp_busy_us < RATE_PERIOD_US / 10) {
-    return u->tcp_rate ? u->tcp_rate : st->delivery_rate;
-  } else {
-    u->tcp_rate = gst_util_uint64_scale (st->bytes_acked - u->tcp_acked,
+  if (fresh || (now - u->tcp_snap_us >= RATE_PERIOD_US &&
+          st->busy_us - u->tcp_busy_us >= RATE_PERIOD_US / 10)) {
+    u->tcp_rate = fresh ? 0 :
+        gst_util_uint64_scale (st->bytes_acked - u->tcp_acked,
         8 * G_USEC_PER_SEC, st->busy_us - u->tcp_busy_us);
+    u->tcp_fd = u->fd;
+    u->tcp_snap_us = now;
+    u->tcp_acked = st->bytes_acked;
+    u->tcp_busy_us = st->busy_us;
   }
-  u->tcp_snap_us = now;
-  u->tcp_acked = st->bytes_acked;
-  u->tcp_busy_us = st->busy_us;
   return u->tcp_rate ? u->tcp_rate : st->delivery_rate;
 }
 
