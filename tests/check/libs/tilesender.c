@@ -420,6 +420,9 @@ GST_START_TEST (test_tcp_session)
     push_expect (&tx, frames[i], GST_TILE_SENDER_PUSH_QUEUED);
     for (k = 0; k < 3; k++)
       expect_tile_tcp (&rx, k, i, frames[i]);
+    /* with max-in-flight=1 the next frame is admitted only once this one
+     * counts as sent, which can come after the receiver has it */
+    wait_u64 (&tx, "frames-sent", i + 1);
   }
   wait_u64 (&tx, "frames-sent", 3);
   fail_unless_equals_uint64 (stat_u64 (&tx, "bytes-sent"),
@@ -742,7 +745,9 @@ GST_START_TEST (test_udp_units)
   fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped"), 1);
   fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped-window"), 1);
 
-  /* frame 0 done, a window of 2: the next frame goes */
+  /* frame 0 done (and, max-in-flight being 1, counted as sent), a window
+   * of 2: the next frame goes */
+  wait_u64 (&tx, "frames-sent", 1);
   send_ack (&rx, 2, TRUE, 0);
   while (stat_uint (&tx, "receiver-window") != 2)
     g_usleep (1000);
