@@ -57,6 +57,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
 #define DEFAULT_GSO GST_TILE_GSO_AUTO
 #define DEFAULT_PACING_BITRATE GST_TILE_SENDER_DEFAULT_PACING_BITRATE
 #define DEFAULT_RATE_CONTROL TRUE
+#define DEFAULT_MAX_LATENCY GST_TILE_SENDER_DEFAULT_MAX_LATENCY
 
 enum
 {
@@ -76,6 +77,7 @@ enum
   PROP_GSO,
   PROP_PACING_BITRATE,
   PROP_RATE_CONTROL,
+  PROP_MAX_LATENCY,
 };
 
 struct _GstTileSink
@@ -222,6 +224,15 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           "receiver's feedback on every frame (delivery rate, loss, one-way "
           "delay); off: pace at pacing-bitrate, or not at all",
           DEFAULT_RATE_CONTROL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_MAX_LATENCY,
+      g_param_spec_uint64 ("max-latency", "Max latency",
+          "Abandon what is left of a frame this many ns after tilesink got "
+          "it (tcp: the receiver drops the frame and every connection goes "
+          "on with the next; udp: its remaining datagrams are not sent); "
+          "counted in frames-abandoned (0 = no deadline)", 0,
+          GST_TILE_SENDER_MAX_LATENCY, DEFAULT_MAX_LATENCY,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
@@ -378,6 +389,11 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
       if (self->sender)
         gst_tile_sender_set_rate_control (self->sender, s->rate_control);
       break;
+    case PROP_MAX_LATENCY:
+      s->max_latency = g_value_get_uint64 (value);
+      if (self->sender)
+        gst_tile_sender_set_max_latency (self->sender, s->max_latency);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -441,6 +457,9 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_RATE_CONTROL:
       g_value_set_boolean (value, s->rate_control);
+      break;
+    case PROP_MAX_LATENCY:
+      g_value_set_uint64 (value, s->max_latency);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -16,6 +16,15 @@ from pathlib import Path
 
 STATS = 7  # the parser byte of gst_tile_wire_stats_parse
 ACK = 10  # ... of gst_tile_wire_ack_parse
+# ... of gst_tile_wire_tile_header_parse (9 modulo 11): a tile with
+# 1036800 bytes left when bit 7 is set, else 1 + (byte >> 4)
+TILE_WHOLE = 130
+TILE_THREE_LEFT = 42
+
+
+def tile(parser: int, size: int, flags: int) -> bytes:
+    return bytes([parser]) + b"GSBT" + struct.pack(
+        ">IQQII", 1, 9, 123456789, size, flags)
 
 
 def stats(text: str) -> bytes:
@@ -44,6 +53,11 @@ CASES = {
     # valid, for the mutations to start from: an ACK with feedback
     "valid-ack": bytes([ACK]) + struct.pack(
         ">IIIQIIQq", 7, 4, 3, 1234, 700, 690, 27600000, -5000000000),
+    # valid tile headers (wire version 3): a part with more to come, the
+    # last part, an abandoned tile
+    "valid-tile-part": tile(TILE_WHOLE, 65536, 1),
+    "valid-tile-last": tile(TILE_THREE_LEFT, 3, 0),
+    "valid-tile-abandon": tile(TILE_THREE_LEFT, 0, 2),
     # valid, for the mutations to start from
     "valid-stats": stats('stats, frames-received=(guint64)7, '
                          'frames-received=(string)"a, b", '

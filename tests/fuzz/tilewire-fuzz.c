@@ -227,7 +227,15 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
     }
     default:{
       GstTileWireTileHeader h;
-      gst_tile_wire_tile_header_parse (buf, len, 1036800, &h, &error);
+      /* the bytes of the tile left: a whole tile, or a few after parts */
+      guint32 left = (data[0] & 0x80) ? 1036800 : 1 + (data[0] >> 4);
+
+      if (gst_tile_wire_tile_header_parse (buf, len, left, &h, &error) ==
+          GST_TILE_WIRE_PARSE_OK &&
+          !(h.flags == GST_TILE_WIRE_TILE_FLAG_ABANDON ? h.size == 0 :
+              h.flags == GST_TILE_WIRE_TILE_FLAG_MORE ? h.size >= 1
+              && h.size < left : h.flags == 0 && h.size == left))
+        abort ();
       break;
     }
   }

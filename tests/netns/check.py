@@ -67,6 +67,14 @@ def main():
     ap.add_argument('--count-from', type=int, default=-1,
                     help='the frames numbered this or later must arrive '
                     '(>= 90 %, <= 5 %% partial): the path got faster before')
+    ap.add_argument('--deadline', type=int, default=0,
+                    help='tilesink max-latency in ns, with the bottleneck in '
+                    '--link: frames queue past it, are abandoned and '
+                    'counted on both sides, the connections stay up, and '
+                    'the latency p99 stays <= the deadline + 1.5x the wire '
+                    'time of a frame')
+    ap.add_argument('--link', type=int, default=0,
+                    help='the bottleneck in bit/s (for --deadline)')
     ap.add_argument('--slow-link', type=int, default=0,
                     help='the bottleneck in bit/s, slower than the stream: '
                     'report the latency against the wire time of a frame '
@@ -212,6 +220,40 @@ def main():
             problems.append(f'slow link: latency p50 {p50 / 1e6:.1f} ms / '
                             f'p99 {p99 / 1e6:.1f} ms, want <= 2x / 3x the '
                             f'wire time of a frame ({wire / 1e6:.1f} ms)')
+
+    if a.deadline:
+        wire = rx.get('frame_size', 0) * 8 / a.link * 1e9 if a.link else 0
+        p50, p99 = rxs.get('latency-p50', 0), rxs.get('latency-p99', 0)
+        tx_ab = txs.get('frames-abandoned', 0)
+        rx_ab = rxs.get('frames-abandoned', 0)
+        capacity = a.link / 8 / max(rx.get('frame_size', 1), 1) * \
+            a.frames / tx.get('fps', 60) if a.link else 0
+        notes.append(f'deadline {a.deadline / 1e6:.0f} ms: {tx_ab} frames '
+                     f'abandoned by the sender, {rx_ab} dropped for it by '
+                     f'the receiver, {got} received (the link carries '
+                     f'{capacity:.0f} in the run); latency p50 '
+                     f'{p50 / 1e6:.1f} ms, p99 {p99 / 1e6:.1f} ms')
+        if tx_ab == 0:
+            problems.append('deadline: no frame abandoned, though the '
+                            'scenario queues frames past their deadline')
+        if rx_ab != tx_ab:
+            problems.append(f'deadline: the receiver dropped {rx_ab} frames '
+                            f'as abandoned, the sender abandoned {tx_ab}')
+        if rxs.get('connects', 1) != 1:
+            problems.append(f'deadline: the receiver connected '
+                            f'{rxs.get("connects")} times; abandoning a '
+                            f'frame must not cost a connection')
+        # the deadline is for the last byte to leave the sender; then the
+        # unsent limit (a quarter tile), the part under way (an eighth) and
+        # the link's queue (tbf latency 20 ms) are still ahead of it
+        bound = a.deadline + 1.5 * wire
+        if not wire or p99 > bound:
+            problems.append(f'deadline: latency p99 {p99 / 1e6:.1f} ms, want '
+                            f'<= the deadline + 1.5x the wire time of a '
+                            f'frame ({bound / 1e6:.1f} ms)')
+        if got < 0.5 * capacity:
+            problems.append(f'deadline: {got} frames received, fewer than '
+                            f'half the {capacity:.0f} the link carries')
 
     # a path that got faster: the rate follows (2 s after the step, all
     # the frames again)

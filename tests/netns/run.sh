@@ -35,6 +35,13 @@
 #              control (rate-control, on by default) must find the link's
 #              rate (estimated-bitrate within 0.5-1.5x), <= 5 % of the
 #              frames partial, the same latency bounds
+#   deadline-tcp  slow-tcp with max-in-flight=8 (frames queue in the
+#              sender) and max-latency=60 ms: the frames that would leave
+#              too late are abandoned (counted the same on both sides),
+#              the connections stay up, latency p99 <= 60 ms + 1.5x the
+#              wire time of a frame (what is past the sender when the
+#              deadline comes still arrives: its unsent limit, the link's
+#              20 ms queue), at least half the frames the link carries
 #   step-udp   1080p BC1 60 fps (498 Mbit/s) over UDP into a 300 Mbit/s
 #              tbf that becomes 800 Mbit/s at frame 180 (3 s in): 2 s
 #              later (frames 300-599) the rate control must carry the
@@ -62,7 +69,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|step-udp|max-rate ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|max-rate ...]" >&2
   exit 2
 }
 
@@ -74,14 +81,14 @@ scenarios=()
 while [ $# -gt 0 ]; do
   case $1 in
     --protocol) [ $# -ge 2 ] || usage; lossproto=$2; shift 2 ;;
-    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|step-udp)
+    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
 done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp step-udp max-rate)
+  scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp max-rate)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -377,6 +384,11 @@ for s in "${scenarios[@]}"; do
     slow-udp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
                checkargs=(--slow-link 300000000)
                run_pair slow-udp udp 0 1 0 300 60 1920 1080 ;;
+    deadline-tcp)
+               tbf_spec="rate 300mbit burst 256kb latency 20ms"
+               checkargs=(--deadline 60000000 --link 300000000)
+               run_pair deadline-tcp tcp 0 1 0 300 60 1920 1080 \
+                 --max-in-flight 8 --sink-prop max-latency=60000000 ;;
     step-udp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
                checkargs=(--count-from 300)
                rxargs=(--count-from 300)

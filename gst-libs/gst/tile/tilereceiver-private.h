@@ -55,6 +55,7 @@ typedef struct
   guint n_done;
   guint writers;
   gboolean discard;
+  gboolean abandoned;           /* TCP: a unit's tile was abandoned */
   GstClockTime sender_ts;
   guint64 session;
   gint64 first_done;            /* monotonic us, first tile in */
@@ -148,6 +149,7 @@ struct _GstTileReceiver
   /* statistics */
   guint64 frames_received;
   guint64 frames_incomplete;
+  guint64 frames_abandoned;
   guint64 bytes_received;
   guint64 tiles_stepped;
   guint64 tile_spread_sum;       /* us, first to last tile of a frame */

@@ -42,6 +42,7 @@ gst_tile_receiver_slot_release_locked (GstTileReceiver * self,
     self->frames_incomplete++;
   slot->state = SLOT_FREE;
   slot->discard = FALSE;
+  slot->abandoned = FALSE;
   g_cond_broadcast (&self->cond);
 }
 
@@ -142,6 +143,7 @@ get_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
       slot->n_done = 0;
       slot->writers = 0;
       slot->discard = FALSE;
+      slot->abandoned = FALSE;
       return gst_tile_receiver_fill_slot_locked (self, slot) ? slot : NULL;
     }
     g_cond_wait (&self->cond, &self->lock);
@@ -244,11 +246,11 @@ tcp_unit_connect (GstTileReceiverUnit * u, guint64 session,
   return fd;
 }
 
-/* Reads the next tile header. Returns 1 when there is one, 0 at the end
- * of the generation (the sender closed), -1 with @err set (a REFUSE comes
- * as its reason). */
+/* Reads the next tile header, @remaining bytes of its tile to come.
+ * Returns 1 when there is one, 0 at the end of the generation (the sender
+ * closed), -1 with @err set (a REFUSE comes as its reason). */
 static gint
-tcp_unit_read_header (GstTileReceiverUnit * u, gint fd, gsize tile_size,
+tcp_unit_read_header (GstTileReceiverUnit * u, gint fd, gsize remaining,
     GstTileWireTileHeader * th, GError ** err)
 {
   guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
@@ -263,7 +265,7 @@ tcp_unit_read_header (GstTileReceiverUnit * u, gint fd, gsize tile_size,
           "unit %u: connection lost inside a tile header", u->index);
     return -1;
   }
-  if (gst_tile_wire_tile_header_parse (hdr, sizeof (hdr), tile_size, th,
+  if (gst_tile_wire_tile_header_parse (hdr, sizeof (hdr), remaining, th,
           err) == GST_TILE_WIRE_PARSE_OK)
     return 1;
   if (is_refuse (fd, hdr, &refused)) {
@@ -273,18 +275,31 @@ tcp_unit_read_header (GstTileReceiverUnit * u, gint fd, gsize tile_size,
   return -1;
 }
 
-/* Unit @unit's tile of @slot is in (@ok) or failed. Lock held. */
+/* Unit @unit's tile of @slot is in (@ok), abandoned by the sender (@ok
+ * and @abandoned) or failed. A frame with an abandoned tile is dropped
+ * once every unit is past it (until then its other tiles still arrive
+ * into it). Lock held. */
 static void
 tcp_unit_tile_done_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
-    guint unit, gboolean ok)
+    guint unit, gboolean ok, gboolean abandoned, gsize bytes)
 {
   slot->writers--;
   if (ok) {
-    self->bytes_received += self->config->tiles[unit].size +
-        GST_TILE_WIRE_TILE_HEADER_SIZE;
+    self->bytes_received += bytes;
     slot->done_mask |= G_GUINT64_CONSTANT (1) << unit;
+    if (abandoned && !slot->abandoned) {
+      slot->abandoned = TRUE;
+      GST_DEBUG_OBJECT (self->log_object, "unit %u: the sender abandoned "
+          "frame %" G_GUINT64_FORMAT, unit, slot->frame);
+    }
     if (slot->n_done++ == 0)
       slot->first_done = g_get_monotonic_time ();
+    if (slot->n_done == self->config->n_tiles && slot->abandoned &&
+        !slot->discard) {
+      self->frames_abandoned++;
+      gst_tile_receiver_slot_release_locked (self, slot, FALSE);
+      return;
+    }
     if (slot->n_done == self->config->n_tiles && !slot->discard) {
       self->tile_spread_sum += g_get_monotonic_time () - slot->first_done;
       slot->complete_time = gst_tile_receiver_clock_time (self);
@@ -295,6 +310,48 @@ tcp_unit_tile_done_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
   }
   if (slot->discard && slot->writers == 0)
     gst_tile_receiver_slot_release_locked (self, slot, TRUE);
+}
+
+/* Reads the parts of a tile, the first one (@th) already parsed, straight
+ * into the frame at @dest, until its last part or an abandon (then
+ * @abandoned is set). Every header must be of the same generation and
+ * frame. Returns FALSE with @err set when the connection fails or the
+ * sender breaks the rules. */
+static gboolean
+tcp_unit_read_tile (GstTileReceiverUnit * u, gint fd,
+    const GstTileWireTileHeader * th, guint8 * dest, gsize tile_size,
+    gboolean * abandoned, gsize * bytes, GError ** err)
+{
+  GstTileWireTileHeader part = *th;
+  gsize have = 0;
+
+  *abandoned = FALSE;
+  *bytes = 0;
+  while (TRUE) {
+    *bytes += GST_TILE_WIRE_TILE_HEADER_SIZE + part.size;
+    if (part.flags & GST_TILE_WIRE_TILE_FLAG_ABANDON) {
+      *abandoned = TRUE;
+      return TRUE;
+    }
+    if (!gst_tile_net_read_all (fd, dest + have, part.size, -1, err))
+      return FALSE;
+    have += part.size;
+    if (!(part.flags & GST_TILE_WIRE_TILE_FLAG_MORE))
+      return TRUE;
+    if (tcp_unit_read_header (u, fd, tile_size - have, &part, err) <= 0) {
+      if (err && !*err)
+        g_set_error (err, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+            "unit %u: connection closed inside a tile", u->index);
+      return FALSE;
+    }
+    if (part.generation != th->generation || part.frame != th->frame) {
+      g_set_error (err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "unit %u: part of generation %u frame %" G_GUINT64_FORMAT
+          " inside the tile of generation %u frame %" G_GUINT64_FORMAT,
+          u->index, part.generation, part.frame, th->generation, th->frame);
+      return FALSE;
+    }
+  }
 }
 
 /* Receives tiles until the generation ends or an error. */
@@ -312,7 +369,8 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 session,
     GstTileWireTileHeader th;
     GstTileReceiverSlot *slot;
     GstBcTileMeta *meta;
-    gboolean ok, stepped;
+    gboolean ok, stepped, abandoned;
+    gsize bytes;
 
     if (tcp_unit_read_header (u, fd, tile_size, &th, err) <= 0)
       return;
@@ -341,16 +399,16 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 session,
     g_mutex_unlock (&self->lock);
 
     /* straight into the frame */
-    ok = gst_tile_net_read_all (fd, slot->map.data + tile_offset, tile_size,
-        -1, err);
-    stepped = ok && g_atomic_int_get (&self->stepped)
+    ok = tcp_unit_read_tile (u, fd, &th, slot->map.data + tile_offset,
+        tile_size, &abandoned, &bytes, err);
+    stepped = ok && !abandoned && g_atomic_int_get (&self->stepped)
         && (meta = gst_buffer_get_bc_tile_meta (slot->buffer))
         && gst_bc_tile_meta_complete (meta, slot->buffer, u->index);
 
     g_mutex_lock (&self->lock);
     if (stepped)
       self->tiles_stepped++;
-    tcp_unit_tile_done_locked (self, slot, u->index, ok);
+    tcp_unit_tile_done_locked (self, slot, u->index, ok, abandoned, bytes);
     g_mutex_unlock (&self->lock);
     if (!ok) {
       g_prefix_error (err, "unit %u: ", u->index);

@@ -105,6 +105,7 @@ gst_tile_receiver_stats_locked (GstTileReceiver * self)
   GstStructure *s = gst_structure_new ("tilesrc-stats",
       "frames-received", G_TYPE_UINT64, self->frames_received,
       "frames-incomplete", G_TYPE_UINT64, self->frames_incomplete,
+      "frames-abandoned", G_TYPE_UINT64, self->frames_abandoned,
       "bytes-received", G_TYPE_UINT64, self->bytes_received,
       "tiles-stepped", G_TYPE_UINT64, self->tiles_stepped,
       "connects", G_TYPE_UINT, self->connects,
@@ -575,6 +576,7 @@ gst_tile_receiver_start (GstTileReceiver * self,
   self->lost = FALSE;
   g_clear_error (&self->error);
   self->frames_received = self->frames_incomplete = 0;
+  self->frames_abandoned = 0;
   self->bytes_received = self->tiles_stepped = 0;
   self->tile_spread_sum = 0;
   self->packets_received = self->packets_lost = self->packets_late = 0;

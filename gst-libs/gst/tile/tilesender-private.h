@@ -31,6 +31,9 @@ GST_DEBUG_CATEGORY_EXTERN (gst_tile_sender_debug);
 #define ACK_STALL_US (G_USEC_PER_SEC)
 /* protocol=udp: frames sent whose ACK may still come, for rate control */
 #define SENT_RING 64
+/* max-latency: a TCP tile is sent in parts of an eighth, at least this
+ * much, so that a unit can abandon it between two */
+#define GST_TILE_SENDER_MIN_PART (16 * 1024)
 #define MAX_PENDING 64
 #define PENDING_BUF (GST_TILE_WIRE_HEADER_SIZE + 64)
 
@@ -38,6 +41,8 @@ typedef struct
 {
   guint remaining;              /* units still sending, lock */
   gboolean failed;              /* a unit could not send its tile, lock */
+  gint abandoned;               /* a unit abandoned its tile, atomic */
+  gint64 deadline_us;           /* monotonic: abandoned after, 0 never */
   GstBuffer *buffer;
   GstMapInfo map;
   guint64 number;
@@ -100,6 +105,9 @@ typedef struct
   gboolean sending;             /* the unit thread is using fd */
   gboolean close_pending;       /* the unit thread closes fd after use */
   GQueue queue;                 /* of GstTileSenderFrame */
+  gint queued;                  /* its length, atomic: read while sending */
+  gdouble ns_per_byte;          /* TCP: how fast its tiles left, smoothed;
+                                 * unit thread only */
   GCond cond;
   guint64 bytes;
   guint64 busy_ns;
@@ -174,6 +182,7 @@ struct _GstTileSender
   guint64 frames_dropped;
   guint64 frames_window;        /* of those, for a full receiver window */
   guint64 frames_unsent;
+  guint64 frames_abandoned;
   guint64 bytes_sent;
   guint64 packets_sent;
   guint clients;
@@ -223,11 +232,15 @@ G_GNUC_INTERNAL
 gboolean gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
                                         GstTileSenderUdpScratch * sc,
                                         gint fd,
-                                        const GstTileSenderFrame * frame,
+                                        GstTileSenderFrame * frame,
                                         const GstTileWireTile * tile,
                                         guint packet_size, guint64 rate,
                                         guint64 * n_packets,
                                         GError ** error);
+G_GNUC_INTERNAL
+gboolean gst_tile_sender_unit_abandons (GstTileSenderUnit * u,
+                                        GstTileSenderFrame * frame,
+                                        guint64 left, gdouble ns_per_byte);
 G_GNUC_INTERNAL
 void     gst_tile_sender_udp_scratch_clear (GstTileSenderUdpScratch * sc);
 

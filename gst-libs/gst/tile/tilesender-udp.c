@@ -103,16 +103,18 @@ udp_build_messages (GstTileSenderUdpScratch * sc, const GstTileSenderUnit * u,
 /* Sends one tile as datagrams of a 32-byte header and @ps payload bytes,
  * the last one padded. The payload is gathered straight from the frame
  * (iovecs, no copy); with GSO one message carries up to 64 datagrams, and
- * sendmmsg() sends up to 64 messages per system call. */
+ * sendmmsg() sends up to 64 messages per system call. Past the frame's
+ * deadline (max-latency) the rest is not sent. @n_packets: the datagrams
+ * sent. */
 gboolean
 gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
-    GstTileSenderUdpScratch * sc, gint fd, const GstTileSenderFrame * frame,
+    GstTileSenderUdpScratch * sc, gint fd, GstTileSenderFrame * frame,
     const GstTileWireTile * tile, guint ps, guint64 rate, guint64 * n_packets,
     GError ** error)
 {
   guint seg = GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
   guint n = gst_tile_wire_packets_per_tile (tile->size, ps);
-  guint per_msg = 1, n_msgs, batch, j;
+  guint per_msg = 1, n_msgs, batch, j, sent = 0;
 
   if (u->gso)
     per_msg = CLAMP (65000 / seg, 1, 64);
@@ -120,21 +122,29 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
 
   /* paced: bursts of at most 64 KiB */
   batch = rate ? MAX (1, 65536 / (per_msg * seg)) : 64;
+  *n_packets = 0;
   for (j = 0; j < n_msgs;) {
-    gint r = gst_tile_net_udp_send_batch (fd, &sc->msgs[j], MIN (batch,
-            n_msgs - j), error);
+    gint r;
+    guint k, pk = 0;
 
+    if (gst_tile_sender_unit_abandons (u, frame, (guint64) (n - sent) *
+            (seg + 28), rate ? 8e9 / rate : 0)) {
+      GST_LOG_OBJECT (u->sender->log_object, "unit %u: frame %"
+          G_GUINT64_FORMAT " abandoned after %u of %u datagrams", u->index,
+          frame->number, sent, n);
+      break;
+    }
+    r = gst_tile_net_udp_send_batch (fd, &sc->msgs[j], MIN (batch,
+            n_msgs - j), error);
     if (r < 0)
       return FALSE;
-    if (rate) {
-      guint k, pk = 0;
-
-      for (k = j; k < j + r; k++)
-        pk += sc->msgs[k].msg_hdr.msg_iovlen / 3;
+    for (k = j; k < j + r; k++)
+      pk += sc->msgs[k].msg_hdr.msg_iovlen / 3;
+    sent += pk;
+    *n_packets = sent;
+    if (rate)
       udp_pace (sc, (gsize) pk * (seg + 28), rate);
-    }
     j += r;
   }
-  *n_packets = n;
   return TRUE;
 }

@@ -30,7 +30,10 @@ frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
   if (--frame->remaining > 0)
     return NULL;
   if (!frame->failed) {
-    self->frames_sent++;
+    if (g_atomic_int_get (&frame->abandoned))
+      self->frames_abandoned++;
+    else
+      self->frames_sent++;
     gst_tile_sender_note_sent_locked (self, frame);
   }
   self->in_flight--;
@@ -104,36 +107,81 @@ gst_tile_sender_drain_locked (GstTileSender * self)
   return self->in_flight == 0;
 }
 
-/* Sends the tile of @frame that unit @u carries on @fd, unlocked. */
+/* max-latency: whether unit @u abandons @frame before sending @left more
+ * bytes of it: its deadline has passed, another unit abandoned it, or a
+ * newer frame waits for this unit and at @ns_per_byte (0: unknown) the
+ * rest would leave after the deadline (so a unit behind skips the frames
+ * it cannot deliver in time instead of spending the link on them; the
+ * newest frame is always tried, so the rate is still measured). Then the
+ * frame is abandoned. Unlocked. */
+gboolean
+gst_tile_sender_unit_abandons (GstTileSenderUnit * u,
+    GstTileSenderFrame * frame, guint64 left, gdouble ns_per_byte)
+{
+  gint64 now;
+
+  if (frame->deadline_us == 0)
+    return FALSE;
+  if (g_atomic_int_get (&frame->abandoned))
+    return TRUE;
+  now = g_get_monotonic_time ();
+  if (now <= frame->deadline_us && (ns_per_byte <= 0 ||
+          g_atomic_int_get (&u->queued) == 0 ||
+          now + (gint64) (left * ns_per_byte / 1000) <= frame->deadline_us))
+    return FALSE;
+  g_atomic_int_set (&frame->abandoned, 1);
+  return TRUE;
+}
+
+/* Sends @frame's tile over TCP: a tile header and the rows, or with a
+ * deadline parts of an eighth of the tile, each with its header; a part
+ * that would start after the deadline is not sent: a header saying the
+ * tile is abandoned takes its place. Unlocked. */
 static gboolean
-unit_send_tile (GstTileSenderUnit * u, GstTileSenderUdpScratch * sc, gint fd,
-    const GstTileSenderFrame * frame, const GstTileWireTile * tile,
-    guint ps, guint64 rate, guint64 * n_packets, GError ** err)
+unit_send_tile_tcp (GstTileSenderUnit * u, gint fd, GstTileSenderFrame * frame,
+    const GstTileWireTile * tile, guint64 * bytes, GError ** err)
 {
   GstTileSender *self = u->sender;
+  guint chunk = g_atomic_int_get (&self->settings.chunk_size);
+  guint64 part = frame->deadline_us ? MAX (tile->size / 8,
+      GST_TILE_SENDER_MIN_PART) : tile->size;
   GstTileWireTileHeader th;
   guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
-
-  if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP)
-    return gst_tile_sender_send_tile_udp (u, sc, fd, frame, tile, ps, rate,
-        n_packets, err);
+  guint64 off = 0;
 
   th.generation = frame->generation;
   th.frame = frame->number;
   th.timestamp = frame->timestamp;
-  th.size = tile->size;
-  th.flags = 0;
-  gst_tile_wire_tile_header_write (hdr, &th);
-  /* MSG_MORE: the header leaves in the same segment as the tile start;
-   * then the tile counts as sent once the socket is writable again, that
-   * is once at most a quarter of it is left in the host (its unsent limit,
+  *bytes = 0;
+  while (off < tile->size) {
+    if (gst_tile_sender_unit_abandons (u, frame, tile->size - off,
+            u->ns_per_byte)) {
+      th.size = 0;
+      th.flags = GST_TILE_WIRE_TILE_FLAG_ABANDON;
+      gst_tile_wire_tile_header_write (hdr, &th);
+      *bytes += sizeof (hdr);
+      GST_LOG_OBJECT (self->log_object, "unit %u: frame %" G_GUINT64_FORMAT
+          " abandoned after %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+          " bytes", u->index, frame->number, off, tile->size);
+      return gst_tile_net_write_all (fd, hdr, sizeof (hdr), 0, err);
+    }
+    th.size = MIN (part, tile->size - off);
+    th.flags = off + th.size < tile->size ? GST_TILE_WIRE_TILE_FLAG_MORE : 0;
+    gst_tile_wire_tile_header_write (hdr, &th);
+    /* MSG_MORE: the header leaves in the same segment as the data */
+    if (!gst_tile_net_write_more (fd, hdr, sizeof (hdr), err) ||
+        !gst_tile_net_write_all (fd, frame->map.data + tile->offset + off,
+            th.size, chunk, err))
+      return FALSE;
+    off += th.size;
+    *bytes += sizeof (hdr) + th.size;
+  }
+  /* the tile counts as sent once the socket is writable again, that is
+   * once at most a quarter of it is left in the host (its unsent limit,
    * TCP_NOTSENT_LOWAT): on a link slower than the stream the frames wait
    * in the sender, where tilesink drops the ones it cannot send, not for
    * seconds in a 16 MiB send buffer */
-  return gst_tile_net_write_more (fd, hdr, sizeof (hdr), err) &&
-      gst_tile_net_write_all (fd, frame->map.data + tile->offset,
-      tile->size, g_atomic_int_get (&self->settings.chunk_size), err) &&
-      gst_tile_net_wait (fd, TRUE, -1, err);
+  return gst_tile_net_wait (fd, TRUE, -1, err);
 }
 
 /* Counts what a unit sent and settles the frame and the connection after
@@ -147,6 +195,13 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
 
   u->sending = FALSE;
   u->busy_ns += (now - t0) * 1000;
+  /* TCP: how fast this unit's tiles leave, for the deadline */
+  if (ok && n_packets == 0 && bytes >= GST_TILE_SENDER_MIN_PART) {
+    gdouble sample = (now - t0) * 1000.0 / bytes;
+
+    u->ns_per_byte = u->ns_per_byte > 0 ?
+        0.75 * u->ns_per_byte + 0.25 * sample : sample;
+  }
   if (ok) {
     if (!frame->send_start_us || t0 < frame->send_start_us)
       frame->send_start_us = t0;
@@ -180,7 +235,7 @@ gst_tile_sender_unit_thread (gpointer data)
   while (TRUE) {
     GstTileSenderFrame *frame;
     GstTileWireTile tile;
-    guint64 rate, n_packets = 0;
+    guint64 rate, n_packets = 0, bytes = 0;
     guint ps;
     GError *err = NULL;
     gint fd;
@@ -192,6 +247,7 @@ gst_tile_sender_unit_thread (gpointer data)
     if (!self->running)
       break;
     frame = g_queue_pop_head (&u->queue);
+    g_atomic_int_add (&u->queued, -1);
     fd = u->fd;
     if (fd < 0 || frame->generation != self->config.generation) {
       gst_tile_sender_frame_release_locked (self, frame, FALSE);
@@ -205,12 +261,16 @@ gst_tile_sender_unit_thread (gpointer data)
     g_mutex_unlock (&self->lock);
 
     t0 = g_get_monotonic_time ();
-    ok = unit_send_tile (u, &sc, fd, frame, &tile, ps, rate, &n_packets, &err);
+    if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
+      ok = gst_tile_sender_send_tile_udp (u, &sc, fd, frame, &tile, ps, rate,
+          &n_packets, &err);
+      bytes = n_packets * (ps + GST_TILE_WIRE_PACKET_HEADER_SIZE);
+    } else {
+      ok = unit_send_tile_tcp (u, fd, frame, &tile, &bytes, &err);
+    }
 
     g_mutex_lock (&self->lock);
-    unit_sent_locked (u, frame, fd, ok, n_packets ? n_packets * (ps +
-            GST_TILE_WIRE_PACKET_HEADER_SIZE) : tile.size +
-        GST_TILE_WIRE_TILE_HEADER_SIZE, n_packets, t0, err);
+    unit_sent_locked (u, frame, fd, ok, bytes, n_packets, t0, err);
     g_clear_error (&err);
   }
   g_mutex_unlock (&self->lock);

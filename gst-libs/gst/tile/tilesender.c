@@ -57,9 +57,9 @@ debug_init (void)
  * @settings: (out caller-allocates): settings to fill in
  *
  * Sets @settings to the defaults: TCP on 0.0.0.0 port 7000, 4 units,
- * 1 MiB chunks, 16 MiB send buffers, 2 frames in flight, stats every
- * second, a 5 s handshake timeout; for UDP 1408-byte packets, GSO when
- * the kernel has it, unpaced.
+ * 1 MiB chunks, 16 MiB send buffers, 1 frame in flight, no deadline, stats
+ * every second, a 5 s handshake timeout; for UDP 1408-byte packets, GSO
+ * when the kernel has it, rate control.
  */
 void
 gst_tile_sender_settings_init (GstTileSenderSettings * settings)
@@ -81,6 +81,7 @@ gst_tile_sender_settings_init (GstTileSenderSettings * settings)
   settings->gso_required = FALSE;
   settings->pacing_bitrate = GST_TILE_SENDER_DEFAULT_PACING_BITRATE;
   settings->rate_control = TRUE;
+  settings->max_latency = 0;
 }
 
 /**
@@ -252,6 +253,7 @@ reset_locked (GstTileSender * self)
   self->in_flight = 0;
   self->eos_sent = FALSE;
   self->frames_sent = self->frames_dropped = self->frames_unsent = 0;
+  self->frames_abandoned = 0;
   self->frames_window = 0;
   self->bytes_sent = self->packets_sent = 0;
   gst_tile_sender_reset_rate_locked (self);
@@ -383,6 +385,8 @@ gst_tile_sender_stop (GstTileSender * sender)
     g_mutex_lock (&self->lock);
     while ((frame = g_queue_pop_head (&self->units[i].queue)))
       gst_tile_sender_frame_release_locked (self, frame, FALSE);
+    g_atomic_int_set (&self->units[i].queued, 0);
+    self->units[i].ns_per_byte = 0;
     g_mutex_unlock (&self->lock);
   }
 
@@ -556,7 +560,11 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
   frame->buffer = gst_buffer_ref (buffer);
   frame->remaining = n;
   frame->failed = 0;
+  frame->abandoned = 0;
   frame->push_us = g_get_monotonic_time ();
+  frame->deadline_us = self->settings.max_latency ? frame->push_us +
+      (gint64) CLAMP (self->settings.max_latency / 1000, 1,
+      GST_TILE_SENDER_MAX_LATENCY / 1000) : 0;
   frame->send_start_us = frame->send_end_us = 0;
   frame->bytes = frame->packets = 0;
   /* the stall clock of the window runs from the oldest frame not
@@ -569,6 +577,7 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
   self->in_flight++;
   for (i = 0; i < n; i++) {
     g_queue_push_tail (&self->units[i].queue, frame);
+    g_atomic_int_inc (&self->units[i].queued);
     g_cond_signal (&self->units[i].cond);
   }
   g_mutex_unlock (&self->lock);
@@ -722,6 +731,7 @@ gst_tile_sender_get_stats (GstTileSender * sender)
       "frames-dropped-window", G_TYPE_UINT64, self->frames_window,
       "receiver-window", G_TYPE_UINT, self->ack_window,
       "frames-unsent", G_TYPE_UINT64, self->frames_unsent,
+      "frames-abandoned", G_TYPE_UINT64, self->frames_abandoned,
       "bytes-sent", G_TYPE_UINT64, self->bytes_sent,
       "packets-sent", G_TYPE_UINT64, self->packets_sent,
       "protocol", G_TYPE_STRING,
@@ -817,6 +827,30 @@ gst_tile_sender_set_chunk_size (GstTileSender * sender, guint chunk_size)
   g_return_if_fail (chunk_size >= 1);
 
   g_atomic_int_set (&sender->settings.chunk_size, chunk_size);
+}
+
+/**
+ * gst_tile_sender_set_max_latency:
+ * @sender: a #GstTileSender
+ * @max_latency: ns from a frame's admission (gst_tile_sender_push()) after
+ *     which what is left of it is abandoned, 0 for no deadline
+ *
+ * Over TCP a unit checks the deadline before each part of its tile (an
+ * eighth of it) and, once it has passed, sends a header that abandons the
+ * tile instead of the rest: the receiver drops the frame and every unit
+ * goes on with the next one, on the same connection. Over UDP a unit
+ * stops sending the frame's datagrams. Abandoned frames are counted
+ * (`frames-abandoned`), not sent. Applies from the next frame admitted.
+ */
+void
+gst_tile_sender_set_max_latency (GstTileSender * sender,
+    GstClockTime max_latency)
+{
+  g_return_if_fail (sender != NULL);
+
+  g_mutex_lock (&sender->lock);
+  sender->settings.max_latency = max_latency;
+  g_mutex_unlock (&sender->lock);
 }
 
 /**

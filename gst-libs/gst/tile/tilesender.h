@@ -32,6 +32,9 @@ typedef struct _GstTileSender GstTileSender;
 #define GST_TILE_SENDER_DEFAULT_HANDSHAKE_TIMEOUT 5000
 #define GST_TILE_SENDER_DEFAULT_PACKET_SIZE 1408
 #define GST_TILE_SENDER_DEFAULT_PACING_BITRATE 0
+#define GST_TILE_SENDER_DEFAULT_MAX_LATENCY 0
+/* the longest deadline: an hour */
+#define GST_TILE_SENDER_MAX_LATENCY (3600 * GST_SECOND)
 
 /**
  * GstTileSenderSettings:
@@ -52,6 +55,10 @@ typedef struct _GstTileSender GstTileSender;
  * @pacing_bitrate: UDP: bits/s all units together may send, 0 unpaced
  * @rate_control: UDP: pace at the rate the receiver's feedback gives (see
  *     #GstTileRateControl), never above @pacing_bitrate when that is set
+ * @max_latency: ns from a frame's admission after which what is left of it
+ *     is abandoned (TCP: the receiver is told and drops the frame; UDP:
+ *     its remaining datagrams are not sent), 0 for no deadline, at most
+ *     %GST_TILE_SENDER_MAX_LATENCY
  *
  * What a #GstTileSender is made with; gst_tile_sender_settings_init() fills
  * in the defaults (tilesink's property defaults).
@@ -72,6 +79,7 @@ typedef struct
   gboolean gso_required;
   guint64 pacing_bitrate;
   gboolean rate_control;
+  GstClockTime max_latency;
 } GstTileSenderSettings;
 
 /**
@@ -172,6 +180,10 @@ guint           gst_tile_sender_get_n_units (GstTileSender * sender);
 GST_TILE_API
 void            gst_tile_sender_set_chunk_size (GstTileSender * sender,
                                                 guint chunk_size);
+
+GST_TILE_API
+void            gst_tile_sender_set_max_latency (GstTileSender * sender,
+                                                 GstClockTime max_latency);
 
 GST_TILE_API
 void            gst_tile_sender_set_max_in_flight (GstTileSender * sender,

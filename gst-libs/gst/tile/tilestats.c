@@ -87,7 +87,8 @@ gst_tile_latency_to_structure (const GstTileLatency * lat, GstStructure * s)
  * accepts names this process already knows (see tilewire.c), so the sender
  * registers them up front. */
 static const gchar *const stats_names[] = {
-  "tilesrc-stats", "frames-received", "frames-incomplete", "bytes-received",
+  "tilesrc-stats", "frames-received", "frames-incomplete", "frames-abandoned",
+  "bytes-received",
   "latency-samples", "latency-last", "latency-mean", "latency-p5",
   "latency-p50", "latency-p95", "latency-p99", "receive-buffer-size",
   "receive-buffer-granted", "units", "generation", "connects",

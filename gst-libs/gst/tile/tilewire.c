@@ -1487,10 +1487,45 @@ gst_tile_wire_stats_parse (const guint8 * payload, gsize len,
 
 /* Tile header */
 
+/* Checks a tile header's size and flags against the @remaining bytes of
+ * its tile: the rules of gst_tile_wire_tile_header_parse(). */
+static gboolean
+tile_part_check (guint32 size, guint32 flags, guint32 remaining,
+    GError ** error)
+{
+  const guint32 known = GST_TILE_WIRE_TILE_FLAG_MORE |
+      GST_TILE_WIRE_TILE_FLAG_ABANDON;
+  const gchar *why = NULL;
+
+  if (flags & ~known)
+    why = "has unknown bits";
+  else if (flags == known)
+    why = "says both MORE and ABANDON";
+  else if ((flags & GST_TILE_WIRE_TILE_FLAG_ABANDON) && size != 0)
+    why = "says ABANDON with data";
+  if (why) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "tile header flags is 0x%08x: %s", flags, why);
+    return FALSE;
+  }
+  if (flags & GST_TILE_WIRE_TILE_FLAG_ABANDON)
+    return TRUE;
+  if (size == 0 || size > remaining ||
+      (size == remaining) != !(flags & GST_TILE_WIRE_TILE_FLAG_MORE)) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "tile header size is %u bytes%s, %u bytes of the tile are left",
+        size, (flags & GST_TILE_WIRE_TILE_FLAG_MORE) ? " with more to come" :
+        " as its last part", remaining);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /**
  * gst_tile_wire_tile_header_write:
  * @out: (out caller-allocates) (array fixed-size=32): where to write
- * @header: the tile header; its @flags must be 0
+ * @header: the tile header; its @flags must be #GstTileWireTileFlags, not
+ *     both, and an abandon carries no data
  *
  * Writes a tile header.
  */
@@ -1500,7 +1535,9 @@ gst_tile_wire_tile_header_write (guint8 out[GST_TILE_WIRE_TILE_HEADER_SIZE],
 {
   g_return_if_fail (out != NULL);
   g_return_if_fail (header != NULL);
-  g_return_if_fail (header->flags == 0);
+  g_return_if_fail (tile_part_check (header->size, header->flags,
+          (header->flags & GST_TILE_WIRE_TILE_FLAG_MORE) ? G_MAXUINT32 :
+          header->size, NULL));
 
   write_be (out, GST_TILE_WIRE_TILE_MAGIC, 4);
   write_be (out + 4, header->generation, 4);
@@ -1515,13 +1552,18 @@ gst_tile_wire_tile_header_write (guint8 out[GST_TILE_WIRE_TILE_HEADER_SIZE],
  * @data: (array length=len) (nullable): received bytes, starting at a tile
  *     header
  * @len: number of bytes in @data
- * @expected_size: the size of the tile this connection carries
+ * @remaining: the bytes of the tile not received yet: the size of the tile
+ *     this connection carries at a tile's first header, less what earlier
+ *     parts of it brought
  * @out: (out caller-allocates): the parsed header
  * @error: return location for a #GST_TILE_WIRE_ERROR
  *
- * Parses and checks a tile header: magic, flags 0 and a size equal to
- * @expected_size. Whether the generation is the current one is for the
- * caller to check.
+ * Parses and checks a tile header: its magic, its flags (only
+ * #GstTileWireTileFlags, never both) and its size against @remaining: an
+ * abandon carries no data; a part with more to come carries at least one
+ * byte and less than @remaining; the last part carries exactly @remaining.
+ * Whether the generation and frame are the ones expected is for the caller
+ * to check.
  *
  * Returns: %GST_TILE_WIRE_PARSE_NEED_MORE when @len is smaller than a tile
  * header, %GST_TILE_WIRE_PARSE_ERROR with @error set when it is invalid, else
@@ -1529,7 +1571,7 @@ gst_tile_wire_tile_header_write (guint8 out[GST_TILE_WIRE_TILE_HEADER_SIZE],
  */
 GstTileWireParseResult
 gst_tile_wire_tile_header_parse (const guint8 * data, gsize len,
-    guint32 expected_size, GstTileWireTileHeader * out, GError ** error)
+    guint32 remaining, GstTileWireTileHeader * out, GError ** error)
 {
   guint32 magic, size, flags;
 
@@ -1549,16 +1591,8 @@ gst_tile_wire_tile_header_parse (const guint8 * data, gsize len,
         GST_TILE_WIRE_TILE_MAGIC);
     return GST_TILE_WIRE_PARSE_ERROR;
   }
-  if (size != expected_size) {
-    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "tile header size is %u bytes, expected %u", size, expected_size);
+  if (!tile_part_check (size, flags, remaining, error))
     return GST_TILE_WIRE_PARSE_ERROR;
-  }
-  if (flags != 0) {
-    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "tile header flags is 0x%08x, must be 0", flags);
-    return GST_TILE_WIRE_PARSE_ERROR;
-  }
 
   out->generation = read_be (data + 4, 4);
   out->frame = read_be (data + 8, 8);

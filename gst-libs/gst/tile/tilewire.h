@@ -31,7 +31,7 @@ G_BEGIN_DECLS
  * The protocol version this library speaks. Peers with another version are
  * refused.
  */
-#define GST_TILE_WIRE_VERSION 2
+#define GST_TILE_WIRE_VERSION 3
 
 /**
  * GST_TILE_WIRE_HEADER_SIZE:
@@ -338,14 +338,33 @@ typedef struct
 } GstTileWireRefuse;
 
 /**
+ * GstTileWireTileFlags:
+ * @GST_TILE_WIRE_TILE_FLAG_MORE: more parts of this tile follow, each
+ *     with a header of its own
+ * @GST_TILE_WIRE_TILE_FLAG_ABANDON: the sender abandoned the rest of this
+ *     tile (its deadline passed); the header carries no data and the
+ *     receiver drops the frame
+ *
+ * Flags of a tile header. Without either, the header's part is the last
+ * one of its tile.
+ */
+typedef enum
+{
+  GST_TILE_WIRE_TILE_FLAG_MORE = (1 << 0),
+  GST_TILE_WIRE_TILE_FLAG_ABANDON = (1 << 1),
+} GstTileWireTileFlags;
+
+/**
  * GstTileWireTileHeader:
  * @generation: the CONFIG generation the tile belongs to
  * @frame: frame number, counted by the sender
  * @timestamp: sender time in nanoseconds, or %GST_CLOCK_TIME_NONE
- * @size: bytes of tile data after the header
- * @flags: must be 0
+ * @size: bytes of tile data after the header (this part of the tile)
+ * @flags: #GstTileWireTileFlags
  *
- * The 32-byte header in front of every tile on a data connection.
+ * The 32-byte header in front of every part of a tile on a data
+ * connection. A tile is sent as one part or more, in order; the last one
+ * either ends the tile or abandons it.
  */
 typedef struct
 {
@@ -519,7 +538,7 @@ void     gst_tile_wire_tile_header_write (guint8 out[GST_TILE_WIRE_TILE_HEADER_S
 GST_TILE_API
 GstTileWireParseResult gst_tile_wire_tile_header_parse (const guint8 * data,
                                                     gsize len,
-                                                    guint32 expected_size,
+                                                    guint32 remaining,
                                                     GstTileWireTileHeader * out,
                                                     GError ** error);
 

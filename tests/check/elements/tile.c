@@ -856,7 +856,7 @@ GST_START_TEST (test_hostile_clients)
   memcpy (bad, m->data, m->len);
   GST_WRITE_UINT16_BE (bad + 4, GST_TILE_WIRE_VERSION - 1);
   expect_refuse (l.port, bad, m->len, GST_TILE_WIRE_REFUSE_BAD_VERSION,
-      "version 1");
+      "version 2, this side speaks version 3");
   /* oversized payload length */
   GST_WRITE_UINT16_BE (bad + 4, GST_TILE_WIRE_VERSION);
   GST_WRITE_UINT32_BE (bad + 8, 1 << 30);

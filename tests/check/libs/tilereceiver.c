@@ -217,6 +217,58 @@ stat_u64 (GstTileReceiver * rx, const gchar * field)
   return v;
 }
 
+/* A TCP session of two units: handshake, caps, the data connections in
+ * @units. */
+static void
+tcp_session (Sender * s, GstTileReceiver * rx, gint units[2])
+{
+  GByteArray *m = g_byte_array_new ();
+  guint i;
+
+  sender_handshake (s, GST_TILE_WIRE_PROTOCOL_TCP, 2, 0);
+  expect_new_caps (rx);
+  for (i = 0; i < 2; i++) {
+    GstTileWireUnitHello uh;
+    gint fd = accept_message (s, GST_TILE_WIRE_TYPE_UNIT_HELLO, m);
+
+    fail_unless (gst_tile_wire_unit_hello_parse (m->data, m->len, &uh, NULL));
+    fail_unless_equals_uint64 (uh.token, 42);
+    fail_unless (uh.unit < 2);
+    units[uh.unit] = fd;
+  }
+  g_byte_array_unref (m);
+}
+
+/* Sends unit @unit's tile of @frame in parts of @sizes bytes (0-ended);
+ * with @abandon the last part is followed by an abandon instead of the
+ * rest of the tile. */
+static void
+send_parts (Sender * s, gint fd, guint unit, guint64 n, const guint8 * frame,
+    const guint * sizes, gboolean abandon)
+{
+  const GstTileWireTile *t = &s->config.tiles[unit];
+  GstTileWireTileHeader th = { 1, n, 1000 + n, 0, 0 };
+  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
+  gsize off = 0;
+  guint i;
+
+  for (i = 0; sizes[i]; i++) {
+    th.size = sizes[i];
+    th.flags = off + th.size < t->size ? GST_TILE_WIRE_TILE_FLAG_MORE : 0;
+    gst_tile_wire_tile_header_write (hdr, &th);
+    fail_unless (gst_tile_net_write_all (fd, hdr, sizeof (hdr), 0, NULL));
+    fail_unless (gst_tile_net_write_all (fd, frame + t->offset + off,
+            th.size, 0, NULL));
+    off += th.size;
+  }
+  if (abandon) {
+    th.size = 0;
+    th.flags = GST_TILE_WIRE_TILE_FLAG_ABANDON;
+    gst_tile_wire_tile_header_write (hdr, &th);
+    fail_unless (gst_tile_net_write_all (fd, hdr, sizeof (hdr), 0, NULL));
+  }
+}
+
 /* TCP: two units, each reads its tile straight into the frame; EOS. */
 GST_START_TEST (test_tcp_frames_and_eos)
 {
@@ -230,17 +282,7 @@ GST_START_TEST (test_tcp_frames_and_eos)
 
   sender_listen (&s);
   rx = receiver_start (&s);
-  sender_handshake (&s, GST_TILE_WIRE_PROTOCOL_TCP, 2, 0);
-  expect_new_caps (rx);
-  for (i = 0; i < 2; i++) {
-    GstTileWireUnitHello uh;
-    gint fd = accept_message (&s, GST_TILE_WIRE_TYPE_UNIT_HELLO, m);
-
-    fail_unless (gst_tile_wire_unit_hello_parse (m->data, m->len, &uh, NULL));
-    fail_unless_equals_uint64 (uh.token, 42);
-    fail_unless (uh.unit < 2);
-    units[uh.unit] = fd;
-  }
+  tcp_session (&s, rx, units);
 
   for (n = 0; n < 3; n++) {
     GstBuffer *buf;
@@ -285,6 +327,100 @@ GST_START_TEST (test_tcp_frames_and_eos)
   gst_tile_receiver_free (rx);
   sender_close (&s);
   g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
+/* TCP with deadlines (wire version 3): a tile in parts arrives whole; a
+ * tile abandoned by the sender, before or after some parts, drops its
+ * frame while both connections go on with the next one; a part of another
+ * frame inside a tile is an error that says so. */
+GST_START_TEST (test_tcp_parts_and_abandon)
+{
+  static const guint whole[] = { 32, 0 }, three[] = { 16, 8, 8, 0 },
+      one_part[] = { 24, 0 }, none[] = { 0 };
+  GstTileReceiverFrame f;
+  GstTileReceiver *rx;
+  GError *err = NULL;
+  gchar *caps = NULL;
+  guint8 frame[FRAME_SIZE];
+  GstBuffer *buf;
+  gint units[2];
+  Sender s;
+
+  sender_listen (&s);
+  rx = receiver_start (&s);
+  tcp_session (&s, rx, units);
+
+  /* frame 0: unit 0 in three parts */
+  fill (frame, 0);
+  send_parts (&s, units[0], 0, 0, frame, three, FALSE);
+  send_parts (&s, units[1], 1, 0, frame, whole, FALSE);
+  buf = expect_frame (rx, 0, 1000);
+  fail_unless (gst_buffer_memcmp (buf, 0, frame, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+
+  /* frame 1: unit 0 abandons after a part, unit 1 sends all of it; frame 2
+   * comes whole on the same connections */
+  fill (frame, 1);
+  send_parts (&s, units[0], 0, 1, frame, one_part, TRUE);
+  send_parts (&s, units[1], 1, 1, frame, whole, FALSE);
+  fill (frame, 2);
+  send_parts (&s, units[0], 0, 2, frame, whole, FALSE);
+  send_parts (&s, units[1], 1, 2, frame, whole, FALSE);
+  buf = expect_frame (rx, 2, 1002);
+  fail_unless (gst_buffer_memcmp (buf, 0, frame, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+
+  /* frame 3: unit 1 abandons before its first byte */
+  fill (frame, 3);
+  send_parts (&s, units[0], 0, 3, frame, whole, FALSE);
+  send_parts (&s, units[1], 1, 3, frame, none, TRUE);
+  fill (frame, 4);
+  send_parts (&s, units[0], 0, 4, frame, three, FALSE);
+  send_parts (&s, units[1], 1, 4, frame, whole, FALSE);
+  buf = expect_frame (rx, 4, 1004);
+  fail_unless (gst_buffer_memcmp (buf, 0, frame, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-received"), 3);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-abandoned"), 2);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-incomplete"), 0);
+  {
+    GstStructure *st = gst_tile_receiver_get_stats (rx);
+    guint connects = 0;
+
+    /* the connections were not remade */
+    fail_unless (gst_structure_get_uint (st, "connects", &connects));
+    fail_unless_equals_int (connects, 1);
+    gst_structure_free (st);
+  }
+  /* every header and data byte, abandons included */
+  fail_unless_equals_uint64 (stat_u64 (rx, "bytes-received"),
+      3 * FRAME_SIZE + 24 + 32 + 32 + 15 * GST_TILE_WIRE_TILE_HEADER_SIZE);
+
+  /* a part of frame 6 inside the tile of frame 5 */
+  send_parts (&s, units[0], 0, 5, frame, one_part, FALSE);
+  {
+    GstTileWireTileHeader th = { 1, 6, 1006, 8, 0 };
+    guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
+
+    gst_tile_wire_tile_header_write (hdr, &th);
+    fail_unless (gst_tile_net_write_all (units[0], hdr, sizeof (hdr), 0,
+            NULL));
+  }
+  fail_unless_equals_int (gst_tile_receiver_pull (rx, &f, &caps, &err),
+      GST_TILE_RECEIVER_ERROR);
+  fail_unless (strstr (err->message, "unit 0: part of generation 1 frame 6 "
+          "inside the tile of generation 1 frame 5") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&units[0]);
+  gst_tile_net_close (&units[1]);
+  sender_close (&s);
 }
 
 GST_END_TEST;
@@ -465,6 +601,7 @@ tilereceiver_suite (void)
   TCase *tc = test_suite_add_general (s, 60);
 
   tcase_add_test (tc, test_tcp_frames_and_eos);
+  tcase_add_test (tc, test_tcp_parts_and_abandon);
   tcase_add_test (tc, test_refused_and_flushing);
   tcase_add_test (tc, test_udp_loss_concealed);
   return s;

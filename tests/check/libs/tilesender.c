@@ -601,6 +601,81 @@ GST_START_TEST (test_drop_in_flight)
 
 GST_END_TEST;
 
+/* max-latency over TCP: a frame still being sent at its deadline is
+ * abandoned between two parts of its tile (an eighth each) with a header
+ * that says so, counted as abandoned; the next frame goes on the same
+ * connection, in one part once the deadline is off. */
+GST_START_TEST (test_tcp_deadline)
+{
+  const gsize size = 16 << 20;
+  GstTileSenderSettings s;
+  GstBuffer *first = make_frame (size, 1), *second = make_frame (size, 2);
+  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
+  guint8 *data = g_malloc (size);
+  GstTileWireTileHeader th;
+  GError *err = NULL;
+  GstMapInfo map;
+  gsize got = 0;
+  guint parts = 0;
+  Tx tx = { 0 };
+  Rx rx;
+
+  settings_for_test (&s, 1, GST_TILE_WIRE_PROTOCOL_TCP);
+  s.send_buffer_size = 4096;
+  s.max_latency = 100 * GST_MSECOND;
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 16384, 1024);
+  rx_hello (&rx, tx.port, 4096);
+  rx_units_tcp (&rx, tx.port, 4096);
+  wait_connected (&tx);
+
+  /* the receiver reads nothing until the deadline has passed: the unit is
+   * stuck in its first part */
+  push_expect (&tx, first, GST_TILE_SENDER_PUSH_QUEUED);
+  g_usleep (300 * 1000);
+  gst_buffer_map (first, &map, GST_MAP_READ);
+  while (TRUE) {
+    fail_unless (gst_tile_net_read_all (rx.units[0], hdr, sizeof (hdr),
+            WAIT_MS, &err), "%s", err ? err->message : "");
+    fail_unless_equals_int (gst_tile_wire_tile_header_parse (hdr, sizeof (hdr),
+            size - got, &th, &err), GST_TILE_WIRE_PARSE_OK);
+    fail_unless_equals_uint64 (th.frame, 0);
+    if (th.flags == GST_TILE_WIRE_TILE_FLAG_ABANDON)
+      break;
+    fail_unless_equals_int (th.flags, GST_TILE_WIRE_TILE_FLAG_MORE);
+    fail_unless_equals_int (th.size, size / 8);
+    fail_unless (gst_tile_net_read_all (rx.units[0], data, th.size, WAIT_MS,
+            &err), "%s", err ? err->message : "");
+    fail_unless (memcmp (data, map.data + got, th.size) == 0);
+    got += th.size;
+    parts++;
+  }
+  gst_buffer_unmap (first, &map);
+  /* the part under way at the deadline (the first, unless the unit
+   * started late) was finished, no other started */
+  fail_unless (parts <= 1, "%u parts", parts);
+  wait_u64 (&tx, "frames-abandoned", 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-sent"), 0);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "bytes-sent"),
+      got + (parts + 1) * GST_TILE_WIRE_TILE_HEADER_SIZE);
+
+  /* no deadline: the next frame in one part, on the same connection */
+  gst_tile_sender_set_max_latency (tx.sender, 0);
+  push_expect (&tx, second, GST_TILE_SENDER_PUSH_QUEUED);
+  expect_tile_tcp (&rx, 0, 1, second);
+  wait_u64 (&tx, "frames-sent", 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-abandoned"), 1);
+  fail_unless_equals_int (stat_uint (&tx, "disconnects"), 0);
+
+  rx_close (&rx);
+  tx_stop (&tx);
+  g_free (data);
+  gst_buffer_unref (first);
+  gst_buffer_unref (second);
+}
+
+GST_END_TEST;
+
 /* A send buffer smaller than asked for is reported to the owner. */
 GST_START_TEST (test_send_buffer_warning)
 {
@@ -767,6 +842,48 @@ GST_START_TEST (test_udp_units)
 
 GST_END_TEST;
 
+/* max-latency over UDP: a unit stops sending a frame's datagrams at its
+ * deadline (paced at 1 Mbit/s, the first 64 KiB burst takes half a
+ * second: the rest is never sent) and the frame counts as abandoned. */
+GST_START_TEST (test_udp_deadline)
+{
+  GstTileSenderSettings s;
+  GstBuffer *frame = make_frame (256 * 1024, 3);
+  guint8 dgram[GST_TILE_WIRE_PACKET_HEADER_SIZE + 1408];
+  guint n = gst_tile_wire_packets_per_tile (256 * 1024, 1408), got = 0;
+  Tx tx = { 0 };
+  Rx rx;
+
+  settings_for_test (&s, 1, GST_TILE_WIRE_PROTOCOL_UDP);
+  s.gso = FALSE;
+  s.rate_control = FALSE;
+  s.pacing_bitrate = 1000000;
+  s.max_latency = 100 * GST_MSECOND;
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 1024, 256);
+  rx_hello (&rx, tx.port, 0);
+  rx.units[0] = udp_unit_socket (&rx, 0, tx.port);
+  send_ack (&rx, 4, FALSE, 0);
+  wait_connected (&tx);
+
+  push_expect (&tx, frame, GST_TILE_SENDER_PUSH_QUEUED);
+  wait_u64 (&tx, "frames-abandoned", 1);
+  while (gst_tile_net_wait (rx.units[0], FALSE, 200, NULL)) {
+    fail_unless_equals_int (recv (rx.units[0], dgram, sizeof (dgram), 0),
+        sizeof (dgram));
+    got++;
+  }
+  fail_unless (got < n, "%u of %u datagrams", got, n);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "packets-sent"), got);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-sent"), 0);
+
+  rx_close (&rx);
+  tx_stop (&tx);
+  gst_buffer_unref (frame);
+}
+
+GST_END_TEST;
+
 static Suite *
 tilesender_suite (void)
 {
@@ -779,8 +896,10 @@ tilesender_suite (void)
   tcase_add_test (tc, test_handshake_timeout);
   tcase_add_test (tc, test_eos);
   tcase_add_test (tc, test_drop_in_flight);
+  tcase_add_test (tc, test_tcp_deadline);
   tcase_add_test (tc, test_send_buffer_warning);
   tcase_add_test (tc, test_udp_units);
+  tcase_add_test (tc, test_udp_deadline);
   return s;
 }
 

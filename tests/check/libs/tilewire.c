@@ -260,17 +260,17 @@ GST_START_TEST (test_header)
 
   /* other versions, named together with ours */
   gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_HELLO, 4);
-  write_be (buf + 4, 1, 2);
+  write_be (buf + 4, 2, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
           &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "version 1, this side speaks version 2");
+      "version 2, this side speaks version 3");
   g_clear_error (&err);
-  write_be (buf + 4, 3, 2);
+  write_be (buf + 4, 4, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
           &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "version 3, this side speaks version 2");
+      "version 4, this side speaks version 3");
   g_clear_error (&err);
   write_be (buf + 4, 0, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
@@ -1077,16 +1077,67 @@ GST_START_TEST (test_tile_header)
     g_free (copy);
   }
 
+  /* the last part of a tile brings exactly what is left of it */
   fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
           518399, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_INVALID,
-      "size is 518400 bytes, expected 518399");
+      "size is 518400 bytes as its last part, 518399 bytes of the tile are "
+      "left");
+  g_clear_error (&err);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          518401, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "518401 bytes of the tile");
+  g_clear_error (&err);
+
+  /* a part with more to come: at least a byte, less than what is left */
+  h.flags = GST_TILE_WIRE_TILE_FLAG_MORE;
+  h.size = 65536;
+  gst_tile_wire_tile_header_write (buf, &h);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          518400, &out, &err), GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (out.size, 65536);
+  fail_unless_equals_int (out.flags, GST_TILE_WIRE_TILE_FLAG_MORE);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          65537, &out, &err), GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          65536, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID,
+      "size is 65536 bytes with more to come, 65536 bytes of the tile are left");
+  g_clear_error (&err);
+  write_be (buf + 24, 0, 4);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          518400, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "size is 0 bytes");
+  g_clear_error (&err);
+
+  /* an abandon: no data, whatever is left */
+  h.flags = GST_TILE_WIRE_TILE_FLAG_ABANDON;
+  h.size = 0;
+  gst_tile_wire_tile_header_write (buf, &h);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          518400, &out, &err), GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (out.size, 0);
+  fail_unless_equals_int (out.flags, GST_TILE_WIRE_TILE_FLAG_ABANDON);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          1, &out, &err), GST_TILE_WIRE_PARSE_OK);
+  write_be (buf + 24, 1, 4);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          518400, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID,
+      "flags is 0x00000002: says ABANDON with data");
+  g_clear_error (&err);
+
+  write_be (buf + 28, 3, 4);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
+          518400, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "both MORE and ABANDON");
   g_clear_error (&err);
 
   write_be (buf + 28, 0x80, 4);
   fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
           518400, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
-  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000080");
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID,
+      "flags is 0x00000080: has unknown bits");
   g_clear_error (&err);
 
   /* a control header where a tile header belongs */
@@ -1107,7 +1158,7 @@ GST_START_TEST (test_packet_header)
     G_GUINT64_CONSTANT (0x2122232425262728)
   };
   static const guint8 expected[GST_TILE_WIRE_PACKET_HEADER_SIZE] = {
-    'G', 'S', 'B', 'U', 2, 0, 0x00, 0x05,
+    'G', 'S', 'B', 'U', 3, 0, 0x00, 0x05,
     0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
     0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28
@@ -1204,9 +1255,9 @@ GST_START_TEST (test_packet_header)
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534254");
   gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_KEEPALIVE, 8);
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534243");
-  buf[4] = 1;
+  buf[4] = 2;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "datagram header version is 1, this side speaks version 2");
+      "datagram header version is 2, this side speaks version 3");
   buf[4] = 0;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 0");
   buf[4] = 255;
@@ -1387,6 +1438,14 @@ feed_all (const guint8 * data, gsize len)
     fail_unless (h.payload_len <= GST_TILE_WIRE_MAX_PAYLOAD);
   res = gst_tile_wire_tile_header_parse (copy, len, 1024, &th, &err);
   CHECK_RESULT (res != GST_TILE_WIRE_PARSE_ERROR);
+  if (res == GST_TILE_WIRE_PARSE_OK) {
+    if (th.flags == GST_TILE_WIRE_TILE_FLAG_ABANDON)
+      fail_unless (th.size == 0);
+    else if (th.flags == GST_TILE_WIRE_TILE_FLAG_MORE)
+      fail_unless (th.size >= 1 && th.size < 1024);
+    else
+      fail_unless (th.flags == 0 && th.size == 1024);
+  }
   res = gst_tile_wire_packet_header_parse (copy, len, &ph, &err);
   CHECK_RESULT (res != GST_TILE_WIRE_PARSE_ERROR);
   if (res == GST_TILE_WIRE_PARSE_OK) {
@@ -1462,6 +1521,7 @@ fuzz_valid_messages (void)
   GstTileWireUnitHello uh = { 99, 1, 5 };
   GstStructure *s;
   GByteArray *msg;
+  guint i;
 
   make_config (c, 270, 3840, 8);
   msg = g_byte_array_new ();
@@ -1503,12 +1563,18 @@ fuzz_valid_messages (void)
   g_ptr_array_add (valid, msg);
   gst_structure_free (s);
   {
-    GstTileWireTileHeader th = { 1, 2, 3, 1024, 0 };
+    /* a whole tile, a first part and an abandon */
+    GstTileWireTileHeader th[] = { {1, 2, 3, 1024, 0},
+    {1, 2, 3, 512, GST_TILE_WIRE_TILE_FLAG_MORE},
+    {1, 2, 3, 0, GST_TILE_WIRE_TILE_FLAG_ABANDON}
+    };
 
-    msg = g_byte_array_new ();
-    g_byte_array_set_size (msg, GST_TILE_WIRE_TILE_HEADER_SIZE);
-    gst_tile_wire_tile_header_write (msg->data, &th);
-    g_ptr_array_add (valid, msg);
+    for (i = 0; i < G_N_ELEMENTS (th); i++) {
+      msg = g_byte_array_new ();
+      g_byte_array_set_size (msg, GST_TILE_WIRE_TILE_HEADER_SIZE);
+      gst_tile_wire_tile_header_write (msg->data, &th[i]);
+      g_ptr_array_add (valid, msg);
+    }
   }
   {
     /* datagrams that pass gst_tile_wire_packet_check() on packet_config() */
