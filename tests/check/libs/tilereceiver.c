@@ -406,8 +406,7 @@ GST_START_TEST (test_tcp_parts_and_abandon)
     guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
 
     gst_tile_wire_tile_header_write (hdr, &th);
-    fail_unless (gst_tile_net_write_all (units[0], hdr, sizeof (hdr), 0,
-            NULL));
+    fail_unless (gst_tile_net_write_all (units[0], hdr, sizeof (hdr), 0, NULL));
   }
   fail_unless_equals_int (gst_tile_receiver_pull (rx, &f, &caps, &err),
       GST_TILE_RECEIVER_ERROR);
