@@ -28,6 +28,12 @@
  * algorithm as the CPU kernels, one frame kept back while the GPU works
  * (one more frame of latency).
  * #GstBcEnc:path tells which path the current caps took.
+ *
+ * With the #GstVideoEncoder:qos property set, a frame that downstream's
+ * QoS events say would arrive too late is dropped before it is encoded
+ * (gst_video_encoder_get_max_encode_time()): tilesink sends such events
+ * while the network is still busy with an earlier frame, so the encoder
+ * does not spend its time on frames tilesink would drop anyway.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -610,6 +616,15 @@ gst_bc_enc_handle_frame (GstVideoEncoder * encoder, GstVideoCodecFrame * frame)
     goto not_negotiated;
   vinfo = &priv->input_state->info;
 
+  /* qos=true: downstream said this frame would come too late (tilesink:
+   * the network is still busy with an earlier one); finishing it without
+   * an output buffer drops it and posts a QoS message */
+  if (gst_video_encoder_get_max_encode_time (encoder, frame) < 0) {
+    GST_LOG_OBJECT (self, "dropping frame %u (pts %" GST_TIME_FORMAT
+        "): late for downstream", frame->system_frame_number,
+        GST_TIME_ARGS (frame->pts));
+    return gst_video_encoder_finish_frame (encoder, frame);
+  }
 #ifdef HAVE_BC_GL
   if (priv->use_gl) {
     GstBcQuality quality;

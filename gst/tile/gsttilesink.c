@@ -23,7 +23,11 @@
  *
  * tilesink never sends part of a frame and never blocks the pipeline on a
  * slow receiver: a frame that arrives while `max-in-flight` frames are
- * still being sent is dropped whole, counted, and a QoS message is posted.
+ * still being sent is dropped whole, counted, a QoS message is posted and
+ * a QoS event goes upstream, so that an encoder with `qos=true` (bc1enc
+ * and the other bcNenc) does not encode the frames that would be dropped
+ * too. With `max-latency`, what is left of a frame at its deadline is
+ * abandoned.
  * Frames that arrive while no receiver is connected are counted as unsent.
  * A receiver that goes away does not stop the sender: it goes on listening
  * and serves the next one.
@@ -258,9 +262,11 @@ gst_tile_sink_init (GstTileSink * self)
   self->protocol = DEFAULT_PROTOCOL;
   self->gso = DEFAULT_GSO;
 
-  /* a network sender sends as soon as a frame is ready */
+  /* a network sender sends as soon as a frame is ready; GstBaseSink's own
+   * QoS (lateness against the clock) means nothing without sync, and its
+   * event after every frame would overwrite tilesink's own (post_qos ()) */
   gst_base_sink_set_sync (GST_BASE_SINK (self), FALSE);
-  gst_base_sink_set_qos_enabled (GST_BASE_SINK (self), TRUE);
+  gst_base_sink_set_qos_enabled (GST_BASE_SINK (self), FALSE);
 }
 
 static void
@@ -542,21 +548,49 @@ gst_tile_sink_event (GstBaseSink * bsink, GstEvent * event)
   return GST_BASE_SINK_CLASS (parent_class)->event (bsink, event);
 }
 
+/* A frame was dropped for the network: a QoS message, and a QoS event
+ * upstream (OVERFLOW: the path cannot carry what comes) that lets an
+ * encoder with QoS on skip the frames that would arrive before the sender
+ * can take one. GstVideoEncoder drops frames up to timestamp + 2 x diff +
+ * a frame (diff > 0) or timestamp + diff (diff <= 0): diff is chosen so
+ * that this ends where the sender's estimated wait does. The proportion is
+ * how long a frame takes to send over how often frames come. */
 static void
 post_qos (GstTileSink * self, GstBuffer * buffer)
 {
   GstBaseSink *bsink = GST_BASE_SINK (self);
   GstClockTime pts = GST_BUFFER_PTS (buffer);
+  GstClockTime dur = GST_BUFFER_DURATION (buffer);
+  GstClockTime running, wait, send_time;
+  GstClockTimeDiff diff;
   GstMessage *msg;
   guint64 sent, dropped;
+  gdouble proportion = 1.0;
 
+  running = gst_segment_to_running_time (&bsink->segment, GST_FORMAT_TIME, pts);
   gst_tile_sender_get_frame_counts (self->sender, &sent, &dropped);
-  msg = gst_message_new_qos (GST_OBJECT (self), TRUE,
-      gst_segment_to_running_time (&bsink->segment, GST_FORMAT_TIME, pts),
+  msg = gst_message_new_qos (GST_OBJECT (self), TRUE, running,
       gst_segment_to_stream_time (&bsink->segment, GST_FORMAT_TIME, pts),
-      pts, GST_BUFFER_DURATION (buffer));
+      pts, dur);
   gst_message_set_qos_stats (msg, GST_FORMAT_BUFFERS, sent, dropped);
   gst_element_post_message (GST_ELEMENT (self), msg);
+
+  if (!GST_CLOCK_TIME_IS_VALID (running))
+    return;
+  wait = gst_tile_sender_estimate_wait (self->sender, &send_time);
+  if (GST_CLOCK_TIME_IS_VALID (dur) && dur > 0) {
+    diff = wait > dur ? (GstClockTimeDiff) (wait - dur) / 2 :
+        GST_CLOCK_DIFF (dur, wait);
+    if (send_time > 0)
+      proportion = (gdouble) send_time / dur;
+  } else {
+    diff = wait / 2;
+  }
+  GST_LOG_OBJECT (self, "QoS upstream: frame at %" GST_TIME_FORMAT
+      " dropped, the sender takes one in %" GST_TIME_FORMAT ", proportion %g",
+      GST_TIME_ARGS (running), GST_TIME_ARGS (wait), proportion);
+  gst_pad_push_event (GST_BASE_SINK_PAD (bsink),
+      gst_event_new_qos (GST_QOS_TYPE_OVERFLOW, proportion, diff, running));
 }
 
 static GstFlowReturn

@@ -35,6 +35,8 @@ GST_DEBUG_CATEGORY_EXTERN (gst_tile_sender_debug);
  * much, so that a unit can abandon it between two */
 #define GST_TILE_SENDER_MIN_PART (16 * 1024)
 #define MAX_PENDING 64
+/* frames in flight at most (max-in-flight's largest value) */
+#define ADMIT_RING 64
 #define PENDING_BUF (GST_TILE_WIRE_HEADER_SIZE + 64)
 
 typedef struct
@@ -166,6 +168,11 @@ struct _GstTileSender
   GstTileSenderUnit units[GST_TILE_WIRE_MAX_UNITS];
   guint in_flight;
   guint64 next_frame;
+  /* admission times of the frames in flight (they finish in order: the
+   * oldest is next_frame - in_flight), by frame number, and the smoothed
+   * time from admission to done: how long until a frame is admitted */
+  gint64 admit_us[ADMIT_RING];
+  gint64 send_avg_us;
   gboolean eos_sent;
   /* protocol=udp flow control: the receiver's acknowledgements */
   guint64 acked_next;           /* the oldest frame not acknowledged */

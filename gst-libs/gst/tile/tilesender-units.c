@@ -29,6 +29,12 @@ frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
     frame->failed = TRUE;
   if (--frame->remaining > 0)
     return NULL;
+  {
+    gint64 took = g_get_monotonic_time () - frame->push_us;
+
+    self->send_avg_us = self->send_avg_us ?
+        (7 * self->send_avg_us + took) / 8 : took;
+  }
   if (!frame->failed) {
     if (g_atomic_int_get (&frame->abandoned))
       self->frames_abandoned++;

@@ -254,6 +254,7 @@ reset_locked (GstTileSender * self)
   self->eos_sent = FALSE;
   self->frames_sent = self->frames_dropped = self->frames_unsent = 0;
   self->frames_abandoned = 0;
+  self->send_avg_us = 0;
   self->frames_window = 0;
   self->bytes_sent = self->packets_sent = 0;
   gst_tile_sender_reset_rate_locked (self);
@@ -571,6 +572,7 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
    * acknowledged: from now when nothing was outstanding */
   if (self->next_frame == self->acked_next)
     self->ack_progress_us = g_get_monotonic_time ();
+  self->admit_us[self->next_frame % ADMIT_RING] = frame->push_us;
   frame->number = self->next_frame++;
   frame->timestamp = now;
   frame->generation = self->config.generation;
@@ -777,6 +779,41 @@ gst_tile_sender_get_frame_counts (GstTileSender * sender, guint64 * sent,
   if (dropped)
     *dropped = sender->frames_dropped;
   g_mutex_unlock (&sender->lock);
+}
+
+/**
+ * gst_tile_sender_estimate_wait:
+ * @sender: a #GstTileSender
+ * @send_time: (out) (optional): the time frames have taken from admission
+ *     to sent, smoothed over about 8 frames (0 before the first)
+ *
+ * For QoS: how long until a frame pushed now would be admitted, that is
+ * until the oldest frame in flight is expected to be done, when
+ * @max_in_flight frames are in flight.
+ *
+ * Returns: the time, 0 when a frame would be admitted now or nothing has
+ *     been measured yet
+ */
+GstClockTime
+gst_tile_sender_estimate_wait (GstTileSender * sender, GstClockTime * send_time)
+{
+  GstTileSender *self = sender;
+  gint64 wait = 0;
+
+  g_return_val_if_fail (sender != NULL, 0);
+
+  g_mutex_lock (&self->lock);
+  if (self->in_flight > 0 && self->send_avg_us > 0 && self->in_flight >=
+      (guint) g_atomic_int_get (&self->settings.max_in_flight)) {
+    guint64 oldest = self->next_frame - self->in_flight;
+
+    wait = self->admit_us[oldest % ADMIT_RING] + self->send_avg_us -
+        g_get_monotonic_time ();
+  }
+  if (send_time)
+    *send_time = self->send_avg_us * GST_USECOND;
+  g_mutex_unlock (&self->lock);
+  return wait > 0 ? wait * GST_USECOND : 0;
 }
 
 /**

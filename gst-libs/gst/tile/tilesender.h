@@ -172,6 +172,10 @@ void            gst_tile_sender_get_frame_counts (GstTileSender * sender,
                                                   guint64 * dropped);
 
 GST_TILE_API
+GstClockTime    gst_tile_sender_estimate_wait (GstTileSender * sender,
+                                               GstClockTime * send_time);
+
+GST_TILE_API
 guint           gst_tile_sender_get_bound_port (GstTileSender * sender);
 
 GST_TILE_API

@@ -402,6 +402,57 @@ GST_START_TEST (test_timestamps_and_keyframes)
 
 GST_END_TEST;
 
+/* qos=true: frames before the point a downstream QoS event names are
+ * dropped unencoded (and counted in a QoS message); later ones are
+ * encoded. Without qos (the default) nothing is dropped. */
+GST_START_TEST (test_qos_drops_late_frames)
+{
+  const GstClockTime dur = GST_SECOND / 30;
+  guint8 *pic = make_picture (30, 26, 3, FALSE);
+  gboolean qos;
+
+  for (qos = FALSE; qos <= TRUE; qos++) {
+    GstHarness *h = harness_new ("bc1enc", "qos", qos, NULL);
+    GstMessage *msg;
+    GstBus *bus = gst_bus_new ();
+    guint i, dropped = 0;
+
+    gst_element_set_bus (h->element, bus);
+    harness_set_raw_caps (h, "RGBA", 30, 26);
+    /* as tilesink sends it: the frame at 0 was dropped, the sender takes
+     * one again in 3.5 frames: frames before 3.5 x dur are late */
+    fail_unless (gst_harness_push_upstream_event (h,
+            gst_event_new_qos (GST_QOS_TYPE_OVERFLOW, 2.0,
+                (GstClockTimeDiff) (7 * dur / 2 - dur) / 2, 0)));
+    for (i = 1; i < 6; i++) {
+      GstBuffer *in = picture_to_buffer (pic, 30, 26, GST_VIDEO_FORMAT_RGBA);
+
+      GST_BUFFER_PTS (in) = i * dur;
+      GST_BUFFER_DURATION (in) = dur;
+      fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    }
+    /* qos: frames 1-3 dropped, 4 and 5 out */
+    for (i = qos ? 4 : 1; i < 6; i++) {
+      GstBuffer *out = gst_harness_pull (h);
+
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * dur);
+      gst_buffer_unref (out);
+    }
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+    while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_QOS))) {
+      dropped++;
+      gst_message_unref (msg);
+    }
+    fail_unless_equals_int (dropped, qos ? 3 : 0);
+    gst_element_set_bus (h->element, NULL);
+    gst_object_unref (bus);
+    gst_harness_teardown (h);
+  }
+  g_free (pic);
+}
+
+GST_END_TEST;
+
 /* bc1enc and bc3enc, and the format each writes (ycocg -1: no such
  * property) */
 static const struct
@@ -1134,6 +1185,7 @@ bcenc_suite (void)
   tcase_add_test (tc, test_latency);
   tcase_add_test (tc, test_output_size);
   tcase_add_test (tc, test_timestamps_and_keyframes);
+  tcase_add_test (tc, test_qos_drops_late_frames);
   tcase_add_test (tc, test_bytes_match_library);
   tcase_add_test (tc, test_all_input_formats);
   tcase_add_test (tc, test_quality_levels);

@@ -1132,8 +1132,37 @@ GST_START_TEST (test_hostile_server)
 
 GST_END_TEST;
 
+static gint qos_events;
+static GstClockTime qos_last_ts;
+
+static GstPadProbeReturn
+count_qos_event (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstEvent *ev = GST_PAD_PROBE_INFO_EVENT (info);
+
+  if (GST_EVENT_TYPE (ev) == GST_EVENT_QOS) {
+    GstQOSType type;
+    gdouble proportion;
+    GstClockTimeDiff diff;
+    GstClockTime ts;
+
+    gst_event_parse_qos (ev, &type, &proportion, &diff, &ts);
+    fail_unless_equals_int (type, GST_QOS_TYPE_OVERFLOW);
+    fail_unless (proportion > 0);
+    /* the running time of a dropped frame, frames in order */
+    fail_unless (ts % FRAME_DURATION == 0 && ts > qos_last_ts,
+        "%" GST_TIME_FORMAT " after %" GST_TIME_FORMAT ", %% %"
+        G_GUINT64_FORMAT, GST_TIME_ARGS (ts), GST_TIME_ARGS (qos_last_ts),
+        ts % FRAME_DURATION);
+    qos_last_ts = ts;
+    g_atomic_int_inc (&qos_events);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
 /* A receiver that never reads: the sender must not stall, it drops whole
- * frames beyond max-in-flight and posts QoS. */
+ * frames beyond max-in-flight, posts QoS messages and sends QoS events
+ * upstream. */
 GST_START_TEST (test_backpressure_drops)
 {
   Link l = { 0 };
@@ -1172,6 +1201,15 @@ GST_START_TEST (test_backpressure_drops)
     fail_unless (send (d[i], m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
   }
   wait_connected (&l);
+  {
+    GstPad *pad = gst_element_get_static_pad (l.tilesink, "sink");
+
+    qos_events = 0;
+    qos_last_ts = 0;
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM,
+        count_qos_event, NULL, NULL);
+    gst_object_unref (pad);
+  }
 
   /* 30 frames of 4 MiB into a receiver that reads nothing */
   t0 = g_get_monotonic_time ();
@@ -1199,6 +1237,8 @@ GST_START_TEST (test_backpressure_drops)
   }
   gst_object_unref (bus);
   fail_unless (n_qos >= 26, "%u QoS messages", n_qos);
+  /* one QoS event upstream per dropped frame */
+  fail_unless_equals_int (g_atomic_int_get (&qos_events), n_qos);
 
   close (d[0]);
   close (d[1]);

@@ -588,11 +588,33 @@ GST_START_TEST (test_drop_in_flight)
   fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped"), 1);
   fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped-window"), 0);
 
+  /* nothing measured yet: no wait to tell */
+  fail_unless_equals_uint64 (gst_tile_sender_estimate_wait (tx.sender, NULL),
+      0);
+
   /* the first frame arrives whole, then counts as sent */
   expect_tile_tcp (&rx, 0, 0, first);
   wait_u64 (&tx, "frames-sent", 1);
   fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped"), 1);
   fail_unless_equals_int (g_async_queue_length (tx.messages), 0);
+
+  /* QoS: with a frame in flight, the wait is what is left of the time
+   * frames take (the first one took at least the time the test took to
+   * read it) */
+  {
+    GstClockTime send_time = 0, wait;
+
+    fail_unless_equals_uint64 (gst_tile_sender_estimate_wait (tx.sender,
+            &send_time), 0);
+    fail_unless (send_time > 0);
+    push_expect (&tx, second, GST_TILE_SENDER_PUSH_QUEUED);
+    wait = gst_tile_sender_estimate_wait (tx.sender, NULL);
+    fail_unless (wait > 0 && wait <= send_time, "wait %" GST_TIME_FORMAT
+        " of %" GST_TIME_FORMAT, GST_TIME_ARGS (wait),
+        GST_TIME_ARGS (send_time));
+    expect_tile_tcp (&rx, 0, 1, second);
+    wait_u64 (&tx, "frames-sent", 2);
+  }
   rx_close (&rx);
   tx_stop (&tx);
   gst_buffer_unref (first);
