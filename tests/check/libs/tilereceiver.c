@@ -331,6 +331,23 @@ GST_START_TEST (test_tcp_frames_and_eos)
 
 GST_END_TEST;
 
+/* Frame @n, unit 0's tile in parts @p0 and unit 1's in parts @p1, both
+ * whole: it comes out intact. */
+static void
+send_expect_whole (Sender * s, GstTileReceiver * rx, gint units[2], guint64 n,
+    const guint * p0, const guint * p1)
+{
+  guint8 frame[FRAME_SIZE];
+  GstBuffer *buf;
+
+  fill (frame, n);
+  send_parts (s, units[0], 0, n, frame, p0, FALSE);
+  send_parts (s, units[1], 1, n, frame, p1, FALSE);
+  buf = expect_frame (rx, n, 1000 + n);
+  fail_unless (gst_buffer_memcmp (buf, 0, frame, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+}
+
 /* TCP with deadlines (wire version 3): a tile in parts arrives whole; a
  * tile abandoned by the sender, before or after some parts, drops its
  * frame while both connections go on with the next one; a part of another
@@ -344,7 +361,6 @@ GST_START_TEST (test_tcp_parts_and_abandon)
   GError *err = NULL;
   gchar *caps = NULL;
   guint8 frame[FRAME_SIZE];
-  GstBuffer *buf;
   gint units[2];
   Sender s;
 
@@ -353,35 +369,20 @@ GST_START_TEST (test_tcp_parts_and_abandon)
   tcp_session (&s, rx, units);
 
   /* frame 0: unit 0 in three parts */
-  fill (frame, 0);
-  send_parts (&s, units[0], 0, 0, frame, three, FALSE);
-  send_parts (&s, units[1], 1, 0, frame, whole, FALSE);
-  buf = expect_frame (rx, 0, 1000);
-  fail_unless (gst_buffer_memcmp (buf, 0, frame, FRAME_SIZE) == 0);
-  gst_buffer_unref (buf);
+  send_expect_whole (&s, rx, units, 0, three, whole);
 
   /* frame 1: unit 0 abandons after a part, unit 1 sends all of it; frame 2
    * comes whole on the same connections */
   fill (frame, 1);
   send_parts (&s, units[0], 0, 1, frame, one_part, TRUE);
   send_parts (&s, units[1], 1, 1, frame, whole, FALSE);
-  fill (frame, 2);
-  send_parts (&s, units[0], 0, 2, frame, whole, FALSE);
-  send_parts (&s, units[1], 1, 2, frame, whole, FALSE);
-  buf = expect_frame (rx, 2, 1002);
-  fail_unless (gst_buffer_memcmp (buf, 0, frame, FRAME_SIZE) == 0);
-  gst_buffer_unref (buf);
+  send_expect_whole (&s, rx, units, 2, whole, whole);
 
   /* frame 3: unit 1 abandons before its first byte */
   fill (frame, 3);
   send_parts (&s, units[0], 0, 3, frame, whole, FALSE);
   send_parts (&s, units[1], 1, 3, frame, none, TRUE);
-  fill (frame, 4);
-  send_parts (&s, units[0], 0, 4, frame, three, FALSE);
-  send_parts (&s, units[1], 1, 4, frame, whole, FALSE);
-  buf = expect_frame (rx, 4, 1004);
-  fail_unless (gst_buffer_memcmp (buf, 0, frame, FRAME_SIZE) == 0);
-  gst_buffer_unref (buf);
+  send_expect_whole (&s, rx, units, 4, three, whole);
 
   fail_unless_equals_uint64 (stat_u64 (rx, "frames-received"), 3);
   fail_unless_equals_uint64 (stat_u64 (rx, "frames-abandoned"), 2);
