@@ -29,13 +29,12 @@ frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
     frame->failed = TRUE;
   if (--frame->remaining > 0)
     return NULL;
-  {
+  if (!frame->failed) {
+    /* for QoS: how long frames take from admission to done */
     gint64 took = g_get_monotonic_time () - frame->push_us;
 
     self->send_avg_us = self->send_avg_us ?
         (7 * self->send_avg_us + took) / 8 : took;
-  }
-  if (!frame->failed) {
     if (g_atomic_int_get (&frame->abandoned))
       self->frames_abandoned++;
     else
@@ -202,7 +201,8 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
   u->sending = FALSE;
   u->busy_ns += (now - t0) * 1000;
   /* TCP: how fast this unit's tiles leave, for the deadline */
-  if (ok && n_packets == 0 && bytes >= GST_TILE_SENDER_MIN_PART) {
+  if (ok && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_TCP &&
+      bytes >= GST_TILE_SENDER_MIN_PART) {
     gdouble sample = (now - t0) * 1000.0 / bytes;
 
     u->ns_per_byte = u->ns_per_byte > 0 ?
