@@ -71,6 +71,25 @@ typedef enum
 #define GST_TYPE_TILE_GSO (gst_tile_gso_get_type ())
 G_GNUC_INTERNAL GType gst_tile_gso_get_type (void);
 
+/**
+ * GstTileLeaky:
+ * @GST_TILE_LEAKY_UPSTREAM: a frame that comes while max-in-flight frames
+ *     are on their way is dropped
+ * @GST_TILE_LEAKY_DOWNSTREAM: it replaces the oldest of them that has not
+ *     started to go out (which is dropped instead), if there is one
+ *
+ * What tilesink drops when frames come faster than they can be sent, in
+ * the words of queue's leaky property.
+ */
+typedef enum
+{
+  GST_TILE_LEAKY_UPSTREAM = 0,
+  GST_TILE_LEAKY_DOWNSTREAM = 1,
+} GstTileLeaky;
+
+#define GST_TYPE_TILE_LEAKY (gst_tile_leaky_get_type ())
+G_GNUC_INTERNAL GType gst_tile_leaky_get_type (void);
+
 G_GNUC_INTERNAL void gst_tile_post_stats (gpointer element,
     GstStructure * stats);
 

@@ -48,6 +48,22 @@ gst_tile_gso_get_type (void)
 }
 
 GType
+gst_tile_leaky_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_TILE_LEAKY_UPSTREAM, "Drop the new frame", "upstream"},
+    {GST_TILE_LEAKY_DOWNSTREAM, "Drop the oldest frame not started yet "
+          "instead, if there is one", "downstream"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstTileLeaky", values));
+  return type;
+}
+
+GType
 gst_tile_flush_get_type (void)
 {
   static gsize type = 0;
@@ -133,6 +149,7 @@ tile_element_init (GstPlugin * plugin)
     gst_type_mark_as_plugin_api (GST_TYPE_TILE_PROTOCOL, 0);
     gst_type_mark_as_plugin_api (GST_TYPE_TILE_FLUSH, 0);
     gst_type_mark_as_plugin_api (GST_TYPE_TILE_GSO, 0);
+    gst_type_mark_as_plugin_api (GST_TYPE_TILE_LEAKY, 0);
     g_once_init_leave (&done, 1);
   }
 }

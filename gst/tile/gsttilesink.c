@@ -62,6 +62,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
 #define DEFAULT_PACING_BITRATE GST_TILE_SENDER_DEFAULT_PACING_BITRATE
 #define DEFAULT_RATE_CONTROL TRUE
 #define DEFAULT_MAX_LATENCY GST_TILE_SENDER_DEFAULT_MAX_LATENCY
+#define DEFAULT_LEAKY GST_TILE_LEAKY_UPSTREAM
 
 enum
 {
@@ -82,6 +83,7 @@ enum
   PROP_PACING_BITRATE,
   PROP_RATE_CONTROL,
   PROP_MAX_LATENCY,
+  PROP_LEAKY,
 };
 
 struct _GstTileSink
@@ -95,6 +97,7 @@ struct _GstTileSink
   gchar *address;
   GstTileProtocol protocol;
   GstTileGso gso;
+  GstTileLeaky leaky;
 
   /* the session, from start to the next start (its statistics stay
    * readable after stop); the pointer is guarded by the object lock, and
@@ -184,6 +187,14 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           "stream)", 1, 64,
           DEFAULT_MAX_IN_FLIGHT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_LEAKY,
+      g_param_spec_enum ("leaky", "Leaky",
+          "When max-in-flight frames are on their way: drop the new frame "
+          "(upstream), or the oldest of them not started yet (downstream; "
+          "with max-in-flight=2 one frame is on the wire and the newest "
+          "waits for it, so a link slower than the stream never idles)",
+          GST_TYPE_TILE_LEAKY, DEFAULT_LEAKY, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_TILE_STATS,
       g_param_spec_boxed ("tile-stats", "Tile statistics",
           "Sender statistics, and the receiver's last report (GstBaseSink's "
@@ -261,6 +272,7 @@ gst_tile_sink_init (GstTileSink * self)
   self->settings.address = self->address;
   self->protocol = DEFAULT_PROTOCOL;
   self->gso = DEFAULT_GSO;
+  self->leaky = DEFAULT_LEAKY;
 
   /* a network sender sends as soon as a frame is ready; GstBaseSink's own
    * QoS (lateness against the clock) means nothing without sync, and its
@@ -400,6 +412,12 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
       if (self->sender)
         gst_tile_sender_set_max_latency (self->sender, s->max_latency);
       break;
+    case PROP_LEAKY:
+      self->leaky = g_value_get_enum (value);
+      s->replace_waiting = self->leaky == GST_TILE_LEAKY_DOWNSTREAM;
+      if (self->sender)
+        gst_tile_sender_set_replace_waiting (self->sender, s->replace_waiting);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -466,6 +484,9 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_MAX_LATENCY:
       g_value_set_uint64 (value, s->max_latency);
+      break;
+    case PROP_LEAKY:
+      g_value_set_enum (value, self->leaky);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -42,6 +42,7 @@ GST_DEBUG_CATEGORY_EXTERN (gst_tile_sender_debug);
 typedef struct
 {
   guint remaining;              /* units still sending, lock */
+  guint started;                /* units that took it from their queue, lock */
   gboolean failed;              /* a unit could not send its tile, lock */
   gint abandoned;               /* a unit abandoned its tile, atomic */
   gint64 deadline_us;           /* monotonic: abandoned after, 0 never */
@@ -190,6 +191,7 @@ struct _GstTileSender
   guint64 frames_window;        /* of those, for a full receiver window */
   guint64 frames_unsent;
   guint64 frames_abandoned;
+  guint64 frames_replaced;
   guint64 bytes_sent;
   guint64 packets_sent;
   guint clients;
@@ -219,6 +221,8 @@ void     gst_tile_sender_note_sent_locked (GstTileSender * self,
 /* tilesender-units.c */
 G_GNUC_INTERNAL
 gpointer gst_tile_sender_unit_thread (gpointer data);
+G_GNUC_INTERNAL
+void     gst_tile_sender_frame_free (GstTileSenderFrame * frame);
 G_GNUC_INTERNAL
 void     gst_tile_sender_frame_release_locked (GstTileSender * self,
                                                GstTileSenderFrame * frame,

@@ -19,7 +19,7 @@
 
 /* One unit is done with @frame (sent its tile, or could not). Lock held.
  * The frame stops counting as in flight the moment its last tile is out.
- * Returns the frame when the caller must free it with frame_free() (after
+ * Returns the frame when the caller must free it with gst_tile_sender_frame_free() (after
  * releasing the lock), NULL otherwise. */
 static GstTileSenderFrame *
 frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
@@ -46,8 +46,8 @@ frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
   return frame;
 }
 
-static void
-frame_free (GstTileSenderFrame * frame)
+void
+gst_tile_sender_frame_free (GstTileSenderFrame * frame)
 {
   if (!frame)
     return;
@@ -56,7 +56,8 @@ frame_free (GstTileSenderFrame * frame)
   g_free (frame);
 }
 
-/* frame_done_locked() and, when that was the last unit, frame_free()
+/* frame_done_locked() and, when that was the last unit,
+ * gst_tile_sender_frame_free()
  * outside the lock. Lock held, and held again on return. */
 void
 gst_tile_sender_frame_release_locked (GstTileSender * self,
@@ -66,7 +67,7 @@ gst_tile_sender_frame_release_locked (GstTileSender * self,
   if (!frame)
     return;
   g_mutex_unlock (&self->lock);
-  frame_free (frame);
+  gst_tile_sender_frame_free (frame);
   g_mutex_lock (&self->lock);
 }
 
@@ -254,6 +255,7 @@ gst_tile_sender_unit_thread (gpointer data)
       break;
     frame = g_queue_pop_head (&u->queue);
     g_atomic_int_add (&u->queued, -1);
+    frame->started++;
     fd = u->fd;
     if (fd < 0 || frame->generation != self->config.generation) {
       gst_tile_sender_frame_release_locked (self, frame, FALSE);

@@ -253,7 +253,7 @@ reset_locked (GstTileSender * self)
   self->in_flight = 0;
   self->eos_sent = FALSE;
   self->frames_sent = self->frames_dropped = self->frames_unsent = 0;
-  self->frames_abandoned = 0;
+  self->frames_abandoned = self->frames_replaced = 0;
   self->send_avg_us = 0;
   self->frames_window = 0;
   self->bytes_sent = self->packets_sent = 0;
@@ -475,8 +475,54 @@ gst_tile_sender_set_caps (GstTileSender * sender, const gchar * caps,
 }
 
 /* Whether a frame may go now; counts the ones that may not. Lock held. */
+/* replace_waiting: takes the oldest frame in flight that no unit has
+ * started out of every unit's queue (they all end with the frames not
+ * started, in the same order) and counts it as dropped (replaced). The
+ * frames after it, not started either, take the numbers one lower, and
+ * the next frame the last one, so the receiver sees no gap. Returns it for
+ * gst_tile_sender_frame_free () outside the lock, NULL when there is none.
+ * Lock held. */
+static GstTileSenderFrame *
+take_waiting_locked (GstTileSender * self)
+{
+  GstTileSenderFrame *frame = NULL;
+  GList *l, *first = NULL;
+  guint i, n = self->config.n_tiles;
+
+  if (!self->settings.replace_waiting)
+    return NULL;
+  for (l = self->units[0].queue.tail; l; l = l->prev) {
+    GstTileSenderFrame *f = l->data;
+
+    if (f->started > 0)
+      break;
+    first = l;
+  }
+  if (first == NULL)
+    return NULL;
+  frame = first->data;
+  for (l = first->next; l; l = l->next) {
+    GstTileSenderFrame *f = l->data;
+
+    self->admit_us[(f->number - 1) % ADMIT_RING] =
+        self->admit_us[f->number % ADMIT_RING];
+    f->number--;
+  }
+  for (i = 0; i < n; i++) {
+    g_queue_remove (&self->units[i].queue, frame);
+    g_atomic_int_add (&self->units[i].queued, -1);
+  }
+  self->in_flight--;
+  self->next_frame--;
+  self->frames_dropped++;
+  self->frames_replaced++;
+  GST_DEBUG_OBJECT (self->log_object, "%u frames in flight, the oldest "
+      "waiting one replaced by a newer one", self->in_flight + 1);
+  return frame;
+}
+
 static GstTileSenderPushResult
-admit_locked (GstTileSender * self)
+admit_locked (GstTileSender * self, GstTileSenderFrame ** replaced)
 {
   if (!session_ready_locked (self)) {
     self->frames_unsent++;
@@ -497,7 +543,8 @@ admit_locked (GstTileSender * self)
     return GST_TILE_SENDER_PUSH_DROPPED_WINDOW;
   }
   if (self->in_flight >=
-      (guint) g_atomic_int_get (&self->settings.max_in_flight)) {
+      (guint) g_atomic_int_get (&self->settings.max_in_flight) &&
+      !(*replaced = take_waiting_locked (self))) {
     self->frames_dropped++;
     GST_DEBUG_OBJECT (self->log_object, "%u frames in flight, dropping one",
         self->in_flight);
@@ -515,8 +562,10 @@ admit_locked (GstTileSender * self)
  *
  * Admits the frame whole and queues it to every unit, or drops it whole:
  * while no receiver is ready (counted as unsent), while @max_in_flight
- * frames are still on their way, or over UDP while the receiver's window
- * is full (counted as dropped). Never blocks on the network.
+ * frames are still on their way (with @replace_waiting: unless one of them
+ * has not been started, which is dropped instead), or over UDP while the
+ * receiver's window is full (counted as dropped). Never blocks on the
+ * network.
  *
  * Returns: what happened to the frame; %GST_TILE_SENDER_PUSH_ERROR with
  *     @error set (%GST_STREAM_ERROR_FORMAT: the size is not the caps'
@@ -527,7 +576,7 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
     GError ** error)
 {
   GstTileSender *self = sender;
-  GstTileSenderFrame *frame;
+  GstTileSenderFrame *frame, *replaced = NULL;
   GstTileSenderPushResult ret;
   gsize size = gst_buffer_get_size (buffer);
   guint64 now = gst_tile_realtime_ns ();
@@ -543,7 +592,7 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
         G_GSIZE_FORMAT, size, want);
     return GST_TILE_SENDER_PUSH_ERROR;
   }
-  ret = admit_locked (self);
+  ret = admit_locked (self, &replaced);
   if (ret != GST_TILE_SENDER_PUSH_QUEUED) {
     g_mutex_unlock (&self->lock);
     return ret;
@@ -554,12 +603,15 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
   if (!gst_buffer_map (buffer, &frame->map, GST_MAP_READ)) {
     g_mutex_unlock (&self->lock);
     g_free (frame);
+    if (replaced)
+      gst_tile_sender_frame_free (replaced);
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
         "Could not map a buffer");
     return GST_TILE_SENDER_PUSH_ERROR;
   }
   frame->buffer = gst_buffer_ref (buffer);
   frame->remaining = n;
+  frame->started = 0;
   frame->failed = 0;
   frame->abandoned = 0;
   frame->push_us = g_get_monotonic_time ();
@@ -583,6 +635,8 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
     g_cond_signal (&self->units[i].cond);
   }
   g_mutex_unlock (&self->lock);
+  if (replaced)
+    gst_tile_sender_frame_free (replaced);
   return GST_TILE_SENDER_PUSH_QUEUED;
 }
 
@@ -734,6 +788,7 @@ gst_tile_sender_get_stats (GstTileSender * sender)
       "receiver-window", G_TYPE_UINT, self->ack_window,
       "frames-unsent", G_TYPE_UINT64, self->frames_unsent,
       "frames-abandoned", G_TYPE_UINT64, self->frames_abandoned,
+      "frames-replaced", G_TYPE_UINT64, self->frames_replaced,
       "bytes-sent", G_TYPE_UINT64, self->bytes_sent,
       "packets-sent", G_TYPE_UINT64, self->packets_sent,
       "protocol", G_TYPE_STRING,
@@ -887,6 +942,29 @@ gst_tile_sender_set_max_latency (GstTileSender * sender,
 
   g_mutex_lock (&sender->lock);
   sender->settings.max_latency = max_latency;
+  g_mutex_unlock (&sender->lock);
+}
+
+/**
+ * gst_tile_sender_set_replace_waiting:
+ * @sender: a #GstTileSender
+ * @replace: with @max_in_flight frames in flight, whether a new frame
+ *     replaces the oldest of them that no unit has started yet
+ *
+ * With @max_in_flight 2 and @replace, one frame is on the wire and the
+ * newest one waits for it: the link never idles between frames while
+ * frames come faster than it carries them, and a frame waits at most one
+ * frame's wire time. The replaced frame counts as dropped
+ * (`frames-dropped`, and `frames-replaced`). Applies from the next
+ * gst_tile_sender_push().
+ */
+void
+gst_tile_sender_set_replace_waiting (GstTileSender * sender, gboolean replace)
+{
+  g_return_if_fail (sender != NULL);
+
+  g_mutex_lock (&sender->lock);
+  sender->settings.replace_waiting = replace;
   g_mutex_unlock (&sender->lock);
 }
 

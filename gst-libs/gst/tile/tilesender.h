@@ -55,6 +55,9 @@ typedef struct _GstTileSender GstTileSender;
  * @pacing_bitrate: UDP: bits/s all units together may send, 0 unpaced
  * @rate_control: UDP: pace at the rate the receiver's feedback gives (see
  *     #GstTileRateControl), never above @pacing_bitrate when that is set
+ * @replace_waiting: with @max_in_flight frames in flight, a new frame
+ *     replaces the oldest of them that no unit has started yet (that one
+ *     is dropped instead), rather than being dropped itself
  * @max_latency: ns from a frame's admission after which what is left of it
  *     is abandoned (TCP: the receiver is told and drops the frame; UDP:
  *     its remaining datagrams are not sent), 0 for no deadline, at most
@@ -79,6 +82,7 @@ typedef struct
   gboolean gso_required;
   guint64 pacing_bitrate;
   gboolean rate_control;
+  gboolean replace_waiting;
   GstClockTime max_latency;
 } GstTileSenderSettings;
 
@@ -188,6 +192,10 @@ void            gst_tile_sender_set_chunk_size (GstTileSender * sender,
 GST_TILE_API
 void            gst_tile_sender_set_max_latency (GstTileSender * sender,
                                                  GstClockTime max_latency);
+
+GST_TILE_API
+void            gst_tile_sender_set_replace_waiting (GstTileSender * sender,
+                                                     gboolean replace);
 
 GST_TILE_API
 void            gst_tile_sender_set_max_in_flight (GstTileSender * sender,

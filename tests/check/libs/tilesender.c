@@ -623,6 +623,64 @@ GST_START_TEST (test_drop_in_flight)
 
 GST_END_TEST;
 
+/* replace_waiting with max_in_flight 2: while a frame is stuck on the
+ * wire, each new frame replaces the one waiting behind it (counted as
+ * dropped and replaced); the newest then goes out with the next number. */
+GST_START_TEST (test_replace_waiting)
+{
+  const gsize size = 16 << 20;
+  GstTileSenderSettings s;
+  GstBuffer *frames[4];
+  Tx tx = { 0 };
+  Rx rx;
+  guint i;
+
+  settings_for_test (&s, 1, GST_TILE_WIRE_PROTOCOL_TCP);
+  s.max_in_flight = 2;
+  s.replace_waiting = TRUE;
+  s.send_buffer_size = 4096;
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 16384, 1024);
+  rx_hello (&rx, tx.port, 4096);
+  rx_units_tcp (&rx, tx.port, 4096);
+  wait_connected (&tx);
+  for (i = 0; i < 4; i++)
+    frames[i] = make_frame (size, i);
+
+  /* frame 0 goes out (its bytes are in the socket), then frames 1, 2 and
+   * 3 take the waiting place in turn */
+  push_expect (&tx, frames[0], GST_TILE_SENDER_PUSH_QUEUED);
+  while (stat_u64 (&tx, "unsent-bytes") == 0)
+    g_usleep (1000);
+  for (i = 1; i < 4; i++)
+    push_expect (&tx, frames[i], GST_TILE_SENDER_PUSH_QUEUED);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-replaced"), 2);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped"), 2);
+
+  /* on the wire: frame 0, then frame 3's bytes as frame number 1 */
+  expect_tile_tcp (&rx, 0, 0, frames[0]);
+  expect_tile_tcp (&rx, 0, 1, frames[3]);
+  wait_u64 (&tx, "frames-sent", 2);
+
+  /* off: the new frame is the one dropped */
+  gst_tile_sender_set_replace_waiting (tx.sender, FALSE);
+  push_expect (&tx, frames[0], GST_TILE_SENDER_PUSH_QUEUED);
+  while (stat_u64 (&tx, "unsent-bytes") == 0)
+    g_usleep (1000);
+  push_expect (&tx, frames[1], GST_TILE_SENDER_PUSH_QUEUED);
+  push_expect (&tx, frames[2], GST_TILE_SENDER_PUSH_DROPPED);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-replaced"), 2);
+  expect_tile_tcp (&rx, 0, 2, frames[0]);
+  expect_tile_tcp (&rx, 0, 3, frames[1]);
+
+  rx_close (&rx);
+  tx_stop (&tx);
+  for (i = 0; i < 4; i++)
+    gst_buffer_unref (frames[i]);
+}
+
+GST_END_TEST;
+
 /* max-latency over TCP: a frame still being sent at its deadline is
  * abandoned between two parts of its tile (an eighth each) with a header
  * that says so, counted as abandoned; the next frame goes on the same
@@ -919,6 +977,7 @@ tilesender_suite (void)
   tcase_add_test (tc, test_eos);
   tcase_add_test (tc, test_drop_in_flight);
   tcase_add_test (tc, test_tcp_deadline);
+  tcase_add_test (tc, test_replace_waiting);
   tcase_add_test (tc, test_send_buffer_warning);
   tcase_add_test (tc, test_udp_units);
   tcase_add_test (tc, test_udp_deadline);
