@@ -387,12 +387,23 @@ def summarize(frames: list, r: dict) -> dict:
     pushed_w = k1 - k0
     lost = [k for k in range(k0, k1) if k not in whole]
     partial_w = [k for k in lost if k in partial]
-    second = [ms for t, ms in series if w0 + 1e6 <= t * 1e6 < w0 + 2e6]
+    # the stream's second second (after the first one's start-up) against
+    # the window's last
+    second = [ms for t, ms in series if 1.0 <= t < 2.0]
     last = [ms for t, ms in series if w1 - 1e6 <= t * 1e6 < w1]
     m2, ml = median(second), median(last)
     growing = None
     if m2 is not None and ml is not None:
         growing = ml - m2 > max(10.0, 0.25 * m2)
+    # least-squares slope of the latency over the window, ms per s
+    win = [(t, ms) for t, ms in series if w0 <= t * 1e6 < w1]
+    slope = None
+    if len(win) >= 3:
+        mt = sum(t for t, _ in win) / len(win)
+        mm = sum(ms for _, ms in win) / len(win)
+        var = sum((t - mt) ** 2 for t, _ in win)
+        if var > 0:
+            slope = sum((t - mt) * (ms - mm) for t, ms in win) / var
     # the longest time without a whole frame in the window
     times = [w0 / 1e6] + [t for t, _ in series if w0 <= t * 1e6 < w1] + \
         [w1 / 1e6]
@@ -412,6 +423,7 @@ def summarize(frames: list, r: dict) -> dict:
         "partial_pct": 100.0 * len(partial_w) / pushed_w,
         "partial_total": len(partial),
         "median_second_s_ms": m2, "median_last_s_ms": ml,
+        "slope_ms_per_s": slope,
         "growing": growing, "longest_gap_s": gap,
         "stalled": gap > 1.0,
         "wire_ms": fb * 8 / r["rate_bps"] * 1e3,
@@ -673,6 +685,26 @@ def congested(size: dict, rate: float) -> bool:
     return rate < offered_bps(size)
 
 
+def rng(vals, fmt=fnum, unit="") -> str:
+    """"a-b unit", or "a unit" when they are the same"""
+    lo, hi = fmt(min(vals)), fmt(max(vals))
+    return (lo if lo == hi else f"{lo}-{hi}") + unit
+
+
+def srt_counts(r: dict) -> dict:
+    """srtsink's retransmissions and drops, srtsrc's losses and drops"""
+    tx = (r.get("sender") or {}).get("sink_stats") or {}
+    rx = (r.get("receiver") or {}).get("src_stats") or {}
+    callers = rx.get("callers") or [{}]
+    rx = callers[0] if isinstance(callers[0], dict) else {}
+    return {"retransmitted": int(tx.get("packets-retransmitted") or 0),
+            "sender_dropped": int(tx.get("packets-sent-dropped") or 0),
+            "receiver_lost": int(rx.get("packets-received-lost") or 0),
+            "receiver_retransmitted": int(
+                rx.get("packets-received-retransmitted") or 0),
+            "receiver_dropped": int(rx.get("packets-received-dropped") or 0)}
+
+
 def findings(results: dict) -> list[str]:
     """Sentences computed from the numbers."""
     L = []
@@ -682,126 +714,163 @@ def findings(results: dict) -> list[str]:
     def rs(key, pred=lambda r: True):
         return [r for r in runs if r["contender"] == key and pred(r)]
 
-    cong = [r for r in runs if congested(SIZES[r["size"]], r["rate_bps"])]
-    free = [r for r in runs if r["rate_bps"] >= 2 * r["offered_bps"]]
+    def is_cong(r):
+        return congested(SIZES[r["size"]], r["rate_bps"])
 
     def where(r):
         return f"{SIZES[r['size']]['label']} at {rate_label(r['rate_bps'])}"
 
     # standing queues
     grow = {}
-    for r in cong:
-        if r.get("growing"):
+    for r in runs:
+        if is_cong(r) and r.get("growing"):
             grow.setdefault(r["contender"], []).append(r)
     for key, g in grow.items():
         worst = max(g, key=lambda r: r["median_last_s_ms"])
-        n_cong = len([r for r in cong if r["contender"] == key])
+        n_cong = len(rs(key, is_cong))
         L.append(
-            f"**{CONT[key]['label']}**: the latency was still growing at "
-            f"the end in {len(g)} of its {n_cong} congested runs (a standing "
-            f"queue); worst {where(worst)}: median "
-            f"{fnum(worst['median_second_s_ms'])} ms in the window's second "
-            f"second, {fnum(worst['median_last_s_ms'])} ms in its last, "
+            f"**{CONT[key]['label']}** builds a standing queue: its latency "
+            f"was still growing at the end of {len(g)} of its {n_cong} "
+            f"congested runs; worst {where(worst)}: median "
+            f"{fnum(worst['median_second_s_ms'])} ms in the stream's second "
+            f"second, {fnum(worst['median_last_s_ms'])} ms in the window's "
+            f"last (+{fnum(worst['slope_ms_per_s'])} ms per s), "
             f"{worst['lost_pct']:.0f} % of the window's frames not delivered "
-            f"by the end of the run.")
-    # bounded latency when congested: p99 against the frame's wire time
+            "by the end of the run.")
+    # the others when congested
     for c in conts:
-        g = rs(c["key"], lambda r: r in cong)
+        g = rs(c["key"], is_cong)
         if not g or c["key"] in grow:
             continue
         ok = [r for r in g if r.get("p50_ms") is not None]
         if not ok:
             continue
         ratio50 = [r["p50_ms"] / r["wire_ms"] for r in ok]
-        util = [r["goodput_mbps"] / (r["rate_bps"] / 1e6) for r in ok]
-        lost = [r["lost_pct"] for r in g]
+        util = [100 * r["goodput_mbps"] / (r["rate_bps"] / 1e6) for r in ok]
         L.append(
-            f"**{c['label']}**, congested runs ({', '.join(where(r) for r in g)}"
-            f"): latency not growing; p50 {min(ratio50):.1f}-"
-            f"{max(ratio50):.1f}x the time one frame takes on the link, p99 "
-            f"up to {fnum(max(r['p99_ms'] for r in ok))} ms; whole frames "
-            f"carried {100 * min(util):.0f}-{100 * max(util):.0f} % of the "
-            f"link rate; {min(lost):.0f}-{max(lost):.0f} % of the frames "
-            f"lost (partial: {min(r['partial_pct'] for r in g):.0f}-"
-            f"{max(r['partial_pct'] for r in g):.0f} %).")
-    # the fastest when congested
+            f"**{c['label']}**, congested ({', '.join(where(r) for r in g)}"
+            f"): latency not growing at the end; p50 "
+            f"{rng(ratio50, lambda v: f'{v:.1f}', 'x')} the time one frame "
+            f"takes on the link (p50 {rng([r['p50_ms'] for r in ok])} ms, "
+            f"p99 {rng([r['p99_ms'] for r in ok])} ms); whole frames carried "
+            f"{rng(util, lambda v: f'{v:.0f}', ' %')} of the link rate; "
+            f"{rng([r['lost_pct'] for r in g], lambda v: f'{v:.0f}', ' %')} "
+            "of the frames lost, partial "
+            f"{rng([r['partial_pct'] for r in g], lambda v: f'{v:.0f}', ' %')}"
+            + (f"; stalled (> 1 s without a whole frame) at "
+               + ", ".join(where(r) for r in g if r.get("stalled"))
+               if any(r.get("stalled") for r in g) else "") + ".")
+    # the order when congested
     for s in SIZES:
         for rate in SIZES[s]["rates"]:
-            g = [r for r in cong if r["size"] == s and r["rate_bps"] == rate
-                 and r.get("p50_ms") is not None]
+            g = [r for r in runs if r["size"] == s and r["rate_bps"] == rate
+                 and is_cong(r) and r.get("p50_ms") is not None]
             if len(g) < 2:
                 continue
             g.sort(key=lambda r: r["p50_ms"])
+            best = max(g, key=lambda r: r["fps_delivered"])
             L.append(
-                f"{SIZES[s]['label']} at {rate_label(rate)} (congested: "
-                f"{offered_bps(SIZES[s]) / 1e6:.0f} Mbit/s offered): lowest "
-                f"p50 {CONT[g[0]['contender']]['label']} "
+                f"{SIZES[s]['label']} at {rate_label(rate)}: lowest p50 "
+                f"{CONT[g[0]['contender']]['label']} "
                 f"({fnum(g[0]['p50_ms'])} ms), then "
                 + ", ".join(f"{CONT[r['contender']]['label']} "
                             f"({fnum(r['p50_ms'])} ms)" for r in g[1:])
-                + "; most frames/s: "
-                + (lambda b: f"{CONT[b['contender']]['label']} "
-                   f"({b['fps_delivered']:.1f})")(
-                    max(g, key=lambda r: r["fps_delivered"])) + ".")
-    # uncongested baseline
+                + f"; most whole frames/s: {CONT[best['contender']]['label']}"
+                f" ({best['fps_delivered']:.1f} of the "
+                f"{rate / (frame_bytes(SIZES[s]) * 8):.1f} the link could "
+                "carry).")
+    # uncongested: the baseline, and loss where the link had room
+    free = [r for r in runs if r["rate_bps"] >= 2 * r["offered_bps"]]
     if free:
         parts = []
         for c in conts:
             g = [r for r in free if r["contender"] == c["key"]
                  and r.get("p50_ms") is not None]
             if g:
-                parts.append(f"{c['label']} {fnum(min(r['p50_ms'] for r in g))}"
-                             f"-{fnum(max(r['p50_ms'] for r in g))} ms")
+                parts.append(f"{c['label']} {rng([r['p50_ms'] for r in g])}"
+                             " ms")
         if parts:
             L.append("With the link at least twice the stream's rate, p50: "
                      + "; ".join(parts) + ".")
+    lossy = [r for r in runs if not is_cong(r) and
+             (r["lost_pct"] >= 1 or r.get("stalled"))]
+    if lossy:
+        L.append("Frames lost where the link had room for the stream: " +
+                 "; ".join(f"{CONT[r['contender']]['label']}, {where(r)}: "
+                           f"{r['lost_pct']:.0f} %"
+                           + (f" (partial {r['partial_pct']:.0f} %)"
+                              if r["partial_pct"] >= 1 else "")
+                           + (f", stalled {r['longest_gap_s']:.1f} s"
+                              if r.get("stalled") else "")
+                           + (f", {r['sender']['appsrc_dropped']} dropped at "
+                              "the appsrc (the sender element did not keep "
+                              "up)" if (r.get("sender") or {}).get(
+                                  "appsrc_dropped") else "")
+                           for r in lossy) + ".")
     # SRT against its latency setting
     for c in conts:
-        if not c.get("srt_latency"):
+        lat = c.get("srt_latency")
+        if not lat:
             continue
         g = rs(c["key"])
         if not g:
             continue
-        bad = [r for r in g if r.get("stalled") or r["lost_pct"] > 5
-               or (r.get("p50_ms") or 1e9) > 2 * c["srt_latency"]]
-        good = [r for r in g if r not in bad]
-        s = f"**{c['label']}**: "
-        if good:
-            s += ("delivered within 2x its latency setting with <= 5 % lost "
-                  f"at {', '.join(where(r) for r in good)} (p50 "
-                  f"{fnum(min(r['p50_ms'] for r in good))}-"
-                  f"{fnum(max(r['p50_ms'] for r in good))} ms)")
-        if bad:
-            s += ("; " if good else "") + "failed at " + "; ".join(
-                f"{where(r)} (" + (
-                    f"p50 {fnum(r['p50_ms'])} ms, " if r.get("p50_ms")
-                    is not None else "no whole frame, ")
-                + f"{r['lost_pct']:.0f} % lost"
-                + (f", partial {r['partial_pct']:.0f} %"
-                   if r["partial_pct"] >= 1 else "")
-                + (f", stalled {r['longest_gap_s']:.1f} s"
-                   if r.get("stalled") else "") + ")" for r in bad)
-        sd = [((r.get("sender") or {}).get("sink_stats") or {}) for r in g]
-        drops = sum(int(x.get("packets-sent-dropped") or 0) for x in sd)
-        retr = sum(int(x.get("packets-retransmitted") or 0) for x in sd)
-        L.append(s + f". Over its runs srtsink retransmitted {retr} packets "
-                 f"and dropped {drops} as too late.")
+        parts = []
+        free_g = [r for r in g if not is_cong(r) and not r.get("stalled")
+                  and r.get("p50_ms") is not None]
+        if free_g:
+            parts.append(
+                f"where the link had room ({', '.join(where(r) for r in free_g)}"
+                f"): p50 {rng([r['p50_ms'] for r in free_g])} ms, "
+                f"p99 {rng([r['p99_ms'] for r in free_g])} ms against its "
+                f"{lat} ms setting, "
+                f"{rng([r['lost_pct'] for r in free_g], lambda v: f'{v:.0f}', ' %')}"
+                " lost")
+        cong = [r for r in g if is_cong(r) and r.get("p50_ms") is not None]
+        if cong:
+            parts.append(
+                "congested: " + "; ".join(
+                    f"{where(r)} p50 {fnum(r['p50_ms'])} ms "
+                    f"({r['p50_ms'] / lat:.1f}x its setting), "
+                    f"{r['lost_pct']:.0f} % lost (partial "
+                    f"{r['partial_pct']:.0f} %)" for r in cong))
+        stalled = [r for r in g if r.get("stalled")]
+        if stalled:
+            parts.append("stalled (> 1 s without a whole frame): " + "; ".join(
+                f"{where(r)}, {r['delivered']} whole frames in the window, "
+                f"longest gap {r['longest_gap_s']:.1f} s" for r in stalled))
+        cnt = [srt_counts(r) for r in g]
+        L.append(
+            f"**{c['label']}**: " + "; ".join(parts) + ". Over its runs "
+            f"srtsink retransmitted {sum(x['retransmitted'] for x in cnt)} "
+            f"packets and dropped {sum(x['sender_dropped'] for x in cnt)} "
+            "as too late (its statistics); srtsrc counted "
+            f"{sum(x['receiver_lost'] for x in cnt)} lost, "
+            f"{sum(x['receiver_retransmitted'] for x in cnt)} retransmitted "
+            f"and {sum(x['receiver_dropped'] for x in cnt)} dropped.")
     # RTP: where its losses were
     g = rs("rtp")
     if g:
         gaps = sum(int((r.get("receiver") or {}).get("rtp_gaps") or 0)
                    for r in g)
+        cg = [r for r in g if is_cong(r)]
         drop = sum(int((r.get("sender") or {}).get("appsrc_dropped") or 0)
-                   for r in g if r in cong)
-        pushed = sum(r["frames_pushed_total"] for r in g if r in cong)
-        L.append(
-            f"**rtpvrawpay + udpsink**: {gaps} RTP packets missing at udpsrc "
-            f"over all its runs; in its congested runs {drop} of {pushed} "
-            "frames were dropped before the payloader because udpsink "
-            "blocked (its socket's send buffer is full while the datagrams "
-            "wait in the tbf queue: the bottleneck is in the sender's own "
-            "namespace, so the kernel holds back a sender that a real "
-            "bottleneck further on would let run and drop).")
+                   for r in cg)
+        pushed = sum(r["frames_pushed_total"] for r in cg)
+        s = (f"**rtpvrawpay + udpsink**: {gaps} RTP packets missing at "
+             "udpsrc over all its runs")
+        if cg:
+            s += (f"; in its congested runs {drop} of the {pushed} frames "
+                  "were dropped at the appsrc, before the payloader, because "
+                  "udpsink blocked")
+            if drop > 0:
+                s += (" (its socket's send buffer stays full while its "
+                      "datagrams wait in the tbf queue: with the bottleneck "
+                      "on the sender's own interface the kernel holds a UDP "
+                      "sender back; a bottleneck further along the path "
+                      "would let it run and drop datagrams instead, which "
+                      "this setup does not measure)")
+        L.append(s + ".")
     return L
 
 
