@@ -54,6 +54,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -279,12 +280,40 @@ def tail(path: Path, n: int = 4) -> str:
         return ""
 
 
+def start_and_wait(net: Net, cont: dict, port: int, lead: float, end: int,
+                   cmds: dict, files: dict, first: str, second: str,
+                   procs: dict):
+    """Starts the listening end, then the other, and waits for both to
+    exit (killing them 10 s past the end); an error message or None."""
+    error = None
+    for role in (first, second):
+        out, err = files[role]
+        with open(out, "w") as fo, open(err, "w") as fe:
+            procs[role] = subprocess.Popen(cmds[role], stdout=fo,
+                                           stderr=fe)
+        if role == first:
+            udp = cont["transport"] in ("rtp", "srt")
+            ns = net.tx if role == "tx" else net.rx
+            if not wait_listen(net, ns, udp, port, procs[role],
+                               time.monotonic() + lead - 0.15):
+                error = f"the {role} end did not listen on {port} in time"
+    limit = time.monotonic() + (end - time.time_ns()) / 1e9 + 10
+    for role in ("rx", "tx"):
+        try:
+            procs[role].wait(timeout=max(1.0, limit - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            procs[role].kill()
+            procs[role].wait()
+            error = error or f"the {role} end did not exit; killed"
+    return error
+
+
 def run_one(args, net: Net, work: Path, size_key: str, size: dict,
             cont: dict, rate: float, port: int, timing: dict) -> dict:
     warmup, seconds, grace = (timing["warmup"], timing["seconds"],
                               timing["grace"])
     net.set_rate(rate)
-    lead = 0.8 if args.quick else 1.0
+    lead = 0.6 if args.quick else 1.0
     t0 = time.time_ns() + int(lead * 1e9)
     n = round((warmup + seconds) * FPS)
     end = t0 + int((warmup + seconds + grace) * 1e9)
@@ -304,29 +333,17 @@ def run_one(args, net: Net, work: Path, size_key: str, size: dict,
                      else ("rx", "tx"))
     cmds = {"tx": tx_cmd, "rx": rx_cmd}
     procs = {}
-    error = None
-    with OtherCpu() as other:
-        for role in (first, second):
-            out, err = files[role]
-            with open(out, "w") as fo, open(err, "w") as fe:
-                procs[role] = subprocess.Popen(cmds[role], stdout=fo,
-                                               stderr=fe)
-            if role == first:
-                udp = cont["transport"] in ("rtp", "srt")
-                ns = net.tx if role == "tx" else net.rx
-                if not wait_listen(net, ns, udp, port, procs[role],
-                                   time.monotonic() + lead - 0.15):
-                    error = f"the {role} end did not listen on {port} in time"
-        limit = time.monotonic() + (end - time.time_ns()) / 1e9 + 10
-        rcs = {}
-        for role in ("rx", "tx"):
-            try:
-                rcs[role] = procs[role].wait(
-                    timeout=max(1.0, limit - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                procs[role].kill()
-                rcs[role] = procs[role].wait()
-                error = error or f"the {role} end did not exit; killed"
+    try:
+        with OtherCpu() as other:
+            error = start_and_wait(net, cont, port, lead, end, cmds, files,
+                                   first, second, procs)
+    finally:
+        # interrupted (Ctrl-C, SIGTERM): no end of ours left running
+        for p in procs.values():
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    rcs = {role: p.returncode for role, p in procs.items()}
     q = net.qdisc_stats()
     tx, rx = load_json(files["tx"][0]), load_json(files["rx"][0])
     if tx is None or rx is None:
@@ -608,6 +625,14 @@ def plots(results: dict, outdir: Path) -> list[Path]:
                         ax.plot(*zip(*p), color=c["color"], marker=c["marker"],
                                 label=c["label"])
             xs = [x / 1e6 for x in rates]
+            none = []
+            for c in conts:
+                nr = [x for x in rates if (lambda r: r and r.get("p50_ms")
+                                           is None)(pick(results, s,
+                                                         c["key"], x))]
+                if nr:
+                    none.append(f"{c['label']} at " + ", ".join(
+                        rate_label(x) for x in nr))
             if what == "latency":
                 ax.plot(xs, [frame_bytes(sz) * 8 / x * 1e3 for x in rates],
                         color="k", linestyle=":", linewidth=1,
@@ -638,11 +663,19 @@ def plots(results: dict, outdir: Path) -> list[Path]:
             ax.set_xticks(xs)
             ax.set_xticklabels([rate_label(x) for x in rates], fontsize=8)
             ax.minorticks_off()
-            ax.set_xlabel("bottleneck rate")
+            ax.set_xlabel("bottleneck rate" + (
+                "\nno whole frame: " + "; ".join(none) if none and
+                what == "latency" else ""))
             ax.set_title(f"{sz['label']}, 60 frames/s "
                          f"({offered_bps(sz) / 1e6:.0f} Mbit/s offered)")
             ax.grid(True, which="both", alpha=0.3)
-        axes[0][-1].legend(fontsize=7, loc="upper left",
+        handles, labels = [], []
+        for ax in axes[0]:
+            for h, lab in zip(*ax.get_legend_handles_labels()):
+                if lab not in labels:
+                    handles.append(h)
+                    labels.append(lab)
+        axes[0][-1].legend(handles, labels, fontsize=7, loc="upper left",
                            bbox_to_anchor=(1.01, 1), borderaxespad=0)
         finish(fig, f"congestion-{what}-vs-rate.png")
     return written
@@ -720,6 +753,25 @@ def findings(results: dict) -> list[str]:
     def where(r):
         return f"{SIZES[r['size']]['label']} at {rate_label(r['rate_bps'])}"
 
+    # the order when congested
+    for s in SIZES:
+        for rate in SIZES[s]["rates"]:
+            g = [r for r in runs if r["size"] == s and r["rate_bps"] == rate
+                 and is_cong(r) and r.get("p50_ms") is not None]
+            if len(g) < 2:
+                continue
+            g.sort(key=lambda r: r["p50_ms"])
+            best = max(g, key=lambda r: r["fps_delivered"])
+            L.append(
+                f"{SIZES[s]['label']} at {rate_label(rate)}: lowest p50 "
+                f"{CONT[g[0]['contender']]['label']} "
+                f"({fnum(g[0]['p50_ms'])} ms), then "
+                + ", ".join(f"{CONT[r['contender']]['label']} "
+                            f"({fnum(r['p50_ms'])} ms)" for r in g[1:])
+                + f"; most whole frames/s: {CONT[best['contender']]['label']}"
+                f" ({best['fps_delivered']:.1f} of the "
+                f"{rate / (frame_bytes(SIZES[s]) * 8):.1f} the link could "
+                "carry).")
     # standing queues
     grow = {}
     for r in runs:
@@ -740,16 +792,18 @@ def findings(results: dict) -> list[str]:
     # the others when congested
     for c in conts:
         g = rs(c["key"], is_cong)
-        if not g or c["key"] in grow:
-            continue
+        if not g or c["key"] in grow or c.get("srt_latency"):
+            continue  # SRT: its own sentence below
         ok = [r for r in g if r.get("p50_ms") is not None]
         if not ok:
             continue
         ratio50 = [r["p50_ms"] / r["wire_ms"] for r in ok]
-        util = [100 * r["goodput_mbps"] / (r["rate_bps"] / 1e6) for r in ok]
+        util = [100 * r["goodput_mbps"] / (r["rate_bps"] / 1e6) for r in g]
         L.append(
             f"**{c['label']}**, congested ({', '.join(where(r) for r in g)}"
-            f"): latency not growing at the end; p50 "
+            f"): latency not growing at the end; "
+            + (f"where whole frames arrived ({', '.join(where(r) for r in ok)})"
+               ", " if len(ok) < len(g) else "") + "p50 "
             f"{rng(ratio50, lambda v: f'{v:.1f}', 'x')} the time one frame "
             f"takes on the link (p50 {rng([r['p50_ms'] for r in ok])} ms, "
             f"p99 {rng([r['p99_ms'] for r in ok])} ms); whole frames carried "
@@ -760,94 +814,81 @@ def findings(results: dict) -> list[str]:
             + (f"; stalled (> 1 s without a whole frame) at "
                + ", ".join(where(r) for r in g if r.get("stalled"))
                if any(r.get("stalled") for r in g) else "") + ".")
-    # the order when congested
-    for s in SIZES:
-        for rate in SIZES[s]["rates"]:
-            g = [r for r in runs if r["size"] == s and r["rate_bps"] == rate
-                 and is_cong(r) and r.get("p50_ms") is not None]
-            if len(g) < 2:
-                continue
-            g.sort(key=lambda r: r["p50_ms"])
-            best = max(g, key=lambda r: r["fps_delivered"])
-            L.append(
-                f"{SIZES[s]['label']} at {rate_label(rate)}: lowest p50 "
-                f"{CONT[g[0]['contender']]['label']} "
-                f"({fnum(g[0]['p50_ms'])} ms), then "
-                + ", ".join(f"{CONT[r['contender']]['label']} "
-                            f"({fnum(r['p50_ms'])} ms)" for r in g[1:])
-                + f"; most whole frames/s: {CONT[best['contender']]['label']}"
-                f" ({best['fps_delivered']:.1f} of the "
-                f"{rate / (frame_bytes(SIZES[s]) * 8):.1f} the link could "
-                "carry).")
-    # uncongested: the baseline, and loss where the link had room
-    free = [r for r in runs if r["rate_bps"] >= 2 * r["offered_bps"]]
-    if free:
-        parts = []
-        for c in conts:
-            g = [r for r in free if r["contender"] == c["key"]
-                 and r.get("p50_ms") is not None]
-            if g:
-                parts.append(f"{c['label']} {rng([r['p50_ms'] for r in g])}"
-                             " ms")
-        if parts:
-            L.append("With the link at least twice the stream's rate, p50: "
-                     + "; ".join(parts) + ".")
-    lossy = [r for r in runs if not is_cong(r) and
-             (r["lost_pct"] >= 1 or r.get("stalled"))]
-    if lossy:
-        L.append("Frames lost where the link had room for the stream: " +
-                 "; ".join(f"{CONT[r['contender']]['label']}, {where(r)}: "
-                           f"{r['lost_pct']:.0f} %"
-                           + (f" (partial {r['partial_pct']:.0f} %)"
-                              if r["partial_pct"] >= 1 else "")
-                           + (f", stalled {r['longest_gap_s']:.1f} s"
-                              if r.get("stalled") else "")
-                           + (f", {r['sender']['appsrc_dropped']} dropped at "
-                              "the appsrc (the sender element did not keep "
-                              "up)" if (r.get("sender") or {}).get(
-                                  "appsrc_dropped") else "")
-                           for r in lossy) + ".")
+    # tilesink udp: frames that arrive with datagrams missing
+    for r in rs("tile-udp"):
+        rx = (r.get("receiver") or {}).get("src_stats") or {}
+        tx = (r.get("sender") or {}).get("sink_stats") or {}
+        got, part = rx.get("frames-received"), rx.get("frames-partial")
+        if not got or not part or part < 0.1 * got:
+            continue
+        L.append(
+            f"**tilesink/tilesrc udp** at {where(r)}: {part} of the {got} "
+            f"frames tilesrc pushed had datagrams missing "
+            f"({rx.get('packets-lost')} datagrams lost, "
+            f"{rx.get('packets-late')} late), so "
+            + ("no frame arrived whole" if not r["delivered"] else
+               f"{r['delivered']} arrived whole in the window")
+            + f"; tilesink's pace at the end was "
+            f"{(tx.get('pacing-bitrate') or 0) / 1e6:.0f} Mbit/s "
+            f"(estimated-bitrate {(tx.get('estimated-bitrate') or 0) / 1e6:.0f}"
+            f" Mbit/s) on the {rate_label(r['rate_bps'])} link, whose tbf "
+            f"dropped {(r.get('qdisc') or {}).get('drops')} packets; it sent "
+            f"{tx.get('frames-sent')} frames and dropped "
+            f"{tx.get('frames-dropped')} whole.")
     # SRT against its latency setting
     for c in conts:
         lat = c.get("srt_latency")
         if not lat:
             continue
-        g = rs(c["key"])
-        if not g:
-            continue
         parts = []
-        free_g = [r for r in g if not is_cong(r) and not r.get("stalled")
-                  and r.get("p50_ms") is not None]
-        if free_g:
-            parts.append(
-                f"where the link had room ({', '.join(where(r) for r in free_g)}"
-                f"): p50 {rng([r['p50_ms'] for r in free_g])} ms, "
-                f"p99 {rng([r['p99_ms'] for r in free_g])} ms against its "
-                f"{lat} ms setting, "
-                f"{rng([r['lost_pct'] for r in free_g], lambda v: f'{v:.0f}', ' %')}"
-                " lost")
-        cong = [r for r in g if is_cong(r) and r.get("p50_ms") is not None]
-        if cong:
-            parts.append(
-                "congested: " + "; ".join(
-                    f"{where(r)} p50 {fnum(r['p50_ms'])} ms "
-                    f"({r['p50_ms'] / lat:.1f}x its setting), "
-                    f"{r['lost_pct']:.0f} % lost (partial "
-                    f"{r['partial_pct']:.0f} %)" for r in cong))
-        stalled = [r for r in g if r.get("stalled")]
-        if stalled:
-            parts.append("stalled (> 1 s without a whole frame): " + "; ".join(
-                f"{where(r)}, {r['delivered']} whole frames in the window, "
-                f"longest gap {r['longest_gap_s']:.1f} s" for r in stalled))
-        cnt = [srt_counts(r) for r in g]
-        L.append(
-            f"**{c['label']}**: " + "; ".join(parts) + ". Over its runs "
-            f"srtsink retransmitted {sum(x['retransmitted'] for x in cnt)} "
-            f"packets and dropped {sum(x['sender_dropped'] for x in cnt)} "
-            "as too late (its statistics); srtsrc counted "
-            f"{sum(x['receiver_lost'] for x in cnt)} lost, "
-            f"{sum(x['receiver_retransmitted'] for x in cnt)} retransmitted "
-            f"and {sum(x['receiver_dropped'] for x in cnt)} dropped.")
+        for sk in SIZES:
+            g = [r for r in rs(c["key"]) if r["size"] == sk]
+            if not g:
+                continue
+            fb = frame_bytes(SIZES[sk])
+            items = []
+            for r in g:
+                sd = (r.get("sender") or {})
+                tx = sd.get("sink_stats") or {}
+                t = f"{rate_label(r['rate_bps'])}" + (
+                    " (congested)" if is_cong(r) else "") + ": "
+                if r.get("p50_ms") is not None:
+                    t += (f"p50 {fnum(r['p50_ms'])} ms "
+                          f"({r['p50_ms'] / lat:.1f}x its setting), p99 "
+                          f"{fnum(r['p99_ms'])} ms, ")
+                else:
+                    t += "no whole frame, "
+                t += f"{r['lost_pct']:.0f} % lost"
+                if r["partial_pct"] >= 1:
+                    t += f" (partial {r['partial_pct']:.0f} %)"
+                if sd.get("appsrc_dropped") and not is_cong(r):
+                    t += (f", {sd['appsrc_dropped']} of {sd.get('pushed', 0) + sd['appsrc_dropped']}"
+                          " frames dropped at the appsrc (srtsink had not "
+                          "taken the 2 before)")
+                if r.get("stalled"):
+                    t += ", stalled"
+                items.append(t)
+            part = f"{SIZES[sk]['label']}: " + "; ".join(items)
+            st = [r for r in g if r.get("stalled")]
+            if st:
+                sent = sorted({((r.get("sender") or {}).get("sink_stats")
+                                or {}).get("packets-sent") or 0 for r in st})
+                got = sorted({(r.get("receiver") or {}).get("buffers", 0)
+                              for r in st})
+                part += (
+                    f" (stalled: {sum(r['delivered'] for r in st)} whole "
+                    "frames in the windows; in each of those runs srtsink "
+                    f"sent {rng(sent, str)} packets in all, "
+                    f"{rng([x * 1316 / fb for x in sent], lambda v: f'{v:.1f}')}"
+                    f" frames' worth, and srtsrc received {rng(got, str)} "
+                    f"messages; {lat} ms of this stream is "
+                    f"{offered_bps(SIZES[sk]) / 8 * lat / 1e3 / 1316:.0f} "
+                    "packets of 1316 bytes)")
+            parts.append(part)
+        cnt = [srt_counts(r) for r in rs(c["key"])]
+        L.append(f"**{c['label']}**: " + ". ".join(parts) + ". Over its "
+                 f"runs srtsrc counted {sum(x['receiver_lost'] for x in cnt)}"
+                 " packets lost (recovered or not).")
     # RTP: where its losses were
     g = rs("rtp")
     if g:
@@ -861,8 +902,8 @@ def findings(results: dict) -> list[str]:
              "udpsrc over all its runs")
         if cg:
             s += (f"; in its congested runs {drop} of the {pushed} frames "
-                  "were dropped at the appsrc, before the payloader, because "
-                  "udpsink blocked")
+                  "it was given were dropped at the appsrc, before the "
+                  "payloader, because udpsink blocked")
             if drop > 0:
                 s += (" (its socket's send buffer stays full while its "
                       "datagrams wait in the tbf queue: with the bottleneck "
@@ -871,6 +912,38 @@ def findings(results: dict) -> list[str]:
                       "would let it run and drop datagrams instead, which "
                       "this setup does not measure)")
         L.append(s + ".")
+    # uncongested: the baseline, and loss where the link had room
+    for sk in SIZES:
+        free = [r for r in runs if r["size"] == sk
+                and r["rate_bps"] >= 2 * r["offered_bps"]]
+        parts = []
+        for c in conts:
+            g = [r for r in free if r["contender"] == c["key"]
+                 and r.get("p50_ms") is not None]
+            if g:
+                parts.append(f"{c['label']} {rng([r['p50_ms'] for r in g])}"
+                             " ms")
+        if parts:
+            L.append(f"{SIZES[sk]['label']} with the link at least twice the "
+                     f"stream's rate ({', '.join(sorted({rate_label(r['rate_bps']) for r in free}, key=lambda x: [r['rate_bps'] for r in free if rate_label(r['rate_bps']) == x][0]))}"
+                     "), p50: " + "; ".join(parts) + ".")
+    lossy = [r for r in runs if not is_cong(r) and
+             not CONT[r["contender"]].get("srt_latency") and
+             (r["lost_pct"] >= 1 or r.get("stalled"))]
+    if lossy:
+        L.append("Frames lost where the link had room for the stream: " +
+                 "; ".join(f"{CONT[r['contender']]['label']}, {where(r)}: "
+                           f"{r['lost_pct']:.0f} %"
+                           + (f" (partial {r['partial_pct']:.0f} %)"
+                              if r["partial_pct"] >= 1 else "")
+                           + (f", stalled {r['longest_gap_s']:.1f} s"
+                              if r.get("stalled") else "")
+                           + (f"; {r['sender']['appsrc_dropped']} frames "
+                              "dropped at the appsrc, its sender element "
+                              "not having taken the 2 before" if
+                              (r.get("sender") or {}).get("appsrc_dropped")
+                              else "")
+                           for r in lossy) + ".")
     return L
 
 
@@ -923,8 +996,16 @@ def markdown(results: dict, figs: list[str]) -> str:
         "by the end (dropped by the sender, lost or cut on the way, or still "
         "queued: tcpserversink drops nothing, so its lost frames are "
         "queued). *growing*: the median latency of the window's last second "
-        "exceeds its second second's by more than max(10 ms, 25 %). "
-        "*stall*: more than 1 s without a whole frame.")
+        "exceeds the stream's second second's by more than max(10 ms, 25 %). "
+        "*stall*: more than 1 s without a whole frame. The goodput tables "
+        "add `iperf3` (TCP, one stream, 2 s) through each bottleneck: what "
+        "bulk TCP gets out of it. The bottleneck's "
+        "queue is the sender's own interface's, as on a sender whose uplink "
+        "is the slowest link: a socket's datagrams count against its send "
+        "buffer while they wait in the tbf, so UDP senders with a small "
+        "one (udpsink's default, SRT's UDP socket) are held back by the "
+        "kernel instead of losing datagrams further on. A bottleneck "
+        "further along the path (a router) is not measured here.")
     L.append("")
     L.append(
         "Contenders, every property at its default except as said: "
@@ -1033,6 +1114,9 @@ def write_results(path: Path, results: dict) -> None:
 
 
 def main() -> int:
+    # SIGTERM (run.sh's cleanup) unwinds like Ctrl-C: the ends of the
+    # current run are stopped, the tbf removed
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--driver", type=Path, help="bc-congestion-bench")
     ap.add_argument("--iperf3", default="iperf3")

@@ -107,6 +107,7 @@ raised=0
 
 cleanup () {
   local n
+  set +e  # everything below, whatever fails
   if [ -n "$pypid" ]; then
     kill "$pypid" 2>/dev/null && wait "$pypid" 2>/dev/null
   fi
