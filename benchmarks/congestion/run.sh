@@ -19,7 +19,7 @@
 # writes benchmarks/congestion/results.json, docs/perf/congestion-*.png and
 # the congestion-bench section of docs/performance.md.
 #
-#   benchmarks/congestion/run.sh            full run, about 11 minutes
+#   benchmarks/congestion/run.sh            full run, about 10 minutes
 #   benchmarks/congestion/run.sh --quick    < 1 minute (2 rates, 1080p,
 #                                           3 s a run); writes only
 #                                           results-quick.json and quick/*.png
