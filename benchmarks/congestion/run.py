@@ -1,0 +1,1278 @@
+#!/usr/bin/env python3
+# gst-bc
+# Copyright (C) 2026 gst-bc developers
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Congestion benchmark: what happens when the network is slower than the
+stream, for tilesink/tilesrc (protocol=tcp and udp) and the GStreamer
+transports a user would try instead (tcpserversink/tcpclientsrc with
+gdppay, rtpvrawpay/udpsink, srtsink/srtsrc), on the same emulated link.
+
+Run through benchmarks/congestion/run.sh, which builds bc-congestion-bench
+and the plugins, installs what is missing, makes the two network
+namespaces (sender and receiver, a veth pair between them) and the venv,
+then runs this with their names and addresses.
+
+For every stream size, bottleneck rate and contender: a tbf qdisc on the
+sender's veth (`tbf rate R burst B latency 20ms`, B = max(16 KiB, 1 ms of
+R)), then bc-congestion-bench --role send in the sender's namespace and
+--role receive in the receiver's (see its header comment: frames stamped
+with the sender's CLOCK_REALTIME, checked whole at the receiver's appsink).
+Frames are pushed at 60 frames/s from an agreed start time T0 for the
+warm-up plus the measured seconds; the receiver stops 1 s after the last
+push. Per run:
+
+- over the whole frames received during the measured window: latency p50,
+  p99 and max (nearest rank), frames/s and goodput (Mbit/s of whole
+  frames);
+- over the frames pushed during the window: lost % (not delivered whole by
+  the end of the run) and partial % (delivered with bytes missing);
+- whether the latency is still growing: the median latency of the frames
+  received in the window's last second against its second second, and the
+  longest gap between two whole frames (a stall);
+- the tbf's counters (bytes, drops), the sink's and source's statistics
+  (tilesink frames dropped, SRT retransmissions and drops, RTP sequence
+  gaps), CPU time of both ends and of the rest of the machine.
+
+Also iperf3 (TCP, one stream) through every bottleneck: what bulk TCP
+carries on it.
+
+Writes benchmarks/congestion/results.json (per-frame series of the whole
+frames: receive time and latency), docs/perf/congestion-*.png and the
+section between <!-- congestion-bench:begin --> and
+<!-- congestion-bench:end --> of docs/performance.md. --quick: 2 rates,
+1080p only, 3 s a run; writes results-quick.json and quick/*.png only.
+
+Timings on a shared 2-core machine are noisy; nothing here asserts
+anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SRC = HERE.parent.parent
+sys.path.insert(0, str(SRC / "benchmarks"))
+import benchlib  # noqa: E402
+from benchlib import log  # noqa: E402
+
+MARK_BEGIN = "<!-- congestion-bench:begin -->"
+MARK_END = "<!-- congestion-bench:end -->"
+
+FPS = 60
+TBF_LATENCY_MS = 20
+KEY_RATE = 300e6  # the rate of the latency-over-time figure
+GOODPUT_FLOOR = 10  # Mbit/s: the goodput figure's floor (log scale)
+
+# stream: key -> label, BC1 size, bottleneck rates (bit/s), warm-up and
+# measured seconds (full run)
+SIZES = {
+    "1080p": dict(label="1080p BC1", w=1920, h=1080,
+                  rates=[100e6, 300e6, 1e9, 2.5e9, 5e9], warmup=2.0,
+                  seconds=8.0),
+    "2160p": dict(label="2160p BC1", w=3840, h=2160,
+                  rates=[1e9, 2.5e9, 5e9], warmup=2.0, seconds=6.0),
+}
+QUICK = {"1080p": dict(rates=[300e6, 1e9], warmup=1.0, seconds=2.0)}
+GRACE = 1.0  # s after the last push that the receiver keeps receiving
+QUICK_GRACE = 0.5
+
+# key, label, bc-congestion-bench --transport, its other options, style
+CONTENDERS = [
+    dict(key="tile-tcp", label="tilesink/tilesrc tcp", transport="tile-tcp",
+         args=[], color="#08519c", marker="o"),
+    dict(key="tile-udp", label="tilesink/tilesrc udp", transport="tile-udp",
+         args=[], color="#6baed6", marker="s"),
+    dict(key="tcp-gdp", label="tcpserversink + gdppay", transport="tcp-gdp",
+         args=[], color="#e6550d", marker="^"),
+    dict(key="rtp", label="rtpvrawpay + udpsink", transport="rtp", args=[],
+         color="#31a354", marker="v"),
+    dict(key="srt-125", label="srtsink latency=125 (default)",
+         transport="srt", args=[], color="#756bb1", marker="D",
+         srt_latency=125),
+    dict(key="srt-20", label="srtsink latency=20", transport="srt",
+         args=["--srt-latency", "20"], color="#bcbddc", marker="d",
+         srt_latency=20),
+]
+CONT = {c["key"]: c for c in CONTENDERS}
+# the end that listens: the other one connects to it
+SENDER_LISTENS = {"tile-tcp", "tile-udp", "tcp-gdp"}
+
+HZ = os.sysconf("SC_CLK_TCK")
+
+
+def frame_bytes(size: dict) -> int:
+    return size["w"] * size["h"] // 2
+
+
+def offered_bps(size: dict) -> float:
+    return frame_bytes(size) * 8 * FPS
+
+
+def rate_label(r: float) -> str:
+    return f"{r / 1e9:g} Gbit/s" if r >= 1e9 else f"{r / 1e6:g} Mbit/s"
+
+
+def burst_bytes(rate: float) -> int:
+    """1 ms at the rate, at least 16 KiB: the link lets no more than that
+    through above its rate (a bigger bucket, filled while a sender that
+    keeps below the rate idles, would carry frames faster than the rate)"""
+    return max(16 * 1024, int(rate / 8 * 0.001))
+
+
+def tbf_spec(rate: float) -> str:
+    return (f"rate {int(rate / 1e6)}mbit burst {burst_bytes(rate)} "
+            f"latency {TBF_LATENCY_MS}ms")
+
+
+# --------------------------------------------------------------------------
+# the machine and the rest of it
+
+
+def steal_seconds() -> float:
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    return (v[7] if len(v) > 7 else 0) / HZ
+
+
+def process_cpu() -> dict:
+    """pid -> (ppid, CPU seconds) of every user-space process."""
+    out = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                rest = f.read().rsplit(")", 1)[1].split()
+            ppid = int(rest[1])
+            if ppid == 2 or d == "2":
+                continue  # kernel threads
+            out[int(d)] = (ppid, (int(rest[11]) + int(rest[12])) / HZ)
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
+
+
+class OtherCpu:
+    """CPU cores used by user-space processes other than this one and its
+    children while the block runs, and the hypervisor's steal time."""
+
+    def __enter__(self):
+        self.t = time.monotonic()
+        self.before = process_cpu()
+        self.steal = steal_seconds()
+        return self
+
+    def __exit__(self, *exc):
+        wall = time.monotonic() - self.t or 1.0
+        me = os.getpid()
+        other = 0.0
+        for pid, (ppid, cpu) in process_cpu().items():
+            if pid == me or ppid == me:
+                continue
+            other += cpu - self.before.get(pid, (0, 0.0))[1]
+        self.cores = max(0.0, other) / wall
+        self.steal_cores = max(0.0, steal_seconds() - self.steal) / wall
+        return False
+
+
+def quiet_check(seconds: float = 1.0) -> float:
+    with OtherCpu() as o:
+        time.sleep(seconds)
+    return o.cores
+
+
+def out_of(cmd) -> str:
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def machine_info() -> dict:
+    gst = out_of(["gst-inspect-1.0", "--version"]).splitlines()
+    srt = out_of(["dpkg-query", "-W", "-f", "${Version}",
+                  "libsrt1.5-gnutls"]) or out_of(
+        ["dpkg-query", "-W", "-f", "${Version}", "libsrt1.5-openssl"])
+    return {"cpu": benchlib.cpu_model(), "cpu_count": os.cpu_count(),
+            "kernel": platform.release(),
+            "gstreamer": gst[1].split()[-1] if len(gst) > 1 else "?",
+            "libsrt": srt or "?"}
+
+
+def git_describe() -> str:
+    d = out_of(["git", "-C", str(SRC), "describe", "--always", "--dirty"])
+    return d or "unknown"
+
+
+# --------------------------------------------------------------------------
+# the link and the runs
+
+
+class Net:
+    def __init__(self, args):
+        self.tx, self.rx = args.ns_tx, args.ns_rx
+        self.addr_tx, self.addr_rx = args.addr_tx, args.addr_rx
+        self.dev = args.dev_tx
+
+    def tc(self, *a, check=True):
+        return subprocess.run(["tc", "-n", self.tx, *a], capture_output=True,
+                              text=True, check=check)
+
+    def set_rate(self, rate: float):
+        self.tc("qdisc", "del", "dev", self.dev, "root", check=False)
+        self.tc("qdisc", "add", "dev", self.dev, "root", "tbf",
+                *tbf_spec(rate).split())
+
+    def clear(self):
+        self.tc("qdisc", "del", "dev", self.dev, "root", check=False)
+
+    def qdisc_stats(self) -> dict:
+        try:
+            q = json.loads(self.tc("-s", "-j", "qdisc", "show", "dev",
+                                   self.dev).stdout)
+            q = next(x for x in q if x.get("kind") == "tbf")
+            return {k: q.get(k) for k in ("bytes", "packets", "drops",
+                                          "overlimits", "backlog", "qlen")}
+        except (ValueError, StopIteration, subprocess.SubprocessError):
+            return {}
+
+    def listening(self, ns: str, udp: bool, port: int) -> bool:
+        out = out_of(["ip", "netns", "exec", ns, "ss", "-Hln" +
+                      ("u" if udp else "t"), f"sport = :{port}"])
+        return bool(out)
+
+
+def wait_listen(net: Net, ns: str, udp: bool, port: int, proc,
+                deadline: float) -> bool:
+    while time.monotonic() < deadline and proc.poll() is None:
+        if net.listening(ns, udp, port):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def load_json(path: Path):
+    try:
+        lines = [ln for ln in path.read_text().splitlines()
+                 if ln.startswith("{")]
+        return json.loads(lines[-1]) if lines else None
+    except (OSError, ValueError):
+        return None
+
+
+def tail(path: Path, n: int = 4) -> str:
+    try:
+        return " | ".join(path.read_text().splitlines()[-n:])
+    except OSError:
+        return ""
+
+
+def start_and_wait(net: Net, cont: dict, port: int, lead: float, end: int,
+                   cmds: dict, files: dict, first: str, second: str,
+                   procs: dict):
+    """Starts the listening end, then the other, and waits for both to
+    exit (killing them 10 s past the end); an error message or None."""
+    error = None
+    for role in (first, second):
+        out, err = files[role]
+        with open(out, "w") as fo, open(err, "w") as fe:
+            procs[role] = subprocess.Popen(cmds[role], stdout=fo,
+                                           stderr=fe)
+        if role == first:
+            udp = cont["transport"] in ("rtp", "srt")
+            ns = net.tx if role == "tx" else net.rx
+            if not wait_listen(net, ns, udp, port, procs[role],
+                               time.monotonic() + lead - 0.15):
+                error = f"the {role} end did not listen on {port} in time"
+    limit = time.monotonic() + (end - time.time_ns()) / 1e9 + 10
+    for role in ("rx", "tx"):
+        try:
+            procs[role].wait(timeout=max(1.0, limit - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            procs[role].kill()
+            procs[role].wait()
+            error = error or f"the {role} end did not exit; killed"
+    return error
+
+
+def run_one(args, net: Net, work: Path, size_key: str, size: dict,
+            cont: dict, rate: float, port: int, timing: dict) -> dict:
+    warmup, seconds, grace = (timing["warmup"], timing["seconds"],
+                              timing["grace"])
+    net.set_rate(rate)
+    lead = 0.6 if args.quick else 1.0
+    t0 = time.time_ns() + int(lead * 1e9)
+    n = round((warmup + seconds) * FPS)
+    end = t0 + int((warmup + seconds + grace) * 1e9)
+    common = ["--transport", cont["transport"], "--port", str(port),
+              "--start", str(t0), "--end", str(end), "-W", str(size["w"]),
+              "-H", str(size["h"]), "--fps", str(FPS), *cont["args"]]
+    tx_cmd = ["ip", "netns", "exec", net.tx, str(args.driver), "--role",
+              "send", "--address", net.addr_tx, "--peer", net.addr_rx,
+              "--frames", str(n), *common]
+    rx_cmd = ["ip", "netns", "exec", net.rx, str(args.driver), "--role",
+              "receive", "--address", net.addr_rx, "--peer", net.addr_tx,
+              *common]
+    name = f"{size_key}-{cont['key']}-{int(rate / 1e6)}"
+    files = {r: (work / f"{name}.{r}.json", work / f"{name}.{r}.log")
+             for r in ("tx", "rx")}
+    first, second = (("tx", "rx") if cont["transport"] in SENDER_LISTENS
+                     else ("rx", "tx"))
+    cmds = {"tx": tx_cmd, "rx": rx_cmd}
+    procs = {}
+    try:
+        with OtherCpu() as other:
+            error = start_and_wait(net, cont, port, lead, end, cmds, files,
+                                   first, second, procs)
+    finally:
+        # interrupted (Ctrl-C, SIGTERM): no end of ours left running
+        for p in procs.values():
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    rcs = {role: p.returncode for role, p in procs.items()}
+    q = net.qdisc_stats()
+    tx, rx = load_json(files["tx"][0]), load_json(files["rx"][0])
+    if tx is None or rx is None:
+        error = error or ("no JSON from the "
+                          + ("sender" if tx is None else "receiver")
+                          + f": {tail(files['tx' if tx is None else 'rx'][1])}")
+    r = {"size": size_key, "contender": cont["key"], "label": cont["label"],
+         "transport": cont["transport"], "rate_bps": rate,
+         "tbf": tbf_spec(rate), "frame_bytes": frame_bytes(size),
+         "offered_bps": offered_bps(size), "fps": FPS, "port": port,
+         "warmup_s": warmup, "seconds": seconds, "grace_s": grace,
+         "frames_pushed_total": n,
+         "command_tx": " ".join(tx_cmd[4:]), "command_rx": " ".join(
+             rx_cmd[4:]),
+         "exit_tx": rcs.get("tx"), "exit_rx": rcs.get("rx"),
+         "error": error or (tx or {}).get("error") or (rx or {}).get("error"),
+         "qdisc": q, "other_cpu_cores": round(other.cores, 3),
+         "steal_cores": round(other.steal_cores, 3)}
+    if tx:
+        r["sender"] = tx
+    if rx:
+        frames = rx.pop("frames", [])
+        r["receiver"] = rx
+        r.update(summarize(frames, r))
+    if not args.keep_logs:
+        for f in (*files["tx"], *files["rx"]):
+            f.unlink(missing_ok=True)
+    return r
+
+
+def nearest_rank(v: list, p: float):
+    if not v:
+        return None
+    k = max(1, min(len(v), int(p / 100 * len(v) + 0.999999)))
+    return v[k - 1]
+
+
+def median(v: list):
+    v = sorted(v)
+    return nearest_rank(v, 50)
+
+
+def summarize(frames: list, r: dict) -> dict:
+    """The run's numbers from the receiver's records [seq, send_us,
+    recv_us, whole]."""
+    warmup, seconds = r["warmup_s"], r["seconds"]
+    k0, k1 = round(warmup * FPS), round((warmup + seconds) * FPS)
+    w0, w1 = warmup * 1e6, (warmup + seconds) * 1e6
+    whole, partial = {}, set()
+    for seq, send, recv, ok in frames:
+        if ok and send >= 0 and seq not in whole:
+            whole[seq] = (send, recv)
+        elif not ok:
+            partial.add(seq)
+    series = sorted((recv / 1e6, (recv - send) / 1e3)
+                    for send, recv in whole.values())
+    lat = sorted(ms for t, ms in series if w0 <= t * 1e6 < w1)
+    pushed_w = k1 - k0
+    lost = [k for k in range(k0, k1) if k not in whole]
+    partial_w = [k for k in lost if k in partial]
+    # the stream's second second (after the first one's start-up) against
+    # the window's last
+    second = [ms for t, ms in series if 1.0 <= t < 2.0]
+    last = [ms for t, ms in series if w1 - 1e6 <= t * 1e6 < w1]
+    m2, ml = median(second), median(last)
+    growing = None
+    if m2 is not None and ml is not None:
+        growing = ml - m2 > max(10.0, 0.25 * m2)
+    # least-squares slope of the latency over the window, ms per s
+    win = [(t, ms) for t, ms in series if w0 <= t * 1e6 < w1]
+    slope = None
+    if len(win) >= 3:
+        mt = sum(t for t, _ in win) / len(win)
+        mm = sum(ms for _, ms in win) / len(win)
+        var = sum((t - mt) ** 2 for t, _ in win)
+        if var > 0:
+            slope = sum((t - mt) * (ms - mm) for t, ms in win) / var
+    # the longest time without a whole frame in the window
+    times = [w0 / 1e6] + [t for t, _ in series if w0 <= t * 1e6 < w1] + \
+        [w1 / 1e6]
+    gap = max(b - a for a, b in zip(times, times[1:]))
+    n = len(lat)
+    fb = r["frame_bytes"]
+    return {
+        "delivered": n,
+        "fps_delivered": n / seconds,
+        "goodput_mbps": n * fb * 8 / seconds / 1e6,
+        "p50_ms": nearest_rank(lat, 50), "p99_ms": nearest_rank(lat, 99),
+        "max_ms": lat[-1] if lat else None,
+        "mean_ms": sum(lat) / n if n else None,
+        "pushed_window": pushed_w, "lost_window": len(lost),
+        "lost_pct": 100.0 * len(lost) / pushed_w,
+        "partial_window": len(partial_w),
+        "partial_pct": 100.0 * len(partial_w) / pushed_w,
+        "partial_total": len(partial),
+        "median_second_s_ms": m2, "median_last_s_ms": ml,
+        "slope_ms_per_s": slope,
+        "growing": growing, "longest_gap_s": gap,
+        "stalled": gap > 1.0,
+        "wire_ms": fb * 8 / r["rate_bps"] * 1e3,
+        # every whole frame of the run: receive time (s after T0), latency
+        "series": [[round(t, 4), round(ms, 3)] for t, ms in series],
+    }
+
+
+def run_iperf3(args, net: Net, rate: float, seconds: float) -> dict:
+    net.set_rate(rate)
+    port = 5201 + int(rate / 1e8) % 500
+    srv = subprocess.Popen(["ip", "netns", "exec", net.rx, args.iperf3, "-s",
+                            "-1", "-B", net.addr_rx, "-p", str(port)],
+                           stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    res = {"rate_bps": rate, "tbf": tbf_spec(rate), "seconds": seconds}
+    try:
+        if not wait_listen(net, net.rx, False, port, srv,
+                           time.monotonic() + 3):
+            res["error"] = "no iperf3 server"
+            return res
+        out = subprocess.run(["ip", "netns", "exec", net.tx, args.iperf3,
+                              "-c", net.addr_rx, "-p", str(port), "-t",
+                              str(seconds), "-J"], capture_output=True,
+                             text=True, timeout=seconds + 15)
+        j = json.loads(out.stdout)
+        end = j["end"]
+        res["mbps"] = end["sum_received"]["bits_per_second"] / 1e6
+        res["retransmits"] = end["sum_sent"].get("retransmits")
+        res["qdisc"] = net.qdisc_stats()
+    except (subprocess.SubprocessError, ValueError, KeyError) as e:
+        res["error"] = str(e)[:200]
+    finally:
+        if srv.poll() is None:
+            srv.terminate()
+        try:
+            srv.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            srv.kill()
+            srv.wait()
+    return res
+
+
+def describe(r: dict) -> str:
+    def f(v, spec=".1f"):
+        return "-" if v is None else format(v, spec)
+    s = (f"{r['size']} {r['contender']:9} {rate_label(r['rate_bps']):>12}: "
+         f"p50 {f(r.get('p50_ms'))} p99 {f(r.get('p99_ms'))} max "
+         f"{f(r.get('max_ms'))} ms, {f(r.get('fps_delivered'))} fps, "
+         f"{f(r.get('goodput_mbps'), '.0f')} Mbit/s, lost "
+         f"{f(r.get('lost_pct'), '.0f')} % (partial "
+         f"{f(r.get('partial_pct'), '.0f')} %)")
+    if r.get("growing"):
+        s += f", growing {f(r.get('median_second_s_ms'))} -> " \
+             f"{f(r.get('median_last_s_ms'))} ms"
+    if r.get("stalled"):
+        s += f", stalled {r['longest_gap_s']:.1f} s"
+    s += f" (other cpu {r['other_cpu_cores']:.2f})"
+    if r.get("error"):
+        s += f"  ERROR {r['error']}"
+    return s
+
+
+# --------------------------------------------------------------------------
+# figures
+
+
+def pick(results, size, key, rate):
+    for r in results["runs"]:
+        if (r["size"] == size and r["contender"] == key
+                and abs(r["rate_bps"] - rate) < 1):
+            return r
+    return None
+
+
+def plots(results: dict, outdir: Path) -> list[Path]:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    outdir.mkdir(parents=True, exist_ok=True)
+    written = []
+    stamp = (f"gst-bc congestion benchmark, veth + tbf, {results['date'][:10]}"
+             f", {results['machine']['cpu_count']} cores, "
+             f"{results['git']}")
+    sizes = [s for s in SIZES if any(r["size"] == s
+                                     for r in results["runs"])]
+    conts = [c for c in CONTENDERS if c["key"] in results["contenders"]]
+
+    def finish(fig, name):
+        fig.text(0.99, 0.005, stamp, ha="right", va="bottom", fontsize=7,
+                 color="grey")
+        fig.tight_layout(rect=(0, 0.02, 1, 1))
+        p = outdir / name
+        fig.savefig(p, dpi=110)
+        plt.close(fig)
+        written.append(p)
+
+    # (a) latency over time at KEY_RATE (or the lowest rate run)
+    size0 = sizes[0]
+    rates0 = sorted({r["rate_bps"] for r in results["runs"]
+                     if r["size"] == size0})
+    key_rate = KEY_RATE if KEY_RATE in rates0 else rates0[0]
+    sz = SIZES[size0]
+    fig, (ax, ax2) = plt.subplots(2, 1, figsize=(10, 7.5), sharex=True,
+                                  gridspec_kw={"height_ratios": [3, 1.3]})
+    tmax, w = 0, 0
+    for c in conts:
+        r = pick(results, size0, c["key"], key_rate)
+        if not r or not r.get("series"):
+            continue
+        xs = [p[0] for p in r["series"]]
+        ys = [p[1] for p in r["series"]]
+        tmax = max(tmax, r["warmup_s"] + r["seconds"] + r["grace_s"])
+        ax.plot(xs, ys, color=c["color"], marker=c["marker"], markersize=2.5,
+                linewidth=0.8, label=f"{c['label']} (p50 "
+                f"{r['p50_ms']:.0f} ms)" if r.get("p50_ms") else c["label"])
+        # whole frames per second, in 0.5 s bins
+        bins = {}
+        for x in xs:
+            bins[int(x * 2)] = bins.get(int(x * 2), 0) + 1
+        bx = sorted(bins)
+        ax2.step([b / 2 for b in bx], [bins[b] * 2 for b in bx],
+                 where="post", color=c["color"], linewidth=1)
+        w = r["warmup_s"]
+    if tmax:
+        for a in (ax, ax2):
+            a.axvspan(0, w, color="0.92", zorder=0)
+            a.axvline(tmax - results["grace_s"], color="0.6",
+                      linestyle=":", linewidth=1)
+    wire = frame_bytes(sz) * 8 / key_rate * 1e3
+    ax.axhline(wire, color="k", linestyle="--", linewidth=0.8,
+               label=f"one frame's time on the link ({wire:.1f} ms)")
+    ax.set_yscale("log")
+    ax.set_ylabel("latency of each whole frame (ms)")
+    ax.set_title(f"{sz['label']} at 60 frames/s "
+                 f"({offered_bps(sz) / 1e6:.0f} Mbit/s) into a "
+                 f"{rate_label(key_rate)} bottleneck "
+                 f"(grey: warm-up; dotted: last push)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left")
+    cap = key_rate / (frame_bytes(sz) * 8)
+    ax2.axhline(FPS, color="k", linestyle="--", linewidth=0.8)
+    ax2.axhline(cap, color="0.5", linestyle="-.", linewidth=0.8)
+    ax2.text(0.05, FPS, " pushed", fontsize=7, va="bottom")
+    ax2.text(0.05, cap, " link capacity", fontsize=7, va="bottom",
+             color="0.4")
+    ax2.set_ylabel("whole frames/s")
+    ax2.set_xlabel("receive time (s after the first push)")
+    ax2.set_ylim(0, FPS * 1.25)
+    ax2.grid(True, alpha=0.3)
+    finish(fig, "congestion-latency-time.png")
+
+    # (b) p50 and p99 vs bottleneck rate, (c) goodput vs rate
+    for what in ("latency", "goodput"):
+        fig, axes = plt.subplots(1, len(sizes), figsize=(6 * len(sizes) + 1,
+                                                         5.2), squeeze=False)
+        for ax, s in zip(axes[0], sizes):
+            sz = SIZES[s]
+            rates = sorted({r["rate_bps"] for r in results["runs"]
+                            if r["size"] == s})
+            for c in conts:
+                rs = [pick(results, s, c["key"], x) for x in rates]
+                pts = [(x / 1e6, r) for x, r in zip(rates, rs) if r]
+                if what == "latency":
+                    p = [(x, r["p50_ms"]) for x, r in pts
+                         if r.get("p50_ms") is not None]
+                    q = [(x, r["p99_ms"]) for x, r in pts
+                         if r.get("p99_ms") is not None]
+                    if p:
+                        ax.plot(*zip(*p), color=c["color"], marker=c["marker"],
+                                label=f"{c['label']} p50")
+                    if q:
+                        ax.plot(*zip(*q), color=c["color"], marker="x",
+                                linestyle="--", linewidth=0.9,
+                                label=f"{c['label']} p99")
+                else:
+                    # nothing whole (a stall) drawn at the floor
+                    p = [(x, max(GOODPUT_FLOOR, r.get("goodput_mbps") or 0.0))
+                         for x, r in pts]
+                    if p:
+                        ax.plot(*zip(*p), color=c["color"], marker=c["marker"],
+                                label=c["label"])
+            xs = [x / 1e6 for x in rates]
+            none = []
+            for c in conts:
+                nr = [x for x in rates if (lambda r: r and r.get("p50_ms")
+                                           is None)(pick(results, s,
+                                                         c["key"], x))]
+                if nr:
+                    none.append(f"{c['label']} at " + ", ".join(
+                        rate_label(x) for x in nr))
+            if what == "latency":
+                ax.plot(xs, [frame_bytes(sz) * 8 / x * 1e3 for x in rates],
+                        color="k", linestyle=":", linewidth=1,
+                        label="one frame's time on the link")
+                ax.set_yscale("log")
+                ax.set_ylabel("latency of whole frames (ms)")
+            else:
+                off = offered_bps(sz) / 1e6
+                ax.axhline(off, color="k", linestyle="--", linewidth=0.9,
+                           label=f"offered ({off:.0f} Mbit/s)")
+                ax.plot(xs, xs, color="0.5", linestyle="-.", linewidth=0.9,
+                        label="link rate (tbf)")
+                ip = [(i["rate_bps"] / 1e6, i["mbps"])
+                      for i in results.get("iperf3", [])
+                      if i.get("mbps") and i["rate_bps"] in rates]
+                if ip:
+                    ax.plot(*zip(*ip), color="0.3", marker="*", linestyle="",
+                            markersize=8, label="iperf3 TCP on that link")
+                ax.set_yscale("log")
+                ticks = [t for t in (10, 20, 50, 100, 200, 500, 1000, 2000,
+                                     5000) if t <= 1.2 * max(xs + [off])]
+                ax.set_yticks(ticks)
+                ax.set_yticklabels([str(t) for t in ticks])
+                ax.set_ylim(bottom=GOODPUT_FLOOR * 0.8)
+                ax.set_ylabel("goodput: whole frames delivered (Mbit/s; "
+                              f"below {GOODPUT_FLOOR} drawn at {GOODPUT_FLOOR})")
+            ax.set_xscale("log")
+            ax.set_xticks(xs)
+            ax.set_xticklabels([rate_label(x) for x in rates], fontsize=8)
+            ax.minorticks_off()
+            ax.set_xlabel("bottleneck rate" + (
+                "\nno whole frame: " + "; ".join(none) if none and
+                what == "latency" else ""))
+            ax.set_title(f"{sz['label']}, 60 frames/s "
+                         f"({offered_bps(sz) / 1e6:.0f} Mbit/s offered)")
+            ax.grid(True, which="both", alpha=0.3)
+        handles, labels = [], []
+        for ax in axes[0]:
+            for h, lab in zip(*ax.get_legend_handles_labels()):
+                if lab not in labels:
+                    handles.append(h)
+                    labels.append(lab)
+        axes[0][-1].legend(handles, labels, fontsize=7, loc="upper left",
+                           bbox_to_anchor=(1.01, 1), borderaxespad=0)
+        finish(fig, f"congestion-{what}-vs-rate.png")
+    return written
+
+
+# --------------------------------------------------------------------------
+# the doc section
+
+
+def fnum(v, none="-"):
+    if v is None:
+        return none
+    if v >= 100:
+        return f"{v:.0f}"
+    if v >= 10:
+        return f"{v:.1f}".rstrip("0").rstrip(".")
+    return f"{v:.1f}"
+
+
+def cell(r) -> str:
+    if r is None:
+        return "-"
+    if r.get("p50_ms") is None:
+        s = "no whole frame"
+    else:
+        s = f"{fnum(r['p50_ms'])} / {fnum(r['p99_ms'])} ms"
+    s += f", {r.get('fps_delivered', 0):.1f} fps, " \
+        f"{r.get('lost_pct', 100):.0f} % lost"
+    marks = []
+    if r.get("growing"):
+        marks.append("growing")
+    if r.get("stalled"):
+        marks.append(f"stall {r['longest_gap_s']:.1f} s")
+    if r.get("error") and not r.get("delivered"):
+        marks.append("error")
+    return s + (f" ({', '.join(marks)})" if marks else "")
+
+
+def congested(size: dict, rate: float) -> bool:
+    return rate < offered_bps(size)
+
+
+def rng(vals, fmt=fnum, unit="") -> str:
+    """"a-b unit", or "a unit" when they are the same"""
+    lo, hi = fmt(min(vals)), fmt(max(vals))
+    return (lo if lo == hi else f"{lo}-{hi}") + unit
+
+
+def srt_counts(r: dict) -> dict:
+    """srtsink's retransmissions and drops, srtsrc's losses and drops"""
+    tx = (r.get("sender") or {}).get("sink_stats") or {}
+    rx = (r.get("receiver") or {}).get("src_stats") or {}
+    callers = rx.get("callers") or [{}]
+    rx = callers[0] if isinstance(callers[0], dict) else {}
+    return {"retransmitted": int(tx.get("packets-retransmitted") or 0),
+            "sender_dropped": int(tx.get("packets-sent-dropped") or 0),
+            "receiver_lost": int(rx.get("packets-received-lost") or 0),
+            "receiver_retransmitted": int(
+                rx.get("packets-received-retransmitted") or 0),
+            "receiver_dropped": int(rx.get("packets-received-dropped") or 0)}
+
+
+def findings(results: dict) -> list[str]:
+    """Sentences computed from the numbers."""
+    L = []
+    runs = [r for r in results["runs"] if r.get("delivered") is not None]
+    conts = [c for c in CONTENDERS if c["key"] in results["contenders"]]
+
+    def rs(key, pred=lambda r: True):
+        return [r for r in runs if r["contender"] == key and pred(r)]
+
+    def is_cong(r):
+        return congested(SIZES[r["size"]], r["rate_bps"])
+
+    def where(r):
+        return f"{SIZES[r['size']]['label']} at {rate_label(r['rate_bps'])}"
+
+    # the order when congested
+    for s in SIZES:
+        for rate in SIZES[s]["rates"]:
+            g = [r for r in runs if r["size"] == s and r["rate_bps"] == rate
+                 and is_cong(r) and r.get("p50_ms") is not None]
+            if len(g) < 2:
+                continue
+            g.sort(key=lambda r: r["p50_ms"])
+            best = max(g, key=lambda r: r["fps_delivered"])
+            L.append(
+                f"{SIZES[s]['label']} at {rate_label(rate)}: lowest p50 "
+                f"{CONT[g[0]['contender']]['label']} "
+                f"({fnum(g[0]['p50_ms'])} ms), then "
+                + ", ".join(f"{CONT[r['contender']]['label']} "
+                            f"({fnum(r['p50_ms'])} ms)" for r in g[1:])
+                + f"; most whole frames/s: {CONT[best['contender']]['label']}"
+                f" ({best['fps_delivered']:.1f} of the "
+                f"{rate / (frame_bytes(SIZES[s]) * 8):.1f} the link could "
+                "carry).")
+    # standing queues
+    grow = {}
+    for r in runs:
+        if is_cong(r) and r.get("growing"):
+            grow.setdefault(r["contender"], []).append(r)
+    for key, g in grow.items():
+        worst = max(g, key=lambda r: r["median_last_s_ms"])
+        n_cong = len(rs(key, is_cong))
+        L.append(
+            f"**{CONT[key]['label']}** builds a standing queue: its latency "
+            f"was still growing at the end of {len(g)} of its {n_cong} "
+            f"congested runs; worst {where(worst)}: median "
+            f"{fnum(worst['median_second_s_ms'])} ms in the stream's second "
+            f"second, {fnum(worst['median_last_s_ms'])} ms in the window's "
+            f"last (+{fnum(worst['slope_ms_per_s'])} ms per s), "
+            f"{worst['lost_pct']:.0f} % of the window's frames not delivered "
+            "by the end of the run.")
+    # the others when congested
+    for c in conts:
+        g = rs(c["key"], is_cong)
+        if not g or c["key"] in grow or c.get("srt_latency"):
+            continue  # SRT: its own sentence below
+        ok = [r for r in g if r.get("p50_ms") is not None]
+        if not ok:
+            continue
+        ratio50 = [r["p50_ms"] / r["wire_ms"] for r in ok]
+        util = [100 * r["goodput_mbps"] / (r["rate_bps"] / 1e6) for r in g]
+        L.append(
+            f"**{c['label']}**, congested ({', '.join(where(r) for r in g)}"
+            f"): latency not growing at the end; "
+            + (f"where whole frames arrived ({', '.join(where(r) for r in ok)})"
+               ", " if len(ok) < len(g) else "") + "p50 "
+            f"{rng(ratio50, lambda v: f'{v:.1f}', 'x')} the time one frame "
+            f"takes on the link (p50 {rng([r['p50_ms'] for r in ok])} ms, "
+            f"p99 {rng([r['p99_ms'] for r in ok])} ms); whole frames carried "
+            f"{rng(util, lambda v: f'{v:.0f}', ' %')} of the link rate; "
+            f"{rng([r['lost_pct'] for r in g], lambda v: f'{v:.0f}', ' %')} "
+            "of the frames lost, partial "
+            f"{rng([r['partial_pct'] for r in g], lambda v: f'{v:.0f}', ' %')}"
+            + (f"; stalled (> 1 s without a whole frame) at "
+               + ", ".join(where(r) for r in g if r.get("stalled"))
+               if any(r.get("stalled") for r in g) else "") + ".")
+    # tilesink udp: frames that arrive with datagrams missing
+    for r in rs("tile-udp"):
+        rx = (r.get("receiver") or {}).get("src_stats") or {}
+        tx = (r.get("sender") or {}).get("sink_stats") or {}
+        got, part = rx.get("frames-received"), rx.get("frames-partial")
+        if not got or not part or part < 0.1 * got:
+            continue
+        L.append(
+            f"**tilesink/tilesrc udp** at {where(r)}: {part} of the {got} "
+            f"frames tilesrc pushed had datagrams missing "
+            f"({rx.get('packets-lost')} datagrams lost, "
+            f"{rx.get('packets-late')} late), so "
+            + ("no frame arrived whole" if not r["delivered"] else
+               f"{r['delivered']} arrived whole in the window")
+            + f"; tilesink's pace at the end was "
+            f"{(tx.get('pacing-bitrate') or 0) / 1e6:.0f} Mbit/s "
+            f"(estimated-bitrate {(tx.get('estimated-bitrate') or 0) / 1e6:.0f}"
+            f" Mbit/s) on the {rate_label(r['rate_bps'])} link, whose tbf "
+            f"dropped {(r.get('qdisc') or {}).get('drops')} packets; it sent "
+            f"{tx.get('frames-sent')} frames and dropped "
+            f"{tx.get('frames-dropped')} whole.")
+    # SRT against its latency setting
+    for c in conts:
+        lat = c.get("srt_latency")
+        if not lat:
+            continue
+        parts = []
+        for sk in SIZES:
+            g = [r for r in rs(c["key"]) if r["size"] == sk]
+            if not g:
+                continue
+            fb = frame_bytes(SIZES[sk])
+            items = []
+            for r in g:
+                sd = (r.get("sender") or {})
+                tx = sd.get("sink_stats") or {}
+                t = f"{rate_label(r['rate_bps'])}" + (
+                    " (congested)" if is_cong(r) else "") + ": "
+                if r.get("p50_ms") is not None:
+                    t += (f"p50 {fnum(r['p50_ms'])} ms "
+                          f"({r['p50_ms'] / lat:.1f}x its setting), p99 "
+                          f"{fnum(r['p99_ms'])} ms, ")
+                else:
+                    t += "no whole frame, "
+                t += f"{r['lost_pct']:.0f} % lost"
+                if r["partial_pct"] >= 1:
+                    t += f" (partial {r['partial_pct']:.0f} %)"
+                if sd.get("appsrc_dropped") and not is_cong(r):
+                    t += (f", {sd['appsrc_dropped']} of {sd.get('pushed', 0) + sd['appsrc_dropped']}"
+                          " frames dropped at the appsrc (srtsink had not "
+                          "taken the 2 before)")
+                if r.get("stalled"):
+                    t += ", stalled"
+                items.append(t)
+            part = f"{SIZES[sk]['label']}: " + "; ".join(items)
+            st = [r for r in g if r.get("stalled")]
+            if st:
+                sent = sorted({((r.get("sender") or {}).get("sink_stats")
+                                or {}).get("packets-sent") or 0 for r in st})
+                got = sorted({(r.get("receiver") or {}).get("buffers", 0)
+                              for r in st})
+                part += (
+                    f" (stalled: {sum(r['delivered'] for r in st)} whole "
+                    "frames in the windows; in each of those runs srtsink "
+                    f"sent {rng(sent, str)} packets in all, "
+                    f"{rng([x * 1316 / fb for x in sent], lambda v: f'{v:.1f}')}"
+                    f" frames' worth, and srtsrc received {rng(got, str)} "
+                    f"messages; {lat} ms of this stream is "
+                    f"{offered_bps(SIZES[sk]) / 8 * lat / 1e3 / 1316:.0f} "
+                    "packets of 1316 bytes)")
+            parts.append(part)
+        cnt = [srt_counts(r) for r in rs(c["key"])]
+        L.append(f"**{c['label']}**: " + ". ".join(parts) + ". Over its "
+                 f"runs srtsrc counted {sum(x['receiver_lost'] for x in cnt)}"
+                 " packets lost (recovered or not).")
+    # RTP: where its losses were
+    g = rs("rtp")
+    if g:
+        gaps = sum(int((r.get("receiver") or {}).get("rtp_gaps") or 0)
+                   for r in g)
+        cg = [r for r in g if is_cong(r)]
+        drop = sum(int((r.get("sender") or {}).get("appsrc_dropped") or 0)
+                   for r in cg)
+        pushed = sum(r["frames_pushed_total"] for r in cg)
+        s = (f"**rtpvrawpay + udpsink**: {gaps} RTP packets missing at "
+             "udpsrc over all its runs")
+        if cg:
+            s += (f"; in its congested runs {drop} of the {pushed} frames "
+                  "it was given were dropped at the appsrc, before the "
+                  "payloader, because udpsink blocked")
+            if drop > 0:
+                s += (" (its socket's send buffer stays full while its "
+                      "datagrams wait in the tbf queue: with the bottleneck "
+                      "on the sender's own interface the kernel holds a UDP "
+                      "sender back; a bottleneck further along the path "
+                      "would let it run and drop datagrams instead, which "
+                      "this setup does not measure)")
+        L.append(s + ".")
+    # uncongested: the baseline, and loss where the link had room
+    for sk in SIZES:
+        free = [r for r in runs if r["size"] == sk
+                and r["rate_bps"] >= 2 * r["offered_bps"]]
+        parts = []
+        for c in conts:
+            g = [r for r in free if r["contender"] == c["key"]
+                 and r.get("p50_ms") is not None]
+            if g:
+                parts.append(f"{c['label']} {rng([r['p50_ms'] for r in g])}"
+                             " ms")
+        if parts:
+            L.append(f"{SIZES[sk]['label']} with the link at least twice the "
+                     f"stream's rate ({', '.join(sorted({rate_label(r['rate_bps']) for r in free}, key=lambda x: [r['rate_bps'] for r in free if rate_label(r['rate_bps']) == x][0]))}"
+                     "), p50: " + "; ".join(parts) + ".")
+    lossy = [r for r in runs if not is_cong(r) and
+             not CONT[r["contender"]].get("srt_latency") and
+             (r["lost_pct"] >= 1 or r.get("stalled"))]
+    if lossy:
+        L.append("Frames lost where the link had room for the stream: " +
+                 "; ".join(f"{CONT[r['contender']]['label']}, {where(r)}: "
+                           f"{r['lost_pct']:.0f} %"
+                           + (f" (partial {r['partial_pct']:.0f} %)"
+                              if r["partial_pct"] >= 1 else "")
+                           + (f", stalled {r['longest_gap_s']:.1f} s"
+                              if r.get("stalled") else "")
+                           + (f"; {r['sender']['appsrc_dropped']} frames "
+                              "dropped at the appsrc, its sender element "
+                              "not having taken the 2 before" if
+                              (r.get("sender") or {}).get("appsrc_dropped")
+                              else "")
+                           for r in lossy) + ".")
+    return L
+
+
+def markdown(results: dict, figs: list[str]) -> str:
+    m = results["machine"]
+    L = [MARK_BEGIN, "",
+         "## Congestion: a link slower than the stream", ""]
+    sizes = [s for s in SIZES if any(r["size"] == s
+                                     for r in results["runs"])]
+    conts = [c for c in CONTENDERS if c["key"] in results["contenders"]]
+    timing = results["timing"]
+    L.append(
+        f"Measured {results['date']} at gst-bc {results['git']} on "
+        f"{m['cpu']} ({m['cpu_count']} cores), Linux {m['kernel']}, "
+        f"GStreamer {m['gstreamer']}, libsrt {m['libsrt']}; "
+        f"{results['seconds']:.0f} s for the whole run "
+        f"(`{results['command']}`). Other processes used "
+        f"{results['other_cpu_cores_median']:.2f} cores (median over the "
+        f"runs, max {results['other_cpu_cores_max']:.2f}). One run per "
+        "cell: on this 2-core machine the sender, the receiver and the "
+        "kernel's packet work share the cores, so differences of 10-20 % "
+        "are within the noise.")
+    L.append("")
+    L.append(
+        "Method (`benchmarks/congestion/run.sh`): two network namespaces "
+        "joined by a veth pair, the bottleneck a tbf qdisc on the sender's "
+        f"veth, `tbf rate R burst max(16 KiB, 1 ms of R) latency "
+        f"{TBF_LATENCY_MS}ms`; the sender pipeline in one namespace, the "
+        "receiver in the other "
+        f"({results.get('sysctl', 'net.core sysctls unchanged')}). "
+        "`bc-congestion-bench` pushes 60 frames/s "
+        "of pseudo-random bytes of the size of a BC1 frame (" + ", ".join(
+            f"{SIZES[s]['label']}: {frame_bytes(SIZES[s])} bytes, "
+            f"{offered_bps(SIZES[s]) / 1e6:.0f} Mbit/s" for s in sizes)
+        + ") from an `appsrc`, each frame stamped before the push with the "
+        "sender's CLOCK_REALTIME and its number (and the number at the start "
+        "of every 1316 bytes); when the appsrc still holds 2 frames the "
+        "sender element has not taken, the frame is dropped, as a live "
+        "source would. The receiver's `appsink` checks every stamp: a frame "
+        "is delivered when it arrives whole (every stamp its own, no "
+        "`GST_BUFFER_FLAG_CORRUPTED`); latency = CLOCK_REALTIME at the "
+        "appsink - the stamped time (both namespaces share the clock). The "
+        "same measurement for every contender. "
+        + "; ".join(f"{SIZES[s]['label']}: {timing[s]['warmup']:g} s warm-up"
+                    f", then {timing[s]['seconds']:g} s measured" for s in sizes)
+        + f"; the receiver stops {results['grace_s']:g} s after the last "
+        "push. *p50 / p99*: latency of the whole frames received in the "
+        "measured window (nearest rank). *fps*: those frames per second. "
+        "*lost*: frames pushed in the window that were not delivered whole "
+        "by the end (dropped by the sender, lost or cut on the way, or still "
+        "queued: tcpserversink drops nothing, so its lost frames are "
+        "queued). *growing*: the median latency of the window's last second "
+        "exceeds the stream's second second's by more than max(10 ms, 25 %). "
+        "*stall*: more than 1 s without a whole frame. The goodput tables "
+        "add `iperf3` (TCP, one stream, 2 s) through each bottleneck: what "
+        "bulk TCP gets out of it. The bottleneck's "
+        "queue is the sender's own interface's, as on a sender whose uplink "
+        "is the slowest link: a socket's datagrams count against its send "
+        "buffer while they wait in the tbf, so UDP senders with a small "
+        "one (udpsink's default, SRT's UDP socket) are held back by the "
+        "kernel instead of losing datagrams further on. A bottleneck "
+        "further along the path (a router) is not measured here.")
+    L.append("")
+    L.append(
+        "Contenders, every property at its default except as said: "
+        "`appsrc ! tilesink units=4 protocol=tcp` / `tilesrc ! appsink`; "
+        "the same with `protocol=udp` (rate control on, the default); "
+        "`appsrc ! gdppay ! tcpserversink sync=false` / `tcpclientsrc ! "
+        "gdpdepay ! appsink`; `appsrc ! rtpvrawpay mtu=1440 ! udpsink "
+        "sync=false` / `udpsrc buffer-size=16777216 ! rtpvrawdepay ! appsink`"
+        " (RFC 4175, the frame sent as UYVY of the same byte count, no "
+        "rtpjitterbuffer: it would only add its latency); `appsrc ! srtsink "
+        "uri=srt://receiver sync=false [latency=20]` (caller) / `srtsrc "
+        "uri=srt://:port?mode=listener [latency=20] ! appsink` (srtsink cuts "
+        "each buffer into 1316-byte messages; the receiver puts each frame "
+        "together from its stamps, and a frame with a message missing when "
+        "the next frame's first arrives is partial). `sync=false` because "
+        "the stream is live and timed by the appsrc; the sinks' clock sync "
+        "would only add its processing deadline.")
+    L.append("")
+    for s in sizes:
+        sz = SIZES[s]
+        rates = sorted({r["rate_bps"] for r in results["runs"]
+                        if r["size"] == s})
+        L.append(f"### {sz['label']}, 60 frames/s "
+                 f"({offered_bps(sz) / 1e6:.0f} Mbit/s offered): "
+                 "p50 / p99 latency, whole frames/s, lost %")
+        L.append("")
+        L.append("| contender | " + " | ".join(
+            rate_label(x) + (" (congested)" if congested(sz, x) else "")
+            for x in rates) + " |")
+        L.append("|---|" + "---|" * len(rates))
+        for c in conts:
+            L.append(f"| {c['label']} | " + " | ".join(
+                cell(pick(results, s, c["key"], x)) for x in rates) + " |")
+        L.append("")
+        L.append(f"Goodput (Mbit/s of whole frames) and what the tbf dropped "
+                 f"(packets), {sz['label']}:")
+        L.append("")
+        L.append("| contender | " + " | ".join(rate_label(x) for x in rates)
+                 + " |")
+        L.append("|---|" + "---|" * len(rates))
+        for c in conts:
+            cells = []
+            for x in rates:
+                r = pick(results, s, c["key"], x)
+                if r is None or r.get("goodput_mbps") is None:
+                    cells.append("-")
+                    continue
+                cells.append(f"{r['goodput_mbps']:.0f} "
+                             f"({(r.get('qdisc') or {}).get('drops', '?')})")
+            L.append(f"| {c['label']} | " + " | ".join(cells) + " |")
+        ip = [i for i in results.get("iperf3", [])
+              if i.get("mbps") and i["rate_bps"] in rates]
+        if ip:
+            L.append("| iperf3 TCP, 1 stream | " + " | ".join(
+                next((f"{i['mbps']:.0f} ({(i.get('qdisc') or {}).get('drops', '?')})"
+                      for i in ip if i["rate_bps"] == x), "-")
+                for x in rates) + " |")
+        L.append("")
+    L.append("### Findings")
+    L.append("")
+    for f in findings(results):
+        L.append(f"- {f}")
+    failed = [r for r in results["runs"] if r.get("error")]
+    if failed:
+        L.append("")
+        L.append("Runs that reported an error (their numbers are what "
+                 "arrived before it): " + "; ".join(
+                     f"{r['size']} {CONT[r['contender']]['label']} at "
+                     f"{rate_label(r['rate_bps'])}: {r['error']}"
+                     for r in failed) + ".")
+    if results.get("skipped"):
+        L.append("")
+        L.append("Not run: " + "; ".join(results["skipped"]) + ".")
+    L.append("")
+    L.append("### Figures")
+    L.append("")
+    for f in figs:
+        L.append(f"![{Path(f).stem}]({f})")
+    L.append("")
+    L.append("Every run, its commands, the sink's and the source's "
+             "statistics and every whole frame's receive time and latency: "
+             "`benchmarks/congestion/results.json`.")
+    L += ["", MARK_END]
+    return "\n".join(L) + "\n"
+
+
+# --------------------------------------------------------------------------
+
+
+def write_results(path: Path, results: dict) -> None:
+    """results.json with indent 1, but each [t, ms] pair of a series on
+    one line, and the series itself packed ten pairs to a line."""
+    text = json.dumps(results, indent=1)
+
+    def pack(m):
+        pairs = re.findall(r"\[\s*([-0-9.e]+),\s*([-0-9.e]+)\s*\]", m.group(2))
+        ind = m.group(1)
+        rows = [", ".join(f"[{a}, {b}]" for a, b in pairs[i:i + 10])
+                for i in range(0, len(pairs), 10)]
+        inner = (",\n" + ind + " ").join(rows)
+        return f'{ind}"series": [\n{ind} {inner}\n{ind}]' if rows else \
+            f'{ind}"series": []'
+    text = re.sub(r'( *)"series": (\[(?:\s*\[\s*[-0-9.e]+,\s*[-0-9.e]+\s*\],?)*'
+                  r'\s*\])', pack, text)
+    path.write_text(text + "\n")
+
+
+def main() -> int:
+    # SIGTERM (run.sh's cleanup) unwinds like Ctrl-C: the ends of the
+    # current run are stopped, the tbf removed
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--driver", type=Path, help="bc-congestion-bench")
+    ap.add_argument("--iperf3", default="iperf3")
+    ap.add_argument("--ns-tx", help="the sender's network namespace")
+    ap.add_argument("--ns-rx", help="the receiver's network namespace")
+    ap.add_argument("--addr-tx", help="the sender's address")
+    ap.add_argument("--addr-rx", help="the receiver's address")
+    ap.add_argument("--dev-tx", default="veth-tx")
+    ap.add_argument("--no-srt", action="store_true",
+                    help="srtsink/srtsrc are not there: skip them")
+    ap.add_argument("--quick", action="store_true",
+                    help="2 rates, 1080p, 3 s a run (< 1 minute); writes "
+                    "results-quick.json and quick/*.png, not the doc")
+    ap.add_argument("--only", default="",
+                    help="comma-separated contender keys (debugging)")
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--plots-dir", type=Path)
+    ap.add_argument("--doc", type=Path, default=SRC / "docs" /
+                    "performance.md")
+    ap.add_argument("--no-doc", action="store_true")
+    ap.add_argument("--keep-logs", action="store_true")
+    ap.add_argument("--report-only", action="store_true",
+                    help="measure nothing: redo figures and the doc section "
+                    "from --out")
+    ap.add_argument("--command", default="benchmarks/congestion/run.sh")
+    args = ap.parse_args()
+
+    if args.out is None:
+        args.out = HERE / ("results-quick.json" if args.quick
+                           else "results.json")
+    if args.plots_dir is None:
+        args.plots_dir = (HERE / "quick") if args.quick else \
+            SRC / "docs" / "perf"
+    write_doc_too = not (args.no_doc or args.quick)
+
+    if args.report_only:
+        results = json.loads(args.out.read_text())
+        return report(args, results, write_doc_too)
+    for a in ("driver", "ns_tx", "ns_rx", "addr_tx", "addr_rx"):
+        if not getattr(args, a):
+            ap.error(f"--{a.replace('_', '-')} is required (run.sh sets it)")
+
+    started = time.monotonic()
+    machine = machine_info()
+    quiet = quiet_check(1.0)
+    if quiet > 0.3:
+        log(f"other processes use {quiet:.2f} cores; waiting up to "
+            f"{10 if args.quick else 30} s for a quieter machine")
+        end = time.monotonic() + (10 if args.quick else 30)
+        while quiet > 0.3 and time.monotonic() < end:
+            quiet = quiet_check(2.0)
+        log(f"other processes: {quiet:.2f} cores; going on")
+
+    sizes = {}
+    for k, s in SIZES.items():
+        if args.quick and k not in QUICK:
+            continue
+        sizes[k] = dict(s, **(QUICK.get(k, {}) if args.quick else {}))
+    grace = QUICK_GRACE if args.quick else GRACE
+    conts = [c for c in CONTENDERS
+             if (not args.only or c["key"] in args.only.split(","))]
+    skipped = []
+    if args.no_srt:
+        skipped.append("srtsink/srtsrc (not installed: "
+                       "gstreamer1.0-plugins-bad without SRT)")
+        conts = [c for c in conts if c["transport"] != "srt"]
+    net = Net(args)
+    work = Path(tempfile.mkdtemp(prefix="gstbc-congestion."))
+    port = 20000 + os.getpid() % 20000
+    n_runs = sum(len(s["rates"]) for s in sizes.values()) * len(conts)
+    log(f"{n_runs} runs: " + ", ".join(
+        f"{s['label']} at {', '.join(rate_label(x) for x in s['rates'])}"
+        for s in sizes.values()) + f"; contenders {', '.join(c['key'] for c in conts)}")
+
+    iperf = []
+    if not args.quick and shutil.which(args.iperf3):
+        for rate in sorted({x for s in sizes.values() for x in s["rates"]}):
+            i = run_iperf3(args, net, rate, 2)
+            iperf.append(i)
+            log(f"iperf3 through {rate_label(rate)}: "
+                f"{i.get('mbps', 0):.0f} Mbit/s"
+                + (f" ({i['error']})" if i.get("error") else ""))
+    runs = []
+    try:
+        for sk, s in sizes.items():
+            timing = dict(warmup=s["warmup"], seconds=s["seconds"],
+                          grace=grace)
+            for rate in s["rates"]:
+                for c in conts:
+                    r = run_one(args, net, work, sk, s, c, rate, port, timing)
+                    port += 1
+                    runs.append(r)
+                    log(describe(r))
+    finally:
+        net.clear()
+        if not args.keep_logs:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            log(f"logs kept in {work}")
+
+    others = sorted(r["other_cpu_cores"] for r in runs) or [0]
+    results = {
+        "date": benchlib.utc_date(),
+        "command": args.command,
+        "quick": args.quick,
+        "machine": machine,
+        "git": git_describe(),
+        "sysctl": os.environ.get("BC_CONGESTION_SYSCTL",
+                                 "net.core sysctls unchanged"),
+        "topology": (f"namespaces {args.ns_tx} ({args.addr_tx}) and "
+                     f"{args.ns_rx} ({args.addr_rx}), veth pair, tbf on "
+                     f"{args.dev_tx} in {args.ns_tx}"),
+        "other_cpu_cores_before": round(quiet, 3),
+        "other_cpu_cores_median": others[len(others) // 2],
+        "other_cpu_cores_max": others[-1],
+        "fps": FPS,
+        "grace_s": grace,
+        "timing": {k: {"warmup": s["warmup"], "seconds": s["seconds"],
+                       "rates": s["rates"]} for k, s in sizes.items()},
+        "contenders": [c["key"] for c in conts],
+        "contender_labels": {c["key"]: c["label"] for c in conts},
+        "skipped": skipped,
+        "iperf3": iperf,
+        "runs": runs,
+        "seconds": time.monotonic() - started,
+    }
+    return report(args, results, write_doc_too)
+
+
+def report(args, results: dict, write_doc_too: bool) -> int:
+    figs = []
+    try:
+        written = plots(results, args.plots_dir)
+        doc_dir = args.doc.parent.resolve()
+        for p in written:
+            try:
+                figs.append(str(p.resolve().relative_to(doc_dir)))
+            except ValueError:
+                figs.append(str(p))
+            log(f"wrote {p}")
+    except ImportError as e:
+        log(f"no figures: {e}")
+    results["figures"] = figs
+    write_results(args.out, results)
+    log(f"wrote {args.out}")
+    section = markdown(results, figs)
+    if write_doc_too:
+        benchlib.write_doc_section(section, MARK_BEGIN, MARK_END, args.doc)
+        log(f"wrote {args.doc}")
+    print(section)
+    bad = [r for r in results["runs"] if r.get("delivered") is None]
+    for r in bad:
+        log(f"no result: {r['size']} {r['contender']} "
+            f"{rate_label(r['rate_bps'])}: {r.get('error')}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
