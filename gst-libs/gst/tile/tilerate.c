@@ -25,9 +25,12 @@
  * once the queue is full, datagrams are lost. Each of the three signals
  * means overuse:
  *
- * - the frame arrived spread out: receive time > 1.125 x send time +
- *   0.25 ms (the receiver reports the kernel's arrival times, so this does
- *   not depend on when its threads ran);
+ * - the frame arrived spread out: receive time > 1.04 x send time + 1 ms
+ *   (the receiver reports the kernel's arrival times, so this does not
+ *   depend on when its threads ran; the 4 % catches a pace just above a
+ *   slow link's rate, where a frame takes tens of ms, before the queue it
+ *   builds overflows, and the 1 ms a sending thread's hiccup on a short
+ *   frame);
  * - queueing: the first datagram's one-way delay is more than
  *   max(2 ms, a quarter of the frame's send time) above the least of the
  *   last 5 to 10 s;
@@ -39,7 +42,9 @@
  *   as fast as they were sent.
  *
  * On overuse in two frames in a row (one alone is as likely the
- * receiving or sending thread kept off the CPU on a busy machine) the
+ * receiving or sending thread kept off the CPU on a busy machine), or in
+ * one frame that took 10 ms or more to send (a slow link: waiting for a
+ * second frame lets the pace grow far past the link's rate), the
  * rate goes to 0.9 x the frame's delivery rate (what the bottleneck
  * passed), once per round: frames sent before the decrease do not
  * decrease it again. Otherwise, while less than 2 % is lost, the rate
@@ -68,7 +73,10 @@
 /* frames in a row that must show overuse */
 #define OVERUSE_FRAMES 2
 #define LOSS_LOW 0.02
-#define SQUEEZE_SLACK_NS (250 * GST_USECOND)
+#define SQUEEZE_SLACK_NS (GST_MSECOND)
+/* a frame that took this long to send is a sample no thread's hiccup
+ * spoils: its overuse alone counts */
+#define LONG_FRAME_NS (10 * GST_MSECOND)
 #define QUEUE_MIN_NS (2 * GST_MSECOND)
 #define QUEUE_LOSS_NS (GST_MSECOND)
 #define WINDOW_NS (5 * GST_SECOND)
@@ -238,7 +246,7 @@ gst_tile_rate_control_update (GstTileRateControl * rc,
   if (s->frame < rc->hold_frame)
     return FALSE;               /* sent before the last decrease */
 
-  squeezed = recv_rate && s->receive_ns > s->send_ns + s->send_ns / 8 +
+  squeezed = recv_rate && s->receive_ns > s->send_ns + s->send_ns / 25 +
       (gint64) SQUEEZE_SLACK_NS;
   /* Loss with a queue is the queue overflowing. Heavy loss is overuse when
    * the path delivered less than was sent (a policer, a queue that
@@ -252,7 +260,8 @@ gst_tile_rate_control_update (GstTileRateControl * rc,
       rc->queue_ns > MAX ((gint64) QUEUE_MIN_NS, s->send_ns / 4) ||
       (loss >= LOSS_LOW && rc->queue_ns > (gint64) QUEUE_LOSS_NS) ||
       (loss > LOSS_HIGH && (!recv_rate || recv_rate < 0.9 * send_rate));
-  if (overuse && ++rc->overuse_streak < OVERUSE_FRAMES)
+  if (overuse && ++rc->overuse_streak < OVERUSE_FRAMES &&
+      s->send_ns < (gint64) LONG_FRAME_NS)
     return FALSE;               /* one frame may be the receiver's hiccup */
   if (overuse) {
     rc->overuse_streak = 0;

@@ -118,10 +118,18 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
 
   if (u->gso)
     per_msg = CLAMP (65000 / seg, 1, 64);
+  batch = 64;
+  if (rate) {
+    /* paced: bursts of 2 ms at the unit's rate, at most 64 KiB: a slow
+     * bottleneck's queue may hold less than a 64 KiB burst from every unit
+     * at once (100 Mbit/s with a 20 ms queue: 250 KB) */
+    guint burst = MAX (1, MIN (65536, rate / 4000) / (seg + 28));
+
+    per_msg = MIN (per_msg, burst);
+    batch = MAX (1, burst / per_msg);
+  }
   n_msgs = udp_build_messages (sc, u, frame, tile, ps, n, per_msg);
 
-  /* paced: bursts of at most 64 KiB */
-  batch = rate ? MAX (1, 65536 / (per_msg * seg)) : 64;
   *n_packets = 0;
   for (j = 0; j < n_msgs;) {
     gint r;

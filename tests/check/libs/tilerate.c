@@ -307,8 +307,8 @@ feed_twice (GstTileRateControl * rc, GstTileRateSample s, guint64 next,
   return gst_tile_rate_control_update (rc, &s, next + 1, now + GST_MSECOND);
 }
 
-/* The three signals, two frames in a row, the hold after a decrease, the
- * bound; what is not a signal. */
+/* The three signals, two frames in a row (one when it took 10 ms to
+ * send), the hold after a decrease, the bound; what is not a signal. */
 GST_START_TEST (test_signals)
 {
   GstTileRateControl rc;
@@ -332,7 +332,7 @@ GST_START_TEST (test_signals)
 
   /* a clean frame after it grows the rate, by 2x per second */
   v = gst_tile_rate_control_get_rate (&rc);
-  s = sample (3, 1000, 1000, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
+  s = sample (3, 1000, 1000, 8 * GST_MSECOND, 8 * GST_MSECOND, 0);
   fail_unless (gst_tile_rate_control_update (&rc, &s, 5,
           now + 102 * GST_MSECOND));
   fail_unless (gst_tile_rate_control_get_rate (&rc) > v * 1.06 &&
@@ -340,19 +340,19 @@ GST_START_TEST (test_signals)
 
   /* queueing: the delay 20 ms above its least */
   v = gst_tile_rate_control_get_rate (&rc);
-  fail_unless (feed_twice (&rc, sample (4, 1000, 1000, 12 * GST_MSECOND,
-              12 * GST_MSECOND, 20 * GST_MSECOND), 6, now + 120 * GST_MSECOND));
+  fail_unless (feed_twice (&rc, sample (4, 1000, 1000, 8 * GST_MSECOND,
+              8 * GST_MSECOND, 20 * GST_MSECOND), 6, now + 120 * GST_MSECOND));
   fail_unless (gst_tile_rate_control_get_rate (&rc) < v);
   fail_unless_equals_uint64 (rc.congestion_events, 2);
 
   /* loss over 10 %, what arrived slower than it was sent */
   v = gst_tile_rate_control_get_rate (&rc);
-  fail_unless (feed_twice (&rc, sample (7, 1000, 850, 12 * GST_MSECOND,
-              12 * GST_MSECOND, 0), 9, now + 140 * GST_MSECOND));
+  fail_unless (feed_twice (&rc, sample (7, 1000, 850, 8 * GST_MSECOND,
+              8 * GST_MSECOND, 0), 9, now + 140 * GST_MSECOND));
   fail_unless (gst_tile_rate_control_get_rate (&rc) < v);
   /* frames of which nothing arrived are loss too */
   v = gst_tile_rate_control_get_rate (&rc);
-  s = sample (10, 1000, 0, 12 * GST_MSECOND, 0, 0);
+  s = sample (10, 1000, 0, 8 * GST_MSECOND, 0, 0);
   s.has_delay = FALSE;
   fail_unless (feed_twice (&rc, s, 12, now + 150 * GST_MSECOND));
   fail_unless (gst_tile_rate_control_get_rate (&rc) < v);
@@ -360,7 +360,7 @@ GST_START_TEST (test_signals)
 
   /* loss of 5 %: neither up nor down */
   v = gst_tile_rate_control_get_rate (&rc);
-  s = sample (13, 1000, 950, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
+  s = sample (13, 1000, 950, 8 * GST_MSECOND, 8 * GST_MSECOND, 0);
   fail_if (gst_tile_rate_control_update (&rc, &s, 14, now + 250 * GST_MSECOND));
   fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), v);
   /* 20 % lost, but what arrived came as fast as it was sent (the rest
@@ -371,18 +371,32 @@ GST_START_TEST (test_signals)
   /* one frame of overuse alone, then a clean one: no decrease */
   s = sample (16, 1000, 1000, GST_MSECOND, 10 * GST_MSECOND, 0);
   fail_if (gst_tile_rate_control_update (&rc, &s, 18, now + 270 * GST_MSECOND));
-  s = sample (17, 1000, 1000, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
+  s = sample (17, 1000, 1000, 8 * GST_MSECOND, 8 * GST_MSECOND, 0);
   fail_unless (gst_tile_rate_control_update (&rc, &s, 19,
           now + 280 * GST_MSECOND));
   fail_unless (gst_tile_rate_control_get_rate (&rc) > v);
   fail_unless_equals_uint64 (rc.congestion_events, 4);
   v = gst_tile_rate_control_get_rate (&rc);
 
+  /* a frame that took 10 ms or more to send: its overuse alone counts;
+   * spread out by 8 % (75 ms sent at a pace just above a slow link, 81 ms
+   * to arrive) is overuse, by 3 % not */
+  s = sample (18, 1000, 1000, 75 * GST_MSECOND, 77 * GST_MSECOND, 0);
+  fail_if (gst_tile_rate_control_update (&rc, &s, 19, now + 300 * GST_MSECOND)
+      && gst_tile_rate_control_get_rate (&rc) < v);
+  v = gst_tile_rate_control_get_rate (&rc);
+  s = sample (19, 1000, 1000, 75 * GST_MSECOND, 81 * GST_MSECOND, 0);
+  fail_unless (gst_tile_rate_control_update (&rc, &s, 20,
+          now + 310 * GST_MSECOND));
+  fail_unless (gst_tile_rate_control_get_rate (&rc) < v);
+  fail_unless_equals_uint64 (rc.congestion_events, 5);
+  v = gst_tile_rate_control_get_rate (&rc);
+
   /* the bound holds, at once and while growing */
   gst_tile_rate_control_set_max (&rc, v / 2);
   fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), v / 2);
-  s = sample (18, 1000, 1000, 12 * GST_MSECOND, 12 * GST_MSECOND, 0);
-  gst_tile_rate_control_update (&rc, &s, 20, now + 500 * GST_MSECOND);
+  s = sample (20, 1000, 1000, 8 * GST_MSECOND, 8 * GST_MSECOND, 0);
+  gst_tile_rate_control_update (&rc, &s, 21, now + 500 * GST_MSECOND);
   fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), v / 2);
 
   st = gst_structure_new_empty ("s");
@@ -390,7 +404,7 @@ GST_START_TEST (test_signals)
   fail_unless (gst_structure_get_uint64 (st, "pacing-bitrate", &v));
   fail_unless_equals_uint64 (v, gst_tile_rate_control_get_rate (&rc));
   fail_unless (gst_structure_get_uint64 (st, "congestion-events", &v));
-  fail_unless_equals_uint64 (v, 4);
+  fail_unless_equals_uint64 (v, 5);
   fail_unless (gst_structure_get_uint64 (st, "estimated-bitrate", &v));
   fail_unless (v > 0);
   fail_unless (gst_structure_has_field (st, "frame-loss"));
