@@ -109,13 +109,14 @@ static gint opt_frames = 600;
 static gint opt_units = 4;
 static gint opt_srt_latency = -1;
 static gint opt_rcvbuf = 16 << 20;
+static gchar *opt_sink_props = NULL;
 
 static GOptionEntry entries[] = {
   {"role", 0, 0, G_OPTION_ARG_STRING, &opt_role, "send or receive", "ROLE"},
   {"transport", 'T', 0, G_OPTION_ARG_STRING, &opt_transport,
       "tile-tcp, tile-udp, tcp-gdp, rtp or srt", "NAME"},
   {"address", 0, 0, G_OPTION_ARG_STRING, &opt_address,
-        "This end's address (the sender listens on it; the rtp and srt "
+      "This end's address (the sender listens on it; the rtp and srt "
         "receivers bind it)", "A"},
   {"peer", 0, 0, G_OPTION_ARG_STRING, &opt_peer,
       "The other end's address (the receiver connects to it; the rtp and "
@@ -139,6 +140,8 @@ static GOptionEntry entries[] = {
       "srtsink and srtsrc latency in ms (default: the elements' own)", "MS"},
   {"rtp-receive-buffer", 0, 0, G_OPTION_ARG_INT, &opt_rcvbuf,
       "udpsrc buffer-size (default 16 MiB)", "BYTES"},
+  {"sink-props", 0, 0, G_OPTION_ARG_STRING, &opt_sink_props,
+      "tile-*: more tilesink properties, as on a gst-launch line", "PROPS"},
   {NULL}
 };
 
@@ -308,11 +311,9 @@ json_stats (GString * s, const gchar * key, GstElement * e)
   GstStructure *st = NULL;
   const gchar *prop = NULL;
 
-  if (e && g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-          "tile-stats"))
+  if (e && g_object_class_find_property (G_OBJECT_GET_CLASS (e), "tile-stats"))
     prop = "tile-stats";
-  else if (e && g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-          "stats"))
+  else if (e && g_object_class_find_property (G_OBJECT_GET_CLASS (e), "stats"))
     prop = "stats";
   json_key (s, key);
   if (prop)
@@ -356,8 +357,7 @@ poll_bus (GstElement * pipeline)
       gst_message_parse_error (msg, &err, &dbg);
     else
       gst_message_parse_warning (msg, &err, &dbg);
-    text = g_strdup_printf ("%s: %s", GST_OBJECT_NAME (msg->src),
-        err->message);
+    text = g_strdup_printf ("%s: %s", GST_OBJECT_NAME (msg->src), err->message);
     g_printerr ("bc-congestion-bench %s: %s %s%s%s\n", opt_role,
         error ? "error" : "warning", text, dbg ? " -- " : "", dbg ? dbg : "");
     if (error && !first_error)
@@ -520,8 +520,8 @@ run_sender (void)
 
   if (!strcmp (t, "tile-tcp") || !strcmp (t, "tile-udp"))
     desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink address=%s "
-        "port=%d units=%d protocol=%s", opt_address, opt_port, opt_units,
-        t + 5);
+        "port=%d units=%d protocol=%s %s", opt_address, opt_port, opt_units,
+        t + 5, opt_sink_props ? opt_sink_props : "");
   else if (!strcmp (t, "tcp-gdp"))
     desc = g_strdup_printf ("appsrc name=src ! gdppay ! tcpserversink "
         "name=sink host=%s port=%d sync=false", opt_address, opt_port);
@@ -638,8 +638,7 @@ report:
   json_int (out, "appsrc_dropped", queue_full);
   json_int (out, "late_pushes", late);
   json_dbl (out, "max_push_late_ms", max_late / 1e6);
-  json_dbl (out, "ready_s", ready_rt < 0 ? NAN : (ready_rt - opt_start) /
-      1e9);
+  json_dbl (out, "ready_s", ready_rt < 0 ? NAN : (ready_rt - opt_start) / 1e9);
   json_dbl (out, "first_push_s", first_push < 0 ? NAN :
       (first_push - opt_start) / 1e9);
   json_dbl (out, "last_push_s", last_push < 0 ? NAN :
@@ -776,14 +775,13 @@ srt_chunk (GstBuffer * buf, gint64 now)
   }
   idx = GST_READ_UINT32_LE (h + 4);
   seq = (gint64) GST_READ_UINT64_LE (h + 8);
-  want = idx + 1 < n_chunks ? CHUNK : frame_size - (gsize) idx * CHUNK;
+  want = idx + 1 < n_chunks ? CHUNK : frame_size - (gsize) idx *CHUNK;
   if (idx >= n_chunks || size != want) {
     rx.foreign++;
     return;
   }
   if (seq < rx.cur_seq || (rx.cur_seq < 0 && rx.records->len > 0 &&
-          seq <= g_array_index (rx.records, Record, rx.records->len - 1).seq))
-  {
+          seq <= g_array_index (rx.records, Record, rx.records->len - 1).seq)) {
     rx.stale++;
     return;
   }
@@ -988,7 +986,7 @@ main (int argc, char **argv)
         "and --end are needed (width a multiple of 4, height of 8)\n");
     return 2;
   }
-  frame_size = (gsize) opt_width * opt_height / 2;
+  frame_size = (gsize) opt_width *opt_height / 2;
   n_chunks = (frame_size + CHUNK - 1) / CHUNK;
   if (frame_size - (gsize) (n_chunks - 1) * CHUNK < HDR + 8) {
     g_printerr ("bc-congestion-bench: the last chunk of a %" G_GSIZE_FORMAT

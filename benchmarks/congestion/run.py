@@ -94,6 +94,11 @@ CONTENDERS = [
          args=[], color="#08519c", marker="o"),
     dict(key="tile-udp", label="tilesink/tilesrc udp", transport="tile-udp",
          args=[], color="#6baed6", marker="s"),
+    dict(key="tile-tcp-leaky",
+         label="tilesink/tilesrc tcp, max-in-flight=2 leaky=downstream",
+         transport="tile-tcp",
+         args=["--sink-props", "max-in-flight=2 leaky=downstream"],
+         color="#2171b5", marker="P"),
     dict(key="tcp-gdp", label="tcpserversink + gdppay", transport="tcp-gdp",
          args=[], color="#e6550d", marker="^"),
     dict(key="rtp", label="rtpvrawpay + udpsink", transport="rtp", args=[],
@@ -107,7 +112,7 @@ CONTENDERS = [
 ]
 CONT = {c["key"]: c for c in CONTENDERS}
 # the end that listens: the other one connects to it
-SENDER_LISTENS = {"tile-tcp", "tile-udp", "tcp-gdp"}
+SENDER_LISTENS = {"tile-tcp", "tile-udp", "tcp-gdp"}  # transports
 
 HZ = os.sysconf("SC_CLK_TCK")
 
