@@ -319,6 +319,10 @@ gst_bc_dec_set_format (GstVideoDecoder * decoder, GstVideoCodecState * state)
   /* no reference state: the input's colorimetry means nothing for RGB */
   output_state = gst_video_decoder_set_output_state (decoder, out_format,
       info.width, info.height, NULL);
+  /* NULL when GStreamer cannot describe such a frame (a size whose bytes
+   * overflow, from a hostile sender's caps say) */
+  if (output_state == NULL)
+    goto too_large;
   GST_VIDEO_INFO_FPS_N (&output_state->info) = info.fps_n;
   GST_VIDEO_INFO_FPS_D (&output_state->info) = info.fps_d;
   GST_VIDEO_INFO_PAR_N (&output_state->info) = info.par_n;
@@ -352,6 +356,15 @@ invalid_caps:
     GST_WARNING_OBJECT (self, "cannot decode caps %" GST_PTR_FORMAT ": need "
         "fixed " GST_BC_MEDIA_TYPE " caps with a known format and a width "
         "and height of at least 1", state->caps);
+    return FALSE;
+  }
+too_large:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Cannot decode %ux%u frames: "
+            "the decoded %s frame would be too large", info.width,
+            info.height, gst_video_format_to_string (out_format)),
+        ("gst_video_decoder_set_output_state() failed for caps %"
+            GST_PTR_FORMAT, state->caps));
     return FALSE;
   }
 negotiation_failed:

@@ -60,6 +60,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_src_debug);
 #define DEFAULT_STATS_INTERVAL 1000
 #define DEFAULT_TIMER_FACTOR 1.5
 #define DEFAULT_GSO GST_TILE_GSO_AUTO
+/* 256 MiB: an 8K RGBA frame (133 MB) fits, a hostile sender's 1 GiB does
+ * not */
+#define DEFAULT_MAX_FRAME_SIZE (G_GUINT64_CONSTANT (256) << 20)
 
 
 enum
@@ -75,6 +78,7 @@ enum
   PROP_STATS_INTERVAL,
   PROP_TIMER_FACTOR,
   PROP_GSO,
+  PROP_MAX_FRAME_SIZE,
 };
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
@@ -177,6 +181,13 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  g_object_class_install_property (gobject_class, PROP_MAX_FRAME_SIZE,
+      g_param_spec_uint64 ("max-frame-size", "Max frame size",
+          "Refuse a sender whose frames are larger than this many bytes "
+          "(the wire allows 1 GiB)", 1, GST_TILE_WIRE_MAX_FRAME_SIZE,
+          DEFAULT_MAX_FRAME_SIZE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "Tiled multi-connection frame receiver", "Source/Network",
@@ -207,6 +218,7 @@ gst_tile_src_init (GstTileSrc * self)
   self->stats_interval = DEFAULT_STATS_INTERVAL;
   self->timer_factor = DEFAULT_TIMER_FACTOR;
   self->gso = DEFAULT_GSO;
+  self->max_frame_size = DEFAULT_MAX_FRAME_SIZE;
   self->duration = GST_CLOCK_TIME_NONE;
   self->rx = gst_tile_receiver_new (&receiver_callbacks, self,
       GST_OBJECT (self));
@@ -267,6 +279,9 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
       break;
     case PROP_GSO:
       self->gso = g_value_get_enum (value);
+      break;
+    case PROP_MAX_FRAME_SIZE:
+      self->max_frame_size = g_value_get_uint64 (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -334,6 +349,9 @@ gst_tile_src_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_GSO:
       g_value_set_enum (value, self->gso);
       break;
+    case PROP_MAX_FRAME_SIZE:
+      g_value_set_uint64 (value, self->max_frame_size);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -376,11 +394,26 @@ static gboolean
 check_config (gpointer user_data, const GstTileWireConfig * config,
     GError ** error)
 {
+  GstTileSrc *self = GST_TILE_SRC (user_data);
   GstBcTiling tiling;
-  GstCaps *caps = gst_caps_from_string (config->caps);
+  GstCaps *caps;
   gsize size = 0;
-  gboolean ok = caps && gst_tile_tiling_for_caps (caps, config->n_units,
-      &tiling, &size) && size == config->frame_size;
+  guint64 max;
+  gboolean ok;
+
+  GST_OBJECT_LOCK (self);
+  max = self->max_frame_size;
+  GST_OBJECT_UNLOCK (self);
+  if (config->frame_size > max) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_OVERSIZED,
+        "the sender's frames are %" G_GUINT64_FORMAT " bytes (caps \"%s\"), "
+        "more than max-frame-size (%" G_GUINT64_FORMAT ")", config->frame_size,
+        config->caps, max);
+    return FALSE;
+  }
+  caps = gst_caps_from_string (config->caps);
+  ok = caps && gst_tile_tiling_for_caps (caps, config->n_units, &tiling,
+      &size) && size == config->frame_size;
 
   if (!ok)
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,

@@ -34,6 +34,7 @@ struct _GstTileSrc
   guint stats_interval;
   gdouble timer_factor;
   GstTileGso gso;
+  guint64 max_frame_size;
 
   GstTileReceiver *rx;          /* the session */
 

@@ -43,6 +43,31 @@ GST_DEBUG_CATEGORY (gst_tile_receiver_debug);
  * Returns: (transfer full): a receiver, stopped; free with
  * gst_tile_receiver_free().
  */
+/**
+ * gst_tile_receiver_know_caps_names:
+ *
+ * Makes the names video caps carry known to this process (GLib quarks), so
+ * that a sender's caps that use them pass gst_tile_wire_caps_check():
+ * `video/x-raw`, `video/x-bc` and their fields. Names outside this list
+ * (and not known to the process otherwise) are refused, so that a sender
+ * cannot grow the receiver with made-up names. gst_tile_receiver_new()
+ * calls it.
+ */
+void
+gst_tile_receiver_know_caps_names (void)
+{
+  static const gchar *const names[] = {
+    "video/x-raw", "video/x-bc", "format", "width", "height", "framerate",
+    "max-framerate", "pixel-aspect-ratio", "interlace-mode", "field-order",
+    "colorimetry", "chroma-site", "multiview-mode", "multiview-flags",
+    "views", "mastering-display-info", "content-light-level", NULL
+  };
+  guint i;
+
+  for (i = 0; names[i] != NULL; i++)
+    g_quark_from_static_string (names[i]);
+}
+
 GstTileReceiver *
 gst_tile_receiver_new (const GstTileReceiverCallbacks * callbacks,
     gpointer user_data, GstObject * log_object)
@@ -54,6 +79,7 @@ gst_tile_receiver_new (const GstTileReceiverCallbacks * callbacks,
   if (g_once_init_enter (&debug_init)) {
     GST_DEBUG_CATEGORY_INIT (gst_tile_receiver_debug, "tilereceiver", 0,
         "libgsttile receiver session");
+    gst_tile_receiver_know_caps_names ();
     g_once_init_leave (&debug_init, 1);
   }
   self->callbacks = *callbacks;
@@ -313,8 +339,9 @@ out:
   return config;
 }
 
-/* Checks the CONFIG beyond the message layer: its tiling, and (the
- * element's part) its caps. */
+/* Checks the CONFIG beyond the message layer: its tiling, its caps as a
+ * string (gst_tile_wire_caps_check(): nothing in it is interned), and
+ * (the element's part) what they describe. */
 static gboolean
 config_usable (GstTileReceiver * self, GstTileWireConfig * config,
     GError ** error)
@@ -322,6 +349,7 @@ config_usable (GstTileReceiver * self, GstTileWireConfig * config,
   GstBcTiling tiling;
 
   return gst_tile_wire_config_check_tiling (config, &tiling, error) &&
+      gst_tile_wire_caps_check (config->caps, error) &&
       self->callbacks.check_config (self->user_data, config, error);
 }
 

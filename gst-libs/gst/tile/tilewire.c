@@ -1231,10 +1231,44 @@ is_name_char (gchar c)
   return c != '\0' && (g_ascii_isalnum (c) || strchr ("/-_.:+", c) != NULL);
 }
 
+/* What a structure string from the wire may hold (STATS, CONFIG caps). */
+typedef struct
+{
+  const gchar *what;            /* for the errors: "STATS", "CONFIG caps" */
+  const gchar *const *types;    /* the type casts allowed */
+  const gchar *types_text;      /* the same for humans */
+} WireStructureRules;
+
+static const gchar *const stats_types[] = {
+  "int", "i", "gint", "uint", "u", "guint", "int64", "gint64", "uint64",
+  "guint64", "double", "d", "gdouble", "float", "f", "gfloat", "boolean",
+  "bool", "b", "gboolean", "string", "str", "s", "gchararray", "fraction",
+  "GstFraction", NULL
+};
+
+static const WireStructureRules stats_rules = {
+  "STATS", stats_types, "numbers, booleans, strings and fractions"
+};
+
+/* video caps: plain values, and the multiview flag set gst_caps_to_string()
+ * writes for video/x-raw */
+static const gchar *const caps_types[] = {
+  "int", "i", "gint", "uint", "u", "guint", "int64", "gint64", "uint64",
+  "guint64", "double", "d", "gdouble", "float", "f", "gfloat", "boolean",
+  "bool", "b", "gboolean", "string", "str", "s", "gchararray", "fraction",
+  "GstFraction", "GstVideoMultiviewFlagsSet", NULL
+};
+
+static const WireStructureRules caps_rules = {
+  "CONFIG caps", caps_types,
+  "numbers, booleans, strings, fractions and multiview flags"
+};
+
 /* Checks that the name between @start and @end is already a quark. */
 static gboolean
-stats_check_known_name (const gchar * str, const gchar * start,
-    const gchar * end, const gchar * what, GError ** error)
+check_known_name (const WireStructureRules * rules, const gchar * str,
+    const gchar * start, const gchar * end, const gchar * what,
+    GError ** error)
 {
   gchar *name;
   gboolean known;
@@ -1246,55 +1280,51 @@ stats_check_known_name (const gchar * str, const gchar * start,
   known = g_quark_try_string (name) != 0;
   if (!known) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "STATS %s '%s' at offset %" G_GSIZE_FORMAT " is not a name this "
-        "process knows", what, name, (gsize) (start - str));
+        "%s %s '%s' at offset %" G_GSIZE_FORMAT " is not a name this "
+        "process knows", rules->what, what, name, (gsize) (start - str));
   }
   g_free (name);
   return known;
 }
 
-/* Received statistics are plain values, so before handing the string to
- * gst_structure_from_string() this makes sure that:
+/* Structures from the wire are plain values, so before handing the string
+ * to gst_structure_from_string() (or gst_caps_from_string()) this makes
+ * sure that:
  * - every value has a type cast, and every type cast (outside quoted
- *   strings) is a number, boolean, string or fraction; the structure name
- *   starts with a letter: GStreamer 1.22 guesses the type of an untyped
- *   value (with a g_warning for '=""'), and
- *   answers a name that does not start with a letter, also one inside a
- *   nested (GstStructure) or (GstCaps) value, with a critical instead of an
- *   error;
+ *   strings) is one of @rules' (numbers, booleans, strings, fractions...);
+ *   the structure name starts with a letter and is followed by a ',' or
+ *   the end (no caps features): GStreamer 1.22 guesses the type of an
+ *   untyped value (with a g_warning for '=""'), and answers a name that
+ *   does not start with a letter, also one inside a nested (GstStructure)
+ *   or (GstCaps) value, with a critical instead of an error;
  * - there are no lists, arrays or ranges: GStreamer 1.22 leaks the
  *   partial value when one of their elements does not parse;
  * - the structure name and the field names are existing quarks: GLib never
  *   frees quarks, so interning whatever a peer sends would let it grow the
  *   process without bound. */
 static gboolean
-stats_check_syntax (const gchar * str, GError ** error)
+structure_check_syntax (const WireStructureRules * rules, const gchar * str,
+    GError ** error)
 {
-  static const gchar *const allowed[] = {
-    "int", "i", "gint", "uint", "u", "guint", "int64", "gint64", "uint64",
-    "guint64", "double", "d", "gdouble", "float", "f", "gfloat", "boolean",
-    "bool", "b", "gboolean", "string", "str", "s", "gchararray", "fraction",
-    "GstFraction", NULL
-  };
   const gchar *p = str;
   gboolean quoted = FALSE;
 
   if (!g_ascii_isalpha (*p)) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "STATS structure name must start with an ASCII letter, it starts "
-        "with byte 0x%02x", (guint8) * p);
+        "%s structure name must start with an ASCII letter, it starts "
+        "with byte 0x%02x", rules->what, (guint8) * p);
     return FALSE;
   }
   while (is_name_char (*p))
     p++;
   if (*p != '\0' && *p != ',' && *p != ';' && !g_ascii_isspace (*p)) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "STATS structure name is followed by byte 0x%02x at offset %"
-        G_GSIZE_FORMAT ", expected ',' or the end", (guint8) * p,
+        "%s structure name is followed by byte 0x%02x at offset %"
+        G_GSIZE_FORMAT ", expected ',' or the end", rules->what, (guint8) * p,
         (gsize) (p - str));
     return FALSE;
   }
-  if (!stats_check_known_name (str, str, p, "structure name", error))
+  if (!check_known_name (rules, str, str, p, "structure name", error))
     return FALSE;
 
   for (; *p != '\0'; p++) {
@@ -1307,14 +1337,19 @@ stats_check_syntax (const gchar * str, GError ** error)
       quoted = TRUE;
     } else if (*p == '\\') {
       g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-          "STATS structure has a backslash outside a string at offset %"
-          G_GSIZE_FORMAT, (gsize) (p - str));
+          "%s structure has a backslash outside a string at offset %"
+          G_GSIZE_FORMAT, rules->what, (gsize) (p - str));
       return FALSE;
     } else if (strchr ("{}[]<>", *p) != NULL) {
       g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-          "STATS structure has a list, array or range ('%c') at offset %"
-          G_GSIZE_FORMAT ", only plain values are allowed", *p,
+          "%s structure has a list, array or range ('%c') at offset %"
+          G_GSIZE_FORMAT ", only plain values are allowed", rules->what, *p,
           (gsize) (p - str));
+      return FALSE;
+    } else if (*p == ';' && p[strspn (p + 1, " \t\r\n") + 1] != '\0') {
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "%s has a second structure at offset %" G_GSIZE_FORMAT,
+          rules->what, (gsize) (p - str));
       return FALSE;
     } else if (*p == '=') {
       const gchar *v = p + 1;
@@ -1325,9 +1360,9 @@ stats_check_syntax (const gchar * str, GError ** error)
         v++;
       if (*v != '(') {
         g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-            "STATS structure has a value without a type at offset %"
+            "%s structure has a value without a type at offset %"
             G_GSIZE_FORMAT ", every value must be cast, as in "
-            "'frames=(guint64)1'", (gsize) (v - str));
+            "'frames=(guint64)1'", rules->what, (gsize) (v - str));
         return FALSE;
       }
     } else if (*p == ',') {
@@ -1340,7 +1375,7 @@ stats_check_syntax (const gchar * str, GError ** error)
       end = start;
       while (is_name_char (*end))
         end++;
-      if (!stats_check_known_name (str, start, end, "field name", error))
+      if (!check_known_name (rules, str, start, end, "field name", error))
         return FALSE;
       p = end - 1;
     } else if (*p == '(') {
@@ -1356,13 +1391,13 @@ stats_check_syntax (const gchar * str, GError ** error)
       while (is_name_char (*end))
         end++;
       type = g_strndup (start, end - start);
-      for (i = 0; allowed[i] != NULL && !ok; i++)
-        ok = strcmp (type, allowed[i]) == 0;
+      for (i = 0; rules->types[i] != NULL && !ok; i++)
+        ok = strcmp (type, rules->types[i]) == 0;
       if (!ok) {
         g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-            "STATS structure has a field of type '%s' at offset %"
-            G_GSIZE_FORMAT ", only numbers, booleans, strings and "
-            "fractions are allowed", type, (gsize) (p - str));
+            "%s structure has a field of type '%s' at offset %"
+            G_GSIZE_FORMAT ", only %s are allowed", rules->what, type,
+            (gsize) (p - str), rules->types_text);
         g_free (type);
         return FALSE;
       }
@@ -1371,6 +1406,30 @@ stats_check_syntax (const gchar * str, GError ** error)
     }
   }
   return TRUE;
+}
+
+/**
+ * gst_tile_wire_caps_check:
+ * @caps: a CONFIG's caps string
+ * @error: return location for a #GST_TILE_WIRE_ERROR
+ *
+ * Checks a sender's caps before gst_caps_from_string() sees them, by the
+ * rules of STATS (docs/wire-protocol.md): one structure, no caps features,
+ * every value cast to a plain type (numbers, booleans, strings, fractions,
+ * and GstVideoMultiviewFlagsSet), no lists, arrays, ranges or nested
+ * structures, and a structure name and field names that this process
+ * already knows (quarks: GLib never frees them, so names from the wire
+ * must not be interned). A receiver makes the names it accepts known
+ * first (tilesrc: those of video/x-raw and video/x-bc caps).
+ *
+ * Returns: %TRUE when @caps may be parsed
+ */
+gboolean
+gst_tile_wire_caps_check (const gchar * caps, GError ** error)
+{
+  g_return_val_if_fail (caps != NULL, FALSE);
+
+  return structure_check_syntax (&caps_rules, caps, error);
 }
 
 /**
@@ -1458,7 +1517,7 @@ gst_tile_wire_stats_parse (const guint8 * payload, gsize len,
     return FALSE;
 
   str = g_strndup ((const gchar *) bytes, str_len);
-  if (!stats_check_syntax (str, error)) {
+  if (!structure_check_syntax (&stats_rules, str, error)) {
     g_free (str);
     return FALSE;
   }

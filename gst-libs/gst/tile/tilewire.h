@@ -524,6 +524,9 @@ gboolean gst_tile_wire_keepalive_parse (const guint8 * payload, gsize len,
                                       guint64 * time_ns, GError ** error);
 
 GST_TILE_API
+gboolean gst_tile_wire_caps_check (const gchar * caps, GError ** error);
+
+GST_TILE_API
 gboolean gst_tile_wire_stats_pack (const GstStructure * stats,
                                  GByteArray * out, GError ** error);
 

@@ -522,6 +522,41 @@ GST_START_TEST (test_invalid_caps)
 
 GST_END_TEST;
 
+/* A frame too large for GStreamer to describe decoded (a hostile
+ * sender's caps, through tilesrc) is a clear error, not a crash. */
+GST_START_TEST (test_huge_caps)
+{
+  GstHarness *h = harness_new (0);
+  GstCaps *caps = gst_caps_from_string ("video/x-bc, format=BC1, "
+      "width=65536, height=32768, framerate=25/1");
+  GstBus *bus = gst_bus_new ();
+  GstSegment segment;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  gst_element_set_bus (h->element, bus);
+  gst_pad_push_event (h->srcpad, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  gst_pad_push_event (h->srcpad, gst_event_new_segment (&segment));
+  fail_unless_equals_int (gst_harness_push (h,
+          gst_buffer_new_allocate (NULL, 32, NULL)), GST_FLOW_NOT_NEGOTIATED);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (g_error_matches (err, GST_STREAM_ERROR,
+          GST_STREAM_ERROR_FORMAT));
+  fail_unless (strstr (err->message, "65536x32768") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_pipeline)
 {
   GstElement *pipeline;
@@ -570,6 +605,7 @@ bcdec_suite (void)
   tcase_add_test (tc, test_output_stride);
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_invalid_caps);
+  tcase_add_test (tc, test_huge_caps);
   tcase_add_test (tc, test_pipeline);
 
   return s;

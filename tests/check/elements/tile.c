@@ -974,6 +974,10 @@ typedef enum
   SERVER_WRONG_TILE_SIZE,
   SERVER_GARBAGE_TILE,
   SERVER_SILENT,
+  SERVER_HUGE_FRAME,
+  SERVER_NEW_NAMES,
+  SERVER_NESTED_CAPS,
+  SERVER_CAPS_FEATURES,
 } ServerMode;
 
 typedef struct
@@ -1008,13 +1012,30 @@ fake_server (gpointer data)
     goto out;
   read_some (ctl, buf, GST_TILE_WIRE_HEADER_SIZE + 4, 5000);
 
-  gst_bc_tiling_init (&tiling, 8, 64, 1);
   config->token = 7;
   config->generation = 1;
   config->n_units = 1;
   config->chunk_size = 1024;
-  gst_tile_wire_config_set_tiling (config, &tiling, NULL);
-  gst_tile_wire_config_set_caps (config, BC1 (32, 32), NULL);
+  if (fs->mode == SERVER_HUGE_FRAME) {
+    /* 65536 x 32768 BC1: 1 GiB frames, the most the wire allows */
+    gst_bc_tiling_init (&tiling, 8192, 131072, 1);
+    gst_tile_wire_config_set_tiling (config, &tiling, NULL);
+    gst_tile_wire_config_set_caps (config, "video/x-bc, format=(string)BC1, "
+        "width=(int)65536, height=(int)32768", NULL);
+  } else {
+    gst_bc_tiling_init (&tiling, 8, 64, 1);
+    gst_tile_wire_config_set_tiling (config, &tiling, NULL);
+    /* as gst_caps_to_string () writes them: every value cast */
+#define FAKE_CAPS "video/x-bc, format=(string)BC1, width=(int)32, " \
+    "height=(int)32, framerate=(fraction)30/1"
+    gst_tile_wire_config_set_caps (config, fs->mode == SERVER_NEW_NAMES ?
+        FAKE_CAPS ", tilewire-attack-name=(int)1" :
+        fs->mode == SERVER_NESTED_CAPS ?
+        FAKE_CAPS ", views=(structure)\"3x, a=(int)1;\"" :
+        fs->mode == SERVER_CAPS_FEATURES ?
+        "video/x-bc(memory:GLMemory), format=(string)BC1, width=(int)32, "
+        "height=(int)32" : FAKE_CAPS, NULL);
+  }
   gst_tile_wire_config_pack (config, m, NULL);
 
   if (fs->mode == SERVER_SILENT) {
@@ -1128,6 +1149,14 @@ GST_START_TEST (test_hostile_server)
   check_hostile_server (SERVER_GARBAGE_TILE, "magic");
   /* accepts, reads HELLO, never answers: the timeout (3 s) ends it */
   check_hostile_server (SERVER_SILENT, "3000 ms");
+  /* caps that would crash bcdec, or intern names without bound, or raise
+   * a critical in GStreamer: refused before they are parsed */
+  check_hostile_server (SERVER_HUGE_FRAME, "max-frame-size");
+  check_hostile_server (SERVER_NEW_NAMES, "field name 'tilewire-attack-name' "
+      "at offset");
+  fail_unless (g_quark_try_string ("tilewire-attack-name") == 0);
+  check_hostile_server (SERVER_NESTED_CAPS, "type 'structure'");
+  check_hostile_server (SERVER_CAPS_FEATURES, "followed by byte 0x28");
 }
 
 GST_END_TEST;
@@ -1675,7 +1704,8 @@ GST_START_TEST (test_udp_loss_concealment)
   config->chunk_size = 1;
   config->packet_size = 128;
   gst_tile_wire_config_set_tiling (config, &tiling, NULL);
-  gst_tile_wire_config_set_caps (config, GRAY (64, 16), NULL);
+  gst_tile_wire_config_set_caps (config, "video/x-raw, format=(string)GRAY8, "
+      "width=(int)64, height=(int)16, framerate=(fraction)30/1", NULL);
   fail_unless (gst_tile_wire_config_pack (config, m, NULL));
   send (ctl, m->data, m->len, MSG_NOSIGNAL);
 

@@ -530,7 +530,7 @@ GST_START_TEST (test_stats)
       "stats, a=\"\""
     };
     const gchar *needle[] = { "value without a type at offset 10",
-      "does not parse",
+      "second structure at offset 15",
       "does not parse", "starts with byte 0x00", "starts with byte 0x33",
       "starts with byte 0x22", "type 'structure' at offset 9",
       "type 'GstCaps'", "type 'GstStructure' at offset 9",
