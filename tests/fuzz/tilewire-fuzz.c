@@ -15,6 +15,7 @@
 
 #include <gst/gst.h>
 #include <gst/tile/tilewire.h>
+#include <gst/video/video.h>
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -78,6 +79,11 @@ warm_up (void)
   };
   guint i;
 
+  /* the names receivers know, and the multiview flag set type a caps
+   * cast may name (registered on first use) */
+  gst_tile_wire_caps_know_names ();
+  g_type_class_unref (g_type_class_ref (gst_video_multiview_flagset_get_type
+          ()));
   for (i = 0; i < G_N_ELEMENTS (casts); i++) {
     gchar *str = g_strdup_printf ("stats, frames-received=(%s)1", casts[i]);
     gsize len = strlen (str);
@@ -156,10 +162,19 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
     }
     case 2:{
       GstTileWireConfig *m = g_new0 (GstTileWireConfig, 1);
-      if (gst_tile_wire_config_parse (buf, len, m, &error))
+      if (gst_tile_wire_config_parse (buf, len, m, &error)) {
         /* a parsed CONFIG must also validate */
         if (!gst_tile_wire_config_validate (m, NULL))
           abort ();
+        /* caps that pass the check parse as a receiver parses them,
+         * without a new quark or a GLib warning */
+        if (gst_tile_wire_caps_check (m->caps, NULL)) {
+          GstCaps *caps = gst_caps_from_string (m->caps);
+
+          if (caps)
+            gst_caps_unref (caps);
+        }
+      }
       g_free (m);
       break;
     }

@@ -43,31 +43,6 @@ GST_DEBUG_CATEGORY (gst_tile_receiver_debug);
  * Returns: (transfer full): a receiver, stopped; free with
  * gst_tile_receiver_free().
  */
-/**
- * gst_tile_receiver_know_caps_names:
- *
- * Makes the names video caps carry known to this process (GLib quarks), so
- * that a sender's caps that use them pass gst_tile_wire_caps_check():
- * `video/x-raw`, `video/x-bc` and their fields. Names outside this list
- * (and not known to the process otherwise) are refused, so that a sender
- * cannot grow the receiver with made-up names. gst_tile_receiver_new()
- * calls it.
- */
-void
-gst_tile_receiver_know_caps_names (void)
-{
-  static const gchar *const names[] = {
-    "video/x-raw", "video/x-bc", "format", "width", "height", "framerate",
-    "max-framerate", "pixel-aspect-ratio", "interlace-mode", "field-order",
-    "colorimetry", "chroma-site", "multiview-mode", "multiview-flags",
-    "views", "mastering-display-info", "content-light-level", NULL
-  };
-  guint i;
-
-  for (i = 0; names[i] != NULL; i++)
-    g_quark_from_static_string (names[i]);
-}
-
 GstTileReceiver *
 gst_tile_receiver_new (const GstTileReceiverCallbacks * callbacks,
     gpointer user_data, GstObject * log_object)
@@ -79,7 +54,7 @@ gst_tile_receiver_new (const GstTileReceiverCallbacks * callbacks,
   if (g_once_init_enter (&debug_init)) {
     GST_DEBUG_CATEGORY_INIT (gst_tile_receiver_debug, "tilereceiver", 0,
         "libgsttile receiver session");
-    gst_tile_receiver_know_caps_names ();
+    gst_tile_wire_caps_know_names ();
     g_once_init_leave (&debug_init, 1);
   }
   self->callbacks = *callbacks;

@@ -109,9 +109,6 @@ typedef struct
 } GstTileReceiverFrame;
 
 GST_TILE_API
-void            gst_tile_receiver_know_caps_names (void);
-
-GST_TILE_API
 GstTileReceiver *gst_tile_receiver_new (const GstTileReceiverCallbacks *
     callbacks, gpointer user_data, GstObject * log_object);
 

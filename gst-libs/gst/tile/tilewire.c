@@ -1267,8 +1267,7 @@ static const WireStructureRules caps_rules = {
 /* Checks that the name between @start and @end is already a quark. */
 static gboolean
 check_known_name (const WireStructureRules * rules, const gchar * str,
-    const gchar * start, const gchar * end, const gchar * what,
-    GError ** error)
+    const gchar * start, const gchar * end, const gchar * what, GError ** error)
 {
   gchar *name;
   gboolean known;
@@ -1409,6 +1408,31 @@ structure_check_syntax (const WireStructureRules * rules, const gchar * str,
 }
 
 /**
+ * gst_tile_wire_caps_know_names:
+ *
+ * Makes the names video caps carry known to this process (GLib quarks), so
+ * that a sender's caps that use them pass gst_tile_wire_caps_check():
+ * `video/x-raw`, `video/x-bc` and their fields. Names outside this list
+ * (and not known to the process otherwise) are refused, so that a sender
+ * cannot grow the receiver with made-up names. gst_tile_receiver_new()
+ * calls it.
+ */
+void
+gst_tile_wire_caps_know_names (void)
+{
+  static const gchar *const names[] = {
+    "video/x-raw", "video/x-bc", "format", "width", "height", "framerate",
+    "max-framerate", "pixel-aspect-ratio", "interlace-mode", "field-order",
+    "colorimetry", "chroma-site", "multiview-mode", "multiview-flags",
+    "views", "mastering-display-info", "content-light-level", NULL
+  };
+  guint i;
+
+  for (i = 0; names[i] != NULL; i++)
+    g_quark_from_static_string (names[i]);
+}
+
+/**
  * gst_tile_wire_caps_check:
  * @caps: a CONFIG's caps string
  * @error: return location for a #GST_TILE_WIRE_ERROR
@@ -1420,7 +1444,8 @@ structure_check_syntax (const WireStructureRules * rules, const gchar * str,
  * structures, and a structure name and field names that this process
  * already knows (quarks: GLib never frees them, so names from the wire
  * must not be interned). A receiver makes the names it accepts known
- * first (tilesrc: those of video/x-raw and video/x-bc caps).
+ * first (gst_tile_wire_caps_know_names(): those of video/x-raw and
+ * video/x-bc caps).
  *
  * Returns: %TRUE when @caps may be parsed
  */

@@ -527,6 +527,9 @@ GST_TILE_API
 gboolean gst_tile_wire_caps_check (const gchar * caps, GError ** error);
 
 GST_TILE_API
+void     gst_tile_wire_caps_know_names (void);
+
+GST_TILE_API
 gboolean gst_tile_wire_stats_pack (const GstStructure * stats,
                                  GByteArray * out, GError ** error);
 

@@ -472,6 +472,57 @@ GST_START_TEST (test_small_messages)
 
 GST_END_TEST;
 
+/* A sender's caps are checked as a string first: what gst_caps_to_string()
+ * writes for video caps passes; features, nested or untyped values, a
+ * second structure and names the process does not know are refused, and
+ * nothing is interned. */
+GST_START_TEST (test_caps_check)
+{
+  static const gchar *const good[] = {
+    "video/x-bc, format=(string)BC1, width=(int)3840, height=(int)2160, "
+        "framerate=(fraction)60/1, pixel-aspect-ratio=(fraction)1/1",
+    "video/x-raw, format=(string)GRAY8, width=(int)1920, height=(int)540, "
+        "framerate=(fraction)60/1, multiview-mode=(string)mono, "
+        "interlace-mode=(string)progressive, "
+        "multiview-flags=(GstVideoMultiviewFlagsSet)0:ffffffff:/right-view-"
+        "first/left-flipped",
+  };
+  static const struct
+  {
+    const gchar *caps, *needle;
+  } bad[] = {
+    {"video/x-raw(memory:GLMemory), format=(string)RGBA",
+        "followed by byte 0x28"},
+    {"video/x-bc, format=BC1", "value without a type"},
+    {"video/x-bc, views=(structure)\"a, b=(int)1;\"", "type 'structure'"},
+    {"video/x-bc, width=(int)4; video/x-raw, width=(int)4",
+        "second structure"},
+    {"video/x-bc, width=(int)[ 1, 4 ]", "list, array or range"},
+    {"video/x-bc, tilewire-caps-unknown=(int)1",
+        "field name 'tilewire-caps-unknown'"},
+    {"tilewire-caps-unknown/x-raw, width=(int)1",
+        "structure name 'tilewire-caps-unknown/x-raw'"},
+  };
+  GError *err = NULL;
+  guint i;
+
+  gst_tile_wire_caps_know_names ();
+  for (i = 0; i < G_N_ELEMENTS (good); i++)
+    fail_unless (gst_tile_wire_caps_check (good[i], &err), "%s: %s", good[i],
+        err ? err->message : "");
+  for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+    fail_if (gst_tile_wire_caps_check (bad[i].caps, &err), "%s", bad[i].caps);
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, bad[i].needle);
+    fail_unless (g_str_has_prefix (err->message, "CONFIG caps "), "%s",
+        err->message);
+    g_clear_error (&err);
+  }
+  fail_unless (g_quark_try_string ("tilewire-caps-unknown") == 0);
+  fail_unless (g_quark_try_string ("tilewire-caps-unknown/x-raw") == 0);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_stats)
 {
   GByteArray *msg = g_byte_array_new ();
@@ -1709,6 +1760,7 @@ tilewire_suite (void)
   tcase_add_test (tc, test_config_invalid_caps);
   tcase_add_test (tc, test_truncated_payloads);
   tcase_add_test (tc, test_tile_header);
+  tcase_add_test (tc, test_caps_check);
   tcase_add_test (tc, test_packet_header);
   tcase_add_test (tc, test_packet_check);
   tcase_add_test (tc, test_packets_per_tile);
