@@ -57,6 +57,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
 #define DEFAULT_MAX_IN_FLIGHT GST_TILE_SENDER_DEFAULT_MAX_IN_FLIGHT
 #define DEFAULT_STATS_INTERVAL GST_TILE_SENDER_DEFAULT_STATS_INTERVAL
 #define DEFAULT_HANDSHAKE_TIMEOUT GST_TILE_SENDER_DEFAULT_HANDSHAKE_TIMEOUT
+#define DEFAULT_TIMEOUT GST_TILE_SENDER_DEFAULT_TIMEOUT
 #define DEFAULT_PACKET_SIZE GST_TILE_SENDER_DEFAULT_PACKET_SIZE
 #define DEFAULT_GSO GST_TILE_GSO_AUTO
 #define DEFAULT_PACING_BITRATE GST_TILE_SENDER_DEFAULT_PACING_BITRATE
@@ -84,6 +85,7 @@ enum
   PROP_RATE_CONTROL,
   PROP_MAX_LATENCY,
   PROP_LEAKY,
+  PROP_TIMEOUT,
 };
 
 struct _GstTileSink
@@ -210,6 +212,15 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
       g_param_spec_uint ("handshake-timeout", "Handshake timeout",
           "Close a new connection that has not completed its first message "
           "within this many ms", 1, G_MAXINT, DEFAULT_HANDSHAKE_TIMEOUT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  g_object_class_install_property (gobject_class, PROP_TIMEOUT,
+      g_param_spec_uint ("timeout", "Timeout",
+          "End the session of a receiver that has sent nothing for this many "
+          "ms (tilesrc sends a keep-alive every second), so that a silent "
+          "or vanished receiver does not hold the sender; also the "
+          "connections' TCP_USER_TIMEOUT", 1000, G_MAXINT, DEFAULT_TIMEOUT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
@@ -391,6 +402,9 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
     case PROP_HANDSHAKE_TIMEOUT:
       s->handshake_timeout = g_value_get_uint (value);
       break;
+    case PROP_TIMEOUT:
+      s->timeout = g_value_get_uint (value);
+      break;
     case PROP_PACKET_SIZE:
       s->packet_size = g_value_get_uint (value);
       break;
@@ -469,6 +483,9 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_HANDSHAKE_TIMEOUT:
       g_value_set_uint (value, s->handshake_timeout);
+      break;
+    case PROP_TIMEOUT:
+      g_value_set_uint (value, s->timeout);
       break;
     case PROP_PACKET_SIZE:
       g_value_set_uint (value, s->packet_size);

@@ -234,6 +234,23 @@ gst_tile_net_set_unsent_limit (gint fd, guint bytes)
       sizeof (bytes)) == 0;
 }
 
+/**
+ * gst_tile_net_set_user_timeout:
+ * @fd: a connected TCP socket
+ * @ms: how long written data may stay unacknowledged
+ *
+ * TCP_USER_TIMEOUT: when what was sent is not acknowledged for @ms (the
+ * peer's host is gone, without a FIN or RST), the connection fails instead
+ * of retransmitting for many minutes.
+ *
+ * Returns: %FALSE when the kernel refused it
+ */
+gboolean
+gst_tile_net_set_user_timeout (gint fd, guint ms)
+{
+  return setsockopt (fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ms, sizeof (ms)) == 0;
+}
+
 /* Asks for @size bytes of send or receive buffer and returns what the kernel
  * granted, as getsockopt() reports it (Linux reports twice the payload
  * bytes it accounts for; we report its number unchanged). When the normal

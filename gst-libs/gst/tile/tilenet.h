@@ -46,6 +46,9 @@ gint     gst_tile_net_set_buffer_size (gint fd, gboolean send, gint size);
 GST_TILE_API
 gboolean gst_tile_net_set_unsent_limit (gint fd, guint bytes);
 
+GST_TILE_API
+gboolean gst_tile_net_set_user_timeout (gint fd, guint ms);
+
 /**
  * GstTileNetTcpState:
  * @delivery_rate: the kernel's last delivery rate sample, bit/s (bytes

@@ -159,6 +159,7 @@ struct _GstTileSender
   guint n_pending;
 
   gint control_fd;
+  gint64 control_rx_us;         /* the receiver's last control message */
   gboolean control_dead;        /* shut down, the server thread closes it */
   guint64 token;
   gboolean have_config;

@@ -166,6 +166,9 @@ handle_hello (GstTileSender * self, gint fd, const guint8 * payload,
     return;
   }
   self->control_fd = fd;
+  self->control_rx_us = g_get_monotonic_time ();
+  /* a receiver whose host vanishes: sends fail after the timeout, too */
+  gst_tile_net_set_user_timeout (fd, self->settings.timeout);
   poll_add (self, &self->control_pfd, fd);
   self->control_dead = FALSE;
   self->token = ((guint64) g_random_int () << 32) | g_random_int ();
@@ -220,6 +223,7 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, msg);
   } else {
     note_send_buffer (self, fd);
+    gst_tile_net_set_user_timeout (fd, self->settings.timeout);
     /* a unit's frame counts as sent once at most a quarter of its tile is
      * left in the host (see unit_send_tile ()) */
     if (!gst_tile_net_set_unsent_limit (fd,
@@ -494,6 +498,22 @@ handle_control (GstTileSender * self, const GstTileWireHeader * h,
   g_clear_error (&err);
 }
 
+/* Ends the receiver's session and closes its control connection. Lock
+ * held. */
+static void
+end_control_locked (GstTileSender * self, const gchar * why)
+{
+  gst_tile_sender_end_session_locked (self, why);
+  gst_tile_sender_close_data_locked (self);
+  poll_remove (self, &self->control_pfd);
+  gst_tile_net_close (&self->control_fd);
+  /* the report of a receiver that is gone does not describe the next */
+  if (self->receiver_stats)
+    gst_structure_free (self->receiver_stats);
+  self->receiver_stats = NULL;
+  g_cond_broadcast (&self->cond);
+}
+
 /* The control connection is readable: a message, or its end. Lock not
  * held (only this thread closes control_fd, so reading it unlocked is
  * safe). */
@@ -506,6 +526,7 @@ server_read_control (GstTileSender * self, GByteArray * payload)
 
   if (gst_tile_net_read_message (cfd, 1000, &h, payload, &err)) {
     g_mutex_lock (&self->lock);
+    self->control_rx_us = g_get_monotonic_time ();
     handle_control (self, &h, payload);
     g_mutex_unlock (&self->lock);
     return;
@@ -518,15 +539,7 @@ server_read_control (GstTileSender * self, GByteArray * payload)
     gst_tile_net_send_refuse (cfd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
         err->message);
   }
-  gst_tile_sender_end_session_locked (self, err->message);
-  gst_tile_sender_close_data_locked (self);
-  poll_remove (self, &self->control_pfd);
-  gst_tile_net_close (&self->control_fd);
-  /* the report of a receiver that is gone does not describe the next */
-  if (self->receiver_stats)
-    gst_structure_free (self->receiver_stats);
-  self->receiver_stats = NULL;
-  g_cond_broadcast (&self->cond);
+  end_control_locked (self, err->message);
   g_mutex_unlock (&self->lock);
   g_clear_error (&err);
 }
@@ -709,6 +722,17 @@ server_timers (GstTileSender * self, ServerState * st, gint64 now)
 {
   guint interval;
 
+  /* a receiver that says nothing (a client that sent HELLO and no more,
+   * a host gone without FIN or RST) must not hold the session */
+  if (self->control_fd >= 0 && now - self->control_rx_us >
+      (gint64) self->settings.timeout * 1000) {
+    gchar *why = g_strdup_printf ("the receiver sent nothing for %u ms",
+        self->settings.timeout);
+
+    GST_WARNING_OBJECT (self->log_object, "%s: ending its session", why);
+    end_control_locked (self, why);
+    g_free (why);
+  }
   if (self->control_fd >= 0 && now - st->last_keepalive >
       KEEPALIVE_INTERVAL_MS * 1000) {
     GByteArray *p = g_byte_array_new ();

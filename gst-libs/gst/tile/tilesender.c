@@ -76,6 +76,7 @@ gst_tile_sender_settings_init (GstTileSenderSettings * settings)
   settings->max_in_flight = GST_TILE_SENDER_DEFAULT_MAX_IN_FLIGHT;
   settings->stats_interval = GST_TILE_SENDER_DEFAULT_STATS_INTERVAL;
   settings->handshake_timeout = GST_TILE_SENDER_DEFAULT_HANDSHAKE_TIMEOUT;
+  settings->timeout = GST_TILE_SENDER_DEFAULT_TIMEOUT;
   settings->packet_size = GST_TILE_SENDER_DEFAULT_PACKET_SIZE;
   settings->gso = TRUE;
   settings->gso_required = FALSE;

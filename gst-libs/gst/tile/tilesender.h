@@ -30,6 +30,7 @@ typedef struct _GstTileSender GstTileSender;
 #define GST_TILE_SENDER_DEFAULT_MAX_IN_FLIGHT 1
 #define GST_TILE_SENDER_DEFAULT_STATS_INTERVAL 1000
 #define GST_TILE_SENDER_DEFAULT_HANDSHAKE_TIMEOUT 5000
+#define GST_TILE_SENDER_DEFAULT_TIMEOUT 5000
 #define GST_TILE_SENDER_DEFAULT_PACKET_SIZE 1408
 #define GST_TILE_SENDER_DEFAULT_PACING_BITRATE 0
 #define GST_TILE_SENDER_DEFAULT_MAX_LATENCY 0
@@ -49,6 +50,8 @@ typedef struct _GstTileSender GstTileSender;
  *     dropped whole
  * @stats_interval: call the stats callback every this many ms, 0 never
  * @handshake_timeout: ms a new connection has for its first message
+ * @timeout: ms without a control message from the receiver (it sends a
+ *     KEEPALIVE every second) after which its session ends
  * @packet_size: UDP: payload bytes per datagram
  * @gso: UDP: use segmentation offload (UDP_SEGMENT) when the kernel has it
  * @gso_required: UDP: report an error and end the session when it has not
@@ -77,6 +80,7 @@ typedef struct
   guint max_in_flight;
   guint stats_interval;
   guint handshake_timeout;
+  guint timeout;
   guint packet_size;
   gboolean gso;
   gboolean gso_required;

@@ -1161,6 +1161,41 @@ GST_START_TEST (test_hostile_server)
 
 GST_END_TEST;
 
+/* A client that sends HELLO and then nothing (or whose host vanished)
+ * loses its session after tilesink's timeout: the real receiver, waiting
+ * with reconnect=true, gets in and gets frames. */
+GST_START_TEST (test_silent_receiver)
+{
+  Link l = { 0 };
+  GByteArray *m = g_byte_array_new ();
+  GstTileWireHello hello = { 0 };
+  guint8 buf[256];
+  gint ctl;
+
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, BC1 (64, 32), 0, "units=2 timeout=1000");
+  ctl = raw_connect (l.port);
+  gst_tile_wire_hello_pack (&hello, m, NULL);
+  fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
+  /* the CONFIG comes, then nothing is said back */
+  fail_unless (read_some (ctl, buf, GST_TILE_WIRE_HEADER_SIZE, 5000) ==
+      GST_TILE_WIRE_HEADER_SIZE);
+
+  rx_start (&l, "reconnect=true");
+  wait_connected (&l);
+  run_frames (&l, 16 * 8 * 8, 1, 4);
+  fail_unless (stat_uint (l.tilesink, "disconnects") >= 1);
+  fail_unless_equals_int (stat_uint (l.tilesink, "clients"), 2);
+  /* the silent client's connection was closed */
+  while (read_some (ctl, buf, sizeof (buf), 5000) > 0);
+  close (ctl);
+  rx_stop (&l);
+  tx_stop (&l);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
 static gint qos_events;
 static GstClockTime qos_last_ts;
 
@@ -1843,6 +1878,7 @@ tile_suite (void)
   tcase_add_test (tc, test_caps_change_and_eos);
   tcase_add_test (tc, test_stepped_flush);
   tcase_add_test (tc, test_reconnect);
+  tcase_add_test (tc, test_silent_receiver);
   tcase_add_test (tc, test_no_server);
   tcase_add_test (tc, test_receiver_killed);
   tcase_add_test (tc, test_receiver_process_killed);
