@@ -150,6 +150,13 @@ struct _GstTileSender
    * pending ones; only the server thread changes the set */
   GstPoll *poll;
   GstPollFD listen_pfd;
+  /* accept() failing (no descriptors left): the listening socket is not
+   * polled until listen_pause_until, for a pause that doubles up to 1 s;
+   * failures are logged at most once a second */
+  gint64 listen_pause_until;
+  gint64 listen_pause_us;
+  gint64 accept_warned_us;
+  guint accept_failures;
   GstPollFD udp_pfd;
   GstPollFD control_pfd;
   GQueue notices;               /* for the message callback, see

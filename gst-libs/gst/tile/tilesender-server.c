@@ -676,22 +676,55 @@ server_accept (GstTileSender * self)
 {
   GError *err = NULL;
   gint fd = gst_tile_net_accept (self->listen_fd, &err);
+  gint64 now = g_get_monotonic_time ();
+  GstTileSenderPending *p;
 
-  if (fd >= 0 && self->n_pending < MAX_PENDING) {
-    GstTileSenderPending *p = &self->pending[self->n_pending++];
-
-    poll_add (self, &p->pfd, fd);
-    p->have = 0;
-    p->ready = FALSE;
-    p->deadline = g_get_monotonic_time () +
-        (gint64) self->settings.handshake_timeout * 1000;
-  } else if (fd >= 0) {
-    refuse (self, fd, GST_TILE_WIRE_REFUSE_BUSY,
-        "too many connections in handshake");
-    gst_tile_net_close (&fd);
-  } else {
-    GST_WARNING_OBJECT (self->log_object, "%s", err->message);
+  if (fd < 0) {
+    /* no descriptors left, say: the socket stays readable, so stop
+     * polling it for a while instead of spinning */
+    self->accept_failures++;
+    self->listen_pause_us = CLAMP (self->listen_pause_us * 2, 10000,
+        G_USEC_PER_SEC);
+    self->listen_pause_until = now + self->listen_pause_us;
+    gst_poll_fd_ctl_read (self->poll, &self->listen_pfd, FALSE);
+    if (now - self->accept_warned_us >= G_USEC_PER_SEC) {
+      GST_WARNING_OBJECT (self->log_object, "%s (%u times since the last "
+          "report); not accepting for %" G_GINT64_FORMAT " ms", err->message,
+          self->accept_failures, self->listen_pause_us / 1000);
+      self->accept_warned_us = now;
+      self->accept_failures = 0;
+    }
     g_clear_error (&err);
+    return;
+  }
+  self->listen_pause_us = 0;
+  if (self->n_pending == MAX_PENDING) {
+    guint i, oldest = 0;
+
+    /* every handshake slot taken (by silent connections, say): the
+     * oldest one goes, so that they cannot keep the receiver out */
+    for (i = 1; i < self->n_pending; i++)
+      if (self->pending[i].deadline < self->pending[oldest].deadline)
+        oldest = i;
+    refuse (self, self->pending[oldest].pfd.fd, GST_TILE_WIRE_REFUSE_BUSY,
+        "too many connections in handshake: the oldest is closed");
+    gst_tile_sender_close_pending_locked (self, oldest);
+  }
+  p = &self->pending[self->n_pending++];
+  poll_add (self, &p->pfd, fd);
+  p->have = 0;
+  p->ready = FALSE;
+  p->deadline = now + (gint64) self->settings.handshake_timeout * 1000;
+}
+
+/* The listening socket is polled again once its pause is over. Lock
+ * held. */
+static void
+server_listen_resume (GstTileSender * self, gint64 now)
+{
+  if (self->listen_pause_until && now >= self->listen_pause_until) {
+    self->listen_pause_until = 0;
+    gst_poll_fd_ctl_read (self->poll, &self->listen_pfd, TRUE);
   }
 }
 
@@ -766,6 +799,9 @@ server_wait (GstTileSender * self, gboolean * control, gboolean * listen,
   interval = g_atomic_int_get (&self->settings.stats_interval);
   if (interval > 0)
     timeout = MIN (timeout, (gint) MIN (interval, G_MAXINT));
+  if (self->listen_pause_until)
+    timeout = CLAMP ((self->listen_pause_until - g_get_monotonic_time ()) /
+        1000 + 1, 1, timeout);
   g_mutex_unlock (&self->lock);
 
   res = gst_poll_wait (self->poll, MIN (timeout, WAIT_MAX_MS) * GST_MSECOND);
@@ -816,6 +852,7 @@ gst_tile_sender_server_thread (gpointer data)
     if (listen)
       server_accept (self);
     now = g_get_monotonic_time ();
+    server_listen_resume (self, now);
     server_handshakes (self, n_polled, now);
     server_timers (self, &st, now);
 

@@ -28,6 +28,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #define FRAME_DURATION (GST_SECOND / 30)
 #define PULL_TIMEOUT (10 * GST_SECOND)
@@ -1196,6 +1197,66 @@ GST_START_TEST (test_silent_receiver)
 
 GST_END_TEST;
 
+/* 100 silent connections (more than the handshake slots) made before the
+ * real receiver: the oldest are closed to make room, so it still gets in.
+ * Then accept() fails for want of descriptors: the sender backs off
+ * instead of spinning on the readable socket, and accepts again when
+ * there are descriptors. */
+GST_START_TEST (test_connection_flood)
+{
+  Link l = { 0 };
+  gint fds[100];
+  struct rlimit lim, low;
+  struct rusage r0, r1;
+  guint i;
+
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, BC1 (64, 32), 0, "units=2 handshake-timeout=30000");
+  for (i = 0; i < G_N_ELEMENTS (fds); i++)
+    fds[i] = raw_connect (l.port);
+  g_usleep (200 * 1000);
+  rx_start (&l, NULL);
+  wait_connected (&l);
+  run_frames (&l, 16 * 8 * 8, 1, 4);
+
+  /* no descriptor left for accept(): connections wait in the backlog */
+  fail_unless (getrlimit (RLIMIT_NOFILE, &lim) == 0);
+  for (i = 0; i < 10; i++)
+    fds[i] = (close (fds[i]), raw_connect (l.port));
+  g_usleep (100 * 1000);
+  /* the lowest free descriptor becomes the limit: every one below it is
+   * taken, so accept() fails with EMFILE */
+  {
+    gint lowest = dup (0);
+
+    fail_unless (lowest >= 0);
+    close (lowest);
+    low = lim;
+    low.rlim_cur = lowest;
+  }
+  for (i = 10; i < 20; i++)
+    fds[i] = (close (fds[i]), raw_connect (l.port));
+  fail_unless (setrlimit (RLIMIT_NOFILE, &low) == 0);
+  getrusage (RUSAGE_SELF, &r0);
+  g_usleep (G_USEC_PER_SEC);
+  getrusage (RUSAGE_SELF, &r1);
+  fail_unless (setrlimit (RLIMIT_NOFILE, &lim) == 0);
+  /* a spinning server thread would use the whole second */
+  fail_unless ((r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) * 1000000 +
+      (r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) +
+      (r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) * 1000000 +
+      (r1.ru_stime.tv_usec - r0.ru_stime.tv_usec) < 300000,
+      "the sender spun on accept() failures");
+  run_frames (&l, 16 * 8 * 8, 10, 4);
+
+  for (i = 0; i < G_N_ELEMENTS (fds); i++)
+    close (fds[i]);
+  rx_stop (&l);
+  tx_stop (&l);
+}
+
+GST_END_TEST;
+
 static gint qos_events;
 static GstClockTime qos_last_ts;
 
@@ -1879,6 +1940,7 @@ tile_suite (void)
   tcase_add_test (tc, test_stepped_flush);
   tcase_add_test (tc, test_reconnect);
   tcase_add_test (tc, test_silent_receiver);
+  tcase_add_test (tc, test_connection_flood);
   tcase_add_test (tc, test_no_server);
   tcase_add_test (tc, test_receiver_killed);
   tcase_add_test (tc, test_receiver_process_killed);
