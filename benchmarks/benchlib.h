@@ -12,6 +12,7 @@
 
 #include <gst/gst.h>
 
+#include <string.h>
 #include <time.h>
 
 /* Parses the command line, GStreamer's options included (which initialises
@@ -56,6 +57,67 @@ bench_mono_ns (void)
 
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (guint64) ts.tv_sec * GST_SECOND + ts.tv_nsec;
+}
+
+/* Fills @data with pseudo-random bytes, xorshift64 from @state (not 0):
+ * frames that do not compress. The last size % 8 bytes are their index. */
+static inline void
+bench_fill_random (guint8 * data, gsize size, guint64 state)
+{
+  guint64 x = state;
+  gsize i;
+
+  for (i = 0; i + 8 <= size; i += 8) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    memcpy (data + i, &x, 8);
+  }
+  for (; i < size; i++)
+    data[i] = (guint8) i;
+}
+
+/* Appends @str as a JSON string, null when NULL */
+static inline void
+bench_json_string (GString * s, const gchar * str)
+{
+  const gchar *p;
+
+  if (!str) {
+    g_string_append (s, "null");
+    return;
+  }
+  g_string_append_c (s, '"');
+  for (p = str; *p; p++) {
+    guchar c = *p;
+
+    if (c == '"' || c == '\\')
+      g_string_append_printf (s, "\\%c", c);
+    else if (c < 0x20)
+      g_string_append_printf (s, "\\u%04x", c);
+    else
+      g_string_append_c (s, c);
+  }
+  g_string_append_c (s, '"');
+}
+
+/* @e's statistics, to be freed: its "tile-stats" (tilesink, whose
+ * GstBaseSink has "stats" too), else its "stats"; NULL when it has neither
+ * or @e is NULL */
+static inline GstStructure *
+bench_get_stats (GstElement * e)
+{
+  GObjectClass *klass;
+  GstStructure *st = NULL;
+
+  if (!e)
+    return NULL;
+  klass = G_OBJECT_GET_CLASS (e);
+  if (g_object_class_find_property (klass, "tile-stats"))
+    g_object_get (e, "tile-stats", &st, NULL);
+  else if (g_object_class_find_property (klass, "stats"))
+    g_object_get (e, "stats", &st, NULL);
+  return st;
 }
 
 #endif /* __BENCHLIB_H__ */

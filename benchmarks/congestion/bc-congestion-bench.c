@@ -145,34 +145,16 @@ static GOptionEntry entries[] = {
   {NULL}
 };
 
+/* --transport: run_sender () and run_receiver () know these */
+static const gchar *const transports[] = {
+  "tile-tcp", "tile-udp", "tcp-gdp", "rtp", "srt", NULL
+};
+
 static gsize frame_size;
 static guint n_chunks;
 
 /* ------------------------------------------------------------------ */
 /* JSON */
-
-static void
-json_string (GString * s, const gchar * str)
-{
-  const gchar *p;
-
-  if (!str) {
-    g_string_append (s, "null");
-    return;
-  }
-  g_string_append_c (s, '"');
-  for (p = str; *p; p++) {
-    guchar c = *p;
-
-    if (c == '"' || c == '\\')
-      g_string_append_printf (s, "\\%c", c);
-    else if (c < 0x20)
-      g_string_append_printf (s, "\\u%04x", c);
-    else
-      g_string_append_c (s, c);
-  }
-  g_string_append_c (s, '"');
-}
 
 static void json_structure (GString * s, const GstStructure * st);
 static void json_value (GString * s, const GValue * v);
@@ -215,7 +197,7 @@ json_value (GString * s, const GValue * v)
     else
       g_string_append (s, "null");
   } else if (t == G_TYPE_STRING)
-    json_string (s, g_value_get_string (v));
+    bench_json_string (s, g_value_get_string (v));
   else if (t == GST_TYPE_STRUCTURE)
     json_structure (s, gst_value_get_structure (v));
   else if (t == GST_TYPE_ARRAY || t == GST_TYPE_LIST) {
@@ -237,11 +219,11 @@ json_value (GString * s, const GValue * v)
     GEnumValue *ev = g_enum_get_value (g_type_class_peek (t),
         g_value_get_enum (v));
 
-    json_string (s, ev ? ev->value_nick : "?");
+    bench_json_string (s, ev ? ev->value_nick : "?");
   } else {
     gchar *str = gst_value_serialize (v);
 
-    json_string (s, str ? str : G_VALUE_TYPE_NAME (v));
+    bench_json_string (s, str ? str : G_VALUE_TYPE_NAME (v));
     g_free (str);
   }
 }
@@ -253,7 +235,7 @@ json_field (GQuark field, const GValue * v, gpointer data)
 
   if (s->str[s->len - 1] != '{')
     g_string_append_c (s, ',');
-  json_string (s, g_quark_to_string (field));
+  bench_json_string (s, g_quark_to_string (field));
   g_string_append_c (s, ':');
   json_value (s, v);
   return TRUE;
@@ -276,7 +258,7 @@ json_key (GString * s, const gchar * key)
 {
   if (s->str[s->len - 1] != '{')
     g_string_append_c (s, ',');
-  json_string (s, key);
+  bench_json_string (s, key);
   g_string_append_c (s, ':');
 }
 
@@ -301,23 +283,16 @@ static void
 json_str (GString * s, const gchar * key, const gchar * v)
 {
   json_key (s, key);
-  json_string (s, v);
+  bench_json_string (s, v);
 }
 
 /* The element's statistics: tilesink "tile-stats", the others "stats" */
 static void
 json_stats (GString * s, const gchar * key, GstElement * e)
 {
-  GstStructure *st = NULL;
-  const gchar *prop = NULL;
+  GstStructure *st = bench_get_stats (e);
 
-  if (e && g_object_class_find_property (G_OBJECT_GET_CLASS (e), "tile-stats"))
-    prop = "tile-stats";
-  else if (e && g_object_class_find_property (G_OBJECT_GET_CLASS (e), "stats"))
-    prop = "stats";
   json_key (s, key);
-  if (prop)
-    g_object_get (e, prop, &st, NULL);
   json_structure (s, st);
   if (st)
     gst_structure_free (st);
@@ -387,8 +362,18 @@ sleep_until_rt (gint64 t)
   while (clock_nanosleep (CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR);
 }
 
+/* " latency=L" for srtsink and srtsrc with --srt-latency, else "" */
+static gchar *
+srt_latency (void)
+{
+  return opt_srt_latency >= 0 ?
+      g_strdup_printf (" latency=%d", opt_srt_latency) : g_strdup ("");
+}
+
+/* The pipeline @desc (freed here) and its elements "src" and "sink"; NULL,
+ * with first_error set, when it cannot be made */
 static GstElement *
-launch (const gchar * desc)
+launch (gchar * desc, GstElement ** src, GstElement ** sink)
 {
   GError *error = NULL;
   GstElement *p = gst_parse_launch_full (desc, NULL,
@@ -399,8 +384,37 @@ launch (const gchar * desc)
         desc, error->message);
     first_error = g_strdup (error->message);
     g_clear_error (&error);
+  } else {
+    *src = gst_bin_get_by_name (GST_BIN (p), "src");
+    *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
   }
+  g_free (desc);
   return p;
+}
+
+/* Sets @pipeline playing; FALSE, with first_error set (@failure when the
+ * bus does not say why), when it does not start */
+static gboolean
+start_pipeline (GstElement * pipeline, const gchar * failure)
+{
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE)
+    return TRUE;
+  poll_bus (pipeline);
+  if (!first_error)
+    first_error = g_strdup (failure);
+  return FALSE;
+}
+
+/* Watches the bus of @pipeline until CLOCK_REALTIME @end (ns) or an
+ * error */
+static void
+run_until (GstElement * pipeline, guint64 end)
+{
+  while (!first_error && bench_realtime_ns () < end) {
+    g_usleep (20000);
+    poll_bus (pipeline);
+  }
 }
 
 /* Tears @pipeline down; exits the process if that takes over 5 s (the JSON
@@ -421,24 +435,45 @@ teardown (GstElement * pipeline, gint status)
   gst_element_set_state (pipeline, GST_STATE_NULL);
 }
 
+/* The JSON object an end prints, begun with @role and the stream */
+static GString *
+report_begin (const gchar * role)
+{
+  GString *out = g_string_new ("{");
+
+  json_str (out, "role", role);
+  json_str (out, "transport", opt_transport);
+  json_int (out, "frame_bytes", frame_size);
+  json_int (out, "start", opt_start);
+  return out;
+}
+
+/* Ends @out with the statistics of @element (as @stats_key), the CPU time
+ * and the bus's errors, prints it and frees it, then tears @pipeline down.
+ * Returns the exit status. */
+static gint
+report_end (GString * out, const gchar * stats_key, GstElement * element,
+    GstElement * pipeline)
+{
+  gint status;
+
+  json_stats (out, stats_key, element);
+  json_rusage (out);
+  json_str (out, "error", first_error);
+  json_str (out, "warning", first_warning);
+  json_int (out, "warnings", n_warnings);
+  g_string_append_c (out, '}');
+  g_print ("%s\n", out->str);
+  fflush (stdout);
+  g_string_free (out, TRUE);
+  status = first_error ? 1 : 0;
+
+  teardown (pipeline, status);
+  return status;
+}
+
 /* ------------------------------------------------------------------ */
 /* Sender */
-
-static void
-fill_random (guint8 * data, gsize size)
-{
-  guint64 x = 0x9E3779B97F4A7C15ull;
-  gsize i;
-
-  for (i = 0; i + 8 <= size; i += 8) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    memcpy (data + i, &x, 8);
-  }
-  for (; i < size; i++)
-    data[i] = (guint8) i;
-}
 
 /* The headers of frame @seq, then its time, which it returns */
 static gint64
@@ -528,43 +563,31 @@ run_sender (void)
   else if (!strcmp (t, "rtp"))
     desc = g_strdup_printf ("appsrc name=src ! rtpvrawpay mtu=1440 pt=96 ! "
         "udpsink name=sink host=%s port=%d sync=false", opt_peer, opt_port);
-  else if (!strcmp (t, "srt")) {
-    gchar *lat = opt_srt_latency >= 0 ?
-        g_strdup_printf (" latency=%d", opt_srt_latency) : g_strdup ("");
+  else {
+    gchar *lat = srt_latency ();
 
     desc = g_strdup_printf ("appsrc name=src ! srtsink name=sink "
         "uri=srt://%s:%d sync=false%s", opt_peer, opt_port, lat);
     g_free (lat);
-  } else {
-    g_printerr ("unknown transport %s\n", t);
-    return 2;
   }
-  pipeline = launch (desc);
-  g_free (desc);
+  pipeline = launch (desc, &src, &sink);
   if (!pipeline)
     return 1;
-  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   caps = gst_caps_from_string (caps_str);
   g_object_set (src, "caps", caps, "is-live", TRUE, "format",
       GST_FORMAT_TIME, "block", FALSE, "max-bytes", (guint64) 0, NULL);
   gst_caps_unref (caps);
 
   tmpl = g_malloc (frame_size);
-  fill_random (tmpl, frame_size);
+  bench_fill_random (tmpl, frame_size, 0x9E3779B97F4A7C15ull);
   pool = gst_buffer_pool_new ();
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, NULL, frame_size, 4, 0);
   gst_buffer_pool_set_config (pool, config);
   gst_buffer_pool_set_active (pool, TRUE);
 
-  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE) {
-    poll_bus (pipeline);
-    if (!first_error)
-      first_error = g_strdup ("the sender does not start");
+  if (!start_pipeline (pipeline, "the sender does not start"))
     goto report;
-  }
   /* wait for the receiver until T0 (the frames are pushed from T0 on
    * whether it came or not: the warm-up takes the rest) */
   while (bench_realtime_ns () < (guint64) opt_start) {
@@ -622,18 +645,10 @@ run_sender (void)
   }
   /* what is queued may still arrive; a little past the receiver's end,
    * so that it does not see the sender go */
-  while (!first_error && bench_realtime_ns () < (guint64) opt_end +
-      SENDER_LINGER) {
-    g_usleep (20000);
-    poll_bus (pipeline);
-  }
+  run_until (pipeline, (guint64) opt_end + SENDER_LINGER);
 
 report:
-  out = g_string_new ("{");
-  json_str (out, "role", "sender");
-  json_str (out, "transport", t);
-  json_int (out, "frame_bytes", frame_size);
-  json_int (out, "start", opt_start);
+  out = report_begin ("sender");
   json_int (out, "pushed", pushed);
   json_int (out, "appsrc_dropped", queue_full);
   json_int (out, "late_pushes", late);
@@ -643,18 +658,7 @@ report:
       (first_push - opt_start) / 1e9);
   json_dbl (out, "last_push_s", last_push < 0 ? NAN :
       (last_push - opt_start) / 1e9);
-  json_stats (out, "sink_stats", sink);
-  json_rusage (out);
-  json_str (out, "error", first_error);
-  json_str (out, "warning", first_warning);
-  json_int (out, "warnings", n_warnings);
-  g_string_append_c (out, '}');
-  g_print ("%s\n", out->str);
-  fflush (stdout);
-  g_string_free (out, TRUE);
-  status = first_error ? 1 : 0;
-
-  teardown (pipeline, status);
+  status = report_end (out, "sink_stats", sink, pipeline);
   gst_buffer_pool_set_active (pool, FALSE);
   gst_object_unref (pool);
   gst_object_unref (src);
@@ -880,16 +884,12 @@ run_receiver (void)
         "height=(string)%d, colorimetry=(string)BT601-5, payload=(int)96\" "
         "! rtpvrawdepay ! appsink name=sink", opt_address, opt_port,
         opt_rcvbuf, opt_width / 2, opt_height / 2);
-  else if (!strcmp (t, "srt")) {
-    gchar *lat = opt_srt_latency >= 0 ?
-        g_strdup_printf (" latency=%d", opt_srt_latency) : g_strdup ("");
+  else {
+    gchar *lat = srt_latency ();
 
     desc = g_strdup_printf ("srtsrc name=src uri=srt://%s:%d?mode=listener"
         "%s ! appsink name=sink", opt_address, opt_port, lat);
     g_free (lat);
-  } else {
-    g_printerr ("unknown transport %s\n", t);
-    return 2;
   }
   is_srt = !strcmp (t, "srt");
   g_mutex_init (&rx.lock);
@@ -897,12 +897,9 @@ run_receiver (void)
   rx.cur_seq = -1;
   rx.got = g_malloc0 (n_chunks);
 
-  pipeline = launch (desc);
-  g_free (desc);
+  pipeline = launch (desc, &src, &sink);
   if (!pipeline)
     return 1;
-  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   g_object_set (sink, "sync", FALSE, "enable-last-sample", FALSE, NULL);
   cb.new_sample = new_sample;
   gst_app_sink_set_callbacks (GST_APP_SINK (sink), &cb, NULL, NULL);
@@ -913,23 +910,11 @@ run_receiver (void)
     gst_object_unref (pad);
   }
 
-  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE) {
-    poll_bus (pipeline);
-    if (!first_error)
-      first_error = g_strdup ("the receiver does not start");
-  }
-  while (!first_error && bench_realtime_ns () < (guint64) opt_end) {
-    g_usleep (20000);
-    poll_bus (pipeline);
-  }
+  if (start_pipeline (pipeline, "the receiver does not start"))
+    run_until (pipeline, (guint64) opt_end);
 
   g_mutex_lock (&rx.lock);
-  out = g_string_new ("{");
-  json_str (out, "role", "receiver");
-  json_str (out, "transport", t);
-  json_int (out, "frame_bytes", frame_size);
-  json_int (out, "start", opt_start);
+  out = report_begin ("receiver");
   json_int (out, "buffers", rx.buffers);
   json_int (out, "bytes", rx.bytes);
   json_int (out, "foreign", rx.foreign);
@@ -953,18 +938,7 @@ run_receiver (void)
   }
   g_string_append_c (out, ']');
   g_mutex_unlock (&rx.lock);
-  json_stats (out, "src_stats", src);
-  json_rusage (out);
-  json_str (out, "error", first_error);
-  json_str (out, "warning", first_warning);
-  json_int (out, "warnings", n_warnings);
-  g_string_append_c (out, '}');
-  g_print ("%s\n", out->str);
-  fflush (stdout);
-  g_string_free (out, TRUE);
-  status = first_error ? 1 : 0;
-
-  teardown (pipeline, status);
+  status = report_end (out, "src_stats", src, pipeline);
   gst_object_unref (src);
   gst_object_unref (sink);
   gst_object_unref (pipeline);
@@ -984,6 +958,10 @@ main (int argc, char **argv)
       opt_frames < 1 || opt_units < 1) {
     g_printerr ("bc-congestion-bench: --role, --transport, --port, --start "
         "and --end are needed (width a multiple of 4, height of 8)\n");
+    return 2;
+  }
+  if (!g_strv_contains (transports, opt_transport)) {
+    g_printerr ("unknown transport %s\n", opt_transport);
     return 2;
   }
   frame_size = (gsize) opt_width *opt_height / 2;

@@ -51,7 +51,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import re
 import shutil
 import signal
@@ -65,7 +64,7 @@ HERE = Path(__file__).resolve().parent
 SRC = HERE.parent.parent
 sys.path.insert(0, str(SRC / "benchmarks"))
 import benchlib  # noqa: E402
-from benchlib import log  # noqa: E402
+from benchlib import OtherCpu, log  # noqa: E402
 
 MARK_BEGIN = "<!-- congestion-bench:begin -->"
 MARK_END = "<!-- congestion-bench:end -->"
@@ -114,8 +113,6 @@ CONT = {c["key"]: c for c in CONTENDERS}
 # the end that listens: the other one connects to it
 SENDER_LISTENS = {"tile-tcp", "tile-udp", "tcp-gdp"}  # transports
 
-HZ = os.sysconf("SC_CLK_TCK")
-
 
 def frame_bytes(size: dict) -> int:
     return size["w"] * size["h"] // 2
@@ -142,83 +139,20 @@ def tbf_spec(rate: float) -> str:
 
 
 # --------------------------------------------------------------------------
-# the machine and the rest of it
-
-
-def steal_seconds() -> float:
-    with open("/proc/stat") as f:
-        v = [int(x) for x in f.readline().split()[1:]]
-    return (v[7] if len(v) > 7 else 0) / HZ
-
-
-def process_cpu() -> dict:
-    """pid -> (ppid, CPU seconds) of every user-space process."""
-    out = {}
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat") as f:
-                rest = f.read().rsplit(")", 1)[1].split()
-            ppid = int(rest[1])
-            if ppid == 2 or d == "2":
-                continue  # kernel threads
-            out[int(d)] = (ppid, (int(rest[11]) + int(rest[12])) / HZ)
-        except (OSError, IndexError, ValueError):
-            continue
-    return out
-
-
-class OtherCpu:
-    """CPU cores used by user-space processes other than this one and its
-    children while the block runs, and the hypervisor's steal time."""
-
-    def __enter__(self):
-        self.t = time.monotonic()
-        self.before = process_cpu()
-        self.steal = steal_seconds()
-        return self
-
-    def __exit__(self, *exc):
-        wall = time.monotonic() - self.t or 1.0
-        me = os.getpid()
-        other = 0.0
-        for pid, (ppid, cpu) in process_cpu().items():
-            if pid == me or ppid == me:
-                continue
-            other += cpu - self.before.get(pid, (0, 0.0))[1]
-        self.cores = max(0.0, other) / wall
-        self.steal_cores = max(0.0, steal_seconds() - self.steal) / wall
-        return False
-
-
-def quiet_check(seconds: float = 1.0) -> float:
-    with OtherCpu() as o:
-        time.sleep(seconds)
-    return o.cores
-
-
-def out_of(cmd) -> str:
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True,
-                              timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ""
+# the machine
 
 
 def machine_info() -> dict:
-    gst = out_of(["gst-inspect-1.0", "--version"]).splitlines()
-    srt = out_of(["dpkg-query", "-W", "-f", "${Version}",
-                  "libsrt1.5-gnutls"]) or out_of(
-        ["dpkg-query", "-W", "-f", "${Version}", "libsrt1.5-openssl"])
-    return {"cpu": benchlib.cpu_model(), "cpu_count": os.cpu_count(),
-            "kernel": platform.release(),
-            "gstreamer": gst[1].split()[-1] if len(gst) > 1 else "?",
-            "libsrt": srt or "?"}
+    srt = benchlib.command_output(
+        ["dpkg-query", "-W", "-f", "${Version}", "libsrt1.5-gnutls"]) \
+        or benchlib.command_output(
+            ["dpkg-query", "-W", "-f", "${Version}", "libsrt1.5-openssl"])
+    return benchlib.machine_info(libsrt=srt or "?")
 
 
 def git_describe() -> str:
-    d = out_of(["git", "-C", str(SRC), "describe", "--always", "--dirty"])
+    d = benchlib.command_output(["git", "-C", str(SRC), "describe",
+                                 "--always", "--dirty"])
     return d or "unknown"
 
 
@@ -255,8 +189,9 @@ class Net:
             return {}
 
     def listening(self, ns: str, udp: bool, port: int) -> bool:
-        out = out_of(["ip", "netns", "exec", ns, "ss", "-Hln" +
-                      ("u" if udp else "t"), f"sport = :{port}"])
+        out = benchlib.command_output(["ip", "netns", "exec", ns, "ss",
+                                       "-Hln" + ("u" if udp else "t"),
+                                       f"sport = :{port}"])
         return bool(out)
 
 
@@ -1132,30 +1067,15 @@ def main() -> int:
     ap.add_argument("--dev-tx", default="veth-tx")
     ap.add_argument("--no-srt", action="store_true",
                     help="srtsink/srtsrc are not there: skip them")
-    ap.add_argument("--quick", action="store_true",
-                    help="2 rates, 1080p, 3 s a run (< 1 minute); writes "
-                    "results-quick.json and quick/*.png, not the doc")
     ap.add_argument("--only", default="",
                     help="comma-separated contender keys (debugging)")
-    ap.add_argument("--out", type=Path)
-    ap.add_argument("--plots-dir", type=Path)
-    ap.add_argument("--doc", type=Path, default=SRC / "docs" /
-                    "performance.md")
-    ap.add_argument("--no-doc", action="store_true")
     ap.add_argument("--keep-logs", action="store_true")
-    ap.add_argument("--report-only", action="store_true",
-                    help="measure nothing: redo figures and the doc section "
-                    "from --out")
-    ap.add_argument("--command", default="benchmarks/congestion/run.sh")
+    benchlib.add_output_options(
+        ap, "2 rates, 1080p, 3 s a run (< 1 minute); writes "
+        "results-quick.json and quick/*.png, not the doc",
+        "benchmarks/congestion/run.sh")
     args = ap.parse_args()
-
-    if args.out is None:
-        args.out = HERE / ("results-quick.json" if args.quick
-                           else "results.json")
-    if args.plots_dir is None:
-        args.plots_dir = (HERE / "quick") if args.quick else \
-            SRC / "docs" / "perf"
-    write_doc_too = not (args.no_doc or args.quick)
+    write_doc_too = benchlib.resolve_outputs(args, HERE)
 
     if args.report_only:
         results = json.loads(args.out.read_text())
@@ -1166,14 +1086,7 @@ def main() -> int:
 
     started = time.monotonic()
     machine = machine_info()
-    quiet = quiet_check(1.0)
-    if quiet > 0.3:
-        log(f"other processes use {quiet:.2f} cores; waiting up to "
-            f"{10 if args.quick else 30} s for a quieter machine")
-        end = time.monotonic() + (10 if args.quick else 30)
-        while quiet > 0.3 and time.monotonic() < end:
-            quiet = quiet_check(2.0)
-        log(f"other processes: {quiet:.2f} cores; going on")
+    quiet = benchlib.wait_for_quiet(args.quick)
 
     sizes = {}
     for k, s in SIZES.items():
@@ -1224,13 +1137,10 @@ def main() -> int:
 
     others = sorted(r["other_cpu_cores"] for r in runs) or [0]
     results = {
-        "date": benchlib.utc_date(),
-        "command": args.command,
-        "quick": args.quick,
-        "machine": machine,
-        "git": git_describe(),
-        "sysctl": os.environ.get("BC_CONGESTION_SYSCTL",
-                                 "net.core sysctls unchanged"),
+        **benchlib.results_header(
+            args, machine, git_describe(),
+            os.environ.get("BC_CONGESTION_SYSCTL",
+                           "net.core sysctls unchanged")),
         "topology": (f"namespaces {args.ns_tx} ({args.addr_tx}) and "
                      f"{args.ns_rx} ({args.addr_rx}), veth pair, tbf on "
                      f"{args.dev_tx} in {args.ns_tx}"),
@@ -1252,26 +1162,12 @@ def main() -> int:
 
 
 def report(args, results: dict, write_doc_too: bool) -> int:
-    figs = []
-    try:
-        written = plots(results, args.plots_dir)
-        doc_dir = args.doc.parent.resolve()
-        for p in written:
-            try:
-                figs.append(str(p.resolve().relative_to(doc_dir)))
-            except ValueError:
-                figs.append(str(p))
-            log(f"wrote {p}")
-    except ImportError as e:
-        log(f"no figures: {e}")
+    figs = benchlib.write_figures(plots, results, args.plots_dir, args.doc)
     results["figures"] = figs
     write_results(args.out, results)
     log(f"wrote {args.out}")
-    section = markdown(results, figs)
-    if write_doc_too:
-        benchlib.write_doc_section(section, MARK_BEGIN, MARK_END, args.doc)
-        log(f"wrote {args.doc}")
-    print(section)
+    benchlib.publish_section(markdown(results, figs), MARK_BEGIN, MARK_END,
+                             args.doc, write_doc_too)
     bad = [r for r in results["runs"] if r.get("delivered") is None]
     for r in bad:
         log(f"no result: {r['size']} {r['contender']} "

@@ -53,18 +53,11 @@ if ! command -v ip >/dev/null || ! command -v tc >/dev/null \
 fi
 command -v iperf3 >/dev/null || bc_apt_install iperf3 \
   || echo "run.sh: no iperf3: no bulk-TCP reference" >&2
-for e in appsrc tcpserversink tcpclientsrc; do
-  gst-inspect-1.0 "$e" >/dev/null 2>&1 \
-    || bc_apt_install gstreamer1.0-plugins-base
-done
-for e in rtpvrawpay rtpvrawdepay udpsrc udpsink; do
-  gst-inspect-1.0 "$e" >/dev/null 2>&1 \
-    || bc_apt_install gstreamer1.0-plugins-good
-done
-for e in gdppay gdpdepay srtsink srtsrc; do
-  gst-inspect-1.0 "$e" >/dev/null 2>&1 \
-    || bc_apt_install gstreamer1.0-plugins-bad || true
-done
+bc_gst_plugins gstreamer1.0-plugins-base appsrc tcpserversink tcpclientsrc
+bc_gst_plugins gstreamer1.0-plugins-good rtpvrawpay rtpvrawdepay udpsrc \
+  udpsink
+bc_gst_plugins gstreamer1.0-plugins-bad gdppay gdpdepay srtsink srtsrc \
+  || true
 for e in appsrc tcpserversink rtpvrawpay gdppay; do
   if ! gst-inspect-1.0 "$e" >/dev/null 2>&1; then
     echo "run.sh: the GStreamer element $e is missing" >&2
@@ -81,12 +74,7 @@ fi
 bc_bench_build "$BC_BUILD" benchmarks/congestion/bc-congestion-bench \
   gst/tile/libgsttile.so
 
-rc=0
-bc_venv "$BC_VENV" || rc=$?
-if [ $rc -ne 0 ]; then
-  echo "run.sh: cannot make the Python venv $BC_VENV" >&2
-  exit 1
-fi
+bc_bench_venv || exit 1
 
 # ---- the namespaces, as tests/netns/run.sh makes them ----
 
@@ -101,9 +89,6 @@ addr_tx=10.$o2.$o3.$(( o4 + 1 ))
 addr_rx=10.$o2.$o3.$(( o4 + 2 ))
 made_ns=()
 pypid=
-old_r=$(sysctl -n net.core.rmem_max 2>/dev/null || echo 0)
-old_w=$(sysctl -n net.core.wmem_max 2>/dev/null || echo 0)
-raised=0
 
 cleanup () {
   local n
@@ -118,11 +103,7 @@ cleanup () {
   for n in "${made_ns[@]}"; do
     ip netns del "$n" 2>/dev/null
   done
-  if [ "$raised" = 1 ]; then
-    sysctl -qw net.core.rmem_max="$old_r" net.core.wmem_max="$old_w" \
-      >/dev/null 2>&1
-  fi
-  return 0
+  bc_restore_rmem_wmem
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -160,23 +141,20 @@ echo "run.sh: namespaces $ns_tx ($addr_tx) and $ns_rx ($addr_rx)" >&2
 # net.core.rmem_max/wmem_max >= 16 MiB (tilesink and tilesrc get theirs as
 # root anyway, through SO_SNDBUFFORCE/SO_RCVBUFFORCE)
 want=$((16 << 20))
-BC_CONGESTION_SYSCTL="net.core.rmem_max $old_r, wmem_max $old_w, unchanged"
-if [ "$old_r" -lt $want ] || [ "$old_w" -lt $want ]; then
-  if sysctl -qw net.core.rmem_max=$((old_r > want ? old_r : want)) \
-      net.core.wmem_max=$((old_w > want ? old_w : want)) >/dev/null 2>&1; then
-    raised=1
-    BC_CONGESTION_SYSCTL="net.core.rmem_max raised from $old_r to\
- $(sysctl -n net.core.rmem_max), wmem_max from $old_w to\
- $(sysctl -n net.core.wmem_max) for the run"
-  else
-    echo "run.sh: cannot raise net.core.rmem_max/wmem_max to $want" >&2
-  fi
+if ! bc_raise_rmem_wmem $want; then
+  echo "run.sh: cannot raise net.core.rmem_max/wmem_max to $want" >&2
+fi
+if [ "$BC_RMEM_WMEM_RAISED" = 1 ]; then
+  BC_CONGESTION_SYSCTL="net.core.rmem_max raised from $BC_RMEM_WAS to\
+ $BC_RMEM, wmem_max from $BC_WMEM_WAS to $BC_WMEM for the run"
+else
+  BC_CONGESTION_SYSCTL="net.core.rmem_max $BC_RMEM_WAS, wmem_max\
+ $BC_WMEM_WAS, unchanged"
 fi
 export BC_CONGESTION_SYSCTL
 
 # our plugins, and a registry of their own
-export GST_PLUGIN_PATH="$BC_BUILD/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
-export GST_REGISTRY="$BC_BUILD/congestion-bench-registry.bin"
+bc_use_build_plugins congestion-bench-registry.bin
 gst-inspect-1.0 tilesink >/dev/null 2>&1 || {
   echo "run.sh: tilesink is not in $BC_BUILD/gst" >&2
   exit 1

@@ -1032,29 +1032,6 @@ thread_cpu_groups (GArray * before, GArray * after, CpuGroup * groups,
   return n;
 }
 
-static void
-json_string (GString * s, const gchar * str)
-{
-  const gchar *p;
-
-  if (!str) {
-    g_string_append (s, "null");
-    return;
-  }
-  g_string_append_c (s, '"');
-  for (p = str; *p; p++) {
-    guchar c = *p;
-
-    if (c == '"' || c == '\\')
-      g_string_append_printf (s, "\\%c", c);
-    else if (c < 0x20)
-      g_string_append_printf (s, "\\u%04x", c);
-    else
-      g_string_append_c (s, c);
-  }
-  g_string_append_c (s, '"');
-}
-
 static gint
 cmp_i64 (gconstpointer a, gconstpointer b)
 {
@@ -1106,30 +1083,19 @@ json_percentiles (GString * s, const gchar * name, const gint64 * samples,
   g_free (v);
 }
 
-/* tilesink's statistics are "tile-stats" (GstBaseSink has "stats"),
- * tilesrc's "stats" */
-static const gchar *
-stats_property (GstElement * e)
-{
-  return g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-      "tile-stats") ? "tile-stats" : "stats";
-}
-
 static void
 json_stats (GString * s, const gchar * name, GstElement * element)
 {
-  GstStructure *st = NULL;
+  GstStructure *st = bench_get_stats (element);
   gchar *str;
 
   g_string_append_printf (s, ", \"%s\": ", name);
-  if (element)
-    g_object_get (element, stats_property (element), &st, NULL);
   if (!st) {
     g_string_append (s, "null");
     return;
   }
   str = gst_structure_to_string (st);
-  json_string (s, str);
+  bench_json_string (s, str);
   g_free (str);
   gst_structure_free (st);
 }
@@ -1138,13 +1104,10 @@ json_stats (GString * s, const gchar * name, GstElement * element)
 static gint64
 stats_int (GstElement * element, const gchar * field)
 {
-  GstStructure *st = NULL;
+  GstStructure *st = bench_get_stats (element);
   const GValue *v;
   gint64 ret = -1;
 
-  if (!element)
-    return -1;
-  g_object_get (element, stats_property (element), &st, NULL);
   if (!st)
     return -1;
   v = gst_structure_get_value (st, field);
@@ -1161,22 +1124,6 @@ stats_int (GstElement * element, const gchar * field)
 }
 
 /* ------------------------------------------------------------------ */
-
-static void
-fill_random (guint8 * data, gsize size, guint64 seed)
-{
-  guint64 x = seed * 0x9E3779B97F4A7C15ull + 1;
-  gsize i;
-
-  for (i = 0; i + 8 <= size; i += 8) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    memcpy (data + i, &x, 8);
-  }
-  for (; i < size; i++)
-    data[i] = (guint8) i;
-}
 
 static void
 stamp_frame (guint8 * data, gsize size, guint64 seq)
@@ -1338,14 +1285,12 @@ static const gchar *const udp_sink_fields[] = {
 static void
 stats_snapshot (GstElement * element, const gchar * const *fields, gint64 * out)
 {
-  GstStructure *st = NULL;
+  GstStructure *st;
   guint i;
 
   for (i = 0; fields[i]; i++)
     out[i] = -1;
-  if (!element)
-    return;
-  g_object_get (element, stats_property (element), &st, NULL);
+  st = bench_get_stats (element);
   if (!st)
     return;
   for (i = 0; fields[i]; i++) {
@@ -1600,7 +1545,8 @@ setup_bench (Run * r)
   r->blocks = g_new0 (guint8 *, r->n_blocks);
   for (i = 0; i < r->n_blocks; i++) {
     r->blocks[i] = g_malloc (bench.frame_size);
-    fill_random (r->blocks[i], bench.frame_size, i + 1);
+    bench_fill_random (r->blocks[i], bench.frame_size,
+        (i + 1) * 0x9E3779B97F4A7C15ull + 1);
   }
 }
 
@@ -2060,9 +2006,9 @@ static void
 report_config (GString * out, Run * r, Measurement * m)
 {
   g_string_append (out, "\"transport\": ");
-  json_string (out, opt_transport);
+  bench_json_string (out, opt_transport);
   g_string_append (out, ", \"format\": ");
-  json_string (out, r->is_bc ? "BC1" : "RGB");
+  bench_json_string (out, r->is_bc ? "BC1" : "RGB");
   g_string_append_printf (out, ", \"width\": %d, \"height\": %d, "
       "\"frame_bytes\": %" G_GSIZE_FORMAT ", \"rate\": %g, \"window\": %u",
       opt_width, opt_height, bench.frame_size, opt_rate, r->window);
@@ -2231,7 +2177,7 @@ report_cpu (GString * out, Measurement * m, gdouble wall_s)
   g_string_append (out, ", \"thread_cpu_seconds\": {");
   for (i = 0; i < m->n_groups; i++) {
     g_string_append (out, i ? ", " : "");
-    json_string (out, m->groups[i].name);
+    bench_json_string (out, m->groups[i].name);
     g_string_append_printf (out, ": %.3f", m->groups[i].seconds);
   }
   g_string_append (out, "}");
@@ -2285,9 +2231,9 @@ report (Run * r, Measurement * m)
   report_cpu (out, m, wall_s);
   report_elements (out, r, m);
   g_string_append (out, ", \"error\": ");
-  json_string (out, first_error);
+  bench_json_string (out, first_error);
   g_string_append (out, ", \"warning\": ");
-  json_string (out, first_warning);
+  bench_json_string (out, first_warning);
   g_string_append (out, "}\n");
   fputs (out->str, stdout);
   fflush (stdout);

@@ -59,7 +59,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import socket
 import subprocess
 import sys
@@ -70,7 +69,7 @@ HERE = Path(__file__).resolve().parent
 SRC = HERE.parent.parent
 sys.path.insert(0, str(SRC / "benchmarks"))
 import benchlib  # noqa: E402
-from benchlib import log  # noqa: E402
+from benchlib import OtherCpu, log  # noqa: E402
 
 MARK_BEGIN = "<!-- transport-bench:begin -->"
 MARK_END = "<!-- transport-bench:end -->"
@@ -109,76 +108,13 @@ RTP_MTU = UDP_DEFAULT + UDP_HEADER  # the same datagram as tilesink's default
 RTP_LAT = {"2160p BC1": (10, 20)}  # 4320p: throughput only
 PACE = 0.75  # the paced run: pacing-bitrate = this x the measured capacity
 
-HZ = os.sysconf("SC_CLK_TCK")
-
 
 def frame_bytes(fmt: str, w: int, h: int) -> int:
     return w * h // 2 if fmt == "BC1" else w * h * 3
 
 
 # --------------------------------------------------------------------------
-# CPU time of the rest of the machine
-
-
-def steal_seconds() -> float:
-    with open("/proc/stat") as f:
-        v = [int(x) for x in f.readline().split()[1:]]
-    return (v[7] if len(v) > 7 else 0) / HZ
-
-
-def process_cpu() -> dict:
-    """pid -> (ppid, CPU seconds) of every user-space process."""
-    out = {}
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat") as f:
-                rest = f.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        try:
-            ppid = int(rest[1])
-            if ppid == 2 or d == "2":
-                continue  # kernel threads (softirq work of ours among them)
-            out[int(d)] = (ppid, (int(rest[11]) + int(rest[12])) / HZ)
-        except (IndexError, ValueError):
-            continue
-    return out
-
-
-class OtherCpu:
-    """CPU cores used by user-space processes other than this one and its
-    children while the block runs, and the hypervisor's steal time."""
-
-    def __init__(self, pids=()):
-        self.pids = set(pids)
-
-    def __enter__(self):
-        self.t = time.monotonic()
-        self.before = process_cpu()
-        self.steal = steal_seconds()
-        return self
-
-    def __exit__(self, *exc):
-        self.wall = time.monotonic() - self.t
-        after = process_cpu()
-        me = os.getpid()
-        other = 0.0
-        for pid, (ppid, cpu) in after.items():
-            if pid == me or ppid == me or pid in self.pids:
-                continue
-            other += cpu - self.before.get(pid, (0, 0.0))[1]
-        w = self.wall or 1.0
-        self.cores = max(0.0, other) / w
-        self.steal_cores = max(0.0, steal_seconds() - self.steal) / w
-        return False
-
-
-def quiet_check(seconds: float = 1.0) -> float:
-    with OtherCpu() as o:
-        time.sleep(seconds)
-    return o.cores
+# the scheduler
 
 
 def wakeup_jitter(n: int, period: float = 0.02) -> dict:
@@ -1936,18 +1872,9 @@ def udp_findings(u: dict) -> list[str]:
 
 
 def machine_info(iperf3: str) -> dict:
-    def out(cmd):
-        try:
-            return subprocess.run(cmd, capture_output=True, text=True,
-                                  timeout=10).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return ""
-    gst = out(["gst-inspect-1.0", "--version"]).splitlines()
-    ip = out([iperf3, "--version"]).splitlines()
-    return {"cpu": benchlib.cpu_model(), "cpu_count": os.cpu_count(),
-            "kernel": platform.release(),
-            "gstreamer": gst[1].split()[-1] if len(gst) > 1 else "?",
-            "iperf3": ip[0].split(" (")[0] if ip else "iperf3 ?"}
+    ip = benchlib.command_output([iperf3, "--version"]).splitlines()
+    return benchlib.machine_info(
+        iperf3=ip[0].split(" (")[0] if ip else "iperf3 ?")
 
 
 def git_describe() -> str:
@@ -1969,27 +1896,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--driver", type=Path, help="bc-transport-bench")
     ap.add_argument("--iperf3", default="iperf3")
-    ap.add_argument("--quick", action="store_true",
-                    help="a small subset, < 1 minute; writes "
-                    "results-quick.json and quick/*.png, not the doc")
-    ap.add_argument("--out", type=Path)
-    ap.add_argument("--plots-dir", type=Path)
-    ap.add_argument("--doc", type=Path, default=SRC / "docs" /
-                    "performance.md")
-    ap.add_argument("--no-doc", action="store_true")
-    ap.add_argument("--report-only", action="store_true",
-                    help="measure nothing: redo figures and the doc "
-                    "section from --out")
-    ap.add_argument("--command", default="benchmarks/transport/run.sh")
+    benchlib.add_output_options(
+        ap, "a small subset, < 1 minute; writes results-quick.json and "
+        "quick/*.png, not the doc", "benchmarks/transport/run.sh")
     args = ap.parse_args()
-
-    if args.out is None:
-        args.out = HERE / ("results-quick.json" if args.quick
-                           else "results.json")
-    if args.plots_dir is None:
-        args.plots_dir = (HERE / "quick") if args.quick else \
-            SRC / "docs" / "perf"
-    write_doc_too = not (args.no_doc or args.quick)
+    write_doc_too = benchlib.resolve_outputs(args, HERE)
 
     if args.report_only:
         results = json.loads(args.out.read_text())
@@ -1999,14 +1910,7 @@ def main() -> int:
 
     started = time.monotonic()
     machine = machine_info(args.iperf3)
-    quiet = quiet_check(1.0)
-    if quiet > 0.3:
-        log(f"other processes use {quiet:.2f} cores; waiting up to "
-            f"{10 if args.quick else 30} s for a quieter machine")
-        end = time.monotonic() + (10 if args.quick else 30)
-        while quiet > 0.3 and time.monotonic() < end:
-            quiet = quiet_check(2.0)
-        log(f"other processes: {quiet:.2f} cores; going on")
+    quiet = benchlib.wait_for_quiet(args.quick)
     jitter = wakeup_jitter(50 if args.quick else 150)
     log(f"wakeup lateness of a 20 ms sleep: p50 {jitter['p50']} p99 "
         f"{jitter['p99']} max {jitter['max']} ms")
@@ -2084,12 +1988,9 @@ def main() -> int:
                       for r in runs if r.get("transport") == "tile"
                       and r.get("send_buffer_granted") is not None})
     results = {
-        "date": benchlib.utc_date(),
-        "command": args.command,
-        "quick": args.quick,
-        "machine": machine,
-        "git": git_describe(),
-        "sysctl": os.environ.get("BC_TRANSPORT_SYSCTL", "unchanged"),
+        **benchlib.results_header(
+            args, machine, git_describe(),
+            os.environ.get("BC_TRANSPORT_SYSCTL", "unchanged")),
         "granted": ", ".join(f"{g} bytes (getsockopt, send/receive)"
                              for g in granted) or "?",
         "other_cpu_cores_before": round(quiet, 3),
@@ -2115,26 +2016,12 @@ def main() -> int:
 
 def report(args, results: dict, write_doc_too: bool) -> int:
     results["analysis"] = analyse(results)
-    figs = []
-    try:
-        written = plots(results, args.plots_dir)
-        doc_dir = args.doc.parent.resolve()
-        for p in written:
-            try:
-                figs.append(str(p.resolve().relative_to(doc_dir)))
-            except ValueError:
-                figs.append(str(p))
-            log(f"wrote {p}")
-    except ImportError as e:
-        log(f"no figures: {e}")
+    figs = benchlib.write_figures(plots, results, args.plots_dir, args.doc)
     results["figures"] = figs
     benchlib.write_json(args.out, results)
     log(f"wrote {args.out}")
-    section = markdown(results, figs)
-    if write_doc_too:
-        benchlib.write_doc_section(section, MARK_BEGIN, MARK_END, args.doc)
-        log(f"wrote {args.doc}")
-    print(section)
+    benchlib.publish_section(markdown(results, figs), MARK_BEGIN, MARK_END,
+                             args.doc, write_doc_too)
     def expected(r):
         # rtpvrawpay into default-sized socket buffers loses so much that
         # no frame may come whole: that is the result, not a failure

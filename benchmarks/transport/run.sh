@@ -32,62 +32,37 @@ start=$(date +%s)
 
 bc_build_deps
 command -v iperf3 >/dev/null || bc_apt_install iperf3
-for e in tcpserversink tcpclientsrc; do
-  gst-inspect-1.0 "$e" >/dev/null 2>&1 \
-    || bc_apt_install gstreamer1.0-plugins-base
-done
-for e in rawvideoparse gdppay; do
-  gst-inspect-1.0 "$e" >/dev/null 2>&1 \
-    || bc_apt_install gstreamer1.0-plugins-bad
-done
-for e in rtpvrawpay rtpvrawdepay udpsrc udpsink; do
-  gst-inspect-1.0 "$e" >/dev/null 2>&1 \
-    || bc_apt_install gstreamer1.0-plugins-good
-done
+bc_gst_plugins gstreamer1.0-plugins-base tcpserversink tcpclientsrc
+bc_gst_plugins gstreamer1.0-plugins-bad rawvideoparse gdppay
+bc_gst_plugins gstreamer1.0-plugins-good rtpvrawpay rtpvrawdepay udpsrc \
+  udpsink
 
 bc_bench_build "$BC_BUILD" benchmarks/transport/bc-transport-bench \
   gst/tile/libgsttile.so
 
-rc=0
-bc_venv "$BC_VENV" || rc=$?
-if [ $rc -ne 0 ]; then
-  echo "run.sh: cannot make the Python venv $BC_VENV" >&2
-  exit 1
-fi
+bc_bench_venv || exit 1
 
 # iperf3 -w 16M and udpsrc/udpsink buffer-size=16M need net.core.[rw]mem_max
 # >= 16 MiB (tilesink and tilesrc get their 16 MiB as root anyway, through
 # SO_SNDBUFFORCE/SO_RCVBUFFORCE)
 want=$((16 << 20))
-old_r=$(sysctl -n net.core.rmem_max 2>/dev/null || echo 0)
-old_w=$(sysctl -n net.core.wmem_max 2>/dev/null || echo 0)
-restore () {
-  if [ "${raised:-0}" = 1 ]; then
-    sysctl -qw net.core.rmem_max="$old_r" net.core.wmem_max="$old_w" \
-      >/dev/null 2>&1 || true
-  fi
-}
-trap restore EXIT
+trap bc_restore_rmem_wmem EXIT
 trap 'exit 130' INT TERM
-raised=0
-BC_TRANSPORT_SYSCTL="rmem_max $old_r, wmem_max $old_w (unchanged)"
-if [ "$old_r" -lt $want ] || [ "$old_w" -lt $want ]; then
-  if [ "$(id -u)" = 0 ] && sysctl -qw net.core.rmem_max=$((old_r > want \
-      ? old_r : want)) net.core.wmem_max=$((old_w > want ? old_w : want)) \
-      >/dev/null 2>&1; then
-    raised=1
-    BC_TRANSPORT_SYSCTL="rmem_max $old_r -> $(sysctl -n net.core.rmem_max),\
- wmem_max $old_w -> $(sysctl -n net.core.wmem_max) (restored after)"
-  else
-    echo "run.sh: cannot raise net.core.rmem_max/wmem_max to $want:" \
-      "iperf3 -w 16M will fail, udpsrc/udpsink get less than 16 MiB" >&2
-  fi
+if ! bc_raise_rmem_wmem $want; then
+  echo "run.sh: cannot raise net.core.rmem_max/wmem_max to $want:" \
+    "iperf3 -w 16M will fail, udpsrc/udpsink get less than 16 MiB" >&2
+fi
+if [ "$BC_RMEM_WMEM_RAISED" = 1 ]; then
+  BC_TRANSPORT_SYSCTL="rmem_max $BC_RMEM_WAS -> $BC_RMEM,\
+ wmem_max $BC_WMEM_WAS -> $BC_WMEM (restored after)"
+else
+  BC_TRANSPORT_SYSCTL="rmem_max $BC_RMEM_WAS, wmem_max $BC_WMEM_WAS\
+ (unchanged)"
 fi
 export BC_TRANSPORT_SYSCTL
 
 # our plugins, and a registry of their own
-export GST_PLUGIN_PATH="$BC_BUILD/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}"
-export GST_REGISTRY="$BC_BUILD/transport-bench-registry.bin"
+bc_use_build_plugins transport-bench-registry.bin
 
 rc=0
 "$BC_VENV/bin/python" "$here/run.py" \
