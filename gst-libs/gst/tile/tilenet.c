@@ -251,6 +251,28 @@ gst_tile_net_set_user_timeout (gint fd, guint ms)
   return setsockopt (fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ms, sizeof (ms)) == 0;
 }
 
+/**
+ * gst_tile_net_set_receive_timeout:
+ * @fd: a socket
+ * @ms: how long a blocking receive may wait for data
+ *
+ * SO_RCVTIMEO: a blocking recv() that gets nothing for @ms fails with
+ * EAGAIN (gst_tile_net_read_all() with no timeout of its own then fails
+ * with %G_IO_ERROR_WOULD_BLOCK; gst_tile_net_read_until_eof() waits on
+ * before the first byte), at no cost per call.
+ *
+ * Returns: %FALSE when the kernel refused it
+ */
+gboolean
+gst_tile_net_set_receive_timeout (gint fd, guint ms)
+{
+  struct timeval tv;
+
+  tv.tv_sec = ms / 1000;
+  tv.tv_usec = (ms % 1000) * 1000;
+  return setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof (tv)) == 0;
+}
+
 /* Asks for @size bytes of send or receive buffer and returns what the kernel
  * granted, as getsockopt() reports it (Linux reports twice the payload
  * bytes it accounts for; we report its number unchanged). When the normal
@@ -480,7 +502,10 @@ gst_tile_net_read_until_eof (gint fd, guint8 * data, gsize len)
   while (have < len) {
     gssize n = recv (fd, data + have, len - have, 0);
 
-    if (n < 0 && errno == EINTR)
+    /* a receive timeout (SO_RCVTIMEO) before the first byte: a quiet
+     * sender between two frames, not an error */
+    if (n < 0 && (errno == EINTR || (have == 0 && (errno == EAGAIN ||
+                    errno == EWOULDBLOCK))))
       continue;
     if (n < 0)
       return -1;

@@ -49,6 +49,9 @@ gboolean gst_tile_net_set_unsent_limit (gint fd, guint bytes);
 GST_TILE_API
 gboolean gst_tile_net_set_user_timeout (gint fd, guint ms);
 
+GST_TILE_API
+gboolean gst_tile_net_set_receive_timeout (gint fd, guint ms);
+
 /**
  * GstTileNetTcpState:
  * @delivery_rate: the kernel's last delivery rate sample, bit/s (bytes

@@ -226,6 +226,9 @@ tcp_unit_connect (GstTileReceiverUnit * u, guint64 session,
       &granted, err);
   if (fd < 0)
     return -1;
+  /* tile data must keep coming once a tile has started (a quiet sender
+   * between frames is fine: see gst_tile_net_read_until_eof()) */
+  gst_tile_net_set_receive_timeout (fd, self->timeout);
   g_mutex_lock (&self->lock);
   u->fd = fd;
   self->granted_rcvbuf = granted;
@@ -246,16 +249,40 @@ tcp_unit_connect (GstTileReceiverUnit * u, guint64 session,
   return fd;
 }
 
-/* Reads the next tile header, @remaining bytes of its tile to come.
- * Returns 1 when there is one, 0 at the end of the generation (the sender
- * closed), -1 with @err set (a REFUSE comes as its reason). */
+/* The sender stopped inside a tile of @frame (its keep-alives may go on):
+ * the data connection's receive timeout fired. */
+static void
+tcp_unit_stalled (GstTileReceiverUnit * u, guint64 frame, GError ** err)
+{
+  g_clear_error (err);
+  g_set_error (err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+      "the sender stopped inside the tile of frame %" G_GUINT64_FORMAT
+      ": no data for %u ms", frame, u->rx->timeout);
+}
+
+/* Reads the next tile header, @remaining bytes of its tile to come; with
+ * @inside, the header of the next part of a tile already started (then
+ * the receive timeout applies from the first byte on). Returns 1 when
+ * there is one, 0 at the end of the generation (the sender closed), -1
+ * with @err set (a REFUSE comes as its reason). */
 static gint
 tcp_unit_read_header (GstTileReceiverUnit * u, gint fd, gsize remaining,
-    GstTileWireTileHeader * th, GError ** err)
+    gboolean inside, GstTileWireTileHeader * th, GError ** err)
 {
   guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
   GError *refused = NULL;
-  gssize got = gst_tile_net_read_until_eof (fd, hdr, sizeof (hdr));
+  gssize got;
+
+  if (inside) {
+    if (!gst_tile_net_read_all (fd, hdr, sizeof (hdr), -1, err)) {
+      if (g_error_matches (*err, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+        tcp_unit_stalled (u, th->frame, err);
+      return -1;
+    }
+    got = sizeof (hdr);
+  } else {
+    got = gst_tile_net_read_until_eof (fd, hdr, sizeof (hdr));
+  }
 
   if (got == 0)
     return 0;
@@ -333,12 +360,15 @@ tcp_unit_read_tile (GstTileReceiverUnit * u, gint fd,
       *abandoned = TRUE;
       return TRUE;
     }
-    if (!gst_tile_net_read_all (fd, dest + have, part.size, -1, err))
+    if (!gst_tile_net_read_all (fd, dest + have, part.size, -1, err)) {
+      if (g_error_matches (*err, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+        tcp_unit_stalled (u, th->frame, err);
       return FALSE;
+    }
     have += part.size;
     if (!(part.flags & GST_TILE_WIRE_TILE_FLAG_MORE))
       return TRUE;
-    if (tcp_unit_read_header (u, fd, tile_size - have, &part, err) <= 0) {
+    if (tcp_unit_read_header (u, fd, tile_size - have, TRUE, &part, err) <= 0) {
       if (err && !*err)
         g_set_error (err, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
             "unit %u: connection closed inside a tile", u->index);
@@ -372,7 +402,7 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 session,
     gboolean ok, stepped, abandoned;
     gsize bytes;
 
-    if (tcp_unit_read_header (u, fd, tile_size, &th, err) <= 0)
+    if (tcp_unit_read_header (u, fd, tile_size, FALSE, &th, err) <= 0)
       return;
     if (th.generation != generation || (!first && th.frame <= last_frame)) {
       g_set_error (err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,

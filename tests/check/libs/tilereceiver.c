@@ -425,6 +425,76 @@ GST_START_TEST (test_tcp_parts_and_abandon)
 
 GST_END_TEST;
 
+static gint keepalive_stop;
+
+/* The sender's control connection stays alive. */
+static gpointer
+keep_alive (gpointer data)
+{
+  Sender *s = data;
+
+  while (!g_atomic_int_get (&keepalive_stop)) {
+    GByteArray *m = g_byte_array_new ();
+
+    gst_tile_wire_keepalive_pack (g_get_monotonic_time () * 1000, m);
+    send_packed (s->ctl, m);
+    g_usleep (100 * 1000);
+  }
+  return NULL;
+}
+
+/* A sender that stops inside a tile while its keep-alives go on: the
+ * receiver gives up after its timeout with an error that says so (it
+ * waited forever before). Between frames a quiet sender is fine. */
+GST_START_TEST (test_tcp_stall_inside_tile)
+{
+  static const guint whole[] = { 32, 0 };
+  GstTileReceiverSettings settings = { "127.0.0.1", 0, 1000, 0, FALSE, FALSE };
+  GstTileReceiver *rx = gst_tile_receiver_new (&callbacks, NULL, NULL);
+  GstTileWireTileHeader th = { 1, 1, 1001, 32, 0 };
+  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE], frame[FRAME_SIZE];
+  GstTileReceiverFrame f;
+  GError *err = NULL;
+  gchar *caps = NULL;
+  GThread *ka;
+  gint units[2];
+  Sender s;
+
+  sender_listen (&s);
+  settings.port = s.port;
+  gst_tile_receiver_set_stats_interval (rx, 0);
+  gst_tile_receiver_start (rx, &settings);
+  tcp_session (&s, rx, units);
+  g_atomic_int_set (&keepalive_stop, 0);
+  ka = g_thread_new ("keepalive", keep_alive, &s);
+
+  /* quiet for 1.5 x the timeout between frames: no error */
+  g_usleep (1500 * 1000);
+  send_expect_whole (&s, rx, units, 0, whole, whole);
+
+  /* frame 1: unit 0 sends its header and 10 of its 32 bytes, then nothing */
+  fill (frame, 1);
+  gst_tile_wire_tile_header_write (hdr, &th);
+  fail_unless (gst_tile_net_write_all (units[0], hdr, sizeof (hdr), 0, NULL));
+  fail_unless (gst_tile_net_write_all (units[0], frame, 10, 0, NULL));
+  send_parts (&s, units[1], 1, 1, frame, whole, FALSE);
+  fail_unless_equals_int (gst_tile_receiver_pull (rx, &f, &caps, &err),
+      GST_TILE_RECEIVER_ERROR);
+  fail_unless (strstr (err->message, "unit 0: the sender stopped inside the "
+          "tile of frame 1: no data for 1000 ms") != NULL, "%s", err->message);
+  g_clear_error (&err);
+
+  g_atomic_int_set (&keepalive_stop, 1);
+  g_thread_join (ka);
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&units[0]);
+  gst_tile_net_close (&units[1]);
+  sender_close (&s);
+}
+
+GST_END_TEST;
+
 /* A refusal is an error that says why; flushing interrupts a pull. */
 GST_START_TEST (test_refused_and_flushing)
 {
@@ -602,6 +672,7 @@ tilereceiver_suite (void)
 
   tcase_add_test (tc, test_tcp_frames_and_eos);
   tcase_add_test (tc, test_tcp_parts_and_abandon);
+  tcase_add_test (tc, test_tcp_stall_inside_tile);
   tcase_add_test (tc, test_refused_and_flushing);
   tcase_add_test (tc, test_udp_loss_concealed);
   return s;
