@@ -700,7 +700,16 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       case GST_TILE_RECEIVER_FLUSHING:
         return GST_FLOW_FLUSHING;
       case GST_TILE_RECEIVER_ERROR:
-        if (err->domain == GST_TILE_WIRE_ERROR)
+        if (g_error_matches (err, GST_TILE_WIRE_ERROR,
+                GST_TILE_WIRE_ERROR_BUSY))
+          GST_ELEMENT_ERROR (self, RESOURCE, BUSY, ("The sender at %s:%u "
+                  "serves another receiver (set reconnect=true to wait for "
+                  "it)", self->host, self->port), ("%s", err->message));
+        else if (g_error_matches (err, GST_TILE_WIRE_ERROR,
+                GST_TILE_WIRE_ERROR_REFUSED))
+          GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ, ("%s",
+                  err->message), (NULL));
+        else if (err->domain == GST_TILE_WIRE_ERROR)
           GST_ELEMENT_ERROR (self, STREAM, DECODE, ("Bad data from the "
                   "sender: %s", err->message), (NULL));
         else

@@ -173,9 +173,10 @@ gst_tile_receiver_refusal (const guint8 * buf, gsize len, GError ** error)
       || !gst_tile_wire_refuse_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
           h.payload_len, &refuse, NULL))
     return FALSE;
-  g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-      "the sender refused the connection (%s): %s",
-      gst_tile_net_refuse_code_name (refuse.code), refuse.reason);
+  g_set_error (error, GST_TILE_WIRE_ERROR,
+      refuse.code == GST_TILE_WIRE_REFUSE_BUSY ? GST_TILE_WIRE_ERROR_BUSY :
+      GST_TILE_WIRE_ERROR_REFUSED, "the sender refused the connection (%s): "
+      "%s", gst_tile_net_refuse_code_name (refuse.code), refuse.reason);
   return TRUE;
 }
 

@@ -267,8 +267,9 @@ set_refused (GError ** error, const GByteArray * payload, const gchar * what)
   GstTileWireRefuse refuse;
 
   if (gst_tile_wire_refuse_parse (payload->data, payload->len, &refuse, error))
-    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "the sender %s (%s): %s", what,
+    g_set_error (error, GST_TILE_WIRE_ERROR,
+        refuse.code == GST_TILE_WIRE_REFUSE_BUSY ? GST_TILE_WIRE_ERROR_BUSY :
+        GST_TILE_WIRE_ERROR_REFUSED, "the sender %s (%s): %s", what,
         gst_tile_net_refuse_code_name (refuse.code), refuse.reason);
 }
 
@@ -518,7 +519,7 @@ control_thread (gpointer data)
       }
     } else {
       retry = !err || err->domain != GST_TILE_WIRE_ERROR ||
-          strstr (err->message, "(busy)") != NULL;
+          err->code == GST_TILE_WIRE_ERROR_BUSY;
       self->control_fd = -1;
       gst_tile_net_close (&fd);
     }

@@ -139,9 +139,13 @@ GQuark gst_tile_wire_error_quark (void);
  * @GST_TILE_WIRE_ERROR_OVERSIZED: a length is larger than its limit
  * @GST_TILE_WIRE_ERROR_INVALID: a field has a value that is not allowed, or
  *     the payload has bytes after its last field
+ * @GST_TILE_WIRE_ERROR_REFUSED: the peer refused the connection (a REFUSE
+ *     message; its code and reason are in the message)
+ * @GST_TILE_WIRE_ERROR_BUSY: the peer refused the connection because it
+ *     serves another one (REFUSE `busy`): worth trying again later
  *
- * Why a message was rejected. The #GError message names the field and its
- * value.
+ * Why a message was rejected, or the peer's refusal. The #GError message
+ * names the field and its value, or the refusal's reason.
  */
 typedef enum
 {
@@ -150,6 +154,8 @@ typedef enum
   GST_TILE_WIRE_ERROR_TRUNCATED,
   GST_TILE_WIRE_ERROR_OVERSIZED,
   GST_TILE_WIRE_ERROR_INVALID,
+  GST_TILE_WIRE_ERROR_REFUSED,
+  GST_TILE_WIRE_ERROR_BUSY,
 } GstTileWireError;
 
 /**

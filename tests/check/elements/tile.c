@@ -895,10 +895,35 @@ GST_START_TEST (test_hostile_clients)
   gst_tile_wire_hello_pack (&hello, m, NULL);
   expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_BUSY, NULL);
 
+  /* a second tilesrc gets RESOURCE/BUSY, which says what to do */
+  {
+    gchar *desc = g_strdup_printf ("tilesrc port=%u timeout=3000 ! fakesink",
+        l.port);
+    GstElement *rx2 = launch (desc);
+    GstBus *bus = gst_element_get_bus (rx2);
+    GstMessage *msg;
+    GError *err = NULL;
+
+    gst_element_set_state (rx2, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL);
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+            GST_RESOURCE_ERROR_BUSY), "%s", err->message);
+    fail_unless (strstr (err->message, "reconnect=true") != NULL, "%s",
+        err->message);
+    g_clear_error (&err);
+    gst_message_unref (msg);
+    gst_object_unref (bus);
+    gst_element_set_state (rx2, GST_STATE_NULL);
+    gst_object_unref (rx2);
+    g_free (desc);
+  }
+
   /* and the stream still flows */
   last_pts = GST_CLOCK_TIME_NONE;
   run_frames (&l, 16 * 8 * 8, 1, 8);
-  fail_unless (stat_uint (l.tilesink, "refused") >= 7);
+  fail_unless (stat_uint (l.tilesink, "refused") >= 8);
   rx_stop (&l);
 
   /* our own control connection: unknown unit, then taken unit */
