@@ -23,6 +23,8 @@
 #include <gst/bc/bclossmeta.h>
 
 #include <string.h>
+#include <errno.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 /* protocol=udp: the frames done and the window, so that the sender never
@@ -358,6 +360,12 @@ typedef struct
   guint server_len;
   GByteArray *hello;
   gboolean acked;
+  /* the socket is connected to where the sender's datagrams for this unit
+   * come from (its echo, or its first datagram): the kernel drops
+   * datagrams from anywhere else; until then the sources of a batch are
+   * in @names and only the sender's host is heard */
+  gboolean connected;
+  struct sockaddr_storage *names;
   gint64 hello_end, next_hello;
   /* the prediction */
   gboolean have_exp;
@@ -445,6 +453,7 @@ udp_unit_alloc (UdpUnit * c)
   c->payloads = g_new (const guint8 *, c->max_pk);
   c->arrivals = g_new (guint64, c->max_pk);
   c->copies = g_new (UdpCopy, c->max_pk + 1);
+  c->names = g_new0 (struct sockaddr_storage, c->vlen);
 }
 
 static void
@@ -461,6 +470,7 @@ udp_unit_free (UdpUnit * c)
   g_free (c->payloads);
   g_free (c->arrivals);
   g_free (c->copies);
+  g_free (c->names);
 }
 
 /* Sends UNIT_HELLO every 100 ms until the sender answers. FALSE when it
@@ -558,7 +568,43 @@ udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
     m->msg_iovlen = 3 * c->per_msg;
     m->msg_control = c->cmsgs + (gsize) i *UDP_CMSG;
     m->msg_controllen = UDP_CMSG;
+    if (!c->connected) {
+      m->msg_name = &c->names[i];
+      m->msg_namelen = sizeof (struct sockaddr_storage);
+    }
   }
+}
+
+/* Whether @a is an address of the same host as @b (the port aside). */
+static gboolean
+same_host (const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+  if (a->ss_family != b->ss_family)
+    return FALSE;
+  if (a->ss_family == AF_INET)
+    return ((const struct sockaddr_in *) a)->sin_addr.s_addr ==
+        ((const struct sockaddr_in *) b)->sin_addr.s_addr;
+  if (a->ss_family == AF_INET6)
+    return memcmp (&((const struct sockaddr_in6 *) a)->sin6_addr,
+        &((const struct sockaddr_in6 *) b)->sin6_addr,
+        sizeof (struct in6_addr)) == 0;
+  return FALSE;
+}
+
+/* Message @k came from the sender's socket for this unit: connect to it,
+ * so that the kernel drops datagrams from anywhere else. */
+static void
+udp_unit_connect (UdpUnit * c, guint k)
+{
+  struct msghdr *m = &c->msgs[k].msg_hdr;
+
+  if (c->connected || m->msg_namelen == 0)
+    return;
+  if (connect (c->fd, (struct sockaddr *) m->msg_name, m->msg_namelen) == 0)
+    c->connected = TRUE;
+  else
+    GST_WARNING_OBJECT (c->self->log_object, "unit %u: cannot connect to "
+        "the sender's unit socket: %s", c->u->index, g_strerror (errno));
 }
 
 /* Message @k of the batch is a control message (the sender's answer to
@@ -576,6 +622,9 @@ udp_unit_control (UdpUnit * c, guint k, guint len, GError ** err)
   if (got > h0)
     memcpy (ctl + h0, iov[1].iov_base, MIN (got - h0, iov[1].iov_len));
   c->acked = udp_hello_answer (ctl, got, err);
+  /* the echo comes from the socket that sends this unit's datagrams */
+  if (c->acked)
+    udp_unit_connect (c, k);
   return *err == NULL;
 }
 
@@ -598,6 +647,12 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, GError ** err)
     /* read by the stats under the lock, which is not held here */
     if (drops != G_MAXUINT32)
       g_atomic_int_set ((gint *) & self->unit_drops[c->u->index], drops);
+    /* not connected yet: only the sender's host is heard */
+    if (!c->connected && c->msgs[k].msg_hdr.msg_namelen > 0 &&
+        !same_host (&c->names[k], &c->server)) {
+      *invalid += 1;
+      continue;
+    }
     if (!c->acked && len >= GST_TILE_WIRE_HEADER_SIZE &&
         len <= GST_TILE_WIRE_PACKET_HEADER_SIZE + (gsize) c->ps &&
         GST_READ_UINT32_BE (c->iovs[3 * k * c->per_msg].iov_base) ==
@@ -638,6 +693,9 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, GError ** err)
       }
       c->arrivals[n] = arrival;
       n++;
+      /* a datagram of this unit before the echo: from the same socket */
+      if (!c->connected)
+        udp_unit_connect (c, k);
     }
   }
   return n;

@@ -649,9 +649,12 @@ handle_udp_hello (GstTileSender * self)
   if (n <= 0 || !udp_hello_check (self, buf, n, sa, sl, &uh))
     return;
   u = &self->units[uh.unit];
+  /* the echo leaves from the unit's own socket, connected to the
+   * receiver's: the receiver connects to where it came from, and its
+   * kernel drops datagrams from anywhere else */
   if (u->fd >= 0) {
     if (u->peer_len == sl && memcmp (&u->peer, &ss, sl) == 0)
-      gst_tile_net_udp_send_to (self->udp_fd, buf, n, sa, sl);
+      gst_tile_net_udp_send_to (u->fd, buf, n, NULL, 0);
     else
       udp_refuse (self, sa, sl, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
           "unit is already connected");
@@ -661,7 +664,7 @@ handle_udp_hello (GstTileSender * self)
   udp_connect_unit (self, u, &ss, sl);
   if (u->fd < 0)
     return;
-  gst_tile_net_udp_send_to (self->udp_fd, buf, n, sa, sl);
+  gst_tile_net_udp_send_to (u->fd, buf, n, NULL, 0);
   GST_DEBUG_OBJECT (self->log_object, "UDP unit %u connected (%u/%u), gso %d",
       uh.unit, self->n_connected, self->config.n_tiles, u->gso);
   if (self->n_connected == self->config.n_tiles)
