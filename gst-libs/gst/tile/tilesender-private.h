@@ -167,6 +167,13 @@ struct _GstTileSender
 
   gint control_fd;
   gint64 control_rx_us;         /* the receiver's last control message */
+  /* the control message being read, a piece at a time as it arrives (the
+   * server thread only): no peer can hold that thread */
+  guint8 ctl_hdr[GST_TILE_WIRE_HEADER_SIZE];
+  GstTileWireHeader ctl_h;
+  gboolean ctl_in_payload;
+  gsize ctl_have;               /* of the header, then of the payload */
+  gint64 ctl_started_us;        /* its first byte, 0 between messages */
   gboolean control_dead;        /* shut down, the server thread closes it */
   guint64 token;
   gboolean have_config;

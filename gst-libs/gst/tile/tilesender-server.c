@@ -167,6 +167,9 @@ handle_hello (GstTileSender * self, gint fd, const guint8 * payload,
   }
   self->control_fd = fd;
   self->control_rx_us = g_get_monotonic_time ();
+  self->ctl_in_payload = FALSE;
+  self->ctl_have = 0;
+  self->ctl_started_us = 0;
   /* a receiver whose host vanishes: sends fail after the timeout, too */
   gst_tile_net_set_user_timeout (fd, self->settings.timeout);
   poll_add (self, &self->control_pfd, fd);
@@ -514,32 +517,77 @@ end_control_locked (GstTileSender * self, const gchar * why)
   g_cond_broadcast (&self->cond);
 }
 
-/* The control connection is readable: a message, or its end. Lock not
- * held (only this thread closes control_fd, so reading it unlocked is
- * safe). */
+/* The control connection failed (@err) or its peer broke the protocol
+ * (a GST_TILE_WIRE_ERROR: it is told why). Lock held. */
+static void
+control_failed_locked (GstTileSender * self, GError * err)
+{
+  if (err->domain == GST_TILE_WIRE_ERROR && self->control_fd >= 0) {
+    GST_WARNING_OBJECT (self->log_object, "bad control message: %s",
+        err->message);
+    gst_tile_net_send_refuse (self->control_fd,
+        GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
+  }
+  end_control_locked (self, err->message);
+}
+
+/* The control connection is readable: reads what has arrived, without
+ * blocking, and handles every message that is complete; a message in
+ * pieces is kept until the rest comes (within the timeout, see
+ * server_timers ()). Lock not held (only this thread closes control_fd,
+ * so reading it unlocked is safe). */
 static void
 server_read_control (GstTileSender * self, GByteArray * payload)
 {
-  GstTileWireHeader h;
-  GError *err = NULL;
   gint cfd = self->control_fd;
+  GError *err = NULL;
 
-  if (gst_tile_net_read_message (cfd, 1000, &h, payload, &err)) {
+  while (TRUE) {
+    gsize want = self->ctl_in_payload ?
+        self->ctl_h.payload_len - self->ctl_have :
+        GST_TILE_WIRE_HEADER_SIZE - self->ctl_have;
+    gssize n = 0;
+
+    if (want > 0) {
+      n = gst_tile_net_read_some (cfd, self->ctl_in_payload ?
+          payload->data + self->ctl_have : self->ctl_hdr + self->ctl_have,
+          want);
+      if (n == 0)
+        return;                 /* the rest is not here yet */
+    }
+    if (n < 0) {
+      g_set_error (&err, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+          "the receiver closed its control connection");
+      break;
+    }
+    if (self->ctl_have == 0 && !self->ctl_in_payload)
+      self->ctl_started_us = g_get_monotonic_time ();
+    self->ctl_have += n;
+    if (!self->ctl_in_payload) {
+      if (self->ctl_have < GST_TILE_WIRE_HEADER_SIZE)
+        continue;
+      if (gst_tile_wire_header_parse (self->ctl_hdr,
+              GST_TILE_WIRE_HEADER_SIZE, &self->ctl_h, &err) !=
+          GST_TILE_WIRE_PARSE_OK)
+        break;
+      g_byte_array_set_size (payload, self->ctl_h.payload_len);
+      self->ctl_in_payload = TRUE;
+      self->ctl_have = 0;
+    }
+    if (self->ctl_have < self->ctl_h.payload_len)
+      continue;
+    /* a whole message */
+    self->ctl_in_payload = FALSE;
+    self->ctl_have = 0;
+    self->ctl_started_us = 0;
     g_mutex_lock (&self->lock);
     self->control_rx_us = g_get_monotonic_time ();
-    handle_control (self, &h, payload);
+    handle_control (self, &self->ctl_h, payload);
     g_mutex_unlock (&self->lock);
-    return;
   }
 
   g_mutex_lock (&self->lock);
-  if (err->domain == GST_TILE_WIRE_ERROR) {
-    GST_WARNING_OBJECT (self->log_object, "bad control message: %s",
-        err->message);
-    gst_tile_net_send_refuse (cfd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
-        err->message);
-  }
-  end_control_locked (self, err->message);
+  control_failed_locked (self, err);
   g_mutex_unlock (&self->lock);
   g_clear_error (&err);
 }
@@ -759,7 +807,17 @@ server_timers (GstTileSender * self, ServerState * st, gint64 now)
   guint interval;
 
   /* a receiver that says nothing (a client that sent HELLO and no more,
-   * a host gone without FIN or RST) must not hold the session */
+   * a host gone without FIN or RST), or that drips a message a byte at a
+   * time, must not hold the session */
+  if (self->control_fd >= 0 && self->ctl_started_us && now -
+      self->ctl_started_us > (gint64) self->settings.timeout * 1000) {
+    gchar *why = g_strdup_printf ("a control message from the receiver "
+        "took more than %u ms to arrive", self->settings.timeout);
+
+    GST_WARNING_OBJECT (self->log_object, "%s: ending its session", why);
+    end_control_locked (self, why);
+    g_free (why);
+  }
   if (self->control_fd >= 0 && now - self->control_rx_us >
       (gint64) self->settings.timeout * 1000) {
     gchar *why = g_strdup_printf ("the receiver sent nothing for %u ms",

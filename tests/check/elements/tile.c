@@ -1282,6 +1282,51 @@ GST_START_TEST (test_connection_flood)
 
 GST_END_TEST;
 
+/* A receiver that drips a control message a byte at a time holds neither
+ * the server thread (another client is answered at once) nor, past the
+ * timeout, its session. */
+GST_START_TEST (test_dripping_receiver)
+{
+  Link l = { 0 };
+  GByteArray *m = g_byte_array_new ();
+  GstTileWireHello hello = { 0 };
+  guint8 buf[256];
+  gint64 t0;
+  gint ctl;
+
+  tx_start (&l, BC1 (64, 32), 0, "units=2 timeout=2000");
+  ctl = raw_connect (l.port);
+  gst_tile_wire_hello_pack (&hello, m, NULL);
+  fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
+  fail_unless (read_some (ctl, buf, GST_TILE_WIRE_HEADER_SIZE, 5000) ==
+      GST_TILE_WIRE_HEADER_SIZE);
+  /* two bytes of a KEEPALIVE, and no more */
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_keepalive_pack (1, m);
+  fail_unless (send (ctl, m->data, 2, MSG_NOSIGNAL) == 2);
+  g_usleep (100 * 1000);
+
+  /* another client is answered (busy) at once */
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_hello_pack (&hello, m, NULL);
+  t0 = g_get_monotonic_time ();
+  expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_BUSY, NULL);
+  fail_unless (g_get_monotonic_time () - t0 < 500 * 1000,
+      "the refusal took %" G_GINT64_FORMAT " ms",
+      (g_get_monotonic_time () - t0) / 1000);
+
+  /* the half message does not hold the session past the timeout */
+  t0 = g_get_monotonic_time ();
+  while (read_some (ctl, buf, sizeof (buf), 5000) > 0);
+  fail_unless (g_get_monotonic_time () - t0 < 4 * G_USEC_PER_SEC);
+  fail_unless (stat_uint (l.tilesink, "disconnects") >= 1);
+  close (ctl);
+  tx_stop (&l);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
 static gint qos_events;
 static GstClockTime qos_last_ts;
 
@@ -1591,11 +1636,9 @@ GST_START_TEST (test_udp_hostile_datagrams)
 
   /* the stream is intact, and none of it reached tilesrc */
   run_frames (&l, 64 * 32 * 8, 100, 12);
-  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "packets-invalid"),
-      invalid);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "packets-invalid"), invalid);
   fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "packets-late"), late);
-  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "packets-dropped"),
-      dropped);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "packets-dropped"), dropped);
   fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-partial"), 0);
 
   rx_stop (&l);
@@ -1964,6 +2007,7 @@ tile_suite (void)
   tcase_add_test (tc, test_reconnect);
   tcase_add_test (tc, test_silent_receiver);
   tcase_add_test (tc, test_connection_flood);
+  tcase_add_test (tc, test_dripping_receiver);
   tcase_add_test (tc, test_no_server);
   tcase_add_test (tc, test_receiver_killed);
   tcase_add_test (tc, test_receiver_process_killed);
