@@ -32,6 +32,8 @@
 GST_DEBUG_CATEGORY (gst_tile_receiver_debug);
 
 #define KEEPALIVE_INTERVAL_MS 1000
+/* caps changes a sender may make within a second */
+#define MAX_CONFIGS_PER_SECOND 10
 #define RECONNECT_DELAY_US (100 * 1000)
 
 /**
@@ -360,10 +362,12 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
     GError ** error)
 {
   GByteArray *p = g_byte_array_new ();
-  gint64 now, last_rx, last_ka, last_stats;
+  gint64 now, last_rx, last_ka, last_stats, config_second;
+  guint configs = 0;
   gboolean ret = TRUE;
 
-  now = last_rx = last_ka = last_stats = g_get_monotonic_time ();
+  now = last_rx = last_ka = last_stats = config_second =
+      g_get_monotonic_time ();
   while (TRUE) {
     GstTileWireHeader h;
     guint interval;
@@ -377,7 +381,24 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
       }
       now = last_rx = g_get_monotonic_time ();
       if (h.type == GST_TILE_WIRE_TYPE_CONFIG) {
-        GstTileWireConfig *config = g_new0 (GstTileWireConfig, 1);
+        GstTileWireConfig *config;
+
+        /* every CONFIG is a renegotiation downstream: a sender that
+         * changes its caps all the time is broken or hostile */
+        if (now - config_second >= G_USEC_PER_SEC) {
+          config_second = now;
+          configs = 0;
+        }
+        if (++configs > MAX_CONFIGS_PER_SECOND) {
+          g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+              "the sender sent more than %u CONFIGs (caps changes) within a "
+              "second", MAX_CONFIGS_PER_SECOND);
+          gst_tile_net_send_refuse (fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
+              (*error)->message);
+          ret = FALSE;
+          break;
+        }
+        config = g_new0 (GstTileWireConfig, 1);
 
         if (!gst_tile_wire_config_parse (p->data, p->len, config, error) ||
             !config_usable (self, config, error)) {

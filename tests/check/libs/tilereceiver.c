@@ -495,6 +495,50 @@ GST_START_TEST (test_tcp_stall_inside_tile)
 
 GST_END_TEST;
 
+/* A sender that changes its caps all the time (each CONFIG is a
+ * renegotiation downstream) is cut off after 10 in a second. */
+GST_START_TEST (test_config_flood)
+{
+  GByteArray *m = g_byte_array_new ();
+  GstTileReceiverFrame f;
+  GstTileReceiver *rx;
+  GError *err = NULL;
+  gchar *caps = NULL;
+  Sender s;
+  guint i;
+
+  sender_listen (&s);
+  rx = receiver_start (&s);
+  sender_handshake (&s, GST_TILE_WIRE_PROTOCOL_TCP, 2, 0);
+  for (i = 0; i < 12; i++) {
+    s.config.generation++;
+    g_byte_array_set_size (m, 0);
+    fail_unless (gst_tile_wire_config_pack (&s.config, m, NULL));
+    send_packed (s.ctl, m);
+  }
+  for (i = 0; i < 20; i++) {
+    GstTileReceiverResult r = gst_tile_receiver_pull (rx, &f, &caps, &err);
+
+    g_clear_pointer (&caps, g_free);
+    if (r == GST_TILE_RECEIVER_NEW_CAPS) {
+      gst_tile_receiver_start_generation (rx, 20 * GST_MSECOND);
+      continue;
+    }
+    fail_unless_equals_int (r, GST_TILE_RECEIVER_ERROR);
+    break;
+  }
+  fail_unless (err != NULL);
+  fail_unless (strstr (err->message, "more than 10 CONFIGs") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  sender_close (&s);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
 /* A refusal is an error that says why; flushing interrupts a pull. */
 GST_START_TEST (test_refused_and_flushing)
 {
@@ -674,6 +718,7 @@ tilereceiver_suite (void)
   tcase_add_test (tc, test_tcp_frames_and_eos);
   tcase_add_test (tc, test_tcp_parts_and_abandon);
   tcase_add_test (tc, test_tcp_stall_inside_tile);
+  tcase_add_test (tc, test_config_flood);
   tcase_add_test (tc, test_refused_and_flushing);
   tcase_add_test (tc, test_udp_loss_concealed);
   return s;
