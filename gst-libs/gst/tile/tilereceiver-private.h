@@ -93,6 +93,7 @@ struct _GstTileReceiver
   gchar *host;
   guint port;
   guint timeout;
+  gboolean units_stopping;      /* stop_units_locked () waits: none may start */
   gint receive_buffer_size;
   gboolean gro;
   gboolean gro_required;

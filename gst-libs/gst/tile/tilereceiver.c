@@ -205,6 +205,10 @@ stop_units_locked (GstTileReceiver * self)
   guint i;
 
   self->session++;
+  /* no unit may start while we wait (gst_tile_receiver_start_generation ()
+   * from the streaming thread, once the last one has gone): we would wait
+   * for it for good */
+  self->units_stopping = TRUE;
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
     if (self->units[i].fd >= 0)
       gst_tile_net_shutdown (self->units[i].fd);
@@ -212,6 +216,7 @@ stop_units_locked (GstTileReceiver * self)
   while (self->units_running > 0)
     g_cond_wait (&self->cond, &self->lock);
   join_units_locked (self);
+  self->units_stopping = FALSE;
   for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++)
     if (self->slots[i].state != SLOT_FREE)
       gst_tile_receiver_slot_release_locked (self, &self->slots[i],
@@ -885,7 +890,8 @@ gst_tile_receiver_start_generation (GstTileReceiver * self,
 {
   g_mutex_lock (&self->lock);
   self->duration = frame_duration;
-  if (self->pending && self->running && self->units_running == 0)
+  if (self->pending && self->running && self->units_running == 0 &&
+      !self->units_stopping)
     start_units_locked (self);
   g_mutex_unlock (&self->lock);
 }
