@@ -201,6 +201,10 @@ G_GNUC_INTERNAL
 void gst_tile_receiver_conceal (GstBuffer * buf, GstMapInfo * map,
     GstBuffer * last);
 G_GNUC_INTERNAL
+void     gst_tile_receiver_refuse_error (GError ** error,
+                                         const GstTileWireRefuse * refuse,
+                                         const gchar * what);
+G_GNUC_INTERNAL
 gboolean gst_tile_receiver_refusal (const guint8 * buf, gsize len,
     GError ** error);
 

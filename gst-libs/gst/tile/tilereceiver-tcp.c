@@ -173,11 +173,20 @@ gst_tile_receiver_refusal (const guint8 * buf, gsize len, GError ** error)
       || !gst_tile_wire_refuse_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
           h.payload_len, &refuse, NULL))
     return FALSE;
-  g_set_error (error, GST_TILE_WIRE_ERROR,
-      refuse.code == GST_TILE_WIRE_REFUSE_BUSY ? GST_TILE_WIRE_ERROR_BUSY :
-      GST_TILE_WIRE_ERROR_REFUSED, "the sender refused the connection (%s): "
-      "%s", gst_tile_net_refuse_code_name (refuse.code), refuse.reason);
+  gst_tile_receiver_refuse_error (error, &refuse, "refused the connection");
   return TRUE;
+}
+
+/* A REFUSE as an error: "the sender @what (code): reason", in its own code
+ * (GST_TILE_WIRE_ERROR_BUSY is worth a reconnect). */
+void
+gst_tile_receiver_refuse_error (GError ** error,
+    const GstTileWireRefuse * refuse, const gchar * what)
+{
+  g_set_error (error, GST_TILE_WIRE_ERROR,
+      refuse->code == GST_TILE_WIRE_REFUSE_BUSY ? GST_TILE_WIRE_ERROR_BUSY :
+      GST_TILE_WIRE_ERROR_REFUSED, "the sender %s (%s): %s", what,
+      gst_tile_net_refuse_code_name (refuse->code), refuse->reason);
 }
 
 /* A control message where a tile header was expected: a REFUSE, maybe
@@ -250,15 +259,22 @@ tcp_unit_connect (GstTileReceiverUnit * u, guint64 session,
   return fd;
 }
 
-/* The sender stopped inside a tile of @frame (its keep-alives may go on):
- * the data connection's receive timeout fired. */
-static void
-tcp_unit_stalled (GstTileReceiverUnit * u, guint64 frame, GError ** err)
+/* Reads @len bytes inside the tile of @frame. The data connection's
+ * receive timeout firing means the sender stopped inside it (while its
+ * keep-alives may go on): the error says so. */
+static gboolean
+tcp_unit_read_inside (GstTileReceiverUnit * u, gint fd, guint8 * data,
+    gsize len, guint64 frame, GError ** err)
 {
-  g_clear_error (err);
-  g_set_error (err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-      "the sender stopped inside the tile of frame %" G_GUINT64_FORMAT
-      ": no data for %u ms", frame, u->rx->timeout);
+  if (gst_tile_net_read_all (fd, data, len, -1, err))
+    return TRUE;
+  if (g_error_matches (*err, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK)) {
+    g_clear_error (err);
+    g_set_error (err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+        "the sender stopped inside the tile of frame %" G_GUINT64_FORMAT
+        ": no data for %u ms", frame, u->rx->timeout);
+  }
+  return FALSE;
 }
 
 /* Reads the next tile header, @remaining bytes of its tile to come; with
@@ -275,11 +291,8 @@ tcp_unit_read_header (GstTileReceiverUnit * u, gint fd, gsize remaining,
   gssize got;
 
   if (inside) {
-    if (!gst_tile_net_read_all (fd, hdr, sizeof (hdr), -1, err)) {
-      if (g_error_matches (*err, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
-        tcp_unit_stalled (u, th->frame, err);
+    if (!tcp_unit_read_inside (u, fd, hdr, sizeof (hdr), th->frame, err))
       return -1;
-    }
     got = sizeof (hdr);
   } else {
     got = gst_tile_net_read_until_eof (fd, hdr, sizeof (hdr));
@@ -361,20 +374,14 @@ tcp_unit_read_tile (GstTileReceiverUnit * u, gint fd,
       *abandoned = TRUE;
       return TRUE;
     }
-    if (!gst_tile_net_read_all (fd, dest + have, part.size, -1, err)) {
-      if (g_error_matches (*err, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
-        tcp_unit_stalled (u, th->frame, err);
+    if (!tcp_unit_read_inside (u, fd, dest + have, part.size, th->frame, err))
       return FALSE;
-    }
     have += part.size;
     if (!(part.flags & GST_TILE_WIRE_TILE_FLAG_MORE))
       return TRUE;
-    if (tcp_unit_read_header (u, fd, tile_size - have, TRUE, &part, err) <= 0) {
-      if (err && !*err)
-        g_set_error (err, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
-            "unit %u: connection closed inside a tile", u->index);
+    /* inside a tile: the header comes whole, or an error says why */
+    if (tcp_unit_read_header (u, fd, tile_size - have, TRUE, &part, err) < 0)
       return FALSE;
-    }
     if (part.generation != th->generation || part.frame != th->frame) {
       g_set_error (err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
           "unit %u: part of generation %u frame %" G_GUINT64_FORMAT

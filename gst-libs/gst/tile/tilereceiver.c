@@ -274,10 +274,7 @@ set_refused (GError ** error, const GByteArray * payload, const gchar * what)
   GstTileWireRefuse refuse;
 
   if (gst_tile_wire_refuse_parse (payload->data, payload->len, &refuse, error))
-    g_set_error (error, GST_TILE_WIRE_ERROR,
-        refuse.code == GST_TILE_WIRE_REFUSE_BUSY ? GST_TILE_WIRE_ERROR_BUSY :
-        GST_TILE_WIRE_ERROR_REFUSED, "the sender %s (%s): %s", what,
-        gst_tile_net_refuse_code_name (refuse.code), refuse.reason);
+    gst_tile_receiver_refuse_error (error, &refuse, what);
 }
 
 /* The handshake on a new control connection. Returns the CONFIG or NULL

@@ -453,6 +453,16 @@ handle_ack (GstTileSender * self, const GstTileWireAck * ack)
   }
 }
 
+/* The receiver broke the protocol (@err): it is told why. Lock held. */
+static void
+refuse_control_locked (GstTileSender * self, const GError * err)
+{
+  GST_WARNING_OBJECT (self->log_object, "bad control message: %s",
+      err->message);
+  gst_tile_net_send_refuse (self->control_fd,
+      GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
+}
+
 /* A message from the receiver on the control connection. Lock held. */
 static void
 handle_control (GstTileSender * self, const GstTileWireHeader * h,
@@ -493,10 +503,7 @@ handle_control (GstTileSender * self, const GstTileWireHeader * h,
           gst_tile_wire_type_get_name (h->type));
       break;
   }
-  GST_WARNING_OBJECT (self->log_object, "bad control message: %s",
-      err->message);
-  gst_tile_net_send_refuse (self->control_fd,
-      GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
+  refuse_control_locked (self, err);
   gst_tile_sender_end_session_locked (self, err->message);
   g_clear_error (&err);
 }
@@ -522,12 +529,8 @@ end_control_locked (GstTileSender * self, const gchar * why)
 static void
 control_failed_locked (GstTileSender * self, GError * err)
 {
-  if (err->domain == GST_TILE_WIRE_ERROR && self->control_fd >= 0) {
-    GST_WARNING_OBJECT (self->log_object, "bad control message: %s",
-        err->message);
-    gst_tile_net_send_refuse (self->control_fd,
-        GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
-  }
+  if (err->domain == GST_TILE_WIRE_ERROR && self->control_fd >= 0)
+    refuse_control_locked (self, err);
   end_control_locked (self, err->message);
 }
 
@@ -809,23 +812,21 @@ server_timers (GstTileSender * self, ServerState * st, gint64 now)
   /* a receiver that says nothing (a client that sent HELLO and no more,
    * a host gone without FIN or RST), or that drips a message a byte at a
    * time, must not hold the session */
-  if (self->control_fd >= 0 && self->ctl_started_us && now -
-      self->ctl_started_us > (gint64) self->settings.timeout * 1000) {
-    gchar *why = g_strdup_printf ("a control message from the receiver "
-        "took more than %u ms to arrive", self->settings.timeout);
+  if (self->control_fd >= 0) {
+    gint64 limit = (gint64) self->settings.timeout * 1000;
+    gchar *why = NULL;
 
-    GST_WARNING_OBJECT (self->log_object, "%s: ending its session", why);
-    end_control_locked (self, why);
-    g_free (why);
-  }
-  if (self->control_fd >= 0 && now - self->control_rx_us >
-      (gint64) self->settings.timeout * 1000) {
-    gchar *why = g_strdup_printf ("the receiver sent nothing for %u ms",
-        self->settings.timeout);
-
-    GST_WARNING_OBJECT (self->log_object, "%s: ending its session", why);
-    end_control_locked (self, why);
-    g_free (why);
+    if (self->ctl_started_us && now - self->ctl_started_us > limit)
+      why = g_strdup_printf ("a control message from the receiver took "
+          "more than %u ms to arrive", self->settings.timeout);
+    else if (now - self->control_rx_us > limit)
+      why = g_strdup_printf ("the receiver sent nothing for %u ms",
+          self->settings.timeout);
+    if (why) {
+      GST_WARNING_OBJECT (self->log_object, "%s: ending its session", why);
+      end_control_locked (self, why);
+      g_free (why);
+    }
   }
   if (self->control_fd >= 0 && now - st->last_keepalive >
       KEEPALIVE_INTERVAL_MS * 1000) {

@@ -135,8 +135,8 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
     gint r;
     guint k, pk = 0;
 
-    if (gst_tile_sender_unit_abandons (u, frame, (guint64) (n - sent) *
-            (seg + 28), rate ? 8e9 / rate : 0)) {
+    if (frame->deadline_us && gst_tile_sender_unit_abandons (u, frame,
+            (guint64) (n - sent) * (seg + 28), rate ? 8e9 / rate : 0)) {
       GST_LOG_OBJECT (u->sender->log_object, "unit %u: frame %"
           G_GUINT64_FORMAT " abandoned after %u of %u datagrams", u->index,
           frame->number, sent, n);

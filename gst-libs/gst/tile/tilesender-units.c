@@ -19,8 +19,8 @@
 
 /* One unit is done with @frame (sent its tile, or could not). Lock held.
  * The frame stops counting as in flight the moment its last tile is out.
- * Returns the frame when the caller must free it with gst_tile_sender_frame_free() (after
- * releasing the lock), NULL otherwise. */
+ * Returns the frame when the caller must free it with
+ * gst_tile_sender_frame_free() (after releasing the lock), NULL otherwise. */
 static GstTileSenderFrame *
 frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
     gboolean ok)
@@ -57,8 +57,8 @@ gst_tile_sender_frame_free (GstTileSenderFrame * frame)
 }
 
 /* frame_done_locked() and, when that was the last unit,
- * gst_tile_sender_frame_free()
- * outside the lock. Lock held, and held again on return. */
+ * gst_tile_sender_frame_free() outside the lock. Lock held, and held again
+ * on return. */
 void
 gst_tile_sender_frame_release_locked (GstTileSender * self,
     GstTileSenderFrame * frame, gboolean ok)

@@ -475,7 +475,6 @@ gst_tile_sender_set_caps (GstTileSender * sender, const gchar * caps,
   return TRUE;
 }
 
-/* Whether a frame may go now; counts the ones that may not. Lock held. */
 /* replace_waiting: takes the oldest frame in flight that no unit has
  * started out of every unit's queue (they all end with the frames not
  * started, in the same order) and counts it as dropped (replaced). The
@@ -522,6 +521,8 @@ take_waiting_locked (GstTileSender * self)
   return frame;
 }
 
+/* Whether a frame may go now (in place of @replaced, with
+ * replace_waiting); counts the ones that may not. Lock held. */
 static GstTileSenderPushResult
 admit_locked (GstTileSender * self, GstTileSenderFrame ** replaced)
 {
