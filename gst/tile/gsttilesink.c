@@ -86,6 +86,7 @@ enum
   PROP_MAX_LATENCY,
   PROP_LEAKY,
   PROP_TIMEOUT,
+  PROP_PASSPHRASE,
 };
 
 struct _GstTileSink
@@ -97,6 +98,7 @@ struct _GstTileSink
    * protocol and gso */
   GstTileSenderSettings settings;
   gchar *address;
+  gchar *passphrase;            /* settings.passphrase points here */
   GstTileProtocol protocol;
   GstTileGso gso;
   GstTileLeaky leaky;
@@ -226,7 +228,7 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_PACKET_SIZE,
       g_param_spec_uint ("packet-size", "Packet size",
-          "protocol=udp: payload bytes per datagram, after its 32-byte header "
+          "protocol=udp: payload bytes per datagram, after its 40-byte header "
           "(1408 fits a 1500-byte MTU with the IPv4 and UDP headers)", 1,
           GST_TILE_WIRE_MAX_PACKET_PAYLOAD, DEFAULT_PACKET_SIZE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
@@ -251,6 +253,15 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           "delay); off: pace at pacing-bitrate, or not at all",
           DEFAULT_RATE_CONTROL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_PASSPHRASE,
+      g_param_spec_string ("passphrase", "Passphrase",
+          "Only a tilesrc with the same passphrase is served (each side "
+          "proves it knows it; it never travels), and every tile and "
+          "datagram is encrypted and authenticated with AES-128-GCM. "
+          "Write-only; NULL or empty for none. Anyone who can watch the "
+          "handshake can try to guess it offline: use a long, random one",
+          NULL, G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_MAX_LATENCY,
       g_param_spec_uint64 ("max-latency", "Max latency",
           "Abandon what is left of a frame this many ns after tilesink got "
@@ -299,6 +310,7 @@ gst_tile_sink_finalize (GObject * object)
 
   gst_tile_sender_free (self->sender);
   g_free (self->address);
+  gst_tile_clear_passphrase (&self->passphrase);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -404,6 +416,11 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
       break;
     case PROP_TIMEOUT:
       s->timeout = g_value_get_uint (value);
+      break;
+    case PROP_PASSPHRASE:
+      gst_tile_clear_passphrase (&self->passphrase);
+      self->passphrase = g_value_dup_string (value);
+      s->passphrase = self->passphrase;
       break;
     case PROP_PACKET_SIZE:
       s->packet_size = g_value_get_uint (value);

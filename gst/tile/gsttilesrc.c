@@ -79,6 +79,7 @@ enum
   PROP_TIMER_FACTOR,
   PROP_GSO,
   PROP_MAX_FRAME_SIZE,
+  PROP_PASSPHRASE,
 };
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
@@ -131,6 +132,14 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
   g_object_class_install_property (gobject_class, PROP_PORT,
       g_param_spec_uint ("port", "Port", "Control port of the tilesink", 1,
           65535, DEFAULT_PORT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_PASSPHRASE,
+      g_param_spec_string ("passphrase", "Passphrase",
+          "The tilesink's passphrase: both sides prove they know it (it "
+          "never travels), and every tile and datagram is encrypted and "
+          "authenticated with AES-128-GCM; a wrong or missing one is an "
+          "error (RESOURCE/NOT_AUTHORIZED). Write-only; NULL or empty for "
+          "none", NULL, G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_RECEIVE_BUFFER_SIZE,
       g_param_spec_int ("receive-buffer-size", "Receive buffer size",
@@ -237,6 +246,7 @@ gst_tile_src_finalize (GObject * object)
   GstTileSrc *self = GST_TILE_SRC (object);
 
   g_free (self->host);
+  gst_tile_clear_passphrase (&self->passphrase);
   gst_caps_replace (&self->caps, NULL);
   gst_tile_receiver_free (self->rx);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -258,6 +268,10 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
       break;
     case PROP_PORT:
       self->port = g_value_get_uint (value);
+      break;
+    case PROP_PASSPHRASE:
+      gst_tile_clear_passphrase (&self->passphrase);
+      self->passphrase = g_value_dup_string (value);
       break;
     case PROP_RECEIVE_BUFFER_SIZE:
       self->receive_buffer_size = g_value_get_int (value);
@@ -442,10 +456,11 @@ gst_tile_src_start (GstBaseSrc * bsrc)
 {
   GstTileSrc *self = GST_TILE_SRC (bsrc);
   GstTileReceiverSettings settings;
-  gchar *host;
+  gchar *host, *passphrase;
 
   GST_OBJECT_LOCK (self);
   settings.host = host = g_strdup (self->host);
+  settings.passphrase = passphrase = g_strdup (self->passphrase);
   settings.port = self->port;
   settings.timeout_ms = self->timeout;
   settings.receive_buffer_size = self->receive_buffer_size;
@@ -455,6 +470,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   GST_OBJECT_UNLOCK (self);
   gst_tile_receiver_start (self->rx, &settings);
   g_free (host);
+  gst_tile_clear_passphrase (&passphrase);
   return TRUE;
 }
 
@@ -705,6 +721,16 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
           GST_ELEMENT_ERROR (self, RESOURCE, BUSY, ("The sender at %s:%u "
                   "serves another receiver (set reconnect=true to wait for "
                   "it)", self->host, self->port), ("%s", err->message));
+        else if (g_error_matches (err, GST_TILE_WIRE_ERROR,
+                GST_TILE_WIRE_ERROR_UNAUTHORIZED))
+          GST_ELEMENT_ERROR (self, RESOURCE, NOT_AUTHORIZED, ("Wrong or "
+                  "missing passphrase for the sender at %s:%u", self->host,
+                  self->port), ("%s", err->message));
+        else if (g_error_matches (err, GST_TILE_WIRE_ERROR,
+                GST_TILE_WIRE_ERROR_TAMPERED))
+          GST_ELEMENT_ERROR (self, STREAM, DECRYPT, ("Data from the sender "
+                  "failed authentication: someone on the path changed it"),
+              ("%s", err->message));
         else if (g_error_matches (err, GST_TILE_WIRE_ERROR,
                 GST_TILE_WIRE_ERROR_REFUSED))
           GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ, ("%s",

@@ -35,6 +35,7 @@ struct _GstTileSrc
   gdouble timer_factor;
   GstTileGso gso;
   guint64 max_frame_size;
+  gchar *passphrase;
 
   GstTileReceiver *rx;          /* the session */
 

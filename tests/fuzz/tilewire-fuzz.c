@@ -5,9 +5,10 @@
 
 /* libFuzzer target for the tilewire parsers: everything a peer can send on
  * the control and data connections and in UDP datagrams. The first byte
- * picks the parser; the rest is the input, in a buffer of exactly its size
- * so that the sanitizers see any read past the end. Built and run by
- * run.sh. */
+ * picks the parser (its value modulo 11; 1 is the handshake: HELLO,
+ * CHALLENGE and AUTH on the same bytes); the rest is the input, in a buffer
+ * of exactly its size so that the sanitizers see any read past the end.
+ * Built and run by run.sh. */
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -156,8 +157,30 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
       break;
     }
     case 1:{
+      /* the handshake: HELLO, and on the same bytes CHALLENGE and AUTH
+       * (their own parser bytes would need a modulo other than 11, which
+       * would move the committed corpus to other parsers) */
       GstTileWireHello m;
-      gst_tile_wire_hello_parse (buf, len, &m, &error);
+      GstTileWireChallenge ch;
+      GstTileWireAuth auth;
+
+      if (gst_tile_wire_hello_parse (buf, len, &m, &error) &&
+          (len != 4 + GST_TILE_SEAL_NONCE_SIZE
+              || (m.flags & ~GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE)
+              || memcmp (m.nonce, buf + 4, sizeof (m.nonce)) != 0))
+        abort ();
+      g_clear_error (&error);
+      if (gst_tile_wire_challenge_parse (buf, len, &ch, &error) &&
+          (len != sizeof (ch.salt) + sizeof (ch.nonce)
+              || memcmp (ch.salt, buf, sizeof (ch.salt)) != 0
+              || memcmp (ch.nonce, buf + sizeof (ch.salt),
+                  sizeof (ch.nonce)) != 0))
+        abort ();
+      g_clear_error (&error);
+      if (gst_tile_wire_auth_parse (buf, len, &auth, &error) &&
+          (len != sizeof (auth.proof)
+              || memcmp (auth.proof, buf, sizeof (auth.proof)) != 0))
+        abort ();
       break;
     }
     case 2:{
@@ -222,6 +245,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
           abort ();
         /* an accepted payload lies inside its tile */
         if (ok && (h.offset >= packet_config.tiles[h.unit].size
+                || h.token != packet_config.token
                 || h.offset % packet_config.packet_size != 0))
           abort ();
       }

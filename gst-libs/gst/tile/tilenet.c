@@ -812,6 +812,8 @@ gst_tile_net_refuse_code_name (GstTileWireRefuseCode code)
       return "busy";
     case GST_TILE_WIRE_REFUSE_OTHER:
       return "other";
+    case GST_TILE_WIRE_REFUSE_UNAUTHORIZED:
+      return "unauthorized";
   }
   return "unknown";
 }

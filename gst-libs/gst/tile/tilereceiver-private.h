@@ -81,7 +81,13 @@ typedef struct
   guint index;
   GThread *thread;
   gint fd;
+  /* the unit thread's: the session's data key when it is sealed, else
+   * NULL */
+  GstTileSeal *seal;
 } GstTileReceiverUnit;
+
+/* sealed bytes a TCP unit opens per step: they are still in the cache */
+#define GST_TILE_RECEIVER_SEAL_CHUNK (256 * 1024)
 
 struct _GstTileReceiver
 {
@@ -97,6 +103,15 @@ struct _GstTileReceiver
   gint receive_buffer_size;
   gboolean gro;
   gboolean gro_required;
+  gchar *passphrase;            /* NULL: none */
+  /* the secret of the passphrase for the sender's salt (control thread
+   * only: derived once per salt) */
+  gboolean have_secret;
+  guint8 salt[GST_TILE_SEAL_SALT_SIZE];
+  guint8 secret[GST_TILE_SEAL_SECRET_SIZE];
+  /* the session's data key, when it is sealed (lock; the units copy it) */
+  gboolean sealed;
+  guint8 seal_key[GST_TILE_SEAL_KEY_SIZE];
   /* settings that may change at any time: atomic */
   gint stepped;
   gint reconnect;
@@ -158,12 +173,14 @@ struct _GstTileReceiver
   guint64 packets_lost;
   guint64 packets_late;
   guint64 packets_invalid;
+  guint64 packets_tampered;
   guint64 packets_duplicate;
   guint64 frames_partial;
   guint64 frames_timer;
   guint64 packets_dropped;
   guint64 packets_in_place;
   guint64 frames_skipped;
+  guint64 frames_discarded;
   guint connects;
   gint granted_rcvbuf;
   gboolean warned_rcvbuf;
@@ -171,6 +188,10 @@ struct _GstTileReceiver
 };
 
 /* tilereceiver.c */
+G_GNUC_INTERNAL
+void gst_tile_receiver_unit_seal (GstTileReceiverUnit * u);
+G_GNUC_INTERNAL
+void gst_tile_receiver_unit_unseal (GstTileReceiverUnit * u);
 G_GNUC_INTERNAL
 GstStructure *gst_tile_receiver_stats_locked (GstTileReceiver * self);
 G_GNUC_INTERNAL
@@ -197,6 +218,12 @@ void gst_tile_receiver_send_ack (GstTileReceiver * self,
 G_GNUC_INTERNAL
 gboolean gst_tile_receiver_take_partial_locked (GstTileReceiver * self,
     GstTileReceiverSlot * slot, gboolean by_timer, GstMapInfo * map);
+G_GNUC_INTERNAL
+gboolean gst_tile_receiver_udp_credible_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot);
+G_GNUC_INTERNAL
+void gst_tile_receiver_udp_discard_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot);
 G_GNUC_INTERNAL
 void gst_tile_receiver_conceal (GstBuffer * buf, GstMapInfo * map,
     GstBuffer * last);

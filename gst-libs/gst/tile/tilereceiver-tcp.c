@@ -183,10 +183,14 @@ void
 gst_tile_receiver_refuse_error (GError ** error,
     const GstTileWireRefuse * refuse, const gchar * what)
 {
-  g_set_error (error, GST_TILE_WIRE_ERROR,
-      refuse->code == GST_TILE_WIRE_REFUSE_BUSY ? GST_TILE_WIRE_ERROR_BUSY :
-      GST_TILE_WIRE_ERROR_REFUSED, "the sender %s (%s): %s", what,
-      gst_tile_net_refuse_code_name (refuse->code), refuse->reason);
+  GstTileWireError code = GST_TILE_WIRE_ERROR_REFUSED;
+
+  if (refuse->code == GST_TILE_WIRE_REFUSE_BUSY)
+    code = GST_TILE_WIRE_ERROR_BUSY;
+  else if (refuse->code == GST_TILE_WIRE_REFUSE_UNAUTHORIZED)
+    code = GST_TILE_WIRE_ERROR_UNAUTHORIZED;
+  g_set_error (error, GST_TILE_WIRE_ERROR, code, "the sender %s (%s): %s",
+      what, gst_tile_net_refuse_code_name (refuse->code), refuse->reason);
 }
 
 /* A control message where a tile header was expected: a REFUSE, maybe
@@ -353,6 +357,44 @@ tcp_unit_tile_done_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
     gst_tile_receiver_slot_release_locked (self, slot, TRUE);
 }
 
+/* Reads the @part.size bytes of a part @have bytes into its tile, to
+ * @dest; in a sealed session a step at a time, each opened in place right
+ * away, then the tag, which must check. */
+static gboolean
+tcp_unit_read_part (GstTileReceiverUnit * u, gint fd,
+    const GstTileWireTileHeader * part, gsize have, guint8 * dest,
+    gsize * bytes, GError ** err)
+{
+  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE], iv[GST_TILE_SEAL_IV_SIZE];
+  guint8 tag[GST_TILE_SEAL_TAG_SIZE];
+  gsize done, step;
+
+  *bytes += GST_TILE_WIRE_TILE_HEADER_SIZE + part->size;
+  if (!u->seal)
+    return tcp_unit_read_inside (u, fd, dest, part->size, part->frame, err);
+  /* the header as it came (the parser accepts one encoding of each) */
+  gst_tile_wire_tile_header_write (hdr, part);
+  gst_tile_seal_iv (iv, TRUE, u->index, part->frame, have);
+  gst_tile_seal_begin (u->seal, iv, hdr, sizeof (hdr));
+  for (done = 0; done < part->size; done += step) {
+    step = MIN (part->size - done, GST_TILE_RECEIVER_SEAL_CHUNK);
+    if (!tcp_unit_read_inside (u, fd, dest + done, step, part->frame, err))
+      return FALSE;
+    gst_tile_seal_update (u->seal, dest + done, dest + done, step);
+  }
+  if (!tcp_unit_read_inside (u, fd, tag, sizeof (tag), part->frame, err))
+    return FALSE;
+  *bytes += sizeof (tag);
+  if (!gst_tile_seal_end (u->seal, tag)) {
+    g_set_error (err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_TAMPERED,
+        "the tile of frame %" G_GUINT64_FORMAT " (%u bytes at %"
+        G_GSIZE_FORMAT ") failed authentication: changed on the way",
+        part->frame, part->size, have);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* Reads the parts of a tile, the first one (@th) already parsed, straight
  * into the frame at @dest, until its last part or an abandon (then
  * @abandoned is set). Every header must be of the same generation and
@@ -369,13 +411,13 @@ tcp_unit_read_tile (GstTileReceiverUnit * u, gint fd,
   *abandoned = FALSE;
   *bytes = 0;
   while (TRUE) {
-    *bytes += GST_TILE_WIRE_TILE_HEADER_SIZE + part.size;
+    /* (an abandon is a part of no bytes: sealed, it has a tag too) */
+    if (!tcp_unit_read_part (u, fd, &part, have, dest + have, bytes, err))
+      return FALSE;
     if (part.flags & GST_TILE_WIRE_TILE_FLAG_ABANDON) {
       *abandoned = TRUE;
       return TRUE;
     }
-    if (!tcp_unit_read_inside (u, fd, dest + have, part.size, th->frame, err))
-      return FALSE;
     have += part.size;
     if (!(part.flags & GST_TILE_WIRE_TILE_FLAG_MORE))
       return TRUE;
@@ -471,6 +513,7 @@ gst_tile_receiver_tcp_unit (gpointer data)
   uh.token = self->config->token;
   uh.generation = self->config->generation;
   uh.unit = u->index;
+  gst_tile_receiver_unit_seal (u);
   g_mutex_unlock (&self->lock);
 
   fd = tcp_unit_connect (u, session, &uh, &err);
@@ -497,6 +540,7 @@ gst_tile_receiver_tcp_unit (gpointer data)
     }
   }
   g_clear_error (&err);
+  gst_tile_receiver_unit_unseal (u);
   self->units_running--;
   if (self->units_running == 0)
     discard_incomplete_locked (self);

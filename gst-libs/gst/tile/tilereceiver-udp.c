@@ -123,6 +123,21 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 session,
       }
     }
     if (!free_slot) {
+      /* a newer frame with too few datagrams to leave (a stray or forged
+       * datagram far ahead, say) gives its slot to ours: frames leave in
+       * order, ours first */
+      for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
+        slot = &self->slots[i];
+        if (slot->state == SLOT_FILLING && slot->frame > frame &&
+            slot->writers == 0
+            && !gst_tile_receiver_udp_credible_locked (self, slot)) {
+          gst_tile_receiver_udp_discard_locked (self, slot);
+          free_slot = slot;
+          break;
+        }
+      }
+    }
+    if (!free_slot) {
       /* both slots hold older frames: wait until create() takes one (the
        * oldest leaves when whole or when its timer fires). Meanwhile our
        * datagrams wait in the socket buffer; the other units go on filling
@@ -227,7 +242,7 @@ static void
 udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     guint64 session, GstTileWirePacketHeader * hs, const guint8 ** payloads,
     const guint64 * arrivals, guint n, UdpCopy * copies, guint invalid,
-    GstTileReceiverSlot * pinned)
+    guint tampered, GstTileReceiverSlot * pinned)
 {
   GstTileWireConfig *config = self->config;
   guint ps = config->packet_size, i, n_copies = 0;
@@ -239,6 +254,7 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
 
   g_mutex_lock (&self->lock);
   self->packets_invalid += invalid;
+  self->packets_tampered += tampered;
   now = (gint64) gst_util_get_timestamp ();
   if (pinned) {
     /* the slot received into in place: released with the copies */
@@ -308,7 +324,8 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
         slot->n_at_last++;
     }
     self->packets_received++;
-    self->bytes_received += GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
+    self->bytes_received += u->seal ? GST_TILE_WIRE_PACKET_HEADER_SIZE +
+        GST_TILE_SEAL_TAG_SIZE + ps : GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
     copies[n_copies].slot = slot;
     copies[n_copies].dst = slot->map.data + tile_off + h->offset;
     copies[n_copies].src = payloads[i];
@@ -353,7 +370,8 @@ typedef struct
   guint64 session;
   gint fd;
   gboolean gro;
-  guint ps, seg;                /* payload and datagram size */
+  guint hl, ps, seg;            /* header (with the tag when sealed),
+                                 * payload and datagram size */
   guint64 tile_off, tile_size;
   /* the handshake: UNIT_HELLO until the sender answers */
   struct sockaddr_storage server;
@@ -443,7 +461,7 @@ udp_unit_alloc (UdpUnit * c)
   c->vlen = c->gro ? UDP_VLEN_GRO : UDP_VLEN;
   c->per_msg = c->gro ? CLAMP (UDP_GRO_BUF / c->seg, 1, 300) : 1;
   c->max_pk = c->vlen * c->per_msg;
-  c->hdrs = g_malloc ((gsize) c->max_pk * GST_TILE_WIRE_PACKET_HEADER_SIZE);
+  c->hdrs = g_malloc ((gsize) c->max_pk * c->hl);
   c->bufs = g_malloc ((gsize) c->max_pk * c->ps);
   c->pred = g_new (guint64, c->max_pk);
   c->cmsgs = g_malloc0 ((gsize) c->vlen * UDP_CMSG);
@@ -536,8 +554,8 @@ udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
     struct iovec *iov = &c->iovs[3 * i];
     guint8 *stage = c->bufs + (gsize) i * ps;
 
-    iov[0].iov_base = c->hdrs + (gsize) i *GST_TILE_WIRE_PACKET_HEADER_SIZE;
-    iov[0].iov_len = GST_TILE_WIRE_PACKET_HEADER_SIZE;
+    iov[0].iov_base = c->hdrs + (gsize) i *c->hl;
+    iov[0].iov_len = c->hl;
     c->pred[i] = G_MAXUINT64;
     if (pinned && pos < c->tile_size) {
       guint idx = base + pos / ps;
@@ -614,9 +632,8 @@ static gboolean
 udp_unit_control (UdpUnit * c, guint k, guint len, GError ** err)
 {
   struct iovec *iov = &c->iovs[3 * k * c->per_msg];
-  guint8 ctl[GST_TILE_WIRE_PACKET_HEADER_SIZE + 2048];
-  gsize got = MIN (len, sizeof (ctl)), h0 = MIN (got,
-      GST_TILE_WIRE_PACKET_HEADER_SIZE);
+  guint8 ctl[GST_TILE_WIRE_PACKET_HEADER_SIZE + GST_TILE_SEAL_TAG_SIZE + 2048];
+  gsize got = MIN (len, sizeof (ctl)), h0 = MIN (got, c->hl);
 
   memcpy (ctl, iov[0].iov_base, h0);
   if (got > h0)
@@ -628,11 +645,28 @@ udp_unit_control (UdpUnit * c, guint k, guint len, GError ** err)
   return *err == NULL;
 }
 
+/* A sealed datagram's payload, opened in place: its header is
+ * authenticated with it, its tag follows the header. FALSE when the tag
+ * does not check. */
+static gboolean
+udp_unit_unseal (UdpUnit * c, const GstTileWirePacketHeader * h, guint8 * hdr,
+    guint8 * payload)
+{
+  guint8 iv[GST_TILE_SEAL_IV_SIZE];
+
+  gst_tile_seal_iv (iv, FALSE, c->u->index, h->frame, h->offset);
+  return gst_tile_seal_once (c->u->seal, iv, hdr,
+      GST_TILE_WIRE_PACKET_HEADER_SIZE, payload, payload, MIN (c->ps,
+          c->tile_size - h->offset), hdr + GST_TILE_WIRE_PACKET_HEADER_SIZE);
+}
+
 /* Parses the @r messages received: valid datagrams of this unit into
  * @c->hs and @c->payloads (in place, or gathered into staging when
- * mispredicted). Returns how many, -1 with @err set on a refusal. */
+ * mispredicted; opened when sealed). Returns how many, -1 with @err set on
+ * a refusal. */
 static gint
-udp_unit_parse (UdpUnit * c, gint r, guint * invalid, GError ** err)
+udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
+    GError ** err)
 {
   GstTileReceiver *self = c->self;
   guint n = 0, k;
@@ -654,7 +688,7 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, GError ** err)
       continue;
     }
     if (!c->acked && len >= GST_TILE_WIRE_HEADER_SIZE &&
-        len <= GST_TILE_WIRE_PACKET_HEADER_SIZE + (gsize) c->ps &&
+        len <= c->hl + (gsize) c->ps &&
         GST_READ_UINT32_BE (c->iovs[3 * k * c->per_msg].iov_base) ==
         GST_TILE_WIRE_MAGIC) {
       if (!udp_unit_control (c, k, len, err))
@@ -690,6 +724,14 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, GError ** err)
         if (c->pred[idx] != G_MAXUINT64)
           memcpy (stage, iov[1].iov_base, iov[1].iov_len);
         c->payloads[n] = stage;
+      }
+      if (c->u->seal && !udp_unit_unseal (c, h, iov[0].iov_base,
+              (guint8 *) c->payloads[n])) {
+        /* (opened in place, what it left in the frame is not marked as
+         * received: the datagram that belongs there overwrites it, or the
+         * previous frame's bytes do) */
+        (*tampered)++;
+        continue;
       }
       c->arrivals[n] = arrival;
       n++;
@@ -727,7 +769,7 @@ udp_unit_receive (UdpUnit * c, GError ** err)
   while (udp_unit_hello (c, err)) {
     GstTileReceiverSlot *pinned;
     gboolean drain;
-    guint invalid = 0;
+    guint invalid = 0, tampered = 0;
     gint r, n;
 
     g_mutex_lock (&self->lock);
@@ -739,12 +781,12 @@ udp_unit_receive (UdpUnit * c, GError ** err)
     pinned = udp_unit_pin (c);
     udp_unit_layout (c, pinned);
     r = gst_tile_net_udp_recv_batch (c->fd, c->msgs, c->vlen, err);
-    n = r > 0 ? udp_unit_parse (c, r, &invalid, err) : 0;
+    n = r > 0 ? udp_unit_parse (c, r, &invalid, &tampered, err) : 0;
     if (n > 0)
       udp_unit_predict (c, n);
-    if (n > 0 || invalid > 0 || pinned)
+    if (n > 0 || invalid > 0 || tampered > 0 || pinned)
       udp_file_batch (self, c->u, c->session, c->hs, c->payloads,
-          c->arrivals, MAX (n, 0), c->copies, invalid, pinned);
+          c->arrivals, MAX (n, 0), c->copies, invalid, tampered, pinned);
     if (r < 0)
       g_prefix_error (err, "unit %u: ", c->u->index);
     if (r < 0 || n < 0 || (r == 0 && drain))
@@ -772,9 +814,12 @@ gst_tile_receiver_udp_unit (gpointer data)
   uh.unit = u->index;
   memcpy (&c.server, &self->server, sizeof (c.server));
   c.server_len = self->server_len;
+  gst_tile_receiver_unit_seal (u);
   g_mutex_unlock (&self->lock);
   c.ps = c.config->packet_size;
-  c.seg = GST_TILE_WIRE_PACKET_HEADER_SIZE + c.ps;
+  c.hl = GST_TILE_WIRE_PACKET_HEADER_SIZE +
+      (u->seal ? GST_TILE_SEAL_TAG_SIZE : 0);
+  c.seg = c.hl + c.ps;
   c.tile_off = c.config->tiles[u->index].offset;
   c.tile_size = c.config->tiles[u->index].size;
 
@@ -792,6 +837,7 @@ gst_tile_receiver_udp_unit (gpointer data)
     gst_tile_receiver_set_error_locked (self, err);
   }
   g_clear_error (&err);
+  gst_tile_receiver_unit_unseal (u);
   self->units_running--;
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
@@ -843,6 +889,32 @@ gst_tile_receiver_take_partial_locked (GstTileReceiver * self,
   slot->complete_time = gst_tile_receiver_clock_time (self);
   slot->state = SLOT_COMPLETE;
   return TRUE;
+}
+
+/* Whether an incomplete frame may leave (with its gaps): when more than a
+ * quarter of its datagrams came. A frame with fewer may be stray or forged
+ * (one datagram each is all it takes): pushing it would move the receive
+ * window past every frame before it and make them late; and it would show
+ * mostly the previous frame anyway. Lock held. */
+gboolean
+gst_tile_receiver_udp_credible_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot)
+{
+  return (guint64) slot->n_got * 4 > self->pk_base[self->config->n_tiles];
+}
+
+/* Gives up an incomplete frame that is not credible: dropped and counted,
+ * not acknowledged, and the receive window stays where it is. Lock
+ * held. */
+void
+gst_tile_receiver_udp_discard_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot)
+{
+  GST_DEBUG_OBJECT (self->log_object, "frame %" G_GUINT64_FORMAT " given up "
+      "with %u of %u datagrams", slot->frame, slot->n_got,
+      self->pk_base[self->config->n_tiles]);
+  self->frames_discarded++;
+  gst_tile_receiver_slot_release_locked (self, slot, FALSE);
 }
 
 /* The missing ranges keep the newest data we have for them: the previous

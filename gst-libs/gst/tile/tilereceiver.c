@@ -86,6 +86,10 @@ void
 gst_tile_receiver_free (GstTileReceiver * self)
 {
   g_free (self->host);
+  if (self->passphrase)
+    memset (self->passphrase, 0, strlen (self->passphrase));
+  g_free (self->passphrase);
+  memset (self->secret, 0, sizeof (self->secret));
   g_free (self->config);
   g_free (self->pending);
   g_clear_error (&self->error);
@@ -115,7 +119,8 @@ gst_tile_receiver_stats_locked (GstTileReceiver * self)
       "units", G_TYPE_UINT, self->config ? self->config->n_tiles : 0,
       "generation", G_TYPE_UINT, self->config ? self->config->generation : 0,
       "receive-buffer-size", G_TYPE_INT, self->receive_buffer_size,
-      "receive-buffer-granted", G_TYPE_INT, self->granted_rcvbuf, NULL);
+      "receive-buffer-granted", G_TYPE_INT, self->granted_rcvbuf,
+      "sealed", G_TYPE_BOOLEAN, self->sealed && self->config != NULL, NULL);
 
   /* how long before the frame's push its first tile was there: the time a
    * stepped consumer can use */
@@ -133,10 +138,12 @@ gst_tile_receiver_stats_locked (GstTileReceiver * self)
         "packets-lost", G_TYPE_UINT64, self->packets_lost,
         "packets-late", G_TYPE_UINT64, self->packets_late,
         "packets-invalid", G_TYPE_UINT64, self->packets_invalid,
+        "packets-tampered", G_TYPE_UINT64, self->packets_tampered,
         "packets-duplicate", G_TYPE_UINT64, self->packets_duplicate,
         "frames-partial", G_TYPE_UINT64, self->frames_partial,
         "frames-timer", G_TYPE_UINT64, self->frames_timer,
         "frames-skipped", G_TYPE_UINT64, self->frames_skipped,
+        "frames-discarded", G_TYPE_UINT64, self->frames_discarded,
         "packets-dropped", G_TYPE_UINT64, self->packets_dropped,
         "packets-in-place", G_TYPE_UINT64, self->packets_in_place,
         "kernel-drops", G_TYPE_UINT64, drops,
@@ -195,6 +202,23 @@ join_units_locked (GstTileReceiver * self)
     }
     gst_tile_net_close (&self->units[i].fd);
   }
+}
+
+/* A unit thread's cipher, keyed for the session, when it is sealed. Lock
+ * held. */
+void
+gst_tile_receiver_unit_seal (GstTileReceiverUnit * u)
+{
+  if (!u->rx->sealed)
+    return;
+  u->seal = gst_tile_seal_new (FALSE);
+  gst_tile_seal_set_key (u->seal, u->rx->seal_key);
+}
+
+void
+gst_tile_receiver_unit_unseal (GstTileReceiverUnit * u)
+{
+  g_clear_pointer (&u->seal, gst_tile_seal_free);
 }
 
 /* Stops the units of the running generation and waits for them. Lock
@@ -277,8 +301,81 @@ set_refused (GError ** error, const GByteArray * payload, const gchar * what)
     gst_tile_receiver_refuse_error (error, &refuse, what);
 }
 
-/* The handshake on a new control connection. Returns the CONFIG or NULL
- * with @error set. */
+/* The next message of the handshake but keep-alives (the sender answers
+ * once it knows its caps; keep-alives may come first); a REFUSE as an
+ * error. */
+static gboolean
+handshake_read (gint fd, guint timeout, GstTileWireHeader * h, GByteArray * p,
+    GError ** error)
+{
+  do {
+    if (!gst_tile_net_read_message (fd, timeout, h, p, error))
+      return FALSE;
+  } while (h->type == GST_TILE_WIRE_TYPE_KEEPALIVE);
+  if (h->type == GST_TILE_WIRE_TYPE_REFUSE) {
+    set_refused (error, p, "refused the connection");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* The sender's CHALLENGE (in @p): proves we know the passphrase, checks
+ * the sender's proof, and derives the session's data key. */
+static gboolean
+handshake_auth (GstTileReceiver * self, gint fd, guint timeout,
+    const GstTileWireHello * hello, GByteArray * p, GError ** error)
+{
+  GstTileWireChallenge ch;
+  GstTileWireAuth auth;
+  GstTileWireHeader h;
+
+  if (!self->passphrase) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_UNAUTHORIZED,
+        "the sender requires a passphrase, this receiver has none");
+    return FALSE;
+  }
+  if (!gst_tile_wire_challenge_parse (p->data, p->len, &ch, error))
+    return FALSE;
+  /* the secret is slow to derive: once per salt (a sender's start) */
+  if (!self->have_secret || memcmp (self->salt, ch.salt, sizeof (ch.salt))) {
+    if (!gst_tile_seal_derive_secret (self->passphrase, ch.salt, self->secret)) {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+          "cannot derive a key from the passphrase: libcrypto failed");
+      return FALSE;
+    }
+    memcpy (self->salt, ch.salt, sizeof (ch.salt));
+    self->have_secret = TRUE;
+  }
+  gst_tile_seal_proof (self->secret, FALSE, hello->nonce, ch.nonce, auth.proof);
+  p->len = 0;
+  if (!gst_tile_wire_auth_pack (&auth, p) ||
+      !gst_tile_net_send_packed (fd, p, error) ||
+      !handshake_read (fd, timeout, &h, p, error))
+    return FALSE;
+  if (h.type != GST_TILE_WIRE_TYPE_AUTH) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "expected AUTH from the sender, got %s",
+        gst_tile_wire_type_get_name (h.type));
+    return FALSE;
+  }
+  if (!gst_tile_wire_auth_parse (p->data, p->len, &auth, error))
+    return FALSE;
+  if (!gst_tile_seal_proof_check (self->secret, TRUE, hello->nonce, ch.nonce,
+          auth.proof)) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_UNAUTHORIZED,
+        "the sender's proof of the passphrase is wrong: it does not know it");
+    return FALSE;
+  }
+  g_mutex_lock (&self->lock);
+  gst_tile_seal_data_key (self->secret, hello->nonce, ch.nonce, self->seal_key);
+  self->sealed = TRUE;
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+/* The handshake on a new control connection: HELLO, then with a
+ * passphrase CHALLENGE and AUTH both ways, then the sender's CONFIG.
+ * Returns the CONFIG or NULL with @error set. */
 static GstTileWireConfig *
 handshake (GstTileReceiver * self, gint fd, guint timeout, GError ** error)
 {
@@ -287,19 +384,27 @@ handshake (GstTileReceiver * self, gint fd, guint timeout, GError ** error)
   GByteArray *p = g_byte_array_new ();
   GstTileWireConfig *config = NULL;
 
-  if (!gst_tile_wire_hello_pack (&hello, p, error) ||
-      !gst_tile_net_send_packed (fd, p, error))
+  g_mutex_lock (&self->lock);
+  self->sealed = FALSE;
+  g_mutex_unlock (&self->lock);
+  if (self->passphrase)
+    hello.flags |= GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE;
+  if (!gst_tile_seal_random (hello.nonce, sizeof (hello.nonce))) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+        "no random numbers for the handshake");
     goto out;
-  /* the sender answers once it knows its caps; keep-alives may come
-   * first */
-  while (TRUE) {
-    if (!gst_tile_net_read_message (fd, timeout, &h, p, error))
-      goto out;
-    if (h.type != GST_TILE_WIRE_TYPE_KEEPALIVE)
-      break;
   }
-  if (h.type == GST_TILE_WIRE_TYPE_REFUSE) {
-    set_refused (error, p, "refused the connection");
+  if (!gst_tile_wire_hello_pack (&hello, p, error) ||
+      !gst_tile_net_send_packed (fd, p, error) ||
+      !handshake_read (fd, timeout, &h, p, error))
+    goto out;
+  if (h.type == GST_TILE_WIRE_TYPE_CHALLENGE) {
+    if (!handshake_auth (self, fd, timeout, &hello, p, error) ||
+        !handshake_read (fd, timeout, &h, p, error))
+      goto out;
+  } else if (self->passphrase) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_UNAUTHORIZED,
+        "this receiver has a passphrase, the sender has none");
     goto out;
   }
   if (h.type != GST_TILE_WIRE_TYPE_CONFIG) {
@@ -521,6 +626,9 @@ control_thread (gpointer data)
       self->control_fd = fd;
       self->connects++;
       self->lost = FALSE;
+      /* a new session: its sender may count its frames from anywhere (a
+       * sender started again counts from 0) */
+      self->have_pushed = FALSE;
       g_free (self->pending);
       self->pending = config;
       g_cond_broadcast (&self->cond);
@@ -591,6 +699,11 @@ gst_tile_receiver_start (GstTileReceiver * self,
   g_mutex_lock (&self->lock);
   g_free (self->host);
   self->host = g_strdup (settings->host);
+  g_free (self->passphrase);
+  self->passphrase = settings->passphrase && *settings->passphrase ?
+      g_strdup (settings->passphrase) : NULL;
+  self->have_secret = FALSE;
+  self->sealed = FALSE;
   self->port = settings->port;
   self->timeout = settings->timeout_ms;
   self->receive_buffer_size = settings->receive_buffer_size;
@@ -608,8 +721,10 @@ gst_tile_receiver_start (GstTileReceiver * self,
   self->tile_spread_sum = 0;
   self->packets_received = self->packets_lost = self->packets_late = 0;
   self->packets_invalid = self->packets_duplicate = 0;
+  self->packets_tampered = 0;
   self->frames_partial = self->frames_timer = 0;
   self->packets_dropped = self->frames_skipped = 0;
+  self->frames_discarded = 0;
   self->packets_in_place = 0;
   self->have_pushed = FALSE;
   self->keep_last = FALSE;
@@ -721,6 +836,12 @@ next_frame_locked (GstTileReceiver * self, gboolean * partial,
     gint64 until = MAX (low->deadline, low->last_ns + self->timer_floor_ns);
 
     if (self->units_running == 0 || now >= until) {
+      if (!gst_tile_receiver_udp_credible_locked (self, low)) {
+        /* given up without moving the receive window: the next oldest
+         * frame may leave now */
+        gst_tile_receiver_udp_discard_locked (self, low);
+        return next_frame_locked (self, partial, map, wait_until);
+      }
       *partial = gst_tile_receiver_take_partial_locked (self, low,
           self->units_running > 0, map);
       return low;

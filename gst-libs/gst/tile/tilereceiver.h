@@ -32,6 +32,9 @@ typedef struct _GstTileReceiver GstTileReceiver;
  *   kernel's default)
  * @gro: protocol=udp: use UDP generic receive offload when the kernel has it
  * @gro_required: protocol=udp: fail when the kernel lacks it
+ * @passphrase: (nullable): %NULL or empty for none; else the sender must
+ *   have the same one (each side proves it to the other), and every tile
+ *   part and datagram is encrypted and authenticated; copied
  *
  * What stays fixed while a receiver runs.
  */
@@ -43,6 +46,7 @@ typedef struct
   gint receive_buffer_size;
   gboolean gro;
   gboolean gro_required;
+  const gchar *passphrase;
 } GstTileReceiverSettings;
 
 /**

@@ -51,6 +51,10 @@ typedef struct
   guint64 number;
   guint64 timestamp;
   guint32 generation;
+  guint64 token;                /* of the session it was admitted in */
+  /* the session's data key, when it has a passphrase */
+  gboolean sealed;
+  guint8 key[GST_TILE_SEAL_KEY_SIZE];
   /* what the units sent of it (lock): for rate control */
   gint64 push_us;               /* g_get_monotonic_time () at admission */
   gint64 send_start_us;         /* the first unit's start, 0 before */
@@ -86,10 +90,15 @@ typedef struct
   gsize have;
   gint64 deadline;
   gboolean ready;               /* the last wait found it readable */
+  /* with a passphrase: CHALLENGE sent, AUTH expected next */
+  gboolean challenged;
+  guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE];
+  guint8 sender_nonce[GST_TILE_SEAL_NONCE_SIZE];
 } GstTileSenderPending;
 
-/* Scratch space of a unit thread for protocol=udp, grown per generation,
- * never per packet. */
+/* Scratch space of a unit thread, grown per generation, never per packet:
+ * for protocol=udp the datagrams' headers and messages, and with a
+ * passphrase the cipher and the sealed bytes. */
 typedef struct
 {
   guint8 *headers;
@@ -97,7 +106,13 @@ typedef struct
   struct mmsghdr *msgs;
   guint alloc;
   gint64 pace_next;             /* ns, CLOCK_MONOTONIC */
-} GstTileSenderUdpScratch;
+  GstTileSeal *seal;
+  guint8 *sealed;
+  gsize sealed_alloc;
+} GstTileSenderScratch;
+
+/* sealed bytes a TCP unit writes per call */
+#define GST_TILE_SENDER_SEAL_CHUNK (256 * 1024)
 
 typedef struct
 {
@@ -176,6 +191,14 @@ struct _GstTileSender
   gint64 ctl_started_us;        /* its first byte, 0 between messages */
   gboolean control_dead;        /* shut down, the server thread closes it */
   guint64 token;
+  /* the passphrase (NULL: none), the salt of this start and the secret
+   * derived from both; the session's data key when it has one */
+  gchar *passphrase;
+  guint8 salt[GST_TILE_SEAL_SALT_SIZE];
+  guint8 secret[GST_TILE_SEAL_SECRET_SIZE];
+  gboolean sealed;
+  guint8 seal_key[GST_TILE_SEAL_KEY_SIZE];
+  guint auth_failures;
   gboolean have_config;
   GstTileWireConfig config;
   gsize frame_size;
@@ -256,7 +279,7 @@ void     gst_tile_sender_close_pending_locked (GstTileSender * self, guint i);
 /* tilesender-udp.c */
 G_GNUC_INTERNAL
 gboolean gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
-                                        GstTileSenderUdpScratch * sc,
+                                        GstTileSenderScratch * sc,
                                         gint fd,
                                         GstTileSenderFrame * frame,
                                         const GstTileWireTile * tile,
@@ -268,7 +291,11 @@ gboolean gst_tile_sender_unit_abandons (GstTileSenderUnit * u,
                                         GstTileSenderFrame * frame,
                                         guint64 left, gdouble ns_per_byte);
 G_GNUC_INTERNAL
-void     gst_tile_sender_udp_scratch_clear (GstTileSenderUdpScratch * sc);
+void     gst_tile_sender_scratch_clear (GstTileSenderScratch * sc);
+G_GNUC_INTERNAL
+guint8  *gst_tile_sender_scratch_seal (GstTileSenderScratch * sc,
+                                       const GstTileSenderFrame * frame,
+                                       gsize size);
 
 G_END_DECLS
 

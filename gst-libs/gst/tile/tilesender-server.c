@@ -144,27 +144,41 @@ refuse (GstTileSender * self, gint fd, GstTileWireRefuseCode code,
   gst_tile_net_send_refuse (fd, code, reason);
 }
 
-/* HELLO on a new connection: it becomes the control connection, unless
- * there is one. Takes @fd over. Lock held. */
-static void
-handle_hello (GstTileSender * self, gint fd, const guint8 * payload,
-    guint32 len)
+/* Whether a HELLO may go on: it parses, its passphrase flag matches ours
+ * and there is no receiver yet; else it is refused (the caller closes
+ * @fd). Lock held. */
+static gboolean
+hello_acceptable (GstTileSender * self, gint fd, const guint8 * payload,
+    guint32 len, GstTileWireHello * hello)
 {
-  GstTileWireHello hello;
   GError *err = NULL;
+  gboolean theirs;
 
-  if (!gst_tile_wire_hello_parse (payload, len, &hello, &err)) {
+  if (!gst_tile_wire_hello_parse (payload, len, hello, &err)) {
     refuse (self, fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
     g_clear_error (&err);
-    gst_tile_net_close (&fd);
-    return;
+    return FALSE;
+  }
+  theirs = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE) != 0;
+  if (theirs != (self->passphrase != NULL)) {
+    refuse (self, fd, GST_TILE_WIRE_REFUSE_UNAUTHORIZED, theirs ?
+        "this tilesink has no passphrase, the receiver has one" :
+        "this tilesink requires a passphrase, the receiver has none");
+    return FALSE;
   }
   if (self->control_fd >= 0) {
     refuse (self, fd, GST_TILE_WIRE_REFUSE_BUSY,
         "this tilesink already serves a receiver");
-    gst_tile_net_close (&fd);
-    return;
+    return FALSE;
   }
+  return TRUE;
+}
+
+/* The handshake is over: @fd becomes the control connection, and the
+ * CONFIG goes out when there is one. Takes @fd over. Lock held. */
+static void
+take_control (GstTileSender * self, gint fd)
+{
   self->control_fd = fd;
   self->control_rx_us = g_get_monotonic_time ();
   self->ctl_in_payload = FALSE;
@@ -174,7 +188,8 @@ handle_hello (GstTileSender * self, gint fd, const guint8 * payload,
   gst_tile_net_set_user_timeout (fd, self->settings.timeout);
   poll_add (self, &self->control_pfd, fd);
   self->control_dead = FALSE;
-  self->token = ((guint64) g_random_int () << 32) | g_random_int ();
+  if (!gst_tile_seal_random ((guint8 *) & self->token, sizeof (self->token)))
+    self->token = ((guint64) g_random_int () << 32) | g_random_int ();
   self->config.token = self->token;
   self->clients++;
   gst_tile_sender_reset_rate_locked (self);
@@ -247,14 +262,21 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
   gst_tile_net_close (&fd);
 }
 
-/* A complete first message on a new connection: HELLO (control) or
- * UNIT_HELLO (data). Takes @fd over. Lock held. */
+/* A complete first message on a new connection: HELLO (control, without
+ * a passphrase) or UNIT_HELLO (data). Takes @fd over. Lock held. */
 static void
 handle_first_message (GstTileSender * self, gint fd,
     const GstTileWireHeader * h, const guint8 * payload)
 {
+  GstTileWireHello hello;
+
   if (h->type == GST_TILE_WIRE_TYPE_HELLO) {
-    handle_hello (self, fd, payload, h->payload_len);
+    if (hello_acceptable (self, fd, payload, h->payload_len, &hello)) {
+      self->sealed = FALSE;
+      take_control (self, fd);
+    } else {
+      gst_tile_net_close (&fd);
+    }
   } else if (h->type == GST_TILE_WIRE_TYPE_UNIT_HELLO
       && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
     refuse (self, fd, GST_TILE_WIRE_REFUSE_OTHER, "this tilesink uses "
@@ -298,6 +320,92 @@ pending_check_header (GstTileSender * self, GstTileSenderPending * p)
   return TRUE;
 }
 
+/* A HELLO with a passphrase: answered with a CHALLENGE (our salt and a
+ * fresh nonce); the connection stays in its handshake for the AUTH.
+ * Returns FALSE when it is refused (the caller closes it). Lock held. */
+static gboolean
+pending_challenge (GstTileSender * self, GstTileSenderPending * p,
+    const GstTileWireHeader * h, const guint8 * payload)
+{
+  GstTileWireHello hello;
+  GstTileWireChallenge ch;
+  GByteArray *m;
+  gboolean ok;
+
+  if (!hello_acceptable (self, p->pfd.fd, payload, h->payload_len, &hello))
+    return FALSE;
+  if (!gst_tile_seal_random (p->sender_nonce, sizeof (p->sender_nonce))) {
+    refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_OTHER,
+        "no random numbers for the handshake");
+    return FALSE;
+  }
+  memcpy (p->client_nonce, hello.nonce, sizeof (p->client_nonce));
+  memcpy (ch.salt, self->salt, sizeof (ch.salt));
+  memcpy (ch.nonce, p->sender_nonce, sizeof (ch.nonce));
+  m = g_byte_array_new ();
+  gst_tile_wire_challenge_pack (&ch, m);
+  ok = gst_tile_net_send_now (p->pfd.fd, m->data, m->len, NULL);
+  g_byte_array_unref (m);
+  p->challenged = ok;
+  return ok;
+}
+
+/* The AUTH that answers our CHALLENGE: with the right proof we send ours,
+ * the session's data key is derived and the connection becomes the
+ * control connection (returns FALSE, the descriptor taken over); with a
+ * wrong one it is refused. Lock held. */
+static gboolean
+pending_auth (GstTileSender * self, GstTileSenderPending * p,
+    const GstTileWireHeader * h, const guint8 * payload)
+{
+  GstTileWireAuth auth;
+  GError *err = NULL;
+  GByteArray *m;
+  gint fd;
+
+  if (h->type != GST_TILE_WIRE_TYPE_AUTH) {
+    gchar *msg = g_strdup_printf ("expected AUTH after CHALLENGE, got %s",
+        gst_tile_wire_type_get_name (h->type));
+
+    refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, msg);
+    g_free (msg);
+    return FALSE;
+  }
+  if (!gst_tile_wire_auth_parse (payload, h->payload_len, &auth, &err)) {
+    refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
+    g_clear_error (&err);
+    return FALSE;
+  }
+  if (!gst_tile_seal_proof_check (self->secret, FALSE, p->client_nonce,
+          p->sender_nonce, auth.proof)) {
+    self->auth_failures++;
+    refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_UNAUTHORIZED,
+        "wrong passphrase");
+    return FALSE;
+  }
+  if (self->control_fd >= 0) {
+    refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_BUSY,
+        "this tilesink already serves a receiver");
+    return FALSE;
+  }
+  gst_tile_seal_proof (self->secret, TRUE, p->client_nonce, p->sender_nonce,
+      auth.proof);
+  m = g_byte_array_new ();
+  gst_tile_wire_auth_pack (&auth, m);
+  if (!gst_tile_net_send_now (p->pfd.fd, m->data, m->len, NULL)) {
+    g_byte_array_unref (m);
+    return FALSE;
+  }
+  g_byte_array_unref (m);
+  gst_tile_seal_data_key (self->secret, p->client_nonce, p->sender_nonce,
+      self->seal_key);
+  self->sealed = TRUE;
+  fd = p->pfd.fd;
+  poll_remove (self, &p->pfd);
+  take_control (self, fd);
+  return FALSE;
+}
+
 /* Reads what has arrived on a handshaking connection. Returns FALSE when
  * the connection is done with: taken over (p->pfd.fd is then -1) or to be
  * closed. Lock held. */
@@ -332,6 +440,11 @@ pending_read (GstTileSender * self, GstTileSenderPending * p)
   gst_tile_wire_header_parse (p->buf, p->have, &h, NULL);
   if (p->have < GST_TILE_WIRE_HEADER_SIZE + h.payload_len)
     return TRUE;
+  p->have = 0;
+  if (p->challenged)
+    return pending_auth (self, p, &h, p->buf + GST_TILE_WIRE_HEADER_SIZE);
+  if (h.type == GST_TILE_WIRE_TYPE_HELLO && self->passphrase)
+    return pending_challenge (self, p, &h, p->buf + GST_TILE_WIRE_HEADER_SIZE);
   fd = p->pfd.fd;
   poll_remove (self, &p->pfd);
   handle_first_message (self, fd, &h, p->buf + GST_TILE_WIRE_HEADER_SIZE);
@@ -630,7 +743,7 @@ udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
   u->gso = FALSE;
   if (self->settings.gso) {
     u->gso = gst_tile_net_set_gso (fd, GST_TILE_WIRE_PACKET_HEADER_SIZE +
-        self->config.packet_size);
+        (self->sealed ? GST_TILE_SEAL_TAG_SIZE : 0) + self->config.packet_size);
     if (!u->gso && self->settings.gso_required) {
       notice_error_locked (self, GST_RESOURCE_ERROR,
           GST_RESOURCE_ERROR_SETTINGS, "This kernel has no UDP segmentation "
@@ -768,6 +881,7 @@ server_accept (GstTileSender * self)
   poll_add (self, &p->pfd, fd);
   p->have = 0;
   p->ready = FALSE;
+  p->challenged = FALSE;
   p->deadline = now + (gint64) self->settings.handshake_timeout * 1000;
 }
 

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* GstTileSender, protocol=udp: a tile as a batch of datagrams (a 32-byte
+/* GstTileSender, protocol=udp: a tile as a batch of datagrams (a 40-byte
  * header and packet_size payload bytes each, gathered from the frame
  * without a copy), sent with sendmmsg() and UDP GSO, paced to a bitrate. */
 
@@ -25,17 +25,36 @@
 static const guint8 udp_zeros[GST_TILE_WIRE_MAX_PACKET_PAYLOAD];
 
 void
-gst_tile_sender_udp_scratch_clear (GstTileSenderUdpScratch * sc)
+gst_tile_sender_scratch_clear (GstTileSenderScratch * sc)
 {
   g_free (sc->headers);
   g_free (sc->iov);
   g_free (sc->msgs);
+  gst_tile_seal_free (sc->seal);
+  g_free (sc->sealed);
   memset (sc, 0, sizeof (*sc));
+}
+
+/* The cipher keyed for @frame's session, and room for @size sealed bytes
+ * (returned). */
+guint8 *
+gst_tile_sender_scratch_seal (GstTileSenderScratch * sc,
+    const GstTileSenderFrame * frame, gsize size)
+{
+  if (!sc->seal)
+    sc->seal = gst_tile_seal_new (TRUE);
+  gst_tile_seal_set_key (sc->seal, frame->key);
+  if (size > sc->sealed_alloc) {
+    g_free (sc->sealed);
+    sc->sealed = g_malloc (size);
+    sc->sealed_alloc = size;
+  }
+  return sc->sealed;
 }
 
 /* Sleeps until @bytes more may leave at @rate bits/s. */
 static void
-udp_pace (GstTileSenderUdpScratch * sc, gsize bytes, guint64 rate)
+udp_pace (GstTileSenderScratch * sc, gsize bytes, guint64 rate)
 {
   gint64 now = (gint64) gst_util_get_timestamp ();
 
@@ -53,19 +72,26 @@ udp_pace (GstTileSenderUdpScratch * sc, gsize bytes, guint64 rate)
 }
 
 /* Fills @sc with the @n datagrams of a tile, @per_msg to a message (GSO),
- * and returns the number of messages. */
+ * and returns the number of messages. In a session with a passphrase each
+ * datagram's payload is sealed (into scratch) and its tag follows the
+ * header. */
 static guint
-udp_build_messages (GstTileSenderUdpScratch * sc, const GstTileSenderUnit * u,
+udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
     const GstTileSenderFrame * frame, const GstTileWireTile * tile, guint ps,
     guint n, guint per_msg)
 {
   GstTileWirePacketHeader ph;
   const guint8 *data = frame->map.data + tile->offset;
+  guint hl = GST_TILE_WIRE_PACKET_HEADER_SIZE +
+      (frame->sealed ? GST_TILE_SEAL_TAG_SIZE : 0);
+  guint8 *sealed = NULL;
   guint n_msgs, i, j;
 
+  if (frame->sealed)
+    sealed = gst_tile_sender_scratch_seal (sc, frame, tile->size);
   if (n > sc->alloc) {
     sc->headers = g_realloc (sc->headers, (gsize) n *
-        GST_TILE_WIRE_PACKET_HEADER_SIZE);
+        (GST_TILE_WIRE_PACKET_HEADER_SIZE + GST_TILE_SEAL_TAG_SIZE));
     sc->iov = g_realloc (sc->iov, sizeof (struct iovec) * 3 * n);
     sc->msgs = g_realloc (sc->msgs, sizeof (struct mmsghdr) * n);
     sc->alloc = n;
@@ -75,17 +101,28 @@ udp_build_messages (GstTileSenderUdpScratch * sc, const GstTileSenderUnit * u,
   ph.generation = frame->generation;
   ph.frame = frame->number;
   ph.timestamp = frame->timestamp;
+  ph.token = frame->token;
   for (i = 0; i < n; i++) {
-    guint8 *h = sc->headers + (gsize) i * GST_TILE_WIRE_PACKET_HEADER_SIZE;
+    guint8 *h = sc->headers + (gsize) i * hl;
     gsize off = (gsize) i * ps, len = MIN (ps, tile->size - off);
     struct iovec *iov = &sc->iov[3 * i];
 
     ph.offset = off;
     gst_tile_wire_packet_header_write (h, &ph);
     iov[0].iov_base = h;
-    iov[0].iov_len = GST_TILE_WIRE_PACKET_HEADER_SIZE;
+    iov[0].iov_len = hl;
     iov[1].iov_base = (guint8 *) data + off;
     iov[1].iov_len = len;
+    if (sealed) {
+      /* the payload, without the padding, under the header; the tag
+       * after the header */
+      guint8 iv[GST_TILE_SEAL_IV_SIZE];
+
+      gst_tile_seal_iv (iv, FALSE, u->index, frame->number, off);
+      gst_tile_seal_once (sc->seal, iv, h, GST_TILE_WIRE_PACKET_HEADER_SIZE,
+          data + off, sealed + off, len, h + GST_TILE_WIRE_PACKET_HEADER_SIZE);
+      iov[1].iov_base = sealed + off;
+    }
     iov[2].iov_base = (guint8 *) udp_zeros;
     iov[2].iov_len = ps - len;
   }
@@ -100,19 +137,20 @@ udp_build_messages (GstTileSenderUdpScratch * sc, const GstTileSenderUnit * u,
   return n_msgs;
 }
 
-/* Sends one tile as datagrams of a 32-byte header and @ps payload bytes,
- * the last one padded. The payload is gathered straight from the frame
+/* Sends one tile as datagrams of a 40-byte header (with a passphrase, and
+ * a 16-byte tag) and @ps payload bytes, the last one padded. The payload is gathered straight from the frame
  * (iovecs, no copy); with GSO one message carries up to 64 datagrams, and
  * sendmmsg() sends up to 64 messages per system call. Past the frame's
  * deadline (max-latency) the rest is not sent. @n_packets: the datagrams
  * sent. */
 gboolean
 gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
-    GstTileSenderUdpScratch * sc, gint fd, GstTileSenderFrame * frame,
+    GstTileSenderScratch * sc, gint fd, GstTileSenderFrame * frame,
     const GstTileWireTile * tile, guint ps, guint64 rate, guint64 * n_packets,
     GError ** error)
 {
-  guint seg = GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
+  guint seg = GST_TILE_WIRE_PACKET_HEADER_SIZE +
+      (frame->sealed ? GST_TILE_SEAL_TAG_SIZE : 0) + ps;
   guint n = gst_tile_wire_packets_per_tile (tile->size, ps);
   guint per_msg = 1, n_msgs, batch, j, sent = 0;
 

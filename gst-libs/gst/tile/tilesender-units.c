@@ -139,13 +139,53 @@ gst_tile_sender_unit_abandons (GstTileSenderUnit * u,
   return TRUE;
 }
 
+/* Writes a part of @frame's tile: its header @hdr and the @len bytes at
+ * @data, @off bytes into the tile. In a session with a passphrase the
+ * bytes are sealed a chunk at a time into scratch, under the header, and
+ * the tag follows them. Returns the bytes written in @bytes. */
+static gboolean
+unit_write_part (GstTileSenderUnit * u, GstTileSenderScratch * sc, gint fd,
+    GstTileSenderFrame * frame, const guint8 * hdr, guint64 off,
+    const guint8 * data, gsize len, guint chunk, guint64 * bytes, GError ** err)
+{
+  guint8 iv[GST_TILE_SEAL_IV_SIZE], tag[GST_TILE_SEAL_TAG_SIZE];
+  guint8 *sealed;
+  gsize done, step;
+
+  *bytes += GST_TILE_WIRE_TILE_HEADER_SIZE + len;
+  if (!frame->sealed && len == 0)
+    return gst_tile_net_write_all (fd, hdr, GST_TILE_WIRE_TILE_HEADER_SIZE, 0,
+        err);
+  if (!frame->sealed) {
+    /* MSG_MORE: the header leaves in the same segment as the data */
+    return gst_tile_net_write_more (fd, hdr, GST_TILE_WIRE_TILE_HEADER_SIZE,
+        err) && gst_tile_net_write_all (fd, data, len, chunk, err);
+  }
+  sealed = gst_tile_sender_scratch_seal (sc, frame,
+      MIN (len, GST_TILE_SENDER_SEAL_CHUNK));
+  gst_tile_seal_iv (iv, TRUE, u->index, frame->number, off);
+  gst_tile_seal_begin (sc->seal, iv, hdr, GST_TILE_WIRE_TILE_HEADER_SIZE);
+  if (!gst_tile_net_write_more (fd, hdr, GST_TILE_WIRE_TILE_HEADER_SIZE, err))
+    return FALSE;
+  for (done = 0; done < len; done += step) {
+    step = MIN (len - done, GST_TILE_SENDER_SEAL_CHUNK);
+    gst_tile_seal_update (sc->seal, data + done, sealed, step);
+    if (!gst_tile_net_write_all (fd, sealed, step, chunk, err))
+      return FALSE;
+  }
+  gst_tile_seal_end (sc->seal, tag);
+  *bytes += sizeof (tag);
+  return gst_tile_net_write_all (fd, tag, sizeof (tag), 0, err);
+}
+
 /* Sends @frame's tile over TCP: a tile header and the rows, or with a
  * deadline parts of an eighth of the tile, each with its header; a part
  * that would start after the deadline is not sent: a header saying the
  * tile is abandoned takes its place. Unlocked. */
 static gboolean
-unit_send_tile_tcp (GstTileSenderUnit * u, gint fd, GstTileSenderFrame * frame,
-    const GstTileWireTile * tile, guint64 * bytes, GError ** err)
+unit_send_tile_tcp (GstTileSenderUnit * u, GstTileSenderScratch * sc, gint fd,
+    GstTileSenderFrame * frame, const GstTileWireTile * tile, guint64 * bytes,
+    GError ** err)
 {
   GstTileSender *self = u->sender;
   guint chunk = g_atomic_int_get (&self->settings.chunk_size);
@@ -165,22 +205,19 @@ unit_send_tile_tcp (GstTileSenderUnit * u, gint fd, GstTileSenderFrame * frame,
       th.size = 0;
       th.flags = GST_TILE_WIRE_TILE_FLAG_ABANDON;
       gst_tile_wire_tile_header_write (hdr, &th);
-      *bytes += sizeof (hdr);
       GST_LOG_OBJECT (self->log_object, "unit %u: frame %" G_GUINT64_FORMAT
           " abandoned after %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
           " bytes", u->index, frame->number, off, tile->size);
-      return gst_tile_net_write_all (fd, hdr, sizeof (hdr), 0, err);
+      return unit_write_part (u, sc, fd, frame, hdr, off, NULL, 0, 0, bytes,
+          err);
     }
     th.size = MIN (part, tile->size - off);
     th.flags = off + th.size < tile->size ? GST_TILE_WIRE_TILE_FLAG_MORE : 0;
     gst_tile_wire_tile_header_write (hdr, &th);
-    /* MSG_MORE: the header leaves in the same segment as the data */
-    if (!gst_tile_net_write_more (fd, hdr, sizeof (hdr), err) ||
-        !gst_tile_net_write_all (fd, frame->map.data + tile->offset + off,
-            th.size, chunk, err))
+    if (!unit_write_part (u, sc, fd, frame, hdr, off,
+            frame->map.data + tile->offset + off, th.size, chunk, bytes, err))
       return FALSE;
     off += th.size;
-    *bytes += sizeof (hdr) + th.size;
   }
   /* the tile counts as sent once the socket is writable again, that is
    * once at most a quarter of it is left in the host (its unsent limit,
@@ -236,7 +273,7 @@ gst_tile_sender_unit_thread (gpointer data)
 {
   GstTileSenderUnit *u = data;
   GstTileSender *self = u->sender;
-  GstTileSenderUdpScratch sc = { 0 };
+  GstTileSenderScratch sc = { 0 };
 
   g_mutex_lock (&self->lock);
   while (TRUE) {
@@ -272,9 +309,10 @@ gst_tile_sender_unit_thread (gpointer data)
     if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
       ok = gst_tile_sender_send_tile_udp (u, &sc, fd, frame, &tile, ps, rate,
           &n_packets, &err);
-      bytes = n_packets * (ps + GST_TILE_WIRE_PACKET_HEADER_SIZE);
+      bytes = n_packets * (ps + GST_TILE_WIRE_PACKET_HEADER_SIZE +
+          (frame->sealed ? GST_TILE_SEAL_TAG_SIZE : 0));
     } else {
-      ok = unit_send_tile_tcp (u, fd, frame, &tile, &bytes, &err);
+      ok = unit_send_tile_tcp (u, &sc, fd, frame, &tile, &bytes, &err);
     }
 
     g_mutex_lock (&self->lock);
@@ -282,6 +320,6 @@ gst_tile_sender_unit_thread (gpointer data)
     g_clear_error (&err);
   }
   g_mutex_unlock (&self->lock);
-  gst_tile_sender_udp_scratch_clear (&sc);
+  gst_tile_sender_scratch_clear (&sc);
   return NULL;
 }

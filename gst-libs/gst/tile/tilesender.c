@@ -116,6 +116,9 @@ gst_tile_sender_new (const GstTileSenderSettings * settings,
   self->address = g_strdup (settings->address ? settings->address :
       GST_TILE_SENDER_DEFAULT_ADDRESS);
   self->settings.address = self->address;
+  self->passphrase = settings->passphrase && *settings->passphrase ?
+      g_strdup (settings->passphrase) : NULL;
+  self->settings.passphrase = self->passphrase;
   if (callbacks)
     self->callbacks = *callbacks;
   self->user_data = user_data;
@@ -161,6 +164,10 @@ gst_tile_sender_free (GstTileSender * sender)
   g_mutex_clear (&sender->lock);
   g_cond_clear (&sender->cond);
   g_free (sender->address);
+  if (sender->passphrase)
+    memset (sender->passphrase, 0, strlen (sender->passphrase));
+  g_free (sender->passphrase);
+  memset (sender->secret, 0, sizeof (sender->secret));
   g_free (sender);
 }
 
@@ -260,6 +267,8 @@ reset_locked (GstTileSender * self)
   self->bytes_sent = self->packets_sent = 0;
   gst_tile_sender_reset_rate_locked (self);
   self->clients = self->disconnects = self->refused = 0;
+  self->auth_failures = 0;
+  self->sealed = FALSE;
   self->granted_send_buffer = 0;
   if (self->receiver_stats)
     gst_structure_free (self->receiver_stats);
@@ -324,6 +333,16 @@ gst_tile_sender_start (GstTileSender * sender, GError ** error)
   g_return_val_if_fail (sender != NULL, 0);
   g_return_val_if_fail (sender->server_thread == NULL, 0);
 
+  /* the passphrase's secret: slow on purpose, so once per start, with a
+   * salt of this start's own */
+  if (self->passphrase && (!gst_tile_seal_random (self->salt,
+              sizeof (self->salt))
+          || !gst_tile_seal_derive_secret (self->passphrase, self->salt,
+              self->secret))) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot derive a key "
+        "from the passphrase: libcrypto failed");
+    return 0;
+  }
   if (!open_sockets (self, &bound, error))
     return 0;
   GST_INFO_OBJECT (self->log_object, "listening on %s port %u",
@@ -630,6 +649,9 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
   frame->number = self->next_frame++;
   frame->timestamp = now;
   frame->generation = self->config.generation;
+  frame->token = self->config.token;
+  frame->sealed = self->sealed;
+  memcpy (frame->key, self->seal_key, sizeof (frame->key));
   self->in_flight++;
   for (i = 0; i < n; i++) {
     g_queue_push_tail (&self->units[i].queue, frame);
@@ -800,6 +822,8 @@ gst_tile_sender_get_stats (GstTileSender * sender)
       "clients", G_TYPE_UINT, self->clients,
       "disconnects", G_TYPE_UINT, self->disconnects,
       "refused", G_TYPE_UINT, self->refused,
+      "auth-failures", G_TYPE_UINT, self->auth_failures,
+      "sealed", G_TYPE_BOOLEAN, self->sealed && self->control_fd >= 0,
       "units", G_TYPE_UINT, self->have_config ? self->config.n_tiles : 0,
       "generation", G_TYPE_UINT, self->have_config ?
       self->config.generation : 0,

@@ -65,6 +65,10 @@ typedef struct _GstTileSender GstTileSender;
  *     is abandoned (TCP: the receiver is told and drops the frame; UDP:
  *     its remaining datagrams are not sent), 0 for no deadline, at most
  *     %GST_TILE_SENDER_MAX_LATENCY
+ * @passphrase: (nullable): %NULL or empty for none; else only a receiver
+ *     that proves it knows the same passphrase gets a session, and every
+ *     tile part and datagram is encrypted and authenticated (AES-128-GCM,
+ *     see #GstTileSeal); copied
  *
  * What a #GstTileSender is made with; gst_tile_sender_settings_init() fills
  * in the defaults (tilesink's property defaults).
@@ -88,6 +92,7 @@ typedef struct
   gboolean rate_control;
   gboolean replace_waiting;
   GstClockTime max_latency;
+  const gchar *passphrase;
 } GstTileSenderSettings;
 
 /**

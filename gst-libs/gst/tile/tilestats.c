@@ -95,7 +95,7 @@ static const gchar *const stats_names[] = {
   "tiles-stepped", "tile-spread-mean", "packets-received", "packets-lost",
   "packets-late", "packets-invalid", "packets-duplicate", "frames-partial",
   "frames-timer", "kernel-drops", "frames-skipped", "packets-dropped",
-  "packets-in-place", "timer-floor-us",
+  "packets-in-place", "timer-floor-us", "frames-discarded",
 };
 
 void

@@ -160,6 +160,18 @@ reader_bytes (WireReader * r, const gchar * field, gsize n,
 }
 
 static gboolean
+reader_copy (WireReader * r, const gchar * field, guint8 * v, gsize n,
+    GError ** error)
+{
+  const guint8 *p;
+
+  if (!reader_bytes (r, field, n, &p, error))
+    return FALSE;
+  memcpy (v, p, n);
+  return TRUE;
+}
+
+static gboolean
 reader_finish (WireReader * r, GError ** error)
 {
   if (r->pos != r->len) {
@@ -254,6 +266,10 @@ gst_tile_wire_type_get_name (GstTileWireType type)
       return "STATS";
     case GST_TILE_WIRE_TYPE_ACK:
       return "ACK";
+    case GST_TILE_WIRE_TYPE_CHALLENGE:
+      return "CHALLENGE";
+    case GST_TILE_WIRE_TYPE_AUTH:
+      return "AUTH";
   }
   return "UNKNOWN";
 }
@@ -261,7 +277,7 @@ gst_tile_wire_type_get_name (GstTileWireType type)
 static gboolean
 type_is_known (guint type)
 {
-  return type >= GST_TILE_WIRE_TYPE_HELLO && type <= GST_TILE_WIRE_TYPE_ACK;
+  return type >= GST_TILE_WIRE_TYPE_HELLO && type <= GST_TILE_WIRE_TYPE_AUTH;
 }
 
 /**
@@ -358,9 +374,10 @@ gst_tile_wire_header_parse (const guint8 * data, gsize len,
 static gboolean
 hello_validate (const GstTileWireHello * hello, GError ** error)
 {
-  if (hello->flags != 0) {
+  if (hello->flags & ~GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "HELLO flags is 0x%08x, must be 0", hello->flags);
+        "HELLO flags is 0x%08x, only bit 0 (passphrase) may be set",
+        hello->flags);
     return FALSE;
   }
   return TRUE;
@@ -388,6 +405,7 @@ gst_tile_wire_hello_pack (const GstTileWireHello * hello, GByteArray * out,
 
   start = message_begin (out);
   put_be (out, hello->flags, 4);
+  g_byte_array_append (out, hello->nonce, sizeof (hello->nonce));
   message_end (out, start, GST_TILE_WIRE_TYPE_HELLO);
   return TRUE;
 }
@@ -412,11 +430,105 @@ gst_tile_wire_hello_parse (const guint8 * payload, gsize len,
   g_return_val_if_fail (out != NULL, FALSE);
 
   reader_init (&r, "HELLO", payload, len);
-  if (!reader_uint (&r, "flags", &out->flags, error))
+  if (!reader_uint (&r, "flags", &out->flags, error) ||
+      !reader_copy (&r, "nonce", out->nonce, sizeof (out->nonce), error))
     return FALSE;
   if (!reader_finish (&r, error))
     return FALSE;
   return hello_validate (out, error);
+}
+
+/* CHALLENGE and AUTH: fixed-size random bytes, nothing to validate */
+
+/**
+ * gst_tile_wire_challenge_pack:
+ * @challenge: the message
+ * @out: header and payload are appended here
+ *
+ * Returns: %TRUE
+ */
+gboolean
+gst_tile_wire_challenge_pack (const GstTileWireChallenge * challenge,
+    GByteArray * out)
+{
+  gsize start;
+
+  g_return_val_if_fail (challenge != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  start = message_begin (out);
+  g_byte_array_append (out, challenge->salt, sizeof (challenge->salt));
+  g_byte_array_append (out, challenge->nonce, sizeof (challenge->nonce));
+  message_end (out, start, GST_TILE_WIRE_TYPE_CHALLENGE);
+  return TRUE;
+}
+
+/**
+ * gst_tile_wire_challenge_parse:
+ * @payload: (array length=len) (nullable): the payload
+ * @len: payload length from the header
+ * @out: (out caller-allocates): the message
+ * @error: return location for a #GST_TILE_WIRE_ERROR
+ *
+ * Returns: %FALSE with @error set when the payload is not 32 bytes.
+ */
+gboolean
+gst_tile_wire_challenge_parse (const guint8 * payload, gsize len,
+    GstTileWireChallenge * out, GError ** error)
+{
+  WireReader r;
+
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  reader_init (&r, "CHALLENGE", payload, len);
+  return reader_copy (&r, "salt", out->salt, sizeof (out->salt), error) &&
+      reader_copy (&r, "nonce", out->nonce, sizeof (out->nonce), error) &&
+      reader_finish (&r, error);
+}
+
+/**
+ * gst_tile_wire_auth_pack:
+ * @auth: the message
+ * @out: header and payload are appended here
+ *
+ * Returns: %TRUE
+ */
+gboolean
+gst_tile_wire_auth_pack (const GstTileWireAuth * auth, GByteArray * out)
+{
+  gsize start;
+
+  g_return_val_if_fail (auth != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  start = message_begin (out);
+  g_byte_array_append (out, auth->proof, sizeof (auth->proof));
+  message_end (out, start, GST_TILE_WIRE_TYPE_AUTH);
+  return TRUE;
+}
+
+/**
+ * gst_tile_wire_auth_parse:
+ * @payload: (array length=len) (nullable): the payload
+ * @len: payload length from the header
+ * @out: (out caller-allocates): the message
+ * @error: return location for a #GST_TILE_WIRE_ERROR
+ *
+ * Returns: %FALSE with @error set when the payload is not 32 bytes.
+ */
+gboolean
+gst_tile_wire_auth_parse (const guint8 * payload, gsize len,
+    GstTileWireAuth * out, GError ** error)
+{
+  WireReader r;
+
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  reader_init (&r, "AUTH", payload, len);
+  return reader_copy (&r, "proof", out->proof, sizeof (out->proof), error) &&
+      reader_finish (&r, error);
 }
 
 /* CONFIG */
@@ -921,9 +1033,10 @@ gst_tile_wire_unit_hello_parse (const guint8 * payload, gsize len,
 static gboolean
 refuse_check_code (guint32 code, GError ** error)
 {
-  if (code > GST_TILE_WIRE_REFUSE_OTHER) {
+  if (code > GST_TILE_WIRE_REFUSE_UNAUTHORIZED) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "REFUSE code is %u, must be 0 to %u", code, GST_TILE_WIRE_REFUSE_OTHER);
+        "REFUSE code is %u, must be 0 to %u", code,
+        GST_TILE_WIRE_REFUSE_UNAUTHORIZED);
     return FALSE;
   }
   return TRUE;
@@ -1712,6 +1825,7 @@ gst_tile_wire_packet_header_write (guint8 out[GST_TILE_WIRE_PACKET_HEADER_SIZE],
   write_be (out + 12, h->offset, 4);
   write_be (out + 16, h->frame, 8);
   write_be (out + 24, h->timestamp, 8);
+  write_be (out + 32, h->token, 8);
 }
 
 /**
@@ -1780,6 +1894,7 @@ gst_tile_wire_packet_header_parse (const guint8 * data, gsize len,
   out->offset = read_be (data + 12, 4);
   out->frame = read_be (data + 16, 8);
   out->timestamp = read_be (data + 24, 8);
+  out->token = read_be (data + 32, 8);
   return GST_TILE_WIRE_PARSE_OK;
 }
 
@@ -1789,7 +1904,8 @@ gst_tile_wire_packet_header_parse (const guint8 * data, gsize len,
  * @config: the current, valid CONFIG, with protocol udp
  * @error: return location for a #GST_TILE_WIRE_ERROR
  *
- * Checks that the datagram belongs to the session of @config: @unit below
+ * Checks that the datagram belongs to the session of @config: its @token,
+ * @unit below
  * @n_tiles, @generation the current one, and @offset a multiple of
  * @packet_size inside the tile. Meant to be called for every datagram: it
  * allocates nothing unless it fails with @error non-%NULL.
@@ -1806,6 +1922,13 @@ gst_tile_wire_packet_check (const GstTileWirePacketHeader * h,
   g_return_val_if_fail (config != NULL, FALSE);
   g_return_val_if_fail (config->packet_size > 0, FALSE);
 
+  if (G_UNLIKELY (h->token != config->token)) {
+    /* (the token is not named: it is what keeps others out) */
+    g_set_error_literal (error, GST_TILE_WIRE_ERROR,
+        GST_TILE_WIRE_ERROR_INVALID,
+        "datagram token is not the session token of the CONFIG");
+    return FALSE;
+  }
   if (G_UNLIKELY (h->unit >= config->n_tiles)) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "datagram unit is %u, the CONFIG has %u tiles", h->unit,

@@ -7,6 +7,7 @@
 #define __GST_TILE_WIRE_H__
 
 #include <gst/tile/tile-prelude.h>
+#include <gst/tile/tileseal.h>
 #include <gst/bc/bctiling.h>
 
 G_BEGIN_DECLS
@@ -31,7 +32,7 @@ G_BEGIN_DECLS
  * The protocol version this library speaks. Peers with another version are
  * refused.
  */
-#define GST_TILE_WIRE_VERSION 3
+#define GST_TILE_WIRE_VERSION 4
 
 /**
  * GST_TILE_WIRE_HEADER_SIZE:
@@ -109,14 +110,14 @@ G_BEGIN_DECLS
  *
  * Bytes in the header of a UDP datagram.
  */
-#define GST_TILE_WIRE_PACKET_HEADER_SIZE 32
+#define GST_TILE_WIRE_PACKET_HEADER_SIZE 40
 
 /**
  * GST_TILE_WIRE_MAX_PACKET_PAYLOAD:
  *
  * Largest packet_size (payload bytes per UDP datagram) a CONFIG may
  * announce: %GST_TILE_WIRE_MAX_UDP_PACKET minus
- * %GST_TILE_WIRE_PACKET_HEADER_SIZE, 65475.
+ * %GST_TILE_WIRE_PACKET_HEADER_SIZE, 65467.
  */
 #define GST_TILE_WIRE_MAX_PACKET_PAYLOAD \
     (GST_TILE_WIRE_MAX_UDP_PACKET - GST_TILE_WIRE_PACKET_HEADER_SIZE)
@@ -143,6 +144,11 @@ GQuark gst_tile_wire_error_quark (void);
  *     message; its code and reason are in the message)
  * @GST_TILE_WIRE_ERROR_BUSY: the peer refused the connection because it
  *     serves another one (REFUSE `busy`): worth trying again later
+ * @GST_TILE_WIRE_ERROR_UNAUTHORIZED: the passphrases of the two ends differ,
+ *     or only one end has one (REFUSE `unauthorized`, or a proof that does
+ *     not check)
+ * @GST_TILE_WIRE_ERROR_TAMPERED: sealed data whose authentication tag does
+ *     not check: changed on the way
  *
  * Why a message was rejected, or the peer's refusal. The #GError message
  * names the field and its value, or the refusal's reason.
@@ -156,6 +162,8 @@ typedef enum
   GST_TILE_WIRE_ERROR_INVALID,
   GST_TILE_WIRE_ERROR_REFUSED,
   GST_TILE_WIRE_ERROR_BUSY,
+  GST_TILE_WIRE_ERROR_UNAUTHORIZED,
+  GST_TILE_WIRE_ERROR_TAMPERED,
 } GstTileWireError;
 
 /**
@@ -185,6 +193,10 @@ typedef enum
  * @GST_TILE_WIRE_TYPE_STATS: client to server, receiver statistics
  * @GST_TILE_WIRE_TYPE_ACK: client to server over UDP, the newest frame the
  *   receiver is done with and how many frames it can hold (flow control)
+ * @GST_TILE_WIRE_TYPE_CHALLENGE: server to client, the answer to a HELLO
+ *   with a passphrase: the salt and the server's nonce
+ * @GST_TILE_WIRE_TYPE_AUTH: either way, the proof that this side knows the
+ *   passphrase
  *
  * Control message types.
  */
@@ -198,6 +210,8 @@ typedef enum
   GST_TILE_WIRE_TYPE_KEEPALIVE = 6,
   GST_TILE_WIRE_TYPE_STATS = 7,
   GST_TILE_WIRE_TYPE_ACK = 8,
+  GST_TILE_WIRE_TYPE_CHALLENGE = 9,
+  GST_TILE_WIRE_TYPE_AUTH = 10,
 } GstTileWireType;
 
 /**
@@ -223,6 +237,8 @@ typedef enum
  *     exist or is taken
  * @GST_TILE_WIRE_REFUSE_BUSY: the server already serves a client
  * @GST_TILE_WIRE_REFUSE_OTHER: anything else; see the reason
+ * @GST_TILE_WIRE_REFUSE_UNAUTHORIZED: the passphrase is wrong, missing, or
+ *     not expected
  *
  * Why a peer refuses a connection.
  */
@@ -234,6 +250,7 @@ typedef enum
   GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT = 3,
   GST_TILE_WIRE_REFUSE_BUSY = 4,
   GST_TILE_WIRE_REFUSE_OTHER = 5,
+  GST_TILE_WIRE_REFUSE_UNAUTHORIZED = 6,
 } GstTileWireRefuseCode;
 
 /**
@@ -255,15 +272,52 @@ typedef struct
 } GstTileWireHeader;
 
 /**
+ * GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE:
+ *
+ * HELLO flag: the client has a passphrase; the server answers with a
+ * CHALLENGE.
+ */
+#define GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE (1u << 0)
+
+/**
  * GstTileWireHello:
- * @flags: must be 0
+ * @flags: 0 or %GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE
+ * @nonce: the client's random nonce for this session (its proof and the
+ *   session's key depend on it)
  *
  * Payload of a HELLO.
  */
 typedef struct
 {
   guint32 flags;
+  guint8 nonce[GST_TILE_SEAL_NONCE_SIZE];
 } GstTileWireHello;
+
+/**
+ * GstTileWireChallenge:
+ * @salt: the server's salt for the passphrase (random, one per server)
+ * @nonce: the server's random nonce for this session
+ *
+ * Payload of a CHALLENGE: the server's answer to a HELLO with
+ * %GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE.
+ */
+typedef struct
+{
+  guint8 salt[GST_TILE_SEAL_SALT_SIZE];
+  guint8 nonce[GST_TILE_SEAL_NONCE_SIZE];
+} GstTileWireChallenge;
+
+/**
+ * GstTileWireAuth:
+ * @proof: gst_tile_seal_proof() of the side that sends it
+ *
+ * Payload of an AUTH: the client's answer to the CHALLENGE, then the
+ * server's (before its CONFIG).
+ */
+typedef struct
+{
+  guint8 proof[GST_TILE_SEAL_PROOF_SIZE];
+} GstTileWireAuth;
 
 /**
  * GstTileWireTile:
@@ -390,8 +444,10 @@ typedef struct
  * @frame: frame number, counted by the sender from 0
  * @timestamp: sender CLOCK_REALTIME in nanoseconds when it got the frame,
  *     or %GST_CLOCK_TIME_NONE
+ * @token: the session token of the CONFIG: a datagram from anyone who did
+ *     not see the CONFIG is dropped
  *
- * The 32-byte header in front of every UDP datagram. The datagram carries
+ * The 40-byte header in front of every UDP datagram. The datagram carries
  * exactly packet_size payload bytes after it; the last datagram of a tile
  * is padded with zeros.
  */
@@ -402,6 +458,7 @@ typedef struct
   guint32 offset;
   guint64 frame;
   GstClockTime timestamp;
+  guint64 token;
 } GstTileWirePacketHeader;
 
 GST_TILE_API
@@ -425,6 +482,23 @@ gboolean gst_tile_wire_hello_pack (const GstTileWireHello * hello,
 GST_TILE_API
 gboolean gst_tile_wire_hello_parse (const guint8 * payload, gsize len,
                                   GstTileWireHello * out, GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_challenge_pack (const GstTileWireChallenge * challenge,
+                                     GByteArray * out);
+
+GST_TILE_API
+gboolean gst_tile_wire_challenge_parse (const guint8 * payload, gsize len,
+                                      GstTileWireChallenge * out,
+                                      GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_auth_pack (const GstTileWireAuth * auth,
+                                GByteArray * out);
+
+GST_TILE_API
+gboolean gst_tile_wire_auth_parse (const guint8 * payload, gsize len,
+                                 GstTileWireAuth * out, GError ** error);
 
 GST_TILE_API
 gboolean gst_tile_wire_config_set_caps (GstTileWireConfig * config,

@@ -856,8 +856,13 @@ GST_START_TEST (test_hostile_clients)
   gst_tile_wire_hello_pack (&hello, m, NULL);
   memcpy (bad, m->data, m->len);
   GST_WRITE_UINT16_BE (bad + 4, GST_TILE_WIRE_VERSION - 1);
-  expect_refuse (l.port, bad, m->len, GST_TILE_WIRE_REFUSE_BAD_VERSION,
-      "version 2, this side speaks version 3");
+  {
+    gchar *want = g_strdup_printf ("version %u, this side speaks version %u",
+        GST_TILE_WIRE_VERSION - 1, GST_TILE_WIRE_VERSION);
+
+    expect_refuse (l.port, bad, m->len, GST_TILE_WIRE_REFUSE_BAD_VERSION, want);
+    g_free (want);
+  }
   /* oversized payload length */
   GST_WRITE_UINT16_BE (bad + 4, GST_TILE_WIRE_VERSION);
   GST_WRITE_UINT32_BE (bad + 8, 1 << 30);
@@ -1036,7 +1041,8 @@ fake_server (gpointer data)
   ctl = accept_one (fs->listen_fd);
   if (ctl < 0)
     goto out;
-  read_some (ctl, buf, GST_TILE_WIRE_HEADER_SIZE + 4, 5000);
+  read_some (ctl, buf, GST_TILE_WIRE_HEADER_SIZE + 4 + GST_TILE_SEAL_NONCE_SIZE,
+      5000);
 
   config->token = 7;
   config->generation = 1;
@@ -1569,7 +1575,7 @@ GST_START_TEST (test_udp_hostile_datagrams)
   GstStructure *s;
   const GValue *ports;
   GstTileWirePacketHeader ph = { 0 };
-  guint8 pk[32 + 1408];
+  guint8 pk[GST_TILE_WIRE_PACKET_HEADER_SIZE + 1408];
   guint8 junk[2048];
   guint i, j, port0, generation;
   gint fd = socket (AF_INET, SOCK_DGRAM, 0);
@@ -1604,7 +1610,8 @@ GST_START_TEST (test_udp_hostile_datagrams)
   ph.unit = 0;
   ph.generation = generation;
   ph.timestamp = 0;
-  memset (pk + 32, 0xee, sizeof (pk) - 32);
+  memset (pk + GST_TILE_WIRE_PACKET_HEADER_SIZE, 0xee,
+      sizeof (pk) - GST_TILE_WIRE_PACKET_HEADER_SIZE);
   for (i = 0; i < 200; i++) {
     /* stale frames: already pushed */
     ph.frame = i % 4;
@@ -1635,7 +1642,7 @@ GST_START_TEST (test_udp_hostile_datagrams)
     pk[4] = GST_TILE_WIRE_VERSION + 1;
     send_datagram (fd, port0, pk, sizeof (pk));
     pk[4] = GST_TILE_WIRE_VERSION;
-    send_datagram (fd, port0, pk, 31);
+    send_datagram (fd, port0, pk, GST_TILE_WIRE_PACKET_HEADER_SIZE - 1);
     send_datagram (fd, port0, pk, sizeof (pk) - 1);
   }
 
@@ -1654,17 +1661,114 @@ GST_START_TEST (test_udp_hostile_datagrams)
 
 GST_END_TEST;
 
+static gboolean
+stat_bool (GstElement * e, const gchar * field)
+{
+  gboolean v = FALSE;
+
+  test_get_stat (e, test_tile_stats_property (e), field, G_TYPE_BOOLEAN, &v);
+  return v;
+}
+
+/* The first error a tilesrc with @props posts against @l's tilesink */
+static GError *
+rx_error (Link * l, const gchar * props)
+{
+  gchar *desc = g_strdup_printf ("tilesrc port=%u timeout=3000 %s ! fakesink",
+      l->port, props);
+  GstElement *rx = launch (desc);
+  GstBus *bus = gst_element_get_bus (rx);
+  GstMessage *msg;
+  GError *err = NULL;
+
+  gst_element_set_state (rx, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error with %s", props);
+  gst_message_parse_error (msg, &err, NULL);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (rx, GST_STATE_NULL);
+  gst_object_unref (rx);
+  g_free (desc);
+  return err;
+}
+
+static void
+expect_unauthorized (Link * l, const gchar * props)
+{
+  GError *err = rx_error (l, props);
+
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_NOT_AUTHORIZED), "%s: %s", props, err->message);
+  fail_unless (strstr (err->message, "passphrase") != NULL, "%s", err->message);
+  g_error_free (err);
+}
+
+/* passphrase: with the same one on both ends, over TCP (whole tiles, and
+ * parts with a deadline) and UDP, every frame arrives byte-exact and both
+ * ends say the session is sealed; a wrong one, none, or one the sender
+ * does not have is RESOURCE/NOT_AUTHORIZED, counted on the sender, and
+ * the right receiver still gets in afterwards. */
+GST_START_TEST (test_passphrase)
+{
+  const gchar *modes[] =
+      { "protocol=tcp", "protocol=tcp max-latency=1000000000",
+    "protocol=udp"
+  };
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (modes); k++) {
+    Link l = { 0 };
+    gchar *props = g_strdup_printf ("units=2 passphrase=s3cret-p4ss %s",
+        modes[k]);
+
+    last_pts = GST_CLOCK_TIME_NONE;
+    tx_start (&l, BC1 (256, 128), 0, props);
+    expect_unauthorized (&l, "passphrase=wrong");
+    expect_unauthorized (&l, "");
+    fail_unless_equals_int (stat_uint (l.tilesink, "auth-failures"), 1);
+    fail_unless (stat_uint (l.tilesink, "refused") >= 2);
+
+    rx_start (&l, "passphrase=s3cret-p4ss timer-factor=1000");
+    wait_connected (&l);
+    run_frames (&l, 64 * 32 * 8, 1, 12);
+    fail_unless (stat_bool (l.tilesink, "sealed"));
+    fail_unless (stat_bool (l.tilesrc, "sealed"));
+    if (k == 2) {
+      fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "packets-tampered"), 0);
+      fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-partial"), 0);
+    }
+    rx_stop (&l);
+    tx_stop (&l);
+    g_free (props);
+  }
+
+  {
+    /* a receiver with a passphrase, a sender without */
+    Link l = { 0 };
+
+    tx_start (&l, BC1 (64, 32), 0, "units=2");
+    expect_unauthorized (&l, "passphrase=s3cret-p4ss");
+    tx_stop (&l);
+  }
+}
+
+GST_END_TEST;
+
 /* A UDP sender we control, to lose datagrams on purpose: timer completion,
  * concealment with the previous frame, the loss meta, late datagrams. */
+#define FAKE_UDP_TOKEN 99
+
 static void
 fake_udp_send_frame (gint ufd, struct sockaddr *peer, socklen_t plen,
     guint32 generation, guint64 frame, guint8 value, guint skip_mask)
 {
   GstTileWirePacketHeader ph = { 0 };
-  guint8 pk[32 + 128];
+  guint8 pk[GST_TILE_WIRE_PACKET_HEADER_SIZE + 128];
   guint i;
 
   ph.unit = 0;
+  ph.token = FAKE_UDP_TOKEN;
   ph.generation = generation;
   ph.frame = frame;
   ph.timestamp = gst_util_get_timestamp ();
@@ -1673,7 +1777,7 @@ fake_udp_send_frame (gint ufd, struct sockaddr *peer, socklen_t plen,
       continue;
     ph.offset = i * 128;
     gst_tile_wire_packet_header_write (pk, &ph);
-    memset (pk + 32, value + i, 128);
+    memset (pk + GST_TILE_WIRE_PACKET_HEADER_SIZE, value + i, 128);
     fail_unless (sendto (ufd, pk, sizeof (pk), 0, peer, plen) == sizeof (pk));
   }
 }
@@ -1862,9 +1966,10 @@ GST_START_TEST (test_udp_loss_concealment)
   /* handshake: HELLO, CONFIG (udp, 1 unit, 8 datagrams of 128 bytes) */
   ctl = accept_one (lfd);
   fail_unless (ctl >= 0);
-  read_some (ctl, b, GST_TILE_WIRE_HEADER_SIZE + 4, 5000);
+  read_some (ctl, b, GST_TILE_WIRE_HEADER_SIZE + 4 + GST_TILE_SEAL_NONCE_SIZE,
+      5000);
   gst_bc_tiling_init (&tiling, 16, 64, 1);
-  config->token = 99;
+  config->token = FAKE_UDP_TOKEN;
   config->generation = 3;
   config->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
   config->n_units = 1;
@@ -2020,6 +2125,7 @@ tile_suite (void)
   tcase_add_test (tc, test_udp_hostile_datagrams);
   tcase_add_test (tc, test_udp_loss_concealment);
   tcase_add_test (tc, test_hostile_clients);
+  tcase_add_test (tc, test_passphrase);
   tcase_add_test (tc, test_hostile_server);
   tcase_add_test (tc, test_backpressure_drops);
   tcase_add_test (tc, test_udp_receiver_window);

@@ -81,14 +81,23 @@ typedef struct
   guint port;
   gint ctl;
   GstTileWireConfig config;
+  /* with a passphrase: the handshake's proofs (@bad_proof: ours is
+   * wrong), and the session's data key */
+  const gchar *passphrase;
+  gboolean bad_proof;
+  guint8 key[GST_TILE_SEAL_KEY_SIZE];
 } Sender;
 
 static void
 sender_listen (Sender * s)
 {
   GError *err = NULL;
+  const gchar *passphrase = s->passphrase;
+  gboolean bad_proof = s->bad_proof;
 
   memset (s, 0, sizeof (*s));
+  s->passphrase = passphrase;
+  s->bad_proof = bad_proof;
   s->listen_fd = gst_tile_net_listen ("127.0.0.1", 0, &s->port, &err);
   fail_unless (s->listen_fd >= 0, "%s", err ? err->message : "");
   s->ctl = -1;
@@ -120,8 +129,44 @@ send_packed (gint fd, GByteArray * m)
   g_byte_array_set_size (m, 0);
 }
 
+/* With a passphrase, the sender's side of CHALLENGE and AUTH after the
+ * HELLO in @m: checks the receiver's proof and derives the data key. */
+static void
+sender_auth (Sender * s, GByteArray * m)
+{
+  GstTileWireHello hello;
+  GstTileWireChallenge ch;
+  GstTileWireAuth auth;
+  GstTileWireHeader h;
+  guint8 secret[GST_TILE_SEAL_SECRET_SIZE];
+  GError *err = NULL;
+
+  fail_unless (gst_tile_wire_hello_parse (m->data, m->len, &hello, NULL));
+  fail_unless (hello.flags & GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE);
+  memset (ch.salt, 0x5a, sizeof (ch.salt));
+  fail_unless (gst_tile_seal_random (ch.nonce, sizeof (ch.nonce)));
+  fail_unless (gst_tile_seal_derive_secret (s->passphrase, ch.salt, secret));
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_challenge_pack (&ch, m);
+  send_packed (s->ctl, m);
+  fail_unless (gst_tile_net_read_message (s->ctl, 5000, &h, m, &err), "%s",
+      err ? err->message : "");
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_AUTH);
+  fail_unless (gst_tile_wire_auth_parse (m->data, m->len, &auth, NULL));
+  fail_unless (gst_tile_seal_proof_check (secret, FALSE, hello.nonce,
+          ch.nonce, auth.proof));
+  gst_tile_seal_proof (secret, TRUE, hello.nonce, ch.nonce, auth.proof);
+  if (s->bad_proof)
+    auth.proof[7] ^= 0x10;
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_auth_pack (&auth, m);
+  send_packed (s->ctl, m);
+  gst_tile_seal_data_key (secret, hello.nonce, ch.nonce, s->key);
+}
+
 /* Accepts the receiver's control connection and answers its HELLO with a
- * CONFIG of @n_units tiles. */
+ * CONFIG of @n_units tiles (with a passphrase, after CHALLENGE and
+ * AUTH). */
 static void
 sender_handshake (Sender * s, GstTileWireProtocol protocol, guint n_units,
     guint packet_size)
@@ -130,6 +175,8 @@ sender_handshake (Sender * s, GstTileWireProtocol protocol, guint n_units,
   GstBcTiling tiling;
 
   s->ctl = accept_message (s, GST_TILE_WIRE_TYPE_HELLO, m);
+  if (s->passphrase)
+    sender_auth (s, m);
   fail_unless (gst_bc_tiling_init (&tiling, ROWS, ROW_BYTES, n_units));
   fail_unless (gst_tile_wire_config_set_tiling (&s->config, &tiling, NULL));
   fail_unless (gst_tile_wire_config_set_caps (&s->config, CAPS, NULL));
@@ -140,6 +187,17 @@ sender_handshake (Sender * s, GstTileWireProtocol protocol, guint n_units,
   s->config.packet_size = packet_size;
   g_byte_array_set_size (m, 0);
   fail_unless (gst_tile_wire_config_pack (&s->config, m, NULL));
+  send_packed (s->ctl, m);
+  g_byte_array_unref (m);
+}
+
+/* so that the receiver does not time out on a long test */
+static void
+send_keepalive (Sender * s)
+{
+  GByteArray *m = g_byte_array_new ();
+
+  gst_tile_wire_keepalive_pack (g_get_monotonic_time (), m);
   send_packed (s->ctl, m);
   g_byte_array_unref (m);
 }
@@ -156,7 +214,7 @@ receiver_start (Sender * s)
 {
   GstTileReceiver *rx = gst_tile_receiver_new (&callbacks, NULL, NULL);
   GstTileReceiverSettings settings = { "127.0.0.1", s->port, 5000, 0, FALSE,
-    FALSE
+    FALSE, s->passphrase
   };
 
   gst_tile_receiver_set_stats_interval (rx, 0);
@@ -274,7 +332,7 @@ GST_START_TEST (test_tcp_frames_and_eos)
 {
   GByteArray *m = g_byte_array_new ();
   GstTileReceiver *rx;
-  Sender s;
+  Sender s = { 0 };
   gint units[2];
   guint8 frame[FRAME_SIZE];
   guint64 n;
@@ -362,7 +420,7 @@ GST_START_TEST (test_tcp_parts_and_abandon)
   gchar *caps = NULL;
   guint8 frame[FRAME_SIZE];
   gint units[2];
-  Sender s;
+  Sender s = { 0 };
 
   sender_listen (&s);
   rx = receiver_start (&s);
@@ -458,7 +516,7 @@ GST_START_TEST (test_tcp_stall_inside_tile)
   gchar *caps = NULL;
   GThread *ka;
   gint units[2];
-  Sender s;
+  Sender s = { 0 };
 
   sender_listen (&s);
   settings.port = s.port;
@@ -504,7 +562,7 @@ GST_START_TEST (test_config_flood)
   GstTileReceiver *rx;
   GError *err = NULL;
   gchar *caps = NULL;
-  Sender s;
+  Sender s = { 0 };
   guint i;
 
   sender_listen (&s);
@@ -548,7 +606,7 @@ GST_START_TEST (test_refused_and_flushing)
   GstTileReceiver *rx;
   GError *err = NULL;
   gchar *caps = NULL;
-  Sender s;
+  Sender s = { 0 };
 
   sender_listen (&s);
   rx = receiver_start (&s);
@@ -577,25 +635,33 @@ GST_START_TEST (test_refused_and_flushing)
 
 GST_END_TEST;
 
-/* Sends the datagrams of @frame but the one at @skip (G_MAXUINT: none). */
+/* Sends the datagrams of @frame, @ps payload bytes each, but the one at
+ * @skip (G_MAXUINT: none). */
 static void
-send_datagrams (gint fd, const struct sockaddr_storage *to, socklen_t to_len,
-    guint64 n, guint skip)
+send_datagrams_ps (gint fd, const struct sockaddr_storage *to,
+    socklen_t to_len, guint64 n, guint ps, guint skip)
 {
   guint8 frame[FRAME_SIZE], pk[GST_TILE_WIRE_PACKET_HEADER_SIZE + 16];
   guint off;
 
   fill (frame, n);
-  for (off = 0; off < FRAME_SIZE; off += 16) {
-    GstTileWirePacketHeader ph = { 0, 1, off, n, 2000 + n };
+  for (off = 0; off < FRAME_SIZE; off += ps) {
+    GstTileWirePacketHeader ph = { 0, 1, off, n, 2000 + n, 42 };
 
-    if (off / 16 == skip)
+    if (off / ps == skip)
       continue;
     gst_tile_wire_packet_header_write (pk, &ph);
-    memcpy (pk + GST_TILE_WIRE_PACKET_HEADER_SIZE, frame + off, 16);
-    gst_tile_net_udp_send_to (fd, pk, sizeof (pk),
+    memcpy (pk + GST_TILE_WIRE_PACKET_HEADER_SIZE, frame + off, ps);
+    gst_tile_net_udp_send_to (fd, pk, GST_TILE_WIRE_PACKET_HEADER_SIZE + ps,
         (const struct sockaddr *) to, to_len);
   }
+}
+
+static void
+send_datagrams (gint fd, const struct sockaddr_storage *to, socklen_t to_len,
+    guint64 n, guint skip)
+{
+  send_datagrams_ps (fd, to, to_len, n, 16, skip);
 }
 
 /* A frame pushed with one gap, at @offset: flagged corrupted, the gap
@@ -612,6 +678,51 @@ expect_one_gap (GstBuffer * buf, guint64 offset)
   return loss;
 }
 
+/* A UDP session of one unit with datagrams of @packet_size bytes: the
+ * unit's UNIT_HELLO is echoed from @udp (the sender's unit socket), and the
+ * receiver's window comes as an ACK. The unit's address goes into @unit. */
+static GstTileReceiver *
+udp_session (Sender * s, guint packet_size, gint * udp,
+    struct sockaddr_storage *unit, socklen_t * unit_len)
+{
+  GByteArray *m = g_byte_array_new ();
+  struct sockaddr_storage ss;
+  GstTileWireHeader h;
+  GstTileWireAck ack;
+  GstTileReceiver *rx;
+  guint8 hello[256];
+  gssize n;
+  guint sl;
+
+  sender_listen (s);
+  sl = gst_tile_net_address (s->listen_fd, FALSE, &ss);
+  *udp = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
+  fail_unless (*udp >= 0);
+  rx = receiver_start (s);
+  sender_handshake (s, GST_TILE_WIRE_PROTOCOL_UDP, 1, packet_size);
+  expect_new_caps (rx);
+
+  /* the unit's UNIT_HELLO, echoed */
+  fail_unless (gst_tile_net_wait (*udp, FALSE, 5000, NULL));
+  *unit_len = sizeof (*unit);
+  n = recvfrom (*udp, hello, sizeof (hello), 0, (struct sockaddr *) unit,
+      unit_len);
+  fail_unless (n > GST_TILE_WIRE_HEADER_SIZE);
+  fail_unless (gst_tile_wire_header_parse (hello, n, &h, NULL) ==
+      GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_UNIT_HELLO);
+  gst_tile_net_udp_send_to (*udp, hello, n, (struct sockaddr *) unit,
+      *unit_len);
+  /* its window, before any frame */
+  fail_unless (gst_tile_net_read_message (s->ctl, 5000, &h, m, NULL));
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_ACK);
+  fail_unless (gst_tile_wire_ack_parse (m->data, m->len, &ack, NULL));
+  fail_if (ack.has_frame);
+  fail_unless (ack.window >= 2);
+  g_byte_array_unref (m);
+  return rx;
+}
+
 /* UDP: the unit's hello is answered, the receiver's window comes as an
  * ACK, whole frames leave at once, a frame with a lost datagram leaves on
  * its timer with the gap concealed and listed, also when no frame follows
@@ -619,42 +730,18 @@ expect_one_gap (GstBuffer * buf, guint64 offset)
 GST_START_TEST (test_udp_loss_concealed)
 {
   GByteArray *m = g_byte_array_new ();
-  struct sockaddr_storage ss, unit;
-  socklen_t unit_len = sizeof (unit);
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
   GstTileWireHeader h;
   GstTileWireAck ack;
   GstTileReceiver *rx;
   GstBcLossMeta *loss;
   GstBuffer *buf;
-  guint8 hello[256], expect[FRAME_SIZE];
-  gssize n;
-  guint sl;
+  guint8 expect[FRAME_SIZE];
   gint udp;
-  Sender s;
+  Sender s = { 0 };
 
-  sender_listen (&s);
-  sl = gst_tile_net_address (s.listen_fd, FALSE, &ss);
-  udp = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
-  fail_unless (udp >= 0);
-  rx = receiver_start (&s);
-  sender_handshake (&s, GST_TILE_WIRE_PROTOCOL_UDP, 1, 16);
-  expect_new_caps (rx);
-
-  /* the unit's UNIT_HELLO, echoed */
-  fail_unless (gst_tile_net_wait (udp, FALSE, 5000, NULL));
-  n = recvfrom (udp, hello, sizeof (hello), 0, (struct sockaddr *) &unit,
-      &unit_len);
-  fail_unless (n > GST_TILE_WIRE_HEADER_SIZE);
-  fail_unless (gst_tile_wire_header_parse (hello, n, &h, NULL) ==
-      GST_TILE_WIRE_PARSE_OK);
-  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_UNIT_HELLO);
-  gst_tile_net_udp_send_to (udp, hello, n, (struct sockaddr *) &unit, unit_len);
-  /* its window, before any frame */
-  fail_unless (gst_tile_net_read_message (s.ctl, 5000, &h, m, NULL));
-  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_ACK);
-  fail_unless (gst_tile_wire_ack_parse (m->data, m->len, &ack, NULL));
-  fail_if (ack.has_frame);
-  fail_unless (ack.window >= 2);
+  rx = udp_session (&s, 16, &udp, &unit, &unit_len);
 
   /* frame 0 whole */
   send_datagrams (udp, &unit, unit_len, 0, G_MAXUINT);
@@ -710,6 +797,310 @@ GST_START_TEST (test_udp_loss_concealed)
 
 GST_END_TEST;
 
+/* Datagrams from the sender's own address and port (spoofed, or an
+ * attacker on the path), during a stream of 100 frames of 16 datagrams:
+ * those without the session token never reach a frame; those with it,
+ * one per frame number ahead (0, 16, 32, ... from the frame expected),
+ * never move the receive window: every real frame leaves, in order. Then
+ * 90 000 random datagrams, half of them with a valid header prefix: none
+ * reaches a frame. */
+GST_START_TEST (test_udp_forged_datagrams)
+{
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
+  GstTileReceiver *rx;
+  GstBuffer *buf;
+  GRand *rand = g_rand_new_with_seed (17);
+  guint8 pk[GST_TILE_WIRE_PACKET_HEADER_SIZE + 4], expect[FRAME_SIZE];
+  guint64 f, invalid;
+  guint i, k;
+  gint udp;
+  gint64 t0, t[2];
+  Sender s = { 0 };
+
+  rx = udp_session (&s, 4, &udp, &unit, &unit_len);
+  memset (pk + GST_TILE_WIRE_PACKET_HEADER_SIZE, 0xee, 4);
+  t0 = g_get_monotonic_time ();
+  for (f = 0; f < 100; f++) {
+    GstTileWirePacketHeader ph = { 0, 1, 0, 0, 0, 42 };
+
+    /* without the token: a whole frame's worth for the frame expected
+     * and the next */
+    ph.token = 43;
+    for (k = 0; k < 2 * FRAME_SIZE / 4; k++) {
+      ph.frame = f + k / (FRAME_SIZE / 4);
+      ph.offset = k % (FRAME_SIZE / 4) * 4;
+      gst_tile_wire_packet_header_write (pk, &ph);
+      gst_tile_net_udp_send_to (udp, pk, sizeof (pk),
+          (struct sockaddr *) &unit, unit_len);
+    }
+    /* with it: one datagram for frames 1, 16, 32 and 48 ahead */
+    ph.token = 42;
+    for (k = 0; k < 4; k++) {
+      ph.frame = f + MAX (1, 16 * k);
+      ph.offset = 0;
+      gst_tile_wire_packet_header_write (pk, &ph);
+      gst_tile_net_udp_send_to (udp, pk, sizeof (pk),
+          (struct sockaddr *) &unit, unit_len);
+    }
+    send_datagrams_ps (udp, &unit, unit_len, f, 4, G_MAXUINT);
+    buf = expect_frame (rx, f, 2000 + f);
+    /* the forged first datagram of a frame may have come before the real
+     * one (it has the token); the rest of the frame is the sender's */
+    fill (expect, f);
+    fail_unless (gst_buffer_memcmp (buf, 4, expect + 4, FRAME_SIZE - 4) == 0);
+    fail_unless (gst_buffer_memcmp (buf, 0, expect, 4) == 0 ||
+        gst_buffer_memcmp (buf, 0, pk + GST_TILE_WIRE_PACKET_HEADER_SIZE,
+            4) == 0);
+    gst_buffer_unref (buf);
+    send_keepalive (&s);
+  }
+  GST_INFO ("100 frames with forged datagrams in %" G_GINT64_FORMAT " ms",
+      (g_get_monotonic_time () - t0) / 1000);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-skipped"), 0);
+  fail_unless (stat_u64 (rx, "frames-discarded") > 0);
+  invalid = stat_u64 (rx, "packets-invalid");
+  fail_unless (invalid >= 100 * 2 * FRAME_SIZE / 4, "%" G_GUINT64_FORMAT,
+      invalid);
+
+  /* 90 000 random datagrams, 100 before each frame (the kernel's default
+   * socket buffer holds them and the frame); half of them start like a
+   * datagram of this session (magic, version, unit 0). Long timers: a
+   * frame must not leave with gaps because this thread was off the CPU in
+   * the middle of it */
+  gst_tile_receiver_set_timer_factor (rx, 1000);
+  for (f = 100; f < 1050; f++) {
+    for (i = 0; i < (f < 150 ? 0 : 100); i++) {
+      guint8 junk[GST_TILE_WIRE_PACKET_HEADER_SIZE + 8];
+      gsize len = g_rand_int_range (rand, 0, sizeof (junk) + 1);
+
+      for (k = 0; k < sizeof (junk); k++)
+        junk[k] = g_rand_int (rand);
+      if (i % 2) {
+        memcpy (junk, "GSBU", 4);
+        junk[4] = GST_TILE_WIRE_VERSION;
+        junk[5] = junk[6] = junk[7] = 0;
+        len = GST_TILE_WIRE_PACKET_HEADER_SIZE + 4;
+      }
+      gst_tile_net_udp_send_to (udp, junk, len, (struct sockaddr *) &unit,
+          unit_len);
+    }
+    if (f == 100 || f == 150)
+      t[f / 150] = g_get_monotonic_time ();
+    send_datagrams_ps (udp, &unit, unit_len, f, 4, G_MAXUINT);
+    buf = expect_frame (rx, f, 2000 + f);
+    fill (expect, f);
+    /* (up to frame 147 the forged datagrams above may still be waiting
+     * in a slot for their frame: its first 4 bytes) */
+    fail_unless (gst_buffer_memcmp (buf, f < 150 ? 4 : 0,
+            expect + (f < 150 ? 4 : 0), FRAME_SIZE - (f < 150 ? 4 : 0)) == 0,
+        "frame %" G_GUINT64_FORMAT " (partial %" G_GUINT64_FORMAT ", kernel "
+        "drops %" G_GUINT64_FORMAT ")", f, stat_u64 (rx, "frames-partial"),
+        stat_u64 (rx, "kernel-drops"));
+    gst_buffer_unref (buf);
+    send_keepalive (&s);
+  }
+  GST_INFO ("50 frames alone in %" G_GINT64_FORMAT " us, 900 frames with "
+      "90 000 random datagrams in %" G_GINT64_FORMAT " us", t[1] - t[0],
+      g_get_monotonic_time () - t[1]);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-skipped"), 0);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-received"), 1050);
+  fail_unless (stat_u64 (rx, "packets-invalid") >= invalid + 900 * 100);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  sender_close (&s);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Datagram @k (of @ps bytes) of frame @n, sealed with @key; @tamper flips
+ * a bit of its payload after sealing. */
+static void
+send_sealed_datagram (gint fd, const struct sockaddr_storage *to,
+    socklen_t to_len, const guint8 * key, guint64 n, guint k, gboolean tamper)
+{
+  GstTileWirePacketHeader ph = { 0, 1, k * 16, n, 2000 + n, 42 };
+  guint8 frame[FRAME_SIZE], iv[GST_TILE_SEAL_IV_SIZE];
+  guint8 pk[GST_TILE_WIRE_PACKET_HEADER_SIZE + GST_TILE_SEAL_TAG_SIZE + 16];
+  guint8 *payload = pk + GST_TILE_WIRE_PACKET_HEADER_SIZE +
+      GST_TILE_SEAL_TAG_SIZE;
+  GstTileSeal *seal = gst_tile_seal_new (TRUE);
+
+  fill (frame, n);
+  gst_tile_seal_set_key (seal, key);
+  gst_tile_wire_packet_header_write (pk, &ph);
+  gst_tile_seal_iv (iv, FALSE, 0, n, k * 16);
+  fail_unless (gst_tile_seal_once (seal, iv, pk,
+          GST_TILE_WIRE_PACKET_HEADER_SIZE, frame + k * 16, payload, 16,
+          pk + GST_TILE_WIRE_PACKET_HEADER_SIZE));
+  if (tamper)
+    payload[3] ^= 0x01;
+  gst_tile_net_udp_send_to (fd, pk, sizeof (pk), (const struct sockaddr *) to,
+      to_len);
+  gst_tile_seal_free (seal);
+}
+
+/* A UDP session with a passphrase: sealed datagrams are opened (also in
+ * place, straight in the frame); one changed on the way, one sealed with
+ * another key and one sent in the clear are dropped and counted, and the
+ * frame still comes out whole from the real ones. */
+GST_START_TEST (test_udp_sealed)
+{
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
+  GstTileReceiver *rx;
+  GstBuffer *buf;
+  guint8 expect[FRAME_SIZE], other[GST_TILE_SEAL_KEY_SIZE];
+  guint64 n;
+  guint k;
+  gint udp;
+  Sender s = { 0 };
+
+  s.passphrase = "correct horse battery staple";
+  rx = udp_session (&s, 16, &udp, &unit, &unit_len);
+  memcpy (other, s.key, sizeof (other));
+  other[0] ^= 1;
+  for (n = 0; n < 8; n++) {
+    for (k = 0; k < FRAME_SIZE / 16; k++) {
+      if (n % 2) {
+        /* before each real one, a forgery of it */
+        send_sealed_datagram (udp, &unit, unit_len, s.key, n, k, TRUE);
+        send_sealed_datagram (udp, &unit, unit_len, other, n, k, FALSE);
+      }
+      send_sealed_datagram (udp, &unit, unit_len, s.key, n, k, FALSE);
+    }
+    buf = expect_frame (rx, n, 2000 + n);
+    fill (expect, n);
+    fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0,
+        "frame %" G_GUINT64_FORMAT, n);
+    fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+    gst_buffer_unref (buf);
+  }
+  /* in the clear: the size of a datagram without a tag */
+  send_datagrams (udp, &unit, unit_len, 8, G_MAXUINT);
+  for (k = 0; k < FRAME_SIZE / 16; k++)
+    send_sealed_datagram (udp, &unit, unit_len, s.key, 8, k, FALSE);
+  buf = expect_frame (rx, 8, 2008);
+  fill (expect, 8);
+  fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-tampered"),
+      4 * 2 * FRAME_SIZE / 16);
+  fail_unless (stat_u64 (rx, "packets-invalid") >= FRAME_SIZE / 16);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-received"),
+      9 * FRAME_SIZE / 16);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-partial"), 0);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  sender_close (&s);
+}
+
+GST_END_TEST;
+
+/* Unit @unit's tile of frame @n as one sealed part; @tamper flips a bit of
+ * its data. */
+static void
+send_sealed_tile (Sender * s, gint fd, guint unit, guint64 n, gboolean tamper)
+{
+  const GstTileWireTile *t = &s->config.tiles[unit];
+  GstTileWireTileHeader th = { 1, n, 1000 + n, t->size, 0 };
+  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE], iv[GST_TILE_SEAL_IV_SIZE];
+  guint8 frame[FRAME_SIZE], tag[GST_TILE_SEAL_TAG_SIZE];
+  GstTileSeal *seal = gst_tile_seal_new (TRUE);
+
+  fill (frame, n);
+  gst_tile_seal_set_key (seal, s->key);
+  gst_tile_wire_tile_header_write (hdr, &th);
+  gst_tile_seal_iv (iv, TRUE, unit, n, 0);
+  gst_tile_seal_once (seal, iv, hdr, sizeof (hdr), frame + t->offset,
+      frame + t->offset, t->size, tag);
+  if (tamper)
+    frame[t->offset + 5] ^= 0x80;
+  fail_unless (gst_tile_net_write_all (fd, hdr, sizeof (hdr), 0, NULL));
+  fail_unless (gst_tile_net_write_all (fd, frame + t->offset, t->size, 0,
+          NULL));
+  fail_unless (gst_tile_net_write_all (fd, tag, sizeof (tag), 0, NULL));
+  gst_tile_seal_free (seal);
+}
+
+/* TCP with a passphrase: sealed tiles are opened; a tile changed on the
+ * way is an error that says so (TAMPERED), and never a frame. */
+GST_START_TEST (test_tcp_sealed)
+{
+  GstTileReceiverFrame f;
+  GstTileReceiver *rx;
+  GstBuffer *buf;
+  GError *err = NULL;
+  gchar *caps = NULL;
+  guint8 expect[FRAME_SIZE];
+  gint units[2];
+  Sender s = { 0 };
+
+  s.passphrase = "correct horse battery staple";
+  sender_listen (&s);
+  rx = receiver_start (&s);
+  tcp_session (&s, rx, units);
+  send_sealed_tile (&s, units[0], 0, 0, FALSE);
+  send_sealed_tile (&s, units[1], 1, 0, FALSE);
+  buf = expect_frame (rx, 0, 1000);
+  fill (expect, 0);
+  fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+
+  send_sealed_tile (&s, units[0], 0, 1, FALSE);
+  send_sealed_tile (&s, units[1], 1, 1, TRUE);
+  fail_unless_equals_int (gst_tile_receiver_pull (rx, &f, &caps, &err),
+      GST_TILE_RECEIVER_ERROR);
+  fail_unless (g_error_matches (err, GST_TILE_WIRE_ERROR,
+          GST_TILE_WIRE_ERROR_TAMPERED), "%s", err->message);
+  fail_unless (strstr (err->message, "unit 1: the tile of frame 1 (32 bytes "
+          "at 0) failed authentication") != NULL, "%s", err->message);
+  g_clear_error (&err);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&units[0]);
+  gst_tile_net_close (&units[1]);
+  sender_close (&s);
+}
+
+GST_END_TEST;
+
+/* A sender that does not know the passphrase (its proof is wrong) is
+ * refused by the receiver: UNAUTHORIZED, no reconnect. */
+GST_START_TEST (test_sender_bad_proof)
+{
+  GstTileReceiverFrame f;
+  GstTileReceiver *rx;
+  GError *err = NULL;
+  gchar *caps = NULL;
+  Sender s = { 0 };
+
+  s.passphrase = "correct horse battery staple";
+  s.bad_proof = TRUE;
+  sender_listen (&s);
+  rx = receiver_start (&s);
+  sender_handshake (&s, GST_TILE_WIRE_PROTOCOL_TCP, 2, 0);
+  fail_unless_equals_int (gst_tile_receiver_pull (rx, &f, &caps, &err),
+      GST_TILE_RECEIVER_ERROR);
+  fail_unless (g_error_matches (err, GST_TILE_WIRE_ERROR,
+          GST_TILE_WIRE_ERROR_UNAUTHORIZED), "%s", err->message);
+  fail_unless (strstr (err->message, "does not know it") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  sender_close (&s);
+}
+
+GST_END_TEST;
+
 static Suite *
 tilereceiver_suite (void)
 {
@@ -722,6 +1113,10 @@ tilereceiver_suite (void)
   tcase_add_test (tc, test_config_flood);
   tcase_add_test (tc, test_refused_and_flushing);
   tcase_add_test (tc, test_udp_loss_concealed);
+  tcase_add_test (tc, test_udp_forged_datagrams);
+  tcase_add_test (tc, test_udp_sealed);
+  tcase_add_test (tc, test_tcp_sealed);
+  tcase_add_test (tc, test_sender_bad_proof);
   return s;
 }
 

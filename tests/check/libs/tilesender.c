@@ -910,9 +910,9 @@ GST_START_TEST (test_udp_units)
   for (k = 0; k < rx.config.n_tiles; k++)
     expect_tile_udp (&rx, k, 1, frames[2]);
   wait_u64 (&tx, "frames-sent", 2);
-  /* 2 units of 1000 bytes: 10 datagrams of 132 bytes each per frame */
+  /* 2 units of 1000 bytes: 10 datagrams of 140 bytes each per frame */
   fail_unless_equals_uint64 (stat_u64 (&tx, "packets-sent"), 2 * 20);
-  fail_unless_equals_uint64 (stat_u64 (&tx, "bytes-sent"), 2 * 20 * 132);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "bytes-sent"), 2 * 20 * 140);
 
   rx_close (&rx);
   tx_stop (&tx);

@@ -10,6 +10,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/bc/bc.h>
 #include <gst/tile/tilewire.h>
+#include <gst/tile/tilenet.h>
 
 #include <string.h>
 
@@ -264,13 +265,13 @@ GST_START_TEST (test_header)
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
           &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "version 2, this side speaks version 3");
+      "version 2, this side speaks version 4");
   g_clear_error (&err);
-  write_be (buf + 4, 4, 2);
+  write_be (buf + 4, 5, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
           &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "version 4, this side speaks version 3");
+      "version 5, this side speaks version 4");
   g_clear_error (&err);
   write_be (buf + 4, 0, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
@@ -278,9 +279,26 @@ GST_START_TEST (test_header)
   check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION, "version 0");
   g_clear_error (&err);
 
+  /* the newest types are known */
+  for (i = GST_TILE_WIRE_TYPE_CHALLENGE; i <= GST_TILE_WIRE_TYPE_AUTH; i++) {
+    gst_tile_wire_header_write (buf, i, 32);
+    fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
+            &err), GST_TILE_WIRE_PARSE_OK);
+    fail_unless (err == NULL);
+    fail_unless_equals_int (h.type, i);
+    fail_unless_equals_int (h.payload_len, 32);
+  }
+  fail_unless_equals_string (gst_tile_wire_type_get_name
+      (GST_TILE_WIRE_TYPE_CHALLENGE), "CHALLENGE");
+  fail_unless_equals_string (gst_tile_wire_type_get_name
+      (GST_TILE_WIRE_TYPE_AUTH), "AUTH");
+  fail_unless_equals_int (GST_TILE_WIRE_TYPE_CHALLENGE, 9);
+  fail_unless_equals_int (GST_TILE_WIRE_TYPE_AUTH, 10);
+  fail_unless_equals_string (gst_tile_wire_type_get_name (11), "UNKNOWN");
+
   /* unknown types */
-  for (i = 0; i < 3; i++) {
-    const guint16 types[] = { 0, GST_TILE_WIRE_TYPE_ACK + 1, 0xffff };
+  for (i = 0; i < 4; i++) {
+    const guint16 types[] = { 0, GST_TILE_WIRE_TYPE_AUTH + 1, 12, 0xffff };
     gchar *needle = g_strdup_printf ("type is %u", types[i]);
 
     gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_HELLO, 4);
@@ -301,23 +319,128 @@ GST_START_TEST (test_small_messages)
   GError *err = NULL;
   const guint8 *payload;
   gsize len;
-  GstTileWireHello hello = { 0 }, hello_out = { 1 };
+  GstTileWireHello hello = { 0 }, hello_out;
   GstTileWireUnitHello uh = { G_GUINT64_CONSTANT (0xfeedfacecafebeef), 42, 63 };
   GstTileWireUnitHello uh_out;
   GstTileWireRefuse *refuse = g_new0 (GstTileWireRefuse, 1);
   guint64 t;
+  guint i;
 
-  fail_unless (gst_tile_wire_hello_pack (&hello, msg, &err));
-  payload = split_message (msg, GST_TILE_WIRE_TYPE_HELLO, &len);
-  fail_unless_equals_int (len, 4);
-  fail_unless (gst_tile_wire_hello_parse (payload, len, &hello_out, &err));
-  fail_unless_equals_int (hello_out.flags, 0);
-  hello.flags = 1;
-  g_byte_array_set_size (msg, 0);
-  fail_if (gst_tile_wire_hello_pack (&hello, msg, &err));
-  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000001");
-  g_clear_error (&err);
-  fail_unless_equals_int (msg->len, 0);
+  /* HELLO: the flags, then the client's nonce */
+  {
+    static const guint8 expected[GST_TILE_WIRE_HEADER_SIZE + 20] = {
+      'G', 'S', 'B', 'C', 0, 4, 0, 1, 0, 0, 0, 20,
+      0, 0, 0, 1,
+      0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
+      0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf
+    };
+    guint8 *copy;
+
+    fail_unless_equals_int (GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE, 1);
+    hello.flags = GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE;
+    for (i = 0; i < sizeof (hello.nonce); i++)
+      hello.nonce[i] = 0xc0 + i;
+    fail_unless (gst_tile_wire_hello_pack (&hello, msg, &err));
+    fail_unless_equals_int (msg->len, sizeof (expected));
+    fail_unless (memcmp (msg->data, expected, sizeof (expected)) == 0);
+    payload = split_message (msg, GST_TILE_WIRE_TYPE_HELLO, &len);
+    fail_unless_equals_int (len, 20);
+    copy = exact_copy (payload, len);
+    memset (&hello_out, 0xaa, sizeof (hello_out));
+    fail_unless (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    fail_unless_equals_int (hello_out.flags,
+        GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE);
+    fail_unless (memcmp (hello_out.nonce, hello.nonce,
+            sizeof (hello.nonce)) == 0);
+
+    /* no passphrase: flags 0, the nonce all the same */
+    copy[3] = 0;
+    memset (&hello_out, 0xaa, sizeof (hello_out));
+    fail_unless (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    fail_unless_equals_int (hello_out.flags, 0);
+    fail_unless (memcmp (hello_out.nonce, hello.nonce,
+            sizeof (hello.nonce)) == 0);
+
+    /* any other flag is refused, received or sent */
+    copy[3] = 2;
+    fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "HELLO flags is 0x00000002");
+    g_clear_error (&err);
+    copy[3] = 3;
+    fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000003");
+    g_clear_error (&err);
+    copy[3] = 1;
+    copy[0] = 0x80;
+    fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x80000001");
+    g_clear_error (&err);
+    g_free (copy);
+
+    hello.flags = 2;
+    g_byte_array_set_size (msg, 0);
+    fail_if (gst_tile_wire_hello_pack (&hello, msg, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000002");
+    g_clear_error (&err);
+    fail_unless_equals_int (msg->len, 0);
+    hello.flags = 0;
+    fail_unless (gst_tile_wire_hello_pack (&hello, msg, &err));
+    payload = split_message (msg, GST_TILE_WIRE_TYPE_HELLO, &len);
+    fail_unless_equals_int (len, 20);
+    fail_unless (memcmp (payload, "\0\0\0\0", 4) == 0);
+    fail_unless (memcmp (payload + 4, hello.nonce, sizeof (hello.nonce)) == 0);
+  }
+
+  /* CHALLENGE: the salt, then the sender's nonce */
+  {
+    GstTileWireChallenge ch, ch_out;
+    guint8 *copy;
+
+    for (i = 0; i < sizeof (ch.salt); i++) {
+      ch.salt[i] = 0x10 + i;
+      ch.nonce[i] = 0xe0 + i;
+    }
+    g_byte_array_set_size (msg, 0);
+    fail_unless (gst_tile_wire_challenge_pack (&ch, msg));
+    fail_unless_equals_int (msg->len, GST_TILE_WIRE_HEADER_SIZE + 32);
+    fail_unless_equals_int (read_be (msg->data + 6, 2),
+        GST_TILE_WIRE_TYPE_CHALLENGE);
+    fail_unless_equals_int (read_be (msg->data + 8, 4), 32);
+    payload = split_message (msg, GST_TILE_WIRE_TYPE_CHALLENGE, &len);
+    fail_unless_equals_int (len, 32);
+    for (i = 0; i < 16; i++) {
+      fail_unless_equals_int (payload[i], 0x10 + i);
+      fail_unless_equals_int (payload[16 + i], 0xe0 + i);
+    }
+    copy = exact_copy (payload, len);
+    memset (&ch_out, 0, sizeof (ch_out));
+    fail_unless (gst_tile_wire_challenge_parse (copy, len, &ch_out, &err));
+    fail_unless (memcmp (&ch_out, &ch, sizeof (ch)) == 0);
+    g_free (copy);
+  }
+
+  /* AUTH: the proof */
+  {
+    GstTileWireAuth auth, auth_out;
+    guint8 *copy;
+
+    for (i = 0; i < sizeof (auth.proof); i++)
+      auth.proof[i] = 0x55 ^ (i * 13);
+    g_byte_array_set_size (msg, 0);
+    fail_unless (gst_tile_wire_auth_pack (&auth, msg));
+    fail_unless_equals_int (msg->len, GST_TILE_WIRE_HEADER_SIZE + 32);
+    fail_unless_equals_int (read_be (msg->data + 6, 2),
+        GST_TILE_WIRE_TYPE_AUTH);
+    fail_unless_equals_int (read_be (msg->data + 8, 4), 32);
+    payload = split_message (msg, GST_TILE_WIRE_TYPE_AUTH, &len);
+    fail_unless_equals_int (len, 32);
+    fail_unless (memcmp (payload, auth.proof, sizeof (auth.proof)) == 0);
+    copy = exact_copy (payload, len);
+    memset (&auth_out, 0, sizeof (auth_out));
+    fail_unless (gst_tile_wire_auth_parse (copy, len, &auth_out, &err));
+    fail_unless (memcmp (&auth_out, &auth, sizeof (auth)) == 0);
+    g_free (copy);
+  }
 
   g_byte_array_set_size (msg, 0);
   fail_unless (gst_tile_wire_unit_hello_pack (&uh, msg, &err));
@@ -350,6 +473,18 @@ GST_START_TEST (test_small_messages)
   fail_unless (gst_tile_wire_refuse_parse (payload, len, refuse, &err));
   fail_unless_equals_int (refuse->code, GST_TILE_WIRE_REFUSE_BUSY);
   fail_unless_equals_string (refuse->reason, "");
+  /* the wrong passphrase */
+  g_byte_array_set_size (msg, 0);
+  fail_unless_equals_int (GST_TILE_WIRE_REFUSE_UNAUTHORIZED, 6);
+  fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_UNAUTHORIZED,
+          "the passphrase does not match", msg, &err));
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_REFUSE, &len);
+  fail_unless_equals_int (read_be (payload, 4), 6);
+  fail_unless (gst_tile_wire_refuse_parse (payload, len, refuse, &err));
+  fail_unless_equals_int (refuse->code, GST_TILE_WIRE_REFUSE_UNAUTHORIZED);
+  fail_unless_equals_string (refuse->reason, "the passphrase does not match");
+  fail_unless_equals_string (gst_tile_net_refuse_code_name
+      (GST_TILE_WIRE_REFUSE_UNAUTHORIZED), "unauthorized");
 
   g_byte_array_set_size (msg, 0);
   gst_tile_wire_eos_pack (msg);
@@ -648,8 +783,8 @@ GST_START_TEST (test_refuse_invalid)
   reason[GST_TILE_WIRE_MAX_REASON] = '\0';
   fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, reason,
           msg, &err));
-  fail_if (gst_tile_wire_refuse_pack (6, "x", msg, &err));
-  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "code is 6");
+  fail_if (gst_tile_wire_refuse_pack (7, "x", msg, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "code is 7, must be 0 to 6");
   g_clear_error (&err);
   fail_if (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, "\xff\xfe",
           msg, &err));
@@ -667,6 +802,13 @@ GST_START_TEST (test_refuse_invalid)
   write_be (p + 4, GST_TILE_WIRE_MAX_REASON, 2);
   fail_unless (gst_tile_wire_refuse_parse (p, n - 1, refuse, &err));
   fail_unless_equals_int (strlen (refuse->reason), GST_TILE_WIRE_MAX_REASON);
+  write_be (p, GST_TILE_WIRE_REFUSE_UNAUTHORIZED, 4);
+  fail_unless (gst_tile_wire_refuse_parse (p, n - 1, refuse, &err));
+  fail_unless_equals_int (refuse->code, GST_TILE_WIRE_REFUSE_UNAUTHORIZED);
+  write_be (p, 7, 4);
+  fail_if (gst_tile_wire_refuse_parse (p, n - 1, refuse, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "code is 7, must be 0 to 6");
+  g_clear_error (&err);
   write_be (p, 0x10000, 4);
   fail_if (gst_tile_wire_refuse_parse (p, n - 1, refuse, &err));
   check_error (err, GST_TILE_WIRE_ERROR_INVALID, "code is 65536");
@@ -835,18 +977,18 @@ GST_START_TEST (test_config_invalid_fields)
   RESET ();
   c->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
   config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
-      "packet_size is 0, must be 1 to 65475 for udp");
+      "packet_size is 0, must be 1 to 65467 for udp");
   RESET ();
   c->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
   c->packet_size = GST_TILE_WIRE_MAX_PACKET_PAYLOAD + 1;
   config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
-      "packet_size is 65476, must be 1 to 65475 for udp (a 32-byte datagram "
+      "packet_size is 65468, must be 1 to 65467 for udp (a 40-byte datagram "
       "header plus the payload must fit in 65507 bytes)");
   RESET ();
   c->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
   c->packet_size = GST_TILE_WIRE_MAX_UDP_PACKET;
   config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
-      "packet_size is 65507, must be 1 to 65475");
+      "packet_size is 65507, must be 1 to 65467");
   RESET ();
   c->chunk_size = 0;
   config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "chunk_size is 0");
@@ -1005,14 +1147,16 @@ GST_END_TEST;
 
 #undef RESET
 
-/* Parses @len bytes at @payload as the payload of a HELLO, UNIT_HELLO or
- * REFUSE, as @type says */
+/* Parses @len bytes at @payload as the payload of a HELLO, UNIT_HELLO,
+ * REFUSE, CHALLENGE or AUTH, as @type says */
 static gboolean
 parse_payload (GstTileWireType type, const guint8 * payload, gsize len,
     GError ** err)
 {
   GstTileWireHello hello;
   GstTileWireUnitHello uh;
+  GstTileWireChallenge ch;
+  GstTileWireAuth auth;
   GstTileWireRefuse *refuse;
   gboolean ok;
 
@@ -1026,6 +1170,10 @@ parse_payload (GstTileWireType type, const guint8 * payload, gsize len,
       ok = gst_tile_wire_refuse_parse (payload, len, refuse, err);
       g_free (refuse);
       return ok;
+    case GST_TILE_WIRE_TYPE_CHALLENGE:
+      return gst_tile_wire_challenge_parse (payload, len, &ch, err);
+    case GST_TILE_WIRE_TYPE_AUTH:
+      return gst_tile_wire_auth_parse (payload, len, &auth, err);
     default:
       fail ("no parser for message type %d", type);
       return FALSE;
@@ -1054,19 +1202,26 @@ check_truncations (GByteArray * msg, GstTileWireType type, const gchar * name)
 
 GST_START_TEST (test_truncated_payloads)
 {
-  static const GstTileWireType types[3] = { GST_TILE_WIRE_TYPE_HELLO,
-    GST_TILE_WIRE_TYPE_UNIT_HELLO, GST_TILE_WIRE_TYPE_REFUSE
+  static const GstTileWireType types[5] = { GST_TILE_WIRE_TYPE_HELLO,
+    GST_TILE_WIRE_TYPE_UNIT_HELLO, GST_TILE_WIRE_TYPE_REFUSE,
+    GST_TILE_WIRE_TYPE_CHALLENGE, GST_TILE_WIRE_TYPE_AUTH
   };
   /* every message one byte short, and every short length of it */
-  GByteArray *msgs[3] = { g_byte_array_new (), g_byte_array_new (),
-    g_byte_array_new ()
+  GByteArray *msgs[5] = { g_byte_array_new (), g_byte_array_new (),
+    g_byte_array_new (), g_byte_array_new (), g_byte_array_new ()
   };
-  GstTileWireHello hello = { 0 };
+  GstTileWireHello hello = { GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE, {1, 2, 3} };
   GstTileWireUnitHello uh = { 1, 2, 3 };
+  GstTileWireChallenge ch = { {4, 5, 6}, {7, 8, 9} };
+  GstTileWireAuth auth = { {10, 11, 12} };
   guint k;
 
   fail_unless (gst_tile_wire_hello_pack (&hello, msgs[0], NULL));
   check_truncations (msgs[0], GST_TILE_WIRE_TYPE_HELLO, "HELLO");
+  fail_unless (gst_tile_wire_challenge_pack (&ch, msgs[3]));
+  check_truncations (msgs[3], GST_TILE_WIRE_TYPE_CHALLENGE, "CHALLENGE");
+  fail_unless (gst_tile_wire_auth_pack (&auth, msgs[4]));
+  check_truncations (msgs[4], GST_TILE_WIRE_TYPE_AUTH, "AUTH");
   fail_unless (gst_tile_wire_unit_hello_pack (&uh, msgs[1], NULL));
   check_truncations (msgs[1], GST_TILE_WIRE_TYPE_UNIT_HELLO, "UNIT_HELLO");
   fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
@@ -1077,7 +1232,7 @@ GST_START_TEST (test_truncated_payloads)
   g_byte_array_set_size (msgs[2], 0);
   fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_OTHER, "no",
           msgs[2], NULL));
-  for (k = 0; k < 3; k++) {
+  for (k = 0; k < G_N_ELEMENTS (msgs); k++) {
     gsize n = msgs[k]->len - GST_TILE_WIRE_HEADER_SIZE + 1;
     guint8 *copy = g_malloc0 (n);
     GError *err = NULL;
@@ -1206,13 +1361,15 @@ GST_START_TEST (test_packet_header)
   guint8 buf[GST_TILE_WIRE_PACKET_HEADER_SIZE];
   GstTileWirePacketHeader h = { 5, 0x01020304, 0x05060708,
     G_GUINT64_CONSTANT (0x1112131415161718),
-    G_GUINT64_CONSTANT (0x2122232425262728)
+    G_GUINT64_CONSTANT (0x2122232425262728),
+    G_GUINT64_CONSTANT (0x3132333435363738)
   };
   static const guint8 expected[GST_TILE_WIRE_PACKET_HEADER_SIZE] = {
-    'G', 'S', 'B', 'U', 3, 0, 0x00, 0x05,
+    'G', 'S', 'B', 'U', 4, 0, 0x00, 0x05,
     0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
-    0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28
+    0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28,
+    0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38
   };
   GstTileWirePacketHeader out;
   GError *err = NULL;
@@ -1234,17 +1391,19 @@ GST_START_TEST (test_packet_header)
       G_GUINT64_CONSTANT (0x1112131415161718));
   fail_unless_equals_uint64 (out.timestamp,
       G_GUINT64_CONSTANT (0x2122232425262728));
+  fail_unless_equals_uint64 (out.token,
+      G_GUINT64_CONSTANT (0x3132333435363738));
   g_free (copy);
 
   /* every field at its bounds */
   {
     GstTileWirePacketHeader bounds[] = {
-      {0, 0, 0, 0, 0},
+      {0, 0, 0, 0, 0, 0},
       {GST_TILE_WIRE_MAX_UNITS - 1, G_MAXUINT32, G_MAXUINT32, G_MAXUINT64,
-          GST_CLOCK_TIME_NONE},
-      {1, 1, 1, 1, 1},
+          GST_CLOCK_TIME_NONE, G_MAXUINT64},
+      {1, 1, 1, 1, 1, 1},
       {32, G_MAXUINT32 - 1, G_MAXUINT32 - 1, G_MAXUINT64 - 1,
-          G_MAXUINT64 - 1},
+          G_MAXUINT64 - 1, G_MAXUINT64 - 1},
     };
 
     for (i = 0; i < G_N_ELEMENTS (bounds); i++) {
@@ -1260,6 +1419,7 @@ GST_START_TEST (test_packet_header)
       fail_unless_equals_uint64 (out.offset, bounds[i].offset);
       fail_unless_equals_uint64 (out.frame, bounds[i].frame);
       fail_unless_equals_uint64 (out.timestamp, bounds[i].timestamp);
+      fail_unless_equals_uint64 (out.token, bounds[i].token);
     }
   }
 
@@ -1308,7 +1468,7 @@ GST_START_TEST (test_packet_header)
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534243");
   buf[4] = 2;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "datagram header version is 2, this side speaks version 3");
+      "datagram header version is 2, this side speaks version 4");
   buf[4] = 0;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 0");
   buf[4] = 255;
@@ -1331,7 +1491,9 @@ GST_END_TEST;
 GST_START_TEST (test_packet_check)
 {
   GstTileWireConfig *c = g_new0 (GstTileWireConfig, 1);
-  GstTileWirePacketHeader h = { 0, 7, 0, 0, GST_CLOCK_TIME_NONE };
+  GstTileWirePacketHeader h = { 0, 7, 0, 0, GST_CLOCK_TIME_NONE,
+    G_GUINT64_CONSTANT (0x0123456789abcdef)
+  };
   GError *err = NULL;
   guint i;
 
@@ -1365,8 +1527,14 @@ GST_START_TEST (test_packet_check)
     check_error (err, GST_TILE_WIRE_ERROR_INVALID, needle); \
     g_clear_error (&err); \
     fail_if (gst_tile_wire_packet_check (&h, c, NULL)); \
-    h.unit = 0; h.generation = 7; h.offset = 0; } G_STMT_END
+    h.unit = 0; h.generation = 7; h.offset = 0; \
+    h.token = c->token; } G_STMT_END
 
+  /* anyone who did not see the CONFIG: the token is not named */
+  h.token = c->token ^ 1;
+  EXPECT_ERROR ("datagram token is not the session token of the CONFIG");
+  h.token = 0;
+  EXPECT_ERROR ("datagram token is not the session token of the CONFIG");
   h.unit = 3;
   EXPECT_ERROR ("datagram unit is 3, the CONFIG has 3 tiles");
   h.unit = GST_TILE_WIRE_MAX_UNITS - 1;
@@ -1426,10 +1594,10 @@ GST_START_TEST (test_packets_per_tile)
   fail_unless_equals_int (gst_tile_wire_packets_per_tile
       (GST_TILE_WIRE_MAX_FRAME_SIZE, 1), 1u << 30);
   fail_unless_equals_int (gst_tile_wire_packets_per_tile
-      (GST_TILE_WIRE_MAX_FRAME_SIZE, GST_TILE_WIRE_MAX_PACKET_PAYLOAD), 16400);
+      (GST_TILE_WIRE_MAX_FRAME_SIZE, GST_TILE_WIRE_MAX_PACKET_PAYLOAD), 16402);
   fail_unless_equals_int (gst_tile_wire_packets_per_tile
       (GST_TILE_WIRE_MAX_FRAME_SIZE - 1, GST_TILE_WIRE_MAX_PACKET_PAYLOAD),
-      16400);
+      16402);
   /* no overflow in the rounding */
   fail_unless_equals_int (gst_tile_wire_packets_per_tile (G_MAXUINT32,
           G_MAXUINT32), 1);
@@ -1508,14 +1676,33 @@ feed_all (const guint8 * data, gsize len)
     fail_unless_equals_int (ok, gst_tile_wire_packet_check (&ph, pc, NULL));
     if (ok)
       fail_unless (ph.unit < pc->n_tiles && ph.generation == pc->generation
-          && ph.offset % pc->packet_size == 0
+          && ph.token == pc->token && ph.offset % pc->packet_size == 0
           && ph.offset < pc->tiles[ph.unit].size);
   } else {
     fail_unless (res == GST_TILE_WIRE_PARSE_ERROR
         || len < GST_TILE_WIRE_PACKET_HEADER_SIZE);
   }
 
-  CHECK_RESULT (gst_tile_wire_hello_parse (copy, len, &hello, &err));
+  ok = gst_tile_wire_hello_parse (copy, len, &hello, &err);
+  CHECK_RESULT (ok);
+  if (ok)
+    fail_unless (len == 20
+        && (hello.flags & ~GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE) == 0
+        && memcmp (hello.nonce, copy + 4, sizeof (hello.nonce)) == 0);
+  {
+    GstTileWireChallenge ch;
+    GstTileWireAuth auth;
+
+    ok = gst_tile_wire_challenge_parse (copy, len, &ch, &err);
+    CHECK_RESULT (ok);
+    if (ok)
+      fail_unless (len == 32 && memcmp (ch.salt, copy, 16) == 0
+          && memcmp (ch.nonce, copy + 16, 16) == 0);
+    ok = gst_tile_wire_auth_parse (copy, len, &auth, &err);
+    CHECK_RESULT (ok);
+    if (ok)
+      fail_unless (len == 32 && memcmp (auth.proof, copy, 32) == 0);
+  }
   CHECK_RESULT (gst_tile_wire_unit_hello_parse (copy, len, &uh, &err));
   CHECK_RESULT (gst_tile_wire_refuse_parse (copy, len, &refuse, &err));
   CHECK_RESULT (gst_tile_wire_eos_parse (copy, len, &err));
@@ -1568,8 +1755,10 @@ fuzz_valid_messages (void)
   GPtrArray *valid = g_ptr_array_new_with_free_func ((GDestroyNotify)
       g_byte_array_unref);
   GstTileWireConfig *c = g_new0 (GstTileWireConfig, 1);
-  GstTileWireHello hello = { 0 };
+  GstTileWireHello hello = { 0, {0x01, 0x23, 0x45, 0x67, 0x89} };
   GstTileWireUnitHello uh = { 99, 1, 5 };
+  GstTileWireChallenge ch = { {0xa1, 0xa2, 0xa3}, {0xb1, 0xb2, 0xb3} };
+  GstTileWireAuth auth = { {0xc1, 0xc2, 0xc3,[31] = 0xcf} };
   GstStructure *s;
   GByteArray *msg;
   guint i;
@@ -1584,6 +1773,20 @@ fuzz_valid_messages (void)
   g_ptr_array_add (valid, msg);
   msg = g_byte_array_new ();
   fail_unless (gst_tile_wire_hello_pack (&hello, msg, NULL));
+  g_ptr_array_add (valid, msg);
+  hello.flags = GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE;
+  msg = g_byte_array_new ();
+  fail_unless (gst_tile_wire_hello_pack (&hello, msg, NULL));
+  g_ptr_array_add (valid, msg);
+  msg = g_byte_array_new ();
+  fail_unless (gst_tile_wire_challenge_pack (&ch, msg));
+  g_ptr_array_add (valid, msg);
+  msg = g_byte_array_new ();
+  fail_unless (gst_tile_wire_auth_pack (&auth, msg));
+  g_ptr_array_add (valid, msg);
+  msg = g_byte_array_new ();
+  fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_UNAUTHORIZED,
+          "wrong passphrase", msg, NULL));
   g_ptr_array_add (valid, msg);
   msg = g_byte_array_new ();
   fail_unless (gst_tile_wire_unit_hello_pack (&uh, msg, NULL));
@@ -1629,7 +1832,9 @@ fuzz_valid_messages (void)
   }
   {
     /* datagrams that pass gst_tile_wire_packet_check() on packet_config() */
-    GstTileWirePacketHeader ph = { 2, 7, 112, 9, GST_CLOCK_TIME_NONE };
+    GstTileWirePacketHeader ph = { 2, 7, 112, 9, GST_CLOCK_TIME_NONE,
+      packet_config ()->token
+    };
 
     msg = g_byte_array_new ();
     g_byte_array_set_size (msg, GST_TILE_WIRE_PACKET_HEADER_SIZE + 16);

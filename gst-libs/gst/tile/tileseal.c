@@ -1,0 +1,379 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:gsttileseal
+ * @title: GstTileSeal
+ * @short_description: the passphrase: handshake proofs and AES-128-GCM
+ *
+ * With a passphrase on both ends (tilesink's and tilesrc's `passphrase`)
+ * the handshake proves that both know it without sending it, and every
+ * tile part and datagram is encrypted and authenticated. The cryptography
+ * is OpenSSL's libcrypto; this module only composes it:
+ *
+ * - secret = PBKDF2-HMAC-SHA256 (passphrase, the sender's random salt,
+ *   %GST_TILE_SEAL_ITERATIONS), computed once per salt on each side;
+ * - proofs = HMAC-SHA256 (secret, "gst-bc tile client proof" or "gst-bc
+ *   tile sender proof" || client nonce || sender nonce): each side's nonce
+ *   is fresh and random, so a proof cannot be replayed in another session;
+ * - the session's data key = the first 16 bytes of HMAC-SHA256 (secret,
+ *   "gst-bc tile data key" || client nonce || sender nonce);
+ * - every tile part and datagram: AES-128-GCM under the data key, its
+ *   header as additional authenticated data, a 16-byte tag, and a 96-bit
+ *   nonce from the transport (TCP or UDP), the unit, the frame number and
+ *   the byte offset in the tile (gst_tile_seal_iv()), which the sender
+ *   never repeats within a session.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "tileseal.h"
+
+#include <string.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+
+struct _GstTileSeal
+{
+  EVP_CIPHER_CTX *ctx;
+  gboolean seal;
+  gboolean have_key;
+  guint8 key[GST_TILE_SEAL_KEY_SIZE];
+};
+
+/**
+ * gst_tile_seal_random:
+ * @out: (out caller-allocates) (array length=len): where to write
+ * @len: bytes wanted
+ *
+ * Fills @out from the system's cryptographically secure generator.
+ *
+ * Returns: %FALSE when it could not (then nothing may rely on @out).
+ */
+gboolean
+gst_tile_seal_random (guint8 * out, gsize len)
+{
+  g_return_val_if_fail (out != NULL || len == 0, FALSE);
+  g_return_val_if_fail (len <= G_MAXINT, FALSE);
+
+  return RAND_bytes (out, (int) len) == 1;
+}
+
+/**
+ * gst_tile_seal_derive_secret:
+ * @passphrase: the passphrase, UTF-8, not empty
+ * @salt: (array fixed-size=16): the sender's salt
+ * @secret: (out caller-allocates) (array fixed-size=32): the secret
+ *
+ * PBKDF2-HMAC-SHA256 with %GST_TILE_SEAL_ITERATIONS iterations: slow on
+ * purpose (tens of milliseconds), so each side computes it once per salt.
+ *
+ * Returns: %FALSE when libcrypto failed.
+ */
+gboolean
+gst_tile_seal_derive_secret (const gchar * passphrase,
+    const guint8 salt[GST_TILE_SEAL_SALT_SIZE],
+    guint8 secret[GST_TILE_SEAL_SECRET_SIZE])
+{
+  gsize len;
+
+  g_return_val_if_fail (passphrase != NULL, FALSE);
+  g_return_val_if_fail (salt != NULL, FALSE);
+  g_return_val_if_fail (secret != NULL, FALSE);
+  len = strlen (passphrase);
+  g_return_val_if_fail (len > 0 && len <= G_MAXINT, FALSE);
+
+  return PKCS5_PBKDF2_HMAC (passphrase, (int) len, salt,
+      GST_TILE_SEAL_SALT_SIZE, GST_TILE_SEAL_ITERATIONS, EVP_sha256 (),
+      GST_TILE_SEAL_SECRET_SIZE, secret) == 1;
+}
+
+/* HMAC-SHA256 (secret, label || client nonce || sender nonce). */
+static void
+seal_hmac (const guint8 secret[GST_TILE_SEAL_SECRET_SIZE], const gchar * label,
+    const guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE],
+    const guint8 sender_nonce[GST_TILE_SEAL_NONCE_SIZE], guint8 out[32])
+{
+  guint8 msg[64 + 2 * GST_TILE_SEAL_NONCE_SIZE];
+  gsize n = strlen (label);
+  unsigned int out_len = 32;
+
+  g_assert (n <= 64);
+  memcpy (msg, label, n);
+  memcpy (msg + n, client_nonce, GST_TILE_SEAL_NONCE_SIZE);
+  memcpy (msg + n + GST_TILE_SEAL_NONCE_SIZE, sender_nonce,
+      GST_TILE_SEAL_NONCE_SIZE);
+  n += 2 * GST_TILE_SEAL_NONCE_SIZE;
+  if (!HMAC (EVP_sha256 (), secret, GST_TILE_SEAL_SECRET_SIZE, msg, n, out,
+          &out_len))
+    g_error ("libcrypto: HMAC-SHA256 failed");
+}
+
+/**
+ * gst_tile_seal_proof:
+ * @secret: (array fixed-size=32): from gst_tile_seal_derive_secret()
+ * @from_sender: the sender's proof (else the client's)
+ * @client_nonce: (array fixed-size=16): the HELLO's nonce
+ * @sender_nonce: (array fixed-size=16): the CHALLENGE's nonce
+ * @proof: (out caller-allocates) (array fixed-size=32): the proof
+ *
+ * What one side sends in AUTH to show that it knows the passphrase.
+ */
+void
+gst_tile_seal_proof (const guint8 secret[GST_TILE_SEAL_SECRET_SIZE],
+    gboolean from_sender, const guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE],
+    const guint8 sender_nonce[GST_TILE_SEAL_NONCE_SIZE],
+    guint8 proof[GST_TILE_SEAL_PROOF_SIZE])
+{
+  g_return_if_fail (secret && client_nonce && sender_nonce && proof);
+
+  seal_hmac (secret, from_sender ? "gst-bc tile sender proof" :
+      "gst-bc tile client proof", client_nonce, sender_nonce, proof);
+}
+
+/**
+ * gst_tile_seal_proof_check:
+ * @secret: (array fixed-size=32): our secret
+ * @from_sender: whether @proof is the sender's
+ * @client_nonce: (array fixed-size=16): the HELLO's nonce
+ * @sender_nonce: (array fixed-size=16): the CHALLENGE's nonce
+ * @proof: (array fixed-size=32): the proof received
+ *
+ * Returns: whether @proof shows the peer knows the passphrase (compared in
+ * constant time).
+ */
+gboolean
+gst_tile_seal_proof_check (const guint8 secret[GST_TILE_SEAL_SECRET_SIZE],
+    gboolean from_sender, const guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE],
+    const guint8 sender_nonce[GST_TILE_SEAL_NONCE_SIZE],
+    const guint8 proof[GST_TILE_SEAL_PROOF_SIZE])
+{
+  guint8 want[GST_TILE_SEAL_PROOF_SIZE];
+  gboolean ok;
+
+  g_return_val_if_fail (proof != NULL, FALSE);
+
+  gst_tile_seal_proof (secret, from_sender, client_nonce, sender_nonce, want);
+  ok = CRYPTO_memcmp (want, proof, GST_TILE_SEAL_PROOF_SIZE) == 0;
+  OPENSSL_cleanse (want, sizeof (want));
+  return ok;
+}
+
+/**
+ * gst_tile_seal_data_key:
+ * @secret: (array fixed-size=32): from gst_tile_seal_derive_secret()
+ * @client_nonce: (array fixed-size=16): the HELLO's nonce
+ * @sender_nonce: (array fixed-size=16): the CHALLENGE's nonce
+ * @key: (out caller-allocates) (array fixed-size=16): the session's key
+ *
+ * The AES-128-GCM key of the session's tiles and datagrams: new for every
+ * session, since both nonces are.
+ */
+void
+gst_tile_seal_data_key (const guint8 secret[GST_TILE_SEAL_SECRET_SIZE],
+    const guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE],
+    const guint8 sender_nonce[GST_TILE_SEAL_NONCE_SIZE],
+    guint8 key[GST_TILE_SEAL_KEY_SIZE])
+{
+  guint8 out[32];
+
+  g_return_if_fail (secret && client_nonce && sender_nonce && key);
+
+  seal_hmac (secret, "gst-bc tile data key", client_nonce, sender_nonce, out);
+  memcpy (key, out, GST_TILE_SEAL_KEY_SIZE);
+  OPENSSL_cleanse (out, sizeof (out));
+}
+
+/**
+ * gst_tile_seal_iv:
+ * @iv: (out caller-allocates) (array fixed-size=12): the nonce
+ * @tcp: a tile part on a data connection (else a datagram)
+ * @unit: the unit, below 64
+ * @frame: the frame number (its low 56 bits are used: no session reaches
+ *   2^56 frames)
+ * @offset: the byte offset of the part or datagram in its tile
+ *
+ * The AES-GCM nonce of a tile part or datagram: byte 0 is @unit, with bit
+ * 7 set for TCP; bytes 1-7 the frame number and bytes 8-11 the offset, big
+ * endian. The sender seals each (transport, unit, frame, offset) once.
+ */
+void
+gst_tile_seal_iv (guint8 iv[GST_TILE_SEAL_IV_SIZE], gboolean tcp, guint unit,
+    guint64 frame, guint32 offset)
+{
+  guint i;
+
+  g_return_if_fail (iv != NULL);
+  g_return_if_fail (unit < 64);
+
+  iv[0] = (tcp ? 0x80 : 0) | unit;
+  for (i = 0; i < 7; i++)
+    iv[1 + i] = (guint8) (frame >> (8 * (6 - i)));
+  for (i = 0; i < 4; i++)
+    iv[8 + i] = (guint8) (offset >> (8 * (3 - i)));
+}
+
+/**
+ * gst_tile_seal_new:
+ * @seal: %TRUE to seal (encrypt and tag), %FALSE to open (check and
+ *   decrypt)
+ *
+ * Returns: (transfer full): a cipher for one thread, without a key yet
+ * (gst_tile_seal_set_key()).
+ */
+GstTileSeal *
+gst_tile_seal_new (gboolean seal)
+{
+  GstTileSeal *s = g_new0 (GstTileSeal, 1);
+
+  s->ctx = EVP_CIPHER_CTX_new ();
+  if (!s->ctx)
+    g_error ("libcrypto: out of memory");
+  s->seal = seal;
+  return s;
+}
+
+void
+gst_tile_seal_free (GstTileSeal * seal)
+{
+  if (!seal)
+    return;
+  EVP_CIPHER_CTX_free (seal->ctx);
+  OPENSSL_cleanse (seal->key, sizeof (seal->key));
+  g_free (seal);
+}
+
+/**
+ * gst_tile_seal_set_key:
+ * @seal: a cipher
+ * @key: (array fixed-size=16): the session's data key
+ *
+ * Uses @key from now on; costs nothing when it is the key in use.
+ */
+void
+gst_tile_seal_set_key (GstTileSeal * seal,
+    const guint8 key[GST_TILE_SEAL_KEY_SIZE])
+{
+  g_return_if_fail (seal != NULL && key != NULL);
+
+  if (seal->have_key && CRYPTO_memcmp (seal->key, key, sizeof (seal->key))
+      == 0)
+    return;
+  if (EVP_CipherInit_ex (seal->ctx, EVP_aes_128_gcm (), NULL, key, NULL,
+          seal->seal ? 1 : 0) != 1)
+    g_error ("libcrypto: cannot set up AES-128-GCM");
+  memcpy (seal->key, key, sizeof (seal->key));
+  seal->have_key = TRUE;
+}
+
+/**
+ * gst_tile_seal_begin:
+ * @seal: a cipher with a key
+ * @iv: (array fixed-size=12): from gst_tile_seal_iv()
+ * @aad: (array length=aad_len) (nullable): the header, authenticated but
+ *   not encrypted
+ * @aad_len: its length
+ *
+ * Starts a tile part or datagram; gst_tile_seal_update() then goes through
+ * its bytes in order and gst_tile_seal_end() finishes it.
+ */
+void
+gst_tile_seal_begin (GstTileSeal * seal,
+    const guint8 iv[GST_TILE_SEAL_IV_SIZE], const guint8 * aad, gsize aad_len)
+{
+  int n;
+
+  g_return_if_fail (seal != NULL && seal->have_key && iv != NULL);
+  g_return_if_fail (aad_len <= G_MAXINT);
+
+  if (EVP_CipherInit_ex (seal->ctx, NULL, NULL, NULL, iv, -1) != 1 ||
+      (aad_len > 0 && EVP_CipherUpdate (seal->ctx, NULL, &n, aad,
+              (int) aad_len) != 1))
+    g_error ("libcrypto: AES-128-GCM failed");
+}
+
+/**
+ * gst_tile_seal_update:
+ * @seal: a cipher after gst_tile_seal_begin()
+ * @in: (array length=len): plain text to seal, or cipher text to open
+ * @out: (array length=len): where the result goes; may be @in
+ * @len: bytes
+ */
+void
+gst_tile_seal_update (GstTileSeal * seal, const guint8 * in, guint8 * out,
+    gsize len)
+{
+  g_return_if_fail (seal != NULL);
+
+  while (len > 0) {
+    int step = (int) MIN (len, 1 << 30), n;
+
+    if (EVP_CipherUpdate (seal->ctx, out, &n, in, step) != 1 || n != step)
+      g_error ("libcrypto: AES-128-GCM failed");
+    in += step;
+    out += step;
+    len -= step;
+  }
+}
+
+/**
+ * gst_tile_seal_end:
+ * @seal: a cipher after gst_tile_seal_begin()
+ * @tag: (array fixed-size=16): sealing: the tag is written here; opening:
+ *   the tag received
+ *
+ * Returns: opening, whether the tag matches: %FALSE means the header or
+ * the data were changed on the way (or sealed with another key), and the
+ * bytes opened must not be used. Sealing: %TRUE.
+ */
+gboolean
+gst_tile_seal_end (GstTileSeal * seal, guint8 tag[GST_TILE_SEAL_TAG_SIZE])
+{
+  int n;
+
+  g_return_val_if_fail (seal != NULL && tag != NULL, FALSE);
+
+  if (seal->seal) {
+    if (EVP_CipherFinal_ex (seal->ctx, NULL, &n) != 1 ||
+        EVP_CIPHER_CTX_ctrl (seal->ctx, EVP_CTRL_GCM_GET_TAG,
+            GST_TILE_SEAL_TAG_SIZE, tag) != 1)
+      g_error ("libcrypto: AES-128-GCM failed");
+    return TRUE;
+  }
+  if (EVP_CIPHER_CTX_ctrl (seal->ctx, EVP_CTRL_GCM_SET_TAG,
+          GST_TILE_SEAL_TAG_SIZE, tag) != 1)
+    g_error ("libcrypto: AES-128-GCM failed");
+  return EVP_CipherFinal_ex (seal->ctx, NULL, &n) == 1;
+}
+
+/**
+ * gst_tile_seal_once:
+ * @seal: a cipher with a key
+ * @iv: (array fixed-size=12): from gst_tile_seal_iv()
+ * @aad: (array length=aad_len) (nullable): the header
+ * @aad_len: its length
+ * @in: (array length=len): the bytes
+ * @out: (array length=len): the result; may be @in
+ * @len: bytes
+ * @tag: (array fixed-size=16): written (sealing) or checked (opening)
+ *
+ * gst_tile_seal_begin(), gst_tile_seal_update() and gst_tile_seal_end()
+ * for one datagram.
+ *
+ * Returns: as gst_tile_seal_end().
+ */
+gboolean
+gst_tile_seal_once (GstTileSeal * seal, const guint8 iv[GST_TILE_SEAL_IV_SIZE],
+    const guint8 * aad, gsize aad_len, const guint8 * in, guint8 * out,
+    gsize len, guint8 tag[GST_TILE_SEAL_TAG_SIZE])
+{
+  gst_tile_seal_begin (seal, iv, aad, aad_len);
+  gst_tile_seal_update (seal, in, out, len);
+  return gst_tile_seal_end (seal, tag);
+}
