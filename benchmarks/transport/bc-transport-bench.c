@@ -13,12 +13,16 @@
  *       [--max-bitrate 8000000000] -f BC1 -W 3840 -H 2160 -u 4 ...
  *   bc-transport-bench -T rtp --send-buffer-size 0 --receive-buffer-size 0 \
  *       -f BC1 -W 3840 -H 2160 ...
+ *   bc-transport-bench -T tile [--protocol udp] --passphrase STR ...
  *
  * Transports (sender pipeline / receiver pipeline):
  *
  *   tile     appsrc ! tilesink port=0   /  tilesrc ! appsink
  *            (--protocol udp: tilesink protocol=udp packet-size=N gso=M
- *            pacing-bitrate=B, tilesrc gso=M [timer-factor=F])
+ *            pacing-bitrate=B, tilesrc gso=M [timer-factor=F];
+ *            --passphrase STR: passphrase=STR at both ends, every TCP tile
+ *            part and UDP datagram sealed with AES-128-GCM; STR is letters,
+ *            digits, '_' and '-' only, so it needs no quoting)
  *   tcp      appsrc ! tcpserversink port=0
  *              /  tcpclientsrc ! rawvideoparse ! appsink
  *            (rawvideoparse cuts the byte stream into frames: GRAY8 of
@@ -32,7 +36,7 @@
  *            into a ring of frames; the frame is delivered when its last
  *            slice is in (the baseline: what the loopback and the
  *            scheduler allow, measured the same way)
- *   rtp      appsrc ! rtpvrawpay mtu=1440 ! udpsink buffer-size=S
+ *   rtp      appsrc ! rtpvrawpay mtu=1448 ! udpsink buffer-size=S
  *              /  udpsrc buffer-size=R caps=application/x-rtp,... !
  *                 rtpvrawdepay ! appsink
  *            (RFC 4175: BC1 frames go as UYVY of width/2 x height/2, the
@@ -123,6 +127,8 @@
 #define HEADER_BYTES 24
 #define MAX_GROUPS 32
 #define SENT_RING 4096
+#define UDP_HEADER_BYTES 40     /* tilesink's datagram header */
+#define UDP_TAG_BYTES 16        /* and its AES-GCM tag, with a passphrase */
 
 /* command line */
 static gchar *opt_transport = NULL;
@@ -148,8 +154,9 @@ static gchar *opt_gso = NULL;
 static gint64 opt_max_bitrate = 0;
 static gboolean opt_no_rate_control = FALSE;
 static gdouble opt_timer_factor = -1.0;
-static gint opt_rtp_mtu = 1440;
+static gint opt_rtp_mtu = 1448;
 static gint opt_tail = 2;
+static gchar *opt_passphrase = NULL;
 
 static GOptionEntry entries[] = {
   {"transport", 'T', 0, G_OPTION_ARG_STRING, &opt_transport,
@@ -170,13 +177,16 @@ static GOptionEntry entries[] = {
       "-T tile --protocol udp: tilesrc timer-factor (default: the "
         "element's)", "F"},
   {"rtp-mtu", 0, 0, G_OPTION_ARG_INT, &opt_rtp_mtu,
-      "-T rtp: rtpvrawpay mtu, RTP header included (default 1440, the "
+      "-T rtp: rtpvrawpay mtu, RTP header included (default 1448, the "
         "datagram of tilesink's default packet-size)", "BYTES"},
   {"tail", 0, 0, G_OPTION_ARG_INT, &opt_tail,
       "UDP transports: frames pushed after the measured ones, not "
         "measured, so that the last measured frame is not the newest one "
         "(rtpvrawdepay completes an incomplete frame only when a newer one "
         "starts) (default 2)", "N"},
+  {"passphrase", 0, 0, G_OPTION_ARG_STRING, &opt_passphrase,
+      "-T tile: tilesink and tilesrc passphrase (AES-128-GCM on every tile "
+        "part / datagram); letters, digits, '_' and '-' only", "STR"},
   {"format", 'f', 0, G_OPTION_ARG_STRING, &opt_format,
       "BC1 (video/x-bc) or RGB (video/x-raw) (default BC1)", "FORMAT"},
   {"width", 'W', 0, G_OPTION_ARG_INT, &opt_width, "Width (default 3840)",
@@ -1272,7 +1282,8 @@ static const gchar *const udp_src_fields[] = {
   "packets-received", "packets-lost", "packets-late", "packets-invalid",
   "packets-duplicate", "packets-dropped", "frames-partial", "frames-timer",
   "frames-skipped", "frames-incomplete", "kernel-drops", "frames-received",
-  "bytes-received", "packets-in-place", NULL
+  "bytes-received", "packets-in-place", "packets-tampered",
+  "frames-discarded", NULL
 };
 
 static const gchar *const udp_sink_fields[] = {
@@ -1280,7 +1291,7 @@ static const gchar *const udp_sink_fields[] = {
   "frames-unsent", "congestion-events", NULL
 };
 
-#define N_STATS 16
+#define N_STATS 20
 
 static void
 stats_snapshot (GstElement * element, const gchar * const *fields, gint64 * out)
@@ -1481,6 +1492,23 @@ parse_options (gint * argc, gchar *** argv, Run * r)
     return 2;
   }
   r->udp = r->tile && strcmp (opt_protocol, "udp") == 0;
+  if (opt_passphrase && !*opt_passphrase)
+    g_clear_pointer (&opt_passphrase, g_free);
+  if (opt_passphrase) {
+    const gchar *c;
+
+    if (!r->tile) {
+      g_printerr ("--passphrase is for -T tile only\n");
+      return 2;
+    }
+    /* it goes into gst_parse_launch() descriptions unquoted */
+    for (c = opt_passphrase; *c; c++)
+      if (!g_ascii_isalnum (*c) && *c != '_' && *c != '-') {
+        g_printerr ("--passphrase may only hold letters, digits, '_' and "
+            "'-'\n");
+        return 2;
+      }
+  }
   r->lossy = r->udp || r->rtp;
   if (opt_packet_size < 1 || opt_max_bitrate < 0 || opt_rtp_mtu < 28 ||
       opt_tail < 0) {
@@ -1650,14 +1678,17 @@ start_sender (Run * r)
     desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
         "address=127.0.0.1 port=0 units=%d protocol=udp packet-size=%d "
         "gso=%s pacing-bitrate=%" G_GINT64_FORMAT " rate-control=%s "
-        "send-buffer-size=%d max-in-flight=%d", opt_units, opt_packet_size,
-        opt_gso, opt_max_bitrate, opt_no_rate_control ? "false" : "true",
-        opt_sndbuf, r->max_in_flight);
+        "send-buffer-size=%d max-in-flight=%d%s%s", opt_units,
+        opt_packet_size, opt_gso, opt_max_bitrate,
+        opt_no_rate_control ? "false" : "true", opt_sndbuf, r->max_in_flight,
+        opt_passphrase ? " passphrase=" : "",
+        opt_passphrase ? opt_passphrase : "");
   else if (r->tile)
     desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
         "address=127.0.0.1 port=0 units=%d chunk-size=%d "
-        "send-buffer-size=%d max-in-flight=%d", opt_units, opt_chunk,
-        opt_sndbuf, r->max_in_flight);
+        "send-buffer-size=%d max-in-flight=%d%s%s", opt_units, opt_chunk,
+        opt_sndbuf, r->max_in_flight, opt_passphrase ? " passphrase=" : "",
+        opt_passphrase ? opt_passphrase : "");
   else
     desc = g_strdup_printf ("appsrc name=src ! %s tcpserversink name=sink "
         "host=127.0.0.1 port=0 sync=false", r->gdp ? "gdppay !" : "");
@@ -1692,9 +1723,11 @@ start_receiver (Run * r, guint port)
         g_strdup ("");
 
     desc = g_strdup_printf ("tilesrc name=rsrc host=127.0.0.1 port=%u "
-        "receive-buffer-size=%d flush=%s timeout=%d%s ! appsink "
+        "receive-buffer-size=%d flush=%s timeout=%d%s%s%s ! appsink "
         "name=rsink", port, opt_rcvbuf, opt_flush,
-        (gint) (opt_timeout * 1000), extra);
+        (gint) (opt_timeout * 1000), extra,
+        opt_passphrase ? " passphrase=" : "",
+        opt_passphrase ? opt_passphrase : "");
     g_free (extra);
   } else if (r->gdp)
     desc = g_strdup_printf ("tcpclientsrc name=rsrc host=127.0.0.1 port=%u "
@@ -2019,12 +2052,19 @@ report_config (GString * out, Run * r, Measurement * m)
         opt_units, opt_chunk, opt_sndbuf, opt_rcvbuf, r->max_in_flight,
         opt_flush, opt_tile_pool ? "true" : "false");
   if (r->tile)
-    g_string_append_printf (out, ", \"protocol\": \"%s\"", opt_protocol);
+    /* sealed: tilesink's own word that its session is encrypted (-1 when
+     * it does not say) */
+    g_string_append_printf (out, ", \"protocol\": \"%s\", "
+        "\"passphrase\": %s, \"sealed\": %" G_GINT64_FORMAT, opt_protocol,
+        opt_passphrase ? "true" : "false", stats_int (r->sink, "sealed"));
+  /* tilesink's datagram: its 40-byte header, the payload and, sealed, the
+   * 16-byte AES-GCM tag */
   if (r->udp)
     g_string_append_printf (out, ", \"packet_size\": %d, \"datagram\": %d, "
         "\"gso\": \"%s\", \"max_bitrate\": %" G_GINT64_FORMAT
         ", \"timer_factor\": %g, \"gso_used\": %" G_GINT64_FORMAT,
-        opt_packet_size, opt_packet_size + 32, opt_gso, opt_max_bitrate,
+        opt_packet_size, opt_packet_size + UDP_HEADER_BYTES +
+        (opt_passphrase ? UDP_TAG_BYTES : 0), opt_gso, opt_max_bitrate,
         opt_timer_factor, stats_int (r->sink, "gso"));
   if (r->rtp)
     g_string_append_printf (out, ", \"units\": 1, \"rtp_caps\": "
@@ -2289,6 +2329,7 @@ cleanup (Run * r, Measurement * m)
   g_free (opt_flush);
   g_free (opt_protocol);
   g_free (opt_gso);
+  g_free (opt_passphrase);
 }
 
 gint

@@ -333,6 +333,17 @@ gst_tile_sender_start (GstTileSender * sender, GError ** error)
   g_return_val_if_fail (sender != NULL, 0);
   g_return_val_if_fail (sender->server_thread == NULL, 0);
 
+  if (self->passphrase
+      && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP
+      && self->settings.packet_size > GST_TILE_WIRE_MAX_PACKET_PAYLOAD -
+      GST_TILE_SEAL_TAG_SIZE) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+        "packet-size %u is too large with a passphrase: a datagram's "
+        "authentication tag takes %u bytes, so at most %u",
+        self->settings.packet_size, GST_TILE_SEAL_TAG_SIZE,
+        GST_TILE_WIRE_MAX_PACKET_PAYLOAD - GST_TILE_SEAL_TAG_SIZE);
+    return 0;
+  }
   /* the passphrase's secret: slow on purpose, so once per start, with a
    * salt of this start's own */
   if (self->passphrase && (!gst_tile_seal_random (self->salt,

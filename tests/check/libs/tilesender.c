@@ -964,6 +964,35 @@ GST_START_TEST (test_udp_deadline)
 
 GST_END_TEST;
 
+/* With a passphrase a datagram carries a 16-byte tag too: a packet-size
+ * that leaves it no room is refused at start, with the largest one that
+ * fits. */
+GST_START_TEST (test_passphrase_packet_size)
+{
+  GstTileSenderSettings s;
+  GstTileSender *sender;
+  GError *err = NULL;
+
+  settings_for_test (&s, 1, GST_TILE_WIRE_PROTOCOL_UDP);
+  s.passphrase = "s3cret-p4ss";
+  s.packet_size = GST_TILE_WIRE_MAX_PACKET_PAYLOAD;
+  sender = gst_tile_sender_new (&s, &callbacks, NULL, NULL);
+  fail_if (gst_tile_sender_start (sender, &err));
+  fail_unless (err && strstr (err->message, "packet-size 65467 is too large "
+          "with a passphrase") && strstr (err->message, "at most 65451"),
+      "%s", err ? err->message : "");
+  g_clear_error (&err);
+  gst_tile_sender_free (sender);
+
+  s.packet_size = GST_TILE_WIRE_MAX_PACKET_PAYLOAD - GST_TILE_SEAL_TAG_SIZE;
+  sender = gst_tile_sender_new (&s, &callbacks, NULL, NULL);
+  fail_unless (gst_tile_sender_start (sender, &err) > 0, "%s",
+      err ? err->message : "");
+  gst_tile_sender_free (sender);
+}
+
+GST_END_TEST;
+
 static Suite *
 tilesender_suite (void)
 {
@@ -981,6 +1010,7 @@ tilesender_suite (void)
   tcase_add_test (tc, test_send_buffer_warning);
   tcase_add_test (tc, test_udp_units);
   tcase_add_test (tc, test_udp_deadline);
+  tcase_add_test (tc, test_passphrase_packet_size);
   return s;
 }
 
