@@ -29,7 +29,7 @@ makes the venv. Measures:
   * tilesrc flush=stepped and flush=frame, with and without a downstream
     pool whose buffers carry GstBcTileMeta;
 - tilesink/tilesrc protocol=udp for 2160p and 4320p BC1: packet-size 1408,
-  8972 and 65000 (datagrams of 1440, 9004 and 65032 bytes), gso=auto
+  8972 and 65000 (datagrams of 1448, 9012 and 65040 bytes), gso=auto
   (UDP_SEGMENT / UDP_GRO) and off at both ends, units 1, 2 and 4,
   throughput and latency as above (4320p latency: 4 units only), with the
   loss each run saw (frames pushed with gaps, their lost bytes, datagrams
@@ -38,8 +38,13 @@ makes the venv. Measures:
 - rtpvrawpay ! udpsink -> udpsrc ! rtpvrawdepay (RFC 4175; BC1 frames as
   UYVY of the same byte count) with the default socket buffers and with
   16 MiB, the same measurements;
-- iperf3 -u -b 0 -l 1440 / 9004 / 65032 -w 16M: the kernel's UDP rate for
+- iperf3 -u -b 0 -l 1448 / 9012 / 65040 -w 16M: the kernel's UDP rate for
   those datagrams (what arrived);
+- the cost of a passphrase (tilesink/tilesrc passphrase=...: AES-128-GCM on
+  every TCP tile part and UDP datagram, + 16 bytes a datagram), 2160p BC1,
+  4 units: TCP, and UDP packet-size 1408 and 8972 with GSO/GRO; throughput
+  and latency as above, each run with the passphrase made right after the
+  same run without;
 - how late a thread sleeping 20 ms wakes up (the scheduler's share of any
   latency tail on this machine).
 
@@ -97,7 +102,8 @@ UDP_SIZES = ["2160p BC1", "4320p BC1"]
 UDP_PACKETS = [1408, 8972, 65000]  # tilesink packet-size (payload)
 UDP_GSO = ["auto", "off"]
 UDP_UNITS = [1, 2, 4]
-UDP_HEADER = 32  # tilesink's datagram header
+UDP_HEADER = 40  # tilesink's datagram header
+UDP_TAG = 16  # and the AES-GCM tag after it, with a passphrase
 UDP_DEFAULT = 1408
 UDP_LAT = {"2160p BC1": (30, 45), "4320p BC1": (15, 30)}  # fps, frames
 # iperf3 -u -l: the same datagrams (tilesink's payload + its header)
@@ -107,6 +113,13 @@ RTP_MTU = UDP_DEFAULT + UDP_HEADER  # the same datagram as tilesink's default
 # rtpvrawpay/rtpvrawdepay carry ~1 Gbit/s here: slower fixed rates
 RTP_LAT = {"2160p BC1": (10, 20)}  # 4320p: throughput only
 PACE = 0.75  # the paced run: pacing-bitrate = this x the measured capacity
+# the passphrase runs (2160p BC1, KEY_UNITS units, TCP and these UDP
+# packet sizes with GSO/GRO): the driver's --passphrase, the same at both
+# ends
+PASSPHRASE = "bench-passphrase-0123456789"
+PASSPHRASE_PACKETS = [p for p in (UDP_DEFAULT, 8972) if p in UDP_PACKETS]
+PASSPHRASE_RATIO = 0.6  # the issue's target: >= 0.6x plain throughput
+PASSPHRASE_ADDED_P50 = 0.5  # and < 0.5 ms added latency p50
 
 
 def frame_bytes(fmt: str, w: int, h: int) -> int:
@@ -298,10 +311,12 @@ def run_driver(args, kind: str, transport: str, size: tuple, *,
                max_in_flight: int = 0, flush: str = "stepped",
                tile_pool: bool = False, tag: str = "", packet: int = 0,
                gso: str = "auto", max_bitrate: int = 0,
-               buffers: int = BUFFER, once: bool = False) -> dict:
+               buffers: int = BUFFER, once: bool = False,
+               passphrase: bool = False) -> dict:
     """transport: tile, tcp, tcp-gdp, raw, tile-udp (-T tile --protocol
     udp) or rtp; packet, gso, max_bitrate for tile-udp; buffers (socket
-    buffer bytes, 0 = the kernel's default) for rtp."""
+    buffer bytes, 0 = the kernel's default) for rtp; passphrase (tile,
+    tile-udp): PASSPHRASE at both ends, the run's "passphrase" true."""
     name, fmt, w, h = size[:4]
     udp = transport == "tile-udp"
     # UDP: a stall is a receiver that stopped (see the driver), not a slow
@@ -333,6 +348,10 @@ def run_driver(args, kind: str, transport: str, size: tuple, *,
             cmd += ["--max-in-flight", str(max_in_flight)]
         if tile_pool:
             cmd.append("--tile-pool")
+    if passphrase:
+        if transport not in ("tile", "tile-udp"):
+            raise ValueError(f"no passphrase for {transport}")
+        cmd += ["--passphrase", PASSPHRASE]
     limit = 60 + (seconds or frames / max(rate, 1))
     with OtherCpu() as o:
         try:
@@ -370,6 +389,8 @@ def run_driver(args, kind: str, transport: str, size: tuple, *,
         r["packet_size"] = packet
         r["gso"] = gso
         r["max_bitrate"] = max_bitrate
+    # also when the driver printed nothing: pick() tells the runs apart by it
+    r["passphrase"] = bool(passphrase)
     return r
 
 
@@ -392,6 +413,9 @@ def describe(r: dict) -> str:
         t += " pool"
     if r.get("transport") == "tile" and r.get("flush") != "stepped":
         t += f" flush={r.get('flush')}"
+    if r.get("passphrase"):
+        t += {1: " sealed", 0: " NOT-SEALED"}.get(r.get("sealed"),
+                                                  " sealed?")
     if r.get("error") and r.get("gbit_s") is None:
         return f"{r['kind']:10} {r['size']:10} {t:28} ERROR {r['error']}"
     lat = (r.get("latency_ms") or {}).get("inband") or {}
@@ -448,12 +472,20 @@ def plan(quick: bool):
                    for u in UDP_UNITS]
         rtp_bufs = RTP_BUFFERS
     key = next(s for s in SIZES if s[0] == KEY_SIZE)
+    # the passphrase runs: each right after the same run without, so that
+    # their ratio compares runs made close together; UDP: the packet sizes
+    # this plan lacks get their run without too
+    udp_sealed = [(p, "auto", KEY_UNITS) for p in PASSPHRASE_PACKETS]
+    udp_key_cfg = udp_cfg + [c for c in udp_sealed if c not in udp_cfg]
     runs = []
     # throughput
     for s in sizes:
         for u in units:
             runs.append(dict(kind="throughput", transport="tile", size=s,
                              units=u, seconds=tput_s))
+            if s is key and u == KEY_UNITS:
+                runs.append(dict(kind="throughput", transport="tile", size=s,
+                                 units=u, seconds=tput_s, passphrase=True))
         runs.append(dict(kind="throughput", transport="tcp", size=s,
                          seconds=tput_s))
         if not quick or s is key:
@@ -477,12 +509,18 @@ def plan(quick: bool):
     for name in udp_sizes:
         s = next(x for x in SIZES if x[0] == name)
         once = name != KEY_SIZE
-        for p, g, u in udp_cfg:
-            # the second pass only where a bar reads the rate
+        for p, g, u in (udp_key_cfg if s is key else udp_cfg):
+            sealed = s is key and (p, g, u) in udp_sealed
+            # the second pass only where a bar reads the rate, or the
+            # passphrase's ratio
             runs.append(dict(kind="throughput", transport="tile-udp", size=s,
                              units=u, packet=p, gso=g, seconds=tput_s,
-                             once=once or (g == "auto" and
-                                           p != UDP_DEFAULT)))
+                             once=not sealed and (once or (
+                                 g == "auto" and p != UDP_DEFAULT))))
+            if sealed:
+                runs.append(dict(kind="throughput", transport="tile-udp",
+                                 size=s, units=u, packet=p, gso=g,
+                                 seconds=tput_s, passphrase=True))
         for b in rtp_bufs:
             runs.append(dict(kind="throughput", transport="rtp", size=s,
                              buffers=b, seconds=tput_s, once=once))
@@ -496,6 +534,10 @@ def plan(quick: bool):
                 continue  # 3 s a run: the units that tell something
             runs.append(dict(kind="latency", transport="tile", size=s,
                              units=u, rate=rate, frames=n))
+            if s is key and u == KEY_UNITS:
+                runs.append(dict(kind="latency", transport="tile", size=s,
+                                 units=u, rate=rate, frames=n,
+                                 passphrase=True))
         runs.append(dict(kind="latency", transport="tcp", size=s, rate=rate,
                          frames=n))
         if not quick or s is key:
@@ -510,11 +552,15 @@ def plan(quick: bool):
         s = next(x for x in SIZES if x[0] == name)
         rate, nf = UDP_LAT[name]
         nf = max(10, int(nf * lat_scale))
-        for p, g, u in udp_cfg:
+        for p, g, u in (udp_key_cfg if s is key else udp_cfg):
             if name == KEY_SIZE or u == KEY_UNITS:
                 runs.append(dict(kind="latency", transport="tile-udp",
                                  size=s, units=u, packet=p, gso=g,
                                  rate=rate, frames=nf))
+            if s is key and (p, g, u) in udp_sealed:
+                runs.append(dict(kind="latency", transport="tile-udp",
+                                 size=s, units=u, packet=p, gso=g,
+                                 rate=rate, frames=nf, passphrase=True))
         if name not in RTP_LAT:
             continue
         rate, nf = RTP_LAT[name]
@@ -540,13 +586,15 @@ def plan(quick: bool):
 
 
 def pick(runs, kind, size, transport, units=None, chunk=DEFAULT_CHUNK,
-         tag="", flush="stepped", pool=False):
-    """The run of that configuration; of several (passes), the fastest."""
+         tag="", flush="stepped", pool=False, passphrase=False):
+    """The run of that configuration; of several (passes), the fastest.
+    Runs with a passphrase only when @passphrase, and then only those."""
     best = None
     for r in runs:
         if (r.get("kind") == kind and r.get("size") == size
                 and r.get("transport") == transport
                 and r.get("tag", "") == tag
+                and bool(r.get("passphrase")) == passphrase
                 and (units is None or r.get("units") == units)
                 and (transport != "tile"
                      or (r.get("chunk_size", chunk) == chunk
@@ -563,6 +611,7 @@ def spread(runs, kind, size, transport, units=None, tag=""):
     return [r["gbit_s"] for r in runs
             if r.get("kind") == kind and r.get("size") == size
             and r.get("transport") == transport and r.get("tag", "") == tag
+            and not r.get("passphrase")
             and (units is None or r.get("units") == units)
             and (transport != "tile" or (r.get("chunk_size") == DEFAULT_CHUNK
                                          and not r.get("tile_pool")))
@@ -588,15 +637,18 @@ def iperf_udp(results, length, buffers="16M"):
     return best
 
 
-def pick_udp(runs, kind, size, packet, gso, units, tag=""):
+def pick_udp(runs, kind, size, packet, gso, units, tag="",
+             passphrase=False):
     """The tilesink/tilesrc protocol=udp run of that configuration; of
-    several (passes), the one that delivered the most."""
+    several (passes), the one that delivered the most. Runs with a
+    passphrase only when @passphrase, and then only those."""
     best = None
     for r in runs:
         if (r.get("transport") == "tile-udp" and r.get("kind") == kind
                 and r.get("size") == size and r.get("packet_size") == packet
                 and r.get("gso") == gso and r.get("units") == units
                 and r.get("tag", "") == tag and r.get("gbit_s") is not None
+                and bool(r.get("passphrase")) == passphrase
                 and (best is None or (not r.get("stalled"), good_rate(r)) >
                      (not best.get("stalled"), good_rate(best)))):
             best = r
@@ -647,6 +699,8 @@ def udp_loss(r):
         "frames_partial": su.get("frames-partial"),
         "frames_timer": su.get("frames-timer"),
         "kernel_drops": su.get("kernel-drops"),
+        "packets_tampered": su.get("packets-tampered"),
+        "frames_discarded": su.get("frames-discarded"),
         "rcvbuf_errors": sn.get("RcvbufErrors"),
         "sndbuf_errors": sn.get("SndbufErrors"),
     }
@@ -698,7 +752,79 @@ def analyse(results: dict) -> dict:
                         "p99": lr["p99"], "p50_ratio": lr["p50"] / ideal,
                         "p99_ratio": lr["p99"] / ideal})
     a["udp"] = analyse_udp(results)
+    a["passphrase"] = analyse_passphrase(results)
     return a
+
+
+def cpu_ms_per_gb(r):
+    """CPU time of the process's threads per GB delivered over a
+    throughput run (ms), or None."""
+    rate = good_rate(r)
+    if not r or not rate or not r.get("seconds"):
+        return None
+    gb = rate * r["seconds"] / 8
+    cpu = sum((r.get("thread_cpu_seconds") or {}).values())
+    return cpu / gb * 1e3 if gb > 0 and cpu else None
+
+
+def analyse_passphrase(results: dict) -> list:
+    """The cost of a passphrase: per configuration, the runs with it
+    against the same runs without (the best of the passes for each, as
+    pick() and pick_udp() take them), and the issue's targets."""
+    runs = results["runs"]
+    out = []
+    cfgs = [("tile", None)] + [("tile-udp", p) for p in PASSPHRASE_PACKETS]
+    for transport, packet in cfgs:
+        def get(kind, sealed):
+            if transport == "tile":
+                return pick(runs, kind, KEY_SIZE, "tile", KEY_UNITS,
+                            passphrase=sealed)
+            return pick_udp(runs, kind, KEY_SIZE, packet, "auto", KEY_UNITS,
+                            passphrase=sealed)
+        tp, ts = get("throughput", False), get("throughput", True)
+        lp, ls = lat(get("latency", False)), lat(get("latency", True))
+        if not ts and not ls:
+            continue
+        # UDP counts what arrived intact (gaps less), like its tables
+        gp, gs = good_rate(tp), good_rate(ts)
+        rat = ratio(gs, gp)
+        added = ls["p50"] - lp["p50"] if lp and ls else None
+        sealed_runs = [r for r in (ts, get("latency", True)) if r]
+        out.append({
+            "transport": transport, "size": KEY_SIZE, "units": KEY_UNITS,
+            "packet": packet, "gso": "auto" if packet else None,
+            "datagram": packet and packet + UDP_HEADER,
+            "datagram_sealed": packet and packet + UDP_HEADER + UDP_TAG,
+            "plain_gbit_s": gp, "sealed_gbit_s": gs, "ratio": rat,
+            "plain_passes": sum(same_cfg(r, tp) for r in runs),
+            "sealed_passes": sum(same_cfg(r, ts) for r in runs),
+            "plain_p50": lp and lp["p50"], "plain_p99": lp and lp["p99"],
+            "sealed_p50": ls and ls["p50"], "sealed_p99": ls and ls["p99"],
+            "added_p50_ms": added,
+            "plain_cpu_ms_per_gb": cpu_ms_per_gb(tp),
+            "sealed_cpu_ms_per_gb": cpu_ms_per_gb(ts),
+            # tilesink's word that the session was encrypted (1), in
+            # every run with a passphrase
+            "sealed_confirmed": all(r.get("sealed") == 1
+                                    for r in sealed_runs),
+            "sealed_loss": udp_loss(ts) if ts and transport == "tile-udp"
+            else None,
+            "target_met": {
+                "ratio": None if rat is None else rat >= PASSPHRASE_RATIO,
+                "added_p50": None if added is None else
+                added < PASSPHRASE_ADDED_P50}})
+    return out
+
+
+def same_cfg(r, best) -> bool:
+    """Whether @r is a pass of @best's configuration (for the count of
+    passes behind a pick)."""
+    if not best:
+        return False
+    keys = ("kind", "size", "transport", "units", "tag", "chunk_size",
+            "flush", "tile_pool", "packet_size", "gso", "passphrase")
+    return (r.get("gbit_s") is not None
+            and all(r.get(k) == best.get(k) for k in keys))
 
 
 def ratio(x, y):
@@ -717,6 +843,7 @@ def stall_timeout(r) -> float:
 def run_label(e) -> str:
     return (f"{e['kind']} {e['size']} {e['packet']} "
             f"{'GSO' if e['gso'] == 'auto' else 'no GSO'} u={e['units']}"
+            + (", passphrase" if e.get("passphrase") else "")
             + (f", pass {e['rep'] + 1}" if e.get("rep") else ""))
 
 
@@ -835,6 +962,7 @@ def analyse_udp(results: dict) -> dict:
                 "kind": r["kind"], "size": r["size"], "rep": r.get("rep"),
                 "packet": r.get("packet_size"), "gso": r.get("gso"),
                 "units": r.get("units"), "stalled": r.get("stalled"),
+                "passphrase": bool(r.get("passphrase")),
                 # what the sender may have queued for one socket, against
                 # what the kernel granted it (Linux reports twice the
                 # size asked for; a datagram costs more than its payload)
@@ -850,6 +978,7 @@ def analyse_udp(results: dict) -> dict:
                      {"kind": r["kind"], "size": r["size"],
                       "packet": r.get("packet_size"), "gso": r.get("gso"),
                       "units": r.get("units"), "stall": r.get("stall"),
+                      "passphrase": bool(r.get("passphrase")),
                       "rep": r.get("rep"), "timeout": stall_timeout(r),
                       "thread_cpu_seconds": r.get("thread_cpu_seconds"),
                       "seconds": r.get("seconds")}
@@ -1448,6 +1577,7 @@ def markdown(results: dict, figs: list[str]) -> str:
         L.append("")
 
     L += markdown_udp(results)
+    L += markdown_passphrase(results)
 
     if figs:
         L += ["### Figures", ""]
@@ -1493,9 +1623,9 @@ def markdown_udp(results: dict) -> list[str]:
         "`gso=auto|off` (the same at both ends: `auto` sends with "
         "`UDP_SEGMENT` and receives with `UDP_GRO` when the kernel has "
         "them, and the kernel here has them; `off` sends and receives one "
-        "datagram per message), datagrams of P + 32 bytes, send and "
-        f"receive buffers {BUFFER >> 20} MiB, the same frames, window and "
-        "in-band measurement as above. A frame that tilesrc pushes with "
+        f"datagram per message), datagrams of P + {UDP_HEADER} bytes, send "
+        f"and receive buffers {BUFFER >> 20} MiB, the same frames, window "
+        "and in-band measurement as above. A frame that tilesrc pushes with "
         "gaps is flagged `GST_BUFFER_FLAG_CORRUPTED` with a "
         "`GstBcLossMeta`: the driver counts those frames and their lost "
         "bytes and checks every stamp outside the lost ranges (a wrong one "
@@ -1518,8 +1648,9 @@ def markdown_udp(results: dict) -> list[str]:
         "lost are the gaps in the sequence numbers at udpsrc; "
         "rtpvrawdepay flags nothing, so a damaged frame shows only in the "
         "stamps, and its rate counts intact frames only. *iperf3*: "
-        "`iperf3 -u -b 0 -l D -w 16M` with D = P + 32 (one thread, one "
-        "datagram per send() and recv()); its rate is what arrived (sent "
+        f"`iperf3 -u -b 0 -l D -w 16M` with D = P + {UDP_HEADER} (one "
+        "thread, one datagram per send() and recv()); its rate is what "
+        "arrived (sent "
         "less its lost datagrams: at -b 0 iperf3's own receiver falls "
         "behind).")
     L.append("")
@@ -1805,6 +1936,75 @@ def markdown_udp(results: dict) -> list[str]:
             f"{lo.get('packets_lost')} datagrams missing, kernel drops "
             f"{lo.get('kernel_drops')}, RcvbufErrors "
             f"{lo.get('rcvbuf_errors')}.")
+        L.append("")
+    return L
+
+
+def markdown_passphrase(results: dict) -> list[str]:
+    """The "Cost of a passphrase" subsection."""
+    rows = results["analysis"].get("passphrase") or []
+    if not rows:
+        return []
+    runs = results["runs"]
+    key = next(s for s in SIZES if s[0] == KEY_SIZE)
+    lt_tcp = lat(pick(runs, "latency", KEY_SIZE, "tile", KEY_UNITS,
+                      passphrase=True))
+    lt_udp = lat(pick_udp(runs, "latency", KEY_SIZE, UDP_DEFAULT, "auto",
+                          KEY_UNITS, passphrase=True))
+    L = ["### Cost of a passphrase", ""]
+    L.append(
+        f"tilesink and tilesrc `passphrase=...` ({KEY_SIZE}, "
+        f"{units_str(KEY_UNITS)}, everything else as above): every TCP tile "
+        "part and every UDP datagram is encrypted and authenticated with "
+        f"AES-128-GCM, a {UDP_TAG}-byte tag each (a datagram of packet-size "
+        f"+ {UDP_HEADER + UDP_TAG} bytes instead of + {UDP_HEADER}). Each "
+        "run with the passphrase came right after the same run without, in "
+        "the same invocation: AES-128-GCM via OpenSSL, both ends on the "
+        f"same {results['machine']['cpu_count']}-core machine so encryption "
+        "and decryption share the cores that also move the bytes. "
+        + ("Throughput is the best of the passes for each"
+           if results.get("passes", 1) > 1 else "Throughput is one run each")
+        + " (Gbit/s delivered, UDP: less the bytes lost), latency one run "
+        f"each (TCP {key[4]:g} frames/s, "
+        f"{fmt(lt_tcp and lt_tcp.get('n'), 'd', '?')} frames; UDP "
+        f"{UDP_LAT[KEY_SIZE][0]:g} frames/s, "
+        f"{fmt(lt_udp and lt_udp.get('n'), 'd', '?')} frames). The "
+        "issue's targets: with the "
+        f"passphrase >= {PASSPHRASE_RATIO:g}x the throughput and < "
+        f"{PASSPHRASE_ADDED_P50:g} ms added to the latency p50.")
+    L.append("")
+    L += ["| transport | Gbit/s plain | Gbit/s with passphrase | ratio | "
+          "latency p50 plain / with (p99) (ms) | added p50 (ms) | met "
+          "(ratio / latency) |", "|---|---|---|---|---|---|---|"]
+    for e in rows:
+        if e["transport"] == "tile":
+            label = f"TCP, {units_str(e['units'])}"
+        else:
+            label = (f"UDP {e['packet']} (datagram {e['datagram']} / "
+                     f"{e['datagram_sealed']}), GSO, "
+                     f"{units_str(e['units'])}")
+        if not e.get("sealed_confirmed"):
+            label += " (tilesink did not report the session sealed!)"
+        t = e["target_met"]
+        L.append(
+            f"| {label} | {fmt(e['plain_gbit_s'], '.1f')} | "
+            f"{fmt(e['sealed_gbit_s'], '.1f')}"
+            f"{loss_note(e.get('sealed_loss'))} | {fmt(e['ratio'])}x | "
+            f"{fmt(e['plain_p50'])} / {fmt(e['sealed_p50'])} "
+            f"({fmt(e['plain_p99'])} / {fmt(e['sealed_p99'])}) | "
+            f"{fmt(e['added_p50_ms'])} | {mark(t['ratio'])} / "
+            f"{mark(t['added_p50'])} |")
+    L.append("")
+    cpu = [e for e in rows if e.get("plain_cpu_ms_per_gb")
+           and e.get("sealed_cpu_ms_per_gb")]
+    if cpu:
+        L.append(
+            "CPU time of the process's threads per GB delivered "
+            "(throughput runs, plain / with the passphrase): " + "; ".join(
+                f"{'TCP' if e['transport'] == 'tile' else 'UDP ' + str(e['packet'])}"
+                f" {fmt(e['plain_cpu_ms_per_gb'], '.0f')} / "
+                f"{fmt(e['sealed_cpu_ms_per_gb'], '.0f')} ms"
+                for e in cpu) + ".")
         L.append("")
     return L
 

@@ -50,6 +50,12 @@
 #              carries: the receive buffers overflow and the sender drops
 #              frames for the receiver's window, but the stream must not
 #              stall
+#   vanish     a receiver's host vanishes without FIN or RST (its link goes
+#              down for good, then the process dies): tilesink
+#              (timeout=2000) must end that session by itself, so that 4 s
+#              later a new tilesrc on another host (a third namespace,
+#              reconnect=false: a busy sender would be an error) is served
+#              30 frames
 # The loss and tbf scenarios use protocol=udp, or the protocol given with
 # --protocol (--protocol tcp runs them all over TCP: the drop rule then
 # matches TCP, which retransmits; useful to prove the harness). A scenario
@@ -69,7 +75,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|max-rate ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|max-rate|vanish ...]" >&2
   exit 2
 }
 
@@ -81,14 +87,14 @@ scenarios=()
 while [ $# -gt 0 ]; do
   case $1 in
     --protocol) [ $# -ge 2 ] || usage; lossproto=$2; shift 2 ;;
-    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp)
+    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|vanish)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
 done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp max-rate)
+  scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp max-rate vanish)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -358,6 +364,69 @@ run_pair () {
   fi
 }
 
+# vanish: the receiver's host goes away without a word (its link down for
+# good, then the process killed: its FIN or RST cannot leave); the sender
+# must end the session on its own (tilesink timeout), or the next receiver,
+# on another host and not retrying, is refused as busy.
+run_vanish () {
+  local txpid rx1pid t0 t1 rc i ns_rx2=gstbc-$tag-rx2
+  local addr_tx2=10.$o2.$(( o3 ^ 128 )).$(( o4 + 1 ))
+  local addr_rx2=10.$o2.$(( o3 ^ 128 )).$(( o4 + 2 ))
+  local src="videotestsrc is-live=true num-buffers=900 ! video/x-raw,width=640,height=352,framerate=30/1 ! bc1enc"
+
+  reset_net
+  # the second receiver's host: a third namespace with its own link
+  ip netns add "$ns_rx2" || fail "ip netns add $ns_rx2"
+  made_ns+=("$ns_rx2")
+  ip link add name veth-tx2 netns "$ns_tx" type veth peer name veth-rx2 \
+    netns "$ns_rx2" || fail "ip link add veth-tx2"
+  ip -n "$ns_tx" addr add "$addr_tx2/30" dev veth-tx2 || fail "ip addr add"
+  ip -n "$ns_rx2" addr add "$addr_rx2/30" dev veth-rx2 || fail "ip addr add"
+  ip -n "$ns_rx2" link set lo up || fail "ip link set lo up"
+  ip -n "$ns_tx" link set veth-tx2 up || fail "ip link set up"
+  ip -n "$ns_rx2" link set veth-rx2 up || fail "ip link set up"
+  echo "netns: --- vanish: tcp, the receiver's link goes down for good and it dies; tilesink timeout=2000; the next receiver on $addr_rx2" >&2
+  timeout 60 ip netns exec "$ns_tx" gst-launch-1.0 -q $src ! \
+    tilesink address=0.0.0.0 port="$port" timeout=2000 \
+    >"$work/vanish.tx.log" 2>&1 &
+  txpid=$!
+  pids+=("$txpid")
+  for i in $(seq 100); do
+    ip netns exec "$ns_tx" ss -Hltn "sport = :$port" 2>/dev/null | grep -q . && break
+    sleep 0.05
+  done
+  ip netns exec "$ns_rx" gst-launch-1.0 -q tilesrc host="$addr_tx" \
+    port="$port" ! fakesink >"$work/vanish.rx1.log" 2>&1 &
+  rx1pid=$!
+  pids+=("$rx1pid")
+  sleep 3
+  ip -n "$ns_rx" link set veth-rx down || fail "ip link set down"
+  kill -9 "$rx1pid" 2>/dev/null
+  wait "$rx1pid" 2>/dev/null
+  t0=$(date +%s%N)
+  sleep 4
+  timeout 20 ip netns exec "$ns_rx2" gst-launch-1.0 -q tilesrc \
+    host="$addr_tx2" port="$port" reconnect=false num-buffers=30 ! \
+    fakesink >"$work/vanish.rx2.log" 2>&1
+  rc=$?
+  t1=$(date +%s%N)
+  ip -n "$ns_rx" link set veth-rx up || fail "ip link set up"
+  kill "$txpid" 2>/dev/null
+  wait "$txpid" 2>/dev/null
+  pids=("${pids[@]/$txpid}")
+  pids=("${pids[@]/$rx1pid}")
+  port=$(( port + 1 ))
+  if [ $rc -eq 0 ]; then
+    echo "netns: PASS vanish: the next receiver got 30 frames $(( (t1 - t0) / 1000000 )) ms after the first one vanished" >&2
+    results+=("PASS vanish")
+  else
+    echo "netns: FAIL vanish: the next receiver was not served (exit $rc):" >&2
+    sed 's/^/    /' "$work/vanish.rx2.log" | tail -8 >&2
+    results+=("FAIL vanish")
+    failed=1
+  fi
+}
+
 # lat-0: the loss-free latency that lat-2 is held to
 lat_reference () {
   checkargs=(--save-p50 "$work/lat-0.p50")
@@ -395,6 +464,7 @@ for s in "${scenarios[@]}"; do
                run_pair step-udp udp 0 1 0 600 60 1920 1080 \
                  --step-frame 180 --step-cmd \
                  "tc -n $ns_tx qdisc change dev veth-tx root tbf rate 800mbit burst 256kb latency 20ms" ;;
+    vanish)    run_vanish ;;
     max-rate)  checkargs=(--max-rate 1)
                units=2
                run_pair max-rate "$lossproto" 0 0 0 600 1000 3840 2160 \

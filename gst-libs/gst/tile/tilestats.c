@@ -95,8 +95,22 @@ static const gchar *const stats_names[] = {
   "tiles-stepped", "tile-spread-mean", "packets-received", "packets-lost",
   "packets-late", "packets-invalid", "packets-duplicate", "frames-partial",
   "frames-timer", "kernel-drops", "frames-skipped", "packets-dropped",
-  "packets-in-place", "timer-floor-us", "frames-discarded",
+  "packets-in-place", "timer-floor-us", "frames-discarded", "sealed",
+  "packets-tampered",
 };
+
+/* Whether @name is one of the names registered above: every field of the
+ * STATS a receiver sends must be (a test checks). */
+gboolean
+gst_tile_stats_name_is_registered (const gchar * name)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (stats_names); i++)
+    if (strcmp (stats_names[i], name) == 0)
+      return TRUE;
+  return FALSE;
+}
 
 void
 gst_tile_register_stats_names (void)

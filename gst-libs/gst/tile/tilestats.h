@@ -41,6 +41,9 @@ GST_TILE_API
 void     gst_tile_register_stats_names (void);
 
 GST_TILE_API
+gboolean gst_tile_stats_name_is_registered (const gchar * name);
+
+GST_TILE_API
 guint64  gst_tile_realtime_ns (void);
 
 G_END_DECLS

@@ -19,6 +19,7 @@
 #include <gst/bc/bclossmeta.h>
 #include <gst/tile/tilereceiver.h>
 #include <gst/tile/tilenet.h>
+#include <gst/tile/tilestats.h>
 
 #include <netinet/in.h>
 #include <string.h>
@@ -994,6 +995,24 @@ GST_START_TEST (test_udp_sealed)
   fail_unless_equals_uint64 (stat_u64 (rx, "packets-received"),
       9 * FRAME_SIZE / 16);
   fail_unless_equals_uint64 (stat_u64 (rx, "frames-partial"), 0);
+
+  /* every name of the statistics the receiver sends (STATS) is one the
+   * sender registers: a sender in another process only parses those */
+  {
+    GstStructure *st = gst_tile_receiver_get_stats (rx);
+    guint i;
+
+    fail_unless (gst_tile_stats_name_is_registered (gst_structure_get_name
+            (st)));
+    for (i = 0; i < (guint) gst_structure_n_fields (st); i++) {
+      const gchar *name = gst_structure_nth_field_name (st, i);
+
+      /* (udp-ports is in the stats property only, never sent) */
+      fail_unless (strcmp (name, "udp-ports") == 0 ||
+          gst_tile_stats_name_is_registered (name), "%s", name);
+    }
+    gst_structure_free (st);
+  }
 
   gst_tile_receiver_stop (rx);
   gst_tile_receiver_free (rx);
