@@ -908,6 +908,31 @@ GST_START_TEST (test_udp_forged_datagrams)
   fail_unless_equals_uint64 (stat_u64 (rx, "frames-received"), 1050);
   fail_unless (stat_u64 (rx, "packets-invalid") >= invalid + 900 * 100);
 
+  /* the issue's pattern: 6000 datagrams with the token and the frame
+   * numbers 0, 16, 32, ..., 60 before each of 100 frames */
+  gst_tile_receiver_set_timer_factor (rx, 5);
+  t0 = g_get_monotonic_time ();
+  for (f = 1050, k = 0; f < 1150; f++) {
+    GstTileWirePacketHeader ph = { 0, 1, 0, 0, 0, 42 };
+
+    for (i = 0; i < 60; i++, k++) {
+      ph.frame = 16 * (guint64) k;
+      gst_tile_wire_packet_header_write (pk, &ph);
+      gst_tile_net_udp_send_to (udp, pk, sizeof (pk),
+          (struct sockaddr *) &unit, unit_len);
+    }
+    send_datagrams_ps (udp, &unit, unit_len, f, 4, G_MAXUINT);
+    buf = expect_frame (rx, f, 2000 + f);
+    fill (expect, f);
+    fail_unless (gst_buffer_memcmp (buf, 4, expect + 4, FRAME_SIZE - 4) == 0);
+    gst_buffer_unref (buf);
+    send_keepalive (&s);
+  }
+  GST_INFO ("100 frames with 6000 forged datagrams in %" G_GINT64_FORMAT
+      " us", g_get_monotonic_time () - t0);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-skipped"), 0);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-received"), 1150);
+
   gst_tile_receiver_stop (rx);
   gst_tile_receiver_free (rx);
   gst_tile_net_close (&udp);
