@@ -99,7 +99,10 @@ struct _GstTileReceiver
   gchar *host;
   guint port;
   guint timeout;
-  gboolean units_stopping;      /* stop_units_locked () waits: none may start */
+  guint units_stopping;         /* stop_units_locked () calls waiting (the
+                                 * control thread's and stop()'s may
+                                 * overlap): no unit may start */
+  guint units_joining;          /* unit threads being joined, lock released */
   gint receive_buffer_size;
   gboolean gro;
   gboolean gro_required;

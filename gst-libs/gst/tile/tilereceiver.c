@@ -187,21 +187,31 @@ gst_tile_receiver_get_stats (GstTileReceiver * self)
 }
 
 /* Joins the unit threads that have ended and closes their sockets. Lock
- * held; released meanwhile. */
+ * held; released meanwhile. Two threads may come here at once (stop() and
+ * the control thread ending a session, or the streaming thread starting a
+ * generation): each unit thread is taken by one of them before the lock is
+ * released, and neither returns before every join is over. */
 static void
 join_units_locked (GstTileReceiver * self)
 {
   guint i;
 
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
-    if (self->units[i].thread) {
-      g_mutex_unlock (&self->lock);
-      g_thread_join (self->units[i].thread);
-      g_mutex_lock (&self->lock);
+    GThread *thread = self->units[i].thread;
+
+    if (thread) {
       self->units[i].thread = NULL;
+      self->units_joining++;
+      g_mutex_unlock (&self->lock);
+      g_thread_join (thread);
+      g_mutex_lock (&self->lock);
+      self->units_joining--;
+      g_cond_broadcast (&self->cond);
     }
     gst_tile_net_close (&self->units[i].fd);
   }
+  while (self->units_joining > 0)
+    g_cond_wait (&self->cond, &self->lock);
 }
 
 /* A unit thread's cipher, keyed for the session, when it is sealed. Lock
@@ -232,7 +242,7 @@ stop_units_locked (GstTileReceiver * self)
   /* no unit may start while we wait (gst_tile_receiver_start_generation ()
    * from the streaming thread, once the last one has gone): we would wait
    * for it for good */
-  self->units_stopping = TRUE;
+  self->units_stopping++;
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
     if (self->units[i].fd >= 0)
       gst_tile_net_shutdown (self->units[i].fd);
@@ -240,7 +250,7 @@ stop_units_locked (GstTileReceiver * self)
   while (self->units_running > 0)
     g_cond_wait (&self->cond, &self->lock);
   join_units_locked (self);
-  self->units_stopping = FALSE;
+  self->units_stopping--;
   for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++)
     if (self->slots[i].state != SLOT_FREE)
       gst_tile_receiver_slot_release_locked (self, &self->slots[i],
@@ -255,6 +265,12 @@ start_units_locked (GstTileReceiver * self)
   guint i;
 
   join_units_locked (self);
+  /* the session may have ended while the lock was released (the control
+   * thread stops its units and drops its CONFIGs): then there is nothing
+   * to start */
+  if (!self->pending || !self->running || self->units_stopping > 0 ||
+      self->units_running > 0)
+    return;
   g_free (self->config);
   self->config = self->pending;
   self->pending = NULL;
@@ -1009,7 +1025,7 @@ gst_tile_receiver_start_generation (GstTileReceiver * self,
   g_mutex_lock (&self->lock);
   self->duration = frame_duration;
   if (self->pending && self->running && self->units_running == 0 &&
-      !self->units_stopping)
+      self->units_stopping == 0)
     start_units_locked (self);
   g_mutex_unlock (&self->lock);
 }
