@@ -1940,6 +1940,10 @@ def markdown_udp(results: dict) -> list[str]:
     return L
 
 
+# the key size's frame, MB (2160p BC1)
+KEY_FRAME_MB = 3840 * 2160 / 2 / 1e6
+
+
 def markdown_passphrase(results: dict) -> list[str]:
     """The "Cost of a passphrase" subsection."""
     rows = results["analysis"].get("passphrase") or []
@@ -2006,6 +2010,39 @@ def markdown_passphrase(results: dict) -> list[str]:
                 f"{fmt(e['sealed_cpu_ms_per_gb'], '.0f')} ms"
                 for e in cpu) + ".")
         L.append("")
+        tcp = next((e for e in cpu if e["transport"] == "tile"), None)
+        if tcp:
+            # every byte is sealed once and opened once, both on this
+            # machine: what one pass costs, and the bound it sets
+            extra = (tcp["sealed_cpu_ms_per_gb"] -
+                     tcp["plain_cpu_ms_per_gb"]) / 2
+            cores = results["machine"]["cpu_count"]
+            bound = cores * 1000 / tcp["sealed_cpu_ms_per_gb"] * 8
+            need = PASSPHRASE_RATIO * tcp["plain_gbit_s"]
+            L.append(
+                "Why the targets are out of reach here: over TCP every byte "
+                "is sealed once and opened once, both on this machine, and "
+                f"the passphrase adds {extra:.0f} ms of CPU per GB for each "
+                f"of those passes (AES-128-GCM at {1000 / extra:.1f} GB/s "
+                "per core, what OpenSSL 3.0 gets from this CPU's AES-NI "
+                "and PCLMULQDQ; `openssl speed -evp aes-128-gcm` gives "
+                "about 3 GB/s for 16 KiB blocks). With the "
+                f"{tcp['sealed_cpu_ms_per_gb']:.0f} ms per GB the sealed "
+                f"stream costs in all, {cores} cores carry at most "
+                f"{bound:.1f} Gbit/s, short of the {need:.1f} Gbit/s "
+                f"{PASSPHRASE_RATIO:g}x would take; and a 4.15 MB frame "
+                f"takes {KEY_FRAME_MB * 2 * extra / 1000:.1f} ms of CPU to "
+                f"seal and open, {KEY_FRAME_MB * extra / 1000:.1f} ms even "
+                "spread over "
+                f"both cores, more than the {PASSPHRASE_ADDED_P50:g} ms "
+                "latency budget. Between two hosts each end does one pass "
+                "on its own cores, in parallel over the units: at this "
+                f"speed 4 units seal {4 * 8 / (extra / 1000):.0f} Gbit/s "
+                "(more than a 25 GbE link) and a frame's tile of 1.04 MB "
+                f"in {1.04 * extra / 1000:.2f} ms, overlapped with sending "
+                "it (tiles are sealed and opened 256 KiB at a time). That "
+                "case cannot be measured on this one machine.")
+            L.append("")
     return L
 
 
