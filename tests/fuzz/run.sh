@@ -6,12 +6,24 @@
 # Builds the libFuzzer targets with clang (AddressSanitizer and
 # UndefinedBehaviorSanitizer on) and runs them.
 #
-#   tests/fuzz/run.sh WORKDIR              the gate: a fixed seed and a fixed
-#                                          number of runs from the committed
-#                                          corpus, the same result every time
-#   tests/fuzz/run.sh WORKDIR long [SECS]  a randomised run (random seed) of
-#                                          SECS seconds (default 600) that
-#                                          keeps its corpus in WORKDIR
+#   tests/fuzz/run.sh [-t TARGET] WORKDIR              the gate
+#   tests/fuzz/run.sh [-t TARGET] WORKDIR long [SECS]  a randomised run
+#
+# TARGET is tilewire (the default: the wire parsers, tilewire-fuzz.c) or
+# tilereceiver (the receiver's state machine against a sender played over
+# 127.0.0.1, tilereceiver-fuzz.c). Both keep their committed corpus in
+# tests/fuzz/corpus/TARGET.
+#
+# The gate gives the same result every time. tilewire: a fixed seed and a
+# fixed number of runs from the corpus. tilereceiver runs threads against
+# sockets, so its coverage differs from run to run and mutating would not
+# be repeatable: its gate runs every input of the corpus once, without
+# mutations (the files are named on the command line, -runs=1).
+# A long run has a random seed, lasts SECS seconds (default 600), and keeps
+# the inputs it finds in WORKDIR/corpus-TARGET (merge the interesting ones
+# into the committed corpus with -merge=1; for tilereceiver also with
+# -use_counters=0, as its hit counts vary from run to run, and keep the
+# corpus at about 100 files: see receiver_seeds.py).
 #
 # libFuzzer's findings exit with 1 (its default, 77, is meson's "skipped").
 # Exits 77 (skipped) when clang or its fuzzer runtime is missing, except
@@ -20,7 +32,13 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-work=${1:?usage: run.sh WORKDIR [long [SECONDS]]}
+usage="usage: run.sh [-t tilewire|tilereceiver] WORKDIR [long [SECONDS]]"
+target=tilewire
+if [ "${1:-}" = "-t" ]; then
+  target=${2:?$usage}
+  shift 2
+fi
+work=${1:?$usage}
 mode=${2:-gate}
 seconds=${3:-600}
 cc=${FUZZ_CC:-clang}
@@ -41,26 +59,84 @@ command -v "$cc" >/dev/null 2>&1 || skip "$cc not found (apt-get install clang l
 mkdir -p "$work"
 
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
-# shellcheck disable=SC2046
-if ! "$cc" $flags -DBUILDING_GST_BC -DBUILDING_GST_TILE \
-    -I"$src/gst-libs" -I"$src/gst-libs/gst/bc" \
-    "$here/tilewire-fuzz.c" "$src/gst-libs/gst/tile/tilewire.c" \
-    "$src/gst-libs/gst/bc/bctiling.c" "$src/gst-libs/gst/bc/bcformat.c" \
-    $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0) -ldl \
-    -o "$work/tilewire-fuzz" 2> "$work/build.log"; then
-  if grep -q "libclang_rt.fuzzer\|fsanitize=fuzzer" "$work/build.log"; then
-    cat "$work/build.log" >&2
+tile=$src/gst-libs/gst/tile
+bc=$src/gst-libs/gst/bc
+case "$target" in
+  tilewire)
+    build () {
+      # shellcheck disable=SC2046
+      "$cc" $flags -DBUILDING_GST_BC -DBUILDING_GST_TILE \
+        -I"$src/gst-libs" -I"$src/gst-libs/gst/bc" \
+        "$here/tilewire-fuzz.c" "$tile/tilewire.c" \
+        "$bc/bctiling.c" "$bc/bcformat.c" \
+        $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0) -ldl \
+        -o "$work/tilewire-fuzz"
+    }
+    ;;
+  tilereceiver)
+    # the receiver and what it uses of libgsttile and libgstbc, compiled
+    # in (no config.h: the sources need none of its defines; -I"$tile":
+    # the harness reads tilereceiver-private.h); the harness wraps the
+    # passphrase's key derivation (see tilereceiver-fuzz.c)
+    build () {
+      # shellcheck disable=SC2046
+      "$cc" $flags -DBUILDING_GST_BC -DBUILDING_GST_TILE \
+        -I"$src/gst-libs" -I"$bc" -I"$tile" \
+        "$here/tilereceiver-fuzz.c" \
+        "$tile/tilereceiver.c" "$tile/tilereceiver-tcp.c" \
+        "$tile/tilereceiver-udp.c" "$tile/tilewire.c" "$tile/tilenet.c" \
+        "$tile/tilenet-tcpinfo.c" "$tile/tilestats.c" "$tile/tileseal.c" \
+        "$bc/bctiling.c" "$bc/bcformat.c" "$bc/bctilemeta.c" \
+        "$bc/bclossmeta.c" \
+        $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0 \
+          gio-2.0 libcrypto) -lpthread -ldl \
+        -Wl,--wrap=gst_tile_seal_derive_secret \
+        -o "$work/tilereceiver-fuzz"
+    }
+    ;;
+  *)
+    echo "$usage" >&2
+    exit 2
+    ;;
+esac
+log=$work/build.log
+[ "$target" = tilewire ] || log=$work/build-$target.log
+if ! build 2> "$log"; then
+  if grep -q "libclang_rt.fuzzer\|fsanitize=fuzzer" "$log"; then
+    cat "$log" >&2
     skip "clang has no libFuzzer runtime (apt-get install libclang-rt-14-dev)"
   fi
-  cat "$work/build.log" >&2
+  cat "$log" >&2
   exit 1
 fi
 
 export ASAN_OPTIONS=detect_leaks=1
 export LSAN_OPTIONS=suppressions="$src/tests/lsan.supp":print_suppressions=0
-corpus="$here/corpus/tilewire"
-case "$mode" in
-  gate)
+corpus="$here/corpus/$target"
+case "$target:$mode" in
+  tilereceiver:gate)
+    # every input once, in a fresh process (the files are named, so that
+    # libFuzzer runs each of them; it writes nothing), with the leak check
+    n=$(find "$corpus" -type f | wc -l)
+    echo "fuzz: tilereceiver-fuzz, the $n inputs of $corpus, once each"
+    find "$corpus" -type f -print0 | sort -z | xargs -0 \
+      "$work/tilereceiver-fuzz" -runs=1 -timeout=10 -rss_limit_mb=2048 \
+        -error_exitcode=1 -timeout_exitcode=1 -artifact_prefix="$work/"
+    ;;
+  tilereceiver:long)
+    mkdir -p "$work/corpus-tilereceiver"
+    echo "fuzz: tilereceiver-fuzz, random seed, ${seconds}s; new inputs in" \
+      "$work/corpus-tilereceiver (merge the interesting ones into $corpus" \
+      "with -merge=1)"
+    # each input takes up to a second (sockets, threads, timers); inputs
+    # of any length up to 512 bytes (96 operations) from the start
+    "$work/tilereceiver-fuzz" -max_total_time="$seconds" -timeout=10 \
+      -rss_limit_mb=2048 -max_len=512 -len_control=0 \
+      -error_exitcode=1 -timeout_exitcode=1 \
+      -print_final_stats=1 -artifact_prefix="$work/" \
+      "$work/corpus-tilereceiver" "$corpus"
+    ;;
+  tilewire:gate)
     # New inputs go to a fresh directory, never into the committed corpus,
     # so every run starts from the same inputs.
     rm -rf "$work/gate-tilewire"
@@ -78,7 +154,7 @@ case "$mode" in
       -print_final_stats=1 -artifact_prefix="$work/" \
       "$work/gate-tilewire" "$corpus"
     ;;
-  long)
+  tilewire:long)
     mkdir -p "$work/corpus-tilewire"
     echo "fuzz: tilewire-fuzz, random seed, ${seconds}s; new inputs in" \
       "$work/corpus-tilewire (merge the interesting ones into $corpus with" \
@@ -89,7 +165,7 @@ case "$mode" in
       "$work/corpus-tilewire" "$corpus"
     ;;
   *)
-    echo "usage: run.sh WORKDIR [long [SECONDS]]" >&2
+    echo "$usage" >&2
     exit 2
     ;;
 esac

@@ -426,9 +426,9 @@ tcp_unit_read_tile (GstTileReceiverUnit * u, gint fd,
       return FALSE;
     if (part.generation != th->generation || part.frame != th->frame) {
       g_set_error (err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-          "unit %u: part of generation %u frame %" G_GUINT64_FORMAT
+          "part of generation %u frame %" G_GUINT64_FORMAT
           " inside the tile of generation %u frame %" G_GUINT64_FORMAT,
-          u->index, part.generation, part.frame, th->generation, th->frame);
+          part.generation, part.frame, th->generation, th->frame);
       return FALSE;
     }
   }

@@ -470,9 +470,8 @@ GST_START_TEST (test_tcp_parts_and_abandon)
   }
   fail_unless_equals_int (gst_tile_receiver_pull (rx, &f, &caps, &err),
       GST_TILE_RECEIVER_ERROR);
-  fail_unless (strstr (err->message, "unit 0: part of generation 1 frame 6 "
-          "inside the tile of generation 1 frame 5") != NULL, "%s",
-      err->message);
+  fail_unless_equals_string (err->message, "unit 0: part of generation 1 "
+      "frame 6 inside the tile of generation 1 frame 5");
   g_clear_error (&err);
 
   gst_tile_receiver_stop (rx);
