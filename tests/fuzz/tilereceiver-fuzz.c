@@ -116,35 +116,10 @@ enum
 
 /* ---- new quarks are findings (see tilewire-fuzz.c) ---- */
 
-static gboolean in_input;
+#define FUZZ_TARGET "tilereceiver-fuzz"
+#include "fuzz-quark.h"
+
 static gboolean verbose;
-
-static void
-check_new_quark (const gchar * name, const gchar * func)
-{
-  if (in_input && name != NULL && g_quark_try_string (name) == 0) {
-    fprintf (stderr, "tilereceiver-fuzz: the input made a new quark: %s "
-        "(\"%s\")\n", func, name);
-    abort ();
-  }
-}
-
-#define INTERPOSE(ret, func) \
-ret func (const gchar * name); \
-ret \
-func (const gchar * name) \
-{ \
-  static ret (*real) (const gchar *); \
-  if (real == NULL) \
-    real = (ret (*)(const gchar *)) dlsym (RTLD_NEXT, #func); \
-  check_new_quark (name, #func); \
-  return real (name); \
-}
-
-INTERPOSE (GQuark, g_quark_from_string);
-INTERPOSE (GQuark, g_quark_from_static_string);
-INTERPOSE (const gchar *, g_intern_string);
-INTERPOSE (const gchar *, g_intern_static_string);
 
 #define CHECK(cond, ...) G_STMT_START { \
   if (G_UNLIKELY (!(cond))) { \
@@ -192,6 +167,7 @@ rdbytes (Reader * r, gsize * len)
 
 static const guint8 salt_a[GST_TILE_SEAL_SALT_SIZE] = { 0x5a, 0x5a, 0x5a, 1 };
 static const guint8 salt_b[GST_TILE_SEAL_SALT_SIZE] = { 0xa5, 0xa5, 0xa5, 2 };
+
 static guint8 secret_a[GST_TILE_SEAL_SECRET_SIZE];
 static guint8 secret_b[GST_TILE_SEAL_SECRET_SIZE];
 static guint8 secret_wrong[GST_TILE_SEAL_SECRET_SIZE];  /* another passphrase */
@@ -241,7 +217,7 @@ __wrap_gst_tile_seal_derive_secret (const gchar * passphrase,
   /* (the cache fills before the first input: the salts of the inputs'
    * own CHALLENGE bytes are derived each time) */
   g_mutex_lock (&secret_lock);
-  if (ok && !in_input && secret_cached < SECRET_CACHE &&
+  if (ok && !fuzz_in_input && secret_cached < SECRET_CACHE &&
       strlen (passphrase) < sizeof (secret_cache[0].passphrase)) {
     strcpy (secret_cache[secret_cached].passphrase, passphrase);
     memcpy (secret_cache[secret_cached].salt, salt, GST_TILE_SEAL_SALT_SIZE);
@@ -681,7 +657,7 @@ check_receiver_message (Harness * h, const GstTileWireHeader * hdr,
       CHECK (!h->have_hello, "a second HELLO");
       CHECK (gst_tile_wire_hello_parse (payload, len, &hello, &err), "%s",
           err->message);
-      CHECK (! !(hello.flags & GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE) ==
+      CHECK (!!(hello.flags & GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE) ==
           h->passphrase, "HELLO flags %x", hello.flags);
       memcpy (h->hello_nonce, hello.nonce, sizeof (hello.nonce));
       h->have_hello = TRUE;
@@ -861,8 +837,7 @@ static guint64
 pick_frame (Harness * h, guint8 b)
 {
   if (b < 128) {
-    gint64 f = (gint64) MIN (h->next_frame, (guint64) G_MAXINT64) +
-        (b % 8) - 2;
+    gint64 f = (gint64) MIN (h->next_frame, (guint64) G_MAXINT64) + (b % 8) - 2;
 
     return f < 0 ? 0 : (guint64) f;
   }
@@ -928,8 +903,7 @@ op_config (Harness * h, Reader * r)
   if (a & 0x20) {
     /* a frame size the caps do not describe */
     tiling.row_bytes += 4;
-    if (!gst_bc_tiling_init (&tiling, tiling.n_rows, tiling.row_bytes,
-            n_units))
+    if (!gst_bc_tiling_init (&tiling, tiling.n_rows, tiling.row_bytes, n_units))
       goto out;
   }
   if (!gst_tile_wire_config_set_tiling (config, &tiling, NULL))
@@ -1196,7 +1170,7 @@ send_tile (Harness * h, guint unit, guint64 f, guint8 mode, guint8 seed)
     th.size = size;
     gst_tile_wire_tile_header_write (hdr, &th);
     if (lie && last)
-      GST_WRITE_UINT32_BE (hdr + 24, size + 1);    /* (its size field) */
+      GST_WRITE_UINT32_BE (hdr + 24, size + 1); /* (its size field) */
     if (h->sealed && !clear) {
       gst_tile_seal_iv (iv, TRUE, unit, th.frame, have);
       gst_tile_seal_once (h->seal, iv, hdr, sizeof (hdr), data + have,
@@ -1301,8 +1275,7 @@ op_frame (Harness * h, Reader * r)
     if (h->config.protocol == GST_TILE_WIRE_PROTOCOL_TCP) {
       /* mode 0x01: unit (seed % n) abandons it */
       guint8 tmode = (mode & 0x01) && i == (seed & 3) % h->config.n_tiles ?
-          0x04 :
-          (mode >> 1) & 0x03;
+          0x04 : (mode >> 1) & 0x03;
 
       send_tile (h, i, f, tmode, seed);
       if (f >= h->unit_frame[i] && f != G_MAXUINT64)
@@ -1353,8 +1326,7 @@ op_dgram (Harness * h, Reader * r)
   guint8 count = rd8 (r), mode = rd8 (r), seed = rd8 (r);
   guint64 f = pick_frame (h, b);
 
-  send_datagrams (h, unit, f, first, first + 1 + count, G_MAXUINT, mode,
-      seed);
+  send_datagrams (h, unit, f, first, first + 1 + count, G_MAXUINT, mode, seed);
 }
 
 /* OP_CTL_MSG: a control message of any type with a payload from the
@@ -1690,10 +1662,10 @@ on_trap (int sig)
  * as the input's. The bytes are in the input format above. */
 static const guint8 warm_tcp[] = {
   0x06, 0x00,
-  OP_CONFIG, 0x02, 0x03, 0x03, 0x00, 0x00, 0x00,  /* TCP, 2 units, 16x4 */
+  OP_CONFIG, 0x02, 0x03, 0x03, 0x00, 0x00, 0x00,        /* TCP, 2 units, 16x4 */
   OP_ACCEPT, 0x1f,
   OP_FRAME, 0x02, 0x20, 0x00,
-  OP_FRAME, 0x03, 0x21, 0x00,  /* abandoned */
+  OP_FRAME, 0x03, 0x21, 0x00,   /* abandoned */
   OP_TILE, 0x00, 0x00, 0x01, 0x00,
   OP_STATS, OP_WAIT, 0x40,
   OP_EOS, OP_CLOSE_UNIT, 0x00, OP_CLOSE_UNIT, 0x01,
@@ -1702,32 +1674,32 @@ static const guint8 warm_tcp[] = {
 
 static const guint8 warm_udp[] = {
   0x16, 0x00,
-  OP_CONFIG, 0x42, 0x03, 0x83, 0x00, 0x03, 0x00,  /* UDP, 2 units, ps 16 */
+  OP_CONFIG, 0x42, 0x03, 0x83, 0x00, 0x03, 0x00,        /* UDP, 2 units, ps 16 */
   OP_ECHO, 0x1f,
   OP_FRAME, 0x02, 0x20, 0x00,
-  OP_FRAME, 0x03, 0x21, 0x01,  /* a datagram lost */
+  OP_FRAME, 0x03, 0x21, 0x01,   /* a datagram lost */
   OP_DGRAM, 0x00, 0x80, 0x00, 0x00, 0x01, 0x00,
   OP_DGRAM, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00,
   OP_DGRAM_RAW, 0x00, 0x08, 1, 2, 3, 4, 5, 6, 7, 8,
   OP_WAIT, 0x80, OP_KEEPALIVE, OP_STATS, OP_WAIT, 0x80,
-  OP_CONFIG, 0x5a, 0x03, 0x83, 0x00, 0x03, 0x00,  /* BC1, a new generation */
+  OP_CONFIG, 0x5a, 0x03, 0x83, 0x00, 0x03, 0x00,        /* BC1, a new generation */
   OP_ECHO, 0x1f,
   OP_FRAME, 0x02, 0x20, 0x00,
-  OP_CTL_MSG, 0x07, 0x00,  /* unexpected: refused */
+  OP_CTL_MSG, 0x07, 0x00,       /* unexpected: refused */
   OP_WAIT, 0x40,
 };
 
 static const guint8 warm_sealed[] = {
   0x01, 0x00,
   OP_AUTH, 0x00, 0x00,
-  OP_CONFIG, 0x00, 0x03, 0x83, 0x00, 0x03, 0x00,  /* UDP, 1 unit */
+  OP_CONFIG, 0x00, 0x03, 0x83, 0x00, 0x03, 0x00,        /* UDP, 1 unit */
   OP_ECHO, 0x1f,
   OP_FRAME, 0x02, 0x20, 0x00,
-  OP_DGRAM, 0x00, 0x03, 0x00, 0x00, 0x10, 0x00,  /* tampered */
-  OP_CONFIG, 0x00, 0x03, 0x03, 0x00, 0x00, 0x00,  /* TCP */
+  OP_DGRAM, 0x00, 0x03, 0x00, 0x00, 0x10, 0x00, /* tampered */
+  OP_CONFIG, 0x00, 0x03, 0x03, 0x00, 0x00, 0x00,        /* TCP */
   OP_ACCEPT, 0x1f,
   OP_FRAME, 0x02, 0x20, 0x00,
-  OP_TILE, 0x00, 0x00, 0x20, 0x00,  /* tampered */
+  OP_TILE, 0x00, 0x00, 0x20, 0x00,      /* tampered */
   OP_WAIT, 0x40,
 };
 
@@ -1774,9 +1746,9 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
 
   if (size < 2)
     return 0;
-  in_input = TRUE;
+  fuzz_in_input = TRUE;
   run_input (data, size);
-  in_input = FALSE;
+  fuzz_in_input = FALSE;
   CHECK (count_fds () <= fds, "%u descriptors open after the input, %u "
       "before", count_fds (), fds);
   return 0;

@@ -31,38 +31,11 @@ int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
  * generation 7. */
 static GstTileWireConfig packet_config;
 
-/* No input may make a new quark: GLib never frees quarks, so a parser that
- * interns names a peer sends lets the peer grow the receiver without bound.
- * GStreamer calls these through the PLT, so the definitions below see every
- * call it makes; each checks the name and then calls GLib's own. */
-static gboolean in_input;
+/* no input may make a new quark */
+#define FUZZ_TARGET "tilewire-fuzz"
+#include "fuzz-quark.h"
 
-static void
-check_new_quark (const gchar * name, const gchar * func)
-{
-  if (in_input && name != NULL && g_quark_try_string (name) == 0) {
-    fprintf (stderr, "tilewire-fuzz: the input made a new quark: %s (\"%s\")\n",
-        func, name);
-    abort ();
-  }
-}
 
-#define INTERPOSE(ret, func) \
-ret func (const gchar * name); \
-ret \
-func (const gchar * name) \
-{ \
-  static ret (*real) (const gchar *); \
-  if (real == NULL) \
-    real = (ret (*)(const gchar *)) dlsym (RTLD_NEXT, #func); \
-  check_new_quark (name, #func); \
-  return real (name); \
-}
-
-INTERPOSE (GQuark, g_quark_from_string);
-INTERPOSE (GQuark, g_quark_from_static_string);
-INTERPOSE (const gchar *, g_intern_string);
-INTERPOSE (const gchar *, g_intern_static_string);
 
 /* GStreamer registers some types on first use: a cast to a name that is
  * not a type abbreviation (such as "uint64") makes it register
@@ -145,7 +118,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
 
   if (size < 1)
     return 0;
-  in_input = TRUE;
+  fuzz_in_input = TRUE;
   len = size - 1;
   buf = malloc (len ? len : 1);
   memcpy (buf, data + 1, len);
@@ -280,6 +253,6 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   }
   g_clear_error (&error);
   free (buf);
-  in_input = FALSE;
+  fuzz_in_input = FALSE;
   return 0;
 }
