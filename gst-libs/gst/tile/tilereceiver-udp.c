@@ -352,6 +352,20 @@ udp_hello_answer (const guint8 * buf, gssize n, GError ** error)
     return FALSE;
   if (h.type == GST_TILE_WIRE_TYPE_UNIT_HELLO)
     return TRUE;
+  if (h.type == GST_TILE_WIRE_TYPE_REFUSE && n >= GST_TILE_WIRE_HEADER_SIZE + 4
+      && (gsize) n < GST_TILE_WIRE_HEADER_SIZE + (gsize) h.payload_len) {
+    /* a refusal longer than a datagram of this session (a small
+     * packet-size): its code, without the end of its reason */
+    GstTileWireRefuse refuse;
+    guint32 code = GST_READ_UINT32_BE (buf + GST_TILE_WIRE_HEADER_SIZE);
+
+    refuse.code = code <= GST_TILE_WIRE_REFUSE_UNAUTHORIZED ? code :
+        GST_TILE_WIRE_REFUSE_OTHER;
+    g_strlcpy (refuse.reason, "(the reason did not fit in a datagram of "
+        "this session)", sizeof (refuse.reason));
+    gst_tile_receiver_refuse_error (error, &refuse, "refused the connection");
+    return FALSE;
+  }
   gst_tile_receiver_refusal (buf, n, error);
   return FALSE;
 }
@@ -633,11 +647,16 @@ udp_unit_control (UdpUnit * c, guint k, guint len, GError ** err)
 {
   struct iovec *iov = &c->iovs[3 * k * c->per_msg];
   guint8 ctl[GST_TILE_WIRE_PACKET_HEADER_SIZE + GST_TILE_SEAL_TAG_SIZE + 2048];
-  gsize got = MIN (len, sizeof (ctl)), h0 = MIN (got, c->hl);
+  gsize want = MIN (len, sizeof (ctl)), got = 0, step;
+  guint i;
 
-  memcpy (ctl, iov[0].iov_base, h0);
-  if (got > h0)
-    memcpy (ctl + h0, iov[1].iov_base, MIN (got - h0, iov[1].iov_len));
+  /* the message's bytes are spread over its iovecs, in order */
+  for (i = 0; i < 3 * c->per_msg && got < want; i++) {
+    step = MIN (want - got, iov[i].iov_len);
+    if (step > 0)
+      memcpy (ctl + got, iov[i].iov_base, step);
+    got += step;
+  }
   c->acked = udp_hello_answer (ctl, got, err);
   /* the echo comes from the socket that sends this unit's datagrams */
   if (c->acked)
@@ -687,8 +706,8 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
       *invalid += 1;
       continue;
     }
+    /* (control messages start with "GSBC", datagrams with "GSBU") */
     if (!c->acked && len >= GST_TILE_WIRE_HEADER_SIZE &&
-        len <= c->hl + (gsize) c->ps &&
         GST_READ_UINT32_BE (c->iovs[3 * k * c->per_msg].iov_base) ==
         GST_TILE_WIRE_MAGIC) {
       if (!udp_unit_control (c, k, len, err))

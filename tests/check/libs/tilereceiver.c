@@ -797,6 +797,58 @@ GST_START_TEST (test_udp_loss_concealed)
 
 GST_END_TEST;
 
+/* A sender that refuses a UDP unit with a reason longer than a datagram of
+ * the session (packet_size 4: 44 bytes): the unit reports the refusal and
+ * its code, not a missing answer. */
+GST_START_TEST (test_udp_long_refusal)
+{
+  GByteArray *m = g_byte_array_new ();
+  struct sockaddr_storage ss, unit;
+  socklen_t unit_len = sizeof (unit);
+  GstTileReceiverFrame f;
+  GstTileReceiver *rx;
+  GError *err = NULL;
+  gchar *caps = NULL;
+  guint8 hello[256];
+  gssize n;
+  guint sl;
+  gint udp;
+  Sender s = { 0 };
+
+  sender_listen (&s);
+  sl = gst_tile_net_address (s.listen_fd, FALSE, &ss);
+  udp = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
+  fail_unless (udp >= 0);
+  rx = receiver_start (&s);
+  sender_handshake (&s, GST_TILE_WIRE_PROTOCOL_UDP, 1, 4);
+  expect_new_caps (rx);
+  fail_unless (gst_tile_net_wait (udp, FALSE, 5000, NULL));
+  n = recvfrom (udp, hello, sizeof (hello), 0, (struct sockaddr *) &unit,
+      &unit_len);
+  fail_unless (n > GST_TILE_WIRE_HEADER_SIZE);
+  fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
+          "UNIT_HELLO for session 0123456789abcdef generation 1, the current "
+          "one is fedcba9876543210 generation 2", m, NULL));
+  fail_unless (m->len > GST_TILE_WIRE_PACKET_HEADER_SIZE + 4);
+  gst_tile_net_udp_send_to (udp, m->data, m->len, (struct sockaddr *) &unit,
+      unit_len);
+  fail_unless_equals_int (gst_tile_receiver_pull (rx, &f, &caps, &err),
+      GST_TILE_RECEIVER_ERROR);
+  fail_unless (g_error_matches (err, GST_TILE_WIRE_ERROR,
+          GST_TILE_WIRE_ERROR_REFUSED), "%s", err->message);
+  fail_unless (strstr (err->message, "refused the connection "
+          "(unknown-token)") != NULL, "%s", err->message);
+  g_clear_error (&err);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  sender_close (&s);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
 /* Datagrams from the sender's own address and port (spoofed, or an
  * attacker on the path), during a stream of 100 frames of 16 datagrams:
  * those without the session token never reach a frame; those with it,
@@ -1157,6 +1209,7 @@ tilereceiver_suite (void)
   tcase_add_test (tc, test_refused_and_flushing);
   tcase_add_test (tc, test_udp_loss_concealed);
   tcase_add_test (tc, test_udp_forged_datagrams);
+  tcase_add_test (tc, test_udp_long_refusal);
   tcase_add_test (tc, test_udp_sealed);
   tcase_add_test (tc, test_tcp_sealed);
   tcase_add_test (tc, test_sender_bad_proof);
