@@ -96,8 +96,6 @@ G_GNUC_INTERNAL void gst_tile_post_stats (gpointer element,
 G_GNUC_INTERNAL void gst_tile_post_buffer_warning (GstElement * element,
     gboolean send, gint granted, gint asked);
 
-G_GNUC_INTERNAL void gst_tile_clear_passphrase (gchar ** passphrase);
-
 G_GNUC_INTERNAL gboolean gst_tile_tiling_for_caps (GstCaps * caps,
     guint n_units, GstBcTiling * tiling, gsize * frame_size);
 

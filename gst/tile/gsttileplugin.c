@@ -12,8 +12,6 @@
 #include <gst/video/video.h>
 
 #include "gsttileelements.h"
-
-#include <string.h>
 #include <gst/tile/tilestats.h>
 #include <gst/tile/tilewire.h>
 
@@ -138,15 +136,6 @@ gst_tile_post_buffer_warning (GstElement * element, gboolean send,
           send ? "send" : "receive", granted / 2, asked),
       ("Raise the limit with 'sysctl -w net.core.%cmem_max=%d' (or run as "
           "root) for full throughput", send ? 'w' : 'r', asked));
-}
-
-/* Frees a passphrase property's copy, overwritten first. */
-void
-gst_tile_clear_passphrase (gchar ** passphrase)
-{
-  if (*passphrase)
-    memset (*passphrase, 0, strlen (*passphrase));
-  g_clear_pointer (passphrase, g_free);
 }
 
 void

@@ -246,7 +246,7 @@ gst_tile_src_finalize (GObject * object)
   GstTileSrc *self = GST_TILE_SRC (object);
 
   g_free (self->host);
-  gst_tile_clear_passphrase (&self->passphrase);
+  gst_tile_seal_clear_passphrase (&self->passphrase);
   gst_caps_replace (&self->caps, NULL);
   gst_tile_receiver_free (self->rx);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -270,7 +270,7 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
       self->port = g_value_get_uint (value);
       break;
     case PROP_PASSPHRASE:
-      gst_tile_clear_passphrase (&self->passphrase);
+      gst_tile_seal_clear_passphrase (&self->passphrase);
       self->passphrase = g_value_dup_string (value);
       break;
     case PROP_RECEIVE_BUFFER_SIZE:
@@ -470,7 +470,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   GST_OBJECT_UNLOCK (self);
   gst_tile_receiver_start (self->rx, &settings);
   g_free (host);
-  gst_tile_clear_passphrase (&passphrase);
+  gst_tile_seal_clear_passphrase (&passphrase);
   return TRUE;
 }
 

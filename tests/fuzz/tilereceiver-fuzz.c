@@ -1218,7 +1218,7 @@ send_datagrams (Harness * h, guint unit, guint64 f, guint first, guint last,
   n = gst_tile_wire_packets_per_tile (t->size, ps);
   last = MIN (last, n);
   sealed = h->sealed && !(mode & 0x08);
-  hl = GST_TILE_WIRE_PACKET_HEADER_SIZE + (sealed ? GST_TILE_SEAL_TAG_SIZE : 0);
+  hl = GST_TILE_WIRE_DATAGRAM_OVERHEAD (sealed);
   pk = g_malloc0 (hl + ps);
   data = g_malloc0 ((gsize) n * ps);
   fill (data, t->size, f, seed);
@@ -1385,8 +1385,8 @@ op_dgram_raw (Harness * h, Reader * r)
     };
 
     gst_tile_wire_packet_header_write (pk, &ph);
-    total = MIN (sizeof (pk), GST_TILE_WIRE_PACKET_HEADER_SIZE +
-        (h->sealed ? GST_TILE_SEAL_TAG_SIZE : 0) + h->config.packet_size);
+    total = MIN (sizeof (pk), GST_TILE_WIRE_DATAGRAM_OVERHEAD (h->sealed) +
+        h->config.packet_size);
     for (i = 0; i + 1 < len; i += 2)
       pk[bytes[i] % total] ^= bytes[i + 1];
   } else if ((a >> 6) == 2) {

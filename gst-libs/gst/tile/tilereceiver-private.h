@@ -112,8 +112,8 @@ struct _GstTileReceiver
   gboolean have_secret;
   guint8 salt[GST_TILE_SEAL_SALT_SIZE];
   guint8 secret[GST_TILE_SEAL_SECRET_SIZE];
-  /* the session's data key, when it is sealed (lock; the units copy it) */
-  gboolean sealed;
+  /* with a passphrase every session is sealed (the handshake fails
+   * otherwise): its data key (lock; the units copy it) */
   guint8 seal_key[GST_TILE_SEAL_KEY_SIZE];
   /* settings that may change at any time: atomic */
   gint stepped;

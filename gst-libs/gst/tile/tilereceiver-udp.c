@@ -324,8 +324,7 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
         slot->n_at_last++;
     }
     self->packets_received++;
-    self->bytes_received += u->seal ? GST_TILE_WIRE_PACKET_HEADER_SIZE +
-        GST_TILE_SEAL_TAG_SIZE + ps : GST_TILE_WIRE_PACKET_HEADER_SIZE + ps;
+    self->bytes_received += GST_TILE_WIRE_DATAGRAM_OVERHEAD (u->seal) + ps;
     copies[n_copies].slot = slot;
     copies[n_copies].dst = slot->map.data + tile_off + h->offset;
     copies[n_copies].src = payloads[i];
@@ -836,8 +835,7 @@ gst_tile_receiver_udp_unit (gpointer data)
   gst_tile_receiver_unit_seal (u);
   g_mutex_unlock (&self->lock);
   c.ps = c.config->packet_size;
-  c.hl = GST_TILE_WIRE_PACKET_HEADER_SIZE +
-      (u->seal ? GST_TILE_SEAL_TAG_SIZE : 0);
+  c.hl = GST_TILE_WIRE_DATAGRAM_OVERHEAD (u->seal);
   c.seg = c.hl + c.ps;
   c.tile_off = c.config->tiles[u->index].offset;
   c.tile_size = c.config->tiles[u->index].size;

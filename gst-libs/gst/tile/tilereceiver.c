@@ -86,10 +86,8 @@ void
 gst_tile_receiver_free (GstTileReceiver * self)
 {
   g_free (self->host);
-  if (self->passphrase)
-    memset (self->passphrase, 0, strlen (self->passphrase));
-  g_free (self->passphrase);
-  memset (self->secret, 0, sizeof (self->secret));
+  gst_tile_seal_clear_passphrase (&self->passphrase);
+  gst_tile_seal_wipe (self->secret, sizeof (self->secret));
   g_free (self->config);
   g_free (self->pending);
   g_clear_error (&self->error);
@@ -120,7 +118,7 @@ gst_tile_receiver_stats_locked (GstTileReceiver * self)
       "generation", G_TYPE_UINT, self->config ? self->config->generation : 0,
       "receive-buffer-size", G_TYPE_INT, self->receive_buffer_size,
       "receive-buffer-granted", G_TYPE_INT, self->granted_rcvbuf,
-      "sealed", G_TYPE_BOOLEAN, self->sealed && self->config != NULL, NULL);
+      "sealed", G_TYPE_BOOLEAN, self->passphrase && self->config, NULL);
 
   /* how long before the frame's push its first tile was there: the time a
    * stepped consumer can use */
@@ -219,7 +217,7 @@ join_units_locked (GstTileReceiver * self)
 void
 gst_tile_receiver_unit_seal (GstTileReceiverUnit * u)
 {
-  if (!u->rx->sealed)
+  if (!u->rx->passphrase)
     return;
   u->seal = gst_tile_seal_new (FALSE);
   gst_tile_seal_set_key (u->seal, u->rx->seal_key);
@@ -384,7 +382,6 @@ handshake_auth (GstTileReceiver * self, gint fd, guint timeout,
   }
   g_mutex_lock (&self->lock);
   gst_tile_seal_data_key (self->secret, hello->nonce, ch.nonce, self->seal_key);
-  self->sealed = TRUE;
   g_mutex_unlock (&self->lock);
   return TRUE;
 }
@@ -400,9 +397,6 @@ handshake (GstTileReceiver * self, gint fd, guint timeout, GError ** error)
   GByteArray *p = g_byte_array_new ();
   GstTileWireConfig *config = NULL;
 
-  g_mutex_lock (&self->lock);
-  self->sealed = FALSE;
-  g_mutex_unlock (&self->lock);
   if (self->passphrase)
     hello.flags |= GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE;
   if (!gst_tile_seal_random (hello.nonce, sizeof (hello.nonce))) {
@@ -715,11 +709,10 @@ gst_tile_receiver_start (GstTileReceiver * self,
   g_mutex_lock (&self->lock);
   g_free (self->host);
   self->host = g_strdup (settings->host);
-  g_free (self->passphrase);
+  gst_tile_seal_clear_passphrase (&self->passphrase);
   self->passphrase = settings->passphrase && *settings->passphrase ?
       g_strdup (settings->passphrase) : NULL;
   self->have_secret = FALSE;
-  self->sealed = FALSE;
   self->port = settings->port;
   self->timeout = settings->timeout_ms;
   self->receive_buffer_size = settings->receive_buffer_size;

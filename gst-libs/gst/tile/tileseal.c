@@ -66,6 +66,37 @@ gst_tile_seal_random (guint8 * out, gsize len)
 }
 
 /**
+ * gst_tile_seal_wipe:
+ * @data: (array length=len): secret bytes
+ * @len: their number
+ *
+ * Overwrites @data with zeros in a way the compiler keeps even right
+ * before the memory is freed.
+ */
+void
+gst_tile_seal_wipe (gpointer data, gsize len)
+{
+  if (data && len)
+    OPENSSL_cleanse (data, len);
+}
+
+/**
+ * gst_tile_seal_clear_passphrase:
+ * @passphrase: (inout) (nullable): a passphrase copy, or %NULL
+ *
+ * Wipes and frees *@passphrase, and sets it to %NULL.
+ */
+void
+gst_tile_seal_clear_passphrase (gchar ** passphrase)
+{
+  g_return_if_fail (passphrase != NULL);
+
+  if (*passphrase)
+    gst_tile_seal_wipe (*passphrase, strlen (*passphrase));
+  g_clear_pointer (passphrase, g_free);
+}
+
+/**
  * gst_tile_seal_derive_secret:
  * @passphrase: the passphrase, UTF-8, not empty
  * @salt: (array fixed-size=16): the sender's salt

@@ -82,6 +82,12 @@ GST_TILE_API
 gboolean     gst_tile_seal_random        (guint8 * out, gsize len);
 
 GST_TILE_API
+void         gst_tile_seal_wipe          (gpointer data, gsize len);
+
+GST_TILE_API
+void         gst_tile_seal_clear_passphrase (gchar ** passphrase);
+
+GST_TILE_API
 gboolean     gst_tile_seal_derive_secret (const gchar * passphrase,
                                           const guint8 salt[GST_TILE_SEAL_SALT_SIZE],
                                           guint8 secret[GST_TILE_SEAL_SECRET_SIZE]);

@@ -191,12 +191,12 @@ struct _GstTileSender
   gint64 ctl_started_us;        /* its first byte, 0 between messages */
   gboolean control_dead;        /* shut down, the server thread closes it */
   guint64 token;
-  /* the passphrase (NULL: none), the salt of this start and the secret
-   * derived from both; the session's data key when it has one */
+  /* the passphrase (NULL: none; with one, every session is sealed: a
+   * receiver without it is refused), the salt of this start and the secret
+   * derived from both; the session's data key */
   gchar *passphrase;
   guint8 salt[GST_TILE_SEAL_SALT_SIZE];
   guint8 secret[GST_TILE_SEAL_SECRET_SIZE];
-  gboolean sealed;
   guint8 seal_key[GST_TILE_SEAL_KEY_SIZE];
   guint auth_failures;
   gboolean have_config;

@@ -144,6 +144,18 @@ refuse (GstTileSender * self, gint fd, GstTileWireRefuseCode code,
   gst_tile_net_send_refuse (fd, code, reason);
 }
 
+/* Refuses @fd as busy when a receiver is served already (the caller
+ * closes it). Lock held. */
+static gboolean
+refused_busy (GstTileSender * self, gint fd)
+{
+  if (self->control_fd < 0)
+    return FALSE;
+  refuse (self, fd, GST_TILE_WIRE_REFUSE_BUSY,
+      "this tilesink already serves a receiver");
+  return TRUE;
+}
+
 /* Whether a HELLO may go on: it parses, its passphrase flag matches ours
  * and there is no receiver yet; else it is refused (the caller closes
  * @fd). Lock held. */
@@ -166,12 +178,7 @@ hello_acceptable (GstTileSender * self, gint fd, const guint8 * payload,
         "this tilesink requires a passphrase, the receiver has none");
     return FALSE;
   }
-  if (self->control_fd >= 0) {
-    refuse (self, fd, GST_TILE_WIRE_REFUSE_BUSY,
-        "this tilesink already serves a receiver");
-    return FALSE;
-  }
-  return TRUE;
+  return !refused_busy (self, fd);
 }
 
 /* The handshake is over: @fd becomes the control connection, and the
@@ -271,12 +278,10 @@ handle_first_message (GstTileSender * self, gint fd,
   GstTileWireHello hello;
 
   if (h->type == GST_TILE_WIRE_TYPE_HELLO) {
-    if (hello_acceptable (self, fd, payload, h->payload_len, &hello)) {
-      self->sealed = FALSE;
+    if (hello_acceptable (self, fd, payload, h->payload_len, &hello))
       take_control (self, fd);
-    } else {
+    else
       gst_tile_net_close (&fd);
-    }
   } else if (h->type == GST_TILE_WIRE_TYPE_UNIT_HELLO
       && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
     refuse (self, fd, GST_TILE_WIRE_REFUSE_OTHER, "this tilesink uses "
@@ -383,11 +388,8 @@ pending_auth (GstTileSender * self, GstTileSenderPending * p,
         "wrong passphrase");
     return FALSE;
   }
-  if (self->control_fd >= 0) {
-    refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_BUSY,
-        "this tilesink already serves a receiver");
+  if (refused_busy (self, p->pfd.fd))
     return FALSE;
-  }
   gst_tile_seal_proof (self->secret, TRUE, p->client_nonce, p->sender_nonce,
       auth.proof);
   m = g_byte_array_new ();
@@ -399,7 +401,6 @@ pending_auth (GstTileSender * self, GstTileSenderPending * p,
   g_byte_array_unref (m);
   gst_tile_seal_data_key (self->secret, p->client_nonce, p->sender_nonce,
       self->seal_key);
-  self->sealed = TRUE;
   fd = p->pfd.fd;
   poll_remove (self, &p->pfd);
   take_control (self, fd);
@@ -742,8 +743,9 @@ udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
       self->settings.send_buffer_size);
   u->gso = FALSE;
   if (self->settings.gso) {
-    u->gso = gst_tile_net_set_gso (fd, GST_TILE_WIRE_PACKET_HEADER_SIZE +
-        (self->sealed ? GST_TILE_SEAL_TAG_SIZE : 0) + self->config.packet_size);
+    u->gso = gst_tile_net_set_gso (fd,
+        GST_TILE_WIRE_DATAGRAM_OVERHEAD (self->passphrase != NULL) +
+        self->config.packet_size);
     if (!u->gso && self->settings.gso_required) {
       notice_error_locked (self, GST_RESOURCE_ERROR,
           GST_RESOURCE_ERROR_SETTINGS, "This kernel has no UDP segmentation "

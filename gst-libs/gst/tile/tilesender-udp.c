@@ -82,8 +82,7 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
 {
   GstTileWirePacketHeader ph;
   const guint8 *data = frame->map.data + tile->offset;
-  guint hl = GST_TILE_WIRE_PACKET_HEADER_SIZE +
-      (frame->sealed ? GST_TILE_SEAL_TAG_SIZE : 0);
+  guint hl = GST_TILE_WIRE_DATAGRAM_OVERHEAD (frame->sealed);
   guint8 *sealed = NULL;
   guint n_msgs, i, j;
 
@@ -91,7 +90,7 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
     sealed = gst_tile_sender_scratch_seal (sc, frame, tile->size);
   if (n > sc->alloc) {
     sc->headers = g_realloc (sc->headers, (gsize) n *
-        (GST_TILE_WIRE_PACKET_HEADER_SIZE + GST_TILE_SEAL_TAG_SIZE));
+        GST_TILE_WIRE_DATAGRAM_OVERHEAD (TRUE));
     sc->iov = g_realloc (sc->iov, sizeof (struct iovec) * 3 * n);
     sc->msgs = g_realloc (sc->msgs, sizeof (struct mmsghdr) * n);
     sc->alloc = n;
@@ -138,8 +137,9 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
 }
 
 /* Sends one tile as datagrams of a 40-byte header (with a passphrase, and
- * a 16-byte tag) and @ps payload bytes, the last one padded. The payload is gathered straight from the frame
- * (iovecs, no copy); with GSO one message carries up to 64 datagrams, and
+ * a 16-byte tag) and @ps payload bytes, the last one padded. The payload is
+ * gathered straight from the frame (iovecs, no copy; with a passphrase from
+ * the sealed copy in scratch); with GSO one message carries up to 64 datagrams, and
  * sendmmsg() sends up to 64 messages per system call. Past the frame's
  * deadline (max-latency) the rest is not sent. @n_packets: the datagrams
  * sent. */
@@ -149,8 +149,7 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
     const GstTileWireTile * tile, guint ps, guint64 rate, guint64 * n_packets,
     GError ** error)
 {
-  guint seg = GST_TILE_WIRE_PACKET_HEADER_SIZE +
-      (frame->sealed ? GST_TILE_SEAL_TAG_SIZE : 0) + ps;
+  guint seg = GST_TILE_WIRE_DATAGRAM_OVERHEAD (frame->sealed) + ps;
   guint n = gst_tile_wire_packets_per_tile (tile->size, ps);
   guint per_msg = 1, n_msgs, batch, j, sent = 0;
 

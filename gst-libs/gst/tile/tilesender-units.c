@@ -309,8 +309,8 @@ gst_tile_sender_unit_thread (gpointer data)
     if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
       ok = gst_tile_sender_send_tile_udp (u, &sc, fd, frame, &tile, ps, rate,
           &n_packets, &err);
-      bytes = n_packets * (ps + GST_TILE_WIRE_PACKET_HEADER_SIZE +
-          (frame->sealed ? GST_TILE_SEAL_TAG_SIZE : 0));
+      bytes = n_packets * (ps +
+          GST_TILE_WIRE_DATAGRAM_OVERHEAD (frame->sealed));
     } else {
       ok = unit_send_tile_tcp (u, &sc, fd, frame, &tile, &bytes, &err);
     }

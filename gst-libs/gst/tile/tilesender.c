@@ -164,10 +164,8 @@ gst_tile_sender_free (GstTileSender * sender)
   g_mutex_clear (&sender->lock);
   g_cond_clear (&sender->cond);
   g_free (sender->address);
-  if (sender->passphrase)
-    memset (sender->passphrase, 0, strlen (sender->passphrase));
-  g_free (sender->passphrase);
-  memset (sender->secret, 0, sizeof (sender->secret));
+  gst_tile_seal_clear_passphrase (&sender->passphrase);
+  gst_tile_seal_wipe (sender->secret, sizeof (sender->secret));
   g_free (sender);
 }
 
@@ -268,7 +266,6 @@ reset_locked (GstTileSender * self)
   gst_tile_sender_reset_rate_locked (self);
   self->clients = self->disconnects = self->refused = 0;
   self->auth_failures = 0;
-  self->sealed = FALSE;
   self->granted_send_buffer = 0;
   if (self->receiver_stats)
     gst_structure_free (self->receiver_stats);
@@ -661,7 +658,7 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
   frame->timestamp = now;
   frame->generation = self->config.generation;
   frame->token = self->config.token;
-  frame->sealed = self->sealed;
+  frame->sealed = self->passphrase != NULL;
   memcpy (frame->key, self->seal_key, sizeof (frame->key));
   self->in_flight++;
   for (i = 0; i < n; i++) {
@@ -834,7 +831,7 @@ gst_tile_sender_get_stats (GstTileSender * sender)
       "disconnects", G_TYPE_UINT, self->disconnects,
       "refused", G_TYPE_UINT, self->refused,
       "auth-failures", G_TYPE_UINT, self->auth_failures,
-      "sealed", G_TYPE_BOOLEAN, self->sealed && self->control_fd >= 0,
+      "sealed", G_TYPE_BOOLEAN, self->passphrase && self->control_fd >= 0,
       "units", G_TYPE_UINT, self->have_config ? self->config.n_tiles : 0,
       "generation", G_TYPE_UINT, self->have_config ?
       self->config.generation : 0,

@@ -113,6 +113,16 @@ G_BEGIN_DECLS
 #define GST_TILE_WIRE_PACKET_HEADER_SIZE 40
 
 /**
+ * GST_TILE_WIRE_DATAGRAM_OVERHEAD:
+ * @sealed: whether the session has a passphrase
+ *
+ * Bytes of a UDP datagram before its payload: the header and, in a session
+ * with a passphrase, the authentication tag that follows it.
+ */
+#define GST_TILE_WIRE_DATAGRAM_OVERHEAD(sealed) \
+    (GST_TILE_WIRE_PACKET_HEADER_SIZE + ((sealed) ? GST_TILE_SEAL_TAG_SIZE : 0))
+
+/**
  * GST_TILE_WIRE_MAX_PACKET_PAYLOAD:
  *
  * Largest packet_size (payload bytes per UDP datagram) a CONFIG may
