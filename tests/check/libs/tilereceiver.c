@@ -849,6 +849,36 @@ GST_START_TEST (test_udp_long_refusal)
 
 GST_END_TEST;
 
+/* Whether byte @offset of @buf is in a gap of its loss meta. */
+static gboolean
+in_gap (GstBuffer * buf, guint64 offset)
+{
+  GstBcLossMeta *loss = gst_buffer_get_bc_loss_meta (buf);
+  guint i;
+
+  for (i = 0; loss && i < loss->n_ranges; i++)
+    if (offset >= loss->ranges[i].offset &&
+        offset < loss->ranges[i].offset + loss->ranges[i].size)
+      return TRUE;
+  return FALSE;
+}
+
+/* Every byte of frame @f from @from on is @expect's, or in a listed gap. */
+static void
+expect_sender_bytes (GstBuffer * buf, const guint8 * expect, guint from,
+    guint64 f)
+{
+  GstMapInfo map;
+  guint i;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  for (i = from; i < FRAME_SIZE; i++)
+    fail_unless (map.data[i] == expect[i] || in_gap (buf, i),
+        "frame %" G_GUINT64_FORMAT " byte %u: %u, the sender's %u", f, i,
+        map.data[i], expect[i]);
+  gst_buffer_unmap (buf, &map);
+}
+
 /* Datagrams from the sender's own address and port (spoofed, or an
  * attacker on the path), during a stream of 100 frames of 16 datagrams:
  * those without the session token never reach a frame; those with it,
@@ -898,12 +928,16 @@ GST_START_TEST (test_udp_forged_datagrams)
     send_datagrams_ps (udp, &unit, unit_len, f, 4, G_MAXUINT);
     buf = expect_frame (rx, f, 2000 + f);
     /* the forged first datagram of a frame may have come before the real
-     * one (it has the token); the rest of the frame is the sender's */
+     * one (it has the token); the rest of the frame is the sender's, but
+     * for gaps listed in its loss meta: the slot's timer runs from that
+     * forged datagram, and may end while this thread is off the CPU in the
+     * middle of the real ones (the frame then leaves on its timer, as it
+     * should). Never a forged byte past the first datagram. */
     fill (expect, f);
-    fail_unless (gst_buffer_memcmp (buf, 4, expect + 4, FRAME_SIZE - 4) == 0);
+    expect_sender_bytes (buf, expect, 4, f);
     fail_unless (gst_buffer_memcmp (buf, 0, expect, 4) == 0 ||
         gst_buffer_memcmp (buf, 0, pk + GST_TILE_WIRE_PACKET_HEADER_SIZE,
-            4) == 0);
+            4) == 0 || in_gap (buf, 0));
     gst_buffer_unref (buf);
     send_keepalive (&s);
   }
