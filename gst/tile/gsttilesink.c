@@ -8,8 +8,9 @@
  * @title: tilesink
  * @see_also: tilesrc, bc1enc, bc3enc
  *
- * tilesink serves fixed-size frames (`video/x-bc` or `video/x-raw`) to one
- * tilesrc at a time, over many parallel TCP connections. Every frame is
+ * tilesink serves fixed-size frames (`video/x-bc` or `video/x-raw`) to up to
+ * `max-receivers` tilesrc at once, each over many parallel TCP connections
+ * (or UDP sockets). Every frame is
  * cut into `units` horizontal tiles on row boundaries (block rows for
  * `video/x-bc`, pixel rows for raw video); each tile travels on its own
  * connection, sent by its own thread, preceded by a 32-byte tile header
@@ -31,6 +32,14 @@
  * Frames that arrive while no receiver is connected are counted as unsent.
  * A receiver that goes away does not stop the sender: it goes on listening
  * and serves the next one.
+ *
+ * Every receiver has a session of its own: its own connections and threads,
+ * frames in flight, window, pacing and statistics (`receivers` in
+ * `tile-stats`); every session reads the frame from the same buffer (no
+ * copy per receiver), and a slow or stalled receiver loses frames alone.
+ * Receivers join (at the next whole frame: every BC frame stands alone)
+ * and leave at any time; `receiver-added` and `receiver-removed` say so,
+ * and the `remove-receiver` action ends one.
  *
  * ## Example launch line
  * |[
@@ -64,6 +73,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
 #define DEFAULT_RATE_CONTROL TRUE
 #define DEFAULT_MAX_LATENCY GST_TILE_SENDER_DEFAULT_MAX_LATENCY
 #define DEFAULT_LEAKY GST_TILE_LEAKY_UPSTREAM
+#define DEFAULT_MAX_RECEIVERS GST_TILE_SENDER_DEFAULT_MAX_RECEIVERS
 
 enum
 {
@@ -87,7 +97,18 @@ enum
   PROP_LEAKY,
   PROP_TIMEOUT,
   PROP_PASSPHRASE,
+  PROP_MAX_RECEIVERS,
 };
+
+enum
+{
+  SIGNAL_RECEIVER_ADDED,
+  SIGNAL_RECEIVER_REMOVED,
+  SIGNAL_REMOVE_RECEIVER,
+  LAST_SIGNAL
+};
+
+static guint gst_tile_sink_signals[LAST_SIGNAL] = { 0 };
 
 struct _GstTileSink
 {
@@ -132,6 +153,7 @@ static gboolean gst_tile_sink_set_caps (GstBaseSink * bsink, GstCaps * caps);
 static gboolean gst_tile_sink_event (GstBaseSink * bsink, GstEvent * event);
 static GstFlowReturn gst_tile_sink_render (GstBaseSink * bsink,
     GstBuffer * buffer);
+static gboolean gst_tile_sink_remove_receiver (GstTileSink * self, guint id);
 
 static void
 gst_tile_sink_class_init (GstTileSinkClass * klass)
@@ -272,11 +294,65 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
+  g_object_class_install_property (gobject_class, PROP_MAX_RECEIVERS,
+      g_param_spec_uint ("max-receivers", "Max receivers",
+          "Receivers served at once, each with its own connections, window, "
+          "pacing and statistics (every frame is read from the same "
+          "buffer); one more is refused as busy (0 = no limit)", 0,
+          G_MAXINT, DEFAULT_MAX_RECEIVERS, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstTileSink::receiver-added:
+   * @tilesink: the element
+   * @id: the receiver's session: 1, 2, ... since the element started
+   * @address: where its control connection comes from, "host:port"
+   *
+   * A receiver's handshake is done; it gets frames from the next whole
+   * frame on, once its units are connected. Emitted from tilesink's
+   * server thread.
+   */
+  gst_tile_sink_signals[SIGNAL_RECEIVER_ADDED] =
+      g_signal_new ("receiver-added", G_TYPE_FROM_CLASS (klass),
+      G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT,
+      G_TYPE_STRING);
+  /**
+   * GstTileSink::receiver-removed:
+   * @tilesink: the element
+   * @id: the receiver's session, as #GstTileSink::receiver-added gave it
+   * @address: where its control connection came from
+   * @reason: why the session ended
+   *
+   * A receiver's session ended (it left, failed, timed out, was removed
+   * or the element stopped). Emitted from tilesink's server thread, or
+   * the thread that stops the element.
+   */
+  gst_tile_sink_signals[SIGNAL_RECEIVER_REMOVED] =
+      g_signal_new ("receiver-removed", G_TYPE_FROM_CLASS (klass),
+      G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_UINT,
+      G_TYPE_STRING, G_TYPE_STRING);
+  /**
+   * GstTileSink::remove-receiver:
+   * @tilesink: the element
+   * @id: a receiver's session
+   *
+   * Action signal: ends that receiver's session (its connections close;
+   * with reconnect=true the tilesrc comes back as a new receiver). The
+   * others go on.
+   *
+   * Returns: %TRUE when @id was a receiver being served
+   */
+  gst_tile_sink_signals[SIGNAL_REMOVE_RECEIVER] =
+      g_signal_new_class_handler ("remove-receiver",
+      G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+      G_CALLBACK (gst_tile_sink_remove_receiver), NULL, NULL, NULL,
+      G_TYPE_BOOLEAN, 1, G_TYPE_UINT);
+
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_set_static_metadata (element_class,
       "Tiled multi-connection frame sender", "Sink/Network",
-      "Serves fixed-size frames to a tilesrc, cut into tiles sent in "
-      "parallel over one TCP connection per unit",
+      "Serves fixed-size frames to one or more tilesrc, cut into tiles sent "
+      "in parallel over one TCP connection or UDP socket per unit",
       "gst-bc developers <gst-bc@example.org>");
 
   bsink_class->start = GST_DEBUG_FUNCPTR (gst_tile_sink_start);
@@ -331,9 +407,41 @@ post_error (gpointer user_data, const GError * error, const gchar * debug)
       __FILE__, GST_FUNCTION, __LINE__);
 }
 
+static void
+receiver_added (gpointer user_data, guint id, const gchar * peer)
+{
+  GST_INFO_OBJECT (user_data, "receiver %u added: %s", id, peer);
+  g_signal_emit (user_data, gst_tile_sink_signals[SIGNAL_RECEIVER_ADDED], 0,
+      id, peer);
+}
+
+static void
+receiver_removed (gpointer user_data, guint id, const gchar * peer,
+    const gchar * reason)
+{
+  GST_INFO_OBJECT (user_data, "receiver %u removed (%s): %s", id, peer, reason);
+  g_signal_emit (user_data, gst_tile_sink_signals[SIGNAL_RECEIVER_REMOVED],
+      0, id, peer, reason);
+}
+
 static const GstTileSenderCallbacks sender_callbacks = {
-  gst_tile_post_stats, buffer_warning, post_error
+  gst_tile_post_stats, buffer_warning, post_error, receiver_added,
+  receiver_removed
 };
+
+static gboolean
+gst_tile_sink_remove_receiver (GstTileSink * self, guint id)
+{
+  gboolean found = FALSE;
+
+  GST_OBJECT_LOCK (self);
+  if (self->sender)
+    found = gst_tile_sender_remove_receiver (self->sender, id);
+  GST_OBJECT_UNLOCK (self);
+  GST_DEBUG_OBJECT (self, "remove-receiver %u: %s", id, found ? "removed" :
+      "no such receiver");
+  return found;
+}
 
 /* A sender with the current properties. Object lock held. */
 static GstTileSender *
@@ -443,6 +551,9 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
       if (self->sender)
         gst_tile_sender_set_max_latency (self->sender, s->max_latency);
       break;
+    case PROP_MAX_RECEIVERS:
+      s->max_receivers = g_value_get_uint (value);
+      break;
     case PROP_LEAKY:
       self->leaky = g_value_get_enum (value);
       s->replace_waiting = self->leaky == GST_TILE_LEAKY_DOWNSTREAM;
@@ -521,6 +632,9 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_LEAKY:
       g_value_set_enum (value, self->leaky);
+      break;
+    case PROP_MAX_RECEIVERS:
+      g_value_set_uint (value, s->max_receivers);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

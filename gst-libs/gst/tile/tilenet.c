@@ -484,6 +484,28 @@ gst_tile_net_address (gint fd, gboolean peer, struct sockaddr_storage *addr)
 }
 
 /**
+ * gst_tile_net_peer_string:
+ * @fd: a connected socket
+ *
+ * Returns: (transfer full): the peer's numeric address and port,
+ *     "192.0.2.1:7000" or "[2001:db8::1]:7000", or "unknown"
+ */
+gchar *
+gst_tile_net_peer_string (gint fd)
+{
+  struct sockaddr_storage ss;
+  gchar host[NI_MAXHOST], serv[NI_MAXSERV];
+  guint sl = gst_tile_net_address (fd, TRUE, &ss);
+
+  if (sl == 0 || getnameinfo ((struct sockaddr *) &ss, sl, host,
+          sizeof (host), serv, sizeof (serv),
+          NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+    return g_strdup ("unknown");
+  return g_strdup_printf (ss.ss_family == AF_INET6 ? "[%s]:%s" : "%s:%s",
+      host, serv);
+}
+
+/**
  * gst_tile_net_read_until_eof:
  * @fd: a blocking socket
  * @data: (array length=len): where to

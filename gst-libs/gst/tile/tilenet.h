@@ -108,6 +108,9 @@ guint    gst_tile_net_address (gint fd, gboolean peer,
                                struct sockaddr_storage * addr);
 
 GST_TILE_API
+gchar *  gst_tile_net_peer_string (gint fd);
+
+GST_TILE_API
 gssize   gst_tile_net_read_until_eof (gint fd, guint8 * data, gsize len);
 
 GST_TILE_API

@@ -39,15 +39,28 @@ GST_DEBUG_CATEGORY_EXTERN (gst_tile_sender_debug);
 #define ADMIT_RING 64
 #define PENDING_BUF (GST_TILE_WIRE_HEADER_SIZE + 64)
 
+typedef struct _GstTileSenderSession GstTileSenderSession;
+
+/* A frame's bytes, mapped once and read by every session that sends it
+ * (no copy per receiver); freed by the last of them. */
 typedef struct
 {
+  gint ref;                     /* atomic */
+  GstBuffer *buffer;
+  GstMapInfo map;
+} GstTileSenderShared;
+
+/* A frame as one session sends it. */
+typedef struct
+{
+  GstTileSenderSession *session;
+  GstTileSenderShared *shared;
+  const guint8 *data;           /* shared->map.data */
   guint remaining;              /* units still sending, lock */
   guint started;                /* units that took it from their queue, lock */
   gboolean failed;              /* a unit could not send its tile, lock */
   gint abandoned;               /* a unit abandoned its tile, atomic */
   gint64 deadline_us;           /* monotonic: abandoned after, 0 never */
-  GstBuffer *buffer;
-  GstMapInfo map;
   guint64 number;
   guint64 timestamp;
   guint32 generation;
@@ -117,6 +130,7 @@ typedef struct
 typedef struct
 {
   GstTileSender *sender;
+  GstTileSenderSession *session;
   guint index;
   GThread *thread;
   gint fd;                      /* -1 when not connected */
@@ -143,44 +157,19 @@ typedef struct
   guint peer_len;
 } GstTileSenderUnit;
 
-struct _GstTileSender
+/* One receiver: its control connection, its units (threads and
+ * connections), the frames in flight to it, its window, pacing and
+ * statistics. Everything in it: the sender's lock, but for what is marked
+ * otherwise. */
+struct _GstTileSenderSession
 {
-  /* fixed at gst_tile_sender_new(); the mutable ones are atomic (or, for
-   * pacing_bitrate, lock) */
-  GstTileSenderSettings settings;
-  gchar *address;               /* settings.address points here */
-  GstTileSenderCallbacks callbacks;
-  gpointer user_data;
-  GstObject *log_object;
-
-  /* everything below: lock */
-  GMutex lock;
-  GCond cond;
-  gboolean running;
-  guint bound_port;
-  gint listen_fd;
-  gint udp_fd;                  /* protocol=udp: UNIT_HELLO datagrams */
-  GThread *server_thread;
-  /* the server thread's descriptors: listen_fd, udp_fd, control_fd and the
-   * pending ones; only the server thread changes the set */
-  GstPoll *poll;
-  GstPollFD listen_pfd;
-  /* accept() failing (no descriptors left): the listening socket is not
-   * polled until listen_pause_until, for a pause that doubles up to 1 s;
-   * failures are logged at most once a second */
-  gint64 listen_pause_until;
-  gint64 listen_pause_us;
-  gint64 accept_warned_us;
-  guint accept_failures;
-  GstPollFD udp_pfd;
-  GstPollFD control_pfd;
-  GQueue notices;               /* for the message callback, see
-                                 * tilesender-server.c */
-
-  GstTileSenderPending *pending;        /* handshakes in progress */
-  guint n_pending;
+  GstTileSender *sender;
+  guint id;                     /* 1, 2, ... per start: remove_receiver () */
+  gchar *peer;                  /* "host:port" of its control connection */
+  gint64 started_us;
 
   gint control_fd;
+  GstPollFD control_pfd;
   gint64 control_rx_us;         /* the receiver's last control message */
   /* the control message being read, a piece at a time as it arrives (the
    * server thread only): no peer can hold that thread */
@@ -189,19 +178,14 @@ struct _GstTileSender
   gboolean ctl_in_payload;
   gsize ctl_have;               /* of the header, then of the payload */
   gint64 ctl_started_us;        /* its first byte, 0 between messages */
+  GByteArray *ctl_payload;
   gboolean control_dead;        /* shut down, the server thread closes it */
+  gboolean control_ready;       /* the last wait found it readable */
+  gchar *end_reason;            /* why it ended, for receiver-removed */
+  gboolean stopping;            /* its unit threads are to exit */
   guint64 token;
-  /* the passphrase (NULL: none; with one, every session is sealed: a
-   * receiver without it is refused), the salt of this start and the secret
-   * derived from both; the session's data key */
-  gchar *passphrase;
-  guint8 salt[GST_TILE_SEAL_SALT_SIZE];
-  guint8 secret[GST_TILE_SEAL_SECRET_SIZE];
+  /* with a passphrase: the session's data key */
   guint8 seal_key[GST_TILE_SEAL_KEY_SIZE];
-  guint auth_failures;
-  gboolean have_config;
-  GstTileWireConfig config;
-  gsize frame_size;
   guint n_connected;            /* data connections of this generation */
   guint n_threads;
   GstTileSenderUnit units[GST_TILE_WIRE_MAX_UNITS];
@@ -223,10 +207,74 @@ struct _GstTileSender
   GstTileRateControl rate;
   GstTileSenderSent sent[SENT_RING];
 
-  /* statistics */
+  /* statistics of this receiver */
   guint64 frames_sent;
   guint64 frames_dropped;
   guint64 frames_window;        /* of those, for a full receiver window */
+  guint64 frames_abandoned;
+  guint64 frames_replaced;
+  guint64 bytes_sent;
+  guint64 packets_sent;
+  gint granted_send_buffer;
+  GstStructure *receiver_stats;
+};
+
+struct _GstTileSender
+{
+  /* fixed at gst_tile_sender_new(); the mutable ones are atomic (or, for
+   * pacing_bitrate, lock) */
+  GstTileSenderSettings settings;
+  gchar *address;               /* settings.address points here */
+  GstTileSenderCallbacks callbacks;
+  gpointer user_data;
+  GstObject *log_object;
+
+  /* everything below: lock */
+  GMutex lock;
+  GCond cond;
+  gboolean running;
+  guint bound_port;
+  gint listen_fd;
+  gint udp_fd;                  /* protocol=udp: UNIT_HELLO datagrams */
+  GThread *server_thread;
+  /* the server thread's descriptors: listen_fd, udp_fd, the control
+   * connections and the pending ones; only the server thread changes the
+   * set */
+  GstPoll *poll;
+  GstPollFD listen_pfd;
+  /* accept() failing (no descriptors left): the listening socket is not
+   * polled until listen_pause_until, for a pause that doubles up to 1 s;
+   * failures are logged at most once a second */
+  gint64 listen_pause_until;
+  gint64 listen_pause_us;
+  gint64 accept_warned_us;
+  guint accept_failures;
+  GstPollFD udp_pfd;
+  GQueue notices;               /* for the callbacks, see
+                                 * tilesender-server.c */
+
+  GstTileSenderPending *pending;        /* handshakes in progress */
+  guint n_pending;
+
+  /* the receivers served (GstTileSenderSession), oldest first */
+  GPtrArray *sessions;
+  guint max_receivers;          /* 0: no limit */
+  /* the passphrase (NULL: none; with one, every session is sealed: a
+   * receiver without it is refused), the salt of this start and the secret
+   * derived from both */
+  gchar *passphrase;
+  guint8 salt[GST_TILE_SEAL_SALT_SIZE];
+  guint8 secret[GST_TILE_SEAL_SECRET_SIZE];
+  guint auth_failures;
+  gboolean have_config;
+  GstTileWireConfig config;     /* token: each session's own, see
+                                 * gst_tile_sender_send_config_locked () */
+  gsize frame_size;
+
+  /* statistics, over every receiver since the start */
+  guint64 frames_sent;
+  guint64 frames_dropped;
+  guint64 frames_window;
   guint64 frames_unsent;
   guint64 frames_abandoned;
   guint64 frames_replaced;
@@ -236,24 +284,33 @@ struct _GstTileSender
   guint disconnects;
   guint refused;
   gint granted_send_buffer;
-  GstStructure *receiver_stats;
+  /* per unit index, over every receiver */
+  guint64 unit_bytes[GST_TILE_WIRE_MAX_UNITS];
+  guint64 unit_busy_ns[GST_TILE_WIRE_MAX_UNITS];
 };
 
 /* tilesender.c */
 G_GNUC_INTERNAL
-void     gst_tile_sender_end_session_locked (GstTileSender * self,
+void     gst_tile_sender_end_session_locked (GstTileSenderSession * session,
                                              const gchar * why);
 G_GNUC_INTERNAL
-gboolean gst_tile_sender_send_control_locked (GstTileSender * self,
+gboolean gst_tile_sender_send_control_locked (GstTileSenderSession * session,
                                               const GByteArray * message);
 G_GNUC_INTERNAL
-gboolean gst_tile_sender_send_config_locked (GstTileSender * self);
+gboolean gst_tile_sender_send_config_locked (GstTileSenderSession * session);
 G_GNUC_INTERNAL
-void     gst_tile_sender_reset_rate_locked (GstTileSender * self);
+void     gst_tile_sender_reset_rate_locked (GstTileSenderSession * session);
+G_GNUC_INTERNAL
+GstTileSenderSession *gst_tile_sender_session_new_locked (GstTileSender * self,
+                                                          gint control_fd);
+G_GNUC_INTERNAL
+void     gst_tile_sender_session_free (GstTileSenderSession * session);
+G_GNUC_INTERNAL
+void     gst_tile_sender_session_join (GstTileSenderSession * session);
 
 /* tilesender-server.c */
 G_GNUC_INTERNAL
-void     gst_tile_sender_note_sent_locked (GstTileSender * self,
+void     gst_tile_sender_note_sent_locked (GstTileSenderSession * session,
                                            const GstTileSenderFrame * frame);
 
 /* tilesender-units.c */
@@ -262,13 +319,15 @@ gpointer gst_tile_sender_unit_thread (gpointer data);
 G_GNUC_INTERNAL
 void     gst_tile_sender_frame_free (GstTileSenderFrame * frame);
 G_GNUC_INTERNAL
+void     gst_tile_sender_shared_unref (GstTileSenderShared * shared);
+G_GNUC_INTERNAL
 void     gst_tile_sender_frame_release_locked (GstTileSender * self,
                                                GstTileSenderFrame * frame,
                                                gboolean ok);
 G_GNUC_INTERNAL
 gboolean gst_tile_sender_drain_locked (GstTileSender * self);
 G_GNUC_INTERNAL
-void     gst_tile_sender_close_data_locked (GstTileSender * self);
+void     gst_tile_sender_close_data_locked (GstTileSenderSession * session);
 
 /* tilesender-server.c */
 G_GNUC_INTERNAL

@@ -5,12 +5,14 @@
 
 /* GstTileSender's server thread: one GstPoll over the listening socket,
  * the UDP socket of the units' UNIT_HELLO datagrams (protocol=udp), the
- * control connection and the connections still in their handshake. It
- * accepts, runs the handshakes (HELLO -> CONFIG, UNIT_HELLO -> a unit's
- * connection, refusals, the handshake timeout), reads the receiver's
- * control messages (KEEPALIVE, STATS, ACK), sends keep-alives and calls
- * the stats callback. Only this thread changes the poll set and closes the
- * control connection; gst_tile_sender_stop() ends the wait by setting the
+ * receivers' control connections and the connections still in their
+ * handshake. It accepts, runs the handshakes (HELLO -> a session and its
+ * CONFIG, UNIT_HELLO -> a unit's connection of the session with that
+ * token, refusals, the handshake timeout), reads the receivers' control
+ * messages (KEEPALIVE, STATS, ACK), sends keep-alives, ends sessions (and
+ * joins their unit threads, without the lock) and calls the callbacks.
+ * Only this thread changes the poll set, the list of sessions and closes
+ * control connections; gst_tile_sender_stop() ends the wait by setting the
  * set flushing. */
 
 #ifdef HAVE_CONFIG_H
@@ -32,19 +34,31 @@
 
 typedef struct
 {
-  GByteArray *payload;
   gint64 last_keepalive;
   gint64 last_stats;
 } ServerState;
 
 /* Something for the callbacks that came up with the lock held: a send
- * buffer smaller than asked for (@error NULL), or an error. */
+ * buffer smaller than asked for, an error, a receiver added or a session
+ * ended (its threads are joined, then it is freed). */
+typedef enum
+{
+  NOTICE_BUFFER,
+  NOTICE_ERROR,
+  NOTICE_ADDED,
+  NOTICE_REMOVED,
+} NoticeKind;
+
 typedef struct
 {
+  NoticeKind kind;
   gint granted;
   gint asked;
   GError *error;
   gchar *debug;
+  guint id;
+  gchar *peer;
+  GstTileSenderSession *session;
 } Notice;
 
 static void
@@ -52,8 +66,31 @@ notice_buffer_locked (GstTileSender * self, gint granted, gint asked)
 {
   Notice *n = g_new0 (Notice, 1);
 
+  n->kind = NOTICE_BUFFER;
   n->granted = granted;
   n->asked = asked;
+  g_queue_push_tail (&self->notices, n);
+}
+
+static void
+notice_added_locked (GstTileSender * self, GstTileSenderSession * ss)
+{
+  Notice *n = g_new0 (Notice, 1);
+
+  n->kind = NOTICE_ADDED;
+  n->id = ss->id;
+  n->peer = g_strdup (ss->peer);
+  g_queue_push_tail (&self->notices, n);
+}
+
+/* Takes @ss, out of the list already. */
+static void
+notice_removed_locked (GstTileSender * self, GstTileSenderSession * ss)
+{
+  Notice *n = g_new0 (Notice, 1);
+
+  n->kind = NOTICE_REMOVED;
+  n->session = ss;
   g_queue_push_tail (&self->notices, n);
 }
 
@@ -64,6 +101,7 @@ notice_error_locked (GstTileSender * self, GQuark domain, gint code,
 {
   Notice *n = g_new0 (Notice, 1);
 
+  n->kind = NOTICE_ERROR;
   n->error = g_error_new_literal (domain, code, text);
   n->debug = debug;
   g_queue_push_tail (&self->notices, n);
@@ -83,12 +121,32 @@ flush_notices (GstTileSender * self)
   g_mutex_unlock (&self->lock);
 
   while ((n = g_queue_pop_head (&q))) {
-    if (n->error && cb->post_error)
-      cb->post_error (self->user_data, n->error, n->debug);
-    else if (!n->error && cb->buffer_warning)
-      cb->buffer_warning (self->user_data, n->granted, n->asked);
+    GstTileSenderSession *ss = n->session;
+
+    switch (n->kind) {
+      case NOTICE_ERROR:
+        if (cb->post_error)
+          cb->post_error (self->user_data, n->error, n->debug);
+        break;
+      case NOTICE_BUFFER:
+        if (cb->buffer_warning)
+          cb->buffer_warning (self->user_data, n->granted, n->asked);
+        break;
+      case NOTICE_ADDED:
+        if (cb->receiver_added)
+          cb->receiver_added (self->user_data, n->id, n->peer);
+        break;
+      case NOTICE_REMOVED:
+        gst_tile_sender_session_join (ss);
+        if (cb->receiver_removed)
+          cb->receiver_removed (self->user_data, ss->id, ss->peer,
+              ss->end_reason ? ss->end_reason : "the session ended");
+        gst_tile_sender_session_free (ss);
+        break;
+    }
     g_clear_error (&n->error);
     g_free (n->debug);
+    g_free (n->peer);
     g_free (n);
   }
 }
@@ -144,15 +202,20 @@ refuse (GstTileSender * self, gint fd, GstTileWireRefuseCode code,
   gst_tile_net_send_refuse (fd, code, reason);
 }
 
-/* Refuses @fd as busy when a receiver is served already (the caller
+/* Refuses @fd as busy when max_receivers are served already (the caller
  * closes it). Lock held. */
 static gboolean
 refused_busy (GstTileSender * self, gint fd)
 {
-  if (self->control_fd < 0)
+  gchar *msg;
+
+  if (self->max_receivers == 0 || self->sessions->len < self->max_receivers)
     return FALSE;
-  refuse (self, fd, GST_TILE_WIRE_REFUSE_BUSY,
-      "this tilesink already serves a receiver");
+  msg = g_strdup_printf ("this tilesink already serves %u receiver%s "
+      "(max-receivers)", self->sessions->len,
+      self->sessions->len == 1 ? "" : "s");
+  refuse (self, fd, GST_TILE_WIRE_REFUSE_BUSY, msg);
+  g_free (msg);
   return TRUE;
 }
 
@@ -181,43 +244,54 @@ hello_acceptable (GstTileSender * self, gint fd, const guint8 * payload,
   return !refused_busy (self, fd);
 }
 
-/* The handshake is over: @fd becomes the control connection, and the
+/* The handshake is over: @fd becomes the control connection of a new
+ * session (with @key, the data key, when there is a passphrase), and the
  * CONFIG goes out when there is one. Takes @fd over. Lock held. */
 static void
-take_control (GstTileSender * self, gint fd)
+take_control (GstTileSender * self, gint fd, const guint8 * key)
 {
-  self->control_fd = fd;
-  self->control_rx_us = g_get_monotonic_time ();
-  self->ctl_in_payload = FALSE;
-  self->ctl_have = 0;
-  self->ctl_started_us = 0;
+  GstTileSenderSession *ss = gst_tile_sender_session_new_locked (self, fd);
+
+  if (key)
+    memcpy (ss->seal_key, key, sizeof (ss->seal_key));
   /* a receiver whose host vanishes: sends fail after the timeout, too */
   gst_tile_net_set_user_timeout (fd, self->settings.timeout);
-  poll_add (self, &self->control_pfd, fd);
-  self->control_dead = FALSE;
-  if (!gst_tile_seal_random ((guint8 *) & self->token, sizeof (self->token)))
-    self->token = ((guint64) g_random_int () << 32) | g_random_int ();
-  self->config.token = self->token;
-  self->clients++;
-  gst_tile_sender_reset_rate_locked (self);
-  self->eos_sent = FALSE;
-  GST_INFO_OBJECT (self->log_object, "receiver %u connected", self->clients);
+  poll_add (self, &ss->control_pfd, fd);
+  GST_INFO_OBJECT (self->log_object, "receiver %u connected from %s (%u "
+      "served)", ss->id, ss->peer, self->sessions->len);
+  notice_added_locked (self, ss);
   if (self->have_config)
-    gst_tile_sender_send_config_locked (self);
+    gst_tile_sender_send_config_locked (ss);
+}
+
+/* The session with @token, NULL when none (or it is ending). Lock held. */
+static GstTileSenderSession *
+session_by_token_locked (GstTileSender * self, guint64 token)
+{
+  guint i;
+
+  for (i = 0; i < self->sessions->len; i++) {
+    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+
+    if (ss->token == token && !ss->control_dead)
+      return ss;
+  }
+  return NULL;
 }
 
 /* The send buffer a unit's socket got; a warning when it is less than
  * asked for (once per size). Lock held. */
 static void
-note_send_buffer (GstTileSender * self, gint fd)
+note_send_buffer (GstTileSenderSession * ss, gint fd)
 {
+  GstTileSender *self = ss->sender;
   gint asked = self->settings.send_buffer_size;
   gint size = gst_tile_net_set_buffer_size (fd, TRUE, asked);
 
   if (self->granted_send_buffer != size && asked > 0
       && !gst_tile_net_buffer_is_enough (size, asked))
     notice_buffer_locked (self, size, asked);
-  self->granted_send_buffer = size;
+  self->granted_send_buffer = ss->granted_send_buffer = size;
 }
 
 /* UNIT_HELLO on a new TCP connection: it becomes that unit's data
@@ -226,6 +300,7 @@ static void
 handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
     guint32 len)
 {
+  GstTileSenderSession *ss = NULL;
   GstTileWireUnitHello uh;
   GError *err = NULL;
   gchar *msg = NULL;
@@ -233,21 +308,20 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
   if (!gst_tile_wire_unit_hello_parse (payload, len, &uh, &err)) {
     refuse (self, fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
     g_clear_error (&err);
-  } else if (self->control_fd < 0 || !self->have_config
-      || uh.token != self->token || uh.generation != self->config.generation) {
+  } else if (!(ss = session_by_token_locked (self, uh.token))
+      || !self->have_config || uh.generation != self->config.generation) {
+    /* (the tokens of the others are not told) */
     msg = g_strdup_printf ("UNIT_HELLO for session %016" G_GINT64_MODIFIER
-        "x generation %u, the current one is %016" G_GINT64_MODIFIER
-        "x generation %u", uh.token, uh.generation,
-        self->control_fd >= 0 ? self->token : 0,
-        self->have_config ? self->config.generation : 0);
+        "x generation %u: %s", uh.token, uh.generation, ss ?
+        "not the current generation" : "no such session");
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN, msg);
-  } else if (uh.unit >= self->config.n_tiles || self->units[uh.unit].fd >= 0) {
+  } else if (uh.unit >= self->config.n_tiles || ss->units[uh.unit].fd >= 0) {
     msg = g_strdup_printf ("unit %u %s (the session has %u units)",
         uh.unit, uh.unit >= self->config.n_tiles ? "does not exist" :
         "is already connected", self->config.n_tiles);
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, msg);
   } else {
-    note_send_buffer (self, fd);
+    note_send_buffer (ss, fd);
     gst_tile_net_set_user_timeout (fd, self->settings.timeout);
     /* a unit's frame counts as sent once at most a quarter of its tile is
      * left in the host (see unit_send_tile ()) */
@@ -256,13 +330,14 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
                 GST_TILE_SENDER_MIN_UNSENT)))
       GST_DEBUG_OBJECT (self->log_object, "unit %u: no TCP_NOTSENT_LOWAT",
           uh.unit);
-    self->units[uh.unit].fd = fd;
-    self->n_connected++;
-    GST_DEBUG_OBJECT (self->log_object, "unit %u connected (%u/%u)", uh.unit,
-        self->n_connected, self->config.n_tiles);
-    if (self->n_connected == self->config.n_tiles)
-      GST_INFO_OBJECT (self->log_object, "all %u units connected, "
-          "generation %u", self->n_connected, self->config.generation);
+    ss->units[uh.unit].fd = fd;
+    ss->n_connected++;
+    GST_DEBUG_OBJECT (self->log_object, "receiver %u: unit %u connected "
+        "(%u/%u)", ss->id, uh.unit, ss->n_connected, self->config.n_tiles);
+    if (ss->n_connected == self->config.n_tiles)
+      GST_INFO_OBJECT (self->log_object, "receiver %u: all %u units "
+          "connected, generation %u", ss->id, ss->n_connected,
+          self->config.generation);
     return;
   }
   g_free (msg);
@@ -279,7 +354,7 @@ handle_first_message (GstTileSender * self, gint fd,
 
   if (h->type == GST_TILE_WIRE_TYPE_HELLO) {
     if (hello_acceptable (self, fd, payload, h->payload_len, &hello))
-      take_control (self, fd);
+      take_control (self, fd, NULL);
     else
       gst_tile_net_close (&fd);
   } else if (h->type == GST_TILE_WIRE_TYPE_UNIT_HELLO
@@ -366,6 +441,7 @@ pending_auth (GstTileSender * self, GstTileSenderPending * p,
   GstTileWireAuth auth;
   GError *err = NULL;
   GByteArray *m;
+  guint8 key[GST_TILE_SEAL_KEY_SIZE];
   gint fd;
 
   if (h->type != GST_TILE_WIRE_TYPE_AUTH) {
@@ -399,11 +475,11 @@ pending_auth (GstTileSender * self, GstTileSenderPending * p,
     return FALSE;
   }
   g_byte_array_unref (m);
-  gst_tile_seal_data_key (self->secret, p->client_nonce, p->sender_nonce,
-      self->seal_key);
+  gst_tile_seal_data_key (self->secret, p->client_nonce, p->sender_nonce, key);
   fd = p->pfd.fd;
   poll_remove (self, &p->pfd);
-  take_control (self, fd);
+  take_control (self, fd, key);
+  gst_tile_seal_wipe (key, sizeof (key));
   return FALSE;
 }
 
@@ -455,10 +531,11 @@ pending_read (GstTileSender * self, GstTileSenderPending * p)
 /* One frame's sample for the rate control, once both what was sent of it
  * and what arrived are known. Lock held. */
 static void
-rate_sample_locked (GstTileSender * self, GstTileSenderSent * e)
+rate_sample_locked (GstTileSenderSession * ss, GstTileSenderSent * e)
 {
+  GstTileSender *self = ss->sender;
   GstTileRateSample rs = { 0 };
-  guint64 before = gst_tile_rate_control_get_rate (&self->rate);
+  guint64 before = gst_tile_rate_control_get_rate (&ss->rate);
 
   rs.frame = e->number;
   rs.bytes = e->bytes;
@@ -475,19 +552,20 @@ rate_sample_locked (GstTileSender * self, GstTileSenderSent * e)
       " us), delay %" G_GINT64_FORMAT " us", rs.frame, rs.packets_received,
       rs.packets_sent, rs.receive_ns / 1000, rs.send_ns / 1000,
       rs.delay_ns / 1000);
-  if (gst_tile_rate_control_update (&self->rate, &rs, self->next_frame,
+  if (gst_tile_rate_control_update (&ss->rate, &rs, ss->next_frame,
           g_get_monotonic_time () * 1000))
-    GST_DEBUG_OBJECT (self->log_object, "frame %" G_GUINT64_FORMAT
-        ": pacing at %" G_GUINT64_FORMAT " bit/s, was %" G_GUINT64_FORMAT,
-        rs.frame, gst_tile_rate_control_get_rate (&self->rate), before);
+    GST_DEBUG_OBJECT (self->log_object, "receiver %u frame %"
+        G_GUINT64_FORMAT ": pacing at %" G_GUINT64_FORMAT " bit/s, was %"
+        G_GUINT64_FORMAT, ss->id, rs.frame,
+        gst_tile_rate_control_get_rate (&ss->rate), before);
 }
 
 /* The ring entry of frame @number, taken over from an older frame when it
  * held one. Lock held. */
 static GstTileSenderSent *
-sent_entry_locked (GstTileSender * self, guint64 number)
+sent_entry_locked (GstTileSenderSession * ss, guint64 number)
 {
-  GstTileSenderSent *e = &self->sent[number % SENT_RING];
+  GstTileSenderSent *e = &ss->sent[number % SENT_RING];
 
   if (e->number != number) {
     memset (e, 0, sizeof (*e));
@@ -499,31 +577,32 @@ sent_entry_locked (GstTileSender * self, guint64 number)
 /* protocol=udp, rate control: the last unit is done with a frame sent
  * whole. Lock held. */
 void
-gst_tile_sender_note_sent_locked (GstTileSender * self,
+gst_tile_sender_note_sent_locked (GstTileSenderSession * ss,
     const GstTileSenderFrame * frame)
 {
+  GstTileSender *self = ss->sender;
   GstTileSenderSent *e;
 
   if (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP ||
       !self->settings.rate_control || frame->packets == 0)
     return;
-  e = sent_entry_locked (self, frame->number);
+  e = sent_entry_locked (ss, frame->number);
   e->sent = TRUE;
   e->bytes = frame->bytes;
   e->packets = frame->packets;
   e->send_ns = (frame->send_end_us - frame->send_start_us) * 1000;
   e->wait_ns = (frame->send_start_us - frame->push_us) * 1000;
   if (e->acked)
-    rate_sample_locked (self, e);
+    rate_sample_locked (ss, e);
 }
 
 /* The frames an ACK moves past: those not acknowledged themselves did not
  * arrive at all (the receiver skipped them), the acknowledged one tells
  * what arrived of it. Lock held. */
 static void
-rate_feedback_locked (GstTileSender * self, const GstTileWireAck * ack)
+rate_feedback_locked (GstTileSenderSession * ss, const GstTileWireAck * ack)
 {
-  guint64 f = MAX (self->acked_next, ack->frame >= SENT_RING ?
+  guint64 f = MAX (ss->acked_next, ack->frame >= SENT_RING ?
       ack->frame - SENT_RING + 1 : 0);
 
   for (; f <= ack->frame; f++) {
@@ -531,7 +610,7 @@ rate_feedback_locked (GstTileSender * self, const GstTileWireAck * ack)
 
     if (f == ack->frame && !ack->has_feedback)
       break;
-    e = sent_entry_locked (self, f);
+    e = sent_entry_locked (ss, f);
     e->acked = TRUE;
     if (f == ack->frame) {
       e->received = ack->received;
@@ -540,15 +619,17 @@ rate_feedback_locked (GstTileSender * self, const GstTileWireAck * ack)
       e->delay_ns = ack->delay_ns;
     }
     if (e->sent)
-      rate_sample_locked (self, e);
+      rate_sample_locked (ss, e);
   }
 }
 
 /* ACK: the receiver's window and the newest frame it is done with. Lock
  * held. */
 static void
-handle_ack (GstTileSender * self, const GstTileWireAck * ack)
+handle_ack (GstTileSenderSession * ss, const GstTileWireAck * ack)
 {
+  GstTileSender *self = ss->sender;
+
   /* acknowledgements of another generation (an old one still on its way)
    * move nothing; nor do those of frames never sent (a confused or hostile
    * peer) */
@@ -557,31 +638,32 @@ handle_ack (GstTileSender * self, const GstTileWireAck * ack)
         ack->generation);
     return;
   }
-  self->ack_window = ack->window;
-  if (ack->has_frame && ack->frame < self->next_frame &&
-      ack->frame + 1 > self->acked_next) {
+  ss->ack_window = ack->window;
+  if (ack->has_frame && ack->frame < ss->next_frame &&
+      ack->frame + 1 > ss->acked_next) {
     if (self->settings.rate_control)
-      rate_feedback_locked (self, ack);
-    self->acked_next = ack->frame + 1;
-    self->ack_progress_us = g_get_monotonic_time ();
+      rate_feedback_locked (ss, ack);
+    ss->acked_next = ack->frame + 1;
+    ss->ack_progress_us = g_get_monotonic_time ();
   }
 }
 
 /* The receiver broke the protocol (@err): it is told why. Lock held. */
 static void
-refuse_control_locked (GstTileSender * self, const GError * err)
+refuse_control_locked (GstTileSenderSession * ss, const GError * err)
 {
-  GST_WARNING_OBJECT (self->log_object, "bad control message: %s",
-      err->message);
-  gst_tile_net_send_refuse (self->control_fd,
+  GST_WARNING_OBJECT (ss->sender->log_object, "receiver %u: bad control "
+      "message: %s", ss->id, err->message);
+  gst_tile_net_send_refuse (ss->control_fd,
       GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
 }
 
 /* A message from the receiver on the control connection. Lock held. */
 static void
-handle_control (GstTileSender * self, const GstTileWireHeader * h,
+handle_control (GstTileSenderSession * ss, const GstTileWireHeader * h,
     GByteArray * payload)
 {
+  GstTileSender *self = ss->sender;
   GError *err = NULL;
   GstStructure *s = NULL;
   GstTileWireAck ack;
@@ -596,7 +678,7 @@ handle_control (GstTileSender * self, const GstTileWireHeader * h,
     case GST_TILE_WIRE_TYPE_ACK:
       if (!gst_tile_wire_ack_parse (payload->data, payload->len, &ack, &err))
         break;
-      handle_ack (self, &ack);
+      handle_ack (ss, &ack);
       return;
     case GST_TILE_WIRE_TYPE_STATS:
       /* statistics are informative: a report we cannot read (another
@@ -607,9 +689,9 @@ handle_control (GstTileSender * self, const GstTileWireHeader * h,
         g_clear_error (&err);
         return;
       }
-      if (self->receiver_stats)
-        gst_structure_free (self->receiver_stats);
-      self->receiver_stats = s;
+      if (ss->receiver_stats)
+        gst_structure_free (ss->receiver_stats);
+      ss->receiver_stats = s;
       return;
     default:
       g_set_error (&err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
@@ -617,58 +699,60 @@ handle_control (GstTileSender * self, const GstTileWireHeader * h,
           gst_tile_wire_type_get_name (h->type));
       break;
   }
-  refuse_control_locked (self, err);
-  gst_tile_sender_end_session_locked (self, err->message);
+  refuse_control_locked (ss, err);
+  gst_tile_sender_end_session_locked (ss, err->message);
   g_clear_error (&err);
 }
 
-/* Ends the receiver's session and closes its control connection. Lock
- * held. */
+/* Ends a receiver's session, closes its control connection and takes it
+ * out of the list; its threads are joined and it is freed by
+ * flush_notices (), without the lock. Lock held. */
 static void
-end_control_locked (GstTileSender * self, const gchar * why)
+end_control_locked (GstTileSenderSession * ss, const gchar * why)
 {
-  gst_tile_sender_end_session_locked (self, why);
-  gst_tile_sender_close_data_locked (self);
-  poll_remove (self, &self->control_pfd);
-  gst_tile_net_close (&self->control_fd);
-  /* the report of a receiver that is gone does not describe the next */
-  if (self->receiver_stats)
-    gst_structure_free (self->receiver_stats);
-  self->receiver_stats = NULL;
+  GstTileSender *self = ss->sender;
+
+  gst_tile_sender_end_session_locked (ss, why);
+  poll_remove (self, &ss->control_pfd);
+  gst_tile_net_close (&ss->control_fd);
+  g_ptr_array_remove (self->sessions, ss);
+  notice_removed_locked (self, ss);
   g_cond_broadcast (&self->cond);
 }
 
 /* The control connection failed (@err) or its peer broke the protocol
  * (a GST_TILE_WIRE_ERROR: it is told why). Lock held. */
 static void
-control_failed_locked (GstTileSender * self, GError * err)
+control_failed_locked (GstTileSenderSession * ss, GError * err)
 {
-  if (err->domain == GST_TILE_WIRE_ERROR && self->control_fd >= 0)
-    refuse_control_locked (self, err);
-  end_control_locked (self, err->message);
+  if (err->domain == GST_TILE_WIRE_ERROR && ss->control_fd >= 0 &&
+      !ss->control_dead)
+    refuse_control_locked (ss, err);
+  end_control_locked (ss, err->message);
 }
 
 /* The control connection is readable: reads what has arrived, without
  * blocking, and handles every message that is complete; a message in
  * pieces is kept until the rest comes (within the timeout, see
- * server_timers ()). Lock not held (only this thread closes control_fd,
- * so reading it unlocked is safe). */
+ * server_timers ()). Lock not held (only this thread closes control_fd
+ * and frees sessions, so reading it unlocked is safe). */
 static void
-server_read_control (GstTileSender * self, GByteArray * payload)
+server_read_control (GstTileSenderSession * ss)
 {
-  gint cfd = self->control_fd;
+  GstTileSender *self = ss->sender;
+  GByteArray *payload = ss->ctl_payload;
+  gint cfd = ss->control_fd;
   GError *err = NULL;
 
   while (TRUE) {
-    gsize want = self->ctl_in_payload ?
-        self->ctl_h.payload_len - self->ctl_have :
-        GST_TILE_WIRE_HEADER_SIZE - self->ctl_have;
+    gsize want = ss->ctl_in_payload ?
+        ss->ctl_h.payload_len - ss->ctl_have :
+        GST_TILE_WIRE_HEADER_SIZE - ss->ctl_have;
     gssize n = 0;
 
     if (want > 0) {
-      n = gst_tile_net_read_some (cfd, self->ctl_in_payload ?
-          payload->data + self->ctl_have : self->ctl_hdr + self->ctl_have,
-          want);
+      n = gst_tile_net_read_some (cfd, ss->ctl_in_payload ?
+          payload->data + ss->ctl_have : ss->ctl_hdr + ss->ctl_have, want);
       if (n == 0)
         return;                 /* the rest is not here yet */
     }
@@ -677,34 +761,34 @@ server_read_control (GstTileSender * self, GByteArray * payload)
           "the receiver closed its control connection");
       break;
     }
-    if (self->ctl_have == 0 && !self->ctl_in_payload)
-      self->ctl_started_us = g_get_monotonic_time ();
-    self->ctl_have += n;
-    if (!self->ctl_in_payload) {
-      if (self->ctl_have < GST_TILE_WIRE_HEADER_SIZE)
+    if (ss->ctl_have == 0 && !ss->ctl_in_payload)
+      ss->ctl_started_us = g_get_monotonic_time ();
+    ss->ctl_have += n;
+    if (!ss->ctl_in_payload) {
+      if (ss->ctl_have < GST_TILE_WIRE_HEADER_SIZE)
         continue;
-      if (gst_tile_wire_header_parse (self->ctl_hdr,
-              GST_TILE_WIRE_HEADER_SIZE, &self->ctl_h, &err) !=
+      if (gst_tile_wire_header_parse (ss->ctl_hdr,
+              GST_TILE_WIRE_HEADER_SIZE, &ss->ctl_h, &err) !=
           GST_TILE_WIRE_PARSE_OK)
         break;
-      g_byte_array_set_size (payload, self->ctl_h.payload_len);
-      self->ctl_in_payload = TRUE;
-      self->ctl_have = 0;
+      g_byte_array_set_size (payload, ss->ctl_h.payload_len);
+      ss->ctl_in_payload = TRUE;
+      ss->ctl_have = 0;
     }
-    if (self->ctl_have < self->ctl_h.payload_len)
+    if (ss->ctl_have < ss->ctl_h.payload_len)
       continue;
     /* a whole message */
-    self->ctl_in_payload = FALSE;
-    self->ctl_have = 0;
-    self->ctl_started_us = 0;
+    ss->ctl_in_payload = FALSE;
+    ss->ctl_have = 0;
+    ss->ctl_started_us = 0;
     g_mutex_lock (&self->lock);
-    self->control_rx_us = g_get_monotonic_time ();
-    handle_control (self, &self->ctl_h, payload);
+    ss->control_rx_us = g_get_monotonic_time ();
+    handle_control (ss, &ss->ctl_h, payload);
     g_mutex_unlock (&self->lock);
   }
 
   g_mutex_lock (&self->lock);
-  control_failed_locked (self, err);
+  control_failed_locked (ss, err);
   g_mutex_unlock (&self->lock);
   g_clear_error (&err);
 }
@@ -723,24 +807,25 @@ udp_refuse (GstTileSender * self, const struct sockaddr *addr, socklen_t len,
   g_byte_array_unref (m);
 }
 
-/* Connects a UDP socket to the unit socket at @ss and makes it unit @u's.
+/* Connects a UDP socket to the unit socket at @addr and makes it unit @u's.
  * Lock held. */
 static void
 udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
-    const struct sockaddr_storage *ss, socklen_t sl)
+    const struct sockaddr_storage *addr, socklen_t sl)
 {
+  GstTileSenderSession *ss = u->session;
   GError *err = NULL;
   gint fd;
 
-  fd = gst_tile_net_udp_connected ((const struct sockaddr *) ss, sl, &err);
+  fd = gst_tile_net_udp_connected ((const struct sockaddr *) addr, sl, &err);
   if (fd < 0) {
     GST_WARNING_OBJECT (self->log_object, "unit %u: %s", u->index,
         err->message);
     g_clear_error (&err);
     return;
   }
-  self->granted_send_buffer = gst_tile_net_set_buffer_size (fd, TRUE,
-      self->settings.send_buffer_size);
+  self->granted_send_buffer = ss->granted_send_buffer =
+      gst_tile_net_set_buffer_size (fd, TRUE, self->settings.send_buffer_size);
   u->gso = FALSE;
   if (self->settings.gso) {
     u->gso = gst_tile_net_set_gso (fd,
@@ -752,22 +837,24 @@ udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
           "offload (UDP_SEGMENT), and gso=on",
           g_strdup ("Use gso=auto or gso=off"));
       gst_tile_net_close (&fd);
-      gst_tile_sender_end_session_locked (self, "no UDP GSO");
+      gst_tile_sender_end_session_locked (ss, "no UDP GSO");
       return;
     }
   }
-  memcpy (&u->peer, ss, sl);
+  memcpy (&u->peer, addr, sl);
   u->peer_len = sl;
   u->fd = fd;
-  self->n_connected++;
+  ss->n_connected++;
 }
 
-/* Checks a UNIT_HELLO datagram against the session; refuses it (and
- * returns FALSE) when it does not fit. Lock held. */
-static gboolean
+/* Checks a UNIT_HELLO datagram against the sessions; returns the one it
+ * is for, or refuses it (and returns NULL) when it does not fit one. Lock
+ * held. */
+static GstTileSenderSession *
 udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
     const struct sockaddr *sa, socklen_t sl, GstTileWireUnitHello * uh)
 {
+  GstTileSenderSession *ss;
   GstTileWireHeader h;
   GError *err = NULL;
 
@@ -779,21 +866,20 @@ udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
     udp_refuse (self, sa, sl, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
         err ? err->message : "expected one UNIT_HELLO per datagram");
     g_clear_error (&err);
-    return FALSE;
+    return NULL;
   }
-  if (self->control_fd < 0 || self->control_dead || !self->have_config
-      || uh->token != self->token
-      || uh->generation != self->config.generation) {
+  ss = session_by_token_locked (self, uh->token);
+  if (!ss || !self->have_config || uh->generation != self->config.generation) {
     udp_refuse (self, sa, sl, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
         "UNIT_HELLO for another session or generation");
-    return FALSE;
+    return NULL;
   }
   if (uh->unit >= self->config.n_tiles) {
     udp_refuse (self, sa, sl, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
         "no such unit");
-    return FALSE;
+    return NULL;
   }
-  return TRUE;
+  return ss;
 }
 
 /* protocol=udp: a receiver's unit socket introduces itself with a
@@ -804,22 +890,23 @@ static void
 handle_udp_hello (GstTileSender * self)
 {
   guint8 buf[GST_TILE_WIRE_HEADER_SIZE + 64];
-  struct sockaddr_storage ss;
-  socklen_t sl = sizeof (ss);
-  struct sockaddr *sa = (struct sockaddr *) &ss;
+  struct sockaddr_storage addr;
+  socklen_t sl = sizeof (addr);
+  struct sockaddr *sa = (struct sockaddr *) &addr;
+  GstTileSenderSession *ss;
   GstTileWireUnitHello uh;
   GstTileSenderUnit *u;
   gssize n;
 
   n = recvfrom (self->udp_fd, buf, sizeof (buf), MSG_DONTWAIT, sa, &sl);
-  if (n <= 0 || !udp_hello_check (self, buf, n, sa, sl, &uh))
+  if (n <= 0 || !(ss = udp_hello_check (self, buf, n, sa, sl, &uh)))
     return;
-  u = &self->units[uh.unit];
+  u = &ss->units[uh.unit];
   /* the echo leaves from the unit's own socket, connected to the
    * receiver's: the receiver connects to where it came from, and its
    * kernel drops datagrams from anywhere else */
   if (u->fd >= 0) {
-    if (u->peer_len == sl && memcmp (&u->peer, &ss, sl) == 0)
+    if (u->peer_len == sl && memcmp (&u->peer, &addr, sl) == 0)
       gst_tile_net_udp_send_to (u->fd, buf, n, NULL, 0);
     else
       udp_refuse (self, sa, sl, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
@@ -827,15 +914,17 @@ handle_udp_hello (GstTileSender * self)
     return;
   }
 
-  udp_connect_unit (self, u, &ss, sl);
+  udp_connect_unit (self, u, &addr, sl);
   if (u->fd < 0)
     return;
   gst_tile_net_udp_send_to (u->fd, buf, n, NULL, 0);
-  GST_DEBUG_OBJECT (self->log_object, "UDP unit %u connected (%u/%u), gso %d",
-      uh.unit, self->n_connected, self->config.n_tiles, u->gso);
-  if (self->n_connected == self->config.n_tiles)
-    GST_INFO_OBJECT (self->log_object, "all %u UDP units connected, "
-        "generation %u", self->n_connected, self->config.generation);
+  GST_DEBUG_OBJECT (self->log_object, "receiver %u: UDP unit %u connected "
+      "(%u/%u), gso %d", ss->id, uh.unit, ss->n_connected,
+      self->config.n_tiles, u->gso);
+  if (ss->n_connected == self->config.n_tiles)
+    GST_INFO_OBJECT (self->log_object, "receiver %u: all %u UDP units "
+        "connected, generation %u", ss->id, ss->n_connected,
+        self->config.generation);
 }
 
 /* A new connection: it has handshake_timeout ms for its first message.
@@ -918,38 +1007,47 @@ server_handshakes (GstTileSender * self, guint n_polled, gint64 now)
   }
 }
 
-/* Keep-alives and the stats callback, when due. Lock held; released
- * around the callback. */
+/* A receiver that says nothing (a client that sent HELLO and no more, a
+ * host gone without FIN or RST), or that drips a message a byte at a time,
+ * must not hold its session. Lock held. */
+static void
+session_liveness_locked (GstTileSenderSession * ss, gint64 now)
+{
+  GstTileSender *self = ss->sender;
+  gint64 limit = (gint64) self->settings.timeout * 1000;
+  gchar *why = NULL;
+
+  if (ss->ctl_started_us && now - ss->ctl_started_us > limit)
+    why = g_strdup_printf ("a control message from the receiver took "
+        "more than %u ms to arrive", self->settings.timeout);
+  else if (now - ss->control_rx_us > limit)
+    why = g_strdup_printf ("the receiver sent nothing for %u ms",
+        self->settings.timeout);
+  if (why) {
+    GST_WARNING_OBJECT (self->log_object, "receiver %u (%s): %s: ending its "
+        "session", ss->id, ss->peer, why);
+    end_control_locked (ss, why);
+    g_free (why);
+  }
+}
+
+/* Liveness, keep-alives and the stats callback, when due. Lock held;
+ * released around the callback. */
 static void
 server_timers (GstTileSender * self, ServerState * st, gint64 now)
 {
-  guint interval;
+  gboolean keepalive = now - st->last_keepalive > KEEPALIVE_INTERVAL_MS * 1000;
+  GByteArray *p = NULL;
+  guint interval, i;
 
-  /* a receiver that says nothing (a client that sent HELLO and no more,
-   * a host gone without FIN or RST), or that drips a message a byte at a
-   * time, must not hold the session */
-  if (self->control_fd >= 0) {
-    gint64 limit = (gint64) self->settings.timeout * 1000;
-    gchar *why = NULL;
-
-    if (self->ctl_started_us && now - self->ctl_started_us > limit)
-      why = g_strdup_printf ("a control message from the receiver took "
-          "more than %u ms to arrive", self->settings.timeout);
-    else if (now - self->control_rx_us > limit)
-      why = g_strdup_printf ("the receiver sent nothing for %u ms",
-          self->settings.timeout);
-    if (why) {
-      GST_WARNING_OBJECT (self->log_object, "%s: ending its session", why);
-      end_control_locked (self, why);
-      g_free (why);
-    }
-  }
-  if (self->control_fd >= 0 && now - st->last_keepalive >
-      KEEPALIVE_INTERVAL_MS * 1000) {
-    GByteArray *p = g_byte_array_new ();
-
+  for (i = self->sessions->len; i-- > 0;)
+    session_liveness_locked (g_ptr_array_index (self->sessions, i), now);
+  if (keepalive) {
+    p = g_byte_array_new ();
     gst_tile_wire_keepalive_pack (g_get_monotonic_time () * 1000, p);
-    gst_tile_sender_send_control_locked (self, p);
+    for (i = 0; i < self->sessions->len; i++)
+      gst_tile_sender_send_control_locked (g_ptr_array_index (self->sessions,
+              i), p);
     g_byte_array_unref (p);
     st->last_keepalive = now;
   }
@@ -968,8 +1066,7 @@ server_timers (GstTileSender * self, ServerState * st, gint64 now)
  * number of pending connections that were waited on. Lock held on entry
  * and on return, released during the wait. */
 static guint
-server_wait (GstTileSender * self, gboolean * control, gboolean * listen,
-    gboolean * udp)
+server_wait (GstTileSender * self, gboolean * listen, gboolean * udp)
 {
   gint timeout = KEEPALIVE_INTERVAL_MS, res;
   guint interval, i;
@@ -990,7 +1087,11 @@ server_wait (GstTileSender * self, gboolean * control, gboolean * listen,
 
   g_mutex_lock (&self->lock);
   /* after a failed wait the results are those of an older one */
-  *control = res > 0 && poll_ready (self, &self->control_pfd);
+  for (i = 0; i < self->sessions->len; i++) {
+    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+
+    ss->control_ready = res > 0 && poll_ready (self, &ss->control_pfd);
+  }
   *listen = res > 0 && gst_poll_fd_can_read (self->poll, &self->listen_pfd);
   *udp = res > 0 && self->udp_pfd.fd >= 0 &&
       gst_poll_fd_can_read (self->poll, &self->udp_pfd);
@@ -1000,29 +1101,46 @@ server_wait (GstTileSender * self, gboolean * control, gboolean * listen,
   return self->n_pending;
 }
 
+/* Reads the control connections the last wait found ready. Lock held;
+ * released for the reads (sessions only leave the list in this thread,
+ * and are freed after this). */
+static void
+server_read_controls (GstTileSender * self)
+{
+  GstTileSenderSession *ready[64];
+  guint i, n = 0;
+
+  for (i = 0; i < self->sessions->len; i++) {
+    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+
+    if (ss->control_ready && n < G_N_ELEMENTS (ready)) {
+      ss->control_ready = FALSE;
+      ready[n++] = ss;
+    }
+  }
+  g_mutex_unlock (&self->lock);
+  for (i = 0; i < n; i++)
+    server_read_control (ready[i]);
+  g_mutex_lock (&self->lock);
+}
+
 gpointer
 gst_tile_sender_server_thread (gpointer data)
 {
   GstTileSender *self = data;
   ServerState st;
 
-  st.payload = g_byte_array_new ();
   st.last_keepalive = st.last_stats = g_get_monotonic_time ();
 
   g_mutex_lock (&self->lock);
   poll_add (self, &self->listen_pfd, self->listen_fd);
   poll_add (self, &self->udp_pfd, self->udp_fd);
-  gst_poll_fd_init (&self->control_pfd);
   while (self->running) {
-    gboolean control, listen, udp;
-    guint n_polled = server_wait (self, &control, &listen, &udp);
+    gboolean listen, udp;
+    guint n_polled = server_wait (self, &listen, &udp);
     gint64 now;
 
-    if (control) {
-      g_mutex_unlock (&self->lock);
-      server_read_control (self, st.payload);
-      g_mutex_lock (&self->lock);
-    }
+    server_read_controls (self);
     if (!self->running)
       break;
     if (udp)
@@ -1040,6 +1158,5 @@ gst_tile_sender_server_thread (gpointer data)
   }
   g_mutex_unlock (&self->lock);
   flush_notices (self);
-  g_byte_array_unref (st.payload);
   return NULL;
 }

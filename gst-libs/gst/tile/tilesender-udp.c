@@ -81,7 +81,7 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
     guint n, guint per_msg)
 {
   GstTileWirePacketHeader ph;
-  const guint8 *data = frame->map.data + tile->offset;
+  const guint8 *data = frame->data + tile->offset;
   guint hl = GST_TILE_WIRE_DATAGRAM_OVERHEAD (frame->sealed);
   guint8 *sealed = NULL;
   guint n_msgs, i, j;

@@ -25,6 +25,8 @@ static GstTileSenderFrame *
 frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
     gboolean ok)
 {
+  GstTileSenderSession *ss = frame->session;
+
   if (!ok)
     frame->failed = TRUE;
   if (--frame->remaining > 0)
@@ -33,17 +35,30 @@ frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
     /* for QoS: how long frames take from admission to done */
     gint64 took = g_get_monotonic_time () - frame->push_us;
 
-    self->send_avg_us = self->send_avg_us ?
-        (7 * self->send_avg_us + took) / 8 : took;
-    if (g_atomic_int_get (&frame->abandoned))
+    ss->send_avg_us = ss->send_avg_us ? (7 * ss->send_avg_us + took) / 8 : took;
+    if (g_atomic_int_get (&frame->abandoned)) {
+      ss->frames_abandoned++;
       self->frames_abandoned++;
-    else
+    } else {
+      ss->frames_sent++;
       self->frames_sent++;
-    gst_tile_sender_note_sent_locked (self, frame);
+    }
+    gst_tile_sender_note_sent_locked (ss, frame);
   }
-  self->in_flight--;
+  ss->in_flight--;
   g_cond_broadcast (&self->cond);
   return frame;
+}
+
+/* The last session done with a frame unmaps and releases its buffer. */
+void
+gst_tile_sender_shared_unref (GstTileSenderShared * shared)
+{
+  if (!g_atomic_int_dec_and_test (&shared->ref))
+    return;
+  gst_buffer_unmap (shared->buffer, &shared->map);
+  gst_buffer_unref (shared->buffer);
+  g_free (shared);
 }
 
 void
@@ -51,8 +66,7 @@ gst_tile_sender_frame_free (GstTileSenderFrame * frame)
 {
   if (!frame)
     return;
-  gst_buffer_unmap (frame->buffer, &frame->map);
-  gst_buffer_unref (frame->buffer);
+  gst_tile_sender_shared_unref (frame->shared);
   g_free (frame);
 }
 
@@ -71,16 +85,16 @@ gst_tile_sender_frame_release_locked (GstTileSender * self,
   g_mutex_lock (&self->lock);
 }
 
-/* Closes the data connections of the current generation. Lock held. A unit
- * in the middle of a send() is woken by the shutdown() and closes its own
- * descriptor afterwards. */
+/* Closes the data connections of a session's current generation. Lock
+ * held. A unit in the middle of a send() is woken by the shutdown() and
+ * closes its own descriptor afterwards. */
 void
-gst_tile_sender_close_data_locked (GstTileSender * self)
+gst_tile_sender_close_data_locked (GstTileSenderSession * ss)
 {
   guint i;
 
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
-    GstTileSenderUnit *u = &self->units[i];
+    GstTileSenderUnit *u = &ss->units[i];
 
     if (u->fd < 0)
       continue;
@@ -92,25 +106,37 @@ gst_tile_sender_close_data_locked (GstTileSender * self)
       gst_tile_net_close (&u->fd);
     }
   }
-  self->n_connected = 0;
+  ss->n_connected = 0;
 }
 
-/* Waits until every queued frame has been sent (or the sender stops).
- * Lock held. */
+/* Frames in flight to every receiver. Lock held. */
+static guint
+in_flight_locked (GstTileSender * self)
+{
+  guint i, n = 0;
+
+  for (i = 0; i < self->sessions->len; i++)
+    n += ((GstTileSenderSession *) g_ptr_array_index (self->sessions,
+            i))->in_flight;
+  return n;
+}
+
+/* Waits until every queued frame has been sent to every receiver (or the
+ * sender stops). Lock held. */
 gboolean
 gst_tile_sender_drain_locked (GstTileSender * self)
 {
   gint64 end = g_get_monotonic_time () + DRAIN_TIMEOUT_US;
 
-  while (self->in_flight > 0 && self->running) {
+  while (in_flight_locked (self) > 0 && self->running) {
     if (!g_cond_wait_until (&self->cond, &self->lock, end)) {
       GST_WARNING_OBJECT (self->log_object,
-          "%u frames still in flight after %d s", self->in_flight,
+          "%u frames still in flight after %d s", in_flight_locked (self),
           (gint) (DRAIN_TIMEOUT_US / G_USEC_PER_SEC));
       return FALSE;
     }
   }
-  return self->in_flight == 0;
+  return in_flight_locked (self) == 0;
 }
 
 /* max-latency: whether unit @u abandons @frame before sending @left more
@@ -215,7 +241,7 @@ unit_send_tile_tcp (GstTileSenderUnit * u, GstTileSenderScratch * sc, gint fd,
     th.flags = off + th.size < tile->size ? GST_TILE_WIRE_TILE_FLAG_MORE : 0;
     gst_tile_wire_tile_header_write (hdr, &th);
     if (!unit_write_part (u, sc, fd, frame, hdr, off,
-            frame->map.data + tile->offset + off, th.size, chunk, bytes, err))
+            frame->data + tile->offset + off, th.size, chunk, bytes, err))
       return FALSE;
     off += th.size;
   }
@@ -234,10 +260,12 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
     gboolean ok, guint64 bytes, guint64 n_packets, gint64 t0, GError * err)
 {
   GstTileSender *self = u->sender;
+  GstTileSenderSession *ss = u->session;
   gint64 now = g_get_monotonic_time ();
 
   u->sending = FALSE;
   u->busy_ns += (now - t0) * 1000;
+  self->unit_busy_ns[u->index] += (now - t0) * 1000;
   /* TCP: how fast this unit's tiles leave, for the deadline */
   if (ok && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_TCP &&
       bytes >= GST_TILE_SENDER_MIN_PART) {
@@ -255,6 +283,9 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
     u->bytes += bytes;
     u->frames++;
     u->packets += n_packets;
+    self->unit_bytes[u->index] += bytes;
+    ss->packets_sent += n_packets;
+    ss->bytes_sent += bytes;
     self->packets_sent += n_packets;
     self->bytes_sent += bytes;
   }
@@ -262,8 +293,9 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
     gst_tile_net_close (&fd);
     u->close_pending = FALSE;
   } else if (!ok) {
-    GST_INFO_OBJECT (self->log_object, "unit %u: %s", u->index, err->message);
-    gst_tile_sender_end_session_locked (self, err->message);
+    GST_INFO_OBJECT (self->log_object, "receiver %u unit %u: %s", ss->id,
+        u->index, err->message);
+    gst_tile_sender_end_session_locked (ss, err->message);
   }
   gst_tile_sender_frame_release_locked (self, frame, ok);
 }
@@ -273,6 +305,7 @@ gst_tile_sender_unit_thread (gpointer data)
 {
   GstTileSenderUnit *u = data;
   GstTileSender *self = u->sender;
+  GstTileSenderSession *ss = u->session;
   GstTileSenderScratch sc = { 0 };
 
   g_mutex_lock (&self->lock);
@@ -286,9 +319,9 @@ gst_tile_sender_unit_thread (gpointer data)
     gint64 t0;
     gboolean ok;
 
-    while (self->running && g_queue_is_empty (&u->queue))
+    while (self->running && !ss->stopping && g_queue_is_empty (&u->queue))
       g_cond_wait (&u->cond, &self->lock);
-    if (!self->running)
+    if (!self->running || ss->stopping)
       break;
     frame = g_queue_pop_head (&u->queue);
     g_atomic_int_add (&u->queued, -1);
@@ -301,7 +334,7 @@ gst_tile_sender_unit_thread (gpointer data)
     /* copies: a caps change may replace the config while we send */
     tile = self->config.tiles[u->index];
     ps = self->config.packet_size;
-    rate = gst_tile_rate_control_get_rate (&self->rate) / self->config.n_tiles;
+    rate = gst_tile_rate_control_get_rate (&ss->rate) / self->config.n_tiles;
     u->sending = TRUE;
     g_mutex_unlock (&self->lock);
 

@@ -9,20 +9,23 @@
  * @short_description: the sending end of a tile session
  * @see_also: #GstTileWireConfig, tilesink
  *
- * A #GstTileSender listens on a TCP port and serves one receiver at a
- * time, as docs/wire-protocol.md describes: the handshake (HELLO, CONFIG,
- * one UNIT_HELLO per unit, over TCP or as UDP datagrams), a CONFIG per caps
- * change, keep-alives, the receiver's STATS and, over UDP, its ACKs. Each
- * frame given to gst_tile_sender_push() is admitted whole or dropped whole;
- * an admitted frame is queued, without a copy, to one thread per unit,
- * which sends its tile (a tile header and the rows over TCP, or datagrams
- * over UDP).
+ * A #GstTileSender listens on a TCP port and serves up to @max_receivers
+ * receivers, each in a session of its own, as docs/wire-protocol.md
+ * describes: the handshake (HELLO, CONFIG, one UNIT_HELLO per unit, over
+ * TCP or as UDP datagrams), a CONFIG per caps change, keep-alives, the
+ * receiver's STATS and, over UDP, its ACKs. Each frame given to
+ * gst_tile_sender_push() is admitted whole or dropped whole, for each
+ * receiver on its own (a slow one loses frames alone); an admitted frame is
+ * queued, without a copy, to the session's thread per unit, which sends
+ * its tile (a tile header and the rows over TCP, or datagrams over UDP).
+ * Every session reads the frame from the same mapping of the buffer.
  *
  * Threads: the caller's (push, set_caps, send_eos: the streaming thread of
  * tilesink), the server thread (accept, handshakes, control messages,
- * keep-alives, the stats callback) and one thread per unit. `lock` guards
- * the session; no thread holds it while sending or receiving data, and the
- * callbacks are called without it.
+ * keep-alives, the stats callback, the end of sessions) and one thread per
+ * unit of each session. `lock` guards the sessions; no thread holds it
+ * while sending or receiving data, and the callbacks are called without
+ * it.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -58,8 +61,8 @@ debug_init (void)
  *
  * Sets @settings to the defaults: TCP on 0.0.0.0 port 7000, 4 units,
  * 1 MiB chunks, 16 MiB send buffers, 1 frame in flight, no deadline, stats
- * every second, a 5 s handshake timeout; for UDP 1408-byte packets, GSO
- * when the kernel has it, rate control.
+ * every second, a 5 s handshake timeout, up to 8 receivers; for UDP
+ * 1408-byte packets, GSO when the kernel has it, rate control.
  */
 void
 gst_tile_sender_settings_init (GstTileSenderSettings * settings)
@@ -83,6 +86,7 @@ gst_tile_sender_settings_init (GstTileSenderSettings * settings)
   settings->pacing_bitrate = GST_TILE_SENDER_DEFAULT_PACING_BITRATE;
   settings->rate_control = TRUE;
   settings->max_latency = 0;
+  settings->max_receivers = GST_TILE_SENDER_DEFAULT_MAX_RECEIVERS;
 }
 
 /**
@@ -103,7 +107,6 @@ gst_tile_sender_new (const GstTileSenderSettings * settings,
     GstObject * log_object)
 {
   GstTileSender *self;
-  guint i;
 
   g_return_val_if_fail (settings != NULL, NULL);
   g_return_val_if_fail (settings->n_units >= 1 &&
@@ -129,16 +132,9 @@ gst_tile_sender_new (const GstTileSenderSettings * settings,
   g_queue_init (&self->notices);
   self->listen_fd = -1;
   self->udp_fd = -1;
-  self->control_fd = -1;
   self->pending = g_new0 (GstTileSenderPending, MAX_PENDING);
-  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
-    self->units[i].sender = self;
-    self->units[i].index = i;
-    self->units[i].fd = -1;
-    self->units[i].tcp_fd = -1;
-    g_queue_init (&self->units[i].queue);
-    g_cond_init (&self->units[i].cond);
-  }
+  self->sessions = g_ptr_array_new ();
+  self->max_receivers = settings->max_receivers;
   return self;
 }
 
@@ -151,16 +147,11 @@ gst_tile_sender_new (const GstTileSenderSettings * settings,
 void
 gst_tile_sender_free (GstTileSender * sender)
 {
-  guint i;
-
   if (!sender)
     return;
   gst_tile_sender_stop (sender);
   g_free (sender->pending);
-  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
-    g_cond_clear (&sender->units[i].cond);
-  if (sender->receiver_stats)
-    gst_structure_free (sender->receiver_stats);
+  g_ptr_array_unref (sender->sessions);
   g_mutex_clear (&sender->lock);
   g_cond_clear (&sender->cond);
   g_free (sender->address);
@@ -169,45 +160,149 @@ gst_tile_sender_free (GstTileSender * sender)
   g_free (sender);
 }
 
-/* Ends the session with the current receiver. Lock held. The control
- * descriptor is only shut down here, which makes it readable and so wakes
- * the server thread: that thread, which polls it, closes it. */
-void
-gst_tile_sender_end_session_locked (GstTileSender * self, const gchar * why)
+/* A new receiver's session, its handshake done: it takes @control_fd
+ * over, gets a token and starts its unit threads. Lock held. */
+GstTileSenderSession *
+gst_tile_sender_session_new_locked (GstTileSender * self, gint control_fd)
 {
-  if (self->control_fd < 0 || self->control_dead)
+  GstTileSenderSession *ss = g_new0 (GstTileSenderSession, 1);
+  guint i;
+
+  ss->sender = self;
+  ss->id = ++self->clients;
+  ss->peer = gst_tile_net_peer_string (control_fd);
+  ss->control_fd = control_fd;
+  gst_poll_fd_init (&ss->control_pfd);
+  ss->ctl_payload = g_byte_array_new ();
+  ss->started_us = ss->control_rx_us = g_get_monotonic_time ();
+  if (!gst_tile_seal_random ((guint8 *) & ss->token, sizeof (ss->token)))
+    ss->token = ((guint64) g_random_int () << 32) | g_random_int ();
+  gst_tile_sender_reset_rate_locked (ss);
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
+    GstTileSenderUnit *u = &ss->units[i];
+
+    u->sender = self;
+    u->session = ss;
+    u->index = i;
+    u->fd = -1;
+    u->tcp_fd = -1;
+    g_queue_init (&u->queue);
+    g_cond_init (&u->cond);
+  }
+  ss->n_threads = self->settings.n_units;
+  for (i = 0; i < ss->n_threads; i++) {
+    gchar *name = g_strdup_printf ("tilesink-r%uu%u", ss->id, i);
+
+    ss->units[i].thread =
+        g_thread_new (name, gst_tile_sender_unit_thread, &ss->units[i]);
+    g_free (name);
+  }
+  g_ptr_array_add (self->sessions, ss);
+  return ss;
+}
+
+/* Stops the unit threads of @ss, a session ended and out of the sender's
+ * list, and drops the frames still queued to it. Lock not held. */
+void
+gst_tile_sender_session_join (GstTileSenderSession * ss)
+{
+  GstTileSender *self = ss->sender;
+  GstTileSenderFrame *frame;
+  guint i;
+
+  g_mutex_lock (&self->lock);
+  ss->stopping = TRUE;
+  gst_tile_sender_close_data_locked (ss);
+  for (i = 0; i < ss->n_threads; i++)
+    g_cond_broadcast (&ss->units[i].cond);
+  g_mutex_unlock (&self->lock);
+  for (i = 0; i < ss->n_threads; i++) {
+    g_thread_join (ss->units[i].thread);
+    ss->units[i].thread = NULL;
+  }
+  g_mutex_lock (&self->lock);
+  for (i = 0; i < ss->n_threads; i++)
+    while ((frame = g_queue_pop_head (&ss->units[i].queue)))
+      gst_tile_sender_frame_release_locked (self, frame, FALSE);
+  ss->n_threads = 0;
+  g_mutex_unlock (&self->lock);
+}
+
+/* Frees a joined session. */
+void
+gst_tile_sender_session_free (GstTileSenderSession * ss)
+{
+  guint i;
+
+  gst_tile_net_close (&ss->control_fd);
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
+    g_cond_clear (&ss->units[i].cond);
+  if (ss->receiver_stats)
+    gst_structure_free (ss->receiver_stats);
+  g_byte_array_unref (ss->ctl_payload);
+  gst_tile_seal_wipe (ss->seal_key, sizeof (ss->seal_key));
+  g_free (ss->peer);
+  g_free (ss->end_reason);
+  g_free (ss);
+}
+
+/* Ends the session of a receiver. Lock held. The control descriptor is
+ * only shut down here, which makes it readable and so wakes the server
+ * thread: that thread, which polls it, closes it and ends the session's
+ * threads. */
+void
+gst_tile_sender_end_session_locked (GstTileSenderSession * ss,
+    const gchar * why)
+{
+  if (ss->control_fd < 0 || ss->control_dead)
     return;
-  GST_INFO_OBJECT (self->log_object, "receiver session ends: %s", why);
-  self->control_dead = TRUE;
-  gst_tile_sender_close_data_locked (self);
-  gst_tile_net_shutdown (self->control_fd);
-  self->disconnects++;
+  GST_INFO_OBJECT (ss->sender->log_object, "receiver %u (%s): session "
+      "ends: %s", ss->id, ss->peer, why);
+  ss->control_dead = TRUE;
+  if (!ss->end_reason)
+    ss->end_reason = g_strdup (why);
+  gst_tile_sender_close_data_locked (ss);
+  gst_tile_net_shutdown (ss->control_fd);
+  ss->sender->disconnects++;
 }
 
 static gboolean
-session_ready_locked (GstTileSender * self)
+session_ready_locked (GstTileSenderSession * ss)
 {
+  GstTileSender *self = ss->sender;
+
   /* over UDP the receiver's window must be known too: its first ACK */
-  return self->control_fd >= 0 && !self->control_dead && self->have_config &&
-      self->n_connected == self->config.n_tiles && !self->eos_sent &&
+  return ss->control_fd >= 0 && !ss->control_dead && self->have_config &&
+      ss->n_connected == self->config.n_tiles && !ss->eos_sent &&
       (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP ||
-      self->ack_window > 0);
+      ss->ack_window > 0);
+}
+
+static gboolean
+any_ready_locked (GstTileSender * self)
+{
+  guint i;
+
+  for (i = 0; i < self->sessions->len; i++)
+    if (session_ready_locked (g_ptr_array_index (self->sessions, i)))
+      return TRUE;
+  return FALSE;
 }
 
 /* Control messages are small; a receiver that does not read its control
  * connection any more is treated as gone instead of blocking us. Lock
  * held. */
 gboolean
-gst_tile_sender_send_control_locked (GstTileSender * self,
+gst_tile_sender_send_control_locked (GstTileSenderSession * ss,
     const GByteArray * message)
 {
   GError *err = NULL;
 
-  if (self->control_fd < 0 || self->control_dead)
+  if (ss->control_fd < 0 || ss->control_dead)
     return FALSE;
-  if (!gst_tile_net_send_now (self->control_fd, message->data, message->len,
+  if (!gst_tile_net_send_now (ss->control_fd, message->data, message->len,
           &err)) {
-    gst_tile_sender_end_session_locked (self, g_error_matches (err,
+    gst_tile_sender_end_session_locked (ss, g_error_matches (err,
             G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK) ?
         "control connection stalled" : err->message);
     g_clear_error (&err);
@@ -216,65 +311,59 @@ gst_tile_sender_send_control_locked (GstTileSender * self,
   return TRUE;
 }
 
+/* The sender's CONFIG with the session's token. Lock held. */
 gboolean
-gst_tile_sender_send_config_locked (GstTileSender * self)
+gst_tile_sender_send_config_locked (GstTileSenderSession * ss)
 {
+  GstTileSender *self = ss->sender;
   GByteArray *p = g_byte_array_new ();
+  GstTileWireConfig *config = g_new (GstTileWireConfig, 1);
   GError *err = NULL;
   gboolean ret;
 
   /* a new generation: nothing of it is in flight yet, and the receiver's
    * window is unknown until its first acknowledgement (sent once its unit
    * sockets are up) */
-  self->acked_next = self->next_frame;
-  self->ack_window = 0;
-  self->ack_progress_us = g_get_monotonic_time ();
-  ret = gst_tile_wire_config_pack (&self->config, p, &err);
+  ss->acked_next = ss->next_frame;
+  ss->ack_window = 0;
+  ss->ack_progress_us = g_get_monotonic_time ();
+  *config = self->config;
+  config->token = ss->token;
+  ret = gst_tile_wire_config_pack (config, p, &err);
   if (!ret) {
     GST_ERROR_OBJECT (self->log_object, "cannot pack CONFIG: %s", err->message);
     g_clear_error (&err);
   } else {
-    ret = gst_tile_sender_send_control_locked (self, p);
+    ret = gst_tile_sender_send_control_locked (ss, p);
   }
+  g_free (config);
   g_byte_array_unref (p);
   return ret;
 }
 
 /* A new receiver (or a start): its path is not known yet. Lock held. */
 void
-gst_tile_sender_reset_rate_locked (GstTileSender * self)
+gst_tile_sender_reset_rate_locked (GstTileSenderSession * ss)
 {
-  gst_tile_rate_control_init (&self->rate, self->settings.pacing_bitrate);
-  memset (self->sent, 0, sizeof (self->sent));
+  gst_tile_rate_control_init (&ss->rate, ss->sender->settings.pacing_bitrate);
+  memset (ss->sent, 0, sizeof (ss->sent));
 }
 
-/* Resets the session and its statistics for a start. Lock held. */
+/* Resets the statistics for a start. Lock held. */
 static void
 reset_locked (GstTileSender * self)
 {
-  guint i;
-
   self->have_config = FALSE;
-  self->next_frame = 0;
-  self->in_flight = 0;
-  self->eos_sent = FALSE;
   self->frames_sent = self->frames_dropped = self->frames_unsent = 0;
   self->frames_abandoned = self->frames_replaced = 0;
-  self->send_avg_us = 0;
   self->frames_window = 0;
   self->bytes_sent = self->packets_sent = 0;
-  gst_tile_sender_reset_rate_locked (self);
   self->clients = self->disconnects = self->refused = 0;
   self->auth_failures = 0;
   self->granted_send_buffer = 0;
-  if (self->receiver_stats)
-    gst_structure_free (self->receiver_stats);
-  self->receiver_stats = NULL;
   memset (&self->config, 0, sizeof (self->config));
-  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
-    self->units[i].bytes = self->units[i].busy_ns = self->units[i].frames = 0;
-    self->units[i].packets = 0;
-  }
+  memset (self->unit_bytes, 0, sizeof (self->unit_bytes));
+  memset (self->unit_busy_ns, 0, sizeof (self->unit_busy_ns));
 }
 
 /* The listening socket and, for protocol=udp, the UDP socket with the same
@@ -315,8 +404,9 @@ open_sockets (GstTileSender * self, guint * bound, GError ** error)
  *
  * Listens (TCP, and for %GST_TILE_WIRE_PROTOCOL_UDP a UDP socket on the
  * same port number for the units' UNIT_HELLO datagrams) and starts the
- * server thread and one thread per unit. Frames are sent once caps are set
- * (gst_tile_sender_set_caps()) and a receiver has connected all its units.
+ * server thread; each receiver's session has a thread per unit. Frames are
+ * sent once caps are set (gst_tile_sender_set_caps()) and a receiver has
+ * connected all its units.
  * A stopped sender may be started again; its statistics start from zero.
  *
  * Returns: the port listened on, or 0 on error
@@ -325,7 +415,7 @@ guint
 gst_tile_sender_start (GstTileSender * sender, GError ** error)
 {
   GstTileSender *self = sender;
-  guint bound = 0, i;
+  guint bound = 0;
 
   g_return_val_if_fail (sender != NULL, 0);
   g_return_val_if_fail (sender->server_thread == NULL, 0);
@@ -361,14 +451,6 @@ gst_tile_sender_start (GstTileSender * sender, GError ** error)
   self->bound_port = bound;
   self->running = TRUE;
   reset_locked (self);
-  self->n_threads = self->settings.n_units;
-  for (i = 0; i < self->n_threads; i++) {
-    gchar *name = g_strdup_printf ("tilesink-unit%u", i);
-
-    self->units[i].thread =
-        g_thread_new (name, gst_tile_sender_unit_thread, &self->units[i]);
-    g_free (name);
-  }
   self->server_thread = g_thread_new ("tilesink-server",
       gst_tile_sender_server_thread, self);
   g_mutex_unlock (&self->lock);
@@ -387,8 +469,8 @@ void
 gst_tile_sender_stop (GstTileSender * sender)
 {
   GstTileSender *self = sender;
-  GstTileSenderFrame *frame;
-  guint i, n;
+  GstTileSenderSession *ss;
+  guint i;
 
   g_return_if_fail (sender != NULL);
 
@@ -398,37 +480,39 @@ gst_tile_sender_stop (GstTileSender * sender)
     return;
   }
   self->running = FALSE;
-  gst_tile_sender_end_session_locked (self, "stopping");
-  for (i = 0; i < self->n_threads; i++)
-    g_cond_broadcast (&self->units[i].cond);
+  for (i = 0; i < self->sessions->len; i++) {
+    guint j;
+
+    ss = g_ptr_array_index (self->sessions, i);
+    gst_tile_sender_end_session_locked (ss, "stopping");
+    for (j = 0; j < ss->n_threads; j++)
+      g_cond_broadcast (&ss->units[j].cond);
+  }
   g_cond_broadcast (&self->cond);
   gst_poll_set_flushing (self->poll, TRUE);
-  n = self->n_threads;
   g_mutex_unlock (&self->lock);
 
   g_thread_join (self->server_thread);
   self->server_thread = NULL;
-  for (i = 0; i < n; i++) {
-    g_thread_join (self->units[i].thread);
-    self->units[i].thread = NULL;
-    g_mutex_lock (&self->lock);
-    while ((frame = g_queue_pop_head (&self->units[i].queue)))
-      gst_tile_sender_frame_release_locked (self, frame, FALSE);
-    g_atomic_int_set (&self->units[i].queued, 0);
-    self->units[i].ns_per_byte = 0;
-    g_mutex_unlock (&self->lock);
-  }
 
+  /* the sessions the server thread did not end */
   g_mutex_lock (&self->lock);
-  gst_tile_sender_close_data_locked (self);
-  gst_tile_net_close (&self->control_fd);
+  while (self->sessions->len > 0) {
+    ss = g_ptr_array_steal_index (self->sessions, 0);
+    g_mutex_unlock (&self->lock);
+    gst_tile_sender_session_join (ss);
+    if (self->callbacks.receiver_removed)
+      self->callbacks.receiver_removed (self->user_data, ss->id, ss->peer,
+          ss->end_reason ? ss->end_reason : "stopping");
+    gst_tile_sender_session_free (ss);
+    g_mutex_lock (&self->lock);
+  }
   while (self->n_pending > 0)
     gst_tile_sender_close_pending_locked (self, self->n_pending - 1);
   gst_tile_net_close (&self->listen_fd);
   gst_tile_net_close (&self->udp_fd);
   gst_poll_free (self->poll);
   self->poll = NULL;
-  self->n_threads = 0;
   self->bound_port = 0;
   self->have_config = FALSE;
   g_mutex_unlock (&self->lock);
@@ -444,9 +528,9 @@ gst_tile_sender_stop (GstTileSender * sender)
  * @error: where to put why the caps cannot be described to a receiver
  *
  * Starts a new generation: the frames already admitted go out first (for
- * up to 5 s), then the data connections of the old generation close and a
- * receiver gets a CONFIG with the new caps and tiles, and reconnects its
- * units.
+ * up to 5 s), then the data connections of the old generation close and
+ * every receiver gets a CONFIG with the new caps and tiles, and reconnects
+ * its units.
  *
  * Returns: %TRUE when the new generation is set
  */
@@ -456,6 +540,7 @@ gst_tile_sender_set_caps (GstTileSender * sender, const gchar * caps,
 {
   GstTileSender *self = sender;
   GstTileWireConfig *config;
+  guint i;
 
   g_return_val_if_fail (sender != NULL, FALSE);
   g_return_val_if_fail (caps != NULL && tiling != NULL, FALSE);
@@ -479,46 +564,52 @@ gst_tile_sender_set_caps (GstTileSender * sender, const gchar * caps,
   }
 
   g_mutex_lock (&self->lock);
-  if (self->have_config && self->control_fd >= 0) {
+  if (self->have_config && self->sessions->len > 0) {
+    gboolean drained = gst_tile_sender_drain_locked (self);
+
     /* the frames of the old caps go out first; closing their connections
-     * tells the receiver that generation is over */
-    if (!gst_tile_sender_drain_locked (self))
-      gst_tile_sender_end_session_locked (self,
-          "frames of the old caps could not be sent");
-    gst_tile_sender_close_data_locked (self);
+     * tells the receivers that generation is over */
+    for (i = 0; i < self->sessions->len; i++) {
+      GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+
+      if (!drained && ss->in_flight > 0)
+        gst_tile_sender_end_session_locked (ss,
+            "frames of the old caps could not be sent");
+      gst_tile_sender_close_data_locked (ss);
+    }
   }
   config->generation = self->config.generation + 1;
-  config->token = self->token;
   self->config = *config;
   self->frame_size = config->frame_size;
   self->have_config = TRUE;
   GST_INFO_OBJECT (self->log_object, "generation %u: %u tiles of %"
       G_GSIZE_FORMAT " byte frames, caps %s", config->generation,
       tiling->n_tiles, self->frame_size, caps);
-  if (self->control_fd >= 0)
-    gst_tile_sender_send_config_locked (self);
+  for (i = 0; i < self->sessions->len; i++)
+    gst_tile_sender_send_config_locked (g_ptr_array_index (self->sessions, i));
   g_mutex_unlock (&self->lock);
   g_free (config);
   return TRUE;
 }
 
-/* replace_waiting: takes the oldest frame in flight that no unit has
- * started out of every unit's queue (they all end with the frames not
+/* replace_waiting: takes the oldest frame in flight to @ss that no unit
+ * has started out of every unit's queue (they all end with the frames not
  * started, in the same order) and counts it as dropped (replaced). The
  * frames after it, not started either, take the numbers one lower, and
  * the next frame the last one, so the receiver sees no gap. Returns it for
  * gst_tile_sender_frame_free () outside the lock, NULL when there is none.
  * Lock held. */
 static GstTileSenderFrame *
-take_waiting_locked (GstTileSender * self)
+take_waiting_locked (GstTileSenderSession * ss)
 {
+  GstTileSender *self = ss->sender;
   GstTileSenderFrame *frame = NULL;
   GList *l, *first = NULL;
   guint i, n = self->config.n_tiles;
 
   if (!self->settings.replace_waiting)
     return NULL;
-  for (l = self->units[0].queue.tail; l; l = l->prev) {
+  for (l = ss->units[0].queue.tail; l; l = l->prev) {
     GstTileSenderFrame *f = l->data;
 
     if (f->started > 0)
@@ -531,114 +622,75 @@ take_waiting_locked (GstTileSender * self)
   for (l = first->next; l; l = l->next) {
     GstTileSenderFrame *f = l->data;
 
-    self->admit_us[(f->number - 1) % ADMIT_RING] =
-        self->admit_us[f->number % ADMIT_RING];
+    ss->admit_us[(f->number - 1) % ADMIT_RING] =
+        ss->admit_us[f->number % ADMIT_RING];
     f->number--;
   }
   for (i = 0; i < n; i++) {
-    g_queue_remove (&self->units[i].queue, frame);
-    g_atomic_int_add (&self->units[i].queued, -1);
+    g_queue_remove (&ss->units[i].queue, frame);
+    g_atomic_int_add (&ss->units[i].queued, -1);
   }
-  self->in_flight--;
-  self->next_frame--;
+  ss->in_flight--;
+  ss->next_frame--;
+  ss->frames_dropped++;
+  ss->frames_replaced++;
   self->frames_dropped++;
   self->frames_replaced++;
-  GST_DEBUG_OBJECT (self->log_object, "%u frames in flight, the oldest "
-      "waiting one replaced by a newer one", self->in_flight + 1);
+  GST_DEBUG_OBJECT (self->log_object, "receiver %u: %u frames in flight, the "
+      "oldest waiting one replaced by a newer one", ss->id, ss->in_flight + 1);
   return frame;
 }
 
-/* Whether a frame may go now (in place of @replaced, with
- * replace_waiting); counts the ones that may not. Lock held. */
+/* Whether a frame may go to @ss now (in place of @replaced, with
+ * replace_waiting); counts the ones that may not. The session is ready.
+ * Lock held. */
 static GstTileSenderPushResult
-admit_locked (GstTileSender * self, GstTileSenderFrame ** replaced)
+admit_locked (GstTileSenderSession * ss, GstTileSenderFrame ** replaced)
 {
-  if (!session_ready_locked (self)) {
-    self->frames_unsent++;
-    GST_LOG_OBJECT (self->log_object, "no receiver, frame not sent");
-    return GST_TILE_SENDER_PUSH_UNSENT;
-  }
+  GstTileSender *self = ss->sender;
+
+  *replaced = NULL;
   if (self->config.protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
-      self->next_frame - self->acked_next >= self->ack_window &&
-      g_get_monotonic_time () - self->ack_progress_us < ACK_STALL_US) {
+      ss->next_frame - ss->acked_next >= ss->ack_window &&
+      g_get_monotonic_time () - ss->ack_progress_us < ACK_STALL_US) {
     /* UDP has no back-pressure of its own: beyond the receiver's window
      * its socket buffers would overflow and every frame come out with
      * gaps, so whole frames are dropped here instead. (Acknowledgements
      * that stop for ACK_STALL_US, the ACK lost say, open the window.) */
+    ss->frames_dropped++;
+    ss->frames_window++;
     self->frames_dropped++;
     self->frames_window++;
-    GST_DEBUG_OBJECT (self->log_object,
-        "receiver window of %u frames full, dropping one", self->ack_window);
+    GST_DEBUG_OBJECT (self->log_object, "receiver %u: window of %u frames "
+        "full, dropping one", ss->id, ss->ack_window);
     return GST_TILE_SENDER_PUSH_DROPPED_WINDOW;
   }
-  if (self->in_flight >=
+  if (ss->in_flight >=
       (guint) g_atomic_int_get (&self->settings.max_in_flight) &&
-      !(*replaced = take_waiting_locked (self))) {
+      !(*replaced = take_waiting_locked (ss))) {
+    ss->frames_dropped++;
     self->frames_dropped++;
-    GST_DEBUG_OBJECT (self->log_object, "%u frames in flight, dropping one",
-        self->in_flight);
+    GST_DEBUG_OBJECT (self->log_object, "receiver %u: %u frames in flight, "
+        "dropping one", ss->id, ss->in_flight);
     return GST_TILE_SENDER_PUSH_DROPPED;
   }
   return GST_TILE_SENDER_PUSH_QUEUED;
 }
 
-/**
- * gst_tile_sender_push:
- * @sender: a running #GstTileSender
- * @buffer: a frame of the current caps; referenced (not copied) until
- *     every unit has sent its tile
- * @error: where to put why the frame is not one
- *
- * Admits the frame whole and queues it to every unit, or drops it whole:
- * while no receiver is ready (counted as unsent), while @max_in_flight
- * frames are still on their way (with @replace_waiting: unless one of them
- * has not been started, which is dropped instead), or over UDP while the
- * receiver's window is full (counted as dropped). Never blocks on the
- * network.
- *
- * Returns: what happened to the frame; %GST_TILE_SENDER_PUSH_ERROR with
- *     @error set (%GST_STREAM_ERROR_FORMAT: the size is not the caps'
- *     frame size; %GST_RESOURCE_ERROR_READ: it cannot be mapped)
- */
-GstTileSenderPushResult
-gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
-    GError ** error)
+/* Queues @shared as the next frame of @ss to each of its units. Lock
+ * held. */
+static void
+queue_frame_locked (GstTileSenderSession * ss, GstTileSenderShared * shared,
+    guint64 now)
 {
-  GstTileSender *self = sender;
-  GstTileSenderFrame *frame, *replaced = NULL;
-  GstTileSenderPushResult ret;
-  gsize size = gst_buffer_get_size (buffer);
-  guint64 now = gst_tile_realtime_ns ();
-  guint i, n;
+  GstTileSender *self = ss->sender;
+  GstTileSenderFrame *frame = g_new (GstTileSenderFrame, 1);
+  guint i, n = self->config.n_tiles;
 
-  g_mutex_lock (&self->lock);
-  if (size != self->frame_size) {
-    gsize want = self->frame_size;
-
-    g_mutex_unlock (&self->lock);
-    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-        "Buffer of %" G_GSIZE_FORMAT " bytes, the caps say frames have %"
-        G_GSIZE_FORMAT, size, want);
-    return GST_TILE_SENDER_PUSH_ERROR;
-  }
-  ret = admit_locked (self, &replaced);
-  if (ret != GST_TILE_SENDER_PUSH_QUEUED) {
-    g_mutex_unlock (&self->lock);
-    return ret;
-  }
-
-  n = self->config.n_tiles;
-  frame = g_new (GstTileSenderFrame, 1);
-  if (!gst_buffer_map (buffer, &frame->map, GST_MAP_READ)) {
-    g_mutex_unlock (&self->lock);
-    g_free (frame);
-    if (replaced)
-      gst_tile_sender_frame_free (replaced);
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
-        "Could not map a buffer");
-    return GST_TILE_SENDER_PUSH_ERROR;
-  }
-  frame->buffer = gst_buffer_ref (buffer);
+  frame->session = ss;
+  frame->shared = shared;
+  g_atomic_int_inc (&shared->ref);
+  frame->data = shared->map.data;
   frame->remaining = n;
   frame->started = 0;
   frame->failed = 0;
@@ -651,25 +703,108 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
   frame->bytes = frame->packets = 0;
   /* the stall clock of the window runs from the oldest frame not
    * acknowledged: from now when nothing was outstanding */
-  if (self->next_frame == self->acked_next)
-    self->ack_progress_us = g_get_monotonic_time ();
-  self->admit_us[self->next_frame % ADMIT_RING] = frame->push_us;
-  frame->number = self->next_frame++;
+  if (ss->next_frame == ss->acked_next)
+    ss->ack_progress_us = g_get_monotonic_time ();
+  ss->admit_us[ss->next_frame % ADMIT_RING] = frame->push_us;
+  frame->number = ss->next_frame++;
   frame->timestamp = now;
   frame->generation = self->config.generation;
-  frame->token = self->config.token;
+  frame->token = ss->token;
   frame->sealed = self->passphrase != NULL;
-  memcpy (frame->key, self->seal_key, sizeof (frame->key));
-  self->in_flight++;
+  memcpy (frame->key, ss->seal_key, sizeof (frame->key));
+  ss->in_flight++;
   for (i = 0; i < n; i++) {
-    g_queue_push_tail (&self->units[i].queue, frame);
-    g_atomic_int_inc (&self->units[i].queued);
-    g_cond_signal (&self->units[i].cond);
+    g_queue_push_tail (&ss->units[i].queue, frame);
+    g_atomic_int_inc (&ss->units[i].queued);
+    g_cond_signal (&ss->units[i].cond);
+  }
+}
+
+/**
+ * gst_tile_sender_push:
+ * @sender: a running #GstTileSender
+ * @buffer: a frame of the current caps; referenced and mapped once (not
+ *     copied) until every unit of every receiver has sent its tile
+ * @error: where to put why the frame is not one
+ *
+ * Admits the frame whole and queues it to every unit, or drops it whole,
+ * for each receiver on its own: while @max_in_flight frames are still on
+ * their way to it (with @replace_waiting: unless one of them has not been
+ * started, which is dropped instead), or over UDP while its window is
+ * full (counted as dropped, for that receiver and in the totals). While
+ * no receiver is ready the frame is counted as unsent. Never blocks on the
+ * network.
+ *
+ * Returns: what happened to the frame: %GST_TILE_SENDER_PUSH_QUEUED when
+ *     at least one receiver takes it, else why the last receiver did not;
+ *     %GST_TILE_SENDER_PUSH_ERROR with @error set
+ *     (%GST_STREAM_ERROR_FORMAT: the size is not the caps' frame size;
+ *     %GST_RESOURCE_ERROR_READ: it cannot be mapped)
+ */
+GstTileSenderPushResult
+gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
+    GError ** error)
+{
+  GstTileSender *self = sender;
+  GstTileSenderShared *shared;
+  GPtrArray *replaced = NULL;
+  GstTileSenderPushResult ret = GST_TILE_SENDER_PUSH_UNSENT;
+  gsize size = gst_buffer_get_size (buffer);
+  guint64 now = gst_tile_realtime_ns ();
+  gboolean queued = FALSE;
+  guint i;
+
+  g_mutex_lock (&self->lock);
+  if (size != self->frame_size) {
+    gsize want = self->frame_size;
+
+    g_mutex_unlock (&self->lock);
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "Buffer of %" G_GSIZE_FORMAT " bytes, the caps say frames have %"
+        G_GSIZE_FORMAT, size, want);
+    return GST_TILE_SENDER_PUSH_ERROR;
+  }
+  if (!any_ready_locked (self)) {
+    self->frames_unsent++;
+    g_mutex_unlock (&self->lock);
+    GST_LOG_OBJECT (self->log_object, "no receiver, frame not sent");
+    return GST_TILE_SENDER_PUSH_UNSENT;
+  }
+
+  shared = g_new (GstTileSenderShared, 1);
+  if (!gst_buffer_map (buffer, &shared->map, GST_MAP_READ)) {
+    g_mutex_unlock (&self->lock);
+    g_free (shared);
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
+        "Could not map a buffer");
+    return GST_TILE_SENDER_PUSH_ERROR;
+  }
+  shared->buffer = gst_buffer_ref (buffer);
+  shared->ref = 1;
+  for (i = 0; i < self->sessions->len; i++) {
+    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+    GstTileSenderFrame *old = NULL;
+
+    if (!session_ready_locked (ss))
+      continue;
+    ret = admit_locked (ss, &old);
+    if (old) {
+      if (!replaced)
+        replaced = g_ptr_array_new ();
+      g_ptr_array_add (replaced, old);
+    }
+    if (ret == GST_TILE_SENDER_PUSH_QUEUED) {
+      queue_frame_locked (ss, shared, now);
+      queued = TRUE;
+    }
   }
   g_mutex_unlock (&self->lock);
+  gst_tile_sender_shared_unref (shared);
+  for (i = 0; replaced && i < replaced->len; i++)
+    gst_tile_sender_frame_free (g_ptr_array_index (replaced, i));
   if (replaced)
-    gst_tile_sender_frame_free (replaced);
-  return GST_TILE_SENDER_PUSH_QUEUED;
+    g_ptr_array_unref (replaced);
+  return queued ? GST_TILE_SENDER_PUSH_QUEUED : ret;
 }
 
 /**
@@ -677,66 +812,76 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
  * @sender: a #GstTileSender
  *
  * Sends the frames already admitted (for up to 5 s), closes the data
- * connections and sends EOS to the receiver. Frames pushed afterwards are
- * counted as unsent until gst_tile_sender_clear_eos().
+ * connections and sends EOS to every receiver. Frames pushed afterwards
+ * are counted as unsent until gst_tile_sender_clear_eos() (or a receiver
+ * connects after the EOS).
  */
 void
 gst_tile_sender_send_eos (GstTileSender * sender)
 {
   GstTileSender *self = sender;
+  GByteArray *p;
+  guint i;
 
   g_return_if_fail (sender != NULL);
 
+  p = g_byte_array_new ();
+  gst_tile_wire_eos_pack (p);
   g_mutex_lock (&self->lock);
   gst_tile_sender_drain_locked (self);
-  gst_tile_sender_close_data_locked (self);
-  if (self->control_fd >= 0) {
-    GByteArray *p = g_byte_array_new ();
+  for (i = 0; i < self->sessions->len; i++) {
+    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
 
-    gst_tile_wire_eos_pack (p);
-    gst_tile_sender_send_control_locked (self, p);
-    g_byte_array_unref (p);
-    GST_INFO_OBJECT (self->log_object, "EOS sent to the receiver");
+    gst_tile_sender_close_data_locked (ss);
+    if (gst_tile_sender_send_control_locked (ss, p))
+      GST_INFO_OBJECT (self->log_object, "EOS sent to receiver %u", ss->id);
+    ss->eos_sent = TRUE;
   }
-  self->eos_sent = TRUE;
   g_mutex_unlock (&self->lock);
+  g_byte_array_unref (p);
 }
 
 /**
  * gst_tile_sender_clear_eos:
  * @sender: a #GstTileSender
  *
- * After a flush: frames may be sent again (to a receiver that connects
- * after the EOS).
+ * After a flush: frames may be sent again (to every receiver).
  */
 void
 gst_tile_sender_clear_eos (GstTileSender * sender)
 {
+  guint i;
+
   g_return_if_fail (sender != NULL);
 
   g_mutex_lock (&sender->lock);
-  sender->eos_sent = FALSE;
+  for (i = 0; i < sender->sessions->len; i++)
+    ((GstTileSenderSession *) g_ptr_array_index (sender->sessions,
+            i))->eos_sent = FALSE;
   g_mutex_unlock (&sender->lock);
 }
 
+/* unit-bytes and unit-busy-ms of @n units: per unit index, @bytes and
+ * @busy_ns. */
 static void
-take_unit_arrays (GstTileSender * self, GstStructure * s)
+take_unit_arrays (GstStructure * s, guint n, const guint64 * bytes,
+    const guint64 * busy_ns)
 {
-  GValue bytes = G_VALUE_INIT, busy = G_VALUE_INIT, v = G_VALUE_INIT;
+  GValue ab = G_VALUE_INIT, abusy = G_VALUE_INIT, v = G_VALUE_INIT;
   guint i;
 
-  gst_value_array_init (&bytes, GST_TILE_WIRE_MAX_UNITS);
-  gst_value_array_init (&busy, GST_TILE_WIRE_MAX_UNITS);
-  for (i = 0; i < self->n_threads; i++) {
+  gst_value_array_init (&ab, n);
+  gst_value_array_init (&abusy, n);
+  for (i = 0; i < n; i++) {
     g_value_init (&v, G_TYPE_UINT64);
-    g_value_set_uint64 (&v, self->units[i].bytes);
-    gst_value_array_append_and_take_value (&bytes, &v);
+    g_value_set_uint64 (&v, bytes[i]);
+    gst_value_array_append_and_take_value (&ab, &v);
     g_value_init (&v, G_TYPE_DOUBLE);
-    g_value_set_double (&v, self->units[i].busy_ns / 1e6);
-    gst_value_array_append_and_take_value (&busy, &v);
+    g_value_set_double (&v, busy_ns[i] / 1e6);
+    gst_value_array_append_and_take_value (&abusy, &v);
   }
-  gst_structure_take_value (s, "unit-bytes", &bytes);
-  gst_structure_take_value (s, "unit-busy-ms", &busy);
+  gst_structure_take_value (s, "unit-bytes", &ab);
+  gst_structure_take_value (s, "unit-busy-ms", &abusy);
 }
 
 /* The rate a data connection delivered at since the last measurement, at
@@ -765,41 +910,102 @@ unit_delivery_rate_locked (GstTileSenderUnit * u, const GstTileNetTcpState * st)
   return u->tcp_rate ? u->tcp_rate : st->delivery_rate;
 }
 
-/* TCP: what the kernel says of the data connections, summed over the
- * units: the rate they deliver at (what the link carries now) and the
- * bytes written but not transmitted. Lock held. */
-static void
-set_tcp_state_locked (GstTileSender * self, GstStructure * s)
+/* TCP: what the kernel says of a session's data connections, summed over
+ * the units: the rate they deliver at (what the link carries now), the
+ * bytes written but not transmitted and the longest round trip. FALSE
+ * when it has none. Lock held. */
+static gboolean
+session_tcp_state_locked (GstTileSenderSession * ss, guint64 * rate,
+    guint64 * unsent, guint * rtt)
 {
   GstTileNetTcpState st;
-  guint64 rate = 0, unsent = 0;
-  guint i, max_rtt = 0, n = 0;
+  guint i, n = 0;
 
-  if (self->settings.protocol != GST_TILE_WIRE_PROTOCOL_TCP)
-    return;
+  *rate = *unsent = 0;
+  *rtt = 0;
+  if (ss->sender->settings.protocol != GST_TILE_WIRE_PROTOCOL_TCP)
+    return FALSE;
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
-    GstTileSenderUnit *u = &self->units[i];
+    GstTileSenderUnit *u = &ss->units[i];
 
     if (u->fd < 0 || !gst_tile_net_tcp_state (u->fd, &st))
       continue;
-    rate += unit_delivery_rate_locked (u, &st);
-    unsent += st.unsent;
-    max_rtt = MAX (max_rtt, st.rtt_us);
+    *rate += unit_delivery_rate_locked (u, &st);
+    *unsent += st.unsent;
+    *rtt = MAX (*rtt, st.rtt_us);
     n++;
   }
-  if (n > 0)
-    gst_structure_set (s, "delivery-rate", G_TYPE_UINT64, rate,
-        "unsent-bytes", G_TYPE_UINT64, unsent, "rtt-us", G_TYPE_UINT,
-        max_rtt, NULL);
+  return n > 0;
+}
+
+static void
+set_tcp_state (GstStructure * s, guint64 rate, guint64 unsent, guint rtt)
+{
+  gst_structure_set (s, "delivery-rate", G_TYPE_UINT64, rate,
+      "unsent-bytes", G_TYPE_UINT64, unsent, "rtt-us", G_TYPE_UINT, rtt, NULL);
+}
+
+/* One receiver's entry of `receivers`; its TCP state is added to the
+ * totals. Lock held. */
+static GstStructure *
+session_stats_locked (GstTileSenderSession * ss, guint64 * rate_sum,
+    guint64 * unsent_sum, guint * rtt_max, gboolean * have_tcp)
+{
+  GstTileSender *self = ss->sender;
+  guint64 bytes[GST_TILE_WIRE_MAX_UNITS], busy[GST_TILE_WIRE_MAX_UNITS];
+  guint64 rate, unsent;
+  guint i, rtt;
+  GstStructure *s;
+
+  s = gst_structure_new ("tilesink-receiver",
+      "id", G_TYPE_UINT, ss->id,
+      "address", G_TYPE_STRING, ss->peer,
+      "connected", G_TYPE_BOOLEAN, session_ready_locked (ss),
+      "connected-ms", G_TYPE_UINT64,
+      (guint64) (g_get_monotonic_time () - ss->started_us) / 1000,
+      "frames-sent", G_TYPE_UINT64, ss->frames_sent,
+      "frames-dropped", G_TYPE_UINT64, ss->frames_dropped,
+      "frames-dropped-window", G_TYPE_UINT64, ss->frames_window,
+      "frames-abandoned", G_TYPE_UINT64, ss->frames_abandoned,
+      "frames-replaced", G_TYPE_UINT64, ss->frames_replaced,
+      "frames-in-flight", G_TYPE_UINT, ss->in_flight,
+      "bytes-sent", G_TYPE_UINT64, ss->bytes_sent,
+      "packets-sent", G_TYPE_UINT64, ss->packets_sent,
+      "receiver-window", G_TYPE_UINT, ss->ack_window,
+      "gso", G_TYPE_BOOLEAN, ss->units[0].gso,
+      "sealed", G_TYPE_BOOLEAN, self->passphrase != NULL,
+      "send-buffer-granted", G_TYPE_INT, ss->granted_send_buffer, NULL);
+  for (i = 0; i < ss->n_threads; i++) {
+    bytes[i] = ss->units[i].bytes;
+    busy[i] = ss->units[i].busy_ns;
+  }
+  take_unit_arrays (s, ss->n_threads, bytes, busy);
+  if (session_tcp_state_locked (ss, &rate, &unsent, &rtt)) {
+    set_tcp_state (s, rate, unsent, rtt);
+    *rate_sum += rate;
+    *unsent_sum += unsent;
+    *rtt_max = MAX (*rtt_max, rtt);
+    *have_tcp = TRUE;
+  }
+  if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP)
+    gst_tile_rate_control_to_structure (&ss->rate, s);
+  if (ss->receiver_stats)
+    gst_structure_set (s, "receiver", GST_TYPE_STRUCTURE, ss->receiver_stats,
+        NULL);
+  return s;
 }
 
 /**
  * gst_tile_sender_get_stats:
  * @sender: a #GstTileSender
  *
- * The sender's statistics (`tilesink-stats`: frames sent, dropped, unsent,
- * bytes and packets, sessions, refusals, socket buffers, per-unit bytes
- * and busy time) and, as `receiver`, the receiver's last STATS report.
+ * The sender's statistics (`tilesink-stats`): the totals over every
+ * receiver since the start (frames sent, dropped, unsent, bytes and
+ * packets, sessions, refusals, socket buffers, per-unit bytes and busy
+ * time), `receivers`, an array with one `tilesink-receiver` structure per
+ * receiver served now (its own counters, TCP state or pacing, and its last
+ * STATS report as `receiver`), and, as `receiver` and for the fields of
+ * one receiver (window, pacing), those of the oldest receiver.
  * docs/elements.md lists the fields.
  *
  * Returns: (transfer full): a new #GstStructure
@@ -808,16 +1014,23 @@ GstStructure *
 gst_tile_sender_get_stats (GstTileSender * sender)
 {
   GstTileSender *self = sender;
+  GstTileSenderSession *first;
+  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
   GstStructure *s;
+  guint64 rate = 0, unsent = 0;
+  guint i, rtt = 0;
+  gboolean have_tcp = FALSE;
 
   g_return_val_if_fail (sender != NULL, NULL);
 
   g_mutex_lock (&self->lock);
+  first = self->sessions->len > 0 ? g_ptr_array_index (self->sessions, 0) :
+      NULL;
   s = gst_structure_new ("tilesink-stats",
       "frames-sent", G_TYPE_UINT64, self->frames_sent,
       "frames-dropped", G_TYPE_UINT64, self->frames_dropped,
       "frames-dropped-window", G_TYPE_UINT64, self->frames_window,
-      "receiver-window", G_TYPE_UINT, self->ack_window,
+      "receiver-window", G_TYPE_UINT, first ? first->ack_window : 0,
       "frames-unsent", G_TYPE_UINT64, self->frames_unsent,
       "frames-abandoned", G_TYPE_UINT64, self->frames_abandoned,
       "frames-replaced", G_TYPE_UINT64, self->frames_replaced,
@@ -825,25 +1038,45 @@ gst_tile_sender_get_stats (GstTileSender * sender)
       "packets-sent", G_TYPE_UINT64, self->packets_sent,
       "protocol", G_TYPE_STRING,
       self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ? "udp" : "tcp",
-      "gso", G_TYPE_BOOLEAN, self->units[0].gso,
-      "connected", G_TYPE_BOOLEAN, session_ready_locked (self),
+      "gso", G_TYPE_BOOLEAN, first ? first->units[0].gso : FALSE,
+      "connected", G_TYPE_BOOLEAN, any_ready_locked (self),
+      "receiver-count", G_TYPE_UINT, self->sessions->len,
+      "max-receivers", G_TYPE_UINT, self->max_receivers,
       "clients", G_TYPE_UINT, self->clients,
       "disconnects", G_TYPE_UINT, self->disconnects,
       "refused", G_TYPE_UINT, self->refused,
       "auth-failures", G_TYPE_UINT, self->auth_failures,
-      "sealed", G_TYPE_BOOLEAN, self->passphrase && self->control_fd >= 0,
+      "sealed", G_TYPE_BOOLEAN, self->passphrase && first,
       "units", G_TYPE_UINT, self->have_config ? self->config.n_tiles : 0,
       "generation", G_TYPE_UINT, self->have_config ?
       self->config.generation : 0,
       "send-buffer-size", G_TYPE_INT, self->settings.send_buffer_size,
       "send-buffer-granted", G_TYPE_INT, self->granted_send_buffer, NULL);
-  take_unit_arrays (self, s);
-  set_tcp_state_locked (self, s);
-  if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP)
-    gst_tile_rate_control_to_structure (&self->rate, s);
-  if (self->receiver_stats)
+  take_unit_arrays (s, self->settings.n_units, self->unit_bytes,
+      self->unit_busy_ns);
+  gst_value_array_init (&list, self->sessions->len);
+  for (i = 0; i < self->sessions->len; i++) {
+    g_value_init (&v, GST_TYPE_STRUCTURE);
+    g_value_take_boxed (&v, session_stats_locked (g_ptr_array_index
+            (self->sessions, i), &rate, &unsent, &rtt, &have_tcp));
+    gst_value_array_append_and_take_value (&list, &v);
+  }
+  gst_structure_take_value (s, "receivers", &list);
+  if (have_tcp)
+    set_tcp_state (s, rate, unsent, rtt);
+  if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
+    if (first) {
+      gst_tile_rate_control_to_structure (&first->rate, s);
+    } else {
+      GstTileRateControl idle;
+
+      gst_tile_rate_control_init (&idle, self->settings.pacing_bitrate);
+      gst_tile_rate_control_to_structure (&idle, s);
+    }
+  }
+  if (first && first->receiver_stats)
     gst_structure_set (s, "receiver", GST_TYPE_STRUCTURE,
-        self->receiver_stats, NULL);
+        first->receiver_stats, NULL);
   g_mutex_unlock (&self->lock);
   return s;
 }
@@ -876,9 +1109,10 @@ gst_tile_sender_get_frame_counts (GstTileSender * sender, guint64 * sent,
  * @send_time: (out) (optional): the time frames have taken from admission
  *     to sent, smoothed over about 8 frames (0 before the first)
  *
- * For QoS: how long until a frame pushed now would be admitted, that is
- * until the oldest frame in flight is expected to be done, when
- * @max_in_flight frames are in flight.
+ * For QoS: how long until a frame pushed now would be admitted for some
+ * receiver, that is until the oldest frame in flight to it is expected to
+ * be done, when @max_in_flight frames are in flight (the receiver that
+ * would take it first; with none ready, 0).
  *
  * Returns: the time, 0 when a frame would be admitted now or nothing has
  *     been measured yet
@@ -887,22 +1121,31 @@ GstClockTime
 gst_tile_sender_estimate_wait (GstTileSender * sender, GstClockTime * send_time)
 {
   GstTileSender *self = sender;
-  gint64 wait = 0;
+  gint64 wait = G_MAXINT64, send = 0, now = g_get_monotonic_time ();
+  guint i, max;
 
   g_return_val_if_fail (sender != NULL, 0);
 
+  max = g_atomic_int_get (&sender->settings.max_in_flight);
   g_mutex_lock (&self->lock);
-  if (self->in_flight > 0 && self->send_avg_us > 0 && self->in_flight >=
-      (guint) g_atomic_int_get (&self->settings.max_in_flight)) {
-    guint64 oldest = self->next_frame - self->in_flight;
+  for (i = 0; i < self->sessions->len; i++) {
+    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+    gint64 w = 0;
 
-    wait = self->admit_us[oldest % ADMIT_RING] + self->send_avg_us -
-        g_get_monotonic_time ();
+    if (!session_ready_locked (ss))
+      continue;
+    if (ss->in_flight > 0 && ss->send_avg_us > 0 && ss->in_flight >= max)
+      w = ss->admit_us[(ss->next_frame - ss->in_flight) % ADMIT_RING] +
+          ss->send_avg_us - now;
+    if (w < wait) {
+      wait = w;
+      send = ss->send_avg_us;
+    }
   }
-  if (send_time)
-    *send_time = self->send_avg_us * GST_USECOND;
   g_mutex_unlock (&self->lock);
-  return wait > 0 ? wait * GST_USECOND : 0;
+  if (send_time)
+    *send_time = send * GST_USECOND;
+  return wait > 0 && wait != G_MAXINT64 ? wait * GST_USECOND : 0;
 }
 
 /**
@@ -1029,14 +1272,20 @@ gst_tile_sender_set_max_in_flight (GstTileSender * sender, guint max_in_flight)
 void
 gst_tile_sender_set_pacing_bitrate (GstTileSender * sender, guint64 bitrate)
 {
+  guint i;
+
   g_return_if_fail (sender != NULL);
 
   g_mutex_lock (&sender->lock);
   sender->settings.pacing_bitrate = bitrate;
-  if (sender->settings.rate_control)
-    gst_tile_rate_control_set_max (&sender->rate, bitrate);
-  else
-    gst_tile_rate_control_init (&sender->rate, bitrate);
+  for (i = 0; i < sender->sessions->len; i++) {
+    GstTileSenderSession *ss = g_ptr_array_index (sender->sessions, i);
+
+    if (sender->settings.rate_control)
+      gst_tile_rate_control_set_max (&ss->rate, bitrate);
+    else
+      gst_tile_rate_control_init (&ss->rate, bitrate);
+  }
   g_mutex_unlock (&sender->lock);
 }
 
@@ -1052,11 +1301,14 @@ gst_tile_sender_set_pacing_bitrate (GstTileSender * sender, guint64 bitrate)
 void
 gst_tile_sender_set_rate_control (GstTileSender * sender, gboolean enabled)
 {
+  guint i;
+
   g_return_if_fail (sender != NULL);
 
   g_mutex_lock (&sender->lock);
   sender->settings.rate_control = enabled;
-  gst_tile_rate_control_init (&sender->rate, sender->settings.pacing_bitrate);
+  for (i = 0; i < sender->sessions->len; i++)
+    gst_tile_sender_reset_rate_locked (g_ptr_array_index (sender->sessions, i));
   g_mutex_unlock (&sender->lock);
 }
 
@@ -1071,4 +1323,59 @@ gst_tile_sender_set_stats_interval (GstTileSender * sender, guint interval_ms)
   g_return_if_fail (sender != NULL);
 
   g_atomic_int_set (&sender->settings.stats_interval, interval_ms);
+}
+
+/**
+ * gst_tile_sender_remove_receiver:
+ * @sender: a #GstTileSender
+ * @id: a receiver's session, as the receiver_added callback and the
+ *     `receivers` statistics give it
+ *
+ * Ends that receiver's session: its connections are closed (the receiver
+ * sees its sender go away, and with reconnect it connects again as a new
+ * receiver). The others go on.
+ *
+ * Returns: %TRUE when @id was a receiver being served
+ */
+gboolean
+gst_tile_sender_remove_receiver (GstTileSender * sender, guint id)
+{
+  gboolean found = FALSE;
+  guint i;
+
+  g_return_val_if_fail (sender != NULL, FALSE);
+
+  g_mutex_lock (&sender->lock);
+  for (i = 0; i < sender->sessions->len; i++) {
+    GstTileSenderSession *ss = g_ptr_array_index (sender->sessions, i);
+
+    if (ss->id == id && !ss->control_dead) {
+      gst_tile_sender_end_session_locked (ss, "removed by the application");
+      found = TRUE;
+    }
+  }
+  g_mutex_unlock (&sender->lock);
+  return found;
+}
+
+/**
+ * gst_tile_sender_get_n_receivers:
+ * @sender: a #GstTileSender
+ *
+ * Returns: the receivers served now (handshake done, session not ended)
+ */
+guint
+gst_tile_sender_get_n_receivers (GstTileSender * sender)
+{
+  guint i, n = 0;
+
+  g_return_val_if_fail (sender != NULL, 0);
+
+  g_mutex_lock (&sender->lock);
+  for (i = 0; i < sender->sessions->len; i++)
+    if (!((GstTileSenderSession *) g_ptr_array_index (sender->sessions,
+                i))->control_dead)
+      n++;
+  g_mutex_unlock (&sender->lock);
+  return n;
 }

@@ -15,10 +15,11 @@ G_BEGIN_DECLS
 /**
  * GstTileSender:
  *
- * The sending end of a tile session, as tilesink runs it: it listens,
- * serves one receiver at a time (handshake, CONFIG per caps, keep-alives,
- * the receiver's STATS and ACKs) and sends every admitted frame as tiles,
- * one thread and one TCP connection or UDP socket per unit. Opaque.
+ * The sending end of tile sessions, as tilesink runs it: it listens,
+ * serves up to @max_receivers receivers, each in a session of its own
+ * (handshake, CONFIG per caps, keep-alives, the receiver's STATS and ACKs)
+ * and sends every frame it admits for a receiver as tiles, one thread and
+ * one TCP connection or UDP socket per unit and receiver. Opaque.
  */
 typedef struct _GstTileSender GstTileSender;
 
@@ -34,6 +35,7 @@ typedef struct _GstTileSender GstTileSender;
 #define GST_TILE_SENDER_DEFAULT_PACKET_SIZE 1408
 #define GST_TILE_SENDER_DEFAULT_PACING_BITRATE 0
 #define GST_TILE_SENDER_DEFAULT_MAX_LATENCY 0
+#define GST_TILE_SENDER_DEFAULT_MAX_RECEIVERS 8
 /* the longest deadline: an hour */
 #define GST_TILE_SENDER_MAX_LATENCY (3600 * GST_SECOND)
 
@@ -69,6 +71,9 @@ typedef struct _GstTileSender GstTileSender;
  *     that proves it knows the same passphrase gets a session, and every
  *     tile part and datagram is encrypted and authenticated (AES-128-GCM,
  *     see #GstTileSeal); copied
+ * @max_receivers: receivers served at once, each in its own session (its
+ *     own units, window, pacing and statistics, every frame read from the
+ *     same buffer); one more is refused as busy; 0 for no limit
  *
  * What a #GstTileSender is made with; gst_tile_sender_settings_init() fills
  * in the defaults (tilesink's property defaults).
@@ -93,6 +98,7 @@ typedef struct
   gboolean replace_waiting;
   GstClockTime max_latency;
   const gchar *passphrase;
+  guint max_receivers;
 } GstTileSenderSettings;
 
 /**
@@ -105,6 +111,11 @@ typedef struct
  * @post_error: the session cannot go on as set up (gso_required on a
  *     kernel without UDP GSO); @error is in a GStreamer error domain,
  *     @debug may be %NULL
+ * @receiver_added: a receiver's handshake is done: its session has @id
+ *     (1, 2, ... since the start) and its control connection comes from
+ *     @peer ("host:port")
+ * @receiver_removed: the session @id of the receiver at @peer ended,
+ *     for @reason
  *
  * What only the owner of a sender can do (post bus messages). Called from
  * the sender's server thread, never with its lock held; any may be %NULL.
@@ -115,6 +126,9 @@ typedef struct
   void (*buffer_warning) (gpointer user_data, gint granted, gint asked);
   void (*post_error) (gpointer user_data, const GError * error,
       const gchar * debug);
+  void (*receiver_added) (gpointer user_data, guint id, const gchar * peer);
+  void (*receiver_removed) (gpointer user_data, guint id, const gchar * peer,
+      const gchar * reason);
 } GstTileSenderCallbacks;
 
 /**
@@ -217,6 +231,13 @@ void            gst_tile_sender_set_pacing_bitrate (GstTileSender * sender,
 GST_TILE_API
 void            gst_tile_sender_set_rate_control (GstTileSender * sender,
                                                   gboolean enabled);
+
+GST_TILE_API
+gboolean        gst_tile_sender_remove_receiver (GstTileSender * sender,
+                                                 guint id);
+
+GST_TILE_API
+guint           gst_tile_sender_get_n_receivers (GstTileSender * sender);
 
 GST_TILE_API
 void            gst_tile_sender_set_stats_interval (GstTileSender * sender,

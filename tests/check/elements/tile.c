@@ -847,7 +847,8 @@ GST_START_TEST (test_hostile_clients)
   guint8 bad[64];
   gint ctl;
 
-  tx_start (&l, BC1 (64, 32), 0, "units=2 handshake-timeout=1000");
+  tx_start (&l, BC1 (64, 32), 0, "units=2 handshake-timeout=1000 "
+      "max-receivers=1");
 
   /* wrong magic */
   memset (bad, 'x', sizeof (bad));
@@ -893,7 +894,7 @@ GST_START_TEST (test_hostile_clients)
   expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
       NULL);
 
-  /* a real receiver holds the session: a second one is busy */
+  /* a real receiver holds the only session: a second one is busy */
   rx_start (&l, NULL);
   wait_connected (&l);
   g_byte_array_set_size (m, 0);
@@ -1212,7 +1213,8 @@ raw_receiver (guint port)
 
 /* A client that sends HELLO and then nothing (or whose host vanished)
  * loses its session after tilesink's timeout: the real receiver, waiting
- * with reconnect=true, gets in and gets frames. */
+ * with reconnect=true for the only session (max-receivers=1), gets in and
+ * gets frames. */
 GST_START_TEST (test_silent_receiver)
 {
   Link l = { 0 };
@@ -1220,7 +1222,7 @@ GST_START_TEST (test_silent_receiver)
   gint ctl;
 
   last_pts = GST_CLOCK_TIME_NONE;
-  tx_start (&l, BC1 (64, 32), 0, "units=2 timeout=1000");
+  tx_start (&l, BC1 (64, 32), 0, "units=2 timeout=1000 max-receivers=1");
   /* the CONFIG comes, then nothing is said back */
   ctl = raw_receiver (l.port);
 
@@ -1310,7 +1312,7 @@ GST_START_TEST (test_dripping_receiver)
   gint64 t0;
   gint ctl;
 
-  tx_start (&l, BC1 (64, 32), 0, "units=2 timeout=2000");
+  tx_start (&l, BC1 (64, 32), 0, "units=2 timeout=2000 max-receivers=1");
   ctl = raw_receiver (l.port);
   /* two bytes of a KEEPALIVE, and no more */
   gst_tile_wire_keepalive_pack (1, m);

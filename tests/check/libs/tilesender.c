@@ -455,8 +455,8 @@ GST_START_TEST (test_tcp_session)
 
 GST_END_TEST;
 
-/* One receiver at a time: a second HELLO is refused busy; a UNIT_HELLO
- * with a wrong token is refused too. */
+/* max_receivers=1: a second HELLO is refused busy; a UNIT_HELLO with a
+ * wrong token is refused too. */
 GST_START_TEST (test_second_receiver_busy)
 {
   GstTileSenderSettings s;
@@ -465,6 +465,7 @@ GST_START_TEST (test_second_receiver_busy)
   gint fd;
 
   settings_for_test (&s, 1, GST_TILE_WIRE_PROTOCOL_TCP);
+  s.max_receivers = 1;
   tx_start (&tx, &s);
   tx_set_caps (&tx, 16, 4);
   rx_hello (&rx, tx.port, 0);
