@@ -37,6 +37,8 @@ typedef struct
   GstTileSender *sender;
   guint port;
   GAsyncQueue *messages;        /* what the callbacks were called with */
+  GAsyncQueue *receivers;       /* receiver_added/removed: "+id peer",
+                                 * "-id peer: reason" */
   gint stats_calls;
 } Tx;
 
@@ -75,8 +77,26 @@ post_error (gpointer user_data, const GError * error, const gchar * debug)
           error->message, debug ? debug : ""));
 }
 
+static void
+receiver_added (gpointer user_data, guint id, const gchar * peer)
+{
+  Tx *tx = user_data;
+
+  g_async_queue_push (tx->receivers, g_strdup_printf ("+%u %s", id, peer));
+}
+
+static void
+receiver_removed (gpointer user_data, guint id, const gchar * peer,
+    const gchar * reason)
+{
+  Tx *tx = user_data;
+
+  g_async_queue_push (tx->receivers, g_strdup_printf ("-%u %s: %s", id, peer,
+          reason));
+}
+
 static const GstTileSenderCallbacks callbacks = {
-  post_stats, buffer_warning, post_error
+  post_stats, buffer_warning, post_error, receiver_added, receiver_removed
 };
 
 static void
@@ -97,6 +117,7 @@ tx_start (Tx * tx, const GstTileSenderSettings * s)
   GError *err = NULL;
 
   tx->messages = g_async_queue_new_full (g_free);
+  tx->receivers = g_async_queue_new_full (g_free);
   tx->sender = gst_tile_sender_new (s, &callbacks, tx, NULL);
   fail_unless (tx->sender != NULL);
   tx->port = gst_tile_sender_start (tx->sender, &err);
@@ -129,6 +150,7 @@ tx_stop (Tx * tx)
   fail_unless_equals_int (gst_tile_sender_get_bound_port (tx->sender), 0);
   gst_tile_sender_free (tx->sender);
   g_async_queue_unref (tx->messages);
+  g_async_queue_unref (tx->receivers);
 }
 
 /* The statistic @name, of the type @type. */
@@ -451,6 +473,138 @@ GST_START_TEST (test_tcp_session)
   tx_stop (&tx);
   for (i = 0; i < 3; i++)
     gst_buffer_unref (frames[i]);
+}
+
+GST_END_TEST;
+
+/* The next receiver_added/removed event, which must start with @prefix
+ * and contain @part. */
+static void
+expect_receiver_event (Tx * tx, const gchar * prefix, const gchar * part)
+{
+  gchar *e = g_async_queue_timeout_pop (tx->receivers, WAIT_MS * 1000);
+
+  fail_unless (e != NULL, "no receiver event %s", prefix);
+  fail_unless (g_str_has_prefix (e, prefix) && strstr (e, part) != NULL,
+      "event '%s', expected '%s...%s'", e, prefix, part);
+  g_free (e);
+}
+
+/* The uint64 field @name of receiver @id in the `receivers` array; fails
+ * when there is no such receiver. */
+static guint64
+receiver_u64 (Tx * tx, guint id, const gchar * name)
+{
+  GstStructure *s = gst_tile_sender_get_stats (tx->sender);
+  const GValue *list = gst_structure_get_value (s, "receivers");
+  guint64 v = 0;
+  guint i, got;
+  gboolean found = FALSE;
+
+  fail_unless (list != NULL && GST_VALUE_HOLDS_ARRAY (list));
+  for (i = 0; i < gst_value_array_get_size (list); i++) {
+    const GstStructure *r =
+        gst_value_get_structure (gst_value_array_get_value (list, i));
+
+    fail_unless (gst_structure_has_name (r, "tilesink-receiver"));
+    fail_unless (gst_structure_get_uint (r, "id", &got));
+    if (got == id) {
+      fail_unless (gst_structure_get_uint64 (r, name, &v), "no %s", name);
+      found = TRUE;
+    }
+  }
+  gst_structure_free (s);
+  fail_unless (found, "no receiver %u", id);
+  return v;
+}
+
+/* Until @n receivers in `receivers` are connected (all units up). */
+static void
+wait_receivers_connected (Tx * tx, guint n)
+{
+  gint64 end = g_get_monotonic_time () + WAIT_MS * 1000;
+  guint i, got = 0;
+
+  do {
+    GstStructure *s = gst_tile_sender_get_stats (tx->sender);
+    const GValue *list = gst_structure_get_value (s, "receivers");
+    gboolean c;
+
+    got = 0;
+    for (i = 0; i < gst_value_array_get_size (list); i++)
+      if (gst_structure_get_boolean (gst_value_get_structure
+              (gst_value_array_get_value (list, i)), "connected", &c) && c)
+        got++;
+    gst_structure_free (s);
+    if (got < n)
+      g_usleep (2000);
+  } while (got < n && g_get_monotonic_time () < end);
+  fail_unless_equals_int (got, n);
+}
+
+/* Two receivers at once, each with its own session (token, units): both
+ * get every tile of every frame, byte-exact; each has its entry in
+ * `receivers`, the totals are their sum. Removing one ends its
+ * connections; the other goes on. */
+GST_START_TEST (test_two_receivers)
+{
+  GstTileSenderSettings s;
+  GstBuffer *frame;
+  Tx tx = { 0 };
+  Rx rx[2];
+  guint i, k, r;
+
+  settings_for_test (&s, 2, GST_TILE_WIRE_PROTOCOL_TCP);
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 64, 8);
+  for (r = 0; r < 2; r++) {
+    rx_hello (&rx[r], tx.port, 0);
+    expect_receiver_event (&tx, r ? "+2 " : "+1 ", "127.0.0.1:");
+    rx_units_tcp (&rx[r], tx.port, 0);
+  }
+  fail_if (rx[0].config.token == rx[1].config.token);
+  fail_unless_equals_int (gst_tile_sender_get_n_receivers (tx.sender), 2);
+  fail_unless_equals_int (stat_uint (&tx, "receiver-count"), 2);
+  /* both sessions ready: every frame goes to both */
+  wait_receivers_connected (&tx, 2);
+  for (i = 0; i < 3; i++) {
+    frame = make_frame (512, i);
+    push_expect (&tx, frame, GST_TILE_SENDER_PUSH_QUEUED);
+    for (r = 0; r < 2; r++)
+      for (k = 0; k < 2; k++)
+        expect_tile_tcp (&rx[r], k, i, frame);
+    gst_buffer_unref (frame);
+    wait_u64 (&tx, "frames-sent", 2 * (i + 1));
+  }
+  for (r = 1; r <= 2; r++) {
+    fail_unless_equals_uint64 (receiver_u64 (&tx, r, "frames-sent"), 3);
+    fail_unless_equals_uint64 (receiver_u64 (&tx, r, "bytes-sent"),
+        3 * (512 + 2 * GST_TILE_WIRE_TILE_HEADER_SIZE));
+  }
+  fail_unless_equals_uint64 (stat_u64 (&tx, "bytes-sent"),
+      2 * 3 * (512 + 2 * GST_TILE_WIRE_TILE_HEADER_SIZE));
+
+  /* receiver 2 removed: its connections end, receiver 1 goes on */
+  fail_unless (gst_tile_sender_remove_receiver (tx.sender, 2));
+  fail_if (gst_tile_sender_remove_receiver (tx.sender, 7));
+  expect_receiver_event (&tx, "-2 127.0.0.1:", "removed by the application");
+  for (k = 0; k < 2; k++)
+    expect_end (rx[1].units[k]);
+  fail_unless_equals_int (gst_tile_sender_get_n_receivers (tx.sender), 1);
+  frame = make_frame (512, 9);
+  push_expect (&tx, frame, GST_TILE_SENDER_PUSH_QUEUED);
+  for (k = 0; k < 2; k++)
+    expect_tile_tcp (&rx[0], k, 3, frame);
+  gst_buffer_unref (frame);
+  wait_u64 (&tx, "frames-sent", 7);
+  fail_unless_equals_int (stat_uint (&tx, "clients"), 2);
+  fail_unless_equals_int (stat_uint (&tx, "disconnects"), 1);
+
+  rx_close (&rx[1]);
+  rx_close (&rx[0]);
+  /* the sender sees receiver 1 leave */
+  expect_receiver_event (&tx, "-1 127.0.0.1:", "");
+  tx_stop (&tx);
 }
 
 GST_END_TEST;
@@ -1003,6 +1157,7 @@ tilesender_suite (void)
   gst_bc_init ();
   tcase_add_test (tc, test_tcp_session);
   tcase_add_test (tc, test_second_receiver_busy);
+  tcase_add_test (tc, test_two_receivers);
   tcase_add_test (tc, test_handshake_timeout);
   tcase_add_test (tc, test_eos);
   tcase_add_test (tc, test_drop_in_flight);
