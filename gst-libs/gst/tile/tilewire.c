@@ -569,6 +569,51 @@ config_check_tiles (guint n_tiles, guint n_units, GError ** error)
  *
  * Returns: %TRUE when @config is valid.
  */
+/* The multicast fields: none for unicast; for multicast over UDP a group
+ * address of its family (224.0.0.0/4, ff00::/8) and ports for every tile
+ * below 65536. */
+static gboolean
+config_check_multicast (const GstTileWireConfig * c, GError ** error)
+{
+  static const guint8 zeros[16] = { 0 };
+  guint addr_len = c->mcast_family == 4 ? 4 : 16;
+
+  if (c->mcast_family == 0) {
+    if (c->mcast_port == 0 && memcmp (c->mcast_addr, zeros, 16) == 0)
+      return TRUE;
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "CONFIG has a multicast port or address but no multicast family");
+    return FALSE;
+  }
+  if (c->mcast_family != 4 && c->mcast_family != 6) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "CONFIG multicast family is %u, must be 0 (none), 4 or 6",
+        c->mcast_family);
+    return FALSE;
+  }
+  if (c->protocol != GST_TILE_WIRE_PROTOCOL_UDP) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "CONFIG has a multicast group but protocol tcp");
+    return FALSE;
+  }
+  if ((c->mcast_family == 4 && (c->mcast_addr[0] & 0xf0) != 0xe0)
+      || (c->mcast_family == 6 && c->mcast_addr[0] != 0xff)
+      || memcmp (c->mcast_addr + addr_len, zeros, 16 - addr_len) != 0) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "CONFIG multicast address is not an IPv%u multicast group",
+        c->mcast_family);
+    return FALSE;
+  }
+  if (c->mcast_port == 0 || (guint) c->mcast_port + MAX (c->n_tiles, 1) - 1 >
+      65535) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "CONFIG multicast port %u leaves no port for each of its %u tiles",
+        c->mcast_port, c->n_tiles);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 gboolean
 gst_tile_wire_config_validate (const GstTileWireConfig * config,
     GError ** error)
@@ -608,6 +653,8 @@ gst_tile_wire_config_validate (const GstTileWireConfig * config,
         GST_TILE_WIRE_PACKET_HEADER_SIZE, GST_TILE_WIRE_MAX_UDP_PACKET);
     return FALSE;
   }
+  if (!config_check_multicast (config, error))
+    return FALSE;
   if (config->frame_size < 1
       || config->frame_size > GST_TILE_WIRE_MAX_FRAME_SIZE) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
@@ -867,6 +914,9 @@ gst_tile_wire_config_pack (const GstTileWireConfig * config, GByteArray * out,
     put_be (out, config->tiles[i].offset, 8);
     put_be (out, config->tiles[i].size, 8);
   }
+  put_be (out, config->mcast_family, 1);
+  g_byte_array_append (out, config->mcast_addr, 16);
+  put_be (out, config->mcast_port, 2);
   put_be (out, (guint16) caps_len, 2);
   g_byte_array_append (out, (const guint8 *) config->caps, caps_len);
   message_end (out, start, GST_TILE_WIRE_TYPE_CONFIG);
@@ -933,6 +983,15 @@ gst_tile_wire_config_parse (const guint8 * payload, gsize len,
     if (!reader_uint (&r, "tile offset", &out->tiles[i].offset, error)
         || !reader_uint (&r, "tile size", &out->tiles[i].size, error))
       return FALSE;
+  }
+  {
+    const guint8 *addr;
+
+    if (!reader_uint (&r, "multicast family", &out->mcast_family, error)
+        || !reader_bytes (&r, "multicast address", 16, &addr, error)
+        || !reader_uint (&r, "multicast port", &out->mcast_port, error))
+      return FALSE;
+    memcpy (out->mcast_addr, addr, 16);
   }
 
   if (!reader_uint (&r, "caps length", &caps_len, error))

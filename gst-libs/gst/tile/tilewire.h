@@ -32,7 +32,7 @@ G_BEGIN_DECLS
  * The protocol version this library speaks. Peers with another version are
  * refused.
  */
-#define GST_TILE_WIRE_VERSION 4
+#define GST_TILE_WIRE_VERSION 5
 
 /**
  * GST_TILE_WIRE_HEADER_SIZE:
@@ -359,8 +359,16 @@ typedef struct
  * @tiles: the tiles, contiguous from offset 0, each a whole number of rows
  * @caps: the caps of the stream, NUL-terminated, at most
  *     %GST_TILE_WIRE_MAX_CAPS bytes
+ * @mcast_family: UDP multicast: 4 or 6, the family of @mcast_addr; 0
+ *     for unicast (then @mcast_addr and @mcast_port are 0)
+ * @mcast_addr: the group (4 bytes for IPv4, the rest 0; 16 for IPv6), in
+ *     network order
+ * @mcast_port: the UDP port of unit 0's datagrams; unit i's are sent to
+ *     @mcast_port + i
  *
- * Payload of a CONFIG: everything a client needs to receive frames.
+ * Payload of a CONFIG: everything a client needs to receive frames. With
+ * multicast, @token is the group's (every datagram carries it), and the
+ * client joins the group instead of sending UNIT_HELLO.
  */
 typedef struct
 {
@@ -376,6 +384,9 @@ typedef struct
   guint16 n_tiles;
   GstTileWireTile tiles[GST_TILE_WIRE_MAX_UNITS];
   gchar caps[GST_TILE_WIRE_MAX_CAPS + 1];
+  guint8 mcast_family;
+  guint8 mcast_addr[16];
+  guint16 mcast_port;
 } GstTileWireConfig;
 
 /**

@@ -108,6 +108,10 @@ raw_config_payload (const GstTileWireConfig * c, const gchar * caps,
     PUT (64, c->tiles[i].offset);
     PUT (64, c->tiles[i].size);
   }
+  b[0] = c->mcast_family;
+  g_byte_array_append (out, b, 1);
+  g_byte_array_append (out, c->mcast_addr, 16);
+  PUT (16, c->mcast_port);
   PUT (16, caps_len);
 #undef PUT
   g_byte_array_append (out, (const guint8 *) caps, caps_len);
@@ -153,6 +157,9 @@ check_config_equal (const GstTileWireConfig * a, const GstTileWireConfig * b)
     fail_unless_equals_uint64 (a->tiles[i].size, b->tiles[i].size);
   }
   fail_unless_equals_string (a->caps, b->caps);
+  fail_unless_equals_int (a->mcast_family, b->mcast_family);
+  fail_unless (memcmp (a->mcast_addr, b->mcast_addr, 16) == 0);
+  fail_unless_equals_int (a->mcast_port, b->mcast_port);
 }
 
 /* Packs @c, parses it back and compares. */
@@ -169,7 +176,8 @@ config_round_trip (const GstTileWireConfig * c)
   fail_unless (gst_tile_wire_config_pack (c, msg, &err));
   fail_unless (err == NULL);
   payload = split_message (msg, GST_TILE_WIRE_TYPE_CONFIG, &len);
-  fail_unless_equals_int (len, 45 + 16 * c->n_tiles + 2 + strlen (c->caps));
+  fail_unless_equals_int (len, 45 + 16 * c->n_tiles + 19 + 2 +
+      strlen (c->caps));
   copy = exact_copy (payload, len);
   fail_unless (gst_tile_wire_config_parse (copy, len, parsed, &err));
   fail_unless (err == NULL);
@@ -265,13 +273,13 @@ GST_START_TEST (test_header)
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
           &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "version 2, this side speaks version 4");
+      "version 2, this side speaks version 5");
   g_clear_error (&err);
-  write_be (buf + 4, 5, 2);
+  write_be (buf + 4, 6, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
           &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "version 5, this side speaks version 4");
+      "version 6, this side speaks version 5");
   g_clear_error (&err);
   write_be (buf + 4, 0, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
@@ -329,7 +337,7 @@ GST_START_TEST (test_small_messages)
   /* HELLO: the flags, then the client's nonce */
   {
     static const guint8 expected[GST_TILE_WIRE_HEADER_SIZE + 20] = {
-      'G', 'S', 'B', 'C', 0, 4, 0, 1, 0, 0, 0, 20,
+      'G', 'S', 'B', 'C', 0, 5, 0, 1, 0, 0, 0, 20,
       0, 0, 0, 1,
       0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
       0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf
@@ -949,6 +957,70 @@ config_invalid_setup (GstTileWireConfig ** good, GstTileWireConfig ** c)
 
 #define RESET() memcpy (c, good, sizeof (*c))
 
+/* UDP multicast: the group and port travel in CONFIG, IPv4 and IPv6;
+ * anything but a group of its family, a port for every tile and
+ * protocol udp is refused, packing and parsing. */
+GST_START_TEST (test_config_multicast)
+{
+  GstTileWireConfig *good, *c;
+  static const guint8 v4[4] = { 239, 255, 1, 2 };
+  static const guint8 v6[16] = { 0xff, 0x15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0x12, 0x34
+  };
+
+  config_invalid_setup (&good, &c);
+  good->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
+  good->packet_size = 1408;
+  good->mcast_family = 4;
+  memcpy (good->mcast_addr, v4, 4);
+  good->mcast_port = 7001;
+  config_round_trip (good);
+  RESET ();
+  c->mcast_family = 6;
+  memcpy (c->mcast_addr, v6, 16);
+  config_round_trip (c);
+  /* the last tile's port is 65535 at most */
+  RESET ();
+  c->mcast_port = 65536 - c->n_tiles;
+  config_round_trip (c);
+  c->mcast_port++;
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
+      "multicast port 65534 leaves no port for each of its 3 tiles");
+  RESET ();
+  c->mcast_port = 0;
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
+      "multicast port 0");
+  RESET ();
+  c->mcast_addr[0] = 192;
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
+      "not an IPv4 multicast group");
+  RESET ();
+  c->mcast_addr[5] = 1;         /* past the 4 bytes of IPv4 */
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
+      "not an IPv4 multicast group");
+  RESET ();
+  c->mcast_family = 6;
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
+      "not an IPv6 multicast group");
+  RESET ();
+  c->mcast_family = 5;
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
+      "multicast family is 5");
+  RESET ();
+  c->mcast_family = 0;
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
+      "no multicast family");
+  RESET ();
+  c->protocol = GST_TILE_WIRE_PROTOCOL_TCP;
+  c->packet_size = 0;
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
+      "multicast group but protocol tcp");
+  g_free (good);
+  g_free (c);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_config_invalid_fields)
 {
   GstTileWireConfig *good, *c;
@@ -1365,7 +1437,7 @@ GST_START_TEST (test_packet_header)
     G_GUINT64_CONSTANT (0x3132333435363738)
   };
   static const guint8 expected[GST_TILE_WIRE_PACKET_HEADER_SIZE] = {
-    'G', 'S', 'B', 'U', 4, 0, 0x00, 0x05,
+    'G', 'S', 'B', 'U', 5, 0, 0x00, 0x05,
     0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
     0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28,
@@ -1468,7 +1540,7 @@ GST_START_TEST (test_packet_header)
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534243");
   buf[4] = 2;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "datagram header version is 2, this side speaks version 4");
+      "datagram header version is 2, this side speaks version 5");
   buf[4] = 0;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 0");
   buf[4] = 255;
@@ -1961,6 +2033,7 @@ tilewire_suite (void)
   tcase_add_test (tc, test_refuse_invalid);
   tcase_add_test (tc, test_config_tilings);
   tcase_add_test (tc, test_config_invalid_fields);
+  tcase_add_test (tc, test_config_multicast);
   tcase_add_test (tc, test_config_invalid_tiles);
   tcase_add_test (tc, test_config_invalid_caps);
   tcase_add_test (tc, test_truncated_payloads);
