@@ -98,6 +98,10 @@ enum
   PROP_TIMEOUT,
   PROP_PASSPHRASE,
   PROP_MAX_RECEIVERS,
+  PROP_MULTICAST_GROUP,
+  PROP_MULTICAST_IFACE,
+  PROP_TTL,
+  PROP_LOOP,
 };
 
 enum
@@ -120,6 +124,8 @@ struct _GstTileSink
   GstTileSenderSettings settings;
   gchar *address;
   gchar *passphrase;            /* settings.passphrase points here */
+  gchar *multicast_group;       /* settings.multicast_group */
+  gchar *multicast_iface;       /* settings.multicast_iface */
   GstTileProtocol protocol;
   GstTileGso gso;
   GstTileLeaky leaky;
@@ -302,6 +308,31 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           G_MAXINT, DEFAULT_MAX_RECEIVERS, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
+  g_object_class_install_property (gobject_class, PROP_MULTICAST_GROUP,
+      g_param_spec_string ("multicast-group", "Multicast group",
+          "protocol=udp: send every datagram once, to this IPv4 or IPv6 "
+          "multicast group (unit i's to port + 1 + i), for every receiver; "
+          "each tilesrc joins the group and keeps its own control "
+          "connection (handshake, ACKs, statistics). NULL = unicast",
+          NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_MULTICAST_IFACE,
+      g_param_spec_string ("multicast-iface", "Multicast interface",
+          "The network interface to send the group's datagrams on, by name "
+          "(NULL = the route's)", NULL, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_TTL,
+      g_param_spec_uint ("ttl", "Multicast TTL",
+          "TTL (IPv6: hop limit) of the group's datagrams (1 = this network "
+          "only)", 0, 255, GST_TILE_SENDER_DEFAULT_MULTICAST_TTL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_LOOP,
+      g_param_spec_boolean ("loop", "Multicast loopback",
+          "Receivers on this host get the group's datagrams too", TRUE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
   /**
    * GstTileSink::receiver-added:
    * @tilesink: the element
@@ -387,6 +418,8 @@ gst_tile_sink_finalize (GObject * object)
   gst_tile_sender_free (self->sender);
   g_free (self->address);
   gst_tile_seal_clear_passphrase (&self->passphrase);
+  g_free (self->multicast_group);
+  g_free (self->multicast_iface);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -554,6 +587,22 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
     case PROP_MAX_RECEIVERS:
       s->max_receivers = g_value_get_uint (value);
       break;
+    case PROP_MULTICAST_GROUP:
+      g_free (self->multicast_group);
+      self->multicast_group = g_value_dup_string (value);
+      s->multicast_group = self->multicast_group;
+      break;
+    case PROP_MULTICAST_IFACE:
+      g_free (self->multicast_iface);
+      self->multicast_iface = g_value_dup_string (value);
+      s->multicast_iface = self->multicast_iface;
+      break;
+    case PROP_TTL:
+      s->multicast_ttl = g_value_get_uint (value);
+      break;
+    case PROP_LOOP:
+      s->multicast_loop = g_value_get_boolean (value);
+      break;
     case PROP_LEAKY:
       self->leaky = g_value_get_enum (value);
       s->replace_waiting = self->leaky == GST_TILE_LEAKY_DOWNSTREAM;
@@ -635,6 +684,18 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_MAX_RECEIVERS:
       g_value_set_uint (value, s->max_receivers);
+      break;
+    case PROP_MULTICAST_GROUP:
+      g_value_set_string (value, self->multicast_group);
+      break;
+    case PROP_MULTICAST_IFACE:
+      g_value_set_string (value, self->multicast_iface);
+      break;
+    case PROP_TTL:
+      g_value_set_uint (value, s->multicast_ttl);
+      break;
+    case PROP_LOOP:
+      g_value_set_boolean (value, s->multicast_loop);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -80,6 +80,7 @@ enum
   PROP_GSO,
   PROP_MAX_FRAME_SIZE,
   PROP_PASSPHRASE,
+  PROP_MULTICAST_IFACE,
 };
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
@@ -141,6 +142,12 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           "error (RESOURCE/NOT_AUTHORIZED). Write-only; NULL or empty for "
           "none", NULL, G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_MULTICAST_IFACE,
+      g_param_spec_string ("multicast-iface", "Multicast interface",
+          "When the tilesink sends to a multicast group (its "
+          "multicast-group): the network interface to join the group on, "
+          "by name (NULL = the route's)", NULL, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_RECEIVE_BUFFER_SIZE,
       g_param_spec_int ("receive-buffer-size", "Receive buffer size",
           "Socket receive buffer to ask for per data connection, in bytes "
@@ -247,6 +254,7 @@ gst_tile_src_finalize (GObject * object)
 
   g_free (self->host);
   gst_tile_seal_clear_passphrase (&self->passphrase);
+  g_free (self->multicast_iface);
   gst_caps_replace (&self->caps, NULL);
   gst_tile_receiver_free (self->rx);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -268,6 +276,10 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
       break;
     case PROP_PORT:
       self->port = g_value_get_uint (value);
+      break;
+    case PROP_MULTICAST_IFACE:
+      g_free (self->multicast_iface);
+      self->multicast_iface = g_value_dup_string (value);
       break;
     case PROP_PASSPHRASE:
       gst_tile_seal_clear_passphrase (&self->passphrase);
@@ -341,6 +353,9 @@ gst_tile_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_PORT:
       g_value_set_uint (value, self->port);
+      break;
+    case PROP_MULTICAST_IFACE:
+      g_value_set_string (value, self->multicast_iface);
       break;
     case PROP_RECEIVE_BUFFER_SIZE:
       g_value_set_int (value, self->receive_buffer_size);
@@ -456,10 +471,11 @@ gst_tile_src_start (GstBaseSrc * bsrc)
 {
   GstTileSrc *self = GST_TILE_SRC (bsrc);
   GstTileReceiverSettings settings;
-  gchar *host, *passphrase;
+  gchar *host, *passphrase, *iface;
 
   GST_OBJECT_LOCK (self);
   settings.host = host = g_strdup (self->host);
+  settings.multicast_iface = iface = g_strdup (self->multicast_iface);
   settings.passphrase = passphrase = g_strdup (self->passphrase);
   settings.port = self->port;
   settings.timeout_ms = self->timeout;
@@ -470,6 +486,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   GST_OBJECT_UNLOCK (self);
   gst_tile_receiver_start (self->rx, &settings);
   g_free (host);
+  g_free (iface);
   gst_tile_seal_clear_passphrase (&passphrase);
   return TRUE;
 }

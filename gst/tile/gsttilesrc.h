@@ -36,6 +36,7 @@ struct _GstTileSrc
   GstTileGso gso;
   guint64 max_frame_size;
   gchar *passphrase;
+  gchar *multicast_iface;
 
   GstTileReceiver *rx;          /* the session */
 

@@ -16,6 +16,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <arpa/inet.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <netinet/udp.h>
@@ -353,6 +355,217 @@ gst_tile_net_udp_bind_any (gint family, GError ** error)
   if (bind (fd, (struct sockaddr *) &local, family == AF_INET6 ?
           sizeof (struct sockaddr_in6) : sizeof (struct sockaddr_in)) < 0) {
     set_errno_error (error, errno, "Could not bind a UDP socket");
+    close (fd);
+    return -1;
+  }
+  setsockopt (fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof (one));
+  setsockopt (fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof (one));
+  return fd;
+}
+
+/**
+ * gst_tile_net_parse_multicast:
+ * @group: a numeric IPv4 or IPv6 multicast group ("239.255.0.1", "ff15::1")
+ * @family: (out): 4 or 6
+ * @addr: (out caller-allocates) (array fixed-size=16): the group in network
+ *     order, the bytes past an IPv4 address 0
+ * @error: return location for a G_IO_ERROR
+ *
+ * Returns: %TRUE when @group is a multicast group
+ */
+gboolean
+gst_tile_net_parse_multicast (const gchar * group, guint8 * family,
+    guint8 * addr, GError ** error)
+{
+  memset (addr, 0, 16);
+  if (group && inet_pton (AF_INET, group, addr) == 1) {
+    *family = 4;
+    if ((addr[0] & 0xf0) == 0xe0)
+      return TRUE;
+  } else if (group && inet_pton (AF_INET6, group, addr) == 1) {
+    *family = 6;
+    if (addr[0] == 0xff)
+      return TRUE;
+  }
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+      "\"%s\" is not a numeric IPv4 (224.0.0.0/4) or IPv6 (ff00::/8) "
+      "multicast group", group ? group : "(null)");
+  return FALSE;
+}
+
+/* @group (@family 4 or 6) and @port as a socket address; its size. */
+static socklen_t
+multicast_sockaddr (guint8 family, const guint8 * group, guint port,
+    struct sockaddr_storage *ss)
+{
+  memset (ss, 0, sizeof (*ss));
+  if (family == 4) {
+    struct sockaddr_in *in = (struct sockaddr_in *) ss;
+
+    in->sin_family = AF_INET;
+    in->sin_port = htons (port);
+    memcpy (&in->sin_addr, group, 4);
+    return sizeof (*in);
+  } else {
+    struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) ss;
+
+    in6->sin6_family = AF_INET6;
+    in6->sin6_port = htons (port);
+    memcpy (&in6->sin6_addr, group, 16);
+    return sizeof (*in6);
+  }
+}
+
+/* The index of interface @iface (a name, or NULL/"" for the kernel's
+ * choice: 0). FALSE with @error set when there is no such interface. */
+static gboolean
+interface_index (const gchar * iface, guint * index, GError ** error)
+{
+  *index = 0;
+  if (!iface || !*iface)
+    return TRUE;
+  *index = if_nametoindex (iface);
+  if (*index == 0) {
+    set_errno_error (error, errno, "No multicast interface");
+    g_prefix_error (error, "\"%s\": ", iface);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * gst_tile_net_udp_multicast_sender:
+ * @family: 4 or 6, as gst_tile_net_parse_multicast() gives it
+ * @group: (array fixed-size=16): the group
+ * @port: the destination port
+ * @iface: (nullable): the interface to send on, by name; %NULL or empty
+ *     for the kernel's choice (the route to the group)
+ * @ttl: the multicast TTL (hop limit): 1 stays on the local network
+ * @loop: whether receivers on this host get the datagrams too
+ * @source: (nullable): the local address to send from (its port is
+ *     ignored), %NULL or a wildcard address for the kernel's choice: the
+ *     receivers take the group's datagrams from the sender's host only
+ * @error: return location for a G_IO_ERROR
+ *
+ * Returns: a UDP socket connected to @group:@port, -1 with @error set on
+ *     failure.
+ */
+gint
+gst_tile_net_udp_multicast_sender (guint8 family, const guint8 * group,
+    guint port, const gchar * iface, guint ttl, gboolean loop,
+    const struct sockaddr_storage *source, GError ** error)
+{
+  struct sockaddr_storage ss;
+  socklen_t sl = multicast_sockaddr (family, group, port, &ss);
+  gint fd, hops = MIN (ttl, 255), lp = loop ? 1 : 0, r;
+  guint index;
+
+  if (!interface_index (iface, &index, error))
+    return -1;
+  fd = gst_tile_net_udp_socket (ss.ss_family, error);
+  if (fd < 0)
+    return -1;
+  if (family == 4) {
+    struct ip_mreqn mr;
+
+    memset (&mr, 0, sizeof (mr));
+    mr.imr_ifindex = index;
+    r = setsockopt (fd, IPPROTO_IP, IP_MULTICAST_TTL, &hops, sizeof (hops));
+    r = r ? r : setsockopt (fd, IPPROTO_IP, IP_MULTICAST_LOOP, &lp,
+        sizeof (lp));
+    r = r ? r : (index ? setsockopt (fd, IPPROTO_IP, IP_MULTICAST_IF, &mr,
+            sizeof (mr)) : 0);
+  } else {
+    r = setsockopt (fd, IPPROTO_IPV6, IPV6_MULTICAST_HOPS, &hops,
+        sizeof (hops));
+    r = r ? r : setsockopt (fd, IPPROTO_IPV6, IPV6_MULTICAST_LOOP, &lp,
+        sizeof (lp));
+    r = r ? r : (index ? setsockopt (fd, IPPROTO_IPV6, IPV6_MULTICAST_IF,
+            &index, sizeof (index)) : 0);
+  }
+  if (r < 0) {
+    set_errno_error (error, errno, "Could not set up a multicast socket");
+    close (fd);
+    return -1;
+  }
+  if (source && source->ss_family == ss.ss_family) {
+    struct sockaddr_storage src = *source;
+    gboolean any;
+
+    if (family == 4) {
+      ((struct sockaddr_in *) &src)->sin_port = 0;
+      any = ((struct sockaddr_in *) &src)->sin_addr.s_addr == INADDR_ANY;
+    } else {
+      ((struct sockaddr_in6 *) &src)->sin6_port = 0;
+      any =
+          IN6_IS_ADDR_UNSPECIFIED (&((struct sockaddr_in6 *) &src)->sin6_addr);
+    }
+    if (!any && bind (fd, (struct sockaddr *) &src, sl) < 0) {
+      set_errno_error (error, errno, "Could not bind to the source address");
+      close (fd);
+      return -1;
+    }
+  }
+  if (connect (fd, (struct sockaddr *) &ss, sl) < 0) {
+    set_errno_error (error, errno, "Could not send to the multicast group");
+    close (fd);
+    return -1;
+  }
+  return fd;
+}
+
+/**
+ * gst_tile_net_udp_multicast_receiver:
+ * @family: 4 or 6
+ * @group: (array fixed-size=16): the group
+ * @port: the port the group's datagrams are sent to
+ * @iface: (nullable): the interface to join on, by name; %NULL or empty
+ *     for the kernel's choice
+ * @error: return location for a G_IO_ERROR
+ *
+ * A UDP socket bound to @group:@port (other receivers on this host may
+ * bind it too: each gets every datagram), a member of @group on @iface,
+ * that reports drops and arrival times as gst_tile_net_udp_bind_any()'s
+ * do. Only datagrams sent to @group reach it.
+ *
+ * Returns: the descriptor, -1 with @error set on failure.
+ */
+gint
+gst_tile_net_udp_multicast_receiver (guint8 family, const guint8 * group,
+    guint port, const gchar * iface, GError ** error)
+{
+  struct sockaddr_storage ss;
+  socklen_t sl = multicast_sockaddr (family, group, port, &ss);
+  gint fd, one = 1, r;
+  guint index;
+
+  if (!interface_index (iface, &index, error))
+    return -1;
+  fd = gst_tile_net_udp_socket (ss.ss_family, error);
+  if (fd < 0)
+    return -1;
+  setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof (one));
+  if (bind (fd, (struct sockaddr *) &ss, sl) < 0) {
+    set_errno_error (error, errno, "Could not bind to the multicast group");
+    close (fd);
+    return -1;
+  }
+  if (family == 4) {
+    struct ip_mreqn mr;
+
+    memset (&mr, 0, sizeof (mr));
+    memcpy (&mr.imr_multiaddr, group, 4);
+    mr.imr_ifindex = index;
+    r = setsockopt (fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mr, sizeof (mr));
+  } else {
+    struct ipv6_mreq mr6;
+
+    memcpy (&mr6.ipv6mr_multiaddr, group, 16);
+    mr6.ipv6mr_interface = index;
+    r = setsockopt (fd, IPPROTO_IPV6, IPV6_JOIN_GROUP, &mr6, sizeof (mr6));
+  }
+  if (r < 0) {
+    set_errno_error (error, errno, "Could not join the multicast group");
     close (fd);
     return -1;
   }

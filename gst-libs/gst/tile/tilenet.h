@@ -87,6 +87,25 @@ GST_TILE_API
 gint     gst_tile_net_udp_bind_any (gint family, GError ** error);
 
 GST_TILE_API
+gboolean gst_tile_net_parse_multicast (const gchar * group, guint8 * family,
+                                       guint8 * addr, GError ** error);
+
+GST_TILE_API
+gint     gst_tile_net_udp_multicast_sender (guint8 family,
+                                            const guint8 * group, guint port,
+                                            const gchar * iface, guint ttl,
+                                            gboolean loop,
+                                            const struct sockaddr_storage *
+                                            source, GError ** error);
+
+GST_TILE_API
+gint     gst_tile_net_udp_multicast_receiver (guint8 family,
+                                              const guint8 * group,
+                                              guint port,
+                                              const gchar * iface,
+                                              GError ** error);
+
+GST_TILE_API
 gint     gst_tile_net_udp_connected (const struct sockaddr * peer,
                                      guint peer_len, GError ** error);
 

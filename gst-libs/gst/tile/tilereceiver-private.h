@@ -107,6 +107,7 @@ struct _GstTileReceiver
   gboolean gro;
   gboolean gro_required;
   gchar *passphrase;            /* NULL: none */
+  gchar *multicast_iface;       /* NULL: the route's */
   /* the secret of the passphrase for the sender's salt (control thread
    * only: derived once per salt) */
   gboolean have_secret;

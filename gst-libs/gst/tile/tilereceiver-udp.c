@@ -391,6 +391,10 @@ typedef struct
   guint server_len;
   GByteArray *hello;
   gboolean acked;
+  /* the sender sends to a multicast group: the socket is a member, it
+   * sends no UNIT_HELLO and is never connected (the group's datagrams come
+   * from the sender's host only) */
+  gboolean multicast;
   /* the socket is connected to where the sender's datagrams for this unit
    * come from (its echo, or its first datagram): the kernel drops
    * datagrams from anywhere else; until then the sources of a batch are
@@ -425,7 +429,23 @@ udp_unit_open (UdpUnit * c, GError ** err)
   gboolean last_window;
   guint64 wire;
 
-  c->fd = gst_tile_net_udp_bind_any (c->server.ss_family, err);
+  if (c->multicast) {
+    gchar *iface;
+
+    g_mutex_lock (&self->lock);
+    iface = g_strdup (self->multicast_iface);
+    g_mutex_unlock (&self->lock);
+    c->fd = gst_tile_net_udp_multicast_receiver (c->config->mcast_family,
+        c->config->mcast_addr, c->config->mcast_port + u->index, iface, err);
+    g_free (iface);
+    if (c->fd < 0) {
+      g_prefix_error (err, "unit %u: ", u->index);
+      return FALSE;
+    }
+    c->acked = TRUE;            /* nothing to introduce: we are a member */
+  } else {
+    c->fd = gst_tile_net_udp_bind_any (c->server.ss_family, err);
+  }
   if (c->fd < 0)
     return FALSE;
   /* room for four tiles at least: the sender keeps up to the window below
@@ -629,7 +649,7 @@ udp_unit_connect (UdpUnit * c, guint k)
 {
   struct msghdr *m = &c->msgs[k].msg_hdr;
 
-  if (c->connected || m->msg_namelen == 0)
+  if (c->connected || c->multicast || m->msg_namelen == 0)
     return;
   if (connect (c->fd, (struct sockaddr *) m->msg_name, m->msg_namelen) == 0)
     c->connected = TRUE;
@@ -837,6 +857,7 @@ gst_tile_receiver_udp_unit (gpointer data)
   c.ps = c.config->packet_size;
   c.hl = GST_TILE_WIRE_DATAGRAM_OVERHEAD (u->seal);
   c.seg = c.hl + c.ps;
+  c.multicast = c.config->mcast_family != 0;
   c.tile_off = c.config->tiles[u->index].offset;
   c.tile_size = c.config->tiles[u->index].size;
 

@@ -87,6 +87,7 @@ gst_tile_receiver_free (GstTileReceiver * self)
 {
   g_free (self->host);
   gst_tile_seal_clear_passphrase (&self->passphrase);
+  g_free (self->multicast_iface);
   gst_tile_seal_wipe (self->secret, sizeof (self->secret));
   g_free (self->config);
   g_free (self->pending);
@@ -713,6 +714,9 @@ gst_tile_receiver_start (GstTileReceiver * self,
   self->passphrase = settings->passphrase && *settings->passphrase ?
       g_strdup (settings->passphrase) : NULL;
   self->have_secret = FALSE;
+  g_free (self->multicast_iface);
+  self->multicast_iface = settings->multicast_iface &&
+      *settings->multicast_iface ? g_strdup (settings->multicast_iface) : NULL;
   self->port = settings->port;
   self->timeout = settings->timeout_ms;
   self->receive_buffer_size = settings->receive_buffer_size;

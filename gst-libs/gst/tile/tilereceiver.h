@@ -35,6 +35,9 @@ typedef struct _GstTileReceiver GstTileReceiver;
  * @passphrase: (nullable): %NULL or empty for none; else the sender must
  *   have the same one (each side proves it to the other), and every tile
  *   part and datagram is encrypted and authenticated; copied
+ * @multicast_iface: (nullable): protocol=udp with a sender that sends to a
+ *   multicast group: the interface to join it on, by name; %NULL for the
+ *   route's; copied
  *
  * What stays fixed while a receiver runs.
  */
@@ -47,6 +50,7 @@ typedef struct
   gboolean gro;
   gboolean gro_required;
   const gchar *passphrase;
+  const gchar *multicast_iface;
 } GstTileReceiverSettings;
 
 /**

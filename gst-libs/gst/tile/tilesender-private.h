@@ -164,7 +164,12 @@ typedef struct
 struct _GstTileSenderSession
 {
   GstTileSender *sender;
-  guint id;                     /* 1, 2, ... per start: remove_receiver () */
+  guint id;                     /* 1, 2, ... per start: remove_receiver ();
+                                 * 0: the multicast group's */
+  /* multicast: a receiver's session is a member of the group: only its
+   * control connection and flow control, no units of its own (the group
+   * session's units send its frames) */
+  gboolean member;
   gchar *peer;                  /* "host:port" of its control connection */
   gint64 started_us;
 
@@ -258,6 +263,14 @@ struct _GstTileSender
 
   /* the receivers served (GstTileSenderSession), oldest first */
   GPtrArray *sessions;
+  /* multicast: the session whose units send every frame to the group (not
+   * in sessions), and the group */
+  GstTileSenderSession *group;
+  gchar *multicast_group;
+  gchar *multicast_iface;
+  guint8 mcast_family;
+  guint8 mcast_addr[16];
+  guint16 mcast_port;
   guint max_receivers;          /* 0: no limit */
   /* the passphrase (NULL: none; with one, every session is sealed: a
    * receiver without it is refused), the salt of this start and the secret
@@ -307,6 +320,11 @@ G_GNUC_INTERNAL
 void     gst_tile_sender_session_free (GstTileSenderSession * session);
 G_GNUC_INTERNAL
 void     gst_tile_sender_session_join (GstTileSenderSession * session);
+G_GNUC_INTERNAL
+guint64  gst_tile_sender_session_rate_locked (GstTileSenderSession * session);
+G_GNUC_INTERNAL
+GstTileSenderSession *gst_tile_sender_data_session (GstTileSenderSession *
+                                                    session);
 
 /* tilesender-server.c */
 G_GNUC_INTERNAL

@@ -552,7 +552,8 @@ rate_sample_locked (GstTileSenderSession * ss, GstTileSenderSent * e)
       " us), delay %" G_GINT64_FORMAT " us", rs.frame, rs.packets_received,
       rs.packets_sent, rs.receive_ns / 1000, rs.send_ns / 1000,
       rs.delay_ns / 1000);
-  if (gst_tile_rate_control_update (&ss->rate, &rs, ss->next_frame,
+  if (gst_tile_rate_control_update (&ss->rate, &rs,
+          gst_tile_sender_data_session (ss)->next_frame,
           g_get_monotonic_time () * 1000))
     GST_DEBUG_OBJECT (self->log_object, "receiver %u frame %"
         G_GUINT64_FORMAT ": pacing at %" G_GUINT64_FORMAT " bit/s, was %"
@@ -574,19 +575,12 @@ sent_entry_locked (GstTileSenderSession * ss, guint64 number)
   return e;
 }
 
-/* protocol=udp, rate control: the last unit is done with a frame sent
- * whole. Lock held. */
-void
-gst_tile_sender_note_sent_locked (GstTileSenderSession * ss,
+static void
+note_sent_one_locked (GstTileSenderSession * ss,
     const GstTileSenderFrame * frame)
 {
-  GstTileSender *self = ss->sender;
-  GstTileSenderSent *e;
+  GstTileSenderSent *e = sent_entry_locked (ss, frame->number);
 
-  if (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP ||
-      !self->settings.rate_control || frame->packets == 0)
-    return;
-  e = sent_entry_locked (ss, frame->number);
   e->sent = TRUE;
   e->bytes = frame->bytes;
   e->packets = frame->packets;
@@ -594,6 +588,31 @@ gst_tile_sender_note_sent_locked (GstTileSenderSession * ss,
   e->wait_ns = (frame->send_start_us - frame->push_us) * 1000;
   if (e->acked)
     rate_sample_locked (ss, e);
+}
+
+/* protocol=udp, rate control: the last unit is done with a frame sent
+ * whole; for the multicast group, every member's rate control learns of
+ * it. Lock held. */
+void
+gst_tile_sender_note_sent_locked (GstTileSenderSession * ss,
+    const GstTileSenderFrame * frame)
+{
+  GstTileSender *self = ss->sender;
+  guint i;
+
+  if (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP ||
+      !self->settings.rate_control || frame->packets == 0)
+    return;
+  if (ss != self->group) {
+    note_sent_one_locked (ss, frame);
+    return;
+  }
+  for (i = 0; i < self->sessions->len; i++) {
+    GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
+
+    if (!m->control_dead && m->ack_window > 0)
+      note_sent_one_locked (m, frame);
+  }
 }
 
 /* The frames an ACK moves past: those not acknowledged themselves did not
@@ -639,7 +658,8 @@ handle_ack (GstTileSenderSession * ss, const GstTileWireAck * ack)
     return;
   }
   ss->ack_window = ack->window;
-  if (ack->has_frame && ack->frame < ss->next_frame &&
+  if (ack->has_frame &&
+      ack->frame < gst_tile_sender_data_session (ss)->next_frame &&
       ack->frame + 1 > ss->acked_next) {
     if (self->settings.rate_control)
       rate_feedback_locked (ss, ack);

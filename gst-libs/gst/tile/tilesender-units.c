@@ -118,7 +118,7 @@ in_flight_locked (GstTileSender * self)
   for (i = 0; i < self->sessions->len; i++)
     n += ((GstTileSenderSession *) g_ptr_array_index (self->sessions,
             i))->in_flight;
-  return n;
+  return n + (self->group ? self->group->in_flight : 0);
 }
 
 /* Waits until every queued frame has been sent to every receiver (or the
@@ -334,7 +334,7 @@ gst_tile_sender_unit_thread (gpointer data)
     /* copies: a caps change may replace the config while we send */
     tile = self->config.tiles[u->index];
     ps = self->config.packet_size;
-    rate = gst_tile_rate_control_get_rate (&ss->rate) / self->config.n_tiles;
+    rate = gst_tile_sender_session_rate_locked (ss) / self->config.n_tiles;
     u->sending = TRUE;
     g_mutex_unlock (&self->lock);
 

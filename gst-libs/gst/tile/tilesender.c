@@ -87,6 +87,8 @@ gst_tile_sender_settings_init (GstTileSenderSettings * settings)
   settings->rate_control = TRUE;
   settings->max_latency = 0;
   settings->max_receivers = GST_TILE_SENDER_DEFAULT_MAX_RECEIVERS;
+  settings->multicast_ttl = GST_TILE_SENDER_DEFAULT_MULTICAST_TTL;
+  settings->multicast_loop = TRUE;
 }
 
 /**
@@ -122,6 +124,12 @@ gst_tile_sender_new (const GstTileSenderSettings * settings,
   self->passphrase = settings->passphrase && *settings->passphrase ?
       g_strdup (settings->passphrase) : NULL;
   self->settings.passphrase = self->passphrase;
+  self->multicast_group = settings->multicast_group &&
+      *settings->multicast_group ? g_strdup (settings->multicast_group) : NULL;
+  self->settings.multicast_group = self->multicast_group;
+  self->multicast_iface = settings->multicast_iface &&
+      *settings->multicast_iface ? g_strdup (settings->multicast_iface) : NULL;
+  self->settings.multicast_iface = self->multicast_iface;
   if (callbacks)
     self->callbacks = *callbacks;
   self->user_data = user_data;
@@ -155,13 +163,18 @@ gst_tile_sender_free (GstTileSender * sender)
   g_mutex_clear (&sender->lock);
   g_cond_clear (&sender->cond);
   g_free (sender->address);
+  g_free (sender->multicast_group);
+  g_free (sender->multicast_iface);
   gst_tile_seal_clear_passphrase (&sender->passphrase);
   gst_tile_seal_wipe (sender->secret, sizeof (sender->secret));
   g_free (sender);
 }
 
 /* A new receiver's session, its handshake done: it takes @control_fd
- * over, gets a token and starts its unit threads. Lock held. */
+ * over, gets a token and starts its unit threads (a member of the
+ * multicast group has none), and joins the list. With @control_fd -1: the
+ * multicast group's session, which has units but no receiver. Lock
+ * held. */
 GstTileSenderSession *
 gst_tile_sender_session_new_locked (GstTileSender * self, gint control_fd)
 {
@@ -169,8 +182,10 @@ gst_tile_sender_session_new_locked (GstTileSender * self, gint control_fd)
   guint i;
 
   ss->sender = self;
-  ss->id = ++self->clients;
-  ss->peer = gst_tile_net_peer_string (control_fd);
+  ss->id = control_fd >= 0 ? ++self->clients : 0;
+  ss->member = control_fd >= 0 && self->multicast_group != NULL;
+  ss->peer = control_fd >= 0 ? gst_tile_net_peer_string (control_fd) :
+      g_strdup (self->multicast_group);
   ss->control_fd = control_fd;
   gst_poll_fd_init (&ss->control_pfd);
   ss->ctl_payload = g_byte_array_new ();
@@ -189,7 +204,7 @@ gst_tile_sender_session_new_locked (GstTileSender * self, gint control_fd)
     g_queue_init (&u->queue);
     g_cond_init (&u->cond);
   }
-  ss->n_threads = self->settings.n_units;
+  ss->n_threads = ss->member ? 0 : self->settings.n_units;
   for (i = 0; i < ss->n_threads; i++) {
     gchar *name = g_strdup_printf ("tilesink-r%uu%u", ss->id, i);
 
@@ -197,8 +212,71 @@ gst_tile_sender_session_new_locked (GstTileSender * self, gint control_fd)
         g_thread_new (name, gst_tile_sender_unit_thread, &ss->units[i]);
     g_free (name);
   }
-  g_ptr_array_add (self->sessions, ss);
+  if (control_fd >= 0)
+    g_ptr_array_add (self->sessions, ss);
   return ss;
+}
+
+/* The session whose units send @ss's frames: the group's for a member of
+ * the multicast group, else its own. */
+GstTileSenderSession *
+gst_tile_sender_data_session (GstTileSenderSession * ss)
+{
+  return ss->member ? ss->sender->group : ss;
+}
+
+/* A member of the multicast group falls behind when its rate control
+ * found a path of less than a quarter of the fastest member's: it then
+ * neither paces the group nor holds frames back for its window, and loses
+ * frames alone. Lock held. */
+#define GST_TILE_SENDER_BEHIND_FACTOR 4
+
+static guint64
+fastest_member_rate_locked (GstTileSender * self)
+{
+  guint64 fastest = 0;
+  guint i;
+
+  for (i = 0; i < self->sessions->len; i++) {
+    GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
+
+    if (m->ack_window > 0 && !m->control_dead)
+      fastest = MAX (fastest, gst_tile_rate_control_get_rate (&m->rate));
+  }
+  return fastest;
+}
+
+static gboolean
+member_behind_locked (GstTileSenderSession * m, guint64 fastest)
+{
+  guint64 rate = gst_tile_rate_control_get_rate (&m->rate);
+
+  return rate > 0 && rate < fastest / GST_TILE_SENDER_BEHIND_FACTOR;
+}
+
+/* The pacing rate of @ss's units: its own rate control's; for the
+ * multicast group the slowest member's that is not behind (0 when none
+ * has measured one: the pacing bitrate, or unpaced). Lock held. */
+guint64
+gst_tile_sender_session_rate_locked (GstTileSenderSession * ss)
+{
+  GstTileSender *self = ss->sender;
+  guint64 fastest, rate = 0;
+  guint i;
+
+  if (ss != self->group)
+    return gst_tile_rate_control_get_rate (&ss->rate);
+  fastest = fastest_member_rate_locked (self);
+  for (i = 0; i < self->sessions->len; i++) {
+    GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
+    guint64 r = gst_tile_rate_control_get_rate (&m->rate);
+
+    if (m->ack_window == 0 || m->control_dead || r == 0 ||
+        member_behind_locked (m, fastest))
+      continue;
+    rate = rate ? MIN (rate, r) : r;
+  }
+  return rate ? rate : gst_tile_rate_control_get_rate (&ss->rate);
 }
 
 /* Stops the unit threads of @ss, a session ended and out of the sender's
@@ -266,25 +344,51 @@ gst_tile_sender_end_session_locked (GstTileSenderSession * ss,
   ss->sender->disconnects++;
 }
 
+/* Whether @ss takes frames: a receiver's session with its units up (over
+ * UDP its window known too: its first ACK, which it sends once its unit
+ * sockets are up; a member of the multicast group has no units of its
+ * own), or the multicast group's with its units up and a member that
+ * takes frames. Lock held. */
 static gboolean
 session_ready_locked (GstTileSenderSession * ss)
 {
   GstTileSender *self = ss->sender;
+  guint i;
 
-  /* over UDP the receiver's window must be known too: its first ACK */
-  return ss->control_fd >= 0 && !ss->control_dead && self->have_config &&
-      ss->n_connected == self->config.n_tiles && !ss->eos_sent &&
+  if (!self->have_config || ss->eos_sent)
+    return FALSE;
+  if (ss == self->group) {
+    if (ss->n_connected != self->config.n_tiles)
+      return FALSE;
+    for (i = 0; i < self->sessions->len; i++)
+      if (session_ready_locked (g_ptr_array_index (self->sessions, i)))
+        return TRUE;
+    return FALSE;
+  }
+  return ss->control_fd >= 0 && !ss->control_dead &&
+      (ss->member || ss->n_connected == self->config.n_tiles) &&
       (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP ||
       ss->ack_window > 0);
+}
+
+/* The sessions whose units send frames: the multicast group's, or every
+ * receiver's. */
+static GstTileSenderSession *
+data_session_index (GstTileSender * self, guint i)
+{
+  if (self->group)
+    return i == 0 ? self->group : NULL;
+  return i < self->sessions->len ? g_ptr_array_index (self->sessions, i) : NULL;
 }
 
 static gboolean
 any_ready_locked (GstTileSender * self)
 {
+  GstTileSenderSession *ss;
   guint i;
 
-  for (i = 0; i < self->sessions->len; i++)
-    if (session_ready_locked (g_ptr_array_index (self->sessions, i)))
+  for (i = 0; (ss = data_session_index (self, i)); i++)
+    if (session_ready_locked (ss))
       return TRUE;
   return FALSE;
 }
@@ -323,12 +427,15 @@ gst_tile_sender_send_config_locked (GstTileSenderSession * ss)
 
   /* a new generation: nothing of it is in flight yet, and the receiver's
    * window is unknown until its first acknowledgement (sent once its unit
-   * sockets are up) */
+   * sockets are up); a member of the multicast group counts the group's
+   * frames, with the group's token */
+  if (ss->member)
+    ss->next_frame = self->group->next_frame;
   ss->acked_next = ss->next_frame;
   ss->ack_window = 0;
   ss->ack_progress_us = g_get_monotonic_time ();
   *config = self->config;
-  config->token = ss->token;
+  config->token = gst_tile_sender_data_session (ss)->token;
   ret = gst_tile_wire_config_pack (config, p, &err);
   if (!ret) {
     GST_ERROR_OBJECT (self->log_object, "cannot pack CONFIG: %s", err->message);
@@ -379,7 +486,8 @@ open_sockets (GstTileSender * self, guint * bound, GError ** error)
     return FALSE;
   /* accepted connections inherit this, so it applies from the first byte */
   gst_tile_net_set_buffer_size (fd, TRUE, self->settings.send_buffer_size);
-  if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
+  if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
+      !self->multicast_group) {
     struct sockaddr_storage ss;
     guint sl = gst_tile_net_address (fd, FALSE, &ss);
 
@@ -395,6 +503,26 @@ open_sockets (GstTileSender * self, guint * bound, GError ** error)
   self->listen_fd = fd;
   self->udp_fd = udp_fd;
   return TRUE;
+}
+
+/* multicast_group: protocol udp, a numeric group, no passphrase. */
+static gboolean
+check_multicast (GstTileSender * self, GError ** error)
+{
+  if (self->settings.protocol != GST_TILE_WIRE_PROTOCOL_UDP) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+        "multicast-group %s needs protocol udp", self->multicast_group);
+    return FALSE;
+  }
+  if (self->passphrase) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+        "A passphrase with multicast-group is not supported: every "
+        "receiver's session has its own key, and the group's datagrams "
+        "would need one key for all");
+    return FALSE;
+  }
+  return gst_tile_net_parse_multicast (self->multicast_group,
+      &self->mcast_family, self->mcast_addr, error);
 }
 
 /**
@@ -441,16 +569,30 @@ gst_tile_sender_start (GstTileSender * sender, GError ** error)
         "from the passphrase: libcrypto failed");
     return 0;
   }
+  if (self->multicast_group && !check_multicast (self, error))
+    return 0;
   if (!open_sockets (self, &bound, error))
     return 0;
-  GST_INFO_OBJECT (self->log_object, "listening on %s port %u",
-      self->address, bound);
+  if (self->multicast_group && bound + self->settings.n_units > 65535) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+        "port %u leaves no room for the multicast ports of %u units "
+        "(port + 1 to port + %u)", bound, self->settings.n_units,
+        self->settings.n_units);
+    gst_tile_net_close (&self->listen_fd);
+    return 0;
+  }
+  self->mcast_port = self->multicast_group ? bound + 1 : 0;
+  GST_INFO_OBJECT (self->log_object, "listening on %s port %u%s%s",
+      self->address, bound, self->multicast_group ? ", sending to group " :
+      "", self->multicast_group ? self->multicast_group : "");
 
   g_mutex_lock (&self->lock);
   self->poll = gst_poll_new (TRUE);
   self->bound_port = bound;
   self->running = TRUE;
   reset_locked (self);
+  if (self->multicast_group)
+    self->group = gst_tile_sender_session_new_locked (self, -1);
   self->server_thread = g_thread_new ("tilesink-server",
       gst_tile_sender_server_thread, self);
   g_mutex_unlock (&self->lock);
@@ -480,10 +622,13 @@ gst_tile_sender_stop (GstTileSender * sender)
     return;
   }
   self->running = FALSE;
-  for (i = 0; i < self->sessions->len; i++) {
+  for (i = 0; i <= self->sessions->len; i++) {
     guint j;
 
-    ss = g_ptr_array_index (self->sessions, i);
+    ss = i < self->sessions->len ? g_ptr_array_index (self->sessions, i) :
+        self->group;
+    if (!ss)
+      break;
     gst_tile_sender_end_session_locked (ss, "stopping");
     for (j = 0; j < ss->n_threads; j++)
       g_cond_broadcast (&ss->units[j].cond);
@@ -495,6 +640,11 @@ gst_tile_sender_stop (GstTileSender * sender)
   g_thread_join (self->server_thread);
   self->server_thread = NULL;
 
+  if (self->group) {
+    gst_tile_sender_session_join (self->group);
+    gst_tile_sender_session_free (self->group);
+    self->group = NULL;
+  }
   /* the sessions the server thread did not end */
   g_mutex_lock (&self->lock);
   while (self->sessions->len > 0) {
@@ -516,6 +666,45 @@ gst_tile_sender_stop (GstTileSender * sender)
   self->bound_port = 0;
   self->have_config = FALSE;
   g_mutex_unlock (&self->lock);
+}
+
+/* Multicast: a socket per tile, connected to the group and the tile's
+ * port, for the group session's units. Lock held. */
+static gboolean
+open_group_units_locked (GstTileSender * self, guint n_tiles, GError ** error)
+{
+  GstTileSenderSession *g = self->group;
+  struct sockaddr_storage source;
+  guint i;
+
+  /* from the address we listen on, when it is one: the receivers connect
+   * to it, and take the group's datagrams from that host only */
+  if (gst_tile_net_address (self->listen_fd, FALSE, &source) == 0)
+    source.ss_family = AF_UNSPEC;
+  for (i = 0; i < n_tiles; i++) {
+    GstTileSenderUnit *u = &g->units[i];
+    GError *err = NULL;
+
+    u->fd = gst_tile_net_udp_multicast_sender (self->mcast_family,
+        self->mcast_addr, self->mcast_port + i, self->multicast_iface,
+        self->settings.multicast_ttl, self->settings.multicast_loop, &source,
+        &err);
+    if (u->fd < 0) {
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_WRITE,
+          "Cannot send to multicast group %s port %u: %s",
+          self->multicast_group, self->mcast_port + i, err->message);
+      g_clear_error (&err);
+      gst_tile_sender_close_data_locked (g);
+      return FALSE;
+    }
+    self->granted_send_buffer = g->granted_send_buffer =
+        gst_tile_net_set_buffer_size (u->fd, TRUE,
+        self->settings.send_buffer_size);
+    u->gso = self->settings.gso && gst_tile_net_set_gso (u->fd,
+        GST_TILE_WIRE_PACKET_HEADER_SIZE + self->settings.packet_size);
+    g->n_connected++;
+  }
+  return TRUE;
 }
 
 /**
@@ -564,7 +753,7 @@ gst_tile_sender_set_caps (GstTileSender * sender, const gchar * caps,
   }
 
   g_mutex_lock (&self->lock);
-  if (self->have_config && self->sessions->len > 0) {
+  if (self->have_config && (self->sessions->len > 0 || self->group)) {
     gboolean drained = gst_tile_sender_drain_locked (self);
 
     /* the frames of the old caps go out first; closing their connections
@@ -577,8 +766,19 @@ gst_tile_sender_set_caps (GstTileSender * sender, const gchar * caps,
             "frames of the old caps could not be sent");
       gst_tile_sender_close_data_locked (ss);
     }
+    if (self->group)
+      gst_tile_sender_close_data_locked (self->group);
   }
   config->generation = self->config.generation + 1;
+  config->mcast_family = self->mcast_family;
+  memcpy (config->mcast_addr, self->mcast_addr, 16);
+  config->mcast_port = self->mcast_port;
+  if (self->group && !open_group_units_locked (self, config->n_tiles, error)) {
+    self->have_config = FALSE;
+    g_mutex_unlock (&self->lock);
+    g_free (config);
+    return FALSE;
+  }
   self->config = *config;
   self->frame_size = config->frame_size;
   self->have_config = TRUE;
@@ -644,15 +844,49 @@ take_waiting_locked (GstTileSenderSession * ss)
 /* Whether a frame may go to @ss now (in place of @replaced, with
  * replace_waiting); counts the ones that may not. The session is ready.
  * Lock held. */
+/* protocol=udp: whether the window of @m, a receiver's session, leaves no
+ * room for frame @next (acknowledgements that stop for ACK_STALL_US, the
+ * ACK lost say, open it). */
+static gboolean
+window_full (GstTileSenderSession * m, guint64 next, gint64 now)
+{
+  return next - m->acked_next >= m->ack_window &&
+      now - m->ack_progress_us < ACK_STALL_US;
+}
+
+/* Whether the next frame of @ss finds a receiver's window full: its own,
+ * or for the multicast group any member's that is not behind (see
+ * member_behind_locked ()). Lock held. */
+static gboolean
+windows_full_locked (GstTileSenderSession * ss)
+{
+  GstTileSender *self = ss->sender;
+  gint64 now = g_get_monotonic_time ();
+  guint64 fastest;
+  guint i;
+
+  if (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP)
+    return FALSE;
+  if (ss != self->group)
+    return window_full (ss, ss->next_frame, now);
+  fastest = fastest_member_rate_locked (self);
+  for (i = 0; i < self->sessions->len; i++) {
+    GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
+
+    if (session_ready_locked (m) && !member_behind_locked (m, fastest) &&
+        window_full (m, ss->next_frame, now))
+      return TRUE;
+  }
+  return FALSE;
+}
+
 static GstTileSenderPushResult
 admit_locked (GstTileSenderSession * ss, GstTileSenderFrame ** replaced)
 {
   GstTileSender *self = ss->sender;
 
   *replaced = NULL;
-  if (self->config.protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
-      ss->next_frame - ss->acked_next >= ss->ack_window &&
-      g_get_monotonic_time () - ss->ack_progress_us < ACK_STALL_US) {
+  if (windows_full_locked (ss)) {
     /* UDP has no back-pressure of its own: beyond the receiver's window
      * its socket buffers would overflow and every frame come out with
      * gaps, so whole frames are dropped here instead. (Acknowledgements
@@ -701,10 +935,16 @@ queue_frame_locked (GstTileSenderSession * ss, GstTileSenderShared * shared,
       GST_TILE_SENDER_MAX_LATENCY / 1000) : 0;
   frame->send_start_us = frame->send_end_us = 0;
   frame->bytes = frame->packets = 0;
-  /* the stall clock of the window runs from the oldest frame not
+  /* the stall clock of a window runs from the oldest frame not
    * acknowledged: from now when nothing was outstanding */
   if (ss->next_frame == ss->acked_next)
     ss->ack_progress_us = g_get_monotonic_time ();
+  for (i = 0; ss == self->group && i < self->sessions->len; i++) {
+    GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
+
+    if (ss->next_frame == m->acked_next)
+      m->ack_progress_us = g_get_monotonic_time ();
+  }
   ss->admit_us[ss->next_frame % ADMIT_RING] = frame->push_us;
   frame->number = ss->next_frame++;
   frame->timestamp = now;
@@ -781,8 +1021,8 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
   }
   shared->buffer = gst_buffer_ref (buffer);
   shared->ref = 1;
-  for (i = 0; i < self->sessions->len; i++) {
-    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+  for (i = 0; data_session_index (self, i); i++) {
+    GstTileSenderSession *ss = data_session_index (self, i);
     GstTileSenderFrame *old = NULL;
 
     if (!session_ready_locked (ss))
@@ -837,6 +1077,8 @@ gst_tile_sender_send_eos (GstTileSender * sender)
       GST_INFO_OBJECT (self->log_object, "EOS sent to receiver %u", ss->id);
     ss->eos_sent = TRUE;
   }
+  if (self->group)
+    self->group->eos_sent = TRUE;
   g_mutex_unlock (&self->lock);
   g_byte_array_unref (p);
 }
@@ -858,6 +1100,8 @@ gst_tile_sender_clear_eos (GstTileSender * sender)
   for (i = 0; i < sender->sessions->len; i++)
     ((GstTileSenderSession *) g_ptr_array_index (sender->sessions,
             i))->eos_sent = FALSE;
+  if (sender->group)
+    sender->group->eos_sent = FALSE;
   g_mutex_unlock (&sender->lock);
 }
 
@@ -1054,6 +1298,9 @@ gst_tile_sender_get_stats (GstTileSender * sender)
       "send-buffer-granted", G_TYPE_INT, self->granted_send_buffer, NULL);
   take_unit_arrays (s, self->settings.n_units, self->unit_bytes,
       self->unit_busy_ns);
+  if (self->multicast_group)
+    gst_structure_set (s, "multicast-group", G_TYPE_STRING,
+        self->multicast_group, NULL);
   gst_value_array_init (&list, self->sessions->len);
   for (i = 0; i < self->sessions->len; i++) {
     g_value_init (&v, GST_TYPE_STRUCTURE);
@@ -1128,8 +1375,8 @@ gst_tile_sender_estimate_wait (GstTileSender * sender, GstClockTime * send_time)
 
   max = g_atomic_int_get (&sender->settings.max_in_flight);
   g_mutex_lock (&self->lock);
-  for (i = 0; i < self->sessions->len; i++) {
-    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+  for (i = 0; data_session_index (self, i); i++) {
+    GstTileSenderSession *ss = data_session_index (self, i);
     gint64 w = 0;
 
     if (!session_ready_locked (ss))

@@ -36,6 +36,7 @@ typedef struct _GstTileSender GstTileSender;
 #define GST_TILE_SENDER_DEFAULT_PACING_BITRATE 0
 #define GST_TILE_SENDER_DEFAULT_MAX_LATENCY 0
 #define GST_TILE_SENDER_DEFAULT_MAX_RECEIVERS 8
+#define GST_TILE_SENDER_DEFAULT_MULTICAST_TTL 1
 /* the longest deadline: an hour */
 #define GST_TILE_SENDER_MAX_LATENCY (3600 * GST_SECOND)
 
@@ -74,6 +75,15 @@ typedef struct _GstTileSender GstTileSender;
  * @max_receivers: receivers served at once, each in its own session (its
  *     own units, window, pacing and statistics, every frame read from the
  *     same buffer); one more is refused as busy; 0 for no limit
+ * @multicast_group: (nullable): protocol=udp: a numeric IPv4 or IPv6
+ *     multicast group; every datagram is then sent once, to the group
+ *     (unit i's to the control port + 1 + i), for every receiver, and each
+ *     receiver's session keeps only its control connection (handshake,
+ *     ACKs, statistics); %NULL or empty for unicast; copied
+ * @multicast_iface: (nullable): the interface to send the group's
+ *     datagrams on, by name; %NULL for the route's; copied
+ * @multicast_ttl: the group's datagrams' TTL (hop limit)
+ * @multicast_loop: whether receivers on the sender's host get them
  *
  * What a #GstTileSender is made with; gst_tile_sender_settings_init() fills
  * in the defaults (tilesink's property defaults).
@@ -99,6 +109,10 @@ typedef struct
   GstClockTime max_latency;
   const gchar *passphrase;
   guint max_receivers;
+  const gchar *multicast_group;
+  const gchar *multicast_iface;
+  guint multicast_ttl;
+  gboolean multicast_loop;
 } GstTileSenderSettings;
 
 /**
