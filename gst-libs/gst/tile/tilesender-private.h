@@ -62,7 +62,8 @@ typedef struct
   gint abandoned;               /* a unit abandoned its tile, atomic */
   gint64 deadline_us;           /* monotonic: abandoned after, 0 never */
   guint64 number;
-  guint64 timestamp;
+  guint64 timestamp;            /* on the wire: the origin's time */
+  gint64 lag_ns;                /* our time at admission - timestamp */
   guint32 generation;
   guint64 token;                /* of the session it was admitted in */
   /* the session's data key, when it has a passphrase */
@@ -87,7 +88,9 @@ typedef struct
   guint64 bytes;
   guint64 packets;
   gint64 send_ns;
-  gint64 wait_ns;               /* admission to the first datagram */
+  gint64 wait_ns;               /* admission to the first datagram, plus
+                                 * the lag of the frame's timestamp (see
+                                 * gst_tile_sender_push ()) */
   gboolean acked;
   guint32 received;
   guint32 spanned;

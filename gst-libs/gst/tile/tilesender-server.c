@@ -585,7 +585,7 @@ note_sent_one_locked (GstTileSenderSession * ss,
   e->bytes = frame->bytes;
   e->packets = frame->packets;
   e->send_ns = (frame->send_end_us - frame->send_start_us) * 1000;
-  e->wait_ns = (frame->send_start_us - frame->push_us) * 1000;
+  e->wait_ns = (frame->send_start_us - frame->push_us) * 1000 + frame->lag_ns;
   if (e->acked)
     rate_sample_locked (ss, e);
 }

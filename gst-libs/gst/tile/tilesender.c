@@ -792,6 +792,12 @@ gst_tile_sender_set_caps (GstTileSender * sender, const gchar * caps,
   return TRUE;
 }
 
+/* the origin time of a frame (see gst_tile_sender_push ()) */
+static GstStaticCaps unix_ts_caps = GST_STATIC_CAPS ("timestamp/x-unix");
+/* an origin further than this from now is not believed (a file, another
+ * clock far off); one a little ahead is another host's clock */
+#define GST_TILE_SENDER_MAX_ORIGIN_LAG (10 * GST_SECOND)
+
 /* replace_waiting: takes the oldest frame in flight to @ss that no unit
  * has started out of every unit's queue (they all end with the frames not
  * started, in the same order) and counts it as dropped (replaced). The
@@ -915,7 +921,7 @@ admit_locked (GstTileSenderSession * ss, GstTileSenderFrame ** replaced)
  * held. */
 static void
 queue_frame_locked (GstTileSenderSession * ss, GstTileSenderShared * shared,
-    guint64 now)
+    guint64 origin, guint64 now)
 {
   GstTileSender *self = ss->sender;
   GstTileSenderFrame *frame = g_new (GstTileSenderFrame, 1);
@@ -947,7 +953,8 @@ queue_frame_locked (GstTileSenderSession * ss, GstTileSenderShared * shared,
   }
   ss->admit_us[ss->next_frame % ADMIT_RING] = frame->push_us;
   frame->number = ss->next_frame++;
-  frame->timestamp = now;
+  frame->timestamp = origin;
+  frame->lag_ns = (gint64) (now - origin);
   frame->generation = self->config.generation;
   frame->token = ss->token;
   frame->sealed = self->passphrase != NULL;
@@ -966,6 +973,12 @@ queue_frame_locked (GstTileSenderSession * ss, GstTileSenderShared * shared,
  * @buffer: a frame of the current caps; referenced and mapped once (not
  *     copied) until every unit of every receiver has sent its tile
  * @error: where to put why the frame is not one
+ *
+ * The frame's time on the wire (tilesrc's latency statistics and its
+ * #GstReferenceTimestampMeta measure from it) is that of a
+ * #GstReferenceTimestampMeta with caps `timestamp/x-unix` on @buffer when
+ * there is one within 10 s of now (a capture time, or through a relay,
+ * `tilesrc ! tilesink`, the first sender's), else now.
  *
  * Admits the frame whole and queues it to every unit, or drops it whole,
  * for each receiver on its own: while @max_in_flight frames are still on
@@ -990,9 +1003,21 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
   GPtrArray *replaced = NULL;
   GstTileSenderPushResult ret = GST_TILE_SENDER_PUSH_UNSENT;
   gsize size = gst_buffer_get_size (buffer);
-  guint64 now = gst_tile_realtime_ns ();
+  guint64 now = gst_tile_realtime_ns (), origin = now;
+  GstReferenceTimestampMeta *ts;
   gboolean queued = FALSE;
   guint i;
+
+  /* the frame's time on the wire: its origin's (a capture time, or the
+   * first sender's through relays) when upstream put one on it, ours
+   * otherwise; the rate control takes the difference out of the one-way
+   * delay again */
+  ts = gst_buffer_get_reference_timestamp_meta (buffer,
+      gst_static_caps_get (&unix_ts_caps));
+  if (ts && GST_CLOCK_TIME_IS_VALID (ts->timestamp) &&
+      (now > ts->timestamp ? now - ts->timestamp : ts->timestamp - now) <
+      GST_TILE_SENDER_MAX_ORIGIN_LAG)
+    origin = ts->timestamp;
 
   g_mutex_lock (&self->lock);
   if (size != self->frame_size) {
@@ -1034,7 +1059,7 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
       g_ptr_array_add (replaced, old);
     }
     if (ret == GST_TILE_SENDER_PUSH_QUEUED) {
-      queue_frame_locked (ss, shared, now);
+      queue_frame_locked (ss, shared, origin, now);
       queued = TRUE;
     }
   }

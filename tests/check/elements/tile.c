@@ -1211,6 +1211,80 @@ raw_receiver (guint port)
   return ctl;
 }
 
+/* A relay, tilesrc ! tilesink, between the sender and the receiver: every
+ * frame arrives byte-exact, and its time on the wire stays its origin's
+ * (here a capture time put on the buffers, 50 ms before they are pushed),
+ * hop after hop, so that the receiver's latency is end to end. */
+GST_START_TEST (test_relay)
+{
+  static GstStaticCaps unix_static = GST_STATIC_CAPS ("timestamp/x-unix");
+  GstCaps *unix_caps = gst_static_caps_get (&unix_static);
+  Link l = { 0 };
+  GstElement *relay, *relay_sink;
+  GstClockTime origin[8];
+  gsize size = 16 * 8 * 8;
+  gchar *desc;
+  guint i, relay_port = 0;
+  GstStructure *s;
+  guint64 p50 = 0;
+
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, BC1 (64, 32), 0, "units=2");
+  desc = g_strdup_printf ("tilesrc port=%u timeout=5000 stats-interval=0 ! "
+      "tilesink name=relay port=0 units=3 max-in-flight=64 stats-interval=0",
+      l.port);
+  relay = launch (desc);
+  g_free (desc);
+  relay_sink = gst_bin_get_by_name (GST_BIN (relay), "relay");
+  play (relay);
+  g_object_get (relay_sink, "bound-port", &relay_port, NULL);
+  fail_unless (relay_port > 0);
+  wait_connected (&l);
+  l.port = relay_port;
+  rx_start (&l, NULL);
+  test_wait_connected (relay_sink);
+
+  for (i = 0; i < 8; i++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
+    GstMapInfo map;
+
+    gst_buffer_map (buf, &map, GST_MAP_WRITE);
+    fill_frame (map.data, size, 70 + i);
+    gst_buffer_unmap (buf, &map);
+    GST_BUFFER_PTS (buf) = i * FRAME_DURATION;
+    GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+    origin[i] = g_get_real_time () * 1000 - 50 * GST_MSECOND - i;
+    gst_buffer_add_reference_timestamp_meta (buf, unix_caps, origin[i],
+        GST_CLOCK_TIME_NONE);
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (l.appsrc),
+            buf), GST_FLOW_OK);
+  }
+  for (i = 0; i < 8; i++) {
+    GstSample *sample = pull_check (&l, size, 70 + i);
+    GstReferenceTimestampMeta *meta =
+        gst_buffer_get_reference_timestamp_meta (gst_sample_get_buffer
+        (sample), unix_caps);
+
+    fail_unless_equals_uint64 (meta->timestamp, origin[i]);
+    gst_sample_unref (sample);
+  }
+  /* the receiver's latency counts from the origin: 50 ms and more */
+  s = get_stats (l.tilesrc);
+  fail_unless (gst_structure_get_uint64 (s, "latency-p50", &p50));
+  fail_unless (p50 >= 50 * GST_MSECOND, "p50 %" G_GUINT64_FORMAT, p50);
+  gst_structure_free (s);
+  wait_u64 (relay_sink, "frames-sent", 8);
+
+  rx_stop (&l);
+  gst_element_set_state (relay, GST_STATE_NULL);
+  gst_object_unref (relay_sink);
+  gst_object_unref (relay);
+  tx_stop (&l);
+  gst_caps_unref (unix_caps);
+}
+
+GST_END_TEST;
+
 /* A client that sends HELLO and then nothing (or whose host vanished)
  * loses its session after tilesink's timeout: the real receiver, waiting
  * with reconnect=true for the only session (max-receivers=1), gets in and
@@ -2118,6 +2192,7 @@ tile_suite (void)
   tcase_add_test (tc, test_stepped_flush);
   tcase_add_test (tc, test_reconnect);
   tcase_add_test (tc, test_silent_receiver);
+  tcase_add_test (tc, test_relay);
   tcase_add_test (tc, test_connection_flood);
   tcase_add_test (tc, test_dripping_receiver);
   tcase_add_test (tc, test_no_server);

@@ -370,8 +370,9 @@ push_expect (Tx * tx, GstBuffer * frame, GstTileSenderPushResult want)
   fail_unless (err == NULL);
 }
 
-/* Unit @unit's tile header and tile of frame number @number. */
-static void
+/* Unit @unit's tile header and tile of frame number @number; returns the
+ * header's timestamp. */
+static GstClockTime
 expect_tile_tcp (Rx * rx, guint unit, guint64 number, GstBuffer * frame)
 {
   const GstTileWireTile *tile = &rx->config.tiles[unit];
@@ -395,6 +396,7 @@ expect_tile_tcp (Rx * rx, guint unit, guint64 number, GstBuffer * frame)
       "unit %u: the tile of frame %" G_GUINT64_FORMAT " differs", unit, number);
   gst_buffer_unmap (frame, &map);
   g_free (data);
+  return th.timestamp;
 }
 
 /* The connection ends without another byte. */
@@ -604,6 +606,55 @@ GST_START_TEST (test_two_receivers)
   rx_close (&rx[0]);
   /* the sender sees receiver 1 leave */
   expect_receiver_event (&tx, "-1 127.0.0.1:", "");
+  tx_stop (&tx);
+}
+
+GST_END_TEST;
+
+/* The time on the wire is the frame's origin: a timestamp/x-unix
+ * reference timestamp on the buffer (a capture time, or the first
+ * sender's through a relay) when it is within 10 s of now, else the time
+ * the sender got the frame. */
+GST_START_TEST (test_origin_timestamp)
+{
+  GstTileSenderSettings s;
+  GstCaps *unix_caps = gst_caps_new_empty_simple ("timestamp/x-unix");
+  GstBuffer *frame;
+  GstClockTime ts, before, origin;
+  Tx tx = { 0 };
+  Rx rx;
+  guint i;
+
+  settings_for_test (&s, 1, GST_TILE_WIRE_PROTOCOL_TCP);
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 16, 4);
+  rx_hello (&rx, tx.port, 0);
+  rx_units_tcp (&rx, tx.port, 0);
+  wait_connected (&tx);
+
+  for (i = 0; i < 4; i++) {
+    before = g_get_real_time () * 1000;
+    /* none, 5 ms ago, 2 ms ahead (another host's clock), 20 s ago */
+    origin = i == 1 ? before - 5 * GST_MSECOND : i == 2 ?
+        before + 2 * GST_MSECOND : before - 20 * GST_SECOND;
+    frame = make_frame (64, i);
+    if (i > 0)
+      gst_buffer_add_reference_timestamp_meta (frame, unix_caps, origin,
+          GST_CLOCK_TIME_NONE);
+    push_expect (&tx, frame, GST_TILE_SENDER_PUSH_QUEUED);
+    ts = expect_tile_tcp (&rx, 0, i, frame);
+    if (i == 1 || i == 2) {
+      fail_unless_equals_uint64 (ts, origin);
+    } else {
+      fail_unless (ts >= before && ts < before + GST_SECOND,
+          "frame %u: %" G_GUINT64_FORMAT " is not the sender's time %"
+          G_GUINT64_FORMAT, i, ts, before);
+    }
+    gst_buffer_unref (frame);
+    wait_u64 (&tx, "frames-sent", i + 1);
+  }
+  gst_caps_unref (unix_caps);
+  rx_close (&rx);
   tx_stop (&tx);
 }
 
@@ -1158,6 +1209,7 @@ tilesender_suite (void)
   tcase_add_test (tc, test_tcp_session);
   tcase_add_test (tc, test_second_receiver_busy);
   tcase_add_test (tc, test_two_receivers);
+  tcase_add_test (tc, test_origin_timestamp);
   tcase_add_test (tc, test_handshake_timeout);
   tcase_add_test (tc, test_eos);
   tcase_add_test (tc, test_drop_in_flight);
