@@ -24,6 +24,10 @@ GST_DEBUG_CATEGORY_EXTERN (gst_tile_sender_debug);
 
 #define KEEPALIVE_INTERVAL_MS 1000
 #define DRAIN_TIMEOUT_US (5 * G_USEC_PER_SEC)
+/* while draining, a receiver none of whose frames got done for this long
+ * (or three of its frame times, if longer) is stalled: its frames are
+ * given up, so that it does not hold the others' caps change or EOS */
+#define DRAIN_STALL_US (250 * 1000)
 /* the least unsent limit of a TCP unit (a quarter tile otherwise) */
 #define GST_TILE_SENDER_MIN_UNSENT (16 * 1024)
 /* protocol=udp: how long the oldest frame not acknowledged may wait before
@@ -204,6 +208,7 @@ struct _GstTileSenderSession
    * time from admission to done: how long until a frame is admitted */
   gint64 admit_us[ADMIT_RING];
   gint64 send_avg_us;
+  gint64 progress_us;           /* its last frame done */
   gboolean eos_sent;
   /* protocol=udp flow control: the receiver's acknowledgements */
   guint64 acked_next;           /* the oldest frame not acknowledged */

@@ -46,6 +46,7 @@ frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
     gst_tile_sender_note_sent_locked (ss, frame);
   }
   ss->in_flight--;
+  ss->progress_us = g_get_monotonic_time ();
   g_cond_broadcast (&self->cond);
   return frame;
 }
@@ -121,20 +122,52 @@ in_flight_locked (GstTileSender * self)
   return n + (self->group ? self->group->in_flight : 0);
 }
 
+/* Draining: a session with frames in flight and no frame done for
+ * DRAIN_STALL_US (or three of its frame times) since @start has its data
+ * connections closed: its frames fail at once, lost for it alone. Lock
+ * held. */
+static void
+give_up_stalled_locked (GstTileSender * self, gint64 start, gint64 now)
+{
+  guint i;
+
+  for (i = 0; i <= self->sessions->len; i++) {
+    GstTileSenderSession *ss = i < self->sessions->len ?
+        g_ptr_array_index (self->sessions, i) : self->group;
+
+    if (!ss || ss->in_flight == 0 || ss->n_connected == 0)
+      continue;
+    if (now - MAX (ss->progress_us, start) < MAX (DRAIN_STALL_US,
+            3 * ss->send_avg_us))
+      continue;
+    GST_WARNING_OBJECT (self->log_object, "receiver %u: no frame done for "
+        "%" G_GINT64_FORMAT " ms while draining: giving up its %u frames in "
+        "flight", ss->id, (now - MAX (ss->progress_us, start)) / 1000,
+        ss->in_flight);
+    gst_tile_sender_close_data_locked (ss);
+  }
+}
+
 /* Waits until every queued frame has been sent to every receiver (or the
- * sender stops). Lock held. */
+ * sender stops); a receiver that is stalled has its frames given up
+ * instead (see give_up_stalled_locked ()). Lock held. */
 gboolean
 gst_tile_sender_drain_locked (GstTileSender * self)
 {
-  gint64 end = g_get_monotonic_time () + DRAIN_TIMEOUT_US;
+  gint64 start = g_get_monotonic_time (), end = start + DRAIN_TIMEOUT_US;
 
   while (in_flight_locked (self) > 0 && self->running) {
-    if (!g_cond_wait_until (&self->cond, &self->lock, end)) {
+    gint64 now = g_get_monotonic_time ();
+
+    if (now >= end) {
       GST_WARNING_OBJECT (self->log_object,
           "%u frames still in flight after %d s", in_flight_locked (self),
           (gint) (DRAIN_TIMEOUT_US / G_USEC_PER_SEC));
       return FALSE;
     }
+    give_up_stalled_locked (self, start, now);
+    g_cond_wait_until (&self->cond, &self->lock, MIN (end,
+            now + DRAIN_STALL_US / 5));
   }
   return in_flight_locked (self) == 0;
 }

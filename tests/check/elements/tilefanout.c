@@ -1152,6 +1152,25 @@ GST_START_TEST (test_stalled_receiver)
       "B: %" GST_PTR_FORMAT, e);
   gst_structure_free (s);
 
+  /* EOS reaches A at once: draining does not wait the 5 s for the stalled
+   * receiver's frames, it gives them up */
+  {
+    GstBus *bus = gst_element_get_bus (a->pipeline);
+    GstMessage *m;
+    gint64 t0 = g_get_monotonic_time ();
+
+    gst_app_src_end_of_stream (GST_APP_SRC (t->appsrc));
+    m = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_EOS);
+    fail_unless (m != NULL, "no EOS at A");
+    fail_unless (g_get_monotonic_time () - t0 < 2 * G_USEC_PER_SEC,
+        "EOS took %" G_GINT64_FORMAT " ms to reach A",
+        (g_get_monotonic_time () - t0) / 1000);
+    GST_INFO ("EOS reached A in %" G_GINT64_FORMAT " ms",
+        (g_get_monotonic_time () - t0) / 1000);
+    gst_message_unref (m);
+    gst_object_unref (bus);
+  }
+
   rx_check_no_error (a);
   rx_check_no_error (b);
   rx_free (a);
