@@ -6,7 +6,9 @@
 # Asserts on the JSON lines of one tests/netns scenario (run.sh calls it):
 # byte-exact delivery outside the lost ranges, no reordering or duplicate,
 # the stream keeps flowing, and a packet loss that fits the scenario.
-# Standard library only. Exit 0 = pass, 1 = fail.
+# With --multicast N: one sender and N receivers of one multicast group
+# (--rx, --rx-rc, --rx-log and --rx-drop once per receiver), see
+# check_multicast(). Standard library only. Exit 0 = pass, 1 = fail.
 
 import argparse
 import json
@@ -39,6 +41,23 @@ def tail(path, n=15):
         print('    ' + l)
 
 
+INTEGRITY = (('mismatch_frames', 'frames with received bytes that differ'),
+             ('reordered', 'frames out of order'),
+             ('duplicates', 'frames received twice'),
+             ('out_of_range', 'frames with an impossible number'),
+             ('bad_size', 'buffers of the wrong size'),
+             ('meta_inconsistent', 'loss meta / CORRUPTED flag inconsistencies'))
+
+
+def integrity(rx, problems, notes, prefix=''):
+    """Byte-exact outside the lost ranges, in order, no duplicate."""
+    for key, what in INTEGRITY:
+        if rx.get(key, 0):
+            problems.append(f'{prefix}{rx[key]} {what}')
+    if rx.get('meta_overlaps', 0):
+        notes.append(f'{prefix}{rx["meta_overlaps"]} overlapping lost ranges')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--name', required=True)
@@ -48,13 +67,21 @@ def main():
     ap.add_argument('--paced', type=int, default=0)
     ap.add_argument('--frames', type=int, required=True)
     ap.add_argument('--tx', required=True)
-    ap.add_argument('--rx', required=True)
+    ap.add_argument('--rx', action='append', required=True,
+                    help='the receiver\'s JSON (with --multicast, once per '
+                    'receiver)')
     ap.add_argument('--tx-rc', type=int, required=True)
-    ap.add_argument('--rx-rc', type=int, required=True)
+    ap.add_argument('--rx-rc', type=int, action='append', required=True)
     ap.add_argument('--nft-dropped', default='')
     ap.add_argument('--tbf-dropped', default='')
     ap.add_argument('--tx-log', default='')
-    ap.add_argument('--rx-log', default='')
+    ap.add_argument('--rx-log', action='append', default=[])
+    ap.add_argument('--multicast', type=int, default=0,
+                    help='N receivers of one multicast group: --rx, --rx-rc, '
+                    '--rx-log and --rx-drop once per receiver')
+    ap.add_argument('--rx-drop', type=int, action='append', default=[],
+                    help='with --multicast: the drop rule in front of this '
+                    'receiver, %%')
     ap.add_argument('--save-p50', default='',
                     help='write the latency p50 (ns) to this file')
     ap.add_argument('--ref-p50', default='',
@@ -81,6 +108,13 @@ def main():
                     'and hold it to p50 <= 2x, p99 <= 3x (issue 16)')
     a = ap.parse_args()
 
+    if a.multicast:
+        return check_multicast(a)
+    if len(a.rx) != 1 or len(a.rx_rc) != 1 or len(a.rx_log) > 1:
+        ap.error('one --rx, --rx-rc and --rx-log without --multicast')
+    a.rx, a.rx_rc = a.rx[0], a.rx_rc[0]
+    a.rx_log = a.rx_log[0] if a.rx_log else ''
+
     problems = []
     notes = []
     tx, rx = load(a.tx), load(a.rx)
@@ -98,17 +132,7 @@ def main():
     if not rx.get('eos'):
         problems.append('the receiver did not get EOS')
 
-    # integrity
-    for key, what in (('mismatch_frames', 'frames with received bytes that differ'),
-                      ('reordered', 'frames out of order'),
-                      ('duplicates', 'frames received twice'),
-                      ('out_of_range', 'frames with an impossible number'),
-                      ('bad_size', 'buffers of the wrong size'),
-                      ('meta_inconsistent', 'loss meta / CORRUPTED flag inconsistencies')):
-        if rx.get(key, 0):
-            problems.append(f'{rx[key]} {what}')
-    if rx.get('meta_overlaps', 0):
-        notes.append(f'{rx["meta_overlaps"]} overlapping lost ranges')
+    integrity(rx, problems, notes)
 
     txs = tx.get('stats') or {}
     rxs = rx.get('stats') or {}

@@ -56,11 +56,29 @@
 #              later a new tilesrc on another host (a third namespace,
 #              reconnect=false: a busy sender would be an error) is served
 #              30 frames
+#   multicast  UDP multicast to 3 receivers: a sender and three receiver
+#              namespaces on one Linux bridge (a namespace of its own,
+#              mcast_snooping 0); tilesink multicast-group=239.x.y.z (from
+#              the pid) address=<its IP>, 720p BC1 at 60 fps, 300 frames,
+#              pushed once all 3 receivers take frames (tile-netns-check
+#              --receivers 3); 2 % of the UDP packets dropped in the third
+#              receiver's namespace only. Every receiver byte-exact outside
+#              its lost ranges, in order; the two loss-free ones >= 95 %
+#              of the frames, (nearly) none partial; the lossy one >= 90 %,
+#              its loss about 2 % of the datagrams; the sender sent every
+#              datagram once (packets-sent = frames x datagrams per frame,
+#              not 3x). Receivers 1 and 3 join on the route's interface
+#              (224.0.0.0/4 dev veth-rx), receiver 2 has no such route and
+#              joins with tilesrc multicast-iface=veth-rx.
+#   multicast-ipv6  the same over IPv6: group ff15::67:x:y, addresses in a
+#              fd67:x:y::/64 (nodad), the ff00::/8 routes the kernel makes
 # The loss and tbf scenarios use protocol=udp, or the protocol given with
 # --protocol (--protocol tcp runs them all over TCP: the drop rule then
 # matches TCP, which retransmits; useful to prove the harness). A scenario
 # whose tilesink cannot start with its settings fails. The loss scenarios make the sender's veth segment UDP
-# GSO batches (see set_segment), so the drop rule drops datagrams.
+# GSO batches (see set_segment), so the drop rule drops datagrams; so do
+# the multicast ones (on the sender's veth to the bridge). The multicast
+# scenarios are UDP whatever --protocol says.
 #
 # meson registers this as the test 'netns' (suite 'netns'):
 #   meson test -C build --suite netns
@@ -75,7 +93,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|max-rate|vanish ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|max-rate|vanish|multicast|multicast-ipv6 ...]" >&2
   exit 2
 }
 
@@ -87,14 +105,14 @@ scenarios=()
 while [ $# -gt 0 ]; do
   case $1 in
     --protocol) [ $# -ge 2 ] || usage; lossproto=$2; shift 2 ;;
-    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|vanish)
+    tcp|loss-0|loss-1|loss-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|vanish|multicast|multicast-ipv6)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
 done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp max-rate vanish)
+  scenarios=(tcp loss-0 loss-1 loss-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp max-rate vanish multicast multicast-ipv6)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -169,6 +187,16 @@ addr_rx=10.$o2.$o3.$(( o4 + 2 ))
 work=$(mktemp -d "${TMPDIR:-/tmp}/gstbc-netns.XXXXXX")
 pids=()
 made_ns=()
+
+# forget_pid PID: a process waited for, no longer for cleanup to kill (a
+# whole entry: a pattern substitution would cut a pid out of a longer one)
+forget_pid () {
+  local p keep=()
+  for p in "${pids[@]}"; do
+    [ "$p" = "$1" ] || keep+=("$p")
+  done
+  pids=("${keep[@]}")
+}
 
 cleanup () {
   local p n
@@ -274,9 +302,10 @@ set_segment () {
   segment=$want
 }
 
-# drop N % of $proto packets arriving in the receiver's namespace
+# add_drop N PROTO [NS]: drop N % of the PROTO packets arriving in the
+# receiver's namespace (or in NS)
 add_drop () {
-  ip netns exec "$ns_rx" nft -f - <<EOF || fail "nft: cannot add the drop rule"
+  ip netns exec "${3:-$ns_rx}" nft -f - <<EOF || fail "nft: cannot add the drop rule"
 table inet gstbc {
   chain in {
     type filter hook input priority 0; policy accept;
@@ -286,8 +315,9 @@ table inet gstbc {
 EOF
 }
 
+# nft_dropped [NS]: the packets the drop rule dropped
 nft_dropped () {
-  ip netns exec "$ns_rx" nft list table inet gstbc 2>/dev/null |
+  ip netns exec "${1:-$ns_rx}" nft list table inet gstbc 2>/dev/null |
     sed -n 's/.*counter packets \([0-9]*\) .*/\1/p' | head -1
 }
 
@@ -343,7 +373,7 @@ run_pair () {
   rxrc=$?
   wait "$txpid"
   txrc=$?
-  pids=("${pids[@]/$txpid}")
+  forget_pid "$txpid"
   [ "$drop" -gt 0 ] && nftd=$(nft_dropped)
   [ "$tbf" = 1 ] && tbfd=$(tbf_dropped)
   port=$(( port + 1 ))
@@ -413,8 +443,8 @@ run_vanish () {
   ip -n "$ns_rx" link set veth-rx up || fail "ip link set up"
   kill "$txpid" 2>/dev/null
   wait "$txpid" 2>/dev/null
-  pids=("${pids[@]/$txpid}")
-  pids=("${pids[@]/$rx1pid}")
+  forget_pid "$txpid"
+  forget_pid "$rx1pid"
   port=$(( port + 1 ))
   if [ $rc -eq 0 ]; then
     echo "netns: PASS vanish: the next receiver got 30 frames $(( (t1 - t0) / 1000000 )) ms after the first one vanished" >&2
@@ -423,6 +453,170 @@ run_vanish () {
     echo "netns: FAIL vanish: the next receiver was not served (exit $rc):" >&2
     sed 's/^/    /' "$work/vanish.rx2.log" | tail -8 >&2
     results+=("FAIL vanish")
+    failed=1
+  fi
+}
+
+# ---- multicast: a sender and three receivers on one bridge ----
+
+# The bridge has a namespace of its own (as a switch would be): the sender's
+# veth-tx and each receiver's veth-rx are peers of its ports p0-p3. Made
+# once, for the first multicast scenario; removed with the others on exit.
+ns_mtx=gstbc-$tag-mtx
+ns_mbr=gstbc-$tag-mbr
+ns_mrx=(gstbc-$tag-m1 gstbc-$tag-m2 gstbc-$tag-m3)
+# a /29 and a /64 picked from the pid, and groups picked from it too
+mc_net4=10.$o2.$(( o3 ^ 64 ))
+mc_host4=$(( (tag % 32) * 8 ))
+mc_tx4=$mc_net4.$(( mc_host4 + 1 ))
+mc_rx4=("$mc_net4.$(( mc_host4 + 2 ))" "$mc_net4.$(( mc_host4 + 3 ))"
+        "$mc_net4.$(( mc_host4 + 4 ))")
+mc_net6=fd67:$(printf %x $(( tag >> 16 ))):$(printf %x $(( tag & 65535 )))
+mc_tx6=$mc_net6::1
+mc_rx6=("$mc_net6::2" "$mc_net6::3" "$mc_net6::4")
+mc_group4=239.$(( (tag >> 16) & 255 )).$(( (tag >> 8) & 255 )).$(( tag & 255 ))
+mc_group6=ff15::67:$(printf %x $(( tag >> 16 ))):$(printf %x $(( tag & 65535 )))
+mc_ready=0
+
+# prints why when the topology cannot be made
+mc_setup () {
+  local n i err
+  [ $mc_ready = 1 ] && return 0
+  for n in "$ns_mtx" "$ns_mbr" "${ns_mrx[@]}"; do
+    err=$(ip netns add "$n" 2>&1) || { echo "ip netns add $n: $err"; return 1; }
+    made_ns+=("$n")
+    ip -n "$n" link set lo up || { echo "ip link set lo up in $n"; return 1; }
+  done
+  err=$(ip -n "$ns_mbr" link add br0 type bridge mcast_snooping 0 2>&1) ||
+    { echo "cannot make a bridge: $err"; return 1; }
+  err=$(ip link add name veth-tx netns "$ns_mtx" type veth peer name p0 \
+    netns "$ns_mbr" 2>&1) || { echo "ip link add veth-tx: $err"; return 1; }
+  for i in 0 1 2; do
+    err=$(ip link add name veth-rx netns "${ns_mrx[i]}" type veth peer \
+      name p$(( i + 1 )) netns "$ns_mbr" 2>&1) ||
+      { echo "ip link add veth-rx: $err"; return 1; }
+  done
+  for i in 0 1 2 3; do
+    ip -n "$ns_mbr" link set p$i master br0 up ||
+      { echo "cannot put p$i on the bridge"; return 1; }
+  done
+  ip -n "$ns_mbr" link set br0 up || { echo "ip link set br0 up"; return 1; }
+  ip -n "$ns_mtx" addr add "$mc_tx4/29" dev veth-tx &&
+    ip -n "$ns_mtx" addr add "$mc_tx6/64" dev veth-tx nodad &&
+    ip -n "$ns_mtx" link set veth-tx up &&
+    ip -n "$ns_mtx" route add 224.0.0.0/4 dev veth-tx ||
+    { echo "cannot set up veth-tx"; return 1; }
+  for i in 0 1 2; do
+    ip -n "${ns_mrx[i]}" addr add "${mc_rx4[i]}/29" dev veth-rx &&
+      ip -n "${ns_mrx[i]}" addr add "${mc_rx6[i]}/64" dev veth-rx nodad &&
+      ip -n "${ns_mrx[i]}" link set veth-rx up ||
+      { echo "cannot set up veth-rx in ${ns_mrx[i]}"; return 1; }
+    # the second receiver has no multicast route: it joins on the
+    # interface named by its multicast-iface
+    if [ $i != 1 ]; then
+      ip -n "${ns_mrx[i]}" route add 224.0.0.0/4 dev veth-rx ||
+        { echo "cannot add the multicast route in ${ns_mrx[i]}"; return 1; }
+    fi
+  done
+  mc_ready=1
+  echo "netns: multicast: $ns_mtx ($mc_tx4, $mc_tx6) and ${ns_mrx[*]} (${mc_rx4[*]}, ${mc_rx6[*]}) on the bridge br0 in $ns_mbr" >&2
+}
+
+# run_multicast NAME 4|6: 3 receivers of one group, 2 % UDP dropped at
+# the third only
+run_multicast () {
+  local name=$1 fam=$2 frames=300 fps=60 w=1280 h=720 drop=2
+  local group txaddr txpid txrc i why nftd want seg
+  local rxpids=() rxrcs=() checkrx=() rxextra
+  local common
+
+  if ! why=$(mc_setup); then
+    echo "netns: --- $name: FAIL: no multicast topology: $why" >&2
+    results+=("FAIL $name (topology)")
+    failed=1
+    return 0
+  fi
+  if [ "$fam" = 6 ]; then
+    group=$mc_group6 txaddr=$mc_tx6
+  else
+    group=$mc_group4 txaddr=$mc_tx4
+  fi
+  common=(--port "$port" --protocol udp --frames "$frames" --fps "$fps"
+          --width "$w" --height "$h" --units "$units")
+
+  why=$(ip netns exec "$ns_mtx" "$checker" --probe --protocol udp \
+    --address "$txaddr" --sink-prop "multicast-group=$group" 2>&1)
+  if [ $? -ne 0 ]; then
+    echo "netns: --- $name: FAIL: the tilesink probe failed: $(echo "$why" | tail -1)" >&2
+    results+=("FAIL $name (probe)")
+    failed=1
+    return 0
+  fi
+
+  for i in 0 1 2; do
+    ip netns exec "${ns_mrx[i]}" nft flush ruleset
+  done
+  # the sender's veth segments the UDP GSO batches (see set_segment): the
+  # bridge then floods datagrams, and the drop rule drops datagrams
+  seg=${BC_NETNS_SEGMENT:-1}
+  if [ $have_ethtool = 1 ]; then
+    ip netns exec "$ns_mtx" ethtool -K veth-tx tx-udp-segmentation \
+      "$([ "$seg" = 1 ] && echo off || echo on)" ||
+      fail "ethtool -K veth-tx tx-udp-segmentation"
+  else
+    seg=0
+    echo "netns: note: no ethtool: UDP GSO batches cross the veth whole, drops hit whole batches" >&2
+  fi
+  add_drop "$drop" udp "${ns_mrx[2]}"
+  echo "netns: --- $name: udp multicast to $group from $txaddr, 3 receivers, ${w}x$h BC1 at $fps fps, $frames frames, drop $drop % at the third receiver only$([ "$seg" = 1 ] && echo ', segmented on the veth')" >&2
+
+  timeout 60 ip netns exec "$ns_mtx" "$checker" --send --address "$txaddr" \
+    "${common[@]}" --receivers 3 --wait 20 --timeout 40 \
+    --sink-prop "multicast-group=$group" \
+    >"$work/$name.tx.json" 2>"$work/$name.tx.log" &
+  txpid=$!
+  pids+=("$txpid")
+  for i in $(seq 100); do
+    ip netns exec "$ns_mtx" ss -Hltn "sport = :$port" 2>/dev/null | grep -q . && break
+    kill -0 "$txpid" 2>/dev/null || break
+    sleep 0.05
+  done
+  for i in 0 1 2; do
+    rxextra=()
+    [ $i = 1 ] && rxextra=(--src-prop multicast-iface=veth-rx)
+    timeout 60 ip netns exec "${ns_mrx[i]}" "$checker" --receive \
+      --host "$txaddr" "${common[@]}" --timeout 30 "${rxextra[@]}" \
+      >"$work/$name.rx$(( i + 1 )).json" 2>"$work/$name.rx$(( i + 1 )).log" &
+    rxpids+=($!)
+    pids+=($!)
+  done
+  for i in 0 1 2; do
+    wait "${rxpids[i]}"
+    rxrcs+=($?)
+    forget_pid "${rxpids[i]}"
+  done
+  wait "$txpid"
+  txrc=$?
+  forget_pid "$txpid"
+  nftd=$(nft_dropped "${ns_mrx[2]}")
+  ip netns exec "${ns_mrx[2]}" nft flush ruleset
+  # the control port and the group's ports (one per unit)
+  port=$(( port + units + 1 ))
+
+  for i in 0 1 2; do
+    want=0
+    [ $i = 2 ] && want=$drop
+    checkrx+=(--rx "$work/$name.rx$(( i + 1 )).json" --rx-rc "${rxrcs[i]}"
+              --rx-log "$work/$name.rx$(( i + 1 )).log" --rx-drop "$want")
+  done
+  "$python" "$here/check.py" --name "$name" --protocol udp --multicast 3 \
+    --frames "$frames" --tx "$work/$name.tx.json" --tx-rc "$txrc" \
+    --tx-log "$work/$name.tx.log" "${checkrx[@]}" \
+    --nft-dropped "${nftd:-}" >&2
+  if [ $? -eq 0 ]; then
+    results+=("PASS $name")
+  else
+    results+=("FAIL $name")
     failed=1
   fi
 }
@@ -465,6 +659,8 @@ for s in "${scenarios[@]}"; do
                  --step-frame 180 --step-cmd \
                  "tc -n $ns_tx qdisc change dev veth-tx root tbf rate 800mbit burst 256kb latency 20ms" ;;
     vanish)    run_vanish ;;
+    multicast) run_multicast multicast 4 ;;
+    multicast-ipv6) run_multicast multicast-ipv6 6 ;;
     max-rate)  checkargs=(--max-rate 1)
                units=2
                run_pair max-rate "$lossproto" 0 0 0 600 1000 3840 2160 \

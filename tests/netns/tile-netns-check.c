@@ -5,8 +5,9 @@
 
 /* The two ends of the network-namespace test (tests/netns/run.sh):
  *
- *   --send    appsrc ! tilesink: waits for a receiver, then pushes --frames
- *             deterministic pseudo-random frames at --fps, then EOS
+ *   --send    appsrc ! tilesink: waits for a receiver (--receivers N: for
+ *             N, e.g. the members of a multicast group), then pushes
+ *             --frames deterministic pseudo-random frames at --fps, then EOS
  *   --receive tilesrc ! appsink: checks every frame byte for byte outside
  *             the lost ranges of its GstBcLossMeta, checks frame order,
  *             counts partial frames and lost bytes
@@ -57,7 +58,7 @@ static gint64 opt_max_bitrate = -1, opt_packet_size = -1;
 static gint opt_max_in_flight = -1;
 static gint opt_step_frame = -1, opt_count_from = -1;
 static gchar *opt_step_cmd = NULL;
-static gint opt_wait = 30, opt_timeout = 120;
+static gint opt_wait = 30, opt_timeout = 120, opt_receivers = 1;
 static gchar **opt_sink_props = NULL, **opt_src_props = NULL;
 
 static GOptionEntry entries[] = {
@@ -111,6 +112,11 @@ static GOptionEntry entries[] = {
       "Any other tilesrc property (repeatable)", "NAME=VALUE"},
   {"wait", 0, 0, G_OPTION_ARG_INT, &opt_wait,
       "Sender: seconds to wait for the receiver (default 30)", "S"},
+  {"receivers", 0, 0, G_OPTION_ARG_INT, &opt_receivers,
+      "Sender: wait until N receivers take frames (N entries of tile-stats "
+        "'receivers' with connected=TRUE) before pushing, and add the "
+        "tile-stats taken after the last push as 'stats_pushed' (default 1: "
+        "tile-stats 'connected')", "N"},
   {"timeout", 0, 0, G_OPTION_ARG_INT, &opt_timeout,
       "Give up after this many seconds (default 120)", "S"},
   {NULL, 0, 0, G_OPTION_ARG_NONE, NULL, NULL, NULL}
@@ -443,6 +449,28 @@ get_stats (GstElement * e)
 
 /* ---- sender ---- */
 
+/* The receivers tilesink sends frames to now: the entries of its
+ * tile-stats `receivers` with connected=TRUE. */
+static guint
+receivers_connected (const GstStructure * s)
+{
+  const GValue *list = gst_structure_get_value (s, "receivers");
+  guint i, n = 0;
+
+  if (!list || !GST_VALUE_HOLDS_ARRAY (list))
+    return 0;
+  for (i = 0; i < gst_value_array_get_size (list); i++) {
+    const GValue *v = gst_value_array_get_value (list, i);
+    gboolean connected = FALSE;
+
+    if (GST_VALUE_HOLDS_STRUCTURE (v) &&
+        gst_structure_get_boolean (gst_value_get_structure (v), "connected",
+            &connected) && connected)
+      n++;
+  }
+  return n;
+}
+
 static GstElement *
 make_sender (const gchar * address, guint port, GstElement ** src,
     GstElement ** sink)
@@ -523,7 +551,7 @@ run_sender (void)
 {
   GstElement *p, *src = NULL, *sink = NULL;
   GstBufferPool *pool = NULL;
-  GstStructure *config, *stats = NULL;
+  GstStructure *config, *stats = NULL, *stats_pushed = NULL;
   GstCaps *caps;
   GstBus *bus;
   Pattern pat = { 0 };
@@ -532,6 +560,7 @@ run_sender (void)
   gsize size;
   gint64 start, end, t0 = 0, t1 = 0, period;
   guint64 late = 0, pushed = 0, k, rate_mid = 0;
+  guint n_connected = 0, n_shown = 0;
   gboolean connected = FALSE, eos = FALSE;
   int ret = 0;
 
@@ -557,17 +586,28 @@ run_sender (void)
       error = g_strdup ("the sender does not start");
     goto done;
   }
-  g_printerr ("sender: %s on %s port %d, %s, %u units, waiting for a "
-      "receiver\n", caps_str, opt_address ? opt_address : "0.0.0.0",
-      opt_port, opt_protocol, opt_units);
+  g_printerr ("sender: %s on %s port %d, %s, %u units, waiting for %d "
+      "receiver%s\n", caps_str, opt_address ? opt_address : "0.0.0.0",
+      opt_port, opt_protocol, opt_units, MAX (opt_receivers, 1),
+      opt_receivers > 1 ? "s" : "");
 
-  /* a receiver: its data connections (or sockets) are all there */
+  /* a receiver: its data connections (or sockets) are all there; with
+   * --receivers N, N receivers that take frames */
   while (g_get_monotonic_time () < start + (gint64) opt_wait * G_USEC_PER_SEC) {
     GstStructure *s = get_stats (sink);
 
     connected = FALSE;
-    if (s)
+    if (s && opt_receivers <= 1) {
       gst_structure_get_boolean (s, "connected", &connected);
+    } else if (s) {
+      n_connected = receivers_connected (s);
+      connected = n_connected >= (guint) opt_receivers;
+      if (n_connected != n_shown) {
+        g_printerr ("sender: %u of %d receivers connected\n", n_connected,
+            opt_receivers);
+        n_shown = n_connected;
+      }
+    }
     if (s)
       gst_structure_free (s);
     if (connected || (error = bus_error (bus, 0, NULL)))
@@ -575,7 +615,10 @@ run_sender (void)
     g_usleep (5000);
   }
   if (!connected) {
-    if (!error)
+    if (!error && opt_receivers > 1)
+      error = g_strdup_printf ("%u of %d receivers within %d s", n_connected,
+          opt_receivers, opt_wait);
+    else if (!error)
       error = g_strdup_printf ("no receiver within %d s", opt_wait);
     ret = EXIT_NO_PEER;
     goto done;
@@ -641,6 +684,9 @@ run_sender (void)
       break;
   }
   t1 = g_get_monotonic_time ();
+  /* every receiver's counters and rate control before they go at EOS */
+  if (opt_receivers > 1)
+    stats_pushed = get_stats (sink);
   if (!error) {
     gst_app_src_end_of_stream (GST_APP_SRC (src));
     /* tilesink drains (at most 5 s) and tells the receiver */
@@ -668,11 +714,17 @@ done:
   json_u64 (out, "rate_mid", rate_mid);
   json_key (out, "stats");
   json_structure (out, stats);
+  if (stats_pushed) {
+    json_key (out, "stats_pushed");
+    json_structure (out, stats_pushed);
+  }
   g_string_append_c (out, '}');
   g_print ("%s\n", out->str);
   g_string_free (out, TRUE);
   if (stats)
     gst_structure_free (stats);
+  if (stats_pushed)
+    gst_structure_free (stats_pushed);
 
   gst_element_set_state (p, GST_STATE_NULL);
   if (pool)
@@ -1115,7 +1167,7 @@ main (int argc, char **argv)
     opt_format = g_strdup ("bc1");
   if ((opt_send + opt_receive + opt_probe) != 1 || opt_frames < 1 ||
       opt_fps <= 0 || opt_port < 0 || opt_port > 65535 || opt_width < 1 ||
-      opt_height < 1 || (opt_receive && !opt_host) ||
+      opt_height < 1 || opt_receivers < 1 || (opt_receive && !opt_host) ||
       (g_ascii_strcasecmp (opt_format, "bc1") != 0 &&
           g_ascii_strcasecmp (opt_format, "gray8") != 0)) {
     g_printerr ("usage: %s --send|--receive|--probe [options] (see --help); "
