@@ -374,5 +374,201 @@ def report(a, problems, notes, tx, rx, loss=None, basis=None):
     return 0 if ok else 1
 
 
+def check_multicast(a):
+    """One sender, a.multicast receivers of its group (run.sh scenario
+    multicast): every receiver byte-exact outside its lost ranges, in order,
+    no duplicate; a loss-free receiver gets >= 95 % of the frames pushed,
+    (nearly) none partial, < 0.1 % of the datagrams never arrive; a receiver
+    behind a drop rule of D % gets >= 90 %, about D % of the datagrams never
+    arrive (the rule's drops, no more), and so about
+    1 - (1 - D %)^(datagrams per frame) of its frames have gaps; and the
+    sender sent every datagram once, whatever the number of receivers:
+    packets-sent = frames sent x datagrams per frame (not N x).
+
+    Datagrams that never arrived at a receiver: the sender's packets-sent
+    less those the receiver filed into a frame (packets-received), got after
+    their frame had left (packets-late, its timer fired first: the
+    receiver's timing on a loaded machine, not the network), twice or with
+    no room. Not its packets-lost: that counts what was missing when a frame
+    left, late ones included, and a frame given up with too few datagrams
+    and opened again by its later ones (frames-discarded) has its first
+    datagrams in packets-received and again in packets-lost."""
+    n = a.multicast
+    problems, notes = [], []
+    if len(a.rx) != n or len(a.rx_rc) != n or len(a.rx_drop) != n or \
+            len(a.rx_log) not in (0, n):
+        print(f'check.py: --multicast {n} needs {n} --rx, --rx-rc and '
+              f'--rx-drop (and --rx-log)')
+        return 2
+    logs = a.rx_log or [''] * n
+    tx = load(a.tx)
+    rxs = [load(p) for p in a.rx]
+    txs = (tx or {}).get('stats') or {}
+    sp = (tx or {}).get('stats_pushed') or {}
+    pushed = (tx or {}).get('frames_pushed', 0)
+    sent = txs.get('frames-sent', 0)
+    psent = txs.get('packets-sent', 0)
+    lines = []
+
+    if tx is None:
+        problems.append(f'no JSON from the sender (exit {a.tx_rc})')
+    else:
+        if a.tx_rc != 0 or tx.get('error'):
+            problems.append(f'sender exit {a.tx_rc}: {tx.get("error")}')
+        if pushed != a.frames:
+            problems.append(f'the sender pushed {pushed} of {a.frames} frames')
+        if not txs.get('multicast-group'):
+            problems.append('no multicast-group in the sender\'s tile-stats')
+        members = sp.get('receivers') or []
+        up = sum(1 for m in members if m.get('connected'))
+        if sp.get('receiver-count') != n or up != n:
+            problems.append(f'after the last push the sender served '
+                            f'{sp.get("receiver-count")} receivers, {up} '
+                            f'connected; want {n}')
+        lines.append(f'sender: group {txs.get("multicast-group")}, pushed '
+                     f'{pushed}, sent {sent}, dropped '
+                     f'{txs.get("frames-dropped")} (window '
+                     f'{txs.get("frames-dropped-window")}), packets-sent '
+                     f'{psent}, bytes-sent {txs.get("bytes-sent")}, '
+                     f'sessions {txs.get("clients")}')
+        for m in members:
+            lines.append(f'  member {m.get("id")} {m.get("address")}: '
+                         f'connected {m.get("connected")}, dropped '
+                         f'{m.get("frames-dropped")} (window '
+                         f'{m.get("frames-dropped-window")}), '
+                         f'estimated-bitrate '
+                         f'{m.get("estimated-bitrate", 0) / 1e6:.0f} Mbit/s, '
+                         f'frame-loss {m.get("frame-loss", 0):.4f}')
+
+    dpfs = []
+    received = 0
+    for i, (rx, rc, drop) in enumerate(zip(rxs, a.rx_rc, a.rx_drop)):
+        who = f'receiver {i + 1} ({drop} % drop): '
+        if rx is None:
+            problems.append(f'{who}no JSON (exit {rc})')
+            continue
+        if rc != 0 or rx.get('error'):
+            problems.append(f'{who}exit {rc}: {rx.get("error")}')
+        if not rx.get('eos'):
+            problems.append(f'{who}no EOS')
+        integrity(rx, problems, notes, who)
+        st = rx.get('stats') or {}
+        got = rx.get('frames', 0)
+        partial = rx.get('frames_partial', 0)
+        recv = st.get('packets-received', 0)
+        lost = st.get('packets-lost', 0)
+        late = st.get('packets-late', 0)
+        came = recv + late + st.get('packets-duplicate', 0) + \
+            st.get('packets-dropped', 0)
+        never = max(psent - came, 0)
+        p = never / psent if psent else 0.0
+        received += recv
+        lines.append(f'receiver {i + 1} ({drop} % drop): frames {got} of '
+                     f'{pushed} ({got / pushed if pushed else 0:.1%}), '
+                     f'partial {partial}, gaps {rx.get("frame_gaps")}; '
+                     f'datagrams filed {recv}, late {late}, never came '
+                     f'{never} ({p:.3%}); packets-lost {lost}, '
+                     f'frames-discarded {st.get("frames-discarded")}, '
+                     f'kernel-drops {st.get("kernel-drops")}; bytes lost '
+                     f'{rx.get("lost_fraction", 0):.3%}; latency p50 '
+                     f'{st.get("latency-p50", 0) / 1e6:.2f} ms')
+        if 'frames-received' in st and st['frames-received'] != got:
+            problems.append(f'{who}tilesrc counts {st["frames-received"]} '
+                            f'frames, appsink got {got}')
+        if got > pushed:
+            problems.append(f'{who}{got} frames, more than the {pushed} '
+                            f'pushed')
+        if 'packets-received' not in st:
+            problems.append(f'{who}no packet statistics')
+            continue
+        if drop == 0:
+            if got and partial == 0:
+                dpfs.append(recv / got)
+            if got < 0.95 * pushed:
+                problems.append(f'{who}{got} of {pushed} frames, want '
+                                f'>= 95 %')
+            # nearly none partial: a frame whose timer fires before its
+            # last datagrams (late) when a thread is off the CPU, or given
+            # up for a moment (frames-discarded), on a loaded machine
+            if partial > max(3, 0.02 * got):
+                problems.append(f'{who}{partial} of {got} frames partial, '
+                                f'want (nearly) none')
+            if p >= 0.001:
+                problems.append(f'{who}{never} datagrams ({p:.3%}) never '
+                                f'came, want < 0.1 %')
+            continue
+        # behind the drop rule
+        d = drop / 100
+        if got < 0.9 * pushed:
+            problems.append(f'{who}{got} of {pushed} frames, want >= 90 %')
+        if not 0.5 * d <= p <= 2 * d:
+            problems.append(f'{who}{never} datagrams ({p:.3%}) never came, '
+                            f'want {0.5 * d:.2%}-{2 * d:.2%} for a {drop} % '
+                            f'rule')
+        if a.nft_dropped:
+            nd = int(a.nft_dropped)
+            lines.append(f'  the nft rule dropped {nd} datagrams '
+                         f'({nd / psent if psent else 0:.3%})')
+            # what never came is what the rule dropped
+            if abs(never - nd) > 0.001 * psent:
+                problems.append(f'{who}{never} datagrams never came, the '
+                                f'rule dropped {nd}')
+        if got and psent and sent:
+            # the frames with gaps: as many as independent drops of p per
+            # datagram make
+            dpf = psent / sent
+            q = 1 - (1 - p) ** dpf
+            lines.append(f'  {partial / got:.1%} of its frames partial, '
+                         f'{q:.1%} expected for {p:.3%} of {dpf:.0f} '
+                         f'datagrams per frame')
+            if abs(partial / got - q) > 0.1:
+                problems.append(f'{who}{partial} of {got} frames partial '
+                                f'({partial / got:.1%}), want about {q:.1%} '
+                                f'(1 - (1 - {p:.3%})^{dpf:.0f})')
+
+    # every datagram sent once: the datagrams of a frame from its tiling
+    # and packet-size (the sender's datagrams_per_frame), or as many as a
+    # loss-free receiver with only whole frames filed per frame
+    dpf = (tx or {}).get('datagrams_per_frame') or 0
+    basis = 'its tiles and packet-size'
+    for x in dpfs:
+        if dpf and x != dpf:
+            problems.append(f'a loss-free receiver filed {x:.2f} datagrams '
+                            f'per whole frame, the tiling makes {dpf}')
+    if not dpf and dpfs:
+        dpf = sum(dpfs) / len(dpfs)
+        basis = 'a loss-free receiver'
+    if tx is not None and dpf:
+        want = sent * dpf
+        ratio = psent / want if want else 0
+        lines.append(f'datagrams: the sender sent {psent}; {sent} frames '
+                     f'sent x {dpf:g} per frame ({basis}) = {want:.0f} '
+                     f'({ratio:.3f}x); the {n} receivers filed {received} '
+                     f'({received / psent if psent else 0:.2f}x what was '
+                     f'sent)')
+        if not 0.99 <= ratio <= 1.01:
+            problems.append(f'the sender sent {psent} datagrams, {ratio:.3f}x '
+                            f'the {want:.0f} of {sent} frames once; want '
+                            f'each datagram sent once')
+    elif tx is not None:
+        problems.append('no datagrams per frame: neither the sender nor a '
+                        'loss-free receiver with whole frames tells')
+
+    ok = not problems
+    print(f'netns: {"PASS" if ok else "FAIL"} {a.name}')
+    for l in lines:
+        print('  ' + l)
+    for x in notes:
+        print(f'  note: {x}')
+    for x in problems:
+        print(f'  PROBLEM: {x}')
+    if not ok:
+        if a.tx_log:
+            tail(a.tx_log)
+        for l in logs:
+            if l:
+                tail(l, 8)
+    return 0 if ok else 1
+
 if __name__ == '__main__':
     sys.exit(main())

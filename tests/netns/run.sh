@@ -477,45 +477,47 @@ mc_rx6=("$mc_net6::2" "$mc_net6::3" "$mc_net6::4")
 mc_group4=239.$(( (tag >> 16) & 255 )).$(( (tag >> 8) & 255 )).$(( tag & 255 ))
 mc_group6=ff15::67:$(printf %x $(( tag >> 16 ))):$(printf %x $(( tag & 65535 )))
 mc_ready=0
+mc_why=
 
-# prints why when the topology cannot be made
+# Not in a subshell (made_ns, mc_ready): says why it cannot in mc_why.
 mc_setup () {
   local n i err
   [ $mc_ready = 1 ] && return 0
+  [ -n "$mc_why" ] && return 1
   for n in "$ns_mtx" "$ns_mbr" "${ns_mrx[@]}"; do
-    err=$(ip netns add "$n" 2>&1) || { echo "ip netns add $n: $err"; return 1; }
+    err=$(ip netns add "$n" 2>&1) || { mc_why="ip netns add $n: $err"; return 1; }
     made_ns+=("$n")
-    ip -n "$n" link set lo up || { echo "ip link set lo up in $n"; return 1; }
+    ip -n "$n" link set lo up || { mc_why="ip link set lo up in $n"; return 1; }
   done
   err=$(ip -n "$ns_mbr" link add br0 type bridge mcast_snooping 0 2>&1) ||
-    { echo "cannot make a bridge: $err"; return 1; }
+    { mc_why="cannot make a bridge: $err"; return 1; }
   err=$(ip link add name veth-tx netns "$ns_mtx" type veth peer name p0 \
-    netns "$ns_mbr" 2>&1) || { echo "ip link add veth-tx: $err"; return 1; }
+    netns "$ns_mbr" 2>&1) || { mc_why="ip link add veth-tx: $err"; return 1; }
   for i in 0 1 2; do
     err=$(ip link add name veth-rx netns "${ns_mrx[i]}" type veth peer \
       name p$(( i + 1 )) netns "$ns_mbr" 2>&1) ||
-      { echo "ip link add veth-rx: $err"; return 1; }
+      { mc_why="ip link add veth-rx: $err"; return 1; }
   done
   for i in 0 1 2 3; do
     ip -n "$ns_mbr" link set p$i master br0 up ||
-      { echo "cannot put p$i on the bridge"; return 1; }
+      { mc_why="cannot put p$i on the bridge"; return 1; }
   done
-  ip -n "$ns_mbr" link set br0 up || { echo "ip link set br0 up"; return 1; }
+  ip -n "$ns_mbr" link set br0 up || { mc_why="ip link set br0 up"; return 1; }
   ip -n "$ns_mtx" addr add "$mc_tx4/29" dev veth-tx &&
     ip -n "$ns_mtx" addr add "$mc_tx6/64" dev veth-tx nodad &&
     ip -n "$ns_mtx" link set veth-tx up &&
     ip -n "$ns_mtx" route add 224.0.0.0/4 dev veth-tx ||
-    { echo "cannot set up veth-tx"; return 1; }
+    { mc_why="cannot set up veth-tx"; return 1; }
   for i in 0 1 2; do
     ip -n "${ns_mrx[i]}" addr add "${mc_rx4[i]}/29" dev veth-rx &&
       ip -n "${ns_mrx[i]}" addr add "${mc_rx6[i]}/64" dev veth-rx nodad &&
       ip -n "${ns_mrx[i]}" link set veth-rx up ||
-      { echo "cannot set up veth-rx in ${ns_mrx[i]}"; return 1; }
+      { mc_why="cannot set up veth-rx in ${ns_mrx[i]}"; return 1; }
     # the second receiver has no multicast route: it joins on the
     # interface named by its multicast-iface
     if [ $i != 1 ]; then
       ip -n "${ns_mrx[i]}" route add 224.0.0.0/4 dev veth-rx ||
-        { echo "cannot add the multicast route in ${ns_mrx[i]}"; return 1; }
+        { mc_why="cannot add the multicast route in ${ns_mrx[i]}"; return 1; }
     fi
   done
   mc_ready=1
@@ -530,8 +532,8 @@ run_multicast () {
   local rxpids=() rxrcs=() checkrx=() rxextra
   local common
 
-  if ! why=$(mc_setup); then
-    echo "netns: --- $name: FAIL: no multicast topology: $why" >&2
+  if ! mc_setup; then
+    echo "netns: --- $name: FAIL: no multicast topology: $mc_why" >&2
     results+=("FAIL $name (topology)")
     failed=1
     return 0

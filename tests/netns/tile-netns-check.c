@@ -33,6 +33,7 @@
 #include <gst/app/app.h>
 #include <gst/video/video.h>
 #include <gst/bc/bcformat.h>
+#include <gst/bc/bctiling.h>
 
 #include <gst/bc/bclossmeta.h>
 
@@ -449,6 +450,28 @@ get_stats (GstElement * e)
 
 /* ---- sender ---- */
 
+/* UDP: the datagrams of one frame of @caps (video/x-bc), from its tiling
+ * into @units tiles and tilesink's packet-size; 0 when not known. */
+static guint64
+datagrams_per_frame (GstCaps * caps, GstElement * sink)
+{
+  GstBcInfo info;
+  GstBcTiling *tiling;
+  guint packet_size = 0, i;
+  guint64 n = 0;
+
+  if (!gst_structure_has_name (gst_caps_get_structure (caps, 0), "video/x-bc")
+      || !gst_bc_info_from_caps (&info, caps))
+    return 0;
+  g_object_get (sink, "packet-size", &packet_size, NULL);
+  tiling = g_new (GstBcTiling, 1);
+  if (packet_size && gst_bc_tiling_init_for_info (tiling, &info, opt_units))
+    for (i = 0; i < tiling->n_tiles; i++)
+      n += (tiling->tiles[i].size + packet_size - 1) / packet_size;
+  g_free (tiling);
+  return n;
+}
+
 /* The receivers tilesink sends frames to now: the entries of its
  * tile-stats `receivers` with connected=TRUE. */
 static guint
@@ -559,7 +582,7 @@ run_sender (void)
   gchar *error = NULL, *caps_str;
   gsize size;
   gint64 start, end, t0 = 0, t1 = 0, period;
-  guint64 late = 0, pushed = 0, k, rate_mid = 0;
+  guint64 late = 0, pushed = 0, k, rate_mid = 0, dpf = 0;
   guint n_connected = 0, n_shown = 0;
   gboolean connected = FALSE, eos = FALSE;
   int ret = 0;
@@ -571,6 +594,8 @@ run_sender (void)
   caps_str = caps_string ();
   caps = gst_caps_from_string (caps_str);
   size = frame_size_of_caps (caps);
+  if (g_ascii_strcasecmp (opt_protocol, "udp") == 0)
+    dpf = datagrams_per_frame (caps, sink);
   gst_caps_unref (caps);
   if (size < 16) {
     g_printerr ("frames of %" G_GSIZE_FORMAT " bytes are too small\n", size);
@@ -712,6 +737,8 @@ done:
   json_bool (out, "eos", eos);
   json_str (out, "error", error);
   json_u64 (out, "rate_mid", rate_mid);
+  if (dpf)
+    json_u64 (out, "datagrams_per_frame", dpf);
   json_key (out, "stats");
   json_structure (out, stats);
   if (stats_pushed) {
