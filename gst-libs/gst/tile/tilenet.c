@@ -433,6 +433,18 @@ interface_index (const gchar * iface, guint * index, GError ** error)
   return TRUE;
 }
 
+/* A UDP socket for @group:@port (in @ss, @sl) and the index of @iface. */
+static gint
+multicast_socket (guint8 family, const guint8 * group, guint port,
+    const gchar * iface, struct sockaddr_storage *ss, socklen_t * sl,
+    guint * index, GError ** error)
+{
+  *sl = multicast_sockaddr (family, group, port, ss);
+  if (!interface_index (iface, index, error))
+    return -1;
+  return gst_tile_net_udp_socket (ss->ss_family, error);
+}
+
 /**
  * gst_tile_net_udp_multicast_sender:
  * @family: 4 or 6, as gst_tile_net_parse_multicast() gives it
@@ -456,13 +468,12 @@ gst_tile_net_udp_multicast_sender (guint8 family, const guint8 * group,
     const struct sockaddr_storage *source, GError ** error)
 {
   struct sockaddr_storage ss;
-  socklen_t sl = multicast_sockaddr (family, group, port, &ss);
-  gint fd, hops = MIN (ttl, 255), lp = loop ? 1 : 0, r;
+  socklen_t sl;
+  gint hops = MIN (ttl, 255), lp = loop ? 1 : 0, r;
   guint index;
+  gint fd = multicast_socket (family, group, port, iface, &ss, &sl, &index,
+      error);
 
-  if (!interface_index (iface, &index, error))
-    return -1;
-  fd = gst_tile_net_udp_socket (ss.ss_family, error);
   if (fd < 0)
     return -1;
   if (family == 4) {
@@ -535,13 +546,12 @@ gst_tile_net_udp_multicast_receiver (guint8 family, const guint8 * group,
     guint port, const gchar * iface, GError ** error)
 {
   struct sockaddr_storage ss;
-  socklen_t sl = multicast_sockaddr (family, group, port, &ss);
-  gint fd, one = 1, r;
+  socklen_t sl;
+  gint one = 1, r;
   guint index;
+  gint fd = multicast_socket (family, group, port, iface, &ss, &sl, &index,
+      error);
 
-  if (!interface_index (iface, &index, error))
-    return -1;
-  fd = gst_tile_net_udp_socket (ss.ss_family, error);
   if (fd < 0)
     return -1;
   setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof (one));
