@@ -378,9 +378,9 @@ def check_multicast(a):
     """One sender, a.multicast receivers of its group (run.sh scenario
     multicast): every receiver byte-exact outside its lost ranges, in order,
     no duplicate; a loss-free receiver gets >= 95 % of the frames pushed,
-    (nearly) none partial, < 0.1 % of the datagrams never arrive; a receiver
-    behind a drop rule of D % gets >= 90 %, about D % of the datagrams never
-    arrive (the rule's drops, no more), and so about
+    (nearly) none partial (<= 3 %), < 0.1 % of the datagrams never arrive;
+    a receiver behind a drop rule of D % gets >= 90 %, about D % of the
+    datagrams never arrive (the rule's drops, no more), and so about
     1 - (1 - D %)^(datagrams per frame) of its frames have gaps; and the
     sender sent every datagram once, whatever the number of receivers:
     packets-sent = frames sent x datagrams per frame (not N x).
@@ -489,8 +489,9 @@ def check_multicast(a):
                                 f'>= 95 %')
             # nearly none partial: a frame whose timer fires before its
             # last datagrams (late) when a thread is off the CPU, or given
-            # up for a moment (frames-discarded), on a loaded machine
-            if partial > max(3, 0.02 * got):
+            # up for a moment (frames-discarded), on a loaded machine (2
+            # cores: up to 5 of 300 seen, every datagram came)
+            if partial > max(3, 0.03 * got):
                 problems.append(f'{who}{partial} of {got} frames partial, '
                                 f'want (nearly) none')
             if p >= 0.001:

@@ -562,15 +562,9 @@ run_multicast () {
   # bridge then floods datagrams, and the drop rule drops datagrams
   seg=${BC_NETNS_SEGMENT:-1}
   if [ $have_ethtool = 1 ]; then
-    if [ -n "${EXP_P3:-}" ]; then
-    ip netns exec "$ns_mbr" ethtool -K p3 tx-udp-segmentation \
-      "$([ "$seg" = 1 ] && echo off || echo on)" >/dev/null
-    ip netns exec "$ns_mtx" ethtool -K veth-tx tx-udp-segmentation on
-    else
     ip netns exec "$ns_mtx" ethtool -K veth-tx tx-udp-segmentation \
       "$([ "$seg" = 1 ] && echo off || echo on)" ||
       fail "ethtool -K veth-tx tx-udp-segmentation"
-    fi
   else
     seg=0
     echo "netns: note: no ethtool: UDP GSO batches cross the veth whole, drops hit whole batches" >&2
