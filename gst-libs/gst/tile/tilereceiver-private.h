@@ -185,6 +185,7 @@ struct _GstTileReceiver
   guint64 packets_in_place;
   guint64 frames_skipped;
   guint64 frames_discarded;
+  guint64 packets_discarded;    /* the datagrams those frames had */
   guint connects;
   gint granted_rcvbuf;
   gboolean warned_rcvbuf;

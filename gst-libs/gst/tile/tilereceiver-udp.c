@@ -952,6 +952,7 @@ gst_tile_receiver_udp_discard_locked (GstTileReceiver * self,
       "with %u of %u datagrams", slot->frame, slot->n_got,
       self->pk_base[self->config->n_tiles]);
   self->frames_discarded++;
+  self->packets_discarded += slot->n_got;
   gst_tile_receiver_slot_release_locked (self, slot, FALSE);
 }
 

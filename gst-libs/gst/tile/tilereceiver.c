@@ -143,6 +143,7 @@ gst_tile_receiver_stats_locked (GstTileReceiver * self)
         "frames-timer", G_TYPE_UINT64, self->frames_timer,
         "frames-skipped", G_TYPE_UINT64, self->frames_skipped,
         "frames-discarded", G_TYPE_UINT64, self->frames_discarded,
+        "packets-discarded", G_TYPE_UINT64, self->packets_discarded,
         "packets-dropped", G_TYPE_UINT64, self->packets_dropped,
         "packets-in-place", G_TYPE_UINT64, self->packets_in_place,
         "kernel-drops", G_TYPE_UINT64, drops,
@@ -738,6 +739,7 @@ gst_tile_receiver_start (GstTileReceiver * self,
   self->frames_partial = self->frames_timer = 0;
   self->packets_dropped = self->frames_skipped = 0;
   self->frames_discarded = 0;
+  self->packets_discarded = 0;
   self->packets_in_place = 0;
   self->have_pushed = FALSE;
   self->keep_last = FALSE;
