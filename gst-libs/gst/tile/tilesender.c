@@ -1241,7 +1241,8 @@ session_stats_locked (GstTileSenderSession * ss, guint64 * rate_sum,
       "bytes-sent", G_TYPE_UINT64, ss->bytes_sent,
       "packets-sent", G_TYPE_UINT64, ss->packets_sent,
       "receiver-window", G_TYPE_UINT, ss->ack_window,
-      "gso", G_TYPE_BOOLEAN, ss->units[0].gso,
+      "gso", G_TYPE_BOOLEAN,
+      gst_tile_sender_data_session (ss)->units[0].gso,
       "sealed", G_TYPE_BOOLEAN, self->passphrase != NULL,
       "send-buffer-granted", G_TYPE_INT, ss->granted_send_buffer, NULL);
   for (i = 0; i < ss->n_threads; i++) {
@@ -1307,7 +1308,8 @@ gst_tile_sender_get_stats (GstTileSender * sender)
       "packets-sent", G_TYPE_UINT64, self->packets_sent,
       "protocol", G_TYPE_STRING,
       self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ? "udp" : "tcp",
-      "gso", G_TYPE_BOOLEAN, first ? first->units[0].gso : FALSE,
+      "gso", G_TYPE_BOOLEAN, self->group ? self->group->units[0].gso :
+      first ? first->units[0].gso : FALSE,
       "connected", G_TYPE_BOOLEAN, any_ready_locked (self),
       "receiver-count", G_TYPE_UINT, self->sessions->len,
       "max-receivers", G_TYPE_UINT, self->max_receivers,
