@@ -14,6 +14,7 @@ modulo 11, as in tilewire-fuzz.c), then the message payload.
 import struct
 from pathlib import Path
 
+CONFIG = 2  # the parser byte of gst_tile_wire_config_parse
 STATS = 7  # the parser byte of gst_tile_wire_stats_parse
 ACK = 10  # ... of gst_tile_wire_ack_parse
 # ... of gst_tile_wire_tile_header_parse (9 modulo 11): a tile with
@@ -30,6 +31,17 @@ def tile(parser: int, size: int, flags: int) -> bytes:
 def stats(text: str) -> bytes:
     raw = text.encode()
     return bytes([STATS]) + struct.pack(">H", len(raw)) + raw
+
+
+def config(mcast_family: int, addr: bytes, port: int) -> bytes:
+    """A valid CONFIG (wire version 5) of one udp tile of 4 rows of 16
+    bytes, unicast (family 0) or to a multicast group."""
+    caps = b"video/x-raw"
+    return bytes([CONFIG]) + struct.pack(
+        ">QIBHIIQIQH", 1, 7, 1, 1, 65536, 16, 64, 4, 16, 1) + struct.pack(
+        ">QQ", 0, 64) + struct.pack(
+        ">B16sH", mcast_family, addr.ljust(16, b"\0"), port) + struct.pack(
+        ">H", len(caps)) + caps
 
 
 # name -> (input, what goes wrong without the check)
@@ -58,6 +70,11 @@ CASES = {
     "valid-tile-part": tile(TILE_WHOLE, 65536, 1),
     "valid-tile-last": tile(TILE_THREE_LEFT, 3, 0),
     "valid-tile-abandon": tile(TILE_THREE_LEFT, 0, 2),
+    # valid CONFIGs (wire version 5): unicast, IPv4 and IPv6 multicast
+    "valid-config-unicast": config(0, b"", 0),
+    "valid-config-mcast4": config(4, bytes([239, 255, 0, 1]), 7001),
+    "valid-config-mcast6": config(6, bytes([0xff, 0x15]) + bytes(13) + b"\1",
+                                  7001),
     # valid, for the mutations to start from
     "valid-stats": stats('stats, frames-received=(guint64)7, '
                          'frames-received=(string)"a, b", '
