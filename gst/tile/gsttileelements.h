@@ -16,6 +16,12 @@ G_BEGIN_DECLS
 
 G_GNUC_INTERNAL void tile_element_init (GstPlugin * plugin);
 
+/* gsttileuri.c: tile:// URIs */
+G_GNUC_INTERNAL gboolean gst_tile_uri_apply (GstElement * element,
+    const gchar * uri, const gchar * host_property, GError ** error);
+G_GNUC_INTERNAL gchar *gst_tile_uri_build (const gchar * host, guint port);
+G_GNUC_INTERNAL const gchar *const *gst_tile_uri_protocols (void);
+
 GST_ELEMENT_REGISTER_DECLARE (tilesink);
 GST_ELEMENT_REGISTER_DECLARE (tilesrc);
 

@@ -1285,6 +1285,119 @@ GST_START_TEST (test_relay)
 
 GST_END_TEST;
 
+static gchar *
+uri_of (GstElement * e)
+{
+  return gst_uri_handler_get_uri (GST_URI_HANDLER (e));
+}
+
+/* tile:// URIs: the host and port, and every query parameter as the
+ * property of that name; a URI that does not apply wholly changes
+ * nothing. Then uridecodebin opens a stream by its URI and decodes it
+ * (bcdec, picked by rank). */
+GST_START_TEST (test_uri)
+{
+  GError *err = NULL;
+  GstElement *src, *sink, *p;
+  GstBus *bus;
+  GstMessage *m;
+  GstSample *sample;
+  GstCaps *caps;
+  Link l = { 0 };
+  gchar *host = NULL, *uri, *desc;
+  guint port = 0, timeout = 0, units = 0;
+  gboolean reconnect = FALSE;
+  gint proto = 0;
+
+  src = gst_element_make_from_uri (GST_URI_SRC,
+      "tile://127.0.0.1:7123?reconnect=true&timeout=3000", NULL, &err);
+  fail_unless (src != NULL, "%s", err ? err->message : "");
+  fail_unless_equals_string (GST_OBJECT_NAME (gst_element_get_factory (src)),
+      "tilesrc");
+  g_object_get (src, "host", &host, "port", &port, "reconnect", &reconnect,
+      "timeout", &timeout, NULL);
+  fail_unless_equals_string (host, "127.0.0.1");
+  g_free (host);
+  fail_unless_equals_int (port, 7123);
+  fail_unless (reconnect);
+  fail_unless_equals_int (timeout, 3000);
+  uri = uri_of (src);
+  fail_unless_equals_string (uri, "tile://127.0.0.1:7123");
+  g_free (uri);
+
+  /* IPv6 in brackets; the port defaults to 7000 */
+  fail_unless (gst_uri_handler_set_uri (GST_URI_HANDLER (src),
+          "tile://[::1]", &err), "%s", err ? err->message : "");
+  uri = uri_of (src);
+  fail_unless_equals_string (uri, "tile://[::1]:7000");
+  g_free (uri);
+
+  /* invalid: nothing changes */
+  fail_if (gst_uri_handler_set_uri (GST_URI_HANDLER (src),
+          "tile://10.0.0.1:1?timeout=soon", &err));
+  fail_unless (g_error_matches (err, GST_URI_ERROR, GST_URI_ERROR_BAD_URI));
+  fail_unless (strstr (err->message, "timeout") != NULL, "%s", err->message);
+  g_clear_error (&err);
+  fail_if (gst_uri_handler_set_uri (GST_URI_HANDLER (src),
+          "tile://10.0.0.1:1?no-such-property=1", &err));
+  fail_unless (strstr (err->message, "no-such-property") != NULL);
+  g_clear_error (&err);
+  fail_if (gst_uri_handler_set_uri (GST_URI_HANDLER (src),
+          "tile://10.0.0.1:1?port=9", &err));
+  g_clear_error (&err);
+  fail_if (gst_uri_handler_set_uri (GST_URI_HANDLER (src),
+          "http://10.0.0.1:1", &err));
+  g_clear_error (&err);
+  uri = uri_of (src);
+  fail_unless_equals_string (uri, "tile://[::1]:7000");
+  g_free (uri);
+  gst_object_unref (src);
+
+  /* tilesink: the address to listen on */
+  sink = gst_element_make_from_uri (GST_URI_SINK,
+      "tile://127.0.0.1:0?units=2&protocol=udp&max-receivers=3", NULL, &err);
+  fail_unless (sink != NULL, "%s", err ? err->message : "");
+  g_object_get (sink, "address", &host, "port", &port, "units", &units,
+      "protocol", &proto, NULL);
+  fail_unless_equals_string (host, "127.0.0.1");
+  g_free (host);
+  fail_unless_equals_int (port, 0);
+  fail_unless_equals_int (units, 2);
+  fail_unless_equals_int (proto, 1);
+  gst_object_unref (sink);
+
+  /* a stream opened by its URI, decoded by what decodebin picks */
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, BC1 (64, 32), 0, "units=2");
+  desc = g_strdup_printf ("uridecodebin uri=tile://127.0.0.1:%u ! "
+      "videoconvert ! video/x-raw,format=RGBA ! appsink name=out sync=false",
+      l.port);
+  p = launch (desc);
+  g_free (desc);
+  sink = gst_bin_get_by_name (GST_BIN (p), "out");
+  play (p);
+  wait_connected (&l);
+  push_frame (&l, 16 * 8 * 8, 5, 0);
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), PULL_TIMEOUT);
+  fail_unless (sample != NULL, "no decoded frame through uridecodebin");
+  caps = gst_sample_get_caps (sample);
+  fail_unless (gst_structure_has_name (gst_caps_get_structure (caps, 0),
+          "video/x-raw"));
+  fail_unless_equals_uint64 (gst_buffer_get_size (gst_sample_get_buffer
+          (sample)), 64 * 32 * 4);
+  gst_sample_unref (sample);
+  bus = gst_element_get_bus (p);
+  m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_if (m != NULL, "%" GST_PTR_FORMAT, m);
+  gst_object_unref (bus);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  tx_stop (&l);
+}
+
+GST_END_TEST;
+
 /* A client that sends HELLO and then nothing (or whose host vanished)
  * loses its session after tilesink's timeout: the real receiver, waiting
  * with reconnect=true for the only session (max-receivers=1), gets in and
@@ -2193,6 +2306,7 @@ tile_suite (void)
   tcase_add_test (tc, test_reconnect);
   tcase_add_test (tc, test_silent_receiver);
   tcase_add_test (tc, test_relay);
+  tcase_add_test (tc, test_uri);
   tcase_add_test (tc, test_connection_flood);
   tcase_add_test (tc, test_dripping_receiver);
   tcase_add_test (tc, test_no_server);
