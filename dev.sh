@@ -178,7 +178,7 @@ case "$cmd" in
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       meson test -C build-asan --print-errorlogs --num-processes 2 \
         --no-suite interop --no-suite fuzz --no-suite netns \
-        --no-suite screenshot --timeout-multiplier 4
+        --no-suite screenshot --no-suite install --timeout-multiplier 4
     ;;
   *)
     sed -n '5,15p' "$0"
