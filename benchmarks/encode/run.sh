@@ -47,6 +47,11 @@ if [ $rc -ne 0 ]; then
   exit 1
 fi
 
-exec "$BC_VENV/bin/python" "$here/run.py" \
+"$BC_VENV/bin/python" "$here/run.py" \
   --driver "$BC_BUILD/benchmarks/encode/bc-encode-bench" \
   --manifest "$BC_MANIFEST" "${gl_args[@]}" "$@"
+# the speed-against-quality figures of a full run (docs/perf/encode-*.png)
+case " $* " in
+  *" --quick "*) ;;
+  *) exec "$BC_VENV/bin/python" "$here/plot.py" ;;
+esac
