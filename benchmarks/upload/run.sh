@@ -33,4 +33,14 @@ bc_bench_build "$BC_BUILD" benchmarks/upload/bc-upload-bench \
 
 export GST_PLUGIN_PATH="$BC_BUILD/gst"
 export GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device
-exec python3 "$here/run.py" "$BC_BUILD/benchmarks/upload/bc-upload-bench" "$@"
+python3 "$here/run.py" "$BC_BUILD/benchmarks/upload/bc-upload-bench" "$@"
+# the figures (docs/perf/upload-*.png), with the benchmarks' venv's matplotlib
+venv=${BC_BENCH_VENV:-$BC_SRC_ROOT/benchmarks/.venv}
+case " $* " in
+  *" --quick "*) ;;
+  *) if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
+       "$venv/bin/python" "$here/plot.py"
+     else
+       echo "run.sh: no matplotlib in $venv: the figures are not redrawn (benchmarks/upload/plot.py)" >&2
+     fi ;;
+esac
