@@ -205,3 +205,30 @@ gst_bc_loss_meta_add_range (GstBcLossMeta * meta, guint64 offset, guint64 size)
   meta->n_ranges++;
   meta->lost_bytes += size;
 }
+
+/**
+ * gst_bc_loss_meta_get_range:
+ * @meta: a #GstBcLossMeta
+ * @index: a range, below @n_ranges
+ * @offset: (out): its byte offset in the frame
+ * @size: (out): its size in bytes
+ *
+ * One lost range, for bindings that cannot read the @ranges array of the
+ * structure (PyGObject): `ok, offset, size = meta.get_range (i)`.
+ *
+ * Returns: %FALSE when @index is not below @n_ranges
+ */
+gboolean
+gst_bc_loss_meta_get_range (const GstBcLossMeta * meta, guint index,
+    guint64 * offset, guint64 * size)
+{
+  g_return_val_if_fail (meta != NULL, FALSE);
+
+  if (index >= meta->n_ranges)
+    return FALSE;
+  if (offset)
+    *offset = meta->ranges[index].offset;
+  if (size)
+    *size = meta->ranges[index].size;
+  return TRUE;
+}

@@ -72,6 +72,10 @@ GST_BC_API
 void gst_bc_loss_meta_add_range (GstBcLossMeta * meta, guint64 offset,
     guint64 size);
 
+GST_BC_API
+gboolean gst_bc_loss_meta_get_range (const GstBcLossMeta * meta, guint index,
+    guint64 * offset, guint64 * size);
+
 G_END_DECLS
 
 #endif /* __GST_BC_LOSS_META_H__ */
