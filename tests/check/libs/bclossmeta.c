@@ -79,6 +79,18 @@ GST_START_TEST (test_add_get)
   add_range (meta, G_MAXUINT64 - 10, 10, 2, 60);
   check_range (meta, 1, G_MAXUINT64 - 10, 10);
 
+  /* the accessor for bindings */
+  {
+    guint64 off = 0, size = 0;
+
+    fail_unless (gst_bc_loss_meta_get_range (meta, 1, &off, &size));
+    fail_unless_equals_uint64 (off, G_MAXUINT64 - 10);
+    fail_unless_equals_uint64 (size, 10);
+    fail_unless (gst_bc_loss_meta_get_range (meta, 0, NULL, &size));
+    fail_unless_equals_uint64 (size, 50);
+    fail_if (gst_bc_loss_meta_get_range (meta, 2, &off, &size));
+  }
+
   GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_CORRUPTED);
   gst_buffer_unref (buf);
 }
