@@ -30,6 +30,8 @@
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
+#include <poll.h>
+#include <sys/socket.h>
 #endif
 
 #ifndef PULL_TIMEOUT
@@ -391,6 +393,27 @@ test_psnr_rgb (const guint8 * a, const guint8 * b, gsize n)
 
 /* ---------------------------------------------------------------------- */
 /* pipelines                                                               */
+
+/* Reads up to @len bytes from socket @fd, each wait at most @timeout_ms:
+ * what came before a silence or the end of the connection. */
+static inline gssize
+test_read_some (gint fd, guint8 * buf, gsize len, gint timeout_ms)
+{
+  gsize have = 0;
+
+  while (have < len) {
+    struct pollfd p = { fd, POLLIN, 0 };
+    gssize n;
+
+    if (poll (&p, 1, timeout_ms) <= 0)
+      break;
+    n = recv (fd, buf + have, len - have, 0);
+    if (n <= 0)
+      break;
+    have += n;
+  }
+  return have;
+}
 
 static inline GstElement *
 launch (const gchar * desc)

@@ -789,25 +789,6 @@ raw_connect (guint port)
   return fd;
 }
 
-static gssize
-read_some (gint fd, guint8 * buf, gsize len, gint timeout_ms)
-{
-  gsize have = 0;
-
-  while (have < len) {
-    struct pollfd p = { fd, POLLIN, 0 };
-    gssize n;
-
-    if (poll (&p, 1, timeout_ms) <= 0)
-      break;
-    n = recv (fd, buf + have, len - have, 0);
-    if (n <= 0)
-      break;
-    have += n;
-  }
-  return have;
-}
-
 /* Sends @data and expects a REFUSE with @code, then the end of the
  * connection. */
 static void
@@ -822,7 +803,7 @@ expect_refuse (guint port, const guint8 * data, gsize len,
 
   if (len)
     fail_unless (send (fd, data, len, MSG_NOSIGNAL) == (gssize) len);
-  n = read_some (fd, buf, sizeof (buf), 7000);
+  n = test_read_some (fd, buf, sizeof (buf), 7000);
   fail_unless (n >= GST_TILE_WIRE_HEADER_SIZE, "no answer");
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, n, &h, NULL),
       GST_TILE_WIRE_PARSE_OK);
@@ -834,7 +815,7 @@ expect_refuse (guint port, const guint8 * data, gsize len,
     fail_unless (strstr (refuse.reason, reason_part) != NULL, "reason: %s",
         refuse.reason);
   /* then the connection is closed */
-  fail_unless (read_some (fd, buf, 1, 7000) == 0);
+  fail_unless (test_read_some (fd, buf, 1, 7000) == 0);
   close (fd);
 }
 
@@ -944,12 +925,12 @@ GST_START_TEST (test_hostile_clients)
     /* the old session may still be closing */
     g_usleep (200 * 1000);
     fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
-    n = read_some (ctl, buf, GST_TILE_WIRE_HEADER_SIZE, 5000);
+    n = test_read_some (ctl, buf, GST_TILE_WIRE_HEADER_SIZE, 5000);
     fail_unless_equals_int (n, GST_TILE_WIRE_HEADER_SIZE);
     fail_unless_equals_int (gst_tile_wire_header_parse (buf, n, &h, NULL),
         GST_TILE_WIRE_PARSE_OK);
     fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_CONFIG);
-    n = read_some (ctl, buf, h.payload_len, 5000);
+    n = test_read_some (ctl, buf, h.payload_len, 5000);
     fail_unless (gst_tile_wire_config_parse (buf, n, config, NULL));
     fail_unless_equals_int (config->n_tiles, 2);
 
@@ -1042,8 +1023,8 @@ fake_server (gpointer data)
   ctl = accept_one (fs->listen_fd);
   if (ctl < 0)
     goto out;
-  read_some (ctl, buf, GST_TILE_WIRE_HEADER_SIZE + 4 + GST_TILE_SEAL_NONCE_SIZE,
-      5000);
+  test_read_some (ctl, buf,
+      GST_TILE_WIRE_HEADER_SIZE + 4 + GST_TILE_SEAL_NONCE_SIZE, 5000);
 
   config->token = 7;
   config->generation = 1;
@@ -1072,7 +1053,7 @@ fake_server (gpointer data)
   gst_tile_wire_config_pack (config, m, NULL);
 
   if (fs->mode == SERVER_SILENT) {
-    read_some (ctl, buf, sizeof (buf), 6000);
+    test_read_some (ctl, buf, sizeof (buf), 6000);
     close (ctl);
     goto out;
   }
@@ -1109,18 +1090,18 @@ fake_server (gpointer data)
 
     d = accept_one (fs->listen_fd);
     if (d >= 0) {
-      read_some (d, buf, GST_TILE_WIRE_HEADER_SIZE + 14, 5000);
+      test_read_some (d, buf, GST_TILE_WIRE_HEADER_SIZE + 14, 5000);
       if (fs->mode == SERVER_WRONG_TILE_SIZE)
         th.size = 100;
       gst_tile_wire_tile_header_write (hdr, &th);
       if (fs->mode == SERVER_GARBAGE_TILE)
         memset (hdr, 0xa5, sizeof (hdr));
       send (d, hdr, sizeof (hdr), MSG_NOSIGNAL);
-      read_some (d, buf, 1, 5000);
+      test_read_some (d, buf, 1, 5000);
       close (d);
     }
   }
-  read_some (ctl, buf, sizeof (buf), 3000);
+  test_read_some (ctl, buf, sizeof (buf), 3000);
   close (ctl);
 out:
   g_free (config);
@@ -1206,7 +1187,7 @@ raw_receiver (guint port)
 
   gst_tile_wire_hello_pack (&hello, m, NULL);
   fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
-  fail_unless (read_some (ctl, buf, sizeof (buf), 5000) == sizeof (buf));
+  fail_unless (test_read_some (ctl, buf, sizeof (buf), 5000) == sizeof (buf));
   g_byte_array_unref (m);
   return ctl;
 }
@@ -1419,7 +1400,7 @@ GST_START_TEST (test_silent_receiver)
   fail_unless (stat_uint (l.tilesink, "disconnects") >= 1);
   fail_unless_equals_int (stat_uint (l.tilesink, "clients"), 2);
   /* the silent client's connection was closed */
-  while (read_some (ctl, buf, sizeof (buf), 5000) > 0);
+  while (test_read_some (ctl, buf, sizeof (buf), 5000) > 0);
   close (ctl);
   rx_stop (&l);
   tx_stop (&l);
@@ -1517,7 +1498,7 @@ GST_START_TEST (test_dripping_receiver)
 
   /* the half message does not hold the session past the timeout */
   t0 = g_get_monotonic_time ();
-  while (read_some (ctl, buf, sizeof (buf), 5000) > 0);
+  while (test_read_some (ctl, buf, sizeof (buf), 5000) > 0);
   fail_unless (g_get_monotonic_time () - t0 < 4 * G_USEC_PER_SEC);
   fail_unless (stat_uint (l.tilesink, "disconnects") >= 1);
   close (ctl);
@@ -1579,11 +1560,11 @@ GST_START_TEST (test_backpressure_drops)
   ctl = raw_connect (l.port);
   gst_tile_wire_hello_pack (&hello, m, NULL);
   fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
-  fail_unless_equals_int (read_some (ctl, buf, GST_TILE_WIRE_HEADER_SIZE, 5000),
-      GST_TILE_WIRE_HEADER_SIZE);
+  fail_unless_equals_int (test_read_some (ctl, buf, GST_TILE_WIRE_HEADER_SIZE,
+          5000), GST_TILE_WIRE_HEADER_SIZE);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf,
           GST_TILE_WIRE_HEADER_SIZE, &h, NULL), GST_TILE_WIRE_PARSE_OK);
-  fail_unless_equals_int (read_some (ctl, buf, h.payload_len, 5000),
+  fail_unless_equals_int (test_read_some (ctl, buf, h.payload_len, 5000),
       h.payload_len);
   fail_unless (gst_tile_wire_config_parse (buf, h.payload_len, config, NULL));
   for (i = 0; i < 2; i++) {
@@ -2094,11 +2075,11 @@ expect_udp_acks (gint ctl, guint64 n_frames)
   while (next < n_frames) {
     GstTileWireAck ack;
 
-    fail_unless_equals_int (read_some (ctl, b, GST_TILE_WIRE_HEADER_SIZE,
+    fail_unless_equals_int (test_read_some (ctl, b, GST_TILE_WIRE_HEADER_SIZE,
             5000), GST_TILE_WIRE_HEADER_SIZE);
     fail_unless_equals_int (gst_tile_wire_header_parse (b,
             GST_TILE_WIRE_HEADER_SIZE, &h, NULL), GST_TILE_WIRE_PARSE_OK);
-    fail_unless_equals_int (read_some (ctl, pl, h.payload_len, 5000),
+    fail_unless_equals_int (test_read_some (ctl, pl, h.payload_len, 5000),
         h.payload_len);
     if (h.type != GST_TILE_WIRE_TYPE_ACK)
       continue;                 /* KEEPALIVE, STATS */
@@ -2155,8 +2136,8 @@ GST_START_TEST (test_udp_loss_concealment)
   /* handshake: HELLO, CONFIG (udp, 1 unit, 8 datagrams of 128 bytes) */
   ctl = accept_one (lfd);
   fail_unless (ctl >= 0);
-  read_some (ctl, b, GST_TILE_WIRE_HEADER_SIZE + 4 + GST_TILE_SEAL_NONCE_SIZE,
-      5000);
+  test_read_some (ctl, b,
+      GST_TILE_WIRE_HEADER_SIZE + 4 + GST_TILE_SEAL_NONCE_SIZE, 5000);
   gst_bc_tiling_init (&tiling, 16, 64, 1);
   config->token = FAKE_UDP_TOKEN;
   config->generation = 3;

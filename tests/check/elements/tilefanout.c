@@ -718,25 +718,6 @@ raw_connect (guint port)
   return raw_connect_rcvbuf (port, 0);
 }
 
-static gssize
-read_some (gint fd, guint8 * buf, gsize len, gint timeout_ms)
-{
-  gsize have = 0;
-
-  while (have < len) {
-    struct pollfd p = { fd, POLLIN, 0 };
-    gssize n;
-
-    if (poll (&p, 1, timeout_ms) <= 0)
-      break;
-    n = recv (fd, buf + have, len - have, 0);
-    if (n <= 0)
-      break;
-    have += n;
-  }
-  return have;
-}
-
 static void
 send_message (gint fd, const GByteArray * m)
 {
@@ -768,7 +749,7 @@ expect_refused_hello (guint port, GstTileWireRefuseCode code,
   gint fd = raw_connect (port);
 
   send_hello (fd);
-  n = read_some (fd, buf, sizeof (buf), 7000);
+  n = test_read_some (fd, buf, sizeof (buf), 7000);
   fail_unless (n >= GST_TILE_WIRE_HEADER_SIZE, "no answer to HELLO");
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, n, &h, NULL),
       GST_TILE_WIRE_PARSE_OK);
@@ -780,7 +761,7 @@ expect_refused_hello (guint port, GstTileWireRefuseCode code,
   fail_unless (strstr (refuse.reason, reason_part) != NULL, "reason: %s",
       refuse.reason);
   /* then the connection is closed */
-  fail_unless (read_some (fd, buf, 1, 7000) == 0);
+  fail_unless (test_read_some (fd, buf, 1, 7000) == 0);
   close (fd);
 }
 
@@ -814,12 +795,12 @@ raw_rx_start (guint port, gint rcvbuf)
   send_hello (r->ctl);
   /* the CONFIG, maybe after keep-alives */
   do {
-    fail_unless_equals_int (read_some (r->ctl, buf, GST_TILE_WIRE_HEADER_SIZE,
-            5000), GST_TILE_WIRE_HEADER_SIZE);
+    fail_unless_equals_int (test_read_some (r->ctl, buf,
+            GST_TILE_WIRE_HEADER_SIZE, 5000), GST_TILE_WIRE_HEADER_SIZE);
     fail_unless_equals_int (gst_tile_wire_header_parse (buf,
             GST_TILE_WIRE_HEADER_SIZE, &h, NULL), GST_TILE_WIRE_PARSE_OK);
     fail_unless (h.payload_len <= GST_TILE_WIRE_MAX_PAYLOAD);
-    fail_unless_equals_int (read_some (r->ctl, buf, h.payload_len, 5000),
+    fail_unless_equals_int (test_read_some (r->ctl, buf, h.payload_len, 5000),
         h.payload_len);
   } while (h.type == GST_TILE_WIRE_TYPE_KEEPALIVE);
   fail_unless (h.type == GST_TILE_WIRE_TYPE_CONFIG, "%s instead of CONFIG",
