@@ -1347,7 +1347,15 @@ GST_START_TEST (test_uri)
   fail_unless_equals_int (proto, 1);
   gst_object_unref (sink);
 
-  /* a stream opened by its URI, decoded by what decodebin picks */
+  /* a stream opened by its URI, decoded by what decodebin picks (not
+   * under dev.sh test-asan, which loads only the plugins it lists, and not
+   * GStreamer's playback plugin) */
+  if (!gst_registry_check_feature_version (gst_registry_get (),
+          "uridecodebin", 1, 0, 0)) {
+    g_printerr ("test_uri: no uridecodebin in this registry: the playback "
+        "part is left out\n");
+    return;
+  }
   last_pts = GST_CLOCK_TIME_NONE;
   tx_start (&l, BC1 (64, 32), 0, "units=2");
   desc = g_strdup_printf ("uridecodebin uri=tile://127.0.0.1:%u ! "
