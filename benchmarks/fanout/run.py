@@ -933,6 +933,17 @@ def findings(results: dict) -> list[str]:
     return L
 
 
+def mode_rows(results: dict, size: str, modes: list, ns: list,
+              cell) -> list[str]:
+    """A table row per mode: cell(summary or None, mode key, n) for each N."""
+    rows = []
+    for x in modes:
+        cells = [cell(summary(results, size, x["key"], n), x["key"], n)
+                 for n in ns]
+        rows.append(f"| {x['label']} | " + " | ".join(cells) + " |")
+    return rows
+
+
 def size_tables(results: dict, size: str) -> list[str]:
     modes = [x for x in MODES if x["key"] in results["modes"]]
     ns = sorted({r["n"] for r in results["runs"]
@@ -951,20 +962,15 @@ def size_tables(results: dict, size: str) -> list[str]:
     L.append("#### Sender CPU: cores (per receiver above source only, % of "
              "a core)")
     L.append("")
+    def cpu_cell(s, key, n):
+        if not s:
+            return "-"
+        per = (s["cores"] - (base or 0)) / n * 100
+        c = f"{s['cores']:.3f} ({per:.1f} %)"
+        return c + (f", median of {s['runs']}" if s["runs"] > 1 else "")
+
     L += head
-    for x in modes:
-        cells = []
-        for n in ns:
-            s = summary(results, size, x["key"], n)
-            if not s:
-                cells.append("-")
-                continue
-            per = (s["cores"] - (base or 0)) / n * 100
-            c = f"{s['cores']:.3f} ({per:.1f} %)"
-            if s["runs"] > 1:
-                c += f", median of {s['runs']}"
-            cells.append(c)
-        L.append(f"| {x['label']} | " + " | ".join(cells) + " |")
+    L += mode_rows(results, size, modes, ns, cpu_cell)
     nb = len(points(results, size, BASELINE, 0))
     L.append("| source only (no sink) | "
              + " | ".join([f3(base) + (f", median of {nb}" if nb > 1
@@ -975,28 +981,24 @@ def size_tables(results: dict, size: str) -> list[str]:
     L.append("#### Delivered: whole frames/s per receiver (mean / slowest), "
              "all receivers' Gbit/s")
     L.append("")
+    def delivered_cell(s, key, n):
+        if not s:
+            err = [r for r in results["runs"] if r["size"] == size
+                   and r["mode"] == key and r["n"] == n and r.get("error")]
+            return "error" if err else "-"
+        c = (f"{s['whole_fps_mean']:.1f} / {s['whole_fps_min']:.1f}, "
+             f"{s['whole_gbps']:.2f}")
+        if s.get("partial_frames"):
+            c += f" (+{s['partial_frames']} partial)"
+        if s.get("dropped"):
+            c += f" [tilesink dropped {s['dropped']}]"
+        if (s.get("rss_growth_mb") or 0) > 50:
+            c += (f" [sender grew {s['rss_growth_mb']:.0f} MiB: queued "
+                  "for slower clients]")
+        return c
+
     L += head
-    for x in modes:
-        cells = []
-        for n in ns:
-            s = summary(results, size, x["key"], n)
-            if not s:
-                err = [r for r in results["runs"] if r["size"] == size
-                       and r["mode"] == x["key"] and r["n"] == n
-                       and r.get("error")]
-                cells.append("error" if err else "-")
-                continue
-            c = (f"{s['whole_fps_mean']:.1f} / {s['whole_fps_min']:.1f}, "
-                 f"{s['whole_gbps']:.2f}")
-            if s.get("partial_frames"):
-                c += f" (+{s['partial_frames']} partial)"
-            if s.get("dropped"):
-                c += f" [tilesink dropped {s['dropped']}]"
-            if (s.get("rss_growth_mb") or 0) > 50:
-                c += (f" [sender grew {s['rss_growth_mb']:.0f} MiB: queued "
-                      "for slower clients]")
-            cells.append(c)
-        L.append(f"| {x['label']} | " + " | ".join(cells) + " |")
+    L += mode_rows(results, size, modes, ns, delivered_cell)
     L.append("")
     L.append("*+P partial*: frames tilesrc pushed with gaps (UDP) over the "
              "window, all receivers together, not counted as whole. "
@@ -1007,18 +1009,11 @@ def size_tables(results: dict, size: str) -> list[str]:
              "p99 of the worst receiver")
     L.append("")
     L += head
-    for x in modes:
-        if x["key"] not in TILE_MODES:
-            continue
-        cells = []
-        for n in ns:
-            s = summary(results, size, x["key"], n)
-            if not s or s.get("latency_p50_ms_median") is None:
-                cells.append("-")
-                continue
-            cells.append(f"{s['latency_p50_ms_median']:.2f} / "
-                         f"{s['latency_p99_ms_max']:.2f}")
-        L.append(f"| {x['label']} | " + " | ".join(cells) + " |")
+    L += mode_rows(
+        results, size, [x for x in modes if x["key"] in TILE_MODES], ns,
+        lambda s, key, n: "-" if not s or s.get("latency_p50_ms_median")
+        is None else f"{s['latency_p50_ms_median']:.2f} / "
+        f"{s['latency_p99_ms_max']:.2f}")
     L.append("")
 
     L.append("#### Receivers' CPU / the whole run's (cores)")
@@ -1028,14 +1023,10 @@ def size_tables(results: dict, size: str) -> list[str]:
              "used: sender, receivers and the kernel's threads.")
     L.append("")
     L += head
-    for x in modes:
-        cells = []
-        for n in ns:
-            s = summary(results, size, x["key"], n)
-            cells.append("-" if not s else
-                         f"{s['receivers_cpu_cores']:.2f} / "
-                         f"{s['machine_busy']:.2f}")
-        L.append(f"| {x['label']} | " + " | ".join(cells) + " |")
+    L += mode_rows(
+        results, size, modes, ns,
+        lambda s, key, n: "-" if not s else
+        f"{s['receivers_cpu_cores']:.2f} / {s['machine_busy']:.2f}")
     L.append("")
     return L
 

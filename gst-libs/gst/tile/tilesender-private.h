@@ -331,6 +331,17 @@ void     gst_tile_sender_session_join (GstTileSenderSession * session);
 G_GNUC_INTERNAL
 guint64  gst_tile_sender_session_rate_locked (GstTileSenderSession * session);
 G_GNUC_INTERNAL
+GstTileSenderSession *gst_tile_sender_session_at (GstTileSender * self,
+                                                  guint i);
+
+/* A receiver's session that is not ending and has sent its first ACK (its
+ * window): one whose feedback counts. Lock held. */
+static inline gboolean
+gst_tile_sender_session_heard (const GstTileSenderSession * ss)
+{
+  return ss->ack_window > 0 && !ss->control_dead;
+}
+G_GNUC_INTERNAL
 GstTileSenderSession *gst_tile_sender_data_session (GstTileSenderSession *
                                                     session);
 

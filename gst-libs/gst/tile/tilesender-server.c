@@ -610,7 +610,7 @@ gst_tile_sender_note_sent_locked (GstTileSenderSession * ss,
   for (i = 0; i < self->sessions->len; i++) {
     GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
 
-    if (!m->control_dead && m->ack_window > 0)
+    if (gst_tile_sender_session_heard (m))
       note_sent_one_locked (m, frame);
   }
 }

@@ -110,16 +110,16 @@ gst_tile_sender_close_data_locked (GstTileSenderSession * ss)
   ss->n_connected = 0;
 }
 
-/* Frames in flight to every receiver. Lock held. */
+/* Frames in flight in every session. Lock held. */
 static guint
 in_flight_locked (GstTileSender * self)
 {
+  GstTileSenderSession *ss;
   guint i, n = 0;
 
-  for (i = 0; i < self->sessions->len; i++)
-    n += ((GstTileSenderSession *) g_ptr_array_index (self->sessions,
-            i))->in_flight;
-  return n + (self->group ? self->group->in_flight : 0);
+  for (i = 0; (ss = gst_tile_sender_session_at (self, i)); i++)
+    n += ss->in_flight;
+  return n;
 }
 
 /* Draining: a session with frames in flight and no frame done for
@@ -129,13 +129,11 @@ in_flight_locked (GstTileSender * self)
 static void
 give_up_stalled_locked (GstTileSender * self, gint64 start, gint64 now)
 {
+  GstTileSenderSession *ss;
   guint i;
 
-  for (i = 0; i <= self->sessions->len; i++) {
-    GstTileSenderSession *ss = i < self->sessions->len ?
-        g_ptr_array_index (self->sessions, i) : self->group;
-
-    if (!ss || ss->in_flight == 0 || ss->n_connected == 0)
+  for (i = 0; (ss = gst_tile_sender_session_at (self, i)); i++) {
+    if (ss->in_flight == 0 || ss->n_connected == 0)
       continue;
     if (now - MAX (ss->progress_us, start) < MAX (DRAIN_STALL_US,
             3 * ss->send_avg_us))

@@ -217,6 +217,16 @@ gst_tile_sender_session_new_locked (GstTileSender * self, gint control_fd)
   return ss;
 }
 
+/* Session @i of every session: the receivers' in order, then the
+ * multicast group's; NULL past the last. Lock held. */
+GstTileSenderSession *
+gst_tile_sender_session_at (GstTileSender * self, guint i)
+{
+  if (i < self->sessions->len)
+    return g_ptr_array_index (self->sessions, i);
+  return i == self->sessions->len ? self->group : NULL;
+}
+
 /* The session whose units send @ss's frames: the group's for a member of
  * the multicast group, else its own. */
 GstTileSenderSession *
@@ -240,7 +250,7 @@ fastest_member_rate_locked (GstTileSender * self)
   for (i = 0; i < self->sessions->len; i++) {
     GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
 
-    if (m->ack_window > 0 && !m->control_dead)
+    if (gst_tile_sender_session_heard (m))
       fastest = MAX (fastest, gst_tile_rate_control_get_rate (&m->rate));
   }
   return fastest;
@@ -271,7 +281,7 @@ gst_tile_sender_session_rate_locked (GstTileSenderSession * ss)
     GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
     guint64 r = gst_tile_rate_control_get_rate (&m->rate);
 
-    if (m->ack_window == 0 || m->control_dead || r == 0 ||
+    if (!gst_tile_sender_session_heard (m) || r == 0 ||
         member_behind_locked (m, fastest))
       continue;
     rate = rate ? MIN (rate, r) : r;
@@ -622,13 +632,9 @@ gst_tile_sender_stop (GstTileSender * sender)
     return;
   }
   self->running = FALSE;
-  for (i = 0; i <= self->sessions->len; i++) {
+  for (i = 0; (ss = gst_tile_sender_session_at (self, i)); i++) {
     guint j;
 
-    ss = i < self->sessions->len ? g_ptr_array_index (self->sessions, i) :
-        self->group;
-    if (!ss)
-      break;
     gst_tile_sender_end_session_locked (ss, "stopping");
     for (j = 0; j < ss->n_threads; j++)
       g_cond_broadcast (&ss->units[j].cond);
@@ -847,9 +853,6 @@ take_waiting_locked (GstTileSenderSession * ss)
   return frame;
 }
 
-/* Whether a frame may go to @ss now (in place of @replaced, with
- * replace_waiting); counts the ones that may not. The session is ready.
- * Lock held. */
 /* protocol=udp: whether the window of @m, a receiver's session, leaves no
  * room for frame @next (acknowledgements that stop for ACK_STALL_US, the
  * ACK lost say, open it). */
@@ -886,6 +889,9 @@ windows_full_locked (GstTileSenderSession * ss)
   return FALSE;
 }
 
+/* Whether a frame may go to @ss now (in place of @replaced, with
+ * replace_waiting); counts the ones that may not. The session is ready.
+ * Lock held. */
 static GstTileSenderPushResult
 admit_locked (GstTileSenderSession * ss, GstTileSenderFrame ** replaced)
 {
@@ -1117,16 +1123,14 @@ gst_tile_sender_send_eos (GstTileSender * sender)
 void
 gst_tile_sender_clear_eos (GstTileSender * sender)
 {
+  GstTileSenderSession *ss;
   guint i;
 
   g_return_if_fail (sender != NULL);
 
   g_mutex_lock (&sender->lock);
-  for (i = 0; i < sender->sessions->len; i++)
-    ((GstTileSenderSession *) g_ptr_array_index (sender->sessions,
-            i))->eos_sent = FALSE;
-  if (sender->group)
-    sender->group->eos_sent = FALSE;
+  for (i = 0; (ss = gst_tile_sender_session_at (sender, i)); i++)
+    ss->eos_sent = FALSE;
   g_mutex_unlock (&sender->lock);
 }
 
