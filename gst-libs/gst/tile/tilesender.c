@@ -1550,15 +1550,15 @@ gst_tile_sender_set_max_in_flight (GstTileSender * sender, guint max_in_flight)
 void
 gst_tile_sender_set_pacing_bitrate (GstTileSender * sender, guint64 bitrate)
 {
+  GstTileSenderSession *ss;
   guint i;
 
   g_return_if_fail (sender != NULL);
 
   g_mutex_lock (&sender->lock);
   sender->settings.pacing_bitrate = bitrate;
-  for (i = 0; i < sender->sessions->len; i++) {
-    GstTileSenderSession *ss = g_ptr_array_index (sender->sessions, i);
-
+  /* (the multicast group's too: its pace until a member has measured) */
+  for (i = 0; (ss = gst_tile_sender_session_at (sender, i)); i++) {
     if (sender->settings.rate_control)
       gst_tile_rate_control_set_max (&ss->rate, bitrate);
     else
@@ -1579,14 +1579,15 @@ gst_tile_sender_set_pacing_bitrate (GstTileSender * sender, guint64 bitrate)
 void
 gst_tile_sender_set_rate_control (GstTileSender * sender, gboolean enabled)
 {
+  GstTileSenderSession *ss;
   guint i;
 
   g_return_if_fail (sender != NULL);
 
   g_mutex_lock (&sender->lock);
   sender->settings.rate_control = enabled;
-  for (i = 0; i < sender->sessions->len; i++)
-    gst_tile_sender_reset_rate_locked (g_ptr_array_index (sender->sessions, i));
+  for (i = 0; (ss = gst_tile_sender_session_at (sender, i)); i++)
+    gst_tile_sender_reset_rate_locked (ss);
   g_mutex_unlock (&sender->lock);
 }
 
