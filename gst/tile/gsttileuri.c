@@ -22,10 +22,11 @@
 
 #define TILE_URI_DEFAULT_PORT 7000
 
-/* Sets @name on @element from @value; FALSE with @error when it cannot. */
+/* Whether @value is one for @element's property @name (FALSE with @error
+ * when not); with @apply it is also set. */
 static gboolean
 set_from_string (GObject * element, const gchar * name, const gchar * value,
-    GError ** error)
+    gboolean apply, GError ** error)
 {
   GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS
       (element), name);
@@ -48,7 +49,8 @@ set_from_string (GObject * element, const gchar * name, const gchar * value,
     g_value_unset (&v);
     return FALSE;
   }
-  g_object_set_property (element, name, &v);
+  if (apply)
+    g_object_set_property (element, name, &v);
   g_value_unset (&v);
   return TRUE;
 }
@@ -114,14 +116,8 @@ gst_tile_uri_apply (GstElement * element, const gchar * uri,
   port = uri_port (uri);
   query = gst_uri_get_query_table (u);
 
-  /* every parameter must apply before anything is set: a copy takes them
-   * first */
+  /* every parameter must apply before anything is set: checked first */
   if (query) {
-    GstElementFactory *factory = gst_element_get_factory (element);
-    GstElement *probe = factory ? gst_element_factory_create (factory, NULL) :
-        GST_ELEMENT (g_object_new (G_OBJECT_TYPE (element), NULL));
-
-    gst_object_ref_sink (probe);
     g_hash_table_iter_init (&it, query);
     while (ok && g_hash_table_iter_next (&it, &key, &value)) {
       if (!g_strcmp0 (key, host_property) || !g_strcmp0 (key, "port")) {
@@ -130,17 +126,16 @@ gst_tile_uri_apply (GstElement * element, const gchar * uri,
             (const gchar *) key);
         ok = FALSE;
       } else {
-        ok = set_from_string (G_OBJECT (probe), key, value, error);
+        ok = set_from_string (G_OBJECT (element), key, value, FALSE, error);
       }
     }
-    gst_object_unref (probe);
   }
   if (ok) {
     g_object_set (element, host_property, host, "port", port, NULL);
     if (query) {
       g_hash_table_iter_init (&it, query);
       while (g_hash_table_iter_next (&it, &key, &value))
-        set_from_string (G_OBJECT (element), key, value, NULL);
+        set_from_string (G_OBJECT (element), key, value, TRUE, NULL);
     }
   }
   if (query)
