@@ -30,6 +30,7 @@ DEB_PACKAGES=(
   clang libclang-rt-14-dev
   gdb  # a test that times out waiting for a pipeline prints every thread's stack
   # GObject introspection of libgstbc (GstBc-1.0) and its Python test
+  libsnappy-dev  # Snappy: the hap plugin (Hap .mov files)
   gobject-introspection libgirepository1.0-dev python3-gi
   gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
 )

@@ -1,0 +1,338 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/**
+ * SECTION:element-hapdec
+ * @title: hapdec
+ * @see_also: hapenc, bcdec, glbcupload, qtdemux
+ *
+ * Takes Hap frames (Vidvox's codec for block-compressed video, as qtdemux
+ * gives them from a QuickTime .mov file: `video/x-gst-fourcc-Hap1` ...) and
+ * gives their textures as `video/x-bc`, for bcdec (CPU) or glbcupload (the
+ * GPU decodes them). Hap is BC1, Hap Alpha BC3, Hap Q YCoCg-BC3, Hap
+ * Alpha-Only BC4, Hap R (Hap7) BC7; Snappy-compressed and chunked frames
+ * are decompressed, into the buffer pool downstream proposes (glbcupload's
+ * GL buffer: no copy after Snappy). A frame stored without compression is
+ * passed on without a copy. Hap Q Alpha (two textures) is not supported.
+ *
+ * decodebin, uridecodebin and playbin pick hapdec for Hap files and then
+ * the decoder of `video/x-bc`.
+ *
+ * A damaged frame (every header, table and chunk is checked against the
+ * frame's size, Snappy data when decompressed) is dropped with a warning;
+ * more than #GstHapDec:max-errors in a row stop the stream with an error.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 filesrc location=clip.mov ! qtdemux ! hapdec ! bcdec ! videoconvert ! autovideosink
+ * gst-launch-1.0 filesrc location=clip.mov ! qtdemux ! hapdec ! glbcupload ! glimagesink
+ * gst-launch-1.0 playbin uri=file:///path/to/clip.mov
+ * ]|
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gsthapdec.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_hap_dec_debug);
+#define GST_CAT_DEFAULT gst_hap_dec_debug
+
+#define DEFAULT_MAX_ERRORS 10
+
+enum
+{
+  PROP_0,
+  PROP_MAX_ERRORS,
+};
+
+struct _GstHapDec
+{
+  GstBaseTransform parent;
+
+  /* properties (object lock) */
+  gint max_errors;
+
+  /* streaming thread */
+  GstBcInfo info;
+  gboolean have_info;
+  gboolean stored;              /* the output shares the input's memory */
+  guint errors_in_row;
+  guint64 frames_dropped;
+};
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_HAP_FOURCC_CAPS (GST_HAP_SIZE_CAPS)));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_BC_CAPS_MAKE (GST_HAP_BC_FORMATS)));
+
+#define gst_hap_dec_parent_class parent_class
+G_DEFINE_TYPE_WITH_CODE (GstHapDec, gst_hap_dec, GST_TYPE_BASE_TRANSFORM,
+    GST_DEBUG_CATEGORY_INIT (gst_hap_dec_debug, "hapdec", 0,
+        "Hap frames to block-compressed video"));
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (hapdec, "hapdec", GST_RANK_PRIMARY,
+    GST_TYPE_HAP_DEC, gst_hap_element_init (plugin));
+
+static void
+gst_hap_dec_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstHapDec *self = GST_HAP_DEC (object);
+
+  switch (prop_id) {
+    case PROP_MAX_ERRORS:
+      GST_OBJECT_LOCK (self);
+      self->max_errors = g_value_get_int (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_hap_dec_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstHapDec *self = GST_HAP_DEC (object);
+
+  switch (prop_id) {
+    case PROP_MAX_ERRORS:
+      GST_OBJECT_LOCK (self);
+      g_value_set_int (value, self->max_errors);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static GstCaps *
+gst_hap_dec_transform_caps (GstBaseTransform * bt, GstPadDirection direction,
+    GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *ret = direction == GST_PAD_SINK ? gst_hap_caps_to_bc (caps) :
+      gst_hap_caps_from_bc (caps, FALSE);
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+  GST_DEBUG_OBJECT (bt, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
+  return ret;
+}
+
+static gboolean
+gst_hap_dec_set_caps (GstBaseTransform * bt, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstHapDec *self = GST_HAP_DEC (bt);
+
+  if (!gst_bc_info_from_caps (&self->info, outcaps)) {
+    GST_WARNING_OBJECT (self, "bad output caps %" GST_PTR_FORMAT, outcaps);
+    return FALSE;
+  }
+  self->have_info = TRUE;
+  GST_DEBUG_OBJECT (self, "%ux%u %s: %" G_GSIZE_FORMAT " bytes a texture",
+      self->info.width, self->info.height,
+      gst_bc_format_to_string (self->info.format), self->info.size);
+  return TRUE;
+}
+
+static gboolean
+gst_hap_dec_transform_size (GstBaseTransform * bt, GstPadDirection direction,
+    GstCaps * caps, gsize size, GstCaps * othercaps, gsize * othersize)
+{
+  GstBcInfo info;
+
+  /* a texture's size is known from its caps, a Hap frame's is not */
+  if (direction != GST_PAD_SINK || !gst_bc_info_from_caps (&info, othercaps))
+    return FALSE;
+  *othersize = info.size;
+  return TRUE;
+}
+
+/* a frame whose texture is stored as it is becomes a buffer sharing its
+ * memory; any other gets a buffer from the pool (filled in transform) */
+static GstFlowReturn
+gst_hap_dec_prepare_output_buffer (GstBaseTransform * bt, GstBuffer * inbuf,
+    GstBuffer ** outbuf)
+{
+  GstHapDec *self = GST_HAP_DEC (bt);
+  GstBcHapFrame frame;
+  GstMapInfo map;
+  gsize offset = 0;
+
+  self->stored = FALSE;
+  if (self->have_info && gst_buffer_map (inbuf, &map, GST_MAP_READ)) {
+    self->stored = gst_bc_hap_frame_parse (&frame, map.data, map.size, NULL)
+        && frame.format == self->info.format
+        && gst_bc_hap_frame_get_stored (&frame, self->info.size, &offset);
+    gst_buffer_unmap (inbuf, &map);
+  }
+  if (self->stored) {
+    *outbuf = gst_buffer_copy_region (inbuf, GST_BUFFER_COPY_ALL, offset,
+        self->info.size);
+    return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (bt,
+      inbuf, outbuf);
+}
+
+/* a damaged frame is dropped; more than max-errors in a row are an error */
+static GstFlowReturn
+gst_hap_dec_frame_error (GstHapDec * self, GstBuffer * inbuf, GError * err)
+{
+  gint max_errors;
+
+  GST_OBJECT_LOCK (self);
+  max_errors = self->max_errors;
+  GST_OBJECT_UNLOCK (self);
+
+  self->errors_in_row++;
+  self->frames_dropped++;
+  if (err->code == GST_STREAM_ERROR_CODEC_NOT_FOUND ||
+      (max_errors >= 0 && self->errors_in_row > (guint) max_errors)) {
+    GST_ELEMENT_ERROR (self, STREAM, DECODE, ("Cannot decode a Hap frame."),
+        ("%s (frame at %" GST_TIME_FORMAT ", %u bad frames in a row, "
+            "max-errors %d)", err->message,
+            GST_TIME_ARGS (GST_BUFFER_PTS (inbuf)), self->errors_in_row,
+            max_errors));
+    g_error_free (err);
+    return GST_FLOW_ERROR;
+  }
+  GST_ELEMENT_WARNING (self, STREAM, DECODE, ("A Hap frame was dropped."),
+      ("%s (frame at %" GST_TIME_FORMAT ", %" G_GSIZE_FORMAT " bytes; %"
+          G_GUINT64_FORMAT " dropped so far)", err->message,
+          GST_TIME_ARGS (GST_BUFFER_PTS (inbuf)), gst_buffer_get_size (inbuf),
+          self->frames_dropped));
+  g_error_free (err);
+  return GST_BASE_TRANSFORM_FLOW_DROPPED;
+}
+
+static GstFlowReturn
+gst_hap_dec_transform (GstBaseTransform * bt, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstHapDec *self = GST_HAP_DEC (bt);
+  GstMapInfo in, out;
+  GstBcHapFrame frame;
+  GError *err = NULL;
+  gboolean ok;
+
+  if (!self->have_info)
+    return GST_FLOW_NOT_NEGOTIATED;
+  if (self->stored) {
+    self->errors_in_row = 0;
+    return GST_FLOW_OK;
+  }
+
+  if (!gst_buffer_map (inbuf, &in, GST_MAP_READ))
+    goto map_failed;
+  if (!gst_buffer_map (outbuf, &out, GST_MAP_WRITE)) {
+    gst_buffer_unmap (inbuf, &in);
+    goto map_failed;
+  }
+  ok = gst_bc_hap_frame_parse (&frame, in.data, in.size, &err);
+  if (ok && frame.format != self->info.format) {
+    g_set_error (&err, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
+        "the frame's texture is %s, the stream's %s",
+        gst_bc_format_to_string (frame.format),
+        gst_bc_format_to_string (self->info.format));
+    ok = FALSE;
+  }
+  if (ok && out.size < self->info.size) {
+    g_set_error (&err, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
+        "output buffer of %" G_GSIZE_FORMAT " bytes for a texture of %"
+        G_GSIZE_FORMAT, out.size, self->info.size);
+    ok = FALSE;
+  }
+  if (ok)
+    ok = gst_bc_hap_frame_decode (&frame, out.data, self->info.size, &err);
+  gst_buffer_unmap (outbuf, &out);
+  gst_buffer_unmap (inbuf, &in);
+  if (!ok)
+    return gst_hap_dec_frame_error (self, inbuf, err);
+
+  if (gst_buffer_get_size (outbuf) != self->info.size)
+    gst_buffer_set_size (outbuf, self->info.size);
+  self->errors_in_row = 0;
+  return GST_FLOW_OK;
+
+map_failed:
+  GST_ELEMENT_ERROR (self, RESOURCE, FAILED, (NULL), ("cannot map a buffer"));
+  return GST_FLOW_ERROR;
+}
+
+static gboolean
+gst_hap_dec_start (GstBaseTransform * bt)
+{
+  GstHapDec *self = GST_HAP_DEC (bt);
+
+  self->have_info = FALSE;
+  self->stored = FALSE;
+  self->errors_in_row = 0;
+  self->frames_dropped = 0;
+  return TRUE;
+}
+
+static void
+gst_hap_dec_class_init (GstHapDecClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  gobject_class->set_property = gst_hap_dec_set_property;
+  gobject_class->get_property = gst_hap_dec_get_property;
+
+  /**
+   * GstHapDec:max-errors:
+   *
+   * Damaged frames in a row that are dropped with a warning before the
+   * next one is an error; -1 never stops the stream.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_ERRORS,
+      g_param_spec_int ("max-errors", "Max errors",
+          "Damaged frames in a row dropped with a warning before the next is "
+          "an error (-1 = never an error)", -1, G_MAXINT, DEFAULT_MAX_ERRORS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "Hap frame decoder", "Codec/Decoder/Video",
+      "Unpacks Hap frames (Snappy, chunks) into block-compressed video "
+      "(BC1, BC3, YCoCg-BC3, BC4, BC7) for bcdec or glbcupload",
+      "gst-bc developers");
+
+  bt_class->transform_caps = GST_DEBUG_FUNCPTR (gst_hap_dec_transform_caps);
+  bt_class->set_caps = GST_DEBUG_FUNCPTR (gst_hap_dec_set_caps);
+  bt_class->transform_size = GST_DEBUG_FUNCPTR (gst_hap_dec_transform_size);
+  bt_class->prepare_output_buffer =
+      GST_DEBUG_FUNCPTR (gst_hap_dec_prepare_output_buffer);
+  bt_class->transform = GST_DEBUG_FUNCPTR (gst_hap_dec_transform);
+  bt_class->start = GST_DEBUG_FUNCPTR (gst_hap_dec_start);
+  bt_class->passthrough_on_same_caps = FALSE;
+}
+
+static void
+gst_hap_dec_init (GstHapDec * self)
+{
+  self->max_errors = DEFAULT_MAX_ERRORS;
+  gst_bc_info_init (&self->info);
+}

@@ -1,0 +1,183 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gsthapelements.h"
+
+#include <string.h>
+
+/* the fields a Hap stream and its video/x-bc frames have in common */
+static const gchar *const hap_copied_fields[] = {
+  "width", "height", "framerate", "pixel-aspect-ratio"
+};
+
+static void
+gst_hap_copy_fields (GstStructure * to, const GstStructure * from)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (hap_copied_fields); i++) {
+    const GValue *v = gst_structure_get_value (from, hap_copied_fields[i]);
+
+    if (v)
+      gst_structure_set_value (to, hap_copied_fields[i], v);
+  }
+}
+
+/**
+ * gst_hap_structure_get_format:
+ * @s: caps structure of Hap frames: `video/x-gst-fourcc-Hap1` (qtdemux's
+ *     name for an unknown QuickTime code) or `video/x-qt-part` with a
+ *     `format` code (what qtmux takes)
+ *
+ * Returns: the texture format, or %GST_BC_FORMAT_UNKNOWN
+ */
+GstBcFormat
+gst_hap_structure_get_format (const GstStructure * s)
+{
+  const gchar *name = gst_structure_get_name (s);
+  guint32 fourcc = 0;
+
+  if (g_str_has_prefix (name, "video/x-gst-fourcc-") &&
+      strlen (name) == strlen ("video/x-gst-fourcc-") + 4) {
+    const gchar *c = name + strlen ("video/x-gst-fourcc-");
+
+    fourcc = GST_MAKE_FOURCC (c[0], c[1], c[2], c[3]);
+  } else if (gst_structure_has_name (s, "video/x-qt-part")) {
+    if (!gst_structure_get_uint (s, "format", &fourcc))
+      return GST_BC_FORMAT_UNKNOWN;
+  }
+  return gst_bc_hap_format_from_fourcc (fourcc);
+}
+
+/**
+ * gst_hap_caps_to_bc:
+ * @caps: caps of Hap frames
+ *
+ * Returns: (transfer full): the `video/x-bc` caps of their textures
+ */
+GstCaps *
+gst_hap_caps_to_bc (const GstCaps * caps)
+{
+  GstCaps *ret = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *in = gst_caps_get_structure (caps, i);
+    GstBcFormat format = gst_hap_structure_get_format (in);
+    GstStructure *out;
+
+    if (format == GST_BC_FORMAT_UNKNOWN)
+      continue;
+    out = gst_structure_new (GST_BC_MEDIA_TYPE, "format", G_TYPE_STRING,
+        gst_bc_format_to_string (format), NULL);
+    gst_hap_copy_fields (out, in);
+    ret = gst_caps_merge_structure (ret, out);
+  }
+  return ret;
+}
+
+static void
+gst_hap_append_format (GstCaps * caps, const gchar * format_str,
+    gboolean qt_part, const GstStructure * from)
+{
+  guint32 fourcc =
+      gst_bc_hap_fourcc_from_format (gst_bc_format_from_string (format_str));
+  GstStructure *s;
+  gchar *name;
+
+  if (!fourcc)
+    return;
+  name = g_strdup_printf ("video/x-gst-fourcc-%" GST_FOURCC_FORMAT,
+      GST_FOURCC_ARGS (fourcc));
+  s = gst_structure_new_empty (name);
+  g_free (name);
+  gst_hap_copy_fields (s, from);
+  gst_caps_append_structure (caps, s);
+  if (qt_part) {
+    s = gst_structure_new ("video/x-qt-part", "format", G_TYPE_UINT, fourcc,
+        NULL);
+    gst_hap_copy_fields (s, from);
+    gst_caps_append_structure (caps, s);
+  }
+}
+
+/**
+ * gst_hap_caps_from_bc:
+ * @caps: `video/x-bc` caps
+ * @qt_part: also give each format as `video/x-qt-part` (for qtmux), after
+ *     the `video/x-gst-fourcc-` form
+ *
+ * Returns: (transfer full): the caps of Hap frames of those textures (none
+ *     for BC5, which Hap has no variant for)
+ */
+GstCaps *
+gst_hap_caps_from_bc (const GstCaps * caps, gboolean qt_part)
+{
+  GstCaps *ret = gst_caps_new_empty ();
+  guint i, j;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *in = gst_caps_get_structure (caps, i);
+    const GValue *formats = gst_structure_get_value (in, "format");
+
+    if (!gst_structure_has_name (in, GST_BC_MEDIA_TYPE))
+      continue;
+    if (!formats) {
+      GstBcFormat f;
+
+      for (f = GST_BC_FORMAT_BC1; f < GST_BC_FORMAT_LAST; f++)
+        gst_hap_append_format (ret, gst_bc_format_to_string (f), qt_part, in);
+    } else if (G_VALUE_HOLDS_STRING (formats)) {
+      gst_hap_append_format (ret, g_value_get_string (formats), qt_part, in);
+    } else if (GST_VALUE_HOLDS_LIST (formats)) {
+      for (j = 0; j < gst_value_list_get_size (formats); j++) {
+        const GValue *v = gst_value_list_get_value (formats, j);
+
+        if (G_VALUE_HOLDS_STRING (v))
+          gst_hap_append_format (ret, g_value_get_string (v), qt_part, in);
+      }
+    }
+  }
+  return ret;
+}
+
+/**
+ * gst_hap_element_init:
+ * @plugin: the plugin being loaded
+ *
+ * Shared initialisation of the plugin's elements; safe to call more than
+ * once.
+ */
+void
+gst_hap_element_init (GstPlugin * plugin)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    gst_bc_init ();
+    gst_type_mark_as_plugin_api (GST_TYPE_BC_HAP_COMPRESSOR, 0);
+    g_once_init_leave (&done, 1);
+  }
+}
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  gboolean ret = FALSE;
+
+  ret |= GST_ELEMENT_REGISTER (hapdec, plugin);
+  ret |= GST_ELEMENT_REGISTER (hapenc, plugin);
+  return ret;
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR,
+    GST_VERSION_MINOR,
+    hap,
+    "Hap frames (QuickTime .mov) to and from block-compressed video",
+    plugin_init, VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)
