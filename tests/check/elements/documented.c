@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* Every element of the plugins built here (bc, tile, glbc: those loaded
+/* Every element of the plugins built here (bc, tile, glbc, hap: those loaded
  * from the build tree) has its section in docs/elements.md, with its long
  * name and a table row for every property it adds: a new element or
  * property fails this test until it is documented. */
@@ -47,7 +47,8 @@ check_documented (const gchar * factory_name)
     /* ours, not GstObject's or the codec base classes' */
     if (!g_str_has_prefix (type_name, "GstBc")
         && !g_str_has_prefix (type_name, "GstTile")
-        && !g_str_has_prefix (type_name, "GstGLBc"))
+        && !g_str_has_prefix (type_name, "GstGLBc")
+        && !g_str_has_prefix (type_name, "GstHap"))
       continue;
     n_own++;
     needle = g_strdup_printf ("| `%s` |", props[i]->name);
