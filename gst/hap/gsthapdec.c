@@ -187,7 +187,15 @@ gst_hap_dec_prepare_output_buffer (GstBaseTransform * bt, GstBuffer * inbuf,
   if (self->stored) {
     *outbuf = gst_buffer_copy_region (inbuf, GST_BUFFER_COPY_ALL, offset,
         self->info.size);
-    return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
+    if (!*outbuf)
+      return GST_FLOW_ERROR;
+    /* a region keeps the times of a whole buffer only */
+    GST_BUFFER_PTS (*outbuf) = GST_BUFFER_PTS (inbuf);
+    GST_BUFFER_DTS (*outbuf) = GST_BUFFER_DTS (inbuf);
+    GST_BUFFER_DURATION (*outbuf) = GST_BUFFER_DURATION (inbuf);
+    GST_BUFFER_OFFSET (*outbuf) = GST_BUFFER_OFFSET (inbuf);
+    GST_BUFFER_OFFSET_END (*outbuf) = GST_BUFFER_OFFSET_END (inbuf);
+    return GST_FLOW_OK;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (bt,
       inbuf, outbuf);

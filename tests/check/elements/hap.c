@@ -1,0 +1,562 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* hapenc and hapdec: caps both ways (qtdemux's video/x-gst-fourcc-Hap*,
+ * qtmux's video/x-qt-part), output bytes, timestamps, frames passed on
+ * without a copy, damaged frames (warnings, then an error), and a .mov file
+ * written by qtmux and read back by qtdemux and decodebin. The interop with
+ * ffmpeg (files it writes, files it reads) is tests/hap. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/app/app.h>
+#include <gst/bc/bc.h>
+#include <gst/bc/bchap.h>
+#include <glib/gstdio.h>
+
+#include "gstbctest.h"
+
+#define FPS 30
+
+/* an encoded picture of @format */
+static guint8 *
+make_texture (GstBcFormat format, guint width, guint height, guint32 seed,
+    GstBcInfo * info)
+{
+  guint8 *rgba = test_picture (width, height, seed, 3, TEST_ALPHA_WAVE);
+  GstBcPixelLayout layout;
+  guint8 *tex;
+
+  fail_unless (gst_bc_pixel_layout_from_video_format (&layout,
+          GST_VIDEO_FORMAT_RGBA));
+  tex = test_encode (format, GST_BC_QUALITY_FAST, rgba, &layout, width,
+      height, info);
+  g_free (rgba);
+  return tex;
+}
+
+static GstBuffer *
+texture_buffer (const GstBcInfo * info, const guint8 * tex, guint i)
+{
+  GstBuffer *buf = gst_buffer_new_memdup (tex, info->size);
+
+  GST_BUFFER_PTS (buf) = gst_util_uint64_scale (i, GST_SECOND, FPS);
+  GST_BUFFER_DURATION (buf) = GST_SECOND / FPS;
+  return buf;
+}
+
+static gchar *
+bc_caps_string (GstBcFormat format, guint width, guint height)
+{
+  return g_strdup_printf ("video/x-bc, format=%s, width=%u, height=%u, "
+      "framerate=%d/1, pixel-aspect-ratio=1/1",
+      gst_bc_format_to_string (format), width, height, FPS);
+}
+
+static GstHarness *
+enc_harness (GstBcFormat format, guint width, guint height,
+    const gchar * sink_caps)
+{
+  GstHarness *h = gst_harness_new ("hapenc");
+  gchar *caps = bc_caps_string (format, width, height);
+
+  gst_harness_set_src_caps_str (h, caps);
+  if (sink_caps)
+    gst_harness_set_sink_caps_str (h, sink_caps);
+  g_free (caps);
+  return h;
+}
+
+/* the texture of the Hap frame @buf, checked against @info */
+static void
+check_hap_buffer (GstBuffer * buf, const GstBcInfo * info,
+    const guint8 * tex, guint expect_chunks)
+{
+  GstBcHapFrame frame;
+  GstMapInfo map;
+  GError *err = NULL;
+  guint8 *out = g_malloc (info->size);
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  fail_unless (gst_bc_hap_frame_parse (&frame, map.data, map.size, &err),
+      "%s", err ? err->message : "");
+  fail_unless_equals_int (frame.format, info->format);
+  fail_unless_equals_int (frame.n_chunks, expect_chunks);
+  fail_unless (gst_bc_hap_frame_decode (&frame, out, info->size, &err),
+      "%s", err ? err->message : "");
+  fail_unless (memcmp (out, tex, info->size) == 0);
+  gst_buffer_unmap (buf, &map);
+  g_free (out);
+}
+
+GST_START_TEST (test_enc)
+{
+  static const struct
+  {
+    GstBcFormat format;
+    const gchar *name;
+  } formats[] = {
+    {GST_BC_FORMAT_BC1, "video/x-gst-fourcc-Hap1"},
+    {GST_BC_FORMAT_BC3, "video/x-gst-fourcc-Hap5"},
+    {GST_BC_FORMAT_YCOCG_BC3, "video/x-gst-fourcc-HapY"},
+    {GST_BC_FORMAT_BC4, "video/x-gst-fourcc-HapA"},
+    {GST_BC_FORMAT_BC7, "video/x-gst-fourcc-Hap7"},
+  };
+  guint f, i;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstBcInfo info;
+    guint8 *tex = make_texture (formats[f].format, 70, 42, f, &info);
+    GstHarness *h = enc_harness (formats[f].format, 70, 42, NULL);
+    GstStructure *s;
+    GstCaps *caps;
+    gint v = 0, d = 0;
+
+    gst_harness_set (h, "hapenc", "chunks", 3, NULL);
+    for (i = 0; i < 3; i++) {
+      GstBuffer *out;
+
+      fail_unless_equals_int (gst_harness_push (h, texture_buffer (&info, tex,
+                  i)), GST_FLOW_OK);
+      out = gst_harness_pull (h);
+      check_hap_buffer (out, &info, tex, 3);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
+          gst_util_uint64_scale (i, GST_SECOND, FPS));
+      /* qtmux wants a decode time: Hap frames are all key frames */
+      fail_unless_equals_uint64 (GST_BUFFER_DTS (out), GST_BUFFER_PTS (out));
+      fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), GST_SECOND / FPS);
+      fail_if (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_DELTA_UNIT));
+      gst_buffer_unref (out);
+    }
+    /* a peer taking anything gets qtdemux's name of the Hap variant */
+    caps = gst_pad_get_current_caps (h->sinkpad);
+    s = gst_caps_get_structure (caps, 0);
+    fail_unless (gst_structure_has_name (s, formats[f].name), "%"
+        GST_PTR_FORMAT, caps);
+    fail_unless (gst_structure_get_int (s, "width", &v) && v == 70);
+    fail_unless (gst_structure_get_int (s, "height", &v) && v == 42);
+    fail_unless (gst_structure_get_fraction (s, "framerate", &v, &d) &&
+        v == FPS && d == 1);
+    gst_caps_unref (caps);
+    gst_harness_teardown (h);
+    g_free (tex);
+  }
+}
+
+GST_END_TEST;
+
+/* qtmux's caps: video/x-qt-part with the QuickTime code */
+GST_START_TEST (test_enc_qt_part)
+{
+  GstBcInfo info;
+  guint8 *tex = make_texture (GST_BC_FORMAT_YCOCG_BC3, 64, 32, 4, &info);
+  GstHarness *h = enc_harness (GST_BC_FORMAT_YCOCG_BC3, 64, 32,
+      "video/x-qt-part");
+  GstCaps *caps;
+  guint fourcc = 0;
+
+  fail_unless_equals_int (gst_harness_push (h, texture_buffer (&info, tex,
+              0)), GST_FLOW_OK);
+  gst_buffer_unref (gst_harness_pull (h));
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  fail_unless (gst_structure_has_name (gst_caps_get_structure (caps, 0),
+          "video/x-qt-part"));
+  fail_unless (gst_structure_get_uint (gst_caps_get_structure (caps, 0),
+          "format", &fourcc));
+  fail_unless_equals_int (fourcc, GST_MAKE_FOURCC ('H', 'a', 'p', 'Y'));
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  g_free (tex);
+}
+
+GST_END_TEST;
+
+/* compressor=none, one chunk: a header, then the input's own memory */
+GST_START_TEST (test_enc_stored_no_copy)
+{
+  GstBcInfo info;
+  guint8 *tex = make_texture (GST_BC_FORMAT_BC1, 64, 64, 5, &info);
+  GstHarness *h = enc_harness (GST_BC_FORMAT_BC1, 64, 64, NULL);
+  GstBuffer *in, *out;
+
+  gst_harness_set (h, "hapenc", "compressor", GST_BC_HAP_COMPRESSOR_NONE, NULL);
+  in = texture_buffer (&info, tex, 0);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless_equals_int (gst_buffer_get_size (out), 4 + info.size);
+  fail_unless_equals_int (gst_buffer_n_memory (out), 2);
+  fail_unless (gst_buffer_peek_memory (out, 1) ==
+      gst_buffer_peek_memory (in, 0));
+  check_hap_buffer (out, &info, tex, 1);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  /* snappy: smaller, in one piece */
+  gst_harness_set (h, "hapenc", "compressor", GST_BC_HAP_COMPRESSOR_SNAPPY,
+      NULL);
+  fail_unless_equals_int (gst_harness_push (h, texture_buffer (&info, tex,
+              1)), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (gst_buffer_get_size (out) < info.size);
+  check_hap_buffer (out, &info, tex, 1);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  g_free (tex);
+}
+
+GST_END_TEST;
+
+/* BC5 has no Hap variant */
+GST_START_TEST (test_enc_refuses_bc5)
+{
+  GstHarness *h = gst_harness_new ("hapenc");
+  GstCaps *caps = gst_caps_from_string ("video/x-bc, format=BC5, width=8, "
+      "height=8, framerate=30/1");
+
+  fail_if (gst_pad_query_accept_caps (h->srcpad->peer, caps));
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static GstHarness *
+dec_harness (const gchar * fourcc, guint width, guint height)
+{
+  GstHarness *h = gst_harness_new ("hapdec");
+  gchar *caps = g_strdup_printf ("video/x-gst-fourcc-%s, width=%u, "
+      "height=%u, framerate=%d/1, pixel-aspect-ratio=1/1", fourcc, width,
+      height, FPS);
+
+  gst_harness_set_src_caps_str (h, caps);
+  g_free (caps);
+  return h;
+}
+
+static GstBuffer *
+hap_buffer (const GstBcInfo * info, const guint8 * tex,
+    GstBcHapCompressor compressor, guint chunks, guint i)
+{
+  gsize max = gst_bc_hap_frame_max_size (info, chunks), offset = 0, len;
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, max, NULL);
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  len = gst_bc_hap_frame_compose (info, tex, compressor, chunks, map.data,
+      max, &offset);
+  gst_buffer_unmap (buf, &map);
+  fail_unless (len > 0);
+  gst_buffer_resize (buf, offset, len);
+  GST_BUFFER_PTS (buf) = gst_util_uint64_scale (i, GST_SECOND, FPS);
+  GST_BUFFER_DURATION (buf) = GST_SECOND / FPS;
+  return buf;
+}
+
+/* @buf is the texture of frame @i; its times within @slack (a file's
+ * time scale rounds them) */
+static void
+check_texture_buffer (GstBuffer * buf, const GstBcInfo * info,
+    const guint8 * tex, guint i, GstClockTime slack)
+{
+  GstClockTime pts = gst_util_uint64_scale (i, GST_SECOND, FPS);
+
+  fail_unless_equals_int (gst_buffer_get_size (buf), info->size);
+  fail_unless (gst_buffer_memcmp (buf, 0, tex, info->size) == 0);
+  fail_unless (GST_CLOCK_TIME_IS_VALID (GST_BUFFER_PTS (buf)));
+  fail_unless (GST_CLOCK_DIFF (GST_BUFFER_PTS (buf), pts) <= (gint64) slack
+      && GST_CLOCK_DIFF (pts, GST_BUFFER_PTS (buf)) <= (gint64) slack,
+      "frame %u at %" GST_TIME_FORMAT, i, GST_TIME_ARGS (GST_BUFFER_PTS (buf)));
+  fail_unless (ABS ((gint64) GST_BUFFER_DURATION (buf) - GST_SECOND / FPS)
+      <= (gint64) slack);
+}
+
+GST_START_TEST (test_dec)
+{
+  GstBcInfo info;
+  guint8 *tex = make_texture (GST_BC_FORMAT_YCOCG_BC3, 90, 50, 6, &info);
+  GstHarness *h = dec_harness ("HapY", 90, 50);
+  GstBuffer *in, *out;
+  GstCaps *caps, *expect;
+  GstMapInfo a, b;
+  gchar *str;
+  guint i;
+
+  for (i = 0; i < 4; i++) {
+    fail_unless_equals_int (gst_harness_push (h, hap_buffer (&info, tex,
+                GST_BC_HAP_COMPRESSOR_SNAPPY, 1 + i, i)), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    check_texture_buffer (out, &info, tex, i, 0);
+    gst_buffer_unref (out);
+  }
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  str = bc_caps_string (GST_BC_FORMAT_YCOCG_BC3, 90, 50);
+  expect = gst_caps_from_string (str);
+  fail_unless (gst_caps_is_equal (caps, expect), "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (expect);
+  gst_caps_unref (caps);
+  g_free (str);
+
+  /* stored as it is: the output is the input's memory, no copy */
+  in = hap_buffer (&info, tex, GST_BC_HAP_COMPRESSOR_NONE, 1, 4);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  check_texture_buffer (out, &info, tex, 4, 0);
+  fail_unless (gst_buffer_map (in, &a, GST_MAP_READ));
+  fail_unless (gst_buffer_map (out, &b, GST_MAP_READ));
+  fail_unless (b.data == a.data + 4);
+  gst_buffer_unmap (out, &b);
+  gst_buffer_unmap (in, &a);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  gst_harness_teardown (h);
+  g_free (tex);
+}
+
+GST_END_TEST;
+
+static guint
+count_messages (GstHarness * h, GstMessageType type)
+{
+  GstBus *bus = GST_ELEMENT_BUS (h->element);
+  GstMessage *msg;
+  guint n = 0;
+
+  while ((msg = gst_bus_pop_filtered (bus, type))) {
+    n++;
+    gst_message_unref (msg);
+  }
+  return n;
+}
+
+/* damaged frames are dropped with a warning; more than max-errors in a row
+ * are an error */
+GST_START_TEST (test_dec_damaged)
+{
+  GstBcInfo info;
+  guint8 *tex = make_texture (GST_BC_FORMAT_BC1, 32, 32, 7, &info);
+  GstHarness *h = dec_harness ("Hap1", 32, 32);
+  GstBus *bus = gst_bus_new ();
+  GstBuffer *bad, *other;
+  GstBcInfo info3;
+  guint8 *tex3 = make_texture (GST_BC_FORMAT_BC3, 32, 32, 7, &info3);
+  guint i;
+
+  gst_element_set_bus (h->element, bus);
+  g_object_set (h->element, "max-errors", 2, NULL);
+
+  /* a truncated frame, a frame of another texture format */
+  bad = hap_buffer (&info, tex, GST_BC_HAP_COMPRESSOR_SNAPPY, 2, 0);
+  gst_buffer_resize (bad, 0, gst_buffer_get_size (bad) - 9);
+  other = hap_buffer (&info3, tex3, GST_BC_HAP_COMPRESSOR_SNAPPY, 1, 1);
+
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (bad)),
+      GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (other)),
+      GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  fail_unless_equals_int (count_messages (h, GST_MESSAGE_WARNING), 2);
+  /* a good frame resets the count */
+  fail_unless_equals_int (gst_harness_push (h, hap_buffer (&info, tex,
+              GST_BC_HAP_COMPRESSOR_SNAPPY, 1, 2)), GST_FLOW_OK);
+  gst_buffer_unref (gst_harness_pull (h));
+  for (i = 0; i < 2; i++)
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (bad)),
+        GST_FLOW_OK);
+  fail_unless_equals_int (count_messages (h, GST_MESSAGE_ERROR), 0);
+  /* the third in a row */
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (bad)),
+      GST_FLOW_ERROR);
+  fail_unless_equals_int (count_messages (h, GST_MESSAGE_ERROR), 1);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+
+  gst_buffer_unref (bad);
+  gst_buffer_unref (other);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  g_free (tex);
+  g_free (tex3);
+}
+
+GST_END_TEST;
+
+/* Hap Q Alpha and BC6H are not taken */
+GST_START_TEST (test_dec_caps)
+{
+  GstHarness *h = gst_harness_new ("hapdec");
+  GstPad *sink = h->srcpad->peer;
+  const gchar *refused[] = { "video/x-gst-fourcc-HapM, width=8, height=8",
+    "video/x-gst-fourcc-HapH, width=8, height=8",
+    "video/x-gst-fourcc-Hap1, width=0, height=8",
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (refused); i++) {
+    GstCaps *caps = gst_caps_from_string (refused[i]);
+
+    fail_if (gst_pad_query_accept_caps (sink, caps), "%s", refused[i]);
+    gst_caps_unref (caps);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* appsrc ! hapenc ! qtmux ! filesink, then filesrc ! qtdemux ! hapdec and
+ * filesrc ! decodebin: the same textures and times come back */
+GST_START_TEST (test_mov_round_trip)
+{
+  const guint n = 12;
+  GstBcInfo info;
+  guint8 *tex[2];
+  gchar *path, *desc, *caps;
+  GstElement *p, *src, *sink;
+  guint i;
+  gint fd;
+
+  tex[0] = make_texture (GST_BC_FORMAT_BC1, 200, 120, 1, &info);
+  tex[1] = make_texture (GST_BC_FORMAT_BC1, 200, 120, 2, &info);
+  fd = g_file_open_tmp ("gst-bc-hap-XXXXXX.mov", &path, NULL);
+  fail_unless (fd >= 0);
+  close (fd);
+
+  caps = bc_caps_string (GST_BC_FORMAT_BC1, 200, 120);
+  desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! "
+      "hapenc chunks=4 ! qtmux ! filesink location=%s", caps, path);
+  p = launch (desc);
+  src = get (p, "src");
+  play (p);
+  for (i = 0; i < n; i++)
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
+            texture_buffer (&info, tex[i % 2], i)), GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  wait_eos (p);
+  stop (p);
+  gst_object_unref (src);
+  g_free (desc);
+
+  /* the textures, byte for byte, at their times */
+  desc = g_strdup_printf ("filesrc location=%s ! qtdemux ! hapdec ! "
+      "appsink name=sink sync=false", path);
+  p = launch (desc);
+  sink = get (p, "sink");
+  play (p);
+  for (i = 0; i < n; i++) {
+    GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        PULL_TIMEOUT);
+    GstBuffer *buf;
+    GstCaps *got, *expect = gst_caps_from_string (caps);
+
+    fail_unless (sample != NULL, "frame %u of %u", i, n);
+    buf = gst_sample_get_buffer (sample);
+    check_texture_buffer (buf, &info, tex[i % 2], i, GST_USECOND);
+    got = gst_sample_get_caps (sample);
+    fail_unless (gst_caps_is_subset (got, expect) ||
+        gst_caps_can_intersect (got, expect), "%" GST_PTR_FORMAT, got);
+    gst_caps_unref (expect);
+    gst_sample_unref (sample);
+  }
+  fail_unless (gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+          PULL_TIMEOUT) == NULL);
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)));
+  stop (p);
+  gst_object_unref (sink);
+  g_free (desc);
+
+  /* decodebin picks hapdec, then a decoder of video/x-bc */
+  desc = g_strdup_printf ("filesrc location=%s ! decodebin ! videoconvert ! "
+      "video/x-raw, format=RGBA ! appsink name=sink sync=false", path);
+  p = launch (desc);
+  sink = get (p, "sink");
+  play (p);
+  for (i = 0; i < n; i++) {
+    GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        PULL_TIMEOUT);
+    guint8 *ref = test_decode (&info, tex[i % 2]);
+    GstBuffer *buf;
+    GstVideoFrame frame;
+    GstVideoInfo vinfo;
+    guint y, x, maxdiff = 0;
+
+    fail_unless (sample != NULL, "frame %u of %u", i, n);
+    buf = gst_sample_get_buffer (sample);
+    fail_unless (gst_video_info_from_caps (&vinfo,
+            gst_sample_get_caps (sample)));
+    fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&vinfo), 200);
+    fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&vinfo), 120);
+    fail_unless (gst_video_frame_map (&frame, &vinfo, buf, GST_MAP_READ));
+    for (y = 0; y < 120; y++) {
+      const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+          0) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+
+      for (x = 0; x < 200 * 4; x++)
+        maxdiff = MAX (maxdiff, (guint) ABS (row[x] - ref[y * 200 * 4 + x]));
+    }
+    gst_video_frame_unmap (&frame);
+    /* the CPU decoder gives the library's decode; a GPU decoder within a
+     * level of it */
+    fail_unless (maxdiff <= 1, "frame %u differs by %u", i, maxdiff);
+    fail_unless (ABS ((gint64) GST_BUFFER_PTS (buf) -
+            (gint64) gst_util_uint64_scale (i, GST_SECOND, FPS)) <=
+        GST_USECOND);
+    gst_sample_unref (sample);
+    g_free (ref);
+  }
+  {
+    GstElement *dec = gst_bin_get_by_name (GST_BIN (p), "decodebin0");
+    GstIterator *it = gst_bin_iterate_recurse (GST_BIN (dec));
+    GValue v = G_VALUE_INIT;
+    gboolean have_hapdec = FALSE;
+
+    while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+      GstElementFactory *f = gst_element_get_factory (g_value_get_object (&v));
+
+      if (f && g_str_equal (GST_OBJECT_NAME (f), "hapdec"))
+        have_hapdec = TRUE;
+      g_value_reset (&v);
+    }
+    g_value_unset (&v);
+    gst_iterator_free (it);
+    fail_unless (have_hapdec);
+    gst_object_unref (dec);
+  }
+  stop (p);
+  gst_object_unref (sink);
+  g_free (desc);
+
+  g_unlink (path);
+  g_free (path);
+  g_free (caps);
+  g_free (tex[0]);
+  g_free (tex[1]);
+}
+
+GST_END_TEST;
+
+static Suite *
+hap_suite (void)
+{
+  Suite *s = suite_create ("hap");
+  TCase *tc = test_suite_add_general (s, 0);
+
+  tcase_add_test (tc, test_enc);
+  tcase_add_test (tc, test_enc_qt_part);
+  tcase_add_test (tc, test_enc_stored_no_copy);
+  tcase_add_test (tc, test_enc_refuses_bc5);
+  tcase_add_test (tc, test_dec);
+  tcase_add_test (tc, test_dec_damaged);
+  tcase_add_test (tc, test_dec_caps);
+  tcase_add_test (tc, test_mov_round_trip);
+  return s;
+}
+
+GST_CHECK_MAIN (hap);
