@@ -9,13 +9,14 @@
 #   tests/fuzz/run.sh [-t TARGET] WORKDIR              the gate
 #   tests/fuzz/run.sh [-t TARGET] WORKDIR long [SECS]  a randomised run
 #
-# TARGET is tilewire (the default: the wire parsers, tilewire-fuzz.c) or
+# TARGET is tilewire (the default: the wire parsers, tilewire-fuzz.c),
 # tilereceiver (the receiver's state machine against a sender played over
-# 127.0.0.1, tilereceiver-fuzz.c). Both keep their committed corpus in
+# 127.0.0.1, tilereceiver-fuzz.c) or hap (the Hap frame reader and writer,
+# hap-fuzz.c; seeds from hap_seeds.sh). Each keeps its committed corpus in
 # tests/fuzz/corpus/TARGET.
 #
-# The gate gives the same result every time. tilewire: a fixed seed and a
-# fixed number of runs from the corpus. tilereceiver runs threads against
+# The gate gives the same result every time. tilewire and hap: a fixed seed
+# and a fixed number of runs from the corpus. tilereceiver runs threads against
 # sockets, so its coverage differs from run to run and mutating would not
 # be repeatable: its gate runs every input of the corpus once, without
 # mutations (the files are named on the command line, -runs=1).
@@ -32,7 +33,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-usage="usage: run.sh [-t tilewire|tilereceiver] WORKDIR [long [SECONDS]]"
+usage="usage: run.sh [-t tilewire|tilereceiver|hap] WORKDIR [long [SECONDS]]"
 target=tilewire
 if [ "${1:-}" = "-t" ]; then
   target=${2:?$usage}
@@ -94,6 +95,15 @@ case "$target" in
         -o "$work/tilereceiver-fuzz"
     }
     ;;
+  hap)
+    build () {
+      "$cc" $flags -DBUILDING_GST_BC -I"$src/gst-libs" -I"$bc" \
+        "$here/hap-fuzz.c" "$bc/bchap.c" "$bc/bcformat.c" \
+        $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0 \
+          snappy) -ldl \
+        -o "$work/hap-fuzz"
+    }
+    ;;
   *)
     echo "$usage" >&2
     exit 2
@@ -136,12 +146,14 @@ case "$target:$mode" in
       -print_final_stats=1 -artifact_prefix="$work/" \
       "$work/corpus-tilereceiver" "$corpus"
     ;;
-  tilewire:gate)
+  tilewire:gate|hap:gate)
     # New inputs go to a fresh directory, never into the committed corpus,
     # so every run starts from the same inputs.
-    rm -rf "$work/gate-tilewire"
-    mkdir -p "$work/gate-tilewire"
-    echo "fuzz: tilewire-fuzz, seed $gate_seed, $gate_runs runs from $corpus"
+    rm -rf "$work/gate-$target"
+    mkdir -p "$work/gate-$target"
+    # each Hap input decodes a frame: fewer runs
+    if [ "$target" = hap ]; then gate_runs=${FUZZ_GATE_RUNS:-2000000}; fi
+    echo "fuzz: $target-fuzz, seed $gate_seed, $gate_runs runs from $corpus"
     # Without address space randomisation: the comparisons libFuzzer
     # learns from can hold pointers, and random addresses would steer the
     # mutations differently on every run.
@@ -149,20 +161,20 @@ case "$target:$mode" in
     if setarch "$(uname -m)" -R true 2>/dev/null; then
       norandom=(setarch "$(uname -m)" -R)
     fi
-    "${norandom[@]}" "$work/tilewire-fuzz" -seed="$gate_seed" \
+    "${norandom[@]}" "$work/$target-fuzz" -seed="$gate_seed" \
       -runs="$gate_runs" -reload=0 -rss_limit_mb=2048 -error_exitcode=1 -timeout_exitcode=1 \
       -print_final_stats=1 -artifact_prefix="$work/" \
-      "$work/gate-tilewire" "$corpus"
+      "$work/gate-$target" "$corpus"
     ;;
-  tilewire:long)
-    mkdir -p "$work/corpus-tilewire"
-    echo "fuzz: tilewire-fuzz, random seed, ${seconds}s; new inputs in" \
-      "$work/corpus-tilewire (merge the interesting ones into $corpus with" \
+  tilewire:long|hap:long)
+    mkdir -p "$work/corpus-$target"
+    echo "fuzz: $target-fuzz, random seed, ${seconds}s; new inputs in" \
+      "$work/corpus-$target (merge the interesting ones into $corpus with" \
       "-merge=1)"
-    "$work/tilewire-fuzz" -max_total_time="$seconds" -rss_limit_mb=2048 \
+    "$work/$target-fuzz" -max_total_time="$seconds" -rss_limit_mb=2048 \
       -error_exitcode=1 -timeout_exitcode=1 \
       -print_final_stats=1 -artifact_prefix="$work/" \
-      "$work/corpus-tilewire" "$corpus"
+      "$work/corpus-$target" "$corpus"
     ;;
   *)
     echo "$usage" >&2

@@ -139,6 +139,24 @@ hap_format_from_texture (guint8 texture)
   return GST_BC_FORMAT_UNKNOWN;
 }
 
+/* little-endian fields at any alignment (GStreamer's GST_READ_UINT32_LE
+ * may load them as a misaligned word, which UBSan refuses) */
+static inline guint32
+hap_read_u32 (const guint8 * p)
+{
+  return (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 |
+      (guint32) p[3] << 24;
+}
+
+static inline void
+hap_write_u32 (guint8 * p, guint32 v)
+{
+  p[0] = v & 0xff;
+  p[1] = (v >> 8) & 0xff;
+  p[2] = (v >> 16) & 0xff;
+  p[3] = v >> 24;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Reading                                                                 */
 /* ---------------------------------------------------------------------- */
@@ -153,13 +171,13 @@ hap_read_section (const guint8 * p, gsize avail, guint8 * type,
 
   if (avail < 4)
     return FALSE;
-  len = GST_READ_UINT24_LE (p);
+  len = hap_read_u32 (p) & 0xffffff;
   *type = p[3];
   *header = 4;
   if (len == 0) {
     if (avail < 8)
       return FALSE;
-    len = GST_READ_UINT32_LE (p + 4);
+    len = hap_read_u32 (p + 4);
     *header = 8;
   }
   if (len > avail - *header)
@@ -240,9 +258,9 @@ hap_parse_chunked (GstBcHapFrame * frame, const guint8 * body, gsize len,
   /* every chunk within the frame data */
   for (i = 0; i < frame->n_chunks; i++) {
     guint8 comp = frame->chunk_compressors[i];
-    guint64 size = GST_READ_UINT32_LE (frame->chunk_sizes + 4 * i);
+    guint64 size = hap_read_u32 (frame->chunk_sizes + 4 * i);
     guint64 off = frame->chunk_offsets ?
-        GST_READ_UINT32_LE (frame->chunk_offsets + 4 * i) : next;
+        hap_read_u32 (frame->chunk_offsets + 4 * i) : next;
 
     if (comp != GST_BC_HAP_COMPRESSOR_NONE &&
         comp != GST_BC_HAP_COMPRESSOR_SNAPPY) {
@@ -388,9 +406,9 @@ hap_frame_chunk (const GstBcHapFrame * frame, guint i, gsize * next,
     return;
   }
   *comp = frame->chunk_compressors[i];
-  *len = GST_READ_UINT32_LE (frame->chunk_sizes + 4 * i);
+  *len = hap_read_u32 (frame->chunk_sizes + 4 * i);
   off = frame->chunk_offsets ?
-      GST_READ_UINT32_LE (frame->chunk_offsets + 4 * i) : *next;
+      hap_read_u32 (frame->chunk_offsets + 4 * i) : *next;
   *src = frame->data + off;
   *next = off + *len;
 }
@@ -570,13 +588,13 @@ static guint
 hap_write_header_before (guint8 * end, guint8 type, gsize len)
 {
   if (len > 0 && len <= HAP_SHORT_SECTION_MAX) {
-    GST_WRITE_UINT24_LE (end - 4, len);
+    hap_write_u32 (end - 4, len);
     end[-1] = type;
     return 4;
   }
-  GST_WRITE_UINT24_LE (end - 8, 0);
+  hap_write_u32 (end - 8, 0);
   end[-5] = type;
-  GST_WRITE_UINT32_LE (end - 4, len);
+  hap_write_u32 (end - 4, len);
   return 8;
 }
 
@@ -678,7 +696,7 @@ gst_bc_hap_frame_compose (const GstBcInfo * info, const guint8 * texture,
 
     start -= 4 * n;
     for (i = 0; i < n; i++)
-      GST_WRITE_UINT32_LE (out + start + 4 * i, sizes[i]);
+      hap_write_u32 (out + start + 4 * i, sizes[i]);
     start -= hap_write_header_before (out + start,
         HAP_SECTION_CHUNK_SIZES, 4 * n);
     start -= n;
