@@ -172,9 +172,11 @@ case "$cmd" in
     for d in "/usr/lib/$(gcc -print-multiarch)/gstreamer-1.0" \
         "/lib/$(gcc -print-multiarch)/gstreamer-1.0"; do
       wl="$wl:gstreamer@$d/libgstcoreelements.so"
-      for p in app videotestsrc videoconvertscale opengl; do
+      for p in app videotestsrc videoconvertscale opengl playback; do
         wl="$wl:gst-plugins-base@$d/libgst$p.so"
       done
+      # qtmux/qtdemux: the Hap .mov test (elements_hap)
+      wl="$wl:gst-plugins-good@$d/libgstisomp4.so"
     done
     GST_REGISTRY_FORK=no \
     GST_PLUGIN_LOADING_WHITELIST="$wl" \
@@ -183,7 +185,7 @@ case "$cmd" in
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       meson test -C build-asan --print-errorlogs --num-processes 2 \
         --no-suite interop --no-suite fuzz --no-suite netns \
-        --no-suite screenshot --no-suite install --no-suite gi \
+        --no-suite screenshot --no-suite install --no-suite gi --no-suite hap \
         --timeout-multiplier 4
     ;;
   *)
