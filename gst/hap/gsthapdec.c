@@ -43,9 +43,13 @@ GST_DEBUG_CATEGORY_STATIC (gst_hap_dec_debug);
 
 #define DEFAULT_MAX_ERRORS 10
 
+#define DEFAULT_THREADS 0
+#define MAX_THREADS 256
+
 enum
 {
   PROP_0,
+  PROP_THREADS,
   PROP_MAX_ERRORS,
 };
 
@@ -54,7 +58,10 @@ struct _GstHapDec
   GstBaseTransform parent;
 
   /* properties (object lock) */
+  guint threads;
   gint max_errors;
+
+  GstBcWorkers *workers;        /* chunks in parallel (streaming thread) */
 
   /* streaming thread */
   GstBcInfo info;
@@ -88,6 +95,11 @@ gst_hap_dec_set_property (GObject * object, guint prop_id,
   GstHapDec *self = GST_HAP_DEC (object);
 
   switch (prop_id) {
+    case PROP_THREADS:
+      GST_OBJECT_LOCK (self);
+      self->threads = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
     case PROP_MAX_ERRORS:
       GST_OBJECT_LOCK (self);
       self->max_errors = g_value_get_int (value);
@@ -106,6 +118,11 @@ gst_hap_dec_get_property (GObject * object, guint prop_id, GValue * value,
   GstHapDec *self = GST_HAP_DEC (object);
 
   switch (prop_id) {
+    case PROP_THREADS:
+      GST_OBJECT_LOCK (self);
+      g_value_set_uint (value, self->threads);
+      GST_OBJECT_UNLOCK (self);
+      break;
     case PROP_MAX_ERRORS:
       GST_OBJECT_LOCK (self);
       g_value_set_int (value, self->max_errors);
@@ -270,7 +287,8 @@ gst_hap_dec_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     ok = FALSE;
   }
   if (ok)
-    ok = gst_bc_hap_frame_decode (&frame, out.data, self->info.size, &err);
+    ok = gst_bc_hap_frame_decode (&frame, out.data, self->info.size,
+        self->workers, &err);
   gst_buffer_unmap (outbuf, &out);
   gst_buffer_unmap (inbuf, &in);
   if (!ok)
@@ -287,10 +305,25 @@ map_failed:
 }
 
 static gboolean
+gst_hap_dec_stop (GstBaseTransform * bt)
+{
+  GstHapDec *self = GST_HAP_DEC (bt);
+
+  g_clear_pointer (&self->workers, gst_bc_workers_free);
+  return TRUE;
+}
+
+static gboolean
 gst_hap_dec_start (GstBaseTransform * bt)
 {
   GstHapDec *self = GST_HAP_DEC (bt);
 
+  guint threads;
+
+  GST_OBJECT_LOCK (self);
+  threads = self->threads;
+  GST_OBJECT_UNLOCK (self);
+  self->workers = gst_bc_workers_new (threads);
   self->have_info = FALSE;
   self->stored = FALSE;
   self->errors_in_row = 0;
@@ -320,6 +353,20 @@ gst_hap_dec_class_init (GstHapDecClass * klass)
           "an error (-1 = never an error)", -1, G_MAXINT, DEFAULT_MAX_ERRORS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * GstHapDec:threads:
+   *
+   * Threads that decompress the chunks of a chunked frame together, the streaming thread
+   * included; 0 means one per processor core. A frame of one chunk takes one
+   * thread.
+   */
+  g_object_class_install_property (gobject_class, PROP_THREADS,
+      g_param_spec_uint ("threads", "Threads",
+          "Threads that decompress the chunks of a chunked frame together, the streaming thread "
+          "included (0 to 256, 0 = one per processor core; default: 0)", 0,
+          MAX_THREADS, DEFAULT_THREADS, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
@@ -335,12 +382,14 @@ gst_hap_dec_class_init (GstHapDecClass * klass)
       GST_DEBUG_FUNCPTR (gst_hap_dec_prepare_output_buffer);
   bt_class->transform = GST_DEBUG_FUNCPTR (gst_hap_dec_transform);
   bt_class->start = GST_DEBUG_FUNCPTR (gst_hap_dec_start);
+  bt_class->stop = GST_DEBUG_FUNCPTR (gst_hap_dec_stop);
   bt_class->passthrough_on_same_caps = FALSE;
 }
 
 static void
 gst_hap_dec_init (GstHapDec * self)
 {
+  self->threads = DEFAULT_THREADS;
   self->max_errors = DEFAULT_MAX_ERRORS;
   gst_bc_info_init (&self->info);
 }

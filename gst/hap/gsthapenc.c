@@ -41,9 +41,13 @@ GST_DEBUG_CATEGORY_STATIC (gst_hap_enc_debug);
 #define DEFAULT_COMPRESSOR GST_BC_HAP_COMPRESSOR_SNAPPY
 #define DEFAULT_CHUNKS 1
 
+#define DEFAULT_THREADS 0
+#define MAX_THREADS 256
+
 enum
 {
   PROP_0,
+  PROP_THREADS,
   PROP_COMPRESSOR,
   PROP_CHUNKS,
 };
@@ -53,8 +57,11 @@ struct _GstHapEnc
   GstBaseTransform parent;
 
   /* properties (object lock) */
+  guint threads;
   GstBcHapCompressor compressor;
   guint chunks;
+
+  GstBcWorkers *workers;        /* chunks in parallel (streaming thread) */
 
   /* streaming thread: the settings of the frame being written */
   GstBcInfo info;
@@ -96,6 +103,9 @@ gst_hap_enc_set_property (GObject * object, guint prop_id,
     case PROP_CHUNKS:
       self->chunks = g_value_get_uint (value);
       break;
+    case PROP_THREADS:
+      self->threads = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -116,6 +126,9 @@ gst_hap_enc_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_CHUNKS:
       g_value_set_uint (value, self->chunks);
+      break;
+    case PROP_THREADS:
+      g_value_set_uint (value, self->threads);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -241,7 +254,7 @@ gst_hap_enc_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     goto map_failed;
   }
   len = gst_bc_hap_frame_compose (&self->info, in.data, self->cur_compressor,
-      self->cur_chunks, out.data, out.size, &offset);
+      self->cur_chunks, self->workers, out.data, out.size, &offset);
   gst_buffer_unmap (outbuf, &out);
   gst_buffer_unmap (inbuf, &in);
   if (!len) {
@@ -262,9 +275,25 @@ map_failed:
 }
 
 static gboolean
+gst_hap_enc_stop (GstBaseTransform * bt)
+{
+  GstHapEnc *self = GST_HAP_ENC (bt);
+
+  g_clear_pointer (&self->workers, gst_bc_workers_free);
+  return TRUE;
+}
+
+static gboolean
 gst_hap_enc_start (GstBaseTransform * bt)
 {
-  GST_HAP_ENC (bt)->have_info = FALSE;
+  GstHapEnc *self = GST_HAP_ENC (bt);
+  guint threads;
+
+  GST_OBJECT_LOCK (self);
+  threads = self->threads;
+  GST_OBJECT_UNLOCK (self);
+  self->workers = gst_bc_workers_new (threads);
+  self->have_info = FALSE;
   return TRUE;
 }
 
@@ -305,6 +334,20 @@ gst_hap_enc_class_init (GstHapEncClass * klass)
           DEFAULT_CHUNKS, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
+  /**
+   * GstHapEnc:threads:
+   *
+   * Threads that compress the chunks of a frame together, the streaming thread
+   * included; 0 means one per processor core. A frame of one chunk takes one
+   * thread.
+   */
+  g_object_class_install_property (gobject_class, PROP_THREADS,
+      g_param_spec_uint ("threads", "Threads",
+          "Threads that compress the chunks of a frame together, the streaming thread "
+          "included (0 to 256, 0 = one per processor core; default: 0)", 0,
+          MAX_THREADS, DEFAULT_THREADS, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
@@ -318,12 +361,14 @@ gst_hap_enc_class_init (GstHapEncClass * klass)
       GST_DEBUG_FUNCPTR (gst_hap_enc_prepare_output_buffer);
   bt_class->transform = GST_DEBUG_FUNCPTR (gst_hap_enc_transform);
   bt_class->start = GST_DEBUG_FUNCPTR (gst_hap_enc_start);
+  bt_class->stop = GST_DEBUG_FUNCPTR (gst_hap_enc_stop);
   bt_class->passthrough_on_same_caps = FALSE;
 }
 
 static void
 gst_hap_enc_init (GstHapEnc * self)
 {
+  self->threads = DEFAULT_THREADS;
   self->compressor = DEFAULT_COMPRESSOR;
   self->chunks = DEFAULT_CHUNKS;
   gst_bc_info_init (&self->info);

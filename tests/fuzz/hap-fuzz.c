@@ -38,7 +38,7 @@ round_trip (const GstBcInfo * info, const guint8 * tex, guint8 pick)
   guint8 *out = malloc (max), *frame, *back = malloc (info->size);
   GstBcHapFrame f;
 
-  len = gst_bc_hap_frame_compose (info, tex, compressor, chunks, out, max,
+  len = gst_bc_hap_frame_compose (info, tex, compressor, chunks, NULL, out, max,
       &offset);
   if (len == 0 || offset + len > max)
     abort ();
@@ -46,7 +46,7 @@ round_trip (const GstBcInfo * info, const guint8 * tex, guint8 pick)
   memcpy (frame, out + offset, len);
   if (!gst_bc_hap_frame_parse (&f, frame, len, NULL) ||
       f.format != info->format ||
-      !gst_bc_hap_frame_decode (&f, back, info->size, NULL) ||
+      !gst_bc_hap_frame_decode (&f, back, info->size, NULL, NULL) ||
       memcmp (back, tex, info->size) != 0)
     abort ();
   free (frame);
@@ -81,7 +81,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
         offset + info.size > size - 2)
       abort ();
     memset (tex, 0xa5, info.size);
-    gst_bc_hap_frame_decode (&f, tex, info.size, NULL);
+    gst_bc_hap_frame_decode (&f, tex, info.size, NULL, NULL);
   }
   free (tex);
   free (frame);

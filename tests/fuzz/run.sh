@@ -98,7 +98,7 @@ case "$target" in
   hap)
     build () {
       "$cc" $flags -DBUILDING_GST_BC -I"$src/gst-libs" -I"$bc" \
-        "$here/hap-fuzz.c" "$bc/bchap.c" "$bc/bcformat.c" \
+        "$here/hap-fuzz.c" "$bc/bchap.c" "$bc/bcformat.c" "$bc/bcworkers.c" \
         $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0 \
           snappy) -ldl \
         -o "$work/hap-fuzz"

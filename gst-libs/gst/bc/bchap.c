@@ -456,74 +456,142 @@ gst_bc_hap_frame_get_stored (const GstBcHapFrame * frame, gsize texture_size,
   return TRUE;
 }
 
+/* one chunk of a frame being decoded: where its bytes are and go */
+typedef struct
+{
+  const guint8 *src;
+  gsize len;
+  gsize out_pos;
+  gsize out_len;
+  guint8 comp;
+  gboolean ok;
+} HapChunk;
+
+typedef struct
+{
+  HapChunk *chunks;
+  guint8 *texture;
+} HapDecodeJob;
+
+static void
+hap_decode_chunk (guint i, gpointer user_data)
+{
+  HapDecodeJob *job = user_data;
+  HapChunk *c = &job->chunks[i];
+  gsize out = c->out_len;
+
+  if (c->comp == GST_BC_HAP_COMPRESSOR_NONE) {
+    memcpy (job->texture + c->out_pos, c->src, c->len);
+    c->ok = TRUE;
+  } else {
+    c->ok = snappy_uncompress ((const char *) c->src, c->len,
+        (char *) job->texture + c->out_pos, &out) == SNAPPY_OK &&
+        out == c->out_len;
+  }
+}
+
+/* chunked frames of at most this many chunks are decoded in parallel */
+#define HAP_MAX_PARALLEL_CHUNKS 256
+
 /**
  * gst_bc_hap_frame_decode:
  * @frame: a frame from gst_bc_hap_frame_parse()
  * @texture: (array length=texture_size): where the texture goes
  * @texture_size: its size (#GstBcInfo.size of the stream)
+ * @workers: (nullable): threads that decompress the chunks of a chunked
+ *     frame in parallel, or %NULL for the calling thread alone
  * @error: return location for a #GError (%GST_STREAM_ERROR_DECODE), or
  *     %NULL
  *
- * Decompresses the chunks of @frame into @texture. Fails without writing
- * past @texture_size when a chunk's Snappy data is damaged or the chunks do
- * not make up exactly @texture_size bytes.
+ * Decompresses the chunks of @frame into @texture. Where each chunk goes is
+ * worked out from the chunks' headers first, and nothing is ever written
+ * past @texture_size: a frame whose chunks do not make up exactly
+ * @texture_size bytes, or with damaged Snappy data, fails.
  *
  * Returns: %TRUE if @texture holds the frame's whole texture
  */
 gboolean
 gst_bc_hap_frame_decode (const GstBcHapFrame * frame, guint8 * texture,
-    gsize texture_size, GError ** error)
+    gsize texture_size, GstBcWorkers * workers, GError ** error)
 {
+  HapChunk local[1], *chunks;
+  HapDecodeJob job;
   gsize pos = 0, next = 0;
-  guint i;
+  gboolean ok = FALSE;
+  guint i, n;
 
   g_return_val_if_fail (frame != NULL, FALSE);
   g_return_val_if_fail (texture != NULL || texture_size == 0, FALSE);
 
-  for (i = 0; i < frame->n_chunks; i++) {
-    const guint8 *src;
-    gsize len, out;
-    guint8 comp;
+  n = frame->n_chunks;
+  /* very many chunks (a hostile file) are decoded one by one, without a
+   * table */
+  if (n > HAP_MAX_PARALLEL_CHUNKS)
+    chunks = NULL;
+  else
+    chunks = n > 1 ? g_new (HapChunk, n) : local;
 
-    hap_frame_chunk (frame, i, &next, &comp, &src, &len);
-    if (comp == GST_BC_HAP_COMPRESSOR_NONE) {
-      if (len > texture_size - pos)
-        goto too_large;
-      memcpy (texture + pos, src, len);
-      pos += len;
-      continue;
-    }
-    if (comp != GST_BC_HAP_COMPRESSOR_SNAPPY) {
+  for (i = 0; i < n; i++) {
+    HapChunk c;
+
+    hap_frame_chunk (frame, i, &next, &c.comp, &c.src, &c.len);
+    c.out_pos = pos;
+    if (c.comp == GST_BC_HAP_COMPRESSOR_NONE) {
+      c.out_len = c.len;
+    } else if (c.comp != GST_BC_HAP_COMPRESSOR_SNAPPY) {
       g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
-          "Hap frame with an unknown compressor 0x%x", comp);
-      return FALSE;
+          "Hap frame with an unknown compressor 0x%x", c.comp);
+      goto done;
+    } else if (snappy_uncompressed_length ((const char *) c.src, c.len,
+            &c.out_len) != SNAPPY_OK) {
+      goto bad_snappy;
     }
-    if (snappy_uncompressed_length ((const char *) src, len, &out) != SNAPPY_OK)
-      goto bad_snappy;
-    if (out > texture_size - pos)
-      goto too_large;
-    if (snappy_uncompress ((const char *) src, len, (char *) texture + pos,
-            &out) != SNAPPY_OK)
-      goto bad_snappy;
-    pos += out;
+    if (c.out_len > texture_size - pos) {
+      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
+          "Hap frame has more texture than the stream's frames (%"
+          G_GSIZE_FORMAT " bytes; chunk %u of %u)", texture_size, i, n);
+      goto done;
+    }
+    pos += c.out_len;
+    if (chunks) {
+      chunks[i] = c;
+    } else {
+      job.chunks = &c;
+      job.texture = texture;
+      hap_decode_chunk (0, &job);
+      if (!c.ok)
+        goto bad_snappy;
+    }
   }
   if (pos != texture_size) {
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
         "Hap frame has %" G_GSIZE_FORMAT " bytes of texture, the stream's "
         "frames have %" G_GSIZE_FORMAT, pos, texture_size);
-    return FALSE;
+    goto done;
   }
-  return TRUE;
 
-too_large:
-  g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
-      "Hap frame has more texture than the stream's frames (%" G_GSIZE_FORMAT
-      " bytes; chunk %u of %u)", texture_size, i, frame->n_chunks);
-  return FALSE;
+  if (chunks) {
+    job.chunks = chunks;
+    job.texture = texture;
+    if (workers && n > 1)
+      gst_bc_workers_run (workers, n, hap_decode_chunk, &job);
+    else
+      for (i = 0; i < n; i++)
+        hap_decode_chunk (i, &job);
+    for (i = 0; i < n; i++)
+      if (!chunks[i].ok)
+        goto bad_snappy;
+  }
+  ok = TRUE;
+  goto done;
+
 bad_snappy:
   g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
-      "damaged Snappy data in Hap chunk %u of %u", i, frame->n_chunks);
-  return FALSE;
+      "damaged Snappy data in Hap chunk %u of %u", i, n);
+done:
+  if (chunks != local)
+    g_free (chunks);
+  return ok;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -629,6 +697,39 @@ gst_bc_hap_frame_stored_header (GstBcFormat format, gsize texture_size,
   return n;
 }
 
+typedef struct
+{
+  const GstBcInfo *info;
+  const guint8 *texture;
+  GstBcHapCompressor compressor;
+  guint n;
+  guint8 *out;
+  gsize slot[GST_BC_HAP_MAX_CHUNKS];    /* where chunk i is written */
+  gsize avail[GST_BC_HAP_MAX_CHUNKS];   /* and how much room it has */
+  guint32 size[GST_BC_HAP_MAX_CHUNKS];
+  guint8 comp[GST_BC_HAP_MAX_CHUNKS];
+} HapComposeJob;
+
+static void
+hap_compose_chunk (guint i, gpointer user_data)
+{
+  HapComposeJob *job = user_data;
+  gsize off, len, clen = job->avail[i];
+  guint8 *dst = job->out + job->slot[i];
+
+  hap_chunk_range (job->info, job->n, i, &off, &len);
+  if (job->compressor == GST_BC_HAP_COMPRESSOR_SNAPPY &&
+      snappy_compress ((const char *) job->texture + off, len, (char *) dst,
+          &clen) == SNAPPY_OK && clen < len) {
+    job->comp[i] = GST_BC_HAP_COMPRESSOR_SNAPPY;
+  } else {
+    memcpy (dst, job->texture + off, len);
+    job->comp[i] = GST_BC_HAP_COMPRESSOR_NONE;
+    clen = len;
+  }
+  job->size[i] = clen;
+}
+
 /**
  * gst_bc_hap_frame_compose:
  * @info: the texture's geometry and format
@@ -636,71 +737,85 @@ gst_bc_hap_frame_stored_header (GstBcFormat format, gsize texture_size,
  * @compressor: the second-stage compressor
  * @chunks: how many chunks to cut the texture into (at block rows; clamped
  *     to 1..%GST_BC_HAP_MAX_CHUNKS and to the block rows)
+ * @workers: (nullable): threads that compress the chunks in parallel, or
+ *     %NULL for the calling thread alone
  * @out: (array length=out_size): where the frame is written
  * @out_size: at least gst_bc_hap_frame_max_size() bytes
  * @offset: (out): where in @out the frame starts
  *
- * Writes a Hap frame of @texture. The headers are written last, in front of
- * the chunk data, so the frame may start a few bytes into @out. A chunk
- * that Snappy does not make smaller is stored as it is.
+ * Writes a Hap frame of @texture. Each chunk is compressed into room of its
+ * own, then the chunks are moved together and the headers written in front
+ * of them, so the frame may start a few bytes into @out. A chunk that
+ * Snappy does not make smaller is stored as it is.
  *
  * Returns: the frame's size, or 0 when Hap has no variant for the format or
  *     @out is too small
  */
 gsize
 gst_bc_hap_frame_compose (const GstBcInfo * info, const guint8 * texture,
-    GstBcHapCompressor compressor, guint chunks, guint8 * out,
-    gsize out_size, gsize * offset)
+    GstBcHapCompressor compressor, guint chunks, GstBcWorkers * workers,
+    guint8 * out, gsize out_size, gsize * offset)
 {
-  guint8 comps[GST_BC_HAP_MAX_CHUNKS];
-  guint32 sizes[GST_BC_HAP_MAX_CHUNKS];
-  guint8 tex = hap_texture_from_format (info->format);
+  HapComposeJob *job;
+  guint8 tex;
   gsize base, pos, data_len = 0, start;
   guint i, n;
 
   g_return_val_if_fail (info != NULL && texture != NULL, 0);
   g_return_val_if_fail (out != NULL && offset != NULL, 0);
 
+  tex = hap_texture_from_format (info->format);
   if (!tex || info->size > G_MAXUINT32 ||
       out_size < gst_bc_hap_frame_max_size (info, chunks))
     return 0;
 
   n = hap_chunk_count (info, chunks);
+  job = g_new (HapComposeJob, 1);
+  job->info = info;
+  job->texture = texture;
+  job->compressor = compressor;
+  job->n = n;
+  job->out = out;
   base = hap_max_headers (n);
   pos = base;
   for (i = 0; i < n; i++) {
-    gsize off, len, clen = out_size - pos;
+    gsize off, len;
 
     hap_chunk_range (info, n, i, &off, &len);
-    comps[i] = GST_BC_HAP_COMPRESSOR_NONE;
-    if (compressor == GST_BC_HAP_COMPRESSOR_SNAPPY &&
-        snappy_compress ((const char *) texture + off, len,
-            (char *) out + pos, &clen) == SNAPPY_OK && clen < len)
-      comps[i] = GST_BC_HAP_COMPRESSOR_SNAPPY;
-    else {
-      memcpy (out + pos, texture + off, len);
-      clen = len;
-    }
-    sizes[i] = clen;
-    pos += clen;
-    data_len += clen;
+    job->slot[i] = pos;
+    job->avail[i] = MAX (len, snappy_max_compressed_length (len));
+    pos += job->avail[i];
+  }
+  if (workers && n > 1)
+    gst_bc_workers_run (workers, n, hap_compose_chunk, job);
+  else
+    for (i = 0; i < n; i++)
+      hap_compose_chunk (i, job);
+
+  /* the chunks one after the other */
+  pos = base;
+  for (i = 0; i < n; i++) {
+    if (job->slot[i] != pos)
+      memmove (out + pos, out + job->slot[i], job->size[i]);
+    pos += job->size[i];
+    data_len += job->size[i];
   }
 
   /* the headers, backwards from the chunk data */
   start = base;
   if (n == 1) {
-    start -= hap_write_header_before (out + start, (comps[0] << 4) | tex,
+    start -= hap_write_header_before (out + start, (job->comp[0] << 4) | tex,
         data_len);
   } else {
     gsize instructions = (4 + n) + (4 + 4 * (gsize) n);
 
     start -= 4 * n;
     for (i = 0; i < n; i++)
-      hap_write_u32 (out + start + 4 * i, sizes[i]);
+      hap_write_u32 (out + start + 4 * i, job->size[i]);
     start -= hap_write_header_before (out + start,
         HAP_SECTION_CHUNK_SIZES, 4 * n);
     start -= n;
-    memcpy (out + start, comps, n);
+    memcpy (out + start, job->comp, n);
     start -= hap_write_header_before (out + start,
         HAP_SECTION_CHUNK_COMPRESSORS, n);
     start -= hap_write_header_before (out + start,
@@ -708,6 +823,7 @@ gst_bc_hap_frame_compose (const GstBcInfo * info, const guint8 * texture,
     start -= hap_write_header_before (out + start,
         (HAP_STORE_CHUNKED << 4) | tex, 4 + instructions + data_len);
   }
+  g_free (job);
   *offset = start;
   return pos - start;
 }

@@ -8,6 +8,7 @@
 
 #include <gst/bc/bc-prelude.h>
 #include <gst/bc/bcformat.h>
+#include <gst/bc/bcworkers.h>
 
 G_BEGIN_DECLS
 
@@ -120,6 +121,7 @@ gboolean    gst_bc_hap_frame_get_stored (const GstBcHapFrame * frame,
 GST_BC_API
 gboolean    gst_bc_hap_frame_decode (const GstBcHapFrame * frame,
                                      guint8 * texture, gsize texture_size,
+                                     GstBcWorkers * workers,
                                      GError ** error);
 
 GST_BC_API
@@ -129,8 +131,9 @@ GST_BC_API
 gsize       gst_bc_hap_frame_compose (const GstBcInfo * info,
                                       const guint8 * texture,
                                       GstBcHapCompressor compressor,
-                                      guint chunks, guint8 * out,
-                                      gsize out_size, gsize * offset);
+                                      guint chunks, GstBcWorkers * workers,
+                                      guint8 * out, gsize out_size,
+                                      gsize * offset);
 
 GST_BC_API
 guint       gst_bc_hap_frame_stored_header (GstBcFormat format,

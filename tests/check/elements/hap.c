@@ -88,7 +88,7 @@ check_hap_buffer (GstBuffer * buf, const GstBcInfo * info,
       "%s", err ? err->message : "");
   fail_unless_equals_int (frame.format, info->format);
   fail_unless_equals_int (frame.n_chunks, expect_chunks);
-  fail_unless (gst_bc_hap_frame_decode (&frame, out, info->size, &err),
+  fail_unless (gst_bc_hap_frame_decode (&frame, out, info->size, NULL, &err),
       "%s", err ? err->message : "");
   fail_unless (memcmp (out, tex, info->size) == 0);
   gst_buffer_unmap (buf, &map);
@@ -249,7 +249,7 @@ hap_buffer (const GstBcInfo * info, const guint8 * tex,
   GstMapInfo map;
 
   fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  len = gst_bc_hap_frame_compose (info, tex, compressor, chunks, map.data,
+  len = gst_bc_hap_frame_compose (info, tex, compressor, chunks, NULL, map.data,
       max, &offset);
   gst_buffer_unmap (buf, &map);
   fail_unless (len > 0);

@@ -52,7 +52,8 @@ compose (const GstBcInfo * info, const guint8 * tex,
   guint8 *out = g_malloc (max);
   guint8 *frame;
 
-  *len = gst_bc_hap_frame_compose (info, tex, compressor, chunks, out, max,
+  *len =
+      gst_bc_hap_frame_compose (info, tex, compressor, chunks, NULL, out, max,
       &offset);
   fail_unless (*len > 0);
   fail_unless (offset + *len <= max);
@@ -72,7 +73,7 @@ decode (const GstBcInfo * info, const guint8 * frame, gsize len,
 
   *texture = g_malloc (info->size);
   ok = gst_bc_hap_frame_parse (&f, frame, len, error) &&
-      gst_bc_hap_frame_decode (&f, *texture, info->size, error);
+      gst_bc_hap_frame_decode (&f, *texture, info->size, NULL, error);
   return ok;
 }
 
@@ -159,8 +160,27 @@ GST_START_TEST (test_round_trip)
              * frame is never much larger than its texture */
             fail_unless (len <= info.size + 4 + 4 + (4 + 64) + (4 + 4 * 64));
           }
+          /* on three threads: the same frame, the same texture */
+          {
+            GstBcWorkers *workers = gst_bc_workers_new (3);
+            gsize max = gst_bc_hap_frame_max_size (&info, chunks[k]);
+            guint8 *par = g_malloc (max), *back = g_malloc (info.size);
+            gsize plen, poff = 0;
+
+            plen = gst_bc_hap_frame_compose (&info, tex, compressors[c],
+                chunks[k], workers, par, max, &poff);
+            fail_unless_equals_int (plen, len);
+            fail_unless (memcmp (par + poff, hap, len) == 0);
+            fail_unless (gst_bc_hap_frame_decode (&frame, back, info.size,
+                    workers, NULL));
+            fail_unless (memcmp (back, tex, info.size) == 0);
+            g_free (back);
+            g_free (par);
+            gst_bc_workers_free (workers);
+          }
           /* a texture of another size is refused */
-          fail_if (gst_bc_hap_frame_decode (&frame, out, info.size - 1, NULL));
+          fail_if (gst_bc_hap_frame_decode (&frame, out, info.size - 1, NULL,
+                  NULL));
           g_free (out);
           g_free (hap);
         }
