@@ -172,7 +172,8 @@ case "$cmd" in
     for d in "/usr/lib/$(gcc -print-multiarch)/gstreamer-1.0" \
         "/lib/$(gcc -print-multiarch)/gstreamer-1.0"; do
       wl="$wl:gstreamer@$d/libgstcoreelements.so"
-      for p in app videotestsrc videoconvertscale opengl playback; do
+      for p in app videotestsrc videoconvertscale opengl playback \
+          typefindfunctions; do
         wl="$wl:gst-plugins-base@$d/libgst$p.so"
       done
       # qtmux/qtdemux: the Hap .mov test (elements_hap)

@@ -26,11 +26,35 @@
  * are opaque, and YCoCg-BC3 is converted to RGB with each block's scale
  * factor in exactly the integer arithmetic of the CPU decoder (bcdec).
  *
+ * ## Automatic use by decodebin and playbin
+ *
+ * glbcupload is a hardware video decoder (klass
+ * `Codec/Decoder/Video/Hardware`) of rank primary + 1, one above bcdec:
+ * decodebin, uridecodebin and playbin try it first. decodebin tries a
+ * decoder by setting it to READY and sending it the caps, and keeps the
+ * errors it posts meanwhile to itself: without an OpenGL display
+ * glbcupload fails to reach READY ("No OpenGL display"), and when no GL
+ * context can be made, or the context lacks what glbcupload needs, the
+ * caps fail. Either way decodebin falls back to bcdec, and the application
+ * sees no error. decodebin's and playbin's `force-sw-decoders` skip
+ * glbcupload. (decodebin3 and playbin3 of GStreamer 1.22 try a decoder
+ * only up to READY and let its error through: without GL they fail.)
+ *
+ * When downstream takes only system memory (`decodebin ! videoconvert !
+ * xvimagesink`), glbcupload outputs `video/x-raw, format=RGBA` without the
+ * GLMemory feature: the GPU still decodes each frame into a texture of
+ * glbcupload's own GL pool, the texture is read back into the memory's
+ * pixel buffer object right after the draw, and downstream maps the
+ * buffer as any other (as gldownload does). GLMemory is preferred
+ * whenever downstream accepts both.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 tilesrc host=10.0.0.2 port=7000 ! glbcupload ! glimagesink
  * gst-launch-1.0 videotestsrc ! bc1enc ! glbcupload ! glimagesink
+ * gst-launch-1.0 videotestsrc ! bc1enc ! decodebin ! glimagesink
  * gst-launch-1.0 videotestsrc num-buffers=10 ! bc3enc ! glbcupload ! gldownload ! videoconvert ! pngenc ! multifilesink
+ * gst-launch-1.0 videotestsrc num-buffers=10 ! bc7enc ! glbcupload ! videoconvert ! pngenc ! multifilesink
  * ]|
  */
 
@@ -84,6 +108,8 @@ struct _GstGLBcUpload
   gboolean have_info;
   GstBcInfo info;
   GstVideoInfo out_info;
+  /* system memory caps downstream: the frames are read back */
+  gboolean download;
   GstBufferPool *copy_pool;
 
   /* object lock */
@@ -115,20 +141,22 @@ struct _GstGLBcUpload
 
 #define gst_gl_bc_upload_parent_class parent_class
 G_DEFINE_TYPE (GstGLBcUpload, gst_gl_bc_upload, GST_TYPE_GL_BASE_FILTER);
+/* one above bcdec (primary): decodebin tries the GPU first */
 GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (glbcupload, "glbcupload",
-    GST_RANK_NONE, GST_TYPE_GL_BC_UPLOAD, gst_bc_init ());
+    GST_RANK_PRIMARY + 1, GST_TYPE_GL_BC_UPLOAD, gst_bc_init ());
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
     GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_BC_CAPS_MAKE (GST_BC_FORMATS_ALL)));
 
+/* GLMemory first: preferred when downstream takes both */
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
     GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
         (GST_CAPS_FEATURE_MEMORY_GL_MEMORY, "RGBA") ", "
-        "texture-target = (string) 2D"));
+        "texture-target = (string) 2D; " GST_VIDEO_CAPS_MAKE ("RGBA")));
 
 /* ---------------------------------------------------------------------- */
 /* Properties                                                              */
@@ -249,27 +277,37 @@ gst_gl_bc_upload_transform_caps (GstBaseTransform * bt,
         "format");
   }
 
+  /* to the src pad: RGBA in GLMemory, then in system memory (read back),
+   * each input structure's in that order */
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     const GstStructure *in = gst_caps_get_structure (caps, i);
-    GstCapsFeatures *features = NULL;
-    GstStructure *out;
+    guint k, n_out = direction == GST_PAD_SINK ? 2 : 1;
 
-    if (direction == GST_PAD_SINK) {
-      out = gst_structure_new ("video/x-raw", "format", G_TYPE_STRING, "RGBA",
-          "texture-target", G_TYPE_STRING, "2D", NULL);
-      features =
-          gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_GL_MEMORY);
-    } else {
-      out = gst_structure_new_empty (GST_BC_MEDIA_TYPE);
-      gst_structure_set_value (out, "format", formats);
-    }
-    for (j = 0; j < G_N_ELEMENTS (copied); j++) {
-      const GValue *v = gst_structure_get_value (in, copied[j]);
+    for (k = 0; k < n_out; k++) {
+      GstCapsFeatures *features = NULL;
+      GstStructure *out;
 
-      if (v)
-        gst_structure_set_value (out, copied[j], v);
+      if (direction == GST_PAD_SINK) {
+        out = gst_structure_new ("video/x-raw", "format", G_TYPE_STRING,
+            "RGBA", NULL);
+        if (k == 0) {
+          gst_structure_set (out, "texture-target", G_TYPE_STRING, "2D", NULL);
+          features =
+              gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_GL_MEMORY);
+        }
+        /* else system memory (NULL features) */
+      } else {
+        out = gst_structure_new_empty (GST_BC_MEDIA_TYPE);
+        gst_structure_set_value (out, "format", formats);
+      }
+      for (j = 0; j < G_N_ELEMENTS (copied); j++) {
+        const GValue *v = gst_structure_get_value (in, copied[j]);
+
+        if (v)
+          gst_structure_set_value (out, copied[j], v);
+      }
+      ret = gst_caps_merge_structure_full (ret, out, features);
     }
-    ret = gst_caps_merge_structure_full (ret, out, features);
   }
   if (templ)
     gst_caps_unref (templ);
@@ -286,13 +324,70 @@ gst_gl_bc_upload_transform_caps (GstBaseTransform * bt,
   return ret;
 }
 
+/* The same caps again (decodebin sends an element the sticky events of the
+ * pad it links it to while it tries it out, and that pad sends them once
+ * more with its next event) change nothing: GstBaseTransform would still
+ * query downstream for allocation, and decodebin holds that query until
+ * it exposes its pads. Behind a demuxer that is when the demuxer has added
+ * all its pads, which it does in the very thread that sent the caps: it
+ * would never happen. A pending reconfigure from downstream is still
+ * handled, with the next buffer. */
+static gboolean
+gst_gl_bc_upload_sink_event (GstBaseTransform * bt, GstEvent * event)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (bt);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS && self->have_info &&
+      gst_pad_has_current_caps (bt->srcpad)) {
+    GstCaps *caps, *current = gst_pad_get_current_caps (bt->sinkpad);
+    gboolean same;
+
+    gst_event_parse_caps (event, &caps);
+    same = current && gst_caps_is_equal (caps, current);
+    gst_clear_caps (&current);
+    if (same) {
+      GST_DEBUG_OBJECT (self, "the same caps again: nothing to negotiate");
+      gst_event_unref (event);
+      return TRUE;
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
+}
+
+/* GL memory whenever downstream takes it, even when it lists system memory
+ * first (gldownload does): reading back is what downstream would do, and
+ * a GL consumer gets the texture as it is */
+static GstCaps *
+gst_gl_bc_upload_fixate_caps (GstBaseTransform * bt, GstPadDirection direction,
+    GstCaps * caps, GstCaps * othercaps)
+{
+  guint i;
+
+  if (direction == GST_PAD_SINK) {
+    for (i = 0; i < gst_caps_get_size (othercaps); i++) {
+      if (gst_caps_features_contains (gst_caps_get_features (othercaps, i),
+              GST_CAPS_FEATURE_MEMORY_GL_MEMORY)) {
+        GstCaps *gl = gst_caps_copy_nth (othercaps, i);
+
+        gst_caps_unref (othercaps);
+        othercaps = gl;
+        break;
+      }
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->fixate_caps (bt, direction,
+      caps, othercaps);
+}
+
 static gboolean
 gst_gl_bc_upload_set_caps (GstBaseTransform * bt, GstCaps * incaps,
     GstCaps * outcaps)
 {
   GstGLBcUpload *self = GST_GL_BC_UPLOAD (bt);
+  GstCapsFeatures *features;
   GstBcInfo info;
   GstVideoInfo out_info;
+  gboolean download;
 
   if (!gst_bc_info_from_caps (&info, incaps)
       || !gst_video_info_from_caps (&out_info, outcaps))
@@ -300,14 +395,23 @@ gst_gl_bc_upload_set_caps (GstBaseTransform * bt, GstCaps * incaps,
   if (GST_VIDEO_INFO_WIDTH (&out_info) != (gint) info.width ||
       GST_VIDEO_INFO_HEIGHT (&out_info) != (gint) info.height)
     goto invalid;
+  features = gst_caps_get_features (outcaps, 0);
+  if (gst_caps_features_contains (features, GST_CAPS_FEATURE_MEMORY_GL_MEMORY))
+    download = FALSE;
+  else if (gst_caps_features_is_equal (features,
+          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+    download = TRUE;
+  else
+    goto invalid;
 
   self->info = info;
   self->out_info = out_info;
+  self->download = download;
   self->have_info = TRUE;
   GST_DEBUG_OBJECT (self, "%ux%u %s, %u x %u blocks, %" G_GSIZE_FORMAT
-      " bytes per frame", info.width, info.height,
+      " bytes per frame, out to %s", info.width, info.height,
       gst_bc_format_to_string (info.format), info.blocks_x, info.blocks_y,
-      info.size);
+      info.size, download ? "system memory (read back)" : "GL memory");
 
   return GST_BASE_TRANSFORM_CLASS (parent_class)->set_caps (bt, incaps,
       outcaps);
@@ -410,6 +514,64 @@ gst_gl_bc_upload_gl_set_caps (GstGLBaseFilter * filter, GstCaps * incaps,
   return TRUE;
 }
 
+/* The dummy display gst_gl_display_new () gives when no window system,
+ * EGL platform or device could be opened: no GL context can be made on
+ * it. (gst_gl_display_new_with_type () also makes displays of the plain
+ * class for Win32 and EAGL, with their own type: those work.) */
+static gboolean
+is_dummy_display (GstGLDisplay * display)
+{
+  GstGLDisplayType type = gst_gl_display_get_handle_type (display);
+
+  return type == GST_GL_DISPLAY_TYPE_NONE || type == GST_GL_DISPLAY_TYPE_ANY;
+}
+
+/* NULL to READY, after GstGLBaseFilter has found its display: without a
+ * display GL cannot work (GStreamer's X11 window even crashes on the dummy
+ * display), so the element fails now. decodebin tries a decoder by
+ * setting it to READY, then sending it the caps (which makes the GL
+ * context), keeping the errors it posts meanwhile to itself: it falls back
+ * to bcdec when either fails. */
+static gboolean
+check_display (GstGLBcUpload * self)
+{
+  GstGLDisplay *display = GST_GL_BASE_FILTER (self)->display;
+
+  if (display && !is_dummy_display (display))
+    return TRUE;
+  GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("No OpenGL display: "
+          "glbcupload cannot decode on the GPU here; decode with bcdec "
+          "instead"), ("GStreamer found no window system, EGL platform or "
+          "EGL device that works (GST_GL_WINDOW=%s, GST_GL_PLATFORM=%s, "
+          "DISPLAY=%s, WAYLAND_DISPLAY=%s); headless GL needs "
+          "GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device",
+          GST_STR_NULL (g_getenv ("GST_GL_WINDOW")),
+          GST_STR_NULL (g_getenv ("GST_GL_PLATFORM")),
+          GST_STR_NULL (g_getenv ("DISPLAY")),
+          GST_STR_NULL (g_getenv ("WAYLAND_DISPLAY"))));
+  return FALSE;
+}
+
+static GstStateChangeReturn
+gst_gl_bc_upload_change_state (GstElement * element, GstStateChange transition)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (element);
+  GstStateChangeReturn ret;
+
+  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  if (ret == GST_STATE_CHANGE_FAILURE)
+    return ret;
+
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY && !check_display (self)) {
+    /* back to NULL: GstGLBaseFilter lets go of the display (it keeps it
+     * until READY to NULL, not in finalize) */
+    GST_ELEMENT_CLASS (parent_class)->change_state (element,
+        GST_STATE_CHANGE_READY_TO_NULL);
+    return GST_STATE_CHANGE_FAILURE;
+  }
+  return ret;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Allocation                                                              */
 /* ---------------------------------------------------------------------- */
@@ -500,6 +662,9 @@ gst_gl_bc_upload_decide_allocation (GstBaseTransform * bt, GstQuery * query)
     return FALSE;
   context = GST_GL_BASE_FILTER (bt)->context;
 
+  /* a GL pool in both modes: for system memory caps too, the frames are
+   * drawn into GL memory, which downstream maps (a pool of system memory
+   * downstream proposes, or one of its own kind, is not used) */
   update_pool = gst_query_get_n_allocation_pools (query) > 0;
   if (update_pool)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
@@ -543,12 +708,17 @@ typedef struct
   GstGLBcRing *ring;
   guint slot;
   GstGLMemory *out;
+  gboolean download;
   GstGLBcUploadResult result;
   guint gl_errors;
   gboolean ok;
 } DrawData;
 
-/* GL thread: the rows not uploaded yet, the draw, the slot's fence */
+/* GL thread: the rows not uploaded yet, the draw, the slot's fence; for
+ * system memory downstream, the read back of the texture into the
+ * memory's pixel buffer object, started now (as gldownload does): the
+ * draw flagged the memory as needing it, so a CPU map made before the
+ * transfer ends waits for it and never sees the previous frame */
 static void
 upload_and_draw (GstGLContext * context, DrawData * d)
 {
@@ -561,6 +731,11 @@ upload_and_draw (GstGLContext * context, DrawData * d)
   gst_gl_bc_ring_fence (d->ring, d->slot);
   d->gl_errors += gst_gl_bc_check_gl_error (context, GST_OBJECT (d->self),
       "the draw");
+  if (d->ok && d->download && gst_is_gl_memory_pbo (GST_MEMORY_CAST (d->out))) {
+    gst_gl_memory_pbo_download_transfer ((GstGLMemoryPBO *) d->out);
+    d->gl_errors += gst_gl_bc_check_gl_error (context, GST_OBJECT (d->self),
+        "the read back");
+  }
 }
 
 /* GL thread: adds the results of the finished queries to the statistics,
@@ -725,6 +900,7 @@ gst_gl_bc_upload_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   d.ring = ring;
   d.slot = slot;
   d.out = GST_GL_MEMORY_CAST (out_mem);
+  d.download = self->download;
   gst_gl_context_thread_add (context,
       (GstGLContextThreadFunc) upload_and_draw_gl, &d);
   if (copy)
@@ -835,6 +1011,7 @@ gst_gl_bc_upload_class_init (GstGLBcUploadClass * klass)
   gobject_class->set_property = gst_gl_bc_upload_set_property;
   gobject_class->get_property = gst_gl_bc_upload_get_property;
   gobject_class->finalize = gst_gl_bc_upload_finalize;
+  element_class->change_state = gst_gl_bc_upload_change_state;
 
   /**
    * GstGLBcUpload:stepped:
@@ -899,13 +1076,15 @@ gst_gl_bc_upload_class_init (GstGLBcUploadClass * klass)
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
-      "Block-compressed video GL uploader", "Filter/Video",
+      "Block-compressed video GL uploader", "Codec/Decoder/Video/Hardware",
       "Uploads block-compressed video (video/x-bc) into GL textures from "
-      "persistent mapped buffers; the GPU decodes it into RGBA",
-      "gst-bc developers");
+      "persistent mapped buffers; the GPU decodes it into RGBA, in GL "
+      "memory or read back into system memory", "gst-bc developers");
 
   bt_class->passthrough_on_same_caps = FALSE;
   bt_class->transform_caps = gst_gl_bc_upload_transform_caps;
+  bt_class->fixate_caps = gst_gl_bc_upload_fixate_caps;
+  bt_class->sink_event = gst_gl_bc_upload_sink_event;
   bt_class->set_caps = gst_gl_bc_upload_set_caps;
   bt_class->propose_allocation = gst_gl_bc_upload_propose_allocation;
   bt_class->decide_allocation = gst_gl_bc_upload_decide_allocation;

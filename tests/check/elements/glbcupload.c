@@ -140,6 +140,33 @@ diff_sample (GstSample * sample, const guint8 * want, guint width,
   gst_video_frame_unmap (&frame);
 }
 
+/* The caps glbcupload @up negotiated on its src pad: RGBA in GL memory
+ * (@gl_memory) or in system memory */
+static void
+check_output_memory (GstElement * up, gboolean gl_memory)
+{
+  GstPad *pad = gst_element_get_static_pad (up, "src");
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  GstCapsFeatures *features;
+  gchar *str;
+
+  fail_unless (caps != NULL, "glbcupload did not negotiate");
+  features = gst_caps_get_features (caps, 0);
+  str = gst_caps_to_string (caps);
+  if (gl_memory)
+    fail_unless (gst_caps_features_contains (features,
+            GST_CAPS_FEATURE_MEMORY_GL_MEMORY), "not GL memory: %s", str);
+  else
+    fail_unless (gst_caps_features_is_equal (features,
+            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY), "not system memory: %s",
+        str);
+  g_free (str);
+  fail_unless_equals_string (gst_structure_get_string
+      (gst_caps_get_structure (caps, 0), "format"), "RGBA");
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+}
+
 static GstBuffer *
 wrap_frame (const guint8 * data, gsize size, guint index)
 {
@@ -727,6 +754,78 @@ GST_START_TEST (test_caps_change)
 
 GST_END_TEST;
 
+/* Downstream changes between GL memory and system memory while frames
+ * flow (a capsfilter's caps, which asks glbcupload to renegotiate): each
+ * frame comes out in the memory asked for, decoded right, and upstream
+ * keeps writing into the proposed pool. */
+GST_START_TEST (test_output_memory_switch)
+{
+  static const gchar *const caps[] = {
+    "video/x-raw(memory:GLMemory),format=RGBA",
+    "video/x-raw,format=RGBA",
+    "video/x-raw(memory:GLMemory),format=RGBA",
+    "video/x-raw,format=RGBA",
+  };
+  TestPipe u;
+  GstElement *cf;
+  guint m, i, frame = 0;
+  gchar *desc;
+
+  desc = g_strdup_printf ("bctestsrc name=src ! glbcupload name=up "
+      "! capsfilter name=cf caps=\"%s\" ! appsink name=sink sync=false",
+      caps[0]);
+  test_pipe_launch (&u, desc, "up");
+  g_free (desc);
+  gl_test_share_display (u.pipeline);
+  cf = get (u.pipeline, "cf");
+  test_pipe_play (&u);
+
+  for (m = 0; m < G_N_ELEMENTS (caps); m++) {
+    gboolean gl_memory = strstr (caps[m], "GLMemory") != NULL;
+    GstCaps *c = gst_caps_from_string (caps[m]);
+
+    g_object_set (cf, "caps", c, NULL);
+    gst_caps_unref (c);
+    /* two frames of the pool, one copied */
+    for (i = 0; i < 3; i++) {
+      GstBcInfo info;
+      guint8 *data = make_blocks (GST_BC_FORMAT_BC7, 100, 50, 300 + frame,
+          &info);
+      GstSample *sample;
+      guint8 *want;
+      Diff d = { 0, };
+
+      test_src_push (u.src, GST_BC_FORMAT_BC7, 100, 50, data, info.size,
+          i == 2, frame++);
+      sample = pull_sample (u.sink);
+      fail_unless_equals_int (gst_caps_features_contains
+          (gst_caps_get_features (gst_sample_get_caps (sample), 0),
+              GST_CAPS_FEATURE_MEMORY_GL_MEMORY), gl_memory);
+      fail_unless (gst_is_gl_memory (gst_buffer_peek_memory
+              (gst_sample_get_buffer (sample), 0)));
+      want = test_decode (&info, data);
+      diff_sample (sample, want, 100, 50, &d);
+      fail_unless_equals_int (d.max, 0);
+      g_free (want);
+      gst_sample_unref (sample);
+      g_free (data);
+    }
+    check_output_memory (u.element, gl_memory);
+  }
+  test_src_eos (u.src);
+  wait_eos (u.pipeline);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "frames"), frame);
+  fail_unless_equals_uint64 (stat_u64 (u.element, "zero-copy-frames"),
+      2 * G_N_ELEMENTS (caps));
+  fail_unless_equals_uint64 (stat_u64 (u.element, "copied-frames"),
+      G_N_ELEMENTS (caps));
+  fail_unless_equals_uint64 (stat_u64 (u.element, "gl-errors"), 0);
+  gst_object_unref (cf);
+  test_pipe_stop (&u);
+}
+
+GST_END_TEST;
+
 /* A buffer smaller (or larger) than a frame is an error, not a crash. */
 GST_START_TEST (test_wrong_size)
 {
@@ -780,8 +879,11 @@ GST_END_TEST;
 
 #define N_TILE_FRAMES 24
 
+/* tilesrc ! glbcupload to 127.0.0.1: GL memory read by gldownload, or
+ * (@system_memory) system memory caps, read back by glbcupload itself;
+ * the pool and the stepped upload work the same in both */
 static void
-check_tiles (gboolean stepped)
+check_tiles (gboolean stepped, gboolean system_memory)
 {
   const guint units = 4, w = 640, h = 360;
   const guint n = N_TILE_FRAMES;
@@ -807,9 +909,9 @@ check_tiles (gboolean stepped)
   fail_unless (port > 0);
 
   desc = g_strdup_printf ("tilesrc name=src port=%u timeout=5000 "
-      "stats-interval=0 ! glbcupload name=up stepped=%s ! gldownload "
-      "! video/x-raw,format=RGBA ! appsink name=sink sync=false", port,
-      stepped ? "true" : "false");
+      "stats-interval=0 ! glbcupload name=up stepped=%s ! %s"
+      "video/x-raw,format=RGBA ! appsink name=sink sync=false", port,
+      stepped ? "true" : "false", system_memory ? "" : "gldownload ! ");
   rx = launch (desc);
   g_free (desc);
   gl_test_share_display (rx);
@@ -869,6 +971,7 @@ check_tiles (gboolean stepped)
     /* tilesrc holds at least 4 buffers: the ring grew to that */
     fail_unless (slots >= 4, "ring of %u slots", slots);
   }
+  check_output_memory (up, !system_memory);
 
   gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
   wait_eos (rx);
@@ -886,14 +989,411 @@ check_tiles (gboolean stepped)
 
 GST_START_TEST (test_tilesrc_stepped)
 {
-  check_tiles (TRUE);
+  check_tiles (TRUE, FALSE);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_tilesrc_whole_frames)
 {
-  check_tiles (FALSE);
+  check_tiles (FALSE, FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_tilesrc_stepped_system_memory)
+{
+  check_tiles (TRUE, TRUE);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+/* decodebin and playbin pick glbcupload, and bcdec without GL             */
+/* ---------------------------------------------------------------------- */
+
+/* The factories of the elements added anywhere in a bin after it was
+ * made, in order (deep-element-added): what decodebin tried */
+typedef struct
+{
+  GMutex lock;
+  GString *names;               /* " name name ... " */
+} Added;
+
+static void
+added_init (Added * added)
+{
+  g_mutex_init (&added->lock);
+  added->names = g_string_new (" ");
+}
+
+static void
+added_clear (Added * added)
+{
+  g_string_free (added->names, TRUE);
+  g_mutex_clear (&added->lock);
+}
+
+static void
+on_deep_element_added (GstBin * bin, GstBin * sub_bin, GstElement * element,
+    Added * added)
+{
+  GstElementFactory *factory = gst_element_get_factory (element);
+
+  g_mutex_lock (&added->lock);
+  g_string_append_printf (added->names, "%s ",
+      factory ? GST_OBJECT_NAME (factory) : "?");
+  g_mutex_unlock (&added->lock);
+}
+
+/* Whether an element of factory @name was added */
+static gboolean
+added_has (Added * added, const gchar * name)
+{
+  gchar *needle = g_strdup_printf (" %s ", name);
+  gboolean ret;
+
+  g_mutex_lock (&added->lock);
+  ret = strstr (added->names->str, needle) != NULL;
+  g_mutex_unlock (&added->lock);
+  g_free (needle);
+  return ret;
+}
+
+static gint
+factory_is (const GValue * value, const gchar * name)
+{
+  GstElementFactory *factory =
+      gst_element_get_factory (g_value_get_object (value));
+
+  return factory && strcmp (GST_OBJECT_NAME (factory), name) == 0 ? 0 : 1;
+}
+
+/* The element of factory @name anywhere in @bin (a reference), or NULL */
+static GstElement *
+find_by_factory (GstElement * bin, const gchar * name)
+{
+  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (bin));
+  GValue value = G_VALUE_INIT;
+  GstElement *found = NULL;
+
+  if (gst_iterator_find_custom (it, (GCompareFunc) factory_is, &value,
+          (gpointer) name)) {
+    found = g_value_dup_object (&value);
+    g_value_unset (&value);
+  }
+  gst_iterator_free (it);
+  return found;
+}
+
+/* The pixels of a frame of @width x @height, 4 bytes per pixel (RGBA,
+ * BGRx, ...), rows packed, and its format in @format; NULL when the sample
+ * is not such a frame. (No check assertions: the children use it.) */
+static guint8 *
+sample_pixels (GstSample * sample, guint width, guint height,
+    GstVideoFormat * format)
+{
+  GstVideoInfo vinfo;
+  GstVideoFrame frame;
+  guint8 *out;
+  guint y;
+
+  if (!gst_video_info_from_caps (&vinfo, gst_sample_get_caps (sample)) ||
+      GST_VIDEO_INFO_WIDTH (&vinfo) != (gint) width ||
+      GST_VIDEO_INFO_HEIGHT (&vinfo) != (gint) height ||
+      GST_VIDEO_INFO_COMP_PSTRIDE (&vinfo, 0) != 4 ||
+      !gst_video_frame_map (&frame, &vinfo, gst_sample_get_buffer (sample),
+          GST_MAP_READ))
+    return NULL;
+  out = g_malloc ((gsize) width * height * 4);
+  for (y = 0; y < height; y++)
+    memcpy (out + (gsize) y * width * 4,
+        (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), width * 4);
+  gst_video_frame_unmap (&frame);
+  *format = GST_VIDEO_INFO_FORMAT (&vinfo);
+  return out;
+}
+
+/* Compares the colour and alpha channels (not the padding of x formats)
+ * of two frames of @format */
+static void
+diff_pixels (const guint8 * got, const guint8 * want, gsize n_pixels,
+    GstVideoFormat format, Diff * d)
+{
+  const GstVideoFormatInfo *finfo = gst_video_format_get_info (format);
+  guint c, n_comp = GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo);
+  gsize i;
+
+  for (i = 0; i < n_pixels; i++) {
+    for (c = 0; c < n_comp; c++) {
+      gsize o = i * 4 + GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+      gint diff = ABS ((gint) got[o] - (gint) want[o]);
+
+      if (diff) {
+        d->n++;
+        d->max = MAX (d->max, diff);
+      }
+    }
+  }
+  d->total += n_pixels * n_comp;
+}
+
+#define DEC_W 62
+#define DEC_H 34
+#define DEC_FRAMES 6
+
+/* appsrc ! tee ! { queue ! decodebin @out_desc (ending in appsink "out"),
+ * queue ! bcdec ! @ref_caps ! appsink "ref" }: frames of random @format
+ * blocks, each different (a frame read back stale would show), through
+ * both. decodebin must have picked @decoder; glbcupload's output must be
+ * in GL memory (@gl_memory) or system memory, and agree with bcdec's
+ * within @tolerance. */
+static void
+check_decodebin (GstBcFormat format, const gchar * dec_props,
+    const gchar * out_desc, const gchar * ref_caps, const gchar * decoder,
+    gboolean gl_memory, gint tolerance)
+{
+  GstElement *p, *src, *out, *ref, *dec, *found;
+  GstBcInfo info;
+  guint8 *frames[DEC_FRAMES];
+  gchar *caps, *desc;
+  Added added;
+  Diff d = { 0, };
+  guint i;
+
+  caps = bc_caps_string (format, DEC_W, DEC_H);
+  desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" "
+      "! tee name=t t. ! queue ! decodebin name=dec %s ! %s "
+      "t. ! queue ! bcdec ! %s ! appsink name=ref sync=false", caps,
+      dec_props, out_desc, ref_caps);
+  p = launch (desc);
+  g_free (desc);
+  g_free (caps);
+  gl_test_share_display (p);
+  added_init (&added);
+  g_signal_connect (p, "deep-element-added",
+      G_CALLBACK (on_deep_element_added), &added);
+  src = get (p, "src");
+  out = get (p, "out");
+  ref = get (p, "ref");
+  dec = get (p, "dec");
+  play (p);
+
+  for (i = 0; i < DEC_FRAMES; i++) {
+    frames[i] = make_blocks (format, DEC_W, DEC_H, 700 + i, &info);
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
+            wrap_frame (frames[i], info.size, i)), GST_FLOW_OK);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  for (i = 0; i < DEC_FRAMES; i++) {
+    GstSample *a = pull_sample (out), *b = pull_sample (ref);
+    GstVideoFormat fa, fb;
+    guint8 *got = sample_pixels (a, DEC_W, DEC_H, &fa);
+    guint8 *want = sample_pixels (b, DEC_W, DEC_H, &fb);
+    gchar *caps_a = gst_caps_to_string (gst_sample_get_caps (a));
+
+    fail_unless (got && want, "not %ux%u frames: %s", DEC_W, DEC_H, caps_a);
+    g_free (caps_a);
+    fail_unless_equals_int (fa, fb);
+    diff_pixels (got, want, DEC_W * DEC_H, fa, &d);
+    g_free (got);
+    g_free (want);
+    gst_sample_unref (a);
+    gst_sample_unref (b);
+  }
+  wait_eos (p);
+
+  /* the decoder decodebin kept, and the only one it tried */
+  found = find_by_factory (dec, decoder);
+  fail_unless (found != NULL, "decodebin did not pick %s (added:%s)",
+      decoder, added.names->str);
+  if (strcmp (decoder, "glbcupload") == 0) {
+    fail_if (added_has (&added, "bcdec"), "added:%s", added.names->str);
+    check_output_memory (found, gl_memory);
+    fail_unless_equals_uint64 (stat_u64 (found, "frames"), DEC_FRAMES);
+    fail_unless_equals_uint64 (stat_u64 (found, "gl-errors"), 0);
+  } else {
+    fail_if (added_has (&added, "glbcupload"), "added:%s", added.names->str);
+  }
+  note ("decodebin%s%s ! %s: %s, %s max |diff| %d from bcdec\n",
+      *dec_props ? " " : "", dec_props, out_desc, decoder,
+      gst_bc_format_to_string (format), d.max);
+  fail_unless (d.max <= tolerance, "%s differs from bcdec by up to %d (%"
+      G_GUINT64_FORMAT " channels)", decoder, d.max, d.n);
+
+  gst_object_unref (found);
+  gst_object_unref (src);
+  gst_object_unref (out);
+  gst_object_unref (ref);
+  gst_object_unref (dec);
+  stop (p);
+  added_clear (&added);
+  for (i = 0; i < DEC_FRAMES; i++)
+    g_free (frames[i]);
+}
+
+#define OUT_GL_MEMORY "video/x-raw(memory:GLMemory),format=RGBA ! gldownload " \
+  "! video/x-raw,format=RGBA ! appsink name=out sync=false"
+#define OUT_SYSTEM_RGBA "videoconvert ! video/x-raw,format=RGBA " \
+  "! appsink name=out sync=false"
+#define OUT_SYSTEM_BGRX "videoconvert ! video/x-raw,format=BGRx " \
+  "! appsink name=out sync=false"
+#define REF_RGBA "video/x-raw,format=RGBA"
+
+/* a GL consumer: GL memory, decoded by the GPU */
+GST_START_TEST (test_decodebin_gl_memory)
+{
+  check_decodebin (GST_BC_FORMAT_BC7, "", OUT_GL_MEMORY, REF_RGBA,
+      "glbcupload", TRUE, 0);
+  check_decodebin (GST_BC_FORMAT_BC1, "", OUT_GL_MEMORY, REF_RGBA,
+      "glbcupload", TRUE, TOLERANCE);
+}
+
+GST_END_TEST;
+
+/* downstream that takes any memory: GL memory first, mapped by the
+ * application */
+GST_START_TEST (test_decodebin_any_memory)
+{
+  check_decodebin (GST_BC_FORMAT_BC7, "", "appsink name=out sync=false",
+      REF_RGBA, "glbcupload", TRUE, 0);
+}
+
+GST_END_TEST;
+
+/* decodebin ! videoconvert ! a sink of system memory: still the GPU, read
+ * back */
+GST_START_TEST (test_decodebin_system_memory)
+{
+  check_decodebin (GST_BC_FORMAT_BC7, "", OUT_SYSTEM_RGBA, REF_RGBA,
+      "glbcupload", FALSE, 0);
+  check_decodebin (GST_BC_FORMAT_YCOCG_BC3, "", OUT_SYSTEM_RGBA, REF_RGBA,
+      "glbcupload", FALSE, YCOCG_TOLERANCE);
+  /* another format than RGBA: videoconvert converts the read back frames */
+  check_decodebin (GST_BC_FORMAT_BC1, "", OUT_SYSTEM_BGRX,
+      "video/x-raw,format=BGRx", "glbcupload", FALSE, TOLERANCE);
+}
+
+GST_END_TEST;
+
+/* decodebin's force-sw-decoders leaves out glbcupload (klass Hardware) */
+GST_START_TEST (test_decodebin_force_sw)
+{
+  check_decodebin (GST_BC_FORMAT_BC1, "force-sw-decoders=true",
+      OUT_SYSTEM_RGBA, REF_RGBA, "bcdec", FALSE, 0);
+}
+
+GST_END_TEST;
+
+/* playbin, tile://127.0.0.1 (tilesrc) and a fixed video sink, @sink_desc
+ * (a bin with an appsink "sink"): playbin picks glbcupload, whose output
+ * is in GL memory (@gl_memory) or system memory, and the frames are those
+ * sent. */
+static void
+check_playbin (const gchar * sink_desc, gboolean gl_memory)
+{
+  const guint w = 320, h = 180, n = 8;
+  GstElement *tx, *appsrc, *tilesink, *pb, *vsink, *sink, *up;
+  GError *err = NULL;
+  GstBcInfo info;
+  guint8 *frames[8];
+  gchar *caps, *desc, *uri;
+  guint port = 0, i, j;
+  Added added;
+
+  caps = bc_caps_string (GST_BC_FORMAT_BC1, w, h);
+  desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! "
+      "tilesink name=sink address=127.0.0.1 port=0 units=2 stats-interval=0 "
+      "max-in-flight=64", caps);
+  tx = launch (desc);
+  g_free (desc);
+  g_free (caps);
+  appsrc = get (tx, "src");
+  tilesink = get (tx, "sink");
+  play (tx);
+  g_object_get (tilesink, "bound-port", &port, NULL);
+  fail_unless (port > 0);
+
+  pb = gst_element_factory_make ("playbin", NULL);
+  fail_unless (pb != NULL);
+  vsink = gst_parse_bin_from_description (sink_desc, TRUE, &err);
+  fail_unless (vsink != NULL, "%s: %s", sink_desc, err ? err->message : "?");
+  sink = get (vsink, "sink");
+  uri = g_strdup_printf ("tile://127.0.0.1:%u?timeout=5000&stats-interval=0",
+      port);
+  g_object_set (pb, "uri", uri, "video-sink", vsink, NULL);
+  g_free (uri);
+  gl_test_share_display (pb);
+  added_init (&added);
+  g_signal_connect (pb, "deep-element-added",
+      G_CALLBACK (on_deep_element_added), &added);
+  play (pb);
+  test_wait_connected (tilesink);
+
+  for (i = 0; i < n; i++) {
+    guint8 *pic = test_picture (w, h, 90 + i, 6, TEST_ALPHA_OPAQUE);
+
+    frames[i] = test_encode (GST_BC_FORMAT_BC1, GST_BC_QUALITY_FAST, pic,
+        &test_rgba_layout, w, h, &info);
+    g_free (pic);
+  }
+  /* windows of 4 frames, so that the sender never drops one */
+  for (i = 0; i < n; i += 4) {
+    for (j = i; j < i + 4; j++)
+      fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (appsrc),
+              wrap_frame (frames[j], info.size, j)), GST_FLOW_OK);
+    for (j = i; j < i + 4; j++) {
+      TestPipe u = { pb, NULL, NULL, sink };
+
+      pull_check (&u, &info, frames[j]);
+    }
+  }
+
+  up = find_by_factory (pb, "glbcupload");
+  fail_unless (up != NULL, "playbin did not pick glbcupload (added:%s)",
+      added.names->str);
+  fail_if (added_has (&added, "bcdec"), "added:%s", added.names->str);
+  check_output_memory (up, gl_memory);
+  fail_unless_equals_uint64 (stat_u64 (up, "frames"), n);
+  fail_unless_equals_uint64 (stat_u64 (up, "gl-errors"), 0);
+  note ("playbin, video-sink \"%s\": glbcupload, %s memory\n", sink_desc,
+      gl_memory ? "GL" : "system");
+
+  gst_app_src_end_of_stream (GST_APP_SRC (appsrc));
+  wait_eos (pb);
+  gst_object_unref (up);
+  gst_object_unref (sink);
+  stop (pb);
+  added_clear (&added);
+  gst_object_unref (appsrc);
+  gst_object_unref (tilesink);
+  stop (tx);
+  for (i = 0; i < n; i++)
+    g_free (frames[i]);
+}
+
+/* playbin comes with GStreamer's playback plugin, which dev.sh test-asan
+ * does not load */
+static gboolean
+have_playbin (void)
+{
+  if (gst_registry_check_feature_version (gst_registry_get (), "playbin", 1,
+          0, 0))
+    return TRUE;
+  g_printerr ("no playbin in this registry (GStreamer's playback plugin is "
+      "not loaded): the playbin test is left out\n");
+  return FALSE;
+}
+
+GST_START_TEST (test_playbin)
+{
+  if (!have_playbin ())
+    return;
+  check_playbin ("glcolorconvert ! gldownload ! video/x-raw,format=RGBA "
+      "! appsink name=sink sync=false", TRUE);
+  check_playbin ("appsink name=sink sync=false caps=video/x-raw,format=RGBA",
+      FALSE);
 }
 
 GST_END_TEST;
@@ -1057,6 +1557,323 @@ GST_START_TEST (test_gles)
 GST_END_TEST;
 
 /* ---------------------------------------------------------------------- */
+/* No GL: decodebin falls back to bcdec (in a child)                       */
+/* ---------------------------------------------------------------------- */
+
+/* In the child: BC1 frames through appsrc ! decodebin ! videoconvert !
+ * appsink, without a display shared by the test. Prints what decodebin
+ * tried ("tried:"), the decoder it kept ("decoder:"), the frames and
+ * their largest difference from the library decoder ("frames:"), every
+ * ERROR or WARNING message up to EOS ("bus:"), then whether glbcupload on
+ * its own reaches READY ("ready:") and, with @probe, whether a GL context
+ * can be made in this environment at all ("probe:"; not on the dummy
+ * display: GStreamer's X11 window crashes on it). */
+static int
+child_decodebin (gboolean probe)
+{
+  GstElement *p, *src, *sink, *dec, *decoder = NULL;
+  GstBus *bus;
+  GstMessage *msg;
+  GstBcInfo info;
+  GstGLDisplay *display;
+  GstGLContext *context = NULL;
+  GError *error = NULL;
+  guint8 *frames[4];
+  gchar *caps, *desc;
+  guint i, n = 0;
+  gint max = 0;
+  Added added;
+
+  gst_init (NULL, NULL);
+  caps = bc_caps_string (GST_BC_FORMAT_BC1, DEC_W, DEC_H);
+  desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" "
+      "! decodebin name=dec ! videoconvert ! video/x-raw,format=RGBA "
+      "! appsink name=sink sync=false", caps);
+  p = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  g_free (caps);
+  added_init (&added);
+  g_signal_connect (p, "deep-element-added",
+      G_CALLBACK (on_deep_element_added), &added);
+  src = gst_bin_get_by_name (GST_BIN (p), "src");
+  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  dec = gst_bin_get_by_name (GST_BIN (p), "dec");
+  if (gst_element_set_state (p, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE)
+    g_print ("bus: the pipeline cannot start\n");
+  gst_bc_info_init (&info);
+  gst_bc_info_set_format (&info, GST_BC_FORMAT_BC1, DEC_W, DEC_H);
+  for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+    frames[i] = random_blocks (&info, 20 + i);
+    gst_app_src_push_buffer (GST_APP_SRC (src), wrap_frame (frames[i],
+            info.size, i));
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+
+  for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+    GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        PULL_TIMEOUT);
+    GstVideoFormat format;
+    guint8 *got, *want;
+    Diff d = { 0, };
+
+    if (!sample)
+      break;
+    got = sample_pixels (sample, DEC_W, DEC_H, &format);
+    gst_sample_unref (sample);
+    if (!got) {
+      g_print ("frames: not RGBA %ux%u\n", DEC_W, DEC_H);
+      break;
+    }
+    want = test_decode (&info, frames[i]);
+    diff_pixels (got, want, DEC_W * DEC_H, format, &d);
+    max = MAX (max, d.max);
+    n++;
+    g_free (got);
+    g_free (want);
+  }
+  g_print ("frames: %u max |diff| %d\n", n, max);
+
+  bus = gst_element_get_bus (p);
+  while ((msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT,
+              GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
+    GError *err = NULL;
+    gboolean eos = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, NULL);
+    else if (!eos)
+      gst_message_parse_warning (msg, &err, NULL);
+    if (err)
+      g_print ("bus: %s from %s: %s\n", GST_MESSAGE_TYPE_NAME (msg),
+          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message);
+    g_clear_error (&err);
+    gst_message_unref (msg);
+    if (eos)
+      break;
+  }
+  gst_object_unref (bus);
+
+  g_mutex_lock (&added.lock);
+  g_print ("tried:%s\n", added.names->str);
+  g_mutex_unlock (&added.lock);
+  decoder = find_by_factory (dec, "bcdec");
+  if (!decoder)
+    decoder = find_by_factory (dec, "glbcupload");
+  g_print ("decoder: %s\n", decoder ?
+      GST_OBJECT_NAME (gst_element_get_factory (decoder)) : "none");
+  gst_clear_object (&decoder);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (dec);
+  gst_object_unref (p);
+
+  /* glbcupload alone: fails to reach READY without a display, with the
+   * error */
+  p = gst_pipeline_new (NULL);
+  gst_bin_add (GST_BIN (p), gst_element_factory_make ("glbcupload", NULL));
+  if (gst_element_set_state (p, GST_STATE_READY) == GST_STATE_CHANGE_FAILURE) {
+    bus = gst_element_get_bus (p);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    if (msg) {
+      gst_message_parse_error (msg, &error, NULL);
+      g_print ("ready: failed: %s%s\n", error->message,
+          g_error_matches (error, GST_RESOURCE_ERROR,
+              GST_RESOURCE_ERROR_NOT_FOUND) ? " (resource, not found)" : "");
+      g_clear_error (&error);
+      gst_message_unref (msg);
+    } else {
+      g_print ("ready: failed without an error message\n");
+    }
+    gst_object_unref (bus);
+  } else {
+    g_print ("ready: reached\n");
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+
+  /* after the pipelines, so as not to change what they found */
+  if (probe) {
+    display = gst_gl_display_new ();
+    if (gst_gl_display_create_context (display, NULL, &context, &error))
+      g_print ("probe: a GL context\n");
+    else
+      g_print ("probe: no GL context (%s)\n", error ? error->message : "?");
+    g_clear_error (&error);
+  }
+  g_print ("done\n");
+  /* as child_run (): ends without the GL context's teardown */
+  fflush (stdout);
+  _exit (0);
+}
+
+static int
+child_main (const gchar * arg)
+{
+  if (strcmp (arg, "decodebin") == 0)
+    return child_decodebin (FALSE);
+  if (strcmp (arg, "decodebin-probe") == 0)
+    return child_decodebin (TRUE);
+  return child_run (arg);
+}
+
+/* run_child () with the environment variables of @unset removed (not
+ * inlined: GCC 12 then takes the output for a pointer to a local) */
+G_GNUC_NO_INLINE static gchar *
+run_child_unset (const gchar * arg, const gchar * const *env_extra,
+    const gchar * const *unset)
+{
+  gchar *argv[] = { (gchar *) "/proc/self/exe", (gchar *) "--child",
+    (gchar *) arg, NULL
+  };
+  gchar **env = g_get_environ ();
+  gchar *out = NULL, *err_out = NULL;
+  GError *error = NULL;
+  gint status = 0;
+  guint i;
+
+  for (i = 0; unset[i]; i++)
+    env = g_environ_unsetenv (env, unset[i]);
+  for (i = 0; env_extra[i]; i += 2)
+    env = g_environ_setenv (env, env_extra[i], env_extra[i + 1], TRUE);
+  fail_unless (g_spawn_sync (NULL, argv, env, G_SPAWN_DEFAULT, NULL, NULL,
+          &out, &err_out, &status, &error), "cannot run the child: %s",
+      error ? error->message : "?");
+  fail_unless (g_spawn_check_wait_status (status, NULL), "the child failed: "
+      "%s%s", out, err_out);
+  g_strfreev (env);
+  g_free (err_out);
+  return out;
+}
+
+/* The child in @env_extra, without @unset: decodebin tried glbcupload,
+ * which failed, kept bcdec, decoded every frame as the library decoder
+ * does, and nothing reached the bus but EOS; glbcupload on its own reaches
+ * READY, or fails with @ready_error. Left out when the environment turned
+ * out to have GL after all (only @may_have_gl allows that). */
+static void
+check_no_gl (const gchar * label, const gchar * const *env_extra,
+    const gchar * const *unset, gboolean may_have_gl, const gchar * ready_error)
+{
+  static const gchar *const display_vars[] = { "DISPLAY", "WAYLAND_DISPLAY",
+    NULL
+  };
+  gchar *out = run_child_unset (may_have_gl ? "decodebin-probe" : "decodebin",
+      env_extra, unset ? unset : display_vars);
+  const gchar *tried, *gl;
+
+  fail_unless (strstr (out, "done\n"), "%s: the child said: %s", label, out);
+  if (may_have_gl && strstr (out, "probe: a GL context")) {
+    note ("%s: a GL context can be made here: case left out\n", label);
+    g_free (out);
+    return;
+  }
+  tried = strstr (out, "tried: ");
+  gl = tried ? strstr (tried, " glbcupload ") : NULL;
+  fail_unless (gl && strstr (gl, " bcdec "), "%s: decodebin did not try "
+      "glbcupload, then bcdec: %s", label, out);
+  fail_unless (strstr (out, "decoder: bcdec\n"), "%s: %s", label, out);
+  fail_unless (strstr (out, "frames: 4 max |diff| 0\n"), "%s: %s", label, out);
+  fail_if (strstr (out, "bus: ") != NULL, "%s: %s", label, out);
+  if (ready_error) {
+    gchar *want = g_strdup_printf ("ready: failed: %s\n", ready_error);
+
+    fail_unless (strstr (out, want), "%s: %s", label, out);
+    g_free (want);
+  } else {
+    fail_unless (strstr (out, "ready: reached\n"), "%s: %s", label, out);
+  }
+  note ("no GL, %s: decodebin fell back to bcdec\n", label);
+  g_free (out);
+}
+
+/* no display at all: X11 wanted, none there (gst_gl_display_new () gives
+ * its dummy display) */
+GST_START_TEST (test_decodebin_no_display)
+{
+  static const gchar *const env[] = { "GST_GL_WINDOW", "x11",
+    "GST_GL_PLATFORM", "glx", NULL
+  };
+
+  check_no_gl ("no display (GST_GL_WINDOW=x11, no DISPLAY)", env, NULL,
+      FALSE, "No OpenGL display: glbcupload cannot decode on the GPU here; "
+      "decode with bcdec instead (resource, not found)");
+}
+
+GST_END_TEST;
+
+/* In this process, with the dummy display (what gst_gl_display_new ()
+ * gives when nothing works) handed to the pipeline: glbcupload fails to
+ * reach READY with the error, and lets go of the display (the leak tracer
+ * checks) */
+GST_START_TEST (test_dummy_display_ready)
+{
+  GstGLDisplay *dummy = g_object_new (GST_TYPE_GL_DISPLAY, NULL);
+  GstElement *p, *up;
+  GstContext *context;
+  GstMessage *msg;
+  GstBus *bus;
+
+  gst_object_ref_sink (dummy);
+  p = launch ("appsrc ! glbcupload name=up ! fakesink");
+  context = gst_context_new (GST_GL_DISPLAY_CONTEXT_TYPE, TRUE);
+  gst_context_set_gl_display (context, dummy);
+  gst_element_set_context (p, context);
+  gst_context_unref (context);
+  up = get (p, "up");
+
+  fail_unless_equals_int (gst_element_set_state (p, GST_STATE_READY),
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless_equals_int (GST_STATE (up), GST_STATE_NULL);
+  bus = gst_element_get_bus (p);
+  msg = check_error_message (bus, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_NOT_FOUND, "GST_GL_WINDOW=", "egl-device", NULL);
+  fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (up));
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_object_unref (up);
+  fail_unless_equals_int (gst_element_set_state (p, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (p);
+  /* nothing else holds the display */
+  ASSERT_OBJECT_REFCOUNT (dummy, "dummy display", 1);
+  gst_object_unref (dummy);
+}
+
+GST_END_TEST;
+
+/* a display, but no context: EGL on X11 without an X server (an EGL
+ * display that cannot be initialised, as on a headless machine without
+ * GST_GL_* set); the caps fail */
+GST_START_TEST (test_decodebin_no_context)
+{
+  static const gchar *const env[] = { "GST_GL_WINDOW", "egl",
+    "GST_GL_PLATFORM", "egl", "EGL_PLATFORM", "x11", NULL
+  };
+
+  check_no_gl ("EGL display, no context (EGL_PLATFORM=x11, no DISPLAY)", env,
+      NULL, TRUE, NULL);
+}
+
+GST_END_TEST;
+
+/* a context that lacks what glbcupload needs (Mesa told to hide buffer
+ * storage): gl_start () fails on the caps */
+GST_START_TEST (test_decodebin_context_lacks)
+{
+  static const gchar *const env[] = {
+    "MESA_GL_VERSION_OVERRIDE", "4.3",
+    "MESA_EXTENSION_OVERRIDE", "-GL_ARB_buffer_storage", NULL
+  };
+  static const gchar *const none[] = { NULL };
+
+  check_no_gl ("a context without GL_ARB_buffer_storage", env, none, FALSE,
+      NULL);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
 
 static Suite *
 glbcupload_suite (void)
@@ -1075,9 +1892,20 @@ glbcupload_suite (void)
   tcase_add_test (tc, test_zero_copy);
   tcase_add_test (tc, test_slot_reuse);
   tcase_add_test (tc, test_caps_change);
+  tcase_add_test (tc, test_output_memory_switch);
   tcase_add_test (tc, test_wrong_size);
   tcase_add_test (tc, test_tilesrc_stepped);
   tcase_add_test (tc, test_tilesrc_whole_frames);
+  tcase_add_test (tc, test_tilesrc_stepped_system_memory);
+  tcase_add_test (tc, test_decodebin_gl_memory);
+  tcase_add_test (tc, test_decodebin_any_memory);
+  tcase_add_test (tc, test_decodebin_system_memory);
+  tcase_add_test (tc, test_decodebin_force_sw);
+  tcase_add_test (tc, test_playbin);
+  tcase_add_test (tc, test_dummy_display_ready);
+  tcase_add_test (tc, test_decodebin_no_display);
+  tcase_add_test (tc, test_decodebin_no_context);
+  tcase_add_test (tc, test_decodebin_context_lacks);
   tcase_add_test (tc, test_missing_buffer_storage);
   tcase_add_test (tc, test_missing_s3tc);
   tcase_add_test (tc, test_gles);
@@ -1088,7 +1916,7 @@ int
 main (int argc, char **argv)
 {
   gl_test_init (argc, argv);
-  test_child_main (argc, argv, child_run);
+  test_child_main (argc, argv, child_main);
 
   if (!gl_test_check_init (&argc, &argv, NULL))
     return 77;
