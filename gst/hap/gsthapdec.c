@@ -17,8 +17,13 @@
  * GL buffer: no copy after Snappy). A frame stored without compression is
  * passed on without a copy. Hap Q Alpha (two textures) is not supported.
  *
- * decodebin, uridecodebin and playbin pick hapdec for Hap files and then
- * the decoder of `video/x-bc`.
+ * decodebin, uridecodebin and playbin (and decodebin3's parsebin) pick
+ * hapdec for Hap files and then the decoder of `video/x-bc`. It is
+ * classified as a parser (`Codec/Parser/Video`): it unwraps the frames,
+ * the texture is decoded after it. A decoder's output must be something
+ * playbin's video-sink takes, and decodebin3 ends its chain at the first
+ * decoder: classified as a decoder, hapdec would be left out of playbin
+ * with a video-sink set, and decodebin3 would give `video/x-bc`.
  *
  * A damaged frame (every header, table and chunk is checked against the
  * frame's size, Snappy data when decompressed) is dropped with a warning;
@@ -370,7 +375,7 @@ gst_hap_dec_class_init (GstHapDecClass * klass)
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
-      "Hap frame decoder", "Codec/Decoder/Video",
+      "Hap frame decoder", "Codec/Parser/Video",
       "Unpacks Hap frames (Snappy, chunks) into block-compressed video "
       "(BC1, BC3, YCoCg-BC3, BC4, BC7) for bcdec or glbcupload",
       "gst-bc developers");
