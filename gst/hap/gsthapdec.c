@@ -143,19 +143,7 @@ static GstCaps *
 gst_hap_dec_transform_caps (GstBaseTransform * bt, GstPadDirection direction,
     GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *ret = direction == GST_PAD_SINK ? gst_hap_caps_to_bc (caps) :
-      gst_hap_caps_from_bc (caps, FALSE);
-
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
-        GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (ret);
-    ret = tmp;
-  }
-  GST_DEBUG_OBJECT (bt, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
-      direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
-  return ret;
+  return gst_hap_transform_caps (bt, direction, caps, filter, TRUE);
 }
 
 static gboolean
@@ -323,12 +311,7 @@ gst_hap_dec_start (GstBaseTransform * bt)
 {
   GstHapDec *self = GST_HAP_DEC (bt);
 
-  guint threads;
-
-  GST_OBJECT_LOCK (self);
-  threads = self->threads;
-  GST_OBJECT_UNLOCK (self);
-  self->workers = gst_bc_workers_new (threads);
+  self->workers = gst_hap_workers_new (GST_ELEMENT (self), &self->threads);
   self->have_info = FALSE;
   self->stored = FALSE;
   self->errors_in_row = 0;

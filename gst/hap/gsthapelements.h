@@ -11,6 +11,7 @@
 #endif
 
 #include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
 #include <gst/bc/bc.h>
 #include <gst/bc/bchap.h>
 
@@ -29,9 +30,12 @@ G_BEGIN_DECLS
 #define GST_HAP_BC_FORMATS "{ BC1, BC3, YCoCg-BC3, BC4, BC7 }"
 
 GstBcFormat gst_hap_structure_get_format (const GstStructure * s);
-GstCaps *   gst_hap_caps_to_bc (const GstCaps * caps);
-GstCaps *   gst_hap_caps_from_bc (const GstCaps * caps, gboolean qt_part);
 void        gst_hap_element_init (GstPlugin * plugin);
+GstCaps *   gst_hap_transform_caps (GstBaseTransform * bt,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter,
+    gboolean hap_on_sink);
+GstBcWorkers * gst_hap_workers_new (GstElement * element,
+    const guint * threads);
 
 GST_ELEMENT_REGISTER_DECLARE (hapdec);
 GST_ELEMENT_REGISTER_DECLARE (hapenc);

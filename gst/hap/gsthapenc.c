@@ -141,19 +141,7 @@ static GstCaps *
 gst_hap_enc_transform_caps (GstBaseTransform * bt, GstPadDirection direction,
     GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *ret = direction == GST_PAD_SINK ?
-      gst_hap_caps_from_bc (caps, TRUE) : gst_hap_caps_to_bc (caps);
-
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
-        GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (ret);
-    ret = tmp;
-  }
-  GST_DEBUG_OBJECT (bt, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
-      direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
-  return ret;
+  return gst_hap_transform_caps (bt, direction, caps, filter, FALSE);
 }
 
 static gboolean
@@ -287,12 +275,7 @@ static gboolean
 gst_hap_enc_start (GstBaseTransform * bt)
 {
   GstHapEnc *self = GST_HAP_ENC (bt);
-  guint threads;
-
-  GST_OBJECT_LOCK (self);
-  threads = self->threads;
-  GST_OBJECT_UNLOCK (self);
-  self->workers = gst_bc_workers_new (threads);
+  self->workers = gst_hap_workers_new (GST_ELEMENT (self), &self->threads);
   self->have_info = FALSE;
   return TRUE;
 }

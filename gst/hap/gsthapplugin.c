@@ -61,7 +61,7 @@ gst_hap_structure_get_format (const GstStructure * s)
  *
  * Returns: (transfer full): the `video/x-bc` caps of their textures
  */
-GstCaps *
+static GstCaps *
 gst_hap_caps_to_bc (const GstCaps * caps)
 {
   GstCaps *ret = gst_caps_new_empty ();
@@ -116,7 +116,7 @@ gst_hap_append_format (GstCaps * caps, const gchar * format_str,
  * Returns: (transfer full): the caps of Hap frames of those textures (none
  *     for BC5, which Hap has no variant for)
  */
-GstCaps *
+static GstCaps *
 gst_hap_caps_from_bc (const GstCaps * caps, gboolean qt_part)
 {
   GstCaps *ret = gst_caps_new_empty ();
@@ -145,6 +145,57 @@ gst_hap_caps_from_bc (const GstCaps * caps, gboolean qt_part)
     }
   }
   return ret;
+}
+
+/**
+ * gst_hap_transform_caps:
+ * @bt: hapdec or hapenc
+ * @direction: the pad @caps are on
+ * @caps: caps to transform
+ * @filter: (nullable): caps to intersect the result with
+ * @hap_on_sink: %TRUE for hapdec (Hap frames on the sink pad), %FALSE for
+ *     hapenc (Hap frames on the src pad, with qtmux's form too)
+ *
+ * The transform_caps of both elements.
+ *
+ * Returns: (transfer full): the caps on the other pad
+ */
+GstCaps *
+gst_hap_transform_caps (GstBaseTransform * bt, GstPadDirection direction,
+    GstCaps * caps, GstCaps * filter, gboolean hap_on_sink)
+{
+  gboolean from_hap = (direction == GST_PAD_SINK) == hap_on_sink;
+  GstCaps *ret = from_hap ? gst_hap_caps_to_bc (caps) :
+      gst_hap_caps_from_bc (caps, !hap_on_sink);
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+  GST_DEBUG_OBJECT (bt, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
+  return ret;
+}
+
+/**
+ * gst_hap_workers_new:
+ * @element: hapdec or hapenc
+ * @threads: its threads property (read under the object lock)
+ *
+ * Returns: (transfer full): the threads that work on a frame's chunks
+ */
+GstBcWorkers *
+gst_hap_workers_new (GstElement * element, const guint * threads)
+{
+  guint n;
+
+  GST_OBJECT_LOCK (element);
+  n = *threads;
+  GST_OBJECT_UNLOCK (element);
+  return gst_bc_workers_new (n);
 }
 
 /**

@@ -258,6 +258,24 @@ test_encode (GstBcFormat format, GstBcQuality quality, const guint8 * src,
   return out;
 }
 
+/* The library's fast encoding of test_picture (@width, @height, @seed,
+ * noise 3, alpha wave) in @format: a frame that compresses like video */
+static inline guint8 *
+test_encode_picture (GstBcFormat format, guint width, guint height,
+    guint32 seed, GstBcInfo * info)
+{
+  guint8 *rgba = test_picture (width, height, seed, 3, TEST_ALPHA_WAVE);
+  GstBcPixelLayout layout;
+  guint8 *frame;
+
+  fail_unless (gst_bc_pixel_layout_from_video_format (&layout,
+          GST_VIDEO_FORMAT_RGBA));
+  frame = test_encode (format, GST_BC_QUALITY_FAST, rgba, &layout, width,
+      height, info);
+  g_free (rgba);
+  return frame;
+}
+
 /* The library's encoding of @info of the RGBA picture @rgba written in
  * @layout, with rows @pad bytes longer than they need (junk in them) */
 static inline guint8 *

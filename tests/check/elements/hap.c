@@ -24,23 +24,6 @@
 
 #define FPS 30
 
-/* an encoded picture of @format */
-static guint8 *
-make_texture (GstBcFormat format, guint width, guint height, guint32 seed,
-    GstBcInfo * info)
-{
-  guint8 *rgba = test_picture (width, height, seed, 3, TEST_ALPHA_WAVE);
-  GstBcPixelLayout layout;
-  guint8 *tex;
-
-  fail_unless (gst_bc_pixel_layout_from_video_format (&layout,
-          GST_VIDEO_FORMAT_RGBA));
-  tex = test_encode (format, GST_BC_QUALITY_FAST, rgba, &layout, width,
-      height, info);
-  g_free (rgba);
-  return tex;
-}
-
 static GstBuffer *
 texture_buffer (const GstBcInfo * info, const guint8 * tex, guint i)
 {
@@ -112,7 +95,7 @@ GST_START_TEST (test_enc)
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
     GstBcInfo info;
-    guint8 *tex = make_texture (formats[f].format, 70, 42, f, &info);
+    guint8 *tex = test_encode_picture (formats[f].format, 70, 42, f, &info);
     GstHarness *h = enc_harness (formats[f].format, 70, 42, NULL);
     GstStructure *s;
     GstCaps *caps;
@@ -155,7 +138,7 @@ GST_END_TEST;
 GST_START_TEST (test_enc_qt_part)
 {
   GstBcInfo info;
-  guint8 *tex = make_texture (GST_BC_FORMAT_YCOCG_BC3, 64, 32, 4, &info);
+  guint8 *tex = test_encode_picture (GST_BC_FORMAT_YCOCG_BC3, 64, 32, 4, &info);
   GstHarness *h = enc_harness (GST_BC_FORMAT_YCOCG_BC3, 64, 32,
       "video/x-qt-part");
   GstCaps *caps;
@@ -181,7 +164,7 @@ GST_END_TEST;
 GST_START_TEST (test_enc_stored_no_copy)
 {
   GstBcInfo info;
-  guint8 *tex = make_texture (GST_BC_FORMAT_BC1, 64, 64, 5, &info);
+  guint8 *tex = test_encode_picture (GST_BC_FORMAT_BC1, 64, 64, 5, &info);
   GstHarness *h = enc_harness (GST_BC_FORMAT_BC1, 64, 64, NULL);
   GstBuffer *in, *out;
 
@@ -280,7 +263,7 @@ check_texture_buffer (GstBuffer * buf, const GstBcInfo * info,
 GST_START_TEST (test_dec)
 {
   GstBcInfo info;
-  guint8 *tex = make_texture (GST_BC_FORMAT_YCOCG_BC3, 90, 50, 6, &info);
+  guint8 *tex = test_encode_picture (GST_BC_FORMAT_YCOCG_BC3, 90, 50, 6, &info);
   GstHarness *h = dec_harness ("HapY", 90, 50);
   GstBuffer *in, *out;
   GstCaps *caps, *expect;
@@ -342,12 +325,12 @@ count_messages (GstHarness * h, GstMessageType type)
 GST_START_TEST (test_dec_damaged)
 {
   GstBcInfo info;
-  guint8 *tex = make_texture (GST_BC_FORMAT_BC1, 32, 32, 7, &info);
+  guint8 *tex = test_encode_picture (GST_BC_FORMAT_BC1, 32, 32, 7, &info);
   GstHarness *h = dec_harness ("Hap1", 32, 32);
   GstBus *bus = gst_bus_new ();
   GstBuffer *bad, *other;
   GstBcInfo info3;
-  guint8 *tex3 = make_texture (GST_BC_FORMAT_BC3, 32, 32, 7, &info3);
+  guint8 *tex3 = test_encode_picture (GST_BC_FORMAT_BC3, 32, 32, 7, &info3);
   guint i;
 
   gst_element_set_bus (h->element, bus);
@@ -423,8 +406,8 @@ GST_START_TEST (test_mov_round_trip)
   guint i;
   gint fd;
 
-  tex[0] = make_texture (GST_BC_FORMAT_BC1, 200, 120, 1, &info);
-  tex[1] = make_texture (GST_BC_FORMAT_BC1, 200, 120, 2, &info);
+  tex[0] = test_encode_picture (GST_BC_FORMAT_BC1, 200, 120, 1, &info);
+  tex[1] = test_encode_picture (GST_BC_FORMAT_BC1, 200, 120, 2, &info);
   fd = g_file_open_tmp ("gst-bc-hap-XXXXXX.mov", &path, NULL);
   fail_unless (fd >= 0);
   close (fd);

@@ -25,23 +25,6 @@ static const GstBcFormat hap_formats[] = {
   GST_BC_FORMAT_BC4, GST_BC_FORMAT_BC7,
 };
 
-/* an encoded picture: compressible like real video */
-static guint8 *
-make_texture (GstBcFormat format, guint width, guint height, guint32 seed,
-    GstBcInfo * info)
-{
-  guint8 *rgba = test_picture (width, height, seed, 3, TEST_ALPHA_WAVE);
-  GstBcPixelLayout layout;
-  guint8 *tex;
-
-  fail_unless (gst_bc_pixel_layout_from_video_format (&layout,
-          GST_VIDEO_FORMAT_RGBA));
-  tex = test_encode (format, GST_BC_QUALITY_FAST, rgba, &layout, width,
-      height, info);
-  g_free (rgba);
-  return tex;
-}
-
 /* the frame of @tex composed with @compressor in @chunks, in a new buffer
  * of its own size (so reading past it is caught) */
 static guint8 *
@@ -119,7 +102,8 @@ GST_START_TEST (test_round_trip)
   for (f = 0; f < G_N_ELEMENTS (hap_formats); f++) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       GstBcInfo info;
-      guint8 *tex = make_texture (hap_formats[f], sizes[s][0], sizes[s][1],
+      guint8 *tex =
+          test_encode_picture (hap_formats[f], sizes[s][0], sizes[s][1],
           f * 7 + s, &info);
 
       for (c = 0; c < G_N_ELEMENTS (compressors); c++) {
@@ -227,7 +211,8 @@ GST_START_TEST (test_stored_header)
 {
   guint8 hdr[8];
   GstBcInfo info;
-  guint8 *tex = make_texture (GST_BC_FORMAT_BC1, 16, 8, 1, &info), *frame;
+  guint8 *tex =
+      test_encode_picture (GST_BC_FORMAT_BC1, 16, 8, 1, &info), *frame;
   GstBcHapFrame f;
   gsize offset = 0;
 
@@ -436,7 +421,7 @@ GST_END_TEST;
 GST_START_TEST (test_damaged)
 {
   GstBcInfo info;
-  guint8 *tex = make_texture (GST_BC_FORMAT_BC1, 64, 32, 9, &info);
+  guint8 *tex = test_encode_picture (GST_BC_FORMAT_BC1, 64, 32, 9, &info);
   gsize len, i, header;
   guint8 *hap = compose (&info, tex, GST_BC_HAP_COMPRESSOR_SNAPPY, 4, &len);
   guint v, decoded = 0, refused = 0;
