@@ -402,6 +402,43 @@ GST_START_TEST (test_timestamps_and_keyframes)
 
 GST_END_TEST;
 
+/* A capture time upstream (a GstReferenceTimestampMeta, e.g.
+ * timestamp/x-unix) stays on the encoded frame, for every encoder: tilesink
+ * sends it as the frame's origin, so tilesrc's latency is from capture */
+GST_START_TEST (test_reference_timestamp_kept)
+{
+  static const gchar *encoders[] = { "bc1enc", "bc3enc", "bc4enc", "bc5enc",
+    "bc7enc"
+  };
+  GstCaps *unix_caps = gst_caps_from_string ("timestamp/x-unix");
+  guint8 *pic = make_picture (16, 8, 4, FALSE);
+  guint e;
+
+  for (e = 0; e < G_N_ELEMENTS (encoders); e++) {
+    GstHarness *h = harness_new (encoders[e], NULL);
+    GstBuffer *in, *out;
+    GstReferenceTimestampMeta *meta;
+
+    harness_set_raw_caps (h, "RGBA", 16, 8);
+    in = picture_to_buffer (pic, 16, 8, GST_VIDEO_FORMAT_RGBA);
+    GST_BUFFER_PTS (in) = 0;
+    GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+    gst_buffer_add_reference_timestamp_meta (in, unix_caps,
+        1764000000 * GST_SECOND + 123, 40 * GST_MSECOND);
+    out = push_and_pull (h, in);
+    meta = gst_buffer_get_reference_timestamp_meta (out, unix_caps);
+    fail_unless (meta != NULL, "%s lost the reference timestamp", encoders[e]);
+    fail_unless_equals_uint64 (meta->timestamp, 1764000000 * GST_SECOND + 123);
+    fail_unless_equals_uint64 (meta->duration, 40 * GST_MSECOND);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
+  gst_caps_unref (unix_caps);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
 /* qos=true: frames before the point a downstream QoS event names are
  * dropped unencoded (and counted in a QoS message); later ones are
  * encoded. Without qos (the default) nothing is dropped. */
@@ -1185,6 +1222,7 @@ bcenc_suite (void)
   tcase_add_test (tc, test_latency);
   tcase_add_test (tc, test_output_size);
   tcase_add_test (tc, test_timestamps_and_keyframes);
+  tcase_add_test (tc, test_reference_timestamp_kept);
   tcase_add_test (tc, test_qos_drops_late_frames);
   tcase_add_test (tc, test_bytes_match_library);
   tcase_add_test (tc, test_all_input_formats);
