@@ -79,7 +79,7 @@ static GOptionEntry entries[] = {
   {"quality", 'q', 0, G_OPTION_ARG_STRING, &opt_quality,
       "Encoder quality: fast, normal, high (default normal)", "QUALITY"},
   {"simd", 's', 0, G_OPTION_ARG_STRING, &opt_simd,
-        "Highest instruction set to use: auto, none, sse2, avx2 (default auto)",
+        "Highest instruction set to use: auto, none, sse2, avx2, avx512 (default auto)",
       "LEVEL"},
   {"pixel-format", 'p', 0, G_OPTION_ARG_STRING, &opt_pixel_format,
       "Packed pixel format of the raw picture, a GstVideoFormat name "
@@ -114,6 +114,8 @@ simd_to_string (GstBcSimd simd)
       return "sse2";
     case GST_BC_SIMD_AVX2:
       return "avx2";
+    case GST_BC_SIMD_AVX512:
+      return "avx512";
   }
   return "unknown";
 }
@@ -136,7 +138,9 @@ static gboolean
 parse_simd (const gchar * str, GstBcSimd * simd)
 {
   if (str == NULL || g_ascii_strcasecmp (str, "auto") == 0
-      || g_ascii_strcasecmp (str, "avx2") == 0)
+      || g_ascii_strcasecmp (str, "avx512") == 0)
+    *simd = GST_BC_SIMD_AVX512;
+  else if (g_ascii_strcasecmp (str, "avx2") == 0)
     *simd = GST_BC_SIMD_AVX2;
   else if (g_ascii_strcasecmp (str, "none") == 0
       || g_ascii_strcasecmp (str, "c") == 0)

@@ -112,6 +112,9 @@ G_GNUC_INTERNAL extern const BcKernels bc_kernels_c;
 #ifdef HAVE_BC_SIMD_X86
 G_GNUC_INTERNAL extern const BcKernels bc_kernels_sse2;
 G_GNUC_INTERNAL extern const BcKernels bc_kernels_avx2;
+#ifdef HAVE_BC_SIMD_AVX512
+G_GNUC_INTERNAL extern const BcKernels bc_kernels_avx512;
+#endif
 #endif
 
 G_END_DECLS

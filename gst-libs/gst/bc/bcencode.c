@@ -15,9 +15,10 @@
  * the padding never widens a block's colour range. Different block rows can
  * be encoded concurrently from several threads.
  *
- * The kernels run on BC_LANES blocks at once and exist in three builds:
- * portable C, SSE2 and AVX2 (chosen at run time from the CPU). All builds
- * produce identical blocks; gst_bc_encode_set_simd() limits the choice, for
+ * The kernels run on BC_LANES blocks at once and exist in four builds:
+ * portable C, SSE2, AVX2 and AVX-512 (chosen at run time from the CPU and
+ * OS; AVX-512 when the compiler can build it). All builds produce
+ * identical blocks; gst_bc_encode_set_simd() limits the choice, for
  * tests and benchmarks.
  *
  * BC1 output always has c0 > c1 (4-colour mode). YCoCg-BC3 follows
@@ -193,7 +194,7 @@ gst_bc_encode_bc7_tables (const guint8 ** partitions2,
 /* ------------------------------------------------------------------------ */
 /* SIMD selection                                                            */
 
-static gint simd_limit = GST_BC_SIMD_AVX2;      /* atomic */
+static gint simd_limit = GST_BC_SIMD_AVX512;    /* atomic */
 
 static GstBcSimd
 cpu_simd (void)
@@ -206,6 +207,14 @@ cpu_simd (void)
     __builtin_cpu_init ();
     if (__builtin_cpu_supports ("avx2"))
       l = GST_BC_SIMD_AVX2;
+#ifdef HAVE_BC_SIMD_AVX512
+    /* libgcc checks that the OS saves the AVX-512 state too */
+    if (__builtin_cpu_supports ("avx512f") &&
+        __builtin_cpu_supports ("avx512vl") &&
+        __builtin_cpu_supports ("avx512bw") &&
+        __builtin_cpu_supports ("avx512dq"))
+      l = GST_BC_SIMD_AVX512;
+#endif
     g_atomic_int_set (&level, l);
   }
   return (GstBcSimd) g_atomic_int_get (&level);
@@ -239,7 +248,7 @@ GstBcSimd
 gst_bc_encode_set_simd (GstBcSimd max_level)
 {
   g_atomic_int_set (&simd_limit, CLAMP ((gint) max_level, GST_BC_SIMD_NONE,
-          GST_BC_SIMD_AVX2));
+          GST_BC_SIMD_AVX512));
   return gst_bc_encode_get_simd ();
 }
 
@@ -249,6 +258,10 @@ get_kernels (void)
   bc_encode_tables_init ();
 #ifdef HAVE_BC_SIMD_X86
   switch (gst_bc_encode_get_simd ()) {
+#ifdef HAVE_BC_SIMD_AVX512
+    case GST_BC_SIMD_AVX512:
+      return &bc_kernels_avx512;
+#endif
     case GST_BC_SIMD_AVX2:
       return &bc_kernels_avx2;
     case GST_BC_SIMD_SSE2:

@@ -35,6 +35,7 @@ GType gst_bc_quality_get_type (void);
  * @GST_BC_SIMD_NONE: portable C
  * @GST_BC_SIMD_SSE2: SSE2 kernels
  * @GST_BC_SIMD_AVX2: AVX2 kernels
+ * @GST_BC_SIMD_AVX512: AVX-512 kernels (F, VL, BW and DQ; 512-bit vectors)
  *
  * Instruction set used by the block encoders. Every level produces the same
  * blocks.
@@ -44,6 +45,7 @@ typedef enum
   GST_BC_SIMD_NONE = 0,
   GST_BC_SIMD_SSE2 = 1,
   GST_BC_SIMD_AVX2 = 2,
+  GST_BC_SIMD_AVX512 = 3,
 } GstBcSimd;
 
 GST_BC_API
