@@ -82,10 +82,6 @@ GST_DEBUG_CATEGORY (gst_gl_bc_upload_debug);
 /* slots of the ring that frames from other pools are copied into */
 #define COPY_SLOTS 3
 
-/* GL_TIME_ELAPSED queries in flight: a frame is timed only when one is free
- * (results are read when available, never waited for) */
-#define N_QUERIES 8
-
 enum
 {
   PROP_0,
@@ -117,12 +113,8 @@ struct _GstGLBcUpload
 
   /* GL thread */
   GstGLBcDraw *draw;
-  /* GPU timing of the last rows' upload and the draw: a ring of queries,
-   * [query_head, query_head + queries_busy) in flight */
-  gboolean have_timer;
-  GLuint queries[N_QUERIES];
-  gint64 query_begin_us[N_QUERIES];
-  guint query_head, queries_busy;
+  /* GPU timing of the last rows' upload and the draw (gpu-timing) */
+  GstBcGLTimer *timer;
 
   /* statistics, object lock */
   guint64 frames;
@@ -263,62 +255,8 @@ static GstCaps *
 gst_gl_bc_upload_transform_caps (GstBaseTransform * bt,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  static const gchar *copied[] = { "width", "height", "framerate",
-    "pixel-aspect-ratio"
-  };
-  GstCaps *ret = gst_caps_new_empty ();
-  const GValue *formats = NULL;
-  GstCaps *templ = NULL;
-  guint i, j;
+  GstCaps *ret = gst_bc_gl_caps_transform (direction, caps, filter);
 
-  if (direction == GST_PAD_SRC) {
-    templ = gst_static_pad_template_get_caps (&sink_template);
-    formats = gst_structure_get_value (gst_caps_get_structure (templ, 0),
-        "format");
-  }
-
-  /* to the src pad: RGBA in GLMemory, then in system memory (read back),
-   * each input structure's in that order */
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    const GstStructure *in = gst_caps_get_structure (caps, i);
-    guint k, n_out = direction == GST_PAD_SINK ? 2 : 1;
-
-    for (k = 0; k < n_out; k++) {
-      GstCapsFeatures *features = NULL;
-      GstStructure *out;
-
-      if (direction == GST_PAD_SINK) {
-        out = gst_structure_new ("video/x-raw", "format", G_TYPE_STRING,
-            "RGBA", NULL);
-        if (k == 0) {
-          gst_structure_set (out, "texture-target", G_TYPE_STRING, "2D", NULL);
-          features =
-              gst_caps_features_new_single (GST_CAPS_FEATURE_MEMORY_GL_MEMORY);
-        }
-        /* else system memory (NULL features) */
-      } else {
-        out = gst_structure_new_empty (GST_BC_MEDIA_TYPE);
-        gst_structure_set_value (out, "format", formats);
-      }
-      for (j = 0; j < G_N_ELEMENTS (copied); j++) {
-        const GValue *v = gst_structure_get_value (in, copied[j]);
-
-        if (v)
-          gst_structure_set_value (out, copied[j], v);
-      }
-      ret = gst_caps_merge_structure_full (ret, out, features);
-    }
-  }
-  if (templ)
-    gst_caps_unref (templ);
-
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
-        GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (ret);
-    ret = tmp;
-  }
   GST_DEBUG_OBJECT (bt, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
   return ret;
@@ -355,26 +293,13 @@ gst_gl_bc_upload_sink_event (GstBaseTransform * bt, GstEvent * event)
 }
 
 /* GL memory whenever downstream takes it, even when it lists system memory
- * first (gldownload does): reading back is what downstream would do, and
- * a GL consumer gets the texture as it is */
+ * first (gldownload does) */
 static GstCaps *
 gst_gl_bc_upload_fixate_caps (GstBaseTransform * bt, GstPadDirection direction,
     GstCaps * caps, GstCaps * othercaps)
 {
-  guint i;
-
-  if (direction == GST_PAD_SINK) {
-    for (i = 0; i < gst_caps_get_size (othercaps); i++) {
-      if (gst_caps_features_contains (gst_caps_get_features (othercaps, i),
-              GST_CAPS_FEATURE_MEMORY_GL_MEMORY)) {
-        GstCaps *gl = gst_caps_copy_nth (othercaps, i);
-
-        gst_caps_unref (othercaps);
-        othercaps = gl;
-        break;
-      }
-    }
-  }
+  if (direction == GST_PAD_SINK)
+    othercaps = gst_bc_gl_caps_prefer_gl_memory (othercaps);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->fixate_caps (bt, direction,
       caps, othercaps);
 }
@@ -434,6 +359,7 @@ gst_gl_bc_upload_gl_start (GstGLBaseFilter * filter)
   const GstGLFuncs *gl = context->gl_vtable;
   const gchar *missing;
   GError *error = NULL;
+  gboolean gpu_timing;
 
   missing = gst_gl_bc_context_missing (context);
   if (missing) {
@@ -455,13 +381,9 @@ gst_gl_bc_upload_gl_start (GstGLBaseFilter * filter)
 
   /* GL_TIME_ELAPSED: OpenGL 3.3 (ARB_timer_query); not in OpenGL ES 3 */
   GST_OBJECT_LOCK (self);
-  self->have_timer = self->gpu_timing;
+  gpu_timing = self->gpu_timing;
   GST_OBJECT_UNLOCK (self);
-  self->have_timer = self->have_timer &&
-      gst_bc_gl_context_has_timer_query (context);
-  if (self->have_timer)
-    gl->GenQueries (N_QUERIES, self->queries);
-  self->query_head = self->queries_busy = 0;
+  self->timer = gpu_timing ? gst_bc_gl_timer_new (context) : NULL;
 
   GST_INFO_OBJECT (self, "GL ready: %s, %s",
       (const gchar *) gl->GetString (GL_VERSION),
@@ -473,11 +395,8 @@ static void
 gst_gl_bc_upload_gl_stop (GstGLBaseFilter * filter)
 {
   GstGLBcUpload *self = GST_GL_BC_UPLOAD (filter);
-  const GstGLFuncs *gl = filter->context->gl_vtable;
 
-  if (self->have_timer)
-    gl->DeleteQueries (N_QUERIES, self->queries);
-  self->have_timer = FALSE;
+  g_clear_pointer (&self->timer, gst_bc_gl_timer_free);
   gst_gl_bc_draw_free (self->draw);
   self->draw = NULL;
   GST_GL_BASE_FILTER_CLASS (parent_class)->gl_stop (filter);
@@ -738,65 +657,32 @@ upload_and_draw (GstGLContext * context, DrawData * d)
   }
 }
 
-/* GL thread: adds the results of the finished queries to the statistics,
- * in order, without waiting; returns the index of a free query or -1.
- * A result longer than the wall-clock time since the query began is a
- * driver's error and is counted apart: Mesa llvmpipe gives its clock
- * instead of an interval for the first frame of a context. */
-static gint
-collect_queries (GstGLBcUpload * self, GstGLContext * context)
-{
-  guint64 ns_sum = 0, n = 0, invalid = 0;
-  gint64 now_us = g_get_monotonic_time ();
-
-  while (self->queries_busy > 0) {
-    guint i = self->query_head;
-    guint64 ns = 0;
-
-    if (!gst_bc_gl_query_get_result (context, self->queries[i], &ns))
-      break;
-    GST_LOG_OBJECT (self, "GPU time of a frame: %" G_GUINT64_FORMAT " ns",
-        (guint64) ns);
-    if (ns > (guint64) (now_us - self->query_begin_us[i] + 1000) * 1000) {
-      invalid++;
-    } else {
-      ns_sum += ns;
-      n++;
-    }
-    self->query_head = (i + 1) % N_QUERIES;
-    self->queries_busy--;
-  }
-  if (n + invalid > 0) {
-    GST_OBJECT_LOCK (self);
-    self->gpu_frames += n;
-    self->gpu_ns += ns_sum;
-    self->gpu_invalid += invalid;
-    GST_OBJECT_UNLOCK (self);
-  }
-  if (self->queries_busy == N_QUERIES)
-    return -1;
-  return (self->query_head + self->queries_busy) % N_QUERIES;
-}
-
 /* GL thread: upload_and_draw (), timed with GL_TIME_ELAPSED where the
  * context has it */
 static void
 upload_and_draw_gl (GstGLContext * context, DrawData * d)
 {
   GstGLBcUpload *self = d->self;
-  const GstGLFuncs *gl = context->gl_vtable;
-  gint query = self->have_timer ? collect_queries (self, context) : -1;
+  gboolean timed = self->timer && gst_bc_gl_timer_begin (self->timer);
 
   gst_gl_insert_debug_marker (context, "glbcupload %s slot %u",
       GST_OBJECT_NAME (d->self), d->slot);
-  if (query >= 0) {
-    self->query_begin_us[query] = g_get_monotonic_time ();
-    gl->BeginQuery (GL_TIME_ELAPSED, self->queries[query]);
-  }
   upload_and_draw (context, d);
-  if (query >= 0) {
-    gl->EndQuery (GL_TIME_ELAPSED);
-    self->queries_busy++;
+  if (timed)
+    gst_bc_gl_timer_end (self->timer);
+  if (self->timer) {
+    guint64 frames, ns, invalid;
+
+    gst_bc_gl_timer_take (self->timer, &frames, &ns, &invalid);
+    if (frames + invalid > 0) {
+      GST_LOG_OBJECT (self, "GPU time of %" G_GUINT64_FORMAT " frames: %"
+          G_GUINT64_FORMAT " ns", frames, ns);
+      GST_OBJECT_LOCK (self);
+      self->gpu_frames += frames;
+      self->gpu_ns += ns;
+      self->gpu_invalid += invalid;
+      GST_OBJECT_UNLOCK (self);
+    }
   }
 }
 

@@ -129,6 +129,47 @@ G_GNUC_INTERNAL
 gboolean           gst_bc_gl_query_get_result (GstGLContext * context,
                                                GLuint query, guint64 * ns);
 
+/* glbcupload's caps. To the src pad (@direction GST_PAD_SINK): for each
+ * structure of @caps, RGBA in GLMemory (2D textures), then RGBA in system
+ * memory; to the sink pad: video/x-bc of every format. Size, framerate and
+ * pixel-aspect-ratio are kept; intersected with @filter when not NULL. */
+G_GNUC_INTERNAL
+GstCaps *          gst_bc_gl_caps_transform (GstPadDirection direction,
+                                             GstCaps * caps, GstCaps * filter);
+/* The first structure of @caps (taken) in GLMemory alone, when it has one:
+ * GL memory whenever downstream takes it, even listed after system memory */
+G_GNUC_INTERNAL
+GstCaps *          gst_bc_gl_caps_prefer_gl_memory (GstCaps * caps);
+
+/* GL_TIME_ELAPSED queries in flight at most in a GstBcGLTimer */
+#define GST_BC_GL_TIMER_QUERIES 8
+
+/* A ring of GL_TIME_ELAPSED queries timing GL work frame by frame: results
+ * are read when they are available, in order, never waited for; a frame is
+ * timed only when a query is free. A result longer than the wall-clock
+ * time since its query began is a driver's error, counted apart (Mesa
+ * llvmpipe gives its clock instead of an interval for the first query of a
+ * context). Every function: GL thread. */
+typedef struct _GstBcGLTimer GstBcGLTimer;
+
+/* NULL when @context has no timer queries (OpenGL ES) */
+G_GNUC_INTERNAL
+GstBcGLTimer *     gst_bc_gl_timer_new (GstGLContext * context);
+G_GNUC_INTERNAL
+void               gst_bc_gl_timer_free (GstBcGLTimer * timer);
+/* Collects the finished queries, then starts timing if a query is free:
+ * TRUE when it did, and gst_bc_gl_timer_end () must follow */
+G_GNUC_INTERNAL
+gboolean           gst_bc_gl_timer_begin (GstBcGLTimer * timer);
+G_GNUC_INTERNAL
+void               gst_bc_gl_timer_end (GstBcGLTimer * timer);
+/* What the collected queries gave since the last call: frames timed,
+ * their nanoseconds, and results refused as a driver's error */
+G_GNUC_INTERNAL
+void               gst_bc_gl_timer_take (GstBcGLTimer * timer,
+                                         guint64 * frames, guint64 * ns,
+                                         guint64 * invalid);
+
 G_END_DECLS
 
 #endif /* __GST_BC_GL_H__ */

@@ -420,6 +420,129 @@ GST_START_TEST (test_timer_query)
 
 GST_END_TEST;
 
+/* GstBcGLTimer: frames timed while a query is free (at most
+ * GST_BC_GL_TIMER_QUERIES in flight), every ended query collected once, in
+ * order, as a frame or as a driver's error */
+typedef struct
+{
+  guint begun, refused;
+  guint64 frames, ns, invalid;
+} TimerData;
+
+static void
+timer_gl (GstGLContext * ctx, TimerData * d)
+{
+  const GstGLFuncs *gl = ctx->gl_vtable;
+  GstBcGLTimer *timer = gst_bc_gl_timer_new (ctx);
+  guint i;
+
+  fail_unless (timer != NULL);
+  /* GST_BC_GL_TIMER_QUERIES timed frames; each begin first collects the
+   * queries that have finished, and refuses when all are in flight */
+  for (i = 0; i < 1000; i++) {
+    if (gst_bc_gl_timer_begin (timer)) {
+      gst_bc_gl_timer_end (timer);
+      d->begun++;
+      gl->Finish ();
+    } else {
+      d->refused++;
+    }
+    if (d->begun == GST_BC_GL_TIMER_QUERIES)
+      break;
+  }
+  /* everything finished: the next begin collects it all */
+  for (i = 0; i < 1000; i++) {
+    guint64 f, n, inv;
+
+    if (gst_bc_gl_timer_begin (timer)) {
+      gst_bc_gl_timer_end (timer);
+      d->begun++;
+    }
+    gst_bc_gl_timer_take (timer, &f, &n, &inv);
+    d->frames += f;
+    d->ns += n;
+    d->invalid += inv;
+    if (d->frames + d->invalid >= GST_BC_GL_TIMER_QUERIES)
+      break;
+    gl->Finish ();
+    g_usleep (1000);
+  }
+  gst_bc_gl_timer_free (timer);
+}
+
+GST_START_TEST (test_timer_ring)
+{
+  TimerData d = { 0, };
+
+  if (!gst_bc_gl_context_has_timer_query (context))
+    return;                     /* OpenGL ES: test_context checks why */
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) timer_gl, &d);
+  /* the first eight all collected, none twice */
+  fail_unless (d.frames + d.invalid >= GST_BC_GL_TIMER_QUERIES);
+  fail_unless (d.frames + d.invalid <= d.begun);
+  fail_unless (d.frames > 0, "no frame timed (%" G_GUINT64_FORMAT
+      " refused as the driver's clock)", d.invalid);
+  /* an empty query takes far less than a second */
+  fail_unless (d.ns < d.frames * GST_SECOND);
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
+/* glbcupload's caps both ways, and GL memory preferred */
+GST_START_TEST (test_upload_caps)
+{
+  GstCaps *bc = gst_caps_from_string ("video/x-bc, format=BC1, width=30, "
+      "height=26, framerate=30/1");
+  GstCaps *raw = gst_bc_gl_caps_transform (GST_PAD_SINK, bc, NULL);
+  GstCaps *back, *pref, *sys, *filtered;
+
+  fail_unless_equals_int (gst_caps_get_size (raw), 2);
+  fail_unless (gst_caps_features_contains (gst_caps_get_features (raw, 0),
+          GST_CAPS_FEATURE_MEMORY_GL_MEMORY));
+  fail_unless (gst_caps_features_is_equal (gst_caps_get_features (raw, 1),
+          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY));
+  fail_unless (gst_structure_has_field (gst_caps_get_structure (raw, 0),
+          "texture-target"));
+  fail_if (gst_structure_has_field (gst_caps_get_structure (raw, 1),
+          "texture-target"));
+  fail_unless_equals_string (gst_structure_get_string
+      (gst_caps_get_structure (raw, 1), "format"), "RGBA");
+
+  /* back: every BC format, at the same size */
+  back = gst_bc_gl_caps_transform (GST_PAD_SRC, raw, NULL);
+  fail_unless (gst_caps_can_intersect (back, bc));
+  sys = gst_caps_from_string ("video/x-bc, format=BC7, width=30, height=26");
+  fail_unless (gst_caps_can_intersect (back, sys));
+  gst_caps_unref (sys);
+
+  /* a system-memory filter keeps the read back only */
+  sys = gst_caps_from_string ("video/x-raw");
+  filtered = gst_bc_gl_caps_transform (GST_PAD_SINK, bc, sys);
+  fail_unless_equals_int (gst_caps_get_size (filtered), 1);
+  fail_unless (gst_caps_features_is_equal (gst_caps_get_features (filtered,
+              0), GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY));
+  /* GL memory preferred even when listed second; system memory kept when
+   * there is no GL memory */
+  pref = gst_bc_gl_caps_prefer_gl_memory (gst_caps_merge (gst_caps_ref
+          (filtered), gst_caps_copy_nth (raw, 0)));
+  fail_unless_equals_int (gst_caps_get_size (pref), 1);
+  fail_unless (gst_caps_features_contains (gst_caps_get_features (pref, 0),
+          GST_CAPS_FEATURE_MEMORY_GL_MEMORY));
+  gst_caps_unref (pref);
+  pref = gst_bc_gl_caps_prefer_gl_memory (gst_caps_ref (filtered));
+  fail_unless (gst_caps_is_equal (pref, filtered));
+  gst_caps_unref (pref);
+
+  gst_caps_unref (filtered);
+  gst_caps_unref (sys);
+  gst_caps_unref (back);
+  gst_caps_unref (raw);
+  gst_caps_unref (bc);
+}
+
+GST_END_TEST;
+
 /* A ring whose buffer would not fit GLsizeiptr is refused before any GL
  * call, with an error. */
 GST_START_TEST (test_too_large)
@@ -454,6 +577,8 @@ bcglring_suite (void)
   tcase_add_test (tc, test_round_trip);
   tcase_add_test (tc, test_fences);
   tcase_add_test (tc, test_timer_query);
+  tcase_add_test (tc, test_timer_ring);
+  tcase_add_test (tc, test_upload_caps);
   tcase_add_test (tc, test_too_large);
   /* a GL context for each test, in the test's process */
   tcase_add_checked_fixture (tc, setup, teardown);
