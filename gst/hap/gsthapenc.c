@@ -275,6 +275,7 @@ static gboolean
 gst_hap_enc_start (GstBaseTransform * bt)
 {
   GstHapEnc *self = GST_HAP_ENC (bt);
+
   self->workers = gst_hap_workers_new (GST_ELEMENT (self), &self->threads);
   self->have_info = FALSE;
   return TRUE;

@@ -514,10 +514,10 @@ gboolean
 gst_bc_hap_frame_decode (const GstBcHapFrame * frame, guint8 * texture,
     gsize texture_size, GstBcWorkers * workers, GError ** error)
 {
-  HapChunk local[1], *chunks;
+  /* on the stack: no allocation per frame */
+  HapChunk table[HAP_MAX_PARALLEL_CHUNKS], *chunks;
   HapDecodeJob job;
   gsize pos = 0, next = 0;
-  gboolean ok = FALSE;
   guint i, n;
 
   g_return_val_if_fail (frame != NULL, FALSE);
@@ -526,10 +526,7 @@ gst_bc_hap_frame_decode (const GstBcHapFrame * frame, guint8 * texture,
   n = frame->n_chunks;
   /* very many chunks (a hostile file) are decoded one by one, without a
    * table */
-  if (n > HAP_MAX_PARALLEL_CHUNKS)
-    chunks = NULL;
-  else
-    chunks = n > 1 ? g_new (HapChunk, n) : local;
+  chunks = n > HAP_MAX_PARALLEL_CHUNKS ? NULL : table;
 
   for (i = 0; i < n; i++) {
     HapChunk c;
@@ -541,7 +538,7 @@ gst_bc_hap_frame_decode (const GstBcHapFrame * frame, guint8 * texture,
     } else if (c.comp != GST_BC_HAP_COMPRESSOR_SNAPPY) {
       g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
           "Hap frame with an unknown compressor 0x%x", c.comp);
-      goto done;
+      return FALSE;
     } else if (snappy_uncompressed_length ((const char *) c.src, c.len,
             &c.out_len) != SNAPPY_OK) {
       goto bad_snappy;
@@ -550,7 +547,7 @@ gst_bc_hap_frame_decode (const GstBcHapFrame * frame, guint8 * texture,
       g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
           "Hap frame has more texture than the stream's frames (%"
           G_GSIZE_FORMAT " bytes; chunk %u of %u)", texture_size, i, n);
-      goto done;
+      return FALSE;
     }
     pos += c.out_len;
     if (chunks) {
@@ -567,7 +564,7 @@ gst_bc_hap_frame_decode (const GstBcHapFrame * frame, guint8 * texture,
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
         "Hap frame has %" G_GSIZE_FORMAT " bytes of texture, the stream's "
         "frames have %" G_GSIZE_FORMAT, pos, texture_size);
-    goto done;
+    return FALSE;
   }
 
   if (chunks) {
@@ -582,16 +579,12 @@ gst_bc_hap_frame_decode (const GstBcHapFrame * frame, guint8 * texture,
       if (!chunks[i].ok)
         goto bad_snappy;
   }
-  ok = TRUE;
-  goto done;
+  return TRUE;
 
 bad_snappy:
   g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
       "damaged Snappy data in Hap chunk %u of %u", i, n);
-done:
-  if (chunks != local)
-    g_free (chunks);
-  return ok;
+  return FALSE;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -756,7 +749,7 @@ gst_bc_hap_frame_compose (const GstBcInfo * info, const guint8 * texture,
     GstBcHapCompressor compressor, guint chunks, GstBcWorkers * workers,
     guint8 * out, gsize out_size, gsize * offset)
 {
-  HapComposeJob *job;
+  HapComposeJob j, *job = &j;
   guint8 tex;
   gsize base, pos, data_len = 0, start;
   guint i, n;
@@ -770,7 +763,6 @@ gst_bc_hap_frame_compose (const GstBcInfo * info, const guint8 * texture,
     return 0;
 
   n = hap_chunk_count (info, chunks);
-  job = g_new (HapComposeJob, 1);
   job->info = info;
   job->texture = texture;
   job->compressor = compressor;
@@ -823,7 +815,6 @@ gst_bc_hap_frame_compose (const GstBcInfo * info, const guint8 * texture,
     start -= hap_write_header_before (out + start,
         (HAP_STORE_CHUNKED << 4) | tex, 4 + instructions + data_len);
   }
-  g_free (job);
   *offset = start;
   return pos - start;
 }
