@@ -72,6 +72,9 @@ typedef struct
   GstBcPixelLayout layout;
   GstBcInfo info;
   GstBcWorkers *workers;
+  /* downstream's pool when it wants frames filled tile by tile
+   * (gst_bc_tile_meta_query_tiled_by_consumer(): tilesink), else NULL */
+  GstBufferPool *out_pool;
   /* the path of the current input caps; written under the object lock */
   gboolean use_gl;
 #ifdef HAVE_BC_GL
@@ -96,6 +99,10 @@ static GstFlowReturn gst_bc_enc_handle_frame (GstVideoEncoder * encoder,
     GstVideoCodecFrame * frame);
 static gboolean gst_bc_enc_propose_allocation (GstVideoEncoder * encoder,
     GstQuery * query);
+static gboolean gst_bc_enc_decide_allocation (GstVideoEncoder * encoder,
+    GstQuery * query);
+static gboolean gst_bc_enc_transform_meta (GstVideoEncoder * encoder,
+    GstVideoCodecFrame * frame, GstMeta * meta);
 #ifdef HAVE_BC_GL
 static void gst_bc_enc_finalize (GObject * object);
 static void gst_bc_enc_set_context (GstElement * element, GstContext * context);
@@ -107,8 +114,6 @@ static GstCaps *gst_bc_enc_getcaps (GstVideoEncoder * encoder,
     GstCaps * filter);
 static GstFlowReturn gst_bc_enc_finish (GstVideoEncoder * encoder);
 static gboolean gst_bc_enc_flush (GstVideoEncoder * encoder);
-static gboolean gst_bc_enc_decide_allocation (GstVideoEncoder * encoder,
-    GstQuery * query);
 #endif
 
 static void
@@ -171,9 +176,10 @@ gst_bc_enc_class_init (GstBcEncClass * klass)
   venc_class->getcaps = GST_DEBUG_FUNCPTR (gst_bc_enc_getcaps);
   venc_class->finish = GST_DEBUG_FUNCPTR (gst_bc_enc_finish);
   venc_class->flush = GST_DEBUG_FUNCPTR (gst_bc_enc_flush);
+#endif
   venc_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_bc_enc_decide_allocation);
-#endif
+  venc_class->transform_meta = GST_DEBUG_FUNCPTR (gst_bc_enc_transform_meta);
   venc_class->start = GST_DEBUG_FUNCPTR (gst_bc_enc_start);
   venc_class->stop = GST_DEBUG_FUNCPTR (gst_bc_enc_stop);
   venc_class->set_format = GST_DEBUG_FUNCPTR (gst_bc_enc_set_format);
@@ -310,6 +316,22 @@ gst_bc_enc_ensure_workers (GstBcEnc * self)
       gst_bc_workers_get_n_threads (priv->workers), threads);
 }
 
+/* Replaces the pool output buffers come from (NULL: none, allocate).
+ * Streaming thread. */
+static void
+gst_bc_enc_set_out_pool (GstBcEnc * self, GstBufferPool * pool)
+{
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (self);
+
+  if (priv->out_pool == pool)
+    return;
+  if (priv->out_pool) {
+    gst_buffer_pool_set_active (priv->out_pool, FALSE);
+    gst_object_unref (priv->out_pool);
+  }
+  priv->out_pool = pool ? gst_object_ref (pool) : NULL;
+}
+
 static gboolean
 gst_bc_enc_start (GstVideoEncoder * encoder)
 {
@@ -329,6 +351,7 @@ gst_bc_enc_stop (GstVideoEncoder * encoder)
   gst_bc_enc_gl_stop (priv->gl);
 #endif
   g_clear_pointer (&priv->workers, gst_bc_workers_free);
+  gst_bc_enc_set_out_pool (self, NULL);
   g_clear_pointer (&priv->input_state, gst_video_codec_state_unref);
   gst_bc_info_init (&priv->info);
   GST_OBJECT_LOCK (self);
@@ -532,18 +555,73 @@ gst_bc_enc_flush (GstVideoEncoder * encoder)
   return TRUE;
 }
 
+#endif
+
+/* Downstream that sends frames tile by tile (tilesink) offers a pool whose
+ * buffers carry a GstBcTileMeta with their tiling set: the CPU path takes
+ * its output buffers from it and completes each tile as soon as it is
+ * encoded (see gst_bc_enc_encode ()). Any other pool is left alone: the
+ * base class allocates. */
 static gboolean
 gst_bc_enc_decide_allocation (GstVideoEncoder * encoder, GstQuery * query)
 {
-  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (GST_BC_ENC
-      (encoder));
+  GstBcEnc *self = GST_BC_ENC (encoder);
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (self);
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  GstCaps *caps;
+  guint size, min, max;
+  gboolean use_gl;
 
   if (!GST_VIDEO_ENCODER_CLASS (gst_bc_enc_parent_class)->decide_allocation
       (encoder, query))
     return FALSE;
-  return !priv->use_gl || gst_bc_enc_gl_decide_allocation (priv->gl, query);
-}
+  GST_OBJECT_LOCK (self);
+  use_gl = priv->use_gl;
+  GST_OBJECT_UNLOCK (self);
+#ifdef HAVE_BC_GL
+  if (use_gl)
+    return gst_bc_enc_gl_decide_allocation (priv->gl, query);
 #endif
+  gst_bc_enc_set_out_pool (self, NULL);
+  if (use_gl || !gst_bc_tile_meta_query_tiled_by_consumer (query) ||
+      gst_query_get_n_allocation_pools (query) == 0)
+    return TRUE;
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  if (pool == NULL)
+    return TRUE;
+  gst_query_parse_allocation (query, &caps, NULL);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  if (!gst_buffer_pool_set_config (pool, config) ||
+      !gst_buffer_pool_set_active (pool, TRUE)) {
+    GST_WARNING_OBJECT (self, "downstream's tile pool cannot be used: "
+        "allocating output buffers instead");
+    gst_object_unref (pool);
+    return TRUE;
+  }
+  GST_DEBUG_OBJECT (self, "output buffers from downstream's %" GST_PTR_FORMAT
+      ", filled tile by tile", pool);
+  gst_bc_enc_set_out_pool (self, pool);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+/* Reference timestamps (a capture time) are put on the output buffer
+ * before a frame is encoded into downstream's tile pool, where tilesink
+ * reads them as the first tile completes: not again when the frame
+ * finishes. */
+static gboolean
+gst_bc_enc_transform_meta (GstVideoEncoder * encoder,
+    GstVideoCodecFrame * frame, GstMeta * meta)
+{
+  if (meta->info->api == GST_REFERENCE_TIMESTAMP_META_API_TYPE &&
+      frame->output_buffer && gst_buffer_get_reference_timestamp_meta
+      (frame->output_buffer, ((GstReferenceTimestampMeta *) meta)->reference))
+    return FALSE;
+  return GST_VIDEO_ENCODER_CLASS (gst_bc_enc_parent_class)->transform_meta
+      (encoder, frame, meta);
+}
 
 /* Frames are read through gst_video_frame_map(), so upstream may pad rows
  * and describe them with a GstVideoMeta instead of copying. */
@@ -585,17 +663,91 @@ typedef struct
   guint n_block_rows;
   guint rows_per_job;
   guint8 *dst;
+  /* downstream's tile pool: the tiles to complete as they are written */
+  GstBuffer *buffer;
+  GstBcTileMeta *tiles;
 } GstBcEncJob;
+
+static void
+gst_bc_enc_run_rows (guint first, guint n, gpointer user_data)
+{
+  const GstBcEncJob *j = user_data;
+
+  gst_bc_encode_rows (j->format, j->quality, j->src, j->src_stride,
+      j->width, j->height, j->layout, first, n, j->dst);
+}
 
 static void
 gst_bc_enc_run_job (guint job, gpointer user_data)
 {
   const GstBcEncJob *j = user_data;
   guint first = job * j->rows_per_job;
-  guint n = MIN (j->rows_per_job, j->n_block_rows - first);
 
-  gst_bc_encode_rows (j->format, j->quality, j->src, j->src_stride,
-      j->width, j->height, j->layout, first, n, j->dst);
+  gst_bc_enc_run_rows (first, MIN (j->rows_per_job,
+          j->n_block_rows - first), user_data);
+}
+
+static void
+gst_bc_enc_tile_done (guint tile, gpointer user_data)
+{
+  const GstBcEncJob *j = user_data;
+
+  gst_bc_tile_meta_complete (j->tiles, j->buffer, tile);
+}
+
+/* An output buffer: from downstream's tile pool when there is one (then
+ * @tiles is its meta, the tiling checked against the frame, else NULL),
+ * else the base class's. */
+static GstFlowReturn
+gst_bc_enc_output_buffer (GstBcEnc * self, GstVideoCodecFrame * frame,
+    GstBcTileMeta ** tiles)
+{
+  GstVideoEncoder *encoder = GST_VIDEO_ENCODER (self);
+  GstBcEncPrivate *priv = gst_bc_enc_get_instance_private (self);
+  GstPad *srcpad = GST_VIDEO_ENCODER_SRC_PAD (encoder);
+  GstBuffer *buf = NULL;
+  GstBcTileMeta *meta;
+
+  *tiles = NULL;
+  /* (downstream asking to renegotiate: the base class does that, and
+   * decide_allocation picks the pool again) */
+  if (priv->out_pool && !gst_pad_check_reconfigure (srcpad)) {
+    if (gst_buffer_pool_acquire_buffer (priv->out_pool, &buf, NULL) !=
+        GST_FLOW_OK)
+      buf = NULL;
+    meta = buf ? gst_buffer_get_bc_tile_meta (buf) : NULL;
+    if (buf && gst_buffer_get_size (buf) == priv->info.size && meta &&
+        gst_bc_tile_meta_tiles_rows (meta, priv->info.blocks_y,
+            priv->info.row_bytes)) {
+      frame->output_buffer = buf;
+      *tiles = meta;
+      return GST_FLOW_OK;
+    }
+    GST_DEBUG_OBJECT (self, "no usable buffer from downstream's tile pool: "
+        "allocating this frame's");
+    if (buf)
+      gst_buffer_unref (buf);
+  } else if (priv->out_pool) {
+    gst_pad_mark_reconfigure (srcpad);
+  }
+  return gst_video_encoder_allocate_output_frame (encoder, frame,
+      priv->info.size);
+}
+
+/* Writes @in's reference timestamps on @out. */
+static void
+gst_bc_enc_copy_reference_timestamps (GstBuffer * in, GstBuffer * out)
+{
+  gpointer state = NULL;
+  GstMeta *m;
+
+  while ((m = gst_buffer_iterate_meta_filtered (in, &state,
+              GST_REFERENCE_TIMESTAMP_META_API_TYPE))) {
+    GstReferenceTimestampMeta *r = (GstReferenceTimestampMeta *) m;
+
+    gst_buffer_add_reference_timestamp_meta (out, r->reference, r->timestamp,
+        r->duration);
+  }
 }
 
 static GstFlowReturn
@@ -659,14 +811,19 @@ gst_bc_enc_handle_frame (GstVideoEncoder * encoder, GstVideoCodecFrame * frame)
     goto bad_stride;
   }
 
-  ret = gst_video_encoder_allocate_output_frame (encoder, frame,
-      priv->info.size);
+  ret = gst_bc_enc_output_buffer (self, frame, &job.tiles);
   if (G_UNLIKELY (ret != GST_FLOW_OK)) {
     gst_video_frame_unmap (&vframe);
     goto alloc_failed;
   }
+  /* filled tile by tile: downstream reads the tiles completed while the
+   * others are written (see GstBcTileMeta), and takes the frame's capture
+   * time as the first completes */
+  if (job.tiles)
+    gst_bc_enc_copy_reference_timestamps (frame->input_buffer,
+        frame->output_buffer);
   if (G_UNLIKELY (!gst_buffer_map (frame->output_buffer, &out_map,
-              GST_MAP_WRITE))) {
+              job.tiles ? GST_MAP_READWRITE : GST_MAP_WRITE))) {
     gst_video_frame_unmap (&vframe);
     goto out_map_failed;
   }
@@ -682,16 +839,27 @@ gst_bc_enc_handle_frame (GstVideoEncoder * encoder, GstVideoCodecFrame * frame)
   job.layout = &priv->layout;
   job.n_block_rows = priv->info.blocks_y;
   job.dst = out_map.data;
+  job.buffer = frame->output_buffer;
 
   gst_bc_enc_ensure_workers (self);
-  n_jobs = gst_bc_split_block_rows (job.n_block_rows,
-      gst_bc_workers_get_n_threads (priv->workers), &job.rows_per_job);
-
-  GST_LOG_OBJECT (self, "encoding frame %u (pts %" GST_TIME_FORMAT
-      ") in %u jobs of %u block rows, quality %d", frame->system_frame_number,
-      GST_TIME_ARGS (frame->pts), n_jobs, job.rows_per_job, job.quality);
-
-  gst_bc_workers_run (priv->workers, n_jobs, gst_bc_enc_run_job, &job);
+  if (job.tiles) {
+    GST_LOG_OBJECT (self, "encoding frame %u (pts %" GST_TIME_FORMAT
+        ") tile by tile, %u tiles, quality %d", frame->system_frame_number,
+        GST_TIME_ARGS (frame->pts),
+        gst_bc_tile_meta_get_n_tiles (job.tiles), job.quality);
+    gst_bc_workers_run_tiles (priv->workers,
+        gst_bc_tile_meta_get_tile (job.tiles, 0),
+        gst_bc_tile_meta_get_n_tiles (job.tiles), gst_bc_enc_run_rows,
+        gst_bc_enc_tile_done, &job);
+  } else {
+    n_jobs = gst_bc_split_block_rows (job.n_block_rows,
+        gst_bc_workers_get_n_threads (priv->workers), &job.rows_per_job);
+    GST_LOG_OBJECT (self, "encoding frame %u (pts %" GST_TIME_FORMAT
+        ") in %u jobs of %u block rows, quality %d",
+        frame->system_frame_number, GST_TIME_ARGS (frame->pts), n_jobs,
+        job.rows_per_job, job.quality);
+    gst_bc_workers_run (priv->workers, n_jobs, gst_bc_enc_run_job, &job);
+  }
 
   gst_buffer_unmap (frame->output_buffer, &out_map);
   gst_video_frame_unmap (&vframe);

@@ -53,6 +53,7 @@
 #endif
 
 #include "gsttilesink.h"
+#include <gst/bc/bctilemeta.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
 #define GST_CAT_DEFAULT gst_tile_sink_debug
@@ -102,6 +103,7 @@ enum
   PROP_MULTICAST_IFACE,
   PROP_TTL,
   PROP_LOOP,
+  PROP_OVERLAP,
 };
 
 enum
@@ -129,6 +131,7 @@ struct _GstTileSink
   GstTileProtocol protocol;
   GstTileGso gso;
   GstTileLeaky leaky;
+  gboolean overlap;
 
   /* the session, from start to the next start (its statistics stay
    * readable after stop); the pointer is guarded by the object lock, and
@@ -162,6 +165,8 @@ static gboolean gst_tile_sink_start (GstBaseSink * bsink);
 static gboolean gst_tile_sink_stop (GstBaseSink * bsink);
 static gboolean gst_tile_sink_set_caps (GstBaseSink * bsink, GstCaps * caps);
 static gboolean gst_tile_sink_event (GstBaseSink * bsink, GstEvent * event);
+static gboolean gst_tile_sink_propose_allocation (GstBaseSink * bsink,
+    GstQuery * query);
 static GstFlowReturn gst_tile_sink_render (GstBaseSink * bsink,
     GstBuffer * buffer);
 static gboolean gst_tile_sink_remove_receiver (GstTileSink * self, guint id);
@@ -337,6 +342,23 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           "Receivers on this host get the group's datagrams too", TRUE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstTileSink:overlap:
+   *
+   * Offer upstream a buffer pool whose frames are sent tile by tile as
+   * they are made: an encoder that fills frames tile by tile (bcNenc on
+   * the CPU) completes each tile into it, and each unit starts on its tile
+   * as soon as that is encoded instead of when the whole frame is. With 4
+   * units the first tile is on the wire after about a quarter of the
+   * encode time. The statistic `frames-overlapped` counts those frames.
+   * Takes effect at the next allocation query (caps).
+   */
+  g_object_class_install_property (gobject_class, PROP_OVERLAP,
+      g_param_spec_boolean ("overlap", "Overlap",
+          "Offer upstream a pool whose frames are sent tile by tile as the "
+          "encoder completes them (encoding overlapped with sending)", TRUE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
 
   /**
    * GstTileSink::receiver-added:
@@ -395,6 +417,8 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
   bsink_class->stop = GST_DEBUG_FUNCPTR (gst_tile_sink_stop);
   bsink_class->set_caps = GST_DEBUG_FUNCPTR (gst_tile_sink_set_caps);
   bsink_class->event = GST_DEBUG_FUNCPTR (gst_tile_sink_event);
+  bsink_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_tile_sink_propose_allocation);
   bsink_class->render = GST_DEBUG_FUNCPTR (gst_tile_sink_render);
 }
 
@@ -407,6 +431,7 @@ gst_tile_sink_init (GstTileSink * self)
   self->protocol = DEFAULT_PROTOCOL;
   self->gso = DEFAULT_GSO;
   self->leaky = DEFAULT_LEAKY;
+  self->overlap = TRUE;
 
   /* a network sender sends as soon as a frame is ready; GstBaseSink's own
    * QoS (lateness against the clock) means nothing without sync, and its
@@ -608,6 +633,9 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
     case PROP_LOOP:
       s->multicast_loop = g_value_get_boolean (value);
       break;
+    case PROP_OVERLAP:
+      self->overlap = g_value_get_boolean (value);
+      break;
     case PROP_LEAKY:
       self->leaky = g_value_get_enum (value);
       s->replace_waiting = self->leaky == GST_TILE_LEAKY_DOWNSTREAM;
@@ -686,6 +714,9 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_LEAKY:
       g_value_set_enum (value, self->leaky);
+      break;
+    case PROP_OVERLAP:
+      g_value_set_boolean (value, self->overlap);
       break;
     case PROP_MAX_RECEIVERS:
       g_value_set_uint (value, s->max_receivers);
@@ -813,6 +844,42 @@ gst_tile_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   }
   g_free (str);
   return ret;
+}
+
+/* overlap=true: the sender's pool, whose frames go tile by tile as the
+ * encoder completes them (gst_tile_sender_new_pool ()), for the caps the
+ * sender has. */
+static gboolean
+gst_tile_sink_propose_allocation (GstBaseSink * bsink, GstQuery * query)
+{
+  GstTileSink *self = GST_TILE_SINK (bsink);
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  GstCaps *caps, *current;
+  gboolean need_pool, overlap;
+  guint size = 0;
+
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  GST_OBJECT_LOCK (self);
+  overlap = self->overlap;
+  GST_OBJECT_UNLOCK (self);
+  current = gst_pad_get_current_caps (GST_BASE_SINK_PAD (bsink));
+  if (overlap && caps && current && gst_caps_is_equal (caps, current) &&
+      self->sender)
+    pool = gst_tile_sender_new_pool (self->sender, caps);
+  if (current)
+    gst_caps_unref (current);
+  if (!pool)
+    return TRUE;
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+  gst_structure_free (config);
+  gst_query_add_allocation_pool (query, pool, size, 0, 0);
+  gst_bc_tile_meta_offer (query, TRUE);
+  GST_DEBUG_OBJECT (self, "proposing %" GST_PTR_FORMAT ": frames sent tile "
+      "by tile as they are made", pool);
+  gst_object_unref (pool);
+  return TRUE;
 }
 
 static gboolean

@@ -27,6 +27,20 @@
  * it describes its tiles with gst_bc_tile_meta_set_tiling() before writing,
  * and calls gst_bc_tile_meta_complete() as each tile lands. A tile
  * completes once per filling; setting the tiling again starts over.
+ *
+ * The other way round, a consumer that sends a frame in tiles (tilesink:
+ * one tile per unit) sets the tiling itself on the buffers of its pool and
+ * says so in the allocation query with gst_bc_tile_meta_offer()
+ * (@tiled_by_consumer %TRUE). A producer that can fill a frame tile by tile
+ * (bcNenc) then takes its buffers from that pool, writes the tiles in
+ * their order and completes each as soon as it is written: the consumer
+ * starts on the first tile while the others are still being made.
+ *
+ * While the producer fills the buffer, the consumer may read the tiles
+ * that are complete. For that the producer maps the buffer with
+ * %GST_MAP_READWRITE (a consumer's %GST_MAP_READ mapping of memory mapped
+ * for writing only would fail) and takes no other reference to it until it
+ * pushes it.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -192,6 +206,104 @@ gst_bc_tile_meta_get_n_tiles (GstBcTileMeta * meta)
 {
   g_return_val_if_fail (meta != NULL, 0);
   return meta->n_tiles;
+}
+
+/**
+ * gst_bc_tile_meta_get_tile:
+ * @meta: a #GstBcTileMeta
+ * @tile: a tile index
+ *
+ * Returns: (transfer none) (nullable): the tile's rows and bytes, %NULL
+ * when @tile is out of range (or no tiling is set).
+ */
+const GstBcTile *
+gst_bc_tile_meta_get_tile (GstBcTileMeta * meta, guint tile)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+
+  return tile < meta->n_tiles ? &meta->tiles[tile] : NULL;
+}
+
+/**
+ * gst_bc_tile_meta_tiles_rows:
+ * @meta: a #GstBcTileMeta
+ * @n_rows: block rows of the frame the producer writes
+ * @row_bytes: bytes of each
+ *
+ * Whether the tiling set on @meta is @n_rows rows of @row_bytes cut in
+ * order: tile i starts where tile i - 1 ends, at byte first_row *
+ * @row_bytes, every tile has at least one row and the last ends with the
+ * frame. A producer checks this before it fills the tiles a consumer set.
+ *
+ * Returns: %TRUE when it is
+ */
+gboolean
+gst_bc_tile_meta_tiles_rows (GstBcTileMeta * meta, guint n_rows,
+    gsize row_bytes)
+{
+  guint i, next = 0;
+
+  g_return_val_if_fail (meta != NULL, FALSE);
+
+  if (meta->n_tiles == 0)
+    return FALSE;
+  for (i = 0; i < meta->n_tiles; i++) {
+    const GstBcTile *t = &meta->tiles[i];
+
+    if (t->index != i || t->first_row != next || t->n_rows == 0 ||
+        t->n_rows > n_rows - next || t->offset != next * row_bytes ||
+        t->size != t->n_rows * row_bytes)
+      return FALSE;
+    next += t->n_rows;
+  }
+  return next == n_rows;
+}
+
+/**
+ * gst_bc_tile_meta_offer:
+ * @query: an allocation query being answered
+ * @tiled_by_consumer: %TRUE when the buffers of the pool in @query come
+ *   with their tiling set, to be filled tile by tile in that order
+ *
+ * Adds #GstBcTileMeta to @query's metas, with a `GstBcTileMeta` structure
+ * saying @tiled_by_consumer.
+ */
+void
+gst_bc_tile_meta_offer (GstQuery * query, gboolean tiled_by_consumer)
+{
+  GstStructure *params;
+
+  g_return_if_fail (GST_IS_QUERY (query));
+
+  params = gst_structure_new ("GstBcTileMeta", "tiled-by-consumer",
+      G_TYPE_BOOLEAN, tiled_by_consumer, NULL);
+  gst_query_add_allocation_meta (query, GST_BC_TILE_META_API_TYPE, params);
+  gst_structure_free (params);
+}
+
+/**
+ * gst_bc_tile_meta_query_tiled_by_consumer:
+ * @query: an allocation query answered downstream
+ *
+ * Returns: whether downstream offered #GstBcTileMeta with
+ * gst_bc_tile_meta_offer() and @tiled_by_consumer %TRUE: the buffers of
+ * the pool it proposes want to be filled tile by tile.
+ */
+gboolean
+gst_bc_tile_meta_query_tiled_by_consumer (GstQuery * query)
+{
+  const GstStructure *params = NULL;
+  gboolean tiled = FALSE;
+  guint index;
+
+  g_return_val_if_fail (GST_IS_QUERY (query), FALSE);
+
+  if (!gst_query_find_allocation_meta (query, GST_BC_TILE_META_API_TYPE,
+          &index))
+    return FALSE;
+  gst_query_parse_nth_allocation_meta (query, index, &params);
+  return params != NULL && gst_structure_get_boolean (params,
+      "tiled-by-consumer", &tiled) && tiled;
 }
 
 /**

@@ -81,6 +81,20 @@ GST_BC_API
 guint gst_bc_tile_meta_get_n_tiles (GstBcTileMeta * meta);
 
 GST_BC_API
+const GstBcTile * gst_bc_tile_meta_get_tile (GstBcTileMeta * meta,
+    guint tile);
+
+GST_BC_API
+gboolean gst_bc_tile_meta_tiles_rows (GstBcTileMeta * meta, guint n_rows,
+    gsize row_bytes);
+
+GST_BC_API
+void gst_bc_tile_meta_offer (GstQuery * query, gboolean tiled_by_consumer);
+
+GST_BC_API
+gboolean gst_bc_tile_meta_query_tiled_by_consumer (GstQuery * query);
+
+GST_BC_API
 gboolean gst_bc_tile_meta_complete (GstBcTileMeta * meta, GstBuffer * buffer,
     guint tile);
 

@@ -178,6 +178,93 @@ gst_bc_workers_run (GstBcWorkers * workers, guint n_jobs, GstBcWorkFunc func,
   g_mutex_unlock (&w->lock);
 }
 
+/* gst_bc_workers_run_tiles(): job j is part (j - first_job[t]) of tile t,
+ * for first_job[t] <= j < first_job[t + 1] */
+typedef struct
+{
+  const GstBcTile *tiles;
+  guint n_tiles;
+  GstBcRowsFunc func;
+  GstBcTileDoneFunc done;
+  gpointer user_data;
+  guint first_job[GST_BC_TILING_MAX_TILES + 1];
+  gint remaining[GST_BC_TILING_MAX_TILES];      /* jobs not finished, atomic */
+} TileRun;
+
+static void
+run_tile_job (guint job, gpointer user_data)
+{
+  TileRun *r = user_data;
+  const GstBcTile *tile;
+  guint lo = 0, hi = r->n_tiles, t, part, n_parts, from, to;
+
+  /* the last tile whose first job is <= job */
+  while (hi - lo > 1) {
+    guint mid = (lo + hi) / 2;
+
+    if (r->first_job[mid] <= job)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  t = lo;
+  tile = &r->tiles[t];
+  part = job - r->first_job[t];
+  n_parts = r->first_job[t + 1] - r->first_job[t];
+  from = (guint) ((guint64) tile->n_rows * part / n_parts);
+  to = (guint) ((guint64) tile->n_rows * (part + 1) / n_parts);
+  r->func (tile->first_row + from, to - from, r->user_data);
+  if (g_atomic_int_dec_and_test (&r->remaining[t]) && r->done)
+    r->done (t, r->user_data);
+}
+
+/**
+ * gst_bc_workers_run_tiles:
+ * @workers: a #GstBcWorkers
+ * @tiles: (array length=n_tiles): the tiles, each of at least one block row
+ * @n_tiles: how many, 1 to %GST_BC_TILING_MAX_TILES
+ * @func: runs some block rows of a tile
+ * @done: (nullable): called as each tile's rows have all run
+ * @user_data: passed to @func and @done
+ *
+ * Runs @func over every block row of @tiles, tile after tile: each tile's
+ * rows are split into as many jobs as there are threads (at most one a
+ * row), and the jobs are taken in order, so the threads work on the first
+ * tile together, then on the next, and the tiles complete about in order
+ * (a thread still finishing a job of one tile may overlap the next). @done
+ * runs once per tile, as soon as its last job has returned, on that job's
+ * thread: a consumer of the tile can start on it while the later tiles run.
+ * Returns when every job has run.
+ */
+void
+gst_bc_workers_run_tiles (GstBcWorkers * workers, const GstBcTile * tiles,
+    guint n_tiles, GstBcRowsFunc func, GstBcTileDoneFunc done,
+    gpointer user_data)
+{
+  TileRun r;
+  guint t;
+
+  g_return_if_fail (workers != NULL);
+  g_return_if_fail (tiles != NULL || n_tiles == 0);
+  g_return_if_fail (n_tiles <= GST_BC_TILING_MAX_TILES);
+  g_return_if_fail (func != NULL);
+
+  r.tiles = tiles;
+  r.n_tiles = n_tiles;
+  r.func = func;
+  r.done = done;
+  r.user_data = user_data;
+  r.first_job[0] = 0;
+  for (t = 0; t < n_tiles; t++) {
+    guint n = MIN (tiles[t].n_rows, workers->n_threads);
+
+    g_return_if_fail (n > 0);
+    r.first_job[t + 1] = r.first_job[t] + n;
+    g_atomic_int_set (&r.remaining[t], (gint) n);
+  }
+  gst_bc_workers_run (workers, r.first_job[n_tiles], run_tile_job, &r);
+}
+
 /**
  * gst_bc_workers_free:
  * @workers: (transfer full) (nullable): a #GstBcWorkers

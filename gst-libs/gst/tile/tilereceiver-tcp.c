@@ -80,7 +80,11 @@ gst_tile_receiver_fill_slot_locked (GstTileReceiver * self,
         gst_buffer_get_size (buf), frame_size);
     gst_clear_buffer (&buf);
   }
-  if (buf && !gst_buffer_map (buf, &slot->map, GST_MAP_WRITE))
+  /* a consumer that takes tiles as they complete (GstBcTileMeta) may read
+   * them while the others are written: that needs READWRITE */
+  if (buf && !gst_buffer_map (buf, &slot->map,
+          gst_buffer_get_bc_tile_meta (buf) ? GST_MAP_READWRITE :
+          GST_MAP_WRITE))
     gst_clear_buffer (&buf);
   g_mutex_lock (&self->lock);
   if (buf && (meta = gst_buffer_get_bc_tile_meta (buf)))

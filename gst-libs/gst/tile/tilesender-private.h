@@ -50,9 +50,27 @@ typedef struct _GstTileSenderSession GstTileSenderSession;
 typedef struct
 {
   gint ref;                     /* atomic */
-  GstBuffer *buffer;
+  GstBuffer *buffer;            /* NULL while it is being written (early) */
   GstMapInfo map;
+  /* a frame admitted while its producer still writes it (a buffer of
+   * gst_tile_sender_new_pool ()): a unit sends its tile once it is ready,
+   * or abandons it when the producer gave the buffer up unfinished
+   * (aborted). Lock. */
+  gboolean early;
+  gboolean aborted;
+  guint8 ready[GST_TILE_WIRE_MAX_UNITS];
 } GstTileSenderShared;
+
+/* What the pools of a sender (gst_tile_sender_new_pool ()) reach it
+ * through: their buffers may outlive it, so gst_tile_sender_free () clears
+ * @sender (under @lock, which the pools' callbacks hold while they use
+ * it). Lock order: a link's lock, then the sender's. */
+typedef struct
+{
+  gint ref;                     /* atomic */
+  GMutex lock;
+  GstTileSender *sender;
+} GstTileSenderLink;
 
 /* A frame as one session sends it. */
 typedef struct
@@ -288,6 +306,8 @@ struct _GstTileSender
   guint8 secret[GST_TILE_SEAL_SECRET_SIZE];
   guint auth_failures;
   gboolean have_config;
+  GstTileSenderLink *link;
+  GstBcTiling tiling;           /* of the config */
   GstTileWireConfig config;     /* token: each session's own, see
                                  * gst_tile_sender_send_config_locked () */
   gsize frame_size;
@@ -299,6 +319,7 @@ struct _GstTileSender
   guint64 frames_unsent;
   guint64 frames_abandoned;
   guint64 frames_replaced;
+  guint64 frames_overlapped;
   guint64 bytes_sent;
   guint64 packets_sent;
   guint clients;
@@ -344,6 +365,38 @@ gst_tile_sender_session_heard (const GstTileSenderSession * ss)
 G_GNUC_INTERNAL
 GstTileSenderSession *gst_tile_sender_data_session (GstTileSenderSession *
                                                     session);
+
+/* frames sent while they are written (tilesender.c, for
+ * tilesender-pool.c): see gst_tile_sender_new_pool () */
+G_GNUC_INTERNAL
+gboolean gst_tile_sender_begin_early (GstTileSender * self,
+                                      GstBuffer * buffer, guint32 generation,
+                                      GstTileSenderPushResult * result,
+                                      GstTileSenderShared ** shared);
+G_GNUC_INTERNAL
+void     gst_tile_sender_tile_ready (GstTileSender * self,
+                                     GstTileSenderShared * shared,
+                                     guint tile);
+G_GNUC_INTERNAL
+void     gst_tile_sender_end_early (GstTileSender * self,
+                                    GstTileSenderShared * shared,
+                                    GstBuffer * buffer);
+G_GNUC_INTERNAL
+guint32  gst_tile_sender_get_generation (GstTileSender * self,
+                                         GstBcTiling * tiling,
+                                         gsize * frame_size);
+G_GNUC_INTERNAL
+GstTileSenderLink *gst_tile_sender_link_ref (GstTileSenderLink * link);
+G_GNUC_INTERNAL
+void     gst_tile_sender_link_unref (GstTileSenderLink * link);
+
+/* tilesender-pool.c */
+G_GNUC_INTERNAL
+void     gst_tile_sender_pool_init_once (void);
+G_GNUC_INTERNAL
+gboolean gst_tile_sender_pool_take_early (GstTileSender * self,
+                                          GstBuffer * buffer,
+                                          GstTileSenderPushResult * result);
 
 /* tilesender-server.c */
 G_GNUC_INTERNAL

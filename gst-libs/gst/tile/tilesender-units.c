@@ -57,8 +57,12 @@ gst_tile_sender_shared_unref (GstTileSenderShared * shared)
 {
   if (!g_atomic_int_dec_and_test (&shared->ref))
     return;
-  gst_buffer_unmap (shared->buffer, &shared->map);
-  gst_buffer_unref (shared->buffer);
+  /* (gst_buffer_unmap () without the buffer: an early frame given up by
+   * its producer never had it) */
+  gst_memory_unmap (shared->map.memory, &shared->map);
+  gst_memory_unref (shared->map.memory);
+  if (shared->buffer)
+    gst_buffer_unref (shared->buffer);
   g_free (shared);
 }
 
@@ -183,10 +187,10 @@ gst_tile_sender_unit_abandons (GstTileSenderUnit * u,
 {
   gint64 now;
 
-  if (frame->deadline_us == 0)
-    return FALSE;
   if (g_atomic_int_get (&frame->abandoned))
     return TRUE;
+  if (frame->deadline_us == 0)
+    return FALSE;
   now = g_get_monotonic_time ();
   if (now <= frame->deadline_us && (ns_per_byte <= 0 ||
           g_atomic_int_get (&u->queued) == 0 ||
@@ -357,11 +361,22 @@ gst_tile_sender_unit_thread (gpointer data)
     frame = g_queue_pop_head (&u->queue);
     g_atomic_int_add (&u->queued, -1);
     frame->started++;
+    /* a frame still being written (gst_tile_sender_new_pool ()): this
+     * unit's tile goes once it is */
+    while (frame->shared->early && !frame->shared->ready[u->index] &&
+        !frame->shared->aborted && self->running && !ss->stopping &&
+        frame->generation == self->config.generation)
+      g_cond_wait (&u->cond, &self->lock);
     fd = u->fd;
-    if (fd < 0 || frame->generation != self->config.generation) {
+    if (fd < 0 || frame->generation != self->config.generation ||
+        !self->running || ss->stopping) {
       gst_tile_sender_frame_release_locked (self, frame, FALSE);
       continue;
     }
+    /* given up unwritten by its producer: TCP says the tile is abandoned,
+     * UDP sends nothing of it */
+    if (frame->shared->early && !frame->shared->ready[u->index])
+      g_atomic_int_set (&frame->abandoned, 1);
     /* copies: a caps change may replace the config while we send */
     tile = self->config.tiles[u->index];
     ps = self->config.packet_size;
@@ -370,7 +385,10 @@ gst_tile_sender_unit_thread (gpointer data)
     g_mutex_unlock (&self->lock);
 
     t0 = g_get_monotonic_time ();
-    if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
+    if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
+        g_atomic_int_get (&frame->abandoned)) {
+      ok = TRUE;
+    } else if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
       ok = gst_tile_sender_send_tile_udp (u, &sc, fd, frame, &tile, ps, rate,
           &n_packets, &err);
       bytes = n_packets * (ps +

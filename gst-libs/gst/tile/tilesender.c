@@ -115,6 +115,7 @@ gst_tile_sender_new (const GstTileSenderSettings * settings,
       settings->n_units <= GST_TILE_WIRE_MAX_UNITS, NULL);
 
   debug_init ();
+  gst_tile_sender_pool_init_once ();
 
   self = g_new0 (GstTileSender, 1);
   self->settings = *settings;
@@ -143,7 +144,27 @@ gst_tile_sender_new (const GstTileSenderSettings * settings,
   self->pending = g_new0 (GstTileSenderPending, MAX_PENDING);
   self->sessions = g_ptr_array_new ();
   self->max_receivers = settings->max_receivers;
+  self->link = g_new0 (GstTileSenderLink, 1);
+  self->link->ref = 1;
+  g_mutex_init (&self->link->lock);
+  self->link->sender = self;
   return self;
+}
+
+GstTileSenderLink *
+gst_tile_sender_link_ref (GstTileSenderLink * link)
+{
+  g_atomic_int_inc (&link->ref);
+  return link;
+}
+
+void
+gst_tile_sender_link_unref (GstTileSenderLink * link)
+{
+  if (!g_atomic_int_dec_and_test (&link->ref))
+    return;
+  g_mutex_clear (&link->lock);
+  g_free (link);
 }
 
 /**
@@ -158,6 +179,11 @@ gst_tile_sender_free (GstTileSender * sender)
   if (!sender)
     return;
   gst_tile_sender_stop (sender);
+  /* the buffers of its pools no longer reach it */
+  g_mutex_lock (&sender->link->lock);
+  sender->link->sender = NULL;
+  g_mutex_unlock (&sender->link->lock);
+  gst_tile_sender_link_unref (sender->link);
   g_free (sender->pending);
   g_ptr_array_unref (sender->sessions);
   g_mutex_clear (&sender->lock);
@@ -786,6 +812,7 @@ gst_tile_sender_set_caps (GstTileSender * sender, const gchar * caps,
     return FALSE;
   }
   self->config = *config;
+  self->tiling = *tiling;
   self->frame_size = config->frame_size;
   self->have_config = TRUE;
   GST_INFO_OBJECT (self->log_object, "generation %u: %u tiles of %"
@@ -1000,6 +1027,145 @@ queue_frame_locked (GstTileSenderSession * ss, GstTileSenderShared * shared,
  *     (%GST_STREAM_ERROR_FORMAT: the size is not the caps' frame size;
  *     %GST_RESOURCE_ERROR_READ: it cannot be mapped)
  */
+/* The frame's time on the wire: its origin's (a capture time, or the
+ * first sender's through relays) when upstream put one on @buffer, ours
+ * (@now) otherwise; the rate control takes the difference out of the
+ * one-way delay again. */
+static guint64
+frame_origin (GstBuffer * buffer, guint64 now)
+{
+  GstReferenceTimestampMeta *ts;
+
+  ts = gst_buffer_get_reference_timestamp_meta (buffer,
+      gst_static_caps_get (&unix_ts_caps));
+  if (ts && GST_CLOCK_TIME_IS_VALID (ts->timestamp) &&
+      (now > ts->timestamp ? now - ts->timestamp : ts->timestamp - now) <
+      GST_TILE_SENDER_MAX_ORIGIN_LAG)
+    return ts->timestamp;
+  return now;
+}
+
+/* Admits a frame of the right size to every ready session that takes it
+ * (see gst_tile_sender_push ()), mapped once: @early when its producer
+ * still writes it (no tile ready yet, @buffer not referenced: only its
+ * memory is mapped). Returns the frame's shared part with a reference for
+ * the caller, or NULL when no session took it (@result says why) or it
+ * cannot be mapped (@error set). Lock held. */
+static GstTileSenderShared *
+admit_frame_locked (GstTileSender * self, GstBuffer * buffer, gboolean early,
+    GstTileSenderPushResult * result, GPtrArray ** replaced, GError ** error)
+{
+  GstTileSenderShared *shared;
+  guint64 now = gst_tile_realtime_ns (), origin = frame_origin (buffer, now);
+  gboolean queued = FALSE;
+  guint i;
+
+  *result = GST_TILE_SENDER_PUSH_UNSENT;
+  if (!any_ready_locked (self)) {
+    self->frames_unsent++;
+    GST_LOG_OBJECT (self->log_object, "no receiver, frame not sent");
+    return NULL;
+  }
+  shared = g_new0 (GstTileSenderShared, 1);
+  if (early) {
+    /* the producer has the buffer mapped for writing: its memory mapped
+     * for reading too, as it is (gst_buffer_map () would put a copy in
+     * its place, a snapshot without the tiles still to come), which only
+     * works when the producer mapped it READWRITE */
+    GstMemory *mem = gst_buffer_n_memory (buffer) == 1 ?
+        gst_buffer_peek_memory (buffer, 0) : NULL;
+
+    if (!mem || !gst_memory_map (mem, &shared->map, GST_MAP_READ)) {
+      GST_DEBUG_OBJECT (self->log_object, "the producer's buffer cannot be "
+          "read while it is written (not mapped READWRITE): the frame goes "
+          "when pushed");
+      g_free (shared);
+      *result = GST_TILE_SENDER_PUSH_ERROR;
+      return NULL;
+    }
+    gst_memory_ref (mem);
+  } else if (!gst_buffer_map (buffer, &shared->map, GST_MAP_READ)) {
+    g_free (shared);
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
+        "Could not map a buffer");
+    *result = GST_TILE_SENDER_PUSH_ERROR;
+    return NULL;
+  }
+  shared->buffer = early ? NULL : gst_buffer_ref (buffer);
+  shared->ref = 1;
+  shared->early = early;
+  for (i = 0; data_session_index (self, i); i++) {
+    GstTileSenderSession *ss = data_session_index (self, i);
+    GstTileSenderFrame *old = NULL;
+    GstTileSenderPushResult ret;
+
+    if (!session_ready_locked (ss))
+      continue;
+    ret = admit_locked (ss, &old);
+    if (old) {
+      if (!*replaced)
+        *replaced = g_ptr_array_new ();
+      g_ptr_array_add (*replaced, old);
+    }
+    if (ret == GST_TILE_SENDER_PUSH_QUEUED) {
+      queue_frame_locked (ss, shared, origin, now);
+      queued = TRUE;
+    } else if (!queued) {
+      *result = ret;
+    }
+  }
+  if (queued) {
+    *result = GST_TILE_SENDER_PUSH_QUEUED;
+    if (early)
+      self->frames_overlapped++;
+  }
+  return shared;
+}
+
+/* Frees what admit_frame_locked () replaced. Unlocked. */
+static void
+free_replaced (GPtrArray * replaced)
+{
+  guint i;
+
+  for (i = 0; replaced && i < replaced->len; i++)
+    gst_tile_sender_frame_free (g_ptr_array_index (replaced, i));
+  if (replaced)
+    g_ptr_array_unref (replaced);
+}
+
+/**
+ * gst_tile_sender_push:
+ * @sender: a running #GstTileSender
+ * @buffer: a frame of the current caps; referenced and mapped once (not
+ *     copied) until every unit of every receiver has sent its tile
+ * @error: where to put why the frame is not one
+ *
+ * The frame's time on the wire (tilesrc's latency statistics and its
+ * #GstReferenceTimestampMeta measure from it) is that of a
+ * #GstReferenceTimestampMeta with caps `timestamp/x-unix` on @buffer when
+ * there is one within 10 s of now (a capture time, or through a relay,
+ * `tilesrc ! tilesink`, the first sender's), else now.
+ *
+ * Admits the frame whole and queues it to every unit, or drops it whole,
+ * for each receiver on its own: while @max_in_flight frames are still on
+ * their way to it (with @replace_waiting: unless one of them has not been
+ * started, which is dropped instead), or over UDP while its window is
+ * full (counted as dropped, for that receiver and in the totals). While
+ * no receiver is ready the frame is counted as unsent. Never blocks on the
+ * network.
+ *
+ * A buffer of gst_tile_sender_new_pool() whose producer completed a tile
+ * was admitted then, and its units have been sending the tiles completed
+ * since: pushing it says every tile is written, and returns what its
+ * admission did.
+ *
+ * Returns: what happened to the frame: %GST_TILE_SENDER_PUSH_QUEUED when
+ *     at least one receiver takes it, else why the last receiver did not;
+ *     %GST_TILE_SENDER_PUSH_ERROR with @error set
+ *     (%GST_STREAM_ERROR_FORMAT: the size is not the caps' frame size;
+ *     %GST_RESOURCE_ERROR_READ: it cannot be mapped)
+ */
 GstTileSenderPushResult
 gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
     GError ** error)
@@ -1007,23 +1173,11 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
   GstTileSender *self = sender;
   GstTileSenderShared *shared;
   GPtrArray *replaced = NULL;
-  GstTileSenderPushResult ret = GST_TILE_SENDER_PUSH_UNSENT;
+  GstTileSenderPushResult ret;
   gsize size = gst_buffer_get_size (buffer);
-  guint64 now = gst_tile_realtime_ns (), origin = now;
-  GstReferenceTimestampMeta *ts;
-  gboolean queued = FALSE;
-  guint i;
 
-  /* the frame's time on the wire: its origin's (a capture time, or the
-   * first sender's through relays) when upstream put one on it, ours
-   * otherwise; the rate control takes the difference out of the one-way
-   * delay again */
-  ts = gst_buffer_get_reference_timestamp_meta (buffer,
-      gst_static_caps_get (&unix_ts_caps));
-  if (ts && GST_CLOCK_TIME_IS_VALID (ts->timestamp) &&
-      (now > ts->timestamp ? now - ts->timestamp : ts->timestamp - now) <
-      GST_TILE_SENDER_MAX_ORIGIN_LAG)
-    origin = ts->timestamp;
+  if (gst_tile_sender_pool_take_early (self, buffer, &ret))
+    return ret;
 
   g_mutex_lock (&self->lock);
   if (size != self->frame_size) {
@@ -1035,47 +1189,120 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
         G_GSIZE_FORMAT, size, want);
     return GST_TILE_SENDER_PUSH_ERROR;
   }
-  if (!any_ready_locked (self)) {
-    self->frames_unsent++;
-    g_mutex_unlock (&self->lock);
-    GST_LOG_OBJECT (self->log_object, "no receiver, frame not sent");
-    return GST_TILE_SENDER_PUSH_UNSENT;
-  }
+  shared = admit_frame_locked (self, buffer, FALSE, &ret, &replaced, error);
+  g_mutex_unlock (&self->lock);
+  if (shared)
+    gst_tile_sender_shared_unref (shared);
+  free_replaced (replaced);
+  return ret;
+}
 
-  shared = g_new (GstTileSenderShared, 1);
-  if (!gst_buffer_map (buffer, &shared->map, GST_MAP_READ)) {
-    g_mutex_unlock (&self->lock);
-    g_free (shared);
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
-        "Could not map a buffer");
-    return GST_TILE_SENDER_PUSH_ERROR;
-  }
-  shared->buffer = gst_buffer_ref (buffer);
-  shared->ref = 1;
-  for (i = 0; data_session_index (self, i); i++) {
-    GstTileSenderSession *ss = data_session_index (self, i);
-    GstTileSenderFrame *old = NULL;
+/* A buffer of one of our pools (gst_tile_sender_new_pool ()) whose
+ * producer completed its first tile, made for the tiling of @generation:
+ * admitted now as an early frame, whose units wait for their tiles
+ * (gst_tile_sender_tile_ready ()). Sets @result and, when a session took
+ * it, @shared (a reference for the pool's buffer until
+ * gst_tile_sender_end_early () or an abort). Returns %FALSE when it cannot
+ * go early (the caps changed, a size that is not the frame's, no mapping):
+ * gst_tile_sender_push () then deals with it as any frame. Link lock
+ * held. */
+gboolean
+gst_tile_sender_begin_early (GstTileSender * self, GstBuffer * buffer,
+    guint32 generation, GstTileSenderPushResult * result,
+    GstTileSenderShared ** shared)
+{
+  GPtrArray *replaced = NULL;
 
-    if (!session_ready_locked (ss))
-      continue;
-    ret = admit_locked (ss, &old);
-    if (old) {
-      if (!replaced)
-        replaced = g_ptr_array_new ();
-      g_ptr_array_add (replaced, old);
-    }
-    if (ret == GST_TILE_SENDER_PUSH_QUEUED) {
-      queue_frame_locked (ss, shared, origin, now);
-      queued = TRUE;
-    }
+  *shared = NULL;
+  g_mutex_lock (&self->lock);
+  if (!self->have_config || generation != self->config.generation ||
+      gst_buffer_get_size (buffer) != self->frame_size) {
+    g_mutex_unlock (&self->lock);
+    return FALSE;
+  }
+  *shared = admit_frame_locked (self, buffer, TRUE, result, &replaced, NULL);
+  g_mutex_unlock (&self->lock);
+  free_replaced (replaced);
+  if (*result == GST_TILE_SENDER_PUSH_ERROR)
+    return FALSE;
+  if (*shared && *result != GST_TILE_SENDER_PUSH_QUEUED) {
+    gst_tile_sender_shared_unref (*shared);
+    *shared = NULL;
+  }
+  GST_LOG_OBJECT (self->log_object, "frame admitted while being written: %d",
+      *result);
+  return TRUE;
+}
+
+/* Wakes unit @tile of every session, or every unit (@tile G_MAXUINT).
+ * Lock held. */
+static void
+wake_units_locked (GstTileSender * self, guint tile)
+{
+  GstTileSenderSession *ss;
+  guint i, j;
+
+  for (i = 0; (ss = gst_tile_sender_session_at (self, i)); i++)
+    for (j = 0; j < ss->n_threads; j++)
+      if (tile == G_MAXUINT || j == tile)
+        g_cond_signal (&ss->units[j].cond);
+}
+
+/* Tile @tile of an early frame is written: its units may send it. */
+void
+gst_tile_sender_tile_ready (GstTileSender * self,
+    GstTileSenderShared * shared, guint tile)
+{
+  if (tile >= GST_TILE_WIRE_MAX_UNITS)
+    return;
+  g_mutex_lock (&self->lock);
+  shared->ready[tile] = TRUE;
+  wake_units_locked (self, tile);
+  g_mutex_unlock (&self->lock);
+}
+
+/* An early frame is pushed (every tile written: @buffer is referenced
+ * until its units are done with it), or with @buffer NULL given up by its
+ * producer unfinished: the tiles not sent yet are abandoned. Takes the
+ * pool's reference to @shared. @self may be NULL: the sender is gone. */
+void
+gst_tile_sender_end_early (GstTileSender * self,
+    GstTileSenderShared * shared, GstBuffer * buffer)
+{
+  guint i;
+
+  if (self)
+    g_mutex_lock (&self->lock);
+  if (buffer) {
+    shared->buffer = gst_buffer_ref (buffer);
+    for (i = 0; i < G_N_ELEMENTS (shared->ready); i++)
+      shared->ready[i] = TRUE;
+  } else {
+    shared->aborted = TRUE;
+  }
+  if (self) {
+    wake_units_locked (self, G_MAXUINT);
+    g_mutex_unlock (&self->lock);
+  }
+  gst_tile_sender_shared_unref (shared);
+}
+
+/* The generation of the current caps, their tiling and frame size (for a
+ * pool's buffers), 0 before any caps. */
+guint32
+gst_tile_sender_get_generation (GstTileSender * self, GstBcTiling * tiling,
+    gsize * frame_size)
+{
+  guint32 generation = 0;
+
+  g_mutex_lock (&self->lock);
+  if (self->have_config) {
+    generation = self->config.generation;
+    *tiling = self->tiling;
+    *frame_size = self->frame_size;
   }
   g_mutex_unlock (&self->lock);
-  gst_tile_sender_shared_unref (shared);
-  for (i = 0; replaced && i < replaced->len; i++)
-    gst_tile_sender_frame_free (g_ptr_array_index (replaced, i));
-  if (replaced)
-    g_ptr_array_unref (replaced);
-  return queued ? GST_TILE_SENDER_PUSH_QUEUED : ret;
+  return generation;
 }
 
 /**
@@ -1308,6 +1535,7 @@ gst_tile_sender_get_stats (GstTileSender * sender)
       "frames-unsent", G_TYPE_UINT64, self->frames_unsent,
       "frames-abandoned", G_TYPE_UINT64, self->frames_abandoned,
       "frames-replaced", G_TYPE_UINT64, self->frames_replaced,
+      "frames-overlapped", G_TYPE_UINT64, self->frames_overlapped,
       "bytes-sent", G_TYPE_UINT64, self->bytes_sent,
       "packets-sent", G_TYPE_UINT64, self->packets_sent,
       "protocol", G_TYPE_STRING,

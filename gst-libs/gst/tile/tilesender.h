@@ -199,6 +199,10 @@ GstTileSenderPushResult gst_tile_sender_push (GstTileSender * sender,
                                               GError ** error);
 
 GST_TILE_API
+GstBufferPool * gst_tile_sender_new_pool (GstTileSender * sender,
+                                          GstCaps * caps);
+
+GST_TILE_API
 void            gst_tile_sender_send_eos (GstTileSender * sender);
 
 GST_TILE_API

@@ -1199,6 +1199,257 @@ GST_START_TEST (test_passphrase_packet_size)
 
 GST_END_TEST;
 
+/* ---- frames sent while they are written: gst_tile_sender_new_pool () ---- */
+
+/* An active pool for the sender's caps (GRAY8 @width x @height). */
+static GstBufferPool *
+tx_pool (Tx * tx, guint width, guint height)
+{
+  GstCaps *caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+      "GRAY8", "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
+      NULL);
+  GstBufferPool *pool = gst_tile_sender_new_pool (tx->sender, caps);
+  GstStructure *config;
+  guint size = 0;
+
+  fail_unless (pool != NULL);
+  config = gst_buffer_pool_get_config (pool);
+  fail_unless (gst_buffer_pool_config_get_params (config, NULL, &size, NULL,
+          NULL));
+  fail_unless_equals_int (size, width * height);
+  gst_structure_free (config);
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  gst_caps_unref (caps);
+  return pool;
+}
+
+/* A buffer of @pool, its tiling the sender's (@n_tiles of @height rows). */
+static GstBuffer *
+pool_frame (GstBufferPool * pool, guint n_tiles, guint height, guint width)
+{
+  GstBuffer *buf = NULL;
+  GstBcTileMeta *meta;
+
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf, NULL),
+      GST_FLOW_OK);
+  meta = gst_buffer_get_bc_tile_meta (buf);
+  fail_unless (meta != NULL);
+  fail_unless_equals_int (gst_bc_tile_meta_get_n_tiles (meta), n_tiles);
+  fail_unless (gst_bc_tile_meta_tiles_rows (meta, height, width));
+  fail_unless_equals_int (gst_bc_tile_meta_get_n_complete (meta), 0);
+  return buf;
+}
+
+/* Writes tile @t of @buf (mapped in @map) from @src and completes it. */
+static void
+write_tile (GstBuffer * buf, GstMapInfo * map, GstBuffer * src, guint t)
+{
+  GstBcTileMeta *meta = gst_buffer_get_bc_tile_meta (buf);
+  const GstBcTile *tile = gst_bc_tile_meta_get_tile (meta, t);
+
+  fail_unless (tile != NULL);
+  fail_unless_equals_int (gst_buffer_extract (src, tile->offset,
+          map->data + tile->offset, tile->size), tile->size);
+  fail_unless (gst_bc_tile_meta_complete (meta, buf, t));
+}
+
+/* Nothing to read on @fd for @ms. */
+static void
+expect_quiet (gint fd, guint ms)
+{
+  GError *err = NULL;
+  guint8 b;
+
+  fail_if (gst_tile_net_read_all (fd, &b, 1, ms, &err),
+      "a unit sent before its tile was written");
+  g_clear_error (&err);
+}
+
+/* The pool's frames go tile by tile: a unit sends its tile as soon as the
+ * producer completes it, before the frame is pushed (frames-overlapped),
+ * with the capture time the producer put on the buffer; the push says the
+ * frame is written and returns the admission's result; the buffer comes
+ * back to the pool, its tiles reset. A buffer of the pool pushed without
+ * completions goes as any frame. */
+GST_START_TEST (test_pool_overlap)
+{
+  GstTileSenderSettings s;
+  GstCaps *unix_caps = gst_caps_new_empty_simple ("timestamp/x-unix");
+  GstBufferPool *pool;
+  GstBuffer *buf, *src, *again;
+  GstClockTime origin;
+  GstMapInfo map;
+  Tx tx = { 0 };
+  Rx rx;
+  guint k;
+
+  settings_for_test (&s, 3, GST_TILE_WIRE_PROTOCOL_TCP);
+  tx_start (&tx, &s);
+  /* no caps, no pool */
+  fail_unless (gst_tile_sender_new_pool (tx.sender, unix_caps) == NULL);
+  tx_set_caps (&tx, 64, 12);
+  rx_hello (&rx, tx.port, 0);
+  rx_units_tcp (&rx, tx.port, 0);
+  wait_connected (&tx);
+  pool = tx_pool (&tx, 64, 12);
+
+  src = make_frame (768, 5);
+  buf = pool_frame (pool, 3, 12, 64);
+  origin = g_get_real_time () * 1000 - 5 * GST_MSECOND;
+  gst_buffer_add_reference_timestamp_meta (buf, unix_caps, origin,
+      GST_CLOCK_TIME_NONE);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READWRITE));
+  /* tile 1 first: only unit 1 sends */
+  write_tile (buf, &map, src, 1);
+  fail_unless_equals_uint64 (expect_tile_tcp (&rx, 1, 0, src), origin);
+  expect_quiet (rx.units[0], 100);
+  expect_quiet (rx.units[2], 100);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-overlapped"), 1);
+  write_tile (buf, &map, src, 0);
+  fail_unless_equals_uint64 (expect_tile_tcp (&rx, 0, 0, src), origin);
+  expect_quiet (rx.units[2], 100);
+  /* tile 2 written but not completed: the push says it is */
+  fail_unless_equals_int (gst_buffer_extract (src, 512, map.data + 512, 256),
+      256);
+  gst_buffer_unmap (buf, &map);
+  push_expect (&tx, buf, GST_TILE_SENDER_PUSH_QUEUED);
+  fail_unless_equals_uint64 (expect_tile_tcp (&rx, 2, 0, src), origin);
+  gst_buffer_unref (buf);
+  wait_u64 (&tx, "frames-sent", 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-overlapped"), 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped"), 0);
+
+  /* back in the pool once sent, its tiles to do again; pushed without a
+   * completion it goes whole */
+  again = pool_frame (pool, 3, 12, 64);
+  fail_unless (gst_buffer_map (again, &map, GST_MAP_WRITE));
+  gst_buffer_extract (src, 0, map.data, 768);
+  gst_buffer_unmap (again, &map);
+  push_expect (&tx, again, GST_TILE_SENDER_PUSH_QUEUED);
+  for (k = 0; k < 3; k++)
+    expect_tile_tcp (&rx, k, 1, src);
+  gst_buffer_unref (again);
+  wait_u64 (&tx, "frames-sent", 2);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-overlapped"), 1);
+
+  /* a producer that maps the buffer WRITE only: its tiles cannot be read
+   * while it writes (a mapping would be a copy), so nothing goes before
+   * the push, and the buffer keeps its memory (a buffer of a new pool:
+   * GStreamer lets memory once mapped READWRITE be read while mapped
+   * WRITE later) */
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  gst_object_unref (pool);
+  pool = tx_pool (&tx, 64, 12);
+  again = pool_frame (pool, 3, 12, 64);
+  fail_unless (gst_buffer_map (again, &map, GST_MAP_WRITE));
+  write_tile (again, &map, src, 0);
+  expect_quiet (rx.units[0], 100);
+  write_tile (again, &map, src, 1);
+  write_tile (again, &map, src, 2);
+  gst_buffer_unmap (again, &map);
+  fail_unless (gst_buffer_peek_memory (again, 0) == map.memory);
+  push_expect (&tx, again, GST_TILE_SENDER_PUSH_QUEUED);
+  for (k = 0; k < 3; k++)
+    expect_tile_tcp (&rx, k, 2, src);
+  gst_buffer_unref (again);
+  wait_u64 (&tx, "frames-sent", 3);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-overlapped"), 1);
+
+  gst_buffer_unref (src);
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  gst_object_unref (pool);
+  rx_close (&rx);
+  tx_stop (&tx);
+  gst_caps_unref (unix_caps);
+}
+
+GST_END_TEST;
+
+/* A frame its producer gives up after a completion (the buffer back in
+ * the pool unpushed): the tiles sent stay sent, the others are abandoned
+ * (an abandon header: the receiver drops the frame), and the stream goes
+ * on. Without a receiver the early frame counts once as unsent. A pool
+ * that outlives its sender keeps working as a plain pool. */
+GST_START_TEST (test_pool_abandon)
+{
+  GstTileSenderSettings s;
+  GstBufferPool *pool;
+  GstBuffer *buf, *src;
+  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
+  GstTileWireTileHeader th;
+  GError *err = NULL;
+  GstMapInfo map;
+  Tx tx = { 0 };
+  Rx rx;
+  guint k;
+
+  settings_for_test (&s, 2, GST_TILE_WIRE_PROTOCOL_TCP);
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 32, 8);
+  pool = tx_pool (&tx, 32, 8);
+  src = make_frame (256, 9);
+
+  /* no receiver yet: unsent, once */
+  buf = pool_frame (pool, 2, 8, 32);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READWRITE));
+  write_tile (buf, &map, src, 0);
+  write_tile (buf, &map, src, 1);
+  gst_buffer_unmap (buf, &map);
+  push_expect (&tx, buf, GST_TILE_SENDER_PUSH_UNSENT);
+  gst_buffer_unref (buf);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-unsent"), 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-overlapped"), 0);
+
+  rx_hello (&rx, tx.port, 0);
+  rx_units_tcp (&rx, tx.port, 0);
+  wait_connected (&tx);
+  buf = pool_frame (pool, 2, 8, 32);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READWRITE));
+  write_tile (buf, &map, src, 0);
+  expect_tile_tcp (&rx, 0, 0, src);
+  gst_buffer_unmap (buf, &map);
+  /* given up: back to the pool unpushed */
+  gst_buffer_unref (buf);
+  fail_unless (gst_tile_net_read_all (rx.units[1], hdr, sizeof (hdr),
+          WAIT_MS, &err), "%s", err ? err->message : "");
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (hdr, sizeof (hdr),
+          128, &th, &err), GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_uint64 (th.frame, 0);
+  fail_unless_equals_int (th.flags, GST_TILE_WIRE_TILE_FLAG_ABANDON);
+  fail_unless_equals_int (th.size, 0);
+  wait_u64 (&tx, "frames-abandoned", 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-sent"), 0);
+
+  /* the next frame, from the pool again (the abandoned buffer or a new
+   * one), goes whole */
+  buf = pool_frame (pool, 2, 8, 32);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READWRITE));
+  write_tile (buf, &map, src, 1);
+  write_tile (buf, &map, src, 0);
+  gst_buffer_unmap (buf, &map);
+  push_expect (&tx, buf, GST_TILE_SENDER_PUSH_QUEUED);
+  for (k = 0; k < 2; k++)
+    expect_tile_tcp (&rx, k, 1, src);
+  gst_buffer_unref (buf);
+  wait_u64 (&tx, "frames-sent", 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-overlapped"), 2);
+
+  /* the sender gone, its pool still hands out buffers, whose completions
+   * do nothing */
+  rx_close (&rx);
+  tx_stop (&tx);
+  buf = pool_frame (pool, 2, 8, 32);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READWRITE));
+  write_tile (buf, &map, src, 0);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_unref (buf);
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  gst_object_unref (pool);
+  gst_buffer_unref (src);
+}
+
+GST_END_TEST;
+
 static Suite *
 tilesender_suite (void)
 {
@@ -1219,6 +1470,8 @@ tilesender_suite (void)
   tcase_add_test (tc, test_udp_units);
   tcase_add_test (tc, test_udp_deadline);
   tcase_add_test (tc, test_passphrase_packet_size);
+  tcase_add_test (tc, test_pool_overlap);
+  tcase_add_test (tc, test_pool_abandon);
   return s;
 }
 
