@@ -8,8 +8,13 @@
 # to `tilesrc ! appsink` in a second process, on 127.0.0.1: latency from
 # the push (the capture time, a timestamp/x-unix meta) to the frame out of
 # tilesrc, split into encode and transport, for BC1, YCoCg-BC3 and BC7 at
-# 1080p and 2160p with units 1, 2 and 4; and the live 2160p60 BC1 check
-# (videotestsrc ! bc1enc ! tilesink units=2 -> tilesrc ! fakesink). Builds
+# 1080p and 2160p with units 1, 2 and 4, in two modes: encode-then-send
+# (tilesink overlap=false: whole frames, sent once encoded) and overlapped
+# (overlap=true: the encoder fills tilesink's pool tile by tile and each
+# unit sends its tile as soon as it is encoded), compared (overlapped p50 /
+# encode-then-send p50; the issue's target: <= 0.6 for 2160p BC1 with 4
+# units); and the live 2160p60 BC1 check (videotestsrc ! bc1enc ! tilesink
+# units=2, overlap at its default, true -> tilesrc ! fakesink). Builds
 # the plugins in a release build directory if needed, installs python3-gi
 # when missing (as root), makes the Python venv (matplotlib, for the
 # figure) and the photographs' frames (benchmarks/photos.py), then runs
@@ -17,10 +22,11 @@
 # docs/perf/e2e-latency.png and the e2e-bench section of
 # docs/performance.md.
 #
-#   benchmarks/e2e/run.sh            full run, about 8 minutes
-#   benchmarks/e2e/run.sh --quick    about 1 minute (BC1, units 2 and 4, 5 s
-#                                    a point); writes only results-quick.json
-#                                    and quick/e2e-latency.png
+#   benchmarks/e2e/run.sh            full run, about 14 minutes
+#   benchmarks/e2e/run.sh --quick    about 2 minutes (both modes, BC1, units
+#                                    2 and 4, 5 s a point); writes only
+#                                    results-quick.json and
+#                                    quick/e2e-latency.png
 #
 # Other options go to run.py (--modes, --formats, --sizes, --units, --fps,
 # --seconds, --no-live, --no-doc, --report-only; see run.py --help).

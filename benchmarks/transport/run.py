@@ -2019,14 +2019,27 @@ def markdown_passphrase(results: dict) -> list[str]:
             cores = results["machine"]["cpu_count"]
             bound = cores * 1000 / tcp["sealed_cpu_ms_per_gb"] * 8
             need = PASSPHRASE_RATIO * tcp["plain_gbit_s"]
+            speed = results["machine"].get("aes_128_gcm_gb_s")
+            floor = ""
+            if speed:
+                # even if sealing cost nothing but the cipher itself
+                best = tcp["plain_cpu_ms_per_gb"] / (
+                    tcp["plain_cpu_ms_per_gb"] + 2 * 1000 / speed)
+                floor = (
+                    f"; `openssl speed -evp aes-128-gcm -bytes 262144` "
+                    f"gives {speed:.1f} GB/s on one core in this run, so "
+                    "even a seal and an open that cost nothing but the "
+                    f"cipher ({2 * 1000 / speed:.0f} ms per GB for the "
+                    "two) would leave TCP at most "
+                    f"{best:.2f}x its plain throughput when both ends "
+                    "share these cores")
             L.append(
                 "Why the targets are out of reach here: over TCP every byte "
                 "is sealed once and opened once, both on this machine, and "
                 f"the passphrase adds {extra:.0f} ms of CPU per GB for each "
                 f"of those passes (AES-128-GCM at {1000 / extra:.1f} GB/s "
-                "per core, what OpenSSL 3.0 gets from this CPU's AES-NI "
-                "and PCLMULQDQ; `openssl speed -evp aes-128-gcm` gives "
-                "about 3 GB/s for 16 KiB blocks). With the "
+                f"per core as the units run it, through OpenSSL{floor}). "
+                "With the "
                 f"{tcp['sealed_cpu_ms_per_gb']:.0f} ms per GB the sealed "
                 f"stream costs in all, {cores} cores carry at most "
                 f"{bound:.1f} Gbit/s, short of the {need:.1f} Gbit/s "
@@ -2108,10 +2121,25 @@ def udp_findings(u: dict) -> list[str]:
 # --------------------------------------------------------------------------
 
 
+def aes_gcm_speed() -> float | None:
+    """GB/s of one core sealing 256 KiB blocks with AES-128-GCM through
+    OpenSSL's EVP interface (`openssl speed`, the library tilesink and
+    tilesrc use), None without the openssl command."""
+    out = benchlib.command_output(["openssl", "speed", "-evp", "aes-128-gcm",
+                                   "-seconds", "2", "-bytes", "262144"])
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 2 and f[0].upper() == "AES-128-GCM" and \
+                f[1].endswith("k"):
+            return float(f[1][:-1]) * 1000 / 1e9
+    return None
+
+
 def machine_info(iperf3: str) -> dict:
     ip = benchlib.command_output([iperf3, "--version"]).splitlines()
     return benchlib.machine_info(
-        iperf3=ip[0].split(" (")[0] if ip else "iperf3 ?")
+        iperf3=ip[0].split(" (")[0] if ip else "iperf3 ?",
+        aes_128_gcm_gb_s=aes_gcm_speed())
 
 
 def git_describe() -> str:
