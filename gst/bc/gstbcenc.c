@@ -579,11 +579,11 @@ gst_bc_enc_decide_allocation (GstVideoEncoder * encoder, GstQuery * query)
   GST_OBJECT_LOCK (self);
   use_gl = priv->use_gl;
   GST_OBJECT_UNLOCK (self);
+  gst_bc_enc_set_out_pool (self, NULL);
 #ifdef HAVE_BC_GL
   if (use_gl)
     return gst_bc_enc_gl_decide_allocation (priv->gl, query);
 #endif
-  gst_bc_enc_set_out_pool (self, NULL);
   if (use_gl || !gst_bc_tile_meta_query_tiled_by_consumer (query) ||
       gst_query_get_n_allocation_pools (query) == 0)
     return TRUE;
@@ -723,10 +723,13 @@ gst_bc_enc_output_buffer (GstBcEnc * self, GstVideoCodecFrame * frame,
       *tiles = meta;
       return GST_FLOW_OK;
     }
+    /* (not again for every frame: a pool with few buffers would make us
+     * wait for one only to give it back) */
     GST_DEBUG_OBJECT (self, "no usable buffer from downstream's tile pool: "
-        "allocating this frame's");
+        "allocating output buffers instead");
     if (buf)
       gst_buffer_unref (buf);
+    gst_bc_enc_set_out_pool (self, NULL);
   } else if (priv->out_pool) {
     gst_pad_mark_reconfigure (srcpad);
   }

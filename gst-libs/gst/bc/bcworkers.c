@@ -222,7 +222,7 @@ run_tile_job (guint job, gpointer user_data)
  * gst_bc_workers_run_tiles:
  * @workers: a #GstBcWorkers
  * @tiles: (array length=n_tiles): the tiles, each of at least one block row
- * @n_tiles: how many, 1 to %GST_BC_TILING_MAX_TILES
+ * @n_tiles: how many, 0 (nothing runs) to %GST_BC_TILING_MAX_TILES
  * @func: runs some block rows of a tile
  * @done: (nullable): called as each tile's rows have all run
  * @user_data: passed to @func and @done

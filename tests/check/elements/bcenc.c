@@ -8,7 +8,9 @@
  * quality levels, threads, property changes while playing, bad input and
  * caps changes; and of bc4enc, bc5enc and bc7enc: caps, bytes against the
  * library for their input formats and qualities, threads, decoding by
- * bcdec, accepted caps and documentation. */
+ * bcdec, accepted caps and documentation; and of bc1enc and bc7enc filling
+ * a downstream pool tile by tile (GstBcTileMeta tiled by the consumer, as
+ * tilesink offers it) and falling back when they cannot. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -1211,6 +1213,411 @@ GST_START_TEST (test_bc457_unsupported_caps)
 
 GST_END_TEST;
 
+/* ---- downstream's tile pool (tilesink overlap=true) -------------------- */
+
+/* A consumer that tiles the frames of the pool it offers (as tilesink
+ * does): how it answers the allocation query, and what it saw */
+typedef struct
+{
+  /* the answer */
+  guint n_tiles;                /* asked of gst_bc_tiling_init_for_info () */
+  gboolean tiled;               /* offered tiled-by-consumer */
+  gboolean no_pool;             /* the meta offered, no pool */
+  guint tiling_height;          /* 0: the frame's; else the tiling's */
+  /* what to expect */
+  gboolean in_order;            /* tiles complete in order (threads=1) */
+  guint n_expected;             /* tiles complete in each frame, 0: none */
+  const guint8 *expected;       /* the bytes of the frame being encoded */
+  GstCaps *ref_caps;            /* its reference timestamp, when not NULL */
+  GstClockTime ref_ts;
+
+  /* what happened */
+  GstBufferPool *pool;          /* the last one offered */
+  guint queries;
+  guint pushed;
+  gint completions;             /* atomic, all frames */
+  gint frame_tiles[GST_BC_TILING_MAX_TILES];    /* atomic, this frame */
+  guint next_tile;
+  gint order_errors;            /* atomic */
+  gint byte_errors;             /* atomic: a tile not final as it completed */
+  gint later_errors;            /* a later tile written already (in order) */
+  gint ts_errors;               /* atomic: no reference timestamp then */
+} TileConsumer;
+
+static void
+tile_consumer_init (TileConsumer * c, guint n_tiles, gboolean tiled,
+    guint tiling_height, guint threads)
+{
+  memset (c, 0, sizeof (*c));
+  c->n_tiles = n_tiles;
+  c->tiled = tiled;
+  c->tiling_height = tiling_height;
+  c->in_order = threads == 1;
+}
+
+static void
+tile_consumer_clear (TileConsumer * c)
+{
+  gst_clear_object (&c->pool);
+  gst_clear_caps (&c->ref_caps);
+}
+
+/* The reference timestamps of @buf for @caps, @n_at_ts of them at @ts */
+static guint
+count_reference_timestamps (GstBuffer * buf, GstCaps * caps, GstClockTime ts,
+    guint * n_at_ts)
+{
+  gpointer state = NULL;
+  GstMeta *m;
+  guint n = 0;
+
+  *n_at_ts = 0;
+  while ((m = gst_buffer_iterate_meta_filtered (buf, &state,
+              GST_REFERENCE_TIMESTAMP_META_API_TYPE))) {
+    GstReferenceTimestampMeta *r = (GstReferenceTimestampMeta *) m;
+
+    if (gst_caps_is_equal (r->reference, caps)) {
+      n++;
+      *n_at_ts += r->timestamp == ts;
+    }
+  }
+  return n;
+}
+
+/* The consumer's callback, on the encoder's threads: counts, and checks
+ * what it can without failing off the test's thread */
+static void
+consumer_tile_done (GstBuffer * buffer, GstBcTileMeta * meta,
+    const GstBcTile * tile, gpointer user_data)
+{
+  TileConsumer *c = user_data;
+  GstMapInfo map;
+  guint n_at_ts;
+
+  g_atomic_int_inc (&c->completions);
+  g_atomic_int_inc (&c->frame_tiles[tile->index]);
+  /* (threads=1: one caller at a time) */
+  if (c->in_order && tile->index != c->next_tile++)
+    g_atomic_int_inc (&c->order_errors);
+  /* the tile's bytes are final; the consumer can read them while the
+   * encoder writes the others */
+  if (gst_buffer_map (buffer, &map, GST_MAP_READ)) {
+    if (tile->offset + tile->size > map.size ||
+        memcmp (map.data + tile->offset, c->expected + tile->offset,
+            tile->size) != 0)
+      g_atomic_int_inc (&c->byte_errors);
+    /* one thread: completed as soon as written, the next tiles still the
+     * pool's junk */
+    if (c->in_order && tile->offset + tile->size < map.size) {
+      gsize i;
+
+      for (i = tile->offset + tile->size; i < map.size; i++) {
+        if (map.data[i] != 0xcd) {
+          c->later_errors++;
+          break;
+        }
+      }
+    }
+    gst_buffer_unmap (buffer, &map);
+  } else {
+    g_atomic_int_inc (&c->byte_errors);
+  }
+  /* the capture time is there from the first tile on, once */
+  if (c->ref_caps && (count_reference_timestamps (buffer, c->ref_caps,
+              c->ref_ts, &n_at_ts) != 1 || n_at_ts != 1))
+    g_atomic_int_inc (&c->ts_errors);
+}
+
+/* The consumer's pool: every buffer has a GstBcTileMeta with the tiling,
+ * and 0xcd junk until it is written */
+typedef struct
+{
+  GstBufferPool parent;
+  TileConsumer *consumer;
+  GstBcTiling tiling;
+} TileTestPool;
+typedef struct
+{
+  GstBufferPoolClass parent_class;
+} TileTestPoolClass;
+
+static GType tile_test_pool_get_type (void);
+G_DEFINE_TYPE (TileTestPool, tile_test_pool, GST_TYPE_BUFFER_POOL);
+
+static void
+fill_junk (GstBuffer * buf)
+{
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  memset (map.data, 0xcd, map.size);
+  gst_buffer_unmap (buf, &map);
+}
+
+static GstFlowReturn
+tile_test_pool_alloc (GstBufferPool * pool, GstBuffer ** buf,
+    GstBufferPoolAcquireParams * params)
+{
+  TileTestPool *self = (TileTestPool *) pool;
+  GstBcTileMeta *meta;
+  GstFlowReturn ret;
+
+  ret = GST_BUFFER_POOL_CLASS (tile_test_pool_parent_class)->alloc_buffer
+      (pool, buf, params);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  meta = gst_buffer_add_bc_tile_meta (*buf, consumer_tile_done,
+      self->consumer, NULL);
+  fail_unless (gst_bc_tile_meta_set_tiling (meta, &self->tiling));
+  GST_META_FLAG_SET (meta, GST_META_FLAG_POOLED);
+  fill_junk (*buf);
+  return GST_FLOW_OK;
+}
+
+/* back in the pool: the tiles start over, the bytes are junk again */
+static void
+tile_test_pool_reset (GstBufferPool * pool, GstBuffer * buf)
+{
+  TileTestPool *self = (TileTestPool *) pool;
+  GstBcTileMeta *meta = gst_buffer_get_bc_tile_meta (buf);
+
+  if (meta)
+    gst_bc_tile_meta_set_tiling (meta, &self->tiling);
+  fill_junk (buf);
+  GST_BUFFER_POOL_CLASS (tile_test_pool_parent_class)->reset_buffer (pool, buf);
+}
+
+static void
+tile_test_pool_class_init (TileTestPoolClass * klass)
+{
+  GST_BUFFER_POOL_CLASS (klass)->alloc_buffer = tile_test_pool_alloc;
+  GST_BUFFER_POOL_CLASS (klass)->reset_buffer = tile_test_pool_reset;
+}
+
+static void
+tile_test_pool_init (TileTestPool * pool)
+{
+}
+
+/* The consumer answers the encoder's allocation query */
+static GstPadProbeReturn
+answer_tile_allocation (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  TileConsumer *c = data;
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
+  TileTestPool *pool;
+  GstStructure *config;
+  GstCaps *caps;
+  GstBcInfo bcinfo, tinfo;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  gst_query_parse_allocation (query, &caps, NULL);
+  fail_unless (caps != NULL);
+  fail_unless (gst_bc_info_from_caps (&bcinfo, caps));
+  c->queries++;
+  gst_bc_tile_meta_offer (query, c->tiled);
+  if (c->no_pool)
+    return GST_PAD_PROBE_HANDLED;
+
+  tinfo = bcinfo;
+  if (c->tiling_height)
+    fail_unless (gst_bc_info_set_format (&tinfo, bcinfo.format, bcinfo.width,
+            c->tiling_height));
+  pool = gst_object_ref_sink (g_object_new (tile_test_pool_get_type (), NULL));
+  pool->consumer = c;
+  fail_unless (gst_bc_tiling_init_for_info (&pool->tiling, &tinfo, c->n_tiles));
+  config = gst_buffer_pool_get_config (GST_BUFFER_POOL (pool));
+  gst_buffer_pool_config_set_params (config, caps, bcinfo.size, 2, 0);
+  fail_unless (gst_buffer_pool_set_config (GST_BUFFER_POOL (pool), config));
+  gst_query_add_allocation_pool (query, GST_BUFFER_POOL (pool), bcinfo.size,
+      2, 0);
+  gst_clear_object (&c->pool);
+  c->pool = GST_BUFFER_POOL (pool);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* A frame the encoder pushes: all its tiles completed already, once each
+ * (or none, when it did not take the consumer's buffers) */
+static GstPadProbeReturn
+check_tile_push (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  TileConsumer *c = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstBcTileMeta *meta = gst_buffer_get_bc_tile_meta (buf);
+  guint i;
+
+  c->pushed++;
+  if (c->n_expected > 0) {
+    fail_unless (meta != NULL, "frame %u is not in the consumer's buffer",
+        c->pushed);
+    fail_unless_equals_int (gst_bc_tile_meta_get_n_tiles (meta), c->n_expected);
+    fail_unless_equals_int (gst_bc_tile_meta_get_n_complete (meta),
+        c->n_expected);
+  } else {
+    fail_unless (meta == NULL, "frame %u is in the consumer's buffer",
+        c->pushed);
+  }
+  for (i = 0; i < GST_BC_TILING_MAX_TILES; i++) {
+    gint n = g_atomic_int_get (&c->frame_tiles[i]);
+
+    fail_unless (n == (i < c->n_expected), "frame %u: tile %u completed %d "
+        "times", c->pushed, i, n);
+    g_atomic_int_set (&c->frame_tiles[i], 0);
+  }
+  c->next_tile = 0;
+  return GST_PAD_PROBE_OK;
+}
+
+/* Encodes 3 frames of 64x40 (10 block rows) with @factory, @threads, its
+ * src pad answered by @c: the bytes of a plain encoder, in the consumer's
+ * buffers when @c expects tiles; @with_ts: with a capture time, which
+ * comes out once */
+static void
+run_tile_pool (const gchar * factory, guint threads, TileConsumer * c,
+    gboolean with_ts)
+{
+  const guint w = 64, hh = 40;
+  GstHarness *h = harness_new (factory, "threads", threads, NULL);
+  GstPad *pad = gst_element_get_static_pad (h->element, "src");
+  guint frame, n_at_ts;
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
+      answer_tile_allocation, c, NULL);
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, check_tile_push, c, NULL);
+  gst_object_unref (pad);
+  if (with_ts)
+    c->ref_caps = gst_caps_from_string ("timestamp/x-unix");
+  harness_set_raw_caps (h, "RGBA", w, hh);
+  fail_unless (c->queries > 0, "no allocation query");
+
+  for (frame = 0; frame < 3; frame++) {
+    guint8 *pic = make_picture (w, hh, 30 + frame, TRUE);
+    GstBuffer *in = picture_to_buffer (pic, w, hh, GST_VIDEO_FORMAT_RGBA);
+    GstBuffer *out;
+    gsize size;
+    guint8 *expected = encode_with_element (factory, pic, w, hh, &size,
+        NULL);
+    gchar *what = g_strdup_printf ("%s threads=%u, %u tiles, frame %u",
+        factory, threads, c->n_tiles, frame);
+
+    GST_BUFFER_PTS (in) = frame * GST_SECOND / 30;
+    GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+    c->ref_ts = 1764000000 * GST_SECOND + frame;
+    if (with_ts)
+      gst_buffer_add_reference_timestamp_meta (in, c->ref_caps, c->ref_ts,
+          GST_SECOND / 30);
+    c->expected = expected;
+    out = push_and_pull (h, in);
+    check_buffer_equals (out, expected, size, what);
+    if (c->n_expected > 0) {
+      fail_unless (gst_buffer_get_bc_tile_meta (out) != NULL, "%s", what);
+      fail_unless (out->pool == c->pool, "%s: not the pool's buffer", what);
+    } else {
+      fail_unless (gst_buffer_get_bc_tile_meta (out) == NULL, "%s", what);
+    }
+    if (with_ts)
+      fail_unless (count_reference_timestamps (out, c->ref_caps, c->ref_ts,
+              &n_at_ts) == 1 && n_at_ts == 1, "%s: not one reference "
+          "timestamp", what);
+    /* (back to the pool for the next frame) */
+    gst_buffer_unref (out);
+    c->expected = NULL;
+    g_free (what);
+    g_free (expected);
+    g_free (pic);
+  }
+  gst_harness_teardown (h);
+
+  fail_unless_equals_int (c->pushed, 3);
+  fail_unless_equals_int (g_atomic_int_get (&c->completions),
+      3 * c->n_expected);
+  fail_unless_equals_int (g_atomic_int_get (&c->order_errors), 0);
+  fail_unless (c->later_errors == 0, "%s: %d tiles completed after a later "
+      "one was written", factory, c->later_errors);
+  fail_unless (g_atomic_int_get (&c->byte_errors) == 0, "%s threads=%u, %u "
+      "tiles: %d tiles not final as they completed", factory, threads,
+      c->n_tiles, g_atomic_int_get (&c->byte_errors));
+  fail_unless (g_atomic_int_get (&c->ts_errors) == 0, "%s threads=%u: %d "
+      "tiles completed without the one reference timestamp", factory,
+      threads, g_atomic_int_get (&c->ts_errors));
+}
+
+static const gchar *tile_pool_encoders[] = { "bc1enc", "bc7enc" };
+
+/* Downstream's pool tiled by the consumer: the encoder fills its buffers
+ * and completes each tile, once, before it pushes the frame (in order on
+ * one thread), the bytes those of a plain encoder */
+GST_START_TEST (test_tile_pool_completes_tiles)
+{
+  /* 10 block rows: 4 tiles of 3, 3, 2, 2; one tile; 16 clamped to 10 */
+  static const guint n_tiles[] = { 4, 1, 16 };
+  guint e, threads, n;
+
+  for (e = 0; e < G_N_ELEMENTS (tile_pool_encoders); e++) {
+    for (threads = 1; threads <= 2; threads++) {
+      for (n = 0; n < G_N_ELEMENTS (n_tiles); n++) {
+        TileConsumer c;
+
+        tile_consumer_init (&c, n_tiles[n], TRUE, 0, threads);
+        c.n_expected = MIN (n_tiles[n], 10);
+        run_tile_pool (tile_pool_encoders[e], threads, &c, FALSE);
+        tile_consumer_clear (&c);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* A capture time on the input is on the consumer's buffer when the first
+ * tile completes, and once on the output */
+GST_START_TEST (test_tile_pool_reference_timestamp)
+{
+  guint e, threads;
+
+  for (e = 0; e < G_N_ELEMENTS (tile_pool_encoders); e++) {
+    for (threads = 1; threads <= 2; threads++) {
+      TileConsumer c;
+
+      tile_consumer_init (&c, 4, TRUE, 0, threads);
+      c.n_expected = 4;
+      run_tile_pool (tile_pool_encoders[e], threads, &c, TRUE);
+      tile_consumer_clear (&c);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* A pool the encoder cannot fill tile by tile: its tiling is for another
+ * frame, it is not tiled by the consumer, or there is no pool. The encoder
+ * allocates its own buffers: the same bytes, no completions. */
+GST_START_TEST (test_tile_pool_fallback)
+{
+  guint e, threads, f;
+
+  for (e = 0; e < G_N_ELEMENTS (tile_pool_encoders); e++) {
+    for (threads = 1; threads <= 2; threads++) {
+      for (f = 0; f < 4; f++) {
+        TileConsumer c;
+
+        if (f == 0)             /* 12 block rows, not 10 */
+          tile_consumer_init (&c, 4, TRUE, 48, threads);
+        else if (f == 1)        /* ... or 9 */
+          tile_consumer_init (&c, 1, TRUE, 36, threads);
+        else
+          tile_consumer_init (&c, 4, f == 3, 0, threads);
+        c.no_pool = f == 3;
+        run_tile_pool (tile_pool_encoders[e], threads, &c, f < 2);
+        tile_consumer_clear (&c);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 bcenc_suite (void)
 {
@@ -1239,6 +1646,9 @@ bcenc_suite (void)
   tcase_add_test (tc, test_bc457_threads_identical);
   tcase_add_test (tc, test_bc457_decode_pipeline);
   tcase_add_test (tc, test_bc457_unsupported_caps);
+  tcase_add_test (tc, test_tile_pool_completes_tiles);
+  tcase_add_test (tc, test_tile_pool_reference_timestamp);
+  tcase_add_test (tc, test_tile_pool_fallback);
 
   return s;
 }

@@ -265,7 +265,7 @@ static void
 check_relay (guint relay_units, gboolean overlapped)
 {
   gchar *desc;
-  GstElement *tx, *relay, *rx, *appsrc, *relay_sink, *appsink;
+  GstElement *tx, *relay, *rx, *appsrc, *tx_sink, *relay_sink, *appsink;
   guint port = 0, relay_port = 0, i;
   gsize size = 64 * 32 / 2;
 
@@ -274,9 +274,8 @@ check_relay (guint relay_units, gboolean overlapped)
       "units=2 stats-interval=0 max-in-flight=64");
   appsrc = get (tx, "src");
   play (tx);
-  relay_sink = get (tx, "sink");
-  g_object_get (relay_sink, "bound-port", &port, NULL);
-  gst_object_unref (relay_sink);
+  tx_sink = get (tx, "sink");
+  g_object_get (tx_sink, "bound-port", &port, NULL);
   desc = g_strdup_printf ("tilesrc port=%u timeout=5000 stats-interval=0 ! "
       "tilesink name=relay port=0 units=%u max-in-flight=64 "
       "stats-interval=0", port, relay_units);
@@ -291,6 +290,7 @@ check_relay (guint relay_units, gboolean overlapped)
   g_free (desc);
   appsink = get (rx, "sink");
   play (rx);
+  test_wait_connected (tx_sink);
   test_wait_connected (relay_sink);
 
   for (i = 0; i < 6; i++) {
@@ -332,6 +332,7 @@ check_relay (guint relay_units, gboolean overlapped)
   gst_element_set_state (tx, GST_STATE_NULL);
   gst_object_unref (appsink);
   gst_object_unref (relay_sink);
+  gst_object_unref (tx_sink);
   gst_object_unref (appsrc);
   gst_object_unref (rx);
   gst_object_unref (relay);

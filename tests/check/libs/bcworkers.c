@@ -101,6 +101,160 @@ GST_START_TEST (test_workers_default_threads)
 
 GST_END_TEST;
 
+/* gst_bc_workers_run_tiles (): what the rows and done functions saw */
+typedef struct
+{
+  const GstBcTile *tiles;
+  guint n_tiles;
+  guint n_rows;
+  gint *row_hits;               /* atomic, per row */
+  gint *done_calls;             /* atomic, per tile */
+  gint early_done;              /* atomic: done before all its rows ran */
+  gint bad_rows;                /* atomic: a job outside its tile */
+  gint order_errors;            /* with 1 thread: done out of order */
+  guint next_done;
+  gboolean in_order;
+} TileRun;
+
+static void
+tile_rows (guint first_row, guint n_rows, gpointer user_data)
+{
+  TileRun *r = user_data;
+  guint i, t;
+
+  /* the job lies within one tile */
+  for (t = 0; t < r->n_tiles; t++) {
+    if (first_row >= r->tiles[t].first_row &&
+        first_row < r->tiles[t].first_row + r->tiles[t].n_rows)
+      break;
+  }
+  if (n_rows == 0 || t == r->n_tiles ||
+      first_row + n_rows > r->tiles[t].first_row + r->tiles[t].n_rows) {
+    g_atomic_int_inc (&r->bad_rows);
+    return;
+  }
+  /* slow enough for the jobs of a batch to spread over the threads */
+  if ((first_row & 3) == 0)
+    g_usleep (50);
+  for (i = first_row; i < first_row + n_rows; i++)
+    g_atomic_int_inc (&r->row_hits[i]);
+}
+
+static void
+tile_done (guint tile, gpointer user_data)
+{
+  TileRun *r = user_data;
+  guint i;
+
+  if (tile >= r->n_tiles) {
+    g_atomic_int_inc (&r->bad_rows);
+    return;
+  }
+  for (i = r->tiles[tile].first_row;
+      i < r->tiles[tile].first_row + r->tiles[tile].n_rows; i++) {
+    if (g_atomic_int_get (&r->row_hits[i]) != 1)
+      g_atomic_int_inc (&r->early_done);
+  }
+  if (r->in_order && tile != r->next_done++)
+    r->order_errors++;
+  g_atomic_int_inc (&r->done_calls[tile]);
+}
+
+/* Every row of every tile runs once, in jobs within a tile; each tile's
+ * done comes once, after all its rows and before run_tiles returns; with
+ * one thread, in tile order */
+GST_START_TEST (test_workers_run_tiles)
+{
+  static const guint tilings[][2] = {
+    /* block rows, tiles */
+    {10, 4}, {10, 1}, {10, 10}, {10, 40}, {1, 1}, {7, 3}, {47, 6},
+    {300, 256}, {5, 2},
+  };
+  guint n_threads, c, i, round;
+
+  for (n_threads = 1; n_threads <= 5; n_threads++) {
+    GstBcWorkers *w = gst_bc_workers_new (n_threads);
+
+    for (c = 0; c < G_N_ELEMENTS (tilings); c++) {
+      GstBcTiling tiling;
+      TileRun r = { 0, };
+
+      fail_unless (gst_bc_tiling_init (&tiling, tilings[c][0], 8,
+              tilings[c][1]));
+      r.tiles = tiling.tiles;
+      r.n_tiles = tiling.n_tiles;
+      r.n_rows = tiling.n_rows;
+      r.row_hits = g_new0 (gint, r.n_rows);
+      r.done_calls = g_new0 (gint, r.n_tiles);
+      r.in_order = n_threads == 1;
+      /* batches back to back on the same pool */
+      for (round = 0; round < 20; round++) {
+        memset (r.row_hits, 0, sizeof (gint) * r.n_rows);
+        memset (r.done_calls, 0, sizeof (gint) * r.n_tiles);
+        r.next_done = 0;
+        gst_bc_workers_run_tiles (w, tiling.tiles, tiling.n_tiles, tile_rows,
+            tile_done, &r);
+        for (i = 0; i < r.n_rows; i++)
+          fail_unless_equals_int (g_atomic_int_get (&r.row_hits[i]), 1);
+        for (i = 0; i < r.n_tiles; i++)
+          fail_unless (g_atomic_int_get (&r.done_calls[i]) == 1,
+              "%u threads, %u rows in %u tiles: tile %u done %d times",
+              n_threads, r.n_rows, r.n_tiles, i,
+              g_atomic_int_get (&r.done_calls[i]));
+      }
+      fail_unless_equals_int (g_atomic_int_get (&r.bad_rows), 0);
+      fail_unless (g_atomic_int_get (&r.early_done) == 0, "%u threads, %u "
+          "rows in %u tiles: a tile was done before all its rows ran",
+          n_threads, r.n_rows, r.n_tiles);
+      fail_unless_equals_int (r.order_errors, 0);
+
+      /* without a done function */
+      memset (r.row_hits, 0, sizeof (gint) * r.n_rows);
+      gst_bc_workers_run_tiles (w, tiling.tiles, tiling.n_tiles, tile_rows,
+          NULL, &r);
+      for (i = 0; i < r.n_rows; i++)
+        fail_unless_equals_int (g_atomic_int_get (&r.row_hits[i]), 1);
+      g_free (r.row_hits);
+      g_free (r.done_calls);
+    }
+    gst_bc_workers_free (w);
+  }
+}
+
+GST_END_TEST;
+
+static void
+tile_rows_never (guint first_row, guint n_rows, gpointer user_data)
+{
+  fail ("rows %u + %u run for no tiles", first_row, n_rows);
+}
+
+static void
+tile_done_never (guint tile, gpointer user_data)
+{
+  fail ("tile %u done for no tiles", tile);
+}
+
+/* No tiles: nothing runs */
+GST_START_TEST (test_workers_run_no_tiles)
+{
+  GstBcTiling tiling;
+  guint n_threads;
+
+  fail_unless (gst_bc_tiling_init (&tiling, 4, 8, 2));
+  for (n_threads = 1; n_threads <= 3; n_threads++) {
+    GstBcWorkers *w = gst_bc_workers_new (n_threads);
+
+    gst_bc_workers_run_tiles (w, tiling.tiles, 0, tile_rows_never,
+        tile_done_never, NULL);
+    gst_bc_workers_run_tiles (w, NULL, 0, tile_rows_never, tile_done_never,
+        NULL);
+    gst_bc_workers_free (w);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 bcworkers_suite (void)
 {
@@ -110,6 +264,8 @@ bcworkers_suite (void)
   tcase_add_test (tc, test_workers_every_job_once);
   tcase_add_test (tc, test_workers_parallel);
   tcase_add_test (tc, test_workers_default_threads);
+  tcase_add_test (tc, test_workers_run_tiles);
+  tcase_add_test (tc, test_workers_run_no_tiles);
   return s;
 }
 
