@@ -95,6 +95,7 @@ tile_done (GstBuffer * buffer, GstBcTileMeta * meta, const GstBcTile * tile,
 {
   GstTileSenderEarly *e = user_data;
   GstTileSender *sender;
+  GPtrArray *replaced = NULL;
 
   g_mutex_lock (&e->link->lock);
   sender = e->link->sender;
@@ -106,11 +107,12 @@ tile_done (GstBuffer * buffer, GstBcTileMeta * meta, const GstBcTile * tile,
     e->normal = !buffer->pool || !same_tiling (meta,
         &((GstTileSenderPool *) buffer->pool)->tiling) ||
         !gst_tile_sender_begin_early (sender, buffer, e->generation,
-        &e->result, &e->shared);
+        &e->result, &e->shared, &replaced);
   }
   if (sender && e->shared)
     gst_tile_sender_tile_ready (sender, e->shared, tile->index);
   g_mutex_unlock (&e->link->lock);
+  gst_tile_sender_free_replaced (replaced);
 }
 
 static GstFlowReturn

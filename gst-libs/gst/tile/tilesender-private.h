@@ -372,7 +372,10 @@ G_GNUC_INTERNAL
 gboolean gst_tile_sender_begin_early (GstTileSender * self,
                                       GstBuffer * buffer, guint32 generation,
                                       GstTileSenderPushResult * result,
-                                      GstTileSenderShared ** shared);
+                                      GstTileSenderShared ** shared,
+                                      GPtrArray ** replaced);
+G_GNUC_INTERNAL
+void     gst_tile_sender_free_replaced (GPtrArray * replaced);
 G_GNUC_INTERNAL
 void     gst_tile_sender_tile_ready (GstTileSender * self,
                                      GstTileSenderShared * shared,

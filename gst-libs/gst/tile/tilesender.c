@@ -1000,33 +1000,6 @@ queue_frame_locked (GstTileSenderSession * ss, GstTileSenderShared * shared,
   }
 }
 
-/**
- * gst_tile_sender_push:
- * @sender: a running #GstTileSender
- * @buffer: a frame of the current caps; referenced and mapped once (not
- *     copied) until every unit of every receiver has sent its tile
- * @error: where to put why the frame is not one
- *
- * The frame's time on the wire (tilesrc's latency statistics and its
- * #GstReferenceTimestampMeta measure from it) is that of a
- * #GstReferenceTimestampMeta with caps `timestamp/x-unix` on @buffer when
- * there is one within 10 s of now (a capture time, or through a relay,
- * `tilesrc ! tilesink`, the first sender's), else now.
- *
- * Admits the frame whole and queues it to every unit, or drops it whole,
- * for each receiver on its own: while @max_in_flight frames are still on
- * their way to it (with @replace_waiting: unless one of them has not been
- * started, which is dropped instead), or over UDP while its window is
- * full (counted as dropped, for that receiver and in the totals). While
- * no receiver is ready the frame is counted as unsent. Never blocks on the
- * network.
- *
- * Returns: what happened to the frame: %GST_TILE_SENDER_PUSH_QUEUED when
- *     at least one receiver takes it, else why the last receiver did not;
- *     %GST_TILE_SENDER_PUSH_ERROR with @error set
- *     (%GST_STREAM_ERROR_FORMAT: the size is not the caps' frame size;
- *     %GST_RESOURCE_ERROR_READ: it cannot be mapped)
- */
 /* The frame's time on the wire: its origin's (a capture time, or the
  * first sender's through relays) when upstream put one on @buffer, ours
  * (@now) otherwise; the rate control takes the difference out of the
@@ -1122,9 +1095,11 @@ admit_frame_locked (GstTileSender * self, GstBuffer * buffer, gboolean early,
   return shared;
 }
 
-/* Frees what admit_frame_locked () replaced. Unlocked. */
-static void
-free_replaced (GPtrArray * replaced)
+/* Frees what admit_frame_locked () replaced. Without the sender's lock
+ * (or a link's: the last reference to a pool's buffer goes back to the
+ * pool, whose reset takes the link's lock). */
+void
+gst_tile_sender_free_replaced (GPtrArray * replaced)
 {
   guint i;
 
@@ -1193,7 +1168,7 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
   g_mutex_unlock (&self->lock);
   if (shared)
     gst_tile_sender_shared_unref (shared);
-  free_replaced (replaced);
+  gst_tile_sender_free_replaced (replaced);
   return ret;
 }
 
@@ -1204,15 +1179,14 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
  * it, @shared (a reference for the pool's buffer until
  * gst_tile_sender_end_early () or an abort). Returns %FALSE when it cannot
  * go early (the caps changed, a size that is not the frame's, no mapping):
- * gst_tile_sender_push () then deals with it as any frame. Link lock
- * held. */
+ * gst_tile_sender_push () then deals with it as any frame. The frames
+ * it replaced go to @replaced, for gst_tile_sender_free_replaced () once
+ * the link's lock is released. Link lock held. */
 gboolean
 gst_tile_sender_begin_early (GstTileSender * self, GstBuffer * buffer,
     guint32 generation, GstTileSenderPushResult * result,
-    GstTileSenderShared ** shared)
+    GstTileSenderShared ** shared, GPtrArray ** replaced)
 {
-  GPtrArray *replaced = NULL;
-
   *shared = NULL;
   g_mutex_lock (&self->lock);
   if (!self->have_config || generation != self->config.generation ||
@@ -1220,9 +1194,8 @@ gst_tile_sender_begin_early (GstTileSender * self, GstBuffer * buffer,
     g_mutex_unlock (&self->lock);
     return FALSE;
   }
-  *shared = admit_frame_locked (self, buffer, TRUE, result, &replaced, NULL);
+  *shared = admit_frame_locked (self, buffer, TRUE, result, replaced, NULL);
   g_mutex_unlock (&self->lock);
-  free_replaced (replaced);
   if (*result == GST_TILE_SENDER_PUSH_ERROR)
     return FALSE;
   if (*shared && *result != GST_TILE_SENDER_PUSH_QUEUED) {
