@@ -400,6 +400,11 @@ colour_fit_starts (const float (*p)[16][L], const ColourParams * cp,
     } else {
       memcpy (e, ext, sizeof (e));
     }
+    if (start == 0 && iters == 0) {
+      /* fast: one evaluation, straight into the result */
+      colour_eval (p, cp, fixed_blue, pw2, e, fit);
+      continue;
+    }
     colour_eval (p, cp, fixed_blue, pw2, e, &cur);
     if (start == 0) {
       *fit = cur;
@@ -466,28 +471,23 @@ colour_single (const float (*p)[16][L], const ColourParams * cp,
   gboolean single[L];
   gint i, k, ch;
 
-  LANES {
-    for (ch = 0; ch < 3; ch++) {
-      gint m = (gint) (clamp255 (mean[ch][k]) + 0.5f);
-      gint a, b;
+  /* a channel at a time, so that the table loads vectorise (gathers) */
+  for (ch = 0; ch < 3; ch++) {
+    const guint32 *table = ch == 1 ? bc_tables.single6x : bc_tables.single5x;
+    const gboolean fixed = ch == 2 && cp->fixed_blue;
 
-      if (ch == 1) {
-        a = bc_tables.single6[m][0];
-        b = bc_tables.single6[m][1];
-        sval[ch][k] = (float) ((2 * expand6 (a) + expand6 (b)) / 3);
-      } else if (ch == 2 && cp->fixed_blue) {
-        a = b = fixed_blue[k];
-        sval[ch][k] = (float) expand5 (a);
-      } else {
-        a = bc_tables.single5[m][0];
-        b = bc_tables.single5[m][1];
-        sval[ch][k] = (float) ((2 * expand5 (a) + expand5 (b)) / 3);
-      }
+    LANES {
+      gint m = (gint) (clamp255 (mean[ch][k]) + 0.5f);
+      guint32 t = table[m];
+      gint a = fixed ? fixed_blue[k] : (gint) (t & 0xff);
+      gint b = fixed ? fixed_blue[k] : (gint) ((t >> 8) & 0xff);
+
+      sval[ch][k] = fixed ? (float) expand5 (a) : (float) (gint) (t >> 16);
       sq[0][ch][k] = a;
       sq[1][ch][k] = b;
     }
-    serr[k] = 0.0f;
   }
+  LANES serr[k] = 0.0f;
   for (i = 0; i < 16; i++) {
     LANES {
       float dr = p[0][i][k] - sval[0][k], dg = p[1][i][k] - sval[1][k];
@@ -751,17 +751,18 @@ gather4 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
 
 #include <immintrin.h>
 
-/* Transposes the 8 blocks x 4 pixels of one picture row so that each
- * vector holds one pixel position of all 8 lanes, then splits channels. */
+/* Transposes the 8 blocks x 4 pixels of one picture row from lane @lane0
+ * on so that each vector holds one pixel position of those 8 lanes, then
+ * splits channels. */
 static void
-gather4 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
-    gboolean need_alpha)
+gather8 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
+    gboolean need_alpha, gint lane0)
 {
   gint y, x, c, nc = need_alpha && shift[3] >= 0 ? 4 : 3;
 
   for (y = 0; y < 4; y++) {
 #ifdef __AVX2__
-    const __m256i *src = (const __m256i *) rows[y];
+    const __m256i *src = (const __m256i *) (rows[y] + lane0 * 16);
     const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
     const __m256i mask = _mm256_set1_epi32 (0xff);
     __m256i v0 = _mm256_loadu_si256 (src + 0);
@@ -787,13 +788,15 @@ gather4 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
       for (c = 0; c < nc; c++) {
         __m256i v = _mm256_and_si256 (_mm256_srl_epi32 (col[x],
                 _mm_cvtsi32_si128 (shift[c])), mask);
-        _mm256_storeu_ps (batch->px[c][y * 4 + x], _mm256_cvtepi32_ps (v));
+        _mm256_storeu_ps (batch->px[c][y * 4 + x] + lane0,
+            _mm256_cvtepi32_ps (v));
       }
       if (need_alpha && shift[3] < 0)
-        _mm256_storeu_ps (batch->px[3][y * 4 + x], _mm256_set1_ps (255.0f));
+        _mm256_storeu_ps (batch->px[3][y * 4 + x] + lane0,
+            _mm256_set1_ps (255.0f));
     }
 #else
-    const __m128i *src = (const __m128i *) rows[y];
+    const __m128i *src = (const __m128i *) (rows[y] + lane0 * 16);
     const __m128i mask = _mm_set1_epi32 (0xff);
     gint h;
 
@@ -816,14 +819,27 @@ gather4 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
         for (c = 0; c < nc; c++) {
           __m128i v = _mm_and_si128 (_mm_srl_epi32 (col[x],
                   _mm_cvtsi32_si128 (shift[c])), mask);
-          _mm_storeu_ps (batch->px[c][y * 4 + x] + 4 * h, _mm_cvtepi32_ps (v));
+          _mm_storeu_ps (batch->px[c][y * 4 + x] + lane0 + 4 * h,
+              _mm_cvtepi32_ps (v));
         }
         if (need_alpha && shift[3] < 0)
-          _mm_storeu_ps (batch->px[3][y * 4 + x] + 4 * h, _mm_set1_ps (255.0f));
+          _mm_storeu_ps (batch->px[3][y * 4 + x] + lane0 + 4 * h,
+              _mm_set1_ps (255.0f));
       }
     }
 #endif
   }
+}
+
+/* A batch is BC_LANES / 8 groups of 8 blocks */
+static void
+gather4 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
+    gboolean need_alpha)
+{
+  gint lane0;
+
+  for (lane0 = 0; lane0 < L; lane0 += 8)
+    gather8 (batch, rows, shift, need_alpha, lane0);
 }
 
 #endif

@@ -16,8 +16,9 @@
 G_BEGIN_DECLS
 
 /* Blocks encoded together: the kernels are written lane-parallel over this
- * many blocks, so each arithmetic step is one vector operation. */
-#define BC_LANES 8
+ * many blocks, so each arithmetic step is one vector operation (AVX-512:
+ * 16 floats) or a few (AVX2: two, SSE2: four). A multiple of 8. */
+#define BC_LANES 16
 
 /* A batch of BC_LANES blocks in structure-of-arrays form:
  * px[channel][pixel][lane], channels r, g, b, a; pixel = y * 4 + x. Values
@@ -33,7 +34,7 @@ typedef void (*BcKernelFunc) (const BcBatch * batch, guint n_lanes,
     gint quality, guint8 * out);
 
 /* Fills a whole batch from 4-byte pixels: rows[y] points at the first
- * pixel of the batch's 8 blocks (32 pixels) in picture row y of the block
+ * pixel of the batch's BC_LANES blocks in picture row y of the block
  * row; shift[c] is the bit position of channel c in a little-endian 32-bit
  * pixel (r, g, b, a; a < 0 means opaque). */
 typedef void (*BcGatherFunc) (BcBatch * batch, const guint8 * const rows[4],
@@ -99,6 +100,10 @@ typedef struct
    * (2 * c0 + c1) / 3 (truncated, as decoders do) is nearest */
   guint8 single5[256][2];
   guint8 single6[256][2];
+  /* the same, one 32-bit word per value for the vector loads: a | b << 8 |
+   * (2 e(a) + e(b)) / 3 << 16 */
+  guint32 single5x[256];
+  guint32 single6x[256];
   /* BC7 mode 5 solid colours: 7-bit endpoints (a, b) whose interpolation
    * at index 1, (43 e(a) + 21 e(b) + 32) >> 6, is exactly the value */
   guint8 bc7_solid[256][2];

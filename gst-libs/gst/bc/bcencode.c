@@ -120,8 +120,19 @@ bc_encode_tables_init (void)
   static gsize done = 0;
 
   if (g_once_init_enter (&done)) {
+    gint v;
+
     fill_tables (5, bc_tables.single5);
     fill_tables (6, bc_tables.single6);
+    for (v = 0; v < 256; v++) {
+      guint a5 = bc_tables.single5[v][0], b5 = bc_tables.single5[v][1];
+      guint a6 = bc_tables.single6[v][0], b6 = bc_tables.single6[v][1];
+      guint e5 = (2 * ((a5 << 3) | (a5 >> 2)) + ((b5 << 3) | (b5 >> 2))) / 3;
+      guint e6 = (2 * ((a6 << 2) | (a6 >> 4)) + ((b6 << 2) | (b6 >> 4))) / 3;
+
+      bc_tables.single5x[v] = a5 | (b5 << 8) | (e5 << 16);
+      bc_tables.single6x[v] = a6 | (b6 << 8) | (e6 << 16);
+    }
     fill_bc7_solid (bc_tables.bc7_solid);
     g_once_init_leave (&done, 1);
   }

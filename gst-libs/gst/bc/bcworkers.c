@@ -228,8 +228,8 @@ run_tile_job (guint job, gpointer user_data)
  * @user_data: passed to @func and @done
  *
  * Runs @func over every block row of @tiles, tile after tile: each tile's
- * rows are split into as many jobs as there are threads (at most one a
- * row), and the jobs are taken in order, so the threads work on the first
+ * rows are split into about four jobs a thread (at most one a row; one job
+ * on one thread), and the jobs are taken in order, so the threads work on the first
  * tile together, then on the next, and the tiles complete about in order
  * (a thread still finishing a job of one tile may overlap the next). @done
  * runs once per tile, as soon as its last job has returned, on that job's
@@ -256,7 +256,10 @@ gst_bc_workers_run_tiles (GstBcWorkers * workers, const GstBcTile * tiles,
   r.user_data = user_data;
   r.first_job[0] = 0;
   for (t = 0; t < n_tiles; t++) {
-    guint n = MIN (tiles[t].n_rows, workers->n_threads);
+    /* about four jobs a thread, as gst_bc_split_block_rows (): a thread
+     * the others wait for at the end of a tile holds up its completion */
+    guint n = workers->n_threads == 1 ? 1 :
+        MIN (tiles[t].n_rows, 4 * workers->n_threads);
 
     g_return_if_fail (n > 0);
     r.first_job[t + 1] = r.first_job[t] + n;

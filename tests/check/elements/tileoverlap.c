@@ -229,6 +229,9 @@ GST_END_TEST;
 GST_START_TEST (test_overlap_caps_change)
 {
   gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  GstSample *sample;
+  GstBcInfo info;
+  guint8 *want;
   Link l = { 0 };
   GstCaps *caps;
   guint i;
@@ -242,16 +245,27 @@ GST_START_TEST (test_overlap_caps_change)
   g_object_set (l.appsrc, "caps", caps, NULL);
   gst_caps_unref (caps);
   /* the first frame of the new caps goes before the receiver has its new
-   * units connected: unsent (as without overlap) */
-  push_picture (&l, GST_BC_FORMAT_BC1, 96, 40, 3, NULL, NULL);
+   * units connected: unsent (as without overlap), unless they connect
+   * while it is encoded: then it arrives */
+  push_picture (&l, GST_BC_FORMAT_BC1, 96, 40, 3, &want, &info);
   while (stat_uint (l.tilesink, "generation") != 2)
     fail_unless (g_get_monotonic_time () < end), g_usleep (5000);
   test_wait_connected (l.tilesink);
+  sample = gst_app_sink_try_pull_sample (GST_APP_SINK (l.appsink),
+      GST_SECOND / 2);
+  if (sample) {
+    fail_unless (gst_buffer_memcmp (gst_sample_get_buffer (sample), 0, want,
+            info.size) == 0);
+    gst_sample_unref (sample);
+  }
+  g_free (want);
   for (i = 4; i < 7; i++)
     send_check (&l, GST_BC_FORMAT_BC1, 96, 40, i);
-  wait_u64 (l.tilesink, "frames-sent", 6);
-  fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-overlapped"), 6);
-  fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-unsent"), 1);
+  wait_u64 (l.tilesink, "frames-sent", sample ? 7 : 6);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-overlapped"),
+      sample ? 7 : 6);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-unsent"),
+      sample ? 0 : 1);
   link_stop (&l);
 }
 
@@ -347,6 +361,73 @@ GST_START_TEST (test_overlap_relay)
 
 GST_END_TEST;
 
+/* A receiver that stops reading, `max-in-flight=2 leaky=downstream`: the
+ * frames waiting for the units are replaced by newer ones as they are
+ * admitted (at their first encoded tile), the encoder never waits, and
+ * what the receiver gets afterwards is whole frames, in order, each
+ * byte-exact. */
+GST_START_TEST (test_overlap_leaky)
+{
+  const guint w = 1024, h = 512, n = 24;
+  guint8 *want[24];
+  GstBcInfo info;
+  guint64 last = 0, got = 0;
+  GstSample *sample;
+  Link l = { 0 };
+  gchar *desc;
+  guint i, port = 0;
+
+  desc = g_strdup_printf ("appsrc name=src format=time caps=\"video/x-raw,"
+      "format=RGBA,width=%u,height=%u,framerate=30/1\" ! bc1enc name=enc "
+      "quality=fast ! tilesink name=sink port=0 stats-interval=0 units=2 "
+      "max-in-flight=2 leaky=downstream send-buffer-size=65536", w, h);
+  l.tx = launch (desc);
+  g_free (desc);
+  l.appsrc = get (l.tx, "src");
+  l.enc = get (l.tx, "enc");
+  l.tilesink = get (l.tx, "sink");
+  play (l.tx);
+  g_object_get (l.tilesink, "bound-port", &port, NULL);
+  desc = g_strdup_printf ("tilesrc name=src port=%u timeout=5000 "
+      "stats-interval=0 receive-buffer-size=65536 ! appsink name=sink "
+      "sync=false max-buffers=1", port);
+  l.rx = launch (desc);
+  g_free (desc);
+  l.tilesrc = get (l.rx, "src");
+  l.appsink = get (l.rx, "sink");
+  play (l.rx);
+  test_wait_connected (l.tilesink);
+
+  /* pushed while nobody pulls: the receiver fills, the units block */
+  for (i = 0; i < n; i++) {
+    want[i] = NULL;
+    push_picture (&l, GST_BC_FORMAT_BC1, w, h, i, &want[i], &info);
+  }
+  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (l.appsink),
+              2 * GST_SECOND))) {
+    GstBuffer *buf = gst_sample_get_buffer (sample);
+    gboolean found = FALSE;
+
+    for (i = 0; i < n && !found; i++)
+      found = gst_buffer_memcmp (buf, 0, want[i], info.size) == 0;
+    fail_unless (found, "frame %" G_GUINT64_FORMAT " received is none of "
+        "the frames encoded", got);
+    fail_unless (got == 0 || i > last, "frames out of order");
+    last = i;
+    got++;
+    gst_sample_unref (sample);
+  }
+  fail_unless (got >= 2 && got < n, "%" G_GUINT64_FORMAT " frames", got);
+  fail_unless (stat_u64 (l.tilesink, "frames-replaced") > 0);
+  fail_unless (stat_u64 (l.tilesink, "frames-overlapped") > 0);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-incomplete"), 0);
+  for (i = 0; i < n; i++)
+    g_free (want[i]);
+  link_stop (&l);
+}
+
+GST_END_TEST;
+
 static Suite *
 tileoverlap_suite (void)
 {
@@ -358,6 +439,7 @@ tileoverlap_suite (void)
   tcase_add_test (tc, test_overlap_formats);
   tcase_add_test (tc, test_overlap_caps_change);
   tcase_add_test (tc, test_overlap_relay);
+  tcase_add_test (tc, test_overlap_leaky);
   return s;
 }
 
