@@ -890,6 +890,31 @@ test_stat_u64 (GstElement * element, const gchar * property,
   return v;
 }
 
+/* The guint @field of tilesink's or tilesrc's statistics */
+static inline guint
+test_tile_stat_uint (GstElement * element, const gchar * field)
+{
+  guint v = 0;
+
+  test_get_stat (element, test_tile_stats_property (element), field,
+      G_TYPE_UINT, &v);
+  return v;
+}
+
+/* Waits up to 10 s for the guint64 @field of tilesink's or tilesrc's
+ * statistics to be @value */
+static inline void
+test_tile_wait_u64 (GstElement * element, const gchar * field, guint64 value)
+{
+  const gchar *property = test_tile_stats_property (element);
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (test_stat_u64 (element, property, field) != value &&
+      g_get_monotonic_time () < end)
+    g_usleep (1000);
+  fail_unless_equals_uint64 (test_stat_u64 (element, property, field), value);
+}
+
 /* Waits up to 10 s for @tilesink to have a receiver */
 static inline void
 test_wait_connected (GstElement * tilesink)

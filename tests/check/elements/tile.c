@@ -131,20 +131,13 @@ stat_u64 (GstElement * e, const gchar * field)
 static guint
 stat_uint (GstElement * e, const gchar * field)
 {
-  guint v = 0;
-
-  test_get_stat (e, test_tile_stats_property (e), field, G_TYPE_UINT, &v);
-  return v;
+  return test_tile_stat_uint (e, field);
 }
 
 static void
 wait_u64 (GstElement * e, const gchar * field, guint64 value)
 {
-  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (stat_u64 (e, field) != value && g_get_monotonic_time () < end)
-    g_usleep (1000);
-  fail_unless_equals_uint64 (stat_u64 (e, field), value);
+  test_tile_wait_u64 (e, field, value);
 }
 
 static void

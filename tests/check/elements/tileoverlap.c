@@ -37,25 +37,6 @@ stat_u64 (GstElement * e, const gchar * field)
   return test_stat_u64 (e, test_tile_stats_property (e), field);
 }
 
-static guint
-stat_uint (GstElement * e, const gchar * field)
-{
-  guint v = 0;
-
-  test_get_stat (e, test_tile_stats_property (e), field, G_TYPE_UINT, &v);
-  return v;
-}
-
-static void
-wait_u64 (GstElement * e, const gchar * field, guint64 value)
-{
-  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (stat_u64 (e, field) != value && g_get_monotonic_time () < end)
-    g_usleep (1000);
-  fail_unless_equals_uint64 (stat_u64 (e, field), value);
-}
-
 /* `appsrc ! @enc ! tilesink @props` -> `tilesrc ! appsink`, connected */
 static void
 link_start (Link * l, const gchar * enc, guint width, guint height,
@@ -176,7 +157,7 @@ check_overlap (const gchar * enc, GstBcFormat format, guint width,
   link_start (&l, enc, width, height, all, udp);
   for (i = 0; i < n; i++)
     send_check (&l, format, width, height, i);
-  wait_u64 (l.tilesink, "frames-sent", n);
+  test_tile_wait_u64 (l.tilesink, "frames-sent", n);
   fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-overlapped"),
       overlap ? n : 0);
   fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-dropped"), 0);
@@ -248,7 +229,7 @@ GST_START_TEST (test_overlap_caps_change)
    * units connected: unsent (as without overlap), unless they connect
    * while it is encoded: then it arrives */
   push_picture (&l, GST_BC_FORMAT_BC1, 96, 40, 3, &want, &info);
-  while (stat_uint (l.tilesink, "generation") != 2)
+  while (test_tile_stat_uint (l.tilesink, "generation") != 2)
     fail_unless (g_get_monotonic_time () < end), g_usleep (5000);
   test_wait_connected (l.tilesink);
   sample = gst_app_sink_try_pull_sample (GST_APP_SINK (l.appsink),
@@ -261,7 +242,7 @@ GST_START_TEST (test_overlap_caps_change)
   g_free (want);
   for (i = 4; i < 7; i++)
     send_check (&l, GST_BC_FORMAT_BC1, 96, 40, i);
-  wait_u64 (l.tilesink, "frames-sent", sample ? 7 : 6);
+  test_tile_wait_u64 (l.tilesink, "frames-sent", sample ? 7 : 6);
   fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-overlapped"),
       sample ? 7 : 6);
   fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-unsent"),
@@ -337,7 +318,7 @@ check_relay (guint relay_units, gboolean overlapped)
     gst_sample_unref (sample);
     g_free (want);
   }
-  wait_u64 (relay_sink, "frames-sent", 6);
+  test_tile_wait_u64 (relay_sink, "frames-sent", 6);
   fail_unless_equals_uint64 (stat_u64 (relay_sink, "frames-overlapped"),
       overlapped ? 6 : 0);
 
