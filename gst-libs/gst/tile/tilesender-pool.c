@@ -36,7 +36,6 @@ G_DEFINE_TYPE (GstTileSenderPool, gst_tile_sender_pool, GST_TYPE_BUFFER_POOL);
 typedef struct
 {
   GstTileSenderLink *link;
-  guint32 generation;
   gboolean begun;               /* its first tile completed */
   gboolean normal;              /* ... but it could not go early */
   GstTileSenderPushResult result;       /* of its early admission */
@@ -94,6 +93,7 @@ tile_done (GstBuffer * buffer, GstBcTileMeta * meta, const GstBcTile * tile,
     gpointer user_data)
 {
   GstTileSenderEarly *e = user_data;
+  GstTileSenderPool *pool = (GstTileSenderPool *) buffer->pool;
   GstTileSender *sender;
   GPtrArray *replaced = NULL;
 
@@ -104,9 +104,8 @@ tile_done (GstBuffer * buffer, GstBcTileMeta * meta, const GstBcTile * tile,
     /* a producer that set a tiling of its own (tilesrc relaying into
      * tilesink) completes tiles that are not the units': the frame goes
      * whole when pushed */
-    e->normal = !buffer->pool || !same_tiling (meta,
-        &((GstTileSenderPool *) buffer->pool)->tiling) ||
-        !gst_tile_sender_begin_early (sender, buffer, e->generation,
+    e->normal = !pool || !same_tiling (meta, &pool->tiling) ||
+        !gst_tile_sender_begin_early (sender, buffer, pool->generation,
         &e->result, &e->shared, &replaced);
   }
   if (sender && e->shared)
@@ -130,7 +129,6 @@ gst_tile_sender_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
     return ret;
   e = g_new0 (GstTileSenderEarly, 1);
   e->link = gst_tile_sender_link_ref (self->link);
-  e->generation = self->generation;
   gst_mini_object_set_qdata (GST_MINI_OBJECT_CAST (*buffer), early_quark, e,
       early_free);
   meta = gst_buffer_add_bc_tile_meta (*buffer, tile_done, e, NULL);

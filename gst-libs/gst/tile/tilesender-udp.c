@@ -141,8 +141,8 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
  * gathered straight from the frame (iovecs, no copy; with a passphrase from
  * the sealed copy in scratch); with GSO one message carries up to 64 datagrams, and
  * sendmmsg() sends up to 64 messages per system call. Past the frame's
- * deadline (max-latency) the rest is not sent. @n_packets: the datagrams
- * sent. */
+ * deadline (max-latency) the rest is not sent, and a tile abandoned
+ * before it starts not at all. @n_packets: the datagrams sent. */
 gboolean
 gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
     GstTileSenderScratch * sc, gint fd, GstTileSenderFrame * frame,
@@ -153,6 +153,12 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
   guint n = gst_tile_wire_packets_per_tile (tile->size, ps);
   guint per_msg = 1, n_msgs, batch, j, sent = 0;
 
+  *n_packets = 0;
+  /* abandoned before this unit started (another unit past the deadline,
+   * or its producer gave the frame up unwritten): nothing of it is built,
+   * sealed or sent */
+  if (g_atomic_int_get (&frame->abandoned))
+    return TRUE;
   if (u->gso)
     per_msg = CLAMP (65000 / seg, 1, 64);
   batch = 64;
@@ -167,7 +173,6 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
   }
   n_msgs = udp_build_messages (sc, u, frame, tile, ps, n, per_msg);
 
-  *n_packets = 0;
   for (j = 0; j < n_msgs;) {
     gint r;
     guint k, pk = 0;

@@ -385,10 +385,7 @@ gst_tile_sender_unit_thread (gpointer data)
     g_mutex_unlock (&self->lock);
 
     t0 = g_get_monotonic_time ();
-    if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
-        g_atomic_int_get (&frame->abandoned)) {
-      ok = TRUE;
-    } else if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
+    if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
       ok = gst_tile_sender_send_tile_udp (u, &sc, fd, frame, &tile, ps, rate,
           &n_packets, &err);
       bytes = n_packets * (ps +
