@@ -32,4 +32,57 @@ clamp255 (float v)
   return v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
 }
 
+static inline gint32
+bc_expand5 (gint32 q)
+{
+  return (q << 3) | (q >> 2);
+}
+
+static inline gint32
+bc_expand6 (gint32 q)
+{
+  return (q << 2) | (q >> 4);
+}
+
+/* The @bits-bit value whose bit-replicated expansion (shifted up by @up,
+ * down by @down) is nearest to the integer 0 <= v <= 255; ties go to the
+ * smaller value. Arithmetic rather than a table so that it vectorises: the
+ * estimate round(v * n / 255) is off by at most one. */
+static inline gint32
+bc_quant (gint32 v, const gint bits, const gint up, const gint down)
+{
+  const gint32 top = (1 << bits) - 1;
+  gint32 q = (((v << bits) - v) + 128) >> 8;
+  gint32 lo = q > 0 ? q - 1 : 0, hi = q < top ? q + 1 : top;
+  gint32 el = (lo << up) | (lo >> down), eq = (q << up) | (q >> down);
+  gint32 eh = (hi << up) | (hi >> down);
+  gint32 dl = el > v ? el - v : v - el, dq = eq > v ? eq - v : v - eq;
+  gint32 dh = eh > v ? eh - v : v - eh;
+  gint32 best = dq < dl ? q : lo, bestd = dq < dl ? dq : dl;
+
+  return dh < bestd ? hi : best;
+}
+
+/* The two words of an 8-byte colour block from 565 endpoints @c0, @c1 and
+ * 2-bit indices @idx: 4-colour order (c0 > c1) by swapping endpoints and
+ * indices; one colour (c0 == c1, every palette entry is c0): index 0
+ * everywhere and, for @bc1, c1 = c0 - 1 (or c0 = 1, c1 = 0 and index 1 for
+ * black) so the block stays in 4-colour mode (BC3 decodes 4-colour
+ * always) */
+static inline void
+bc_colour_words (guint32 c0, guint32 c1, guint32 idx, gboolean bc1,
+    guint32 words[2])
+{
+  guint32 lo = c0 < c1 ? c0 : c1, hi = c0 < c1 ? c1 : c0;
+  gboolean same = c0 == c1;
+
+  idx = c0 < c1 ? idx ^ 0x55555555u : idx;
+  idx = same ? 0 : idx;
+  lo = same && bc1 && hi > 0 ? hi - 1 : lo;
+  idx = same && bc1 && hi == 0 ? 0x55555555u : idx;
+  hi = same && bc1 && hi == 0 ? 1 : hi;
+  words[0] = GUINT32_TO_LE (hi | (lo << 16));
+  words[1] = GUINT32_TO_LE (idx);
+}
+
 #endif /* __BC_ENCODE_KERNEL_H__ */

@@ -47,44 +47,23 @@
 #define L BC_LANES
 #define LANES BC_FOR_LANES (L)
 
-static inline gint
-expand5 (gint q)
-{
-  return (q << 3) | (q >> 2);
-}
-
-static inline gint
-expand6 (gint q)
-{
-  return (q << 2) | (q >> 4);
-}
+#define expand5 bc_expand5
+#define expand6 bc_expand6
 
 /* ------------------------------------------------------------------------ */
 /* colour block                                                              */
 
-/* The 5- or 6-bit value whose bit-replicated expansion is nearest to each
- * x (rounded to an integer first; ties go to the smaller value).
- * Arithmetic rather than a table so that it vectorises: the estimate
- * round(v * n / 255) is off by at most one. */
+/* bc_quant () of each x rounded to an integer */
 #define DEFINE_QUANT(bits, up, down)                                       \
 static void                                                                \
 quant##bits (const float *x, gint32 * out)                                 \
 {                                                                          \
-  const gint32 top = (1 << bits) - 1;                                      \
   gint k;                                                                  \
                                                                            \
   LANES {                                                                  \
     float c = x[k] < 0.0f ? 0.0f : (x[k] > 255.0f ? 255.0f : x[k]);        \
-    gint32 v = (gint32) (c + 0.5f);                                        \
-    gint32 q = (((v << bits) - v) + 128) >> 8;                             \
-    gint32 lo = q > 0 ? q - 1 : 0, hi = q < top ? q + 1 : top;             \
-    gint32 el = (lo << up) | (lo >> down), eq = (q << up) | (q >> down);   \
-    gint32 eh = (hi << up) | (hi >> down);                                 \
-    gint32 dl = el > v ? el - v : v - el, dq = eq > v ? eq - v : v - eq;   \
-    gint32 dh = eh > v ? eh - v : v - eh;                                  \
-    gint32 best = dq < dl ? q : lo, bestd = dq < dl ? dq : dl;             \
                                                                            \
-    out[k] = dh < bestd ? hi : best;                                       \
+    out[k] = bc_quant ((gint32) (c + 0.5f), bits, up, down);               \
   }                                                                        \
 }
 
@@ -506,10 +485,7 @@ colour_single (const float (*p)[16][L], const ColourParams * cp,
   }
 }
 
-/* Packs @fit: 4-colour order (c0 > c1) by swapping endpoints and indices;
- * one colour (c0 == c1, every palette entry is c0): index 0 everywhere
- * and, for BC1, c1 = c0 - 1 (or c0 = 1, c1 = 0 and index 1 for black) so
- * the block stays in 4-colour mode */
+/* Packs @fit (bc_colour_words ()) */
 static G_ALWAYS_INLINE inline void
 colour_pack (const ColourFit * fit, gboolean bc1, guint n_lanes,
     guint8 * out, gsize stride)
@@ -522,17 +498,8 @@ colour_pack (const ColourFit * fit, gboolean bc1, guint n_lanes,
         | fit->q[0][2][k]);
     guint32 c1 = (guint32) ((fit->q[1][0][k] << 11) | (fit->q[1][1][k] << 5)
         | fit->q[1][2][k]);
-    guint32 idx = fit->idx[k];
-    guint32 lo = c0 < c1 ? c0 : c1, hi = c0 < c1 ? c1 : c0;
-    gboolean same = c0 == c1;
 
-    idx = c0 < c1 ? idx ^ 0x55555555u : idx;
-    idx = same ? 0 : idx;
-    lo = same && bc1 && hi > 0 ? hi - 1 : lo;
-    idx = same && bc1 && hi == 0 ? 0x55555555u : idx;
-    hi = same && bc1 && hi == 0 ? 1 : hi;
-    words[k][0] = GUINT32_TO_LE (hi | (lo << 16));
-    words[k][1] = GUINT32_TO_LE (idx);
+    bc_colour_words (c0, c1, fit->idx[k], bc1, words[k]);
   }
   for (k = 0; k < (gint) n_lanes; k++)
     memcpy (out + k * stride, words[k], 8);
@@ -747,18 +714,32 @@ gather4 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
   }
 }
 
+static void
+gather4_int (BcBatchInt * batch, const guint8 * const rows[4],
+    const gint shift[4])
+{
+  gint y, x, k, c;
+
+  for (y = 0; y < 4; y++)
+    for (x = 0; x < 4; x++)
+      for (c = 0; c < 3; c++)
+        for (k = 0; k < L; k++)
+          batch->px[c][y * 4 + x][k] = rows[y][k * 16 + x * 4 + shift[c] / 8];
+}
+
 #else
 
 #include <immintrin.h>
 
 /* Transposes the 8 blocks x 4 pixels of one picture row from lane @lane0
  * on so that each vector holds one pixel position of those 8 lanes, then
- * splits channels. */
-static void
-gather8 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
-    gboolean need_alpha, gint lane0)
+ * splits channels: into @batch as floats, or (@ibatch non-NULL) the
+ * colour channels into @ibatch as integers. */
+static G_ALWAYS_INLINE inline void
+gather8 (BcBatch * batch, BcBatchInt * ibatch, const guint8 * const rows[4],
+    const gint shift[4], gboolean need_alpha, gint lane0)
 {
-  gint y, x, c, nc = need_alpha && shift[3] >= 0 ? 4 : 3;
+  gint y, x, c, nc = need_alpha && shift[3] >= 0 && !ibatch ? 4 : 3;
 
   for (y = 0; y < 4; y++) {
 #ifdef __AVX2__
@@ -788,10 +769,14 @@ gather8 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
       for (c = 0; c < nc; c++) {
         __m256i v = _mm256_and_si256 (_mm256_srl_epi32 (col[x],
                 _mm_cvtsi32_si128 (shift[c])), mask);
-        _mm256_storeu_ps (batch->px[c][y * 4 + x] + lane0,
-            _mm256_cvtepi32_ps (v));
+        if (ibatch)
+          _mm256_storeu_si256 ((__m256i *) (ibatch->px[c][y * 4 + x] +
+                  lane0), v);
+        else
+          _mm256_storeu_ps (batch->px[c][y * 4 + x] + lane0,
+              _mm256_cvtepi32_ps (v));
       }
-      if (need_alpha && shift[3] < 0)
+      if (need_alpha && shift[3] < 0 && !ibatch)
         _mm256_storeu_ps (batch->px[3][y * 4 + x] + lane0,
             _mm256_set1_ps (255.0f));
     }
@@ -819,10 +804,14 @@ gather8 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
         for (c = 0; c < nc; c++) {
           __m128i v = _mm_and_si128 (_mm_srl_epi32 (col[x],
                   _mm_cvtsi32_si128 (shift[c])), mask);
-          _mm_storeu_ps (batch->px[c][y * 4 + x] + lane0 + 4 * h,
-              _mm_cvtepi32_ps (v));
+          if (ibatch)
+            _mm_storeu_si128 ((__m128i *) (ibatch->px[c][y * 4 + x] +
+                    lane0 + 4 * h), v);
+          else
+            _mm_storeu_ps (batch->px[c][y * 4 + x] + lane0 + 4 * h,
+                _mm_cvtepi32_ps (v));
         }
-        if (need_alpha && shift[3] < 0)
+        if (need_alpha && shift[3] < 0 && !ibatch)
           _mm_storeu_ps (batch->px[3][y * 4 + x] + lane0 + 4 * h,
               _mm_set1_ps (255.0f));
       }
@@ -839,7 +828,17 @@ gather4 (BcBatch * batch, const guint8 * const rows[4], const gint shift[4],
   gint lane0;
 
   for (lane0 = 0; lane0 < L; lane0 += 8)
-    gather8 (batch, rows, shift, need_alpha, lane0);
+    gather8 (batch, NULL, rows, shift, need_alpha, lane0);
+}
+
+static void
+gather4_int (BcBatchInt * batch, const guint8 * const rows[4],
+    const gint shift[4])
+{
+  gint lane0;
+
+  for (lane0 = 0; lane0 < L; lane0 += 8)
+    gather8 (NULL, batch, rows, shift, FALSE, lane0);
 }
 
 #endif
@@ -907,6 +906,8 @@ kernel_ycocg_bc3 (const BcBatch * batch, guint n_lanes, gint quality,
 const BcKernels BC_PASTE (bc_kernels_, BC_KERNEL_SUFFIX) = {
   gather4,
   kernel_bc1,
+  gather4_int,
+  BC_KERNEL_NAME (bc_kernel_bc1_fast),
   kernel_bc3,
   kernel_ycocg_bc3,
   BC_KERNEL_NAME (bc_kernel_bc4_rows),

@@ -28,6 +28,13 @@ typedef struct
   float px[4][16][BC_LANES];
 } BcBatch;
 
+/* The same batch with integer colour channels (r, g, b), for BC1 at
+ * quality=fast (bcencode-fast.c) */
+typedef struct
+{
+  gint32 px[3][16][BC_LANES];
+} BcBatchInt;
+
 /* Encoders of one batch. @out receives @n_lanes blocks back to back;
  * lanes >= @n_lanes hold copies and are not written. */
 typedef void (*BcKernelFunc) (const BcBatch * batch, guint n_lanes,
@@ -39,6 +46,15 @@ typedef void (*BcKernelFunc) (const BcBatch * batch, guint n_lanes,
  * pixel (r, g, b, a; a < 0 means opaque). */
 typedef void (*BcGatherFunc) (BcBatch * batch, const guint8 * const rows[4],
     const gint shift[4], gboolean need_alpha);
+
+/* BC1 at quality=fast from an integer batch: @n_lanes 8-byte blocks at
+ * out + k * 8 */
+typedef void (*BcBc1FastFunc) (const BcBatchInt * batch, guint n_lanes,
+    guint8 * out);
+
+/* gather4 for BcBatchInt (colour only) */
+typedef void (*BcGatherIntFunc) (BcBatchInt * batch,
+    const guint8 * const rows[4], const gint shift[4]);
 
 /* BC4 (and BC5, one channel at a time) reads one-byte pixels straight from
  * picture rows, a multiple of this many blocks at a time */
@@ -61,6 +77,8 @@ typedef struct
 {
   BcGatherFunc gather4;
   BcKernelFunc bc1;
+  BcGatherIntFunc gather4_int;
+  BcBc1FastFunc bc1_fast;
   BcKernelFunc bc3;
   BcKernelFunc ycocg_bc3;
   BcBc4RowsFunc bc4_rows;
@@ -79,6 +97,8 @@ G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc4_rows) (const guint8 *
     const rows[4], guint n_blocks, gint quality, guint8 * out, gsize stride);
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_split2) (const guint8 * src,
     guint n_pixels, const gint shift[2], guint8 * dst0, guint8 * dst1);
+G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc1_fast) (const BcBatchInt *
+    batch, guint n_lanes, guint8 * out);
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc7) (const BcBatch * batch,
     guint n_lanes, gint quality, guint8 * out);
 #endif

@@ -605,6 +605,21 @@ gather (BcBatch * batch, const guint8 * src, gsize stride, guint width,
   }
 }
 
+/* gather () into @ibatch (through @batch) */
+static void
+gather_int (BcBatchInt * ibatch, BcBatch * batch, const guint8 * src,
+    gsize stride, guint width, guint height, const GstBcPixelLayout * layout,
+    guint by, guint bx0, guint n)
+{
+  guint c, i, k;
+
+  gather (batch, src, stride, width, height, layout, FALSE, by, bx0, n);
+  for (c = 0; c < 3; c++)
+    for (i = 0; i < 16; i++)
+      for (k = 0; k < BC_LANES; k++)
+        ibatch->px[c][i][k] = (gint32) (batch->px[c][i][k] + 0.5f);
+}
+
 /**
  * gst_bc_encode_rows:
  * @format: a #GstBcFormat gst_bc_encode_format_supported() accepts
@@ -637,6 +652,8 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
   gboolean need_alpha;
   gint shift[4];
   BcBatch batch;
+  BcBatchInt ibatch;
+  gboolean bc1_fast;
 
   g_return_if_fail (src != NULL && dst != NULL && layout != NULL);
   g_return_if_fail (width > 0 && height > 0);
@@ -662,6 +679,8 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
   block_bytes = gst_bc_format_get_block_bytes (format);
   row_bytes = (gsize) blocks_x *block_bytes;
   need_alpha = format == GST_BC_FORMAT_BC3 || format == GST_BC_FORMAT_BC7;
+  /* BC1 fast: integer batches (bcencode-fast.c) */
+  bc1_fast = format == GST_BC_FORMAT_BC1 && quality == GST_BC_QUALITY_FAST;
   /* bit positions of the channels in a little-endian 32-bit pixel */
   shift[0] = layout->r * 8;
   shift[1] = layout->g * 8;
@@ -673,18 +692,26 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
 
     for (bx = 0; bx < blocks_x; bx += BC_LANES) {
       guint n = MIN (BC_LANES, blocks_x - bx);
+      gboolean whole = layout->bpp == 4 && (bx + BC_LANES) * 4 <= width;
+      const guint8 *rows[4];
 
-      if (layout->bpp == 4 && (bx + BC_LANES) * 4 <= width) {
-        const guint8 *rows[4];
-
-        for (y = 0; y < 4; y++)
-          rows[y] = src + (gsize) MIN (by * 4 + y, height - 1) * src_stride +
-              (gsize) bx *4 * layout->bpp;
+      for (y = 0; whole && y < 4; y++)
+        rows[y] = src + (gsize) MIN (by * 4 + y, height - 1) * src_stride +
+            (gsize) bx *4 * layout->bpp;
+      if (bc1_fast) {
+        if (whole)
+          kernels->gather4_int (&ibatch, rows, shift);
+        else
+          gather_int (&ibatch, &batch, src, src_stride, width, height, layout,
+              by, bx, n);
+        kernels->bc1_fast (&ibatch, n, out + (gsize) bx * block_bytes);
+        continue;
+      }
+      if (whole)
         kernels->gather4 (&batch, rows, shift, need_alpha);
-      } else {
+      else
         gather (&batch, src, src_stride, width, height, layout, need_alpha,
             by, bx, n);
-      }
       kernel (&batch, n, quality, out + (gsize) bx * block_bytes);
     }
   }
