@@ -41,93 +41,123 @@ void
 BC_KERNEL_NAME (bc_kernel_bc1_fast) (const BcBatchInt * batch, guint n_lanes,
     guint8 * out)
 {
-  const gint32 (*p)[16][L] = batch->px;
-  gint32 lo[3][L], hi[3][L], sum[3][L], q0[3][L], q1[3][L], dir[3][L];
-  gint32 t1[L], t2[L], t3[L];
-  guint32 idx[L], words[L][2];
+  const gint16 (*p)[16][L] = batch->px;
+  gint16 lo[3][L], hi[3][L], sum[3][L], dir[3][L], t1[L], t2[L], t3[L];
+  guint16 idx[2][L];
+  gint16 q0[3][L], q1[3][L], ea[3][L], eb[3][L], shift[L];
+  gint16 s0[L], s1[L], s2[L], s3[L];
+  guint32 words[L][2], single[L], n_single = 0;
   gint i, k, ch;
 
-  /* 1. the bounding box, and the sums for the mean */
+  /* 1. the bounding box, and the sums for the mean (at most 16 * 255) */
   for (ch = 0; ch < 3; ch++) {
     LANES {
       lo[ch][k] = hi[ch][k] = sum[ch][k] = p[ch][0][k];
     }
     for (i = 1; i < 16; i++) {
       LANES {
-        gint32 v = p[ch][i][k];
+        gint16 v = p[ch][i][k];
 
         lo[ch][k] = v < lo[ch][k] ? v : lo[ch][k];
         hi[ch][k] = v > hi[ch][k] ? v : hi[ch][k];
-        sum[ch][k] += v;
+        sum[ch][k] = (gint16) (sum[ch][k] + v);
       }
     }
   }
 
-  /* 2. inset and quantised endpoints, the axis and the midpoints of the
-   * palette along it (entries in axis order: c1, (c0 + 2 c1) / 3,
-   * (2 c0 + c1) / 3, c0) */
+  /* 2. inset and quantised endpoints, the axis c0 - c1 and the midpoints
+   * of the palette along it (entries in axis order: c1, (c0 + 2 c1) / 3,
+   * (2 c0 + c1) / 3, c0). The axis is shifted down until its components'
+   * magnitudes add up to 127 or less: a projection of a pixel on it then
+   * fits in 16 bits, and so do the midpoints (sums of two projections of
+   * palette entries, halved: 2 d > s + s' is d > (s + s') >> 1). */
+  for (ch = 0; ch < 3; ch++) {
+    const gint up = ch == 1 ? 2 : 3;
+    const gint down = ch == 1 ? 4 : 2;
+
+    LANES {
+      gint16 inset = (gint16) ((hi[ch][k] - lo[ch][k]) >> 4);
+
+      gint16 v0 = (gint16) (hi[ch][k] - inset);
+      gint16 v1 = (gint16) (lo[ch][k] + inset);
+
+      q0[ch][k] = (gint16) (ch == 1 ? bc_quant6 (v0) : bc_quant5 (v0));
+      q1[ch][k] = (gint16) (ch == 1 ? bc_quant6 (v1) : bc_quant5 (v1));
+      ea[ch][k] = (gint16) ((q0[ch][k] << up) | (q0[ch][k] >> down));
+      eb[ch][k] = (gint16) ((q1[ch][k] << up) | (q1[ch][k] >> down));
+    }
+  }
   LANES {
-    gint32 s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    gint16 d0 = (gint16) (ea[0][k] - eb[0][k]);
+    gint16 d1 = (gint16) (ea[1][k] - eb[1][k]);
+    gint16 d2 = (gint16) (ea[2][k] - eb[2][k]);
+    gint16 l1 = (gint16) ((d0 < 0 ? -d0 : d0) + (d1 < 0 ? -d1 : d1) +
+        (d2 < 0 ? -d2 : d2));
 
-    for (ch = 0; ch < 3; ch++) {
-      gint32 inset = (hi[ch][k] - lo[ch][k]) >> 4;
-      gint32 a, b;
+    shift[k] = (gint16) ((l1 > 124) + (l1 > 248) + (l1 > 496));
+    s0[k] = s1[k] = s2[k] = s3[k] = 0;
+  }
+  for (ch = 0; ch < 3; ch++) {
+    LANES {
+      gint16 a = ea[ch][k], b = eb[ch][k];
+      gint16 d = (gint16) ((a - b) >> shift[k]);
+      guint16 m2 = (guint16) (2 * a + b), m3 = (guint16) (a + 2 * b);
 
-      if (ch == 1) {
-        q0[ch][k] = bc_quant (hi[ch][k] - inset, 6, 2, 4);
-        q1[ch][k] = bc_quant (lo[ch][k] + inset, 6, 2, 4);
-        a = bc_expand6 (q0[ch][k]);
-        b = bc_expand6 (q1[ch][k]);
-      } else {
-        q0[ch][k] = bc_quant (hi[ch][k] - inset, 5, 3, 2);
-        q1[ch][k] = bc_quant (lo[ch][k] + inset, 5, 3, 2);
-        a = bc_expand5 (q0[ch][k]);
-        b = bc_expand5 (q1[ch][k]);
-      }
-      dir[ch][k] = a - b;
-      s0 += a * dir[ch][k];
-      s1 += b * dir[ch][k];
-      s2 += (2 * a + b) / 3 * dir[ch][k];
-      s3 += (a + 2 * b) / 3 * dir[ch][k];
+      dir[ch][k] = d;
+      s0[k] = (gint16) (s0[k] + a * d);
+      s1[k] = (gint16) (s1[k] + b * d);
+      s2[k] = (gint16) (s2[k] + (gint16) (m2 / 3) * d);
+      s3[k] = (gint16) (s3[k] + (gint16) (m3 / 3) * d);
     }
-    t1[k] = s1 + s3;
-    t2[k] = s3 + s2;
-    t3[k] = s2 + s0;
-    idx[k] = 0;
+  }
+  LANES {
+    /* floor ((s + s') / 2) without the 17-bit sum */
+    t1[k] = (gint16) ((s1[k] >> 1) + (s3[k] >> 1) + (s1[k] & s3[k] & 1));
+    t2[k] = (gint16) ((s3[k] >> 1) + (s2[k] >> 1) + (s3[k] & s2[k] & 1));
+    t3[k] = (gint16) ((s2[k] >> 1) + (s0[k] >> 1) + (s2[k] & s0[k] & 1));
+    idx[0][k] = idx[1][k] = 0;
   }
 
-  /* 3. indices: n midpoints below the pixel's (doubled) projection give
-   * the entry n in axis order, whose index is 1, 3, 2, 0 for n = 0..3 */
+  /* 3. indices: the entries in axis order have the indices 1, 3, 2, 0,
+   * so with c_m = (d > t_m) (the pixel is past midpoint m), the index's
+   * high bit is c1 && !c3 and its low bit !c2 */
   for (i = 0; i < 16; i++) {
     LANES {
-      gint32 d = 2 * (p[0][i][k] * dir[0][k] + p[1][i][k] * dir[1][k] +
+      gint16 d = (gint16) (p[0][i][k] * dir[0][k] + p[1][i][k] * dir[1][k] +
           p[2][i][k] * dir[2][k]);
-      guint32 n = (guint32) (d > t1[k]) + (guint32) (d > t2[k]) +
-          (guint32) (d > t3[k]);
-      guint32 code = (((n ^ (n >> 1)) & 1) << 1) | ((n >> 1) ^ 1);
+      guint16 c1 = d > t1[k], c2 = d > t2[k], c3 = d > t3[k];
+      guint16 code = (guint16) (((c1 & (c3 ^ 1)) << 1) | (c2 ^ 1));
 
-      idx[k] |= code << (2 * i);
+      idx[i >> 3][k] |= (guint16) (code << (2 * (i & 7)));
     }
   }
 
-  /* 4. and 5. */
+  /* 4. (a table lookup per channel, for the few lanes that need it) */
   LANES {
-    gboolean single = q0[0][k] == q1[0][k] && q0[1][k] == q1[1][k] &&
+    single[k] = q0[0][k] == q1[0][k] && q0[1][k] == q1[1][k] &&
         q0[2][k] == q1[2][k];
-    guint32 c0, c1;
-
+    n_single += single[k];
+  }
+  for (k = 0; n_single > 0 && k < L; k++) {
+    if (!single[k])
+      continue;
     for (ch = 0; ch < 3; ch++) {
-      const guint32 *table = ch == 1 ? bc_tables.single6x :
-          bc_tables.single5x;
-      guint32 t = table[single ? (sum[ch][k] + 8) >> 4 : 0];
+      guint32 t = (ch == 1 ? bc_tables.single6x :
+          bc_tables.single5x)[(sum[ch][k] + 8) >> 4];
 
-      q0[ch][k] = single ? (gint32) (t & 0xff) : q0[ch][k];
-      q1[ch][k] = single ? (gint32) ((t >> 8) & 0xff) : q1[ch][k];
+      q0[ch][k] = (gint32) (t & 0xff);
+      q1[ch][k] = (gint32) ((t >> 8) & 0xff);
     }
-    idx[k] = single ? 0xAAAAAAAAu : idx[k];
-    c0 = (guint32) ((q0[0][k] << 11) | (q0[1][k] << 5) | q0[2][k]);
-    c1 = (guint32) ((q1[0][k] << 11) | (q1[1][k] << 5) | q1[2][k]);
-    bc_colour_words (c0, c1, idx[k], TRUE, words[k]);
+  }
+
+  /* 5. */
+  LANES {
+    guint32 c0 = (guint32) ((q0[0][k] << 11) | (q0[1][k] << 5) | q0[2][k]);
+    guint32 c1 = (guint32) ((q1[0][k] << 11) | (q1[1][k] << 5) | q1[2][k]);
+    guint32 ix = single[k] ? 0xAAAAAAAAu :
+        (guint32) idx[0][k] | ((guint32) idx[1][k] << 16);
+
+    bc_colour_words (c0, c1, ix, TRUE, words[k]);
   }
   for (k = 0; k < (gint) n_lanes; k++)
     memcpy (out + k * 8, words[k], 8);

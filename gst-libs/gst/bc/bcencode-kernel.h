@@ -44,23 +44,20 @@ bc_expand6 (gint32 q)
   return (q << 2) | (q >> 4);
 }
 
-/* The @bits-bit value whose bit-replicated expansion (shifted up by @up,
- * down by @down) is nearest to the integer 0 <= v <= 255; ties go to the
- * smaller value. Arithmetic rather than a table so that it vectorises: the
- * estimate round(v * n / 255) is off by at most one. */
-static inline gint32
-bc_quant (gint32 v, const gint bits, const gint up, const gint down)
+/* The 5- or 6-bit value whose bit-replicated expansion is nearest to the
+ * integer 0 <= v <= 255 (ties go to the smaller value): these two
+ * products are exactly that for every v (checked against a search of all
+ * codes in tests/check/libs/bcencode.c), and stay below 2^14. */
+static inline gint
+bc_quant5 (gint v)
 {
-  const gint32 top = (1 << bits) - 1;
-  gint32 q = (((v << bits) - v) + 128) >> 8;
-  gint32 lo = q > 0 ? q - 1 : 0, hi = q < top ? q + 1 : top;
-  gint32 el = (lo << up) | (lo >> down), eq = (q << up) | (q >> down);
-  gint32 eh = (hi << up) | (hi >> down);
-  gint32 dl = el > v ? el - v : v - el, dq = eq > v ? eq - v : v - eq;
-  gint32 dh = eh > v ? eh - v : v - eh;
-  gint32 best = dq < dl ? q : lo, bestd = dq < dl ? dq : dl;
+  return (v * 31 + 131) >> 8;
+}
 
-  return dh < bestd ? hi : best;
+static inline gint
+bc_quant6 (gint v)
+{
+  return (v * 63 + 129) >> 8;
 }
 
 /* The two words of an 8-byte colour block from 565 endpoints @c0, @c1 and

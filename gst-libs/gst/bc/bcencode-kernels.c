@@ -53,8 +53,8 @@
 /* ------------------------------------------------------------------------ */
 /* colour block                                                              */
 
-/* bc_quant () of each x rounded to an integer */
-#define DEFINE_QUANT(bits, up, down)                                       \
+/* bc_quant5 () or bc_quant6 () of each x rounded to an integer */
+#define DEFINE_QUANT(bits)                                                 \
 static void                                                                \
 quant##bits (const float *x, gint32 * out)                                 \
 {                                                                          \
@@ -63,12 +63,12 @@ quant##bits (const float *x, gint32 * out)                                 \
   LANES {                                                                  \
     float c = x[k] < 0.0f ? 0.0f : (x[k] > 255.0f ? 255.0f : x[k]);        \
                                                                            \
-    out[k] = bc_quant ((gint32) (c + 0.5f), bits, up, down);               \
+    out[k] = bc_quant##bits ((gint32) (c + 0.5f));                         \
   }                                                                        \
 }
 
-DEFINE_QUANT (5, 3, 2);
-DEFINE_QUANT (6, 2, 4);
+DEFINE_QUANT (5);
+DEFINE_QUANT (6);
 
 typedef struct
 {
@@ -770,8 +770,9 @@ gather8 (BcBatch * batch, BcBatchInt * ibatch, const guint8 * const rows[4],
         __m256i v = _mm256_and_si256 (_mm256_srl_epi32 (col[x],
                 _mm_cvtsi32_si128 (shift[c])), mask);
         if (ibatch)
-          _mm256_storeu_si256 ((__m256i *) (ibatch->px[c][y * 4 + x] +
-                  lane0), v);
+          _mm_storeu_si128 ((__m128i *) (ibatch->px[c][y * 4 + x] + lane0),
+              _mm_packs_epi32 (_mm256_castsi256_si128 (v),
+                  _mm256_extracti128_si256 (v, 1)));
         else
           _mm256_storeu_ps (batch->px[c][y * 4 + x] + lane0,
               _mm256_cvtepi32_ps (v));
@@ -805,8 +806,8 @@ gather8 (BcBatch * batch, BcBatchInt * ibatch, const guint8 * const rows[4],
           __m128i v = _mm_and_si128 (_mm_srl_epi32 (col[x],
                   _mm_cvtsi32_si128 (shift[c])), mask);
           if (ibatch)
-            _mm_storeu_si128 ((__m128i *) (ibatch->px[c][y * 4 + x] +
-                    lane0 + 4 * h), v);
+            _mm_storel_epi64 ((__m128i *) (ibatch->px[c][y * 4 + x] +
+                    lane0 + 4 * h), _mm_packs_epi32 (v, v));
           else
             _mm_storeu_ps (batch->px[c][y * 4 + x] + lane0 + 4 * h,
                 _mm_cvtepi32_ps (v));

@@ -29,10 +29,11 @@ typedef struct
 } BcBatch;
 
 /* The same batch with integer colour channels (r, g, b), for BC1 at
- * quality=fast (bcencode-fast.c) */
+ * quality=fast (bcencode-fast.c): 16 lanes of 16 bits are one AVX2
+ * vector */
 typedef struct
 {
-  gint32 px[3][16][BC_LANES];
+  gint16 px[3][16][BC_LANES];
 } BcBatchInt;
 
 /* Encoders of one batch. @out receives @n_lanes blocks back to back;

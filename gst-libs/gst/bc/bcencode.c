@@ -617,7 +617,7 @@ gather_int (BcBatchInt * ibatch, BcBatch * batch, const guint8 * src,
   for (c = 0; c < 3; c++)
     for (i = 0; i < 16; i++)
       for (k = 0; k < BC_LANES; k++)
-        ibatch->px[c][i][k] = (gint32) (batch->px[c][i][k] + 0.5f);
+        ibatch->px[c][i][k] = (gint16) (batch->px[c][i][k] + 0.5f);
 }
 
 /**
