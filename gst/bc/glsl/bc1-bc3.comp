@@ -182,6 +182,90 @@ vec3 pixel (int i)
   return vec3 (P0[i], P1[i], P2[i]);
 }
 
+/* bc_colour_words (): c0 > c1 (4-colour order) */
+uvec2 colour_pack (ivec3 q0, ivec3 q1, uint idx)
+{
+  uint col0 = uint ((q0.x << 11) | (q0.y << 5) | q0.z);
+  uint col1 = uint ((q1.x << 11) | (q1.y << 5) | q1.z);
+  uint lo = min (col0, col1), hi = max (col0, col1);
+  bool same = col0 == col1;
+
+  idx = col0 < col1 ? idx ^ 0x55555555u : idx;
+  idx = same ? 0u : idx;
+#if FORMAT == FMT_BC1
+  lo = same && hi > 0u ? hi - 1u : lo;
+  idx = same && hi == 0u ? 0x55555555u : idx;
+  hi = same && hi == 0u ? 1u : hi;
+#endif
+  return uvec2 (hi | (lo << 16), idx);
+}
+
+#if FORMAT == FMT_BC1 && QUALITY == 0
+/* bcencode-fast.c: BC1 at quality=fast, in integers only (the C code's
+ * 16-bit values never overflow, so 32-bit GLSL ints compute the same) */
+uvec2 colour_encode_fast (ivec2 blk)
+{
+  ivec3 px[16], lo = ivec3 (255), hi = ivec3 (0), sum = ivec3 (0);
+  ivec3 inset, v0, v1, q0, q1, a, b, d, m2, m3;
+  int i, l1, shift, s0, s1, s2, s3, t1, t2, t3;
+  uint idx = 0u;
+
+  /* 1. */
+  for (i = 0; i < 16; i++) {
+    px[i] = ivec3 (block_pixel (blk, i).xyz);
+    lo = min (lo, px[i]);
+    hi = max (hi, px[i]);
+    sum += px[i];
+  }
+
+  /* 2. */
+  inset = (hi - lo) >> 4;
+  v0 = hi - inset;
+  v1 = lo + inset;
+  q0 = ivec3 ((v0.x * 31 + 131) >> 8, (v0.y * 63 + 129) >> 8,
+      (v0.z * 31 + 131) >> 8);
+  q1 = ivec3 ((v1.x * 31 + 131) >> 8, (v1.y * 63 + 129) >> 8,
+      (v1.z * 31 + 131) >> 8);
+  a = ivec3 (expand5 (q0.x), expand6 (q0.y), expand5 (q0.z));
+  b = ivec3 (expand5 (q1.x), expand6 (q1.y), expand5 (q1.z));
+  d = a - b;
+  l1 = abs (d.x) + abs (d.y) + abs (d.z);
+  shift = int (l1 > 124) + int (l1 > 248) + int (l1 > 496);
+  d = d >> shift;
+  m2 = (2 * a + b) / 3;
+  m3 = (a + 2 * b) / 3;
+  s0 = a.x * d.x + a.y * d.y + a.z * d.z;
+  s1 = b.x * d.x + b.y * d.y + b.z * d.z;
+  s2 = m2.x * d.x + m2.y * d.y + m2.z * d.z;
+  s3 = m3.x * d.x + m3.y * d.y + m3.z * d.z;
+  t1 = (s1 >> 1) + (s3 >> 1) + (s1 & s3 & 1);
+  t2 = (s3 >> 1) + (s2 >> 1) + (s3 & s2 & 1);
+  t3 = (s2 >> 1) + (s0 >> 1) + (s2 & s0 & 1);
+
+  /* 3. */
+  for (i = 0; i < 16; i++) {
+    int p = px[i].x * d.x + px[i].y * d.y + px[i].z * d.z;
+    uint code = ((p > t1 && !(p > t3)) ? 2u : 0u) | (p > t2 ? 0u : 1u);
+
+    idx |= code << (2 * i);
+  }
+
+  /* 4. */
+  if (all (equal (q0, q1))) {
+    ivec3 m = (sum + 8) >> 4;
+
+    q0 = ivec3 (int (SINGLE[m.x] & 0xffu), int ((SINGLE[m.y] >> 16) & 0xffu),
+        int (SINGLE[m.z] & 0xffu));
+    q1 = ivec3 (int ((SINGLE[m.x] >> 8) & 0xffu), int (SINGLE[m.y] >> 24),
+        int ((SINGLE[m.z] >> 8) & 0xffu));
+    idx = 0xAAAAAAAAu;
+  }
+
+  /* 5. */
+  return colour_pack (q0, q1, idx);
+}
+#endif
+
 /* colour_encode (): the 8-byte colour block as two words */
 uvec2 colour_encode ()
 {
@@ -363,23 +447,7 @@ uvec2 colour_encode ()
     }
   }
 
-  /* pack: c0 > c1 (4-colour order) */
-  {
-    uint col0 = uint ((fit.q0.x << 11) | (fit.q0.y << 5) | fit.q0.z);
-    uint col1 = uint ((fit.q1.x << 11) | (fit.q1.y << 5) | fit.q1.z);
-    uint idx = fit.idx;
-    uint lo = min (col0, col1), hi = max (col0, col1);
-    bool same = col0 == col1;
-
-    idx = col0 < col1 ? idx ^ 0x55555555u : idx;
-    idx = same ? 0u : idx;
-#if FORMAT == FMT_BC1
-    lo = same && hi > 0u ? hi - 1u : lo;
-    idx = same && hi == 0u ? 0x55555555u : idx;
-    hi = same && hi == 0u ? 1u : hi;
-#endif
-    return uvec2 (hi | (lo << 16), idx);
-  }
+  return colour_pack (fit.q0, fit.q1, fit.idx);
 }
 
 #if FORMAT != FMT_BC1
@@ -492,6 +560,10 @@ void main ()
 
   if (blk.x >= u_blocks.x || blk.y >= u_blocks.y)
     return;
+#if FORMAT == FMT_BC1 && QUALITY == 0
+  put_block8 (blk, colour_encode_fast (blk));
+  return;
+#endif
 
   for (i = 0; i < 16; i++) {
     uvec4 p = block_pixel (blk, i);

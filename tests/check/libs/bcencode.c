@@ -346,6 +346,140 @@ GST_START_TEST (test_rows_layouts_and_blocks)
 
 GST_END_TEST;
 
+/* BC1 at quality=fast, block by block against a plain 32-bit rewrite of
+ * the algorithm in bcencode-fast.c (the kernels run it in 16-bit lanes):
+ * endpoints quantised by a search of every code, the index thresholds as
+ * exact sums. On a photograph-like picture, pure noise and blocks of
+ * extremes (0 and 255 in every channel: the largest axis and projections
+ * the 16-bit arithmetic has to hold). */
+static void
+bc1_fast_reference (const guint8 px[64], guint8 out[8])
+{
+  const guint8 *single[3] = { gst_bc_encode_single_color_table (5),
+    gst_bc_encode_single_color_table (6), gst_bc_encode_single_color_table (5)
+  };
+  gint lo[3] = { 255, 255, 255 }, hi[3] = { 0, 0, 0 }, sum[3] = { 0, 0, 0 };
+  gint q[2][3], e[2][3], d[3], s[4] = { 0, 0, 0, 0 }, l1 = 0, shift, i, c, j;
+  guint32 idx = 0, c0, c1;
+
+  for (i = 0; i < 16; i++)
+    for (c = 0; c < 3; c++) {
+      lo[c] = MIN (lo[c], px[i * 4 + c]);
+      hi[c] = MAX (hi[c], px[i * 4 + c]);
+      sum[c] += px[i * 4 + c];
+    }
+  for (c = 0; c < 3; c++) {
+    gint bits = c == 1 ? 6 : 5, inset = (hi[c] - lo[c]) / 16;
+    gint v[2] = { hi[c] - inset, lo[c] + inset };
+
+    for (j = 0; j < 2; j++) {
+      gint code, best = 1000;
+
+      /* the nearest expansion, the smaller code on a tie */
+      for (code = 0; code < (1 << bits); code++) {
+        gint x = bits == 6 ? expand6 (code) : expand5 (code);
+
+        if (ABS (x - v[j]) < best) {
+          best = ABS (x - v[j]);
+          q[j][c] = code;
+          e[j][c] = x;
+        }
+      }
+    }
+    d[c] = e[0][c] - e[1][c];
+    l1 += ABS (d[c]);
+  }
+  shift = l1 > 496 ? 3 : (l1 > 248 ? 2 : (l1 > 124 ? 1 : 0));
+  for (c = 0; c < 3; c++) {
+    gint a = e[0][c], b = e[1][c];
+
+    d[c] = (gint) floor (d[c] / (gdouble) (1 << shift));
+    s[0] += a * d[c];
+    s[1] += b * d[c];
+    s[2] += (2 * a + b) / 3 * d[c];
+    s[3] += (a + 2 * b) / 3 * d[c];
+  }
+  for (i = 0; i < 16; i++) {
+    gint p = 2 * (px[i * 4] * d[0] + px[i * 4 + 1] * d[1] +
+        px[i * 4 + 2] * d[2]);
+    /* the nearest of c1, (c0 + 2 c1) / 3, (2 c0 + c1) / 3, c0 along d */
+    guint code = p > s[2] + s[0] ? 0 : (p > s[3] + s[2] ? 2 :
+        (p > s[1] + s[3] ? 3 : 1));
+
+    idx |= code << (2 * i);
+  }
+  if (q[0][0] == q[1][0] && q[0][1] == q[1][1] && q[0][2] == q[1][2]) {
+    for (c = 0; c < 3; c++) {
+      gint m = (sum[c] + 8) / 16;
+
+      q[0][c] = single[c][m * 2];
+      q[1][c] = single[c][m * 2 + 1];
+    }
+    idx = 0xAAAAAAAAu;
+  }
+  c0 = (q[0][0] << 11) | (q[0][1] << 5) | q[0][2];
+  c1 = (q[1][0] << 11) | (q[1][1] << 5) | q[1][2];
+  if (c0 < c1) {
+    guint32 t = c0;
+
+    c0 = c1;
+    c1 = t;
+    idx ^= 0x55555555u;
+  } else if (c0 == c1) {
+    idx = c0 == 0 ? 0x55555555u : 0;
+    c1 = c0 == 0 ? 0 : c0 - 1;
+    c0 = c0 == 0 ? 1 : c0;
+  }
+  GST_WRITE_UINT16_LE (out, c0);
+  GST_WRITE_UINT16_LE (out + 2, c1);
+  GST_WRITE_UINT32_LE (out + 4, idx);
+}
+
+GST_START_TEST (test_bc1_fast_reference)
+{
+  const guint w = 96, h = 64;
+  guint8 *pics[3];
+  GRand *rand = g_rand_new_with_seed (5);
+  guint p, i;
+
+  pics[0] = test_picture (w, h, 3, 4, TEST_ALPHA_OPAQUE);
+  pics[1] = g_malloc (w * h * 4);
+  pics[2] = g_malloc (w * h * 4);
+  for (i = 0; i < w * h * 4; i++) {
+    pics[1][i] = g_rand_int (rand);
+    pics[2][i] = g_rand_boolean (rand) ? 255 : 0;
+  }
+
+  for (p = 0; p < G_N_ELEMENTS (pics); p++) {
+    GstBcInfo info;
+    guint8 *enc = test_encode (GST_BC_FORMAT_BC1, GST_BC_QUALITY_FAST,
+        pics[p], &test_rgba_layout, w, h, &info);
+    guint bx, by, x, y;
+
+    for (by = 0; by < h / 4; by++) {
+      for (bx = 0; bx < w / 4; bx++) {
+        guint8 px[64], want[8];
+        const guint8 *got = enc + (by * (w / 4) + bx) * 8;
+
+        for (y = 0; y < 4; y++)
+          for (x = 0; x < 4; x++)
+            memcpy (px + (y * 4 + x) * 4,
+                pics[p] + ((by * 4 + y) * w + bx * 4 + x) * 4, 4);
+        bc1_fast_reference (px, want);
+        fail_unless (memcmp (got, want, 8) == 0, "picture %u block (%u, %u): "
+            "%02x%02x%02x%02x %08x, want %02x%02x%02x%02x %08x", p, bx, by,
+            got[0], got[1], got[2], got[3], GST_READ_UINT32_LE (got + 4),
+            want[0], want[1], want[2], want[3], GST_READ_UINT32_LE (want + 4));
+      }
+    }
+    g_free (enc);
+    g_free (pics[p]);
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* The portable C, SSE2 and AVX2 builds of the kernels give identical
  * blocks (only the levels this CPU has are compared). */
 GST_START_TEST (test_simd_identical)
@@ -393,6 +527,7 @@ bcencode_suite (void)
   tcase_add_test (tc, test_bc1_four_colour_invariant);
   tcase_add_test (tc, test_odd_sizes_padding);
   tcase_add_test (tc, test_rows_layouts_and_blocks);
+  tcase_add_test (tc, test_bc1_fast_reference);
   tcase_add_test (tc, test_simd_identical);
   tcase_add_test (tc, test_format_support);
   return s;
