@@ -37,11 +37,15 @@
 #define L BC_LANES
 #define LANES BC_FOR_LANES (L)
 
-void
-BC_KERNEL_NAME (bc_kernel_bc1_fast) (const BcBatchInt * batch, guint n_lanes,
-    guint8 * out)
+/* The colour block of the lanes of @p (three channels, 0..255), or, with
+ * @fixed_blue, of their first two channels with blue fixed to
+ * fixed_blue[k] in both endpoints (YCoCg: the scale code; the third
+ * channel of @p is then not read). Lane k goes to out + k * @stride. */
+static G_ALWAYS_INLINE inline void
+fast_colour (const gint16 (*p)[16][L], const gint16 * fixed_blue,
+    gboolean bc1, guint n_lanes, guint8 * out, gsize stride)
 {
-  const gint16 (*p)[16][L] = batch->px;
+  const gint n_ch = fixed_blue ? 2 : 3;
   gint16 lo[3][L], hi[3][L], sum[3][L], dir[3][L], t1[L], t2[L], t3[L];
   guint16 idx[2][L];
   gint16 q0[3][L], q1[3][L], ea[3][L], eb[3][L], shift[L];
@@ -50,7 +54,7 @@ BC_KERNEL_NAME (bc_kernel_bc1_fast) (const BcBatchInt * batch, guint n_lanes,
   gint i, k, ch;
 
   /* 1. the bounding box, and the sums for the mean (at most 16 * 255) */
-  for (ch = 0; ch < 3; ch++) {
+  for (ch = 0; ch < n_ch; ch++) {
     LANES {
       lo[ch][k] = hi[ch][k] = sum[ch][k] = p[ch][0][k];
     }
@@ -71,10 +75,40 @@ BC_KERNEL_NAME (bc_kernel_bc1_fast) (const BcBatchInt * batch, guint n_lanes,
    * magnitudes add up to 127 or less: a projection of a pixel on it then
    * fits in 16 bits, and so do the midpoints (sums of two projections of
    * palette entries, halved: 2 d > s + s' is d > (s + s') >> 1). */
+  if (fixed_blue) {
+    /* two channels: the box's other diagonal when they are
+     * anticorrelated, the sign of sum (x0 - m0) * sign (x1 - m1) over the
+     * pixels (a covariance with one factor's sign only: 16 bits suffice) */
+    gint16 cov[L];
+
+    LANES cov[k] = 0;
+    for (i = 0; i < 16; i++) {
+      LANES {
+        gint16 d0 = (gint16) (16 * p[0][i][k] - sum[0][k]);
+        gint16 d1 = (gint16) (16 * p[1][i][k] - sum[1][k]);
+
+        cov[k] = (gint16) (cov[k] + (d1 > 0 ? d0 >> 4 : (d1 < 0 ?
+                    -(d0 >> 4) : 0)));
+      }
+    }
+    LANES {
+      gint16 t = lo[0][k];
+
+      lo[0][k] = cov[k] < 0 ? hi[0][k] : lo[0][k];
+      hi[0][k] = cov[k] < 0 ? t : hi[0][k];
+    }
+  }
   for (ch = 0; ch < 3; ch++) {
     const gint up = ch == 1 ? 2 : 3;
     const gint down = ch == 1 ? 4 : 2;
 
+    if (ch == 2 && fixed_blue) {
+      LANES {
+        q0[ch][k] = q1[ch][k] = fixed_blue[k];
+        ea[ch][k] = eb[ch][k] = (gint16) bc_expand5 (fixed_blue[k]);
+      }
+      continue;
+    }
     LANES {
       gint16 inset = (gint16) ((hi[ch][k] - lo[ch][k]) >> 4);
 
@@ -124,7 +158,7 @@ BC_KERNEL_NAME (bc_kernel_bc1_fast) (const BcBatchInt * batch, guint n_lanes,
   for (i = 0; i < 16; i++) {
     LANES {
       gint16 d = (gint16) (p[0][i][k] * dir[0][k] + p[1][i][k] * dir[1][k] +
-          p[2][i][k] * dir[2][k]);
+          (fixed_blue ? 0 : p[2][i][k] * dir[2][k]));
       guint16 c1 = d > t1[k], c2 = d > t2[k], c3 = d > t3[k];
       guint16 code = (guint16) (((c1 & (c3 ^ 1)) << 1) | (c2 ^ 1));
 
@@ -141,7 +175,7 @@ BC_KERNEL_NAME (bc_kernel_bc1_fast) (const BcBatchInt * batch, guint n_lanes,
   for (k = 0; n_single > 0 && k < L; k++) {
     if (!single[k])
       continue;
-    for (ch = 0; ch < 3; ch++) {
+    for (ch = 0; ch < n_ch; ch++) {
       guint32 t = (ch == 1 ? bc_tables.single6x :
           bc_tables.single5x)[(sum[ch][k] + 8) >> 4];
 
@@ -157,8 +191,122 @@ BC_KERNEL_NAME (bc_kernel_bc1_fast) (const BcBatchInt * batch, guint n_lanes,
     guint32 ix = single[k] ? 0xAAAAAAAAu :
         (guint32) idx[0][k] | ((guint32) idx[1][k] << 16);
 
-    bc_colour_words (c0, c1, ix, TRUE, words[k]);
+    bc_colour_words (c0, c1, ix, bc1, words[k]);
   }
   for (k = 0; k < (gint) n_lanes; k++)
-    memcpy (out + k * 8, words[k], 8);
+    memcpy (out + k * stride, words[k], 8);
+}
+
+void
+BC_KERNEL_NAME (bc_kernel_bc1_fast) (const BcBatchInt * batch, guint n_lanes,
+    guint8 * out)
+{
+  fast_colour (batch->px, NULL, TRUE, n_lanes, out, 8);
+}
+
+/* YCoCg-BC3 at quality=fast. Y, Co and Cg as bcencode-kernels.c defines
+ * them, in exact integers: y4 = R + 2G + B is 4 Y, co2 = R - B is 2 Co,
+ * cg4 = 2G - R - B is 4 Cg.
+ *  - Y, the alpha block: the block's minimum and maximum, rounded, as
+ *    8-value-mode endpoints, every pixel at the nearest of the decoder's
+ *    levels (counting the midpoints below it; ties go down): the same
+ *    blocks as alpha_encode () at quality=fast, which computes in floats
+ *    what is exact here;
+ *  - Co and Cg, the colour block: scaled by 4, 2 or 1 (the largest that
+ *    keeps them in range; blue holds the scale - 1), offset by 128 and
+ *    rounded (halves up) to integers, then coded as BC1 fast codes red and
+ *    green (fast_colour ()), in 4-colour mode. */
+void
+BC_KERNEL_NAME (bc_kernel_ycocg_fast) (const BcBatchInt * batch,
+    guint n_lanes, guint8 * out)
+{
+  const gint16 (*p)[16][L] = batch->px;
+  gint16 y4[16][L], c[3][16][L], m4[L], sc[L], blue[L], lo[L], hi[L];
+  gint16 a0[L], a1[L], mid[7][L];
+  guint16 codes[16][L];
+  guint32 words[L][2];
+  gint i, j, k;
+
+  LANES {
+    m4[k] = 0;
+    lo[k] = 1020;
+    hi[k] = 0;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      gint16 r = p[0][i][k], g = p[1][i][k], b = p[2][i][k];
+      gint16 co2 = (gint16) (r - b), cg4 = (gint16) (2 * g - r - b);
+      gint16 aco = (gint16) (co2 < 0 ? -2 * co2 : 2 * co2);
+      gint16 acg = (gint16) (cg4 < 0 ? -cg4 : cg4);
+
+      y4[i][k] = (gint16) (r + 2 * g + b);
+      c[0][i][k] = co2;
+      c[1][i][k] = cg4;
+      m4[k] = aco > m4[k] ? aco : m4[k];
+      m4[k] = acg > m4[k] ? acg : m4[k];
+      lo[k] = y4[i][k] < lo[k] ? y4[i][k] : lo[k];
+      hi[k] = y4[i][k] > hi[k] ? y4[i][k] : hi[k];
+    }
+  }
+  /* max (|Co|, |Cg|) < 31.875 is 4 max < 127.5: scale 4 (shift 2) */
+  LANES {
+    sc[k] = (gint16) (m4[k] <= 127 ? 2 : (m4[k] <= 255 ? 1 : 0));
+    blue[k] = (gint16) ((1 << sc[k]) - 1);
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      gint16 co = (gint16) ((((c[0][i][k] << sc[k]) + 1) >> 1) + 128);
+      gint16 cg = (gint16) ((((c[1][i][k] << sc[k]) + 2) >> 2) + 128);
+
+      c[0][i][k] = (gint16) (co < 0 ? 0 : (co > 255 ? 255 : co));
+      c[1][i][k] = (gint16) (cg < 0 ? 0 : (cg > 255 ? 255 : cg));
+    }
+  }
+
+  /* Y: levels l_j = (j a0 + (7 - j) a1) / 7; pixel y4 is past midpoint j
+   * when y4 / 4 > (l_j + l_j+1) / 2 */
+  LANES {
+    gint16 l[8];
+
+    a0[k] = (gint16) ((hi[k] + 2) >> 2);
+    a1[k] = (gint16) ((lo[k] + 2) >> 2);
+    for (j = 0; j < 8; j++)
+      l[j] = (gint16) ((j * a0[k] + (7 - j) * a1[k]) / 7);
+    for (j = 0; j < 7; j++)
+      mid[j][k] = (gint16) (2 * (l[j] + l[j + 1]));
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      gint16 v = y4[i][k];
+      guint16 n = (guint16) ((v > mid[0][k]) + (v > mid[1][k]) +
+          (v > mid[2][k]) + (v > mid[3][k]) + (v > mid[4][k]) +
+          (v > mid[5][k]) + (v > mid[6][k]));
+      /* level 7 is code 0 (a0), level 0 code 1 (a1), level n code 8 - n:
+       * (8 - n) & 7 with 0 and 1 swapped */
+      guint16 code = (guint16) ((8 - n) & 7);
+
+      codes[i][k] = (guint16) (code ^ (code < 2));
+    }
+  }
+  /* a flat channel (a0 == a1) is code 0 everywhere, in 6-value mode */
+  LANES {
+    gboolean flat = a0[k] == a1[k];
+    guint32 cl = 0, ch = 0;
+
+    for (i = 0; i < 8; i++) {
+      cl |= (guint32) codes[i][k] << (3 * i);
+      ch |= (guint32) codes[i + 8][k] << (3 * i);
+    }
+    cl = flat ? 0 : cl;
+    ch = flat ? 0 : ch;
+
+    words[k][0] = GUINT32_TO_LE ((guint32) a0[k] | ((guint32) a1[k] << 8) |
+        (cl << 16));
+    words[k][1] = GUINT32_TO_LE ((cl >> 16) | (ch << 8));
+  }
+  for (k = 0; k < (gint) n_lanes; k++)
+    memcpy (out + k * 16, words[k], 8);
+
+  fast_colour ((const gint16 (*)[16][L]) c, blue, FALSE, n_lanes, out + 8,
+      16);
 }

@@ -910,6 +910,7 @@ const BcKernels BC_PASTE (bc_kernels_, BC_KERNEL_SUFFIX) = {
   kernel_bc1,
   gather4_int,
   BC_KERNEL_NAME (bc_kernel_bc1_fast),
+  BC_KERNEL_NAME (bc_kernel_ycocg_fast),
   kernel_bc3,
   kernel_ycocg_bc3,
   BC_KERNEL_NAME (bc_kernel_bc4_rows),

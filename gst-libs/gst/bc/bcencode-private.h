@@ -48,9 +48,9 @@ typedef void (*BcKernelFunc) (const BcBatch * batch, guint n_lanes,
 typedef void (*BcGatherFunc) (BcBatch * batch, const guint8 * const rows[4],
     const gint shift[4], gboolean need_alpha);
 
-/* BC1 at quality=fast from an integer batch: @n_lanes 8-byte blocks at
- * out + k * 8 */
-typedef void (*BcBc1FastFunc) (const BcBatchInt * batch, guint n_lanes,
+/* BC1 (YCoCg-BC3) at quality=fast from an integer batch: @n_lanes 8-byte
+ * (16-byte) blocks back to back */
+typedef void (*BcFastFunc) (const BcBatchInt * batch, guint n_lanes,
     guint8 * out);
 
 /* gather4 for BcBatchInt (colour only) */
@@ -79,7 +79,8 @@ typedef struct
   BcGatherFunc gather4;
   BcKernelFunc bc1;
   BcGatherIntFunc gather4_int;
-  BcBc1FastFunc bc1_fast;
+  BcFastFunc bc1_fast;
+  BcFastFunc ycocg_fast;
   BcKernelFunc bc3;
   BcKernelFunc ycocg_bc3;
   BcBc4RowsFunc bc4_rows;
@@ -99,6 +100,8 @@ G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc4_rows) (const guint8 *
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_split2) (const guint8 * src,
     guint n_pixels, const gint shift[2], guint8 * dst0, guint8 * dst1);
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc1_fast) (const BcBatchInt *
+    batch, guint n_lanes, guint8 * out);
+G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_ycocg_fast) (const BcBatchInt *
     batch, guint n_lanes, guint8 * out);
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc7) (const BcBatch * batch,
     guint n_lanes, gint quality, guint8 * out);

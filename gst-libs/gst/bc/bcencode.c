@@ -653,7 +653,7 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
   gint shift[4];
   BcBatch batch;
   BcBatchInt ibatch;
-  gboolean bc1_fast;
+  BcFastFunc fast;
 
   g_return_if_fail (src != NULL && dst != NULL && layout != NULL);
   g_return_if_fail (width > 0 && height > 0);
@@ -679,8 +679,10 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
   block_bytes = gst_bc_format_get_block_bytes (format);
   row_bytes = (gsize) blocks_x *block_bytes;
   need_alpha = format == GST_BC_FORMAT_BC3 || format == GST_BC_FORMAT_BC7;
-  /* BC1 fast: integer batches (bcencode-fast.c) */
-  bc1_fast = format == GST_BC_FORMAT_BC1 && quality == GST_BC_QUALITY_FAST;
+  /* BC1 and YCoCg-BC3 fast: integer batches (bcencode-fast.c) */
+  fast = quality != GST_BC_QUALITY_FAST ? NULL :
+      (format == GST_BC_FORMAT_BC1 ? kernels->bc1_fast :
+      (format == GST_BC_FORMAT_YCOCG_BC3 ? kernels->ycocg_fast : NULL));
   /* bit positions of the channels in a little-endian 32-bit pixel */
   shift[0] = layout->r * 8;
   shift[1] = layout->g * 8;
@@ -698,13 +700,13 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
       for (y = 0; whole && y < 4; y++)
         rows[y] = src + (gsize) MIN (by * 4 + y, height - 1) * src_stride +
             (gsize) bx *4 * layout->bpp;
-      if (bc1_fast) {
+      if (fast) {
         if (whole)
           kernels->gather4_int (&ibatch, rows, shift);
         else
           gather_int (&ibatch, &batch, src, src_stride, width, height, layout,
               by, bx, n);
-        kernels->bc1_fast (&ibatch, n, out + (gsize) bx * block_bytes);
+        fast (&ibatch, n, out + (gsize) bx * block_bytes);
         continue;
       }
       if (whole)
