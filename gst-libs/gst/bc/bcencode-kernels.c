@@ -12,8 +12,9 @@
  * at run time. Lanes never interact and floating point contraction is off,
  * so every build computes the same blocks bit for bit.
  *
- * BC1 colour blocks at quality normal and high, and BC3 colour blocks at
- * every quality (BC1 at quality=fast: bcencode-fast.c), after van Waveren
+ * BC1 and YCoCg-BC3 at quality normal and high, and BC3 at every quality
+ * (BC1 and YCoCg-BC3 at quality=fast: bcencode-fast.c). Colour blocks,
+ * after van Waveren
  * 2006, Castano 2007, and the published notes on stb_dxt and squish:
  *  1. the principal axis of the block's colours is found by power iteration
  *     on their covariance; the pixels with the smallest and largest

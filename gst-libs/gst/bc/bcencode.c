@@ -307,9 +307,10 @@ gst_bc_quality_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_BC_QUALITY_FAST, "Fast: the cheapest endpoint search (BC1: "
-          "colour bounding box, integers only; BC3: principal axis; BC4/BC5: "
-          "block minimum and maximum; BC7: mode 6 only)", "fast"},
+    {GST_BC_QUALITY_FAST, "Fast: the cheapest endpoint search (BC1, "
+          "YCoCg-BC3: colour bounding box, integers only; BC3: principal "
+          "axis; BC4/BC5: block minimum and maximum; BC7: mode 6 only)",
+        "fast"},
     {GST_BC_QUALITY_NORMAL, "Normal: endpoints refined by least squares "
           "(BC4/BC5 also try the 6-value mode; BC7 also tries partitioned "
           "modes)", "normal"},

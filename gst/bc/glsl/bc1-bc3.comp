@@ -200,25 +200,41 @@ uvec2 colour_pack (ivec3 q0, ivec3 q1, uint idx)
   return uvec2 (hi | (lo << 16), idx);
 }
 
-#if FORMAT == FMT_BC1 && QUALITY == 0
-/* bcencode-fast.c: BC1 at quality=fast, in integers only (the C code's
- * 16-bit values never overflow, so 32-bit GLSL ints compute the same) */
-uvec2 colour_encode_fast (ivec2 blk)
+#if QUALITY == 0 && FORMAT != FMT_BC3
+/* bcencode-fast.c: fast_colour (), BC1 and YCoCg-BC3 at quality=fast, in
+ * integers only (the C code's 16-bit values never overflow, so 32-bit
+ * GLSL ints compute the same). YCoCg: channels Co, Cg, and g_blue. */
+uvec2 colour_encode_fast (ivec3 px[16])
 {
-  ivec3 px[16], lo = ivec3 (255), hi = ivec3 (0), sum = ivec3 (0);
+  ivec3 lo = ivec3 (255), hi = ivec3 (0), sum = ivec3 (0);
   ivec3 inset, v0, v1, q0, q1, a, b, d, m2, m3;
   int i, l1, shift, s0, s1, s2, s3, t1, t2, t3;
   uint idx = 0u;
 
   /* 1. */
   for (i = 0; i < 16; i++) {
-    px[i] = ivec3 (block_pixel (blk, i).xyz);
     lo = min (lo, px[i]);
     hi = max (hi, px[i]);
     sum += px[i];
   }
 
   /* 2. */
+#if FORMAT == FMT_YCOCG
+  {
+    int cov = 0, t;
+
+    for (i = 0; i < 16; i++) {
+      int d0 = 16 * px[i].x - sum.x, d1 = 16 * px[i].y - sum.y;
+
+      cov += d1 > 0 ? (d0 >> 4) : (d1 < 0 ? -(d0 >> 4) : 0);
+    }
+    if (cov < 0) {
+      t = lo.x;
+      lo.x = hi.x;
+      hi.x = t;
+    }
+  }
+#endif
   inset = (hi - lo) >> 4;
   v0 = hi - inset;
   v1 = lo + inset;
@@ -226,6 +242,10 @@ uvec2 colour_encode_fast (ivec2 blk)
       (v0.z * 31 + 131) >> 8);
   q1 = ivec3 ((v1.x * 31 + 131) >> 8, (v1.y * 63 + 129) >> 8,
       (v1.z * 31 + 131) >> 8);
+#if FORMAT == FMT_YCOCG
+  q0.z = g_blue;
+  q1.z = g_blue;
+#endif
   a = ivec3 (expand5 (q0.x), expand6 (q0.y), expand5 (q0.z));
   b = ivec3 (expand5 (q1.x), expand6 (q1.y), expand5 (q1.z));
   d = a - b;
@@ -254,15 +274,71 @@ uvec2 colour_encode_fast (ivec2 blk)
   if (all (equal (q0, q1))) {
     ivec3 m = (sum + 8) >> 4;
 
-    q0 = ivec3 (int (SINGLE[m.x] & 0xffu), int ((SINGLE[m.y] >> 16) & 0xffu),
-        int (SINGLE[m.z] & 0xffu));
-    q1 = ivec3 (int ((SINGLE[m.x] >> 8) & 0xffu), int (SINGLE[m.y] >> 24),
-        int ((SINGLE[m.z] >> 8) & 0xffu));
+    q0.xy = ivec2 (int (SINGLE[m.x] & 0xffu),
+        int ((SINGLE[m.y] >> 16) & 0xffu));
+    q1.xy = ivec2 (int ((SINGLE[m.x] >> 8) & 0xffu), int (SINGLE[m.y] >> 24));
+#if FORMAT == FMT_BC1
+    q0.z = int (SINGLE[m.z] & 0xffu);
+    q1.z = int ((SINGLE[m.z] >> 8) & 0xffu);
+#endif
     idx = 0xAAAAAAAAu;
   }
 
   /* 5. */
   return colour_pack (q0, q1, idx);
+}
+#endif
+
+#if QUALITY == 0 && FORMAT == FMT_YCOCG
+/* bc_kernel_ycocg_fast (): Y (alpha block) and Co, Cg in exact integers */
+void ycocg_encode_fast (ivec2 blk)
+{
+  ivec3 c[16];
+  int y4[16], mid[7], l[8];
+  int i, j, m4 = 0, ylo = 1020, yhi = 0, sc, a0, a1;
+  uint cl = 0u, ch = 0u;
+
+  for (i = 0; i < 16; i++) {
+    ivec3 p = ivec3 (block_pixel (blk, i).xyz);
+    int co2 = p.x - p.z, cg4 = 2 * p.y - p.x - p.z;
+
+    y4[i] = p.x + 2 * p.y + p.z;
+    c[i] = ivec3 (co2, cg4, 0);
+    m4 = max (m4, max (abs (2 * co2), abs (cg4)));
+    ylo = min (ylo, y4[i]);
+    yhi = max (yhi, y4[i]);
+  }
+  sc = m4 <= 127 ? 2 : (m4 <= 255 ? 1 : 0);
+  g_blue = (1 << sc) - 1;
+  for (i = 0; i < 16; i++) {
+    c[i].x = clamp (((c[i].x * (1 << sc) + 1) >> 1) + 128, 0, 255);
+    c[i].y = clamp (((c[i].y * (1 << sc) + 2) >> 2) + 128, 0, 255);
+  }
+
+  a0 = (yhi + 2) >> 2;
+  a1 = (ylo + 2) >> 2;
+  for (j = 0; j < 8; j++)
+    l[j] = (j * a0 + (7 - j) * a1) / 7;
+  for (j = 0; j < 7; j++)
+    mid[j] = 2 * (l[j] + l[j + 1]);
+  for (i = 0; i < 16; i++) {
+    uint n = 0u, code;
+
+    for (j = 0; j < 7; j++)
+      n += y4[i] > mid[j] ? 1u : 0u;
+    code = (8u - n) & 7u;
+    code = code < 2u ? code ^ 1u : code;
+    if (i < 8)
+      cl |= code << (3 * i);
+    else
+      ch |= code << (3 * (i - 8));
+  }
+  if (a0 == a1) {
+    cl = 0u;
+    ch = 0u;
+  }
+  put_block16 (blk, uvec2 (uint (a0) | (uint (a1) << 8) | (cl << 16),
+          (cl >> 16) | (ch << 8)), colour_encode_fast (c));
 }
 #endif
 
@@ -561,7 +637,16 @@ void main ()
   if (blk.x >= u_blocks.x || blk.y >= u_blocks.y)
     return;
 #if FORMAT == FMT_BC1 && QUALITY == 0
-  put_block8 (blk, colour_encode_fast (blk));
+  {
+    ivec3 px[16];
+
+    for (i = 0; i < 16; i++)
+      px[i] = ivec3 (block_pixel (blk, i).xyz);
+    put_block8 (blk, colour_encode_fast (px));
+    return;
+  }
+#elif FORMAT == FMT_YCOCG && QUALITY == 0
+  ycocg_encode_fast (blk);
   return;
 #endif
 

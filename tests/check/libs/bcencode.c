@@ -25,6 +25,17 @@ expand6 (gint q)
   return (q << 2) | (q >> 4);
 }
 
+static gchar *
+test_hex (const guint8 * b, guint n)
+{
+  GString *s = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < n; i++)
+    g_string_append_printf (s, "%02x", b[i]);
+  return g_string_free (s, FALSE);
+}
+
 /* Every block of every format decodes within a PSNR bound, and better
  * quality levels are never worse. */
 GST_START_TEST (test_round_trip_quality)
@@ -346,30 +357,53 @@ GST_START_TEST (test_rows_layouts_and_blocks)
 
 GST_END_TEST;
 
-/* BC1 at quality=fast, block by block against a plain 32-bit rewrite of
- * the algorithm in bcencode-fast.c (the kernels run it in 16-bit lanes):
- * endpoints quantised by a search of every code, the index thresholds as
- * exact sums. On a photograph-like picture, pure noise and blocks of
- * extremes (0 and 255 in every channel: the largest axis and projections
- * the 16-bit arithmetic has to hold). */
+/* BC1 and YCoCg-BC3 at quality=fast, block by block against a plain
+ * 32-bit rewrite of the algorithms in bcencode-fast.c (the kernels run
+ * them in 16-bit lanes): endpoints quantised by a search of every code, the
+ * index thresholds as exact sums, Y's levels as exact fractions. On a
+ * photograph-like picture, pure noise and blocks of extremes (0 and 255 in
+ * every channel: the largest axis and projections the 16-bit arithmetic
+ * has to hold). */
+/* The colour block of 16 pixels' channels @px (0..255); @blue >= 0:
+ * two channels, blue fixed (YCoCg) */
 static void
-bc1_fast_reference (const guint8 px[64], guint8 out[8])
+fast_colour_reference (const gint px[16][3], gint blue, gboolean bc1,
+    guint8 out[8])
 {
   const guint8 *single[3] = { gst_bc_encode_single_color_table (5),
     gst_bc_encode_single_color_table (6), gst_bc_encode_single_color_table (5)
   };
   gint lo[3] = { 255, 255, 255 }, hi[3] = { 0, 0, 0 }, sum[3] = { 0, 0, 0 };
   gint q[2][3], e[2][3], d[3], s[4] = { 0, 0, 0, 0 }, l1 = 0, shift, i, c, j;
+  gint n_ch = blue >= 0 ? 2 : 3;
   guint32 idx = 0, c0, c1;
 
   for (i = 0; i < 16; i++)
     for (c = 0; c < 3; c++) {
-      lo[c] = MIN (lo[c], px[i * 4 + c]);
-      hi[c] = MAX (hi[c], px[i * 4 + c]);
-      sum[c] += px[i * 4 + c];
+      lo[c] = MIN (lo[c], px[i][c]);
+      hi[c] = MAX (hi[c], px[i][c]);
+      sum[c] += px[i][c];
     }
+  if (blue >= 0) {
+    gdouble m0 = sum[0] / 16.0, m1 = sum[1] / 16.0, cov = 0;
+
+    /* the sign of the covariance, one factor taken by its sign (and the
+     * other rounded down to a multiple of 1/16, as the kernel does) */
+    for (i = 0; i < 16; i++) {
+      gdouble d0 = floor (px[i][0] - m0), d1 = px[i][1] - m1;
+
+      cov += d1 > 0 ? d0 : (d1 < 0 ? -d0 : 0);
+    }
+    if (cov < 0) {
+      gint t = lo[0];
+
+      lo[0] = hi[0];
+      hi[0] = t;
+    }
+  }
   for (c = 0; c < 3; c++) {
-    gint bits = c == 1 ? 6 : 5, inset = (hi[c] - lo[c]) / 16;
+    gint bits = c == 1 ? 6 : 5;
+    gint inset = (gint) floor ((hi[c] - lo[c]) / 16.0);
     gint v[2] = { hi[c] - inset, lo[c] + inset };
 
     for (j = 0; j < 2; j++) {
@@ -382,9 +416,11 @@ bc1_fast_reference (const guint8 px[64], guint8 out[8])
         if (ABS (x - v[j]) < best) {
           best = ABS (x - v[j]);
           q[j][c] = code;
-          e[j][c] = x;
         }
       }
+      if (c == 2 && blue >= 0)
+        q[j][c] = blue;
+      e[j][c] = bits == 6 ? expand6 (q[j][c]) : expand5 (q[j][c]);
     }
     d[c] = e[0][c] - e[1][c];
     l1 += ABS (d[c]);
@@ -400,8 +436,7 @@ bc1_fast_reference (const guint8 px[64], guint8 out[8])
     s[3] += (a + 2 * b) / 3 * d[c];
   }
   for (i = 0; i < 16; i++) {
-    gint p = 2 * (px[i * 4] * d[0] + px[i * 4 + 1] * d[1] +
-        px[i * 4 + 2] * d[2]);
+    gint p = 2 * (px[i][0] * d[0] + px[i][1] * d[1] + px[i][2] * d[2]);
     /* the nearest of c1, (c0 + 2 c1) / 3, (2 c0 + c1) / 3, c0 along d */
     guint code = p > s[2] + s[0] ? 0 : (p > s[3] + s[2] ? 2 :
         (p > s[1] + s[3] ? 3 : 1));
@@ -409,7 +444,7 @@ bc1_fast_reference (const guint8 px[64], guint8 out[8])
     idx |= code << (2 * i);
   }
   if (q[0][0] == q[1][0] && q[0][1] == q[1][1] && q[0][2] == q[1][2]) {
-    for (c = 0; c < 3; c++) {
+    for (c = 0; c < n_ch; c++) {
       gint m = (sum[c] + 8) / 16;
 
       q[0][c] = single[c][m * 2];
@@ -426,16 +461,76 @@ bc1_fast_reference (const guint8 px[64], guint8 out[8])
     c1 = t;
     idx ^= 0x55555555u;
   } else if (c0 == c1) {
-    idx = c0 == 0 ? 0x55555555u : 0;
-    c1 = c0 == 0 ? 0 : c0 - 1;
-    c0 = c0 == 0 ? 1 : c0;
+    idx = bc1 && c0 == 0 ? 0x55555555u : 0;
+    if (bc1) {
+      c1 = c0 == 0 ? 0 : c0 - 1;
+      c0 = c0 == 0 ? 1 : c0;
+    }
   }
   GST_WRITE_UINT16_LE (out, c0);
   GST_WRITE_UINT16_LE (out + 2, c1);
   GST_WRITE_UINT32_LE (out + 4, idx);
 }
 
-GST_START_TEST (test_bc1_fast_reference)
+static void
+bc1_fast_reference (const guint8 rgba[64], guint8 out[8])
+{
+  gint px[16][3], i, c;
+
+  for (i = 0; i < 16; i++)
+    for (c = 0; c < 3; c++)
+      px[i][c] = rgba[i * 4 + c];
+  fast_colour_reference (px, -1, TRUE, out);
+}
+
+/* YCoCg: Y = (R + 2G + B) / 4 coded from its rounded minimum and maximum,
+ * each pixel at the nearest level; Co = (R - B) / 2, Cg = (2G - R - B) / 4
+ * scaled by 4, 2 or 1, offset by 128, rounded (halves up) */
+static void
+ycocg_fast_reference (const guint8 rgba[64], guint8 out[16])
+{
+  gdouble y[16], co[16], cg[16], ymin = 255, ymax = 0, m = 0, lvl[8];
+  gint px[16][3], i, j, scale, a0, a1;
+  guint64 codes = 0;
+
+  for (i = 0; i < 16; i++) {
+    const guint8 *p = rgba + i * 4;
+
+    y[i] = (p[0] + 2 * p[1] + p[2]) / 4.0;
+    co[i] = (p[0] - p[2]) / 2.0;
+    cg[i] = (2 * p[1] - p[0] - p[2]) / 4.0;
+    ymin = MIN (ymin, y[i]);
+    ymax = MAX (ymax, y[i]);
+    m = MAX (m, MAX (fabs (co[i]), fabs (cg[i])));
+  }
+  scale = m < 31.875 ? 4 : (m < 63.75 ? 2 : 1);
+  for (i = 0; i < 16; i++) {
+    px[i][0] = CLAMP ((gint) floor (co[i] * scale + 128.5), 0, 255);
+    px[i][1] = CLAMP ((gint) floor (cg[i] * scale + 128.5), 0, 255);
+    px[i][2] = 0;
+  }
+  a0 = (gint) floor (ymax + 0.5);
+  a1 = (gint) floor (ymin + 0.5);
+  for (j = 0; j < 8; j++)
+    lvl[j] = (j * a0 + (7 - j) * a1) / 7;
+  for (i = 0; i < 16 && a0 != a1; i++) {
+    gint best = 0;
+
+    /* the nearest level: the number of midpoints below the value (a tie
+     * goes to the lower level; of two equal levels, the upper one is
+     * taken when the value is above them) */
+    for (j = 0; j < 7; j++)
+      best += y[i] > (lvl[j] + lvl[j + 1]) / 2;
+    codes |= (guint64) (best == 7 ? 0 : (best == 0 ? 1 : 8 - best)) << (3 * i);
+  }
+  out[0] = a0;
+  out[1] = a1;
+  for (i = 0; i < 6; i++)
+    out[2 + i] = codes >> (8 * i);
+  fast_colour_reference (px, scale - 1, FALSE, out + 8);
+}
+
+GST_START_TEST (test_fast_reference)
 {
   const guint w = 96, h = 64;
   guint8 *pics[3];
@@ -450,31 +545,42 @@ GST_START_TEST (test_bc1_fast_reference)
     pics[2][i] = g_rand_boolean (rand) ? 255 : 0;
   }
 
-  for (p = 0; p < G_N_ELEMENTS (pics); p++) {
+  for (p = 0; p < 2 * G_N_ELEMENTS (pics); p++) {
+    const gboolean ycocg = p >= G_N_ELEMENTS (pics);
+    const guint8 *pic = pics[p % G_N_ELEMENTS (pics)];
+    const guint bb = ycocg ? 16 : 8;
     GstBcInfo info;
-    guint8 *enc = test_encode (GST_BC_FORMAT_BC1, GST_BC_QUALITY_FAST,
-        pics[p], &test_rgba_layout, w, h, &info);
+    guint8 *enc = test_encode (ycocg ? GST_BC_FORMAT_YCOCG_BC3 :
+        GST_BC_FORMAT_BC1, GST_BC_QUALITY_FAST, pic, &test_rgba_layout, w, h,
+        &info);
     guint bx, by, x, y;
 
     for (by = 0; by < h / 4; by++) {
       for (bx = 0; bx < w / 4; bx++) {
-        guint8 px[64], want[8];
-        const guint8 *got = enc + (by * (w / 4) + bx) * 8;
+        guint8 px[64], want[16];
+        const guint8 *got = enc + (by * (w / 4) + bx) * bb;
+        gchar *g, *e;
 
         for (y = 0; y < 4; y++)
           for (x = 0; x < 4; x++)
             memcpy (px + (y * 4 + x) * 4,
-                pics[p] + ((by * 4 + y) * w + bx * 4 + x) * 4, 4);
-        bc1_fast_reference (px, want);
-        fail_unless (memcmp (got, want, 8) == 0, "picture %u block (%u, %u): "
-            "%02x%02x%02x%02x %08x, want %02x%02x%02x%02x %08x", p, bx, by,
-            got[0], got[1], got[2], got[3], GST_READ_UINT32_LE (got + 4),
-            want[0], want[1], want[2], want[3], GST_READ_UINT32_LE (want + 4));
+                pic + ((by * 4 + y) * w + bx * 4 + x) * 4, 4);
+        if (ycocg)
+          ycocg_fast_reference (px, want);
+        else
+          bc1_fast_reference (px, want);
+        if (memcmp (got, want, bb) == 0)
+          continue;
+        g = test_hex (got, bb);
+        e = test_hex (want, bb);
+        fail ("%s, picture %u, block (%u, %u): %s, want %s", ycocg ?
+            "YCoCg-BC3" : "BC1", p % 3, bx, by, g, e);
       }
     }
     g_free (enc);
-    g_free (pics[p]);
   }
+  for (p = 0; p < G_N_ELEMENTS (pics); p++)
+    g_free (pics[p]);
   g_rand_free (rand);
 }
 
@@ -527,7 +633,7 @@ bcencode_suite (void)
   tcase_add_test (tc, test_bc1_four_colour_invariant);
   tcase_add_test (tc, test_odd_sizes_padding);
   tcase_add_test (tc, test_rows_layouts_and_blocks);
-  tcase_add_test (tc, test_bc1_fast_reference);
+  tcase_add_test (tc, test_fast_reference);
   tcase_add_test (tc, test_simd_identical);
   tcase_add_test (tc, test_format_support);
   return s;
