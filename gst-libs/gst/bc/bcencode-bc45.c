@@ -842,6 +842,26 @@ BC_KERNEL_NAME (bc_kernel_bc4_rows) (const guint8 * const rows[4],
   }
 }
 
+#if !defined (BC_KERNEL_PORTABLE) && defined (__AVX2__)
+/* The byte at bit position @shift of each of the 32 4-byte pixels in @v */
+static inline __m256i
+bytes_at32 (const __m256i v[4], __m128i shift)
+{
+  const __m256i mask = _mm256_set1_epi32 (0xff);
+  /* packs and packus work within 128-bit halves: dwords of 4 pixels come
+   * out as 0 2 4 6 1 3 5 7 */
+  const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
+  __m256i x[4];
+  gint j;
+
+  for (j = 0; j < 4; j++)
+    x[j] = _mm256_and_si256 (_mm256_srl_epi32 (v[j], shift), mask);
+  return _mm256_permutevar8x32_epi32 (_mm256_packus_epi16
+      (_mm256_packs_epi32 (x[0], x[1]), _mm256_packs_epi32 (x[2], x[3])),
+      order);
+}
+#endif
+
 void
 BC_KERNEL_NAME (bc_split2) (const guint8 * src, guint n_pixels,
     const gint shift[2], guint8 * dst0, guint8 * dst1)
@@ -850,34 +870,19 @@ BC_KERNEL_NAME (bc_split2) (const guint8 * src, guint n_pixels,
 
 #if !defined (BC_KERNEL_PORTABLE) && defined (__AVX2__)
   {
-    const __m256i mask = _mm256_set1_epi32 (0xff);
     const __m128i s0 = _mm_cvtsi32_si128 (shift[0]);
     const __m128i s1 = _mm_cvtsi32_si128 (shift[1]);
-    /* packs and packus work within 128-bit halves: dwords of 4 pixels
-     * come out as 0 2 4 6 1 3 5 7 */
-    const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
 
     for (; i + 32 <= n_pixels; i += 32) {
       const __m256i *s = (const __m256i *) (src + i * 4);
-      __m256i v0 = _mm256_loadu_si256 (s), v1 = _mm256_loadu_si256 (s + 1);
-      __m256i v2 = _mm256_loadu_si256 (s + 2), v3 = _mm256_loadu_si256 (s + 3);
-      __m256i x0 = _mm256_packs_epi32 (_mm256_and_si256 (_mm256_srl_epi32 (v0,
-                  s0), mask), _mm256_and_si256 (_mm256_srl_epi32 (v1, s0),
-              mask));
-      __m256i x1 = _mm256_packs_epi32 (_mm256_and_si256 (_mm256_srl_epi32 (v2,
-                  s0), mask), _mm256_and_si256 (_mm256_srl_epi32 (v3, s0),
-              mask));
-      __m256i y0 = _mm256_packs_epi32 (_mm256_and_si256 (_mm256_srl_epi32 (v0,
-                  s1), mask), _mm256_and_si256 (_mm256_srl_epi32 (v1, s1),
-              mask));
-      __m256i y1 = _mm256_packs_epi32 (_mm256_and_si256 (_mm256_srl_epi32 (v2,
-                  s1), mask), _mm256_and_si256 (_mm256_srl_epi32 (v3, s1),
-              mask));
+      __m256i v[4];
 
-      _mm256_storeu_si256 ((__m256i *) (dst0 + i),
-          _mm256_permutevar8x32_epi32 (_mm256_packus_epi16 (x0, x1), order));
-      _mm256_storeu_si256 ((__m256i *) (dst1 + i),
-          _mm256_permutevar8x32_epi32 (_mm256_packus_epi16 (y0, y1), order));
+      v[0] = _mm256_loadu_si256 (s);
+      v[1] = _mm256_loadu_si256 (s + 1);
+      v[2] = _mm256_loadu_si256 (s + 2);
+      v[3] = _mm256_loadu_si256 (s + 3);
+      _mm256_storeu_si256 ((__m256i *) (dst0 + i), bytes_at32 (v, s0));
+      _mm256_storeu_si256 ((__m256i *) (dst1 + i), bytes_at32 (v, s1));
     }
   }
 #endif
