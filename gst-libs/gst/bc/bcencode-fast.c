@@ -42,6 +42,20 @@
 #define L BC_LANES
 #define LANES BC_FOR_LANES (L)
 
+/* x / 3 for x <= 765 and x / 7 for x <= 1785, as 16-bit multiplies
+ * (exact in those ranges) */
+static inline guint16
+div3 (guint16 x)
+{
+  return (guint16) (((guint32) x * 21846) >> 16);
+}
+
+static inline guint16
+div7 (guint16 x)
+{
+  return (guint16) (((guint32) x * 9363) >> 16);
+}
+
 /* The colour block of the lanes of @p (three channels, 0..255), or, with
  * @fixed_blue, of their first two channels with blue fixed to
  * fixed_blue[k] in both endpoints (YCoCg: the scale code; the third
@@ -145,8 +159,8 @@ fast_colour (const gint16 (*p)[16][L], const gint16 * fixed_blue,
       dir[ch][k] = d;
       s0[k] = (gint16) (s0[k] + a * d);
       s1[k] = (gint16) (s1[k] + b * d);
-      s2[k] = (gint16) (s2[k] + (gint16) (m2 / 3) * d);
-      s3[k] = (gint16) (s3[k] + (gint16) (m3 / 3) * d);
+      s2[k] = (gint16) (s2[k] + (gint16) div3 (m2) * d);
+      s3[k] = (gint16) (s3[k] + (gint16) div3 (m3) * d);
     }
   }
   LANES {
@@ -226,7 +240,8 @@ BC_KERNEL_NAME (bc_kernel_ycocg_fast) (const BcBatchInt * batch,
     guint n_lanes, guint8 * out)
 {
   const gint16 (*p)[16][L] = batch->px;
-  gint16 y4[16][L], c[3][16][L], m4[L], sc[L], blue[L], lo[L], hi[L];
+  gint16 y4[16][L], c[3][16][L], m4[L], sc[L], mul[L], blue[L];
+  gint16 lo[L], hi[L];
   gint16 a0[L], a1[L], mid[7][L];
   guint16 codes[16][L];
   guint32 words[L][2];
@@ -256,12 +271,16 @@ BC_KERNEL_NAME (bc_kernel_ycocg_fast) (const BcBatchInt * batch,
   /* max (|Co|, |Cg|) < 31.875 is 4 max < 127.5: scale 4 (shift 2) */
   LANES {
     sc[k] = (gint16) (m4[k] <= 127 ? 2 : (m4[k] <= 255 ? 1 : 0));
-    blue[k] = (gint16) ((1 << sc[k]) - 1);
+    mul[k] = (gint16) (1 << sc[k]);
+    blue[k] = (gint16) (mul[k] - 1);
   }
   for (i = 0; i < 16; i++) {
     LANES {
-      gint16 co = (gint16) (((c[0][i][k] * (1 << sc[k]) + 1) >> 1) + 128);
-      gint16 cg = (gint16) (((c[1][i][k] * (1 << sc[k]) + 2) >> 2) + 128);
+      gint16 co = (gint16) (((gint16) (c[0][i][k] * mul[k]) + 1) >> 1);
+      gint16 cg = (gint16) (((gint16) (c[1][i][k] * mul[k]) + 2) >> 2);
+
+      co = (gint16) (co + 128);
+      cg = (gint16) (cg + 128);
 
       c[0][i][k] = (gint16) (co < 0 ? 0 : (co > 255 ? 255 : co));
       c[1][i][k] = (gint16) (cg < 0 ? 0 : (cg > 255 ? 255 : cg));
@@ -276,7 +295,7 @@ BC_KERNEL_NAME (bc_kernel_ycocg_fast) (const BcBatchInt * batch,
     a0[k] = (gint16) ((hi[k] + 2) >> 2);
     a1[k] = (gint16) ((lo[k] + 2) >> 2);
     for (j = 0; j < 8; j++)
-      l[j] = (gint16) ((j * a0[k] + (7 - j) * a1[k]) / 7);
+      l[j] = (gint16) div7 ((guint16) (j * a0[k] + (7 - j) * a1[k]));
     for (j = 0; j < 7; j++)
       mid[j][k] = (gint16) (2 * (l[j] + l[j + 1]));
   }
