@@ -118,9 +118,6 @@ fast_colour (const gint16 (*p)[16][L], const gint16 * fixed_blue,
     }
   }
   for (ch = 0; ch < 3; ch++) {
-    const gint up = ch == 1 ? 2 : 3;
-    const gint down = ch == 1 ? 4 : 2;
-
     if (ch == 2 && fixed_blue) {
       LANES {
         q0[ch][k] = q1[ch][k] = fixed_blue[k];
@@ -136,8 +133,10 @@ fast_colour (const gint16 (*p)[16][L], const gint16 * fixed_blue,
 
       q0[ch][k] = (gint16) (ch == 1 ? bc_quant6 (v0) : bc_quant5 (v0));
       q1[ch][k] = (gint16) (ch == 1 ? bc_quant6 (v1) : bc_quant5 (v1));
-      ea[ch][k] = (gint16) ((q0[ch][k] << up) | (q0[ch][k] >> down));
-      eb[ch][k] = (gint16) ((q1[ch][k] << up) | (q1[ch][k] >> down));
+      ea[ch][k] = (gint16) (ch == 1 ? bc_expand6 (q0[ch][k]) :
+          bc_expand5 (q0[ch][k]));
+      eb[ch][k] = (gint16) (ch == 1 ? bc_expand6 (q1[ch][k]) :
+          bc_expand5 (q1[ch][k]));
     }
   }
   LANES {
