@@ -284,13 +284,13 @@ quantize_endpoints (const ModeInfo * mi, float ef[2][4][L],
  * endpoints e0 and e1, given as a64[c] = 64 e0 + 32 and dd[c] = e1 - e0 */
 static inline float
 pixel_error (const float (*p)[16][L], const float (*a64)[L],
-    const float (*dd)[L], gint i, gint k, float wt)
+    const float (*dd)[L], gint i, gint k, float wt, gint nc)
 {
   float e2 = 0.0f;
   gint c;
 
   /* ((64 - wt) e0 + wt e1 + 32) >> 6, exact in float */
-  for (c = 0; c < 4; c++) {
+  for (c = 0; c < nc; c++) {
     float v = (float) (gint32) ((a64[c][k] + wt * dd[c][k]) * 0.015625f);
     float dv = v - p[c][i][k];
 
@@ -440,10 +440,11 @@ fit_axis (const float (*p)[16][L], const float (*m)[L], gboolean with_alpha,
 }
 
 /* Least-squares endpoints for the weights w of the pixels of a subset (m:
- * NULL for every pixel); lanes where the system is singular keep ef */
-static void
+ * NULL for every pixel), of the first @nc channels; lanes where the system
+ * is singular keep ef */
+static G_ALWAYS_INLINE inline void
 refit (const float (*p)[16][L], const float (*m)[L], const float (*w)[L],
-    float ef[2][4][L])
+    float ef[2][4][L], gint nc)
 {
   float aa[L], ab[L], bb[L], x0[4][L], x1[4][L];
   gint i, k, c;
@@ -461,7 +462,7 @@ refit (const float (*p)[16][L], const float (*m)[L], const float (*w)[L],
       aa[k] += a * (1.0f - w[i][k]);
       ab[k] += a * w[i][k];
       bb[k] += b * w[i][k];
-      for (c = 0; c < 4; c++) {
+      for (c = 0; c < nc; c++) {
         x0[c][k] += a * p[c][i][k];
         x1[c][k] += b * p[c][i][k];
       }
@@ -472,7 +473,7 @@ refit (const float (*p)[16][L], const float (*m)[L], const float (*w)[L],
     gboolean ok = det > 1e-3f;
     float inv = 1.0f / (ok ? det : 1.0f);
 
-    for (c = 0; c < 4; c++) {
+    for (c = 0; c < nc; c++) {
       float n0 = (bb[k] * x0[c][k] - ab[k] * x1[c][k]) * inv;
       float n1 = (aa[k] * x1[c][k] - ab[k] * x0[c][k]) * inv;
 
@@ -583,9 +584,9 @@ assign_joint (const float (*p)[16][L], float (*m)[16][L], const ModeInfo * mi,
         gint32 wa = (gint32) ((float) (ia * 64 + h) * rcp);
         gint32 wt = (gint32) ((float) (ix * 64 + h) * rcp);
         gint32 wc = (gint32) ((float) (ib * 64 + h) * rcp);
-        float ea = pixel_error (p, cst (pa), cst (pd), i, k, (float) wa);
-        float be = pixel_error (p, cst (pa), cst (pd), i, k, (float) wt);
-        float ec = pixel_error (p, cst (pa), cst (pd), i, k, (float) wc);
+        float ea = pixel_error (p, cst (pa), cst (pd), i, k, (float) wa, 4);
+        float be = pixel_error (p, cst (pa), cst (pd), i, k, (float) wt, 4);
+        float ec = pixel_error (p, cst (pa), cst (pd), i, k, (float) wc, 4);
 
         /* the middle one unless a neighbour is strictly better */
         ix = ea < be ? ia : ix;
@@ -606,7 +607,7 @@ assign_joint (const float (*p)[16][L], float (*m)[16][L], const ModeInfo * mi,
             t[k]);
         gint32 ix = (gint32) (tt + 0.5f);
         gint32 wt = (gint32) ((float) (ix * 64 + h) * rcp);
-        float be = pixel_error (p, cst (pa), cst (pd), i, k, (float) wt);
+        float be = pixel_error (p, cst (pa), cst (pd), i, k, (float) wt, 4);
 
         idx[i][k] = ix;
         w[i][k] = (float) wt *(1.0f / 64.0f);
@@ -655,7 +656,7 @@ fit_subsets (const float (*p)[16][L], float (*m)[16][L],
 
   for (it = 0; it < eff->refits; it++) {
     for (s = 0; s < ns; s++) {
-      refit (p, cst (m[s]), cst (w), ef[s]);
+      refit (p, cst (m[s]), cst (w), ef[s], 4);
       quantize_endpoints (mi, ef[s], opaque, -1, &ep[s]);
     }
     assign_joint (p, m, mi, ep, eff->exact, idx, w, err);
@@ -692,18 +693,18 @@ fit_subsets (const float (*p)[16][L], float (*m)[16][L],
  * value is a rounding; the p-bit of each endpoint is the one with the
  * smaller squared error (opaque lanes: 1, alpha 255). Writes the stored
  * bits q, the p-bits and the decoded values x. */
-static inline void
+static G_ALWAYS_INLINE inline void
 quantize_mode6 (float ef[2][4][L], const gboolean * opaque,
-    gint32 q[2][4][L], gint32 pb[2][L], float x[2][4][L])
+    gint32 q[2][4][L], gint32 pb[2][L], float x[2][4][L], gint nc)
 {
   gint e, c, k;
 
   for (e = 0; e < 2; e++) {
     LANES {
-      gint32 q0[4], q1[4], p;
+      gint32 q0[4] = { 0, 0, 0, 127 }, q1[4] = { 0, 0, 0, 127 }, p;
       float d0 = 0.0f, d1 = 0.0f;
 
-      for (c = 0; c < 4; c++) {
+      for (c = 0; c < nc; c++) {
         const float v = clamp255 (ef[e][c][k]);
         gint32 a = (gint32) (v * 0.5f + 0.5f);
         gint32 b = (gint32) ((v - 1.0f) * 0.5f + 0.5f);
@@ -718,7 +719,7 @@ quantize_mode6 (float ef[2][4][L], const gboolean * opaque,
         d0 += da * da;
         d1 += db * db;
       }
-      p = d1 < d0 || opaque[k] ? 1 : 0;
+      p = nc == 3 || d1 < d0 || opaque[k] ? 1 : 0;
       for (c = 0; c < 4; c++) {
         gint32 qq = p ? q1[c] : q0[c];
 
@@ -732,11 +733,11 @@ quantize_mode6 (float ef[2][4][L], const gboolean * opaque,
 }
 
 /* Mode 6 indices of every pixel for decoded endpoints x: the projection on
- * the segment, rounded; w receives the weight of endpoint 1 (0..1), err
- * (unless NULL) the squared RGBA error */
-static inline void
+ * the segment, rounded; w (unless NULL) receives the weight of endpoint 1
+ * (0..1), err (unless NULL, and only with w) the squared RGBA error */
+static G_ALWAYS_INLINE inline void
 indices_mode6 (const float (*p)[16][L], float x[2][4][L], gint32 (*idx)[L],
-    float (*w)[L], float *err)
+    float (*w)[L], float *err, gint nc)
 {
   float d[4][L], a64[4][L], scale[L], base[L];
   gint i, k, c;
@@ -745,7 +746,7 @@ indices_mode6 (const float (*p)[16][L], float x[2][4][L], gint32 (*idx)[L],
     float dd = 0.0f;
 
     base[k] = 0.0f;
-    for (c = 0; c < 4; c++) {
+    for (c = 0; c < nc; c++) {
       d[c][k] = x[1][c][k] - x[0][c][k];
       a64[c][k] = x[0][c][k] * 64.0f + 32.0f;
       dd += d[c][k] * d[c][k];
@@ -757,30 +758,39 @@ indices_mode6 (const float (*p)[16][L], float x[2][4][L], gint32 (*idx)[L],
   }
   for (i = 0; i < 16; i++) {
     LANES {
-      float t = (p[0][i][k] * d[0][k] + p[1][i][k] * d[1][k] +
-          p[2][i][k] * d[2][k] + p[3][i][k] * d[3][k] - base[k]) * scale[k];
+      float t = p[0][i][k] * d[0][k] + p[1][i][k] * d[1][k] +
+          p[2][i][k] * d[2][k];
       gint32 ix;
+
+      if (nc == 4)
+        t += p[3][i][k] * d[3][k];
+      t = (t - base[k]) * scale[k];
 
       t = t < 0.0f ? 0.0f : (t > 15.0f ? 15.0f : t);
       ix = (gint32) (t + 0.5f);
       idx[i][k] = ix;
+    }
+    if (w) {
       /* the weight of index ix, (64 ix + 7) / 15 truncated */
-      w[i][k] = (float) (gint32) ((float) (ix * 64 + 7) * (1.0f / 15.0f)) *
-          (1.0f / 64.0f);
+      LANES w[i][k] = (float) (gint32) ((float) (idx[i][k] * 64 + 7) *
+          (1.0f / 15.0f)) * (1.0f / 64.0f);
     }
     if (err) {
       LANES err[k] += pixel_error (p, cst (a64), cst (d), i, k,
-          w[i][k] * 64.0f);
+          w[i][k] * 64.0f, nc);
     }
   }
 }
 
 /* Mode 6 from the principal axis and @refits least-squares refits: the
  * last one (fast), or with @keep_best the one of least error, into @blk
- * (its err only with @keep_best) */
-static void
-encode_mode6 (const float (*p)[16][L], const gboolean * opaque,
-    gint refits, gboolean keep_best, Bc7Block * blk)
+ * (its err only with @keep_best). @nc is 4, or 3 when every lane is
+ * opaque: alpha is then 255 everywhere, its mean 255 and its terms of the
+ * covariance, the axis, the projections and the errors 0, so leaving it out
+ * changes no result. */
+static G_ALWAYS_INLINE inline void
+encode_mode6_nc (const float (*p)[16][L], const gboolean * opaque,
+    gint refits, gboolean keep_best, Bc7Block * blk, gint nc)
 {
   float mean[4][L], cov[10][L], v[4][L], tmin[L], tmax[L];
   float ef[2][4][L], x[2][4][L], w[16][L], err[L];
@@ -796,31 +806,35 @@ encode_mode6 (const float (*p)[16][L], const gboolean * opaque,
   }
   for (i = 0; i < 16; i++) {
     LANES {
-      for (c = 0; c < 4; c++)
+      for (c = 0; c < nc; c++)
         mean[c][k] += p[c][i][k];
     }
   }
   LANES {
-    for (c = 0; c < 4; c++)
+    for (c = 0; c < nc; c++)
       mean[c][k] *= 1.0f / 16.0f;
+    mean[3][k] = nc == 3 ? 255.0f : mean[3][k];
   }
   for (i = 0; i < 16; i++) {
     LANES {
       float r = p[0][i][k] - mean[0][k];
       float g = p[1][i][k] - mean[1][k];
       float b = p[2][i][k] - mean[2][k];
-      float a = p[3][i][k] - mean[3][k];
 
       cov[0][k] += r * r;
       cov[1][k] += r * g;
       cov[2][k] += r * b;
-      cov[3][k] += r * a;
       cov[4][k] += g * g;
       cov[5][k] += g * b;
-      cov[6][k] += g * a;
       cov[7][k] += b * b;
-      cov[8][k] += b * a;
-      cov[9][k] += a * a;
+      if (nc == 4) {
+        float a = p[3][i][k] - mean[3][k];
+
+        cov[3][k] += r * a;
+        cov[6][k] += g * a;
+        cov[8][k] += b * a;
+        cov[9][k] += a * a;
+      }
     }
   }
   LANES {
@@ -832,9 +846,10 @@ encode_mode6 (const float (*p)[16][L], const gboolean * opaque,
     LANES {
       float t = (p[0][i][k] - mean[0][k]) * v[0][k] +
           (p[1][i][k] - mean[1][k]) * v[1][k] +
-          (p[2][i][k] - mean[2][k]) * v[2][k] +
-          (p[3][i][k] - mean[3][k]) * v[3][k];
+          (p[2][i][k] - mean[2][k]) * v[2][k];
 
+      if (nc == 4)
+        t += (p[3][i][k] - mean[3][k]) * v[3][k];
       tmin[k] = t < tmin[k] ? t : tmin[k];
       tmax[k] = t > tmax[k] ? t : tmax[k];
     }
@@ -848,13 +863,13 @@ encode_mode6 (const float (*p)[16][L], const gboolean * opaque,
 
   LANES blk->err[k] = 1e30f;
   for (it = 0; it <= refits; it++) {
-    quantize_mode6 (ef, opaque, q, pb, x);
-    indices_mode6 (p, x, idx, w, keep_best ? err : NULL);
     if (!keep_best) {
-      memcpy (bq, q, sizeof (q));
-      memcpy (bpb, pb, sizeof (pb));
-      memcpy (blk->idx, idx, sizeof (idx));
+      /* straight into the result; the last pass needs no weights */
+      quantize_mode6 (ef, opaque, bq, bpb, x, nc);
+      indices_mode6 (p, x, blk->idx, it < refits ? w : NULL, NULL, nc);
     } else {
+      quantize_mode6 (ef, opaque, q, pb, x, nc);
+      indices_mode6 (p, x, idx, w, err, nc);
       for (e = 0; e < 2; e++) {
         for (c = 0; c < 4; c++)
           LANES bq[e][c][k] = err[k] < blk->err[k] ? q[e][c][k] : bq[e][c][k];
@@ -867,7 +882,7 @@ encode_mode6 (const float (*p)[16][L], const gboolean * opaque,
     }
     if (it == refits)
       break;
-    refit (p, NULL, (const float (*)[L]) w, ef);
+    refit (p, NULL, (const float (*)[L]) w, ef, nc);
   }
 
   /* pixel 0's index must have its top bit clear */
@@ -893,6 +908,22 @@ encode_mode6 (const float (*p)[16][L], const gboolean * opaque,
       blk->idx[i][k] = flip[k] ? 15 - ix : ix;
     }
   }
+}
+
+/* encode_mode6_nc () without alpha when every lane is opaque */
+static G_ALWAYS_INLINE inline void
+encode_mode6 (const float (*p)[16][L], const gboolean * opaque,
+    gint refits, gboolean keep_best, Bc7Block * blk)
+{
+  gboolean all = TRUE;
+  gint k;
+
+  for (k = 0; k < L; k++)
+    all = all && opaque[k];
+  if (all)
+    encode_mode6_nc (p, opaque, refits, keep_best, blk, 3);
+  else
+    encode_mode6_nc (p, opaque, refits, keep_best, blk, 4);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1237,21 +1268,7 @@ pack_block (const Bc7Block * blk, gint k, guint8 * out)
     store_block (out, lo, hi);
     return;
   }
-  if (mode == 6) {
-    /* the common case, without the generic bit writer */
-    guint64 lo = 0x40, hi;
-
-    for (c = 0; c < 4; c++)
-      for (e = 0; e < 2; e++)
-        lo |= (guint64) blk->q[0][e][c][k] << (7 + 14 * c + 7 * e);
-    lo |= (guint64) blk->pb[0][0][k] << 63;
-    hi = (guint64) blk->pb[0][1][k] | (guint64) blk->idx[0][k] << 1;
-    for (i = 1; i < 16; i++)
-      hi |= (guint64) blk->idx[i][k] << (4 * i);
-    store_block (out, lo, hi);
-    return;
-  }
-
+  g_assert (mode != 6);
   put (&b, mode + 1, 1u << mode);
   put (&b, mi->pb, (guint32) part);
   for (c = 0; c < 3; c++)
@@ -1412,6 +1429,28 @@ BC_KERNEL_NAME (bc_kernel_bc7) (const BcBatch * batch, guint n_lanes,
     }
   }
 
-  for (k = 0; k < (gint) n_lanes; k++)
-    pack_block (&best, k, out + k * 16);
+  /* mode 6, the common case, in every lane at once; the other modes with
+   * the generic bit writer */
+  {
+    guint64 lo[L], hi[L];
+
+    LANES {
+      gint c, e;
+
+      lo[k] = 0x40;
+      for (c = 0; c < 4; c++)
+        for (e = 0; e < 2; e++)
+          lo[k] |= (guint64) best.q[0][e][c][k] << (7 + 14 * c + 7 * e);
+      lo[k] |= (guint64) best.pb[0][0][k] << 63;
+      hi[k] = (guint64) best.pb[0][1][k] | (guint64) best.idx[0][k] << 1;
+      for (i = 1; i < 16; i++)
+        hi[k] |= (guint64) best.idx[i][k] << (4 * i);
+    }
+    for (k = 0; k < (gint) n_lanes; k++) {
+      if (best.mode[k] == 6)
+        store_block (out + k * 16, lo[k], hi[k]);
+      else
+        pack_block (&best, k, out + k * 16);
+    }
+  }
 }
