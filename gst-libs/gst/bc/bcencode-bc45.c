@@ -234,7 +234,116 @@ load_pixels (const guint8 * const rows[4], V p[16])
 
 #include <immintrin.h>
 
-#ifdef __AVX2__
+#if defined (__AVX512F__) && defined (__AVX512BW__)
+/* 32 lanes in 512-bit vectors. Compares give masks here; they are turned
+ * back into vectors of all ones or zero, as the other builds have them.
+ * (Where GCC 12's plain form reads an undefined vector and warns, the
+ * zero-masking form with every lane kept is used.) */
+#define VN 32
+typedef __m512i V;
+#define v_add _mm512_add_epi16
+#define v_sub _mm512_sub_epi16
+#define v_mullo _mm512_mullo_epi16
+#define v_mulhi_u _mm512_mulhi_epu16
+#define v_adds_u _mm512_adds_epu16
+#define v_gt(a, b) _mm512_movm_epi16 (_mm512_cmpgt_epi16_mask (a, b))
+#define v_eq(a, b) _mm512_movm_epi16 (_mm512_cmpeq_epi16_mask (a, b))
+#define v_min _mm512_min_epi16
+#define v_max _mm512_max_epi16
+#define v_and _mm512_and_si512
+#define v_or _mm512_or_si512
+#define v_xor _mm512_xor_si512
+#define v_andnot(a, b) _mm512_maskz_andnot_epi32 (0xffff, a, b)
+#define v_set1(x) _mm512_set1_epi16 ((gint16) (x))
+#define v_srli(a, s) _mm512_srli_epi16 (a, s)
+#define v_slli(a, s) _mm512_slli_epi16 (a, s)
+#define v_loadu(src) _mm512_loadu_si512 ((const void *) (src))
+#define v_storeu(dst, a) _mm512_storeu_si512 ((void *) (dst), a)
+/* a ? b : c, bit by bit */
+#define v_sel(a, b, c) _mm512_ternarylogic_epi32 (a, b, c, 0xca)
+
+/* a function, not a macro: its argument is used twice and may have side
+ * effects (neighbours ()) */
+static inline gboolean
+v_any (V a)
+{
+  return _mm512_test_epi16_mask (a, a) != 0;
+}
+
+/* two vectors of values 0..255 as bytes, biased by 128: per 128-bit
+ * quarter, 8 lanes of a, then 8 of b */
+typedef __m512i VB;
+#define vb_pack(a, b) _mm512_xor_si512 (_mm512_packus_epi16 (a, b), \
+    _mm512_set1_epi8 ((gchar) 0x80))
+
+static inline void
+pack_blocks (V e, V w0, V w1, V w2, guint64 blocks[VN])
+{
+  /* per 128-bit quarter q, blocks 8q .. 8q + 7 in z0 (the first two) to
+   * z3 (the last two); then a 4x4 transpose of the quarters */
+  __m512i x0 = _mm512_unpacklo_epi16 (e, w0), y0 = _mm512_unpacklo_epi16 (w1,
+      w2);
+  __m512i x1 = _mm512_unpackhi_epi16 (e, w0), y1 = _mm512_unpackhi_epi16 (w1,
+      w2);
+  __m512i z0 = _mm512_maskz_unpacklo_epi32 (0xffff, x0, y0);
+  __m512i z1 = _mm512_maskz_unpackhi_epi32 (0xffff, x0, y0);
+  __m512i z2 = _mm512_maskz_unpacklo_epi32 (0xffff, x1, y1);
+  __m512i z3 = _mm512_maskz_unpackhi_epi32 (0xffff, x1, y1);
+  __m512i t0 = _mm512_maskz_shuffle_i64x2 (0xff, z0, z1, 0x44);
+  __m512i t1 = _mm512_maskz_shuffle_i64x2 (0xff, z2, z3, 0x44);
+  __m512i t2 = _mm512_maskz_shuffle_i64x2 (0xff, z0, z1, 0xee);
+  __m512i t3 = _mm512_maskz_shuffle_i64x2 (0xff, z2, z3, 0xee);
+
+  _mm512_storeu_si512 (blocks, _mm512_maskz_shuffle_i64x2 (0xff, t0, t1, 0x88));
+  _mm512_storeu_si512 (blocks + 8, _mm512_maskz_shuffle_i64x2 (0xff, t0, t1,
+          0xdd));
+  _mm512_storeu_si512 (blocks + 16, _mm512_maskz_shuffle_i64x2 (0xff, t2,
+          t3, 0x88));
+  _mm512_storeu_si512 (blocks + 24, _mm512_maskz_shuffle_i64x2 (0xff, t2,
+          t3, 0xdd));
+}
+
+static inline void
+vb_position (VB pb, const VB mb[7], V * u0, V * u1)
+{
+  __m512i n = _mm512_movm_epi8 (_mm512_cmpgt_epi8_mask (pb, mb[0]));
+  gint j;
+
+  for (j = 1; j < 7; j++)
+    n = _mm512_add_epi8 (n, _mm512_movm_epi8 (_mm512_cmpgt_epi8_mask (pb,
+                mb[j])));
+  n = _mm512_sub_epi8 (_mm512_setzero_si512 (), n);
+  *u0 = _mm512_unpacklo_epi8 (n, _mm512_setzero_si512 ());
+  *u1 = _mm512_unpackhi_epi8 (n, _mm512_setzero_si512 ());
+}
+
+static inline void
+load_pixels (const guint8 * const rows[4], V p[16])
+{
+  const __m512i mask = _mm512_set1_epi32 (0xff);
+  /* packs gives, per 128-bit quarter q, blocks 4q .. 4q + 3 then
+   * 16 + 4q .. 19 + 4q: 64-bit pieces 0 2 4 6 1 3 5 7 in order */
+  const __m512i order = _mm512_setr_epi64 (0, 2, 4, 6, 1, 3, 5, 7);
+  gint y;
+
+  for (y = 0; y < 4; y++) {
+    __m512i r0 = _mm512_loadu_si512 ((const void *) rows[y]);
+    __m512i r1 = _mm512_loadu_si512 ((const void *) (rows[y] + 64));
+    gint x;
+
+    for (x = 0; x < 4; x++) {
+      __m512i v0 = _mm512_and_si512 (_mm512_maskz_srli_epi32 (0xffff, r0,
+              8 * x), mask);
+      __m512i v1 = _mm512_and_si512 (_mm512_maskz_srli_epi32 (0xffff, r1,
+              8 * x), mask);
+
+      p[y * 4 + x] = _mm512_maskz_permutexvar_epi64 (0xff, order,
+          _mm512_packs_epi32 (v0, v1));
+    }
+  }
+}
+
+#elif defined (__AVX2__)
 #define VN 16
 typedef __m256i V;
 #define v_add _mm256_add_epi16

@@ -59,7 +59,7 @@ typedef void (*BcGatherIntFunc) (BcBatchInt * batch,
 
 /* BC4 (and BC5, one channel at a time) reads one-byte pixels straight from
  * picture rows, a multiple of this many blocks at a time */
-#define BC_BC45_BATCH 16
+#define BC_BC45_BATCH 32
 
 /* Encodes @n_blocks BC4 blocks side by side: rows[y] points at the first
  * pixel of picture row y of the block row, one byte per pixel, and must be
