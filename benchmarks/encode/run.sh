@@ -34,6 +34,33 @@ if ninja -C "$BC_BUILD" -t targets all 2>/dev/null \
   gl_args=(--gl-driver "$BC_BUILD/benchmarks/encode/bc-encode-gl-bench")
 fi
 
+# The library as it was when the encoder-speed issue was filed: its BC7 fast
+# is that issue's speed reference, measured in the same run (run.py's
+# --baseline-driver). Built once, from git, into benchmarks/.baseline-*.
+BASELINE_COMMIT=8a8ebf2
+baseline_args=()
+base_dir=$BC_SRC_ROOT/benchmarks/.baseline-$BASELINE_COMMIT
+base_bench=$base_dir/build/benchmarks/encode/bc-encode-bench
+if [ ! -x "$base_bench" ] && [ "$*" != "--gl-only" ] \
+    && git -C "$BC_SRC_ROOT" cat-file -e "$BASELINE_COMMIT^{commit}" 2>/dev/null; then
+  echo "run.sh: building $BASELINE_COMMIT (the encoder-speed issue's" \
+    "reference) in $base_dir" >&2
+  rm -rf "$base_dir"
+  mkdir -p "$base_dir/src"
+  git -C "$BC_SRC_ROOT" archive "$BASELINE_COMMIT" | tar -x -C "$base_dir/src"
+  meson setup "$base_dir/build" "$base_dir/src" -Dbuildtype=release \
+      -Dwerror=false >&2 \
+    && ninja -C "$base_dir/build" benchmarks/encode/bc-encode-bench >&2 \
+    || echo "run.sh: cannot build $BASELINE_COMMIT" >&2
+fi
+if [ -x "$base_bench" ]; then
+  baseline_args=(--baseline-driver "$base_bench"
+    --baseline-commit "$BASELINE_COMMIT")
+else
+  echo "run.sh: no build of $BASELINE_COMMIT: the BC7 fast speed bar is" \
+    "not measured" >&2
+fi
+
 rc=0
 bc_venv "$BC_VENV" || rc=$?
 if [ $rc -ne 0 ]; then
@@ -49,7 +76,7 @@ fi
 
 "$BC_VENV/bin/python" "$here/run.py" \
   --driver "$BC_BUILD/benchmarks/encode/bc-encode-bench" \
-  --manifest "$BC_MANIFEST" "${gl_args[@]}" "$@"
+  --manifest "$BC_MANIFEST" "${gl_args[@]}" "${baseline_args[@]}" "$@"
 # the speed-against-quality figures of a full run (docs/perf/encode-*.png)
 case " $* " in
   *" --quick "*) ;;
