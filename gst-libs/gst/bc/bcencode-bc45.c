@@ -218,21 +218,43 @@ pack_blocks (V e, V w0, V w1, V w2, guint64 blocks[VN])
         ((guint64) (guint16) w2.v[k] << 48));
 }
 
-/* pixel x of row y of the VN blocks starting at rows[y] */
+/* pixel x of row y of the VN blocks starting at rows[y]: one-byte pixels
+ * (@shift < 0), or the byte at bit position @shift of 4-byte pixels */
 static inline void
-load_pixels (const guint8 * const rows[4], V p[16])
+load_pixels (const guint8 * const rows[4], gint shift, V p[16])
 {
   gint x, y, k;
 
   for (y = 0; y < 4; y++)
     for (x = 0; x < 4; x++)
       for (k = 0; k < VN; k++)
-        p[y * 4 + x].v[k] = rows[y][k * 4 + x];
+        p[y * 4 + x].v[k] = shift < 0 ? rows[y][k * 4 + x] :
+            rows[y][(k * 4 + x) * 4 + shift / 8];
 }
 
 #else
 
 #include <immintrin.h>
+
+#ifdef __AVX2__
+/* The byte at bit position @shift of each of the 32 4-byte pixels in @v */
+static inline __m256i
+bytes_at32 (const __m256i v[4], __m128i shift)
+{
+  const __m256i mask = _mm256_set1_epi32 (0xff);
+  /* packs and packus work within 128-bit halves: dwords of 4 pixels come
+   * out as 0 2 4 6 1 3 5 7 */
+  const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
+  __m256i x[4];
+  gint j;
+
+  for (j = 0; j < 4; j++)
+    x[j] = _mm256_and_si256 (_mm256_srl_epi32 (v[j], shift), mask);
+  return _mm256_permutevar8x32_epi32 (_mm256_packus_epi16
+      (_mm256_packs_epi32 (x[0], x[1]), _mm256_packs_epi32 (x[2], x[3])),
+      order);
+}
+#endif
 
 #if defined (__AVX512F__) && defined (__AVX512BW__)
 /* 32 lanes in 512-bit vectors. Compares give masks here; they are turned
@@ -317,18 +339,43 @@ vb_position (VB pb, const VB mb[7], V * u0, V * u1)
   *u1 = _mm512_unpackhi_epi8 (n, _mm512_setzero_si512 ());
 }
 
+/* The byte at bit position @shift of each of the 64 4-byte pixels at
+ * @src: packs and packus work within 128-bit quarters, so dword 4q + j
+ * holds pixels 16 j + 4 q .. 16 j + 4 q + 3, which one vpermd puts in
+ * order */
+static inline __m512i
+bytes_at64 (const guint8 * src, __m128i shift)
+{
+  const __m512i mask = _mm512_set1_epi32 (0xff);
+  const __m512i order = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13,
+      2, 6, 10, 14, 3, 7, 11, 15);
+  __m512i x[4];
+  gint j;
+
+  for (j = 0; j < 4; j++)
+    x[j] = _mm512_and_si512 (_mm512_maskz_srl_epi32 (0xffff,
+            _mm512_loadu_si512 ((const void *) (src + 64 * j)), shift), mask);
+  return _mm512_maskz_permutexvar_epi32 (0xffff, order,
+      _mm512_packus_epi16 (_mm512_packs_epi32 (x[0], x[1]),
+          _mm512_packs_epi32 (x[2], x[3])));
+}
+
 static inline void
-load_pixels (const guint8 * const rows[4], V p[16])
+load_pixels (const guint8 * const rows[4], gint shift, V p[16])
 {
   const __m512i mask = _mm512_set1_epi32 (0xff);
   /* packs gives, per 128-bit quarter q, blocks 4q .. 4q + 3 then
    * 16 + 4q .. 19 + 4q: 64-bit pieces 0 2 4 6 1 3 5 7 in order */
   const __m512i order = _mm512_setr_epi64 (0, 2, 4, 6, 1, 3, 5, 7);
+  const __m128i sh = _mm_cvtsi32_si128 (shift);
   gint y;
 
   for (y = 0; y < 4; y++) {
-    __m512i r0 = _mm512_loadu_si512 ((const void *) rows[y]);
-    __m512i r1 = _mm512_loadu_si512 ((const void *) (rows[y] + 64));
+    __m512i r0 = shift < 0 ? _mm512_loadu_si512 ((const void *) rows[y]) :
+        bytes_at64 (rows[y], sh);
+    __m512i r1 = shift < 0 ?
+        _mm512_loadu_si512 ((const void *) (rows[y] + 64)) :
+        bytes_at64 (rows[y] + 256, sh);
     gint x;
 
     for (x = 0; x < 4; x++) {
@@ -406,15 +453,33 @@ vb_position (VB pb, const VB mb[7], V * u0, V * u1)
   *u1 = _mm256_unpackhi_epi8 (n, _mm256_setzero_si256 ());
 }
 
+/* bytes_at32 () of the 32 4-byte pixels at @src */
+static inline __m256i
+bytes_of32 (const guint8 * src, __m128i shift)
+{
+  const __m256i *s = (const __m256i *) src;
+  __m256i v[4];
+
+  v[0] = _mm256_loadu_si256 (s);
+  v[1] = _mm256_loadu_si256 (s + 1);
+  v[2] = _mm256_loadu_si256 (s + 2);
+  v[3] = _mm256_loadu_si256 (s + 3);
+  return bytes_at32 (v, shift);
+}
+
 static inline void
-load_pixels (const guint8 * const rows[4], V p[16])
+load_pixels (const guint8 * const rows[4], gint shift, V p[16])
 {
   const __m256i mask = _mm256_set1_epi32 (0xff);
+  const __m128i sh = _mm_cvtsi32_si128 (shift);
   gint y;
 
   for (y = 0; y < 4; y++) {
-    __m256i r0 = _mm256_loadu_si256 ((const __m256i *) rows[y]);
-    __m256i r1 = _mm256_loadu_si256 ((const __m256i *) (rows[y] + 32));
+    __m256i r0 = shift < 0 ? _mm256_loadu_si256 ((const __m256i *) rows[y]) :
+        bytes_of32 (rows[y], sh);
+    __m256i r1 = shift < 0 ?
+        _mm256_loadu_si256 ((const __m256i *) (rows[y] + 32)) :
+        bytes_of32 (rows[y] + 128, sh);
     gint x;
 
     /* per 128-bit half, packs gives blocks 0-3 8-11 4-7 12-15 */
@@ -481,15 +546,35 @@ vb_position (VB pb, const VB mb[7], V * u0, V * u1)
   *u1 = _mm_unpackhi_epi8 (n, _mm_setzero_si128 ());
 }
 
-static inline void
-load_pixels (const guint8 * const rows[4], V p[16])
+/* The byte at bit position @shift of each of the 16 4-byte pixels at
+ * @src */
+static inline __m128i
+bytes_of16 (const guint8 * src, __m128i shift)
 {
   const __m128i mask = _mm_set1_epi32 (0xff);
+  const __m128i *s = (const __m128i *) src;
+  __m128i x[4];
+  gint j;
+
+  for (j = 0; j < 4; j++)
+    x[j] = _mm_and_si128 (_mm_srl_epi32 (_mm_loadu_si128 (s + j), shift), mask);
+  return _mm_packus_epi16 (_mm_packs_epi32 (x[0], x[1]),
+      _mm_packs_epi32 (x[2], x[3]));
+}
+
+static inline void
+load_pixels (const guint8 * const rows[4], gint shift, V p[16])
+{
+  const __m128i mask = _mm_set1_epi32 (0xff);
+  const __m128i sh = _mm_cvtsi32_si128 (shift);
   gint y;
 
   for (y = 0; y < 4; y++) {
-    __m128i r0 = _mm_loadu_si128 ((const __m128i *) rows[y]);
-    __m128i r1 = _mm_loadu_si128 ((const __m128i *) (rows[y] + 16));
+    __m128i r0 = shift < 0 ? _mm_loadu_si128 ((const __m128i *) rows[y]) :
+        bytes_of16 (rows[y], sh);
+    __m128i r1 = shift < 0 ?
+        _mm_loadu_si128 ((const __m128i *) (rows[y] + 16)) :
+        bytes_of16 (rows[y] + 64, sh);
     gint x;
 
     for (x = 0; x < 4; x++) {
@@ -887,10 +972,11 @@ pack_codes (const Best * b, V flat, gint quality, guint n, guint8 * out,
   }
 }
 
-/* Encodes the VN blocks at rows[y] (4 bytes each per row); lane k goes to
- * out + k * stride, for k < n. */
+/* Encodes the VN blocks at rows[y] (4 one-byte pixels each per row, or
+ * with @shift >= 0 the byte at that bit position of 4-byte pixels); lane k
+ * goes to out + k * stride, for k < n. */
 static void
-encode_vec (const guint8 * const rows[4], gint quality, guint n,
+encode_vec (const guint8 * const rows[4], gint shift, gint quality, guint n,
     guint8 * out, gsize stride)
 {
   Pixels px;
@@ -899,7 +985,7 @@ encode_vec (const guint8 * const rows[4], gint quality, guint n,
   Sums s;
   gint i;
 
-  load_pixels (rows, px.p);
+  load_pixels (rows, shift, px.p);
   for (i = 0; i < 8; i++)
     px.pb[i] = vb_pack (px.p[2 * i], px.p[2 * i + 1]);
   mn = mx = px.p[0];
@@ -947,29 +1033,29 @@ BC_KERNEL_NAME (bc_kernel_bc4_rows) (const guint8 * const rows[4],
       rows[3] + b * 4
     };
 
-    encode_vec (r, quality, MIN (VN, n_blocks - b), out + b * stride, stride);
+    encode_vec (r, -1, quality, MIN (VN, n_blocks - b), out + b * stride,
+        stride);
   }
 }
 
-#if !defined (BC_KERNEL_PORTABLE) && defined (__AVX2__)
-/* The byte at bit position @shift of each of the 32 4-byte pixels in @v */
-static inline __m256i
-bytes_at32 (const __m256i v[4], __m128i shift)
+void
+BC_KERNEL_NAME (bc_kernel_bc5_rows) (const guint8 * const rows[4],
+    guint n_blocks, gint quality, const gint shift[2], guint8 * out)
 {
-  const __m256i mask = _mm256_set1_epi32 (0xff);
-  /* packs and packus work within 128-bit halves: dwords of 4 pixels come
-   * out as 0 2 4 6 1 3 5 7 */
-  const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
-  __m256i x[4];
-  gint j;
+  guint b;
+  gint c;
 
-  for (j = 0; j < 4; j++)
-    x[j] = _mm256_and_si256 (_mm256_srl_epi32 (v[j], shift), mask);
-  return _mm256_permutevar8x32_epi32 (_mm256_packus_epi16
-      (_mm256_packs_epi32 (x[0], x[1]), _mm256_packs_epi32 (x[2], x[3])),
-      order);
+  for (b = 0; b < n_blocks; b += VN) {
+    const guint8 *r[4] = { rows[0] + b * 16, rows[1] + b * 16,
+      rows[2] + b * 16, rows[3] + b * 16
+    };
+
+    for (c = 0; c < 2; c++)
+      encode_vec (r, shift[c], quality, MIN (VN, n_blocks - b),
+          out + b * 16 + c * 8, 16);
+  }
 }
-#endif
+
 
 void
 BC_KERNEL_NAME (bc_split2) (const guint8 * src, guint n_pixels,

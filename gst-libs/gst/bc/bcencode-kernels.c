@@ -992,6 +992,7 @@ const BcKernels BC_PASTE (bc_kernels_, BC_KERNEL_SUFFIX) = {
   kernel_bc3,
   kernel_ycocg_bc3,
   BC_KERNEL_NAME (bc_kernel_bc4_rows),
+  BC_KERNEL_NAME (bc_kernel_bc5_rows),
   BC_KERNEL_NAME (bc_split2),
   BC_KERNEL_NAME (bc_kernel_bc7),
 };

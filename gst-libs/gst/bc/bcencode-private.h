@@ -74,6 +74,14 @@ typedef void (*BcBc4RowsFunc) (const guint8 * const rows[4], guint n_blocks,
 typedef void (*BcSplit2Func) (const guint8 * src, guint n_pixels,
     const gint shift[2], guint8 * dst0, guint8 * dst1);
 
+/* BC5 of 4-byte pixels read in place: rows[y] points at the first pixel of
+ * picture row y of the block row and must be readable for 16 * @n_blocks
+ * bytes rounded up to a multiple of 16 * BC_BC45_BATCH; the two channels
+ * are the bytes at bit positions @shift[0] and @shift[1] of a little-endian
+ * pixel. Block k goes to out + 16 k. */
+typedef void (*BcBc5RowsFunc) (const guint8 * const rows[4], guint n_blocks,
+    gint quality, const gint shift[2], guint8 * out);
+
 typedef struct
 {
   BcGatherFunc gather4;
@@ -84,6 +92,7 @@ typedef struct
   BcKernelFunc bc3;
   BcKernelFunc ycocg_bc3;
   BcBc4RowsFunc bc4_rows;
+  BcBc5RowsFunc bc5_rows;
   BcSplit2Func split2;
   BcKernelFunc bc7;
 } BcKernels;
@@ -97,6 +106,9 @@ typedef struct
 
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc4_rows) (const guint8 *
     const rows[4], guint n_blocks, gint quality, guint8 * out, gsize stride);
+G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc5_rows) (const guint8 *
+    const rows[4], guint n_blocks, gint quality, const gint shift[2],
+    guint8 * out);
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_split2) (const guint8 * src,
     guint n_pixels, const gint shift[2], guint8 * dst0, guint8 * dst1);
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc1_fast) (const BcBatchInt *

@@ -480,9 +480,9 @@ channels_bc45 (const BcKernels * kernels, gboolean bc5,
   }
 }
 
-/* BC4 and BC5: block rows of one-byte channels. GRAY8 BC4 input is read
- * in place, except for a last, partial batch; other input is converted
- * one batch of blocks at a time. */
+/* BC4 and BC5: block rows of one-byte channels. GRAY8 BC4 input and BC5
+ * of 4-byte pixels are read in place, except for a last, partial batch;
+ * other input is converted one batch of blocks at a time. */
 static void
 encode_rows_bc45 (const BcKernels * kernels, GstBcFormat format,
     gint quality, const guint8 * src, gsize src_stride, guint width,
@@ -493,9 +493,11 @@ encode_rows_bc45 (const BcKernels * kernels, GstBcFormat format,
   const gsize block_bytes = bc5 ? 16 : 8;
   const guint blocks_x = (width + 3) / 4;
   const guint batch_px = BC_BC45_BATCH * 4;
-  /* blocks read in place: whole batches inside the picture */
-  const guint direct = !bc5 && lo->bpp == 1 ? width / batch_px *
-      BC_BC45_BATCH : 0;
+  /* blocks read in place: whole batches inside the picture, of GRAY8 (BC4)
+   * or 4-byte pixels (BC5) */
+  const guint direct = (!bc5 && lo->bpp == 1) || (bc5 && lo->bpp == 4) ?
+      width / batch_px * BC_BC45_BATCH : 0;
+  const gint shift[2] = { lo->r * 8, lo->g * 8 };
   guint8 ch[2][4][BC_BC45_BATCH * 4];
   const guint8 *crows[2][4] = {
     {ch[0][0], ch[0][1], ch[0][2], ch[0][3]},
@@ -509,7 +511,9 @@ encode_rows_bc45 (const BcKernels * kernels, GstBcFormat format,
 
     for (y = 0; y < 4; y++)
       rows[y] = src + (gsize) MIN (by * 4 + y, height - 1) * src_stride;
-    if (direct > 0)
+    if (direct > 0 && bc5)
+      kernels->bc5_rows (rows, direct, quality, shift, out);
+    else if (direct > 0)
       kernels->bc4_rows (rows, direct, quality, out, block_bytes);
 
     /* the rest, batch by batch, the last pixel repeated */

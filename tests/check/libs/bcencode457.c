@@ -223,6 +223,65 @@ GST_START_TEST (test_bc45_input_channels)
 
 GST_END_TEST;
 
+/* BC5 of 4-byte pixels is read in place for whole batches, from the
+ * layout's red and green bytes: every layout gives the BC4 blocks of its
+ * red and green channels, in the batches read in place (the first 256
+ * pixels of each row) and in the converted rest */
+GST_START_TEST (test_bc5_pixel_layouts)
+{
+  const guint w = 300, h = 10;
+  const gsize n = (gsize) w * h;
+  const GstVideoFormat formats[] = {
+    GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_ARGB,
+    GST_VIDEO_FORMAT_ABGR
+  };
+  guint8 *pic = test_picture (w, h, 7, 4, TEST_ALPHA_WAVE);
+  guint8 *red = channel_of (pic, n, 0), *green = channel_of (pic, n, 1);
+  guint8 *packed = g_malloc (n * 4);
+  guint f, q;
+  gsize i;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstBcPixelLayout lo;
+
+    fail_unless (gst_bc_encode_layout_from_video_format (&lo, formats[f]));
+    fail_unless_equals_int (lo.bpp, 4);
+    for (i = 0; i < n; i++) {
+      packed[i * 4 + lo.r] = pic[i * 4];
+      packed[i * 4 + lo.g] = pic[i * 4 + 1];
+      packed[i * 4 + lo.b] = pic[i * 4 + 2];
+      packed[i * 4 + lo.a] = pic[i * 4 + 3];
+    }
+    for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+      GstBcInfo info;
+      guint8 *bc5 = test_encode (GST_BC_FORMAT_BC5, q, packed, &lo, w, h,
+          &info);
+      guint8 *bc4r = test_encode (GST_BC_FORMAT_BC4, q, red, &gray8_layout,
+          w, h, &info);
+      guint8 *bc4g = test_encode (GST_BC_FORMAT_BC4, q, green, &gray8_layout,
+          w, h, &info);
+
+      for (i = 0; i < (gsize) info.blocks_x * info.blocks_y; i++) {
+        fail_unless (memcmp (bc5 + i * 16, bc4r + i * 8, 8) == 0,
+            "%s quality %u: block %" G_GSIZE_FORMAT " red",
+            gst_video_format_to_string (formats[f]), q, i);
+        fail_unless (memcmp (bc5 + i * 16 + 8, bc4g + i * 8, 8) == 0,
+            "%s quality %u: block %" G_GSIZE_FORMAT " green",
+            gst_video_format_to_string (formats[f]), q, i);
+      }
+      g_free (bc5);
+      g_free (bc4r);
+      g_free (bc4g);
+    }
+  }
+  g_free (packed);
+  g_free (red);
+  g_free (green);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_bc5_round_trip)
 {
   const guint w = 256, h = 192;
@@ -695,6 +754,7 @@ bcencode457_suite (void)
 
   tcase_add_test (tc, test_bc4_round_trip);
   tcase_add_test (tc, test_bc45_input_channels);
+  tcase_add_test (tc, test_bc5_pixel_layouts);
   tcase_add_test (tc, test_bc5_round_trip);
   tcase_add_test (tc, test_bc45_solid_exact);
   tcase_add_test (tc, test_bc4_mode_selection);
