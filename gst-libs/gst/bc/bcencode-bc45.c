@@ -5,12 +5,13 @@
 
 /* Block encoding kernel for BC4 (one channel); BC5 is two BC4 blocks, of
  * red and green. Also the split of 4-byte pixels into two one-byte channel
- * rows that bcencode.c uses for BC5.
+ * rows that bcencode.c uses for the last, partial batch of BC5.
  *
- * The kernel is integer-only and reads one-byte pixels straight from four
- * picture rows: BC_BC45_BATCH blocks side by side per call. It works on
- * vectors of 16-bit lanes, one block per lane (8 lanes with SSE2, 16 with
- * AVX2, 2 in the portable C build), written once over a few vector
+ * The kernel is integer-only and reads one-byte pixels (BC4), or one byte of
+ * 4-byte pixels (BC5), straight from four picture rows: BC_BC45_BATCH blocks
+ * side by side per call. It works on vectors of 16-bit lanes, one block per
+ * lane (8 lanes with SSE2, 16 with AVX2, 32 with AVX-512, 2 in the portable
+ * C build), written once over a few vector
  * operations (V, v_add, ...) that each build implements: the portable C
  * build with plain loops, the SIMD builds with intrinsics. Every operation
  * is exact integer arithmetic (except the per-block least-squares solve:

@@ -8,9 +8,11 @@
  * Like the other kernels, everything works on BC_LANES blocks at once with
  * the lane as the innermost loop, so the compiler turns each step into
  * vector instructions; this file is compiled once per instruction set
- * (portable C, SSE2, AVX2) with floating point contraction off, and lanes
- * never interact: every build writes the same blocks. Where blocks of a
- * batch need different partitions, each lane carries its own subset masks.
+ * (portable C, SSE2, AVX2, AVX-512) with floating point contraction off,
+ * and lanes never interact: every build writes the same blocks. Where
+ * blocks of a batch need different partitions, each lane carries its own
+ * subset masks. Mode 6 leaves alpha out of batches that are opaque in
+ * every lane, which changes no result (its terms are 0).
  *
  * Modes written, by quality:
  *
