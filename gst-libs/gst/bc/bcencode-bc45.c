@@ -237,6 +237,22 @@ load_pixels (const guint8 * const rows[4], gint shift, V p[16])
 
 #include <immintrin.h>
 
+/* The byte at bit position @shift of each of the 16 4-byte pixels at
+ * @src */
+static inline __m128i
+bytes_of16 (const guint8 * src, __m128i shift)
+{
+  const __m128i mask = _mm_set1_epi32 (0xff);
+  const __m128i *s = (const __m128i *) src;
+  __m128i x[4];
+  gint j;
+
+  for (j = 0; j < 4; j++)
+    x[j] = _mm_and_si128 (_mm_srl_epi32 (_mm_loadu_si128 (s + j), shift), mask);
+  return _mm_packus_epi16 (_mm_packs_epi32 (x[0], x[1]),
+      _mm_packs_epi32 (x[2], x[3]));
+}
+
 #ifdef __AVX2__
 /* The byte at bit position @shift of each of the 32 4-byte pixels in @v */
 static inline __m256i
@@ -545,22 +561,6 @@ vb_position (VB pb, const VB mb[7], V * u0, V * u1)
   n = _mm_sub_epi8 (_mm_setzero_si128 (), n);
   *u0 = _mm_unpacklo_epi8 (n, _mm_setzero_si128 ());
   *u1 = _mm_unpackhi_epi8 (n, _mm_setzero_si128 ());
-}
-
-/* The byte at bit position @shift of each of the 16 4-byte pixels at
- * @src */
-static inline __m128i
-bytes_of16 (const guint8 * src, __m128i shift)
-{
-  const __m128i mask = _mm_set1_epi32 (0xff);
-  const __m128i *s = (const __m128i *) src;
-  __m128i x[4];
-  gint j;
-
-  for (j = 0; j < 4; j++)
-    x[j] = _mm_and_si128 (_mm_srl_epi32 (_mm_loadu_si128 (s + j), shift), mask);
-  return _mm_packus_epi16 (_mm_packs_epi32 (x[0], x[1]),
-      _mm_packs_epi32 (x[2], x[3]));
 }
 
 static inline void
@@ -1084,25 +1084,12 @@ BC_KERNEL_NAME (bc_split2) (const guint8 * src, guint n_pixels,
 #endif
 #if !defined (BC_KERNEL_PORTABLE) && defined (__SSE2__)
   {
-    const __m128i mask = _mm_set1_epi32 (0xff);
     const __m128i s0 = _mm_cvtsi32_si128 (shift[0]);
     const __m128i s1 = _mm_cvtsi32_si128 (shift[1]);
 
     for (; i + 16 <= n_pixels; i += 16) {
-      const __m128i *s = (const __m128i *) (src + i * 4);
-      __m128i v0 = _mm_loadu_si128 (s), v1 = _mm_loadu_si128 (s + 1);
-      __m128i v2 = _mm_loadu_si128 (s + 2), v3 = _mm_loadu_si128 (s + 3);
-      __m128i x0 = _mm_packs_epi32 (_mm_and_si128 (_mm_srl_epi32 (v0, s0),
-              mask), _mm_and_si128 (_mm_srl_epi32 (v1, s0), mask));
-      __m128i x1 = _mm_packs_epi32 (_mm_and_si128 (_mm_srl_epi32 (v2, s0),
-              mask), _mm_and_si128 (_mm_srl_epi32 (v3, s0), mask));
-      __m128i y0 = _mm_packs_epi32 (_mm_and_si128 (_mm_srl_epi32 (v0, s1),
-              mask), _mm_and_si128 (_mm_srl_epi32 (v1, s1), mask));
-      __m128i y1 = _mm_packs_epi32 (_mm_and_si128 (_mm_srl_epi32 (v2, s1),
-              mask), _mm_and_si128 (_mm_srl_epi32 (v3, s1), mask));
-
-      _mm_storeu_si128 ((__m128i *) (dst0 + i), _mm_packus_epi16 (x0, x1));
-      _mm_storeu_si128 ((__m128i *) (dst1 + i), _mm_packus_epi16 (y0, y1));
+      _mm_storeu_si128 ((__m128i *) (dst0 + i), bytes_of16 (src + i * 4, s0));
+      _mm_storeu_si128 ((__m128i *) (dst1 + i), bytes_of16 (src + i * 4, s1));
     }
   }
 #endif

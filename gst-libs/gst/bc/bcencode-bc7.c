@@ -721,7 +721,7 @@ quantize_mode6 (float ef[2][4][L], const gboolean * opaque,
         d0 += da * da;
         d1 += db * db;
       }
-      p = nc == 3 || d1 < d0 || opaque[k] ? 1 : 0;
+      p = d1 < d0 || opaque[k] ? 1 : 0;
       for (c = 0; c < 4; c++) {
         gint32 qq = p ? q1[c] : q0[c];
 
