@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <netdb.h>
 #include <arpa/inet.h>
 #include <net/if.h>
@@ -726,6 +727,107 @@ gst_tile_net_peer_string (gint fd)
     return g_strdup ("unknown");
   return g_strdup_printf (ss.ss_family == AF_INET6 ? "[%s]:%s" : "%s:%s",
       host, serv);
+}
+
+/* The IPv4 address of @a, also when it is IPv4-mapped IPv6 (a dual-stack
+ * socket's view of an IPv4 peer); FALSE when it is no IPv4 address. */
+static gboolean
+address_v4 (const struct sockaddr_storage *a, guint32 * v4)
+{
+  const struct in6_addr *a6;
+
+  if (a->ss_family == AF_INET) {
+    *v4 = ((const struct sockaddr_in *) a)->sin_addr.s_addr;
+    return TRUE;
+  }
+  if (a->ss_family != AF_INET6)
+    return FALSE;
+  a6 = &((const struct sockaddr_in6 *) a)->sin6_addr;
+  if (!IN6_IS_ADDR_V4MAPPED (a6))
+    return FALSE;
+  memcpy (v4, a6->s6_addr + 12, 4);
+  return TRUE;
+}
+
+static guint16
+address_port (const struct sockaddr_storage *a)
+{
+  if (a->ss_family == AF_INET)
+    return ((const struct sockaddr_in *) a)->sin_port;
+  if (a->ss_family == AF_INET6)
+    return ((const struct sockaddr_in6 *) a)->sin6_port;
+  return 0;
+}
+
+/**
+ * gst_tile_net_same_host:
+ * @a: an IPv4 or IPv6 socket address
+ * @b: another
+ *
+ * Returns: whether @a and @b name the same IP address, the ports aside (an
+ *     IPv4 address and its IPv4-mapped IPv6 form are the same).
+ */
+gboolean
+gst_tile_net_same_host (const struct sockaddr_storage *a,
+    const struct sockaddr_storage *b)
+{
+  guint32 a4 = 0, b4 = 0;
+  gboolean is_a4 = address_v4 (a, &a4), is_b4 = address_v4 (b, &b4);
+
+  if (is_a4 || is_b4)
+    return is_a4 && is_b4 && a4 == b4;
+  if (a->ss_family != AF_INET6 || b->ss_family != AF_INET6)
+    return FALSE;
+  return memcmp (&((const struct sockaddr_in6 *) a)->sin6_addr,
+      &((const struct sockaddr_in6 *) b)->sin6_addr,
+      sizeof (struct in6_addr)) == 0;
+}
+
+/**
+ * gst_tile_net_local_addresses:
+ * @out: (out caller-allocates) (array length=max): where to
+ * @max: room in @out
+ *
+ * The IP addresses of this host's interfaces that are up (loopback
+ * included), without ports.
+ *
+ * Returns: how many were written to @out
+ */
+guint
+gst_tile_net_local_addresses (struct sockaddr_storage *out, guint max)
+{
+  struct ifaddrs *list, *ifa;
+  guint n = 0;
+
+  if (getifaddrs (&list) != 0)
+    return 0;
+  for (ifa = list; ifa && n < max; ifa = ifa->ifa_next) {
+    if (!ifa->ifa_addr || !(ifa->ifa_flags & IFF_UP))
+      continue;
+    if (ifa->ifa_addr->sa_family == AF_INET) {
+      memset (&out[n], 0, sizeof (out[n]));
+      memcpy (&out[n++], ifa->ifa_addr, sizeof (struct sockaddr_in));
+    } else if (ifa->ifa_addr->sa_family == AF_INET6) {
+      memset (&out[n], 0, sizeof (out[n]));
+      memcpy (&out[n++], ifa->ifa_addr, sizeof (struct sockaddr_in6));
+    }
+  }
+  freeifaddrs (list);
+  return n;
+}
+
+/**
+ * gst_tile_net_same_address:
+ * @a: an IPv4 or IPv6 socket address
+ * @b: another
+ *
+ * Returns: whether @a and @b are the same IP address and port.
+ */
+gboolean
+gst_tile_net_same_address (const struct sockaddr_storage *a,
+    const struct sockaddr_storage *b)
+{
+  return gst_tile_net_same_host (a, b) && address_port (a) == address_port (b);
 }
 
 /**

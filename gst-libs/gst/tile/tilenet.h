@@ -130,6 +130,18 @@ GST_TILE_API
 gchar *  gst_tile_net_peer_string (gint fd);
 
 GST_TILE_API
+gboolean gst_tile_net_same_host (const struct sockaddr_storage * a,
+                                 const struct sockaddr_storage * b);
+
+GST_TILE_API
+guint    gst_tile_net_local_addresses (struct sockaddr_storage * out,
+                                       guint max);
+
+GST_TILE_API
+gboolean gst_tile_net_same_address (const struct sockaddr_storage * a,
+                                    const struct sockaddr_storage * b);
+
+GST_TILE_API
 gssize   gst_tile_net_read_until_eof (gint fd, guint8 * data, gsize len);
 
 GST_TILE_API

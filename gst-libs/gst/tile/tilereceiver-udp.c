@@ -337,38 +337,6 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
   g_mutex_unlock (&self->lock);
 }
 
-/* Receives control messages on a unit socket during its handshake: the
- * echo of our UNIT_HELLO, or a REFUSE. Returns TRUE when acknowledged. */
-static gboolean
-udp_hello_answer (const guint8 * buf, gssize n, GError ** error)
-{
-  GstTileWireHeader h;
-
-  if (n < GST_TILE_WIRE_HEADER_SIZE || GST_READ_UINT32_BE (buf) !=
-      GST_TILE_WIRE_MAGIC)
-    return FALSE;
-  if (gst_tile_wire_header_parse (buf, n, &h, NULL) != GST_TILE_WIRE_PARSE_OK)
-    return FALSE;
-  if (h.type == GST_TILE_WIRE_TYPE_UNIT_HELLO)
-    return TRUE;
-  if (h.type == GST_TILE_WIRE_TYPE_REFUSE && n >= GST_TILE_WIRE_HEADER_SIZE + 4
-      && (gsize) n < GST_TILE_WIRE_HEADER_SIZE + (gsize) h.payload_len) {
-    /* a refusal longer than a datagram of this session (a small
-     * packet-size): its code, without the end of its reason */
-    GstTileWireRefuse refuse;
-    guint32 code = GST_READ_UINT32_BE (buf + GST_TILE_WIRE_HEADER_SIZE);
-
-    refuse.code = code <= GST_TILE_WIRE_REFUSE_UNAUTHORIZED ? code :
-        GST_TILE_WIRE_REFUSE_OTHER;
-    g_strlcpy (refuse.reason, "(the reason did not fit in a datagram of "
-        "this session)", sizeof (refuse.reason));
-    gst_tile_receiver_refuse_error (error, &refuse, "refused the connection");
-    return FALSE;
-  }
-  gst_tile_receiver_refusal (buf, n, error);
-  return FALSE;
-}
-
 /* A UDP unit's state: its socket, what it expects next, and its receive
  * layout. Every datagram of a batch gets three iovecs: its header into
  * @hdrs, and its payload straight into the frame where the next datagram of
@@ -386,11 +354,17 @@ typedef struct
   guint hl, ps, seg;            /* header (with the tag when sealed),
                                  * payload and datagram size */
   guint64 tile_off, tile_size;
-  /* the handshake: UNIT_HELLO until the sender answers */
+  /* the handshake: UNIT_HELLO until the sender answers (with the cookie
+   * of its first answer, which proves that we receive at our address) */
   struct sockaddr_storage server;
   guint server_len;
+  GstTileWireUnitHello uh;
   GByteArray *hello;
   gboolean acked;
+  /* multicast from a sender on this host: its datagrams may come from any
+   * of this host's addresses (the route's), so all of them are heard */
+  struct sockaddr_storage *local;
+  guint n_local;
   /* the sender sends to a multicast group: the socket is a member, it
    * sends no UNIT_HELLO and is never connected (the group's datagrams come
    * from the sender's host only) */
@@ -522,6 +496,7 @@ udp_unit_free (UdpUnit * c)
   g_free (c->arrivals);
   g_free (c->copies);
   g_free (c->names);
+  g_free (c->local);
 }
 
 /* Sends UNIT_HELLO every 100 ms until the sender answers. FALSE when it
@@ -626,19 +601,36 @@ udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
   }
 }
 
-/* Whether @a is an address of the same host as @b (the port aside). */
-static gboolean
-same_host (const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+#define UDP_MAX_LOCAL_ADDRESSES 32
+
+/* Multicast: when the sender is on this host (its control connection
+ * goes to one of our addresses), its datagrams leave from whichever of
+ * our addresses the route to the group picks, not necessarily the one we
+ * connected to: every address of this host is the sender's host then. */
+static void
+udp_unit_local_sender (UdpUnit * c)
 {
-  if (a->ss_family != b->ss_family)
-    return FALSE;
-  if (a->ss_family == AF_INET)
-    return ((const struct sockaddr_in *) a)->sin_addr.s_addr ==
-        ((const struct sockaddr_in *) b)->sin_addr.s_addr;
-  if (a->ss_family == AF_INET6)
-    return memcmp (&((const struct sockaddr_in6 *) a)->sin6_addr,
-        &((const struct sockaddr_in6 *) b)->sin6_addr,
-        sizeof (struct in6_addr)) == 0;
+  guint i, n;
+
+  c->local = g_new0 (struct sockaddr_storage, UDP_MAX_LOCAL_ADDRESSES);
+  n = gst_tile_net_local_addresses (c->local, UDP_MAX_LOCAL_ADDRESSES);
+  for (i = 0; i < n; i++)
+    if (gst_tile_net_same_host (&c->local[i], &c->server))
+      break;
+  c->n_local = i < n ? n : 0;
+}
+
+/* Whether a datagram from @a may be the sender's: from its host. */
+static gboolean
+udp_unit_from_sender_host (UdpUnit * c, const struct sockaddr_storage *a)
+{
+  guint i;
+
+  if (gst_tile_net_same_host (a, &c->server))
+    return TRUE;
+  for (i = 0; i < c->n_local; i++)
+    if (gst_tile_net_same_host (a, &c->local[i]))
+      return TRUE;
   return FALSE;
 }
 
@@ -656,6 +648,57 @@ udp_unit_connect (UdpUnit * c, guint k)
   else
     GST_WARNING_OBJECT (c->self->log_object, "unit %u: cannot connect to "
         "the sender's unit socket: %s", c->u->index, g_strerror (errno));
+}
+
+/* A control message on a unit socket during its handshake (@n bytes in
+ * @buf, from the sender's host): the sender's answer to our UNIT_HELLO,
+ * or a REFUSE. An answer counts only when it is for this unit of this
+ * session and generation: with a cookie of its own, it is the sender's
+ * challenge (we repeat our UNIT_HELLO with that cookie, right away); with
+ * ours, its acceptance. Returns TRUE when accepted, FALSE with @err set on
+ * a refusal, FALSE alone for anything else (ignored). */
+static gboolean
+udp_unit_answer (UdpUnit * c, const guint8 * buf, gsize n, GError ** err)
+{
+  GstTileWireUnitHello uh;
+  GstTileWireHeader h;
+
+  if (gst_tile_wire_header_parse (buf, n, &h, NULL) != GST_TILE_WIRE_PARSE_OK)
+    return FALSE;
+  if (h.type == GST_TILE_WIRE_TYPE_REFUSE && n >= GST_TILE_WIRE_HEADER_SIZE + 4
+      && n < GST_TILE_WIRE_HEADER_SIZE + (gsize) h.payload_len) {
+    /* a refusal longer than a datagram of this session (a small
+     * packet-size): its code, without the end of its reason */
+    GstTileWireRefuse refuse;
+    guint32 code = GST_READ_UINT32_BE (buf + GST_TILE_WIRE_HEADER_SIZE);
+
+    refuse.code = code <= GST_TILE_WIRE_REFUSE_UNAUTHORIZED ? code :
+        GST_TILE_WIRE_REFUSE_OTHER;
+    g_strlcpy (refuse.reason, "(the reason did not fit in a datagram of "
+        "this session)", sizeof (refuse.reason));
+    gst_tile_receiver_refuse_error (err, &refuse, "refused the connection");
+    return FALSE;
+  }
+  if (h.type != GST_TILE_WIRE_TYPE_UNIT_HELLO) {
+    gst_tile_receiver_refusal (buf, n, err);
+    return FALSE;
+  }
+  if (h.payload_len != n - GST_TILE_WIRE_HEADER_SIZE ||
+      !gst_tile_wire_unit_hello_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
+          h.payload_len, &uh, NULL) || uh.token != c->uh.token ||
+      uh.generation != c->uh.generation || uh.unit != c->uh.unit) {
+    GST_DEBUG_OBJECT (c->self->log_object, "unit %u: ignoring an answer "
+        "that is not for this unit", c->u->index);
+    return FALSE;
+  }
+  if (memcmp (uh.cookie, c->uh.cookie, sizeof (uh.cookie)) == 0)
+    return TRUE;
+  /* the challenge: our UNIT_HELLO again, with its cookie */
+  memcpy (c->uh.cookie, uh.cookie, sizeof (uh.cookie));
+  g_byte_array_set_size (c->hello, 0);
+  gst_tile_wire_unit_hello_pack (&c->uh, c->hello, NULL);
+  c->next_hello = 0;
+  return FALSE;
 }
 
 /* Message @k of the batch is a control message (the sender's answer to
@@ -676,8 +719,9 @@ udp_unit_control (UdpUnit * c, guint k, guint len, GError ** err)
       memcpy (ctl + got, iov[i].iov_base, step);
     got += step;
   }
-  c->acked = udp_hello_answer (ctl, got, err);
-  /* the echo comes from the socket that sends this unit's datagrams */
+  c->acked = udp_unit_answer (c, ctl, got, err);
+  /* the acceptance comes from the socket that sends this unit's
+   * datagrams */
   if (c->acked)
     udp_unit_connect (c, k);
   return *err == NULL;
@@ -721,7 +765,7 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
       g_atomic_int_set ((gint *) & self->unit_drops[c->u->index], drops);
     /* not connected yet: only the sender's host is heard */
     if (!c->connected && c->msgs[k].msg_hdr.msg_namelen > 0 &&
-        !same_host (&c->names[k], &c->server)) {
+        !udp_unit_from_sender_host (c, &c->names[k])) {
       *invalid += 1;
       continue;
     }
@@ -837,7 +881,6 @@ gst_tile_receiver_udp_unit (gpointer data)
 {
   GstTileReceiverUnit *u = data;
   GstTileReceiver *self = u->rx;
-  GstTileWireUnitHello uh;
   GError *err = NULL;
   UdpUnit c = { 0 };
 
@@ -847,9 +890,9 @@ gst_tile_receiver_udp_unit (gpointer data)
   g_mutex_lock (&self->lock);
   c.config = self->config;
   c.session = self->session;
-  uh.token = c.config->token;
-  uh.generation = c.config->generation;
-  uh.unit = u->index;
+  c.uh.token = c.config->token;
+  c.uh.generation = c.config->generation;
+  c.uh.unit = u->index;
   memcpy (&c.server, &self->server, sizeof (c.server));
   c.server_len = self->server_len;
   gst_tile_receiver_unit_seal (u);
@@ -858,12 +901,14 @@ gst_tile_receiver_udp_unit (gpointer data)
   c.hl = GST_TILE_WIRE_DATAGRAM_OVERHEAD (u->seal);
   c.seg = c.hl + c.ps;
   c.multicast = c.config->mcast_family != 0;
+  if (c.multicast)
+    udp_unit_local_sender (&c);
   c.tile_off = c.config->tiles[u->index].offset;
   c.tile_size = c.config->tiles[u->index].size;
 
   if (udp_unit_open (&c, &err)) {
     udp_unit_alloc (&c);
-    gst_tile_wire_unit_hello_pack (&uh, c.hello, NULL);
+    gst_tile_wire_unit_hello_pack (&c.uh, c.hello, NULL);
     c.hello_end = (gint64) gst_util_get_timestamp () +
         (gint64) self->timeout * GST_MSECOND;
     udp_unit_receive (&c, &err);
@@ -962,16 +1007,25 @@ void
 gst_tile_receiver_conceal (GstBuffer * buf, GstMapInfo * map, GstBuffer * last)
 {
   GstBcLossMeta *meta = gst_buffer_get_bc_loss_meta (buf);
-  GstMapInfo lmap;
+  GstMapInfo lmap = GST_MAP_INFO_INIT;
+  gboolean have_last;
   guint i;
 
-  if (!meta || !last || !gst_buffer_map (last, &lmap, GST_MAP_READ))
+  if (!meta)
     return;
+  have_last = last && gst_buffer_map (last, &lmap, GST_MAP_READ);
   for (i = 0; i < meta->n_ranges; i++) {
     const GstBcLossRange *r = &meta->ranges[i];
 
-    if (r->offset + r->size <= MIN (lmap.size, map->size))
+    if (r->offset + r->size > map->size)
+      continue;
+    /* (without a previous frame: zeros, never what a datagram that failed
+     * its checks left there, nor an old buffer's bytes) */
+    if (have_last && r->offset + r->size <= lmap.size)
       memcpy (map->data + r->offset, lmap.data + r->offset, r->size);
+    else
+      memset (map->data + r->offset, 0, r->size);
   }
-  gst_buffer_unmap (last, &lmap);
+  if (have_last)
+    gst_buffer_unmap (last, &lmap);
 }

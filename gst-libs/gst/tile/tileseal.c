@@ -97,6 +97,46 @@ gst_tile_seal_clear_passphrase (gchar ** passphrase)
 }
 
 /**
+ * gst_tile_seal_mac:
+ * @key: (array fixed-size=32): the key
+ * @data: (array length=len): the message
+ * @len: its bytes
+ * @mac: (out caller-allocates) (array fixed-size=32): HMAC-SHA256 (@key,
+ *     @data)
+ *
+ * A keyed MAC, for what one side hands out and must recognise when it
+ * comes back (tilesink's address-validation cookies).
+ */
+void
+gst_tile_seal_mac (const guint8 key[GST_TILE_SEAL_MAC_KEY_SIZE],
+    const guint8 * data, gsize len, guint8 mac[GST_TILE_SEAL_MAC_SIZE])
+{
+  unsigned int out_len = GST_TILE_SEAL_MAC_SIZE;
+
+  g_return_if_fail (key != NULL && mac != NULL);
+  g_return_if_fail (data != NULL || len == 0);
+
+  if (!HMAC (EVP_sha256 (), key, GST_TILE_SEAL_MAC_KEY_SIZE, data, len, mac,
+          &out_len))
+    g_error ("libcrypto: HMAC-SHA256 failed");
+}
+
+/**
+ * gst_tile_seal_equal:
+ * @a: (array length=len): bytes
+ * @b: (array length=len): bytes
+ * @len: how many
+ *
+ * Returns: whether @a and @b are equal, compared in a time that does not
+ * depend on where they differ.
+ */
+gboolean
+gst_tile_seal_equal (const guint8 * a, const guint8 * b, gsize len)
+{
+  return CRYPTO_memcmp (a, b, len) == 0;
+}
+
+/**
  * gst_tile_seal_derive_secret:
  * @passphrase: the passphrase, UTF-8, not empty
  * @salt: (array fixed-size=16): the sender's salt

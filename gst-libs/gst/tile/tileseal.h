@@ -71,6 +71,20 @@ G_BEGIN_DECLS
 #define GST_TILE_SEAL_ITERATIONS 200000
 
 /**
+ * GST_TILE_SEAL_MAC_KEY_SIZE:
+ *
+ * Bytes of a key of gst_tile_seal_mac().
+ */
+#define GST_TILE_SEAL_MAC_KEY_SIZE 32
+
+/**
+ * GST_TILE_SEAL_MAC_SIZE:
+ *
+ * Bytes of a MAC of gst_tile_seal_mac() (HMAC-SHA256).
+ */
+#define GST_TILE_SEAL_MAC_SIZE 32
+
+/**
  * GstTileSeal:
  *
  * AES-128-GCM in one direction (sealing or opening) for one thread: the
@@ -86,6 +100,15 @@ void         gst_tile_seal_wipe          (gpointer data, gsize len);
 
 GST_TILE_API
 void         gst_tile_seal_clear_passphrase (gchar ** passphrase);
+
+GST_TILE_API
+void         gst_tile_seal_mac           (const guint8 key[GST_TILE_SEAL_MAC_KEY_SIZE],
+                                          const guint8 * data, gsize len,
+                                          guint8 mac[GST_TILE_SEAL_MAC_SIZE]);
+
+GST_TILE_API
+gboolean     gst_tile_seal_equal         (const guint8 * a, const guint8 * b,
+                                          gsize len);
 
 GST_TILE_API
 gboolean     gst_tile_seal_derive_secret (const gchar * passphrase,

@@ -39,11 +39,56 @@ GST_DEBUG_CATEGORY_EXTERN (gst_tile_sender_debug);
  * much, so that a unit can abandon it between two */
 #define GST_TILE_SENDER_MIN_PART (16 * 1024)
 #define MAX_PENDING 64
+/* handshakes in progress from one host at most: a connect flood from one
+ * host evicts its own oldest, never another host's */
+#define MAX_PENDING_PER_HOST 8
+/* the server thread's budget per pass and control connection: a receiver
+ * that floods its control connection gets this much of each pass, the
+ * others theirs */
+#define CONTROL_BUDGET_MESSAGES 32
+#define CONTROL_BUDGET_BYTES (64 * 1024)
+/* STATS messages parsed per second and receiver at most (the others are
+ * skipped unparsed: statistics are informative) */
+#define STATS_PER_SECOND 4
+/* protocol=udp: UNIT_HELLO datagrams read per pass at most */
+#define UDP_HELLOS_PER_PASS 64
+/* REFUSE datagrams sent per second at most, over every receiver */
+#define UDP_REFUSES_PER_SECOND 20
+/* how long a UNIT_HELLO cookie stays valid, seconds */
+#define COOKIE_LIFETIME_S 10
+/* warnings about peers per second at most (the rest are counted and
+ * reported with the next one) */
+#define WARNINGS_PER_SECOND 5
 /* frames in flight at most (max-in-flight's largest value) */
 #define ADMIT_RING 64
 #define PENDING_BUF (GST_TILE_WIRE_HEADER_SIZE + 64)
 
 typedef struct _GstTileSenderSession GstTileSenderSession;
+
+/* At most a number of events per second: the rest are counted. */
+typedef struct
+{
+  gint64 window_us;
+  guint n;
+  guint suppressed;
+} GstTileSenderLimit;
+
+/* Whether one more event fits in this second's @max (else it is counted
+ * in @l->suppressed). */
+static inline gboolean
+gst_tile_sender_limit_take (GstTileSenderLimit * l, guint max, gint64 now_us)
+{
+  if (now_us - l->window_us >= G_USEC_PER_SEC) {
+    l->window_us = now_us;
+    l->n = 0;
+  }
+  if (l->n < max) {
+    l->n++;
+    return TRUE;
+  }
+  l->suppressed++;
+  return FALSE;
+}
 
 /* A frame's bytes, mapped once and read by every session that sends it
  * (no copy per receiver); freed by the last of them. */
@@ -128,6 +173,7 @@ typedef struct
   gsize have;
   gint64 deadline;
   gboolean ready;               /* the last wait found it readable */
+  struct sockaddr_storage addr; /* the peer's */
   /* with a passphrase: CHALLENGE sent, AUTH expected next */
   gboolean challenged;
   guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE];
@@ -196,6 +242,9 @@ struct _GstTileSenderSession
    * session's units send its frames) */
   gboolean member;
   gchar *peer;                  /* "host:port" of its control connection */
+  /* its address: the host that showed it receives there (TCP's handshake),
+   * the only one its units' UNIT_HELLOs may come from */
+  struct sockaddr_storage peer_addr;
   gint64 started_us;
 
   gint control_fd;
@@ -209,6 +258,8 @@ struct _GstTileSenderSession
   gsize ctl_have;               /* of the header, then of the payload */
   gint64 ctl_started_us;        /* its first byte, 0 between messages */
   GByteArray *ctl_payload;
+  GstTileSenderLimit stats_limit;       /* STATS parsed, server thread */
+  guint64 stats_skipped;        /* STATS over that limit, lock */
   gboolean control_dead;        /* shut down, the server thread closes it */
   gboolean control_ready;       /* the last wait found it readable */
   gchar *end_reason;            /* why it ended, for receiver-removed */
@@ -281,6 +332,15 @@ struct _GstTileSender
   gint64 accept_warned_us;
   guint accept_failures;
   GstPollFD udp_pfd;
+  /* protocol=udp address validation: the key of this start's UNIT_HELLO
+   * cookies and the time they count from */
+  guint8 cookie_key[GST_TILE_SEAL_MAC_KEY_SIZE];
+  gint64 cookie_epoch_us;
+  GstTileSenderLimit refuse_limit;      /* REFUSE datagrams */
+  GstTileSenderLimit warn_limit;        /* warnings about peers */
+  guint64 hellos_unvalidated;   /* UNIT_HELLO datagrams from no receiver's
+                                 * host: dropped unanswered */
+  guint64 hellos_challenged;    /* answered with a cookie */
   GQueue notices;               /* for the callbacks, see
                                  * tilesender-server.c */
 

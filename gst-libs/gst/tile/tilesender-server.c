@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 /* the longest wait: handshake deadlines are checked this often */
@@ -192,11 +193,35 @@ gst_tile_sender_close_pending_locked (GstTileSender * self, guint i)
   *p = self->pending[--self->n_pending];
 }
 
+/* A warning about a peer, at most WARNINGS_PER_SECOND (a flood of bad
+ * peers must not flood the log); the ones left out are counted in the next.
+ * Lock held. */
+static void
+warn_peer (GstTileSender * self, const gchar * what, const gchar * code,
+    const gchar * reason)
+{
+  GstTileSenderLimit *l = &self->warn_limit;
+  guint before = l->suppressed;
+
+  if (!gst_tile_sender_limit_take (l, WARNINGS_PER_SECOND,
+          g_get_monotonic_time ())) {
+    GST_DEBUG_OBJECT (self->log_object, "%s (%s): %s", what, code, reason);
+    return;
+  }
+  if (before > 0) {
+    GST_WARNING_OBJECT (self->log_object, "%s (%s): %s (and %u more "
+        "refusals not shown)", what, code, reason, before);
+    l->suppressed = 0;
+  } else {
+    GST_WARNING_OBJECT (self->log_object, "%s (%s): %s", what, code, reason);
+  }
+}
+
 static void
 refuse (GstTileSender * self, gint fd, GstTileWireRefuseCode code,
     const gchar * reason)
 {
-  GST_WARNING_OBJECT (self->log_object, "refusing a connection (%s): %s",
+  warn_peer (self, "refusing a connection",
       gst_tile_net_refuse_code_name (code), reason);
   self->refused++;
   gst_tile_net_send_refuse (fd, code, reason);
@@ -294,6 +319,17 @@ note_send_buffer (GstTileSenderSession * ss, gint fd)
   self->granted_send_buffer = ss->granted_send_buffer = size;
 }
 
+/* Whether the data connection @fd comes from the host of @ss's control
+ * connection. */
+static gboolean
+data_peer_is_host (gint fd, GstTileSenderSession * ss)
+{
+  struct sockaddr_storage addr;
+
+  return gst_tile_net_address (fd, TRUE, &addr) > 0 &&
+      gst_tile_net_same_host (&addr, &ss->peer_addr);
+}
+
 /* UNIT_HELLO on a new TCP connection: it becomes that unit's data
  * connection. Takes @fd over. Lock held. */
 static void
@@ -315,6 +351,11 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
         "x generation %u: %s", uh.token, uh.generation, ss ?
         "not the current generation" : "no such session");
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN, msg);
+  } else if (!data_peer_is_host (fd, ss)) {
+    /* the session's token seen by another host (on the path): the units
+     * of a session are its receiver's */
+    refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
+        "UNIT_HELLO from another host than the session's receiver");
   } else if (uh.unit >= self->config.n_tiles || ss->units[uh.unit].fd >= 0) {
     msg = g_strdup_printf ("unit %u %s (the session has %u units)",
         uh.unit, uh.unit >= self->config.n_tiles ? "does not exist" :
@@ -678,50 +719,77 @@ refuse_control_locked (GstTileSenderSession * ss, const GError * err)
       GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
 }
 
-/* A message from the receiver on the control connection. Lock held. */
-static void
-handle_control (GstTileSenderSession * ss, const GstTileWireHeader * h,
-    GByteArray * payload)
+/* A control message from the receiver, parsed (without the lock). */
+typedef struct
+{
+  GstTileWireType type;
+  GstTileWireAck ack;
+  GstStructure *stats;          /* NULL: skipped */
+} ControlMessage;
+
+/* Parses a message from the receiver; the server thread, lock not held
+ * (parsing a STATS structure is the costly part: a receiver sending too
+ * many gets them skipped unparsed). FALSE with @err set when it breaks
+ * the protocol. */
+static gboolean
+control_parse (GstTileSenderSession * ss, const GstTileWireHeader * h,
+    GByteArray * payload, ControlMessage * m, GError ** err)
 {
   GstTileSender *self = ss->sender;
-  GError *err = NULL;
-  GstStructure *s = NULL;
-  GstTileWireAck ack;
+  GError *serr = NULL;
   guint64 t;
 
+  m->type = h->type;
+  m->stats = NULL;
   switch (h->type) {
     case GST_TILE_WIRE_TYPE_KEEPALIVE:
-      if (!gst_tile_wire_keepalive_parse (payload->data, payload->len, &t,
-              &err))
-        break;
-      return;
+      return gst_tile_wire_keepalive_parse (payload->data, payload->len, &t,
+          err);
     case GST_TILE_WIRE_TYPE_ACK:
-      if (!gst_tile_wire_ack_parse (payload->data, payload->len, &ack, &err))
-        break;
-      handle_ack (ss, &ack);
-      return;
+      return gst_tile_wire_ack_parse (payload->data, payload->len, &m->ack,
+          err);
     case GST_TILE_WIRE_TYPE_STATS:
+      if (!gst_tile_sender_limit_take (&ss->stats_limit, STATS_PER_SECOND,
+              g_get_monotonic_time ()))
+        return TRUE;
       /* statistics are informative: a report we cannot read (another
        * version's field names, say) is skipped, not fatal */
-      if (!gst_tile_wire_stats_parse (payload->data, payload->len, &s, &err)) {
-        GST_WARNING_OBJECT (self->log_object,
-            "ignoring receiver statistics: %s", err->message);
-        g_clear_error (&err);
-        return;
+      if (!gst_tile_wire_stats_parse (payload->data, payload->len, &m->stats,
+              &serr)) {
+        GST_DEBUG_OBJECT (self->log_object, "receiver %u: ignoring its "
+            "statistics: %s", ss->id, serr->message);
+        g_clear_error (&serr);
+      }
+      return TRUE;
+    default:
+      g_set_error (err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "unexpected %s message from the receiver",
+          gst_tile_wire_type_get_name (h->type));
+      return FALSE;
+  }
+}
+
+/* Applies a parsed message from the receiver. Lock held. */
+static void
+handle_control (GstTileSenderSession * ss, ControlMessage * m)
+{
+  switch (m->type) {
+    case GST_TILE_WIRE_TYPE_ACK:
+      handle_ack (ss, &m->ack);
+      break;
+    case GST_TILE_WIRE_TYPE_STATS:
+      if (!m->stats) {
+        ss->stats_skipped++;
+        break;
       }
       if (ss->receiver_stats)
         gst_structure_free (ss->receiver_stats);
-      ss->receiver_stats = s;
-      return;
+      ss->receiver_stats = m->stats;
+      m->stats = NULL;
+      break;
     default:
-      g_set_error (&err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-          "unexpected %s message from the receiver",
-          gst_tile_wire_type_get_name (h->type));
       break;
   }
-  refuse_control_locked (ss, err);
-  gst_tile_sender_end_session_locked (ss, err->message);
-  g_clear_error (&err);
 }
 
 /* Ends a receiver's session, closes its control connection and takes it
@@ -752,10 +820,14 @@ control_failed_locked (GstTileSenderSession * ss, GError * err)
 }
 
 /* The control connection is readable: reads what has arrived, without
- * blocking, and handles every message that is complete; a message in
- * pieces is kept until the rest comes (within the timeout, see
- * server_timers ()). Lock not held (only this thread closes control_fd
- * and frees sessions, so reading it unlocked is safe). */
+ * blocking, and handles every message that is complete, up to this pass's
+ * budget (CONTROL_BUDGET_MESSAGES, CONTROL_BUDGET_BYTES): the rest waits
+ * for the next pass, so that a receiver flooding its control connection
+ * cannot hold the server thread from the others' handshakes, hellos and
+ * keep-alives. A message in pieces is kept until the rest comes (within
+ * the timeout, see server_timers ()). Messages are parsed without the lock;
+ * lock not held (only this thread closes control_fd and frees sessions, so
+ * reading it unlocked is safe). */
 static void
 server_read_control (GstTileSenderSession * ss)
 {
@@ -763,11 +835,14 @@ server_read_control (GstTileSenderSession * ss)
   GByteArray *payload = ss->ctl_payload;
   gint cfd = ss->control_fd;
   GError *err = NULL;
+  guint messages = 0;
+  gsize bytes = 0;
 
-  while (TRUE) {
+  while (messages < CONTROL_BUDGET_MESSAGES && bytes < CONTROL_BUDGET_BYTES) {
     gsize want = ss->ctl_in_payload ?
         ss->ctl_h.payload_len - ss->ctl_have :
         GST_TILE_WIRE_HEADER_SIZE - ss->ctl_have;
+    ControlMessage m;
     gssize n = 0;
 
     if (want > 0) {
@@ -784,6 +859,7 @@ server_read_control (GstTileSenderSession * ss)
     if (ss->ctl_have == 0 && !ss->ctl_in_payload)
       ss->ctl_started_us = g_get_monotonic_time ();
     ss->ctl_have += n;
+    bytes += n;
     if (!ss->ctl_in_payload) {
       if (ss->ctl_have < GST_TILE_WIRE_HEADER_SIZE)
         continue;
@@ -801,11 +877,18 @@ server_read_control (GstTileSenderSession * ss)
     ss->ctl_in_payload = FALSE;
     ss->ctl_have = 0;
     ss->ctl_started_us = 0;
+    messages++;
+    if (!control_parse (ss, &ss->ctl_h, payload, &m, &err))
+      break;
     g_mutex_lock (&self->lock);
     ss->control_rx_us = g_get_monotonic_time ();
-    handle_control (ss, &ss->ctl_h, payload);
+    handle_control (ss, &m);
     g_mutex_unlock (&self->lock);
+    if (m.stats)
+      gst_structure_free (m.stats);
   }
+  if (!err)
+    return;                     /* the budget is spent: next pass */
 
   g_mutex_lock (&self->lock);
   control_failed_locked (ss, err);
@@ -813,18 +896,112 @@ server_read_control (GstTileSenderSession * ss)
   g_clear_error (&err);
 }
 
-static void
-udp_refuse (GstTileSender * self, const struct sockaddr *addr, socklen_t len,
-    GstTileWireRefuseCode code, const gchar * reason)
+/* The session of a receiver on the host of @addr, NULL when none: a host
+ * that showed it receives at its address (its control connection's TCP
+ * handshake). Lock held. */
+static GstTileSenderSession *
+session_of_host_locked (GstTileSender * self,
+    const struct sockaddr_storage *addr)
 {
-  GByteArray *m = g_byte_array_new ();
+  guint i;
 
-  GST_WARNING_OBJECT (self->log_object, "refusing a UDP unit (%s): %s",
-      gst_tile_net_refuse_code_name (code), reason);
+  for (i = 0; i < self->sessions->len; i++) {
+    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+
+    if (!ss->control_dead && gst_tile_net_same_host (addr, &ss->peer_addr))
+      return ss;
+  }
+  return NULL;
+}
+
+/* Answers a bad UNIT_HELLO datagram of @request_len bytes with a REFUSE:
+ * only to the host of a receiver (the caller checks), at most
+ * UDP_REFUSES_PER_SECOND, and never more than three times the bytes of
+ * the request (the reason is cut to fit; too short a request gets no
+ * answer). Lock held. */
+static void
+udp_refuse (GstTileSender * self, const struct sockaddr_storage *addr,
+    socklen_t len, gsize request_len, GstTileWireRefuseCode code,
+    const gchar * reason)
+{
+  gchar cut[GST_TILE_WIRE_MAX_REASON + 1];
+  gsize room = 3 * request_len;
+  GByteArray *m;
+
   self->refused++;
-  if (gst_tile_wire_refuse_pack (code, reason, m, NULL))
-    gst_tile_net_udp_send_to (self->udp_fd, m->data, m->len, addr, len);
+  warn_peer (self, "refusing a UDP unit", gst_tile_net_refuse_code_name
+      (code), reason);
+  if (room < GST_TILE_WIRE_HEADER_SIZE + 6 + 1 ||
+      !gst_tile_sender_limit_take (&self->refuse_limit,
+          UDP_REFUSES_PER_SECOND, g_get_monotonic_time ()))
+    return;
+  g_strlcpy (cut, reason, MIN (sizeof (cut),
+          room - GST_TILE_WIRE_HEADER_SIZE - 6 + 1));
+  /* (not in the middle of a UTF-8 sequence) */
+  g_utf8_validate (cut, -1, (const gchar **) &reason);
+  cut[reason - cut] = '\0';
+  m = g_byte_array_new ();
+  if (cut[0] && gst_tile_wire_refuse_pack (code, cut, m, NULL))
+    gst_tile_net_udp_send_to (self->udp_fd, m->data, m->len,
+        (const struct sockaddr *) addr, len);
   g_byte_array_unref (m);
+}
+
+/* The address-validation cookie of a unit's UNIT_HELLO from @addr at
+ * @t (seconds since the start): @t and the first 16 bytes of HMAC-SHA256
+ * (this start's cookie key, token || generation || unit || t || the
+ * address's family, bytes and port). Only the host at @addr receives it,
+ * so only it can send it back; it is stateless for us. */
+static void
+cookie_make (GstTileSender * self, const GstTileWireUnitHello * uh,
+    const struct sockaddr_storage *addr, guint32 t,
+    guint8 cookie[GST_TILE_WIRE_COOKIE_SIZE])
+{
+  guint8 msg[8 + 4 + 2 + 4 + 1 + 16 + 2], mac[GST_TILE_SEAL_MAC_SIZE];
+
+  memset (msg, 0, sizeof (msg));
+  GST_WRITE_UINT64_BE (msg, uh->token);
+  GST_WRITE_UINT32_BE (msg + 8, uh->generation);
+  GST_WRITE_UINT16_BE (msg + 12, uh->unit);
+  GST_WRITE_UINT32_BE (msg + 14, t);
+  msg[18] = addr->ss_family == AF_INET6 ? 6 : 4;
+  if (addr->ss_family == AF_INET6) {
+    const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *) addr;
+
+    memcpy (msg + 19, &a6->sin6_addr, 16);
+    memcpy (msg + 35, &a6->sin6_port, 2);
+  } else {
+    const struct sockaddr_in *a4 = (const struct sockaddr_in *) addr;
+
+    memcpy (msg + 19, &a4->sin_addr, 4);
+    memcpy (msg + 35, &a4->sin_port, 2);
+  }
+  gst_tile_seal_mac (self->cookie_key, msg, sizeof (msg), mac);
+  GST_WRITE_UINT32_BE (cookie, t);
+  memcpy (cookie + 4, mac, GST_TILE_WIRE_COOKIE_SIZE - 4);
+  gst_tile_seal_wipe (mac, sizeof (mac));
+}
+
+static guint32
+cookie_now (GstTileSender * self)
+{
+  return (guint32) ((g_get_monotonic_time () - self->cookie_epoch_us) /
+      G_USEC_PER_SEC);
+}
+
+/* Whether @uh carries a cookie we made for its unit and @addr within the
+ * last COOKIE_LIFETIME_S seconds. */
+static gboolean
+cookie_check (GstTileSender * self, const GstTileWireUnitHello * uh,
+    const struct sockaddr_storage *addr)
+{
+  guint8 want[GST_TILE_WIRE_COOKIE_SIZE];
+  guint32 t = GST_READ_UINT32_BE (uh->cookie), now = cookie_now (self);
+
+  if (t > now || now - t > COOKIE_LIFETIME_S)
+    return FALSE;
+  cookie_make (self, uh, addr, t, want);
+  return gst_tile_seal_equal (want, uh->cookie, sizeof (want));
 }
 
 /* Connects a UDP socket to the unit socket at @addr and makes it unit @u's.
@@ -867,12 +1044,13 @@ udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
   ss->n_connected++;
 }
 
-/* Checks a UNIT_HELLO datagram against the sessions; returns the one it
- * is for, or refuses it (and returns NULL) when it does not fit one. Lock
- * held. */
+/* Checks a UNIT_HELLO datagram from @addr, a receiver's host, against
+ * the sessions; returns the one it is for, or refuses it (and returns
+ * NULL) when it does not fit one of that host's. Lock held. */
 static GstTileSenderSession *
 udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
-    const struct sockaddr *sa, socklen_t sl, GstTileWireUnitHello * uh)
+    const struct sockaddr_storage *addr, socklen_t sl,
+    GstTileWireUnitHello * uh)
 {
   GstTileSenderSession *ss;
   GstTileWireHeader h;
@@ -883,60 +1061,87 @@ udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
       || h.payload_len != n - GST_TILE_WIRE_HEADER_SIZE
       || !gst_tile_wire_unit_hello_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
           h.payload_len, uh, &err)) {
-    udp_refuse (self, sa, sl, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
+    udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
         err ? err->message : "expected one UNIT_HELLO per datagram");
     g_clear_error (&err);
     return NULL;
   }
   ss = session_by_token_locked (self, uh->token);
-  if (!ss || !self->have_config || uh->generation != self->config.generation) {
-    udp_refuse (self, sa, sl, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
+  /* (a session's token from another host: someone who saw it on the
+   * path; told no more than a wrong token) */
+  if (!ss || !gst_tile_net_same_host (addr, &ss->peer_addr)
+      || !self->have_config || uh->generation != self->config.generation) {
+    udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
         "UNIT_HELLO for another session or generation");
     return NULL;
   }
   if (uh->unit >= self->config.n_tiles) {
-    udp_refuse (self, sa, sl, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
+    udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
         "no such unit");
     return NULL;
   }
   return ss;
 }
 
-/* protocol=udp: a receiver's unit socket introduces itself with a
- * UNIT_HELLO datagram sent to the control port. We answer with the same
- * datagram (so it can stop repeating it) and send that unit's datagrams to
- * where it came from. Lock held. */
+/* protocol=udp: one UNIT_HELLO datagram (@n bytes in @buf) from @addr.
+ *
+ * Data goes only to an address that has shown it receives there (RFC 9000
+ * section 8's address validation): the datagram must come from the host of
+ * its session's control connection (which the TCP handshake validated),
+ * else it is dropped unanswered; and the port is validated with a
+ * stateless cookie: a UNIT_HELLO without a valid one is answered with a
+ * UNIT_HELLO of the same size that carries one, from the control port;
+ * the receiver sends it back, and only then is the unit connected to its
+ * address and the UNIT_HELLO echoed from the unit's own socket, the one
+ * that sends its datagrams. Before that nothing is sent to the address but
+ * as many bytes as it sent. Lock held. */
 static void
-handle_udp_hello (GstTileSender * self)
+udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
+    const struct sockaddr_storage *addr, socklen_t sl)
 {
-  guint8 buf[GST_TILE_WIRE_HEADER_SIZE + 64];
-  struct sockaddr_storage addr;
-  socklen_t sl = sizeof (addr);
-  struct sockaddr *sa = (struct sockaddr *) &addr;
   GstTileSenderSession *ss;
   GstTileWireUnitHello uh;
   GstTileSenderUnit *u;
-  gssize n;
+  GByteArray *m;
 
-  n = recvfrom (self->udp_fd, buf, sizeof (buf), MSG_DONTWAIT, sa, &sl);
-  if (n <= 0 || !(ss = udp_hello_check (self, buf, n, sa, sl, &uh)))
+  if (!session_of_host_locked (self, addr)) {
+    self->hellos_unvalidated++;
+    GST_LOG_OBJECT (self->log_object, "a datagram from no receiver's host: "
+        "dropped");
+    return;
+  }
+  if (!(ss = udp_hello_check (self, buf, n, addr, sl, &uh)))
     return;
   u = &ss->units[uh.unit];
-  /* the echo leaves from the unit's own socket, connected to the
-   * receiver's: the receiver connects to where it came from, and its
-   * kernel drops datagrams from anywhere else */
   if (u->fd >= 0) {
-    if (u->peer_len == sl && memcmp (&u->peer, &addr, sl) == 0)
+    /* the echo got lost: again, from the unit's socket */
+    if (u->peer_len == sl && gst_tile_net_same_address (&u->peer, addr))
       gst_tile_net_udp_send_to (u->fd, buf, n, NULL, 0);
     else
-      udp_refuse (self, sa, sl, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
+      udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
           "unit is already connected");
     return;
   }
+  if (!cookie_check (self, &uh, addr)) {
+    /* the address has not shown it receives: the cookie, in a datagram
+     * the size of the request */
+    self->hellos_challenged++;
+    cookie_make (self, &uh, addr, cookie_now (self), uh.cookie);
+    m = g_byte_array_new ();
+    gst_tile_wire_unit_hello_pack (&uh, m, NULL);
+    if (m->len <= (guint) n)
+      gst_tile_net_udp_send_to (self->udp_fd, m->data, m->len,
+          (const struct sockaddr *) addr, sl);
+    g_byte_array_unref (m);
+    return;
+  }
 
-  udp_connect_unit (self, u, &addr, sl);
+  udp_connect_unit (self, u, addr, sl);
   if (u->fd < 0)
     return;
+  /* the echo (with the receiver's cookie) leaves from the unit's own
+   * socket, connected to the receiver's: the receiver connects to where it
+   * came from, and its kernel drops datagrams from anywhere else */
   gst_tile_net_udp_send_to (u->fd, buf, n, NULL, 0);
   GST_DEBUG_OBJECT (self->log_object, "receiver %u: UDP unit %u connected "
       "(%u/%u), gso %d", ss->id, uh.unit, ss->n_connected,
@@ -947,11 +1152,77 @@ handle_udp_hello (GstTileSender * self)
         self->config.generation);
 }
 
+/* protocol=udp: the UNIT_HELLO datagrams that have arrived, up to
+ * UDP_HELLOS_PER_PASS. Lock held. */
+static void
+handle_udp_hello (GstTileSender * self)
+{
+  guint8 buf[GST_TILE_WIRE_HEADER_SIZE + 64];
+  guint i;
+
+  for (i = 0; i < UDP_HELLOS_PER_PASS; i++) {
+    struct sockaddr_storage addr;
+    socklen_t sl = sizeof (addr);
+    gssize n;
+
+    memset (&addr, 0, sizeof (addr));
+    n = recvfrom (self->udp_fd, buf, sizeof (buf), MSG_DONTWAIT,
+        (struct sockaddr *) &addr, &sl);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      break;
+    udp_hello_one (self, buf, n, &addr, sl);
+  }
+}
+
+/* The handshake to close to make room for a new connection from @addr,
+ * -1 when there is room: the oldest of @addr's host when it has
+ * MAX_PENDING_PER_HOST already; when every slot is taken, the oldest of the
+ * host with the most. A host that floods connections thus only ever evicts
+ * its own, never a receiver's on another host. Lock held. */
+static gint
+pending_victim (GstTileSender * self, const struct sockaddr_storage *addr)
+{
+  guint i, j, mine = 0, most = 0;
+  gint oldest_mine = -1, victim = -1;
+
+  for (i = 0; i < self->n_pending; i++) {
+    GstTileSenderPending *p = &self->pending[i];
+
+    if (gst_tile_net_same_host (&p->addr, addr)) {
+      mine++;
+      if (oldest_mine < 0 || p->deadline <
+          self->pending[oldest_mine].deadline)
+        oldest_mine = i;
+    }
+  }
+  if (mine >= MAX_PENDING_PER_HOST)
+    return oldest_mine;
+  if (self->n_pending < MAX_PENDING)
+    return -1;
+  for (i = 0; i < self->n_pending; i++) {
+    guint count = 0;
+
+    for (j = 0; j < self->n_pending; j++)
+      count += gst_tile_net_same_host (&self->pending[i].addr,
+          &self->pending[j].addr);
+    if (count > most || (count == most && self->pending[i].deadline <
+            self->pending[victim].deadline)) {
+      most = count;
+      victim = i;
+    }
+  }
+  return victim;
+}
+
 /* A new connection: it has handshake_timeout ms for its first message.
  * Lock held. */
 static void
 server_accept (GstTileSender * self)
 {
+  struct sockaddr_storage addr;
+  gint victim;
   GError *err = NULL;
   gint fd = gst_tile_net_accept (self->listen_fd, &err);
   gint64 now = g_get_monotonic_time ();
@@ -976,19 +1247,16 @@ server_accept (GstTileSender * self)
     return;
   }
   self->listen_pause_us = 0;
-  if (self->n_pending == MAX_PENDING) {
-    guint i, oldest = 0;
-
-    /* every handshake slot taken (by silent connections, say): the
-     * oldest one goes, so that they cannot keep the receiver out */
-    for (i = 1; i < self->n_pending; i++)
-      if (self->pending[i].deadline < self->pending[oldest].deadline)
-        oldest = i;
-    refuse (self, self->pending[oldest].pfd.fd, GST_TILE_WIRE_REFUSE_BUSY,
+  memset (&addr, 0, sizeof (addr));
+  gst_tile_net_address (fd, TRUE, &addr);
+  victim = pending_victim (self, &addr);
+  if (victim >= 0) {
+    refuse (self, self->pending[victim].pfd.fd, GST_TILE_WIRE_REFUSE_BUSY,
         "too many connections in handshake: the oldest is closed");
-    gst_tile_sender_close_pending_locked (self, oldest);
+    gst_tile_sender_close_pending_locked (self, victim);
   }
   p = &self->pending[self->n_pending++];
+  p->addr = addr;
   poll_add (self, &p->pfd, fd);
   p->have = 0;
   p->ready = FALSE;

@@ -39,6 +39,7 @@
 #include "tilesender-private.h"
 #include "tilestats.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY (gst_tile_sender_debug);
@@ -193,6 +194,7 @@ gst_tile_sender_free (GstTileSender * sender)
   g_free (sender->multicast_iface);
   gst_tile_seal_clear_passphrase (&sender->passphrase);
   gst_tile_seal_wipe (sender->secret, sizeof (sender->secret));
+  gst_tile_seal_wipe (sender->cookie_key, sizeof (sender->cookie_key));
   g_free (sender);
 }
 
@@ -212,6 +214,8 @@ gst_tile_sender_session_new_locked (GstTileSender * self, gint control_fd)
   ss->member = control_fd >= 0 && self->multicast_group != NULL;
   ss->peer = control_fd >= 0 ? gst_tile_net_peer_string (control_fd) :
       g_strdup (self->multicast_group);
+  if (control_fd >= 0)
+    gst_tile_net_address (control_fd, TRUE, &ss->peer_addr);
   ss->control_fd = control_fd;
   gst_poll_fd_init (&ss->control_pfd);
   ss->ctl_payload = g_byte_array_new ();
@@ -262,53 +266,70 @@ gst_tile_sender_data_session (GstTileSenderSession * ss)
 }
 
 /* A member of the multicast group falls behind when its rate control
- * found a path of less than a quarter of the fastest member's: it then
+ * found a path of less than a quarter of the members' median rate: it then
  * neither paces the group nor holds frames back for its window, and loses
- * frames alone. Lock held. */
+ * frames alone. The median, not the fastest: one member that lies about
+ * its path (an ACK stream that claims everything arrived at once) cannot
+ * make the honest ones look behind and unpace the group. Lock held. */
 #define GST_TILE_SENDER_BEHIND_FACTOR 4
 
-static guint64
-fastest_member_rate_locked (GstTileSender * self)
+static gint
+compare_rate (gconstpointer a, gconstpointer b)
 {
-  guint64 fastest = 0;
-  guint i;
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
 
-  for (i = 0; i < self->sessions->len; i++) {
+  return x < y ? -1 : x > y;
+}
+
+/* The lower median of the heard members' measured rates, 0 when none has
+ * one. Lock held. */
+static guint64
+median_member_rate_locked (GstTileSender * self)
+{
+  guint64 rates[64];
+  guint i, n = 0;
+
+  for (i = 0; i < self->sessions->len && n < G_N_ELEMENTS (rates); i++) {
     GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
+    guint64 r = gst_tile_rate_control_get_rate (&m->rate);
 
-    if (gst_tile_sender_session_heard (m))
-      fastest = MAX (fastest, gst_tile_rate_control_get_rate (&m->rate));
+    if (gst_tile_sender_session_heard (m) && r > 0)
+      rates[n++] = r;
   }
-  return fastest;
+  if (n == 0)
+    return 0;
+  qsort (rates, n, sizeof (rates[0]), compare_rate);
+  return rates[(n - 1) / 2];
 }
 
 static gboolean
-member_behind_locked (GstTileSenderSession * m, guint64 fastest)
+member_behind_locked (GstTileSenderSession * m, guint64 median)
 {
   guint64 rate = gst_tile_rate_control_get_rate (&m->rate);
 
-  return rate > 0 && rate < fastest / GST_TILE_SENDER_BEHIND_FACTOR;
+  return rate > 0 && rate < median / GST_TILE_SENDER_BEHIND_FACTOR;
 }
 
 /* The pacing rate of @ss's units: its own rate control's; for the
  * multicast group the slowest member's that is not behind (0 when none
- * has measured one: the pacing bitrate, or unpaced). Lock held. */
+ * has measured one: the pacing bitrate, or unpaced). Never above
+ * pacing-bitrate, which bounds every member's rate control. Lock held. */
 guint64
 gst_tile_sender_session_rate_locked (GstTileSenderSession * ss)
 {
   GstTileSender *self = ss->sender;
-  guint64 fastest, rate = 0;
+  guint64 median, rate = 0;
   guint i;
 
   if (ss != self->group)
     return gst_tile_rate_control_get_rate (&ss->rate);
-  fastest = fastest_member_rate_locked (self);
+  median = median_member_rate_locked (self);
   for (i = 0; i < self->sessions->len; i++) {
     GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
     guint64 r = gst_tile_rate_control_get_rate (&m->rate);
 
     if (!gst_tile_sender_session_heard (m) || r == 0 ||
-        member_behind_locked (m, fastest))
+        member_behind_locked (m, median))
       continue;
     rate = rate ? MIN (rate, r) : r;
   }
@@ -503,6 +524,9 @@ reset_locked (GstTileSender * self)
   self->bytes_sent = self->packets_sent = 0;
   self->clients = self->disconnects = self->refused = 0;
   self->auth_failures = 0;
+  self->hellos_unvalidated = self->hellos_challenged = 0;
+  memset (&self->refuse_limit, 0, sizeof (self->refuse_limit));
+  memset (&self->warn_limit, 0, sizeof (self->warn_limit));
   self->granted_send_buffer = 0;
   memset (&self->config, 0, sizeof (self->config));
   memset (self->unit_bytes, 0, sizeof (self->unit_bytes));
@@ -607,6 +631,13 @@ gst_tile_sender_start (GstTileSender * sender, GError ** error)
   }
   if (self->multicast_group && !check_multicast (self, error))
     return 0;
+  /* the UNIT_HELLO cookies of this start */
+  if (!gst_tile_seal_random (self->cookie_key, sizeof (self->cookie_key))) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "no random numbers "
+        "for the address-validation cookies: libcrypto failed");
+    return 0;
+  }
+  self->cookie_epoch_us = g_get_monotonic_time ();
   if (!open_sockets (self, &bound, error))
     return 0;
   if (self->multicast_group && bound + self->settings.n_units > 65535) {
@@ -898,18 +929,18 @@ windows_full_locked (GstTileSenderSession * ss)
 {
   GstTileSender *self = ss->sender;
   gint64 now = g_get_monotonic_time ();
-  guint64 fastest;
+  guint64 median;
   guint i;
 
   if (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP)
     return FALSE;
   if (ss != self->group)
     return window_full (ss, ss->next_frame, now);
-  fastest = fastest_member_rate_locked (self);
+  median = median_member_rate_locked (self);
   for (i = 0; i < self->sessions->len; i++) {
     GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
 
-    if (session_ready_locked (m) && !member_behind_locked (m, fastest) &&
+    if (session_ready_locked (m) && !member_behind_locked (m, median) &&
         window_full (m, ss->next_frame, now))
       return TRUE;
   }
@@ -1522,6 +1553,8 @@ gst_tile_sender_get_stats (GstTileSender * sender)
       "disconnects", G_TYPE_UINT, self->disconnects,
       "refused", G_TYPE_UINT, self->refused,
       "auth-failures", G_TYPE_UINT, self->auth_failures,
+      "hellos-unvalidated", G_TYPE_UINT64, self->hellos_unvalidated,
+      "hellos-challenged", G_TYPE_UINT64, self->hellos_challenged,
       "sealed", G_TYPE_BOOLEAN, self->passphrase && first,
       "units", G_TYPE_UINT, self->have_config ? self->config.n_tiles : 0,
       "generation", G_TYPE_UINT, self->have_config ?

@@ -1053,6 +1053,7 @@ gst_tile_wire_unit_hello_pack (const GstTileWireUnitHello * hello,
   put_be (out, hello->token, 8);
   put_be (out, hello->generation, 4);
   put_be (out, hello->unit, 2);
+  g_byte_array_append (out, hello->cookie, GST_TILE_WIRE_COOKIE_SIZE);
   message_end (out, start, GST_TILE_WIRE_TYPE_UNIT_HELLO);
   return TRUE;
 }
@@ -1082,6 +1083,8 @@ gst_tile_wire_unit_hello_parse (const guint8 * payload, gsize len,
   if (!reader_uint (&r, "token", &out->token, error)
       || !reader_uint (&r, "generation", &out->generation, error)
       || !reader_uint (&r, "unit", &out->unit, error)
+      || !reader_copy (&r, "cookie", out->cookie, GST_TILE_WIRE_COOKIE_SIZE,
+          error)
       || !reader_finish (&r, error))
     return FALSE;
   return unit_hello_validate (out, error);

@@ -32,7 +32,7 @@ G_BEGIN_DECLS
  * The protocol version this library speaks. Peers with another version are
  * refused.
  */
-#define GST_TILE_WIRE_VERSION 5
+#define GST_TILE_WIRE_VERSION 6
 
 /**
  * GST_TILE_WIRE_HEADER_SIZE:
@@ -390,10 +390,22 @@ typedef struct
 } GstTileWireConfig;
 
 /**
+ * GST_TILE_WIRE_COOKIE_SIZE:
+ *
+ * Bytes of the address-validation cookie in a UNIT_HELLO (protocol=udp):
+ * the server's time in seconds (4 bytes) and a 16-byte MAC.
+ */
+#define GST_TILE_WIRE_COOKIE_SIZE 20
+
+/**
  * GstTileWireUnitHello:
  * @token: the session token of the CONFIG
  * @generation: the generation of the CONFIG
  * @unit: the tile this connection carries, below %GST_TILE_WIRE_MAX_UNITS
+ * @cookie: protocol=udp: all zero in a receiver's first UNIT_HELLO of a
+ *     unit, then the cookie the server answered it with (the proof that
+ *     the receiver's unit socket receives at its address); all zero on a
+ *     TCP data connection
  *
  * Payload of a UNIT_HELLO.
  */
@@ -402,6 +414,7 @@ typedef struct
   guint64 token;
   guint32 generation;
   guint16 unit;
+  guint8 cookie[GST_TILE_WIRE_COOKIE_SIZE];
 } GstTileWireUnitHello;
 
 /**

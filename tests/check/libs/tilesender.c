@@ -316,7 +316,7 @@ rx_hello (Rx * rx, guint port, gint rcvbuf)
 static GByteArray *
 unit_hello (Rx * rx, guint unit)
 {
-  GstTileWireUnitHello uh;
+  GstTileWireUnitHello uh = { 0 };
   GByteArray *m = g_byte_array_new ();
 
   uh.token = rx->config.token;
@@ -988,12 +988,18 @@ GST_START_TEST (test_send_buffer_warning)
 
 GST_END_TEST;
 
+/* A unit's UDP socket, introduced to the sender: our UNIT_HELLO (no
+ * cookie) is answered from the control port with the same UNIT_HELLO and
+ * a cookie of the sender's, our UNIT_HELLO with that cookie with its echo
+ * from the unit's own socket (another port). */
 static gint
 udp_unit_socket (Rx * rx, guint unit, guint port)
 {
-  struct sockaddr_in sa = { 0 };
+  struct sockaddr_in sa = { 0 }, from;
+  socklen_t fl = sizeof (from);
   GByteArray *m = unit_hello (rx, unit);
-  guint8 echo[64];
+  guint8 echo[64], zero[GST_TILE_WIRE_COOKIE_SIZE] = { 0 };
+  GstTileWireUnitHello uh;
   GError *err = NULL;
   gint fd = gst_tile_net_udp_bind_any (AF_INET, &err);
 
@@ -1003,11 +1009,30 @@ udp_unit_socket (Rx * rx, guint unit, guint port)
   sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
   gst_tile_net_udp_send_to (fd, m->data, m->len, (struct sockaddr *) &sa,
       sizeof (sa));
-  /* the sender echoes the UNIT_HELLO */
+  /* the challenge: as many bytes as we sent, with a cookie */
   fail_unless (gst_tile_net_wait (fd, FALSE, WAIT_MS, &err), "%s",
       err ? err->message : "");
-  fail_unless_equals_int (recv (fd, echo, sizeof (echo), 0), m->len);
+  fail_unless_equals_int (recvfrom (fd, echo, sizeof (echo), 0,
+          (struct sockaddr *) &from, &fl), m->len);
+  fail_unless_equals_int (ntohs (from.sin_port), port);
+  fail_unless (gst_tile_wire_unit_hello_parse (echo +
+          GST_TILE_WIRE_HEADER_SIZE, m->len - GST_TILE_WIRE_HEADER_SIZE, &uh,
+          NULL));
+  fail_unless_equals_uint64 (uh.token, rx->config.token);
+  fail_unless_equals_int (uh.unit, unit);
+  fail_if (memcmp (uh.cookie, zero, sizeof (zero)) == 0);
+  /* with the cookie: the echo, from the unit's socket */
+  g_byte_array_set_size (m, 0);
+  fail_unless (gst_tile_wire_unit_hello_pack (&uh, m, NULL));
+  gst_tile_net_udp_send_to (fd, m->data, m->len, (struct sockaddr *) &sa,
+      sizeof (sa));
+  fail_unless (gst_tile_net_wait (fd, FALSE, WAIT_MS, &err), "%s",
+      err ? err->message : "");
+  fl = sizeof (from);
+  fail_unless_equals_int (recvfrom (fd, echo, sizeof (echo), 0,
+          (struct sockaddr *) &from, &fl), m->len);
   fail_unless (memcmp (echo, m->data, m->len) == 0);
+  fail_unless (ntohs (from.sin_port) != port);
   g_byte_array_unref (m);
   return fd;
 }

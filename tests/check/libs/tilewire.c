@@ -273,13 +273,19 @@ GST_START_TEST (test_header)
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
           &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "version 2, this side speaks version 5");
+      "version 2, this side speaks version 6");
   g_clear_error (&err);
-  write_be (buf + 4, 6, 2);
+  write_be (buf + 4, 5, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
           &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "version 6, this side speaks version 5");
+      "version 5, this side speaks version 6");
+  g_clear_error (&err);
+  write_be (buf + 4, 7, 2);
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
+          &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
+      "version 7, this side speaks version 6");
   g_clear_error (&err);
   write_be (buf + 4, 0, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
@@ -337,7 +343,7 @@ GST_START_TEST (test_small_messages)
   /* HELLO: the flags, then the client's nonce */
   {
     static const guint8 expected[GST_TILE_WIRE_HEADER_SIZE + 20] = {
-      'G', 'S', 'B', 'C', 0, 5, 0, 1, 0, 0, 0, 20,
+      'G', 'S', 'B', 'C', 0, 6, 0, 1, 0, 0, 0, 20,
       0, 0, 0, 1,
       0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
       0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf
@@ -450,14 +456,28 @@ GST_START_TEST (test_small_messages)
     g_free (copy);
   }
 
+  /* UNIT_HELLO: token, generation, unit, then the cookie */
   g_byte_array_set_size (msg, 0);
+  for (i = 0; i < sizeof (uh.cookie); i++)
+    uh.cookie[i] = 0xe0 + i;
   fail_unless (gst_tile_wire_unit_hello_pack (&uh, msg, &err));
   payload = split_message (msg, GST_TILE_WIRE_TYPE_UNIT_HELLO, &len);
-  fail_unless_equals_int (len, 14);
+  fail_unless_equals_int (len, 14 + GST_TILE_WIRE_COOKIE_SIZE);
+  fail_unless_equals_int (GST_TILE_WIRE_COOKIE_SIZE, 20);
+  fail_unless_equals_uint64 (read_be (payload, 8),
+      G_GUINT64_CONSTANT (0xfeedfacecafebeef));
+  fail_unless_equals_int (read_be (payload + 8, 4), 42);
+  fail_unless_equals_int (read_be (payload + 12, 2), 63);
+  fail_unless (memcmp (payload + 14, uh.cookie, sizeof (uh.cookie)) == 0);
   fail_unless (gst_tile_wire_unit_hello_parse (payload, len, &uh_out, &err));
   fail_unless_equals_uint64 (uh_out.token, uh.token);
   fail_unless_equals_int (uh_out.generation, 42);
   fail_unless_equals_int (uh_out.unit, 63);
+  fail_unless (memcmp (uh_out.cookie, uh.cookie, sizeof (uh.cookie)) == 0);
+  /* a UNIT_HELLO of version 5 (no cookie) is truncated */
+  fail_if (gst_tile_wire_unit_hello_parse (payload, 14, &uh_out, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "cookie");
+  g_clear_error (&err);
   uh.unit = 64;
   g_byte_array_set_size (msg, 0);
   fail_if (gst_tile_wire_unit_hello_pack (&uh, msg, &err));
@@ -1437,7 +1457,7 @@ GST_START_TEST (test_packet_header)
     G_GUINT64_CONSTANT (0x3132333435363738)
   };
   static const guint8 expected[GST_TILE_WIRE_PACKET_HEADER_SIZE] = {
-    'G', 'S', 'B', 'U', 5, 0, 0x00, 0x05,
+    'G', 'S', 'B', 'U', 6, 0, 0x00, 0x05,
     0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
     0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28,
@@ -1540,7 +1560,7 @@ GST_START_TEST (test_packet_header)
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534243");
   buf[4] = 2;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "datagram header version is 2, this side speaks version 5");
+      "datagram header version is 2, this side speaks version 6");
   buf[4] = 0;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 0");
   buf[4] = 255;
