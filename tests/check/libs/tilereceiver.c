@@ -1134,6 +1134,46 @@ GST_START_TEST (test_udp_sealed)
 
 GST_END_TEST;
 
+/* The first frame of a session (nothing to conceal with) with a datagram
+ * that fails its tag and none that passes: the datagram was received
+ * straight into the frame, but its bytes do not stay there; the gap holds
+ * zeros. */
+GST_START_TEST (test_udp_first_frame_gap_zeroed)
+{
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
+  GstTileReceiver *rx;
+  GstBuffer *buf;
+  guint8 expect[FRAME_SIZE];
+  guint k;
+  gint udp;
+  Sender s = { 0 };
+
+  s.passphrase = "correct horse battery staple";
+  rx = udp_session (&s, 16, &udp, &unit, &unit_len);
+  /* the first datagram alone, so that the unit expects the second one
+   * next and receives it in place */
+  send_sealed_datagram (udp, &unit, unit_len, s.key, 0, 0, FALSE);
+  g_usleep (20 * 1000);
+  send_sealed_datagram (udp, &unit, unit_len, s.key, 0, 1, TRUE);
+  for (k = 2; k < FRAME_SIZE / 16; k++)
+    send_sealed_datagram (udp, &unit, unit_len, s.key, 0, k, FALSE);
+  buf = expect_frame (rx, 0, 2000);
+  expect_one_gap (buf, 16);
+  fill (expect, 0);
+  memset (expect + 16, 0, 16);
+  fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-tampered"), 1);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  sender_close (&s);
+}
+
+GST_END_TEST;
+
 /* Unit @unit's tile of frame @n as one sealed part; @tamper flips a bit of
  * its data. */
 static void
@@ -1247,6 +1287,7 @@ tilereceiver_suite (void)
   tcase_add_test (tc, test_udp_forged_datagrams);
   tcase_add_test (tc, test_udp_long_refusal);
   tcase_add_test (tc, test_udp_sealed);
+  tcase_add_test (tc, test_udp_first_frame_gap_zeroed);
   tcase_add_test (tc, test_tcp_sealed);
   tcase_add_test (tc, test_sender_bad_proof);
   return s;
