@@ -22,6 +22,7 @@ DEB_PACKAGES=(
   build-essential pkg-config meson ninja-build git
   libglib2.0-dev
   libssl-dev  # OpenSSL's libcrypto: tilesink/tilesrc's passphrase (AES-GCM)
+  libsodium-dev  # libsodium: the passphrase's PAKE (CPace on ristretto255)
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-gl
