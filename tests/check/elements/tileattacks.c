@@ -8,7 +8,9 @@
  * the attack is on them): UNIT_HELLO datagrams with a forged source address
  * (a reflection of the video to a victim), junk datagrams to draw REFUSEs
  * (a reflector), a receiver flooding its control connection beside real
- * receivers, and a connection flood during a real receiver's handshake.
+ * receivers, and a connection flood during a real receiver's handshake;
+ * and a multicast receiver on the sender's own host, which used to take
+ * the sender's datagrams for forgeries.
  *
  * The forged datagrams need a raw socket (CAP_NET_RAW): run with --raw,
  * this program runs only that test and exits 77 (skipped) without the
@@ -543,6 +545,69 @@ GST_START_TEST (test_connect_flood)
 
 GST_END_TEST;
 
+/* ---------------------------------------------------------------------- */
+/* multicast                                                               */
+
+/* Whether this host can send to a multicast group (a route for it). */
+static gboolean
+have_multicast_route (void)
+{
+  struct sockaddr_in sa;
+  gint fd = socket (AF_INET, SOCK_DGRAM, 0);
+  gboolean ok;
+
+  sockaddr_of (&sa, "239.255.77.1", 9);
+  ok = fd >= 0 && sendto (fd, "x", 1, 0, (struct sockaddr *) &sa,
+      sizeof (sa)) == 1;
+  if (fd >= 0)
+    close (fd);
+  return ok;
+}
+
+/* A receiver on the sender's own host, tilesink with default properties
+ * (no address: the group's datagrams leave from whichever address the
+ * route picks, not 127.0.0.1 where the receiver connected): it gets the
+ * frames, none of the datagrams counted invalid. (packet-size 1200: the
+ * datagrams go out on the route's interface, whose MTU may be below the
+ * default's 1448 bytes.) */
+GST_START_TEST (test_multicast_own_host)
+{
+  GstElement *tx;
+  Receiver r;
+  guint port;
+  gint64 end;
+
+  if (!have_multicast_route ()) {
+    g_print ("test_multicast_own_host: this host has no route for "
+        "multicast; skipped\n");
+    return;
+  }
+  tx = launch ("videotestsrc is-live=true ! video/x-raw,format=GRAY8,"
+      "width=320,height=240,framerate=30/1 ! tilesink name=sink port=0 "
+      "protocol=udp packet-size=1200 multicast-group=239.255.77.2 "
+      "stats-interval=0");
+  play (tx);
+  {
+    GstElement *sink = get (tx, "sink");
+
+    g_object_get (sink, "bound-port", &port, NULL);
+    gst_object_unref (sink);
+  }
+  receiver_start (&r, port, "");
+  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (frames_received (&r) < 10 && g_get_monotonic_time () < end)
+    g_usleep (10000);
+  fail_unless (frames_received (&r) >= 10, "%" G_GUINT64_FORMAT " frames, "
+      "%" G_GUINT64_FORMAT " datagrams invalid", frames_received (&r),
+      test_stat_u64 (r.src, "stats", "packets-invalid"));
+  fail_unless_equals_uint64 (test_stat_u64 (r.src, "stats",
+          "packets-invalid"), 0);
+  receiver_stop (&r);
+  stop (tx);
+}
+
+GST_END_TEST;
+
 static Suite *
 tileattacks_suite (gboolean raw)
 {
@@ -556,6 +621,7 @@ tileattacks_suite (gboolean raw)
     tcase_add_test (tc, test_control_flood_tcp);
     tcase_add_test (tc, test_control_flood_udp);
     tcase_add_test (tc, test_connect_flood);
+    tcase_add_test (tc, test_multicast_own_host);
   }
   return s;
 }
