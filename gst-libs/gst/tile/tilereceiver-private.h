@@ -14,6 +14,7 @@
 #include "tilereceiver.h"
 #include "tilenet.h"
 #include "tilestats.h"
+#include "tilekeys.h"
 
 #include <gst/bc/bctiling.h>
 #include <sys/socket.h>
@@ -81,9 +82,17 @@ typedef struct
   guint index;
   GThread *thread;
   gint fd;
-  /* the unit thread's: the session's data key when it is sealed, else
-   * NULL */
+  /* the unit thread's, when the session is sealed (else NULL): the
+   * cipher, keyed for a generation and an epoch of frames at a time
+   * (gst_tile_receiver_unit_key ()), the secret the keys derive from and
+   * the MAC keys of UNIT_HELLOs */
   GstTileSeal *seal;
+  guint8 data_secret[GST_TILE_KEYS_HASH_SIZE];
+  guint8 unit_c2s[GST_TILE_KEYS_HASH_SIZE];
+  guint8 unit_s2c[GST_TILE_KEYS_HASH_SIZE];
+  gboolean have_key;
+  guint32 key_generation;
+  guint64 key_epoch;
 } GstTileReceiverUnit;
 
 /* sealed bytes a TCP unit opens per step: they are still in the cache */
@@ -108,14 +117,12 @@ struct _GstTileReceiver
   gboolean gro_required;
   gchar *passphrase;            /* NULL: none */
   gchar *multicast_iface;       /* NULL: the route's */
-  /* the secret of the passphrase for the sender's salt (control thread
-   * only: derived once per salt) */
-  gboolean have_secret;
-  guint8 salt[GST_TILE_SEAL_SALT_SIZE];
-  guint8 secret[GST_TILE_SEAL_SECRET_SIZE];
   /* with a passphrase every session is sealed (the handshake fails
-   * otherwise): its data key (lock; the units copy it) */
-  guint8 seal_key[GST_TILE_SEAL_KEY_SIZE];
+   * otherwise): its keys (lock; the units copy what they need), and the
+   * records of its control connection: those we receive (the control
+   * thread's), those we send (send_lock) */
+  GstTileKeys keys;
+  GstTileRecords *records_in;
   /* settings that may change at any time: atomic */
   gint stepped;
   gint reconnect;
@@ -126,6 +133,7 @@ struct _GstTileReceiver
    * the connection is closed */
   GMutex send_lock;
   gint ack_fd;
+  GstTileRecords *records_out;
 
   /* everything below: lock */
   GMutex lock;
@@ -197,6 +205,12 @@ G_GNUC_INTERNAL
 void gst_tile_receiver_unit_seal (GstTileReceiverUnit * u);
 G_GNUC_INTERNAL
 void gst_tile_receiver_unit_unseal (GstTileReceiverUnit * u);
+G_GNUC_INTERNAL
+void gst_tile_receiver_unit_key (GstTileReceiverUnit * u, guint32 generation,
+    guint64 frame);
+G_GNUC_INTERNAL
+gboolean gst_tile_receiver_send_control (GstTileReceiver * self, gint fd,
+    GByteArray * message);
 G_GNUC_INTERNAL
 GstStructure *gst_tile_receiver_stats_locked (GstTileReceiver * self);
 G_GNUC_INTERNAL

@@ -378,6 +378,7 @@ tcp_unit_read_part (GstTileReceiverUnit * u, gint fd,
     return tcp_unit_read_inside (u, fd, dest, part->size, part->frame, err);
   /* the header as it came (the parser accepts one encoding of each) */
   gst_tile_wire_tile_header_write (hdr, part);
+  gst_tile_receiver_unit_key (u, part->generation, part->frame);
   gst_tile_seal_iv (iv, TRUE, u->index, part->frame, have);
   gst_tile_seal_begin (u->seal, iv, hdr, sizeof (hdr));
   for (done = 0; done < part->size; done += step) {
@@ -507,7 +508,7 @@ gst_tile_receiver_tcp_unit (gpointer data)
 {
   GstTileReceiverUnit *u = data;
   GstTileReceiver *self = u->rx;
-  GstTileWireUnitHello uh;
+  GstTileWireUnitHello uh = { 0 };
   GError *err = NULL;
   guint64 session;
   gint fd;
@@ -519,6 +520,10 @@ gst_tile_receiver_tcp_unit (gpointer data)
   uh.unit = u->index;
   gst_tile_receiver_unit_seal (u);
   g_mutex_unlock (&self->lock);
+  /* sealed: the MAC that shows the sender this connection is its
+   * receiver's (the token alone travels in the clear) */
+  if (u->seal)
+    gst_tile_keys_unit_mac (u->unit_c2s, &uh, uh.mac);
 
   fd = tcp_unit_connect (u, session, &uh, &err);
   if (fd >= 0)

@@ -38,8 +38,11 @@ gst_tile_receiver_send_ack (GstTileReceiver * self, const GstTileWireAck * ack)
 
   gst_tile_wire_ack_pack (ack, a);
   g_mutex_lock (&self->send_lock);
-  if (self->ack_fd >= 0)
+  if (self->ack_fd >= 0) {
+    if (self->records_out)
+      gst_tile_records_seal (self->records_out, a);
     gst_tile_net_send_packed (self->ack_fd, a, NULL);
+  }
   g_mutex_unlock (&self->send_lock);
   g_byte_array_unref (a);
 }
@@ -650,6 +653,16 @@ udp_unit_connect (UdpUnit * c, guint k)
         "the sender's unit socket: %s", c->u->index, g_strerror (errno));
 }
 
+/* Our UNIT_HELLO, with our MAC when sealed, into c->hello. */
+static void
+udp_unit_pack_hello (UdpUnit * c)
+{
+  if (c->u->seal)
+    gst_tile_keys_unit_mac (c->u->unit_c2s, &c->uh, c->uh.mac);
+  g_byte_array_set_size (c->hello, 0);
+  gst_tile_wire_unit_hello_pack (&c->uh, c->hello, NULL);
+}
+
 /* A control message on a unit socket during its handshake (@n bytes in
  * @buf, from the sender's host): the sender's answer to our UNIT_HELLO,
  * or a REFUSE. An answer counts only when it is for this unit of this
@@ -691,12 +704,17 @@ udp_unit_answer (UdpUnit * c, const guint8 * buf, gsize n, GError ** err)
         "that is not for this unit", c->u->index);
     return FALSE;
   }
+  /* sealed: only the sender has the key of its answers' MAC */
+  if (c->u->seal && !gst_tile_keys_unit_mac_check (c->u->unit_s2c, &uh)) {
+    GST_DEBUG_OBJECT (c->self->log_object, "unit %u: ignoring an answer "
+        "that fails its MAC", c->u->index);
+    return FALSE;
+  }
   if (memcmp (uh.cookie, c->uh.cookie, sizeof (uh.cookie)) == 0)
     return TRUE;
   /* the challenge: our UNIT_HELLO again, with its cookie */
   memcpy (c->uh.cookie, uh.cookie, sizeof (uh.cookie));
-  g_byte_array_set_size (c->hello, 0);
-  gst_tile_wire_unit_hello_pack (&c->uh, c->hello, NULL);
+  udp_unit_pack_hello (c);
   c->next_hello = 0;
   return FALSE;
 }
@@ -736,6 +754,7 @@ udp_unit_unseal (UdpUnit * c, const GstTileWirePacketHeader * h, guint8 * hdr,
 {
   guint8 iv[GST_TILE_SEAL_IV_SIZE];
 
+  gst_tile_receiver_unit_key (c->u, h->generation, h->frame);
   gst_tile_seal_iv (iv, FALSE, c->u->index, h->frame, h->offset);
   return gst_tile_seal_once (c->u->seal, iv, hdr,
       GST_TILE_WIRE_PACKET_HEADER_SIZE, payload, payload, MIN (c->ps,
@@ -908,7 +927,7 @@ gst_tile_receiver_udp_unit (gpointer data)
 
   if (udp_unit_open (&c, &err)) {
     udp_unit_alloc (&c);
-    gst_tile_wire_unit_hello_pack (&c.uh, c.hello, NULL);
+    udp_unit_pack_hello (&c);
     c.hello_end = (gint64) gst_util_get_timestamp () +
         (gint64) self->timeout * GST_MSECOND;
     udp_unit_receive (&c, &err);

@@ -26,6 +26,7 @@
 #endif
 
 #include "tilereceiver-private.h"
+#include "tilepake.h"
 
 #include <string.h>
 
@@ -88,7 +89,7 @@ gst_tile_receiver_free (GstTileReceiver * self)
   g_free (self->host);
   gst_tile_seal_clear_passphrase (&self->passphrase);
   g_free (self->multicast_iface);
-  gst_tile_seal_wipe (self->secret, sizeof (self->secret));
+  gst_tile_keys_clear (&self->keys);
   g_free (self->config);
   g_free (self->pending);
   g_clear_error (&self->error);
@@ -214,21 +215,53 @@ join_units_locked (GstTileReceiver * self)
     g_cond_wait (&self->cond, &self->lock);
 }
 
-/* A unit thread's cipher, keyed for the session, when it is sealed. Lock
- * held. */
+/* A unit thread's cipher and keys, when the session is sealed: the
+ * session's data secret (a multicast group's: the group's) and MAC keys.
+ * Lock held. */
 void
 gst_tile_receiver_unit_seal (GstTileReceiverUnit * u)
 {
-  if (!u->rx->passphrase)
+  GstTileReceiver *self = u->rx;
+
+  if (!self->passphrase)
     return;
   u->seal = gst_tile_seal_new (FALSE);
-  gst_tile_seal_set_key (u->seal, u->rx->seal_key);
+  memcpy (u->data_secret, self->config->mcast_family ?
+      self->config->group_secret : self->keys.data, sizeof (u->data_secret));
+  memcpy (u->unit_c2s, self->keys.unit_c2s, sizeof (u->unit_c2s));
+  memcpy (u->unit_s2c, self->keys.unit_s2c, sizeof (u->unit_s2c));
+  u->have_key = FALSE;
 }
 
 void
 gst_tile_receiver_unit_unseal (GstTileReceiverUnit * u)
 {
   g_clear_pointer (&u->seal, gst_tile_seal_free);
+  gst_tile_seal_wipe (u->data_secret, sizeof (u->data_secret));
+  gst_tile_seal_wipe (u->unit_c2s, sizeof (u->unit_c2s));
+  gst_tile_seal_wipe (u->unit_s2c, sizeof (u->unit_s2c));
+  u->have_key = FALSE;
+}
+
+/* Keys a sealed unit's cipher for frame @frame of @generation (the key
+ * changes with both, see gst_tile_keys_data_key ()): derived only when it
+ * changes. The unit thread. */
+void
+gst_tile_receiver_unit_key (GstTileReceiverUnit * u, guint32 generation,
+    guint64 frame)
+{
+  guint64 epoch = frame / GST_TILE_KEYS_EPOCH_FRAMES;
+  guint8 key[GST_TILE_SEAL_KEY_SIZE];
+
+  if (u->have_key && u->key_generation == generation &&
+      u->key_epoch == epoch)
+    return;
+  gst_tile_keys_data_key (u->data_secret, generation, frame, key);
+  gst_tile_seal_set_key (u->seal, key);
+  gst_tile_seal_wipe (key, sizeof (key));
+  u->have_key = TRUE;
+  u->key_generation = generation;
+  u->key_epoch = epoch;
 }
 
 /* Stops the units of the running generation and waits for them. Lock
@@ -317,15 +350,31 @@ set_refused (GError ** error, const GByteArray * payload, const gchar * what)
     gst_tile_receiver_refuse_error (error, &refuse, what);
 }
 
+/* Reads the next control message from the sender; in a sealed session
+ * (records_in set) it must be a sealed record that opens, and @h and @p
+ * are then its inner message. The control thread. */
+static gboolean
+control_read (GstTileReceiver * self, gint fd, guint timeout,
+    GstTileWireHeader * h, GByteArray * p, GError ** error)
+{
+  GstTileWireHeader outer;
+
+  if (!gst_tile_net_read_message (fd, timeout, self->records_in ? &outer : h,
+          p, error))
+    return FALSE;
+  return !self->records_in ||
+      gst_tile_records_open (self->records_in, &outer, p, h, error);
+}
+
 /* The next message of the handshake but keep-alives (the sender answers
  * once it knows its caps; keep-alives may come first); a REFUSE as an
  * error. */
 static gboolean
-handshake_read (gint fd, guint timeout, GstTileWireHeader * h, GByteArray * p,
-    GError ** error)
+handshake_read (GstTileReceiver * self, gint fd, guint timeout,
+    GstTileWireHeader * h, GByteArray * p, GError ** error)
 {
   do {
-    if (!gst_tile_net_read_message (fd, timeout, h, p, error))
+    if (!control_read (self, fd, timeout, h, p, error))
       return FALSE;
   } while (h->type == GST_TILE_WIRE_TYPE_KEEPALIVE);
   if (h->type == GST_TILE_WIRE_TYPE_REFUSE) {
@@ -335,38 +384,72 @@ handshake_read (gint fd, guint timeout, GstTileWireHeader * h, GByteArray * p,
   return TRUE;
 }
 
-/* The sender's CHALLENGE (in @p): proves we know the passphrase, checks
- * the sender's proof, and derives the session's data key. */
+/* CPace (the sender the initiator) with our passphrase over the sender's
+ * CHALLENGE (in @ch): our share in @auth, the session's keys in
+ * self->keys. FALSE with @error set when the sender's share is no valid
+ * element. */
+static gboolean
+handshake_pake (GstTileReceiver * self, const GstTileWireHello * hello,
+    const GstTileWireChallenge * ch, GstTileWireAuth * auth, GError ** error)
+{
+  guint8 sid[2 * GST_TILE_SEAL_NONCE_SIZE], isk[GST_TILE_PAKE_ISK_SIZE];
+  guint8 th[GST_TILE_KEYS_HASH_SIZE];
+  GstTilePake pake;
+  gboolean ok;
+
+  memcpy (sid, hello->nonce, GST_TILE_SEAL_NONCE_SIZE);
+  memcpy (sid + GST_TILE_SEAL_NONCE_SIZE, ch->nonce, GST_TILE_SEAL_NONCE_SIZE);
+  if (!gst_tile_pake_start (&pake, (const guint8 *) self->passphrase,
+          strlen (self->passphrase), (const guint8 *) GST_TILE_KEYS_CPACE_CI,
+          strlen (GST_TILE_KEYS_CPACE_CI), sid, sizeof (sid), NULL)) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+        "cannot run the passphrase handshake: libsodium failed");
+    return FALSE;
+  }
+  memcpy (auth->share, gst_tile_pake_share (&pake), sizeof (auth->share));
+  ok = gst_tile_pake_finish (&pake, FALSE, NULL, 0, ch->share, NULL, 0, sid,
+      sizeof (sid), isk);
+  gst_tile_pake_clear (&pake);
+  if (!ok) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_UNAUTHORIZED,
+        "the sender's CHALLENGE has an invalid CPace share");
+    return FALSE;
+  }
+  gst_tile_keys_transcript (hello, ch, auth->share, th);
+  g_mutex_lock (&self->lock);
+  gst_tile_keys_derive (isk, sizeof (isk), th, &self->keys);
+  memcpy (auth->proof, self->keys.client_proof, sizeof (auth->proof));
+  g_mutex_unlock (&self->lock);
+  gst_tile_seal_wipe (isk, sizeof (isk));
+  return TRUE;
+}
+
+/* The sender's CHALLENGE (in @p): the passphrase's CPace, our AUTH (our
+ * share and proof), the sender's AUTH checked (its share as in its
+ * CHALLENGE, its proof that it derived the same keys); then every control
+ * message is sealed both ways. */
 static gboolean
 handshake_auth (GstTileReceiver * self, gint fd, guint timeout,
     const GstTileWireHello * hello, GByteArray * p, GError ** error)
 {
   GstTileWireChallenge ch;
-  GstTileWireAuth auth;
+  GstTileWireAuth auth, theirs;
   GstTileWireHeader h;
+  gboolean ok;
 
   if (!self->passphrase) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_UNAUTHORIZED,
         "the sender requires a passphrase, this receiver has none");
     return FALSE;
   }
-  if (!gst_tile_wire_challenge_parse (p->data, p->len, &ch, error))
+  if (!gst_tile_wire_challenge_parse (p->data, p->len, &ch, error) ||
+      !handshake_pake (self, hello, &ch, &auth, error))
     return FALSE;
-  /* the secret is slow to derive: once per salt (a sender's start) */
-  if (!self->have_secret || memcmp (self->salt, ch.salt, sizeof (ch.salt))) {
-    if (!gst_tile_seal_derive_secret (self->passphrase, ch.salt, self->secret)) {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-          "cannot derive a key from the passphrase: libcrypto failed");
-      return FALSE;
-    }
-    memcpy (self->salt, ch.salt, sizeof (ch.salt));
-    self->have_secret = TRUE;
-  }
-  gst_tile_seal_proof (self->secret, FALSE, hello->nonce, ch.nonce, auth.proof);
   p->len = 0;
-  if (!gst_tile_wire_auth_pack (&auth, p) ||
-      !gst_tile_net_send_packed (fd, p, error) ||
-      !handshake_read (fd, timeout, &h, p, error))
+  ok = gst_tile_wire_auth_pack (&auth, p);
+  gst_tile_seal_wipe (&auth, sizeof (auth));
+  if (!ok || !gst_tile_net_send_packed (fd, p, error) ||
+      !handshake_read (self, fd, timeout, &h, p, error))
     return FALSE;
   if (h.type != GST_TILE_WIRE_TYPE_AUTH) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
@@ -374,18 +457,34 @@ handshake_auth (GstTileReceiver * self, gint fd, guint timeout,
         gst_tile_wire_type_get_name (h.type));
     return FALSE;
   }
-  if (!gst_tile_wire_auth_parse (p->data, p->len, &auth, error))
+  if (!gst_tile_wire_auth_parse (p->data, p->len, &theirs, error))
     return FALSE;
-  if (!gst_tile_seal_proof_check (self->secret, TRUE, hello->nonce, ch.nonce,
-          auth.proof)) {
+  g_mutex_lock (&self->lock);
+  ok = gst_tile_seal_equal (theirs.share, ch.share, sizeof (ch.share)) &&
+      gst_tile_seal_equal (theirs.proof, self->keys.sender_proof,
+      sizeof (theirs.proof));
+  g_mutex_unlock (&self->lock);
+  if (!ok) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_UNAUTHORIZED,
         "the sender's proof of the passphrase is wrong: it does not know it");
     return FALSE;
   }
-  g_mutex_lock (&self->lock);
-  gst_tile_seal_data_key (self->secret, hello->nonce, ch.nonce, self->seal_key);
-  g_mutex_unlock (&self->lock);
+  /* from here on every control message is sealed, both ways */
+  self->records_in = gst_tile_records_new (FALSE, self->keys.s2c);
+  g_mutex_lock (&self->send_lock);
+  self->records_out = gst_tile_records_new (TRUE, self->keys.c2s);
+  g_mutex_unlock (&self->send_lock);
   return TRUE;
+}
+
+/* The end of a control connection: its records go. The control thread. */
+static void
+records_clear (GstTileReceiver * self)
+{
+  g_clear_pointer (&self->records_in, gst_tile_records_free);
+  g_mutex_lock (&self->send_lock);
+  g_clear_pointer (&self->records_out, gst_tile_records_free);
+  g_mutex_unlock (&self->send_lock);
 }
 
 /* The handshake on a new control connection: HELLO, then with a
@@ -408,11 +507,11 @@ handshake (GstTileReceiver * self, gint fd, guint timeout, GError ** error)
   }
   if (!gst_tile_wire_hello_pack (&hello, p, error) ||
       !gst_tile_net_send_packed (fd, p, error) ||
-      !handshake_read (fd, timeout, &h, p, error))
+      !handshake_read (self, fd, timeout, &h, p, error))
     goto out;
   if (h.type == GST_TILE_WIRE_TYPE_CHALLENGE) {
     if (!handshake_auth (self, fd, timeout, &hello, p, error) ||
-        !handshake_read (fd, timeout, &h, p, error))
+        !handshake_read (self, fd, timeout, &h, p, error))
       goto out;
   } else if (self->passphrase) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_UNAUTHORIZED,
@@ -450,13 +549,39 @@ config_usable (GstTileReceiver * self, GstTileWireConfig * config,
       self->callbacks.check_config (self->user_data, config, error);
 }
 
-/* Every write on the control connection: create() writes there too. */
+/* Every write on the control connection (create() writes there too):
+ * sealed in a session with a passphrase. Takes @message's bytes (it is
+ * sealed in place). */
+gboolean
+gst_tile_receiver_send_control (GstTileReceiver * self, gint fd,
+    GByteArray * message)
+{
+  gboolean ok;
+
+  g_mutex_lock (&self->send_lock);
+  if (self->records_out)
+    gst_tile_records_seal (self->records_out, message);
+  ok = gst_tile_net_send_packed (fd, message, NULL);
+  g_mutex_unlock (&self->send_lock);
+  return ok;
+}
+
 static void
 control_send (GstTileReceiver * self, gint fd, GByteArray * p)
 {
-  g_mutex_lock (&self->send_lock);
-  gst_tile_net_send_packed (fd, p, NULL);
-  g_mutex_unlock (&self->send_lock);
+  gst_tile_receiver_send_control (self, fd, p);
+}
+
+/* Tells the sender why we end the session (sealed as every message). */
+static void
+control_refuse (GstTileReceiver * self, gint fd, const gchar * reason)
+{
+  GByteArray *p = g_byte_array_new ();
+
+  if (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_BAD_MESSAGE, reason, p,
+          NULL))
+    control_send (self, fd, p);
+  g_byte_array_unref (p);
 }
 
 static void
@@ -481,7 +606,7 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
     GError ** error)
 {
   GByteArray *p = g_byte_array_new ();
-  gint64 now, last_rx, last_ka, last_stats, config_second;
+  gint64 now, last_rx, last_ka, last_stats, config_second, units_gone_us = 0;
   guint configs = 0;
   gboolean ret = TRUE;
 
@@ -494,7 +619,7 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
     if (!gst_tile_net_wait (fd, FALSE, 100, NULL)) {
       now = g_get_monotonic_time ();
     } else {
-      if (!gst_tile_net_read_message (fd, timeout, &h, p, error)) {
+      if (!control_read (self, fd, timeout, &h, p, error)) {
         ret = (*error)->domain != GST_TILE_WIRE_ERROR;
         break;
       }
@@ -512,8 +637,7 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
           g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
               "the sender sent more than %u CONFIGs (caps changes) within a "
               "second", MAX_CONFIGS_PER_SECOND);
-          gst_tile_net_send_refuse (fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
-              (*error)->message);
+          control_refuse (self, fd, (*error)->message);
           ret = FALSE;
           break;
         }
@@ -561,8 +685,7 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
         g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
             "unexpected %s message from the sender",
             gst_tile_wire_type_get_name (h.type));
-        gst_tile_net_send_refuse (fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
-            (*error)->message);
+        control_refuse (self, fd, (*error)->message);
         ret = FALSE;
         break;
       }
@@ -575,7 +698,24 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
           "connection lost");
       break;
     }
+    /* every unit of the generation ended (its data connections closed at
+     * a tile boundary) and no CONFIG or EOS says why: only the control
+     * connection can end a generation (someone on the path can close TCP
+     * connections, not send a sealed record) */
+    if (self->config && self->units_running == 0 && !self->pending &&
+        !self->eos) {
+      if (!units_gone_us)
+        units_gone_us = now;
+    } else {
+      units_gone_us = 0;
+    }
     g_mutex_unlock (&self->lock);
+    if (units_gone_us && now - units_gone_us > (gint64) timeout * 1000) {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+          "the data connections ended, and no CONFIG or EOS followed within "
+          "%u ms", timeout);
+      break;
+    }
 
     if (now - last_rx > (gint64) timeout * 1000) {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
@@ -606,6 +746,16 @@ control_thread (gpointer data)
   guint port = self->port, timeout = self->timeout;
 
   g_mutex_lock (&self->lock);
+  if (self->passphrase && !*self->passphrase) {
+    GError *err = g_error_new_literal (GST_TILE_WIRE_ERROR,
+        GST_TILE_WIRE_ERROR_UNAUTHORIZED, "An empty passphrase is refused: "
+        "leave it unset for none, or set one both ends know");
+
+    gst_tile_receiver_set_error_locked (self, err);
+    g_error_free (err);
+    g_mutex_unlock (&self->lock);
+    return NULL;
+  }
   while (self->running) {
     GstTileWireConfig *config;
     GError *err = NULL;
@@ -625,6 +775,8 @@ control_thread (gpointer data)
     config = fd >= 0 ? handshake (self, fd, timeout, &err) : NULL;
     if (config && !config_usable (self, config, &err))
       g_clear_pointer (&config, g_free);
+    if (!config)
+      records_clear (self);
     if (config) {
       /* before the units start: their first ACK goes out here */
       g_mutex_lock (&self->send_lock);
@@ -652,6 +804,7 @@ control_thread (gpointer data)
       g_mutex_lock (&self->send_lock);
       self->ack_fd = -1;
       g_mutex_unlock (&self->send_lock);
+      records_clear (self);
       g_mutex_lock (&self->lock);
       self->control_fd = -1;
       gst_tile_net_close (&fd);
@@ -712,9 +865,7 @@ gst_tile_receiver_start (GstTileReceiver * self,
   g_free (self->host);
   self->host = g_strdup (settings->host);
   gst_tile_seal_clear_passphrase (&self->passphrase);
-  self->passphrase = settings->passphrase && *settings->passphrase ?
-      g_strdup (settings->passphrase) : NULL;
-  self->have_secret = FALSE;
+  self->passphrase = g_strdup (settings->passphrase);
   g_free (self->multicast_iface);
   self->multicast_iface = settings->multicast_iface &&
       *settings->multicast_iface ? g_strdup (settings->multicast_iface) : NULL;

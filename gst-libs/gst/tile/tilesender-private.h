@@ -14,6 +14,8 @@
 #include "tilesender.h"
 #include "tilenet.h"
 #include "tilerate.h"
+#include "tilekeys.h"
+#include "tilepake.h"
 
 #include <sys/socket.h>
 
@@ -174,10 +176,12 @@ typedef struct
   gint64 deadline;
   gboolean ready;               /* the last wait found it readable */
   struct sockaddr_storage addr; /* the peer's */
-  /* with a passphrase: CHALLENGE sent, AUTH expected next */
+  /* with a passphrase: CHALLENGE sent (our CPace share in it), AUTH
+   * expected next */
   gboolean challenged;
-  guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE];
-  guint8 sender_nonce[GST_TILE_SEAL_NONCE_SIZE];
+  GstTileWireHello hello;
+  GstTileWireChallenge challenge;
+  GstTilePake pake;
 } GstTileSenderPending;
 
 /* Scratch space of a unit thread, grown per generation, never per packet:
@@ -265,8 +269,17 @@ struct _GstTileSenderSession
   gchar *end_reason;            /* why it ended, for receiver-removed */
   gboolean stopping;            /* its unit threads are to exit */
   guint64 token;
-  /* with a passphrase: the session's data key */
-  guint8 seal_key[GST_TILE_SEAL_KEY_SIZE];
+  /* with a passphrase: the session's keys, and the records of its control
+   * connection (those it sends: lock; those it receives: the server
+   * thread's); the data key of the generation and epoch of frames last
+   * admitted (see gst_tile_keys_data_key ()) */
+  GstTileKeys keys;
+  GstTileRecords *records_out;
+  GstTileRecords *records_in;
+  gboolean have_data_key;
+  guint32 data_key_generation;
+  guint64 data_key_epoch;
+  guint8 data_key[GST_TILE_SEAL_KEY_SIZE];
   guint n_connected;            /* data connections of this generation */
   guint n_threads;
   GstTileSenderUnit units[GST_TILE_WIRE_MAX_UNITS];
@@ -359,11 +372,11 @@ struct _GstTileSender
   guint16 mcast_port;
   guint max_receivers;          /* 0: no limit */
   /* the passphrase (NULL: none; with one, every session is sealed: a
-   * receiver without it is refused), the salt of this start and the secret
-   * derived from both */
+   * receiver without it is refused) */
   gchar *passphrase;
-  guint8 salt[GST_TILE_SEAL_SALT_SIZE];
-  guint8 secret[GST_TILE_SEAL_SECRET_SIZE];
+  /* multicast with a passphrase: the group's secret, drawn at each start,
+   * sent to every member in its sealed CONFIG */
+  guint8 group_secret[GST_TILE_WIRE_GROUP_SECRET_SIZE];
   guint auth_failures;
   gboolean have_config;
   GstTileSenderLink *link;

@@ -190,6 +190,7 @@ gst_tile_sender_close_pending_locked (GstTileSender * self, guint i)
 
   poll_remove (self, &p->pfd);
   gst_tile_net_close (&fd);
+  gst_tile_pake_clear (&p->pake);
   *p = self->pending[--self->n_pending];
 }
 
@@ -270,15 +271,19 @@ hello_acceptable (GstTileSender * self, gint fd, const guint8 * payload,
 }
 
 /* The handshake is over: @fd becomes the control connection of a new
- * session (with @key, the data key, when there is a passphrase), and the
- * CONFIG goes out when there is one. Takes @fd over. Lock held. */
+ * session (with @keys, its keys, when there is a passphrase: every control
+ * message is sealed from now on), and the CONFIG goes out when there is
+ * one. Takes @fd over. Lock held. */
 static void
-take_control (GstTileSender * self, gint fd, const guint8 * key)
+take_control (GstTileSender * self, gint fd, const GstTileKeys * keys)
 {
   GstTileSenderSession *ss = gst_tile_sender_session_new_locked (self, fd);
 
-  if (key)
-    memcpy (ss->seal_key, key, sizeof (ss->seal_key));
+  if (keys) {
+    ss->keys = *keys;
+    ss->records_out = gst_tile_records_new (TRUE, keys->s2c);
+    ss->records_in = gst_tile_records_new (FALSE, keys->c2s);
+  }
   /* a receiver whose host vanishes: sends fail after the timeout, too */
   gst_tile_net_set_user_timeout (fd, self->settings.timeout);
   poll_add (self, &ss->control_pfd, fd);
@@ -351,6 +356,10 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
         "x generation %u: %s", uh.token, uh.generation, ss ?
         "not the current generation" : "no such session");
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN, msg);
+  } else if (ss->records_in && !gst_tile_keys_unit_mac_check
+      (ss->keys.unit_c2s, &uh)) {
+    refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
+        "UNIT_HELLO failed its authentication");
   } else if (!data_peer_is_host (fd, ss)) {
     /* the session's token seen by another host (on the path): the units
      * of a session are its receiver's */
@@ -441,48 +450,70 @@ pending_check_header (GstTileSender * self, GstTileSenderPending * p)
   return TRUE;
 }
 
-/* A HELLO with a passphrase: answered with a CHALLENGE (our salt and a
- * fresh nonce); the connection stays in its handshake for the AUTH.
- * Returns FALSE when it is refused (the caller closes it). Lock held. */
+/* CPace's session id: the nonces of HELLO and CHALLENGE */
+static void
+pending_sid (const GstTileSenderPending * p,
+    guint8 sid[2 * GST_TILE_SEAL_NONCE_SIZE])
+{
+  memcpy (sid, p->hello.nonce, GST_TILE_SEAL_NONCE_SIZE);
+  memcpy (sid + GST_TILE_SEAL_NONCE_SIZE, p->challenge.nonce,
+      GST_TILE_SEAL_NONCE_SIZE);
+}
+
+/* A HELLO with a passphrase: answered with a CHALLENGE (a fresh nonce and
+ * our CPace share: we are the initiator); the connection stays in its
+ * handshake for the AUTH. Returns FALSE when it is refused (the caller
+ * closes it). Lock held. */
 static gboolean
 pending_challenge (GstTileSender * self, GstTileSenderPending * p,
     const GstTileWireHeader * h, const guint8 * payload)
 {
-  GstTileWireHello hello;
-  GstTileWireChallenge ch;
+  guint8 sid[2 * GST_TILE_SEAL_NONCE_SIZE];
   GByteArray *m;
   gboolean ok;
 
-  if (!hello_acceptable (self, p->pfd.fd, payload, h->payload_len, &hello))
+  if (!hello_acceptable (self, p->pfd.fd, payload, h->payload_len, &p->hello))
     return FALSE;
-  if (!gst_tile_seal_random (p->sender_nonce, sizeof (p->sender_nonce))) {
+  if (!gst_tile_seal_random (p->challenge.nonce,
+          sizeof (p->challenge.nonce))) {
     refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_OTHER,
         "no random numbers for the handshake");
     return FALSE;
   }
-  memcpy (p->client_nonce, hello.nonce, sizeof (p->client_nonce));
-  memcpy (ch.salt, self->salt, sizeof (ch.salt));
-  memcpy (ch.nonce, p->sender_nonce, sizeof (ch.nonce));
+  pending_sid (p, sid);
+  if (!gst_tile_pake_start (&p->pake, (const guint8 *) self->passphrase,
+          strlen (self->passphrase), (const guint8 *) GST_TILE_KEYS_CPACE_CI,
+          strlen (GST_TILE_KEYS_CPACE_CI), sid, sizeof (sid), NULL)) {
+    refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_OTHER,
+        "the passphrase handshake failed (libsodium)");
+    return FALSE;
+  }
+  memcpy (p->challenge.share, gst_tile_pake_share (&p->pake),
+      sizeof (p->challenge.share));
   m = g_byte_array_new ();
-  gst_tile_wire_challenge_pack (&ch, m);
+  gst_tile_wire_challenge_pack (&p->challenge, m);
   ok = gst_tile_net_send_now (p->pfd.fd, m->data, m->len, NULL);
   g_byte_array_unref (m);
   p->challenged = ok;
   return ok;
 }
 
-/* The AUTH that answers our CHALLENGE: with the right proof we send ours,
- * the session's data key is derived and the connection becomes the
- * control connection (returns FALSE, the descriptor taken over); with a
- * wrong one it is refused. Lock held. */
+/* The receiver's AUTH, the answer to our CHALLENGE: its CPace share gives
+ * the session's keys; with its proof of the same keys (the same
+ * passphrase, and the same transcript) we send ours, and the connection
+ * becomes the control connection (returns FALSE, the descriptor taken
+ * over); with a wrong one it is refused. Lock held. */
 static gboolean
 pending_auth (GstTileSender * self, GstTileSenderPending * p,
     const GstTileWireHeader * h, const guint8 * payload)
 {
+  guint8 sid[2 * GST_TILE_SEAL_NONCE_SIZE], isk[GST_TILE_PAKE_ISK_SIZE];
+  guint8 th[GST_TILE_KEYS_HASH_SIZE];
   GstTileWireAuth auth;
+  GstTileKeys keys;
   GError *err = NULL;
   GByteArray *m;
-  guint8 key[GST_TILE_SEAL_KEY_SIZE];
+  gboolean ok;
   gint fd;
 
   if (h->type != GST_TILE_WIRE_TYPE_AUTH) {
@@ -498,29 +529,40 @@ pending_auth (GstTileSender * self, GstTileSenderPending * p,
     g_clear_error (&err);
     return FALSE;
   }
-  if (!gst_tile_seal_proof_check (self->secret, FALSE, p->client_nonce,
-          p->sender_nonce, auth.proof)) {
+  pending_sid (p, sid);
+  ok = gst_tile_pake_finish (&p->pake, TRUE, NULL, 0, auth.share, NULL, 0,
+      sid, sizeof (sid), isk);
+  gst_tile_pake_clear (&p->pake);
+  if (ok) {
+    gst_tile_keys_transcript (&p->hello, &p->challenge, auth.share, th);
+    gst_tile_keys_derive (isk, sizeof (isk), th, &keys);
+    gst_tile_seal_wipe (isk, sizeof (isk));
+    ok = gst_tile_seal_equal (auth.proof, keys.client_proof,
+        sizeof (auth.proof));
+  }
+  if (!ok) {
     self->auth_failures++;
+    gst_tile_keys_clear (&keys);
     refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_UNAUTHORIZED,
         "wrong passphrase");
     return FALSE;
   }
-  if (refused_busy (self, p->pfd.fd))
-    return FALSE;
-  gst_tile_seal_proof (self->secret, TRUE, p->client_nonce, p->sender_nonce,
-      auth.proof);
-  m = g_byte_array_new ();
-  gst_tile_wire_auth_pack (&auth, m);
-  if (!gst_tile_net_send_now (p->pfd.fd, m->data, m->len, NULL)) {
-    g_byte_array_unref (m);
+  if (refused_busy (self, p->pfd.fd)) {
+    gst_tile_keys_clear (&keys);
     return FALSE;
   }
+  memcpy (auth.share, p->challenge.share, sizeof (auth.share));
+  memcpy (auth.proof, keys.sender_proof, sizeof (auth.proof));
+  m = g_byte_array_new ();
+  gst_tile_wire_auth_pack (&auth, m);
+  ok = gst_tile_net_send_now (p->pfd.fd, m->data, m->len, NULL);
   g_byte_array_unref (m);
-  gst_tile_seal_data_key (self->secret, p->client_nonce, p->sender_nonce, key);
-  fd = p->pfd.fd;
-  poll_remove (self, &p->pfd);
-  take_control (self, fd, key);
-  gst_tile_seal_wipe (key, sizeof (key));
+  if (ok) {
+    fd = p->pfd.fd;
+    poll_remove (self, &p->pfd);
+    take_control (self, fd, &keys);
+  }
+  gst_tile_keys_clear (&keys);
   return FALSE;
 }
 
@@ -713,10 +755,14 @@ handle_ack (GstTileSenderSession * ss, const GstTileWireAck * ack)
 static void
 refuse_control_locked (GstTileSenderSession * ss, const GError * err)
 {
+  GByteArray *m = g_byte_array_new ();
+
   GST_WARNING_OBJECT (ss->sender->log_object, "receiver %u: bad control "
       "message: %s", ss->id, err->message);
-  gst_tile_net_send_refuse (ss->control_fd,
-      GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
+  if (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
+          err->message, m, NULL))
+    gst_tile_sender_send_control_locked (ss, m);
+  g_byte_array_unref (m);
 }
 
 /* A control message from the receiver, parsed (without the lock). */
@@ -843,6 +889,7 @@ server_read_control (GstTileSenderSession * ss)
         ss->ctl_h.payload_len - ss->ctl_have :
         GST_TILE_WIRE_HEADER_SIZE - ss->ctl_have;
     ControlMessage m;
+    GstTileWireHeader h;
     gssize n = 0;
 
     if (want > 0) {
@@ -878,7 +925,13 @@ server_read_control (GstTileSenderSession * ss)
     ss->ctl_have = 0;
     ss->ctl_started_us = 0;
     messages++;
-    if (!control_parse (ss, &ss->ctl_h, payload, &m, &err))
+    h = ss->ctl_h;
+    /* sealed: a record that does not open (changed, replayed, reordered,
+     * injected, or in the clear) ends the session, nothing of it used */
+    if (ss->records_in && !gst_tile_records_open (ss->records_in, &ss->ctl_h,
+            payload, &h, &err))
+      break;
+    if (!control_parse (ss, &h, payload, &m, &err))
       break;
     g_mutex_lock (&self->lock);
     ss->control_rx_us = g_get_monotonic_time ();
@@ -1075,12 +1128,40 @@ udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
         "UNIT_HELLO for another session or generation");
     return NULL;
   }
+  /* sealed: the receiver's MAC (someone who saw the token cannot claim
+   * its units) */
+  if (ss->records_in && !gst_tile_keys_unit_mac_check (ss->keys.unit_c2s,
+          uh)) {
+    udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
+        "UNIT_HELLO for another session or generation");
+    return NULL;
+  }
   if (uh->unit >= self->config.n_tiles) {
     udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
         "no such unit");
     return NULL;
   }
   return ss;
+}
+
+/* Our answer to a UNIT_HELLO: @uh (with the cookie it should carry),
+ * with our MAC when sealed, from @fd (to @addr, or where @fd is
+ * connected), never larger than the @request_len bytes it answers. Lock
+ * held. */
+static void
+udp_answer (GstTileSenderSession * ss, GstTileWireUnitHello * uh, gint fd,
+    const struct sockaddr_storage *addr, socklen_t sl, gsize request_len)
+{
+  GByteArray *m = g_byte_array_new ();
+
+  memset (uh->mac, 0, sizeof (uh->mac));
+  if (ss->records_in)
+    gst_tile_keys_unit_mac (ss->keys.unit_s2c, uh, uh->mac);
+  gst_tile_wire_unit_hello_pack (uh, m, NULL);
+  if (m->len <= request_len)
+    gst_tile_net_udp_send_to (fd, m->data, m->len,
+        (const struct sockaddr *) addr, addr ? sl : 0);
+  g_byte_array_unref (m);
 }
 
 /* protocol=udp: one UNIT_HELLO datagram (@n bytes in @buf) from @addr.
@@ -1102,7 +1183,6 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
   GstTileSenderSession *ss;
   GstTileWireUnitHello uh;
   GstTileSenderUnit *u;
-  GByteArray *m;
 
   if (!session_of_host_locked (self, addr)) {
     self->hellos_unvalidated++;
@@ -1116,7 +1196,7 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
   if (u->fd >= 0) {
     /* the echo got lost: again, from the unit's socket */
     if (u->peer_len == sl && gst_tile_net_same_address (&u->peer, addr))
-      gst_tile_net_udp_send_to (u->fd, buf, n, NULL, 0);
+      udp_answer (ss, &uh, u->fd, NULL, 0, n);
     else
       udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
           "unit is already connected");
@@ -1127,12 +1207,7 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
      * the size of the request */
     self->hellos_challenged++;
     cookie_make (self, &uh, addr, cookie_now (self), uh.cookie);
-    m = g_byte_array_new ();
-    gst_tile_wire_unit_hello_pack (&uh, m, NULL);
-    if (m->len <= (guint) n)
-      gst_tile_net_udp_send_to (self->udp_fd, m->data, m->len,
-          (const struct sockaddr *) addr, sl);
-    g_byte_array_unref (m);
+    udp_answer (ss, &uh, self->udp_fd, addr, sl, n);
     return;
   }
 
@@ -1142,7 +1217,7 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
   /* the echo (with the receiver's cookie) leaves from the unit's own
    * socket, connected to the receiver's: the receiver connects to where it
    * came from, and its kernel drops datagrams from anywhere else */
-  gst_tile_net_udp_send_to (u->fd, buf, n, NULL, 0);
+  udp_answer (ss, &uh, u->fd, NULL, 0, n);
   GST_DEBUG_OBJECT (self->log_object, "receiver %u: UDP unit %u connected "
       "(%u/%u), gso %d", ss->id, uh.unit, ss->n_connected,
       self->config.n_tiles, u->gso);

@@ -123,8 +123,7 @@ gst_tile_sender_new (const GstTileSenderSettings * settings,
   self->address = g_strdup (settings->address ? settings->address :
       GST_TILE_SENDER_DEFAULT_ADDRESS);
   self->settings.address = self->address;
-  self->passphrase = settings->passphrase && *settings->passphrase ?
-      g_strdup (settings->passphrase) : NULL;
+  self->passphrase = g_strdup (settings->passphrase);
   self->settings.passphrase = self->passphrase;
   self->multicast_group = settings->multicast_group &&
       *settings->multicast_group ? g_strdup (settings->multicast_group) : NULL;
@@ -193,7 +192,7 @@ gst_tile_sender_free (GstTileSender * sender)
   g_free (sender->multicast_group);
   g_free (sender->multicast_iface);
   gst_tile_seal_clear_passphrase (&sender->passphrase);
-  gst_tile_seal_wipe (sender->secret, sizeof (sender->secret));
+  gst_tile_seal_wipe (sender->group_secret, sizeof (sender->group_secret));
   gst_tile_seal_wipe (sender->cookie_key, sizeof (sender->cookie_key));
   g_free (sender);
 }
@@ -375,7 +374,10 @@ gst_tile_sender_session_free (GstTileSenderSession * ss)
   if (ss->receiver_stats)
     gst_structure_free (ss->receiver_stats);
   g_byte_array_unref (ss->ctl_payload);
-  gst_tile_seal_wipe (ss->seal_key, sizeof (ss->seal_key));
+  gst_tile_keys_clear (&ss->keys);
+  gst_tile_seal_wipe (ss->data_key, sizeof (ss->data_key));
+  gst_tile_records_free (ss->records_out);
+  gst_tile_records_free (ss->records_in);
   g_free (ss->peer);
   g_free (ss->end_reason);
   g_free (ss);
@@ -457,12 +459,24 @@ gboolean
 gst_tile_sender_send_control_locked (GstTileSenderSession * ss,
     const GByteArray * message)
 {
+  GByteArray *sealed = NULL;
   GError *err = NULL;
+  gboolean ok;
 
   if (ss->control_fd < 0 || ss->control_dead)
     return FALSE;
-  if (!gst_tile_net_send_now (ss->control_fd, message->data, message->len,
-          &err)) {
+  if (ss->records_out) {
+    sealed = g_byte_array_sized_new (message->len + GST_TILE_WIRE_HEADER_SIZE
+        + GST_TILE_SEAL_TAG_SIZE);
+    g_byte_array_append (sealed, message->data, message->len);
+    gst_tile_records_seal (ss->records_out, sealed);
+    message = sealed;
+  }
+  ok = gst_tile_net_send_now (ss->control_fd, message->data, message->len,
+      &err);
+  if (sealed)
+    g_byte_array_unref (sealed);
+  if (!ok) {
     gst_tile_sender_end_session_locked (ss, g_error_matches (err,
             G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK) ?
         "control connection stalled" : err->message);
@@ -493,6 +507,10 @@ gst_tile_sender_send_config_locked (GstTileSenderSession * ss)
   ss->ack_progress_us = g_get_monotonic_time ();
   *config = self->config;
   config->token = gst_tile_sender_data_session (ss)->token;
+  /* the group's secret goes only in a sealed CONFIG */
+  if (ss->member && ss->records_out)
+    memcpy (config->group_secret, self->group_secret,
+        sizeof (config->group_secret));
   ret = gst_tile_wire_config_pack (config, p, &err);
   if (!ret) {
     GST_ERROR_OBJECT (self->log_object, "cannot pack CONFIG: %s", err->message);
@@ -503,6 +521,27 @@ gst_tile_sender_send_config_locked (GstTileSenderSession * ss)
   g_free (config);
   g_byte_array_unref (p);
   return ret;
+}
+
+/* The data key of frame @number of @generation that @ss sends (the
+ * multicast group's session: from the group's secret), derived when the
+ * generation or the epoch of frames changes. Lock held. */
+static void
+session_data_key_locked (GstTileSenderSession * ss, guint32 generation,
+    guint64 number, guint8 key[GST_TILE_SEAL_KEY_SIZE])
+{
+  GstTileSender *self = ss->sender;
+  guint64 epoch = number / GST_TILE_KEYS_EPOCH_FRAMES;
+
+  if (!ss->have_data_key || ss->data_key_generation != generation ||
+      ss->data_key_epoch != epoch) {
+    gst_tile_keys_data_key (ss == self->group ? self->group_secret :
+        ss->keys.data, generation, number, ss->data_key);
+    ss->have_data_key = TRUE;
+    ss->data_key_generation = generation;
+    ss->data_key_epoch = epoch;
+  }
+  memcpy (key, ss->data_key, GST_TILE_SEAL_KEY_SIZE);
 }
 
 /* A new receiver (or a start): its path is not known yet. Lock held. */
@@ -565,20 +604,13 @@ open_sockets (GstTileSender * self, guint * bound, GError ** error)
   return TRUE;
 }
 
-/* multicast_group: protocol udp, a numeric group, no passphrase. */
+/* multicast_group: protocol udp, a numeric group. */
 static gboolean
 check_multicast (GstTileSender * self, GError ** error)
 {
   if (self->settings.protocol != GST_TILE_WIRE_PROTOCOL_UDP) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
         "multicast-group %s needs protocol udp", self->multicast_group);
-    return FALSE;
-  }
-  if (self->passphrase) {
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-        "A passphrase with multicast-group is not supported: every "
-        "receiver's session has its own key, and the group's datagrams "
-        "would need one key for all");
     return FALSE;
   }
   return gst_tile_net_parse_multicast (self->multicast_group,
@@ -619,14 +651,17 @@ gst_tile_sender_start (GstTileSender * sender, GError ** error)
         GST_TILE_WIRE_MAX_PACKET_PAYLOAD - GST_TILE_SEAL_TAG_SIZE);
     return 0;
   }
-  /* the passphrase's secret: slow on purpose, so once per start, with a
-   * salt of this start's own */
-  if (self->passphrase && (!gst_tile_seal_random (self->salt,
-              sizeof (self->salt))
-          || !gst_tile_seal_derive_secret (self->passphrase, self->salt,
-              self->secret))) {
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot derive a key "
-        "from the passphrase: libcrypto failed");
+  if (self->passphrase && !*self->passphrase) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+        "An empty passphrase is refused: leave it unset for none, or set "
+        "one both ends know");
+    return 0;
+  }
+  /* multicast with a passphrase: the group's secret of this start */
+  if (self->passphrase && self->multicast_group &&
+      !gst_tile_seal_random (self->group_secret, sizeof (self->group_secret))) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "no random numbers "
+        "for the multicast group's secret: libcrypto failed");
     return 0;
   }
   if (self->multicast_group && !check_multicast (self, error))
@@ -1022,7 +1057,9 @@ queue_frame_locked (GstTileSenderSession * ss, GstTileSenderShared * shared,
   frame->generation = self->config.generation;
   frame->token = ss->token;
   frame->sealed = self->passphrase != NULL;
-  memcpy (frame->key, ss->seal_key, sizeof (frame->key));
+  if (frame->sealed)
+    session_data_key_locked (ss, frame->generation, frame->number,
+        frame->key);
   ss->in_flight++;
   for (i = 0; i < n; i++) {
     g_queue_push_tail (&ss->units[i].queue, frame);

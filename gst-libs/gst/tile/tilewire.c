@@ -270,6 +270,8 @@ gst_tile_wire_type_get_name (GstTileWireType type)
       return "CHALLENGE";
     case GST_TILE_WIRE_TYPE_AUTH:
       return "AUTH";
+    case GST_TILE_WIRE_TYPE_SEALED:
+      return "SEALED";
   }
   return "UNKNOWN";
 }
@@ -277,7 +279,7 @@ gst_tile_wire_type_get_name (GstTileWireType type)
 static gboolean
 type_is_known (guint type)
 {
-  return type >= GST_TILE_WIRE_TYPE_HELLO && type <= GST_TILE_WIRE_TYPE_AUTH;
+  return type >= GST_TILE_WIRE_TYPE_HELLO && type <= GST_TILE_WIRE_TYPE_SEALED;
 }
 
 /**
@@ -457,8 +459,8 @@ gst_tile_wire_challenge_pack (const GstTileWireChallenge * challenge,
   g_return_val_if_fail (out != NULL, FALSE);
 
   start = message_begin (out);
-  g_byte_array_append (out, challenge->salt, sizeof (challenge->salt));
   g_byte_array_append (out, challenge->nonce, sizeof (challenge->nonce));
+  g_byte_array_append (out, challenge->share, sizeof (challenge->share));
   message_end (out, start, GST_TILE_WIRE_TYPE_CHALLENGE);
   return TRUE;
 }
@@ -470,7 +472,7 @@ gst_tile_wire_challenge_pack (const GstTileWireChallenge * challenge,
  * @out: (out caller-allocates): the message
  * @error: return location for a #GST_TILE_WIRE_ERROR
  *
- * Returns: %FALSE with @error set when the payload is not 32 bytes.
+ * Returns: %FALSE with @error set when the payload is not 48 bytes.
  */
 gboolean
 gst_tile_wire_challenge_parse (const guint8 * payload, gsize len,
@@ -482,8 +484,8 @@ gst_tile_wire_challenge_parse (const guint8 * payload, gsize len,
   g_return_val_if_fail (out != NULL, FALSE);
 
   reader_init (&r, "CHALLENGE", payload, len);
-  return reader_copy (&r, "salt", out->salt, sizeof (out->salt), error) &&
-      reader_copy (&r, "nonce", out->nonce, sizeof (out->nonce), error) &&
+  return reader_copy (&r, "nonce", out->nonce, sizeof (out->nonce), error) &&
+      reader_copy (&r, "share", out->share, sizeof (out->share), error) &&
       reader_finish (&r, error);
 }
 
@@ -503,6 +505,7 @@ gst_tile_wire_auth_pack (const GstTileWireAuth * auth, GByteArray * out)
   g_return_val_if_fail (out != NULL, FALSE);
 
   start = message_begin (out);
+  g_byte_array_append (out, auth->share, sizeof (auth->share));
   g_byte_array_append (out, auth->proof, sizeof (auth->proof));
   message_end (out, start, GST_TILE_WIRE_TYPE_AUTH);
   return TRUE;
@@ -515,7 +518,7 @@ gst_tile_wire_auth_pack (const GstTileWireAuth * auth, GByteArray * out)
  * @out: (out caller-allocates): the message
  * @error: return location for a #GST_TILE_WIRE_ERROR
  *
- * Returns: %FALSE with @error set when the payload is not 32 bytes.
+ * Returns: %FALSE with @error set when the payload is not 64 bytes.
  */
 gboolean
 gst_tile_wire_auth_parse (const guint8 * payload, gsize len,
@@ -527,7 +530,8 @@ gst_tile_wire_auth_parse (const guint8 * payload, gsize len,
   g_return_val_if_fail (out != NULL, FALSE);
 
   reader_init (&r, "AUTH", payload, len);
-  return reader_copy (&r, "proof", out->proof, sizeof (out->proof), error) &&
+  return reader_copy (&r, "share", out->share, sizeof (out->share), error) &&
+      reader_copy (&r, "proof", out->proof, sizeof (out->proof), error) &&
       reader_finish (&r, error);
 }
 
@@ -579,10 +583,13 @@ config_check_multicast (const GstTileWireConfig * c, GError ** error)
   guint addr_len = c->mcast_family == 4 ? 4 : 16;
 
   if (c->mcast_family == 0) {
-    if (c->mcast_port == 0 && memcmp (c->mcast_addr, zeros, 16) == 0)
+    if (c->mcast_port == 0 && memcmp (c->mcast_addr, zeros, 16) == 0 &&
+        memcmp (c->group_secret, zeros, 16) == 0 &&
+        memcmp (c->group_secret + 16, zeros, 16) == 0)
       return TRUE;
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "CONFIG has a multicast port or address but no multicast family");
+        "CONFIG has a multicast port, address or group secret but no "
+        "multicast family");
     return FALSE;
   }
   if (c->mcast_family != 4 && c->mcast_family != 6) {
@@ -917,6 +924,8 @@ gst_tile_wire_config_pack (const GstTileWireConfig * config, GByteArray * out,
   put_be (out, config->mcast_family, 1);
   g_byte_array_append (out, config->mcast_addr, 16);
   put_be (out, config->mcast_port, 2);
+  g_byte_array_append (out, config->group_secret,
+      GST_TILE_WIRE_GROUP_SECRET_SIZE);
   put_be (out, (guint16) caps_len, 2);
   g_byte_array_append (out, (const guint8 *) config->caps, caps_len);
   message_end (out, start, GST_TILE_WIRE_TYPE_CONFIG);
@@ -989,7 +998,9 @@ gst_tile_wire_config_parse (const guint8 * payload, gsize len,
 
     if (!reader_uint (&r, "multicast family", &out->mcast_family, error)
         || !reader_bytes (&r, "multicast address", 16, &addr, error)
-        || !reader_uint (&r, "multicast port", &out->mcast_port, error))
+        || !reader_uint (&r, "multicast port", &out->mcast_port, error)
+        || !reader_copy (&r, "group secret", out->group_secret,
+            GST_TILE_WIRE_GROUP_SECRET_SIZE, error))
       return FALSE;
     memcpy (out->mcast_addr, addr, 16);
   }
@@ -1054,6 +1065,7 @@ gst_tile_wire_unit_hello_pack (const GstTileWireUnitHello * hello,
   put_be (out, hello->generation, 4);
   put_be (out, hello->unit, 2);
   g_byte_array_append (out, hello->cookie, GST_TILE_WIRE_COOKIE_SIZE);
+  g_byte_array_append (out, hello->mac, GST_TILE_WIRE_UNIT_MAC_SIZE);
   message_end (out, start, GST_TILE_WIRE_TYPE_UNIT_HELLO);
   return TRUE;
 }
@@ -1084,6 +1096,8 @@ gst_tile_wire_unit_hello_parse (const guint8 * payload, gsize len,
       || !reader_uint (&r, "generation", &out->generation, error)
       || !reader_uint (&r, "unit", &out->unit, error)
       || !reader_copy (&r, "cookie", out->cookie, GST_TILE_WIRE_COOKIE_SIZE,
+          error)
+      || !reader_copy (&r, "mac", out->mac, GST_TILE_WIRE_UNIT_MAC_SIZE,
           error)
       || !reader_finish (&r, error))
     return FALSE;

@@ -205,6 +205,8 @@ typedef enum
  *   receiver is done with and how many frames it can hold (flow control)
  * @GST_TILE_WIRE_TYPE_CHALLENGE: server to client, the answer to a HELLO
  *   with a passphrase: the salt and the server's nonce
+ * @GST_TILE_WIRE_TYPE_SEALED: either way, after a handshake with a
+ *     passphrase: every control message, sealed (see #GstTileRecords)
  * @GST_TILE_WIRE_TYPE_AUTH: either way, the proof that this side knows the
  *   passphrase
  *
@@ -222,6 +224,7 @@ typedef enum
   GST_TILE_WIRE_TYPE_ACK = 8,
   GST_TILE_WIRE_TYPE_CHALLENGE = 9,
   GST_TILE_WIRE_TYPE_AUTH = 10,
+  GST_TILE_WIRE_TYPE_SEALED = 11,
 } GstTileWireType;
 
 /**
@@ -304,29 +307,48 @@ typedef struct
 } GstTileWireHello;
 
 /**
+ * GST_TILE_WIRE_SHARE_SIZE:
+ *
+ * Bytes of a side's CPace share (a ristretto255 element) in CHALLENGE and
+ * AUTH.
+ */
+#define GST_TILE_WIRE_SHARE_SIZE 32
+
+/**
+ * GST_TILE_WIRE_PROOF_SIZE:
+ *
+ * Bytes of a side's proof (key confirmation) in AUTH.
+ */
+#define GST_TILE_WIRE_PROOF_SIZE 32
+
+/**
  * GstTileWireChallenge:
- * @salt: the server's salt for the passphrase (random, one per server)
  * @nonce: the server's random nonce for this session
+ * @share: the server's CPace share (it is the initiator)
  *
  * Payload of a CHALLENGE: the server's answer to a HELLO with
  * %GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE.
  */
 typedef struct
 {
-  guint8 salt[GST_TILE_SEAL_SALT_SIZE];
   guint8 nonce[GST_TILE_SEAL_NONCE_SIZE];
+  guint8 share[GST_TILE_WIRE_SHARE_SIZE];
 } GstTileWireChallenge;
 
 /**
  * GstTileWireAuth:
- * @proof: gst_tile_seal_proof() of the side that sends it
+ * @share: the side's CPace share (the client's answer; the server repeats
+ *     the one of its CHALLENGE)
+ * @proof: the side's key confirmation: it derived the same keys, so it
+ *     knows the passphrase
  *
  * Payload of an AUTH: the client's answer to the CHALLENGE, then the
- * server's (before its CONFIG).
+ * server's (before its CONFIG, the first sealed record).
  */
 typedef struct
 {
-  guint8 proof[GST_TILE_SEAL_PROOF_SIZE];
+  guint8 share[GST_TILE_WIRE_SHARE_SIZE];
+  guint8 proof[GST_TILE_WIRE_PROOF_SIZE];
 } GstTileWireAuth;
 
 /**
@@ -341,6 +363,13 @@ typedef struct
   guint64 offset;
   guint64 size;
 } GstTileWireTile;
+
+/**
+ * GST_TILE_WIRE_GROUP_SECRET_SIZE:
+ *
+ * Bytes of the multicast group's secret in a sealed CONFIG.
+ */
+#define GST_TILE_WIRE_GROUP_SECRET_SIZE 32
 
 /**
  * GstTileWireConfig:
@@ -365,6 +394,10 @@ typedef struct
  *     network order
  * @mcast_port: the UDP port of unit 0's datagrams; unit i's are sent to
  *     @mcast_port + i
+ * @group_secret: multicast in a session with a passphrase: the group's
+ *     secret, from which the keys of every member's datagrams derive
+ *     (gst_tile_keys_data_key()); zeros otherwise (a CONFIG in the clear
+ *     never carries one)
  *
  * Payload of a CONFIG: everything a client needs to receive frames. With
  * multicast, @token is the group's (every datagram carries it), and the
@@ -387,6 +420,7 @@ typedef struct
   guint8 mcast_family;
   guint8 mcast_addr[16];
   guint16 mcast_port;
+  guint8 group_secret[GST_TILE_WIRE_GROUP_SECRET_SIZE];
 } GstTileWireConfig;
 
 /**
@@ -398,6 +432,13 @@ typedef struct
 #define GST_TILE_WIRE_COOKIE_SIZE 20
 
 /**
+ * GST_TILE_WIRE_UNIT_MAC_SIZE:
+ *
+ * Bytes of the MAC of a UNIT_HELLO in a session with a passphrase.
+ */
+#define GST_TILE_WIRE_UNIT_MAC_SIZE 16
+
+/**
  * GstTileWireUnitHello:
  * @token: the session token of the CONFIG
  * @generation: the generation of the CONFIG
@@ -406,6 +447,8 @@ typedef struct
  *     unit, then the cookie the server answered it with (the proof that
  *     the receiver's unit socket receives at its address); all zero on a
  *     TCP data connection
+ * @mac: in a session with a passphrase, the MAC of the side that sends it
+ *     over the fields before it (gst_tile_keys_unit_mac()); zeros without
  *
  * Payload of a UNIT_HELLO.
  */
@@ -415,6 +458,7 @@ typedef struct
   guint32 generation;
   guint16 unit;
   guint8 cookie[GST_TILE_WIRE_COOKIE_SIZE];
+  guint8 mac[GST_TILE_WIRE_UNIT_MAC_SIZE];
 } GstTileWireUnitHello;
 
 /**

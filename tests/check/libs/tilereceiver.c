@@ -20,6 +20,8 @@
 #include <gst/tile/tilereceiver.h>
 #include <gst/tile/tilenet.h>
 #include <gst/tile/tilestats.h>
+#include <gst/tile/tilekeys.h>
+#include <gst/tile/tilepake.h>
 
 #include <netinet/in.h>
 #include <string.h>
@@ -82,10 +84,13 @@ typedef struct
   guint port;
   gint ctl;
   GstTileWireConfig config;
-  /* with a passphrase: the handshake's proofs (@bad_proof: ours is
-   * wrong), and the session's data key */
+  /* with a passphrase: the handshake (@bad_proof: our proof is wrong), the
+   * session's keys, its sealed control records, and the data key of
+   * generation 1's first frames */
   const gchar *passphrase;
   gboolean bad_proof;
+  GstTileKeys keys;
+  GstTileRecords *out, *in;
   guint8 key[GST_TILE_SEAL_KEY_SIZE];
 } Sender;
 
@@ -130,8 +135,35 @@ send_packed (gint fd, GByteArray * m)
   g_byte_array_set_size (m, 0);
 }
 
+/* A control message to the receiver: sealed after a handshake with a
+ * passphrase. */
+static void
+sender_send (Sender * s, GByteArray * m)
+{
+  if (s->out)
+    gst_tile_records_seal (s->out, m);
+  send_packed (s->ctl, m);
+}
+
+/* The receiver's next control message (opened, when sealed). */
+static gboolean
+sender_read (Sender * s, GstTileWireHeader * h, GByteArray * m)
+{
+  GstTileWireHeader outer;
+  GError *err = NULL;
+
+  if (!gst_tile_net_read_message (s->ctl, 5000, s->in ? &outer : h, m, &err)) {
+    g_clear_error (&err);
+    return FALSE;
+  }
+  fail_unless (!s->in || gst_tile_records_open (s->in, &outer, m, h, &err),
+      "%s", err ? err->message : "");
+  return TRUE;
+}
+
 /* With a passphrase, the sender's side of CHALLENGE and AUTH after the
- * HELLO in @m: checks the receiver's proof and derives the data key. */
+ * HELLO in @m (CPace, the sender the initiator): checks the receiver's
+ * proof, derives the keys; the control messages are sealed from then on. */
 static void
 sender_auth (Sender * s, GByteArray * m)
 {
@@ -139,14 +171,19 @@ sender_auth (Sender * s, GByteArray * m)
   GstTileWireChallenge ch;
   GstTileWireAuth auth;
   GstTileWireHeader h;
-  guint8 secret[GST_TILE_SEAL_SECRET_SIZE];
+  GstTilePake pake;
+  guint8 sid[32], isk[GST_TILE_PAKE_ISK_SIZE], th[32];
   GError *err = NULL;
 
   fail_unless (gst_tile_wire_hello_parse (m->data, m->len, &hello, NULL));
   fail_unless (hello.flags & GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE);
-  memset (ch.salt, 0x5a, sizeof (ch.salt));
   fail_unless (gst_tile_seal_random (ch.nonce, sizeof (ch.nonce)));
-  fail_unless (gst_tile_seal_derive_secret (s->passphrase, ch.salt, secret));
+  memcpy (sid, hello.nonce, 16);
+  memcpy (sid + 16, ch.nonce, 16);
+  fail_unless (gst_tile_pake_start (&pake, (const guint8 *) s->passphrase,
+          strlen (s->passphrase), (const guint8 *) GST_TILE_KEYS_CPACE_CI,
+          strlen (GST_TILE_KEYS_CPACE_CI), sid, sizeof (sid), NULL));
+  memcpy (ch.share, gst_tile_pake_share (&pake), sizeof (ch.share));
   g_byte_array_set_size (m, 0);
   gst_tile_wire_challenge_pack (&ch, m);
   send_packed (s->ctl, m);
@@ -154,15 +191,21 @@ sender_auth (Sender * s, GByteArray * m)
       err ? err->message : "");
   fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_AUTH);
   fail_unless (gst_tile_wire_auth_parse (m->data, m->len, &auth, NULL));
-  fail_unless (gst_tile_seal_proof_check (secret, FALSE, hello.nonce,
-          ch.nonce, auth.proof));
-  gst_tile_seal_proof (secret, TRUE, hello.nonce, ch.nonce, auth.proof);
+  fail_unless (gst_tile_pake_finish (&pake, TRUE, NULL, 0, auth.share, NULL,
+          0, sid, sizeof (sid), isk));
+  gst_tile_keys_transcript (&hello, &ch, auth.share, th);
+  gst_tile_keys_derive (isk, sizeof (isk), th, &s->keys);
+  fail_unless (memcmp (auth.proof, s->keys.client_proof, 32) == 0);
+  memcpy (auth.share, ch.share, sizeof (auth.share));
+  memcpy (auth.proof, s->keys.sender_proof, sizeof (auth.proof));
   if (s->bad_proof)
     auth.proof[7] ^= 0x10;
   g_byte_array_set_size (m, 0);
   gst_tile_wire_auth_pack (&auth, m);
   send_packed (s->ctl, m);
-  gst_tile_seal_data_key (secret, hello.nonce, ch.nonce, s->key);
+  s->out = gst_tile_records_new (TRUE, s->keys.s2c);
+  s->in = gst_tile_records_new (FALSE, s->keys.c2s);
+  gst_tile_keys_data_key (s->keys.data, 1, 0, s->key);
 }
 
 /* Accepts the receiver's control connection and answers its HELLO with a
@@ -188,7 +231,7 @@ sender_handshake (Sender * s, GstTileWireProtocol protocol, guint n_units,
   s->config.packet_size = packet_size;
   g_byte_array_set_size (m, 0);
   fail_unless (gst_tile_wire_config_pack (&s->config, m, NULL));
-  send_packed (s->ctl, m);
+  sender_send (s, m);
   g_byte_array_unref (m);
 }
 
@@ -199,7 +242,7 @@ send_keepalive (Sender * s)
   GByteArray *m = g_byte_array_new ();
 
   gst_tile_wire_keepalive_pack (g_get_monotonic_time (), m);
-  send_packed (s->ctl, m);
+  sender_send (s, m);
   g_byte_array_unref (m);
 }
 
@@ -208,6 +251,8 @@ sender_close (Sender * s)
 {
   gst_tile_net_close (&s->ctl);
   gst_tile_net_close (&s->listen_fd);
+  g_clear_pointer (&s->out, gst_tile_records_free);
+  g_clear_pointer (&s->in, gst_tile_records_free);
 }
 
 static GstTileReceiver *
@@ -369,7 +414,7 @@ GST_START_TEST (test_tcp_frames_and_eos)
   /* EOS: the generation ends when the sender closes its units */
   g_byte_array_set_size (m, 0);
   gst_tile_wire_eos_pack (m);
-  send_packed (s.ctl, m);
+  sender_send (&s, m);
   for (i = 0; i < 2; i++)
     gst_tile_net_close (&units[i]);
   {
@@ -495,7 +540,7 @@ keep_alive (gpointer data)
     GByteArray *m = g_byte_array_new ();
 
     gst_tile_wire_keepalive_pack (g_get_monotonic_time () * 1000, m);
-    send_packed (s->ctl, m);
+    sender_send (s, m);
     g_usleep (100 * 1000);
   }
   return NULL;
@@ -572,7 +617,7 @@ GST_START_TEST (test_config_flood)
     s.config.generation++;
     g_byte_array_set_size (m, 0);
     fail_unless (gst_tile_wire_config_pack (&s.config, m, NULL));
-    send_packed (s.ctl, m);
+    sender_send (&s, m);
   }
   /* no generation is started: the caps announced until the error comes */
   for (i = 0; i < 100; i++) {
@@ -614,7 +659,7 @@ GST_START_TEST (test_refused_and_flushing)
   g_byte_array_set_size (m, 0);
   fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_BUSY,
           "another receiver is served", m, NULL));
-  send_packed (s.ctl, m);
+  sender_send (&s, m);
   fail_unless_equals_int (gst_tile_receiver_pull (rx, &f, &caps, &err),
       GST_TILE_RECEIVER_ERROR);
   /* busy: its own code, on which a receiver decides to try again */
@@ -714,7 +759,7 @@ udp_session (Sender * s, guint packet_size, gint * udp,
   gst_tile_net_udp_send_to (*udp, hello, n, (struct sockaddr *) unit,
       *unit_len);
   /* its window, before any frame */
-  fail_unless (gst_tile_net_read_message (s->ctl, 5000, &h, m, NULL));
+  fail_unless (sender_read (s, &h, m));
   fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_ACK);
   fail_unless (gst_tile_wire_ack_parse (m->data, m->len, &ack, NULL));
   fail_if (ack.has_frame);
@@ -750,7 +795,7 @@ GST_START_TEST (test_udp_loss_concealed)
   fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
   fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
   gst_buffer_unref (buf);
-  fail_unless (gst_tile_net_read_message (s.ctl, 5000, &h, m, NULL));
+  fail_unless (sender_read (&s, &h, m));
   fail_unless (gst_tile_wire_ack_parse (m->data, m->len, &ack, NULL));
   fail_unless (ack.has_frame);
   fail_unless_equals_uint64 (ack.frame, 0);

@@ -112,6 +112,7 @@ raw_config_payload (const GstTileWireConfig * c, const gchar * caps,
   g_byte_array_append (out, b, 1);
   g_byte_array_append (out, c->mcast_addr, 16);
   PUT (16, c->mcast_port);
+  g_byte_array_append (out, c->group_secret, GST_TILE_WIRE_GROUP_SECRET_SIZE);
   PUT (16, caps_len);
 #undef PUT
   g_byte_array_append (out, (const guint8 *) caps, caps_len);
@@ -160,6 +161,8 @@ check_config_equal (const GstTileWireConfig * a, const GstTileWireConfig * b)
   fail_unless_equals_int (a->mcast_family, b->mcast_family);
   fail_unless (memcmp (a->mcast_addr, b->mcast_addr, 16) == 0);
   fail_unless_equals_int (a->mcast_port, b->mcast_port);
+  fail_unless (memcmp (a->group_secret, b->group_secret,
+          GST_TILE_WIRE_GROUP_SECRET_SIZE) == 0);
 }
 
 /* Packs @c, parses it back and compares. */
@@ -176,8 +179,8 @@ config_round_trip (const GstTileWireConfig * c)
   fail_unless (gst_tile_wire_config_pack (c, msg, &err));
   fail_unless (err == NULL);
   payload = split_message (msg, GST_TILE_WIRE_TYPE_CONFIG, &len);
-  fail_unless_equals_int (len, 45 + 16 * c->n_tiles + 19 + 2 +
-      strlen (c->caps));
+  fail_unless_equals_int (len, 45 + 16 * c->n_tiles + 19 +
+      GST_TILE_WIRE_GROUP_SECRET_SIZE + 2 + strlen (c->caps));
   copy = exact_copy (payload, len);
   fail_unless (gst_tile_wire_config_parse (copy, len, parsed, &err));
   fail_unless (err == NULL);
@@ -294,7 +297,7 @@ GST_START_TEST (test_header)
   g_clear_error (&err);
 
   /* the newest types are known */
-  for (i = GST_TILE_WIRE_TYPE_CHALLENGE; i <= GST_TILE_WIRE_TYPE_AUTH; i++) {
+  for (i = GST_TILE_WIRE_TYPE_CHALLENGE; i <= GST_TILE_WIRE_TYPE_SEALED; i++) {
     gst_tile_wire_header_write (buf, i, 32);
     fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
             &err), GST_TILE_WIRE_PARSE_OK);
@@ -308,11 +311,14 @@ GST_START_TEST (test_header)
       (GST_TILE_WIRE_TYPE_AUTH), "AUTH");
   fail_unless_equals_int (GST_TILE_WIRE_TYPE_CHALLENGE, 9);
   fail_unless_equals_int (GST_TILE_WIRE_TYPE_AUTH, 10);
-  fail_unless_equals_string (gst_tile_wire_type_get_name (11), "UNKNOWN");
+  fail_unless_equals_string (gst_tile_wire_type_get_name
+      (GST_TILE_WIRE_TYPE_SEALED), "SEALED");
+  fail_unless_equals_int (GST_TILE_WIRE_TYPE_SEALED, 11);
+  fail_unless_equals_string (gst_tile_wire_type_get_name (12), "UNKNOWN");
 
   /* unknown types */
   for (i = 0; i < 4; i++) {
-    const guint16 types[] = { 0, GST_TILE_WIRE_TYPE_AUTH + 1, 12, 0xffff };
+    const guint16 types[] = { 0, GST_TILE_WIRE_TYPE_SEALED + 1, 13, 0xffff };
     gchar *needle = g_strdup_printf ("type is %u", types[i]);
 
     gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_HELLO, 4);
@@ -405,50 +411,57 @@ GST_START_TEST (test_small_messages)
     fail_unless (memcmp (payload + 4, hello.nonce, sizeof (hello.nonce)) == 0);
   }
 
-  /* CHALLENGE: the salt, then the sender's nonce */
+  /* CHALLENGE: the sender's nonce, then its CPace share */
   {
     GstTileWireChallenge ch, ch_out;
     guint8 *copy;
 
-    for (i = 0; i < sizeof (ch.salt); i++) {
-      ch.salt[i] = 0x10 + i;
-      ch.nonce[i] = 0xe0 + i;
-    }
+    for (i = 0; i < sizeof (ch.nonce); i++)
+      ch.nonce[i] = 0x10 + i;
+    for (i = 0; i < sizeof (ch.share); i++)
+      ch.share[i] = 0xa0 + i;
     g_byte_array_set_size (msg, 0);
     fail_unless (gst_tile_wire_challenge_pack (&ch, msg));
-    fail_unless_equals_int (msg->len, GST_TILE_WIRE_HEADER_SIZE + 32);
+    fail_unless_equals_int (msg->len, GST_TILE_WIRE_HEADER_SIZE + 48);
     fail_unless_equals_int (read_be (msg->data + 6, 2),
         GST_TILE_WIRE_TYPE_CHALLENGE);
-    fail_unless_equals_int (read_be (msg->data + 8, 4), 32);
+    fail_unless_equals_int (read_be (msg->data + 8, 4), 48);
     payload = split_message (msg, GST_TILE_WIRE_TYPE_CHALLENGE, &len);
-    fail_unless_equals_int (len, 32);
-    for (i = 0; i < 16; i++) {
+    fail_unless_equals_int (len, 48);
+    for (i = 0; i < 16; i++)
       fail_unless_equals_int (payload[i], 0x10 + i);
-      fail_unless_equals_int (payload[16 + i], 0xe0 + i);
-    }
+    for (i = 0; i < 32; i++)
+      fail_unless_equals_int (payload[16 + i], 0xa0 + i);
     copy = exact_copy (payload, len);
     memset (&ch_out, 0, sizeof (ch_out));
     fail_unless (gst_tile_wire_challenge_parse (copy, len, &ch_out, &err));
     fail_unless (memcmp (&ch_out, &ch, sizeof (ch)) == 0);
+    /* the layout of version 5 (a salt and a nonce) is refused */
+    fail_if (gst_tile_wire_challenge_parse (copy, 32, &ch_out, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "share");
+    g_clear_error (&err);
     g_free (copy);
   }
 
-  /* AUTH: the proof */
+  /* AUTH: the share, then the proof */
   {
     GstTileWireAuth auth, auth_out;
     guint8 *copy;
 
+    for (i = 0; i < sizeof (auth.share); i++)
+      auth.share[i] = 0x33 + i;
     for (i = 0; i < sizeof (auth.proof); i++)
       auth.proof[i] = 0x55 ^ (i * 13);
     g_byte_array_set_size (msg, 0);
     fail_unless (gst_tile_wire_auth_pack (&auth, msg));
-    fail_unless_equals_int (msg->len, GST_TILE_WIRE_HEADER_SIZE + 32);
+    fail_unless_equals_int (msg->len, GST_TILE_WIRE_HEADER_SIZE + 64);
     fail_unless_equals_int (read_be (msg->data + 6, 2),
         GST_TILE_WIRE_TYPE_AUTH);
-    fail_unless_equals_int (read_be (msg->data + 8, 4), 32);
+    fail_unless_equals_int (read_be (msg->data + 8, 4), 64);
     payload = split_message (msg, GST_TILE_WIRE_TYPE_AUTH, &len);
-    fail_unless_equals_int (len, 32);
-    fail_unless (memcmp (payload, auth.proof, sizeof (auth.proof)) == 0);
+    fail_unless_equals_int (len, 64);
+    fail_unless (memcmp (payload, auth.share, sizeof (auth.share)) == 0);
+    fail_unless (memcmp (payload + 32, auth.proof, sizeof (auth.proof)) == 0);
     copy = exact_copy (payload, len);
     memset (&auth_out, 0, sizeof (auth_out));
     fail_unless (gst_tile_wire_auth_parse (copy, len, &auth_out, &err));
@@ -462,8 +475,10 @@ GST_START_TEST (test_small_messages)
     uh.cookie[i] = 0xe0 + i;
   fail_unless (gst_tile_wire_unit_hello_pack (&uh, msg, &err));
   payload = split_message (msg, GST_TILE_WIRE_TYPE_UNIT_HELLO, &len);
-  fail_unless_equals_int (len, 14 + GST_TILE_WIRE_COOKIE_SIZE);
+  fail_unless_equals_int (len, 14 + GST_TILE_WIRE_COOKIE_SIZE +
+      GST_TILE_WIRE_UNIT_MAC_SIZE);
   fail_unless_equals_int (GST_TILE_WIRE_COOKIE_SIZE, 20);
+  fail_unless_equals_int (GST_TILE_WIRE_UNIT_MAC_SIZE, 16);
   fail_unless_equals_uint64 (read_be (payload, 8),
       G_GUINT64_CONSTANT (0xfeedfacecafebeef));
   fail_unless_equals_int (read_be (payload + 8, 4), 42);
@@ -995,6 +1010,15 @@ GST_START_TEST (test_config_multicast)
   memcpy (good->mcast_addr, v4, 4);
   good->mcast_port = 7001;
   config_round_trip (good);
+  /* a group secret (in a sealed CONFIG) travels with a group */
+  RESET ();
+  memset (c->group_secret, 0x5c, sizeof (c->group_secret));
+  config_round_trip (c);
+  c->mcast_family = 0;
+  c->mcast_port = 0;
+  memset (c->mcast_addr, 0, sizeof (c->mcast_addr));
+  config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
+      "group secret but no multicast family");
   RESET ();
   c->mcast_family = 6;
   memcpy (c->mcast_addr, v6, 16);
@@ -1788,12 +1812,13 @@ feed_all (const guint8 * data, gsize len)
     ok = gst_tile_wire_challenge_parse (copy, len, &ch, &err);
     CHECK_RESULT (ok);
     if (ok)
-      fail_unless (len == 32 && memcmp (ch.salt, copy, 16) == 0
-          && memcmp (ch.nonce, copy + 16, 16) == 0);
+      fail_unless (len == 48 && memcmp (ch.nonce, copy, 16) == 0
+          && memcmp (ch.share, copy + 16, 32) == 0);
     ok = gst_tile_wire_auth_parse (copy, len, &auth, &err);
     CHECK_RESULT (ok);
     if (ok)
-      fail_unless (len == 32 && memcmp (auth.proof, copy, 32) == 0);
+      fail_unless (len == 64 && memcmp (auth.share, copy, 32) == 0
+          && memcmp (auth.proof, copy + 32, 32) == 0);
   }
   CHECK_RESULT (gst_tile_wire_unit_hello_parse (copy, len, &uh, &err));
   CHECK_RESULT (gst_tile_wire_refuse_parse (copy, len, &refuse, &err));
