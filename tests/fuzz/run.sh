@@ -68,17 +68,17 @@ case "$target" in
       # shellcheck disable=SC2046
       "$cc" $flags -DBUILDING_GST_BC -DBUILDING_GST_TILE \
         -I"$src/gst-libs" -I"$src/gst-libs/gst/bc" \
-        "$here/tilewire-fuzz.c" "$tile/tilewire.c" \
-        "$bc/bctiling.c" "$bc/bcformat.c" \
-        $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0) -ldl \
+        "$here/tilewire-fuzz.c" "$tile/tilewire.c" "$tile/tilekeys.c" \
+        "$tile/tileseal.c" "$bc/bctiling.c" "$bc/bcformat.c" \
+        $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0 \
+          libcrypto) -ldl \
         -o "$work/tilewire-fuzz"
     }
     ;;
   tilereceiver)
     # the receiver and what it uses of libgsttile and libgstbc, compiled
     # in (no config.h: the sources need none of its defines; -I"$tile":
-    # the harness reads tilereceiver-private.h); the harness wraps the
-    # passphrase's key derivation (see tilereceiver-fuzz.c)
+    # the harness reads tilereceiver-private.h)
     build () {
       # shellcheck disable=SC2046
       "$cc" $flags -DBUILDING_GST_BC -DBUILDING_GST_TILE \
@@ -87,11 +87,11 @@ case "$target" in
         "$tile/tilereceiver.c" "$tile/tilereceiver-tcp.c" \
         "$tile/tilereceiver-udp.c" "$tile/tilewire.c" "$tile/tilenet.c" \
         "$tile/tilenet-tcpinfo.c" "$tile/tilestats.c" "$tile/tileseal.c" \
+        "$tile/tilekeys.c" "$tile/tilepake.c" \
         "$bc/bctiling.c" "$bc/bcformat.c" "$bc/bctilemeta.c" \
         "$bc/bclossmeta.c" \
         $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0 \
-          gio-2.0 libcrypto) -lpthread -ldl \
-        -Wl,--wrap=gst_tile_seal_derive_secret \
+          gio-2.0 libcrypto libsodium) -lpthread -ldl \
         -o "$work/tilereceiver-fuzz"
     }
     ;;

@@ -5,8 +5,9 @@
 
 /* libFuzzer target for the tilewire parsers: everything a peer can send on
  * the control and data connections and in UDP datagrams. The first byte
- * picks the parser (its value modulo 11; 1 is the handshake: HELLO,
- * CHALLENGE and AUTH on the same bytes); the rest is the input, in a buffer
+ * picks the parser (its value modulo 11; 0 is the header, and on the same
+ * bytes the sealed control records; 1 the handshake: HELLO, CHALLENGE and
+ * AUTH on the same bytes); the rest is the input, in a buffer
  * of exactly its size so that the sanitizers see any read past the end.
  * Built and run by run.sh. */
 
@@ -16,6 +17,7 @@
 
 #include <gst/gst.h>
 #include <gst/tile/tilewire.h>
+#include <gst/tile/tilekeys.h>
 #include <gst/video/video.h>
 
 #include <dlfcn.h>
@@ -109,6 +111,59 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   return 0;
 }
 
+/* Sealed control records (a session with a passphrase), on the bytes of
+ * case 0: as a record from the wire (header and payload), which never
+ * opens (it was not sealed with the key), and as the inner message of a
+ * record we seal, which opens to exactly those bytes when they are a
+ * header and the payload it announces, and is refused otherwise. */
+static void
+sealed_records (const guint8 * buf, gsize len)
+{
+  static const guint8 secret[GST_TILE_KEYS_HASH_SIZE] = { 0x5e, 0xa1 };
+  GstTileRecords *out = gst_tile_records_new (TRUE, secret);
+  GstTileRecords *in = gst_tile_records_new (FALSE, secret);
+  GByteArray *p = g_byte_array_new ();
+  GstTileWireHeader h, inner;
+  GError *error = NULL;
+
+  /* from the wire */
+  if (gst_tile_wire_header_parse (buf, len, &h, NULL) ==
+      GST_TILE_WIRE_PARSE_OK && h.type == GST_TILE_WIRE_TYPE_SEALED) {
+    g_byte_array_append (p, buf + GST_TILE_WIRE_HEADER_SIZE,
+        MIN (h.payload_len, len - GST_TILE_WIRE_HEADER_SIZE));
+    if (gst_tile_records_open (in, &h, p, &inner, &error))
+      abort ();
+    g_clear_error (&error);
+  }
+  /* sealed by us */
+  if (len >= GST_TILE_WIRE_HEADER_SIZE && len + GST_TILE_SEAL_TAG_SIZE <=
+      GST_TILE_WIRE_MAX_PAYLOAD) {
+    gboolean whole;
+
+    gst_tile_records_free (in);
+    in = gst_tile_records_new (FALSE, secret);
+    g_byte_array_set_size (p, 0);
+    g_byte_array_append (p, buf, len);
+    gst_tile_records_seal (out, p);
+    if (gst_tile_wire_header_parse (p->data, p->len, &h, NULL) !=
+        GST_TILE_WIRE_PARSE_OK || h.type != GST_TILE_WIRE_TYPE_SEALED)
+      abort ();
+    g_byte_array_remove_range (p, 0, GST_TILE_WIRE_HEADER_SIZE);
+    whole = gst_tile_wire_header_parse (buf, len, &inner, NULL) ==
+        GST_TILE_WIRE_PARSE_OK && inner.type != GST_TILE_WIRE_TYPE_SEALED &&
+        inner.payload_len == len - GST_TILE_WIRE_HEADER_SIZE;
+    if (gst_tile_records_open (in, &h, p, &inner, &error) != whole)
+      abort ();
+    if (whole && (p->len != len - GST_TILE_WIRE_HEADER_SIZE ||
+            memcmp (p->data, buf + GST_TILE_WIRE_HEADER_SIZE, p->len) != 0))
+      abort ();
+    g_clear_error (&error);
+  }
+  g_byte_array_unref (p);
+  gst_tile_records_free (out);
+  gst_tile_records_free (in);
+}
+
 int
 LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
 {
@@ -127,6 +182,8 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
     case 0:{
       GstTileWireHeader h;
       gst_tile_wire_header_parse (buf, len, &h, &error);
+      g_clear_error (&error);
+      sealed_records (buf, len);
       break;
     }
     case 1:{
@@ -144,15 +201,17 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
         abort ();
       g_clear_error (&error);
       if (gst_tile_wire_challenge_parse (buf, len, &ch, &error) &&
-          (len != sizeof (ch.salt) + sizeof (ch.nonce)
-              || memcmp (ch.salt, buf, sizeof (ch.salt)) != 0
-              || memcmp (ch.nonce, buf + sizeof (ch.salt),
-                  sizeof (ch.nonce)) != 0))
+          (len != sizeof (ch.nonce) + sizeof (ch.share)
+              || memcmp (ch.nonce, buf, sizeof (ch.nonce)) != 0
+              || memcmp (ch.share, buf + sizeof (ch.nonce),
+                  sizeof (ch.share)) != 0))
         abort ();
       g_clear_error (&error);
       if (gst_tile_wire_auth_parse (buf, len, &auth, &error) &&
-          (len != sizeof (auth.proof)
-              || memcmp (auth.proof, buf, sizeof (auth.proof)) != 0))
+          (len != sizeof (auth.share) + sizeof (auth.proof)
+              || memcmp (auth.share, buf, sizeof (auth.share)) != 0
+              || memcmp (auth.proof, buf + sizeof (auth.share),
+                  sizeof (auth.proof)) != 0))
         abort ();
       break;
     }

@@ -8,23 +8,19 @@
  * @title: GstTileSeal
  * @short_description: the passphrase: handshake proofs and AES-128-GCM
  *
- * With a passphrase on both ends (tilesink's and tilesrc's `passphrase`)
- * the handshake proves that both know it without sending it, and every
- * tile part and datagram is encrypted and authenticated. The cryptography
- * is OpenSSL's libcrypto; this module only composes it:
+ * AES-128-GCM and HMAC-SHA256 from OpenSSL's libcrypto, for the
+ * passphrase (tilesink's and tilesrc's `passphrase`: the handshake and the
+ * keys are in tilepake.c and tilekeys.c) and tilesink's address-validation
+ * cookies:
  *
- * - secret = PBKDF2-HMAC-SHA256 (passphrase, the sender's random salt,
- *   %GST_TILE_SEAL_ITERATIONS), computed once per salt on each side;
- * - proofs = HMAC-SHA256 (secret, "gst-bc tile client proof" or "gst-bc
- *   tile sender proof" || client nonce || sender nonce): each side's nonce
- *   is fresh and random, so a proof cannot be replayed in another session;
- * - the session's data key = the first 16 bytes of HMAC-SHA256 (secret,
- *   "gst-bc tile data key" || client nonce || sender nonce);
- * - every tile part and datagram: AES-128-GCM under the data key, its
- *   header as additional authenticated data, a 16-byte tag, and a 96-bit
- *   nonce from the transport (TCP or UDP), the unit, the frame number and
- *   the byte offset in the tile (gst_tile_seal_iv()), which the sender
- *   never repeats within a session.
+ * - every tile part and datagram of a session with a passphrase:
+ *   AES-128-GCM under its data key (gst_tile_keys_data_key()), its header
+ *   as additional authenticated data, a 16-byte tag, and a 96-bit nonce
+ *   from the transport (TCP or UDP), the unit, the frame number and the
+ *   byte offset in the tile (gst_tile_seal_iv()), which the sender never
+ *   repeats under one key;
+ * - gst_tile_seal_mac(): HMAC-SHA256 under a 32-byte key;
+ * - random bytes, wiping, comparison in constant time.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -134,131 +130,6 @@ gboolean
 gst_tile_seal_equal (const guint8 * a, const guint8 * b, gsize len)
 {
   return CRYPTO_memcmp (a, b, len) == 0;
-}
-
-/**
- * gst_tile_seal_derive_secret:
- * @passphrase: the passphrase, UTF-8, not empty
- * @salt: (array fixed-size=16): the sender's salt
- * @secret: (out caller-allocates) (array fixed-size=32): the secret
- *
- * PBKDF2-HMAC-SHA256 with %GST_TILE_SEAL_ITERATIONS iterations: slow on
- * purpose (tens of milliseconds), so each side computes it once per salt.
- *
- * Returns: %FALSE when libcrypto failed.
- */
-gboolean
-gst_tile_seal_derive_secret (const gchar * passphrase,
-    const guint8 salt[GST_TILE_SEAL_SALT_SIZE],
-    guint8 secret[GST_TILE_SEAL_SECRET_SIZE])
-{
-  gsize len;
-
-  g_return_val_if_fail (passphrase != NULL, FALSE);
-  g_return_val_if_fail (salt != NULL, FALSE);
-  g_return_val_if_fail (secret != NULL, FALSE);
-  len = strlen (passphrase);
-  g_return_val_if_fail (len > 0 && len <= G_MAXINT, FALSE);
-
-  return PKCS5_PBKDF2_HMAC (passphrase, (int) len, salt,
-      GST_TILE_SEAL_SALT_SIZE, GST_TILE_SEAL_ITERATIONS, EVP_sha256 (),
-      GST_TILE_SEAL_SECRET_SIZE, secret) == 1;
-}
-
-/* HMAC-SHA256 (secret, label || client nonce || sender nonce). */
-static void
-seal_hmac (const guint8 secret[GST_TILE_SEAL_SECRET_SIZE], const gchar * label,
-    const guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE],
-    const guint8 sender_nonce[GST_TILE_SEAL_NONCE_SIZE], guint8 out[32])
-{
-  guint8 msg[64 + 2 * GST_TILE_SEAL_NONCE_SIZE];
-  gsize n = strlen (label);
-  unsigned int out_len = 32;
-
-  g_assert (n <= 64);
-  memcpy (msg, label, n);
-  memcpy (msg + n, client_nonce, GST_TILE_SEAL_NONCE_SIZE);
-  memcpy (msg + n + GST_TILE_SEAL_NONCE_SIZE, sender_nonce,
-      GST_TILE_SEAL_NONCE_SIZE);
-  n += 2 * GST_TILE_SEAL_NONCE_SIZE;
-  if (!HMAC (EVP_sha256 (), secret, GST_TILE_SEAL_SECRET_SIZE, msg, n, out,
-          &out_len))
-    g_error ("libcrypto: HMAC-SHA256 failed");
-}
-
-/**
- * gst_tile_seal_proof:
- * @secret: (array fixed-size=32): from gst_tile_seal_derive_secret()
- * @from_sender: the sender's proof (else the client's)
- * @client_nonce: (array fixed-size=16): the HELLO's nonce
- * @sender_nonce: (array fixed-size=16): the CHALLENGE's nonce
- * @proof: (out caller-allocates) (array fixed-size=32): the proof
- *
- * What one side sends in AUTH to show that it knows the passphrase.
- */
-void
-gst_tile_seal_proof (const guint8 secret[GST_TILE_SEAL_SECRET_SIZE],
-    gboolean from_sender, const guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE],
-    const guint8 sender_nonce[GST_TILE_SEAL_NONCE_SIZE],
-    guint8 proof[GST_TILE_SEAL_PROOF_SIZE])
-{
-  g_return_if_fail (secret && client_nonce && sender_nonce && proof);
-
-  seal_hmac (secret, from_sender ? "gst-bc tile sender proof" :
-      "gst-bc tile client proof", client_nonce, sender_nonce, proof);
-}
-
-/**
- * gst_tile_seal_proof_check:
- * @secret: (array fixed-size=32): our secret
- * @from_sender: whether @proof is the sender's
- * @client_nonce: (array fixed-size=16): the HELLO's nonce
- * @sender_nonce: (array fixed-size=16): the CHALLENGE's nonce
- * @proof: (array fixed-size=32): the proof received
- *
- * Returns: whether @proof shows the peer knows the passphrase (compared in
- * constant time).
- */
-gboolean
-gst_tile_seal_proof_check (const guint8 secret[GST_TILE_SEAL_SECRET_SIZE],
-    gboolean from_sender, const guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE],
-    const guint8 sender_nonce[GST_TILE_SEAL_NONCE_SIZE],
-    const guint8 proof[GST_TILE_SEAL_PROOF_SIZE])
-{
-  guint8 want[GST_TILE_SEAL_PROOF_SIZE];
-  gboolean ok;
-
-  g_return_val_if_fail (proof != NULL, FALSE);
-
-  gst_tile_seal_proof (secret, from_sender, client_nonce, sender_nonce, want);
-  ok = CRYPTO_memcmp (want, proof, GST_TILE_SEAL_PROOF_SIZE) == 0;
-  OPENSSL_cleanse (want, sizeof (want));
-  return ok;
-}
-
-/**
- * gst_tile_seal_data_key:
- * @secret: (array fixed-size=32): from gst_tile_seal_derive_secret()
- * @client_nonce: (array fixed-size=16): the HELLO's nonce
- * @sender_nonce: (array fixed-size=16): the CHALLENGE's nonce
- * @key: (out caller-allocates) (array fixed-size=16): the session's key
- *
- * The AES-128-GCM key of the session's tiles and datagrams: new for every
- * session, since both nonces are.
- */
-void
-gst_tile_seal_data_key (const guint8 secret[GST_TILE_SEAL_SECRET_SIZE],
-    const guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE],
-    const guint8 sender_nonce[GST_TILE_SEAL_NONCE_SIZE],
-    guint8 key[GST_TILE_SEAL_KEY_SIZE])
-{
-  guint8 out[32];
-
-  g_return_if_fail (secret && client_nonce && sender_nonce && key);
-
-  seal_hmac (secret, "gst-bc tile data key", client_nonce, sender_nonce, out);
-  memcpy (key, out, GST_TILE_SEAL_KEY_SIZE);
-  OPENSSL_cleanse (out, sizeof (out));
 }
 
 /**

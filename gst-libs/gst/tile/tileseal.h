@@ -15,35 +15,15 @@ G_BEGIN_DECLS
  * GST_TILE_SEAL_NONCE_SIZE:
  *
  * Bytes of the random nonce each side brings to a handshake (HELLO and
- * CHALLENGE).
+ * CHALLENGE): together, the session id of the passphrase's CPace.
  */
 #define GST_TILE_SEAL_NONCE_SIZE 16
 
 /**
- * GST_TILE_SEAL_SALT_SIZE:
- *
- * Bytes of the sender's salt for the passphrase (CHALLENGE).
- */
-#define GST_TILE_SEAL_SALT_SIZE 16
-
-/**
- * GST_TILE_SEAL_SECRET_SIZE:
- *
- * Bytes of the key derived from the passphrase and the salt.
- */
-#define GST_TILE_SEAL_SECRET_SIZE 32
-
-/**
- * GST_TILE_SEAL_PROOF_SIZE:
- *
- * Bytes of the proof each side sends in AUTH.
- */
-#define GST_TILE_SEAL_PROOF_SIZE 32
-
-/**
  * GST_TILE_SEAL_KEY_SIZE:
  *
- * Bytes of a session's data key (AES-128-GCM).
+ * Bytes of a data key (AES-128-GCM) of a session (gst_tile_keys_data_key())
+ * or of a sealed control record.
  */
 #define GST_TILE_SEAL_KEY_SIZE 16
 
@@ -61,14 +41,6 @@ G_BEGIN_DECLS
  * (gst_tile_seal_iv()).
  */
 #define GST_TILE_SEAL_IV_SIZE 12
-
-/**
- * GST_TILE_SEAL_ITERATIONS:
- *
- * PBKDF2-HMAC-SHA256 iterations from the passphrase to the secret: the
- * price of every guess an attacker makes offline.
- */
-#define GST_TILE_SEAL_ITERATIONS 200000
 
 /**
  * GST_TILE_SEAL_MAC_KEY_SIZE:
@@ -109,31 +81,6 @@ void         gst_tile_seal_mac           (const guint8 key[GST_TILE_SEAL_MAC_KEY
 GST_TILE_API
 gboolean     gst_tile_seal_equal         (const guint8 * a, const guint8 * b,
                                           gsize len);
-
-GST_TILE_API
-gboolean     gst_tile_seal_derive_secret (const gchar * passphrase,
-                                          const guint8 salt[GST_TILE_SEAL_SALT_SIZE],
-                                          guint8 secret[GST_TILE_SEAL_SECRET_SIZE]);
-
-GST_TILE_API
-void         gst_tile_seal_proof         (const guint8 secret[GST_TILE_SEAL_SECRET_SIZE],
-                                          gboolean from_sender,
-                                          const guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE],
-                                          const guint8 sender_nonce[GST_TILE_SEAL_NONCE_SIZE],
-                                          guint8 proof[GST_TILE_SEAL_PROOF_SIZE]);
-
-GST_TILE_API
-gboolean     gst_tile_seal_proof_check   (const guint8 secret[GST_TILE_SEAL_SECRET_SIZE],
-                                          gboolean from_sender,
-                                          const guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE],
-                                          const guint8 sender_nonce[GST_TILE_SEAL_NONCE_SIZE],
-                                          const guint8 proof[GST_TILE_SEAL_PROOF_SIZE]);
-
-GST_TILE_API
-void         gst_tile_seal_data_key      (const guint8 secret[GST_TILE_SEAL_SECRET_SIZE],
-                                          const guint8 client_nonce[GST_TILE_SEAL_NONCE_SIZE],
-                                          const guint8 sender_nonce[GST_TILE_SEAL_NONCE_SIZE],
-                                          guint8 key[GST_TILE_SEAL_KEY_SIZE]);
 
 GST_TILE_API
 void         gst_tile_seal_iv            (guint8 iv[GST_TILE_SEAL_IV_SIZE],
