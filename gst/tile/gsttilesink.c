@@ -293,11 +293,13 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_PASSPHRASE,
       g_param_spec_string ("passphrase", "Passphrase",
-          "Only a tilesrc with the same passphrase is served (each side "
-          "proves it knows it; it never travels), and every tile and "
-          "datagram is encrypted and authenticated with AES-128-GCM. "
-          "Write-only; NULL or empty for none. Anyone who can watch the "
-          "handshake can try to guess it offline: use a long, random one",
+          "Only a tilesrc with the same passphrase is served: the "
+          "handshake is CPace (a balanced PAKE: the passphrase never "
+          "travels, and nobody can test guesses offline, only one per "
+          "connection), every control message is sealed, and every tile "
+          "and datagram is encrypted and authenticated with AES-128-GCM "
+          "(with multicast: a group key given to each receiver). "
+          "Write-only; NULL for none (an empty one is refused)",
           NULL, G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_MAX_LATENCY,

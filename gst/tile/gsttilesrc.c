@@ -141,11 +141,12 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_PASSPHRASE,
       g_param_spec_string ("passphrase", "Passphrase",
-          "The tilesink's passphrase: both sides prove they know it (it "
-          "never travels), and every tile and datagram is encrypted and "
-          "authenticated with AES-128-GCM; a wrong or missing one is an "
-          "error (RESOURCE/NOT_AUTHORIZED). Write-only; NULL or empty for "
-          "none", NULL, G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS |
+          "The tilesink's passphrase: both sides prove they know it "
+          "(CPace; it never travels), every control message is sealed, and "
+          "every tile and datagram is encrypted and authenticated with "
+          "AES-128-GCM; a wrong or missing one, or a control message "
+          "changed on the way, is an error (RESOURCE/NOT_AUTHORIZED). "
+          "Write-only; NULL for none (an empty one is refused)", NULL, G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_MULTICAST_IFACE,
       g_param_spec_string ("multicast-iface", "Multicast interface",
@@ -789,9 +790,10 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
                   "it)", self->host, self->port), ("%s", err->message));
         else if (g_error_matches (err, GST_TILE_WIRE_ERROR,
                 GST_TILE_WIRE_ERROR_UNAUTHORIZED))
-          GST_ELEMENT_ERROR (self, RESOURCE, NOT_AUTHORIZED, ("Wrong or "
-                  "missing passphrase for the sender at %s:%u", self->host,
-                  self->port), ("%s", err->message));
+          GST_ELEMENT_ERROR (self, RESOURCE, NOT_AUTHORIZED, ("The "
+                  "sender at %s:%u could not be authenticated: a wrong or "
+                  "missing passphrase, or a control message changed on the "
+                  "way", self->host, self->port), ("%s", err->message));
         else if (g_error_matches (err, GST_TILE_WIRE_ERROR,
                 GST_TILE_WIRE_ERROR_TAMPERED))
           GST_ELEMENT_ERROR (self, STREAM, DECRYPT, ("Data from the sender "

@@ -799,7 +799,8 @@ open_group_units_locked (GstTileSender * self, guint n_tiles, GError ** error)
         gst_tile_net_set_buffer_size (u->fd, TRUE,
         self->settings.send_buffer_size);
     u->gso = self->settings.gso && gst_tile_net_set_gso (u->fd,
-        GST_TILE_WIRE_PACKET_HEADER_SIZE + self->settings.packet_size);
+        GST_TILE_WIRE_DATAGRAM_OVERHEAD (self->passphrase != NULL) +
+        self->settings.packet_size);
     g->n_connected++;
   }
   return TRUE;

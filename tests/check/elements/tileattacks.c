@@ -26,6 +26,9 @@
 
 #include <gst/check/gstcheck.h>
 #include <gst/tile/tilewire.h>
+#include <gst/tile/tilekeys.h>
+#include <gst/tile/tilenet.h>
+#include <gst/tile/tilepake.h>
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -546,6 +549,428 @@ GST_START_TEST (test_connect_flood)
 GST_END_TEST;
 
 /* ---------------------------------------------------------------------- */
+/* a man in the middle, with a passphrase                                  */
+
+typedef enum
+{
+  MITM_NONE,                    /* relays everything unchanged */
+  MITM_EDIT_CONFIG,             /* flips a bit of the sealed CONFIG */
+  MITM_INJECT_EOS,              /* injects an EOS once frames flow */
+  MITM_REPLAY,                  /* replays a record of the receiver's */
+} MitmMode;
+
+typedef struct
+{
+  gint listen_fd;
+  guint port, target;
+  MitmMode mode;
+  gint stop;
+  GThread *thread;
+  GPtrArray *relays;            /* of GThread */
+  gint n_connections;
+  /* the control connection: records relayed each way */
+  gint s2c_records, c2s_records;
+  gint attacked;
+} Mitm;
+
+typedef struct
+{
+  Mitm *m;
+  gint a, b;                    /* the receiver's and the sender's side */
+  gboolean control;
+} Relay;
+
+/* Relays one complete message (or a raw chunk on a data connection) from
+ * @in to @out; FALSE at the end of either. The control connection is
+ * relayed a message at a time, and attacked. */
+static gboolean
+relay_message (Relay * r, gint in, gint out, gboolean s2c)
+{
+  Mitm *m = r->m;
+  guint8 *buf = g_malloc (GST_TILE_WIRE_HEADER_SIZE +
+      GST_TILE_WIRE_MAX_PAYLOAD);
+  GstTileWireHeader h;
+  gsize len;
+  gboolean ok = FALSE;
+
+  if (!r->control) {
+    gssize n = recv (in, buf, 65536, 0);
+
+    ok = n > 0 && send (out, buf, n, MSG_NOSIGNAL) == n;
+    g_free (buf);
+    return ok;
+  }
+  if (test_read_some (in, buf, GST_TILE_WIRE_HEADER_SIZE, 10000) !=
+      GST_TILE_WIRE_HEADER_SIZE ||
+      gst_tile_wire_header_parse (buf, GST_TILE_WIRE_HEADER_SIZE, &h, NULL)
+      != GST_TILE_WIRE_PARSE_OK)
+    goto out;
+  len = GST_TILE_WIRE_HEADER_SIZE + h.payload_len;
+  if (test_read_some (in, buf + GST_TILE_WIRE_HEADER_SIZE, h.payload_len,
+          10000) != (gssize) h.payload_len)
+    goto out;
+  if (h.type == GST_TILE_WIRE_TYPE_SEALED) {
+    gint n = g_atomic_int_add (s2c ? &m->s2c_records : &m->c2s_records, 1);
+
+    if (s2c && n == 0 && m->mode == MITM_EDIT_CONFIG) {
+      /* the first sealed record from the sender is its CONFIG: a byte of
+       * the caps, say, another framerate */
+      buf[len - GST_TILE_SEAL_TAG_SIZE - 3] ^= 0x01;
+      g_atomic_int_set (&m->attacked, 1);
+    }
+    if (!s2c && n == 3 && m->mode == MITM_REPLAY) {
+      /* the receiver's fourth record (its window, statistics or a
+       * keep-alive), sent twice */
+      if (send (out, buf, len, MSG_NOSIGNAL) != (gssize) len)
+        goto out;
+      g_atomic_int_set (&m->attacked, 1);
+    }
+    if (s2c && n == 1 && m->mode == MITM_INJECT_EOS) {
+      GByteArray *eos = g_byte_array_new ();
+
+      /* after the CONFIG (frames flow), an EOS of our own before the
+       * sender's first keep-alive */
+      gst_tile_wire_eos_pack (eos);
+      ok = send (out, eos->data, eos->len, MSG_NOSIGNAL) == (gssize) eos->len;
+      g_byte_array_unref (eos);
+      g_atomic_int_set (&m->attacked, 1);
+      if (!ok)
+        goto out;
+    }
+  }
+  ok = send (out, buf, len, MSG_NOSIGNAL) == (gssize) len;
+out:
+  g_free (buf);
+  return ok;
+}
+
+static gpointer
+relay_thread (gpointer data)
+{
+  Relay *r = data;
+
+  while (!g_atomic_int_get (&r->m->stop)) {
+    struct pollfd p[2] = { {r->a, POLLIN, 0}, {r->b, POLLIN, 0} };
+
+    if (poll (p, 2, 100) <= 0)
+      continue;
+    if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) &&
+        !relay_message (r, r->a, r->b, FALSE))
+      break;
+    if ((p[1].revents & (POLLIN | POLLHUP | POLLERR)) &&
+        !relay_message (r, r->b, r->a, TRUE))
+      break;
+  }
+  shutdown (r->a, SHUT_RDWR);
+  shutdown (r->b, SHUT_RDWR);
+  close (r->a);
+  close (r->b);
+  g_free (r);
+  return NULL;
+}
+
+static gpointer
+mitm_thread (gpointer data)
+{
+  Mitm *m = data;
+
+  while (!g_atomic_int_get (&m->stop)) {
+    struct pollfd p = { m->listen_fd, POLLIN, 0 };
+    Relay *r;
+    gint fd;
+
+    if (poll (&p, 1, 100) <= 0)
+      continue;
+    fd = accept (m->listen_fd, NULL, NULL);
+    if (fd < 0)
+      continue;
+    r = g_new0 (Relay, 1);
+    r->m = m;
+    r->a = fd;
+    r->b = connect_from (ATTACKER_HOST, m->target);
+    /* the receiver's first connection is its control connection */
+    r->control = g_atomic_int_add (&m->n_connections, 1) == 0;
+    g_ptr_array_add (m->relays, g_thread_new ("relay", relay_thread, r));
+  }
+  return NULL;
+}
+
+static void
+mitm_start (Mitm * m, guint target, MitmMode mode)
+{
+  struct sockaddr_in sa;
+  socklen_t sl = sizeof (sa);
+
+  memset (m, 0, sizeof (*m));
+  m->target = target;
+  m->mode = mode;
+  m->relays = g_ptr_array_new ();
+  m->listen_fd = socket (AF_INET, SOCK_STREAM, 0);
+  sockaddr_of (&sa, ATTACKER_HOST, 0);
+  fail_unless (bind (m->listen_fd, (struct sockaddr *) &sa, sizeof (sa)) == 0);
+  fail_unless (listen (m->listen_fd, 16) == 0);
+  fail_unless (getsockname (m->listen_fd, (struct sockaddr *) &sa, &sl) == 0);
+  m->port = ntohs (sa.sin_port);
+  m->thread = g_thread_new ("mitm", mitm_thread, m);
+}
+
+static void
+mitm_stop (Mitm * m)
+{
+  guint i;
+
+  g_atomic_int_set (&m->stop, 1);
+  g_thread_join (m->thread);
+  for (i = 0; i < m->relays->len; i++)
+    g_thread_join (g_ptr_array_index (m->relays, i));
+  g_ptr_array_unref (m->relays);
+  close (m->listen_fd);
+}
+
+static void
+on_removed (GstElement * sink, guint id, const gchar * address,
+    const gchar * reason, gchar ** out)
+{
+  if (!*out)
+    *out = g_strdup (reason);
+}
+
+/* tilesink and tilesrc with a passphrase, through a man in the middle who
+ * relays the handshake unchanged and then attacks the control connection
+ * (@mode): the attack ends the session with a clear error on the side
+ * that receives the attacked message, and nothing of it is used. */
+static void
+check_mitm (MitmMode mode)
+{
+  Sender s;
+  Receiver r;
+  Mitm m;
+  gchar *removed = NULL;
+  GstBus *bus;
+  GstMessage *msg;
+  gint64 end;
+
+  sender_start (&s, "passphrase=correct-horse units=2");
+  g_signal_connect (s.sink, "receiver-removed", G_CALLBACK (on_removed),
+      &removed);
+  mitm_start (&m, s.port, mode);
+  receiver_start (&r, m.port, "passphrase=correct-horse");
+  bus = gst_element_get_bus (r.pipeline);
+  switch (mode) {
+    case MITM_NONE:
+      /* the proxy itself is harmless: frames flow through it */
+      end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+      while (frames_received (&r) < 30 && g_get_monotonic_time () < end)
+        g_usleep (10000);
+      fail_unless (frames_received (&r) >= 30);
+      break;
+    case MITM_EDIT_CONFIG:
+    case MITM_INJECT_EOS:
+      /* an error first (an EOS may follow it, as after any error of a
+       * source), not an EOS */
+      msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT,
+          GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+      fail_unless (msg != NULL, "no error");
+      fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
+      {
+        GError *err = NULL;
+        gchar *dbg = NULL;
+
+        gst_message_parse_error (msg, &err, &dbg);
+        fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+                GST_RESOURCE_ERROR_NOT_AUTHORIZED), "%s", err->message);
+        fail_unless (strstr (dbg, mode == MITM_EDIT_CONFIG ?
+                "failed its authentication" : "EOS message in the clear") !=
+            NULL, "%s", dbg);
+        g_error_free (err);
+        g_free (dbg);
+      }
+      gst_message_unref (msg);
+      fail_unless (g_atomic_int_get (&m.attacked));
+      /* the changed CONFIG gave no caps and no frame */
+      if (mode == MITM_EDIT_CONFIG)
+        fail_unless_equals_uint64 (frames_received (&r), 0);
+      /* (the error was expected: off the bus before stop () checks it) */
+      while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR |
+                  GST_MESSAGE_WARNING)))
+        gst_message_unref (msg);
+      break;
+    case MITM_REPLAY:
+      /* the sender ends the session of a receiver whose records do not
+       * open */
+      end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+      while (!g_atomic_pointer_get (&removed) &&
+          g_get_monotonic_time () < end)
+        g_usleep (10000);
+      fail_unless (g_atomic_int_get (&m.attacked));
+      fail_unless (removed != NULL, "the session went on");
+      fail_unless (strstr (removed, "failed its authentication") != NULL,
+          "%s", removed);
+      while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR |
+                  GST_MESSAGE_WARNING)))
+        gst_message_unref (msg);
+      break;
+  }
+  gst_object_unref (bus);
+  receiver_stop (&r);
+  mitm_stop (&m);
+  sender_stop (&s);
+  g_free (removed);
+}
+
+GST_START_TEST (test_mitm_relay)
+{
+  check_mitm (MITM_NONE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_mitm_edit_config)
+{
+  check_mitm (MITM_EDIT_CONFIG);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_mitm_inject_eos)
+{
+  check_mitm (MITM_INJECT_EOS);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_mitm_replay)
+{
+  check_mitm (MITM_REPLAY);
+}
+
+GST_END_TEST;
+
+/* A fake sender who wants the receivers' passphrase: it answers their
+ * HELLO with a CHALLENGE whose CPace share comes from a guess, and records
+ * the receiver's AUTH (its share and its proof). Offline it then tries a
+ * dictionary that holds the right passphrase: with the guess's own scalar
+ * it recomputes the receiver's proof for every candidate. None matches,
+ * not even the right one: a recording tests no guess but the one the fake
+ * sender committed to online (and the receiver reports the failed
+ * handshake). With the PBKDF2 proofs before, the same recording (and a
+ * salt of the fake sender's choosing, the same for every receiver) was a
+ * test per guess. */
+GST_START_TEST (test_fake_sender_offline_guess)
+{
+  static const gchar *const dictionary[] = {
+    "123456", "password", "correct-horse", "letmein", "tilesink"
+  };
+  static const guint8 scalar[GST_TILE_PAKE_SCALAR_SIZE] = { 0x42, 0x17 };
+  GstTileWireChallenge ch;
+  GstTileWireHello hello;
+  GstTileWireAuth auth;
+  GstTileWireHeader h;
+  GstTilePake pake;
+  GByteArray *m = g_byte_array_new ();
+  GError *err = NULL;
+  Receiver r;
+  GstBus *bus;
+  GstMessage *msg;
+  guint8 sid[32];
+  guint port, i, matches = 0;
+  gint listen_fd, fd;
+
+  listen_fd = gst_tile_net_listen (ATTACKER_HOST, 0, &port, &err);
+  fail_unless (listen_fd >= 0);
+  receiver_start (&r, port, "passphrase=correct-horse");
+  fail_unless (gst_tile_net_wait (listen_fd, FALSE, 5000, NULL));
+  fd = gst_tile_net_accept (listen_fd, NULL);
+  fail_unless (gst_tile_net_read_message (fd, 5000, &h, m, NULL));
+  fail_unless (gst_tile_wire_hello_parse (m->data, m->len, &hello, NULL));
+  /* the same nonce for everyone, and a share from a guess */
+  memset (ch.nonce, 0x5a, sizeof (ch.nonce));
+  memcpy (sid, hello.nonce, 16);
+  memcpy (sid + 16, ch.nonce, 16);
+  fail_unless (gst_tile_pake_start (&pake, (const guint8 *) "password", 8,
+          (const guint8 *) GST_TILE_KEYS_CPACE_CI,
+          strlen (GST_TILE_KEYS_CPACE_CI), sid, sizeof (sid), scalar));
+  memcpy (ch.share, gst_tile_pake_share (&pake), sizeof (ch.share));
+  gst_tile_pake_clear (&pake);
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_challenge_pack (&ch, m);
+  fail_unless (gst_tile_net_send_packed (fd, m, NULL));
+  fail_unless (gst_tile_net_read_message (fd, 5000, &h, m, NULL));
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_AUTH);
+  fail_unless (gst_tile_wire_auth_parse (m->data, m->len, &auth, NULL));
+  close (fd);
+
+  /* offline */
+  for (i = 0; i < G_N_ELEMENTS (dictionary); i++) {
+    guint8 isk[GST_TILE_PAKE_ISK_SIZE], th[32];
+    GstTileKeys keys;
+
+    fail_unless (gst_tile_pake_start (&pake, (const guint8 *) dictionary[i],
+            strlen (dictionary[i]), (const guint8 *) GST_TILE_KEYS_CPACE_CI,
+            strlen (GST_TILE_KEYS_CPACE_CI), sid, sizeof (sid), scalar));
+    fail_unless (gst_tile_pake_finish (&pake, TRUE, NULL, 0, auth.share, NULL,
+            0, sid, sizeof (sid), isk));
+    gst_tile_keys_transcript (&hello, &ch, auth.share, th);
+    gst_tile_keys_derive (isk, sizeof (isk), th, &keys);
+    if (memcmp (keys.client_proof, auth.proof, 32) == 0)
+      matches++;
+  }
+  fail_unless_equals_int (matches, 0);
+
+  /* the receiver: no session, a clear error */
+  bus = gst_element_get_bus (r.pipeline);
+  msg = check_error_message (bus, 0, 0, NULL);
+  gst_message_unref (msg);
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR |
+              GST_MESSAGE_WARNING)))
+    gst_message_unref (msg);
+  gst_object_unref (bus);
+  receiver_stop (&r);
+  close (listen_fd);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
+/* An empty passphrase is refused on both ends, not taken for none. */
+GST_START_TEST (test_empty_passphrase)
+{
+  GstElement *p;
+  GstBus *bus;
+  GstMessage *msg;
+
+  p = launch ("videotestsrc ! tilesink passphrase=\"\" port=0");
+  fail_unless_equals_int (gst_element_set_state (p, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_FAILURE);
+  bus = gst_element_get_bus (p);
+  msg = check_error_message (bus, 0, 0, NULL);
+  {
+    GError *err = NULL;
+
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless (strstr (err->message, "empty passphrase") != NULL, "%s",
+        err->message);
+    g_error_free (err);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+
+  p = launch ("tilesrc passphrase=\"\" port=9 ! fakesink");
+  play (p);
+  bus = gst_element_get_bus (p);
+  msg = check_error_message (bus, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_NOT_AUTHORIZED, "empty passphrase", NULL);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
 /* multicast                                                               */
 
 /* Whether this host can send to a multicast group (a route for it). */
@@ -608,6 +1033,64 @@ GST_START_TEST (test_multicast_own_host)
 
 GST_END_TEST;
 
+/* Multicast with a passphrase: every member gets the group's secret in
+ * its sealed CONFIG, the group's datagrams are sealed with keys from it
+ * (none counted tampered or invalid); a receiver without the passphrase
+ * gets no session. */
+GST_START_TEST (test_multicast_passphrase)
+{
+  GstElement *tx;
+  Receiver a, b;
+  GstBus *bus;
+  GstMessage *msg;
+  guint port;
+  gint64 end;
+  gboolean sealed = FALSE;
+
+  if (!have_multicast_route ()) {
+    g_print ("test_multicast_passphrase: this host has no route for "
+        "multicast; skipped\n");
+    return;
+  }
+  tx = launch ("videotestsrc is-live=true ! video/x-raw,format=GRAY8,"
+      "width=320,height=240,framerate=30/1 ! tilesink name=sink port=0 "
+      "protocol=udp packet-size=1200 multicast-group=239.255.77.3 "
+      "passphrase=correct-horse stats-interval=0");
+  play (tx);
+  {
+    GstElement *sink = get (tx, "sink");
+
+    g_object_get (sink, "bound-port", &port, NULL);
+    gst_object_unref (sink);
+  }
+  receiver_start (&a, port, "passphrase=correct-horse");
+  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (frames_received (&a) < 10 && g_get_monotonic_time () < end)
+    g_usleep (10000);
+  fail_unless (frames_received (&a) >= 10);
+  test_get_stat (a.src, "stats", "sealed", G_TYPE_BOOLEAN, &sealed);
+  fail_unless (sealed);
+  fail_unless_equals_uint64 (test_stat_u64 (a.src, "stats",
+          "packets-tampered"), 0);
+  fail_unless_equals_uint64 (test_stat_u64 (a.src, "stats",
+          "packets-invalid"), 0);
+
+  receiver_start (&b, port, "");
+  bus = gst_element_get_bus (b.pipeline);
+  msg = check_error_message (bus, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_NOT_AUTHORIZED, NULL);
+  gst_message_unref (msg);
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR |
+              GST_MESSAGE_WARNING)))
+    gst_message_unref (msg);
+  gst_object_unref (bus);
+  receiver_stop (&b);
+  receiver_stop (&a);
+  stop (tx);
+}
+
+GST_END_TEST;
+
 static Suite *
 tileattacks_suite (gboolean raw)
 {
@@ -622,6 +1105,13 @@ tileattacks_suite (gboolean raw)
     tcase_add_test (tc, test_control_flood_udp);
     tcase_add_test (tc, test_connect_flood);
     tcase_add_test (tc, test_multicast_own_host);
+    tcase_add_test (tc, test_multicast_passphrase);
+    tcase_add_test (tc, test_mitm_relay);
+    tcase_add_test (tc, test_mitm_edit_config);
+    tcase_add_test (tc, test_mitm_inject_eos);
+    tcase_add_test (tc, test_mitm_replay);
+    tcase_add_test (tc, test_fake_sender_offline_guess);
+    tcase_add_test (tc, test_empty_passphrase);
   }
   return s;
 }
