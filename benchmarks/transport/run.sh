@@ -17,6 +17,9 @@
 #   benchmarks/transport/run.sh            full run, about 7 minutes on 2 cores
 #   benchmarks/transport/run.sh --quick    < 1 minute; writes only
 #                                          results-quick.json and quick/*.png
+#   benchmarks/transport/run.sh --sealed   the sealed session's cost, now
+#                                          against before (sealed.py), about
+#                                          3 minutes
 #
 # BUILD_DIR (default: build-bench in the source tree) is the meson build
 # directory, set up with -Dbuildtype=release when it does not exist yet.
@@ -31,6 +34,37 @@ export BC_SRC_ROOT=$(cd "$here/../.." && pwd)
 start=$(date +%s)
 
 bc_build_deps
+
+# --sealed: the cost of the sealed session (sealed.py): tilesink/tilesrc
+# with a passphrase now against the elements as they were before it
+# (BASELINE_COMMIT, built once from git into benchmarks/.baseline-*), the
+# same driver, runs alternated
+if [ "${1:-}" = "--sealed" ]; then
+  shift
+  BASELINE_COMMIT=380d08c
+  base_dir=$BC_SRC_ROOT/benchmarks/.baseline-$BASELINE_COMMIT
+  bc_bench_build "$BC_BUILD" benchmarks/transport/bc-transport-bench \
+    gst/tile/libgsttile.so
+  if [ ! -f "$base_dir/build/gst/tile/libgsttile.so" ]; then
+    echo "run.sh: building $BASELINE_COMMIT's tile plugin in $base_dir" >&2
+    rm -rf "$base_dir"
+    mkdir -p "$base_dir/src"
+    git -C "$BC_SRC_ROOT" archive "$BASELINE_COMMIT" | tar -x -C "$base_dir/src"
+    meson setup "$base_dir/build" "$base_dir/src" -Dbuildtype=release \
+        -Dwerror=false >&2 \
+      && ninja -C "$base_dir/build" gst/tile/libgsttile.so >&2 \
+      || { echo "run.sh: cannot build $BASELINE_COMMIT" >&2; exit 1; }
+  fi
+  trap bc_restore_rmem_wmem EXIT
+  trap 'exit 130' INT TERM
+  bc_raise_rmem_wmem $((16 << 20)) || true
+  python3 "$here/sealed.py" \
+    --driver "$BC_BUILD/benchmarks/transport/bc-transport-bench" \
+    --plugins "$BC_BUILD/gst" --baseline-plugins "$base_dir/build/gst" \
+    --baseline-commit "$BASELINE_COMMIT" "$@"
+  exit $?
+fi
+
 command -v iperf3 >/dev/null || bc_apt_install iperf3
 bc_gst_plugins gstreamer1.0-plugins-base tcpserversink tcpclientsrc
 bc_gst_plugins gstreamer1.0-plugins-bad rawvideoparse gdppay
