@@ -481,6 +481,10 @@ handshake_auth (GstTileReceiver * self, gint fd, guint timeout,
 static void
 records_clear (GstTileReceiver * self)
 {
+  /* (the units copied what they need: the session's keys go) */
+  g_mutex_lock (&self->lock);
+  gst_tile_keys_clear (&self->keys);
+  g_mutex_unlock (&self->lock);
   g_clear_pointer (&self->records_in, gst_tile_records_free);
   g_mutex_lock (&self->send_lock);
   g_clear_pointer (&self->records_out, gst_tile_records_free);
