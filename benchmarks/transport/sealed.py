@@ -71,6 +71,16 @@ def run(args, plugins: Path, registry: str, extra: list, latency: bool):
     return {"error": (p.stderr.strip() or f"exit {p.returncode}")[-400:]}
 
 
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def med(values):
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
@@ -96,7 +106,7 @@ def main():
     results = {"date": datetime.datetime.now(datetime.timezone.utc)
                .strftime("%Y-%m-%d %H:%M UTC"),
                "commit": head, "baseline": args.baseline_commit,
-               "machine": platform.processor() or platform.machine(),
+               "machine": cpu_model(),
                "cores": os.cpu_count(), "rounds": args.rounds,
                "seconds": args.seconds, "runs": []}
     for rnd in range(args.rounds):

@@ -55,6 +55,33 @@ test_suite_add_general (Suite * s, gdouble timeout)
   return tc;
 }
 
+/* gst-check only watches the GStreamer and GLib log domains: a library's
+ * criticals and warnings go through the same logic, so ASSERT_CRITICAL
+ * sees them and an unexpected one fails the test. */
+static inline void
+test_log_func (const gchar * domain, GLogLevelFlags level,
+    const gchar * message, gpointer user_data)
+{
+  if (_gst_check_expecting_log) {
+    if (level & G_LOG_LEVEL_CRITICAL)
+      _gst_check_raised_critical = TRUE;
+    if (level & G_LOG_LEVEL_WARNING)
+      _gst_check_raised_warning = TRUE;
+    return;
+  }
+  fail ("Unexpected %s: %s", (level & G_LOG_LEVEL_CRITICAL) ? "critical" :
+      "warning", message);
+}
+
+/* Watches the log domain @domain (a library's G_LOG_DOMAIN) as gst-check
+ * watches GStreamer's. */
+static inline void
+test_watch_log_domain (const gchar * domain)
+{
+  g_log_set_handler (domain, G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING,
+      test_log_func, NULL);
+}
+
 /* ---------------------------------------------------------------------- */
 /* pictures                                                                */
 

@@ -58,13 +58,14 @@ typedef struct
   guint port;
 } Sender;
 
+/* @address NULL: tilesink's default (every address) */
 static void
-sender_start (Sender * s, const gchar * props)
+sender_start_on (Sender * s, const gchar * address, const gchar * props)
 {
   gchar *desc = g_strdup_printf ("videotestsrc is-live=true pattern=ball ! "
       "video/x-raw,format=GRAY8,width=320,height=240,framerate=30/1 ! "
-      "tilesink name=sink address=" ATTACKER_HOST " port=0 stats-interval=0 "
-      "%s", props);
+      "tilesink name=sink %s%s port=0 stats-interval=0 %s",
+      address ? "address=" : "", address ? address : "", props);
 
   s->pipeline = launch (desc);
   g_free (desc);
@@ -72,6 +73,12 @@ sender_start (Sender * s, const gchar * props)
   play (s->pipeline);
   g_object_get (s->sink, "bound-port", &s->port, NULL);
   fail_unless (s->port > 0);
+}
+
+static void
+sender_start (Sender * s, const gchar * props)
+{
+  sender_start_on (s, ATTACKER_HOST, props);
 }
 
 static void
@@ -104,6 +111,19 @@ static guint64
 frames_received (Receiver * r)
 {
   return test_stat_u64 (r->src, "stats", "frames-received");
+}
+
+/* Waits up to 10 s for @r to have received @n frames. */
+static void
+wait_frames (Receiver * r, guint64 n, const gchar * what)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (frames_received (r) < n && g_get_monotonic_time () < end)
+    g_usleep (10000);
+  fail_unless (frames_received (r) >= n, "%s: %" G_GUINT64_FORMAT " frames "
+      "(%" G_GUINT64_FORMAT " datagrams invalid)", what, frames_received (r),
+      test_stat_u64 (r->src, "stats", "packets-invalid"));
 }
 
 static void
@@ -454,25 +474,17 @@ check_control_flood (const gchar * props)
   Flood f = { 0 };
   GThread *t;
   guint64 got_a, got_b;
-  gint64 end;
 
   sender_start (&s, props);
   receiver_start (&a, s.port, "");
   /* the first receiver is served */
-  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while (frames_received (&a) < 10 && g_get_monotonic_time () < end)
-    g_usleep (10000);
-  fail_unless (frames_received (&a) >= 10);
+  wait_frames (&a, 10, "the receiver");
 
   f.port = s.port;
   t = g_thread_new ("flood", flood_thread, &f);
   g_usleep (300 * 1000);
   receiver_start (&b, s.port, "");
-  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while (frames_received (&b) < 10 && g_get_monotonic_time () < end)
-    g_usleep (10000);
-  fail_unless (frames_received (&b) >= 10, "the receiver that joined during "
-      "the flood got %" G_GUINT64_FORMAT " frames", frames_received (&b));
+  wait_frames (&b, 10, "the receiver that joined during the flood");
 
   /* both, over 3 s of flood: 90 frames sent */
   got_b = frames_received (&b);
@@ -759,10 +771,7 @@ check_mitm (MitmMode mode)
   switch (mode) {
     case MITM_NONE:
       /* the proxy itself is harmless: frames flow through it */
-      end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-      while (frames_received (&r) < 30 && g_get_monotonic_time () < end)
-        g_usleep (10000);
-      fail_unless (frames_received (&r) >= 30);
+      wait_frames (&r, 30, "through the relay");
       break;
     case MITM_EDIT_CONFIG:
     case MITM_INJECT_EOS:
@@ -997,38 +1006,22 @@ have_multicast_route (void)
  * default's 1448 bytes.) */
 GST_START_TEST (test_multicast_own_host)
 {
-  GstElement *tx;
+  Sender s;
   Receiver r;
-  guint port;
-  gint64 end;
 
   if (!have_multicast_route ()) {
     g_print ("test_multicast_own_host: this host has no route for "
         "multicast; skipped\n");
     return;
   }
-  tx = launch ("videotestsrc is-live=true ! video/x-raw,format=GRAY8,"
-      "width=320,height=240,framerate=30/1 ! tilesink name=sink port=0 "
-      "protocol=udp packet-size=1200 multicast-group=239.255.77.2 "
-      "stats-interval=0");
-  play (tx);
-  {
-    GstElement *sink = get (tx, "sink");
-
-    g_object_get (sink, "bound-port", &port, NULL);
-    gst_object_unref (sink);
-  }
-  receiver_start (&r, port, "");
-  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while (frames_received (&r) < 10 && g_get_monotonic_time () < end)
-    g_usleep (10000);
-  fail_unless (frames_received (&r) >= 10, "%" G_GUINT64_FORMAT " frames, "
-      "%" G_GUINT64_FORMAT " datagrams invalid", frames_received (&r),
-      test_stat_u64 (r.src, "stats", "packets-invalid"));
+  sender_start_on (&s, NULL, "protocol=udp packet-size=1200 "
+      "multicast-group=239.255.77.2");
+  receiver_start (&r, s.port, "");
+  wait_frames (&r, 10, "a receiver on the sender's host");
   fail_unless_equals_uint64 (test_stat_u64 (r.src, "stats",
           "packets-invalid"), 0);
   receiver_stop (&r);
-  stop (tx);
+  sender_stop (&s);
 }
 
 GST_END_TEST;
@@ -1039,12 +1032,10 @@ GST_END_TEST;
  * gets no session. */
 GST_START_TEST (test_multicast_passphrase)
 {
-  GstElement *tx;
+  Sender s;
   Receiver a, b;
   GstBus *bus;
   GstMessage *msg;
-  guint port;
-  gint64 end;
   gboolean sealed = FALSE;
 
   if (!have_multicast_route ()) {
@@ -1052,22 +1043,10 @@ GST_START_TEST (test_multicast_passphrase)
         "multicast; skipped\n");
     return;
   }
-  tx = launch ("videotestsrc is-live=true ! video/x-raw,format=GRAY8,"
-      "width=320,height=240,framerate=30/1 ! tilesink name=sink port=0 "
-      "protocol=udp packet-size=1200 multicast-group=239.255.77.3 "
-      "passphrase=correct-horse stats-interval=0");
-  play (tx);
-  {
-    GstElement *sink = get (tx, "sink");
-
-    g_object_get (sink, "bound-port", &port, NULL);
-    gst_object_unref (sink);
-  }
-  receiver_start (&a, port, "passphrase=correct-horse");
-  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while (frames_received (&a) < 10 && g_get_monotonic_time () < end)
-    g_usleep (10000);
-  fail_unless (frames_received (&a) >= 10);
+  sender_start_on (&s, NULL, "protocol=udp packet-size=1200 "
+      "multicast-group=239.255.77.3 passphrase=correct-horse");
+  receiver_start (&a, s.port, "passphrase=correct-horse");
+  wait_frames (&a, 10, "a member with the passphrase");
   test_get_stat (a.src, "stats", "sealed", G_TYPE_BOOLEAN, &sealed);
   fail_unless (sealed);
   fail_unless_equals_uint64 (test_stat_u64 (a.src, "stats",
@@ -1075,7 +1054,7 @@ GST_START_TEST (test_multicast_passphrase)
   fail_unless_equals_uint64 (test_stat_u64 (a.src, "stats",
           "packets-invalid"), 0);
 
-  receiver_start (&b, port, "");
+  receiver_start (&b, s.port, "");
   bus = gst_element_get_bus (b.pipeline);
   msg = check_error_message (bus, GST_RESOURCE_ERROR,
       GST_RESOURCE_ERROR_NOT_AUTHORIZED, NULL);
@@ -1086,7 +1065,7 @@ GST_START_TEST (test_multicast_passphrase)
   gst_object_unref (bus);
   receiver_stop (&b);
   receiver_stop (&a);
-  stop (tx);
+  sender_stop (&s);
 }
 
 GST_END_TEST;

@@ -546,32 +546,13 @@ GST_START_TEST (test_clear)
 
 GST_END_TEST;
 
-/* gst-check only watches the GStreamer and GLib log domains: route the
- * library's criticals through the same logic, so ASSERT_CRITICAL sees them
- * and an unexpected one fails the test. */
-static void
-tile_log_func (const gchar * domain, GLogLevelFlags level,
-    const gchar * message, gpointer user_data)
-{
-  if (_gst_check_expecting_log) {
-    if (level & G_LOG_LEVEL_CRITICAL)
-      _gst_check_raised_critical = TRUE;
-    if (level & G_LOG_LEVEL_WARNING)
-      _gst_check_raised_warning = TRUE;
-    return;
-  }
-  fail ("Unexpected %s: %s", (level & G_LOG_LEVEL_CRITICAL) ? "critical" :
-      "warning", message);
-}
-
 static Suite *
 tilepake_suite (void)
 {
   Suite *s = suite_create ("tilepake");
   TCase *tc = test_suite_add_general (s, 0);
 
-  g_log_set_handler ("GStreamer-Tile",
-      G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING, tile_log_func, NULL);
+  test_watch_log_domain ("GStreamer-Tile");
   tcase_add_test (tc, test_generator_string);
   tcase_add_test (tc, test_generator_string_long_prs);
   tcase_add_test (tc, test_generator);
