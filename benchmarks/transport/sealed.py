@@ -57,7 +57,8 @@ def run(args, plugins: Path, registry: str, extra: list, latency: bool):
         cmd += ["--seconds", str(args.seconds), "-n", "100000"]
     env = dict(os.environ)
     env["GST_PLUGIN_PATH"] = str(plugins)
-    env["GST_REGISTRY"] = str(HERE / registry)
+    # (a registry of its own per side, next to its plugins)
+    env["GST_REGISTRY"] = str(plugins.parent / registry)
     p = subprocess.run(cmd, capture_output=True, text=True, env=env,
                        timeout=120)
     for line in p.stdout.splitlines():
