@@ -64,6 +64,8 @@
 
 #include "tilerate.h"
 
+#include <stdlib.h>
+
 #include <string.h>
 
 /* the most rate control paces at, bits/s */
@@ -318,4 +320,78 @@ gst_tile_rate_control_to_structure (const GstTileRateControl * rc,
       "frame-loss", G_TYPE_DOUBLE, rc->loss,
       "queue-delay-ms", G_TYPE_DOUBLE, rc->queue_ns / 1e6,
       "congestion-events", G_TYPE_UINT64, rc->congestion_events, NULL);
+}
+
+static gint
+compare_rate (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/**
+ * gst_tile_rate_median:
+ * @rates: (array length=n_rates): measured rates, bits/s (0: none measured)
+ * @n_rates: how many, at most 64
+ *
+ * Returns: the lower median of the rates that are not 0, 0 when none is
+ */
+guint64
+gst_tile_rate_median (const guint64 * rates, guint n_rates)
+{
+  guint64 sorted[64];
+  guint i, n = 0;
+
+  g_return_val_if_fail (rates != NULL || n_rates == 0, 0);
+
+  for (i = 0; i < n_rates && n < G_N_ELEMENTS (sorted); i++)
+    if (rates[i] > 0)
+      sorted[n++] = rates[i];
+  if (n == 0)
+    return 0;
+  qsort (sorted, n, sizeof (sorted[0]), compare_rate);
+  return sorted[(n - 1) / 2];
+}
+
+/**
+ * gst_tile_rate_behind:
+ * @rate: a member's measured rate (0: none)
+ * @median: gst_tile_rate_median() of the group
+ *
+ * Returns: whether the member is behind: its path carries less than a
+ *     %GST_TILE_RATE_BEHIND_FACTOR-th of the median member's
+ */
+gboolean
+gst_tile_rate_behind (guint64 rate, guint64 median)
+{
+  return rate > 0 && rate < median / GST_TILE_RATE_BEHIND_FACTOR;
+}
+
+/**
+ * gst_tile_rate_group:
+ * @rates: (array length=n_rates): the members' measured rates, bits/s
+ *     (0: none measured)
+ * @n_rates: how many, at most 64
+ *
+ * The pace of a multicast group: the slowest rate of the members that are
+ * not behind. From the median, not the fastest member: a member that lies
+ * about its path (claims everything arrived at once) can neither make the
+ * honest members look behind nor unpace the group; one that claims a
+ * crawl is behind and paces nobody.
+ *
+ * Returns: the group's rate, 0 when no member has measured one
+ */
+guint64
+gst_tile_rate_group (const guint64 * rates, guint n_rates)
+{
+  guint64 median = gst_tile_rate_median (rates, n_rates), rate = 0;
+  guint i;
+
+  for (i = 0; i < n_rates; i++) {
+    if (rates[i] == 0 || gst_tile_rate_behind (rates[i], median))
+      continue;
+    rate = rate ? MIN (rate, rates[i]) : rates[i];
+  }
+  return rate;
 }

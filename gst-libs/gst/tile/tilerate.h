@@ -98,6 +98,23 @@ GST_TILE_API
 void     gst_tile_rate_control_to_structure (const GstTileRateControl * rc,
                                              GstStructure * s);
 
+/**
+ * GST_TILE_RATE_BEHIND_FACTOR:
+ *
+ * A member of a multicast group whose rate is below the members' median
+ * divided by this is behind (gst_tile_rate_group()).
+ */
+#define GST_TILE_RATE_BEHIND_FACTOR 4
+
+GST_TILE_API
+guint64  gst_tile_rate_median        (const guint64 * rates, guint n_rates);
+
+GST_TILE_API
+gboolean gst_tile_rate_behind        (guint64 rate, guint64 median);
+
+GST_TILE_API
+guint64  gst_tile_rate_group         (const guint64 * rates, guint n_rates);
+
 G_END_DECLS
 
 #endif /* __GST_TILE_RATE_H__ */

@@ -39,7 +39,6 @@
 #include "tilesender-private.h"
 #include "tilestats.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY (gst_tile_sender_debug);
@@ -264,74 +263,42 @@ gst_tile_sender_data_session (GstTileSenderSession * ss)
   return ss->member ? ss->sender->group : ss;
 }
 
-/* A member of the multicast group falls behind when its rate control
- * found a path of less than a quarter of the members' median rate: it then
- * neither paces the group nor holds frames back for its window, and loses
- * frames alone. The median, not the fastest: one member that lies about
- * its path (an ACK stream that claims everything arrived at once) cannot
- * make the honest ones look behind and unpace the group. Lock held. */
-#define GST_TILE_SENDER_BEHIND_FACTOR 4
-
-static gint
-compare_rate (gconstpointer a, gconstpointer b)
+/* The measured rates of the heard members of the multicast group, in
+ * @rates (room for 64), and the members they belong to in @members. Lock
+ * held. */
+static guint
+member_rates_locked (GstTileSender * self, guint64 * rates,
+    GstTileSenderSession ** members)
 {
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* The lower median of the heard members' measured rates, 0 when none has
- * one. Lock held. */
-static guint64
-median_member_rate_locked (GstTileSender * self)
-{
-  guint64 rates[64];
   guint i, n = 0;
 
-  for (i = 0; i < self->sessions->len && n < G_N_ELEMENTS (rates); i++) {
+  for (i = 0; i < self->sessions->len && n < 64; i++) {
     GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
-    guint64 r = gst_tile_rate_control_get_rate (&m->rate);
 
-    if (gst_tile_sender_session_heard (m) && r > 0)
-      rates[n++] = r;
+    if (!gst_tile_sender_session_heard (m))
+      continue;
+    members[n] = m;
+    rates[n++] = gst_tile_rate_control_get_rate (&m->rate);
   }
-  if (n == 0)
-    return 0;
-  qsort (rates, n, sizeof (rates[0]), compare_rate);
-  return rates[(n - 1) / 2];
-}
-
-static gboolean
-member_behind_locked (GstTileSenderSession * m, guint64 median)
-{
-  guint64 rate = gst_tile_rate_control_get_rate (&m->rate);
-
-  return rate > 0 && rate < median / GST_TILE_SENDER_BEHIND_FACTOR;
+  return n;
 }
 
 /* The pacing rate of @ss's units: its own rate control's; for the
- * multicast group the slowest member's that is not behind (0 when none
- * has measured one: the pacing bitrate, or unpaced). Never above
- * pacing-bitrate, which bounds every member's rate control. Lock held. */
+ * multicast group gst_tile_rate_group () of its members (the slowest that
+ * is not behind the median, 0 when none has measured one: the pacing
+ * bitrate, or unpaced). Never above pacing-bitrate, which bounds every
+ * member's rate control. Lock held. */
 guint64
 gst_tile_sender_session_rate_locked (GstTileSenderSession * ss)
 {
   GstTileSender *self = ss->sender;
-  guint64 median, rate = 0;
-  guint i;
+  GstTileSenderSession *members[64];
+  guint64 rates[64], rate;
 
   if (ss != self->group)
     return gst_tile_rate_control_get_rate (&ss->rate);
-  median = median_member_rate_locked (self);
-  for (i = 0; i < self->sessions->len; i++) {
-    GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
-    guint64 r = gst_tile_rate_control_get_rate (&m->rate);
-
-    if (!gst_tile_sender_session_heard (m) || r == 0 ||
-        member_behind_locked (m, median))
-      continue;
-    rate = rate ? MIN (rate, r) : r;
-  }
+  rate = gst_tile_rate_group (rates, member_rates_locked (self, rates,
+          members));
   return rate ? rate : gst_tile_rate_control_get_rate (&ss->rate);
 }
 
@@ -959,25 +926,26 @@ window_full (GstTileSenderSession * m, guint64 next, gint64 now)
 
 /* Whether the next frame of @ss finds a receiver's window full: its own,
  * or for the multicast group any member's that is not behind (see
- * member_behind_locked ()). Lock held. */
+ * gst_tile_rate_group ()). Lock held. */
 static gboolean
 windows_full_locked (GstTileSenderSession * ss)
 {
   GstTileSender *self = ss->sender;
   gint64 now = g_get_monotonic_time ();
-  guint64 median;
-  guint i;
+  GstTileSenderSession *members[64];
+  guint64 rates[64], median;
+  guint i, n;
 
   if (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP)
     return FALSE;
   if (ss != self->group)
     return window_full (ss, ss->next_frame, now);
-  median = median_member_rate_locked (self);
-  for (i = 0; i < self->sessions->len; i++) {
-    GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
-
-    if (session_ready_locked (m) && !member_behind_locked (m, median) &&
-        window_full (m, ss->next_frame, now))
+  n = member_rates_locked (self, rates, members);
+  median = gst_tile_rate_median (rates, n);
+  for (i = 0; i < n; i++) {
+    if (session_ready_locked (members[i]) &&
+        !gst_tile_rate_behind (rates[i], median) &&
+        window_full (members[i], ss->next_frame, now))
       return TRUE;
   }
   return FALSE;

@@ -418,6 +418,41 @@ GST_START_TEST (test_signals)
 
 GST_END_TEST;
 
+/* A multicast group's pace (gst_tile_rate_group ()): the slowest member
+ * that is not behind the median. One member that lies about its path
+ * (claims a rate of 100 Gbit/s) neither makes the honest members (90 to
+ * 120 Mbit/s) look behind nor unpaces the group, which the fastest member
+ * as the reference did (all honest ones were below a quarter of the liar's,
+ * so the group went at the liar's rate); a liar that claims a crawl is
+ * behind and paces nobody; members without a rate do not count. */
+GST_START_TEST (test_group_liar)
+{
+  const guint64 M = 1000 * 1000, G = 1000 * M;
+  guint64 honest[4] = { 100 * M, 120 * M, 90 * M, 0 };
+  guint64 liar_fast[5] = { 100 * M, 120 * M, 90 * M, 100 * G, 0 };
+  guint64 liar_slow[4] = { 100 * M, 120 * M, 90 * M, 1 * M };
+  guint64 two[2] = { 100 * M, 100 * G };
+  guint64 none[3] = { 0, 0, 0 };
+
+  fail_unless_equals_uint64 (gst_tile_rate_median (honest, 4), 100 * M);
+  fail_unless_equals_uint64 (gst_tile_rate_group (honest, 4), 90 * M);
+  fail_unless_equals_uint64 (gst_tile_rate_group (liar_fast, 5), 90 * M);
+  fail_if (gst_tile_rate_behind (90 * M, gst_tile_rate_median (liar_fast,
+              5)));
+  fail_unless (gst_tile_rate_behind (1 * M, gst_tile_rate_median (liar_slow,
+              4)));
+  fail_unless_equals_uint64 (gst_tile_rate_group (liar_slow, 4), 90 * M);
+  /* two members, one lying: the lower median is the honest one */
+  fail_unless_equals_uint64 (gst_tile_rate_group (two, 2), 100 * M);
+  fail_unless_equals_uint64 (gst_tile_rate_group (none, 3), 0);
+  fail_unless_equals_uint64 (gst_tile_rate_group (NULL, 0), 0);
+  /* a member that is really slow, among several: behind, it does not pace
+   * the others (it loses frames alone) */
+  fail_unless_equals_int (GST_TILE_RATE_BEHIND_FACTOR, 4);
+}
+
+GST_END_TEST;
+
 static Suite *
 tilerate_suite (void)
 {
@@ -429,6 +464,7 @@ tilerate_suite (void)
   tcase_add_test (tc, test_step_up);
   tcase_add_test (tc, test_short_queue);
   tcase_add_test (tc, test_random_loss);
+  tcase_add_test (tc, test_group_liar);
   return s;
 }
 
