@@ -598,6 +598,132 @@ GST_START_TEST (test_tcp_stall_inside_tile)
 
 GST_END_TEST;
 
+/* Someone on the path closes the data connections at a tile boundary
+ * (what a sender does before a new CONFIG or EOS), while the sender's
+ * keep-alives go on and no CONFIG or EOS comes: that is not the end of the
+ * stream, and after the timeout it is an error that says why. */
+GST_START_TEST (test_tcp_units_end_without_config)
+{
+  static const guint whole[] = { 32, 0 };
+  GstTileReceiverSettings settings = { "127.0.0.1", 0, 1000, 0, FALSE, FALSE };
+  GstTileReceiver *rx = gst_tile_receiver_new (&callbacks, NULL, NULL);
+  GstTileReceiverFrame f;
+  GError *err = NULL;
+  gchar *caps = NULL;
+  GThread *ka;
+  gint units[2];
+  Sender s = { 0 };
+  gint64 t0;
+
+  sender_listen (&s);
+  settings.port = s.port;
+  gst_tile_receiver_set_stats_interval (rx, 0);
+  gst_tile_receiver_start (rx, &settings);
+  tcp_session (&s, rx, units);
+  g_atomic_int_set (&keepalive_stop, 0);
+  ka = g_thread_new ("keepalive", keep_alive, &s);
+  send_expect_whole (&s, rx, units, 0, whole, whole);
+  gst_tile_net_close (&units[0]);
+  gst_tile_net_close (&units[1]);
+  t0 = g_get_monotonic_time ();
+  fail_unless_equals_int (gst_tile_receiver_pull (rx, &f, &caps, &err),
+      GST_TILE_RECEIVER_ERROR);
+  fail_unless (strstr (err->message, "the data connections ended, and no "
+          "CONFIG or EOS followed within 1000 ms") != NULL, "%s",
+      err->message);
+  fail_unless (g_get_monotonic_time () - t0 >= 900 * 1000);
+  g_clear_error (&err);
+
+  g_atomic_int_set (&keepalive_stop, 1);
+  g_thread_join (ka);
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  sender_close (&s);
+}
+
+GST_END_TEST;
+
+static void send_datagrams (gint fd, const struct sockaddr_storage *to,
+    socklen_t to_len, guint64 n, guint skip);
+
+/* The answers to a UDP unit's UNIT_HELLO are checked before the unit
+ * socket is connected: one for another unit, one with another token, both
+ * from another port of the sender's host, are ignored (the unit repeats
+ * its UNIT_HELLO and stays unconnected); the sender's own echo connects
+ * it, and the frame from the sender's socket arrives. */
+GST_START_TEST (test_udp_echo_checked)
+{
+  GstTileReceiver *rx;
+  GstTileWireUnitHello uh, bad;
+  GstTileWireHeader h;
+  GByteArray *m = g_byte_array_new ();
+  struct sockaddr_storage ss, unit;
+  socklen_t unit_len = sizeof (unit);
+  guint8 hello[256], expect[FRAME_SIZE];
+  GstBuffer *buf;
+  gint udp, decoy;
+  guint sl, hellos = 0;
+  gssize n;
+  Sender s = { 0 };
+
+  sender_listen (&s);
+  sl = gst_tile_net_address (s.listen_fd, FALSE, &ss);
+  udp = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
+  fail_unless (udp >= 0);
+  ((struct sockaddr_in *) &ss)->sin_port = 0;
+  decoy = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
+  fail_unless (decoy >= 0);
+  rx = receiver_start (&s);
+  sender_handshake (&s, GST_TILE_WIRE_PROTOCOL_UDP, 1, 16);
+  expect_new_caps (rx);
+
+  fail_unless (gst_tile_net_wait (udp, FALSE, 5000, NULL));
+  n = recvfrom (udp, hello, sizeof (hello), 0, (struct sockaddr *) &unit,
+      &unit_len);
+  fail_unless (gst_tile_wire_header_parse (hello, n, &h, NULL) ==
+      GST_TILE_WIRE_PARSE_OK);
+  fail_unless (gst_tile_wire_unit_hello_parse (hello +
+          GST_TILE_WIRE_HEADER_SIZE, h.payload_len, &uh, NULL));
+  hellos++;
+  /* the wrong answers, from the decoy */
+  bad = uh;
+  bad.unit = 1;
+  gst_tile_wire_unit_hello_pack (&bad, m, NULL);
+  gst_tile_net_udp_send_to (decoy, m->data, m->len,
+      (struct sockaddr *) &unit, unit_len);
+  g_byte_array_set_size (m, 0);
+  bad = uh;
+  bad.token ^= 1;
+  gst_tile_wire_unit_hello_pack (&bad, m, NULL);
+  gst_tile_net_udp_send_to (decoy, m->data, m->len,
+      (struct sockaddr *) &unit, unit_len);
+  /* the unit goes on asking */
+  while (hellos < 3) {
+    fail_unless (gst_tile_net_wait (udp, FALSE, 5000, NULL));
+    fail_unless (recv (udp, hello, sizeof (hello), 0) == n);
+    hellos++;
+  }
+  /* the sender's echo, from its socket, then a frame from it */
+  gst_tile_net_udp_send_to (udp, hello, n, (struct sockaddr *) &unit,
+      unit_len);
+  fail_unless (gst_tile_net_read_message (s.ctl, 5000, &h, m, NULL));
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_ACK);
+  send_datagrams (udp, &unit, unit_len, 0, G_MAXUINT);
+  buf = expect_frame (rx, 0, 2000);
+  fill (expect, 0);
+  fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  gst_tile_net_close (&decoy);
+  sender_close (&s);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
 /* A sender that changes its caps all the time (each CONFIG is a
  * renegotiation downstream) is cut off after 10 in a second. */
 GST_START_TEST (test_config_flood)
@@ -1326,6 +1452,8 @@ tilereceiver_suite (void)
   tcase_add_test (tc, test_tcp_frames_and_eos);
   tcase_add_test (tc, test_tcp_parts_and_abandon);
   tcase_add_test (tc, test_tcp_stall_inside_tile);
+  tcase_add_test (tc, test_tcp_units_end_without_config);
+  tcase_add_test (tc, test_udp_echo_checked);
   tcase_add_test (tc, test_config_flood);
   tcase_add_test (tc, test_refused_and_flushing);
   tcase_add_test (tc, test_udp_loss_concealed);
