@@ -569,6 +569,7 @@ typedef enum
   MITM_EDIT_CONFIG,             /* flips a bit of the sealed CONFIG */
   MITM_INJECT_EOS,              /* injects an EOS once frames flow */
   MITM_REPLAY,                  /* replays a record of the receiver's */
+  MITM_CLAIM,                   /* claims the units with their token */
 } MitmMode;
 
 typedef struct
@@ -583,6 +584,7 @@ typedef struct
   /* the control connection: records relayed each way */
   gint s2c_records, c2s_records;
   gint attacked;
+  gint claims_refused;
 } Mitm;
 
 typedef struct
@@ -681,6 +683,46 @@ relay_thread (gpointer data)
   return NULL;
 }
 
+/* A data connection's UNIT_HELLO went by: the man in the middle tries to
+ * claim that unit first, with the token, generation and unit it saw and a
+ * MAC of its own making (it has no key), from the receiver's host; then
+ * the receiver's own UNIT_HELLO goes on. */
+static void
+mitm_claim (Mitm * m, Relay * r)
+{
+  guint8 buf[GST_TILE_WIRE_HEADER_SIZE + 64];
+  GstTileWireUnitHello uh;
+  GstTileWireHeader h;
+  GByteArray *msg = g_byte_array_new ();
+  gssize n = GST_TILE_WIRE_HEADER_SIZE + 50;
+  gint fd;
+
+  fail_unless_equals_int (test_read_some (r->a, buf, n, 5000), n);
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf, n, &h, NULL),
+      GST_TILE_WIRE_PARSE_OK);
+  fail_unless (gst_tile_wire_unit_hello_parse (buf +
+          GST_TILE_WIRE_HEADER_SIZE, h.payload_len, &uh, NULL));
+  memset (uh.mac, 0x5a, sizeof (uh.mac));
+  gst_tile_wire_unit_hello_pack (&uh, msg, NULL);
+  fd = connect_from (ATTACKER_HOST, m->target);
+  fail_unless (send (fd, msg->data, msg->len, MSG_NOSIGNAL) ==
+      (gssize) msg->len);
+  g_atomic_int_set (&m->attacked, 1);
+  {
+    guint8 ans[2048];
+    gssize got = test_read_some (fd, ans, sizeof (ans), 5000);
+    GstTileWireHeader ah;
+
+    if (got >= GST_TILE_WIRE_HEADER_SIZE &&
+        gst_tile_wire_header_parse (ans, got, &ah, NULL) ==
+        GST_TILE_WIRE_PARSE_OK && ah.type == GST_TILE_WIRE_TYPE_REFUSE)
+      g_atomic_int_inc (&m->claims_refused);
+  }
+  close (fd);
+  fail_unless (send (r->b, buf, n, MSG_NOSIGNAL) == n);
+  g_byte_array_unref (msg);
+}
+
 static gpointer
 mitm_thread (gpointer data)
 {
@@ -702,6 +744,8 @@ mitm_thread (gpointer data)
     r->b = connect_from (ATTACKER_HOST, m->target);
     /* the receiver's first connection is its control connection */
     r->control = g_atomic_int_add (&m->n_connections, 1) == 0;
+    if (!r->control && m->mode == MITM_CLAIM)
+      mitm_claim (m, r);
     g_ptr_array_add (m->relays, g_thread_new ("relay", relay_thread, r));
   }
   return NULL;
@@ -769,6 +813,13 @@ check_mitm (MitmMode mode)
   receiver_start (&r, m.port, "passphrase=correct-horse");
   bus = gst_element_get_bus (r.pipeline);
   switch (mode) {
+    case MITM_CLAIM:
+      /* every claim refused, and the receiver's own units get the
+       * frames */
+      wait_frames (&r, 30, "after the claims");
+      fail_unless (g_atomic_int_get (&m.attacked));
+      fail_unless_equals_int (g_atomic_int_get (&m.claims_refused), 2);
+      break;
     case MITM_NONE:
       /* the proxy itself is harmless: frames flow through it */
       wait_frames (&r, 30, "through the relay");
@@ -851,6 +902,15 @@ GST_END_TEST;
 GST_START_TEST (test_mitm_replay)
 {
   check_mitm (MITM_REPLAY);
+}
+
+GST_END_TEST;
+
+/* (someone who saw the token: in the clear in every UNIT_HELLO and UDP
+ * datagram header) */
+GST_START_TEST (test_mitm_claim_units)
+{
+  check_mitm (MITM_CLAIM);
 }
 
 GST_END_TEST;
@@ -1089,6 +1149,7 @@ tileattacks_suite (gboolean raw)
     tcase_add_test (tc, test_mitm_edit_config);
     tcase_add_test (tc, test_mitm_inject_eos);
     tcase_add_test (tc, test_mitm_replay);
+    tcase_add_test (tc, test_mitm_claim_units);
     tcase_add_test (tc, test_fake_sender_offline_guess);
     tcase_add_test (tc, test_empty_passphrase);
   }
