@@ -67,6 +67,16 @@ struct _GstTileRecords
   guint64 per_key;
 };
 
+/* A big-endian integer at any address, byte by byte */
+static void
+put_be (guint8 * p, guint64 v, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    p[i] = (guint8) (v >> (8 * (n - 1 - i)));
+}
+
 static EVP_PKEY_CTX *
 hkdf_ctx (int mode, const guint8 * key, gsize key_len)
 {
@@ -253,8 +263,8 @@ gst_tile_keys_data_key (const guint8 secret[GST_TILE_KEYS_HASH_SIZE],
   g_return_if_fail (secret != NULL && key != NULL);
 
   memcpy (info, label, sizeof (label) - 1);
-  GST_WRITE_UINT32_BE (info + sizeof (label) - 1, generation);
-  GST_WRITE_UINT64_BE (info + sizeof (label) - 1 + 4, epoch);
+  put_be (info + sizeof (label) - 1, generation, 4);
+  put_be (info + sizeof (label) - 1 + 4, epoch, 8);
   gst_tile_keys_hkdf_expand (secret, GST_TILE_KEYS_HASH_SIZE, info,
       sizeof (info), key, GST_TILE_SEAL_KEY_SIZE);
 }
@@ -276,9 +286,9 @@ gst_tile_keys_unit_mac (const guint8 key[GST_TILE_KEYS_HASH_SIZE],
 
   g_return_if_fail (key != NULL && hello != NULL && mac != NULL);
 
-  GST_WRITE_UINT64_BE (msg, hello->token);
-  GST_WRITE_UINT32_BE (msg + 8, hello->generation);
-  GST_WRITE_UINT16_BE (msg + 12, hello->unit);
+  put_be (msg, hello->token, 8);
+  put_be (msg + 8, hello->generation, 4);
+  put_be (msg + 12, hello->unit, 2);
   memcpy (msg + 14, hello->cookie, GST_TILE_WIRE_COOKIE_SIZE);
   gst_tile_seal_mac (key, msg, sizeof (msg), full);
   memcpy (mac, full, GST_TILE_WIRE_UNIT_MAC_SIZE);

@@ -1000,6 +1000,24 @@ udp_refuse (GstTileSender * self, const struct sockaddr_storage *addr,
   g_byte_array_unref (m);
 }
 
+/* Big-endian integers at any address, byte by byte (GStreamer's
+ * GST_READ/WRITE macros load and store them whole, which needs alignment) */
+static void
+put_be (guint8 * p, guint64 v, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    p[i] = (guint8) (v >> (8 * (n - 1 - i)));
+}
+
+static guint32
+get_be32 (const guint8 * p)
+{
+  return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) |
+      ((guint32) p[2] << 8) | p[3];
+}
+
 /* The address-validation cookie of a unit's UNIT_HELLO from @addr at
  * @t (seconds since the start): @t and the first 16 bytes of HMAC-SHA256
  * (this start's cookie key, token || generation || unit || t || the
@@ -1013,10 +1031,10 @@ cookie_make (GstTileSender * self, const GstTileWireUnitHello * uh,
   guint8 msg[8 + 4 + 2 + 4 + 1 + 16 + 2], mac[GST_TILE_SEAL_MAC_SIZE];
 
   memset (msg, 0, sizeof (msg));
-  GST_WRITE_UINT64_BE (msg, uh->token);
-  GST_WRITE_UINT32_BE (msg + 8, uh->generation);
-  GST_WRITE_UINT16_BE (msg + 12, uh->unit);
-  GST_WRITE_UINT32_BE (msg + 14, t);
+  put_be (msg, uh->token, 8);
+  put_be (msg + 8, uh->generation, 4);
+  put_be (msg + 12, uh->unit, 2);
+  put_be (msg + 14, t, 4);
   msg[18] = addr->ss_family == AF_INET6 ? 6 : 4;
   if (addr->ss_family == AF_INET6) {
     const struct sockaddr_in6 *a6 = (const struct sockaddr_in6 *) addr;
@@ -1030,7 +1048,7 @@ cookie_make (GstTileSender * self, const GstTileWireUnitHello * uh,
     memcpy (msg + 35, &a4->sin_port, 2);
   }
   gst_tile_seal_mac (self->cookie_key, msg, sizeof (msg), mac);
-  GST_WRITE_UINT32_BE (cookie, t);
+  put_be (cookie, t, 4);
   memcpy (cookie + 4, mac, GST_TILE_WIRE_COOKIE_SIZE - 4);
   gst_tile_seal_wipe (mac, sizeof (mac));
 }
@@ -1049,7 +1067,7 @@ cookie_check (GstTileSender * self, const GstTileWireUnitHello * uh,
     const struct sockaddr_storage *addr)
 {
   guint8 want[GST_TILE_WIRE_COOKIE_SIZE];
-  guint32 t = GST_READ_UINT32_BE (uh->cookie), now = cookie_now (self);
+  guint32 t = get_be32 (uh->cookie), now = cookie_now (self);
 
   if (t > now || now - t > COOKIE_LIFETIME_S)
     return FALSE;
