@@ -736,7 +736,8 @@ adopt_unit (Harness * h, gint fd, const GByteArray * m)
       "UNIT_HELLO");
   CHECK (uh.unit < MAX_UNITS, "UNIT_HELLO of unit %u", uh.unit);
   CHECK (!h->records_in || gst_tile_keys_unit_mac_check (h->keys.unit_c2s,
-          &uh), "a sealed session's UNIT_HELLO without its MAC");
+          GST_TILE_KEYS_UNIT_HELLO, &uh), "a sealed session's UNIT_HELLO "
+      "without its MAC");
   close_fd (&h->unit_fd[uh.unit], 0);
   h->unit_fd[uh.unit] = fd;
   h->unit_frame[uh.unit] = h->next_frame;
@@ -1078,7 +1079,8 @@ op_echo (Harness * h, Reader * r)
             hdr.payload_len, &uh, NULL), "UNIT_HELLO datagram");
     CHECK (uh.unit < MAX_UNITS, "UNIT_HELLO of unit %u", uh.unit);
     CHECK (!h->records_in || gst_tile_keys_unit_mac_check (h->keys.unit_c2s,
-            &uh), "a sealed session's UNIT_HELLO without its MAC");
+            GST_TILE_KEYS_UNIT_HELLO, &uh), "a sealed session's UNIT_HELLO "
+        "without its MAC");
     got++;
     memcpy (&h->unit_addr[uh.unit], &from, from_len);
     h->unit_len[uh.unit] = from_len;
@@ -1106,7 +1108,11 @@ op_echo (Harness * h, Reader * r)
         (gssize) hdr.payload_len) {
       GByteArray *m = g_byte_array_new ();
 
-      gst_tile_keys_unit_mac (h->keys.unit_s2c, &uh, uh.mac);
+      /* (from the control port: a challenge, its cookie the receiver's
+       * own, so it repeats its UNIT_HELLO and connects on the first
+       * datagram) */
+      gst_tile_keys_unit_mac (h->keys.unit_s2c, &uh,
+          GST_TILE_KEYS_UNIT_CHALLENGE, uh.mac);
       gst_tile_wire_unit_hello_pack (&uh, m, NULL);
       memcpy (buf, m->data, MIN ((gsize) n, m->len));
       g_byte_array_unref (m);

@@ -32,7 +32,8 @@
  *   tile data key" || g || f / %GST_TILE_KEYS_EPOCH_FRAMES, 16), so it
  *   changes with every generation and every 65536 frames;
  * - the MAC keys of the UNIT_HELLOs, one per direction ("gst-bc tile unit
- *   c2s", "gst-bc tile unit s2c").
+ *   c2s", "gst-bc tile unit s2c"); the MAC covers the UNIT_HELLO's fields
+ *   and its kind (the client's, the server's challenge, its acceptance).
  *
  * A sealed control record is a control message whose header says SEALED
  * and whose payload is the inner message (its 12-byte header and payload)
@@ -274,14 +275,16 @@ gst_tile_keys_data_key (const guint8 secret[GST_TILE_KEYS_HASH_SIZE],
  * @key: (array fixed-size=32): #GstTileKeys's unit_c2s (the client's) or
  *     unit_s2c (the server's answers)
  * @hello: a UNIT_HELLO (its @mac is not read)
+ * @kind: what it is
  * @mac: (out caller-allocates) (array fixed-size=16): the first 16 bytes
- *     of HMAC-SHA256 (@key, token || generation || unit || cookie)
+ *     of HMAC-SHA256 (@key, token || generation || unit || cookie || kind)
  */
 void
 gst_tile_keys_unit_mac (const guint8 key[GST_TILE_KEYS_HASH_SIZE],
-    const GstTileWireUnitHello * hello, guint8 mac[GST_TILE_WIRE_UNIT_MAC_SIZE])
+    const GstTileWireUnitHello * hello, GstTileKeysUnitMac kind,
+    guint8 mac[GST_TILE_WIRE_UNIT_MAC_SIZE])
 {
-  guint8 msg[8 + 4 + 2 + GST_TILE_WIRE_COOKIE_SIZE];
+  guint8 msg[8 + 4 + 2 + GST_TILE_WIRE_COOKIE_SIZE + 1];
   guint8 full[GST_TILE_SEAL_MAC_SIZE];
 
   g_return_if_fail (key != NULL && hello != NULL && mac != NULL);
@@ -290,6 +293,7 @@ gst_tile_keys_unit_mac (const guint8 key[GST_TILE_KEYS_HASH_SIZE],
   put_be (msg + 8, hello->generation, 4);
   put_be (msg + 12, hello->unit, 2);
   memcpy (msg + 14, hello->cookie, GST_TILE_WIRE_COOKIE_SIZE);
+  msg[14 + GST_TILE_WIRE_COOKIE_SIZE] = (guint8) kind;
   gst_tile_seal_mac (key, msg, sizeof (msg), full);
   memcpy (mac, full, GST_TILE_WIRE_UNIT_MAC_SIZE);
   gst_tile_seal_wipe (full, sizeof (full));
@@ -298,18 +302,20 @@ gst_tile_keys_unit_mac (const guint8 key[GST_TILE_KEYS_HASH_SIZE],
 /**
  * gst_tile_keys_unit_mac_check:
  * @key: (array fixed-size=32): the MAC key of the side that sent @hello
+ * @kind: what @hello must be
  * @hello: a UNIT_HELLO
  *
- * Returns: whether @hello's MAC is right (compared in constant time).
+ * Returns: whether @hello's MAC is right for @kind (compared in constant
+ *     time).
  */
 gboolean
 gst_tile_keys_unit_mac_check (const guint8 key[GST_TILE_KEYS_HASH_SIZE],
-    const GstTileWireUnitHello * hello)
+    GstTileKeysUnitMac kind, const GstTileWireUnitHello * hello)
 {
   guint8 want[GST_TILE_WIRE_UNIT_MAC_SIZE];
   gboolean ok;
 
-  gst_tile_keys_unit_mac (key, hello, want);
+  gst_tile_keys_unit_mac (key, hello, kind, want);
   ok = gst_tile_seal_equal (want, hello->mac, sizeof (want));
   gst_tile_seal_wipe (want, sizeof (want));
   return ok;
@@ -425,18 +431,21 @@ records_next_iv (GstTileRecords * r, guint8 iv[RECORD_IV_SIZE])
  *     sealed record
  *
  * Seals the next record.
+ *
+ * Returns: %FALSE, @message unchanged, when it cannot be sealed (too
+ *     large): it must not be sent then
  */
-void
+gboolean
 gst_tile_records_seal (GstTileRecords * records, GByteArray * message)
 {
   guint8 hdr[GST_TILE_WIRE_HEADER_SIZE], iv[RECORD_IV_SIZE];
   guint inner;
 
-  g_return_if_fail (records != NULL && records->sealing);
-  g_return_if_fail (message != NULL && message->len >=
-      GST_TILE_WIRE_HEADER_SIZE);
-  g_return_if_fail (message->len + GST_TILE_SEAL_TAG_SIZE <=
-      GST_TILE_WIRE_MAX_PAYLOAD);
+  g_return_val_if_fail (records != NULL && records->sealing, FALSE);
+  g_return_val_if_fail (message != NULL && message->len >=
+      GST_TILE_WIRE_HEADER_SIZE, FALSE);
+  g_return_val_if_fail (message->len + GST_TILE_SEAL_TAG_SIZE <=
+      GST_TILE_WIRE_MAX_PAYLOAD, FALSE);
 
   inner = message->len;
   gst_tile_wire_header_write (hdr, GST_TILE_WIRE_TYPE_SEALED,
@@ -450,6 +459,7 @@ gst_tile_records_seal (GstTileRecords * records, GByteArray * message)
       message->data + GST_TILE_WIRE_HEADER_SIZE,
       message->data + GST_TILE_WIRE_HEADER_SIZE, inner,
       message->data + GST_TILE_WIRE_HEADER_SIZE + inner);
+  return TRUE;
 }
 
 /**

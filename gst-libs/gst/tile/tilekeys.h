@@ -106,13 +106,32 @@ void     gst_tile_keys_data_key      (const guint8 secret[GST_TILE_KEYS_HASH_SIZ
                                       guint32 generation, guint64 frame,
                                       guint8 key[GST_TILE_SEAL_KEY_SIZE]);
 
+/**
+ * GstTileKeysUnitMac:
+ * @GST_TILE_KEYS_UNIT_HELLO: the client's UNIT_HELLO
+ * @GST_TILE_KEYS_UNIT_CHALLENGE: the server's answer with a cookie
+ * @GST_TILE_KEYS_UNIT_ACCEPT: the server's acceptance (the echo from the
+ *     unit's socket)
+ *
+ * What a UNIT_HELLO's MAC says it is: the same bytes with another kind do
+ * not check, so a challenge cannot pass for an acceptance.
+ */
+typedef enum
+{
+  GST_TILE_KEYS_UNIT_HELLO = 0,
+  GST_TILE_KEYS_UNIT_CHALLENGE = 1,
+  GST_TILE_KEYS_UNIT_ACCEPT = 2,
+} GstTileKeysUnitMac;
+
 GST_TILE_API
 void     gst_tile_keys_unit_mac      (const guint8 key[GST_TILE_KEYS_HASH_SIZE],
                                       const GstTileWireUnitHello * hello,
+                                      GstTileKeysUnitMac kind,
                                       guint8 mac[GST_TILE_WIRE_UNIT_MAC_SIZE]);
 
 GST_TILE_API
 gboolean gst_tile_keys_unit_mac_check (const guint8 key[GST_TILE_KEYS_HASH_SIZE],
+                                       GstTileKeysUnitMac kind,
                                        const GstTileWireUnitHello * hello);
 
 GST_TILE_API
@@ -130,7 +149,7 @@ GST_TILE_API
 guint64  gst_tile_records_get_count  (const GstTileRecords * records);
 
 GST_TILE_API
-void     gst_tile_records_seal       (GstTileRecords * records,
+gboolean gst_tile_records_seal       (GstTileRecords * records,
                                       GByteArray * message);
 
 GST_TILE_API

@@ -523,7 +523,8 @@ gst_tile_receiver_tcp_unit (gpointer data)
   /* sealed: the MAC that shows the sender this connection is its
    * receiver's (the token alone travels in the clear) */
   if (u->seal)
-    gst_tile_keys_unit_mac (u->unit_c2s, &uh, uh.mac);
+    gst_tile_keys_unit_mac (u->unit_c2s, &uh, GST_TILE_KEYS_UNIT_HELLO,
+        uh.mac);
 
   fd = tcp_unit_connect (u, session, &uh, &err);
   if (fd >= 0)

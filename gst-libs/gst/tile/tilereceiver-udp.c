@@ -38,11 +38,9 @@ gst_tile_receiver_send_ack (GstTileReceiver * self, const GstTileWireAck * ack)
 
   gst_tile_wire_ack_pack (ack, a);
   g_mutex_lock (&self->send_lock);
-  if (self->ack_fd >= 0) {
-    if (self->records_out)
-      gst_tile_records_seal (self->records_out, a);
+  if (self->ack_fd >= 0 && (!self->records_out ||
+          gst_tile_records_seal (self->records_out, a)))
     gst_tile_net_send_packed (self->ack_fd, a, NULL);
-  }
   g_mutex_unlock (&self->send_lock);
   g_byte_array_unref (a);
 }
@@ -51,6 +49,10 @@ gst_tile_receiver_send_ack (GstTileReceiver * self, const GstTileWireAck * ack)
 #define UDP_VLEN 64
 #define UDP_GRO_BUF 65536
 #define UDP_CMSG 128
+/* room past a datagram in a message's first slot during the handshake: the
+ * answers to our UNIT_HELLO (62 bytes, more for a REFUSE) may be longer
+ * than a datagram of a small packet-size */
+#define UDP_CTL_TAIL 128
 
 typedef struct
 {
@@ -384,7 +386,7 @@ typedef struct
   guint64 exp_frame, exp_off;
   /* the layout */
   guint vlen, per_msg, max_pk;
-  guint8 *hdrs, *bufs, *cmsgs;
+  guint8 *hdrs, *bufs, *cmsgs, *ctl_tail;
   guint64 *pred;
   struct mmsghdr *msgs;
   struct iovec *iovs;
@@ -475,6 +477,7 @@ udp_unit_alloc (UdpUnit * c)
   c->bufs = g_malloc ((gsize) c->max_pk * c->ps);
   c->pred = g_new (guint64, c->max_pk);
   c->cmsgs = g_malloc0 ((gsize) c->vlen * UDP_CMSG);
+  c->ctl_tail = g_malloc ((gsize) c->vlen * UDP_CTL_TAIL);
   c->msgs = g_new0 (struct mmsghdr, c->vlen);
   c->iovs = g_new (struct iovec, (gsize) c->max_pk * 3);
   c->hs = g_new (GstTileWirePacketHeader, c->max_pk);
@@ -492,6 +495,7 @@ udp_unit_free (UdpUnit * c)
   g_free (c->pred);
   g_free (c->bufs);
   g_free (c->cmsgs);
+  g_free (c->ctl_tail);
   g_free (c->msgs);
   g_free (c->iovs);
   g_free (c->hs);
@@ -587,6 +591,11 @@ udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
       iov[1].iov_len = ps;
       iov[2].iov_base = NULL;
       iov[2].iov_len = 0;
+      if (!c->acked && i % c->per_msg == 0) {
+        iov[2].iov_base = c->ctl_tail + (gsize) (i / c->per_msg) *
+            UDP_CTL_TAIL;
+        iov[2].iov_len = UDP_CTL_TAIL;
+      }
     }
   }
   for (i = 0; i < c->vlen; i++) {
@@ -658,26 +667,41 @@ static void
 udp_unit_pack_hello (UdpUnit * c)
 {
   if (c->u->seal)
-    gst_tile_keys_unit_mac (c->u->unit_c2s, &c->uh, c->uh.mac);
+    gst_tile_keys_unit_mac (c->u->unit_c2s, &c->uh, GST_TILE_KEYS_UNIT_HELLO,
+        c->uh.mac);
   g_byte_array_set_size (c->hello, 0);
   gst_tile_wire_unit_hello_pack (&c->uh, c->hello, NULL);
 }
 
 /* A control message on a unit socket during its handshake (@n bytes in
- * @buf, from the sender's host): the sender's answer to our UNIT_HELLO,
- * or a REFUSE. An answer counts only when it is for this unit of this
- * session and generation: with a cookie of its own, it is the sender's
- * challenge (we repeat our UNIT_HELLO with that cookie, right away); with
- * ours, its acceptance. Returns TRUE when accepted, FALSE with @err set on
- * a refusal, FALSE alone for anything else (ignored). */
+ * @buf, from @from on the sender's host): the sender's answer to our
+ * UNIT_HELLO, or a REFUSE. An answer counts only when it is for this unit
+ * of this session and generation. The challenge (a cookie to send back)
+ * comes from the sender's control port, the acceptance from the socket
+ * that will send the unit's datagrams, with our cookie; sealed, their MACs
+ * say which they are, so a challenge repeated (a lost answer, a round trip
+ * over 100 ms, someone on the path) never passes for the acceptance.
+ * Returns TRUE when accepted, FALSE with @err set on a refusal, FALSE alone
+ * for anything else (ignored). */
 static gboolean
-udp_unit_answer (UdpUnit * c, const guint8 * buf, gsize n, GError ** err)
+udp_unit_answer (UdpUnit * c, const guint8 * buf, gsize n,
+    const struct sockaddr_storage *from, GError ** err)
 {
   GstTileWireUnitHello uh;
   GstTileWireHeader h;
+  gboolean control_port = from && gst_tile_net_same_address (from,
+      &c->server);
 
   if (gst_tile_wire_header_parse (buf, n, &h, NULL) != GST_TILE_WIRE_PARSE_OK)
     return FALSE;
+  if (h.type == GST_TILE_WIRE_TYPE_REFUSE && c->u->seal) {
+    /* sealed: a refusal on a unit socket carries no MAC, anyone who can
+     * forge the sender's address could send it; the unit's timeout says
+     * whether the sender really refused */
+    GST_DEBUG_OBJECT (c->self->log_object, "unit %u: ignoring a REFUSE "
+        "datagram (not authenticated)", c->u->index);
+    return FALSE;
+  }
   if (h.type == GST_TILE_WIRE_TYPE_REFUSE && n >= GST_TILE_WIRE_HEADER_SIZE + 4
       && n < GST_TILE_WIRE_HEADER_SIZE + (gsize) h.payload_len) {
     /* a refusal longer than a datagram of this session (a small
@@ -704,18 +728,29 @@ udp_unit_answer (UdpUnit * c, const guint8 * buf, gsize n, GError ** err)
         "that is not for this unit", c->u->index);
     return FALSE;
   }
-  /* sealed: only the sender has the key of its answers' MAC */
-  if (c->u->seal && !gst_tile_keys_unit_mac_check (c->u->unit_s2c, &uh)) {
-    GST_DEBUG_OBJECT (c->self->log_object, "unit %u: ignoring an answer "
-        "that fails its MAC", c->u->index);
-    return FALSE;
+  if (c->u->seal) {
+    /* sealed: only the sender has the key of its answers' MACs */
+    if (!control_port && gst_tile_keys_unit_mac_check (c->u->unit_s2c,
+            GST_TILE_KEYS_UNIT_ACCEPT, &uh))
+      return TRUE;
+    if (!control_port || !gst_tile_keys_unit_mac_check (c->u->unit_s2c,
+            GST_TILE_KEYS_UNIT_CHALLENGE, &uh)) {
+      GST_DEBUG_OBJECT (c->self->log_object, "unit %u: ignoring an answer "
+          "that fails its MAC", c->u->index);
+      return FALSE;
+    }
+  } else if (!control_port) {
+    /* the acceptance, of the cookie we send now (of an older one: the
+     * sender echoes again when our next UNIT_HELLO comes) */
+    return memcmp (uh.cookie, c->uh.cookie, sizeof (uh.cookie)) == 0;
   }
-  if (memcmp (uh.cookie, c->uh.cookie, sizeof (uh.cookie)) == 0)
-    return TRUE;
-  /* the challenge: our UNIT_HELLO again, with its cookie */
-  memcpy (c->uh.cookie, uh.cookie, sizeof (uh.cookie));
-  udp_unit_pack_hello (c);
-  c->next_hello = 0;
+  /* the challenge: our UNIT_HELLO again, with its cookie, right away (the
+   * same cookie again: a repeated challenge, nothing to do) */
+  if (memcmp (uh.cookie, c->uh.cookie, sizeof (uh.cookie)) != 0) {
+    memcpy (c->uh.cookie, uh.cookie, sizeof (uh.cookie));
+    udp_unit_pack_hello (c);
+    c->next_hello = 0;
+  }
   return FALSE;
 }
 
@@ -737,7 +772,8 @@ udp_unit_control (UdpUnit * c, guint k, guint len, GError ** err)
       memcpy (ctl + got, iov[i].iov_base, step);
     got += step;
   }
-  c->acked = udp_unit_answer (c, ctl, got, err);
+  c->acked = udp_unit_answer (c, ctl, got, c->msgs[k].msg_hdr.msg_namelen ?
+      &c->names[k] : NULL, err);
   /* the acceptance comes from the socket that sends this unit's
    * datagrams */
   if (c->acked)

@@ -481,10 +481,6 @@ handshake_auth (GstTileReceiver * self, gint fd, guint timeout,
 static void
 records_clear (GstTileReceiver * self)
 {
-  /* (the units copied what they need: the session's keys go) */
-  g_mutex_lock (&self->lock);
-  gst_tile_keys_clear (&self->keys);
-  g_mutex_unlock (&self->lock);
   g_clear_pointer (&self->records_in, gst_tile_records_free);
   g_mutex_lock (&self->send_lock);
   g_clear_pointer (&self->records_out, gst_tile_records_free);
@@ -546,8 +542,16 @@ static gboolean
 config_usable (GstTileReceiver * self, GstTileWireConfig * config,
     GError ** error)
 {
+  static const guint8 zeros[GST_TILE_WIRE_GROUP_SECRET_SIZE] = { 0 };
   GstBcTiling tiling;
 
+  /* sealed multicast: the group's datagrams need its secret */
+  if (self->records_in && config->mcast_family &&
+      memcmp (config->group_secret, zeros, sizeof (zeros)) == 0) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "a sealed multicast CONFIG without the group's secret");
+    return FALSE;
+  }
   return gst_tile_wire_config_check_tiling (config, &tiling, error) &&
       gst_tile_wire_caps_check (config->caps, error) &&
       self->callbacks.check_config (self->user_data, config, error);
@@ -563,9 +567,8 @@ gst_tile_receiver_send_control (GstTileReceiver * self, gint fd,
   gboolean ok;
 
   g_mutex_lock (&self->send_lock);
-  if (self->records_out)
-    gst_tile_records_seal (self->records_out, message);
-  ok = gst_tile_net_send_packed (fd, message, NULL);
+  ok = (!self->records_out || gst_tile_records_seal (self->records_out,
+          message)) && gst_tile_net_send_packed (fd, message, NULL);
   g_mutex_unlock (&self->send_lock);
   return ok;
 }
@@ -832,6 +835,8 @@ control_thread (gpointer data)
     stop_units_locked (self);
     g_clear_pointer (&self->config, g_free);
     g_clear_pointer (&self->pending, g_free);
+    /* (no unit of it can start now: its keys go) */
+    gst_tile_keys_clear (&self->keys);
     self->lost = FALSE;
     if (!retry || !g_atomic_int_get (&self->reconnect)) {
       if (!err)

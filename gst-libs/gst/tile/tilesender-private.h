@@ -40,10 +40,17 @@ GST_DEBUG_CATEGORY_EXTERN (gst_tile_sender_debug);
 /* max-latency: a TCP tile is sent in parts of an eighth, at least this
  * much, so that a unit can abandon it between two */
 #define GST_TILE_SENDER_MIN_PART (16 * 1024)
-#define MAX_PENDING 64
-/* handshakes in progress from one host at most: a connect flood from one
- * host evicts its own oldest, never another host's */
-#define MAX_PENDING_PER_HOST 8
+/* handshakes in progress from one host at most (an IPv6 host: its /64): a
+ * connect flood from one host evicts its own oldest, never another host's;
+ * a receiver opens its control connection and up to 64 data connections
+ * at once */
+#define MAX_PENDING_PER_HOST (GST_TILE_WIRE_MAX_UNITS + 1)
+/* handshakes in progress at most: room for four such hosts */
+#define MAX_PENDING (4 * MAX_PENDING_PER_HOST)
+/* wrong passphrases a second at most (over every host): beyond, HELLOs
+ * with a passphrase are refused for the rest of that second, so that
+ * online guessing gets at most this many guesses a second */
+#define AUTH_FAILURES_PER_SECOND 5
 /* the server thread's budget per pass and control connection: a receiver
  * that floods its control connection gets this much of each pass, the
  * others theirs */
@@ -378,6 +385,9 @@ struct _GstTileSender
    * sent to every member in its sealed CONFIG */
   guint8 group_secret[GST_TILE_WIRE_GROUP_SECRET_SIZE];
   guint auth_failures;
+  GstTileSenderLimit auth_limit;        /* wrong passphrases this second */
+  guint auth_throttled;         /* HELLOs refused for it */
+  guint read_start;             /* the session read first in the last pass */
   gboolean have_config;
   GstTileSenderLink *link;
   GstBcTiling tiling;           /* of the config */

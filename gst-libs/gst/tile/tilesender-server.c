@@ -192,6 +192,9 @@ gst_tile_sender_close_pending_locked (GstTileSender * self, guint i)
   gst_tile_net_close (&fd);
   gst_tile_pake_clear (&p->pake);
   *p = self->pending[--self->n_pending];
+  /* (the moved entry's CPace scalar is not left behind) */
+  gst_tile_seal_wipe (&self->pending[self->n_pending],
+      sizeof (self->pending[0]));
 }
 
 /* A warning about a peer, at most WARNINGS_PER_SECOND (a flood of bad
@@ -357,7 +360,7 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
         "not the current generation" : "no such session");
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN, msg);
   } else if (ss->records_in && !gst_tile_keys_unit_mac_check
-      (ss->keys.unit_c2s, &uh)) {
+      (ss->keys.unit_c2s, GST_TILE_KEYS_UNIT_HELLO, &uh)) {
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
         "UNIT_HELLO failed its authentication");
   } else if (!data_peer_is_host (fd, ss)) {
@@ -474,6 +477,14 @@ pending_challenge (GstTileSender * self, GstTileSenderPending * p,
 
   if (!hello_acceptable (self, p->pfd.fd, payload, h->payload_len, &p->hello))
     return FALSE;
+  /* online guessing: this second's wrong passphrases are used up */
+  if (self->auth_limit.n >= AUTH_FAILURES_PER_SECOND &&
+      g_get_monotonic_time () - self->auth_limit.window_us < G_USEC_PER_SEC) {
+    self->auth_throttled++;
+    refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_BUSY, "too many wrong "
+        "passphrases in the last second: try again later");
+    return FALSE;
+  }
   if (!gst_tile_seal_random (p->challenge.nonce,
           sizeof (p->challenge.nonce))) {
     refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_OTHER,
@@ -542,6 +553,8 @@ pending_auth (GstTileSender * self, GstTileSenderPending * p,
   }
   if (!ok) {
     self->auth_failures++;
+    gst_tile_sender_limit_take (&self->auth_limit, AUTH_FAILURES_PER_SECOND,
+        g_get_monotonic_time ());
     gst_tile_keys_clear (&keys);
     refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_UNAUTHORIZED,
         "wrong passphrase");
@@ -1149,7 +1162,7 @@ udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
   /* sealed: the receiver's MAC (someone who saw the token cannot claim
    * its units) */
   if (ss->records_in && !gst_tile_keys_unit_mac_check (ss->keys.unit_c2s,
-          uh)) {
+          GST_TILE_KEYS_UNIT_HELLO, uh)) {
     udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
         "UNIT_HELLO for another session or generation");
     return NULL;
@@ -1163,18 +1176,20 @@ udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
 }
 
 /* Our answer to a UNIT_HELLO: @uh (with the cookie it should carry),
- * with our MAC when sealed, from @fd (to @addr, or where @fd is
+ * with our MAC of its @kind (the challenge or the acceptance) when sealed,
+ * from @fd (to @addr, or where @fd is
  * connected), never larger than the @request_len bytes it answers. Lock
  * held. */
 static void
-udp_answer (GstTileSenderSession * ss, GstTileWireUnitHello * uh, gint fd,
-    const struct sockaddr_storage *addr, socklen_t sl, gsize request_len)
+udp_answer (GstTileSenderSession * ss, GstTileWireUnitHello * uh,
+    GstTileKeysUnitMac kind, gint fd, const struct sockaddr_storage *addr,
+    socklen_t sl, gsize request_len)
 {
   GByteArray *m = g_byte_array_new ();
 
   memset (uh->mac, 0, sizeof (uh->mac));
   if (ss->records_in)
-    gst_tile_keys_unit_mac (ss->keys.unit_s2c, uh, uh->mac);
+    gst_tile_keys_unit_mac (ss->keys.unit_s2c, uh, kind, uh->mac);
   gst_tile_wire_unit_hello_pack (uh, m, NULL);
   if (m->len <= request_len)
     gst_tile_net_udp_send_to (fd, m->data, m->len,
@@ -1214,7 +1229,7 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
   if (u->fd >= 0) {
     /* the echo got lost: again, from the unit's socket */
     if (u->peer_len == sl && gst_tile_net_same_address (&u->peer, addr))
-      udp_answer (ss, &uh, u->fd, NULL, 0, n);
+      udp_answer (ss, &uh, GST_TILE_KEYS_UNIT_ACCEPT, u->fd, NULL, 0, n);
     else
       udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
           "unit is already connected");
@@ -1225,7 +1240,8 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
      * the size of the request */
     self->hellos_challenged++;
     cookie_make (self, &uh, addr, cookie_now (self), uh.cookie);
-    udp_answer (ss, &uh, self->udp_fd, addr, sl, n);
+    udp_answer (ss, &uh, GST_TILE_KEYS_UNIT_CHALLENGE, self->udp_fd, addr, sl,
+        n);
     return;
   }
 
@@ -1235,7 +1251,7 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
   /* the echo (with the receiver's cookie) leaves from the unit's own
    * socket, connected to the receiver's: the receiver connects to where it
    * came from, and its kernel drops datagrams from anywhere else */
-  udp_answer (ss, &uh, u->fd, NULL, 0, n);
+  udp_answer (ss, &uh, GST_TILE_KEYS_UNIT_ACCEPT, u->fd, NULL, 0, n);
   GST_DEBUG_OBJECT (self->log_object, "receiver %u: UDP unit %u connected "
       "(%u/%u), gso %d", ss->id, uh.unit, ss->n_connected,
       self->config.n_tiles, u->gso);
@@ -1269,10 +1285,23 @@ handle_udp_hello (GstTileSender * self)
   }
 }
 
+/* Whether @a and @b are the same source for the handshake quota: the
+ * same IPv4 address, or the same IPv6 /64 (one host may have them all). */
+static gboolean
+same_source (const struct sockaddr_storage *a,
+    const struct sockaddr_storage *b)
+{
+  if (a->ss_family == AF_INET6 && b->ss_family == AF_INET6 &&
+      !IN6_IS_ADDR_V4MAPPED (&((const struct sockaddr_in6 *) a)->sin6_addr))
+    return memcmp (&((const struct sockaddr_in6 *) a)->sin6_addr,
+        &((const struct sockaddr_in6 *) b)->sin6_addr, 8) == 0;
+  return gst_tile_net_same_host (a, b);
+}
+
 /* The handshake to close to make room for a new connection from @addr,
- * -1 when there is room: the oldest of @addr's host when it has
- * MAX_PENDING_PER_HOST already; when every slot is taken, the oldest of the
- * host with the most. A host that floods connections thus only ever evicts
+ * -1 when there is room: the oldest of @addr's host (IPv6: its /64) when
+ * it has MAX_PENDING_PER_HOST already; when every slot is taken, the oldest
+ * of the host with the most. A host that floods connections thus only ever evicts
  * its own, never a receiver's on another host. Lock held. */
 static gint
 pending_victim (GstTileSender * self, const struct sockaddr_storage *addr)
@@ -1283,7 +1312,7 @@ pending_victim (GstTileSender * self, const struct sockaddr_storage *addr)
   for (i = 0; i < self->n_pending; i++) {
     GstTileSenderPending *p = &self->pending[i];
 
-    if (gst_tile_net_same_host (&p->addr, addr)) {
+    if (same_source (&p->addr, addr)) {
       mine++;
       if (oldest_mine < 0 || p->deadline <
           self->pending[oldest_mine].deadline)
@@ -1298,7 +1327,7 @@ pending_victim (GstTileSender * self, const struct sockaddr_storage *addr)
     guint count = 0;
 
     for (j = 0; j < self->n_pending; j++)
-      count += gst_tile_net_same_host (&self->pending[i].addr,
+      count += same_source (&self->pending[i].addr,
           &self->pending[j].addr);
     if (count > most || (count == most && self->pending[i].deadline <
             self->pending[victim].deadline)) {
@@ -1489,16 +1518,20 @@ static void
 server_read_controls (GstTileSender * self)
 {
   GstTileSenderSession *ready[64];
-  guint i, n = 0;
+  guint i, n = 0, len = self->sessions->len;
 
-  for (i = 0; i < self->sessions->len; i++) {
-    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+  /* from where the last pass stopped, so that with more than 64 readable
+   * every receiver gets its turn */
+  for (i = 0; i < len && n < G_N_ELEMENTS (ready); i++) {
+    GstTileSenderSession *ss = g_ptr_array_index (self->sessions,
+        (self->read_start + i) % len);
 
-    if (ss->control_ready && n < G_N_ELEMENTS (ready)) {
+    if (ss->control_ready) {
       ss->control_ready = FALSE;
       ready[n++] = ss;
     }
   }
+  self->read_start = len ? (self->read_start + i) % len : 0;
   g_mutex_unlock (&self->lock);
   for (i = 0; i < n; i++)
     server_read_control (ready[i]);

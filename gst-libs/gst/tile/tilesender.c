@@ -436,7 +436,12 @@ gst_tile_sender_send_control_locked (GstTileSenderSession * ss,
     sealed = g_byte_array_sized_new (message->len + GST_TILE_WIRE_HEADER_SIZE
         + GST_TILE_SEAL_TAG_SIZE);
     g_byte_array_append (sealed, message->data, message->len);
-    gst_tile_records_seal (ss->records_out, sealed);
+    if (!gst_tile_records_seal (ss->records_out, sealed)) {
+      g_byte_array_unref (sealed);
+      gst_tile_sender_end_session_locked (ss, "a control message too large "
+          "to seal");
+      return FALSE;
+    }
     message = sealed;
   }
   ok = gst_tile_net_send_now (ss->control_fd, message->data, message->len,
@@ -529,7 +534,8 @@ reset_locked (GstTileSender * self)
   self->frames_window = 0;
   self->bytes_sent = self->packets_sent = 0;
   self->clients = self->disconnects = self->refused = 0;
-  self->auth_failures = 0;
+  self->auth_failures = self->auth_throttled = 0;
+  memset (&self->auth_limit, 0, sizeof (self->auth_limit));
   self->hellos_unvalidated = self->hellos_challenged = 0;
   memset (&self->refuse_limit, 0, sizeof (self->refuse_limit));
   memset (&self->warn_limit, 0, sizeof (self->warn_limit));
@@ -1559,6 +1565,7 @@ gst_tile_sender_get_stats (GstTileSender * sender)
       "disconnects", G_TYPE_UINT, self->disconnects,
       "refused", G_TYPE_UINT, self->refused,
       "auth-failures", G_TYPE_UINT, self->auth_failures,
+      "auth-throttled", G_TYPE_UINT, self->auth_throttled,
       "hellos-unvalidated", G_TYPE_UINT64, self->hellos_unvalidated,
       "hellos-challenged", G_TYPE_UINT64, self->hellos_challenged,
       "sealed", G_TYPE_BOOLEAN, self->passphrase && first,

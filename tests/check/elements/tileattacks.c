@@ -29,6 +29,7 @@
 #include <gst/tile/tilekeys.h>
 #include <gst/tile/tilenet.h>
 #include <gst/tile/tilepake.h>
+#include <gst/tile/tileseal.h>
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -1001,6 +1002,95 @@ GST_START_TEST (test_fake_sender_offline_guess)
 
 GST_END_TEST;
 
+/* One online guess of the passphrase, as a receiver would make it: the
+ * REFUSE code tilesink answers with (unauthorized for a wrong one, busy
+ * when it throttles guessing), or G_MAXUINT32 when it accepted. */
+static guint32
+guess_online (guint port, const gchar * guess)
+{
+  GstTileWireHello hello = { GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE };
+  GstTileWireChallenge ch;
+  GstTileWireAuth auth;
+  GstTileWireHeader h;
+  GstTileWireRefuse *refuse = g_new0 (GstTileWireRefuse, 1);
+  GstTileKeys keys;
+  GstTilePake pake;
+  GByteArray *m = g_byte_array_new ();
+  guint8 sid[32], isk[GST_TILE_PAKE_ISK_SIZE], th[32];
+  guint32 code = G_MAXUINT32;
+  gint fd = connect_from (ATTACKER_HOST, port);
+
+  fail_unless (gst_tile_seal_random (hello.nonce, sizeof (hello.nonce)));
+  gst_tile_wire_hello_pack (&hello, m, NULL);
+  send_message (fd, m);
+  fail_unless (gst_tile_net_read_message (fd, 5000, &h, m, NULL));
+  if (h.type == GST_TILE_WIRE_TYPE_REFUSE)
+    goto refused;
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_CHALLENGE);
+  fail_unless (gst_tile_wire_challenge_parse (m->data, m->len, &ch, NULL));
+  memcpy (sid, hello.nonce, 16);
+  memcpy (sid + 16, ch.nonce, 16);
+  fail_unless (gst_tile_pake_start (&pake, (const guint8 *) guess,
+          strlen (guess), (const guint8 *) GST_TILE_KEYS_CPACE_CI,
+          strlen (GST_TILE_KEYS_CPACE_CI), sid, sizeof (sid), NULL));
+  memcpy (auth.share, gst_tile_pake_share (&pake), sizeof (auth.share));
+  fail_unless (gst_tile_pake_finish (&pake, FALSE, NULL, 0, ch.share, NULL, 0,
+          sid, sizeof (sid), isk));
+  gst_tile_keys_transcript (&hello, &ch, auth.share, th);
+  gst_tile_keys_derive (isk, sizeof (isk), th, &keys);
+  memcpy (auth.proof, keys.client_proof, sizeof (auth.proof));
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_auth_pack (&auth, m);
+  send_message (fd, m);
+  fail_unless (gst_tile_net_read_message (fd, 5000, &h, m, NULL));
+  if (h.type != GST_TILE_WIRE_TYPE_REFUSE)
+    goto out;
+refused:
+  fail_unless (gst_tile_wire_refuse_parse (m->data, m->len, refuse, NULL));
+  code = refuse->code;
+out:
+  close (fd);
+  g_free (refuse);
+  g_byte_array_unref (m);
+  return code;
+}
+
+/* Online guessing: every wrong passphrase is refused, and after 5 within
+ * a second tilesink answers no more passphrase handshakes for the rest of
+ * that second (busy); then the right passphrase gets in. */
+GST_START_TEST (test_online_guess_throttled)
+{
+  Sender s;
+  Receiver r;
+  guint i, unauthorized = 0, busy = 0;
+
+  sender_start (&s, "passphrase=correct-horse");
+  for (i = 0; i < 8; i++) {
+    gchar *guess = g_strdup_printf ("guess-%u", i);
+    guint32 code = guess_online (s.port, guess);
+
+    g_free (guess);
+    if (code == GST_TILE_WIRE_REFUSE_UNAUTHORIZED)
+      unauthorized++;
+    else if (code == GST_TILE_WIRE_REFUSE_BUSY)
+      busy++;
+    else
+      fail ("guess %u: code %u", i, code);
+  }
+  GST_INFO ("%u refused as wrong, %u throttled", unauthorized, busy);
+  /* (the 8 guesses may span two seconds of the limit) */
+  fail_unless (unauthorized >= 5 && unauthorized <= 10 && busy >= 1,
+      "%u wrong, %u throttled", unauthorized, busy);
+  fail_unless (test_tile_stat_uint (s.sink, "auth-throttled") >= 1);
+  g_usleep (1100 * 1000);
+  receiver_start (&r, s.port, "passphrase=correct-horse");
+  wait_frames (&r, 5, "the right passphrase after the throttle");
+  receiver_stop (&r);
+  sender_stop (&s);
+}
+
+GST_END_TEST;
+
 /* An empty passphrase is refused on both ends, not taken for none. */
 GST_START_TEST (test_empty_passphrase)
 {
@@ -1151,6 +1241,7 @@ tileattacks_suite (gboolean raw)
     tcase_add_test (tc, test_mitm_replay);
     tcase_add_test (tc, test_mitm_claim_units);
     tcase_add_test (tc, test_fake_sender_offline_guess);
+    tcase_add_test (tc, test_online_guess_throttled);
     tcase_add_test (tc, test_empty_passphrase);
   }
   return s;

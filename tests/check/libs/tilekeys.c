@@ -130,8 +130,9 @@ GST_START_TEST (test_data_key)
 
 GST_END_TEST;
 
-/* A UNIT_HELLO's MAC covers token, generation, unit and cookie, and the
- * two directions' keys differ. */
+/* A UNIT_HELLO's MAC covers token, generation, unit, cookie and what it
+ * is (the client's, the server's challenge, its acceptance), and the two
+ * directions' keys differ. */
 GST_START_TEST (test_unit_mac)
 {
   GstTileKeys keys;
@@ -142,17 +143,31 @@ GST_START_TEST (test_unit_mac)
   uh.generation = 3;
   uh.unit = 5;
   memset (uh.cookie, 0xc0, sizeof (uh.cookie));
-  gst_tile_keys_unit_mac (keys.unit_c2s, &uh, uh.mac);
-  fail_unless (gst_tile_keys_unit_mac_check (keys.unit_c2s, &uh));
-  fail_if (gst_tile_keys_unit_mac_check (keys.unit_s2c, &uh));
+  gst_tile_keys_unit_mac (keys.unit_c2s, &uh, GST_TILE_KEYS_UNIT_HELLO,
+      uh.mac);
+  fail_unless (gst_tile_keys_unit_mac_check (keys.unit_c2s,
+          GST_TILE_KEYS_UNIT_HELLO, &uh));
+  fail_if (gst_tile_keys_unit_mac_check (keys.unit_s2c,
+          GST_TILE_KEYS_UNIT_HELLO, &uh));
   uh.cookie[19] ^= 1;
-  fail_if (gst_tile_keys_unit_mac_check (keys.unit_c2s, &uh));
+  fail_if (gst_tile_keys_unit_mac_check (keys.unit_c2s,
+          GST_TILE_KEYS_UNIT_HELLO, &uh));
   uh.cookie[19] ^= 1;
   uh.unit = 6;
-  fail_if (gst_tile_keys_unit_mac_check (keys.unit_c2s, &uh));
+  fail_if (gst_tile_keys_unit_mac_check (keys.unit_c2s,
+          GST_TILE_KEYS_UNIT_HELLO, &uh));
   uh.unit = 5;
   uh.token = 43;
-  fail_if (gst_tile_keys_unit_mac_check (keys.unit_c2s, &uh));
+  fail_if (gst_tile_keys_unit_mac_check (keys.unit_c2s,
+          GST_TILE_KEYS_UNIT_HELLO, &uh));
+  uh.token = 42;
+  /* a challenge does not pass for an acceptance */
+  gst_tile_keys_unit_mac (keys.unit_s2c, &uh, GST_TILE_KEYS_UNIT_CHALLENGE,
+      uh.mac);
+  fail_unless (gst_tile_keys_unit_mac_check (keys.unit_s2c,
+          GST_TILE_KEYS_UNIT_CHALLENGE, &uh));
+  fail_if (gst_tile_keys_unit_mac_check (keys.unit_s2c,
+          GST_TILE_KEYS_UNIT_ACCEPT, &uh));
 }
 
 GST_END_TEST;

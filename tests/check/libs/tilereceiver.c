@@ -724,6 +724,79 @@ GST_START_TEST (test_udp_echo_checked)
 
 GST_END_TEST;
 
+/* Address validation as tilesink runs it: the challenge (our UNIT_HELLO
+ * with the sender's cookie) comes from the control port, twice (a
+ * round trip over the 100 ms between UNIT_HELLOs gives two); the unit
+ * repeats its UNIT_HELLO with the cookie and is not connected by the
+ * second challenge, only by the acceptance from the unit's own socket, and
+ * the frame from that socket arrives. */
+GST_START_TEST (test_udp_repeated_challenge)
+{
+  GstTileReceiver *rx;
+  GstTileWireUnitHello uh;
+  GstTileWireHeader h;
+  GByteArray *m = g_byte_array_new ();
+  struct sockaddr_storage ss, unit;
+  socklen_t unit_len = sizeof (unit);
+  guint8 hello[256], expect[FRAME_SIZE];
+  GstBuffer *buf;
+  gint udp, unit_fd;
+  guint sl, i;
+  gssize n;
+  Sender s = { 0 };
+
+  sender_listen (&s);
+  sl = gst_tile_net_address (s.listen_fd, FALSE, &ss);
+  udp = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
+  fail_unless (udp >= 0);
+  ((struct sockaddr_in *) &ss)->sin_port = 0;
+  unit_fd = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
+  fail_unless (unit_fd >= 0);
+  rx = receiver_start (&s);
+  sender_handshake (&s, GST_TILE_WIRE_PROTOCOL_UDP, 1, 16);
+  expect_new_caps (rx);
+
+  fail_unless (gst_tile_net_wait (udp, FALSE, 5000, NULL));
+  n = recvfrom (udp, hello, sizeof (hello), 0, (struct sockaddr *) &unit,
+      &unit_len);
+  fail_unless (gst_tile_wire_header_parse (hello, n, &h, NULL) ==
+      GST_TILE_WIRE_PARSE_OK);
+  fail_unless (gst_tile_wire_unit_hello_parse (hello +
+          GST_TILE_WIRE_HEADER_SIZE, h.payload_len, &uh, NULL));
+  /* the challenge, twice, from the control port */
+  memset (uh.cookie, 0xc5, sizeof (uh.cookie));
+  gst_tile_wire_unit_hello_pack (&uh, m, NULL);
+  for (i = 0; i < 2; i++)
+    gst_tile_net_udp_send_to (udp, m->data, m->len,
+        (struct sockaddr *) &unit, unit_len);
+  /* the unit answers with the cookie */
+  do {
+    fail_unless (gst_tile_net_wait (udp, FALSE, 5000, NULL));
+    n = recv (udp, hello, sizeof (hello), 0);
+  } while (n != (gssize) m->len || memcmp (hello, m->data, m->len) != 0);
+  /* the acceptance, from the unit's socket, then a frame from it */
+  gst_tile_net_udp_send_to (unit_fd, m->data, m->len,
+      (struct sockaddr *) &unit, unit_len);
+  fail_unless (gst_tile_net_read_message (s.ctl, 5000, &h, m, NULL));
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_ACK);
+  g_usleep (50 * 1000);
+  send_datagrams (unit_fd, &unit, unit_len, 0, G_MAXUINT);
+  buf = expect_frame (rx, 0, 2000);
+  fill (expect, 0);
+  fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-invalid"), 0);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  gst_tile_net_close (&unit_fd);
+  sender_close (&s);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
 /* A sender that changes its caps all the time (each CONFIG is a
  * renegotiation downstream) is cut off after 10 in a second. */
 GST_START_TEST (test_config_flood)
@@ -1454,6 +1527,7 @@ tilereceiver_suite (void)
   tcase_add_test (tc, test_tcp_stall_inside_tile);
   tcase_add_test (tc, test_tcp_units_end_without_config);
   tcase_add_test (tc, test_udp_echo_checked);
+  tcase_add_test (tc, test_udp_repeated_challenge);
   tcase_add_test (tc, test_config_flood);
   tcase_add_test (tc, test_refused_and_flushing);
   tcase_add_test (tc, test_udp_loss_concealed);
