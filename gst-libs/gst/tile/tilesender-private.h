@@ -142,9 +142,11 @@ typedef struct
   gint64 lag_ns;                /* our time at admission - timestamp */
   guint32 generation;
   guint64 token;                /* of the session it was admitted in */
-  /* the session's data key, when it has a passphrase */
+  /* with a passphrase: the secret its data key derives from (its
+   * session's, or the multicast group's), see
+   * gst_tile_sender_scratch_seal () */
   gboolean sealed;
-  guint8 key[GST_TILE_SEAL_KEY_SIZE];
+  const guint8 *secret;
   /* what the units sent of it (lock): for rate control */
   gint64 push_us;               /* g_get_monotonic_time () at admission */
   gint64 send_start_us;         /* the first unit's start, 0 before */
@@ -204,6 +206,11 @@ typedef struct
   GstTileSeal *seal;
   guint8 *sealed;
   gsize sealed_alloc;
+  /* what @seal is keyed for */
+  gboolean have_key;
+  const guint8 *key_secret;
+  guint32 key_generation;
+  guint64 key_epoch;
 } GstTileSenderScratch;
 
 /* sealed bytes a TCP unit writes per call */
@@ -276,17 +283,13 @@ struct _GstTileSenderSession
   gchar *end_reason;            /* why it ended, for receiver-removed */
   gboolean stopping;            /* its unit threads are to exit */
   guint64 token;
-  /* with a passphrase: the session's keys, and the records of its control
+  /* with a passphrase: the session's keys (fixed once the session is
+   * made: its units read keys.data), and the records of its control
    * connection (those it sends: lock; those it receives: the server
-   * thread's); the data key of the generation and epoch of frames last
-   * admitted (see gst_tile_keys_data_key ()) */
+   * thread's) */
   GstTileKeys keys;
   GstTileRecords *records_out;
   GstTileRecords *records_in;
-  gboolean have_data_key;
-  guint32 data_key_generation;
-  guint64 data_key_epoch;
-  guint8 data_key[GST_TILE_SEAL_KEY_SIZE];
   guint n_connected;            /* data connections of this generation */
   guint n_threads;
   GstTileSenderUnit units[GST_TILE_WIRE_MAX_UNITS];

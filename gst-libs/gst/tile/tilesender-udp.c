@@ -35,15 +35,31 @@ gst_tile_sender_scratch_clear (GstTileSenderScratch * sc)
   memset (sc, 0, sizeof (*sc));
 }
 
-/* The cipher keyed for @frame's session, and room for @size sealed bytes
+/* The cipher keyed for @frame (its session's or the multicast group's
+ * data key of its generation and epoch of frames, derived here, in the
+ * unit's thread, when they change), and room for @size sealed bytes
  * (returned). */
 guint8 *
 gst_tile_sender_scratch_seal (GstTileSenderScratch * sc,
     const GstTileSenderFrame * frame, gsize size)
 {
+  guint64 epoch = frame->number / GST_TILE_KEYS_EPOCH_FRAMES;
+
   if (!sc->seal)
     sc->seal = gst_tile_seal_new (TRUE);
-  gst_tile_seal_set_key (sc->seal, frame->key);
+  if (!sc->have_key || sc->key_secret != frame->secret ||
+      sc->key_generation != frame->generation || sc->key_epoch != epoch) {
+    guint8 key[GST_TILE_SEAL_KEY_SIZE];
+
+    gst_tile_keys_data_key (frame->secret, frame->generation, frame->number,
+        key);
+    gst_tile_seal_set_key (sc->seal, key);
+    gst_tile_seal_wipe (key, sizeof (key));
+    sc->have_key = TRUE;
+    sc->key_secret = frame->secret;
+    sc->key_generation = frame->generation;
+    sc->key_epoch = epoch;
+  }
   if (size > sc->sealed_alloc) {
     g_free (sc->sealed);
     sc->sealed = g_malloc (size);

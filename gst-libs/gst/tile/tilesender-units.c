@@ -72,7 +72,6 @@ gst_tile_sender_frame_free (GstTileSenderFrame * frame)
   if (!frame)
     return;
   gst_tile_sender_shared_unref (frame->shared);
-  gst_tile_seal_wipe (frame->key, sizeof (frame->key));
   g_free (frame);
 }
 

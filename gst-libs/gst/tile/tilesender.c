@@ -342,7 +342,6 @@ gst_tile_sender_session_free (GstTileSenderSession * ss)
     gst_structure_free (ss->receiver_stats);
   g_byte_array_unref (ss->ctl_payload);
   gst_tile_keys_clear (&ss->keys);
-  gst_tile_seal_wipe (ss->data_key, sizeof (ss->data_key));
   gst_tile_records_free (ss->records_out);
   gst_tile_records_free (ss->records_in);
   g_free (ss->peer);
@@ -493,27 +492,6 @@ gst_tile_sender_send_config_locked (GstTileSenderSession * ss)
   g_free (config);
   g_byte_array_unref (p);
   return ret;
-}
-
-/* The data key of frame @number of @generation that @ss sends (the
- * multicast group's session: from the group's secret), derived when the
- * generation or the epoch of frames changes. Lock held. */
-static void
-session_data_key_locked (GstTileSenderSession * ss, guint32 generation,
-    guint64 number, guint8 key[GST_TILE_SEAL_KEY_SIZE])
-{
-  GstTileSender *self = ss->sender;
-  guint64 epoch = number / GST_TILE_KEYS_EPOCH_FRAMES;
-
-  if (!ss->have_data_key || ss->data_key_generation != generation ||
-      ss->data_key_epoch != epoch) {
-    gst_tile_keys_data_key (ss == self->group ? self->group_secret :
-        ss->keys.data, generation, number, ss->data_key);
-    ss->have_data_key = TRUE;
-    ss->data_key_generation = generation;
-    ss->data_key_epoch = epoch;
-  }
-  memcpy (key, ss->data_key, GST_TILE_SEAL_KEY_SIZE);
 }
 
 /* A new receiver (or a start): its path is not known yet. Lock held. */
@@ -1032,9 +1010,7 @@ queue_frame_locked (GstTileSenderSession * ss, GstTileSenderShared * shared,
   frame->generation = self->config.generation;
   frame->token = ss->token;
   frame->sealed = self->passphrase != NULL;
-  if (frame->sealed)
-    session_data_key_locked (ss, frame->generation, frame->number,
-        frame->key);
+  frame->secret = ss == self->group ? self->group_secret : ss->keys.data;
   ss->in_flight++;
   for (i = 0; i < n; i++) {
     g_queue_push_tail (&ss->units[i].queue, frame);
