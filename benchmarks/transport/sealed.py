@@ -156,7 +156,7 @@ def main():
                                               + "\n")
     lines = [
         f"Run of {results['date']} at {head} against {args.baseline_commit} "
-        f"(the elements before the sealed session), {results['machine']}, "
+        f"(a build without the sealed session), {results['machine']}, "
         f"{results['cores']} cores, {args.rounds} rounds alternated, "
         f"throughput runs of {args.seconds:g} s, latency runs of "
         f"{args.latency_frames} frames at 30/s; 2160p BC1, 4 units, "

@@ -370,6 +370,7 @@ typedef struct
    * of this host's addresses (the route's), so all of them are heard */
   struct sockaddr_storage *local;
   guint n_local;
+  struct sockaddr_storage local_heard;  /* the one of them last heard from */
   /* the sender sends to a multicast group: the socket is a member, it
    * sends no UNIT_HELLO and is never connected (the group's datagrams come
    * from the sender's host only) */
@@ -632,17 +633,22 @@ udp_unit_local_sender (UdpUnit * c)
   c->n_local = i < n ? n : 0;
 }
 
-/* Whether a datagram from @a may be the sender's: from its host. */
+/* Whether a datagram from @a may be the sender's: from its host (per
+ * datagram: the local address last heard from is tried first). */
 static gboolean
 udp_unit_from_sender_host (UdpUnit * c, const struct sockaddr_storage *a)
 {
   guint i;
 
-  if (gst_tile_net_same_host (a, &c->server))
+  if (gst_tile_net_same_host (a, &c->server) ||
+      (c->n_local && gst_tile_net_same_host (a, &c->local_heard)))
     return TRUE;
-  for (i = 0; i < c->n_local; i++)
-    if (gst_tile_net_same_host (a, &c->local[i]))
+  for (i = 0; i < c->n_local; i++) {
+    if (gst_tile_net_same_host (a, &c->local[i])) {
+      c->local_heard = c->local[i];
       return TRUE;
+    }
+  }
   return FALSE;
 }
 

@@ -1132,9 +1132,10 @@ GST_END_TEST;
 /* ---------------------------------------------------------------------- */
 /* multicast                                                               */
 
-/* Whether this host can send to a multicast group (a route for it). */
+/* Whether this host can send to a multicast group (a route for it); when
+ * not, @test says it is skipped. */
 static gboolean
-have_multicast_route (void)
+have_multicast_route (const gchar * test)
 {
   struct sockaddr_in sa;
   gint fd = socket (AF_INET, SOCK_DGRAM, 0);
@@ -1145,6 +1146,8 @@ have_multicast_route (void)
       sizeof (sa)) == 1;
   if (fd >= 0)
     close (fd);
+  if (!ok)
+    g_print ("%s: this host has no route for multicast; skipped\n", test);
   return ok;
 }
 
@@ -1159,11 +1162,8 @@ GST_START_TEST (test_multicast_own_host)
   Sender s;
   Receiver r;
 
-  if (!have_multicast_route ()) {
-    g_print ("test_multicast_own_host: this host has no route for "
-        "multicast; skipped\n");
+  if (!have_multicast_route ("test_multicast_own_host"))
     return;
-  }
   sender_start_on (&s, NULL, "protocol=udp packet-size=1200 "
       "multicast-group=239.255.77.2");
   receiver_start (&r, s.port, "");
@@ -1188,11 +1188,8 @@ GST_START_TEST (test_multicast_passphrase)
   GstMessage *msg;
   gboolean sealed = FALSE;
 
-  if (!have_multicast_route ()) {
-    g_print ("test_multicast_passphrase: this host has no route for "
-        "multicast; skipped\n");
+  if (!have_multicast_route ("test_multicast_passphrase"))
     return;
-  }
   sender_start_on (&s, NULL, "protocol=udp packet-size=1200 "
       "multicast-group=239.255.77.3 passphrase=correct-horse");
   receiver_start (&a, s.port, "passphrase=correct-horse");

@@ -646,6 +646,43 @@ GST_END_TEST;
 static void send_datagrams (gint fd, const struct sockaddr_storage *to,
     socklen_t to_len, guint64 n, guint skip);
 
+/* A UDP session of one unit of 16-byte datagrams whose UNIT_HELLO is not
+ * answered yet: the sender's control-port socket in @udp, another socket
+ * of the sender's host in @other, the unit's address in @unit and its
+ * first UNIT_HELLO, parsed, in @uh (its bytes: @hello_len). */
+static GstTileReceiver *
+udp_unanswered (Sender * s, gint * udp, gint * other,
+    struct sockaddr_storage *unit, socklen_t * unit_len,
+    GstTileWireUnitHello * uh, gssize * hello_len)
+{
+  struct sockaddr_storage ss;
+  GstTileWireHeader h;
+  GstTileReceiver *rx;
+  guint8 hello[256];
+  guint sl;
+
+  sender_listen (s);
+  sl = gst_tile_net_address (s->listen_fd, FALSE, &ss);
+  *udp = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
+  fail_unless (*udp >= 0);
+  ((struct sockaddr_in *) &ss)->sin_port = 0;
+  *other = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
+  fail_unless (*other >= 0);
+  rx = receiver_start (s);
+  sender_handshake (s, GST_TILE_WIRE_PROTOCOL_UDP, 1, 16);
+  expect_new_caps (rx);
+
+  fail_unless (gst_tile_net_wait (*udp, FALSE, 5000, NULL));
+  *unit_len = sizeof (*unit);
+  *hello_len = recvfrom (*udp, hello, sizeof (hello), 0,
+      (struct sockaddr *) unit, unit_len);
+  fail_unless (gst_tile_wire_header_parse (hello, *hello_len, &h, NULL) ==
+      GST_TILE_WIRE_PARSE_OK);
+  fail_unless (gst_tile_wire_unit_hello_parse (hello +
+          GST_TILE_WIRE_HEADER_SIZE, h.payload_len, uh, NULL));
+  return rx;
+}
+
 /* The answers to a UDP unit's UNIT_HELLO are checked before the unit
  * socket is connected: one for another unit, one with another token, both
  * from another port of the sender's host, are ignored (the unit repeats
@@ -657,34 +694,16 @@ GST_START_TEST (test_udp_echo_checked)
   GstTileWireUnitHello uh, bad;
   GstTileWireHeader h;
   GByteArray *m = g_byte_array_new ();
-  struct sockaddr_storage ss, unit;
-  socklen_t unit_len = sizeof (unit);
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
   guint8 hello[256], expect[FRAME_SIZE];
   GstBuffer *buf;
   gint udp, decoy;
-  guint sl, hellos = 0;
+  guint hellos = 1;
   gssize n;
   Sender s = { 0 };
 
-  sender_listen (&s);
-  sl = gst_tile_net_address (s.listen_fd, FALSE, &ss);
-  udp = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
-  fail_unless (udp >= 0);
-  ((struct sockaddr_in *) &ss)->sin_port = 0;
-  decoy = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
-  fail_unless (decoy >= 0);
-  rx = receiver_start (&s);
-  sender_handshake (&s, GST_TILE_WIRE_PROTOCOL_UDP, 1, 16);
-  expect_new_caps (rx);
-
-  fail_unless (gst_tile_net_wait (udp, FALSE, 5000, NULL));
-  n = recvfrom (udp, hello, sizeof (hello), 0, (struct sockaddr *) &unit,
-      &unit_len);
-  fail_unless (gst_tile_wire_header_parse (hello, n, &h, NULL) ==
-      GST_TILE_WIRE_PARSE_OK);
-  fail_unless (gst_tile_wire_unit_hello_parse (hello +
-          GST_TILE_WIRE_HEADER_SIZE, h.payload_len, &uh, NULL));
-  hellos++;
+  rx = udp_unanswered (&s, &udp, &decoy, &unit, &unit_len, &uh, &n);
   /* the wrong answers, from the decoy */
   bad = uh;
   bad.unit = 1;
@@ -736,33 +755,16 @@ GST_START_TEST (test_udp_repeated_challenge)
   GstTileWireUnitHello uh;
   GstTileWireHeader h;
   GByteArray *m = g_byte_array_new ();
-  struct sockaddr_storage ss, unit;
-  socklen_t unit_len = sizeof (unit);
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
   guint8 hello[256], expect[FRAME_SIZE];
   GstBuffer *buf;
   gint udp, unit_fd;
-  guint sl, i;
+  guint i;
   gssize n;
   Sender s = { 0 };
 
-  sender_listen (&s);
-  sl = gst_tile_net_address (s.listen_fd, FALSE, &ss);
-  udp = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
-  fail_unless (udp >= 0);
-  ((struct sockaddr_in *) &ss)->sin_port = 0;
-  unit_fd = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, NULL);
-  fail_unless (unit_fd >= 0);
-  rx = receiver_start (&s);
-  sender_handshake (&s, GST_TILE_WIRE_PROTOCOL_UDP, 1, 16);
-  expect_new_caps (rx);
-
-  fail_unless (gst_tile_net_wait (udp, FALSE, 5000, NULL));
-  n = recvfrom (udp, hello, sizeof (hello), 0, (struct sockaddr *) &unit,
-      &unit_len);
-  fail_unless (gst_tile_wire_header_parse (hello, n, &h, NULL) ==
-      GST_TILE_WIRE_PARSE_OK);
-  fail_unless (gst_tile_wire_unit_hello_parse (hello +
-          GST_TILE_WIRE_HEADER_SIZE, h.payload_len, &uh, NULL));
+  rx = udp_unanswered (&s, &udp, &unit_fd, &unit, &unit_len, &uh, &n);
   /* the challenge, twice, from the control port */
   memset (uh.cookie, 0xc5, sizeof (uh.cookie));
   gst_tile_wire_unit_hello_pack (&uh, m, NULL);
