@@ -449,7 +449,7 @@ gst_tile_sink_finalize (GObject * object)
 
   gst_tile_sender_free (self->sender);
   g_free (self->address);
-  gst_tile_seal_clear_passphrase (&self->passphrase);
+  gst_tile_wire_clear_passphrase (&self->passphrase);
   g_free (self->multicast_group);
   g_free (self->multicast_iface);
 
@@ -591,7 +591,7 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
       s->timeout = g_value_get_uint (value);
       break;
     case PROP_PASSPHRASE:
-      gst_tile_seal_clear_passphrase (&self->passphrase);
+      gst_tile_wire_clear_passphrase (&self->passphrase);
       self->passphrase = g_value_dup_string (value);
       s->passphrase = self->passphrase;
       break;

@@ -259,7 +259,7 @@ gst_tile_src_finalize (GObject * object)
   GstTileSrc *self = GST_TILE_SRC (object);
 
   g_free (self->host);
-  gst_tile_seal_clear_passphrase (&self->passphrase);
+  gst_tile_wire_clear_passphrase (&self->passphrase);
   g_free (self->multicast_iface);
   gst_caps_replace (&self->caps, NULL);
   gst_tile_receiver_free (self->rx);
@@ -288,7 +288,7 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
       self->multicast_iface = g_value_dup_string (value);
       break;
     case PROP_PASSPHRASE:
-      gst_tile_seal_clear_passphrase (&self->passphrase);
+      gst_tile_wire_clear_passphrase (&self->passphrase);
       self->passphrase = g_value_dup_string (value);
       break;
     case PROP_RECEIVE_BUFFER_SIZE:
@@ -537,7 +537,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   gst_tile_receiver_start (self->rx, &settings);
   g_free (host);
   g_free (iface);
-  gst_tile_seal_clear_passphrase (&passphrase);
+  gst_tile_wire_clear_passphrase (&passphrase);
   return TRUE;
 }
 

@@ -81,6 +81,48 @@ PKG_CONFIG_PATH=$(dirname "$userplugins")/pkgconfig pkg-config --exists \
   gstreamer-bc-1.0 gstreamer-tile-1.0 ||
   fail "pkg-config does not find gstreamer-bc-1.0 and gstreamer-tile-1.0 in $prefix"
 
+# libgsttile installs its API only: these headers, self-contained, and the
+# symbols they declare; the internal modules (sockets, rate control, keys)
+# are neither installed nor exported
+tileinc=$prefix/include/gstreamer-1.0/gst/tile
+for h in tile-prelude.h tilewire.h tilestats.h tilesender.h tilereceiver.h; do
+  [ -f "$tileinc/$h" ] || fail "$h is not installed in $tileinc"
+done
+for h in tilenet.h tileseal.h tilerate.h tilekeys.h tilepake.h; do
+  [ ! -e "$tileinc/$h" ] || fail "the internal header $h is installed"
+done
+userlib=$(dirname "$userplugins")
+cat >"$work/tileapi.c" <<'EOF'
+#include <gst/tile/tilesender.h>
+#include <gst/tile/tilereceiver.h>
+#include <gst/tile/tilestats.h>
+
+int
+main (void)
+{
+  GstTileLatency lat;
+
+  gst_tile_latency_reset (&lat);
+  gst_tile_latency_add (&lat, 1000);
+  return gst_tile_wire_packets_per_tile (10000, 1408) == 8 ? 0 : 1;
+}
+EOF
+# shellcheck disable=SC2046
+cc -Wall -Werror -o "$work/tileapi" "$work/tileapi.c" \
+  $(PKG_CONFIG_PATH=$userlib/pkgconfig pkg-config --cflags --libs gstreamer-tile-1.0) \
+  >"$work/tileapi.log" 2>&1 ||
+  { tail -20 "$work/tileapi.log" >&2; fail "a program of libgsttile's installed API does not build"; }
+LD_LIBRARY_PATH=$userlib "$work/tileapi" || fail "a program of libgsttile's installed API fails"
+if nm -D --defined-only "$userlib/libgsttile-1.0.so" |
+    grep -E ' gst_tile_(net|rate|seal|keys|records|pake)_' >&2; then
+  fail "libgsttile exports its internal modules"
+fi
+if [ -n "$(find "$prefix" -name GstBc-1.0.typelib)" ]; then
+  [ -n "$(find "$prefix" -name GstTile-1.0.typelib)" ] ||
+    fail "GstBc-1.0 is installed but not GstTile-1.0"
+fi
+echo "install:   libgsttile: API headers only; a program of them builds and runs; internals not exported" >&2
+
 # ---- 2. a system install, staged with DESTDIR ----
 stage=$work/stage
 echo "install: --- system install (--prefix=/usr) staged in $stage" >&2

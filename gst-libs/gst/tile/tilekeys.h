@@ -77,31 +77,25 @@ typedef struct
  */
 typedef struct _GstTileRecords GstTileRecords;
 
-GST_TILE_API
 void     gst_tile_keys_hkdf_extract  (const guint8 * salt, gsize salt_len,
                                       const guint8 * ikm, gsize ikm_len,
                                       guint8 prk[GST_TILE_KEYS_HASH_SIZE]);
 
-GST_TILE_API
 void     gst_tile_keys_hkdf_expand   (const guint8 * prk, gsize prk_len,
                                       const guint8 * info, gsize info_len,
                                       guint8 * out, gsize out_len);
 
-GST_TILE_API
 void     gst_tile_keys_transcript    (const GstTileWireHello * hello,
                                       const GstTileWireChallenge * challenge,
                                       const guint8 client_share[GST_TILE_WIRE_SHARE_SIZE],
                                       guint8 th[GST_TILE_KEYS_HASH_SIZE]);
 
-GST_TILE_API
 void     gst_tile_keys_derive        (const guint8 * isk, gsize isk_len,
                                       const guint8 th[GST_TILE_KEYS_HASH_SIZE],
                                       GstTileKeys * keys);
 
-GST_TILE_API
 void     gst_tile_keys_clear         (GstTileKeys * keys);
 
-GST_TILE_API
 void     gst_tile_keys_data_key      (const guint8 secret[GST_TILE_KEYS_HASH_SIZE],
                                       guint32 generation, guint64 frame,
                                       guint8 key[GST_TILE_SEAL_KEY_SIZE]);
@@ -123,36 +117,28 @@ typedef enum
   GST_TILE_KEYS_UNIT_ACCEPT = 2,
 } GstTileKeysUnitMac;
 
-GST_TILE_API
 void     gst_tile_keys_unit_mac      (const guint8 key[GST_TILE_KEYS_HASH_SIZE],
                                       const GstTileWireUnitHello * hello,
                                       GstTileKeysUnitMac kind,
                                       guint8 mac[GST_TILE_WIRE_UNIT_MAC_SIZE]);
 
-GST_TILE_API
 gboolean gst_tile_keys_unit_mac_check (const guint8 key[GST_TILE_KEYS_HASH_SIZE],
                                        GstTileKeysUnitMac kind,
                                        const GstTileWireUnitHello * hello);
 
-GST_TILE_API
 GstTileRecords *gst_tile_records_new (gboolean seal,
                                       const guint8 secret[GST_TILE_KEYS_HASH_SIZE]);
 
-GST_TILE_API
 void     gst_tile_records_free       (GstTileRecords * records);
 
-GST_TILE_API
 void     gst_tile_records_set_key_interval (GstTileRecords * records,
                                             guint64 records_per_key);
 
-GST_TILE_API
 guint64  gst_tile_records_get_count  (const GstTileRecords * records);
 
-GST_TILE_API
 gboolean gst_tile_records_seal       (GstTileRecords * records,
                                       GByteArray * message);
 
-GST_TILE_API
 gboolean gst_tile_records_open       (GstTileRecords * records,
                                       const GstTileWireHeader * header,
                                       GByteArray * payload,

@@ -19,37 +19,27 @@ G_BEGIN_DECLS
  * GST_TILE_WIRE_ERROR for a malformed message) with a message fit for a
  * GST_ELEMENT_ERROR. */
 
-GST_TILE_API
 gint     gst_tile_net_listen (const gchar * address, guint port,
                               guint * bound_port, GError ** error);
 
-GST_TILE_API
 gint     gst_tile_net_connect (const gchar * host, guint port,
                                gint timeout_ms, gint rcvbuf,
                                gint * granted, GError ** error);
 
-GST_TILE_API
 gint     gst_tile_net_accept (gint listen_fd, GError ** error);
 
-GST_TILE_API
 void     gst_tile_net_close (gint * fd);
 
-GST_TILE_API
 void     gst_tile_net_shutdown (gint fd);
 
-GST_TILE_API
 void     gst_tile_net_set_nodelay (gint fd);
 
-GST_TILE_API
 gint     gst_tile_net_set_buffer_size (gint fd, gboolean send, gint size);
 
-GST_TILE_API
 gboolean gst_tile_net_set_unsent_limit (gint fd, guint bytes);
 
-GST_TILE_API
 gboolean gst_tile_net_set_user_timeout (gint fd, guint ms);
 
-GST_TILE_API
 gboolean gst_tile_net_set_receive_timeout (gint fd, guint ms);
 
 /**
@@ -73,24 +63,18 @@ typedef struct
   guint rtt_us;
 } GstTileNetTcpState;
 
-GST_TILE_API
 gboolean gst_tile_net_tcp_state (gint fd, GstTileNetTcpState * state);
 
-GST_TILE_API
 gint     gst_tile_net_udp_bind (const struct sockaddr *addr, guint addrlen,
                                 GError ** error);
 
-GST_TILE_API
 gint     gst_tile_net_udp_socket (gint family, GError ** error);
 
-GST_TILE_API
 gint     gst_tile_net_udp_bind_any (gint family, GError ** error);
 
-GST_TILE_API
 gboolean gst_tile_net_parse_multicast (const gchar * group, guint8 * family,
                                        guint8 * addr, GError ** error);
 
-GST_TILE_API
 gint     gst_tile_net_udp_multicast_sender (guint8 family,
                                             const guint8 * group, guint port,
                                             const gchar * iface, guint ttl,
@@ -98,109 +82,83 @@ gint     gst_tile_net_udp_multicast_sender (guint8 family,
                                             const struct sockaddr_storage *
                                             source, GError ** error);
 
-GST_TILE_API
 gint     gst_tile_net_udp_multicast_receiver (guint8 family,
                                               const guint8 * group,
                                               guint port,
                                               const gchar * iface,
                                               GError ** error);
 
-GST_TILE_API
 gint     gst_tile_net_udp_connected (const struct sockaddr * peer,
                                      guint peer_len, GError ** error);
 
-GST_TILE_API
 void     gst_tile_net_udp_send_to (gint fd, const guint8 * data, gsize len,
                                    const struct sockaddr * peer,
                                    guint peer_len);
 
-GST_TILE_API
 void     gst_tile_net_udp_message_info (const struct msghdr * msg,
                                         guint * segment, guint32 * drops,
                                         guint64 * arrival_ns);
 
-GST_TILE_API
 guint    gst_tile_net_local_port (gint fd);
 
-GST_TILE_API
 guint    gst_tile_net_address (gint fd, gboolean peer,
                                struct sockaddr_storage * addr);
 
-GST_TILE_API
 gchar *  gst_tile_net_peer_string (gint fd);
 
-GST_TILE_API
 gboolean gst_tile_net_same_host (const struct sockaddr_storage * a,
                                  const struct sockaddr_storage * b);
 
-GST_TILE_API
 guint    gst_tile_net_local_addresses (struct sockaddr_storage * out,
                                        guint max);
 
-GST_TILE_API
 gboolean gst_tile_net_same_address (const struct sockaddr_storage * a,
                                     const struct sockaddr_storage * b);
 
-GST_TILE_API
 gssize   gst_tile_net_read_until_eof (gint fd, guint8 * data, gsize len);
 
-GST_TILE_API
 gssize   gst_tile_net_read_some (gint fd, guint8 * data, gsize len);
 
-GST_TILE_API
 gboolean gst_tile_net_send_now (gint fd, const guint8 * data, gsize len,
                                 GError ** error);
 
 /* from <sys/socket.h> with _GNU_SOURCE */
 struct mmsghdr;
 
-GST_TILE_API
 gint     gst_tile_net_udp_send_batch (gint fd, struct mmsghdr * msgs,
                                       guint n, GError ** error);
 
-GST_TILE_API
 gint     gst_tile_net_udp_recv_batch (gint fd, struct mmsghdr * msgs,
                                       guint n, GError ** error);
 
-GST_TILE_API
 gboolean gst_tile_net_set_gso (gint fd, guint segment_size);
 
-GST_TILE_API
 gboolean gst_tile_net_set_gro (gint fd);
 
-GST_TILE_API
 gboolean gst_tile_net_buffer_is_enough (gint granted, gint asked);
 
-GST_TILE_API
 gboolean gst_tile_net_wait (gint fd, gboolean for_write, gint timeout_ms,
                             GError ** error);
 
-GST_TILE_API
 gboolean gst_tile_net_write_all (gint fd, const guint8 * data, gsize len,
                                  gsize chunk, GError ** error);
 
-GST_TILE_API
 gboolean gst_tile_net_write_more (gint fd, const guint8 * data, gsize len,
                                   GError ** error);
 
-GST_TILE_API
 gboolean gst_tile_net_read_all (gint fd, guint8 * data, gsize len,
                                 gint timeout_ms, GError ** error);
 
-GST_TILE_API
 gboolean gst_tile_net_send_packed (gint fd, const GByteArray * message,
                                    GError ** error);
 
-GST_TILE_API
 gboolean gst_tile_net_read_message (gint fd, gint timeout_ms,
                                     GstTileWireHeader * header,
                                     GByteArray * payload, GError ** error);
 
-GST_TILE_API
 void     gst_tile_net_send_refuse (gint fd, GstTileWireRefuseCode code,
                                    const gchar * reason);
 
-GST_TILE_API
 const gchar * gst_tile_net_refuse_code_name (GstTileWireRefuseCode code);
 
 G_END_DECLS

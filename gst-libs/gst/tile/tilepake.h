@@ -57,29 +57,24 @@ struct _GstTilePake
   guint8 share[GST_TILE_PAKE_SHARE_SIZE];
 };
 
-GST_TILE_API
 gsize        gst_tile_pake_generator_string (const guint8 * prs, gsize prs_len,
                                              const guint8 * ci, gsize ci_len,
                                              const guint8 * sid, gsize sid_len,
                                              guint8 * out, gsize out_size);
 
-GST_TILE_API
 gboolean     gst_tile_pake_generator     (const guint8 * prs, gsize prs_len,
                                           const guint8 * ci, gsize ci_len,
                                           const guint8 * sid, gsize sid_len,
                                           guint8 g[GST_TILE_PAKE_GENERATOR_SIZE]);
 
-GST_TILE_API
 gboolean     gst_tile_pake_start         (GstTilePake * pake,
                                           const guint8 * prs, gsize prs_len,
                                           const guint8 * ci, gsize ci_len,
                                           const guint8 * sid, gsize sid_len,
                                           const guint8 * scalar);
 
-GST_TILE_API
 const guint8 *gst_tile_pake_share        (const GstTilePake * pake);
 
-GST_TILE_API
 gboolean     gst_tile_pake_finish        (GstTilePake * pake,
                                           gboolean initiator,
                                           const guint8 * ad_self, gsize ad_self_len,
@@ -88,7 +83,6 @@ gboolean     gst_tile_pake_finish        (GstTilePake * pake,
                                           const guint8 * sid, gsize sid_len,
                                           guint8 isk[GST_TILE_PAKE_ISK_SIZE]);
 
-GST_TILE_API
 void         gst_tile_pake_clear         (GstTilePake * pake);
 
 G_END_DECLS

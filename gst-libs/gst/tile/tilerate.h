@@ -78,23 +78,18 @@ typedef struct
   guint64 congestion_events;
 } GstTileRateControl;
 
-GST_TILE_API
 void     gst_tile_rate_control_init (GstTileRateControl * rc,
                                      guint64 max_rate);
 
-GST_TILE_API
 void     gst_tile_rate_control_set_max (GstTileRateControl * rc,
                                         guint64 max_rate);
 
-GST_TILE_API
 gboolean gst_tile_rate_control_update (GstTileRateControl * rc,
                                        const GstTileRateSample * sample,
                                        guint64 next_frame, gint64 now_ns);
 
-GST_TILE_API
 guint64  gst_tile_rate_control_get_rate (const GstTileRateControl * rc);
 
-GST_TILE_API
 void     gst_tile_rate_control_to_structure (const GstTileRateControl * rc,
                                              GstStructure * s);
 
@@ -106,13 +101,10 @@ void     gst_tile_rate_control_to_structure (const GstTileRateControl * rc,
  */
 #define GST_TILE_RATE_BEHIND_FACTOR 4
 
-GST_TILE_API
 guint64  gst_tile_rate_median        (const guint64 * rates, guint n_rates);
 
-GST_TILE_API
 gboolean gst_tile_rate_behind        (guint64 rate, guint64 median);
 
-GST_TILE_API
 guint64  gst_tile_rate_group         (const guint64 * rates, guint n_rates);
 
 G_END_DECLS

@@ -87,7 +87,7 @@ void
 gst_tile_receiver_free (GstTileReceiver * self)
 {
   g_free (self->host);
-  gst_tile_seal_clear_passphrase (&self->passphrase);
+  gst_tile_wire_clear_passphrase (&self->passphrase);
   g_free (self->multicast_iface);
   gst_tile_keys_clear (&self->keys);
   g_free (self->config);
@@ -873,7 +873,7 @@ gst_tile_receiver_start (GstTileReceiver * self,
   g_mutex_lock (&self->lock);
   g_free (self->host);
   self->host = g_strdup (settings->host);
-  gst_tile_seal_clear_passphrase (&self->passphrase);
+  gst_tile_wire_clear_passphrase (&self->passphrase);
   self->passphrase = g_strdup (settings->passphrase);
   g_free (self->multicast_iface);
   self->multicast_iface = settings->multicast_iface &&

@@ -77,22 +77,6 @@ gst_tile_seal_wipe (gpointer data, gsize len)
 }
 
 /**
- * gst_tile_seal_clear_passphrase:
- * @passphrase: (inout) (nullable): a passphrase copy, or %NULL
- *
- * Wipes and frees *@passphrase, and sets it to %NULL.
- */
-void
-gst_tile_seal_clear_passphrase (gchar ** passphrase)
-{
-  g_return_if_fail (passphrase != NULL);
-
-  if (*passphrase)
-    gst_tile_seal_wipe (*passphrase, strlen (*passphrase));
-  g_clear_pointer (passphrase, g_free);
-}
-
-/**
  * gst_tile_seal_mac:
  * @key: (array fixed-size=32): the key
  * @data: (array length=len): the message

@@ -6,7 +6,7 @@
 #ifndef __GST_TILE_SEAL_H__
 #define __GST_TILE_SEAL_H__
 
-#include <gst/tile/tile-prelude.h>
+#include <gst/tile/tilewire.h>
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -17,7 +17,7 @@ G_BEGIN_DECLS
  * Bytes of the random nonce each side brings to a handshake (HELLO and
  * CHALLENGE): together, the session id of the passphrase's CPace.
  */
-#define GST_TILE_SEAL_NONCE_SIZE 16
+#define GST_TILE_SEAL_NONCE_SIZE GST_TILE_WIRE_NONCE_SIZE
 
 /**
  * GST_TILE_SEAL_KEY_SIZE:
@@ -32,7 +32,7 @@ G_BEGIN_DECLS
  *
  * Bytes of the authentication tag of every sealed tile part and datagram.
  */
-#define GST_TILE_SEAL_TAG_SIZE 16
+#define GST_TILE_SEAL_TAG_SIZE GST_TILE_WIRE_TAG_SIZE
 
 /**
  * GST_TILE_SEAL_IV_SIZE:
@@ -64,54 +64,39 @@ G_BEGIN_DECLS
  */
 typedef struct _GstTileSeal GstTileSeal;
 
-GST_TILE_API
 gboolean     gst_tile_seal_random        (guint8 * out, gsize len);
 
-GST_TILE_API
 void         gst_tile_seal_wipe          (gpointer data, gsize len);
 
-GST_TILE_API
-void         gst_tile_seal_clear_passphrase (gchar ** passphrase);
-
-GST_TILE_API
 void         gst_tile_seal_mac           (const guint8 key[GST_TILE_SEAL_MAC_KEY_SIZE],
                                           const guint8 * data, gsize len,
                                           guint8 mac[GST_TILE_SEAL_MAC_SIZE]);
 
-GST_TILE_API
 gboolean     gst_tile_seal_equal         (const guint8 * a, const guint8 * b,
                                           gsize len);
 
-GST_TILE_API
 void         gst_tile_seal_iv            (guint8 iv[GST_TILE_SEAL_IV_SIZE],
                                           gboolean tcp, guint unit,
                                           guint64 frame, guint32 offset);
 
-GST_TILE_API
 GstTileSeal *gst_tile_seal_new           (gboolean seal);
 
-GST_TILE_API
 void         gst_tile_seal_free          (GstTileSeal * seal);
 
-GST_TILE_API
 void         gst_tile_seal_set_key       (GstTileSeal * seal,
                                           const guint8 key[GST_TILE_SEAL_KEY_SIZE]);
 
-GST_TILE_API
 void         gst_tile_seal_begin         (GstTileSeal * seal,
                                           const guint8 iv[GST_TILE_SEAL_IV_SIZE],
                                           const guint8 * aad, gsize aad_len);
 
-GST_TILE_API
 void         gst_tile_seal_update        (GstTileSeal * seal,
                                           const guint8 * in, guint8 * out,
                                           gsize len);
 
-GST_TILE_API
 gboolean     gst_tile_seal_end           (GstTileSeal * seal,
                                           guint8 tag[GST_TILE_SEAL_TAG_SIZE]);
 
-GST_TILE_API
 gboolean     gst_tile_seal_once          (GstTileSeal * seal,
                                           const guint8 iv[GST_TILE_SEAL_IV_SIZE],
                                           const guint8 * aad, gsize aad_len,

@@ -190,7 +190,7 @@ gst_tile_sender_free (GstTileSender * sender)
   g_free (sender->address);
   g_free (sender->multicast_group);
   g_free (sender->multicast_iface);
-  gst_tile_seal_clear_passphrase (&sender->passphrase);
+  gst_tile_wire_clear_passphrase (&sender->passphrase);
   gst_tile_seal_wipe (sender->group_secret, sizeof (sender->group_secret));
   gst_tile_seal_wipe (sender->cookie_key, sizeof (sender->cookie_key));
   g_free (sender);

@@ -30,6 +30,7 @@
 #endif
 
 #include "tilewire.h"
+#include "tileseal.h"
 
 #include <string.h>
 
@@ -2052,4 +2053,22 @@ gst_tile_wire_packets_per_tile (guint64 tile_size, guint32 packet_size)
   n = tile_size / packet_size + (tile_size % packet_size != 0);
   g_return_val_if_fail (n <= G_MAXUINT32, G_MAXUINT32);
   return (guint32) n;
+}
+
+/**
+ * gst_tile_wire_clear_passphrase:
+ * @passphrase: (inout) (nullable) (transfer full): a passphrase copy, or
+ *     %NULL
+ *
+ * Wipes and frees *@passphrase, and sets it to %NULL: what tilesink,
+ * tilesrc and the sessions do with their copies of a passphrase.
+ */
+void
+gst_tile_wire_clear_passphrase (gchar ** passphrase)
+{
+  g_return_if_fail (passphrase != NULL);
+
+  if (*passphrase)
+    gst_tile_seal_wipe (*passphrase, strlen (*passphrase));
+  g_clear_pointer (passphrase, g_free);
 }

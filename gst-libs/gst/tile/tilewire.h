@@ -7,7 +7,6 @@
 #define __GST_TILE_WIRE_H__
 
 #include <gst/tile/tile-prelude.h>
-#include <gst/tile/tileseal.h>
 #include <gst/bc/bctiling.h>
 
 G_BEGIN_DECLS
@@ -113,6 +112,22 @@ G_BEGIN_DECLS
 #define GST_TILE_WIRE_PACKET_HEADER_SIZE 40
 
 /**
+ * GST_TILE_WIRE_TAG_SIZE:
+ *
+ * Bytes of the authentication tag (AES-128-GCM) that follows every sealed
+ * tile part, datagram and control record of a session with a passphrase.
+ */
+#define GST_TILE_WIRE_TAG_SIZE 16
+
+/**
+ * GST_TILE_WIRE_NONCE_SIZE:
+ *
+ * Bytes of the random nonce each side brings to a handshake (HELLO and
+ * CHALLENGE).
+ */
+#define GST_TILE_WIRE_NONCE_SIZE 16
+
+/**
  * GST_TILE_WIRE_DATAGRAM_OVERHEAD:
  * @sealed: whether the session has a passphrase
  *
@@ -120,7 +135,7 @@ G_BEGIN_DECLS
  * with a passphrase, the authentication tag that follows it.
  */
 #define GST_TILE_WIRE_DATAGRAM_OVERHEAD(sealed) \
-    (GST_TILE_WIRE_PACKET_HEADER_SIZE + ((sealed) ? GST_TILE_SEAL_TAG_SIZE : 0))
+    (GST_TILE_WIRE_PACKET_HEADER_SIZE + ((sealed) ? GST_TILE_WIRE_TAG_SIZE : 0))
 
 /**
  * GST_TILE_WIRE_MAX_PACKET_PAYLOAD:
@@ -303,7 +318,7 @@ typedef struct
 typedef struct
 {
   guint32 flags;
-  guint8 nonce[GST_TILE_SEAL_NONCE_SIZE];
+  guint8 nonce[GST_TILE_WIRE_NONCE_SIZE];
 } GstTileWireHello;
 
 /**
@@ -331,7 +346,7 @@ typedef struct
  */
 typedef struct
 {
-  guint8 nonce[GST_TILE_SEAL_NONCE_SIZE];
+  guint8 nonce[GST_TILE_WIRE_NONCE_SIZE];
   guint8 share[GST_TILE_WIRE_SHARE_SIZE];
 } GstTileWireChallenge;
 
@@ -723,6 +738,9 @@ gboolean gst_tile_wire_packet_check (const GstTileWirePacketHeader * h,
 
 GST_TILE_API
 guint32  gst_tile_wire_packets_per_tile (guint64 tile_size, guint32 packet_size);
+
+GST_TILE_API
+void     gst_tile_wire_clear_passphrase (gchar ** passphrase);
 
 G_END_DECLS
 

@@ -1017,7 +1017,7 @@ fake_server (gpointer data)
   if (ctl < 0)
     goto out;
   test_read_some (ctl, buf,
-      GST_TILE_WIRE_HEADER_SIZE + 4 + GST_TILE_SEAL_NONCE_SIZE, 5000);
+      GST_TILE_WIRE_HEADER_SIZE + 4 + GST_TILE_WIRE_NONCE_SIZE, 5000);
 
   config->token = 7;
   config->generation = 1;
@@ -2142,7 +2142,7 @@ GST_START_TEST (test_udp_loss_concealment)
   ctl = accept_one (lfd);
   fail_unless (ctl >= 0);
   test_read_some (ctl, b,
-      GST_TILE_WIRE_HEADER_SIZE + 4 + GST_TILE_SEAL_NONCE_SIZE, 5000);
+      GST_TILE_WIRE_HEADER_SIZE + 4 + GST_TILE_WIRE_NONCE_SIZE, 5000);
   gst_bc_tiling_init (&tiling, 16, 64, 1);
   config->token = FAKE_UDP_TOKEN;
   config->generation = 3;

@@ -1283,9 +1283,9 @@ send_sealed_datagram (gint fd, const struct sockaddr_storage *to,
 {
   GstTileWirePacketHeader ph = { 0, 1, k * 16, n, 2000 + n, 42 };
   guint8 frame[FRAME_SIZE], iv[GST_TILE_SEAL_IV_SIZE];
-  guint8 pk[GST_TILE_WIRE_PACKET_HEADER_SIZE + GST_TILE_SEAL_TAG_SIZE + 16];
+  guint8 pk[GST_TILE_WIRE_PACKET_HEADER_SIZE + GST_TILE_WIRE_TAG_SIZE + 16];
   guint8 *payload = pk + GST_TILE_WIRE_PACKET_HEADER_SIZE +
-      GST_TILE_SEAL_TAG_SIZE;
+      GST_TILE_WIRE_TAG_SIZE;
   GstTileSeal *seal = gst_tile_seal_new (TRUE);
 
   fill (frame, n);
@@ -1428,7 +1428,7 @@ send_sealed_tile (Sender * s, gint fd, guint unit, guint64 n, gboolean tamper)
   const GstTileWireTile *t = &s->config.tiles[unit];
   GstTileWireTileHeader th = { 1, n, 1000 + n, t->size, 0 };
   guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE], iv[GST_TILE_SEAL_IV_SIZE];
-  guint8 frame[FRAME_SIZE], tag[GST_TILE_SEAL_TAG_SIZE];
+  guint8 frame[FRAME_SIZE], tag[GST_TILE_WIRE_TAG_SIZE];
   GstTileSeal *seal = gst_tile_seal_new (TRUE);
 
   fill (frame, n);

@@ -1215,7 +1215,7 @@ GST_START_TEST (test_passphrase_packet_size)
   g_clear_error (&err);
   gst_tile_sender_free (sender);
 
-  s.packet_size = GST_TILE_WIRE_MAX_PACKET_PAYLOAD - GST_TILE_SEAL_TAG_SIZE;
+  s.packet_size = GST_TILE_WIRE_MAX_PACKET_PAYLOAD - GST_TILE_WIRE_TAG_SIZE;
   sender = gst_tile_sender_new (&s, &callbacks, NULL, NULL);
   fail_unless (gst_tile_sender_start (sender, &err) > 0, "%s",
       err ? err->message : "");
