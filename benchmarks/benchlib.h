@@ -101,9 +101,8 @@ bench_json_string (GString * s, const gchar * str)
   g_string_append_c (s, '"');
 }
 
-/* @e's statistics, to be freed: its "tile-stats" (tilesink, whose
- * GstBaseSink has "stats" too), else its "stats"; NULL when it has neither
- * or @e is NULL */
+/* @e's statistics, to be freed: its "stats"; NULL when it has none or @e
+ * is NULL */
 static inline GstStructure *
 bench_get_stats (GstElement * e)
 {
@@ -113,9 +112,7 @@ bench_get_stats (GstElement * e)
   if (!e)
     return NULL;
   klass = G_OBJECT_GET_CLASS (e);
-  if (g_object_class_find_property (klass, "tile-stats"))
-    g_object_get (e, "tile-stats", &st, NULL);
-  else if (g_object_class_find_property (klass, "stats"))
+  if (g_object_class_find_property (klass, "stats"))
     g_object_get (e, "stats", &st, NULL);
   return st;
 }

@@ -198,7 +198,7 @@ main (int argc, char **argv)
   desc = g_strdup_printf ("videotestsrc is-live=true num-buffers=%d ! "
       "video/x-raw,format=RGBA,width=%d,height=%d,framerate=%d/1 ! "
       "videoscale ! capsfilter name=size ! bc1enc qos=true ! "
-      "tilesink name=sink address=%s port=%d units=%d protocol=%s",
+      "tilesink name=sink host=%s port=%d units=%d protocol=%s",
       num_frames > 0 ? num_frames : -1, a.width, a.height, a.fps,
       address ? address : "0.0.0.0", port, units, a.udp ? "udp" : "tcp");
   a.app.pipeline = example_parse_launch ("adaptive-sender", desc);

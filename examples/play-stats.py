@@ -39,7 +39,7 @@ def serve():
     tx = Gst.parse_launch(
         'videotestsrc is-live=true pattern=ball ! video/x-raw,width=640,'
         'height=360,framerate=30/1 ! bc1enc ! tilesink name=s '
-        'address=127.0.0.1 port=0 protocol=udp units=2 stats-interval=0')
+        'host=127.0.0.1 port=0 protocol=udp units=2 stats-interval=0')
     tx.set_state(Gst.State.PLAYING)
     tx.get_state(5 * Gst.SECOND)
     return tx, tx.get_by_name('s').get_property('bound-port')

@@ -6,7 +6,7 @@
 /* sender: live test video, BC-encoded, served to one receiver by tilesink.
  *
  *   videotestsrc is-live=true pattern=P ! video/x-raw,width=W,height=H,framerate=F/1
- *     ! bc1enc (or bc3enc ycocg=true) ! tilesink address=A port=P units=N
+ *     ! bc1enc (or bc3enc ycocg=true) ! tilesink host=A port=P units=N
  *
  * Prints one line per second from tilesink's "tilesink-stats" messages:
  * frames sent, dropped (more than max-in-flight frames on their way) and
@@ -88,7 +88,7 @@ print_summary (GstElement * sink)
   gchar *p50, *p99;
   guint clients = 0, disconnects = 0;
 
-  g_object_get (sink, "tile-stats", &s, NULL);
+  g_object_get (sink, "stats", &s, NULL);
   if (s == NULL)
     return;
   gst_structure_get_uint (s, "clients", &clients);
@@ -226,7 +226,7 @@ build_pipeline (const Options * o)
 
   desc = g_strdup_printf ("videotestsrc is-live=true pattern=%s num-buffers=%d"
       " ! video/x-raw,width=%d,height=%d,framerate=%d/1 ! %s quality=%s "
-      "! tilesink name=sink address=\"%s\" port=%d units=%d protocol=%s",
+      "! tilesink name=sink host=\"%s\" port=%d units=%d protocol=%s",
       o->pattern, o->num_frames > 0 ? o->num_frames : -1, o->width,
       o->height, o->fps, o->encoder, o->quality, o->address, o->port,
       o->units, o->protocol ? o->protocol : "tcp");

@@ -15,7 +15,7 @@
  *
  * Transports (sender pipeline / receiver pipeline):
  *
- *   tile-tcp  appsrc ! tilesink address=A port=P units=U protocol=tcp
+ *   tile-tcp  appsrc ! tilesink host=A port=P units=U protocol=tcp
  *               /  tilesrc host=A port=P ! appsink
  *   tile-udp  the same with protocol=udp (rate-control on: the default)
  *   tcp-gdp   appsrc ! gdppay ! tcpserversink host=A port=P sync=false
@@ -286,7 +286,7 @@ json_str (GString * s, const gchar * key, const gchar * v)
   bench_json_string (s, v);
 }
 
-/* The element's statistics: tilesink "tile-stats", the others "stats" */
+/* The element's statistics ("stats") */
 static void
 json_stats (GString * s, const gchar * key, GstElement * e)
 {
@@ -502,7 +502,7 @@ sender_ready (const gchar * transport, GstElement * sink)
     GstStructure *st = NULL;
     gboolean connected = FALSE;
 
-    g_object_get (sink, "tile-stats", &st, NULL);
+    g_object_get (sink, "stats", &st, NULL);
     if (st) {
       gst_structure_get_boolean (st, "connected", &connected);
       gst_structure_free (st);
@@ -554,7 +554,7 @@ run_sender (void)
         (gint) (opt_fps * 1000 + 0.5));
 
   if (!strcmp (t, "tile-tcp") || !strcmp (t, "tile-udp"))
-    desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink address=%s "
+    desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink host=%s "
         "port=%d units=%d protocol=%s %s", opt_address, opt_port, opt_units,
         t + 5, opt_sink_props ? opt_sink_props : "");
   else if (!strcmp (t, "tcp-gdp"))

@@ -13,21 +13,21 @@ system's Python (GObject introspection: python3-gi).
 Sender, in this process, in two modes (--modes, default both):
 
     appsrc is-live=true format=time (max-buffers=1 leaky-type=downstream)
-      ! <encoder> quality=fast ! tilesink address=127.0.0.1 port=0 units=U
-        overlap=false|true
+      ! <encoder> quality=fast ! tilesink host=127.0.0.1 port=0 units=U
+        stepped=false|true
 
 with <encoder> bc1enc (BC1), bc3enc (YCoCg-BC3, its default) or bc7enc
 (BC7), their threads property at its default (one per core).
 
-- encode-then-send (overlap=false): tilesink offers no buffer pool; the
+- encode-then-send (stepped=false): tilesink offers no buffer pool; the
   encoder hands it whole frames, and tilesink sends a frame once the
   encoder has finished it.
-- overlapped (overlap=true, tilesink's default): tilesink offers upstream
+- overlapped (stepped=true, tilesink's default): tilesink offers upstream
   its sender's buffer pool, whose buffers carry a GstBcTileMeta with the
   sender's tiling (one tile per unit); the encoder (CPU path) encodes the
   frame tile by tile into it and completes each tile as soon as it is
   written, and each of tilesink's units starts sending its tile then:
-  encoding overlapped with sending. tilesink's tile-stats
+  encoding overlapped with sending. tilesink's stats
   `frames-overlapped` counts the frames admitted while still being
   encoded; a run in this mode in which it stays 0 is reported as "overlap
   not in effect" (the frames went whole, as in encode-then-send).
@@ -72,7 +72,7 @@ before its units, the same frames through `appsrc ! <encoder> ! fakesink`
 Per configuration (mode, format, size, units): after the receiver has its
 first frame and a warm-up, over a window of --seconds: frames pushed
 (captured in the window), source drops, frames encoded, tilesink's
-frames-dropped and frames-overlapped (tile-stats, over the window), frames
+frames-dropped and frames-overlapped (stats, over the window), frames
 out (captured in the window, received), output frames/s, latency
 p50/p95/p99, the split, CPU cores of the sender and receiver processes and
 of other processes. Per format, size and units run in both modes, the
@@ -82,7 +82,7 @@ comparison: p50 and p99 of each and overlapped p50 / encode-then-send p50
 Live 2160p60 check (the issue's "47 frames/s today, target 60"):
 `videotestsrc is-live=true ! video/x-raw,format=RGBA,width=3840,height=2160,
 framerate=60/1 ! bc1enc quality=fast ! tilesink units=2` (tilesink's
-default, overlap=true: the overlapped mode), in this process,
+default, stepped=true: the overlapped mode), in this process,
 -> `tilesrc ! fakesink` in a second process: whole frames/s tilesrc
 received (its stats, sampled every 100 ms) over --live-seconds, tilesrc's
 latency (here from tilesink's clock: videotestsrc puts no capture time on);
@@ -146,22 +146,22 @@ FORMATS = {
 def encode_then_send(enc: str, units: int) -> str:
     """tilesink offers no pool: the encoder hands it whole frames, and
     tilesink sends a frame once the encoder has finished it."""
-    return (f"{enc} ! tilesink name=sink address=127.0.0.1 port=0 "
-            f"units={units} overlap=false stats-interval=0")
+    return (f"{enc} ! tilesink name=sink host=127.0.0.1 port=0 "
+            f"units={units} stepped=false stats-interval=0")
 
 
 def overlapped(enc: str, units: int) -> str:
     """tilesink offers its sender's pool (a GstBcTileMeta, one tile per
     unit): the encoder completes the frame tile by tile into it, and each
     unit sends its tile as soon as it is encoded."""
-    return (f"{enc} ! tilesink name=sink address=127.0.0.1 port=0 "
-            f"units={units} overlap=true stats-interval=0")
+    return (f"{enc} ! tilesink name=sink host=127.0.0.1 port=0 "
+            f"units={units} stepped=true stats-interval=0")
 
 
 # The sender modes: key -> label, short label (the figure's ticks), marker
 # in the figure, and `sender` (encoder description, units) -> the pipeline
 # after the appsrc: it must name its encoder `enc` (the probes' pads) and
-# its sink `sink` (a tilesink: bound-port, tile-stats). In the overlapped
+# its sink `sink` (a tilesink: bound-port, stats). In the overlapped
 # mode the probe on the encoder's src pad marks when the frame's last tile
 # is encoded (its first tiles are on their way by then); the latency
 # (capture -> out of tilesrc) is measured the same way in both.
@@ -396,7 +396,7 @@ def load_frames(size: str, names: list[str]):
 
 
 def tile_stats(sink) -> dict:
-    st = sink.get_property("tile-stats")
+    st = sink.get_property("stats")
     out = {}
     for k in ("frames-sent", "frames-dropped", "frames-unsent",
               "frames-abandoned", "frames-replaced", "frames-overlapped",
@@ -614,7 +614,7 @@ def live_run(kind: str, seconds: float, warmup: float, work: Path) -> dict:
             f"framerate={L['fps']}/1")
     if kind == "tile":
         desc = (f"{head} ! bc1enc quality=fast ! tilesink name=sink "
-                f"address=127.0.0.1 port=0 units={L['units']} "
+                f"host=127.0.0.1 port=0 units={L['units']} "
                 "stats-interval=0")
     elif kind == "encode":
         desc = f"{head} ! bc1enc quality=fast ! fakesink name=sink sync=false"
@@ -907,7 +907,7 @@ def findings(results: dict) -> list[str]:
                       for r in on if r["tilesink"]["frames-sent"]]
                 s = (f"In the {OVERLAP_MODE} mode tilesink admitted "
                      f"{sum(overlapped_frames(r) for r in on)} frames while "
-                     "they were being encoded (tile-stats "
+                     "they were being encoded (stats "
                      "`frames-overlapped`, over the windows), against "
                      f"{sum(r['tilesink']['frames-sent'] for r in on)} "
                      "frames sent"
@@ -924,12 +924,12 @@ def findings(results: dict) -> list[str]:
         if base:
             bad = [r for r in base if overlapped_frames(r)]
             out.append(
-                f"In {BASE_MODE} (overlap=false) frames-overlapped is 0 in "
+                f"In {BASE_MODE} (stepped=false) frames-overlapped is 0 in "
                 "every run." if not bad else
-                f"In {BASE_MODE} (overlap=false) frames-overlapped is not 0 "
+                f"In {BASE_MODE} (stepped=false) frames-overlapped is not 0 "
                 "in " + ", ".join(f"{run_label(r)} ({overlapped_frames(r)})"
                                   for r in bad)
-                + ": overlap=false did not keep the frames whole.")
+                + ": stepped=false did not keep the frames whole.")
         slow = []
         for r in runs:
             alone = encode_alone(results, r["format"], r["size"])
@@ -990,7 +990,7 @@ def findings(results: dict) -> list[str]:
             t["delivered_fps"] >= 0.98 * LIVE["target"]
         n = overlapped_frames(t)
         s = (f"Live 2160p60 BC1 (units={LIVE['units']}, tilesink's default "
-             "overlap=true"
+             "stepped=true"
              + ("" if n is None else
                 f": {n} of {t['tilesink']['frames-sent']} frames sent "
                 "overlapped" if n else ": **overlap not in effect**")
@@ -1092,7 +1092,7 @@ def live_lines(results: dict) -> list[str]:
          "machine cores |",
          "|---" * 5 + "|"]
     names = {"tile": f"bc1enc quality=fast ! tilesink units={LIVE['units']}"
-             " (overlap=true, the default) → tilesrc ! fakesink "
+             " (stepped=true, the default) → tilesrc ! fakesink "
              "(delivered)",
              "encode": "bc1enc quality=fast ! fakesink (encoded)",
              "source": "videotestsrc ! fakesink (made)"}
@@ -1137,7 +1137,7 @@ def markdown(results: dict, figs: list[str]) -> str:
         f"pushes photographs ({', '.join(results['photos'])}, in turn, raw "
         f"RGBA) at {fps} frames/s into `appsrc is-live=true format=time "
         "max-buffers=1 leaky-type=downstream ! <encoder> quality=fast ! "
-        "tilesink address=127.0.0.1 port=0 units=U overlap=false|true` "
+        "tilesink host=127.0.0.1 port=0 units=U stepped=false|true` "
         "(encoders: `bc1enc`, "
         "`bc3enc` (YCoCg-BC3), `bc7enc`, threads at the default: one per "
         "core), each buffer with a PTS and a `timestamp/x-unix` reference "
@@ -1150,14 +1150,14 @@ def markdown(results: dict, figs: list[str]) -> str:
         "`timestamp/x-unix` meta, which tilesink sent as the frame's "
         "origin and tilesrc put back; each meta is checked to be a capture "
         "time pushed. Two sender modes (`--modes`): *encode-then-send* "
-        "(`overlap=false`: tilesink offers no buffer pool, the encoder "
+        "(`stepped=false`: tilesink offers no buffer pool, the encoder "
         "hands it whole frames and it sends a frame once the encoder has "
-        "finished it) and *overlapped* (`overlap=true`, tilesink's "
+        "finished it) and *overlapped* (`stepped=true`, tilesink's "
         "default: tilesink offers its sender's pool, whose buffers carry a "
         "GstBcTileMeta with one tile per unit; the encoder fills the frame "
         "tile by tile and completes each tile as soon as it is written, "
         "and each unit starts sending its tile then: encoding overlapped "
-        "with sending). *Frames overlapped*: tilesink's tile-stats "
+        "with sending). *Frames overlapped*: tilesink's stats "
         "`frames-overlapped` over the window, the frames it admitted while "
         "they were still being encoded: about the frames sent in the "
         "overlapped mode, 0 in encode-then-send; 0 in the overlapped mode "
@@ -1177,7 +1177,7 @@ def markdown(results: dict, figs: list[str]) -> str:
         f"{results['timing']['seconds']:.0f} s measured per configuration: "
         "frames captured in the window and what became of them, *out fps* "
         "= frames out / window, latency percentiles (nearest rank) over the "
-        "frames out; *tilesink dropped* from tile-stats `frames-dropped` "
+        "frames out; *tilesink dropped* from stats `frames-dropped` "
         "(max-in-flight=1); *tilesrc p50 / p99*: tilesrc's own statistics "
         "(its last 1024 frames, from the same origin), *ours, same "
         "frames* our latency over those frames; cores: CPU time of the "
@@ -1225,7 +1225,7 @@ def markdown(results: dict, figs: list[str]) -> str:
             "`videotestsrc is-live=true ! video/x-raw,format=RGBA,width=3840,"
             "height=2160,framerate=60/1 ! bc1enc quality=fast ! tilesink "
             f"units={LIVE['units']}` in one process (tilesink's default, "
-            "`overlap=true`: encoding overlapped with sending, as in the "
+            "`stepped=true`: encoding overlapped with sending, as in the "
             "overlapped mode), `tilesrc ! fakesink` in "
             "another: frames/s tilesrc received (its `frames-received`) "
             "over the window"
@@ -1447,7 +1447,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--modes", default=",".join(MODES),
                     help="comma-separated sender modes: encode-then-send "
-                    "(tilesink overlap=false), overlapped (overlap=true) "
+                    "(tilesink stepped=false), overlapped (stepped=true) "
                     "(default, full and --quick: %(default)s)")
     ap.add_argument("--formats", default="",
                     help=f"comma-separated of {list(FORMATS)} (default: all;"

@@ -9,8 +9,8 @@
 # the push (the capture time, a timestamp/x-unix meta) to the frame out of
 # tilesrc, split into encode and transport, for BC1, YCoCg-BC3 and BC7 at
 # 1080p and 2160p with units 1, 2 and 4, in two modes: encode-then-send
-# (tilesink overlap=false: whole frames, sent once encoded) and overlapped
-# (overlap=true: the encoder fills tilesink's pool tile by tile and each
+# (tilesink stepped=false: whole frames, sent once encoded) and overlapped
+# (stepped=true: the encoder fills tilesink's pool tile by tile and each
 # unit sends its tile as soon as it is encoded), compared (overlapped p50 /
 # encode-then-send p50; the target: <= 0.6 for 2160p BC1 with 4
 # units); and the live 2160p60 BC1 check (videotestsrc ! bc1enc ! tilesink

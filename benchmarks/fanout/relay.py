@@ -57,14 +57,14 @@ def main():
     # bc1enc on every frame is (the same for every level)
     desc = [f'videotestsrc is-live=true pattern=ball ! video/x-raw,'
             f'format=RGBA,width={a.width},height={a.height},'
-            f'framerate={a.fps}/1 ! bc1enc ! tilesink address=127.0.0.1 '
+            f'framerate={a.fps}/1 ! bc1enc ! tilesink host=127.0.0.1 '
             f'port={a.port} units=4 {proto} stats-interval=0']
     for k in range(1, a.hops + 1):
         # level k: a relay to level k + 1 (but the last), and a watcher
         up = a.port + 2 * (k - 1)
         if k < a.hops:
             desc.append(f'tilesrc host=127.0.0.1 port={up} reconnect=true '
-                        f'stats-interval=0 ! tilesink address=127.0.0.1 '
+                        f'stats-interval=0 ! tilesink host=127.0.0.1 '
                         f'port={up + 2} units=4 {proto} stats-interval=0')
         desc.append(f'tilesrc name=watch{k} host=127.0.0.1 port={up} '
                     'reconnect=true stats-interval=0 ! fakesink sync=false')

@@ -28,7 +28,7 @@ so the sender process does no encoding: its CPU is reading the frame files
 (the same for every mode, measured alone as "source only") plus the
 sending. Senders, every property at its default except as said:
 
-- tile-tcp: `... ! tilesink address=127.0.0.1 units=UNITS` (protocol=tcp),
+- tile-tcp: `... ! tilesink host=127.0.0.1 units=UNITS` (protocol=tcp),
   N x `tilesrc ! fakesink`;
 - tile-udp: the same with `protocol=udp`;
 - tile-multicast: `protocol=udp multicast-group=GROUP` (every datagram sent
@@ -55,7 +55,7 @@ seconds over which are measured:
 - tilesrc's own statistics (`tilesrc-stats` element messages every 500
   ms): partial UDP frames (pushed with gaps), packets lost, latency p50 /
   p99 over its last 1024 frames;
-- tilesink's `tile-stats` (`tilesink-stats` messages every 500 ms):
+- tilesink's `stats` (`tilesink-stats` messages every 500 ms):
   frames sent and dropped (totals, and per receiver);
 - the receivers' CPU, the machine's (/proc/stat: busy and softirq cores)
   and that of other processes (benchlib.OtherCpu).
@@ -401,7 +401,7 @@ def sender_argv(mode: str, n: int, port: int, folder: Path,
     if mode == BASELINE:
         desc = f"{src} ! fakesink sync=false"
     elif mode in TILE_MODES:
-        desc = (f"{src} ! tilesink address=127.0.0.1 port={port} "
+        desc = (f"{src} ! tilesink host=127.0.0.1 port={port} "
                 f"units={UNITS} stats-interval={STATS_MS} "
                 f"max-receivers={max(8, n)}")
         if mode != "tile-tcp":
@@ -1061,7 +1061,7 @@ def markdown(results: dict, figs: list[str]) -> str:
         "timestamped) `! capssetter` (video/x-bc, BC1) `! clocksync ! "
         "<sink>`, so the sender does no encoding; *source only* is that "
         "pipeline into a `fakesink`, the floor under every sender. "
-        f"Senders: `tilesink address=127.0.0.1 units={UNITS}` (*tcp*), the "
+        f"Senders: `tilesink host=127.0.0.1 units={UNITS}` (*tcp*), the "
         f"same with `protocol=udp` (*udp*: a session per receiver) and with "
         f"`protocol=udp multicast-group={GROUP}` (*multicast*: every "
         "datagram sent once, to the group), other properties at their "

@@ -18,7 +18,7 @@ the frame, same host, same clock), so its latency is arrival - origin.
 
 Receiver D is stopped with SIGSTOP at --stop seconds for 3 s, then goes on
 (SIGCONT). Printed, per receiver: the share of the frames it got of those
-tilesink offered it (its entry in tile-stats `receivers`: frames sent,
+tilesink offered it (its entry in stats `receivers`: frames sent,
 dropped and abandoned for it), and for A, B
 and C the latency p50 / p99 of the frames before the stop and of those
 while D is stopped (and 1 s after). The issue's targets: every receiver
@@ -87,7 +87,7 @@ def receiver(port, out):
 
 def offered_per_receiver(text):
     """{id: frames sent + dropped + abandoned} from the serialized
-    tile-stats (PyGObject cannot read its `receivers` array without
+    stats (PyGObject cannot read its `receivers` array without
     gst-python's overrides)."""
     out = {}
     for seg in text.replace('\\', '').split('tilesink-receiver')[1:]:
@@ -134,7 +134,7 @@ def main():
     sender = Gst.parse_launch(
         'videotestsrc is-live=true pattern=ball ! video/x-raw,format=RGBA,'
         f'width=1280,height=720,framerate={FPS}/1 ! bc1enc ! tilesink '
-        f'name=s address=127.0.0.1 port={a.port} protocol={a.protocol} '
+        f'name=s host=127.0.0.1 port={a.port} protocol={a.protocol} '
         'units=2 stats-interval=0')
     sink = sender.get_by_name('s')
     sender.set_state(Gst.State.PLAYING)
@@ -158,7 +158,7 @@ def run(a, sender, sink, names, outs, rx):
         rx[n] = subprocess.Popen([sys.executable, os.path.abspath(__file__),
                                   '--receiver', str(a.port), outs[n]])
         end = time.time() + 10
-        while (sink.get_property('tile-stats').get_value('clients') < k + 1
+        while (sink.get_property('stats').get_value('clients') < k + 1
                and time.time() < end):
             time.sleep(0.01)
     t0 = time.clock_gettime_ns(time.CLOCK_REALTIME)
@@ -171,7 +171,7 @@ def run(a, sender, sink, names, outs, rx):
     time.sleep(max(0, a.seconds - a.stop - a.stopped))
     # what tilesink offered each receiver, then stop the sender first, so
     # that every frame offered has left before the receivers stop
-    stats = sink.get_property('tile-stats')
+    stats = sink.get_property('stats')
     offered = offered_per_receiver(stats.to_string())
     sender.set_state(Gst.State.NULL)
     time.sleep(0.5)

@@ -19,7 +19,7 @@
  *
  *   tile     appsrc ! tilesink port=0   /  tilesrc ! appsink
  *            (--protocol udp: tilesink protocol=udp packet-size=N gso=M
- *            pacing-bitrate=B, tilesrc gso=M [timer-factor=F];
+ *            pacing-bitrate=B, tilesrc gro=M [timer-factor=F];
  *            --passphrase STR: passphrase=STR at both ends, every TCP tile
  *            part and UDP datagram sealed with AES-128-GCM; STR is letters,
  *            digits, '_' and '-' only, so it needs no quoting)
@@ -61,7 +61,7 @@
  *
  * With --tile-pool the appsink answers the ALLOCATION query with a buffer
  * pool whose buffers carry a GstBcTileMeta: tilesrc then reports every
- * tile as it lands (flush=stepped), and the times of those reports, relative
+ * tile as it lands (stepped=true), and the times of those reports, relative
  * to the sender's time, are measured too (first tile / last tile).
  *
  * UDP (tile --protocol udp, rtp) may lose: a frame may never come, or come
@@ -1676,7 +1676,7 @@ start_sender (Run * r)
       GST_TYPE_FRACTION, 30, 1, NULL);
   if (r->udp)
     desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
-        "address=127.0.0.1 port=0 units=%d protocol=udp packet-size=%d "
+        "host=127.0.0.1 port=0 units=%d protocol=udp packet-size=%d "
         "gso=%s pacing-bitrate=%" G_GINT64_FORMAT " rate-control=%s "
         "send-buffer-size=%d max-in-flight=%d%s%s", opt_units,
         opt_packet_size, opt_gso, opt_max_bitrate,
@@ -1685,7 +1685,7 @@ start_sender (Run * r)
         opt_passphrase ? opt_passphrase : "");
   else if (r->tile)
     desc = g_strdup_printf ("appsrc name=src ! tilesink name=sink "
-        "address=127.0.0.1 port=0 units=%d chunk-size=%d "
+        "host=127.0.0.1 port=0 units=%d chunk-size=%d "
         "send-buffer-size=%d max-in-flight=%d%s%s", opt_units, opt_chunk,
         opt_sndbuf, r->max_in_flight, opt_passphrase ? " passphrase=" : "",
         opt_passphrase ? opt_passphrase : "");
@@ -1718,13 +1718,14 @@ start_receiver (Run * r, guint port)
 
   if (r->tile) {
     gchar *extra = r->udp ? (opt_timer_factor >= 0 ?
-        g_strdup_printf (" gso=%s timer-factor=%g", opt_gso,
-            opt_timer_factor) : g_strdup_printf (" gso=%s", opt_gso)) :
+        g_strdup_printf (" gro=%s timer-factor=%g", opt_gso,
+            opt_timer_factor) : g_strdup_printf (" gro=%s", opt_gso)) :
         g_strdup ("");
 
     desc = g_strdup_printf ("tilesrc name=rsrc host=127.0.0.1 port=%u "
-        "receive-buffer-size=%d flush=%s timeout=%d%s%s%s ! appsink "
-        "name=rsink", port, opt_rcvbuf, opt_flush,
+        "receive-buffer-size=%d stepped=%s timeout=%d%s%s%s ! appsink "
+        "name=rsink", port, opt_rcvbuf,
+        g_strcmp0 (opt_flush, "frame") ? "true" : "false",
         (gint) (opt_timeout * 1000), extra,
         opt_passphrase ? " passphrase=" : "",
         opt_passphrase ? opt_passphrase : "");

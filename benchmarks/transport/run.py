@@ -26,7 +26,7 @@ makes the venv. Measures:
     transport's capacity, sender's CLOCK_REALTIME in the frame -> appsink;
   * tilesink chunk-size from 1408 B (one loopback-free Ethernet payload) to
     1 MiB, at 2160p and 4 units;
-  * tilesrc flush=stepped and flush=frame, with and without a downstream
+  * tilesrc stepped=true and stepped=false, with and without a downstream
     pool whose buffers carry GstBcTileMeta;
 - tilesink/tilesrc protocol=udp for 2160p and 4320p BC1: packet-size 1408,
   8972 and 65000 (datagrams of 1448, 9012 and 65040 bytes), gso=auto
@@ -1555,7 +1555,7 @@ def markdown(results: dict, figs: list[str]) -> str:
         "GstBufferPool subclass offered from the appsink's ALLOCATION "
         "query); its callback notes CLOCK_REALTIME per tile. *First tile "
         "ready* is what a stepped consumer (e.g. an uploader) could start "
-        "on; without such a pool, or with flush=frame, nothing is "
+        "on; without such a pool, or with stepped=false, nothing is "
         "reported before the whole frame is pushed.")
     L.append("")
 

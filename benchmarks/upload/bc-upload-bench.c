@@ -11,8 +11,8 @@
  *       [--stepped | --frame] [--copy] [--gpu-timing] [--warmup 1]
  *
  *   sender:   appsrc (pre-filled BC1 frames, --rate per second)
- *               ! tilesink address=127.0.0.1 port=0 units=U
- *   receiver: tilesrc flush=stepped ! identity drop-allocation=C
+ *               ! tilesink host=127.0.0.1 port=0 units=U
+ *   receiver: tilesrc stepped=true ! identity drop-allocation=C
  *               ! glbcupload stepped=S ! fakesink sync=false
  *
  * --copy sets identity's drop-allocation: glbcupload's pool does not reach
@@ -291,7 +291,7 @@ start_sender (Run * r, const Options * o)
 
   r->sender = launch (g_strdup_printf ("appsrc name=src is-live=true "
           "do-timestamp=true format=time ! tilesink name=sink "
-          "address=127.0.0.1 port=0 units=%d", o->units));
+          "host=127.0.0.1 port=0 units=%d", o->units));
   if (!r->sender)
     return 0;
   r->appsrc = gst_bin_get_by_name (GST_BIN (r->sender), "src");
@@ -322,7 +322,7 @@ start_receiver (Run * r, const Options * o, Bench * b, guint port)
   GstPad *pad;
 
   r->receiver = launch (g_strdup_printf ("tilesrc name=rsrc host=127.0.0.1 "
-          "port=%u flush=stepped ! identity drop-allocation=%s ! glbcupload "
+          "port=%u stepped=true ! identity drop-allocation=%s ! glbcupload "
           "name=up stepped=%s gpu-timing=%s ! fakesink sync=false", port,
           o->copy ? "true" : "false", o->stepped ? "true" : "false",
           o->gpu_timing ? "true" : "false"));
@@ -429,7 +429,7 @@ run (Run * r, const Options * o, Bench * b)
 
   g_object_get (b->upload, "stats", &up_stats, NULL);
   g_object_get (r->rsrc, "stats", &src_stats, NULL);
-  g_object_get (r->sink, "tile-stats", &sink_stats, NULL);
+  g_object_get (r->sink, "stats", &sink_stats, NULL);
   gst_element_set_state (r->receiver, GST_STATE_NULL);
   gst_element_set_state (r->sender, GST_STATE_NULL);
 

@@ -193,7 +193,7 @@ def markdown(res):
     lines = [BEGIN, ""]
     lines.append("Written by `benchmarks/upload/run.sh` on %s (%s, %d cores, "
                  "GL renderer: Mesa llvmpipe, headless EGL). One run; BC1, %d "
-                 "units, `tilesink` → `tilesrc flush=stepped` → `identity` → "
+                 "units, `tilesink` → `tilesrc stepped=true` → `identity` → "
                  "`glbcupload` → `fakesink` in one process on 127.0.0.1."
                  % (res["date"], res["machine"], res["cores"], UNITS))
     lines.append("")

@@ -18,28 +18,12 @@ G_GNUC_INTERNAL void tile_element_init (GstPlugin * plugin);
 
 /* gsttileuri.c: tile:// URIs */
 G_GNUC_INTERNAL gboolean gst_tile_uri_apply (GstElement * element,
-    const gchar * uri, const gchar * host_property, GError ** error);
+    const gchar * uri, GError ** error);
 G_GNUC_INTERNAL gchar *gst_tile_uri_build (const gchar * host, guint port);
 G_GNUC_INTERNAL const gchar *const *gst_tile_uri_protocols (void);
 
 GST_ELEMENT_REGISTER_DECLARE (tilesink);
 GST_ELEMENT_REGISTER_DECLARE (tilesrc);
-
-/**
- * GstTileProtocol:
- * @GST_TILE_PROTOCOL_TCP: one TCP connection per unit
- * @GST_TILE_PROTOCOL_UDP: UDP datagrams, one socket per unit
- *
- * The data transport of tilesink and tilesrc.
- */
-typedef enum
-{
-  GST_TILE_PROTOCOL_TCP = 0,
-  GST_TILE_PROTOCOL_UDP = 1,
-} GstTileProtocol;
-
-#define GST_TYPE_TILE_PROTOCOL (gst_tile_protocol_get_type ())
-G_GNUC_INTERNAL GType gst_tile_protocol_get_type (void);
 
 /**
  * GstTileFlush:
@@ -59,23 +43,25 @@ typedef enum
 G_GNUC_INTERNAL GType gst_tile_flush_get_type (void);
 
 /**
- * GstTileGso:
- * @GST_TILE_GSO_AUTO: use UDP GSO (sender) / GRO (receiver) when the kernel
- *     has it
- * @GST_TILE_GSO_ON: require it: fail when the kernel lacks it
- * @GST_TILE_GSO_OFF: one system call per datagram batch entry, no offload
+ * GstTileOffload:
+ * @GST_TILE_OFFLOAD_AUTO: use UDP GSO (tilesink's gso) / GRO (tilesrc's
+ *     gro) when the kernel has it
+ * @GST_TILE_OFFLOAD_ON: require it: fail when the kernel lacks it
+ * @GST_TILE_OFFLOAD_OFF: one system call per datagram batch entry, no
+ *     offload
  *
- * Segmentation offload for protocol=udp.
+ * The kernel's UDP segmentation (sender) or receive (receiver) offload for
+ * protocol=udp.
  */
 typedef enum
 {
-  GST_TILE_GSO_AUTO = 0,
-  GST_TILE_GSO_ON = 1,
-  GST_TILE_GSO_OFF = 2,
-} GstTileGso;
+  GST_TILE_OFFLOAD_AUTO = 0,
+  GST_TILE_OFFLOAD_ON = 1,
+  GST_TILE_OFFLOAD_OFF = 2,
+} GstTileOffload;
 
-#define GST_TYPE_TILE_GSO (gst_tile_gso_get_type ())
-G_GNUC_INTERNAL GType gst_tile_gso_get_type (void);
+#define GST_TYPE_TILE_OFFLOAD (gst_tile_offload_get_type ())
+G_GNUC_INTERNAL GType gst_tile_offload_get_type (void);
 
 /**
  * GstTileLeaky:

@@ -16,34 +16,19 @@
 #include <gst/tile/tilewire.h>
 
 GType
-gst_tile_protocol_get_type (void)
+gst_tile_offload_get_type (void)
 {
   static gsize type = 0;
   static const GEnumValue values[] = {
-    {GST_TILE_PROTOCOL_TCP, "One TCP connection per unit", "tcp"},
-    {GST_TILE_PROTOCOL_UDP, "UDP datagrams, one socket per unit", "udp"},
+    {GST_TILE_OFFLOAD_AUTO, "Use UDP GSO/GRO when the kernel has it", "auto"},
+    {GST_TILE_OFFLOAD_ON, "Require UDP GSO/GRO", "on"},
+    {GST_TILE_OFFLOAD_OFF, "No UDP segmentation or receive offload", "off"},
     {0, NULL, NULL}
   };
 
   if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstTileProtocol",
+    g_once_init_leave (&type, g_enum_register_static ("GstTileOffload",
             values));
-  return type;
-}
-
-GType
-gst_tile_gso_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
-    {GST_TILE_GSO_AUTO, "Use UDP GSO/GRO when the kernel has it", "auto"},
-    {GST_TILE_GSO_ON, "Require UDP GSO/GRO", "on"},
-    {GST_TILE_GSO_OFF, "No UDP segmentation offload", "off"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstTileGso", values));
   return type;
 }
 
@@ -146,9 +131,8 @@ tile_element_init (GstPlugin * plugin)
   if (g_once_init_enter (&done)) {
     gst_bc_init ();
     gst_tile_register_stats_names ();
-    gst_type_mark_as_plugin_api (GST_TYPE_TILE_PROTOCOL, 0);
     gst_type_mark_as_plugin_api (GST_TYPE_TILE_FLUSH, 0);
-    gst_type_mark_as_plugin_api (GST_TYPE_TILE_GSO, 0);
+    gst_type_mark_as_plugin_api (GST_TYPE_TILE_OFFLOAD, 0);
     gst_type_mark_as_plugin_api (GST_TYPE_TILE_LEAKY, 0);
     g_once_init_leave (&done, 1);
   }

@@ -61,7 +61,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
 #define DEFAULT_ADDRESS GST_TILE_SENDER_DEFAULT_ADDRESS
 #define DEFAULT_PORT GST_TILE_SENDER_DEFAULT_PORT
 #define DEFAULT_UNITS GST_TILE_SENDER_DEFAULT_UNITS
-#define DEFAULT_PROTOCOL GST_TILE_PROTOCOL_TCP
+#define DEFAULT_PROTOCOL GST_TILE_WIRE_PROTOCOL_TCP
 #define DEFAULT_CHUNK_SIZE GST_TILE_SENDER_DEFAULT_CHUNK_SIZE
 #define DEFAULT_SEND_BUFFER_SIZE GST_TILE_SENDER_DEFAULT_SEND_BUFFER_SIZE
 #define DEFAULT_MAX_IN_FLIGHT GST_TILE_SENDER_DEFAULT_MAX_IN_FLIGHT
@@ -69,7 +69,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
 #define DEFAULT_HANDSHAKE_TIMEOUT GST_TILE_SENDER_DEFAULT_HANDSHAKE_TIMEOUT
 #define DEFAULT_TIMEOUT GST_TILE_SENDER_DEFAULT_TIMEOUT
 #define DEFAULT_PACKET_SIZE GST_TILE_SENDER_DEFAULT_PACKET_SIZE
-#define DEFAULT_GSO GST_TILE_GSO_AUTO
+#define DEFAULT_GSO GST_TILE_OFFLOAD_AUTO
 #define DEFAULT_PACING_BITRATE GST_TILE_SENDER_DEFAULT_PACING_BITRATE
 #define DEFAULT_RATE_CONTROL TRUE
 #define DEFAULT_MAX_LATENCY GST_TILE_SENDER_DEFAULT_MAX_LATENCY
@@ -79,7 +79,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
 enum
 {
   PROP_0,
-  PROP_ADDRESS,
+  PROP_HOST,
   PROP_PORT,
   PROP_BOUND_PORT,
   PROP_UNITS,
@@ -87,7 +87,7 @@ enum
   PROP_CHUNK_SIZE,
   PROP_SEND_BUFFER_SIZE,
   PROP_MAX_IN_FLIGHT,
-  PROP_TILE_STATS,
+  PROP_STATS,
   PROP_STATS_INTERVAL,
   PROP_HANDSHAKE_TIMEOUT,
   PROP_PACKET_SIZE,
@@ -103,6 +103,10 @@ enum
   PROP_MULTICAST_IFACE,
   PROP_TTL,
   PROP_LOOP,
+  PROP_STEPPED,
+  /* deprecated names */
+  PROP_ADDRESS,
+  PROP_TILE_STATS,
   PROP_OVERLAP,
 };
 
@@ -128,10 +132,10 @@ struct _GstTileSink
   gchar *passphrase;            /* settings.passphrase points here */
   gchar *multicast_group;       /* settings.multicast_group */
   gchar *multicast_iface;       /* settings.multicast_iface */
-  GstTileProtocol protocol;
-  GstTileGso gso;
+  GstTileWireProtocol protocol;
+  GstTileOffload gso;
   GstTileLeaky leaky;
-  gboolean overlap;
+  gboolean stepped;
 
   /* the session, from start to the next start (its statistics stay
    * readable after stop); the pointer is guarded by the object lock, and
@@ -182,10 +186,22 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
   gobject_class->set_property = gst_tile_sink_set_property;
   gobject_class->get_property = gst_tile_sink_get_property;
 
-  g_object_class_install_property (gobject_class, PROP_ADDRESS,
-      g_param_spec_string ("address", "Address",
+  g_object_class_install_property (gobject_class, PROP_HOST,
+      g_param_spec_string ("host", "Host",
           "Address to listen on (host name or numeric IPv4/IPv6)",
           DEFAULT_ADDRESS, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstTileSink:address:
+   *
+   * The former name of #GstTileSink:host.
+   *
+   * Deprecated: use #GstTileSink:host, as tcpserversink and udpsink name it.
+   */
+  g_object_class_install_property (gobject_class, PROP_ADDRESS,
+      g_param_spec_string ("address", "Address",
+          "Deprecated name of 'host'", DEFAULT_ADDRESS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_DEPRECATED |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_PORT,
       g_param_spec_uint ("port", "Port",
@@ -207,7 +223,7 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
       g_param_spec_enum ("protocol", "Protocol",
           "Data transport: tcp (one connection per unit) or udp (one socket "
           "per unit; the control connection stays TCP)",
-          GST_TYPE_TILE_PROTOCOL, DEFAULT_PROTOCOL, G_PARAM_READWRITE |
+          GST_TYPE_TILE_WIRE_PROTOCOL, DEFAULT_PROTOCOL, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_CHUNK_SIZE,
       /* split: a search for socket calls in this file finds none */
@@ -237,11 +253,26 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           "waits for it, so a link slower than the stream never idles)",
           GST_TYPE_TILE_LEAKY, DEFAULT_LEAKY, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
+  /**
+   * GstTileSink:stats:
+   *
+   * The sender's statistics and the receivers' last reports (see
+   * docs/elements.md), with GstBaseSink's own `average-rate`, `dropped`
+   * and `rendered`. The element messages of #GstTileSink:stats-interval
+   * carry the same fields but the base class's.
+   */
+  g_object_class_override_property (gobject_class, PROP_STATS, "stats");
+  /**
+   * GstTileSink:tile-stats:
+   *
+   * The former name of the sender's part of #GstTileSink:stats.
+   *
+   * Deprecated: use #GstTileSink:stats, as tilesrc and glbcupload name it.
+   */
   g_object_class_install_property (gobject_class, PROP_TILE_STATS,
       g_param_spec_boxed ("tile-stats", "Tile statistics",
-          "Sender statistics, and the receiver's last report (GstBaseSink's "
-          "own 'stats' property has the base class's counters)",
-          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+          "Deprecated: the sender's part of 'stats'", GST_TYPE_STRUCTURE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_DEPRECATED));
   g_object_class_install_property (gobject_class, PROP_STATS_INTERVAL,
       g_param_spec_uint ("stats-interval", "Statistics interval",
           "Post the stats as an element message every this many ms "
@@ -274,7 +305,7 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
   g_object_class_install_property (gobject_class, PROP_GSO,
       g_param_spec_enum ("gso", "GSO",
           "protocol=udp: send batches of datagrams with UDP segmentation "
-          "offload (UDP_SEGMENT)", GST_TYPE_TILE_GSO, DEFAULT_GSO,
+          "offload (UDP_SEGMENT)", GST_TYPE_TILE_OFFLOAD, DEFAULT_GSO,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_PACING_BITRATE,
@@ -345,22 +376,34 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   /**
-   * GstTileSink:overlap:
+   * GstTileSink:stepped:
    *
    * Offer upstream a buffer pool whose frames are sent tile by tile as
-   * they are made: an encoder that fills frames tile by tile (bcNenc on
-   * the CPU) completes each tile into it, and each unit starts on its tile
-   * as soon as that is encoded instead of when the whole frame is. With 4
-   * units the first tile is on the wire after about a quarter of the
-   * encode time. The statistic `frames-overlapped` counts those frames.
+   * they are made (stepped): an encoder that fills frames tile by tile
+   * (bcNenc on the CPU) completes each tile into it, and each unit starts
+   * on its tile as soon as that is encoded instead of when the whole frame
+   * is. With 4 units the first tile is on the wire after about a quarter
+   * of the encode time. The statistic `frames-stepped` counts those frames.
    * Takes effect at the next allocation query (caps).
    */
-  g_object_class_install_property (gobject_class, PROP_OVERLAP,
-      g_param_spec_boolean ("overlap", "Overlap",
+  g_object_class_install_property (gobject_class, PROP_STEPPED,
+      g_param_spec_boolean ("stepped", "Stepped",
           "Offer upstream a pool whose frames are sent tile by tile as the "
           "encoder completes them (encoding overlapped with sending)", TRUE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
+  /**
+   * GstTileSink:overlap:
+   *
+   * The former name of #GstTileSink:stepped.
+   *
+   * Deprecated: use #GstTileSink:stepped, the word tilesrc and glbcupload
+   * use for the same tile-by-tile hand-off.
+   */
+  g_object_class_install_property (gobject_class, PROP_OVERLAP,
+      g_param_spec_boolean ("overlap", "Overlap", "Deprecated name of "
+          "'stepped'", TRUE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          G_PARAM_DEPRECATED | GST_PARAM_MUTABLE_PLAYING));
 
   /**
    * GstTileSink::receiver-added:
@@ -433,7 +476,7 @@ gst_tile_sink_init (GstTileSink * self)
   self->protocol = DEFAULT_PROTOCOL;
   self->gso = DEFAULT_GSO;
   self->leaky = DEFAULT_LEAKY;
-  self->overlap = TRUE;
+  self->stepped = TRUE;
 
   /* a network sender sends as soon as a frame is ready; GstBaseSink's own
    * QoS (lateness against the clock) means nothing without sync, and its
@@ -514,10 +557,9 @@ new_sender_locked (GstTileSink * self)
 {
   GstTileSenderSettings settings = self->settings;
 
-  settings.protocol = self->protocol == GST_TILE_PROTOCOL_UDP ?
-      GST_TILE_WIRE_PROTOCOL_UDP : GST_TILE_WIRE_PROTOCOL_TCP;
-  settings.gso = self->gso != GST_TILE_GSO_OFF;
-  settings.gso_required = self->gso == GST_TILE_GSO_ON;
+  settings.protocol = self->protocol;
+  settings.gso = self->gso != GST_TILE_OFFLOAD_OFF;
+  settings.gso_required = self->gso == GST_TILE_OFFLOAD_ON;
   return gst_tile_sender_new (&settings, &sender_callbacks, self,
       GST_OBJECT (self));
 }
@@ -541,6 +583,29 @@ gst_tile_sink_get_stats (GstTileSink * self)
   return s;
 }
 
+static gboolean
+copy_missing_field (GQuark field, const GValue * value, gpointer user_data)
+{
+  GstStructure *to = user_data;
+
+  if (!gst_structure_id_has_field (to, field))
+    gst_structure_id_set_value (to, field, value);
+  return TRUE;
+}
+
+/* the stats property: the sender's and GstBaseSink's */
+static GstStructure *
+gst_tile_sink_get_all_stats (GstTileSink * self)
+{
+  GstStructure *s, *base;
+
+  s = gst_tile_sink_get_stats (self);
+  base = gst_base_sink_get_stats (GST_BASE_SINK (self));
+  gst_structure_foreach (base, copy_missing_field, s);
+  gst_structure_free (base);
+  return s;
+}
+
 static void
 gst_tile_sink_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -550,6 +615,7 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
+    case PROP_HOST:
     case PROP_ADDRESS:
       g_free (self->address);
       self->address = g_value_dup_string (value);
@@ -635,8 +701,9 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
     case PROP_LOOP:
       s->multicast_loop = g_value_get_boolean (value);
       break;
+    case PROP_STEPPED:
     case PROP_OVERLAP:
-      self->overlap = g_value_get_boolean (value);
+      self->stepped = g_value_get_boolean (value);
       break;
     case PROP_LEAKY:
       self->leaky = g_value_get_enum (value);
@@ -662,9 +729,14 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
     g_value_take_boxed (value, gst_tile_sink_get_stats (self));
     return;
   }
+  if (prop_id == PROP_STATS) {
+    g_value_take_boxed (value, gst_tile_sink_get_all_stats (self));
+    return;
+  }
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
+    case PROP_HOST:
     case PROP_ADDRESS:
       g_value_set_string (value, self->address);
       break;
@@ -717,8 +789,9 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_LEAKY:
       g_value_set_enum (value, self->leaky);
       break;
+    case PROP_STEPPED:
     case PROP_OVERLAP:
-      g_value_set_boolean (value, self->overlap);
+      g_value_set_boolean (value, self->stepped);
       break;
     case PROP_MAX_RECEIVERS:
       g_value_set_uint (value, s->max_receivers);
@@ -772,7 +845,7 @@ static gboolean
 gst_tile_sink_uri_set_uri (GstURIHandler * handler, const gchar * uri,
     GError ** error)
 {
-  return gst_tile_uri_apply (GST_ELEMENT (handler), uri, "address", error);
+  return gst_tile_uri_apply (GST_ELEMENT (handler), uri, error);
 }
 
 static void
@@ -848,7 +921,7 @@ gst_tile_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
   return ret;
 }
 
-/* overlap=true: the sender's pool, whose frames go tile by tile as the
+/* stepped=true: the sender's pool, whose frames go tile by tile as the
  * encoder completes them (gst_tile_sender_new_pool ()), for the caps the
  * sender has. */
 static gboolean
@@ -858,15 +931,15 @@ gst_tile_sink_propose_allocation (GstBaseSink * bsink, GstQuery * query)
   GstBufferPool *pool = NULL;
   GstStructure *config;
   GstCaps *caps, *current;
-  gboolean need_pool, overlap;
+  gboolean need_pool, stepped;
   guint size = 0;
 
   gst_query_parse_allocation (query, &caps, &need_pool);
   GST_OBJECT_LOCK (self);
-  overlap = self->overlap;
+  stepped = self->stepped;
   GST_OBJECT_UNLOCK (self);
   current = gst_pad_get_current_caps (GST_BASE_SINK_PAD (bsink));
-  if (overlap && caps && current && gst_caps_is_equal (caps, current) &&
+  if (stepped && caps && current && gst_caps_is_equal (caps, current) &&
       self->sender)
     pool = gst_tile_sender_new_pool (self->sender, caps);
   if (current)

@@ -20,7 +20,7 @@
  * has finished its tile moves on to the next frame without waiting for the
  * others; at most two frames are in assembly.
  *
- * With `flush=stepped` (the default) and a pool whose buffers carry a
+ * With `stepped=true` (the default) and a pool whose buffers carry a
  * #GstBcTileMeta, tilesrc reports each tile complete the moment its last
  * byte is in, so the consumer can start using it while the other tiles are
  * still arriving. The frame is pushed when its last tile lands.
@@ -55,11 +55,11 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_src_debug);
 #define DEFAULT_PORT 7000
 #define DEFAULT_RECEIVE_BUFFER_SIZE (16 << 20)
 #define DEFAULT_TIMEOUT 5000
-#define DEFAULT_FLUSH GST_TILE_FLUSH_STEPPED
+#define DEFAULT_STEPPED TRUE
 #define DEFAULT_RECONNECT FALSE
 #define DEFAULT_STATS_INTERVAL 1000
 #define DEFAULT_TIMER_FACTOR 1.5
-#define DEFAULT_GSO GST_TILE_GSO_AUTO
+#define DEFAULT_GRO GST_TILE_OFFLOAD_AUTO
 /* 256 MiB: an 8K RGBA frame (133 MB) fits, a hostile sender's 1 GiB does
  * not */
 #define DEFAULT_MAX_FRAME_SIZE (G_GUINT64_CONSTANT (256) << 20)
@@ -72,15 +72,18 @@ enum
   PROP_PORT,
   PROP_RECEIVE_BUFFER_SIZE,
   PROP_TIMEOUT,
-  PROP_FLUSH,
+  PROP_STEPPED,
   PROP_RECONNECT,
   PROP_STATS,
   PROP_STATS_INTERVAL,
   PROP_TIMER_FACTOR,
-  PROP_GSO,
+  PROP_GRO,
   PROP_MAX_FRAME_SIZE,
   PROP_PASSPHRASE,
   PROP_MULTICAST_IFACE,
+  /* deprecated names */
+  PROP_FLUSH,
+  PROP_GSO,
 };
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
@@ -167,12 +170,26 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           "it is declared lost", 1, G_MAXINT, DEFAULT_TIMEOUT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
-  g_object_class_install_property (gobject_class, PROP_FLUSH,
-      g_param_spec_enum ("flush", "Flush",
-          "When to report tiles complete to a downstream pool that attaches "
-          "GstBcTileMeta: each as it lands, or not at all",
-          GST_TYPE_TILE_FLUSH, DEFAULT_FLUSH, G_PARAM_READWRITE |
+  g_object_class_install_property (gobject_class, PROP_STEPPED,
+      g_param_spec_boolean ("stepped", "Stepped",
+          "Report each tile complete, as it lands, to a downstream pool that "
+          "attaches GstBcTileMeta (FALSE: report nothing before the frame "
+          "is pushed)", DEFAULT_STEPPED, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
+  /**
+   * GstTileSrc:flush:
+   *
+   * The former form of #GstTileSrc:stepped: `stepped` is stepped=true,
+   * `frame` is stepped=false.
+   *
+   * Deprecated: use #GstTileSrc:stepped, the word tilesink and glbcupload
+   * use for the same tile-by-tile hand-off.
+   */
+  g_object_class_install_property (gobject_class, PROP_FLUSH,
+      g_param_spec_enum ("flush", "Flush", "Deprecated form of 'stepped'",
+          GST_TYPE_TILE_FLUSH, GST_TILE_FLUSH_STEPPED, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | G_PARAM_DEPRECATED |
+          GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_RECONNECT,
       g_param_spec_boolean ("reconnect", "Reconnect",
           "When the sender is not there or goes away, keep trying to "
@@ -196,11 +213,24 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           "time of a whole frame before it is pushed with its gaps",
           0.0, 1000.0, DEFAULT_TIMER_FACTOR, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
-  g_object_class_install_property (gobject_class, PROP_GSO,
-      g_param_spec_enum ("gso", "GRO",
+  g_object_class_install_property (gobject_class, PROP_GRO,
+      g_param_spec_enum ("gro", "GRO",
           "protocol=udp: receive batches of datagrams coalesced by UDP "
-          "generic receive offload (UDP_GRO)", GST_TYPE_TILE_GSO, DEFAULT_GSO,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          "generic receive offload (UDP_GRO)", GST_TYPE_TILE_OFFLOAD,
+          DEFAULT_GRO, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstTileSrc:gso:
+   *
+   * The former name of #GstTileSrc:gro.
+   *
+   * Deprecated: use #GstTileSrc:gro (the receiver's offload is GRO,
+   * tilesink's is GSO).
+   */
+  g_object_class_install_property (gobject_class, PROP_GSO,
+      g_param_spec_enum ("gso", "GRO", "Deprecated name of 'gro'",
+          GST_TYPE_TILE_OFFLOAD, DEFAULT_GRO, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | G_PARAM_DEPRECATED |
           GST_PARAM_MUTABLE_READY));
 
   g_object_class_install_property (gobject_class, PROP_MAX_FRAME_SIZE,
@@ -235,17 +265,16 @@ gst_tile_src_init (GstTileSrc * self)
   self->port = DEFAULT_PORT;
   self->receive_buffer_size = DEFAULT_RECEIVE_BUFFER_SIZE;
   self->timeout = DEFAULT_TIMEOUT;
-  self->flush = DEFAULT_FLUSH;
+  self->stepped = DEFAULT_STEPPED;
   self->reconnect = DEFAULT_RECONNECT;
   self->stats_interval = DEFAULT_STATS_INTERVAL;
   self->timer_factor = DEFAULT_TIMER_FACTOR;
-  self->gso = DEFAULT_GSO;
+  self->gro = DEFAULT_GRO;
   self->max_frame_size = DEFAULT_MAX_FRAME_SIZE;
   self->duration = GST_CLOCK_TIME_NONE;
   self->rx = gst_tile_receiver_new (&receiver_callbacks, self,
       GST_OBJECT (self));
-  gst_tile_receiver_set_stepped (self->rx, DEFAULT_FLUSH ==
-      GST_TILE_FLUSH_STEPPED);
+  gst_tile_receiver_set_stepped (self->rx, DEFAULT_STEPPED);
   gst_tile_receiver_set_reconnect (self->rx, DEFAULT_RECONNECT);
   gst_tile_receiver_set_stats_interval (self->rx, DEFAULT_STATS_INTERVAL);
   gst_tile_receiver_set_timer_factor (self->rx, DEFAULT_TIMER_FACTOR);
@@ -297,8 +326,11 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
     case PROP_TIMEOUT:
       self->timeout = g_value_get_uint (value);
       break;
+    case PROP_STEPPED:
+      self->stepped = g_value_get_boolean (value);
+      break;
     case PROP_FLUSH:
-      self->flush = g_value_get_enum (value);
+      self->stepped = g_value_get_enum (value) == GST_TILE_FLUSH_STEPPED;
       break;
     case PROP_RECONNECT:
       self->reconnect = g_value_get_boolean (value);
@@ -309,8 +341,9 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
     case PROP_TIMER_FACTOR:
       self->timer_factor = g_value_get_double (value);
       break;
+    case PROP_GRO:
     case PROP_GSO:
-      self->gso = g_value_get_enum (value);
+      self->gro = g_value_get_enum (value);
       break;
     case PROP_MAX_FRAME_SIZE:
       self->max_frame_size = g_value_get_uint64 (value);
@@ -324,6 +357,9 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
   /* what may change while receiving (outside the object lock: the
    * receiver takes it, through the clock, under its own lock) */
   switch (prop_id) {
+    case PROP_STEPPED:
+      gst_tile_receiver_set_stepped (self->rx, g_value_get_boolean (value));
+      break;
     case PROP_FLUSH:
       gst_tile_receiver_set_stepped (self->rx,
           g_value_get_enum (value) == GST_TILE_FLUSH_STEPPED);
@@ -369,8 +405,12 @@ gst_tile_src_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_TIMEOUT:
       g_value_set_uint (value, self->timeout);
       break;
+    case PROP_STEPPED:
+      g_value_set_boolean (value, self->stepped);
+      break;
     case PROP_FLUSH:
-      g_value_set_enum (value, self->flush);
+      g_value_set_enum (value, self->stepped ? GST_TILE_FLUSH_STEPPED :
+          GST_TILE_FLUSH_FRAME);
       break;
     case PROP_RECONNECT:
       g_value_set_boolean (value, self->reconnect);
@@ -381,8 +421,9 @@ gst_tile_src_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_TIMER_FACTOR:
       g_value_set_double (value, self->timer_factor);
       break;
+    case PROP_GRO:
     case PROP_GSO:
-      g_value_set_enum (value, self->gso);
+      g_value_set_enum (value, self->gro);
       break;
     case PROP_MAX_FRAME_SIZE:
       g_value_set_uint64 (value, self->max_frame_size);
@@ -500,7 +541,7 @@ static gboolean
 gst_tile_src_uri_set_uri (GstURIHandler * handler, const gchar * uri,
     GError ** error)
 {
-  return gst_tile_uri_apply (GST_ELEMENT (handler), uri, "host", error);
+  return gst_tile_uri_apply (GST_ELEMENT (handler), uri, error);
 }
 
 static void
@@ -530,8 +571,8 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   settings.port = self->port;
   settings.timeout_ms = self->timeout;
   settings.receive_buffer_size = self->receive_buffer_size;
-  settings.gro = self->gso != GST_TILE_GSO_OFF;
-  settings.gro_required = self->gso == GST_TILE_GSO_ON;
+  settings.gro = self->gro != GST_TILE_OFFLOAD_OFF;
+  settings.gro_required = self->gro == GST_TILE_OFFLOAD_ON;
   self->duration = GST_CLOCK_TIME_NONE;
   GST_OBJECT_UNLOCK (self);
   gst_tile_receiver_start (self->rx, &settings);

@@ -29,11 +29,11 @@ struct _GstTileSrc
   guint port;
   gint receive_buffer_size;
   guint timeout;
-  GstTileFlush flush;
+  gboolean stepped;
   gboolean reconnect;
   guint stats_interval;
   gdouble timer_factor;
-  GstTileGso gso;
+  GstTileOffload gro;
   guint64 max_frame_size;
   gchar *passphrase;
   gchar *multicast_iface;

@@ -77,15 +77,14 @@ uri_port (const gchar * uri)
  * gst_tile_uri_apply:
  * @element: tilesrc or tilesink, in NULL or READY
  * @uri: a tile:// URI
- * @host_property: "host" (tilesrc) or "address" (tilesink)
  * @error: a #GST_URI_ERROR when @uri does not apply
  *
  * Checks all of @uri first, then sets the host, the port and every query
- * parameter: either all of it applies, or none.
+ * parameter: either all of it applies, or none. The host and port (and
+ * tilesink's deprecated `address`) go in the URI's authority only.
  */
 gboolean
-gst_tile_uri_apply (GstElement * element, const gchar * uri,
-    const gchar * host_property, GError ** error)
+gst_tile_uri_apply (GstElement * element, const gchar * uri, GError ** error)
 {
   GstUri *u;
   GHashTable *query;
@@ -120,7 +119,8 @@ gst_tile_uri_apply (GstElement * element, const gchar * uri,
   if (query) {
     g_hash_table_iter_init (&it, query);
     while (ok && g_hash_table_iter_next (&it, &key, &value)) {
-      if (!g_strcmp0 (key, host_property) || !g_strcmp0 (key, "port")) {
+      if (!g_strcmp0 (key, "host") || !g_strcmp0 (key, "address")
+          || !g_strcmp0 (key, "port")) {
         g_set_error (error, GST_URI_ERROR, GST_URI_ERROR_BAD_URI,
             "'%s' goes in the URI's host and port, not in its query",
             (const gchar *) key);
@@ -131,7 +131,7 @@ gst_tile_uri_apply (GstElement * element, const gchar * uri,
     }
   }
   if (ok) {
-    g_object_set (element, host_property, host, "port", port, NULL);
+    g_object_set (element, "host", host, "port", port, NULL);
     if (query) {
       g_hash_table_iter_init (&it, query);
       while (g_hash_table_iter_next (&it, &key, &value))

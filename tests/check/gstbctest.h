@@ -872,15 +872,6 @@ test_child_main (int argc, char **argv, int (*child_main) (const gchar * arg))
 /* ---------------------------------------------------------------------- */
 /* statistics                                                              */
 
-/* The statistics property of a transport element: "tile-stats" where it
- * has one (tilesink: GstBaseSink owns "stats"), else "stats" */
-static inline const gchar *
-test_tile_stats_property (GstElement * element)
-{
-  return g_object_class_find_property (G_OBJECT_GET_CLASS (element),
-      "tile-stats") ? "tile-stats" : "stats";
-}
-
 /* The GstStructure of the statistics property @property of @element (free
  * it) */
 static inline GstStructure *
@@ -923,7 +914,7 @@ test_tile_stat_uint (GstElement * element, const gchar * field)
 {
   guint v = 0;
 
-  test_get_stat (element, test_tile_stats_property (element), field,
+  test_get_stat (element, "stats", field,
       G_TYPE_UINT, &v);
   return v;
 }
@@ -933,7 +924,7 @@ test_tile_stat_uint (GstElement * element, const gchar * field)
 static inline void
 test_tile_wait_u64 (GstElement * element, const gchar * field, guint64 value)
 {
-  const gchar *property = test_tile_stats_property (element);
+  const gchar *property = "stats";
   gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
   while (test_stat_u64 (element, property, field) != value &&
@@ -950,7 +941,7 @@ test_wait_connected (GstElement * tilesink)
 
   while (g_get_monotonic_time () < end) {
     GstStructure *s = test_get_stats (tilesink,
-        test_tile_stats_property (tilesink));
+        "stats");
     gboolean connected = FALSE;
 
     gst_structure_get_boolean (s, "connected", &connected);

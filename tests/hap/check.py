@@ -588,7 +588,7 @@ def part_c(examples):
             ['gst-launch-1.0', 'videotestsrc', 'is-live=true',
              f'num-buffers={buffers}', '!',
              'video/x-raw,width=320,height=240,framerate=30/1', '!',
-             'bc1enc', '!', 'tilesink', 'address=127.0.0.1', f'port={port}'],
+             'bc1enc', '!', 'tilesink', 'host=127.0.0.1', f'port={port}'],
             stdout=log, stderr=subprocess.STDOUT)
         try:
             end = time.monotonic() + 20

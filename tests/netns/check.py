@@ -418,7 +418,7 @@ def check_multicast(a):
         if pushed != a.frames:
             problems.append(f'the sender pushed {pushed} of {a.frames} frames')
         if not txs.get('multicast-group'):
-            problems.append('no multicast-group in the sender\'s tile-stats')
+            problems.append('no multicast-group in the sender\'s stats')
         members = sp.get('receivers') or []
         up = sum(1 for m in members if m.get('connected'))
         if sp.get('receiver-count') != n or up != n:

@@ -59,7 +59,7 @@
 #   multicast  UDP multicast to 3 receivers: a sender and three receiver
 #              namespaces on one Linux bridge (a namespace of its own,
 #              mcast_snooping 0); tilesink multicast-group=239.x.y.z (from
-#              the pid) address=<its IP>, 720p BC1 at 60 fps, 300 frames,
+#              the pid) host=<its IP>, 720p BC1 at 60 fps, 300 frames,
 #              pushed once all 3 receivers take frames (tile-netns-check
 #              --receivers 3); 2 % of the UDP packets dropped in the third
 #              receiver's namespace only. Every receiver byte-exact outside
@@ -417,7 +417,7 @@ run_vanish () {
   ip -n "$ns_rx2" link set veth-rx2 up || fail "ip link set up"
   echo "netns: --- vanish: tcp, the receiver's link goes down for good and it dies; tilesink timeout=2000; the next receiver on $addr_rx2" >&2
   timeout 60 ip netns exec "$ns_tx" gst-launch-1.0 -q $src ! \
-    tilesink address=0.0.0.0 port="$port" timeout=2000 \
+    tilesink host=0.0.0.0 port="$port" timeout=2000 \
     >"$work/vanish.tx.log" 2>&1 &
   txpid=$!
   pids+=("$txpid")

@@ -114,10 +114,10 @@ static GOptionEntry entries[] = {
   {"wait", 0, 0, G_OPTION_ARG_INT, &opt_wait,
       "Sender: seconds to wait for the receiver (default 30)", "S"},
   {"receivers", 0, 0, G_OPTION_ARG_INT, &opt_receivers,
-      "Sender: wait until N receivers take frames (N entries of tile-stats "
+      "Sender: wait until N receivers take frames (N entries of stats "
         "'receivers' with connected=TRUE) before pushing, and add the "
-        "tile-stats taken after the last push as 'stats_pushed' (default 1: "
-        "tile-stats 'connected')", "N"},
+        "stats taken after the last push as 'stats_pushed' (default 1: "
+        "stats 'connected')", "N"},
   {"timeout", 0, 0, G_OPTION_ARG_INT, &opt_timeout,
       "Give up after this many seconds (default 120)", "S"},
   {NULL, 0, 0, G_OPTION_ARG_NONE, NULL, NULL, NULL}
@@ -430,21 +430,13 @@ bus_error (GstBus * bus, GstClockTime wait, gboolean * eos)
   return ret;
 }
 
-/* tilesink's statistics are "tile-stats" (GstBaseSink has "stats"),
- * tilesrc's "stats" */
-static const gchar *
-stats_property (GstElement * e)
-{
-  return g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-      "tile-stats") ? "tile-stats" : "stats";
-}
 
 static GstStructure *
 get_stats (GstElement * e)
 {
   GstStructure *s = NULL;
 
-  g_object_get (e, stats_property (e), &s, NULL);
+  g_object_get (e, "stats", &s, NULL);
   return s;
 }
 
@@ -473,7 +465,7 @@ datagrams_per_frame (GstCaps * caps, GstElement * sink)
 }
 
 /* The receivers tilesink sends frames to now: the entries of its
- * tile-stats `receivers` with connected=TRUE. */
+ * stats `receivers` with connected=TRUE. */
 static guint
 receivers_connected (const GstStructure * s)
 {
@@ -515,7 +507,7 @@ make_sender (const gchar * address, guint port, GstElement ** src,
   }
   *src = gst_bin_get_by_name (GST_BIN (p), "src");
   *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
-  if (!set_prop (*sink, "address", address) ||
+  if (!set_prop (*sink, "host", address) ||
       !set_num_prop (*sink, "port", port) ||
       !set_num_prop (*sink, "units", opt_units) ||
       !set_prop (*sink, "protocol", opt_protocol) ||
@@ -1097,7 +1089,7 @@ run_receiver (void)
       !set_num_prop (src, "port", opt_port) ||
       (opt_timer_factor >= 0 && !set_dbl_prop (src, "timer-factor",
               opt_timer_factor)) ||
-      (opt_gso && !set_prop (src, "gso", opt_gso)) ||
+      (opt_gso && !set_prop (src, "gro", opt_gso)) ||
       !set_props (src, opt_src_props))
     return EXIT_USAGE;
   cb.new_sample = on_sample;

@@ -2072,3 +2072,25 @@ gst_tile_wire_clear_passphrase (gchar ** passphrase)
     gst_tile_seal_wipe (*passphrase, strlen (*passphrase));
   g_clear_pointer (passphrase, g_free);
 }
+
+/**
+ * gst_tile_wire_protocol_get_type:
+ *
+ * Returns: the enum type of #GstTileWireProtocol, with the nicks `tcp` and
+ * `udp`: the type of tilesink's `protocol` property.
+ */
+GType
+gst_tile_wire_protocol_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_TILE_WIRE_PROTOCOL_TCP, "One TCP connection per unit", "tcp"},
+    {GST_TILE_WIRE_PROTOCOL_UDP, "UDP datagrams, one socket per unit", "udp"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstTileWireProtocol",
+            values));
+  return type;
+}

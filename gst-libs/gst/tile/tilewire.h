@@ -255,6 +255,10 @@ typedef enum
   GST_TILE_WIRE_PROTOCOL_UDP = 1,
 } GstTileWireProtocol;
 
+GST_TILE_API
+GType    gst_tile_wire_protocol_get_type (void);
+#define GST_TYPE_TILE_WIRE_PROTOCOL (gst_tile_wire_protocol_get_type ())
+
 /**
  * GstTileWireRefuseCode:
  * @GST_TILE_WIRE_REFUSE_BAD_MESSAGE: a message did not parse

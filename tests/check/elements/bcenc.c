@@ -1213,7 +1213,7 @@ GST_START_TEST (test_bc457_unsupported_caps)
 
 GST_END_TEST;
 
-/* ---- downstream's tile pool (tilesink overlap=true) -------------------- */
+/* ---- downstream's tile pool (tilesink stepped=true) -------------------- */
 
 /* A consumer that tiles the frames of the pool it offers (as tilesink
  * does): how it answers the allocation query, and what it saw */

@@ -897,7 +897,7 @@ check_tiles (gboolean stepped, gboolean system_memory)
 
   caps = bc_caps_string (GST_BC_FORMAT_BC1, w, h);
   desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! "
-      "tilesink name=sink address=127.0.0.1 port=0 units=%u stats-interval=0 "
+      "tilesink name=sink host=127.0.0.1 port=0 units=%u stats-interval=0 "
       "max-in-flight=64", caps, units);
   tx = launch (desc);
   g_free (desc);
@@ -951,7 +951,7 @@ check_tiles (gboolean stepped, gboolean system_memory)
   fail_unless_equals_uint64 (stat_u64 (up, "copied-frames"), 0);
   fail_unless_equals_int (g_atomic_int_get (&with_ts), n);
   fail_unless_equals_uint64 (test_stat_u64 (tilesrc,
-          test_tile_stats_property (tilesrc), "tiles-stepped"), n * units);
+          "stats", "tiles-stepped"), n * units);
   if (stepped) {
     /* each tile uploaded once, before its frame was pushed: nothing left
      * to upload at the push */
@@ -1304,7 +1304,7 @@ check_playbin (const gchar * sink_desc, gboolean gl_memory)
 
   caps = bc_caps_string (GST_BC_FORMAT_BC1, w, h);
   desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! "
-      "tilesink name=sink address=127.0.0.1 port=0 units=2 stats-interval=0 "
+      "tilesink name=sink host=127.0.0.1 port=0 units=2 stats-interval=0 "
       "max-in-flight=64", caps);
   tx = launch (desc);
   g_free (desc);

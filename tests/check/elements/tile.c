@@ -104,7 +104,7 @@ rx_stop (Link * l)
 static GstStructure *
 get_stats (GstElement * e)
 {
-  return test_get_stats (e, test_tile_stats_property (e));
+  return test_get_stats (e, "stats");
 }
 
 /* The next element message on @pipeline's bus, within 5 s, is @name */
@@ -125,7 +125,7 @@ expect_element_message (GstElement * pipeline, const gchar * name)
 static guint64
 stat_u64 (GstElement * e, const gchar * field)
 {
-  return test_stat_u64 (e, test_tile_stats_property (e), field);
+  return test_stat_u64 (e, "stats", field);
 }
 
 static guint
@@ -537,8 +537,8 @@ check_stepped (gboolean stepped, gboolean udp)
   last_pts = GST_CLOCK_TIME_NONE;
   tx_start (&l, BC1 (256, 96), 0, udp ? "units=6 protocol=udp" : "units=6");
   {
-    gchar *props = g_strdup_printf ("%s %s", stepped ? "flush=stepped" :
-        "flush=frame", udp ? udp_rx_props : "");
+    gchar *props = g_strdup_printf ("%s %s", stepped ? "stepped=true" :
+        "stepped=false", udp ? udp_rx_props : "");
 
     /* the consumer's pool is in place before anything negotiates */
     rx_start_full (&l, props, FALSE);
@@ -1333,7 +1333,7 @@ GST_START_TEST (test_uri)
   sink = gst_element_make_from_uri (GST_URI_SINK,
       "tile://127.0.0.1:0?units=2&protocol=udp&max-receivers=3", NULL, &err);
   fail_unless (sink != NULL, "%s", err ? err->message : "");
-  g_object_get (sink, "address", &host, "port", &port, "units", &units,
+  g_object_get (sink, "host", &host, "port", &port, "units", &units,
       "protocol", &proto, NULL);
   fail_unless_equals_string (host, "127.0.0.1");
   g_free (host);
@@ -1841,7 +1841,7 @@ stat_bool (GstElement * e, const gchar * field)
 {
   gboolean v = FALSE;
 
-  test_get_stat (e, test_tile_stats_property (e), field, G_TYPE_BOOLEAN, &v);
+  test_get_stat (e, "stats", field, G_TYPE_BOOLEAN, &v);
   return v;
 }
 
@@ -2256,21 +2256,88 @@ GST_START_TEST (test_udp_loss_concealment)
 
 GST_END_TEST;
 
-/* tilesink's own properties do not hide GstBaseSink's */
+/* tilesink's own properties do not hide GstBaseSink's: its stats are the
+ * base class's and the sender's */
 GST_START_TEST (test_base_sink_properties)
 {
   GstElement *sink = gst_element_factory_make ("tilesink", NULL);
   GObjectClass *klass = G_OBJECT_GET_CLASS (sink);
+  GstStructure *s;
 
-  fail_unless (g_object_class_find_property (klass, "stats")->owner_type ==
-      GST_TYPE_BASE_SINK);
   fail_unless (g_object_class_find_property (klass,
           "max-bitrate")->owner_type == GST_TYPE_BASE_SINK);
   fail_unless (g_object_class_find_property (klass,
-          "tile-stats")->owner_type == G_OBJECT_TYPE (sink));
-  fail_unless (g_object_class_find_property (klass,
           "pacing-bitrate")->owner_type == G_OBJECT_TYPE (sink));
+  s = test_get_stats (sink, "stats");
+  fail_unless (gst_structure_has_field (s, "rendered"));
+  fail_unless (gst_structure_has_field (s, "average-rate"));
+  fail_unless (gst_structure_has_field (s, "frames-sent"));
+  fail_unless (gst_structure_has_field (s, "receivers"));
+  gst_structure_free (s);
   gst_object_unref (sink);
+}
+
+GST_END_TEST;
+
+static void
+check_alias (GstElement * e, const gchar * name, const gchar * old,
+    const gchar * value, const gchar * other)
+{
+  GParamSpec *spec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      old);
+  GValue v = G_VALUE_INIT;
+  gchar *got;
+
+  fail_unless (spec != NULL, "%s has no %s", GST_ELEMENT_NAME (e), old);
+  fail_unless (spec->flags & G_PARAM_DEPRECATED);
+  /* a value set through either name reads back through both */
+  gst_util_set_object_arg (G_OBJECT (e), old, value);
+  g_value_init (&v, G_PARAM_SPEC_VALUE_TYPE (g_object_class_find_property
+          (G_OBJECT_GET_CLASS (e), name)));
+  g_object_get_property (G_OBJECT (e), name, &v);
+  got = gst_value_serialize (&v);
+  fail_unless_equals_string (got, value);
+  g_free (got);
+  g_value_unset (&v);
+  gst_util_set_object_arg (G_OBJECT (e), name, other);
+  g_value_init (&v, G_PARAM_SPEC_VALUE_TYPE (spec));
+  g_object_get_property (G_OBJECT (e), old, &v);
+  got = gst_value_serialize (&v);
+  fail_if (!g_strcmp0 (got, value), "%s still %s after %s=%s", old, got,
+      name, other);
+  g_free (got);
+  g_value_unset (&v);
+}
+
+/* the former property names still work, marked deprecated */
+GST_START_TEST (test_deprecated_names)
+{
+  GstElement *sink = gst_element_factory_make ("tilesink", NULL);
+  GstElement *src = gst_element_factory_make ("tilesrc", NULL);
+  GstStructure *a, *b;
+  gboolean stepped;
+
+  check_alias (sink, "host", "address", "192.0.2.1", "127.0.0.1");
+  check_alias (sink, "stepped", "overlap", "false", "true");
+  check_alias (src, "gro", "gso", "off", "auto");
+  /* flush=frame is stepped=false */
+  g_object_set (src, "stepped", TRUE, NULL);
+  gst_util_set_object_arg (G_OBJECT (src), "flush", "frame");
+  g_object_get (src, "stepped", &stepped, NULL);
+  fail_if (stepped);
+  gst_util_set_object_arg (G_OBJECT (src), "flush", "stepped");
+  g_object_get (src, "stepped", &stepped, NULL);
+  fail_unless (stepped);
+  /* tile-stats: the sender's part of stats */
+  a = test_get_stats (sink, "tile-stats");
+  b = test_get_stats (sink, "stats");
+  fail_unless (gst_structure_has_field (a, "frames-sent"));
+  fail_if (gst_structure_has_field (a, "rendered"));
+  fail_unless (gst_structure_has_field (b, "frames-sent"));
+  gst_structure_free (a);
+  gst_structure_free (b);
+  gst_object_unref (sink);
+  gst_object_unref (src);
 }
 
 GST_END_TEST;
@@ -2309,6 +2376,7 @@ tile_suite (void)
   tcase_add_test (tc, test_stats_exchange);
   tcase_add_test (tc, test_buffer_size_warning);
   tcase_add_test (tc, test_base_sink_properties);
+  tcase_add_test (tc, test_deprecated_names);
   return s;
 }
 

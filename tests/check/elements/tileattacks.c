@@ -66,7 +66,7 @@ sender_start_on (Sender * s, const gchar * address, const gchar * props)
   gchar *desc = g_strdup_printf ("videotestsrc is-live=true pattern=ball ! "
       "video/x-raw,format=GRAY8,width=320,height=240,framerate=30/1 ! "
       "tilesink name=sink %s%s port=0 stats-interval=0 %s",
-      address ? "address=" : "", address ? address : "", props);
+      address ? "host=" : "", address ? address : "", props);
 
   s->pipeline = launch (desc);
   g_free (desc);
@@ -338,9 +338,9 @@ GST_START_TEST (test_forged_unit_hello)
   fail_unless_equals_int (same_data, 0);
   fail_unless (same_bytes <= 3 * sent_same, "%" G_GUINT64_FORMAT " bytes "
       "for %" G_GUINT64_FORMAT, same_bytes, sent_same);
-  fail_unless (test_stat_u64 (s.sink, "tile-stats", "hellos-unvalidated") > 0);
-  fail_unless (test_stat_u64 (s.sink, "tile-stats", "hellos-challenged") > 0);
-  fail_unless_equals_uint64 (test_stat_u64 (s.sink, "tile-stats",
+  fail_unless (test_stat_u64 (s.sink, "stats", "hellos-unvalidated") > 0);
+  fail_unless (test_stat_u64 (s.sink, "stats", "hellos-challenged") > 0);
+  fail_unless_equals_uint64 (test_stat_u64 (s.sink, "stats",
           "packets-sent"), 0);
 
   close (ctl);

@@ -290,7 +290,7 @@ wait_removed (Tx * t, guint id)
 static GstStructure *
 tx_stats (Tx * t)
 {
-  return test_get_stats (t->tilesink, "tile-stats");
+  return test_get_stats (t->tilesink, "stats");
 }
 
 static guint
@@ -1300,7 +1300,7 @@ GST_START_TEST (test_max_receivers_property)
   fail_unless (sink != NULL);
   g_object_get (sink, "max-receivers", &v, NULL);
   fail_unless_equals_int (v, 8);
-  s = test_get_stats (sink, "tile-stats");
+  s = test_get_stats (sink, "stats");
   fail_unless_equals_int (stats_uint (s, "max-receivers"), 8);
   fail_unless_equals_int (stats_uint (s, "receiver-count"), 0);
   fail_unless_equals_int (n_entries (s), 0);
@@ -1310,7 +1310,7 @@ GST_START_TEST (test_max_receivers_property)
   g_object_set (sink, "max-receivers", 0, NULL);
   g_object_get (sink, "max-receivers", &v, NULL);
   fail_unless_equals_int (v, 0);
-  s = test_get_stats (sink, "tile-stats");
+  s = test_get_stats (sink, "stats");
   fail_unless_equals_int (stats_uint (s, "max-receivers"), 0);
   gst_structure_free (s);
   g_object_set (sink, "max-receivers", 3, NULL);

@@ -34,7 +34,7 @@ static GstStaticCaps unix_static = GST_STATIC_CAPS ("timestamp/x-unix");
 static guint64
 stat_u64 (GstElement * e, const gchar * field)
 {
-  return test_stat_u64 (e, test_tile_stats_property (e), field);
+  return test_stat_u64 (e, "stats", field);
 }
 
 /* `appsrc ! @enc ! tilesink @props` -> `tilesrc ! appsink`, connected */
@@ -149,7 +149,7 @@ check_overlap (const gchar * enc, GstBcFormat format, guint width,
     guint height, const gchar * props, gboolean overlap, guint n)
 {
   gboolean udp = strstr (props, "protocol=udp") != NULL;
-  gchar *all = g_strdup_printf ("overlap=%s %s", overlap ? "true" : "false",
+  gchar *all = g_strdup_printf ("stepped=%s %s", overlap ? "true" : "false",
       props);
   Link l = { 0 };
   guint i;
