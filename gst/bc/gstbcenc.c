@@ -73,7 +73,7 @@ typedef struct
   GstBcInfo info;
   GstBcWorkers *workers;
   /* downstream's pool when it wants frames filled tile by tile
-   * (gst_bc_tile_meta_query_tiled_by_consumer(): tilesink), else NULL */
+   * (gst_bc_tile_meta_query_stepped(): tilesink), else NULL */
   GstBufferPool *out_pool;
   /* the path of the current input caps; written under the object lock */
   gboolean use_gl;
@@ -584,7 +584,7 @@ gst_bc_enc_decide_allocation (GstVideoEncoder * encoder, GstQuery * query)
   if (use_gl)
     return gst_bc_enc_gl_decide_allocation (priv->gl, query);
 #endif
-  if (use_gl || !gst_bc_tile_meta_query_tiled_by_consumer (query) ||
+  if (use_gl || !gst_bc_tile_meta_query_stepped (query) ||
       gst_query_get_n_allocation_pools (query) == 0)
     return TRUE;
   gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);

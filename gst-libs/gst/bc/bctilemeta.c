@@ -31,7 +31,7 @@
  * The other way round, a consumer that sends a frame in tiles (tilesink:
  * one tile per unit) sets the tiling itself on the buffers of its pool and
  * says so in the allocation query with gst_bc_tile_meta_offer()
- * (@tiled_by_consumer %TRUE). A producer that can fill a frame tile by tile
+ * (@stepped %TRUE). A producer that can fill a frame tile by tile
  * (bcNenc) then takes its buffers from that pool, writes the tiles in
  * their order and completes each as soon as it is written: the consumer
  * starts on the first tile while the others are still being made.
@@ -262,35 +262,36 @@ gst_bc_tile_meta_tiles_rows (GstBcTileMeta * meta, guint n_rows,
 /**
  * gst_bc_tile_meta_offer:
  * @query: an allocation query being answered
- * @tiled_by_consumer: %TRUE when the buffers of the pool in @query come
- *   with their tiling set, to be filled tile by tile in that order
+ * @stepped: %TRUE when the buffers of the pool in @query come with their
+ *   tiling set, to be filled tile by tile (stepped) in that order
  *
  * Adds #GstBcTileMeta to @query's metas, with a `GstBcTileMeta` structure
- * saying @tiled_by_consumer.
+ * saying @stepped (its field `stepped`).
  */
 void
-gst_bc_tile_meta_offer (GstQuery * query, gboolean tiled_by_consumer)
+gst_bc_tile_meta_offer (GstQuery * query, gboolean stepped)
 {
   GstStructure *params;
 
   g_return_if_fail (GST_IS_QUERY (query));
 
-  params = gst_structure_new ("GstBcTileMeta", "tiled-by-consumer",
-      G_TYPE_BOOLEAN, tiled_by_consumer, NULL);
+  params = gst_structure_new ("GstBcTileMeta", "stepped", G_TYPE_BOOLEAN,
+      stepped, NULL);
   gst_query_add_allocation_meta (query, GST_BC_TILE_META_API_TYPE, params);
   gst_structure_free (params);
 }
 
 /**
- * gst_bc_tile_meta_query_tiled_by_consumer:
+ * gst_bc_tile_meta_query_stepped:
  * @query: an allocation query answered downstream
  *
  * Returns: whether downstream offered #GstBcTileMeta with
- * gst_bc_tile_meta_offer() and @tiled_by_consumer %TRUE: the buffers of
- * the pool it proposes want to be filled tile by tile.
+ * gst_bc_tile_meta_offer() and @stepped %TRUE: the buffers of the pool it
+ * proposes want to be filled tile by tile. (The field's former name,
+ * `tiled-by-consumer`, is read too.)
  */
 gboolean
-gst_bc_tile_meta_query_tiled_by_consumer (GstQuery * query)
+gst_bc_tile_meta_query_stepped (GstQuery * query)
 {
   const GstStructure *params = NULL;
   gboolean tiled = FALSE;
@@ -302,8 +303,12 @@ gst_bc_tile_meta_query_tiled_by_consumer (GstQuery * query)
           &index))
     return FALSE;
   gst_query_parse_nth_allocation_meta (query, index, &params);
-  return params != NULL && gst_structure_get_boolean (params,
-      "tiled-by-consumer", &tiled) && tiled;
+  if (params == NULL)
+    return FALSE;
+  if (!gst_structure_get_boolean (params, "stepped", &tiled) &&
+      !gst_structure_get_boolean (params, "tiled-by-consumer", &tiled))
+    return FALSE;
+  return tiled;
 }
 
 /**

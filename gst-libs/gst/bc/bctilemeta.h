@@ -89,10 +89,10 @@ gboolean gst_bc_tile_meta_tiles_rows (GstBcTileMeta * meta, guint n_rows,
     gsize row_bytes);
 
 GST_BC_API
-void gst_bc_tile_meta_offer (GstQuery * query, gboolean tiled_by_consumer);
+void gst_bc_tile_meta_offer (GstQuery * query, gboolean stepped);
 
 GST_BC_API
-gboolean gst_bc_tile_meta_query_tiled_by_consumer (GstQuery * query);
+gboolean gst_bc_tile_meta_query_stepped (GstQuery * query);
 
 GST_BC_API
 gboolean gst_bc_tile_meta_complete (GstBcTileMeta * meta, GstBuffer * buffer,

@@ -1221,7 +1221,7 @@ typedef struct
 {
   /* the answer */
   guint n_tiles;                /* asked of gst_bc_tiling_init_for_info () */
-  gboolean tiled;               /* offered tiled-by-consumer */
+  gboolean tiled;               /* offered stepped */
   gboolean no_pool;             /* the meta offered, no pool */
   guint tiling_height;          /* 0: the frame's; else the tiling's */
   /* what to expect */

@@ -331,25 +331,34 @@ GST_START_TEST (test_tile_meta_offer)
 
   /* no meta in the query */
   query = gst_query_new_allocation (caps, TRUE);
-  fail_if (gst_bc_tile_meta_query_tiled_by_consumer (query));
+  fail_if (gst_bc_tile_meta_query_stepped (query));
   /* other metas only */
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  fail_if (gst_bc_tile_meta_query_tiled_by_consumer (query));
+  fail_if (gst_bc_tile_meta_query_stepped (query));
   gst_query_unref (query);
 
   /* tiled by the consumer */
   query = gst_query_new_allocation (caps, TRUE);
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   gst_bc_tile_meta_offer (query, TRUE);
-  fail_unless (gst_bc_tile_meta_query_tiled_by_consumer (query));
+  fail_unless (gst_bc_tile_meta_query_stepped (query));
   fail_unless (gst_query_find_allocation_meta (query,
           GST_BC_TILE_META_API_TYPE, &index));
   fail_unless_equals_int (index, 1);
   gst_query_parse_nth_allocation_meta (query, index, &params);
   fail_unless (params != NULL);
   fail_unless (gst_structure_has_name (params, "GstBcTileMeta"));
-  fail_unless (gst_structure_get_boolean (params, "tiled-by-consumer", &tiled));
+  fail_unless (gst_structure_get_boolean (params, "stepped", &tiled));
   fail_unless (tiled);
+  gst_query_unref (query);
+
+  /* the field's former name */
+  query = gst_query_new_allocation (caps, TRUE);
+  params = gst_structure_new ("GstBcTileMeta", "tiled-by-consumer",
+      G_TYPE_BOOLEAN, TRUE, NULL);
+  gst_query_add_allocation_meta (query, GST_BC_TILE_META_API_TYPE, params);
+  gst_structure_free ((GstStructure *) params);
+  fail_unless (gst_bc_tile_meta_query_stepped (query));
   gst_query_unref (query);
 
   /* offered, not tiled by the consumer */
@@ -357,20 +366,20 @@ GST_START_TEST (test_tile_meta_offer)
   gst_bc_tile_meta_offer (query, FALSE);
   fail_unless (gst_query_find_allocation_meta (query,
           GST_BC_TILE_META_API_TYPE, NULL));
-  fail_if (gst_bc_tile_meta_query_tiled_by_consumer (query));
+  fail_if (gst_bc_tile_meta_query_stepped (query));
   gst_query_unref (query);
 
-  /* offered without parameters (as before tiled-by-consumer existed) */
+  /* offered without parameters (as before the stepped field existed) */
   query = gst_query_new_allocation (caps, TRUE);
   gst_query_add_allocation_meta (query, GST_BC_TILE_META_API_TYPE, NULL);
-  fail_if (gst_bc_tile_meta_query_tiled_by_consumer (query));
+  fail_if (gst_bc_tile_meta_query_stepped (query));
   gst_query_unref (query);
 
   /* a query without caps */
   query = gst_query_new_allocation (NULL, FALSE);
-  fail_if (gst_bc_tile_meta_query_tiled_by_consumer (query));
+  fail_if (gst_bc_tile_meta_query_stepped (query));
   gst_bc_tile_meta_offer (query, TRUE);
-  fail_unless (gst_bc_tile_meta_query_tiled_by_consumer (query));
+  fail_unless (gst_bc_tile_meta_query_stepped (query));
   gst_query_unref (query);
   gst_caps_unref (caps);
 }
