@@ -14,8 +14,6 @@
 
 G_BEGIN_DECLS
 
-G_GNUC_INTERNAL void tile_element_init (GstPlugin * plugin);
-
 /* gsttileuri.c: tile:// URIs */
 G_GNUC_INTERNAL gboolean gst_tile_uri_apply (GstElement * element,
     const gchar * uri, GError ** error);
@@ -81,6 +79,9 @@ typedef enum
 
 #define GST_TYPE_TILE_LEAKY (gst_tile_leaky_get_type ())
 G_GNUC_INTERNAL GType gst_tile_leaky_get_type (void);
+
+/* gsttileplugin.c: the types above, and what both elements do */
+G_GNUC_INTERNAL void tile_element_init (GstPlugin * plugin);
 
 G_GNUC_INTERNAL void gst_tile_post_stats (gpointer element,
     GstStructure * stats);
