@@ -13,7 +13,8 @@
 
 G_BEGIN_DECLS
 
-/* Socket helpers shared by tilesink and tilesrc. Sockets are plain blocking
+/* libgsttile's socket helpers (internal: not installed, not exported),
+ * used by its sender and receiver sessions. Sockets are plain blocking
  * POSIX descriptors; a wait is interrupted by shutdown() on the descriptor.
  * Every function that fails sets @error (G_IO_ERROR domain, or
  * GST_TILE_WIRE_ERROR for a malformed message) with a message fit for a
