@@ -155,8 +155,8 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
 /* Sends one tile as datagrams of a 40-byte header (with a passphrase, and
  * a 16-byte tag) and @ps payload bytes, the last one padded. The payload is
  * gathered straight from the frame (iovecs, no copy; with a passphrase from
- * the sealed copy in scratch); with GSO one message carries up to 64 datagrams, and
- * sendmmsg() sends up to 64 messages per system call. Past the frame's
+ * the sealed copy in scratch); with GSO one message carries up to 64
+ * datagrams, and sendmmsg() sends up to 64 messages per system call. Past the frame's
  * deadline (max-latency) the rest is not sent, and a tile abandoned
  * before it starts not at all. @n_packets: the datagrams sent. */
 gboolean
