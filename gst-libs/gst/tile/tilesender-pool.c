@@ -231,8 +231,8 @@ gst_tile_sender_pool_init (GstTileSenderPool * self)
  * frame stepped: tile by tile while it is made. Its buffers have the
  * frame's size and a #GstBcTileMeta whose tiling is the sender's (a tile
  * per unit); offer it in the allocation query with
- * gst_bc_tile_meta_offer() (tiled by the consumer). The producer writes the tiles in order and completes each
- * with gst_bc_tile_meta_complete():
+ * gst_bc_tile_meta_offer() (tiled by the consumer). The producer writes
+ * the tiles in order and completes each with gst_bc_tile_meta_complete():
  *
  * - the first completion admits the frame, as gst_tile_sender_push() would
  *   (its #GstReferenceTimestampMeta, when the producer put one on the

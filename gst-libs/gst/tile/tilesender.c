@@ -469,9 +469,9 @@ check_multicast (GstTileSender * self, GError ** error)
  * Listens (TCP, and for %GST_TILE_WIRE_PROTOCOL_UDP a UDP socket on the
  * same port number for the units' UNIT_HELLO datagrams) and starts the
  * server thread; each receiver has a thread per unit (with a multicast
- * group, the group has them). Frames are
- * sent once caps are set (gst_tile_sender_set_caps()) and a receiver has
- * connected all its units.
+ * group, the group has them). Frames are sent once caps are set
+ * (gst_tile_sender_set_caps()) and a receiver has connected all its
+ * units.
  * A stopped sender may be started again; its statistics start from zero.
  *
  * Returns: the port listened on, or 0 on error
@@ -848,10 +848,12 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
   frame->bytes = frame->packets = 0;
   /* the window of its peer, or of every member of the group */
   if (o->peer)
-    flow_start (&o->peer->flow, o->next_frame, g_get_monotonic_time ());
-  for (i = 0; o->group && i < self->peers->len; i++)
-    flow_start (&((GstTileSenderPeer *) g_ptr_array_index (self->peers,
-                i))->flow, o->next_frame, g_get_monotonic_time ());
+    flow_start (&o->peer->flow, o->next_frame, frame->push_us);
+  for (i = 0; o->group && i < self->peers->len; i++) {
+    GstTileSenderPeer *m = g_ptr_array_index (self->peers, i);
+
+    flow_start (&m->flow, o->next_frame, frame->push_us);
+  }
   o->admit_us[o->next_frame % ADMIT_RING] = frame->push_us;
   frame->number = o->next_frame++;
   frame->timestamp = origin;
@@ -1629,6 +1631,8 @@ gst_tile_sender_set_max_in_flight (GstTileSender * sender, guint max_in_flight)
   g_atomic_int_set (&sender->settings.max_in_flight, max_in_flight);
 }
 
+/* A new pacing bitrate for @rate: with rate control its bound, without
+ * its rate. */
 static void
 set_max_rate (GstTileRateControl * rate, gboolean rate_control,
     guint64 bitrate)
