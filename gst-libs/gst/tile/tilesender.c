@@ -591,8 +591,13 @@ gst_tile_sender_stop (GstTileSender * sender)
   g_thread_join (self->server.thread);
   self->server.thread = NULL;
 
-  if (self->group)
-    gst_tile_sender_owner_join (&self->group->owner);
+  /* the group goes, and is freed once its members are */
+  g_mutex_lock (&self->lock);
+  group = self->group;
+  self->group = NULL;
+  g_mutex_unlock (&self->lock);
+  if (group)
+    gst_tile_sender_owner_join (&group->owner);
   /* the peers the server thread did not end */
   g_mutex_lock (&self->lock);
   while (self->peers->len > 0) {
@@ -605,8 +610,6 @@ gst_tile_sender_stop (GstTileSender * sender)
     gst_tile_sender_peer_free (peer);
     g_mutex_lock (&self->lock);
   }
-  group = self->group;
-  self->group = NULL;
   while (self->server.n_pending > 0)
     gst_tile_sender_close_pending_locked (self, self->server.n_pending - 1);
   gst_tile_net_close (&self->server.listen_fd);
