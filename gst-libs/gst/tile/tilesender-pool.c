@@ -3,9 +3,12 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* gst_tile_sender_new_pool (): buffers whose tiles the sender sends as
- * their producer completes them (GstBcTileMeta, tiled by the consumer),
- * before the frame is pushed: encoding overlapped with sending. */
+/* The stepped-frame pool, gst_tile_sender_new_pool (): buffers whose
+ * tiles the sender sends as their producer completes them (GstBcTileMeta,
+ * tiled by the consumer), before the frame is pushed: a stepped frame,
+ * sent tile by tile while it is made. A buffer's GstTileSenderStepped
+ * follows it from its first completed tile to its push or its return to
+ * the pool. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -37,12 +40,12 @@ typedef struct
 {
   GstTileSenderLink *link;
   gboolean begun;               /* its first tile completed */
-  gboolean normal;              /* ... but it could not go early */
-  GstTileSenderPushResult result;       /* of its early admission */
-  GstTileSenderShared *shared;  /* admitted early, not pushed yet */
-} GstTileSenderEarly;
+  gboolean normal;              /* ... but it could not go stepped */
+  GstTileSenderPushResult result;       /* of its stepped admission */
+  GstTileSenderShared *shared;  /* admitted stepped, not pushed yet */
+} GstTileSenderStepped;
 
-static GQuark early_quark;
+static GQuark stepped_quark;
 
 /* Called by gst_tile_sender_new (): before any push. */
 void
@@ -51,15 +54,15 @@ gst_tile_sender_pool_init_once (void)
   static gsize once = 0;
 
   if (g_once_init_enter (&once)) {
-    early_quark = g_quark_from_static_string ("GstTileSenderEarly");
+    stepped_quark = g_quark_from_static_string ("GstTileSenderStepped");
     g_once_init_leave (&once, 1);
   }
 }
 
 static void
-early_free (gpointer data)
+stepped_free (gpointer data)
 {
-  GstTileSenderEarly *e = data;
+  GstTileSenderStepped *e = data;
 
   /* (a buffer is freed, not released, only once nothing uses it) */
   g_warn_if_fail (e->shared == NULL);
@@ -86,13 +89,13 @@ same_tiling (GstBcTileMeta * meta, const GstBcTiling * tiling)
 }
 
 /* The producer completed @tile: the first completion admits the frame
- * (gst_tile_sender_begin_early ()), each one lets the units of the tile go.
- * The producer's thread. */
+ * (gst_tile_sender_begin_stepped ()), each one lets the units of the tile
+ * go. The producer's thread. */
 static void
 tile_done (GstBuffer * buffer, GstBcTileMeta * meta, const GstBcTile * tile,
     gpointer user_data)
 {
-  GstTileSenderEarly *e = user_data;
+  GstTileSenderStepped *e = user_data;
   GstTileSenderPool *pool = (GstTileSenderPool *) buffer->pool;
   GstTileSender *sender;
   GPtrArray *replaced = NULL;
@@ -105,7 +108,7 @@ tile_done (GstBuffer * buffer, GstBcTileMeta * meta, const GstBcTile * tile,
      * tilesink) completes tiles that are not the units': the frame goes
      * whole when pushed */
     e->normal = !pool || !same_tiling (meta, &pool->tiling) ||
-        !gst_tile_sender_begin_early (sender, buffer, pool->generation,
+        !gst_tile_sender_begin_stepped (sender, buffer, pool->generation,
         &e->result, &e->shared, &replaced);
   }
   if (sender && e->shared)
@@ -119,7 +122,7 @@ gst_tile_sender_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
     GstBufferPoolAcquireParams * params)
 {
   GstTileSenderPool *self = (GstTileSenderPool *) pool;
-  GstTileSenderEarly *e;
+  GstTileSenderStepped *e;
   GstBcTileMeta *meta;
   GstFlowReturn ret;
 
@@ -127,10 +130,10 @@ gst_tile_sender_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
       (pool, buffer, params);
   if (ret != GST_FLOW_OK)
     return ret;
-  e = g_new0 (GstTileSenderEarly, 1);
+  e = g_new0 (GstTileSenderStepped, 1);
   e->link = gst_tile_sender_link_ref (self->link);
-  gst_mini_object_set_qdata (GST_MINI_OBJECT_CAST (*buffer), early_quark, e,
-      early_free);
+  gst_mini_object_set_qdata (GST_MINI_OBJECT_CAST (*buffer), stepped_quark, e,
+      stepped_free);
   meta = gst_buffer_add_bc_tile_meta (*buffer, tile_done, e, NULL);
   gst_bc_tile_meta_set_tiling (meta, &self->tiling);
   GST_META_FLAG_SET (meta, GST_META_FLAG_POOLED);
@@ -138,15 +141,15 @@ gst_tile_sender_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
   return GST_FLOW_OK;
 }
 
-/* Back in the pool: a frame admitted early and never pushed was given up
- * by its producer unfinished, its tiles not sent yet are abandoned; the
- * tiles start over. */
+/* Back in the pool: a stepped frame never pushed was given up by its
+ * producer unfinished, its tiles not sent yet are abandoned; the tiles
+ * start over. */
 static void
 gst_tile_sender_pool_reset_buffer (GstBufferPool * pool, GstBuffer * buffer)
 {
   GstTileSenderPool *self = (GstTileSenderPool *) pool;
-  GstTileSenderEarly *e = gst_mini_object_get_qdata (GST_MINI_OBJECT_CAST
-      (buffer), early_quark);
+  GstTileSenderStepped *e = gst_mini_object_get_qdata (GST_MINI_OBJECT_CAST
+      (buffer), stepped_quark);
   GstBcTileMeta *meta = gst_buffer_get_bc_tile_meta (buffer);
 
   if (e) {
@@ -154,7 +157,7 @@ gst_tile_sender_pool_reset_buffer (GstBufferPool * pool, GstBuffer * buffer)
     if (e->shared) {
       GST_DEBUG_OBJECT (pool, "a frame admitted while it was written was "
           "given up unfinished: abandoning its tiles not written");
-      gst_tile_sender_end_early (e->link->sender, e->shared, NULL);
+      gst_tile_sender_end_stepped (e->link->sender, e->shared, NULL);
       e->shared = NULL;
     }
     e->begun = e->normal = FALSE;
@@ -166,16 +169,16 @@ gst_tile_sender_pool_reset_buffer (GstBufferPool * pool, GstBuffer * buffer)
       (pool, buffer);
 }
 
-/* gst_tile_sender_push () of a buffer of ours: when it went early, it is
+/* gst_tile_sender_push () of a buffer of ours: when it went stepped, it is
  * now written whole (the units of the tiles not completed go too) and
  * @result is what its admission did. Returns %FALSE for any other buffer,
  * which is pushed as usual. */
 gboolean
-gst_tile_sender_pool_take_early (GstTileSender * self, GstBuffer * buffer,
+gst_tile_sender_pool_take_stepped (GstTileSender * self, GstBuffer * buffer,
     GstTileSenderPushResult * result)
 {
-  GstTileSenderEarly *e = gst_mini_object_get_qdata (GST_MINI_OBJECT_CAST
-      (buffer), early_quark);
+  GstTileSenderStepped *e = gst_mini_object_get_qdata (GST_MINI_OBJECT_CAST
+      (buffer), stepped_quark);
   gboolean taken = FALSE;
 
   if (!e)
@@ -184,7 +187,7 @@ gst_tile_sender_pool_take_early (GstTileSender * self, GstBuffer * buffer,
   if (e->begun && !e->normal && e->link->sender == self) {
     *result = e->result;
     if (e->shared)
-      gst_tile_sender_end_early (self, e->shared, buffer);
+      gst_tile_sender_end_stepped (self, e->shared, buffer);
     e->shared = NULL;
     taken = TRUE;
   }
@@ -224,12 +227,12 @@ gst_tile_sender_pool_init (GstTileSenderPool * self)
  * @sender: a #GstTileSender with caps set (gst_tile_sender_set_caps())
  * @caps: those caps, for the pool's configuration
  *
- * A buffer pool for the producer of the frames (an encoder), to overlap
- * making a frame with sending it. Its buffers have the frame's size and a
- * #GstBcTileMeta whose tiling is the sender's (a tile per unit); offer it
- * in the allocation query with gst_bc_tile_meta_offer() (tiled by the
- * consumer). The producer writes the tiles in order and completes each
- * with gst_bc_tile_meta_complete():
+ * A buffer pool for the producer of the frames (an encoder), to send a
+ * frame stepped: tile by tile while it is made. Its buffers have the
+ * frame's size and a #GstBcTileMeta whose tiling is the sender's (a tile
+ * per unit); offer it in the allocation query with
+ * gst_bc_tile_meta_offer() (tiled by the consumer). The producer writes
+ * the tiles in order and completes each with gst_bc_tile_meta_complete():
  *
  * - the first completion admits the frame, as gst_tile_sender_push() would
  *   (its #GstReferenceTimestampMeta, when the producer put one on the

@@ -3,10 +3,32 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The insides of GstTileSender, shared by tilesender.c (the API: session,
- * admission, statistics), tilesender-units.c (frames, unit threads, data
- * connections), tilesender-server.c (the server thread) and
- * tilesender-udp.c (datagrams and pacing). Not installed. */
+/* The insides of GstTileSender, not installed. The sender serves its
+ * receivers as peers (GstTileSenderPeer: one connected receiver, its
+ * control connection, keys, flow control and, over unicast, its units);
+ * with a multicast group one more owner of units, the group
+ * (GstTileSenderGroup), sends every frame once for all its members. Both
+ * embed a GstTileSenderOwner: the units, the frames in flight and the
+ * counters. Each file owns the state it writes:
+ *
+ * - tilesender.c: the API, the settings and the current CONFIG, the
+ *   peers (made, ended, freed; control messages and CONFIG out),
+ *   admission (which owner takes a frame, its window) and the statistics
+ *   (one function per counters struct);
+ * - tilesender-group.c: the multicast group: its units' sockets, its pace
+ *   (gst_tile_rate_group () of its members'), whether it takes frames and
+ *   whether a member's window is full;
+ * - tilesender-units.c: the owners' units: frames queued to them, unit
+ *   threads, TCP tiles, data connections, draining;
+ * - tilesender-server.c: the server thread (GstTileSenderServer): accept,
+ *   handshakes (GstTileSenderPending, the passphrase's CPace), control
+ *   messages in (a peer's GstTileSenderControl; ACKs feed its
+ *   GstTileSenderFlow), keep-alives, UDP hellos and their cookies, the
+ *   notices for the callbacks;
+ * - tilesender-udp.c: protocol=udp: a tile's datagram batches, pacing, and
+ *   a unit thread's scratch (GstTileSenderScratch: headers, cipher);
+ * - tilesender-pool.c: the stepped-frame pool (gst_tile_sender_new_pool ():
+ *   a frame sent tile by tile while its producer writes it). */
 
 #ifndef __GST_TILE_SENDER_PRIVATE_H__
 #define __GST_TILE_SENDER_PRIVATE_H__
@@ -65,14 +87,16 @@ GST_DEBUG_CATEGORY_EXTERN (gst_tile_sender_debug);
 #define UDP_REFUSES_PER_SECOND 20
 /* how long a UNIT_HELLO cookie stays valid, seconds */
 #define COOKIE_LIFETIME_S 10
-/* warnings about peers per second at most (the rest are counted and
+/* warnings about remote ends per second at most (the rest are counted and
  * reported with the next one) */
 #define WARNINGS_PER_SECOND 5
 /* frames in flight at most (max-in-flight's largest value) */
 #define ADMIT_RING 64
 #define PENDING_BUF (GST_TILE_WIRE_HEADER_SIZE + 64)
 
-typedef struct _GstTileSenderSession GstTileSenderSession;
+typedef struct _GstTileSenderOwner GstTileSenderOwner;
+typedef struct _GstTileSenderPeer GstTileSenderPeer;
+typedef struct _GstTileSenderGroup GstTileSenderGroup;
 
 /* At most a number of events per second: the rest are counted. */
 typedef struct
@@ -99,18 +123,18 @@ gst_tile_sender_limit_take (GstTileSenderLimit * l, guint max, gint64 now_us)
   return FALSE;
 }
 
-/* A frame's bytes, mapped once and read by every session that sends it
+/* A frame's bytes, mapped once and read by every owner that sends it
  * (no copy per receiver); freed by the last of them. */
 typedef struct
 {
   gint ref;                     /* atomic */
-  GstBuffer *buffer;            /* NULL while it is being written (early) */
+  GstBuffer *buffer;            /* NULL while it is being written (stepped) */
   GstMapInfo map;
-  /* a frame admitted while its producer still writes it (a buffer of
-   * gst_tile_sender_new_pool ()): a unit sends its tile once it is ready,
-   * or abandons it when the producer gave the buffer up unfinished
-   * (aborted). Lock. */
-  gboolean early;
+  /* a stepped frame: admitted while its producer still writes it (a
+   * buffer of gst_tile_sender_new_pool ()): a unit sends its tile once it
+   * is ready, or abandons it when the producer gave the buffer up
+   * unfinished (aborted). Lock. */
+  gboolean stepped;
   gboolean aborted;
   guint8 ready[GST_TILE_WIRE_MAX_UNITS];
 } GstTileSenderShared;
@@ -126,10 +150,10 @@ typedef struct
   GstTileSender *sender;
 } GstTileSenderLink;
 
-/* A frame as one session sends it. */
+/* A frame as one owner (a peer, or the group) sends it. */
 typedef struct
 {
-  GstTileSenderSession *session;
+  GstTileSenderOwner *owner;
   GstTileSenderShared *shared;
   const guint8 *data;           /* shared->map.data */
   guint remaining;              /* units still sending, lock */
@@ -141,9 +165,9 @@ typedef struct
   guint64 timestamp;            /* on the wire: the origin's time */
   gint64 lag_ns;                /* our time at admission - timestamp */
   guint32 generation;
-  guint64 token;                /* of the session it was admitted in */
-  /* with a passphrase: the secret its data key derives from (its
-   * session's, or the multicast group's), see
+  guint64 token;                /* of its owner */
+  /* with a passphrase: the secret its data key derives from (its peer's
+   * session keys, or the multicast group's), see
    * gst_tile_sender_scratch_seal () */
   gboolean sealed;
   const guint8 *secret;
@@ -184,7 +208,7 @@ typedef struct
   gsize have;
   gint64 deadline;
   gboolean ready;               /* the last wait found it readable */
-  struct sockaddr_storage addr; /* the peer's */
+  struct sockaddr_storage addr; /* the remote end's */
   /* with a passphrase: CHALLENGE sent (our CPace share in it), AUTH
    * expected next */
   gboolean challenged;
@@ -216,10 +240,13 @@ typedef struct
 /* sealed bytes a TCP unit writes per call */
 #define GST_TILE_SENDER_SEAL_CHUNK (256 * 1024)
 
+/* One unit of an owner: its thread, its connection (TCP) or socket (UDP)
+ * and the frames queued to it (tilesender-units.c). Lock, but for what is
+ * marked otherwise. */
 typedef struct
 {
   GstTileSender *sender;
-  GstTileSenderSession *session;
+  GstTileSenderOwner *owner;
   guint index;
   GThread *thread;
   gint fd;                      /* -1 when not connected */
@@ -236,83 +263,21 @@ typedef struct
   guint64 packets;
   gboolean gso;                 /* UDP: UDP_SEGMENT is set on fd */
   /* TCP: TCP_INFO when the delivery rate was last measured, see
-   * tilesender.c's set_tcp_state_locked() */
+   * tilesender.c's unit_delivery_rate_locked () */
   gint tcp_fd;
   gint64 tcp_snap_us;
   guint64 tcp_acked;
   guint64 tcp_busy_us;
   guint64 tcp_rate;
-  struct sockaddr_storage peer; /* UDP: the receiver's unit socket */
-  guint peer_len;
+  struct sockaddr_storage remote;       /* UDP: the receiver's unit socket */
+  guint remote_len;
 } GstTileSenderUnit;
 
-/* One receiver: its control connection, its units (threads and
- * connections), the frames in flight to it, its window, pacing and
- * statistics. Everything in it: the sender's lock, but for what is marked
- * otherwise. */
-struct _GstTileSenderSession
+/* What an owner of units sent and dropped (its peer's `receivers` entry
+ * in the statistics; the group's are not reported). The sender sums them
+ * in GstTileSenderTotals. Lock. */
+typedef struct
 {
-  GstTileSender *sender;
-  guint id;                     /* 1, 2, ... per start: remove_receiver ();
-                                 * 0: the multicast group's */
-  /* multicast: a receiver's session is a member of the group: only its
-   * control connection and flow control, no units of its own (the group
-   * session's units send its frames) */
-  gboolean member;
-  gchar *peer;                  /* "host:port" of its control connection */
-  /* its address: the host that showed it receives there (TCP's handshake),
-   * the only one its units' UNIT_HELLOs may come from */
-  struct sockaddr_storage peer_addr;
-  gint64 started_us;
-
-  gint control_fd;
-  GstPollFD control_pfd;
-  gint64 control_rx_us;         /* the receiver's last control message */
-  /* the control message being read, a piece at a time as it arrives (the
-   * server thread only): no peer can hold that thread */
-  guint8 ctl_hdr[GST_TILE_WIRE_HEADER_SIZE];
-  GstTileWireHeader ctl_h;
-  gboolean ctl_in_payload;
-  gsize ctl_have;               /* of the header, then of the payload */
-  gint64 ctl_started_us;        /* its first byte, 0 between messages */
-  GByteArray *ctl_payload;
-  GstTileSenderLimit stats_limit;       /* STATS parsed, server thread */
-  guint64 stats_skipped;        /* STATS over that limit, lock */
-  gboolean control_dead;        /* shut down, the server thread closes it */
-  gboolean control_ready;       /* the last wait found it readable */
-  gchar *end_reason;            /* why it ended, for receiver-removed */
-  gboolean stopping;            /* its unit threads are to exit */
-  guint64 token;
-  /* with a passphrase: the session's keys (fixed once the session is
-   * made: its units read keys.data), and the records of its control
-   * connection (those it sends: lock; those it receives: the server
-   * thread's) */
-  GstTileKeys keys;
-  GstTileRecords *records_out;
-  GstTileRecords *records_in;
-  guint n_connected;            /* data connections of this generation */
-  guint n_threads;
-  GstTileSenderUnit units[GST_TILE_WIRE_MAX_UNITS];
-  guint in_flight;
-  guint64 next_frame;
-  /* admission times of the frames in flight (they finish in order: the
-   * oldest is next_frame - in_flight), by frame number, and the smoothed
-   * time from admission to done: how long until a frame is admitted */
-  gint64 admit_us[ADMIT_RING];
-  gint64 send_avg_us;
-  gint64 progress_us;           /* its last frame done */
-  gboolean eos_sent;
-  /* protocol=udp flow control: the receiver's acknowledgements */
-  guint64 acked_next;           /* the oldest frame not acknowledged */
-  guint ack_window;             /* frames the receiver can hold past it */
-  gint64 ack_progress_us;       /* when acked_next last moved, or the
-                                 * oldest frame not acknowledged was sent */
-  /* protocol=udp rate control: the pacing rate, from the receiver's
-   * feedback on the frames in sent[] */
-  GstTileRateControl rate;
-  GstTileSenderSent sent[SENT_RING];
-
-  /* statistics of this receiver */
   guint64 frames_sent;
   guint64 frames_dropped;
   guint64 frames_window;        /* of those, for a full receiver window */
@@ -320,16 +285,192 @@ struct _GstTileSenderSession
   guint64 frames_replaced;
   guint64 bytes_sent;
   guint64 packets_sent;
-  gint granted_send_buffer;
-  GstStructure *receiver_stats;
+  gint granted_send_buffer;     /* the last unit socket's */
+} GstTileSenderCounters;
+
+/* What owns a set of units and sends frames with them: a unicast peer
+ * (its own units) or the multicast group (one set for every member; a
+ * member's own are not used). Embedded in both; a unit and a frame reach
+ * their owner, and through it the peer or the group, by it. Lock. */
+struct _GstTileSenderOwner
+{
+  GstTileSender *sender;
+  /* whose units these are: exactly one is set */
+  GstTileSenderPeer *peer;
+  GstTileSenderGroup *group;
+  guint id;                     /* the peer's, the group's 0: logs, threads */
+  guint64 token;                /* on the wire: CONFIG's, every datagram's */
+  gboolean stopping;            /* its unit threads are to exit */
+  gboolean eos_sent;
+  guint n_connected;            /* data connections of this generation */
+  guint n_threads;
+  GstTileSenderUnit units[GST_TILE_WIRE_MAX_UNITS];
+  /* the frames in flight: they finish in order, the oldest is next_frame
+   * - in_flight; the admission times of the frames in flight, by frame
+   * number, and the smoothed time from admission to done: how long until
+   * a frame is admitted */
+  guint in_flight;
+  guint64 next_frame;
+  gint64 admit_us[ADMIT_RING];
+  gint64 send_avg_us;
+  gint64 progress_us;           /* its last frame done */
+  GstTileSenderCounters counters;
 };
+
+/* A peer's control connection: its session, in the wire protocol's sense
+ * (tilesender-server.c reads it and closes it, tilesender.c writes to it
+ * and shuts it down). Lock, but for what is marked otherwise. */
+typedef struct
+{
+  gint fd;
+  GstPollFD pfd;
+  gboolean dead;                /* shut down, the server thread closes it */
+  gboolean ready;               /* the last wait found it readable */
+  gint64 rx_us;                 /* the receiver's last control message */
+  /* the message being read, a piece at a time as it arrives (the server
+   * thread only): no peer can hold that thread */
+  guint8 hdr[GST_TILE_WIRE_HEADER_SIZE];
+  GstTileWireHeader h;
+  gboolean in_payload;
+  gsize have;                   /* of the header, then of the payload */
+  gint64 started_us;            /* its first byte, 0 between messages */
+  GByteArray *payload;
+  GstTileSenderLimit stats_limit;       /* STATS parsed, server thread */
+  guint64 stats_skipped;        /* STATS over that limit */
+  /* a sealed session: its records (those sent: lock; those received: the
+   * server thread's) */
+  GstTileRecords *records_out;
+  GstTileRecords *records_in;
+} GstTileSenderControl;
+
+/* protocol=udp: a peer's flow control, from its ACKs: its window and the
+ * rate control its feedback on the frames in sent[] feeds
+ * (tilesender-server.c takes the ACKs, admission reads the window). */
+typedef struct
+{
+  guint64 acked_next;           /* the oldest frame not acknowledged */
+  guint window;                 /* frames the receiver can hold past it */
+  gint64 progress_us;           /* when acked_next last moved, or the
+                                 * oldest frame not acknowledged was sent */
+  GstTileRateControl rate;      /* the pacing rate */
+  GstTileSenderSent sent[SENT_RING];
+} GstTileSenderFlow;
+
+/* One connected receiver: its control connection, its keys, its flow
+ * control, and over unicast its units (a member of the multicast group
+ * has none: the group's send its frames). Lock, but for what is marked
+ * otherwise. */
+struct _GstTileSenderPeer
+{
+  GstTileSenderOwner owner;
+  GstTileSenderGroup *group;    /* the group it is a member of, or NULL */
+  gchar *address;               /* "host:port" of its control connection */
+  /* its host: the one that showed it receives there (TCP's handshake),
+   * the only one its units' UNIT_HELLOs may come from */
+  struct sockaddr_storage host;
+  gint64 started_us;
+  gchar *end_reason;            /* why it ended, for receiver-removed */
+  GstTileSenderControl control;
+  /* with a passphrase: its session's keys (fixed once the peer is made:
+   * its units read keys.data) */
+  GstTileKeys keys;
+  GstTileSenderFlow flow;
+  GstStructure *receiver_stats; /* its last STATS */
+};
+
+/* multicast: the group's units send every frame once, to the group
+ * address, for every peer (its members), paced by the members' rate
+ * controls (tilesender-group.c). Lock. */
+struct _GstTileSenderGroup
+{
+  GstTileSenderOwner owner;
+  /* its pace until a member has measured one: the pacing bitrate */
+  GstTileRateControl rate;
+  /* with a passphrase: the secret its data keys derive from, drawn at
+   * each start, sent to every member in its sealed CONFIG */
+  guint8 secret[GST_TILE_WIRE_GROUP_SECRET_SIZE];
+};
+
+/* multicast-group, parsed at each start (tilesender.c) */
+typedef struct
+{
+  gchar *address;               /* settings.multicast_group points here;
+                                 * NULL: unicast */
+  gchar *iface;                 /* settings.multicast_iface points here */
+  guint8 family;
+  guint8 addr[16];
+  guint16 port;                 /* unit i's: port + i */
+} GstTileSenderMulticast;
+
+/* The sender's secrets: the passphrase, and this start's UNIT_HELLO
+ * cookie key (tilesender.c draws it, tilesender-server.c uses it). */
+typedef struct
+{
+  gchar *passphrase;            /* settings.passphrase points here; NULL:
+                                 * none; with one, every session is
+                                 * sealed: a receiver without it is
+                                 * refused */
+  /* protocol=udp address validation: the key of this start's UNIT_HELLO
+   * cookies and the time they count from */
+  guint8 cookie_key[GST_TILE_SEAL_MAC_KEY_SIZE];
+  gint64 cookie_epoch_us;
+  GstTileSenderLimit auth_limit;        /* wrong passphrases this second */
+} GstTileSenderCrypto;
+
+/* The server thread's (tilesender-server.c; tilesender.c opens the
+ * sockets at a start and closes them at the stop). Lock. */
+typedef struct
+{
+  GThread *thread;
+  guint bound_port;
+  gint listen_fd;
+  gint udp_fd;                  /* protocol=udp: UNIT_HELLO datagrams */
+  /* listen_fd, udp_fd, the control connections and the pending ones;
+   * only the server thread changes the set */
+  GstPoll *poll;
+  GstPollFD listen_pfd;
+  GstPollFD udp_pfd;
+  /* accept() failing (no descriptors left): the listening socket is not
+   * polled until listen_pause_until, for a pause that doubles up to 1 s;
+   * failures are logged at most once a second */
+  gint64 listen_pause_until;
+  gint64 listen_pause_us;
+  gint64 accept_warned_us;
+  guint accept_failures;
+  GstTileSenderLimit refuse_limit;      /* REFUSE datagrams */
+  GstTileSenderLimit warn_limit;        /* warnings about remote ends */
+  GQueue notices;               /* for the callbacks */
+  GstTileSenderPending *pending;        /* handshakes in progress */
+  guint n_pending;
+  guint read_start;             /* the peer read first in the last pass */
+} GstTileSenderServer;
+
+/* The sender's statistics since the start, over every receiver. Lock. */
+typedef struct
+{
+  GstTileSenderCounters sum;    /* of every owner's counters */
+  guint64 frames_unsent;
+  guint64 frames_stepped;       /* admitted while they were written */
+  guint clients;                /* peers made, the last one's id */
+  guint disconnects;
+  guint refused;
+  guint auth_failures;
+  guint auth_throttled;         /* HELLOs refused for auth_limit */
+  guint64 hellos_unvalidated;   /* UNIT_HELLO datagrams from no receiver's
+                                 * host: dropped unanswered */
+  guint64 hellos_challenged;    /* answered with a cookie */
+  /* per unit index */
+  guint64 unit_bytes[GST_TILE_WIRE_MAX_UNITS];
+  guint64 unit_busy_ns[GST_TILE_WIRE_MAX_UNITS];
+} GstTileSenderTotals;
 
 struct _GstTileSender
 {
   /* fixed at gst_tile_sender_new(); the mutable ones are atomic (or, for
-   * pacing_bitrate, lock) */
+   * pacing_bitrate, max_latency and replace_waiting, lock) */
   GstTileSenderSettings settings;
   gchar *address;               /* settings.address points here */
+  GstTileSenderMulticast multicast;
   GstTileSenderCallbacks callbacks;
   gpointer user_data;
   GstObject *log_object;
@@ -338,128 +479,75 @@ struct _GstTileSender
   GMutex lock;
   GCond cond;
   gboolean running;
-  guint bound_port;
-  gint listen_fd;
-  gint udp_fd;                  /* protocol=udp: UNIT_HELLO datagrams */
-  GThread *server_thread;
-  /* the server thread's descriptors: listen_fd, udp_fd, the control
-   * connections and the pending ones; only the server thread changes the
-   * set */
-  GstPoll *poll;
-  GstPollFD listen_pfd;
-  /* accept() failing (no descriptors left): the listening socket is not
-   * polled until listen_pause_until, for a pause that doubles up to 1 s;
-   * failures are logged at most once a second */
-  gint64 listen_pause_until;
-  gint64 listen_pause_us;
-  gint64 accept_warned_us;
-  guint accept_failures;
-  GstPollFD udp_pfd;
-  /* protocol=udp address validation: the key of this start's UNIT_HELLO
-   * cookies and the time they count from */
-  guint8 cookie_key[GST_TILE_SEAL_MAC_KEY_SIZE];
-  gint64 cookie_epoch_us;
-  GstTileSenderLimit refuse_limit;      /* REFUSE datagrams */
-  GstTileSenderLimit warn_limit;        /* warnings about peers */
-  guint64 hellos_unvalidated;   /* UNIT_HELLO datagrams from no receiver's
-                                 * host: dropped unanswered */
-  guint64 hellos_challenged;    /* answered with a cookie */
-  GQueue notices;               /* for the callbacks, see
-                                 * tilesender-server.c */
-
-  GstTileSenderPending *pending;        /* handshakes in progress */
-  guint n_pending;
-
-  /* the receivers served (GstTileSenderSession), oldest first */
-  GPtrArray *sessions;
-  /* multicast: the session whose units send every frame to the group (not
-   * in sessions), and the group */
-  GstTileSenderSession *group;
-  gchar *multicast_group;
-  gchar *multicast_iface;
-  guint8 mcast_family;
-  guint8 mcast_addr[16];
-  guint16 mcast_port;
-  guint max_receivers;          /* 0: no limit */
-  /* the passphrase (NULL: none; with one, every session is sealed: a
-   * receiver without it is refused) */
-  gchar *passphrase;
-  /* multicast with a passphrase: the group's secret, drawn at each start,
-   * sent to every member in its sealed CONFIG */
-  guint8 group_secret[GST_TILE_WIRE_GROUP_SECRET_SIZE];
-  guint auth_failures;
-  GstTileSenderLimit auth_limit;        /* wrong passphrases this second */
-  guint auth_throttled;         /* HELLOs refused for it */
-  guint read_start;             /* the session read first in the last pass */
+  GstTileSenderServer server;
+  GstTileSenderCrypto crypto;
+  GPtrArray *peers;             /* the receivers served, oldest first */
+  GstTileSenderGroup *group;    /* multicast: the one owner of units */
+  /* the current caps: their CONFIG (token: each owner's own, see
+   * gst_tile_sender_send_config_locked ()), tiling and frame size */
   gboolean have_config;
-  GstTileSenderLink *link;
-  GstBcTiling tiling;           /* of the config */
-  GstTileWireConfig config;     /* token: each session's own, see
-                                 * gst_tile_sender_send_config_locked () */
+  GstTileWireConfig config;
+  GstBcTiling tiling;
   gsize frame_size;
-
-  /* statistics, over every receiver since the start */
-  guint64 frames_sent;
-  guint64 frames_dropped;
-  guint64 frames_window;
-  guint64 frames_unsent;
-  guint64 frames_abandoned;
-  guint64 frames_replaced;
-  guint64 frames_overlapped;
-  guint64 bytes_sent;
-  guint64 packets_sent;
-  guint clients;
-  guint disconnects;
-  guint refused;
-  gint granted_send_buffer;
-  /* per unit index, over every receiver */
-  guint64 unit_bytes[GST_TILE_WIRE_MAX_UNITS];
-  guint64 unit_busy_ns[GST_TILE_WIRE_MAX_UNITS];
+  GstTileSenderLink *link;
+  GstTileSenderTotals totals;
 };
 
 /* tilesender.c */
 G_GNUC_INTERNAL
-void     gst_tile_sender_end_session_locked (GstTileSenderSession * session,
-                                             const gchar * why);
+GstTileSenderPeer *gst_tile_sender_peer_new_locked (GstTileSender * self,
+                                                    gint control_fd);
 G_GNUC_INTERNAL
-gboolean gst_tile_sender_send_control_locked (GstTileSenderSession * session,
+void     gst_tile_sender_peer_end_locked (GstTileSenderPeer * peer,
+                                          const gchar * why);
+G_GNUC_INTERNAL
+void     gst_tile_sender_peer_free (GstTileSenderPeer * peer);
+G_GNUC_INTERNAL
+gboolean gst_tile_sender_peer_ready_locked (GstTileSenderPeer * peer);
+G_GNUC_INTERNAL
+gboolean gst_tile_sender_send_control_locked (GstTileSenderPeer * peer,
                                               const GByteArray * message);
 G_GNUC_INTERNAL
-gboolean gst_tile_sender_send_config_locked (GstTileSenderSession * session);
+gboolean gst_tile_sender_send_config_locked (GstTileSenderPeer * peer);
 G_GNUC_INTERNAL
-void     gst_tile_sender_reset_rate_locked (GstTileSenderSession * session);
-G_GNUC_INTERNAL
-GstTileSenderSession *gst_tile_sender_session_new_locked (GstTileSender * self,
-                                                          gint control_fd);
-G_GNUC_INTERNAL
-void     gst_tile_sender_session_free (GstTileSenderSession * session);
-G_GNUC_INTERNAL
-void     gst_tile_sender_session_join (GstTileSenderSession * session);
-G_GNUC_INTERNAL
-guint64  gst_tile_sender_session_rate_locked (GstTileSenderSession * session);
-G_GNUC_INTERNAL
-GstTileSenderSession *gst_tile_sender_session_at (GstTileSender * self,
-                                                  guint i);
+GstTileSenderOwner *gst_tile_sender_owner_at (GstTileSender * self, guint i);
 
-/* A receiver's session that is not ending and has sent its first ACK (its
- * window): one whose feedback counts. Lock held. */
+/* A peer that is not ending and has sent its first ACK (its window): one
+ * whose feedback counts. Lock held. */
 static inline gboolean
-gst_tile_sender_session_heard (const GstTileSenderSession * ss)
+gst_tile_sender_peer_heard (const GstTileSenderPeer * peer)
 {
-  return ss->ack_window > 0 && !ss->control_dead;
+  return peer->flow.window > 0 && !peer->control.dead;
 }
-G_GNUC_INTERNAL
-GstTileSenderSession *gst_tile_sender_data_session (GstTileSenderSession *
-                                                    session);
 
-/* frames sent while they are written (tilesender.c, for
- * tilesender-pool.c): see gst_tile_sender_new_pool () */
+/* protocol=udp: whether @flow's window leaves no room for frame @next
+ * (acknowledgements that stop for ACK_STALL_US, the ACK lost say, open
+ * it). Lock held. */
+static inline gboolean
+gst_tile_sender_flow_full (const GstTileSenderFlow * flow, guint64 next,
+    gint64 now)
+{
+  return next - flow->acked_next >= flow->window &&
+      now - flow->progress_us < ACK_STALL_US;
+}
+
+/* The owner whose units send @peer's frames: the group's for a member of
+ * the multicast group, else its own. */
+static inline GstTileSenderOwner *
+gst_tile_sender_peer_data_owner (GstTileSenderPeer * peer)
+{
+  return peer->group ? &peer->group->owner : &peer->owner;
+}
+
+/* stepped frames (tilesender.c, for tilesender-pool.c): see
+ * gst_tile_sender_new_pool () */
 G_GNUC_INTERNAL
-gboolean gst_tile_sender_begin_early (GstTileSender * self,
-                                      GstBuffer * buffer, guint32 generation,
-                                      GstTileSenderPushResult * result,
-                                      GstTileSenderShared ** shared,
-                                      GPtrArray ** replaced);
+gboolean gst_tile_sender_begin_stepped (GstTileSender * self,
+                                        GstBuffer * buffer,
+                                        guint32 generation,
+                                        GstTileSenderPushResult * result,
+                                        GstTileSenderShared ** shared,
+                                        GPtrArray ** replaced);
 G_GNUC_INTERNAL
 void     gst_tile_sender_free_replaced (GPtrArray * replaced);
 G_GNUC_INTERNAL
@@ -467,9 +555,9 @@ void     gst_tile_sender_tile_ready (GstTileSender * self,
                                      GstTileSenderShared * shared,
                                      guint tile);
 G_GNUC_INTERNAL
-void     gst_tile_sender_end_early (GstTileSender * self,
-                                    GstTileSenderShared * shared,
-                                    GstBuffer * buffer);
+void     gst_tile_sender_end_stepped (GstTileSender * self,
+                                      GstTileSenderShared * shared,
+                                      GstBuffer * buffer);
 G_GNUC_INTERNAL
 guint32  gst_tile_sender_get_generation (GstTileSender * self,
                                          GstBcTiling * tiling,
@@ -479,20 +567,53 @@ GstTileSenderLink *gst_tile_sender_link_ref (GstTileSenderLink * link);
 G_GNUC_INTERNAL
 void     gst_tile_sender_link_unref (GstTileSenderLink * link);
 
+/* tilesender-group.c */
+G_GNUC_INTERNAL
+GstTileSenderGroup *gst_tile_sender_group_new_locked (GstTileSender * self,
+                                                      const guint8 * secret);
+G_GNUC_INTERNAL
+void     gst_tile_sender_group_free (GstTileSenderGroup * group);
+G_GNUC_INTERNAL
+gboolean gst_tile_sender_group_open_units_locked (GstTileSenderGroup * group,
+                                                  guint n_tiles,
+                                                  GError ** error);
+G_GNUC_INTERNAL
+guint    gst_tile_sender_group_members_locked (GstTileSenderGroup * group,
+                                               GstTileSenderPeer ** members,
+                                               guint64 * rates);
+G_GNUC_INTERNAL
+guint64  gst_tile_sender_group_rate_locked (GstTileSenderGroup * group);
+G_GNUC_INTERNAL
+gboolean gst_tile_sender_group_ready_locked (GstTileSenderGroup * group);
+G_GNUC_INTERNAL
+gboolean gst_tile_sender_group_window_full_locked (GstTileSenderGroup *
+                                                   group, gint64 now);
+
 /* tilesender-pool.c */
 G_GNUC_INTERNAL
 void     gst_tile_sender_pool_init_once (void);
 G_GNUC_INTERNAL
-gboolean gst_tile_sender_pool_take_early (GstTileSender * self,
-                                          GstBuffer * buffer,
-                                          GstTileSenderPushResult * result);
-
-/* tilesender-server.c */
-G_GNUC_INTERNAL
-void     gst_tile_sender_note_sent_locked (GstTileSenderSession * session,
-                                           const GstTileSenderFrame * frame);
+gboolean gst_tile_sender_pool_take_stepped (GstTileSender * self,
+                                            GstBuffer * buffer,
+                                            GstTileSenderPushResult * result);
 
 /* tilesender-units.c */
+G_GNUC_INTERNAL
+void     gst_tile_sender_owner_init (GstTileSenderOwner * owner,
+                                     GstTileSender * self, guint id);
+G_GNUC_INTERNAL
+void     gst_tile_sender_owner_start_locked (GstTileSenderOwner * owner);
+G_GNUC_INTERNAL
+void     gst_tile_sender_owner_join (GstTileSenderOwner * owner);
+G_GNUC_INTERNAL
+void     gst_tile_sender_owner_clear (GstTileSenderOwner * owner);
+G_GNUC_INTERNAL
+void     gst_tile_sender_owner_close_data_locked (GstTileSenderOwner * owner);
+G_GNUC_INTERNAL
+void     gst_tile_sender_owner_wake_locked (GstTileSenderOwner * owner,
+                                            guint tile);
+G_GNUC_INTERNAL
+guint64  gst_tile_sender_owner_rate_locked (GstTileSenderOwner * owner);
 G_GNUC_INTERNAL
 gpointer gst_tile_sender_unit_thread (gpointer data);
 G_GNUC_INTERNAL
@@ -505,14 +626,15 @@ void     gst_tile_sender_frame_release_locked (GstTileSender * self,
                                                gboolean ok);
 G_GNUC_INTERNAL
 gboolean gst_tile_sender_drain_locked (GstTileSender * self);
-G_GNUC_INTERNAL
-void     gst_tile_sender_close_data_locked (GstTileSenderSession * session);
 
 /* tilesender-server.c */
 G_GNUC_INTERNAL
 gpointer gst_tile_sender_server_thread (gpointer data);
 G_GNUC_INTERNAL
 void     gst_tile_sender_close_pending_locked (GstTileSender * self, guint i);
+G_GNUC_INTERNAL
+void     gst_tile_sender_note_sent_locked (GstTileSenderOwner * owner,
+                                           const GstTileSenderFrame * frame);
 
 /* tilesender-udp.c */
 G_GNUC_INTERNAL

@@ -3,17 +3,19 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* GstTileSender's server thread: one GstPoll over the listening socket,
- * the UDP socket of the units' UNIT_HELLO datagrams (protocol=udp), the
- * receivers' control connections and the connections still in their
- * handshake. It accepts, runs the handshakes (HELLO -> a session and its
- * CONFIG, UNIT_HELLO -> a unit's connection of the session with that
- * token, refusals, the handshake timeout), reads the receivers' control
- * messages (KEEPALIVE, STATS, ACK), sends keep-alives, ends sessions (and
- * joins their unit threads, without the lock) and calls the callbacks.
- * Only this thread changes the poll set, the list of sessions and closes
- * control connections; gst_tile_sender_stop() ends the wait by setting the
- * set flushing. */
+/* GstTileSender's server thread (GstTileSenderServer): one GstPoll over
+ * the listening socket, the UDP socket of the units' UNIT_HELLO datagrams
+ * (protocol=udp), the peers' control connections and the connections
+ * still in their handshake (GstTileSenderPending). It accepts, runs the
+ * handshakes (HELLO, with a passphrase CHALLENGE and AUTH -> a peer and
+ * its CONFIG; UNIT_HELLO -> a unit's connection of the peer with that
+ * token; refusals, the handshake timeout), validates UDP units' addresses
+ * with cookies, reads the peers' control messages (KEEPALIVE, STATS, ACK:
+ * the window and rate control of their GstTileSenderFlow), sends
+ * keep-alives, ends peers (and joins their unit threads, without the lock)
+ * and calls the callbacks. Only this thread changes the poll set and the
+ * list of peers, and closes control connections; gst_tile_sender_stop()
+ * ends the wait by setting the set flushing. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -40,7 +42,7 @@ typedef struct
 } ServerState;
 
 /* Something for the callbacks that came up with the lock held: a send
- * buffer smaller than asked for, an error, a receiver added or a session
+ * buffer smaller than asked for, an error, a receiver added or a peer
  * ended (its threads are joined, then it is freed). */
 typedef enum
 {
@@ -58,8 +60,8 @@ typedef struct
   GError *error;
   gchar *debug;
   guint id;
-  gchar *peer;
-  GstTileSenderSession *session;
+  gchar *address;
+  GstTileSenderPeer *peer;
 } Notice;
 
 static void
@@ -70,29 +72,29 @@ notice_buffer_locked (GstTileSender * self, gint granted, gint asked)
   n->kind = NOTICE_BUFFER;
   n->granted = granted;
   n->asked = asked;
-  g_queue_push_tail (&self->notices, n);
+  g_queue_push_tail (&self->server.notices, n);
 }
 
 static void
-notice_added_locked (GstTileSender * self, GstTileSenderSession * ss)
+notice_added_locked (GstTileSender * self, GstTileSenderPeer * peer)
 {
   Notice *n = g_new0 (Notice, 1);
 
   n->kind = NOTICE_ADDED;
-  n->id = ss->id;
-  n->peer = g_strdup (ss->peer);
-  g_queue_push_tail (&self->notices, n);
+  n->id = peer->owner.id;
+  n->address = g_strdup (peer->address);
+  g_queue_push_tail (&self->server.notices, n);
 }
 
-/* Takes @ss, out of the list already. */
+/* Takes @peer, out of the list already. */
 static void
-notice_removed_locked (GstTileSender * self, GstTileSenderSession * ss)
+notice_removed_locked (GstTileSender * self, GstTileSenderPeer * peer)
 {
   Notice *n = g_new0 (Notice, 1);
 
   n->kind = NOTICE_REMOVED;
-  n->session = ss;
-  g_queue_push_tail (&self->notices, n);
+  n->peer = peer;
+  g_queue_push_tail (&self->server.notices, n);
 }
 
 /* Takes @debug. Lock held. */
@@ -105,7 +107,7 @@ notice_error_locked (GstTileSender * self, GQuark domain, gint code,
   n->kind = NOTICE_ERROR;
   n->error = g_error_new_literal (domain, code, text);
   n->debug = debug;
-  g_queue_push_tail (&self->notices, n);
+  g_queue_push_tail (&self->server.notices, n);
 }
 
 /* Calls the callbacks for what came up. Lock not held. */
@@ -117,12 +119,12 @@ flush_notices (GstTileSender * self)
   Notice *n;
 
   g_mutex_lock (&self->lock);
-  q = self->notices;
-  g_queue_init (&self->notices);
+  q = self->server.notices;
+  g_queue_init (&self->server.notices);
   g_mutex_unlock (&self->lock);
 
   while ((n = g_queue_pop_head (&q))) {
-    GstTileSenderSession *ss = n->session;
+    GstTileSenderPeer *peer = n->peer;
 
     switch (n->kind) {
       case NOTICE_ERROR:
@@ -135,19 +137,20 @@ flush_notices (GstTileSender * self)
         break;
       case NOTICE_ADDED:
         if (cb->receiver_added)
-          cb->receiver_added (self->user_data, n->id, n->peer);
+          cb->receiver_added (self->user_data, n->id, n->address);
         break;
       case NOTICE_REMOVED:
-        gst_tile_sender_session_join (ss);
+        gst_tile_sender_owner_join (&peer->owner);
         if (cb->receiver_removed)
-          cb->receiver_removed (self->user_data, ss->id, ss->peer,
-              ss->end_reason ? ss->end_reason : "the session ended");
-        gst_tile_sender_session_free (ss);
+          cb->receiver_removed (self->user_data, peer->owner.id,
+              peer->address, peer->end_reason ? peer->end_reason :
+              "the session ended");
+        gst_tile_sender_peer_free (peer);
         break;
     }
     g_clear_error (&n->error);
     g_free (n->debug);
-    g_free (n->peer);
+    g_free (n->address);
     g_free (n);
   }
 }
@@ -159,15 +162,15 @@ poll_add (GstTileSender * self, GstPollFD * pfd, gint fd)
   if (fd < 0)
     return;
   pfd->fd = fd;
-  gst_poll_add_fd (self->poll, pfd);
-  gst_poll_fd_ctl_read (self->poll, pfd, TRUE);
+  gst_poll_add_fd (self->server.poll, pfd);
+  gst_poll_fd_ctl_read (self->server.poll, pfd, TRUE);
 }
 
 static void
 poll_remove (GstTileSender * self, GstPollFD * pfd)
 {
-  if (pfd->fd >= 0 && self->poll)
-    gst_poll_remove_fd (self->poll, pfd);
+  if (pfd->fd >= 0 && self->server.poll)
+    gst_poll_remove_fd (self->server.poll, pfd);
   gst_poll_fd_init (pfd);
 }
 
@@ -176,35 +179,35 @@ poll_remove (GstTileSender * self, GstPollFD * pfd)
 static gboolean
 poll_ready (GstTileSender * self, GstPollFD * pfd)
 {
-  return pfd->fd >= 0 && (gst_poll_fd_can_read (self->poll, pfd) ||
-      gst_poll_fd_has_closed (self->poll, pfd) ||
-      gst_poll_fd_has_error (self->poll, pfd));
+  return pfd->fd >= 0 && (gst_poll_fd_can_read (self->server.poll, pfd) ||
+      gst_poll_fd_has_closed (self->server.poll, pfd) ||
+      gst_poll_fd_has_error (self->server.poll, pfd));
 }
 
 /* Lock held, or the sender stopped. */
 void
 gst_tile_sender_close_pending_locked (GstTileSender * self, guint i)
 {
-  GstTileSenderPending *p = &self->pending[i];
+  GstTileSenderServer *sv = &self->server;
+  GstTileSenderPending *p = &sv->pending[i];
   gint fd = p->pfd.fd;
 
   poll_remove (self, &p->pfd);
   gst_tile_net_close (&fd);
   gst_tile_pake_clear (&p->pake);
-  *p = self->pending[--self->n_pending];
+  *p = sv->pending[--sv->n_pending];
   /* (the moved entry's CPace scalar is not left behind) */
-  gst_tile_seal_wipe (&self->pending[self->n_pending],
-      sizeof (self->pending[0]));
+  gst_tile_seal_wipe (&sv->pending[sv->n_pending], sizeof (sv->pending[0]));
 }
 
-/* A warning about a peer, at most WARNINGS_PER_SECOND (a flood of bad
- * peers must not flood the log); the ones left out are counted in the next.
- * Lock held. */
+/* A warning about a remote end, at most WARNINGS_PER_SECOND (a flood of
+ * bad ones must not flood the log); the ones left out are counted in the
+ * next. Lock held. */
 static void
-warn_peer (GstTileSender * self, const gchar * what, const gchar * code,
+warn_remote (GstTileSender * self, const gchar * what, const gchar * code,
     const gchar * reason)
 {
-  GstTileSenderLimit *l = &self->warn_limit;
+  GstTileSenderLimit *l = &self->server.warn_limit;
   guint before = l->suppressed;
 
   if (!gst_tile_sender_limit_take (l, WARNINGS_PER_SECOND,
@@ -225,9 +228,9 @@ static void
 refuse (GstTileSender * self, gint fd, GstTileWireRefuseCode code,
     const gchar * reason)
 {
-  warn_peer (self, "refusing a connection",
+  warn_remote (self, "refusing a connection",
       gst_tile_net_refuse_code_name (code), reason);
-  self->refused++;
+  self->totals.refused++;
   gst_tile_net_send_refuse (fd, code, reason);
 }
 
@@ -238,11 +241,12 @@ refused_busy (GstTileSender * self, gint fd)
 {
   gchar *msg;
 
-  if (self->max_receivers == 0 || self->sessions->len < self->max_receivers)
+  if (self->settings.max_receivers == 0 ||
+      self->peers->len < self->settings.max_receivers)
     return FALSE;
   msg = g_strdup_printf ("this tilesink already serves %u receiver%s "
-      "(max-receivers)", self->sessions->len,
-      self->sessions->len == 1 ? "" : "s");
+      "(max-receivers)", self->peers->len,
+      self->peers->len == 1 ? "" : "s");
   refuse (self, fd, GST_TILE_WIRE_REFUSE_BUSY, msg);
   g_free (msg);
   return TRUE;
@@ -264,7 +268,7 @@ hello_acceptable (GstTileSender * self, gint fd, const guint8 * payload,
     return FALSE;
   }
   theirs = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE) != 0;
-  if (theirs != (self->passphrase != NULL)) {
+  if (theirs != (self->crypto.passphrase != NULL)) {
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNAUTHORIZED, theirs ?
         "this tilesink has no passphrase, the receiver has one" :
         "this tilesink requires a passphrase, the receiver has none");
@@ -274,40 +278,40 @@ hello_acceptable (GstTileSender * self, gint fd, const guint8 * payload,
 }
 
 /* The handshake is over: @fd becomes the control connection of a new
- * session (with @keys, its keys, when there is a passphrase: every control
- * message is sealed from now on), and the CONFIG goes out when there is
- * one. Takes @fd over. Lock held. */
+ * peer (with @keys, its session's keys, when there is a passphrase: every
+ * control message is sealed from now on), and the CONFIG goes out when
+ * there is one. Takes @fd over. Lock held. */
 static void
 take_control (GstTileSender * self, gint fd, const GstTileKeys * keys)
 {
-  GstTileSenderSession *ss = gst_tile_sender_session_new_locked (self, fd);
+  GstTileSenderPeer *peer = gst_tile_sender_peer_new_locked (self, fd);
 
   if (keys) {
-    ss->keys = *keys;
-    ss->records_out = gst_tile_records_new (TRUE, keys->s2c);
-    ss->records_in = gst_tile_records_new (FALSE, keys->c2s);
+    peer->keys = *keys;
+    peer->control.records_out = gst_tile_records_new (TRUE, keys->s2c);
+    peer->control.records_in = gst_tile_records_new (FALSE, keys->c2s);
   }
   /* a receiver whose host vanishes: sends fail after the timeout, too */
   gst_tile_net_set_user_timeout (fd, self->settings.timeout);
-  poll_add (self, &ss->control_pfd, fd);
+  poll_add (self, &peer->control.pfd, fd);
   GST_INFO_OBJECT (self->log_object, "receiver %u connected from %s (%u "
-      "served)", ss->id, ss->peer, self->sessions->len);
-  notice_added_locked (self, ss);
+      "served)", peer->owner.id, peer->address, self->peers->len);
+  notice_added_locked (self, peer);
   if (self->have_config)
-    gst_tile_sender_send_config_locked (ss);
+    gst_tile_sender_send_config_locked (peer);
 }
 
-/* The session with @token, NULL when none (or it is ending). Lock held. */
-static GstTileSenderSession *
-session_by_token_locked (GstTileSender * self, guint64 token)
+/* The peer with @token, NULL when none (or it is ending). Lock held. */
+static GstTileSenderPeer *
+peer_by_token_locked (GstTileSender * self, guint64 token)
 {
   guint i;
 
-  for (i = 0; i < self->sessions->len; i++) {
-    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+  for (i = 0; i < self->peers->len; i++) {
+    GstTileSenderPeer *peer = g_ptr_array_index (self->peers, i);
 
-    if (ss->token == token && !ss->control_dead)
-      return ss;
+    if (peer->owner.token == token && !peer->control.dead)
+      return peer;
   }
   return NULL;
 }
@@ -315,27 +319,28 @@ session_by_token_locked (GstTileSender * self, guint64 token)
 /* The send buffer a unit's socket got; a warning when it is less than
  * asked for (once per size). Lock held. */
 static void
-note_send_buffer (GstTileSenderSession * ss, gint fd)
+note_send_buffer (GstTileSenderPeer * peer, gint fd)
 {
-  GstTileSender *self = ss->sender;
+  GstTileSender *self = peer->owner.sender;
   gint asked = self->settings.send_buffer_size;
   gint size = gst_tile_net_set_buffer_size (fd, TRUE, asked);
 
-  if (self->granted_send_buffer != size && asked > 0
+  if (self->totals.sum.granted_send_buffer != size && asked > 0
       && !gst_tile_net_buffer_is_enough (size, asked))
     notice_buffer_locked (self, size, asked);
-  self->granted_send_buffer = ss->granted_send_buffer = size;
+  self->totals.sum.granted_send_buffer =
+      peer->owner.counters.granted_send_buffer = size;
 }
 
-/* Whether the data connection @fd comes from the host of @ss's control
+/* Whether the data connection @fd comes from the host of @peer's control
  * connection. */
 static gboolean
-data_peer_is_host (gint fd, GstTileSenderSession * ss)
+data_peer_is_host (gint fd, GstTileSenderPeer * peer)
 {
   struct sockaddr_storage addr;
 
   return gst_tile_net_address (fd, TRUE, &addr) > 0 &&
-      gst_tile_net_same_host (&addr, &ss->peer_addr);
+      gst_tile_net_same_host (&addr, &peer->host);
 }
 
 /* UNIT_HELLO on a new TCP connection: it becomes that unit's data
@@ -344,7 +349,7 @@ static void
 handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
     guint32 len)
 {
-  GstTileSenderSession *ss = NULL;
+  GstTileSenderPeer *peer = NULL;
   GstTileWireUnitHello uh;
   GError *err = NULL;
   gchar *msg = NULL;
@@ -352,29 +357,30 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
   if (!gst_tile_wire_unit_hello_parse (payload, len, &uh, &err)) {
     refuse (self, fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
     g_clear_error (&err);
-  } else if (!(ss = session_by_token_locked (self, uh.token))
+  } else if (!(peer = peer_by_token_locked (self, uh.token))
       || !self->have_config || uh.generation != self->config.generation) {
     /* (the tokens of the others are not told) */
     msg = g_strdup_printf ("UNIT_HELLO for session %016" G_GINT64_MODIFIER
-        "x generation %u: %s", uh.token, uh.generation, ss ?
+        "x generation %u: %s", uh.token, uh.generation, peer ?
         "not the current generation" : "no such session");
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN, msg);
-  } else if (ss->records_in && !gst_tile_keys_unit_mac_check
-      (ss->keys.unit_c2s, GST_TILE_KEYS_UNIT_HELLO, &uh)) {
+  } else if (peer->control.records_in && !gst_tile_keys_unit_mac_check
+      (peer->keys.unit_c2s, GST_TILE_KEYS_UNIT_HELLO, &uh)) {
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
         "UNIT_HELLO failed its authentication");
-  } else if (!data_peer_is_host (fd, ss)) {
+  } else if (!data_peer_is_host (fd, peer)) {
     /* the session's token seen by another host (on the path): the units
      * of a session are its receiver's */
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
         "UNIT_HELLO from another host than the session's receiver");
-  } else if (uh.unit >= self->config.n_tiles || ss->units[uh.unit].fd >= 0) {
+  } else if (uh.unit >= self->config.n_tiles ||
+      peer->owner.units[uh.unit].fd >= 0) {
     msg = g_strdup_printf ("unit %u %s (the session has %u units)",
         uh.unit, uh.unit >= self->config.n_tiles ? "does not exist" :
         "is already connected", self->config.n_tiles);
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, msg);
   } else {
-    note_send_buffer (ss, fd);
+    note_send_buffer (peer, fd);
     gst_tile_net_set_user_timeout (fd, self->settings.timeout);
     /* a unit's frame counts as sent once at most a quarter of its tile is
      * left in the host (see unit_send_tile ()) */
@@ -383,14 +389,15 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
                 GST_TILE_SENDER_MIN_UNSENT)))
       GST_DEBUG_OBJECT (self->log_object, "unit %u: no TCP_NOTSENT_LOWAT",
           uh.unit);
-    ss->units[uh.unit].fd = fd;
-    ss->n_connected++;
+    peer->owner.units[uh.unit].fd = fd;
+    peer->owner.n_connected++;
     GST_DEBUG_OBJECT (self->log_object, "receiver %u: unit %u connected "
-        "(%u/%u)", ss->id, uh.unit, ss->n_connected, self->config.n_tiles);
-    if (ss->n_connected == self->config.n_tiles)
+        "(%u/%u)", peer->owner.id, uh.unit, peer->owner.n_connected,
+        self->config.n_tiles);
+    if (peer->owner.n_connected == self->config.n_tiles)
       GST_INFO_OBJECT (self->log_object, "receiver %u: all %u units "
-          "connected, generation %u", ss->id, ss->n_connected,
-          self->config.generation);
+          "connected, generation %u", peer->owner.id,
+          peer->owner.n_connected, self->config.generation);
     return;
   }
   g_free (msg);
@@ -471,6 +478,7 @@ static gboolean
 pending_challenge (GstTileSender * self, GstTileSenderPending * p,
     const GstTileWireHeader * h, const guint8 * payload)
 {
+  const GstTileSenderCrypto *cr = &self->crypto;
   guint8 sid[2 * GST_TILE_SEAL_NONCE_SIZE];
   GByteArray *m;
   gboolean ok;
@@ -478,9 +486,9 @@ pending_challenge (GstTileSender * self, GstTileSenderPending * p,
   if (!hello_acceptable (self, p->pfd.fd, payload, h->payload_len, &p->hello))
     return FALSE;
   /* online guessing: this second's wrong passphrases are used up */
-  if (self->auth_limit.n >= AUTH_FAILURES_PER_SECOND &&
-      g_get_monotonic_time () - self->auth_limit.window_us < G_USEC_PER_SEC) {
-    self->auth_throttled++;
+  if (cr->auth_limit.n >= AUTH_FAILURES_PER_SECOND &&
+      g_get_monotonic_time () - cr->auth_limit.window_us < G_USEC_PER_SEC) {
+    self->totals.auth_throttled++;
     refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_BUSY, "too many wrong "
         "passphrases in the last second: try again later");
     return FALSE;
@@ -492,8 +500,8 @@ pending_challenge (GstTileSender * self, GstTileSenderPending * p,
     return FALSE;
   }
   pending_sid (p, sid);
-  if (!gst_tile_pake_start (&p->pake, (const guint8 *) self->passphrase,
-          strlen (self->passphrase), (const guint8 *) GST_TILE_KEYS_CPACE_CI,
+  if (!gst_tile_pake_start (&p->pake, (const guint8 *) cr->passphrase,
+          strlen (cr->passphrase), (const guint8 *) GST_TILE_KEYS_CPACE_CI,
           strlen (GST_TILE_KEYS_CPACE_CI), sid, sizeof (sid), NULL)) {
     refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_OTHER,
         "the passphrase handshake failed (libsodium)");
@@ -552,9 +560,9 @@ pending_auth (GstTileSender * self, GstTileSenderPending * p,
         sizeof (auth.proof));
   }
   if (!ok) {
-    self->auth_failures++;
-    gst_tile_sender_limit_take (&self->auth_limit, AUTH_FAILURES_PER_SECOND,
-        g_get_monotonic_time ());
+    self->totals.auth_failures++;
+    gst_tile_sender_limit_take (&self->crypto.auth_limit,
+        AUTH_FAILURES_PER_SECOND, g_get_monotonic_time ());
     gst_tile_keys_clear (&keys);
     refuse (self, p->pfd.fd, GST_TILE_WIRE_REFUSE_UNAUTHORIZED,
         "wrong passphrase");
@@ -616,7 +624,7 @@ pending_read (GstTileSender * self, GstTileSenderPending * p)
   p->have = 0;
   if (p->challenged)
     return pending_auth (self, p, &h, p->buf + GST_TILE_WIRE_HEADER_SIZE);
-  if (h.type == GST_TILE_WIRE_TYPE_HELLO && self->passphrase)
+  if (h.type == GST_TILE_WIRE_TYPE_HELLO && self->crypto.passphrase)
     return pending_challenge (self, p, &h, p->buf + GST_TILE_WIRE_HEADER_SIZE);
   fd = p->pfd.fd;
   poll_remove (self, &p->pfd);
@@ -627,11 +635,11 @@ pending_read (GstTileSender * self, GstTileSenderPending * p)
 /* One frame's sample for the rate control, once both what was sent of it
  * and what arrived are known. Lock held. */
 static void
-rate_sample_locked (GstTileSenderSession * ss, GstTileSenderSent * e)
+rate_sample_locked (GstTileSenderPeer * peer, GstTileSenderSent * e)
 {
-  GstTileSender *self = ss->sender;
+  GstTileSender *self = peer->owner.sender;
   GstTileRateSample rs = { 0 };
-  guint64 before = gst_tile_rate_control_get_rate (&ss->rate);
+  guint64 before = gst_tile_rate_control_get_rate (&peer->flow.rate);
 
   rs.frame = e->number;
   rs.bytes = e->bytes;
@@ -648,21 +656,21 @@ rate_sample_locked (GstTileSenderSession * ss, GstTileSenderSent * e)
       " us), delay %" G_GINT64_FORMAT " us", rs.frame, rs.packets_received,
       rs.packets_sent, rs.receive_ns / 1000, rs.send_ns / 1000,
       rs.delay_ns / 1000);
-  if (gst_tile_rate_control_update (&ss->rate, &rs,
-          gst_tile_sender_data_session (ss)->next_frame,
+  if (gst_tile_rate_control_update (&peer->flow.rate, &rs,
+          gst_tile_sender_peer_data_owner (peer)->next_frame,
           g_get_monotonic_time () * 1000))
     GST_DEBUG_OBJECT (self->log_object, "receiver %u frame %"
         G_GUINT64_FORMAT ": pacing at %" G_GUINT64_FORMAT " bit/s, was %"
-        G_GUINT64_FORMAT, ss->id, rs.frame,
-        gst_tile_rate_control_get_rate (&ss->rate), before);
+        G_GUINT64_FORMAT, peer->owner.id, rs.frame,
+        gst_tile_rate_control_get_rate (&peer->flow.rate), before);
 }
 
 /* The ring entry of frame @number, taken over from an older frame when it
  * held one. Lock held. */
 static GstTileSenderSent *
-sent_entry_locked (GstTileSenderSession * ss, guint64 number)
+sent_entry_locked (GstTileSenderPeer * peer, guint64 number)
 {
-  GstTileSenderSent *e = &ss->sent[number % SENT_RING];
+  GstTileSenderSent *e = &peer->flow.sent[number % SENT_RING];
 
   if (e->number != number) {
     memset (e, 0, sizeof (*e));
@@ -672,10 +680,10 @@ sent_entry_locked (GstTileSenderSession * ss, guint64 number)
 }
 
 static void
-note_sent_one_locked (GstTileSenderSession * ss,
+note_sent_one_locked (GstTileSenderPeer * peer,
     const GstTileSenderFrame * frame)
 {
-  GstTileSenderSent *e = sent_entry_locked (ss, frame->number);
+  GstTileSenderSent *e = sent_entry_locked (peer, frame->number);
 
   e->sent = TRUE;
   e->bytes = frame->bytes;
@@ -683,30 +691,30 @@ note_sent_one_locked (GstTileSenderSession * ss,
   e->send_ns = (frame->send_end_us - frame->send_start_us) * 1000;
   e->wait_ns = (frame->send_start_us - frame->push_us) * 1000 + frame->lag_ns;
   if (e->acked)
-    rate_sample_locked (ss, e);
+    rate_sample_locked (peer, e);
 }
 
-/* protocol=udp, rate control: the last unit is done with a frame sent
- * whole; for the multicast group, every member's rate control learns of
- * it. Lock held. */
+/* protocol=udp, rate control: the last unit of @o is done with a frame
+ * sent whole: its peer's rate control learns of it, or for the multicast
+ * group every heard member's. Lock held. */
 void
-gst_tile_sender_note_sent_locked (GstTileSenderSession * ss,
+gst_tile_sender_note_sent_locked (GstTileSenderOwner * o,
     const GstTileSenderFrame * frame)
 {
-  GstTileSender *self = ss->sender;
+  GstTileSender *self = o->sender;
   guint i;
 
   if (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP ||
       !self->settings.rate_control || frame->packets == 0)
     return;
-  if (ss != self->group) {
-    note_sent_one_locked (ss, frame);
+  if (o->peer) {
+    note_sent_one_locked (o->peer, frame);
     return;
   }
-  for (i = 0; i < self->sessions->len; i++) {
-    GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
+  for (i = 0; i < self->peers->len; i++) {
+    GstTileSenderPeer *m = g_ptr_array_index (self->peers, i);
 
-    if (gst_tile_sender_session_heard (m))
+    if (gst_tile_sender_peer_heard (m))
       note_sent_one_locked (m, frame);
   }
 }
@@ -715,9 +723,9 @@ gst_tile_sender_note_sent_locked (GstTileSenderSession * ss,
  * arrive at all (the receiver skipped them), the acknowledged one tells
  * what arrived of it. Lock held. */
 static void
-rate_feedback_locked (GstTileSenderSession * ss, const GstTileWireAck * ack)
+rate_feedback_locked (GstTileSenderPeer * peer, const GstTileWireAck * ack)
 {
-  guint64 f = MAX (ss->acked_next, ack->frame >= SENT_RING ?
+  guint64 f = MAX (peer->flow.acked_next, ack->frame >= SENT_RING ?
       ack->frame - SENT_RING + 1 : 0);
 
   for (; f <= ack->frame; f++) {
@@ -725,7 +733,7 @@ rate_feedback_locked (GstTileSenderSession * ss, const GstTileWireAck * ack)
 
     if (f == ack->frame && !ack->has_feedback)
       break;
-    e = sent_entry_locked (ss, f);
+    e = sent_entry_locked (peer, f);
     e->acked = TRUE;
     if (f == ack->frame) {
       e->received = ack->received;
@@ -734,16 +742,16 @@ rate_feedback_locked (GstTileSenderSession * ss, const GstTileWireAck * ack)
       e->delay_ns = ack->delay_ns;
     }
     if (e->sent)
-      rate_sample_locked (ss, e);
+      rate_sample_locked (peer, e);
   }
 }
 
 /* ACK: the receiver's window and the newest frame it is done with. Lock
  * held. */
 static void
-handle_ack (GstTileSenderSession * ss, const GstTileWireAck * ack)
+handle_ack (GstTileSenderPeer * peer, const GstTileWireAck * ack)
 {
-  GstTileSender *self = ss->sender;
+  GstTileSender *self = peer->owner.sender;
 
   /* acknowledgements of another generation (an old one still on its way)
    * move nothing; nor do those of frames never sent (a confused or hostile
@@ -753,28 +761,28 @@ handle_ack (GstTileSenderSession * ss, const GstTileWireAck * ack)
         ack->generation);
     return;
   }
-  ss->ack_window = ack->window;
+  peer->flow.window = ack->window;
   if (ack->has_frame &&
-      ack->frame < gst_tile_sender_data_session (ss)->next_frame &&
-      ack->frame + 1 > ss->acked_next) {
+      ack->frame < gst_tile_sender_peer_data_owner (peer)->next_frame &&
+      ack->frame + 1 > peer->flow.acked_next) {
     if (self->settings.rate_control)
-      rate_feedback_locked (ss, ack);
-    ss->acked_next = ack->frame + 1;
-    ss->ack_progress_us = g_get_monotonic_time ();
+      rate_feedback_locked (peer, ack);
+    peer->flow.acked_next = ack->frame + 1;
+    peer->flow.progress_us = g_get_monotonic_time ();
   }
 }
 
 /* The receiver broke the protocol (@err): it is told why. Lock held. */
 static void
-refuse_control_locked (GstTileSenderSession * ss, const GError * err)
+refuse_control_locked (GstTileSenderPeer * peer, const GError * err)
 {
   GByteArray *m = g_byte_array_new ();
 
-  GST_WARNING_OBJECT (ss->sender->log_object, "receiver %u: bad control "
-      "message: %s", ss->id, err->message);
+  GST_WARNING_OBJECT (peer->owner.sender->log_object, "receiver %u: bad "
+      "control message: %s", peer->owner.id, err->message);
   if (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
           err->message, m, NULL))
-    gst_tile_sender_send_control_locked (ss, m);
+    gst_tile_sender_send_control_locked (peer, m);
   g_byte_array_unref (m);
 }
 
@@ -791,10 +799,10 @@ typedef struct
  * many gets them skipped unparsed). FALSE with @err set when it breaks
  * the protocol. */
 static gboolean
-control_parse (GstTileSenderSession * ss, const GstTileWireHeader * h,
+control_parse (GstTileSenderPeer * peer, const GstTileWireHeader * h,
     GByteArray * payload, ControlMessage * m, GError ** err)
 {
-  GstTileSender *self = ss->sender;
+  GstTileSender *self = peer->owner.sender;
   GError *serr = NULL;
   guint64 t;
 
@@ -808,15 +816,15 @@ control_parse (GstTileSenderSession * ss, const GstTileWireHeader * h,
       return gst_tile_wire_ack_parse (payload->data, payload->len, &m->ack,
           err);
     case GST_TILE_WIRE_TYPE_STATS:
-      if (!gst_tile_sender_limit_take (&ss->stats_limit, STATS_PER_SECOND,
-              g_get_monotonic_time ()))
+      if (!gst_tile_sender_limit_take (&peer->control.stats_limit,
+              STATS_PER_SECOND, g_get_monotonic_time ()))
         return TRUE;
       /* statistics are informative: a report we cannot read (another
        * version's field names, say) is skipped, not fatal */
       if (!gst_tile_wire_stats_parse (payload->data, payload->len, &m->stats,
               &serr)) {
         GST_DEBUG_OBJECT (self->log_object, "receiver %u: ignoring its "
-            "statistics: %s", ss->id, serr->message);
+            "statistics: %s", peer->owner.id, serr->message);
         g_clear_error (&serr);
       }
       return TRUE;
@@ -830,20 +838,20 @@ control_parse (GstTileSenderSession * ss, const GstTileWireHeader * h,
 
 /* Applies a parsed message from the receiver. Lock held. */
 static void
-handle_control (GstTileSenderSession * ss, ControlMessage * m)
+handle_control (GstTileSenderPeer * peer, ControlMessage * m)
 {
   switch (m->type) {
     case GST_TILE_WIRE_TYPE_ACK:
-      handle_ack (ss, &m->ack);
+      handle_ack (peer, &m->ack);
       break;
     case GST_TILE_WIRE_TYPE_STATS:
       if (!m->stats) {
-        ss->stats_skipped++;
+        peer->control.stats_skipped++;
         break;
       }
-      if (ss->receiver_stats)
-        gst_structure_free (ss->receiver_stats);
-      ss->receiver_stats = m->stats;
+      if (peer->receiver_stats)
+        gst_structure_free (peer->receiver_stats);
+      peer->receiver_stats = m->stats;
       m->stats = NULL;
       break;
     default:
@@ -851,31 +859,31 @@ handle_control (GstTileSenderSession * ss, ControlMessage * m)
   }
 }
 
-/* Ends a receiver's session, closes its control connection and takes it
- * out of the list; its threads are joined and it is freed by
- * flush_notices (), without the lock. Lock held. */
+/* Ends a peer, closes its control connection and takes it out of the
+ * list; its threads are joined and it is freed by flush_notices (),
+ * without the lock. Lock held. */
 static void
-end_control_locked (GstTileSenderSession * ss, const gchar * why)
+end_control_locked (GstTileSenderPeer * peer, const gchar * why)
 {
-  GstTileSender *self = ss->sender;
+  GstTileSender *self = peer->owner.sender;
 
-  gst_tile_sender_end_session_locked (ss, why);
-  poll_remove (self, &ss->control_pfd);
-  gst_tile_net_close (&ss->control_fd);
-  g_ptr_array_remove (self->sessions, ss);
-  notice_removed_locked (self, ss);
+  gst_tile_sender_peer_end_locked (peer, why);
+  poll_remove (self, &peer->control.pfd);
+  gst_tile_net_close (&peer->control.fd);
+  g_ptr_array_remove (self->peers, peer);
+  notice_removed_locked (self, peer);
   g_cond_broadcast (&self->cond);
 }
 
-/* The control connection failed (@err) or its peer broke the protocol
- * (a GST_TILE_WIRE_ERROR: it is told why). Lock held. */
+/* The control connection failed (@err) or its receiver broke the
+ * protocol (a GST_TILE_WIRE_ERROR: it is told why). Lock held. */
 static void
-control_failed_locked (GstTileSenderSession * ss, GError * err)
+control_failed_locked (GstTileSenderPeer * peer, GError * err)
 {
-  if (err->domain == GST_TILE_WIRE_ERROR && ss->control_fd >= 0 &&
-      !ss->control_dead)
-    refuse_control_locked (ss, err);
-  end_control_locked (ss, err->message);
+  if (err->domain == GST_TILE_WIRE_ERROR && peer->control.fd >= 0 &&
+      !peer->control.dead)
+    refuse_control_locked (peer, err);
+  end_control_locked (peer, err->message);
 }
 
 /* The control connection is readable: reads what has arrived, without
@@ -885,29 +893,28 @@ control_failed_locked (GstTileSenderSession * ss, GError * err)
  * cannot hold the server thread from the others' handshakes, hellos and
  * keep-alives. A message in pieces is kept until the rest comes (within
  * the timeout, see server_timers ()). Messages are parsed without the lock;
- * lock not held (only this thread closes control_fd and frees sessions, so
- * reading it unlocked is safe). */
+ * lock not held (only this thread closes the control connection and frees
+ * peers, so reading it unlocked is safe). */
 static void
-server_read_control (GstTileSenderSession * ss)
+server_read_control (GstTileSenderPeer * peer)
 {
-  GstTileSender *self = ss->sender;
-  GByteArray *payload = ss->ctl_payload;
-  gint cfd = ss->control_fd;
+  GstTileSender *self = peer->owner.sender;
+  GstTileSenderControl *c = &peer->control;
+  GByteArray *payload = c->payload;
   GError *err = NULL;
   guint messages = 0;
   gsize bytes = 0;
 
   while (messages < CONTROL_BUDGET_MESSAGES && bytes < CONTROL_BUDGET_BYTES) {
-    gsize want = ss->ctl_in_payload ?
-        ss->ctl_h.payload_len - ss->ctl_have :
-        GST_TILE_WIRE_HEADER_SIZE - ss->ctl_have;
+    gsize want = c->in_payload ? c->h.payload_len - c->have :
+        GST_TILE_WIRE_HEADER_SIZE - c->have;
     ControlMessage m;
     GstTileWireHeader h;
     gssize n = 0;
 
     if (want > 0) {
-      n = gst_tile_net_read_some (cfd, ss->ctl_in_payload ?
-          payload->data + ss->ctl_have : ss->ctl_hdr + ss->ctl_have, want);
+      n = gst_tile_net_read_some (c->fd, c->in_payload ?
+          payload->data + c->have : c->hdr + c->have, want);
       if (n == 0)
         return;                 /* the rest is not here yet */
     }
@@ -916,39 +923,38 @@ server_read_control (GstTileSenderSession * ss)
           "the receiver closed its control connection");
       break;
     }
-    if (ss->ctl_have == 0 && !ss->ctl_in_payload)
-      ss->ctl_started_us = g_get_monotonic_time ();
-    ss->ctl_have += n;
+    if (c->have == 0 && !c->in_payload)
+      c->started_us = g_get_monotonic_time ();
+    c->have += n;
     bytes += n;
-    if (!ss->ctl_in_payload) {
-      if (ss->ctl_have < GST_TILE_WIRE_HEADER_SIZE)
+    if (!c->in_payload) {
+      if (c->have < GST_TILE_WIRE_HEADER_SIZE)
         continue;
-      if (gst_tile_wire_header_parse (ss->ctl_hdr,
-              GST_TILE_WIRE_HEADER_SIZE, &ss->ctl_h, &err) !=
-          GST_TILE_WIRE_PARSE_OK)
+      if (gst_tile_wire_header_parse (c->hdr, GST_TILE_WIRE_HEADER_SIZE,
+              &c->h, &err) != GST_TILE_WIRE_PARSE_OK)
         break;
-      g_byte_array_set_size (payload, ss->ctl_h.payload_len);
-      ss->ctl_in_payload = TRUE;
-      ss->ctl_have = 0;
+      g_byte_array_set_size (payload, c->h.payload_len);
+      c->in_payload = TRUE;
+      c->have = 0;
     }
-    if (ss->ctl_have < ss->ctl_h.payload_len)
+    if (c->have < c->h.payload_len)
       continue;
     /* a whole message */
-    ss->ctl_in_payload = FALSE;
-    ss->ctl_have = 0;
-    ss->ctl_started_us = 0;
+    c->in_payload = FALSE;
+    c->have = 0;
+    c->started_us = 0;
     messages++;
-    h = ss->ctl_h;
+    h = c->h;
     /* sealed: a record that does not open (changed, replayed, reordered,
      * injected, or in the clear) ends the session, nothing of it used */
-    if (ss->records_in && !gst_tile_records_open (ss->records_in, &ss->ctl_h,
+    if (c->records_in && !gst_tile_records_open (c->records_in, &c->h,
             payload, &h, &err))
       break;
-    if (!control_parse (ss, &h, payload, &m, &err))
+    if (!control_parse (peer, &h, payload, &m, &err))
       break;
     g_mutex_lock (&self->lock);
-    ss->control_rx_us = g_get_monotonic_time ();
-    handle_control (ss, &m);
+    c->rx_us = g_get_monotonic_time ();
+    handle_control (peer, &m);
     g_mutex_unlock (&self->lock);
     if (m.stats)
       gst_structure_free (m.stats);
@@ -957,25 +963,25 @@ server_read_control (GstTileSenderSession * ss)
     return;                     /* the budget is spent: next pass */
 
   g_mutex_lock (&self->lock);
-  control_failed_locked (ss, err);
+  control_failed_locked (peer, err);
   g_mutex_unlock (&self->lock);
   g_clear_error (&err);
 }
 
-/* The session of a receiver on the host of @addr, NULL when none: a host
- * that showed it receives at its address (its control connection's TCP
- * handshake). Lock held. */
-static GstTileSenderSession *
-session_of_host_locked (GstTileSender * self,
+/* The peer on the host of @addr, NULL when none: a host that showed it
+ * receives at its address (its control connection's TCP handshake). Lock
+ * held. */
+static GstTileSenderPeer *
+peer_of_host_locked (GstTileSender * self,
     const struct sockaddr_storage *addr)
 {
   guint i;
 
-  for (i = 0; i < self->sessions->len; i++) {
-    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+  for (i = 0; i < self->peers->len; i++) {
+    GstTileSenderPeer *peer = g_ptr_array_index (self->peers, i);
 
-    if (!ss->control_dead && gst_tile_net_same_host (addr, &ss->peer_addr))
-      return ss;
+    if (!peer->control.dead && gst_tile_net_same_host (addr, &peer->host))
+      return peer;
   }
   return NULL;
 }
@@ -994,11 +1000,11 @@ udp_refuse (GstTileSender * self, const struct sockaddr_storage *addr,
   gsize room = 3 * request_len;
   GByteArray *m;
 
-  self->refused++;
-  warn_peer (self, "refusing a UDP unit", gst_tile_net_refuse_code_name
+  self->totals.refused++;
+  warn_remote (self, "refusing a UDP unit", gst_tile_net_refuse_code_name
       (code), reason);
   if (room < GST_TILE_WIRE_HEADER_SIZE + 6 + 1 ||
-      !gst_tile_sender_limit_take (&self->refuse_limit,
+      !gst_tile_sender_limit_take (&self->server.refuse_limit,
           UDP_REFUSES_PER_SECOND, g_get_monotonic_time ()))
     return;
   g_strlcpy (cut, reason, MIN (sizeof (cut),
@@ -1008,7 +1014,7 @@ udp_refuse (GstTileSender * self, const struct sockaddr_storage *addr,
   cut[reason - cut] = '\0';
   m = g_byte_array_new ();
   if (cut[0] && gst_tile_wire_refuse_pack (code, cut, m, NULL))
-    gst_tile_net_udp_send_to (self->udp_fd, m->data, m->len,
+    gst_tile_net_udp_send_to (self->server.udp_fd, m->data, m->len,
         (const struct sockaddr *) addr, len);
   g_byte_array_unref (m);
 }
@@ -1060,7 +1066,7 @@ cookie_make (GstTileSender * self, const GstTileWireUnitHello * uh,
     memcpy (msg + 19, &a4->sin_addr, 4);
     memcpy (msg + 35, &a4->sin_port, 2);
   }
-  gst_tile_seal_mac (self->cookie_key, msg, sizeof (msg), mac);
+  gst_tile_seal_mac (self->crypto.cookie_key, msg, sizeof (msg), mac);
   put_be (cookie, t, 4);
   memcpy (cookie + 4, mac, GST_TILE_WIRE_COOKIE_SIZE - 4);
   gst_tile_seal_wipe (mac, sizeof (mac));
@@ -1069,7 +1075,7 @@ cookie_make (GstTileSender * self, const GstTileWireUnitHello * uh,
 static guint32
 cookie_now (GstTileSender * self)
 {
-  return (guint32) ((g_get_monotonic_time () - self->cookie_epoch_us) /
+  return (guint32) ((g_get_monotonic_time () - self->crypto.cookie_epoch_us) /
       G_USEC_PER_SEC);
 }
 
@@ -1094,7 +1100,7 @@ static void
 udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
     const struct sockaddr_storage *addr, socklen_t sl)
 {
-  GstTileSenderSession *ss = u->session;
+  GstTileSenderPeer *peer = u->owner->peer;
   GError *err = NULL;
   gint fd;
 
@@ -1105,12 +1111,13 @@ udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
     g_clear_error (&err);
     return;
   }
-  self->granted_send_buffer = ss->granted_send_buffer =
+  self->totals.sum.granted_send_buffer =
+      peer->owner.counters.granted_send_buffer =
       gst_tile_net_set_buffer_size (fd, TRUE, self->settings.send_buffer_size);
   u->gso = FALSE;
   if (self->settings.gso) {
     u->gso = gst_tile_net_set_gso (fd,
-        GST_TILE_WIRE_DATAGRAM_OVERHEAD (self->passphrase != NULL) +
+        GST_TILE_WIRE_DATAGRAM_OVERHEAD (self->crypto.passphrase != NULL) +
         self->config.packet_size);
     if (!u->gso && self->settings.gso_required) {
       notice_error_locked (self, GST_RESOURCE_ERROR,
@@ -1118,25 +1125,25 @@ udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
           "offload (UDP_SEGMENT), and gso=on",
           g_strdup ("Use gso=auto or gso=off"));
       gst_tile_net_close (&fd);
-      gst_tile_sender_end_session_locked (ss, "no UDP GSO");
+      gst_tile_sender_peer_end_locked (peer, "no UDP GSO");
       return;
     }
   }
-  memcpy (&u->peer, addr, sl);
-  u->peer_len = sl;
+  memcpy (&u->remote, addr, sl);
+  u->remote_len = sl;
   u->fd = fd;
-  ss->n_connected++;
+  peer->owner.n_connected++;
 }
 
 /* Checks a UNIT_HELLO datagram from @addr, a receiver's host, against
- * the sessions; returns the one it is for, or refuses it (and returns
- * NULL) when it does not fit one of that host's. Lock held. */
-static GstTileSenderSession *
+ * the peers; returns the one it is for, or refuses it (and returns NULL)
+ * when it does not fit one of that host's. Lock held. */
+static GstTileSenderPeer *
 udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
     const struct sockaddr_storage *addr, socklen_t sl,
     GstTileWireUnitHello * uh)
 {
-  GstTileSenderSession *ss;
+  GstTileSenderPeer *peer;
   GstTileWireHeader h;
   GError *err = NULL;
 
@@ -1150,10 +1157,10 @@ udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
     g_clear_error (&err);
     return NULL;
   }
-  ss = session_by_token_locked (self, uh->token);
+  peer = peer_by_token_locked (self, uh->token);
   /* (a session's token from another host: someone who saw it on the
    * path; told no more than a wrong token) */
-  if (!ss || !gst_tile_net_same_host (addr, &ss->peer_addr)
+  if (!peer || !gst_tile_net_same_host (addr, &peer->host)
       || !self->have_config || uh->generation != self->config.generation) {
     udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
         "UNIT_HELLO for another session or generation");
@@ -1161,7 +1168,8 @@ udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
   }
   /* sealed: the receiver's MAC (someone who saw the token cannot claim
    * its units) */
-  if (ss->records_in && !gst_tile_keys_unit_mac_check (ss->keys.unit_c2s,
+  if (peer->control.records_in &&
+      !gst_tile_keys_unit_mac_check (peer->keys.unit_c2s,
           GST_TILE_KEYS_UNIT_HELLO, uh)) {
     udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
         "UNIT_HELLO for another session or generation");
@@ -1172,7 +1180,7 @@ udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
         "no such unit");
     return NULL;
   }
-  return ss;
+  return peer;
 }
 
 /* Our answer to a UNIT_HELLO: @uh (with the cookie it should carry),
@@ -1181,15 +1189,15 @@ udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
  * connected), never larger than the @request_len bytes it answers. Lock
  * held. */
 static void
-udp_answer (GstTileSenderSession * ss, GstTileWireUnitHello * uh,
+udp_answer (GstTileSenderPeer * peer, GstTileWireUnitHello * uh,
     GstTileKeysUnitMac kind, gint fd, const struct sockaddr_storage *addr,
     socklen_t sl, gsize request_len)
 {
   GByteArray *m = g_byte_array_new ();
 
   memset (uh->mac, 0, sizeof (uh->mac));
-  if (ss->records_in)
-    gst_tile_keys_unit_mac (ss->keys.unit_s2c, uh, kind, uh->mac);
+  if (peer->control.records_in)
+    gst_tile_keys_unit_mac (peer->keys.unit_s2c, uh, kind, uh->mac);
   gst_tile_wire_unit_hello_pack (uh, m, NULL);
   if (m->len <= request_len)
     gst_tile_net_udp_send_to (fd, m->data, m->len,
@@ -1213,23 +1221,23 @@ static void
 udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
     const struct sockaddr_storage *addr, socklen_t sl)
 {
-  GstTileSenderSession *ss;
+  GstTileSenderPeer *peer;
   GstTileWireUnitHello uh;
   GstTileSenderUnit *u;
 
-  if (!session_of_host_locked (self, addr)) {
-    self->hellos_unvalidated++;
+  if (!peer_of_host_locked (self, addr)) {
+    self->totals.hellos_unvalidated++;
     GST_LOG_OBJECT (self->log_object, "a datagram from no receiver's host: "
         "dropped");
     return;
   }
-  if (!(ss = udp_hello_check (self, buf, n, addr, sl, &uh)))
+  if (!(peer = udp_hello_check (self, buf, n, addr, sl, &uh)))
     return;
-  u = &ss->units[uh.unit];
+  u = &peer->owner.units[uh.unit];
   if (u->fd >= 0) {
     /* the echo got lost: again, from the unit's socket */
-    if (u->peer_len == sl && gst_tile_net_same_address (&u->peer, addr))
-      udp_answer (ss, &uh, GST_TILE_KEYS_UNIT_ACCEPT, u->fd, NULL, 0, n);
+    if (u->remote_len == sl && gst_tile_net_same_address (&u->remote, addr))
+      udp_answer (peer, &uh, GST_TILE_KEYS_UNIT_ACCEPT, u->fd, NULL, 0, n);
     else
       udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
           "unit is already connected");
@@ -1238,10 +1246,10 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
   if (!cookie_check (self, &uh, addr)) {
     /* the address has not shown it receives: the cookie, in a datagram
      * the size of the request */
-    self->hellos_challenged++;
+    self->totals.hellos_challenged++;
     cookie_make (self, &uh, addr, cookie_now (self), uh.cookie);
-    udp_answer (ss, &uh, GST_TILE_KEYS_UNIT_CHALLENGE, self->udp_fd, addr, sl,
-        n);
+    udp_answer (peer, &uh, GST_TILE_KEYS_UNIT_CHALLENGE,
+        self->server.udp_fd, addr, sl, n);
     return;
   }
 
@@ -1251,13 +1259,13 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
   /* the echo (with the receiver's cookie) leaves from the unit's own
    * socket, connected to the receiver's: the receiver connects to where it
    * came from, and its kernel drops datagrams from anywhere else */
-  udp_answer (ss, &uh, GST_TILE_KEYS_UNIT_ACCEPT, u->fd, NULL, 0, n);
+  udp_answer (peer, &uh, GST_TILE_KEYS_UNIT_ACCEPT, u->fd, NULL, 0, n);
   GST_DEBUG_OBJECT (self->log_object, "receiver %u: UDP unit %u connected "
-      "(%u/%u), gso %d", ss->id, uh.unit, ss->n_connected,
+      "(%u/%u), gso %d", peer->owner.id, uh.unit, peer->owner.n_connected,
       self->config.n_tiles, u->gso);
-  if (ss->n_connected == self->config.n_tiles)
+  if (peer->owner.n_connected == self->config.n_tiles)
     GST_INFO_OBJECT (self->log_object, "receiver %u: all %u UDP units "
-        "connected, generation %u", ss->id, ss->n_connected,
+        "connected, generation %u", peer->owner.id, peer->owner.n_connected,
         self->config.generation);
 }
 
@@ -1275,7 +1283,7 @@ handle_udp_hello (GstTileSender * self)
     gssize n;
 
     memset (&addr, 0, sizeof (addr));
-    n = recvfrom (self->udp_fd, buf, sizeof (buf), MSG_DONTWAIT,
+    n = recvfrom (self->server.udp_fd, buf, sizeof (buf), MSG_DONTWAIT,
         (struct sockaddr *) &addr, &sl);
     if (n < 0 && errno == EINTR)
       continue;
@@ -1301,36 +1309,34 @@ same_source (const struct sockaddr_storage *a,
 /* The handshake to close to make room for a new connection from @addr,
  * -1 when there is room: the oldest of @addr's host (IPv6: its /64) when
  * it has MAX_PENDING_PER_HOST already; when every slot is taken, the oldest
- * of the host with the most. A host that floods connections thus only ever evicts
- * its own, never a receiver's on another host. Lock held. */
+ * of the host with the most. A host that floods connections thus only ever
+ * evicts its own, never a receiver's on another host. Lock held. */
 static gint
 pending_victim (GstTileSender * self, const struct sockaddr_storage *addr)
 {
-  guint i, j, mine = 0, most = 0;
+  const GstTileSenderPending *pending = self->server.pending;
+  guint i, j, mine = 0, most = 0, n = self->server.n_pending;
   gint oldest_mine = -1, victim = -1;
 
-  for (i = 0; i < self->n_pending; i++) {
-    GstTileSenderPending *p = &self->pending[i];
-
-    if (same_source (&p->addr, addr)) {
+  for (i = 0; i < n; i++) {
+    if (same_source (&pending[i].addr, addr)) {
       mine++;
-      if (oldest_mine < 0 || p->deadline <
-          self->pending[oldest_mine].deadline)
+      if (oldest_mine < 0 || pending[i].deadline <
+          pending[oldest_mine].deadline)
         oldest_mine = i;
     }
   }
   if (mine >= MAX_PENDING_PER_HOST)
     return oldest_mine;
-  if (self->n_pending < MAX_PENDING)
+  if (n < MAX_PENDING)
     return -1;
-  for (i = 0; i < self->n_pending; i++) {
+  for (i = 0; i < n; i++) {
     guint count = 0;
 
-    for (j = 0; j < self->n_pending; j++)
-      count += same_source (&self->pending[i].addr,
-          &self->pending[j].addr);
-    if (count > most || (count == most && self->pending[i].deadline <
-            self->pending[victim].deadline)) {
+    for (j = 0; j < n; j++)
+      count += same_source (&pending[i].addr, &pending[j].addr);
+    if (count > most || (count == most && pending[i].deadline <
+            pending[victim].deadline)) {
       most = count;
       victim = i;
     }
@@ -1343,41 +1349,42 @@ pending_victim (GstTileSender * self, const struct sockaddr_storage *addr)
 static void
 server_accept (GstTileSender * self)
 {
+  GstTileSenderServer *sv = &self->server;
   struct sockaddr_storage addr;
   gint victim;
   GError *err = NULL;
-  gint fd = gst_tile_net_accept (self->listen_fd, &err);
+  gint fd = gst_tile_net_accept (sv->listen_fd, &err);
   gint64 now = g_get_monotonic_time ();
   GstTileSenderPending *p;
 
   if (fd < 0) {
     /* no descriptors left, say: the socket stays readable, so stop
      * polling it for a while instead of spinning */
-    self->accept_failures++;
-    self->listen_pause_us = CLAMP (self->listen_pause_us * 2, 10000,
+    sv->accept_failures++;
+    sv->listen_pause_us = CLAMP (sv->listen_pause_us * 2, 10000,
         G_USEC_PER_SEC);
-    self->listen_pause_until = now + self->listen_pause_us;
-    gst_poll_fd_ctl_read (self->poll, &self->listen_pfd, FALSE);
-    if (now - self->accept_warned_us >= G_USEC_PER_SEC) {
+    sv->listen_pause_until = now + sv->listen_pause_us;
+    gst_poll_fd_ctl_read (sv->poll, &sv->listen_pfd, FALSE);
+    if (now - sv->accept_warned_us >= G_USEC_PER_SEC) {
       GST_WARNING_OBJECT (self->log_object, "%s (%u times since the last "
           "report); not accepting for %" G_GINT64_FORMAT " ms", err->message,
-          self->accept_failures, self->listen_pause_us / 1000);
-      self->accept_warned_us = now;
-      self->accept_failures = 0;
+          sv->accept_failures, sv->listen_pause_us / 1000);
+      sv->accept_warned_us = now;
+      sv->accept_failures = 0;
     }
     g_clear_error (&err);
     return;
   }
-  self->listen_pause_us = 0;
+  sv->listen_pause_us = 0;
   memset (&addr, 0, sizeof (addr));
   gst_tile_net_address (fd, TRUE, &addr);
   victim = pending_victim (self, &addr);
   if (victim >= 0) {
-    refuse (self, self->pending[victim].pfd.fd, GST_TILE_WIRE_REFUSE_BUSY,
+    refuse (self, sv->pending[victim].pfd.fd, GST_TILE_WIRE_REFUSE_BUSY,
         "too many connections in handshake: the oldest is closed");
     gst_tile_sender_close_pending_locked (self, victim);
   }
-  p = &self->pending[self->n_pending++];
+  p = &sv->pending[sv->n_pending++];
   p->addr = addr;
   poll_add (self, &p->pfd, fd);
   p->have = 0;
@@ -1391,9 +1398,11 @@ server_accept (GstTileSender * self)
 static void
 server_listen_resume (GstTileSender * self, gint64 now)
 {
-  if (self->listen_pause_until && now >= self->listen_pause_until) {
-    self->listen_pause_until = 0;
-    gst_poll_fd_ctl_read (self->poll, &self->listen_pfd, TRUE);
+  GstTileSenderServer *sv = &self->server;
+
+  if (sv->listen_pause_until && now >= sv->listen_pause_until) {
+    sv->listen_pause_until = 0;
+    gst_poll_fd_ctl_read (sv->poll, &sv->listen_pfd, TRUE);
   }
 }
 
@@ -1405,7 +1414,7 @@ server_handshakes (GstTileSender * self, guint n_polled, gint64 now)
   guint i;
 
   for (i = n_polled; i-- > 0;) {
-    GstTileSenderPending *p = &self->pending[i];
+    GstTileSenderPending *p = &self->server.pending[i];
 
     if (p->ready && !pending_read (self, p)) {
       gst_tile_sender_close_pending_locked (self, i);
@@ -1419,24 +1428,24 @@ server_handshakes (GstTileSender * self, guint n_polled, gint64 now)
 
 /* A receiver that says nothing (a client that sent HELLO and no more, a
  * host gone without FIN or RST), or that drips a message a byte at a time,
- * must not hold its session. Lock held. */
+ * must not hold its peer. Lock held. */
 static void
-session_liveness_locked (GstTileSenderSession * ss, gint64 now)
+peer_liveness_locked (GstTileSenderPeer * peer, gint64 now)
 {
-  GstTileSender *self = ss->sender;
+  GstTileSender *self = peer->owner.sender;
   gint64 limit = (gint64) self->settings.timeout * 1000;
   gchar *why = NULL;
 
-  if (ss->ctl_started_us && now - ss->ctl_started_us > limit)
+  if (peer->control.started_us && now - peer->control.started_us > limit)
     why = g_strdup_printf ("a control message from the receiver took "
         "more than %u ms to arrive", self->settings.timeout);
-  else if (now - ss->control_rx_us > limit)
+  else if (now - peer->control.rx_us > limit)
     why = g_strdup_printf ("the receiver sent nothing for %u ms",
         self->settings.timeout);
   if (why) {
     GST_WARNING_OBJECT (self->log_object, "receiver %u (%s): %s: ending its "
-        "session", ss->id, ss->peer, why);
-    end_control_locked (ss, why);
+        "session", peer->owner.id, peer->address, why);
+    end_control_locked (peer, why);
     g_free (why);
   }
 }
@@ -1450,13 +1459,13 @@ server_timers (GstTileSender * self, ServerState * st, gint64 now)
   GByteArray *p = NULL;
   guint interval, i;
 
-  for (i = self->sessions->len; i-- > 0;)
-    session_liveness_locked (g_ptr_array_index (self->sessions, i), now);
+  for (i = self->peers->len; i-- > 0;)
+    peer_liveness_locked (g_ptr_array_index (self->peers, i), now);
   if (keepalive) {
     p = g_byte_array_new ();
     gst_tile_wire_keepalive_pack (g_get_monotonic_time () * 1000, p);
-    for (i = 0; i < self->sessions->len; i++)
-      gst_tile_sender_send_control_locked (g_ptr_array_index (self->sessions,
+    for (i = 0; i < self->peers->len; i++)
+      gst_tile_sender_send_control_locked (g_ptr_array_index (self->peers,
               i), p);
     g_byte_array_unref (p);
     st->last_keepalive = now;
@@ -1478,18 +1487,19 @@ server_timers (GstTileSender * self, ServerState * st, gint64 now)
 static guint
 server_wait (GstTileSender * self, gboolean * listen, gboolean * udp)
 {
+  GstTileSenderServer *sv = &self->server;
   gint timeout = KEEPALIVE_INTERVAL_MS, res;
   guint interval, i;
 
   interval = g_atomic_int_get (&self->settings.stats_interval);
   if (interval > 0)
     timeout = MIN (timeout, (gint) MIN (interval, G_MAXINT));
-  if (self->listen_pause_until)
-    timeout = CLAMP ((self->listen_pause_until - g_get_monotonic_time ()) /
+  if (sv->listen_pause_until)
+    timeout = CLAMP ((sv->listen_pause_until - g_get_monotonic_time ()) /
         1000 + 1, 1, timeout);
   g_mutex_unlock (&self->lock);
 
-  res = gst_poll_wait (self->poll, MIN (timeout, WAIT_MAX_MS) * GST_MSECOND);
+  res = gst_poll_wait (sv->poll, MIN (timeout, WAIT_MAX_MS) * GST_MSECOND);
   if (res < 0 && errno != EINTR && errno != EBUSY) {
     GST_ERROR_OBJECT (self->log_object, "poll: %s", g_strerror (errno));
     g_usleep (10000);
@@ -1497,41 +1507,40 @@ server_wait (GstTileSender * self, gboolean * listen, gboolean * udp)
 
   g_mutex_lock (&self->lock);
   /* after a failed wait the results are those of an older one */
-  for (i = 0; i < self->sessions->len; i++) {
-    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+  for (i = 0; i < self->peers->len; i++) {
+    GstTileSenderPeer *peer = g_ptr_array_index (self->peers, i);
 
-    ss->control_ready = res > 0 && poll_ready (self, &ss->control_pfd);
+    peer->control.ready = res > 0 && poll_ready (self, &peer->control.pfd);
   }
-  *listen = res > 0 && gst_poll_fd_can_read (self->poll, &self->listen_pfd);
-  *udp = res > 0 && self->udp_pfd.fd >= 0 &&
-      gst_poll_fd_can_read (self->poll, &self->udp_pfd);
-  for (i = 0; i < self->n_pending; i++)
-    self->pending[i].ready = res > 0 &&
-        poll_ready (self, &self->pending[i].pfd);
-  return self->n_pending;
+  *listen = res > 0 && gst_poll_fd_can_read (sv->poll, &sv->listen_pfd);
+  *udp = res > 0 && sv->udp_pfd.fd >= 0 &&
+      gst_poll_fd_can_read (sv->poll, &sv->udp_pfd);
+  for (i = 0; i < sv->n_pending; i++)
+    sv->pending[i].ready = res > 0 && poll_ready (self, &sv->pending[i].pfd);
+  return sv->n_pending;
 }
 
 /* Reads the control connections the last wait found ready. Lock held;
- * released for the reads (sessions only leave the list in this thread,
- * and are freed after this). */
+ * released for the reads (peers only leave the list in this thread, and
+ * are freed after this). */
 static void
 server_read_controls (GstTileSender * self)
 {
-  GstTileSenderSession *ready[64];
-  guint i, n = 0, len = self->sessions->len;
+  GstTileSenderPeer *ready[64];
+  guint i, n = 0, len = self->peers->len;
 
   /* from where the last pass stopped, so that with more than 64 readable
    * every receiver gets its turn */
   for (i = 0; i < len && n < G_N_ELEMENTS (ready); i++) {
-    GstTileSenderSession *ss = g_ptr_array_index (self->sessions,
-        (self->read_start + i) % len);
+    GstTileSenderPeer *peer = g_ptr_array_index (self->peers,
+        (self->server.read_start + i) % len);
 
-    if (ss->control_ready) {
-      ss->control_ready = FALSE;
-      ready[n++] = ss;
+    if (peer->control.ready) {
+      peer->control.ready = FALSE;
+      ready[n++] = peer;
     }
   }
-  self->read_start = len ? (self->read_start + i) % len : 0;
+  self->server.read_start = len ? (self->server.read_start + i) % len : 0;
   g_mutex_unlock (&self->lock);
   for (i = 0; i < n; i++)
     server_read_control (ready[i]);
@@ -1547,8 +1556,8 @@ gst_tile_sender_server_thread (gpointer data)
   st.last_keepalive = st.last_stats = g_get_monotonic_time ();
 
   g_mutex_lock (&self->lock);
-  poll_add (self, &self->listen_pfd, self->listen_fd);
-  poll_add (self, &self->udp_pfd, self->udp_fd);
+  poll_add (self, &self->server.listen_pfd, self->server.listen_fd);
+  poll_add (self, &self->server.udp_pfd, self->server.udp_fd);
   while (self->running) {
     gboolean listen, udp;
     guint n_polled = server_wait (self, &listen, &udp);

@@ -5,7 +5,11 @@
 
 /* GstTileSender, protocol=udp: a tile as a batch of datagrams (a 40-byte
  * header and packet_size payload bytes each, gathered from the frame
- * without a copy), sent with sendmmsg() and UDP GSO, paced to a bitrate. */
+ * without a copy), sent with sendmmsg() and UDP GSO, paced to a bitrate
+ * (the unit's owner's, see gst_tile_sender_owner_rate_locked ()); and a
+ * unit thread's scratch (GstTileSenderScratch: the datagrams' headers and
+ * messages, and in a sealed session the cipher keyed per generation and
+ * epoch, and the sealed bytes, also for TCP). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -155,10 +159,10 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
 /* Sends one tile as datagrams of a 40-byte header (with a passphrase, and
  * a 16-byte tag) and @ps payload bytes, the last one padded. The payload is
  * gathered straight from the frame (iovecs, no copy; with a passphrase from
- * the sealed copy in scratch); with GSO one message carries up to 64 datagrams, and
- * sendmmsg() sends up to 64 messages per system call. Past the frame's
- * deadline (max-latency) the rest is not sent, and a tile abandoned
- * before it starts not at all. @n_packets: the datagrams sent. */
+ * the sealed copy in scratch); with GSO one message carries up to 64
+ * datagrams, and sendmmsg() sends up to 64 messages per system call. Past
+ * the frame's deadline (max-latency) the rest is not sent, and a tile
+ * abandoned before it starts not at all. @n_packets: the datagrams sent. */
 gboolean
 gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
     GstTileSenderScratch * sc, gint fd, GstTileSenderFrame * frame,

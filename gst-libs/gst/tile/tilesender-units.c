@@ -3,9 +3,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* GstTileSender's units: the frames queued to them, their threads (each
- * sends its tile of every frame: over TCP a tile header and the rows,
- * over UDP datagrams, see tilesender-udp.c) and their connections. */
+/* GstTileSender's units, as their owner (GstTileSenderOwner: a unicast
+ * peer or the multicast group) holds them: made, started, woken, joined;
+ * the frames queued to them and done; their threads (each sends its tile
+ * of every frame: over TCP a tile header and the rows, here, over UDP
+ * datagrams, see tilesender-udp.c); their data connections; draining. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -17,6 +19,105 @@
 
 #include "tilesender-private.h"
 
+/* @o's units, not started: the caller sets o->peer or o->group. Lock
+ * held, or @o not shared yet. */
+void
+gst_tile_sender_owner_init (GstTileSenderOwner * o, GstTileSender * self,
+    guint id)
+{
+  guint i;
+
+  o->sender = self;
+  o->id = id;
+  if (!gst_tile_seal_random ((guint8 *) & o->token, sizeof (o->token)))
+    o->token = ((guint64) g_random_int () << 32) | g_random_int ();
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
+    GstTileSenderUnit *u = &o->units[i];
+
+    u->sender = self;
+    u->owner = o;
+    u->index = i;
+    u->fd = -1;
+    u->tcp_fd = -1;
+    g_queue_init (&u->queue);
+    g_cond_init (&u->cond);
+  }
+}
+
+/* Starts a thread per unit of the sender. Lock held. */
+void
+gst_tile_sender_owner_start_locked (GstTileSenderOwner * o)
+{
+  guint i;
+
+  o->n_threads = o->sender->settings.n_units;
+  for (i = 0; i < o->n_threads; i++) {
+    gchar *name = g_strdup_printf ("tilesink-r%uu%u", o->id, i);
+
+    o->units[i].thread =
+        g_thread_new (name, gst_tile_sender_unit_thread, &o->units[i]);
+    g_free (name);
+  }
+}
+
+/* Wakes unit @tile of @o, or every unit (@tile G_MAXUINT). Lock held. */
+void
+gst_tile_sender_owner_wake_locked (GstTileSenderOwner * o, guint tile)
+{
+  guint i;
+
+  for (i = 0; i < o->n_threads; i++)
+    if (tile == G_MAXUINT || i == tile)
+      g_cond_broadcast (&o->units[i].cond);
+}
+
+/* Stops the unit threads of @o (an ended peer out of the sender's list,
+ * or the group at the stop) and drops the frames still queued to them.
+ * Lock not held. */
+void
+gst_tile_sender_owner_join (GstTileSenderOwner * o)
+{
+  GstTileSender *self = o->sender;
+  GstTileSenderFrame *frame;
+  guint i;
+
+  g_mutex_lock (&self->lock);
+  o->stopping = TRUE;
+  gst_tile_sender_owner_close_data_locked (o);
+  gst_tile_sender_owner_wake_locked (o, G_MAXUINT);
+  g_mutex_unlock (&self->lock);
+  for (i = 0; i < o->n_threads; i++) {
+    g_thread_join (o->units[i].thread);
+    o->units[i].thread = NULL;
+  }
+  g_mutex_lock (&self->lock);
+  for (i = 0; i < o->n_threads; i++)
+    while ((frame = g_queue_pop_head (&o->units[i].queue)))
+      gst_tile_sender_frame_release_locked (self, frame, FALSE);
+  o->n_threads = 0;
+  g_mutex_unlock (&self->lock);
+}
+
+/* Frees what a joined owner holds. */
+void
+gst_tile_sender_owner_clear (GstTileSenderOwner * o)
+{
+  guint i;
+
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
+    g_cond_clear (&o->units[i].cond);
+}
+
+/* The pacing rate of @o's units: its peer's rate control's, or the
+ * group's (see gst_tile_sender_group_rate_locked ()). Lock held. */
+guint64
+gst_tile_sender_owner_rate_locked (GstTileSenderOwner * o)
+{
+  if (o->group)
+    return gst_tile_sender_group_rate_locked (o->group);
+  return gst_tile_rate_control_get_rate (&o->peer->flow.rate);
+}
+
 /* One unit is done with @frame (sent its tile, or could not). Lock held.
  * The frame stops counting as in flight the moment its last tile is out.
  * Returns the frame when the caller must free it with
@@ -25,7 +126,7 @@ static GstTileSenderFrame *
 frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
     gboolean ok)
 {
-  GstTileSenderSession *ss = frame->session;
+  GstTileSenderOwner *o = frame->owner;
 
   if (!ok)
     frame->failed = TRUE;
@@ -35,29 +136,29 @@ frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
     /* for QoS: how long frames take from admission to done */
     gint64 took = g_get_monotonic_time () - frame->push_us;
 
-    ss->send_avg_us = ss->send_avg_us ? (7 * ss->send_avg_us + took) / 8 : took;
+    o->send_avg_us = o->send_avg_us ? (7 * o->send_avg_us + took) / 8 : took;
     if (g_atomic_int_get (&frame->abandoned)) {
-      ss->frames_abandoned++;
-      self->frames_abandoned++;
+      o->counters.frames_abandoned++;
+      self->totals.sum.frames_abandoned++;
     } else {
-      ss->frames_sent++;
-      self->frames_sent++;
+      o->counters.frames_sent++;
+      self->totals.sum.frames_sent++;
     }
-    gst_tile_sender_note_sent_locked (ss, frame);
+    gst_tile_sender_note_sent_locked (o, frame);
   }
-  ss->in_flight--;
-  ss->progress_us = g_get_monotonic_time ();
+  o->in_flight--;
+  o->progress_us = g_get_monotonic_time ();
   g_cond_broadcast (&self->cond);
   return frame;
 }
 
-/* The last session done with a frame unmaps and releases its buffer. */
+/* The last owner done with a frame unmaps and releases its buffer. */
 void
 gst_tile_sender_shared_unref (GstTileSenderShared * shared)
 {
   if (!g_atomic_int_dec_and_test (&shared->ref))
     return;
-  /* (gst_buffer_unmap () without the buffer: an early frame given up by
+  /* (gst_buffer_unmap () without the buffer: a stepped frame given up by
    * its producer never had it) */
   gst_memory_unmap (shared->map.memory, &shared->map);
   gst_memory_unref (shared->map.memory);
@@ -90,16 +191,16 @@ gst_tile_sender_frame_release_locked (GstTileSender * self,
   g_mutex_lock (&self->lock);
 }
 
-/* Closes the data connections of a session's current generation. Lock
- * held. A unit in the middle of a send() is woken by the shutdown() and
- * closes its own descriptor afterwards. */
+/* Closes the data connections of @o's current generation. Lock held. A
+ * unit in the middle of a send() is woken by the shutdown() and closes its
+ * own descriptor afterwards. */
 void
-gst_tile_sender_close_data_locked (GstTileSenderSession * ss)
+gst_tile_sender_owner_close_data_locked (GstTileSenderOwner * o)
 {
   guint i;
 
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
-    GstTileSenderUnit *u = &ss->units[i];
+    GstTileSenderUnit *u = &o->units[i];
 
     if (u->fd < 0)
       continue;
@@ -111,42 +212,42 @@ gst_tile_sender_close_data_locked (GstTileSenderSession * ss)
       gst_tile_net_close (&u->fd);
     }
   }
-  ss->n_connected = 0;
+  o->n_connected = 0;
 }
 
-/* Frames in flight in every session. Lock held. */
+/* Frames in flight to every owner. Lock held. */
 static guint
 in_flight_locked (GstTileSender * self)
 {
-  GstTileSenderSession *ss;
+  GstTileSenderOwner *o;
   guint i, n = 0;
 
-  for (i = 0; (ss = gst_tile_sender_session_at (self, i)); i++)
-    n += ss->in_flight;
+  for (i = 0; (o = gst_tile_sender_owner_at (self, i)); i++)
+    n += o->in_flight;
   return n;
 }
 
-/* Draining: a session with frames in flight and no frame done for
+/* Draining: an owner with frames in flight and no frame done for
  * DRAIN_STALL_US (or three of its frame times) since @start has its data
- * connections closed: its frames fail at once, lost for it alone. Lock
- * held. */
+ * connections closed: its frames fail at once, lost for its receivers
+ * alone. Lock held. */
 static void
 give_up_stalled_locked (GstTileSender * self, gint64 start, gint64 now)
 {
-  GstTileSenderSession *ss;
+  GstTileSenderOwner *o;
   guint i;
 
-  for (i = 0; (ss = gst_tile_sender_session_at (self, i)); i++) {
-    if (ss->in_flight == 0 || ss->n_connected == 0)
+  for (i = 0; (o = gst_tile_sender_owner_at (self, i)); i++) {
+    if (o->in_flight == 0 || o->n_connected == 0)
       continue;
-    if (now - MAX (ss->progress_us, start) < MAX (DRAIN_STALL_US,
-            3 * ss->send_avg_us))
+    if (now - MAX (o->progress_us, start) < MAX (DRAIN_STALL_US,
+            3 * o->send_avg_us))
       continue;
     GST_WARNING_OBJECT (self->log_object, "receiver %u: no frame done for "
         "%" G_GINT64_FORMAT " ms while draining: giving up its %u frames in "
-        "flight", ss->id, (now - MAX (ss->progress_us, start)) / 1000,
-        ss->in_flight);
-    gst_tile_sender_close_data_locked (ss);
+        "flight", o->id, (now - MAX (o->progress_us, start)) / 1000,
+        o->in_flight);
+    gst_tile_sender_owner_close_data_locked (o);
   }
 }
 
@@ -201,7 +302,7 @@ gst_tile_sender_unit_abandons (GstTileSenderUnit * u,
 }
 
 /* Writes a part of @frame's tile: its header @hdr and the @len bytes at
- * @data, @off bytes into the tile. In a session with a passphrase the
+ * @data, @off bytes into the tile. In a sealed session the
  * bytes are sealed a chunk at a time into scratch, under the header, and
  * the tag follows them. Returns the bytes written in @bytes. */
 static gboolean
@@ -295,12 +396,12 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
     gboolean ok, guint64 bytes, guint64 n_packets, gint64 t0, GError * err)
 {
   GstTileSender *self = u->sender;
-  GstTileSenderSession *ss = u->session;
+  GstTileSenderOwner *o = u->owner;
   gint64 now = g_get_monotonic_time ();
 
   u->sending = FALSE;
   u->busy_ns += (now - t0) * 1000;
-  self->unit_busy_ns[u->index] += (now - t0) * 1000;
+  self->totals.unit_busy_ns[u->index] += (now - t0) * 1000;
   /* TCP: how fast this unit's tiles leave, for the deadline */
   if (ok && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_TCP &&
       bytes >= GST_TILE_SENDER_MIN_PART) {
@@ -318,19 +419,21 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
     u->bytes += bytes;
     u->frames++;
     u->packets += n_packets;
-    self->unit_bytes[u->index] += bytes;
-    ss->packets_sent += n_packets;
-    ss->bytes_sent += bytes;
-    self->packets_sent += n_packets;
-    self->bytes_sent += bytes;
+    self->totals.unit_bytes[u->index] += bytes;
+    o->counters.packets_sent += n_packets;
+    o->counters.bytes_sent += bytes;
+    self->totals.sum.packets_sent += n_packets;
+    self->totals.sum.bytes_sent += bytes;
   }
   if (u->close_pending) {
     gst_tile_net_close (&fd);
     u->close_pending = FALSE;
   } else if (!ok) {
-    GST_INFO_OBJECT (self->log_object, "receiver %u unit %u: %s", ss->id,
+    GST_INFO_OBJECT (self->log_object, "receiver %u unit %u: %s", o->id,
         u->index, err->message);
-    gst_tile_sender_end_session_locked (ss, err->message);
+    /* (a unit of the multicast group that fails ends no session) */
+    if (o->peer)
+      gst_tile_sender_peer_end_locked (o->peer, err->message);
   }
   gst_tile_sender_frame_release_locked (self, frame, ok);
 }
@@ -340,7 +443,7 @@ gst_tile_sender_unit_thread (gpointer data)
 {
   GstTileSenderUnit *u = data;
   GstTileSender *self = u->sender;
-  GstTileSenderSession *ss = u->session;
+  GstTileSenderOwner *o = u->owner;
   GstTileSenderScratch sc = { 0 };
 
   g_mutex_lock (&self->lock);
@@ -354,33 +457,33 @@ gst_tile_sender_unit_thread (gpointer data)
     gint64 t0;
     gboolean ok;
 
-    while (self->running && !ss->stopping && g_queue_is_empty (&u->queue))
+    while (self->running && !o->stopping && g_queue_is_empty (&u->queue))
       g_cond_wait (&u->cond, &self->lock);
-    if (!self->running || ss->stopping)
+    if (!self->running || o->stopping)
       break;
     frame = g_queue_pop_head (&u->queue);
     g_atomic_int_add (&u->queued, -1);
     frame->started++;
-    /* a frame still being written (gst_tile_sender_new_pool ()): this
-     * unit's tile goes once it is */
-    while (frame->shared->early && !frame->shared->ready[u->index] &&
-        !frame->shared->aborted && self->running && !ss->stopping &&
+    /* a stepped frame, still being written (gst_tile_sender_new_pool ()):
+     * this unit's tile goes once it is */
+    while (frame->shared->stepped && !frame->shared->ready[u->index] &&
+        !frame->shared->aborted && self->running && !o->stopping &&
         frame->generation == self->config.generation)
       g_cond_wait (&u->cond, &self->lock);
     fd = u->fd;
     if (fd < 0 || frame->generation != self->config.generation ||
-        !self->running || ss->stopping) {
+        !self->running || o->stopping) {
       gst_tile_sender_frame_release_locked (self, frame, FALSE);
       continue;
     }
     /* given up unwritten by its producer: TCP says the tile is abandoned,
      * UDP sends nothing of it */
-    if (frame->shared->early && !frame->shared->ready[u->index])
+    if (frame->shared->stepped && !frame->shared->ready[u->index])
       g_atomic_int_set (&frame->abandoned, 1);
     /* copies: a caps change may replace the config while we send */
     tile = self->config.tiles[u->index];
     ps = self->config.packet_size;
-    rate = gst_tile_sender_session_rate_locked (ss) / self->config.n_tiles;
+    rate = gst_tile_sender_owner_rate_locked (o) / self->config.n_tiles;
     u->sending = TRUE;
     g_mutex_unlock (&self->lock);
 

@@ -16,16 +16,18 @@
  * receiver's STATS and, over UDP, its ACKs. Each frame given to
  * gst_tile_sender_push() is admitted whole or dropped whole, for each
  * receiver on its own (a slow one loses frames alone); an admitted frame is
- * queued, without a copy, to the session's thread per unit, which sends
+ * queued, without a copy, to the receiver's thread per unit, which sends
  * its tile (a tile header and the rows over TCP, or datagrams over UDP).
- * Every session reads the frame from the same mapping of the buffer.
+ * Every receiver's units read the frame from the same mapping of the
+ * buffer. With a multicast group, one set of units sends every frame once
+ * to the group for every receiver.
  *
  * Threads: the caller's (push, set_caps, send_eos: the streaming thread of
  * tilesink), the server thread (accept, handshakes, control messages,
  * keep-alives, the stats callback, the end of sessions) and one thread per
- * unit of each session. `lock` guards the sessions; no thread holds it
- * while sending or receiving data, and the callbacks are called without
- * it.
+ * unit of each receiver (or of the multicast group). `lock` guards the
+ * receivers' state; no thread holds it while sending or receiving data,
+ * and the callbacks are called without it.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -122,14 +124,14 @@ gst_tile_sender_new (const GstTileSenderSettings * settings,
   self->address = g_strdup (settings->address ? settings->address :
       GST_TILE_SENDER_DEFAULT_ADDRESS);
   self->settings.address = self->address;
-  self->passphrase = g_strdup (settings->passphrase);
-  self->settings.passphrase = self->passphrase;
-  self->multicast_group = settings->multicast_group &&
+  self->crypto.passphrase = g_strdup (settings->passphrase);
+  self->settings.passphrase = self->crypto.passphrase;
+  self->multicast.address = settings->multicast_group &&
       *settings->multicast_group ? g_strdup (settings->multicast_group) : NULL;
-  self->settings.multicast_group = self->multicast_group;
-  self->multicast_iface = settings->multicast_iface &&
+  self->settings.multicast_group = self->multicast.address;
+  self->multicast.iface = settings->multicast_iface &&
       *settings->multicast_iface ? g_strdup (settings->multicast_iface) : NULL;
-  self->settings.multicast_iface = self->multicast_iface;
+  self->settings.multicast_iface = self->multicast.iface;
   if (callbacks)
     self->callbacks = *callbacks;
   self->user_data = user_data;
@@ -137,12 +139,11 @@ gst_tile_sender_new (const GstTileSenderSettings * settings,
 
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
-  g_queue_init (&self->notices);
-  self->listen_fd = -1;
-  self->udp_fd = -1;
-  self->pending = g_new0 (GstTileSenderPending, MAX_PENDING);
-  self->sessions = g_ptr_array_new ();
-  self->max_receivers = settings->max_receivers;
+  g_queue_init (&self->server.notices);
+  self->server.listen_fd = -1;
+  self->server.udp_fd = -1;
+  self->server.pending = g_new0 (GstTileSenderPending, MAX_PENDING);
+  self->peers = g_ptr_array_new ();
   self->link = g_new0 (GstTileSenderLink, 1);
   self->link->ref = 1;
   g_mutex_init (&self->link->lock);
@@ -183,237 +184,146 @@ gst_tile_sender_free (GstTileSender * sender)
   sender->link->sender = NULL;
   g_mutex_unlock (&sender->link->lock);
   gst_tile_sender_link_unref (sender->link);
-  g_free (sender->pending);
-  g_ptr_array_unref (sender->sessions);
+  g_free (sender->server.pending);
+  g_ptr_array_unref (sender->peers);
   g_mutex_clear (&sender->lock);
   g_cond_clear (&sender->cond);
   g_free (sender->address);
-  g_free (sender->multicast_group);
-  g_free (sender->multicast_iface);
-  gst_tile_wire_clear_passphrase (&sender->passphrase);
-  gst_tile_seal_wipe (sender->group_secret, sizeof (sender->group_secret));
-  gst_tile_seal_wipe (sender->cookie_key, sizeof (sender->cookie_key));
+  g_free (sender->multicast.address);
+  g_free (sender->multicast.iface);
+  gst_tile_wire_clear_passphrase (&sender->crypto.passphrase);
+  gst_tile_seal_wipe (sender->crypto.cookie_key,
+      sizeof (sender->crypto.cookie_key));
   g_free (sender);
 }
 
-/* A new receiver's session, its handshake done: it takes @control_fd
- * over, gets a token and starts its unit threads (a member of the
- * multicast group has none), and joins the list. With @control_fd -1: the
- * multicast group's session, which has units but no receiver. Lock
- * held. */
-GstTileSenderSession *
-gst_tile_sender_session_new_locked (GstTileSender * self, gint control_fd)
+/* A new receiver (or a start): its path is not known yet. Lock held. */
+static void
+reset_rate_locked (GstTileSenderPeer * peer)
 {
-  GstTileSenderSession *ss = g_new0 (GstTileSenderSession, 1);
-  guint i;
-
-  ss->sender = self;
-  ss->id = control_fd >= 0 ? ++self->clients : 0;
-  ss->member = control_fd >= 0 && self->multicast_group != NULL;
-  ss->peer = control_fd >= 0 ? gst_tile_net_peer_string (control_fd) :
-      g_strdup (self->multicast_group);
-  if (control_fd >= 0)
-    gst_tile_net_address (control_fd, TRUE, &ss->peer_addr);
-  ss->control_fd = control_fd;
-  gst_poll_fd_init (&ss->control_pfd);
-  ss->ctl_payload = g_byte_array_new ();
-  ss->started_us = ss->control_rx_us = g_get_monotonic_time ();
-  if (!gst_tile_seal_random ((guint8 *) & ss->token, sizeof (ss->token)))
-    ss->token = ((guint64) g_random_int () << 32) | g_random_int ();
-  gst_tile_sender_reset_rate_locked (ss);
-  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
-    GstTileSenderUnit *u = &ss->units[i];
-
-    u->sender = self;
-    u->session = ss;
-    u->index = i;
-    u->fd = -1;
-    u->tcp_fd = -1;
-    g_queue_init (&u->queue);
-    g_cond_init (&u->cond);
-  }
-  ss->n_threads = ss->member ? 0 : self->settings.n_units;
-  for (i = 0; i < ss->n_threads; i++) {
-    gchar *name = g_strdup_printf ("tilesink-r%uu%u", ss->id, i);
-
-    ss->units[i].thread =
-        g_thread_new (name, gst_tile_sender_unit_thread, &ss->units[i]);
-    g_free (name);
-  }
-  if (control_fd >= 0)
-    g_ptr_array_add (self->sessions, ss);
-  return ss;
+  gst_tile_rate_control_init (&peer->flow.rate,
+      peer->owner.sender->settings.pacing_bitrate);
+  memset (peer->flow.sent, 0, sizeof (peer->flow.sent));
 }
 
-/* Session @i of every session: the receivers' in order, then the
+/* A new receiver's peer, its handshake done: it takes @control_fd over,
+ * gets a token and starts its unit threads (a member of the multicast
+ * group has none), and joins the list. Lock held. */
+GstTileSenderPeer *
+gst_tile_sender_peer_new_locked (GstTileSender * self, gint control_fd)
+{
+  GstTileSenderPeer *peer = g_new0 (GstTileSenderPeer, 1);
+
+  gst_tile_sender_owner_init (&peer->owner, self, ++self->totals.clients);
+  peer->owner.peer = peer;
+  peer->group = self->group;
+  peer->address = gst_tile_net_peer_string (control_fd);
+  gst_tile_net_address (control_fd, TRUE, &peer->host);
+  peer->control.fd = control_fd;
+  gst_poll_fd_init (&peer->control.pfd);
+  peer->control.payload = g_byte_array_new ();
+  peer->started_us = peer->control.rx_us = g_get_monotonic_time ();
+  reset_rate_locked (peer);
+  if (!peer->group)
+    gst_tile_sender_owner_start_locked (&peer->owner);
+  g_ptr_array_add (self->peers, peer);
+  return peer;
+}
+
+/* Owner @i of every owner of units: the peers' in order, then the
  * multicast group's; NULL past the last. Lock held. */
-GstTileSenderSession *
-gst_tile_sender_session_at (GstTileSender * self, guint i)
+GstTileSenderOwner *
+gst_tile_sender_owner_at (GstTileSender * self, guint i)
 {
-  if (i < self->sessions->len)
-    return g_ptr_array_index (self->sessions, i);
-  return i == self->sessions->len ? self->group : NULL;
+  if (i < self->peers->len)
+    return &((GstTileSenderPeer *) g_ptr_array_index (self->peers, i))->owner;
+  return i == self->peers->len && self->group ? &self->group->owner : NULL;
 }
 
-/* The session whose units send @ss's frames: the group's for a member of
- * the multicast group, else its own. */
-GstTileSenderSession *
-gst_tile_sender_data_session (GstTileSenderSession * ss)
-{
-  return ss->member ? ss->sender->group : ss;
-}
-
-/* The measured rates of the heard members of the multicast group, in
- * @rates (room for 64), and the members they belong to in @members. Lock
- * held. */
-static guint
-member_rates_locked (GstTileSender * self, guint64 * rates,
-    GstTileSenderSession ** members)
-{
-  guint i, n = 0;
-
-  for (i = 0; i < self->sessions->len && n < 64; i++) {
-    GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
-
-    if (!gst_tile_sender_session_heard (m))
-      continue;
-    members[n] = m;
-    rates[n++] = gst_tile_rate_control_get_rate (&m->rate);
-  }
-  return n;
-}
-
-/* The pacing rate of @ss's units: its own rate control's; for the
- * multicast group gst_tile_rate_group () of its members (the slowest that
- * is not behind the median, 0 when none has measured one: the pacing
- * bitrate, or unpaced). Never above pacing-bitrate, which bounds every
- * member's rate control. Lock held. */
-guint64
-gst_tile_sender_session_rate_locked (GstTileSenderSession * ss)
-{
-  GstTileSender *self = ss->sender;
-  GstTileSenderSession *members[64];
-  guint64 rates[64], rate;
-
-  if (ss != self->group)
-    return gst_tile_rate_control_get_rate (&ss->rate);
-  rate = gst_tile_rate_group (rates, member_rates_locked (self, rates,
-          members));
-  return rate ? rate : gst_tile_rate_control_get_rate (&ss->rate);
-}
-
-/* Stops the unit threads of @ss, a session ended and out of the sender's
- * list, and drops the frames still queued to it. Lock not held. */
+/* Frees a joined peer (gst_tile_sender_owner_join ()). */
 void
-gst_tile_sender_session_join (GstTileSenderSession * ss)
+gst_tile_sender_peer_free (GstTileSenderPeer * peer)
 {
-  GstTileSender *self = ss->sender;
-  GstTileSenderFrame *frame;
-  guint i;
-
-  g_mutex_lock (&self->lock);
-  ss->stopping = TRUE;
-  gst_tile_sender_close_data_locked (ss);
-  for (i = 0; i < ss->n_threads; i++)
-    g_cond_broadcast (&ss->units[i].cond);
-  g_mutex_unlock (&self->lock);
-  for (i = 0; i < ss->n_threads; i++) {
-    g_thread_join (ss->units[i].thread);
-    ss->units[i].thread = NULL;
-  }
-  g_mutex_lock (&self->lock);
-  for (i = 0; i < ss->n_threads; i++)
-    while ((frame = g_queue_pop_head (&ss->units[i].queue)))
-      gst_tile_sender_frame_release_locked (self, frame, FALSE);
-  ss->n_threads = 0;
-  g_mutex_unlock (&self->lock);
+  gst_tile_net_close (&peer->control.fd);
+  gst_tile_sender_owner_clear (&peer->owner);
+  if (peer->receiver_stats)
+    gst_structure_free (peer->receiver_stats);
+  g_byte_array_unref (peer->control.payload);
+  gst_tile_keys_clear (&peer->keys);
+  gst_tile_records_free (peer->control.records_out);
+  gst_tile_records_free (peer->control.records_in);
+  g_free (peer->address);
+  g_free (peer->end_reason);
+  g_free (peer);
 }
 
-/* Frees a joined session. */
-void
-gst_tile_sender_session_free (GstTileSenderSession * ss)
-{
-  guint i;
-
-  gst_tile_net_close (&ss->control_fd);
-  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
-    g_cond_clear (&ss->units[i].cond);
-  if (ss->receiver_stats)
-    gst_structure_free (ss->receiver_stats);
-  g_byte_array_unref (ss->ctl_payload);
-  gst_tile_keys_clear (&ss->keys);
-  gst_tile_records_free (ss->records_out);
-  gst_tile_records_free (ss->records_in);
-  g_free (ss->peer);
-  g_free (ss->end_reason);
-  g_free (ss);
-}
-
-/* Ends the session of a receiver. Lock held. The control descriptor is
+/* Ends a peer: its session ends. Lock held. The control descriptor is
  * only shut down here, which makes it readable and so wakes the server
- * thread: that thread, which polls it, closes it and ends the session's
+ * thread: that thread, which polls it, closes it and ends the peer's
  * threads. */
 void
-gst_tile_sender_end_session_locked (GstTileSenderSession * ss,
-    const gchar * why)
+gst_tile_sender_peer_end_locked (GstTileSenderPeer * peer, const gchar * why)
 {
-  if (ss->control_fd < 0 || ss->control_dead)
+  GstTileSender *self = peer->owner.sender;
+
+  if (peer->control.fd < 0 || peer->control.dead)
     return;
-  GST_INFO_OBJECT (ss->sender->log_object, "receiver %u (%s): session "
-      "ends: %s", ss->id, ss->peer, why);
-  ss->control_dead = TRUE;
-  if (!ss->end_reason)
-    ss->end_reason = g_strdup (why);
-  gst_tile_sender_close_data_locked (ss);
-  gst_tile_net_shutdown (ss->control_fd);
-  ss->sender->disconnects++;
+  GST_INFO_OBJECT (self->log_object, "receiver %u (%s): session ends: %s",
+      peer->owner.id, peer->address, why);
+  peer->control.dead = TRUE;
+  if (!peer->end_reason)
+    peer->end_reason = g_strdup (why);
+  gst_tile_sender_owner_close_data_locked (&peer->owner);
+  gst_tile_net_shutdown (peer->control.fd);
+  self->totals.disconnects++;
 }
 
-/* Whether @ss takes frames: a receiver's session with its units up (over
- * UDP its window known too: its first ACK, which it sends once its unit
- * sockets are up; a member of the multicast group has no units of its
- * own), or the multicast group's with its units up and a member that
- * takes frames. Lock held. */
-static gboolean
-session_ready_locked (GstTileSenderSession * ss)
+/* Whether @peer takes frames: its units up (over UDP its window known
+ * too: its first ACK, which it sends once its unit sockets are up; a
+ * member of the multicast group has no units of its own). Lock held. */
+gboolean
+gst_tile_sender_peer_ready_locked (GstTileSenderPeer * peer)
 {
-  GstTileSender *self = ss->sender;
-  guint i;
+  GstTileSender *self = peer->owner.sender;
 
-  if (!self->have_config || ss->eos_sent)
+  if (!self->have_config || peer->owner.eos_sent)
     return FALSE;
-  if (ss == self->group) {
-    if (ss->n_connected != self->config.n_tiles)
-      return FALSE;
-    for (i = 0; i < self->sessions->len; i++)
-      if (session_ready_locked (g_ptr_array_index (self->sessions, i)))
-        return TRUE;
-    return FALSE;
-  }
-  return ss->control_fd >= 0 && !ss->control_dead &&
-      (ss->member || ss->n_connected == self->config.n_tiles) &&
+  return peer->control.fd >= 0 && !peer->control.dead &&
+      (peer->group || peer->owner.n_connected == self->config.n_tiles) &&
       (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP ||
-      ss->ack_window > 0);
+      peer->flow.window > 0);
 }
 
-/* The sessions whose units send frames: the multicast group's, or every
- * receiver's. */
-static GstTileSenderSession *
-data_session_index (GstTileSender * self, guint i)
+/* Whether @o takes frames: a peer, or the multicast group (see
+ * gst_tile_sender_group_ready_locked ()). Lock held. */
+static gboolean
+owner_ready_locked (GstTileSenderOwner * o)
+{
+  if (o->group)
+    return gst_tile_sender_group_ready_locked (o->group);
+  return gst_tile_sender_peer_ready_locked (o->peer);
+}
+
+/* The owners whose units send frames: the multicast group, or every
+ * peer. */
+static GstTileSenderOwner *
+data_owner_at (GstTileSender * self, guint i)
 {
   if (self->group)
-    return i == 0 ? self->group : NULL;
-  return i < self->sessions->len ? g_ptr_array_index (self->sessions, i) : NULL;
+    return i == 0 ? &self->group->owner : NULL;
+  return i < self->peers->len ?
+      &((GstTileSenderPeer *) g_ptr_array_index (self->peers, i))->owner :
+      NULL;
 }
 
 static gboolean
 any_ready_locked (GstTileSender * self)
 {
-  GstTileSenderSession *ss;
+  GstTileSenderOwner *o;
   guint i;
 
-  for (i = 0; (ss = data_session_index (self, i)); i++)
-    if (session_ready_locked (ss))
+  for (i = 0; (o = data_owner_at (self, i)); i++)
+    if (owner_ready_locked (o))
       return TRUE;
   return FALSE;
 }
@@ -422,33 +332,33 @@ any_ready_locked (GstTileSender * self)
  * connection any more is treated as gone instead of blocking us. Lock
  * held. */
 gboolean
-gst_tile_sender_send_control_locked (GstTileSenderSession * ss,
+gst_tile_sender_send_control_locked (GstTileSenderPeer * peer,
     const GByteArray * message)
 {
+  GstTileSenderControl *c = &peer->control;
   GByteArray *sealed = NULL;
   GError *err = NULL;
   gboolean ok;
 
-  if (ss->control_fd < 0 || ss->control_dead)
+  if (c->fd < 0 || c->dead)
     return FALSE;
-  if (ss->records_out) {
+  if (c->records_out) {
     sealed = g_byte_array_sized_new (message->len + GST_TILE_WIRE_HEADER_SIZE
         + GST_TILE_SEAL_TAG_SIZE);
     g_byte_array_append (sealed, message->data, message->len);
-    if (!gst_tile_records_seal (ss->records_out, sealed)) {
+    if (!gst_tile_records_seal (c->records_out, sealed)) {
       g_byte_array_unref (sealed);
-      gst_tile_sender_end_session_locked (ss, "a control message too large "
+      gst_tile_sender_peer_end_locked (peer, "a control message too large "
           "to seal");
       return FALSE;
     }
     message = sealed;
   }
-  ok = gst_tile_net_send_now (ss->control_fd, message->data, message->len,
-      &err);
+  ok = gst_tile_net_send_now (c->fd, message->data, message->len, &err);
   if (sealed)
     g_byte_array_unref (sealed);
   if (!ok) {
-    gst_tile_sender_end_session_locked (ss, g_error_matches (err,
+    gst_tile_sender_peer_end_locked (peer, g_error_matches (err,
             G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK) ?
         "control connection stalled" : err->message);
     g_clear_error (&err);
@@ -457,11 +367,13 @@ gst_tile_sender_send_control_locked (GstTileSenderSession * ss,
   return TRUE;
 }
 
-/* The sender's CONFIG with the session's token. Lock held. */
+/* The sender's CONFIG with the token of the owner of @peer's units. Lock
+ * held. */
 gboolean
-gst_tile_sender_send_config_locked (GstTileSenderSession * ss)
+gst_tile_sender_send_config_locked (GstTileSenderPeer * peer)
 {
-  GstTileSender *self = ss->sender;
+  GstTileSender *self = peer->owner.sender;
+  GstTileSenderOwner *data = gst_tile_sender_peer_data_owner (peer);
   GByteArray *p = g_byte_array_new ();
   GstTileWireConfig *config = g_new (GstTileWireConfig, 1);
   GError *err = NULL;
@@ -471,35 +383,25 @@ gst_tile_sender_send_config_locked (GstTileSenderSession * ss)
    * window is unknown until its first acknowledgement (sent once its unit
    * sockets are up); a member of the multicast group counts the group's
    * frames, with the group's token */
-  if (ss->member)
-    ss->next_frame = self->group->next_frame;
-  ss->acked_next = ss->next_frame;
-  ss->ack_window = 0;
-  ss->ack_progress_us = g_get_monotonic_time ();
+  peer->flow.acked_next = data->next_frame;
+  peer->flow.window = 0;
+  peer->flow.progress_us = g_get_monotonic_time ();
   *config = self->config;
-  config->token = gst_tile_sender_data_session (ss)->token;
+  config->token = data->token;
   /* the group's secret goes only in a sealed CONFIG */
-  if (ss->member && ss->records_out)
-    memcpy (config->group_secret, self->group_secret,
+  if (peer->group && peer->control.records_out)
+    memcpy (config->group_secret, peer->group->secret,
         sizeof (config->group_secret));
   ret = gst_tile_wire_config_pack (config, p, &err);
   if (!ret) {
     GST_ERROR_OBJECT (self->log_object, "cannot pack CONFIG: %s", err->message);
     g_clear_error (&err);
   } else {
-    ret = gst_tile_sender_send_control_locked (ss, p);
+    ret = gst_tile_sender_send_control_locked (peer, p);
   }
   g_free (config);
   g_byte_array_unref (p);
   return ret;
-}
-
-/* A new receiver (or a start): its path is not known yet. Lock held. */
-void
-gst_tile_sender_reset_rate_locked (GstTileSenderSession * ss)
-{
-  gst_tile_rate_control_init (&ss->rate, ss->sender->settings.pacing_bitrate);
-  memset (ss->sent, 0, sizeof (ss->sent));
 }
 
 /* Resets the statistics for a start. Lock held. */
@@ -507,20 +409,11 @@ static void
 reset_locked (GstTileSender * self)
 {
   self->have_config = FALSE;
-  self->frames_sent = self->frames_dropped = self->frames_unsent = 0;
-  self->frames_abandoned = self->frames_replaced = 0;
-  self->frames_window = 0;
-  self->bytes_sent = self->packets_sent = 0;
-  self->clients = self->disconnects = self->refused = 0;
-  self->auth_failures = self->auth_throttled = 0;
-  memset (&self->auth_limit, 0, sizeof (self->auth_limit));
-  self->hellos_unvalidated = self->hellos_challenged = 0;
-  memset (&self->refuse_limit, 0, sizeof (self->refuse_limit));
-  memset (&self->warn_limit, 0, sizeof (self->warn_limit));
-  self->granted_send_buffer = 0;
+  memset (&self->totals, 0, sizeof (self->totals));
+  memset (&self->crypto.auth_limit, 0, sizeof (self->crypto.auth_limit));
+  memset (&self->server.refuse_limit, 0, sizeof (self->server.refuse_limit));
+  memset (&self->server.warn_limit, 0, sizeof (self->server.warn_limit));
   memset (&self->config, 0, sizeof (self->config));
-  memset (self->unit_bytes, 0, sizeof (self->unit_bytes));
-  memset (self->unit_busy_ns, 0, sizeof (self->unit_busy_ns));
 }
 
 /* The listening socket and, for protocol=udp, the UDP socket with the same
@@ -537,7 +430,7 @@ open_sockets (GstTileSender * self, guint * bound, GError ** error)
   /* accepted connections inherit this, so it applies from the first byte */
   gst_tile_net_set_buffer_size (fd, TRUE, self->settings.send_buffer_size);
   if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
-      !self->multicast_group) {
+      !self->multicast.address) {
     struct sockaddr_storage ss;
     guint sl = gst_tile_net_address (fd, FALSE, &ss);
 
@@ -550,8 +443,8 @@ open_sockets (GstTileSender * self, guint * bound, GError ** error)
       return FALSE;
     }
   }
-  self->listen_fd = fd;
-  self->udp_fd = udp_fd;
+  self->server.listen_fd = fd;
+  self->server.udp_fd = udp_fd;
   return TRUE;
 }
 
@@ -561,11 +454,11 @@ check_multicast (GstTileSender * self, GError ** error)
 {
   if (self->settings.protocol != GST_TILE_WIRE_PROTOCOL_UDP) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-        "multicast-group %s needs protocol udp", self->multicast_group);
+        "multicast-group %s needs protocol udp", self->multicast.address);
     return FALSE;
   }
-  return gst_tile_net_parse_multicast (self->multicast_group,
-      &self->mcast_family, self->mcast_addr, error);
+  return gst_tile_net_parse_multicast (self->multicast.address,
+      &self->multicast.family, self->multicast.addr, error);
 }
 
 /**
@@ -575,9 +468,10 @@ check_multicast (GstTileSender * self, GError ** error)
  *
  * Listens (TCP, and for %GST_TILE_WIRE_PROTOCOL_UDP a UDP socket on the
  * same port number for the units' UNIT_HELLO datagrams) and starts the
- * server thread; each receiver's session has a thread per unit. Frames are
- * sent once caps are set (gst_tile_sender_set_caps()) and a receiver has
- * connected all its units.
+ * server thread; each receiver has a thread per unit (with a multicast
+ * group, the group has them). Frames are sent once caps are set
+ * (gst_tile_sender_set_caps()) and a receiver has connected all its
+ * units.
  * A stopped sender may be started again; its statistics start from zero.
  *
  * Returns: the port listened on, or 0 on error
@@ -586,12 +480,13 @@ guint
 gst_tile_sender_start (GstTileSender * sender, GError ** error)
 {
   GstTileSender *self = sender;
+  guint8 group_secret[GST_TILE_WIRE_GROUP_SECRET_SIZE];
   guint bound = 0;
 
   g_return_val_if_fail (sender != NULL, 0);
-  g_return_val_if_fail (sender->server_thread == NULL, 0);
+  g_return_val_if_fail (sender->server.thread == NULL, 0);
 
-  if (self->passphrase
+  if (self->crypto.passphrase
       && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP
       && self->settings.packet_size > GST_TILE_WIRE_MAX_PACKET_PAYLOAD -
       GST_TILE_SEAL_TAG_SIZE) {
@@ -602,61 +497,68 @@ gst_tile_sender_start (GstTileSender * sender, GError ** error)
         GST_TILE_WIRE_MAX_PACKET_PAYLOAD - GST_TILE_SEAL_TAG_SIZE);
     return 0;
   }
-  if (self->passphrase && !*self->passphrase) {
+  if (self->crypto.passphrase && !*self->crypto.passphrase) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
         "An empty passphrase is refused: leave it unset for none, or set "
         "one both ends know");
     return 0;
   }
   /* multicast with a passphrase: the group's secret of this start */
-  if (self->passphrase && self->multicast_group &&
-      !gst_tile_seal_random (self->group_secret, sizeof (self->group_secret))) {
+  memset (group_secret, 0, sizeof (group_secret));
+  if (self->crypto.passphrase && self->multicast.address &&
+      !gst_tile_seal_random (group_secret, sizeof (group_secret))) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "no random numbers "
         "for the multicast group's secret: libcrypto failed");
     return 0;
   }
-  if (self->multicast_group && !check_multicast (self, error))
-    return 0;
+  if (self->multicast.address && !check_multicast (self, error))
+    goto failed;
   /* the UNIT_HELLO cookies of this start */
-  if (!gst_tile_seal_random (self->cookie_key, sizeof (self->cookie_key))) {
+  if (!gst_tile_seal_random (self->crypto.cookie_key,
+          sizeof (self->crypto.cookie_key))) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "no random numbers "
         "for the address-validation cookies: libcrypto failed");
-    return 0;
+    goto failed;
   }
-  self->cookie_epoch_us = g_get_monotonic_time ();
+  self->crypto.cookie_epoch_us = g_get_monotonic_time ();
   if (!open_sockets (self, &bound, error))
-    return 0;
-  if (self->multicast_group && bound + self->settings.n_units > 65535) {
+    goto failed;
+  if (self->multicast.address && bound + self->settings.n_units > 65535) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
         "port %u leaves no room for the multicast ports of %u units "
         "(port + 1 to port + %u)", bound, self->settings.n_units,
         self->settings.n_units);
-    gst_tile_net_close (&self->listen_fd);
-    return 0;
+    gst_tile_net_close (&self->server.listen_fd);
+    goto failed;
   }
-  self->mcast_port = self->multicast_group ? bound + 1 : 0;
+  self->multicast.port = self->multicast.address ? bound + 1 : 0;
   GST_INFO_OBJECT (self->log_object, "listening on %s port %u%s%s",
-      self->address, bound, self->multicast_group ? ", sending to group " :
-      "", self->multicast_group ? self->multicast_group : "");
+      self->address, bound, self->multicast.address ? ", sending to group " :
+      "", self->multicast.address ? self->multicast.address : "");
 
   g_mutex_lock (&self->lock);
-  self->poll = gst_poll_new (TRUE);
-  self->bound_port = bound;
+  self->server.poll = gst_poll_new (TRUE);
+  self->server.bound_port = bound;
   self->running = TRUE;
   reset_locked (self);
-  if (self->multicast_group)
-    self->group = gst_tile_sender_session_new_locked (self, -1);
-  self->server_thread = g_thread_new ("tilesink-server",
+  if (self->multicast.address)
+    self->group = gst_tile_sender_group_new_locked (self, group_secret);
+  self->server.thread = g_thread_new ("tilesink-server",
       gst_tile_sender_server_thread, self);
   g_mutex_unlock (&self->lock);
+  gst_tile_seal_wipe (group_secret, sizeof (group_secret));
   return bound;
+
+failed:
+  gst_tile_seal_wipe (group_secret, sizeof (group_secret));
+  return 0;
 }
 
 /**
  * gst_tile_sender_stop:
  * @sender: a #GstTileSender
  *
- * Ends the session, stops the threads, drops the frames not sent yet and
+ * Ends every session, stops the threads, drops the frames not sent yet and
  * closes every socket. The statistics stay readable. Does nothing when
  * @sender is not running.
  */
@@ -664,97 +566,61 @@ void
 gst_tile_sender_stop (GstTileSender * sender)
 {
   GstTileSender *self = sender;
-  GstTileSenderSession *ss;
+  GstTileSenderGroup *group;
+  GstTileSenderOwner *o;
+  GstTileSenderPeer *peer;
   guint i;
 
   g_return_if_fail (sender != NULL);
 
   g_mutex_lock (&self->lock);
-  if (!self->server_thread) {
+  if (!self->server.thread) {
     g_mutex_unlock (&self->lock);
     return;
   }
   self->running = FALSE;
-  for (i = 0; (ss = gst_tile_sender_session_at (self, i)); i++) {
-    guint j;
-
-    gst_tile_sender_end_session_locked (ss, "stopping");
-    for (j = 0; j < ss->n_threads; j++)
-      g_cond_broadcast (&ss->units[j].cond);
-  }
+  for (i = 0; i < self->peers->len; i++)
+    gst_tile_sender_peer_end_locked (g_ptr_array_index (self->peers, i),
+        "stopping");
+  for (i = 0; (o = gst_tile_sender_owner_at (self, i)); i++)
+    gst_tile_sender_owner_wake_locked (o, G_MAXUINT);
   g_cond_broadcast (&self->cond);
-  gst_poll_set_flushing (self->poll, TRUE);
+  gst_poll_set_flushing (self->server.poll, TRUE);
   g_mutex_unlock (&self->lock);
 
-  g_thread_join (self->server_thread);
-  self->server_thread = NULL;
+  g_thread_join (self->server.thread);
+  self->server.thread = NULL;
 
-  if (self->group) {
-    gst_tile_sender_session_join (self->group);
-    gst_tile_sender_session_free (self->group);
-    self->group = NULL;
-  }
-  /* the sessions the server thread did not end */
+  /* the group goes, and is freed once its members are */
   g_mutex_lock (&self->lock);
-  while (self->sessions->len > 0) {
-    ss = g_ptr_array_steal_index (self->sessions, 0);
+  group = self->group;
+  self->group = NULL;
+  g_mutex_unlock (&self->lock);
+  if (group)
+    gst_tile_sender_owner_join (&group->owner);
+  /* the peers the server thread did not end */
+  g_mutex_lock (&self->lock);
+  while (self->peers->len > 0) {
+    peer = g_ptr_array_steal_index (self->peers, 0);
     g_mutex_unlock (&self->lock);
-    gst_tile_sender_session_join (ss);
+    gst_tile_sender_owner_join (&peer->owner);
     if (self->callbacks.receiver_removed)
-      self->callbacks.receiver_removed (self->user_data, ss->id, ss->peer,
-          ss->end_reason ? ss->end_reason : "stopping");
-    gst_tile_sender_session_free (ss);
+      self->callbacks.receiver_removed (self->user_data, peer->owner.id,
+          peer->address, peer->end_reason ? peer->end_reason : "stopping");
+    gst_tile_sender_peer_free (peer);
     g_mutex_lock (&self->lock);
   }
-  while (self->n_pending > 0)
-    gst_tile_sender_close_pending_locked (self, self->n_pending - 1);
-  gst_tile_net_close (&self->listen_fd);
-  gst_tile_net_close (&self->udp_fd);
-  gst_poll_free (self->poll);
-  self->poll = NULL;
-  self->bound_port = 0;
+  while (self->server.n_pending > 0)
+    gst_tile_sender_close_pending_locked (self, self->server.n_pending - 1);
+  gst_tile_net_close (&self->server.listen_fd);
+  gst_tile_net_close (&self->server.udp_fd);
+  gst_poll_free (self->server.poll);
+  self->server.poll = NULL;
+  self->server.bound_port = 0;
   self->have_config = FALSE;
   g_mutex_unlock (&self->lock);
-}
-
-/* Multicast: a socket per tile, connected to the group and the tile's
- * port, for the group session's units. Lock held. */
-static gboolean
-open_group_units_locked (GstTileSender * self, guint n_tiles, GError ** error)
-{
-  GstTileSenderSession *g = self->group;
-  struct sockaddr_storage source;
-  guint i;
-
-  /* from the address we listen on, when it is one: the receivers connect
-   * to it, and take the group's datagrams from that host only */
-  if (gst_tile_net_address (self->listen_fd, FALSE, &source) == 0)
-    source.ss_family = AF_UNSPEC;
-  for (i = 0; i < n_tiles; i++) {
-    GstTileSenderUnit *u = &g->units[i];
-    GError *err = NULL;
-
-    u->fd = gst_tile_net_udp_multicast_sender (self->mcast_family,
-        self->mcast_addr, self->mcast_port + i, self->multicast_iface,
-        self->settings.multicast_ttl, self->settings.multicast_loop, &source,
-        &err);
-    if (u->fd < 0) {
-      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_WRITE,
-          "Cannot send to multicast group %s port %u: %s",
-          self->multicast_group, self->mcast_port + i, err->message);
-      g_clear_error (&err);
-      gst_tile_sender_close_data_locked (g);
-      return FALSE;
-    }
-    self->granted_send_buffer = g->granted_send_buffer =
-        gst_tile_net_set_buffer_size (u->fd, TRUE,
-        self->settings.send_buffer_size);
-    u->gso = self->settings.gso && gst_tile_net_set_gso (u->fd,
-        GST_TILE_WIRE_DATAGRAM_OVERHEAD (self->passphrase != NULL) +
-        self->settings.packet_size);
-    g->n_connected++;
-  }
-  return TRUE;
+  if (group)
+    gst_tile_sender_group_free (group);
 }
 
 /**
@@ -803,27 +669,28 @@ gst_tile_sender_set_caps (GstTileSender * sender, const gchar * caps,
   }
 
   g_mutex_lock (&self->lock);
-  if (self->have_config && (self->sessions->len > 0 || self->group)) {
+  if (self->have_config && (self->peers->len > 0 || self->group)) {
     gboolean drained = gst_tile_sender_drain_locked (self);
 
     /* the frames of the old caps go out first; closing their connections
      * tells the receivers that generation is over */
-    for (i = 0; i < self->sessions->len; i++) {
-      GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+    for (i = 0; i < self->peers->len; i++) {
+      GstTileSenderPeer *peer = g_ptr_array_index (self->peers, i);
 
-      if (!drained && ss->in_flight > 0)
-        gst_tile_sender_end_session_locked (ss,
+      if (!drained && peer->owner.in_flight > 0)
+        gst_tile_sender_peer_end_locked (peer,
             "frames of the old caps could not be sent");
-      gst_tile_sender_close_data_locked (ss);
+      gst_tile_sender_owner_close_data_locked (&peer->owner);
     }
     if (self->group)
-      gst_tile_sender_close_data_locked (self->group);
+      gst_tile_sender_owner_close_data_locked (&self->group->owner);
   }
   config->generation = self->config.generation + 1;
-  config->mcast_family = self->mcast_family;
-  memcpy (config->mcast_addr, self->mcast_addr, 16);
-  config->mcast_port = self->mcast_port;
-  if (self->group && !open_group_units_locked (self, config->n_tiles, error)) {
+  config->mcast_family = self->multicast.family;
+  memcpy (config->mcast_addr, self->multicast.addr, 16);
+  config->mcast_port = self->multicast.port;
+  if (self->group && !gst_tile_sender_group_open_units_locked (self->group,
+          config->n_tiles, error)) {
     self->have_config = FALSE;
     g_mutex_unlock (&self->lock);
     g_free (config);
@@ -836,8 +703,8 @@ gst_tile_sender_set_caps (GstTileSender * sender, const gchar * caps,
   GST_INFO_OBJECT (self->log_object, "generation %u: %u tiles of %"
       G_GSIZE_FORMAT " byte frames, caps %s", config->generation,
       tiling->n_tiles, self->frame_size, caps);
-  for (i = 0; i < self->sessions->len; i++)
-    gst_tile_sender_send_config_locked (g_ptr_array_index (self->sessions, i));
+  for (i = 0; i < self->peers->len; i++)
+    gst_tile_sender_send_config_locked (g_ptr_array_index (self->peers, i));
   g_mutex_unlock (&self->lock);
   g_free (config);
   return TRUE;
@@ -849,7 +716,7 @@ static GstStaticCaps unix_ts_caps = GST_STATIC_CAPS ("timestamp/x-unix");
  * clock far off); one a little ahead is another host's clock */
 #define GST_TILE_SENDER_MAX_ORIGIN_LAG (10 * GST_SECOND)
 
-/* replace_waiting: takes the oldest frame in flight to @ss that no unit
+/* replace_waiting: takes the oldest frame in flight to @o that no unit
  * has started out of every unit's queue (they all end with the frames not
  * started, in the same order) and counts it as dropped (replaced). The
  * frames after it, not started either, take the numbers one lower, and
@@ -857,16 +724,16 @@ static GstStaticCaps unix_ts_caps = GST_STATIC_CAPS ("timestamp/x-unix");
  * gst_tile_sender_frame_free () outside the lock, NULL when there is none.
  * Lock held. */
 static GstTileSenderFrame *
-take_waiting_locked (GstTileSenderSession * ss)
+take_waiting_locked (GstTileSenderOwner * o)
 {
-  GstTileSender *self = ss->sender;
+  GstTileSender *self = o->sender;
   GstTileSenderFrame *frame = NULL;
   GList *l, *first = NULL;
   guint i, n = self->config.n_tiles;
 
   if (!self->settings.replace_waiting)
     return NULL;
-  for (l = ss->units[0].queue.tail; l; l = l->prev) {
+  for (l = o->units[0].queue.tail; l; l = l->prev) {
     GstTileSenderFrame *f = l->data;
 
     if (f->started > 0)
@@ -879,107 +746,96 @@ take_waiting_locked (GstTileSenderSession * ss)
   for (l = first->next; l; l = l->next) {
     GstTileSenderFrame *f = l->data;
 
-    ss->admit_us[(f->number - 1) % ADMIT_RING] =
-        ss->admit_us[f->number % ADMIT_RING];
+    o->admit_us[(f->number - 1) % ADMIT_RING] =
+        o->admit_us[f->number % ADMIT_RING];
     f->number--;
   }
   for (i = 0; i < n; i++) {
-    g_queue_remove (&ss->units[i].queue, frame);
-    g_atomic_int_add (&ss->units[i].queued, -1);
+    g_queue_remove (&o->units[i].queue, frame);
+    g_atomic_int_add (&o->units[i].queued, -1);
   }
-  ss->in_flight--;
-  ss->next_frame--;
-  ss->frames_dropped++;
-  ss->frames_replaced++;
-  self->frames_dropped++;
-  self->frames_replaced++;
+  o->in_flight--;
+  o->next_frame--;
+  o->counters.frames_dropped++;
+  o->counters.frames_replaced++;
+  self->totals.sum.frames_dropped++;
+  self->totals.sum.frames_replaced++;
   GST_DEBUG_OBJECT (self->log_object, "receiver %u: %u frames in flight, the "
-      "oldest waiting one replaced by a newer one", ss->id, ss->in_flight + 1);
+      "oldest waiting one replaced by a newer one", o->id, o->in_flight + 1);
   return frame;
 }
 
-/* protocol=udp: whether the window of @m, a receiver's session, leaves no
- * room for frame @next (acknowledgements that stop for ACK_STALL_US, the
- * ACK lost say, open it). */
+/* Whether the next frame of @o finds a receiver's window full
+ * (protocol=udp): its peer's, or for the multicast group a member's (see
+ * gst_tile_sender_group_window_full_locked ()). Lock held. */
 static gboolean
-window_full (GstTileSenderSession * m, guint64 next, gint64 now)
+window_full_locked (GstTileSenderOwner * o)
 {
-  return next - m->acked_next >= m->ack_window &&
-      now - m->ack_progress_us < ACK_STALL_US;
-}
-
-/* Whether the next frame of @ss finds a receiver's window full: its own,
- * or for the multicast group any member's that is not behind (see
- * gst_tile_rate_group ()). Lock held. */
-static gboolean
-windows_full_locked (GstTileSenderSession * ss)
-{
-  GstTileSender *self = ss->sender;
+  GstTileSender *self = o->sender;
   gint64 now = g_get_monotonic_time ();
-  GstTileSenderSession *members[64];
-  guint64 rates[64], median;
-  guint i, n;
 
   if (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP)
     return FALSE;
-  if (ss != self->group)
-    return window_full (ss, ss->next_frame, now);
-  n = member_rates_locked (self, rates, members);
-  median = gst_tile_rate_median (rates, n);
-  for (i = 0; i < n; i++) {
-    if (session_ready_locked (members[i]) &&
-        !gst_tile_rate_behind (rates[i], median) &&
-        window_full (members[i], ss->next_frame, now))
-      return TRUE;
-  }
-  return FALSE;
+  if (o->group)
+    return gst_tile_sender_group_window_full_locked (o->group, now);
+  return gst_tile_sender_flow_full (&o->peer->flow, o->next_frame, now);
 }
 
-/* Whether a frame may go to @ss now (in place of @replaced, with
- * replace_waiting); counts the ones that may not. The session is ready.
- * Lock held. */
+/* Whether a frame may go to @o now (in place of @replaced, with
+ * replace_waiting); counts the ones that may not. @o is ready. Lock
+ * held. */
 static GstTileSenderPushResult
-admit_locked (GstTileSenderSession * ss, GstTileSenderFrame ** replaced)
+admit_locked (GstTileSenderOwner * o, GstTileSenderFrame ** replaced)
 {
-  GstTileSender *self = ss->sender;
+  GstTileSender *self = o->sender;
 
   *replaced = NULL;
-  if (windows_full_locked (ss)) {
+  if (window_full_locked (o)) {
     /* UDP has no back-pressure of its own: beyond the receiver's window
      * its socket buffers would overflow and every frame come out with
      * gaps, so whole frames are dropped here instead. (Acknowledgements
      * that stop for ACK_STALL_US, the ACK lost say, open the window.) */
-    ss->frames_dropped++;
-    ss->frames_window++;
-    self->frames_dropped++;
-    self->frames_window++;
+    o->counters.frames_dropped++;
+    o->counters.frames_window++;
+    self->totals.sum.frames_dropped++;
+    self->totals.sum.frames_window++;
     GST_DEBUG_OBJECT (self->log_object, "receiver %u: window of %u frames "
-        "full, dropping one", ss->id, ss->ack_window);
+        "full, dropping one", o->id, o->peer ? o->peer->flow.window : 0);
     return GST_TILE_SENDER_PUSH_DROPPED_WINDOW;
   }
-  if (ss->in_flight >=
+  if (o->in_flight >=
       (guint) g_atomic_int_get (&self->settings.max_in_flight) &&
-      !(*replaced = take_waiting_locked (ss))) {
-    ss->frames_dropped++;
-    self->frames_dropped++;
+      !(*replaced = take_waiting_locked (o))) {
+    o->counters.frames_dropped++;
+    self->totals.sum.frames_dropped++;
     GST_DEBUG_OBJECT (self->log_object, "receiver %u: %u frames in flight, "
-        "dropping one", ss->id, ss->in_flight);
+        "dropping one", o->id, o->in_flight);
     return GST_TILE_SENDER_PUSH_DROPPED;
   }
   return GST_TILE_SENDER_PUSH_QUEUED;
 }
 
-/* Queues @shared as the next frame of @ss to each of its units. Lock
+/* The stall clock of a window runs from the oldest frame not
+ * acknowledged: from @now when nothing was outstanding before frame
+ * @next. */
+static void
+flow_start (GstTileSenderFlow * flow, guint64 next, gint64 now)
+{
+  if (next == flow->acked_next)
+    flow->progress_us = now;
+}
+
+/* Queues @shared as the next frame of @o to each of its units. Lock
  * held. */
 static void
-queue_frame_locked (GstTileSenderSession * ss, GstTileSenderShared * shared,
+queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
     guint64 origin, guint64 now)
 {
-  GstTileSender *self = ss->sender;
+  GstTileSender *self = o->sender;
   GstTileSenderFrame *frame = g_new (GstTileSenderFrame, 1);
   guint i, n = self->config.n_tiles;
 
-  frame->session = ss;
+  frame->owner = o;
   frame->shared = shared;
   g_atomic_int_inc (&shared->ref);
   frame->data = shared->map.data;
@@ -993,29 +849,27 @@ queue_frame_locked (GstTileSenderSession * ss, GstTileSenderShared * shared,
       GST_TILE_SENDER_MAX_LATENCY / 1000) : 0;
   frame->send_start_us = frame->send_end_us = 0;
   frame->bytes = frame->packets = 0;
-  /* the stall clock of a window runs from the oldest frame not
-   * acknowledged: from now when nothing was outstanding */
-  if (ss->next_frame == ss->acked_next)
-    ss->ack_progress_us = g_get_monotonic_time ();
-  for (i = 0; ss == self->group && i < self->sessions->len; i++) {
-    GstTileSenderSession *m = g_ptr_array_index (self->sessions, i);
+  /* the window of its peer, or of every member of the group */
+  if (o->peer)
+    flow_start (&o->peer->flow, o->next_frame, frame->push_us);
+  for (i = 0; o->group && i < self->peers->len; i++) {
+    GstTileSenderPeer *m = g_ptr_array_index (self->peers, i);
 
-    if (ss->next_frame == m->acked_next)
-      m->ack_progress_us = g_get_monotonic_time ();
+    flow_start (&m->flow, o->next_frame, frame->push_us);
   }
-  ss->admit_us[ss->next_frame % ADMIT_RING] = frame->push_us;
-  frame->number = ss->next_frame++;
+  o->admit_us[o->next_frame % ADMIT_RING] = frame->push_us;
+  frame->number = o->next_frame++;
   frame->timestamp = origin;
   frame->lag_ns = (gint64) (now - origin);
   frame->generation = self->config.generation;
-  frame->token = ss->token;
-  frame->sealed = self->passphrase != NULL;
-  frame->secret = ss == self->group ? self->group_secret : ss->keys.data;
-  ss->in_flight++;
+  frame->token = o->token;
+  frame->sealed = self->crypto.passphrase != NULL;
+  frame->secret = o->group ? o->group->secret : o->peer->keys.data;
+  o->in_flight++;
   for (i = 0; i < n; i++) {
-    g_queue_push_tail (&ss->units[i].queue, frame);
-    g_atomic_int_inc (&ss->units[i].queued);
-    g_cond_signal (&ss->units[i].cond);
+    g_queue_push_tail (&o->units[i].queue, frame);
+    g_atomic_int_inc (&o->units[i].queued);
+    g_cond_signal (&o->units[i].cond);
   }
 }
 
@@ -1037,29 +891,31 @@ frame_origin (GstBuffer * buffer, guint64 now)
   return now;
 }
 
-/* Admits a frame of the right size to every ready session that takes it
- * (see gst_tile_sender_push ()), mapped once: @early when its producer
+/* Admits a frame of the right size to every ready owner that takes it
+ * (see gst_tile_sender_push ()), mapped once: @stepped when its producer
  * still writes it (no tile ready yet, @buffer not referenced: only its
  * memory is mapped). Returns the frame's shared part with a reference for
- * the caller, or NULL when no session took it (@result says why) or it
+ * the caller, or NULL when no owner took it (@result says why) or it
  * cannot be mapped (@error set). Lock held. */
 static GstTileSenderShared *
-admit_frame_locked (GstTileSender * self, GstBuffer * buffer, gboolean early,
-    GstTileSenderPushResult * result, GPtrArray ** replaced, GError ** error)
+admit_frame_locked (GstTileSender * self, GstBuffer * buffer,
+    gboolean stepped, GstTileSenderPushResult * result, GPtrArray ** replaced,
+    GError ** error)
 {
   GstTileSenderShared *shared;
+  GstTileSenderOwner *o;
   guint64 now = gst_tile_realtime_ns (), origin = frame_origin (buffer, now);
   gboolean queued = FALSE;
   guint i;
 
   *result = GST_TILE_SENDER_PUSH_UNSENT;
   if (!any_ready_locked (self)) {
-    self->frames_unsent++;
+    self->totals.frames_unsent++;
     GST_LOG_OBJECT (self->log_object, "no receiver, frame not sent");
     return NULL;
   }
   shared = g_new0 (GstTileSenderShared, 1);
-  if (early) {
+  if (stepped) {
     /* the producer has the buffer mapped for writing: its memory mapped
      * for reading too, as it is (gst_buffer_map () would put a copy in
      * its place, a snapshot without the tiles still to come), which only
@@ -1083,24 +939,23 @@ admit_frame_locked (GstTileSender * self, GstBuffer * buffer, gboolean early,
     *result = GST_TILE_SENDER_PUSH_ERROR;
     return NULL;
   }
-  shared->buffer = early ? NULL : gst_buffer_ref (buffer);
+  shared->buffer = stepped ? NULL : gst_buffer_ref (buffer);
   shared->ref = 1;
-  shared->early = early;
-  for (i = 0; data_session_index (self, i); i++) {
-    GstTileSenderSession *ss = data_session_index (self, i);
+  shared->stepped = stepped;
+  for (i = 0; (o = data_owner_at (self, i)); i++) {
     GstTileSenderFrame *old = NULL;
     GstTileSenderPushResult ret;
 
-    if (!session_ready_locked (ss))
+    if (!owner_ready_locked (o))
       continue;
-    ret = admit_locked (ss, &old);
+    ret = admit_locked (o, &old);
     if (old) {
       if (!*replaced)
         *replaced = g_ptr_array_new ();
       g_ptr_array_add (*replaced, old);
     }
     if (ret == GST_TILE_SENDER_PUSH_QUEUED) {
-      queue_frame_locked (ss, shared, origin, now);
+      queue_frame_locked (o, shared, origin, now);
       queued = TRUE;
     } else if (!queued) {
       *result = ret;
@@ -1108,8 +963,8 @@ admit_frame_locked (GstTileSender * self, GstBuffer * buffer, gboolean early,
   }
   if (queued) {
     *result = GST_TILE_SENDER_PUSH_QUEUED;
-    if (early)
-      self->frames_overlapped++;
+    if (stepped)
+      self->totals.frames_stepped++;
   }
   return shared;
 }
@@ -1170,7 +1025,7 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
   GstTileSenderPushResult ret;
   gsize size = gst_buffer_get_size (buffer);
 
-  if (gst_tile_sender_pool_take_early (self, buffer, &ret))
+  if (gst_tile_sender_pool_take_stepped (self, buffer, &ret))
     return ret;
 
   g_mutex_lock (&self->lock);
@@ -1193,16 +1048,16 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
 
 /* A buffer of one of our pools (gst_tile_sender_new_pool ()) whose
  * producer completed its first tile, made for the tiling of @generation:
- * admitted now as an early frame, whose units wait for their tiles
- * (gst_tile_sender_tile_ready ()). Sets @result and, when a session took
+ * admitted now as a stepped frame, whose units wait for their tiles
+ * (gst_tile_sender_tile_ready ()). Sets @result and, when an owner took
  * it, @shared (a reference for the pool's buffer until
- * gst_tile_sender_end_early () or an abort). Returns %FALSE when it cannot
- * go early (the caps changed, a size that is not the frame's, no mapping):
- * gst_tile_sender_push () then deals with it as any frame. The frames
- * it replaced go to @replaced, for gst_tile_sender_free_replaced () once
- * the link's lock is released. Link lock held. */
+ * gst_tile_sender_end_stepped () or an abort). Returns %FALSE when it
+ * cannot go stepped (the caps changed, a size that is not the frame's, no
+ * mapping): gst_tile_sender_push () then deals with it as any frame. The
+ * frames it replaced go to @replaced, for gst_tile_sender_free_replaced ()
+ * once the link's lock is released. Link lock held. */
 gboolean
-gst_tile_sender_begin_early (GstTileSender * self, GstBuffer * buffer,
+gst_tile_sender_begin_stepped (GstTileSender * self, GstBuffer * buffer,
     guint32 generation, GstTileSenderPushResult * result,
     GstTileSenderShared ** shared, GPtrArray ** replaced)
 {
@@ -1226,21 +1081,19 @@ gst_tile_sender_begin_early (GstTileSender * self, GstBuffer * buffer,
   return TRUE;
 }
 
-/* Wakes unit @tile of every session, or every unit (@tile G_MAXUINT).
- * Lock held. */
+/* Wakes unit @tile of every owner, or every unit (@tile G_MAXUINT). Lock
+ * held. */
 static void
 wake_units_locked (GstTileSender * self, guint tile)
 {
-  GstTileSenderSession *ss;
-  guint i, j;
+  GstTileSenderOwner *o;
+  guint i;
 
-  for (i = 0; (ss = gst_tile_sender_session_at (self, i)); i++)
-    for (j = 0; j < ss->n_threads; j++)
-      if (tile == G_MAXUINT || j == tile)
-        g_cond_signal (&ss->units[j].cond);
+  for (i = 0; (o = gst_tile_sender_owner_at (self, i)); i++)
+    gst_tile_sender_owner_wake_locked (o, tile);
 }
 
-/* Tile @tile of an early frame is written: its units may send it. */
+/* Tile @tile of a stepped frame is written: its units may send it. */
 void
 gst_tile_sender_tile_ready (GstTileSender * self,
     GstTileSenderShared * shared, guint tile)
@@ -1253,12 +1106,12 @@ gst_tile_sender_tile_ready (GstTileSender * self,
   g_mutex_unlock (&self->lock);
 }
 
-/* An early frame is pushed (every tile written: @buffer is referenced
+/* A stepped frame is pushed (every tile written: @buffer is referenced
  * until its units are done with it), or with @buffer NULL given up by its
  * producer unfinished: the tiles not sent yet are abandoned. Takes the
  * pool's reference to @shared. @self may be NULL: the sender is gone. */
 void
-gst_tile_sender_end_early (GstTileSender * self,
+gst_tile_sender_end_stepped (GstTileSender * self,
     GstTileSenderShared * shared, GstBuffer * buffer)
 {
   guint i;
@@ -1319,16 +1172,17 @@ gst_tile_sender_send_eos (GstTileSender * sender)
   gst_tile_wire_eos_pack (p);
   g_mutex_lock (&self->lock);
   gst_tile_sender_drain_locked (self);
-  for (i = 0; i < self->sessions->len; i++) {
-    GstTileSenderSession *ss = g_ptr_array_index (self->sessions, i);
+  for (i = 0; i < self->peers->len; i++) {
+    GstTileSenderPeer *peer = g_ptr_array_index (self->peers, i);
 
-    gst_tile_sender_close_data_locked (ss);
-    if (gst_tile_sender_send_control_locked (ss, p))
-      GST_INFO_OBJECT (self->log_object, "EOS sent to receiver %u", ss->id);
-    ss->eos_sent = TRUE;
+    gst_tile_sender_owner_close_data_locked (&peer->owner);
+    if (gst_tile_sender_send_control_locked (peer, p))
+      GST_INFO_OBJECT (self->log_object, "EOS sent to receiver %u",
+          peer->owner.id);
+    peer->owner.eos_sent = TRUE;
   }
   if (self->group)
-    self->group->eos_sent = TRUE;
+    self->group->owner.eos_sent = TRUE;
   g_mutex_unlock (&self->lock);
   g_byte_array_unref (p);
 }
@@ -1342,14 +1196,14 @@ gst_tile_sender_send_eos (GstTileSender * sender)
 void
 gst_tile_sender_clear_eos (GstTileSender * sender)
 {
-  GstTileSenderSession *ss;
+  GstTileSenderOwner *o;
   guint i;
 
   g_return_if_fail (sender != NULL);
 
   g_mutex_lock (&sender->lock);
-  for (i = 0; (ss = gst_tile_sender_session_at (sender, i)); i++)
-    ss->eos_sent = FALSE;
+  for (i = 0; (o = gst_tile_sender_owner_at (sender, i)); i++)
+    o->eos_sent = FALSE;
   g_mutex_unlock (&sender->lock);
 }
 
@@ -1402,89 +1256,173 @@ unit_delivery_rate_locked (GstTileSenderUnit * u, const GstTileNetTcpState * st)
   return u->tcp_rate ? u->tcp_rate : st->delivery_rate;
 }
 
-/* TCP: what the kernel says of a session's data connections, summed over
- * the units: the rate they deliver at (what the link carries now), the
- * bytes written but not transmitted and the longest round trip. FALSE
- * when it has none. Lock held. */
-static gboolean
-session_tcp_state_locked (GstTileSenderSession * ss, guint64 * rate,
-    guint64 * unsent, guint * rtt)
+/* TCP: what the kernel says of a peer's data connections, summed over
+ * its units: the rate they deliver at (what the link carries now), the
+ * bytes written but not transmitted and the longest round trip. */
+typedef struct
+{
+  guint64 rate;
+  guint64 unsent;
+  guint rtt;
+  gboolean have;                /* some unit had a connection */
+} TcpState;
+
+/* Adds the TCP state of @peer's units to @tcp. Lock held. */
+static void
+peer_tcp_state_locked (GstTileSenderPeer * peer, TcpState * tcp)
 {
   GstTileNetTcpState st;
-  guint i, n = 0;
+  guint i;
 
-  *rate = *unsent = 0;
-  *rtt = 0;
-  if (ss->sender->settings.protocol != GST_TILE_WIRE_PROTOCOL_TCP)
-    return FALSE;
+  if (peer->owner.sender->settings.protocol != GST_TILE_WIRE_PROTOCOL_TCP)
+    return;
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
-    GstTileSenderUnit *u = &ss->units[i];
+    GstTileSenderUnit *u = &peer->owner.units[i];
 
     if (u->fd < 0 || !gst_tile_net_tcp_state (u->fd, &st))
       continue;
-    *rate += unit_delivery_rate_locked (u, &st);
-    *unsent += st.unsent;
-    *rtt = MAX (*rtt, st.rtt_us);
-    n++;
+    tcp->rate += unit_delivery_rate_locked (u, &st);
+    tcp->unsent += st.unsent;
+    tcp->rtt = MAX (tcp->rtt, st.rtt_us);
+    tcp->have = TRUE;
   }
-  return n > 0;
 }
 
 static void
-set_tcp_state (GstStructure * s, guint64 rate, guint64 unsent, guint rtt)
+set_tcp_state (GstStructure * s, const TcpState * tcp)
 {
-  gst_structure_set (s, "delivery-rate", G_TYPE_UINT64, rate,
-      "unsent-bytes", G_TYPE_UINT64, unsent, "rtt-us", G_TYPE_UINT, rtt, NULL);
+  gst_structure_set (s, "delivery-rate", G_TYPE_UINT64, tcp->rate,
+      "unsent-bytes", G_TYPE_UINT64, tcp->unsent, "rtt-us", G_TYPE_UINT,
+      tcp->rtt, NULL);
 }
 
-/* One receiver's entry of `receivers`; its TCP state is added to the
- * totals. Lock held. */
+/* A peer's statistics, its entry of `receivers` (`tilesink-receiver`):
+ * its counters, its units', its TCP state (also added to @sum) or its
+ * pacing, and its last STATS. Lock held. */
 static GstStructure *
-session_stats_locked (GstTileSenderSession * ss, guint64 * rate_sum,
-    guint64 * unsent_sum, guint * rtt_max, gboolean * have_tcp)
+peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
 {
-  GstTileSender *self = ss->sender;
+  GstTileSender *self = peer->owner.sender;
+  const GstTileSenderOwner *o = &peer->owner;
+  const GstTileSenderCounters *c = &o->counters;
   guint64 bytes[GST_TILE_WIRE_MAX_UNITS], busy[GST_TILE_WIRE_MAX_UNITS];
-  guint64 rate, unsent;
-  guint i, rtt;
+  TcpState tcp = { 0 };
   GstStructure *s;
+  guint i;
 
   s = gst_structure_new ("tilesink-receiver",
-      "id", G_TYPE_UINT, ss->id,
-      "address", G_TYPE_STRING, ss->peer,
-      "connected", G_TYPE_BOOLEAN, session_ready_locked (ss),
+      "id", G_TYPE_UINT, o->id,
+      "address", G_TYPE_STRING, peer->address,
+      "connected", G_TYPE_BOOLEAN, gst_tile_sender_peer_ready_locked (peer),
       "connected-ms", G_TYPE_UINT64,
-      (guint64) (g_get_monotonic_time () - ss->started_us) / 1000,
-      "frames-sent", G_TYPE_UINT64, ss->frames_sent,
-      "frames-dropped", G_TYPE_UINT64, ss->frames_dropped,
-      "frames-dropped-window", G_TYPE_UINT64, ss->frames_window,
-      "frames-abandoned", G_TYPE_UINT64, ss->frames_abandoned,
-      "frames-replaced", G_TYPE_UINT64, ss->frames_replaced,
-      "frames-in-flight", G_TYPE_UINT, ss->in_flight,
-      "bytes-sent", G_TYPE_UINT64, ss->bytes_sent,
-      "packets-sent", G_TYPE_UINT64, ss->packets_sent,
-      "receiver-window", G_TYPE_UINT, ss->ack_window,
+      (guint64) (g_get_monotonic_time () - peer->started_us) / 1000,
+      "frames-sent", G_TYPE_UINT64, c->frames_sent,
+      "frames-dropped", G_TYPE_UINT64, c->frames_dropped,
+      "frames-dropped-window", G_TYPE_UINT64, c->frames_window,
+      "frames-abandoned", G_TYPE_UINT64, c->frames_abandoned,
+      "frames-replaced", G_TYPE_UINT64, c->frames_replaced,
+      "frames-in-flight", G_TYPE_UINT, o->in_flight,
+      "bytes-sent", G_TYPE_UINT64, c->bytes_sent,
+      "packets-sent", G_TYPE_UINT64, c->packets_sent,
+      "receiver-window", G_TYPE_UINT, peer->flow.window,
       "gso", G_TYPE_BOOLEAN,
-      gst_tile_sender_data_session (ss)->units[0].gso,
-      "sealed", G_TYPE_BOOLEAN, self->passphrase != NULL,
-      "send-buffer-granted", G_TYPE_INT, ss->granted_send_buffer, NULL);
-  for (i = 0; i < ss->n_threads; i++) {
-    bytes[i] = ss->units[i].bytes;
-    busy[i] = ss->units[i].busy_ns;
+      gst_tile_sender_peer_data_owner (peer)->units[0].gso,
+      "sealed", G_TYPE_BOOLEAN, self->crypto.passphrase != NULL,
+      "send-buffer-granted", G_TYPE_INT, c->granted_send_buffer, NULL);
+  for (i = 0; i < o->n_threads; i++) {
+    bytes[i] = o->units[i].bytes;
+    busy[i] = o->units[i].busy_ns;
   }
-  take_unit_arrays (s, ss->n_threads, bytes, busy);
-  if (session_tcp_state_locked (ss, &rate, &unsent, &rtt)) {
-    set_tcp_state (s, rate, unsent, rtt);
-    *rate_sum += rate;
-    *unsent_sum += unsent;
-    *rtt_max = MAX (*rtt_max, rtt);
-    *have_tcp = TRUE;
+  take_unit_arrays (s, o->n_threads, bytes, busy);
+  peer_tcp_state_locked (peer, &tcp);
+  if (tcp.have) {
+    set_tcp_state (s, &tcp);
+    sum->rate += tcp.rate;
+    sum->unsent += tcp.unsent;
+    sum->rtt = MAX (sum->rtt, tcp.rtt);
+    sum->have = TRUE;
   }
   if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP)
-    gst_tile_rate_control_to_structure (&ss->rate, s);
-  if (ss->receiver_stats)
-    gst_structure_set (s, "receiver", GST_TYPE_STRUCTURE, ss->receiver_stats,
-        NULL);
+    gst_tile_rate_control_to_structure (&peer->flow.rate, s);
+  if (peer->receiver_stats)
+    gst_structure_set (s, "receiver", GST_TYPE_STRUCTURE,
+        peer->receiver_stats, NULL);
+  return s;
+}
+
+/* The sender's statistics (`tilesink-stats`): its totals, its state, the
+ * peers' entries, and for the fields of one receiver the oldest peer's.
+ * Lock held. */
+static GstStructure *
+sender_stats_locked (GstTileSender * self)
+{
+  const GstTileSenderTotals *t = &self->totals;
+  GstTileSenderPeer *first = self->peers->len > 0 ?
+      g_ptr_array_index (self->peers, 0) : NULL;
+  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
+  TcpState tcp = { 0 };
+  GstStructure *s;
+  guint i;
+
+  s = gst_structure_new ("tilesink-stats",
+      "frames-sent", G_TYPE_UINT64, t->sum.frames_sent,
+      "frames-dropped", G_TYPE_UINT64, t->sum.frames_dropped,
+      "frames-dropped-window", G_TYPE_UINT64, t->sum.frames_window,
+      "receiver-window", G_TYPE_UINT, first ? first->flow.window : 0,
+      "frames-unsent", G_TYPE_UINT64, t->frames_unsent,
+      "frames-abandoned", G_TYPE_UINT64, t->sum.frames_abandoned,
+      "frames-replaced", G_TYPE_UINT64, t->sum.frames_replaced,
+      "frames-overlapped", G_TYPE_UINT64, t->frames_stepped,
+      "bytes-sent", G_TYPE_UINT64, t->sum.bytes_sent,
+      "packets-sent", G_TYPE_UINT64, t->sum.packets_sent,
+      "protocol", G_TYPE_STRING,
+      self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ? "udp" : "tcp",
+      "gso", G_TYPE_BOOLEAN, self->group ? self->group->owner.units[0].gso :
+      first ? first->owner.units[0].gso : FALSE,
+      "connected", G_TYPE_BOOLEAN, any_ready_locked (self),
+      "receiver-count", G_TYPE_UINT, self->peers->len,
+      "max-receivers", G_TYPE_UINT, self->settings.max_receivers,
+      "clients", G_TYPE_UINT, t->clients,
+      "disconnects", G_TYPE_UINT, t->disconnects,
+      "refused", G_TYPE_UINT, t->refused,
+      "auth-failures", G_TYPE_UINT, t->auth_failures,
+      "auth-throttled", G_TYPE_UINT, t->auth_throttled,
+      "hellos-unvalidated", G_TYPE_UINT64, t->hellos_unvalidated,
+      "hellos-challenged", G_TYPE_UINT64, t->hellos_challenged,
+      "sealed", G_TYPE_BOOLEAN, self->crypto.passphrase && first,
+      "units", G_TYPE_UINT, self->have_config ? self->config.n_tiles : 0,
+      "generation", G_TYPE_UINT, self->have_config ?
+      self->config.generation : 0,
+      "send-buffer-size", G_TYPE_INT, self->settings.send_buffer_size,
+      "send-buffer-granted", G_TYPE_INT, t->sum.granted_send_buffer, NULL);
+  take_unit_arrays (s, self->settings.n_units, t->unit_bytes,
+      t->unit_busy_ns);
+  if (self->multicast.address)
+    gst_structure_set (s, "multicast-group", G_TYPE_STRING,
+        self->multicast.address, NULL);
+  gst_value_array_init (&list, self->peers->len);
+  for (i = 0; i < self->peers->len; i++) {
+    g_value_init (&v, GST_TYPE_STRUCTURE);
+    g_value_take_boxed (&v, peer_stats_locked (g_ptr_array_index
+            (self->peers, i), &tcp));
+    gst_value_array_append_and_take_value (&list, &v);
+  }
+  gst_structure_take_value (s, "receivers", &list);
+  if (tcp.have)
+    set_tcp_state (s, &tcp);
+  if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
+    if (first) {
+      gst_tile_rate_control_to_structure (&first->flow.rate, s);
+    } else {
+      GstTileRateControl idle;
+
+      gst_tile_rate_control_init (&idle, self->settings.pacing_bitrate);
+      gst_tile_rate_control_to_structure (&idle, s);
+    }
+  }
+  if (first && first->receiver_stats)
+    gst_structure_set (s, "receiver", GST_TYPE_STRUCTURE,
+        first->receiver_stats, NULL);
   return s;
 }
 
@@ -1506,79 +1444,13 @@ session_stats_locked (GstTileSenderSession * ss, guint64 * rate_sum,
 GstStructure *
 gst_tile_sender_get_stats (GstTileSender * sender)
 {
-  GstTileSender *self = sender;
-  GstTileSenderSession *first;
-  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
   GstStructure *s;
-  guint64 rate = 0, unsent = 0;
-  guint i, rtt = 0;
-  gboolean have_tcp = FALSE;
 
   g_return_val_if_fail (sender != NULL, NULL);
 
-  g_mutex_lock (&self->lock);
-  first = self->sessions->len > 0 ? g_ptr_array_index (self->sessions, 0) :
-      NULL;
-  s = gst_structure_new ("tilesink-stats",
-      "frames-sent", G_TYPE_UINT64, self->frames_sent,
-      "frames-dropped", G_TYPE_UINT64, self->frames_dropped,
-      "frames-dropped-window", G_TYPE_UINT64, self->frames_window,
-      "receiver-window", G_TYPE_UINT, first ? first->ack_window : 0,
-      "frames-unsent", G_TYPE_UINT64, self->frames_unsent,
-      "frames-abandoned", G_TYPE_UINT64, self->frames_abandoned,
-      "frames-replaced", G_TYPE_UINT64, self->frames_replaced,
-      "frames-overlapped", G_TYPE_UINT64, self->frames_overlapped,
-      "bytes-sent", G_TYPE_UINT64, self->bytes_sent,
-      "packets-sent", G_TYPE_UINT64, self->packets_sent,
-      "protocol", G_TYPE_STRING,
-      self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ? "udp" : "tcp",
-      "gso", G_TYPE_BOOLEAN, self->group ? self->group->units[0].gso :
-      first ? first->units[0].gso : FALSE,
-      "connected", G_TYPE_BOOLEAN, any_ready_locked (self),
-      "receiver-count", G_TYPE_UINT, self->sessions->len,
-      "max-receivers", G_TYPE_UINT, self->max_receivers,
-      "clients", G_TYPE_UINT, self->clients,
-      "disconnects", G_TYPE_UINT, self->disconnects,
-      "refused", G_TYPE_UINT, self->refused,
-      "auth-failures", G_TYPE_UINT, self->auth_failures,
-      "auth-throttled", G_TYPE_UINT, self->auth_throttled,
-      "hellos-unvalidated", G_TYPE_UINT64, self->hellos_unvalidated,
-      "hellos-challenged", G_TYPE_UINT64, self->hellos_challenged,
-      "sealed", G_TYPE_BOOLEAN, self->passphrase && first,
-      "units", G_TYPE_UINT, self->have_config ? self->config.n_tiles : 0,
-      "generation", G_TYPE_UINT, self->have_config ?
-      self->config.generation : 0,
-      "send-buffer-size", G_TYPE_INT, self->settings.send_buffer_size,
-      "send-buffer-granted", G_TYPE_INT, self->granted_send_buffer, NULL);
-  take_unit_arrays (s, self->settings.n_units, self->unit_bytes,
-      self->unit_busy_ns);
-  if (self->multicast_group)
-    gst_structure_set (s, "multicast-group", G_TYPE_STRING,
-        self->multicast_group, NULL);
-  gst_value_array_init (&list, self->sessions->len);
-  for (i = 0; i < self->sessions->len; i++) {
-    g_value_init (&v, GST_TYPE_STRUCTURE);
-    g_value_take_boxed (&v, session_stats_locked (g_ptr_array_index
-            (self->sessions, i), &rate, &unsent, &rtt, &have_tcp));
-    gst_value_array_append_and_take_value (&list, &v);
-  }
-  gst_structure_take_value (s, "receivers", &list);
-  if (have_tcp)
-    set_tcp_state (s, rate, unsent, rtt);
-  if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
-    if (first) {
-      gst_tile_rate_control_to_structure (&first->rate, s);
-    } else {
-      GstTileRateControl idle;
-
-      gst_tile_rate_control_init (&idle, self->settings.pacing_bitrate);
-      gst_tile_rate_control_to_structure (&idle, s);
-    }
-  }
-  if (first && first->receiver_stats)
-    gst_structure_set (s, "receiver", GST_TYPE_STRUCTURE,
-        first->receiver_stats, NULL);
-  g_mutex_unlock (&self->lock);
+  g_mutex_lock (&sender->lock);
+  s = sender_stats_locked (sender);
+  g_mutex_unlock (&sender->lock);
   return s;
 }
 
@@ -1598,9 +1470,9 @@ gst_tile_sender_get_frame_counts (GstTileSender * sender, guint64 * sent,
 
   g_mutex_lock (&sender->lock);
   if (sent)
-    *sent = sender->frames_sent;
+    *sent = sender->totals.sum.frames_sent;
   if (dropped)
-    *dropped = sender->frames_dropped;
+    *dropped = sender->totals.sum.frames_dropped;
   g_mutex_unlock (&sender->lock);
 }
 
@@ -1622,6 +1494,7 @@ GstClockTime
 gst_tile_sender_estimate_wait (GstTileSender * sender, GstClockTime * send_time)
 {
   GstTileSender *self = sender;
+  GstTileSenderOwner *o;
   gint64 wait = G_MAXINT64, send = 0, now = g_get_monotonic_time ();
   guint i, max;
 
@@ -1629,18 +1502,17 @@ gst_tile_sender_estimate_wait (GstTileSender * sender, GstClockTime * send_time)
 
   max = g_atomic_int_get (&sender->settings.max_in_flight);
   g_mutex_lock (&self->lock);
-  for (i = 0; data_session_index (self, i); i++) {
-    GstTileSenderSession *ss = data_session_index (self, i);
+  for (i = 0; (o = data_owner_at (self, i)); i++) {
     gint64 w = 0;
 
-    if (!session_ready_locked (ss))
+    if (!owner_ready_locked (o))
       continue;
-    if (ss->in_flight > 0 && ss->send_avg_us > 0 && ss->in_flight >= max)
-      w = ss->admit_us[(ss->next_frame - ss->in_flight) % ADMIT_RING] +
-          ss->send_avg_us - now;
+    if (o->in_flight > 0 && o->send_avg_us > 0 && o->in_flight >= max)
+      w = o->admit_us[(o->next_frame - o->in_flight) % ADMIT_RING] +
+          o->send_avg_us - now;
     if (w < wait) {
       wait = w;
-      send = ss->send_avg_us;
+      send = o->send_avg_us;
     }
   }
   g_mutex_unlock (&self->lock);
@@ -1663,7 +1535,7 @@ gst_tile_sender_get_bound_port (GstTileSender * sender)
   g_return_val_if_fail (sender != NULL, 0);
 
   g_mutex_lock (&sender->lock);
-  port = sender->bound_port;
+  port = sender->server.bound_port;
   g_mutex_unlock (&sender->lock);
   return port;
 }
@@ -1762,6 +1634,18 @@ gst_tile_sender_set_max_in_flight (GstTileSender * sender, guint max_in_flight)
   g_atomic_int_set (&sender->settings.max_in_flight, max_in_flight);
 }
 
+/* A new pacing bitrate for @rate: with rate control its bound, without
+ * its rate. */
+static void
+set_max_rate (GstTileRateControl * rate, gboolean rate_control,
+    guint64 bitrate)
+{
+  if (rate_control)
+    gst_tile_rate_control_set_max (rate, bitrate);
+  else
+    gst_tile_rate_control_init (rate, bitrate);
+}
+
 /**
  * gst_tile_sender_set_pacing_bitrate:
  * @sender: a #GstTileSender
@@ -1773,20 +1657,19 @@ gst_tile_sender_set_max_in_flight (GstTileSender * sender, guint max_in_flight)
 void
 gst_tile_sender_set_pacing_bitrate (GstTileSender * sender, guint64 bitrate)
 {
-  GstTileSenderSession *ss;
   guint i;
 
   g_return_if_fail (sender != NULL);
 
   g_mutex_lock (&sender->lock);
   sender->settings.pacing_bitrate = bitrate;
+  for (i = 0; i < sender->peers->len; i++)
+    set_max_rate (&((GstTileSenderPeer *) g_ptr_array_index (sender->peers,
+                i))->flow.rate, sender->settings.rate_control, bitrate);
   /* (the multicast group's too: its pace until a member has measured) */
-  for (i = 0; (ss = gst_tile_sender_session_at (sender, i)); i++) {
-    if (sender->settings.rate_control)
-      gst_tile_rate_control_set_max (&ss->rate, bitrate);
-    else
-      gst_tile_rate_control_init (&ss->rate, bitrate);
-  }
+  if (sender->group)
+    set_max_rate (&sender->group->rate, sender->settings.rate_control,
+        bitrate);
   g_mutex_unlock (&sender->lock);
 }
 
@@ -1802,15 +1685,17 @@ gst_tile_sender_set_pacing_bitrate (GstTileSender * sender, guint64 bitrate)
 void
 gst_tile_sender_set_rate_control (GstTileSender * sender, gboolean enabled)
 {
-  GstTileSenderSession *ss;
   guint i;
 
   g_return_if_fail (sender != NULL);
 
   g_mutex_lock (&sender->lock);
   sender->settings.rate_control = enabled;
-  for (i = 0; (ss = gst_tile_sender_session_at (sender, i)); i++)
-    gst_tile_sender_reset_rate_locked (ss);
+  for (i = 0; i < sender->peers->len; i++)
+    reset_rate_locked (g_ptr_array_index (sender->peers, i));
+  if (sender->group)
+    gst_tile_rate_control_init (&sender->group->rate,
+        sender->settings.pacing_bitrate);
   g_mutex_unlock (&sender->lock);
 }
 
@@ -1830,7 +1715,7 @@ gst_tile_sender_set_stats_interval (GstTileSender * sender, guint interval_ms)
 /**
  * gst_tile_sender_remove_receiver:
  * @sender: a #GstTileSender
- * @id: a receiver's session, as the receiver_added callback and the
+ * @id: a receiver's id, as the receiver_added callback and the
  *     `receivers` statistics give it
  *
  * Ends that receiver's session: its connections are closed (the receiver
@@ -1848,11 +1733,11 @@ gst_tile_sender_remove_receiver (GstTileSender * sender, guint id)
   g_return_val_if_fail (sender != NULL, FALSE);
 
   g_mutex_lock (&sender->lock);
-  for (i = 0; i < sender->sessions->len; i++) {
-    GstTileSenderSession *ss = g_ptr_array_index (sender->sessions, i);
+  for (i = 0; i < sender->peers->len; i++) {
+    GstTileSenderPeer *peer = g_ptr_array_index (sender->peers, i);
 
-    if (ss->id == id && !ss->control_dead) {
-      gst_tile_sender_end_session_locked (ss, "removed by the application");
+    if (peer->owner.id == id && !peer->control.dead) {
+      gst_tile_sender_peer_end_locked (peer, "removed by the application");
       found = TRUE;
     }
   }
@@ -1874,9 +1759,9 @@ gst_tile_sender_get_n_receivers (GstTileSender * sender)
   g_return_val_if_fail (sender != NULL, 0);
 
   g_mutex_lock (&sender->lock);
-  for (i = 0; i < sender->sessions->len; i++)
-    if (!((GstTileSenderSession *) g_ptr_array_index (sender->sessions,
-                i))->control_dead)
+  for (i = 0; i < sender->peers->len; i++)
+    if (!((GstTileSenderPeer *) g_ptr_array_index (sender->peers,
+                i))->control.dead)
       n++;
   g_mutex_unlock (&sender->lock);
   return n;
