@@ -268,14 +268,22 @@ def check_private_headers():
                        recursive=True):
         with open(h) as fh:
             lines = fh.read().split('\n')
-        current = None
+        current, inline = None, False
         for n, line in enumerate(lines, 1):
             m = re.match(r'^/\* ([\w-]+\.c)(?:[:,].*)? \*/$', line.strip()) \
                 or re.match(r'^/\* ([\w-]+\.c)(?:[:,].*)?$', line.strip())
             if m:
                 current = m.group(1)
                 continue
-            if current is None:
+            stripped = line.strip()
+            if 'static inline' in stripped:
+                inline = True
+            if current is None or stripped.startswith(('/*', '*')):
+                continue
+            if inline:
+                # defined here; the declarations resume after its body
+                if stripped == '}':
+                    inline = False
                 continue
             for f in re.findall(r'\b(g(?:st)?_\w+)\s*\(', line):
                 if f.endswith(('_get_type', '_TYPE')) or f in SYSTEM:

@@ -599,6 +599,10 @@ gboolean gst_tile_sender_pool_take_stepped (GstTileSender * self,
 
 /* tilesender-units.c */
 G_GNUC_INTERNAL
+gboolean gst_tile_sender_unit_abandons (GstTileSenderUnit * u,
+                                        GstTileSenderFrame * frame,
+                                        guint64 left, gdouble ns_per_byte);
+G_GNUC_INTERNAL
 void     gst_tile_sender_owner_init (GstTileSenderOwner * owner,
                                      GstTileSender * self, guint id);
 G_GNUC_INTERNAL
@@ -646,10 +650,6 @@ gboolean gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
                                         guint packet_size, guint64 rate,
                                         guint64 * n_packets,
                                         GError ** error);
-G_GNUC_INTERNAL
-gboolean gst_tile_sender_unit_abandons (GstTileSenderUnit * u,
-                                        GstTileSenderFrame * frame,
-                                        guint64 left, gdouble ns_per_byte);
 G_GNUC_INTERNAL
 void     gst_tile_sender_scratch_clear (GstTileSenderScratch * sc);
 G_GNUC_INTERNAL
