@@ -1372,6 +1372,8 @@ sender_stats_locked (GstTileSender * self)
       "frames-unsent", G_TYPE_UINT64, t->frames_unsent,
       "frames-abandoned", G_TYPE_UINT64, t->sum.frames_abandoned,
       "frames-replaced", G_TYPE_UINT64, t->sum.frames_replaced,
+      "frames-stepped", G_TYPE_UINT64, t->frames_stepped,
+      /* the former name of frames-stepped, kept for readers of it */
       "frames-overlapped", G_TYPE_UINT64, t->frames_stepped,
       "bytes-sent", G_TYPE_UINT64, t->sum.bytes_sent,
       "packets-sent", G_TYPE_UINT64, t->sum.packets_sent,

@@ -1291,7 +1291,7 @@ expect_quiet (gint fd, guint ms)
 }
 
 /* The pool's frames go tile by tile: a unit sends its tile as soon as the
- * producer completes it, before the frame is pushed (frames-overlapped),
+ * producer completes it, before the frame is pushed (frames-stepped),
  * with the capture time the producer put on the buffer; the push says the
  * frame is written and returns the admission's result; the buffer comes
  * back to the pool, its tiles reset. A buffer of the pool pushed without
@@ -1329,6 +1329,8 @@ GST_START_TEST (test_pool_overlap)
   fail_unless_equals_uint64 (expect_tile_tcp (&rx, 1, 0, src), origin);
   expect_quiet (rx.units[0], 100);
   expect_quiet (rx.units[2], 100);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-stepped"), 1);
+  /* and under its former name */
   fail_unless_equals_uint64 (stat_u64 (&tx, "frames-overlapped"), 1);
   write_tile (buf, &map, src, 0);
   fail_unless_equals_uint64 (expect_tile_tcp (&rx, 0, 0, src), origin);
@@ -1341,7 +1343,7 @@ GST_START_TEST (test_pool_overlap)
   fail_unless_equals_uint64 (expect_tile_tcp (&rx, 2, 0, src), origin);
   gst_buffer_unref (buf);
   wait_u64 (&tx, "frames-sent", 1);
-  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-overlapped"), 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-stepped"), 1);
   fail_unless_equals_uint64 (stat_u64 (&tx, "frames-dropped"), 0);
 
   /* back in the pool once sent, its tiles to do again; pushed without a
@@ -1355,7 +1357,7 @@ GST_START_TEST (test_pool_overlap)
     expect_tile_tcp (&rx, k, 1, src);
   gst_buffer_unref (again);
   wait_u64 (&tx, "frames-sent", 2);
-  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-overlapped"), 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-stepped"), 1);
 
   /* a producer that maps the buffer WRITE only: its tiles cannot be read
    * while it writes (a mapping would be a copy), so nothing goes before
@@ -1378,7 +1380,7 @@ GST_START_TEST (test_pool_overlap)
     expect_tile_tcp (&rx, k, 2, src);
   gst_buffer_unref (again);
   wait_u64 (&tx, "frames-sent", 3);
-  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-overlapped"), 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-stepped"), 1);
 
   gst_buffer_unref (src);
   fail_unless (gst_buffer_pool_set_active (pool, FALSE));
@@ -1423,7 +1425,7 @@ GST_START_TEST (test_pool_abandon)
   push_expect (&tx, buf, GST_TILE_SENDER_PUSH_UNSENT);
   gst_buffer_unref (buf);
   fail_unless_equals_uint64 (stat_u64 (&tx, "frames-unsent"), 1);
-  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-overlapped"), 0);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-stepped"), 0);
 
   rx_hello (&rx, tx.port, 0);
   rx_units_tcp (&rx, tx.port, 0);
@@ -1457,7 +1459,7 @@ GST_START_TEST (test_pool_abandon)
     expect_tile_tcp (&rx, k, 1, src);
   gst_buffer_unref (buf);
   wait_u64 (&tx, "frames-sent", 1);
-  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-overlapped"), 2);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "frames-stepped"), 2);
 
   /* the sender gone, its pool still hands out buffers, whose completions
    * do nothing */

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* Encoding overlapped with sending: `appsrc ! bcNenc ! tilesink` (overlap
- * on and off) -> `tilesrc ! appsink` over 127.0.0.1. The encoder fills
+/* Stepped frames, encoding overlapped with sending: `appsrc ! bcNenc !
+ * tilesink` (stepped on and off) -> `tilesrc ! appsink` over 127.0.0.1. The encoder fills
  * tilesink's pool tile by tile and tilesink's units send each tile as it
  * is completed; the frames must arrive byte-identical to the library's
  * encoding, with the capture time of the raw frame, over TCP and UDP, for
@@ -143,13 +143,13 @@ send_check (Link * l, GstBcFormat format, guint width, guint height, guint seed)
 }
 
 /* @n frames of @enc (@format) at @width x @height through tilesink
- * @props; with @overlap, every frame went out while it was encoded. */
+ * @props; with @stepped, every frame went out while it was encoded. */
 static void
-check_overlap (const gchar * enc, GstBcFormat format, guint width,
-    guint height, const gchar * props, gboolean overlap, guint n)
+check_stepped (const gchar * enc, GstBcFormat format, guint width,
+    guint height, const gchar * props, gboolean stepped, guint n)
 {
   gboolean udp = strstr (props, "protocol=udp") != NULL;
-  gchar *all = g_strdup_printf ("stepped=%s %s", overlap ? "true" : "false",
+  gchar *all = g_strdup_printf ("stepped=%s %s", stepped ? "true" : "false",
       props);
   Link l = { 0 };
   guint i;
@@ -158,8 +158,8 @@ check_overlap (const gchar * enc, GstBcFormat format, guint width,
   for (i = 0; i < n; i++)
     send_check (&l, format, width, height, i);
   test_tile_wait_u64 (l.tilesink, "frames-sent", n);
-  fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-overlapped"),
-      overlap ? n : 0);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-stepped"),
+      stepped ? n : 0);
   fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-dropped"), 0);
   fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-abandoned"), 0);
   fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-received"), n);
@@ -168,25 +168,25 @@ check_overlap (const gchar * enc, GstBcFormat format, guint width,
   g_free (all);
 }
 
-GST_START_TEST (test_overlap_tcp)
+GST_START_TEST (test_stepped_tcp)
 {
   /* 64 block rows in 4 tiles, encoded on 2 threads, and on 1 */
-  check_overlap ("bc1enc threads=2", GST_BC_FORMAT_BC1, 320, 256,
+  check_stepped ("bc1enc threads=2", GST_BC_FORMAT_BC1, 320, 256,
       "units=4", TRUE, 6);
-  check_overlap ("bc1enc threads=1", GST_BC_FORMAT_BC1, 320, 256,
+  check_stepped ("bc1enc threads=1", GST_BC_FORMAT_BC1, 320, 256,
       "units=4", TRUE, 3);
   /* the same frames whole, after the encoder */
-  check_overlap ("bc1enc threads=2", GST_BC_FORMAT_BC1, 320, 256,
+  check_stepped ("bc1enc threads=2", GST_BC_FORMAT_BC1, 320, 256,
       "units=4", FALSE, 3);
 }
 
 GST_END_TEST;
 
-GST_START_TEST (test_overlap_udp)
+GST_START_TEST (test_stepped_udp)
 {
-  check_overlap ("bc1enc threads=2", GST_BC_FORMAT_BC1, 320, 256,
+  check_stepped ("bc1enc threads=2", GST_BC_FORMAT_BC1, 320, 256,
       "units=4 protocol=udp", TRUE, 6);
-  check_overlap ("bc7enc threads=2", GST_BC_FORMAT_BC7, 200, 90,
+  check_stepped ("bc7enc threads=2", GST_BC_FORMAT_BC7, 200, 90,
       "units=3 protocol=udp packet-size=1000", TRUE, 3);
 }
 
@@ -194,20 +194,20 @@ GST_END_TEST;
 
 /* Other formats and tilings: a last block row of partial blocks, more
  * units than block rows (one tile a row), one unit. */
-GST_START_TEST (test_overlap_formats)
+GST_START_TEST (test_stepped_formats)
 {
-  check_overlap ("bc3enc", GST_BC_FORMAT_YCOCG_BC3, 202, 118, "units=3",
+  check_stepped ("bc3enc", GST_BC_FORMAT_YCOCG_BC3, 202, 118, "units=3",
       TRUE, 3);
-  check_overlap ("bc7enc threads=2", GST_BC_FORMAT_BC7, 64, 12, "units=8",
+  check_stepped ("bc7enc threads=2", GST_BC_FORMAT_BC7, 64, 12, "units=8",
       TRUE, 3);
-  check_overlap ("bc5enc", GST_BC_FORMAT_BC5, 128, 64, "units=1", TRUE, 3);
+  check_stepped ("bc5enc", GST_BC_FORMAT_BC5, 128, 64, "units=1", TRUE, 3);
 }
 
 GST_END_TEST;
 
 /* New caps: tilesink proposes a new pool for the new tiling, the encoder
  * takes it, and frames still go while they are encoded. */
-GST_START_TEST (test_overlap_caps_change)
+GST_START_TEST (test_stepped_caps_change)
 {
   gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
   GstSample *sample;
@@ -243,7 +243,7 @@ GST_START_TEST (test_overlap_caps_change)
   for (i = 4; i < 7; i++)
     send_check (&l, GST_BC_FORMAT_BC1, 96, 40, i);
   test_tile_wait_u64 (l.tilesink, "frames-sent", sample ? 7 : 6);
-  fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-overlapped"),
+  fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-stepped"),
       sample ? 7 : 6);
   fail_unless_equals_uint64 (stat_u64 (l.tilesink, "frames-unsent"),
       sample ? 0 : 1);
@@ -319,7 +319,7 @@ check_relay (guint relay_units, gboolean overlapped)
     g_free (want);
   }
   test_tile_wait_u64 (relay_sink, "frames-sent", 6);
-  fail_unless_equals_uint64 (stat_u64 (relay_sink, "frames-overlapped"),
+  fail_unless_equals_uint64 (stat_u64 (relay_sink, "frames-stepped"),
       overlapped ? 6 : 0);
 
   gst_element_set_state (rx, GST_STATE_NULL);
@@ -334,7 +334,7 @@ check_relay (guint relay_units, gboolean overlapped)
   gst_object_unref (tx);
 }
 
-GST_START_TEST (test_overlap_relay)
+GST_START_TEST (test_stepped_relay)
 {
   check_relay (2, TRUE);
   check_relay (3, FALSE);
@@ -347,7 +347,7 @@ GST_END_TEST;
  * they are admitted at their first encoded tile, the encoder never waits
  * (nor deadlocks: a replaced frame may free a pool buffer), and what the
  * receiver gets afterwards is whole frames, in order, each byte-exact. */
-GST_START_TEST (test_overlap_leaky)
+GST_START_TEST (test_stepped_leaky)
 {
   const guint w = 1024, h = 512, n = 24;
   guint8 *want[24];
@@ -406,7 +406,7 @@ GST_START_TEST (test_overlap_leaky)
       " dropped, %" G_GUINT64_FORMAT " of them replaced", got,
       stat_u64 (l.tilesink, "frames-dropped"),
       stat_u64 (l.tilesink, "frames-replaced"));
-  fail_unless (stat_u64 (l.tilesink, "frames-overlapped") > 0);
+  fail_unless (stat_u64 (l.tilesink, "frames-stepped") > 0);
   fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-incomplete"), 0);
   for (i = 0; i < n; i++)
     g_free (want[i]);
@@ -416,18 +416,18 @@ GST_START_TEST (test_overlap_leaky)
 GST_END_TEST;
 
 static Suite *
-tileoverlap_suite (void)
+tilestepped_suite (void)
 {
-  Suite *s = suite_create ("tileoverlap");
+  Suite *s = suite_create ("tilestepped");
   TCase *tc = test_suite_add_general (s, 120);
 
-  tcase_add_test (tc, test_overlap_tcp);
-  tcase_add_test (tc, test_overlap_udp);
-  tcase_add_test (tc, test_overlap_formats);
-  tcase_add_test (tc, test_overlap_caps_change);
-  tcase_add_test (tc, test_overlap_relay);
-  tcase_add_test (tc, test_overlap_leaky);
+  tcase_add_test (tc, test_stepped_tcp);
+  tcase_add_test (tc, test_stepped_udp);
+  tcase_add_test (tc, test_stepped_formats);
+  tcase_add_test (tc, test_stepped_caps_change);
+  tcase_add_test (tc, test_stepped_relay);
+  tcase_add_test (tc, test_stepped_leaky);
   return s;
 }
 
-GST_CHECK_MAIN (tileoverlap);
+GST_CHECK_MAIN (tilestepped);
