@@ -19,7 +19,7 @@ G_BEGIN_DECLS
  * fence has signalled. The user fences a slot after the GPU work that uses
  * it and waits for the fence before the CPU touches the slot again.
  *
- * Used by the GL encoder (gst/bc/gstbcglencoder.c: the GPU writes, the CPU
+ * Used by the GL encoder (bcglencode.c: the GPU writes, the CPU
  * reads) and glbcupload's buffer pool (gst/glbc/gstglbcpool.c: the CPU
  * writes, the GPU reads). Not reference counted: its user owns it, and
  * makes and frees it on the GL thread. */

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The GL compute encoder (see gstbcglencoder.h).
+/* The GL compute encoder (see bcglencode.h).
  *
  * Mapping: one invocation per 4x4 block, work groups of 8x8 blocks
  * (32x32 pixels), a 2D grid over the frame's blocks. Each invocation reads
@@ -42,11 +42,11 @@
 #include "config.h"
 #endif
 
-#include "gstbcglencoder.h"
+#include "bcglencode.h"
+#include "bcglring.h"
 /* the compute shaders of glsl/, generated at build time */
-#include "gstbcglshaders.h"
+#include "bcglshaders.h"
 
-#include <gst/bcgl/bcglring.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_bc_gl_encoder_debug);
