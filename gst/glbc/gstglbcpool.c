@@ -219,8 +219,7 @@ ring_free_gl (GstGLContext * context, GstGLBcRing * ring)
       gl->DeleteTextures (1, &s->texture);
     s->texture = 0;
   }
-  gst_bc_gl_buffer_ring_free (ring->buffer);
-  ring->buffer = NULL;
+  g_clear_pointer (&ring->buffer, gst_bc_gl_buffer_ring_unref);
 }
 
 void
