@@ -18,10 +18,10 @@
  * GL_MAP_COHERENT_BIT | GL_CLIENT_STORAGE_BIT) and mapped once
  * (GstBcGLBufferRing, bcglring.h), whose user data are the slots' states
  * and timer queries; memories that lend a slot out hold a reference to the
- * ring, which outlives the encoder when they do. A frame's
- * slot is bound as the shader storage block (glBindBufferRange), the
- * dispatch is followed by glMemoryBarrier (GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT)
- * and a fence. The fence is polled with a zero timeout on the GL thread
+ * ring, which outlives the encoder when they do. A frame's slot is bound
+ * as the shader storage block (glBindBufferRange), the dispatch is
+ * followed by glMemoryBarrier (GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT) and a
+ * fence. The fence is polled with a zero timeout on the GL thread
  * (never a blocking wait there); once it has signalled, the CPU reads the
  * slot through the mapping: one memcpy into the output buffer, or none when
  * the slot itself is lent downstream as a read-only memory.
@@ -36,9 +36,10 @@
  * a driver may implement it as a reciprocal and a multiply), and the power
  * iteration and least-squares steps divide, so a hardware GPU may pick a
  * different endpoint now and then: the quality stays that of the algorithm
- * (tests/check/elements/bcencgl.c bounds the difference in PSNR). The
- * integer parts (quantisation, palettes, index choice given the
- * distances, alpha levels, packing) are exact everywhere. */
+ * (tests/check/libs/bcglencode.c and elements/bcencgl.c bound the
+ * difference in PSNR). The integer parts (quantisation, palettes, index
+ * choice given the distances, alpha levels, packing) are exact
+ * everywhere. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"

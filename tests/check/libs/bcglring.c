@@ -96,13 +96,6 @@ ring_new (GLenum target, GLbitfield flags, gsize slot_size, gsize align,
   return d.ring;
 }
 
-/* the last reference: the ring goes on the GL thread */
-static void
-ring_free (GstBcGLBufferRing * ring)
-{
-  gst_bc_gl_buffer_ring_unref (ring);
-}
-
 /* one step on a slot: what, and what came of it */
 typedef enum
 {
@@ -218,7 +211,7 @@ GST_START_TEST (test_layout)
     fail_if (d.waited);
   }
   assert_no_gl_error ();
-  ring_free (ring);
+  gst_bc_gl_buffer_ring_unref (ring);
 
   /* slots as large as the alignment, and one slot */
   ring = ring_new (GL_PIXEL_UNPACK_BUFFER, GL_MAP_WRITE_BIT, 4096, 4096, 1,
@@ -227,7 +220,7 @@ GST_START_TEST (test_layout)
   fail_unless_equals_uint64 (gst_bc_gl_buffer_ring_get_offset (ring, 0), 0);
   memset (gst_bc_gl_buffer_ring_get_data (ring, 0), 0x5a, 4096);
   assert_no_gl_error ();
-  ring_free (ring);
+  gst_bc_gl_buffer_ring_unref (ring);
 }
 
 GST_END_TEST;
@@ -310,8 +303,8 @@ GST_START_TEST (test_round_trip)
     }
   }
   assert_no_gl_error ();
-  ring_free (w);
-  ring_free (r);
+  gst_bc_gl_buffer_ring_unref (w);
+  gst_bc_gl_buffer_ring_unref (r);
   g_free (want);
 }
 
@@ -370,7 +363,7 @@ GST_START_TEST (test_fences)
   /* freeing deletes the fences still there */
   step (ring, 0, STEP_FENCE, 0);
   assert_no_gl_error ();
-  ring_free (ring);
+  gst_bc_gl_buffer_ring_unref (ring);
   assert_no_gl_error ();
 }
 
