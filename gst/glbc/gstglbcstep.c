@@ -36,6 +36,7 @@ static void
 tile_job_run (TileJob * job)
 {
   GstGLBcSlot *s = &gst_gl_bc_ring_get_data (job->ring)->slots[job->slot];
+  GstGLContext *context = gst_bc_gl_buffer_ring_get_context (job->ring);
   guint i;
 
   if ((guint32) g_atomic_int_get (&s->fill) != job->fill)
@@ -54,9 +55,8 @@ tile_job_run (TileJob * job)
     s->stepped_errors = 0;
   }
   s->stepped_count++;
-  s->stepped_errors +=
-      gst_gl_bc_check_gl_error (gst_bc_gl_buffer_ring_get_context
-      (job->ring), NULL, "a stepped tile upload");
+  s->stepped_errors += gst_gl_bc_check_gl_error (context, NULL,
+      "a stepped tile upload");
   GST_LOG ("slot %u fill %u: rows %u..%u uploaded stepped", job->slot,
       job->fill, job->first_row, job->first_row + job->n_rows - 1);
 }
