@@ -4,7 +4,7 @@
  */
 
 /* bc-encode-gl-bench: drives the GL compute encoder of bc1enc/bc3enc
- * (gst/bc/gstbcglencoder.c, the code the elements run) on a raw RGBA frame
+ * (gst-libs/gst/bcgl/bcglencode.c, the code the elements run) on a raw RGBA frame
  * read from a file, for the encoder benchmark (benchmarks/encode/run.py).
  *
  *   bc-encode-gl-bench -f BC1 -q normal -W 1920 -H 1080 -i frame.rgba \
@@ -37,7 +37,7 @@
 #include <gst/gl/gstglfuncs.h>
 #include <gst/bc/bc.h>
 
-#include "gstbcglencoder.h"
+#include <gst/bcgl/bcglencode.h>
 #include "../benchlib.h"
 #include "encode-options.h"
 

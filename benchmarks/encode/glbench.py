@@ -6,7 +6,7 @@
 For every photograph, size and configuration of run.py's CONFIGS (and at
 1080p of its GL_NEW_CONFIGS, the newer formats the GL path encodes),
 bc-encode-gl-bench encodes the frame with the GL encoder the elements run
-(gst/bc/gstbcglencoder.c) on the machine's GL context (headless EGL:
+(gst-libs/gst/bcgl/bcglencode.c) on the machine's GL context (headless EGL:
 GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device) and reports:
 
 - Mpixel/s of the pipelined encode (frame k submitted, frame k - 1 waited
@@ -146,7 +146,7 @@ def markdown(gl: dict | None, configs) -> list[str]:
     lines += [
         f"Renderer: **{gl['renderer']}**, OpenGL {gl['version']}, "
         "through headless EGL. `bc-encode-gl-bench` runs the elements' GL "
-        "encoder (`gst/bc/gstbcglencoder.c`) on a texture holding the "
+        "encoder (`gst-libs/gst/bcgl/bcglencode.c`) on a texture holding the "
         "frame: frames pipelined as the element does (frame k queued, frame "
         "k - 1 waited for through its fence and copied out of the "
         "persistently mapped buffer), for at least the same time as the "

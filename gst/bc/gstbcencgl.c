@@ -38,7 +38,7 @@
 #endif
 
 #include "gstbcencgl.h"
-#include "gstbcglencoder.h"
+#include <gst/bcgl/bcglencode.h>
 
 #include <gst/gl/gl.h>
 #include <gst/gl/gstglfuncs.h>

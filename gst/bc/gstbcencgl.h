@@ -12,10 +12,10 @@
 
 G_BEGIN_DECLS
 
-/* The GL path of GstBcEnc: `video/x-raw(memory:GLMemory)` in, encoded by a
- * compute shader (gstbcglencoder.c) on the pipeline's GL context, frames
- * pipelined by one. gstbcenc.c calls these hooks; only built with the
- * GStreamer GL library (HAVE_BC_GL). */
+/* The GL path of GstBcEnc: `video/x-raw(memory:GLMemory)` in, encoded by
+ * libgstbcgl's compute encoder (gst-libs/gst/bcgl/bcglencode.h) on the
+ * pipeline's GL context, frames pipelined by one. gstbcenc.c calls these
+ * hooks; only built with the GStreamer GL library (HAVE_BC_GL). */
 typedef struct _GstBcEncGL GstBcEncGL;
 
 /* The frames the GL path keeps back: frame N leaves when N + 1 arrives */

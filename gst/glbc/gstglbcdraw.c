@@ -13,7 +13,7 @@
 #endif
 
 #include "gstglbcdraw.h"
-#include "gstglbcpool.h"
+#include "gstglbccontext.h"
 /* glsl/draw.vert and glsl/draw.frag, generated at build time */
 #include "gstglbcshaders.h"
 

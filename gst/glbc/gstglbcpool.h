@@ -12,76 +12,54 @@
 #include <gst/bc/bcformat.h>
 #include <gst/bcgl/bcglring.h>
 
+#include "gstglbccontext.h"
+
 G_BEGIN_DECLS
 
-GST_DEBUG_CATEGORY_EXTERN (gst_gl_bc_upload_debug);
+/* The buffer pool glbcupload offers upstream, and what glbcupload does with
+ * its buffers. The pool's ring is a GstBcGLBufferRing (libgstbcgl: one GL
+ * buffer object created with glBufferStorage and mapped once, persistent
+ * and coherent, cut into slots of one frame each), and glbc keeps with it
+ * a compressed texture per slot and what each slot's fill has uploaded
+ * (gstglbcpoolprivate.h). The gst_gl_bc_ring_* functions take the ring of
+ * a GstGLBcPool only. The memories of the pool's buffers hold a reference
+ * to the ring. */
 
-/* Whether the GL context can sample a format, and as what. */
-typedef struct
-{
-  GLenum internal_format;       /* 0 when the context cannot sample it */
-  const gchar *missing;         /* what the context lacks, or NULL */
-} GstGLBcFormatSupport;
-
+/* The ring and slot of a buffer made of one memory of a GstGLBcPool's
+ * ring, else NULL (not reffed: the buffer holds it). Any thread. */
 G_GNUC_INTERNAL
-void          gst_gl_bc_format_support (GstGLContext * context,
-                                        GstBcFormat format,
-                                        GstGLBcFormatSupport * support);
+GstBcGLBufferRing * gst_gl_bc_ring_from_buffer (GstBuffer * buffer,
+                                                guint * slot);
 
-/* What the context lacks for persistent coherent buffers and immutable
- * textures, or NULL. */
+/* The frames the ring holds. Any thread. */
 G_GNUC_INTERNAL
-const gchar * gst_gl_bc_context_missing (GstGLContext * context);
-
-/* A ring: one GL buffer object created with glBufferStorage and mapped
- * once, persistent and coherent, cut into slots of one frame each, and a
- * compressed texture per slot. Reference counted; the memories of a
- * GstGLBcPool's buffers hold a reference. */
-typedef struct _GstGLBcRing GstGLBcRing;
-
-G_GNUC_INTERNAL
-GstGLBcRing * gst_gl_bc_ring_ref (GstGLBcRing * ring);
-
-G_GNUC_INTERNAL
-void          gst_gl_bc_ring_unref (GstGLBcRing * ring);
-
-/* The ring and slot of a buffer made of one ring memory, else NULL. */
-G_GNUC_INTERNAL
-GstGLBcRing * gst_gl_bc_ring_from_buffer (GstBuffer * buffer, guint * slot);
-
-G_GNUC_INTERNAL
-const GstBcInfo * gst_gl_bc_ring_get_info (GstGLBcRing * ring);
-
-G_GNUC_INTERNAL
-GstGLContext * gst_gl_bc_ring_get_context (GstGLBcRing * ring);
+const GstBcInfo *   gst_gl_bc_ring_get_info (GstBcGLBufferRing * ring);
 
 /* GL thread only from here on */
 
 typedef struct
 {
   guint uploads;                /* glCompressedTexSubImage2D calls made now */
-  guint stepped;                /* tiles of this filling uploaded earlier */
+  guint stepped;                /* tiles of this fill uploaded before */
   gboolean all_stepped;         /* nothing was left to upload now */
   gboolean waited;              /* handing the slot out waited for the GPU */
-  guint gl_errors;              /* GL errors of the early tile uploads */
+  guint gl_errors;              /* GL errors of the stepped tile uploads */
 } GstGLBcUploadResult;
 
-/* Uploads the block rows of @slot not uploaded yet in its current filling. */
+/* Uploads the block rows of @slot not uploaded yet in its current fill. */
 G_GNUC_INTERNAL
-gboolean      gst_gl_bc_ring_upload_remaining (GstGLBcRing * ring, guint slot,
+gboolean      gst_gl_bc_ring_upload_remaining (GstBcGLBufferRing * ring,
+                                               guint slot,
                                                GstGLBcUploadResult * result);
 
+/* The compressed texture of @slot */
 G_GNUC_INTERNAL
-GLuint        gst_gl_bc_ring_get_texture (GstGLBcRing * ring, guint slot);
+GLuint        gst_gl_bc_ring_get_texture (GstBcGLBufferRing * ring,
+                                          guint slot);
 
 /* Fences @slot after its last use by the GPU. */
 G_GNUC_INTERNAL
-void          gst_gl_bc_ring_fence (GstGLBcRing * ring, guint slot);
-
-/* Logs and counts glGetError() reports, with the debug category at DEBUG. */
-G_GNUC_INTERNAL
-guint         gst_gl_bc_check_gl_error (GstGLContext * context,
-                                        GstObject * obj, const gchar * what);
+void          gst_gl_bc_ring_fence (GstBcGLBufferRing * ring, guint slot);
 
 #define GST_TYPE_GL_BC_POOL (gst_gl_bc_pool_get_type ())
 G_DECLARE_FINAL_TYPE (GstGLBcPool, gst_gl_bc_pool, GST, GL_BC_POOL,
@@ -96,7 +74,7 @@ void          gst_gl_bc_pool_set_stepped (GstGLBcPool * pool,
 
 /* (transfer full) (nullable): the ring of an active pool */
 G_GNUC_INTERNAL
-GstGLBcRing * gst_gl_bc_pool_get_ring (GstGLBcPool * pool);
+GstBcGLBufferRing * gst_gl_bc_pool_get_ring (GstGLBcPool * pool);
 
 G_END_DECLS
 

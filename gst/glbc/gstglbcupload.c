@@ -624,7 +624,7 @@ gst_gl_bc_upload_decide_allocation (GstBaseTransform * bt, GstQuery * query)
 typedef struct
 {
   GstGLBcUpload *self;
-  GstGLBcRing *ring;
+  GstBcGLBufferRing *ring;
   guint slot;
   GstGLMemory *out;
   gboolean download;
@@ -703,12 +703,12 @@ ensure_copy_pool (GstGLBcUpload * self, GstGLContext * context)
   GstCaps *caps;
 
   if (pool) {
-    GstGLBcRing *ring = gst_gl_bc_pool_get_ring (GST_GL_BC_POOL (pool));
+    GstBcGLBufferRing *ring = gst_gl_bc_pool_get_ring (GST_GL_BC_POOL (pool));
     gboolean same = ring && same_geometry (gst_gl_bc_ring_get_info (ring),
-        &self->info) && gst_gl_bc_ring_get_context (ring) == context;
+        &self->info) && gst_bc_gl_buffer_ring_get_context (ring) == context;
 
     if (ring)
-      gst_gl_bc_ring_unref (ring);
+      gst_bc_gl_buffer_ring_unref (ring);
     if (same)
       return pool;
     gst_buffer_pool_set_active (pool, FALSE);
@@ -740,7 +740,7 @@ gst_gl_bc_upload_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   GstBuffer *copy = NULL;
   GstGLSyncMeta *sync_meta;
   GstMemory *out_mem;
-  GstGLBcRing *ring;
+  GstBcGLBufferRing *ring;
   DrawData d = { 0, };
   gsize size;
   guint slot = 0;
@@ -762,7 +762,7 @@ gst_gl_bc_upload_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   if (ring) {
     GstMemory *mem = gst_buffer_peek_memory (inbuf, 0);
 
-    zero_copy = gst_gl_bc_ring_get_context (ring) == context &&
+    zero_copy = gst_bc_gl_buffer_ring_get_context (ring) == context &&
         same_geometry (gst_gl_bc_ring_get_info (ring), &self->info) &&
         mem->offset == 0;
   }
@@ -818,7 +818,7 @@ gst_gl_bc_upload_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   GST_OBJECT_UNLOCK (self);
 
   GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT " from slot %u (%s): %u "
-      "tiles uploaded early, %u uploads now", GST_TIME_ARGS
+      "tiles uploaded stepped, %u uploads now", GST_TIME_ARGS
       (GST_BUFFER_PTS (inbuf)), slot, zero_copy ? "zero-copy" : "copied",
       d.result.stepped, d.result.uploads);
   if (d.gl_errors > 0)

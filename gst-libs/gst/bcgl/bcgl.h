@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* GL helpers shared by the bc plugin's GL compute encode path
- * (gst/bc/gstbcglencoder.c) and glbcupload (gst/glbc): the GL enums they
+/* GL helpers shared by the GL compute encoder (bcglencode.h, run by the bc
+ * plugin's GL encode path) and glbcupload (gst/glbc): the GL enums they
  * use that GStreamer's GL headers may lack, fence waits and GL_TIME_ELAPSED
  * timer queries. A static, internal library (libgstbcgl), built with the
  * GStreamer GL library only. */

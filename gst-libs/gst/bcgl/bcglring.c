@@ -7,7 +7,9 @@
  *
  * A slot's fence is written on the GL thread only; other threads read it
  * atomically (gst_bc_gl_buffer_ring_is_fenced ()) to skip a trip to the GL
- * thread when the GPU is known to be done with the slot. */
+ * thread when the GPU is known to be done with the slot. The reference
+ * count is atomic; the last unref runs the deletion on the GL thread
+ * (directly when it is on it already). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -19,13 +21,17 @@
 
 struct _GstBcGLBufferRing
 {
+  gint refcount;                /* atomic */
   GstGLContext *context;
   GLenum target;
   GLuint buffer;
   guint8 *map;
+  gsize slot_size;
   gsize stride;                 /* bytes between slots */
   guint n_slots;
   GLsync *fences;               /* atomic pointers, written on the GL thread */
+  gpointer user_data;
+  GstBcGLBufferRingFreeFunc free_user_data;
 };
 
 const gchar *
@@ -79,8 +85,10 @@ gst_bc_gl_buffer_ring_new (GstGLContext * context, GLenum target,
   total = stride * n_slots;
 
   ring = g_new0 (GstBcGLBufferRing, 1);
+  ring->refcount = 1;
   ring->context = gst_object_ref (context);
   ring->target = target;
+  ring->slot_size = slot_size;
   ring->stride = stride;
   ring->n_slots = n_slots;
   ring->fences = g_new0 (GLsync, n_slots);
@@ -103,22 +111,29 @@ gst_bc_gl_buffer_ring_new (GstGLContext * context, GLenum target,
         G_GSIZE_FORMAT " bytes (glBufferStorage/glMapBufferRange: GL error "
         "0x%x)", total, err);
     ring->map = NULL;
-    gst_bc_gl_buffer_ring_free (ring);
+    gst_bc_gl_buffer_ring_unref (ring);
     return NULL;
   }
   return ring;
 }
 
-void
-gst_bc_gl_buffer_ring_free (GstBcGLBufferRing * ring)
+GstBcGLBufferRing *
+gst_bc_gl_buffer_ring_ref (GstBcGLBufferRing * ring)
 {
-  const GstGLFuncs *gl;
+  g_return_val_if_fail (ring != NULL, NULL);
+
+  g_atomic_int_inc (&ring->refcount);
+  return ring;
+}
+
+static void
+ring_free_gl (GstGLContext * context, GstBcGLBufferRing * ring)
+{
+  const GstGLFuncs *gl = context->gl_vtable;
   guint i;
 
-  if (ring == NULL)
-    return;
-
-  gl = ring->context->gl_vtable;
+  if (ring->free_user_data)
+    ring->free_user_data (context, ring->user_data);
   for (i = 0; i < ring->n_slots; i++)
     gst_bc_gl_buffer_ring_clear_fence (ring, i);
   if (ring->buffer) {
@@ -129,9 +144,48 @@ gst_bc_gl_buffer_ring_free (GstBcGLBufferRing * ring)
     }
     gl->DeleteBuffers (1, &ring->buffer);
   }
+}
+
+void
+gst_bc_gl_buffer_ring_unref (GstBcGLBufferRing * ring)
+{
+  g_return_if_fail (ring != NULL);
+
+  if (!g_atomic_int_dec_and_test (&ring->refcount))
+    return;
+  gst_gl_context_thread_add (ring->context,
+      (GstGLContextThreadFunc) ring_free_gl, ring);
   g_free (ring->fences);
   gst_object_unref (ring->context);
   g_free (ring);
+}
+
+void
+gst_bc_gl_buffer_ring_set_user_data (GstBcGLBufferRing * ring,
+    gpointer user_data, GstBcGLBufferRingFreeFunc free_gl)
+{
+  g_return_if_fail (ring != NULL && ring->free_user_data == NULL);
+
+  ring->user_data = user_data;
+  ring->free_user_data = free_gl;
+}
+
+gpointer
+gst_bc_gl_buffer_ring_get_user_data (GstBcGLBufferRing * ring)
+{
+  return ring->user_data;
+}
+
+GstGLContext *
+gst_bc_gl_buffer_ring_get_context (GstBcGLBufferRing * ring)
+{
+  return ring->context;
+}
+
+gsize
+gst_bc_gl_buffer_ring_get_slot_size (GstBcGLBufferRing * ring)
+{
+  return ring->slot_size;
 }
 
 GLuint

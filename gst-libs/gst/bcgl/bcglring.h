@@ -19,11 +19,19 @@ G_BEGIN_DECLS
  * fence has signalled. The user fences a slot after the GPU work that uses
  * it and waits for the fence before the CPU touches the slot again.
  *
- * Used by the GL encoder (gst/bc/gstbcglencoder.c: the GPU writes, the CPU
- * reads) and glbcupload's buffer pool (gst/glbc/gstglbcpool.c: the CPU
- * writes, the GPU reads). Not reference counted: its user owns it, and
- * makes and frees it on the GL thread. */
+ * The one ring of the GL encoder (bcglencode.c: the GPU writes, the CPU
+ * reads) and of glbcupload's buffer pool (gst/glbc/gstglbcring.c: the CPU
+ * writes, the GPU reads); what each keeps per slot (the encoder's slot
+ * states and timer queries, glbcupload's textures and fills) is the ring's
+ * user data. Reference counted (the memories that hand a slot out hold a
+ * reference): made on the GL thread, and the last reference, dropped on
+ * any thread, deletes it on its context's GL thread. */
 typedef struct _GstBcGLBufferRing GstBcGLBufferRing;
+
+/* GL thread: frees @user_data, and the GL objects it holds, when the ring
+ * goes (gst_bc_gl_buffer_ring_set_user_data ()) */
+typedef void (*GstBcGLBufferRingFreeFunc) (GstGLContext * context,
+                                           gpointer user_data);
 
 /* What @context lacks for a ring (glBufferStorage, glMapBufferRange and
  * sync objects), or NULL. Any thread. */
@@ -36,7 +44,7 @@ const gchar *       gst_bc_gl_buffer_ring_context_missing (GstGLContext * contex
  * and/or GL_MAP_WRITE_BIT (the GPU reads what the CPU writes), and
  * optionally GL_CLIENT_STORAGE_BIT (a hint for glBufferStorage only).
  * NULL with @error set when the GL implementation refuses the buffer or
- * its mapping. */
+ * its mapping. One reference, the caller's. */
 G_GNUC_INTERNAL
 GstBcGLBufferRing * gst_bc_gl_buffer_ring_new (GstGLContext * context,
                                                GLenum target,
@@ -45,18 +53,39 @@ GstBcGLBufferRing * gst_bc_gl_buffer_ring_new (GstGLContext * context,
                                                gsize align, guint n_slots,
                                                GError ** error);
 
-/* GL thread. Deletes the fences, unmaps and deletes the buffer object;
- * the slots' memory is gone with it. */
+/* Any thread */
 G_GNUC_INTERNAL
-void                gst_bc_gl_buffer_ring_free (GstBcGLBufferRing * ring);
+GstBcGLBufferRing * gst_bc_gl_buffer_ring_ref (GstBcGLBufferRing * ring);
 
-/* Any thread from here to gst_bc_gl_buffer_ring_is_fenced (): the buffer
- * object's name, the number of slots, where @slot starts in the buffer
- * object (in bytes) and its mapping (slot_size bytes) */
+/* Any thread. The last reference, on the ring's GL thread: frees the user
+ * data, deletes the fences, unmaps and deletes the buffer object; the
+ * slots' memory is gone with it. */
+G_GNUC_INTERNAL
+void                gst_bc_gl_buffer_ring_unref (GstBcGLBufferRing * ring);
+
+/* Any thread from here to gst_bc_gl_buffer_ring_is_fenced () */
+
+/* The ring user's data, which @free_gl frees when the ring goes: set once,
+ * before the ring is shared. */
+G_GNUC_INTERNAL
+void     gst_bc_gl_buffer_ring_set_user_data (GstBcGLBufferRing * ring,
+                                              gpointer user_data,
+                                              GstBcGLBufferRingFreeFunc free_gl);
+G_GNUC_INTERNAL
+gpointer gst_bc_gl_buffer_ring_get_user_data (GstBcGLBufferRing * ring);
+
+/* The context the ring was made on (not reffed), the buffer object's
+ * name, the number of slots, the bytes of a slot (as asked), where @slot
+ * starts in the buffer object (in bytes) and its mapping (slot_size
+ * bytes) */
+G_GNUC_INTERNAL
+GstGLContext * gst_bc_gl_buffer_ring_get_context (GstBcGLBufferRing * ring);
 G_GNUC_INTERNAL
 GLuint   gst_bc_gl_buffer_ring_get_buffer (GstBcGLBufferRing * ring);
 G_GNUC_INTERNAL
 guint    gst_bc_gl_buffer_ring_get_n_slots (GstBcGLBufferRing * ring);
+G_GNUC_INTERNAL
+gsize    gst_bc_gl_buffer_ring_get_slot_size (GstBcGLBufferRing * ring);
 G_GNUC_INTERNAL
 gsize    gst_bc_gl_buffer_ring_get_offset (GstBcGLBufferRing * ring, guint slot);
 G_GNUC_INTERNAL

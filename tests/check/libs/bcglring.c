@@ -7,8 +7,9 @@
  * bcglring.h) and its fence and timer query helpers, on a headless GL
  * context: the slots' layout, bytes the CPU writes into one ring reaching
  * the GPU and bytes the GPU copies into another ring reaching the CPU
- * through the mappings, fences (wait, reap, clear, replace), a timer
- * query, and the sizes a ring refuses.
+ * through the mappings, fences (wait, reap, clear, replace), the
+ * reference count and the user data freed on the GL thread, a timer query,
+ * and the sizes a ring refuses.
  *
  * Exits 77 (skipped) only when no GL context can be created at all. Each
  * test makes its own context (GL does not survive the fork () of the test
@@ -93,18 +94,6 @@ ring_new (GLenum target, GLbitfield flags, gsize slot_size, gsize align,
   if (d.error)
     g_propagate_error (error, d.error);
   return d.ring;
-}
-
-static void
-free_gl (GstGLContext * ctx, GstBcGLBufferRing * ring)
-{
-  gst_bc_gl_buffer_ring_free (ring);
-}
-
-static void
-ring_free (GstBcGLBufferRing * ring)
-{
-  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) free_gl, ring);
 }
 
 /* one step on a slot: what, and what came of it */
@@ -202,6 +191,8 @@ GST_START_TEST (test_layout)
   fail_unless (ring != NULL, "%s", error ? error->message : "?");
   fail_unless (gst_bc_gl_buffer_ring_get_buffer (ring) != 0);
   fail_unless_equals_int (gst_bc_gl_buffer_ring_get_n_slots (ring), 3);
+  fail_unless_equals_uint64 (gst_bc_gl_buffer_ring_get_slot_size (ring), 1000);
+  fail_unless (gst_bc_gl_buffer_ring_get_context (ring) == context);
   base = gst_bc_gl_buffer_ring_get_data (ring, 0);
   fail_unless (base != NULL);
   for (i = 0; i < 3; i++) {
@@ -220,7 +211,7 @@ GST_START_TEST (test_layout)
     fail_if (d.waited);
   }
   assert_no_gl_error ();
-  ring_free (ring);
+  gst_bc_gl_buffer_ring_unref (ring);
 
   /* slots as large as the alignment, and one slot */
   ring = ring_new (GL_PIXEL_UNPACK_BUFFER, GL_MAP_WRITE_BIT, 4096, 4096, 1,
@@ -229,7 +220,7 @@ GST_START_TEST (test_layout)
   fail_unless_equals_uint64 (gst_bc_gl_buffer_ring_get_offset (ring, 0), 0);
   memset (gst_bc_gl_buffer_ring_get_data (ring, 0), 0x5a, 4096);
   assert_no_gl_error ();
-  ring_free (ring);
+  gst_bc_gl_buffer_ring_unref (ring);
 }
 
 GST_END_TEST;
@@ -312,8 +303,8 @@ GST_START_TEST (test_round_trip)
     }
   }
   assert_no_gl_error ();
-  ring_free (w);
-  ring_free (r);
+  gst_bc_gl_buffer_ring_unref (w);
+  gst_bc_gl_buffer_ring_unref (r);
   g_free (want);
 }
 
@@ -372,7 +363,7 @@ GST_START_TEST (test_fences)
   /* freeing deletes the fences still there */
   step (ring, 0, STEP_FENCE, 0);
   assert_no_gl_error ();
-  ring_free (ring);
+  gst_bc_gl_buffer_ring_unref (ring);
   assert_no_gl_error ();
 }
 
@@ -543,6 +534,64 @@ GST_START_TEST (test_upload_caps)
 
 GST_END_TEST;
 
+typedef struct
+{
+  GThread *gl_thread;
+  GThread *freed_on;
+  GstGLContext *context;
+  GLuint query;
+  guint freed;
+} UserData;
+
+static void
+user_data_gl (GstGLContext * ctx, UserData * u)
+{
+  u->gl_thread = g_thread_self ();
+  ctx->gl_vtable->GenQueries (1, &u->query);
+}
+
+static void
+user_data_free_gl (GstGLContext * ctx, UserData * u)
+{
+  /* on the GL thread, before the buffer object goes: its GL objects can
+   * be deleted there */
+  u->freed_on = g_thread_self ();
+  u->context = ctx;
+  ctx->gl_vtable->DeleteQueries (1, &u->query);
+  u->freed++;
+}
+
+/* References from any thread; the last one frees the user data on the GL
+ * thread, once. */
+GST_START_TEST (test_refcount)
+{
+  GstBcGLBufferRing *ring;
+  UserData u = { NULL, };
+
+  ring = ring_new (GL_PIXEL_UNPACK_BUFFER, GL_MAP_WRITE_BIT, 64, 64, 2, NULL);
+  fail_unless (ring != NULL);
+  fail_unless (gst_bc_gl_buffer_ring_get_user_data (ring) == NULL);
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) user_data_gl,
+      &u);
+  gst_bc_gl_buffer_ring_set_user_data (ring, &u,
+      (GstBcGLBufferRingFreeFunc) user_data_free_gl);
+  fail_unless (gst_bc_gl_buffer_ring_get_user_data (ring) == &u);
+
+  fail_unless (gst_bc_gl_buffer_ring_ref (ring) == ring);
+  gst_bc_gl_buffer_ring_unref (ring);
+  fail_unless_equals_int (u.freed, 0);
+  /* the mapping is still there */
+  memset (gst_bc_gl_buffer_ring_get_data (ring, 1), 0x11, 64);
+  gst_bc_gl_buffer_ring_unref (ring);
+  fail_unless_equals_int (u.freed, 1);
+  fail_unless (u.freed_on == u.gl_thread);
+  fail_unless (u.freed_on != g_thread_self ());
+  fail_unless (u.context == context);
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
 /* A ring whose buffer would not fit GLsizeiptr is refused before any GL
  * call, with an error. */
 GST_START_TEST (test_too_large)
@@ -574,6 +623,7 @@ bcglring_suite (void)
 
   tcase_add_test (tc, test_context);
   tcase_add_test (tc, test_layout);
+  tcase_add_test (tc, test_refcount);
   tcase_add_test (tc, test_round_trip);
   tcase_add_test (tc, test_fences);
   tcase_add_test (tc, test_timer_query);

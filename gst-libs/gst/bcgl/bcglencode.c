@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The GL compute encoder (see gstbcglencoder.h).
+/* The GL compute encoder (see bcglencode.h).
  *
  * Mapping: one invocation per 4x4 block, work groups of 8x8 blocks
  * (32x32 pixels), a 2D grid over the frame's blocks. Each invocation reads
@@ -15,11 +15,13 @@
  *
  * Output: a ring of n_slots frames in one buffer object made with
  * glBufferStorage (GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT |
- * GL_MAP_COHERENT_BIT | GL_CLIENT_STORAGE_BIT) and mapped once (libgstbcgl's
- * GstBcGLBufferRing, gst-libs/gst/bcgl/bcglring.h). A frame's
- * slot is bound as the shader storage block (glBindBufferRange), the
- * dispatch is followed by glMemoryBarrier (GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT)
- * and a fence. The fence is polled with a zero timeout on the GL thread
+ * GL_MAP_COHERENT_BIT | GL_CLIENT_STORAGE_BIT) and mapped once
+ * (GstBcGLBufferRing, bcglring.h), whose user data are the slots' states
+ * and timer queries; memories that lend a slot out hold a reference to the
+ * ring, which outlives the encoder when they do. A frame's slot is bound
+ * as the shader storage block (glBindBufferRange), the dispatch is
+ * followed by glMemoryBarrier (GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT) and a
+ * fence. The fence is polled with a zero timeout on the GL thread
  * (never a blocking wait there); once it has signalled, the CPU reads the
  * slot through the mapping: one memcpy into the output buffer, or none when
  * the slot itself is lent downstream as a read-only memory.
@@ -34,19 +36,20 @@
  * a driver may implement it as a reciprocal and a multiply), and the power
  * iteration and least-squares steps divide, so a hardware GPU may pick a
  * different endpoint now and then: the quality stays that of the algorithm
- * (tests/check/elements/bcencgl.c bounds the difference in PSNR). The
- * integer parts (quantisation, palettes, index choice given the
- * distances, alpha levels, packing) are exact everywhere. */
+ * (tests/check/libs/bcglencode.c and elements/bcencgl.c bound the
+ * difference in PSNR). The integer parts (quantisation, palettes, index
+ * choice given the distances, alpha levels, packing) are exact
+ * everywhere. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
-#include "gstbcglencoder.h"
+#include "bcglencode.h"
+#include "bcglring.h"
 /* the compute shaders of glsl/, generated at build time */
-#include "gstbcglshaders.h"
+#include "bcglshaders.h"
 
-#include <gst/bcgl/bcglring.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_bc_gl_encoder_debug);
@@ -74,17 +77,12 @@ typedef struct
   GstClockTime gpu_time;
 } Slot;
 
-/* The mapped buffer (its slots and fences: GstBcGLBufferRing) and the
- * slots' states. Reference counted: lent memories keep it alive after the
- * encoder is gone; the last unref deletes it on the GL thread. */
+/* the ring's user data */
 typedef struct
 {
-  gint refcount;
-  GstGLContext *context;
-  GstBcGLBufferRing *buffer;
-  guint n_slots;
-  Slot slots[GST_BC_GL_ENCODER_MAX_SLOTS];
-} Ring;
+  guint n;
+  Slot slot[GST_BC_GL_ENCODER_MAX_SLOTS];
+} Slots;
 
 struct _GstBcGLEncoder
 {
@@ -100,7 +98,8 @@ struct _GstBcGLEncoder
   BindBufferBaseFunc BindBufferBase;
 
   GstGLShader *shaders[3];
-  Ring *ring;
+  GstBcGLBufferRing *ring;      /* NULL until made */
+  Slots *slots;                 /* the ring's user data */
   guint next_slot;
 };
 
@@ -306,34 +305,17 @@ make_source (GstBcFormat format, GstBcQuality quality, gboolean gles,
 /* ------------------------------------------------------------------------ */
 /* the ring                                                                  */
 
+/* the ring's user data goes with the ring, on the GL thread */
 static void
-ring_free_gl (GstGLContext * context, Ring * ring)
+slots_free_gl (GstGLContext * context, Slots * slots)
 {
   const GstGLFuncs *gl = context->gl_vtable;
   guint i;
 
-  for (i = 0; i < ring->n_slots; i++)
-    if (ring->slots[i].query)
-      gl->DeleteQueries (1, &ring->slots[i].query);
-  gst_bc_gl_buffer_ring_free (ring->buffer);
-}
-
-static Ring *
-ring_ref (Ring * ring)
-{
-  g_atomic_int_inc (&ring->refcount);
-  return ring;
-}
-
-static void
-ring_unref (Ring * ring)
-{
-  if (!g_atomic_int_dec_and_test (&ring->refcount))
-    return;
-  gst_gl_context_thread_add (ring->context,
-      (GstGLContextThreadFunc) ring_free_gl, ring);
-  gst_object_unref (ring->context);
-  g_free (ring);
+  for (i = 0; i < slots->n; i++)
+    if (slots->slot[i].query)
+      gl->DeleteQueries (1, &slots->slot[i].query);
+  g_free (slots);
 }
 
 /* a call of create_gl () or prepare_gl () onto the GL thread */
@@ -352,7 +334,7 @@ create_gl (GstGLContext * context, GLCall * d)
   const GstGLFuncs *gl = context->gl_vtable;
   GstBcGLEncoder *enc = d->enc;
   GLint align = 0, max_block = 0;
-  Ring *ring = enc->ring;
+  Slots *slots;
   guint i;
 
   gl->GetIntegerv (GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &align);
@@ -366,15 +348,19 @@ create_gl (GstGLContext * context, GLCall * d)
     return;
   }
   /* the GPU writes, the CPU reads: a buffer in the CPU's memory */
-  ring->buffer = gst_bc_gl_buffer_ring_new (context, GL_SHADER_STORAGE_BUFFER,
+  enc->ring = gst_bc_gl_buffer_ring_new (context, GL_SHADER_STORAGE_BUFFER,
       GL_MAP_READ_BIT | GL_CLIENT_STORAGE_BIT, enc->info.size,
       MAX (align, 256), d->n_slots, d->error);
-  if (ring->buffer == NULL)
+  if (enc->ring == NULL)
     return;
-  ring->n_slots = d->n_slots;
+  slots = g_new0 (Slots, 1);
+  slots->n = d->n_slots;
   if (enc->have_timer)
-    for (i = 0; i < ring->n_slots; i++)
-      gl->GenQueries (1, &ring->slots[i].query);
+    for (i = 0; i < slots->n; i++)
+      gl->GenQueries (1, &slots->slot[i].query);
+  gst_bc_gl_buffer_ring_set_user_data (enc->ring, slots,
+      (GstBcGLBufferRingFreeFunc) slots_free_gl);
+  enc->slots = slots;
   d->ok = TRUE;
 }
 
@@ -429,10 +415,6 @@ gst_bc_gl_encoder_new (GstGLContext * context, const GstBcInfo * info,
   enc->BindBufferBase = gst_gl_context_get_proc_address (context,
       "glBindBufferBase");
 
-  enc->ring = g_new0 (Ring, 1);
-  enc->ring->refcount = 1;
-  enc->ring->context = gst_object_ref (context);
-
   d.enc = enc;
   d.n_slots = n_slots;
   d.error = error;
@@ -460,15 +442,15 @@ typedef struct
 static void
 poll_gl (GstGLContext * context, PollData * d)
 {
-  Ring *ring = d->enc->ring;
-  Slot *slot = &ring->slots[d->slot];
+  GstBcGLBufferRing *ring = d->enc->ring;
+  Slot *slot = &d->enc->slots->slot[d->slot];
   guint64 ns;
 
-  if (!gst_bc_gl_buffer_ring_is_fenced (ring->buffer, d->slot)) {
+  if (!gst_bc_gl_buffer_ring_is_fenced (ring, d->slot)) {
     d->ready = TRUE;
     return;
   }
-  switch (gst_bc_gl_buffer_ring_wait (ring->buffer, d->slot, 0, NULL)) {
+  switch (gst_bc_gl_buffer_ring_wait (ring, d->slot, 0, NULL)) {
     case GST_BC_GL_FENCE_FAILED:
       d->failed = TRUE;
       return;
@@ -492,7 +474,7 @@ gst_bc_gl_encoder_poll (GstBcGLEncoder * enc, guint slot, GError ** error)
 {
   PollData d = { enc, slot, FALSE, FALSE };
 
-  g_return_val_if_fail (enc != NULL && slot < enc->ring->n_slots, FALSE);
+  g_return_val_if_fail (enc != NULL && slot < enc->slots->n, FALSE);
 
   gst_gl_context_thread_add (enc->context, (GstGLContextThreadFunc) poll_gl,
       &d);
@@ -528,15 +510,15 @@ gst_bc_gl_encoder_free (GstBcGLEncoder * enc)
     return;
 
   /* the GPU must not write into a slot after the ring is gone */
-  for (i = 0; i < enc->ring->n_slots; i++) {
-    if (g_atomic_int_get (&enc->ring->slots[i].state) == SLOT_BUSY) {
+  for (i = 0; enc->slots && i < enc->slots->n; i++) {
+    if (g_atomic_int_get (&enc->slots->slot[i].state) == SLOT_BUSY) {
       gst_bc_gl_encoder_wait (enc, i, NULL);
-      g_atomic_int_set (&enc->ring->slots[i].state, SLOT_FREE);
+      g_atomic_int_set (&enc->slots->slot[i].state, SLOT_FREE);
     }
   }
   for (i = 0; i < G_N_ELEMENTS (enc->shaders); i++)
     gst_clear_object (&enc->shaders[i]);
-  ring_unref (enc->ring);
+  g_clear_pointer (&enc->ring, gst_bc_gl_buffer_ring_unref);
   gst_object_unref (enc->context);
   g_free (enc);
 }
@@ -617,8 +599,8 @@ submit_gl (GstGLContext * context, SubmitData * d)
 {
   GstBcGLEncoder *enc = d->enc;
   const GstGLFuncs *gl = context->gl_vtable;
-  Ring *ring = enc->ring;
-  Slot *slot = &ring->slots[d->slot];
+  GstBcGLBufferRing *ring = enc->ring;
+  Slot *slot = &enc->slots->slot[d->slot];
 
   gst_gl_shader_use (d->shader);
   gl->ActiveTexture (GL_TEXTURE0);
@@ -633,8 +615,8 @@ submit_gl (GstGLContext * context, SubmitData * d)
   if (enc->info.format == GST_BC_FORMAT_BC4)
     gst_gl_shader_set_uniform_1i (d->shader, "u_gray16", enc->layout.bpp == 2);
   enc->BindBufferRange (GL_SHADER_STORAGE_BUFFER, 0,
-      gst_bc_gl_buffer_ring_get_buffer (ring->buffer),
-      (GLintptr) gst_bc_gl_buffer_ring_get_offset (ring->buffer, d->slot),
+      gst_bc_gl_buffer_ring_get_buffer (ring),
+      (GLintptr) gst_bc_gl_buffer_ring_get_offset (ring, d->slot),
       (GLsizeiptr) enc->info.size);
 
   if (enc->have_timer)
@@ -647,7 +629,7 @@ submit_gl (GstGLContext * context, SubmitData * d)
 
   /* shader writes reach the persistent mapping before the fence */
   enc->MemoryBarrier (GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
-  gst_bc_gl_buffer_ring_fence (ring->buffer, d->slot);
+  gst_bc_gl_buffer_ring_fence (ring, d->slot);
 
   enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 0, 0);
   gl->BindTexture (GL_TEXTURE_2D, 0);
@@ -676,11 +658,11 @@ gst_bc_gl_encoder_submit (GstBcGLEncoder * enc, guint texture,
   if (!gst_bc_gl_encoder_prepare (enc, quality, error))
     return FALSE;
 
-  n = enc->ring->n_slots;
+  n = enc->slots->n;
   for (i = 0; i < n; i++) {
     guint s = (enc->next_slot + i) % n;
 
-    if (g_atomic_int_compare_and_exchange (&enc->ring->slots[s].state,
+    if (g_atomic_int_compare_and_exchange (&enc->slots->slot[s].state,
             SLOT_FREE, SLOT_BUSY)) {
       d.slot = s;
       break;
@@ -703,39 +685,41 @@ gst_bc_gl_encoder_submit (GstBcGLEncoder * enc, guint texture,
 const guint8 *
 gst_bc_gl_encoder_get_data (GstBcGLEncoder * enc, guint slot)
 {
-  g_return_val_if_fail (enc != NULL && slot < enc->ring->n_slots, NULL);
+  g_return_val_if_fail (enc != NULL && slot < enc->slots->n, NULL);
 
-  return gst_bc_gl_buffer_ring_get_data (enc->ring->buffer, slot);
+  return gst_bc_gl_buffer_ring_get_data (enc->ring, slot);
 }
 
 GstClockTime
 gst_bc_gl_encoder_get_gpu_time (GstBcGLEncoder * enc, guint slot)
 {
-  g_return_val_if_fail (enc != NULL && slot < enc->ring->n_slots,
+  g_return_val_if_fail (enc != NULL && slot < enc->slots->n,
       GST_CLOCK_TIME_NONE);
 
-  return enc->ring->slots[slot].gpu_time;
+  return enc->slots->slot[slot].gpu_time;
 }
 
 void
 gst_bc_gl_encoder_release (GstBcGLEncoder * enc, guint slot)
 {
-  g_return_if_fail (enc != NULL && slot < enc->ring->n_slots);
+  g_return_if_fail (enc != NULL && slot < enc->slots->n);
 
-  g_atomic_int_set (&enc->ring->slots[slot].state, SLOT_FREE);
+  g_atomic_int_set (&enc->slots->slot[slot].state, SLOT_FREE);
 }
 
 typedef struct
 {
-  Ring *ring;
+  GstBcGLBufferRing *ring;
   guint slot;
 } Lent;
 
 static void
 lent_free (Lent * lent)
 {
-  g_atomic_int_set (&lent->ring->slots[lent->slot].state, SLOT_FREE);
-  ring_unref (lent->ring);
+  Slots *slots = gst_bc_gl_buffer_ring_get_user_data (lent->ring);
+
+  g_atomic_int_set (&slots->slot[lent->slot].state, SLOT_FREE);
+  gst_bc_gl_buffer_ring_unref (lent->ring);
   g_free (lent);
 }
 
@@ -744,14 +728,14 @@ gst_bc_gl_encoder_lend (GstBcGLEncoder * enc, guint slot)
 {
   Lent *lent;
 
-  g_return_val_if_fail (enc != NULL && slot < enc->ring->n_slots, NULL);
+  g_return_val_if_fail (enc != NULL && slot < enc->slots->n, NULL);
 
   lent = g_new (Lent, 1);
-  lent->ring = ring_ref (enc->ring);
+  lent->ring = gst_bc_gl_buffer_ring_ref (enc->ring);
   lent->slot = slot;
-  g_atomic_int_set (&enc->ring->slots[slot].state, SLOT_LENT);
+  g_atomic_int_set (&enc->slots->slot[slot].state, SLOT_LENT);
   return gst_memory_new_wrapped (GST_MEMORY_FLAG_READONLY,
-      gst_bc_gl_buffer_ring_get_data (enc->ring->buffer, slot),
+      gst_bc_gl_buffer_ring_get_data (enc->ring, slot),
       enc->info.size, 0, enc->info.size, lent, (GDestroyNotify) lent_free);
 }
 
@@ -760,8 +744,8 @@ gst_bc_gl_encoder_get_n_lent (GstBcGLEncoder * enc)
 {
   guint i, n = 0;
 
-  for (i = 0; i < enc->ring->n_slots; i++)
-    if (g_atomic_int_get (&enc->ring->slots[i].state) == SLOT_LENT)
+  for (i = 0; i < enc->slots->n; i++)
+    if (g_atomic_int_get (&enc->slots->slot[i].state) == SLOT_LENT)
       n++;
   return n;
 }
@@ -769,5 +753,5 @@ gst_bc_gl_encoder_get_n_lent (GstBcGLEncoder * enc)
 guint
 gst_bc_gl_encoder_get_n_slots (GstBcGLEncoder * enc)
 {
-  return enc->ring->n_slots;
+  return enc->slots->n;
 }

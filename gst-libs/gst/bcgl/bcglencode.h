@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#ifndef __GST_BC_GL_ENCODER_H__
-#define __GST_BC_GL_ENCODER_H__
+#ifndef __GST_BC_GL_ENCODE_H__
+#define __GST_BC_GL_ENCODE_H__
 
 #include <gst/gst.h>
 #include <gst/gl/gl.h>
@@ -18,7 +18,8 @@ G_BEGIN_DECLS
  * is one persistently and coherently mapped shader storage buffer. Each
  * submitted frame is fenced; the CPU reads a slot once its fence has
  * signalled, so frame N can be read while frame N + 1 runs. Used by
- * GstBcEnc (gstbcencgl.c) and benchmarks/encode. */
+ * GstBcEnc (gst/bc/gstbcencgl.c) and benchmarks/encode; tested in
+ * tests/check/libs/bcglencode.c. */
 typedef struct _GstBcGLEncoder GstBcGLEncoder;
 
 #define GST_BC_GL_ENCODER_MAX_SLOTS 16
@@ -104,4 +105,4 @@ guint            gst_bc_gl_encoder_get_n_slots (GstBcGLEncoder * enc);
 
 G_END_DECLS
 
-#endif /* __GST_BC_GL_ENCODER_H__ */
+#endif /* __GST_BC_GL_ENCODE_H__ */

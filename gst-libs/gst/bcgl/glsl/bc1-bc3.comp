@@ -4,16 +4,16 @@
  */
 
 /* The GLSL compute shader of the GL encode path for BC1, BC3 and
- * YCoCg-BC3 (gstbcglencoder.c): a line-by-line port of the CPU kernels in
+ * YCoCg-BC3 (bcglencode.c): a line-by-line port of the CPU kernels in
  * gst-libs/gst/bc/bcencode-kernels.c, one invocation per 4x4 block where
  * the CPU runs BC_LANES blocks per lane-parallel loop. Keep the two in
  * step: every float operation is written in the same order as in C, and
  * every float variable is `precise` (no contraction into fma, no
  * reassociation), so that an IEEE-conformant implementation computes the
- * same blocks bit for bit (see gstbcglencoder.c for what GL guarantees and
+ * same blocks bit for bit (see bcglencode.c for what GL guarantees and
  * what it does not).
  *
- * gstbcglencoder.c puts in front of this body: the #version line, FORMAT
+ * bcglencode.c puts in front of this body: the #version line, FORMAT
  * (FMT_BC1, FMT_BC3, FMT_YCOCG), QUALITY (0 fast, 1 normal, 2 high), the
  * error weights W (and their square roots SW) of the format, the float
  * constants the C code spells as expressions (THIRD = 1.0f / 3.0f, ...) as

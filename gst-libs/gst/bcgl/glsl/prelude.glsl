@@ -4,8 +4,8 @@
  */
 
 /* What every format's compute shader starts with, after the defines
- * gstbcglencoder.c puts in front (see bc1-bc3.comp, bc4-bc5.comp and
- * bc7.comp): the work group, the uniforms gstbcglencoder.c sets, the
+ * bcglencode.c puts in front (see bc1-bc3.comp, bc4-bc5.comp and
+ * bc7.comp): the work group, the uniforms bcglencode.c sets, the
  * output storage block, the texel fetch with clamp-to-edge padding, the
  * block's pixels by channel, the block stores and clamp255 ().
  *

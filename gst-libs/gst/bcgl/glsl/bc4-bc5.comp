@@ -4,7 +4,7 @@
  */
 
 /* The GLSL compute shader of the GL encode path for BC4 and BC5
- * (gstbcglencoder.c): a port of the CPU kernel in
+ * (bcglencode.c): a port of the CPU kernel in
  * gst-libs/gst/bc/bcencode-bc45.c, whose header comment describes the
  * algorithm. The CPU runs one block per 16-bit vector lane and lanes never
  * interact; here one invocation encodes one block (BC5: its red block,
@@ -23,7 +23,7 @@
  *   in the same order, every float `precise` (no contraction), as in
  *   bc1-bc3.comp.
  *
- * gstbcglencoder.c puts in front of this body: the #version line, FORMAT
+ * bcglencode.c puts in front of this body: the #version line, FORMAT
  * (FMT_BC4 or FMT_BC5), QUALITY (0 fast, 1 normal, 2 high) and
  * prelude.glsl (uniforms, output, texel fetch).
  *

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The GLSL compute shader of the GL BC7 encode path (gstbcglencoder.c): a
+/* The GLSL compute shader of the GL BC7 encode path (bcglencode.c): a
  * port of the CPU BC7 encoder gst-libs/gst/bc/bcencode-bc7.c, one
  * invocation per 4x4 block where the CPU runs BC_LANES blocks per
  * lane-parallel loop: each `LANES { ... }` body is the scalar code of the
@@ -46,14 +46,15 @@
  *  - pack_block () writes every mode with the generic bit writer (the
  *    C code's mode 5 and 6 shortcuts write the same bits).
  *
- * gstbcglencoder.c's make_source () puts in front of this body: the #version line, QUALITY (0 fast, 1 normal, 2
- * high), the float constants as exact bit patterns (INV255 = 1 / 255,
- * RCP3, RCP7, RCP15 = 1 / 3, 1 / 7, 1 / 15, INV49 = 1 / 49, EPS_AXIS =
- * 1e-20, EPS_N2 = 1e-30, EPS_DET = 1e-3, BIG = 1e30, BIG_EDGE = 1e29), the
- * tables of libgstbc (gst_bc_encode_bc7_tables ()): PART2[64] and
- * PART3[64] (the subset of pixel i in bits 2i, 2i + 1), ANCHORS[64]
- * (anchors2 | anchors3a << 8 | anchors3b << 16) and SOLID[256] (the mode 5
- * endpoints of a solid value, a | b << 8), then prelude.glsl.
+ * bcglencode.c's make_source () puts in front of this body: the #version
+ * line, QUALITY (0 fast, 1 normal, 2 high), the float constants as exact
+ * bit patterns (INV255 = 1 / 255, RCP3, RCP7, RCP15 = 1 / 3, 1 / 7, 1 / 15,
+ * INV49 = 1 / 49, EPS_AXIS = 1e-20, EPS_N2 = 1e-30, EPS_DET = 1e-3, BIG =
+ * 1e30, BIG_EDGE = 1e29), the tables of libgstbc
+ * (gst_bc_encode_bc7_tables ()): PART2[64] and PART3[64] (the subset of
+ * pixel i in bits 2i, 2i + 1), ANCHORS[64] (anchors2 | anchors3a << 8 |
+ * anchors3b << 16) and SOLID[256] (the mode 5 endpoints of a solid value,
+ * a | b << 8), then prelude.glsl.
  *
  * Embedded at build time (gst-libs/gst/bcgl/embed-glsl.py) as
  * gst_bc_gl_shader_bc7_comp, without this header. */

@@ -1,0 +1,798 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* libgstbcgl's GL compute encoder (gst-libs/gst/bcgl/bcglencode.h) without
+ * any element, on a headless GL context: every format it supports at every
+ * quality on a picture of an odd size, in several texture layouts (BGRA,
+ * RGBx, GRAY8 and GRAY16_LE for BC4), frames of sizes from one pixel up,
+ * and solid colours, each against libgstbc's CPU encoder and decoder; its
+ * slots (busy, released, lent out beyond the encoder's life); and what it
+ * refuses (formats, layouts, slot counts, frames larger than a shader
+ * storage block).
+ *
+ * Bit-identity: on an implementation with IEEE single-precision float
+ * (llvmpipe) the GL blocks are the CPU's bit for bit, and that is asserted
+ * there; elsewhere the decoded PSNR must stay within 0.1 dB of the CPU's
+ * (see bcglencode.c).
+ *
+ * Exits 77 (skipped) only when no GL context can be created at all; a
+ * context that cannot run the encoder fails. Each test makes its own
+ * context (GL does not survive the fork () of the test runner); the GL
+ * calls run on its thread, the checks on the test's. */
+
+#ifdef __SANITIZE_ADDRESS__
+#define _GNU_SOURCE             /* dl_iterate_phdr () */
+#endif
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/bcgl/bcgl.h>
+#include <gst/bcgl/bcglencode.h>
+
+#include "gltest.h"
+
+#include <string.h>
+
+#include "gstbctest.h"
+
+#ifndef GL_R8
+#define GL_R8 0x8229
+#endif
+#ifndef GL_RG8
+#define GL_RG8 0x822B
+#endif
+#ifndef GL_RED
+#define GL_RED 0x1903
+#endif
+#ifndef GL_RG
+#define GL_RG 0x8227
+#endif
+
+#define PSNR_BOUND 0.1
+
+static GstGLDisplay *display;
+static GstGLContext *context;
+/* GL_RENDERER is llvmpipe: IEEE float, blocks asserted bit-identical */
+static gboolean ieee_renderer;
+
+static const GstBcFormat formats[] = {
+  GST_BC_FORMAT_BC1, GST_BC_FORMAT_BC3, GST_BC_FORMAT_YCOCG_BC3,
+  GST_BC_FORMAT_BC4, GST_BC_FORMAT_BC5, GST_BC_FORMAT_BC7,
+};
+
+static void
+setup (void)
+{
+  GError *error = NULL;
+  const gchar *missing;
+
+  gl_test_pin_driver ();
+  display = gst_gl_display_new ();
+  fail_unless (gst_gl_display_create_context (display, NULL, &context,
+          &error), "no GL context: %s", error ? error->message : "?");
+  missing = gst_bc_gl_encoder_context_missing (context);
+  fail_unless (missing == NULL, "the GL context cannot run the encoder: it "
+      "lacks %s", missing);
+}
+
+static void
+teardown (void)
+{
+  gst_clear_object (&context);
+  gst_clear_object (&display);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The GL thread's side                                                    */
+/* ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  guint width, height;
+  guint bpp;                    /* 4: RGBA8, 2: RG8, 1: R8 */
+  const guint8 *pixels;         /* packed rows */
+  GLuint texture;
+} TextureData;
+
+static void
+texture_new_gl (GstGLContext * ctx, TextureData * d)
+{
+  const GstGLFuncs *gl = ctx->gl_vtable;
+  GLint internal = d->bpp == 4 ? GL_RGBA8 : (d->bpp == 2 ? GL_RG8 : GL_R8);
+  GLenum format = d->bpp == 4 ? GL_RGBA : (d->bpp == 2 ? GL_RG : GL_RED);
+
+  gl->GenTextures (1, &d->texture);
+  gl->BindTexture (GL_TEXTURE_2D, d->texture);
+  gl->TexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  gl->TexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  gl->PixelStorei (GL_UNPACK_ALIGNMENT, 1);
+  gl->TexImage2D (GL_TEXTURE_2D, 0, internal, d->width, d->height, 0, format,
+      GL_UNSIGNED_BYTE, d->pixels);
+  gl->PixelStorei (GL_UNPACK_ALIGNMENT, 4);
+  gl->BindTexture (GL_TEXTURE_2D, 0);
+}
+
+/* A 2D texture of @pixels (@bpp bytes a pixel, packed rows), as GStreamer's
+ * GL memory holds a frame of that format: byte i of a pixel is texel
+ * component i */
+static GLuint
+texture_new (const guint8 * pixels, guint width, guint height, guint bpp)
+{
+  TextureData d = { width, height, bpp, pixels, 0 };
+
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) texture_new_gl,
+      &d);
+  fail_unless (d.texture != 0);
+  return d.texture;
+}
+
+static void
+texture_free_gl (GstGLContext * ctx, GLuint * texture)
+{
+  ctx->gl_vtable->DeleteTextures (1, texture);
+}
+
+static void
+texture_free (GLuint texture)
+{
+  gst_gl_context_thread_add (context,
+      (GstGLContextThreadFunc) texture_free_gl, &texture);
+}
+
+static void
+max_block_gl (GstGLContext * ctx, GLint * max_block)
+{
+  ctx->gl_vtable->GetIntegerv (GL_MAX_SHADER_STORAGE_BLOCK_SIZE, max_block);
+}
+
+static void
+get_error_gl (GstGLContext * ctx, GLenum * err)
+{
+  *err = ctx->gl_vtable->GetError ();
+}
+
+static void
+assert_no_gl_error (void)
+{
+  GLenum err = GL_NO_ERROR;
+
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) get_error_gl,
+      &err);
+  fail_unless (err == GL_NO_ERROR, "GL error 0x%x", err);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Encoding and checking                                                   */
+/* ---------------------------------------------------------------------- */
+
+static GstBcInfo
+make_info (GstBcFormat format, guint width, guint height)
+{
+  GstBcInfo info;
+
+  gst_bc_info_init (&info);
+  fail_unless (gst_bc_info_set_format (&info, format, width, height));
+  return info;
+}
+
+/* The library's GL encoding of @texture (@layout) into a new frame of
+ * @info: one submit, its wait, a copy out of the slot. No GL error may
+ * come of it. */
+static guint8 *
+gl_encode (GstBcGLEncoder * enc, const GstBcInfo * info, GLuint texture,
+    GstBcQuality quality)
+{
+  GError *error = NULL;
+  guint slot = G_MAXUINT, gl_errors = 0;
+  guint8 *out;
+
+  fail_unless (gst_bc_gl_encoder_submit (enc, texture, quality, &slot,
+          &gl_errors, &error), "submit: %s", error ? error->message : "?");
+  fail_unless (slot < gst_bc_gl_encoder_get_n_slots (enc));
+  fail_unless_equals_int (gl_errors, 0);
+  fail_unless (gst_bc_gl_encoder_wait (enc, slot, &error), "wait: %s",
+      error ? error->message : "?");
+  /* complete: polling says so at once */
+  fail_unless (gst_bc_gl_encoder_poll (enc, slot, NULL));
+  out = g_memdup2 (gst_bc_gl_encoder_get_data (enc, slot), info->size);
+  gst_bc_gl_encoder_release (enc, slot);
+  return out;
+}
+
+static GstBcGLEncoder *
+encoder_new (const GstBcInfo * info, const GstBcPixelLayout * layout,
+    guint n_slots)
+{
+  GError *error = NULL;
+  GstBcGLEncoder *enc;
+
+  enc = gst_bc_gl_encoder_new (context, info, layout, n_slots, &error);
+  fail_unless (enc != NULL, "%s %ux%u: %s",
+      gst_bc_format_to_string (info->format), info->width, info->height,
+      error ? error->message : "?");
+  fail_unless_equals_int (gst_bc_gl_encoder_get_n_slots (enc), n_slots);
+  fail_unless_equals_int (gst_bc_gl_encoder_get_n_lent (enc), 0);
+  return enc;
+}
+
+/* What the format codes of an RGBA picture, as a picture of @n_channels
+ * one-byte channels a pixel: RGB (BC1, YCoCg-BC3), RGBA (BC3, BC7), the
+ * luma (BC4), red and green (BC5). */
+static guint
+coded_channels (GstBcFormat format)
+{
+  switch (format) {
+    case GST_BC_FORMAT_BC3:
+    case GST_BC_FORMAT_BC7:
+      return 4;
+    case GST_BC_FORMAT_BC5:
+      return 2;
+    case GST_BC_FORMAT_BC4:
+      return 1;
+    default:
+      return 3;
+  }
+}
+
+/* PSNR of @blocks decoded (libgstbc's decoder) against what the format
+ * codes of the RGBA picture @rgba */
+static gdouble
+psnr (const GstBcInfo * info, const guint8 * blocks, const guint8 * rgba)
+{
+  guint8 *dec = test_decode (info, blocks);
+  guint nc = coded_channels (info->format);
+  gsize i, n = (gsize) info->width * info->height;
+  gdouble se;
+
+  if (info->format == GST_BC_FORMAT_BC4) {
+    guint8 *luma = g_malloc (n);
+
+    for (i = 0; i < n; i++)
+      luma[i] = test_luma (rgba + i * 4);
+    se = test_sse (dec, luma, 1, n, 0, 1);
+    g_free (luma);
+  } else {
+    se = test_sse (dec, rgba, 4, n, 0, nc);
+  }
+  g_free (dec);
+  return test_psnr (se, nc * n);
+}
+
+/* The GL frame @gl against the CPU's @cpu of the same picture (@rgba, as
+ * RGBA): the same bytes on an IEEE renderer, else as good to 0.1 dB */
+static void
+check_against_cpu (const GstBcInfo * info, GstBcQuality quality,
+    const guint8 * gl, const guint8 * cpu, const guint8 * rgba,
+    const gchar * what)
+{
+  gdouble gl_psnr = psnr (info, gl, rgba), cpu_psnr = psnr (info, cpu, rgba);
+
+  GST_INFO ("%s %ux%u quality %d %s: PSNR GL %.3f dB, CPU %.3f dB",
+      gst_bc_format_to_string (info->format), info->width, info->height,
+      quality, what, gl_psnr, cpu_psnr);
+  if (ieee_renderer) {
+    gsize i;
+
+    for (i = 0; i < info->size && gl[i] == cpu[i]; i++);
+    fail_unless (i == info->size, "%s %ux%u quality %d %s: the GL blocks "
+        "differ from the CPU's, first at byte %" G_GSIZE_FORMAT " (block "
+        "%" G_GSIZE_FORMAT ")", gst_bc_format_to_string (info->format),
+        info->width, info->height, quality, what, i, i / info->block_bytes);
+  }
+  fail_unless (gl_psnr >= cpu_psnr - PSNR_BOUND, "%s %ux%u quality %d %s: "
+      "PSNR %.3f dB, the CPU's %.3f dB", gst_bc_format_to_string
+      (info->format), info->width, info->height, quality, what, gl_psnr,
+      cpu_psnr);
+  /* not noise */
+  fail_unless (gl_psnr > 20.0, "%s quality %d %s: PSNR %.3f dB",
+      gst_bc_format_to_string (info->format), quality, what, gl_psnr);
+}
+
+/* The RGBA picture @rgba written in @layout, packed rows */
+static guint8 *
+to_layout (const guint8 * rgba, guint width, guint height,
+    const GstBcPixelLayout * layout)
+{
+  guint8 *p = g_malloc ((gsize) width * height * layout->bpp);
+
+  test_picture_to_layout (rgba, width, height, layout, p,
+      (gsize) width * layout->bpp);
+  return p;
+}
+
+/* Encodes the RGBA picture @rgba written in @layout on the GPU and on the
+ * CPU at each quality and compares. */
+static void
+check_picture (GstBcFormat format, const guint8 * rgba, guint width,
+    guint height, const GstBcPixelLayout * layout, const gchar * what)
+{
+  GstBcInfo info = make_info (format, width, height);
+  guint8 *src = to_layout (rgba, width, height, layout);
+  GstBcGLEncoder *enc = encoder_new (&info, layout, 2);
+  GLuint texture = texture_new (src, width, height, layout->bpp);
+  GstBcQuality q;
+
+  for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+    GError *error = NULL;
+    GstBcInfo cpu_info;
+    guint8 *gl, *cpu;
+
+    fail_unless (gst_bc_gl_encoder_prepare (enc, q, &error), "%s quality "
+        "%d: %s", gst_bc_format_to_string (format), q, error ?
+        error->message : "?");
+    /* once compiled, preparing again is free */
+    fail_unless (gst_bc_gl_encoder_prepare (enc, q, NULL));
+    gl = gl_encode (enc, &info, texture, q);
+    cpu = test_encode (format, q, src, layout, width, height, &cpu_info);
+    fail_unless_equals_uint64 (cpu_info.size, info.size);
+    check_against_cpu (&info, q, gl, cpu, rgba, what);
+    g_free (cpu);
+    g_free (gl);
+  }
+  texture_free (texture);
+  gst_bc_gl_encoder_free (enc);
+  g_free (src);
+  assert_no_gl_error ();
+}
+
+/* ---------------------------------------------------------------------- */
+
+GST_START_TEST (test_context)
+{
+  guint i;
+
+  fail_unless (gst_bc_gl_encoder_context_missing (context) == NULL);
+  for (i = 0; i < G_N_ELEMENTS (formats); i++)
+    fail_unless (gst_bc_gl_encoder_format_supported (formats[i]), "%s",
+        gst_bc_format_to_string (formats[i]));
+  fail_if (gst_bc_gl_encoder_format_supported (GST_BC_FORMAT_UNKNOWN));
+}
+
+GST_END_TEST;
+
+/* Each format at each quality, on a 67x45 picture with an alpha wave:
+ * padding on the right and at the bottom, a grid of work groups (8x8
+ * blocks) that the frame does not fill. */
+GST_START_TEST (test_formats)
+{
+  const guint width = 67, height = 45;
+  guint8 *rgba = test_picture (width, height, 7, 6, TEST_ALPHA_WAVE);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (formats); i++)
+    check_picture (formats[i], rgba, width, height, &test_rgba_layout,
+        "RGBA");
+  g_free (rgba);
+}
+
+GST_END_TEST;
+
+/* Other component orders: BGRA (r in texel component 2), RGBx (no alpha:
+ * opaque, the x byte junk), and for BC4 grey textures (GRAY8 as R8,
+ * GRAY16_LE as RG8) */
+GST_START_TEST (test_layouts)
+{
+  static const struct
+  {
+    GstVideoFormat video_format;
+    GstBcFormat format;
+  } cases[] = {
+    {GST_VIDEO_FORMAT_BGRA, GST_BC_FORMAT_BC1},
+    {GST_VIDEO_FORMAT_BGRA, GST_BC_FORMAT_BC3},
+    {GST_VIDEO_FORMAT_BGRA, GST_BC_FORMAT_BC5},
+    {GST_VIDEO_FORMAT_BGRA, GST_BC_FORMAT_BC7},
+    {GST_VIDEO_FORMAT_RGBx, GST_BC_FORMAT_BC3},
+    {GST_VIDEO_FORMAT_RGBx, GST_BC_FORMAT_BC7},
+    {GST_VIDEO_FORMAT_xBGR, GST_BC_FORMAT_YCOCG_BC3},
+    {GST_VIDEO_FORMAT_BGRx, GST_BC_FORMAT_BC4},
+  };
+  const guint width = 37, height = 22;
+  guint8 *rgba = test_picture (width, height, 3, 4, TEST_ALPHA_RAMP);
+  guint8 *opaque = g_memdup2 (rgba, (gsize) width * height * 4);
+  GstBcPixelLayout layout;
+  gsize i;
+
+  for (i = 0; i < (gsize) width * height; i++)
+    opaque[i * 4 + 3] = 255;
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    fail_unless (gst_bc_encode_layout_from_video_format (&layout,
+            cases[i].video_format));
+    /* without alpha, the format codes 255 */
+    check_picture (cases[i].format, layout.a >= 0 ? rgba : opaque, width,
+        height, &layout, gst_video_format_to_string (cases[i].video_format));
+  }
+  g_free (opaque);
+  g_free (rgba);
+}
+
+GST_END_TEST;
+
+/* BC4 of grey: GRAY8 in an R8 texture, GRAY16_LE in an RG8 one (low byte
+ * in red), each against the CPU's encoding of the same bytes */
+GST_START_TEST (test_gray)
+{
+  const guint width = 41, height = 30;
+  guint8 *rgba = test_picture (width, height, 9, 8, TEST_ALPHA_OPAQUE);
+  gsize n = (gsize) width * height, i;
+  guint8 *gray8 = g_malloc (n), *gray16 = g_malloc (2 * n), *grey_rgba;
+  GstBcInfo info = make_info (GST_BC_FORMAT_BC4, width, height), cpu_info;
+  GstBcPixelLayout lo8, lo16;
+  GstBcQuality q;
+
+  fail_unless (gst_bc_encode_layout_from_video_format (&lo8,
+          GST_VIDEO_FORMAT_GRAY8));
+  fail_unless (gst_bc_encode_layout_from_video_format (&lo16,
+          GST_VIDEO_FORMAT_GRAY16_LE));
+  /* the grey picture as RGBA, for the PSNR: its luma is the grey itself */
+  grey_rgba = g_malloc (n * 4);
+  for (i = 0; i < n; i++) {
+    guint16 v16 = (guint16) (rgba[i * 4] * 257 + (rgba[i * 4 + 1] & 0x7f));
+
+    gray8[i] = rgba[i * 4];
+    GST_WRITE_UINT16_LE (gray16 + 2 * i, v16);
+    memset (grey_rgba + i * 4, rgba[i * 4], 3);
+    grey_rgba[i * 4 + 3] = 255;
+  }
+
+  for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+    const guint8 *src[2] = { gray8, gray16 };
+    const GstBcPixelLayout *lo[2] = { &lo8, &lo16 };
+    guint k;
+
+    for (k = 0; k < 2; k++) {
+      GstBcGLEncoder *enc = encoder_new (&info, lo[k], 2);
+      GLuint texture = texture_new (src[k], width, height, lo[k]->bpp);
+      guint8 *gl = gl_encode (enc, &info, texture, q);
+      guint8 *cpu = test_encode (GST_BC_FORMAT_BC4, q, src[k], lo[k], width,
+          height, &cpu_info);
+
+      check_against_cpu (&info, q, gl, cpu, grey_rgba, k ? "GRAY16_LE" :
+          "GRAY8");
+      g_free (cpu);
+      g_free (gl);
+      texture_free (texture);
+      gst_bc_gl_encoder_free (enc);
+    }
+  }
+  g_free (grey_rgba);
+  g_free (gray16);
+  g_free (gray8);
+  g_free (rgba);
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
+/* Frame sizes: one pixel, less than a block, one block, a row of blocks
+ * longer than a work group, and sizes around the work group's 32 pixels;
+ * the output is info.size bytes, each block the CPU's. */
+GST_START_TEST (test_sizes)
+{
+  static const guint sizes[][2] = {
+    {1, 1}, {3, 2}, {4, 4}, {5, 9}, {31, 33}, {32, 32}, {33, 31},
+    {130, 6},
+  };
+  guint i, f;
+
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    guint w = sizes[i][0], h = sizes[i][1];
+    guint8 *rgba = test_picture (w, h, w * 31 + h, 5, TEST_ALPHA_WAVE);
+    GLuint texture = texture_new (rgba, w, h, 4);
+
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+      GstBcInfo info = make_info (formats[f], w, h), cpu_info;
+      GstBcGLEncoder *enc = encoder_new (&info, &test_rgba_layout, 2);
+      guint8 *gl = gl_encode (enc, &info, texture, GST_BC_QUALITY_FAST);
+      guint8 *cpu = test_encode (formats[f], GST_BC_QUALITY_FAST, rgba,
+          &test_rgba_layout, w, h, &cpu_info);
+      GstMemory *mem;
+      guint slot;
+
+      /* a lent slot is a frame of info.size bytes */
+      fail_unless (gst_bc_gl_encoder_submit (enc, texture,
+              GST_BC_QUALITY_FAST, &slot, NULL, NULL));
+      fail_unless (gst_bc_gl_encoder_wait (enc, slot, NULL));
+      mem = gst_bc_gl_encoder_lend (enc, slot);
+      fail_unless_equals_uint64 (gst_memory_get_sizes (mem, NULL, NULL),
+          info.size);
+      gst_memory_unref (mem);
+
+      fail_unless_equals_uint64 (info.size, (gsize) ((w + 3) / 4) *
+          ((h + 3) / 4) * gst_bc_format_get_block_bytes (formats[f]));
+      check_against_cpu (&info, GST_BC_QUALITY_FAST, gl, cpu, rgba, "size");
+      g_free (cpu);
+      g_free (gl);
+      gst_bc_gl_encoder_free (enc);
+    }
+    texture_free (texture);
+    g_free (rgba);
+  }
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
+/* Solid colours: every block of the frame is the same block, the CPU's
+ * block of that colour (on an IEEE renderer, bit for bit), and it decodes
+ * to the colour within what the format can represent. */
+GST_START_TEST (test_solid)
+{
+  static const guint8 colours[][4] = {
+    {0, 0, 0, 255}, {255, 255, 255, 255}, {255, 0, 0, 255},
+    {0, 0, 255, 0}, {12, 200, 77, 128}, {128, 128, 128, 255},
+    {250, 3, 129, 17},
+  };
+  const guint width = 40, height = 12;
+  gsize n = (gsize) width * height;
+  guint c, f;
+
+  for (c = 0; c < G_N_ELEMENTS (colours); c++) {
+    guint8 *rgba = g_malloc (n * 4);
+    GLuint texture;
+    gsize i;
+
+    for (i = 0; i < n; i++)
+      memcpy (rgba + i * 4, colours[c], 4);
+    texture = texture_new (rgba, width, height, 4);
+
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+      GstBcFormat format = formats[f];
+      GstBcInfo info = make_info (format, width, height);
+      GstBcGLEncoder *enc = encoder_new (&info, &test_rgba_layout, 2);
+      guint nc = coded_channels (format);
+      /* 5-6-5 endpoints (BC1, BC3's colour, YCoCg through them) */
+      gint tolerance = format == GST_BC_FORMAT_BC4 ||
+          format == GST_BC_FORMAT_BC5 || format == GST_BC_FORMAT_BC7 ? 1 :
+          (format == GST_BC_FORMAT_YCOCG_BC3 ? 6 : 4);
+      GstBcQuality q;
+
+      for (q = GST_BC_QUALITY_FAST; q <= GST_BC_QUALITY_HIGH; q++) {
+        guint8 *gl = gl_encode (enc, &info, texture, q);
+        guint8 cpu_block[16], *dec;
+        guint b, k;
+
+        gst_bc_encode_block (format, q, rgba, cpu_block);
+        for (b = 0; b < info.blocks_x * info.blocks_y; b++)
+          fail_unless (memcmp (gl + b * info.block_bytes, gl,
+                  info.block_bytes) == 0, "%s quality %d colour %u: block %u "
+              "differs from block 0", gst_bc_format_to_string (format), q,
+              c, b);
+        if (ieee_renderer)
+          fail_unless (memcmp (gl, cpu_block, info.block_bytes) == 0,
+              "%s quality %d colour %u: not the CPU's block",
+              gst_bc_format_to_string (format), q, c);
+
+        /* one decoded block, against the colour */
+        {
+          GstBcInfo one = make_info (format, 4, 4);
+
+          dec = test_decode (&one, gl);
+        }
+        for (k = 0; k < 16; k++) {
+          guint ch;
+
+          for (ch = 0; ch < nc; ch++) {
+            gint want = format == GST_BC_FORMAT_BC4 ?
+                test_luma (colours[c]) : colours[c][ch];
+
+            fail_unless (ABS ((gint) dec[k * 4 + ch] - want) <= tolerance,
+                "%s quality %d colour %u: pixel %u channel %u decodes to %d, "
+                "not %d", gst_bc_format_to_string (format), q, c, k, ch,
+                dec[k * 4 + ch], want);
+          }
+        }
+        g_free (dec);
+        g_free (gl);
+      }
+      gst_bc_gl_encoder_free (enc);
+    }
+    texture_free (texture);
+    g_free (rgba);
+  }
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
+/* The slots: submits take free slots in turn until none is left (busy),
+ * a released slot serves again, a lent slot is a read-only memory that
+ * frees its slot when it goes, and outlives the encoder. */
+GST_START_TEST (test_slots)
+{
+  const guint width = 24, height = 16;
+  guint8 *rgba = test_picture (width, height, 5, 6, TEST_ALPHA_OPAQUE);
+  GstBcInfo info = make_info (GST_BC_FORMAT_BC1, width, height), cpu_info;
+  guint8 *cpu = test_encode (GST_BC_FORMAT_BC1, GST_BC_QUALITY_NORMAL, rgba,
+      &test_rgba_layout, width, height, &cpu_info);
+  GLuint texture = texture_new (rgba, width, height, 4);
+  GstBcGLEncoder *enc = encoder_new (&info, &test_rgba_layout, 3);
+  GError *error = NULL;
+  guint slots[3], slot, i;
+  GstMemory *mem;
+  GstMapInfo map;
+  GstClockTime t;
+
+  for (i = 0; i < 3; i++) {
+    fail_unless (gst_bc_gl_encoder_submit (enc, texture,
+            GST_BC_QUALITY_NORMAL, &slots[i], NULL, &error), "%s",
+        error ? error->message : "?");
+    fail_unless (slots[i] < 3);
+    fail_unless (i == 0 || slots[i] != slots[i - 1]);
+  }
+  fail_unless (slots[0] != slots[2]);
+  /* every slot in flight */
+  fail_if (gst_bc_gl_encoder_submit (enc, texture, GST_BC_QUALITY_NORMAL,
+          &slot, NULL, &error));
+  fail_unless (g_error_matches (error, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_BUSY), "%s", error ? error->message : "?");
+  g_clear_error (&error);
+
+  /* the first frame: its bytes, its GPU time (a number with timer
+   * queries, else none), and its slot again once released */
+  fail_unless (gst_bc_gl_encoder_wait (enc, slots[0], NULL));
+  fail_unless (memcmp (gst_bc_gl_encoder_get_data (enc, slots[0]), cpu,
+          info.size) == 0 || !ieee_renderer);
+  t = gst_bc_gl_encoder_get_gpu_time (enc, slots[0]);
+  if (!gst_bc_gl_context_has_timer_query (context))
+    fail_unless (t == GST_CLOCK_TIME_NONE);
+  gst_bc_gl_encoder_release (enc, slots[0]);
+  fail_unless (gst_bc_gl_encoder_submit (enc, texture, GST_BC_QUALITY_NORMAL,
+          &slot, NULL, NULL));
+  fail_unless_equals_int (slot, slots[0]);
+
+  /* the second lent out: read-only, the slot taken until it goes */
+  fail_unless (gst_bc_gl_encoder_wait (enc, slots[1], NULL));
+  mem = gst_bc_gl_encoder_lend (enc, slots[1]);
+  fail_unless (mem != NULL);
+  fail_unless_equals_int (gst_bc_gl_encoder_get_n_lent (enc), 1);
+  fail_unless (GST_MEMORY_IS_READONLY (mem));
+  fail_if (gst_memory_map (mem, &map, GST_MAP_WRITE));
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_READ));
+  fail_unless_equals_uint64 (map.size, info.size);
+  fail_unless (map.data == gst_bc_gl_encoder_get_data (enc, slots[1]));
+  gst_memory_unmap (mem, &map);
+  /* the two others in use, the lent one too: busy */
+  fail_if (gst_bc_gl_encoder_submit (enc, texture, GST_BC_QUALITY_NORMAL,
+          &slot, NULL, NULL));
+  gst_memory_unref (mem);
+  fail_unless_equals_int (gst_bc_gl_encoder_get_n_lent (enc), 0);
+  fail_unless (gst_bc_gl_encoder_submit (enc, texture, GST_BC_QUALITY_NORMAL,
+          &slot, NULL, NULL));
+  fail_unless_equals_int (slot, slots[1]);
+
+  /* lent beyond the encoder's life: the mapping stays until the memory
+   * goes; the encoder waits for the frames in flight when freed */
+  fail_unless (gst_bc_gl_encoder_wait (enc, slots[2], NULL));
+  mem = gst_bc_gl_encoder_lend (enc, slots[2]);
+  gst_bc_gl_encoder_free (enc);
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_READ));
+  fail_unless (memcmp (map.data, cpu, info.size) == 0 || !ieee_renderer);
+  check_against_cpu (&info, GST_BC_QUALITY_NORMAL, map.data, cpu, rgba,
+      "lent");
+  gst_memory_unmap (mem, &map);
+  gst_memory_unref (mem);
+
+  texture_free (texture);
+  g_free (cpu);
+  g_free (rgba);
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
+/* What the encoder refuses, with an error and no GL error: formats it has
+ * no shader for, layouts it cannot read, slot counts out of range, frames
+ * larger than the GL implementation's largest shader storage block. */
+GST_START_TEST (test_refused)
+{
+  static const GstBcPixelLayout rgb = { 3, 0, 1, 2, -1, -1 };
+  GstBcPixelLayout gray8, gray16;
+  GstBcInfo info;
+  GError *error = NULL;
+  GLint max_block = 0;
+  guint64 row_bytes;
+
+  fail_unless (gst_bc_encode_layout_from_video_format (&gray8,
+          GST_VIDEO_FORMAT_GRAY8));
+  fail_unless (gst_bc_encode_layout_from_video_format (&gray16,
+          GST_VIDEO_FORMAT_GRAY16_LE));
+
+  /* no shader for an unknown format */
+  info = make_info (GST_BC_FORMAT_BC1, 16, 16);
+  info.format = GST_BC_FORMAT_UNKNOWN;
+  fail_unless (gst_bc_gl_encoder_new (context, &info, &test_rgba_layout, 2,
+          &error) == NULL);
+  fail_unless (g_error_matches (error, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION), "%s", error ? error->message : "?");
+  g_clear_error (&error);
+
+  /* 3-byte pixels, grey for anything but BC4 */
+  info = make_info (GST_BC_FORMAT_BC1, 16, 16);
+  fail_unless (gst_bc_gl_encoder_new (context, &info, &rgb, 2,
+          &error) == NULL);
+  fail_unless (g_error_matches (error, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION));
+  g_clear_error (&error);
+  info = make_info (GST_BC_FORMAT_BC7, 16, 16);
+  fail_unless (gst_bc_gl_encoder_new (context, &info, &gray8, 2,
+          &error) == NULL);
+  fail_unless (g_error_matches (error, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION));
+  g_clear_error (&error);
+  info = make_info (GST_BC_FORMAT_BC4, 16, 16);
+  fail_unless (gst_bc_gl_encoder_new (context, &info, &rgb, 2,
+          &error) == NULL);
+  fail_unless (g_error_matches (error, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION));
+  g_clear_error (&error);
+
+  /* 2 to GST_BC_GL_ENCODER_MAX_SLOTS slots */
+  ASSERT_CRITICAL (fail_unless (gst_bc_gl_encoder_new (context, &info,
+              &gray16, 1, NULL) == NULL));
+  ASSERT_CRITICAL (fail_unless (gst_bc_gl_encoder_new (context, &info,
+              &gray16, GST_BC_GL_ENCODER_MAX_SLOTS + 1, NULL) == NULL));
+  gst_bc_gl_encoder_free (encoder_new (&info, &gray16,
+          GST_BC_GL_ENCODER_MAX_SLOTS));
+
+  /* a BC7 frame one block row larger than the largest storage block: the
+   * error says so, before any buffer is made */
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) max_block_gl,
+      &max_block);
+  fail_unless (max_block > 0);
+  row_bytes = (65536 / 4) * 16;
+  info = make_info (GST_BC_FORMAT_BC7, 65536,
+      (guint) ((max_block / row_bytes + 1) * 4));
+  fail_unless (info.size > (gsize) max_block);
+  fail_unless (gst_bc_gl_encoder_new (context, &info, &test_rgba_layout, 2,
+          &error) == NULL);
+  fail_unless (g_error_matches (error, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_SETTINGS), "%s", error ? error->message : "?");
+  fail_unless (strstr (error->message, "shader storage block") != NULL,
+      "%s", error->message);
+  g_clear_error (&error);
+
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
+static Suite *
+bcglencode_suite (void)
+{
+  Suite *s = suite_create ("bcglencode");
+  TCase *tc = test_suite_add_general (s, 0);
+
+  tcase_add_test (tc, test_context);
+  tcase_add_test (tc, test_formats);
+  tcase_add_test (tc, test_layouts);
+  tcase_add_test (tc, test_gray);
+  tcase_add_test (tc, test_sizes);
+  tcase_add_test (tc, test_solid);
+  tcase_add_test (tc, test_slots);
+  tcase_add_test (tc, test_refused);
+  /* a GL context for each test, in the test's process */
+  tcase_add_checked_fixture (tc, setup, teardown);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  gchar *renderer = NULL;
+
+  gl_test_init (argc, argv);
+  if (!gl_test_check_init (&argc, &argv, &renderer))
+    return 77;
+  ieee_renderer = strstr (renderer, "llvmpipe") != NULL;
+  g_print ("bcglencode: GL_RENDERER %s: blocks %s\n", renderer, ieee_renderer
+      ? "must be bit-identical to the CPU's" : "compared by PSNR");
+  g_free (renderer);
+  /* libgstbcgl's criticals and warnings fail a test, as GStreamer's do */
+  test_watch_log_domain ("GStreamer-BC-GL");
+  return gst_check_run_suite (bcglencode_suite (), "bcglencode", __FILE__);
+}
