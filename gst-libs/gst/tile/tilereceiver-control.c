@@ -85,8 +85,8 @@ control_read (GstTileReceiver * self, gint fd, guint timeout,
 {
   GstTileWireHeader outer;
 
-  if (!gst_tile_net_read_message (fd, timeout, self->control.records_in ? &outer : h,
-          p, error))
+  if (!gst_tile_net_read_message (fd, timeout,
+          self->control.records_in ? &outer : h, p, error))
     return FALSE;
   return !self->control.records_in ||
       gst_tile_records_open (self->control.records_in, &outer, p, h, error);
@@ -120,13 +120,14 @@ handshake_pake (GstTileReceiver * self, const GstTileWireHello * hello,
 {
   guint8 sid[2 * GST_TILE_SEAL_NONCE_SIZE], isk[GST_TILE_PAKE_ISK_SIZE];
   guint8 th[GST_TILE_KEYS_HASH_SIZE];
+  const gchar *pass = self->settings.passphrase;
   GstTilePake pake;
   gboolean ok;
 
   memcpy (sid, hello->nonce, GST_TILE_SEAL_NONCE_SIZE);
   memcpy (sid + GST_TILE_SEAL_NONCE_SIZE, ch->nonce, GST_TILE_SEAL_NONCE_SIZE);
-  if (!gst_tile_pake_start (&pake, (const guint8 *) self->settings.passphrase,
-          strlen (self->settings.passphrase), (const guint8 *) GST_TILE_KEYS_CPACE_CI,
+  if (!gst_tile_pake_start (&pake, (const guint8 *) pass, strlen (pass),
+          (const guint8 *) GST_TILE_KEYS_CPACE_CI,
           strlen (GST_TILE_KEYS_CPACE_CI), sid, sizeof (sid), NULL)) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
         "cannot run the passphrase handshake: libsodium failed");
@@ -529,7 +530,8 @@ control_thread (gpointer data)
     g_mutex_lock (&self->lock);
 
     if (config) {
-      self->control.server_len = gst_tile_net_address (fd, TRUE, &self->control.server);
+      self->control.server_len = gst_tile_net_address (fd, TRUE,
+          &self->control.server);
       self->control.fd = fd;
       self->counters.connects++;
       self->control.lost = FALSE;

@@ -102,7 +102,8 @@ typedef struct
   guint64 done_mask;            /* the tiles in */
   guint n_done;
   gint64 first_done;            /* monotonic us, first tile in */
-  gboolean discard;             /* can no longer complete */
+  gboolean discard;             /* can no longer complete: released once
+                                 * nobody writes into it */
   gboolean abandoned;           /* the sender abandoned a tile */
 } GstTileReceiverSlot;
 
@@ -160,17 +161,18 @@ struct _GstTileReceiver
   gpointer user_data;
   GstObject *log_object;        /* for the debug log */
   GstTileReceiverFixedSettings settings;
-  /* settings that may change at any time: atomic */
+  /* settings that may change at any time: atomic, but timer_factor */
   gint stepped;
   gint reconnect;
   guint stats_interval;
+  gdouble timer_factor;
 
   GMutex lock;
-  GCond cond;
+  GCond cond;                   /* any change of the slots, the units or
+                                 * the generations */
   gboolean running;
   gboolean flushing;
   GError *error;                /* the first, for pull() */
-  gdouble timer_factor;
   /* the session: its control connection, and its keys when sealed (the
    * handshake derives them, the units copy what they need) */
   GstTileReceiverControl control;
@@ -195,7 +197,7 @@ struct _GstTileReceiver
   gboolean warned_rcvbuf;
 
   GstTileReceiverSlot slots[GST_TILE_RECEIVER_SLOTS];
-  GstTileReceiverUdp *udp;
+  GstTileReceiverUdp *udp;      /* protocol=udp: tilereceiver-udp.c's */
   GstTileReceiverCounters counters;
 };
 

@@ -30,7 +30,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#define UDP_FIRST_TIMER_NS (50 * GST_MSECOND)   /* before any frame arrived whole */
+/* the timer before any frame arrived whole */
+#define UDP_FIRST_TIMER_NS (50 * GST_MSECOND)
 /* The timer of an incomplete frame lasts timer-factor x the average time
  * a frame takes to arrive, and at least the floor: 2 ms to start with,
  * doubled (up to 32 ms) whenever datagrams of a frame pushed by its timer
@@ -202,6 +203,25 @@ typedef struct
   const guint8 *src;
   guint len;
 } UdpCopy;
+
+/* A UDP unit's receive layout. Every datagram of a batch gets three
+ * iovecs: its header into @hdrs, and its payload straight into the frame
+ * where the next datagram of this tile is expected (the rest, or all of it
+ * when there is no prediction, into the staging area @bufs). With GRO one
+ * message carries up to @per_msg datagrams. */
+typedef struct
+{
+  guint vlen, per_msg, max_pk;
+  guint8 *hdrs, *bufs, *cmsgs, *ctl_tail;
+  guint64 *pred;
+  struct mmsghdr *msgs;
+  struct iovec *iovs;
+  struct sockaddr_storage *names;       /* not connected: the sources */
+  GstTileWirePacketHeader *hs;
+  const guint8 **payloads;
+  guint64 *arrivals;            /* the kernel's, per datagram; 0 without */
+  UdpCopy *copies;
+} UdpBatch;
 
 /* How long a frame may take from its first datagram on before it is
  * pushed with its gaps: timer-factor x the average receive time (before the
@@ -418,10 +438,13 @@ udp_commit_locked (GstTileReceiver * self, guint unit, UdpCopy * copies,
  * can only leave once nobody writes into it), then we wait. */
 static void
 udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
-    guint64 run, GstTileWirePacketHeader * hs, const guint8 ** payloads,
-    const guint64 * arrivals, guint n, UdpCopy * copies, guint invalid,
-    guint tampered, GstTileReceiverSlot * pinned)
+    guint64 run, UdpBatch * b, guint n, guint invalid, guint tampered,
+    GstTileReceiverSlot * pinned)
 {
+  GstTileWirePacketHeader *hs = b->hs;
+  const guint64 *arrivals = b->arrivals;
+  const guint8 **payloads = b->payloads;
+  UdpCopy *copies = b->copies;
   GstTileReceiverUdp *udp = self->udp;
   GstTileReceiverCounters *counters = &self->counters;
   GstTileWireConfig *config = self->config;
@@ -518,25 +541,6 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
   udp_commit_locked (self, u->index, copies, n_copies);
   g_mutex_unlock (&self->lock);
 }
-
-/* A UDP unit's receive layout. Every datagram of a batch gets three
- * iovecs: its header into @hdrs, and its payload straight into the frame
- * where the next datagram of this tile is expected (the rest, or all of it
- * when there is no prediction, into the staging area @bufs). With GRO one
- * message carries up to @per_msg datagrams. */
-typedef struct
-{
-  guint vlen, per_msg, max_pk;
-  guint8 *hdrs, *bufs, *cmsgs, *ctl_tail;
-  guint64 *pred;
-  struct mmsghdr *msgs;
-  struct iovec *iovs;
-  struct sockaddr_storage *names;       /* not connected: the sources */
-  GstTileWirePacketHeader *hs;
-  const guint8 **payloads;
-  guint64 *arrivals;            /* the kernel's, per datagram; 0 without */
-  UdpCopy *copies;
-} UdpBatch;
 
 /* A UDP unit's state: its socket, its handshake, what it expects next, and
  * its receive layout. */
@@ -646,42 +650,49 @@ udp_unit_open (UdpUnit * c, GError ** err)
   return TRUE;
 }
 
+/* The layout's buffers, for datagrams of @hl + @ps bytes. */
 static void
-udp_unit_alloc (UdpUnit * c)
+udp_batch_alloc (UdpBatch * b, gboolean gro, guint hl, guint ps)
 {
-  c->batch.vlen = c->gro ? UDP_VLEN_GRO : UDP_VLEN;
-  c->batch.per_msg = c->gro ? CLAMP (UDP_GRO_BUF / c->seg, 1, 300) : 1;
-  c->batch.max_pk = c->batch.vlen * c->batch.per_msg;
-  c->batch.hdrs = g_malloc ((gsize) c->batch.max_pk * c->hl);
-  c->batch.bufs = g_malloc ((gsize) c->batch.max_pk * c->ps);
-  c->batch.pred = g_new (guint64, c->batch.max_pk);
-  c->batch.cmsgs = g_malloc0 ((gsize) c->batch.vlen * UDP_CMSG);
-  c->batch.ctl_tail = g_malloc ((gsize) c->batch.vlen * UDP_CTL_TAIL);
-  c->batch.msgs = g_new0 (struct mmsghdr, c->batch.vlen);
-  c->batch.iovs = g_new (struct iovec, (gsize) c->batch.max_pk * 3);
-  c->batch.hs = g_new (GstTileWirePacketHeader, c->batch.max_pk);
-  c->batch.payloads = g_new (const guint8 *, c->batch.max_pk);
-  c->batch.arrivals = g_new (guint64, c->batch.max_pk);
-  c->batch.copies = g_new (UdpCopy, c->batch.max_pk + 1);
-  c->batch.names = g_new0 (struct sockaddr_storage, c->batch.vlen);
+  b->vlen = gro ? UDP_VLEN_GRO : UDP_VLEN;
+  b->per_msg = gro ? CLAMP (UDP_GRO_BUF / (hl + ps), 1, 300) : 1;
+  b->max_pk = b->vlen * b->per_msg;
+  b->hdrs = g_malloc ((gsize) b->max_pk * hl);
+  b->bufs = g_malloc ((gsize) b->max_pk * ps);
+  b->pred = g_new (guint64, b->max_pk);
+  b->cmsgs = g_malloc0 ((gsize) b->vlen * UDP_CMSG);
+  b->ctl_tail = g_malloc ((gsize) b->vlen * UDP_CTL_TAIL);
+  b->msgs = g_new0 (struct mmsghdr, b->vlen);
+  b->iovs = g_new (struct iovec, (gsize) b->max_pk * 3);
+  b->names = g_new0 (struct sockaddr_storage, b->vlen);
+  b->hs = g_new (GstTileWirePacketHeader, b->max_pk);
+  b->payloads = g_new (const guint8 *, b->max_pk);
+  b->arrivals = g_new (guint64, b->max_pk);
+  b->copies = g_new (UdpCopy, b->max_pk + 1);
+}
+
+static void
+udp_batch_free (UdpBatch * b)
+{
+  g_free (b->hdrs);
+  g_free (b->bufs);
+  g_free (b->pred);
+  g_free (b->cmsgs);
+  g_free (b->ctl_tail);
+  g_free (b->msgs);
+  g_free (b->iovs);
+  g_free (b->names);
+  g_free (b->hs);
+  g_free (b->payloads);
+  g_free (b->arrivals);
+  g_free (b->copies);
 }
 
 static void
 udp_unit_free (UdpUnit * c)
 {
   g_byte_array_unref (c->hello);
-  g_free (c->batch.hdrs);
-  g_free (c->batch.pred);
-  g_free (c->batch.bufs);
-  g_free (c->batch.cmsgs);
-  g_free (c->batch.ctl_tail);
-  g_free (c->batch.msgs);
-  g_free (c->batch.iovs);
-  g_free (c->batch.hs);
-  g_free (c->batch.payloads);
-  g_free (c->batch.arrivals);
-  g_free (c->batch.copies);
-  g_free (c->batch.names);
+  udp_batch_free (&c->batch);
   g_free (c->local);
 }
 
@@ -741,24 +752,25 @@ udp_unit_pin (UdpUnit * c)
 static void
 udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
 {
+  UdpBatch *b = &c->batch;
   guint base = c->self->udp->pk_base[c->u->index], ps = c->ps, i;
   const guint8 *got = pinned ? udp_slot (c->self, pinned)->got : NULL;
   guint64 pos = c->exp_off;
 
-  for (i = 0; i < c->batch.max_pk; i++) {
-    struct iovec *iov = &c->batch.iovs[3 * i];
-    guint8 *stage = c->batch.bufs + (gsize) i * ps;
+  for (i = 0; i < b->max_pk; i++) {
+    struct iovec *iov = &b->iovs[3 * i];
+    guint8 *stage = b->bufs + (gsize) i * ps;
 
-    iov[0].iov_base = c->batch.hdrs + (gsize) i *c->hl;
+    iov[0].iov_base = b->hdrs + (gsize) i *c->hl;
     iov[0].iov_len = c->hl;
-    c->batch.pred[i] = G_MAXUINT64;
+    b->pred[i] = G_MAXUINT64;
     if (pinned && pos < c->tile_size) {
       guint idx = base + pos / ps;
       gsize len = MIN (ps, c->tile_size - pos);
 
       /* only this unit's thread sets the bits of its tile */
       if (!(got[idx / 8] & (1 << (idx % 8)))) {
-        c->batch.pred[i] = pos;
+        b->pred[i] = pos;
         iov[1].iov_base = pinned->map.data + c->tile_off + pos;
         iov[1].iov_len = len;
         iov[2].iov_base = stage + len;
@@ -766,28 +778,28 @@ udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
       }
       pos += ps;
     }
-    if (c->batch.pred[i] == G_MAXUINT64) {
+    if (b->pred[i] == G_MAXUINT64) {
       iov[1].iov_base = stage;
       iov[1].iov_len = ps;
       iov[2].iov_base = NULL;
       iov[2].iov_len = 0;
-      if (!c->acked && i % c->batch.per_msg == 0) {
-        iov[2].iov_base = c->batch.ctl_tail + (gsize) (i / c->batch.per_msg) *
+      if (!c->acked && i % b->per_msg == 0) {
+        iov[2].iov_base = b->ctl_tail + (gsize) (i / b->per_msg) *
             UDP_CTL_TAIL;
         iov[2].iov_len = UDP_CTL_TAIL;
       }
     }
   }
-  for (i = 0; i < c->batch.vlen; i++) {
-    struct msghdr *m = &c->batch.msgs[i].msg_hdr;
+  for (i = 0; i < b->vlen; i++) {
+    struct msghdr *m = &b->msgs[i].msg_hdr;
 
     memset (m, 0, sizeof (struct msghdr));
-    m->msg_iov = &c->batch.iovs[3 * i * c->batch.per_msg];
-    m->msg_iovlen = 3 * c->batch.per_msg;
-    m->msg_control = c->batch.cmsgs + (gsize) i *UDP_CMSG;
+    m->msg_iov = &b->iovs[3 * i * b->per_msg];
+    m->msg_iovlen = 3 * b->per_msg;
+    m->msg_control = b->cmsgs + (gsize) i *UDP_CMSG;
     m->msg_controllen = UDP_CMSG;
     if (!c->connected) {
-      m->msg_name = &c->batch.names[i];
+      m->msg_name = &b->names[i];
       m->msg_namelen = sizeof (struct sockaddr_storage);
     }
   }
@@ -945,20 +957,21 @@ udp_unit_answer (UdpUnit * c, const guint8 * buf, gsize n,
 static gboolean
 udp_unit_control (UdpUnit * c, guint k, guint len, GError ** err)
 {
-  struct iovec *iov = &c->batch.iovs[3 * k * c->batch.per_msg];
+  UdpBatch *b = &c->batch;
+  struct iovec *iov = &b->iovs[3 * k * b->per_msg];
   guint8 ctl[GST_TILE_WIRE_PACKET_HEADER_SIZE + GST_TILE_SEAL_TAG_SIZE + 2048];
   gsize want = MIN (len, sizeof (ctl)), got = 0, step;
   guint i;
 
   /* the message's bytes are spread over its iovecs, in order */
-  for (i = 0; i < 3 * c->batch.per_msg && got < want; i++) {
+  for (i = 0; i < 3 * b->per_msg && got < want; i++) {
     step = MIN (want - got, iov[i].iov_len);
     if (step > 0)
       memcpy (ctl + got, iov[i].iov_base, step);
     got += step;
   }
-  c->acked = udp_unit_answer (c, ctl, got, c->batch.msgs[k].msg_hdr.msg_namelen ?
-      &c->batch.names[k] : NULL, err);
+  c->acked = udp_unit_answer (c, ctl, got,
+      b->msgs[k].msg_hdr.msg_namelen ? &b->names[k] : NULL, err);
   /* the acceptance comes from the socket that sends this unit's
    * datagrams */
   if (c->acked)
@@ -982,37 +995,38 @@ udp_unit_unseal (UdpUnit * c, const GstTileWirePacketHeader * h, guint8 * hdr,
           c->tile_size - h->offset), hdr + GST_TILE_WIRE_PACKET_HEADER_SIZE);
 }
 
-/* Parses the @r messages received: valid datagrams of this unit into
- * @c->batch.hs and @c->batch.payloads (in place, or gathered into staging when
+/* Parses the @r messages received: valid datagrams of this unit into the
+ * batch's @hs and @payloads (in place, or gathered into staging when
  * mispredicted; opened when sealed). Returns how many, -1 with @err set on
  * a refusal. */
 static gint
 udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
     GError ** err)
 {
+  UdpBatch *b = &c->batch;
   GstTileReceiver *self = c->self;
   guint n = 0, k;
 
   for (k = 0; k < (guint) r; k++) {
-    guint len = c->batch.msgs[k].msg_len, step = len, off, j;
+    guint len = b->msgs[k].msg_len, step = len, off, j;
     guint32 drops = G_MAXUINT32;
     guint64 arrival = 0;
 
-    gst_tile_net_udp_message_info (&c->batch.msgs[k].msg_hdr, &step, &drops,
+    gst_tile_net_udp_message_info (&b->msgs[k].msg_hdr, &step, &drops,
         &arrival);
     /* read by the stats under the lock, which is not held here */
     if (drops != G_MAXUINT32)
       g_atomic_int_set ((gint *) & self->udp->unit_drops[c->u->index],
           drops);
     /* not connected yet: only the sender's host is heard */
-    if (!c->connected && c->batch.msgs[k].msg_hdr.msg_namelen > 0 &&
-        !udp_unit_from_sender_host (c, &c->batch.names[k])) {
+    if (!c->connected && b->msgs[k].msg_hdr.msg_namelen > 0 &&
+        !udp_unit_from_sender_host (c, &b->names[k])) {
       *invalid += 1;
       continue;
     }
     /* (control messages start with "GSBC", datagrams with "GSBU") */
     if (!c->acked && len >= GST_TILE_WIRE_HEADER_SIZE &&
-        GST_READ_UINT32_BE (c->batch.iovs[3 * k * c->batch.per_msg].iov_base) ==
+        GST_READ_UINT32_BE (b->iovs[3 * k * b->per_msg].iov_base) ==
         GST_TILE_WIRE_MAGIC) {
       if (!udp_unit_control (c, k, len, err))
         return -1;
@@ -1020,15 +1034,15 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
     }
     /* every datagram of a message must be a whole one, or the layout
      * does not hold: all of it is invalid then */
-    if (step != c->seg || len % c->seg != 0 || len / c->seg > c->batch.per_msg) {
+    if (step != c->seg || len % c->seg != 0 || len / c->seg > b->per_msg) {
       *invalid += MAX (1, len / MAX (step, 1));
       continue;
     }
     for (off = 0, j = 0; off < len; off += c->seg, j++) {
-      guint idx = k * c->batch.per_msg + j;
-      GstTileWirePacketHeader *h = &c->batch.hs[n];
-      guint8 *stage = c->batch.bufs + (gsize) idx * c->ps;
-      struct iovec *iov = &c->batch.iovs[3 * idx];
+      guint idx = k * b->per_msg + j;
+      GstTileWirePacketHeader *h = &b->hs[n];
+      guint8 *stage = b->bufs + (gsize) idx * c->ps;
+      struct iovec *iov = &b->iovs[3 * idx];
 
       if (gst_tile_wire_packet_header_parse (iov[0].iov_base,
               GST_TILE_WIRE_PACKET_HEADER_SIZE, h,
@@ -1038,25 +1052,25 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
         (*invalid)++;
         continue;
       }
-      if (c->batch.pred[idx] != G_MAXUINT64 && h->frame == c->exp_frame &&
-          h->offset == c->batch.pred[idx]) {
-        c->batch.payloads[n] = iov[1].iov_base;       /* in place */
+      if (b->pred[idx] != G_MAXUINT64 && h->frame == c->exp_frame &&
+          h->offset == b->pred[idx]) {
+        b->payloads[n] = iov[1].iov_base;       /* in place */
       } else {
         /* mispredicted: gather the payload into staging now, before any
          * datagram of this batch is moved into the frame */
-        if (c->batch.pred[idx] != G_MAXUINT64)
+        if (b->pred[idx] != G_MAXUINT64)
           memcpy (stage, iov[1].iov_base, iov[1].iov_len);
-        c->batch.payloads[n] = stage;
+        b->payloads[n] = stage;
       }
       if (c->u->seal && !udp_unit_unseal (c, h, iov[0].iov_base,
-              (guint8 *) c->batch.payloads[n])) {
+              (guint8 *) b->payloads[n])) {
         /* (opened in place, what it left in the frame is not marked as
          * received: the datagram that belongs there overwrites it, or the
          * previous frame's bytes do) */
         (*tampered)++;
         continue;
       }
-      c->batch.arrivals[n] = arrival;
+      b->arrivals[n] = arrival;
       n++;
       /* a datagram of this unit before the echo: from the same socket */
       if (!c->connected)
@@ -1108,8 +1122,8 @@ udp_unit_receive (UdpUnit * c, GError ** err)
     if (n > 0)
       udp_unit_predict (c, n);
     if (n > 0 || invalid > 0 || tampered > 0 || pinned)
-      udp_file_batch (self, c->u, c->run, c->batch.hs, c->batch.payloads,
-          c->batch.arrivals, MAX (n, 0), c->batch.copies, invalid, tampered, pinned);
+      udp_file_batch (self, c->u, c->run, &c->batch, MAX (n, 0), invalid,
+          tampered, pinned);
     if (r < 0)
       g_prefix_error (err, "unit %u: ", c->u->index);
     if (r < 0 || n < 0 || (r == 0 && drain))
@@ -1147,7 +1161,7 @@ gst_tile_receiver_udp_unit (gpointer data)
   c.tile_size = c.config->tiles[u->index].size;
 
   if (udp_unit_open (&c, &err)) {
-    udp_unit_alloc (&c);
+    udp_batch_alloc (&c.batch, c.gro, c.hl, c.ps);
     udp_unit_pack_hello (&c);
     c.hello_end = (gint64) gst_util_get_timestamp () +
         (gint64) self->settings.timeout * GST_MSECOND;
