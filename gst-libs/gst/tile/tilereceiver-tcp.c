@@ -15,8 +15,6 @@
 
 #include <gst/bc/bctilemeta.h>
 
-#include <string.h>
-
 /* Finds or starts the slot of @frame for unit @unit, waiting for a free
  * slot when both are taken. Returns NULL when stopping. Lock held. */
 static GstTileReceiverSlot *
