@@ -3,9 +3,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The receiver's frame slots, shared by both protocols, and its TCP units:
- * one connection and thread per tile, each reading its tile straight into
- * the slot's buffer. */
+/* The receiver's TCP units: one data connection and thread per tile, each
+ * reading its tile of every frame straight into the buffer of the frame's
+ * slot; a frame is complete when every tile is in. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -15,97 +15,17 @@
 
 #include <gst/bc/bctilemeta.h>
 
-#include <string.h>
-
-/* Records the first error; the streaming thread posts it. Lock held. */
-void
-gst_tile_receiver_set_error_locked (GstTileReceiver * self, GError * err)
-{
-  if (!self->error)
-    self->error = g_error_copy (err);
-  g_cond_broadcast (&self->cond);
-}
-
-/* Releases a slot's buffer. Lock held; nobody may be writing into it. */
-void
-gst_tile_receiver_slot_release_locked (GstTileReceiver * self,
-    GstTileReceiverSlot * slot, gboolean count)
-{
-  g_assert (slot->writers == 0);
-  if (slot->buffer) {
-    if (slot->state == SLOT_FILLING)
-      gst_buffer_unmap (slot->buffer, &slot->map);
-    gst_buffer_unref (slot->buffer);
-    slot->buffer = NULL;
-  }
-  if (count && slot->state == SLOT_FILLING)
-    self->frames_incomplete++;
-  slot->state = SLOT_FREE;
-  slot->discard = FALSE;
-  slot->abandoned = FALSE;
-  g_cond_broadcast (&self->cond);
-}
-
-/* Drops every frame that can no longer complete. Lock held. */
-static void
-discard_incomplete_locked (GstTileReceiver * self)
-{
-  guint i;
-
-  for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
-    GstTileReceiverSlot *slot = &self->slots[i];
-
-    if (slot->state == SLOT_FILLING && slot->writers == 0)
-      gst_tile_receiver_slot_release_locked (self, slot, TRUE);
-  }
-}
-
-/* Gets the buffer of @slot's new frame from the element (the downstream
- * pool), checks its size and maps it: the slot is FILLING then, or FREE
- * again when there is no usable buffer (returns FALSE). Lock held; released
- * meanwhile. */
-gboolean
-gst_tile_receiver_fill_slot_locked (GstTileReceiver * self,
-    GstTileReceiverSlot * slot)
-{
-  guint64 frame_size = self->config->frame_size;
-  GstBcTileMeta *meta;
-  GstBuffer *buf;
-
-  g_mutex_unlock (&self->lock);
-  buf = self->callbacks.acquire_buffer (self->user_data);
-  if (buf && gst_buffer_get_size (buf) < frame_size) {
-    GST_ERROR_OBJECT (self->log_object, "pool buffer of %" G_GSIZE_FORMAT
-        " bytes for %" G_GUINT64_FORMAT " byte frames",
-        gst_buffer_get_size (buf), frame_size);
-    gst_clear_buffer (&buf);
-  }
-  /* a consumer that takes tiles as they complete (GstBcTileMeta) may read
-   * them while the others are written: that needs READWRITE */
-  if (buf && !gst_buffer_map (buf, &slot->map,
-          gst_buffer_get_bc_tile_meta (buf) ? GST_MAP_READWRITE :
-          GST_MAP_WRITE))
-    gst_clear_buffer (&buf);
-  g_mutex_lock (&self->lock);
-  if (buf && (meta = gst_buffer_get_bc_tile_meta (buf)))
-    gst_bc_tile_meta_set_tiling (meta, &self->tiling);
-  slot->buffer = buf;
-  slot->state = buf ? SLOT_FILLING : SLOT_FREE;
-  g_cond_broadcast (&self->cond);
-  return buf != NULL;
-}
-
 /* Finds or starts the slot of @frame for unit @unit, waiting for a free
  * slot when both are taken. Returns NULL when stopping. Lock held. */
 static GstTileReceiverSlot *
-get_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
-    guint64 session)
+tcp_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
+    guint64 run)
 {
   GstTileReceiverSlot *slot;
   guint64 bit = G_GUINT64_CONSTANT (1) << unit;
   guint i;
 
-  while (self->running && self->session == session) {
+  while (self->running && self->run == run) {
     GstTileReceiverSlot *free_slot = NULL;
 
     slot = NULL;
@@ -116,7 +36,7 @@ get_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
         free_slot = free_slot ? free_slot : s;
         continue;
       }
-      if (s->session != session)
+      if (s->run != run)
         continue;
       if (s->frame == frame) {
         slot = s;
@@ -142,59 +62,17 @@ get_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
       slot = free_slot;
       slot->state = SLOT_ALLOCATING;
       slot->frame = frame;
-      slot->session = session;
+      slot->run = run;
       slot->done_mask = 0;
       slot->n_done = 0;
       slot->writers = 0;
       slot->discard = FALSE;
       slot->abandoned = FALSE;
-      return gst_tile_receiver_fill_slot_locked (self, slot) ? slot : NULL;
+      return gst_tile_receiver_slot_fill_locked (self, slot) ? slot : NULL;
     }
     g_cond_wait (&self->cond, &self->lock);
   }
   return NULL;
-}
-
-/**
- * gst_tile_receiver_refusal:
- * @buf: (array length=len): a whole control message, header included
- * @len: its size
- * @error: set when it is a REFUSE
- *
- * Returns: %TRUE, with @error saying why, when @buf is a well-formed
- * REFUSE.
- */
-gboolean
-gst_tile_receiver_refusal (const guint8 * buf, gsize len, GError ** error)
-{
-  GstTileWireHeader h;
-  GstTileWireRefuse refuse;
-
-  if (len < GST_TILE_WIRE_HEADER_SIZE
-      || gst_tile_wire_header_parse (buf, len, &h, NULL) !=
-      GST_TILE_WIRE_PARSE_OK || h.type != GST_TILE_WIRE_TYPE_REFUSE
-      || len < GST_TILE_WIRE_HEADER_SIZE + h.payload_len
-      || !gst_tile_wire_refuse_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
-          h.payload_len, &refuse, NULL))
-    return FALSE;
-  gst_tile_receiver_refuse_error (error, &refuse, "refused the connection");
-  return TRUE;
-}
-
-/* A REFUSE as an error: "the sender @what (code): reason", in its own code
- * (GST_TILE_WIRE_ERROR_BUSY is worth a reconnect). */
-void
-gst_tile_receiver_refuse_error (GError ** error,
-    const GstTileWireRefuse * refuse, const gchar * what)
-{
-  GstTileWireError code = GST_TILE_WIRE_ERROR_REFUSED;
-
-  if (refuse->code == GST_TILE_WIRE_REFUSE_BUSY)
-    code = GST_TILE_WIRE_ERROR_BUSY;
-  else if (refuse->code == GST_TILE_WIRE_REFUSE_UNAUTHORIZED)
-    code = GST_TILE_WIRE_ERROR_UNAUTHORIZED;
-  g_set_error (error, GST_TILE_WIRE_ERROR, code, "the sender %s (%s): %s",
-      what, gst_tile_net_refuse_code_name (refuse->code), refuse->reason);
 }
 
 /* A control message where a tile header was expected: a REFUSE, maybe
@@ -232,25 +110,25 @@ is_refuse (gint fd, const guint8 * hdr, GError ** error)
 /* Connects unit @u's data connection and introduces it with UNIT_HELLO.
  * Returns the descriptor, -1 with @err set. */
 static gint
-tcp_unit_connect (GstTileReceiverUnit * u, guint64 session,
+tcp_unit_connect (GstTileReceiverUnit * u, guint64 run,
     const GstTileWireUnitHello * uh, GError ** err)
 {
   GstTileReceiver *self = u->rx;
-  gint rcvbuf = self->receive_buffer_size, granted = 0, fd;
+  gint rcvbuf = self->settings.receive_buffer_size, granted = 0, fd;
   gboolean warn = FALSE;
   GByteArray *p;
 
-  fd = gst_tile_net_connect (self->host, self->port, self->timeout, rcvbuf,
-      &granted, err);
+  fd = gst_tile_net_connect (self->settings.host, self->settings.port,
+      self->settings.timeout, rcvbuf, &granted, err);
   if (fd < 0)
     return -1;
   /* tile data must keep coming once a tile has started (a quiet sender
    * between frames is fine: see gst_tile_net_read_until_eof()) */
-  gst_tile_net_set_receive_timeout (fd, self->timeout);
+  gst_tile_net_set_receive_timeout (fd, self->settings.timeout);
   g_mutex_lock (&self->lock);
   u->fd = fd;
-  self->granted_rcvbuf = granted;
-  if (!self->running || self->session != session)
+  self->counters.granted_rcvbuf = granted;
+  if (!self->running || self->run != run)
     gst_tile_net_shutdown (fd);
   if (rcvbuf > 0 && !gst_tile_net_buffer_is_enough (granted, rcvbuf)
       && !self->warned_rcvbuf)
@@ -280,7 +158,7 @@ tcp_unit_read_inside (GstTileReceiverUnit * u, gint fd, guint8 * data,
     g_clear_error (err);
     g_set_error (err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
         "the sender stopped inside the tile of frame %" G_GUINT64_FORMAT
-        ": no data for %u ms", frame, u->rx->timeout);
+        ": no data for %u ms", frame, u->rx->settings.timeout);
   }
   return FALSE;
 }
@@ -334,7 +212,7 @@ tcp_unit_tile_done_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
 {
   slot->writers--;
   if (ok) {
-    self->bytes_received += bytes;
+    self->counters.bytes_received += bytes;
     slot->done_mask |= G_GUINT64_CONSTANT (1) << unit;
     if (abandoned && !slot->abandoned) {
       slot->abandoned = TRUE;
@@ -345,12 +223,13 @@ tcp_unit_tile_done_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
       slot->first_done = g_get_monotonic_time ();
     if (slot->n_done == self->config->n_tiles && slot->abandoned &&
         !slot->discard) {
-      self->frames_abandoned++;
+      self->counters.frames_abandoned++;
       gst_tile_receiver_slot_release_locked (self, slot, FALSE);
       return;
     }
     if (slot->n_done == self->config->n_tiles && !slot->discard) {
-      self->tile_spread_sum += g_get_monotonic_time () - slot->first_done;
+      self->counters.tile_spread_sum +=
+          g_get_monotonic_time () - slot->first_done;
       slot->complete_time = gst_tile_receiver_clock_time (self);
       gst_buffer_unmap (slot->buffer, &slot->map);
       slot->state = SLOT_COMPLETE;
@@ -441,7 +320,7 @@ tcp_unit_read_tile (GstTileReceiverUnit * u, gint fd,
 
 /* Receives tiles until the generation ends or an error. */
 static void
-tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 session,
+tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
     guint32 generation, GError ** err)
 {
   GstTileReceiver *self = u->rx;
@@ -470,7 +349,7 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 session,
     last_frame = th.frame;
 
     g_mutex_lock (&self->lock);
-    slot = get_slot_locked (self, u->index, th.frame, session);
+    slot = tcp_slot_locked (self, u->index, th.frame, run);
     if (!slot) {
       g_mutex_unlock (&self->lock);
       if (self->running)
@@ -492,7 +371,7 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 session,
 
     g_mutex_lock (&self->lock);
     if (stepped)
-      self->tiles_stepped++;
+      self->counters.tiles_stepped++;
     tcp_unit_tile_done_locked (self, slot, u->index, ok, abandoned, bytes);
     g_mutex_unlock (&self->lock);
     if (!ok) {
@@ -510,11 +389,11 @@ gst_tile_receiver_tcp_unit (gpointer data)
   GstTileReceiver *self = u->rx;
   GstTileWireUnitHello uh = { 0 };
   GError *err = NULL;
-  guint64 session;
+  guint64 run;
   gint fd;
 
   g_mutex_lock (&self->lock);
-  session = self->session;
+  run = self->run;
   uh.token = self->config->token;
   uh.generation = self->config->generation;
   uh.unit = u->index;
@@ -526,12 +405,12 @@ gst_tile_receiver_tcp_unit (gpointer data)
     gst_tile_keys_unit_mac (u->unit_c2s, &uh, GST_TILE_KEYS_UNIT_HELLO,
         uh.mac);
 
-  fd = tcp_unit_connect (u, session, &uh, &err);
+  fd = tcp_unit_connect (u, run, &uh, &err);
   if (fd >= 0)
-    tcp_unit_receive (u, fd, session, uh.generation, &err);
+    tcp_unit_receive (u, fd, run, uh.generation, &err);
 
   g_mutex_lock (&self->lock);
-  if (err && self->running && self->session == session) {
+  if (err && self->running && self->run == run) {
     gboolean newer = self->pending != NULL
         && err->domain == GST_TILE_WIRE_ERROR;
 
@@ -541,9 +420,7 @@ gst_tile_receiver_tcp_unit (gpointer data)
       GST_WARNING_OBJECT (self->log_object, "%s", err->message);
       if (g_atomic_int_get (&self->reconnect) &&
           err->domain != GST_TILE_WIRE_ERROR) {
-        self->lost = TRUE;
-        if (self->control_fd >= 0)
-          gst_tile_net_shutdown (self->control_fd);
+        gst_tile_receiver_control_shutdown_locked (self, TRUE);
       } else {
         gst_tile_receiver_set_error_locked (self, err);
       }
@@ -553,7 +430,7 @@ gst_tile_receiver_tcp_unit (gpointer data)
   gst_tile_receiver_unit_unseal (u);
   self->units_running--;
   if (self->units_running == 0)
-    discard_incomplete_locked (self);
+    gst_tile_receiver_slots_discard_incomplete_locked (self);
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
   return NULL;

@@ -7,7 +7,10 @@
  * received in batches (recvmmsg, GRO) straight into the frame where the
  * next one of the tile is expected, filed into the frame slots with one
  * lock per batch, and a frame is complete when every datagram is in or its
- * timer fires; its gaps then keep the previous frame's bytes. */
+ * timer fires; its gaps then keep the previous frame's bytes (the
+ * concealment). The state of all that, the receive window and the timers,
+ * is this file's own (GstTileReceiverUdp); the rest of the receiver asks it
+ * through the gst_tile_receiver_udp_*() functions. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -27,22 +30,161 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-/* protocol=udp: the frames done and the window, so that the sender never
- * has more in flight than the unit sockets hold. Sent once the unit
- * sockets of a generation are up (no frame yet), then per frame that
- * leaves create(). */
-void
-gst_tile_receiver_send_ack (GstTileReceiver * self, const GstTileWireAck * ack)
-{
-  GByteArray *a = g_byte_array_sized_new (GST_TILE_WIRE_HEADER_SIZE + 40);
+/* the timer before any frame arrived whole */
+#define UDP_FIRST_TIMER_NS (50 * GST_MSECOND)
+/* The timer of an incomplete frame lasts timer-factor x the average time
+ * a frame takes to arrive, and at least the floor: 2 ms to start with,
+ * doubled (up to 32 ms) whenever datagrams of a frame pushed by its timer
+ * turn up afterwards (the timer was too short for this machine: a unit
+ * thread was off the CPU), and lowered by 1/64 per frame that arrives
+ * whole once a second has passed without that. */
+#define UDP_MIN_TIMER_NS (2 * GST_MSECOND)
+#define UDP_MAX_TIMER_FLOOR_NS (32 * GST_MSECOND)
+#define UDP_FRAME_WINDOW 64     /* frames ahead of the last pushed one */
 
-  gst_tile_wire_ack_pack (ack, a);
-  g_mutex_lock (&self->send_lock);
-  if (self->ack_fd >= 0 && (!self->records_out ||
-          gst_tile_records_seal (self->records_out, a)))
-    gst_tile_net_send_packed (self->ack_fd, a, NULL);
-  g_mutex_unlock (&self->send_lock);
-  g_byte_array_unref (a);
+/* A slot's datagrams: those in, and when they came. */
+typedef struct
+{
+  guint8 *got;                  /* a bit per datagram of the frame */
+  guint n_got;
+  guint32 tile_copied[GST_TILE_WIRE_MAX_UNITS];   /* datagrams in place */
+  gint64 first_ns;              /* monotonic, first datagram */
+  gint64 last_ns;               /* monotonic, last datagram filed */
+  guint64 first_real_ns;        /* CLOCK_REALTIME, first datagram */
+  /* the kernel's arrival times (CLOCK_REALTIME) of the first and last
+   * datagram, 0 without */
+  guint64 arrive_first;
+  guint64 arrive_last;
+  guint n_at_last;              /* datagrams that arrived at arrive_last */
+  gint64 deadline;              /* monotonic: pushed with its gaps then */
+} UdpSlot;
+
+/* The receiver's protocol=udp state: GstTileReceiver.lock, but
+ * unit_drops. */
+struct _GstTileReceiverUdp
+{
+  UdpSlot slots[GST_TILE_RECEIVER_SLOTS];       /* GstTileReceiver.slots' */
+  guint32 pk_base[GST_TILE_WIRE_MAX_UNITS + 1]; /* first datagram of a tile */
+  gboolean drain;               /* a CONFIG or EOS came: finish the units */
+  /* the receive window: the frames the unit sockets can hold, from the
+   * last one pushed */
+  guint window;
+  guint windows;                /* units that have set it */
+  guint64 last_pushed;
+  gboolean have_pushed;
+  /* the timers */
+  gint64 avg_receive_ns;        /* frames that arrived whole */
+  gint64 timer_floor_ns;        /* the shortest timer, adapted */
+  gint64 timer_raised_ns;       /* when late datagrams last raised it */
+  guint64 timer_frame;          /* the newest frame pushed by its timer */
+  gboolean have_timer_frame;
+  gboolean timer_frame_raised;  /* its late datagrams raised the floor */
+  /* the concealment */
+  GstBuffer *last_buffer;       /* newest pushed frame */
+  gboolean keep_last;           /* FALSE when GstBaseSrc will mark DISCONT */
+  /* each unit socket's kernel drops: atomic, the unit threads write them
+   * without the lock */
+  guint32 unit_drops[GST_TILE_WIRE_MAX_UNITS];
+};
+
+GstTileReceiverUdp *
+gst_tile_receiver_udp_new (void)
+{
+  GstTileReceiverUdp *udp = g_new0 (GstTileReceiverUdp, 1);
+
+  udp->timer_floor_ns = UDP_MIN_TIMER_NS;
+  return udp;
+}
+
+void
+gst_tile_receiver_udp_free (GstTileReceiverUdp * udp)
+{
+  guint i;
+
+  for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++)
+    g_free (udp->slots[i].got);
+  gst_clear_buffer (&udp->last_buffer);
+  g_free (udp);
+}
+
+/* start() and stop(): no frame kept, the timers and the statistics from
+ * scratch. Lock held. */
+void
+gst_tile_receiver_udp_reset_locked (GstTileReceiverUdp * udp)
+{
+  guint i;
+
+  for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++)
+    g_clear_pointer (&udp->slots[i].got, g_free);
+  gst_clear_buffer (&udp->last_buffer);
+  udp->keep_last = FALSE;
+  udp->have_pushed = FALSE;
+  udp->avg_receive_ns = 0;
+  udp->timer_floor_ns = UDP_MIN_TIMER_NS;
+  udp->timer_raised_ns = 0;
+  udp->have_timer_frame = FALSE;
+  memset (udp->unit_drops, 0, sizeof (udp->unit_drops));
+}
+
+/* The units of a generation start: where each tile's datagrams begin, a
+ * bit for each in the slots, and a window again. Lock held. */
+void
+gst_tile_receiver_udp_start_locked (GstTileReceiver * self)
+{
+  GstTileReceiverUdp *udp = self->udp;
+  guint total = 0, i;
+
+  udp->drain = FALSE;
+  for (i = 0; i < self->config->n_tiles; i++) {
+    udp->pk_base[i] = total;
+    total += gst_tile_wire_packets_per_tile (self->config->tiles[i].size,
+        self->config->packet_size);
+  }
+  udp->pk_base[i] = total;
+  udp->window = G_MAXUINT;      /* each unit lowers it */
+  udp->windows = 0;
+  for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
+    g_free (udp->slots[i].got);
+    udp->slots[i].got = g_malloc0 ((total + 7) / 8);
+  }
+}
+
+/* A CONFIG or EOS came (UDP has no end of connection to mark the end of a
+ * generation: the sender sent everything before it): the units finish
+ * what their sockets hold. Lock held. */
+void
+gst_tile_receiver_udp_drain_locked (GstTileReceiverUdp * udp)
+{
+  udp->drain = TRUE;
+}
+
+/* A new session: its sender may count its frames from anywhere (a sender
+ * started again counts from 0). Lock held. */
+void
+gst_tile_receiver_udp_new_session_locked (GstTileReceiverUdp * udp)
+{
+  udp->have_pushed = FALSE;
+}
+
+/* The kernel drops of the unit sockets and the timer floor, for the
+ * statistics. Lock held. */
+void
+gst_tile_receiver_udp_gauges_locked (GstTileReceiverUdp * udp,
+    guint64 * kernel_drops, gint64 * timer_floor_ns)
+{
+  guint i;
+
+  *kernel_drops = 0;
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
+    *kernel_drops += (guint32) g_atomic_int_get ((gint *) & udp->unit_drops[i]);
+  *timer_floor_ns = udp->timer_floor_ns;
+}
+
+/* The datagrams of @slot. */
+static inline UdpSlot *
+udp_slot (GstTileReceiver * self, GstTileReceiverSlot * slot)
+{
+  return &self->udp->slots[slot - self->slots];
 }
 
 #define UDP_VLEN_GRO 8
@@ -62,6 +204,25 @@ typedef struct
   guint len;
 } UdpCopy;
 
+/* A UDP unit's receive layout. Every datagram of a batch gets three
+ * iovecs: its header into @hdrs, and its payload straight into the frame
+ * where the next datagram of this tile is expected (the rest, or all of it
+ * when there is no prediction, into the staging area @bufs). With GRO one
+ * message carries up to @per_msg datagrams. */
+typedef struct
+{
+  guint vlen, per_msg, max_pk;
+  guint8 *hdrs, *bufs, *cmsgs, *ctl_tail;
+  guint64 *pred;
+  struct mmsghdr *msgs;
+  struct iovec *iovs;
+  struct sockaddr_storage *names;       /* not connected: the sources */
+  GstTileWirePacketHeader *hs;
+  const guint8 **payloads;
+  guint64 *arrivals;            /* the kernel's, per datagram; 0 without */
+  UdpCopy *copies;
+} UdpBatch;
+
 /* How long a frame may take from its first datagram on before it is
  * pushed with its gaps: timer-factor x the average receive time (before the
  * first frame was measured: a frame duration from the caps), and at least
@@ -70,26 +231,53 @@ typedef struct
 static gint64
 udp_timer_locked (GstTileReceiver * self)
 {
-  gint64 avg = self->avg_receive_ns;
+  gint64 avg = self->udp->avg_receive_ns;
 
   if (avg == 0)
     avg = GST_CLOCK_TIME_IS_VALID (self->duration) ? self->duration :
         UDP_FIRST_TIMER_NS;
-  return MAX (self->timer_floor_ns, (gint64) (self->timer_factor * avg));
+  return MAX (self->udp->timer_floor_ns, (gint64) (self->timer_factor * avg));
 }
 
 /* The receive time of a frame, whole or not (first to last datagram), for
  * the timers. Lock held. */
 static void
-udp_note_receive_time_locked (GstTileReceiver * self,
-    GstTileReceiverSlot * slot)
+udp_note_receive_time_locked (GstTileReceiverUdp * udp, UdpSlot * us)
 {
-  gint64 took = slot->last_ns - slot->first_ns;
+  gint64 took = us->last_ns - us->first_ns;
 
   if (took <= 0)
     return;
-  self->avg_receive_ns = self->avg_receive_ns ?
-      (self->avg_receive_ns * 7 + took) / 8 : took;
+  udp->avg_receive_ns = udp->avg_receive_ns ?
+      (udp->avg_receive_ns * 7 + took) / 8 : took;
+}
+
+/* Whether an incomplete frame may leave (with its gaps): when more than a
+ * quarter of its datagrams came. A frame with fewer may be stray or forged
+ * (one datagram each is all it takes): pushing it would move the receive
+ * window past every frame before it and make them late; and it would show
+ * mostly the previous frame anyway. Lock held. */
+static gboolean
+udp_credible_locked (GstTileReceiver * self, GstTileReceiverSlot * slot)
+{
+  return (guint64) udp_slot (self, slot)->n_got * 4 >
+      self->udp->pk_base[self->config->n_tiles];
+}
+
+/* Gives up an incomplete frame that is not credible: dropped and counted,
+ * not acknowledged, and the receive window stays where it is. Lock
+ * held. */
+static void
+udp_discard_locked (GstTileReceiver * self, GstTileReceiverSlot * slot)
+{
+  guint n_got = udp_slot (self, slot)->n_got;
+
+  GST_DEBUG_OBJECT (self->log_object, "frame %" G_GUINT64_FORMAT " given up "
+      "with %u of %u datagrams", slot->frame, n_got,
+      self->udp->pk_base[self->config->n_tiles]);
+  self->counters.frames_discarded++;
+  self->counters.packets_discarded += n_got;
+  gst_tile_receiver_slot_release_locked (self, slot, FALSE);
 }
 
 /* A claimed slot for @frame, allocating its buffer when new. NULL when the
@@ -97,19 +285,21 @@ udp_note_receive_time_locked (GstTileReceiver * self,
  * frame is then pushed with its gaps right away). Lock held; may release
  * it while acquiring a buffer. */
 static GstTileReceiverSlot *
-udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 session,
+udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
     gboolean * late, gboolean * full)
 {
+  GstTileReceiverUdp *udp = self->udp;
   GstTileReceiverSlot *slot, *free_slot;
-  guint i, total = self->pk_base[self->config->n_tiles];
+  UdpSlot *us;
+  guint i, total = udp->pk_base[self->config->n_tiles];
 
   *late = FALSE;
   *full = FALSE;
-  if (self->have_pushed && frame <= self->last_pushed) {
+  if (udp->have_pushed && frame <= udp->last_pushed) {
     *late = TRUE;
     return NULL;
   }
-  while (self->running && self->session == session) {
+  while (self->running && self->run == run) {
     free_slot = NULL;
     for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
       slot = &self->slots[i];
@@ -135,8 +325,8 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 session,
         slot = &self->slots[i];
         if (slot->state == SLOT_FILLING && slot->frame > frame &&
             slot->writers == 0
-            && !gst_tile_receiver_udp_credible_locked (self, slot)) {
-          gst_tile_receiver_udp_discard_locked (self, slot);
+            && !udp_credible_locked (self, slot)) {
+          udp_discard_locked (self, slot);
           free_slot = slot;
           break;
         }
@@ -151,23 +341,24 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 session,
       return NULL;
     }
     slot = free_slot;
+    us = udp_slot (self, slot);
     slot->state = SLOT_ALLOCATING;
     slot->frame = frame;
-    slot->session = session;
-    slot->n_got = 0;
+    slot->run = run;
     slot->writers = 0;
-    memset (slot->tile_copied, 0, sizeof (slot->tile_copied));
-    slot->first_ns = slot->last_ns = (gint64) gst_util_get_timestamp ();
-    slot->first_real_ns = gst_tile_realtime_ns ();
-    slot->arrive_first = slot->arrive_last = 0;
-    slot->n_at_last = 0;
+    slot->sender_ts = GST_CLOCK_TIME_NONE;
+    us->n_got = 0;
+    memset (us->tile_copied, 0, sizeof (us->tile_copied));
+    us->first_ns = us->last_ns = (gint64) gst_util_get_timestamp ();
+    us->first_real_ns = gst_tile_realtime_ns ();
+    us->arrive_first = us->arrive_last = 0;
+    us->n_at_last = 0;
     /* the timer runs from the frame's own first datagram: no frame waits
      * for the next one to start (with the sender waiting for the window
      * that this frame holds, that could be forever) */
-    slot->deadline = slot->first_ns + udp_timer_locked (self);
-    slot->sender_ts = GST_CLOCK_TIME_NONE;
-    memset (slot->got, 0, (total + 7) / 8);
-    if (!gst_tile_receiver_fill_slot_locked (self, slot))
+    us->deadline = us->first_ns + udp_timer_locked (self);
+    memset (us->got, 0, (total + 7) / 8);
+    if (!gst_tile_receiver_slot_fill_locked (self, slot))
       return NULL;
     return slot;
   wait:
@@ -182,8 +373,9 @@ static void
 udp_commit_locked (GstTileReceiver * self, guint unit, UdpCopy * copies,
     guint n_copies)
 {
-  guint total = self->pk_base[self->config->n_tiles], i, n_done = 0;
-  guint tile_packets = self->pk_base[unit + 1] - self->pk_base[unit];
+  GstTileReceiverUdp *udp = self->udp;
+  guint total = udp->pk_base[self->config->n_tiles], i, n_done = 0;
+  guint tile_packets = udp->pk_base[unit + 1] - udp->pk_base[unit];
   GstTileReceiverSlot *done[GST_TILE_RECEIVER_SLOTS];
 
   if (n_copies == 0)
@@ -194,14 +386,14 @@ udp_commit_locked (GstTileReceiver * self, guint unit, UdpCopy * copies,
       memcpy (copies[i].dst, copies[i].src, copies[i].len);
   g_mutex_lock (&self->lock);
 
-  /* stepped flush: a tile whose datagrams are all in place is reported
+  /* stepped: a tile whose datagrams are all in place is reported
    * before our writes are released, so before its frame can be pushed */
   for (i = 0; i < n_copies; i++) {
     GstTileReceiverSlot *slot = copies[i].slot;
 
     if (copies[i].len == 0)
       continue;                 /* the pin of a prediction, no datagram */
-    if (++slot->tile_copied[unit] == tile_packets && n_done <
+    if (++udp_slot (self, slot)->tile_copied[unit] == tile_packets && n_done <
         GST_TILE_RECEIVER_SLOTS)
       done[n_done++] = slot;
   }
@@ -216,20 +408,21 @@ udp_commit_locked (GstTileReceiver * self, guint unit, UdpCopy * copies,
         stepped++;
     }
     g_mutex_lock (&self->lock);
-    self->tiles_stepped += stepped;
+    self->counters.tiles_stepped += stepped;
   }
 
   for (i = 0; i < n_copies; i++) {
     GstTileReceiverSlot *slot = copies[i].slot;
+    UdpSlot *us = udp_slot (self, slot);
 
     slot->writers--;
-    if (slot->writers == 0 && slot->n_got == total &&
+    if (slot->writers == 0 && us->n_got == total &&
         slot->state == SLOT_FILLING) {
-      slot->last_ns = (gint64) gst_util_get_timestamp ();
-      udp_note_receive_time_locked (self, slot);
-      if (slot->last_ns - self->timer_raised_ns > GST_SECOND)
-        self->timer_floor_ns = MAX (UDP_MIN_TIMER_NS,
-            self->timer_floor_ns - self->timer_floor_ns / 64);
+      us->last_ns = (gint64) gst_util_get_timestamp ();
+      udp_note_receive_time_locked (udp, us);
+      if (us->last_ns - udp->timer_raised_ns > GST_SECOND)
+        udp->timer_floor_ns = MAX (UDP_MIN_TIMER_NS,
+            udp->timer_floor_ns - udp->timer_floor_ns / 64);
       slot->complete_time = gst_tile_receiver_clock_time (self);
       gst_buffer_unmap (slot->buffer, &slot->map);
       slot->state = SLOT_COMPLETE;
@@ -245,21 +438,27 @@ udp_commit_locked (GstTileReceiver * self, guint unit, UdpCopy * copies,
  * can only leave once nobody writes into it), then we wait. */
 static void
 udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
-    guint64 session, GstTileWirePacketHeader * hs, const guint8 ** payloads,
-    const guint64 * arrivals, guint n, UdpCopy * copies, guint invalid,
-    guint tampered, GstTileReceiverSlot * pinned)
+    guint64 run, UdpBatch * b, guint n, guint invalid, guint tampered,
+    GstTileReceiverSlot * pinned)
 {
+  GstTileWirePacketHeader *hs = b->hs;
+  const guint64 *arrivals = b->arrivals;
+  const guint8 **payloads = b->payloads;
+  UdpCopy *copies = b->copies;
+  GstTileReceiverUdp *udp = self->udp;
+  GstTileReceiverCounters *counters = &self->counters;
   GstTileWireConfig *config = self->config;
   guint ps = config->packet_size, i, n_copies = 0;
   guint64 tile_off = config->tiles[u->index].offset;
   guint64 tile_size = config->tiles[u->index].size;
   GstTileReceiverSlot *slot = NULL;
+  UdpSlot *us = NULL;
   gboolean late, full;
   gint64 now;
 
   g_mutex_lock (&self->lock);
-  self->packets_invalid += invalid;
-  self->packets_tampered += tampered;
+  counters->packets_invalid += invalid;
+  counters->packets_tampered += tampered;
   now = (gint64) gst_util_get_timestamp ();
   if (pinned) {
     /* the slot received into in place: released with the copies */
@@ -273,87 +472,84 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     GstTileWirePacketHeader *h = &hs[i];
     guint idx;
 
-    if (self->have_pushed && h->frame > self->last_pushed + UDP_FRAME_WINDOW) {
+    if (udp->have_pushed && h->frame > udp->last_pushed + UDP_FRAME_WINDOW) {
       /* valid, but further ahead than we can hold */
-      self->packets_dropped++;
+      counters->packets_dropped++;
       continue;
     }
     if (!slot || slot->frame != h->frame || slot->state != SLOT_FILLING) {
       while (TRUE) {
-        slot = udp_slot_locked (self, h->frame, session, &late, &full);
-        if (slot || !full || !self->running || self->session != session
-            || self->udp_drain)
+        slot = udp_slot_locked (self, h->frame, run, &late, &full);
+        if (slot || !full || !self->running || self->run != run
+            || udp->drain)
           break;
         udp_commit_locked (self, u->index, copies, n_copies);
         n_copies = 0;
         g_cond_wait (&self->cond, &self->lock);
       }
     }
-    if (!slot || self->session != session) {
-      if (late && self->have_timer_frame && h->frame == self->timer_frame
-          && !self->timer_frame_raised) {
-        self->timer_frame_raised = TRUE;
-        self->timer_floor_ns = MIN (2 * self->timer_floor_ns,
+    if (!slot || self->run != run) {
+      if (late && udp->have_timer_frame && h->frame == udp->timer_frame
+          && !udp->timer_frame_raised) {
+        udp->timer_frame_raised = TRUE;
+        udp->timer_floor_ns = MIN (2 * udp->timer_floor_ns,
             UDP_MAX_TIMER_FLOOR_NS);
-        self->timer_raised_ns = (gint64) gst_util_get_timestamp ();
+        udp->timer_raised_ns = (gint64) gst_util_get_timestamp ();
         GST_DEBUG_OBJECT (self->log_object,
             "datagrams of frame %" G_GUINT64_FORMAT
             " came after its timer: timers last %" G_GINT64_FORMAT " us at "
-            "least", h->frame, self->timer_floor_ns / 1000);
+            "least", h->frame, udp->timer_floor_ns / 1000);
       }
       if (late)
-        self->packets_late++;
+        counters->packets_late++;
       else
-        self->packets_dropped++;
+        counters->packets_dropped++;
       slot = NULL;
       continue;
     }
-    idx = self->pk_base[u->index] + h->offset / ps;
-    if (slot->got[idx / 8] & (1 << (idx % 8))) {
-      self->packets_duplicate++;
+    us = udp_slot (self, slot);
+    idx = udp->pk_base[u->index] + h->offset / ps;
+    if (us->got[idx / 8] & (1 << (idx % 8))) {
+      counters->packets_duplicate++;
       continue;
     }
-    slot->got[idx / 8] |= 1 << (idx % 8);
-    slot->n_got++;
+    us->got[idx / 8] |= 1 << (idx % 8);
+    us->n_got++;
     slot->writers++;
-    slot->last_ns = now;
+    us->last_ns = now;
     slot->sender_ts = h->timestamp;
     if (arrivals[i]) {
-      if (!slot->arrive_first || arrivals[i] < slot->arrive_first)
-        slot->arrive_first = arrivals[i];
-      if (arrivals[i] > slot->arrive_last) {
-        slot->arrive_last = arrivals[i];
-        slot->n_at_last = 0;
+      if (!us->arrive_first || arrivals[i] < us->arrive_first)
+        us->arrive_first = arrivals[i];
+      if (arrivals[i] > us->arrive_last) {
+        us->arrive_last = arrivals[i];
+        us->n_at_last = 0;
       }
-      if (arrivals[i] == slot->arrive_last)
-        slot->n_at_last++;
+      if (arrivals[i] == us->arrive_last)
+        us->n_at_last++;
     }
-    self->packets_received++;
-    self->bytes_received += GST_TILE_WIRE_DATAGRAM_OVERHEAD (u->seal) + ps;
+    counters->packets_received++;
+    counters->bytes_received += GST_TILE_WIRE_DATAGRAM_OVERHEAD (u->seal) + ps;
     copies[n_copies].slot = slot;
     copies[n_copies].dst = slot->map.data + tile_off + h->offset;
     copies[n_copies].src = payloads[i];
     copies[n_copies].len = MIN (ps, tile_size - h->offset);
     if (copies[n_copies].src == copies[n_copies].dst)
-      self->packets_in_place++;
+      counters->packets_in_place++;
     n_copies++;
   }
   udp_commit_locked (self, u->index, copies, n_copies);
   g_mutex_unlock (&self->lock);
 }
 
-/* A UDP unit's state: its socket, what it expects next, and its receive
- * layout. Every datagram of a batch gets three iovecs: its header into
- * @hdrs, and its payload straight into the frame where the next datagram of
- * this tile is expected (the rest, or all of it when there is no
- * prediction, into the staging area @bufs). With GRO one message carries up
- * to @per_msg datagrams. */
+/* A UDP unit's state: its socket, its handshake, what it expects next, and
+ * its receive layout. */
 typedef struct
 {
   GstTileReceiver *self;
   GstTileReceiverUnit *u;
   GstTileWireConfig *config;
-  guint64 session;
+  guint64 run;
   gint fd;
   gboolean gro;
   guint hl, ps, seg;            /* header (with the tag when sealed),
@@ -378,23 +574,13 @@ typedef struct
   /* the socket is connected to where the sender's datagrams for this unit
    * come from (its echo, or its first datagram): the kernel drops
    * datagrams from anywhere else; until then the sources of a batch are
-   * in @names and only the sender's host is heard */
+   * in @batch.names and only the sender's host is heard */
   gboolean connected;
-  struct sockaddr_storage *names;
   gint64 hello_end, next_hello;
   /* the prediction */
   gboolean have_exp;
   guint64 exp_frame, exp_off;
-  /* the layout */
-  guint vlen, per_msg, max_pk;
-  guint8 *hdrs, *bufs, *cmsgs, *ctl_tail;
-  guint64 *pred;
-  struct mmsghdr *msgs;
-  struct iovec *iovs;
-  GstTileWirePacketHeader *hs;
-  const guint8 **payloads;
-  guint64 *arrivals;            /* the kernel's, per datagram; 0 without */
-  UdpCopy *copies;
+  UdpBatch batch;
 } UdpUnit;
 
 /* Opens the unit's socket, sizes its buffer for at least four tiles, and
@@ -403,21 +589,17 @@ static gboolean
 udp_unit_open (UdpUnit * c, GError ** err)
 {
   GstTileReceiver *self = c->self;
+  GstTileReceiverUdp *udp = self->udp;
   GstTileReceiverUnit *u = c->u;
   GstTileWireAck first_ack;
-  gint rcvbuf = self->receive_buffer_size, granted;
+  gint rcvbuf = self->settings.receive_buffer_size, granted;
   gboolean last_window;
   guint64 wire;
 
   if (c->multicast) {
-    gchar *iface;
-
-    g_mutex_lock (&self->lock);
-    iface = g_strdup (self->multicast_iface);
-    g_mutex_unlock (&self->lock);
     c->fd = gst_tile_net_udp_multicast_receiver (c->config->mcast_family,
-        c->config->mcast_addr, c->config->mcast_port + u->index, iface, err);
-    g_free (iface);
+        c->config->mcast_addr, c->config->mcast_port + u->index,
+        self->settings.multicast_iface, err);
     if (c->fd < 0) {
       g_prefix_error (err, "unit %u: ", u->index);
       return FALSE;
@@ -432,14 +614,14 @@ udp_unit_open (UdpUnit * c, GError ** err)
    * in flight; it must let a newer frame in to complete a frame with gaps
    * (2), and a window of 2 leaves the receiver idle while its ACK travels,
    * 4 does not */
-  wire = (guint64) (self->pk_base[u->index + 1] - self->pk_base[u->index]) *
+  wire = (guint64) (udp->pk_base[u->index + 1] - udp->pk_base[u->index]) *
       c->seg;
   if (rcvbuf > 0 && (guint64) rcvbuf < 4 * wire)
     rcvbuf = (gint) MIN (4 * wire, G_MAXINT / 2);
   granted = gst_tile_net_set_buffer_size (c->fd, FALSE, rcvbuf);
-  if (self->gro)
+  if (self->settings.gro)
     c->gro = gst_tile_net_set_gro (c->fd);
-  if (!c->gro && self->gro_required) {
+  if (!c->gro && self->settings.gro_required) {
     g_set_error (err, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
         "This kernel has no UDP generic receive offload (UDP_GRO), and "
         "gso=on");
@@ -449,18 +631,18 @@ udp_unit_open (UdpUnit * c, GError ** err)
 
   g_mutex_lock (&self->lock);
   u->fd = c->fd;
-  self->granted_rcvbuf = granted;
+  self->counters.granted_rcvbuf = granted;
   /* Linux reports twice the size asked for and counts the kernel's
    * overhead of every datagram against it: half of it holds payload */
-  self->udp_window = MIN (self->udp_window,
+  udp->window = MIN (udp->window,
       (guint) MAX (2, MIN ((guint64) granted / 2 / MAX (wire, 1), 4096)));
   memset (&first_ack, 0, sizeof (first_ack));
   first_ack.generation = c->config->generation;
-  first_ack.window = self->udp_window;
+  first_ack.window = udp->window;
   first_ack.has_frame = FALSE;
   first_ack.frame = 0;
-  last_window = ++self->udp_windows == c->config->n_tiles;
-  if (!self->running || self->session != c->session)
+  last_window = ++udp->windows == c->config->n_tiles;
+  if (!self->running || self->run != c->run)
     gst_tile_net_shutdown (c->fd);
   g_mutex_unlock (&self->lock);
   if (last_window)
@@ -468,42 +650,49 @@ udp_unit_open (UdpUnit * c, GError ** err)
   return TRUE;
 }
 
+/* The layout's buffers, for datagrams of @hl + @ps bytes. */
 static void
-udp_unit_alloc (UdpUnit * c)
+udp_batch_alloc (UdpBatch * b, gboolean gro, guint hl, guint ps)
 {
-  c->vlen = c->gro ? UDP_VLEN_GRO : UDP_VLEN;
-  c->per_msg = c->gro ? CLAMP (UDP_GRO_BUF / c->seg, 1, 300) : 1;
-  c->max_pk = c->vlen * c->per_msg;
-  c->hdrs = g_malloc ((gsize) c->max_pk * c->hl);
-  c->bufs = g_malloc ((gsize) c->max_pk * c->ps);
-  c->pred = g_new (guint64, c->max_pk);
-  c->cmsgs = g_malloc0 ((gsize) c->vlen * UDP_CMSG);
-  c->ctl_tail = g_malloc ((gsize) c->vlen * UDP_CTL_TAIL);
-  c->msgs = g_new0 (struct mmsghdr, c->vlen);
-  c->iovs = g_new (struct iovec, (gsize) c->max_pk * 3);
-  c->hs = g_new (GstTileWirePacketHeader, c->max_pk);
-  c->payloads = g_new (const guint8 *, c->max_pk);
-  c->arrivals = g_new (guint64, c->max_pk);
-  c->copies = g_new (UdpCopy, c->max_pk + 1);
-  c->names = g_new0 (struct sockaddr_storage, c->vlen);
+  b->vlen = gro ? UDP_VLEN_GRO : UDP_VLEN;
+  b->per_msg = gro ? CLAMP (UDP_GRO_BUF / (hl + ps), 1, 300) : 1;
+  b->max_pk = b->vlen * b->per_msg;
+  b->hdrs = g_malloc ((gsize) b->max_pk * hl);
+  b->bufs = g_malloc ((gsize) b->max_pk * ps);
+  b->pred = g_new (guint64, b->max_pk);
+  b->cmsgs = g_malloc0 ((gsize) b->vlen * UDP_CMSG);
+  b->ctl_tail = g_malloc ((gsize) b->vlen * UDP_CTL_TAIL);
+  b->msgs = g_new0 (struct mmsghdr, b->vlen);
+  b->iovs = g_new (struct iovec, (gsize) b->max_pk * 3);
+  b->names = g_new0 (struct sockaddr_storage, b->vlen);
+  b->hs = g_new (GstTileWirePacketHeader, b->max_pk);
+  b->payloads = g_new (const guint8 *, b->max_pk);
+  b->arrivals = g_new (guint64, b->max_pk);
+  b->copies = g_new (UdpCopy, b->max_pk + 1);
+}
+
+static void
+udp_batch_free (UdpBatch * b)
+{
+  g_free (b->hdrs);
+  g_free (b->bufs);
+  g_free (b->pred);
+  g_free (b->cmsgs);
+  g_free (b->ctl_tail);
+  g_free (b->msgs);
+  g_free (b->iovs);
+  g_free (b->names);
+  g_free (b->hs);
+  g_free (b->payloads);
+  g_free (b->arrivals);
+  g_free (b->copies);
 }
 
 static void
 udp_unit_free (UdpUnit * c)
 {
   g_byte_array_unref (c->hello);
-  g_free (c->hdrs);
-  g_free (c->pred);
-  g_free (c->bufs);
-  g_free (c->cmsgs);
-  g_free (c->ctl_tail);
-  g_free (c->msgs);
-  g_free (c->iovs);
-  g_free (c->hs);
-  g_free (c->payloads);
-  g_free (c->arrivals);
-  g_free (c->copies);
-  g_free (c->names);
+  udp_batch_free (&c->batch);
   g_free (c->local);
 }
 
@@ -520,7 +709,7 @@ udp_unit_hello (UdpUnit * c, GError ** err)
   if (now > c->hello_end) {
     g_set_error (err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
         "unit %u: no answer to UNIT_HELLO within %u ms", c->u->index,
-        c->self->timeout);
+        c->self->settings.timeout);
     return FALSE;
   }
   if (now >= c->next_hello) {
@@ -541,11 +730,11 @@ udp_unit_pin (UdpUnit * c)
   guint i;
 
   g_mutex_lock (&self->lock);
-  if (c->have_exp && self->session == c->session) {
+  if (c->have_exp && self->run == c->run) {
     for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
       GstTileReceiverSlot *sl = &self->slots[i];
 
-      if (sl->state == SLOT_FILLING && sl->session == c->session &&
+      if (sl->state == SLOT_FILLING && sl->run == c->run &&
           sl->frame == c->exp_frame) {
         pinned = sl;
         pinned->writers++;
@@ -563,23 +752,25 @@ udp_unit_pin (UdpUnit * c)
 static void
 udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
 {
-  guint base = c->self->pk_base[c->u->index], ps = c->ps, i;
+  UdpBatch *b = &c->batch;
+  guint base = c->self->udp->pk_base[c->u->index], ps = c->ps, i;
+  const guint8 *got = pinned ? udp_slot (c->self, pinned)->got : NULL;
   guint64 pos = c->exp_off;
 
-  for (i = 0; i < c->max_pk; i++) {
-    struct iovec *iov = &c->iovs[3 * i];
-    guint8 *stage = c->bufs + (gsize) i * ps;
+  for (i = 0; i < b->max_pk; i++) {
+    struct iovec *iov = &b->iovs[3 * i];
+    guint8 *stage = b->bufs + (gsize) i * ps;
 
-    iov[0].iov_base = c->hdrs + (gsize) i *c->hl;
+    iov[0].iov_base = b->hdrs + (gsize) i *c->hl;
     iov[0].iov_len = c->hl;
-    c->pred[i] = G_MAXUINT64;
+    b->pred[i] = G_MAXUINT64;
     if (pinned && pos < c->tile_size) {
       guint idx = base + pos / ps;
       gsize len = MIN (ps, c->tile_size - pos);
 
       /* only this unit's thread sets the bits of its tile */
-      if (!(pinned->got[idx / 8] & (1 << (idx % 8)))) {
-        c->pred[i] = pos;
+      if (!(got[idx / 8] & (1 << (idx % 8)))) {
+        b->pred[i] = pos;
         iov[1].iov_base = pinned->map.data + c->tile_off + pos;
         iov[1].iov_len = len;
         iov[2].iov_base = stage + len;
@@ -587,28 +778,28 @@ udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
       }
       pos += ps;
     }
-    if (c->pred[i] == G_MAXUINT64) {
+    if (b->pred[i] == G_MAXUINT64) {
       iov[1].iov_base = stage;
       iov[1].iov_len = ps;
       iov[2].iov_base = NULL;
       iov[2].iov_len = 0;
-      if (!c->acked && i % c->per_msg == 0) {
-        iov[2].iov_base = c->ctl_tail + (gsize) (i / c->per_msg) *
+      if (!c->acked && i % b->per_msg == 0) {
+        iov[2].iov_base = b->ctl_tail + (gsize) (i / b->per_msg) *
             UDP_CTL_TAIL;
         iov[2].iov_len = UDP_CTL_TAIL;
       }
     }
   }
-  for (i = 0; i < c->vlen; i++) {
-    struct msghdr *m = &c->msgs[i].msg_hdr;
+  for (i = 0; i < b->vlen; i++) {
+    struct msghdr *m = &b->msgs[i].msg_hdr;
 
     memset (m, 0, sizeof (struct msghdr));
-    m->msg_iov = &c->iovs[3 * i * c->per_msg];
-    m->msg_iovlen = 3 * c->per_msg;
-    m->msg_control = c->cmsgs + (gsize) i *UDP_CMSG;
+    m->msg_iov = &b->iovs[3 * i * b->per_msg];
+    m->msg_iovlen = 3 * b->per_msg;
+    m->msg_control = b->cmsgs + (gsize) i *UDP_CMSG;
     m->msg_controllen = UDP_CMSG;
     if (!c->connected) {
-      m->msg_name = &c->names[i];
+      m->msg_name = &b->names[i];
       m->msg_namelen = sizeof (struct sockaddr_storage);
     }
   }
@@ -657,7 +848,7 @@ udp_unit_from_sender_host (UdpUnit * c, const struct sockaddr_storage *a)
 static void
 udp_unit_connect (UdpUnit * c, guint k)
 {
-  struct msghdr *m = &c->msgs[k].msg_hdr;
+  struct msghdr *m = &c->batch.msgs[k].msg_hdr;
 
   if (c->connected || c->multicast || m->msg_namelen == 0)
     return;
@@ -766,20 +957,21 @@ udp_unit_answer (UdpUnit * c, const guint8 * buf, gsize n,
 static gboolean
 udp_unit_control (UdpUnit * c, guint k, guint len, GError ** err)
 {
-  struct iovec *iov = &c->iovs[3 * k * c->per_msg];
+  UdpBatch *b = &c->batch;
+  struct iovec *iov = &b->iovs[3 * k * b->per_msg];
   guint8 ctl[GST_TILE_WIRE_PACKET_HEADER_SIZE + GST_TILE_SEAL_TAG_SIZE + 2048];
   gsize want = MIN (len, sizeof (ctl)), got = 0, step;
   guint i;
 
   /* the message's bytes are spread over its iovecs, in order */
-  for (i = 0; i < 3 * c->per_msg && got < want; i++) {
+  for (i = 0; i < 3 * b->per_msg && got < want; i++) {
     step = MIN (want - got, iov[i].iov_len);
     if (step > 0)
       memcpy (ctl + got, iov[i].iov_base, step);
     got += step;
   }
-  c->acked = udp_unit_answer (c, ctl, got, c->msgs[k].msg_hdr.msg_namelen ?
-      &c->names[k] : NULL, err);
+  c->acked = udp_unit_answer (c, ctl, got,
+      b->msgs[k].msg_hdr.msg_namelen ? &b->names[k] : NULL, err);
   /* the acceptance comes from the socket that sends this unit's
    * datagrams */
   if (c->acked)
@@ -803,36 +995,38 @@ udp_unit_unseal (UdpUnit * c, const GstTileWirePacketHeader * h, guint8 * hdr,
           c->tile_size - h->offset), hdr + GST_TILE_WIRE_PACKET_HEADER_SIZE);
 }
 
-/* Parses the @r messages received: valid datagrams of this unit into
- * @c->hs and @c->payloads (in place, or gathered into staging when
+/* Parses the @r messages received: valid datagrams of this unit into the
+ * batch's @hs and @payloads (in place, or gathered into staging when
  * mispredicted; opened when sealed). Returns how many, -1 with @err set on
  * a refusal. */
 static gint
 udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
     GError ** err)
 {
+  UdpBatch *b = &c->batch;
   GstTileReceiver *self = c->self;
   guint n = 0, k;
 
   for (k = 0; k < (guint) r; k++) {
-    guint len = c->msgs[k].msg_len, step = len, off, j;
+    guint len = b->msgs[k].msg_len, step = len, off, j;
     guint32 drops = G_MAXUINT32;
     guint64 arrival = 0;
 
-    gst_tile_net_udp_message_info (&c->msgs[k].msg_hdr, &step, &drops,
+    gst_tile_net_udp_message_info (&b->msgs[k].msg_hdr, &step, &drops,
         &arrival);
     /* read by the stats under the lock, which is not held here */
     if (drops != G_MAXUINT32)
-      g_atomic_int_set ((gint *) & self->unit_drops[c->u->index], drops);
+      g_atomic_int_set ((gint *) & self->udp->unit_drops[c->u->index],
+          drops);
     /* not connected yet: only the sender's host is heard */
-    if (!c->connected && c->msgs[k].msg_hdr.msg_namelen > 0 &&
-        !udp_unit_from_sender_host (c, &c->names[k])) {
+    if (!c->connected && b->msgs[k].msg_hdr.msg_namelen > 0 &&
+        !udp_unit_from_sender_host (c, &b->names[k])) {
       *invalid += 1;
       continue;
     }
     /* (control messages start with "GSBC", datagrams with "GSBU") */
     if (!c->acked && len >= GST_TILE_WIRE_HEADER_SIZE &&
-        GST_READ_UINT32_BE (c->iovs[3 * k * c->per_msg].iov_base) ==
+        GST_READ_UINT32_BE (b->iovs[3 * k * b->per_msg].iov_base) ==
         GST_TILE_WIRE_MAGIC) {
       if (!udp_unit_control (c, k, len, err))
         return -1;
@@ -840,15 +1034,15 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
     }
     /* every datagram of a message must be a whole one, or the layout
      * does not hold: all of it is invalid then */
-    if (step != c->seg || len % c->seg != 0 || len / c->seg > c->per_msg) {
+    if (step != c->seg || len % c->seg != 0 || len / c->seg > b->per_msg) {
       *invalid += MAX (1, len / MAX (step, 1));
       continue;
     }
     for (off = 0, j = 0; off < len; off += c->seg, j++) {
-      guint idx = k * c->per_msg + j;
-      GstTileWirePacketHeader *h = &c->hs[n];
-      guint8 *stage = c->bufs + (gsize) idx * c->ps;
-      struct iovec *iov = &c->iovs[3 * idx];
+      guint idx = k * b->per_msg + j;
+      GstTileWirePacketHeader *h = &b->hs[n];
+      guint8 *stage = b->bufs + (gsize) idx * c->ps;
+      struct iovec *iov = &b->iovs[3 * idx];
 
       if (gst_tile_wire_packet_header_parse (iov[0].iov_base,
               GST_TILE_WIRE_PACKET_HEADER_SIZE, h,
@@ -858,25 +1052,25 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
         (*invalid)++;
         continue;
       }
-      if (c->pred[idx] != G_MAXUINT64 && h->frame == c->exp_frame &&
-          h->offset == c->pred[idx]) {
-        c->payloads[n] = iov[1].iov_base;       /* in place */
+      if (b->pred[idx] != G_MAXUINT64 && h->frame == c->exp_frame &&
+          h->offset == b->pred[idx]) {
+        b->payloads[n] = iov[1].iov_base;       /* in place */
       } else {
         /* mispredicted: gather the payload into staging now, before any
          * datagram of this batch is moved into the frame */
-        if (c->pred[idx] != G_MAXUINT64)
+        if (b->pred[idx] != G_MAXUINT64)
           memcpy (stage, iov[1].iov_base, iov[1].iov_len);
-        c->payloads[n] = stage;
+        b->payloads[n] = stage;
       }
       if (c->u->seal && !udp_unit_unseal (c, h, iov[0].iov_base,
-              (guint8 *) c->payloads[n])) {
+              (guint8 *) b->payloads[n])) {
         /* (opened in place, what it left in the frame is not marked as
          * received: the datagram that belongs there overwrites it, or the
          * previous frame's bytes do) */
         (*tampered)++;
         continue;
       }
-      c->arrivals[n] = arrival;
+      b->arrivals[n] = arrival;
       n++;
       /* a datagram of this unit before the echo: from the same socket */
       if (!c->connected)
@@ -890,7 +1084,7 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
 static void
 udp_unit_predict (UdpUnit * c, guint n)
 {
-  GstTileWirePacketHeader *last = &c->hs[n - 1];
+  GstTileWirePacketHeader *last = &c->batch.hs[n - 1];
 
   c->acked = TRUE;              /* data flows: our hello was heard */
   c->have_exp = TRUE;
@@ -916,20 +1110,20 @@ udp_unit_receive (UdpUnit * c, GError ** err)
     gint r, n;
 
     g_mutex_lock (&self->lock);
-    drain = self->udp_drain || !self->running || self->session != c->session;
+    drain = self->udp->drain || !self->running || self->run != c->run;
     g_mutex_unlock (&self->lock);
     if (!drain && !gst_tile_net_wait (c->fd, FALSE, c->acked ? 100 : 20, NULL))
       continue;
 
     pinned = udp_unit_pin (c);
     udp_unit_layout (c, pinned);
-    r = gst_tile_net_udp_recv_batch (c->fd, c->msgs, c->vlen, err);
+    r = gst_tile_net_udp_recv_batch (c->fd, c->batch.msgs, c->batch.vlen, err);
     n = r > 0 ? udp_unit_parse (c, r, &invalid, &tampered, err) : 0;
     if (n > 0)
       udp_unit_predict (c, n);
     if (n > 0 || invalid > 0 || tampered > 0 || pinned)
-      udp_file_batch (self, c->u, c->session, c->hs, c->payloads,
-          c->arrivals, MAX (n, 0), c->copies, invalid, tampered, pinned);
+      udp_file_batch (self, c->u, c->run, &c->batch, MAX (n, 0), invalid,
+          tampered, pinned);
     if (r < 0)
       g_prefix_error (err, "unit %u: ", c->u->index);
     if (r < 0 || n < 0 || (r == 0 && drain))
@@ -950,12 +1144,11 @@ gst_tile_receiver_udp_unit (gpointer data)
   c.hello = g_byte_array_new ();
   g_mutex_lock (&self->lock);
   c.config = self->config;
-  c.session = self->session;
+  c.run = self->run;
   c.uh.token = c.config->token;
   c.uh.generation = c.config->generation;
   c.uh.unit = u->index;
-  memcpy (&c.server, &self->server, sizeof (c.server));
-  c.server_len = self->server_len;
+  c.server_len = gst_tile_receiver_control_peer_locked (self, &c.server);
   gst_tile_receiver_unit_seal (u);
   g_mutex_unlock (&self->lock);
   c.ps = c.config->packet_size;
@@ -968,15 +1161,15 @@ gst_tile_receiver_udp_unit (gpointer data)
   c.tile_size = c.config->tiles[u->index].size;
 
   if (udp_unit_open (&c, &err)) {
-    udp_unit_alloc (&c);
+    udp_batch_alloc (&c.batch, c.gro, c.hl, c.ps);
     udp_unit_pack_hello (&c);
     c.hello_end = (gint64) gst_util_get_timestamp () +
-        (gint64) self->timeout * GST_MSECOND;
+        (gint64) self->settings.timeout * GST_MSECOND;
     udp_unit_receive (&c, &err);
   }
 
   g_mutex_lock (&self->lock);
-  if (err && self->running && self->session == c.session) {
+  if (err && self->running && self->run == c.run) {
     GST_WARNING_OBJECT (self->log_object, "%s", err->message);
     gst_tile_receiver_set_error_locked (self, err);
   }
@@ -989,27 +1182,29 @@ gst_tile_receiver_udp_unit (gpointer data)
   return NULL;
 }
 
-/* Turns an incomplete UDP frame into an output buffer (@by_timer: its
- * timer fired, else the units are gone): marks it corrupted and lists the
+/* Turns an incomplete frame into an output buffer (@by_timer: its timer
+ * fired, else the units are gone): marks it corrupted and lists the
  * missing datagrams' byte ranges in a GstBcLossMeta. The buffer stays
- * mapped in @map for gst_tile_receiver_conceal(). Lock held. */
-gboolean
-gst_tile_receiver_take_partial_locked (GstTileReceiver * self,
-    GstTileReceiverSlot * slot, gboolean by_timer, GstMapInfo * map)
+ * mapped in @map for gst_tile_receiver_udp_conceal(). Lock held. */
+static void
+udp_take_partial_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
+    gboolean by_timer, GstMapInfo * map)
 {
+  GstTileReceiverUdp *udp = self->udp;
+  UdpSlot *us = udp_slot (self, slot);
   GstTileWireConfig *config = self->config;
   GstBcLossMeta *meta;
   guint ps = config->packet_size, t, j, missing = 0;
 
   meta = gst_buffer_add_bc_loss_meta (slot->buffer);
   for (t = 0; t < config->n_tiles; t++) {
-    guint n = self->pk_base[t + 1] - self->pk_base[t];
+    guint n = udp->pk_base[t + 1] - udp->pk_base[t];
 
     for (j = 0; j < n; j++) {
-      guint idx = self->pk_base[t] + j;
+      guint idx = udp->pk_base[t] + j;
       guint64 off = (guint64) j * ps;
 
-      if (slot->got[idx / 8] & (1 << (idx % 8)))
+      if (us->got[idx / 8] & (1 << (idx % 8)))
         continue;
       missing++;
       gst_bc_loss_meta_add_range (meta, config->tiles[t].offset + off,
@@ -1017,63 +1212,125 @@ gst_tile_receiver_take_partial_locked (GstTileReceiver * self,
     }
   }
   GST_BUFFER_FLAG_SET (slot->buffer, GST_BUFFER_FLAG_CORRUPTED);
-  udp_note_receive_time_locked (self, slot);
-  self->packets_lost += missing;
-  self->frames_partial++;
+  udp_note_receive_time_locked (udp, us);
+  self->counters.packets_lost += missing;
+  self->counters.frames_partial++;
   if (by_timer) {
-    self->frames_timer++;
-    self->timer_frame = slot->frame;
-    self->have_timer_frame = TRUE;
-    self->timer_frame_raised = FALSE;
+    self->counters.frames_timer++;
+    udp->timer_frame = slot->frame;
+    udp->have_timer_frame = TRUE;
+    udp->timer_frame_raised = FALSE;
   }
   GST_DEBUG_OBJECT (self->log_object,
       "frame %" G_GUINT64_FORMAT " pushed with %u of %u " "datagrams missing",
-      slot->frame, missing, self->pk_base[t]);
+      slot->frame, missing, udp->pk_base[t]);
   *map = slot->map;
   slot->complete_time = gst_tile_receiver_clock_time (self);
   slot->state = SLOT_COMPLETE;
-  return TRUE;
 }
 
-/* Whether an incomplete frame may leave (with its gaps): when more than a
- * quarter of its datagrams came. A frame with fewer may be stray or forged
- * (one datagram each is all it takes): pushing it would move the receive
- * window past every frame before it and make them late; and it would show
- * mostly the previous frame anyway. Lock held. */
-gboolean
-gst_tile_receiver_udp_credible_locked (GstTileReceiver * self,
-    GstTileReceiverSlot * slot)
+/* The frame that leaves next, or NULL: the oldest, whole or out of time
+ * (then taken with its gaps: @partial, mapped in @map). *@wait_until: its
+ * timer, to wake up for. Lock held. */
+GstTileReceiverSlot *
+gst_tile_receiver_udp_next_locked (GstTileReceiver * self,
+    gboolean * partial, GstMapInfo * map, gint64 * wait_until)
 {
-  return (guint64) slot->n_got * 4 > self->pk_base[self->config->n_tiles];
+  /* frames leave in order: the oldest, whole or out of time */
+  GstTileReceiverSlot *low = gst_tile_receiver_slots_oldest_locked (self,
+      TRUE);
+
+  *wait_until = 0;
+  if (low && low->state == SLOT_COMPLETE)
+    return low;
+  if (low && low->writers == 0) {
+    /* out of time: past its timer, and no datagram of it for the timer
+     * floor (a frame whose datagrams still come, on a link slower than
+     * measured so far, is not cut) */
+    UdpSlot *us = udp_slot (self, low);
+    gint64 now = (gint64) gst_util_get_timestamp ();
+    gint64 until = MAX (us->deadline,
+        us->last_ns + self->udp->timer_floor_ns);
+
+    if (self->units_running == 0 || now >= until) {
+      if (!udp_credible_locked (self, low)) {
+        /* given up without moving the receive window: the next oldest
+         * frame may leave now */
+        udp_discard_locked (self, low);
+        return gst_tile_receiver_udp_next_locked (self, partial, map,
+            wait_until);
+      }
+      udp_take_partial_locked (self, low, self->units_running > 0, map);
+      *partial = TRUE;
+      return low;
+    }
+    /* (with writers, the last of them broadcasts: a timed wait on a
+     * deadline already past would spin and starve them of the lock) */
+    *wait_until = until;
+  }
+  return NULL;
 }
 
-/* Gives up an incomplete frame that is not credible: dropped and counted,
- * not acknowledged, and the receive window stays where it is. Lock
- * held. */
+/* The frame of @slot, just taken out into @frame, leaves: the receive
+ * window moves past it, and @ack is its ACK to send. Lock held. */
 void
-gst_tile_receiver_udp_discard_locked (GstTileReceiver * self,
-    GstTileReceiverSlot * slot)
+gst_tile_receiver_udp_take_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, const GstTileReceiverFrame * frame,
+    GstTileWireAck * ack)
 {
-  GST_DEBUG_OBJECT (self->log_object, "frame %" G_GUINT64_FORMAT " given up "
-      "with %u of %u datagrams", slot->frame, slot->n_got,
-      self->pk_base[self->config->n_tiles]);
-  self->frames_discarded++;
-  self->packets_discarded += slot->n_got;
-  gst_tile_receiver_slot_release_locked (self, slot, FALSE);
+  GstTileReceiverUdp *udp = self->udp;
+  UdpSlot *us = udp_slot (self, slot);
+  guint64 first;
+
+  if (udp->have_pushed && frame->frame > udp->last_pushed + 1)
+    self->counters.frames_skipped += frame->frame - udp->last_pushed - 1;
+  udp->last_pushed = frame->frame;
+  udp->have_pushed = TRUE;
+  ack->generation = self->config->generation;
+  ack->window = udp->window == G_MAXUINT ? 2 : udp->window;
+  ack->has_frame = TRUE;
+  ack->frame = frame->frame;
+  /* what the sender's rate control needs to know of the frame: from the
+   * kernel's arrival times when there are (our own clock readings would
+   * count the time our threads were off the CPU as the path's) */
+  ack->has_feedback = us->n_got > 0;
+  ack->received = us->n_got;
+  if (us->arrive_first) {
+    first = us->arrive_first;
+    ack->receive_ns = us->arrive_last - us->arrive_first;
+    /* those of the last arrival (a GRO batch) came after it */
+    ack->spanned = us->n_got - MIN (us->n_at_last, us->n_got);
+  } else {
+    first = us->first_real_ns;
+    ack->receive_ns = MAX (us->last_ns - us->first_ns, 0);
+    ack->spanned = us->n_got ? us->n_got - 1 : 0;
+  }
+  ack->receive_ns = MIN (ack->receive_ns, GST_SECOND);
+  ack->delay_ns = GST_CLOCK_TIME_IS_VALID (frame->sender_time) ?
+      (gint64) (first - frame->sender_time) : 0;
+  if (ack->delay_ns == 0 && GST_CLOCK_TIME_IS_VALID (frame->sender_time))
+    ack->delay_ns = 1;          /* 0 means unknown */
 }
 
-/* The missing ranges keep the newest data we have for them: the previous
- * frame's (only those ranges are copied). */
+/* The concealment: the missing ranges of @buf (mapped in @map) keep the
+ * newest data we have for them, the previous frame's (only those ranges
+ * are copied). */
 void
-gst_tile_receiver_conceal (GstBuffer * buf, GstMapInfo * map, GstBuffer * last)
+gst_tile_receiver_udp_conceal (GstTileReceiver * self, GstBuffer * buf,
+    GstMapInfo * map)
 {
   GstBcLossMeta *meta = gst_buffer_get_bc_loss_meta (buf);
   GstMapInfo lmap = GST_MAP_INFO_INIT;
+  GstBuffer *last = NULL;
   gboolean have_last;
   guint i;
 
   if (!meta)
     return;
+  g_mutex_lock (&self->lock);
+  if (self->udp->last_buffer)
+    last = gst_buffer_ref (self->udp->last_buffer);
+  g_mutex_unlock (&self->lock);
   have_last = last && gst_buffer_map (last, &lmap, GST_MAP_READ);
   for (i = 0; i < meta->n_ranges; i++) {
     const GstBcLossRange *r = &meta->ranges[i];
@@ -1089,4 +1346,34 @@ gst_tile_receiver_conceal (GstBuffer * buf, GstMapInfo * map, GstBuffer * last)
   }
   if (have_last)
     gst_buffer_unmap (last, &lmap);
+  if (last)
+    gst_buffer_unref (last);
+}
+
+/* gst_tile_receiver_keep_last(): @buffer is the newest frame pushed, the
+ * one that conceals the gaps of the next; the first after a start or a
+ * flush is copied, the others are kept by reference. */
+void
+gst_tile_receiver_udp_keep_last (GstTileReceiver * self, GstBuffer * buffer)
+{
+  GstBuffer *keep;
+  gboolean by_ref;
+
+  g_mutex_lock (&self->lock);
+  by_ref = self->udp->keep_last;
+  g_mutex_unlock (&self->lock);
+  keep = by_ref ? gst_buffer_ref (buffer) : gst_buffer_copy_deep (buffer);
+  g_mutex_lock (&self->lock);
+  gst_buffer_replace (&self->udp->last_buffer, NULL);
+  self->udp->last_buffer = keep;
+  self->udp->keep_last = TRUE;
+  g_mutex_unlock (&self->lock);
+}
+
+/* A flush is over: GstBaseSrc marks the next buffer DISCONT, a copy is
+ * kept of it. Lock held. */
+void
+gst_tile_receiver_udp_flushed_locked (GstTileReceiverUdp * udp)
+{
+  udp->keep_last = FALSE;
 }
