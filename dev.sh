@@ -188,6 +188,7 @@ case "$cmd" in
       meson test -C build-asan --print-errorlogs --num-processes 2 \
         --no-suite interop --no-suite fuzz --no-suite netns \
         --no-suite screenshot --no-suite install --no-suite gi --no-suite hap \
+        --no-suite docs \
         --timeout-multiplier 4
     ;;
   *)
