@@ -965,7 +965,7 @@ gst_gl_bc_upload_class_init (GstGLBcUploadClass * klass)
       "Block-compressed video GL uploader", "Codec/Decoder/Video/Hardware",
       "Uploads block-compressed video (video/x-bc) into GL textures from "
       "persistent mapped buffers; the GPU decodes it into RGBA, in GL "
-      "memory or read back into system memory", "gst-bc developers");
+      "memory or read back into system memory", "The gst-bc developers");
 
   bt_class->passthrough_on_same_caps = FALSE;
   bt_class->transform_caps = gst_gl_bc_upload_transform_caps;

@@ -361,7 +361,7 @@ gst_hap_dec_class_init (GstHapDecClass * klass)
       "Hap frame decoder", "Codec/Parser/Video",
       "Unpacks Hap frames (Snappy, chunks) into block-compressed video "
       "(BC1, BC3, YCoCg-BC3, BC4, BC7) for bcdec or glbcupload",
-      "gst-bc developers");
+      "The gst-bc developers");
 
   bt_class->transform_caps = GST_DEBUG_FUNCPTR (gst_hap_dec_transform_caps);
   bt_class->set_caps = GST_DEBUG_FUNCPTR (gst_hap_dec_set_caps);
