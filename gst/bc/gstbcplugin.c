@@ -36,8 +36,7 @@ plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
 
-  gst_bc_init ();
-
+  /* each element's registration runs bc_element_init () */
   ret |= GST_ELEMENT_REGISTER (bc1enc, plugin);
   ret |= GST_ELEMENT_REGISTER (bc3enc, plugin);
   ret |= GST_ELEMENT_REGISTER (bc4enc, plugin);
