@@ -202,8 +202,14 @@ gst_hap_dec_transform_caps (GstBaseTransform * bt, GstPadDirection direction,
 
     for (i = 0; i < gst_caps_get_size (caps); i++) {
       GstStructure *s = gst_caps_get_structure (caps, i);
-      GstCaps *one = gst_caps_new_full (gst_structure_copy (s), NULL);
+      GstCapsFeatures *f = gst_caps_get_features (caps, i);
+      GstCaps *one;
 
+      /* raw video in other memory (GL) is not ours to give */
+      if (f && !gst_caps_features_is_any (f) && !gst_caps_features_is_equal
+          (f, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+        continue;
+      one = gst_caps_new_full (gst_structure_copy (s), NULL);
       if (gst_structure_has_name (s, "video/x-raw")) {
         GstCaps *tmp = rename_caps (one, GST_BC_MEDIA_TYPE, NULL);
 
