@@ -125,7 +125,7 @@ gst_bc_dec_class_init (GstBcDecClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "BC video decoder", "Codec/Decoder/Video",
       "Decodes block-compressed (BC1, YCoCg-BC3, BC3, BC4, BC5, BC7) video "
-      "into RGB on the CPU", "gst-bc developers");
+      "into RGB on the CPU", "The gst-bc developers");
 
   vdec_class->start = GST_DEBUG_FUNCPTR (gst_bc_dec_start);
   vdec_class->stop = GST_DEBUG_FUNCPTR (gst_bc_dec_stop);

@@ -19,14 +19,14 @@
  * starts.
  *
  * Every output frame is a key frame. Timestamps and durations are those of
- * the input; the encoder reports one frame duration of latency when the
- * framerate is known.
+ * the input. The encode is synchronous: a frame leaves in the call that
+ * brought it, and the encoder reports no latency.
  *
  * When the plugin is built with the GStreamer GL library, every encoder
  * also accepts `video/x-raw(memory:GLMemory)`: such input is encoded by a
  * compute shader on the pipeline's GL context (gstbcencgl.c), the same
- * algorithm as the CPU kernels, one frame kept back while the GPU works
- * (one more frame of latency).
+ * algorithm as the CPU kernels, one frame kept back while the GPU works:
+ * one frame duration of latency when the framerate is known.
  * #GstBcEnc:path tells which path the current caps took.
  *
  * With the #GstVideoEncoder:qos property set, a frame that downstream's
@@ -429,14 +429,15 @@ gst_bc_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   priv->layout = layout;
   priv->info = info;
 
-  /* the encode is synchronous: a frame leaves as soon as it came in, but
-   * it takes up to one frame period to encode at the rate we are fed */
-  if (info.fps_n > 0)
-    latency = gst_util_uint64_scale (GST_SECOND, info.fps_d, info.fps_n);
+  /* The CPU path encodes in handle_frame: each frame leaves in the call
+   * that brought it, nothing is held, no latency. The GL path keeps
+   * GST_BC_ENC_GL_PIPELINE_DEPTH frames back while the GPU works: they
+   * leave when the next frames come, that many frame durations later
+   * (unknown without a framerate: 0, as GstVideoEncoder's default). */
 #ifdef HAVE_BC_GL
-  /* the GL path keeps frames back while the GPU works on them */
-  if (use_gl)
-    latency += latency * GST_BC_ENC_GL_PIPELINE_DEPTH;
+  if (use_gl && info.fps_n > 0)
+    latency = gst_util_uint64_scale (GST_SECOND,
+        (guint64) info.fps_d * GST_BC_ENC_GL_PIPELINE_DEPTH, info.fps_n);
 #endif
   gst_video_encoder_set_latency (encoder, latency, latency);
 

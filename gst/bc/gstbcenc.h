@@ -67,9 +67,6 @@ void gst_bc_enc_class_add_pad_templates (GstElementClass * element_class,
                                          const gchar * gl_formats,
                                          const gchar * bc_formats);
 
-G_GNUC_INTERNAL
-gboolean gst_bc_encoders_register (GstPlugin * plugin);
-
 G_END_DECLS
 
 #endif /* __GST_BC_ENC_H__ */

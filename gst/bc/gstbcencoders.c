@@ -175,10 +175,11 @@
  * Since: 0.1
  */
 
-/* The bcNenc elements: one subclass of #GstBcEnc each, registered from the
- * table below (their type names GstBc1Enc, ... are those of the
- * documentation). A subclass only says what it produces and which raw
- * formats it takes; bc3enc also has #GstBc3Enc:ycocg. */
+/* The bcNenc elements: one subclass of #GstBcEnc each, described by the
+ * table below, each with its own GST_ELEMENT_REGISTER_DEFINE_CUSTOM (their
+ * type names GstBc1Enc, ... are those of the documentation). A subclass
+ * only says what it produces and which raw formats it takes; bc3enc also
+ * has #GstBc3Enc:ycocg. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -201,26 +202,36 @@ typedef struct
   const gchar *longname, *description;
 } GstBcEncoderInfo;
 
+/* the index of each encoder in encoders[] */
+enum
+{
+  ENCODER_BC1,
+  ENCODER_BC3,
+  ENCODER_BC4,
+  ENCODER_BC5,
+  ENCODER_BC7,
+};
+
 static const GstBcEncoderInfo encoders[] = {
-  {"bc1enc", "GstBc1Enc", GST_BC_FORMAT_BC1, GST_BC_ENC_RAW_FORMATS,
+  [ENCODER_BC1] = {"bc1enc", "GstBc1Enc", GST_BC_FORMAT_BC1, GST_BC_ENC_RAW_FORMATS,
         GST_BC_ENC_GL_FORMATS, "BC1", "BC1 video encoder",
       "Encodes RGB video into BC1 (DXT1) block-compressed frames on the "
         "CPU, or with a GL compute shader for GLMemory input"},
-  {"bc3enc", "GstBc3Enc", GST_BC_FORMAT_YCOCG_BC3, GST_BC_ENC_RAW_FORMATS,
+  [ENCODER_BC3] = {"bc3enc", "GstBc3Enc", GST_BC_FORMAT_YCOCG_BC3, GST_BC_ENC_RAW_FORMATS,
         GST_BC_ENC_GL_FORMATS, "{ YCoCg-BC3, BC3 }", "BC3 video encoder",
       "Encodes RGB(A) video into YCoCg-BC3 or BC3 (DXT5) block-compressed "
         "frames on the CPU, or with a GL compute shader for GLMemory input"},
-  {"bc4enc", "GstBc4Enc", GST_BC_FORMAT_BC4, BC4_ENC_RAW_FORMATS,
+  [ENCODER_BC4] = {"bc4enc", "GstBc4Enc", GST_BC_FORMAT_BC4, BC4_ENC_RAW_FORMATS,
         GST_BC_ENC_GL_GRAY_FORMATS, "BC4", "BC4 video encoder",
       "Encodes one channel (grey, 16-bit grey scaled to 8 bits, or the "
         "luma of RGB) into BC4 (RGTC1) block-compressed frames on the CPU, "
         "or with a GL compute shader for GLMemory input"},
-  {"bc5enc", "GstBc5Enc", GST_BC_FORMAT_BC5, GST_BC_ENC_RAW_FORMATS,
+  [ENCODER_BC5] = {"bc5enc", "GstBc5Enc", GST_BC_FORMAT_BC5, GST_BC_ENC_RAW_FORMATS,
         GST_BC_ENC_GL_FORMATS, "BC5", "BC5 video encoder",
       "Encodes two channels (red and green of RGB) into BC5 (RGTC2) "
         "block-compressed frames on the CPU, or with a GL compute shader for "
         "GLMemory input"},
-  {"bc7enc", "GstBc7Enc", GST_BC_FORMAT_BC7, GST_BC_ENC_RAW_FORMATS,
+  [ENCODER_BC7] = {"bc7enc", "GstBc7Enc", GST_BC_FORMAT_BC7, GST_BC_ENC_RAW_FORMATS,
         GST_BC_ENC_GL_FORMATS, "BC7", "BC7 video encoder",
       "Encodes RGB(A) video into BC7 (BPTC) block-compressed frames on the "
         "CPU, or with a GL compute shader for GLMemory input; quality=fast is "
@@ -332,7 +343,7 @@ gst_bc_encoder_class_init (GstBcEncClass * klass, gpointer data)
   gst_bc_enc_class_add_pad_templates (element_class, info->raw_formats,
       info->gl_formats, info->bc_formats);
   gst_element_class_set_static_metadata (element_class, info->longname,
-      "Codec/Encoder/Video", info->description, "gst-bc developers");
+      "Codec/Encoder/Video", info->description, "The gst-bc developers");
   klass->get_format = GST_DEBUG_FUNCPTR (gst_bc_encoder_get_format);
   if (info->format == GST_BC_FORMAT_YCOCG_BC3)
     gst_bc3_enc_install_properties (G_OBJECT_CLASS (klass));
@@ -359,30 +370,35 @@ gst_bc_encoder_get_type (const GstBcEncoderInfo * info)
 
   if (type)
     return type;
+  encoder_info_quark = g_quark_from_static_string ("gst-bc-encoder-info");
   type = g_type_register_static (GST_TYPE_BC_ENC, info->type_name,
       &type_info, 0);
   g_type_set_qdata (type, encoder_info_quark, (gpointer) info);
   return type;
 }
 
-/**
- * gst_bc_encoders_register:
- * @plugin: the bc plugin
- *
- * Registers bc1enc, bc3enc, bc4enc, bc5enc and bc7enc.
- *
- * Returns: %TRUE when every one was registered
- */
-gboolean
-gst_bc_encoders_register (GstPlugin * plugin)
+/* Registers the element of @info (and its type, on first use) */
+static gboolean
+gst_bc_encoder_register (GstPlugin * plugin, const GstBcEncoderInfo * info)
 {
-  gboolean ret = TRUE;
-  guint i;
-
   bc_element_init (plugin);
-  encoder_info_quark = g_quark_from_static_string ("gst-bc-encoder-info");
-  for (i = 0; i < G_N_ELEMENTS (encoders); i++)
-    ret &= gst_element_register (plugin, encoders[i].element_name,
-        GST_RANK_PRIMARY, gst_bc_encoder_get_type (&encoders[i]));
-  return ret;
+  return gst_element_register (plugin, info->element_name, GST_RANK_PRIMARY,
+      gst_bc_encoder_get_type (info));
 }
+
+/* GST_ELEMENT_REGISTER (bcNenc, plugin) registers one encoder of the table
+ * (gst-full builds pick elements one by one) */
+#define GST_BC_ENCODER_REGISTER_DEFINE(name, index)                   \
+  static gboolean                                                     \
+  G_PASTE (gst_bc_encoder_register_, name) (GstPlugin * plugin)       \
+  {                                                                   \
+    return gst_bc_encoder_register (plugin, &encoders[index]);        \
+  }                                                                   \
+  GST_ELEMENT_REGISTER_DEFINE_CUSTOM (name,                           \
+      G_PASTE (gst_bc_encoder_register_, name))
+
+GST_BC_ENCODER_REGISTER_DEFINE (bc1enc, ENCODER_BC1);
+GST_BC_ENCODER_REGISTER_DEFINE (bc3enc, ENCODER_BC3);
+GST_BC_ENCODER_REGISTER_DEFINE (bc4enc, ENCODER_BC4);
+GST_BC_ENCODER_REGISTER_DEFINE (bc5enc, ENCODER_BC5);
+GST_BC_ENCODER_REGISTER_DEFINE (bc7enc, ENCODER_BC7);

@@ -36,9 +36,12 @@ plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
 
-  gst_bc_init ();
-
-  ret |= gst_bc_encoders_register (plugin);
+  /* each element's registration runs bc_element_init () */
+  ret |= GST_ELEMENT_REGISTER (bc1enc, plugin);
+  ret |= GST_ELEMENT_REGISTER (bc3enc, plugin);
+  ret |= GST_ELEMENT_REGISTER (bc4enc, plugin);
+  ret |= GST_ELEMENT_REGISTER (bc5enc, plugin);
+  ret |= GST_ELEMENT_REGISTER (bc7enc, plugin);
   ret |= GST_ELEMENT_REGISTER (bcdec, plugin);
 
   return ret;

@@ -30,15 +30,19 @@
  *
  * glbcupload is a hardware video decoder (klass
  * `Codec/Decoder/Video/Hardware`) of rank primary + 1, one above bcdec:
- * decodebin, uridecodebin and playbin try it first. decodebin tries a
- * decoder by setting it to READY and sending it the caps, and keeps the
- * errors it posts meanwhile to itself: without an OpenGL display
- * glbcupload fails to reach READY ("No OpenGL display"), and when no GL
- * context can be made, or the context lacks what glbcupload needs, the
- * caps fail. Either way decodebin falls back to bcdec, and the application
- * sees no error. decodebin's and playbin's `force-sw-decoders` skip
- * glbcupload. (decodebin3 and playbin3 of GStreamer 1.22 try a decoder
- * only up to READY and let its error through: without GL they fail.)
+ * decodebin, uridecodebin, playbin and their 3 versions try it first.
+ * They try a decoder by setting it to READY and asking whether it accepts
+ * the caps: glbcupload makes its GL context then, and without an OpenGL
+ * display, when no GL context can be made, or when the context lacks what
+ * glbcupload needs or cannot sample the format, it does not accept the
+ * caps, without posting an error (decodebin3 of GStreamer 1.22 would let
+ * an error through to the application). The autopluggers fall back to
+ * bcdec, and the application sees no error. Their `force-sw-decoders`
+ * skips glbcupload.
+ *
+ * Named in a pipeline without an OpenGL display, glbcupload reaches READY
+ * and refuses the caps of the stream with a RESOURCE/NOT_FOUND error ("No
+ * OpenGL display"); any other GL failure is posted when the caps come.
  *
  * When downstream takes only system memory (`decodebin ! videoconvert !
  * xvimagesink`), glbcupload outputs `video/x-raw, format=RGBA` without the
@@ -110,6 +114,12 @@ struct _GstGLBcUpload
 
   /* object lock */
   GstBufferPool *proposed;
+
+  /* object lock: the errors find_gl_context_quietly () holds back; the
+   * "No OpenGL display" error was posted */
+  gboolean hold_errors;
+  GstMessage *held_error;
+  gboolean no_display_posted;
 
   /* GL thread */
   GstGLBcDraw *draw;
@@ -445,19 +455,18 @@ is_dummy_display (GstGLDisplay * display)
   return type == GST_GL_DISPLAY_TYPE_NONE || type == GST_GL_DISPLAY_TYPE_ANY;
 }
 
-/* NULL to READY, after GstGLBaseFilter has found its display: without a
- * display GL cannot work (GStreamer's X11 window even crashes on the dummy
- * display), so the element fails now. decodebin tries a decoder by
- * setting it to READY, then sending it the caps (which makes the GL
- * context), keeping the errors it posts meanwhile to itself: it falls back
- * to bcdec when either fails. */
-static gboolean
-check_display (GstGLBcUpload * self)
+/* once per stay out of NULL: each caps event asks again */
+static void
+post_no_display (GstGLBcUpload * self)
 {
-  GstGLDisplay *display = GST_GL_BASE_FILTER (self)->display;
+  gboolean posted;
 
-  if (display && !is_dummy_display (display))
-    return TRUE;
+  GST_OBJECT_LOCK (self);
+  posted = self->no_display_posted;
+  self->no_display_posted = TRUE;
+  GST_OBJECT_UNLOCK (self);
+  if (posted)
+    return;
   GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("No OpenGL display: "
           "glbcupload cannot decode on the GPU here; decode with bcdec "
           "instead"), ("GStreamer found no window system, EGL platform or "
@@ -468,27 +477,155 @@ check_display (GstGLBcUpload * self)
           GST_STR_NULL (g_getenv ("GST_GL_PLATFORM")),
           GST_STR_NULL (g_getenv ("DISPLAY")),
           GST_STR_NULL (g_getenv ("WAYLAND_DISPLAY"))));
-  return FALSE;
+}
+
+/* GstGLBaseFilter's search for a GL context (which also runs gl_start)
+ * with the ERROR messages it posts held back: for an element on trial */
+static gboolean
+find_gl_context_quietly (GstGLBcUpload * self)
+{
+  GstMessage *error;
+  gboolean found;
+
+  GST_OBJECT_LOCK (self);
+  self->hold_errors = TRUE;
+  GST_OBJECT_UNLOCK (self);
+
+  found = gst_gl_base_filter_find_gl_context (GST_GL_BASE_FILTER (self));
+  /* a context found, but gl_start () failed on it: let it go, so that the
+   * next search starts again */
+  if (!found)
+    GST_BASE_TRANSFORM_CLASS (parent_class)->stop (GST_BASE_TRANSFORM (self));
+
+  GST_OBJECT_LOCK (self);
+  self->hold_errors = FALSE;
+  error = self->held_error;
+  self->held_error = NULL;
+  GST_OBJECT_UNLOCK (self);
+
+  if (error) {
+    GError *err = NULL;
+    gchar *debug = NULL;
+
+    gst_message_parse_error (error, &err, &debug);
+    GST_INFO_OBJECT (self, "no usable GL context: %s (%s)", err->message,
+        GST_STR_NULL (debug));
+    g_clear_error (&err);
+    g_free (debug);
+    gst_message_unref (error);
+  }
+  return found;
+}
+
+/* Whether GL can decode @caps here, asked with the caps (ACCEPT_CAPS on the
+ * sink pad) until a GL context is found.
+ *
+ * An element in READY is on trial: decodebin, uridecodebin, playbin and
+ * their 3 versions try a decoder by setting it to READY and asking whether
+ * it accepts the caps, and take the next one (bcdec) when it does not.
+ * decodebin keeps the errors a decoder posts meanwhile to itself, but
+ * decodebin3 of GStreamer 1.22 lets them through to the application, and
+ * fails. So on trial glbcupload makes its GL context now, with its errors
+ * held back, and says no without an error when there is no display (on
+ * the dummy display no context is even tried: GStreamer's X11 window
+ * crashes on it), no context can be made, the context lacks what
+ * glbcupload needs or cannot sample the format.
+ *
+ * From PAUSED on (the caps of a stream, glbcupload named in the pipeline)
+ * the caps are accepted and the GL context is made as GstGLBaseFilter
+ * does, which posts what fails, except without a display: then the caps
+ * are refused with a RESOURCE/NOT_FOUND error saying so. */
+static gboolean
+gl_can_decode (GstGLBcUpload * self, GstCaps * caps)
+{
+  GstGLBaseFilter *filter = GST_GL_BASE_FILTER (self);
+  GstGLBcFormatSupport support;
+  GstGLContext *context;
+  GstBcInfo info;
+  gboolean trial;
+
+  GST_OBJECT_LOCK (self);
+  trial = GST_STATE (self) <= GST_STATE_READY;
+  GST_OBJECT_UNLOCK (self);
+
+  context = gst_gl_base_filter_get_gl_context (filter);
+  if (!context) {
+    if (!filter->display || is_dummy_display (filter->display)) {
+      if (!trial)
+        post_no_display (self);
+      GST_INFO_OBJECT (self, "no OpenGL display: caps refused");
+      return FALSE;
+    }
+    if (!trial)
+      return TRUE;
+    if (!find_gl_context_quietly (self))
+      return FALSE;
+    context = gst_gl_base_filter_get_gl_context (filter);
+    if (!context)
+      return FALSE;
+  }
+  support.missing = NULL;
+  if (trial && gst_bc_info_from_caps (&info, caps))
+    gst_gl_bc_format_support (context, info.format, &support);
+  gst_object_unref (context);
+  if (support.missing) {
+    GST_INFO_OBJECT (self, "the GL context cannot sample %s textures (it "
+        "lacks %s): caps refused", gst_bc_format_to_string (info.format),
+        support.missing);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+gst_gl_bc_upload_accept_caps (GstBaseTransform * bt,
+    GstPadDirection direction, GstCaps * caps)
+{
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->accept_caps (bt, direction,
+          caps))
+    return FALSE;
+  return direction != GST_PAD_SINK ||
+      gl_can_decode (GST_GL_BC_UPLOAD (bt), caps);
+}
+
+/* The errors find_gl_context_quietly () holds back */
+static gboolean
+gst_gl_bc_upload_post_message (GstElement * element, GstMessage * message)
+{
+  GstGLBcUpload *self = GST_GL_BC_UPLOAD (element);
+
+  if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_ERROR &&
+      GST_MESSAGE_SRC (message) == GST_OBJECT_CAST (element)) {
+    GST_OBJECT_LOCK (self);
+    if (self->hold_errors) {
+      if (!self->held_error)
+        self->held_error = message;
+      else
+        gst_message_unref (message);
+      GST_OBJECT_UNLOCK (self);
+      return TRUE;
+    }
+    GST_OBJECT_UNLOCK (self);
+  }
+  return GST_ELEMENT_CLASS (parent_class)->post_message (element, message);
 }
 
 static GstStateChangeReturn
 gst_gl_bc_upload_change_state (GstElement * element, GstStateChange transition)
 {
-  GstGLBcUpload *self = GST_GL_BC_UPLOAD (element);
-  GstStateChangeReturn ret;
+  GstBaseTransform *bt = GST_BASE_TRANSFORM (element);
 
-  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
-  if (ret == GST_STATE_CHANGE_FAILURE)
-    return ret;
-
-  if (transition == GST_STATE_CHANGE_NULL_TO_READY && !check_display (self)) {
-    /* back to NULL: GstGLBaseFilter lets go of the display (it keeps it
-     * until READY to NULL, not in finalize) */
-    GST_ELEMENT_CLASS (parent_class)->change_state (element,
-        GST_STATE_CHANGE_READY_TO_NULL);
-    return GST_STATE_CHANGE_FAILURE;
+  /* a context made on trial, in READY, without a stop () since: its GL
+   * state goes now (GstGLBaseFilter's stop (); its READY to NULL only
+   * drops the context) */
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+    GST_BASE_TRANSFORM_CLASS (parent_class)->stop (bt);
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY) {
+    GST_OBJECT_LOCK (element);
+    GST_GL_BC_UPLOAD (element)->no_display_posted = FALSE;
+    GST_OBJECT_UNLOCK (element);
   }
-  return ret;
+  return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -883,6 +1020,7 @@ gst_gl_bc_upload_finalize (GObject * object)
 
   gst_clear_object (&self->copy_pool);
   gst_clear_object (&self->proposed);
+  gst_clear_message (&self->held_error);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -898,6 +1036,7 @@ gst_gl_bc_upload_class_init (GstGLBcUploadClass * klass)
   gobject_class->get_property = gst_gl_bc_upload_get_property;
   gobject_class->finalize = gst_gl_bc_upload_finalize;
   element_class->change_state = gst_gl_bc_upload_change_state;
+  element_class->post_message = gst_gl_bc_upload_post_message;
 
   /**
    * GstGLBcUpload:stepped:
@@ -965,11 +1104,12 @@ gst_gl_bc_upload_class_init (GstGLBcUploadClass * klass)
       "Block-compressed video GL uploader", "Codec/Decoder/Video/Hardware",
       "Uploads block-compressed video (video/x-bc) into GL textures from "
       "persistent mapped buffers; the GPU decodes it into RGBA, in GL "
-      "memory or read back into system memory", "gst-bc developers");
+      "memory or read back into system memory", "The gst-bc developers");
 
   bt_class->passthrough_on_same_caps = FALSE;
   bt_class->transform_caps = gst_gl_bc_upload_transform_caps;
   bt_class->fixate_caps = gst_gl_bc_upload_fixate_caps;
+  bt_class->accept_caps = gst_gl_bc_upload_accept_caps;
   bt_class->sink_event = gst_gl_bc_upload_sink_event;
   bt_class->set_caps = gst_gl_bc_upload_set_caps;
   bt_class->propose_allocation = gst_gl_bc_upload_propose_allocation;

@@ -11,19 +11,23 @@
  * Takes Hap frames (Vidvox's codec for block-compressed video, as qtdemux
  * gives them from a QuickTime .mov file: `video/x-gst-fourcc-Hap1` ...) and
  * gives their textures as `video/x-bc`, for bcdec (CPU) or glbcupload (the
- * GPU decodes them). Hap is BC1, Hap Alpha BC3, Hap Q YCoCg-BC3, Hap
- * Alpha-Only BC4, Hap R (Hap7) BC7; Snappy-compressed and chunked frames
- * are decompressed, into the buffer pool downstream proposes (glbcupload's
- * GL buffer: no copy after Snappy). A frame stored without compression is
- * passed on without a copy. Hap Q Alpha (two textures) is not supported.
+ * GPU decodes them), or decodes the textures itself into raw RGBA, BGRA,
+ * RGBx or BGRx video when downstream takes only that. Hap is BC1, Hap
+ * Alpha BC3, Hap Q YCoCg-BC3, Hap Alpha-Only BC4, Hap R (Hap7) BC7;
+ * Snappy-compressed and chunked frames are decompressed, into the buffer
+ * pool downstream proposes (glbcupload's GL buffer: no copy after Snappy).
+ * A frame stored without compression is passed on without a copy (and
+ * decoded in place). Hap Q Alpha (two textures) is not supported.
  *
- * decodebin, uridecodebin and playbin (and decodebin3's parsebin) pick
- * hapdec for Hap files and then the decoder of `video/x-bc`. It is
- * classified as a parser (`Codec/Parser/Video`): it unwraps the frames,
- * the texture is decoded after it. A decoder's output must be something
- * playbin's video-sink takes, and decodebin3 ends its chain at the first
- * decoder: classified as a decoder, hapdec would be left out of playbin
- * with a video-sink set, and decodebin3 would give `video/x-bc`.
+ * hapdec is a video decoder (`Codec/Decoder/Video`). Its source caps list
+ * the texture first: decodebin, uridecodebin and playbin, which plug
+ * decoders until the caps are raw, link its texture to the decoder of
+ * `video/x-bc` (glbcupload when there is GL, else bcdec), and playbin
+ * takes it with a video-sink set, as its raw output is something the sink
+ * takes. decodebin3 and playbin3 end a stream at its decoder: downstream
+ * takes only raw video there, and hapdec decodes the texture on the CPU,
+ * in parallel on #GstHapDec:threads threads, as bcdec does (the same
+ * bytes).
  *
  * A damaged frame (every header, table and chunk is checked against the
  * frame's size, Snappy data when decompressed) is dropped with a warning;
@@ -33,7 +37,9 @@
  * |[
  * gst-launch-1.0 filesrc location=clip.mov ! qtdemux ! hapdec ! bcdec ! videoconvert ! autovideosink
  * gst-launch-1.0 filesrc location=clip.mov ! qtdemux ! hapdec ! glbcupload ! glimagesink
+ * gst-launch-1.0 filesrc location=clip.mov ! qtdemux ! hapdec ! videoconvert ! autovideosink
  * gst-launch-1.0 playbin uri=file:///path/to/clip.mov
+ * gst-launch-1.0 playbin3 uri=file:///path/to/clip.mov
  * ]|
  */
 
@@ -69,9 +75,15 @@ struct _GstHapDec
   GstBcWorkers *workers;        /* chunks in parallel (streaming thread) */
 
   /* streaming thread */
-  GstBcInfo info;
+  GstBcInfo info;               /* the frames' texture */
   gboolean have_info;
   gboolean stored;              /* the output shares the input's memory */
+  /* video/x-raw output: the texture is decoded here, from a Snappy or
+   * chunked frame through @texture (info.size bytes) */
+  gboolean decode;
+  GstVideoInfo out_info;
+  GstBcPixelLayout layout;
+  guint8 *texture;
   guint errors_in_row;
   guint64 frames_dropped;
 };
@@ -81,10 +93,17 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_HAP_FOURCC_CAPS (GST_HAP_SIZE_CAPS)));
 
+/* the raw formats the texture is decoded to (those of bcdec) */
+#define RAW_FORMATS "{ RGBA, BGRA, RGBx, BGRx }"
+
+/* the texture first: what decodebin and playbin link to bcdec or
+ * glbcupload (the GPU decodes it); decoded here for downstream that takes
+ * only raw video (decodebin3, whose decoder's output is final) */
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_BC_CAPS_MAKE (GST_HAP_BC_FORMATS)));
+    GST_STATIC_CAPS (GST_BC_CAPS_MAKE (GST_HAP_BC_FORMATS) "; "
+        GST_VIDEO_CAPS_MAKE (RAW_FORMATS)));
 
 #define gst_hap_dec_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstHapDec, gst_hap_dec, GST_TYPE_BASE_TRANSFORM,
@@ -139,11 +158,113 @@ gst_hap_dec_get_property (GObject * object, guint prop_id, GValue * value,
   }
 }
 
+/* @caps with each structure renamed @name, without its format, then @format
+ * (a string or list) set on it when not NULL */
+static GstCaps *
+rename_caps (GstCaps * caps, const gchar * name, const gchar * format)
+{
+  GstCaps *ret = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+
+    gst_structure_set_name (s, name);
+    gst_structure_remove_field (s, "format");
+    if (format) {
+      GValue v = G_VALUE_INIT;
+
+      if (gst_value_deserialize (g_value_init (&v, GST_TYPE_LIST), format))
+        gst_structure_take_value (s, "format", &v);
+      else
+        g_value_unset (&v);
+    }
+    ret = gst_caps_merge_structure (ret, s);
+  }
+  return ret;
+}
+
+/* Hap frames <-> their texture (video/x-bc), then the texture decoded
+ * (video/x-raw) at the same size, framerate and pixel aspect ratio */
 static GstCaps *
 gst_hap_dec_transform_caps (GstBaseTransform * bt, GstPadDirection direction,
     GstCaps * caps, GstCaps * filter)
 {
-  return gst_hap_transform_caps (bt, direction, caps, filter, TRUE);
+  GstCaps *ret;
+
+  if (direction == GST_PAD_SINK) {
+    GstCaps *bc = gst_hap_transform_caps (bt, direction, caps, NULL, TRUE);
+
+    ret = gst_caps_merge (bc, rename_caps (bc, "video/x-raw", RAW_FORMATS));
+  } else {
+    GstCaps *bc = gst_caps_new_empty ();
+    guint i;
+
+    for (i = 0; i < gst_caps_get_size (caps); i++) {
+      GstStructure *s = gst_caps_get_structure (caps, i);
+      GstCapsFeatures *f = gst_caps_get_features (caps, i);
+      GstCaps *one;
+
+      /* raw video in other memory (GL) is not ours to give */
+      if (f && !gst_caps_features_is_any (f) && !gst_caps_features_is_equal
+          (f, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+        continue;
+      one = gst_caps_new_full (gst_structure_copy (s), NULL);
+      if (gst_structure_has_name (s, "video/x-raw")) {
+        GstCaps *tmp = rename_caps (one, GST_BC_MEDIA_TYPE, NULL);
+
+        gst_caps_unref (one);
+        one = tmp;
+      }
+      bc = gst_caps_merge (bc, one);
+    }
+    ret = gst_hap_transform_caps (bt, direction, bc, NULL, TRUE);
+    gst_caps_unref (bc);
+  }
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+  return ret;
+}
+
+/* The texture whenever downstream takes it, even when it lists raw video
+ * first: playbin answers a decoder's caps query with its video sink's caps
+ * (raw) first, then the decoder's own template (the texture, which bcdec
+ * or glbcupload take after it: on the GPU when there is GL) */
+static GstCaps *
+gst_hap_dec_fixate_caps (GstBaseTransform * bt, GstPadDirection direction,
+    GstCaps * caps, GstCaps * othercaps)
+{
+  if (direction == GST_PAD_SINK) {
+    GstCaps *bc = gst_caps_new_empty ();
+    guint i;
+
+    for (i = 0; i < gst_caps_get_size (othercaps); i++) {
+      GstStructure *s = gst_caps_get_structure (othercaps, i);
+
+      if (gst_structure_has_name (s, GST_BC_MEDIA_TYPE))
+        gst_caps_append_structure (bc, gst_structure_copy (s));
+    }
+    if (gst_caps_is_empty (bc)) {
+      gst_caps_unref (bc);
+    } else {
+      gst_caps_unref (othercaps);
+      othercaps = bc;
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->fixate_caps (bt, direction,
+      caps, othercaps);
+}
+
+static gboolean
+caps_are_raw (GstCaps * caps)
+{
+  return gst_structure_has_name (gst_caps_get_structure (caps, 0),
+      "video/x-raw");
 }
 
 static gboolean
@@ -151,26 +272,61 @@ gst_hap_dec_set_caps (GstBaseTransform * bt, GstCaps * incaps,
     GstCaps * outcaps)
 {
   GstHapDec *self = GST_HAP_DEC (bt);
+  GstCaps *bc;
+  gboolean ok;
 
-  if (!gst_bc_info_from_caps (&self->info, outcaps)) {
-    GST_WARNING_OBJECT (self, "bad output caps %" GST_PTR_FORMAT, outcaps);
-    return FALSE;
+  self->have_info = FALSE;
+  self->decode = caps_are_raw (outcaps);
+  /* the texture's caps: the output's, or when it is decoded those of the
+   * input's texture */
+  bc = self->decode ? gst_hap_transform_caps (bt, GST_PAD_SINK, incaps, NULL,
+      TRUE) : gst_caps_ref (outcaps);
+  ok = gst_bc_info_from_caps (&self->info, bc);
+  gst_caps_unref (bc);
+  if (!ok)
+    goto bad_caps;
+  if (self->decode) {
+    if (!gst_video_info_from_caps (&self->out_info, outcaps) ||
+        GST_VIDEO_INFO_WIDTH (&self->out_info) != (gint) self->info.width ||
+        GST_VIDEO_INFO_HEIGHT (&self->out_info) != (gint) self->info.height ||
+        !gst_bc_pixel_layout_from_video_format (&self->layout,
+            GST_VIDEO_INFO_FORMAT (&self->out_info)))
+      goto bad_caps;
+    g_free (self->texture);
+    self->texture = g_malloc (self->info.size);
   }
   self->have_info = TRUE;
-  GST_DEBUG_OBJECT (self, "%ux%u %s: %" G_GSIZE_FORMAT " bytes a texture",
+  GST_DEBUG_OBJECT (self, "%ux%u %s: %" G_GSIZE_FORMAT " bytes a texture%s%s",
       self->info.width, self->info.height,
-      gst_bc_format_to_string (self->info.format), self->info.size);
+      gst_bc_format_to_string (self->info.format), self->info.size,
+      self->decode ? ", decoded to " : "",
+      self->decode ? GST_VIDEO_INFO_NAME (&self->out_info) : "");
   return TRUE;
+
+bad_caps:
+  GST_WARNING_OBJECT (self, "cannot make %" GST_PTR_FORMAT " of %"
+      GST_PTR_FORMAT, outcaps, incaps);
+  return FALSE;
 }
 
 static gboolean
 gst_hap_dec_transform_size (GstBaseTransform * bt, GstPadDirection direction,
     GstCaps * caps, gsize size, GstCaps * othercaps, gsize * othersize)
 {
+  GstVideoInfo vinfo;
   GstBcInfo info;
 
-  /* a texture's size is known from its caps, a Hap frame's is not */
-  if (direction != GST_PAD_SINK || !gst_bc_info_from_caps (&info, othercaps))
+  /* a texture's size and a raw frame's are known from their caps, a Hap
+   * frame's is not */
+  if (direction != GST_PAD_SINK)
+    return FALSE;
+  if (caps_are_raw (othercaps)) {
+    if (!gst_video_info_from_caps (&vinfo, othercaps))
+      return FALSE;
+    *othersize = GST_VIDEO_INFO_SIZE (&vinfo);
+    return TRUE;
+  }
+  if (!gst_bc_info_from_caps (&info, othercaps))
     return FALSE;
   *othersize = info.size;
   return TRUE;
@@ -188,7 +344,8 @@ gst_hap_dec_prepare_output_buffer (GstBaseTransform * bt, GstBuffer * inbuf,
   gsize offset = 0;
 
   self->stored = FALSE;
-  if (self->have_info && gst_buffer_map (inbuf, &map, GST_MAP_READ)) {
+  if (self->have_info && !self->decode &&
+      gst_buffer_map (inbuf, &map, GST_MAP_READ)) {
     self->stored = gst_bc_hap_frame_parse (&frame, map.data, map.size, NULL)
         && frame.format == self->info.format
         && gst_bc_hap_frame_get_stored (&frame, self->info.size, &offset);
@@ -242,6 +399,61 @@ gst_hap_dec_frame_error (GstHapDec * self, GstBuffer * inbuf, GError * err)
   return GST_BASE_TRANSFORM_FLOW_DROPPED;
 }
 
+typedef struct
+{
+  const GstBcInfo *info;
+  const guint8 *texture;
+  guint8 *dst;
+  gsize stride;
+  const GstBcPixelLayout *layout;
+} DecodeJob;
+
+static void
+decode_rows (guint first_row, guint n_rows, gpointer user_data)
+{
+  const DecodeJob *j = user_data;
+
+  gst_bc_decode_rows (j->info->format, j->texture, j->info->width,
+      j->info->height, first_row, n_rows, j->dst, j->stride, j->layout);
+}
+
+/* Decodes the texture of @frame (in place when stored as it is, else
+ * decompressed into self->texture) into @outbuf, its block rows on the
+ * workers as bcdec does */
+static gboolean
+gst_hap_dec_decode (GstHapDec * self, const GstBcHapFrame * frame,
+    const guint8 * in_data, GstBuffer * outbuf, GError ** err)
+{
+  GstBcTile whole = { 0, };
+  GstVideoFrame vframe;
+  DecodeJob job;
+  gsize offset;
+
+  if (gst_bc_hap_frame_get_stored (frame, self->info.size, &offset)) {
+    job.texture = in_data + offset;
+  } else {
+    if (!gst_bc_hap_frame_decode (frame, self->texture, self->info.size,
+            self->workers, err))
+      return FALSE;
+    job.texture = self->texture;
+  }
+  if (!gst_video_frame_map (&vframe, &self->out_info, outbuf, GST_MAP_WRITE)) {
+    g_set_error (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_WRITE,
+        "cannot map the output buffer as a %ux%u %s frame", self->info.width,
+        self->info.height, GST_VIDEO_INFO_NAME (&self->out_info));
+    return FALSE;
+  }
+  job.info = &self->info;
+  job.dst = GST_VIDEO_FRAME_PLANE_DATA (&vframe, 0);
+  job.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vframe, 0);
+  job.layout = &self->layout;
+  whole.n_rows = self->info.blocks_y;
+  gst_bc_workers_run_tiles (self->workers, &whole, 1, decode_rows, NULL,
+      &job);
+  gst_video_frame_unmap (&vframe);
+  return TRUE;
+}
+
 static GstFlowReturn
 gst_hap_dec_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     GstBuffer * outbuf)
@@ -261,10 +473,6 @@ gst_hap_dec_transform (GstBaseTransform * bt, GstBuffer * inbuf,
 
   if (!gst_buffer_map (inbuf, &in, GST_MAP_READ))
     goto map_failed;
-  if (!gst_buffer_map (outbuf, &out, GST_MAP_WRITE)) {
-    gst_buffer_unmap (inbuf, &in);
-    goto map_failed;
-  }
   ok = gst_bc_hap_frame_parse (&frame, in.data, in.size, &err);
   if (ok && frame.format != self->info.format) {
     g_set_error (&err, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
@@ -272,6 +480,19 @@ gst_hap_dec_transform (GstBaseTransform * bt, GstBuffer * inbuf,
         gst_bc_format_to_string (frame.format),
         gst_bc_format_to_string (self->info.format));
     ok = FALSE;
+  }
+  if (self->decode) {
+    if (ok)
+      ok = gst_hap_dec_decode (self, &frame, in.data, outbuf, &err);
+    gst_buffer_unmap (inbuf, &in);
+    if (!ok)
+      return gst_hap_dec_frame_error (self, inbuf, err);
+    self->errors_in_row = 0;
+    return GST_FLOW_OK;
+  }
+  if (!gst_buffer_map (outbuf, &out, GST_MAP_WRITE)) {
+    gst_buffer_unmap (inbuf, &in);
+    goto map_failed;
   }
   if (ok && out.size < self->info.size) {
     g_set_error (&err, GST_STREAM_ERROR, GST_STREAM_ERROR_DECODE,
@@ -303,6 +524,7 @@ gst_hap_dec_stop (GstBaseTransform * bt)
   GstHapDec *self = GST_HAP_DEC (bt);
 
   g_clear_pointer (&self->workers, gst_bc_workers_free);
+  g_clear_pointer (&self->texture, g_free);
   return TRUE;
 }
 
@@ -314,6 +536,7 @@ gst_hap_dec_start (GstBaseTransform * bt)
   self->workers = gst_hap_workers_new (GST_ELEMENT (self), &self->threads);
   self->have_info = FALSE;
   self->stored = FALSE;
+  self->decode = FALSE;
   self->errors_in_row = 0;
   self->frames_dropped = 0;
   return TRUE;
@@ -344,13 +567,15 @@ gst_hap_dec_class_init (GstHapDecClass * klass)
   /**
    * GstHapDec:threads:
    *
-   * Threads that decompress the chunks of a chunked frame together, the streaming thread
-   * included; 0 means one per processor core. A frame of one chunk takes one
-   * thread.
+   * Threads that decompress the chunks of a chunked frame together, and
+   * decode the texture's block rows for raw output, the streaming thread
+   * included; 0 means one per processor core. A frame of one chunk takes
+   * one thread to decompress.
    */
   g_object_class_install_property (gobject_class, PROP_THREADS,
       g_param_spec_uint ("threads", "Threads",
-          "Threads that decompress the chunks of a chunked frame together, the streaming thread "
+          "Threads that decompress the chunks of a chunked frame together "
+          "(and decode the texture for raw output), the streaming thread "
           "included (0 to 256, 0 = one per processor core; default: 0)", 0,
           MAX_THREADS, DEFAULT_THREADS, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
@@ -358,12 +583,14 @@ gst_hap_dec_class_init (GstHapDecClass * klass)
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
-      "Hap frame decoder", "Codec/Parser/Video",
+      "Hap frame decoder", "Codec/Decoder/Video",
       "Unpacks Hap frames (Snappy, chunks) into block-compressed video "
-      "(BC1, BC3, YCoCg-BC3, BC4, BC7) for bcdec or glbcupload",
-      "gst-bc developers");
+      "(BC1, BC3, YCoCg-BC3, BC4, BC7) for bcdec or glbcupload, or decodes "
+      "them into RGB on the CPU",
+      "The gst-bc developers");
 
   bt_class->transform_caps = GST_DEBUG_FUNCPTR (gst_hap_dec_transform_caps);
+  bt_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_hap_dec_fixate_caps);
   bt_class->set_caps = GST_DEBUG_FUNCPTR (gst_hap_dec_set_caps);
   bt_class->transform_size = GST_DEBUG_FUNCPTR (gst_hap_dec_transform_size);
   bt_class->prepare_output_buffer =

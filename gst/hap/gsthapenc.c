@@ -337,7 +337,7 @@ gst_hap_enc_class_init (GstHapEncClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "Hap frame encoder", "Codec/Encoder/Video",
       "Wraps block-compressed video (BC1, BC3, YCoCg-BC3, BC4, BC7) into "
-      "Hap frames, for qtmux", "gst-bc developers");
+      "Hap frames, for qtmux", "The gst-bc developers");
 
   bt_class->transform_caps = GST_DEBUG_FUNCPTR (gst_hap_enc_transform_caps);
   bt_class->set_caps = GST_DEBUG_FUNCPTR (gst_hap_enc_set_caps);

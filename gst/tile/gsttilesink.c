@@ -456,7 +456,7 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
       "Tiled multi-connection frame sender", "Sink/Network",
       "Serves fixed-size frames to one or more tilesrc, cut into tiles sent "
       "in parallel over one TCP connection or UDP socket per unit",
-      "gst-bc developers <gst-bc@example.org>");
+      "The gst-bc developers");
 
   bsink_class->start = GST_DEBUG_FUNCPTR (gst_tile_sink_start);
   bsink_class->stop = GST_DEBUG_FUNCPTR (gst_tile_sink_stop);

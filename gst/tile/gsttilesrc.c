@@ -245,7 +245,7 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
       "Tiled multi-connection frame receiver", "Source/Network",
       "Receives the frames of a tilesink, one TCP connection and thread per "
       "tile, straight into the output buffer",
-      "gst-bc developers <gst-bc@example.org>");
+      "The gst-bc developers");
 
   bsrc_class->start = GST_DEBUG_FUNCPTR (gst_tile_src_start);
   bsrc_class->stop = GST_DEBUG_FUNCPTR (gst_tile_src_stop);

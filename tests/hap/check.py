@@ -8,11 +8,13 @@ installs ffmpeg; Python 3's standard library only).
 
 A. Playback of ffmpeg-made files (hap, hap_alpha, hap_q; snappy with 1 and
    4 chunks, none; 200x120, not a multiple of 16), each decoded by
-   (i) filesrc ! qtdemux ! hapdec ! bcdec, (ii) uridecodebin and
-   (iii) playbin (video-sink=a bin ending in filesink), (ii) and (iii)
-   with headless GL (egl-device) and with GL unavailable (glx, no
-   DISPLAY); compared with ffmpeg's rgba decoding: same frame count,
-   every channel within TOLERANCE levels (RGB; alpha too for hap_alpha).
+   (i) filesrc ! qtdemux ! hapdec ! bcdec, (ii) uridecodebin,
+   (iii) playbin (video-sink=a bin ending in filesink), (iv)
+   uridecodebin3 and (v) playbin3 (hapdec decodes: the decoder ends
+   their chain), (ii) to (v) with headless GL (egl-device) and with GL
+   unavailable (glx, no DISPLAY); compared with ffmpeg's rgba decoding:
+   same frame count, every channel within TOLERANCE levels (RGB; alpha
+   too for hap_alpha).
 B. Recording with examples/record-hap.sh (bc1, bc3, ycocg, bc4, bc7;
    videotestsrc's ball, on a transparent background for bc3 and bc7;
    202x118, partial blocks; compressor snappy/none, chunks 1/4): ffprobe's
@@ -402,6 +404,14 @@ def play_a(case, mov, ref, channels):
                      ['gst-launch-1.0', '-v', 'playbin', f'uri={uri}',
                       'flags=video', 'video-sink="videoconvert ! '
                       f'video/x-raw,format=RGBA ! filesink location={got}"']))
+        runs.append((f'(iv) uridecodebin3 [{name}]', env,
+                     ['gst-launch-1.0', '-v', 'uridecodebin3', f'uri={uri}',
+                      '!', 'videoconvert', '!', 'video/x-raw,format=RGBA',
+                      '!', 'filesink', f'location={got}']))
+        runs.append((f'(v) playbin3 [{name}]', env,
+                     ['gst-launch-1.0', '-v', 'playbin3', f'uri={uri}',
+                      'flags=video', 'video-sink="videoconvert ! '
+                      f'video/x-raw,format=RGBA ! filesink location={got}"']))
     for check, env, cmd in runs:
         if check in HUNG:
             R.add('A', case, check, False,
@@ -429,7 +439,7 @@ def play_a(case, mov, ref, channels):
                 if m:
                     why = (f'playbin: "{m.group(1)}" (playbin leaves out a '
                            'decoder whose source caps its video-sink cannot '
-                           'take; hapdec gives only video/x-bc) | ' + why)
+                           'take) | ' + why)
             R.add('A', case, check, False, f'{status_text(rc)}: {why}')
             continue
         via = elements(out)

@@ -6,7 +6,8 @@
 # The hap suite: Hap QuickTime files played and recorded as a user would,
 # with gst-launch-1.0 against ffmpeg and ffprobe (check.py says what is
 # checked): ffmpeg-made files through qtdemux ! hapdec ! bcdec,
-# uridecodebin and playbin; examples/record-hap.sh and
+# uridecodebin, playbin, uridecodebin3 and playbin3;
+# examples/record-hap.sh and
 # examples/record-tile-hap.sh; damaged files.
 #
 #   tests/hap/run.sh BUILD_DIR [HAP_PLUGIN]
@@ -74,13 +75,14 @@ export GST_REGISTRY_FORK=no
 unset GST_GL_PLATFORM GST_GL_WINDOW GST_GL_API
 
 # the system's elements: qtdemux, qtmux (good); videotestsrc, videoconvert,
-# uridecodebin, playbin (base); gst-launch-1.0 (tools)
+# uridecodebin, playbin, uridecodebin3, playbin3 (base); gst-launch-1.0
+# (tools)
 has_elements () {
   local e
   command -v gst-launch-1.0 >/dev/null && command -v gst-inspect-1.0 \
     >/dev/null || return 1
   for e in qtdemux qtmux videotestsrc videoconvert uridecodebin playbin \
-      filesink fakesink; do
+      uridecodebin3 playbin3 filesink fakesink; do
     gst-inspect-1.0 --exists "$e" || return 1
   done
 }

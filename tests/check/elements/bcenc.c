@@ -275,18 +275,29 @@ GST_START_TEST (test_caps)
 
 GST_END_TEST;
 
-/* The minimum latency the element of @h reports downstream */
+/* The latency the element of @h reports downstream: the harness upstream's
+ * (live, 0 unless set) plus the encoder's */
+static GstClockTime
+query_latency (GstHarness * h, GstClockTime * max)
+{
+  GstClockTime min = GST_CLOCK_TIME_NONE;
+  gboolean live = FALSE;
+  GstQuery *q = gst_query_new_latency ();
+
+  *max = GST_CLOCK_TIME_NONE;
+  fail_unless (gst_pad_peer_query (h->sinkpad, q));
+  gst_query_parse_latency (q, &live, &min, max);
+  gst_query_unref (q);
+  fail_unless (live);
+  return min;
+}
+
 static GstClockTime
 min_latency (GstHarness * h)
 {
-  GstClockTime min = GST_CLOCK_TIME_NONE, max = GST_CLOCK_TIME_NONE;
-  gboolean live;
-  GstQuery *q = gst_query_new_latency ();
+  GstClockTime max;
 
-  fail_unless (gst_pad_peer_query (h->sinkpad, q));
-  gst_query_parse_latency (q, &live, &min, &max);
-  gst_query_unref (q);
-  return min;
+  return query_latency (h, &max);
 }
 
 GST_START_TEST (test_caps_variable_framerate)
@@ -309,20 +320,75 @@ GST_START_TEST (test_caps_variable_framerate)
 
 GST_END_TEST;
 
+/* The CPU path encodes synchronously (each frame leaves in the chain call
+ * that brought it): the encoder adds no latency to upstream's, minimum or
+ * maximum, at any framerate */
 GST_START_TEST (test_latency)
 {
-  GstHarness *h = harness_new ("bc1enc", NULL);
+  static const gchar *const encs[] = { "bc1enc", "bc3enc", "bc4enc",
+    "bc5enc", "bc7enc"
+  };
+  const GstClockTime up_min = 5 * GST_MSECOND;
   guint8 *pic = make_picture (8, 8, 1, FALSE);
+  guint i;
 
-  harness_set_raw_caps (h, "RGBA", 8, 8);
-  gst_buffer_unref (push_and_pull (h, picture_to_buffer (pic, 8, 8,
-              GST_VIDEO_FORMAT_RGBA)));
+  for (i = 0; i < G_N_ELEMENTS (encs); i++) {
+    GstHarness *h = harness_new (encs[i], NULL);
+    GstClockTime min, max;
+    GstBuffer *out;
 
-  /* the harness upstream reports 0, the encoder adds one frame */
-  fail_unless_equals_uint64 (min_latency (h),
-      gst_util_uint64_scale (GST_SECOND, 1, 30));
+    harness_set_raw_caps (h, "RGBA", 8, 8);
+    fail_unless_equals_int (gst_harness_push (h, picture_to_buffer (pic, 8,
+                8, GST_VIDEO_FORMAT_RGBA)), GST_FLOW_OK);
+    /* out before the next frame came: nothing held */
+    fail_unless_equals_int (gst_harness_buffers_received (h), 1);
+    out = gst_harness_pull (h);
+    gst_buffer_unref (out);
 
-  gst_harness_teardown (h);
+    gst_video_encoder_get_latency (GST_VIDEO_ENCODER (h->element), &min,
+        &max);
+    fail_unless_equals_uint64 (min, 0);
+    fail_unless_equals_uint64 (max, 0);
+
+    /* the LATENCY query gives upstream's latency unchanged (the harness
+     * says live, its minimum, no maximum) */
+    fail_unless_equals_uint64 (query_latency (h, &max), 0);
+    fail_unless_equals_uint64 (max, GST_CLOCK_TIME_NONE);
+    gst_harness_set_upstream_latency (h, up_min);
+    fail_unless_equals_uint64 (query_latency (h, &max), up_min);
+    fail_unless_equals_uint64 (max, GST_CLOCK_TIME_NONE);
+    gst_harness_teardown (h);
+
+    /* and at another framerate, in a playing pipeline whose live source
+     * reports one frame (videotestsrc): the encoder adds nothing */
+    {
+      gchar *desc = g_strdup_printf ("videotestsrc is-live=true ! "
+          "video/x-raw,format=RGBA,width=16,height=16,framerate=25/1 ! "
+          "%s name=enc ! fakesink", encs[i]);
+      GstElement *p = gst_parse_launch (desc, NULL);
+      GstElement *enc = gst_bin_get_by_name (GST_BIN (p), "enc");
+      GstQuery *q = gst_query_new_latency ();
+      gboolean live = FALSE;
+
+      fail_unless (p != NULL);
+      fail_unless_equals_int (gst_element_set_state (p, GST_STATE_PLAYING),
+          GST_STATE_CHANGE_ASYNC);
+      fail_unless_equals_int (gst_element_get_state (p, NULL, NULL,
+              10 * GST_SECOND), GST_STATE_CHANGE_SUCCESS);
+      fail_unless (gst_element_query (enc, q));
+      gst_query_parse_latency (q, &live, &min, &max);
+      fail_unless (live);
+      fail_unless_equals_uint64 (min, GST_SECOND / 25);
+      gst_query_unref (q);
+      gst_video_encoder_get_latency (GST_VIDEO_ENCODER (enc), &min, &max);
+      fail_unless_equals_uint64 (min, 0);
+      fail_unless_equals_uint64 (max, 0);
+      gst_object_unref (enc);
+      gst_element_set_state (p, GST_STATE_NULL);
+      gst_object_unref (p);
+      g_free (desc);
+    }
+  }
   g_free (pic);
 }
 

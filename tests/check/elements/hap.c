@@ -317,6 +317,142 @@ GST_START_TEST (test_dec)
 
 GST_END_TEST;
 
+/* The largest difference between the RGBA-like frame @buf of @vinfo and
+ * the library's decoding @ref (packed RGBA), over the colour channels and
+ * alpha (not the padding byte of x formats) */
+static guint
+frame_max_diff (GstBuffer * buf, GstVideoInfo * vinfo, const guint8 * ref)
+{
+  const GstVideoFormatInfo *finfo = vinfo->finfo;
+  guint w = GST_VIDEO_INFO_WIDTH (vinfo), h = GST_VIDEO_INFO_HEIGHT (vinfo);
+  guint n_comp = GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo);
+  GstVideoFrame frame;
+  guint x, y, c, maxdiff = 0;
+
+  fail_unless (gst_video_frame_map (&frame, vinfo, buf, GST_MAP_READ));
+  for (y = 0; y < h; y++) {
+    const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+        0) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+
+    for (x = 0; x < w; x++)
+      for (c = 0; c < n_comp; c++) {
+        guint8 got = row[x * 4 + GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c)];
+        guint8 want = ref[(y * w + x) * 4 + c];
+
+        maxdiff = MAX (maxdiff, (guint) ABS (got - want));
+      }
+  }
+  gst_video_frame_unmap (&frame);
+  return maxdiff;
+}
+
+/* hapdec is a video decoder: with downstream that takes only raw video it
+ * decodes the texture itself, as the library (and bcdec) does, from
+ * Snappy, chunked and stored frames, in the format downstream asks for */
+GST_START_TEST (test_dec_raw)
+{
+  static const struct
+  {
+    const gchar *fourcc;
+    GstBcFormat format;
+    const gchar *raw;
+  } cases[] = {
+    {"Hap1", GST_BC_FORMAT_BC1, "RGBA"},
+    {"HapY", GST_BC_FORMAT_YCOCG_BC3, "BGRx"},
+    {"Hap5", GST_BC_FORMAT_BC3, "BGRA"},
+    {"HapA", GST_BC_FORMAT_BC4, "RGBx"},
+    {"Hap7", GST_BC_FORMAT_BC7, "RGBA"},
+  };
+  static const struct
+  {
+    GstBcHapCompressor compressor;
+    guint chunks;
+  } frames[] = {
+    {GST_BC_HAP_COMPRESSOR_SNAPPY, 1}, {GST_BC_HAP_COMPRESSOR_SNAPPY, 3},
+    {GST_BC_HAP_COMPRESSOR_NONE, 1}, {GST_BC_HAP_COMPRESSOR_NONE, 2},
+  };
+  guint c, i;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    GstBcInfo info;
+    guint8 *tex = test_encode_picture (cases[c].format, 90, 50, 3 + c, &info);
+    guint8 *ref = test_decode (&info, tex);
+    GstHarness *h = dec_harness (cases[c].fourcc, 90, 50);
+    gchar *raw = g_strdup_printf ("video/x-raw, format=%s", cases[c].raw);
+    GstVideoInfo vinfo;
+    GstCaps *caps;
+
+    gst_harness_set_sink_caps_str (h, raw);
+    g_object_set (h->element, "threads", 3, NULL);
+    for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+      GstBuffer *out;
+      guint diff;
+
+      fail_unless_equals_int (gst_harness_push (h, hap_buffer (&info, tex,
+                  frames[i].compressor, frames[i].chunks, i)), GST_FLOW_OK);
+      out = gst_harness_pull (h);
+      caps = gst_pad_get_current_caps (h->sinkpad);
+      fail_unless (gst_video_info_from_caps (&vinfo, caps),
+          "%" GST_PTR_FORMAT, caps);
+      gst_caps_unref (caps);
+      fail_unless_equals_string (GST_VIDEO_INFO_NAME (&vinfo), cases[c].raw);
+      fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&vinfo), 90);
+      fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&vinfo), 50);
+      fail_unless_equals_int (GST_VIDEO_INFO_FPS_N (&vinfo), FPS);
+      diff = frame_max_diff (out, &vinfo, ref);
+      fail_unless (diff == 0, "%s to %s, frame %u: differs by %u",
+          cases[c].fourcc, cases[c].raw, i, diff);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
+          gst_util_uint64_scale (i, GST_SECOND, FPS));
+      gst_buffer_unref (out);
+    }
+    gst_harness_teardown (h);
+    g_free (raw);
+    g_free (ref);
+    g_free (tex);
+  }
+}
+
+GST_END_TEST;
+
+/* a decoder, for decodebin, playbin and their 3 versions; the texture
+ * first among its outputs */
+GST_START_TEST (test_dec_klass)
+{
+  GstElementFactory *f = gst_element_factory_find ("hapdec");
+  GstHarness *h;
+  GstCaps *caps;
+
+  fail_unless (f != NULL);
+  fail_unless_equals_string (gst_element_factory_get_metadata (f,
+          GST_ELEMENT_METADATA_KLASS), "Codec/Decoder/Video");
+  fail_unless (gst_element_factory_list_is_type (f,
+          GST_ELEMENT_FACTORY_TYPE_DECODER |
+          GST_ELEMENT_FACTORY_TYPE_MEDIA_VIDEO));
+  fail_if (gst_element_factory_list_is_type (f,
+          GST_ELEMENT_FACTORY_TYPE_PARSER));
+  gst_object_unref (f);
+
+  /* downstream that takes anything gets the texture */
+  h = dec_harness ("Hap1", 16, 16);
+  {
+    GstBcInfo info;
+    guint8 *tex = test_encode_picture (GST_BC_FORMAT_BC1, 16, 16, 1, &info);
+
+    fail_unless_equals_int (gst_harness_push (h, hap_buffer (&info, tex,
+                GST_BC_HAP_COMPRESSOR_SNAPPY, 1, 0)), GST_FLOW_OK);
+    gst_buffer_unref (gst_harness_pull (h));
+    g_free (tex);
+  }
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  fail_unless (gst_structure_has_name (gst_caps_get_structure (caps, 0),
+          "video/x-bc"), "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static guint
 count_messages (GstHarness * h, GstMessageType type)
 {
@@ -405,8 +541,105 @@ GST_START_TEST (test_dec_caps)
 
 GST_END_TEST;
 
-/* appsrc ! hapenc ! qtmux ! filesink, then filesrc ! qtdemux ! hapdec and
- * filesrc ! decodebin: the same textures and times come back */
+/* The sink of @p called "sink", wherever it is (playbin's video-sink is
+ * its property until it is playing) */
+static GstElement *
+get_sink (GstElement * p)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+
+  if (!sink && g_object_class_find_property (G_OBJECT_GET_CLASS (p),
+          "video-sink")) {
+    GstElement *bin = NULL;
+
+    g_object_get (p, "video-sink", &bin, NULL);
+    fail_unless (bin != NULL);
+    sink = gst_bin_get_by_name (GST_BIN (bin), "sink");
+    gst_object_unref (bin);
+  }
+  fail_unless (sink != NULL, "no sink");
+  return sink;
+}
+
+/* @desc, a pipeline that decodes the .mov file into RGBA frames in the
+ * appsink "sink", gives the @n textures of @tex (alternately) decoded as
+ * the library does, at their times; its element "dec" holds the elements
+ * of @decoders (space separated), and no other decoder of ours */
+static void
+check_decoded_file (const gchar * desc, const GstBcInfo * info, guint8 ** tex,
+    guint n, const gchar * decoders)
+{
+  static const gchar *const ours[] = { "hapdec", "bcdec", "glbcupload" };
+  GstElement *p = launch (desc), *sink, *dec;
+  gchar **want = g_strsplit (decoders, " ", -1);
+  GString *found = g_string_new (" ");
+  GstIterator *it;
+  GValue v = G_VALUE_INIT;
+  guint i;
+
+  sink = get_sink (p);
+  play (p);
+  /* playbin3 adds its video sink once the stream is there */
+  fail_unless_equals_int (gst_element_get_state (p, NULL, NULL,
+          PULL_TIMEOUT), GST_STATE_CHANGE_SUCCESS);
+  for (i = 0; i < n; i++) {
+    GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        PULL_TIMEOUT);
+    guint8 *ref = test_decode (info, tex[i % 2]);
+    GstVideoInfo vinfo;
+    GstBuffer *buf;
+    guint maxdiff;
+
+    fail_unless (sample != NULL, "%s: frame %u of %u", desc, i, n);
+    buf = gst_sample_get_buffer (sample);
+    fail_unless (gst_video_info_from_caps (&vinfo,
+            gst_sample_get_caps (sample)));
+    fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&vinfo), info->width);
+    fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&vinfo), info->height);
+    maxdiff = frame_max_diff (buf, &vinfo, ref);
+    /* bcdec and hapdec give the library's decoding */
+    fail_unless (maxdiff == 0, "%s: frame %u differs by %u", desc, i,
+        maxdiff);
+    fail_unless (ABS ((gint64) GST_BUFFER_PTS (buf) -
+            (gint64) gst_util_uint64_scale (i, GST_SECOND, FPS)) <=
+        GST_USECOND);
+    gst_sample_unref (sample);
+    g_free (ref);
+  }
+
+  /* (playbin3 on its own is the pipeline) */
+  dec = g_str_equal (GST_OBJECT_NAME (p), "dec") ? gst_object_ref (p) :
+      get (p, "dec");
+  it = gst_bin_iterate_recurse (GST_BIN (dec));
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElementFactory *f = gst_element_get_factory (g_value_get_object (&v));
+
+    for (i = 0; f && i < G_N_ELEMENTS (ours); i++)
+      if (g_str_equal (GST_OBJECT_NAME (f), ours[i]))
+        g_string_append_printf (found, "%s ", ours[i]);
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  for (i = 0; i < G_N_ELEMENTS (ours); i++) {
+    gchar *needle = g_strdup_printf (" %s ", ours[i]);
+
+    fail_unless ((strstr (found->str, needle) != NULL) ==
+        g_strv_contains ((const gchar * const *) want, ours[i]),
+        "%s: want%s%s, found%s", desc, *decoders ? " " : "", decoders,
+        found->str);
+    g_free (needle);
+  }
+  gst_object_unref (dec);
+  gst_object_unref (sink);
+  stop (p);
+  g_string_free (found, TRUE);
+  g_strfreev (want);
+}
+
+/* appsrc ! hapenc ! qtmux ! filesink, then filesrc ! qtdemux ! hapdec,
+ * filesrc ! decodebin, filesrc ! decodebin3 and playbin3: the same textures
+ * and times come back */
 GST_START_TEST (test_mov_round_trip)
 {
   const guint n = 12;
@@ -469,66 +702,25 @@ GST_START_TEST (test_mov_round_trip)
   /* decodebin picks hapdec, then a decoder of video/x-bc: bcdec here
    * (force-sw-decoders: the GPU's decoding through decodebin is tested in
    * elements_glbcupload and, for Hap files, in tests/hap) */
-  desc = g_strdup_printf ("filesrc location=%s ! decodebin "
+  desc = g_strdup_printf ("filesrc location=%s ! decodebin name=dec "
       "force-sw-decoders=true ! videoconvert ! "
       "video/x-raw, format=RGBA ! appsink name=sink sync=false", path);
-  p = launch (desc);
-  sink = get (p, "sink");
-  play (p);
-  for (i = 0; i < n; i++) {
-    GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
-        PULL_TIMEOUT);
-    guint8 *ref = test_decode (&info, tex[i % 2]);
-    GstBuffer *buf;
-    GstVideoFrame frame;
-    GstVideoInfo vinfo;
-    guint y, x, maxdiff = 0;
+  check_decoded_file (desc, &info, tex, n, "hapdec bcdec");
+  g_free (desc);
 
-    fail_unless (sample != NULL, "frame %u of %u", i, n);
-    buf = gst_sample_get_buffer (sample);
-    fail_unless (gst_video_info_from_caps (&vinfo,
-            gst_sample_get_caps (sample)));
-    fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&vinfo), 200);
-    fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&vinfo), 120);
-    fail_unless (gst_video_frame_map (&frame, &vinfo, buf, GST_MAP_READ));
-    for (y = 0; y < 120; y++) {
-      const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
-          0) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+  /* decodebin3 ends the stream at its decoder, hapdec, which decodes the
+   * texture itself (without GL, or with: the same) */
+  desc = g_strdup_printf ("filesrc location=%s ! decodebin3 name=dec ! "
+      "videoconvert ! video/x-raw, format=RGBA ! appsink name=sink "
+      "sync=false", path);
+  check_decoded_file (desc, &info, tex, n, "hapdec");
+  g_free (desc);
 
-      for (x = 0; x < 200 * 4; x++)
-        maxdiff = MAX (maxdiff, (guint) ABS (row[x] - ref[y * 200 * 4 + x]));
-    }
-    gst_video_frame_unmap (&frame);
-    /* bcdec gives the library's decoding */
-    fail_unless (maxdiff == 0, "frame %u differs by %u", i, maxdiff);
-    fail_unless (ABS ((gint64) GST_BUFFER_PTS (buf) -
-            (gint64) gst_util_uint64_scale (i, GST_SECOND, FPS)) <=
-        GST_USECOND);
-    gst_sample_unref (sample);
-    g_free (ref);
-  }
-  {
-    GstElement *dec = gst_bin_get_by_name (GST_BIN (p), "decodebin0");
-    GstIterator *it = gst_bin_iterate_recurse (GST_BIN (dec));
-    GValue v = G_VALUE_INIT;
-    gboolean have_hapdec = FALSE, have_bcdec = FALSE;
-
-    while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
-      GstElementFactory *f = gst_element_get_factory (g_value_get_object (&v));
-
-      if (f && g_str_equal (GST_OBJECT_NAME (f), "hapdec"))
-        have_hapdec = TRUE;
-      if (f && g_str_equal (GST_OBJECT_NAME (f), "bcdec"))
-        have_bcdec = TRUE;
-      g_value_reset (&v);
-    }
-    g_value_unset (&v);
-    gst_iterator_free (it);
-    fail_unless (have_hapdec && have_bcdec);
-    gst_object_unref (dec);
-  }
-  stop (p);
-  gst_object_unref (sink);
+  /* and so playbin3 with a video sink of raw video */
+  desc = g_strdup_printf ("playbin3 name=dec uri=file://%s flags=video "
+      "video-sink=\"videoconvert ! video/x-raw, format=RGBA ! appsink "
+      "name=sink sync=false\"", path);
+  check_decoded_file (desc, &info, tex, n, "hapdec");
   g_free (desc);
 
   g_unlink (path);
@@ -551,6 +743,8 @@ hap_suite (void)
   tcase_add_test (tc, test_enc_stored_no_copy);
   tcase_add_test (tc, test_enc_refuses_bc5);
   tcase_add_test (tc, test_dec);
+  tcase_add_test (tc, test_dec_raw);
+  tcase_add_test (tc, test_dec_klass);
   tcase_add_test (tc, test_dec_damaged);
   tcase_add_test (tc, test_dec_caps);
   tcase_add_test (tc, test_mov_round_trip);
