@@ -720,6 +720,10 @@ GST_START_TEST (test_receiver_process_killed)
     while (stat_uint (l.tilesink, "disconnects") < 1)
       fail_unless (g_get_monotonic_time () < end), g_usleep (5000);
   }
+  /* every frame pushed so far has left render () (GstBaseSink's
+   * `rendered`, part of tilesink's stats): none of them can reach the
+   * next receiver ahead of the frames it checks */
+  wait_u64 (l.tilesink, "rendered", 40);
   /* still serving: the next receiver gets byte-exact frames */
   last_pts = GST_CLOCK_TIME_NONE;
   rx_start (&l, NULL);
