@@ -183,8 +183,7 @@ QUICK = dict(formats=["bc1"], sizes=list(SIZES), units=[2, 4],
              seconds=5.0, warmup=1.5, encode_seconds=4.0, live_seconds=6.0,
              live_extras=False)
 
-LIVE = dict(width=3840, height=2160, fps=60, units=2, target=60,
-            issue_fps=47)
+LIVE = dict(width=3840, height=2160, fps=60, units=2, target=60)
 
 TS_CAPS = "timestamp/x-unix"
 HZ = os.sysconf("SC_CLK_TCK")
@@ -883,14 +882,14 @@ def findings(results: dict) -> list[str]:
             t = [c for c in rows if c["target"]]
             if t:
                 c = t[0]
-                s += ((", " if s else "") + "the issue's target row, "
+                s += ((", " if s else "") + "the target row, "
                       f"{run_label(c['ovl'])}: "
                       f"{fmt_ms(c['base']['latency_ms'])} -> "
                       f"{fmt_ms(c['ovl']['latency_ms'])} ms p50, ratio "
                       + ("-" if c["ratio"] is None else f"{c['ratio']:.2f}")
                       + f" ({target_text(c)})")
             else:
-                s += ((", " if s else "") + "the issue's target row ("
+                s += ((", " if s else "") + "the target row ("
                       f"{FORMATS[TARGET['format']]['label']} "
                       f"{TARGET['size']} units={TARGET['units']}, ratio <= "
                       f"{TARGET['ratio']:.1f}) was not measured in both "
@@ -996,8 +995,7 @@ def findings(results: dict) -> list[str]:
                 "overlapped" if n else ": **overlap not in effect**")
              + f"): {t['delivered_fps']:.1f} frames/s delivered over "
              f"{t['window_s']:.0f} s: the {LIVE['target']} frames/s target "
-             f"is {'reached' if ok else '**not reached**'} (the issue: "
-             f"{LIVE['issue_fps']} today)")
+             f"is {'reached' if ok else '**not reached**'}")
         e, so = live.get("encode"), live.get("source")
         if e and not e.get("error"):
             s += (f"; `videotestsrc ! bc1enc ! fakesink` alone makes "
@@ -1184,7 +1182,7 @@ def markdown(results: dict, figs: list[str]) -> str:
         "sender and receiver processes and the machine's busy time over "
         "the window. *Overlapped vs encode-then-send*: per format, size "
         "and units measured in both modes, overlapped p50 / "
-        "encode-then-send p50; the issue's target is <= "
+        "encode-then-send p50; the target is <= "
         f"{TARGET['ratio']:.1f} for {FORMATS[TARGET['format']]['label']} "
         f"{TARGET['size']} with {TARGET['units']} units.")
     L.append("")
@@ -1206,7 +1204,7 @@ def markdown(results: dict, figs: list[str]) -> str:
         L.append(
             f"Latency p50 / p99 of the two modes, and {OVERLAP_MODE} p50 / "
             f"{BASE_MODE} p50 (below 1: overlapping is faster); the "
-            "issue's target row is "
+            "target row is "
             f"{FORMATS[TARGET['format']]['label']} {TARGET['size']} "
             f"units={TARGET['units']}, ratio <= {TARGET['ratio']:.1f}.")
         L.append("")
@@ -1233,8 +1231,7 @@ def markdown(results: dict, figs: list[str]) -> str:
                "transport, and without the encoder"
                if len(results.get("live", {})) > 1 else "")
             + ". Target "
-            f"{LIVE['target']} frames/s (the issue measured "
-            f"{LIVE['issue_fps']}).")
+            f"{LIVE['target']} frames/s.")
         L.append("")
         L += live
         L.append("")

@@ -524,7 +524,7 @@ def new_markdown(results: dict) -> list[str]:
               "functions work with default parameters). The speed bars "
               "scale bc7enc's speed by how much faster the fastest build "
               "runs compress_bc7 with default parameters."]
-    lines += ["", "Reference points quoted by the issue (measured earlier on "
+    lines += ["", "Published reference points (measured earlier on "
               "this machine, on another image set; not measured here):", "",
               "| encoder | Mpix/s | dB |", "|---|---|---|"]
     for name, mpix, db in NEW_REFERENCES:
@@ -701,9 +701,9 @@ def bars(summary: dict, all_threads: int, simd: str, etcpak_best: str,
                  if k[:4] == ("1080p", BASELINE_ENCODER, "BC7", "fast")),
                 None)
     if b7:
-        target = ("BC7 fast >= 2x its speed when the issue was filed (that "
-                  "commit's build, same run), with the same blocks (the "
-                  "issue's 47.5 dB on its own photographs)")
+        target = ("BC7 fast >= 2x the speed of the baseline build (same "
+                  "run), with the same blocks (the target's 47.5 dB was on "
+                  "other photographs)")
         if base is None:
             bar(target, None, None, "not measured (no --baseline-driver)")
         else:

@@ -1093,7 +1093,7 @@ def markdown(results: dict, figs: list[str]) -> str:
     L.append("")
     if rt:
         L.append(
-            f"The issue's bar: 3 multicast receivers cost the sender at most "
+            f"The target: 3 multicast receivers cost the sender at most "
             f"{RATIO_BAR}x the CPU of one. Measured "
             f"({SIZES[rt['size']]['label']}): "
             f"{rt['cores'][1]:.3f} / {rt['cores'][0]:.3f} cores = "

@@ -1973,7 +1973,7 @@ def markdown_passphrase(results: dict) -> list[str]:
         f"{fmt(lt_tcp and lt_tcp.get('n'), 'd', '?')} frames; UDP "
         f"{UDP_LAT[KEY_SIZE][0]:g} frames/s, "
         f"{fmt(lt_udp and lt_udp.get('n'), 'd', '?')} frames). The "
-        "issue's targets: with the "
+        "targets: with the "
         f"passphrase >= {PASSPHRASE_RATIO:g}x the throughput and < "
         f"{PASSPHRASE_ADDED_P50:g} ms added to the latency p50.")
     L.append("")
