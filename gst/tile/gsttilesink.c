@@ -532,9 +532,23 @@ receiver_removed (gpointer user_data, guint id, const gchar * peer,
       0, id, peer, reason);
 }
 
+/* the pipeline clock's time, for the receivers whose clocks follow it */
+static GstClockTime
+sender_clock_time (gpointer user_data)
+{
+  GstClock *clock = gst_element_get_clock (GST_ELEMENT (user_data));
+  GstClockTime t = GST_CLOCK_TIME_NONE;
+
+  if (clock) {
+    t = gst_clock_get_time (clock);
+    gst_object_unref (clock);
+  }
+  return t;
+}
+
 static const GstTileSenderCallbacks sender_callbacks = {
   gst_tile_post_stats, buffer_warning, post_error, receiver_added,
-  receiver_removed
+  receiver_removed, sender_clock_time
 };
 
 static gboolean

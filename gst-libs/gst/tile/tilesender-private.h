@@ -81,6 +81,9 @@ GST_DEBUG_CATEGORY_EXTERN (gst_tile_sender_debug);
 /* STATS messages parsed per second and receiver at most (the others are
  * skipped unparsed: statistics are informative) */
 #define STATS_PER_SECOND 4
+/* TIME queries answered per receiver and second (a receiver asks a few a
+ * second while its clock settles, then one every few seconds) */
+#define TIMES_PER_SECOND 16
 /* protocol=udp: UNIT_HELLO datagrams read per pass at most */
 #define UDP_HELLOS_PER_PASS 64
 /* REFUSE datagrams sent per second at most, over every receiver */
@@ -336,6 +339,7 @@ typedef struct
   gint64 started_us;            /* its first byte, 0 between messages */
   GByteArray *payload;
   GstTileSenderLimit stats_limit;       /* STATS parsed, server thread */
+  GstTileSenderLimit time_limit;        /* TIME answered, server thread */
   guint64 stats_skipped;        /* STATS over that limit */
   /* a sealed session: its records (those sent: lock; those received: the
    * server thread's) */

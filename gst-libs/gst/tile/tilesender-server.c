@@ -792,6 +792,7 @@ typedef struct
   GstTileWireType type;
   GstTileWireAck ack;
   GstStructure *stats;          /* NULL: skipped */
+  GstTileWireTime time;         /* TIME, answered (local_time NONE: not) */
 } ControlMessage;
 
 /* Parses a message from the receiver; the server thread, lock not held
@@ -808,6 +809,7 @@ control_parse (GstTileSenderPeer * peer, const GstTileWireHeader * h,
 
   m->type = h->type;
   m->stats = NULL;
+  m->time.local_time = GST_CLOCK_TIME_NONE;
   switch (h->type) {
     case GST_TILE_WIRE_TYPE_KEEPALIVE:
       return gst_tile_wire_keepalive_parse (payload->data, payload->len, &t,
@@ -827,6 +829,25 @@ control_parse (GstTileSenderPeer * peer, const GstTileWireHeader * h,
             "statistics: %s", peer->owner.id, serr->message);
         g_clear_error (&serr);
       }
+      return TRUE;
+    case GST_TILE_WIRE_TYPE_TIME:
+      if (!gst_tile_wire_time_parse (payload->data, payload->len, &m->time,
+              err))
+        return FALSE;
+      if (m->time.remote_time != GST_CLOCK_TIME_NONE) {
+        g_set_error (err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+            "a TIME query with a remote time");
+        return FALSE;
+      }
+      /* a receiver asking too often gets no answer to the excess */
+      if (!gst_tile_sender_limit_take (&peer->control.time_limit,
+              TIMES_PER_SECOND, g_get_monotonic_time ())) {
+        m->time.local_time = GST_CLOCK_TIME_NONE;
+        return TRUE;
+      }
+      /* the clock is read as late as possible before the answer goes */
+      m->time.remote_time = self->callbacks.clock_time ?
+          self->callbacks.clock_time (self->user_data) : GST_CLOCK_TIME_NONE;
       return TRUE;
     default:
       g_set_error (err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
@@ -853,6 +874,16 @@ handle_control (GstTileSenderPeer * peer, ControlMessage * m)
         gst_structure_free (peer->receiver_stats);
       peer->receiver_stats = m->stats;
       m->stats = NULL;
+      break;
+    case GST_TILE_WIRE_TYPE_TIME:
+      if (m->time.local_time != GST_CLOCK_TIME_NONE) {
+        GByteArray *p = g_byte_array_sized_new (GST_TILE_WIRE_HEADER_SIZE +
+            16);
+
+        gst_tile_wire_time_pack (&m->time, p);
+        gst_tile_sender_send_control_locked (peer, p);
+        g_byte_array_unref (p);
+      }
       break;
     default:
       break;

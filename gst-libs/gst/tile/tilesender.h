@@ -130,6 +130,9 @@ typedef struct
  *     @peer ("host:port")
  * @receiver_removed: the session @id of the receiver at @peer ended,
  *     for @reason
+ * @clock_time: the time of the owner's pipeline clock now, or
+ *     %GST_CLOCK_TIME_NONE without one: the answer to a receiver's TIME
+ *     query (its clock follows this one)
  *
  * What only the owner of a sender can do (post bus messages). Called from
  * the sender's server thread, never with its lock held; any may be %NULL.
@@ -143,6 +146,7 @@ typedef struct
   void (*receiver_added) (gpointer user_data, guint id, const gchar * peer);
   void (*receiver_removed) (gpointer user_data, guint id, const gchar * peer,
       const gchar * reason);
+  GstClockTime (*clock_time) (gpointer user_data);
 } GstTileSenderCallbacks;
 
 /**

@@ -273,6 +273,8 @@ gst_tile_wire_type_get_name (GstTileWireType type)
       return "AUTH";
     case GST_TILE_WIRE_TYPE_SEALED:
       return "SEALED";
+    case GST_TILE_WIRE_TYPE_TIME:
+      return "TIME";
   }
   return "UNKNOWN";
 }
@@ -280,7 +282,7 @@ gst_tile_wire_type_get_name (GstTileWireType type)
 static gboolean
 type_is_known (guint type)
 {
-  return type >= GST_TILE_WIRE_TYPE_HELLO && type <= GST_TILE_WIRE_TYPE_SEALED;
+  return type >= GST_TILE_WIRE_TYPE_HELLO && type <= GST_TILE_WIRE_TYPE_TIME;
 }
 
 /**
@@ -1282,6 +1284,59 @@ gst_tile_wire_keepalive_parse (const guint8 * payload, gsize len,
 
   reader_init (&r, "KEEPALIVE", payload, len);
   return reader_uint (&r, "time", time_ns, error) && reader_finish (&r, error);
+}
+
+/* TIME */
+
+/**
+ * gst_tile_wire_time_pack:
+ * @time: the query or the answer
+ * @out: header and payload are appended here
+ */
+void
+gst_tile_wire_time_pack (const GstTileWireTime * time, GByteArray * out)
+{
+  gsize start;
+
+  g_return_if_fail (time != NULL);
+  g_return_if_fail (out != NULL);
+
+  start = message_begin (out);
+  put_be (out, time->local_time, 8);
+  put_be (out, time->remote_time, 8);
+  message_end (out, start, GST_TILE_WIRE_TYPE_TIME);
+}
+
+/**
+ * gst_tile_wire_time_parse:
+ * @payload: (array length=len) (nullable): the payload
+ * @len: payload length from the header
+ * @out: (out caller-allocates): the times
+ * @error: return location for a #GST_TILE_WIRE_ERROR
+ *
+ * Returns: %FALSE with @error set when the payload is not 16 bytes or its
+ * local time is %GST_CLOCK_TIME_NONE.
+ */
+gboolean
+gst_tile_wire_time_parse (const guint8 * payload, gsize len,
+    GstTileWireTime * out, GError ** error)
+{
+  WireReader r;
+
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  reader_init (&r, "TIME", payload, len);
+  if (!reader_uint (&r, "local time", &out->local_time, error) ||
+      !reader_uint (&r, "remote time", &out->remote_time, error) ||
+      !reader_finish (&r, error))
+    return FALSE;
+  if (out->local_time == GST_CLOCK_TIME_NONE) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "TIME without a local time");
+    return FALSE;
+  }
+  return TRUE;
 }
 
 /* ACK */

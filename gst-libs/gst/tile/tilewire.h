@@ -31,7 +31,7 @@ G_BEGIN_DECLS
  * The protocol version this library speaks. Peers with another version are
  * refused.
  */
-#define GST_TILE_WIRE_VERSION 6
+#define GST_TILE_WIRE_VERSION 7
 
 /**
  * GST_TILE_WIRE_HEADER_SIZE:
@@ -224,6 +224,8 @@ typedef enum
  *     passphrase: every control message, sealed (see #GstTileRecords)
  * @GST_TILE_WIRE_TYPE_AUTH: either way, the proof that this side knows the
  *   passphrase
+ * @GST_TILE_WIRE_TYPE_TIME: client to server, a query of the sender's
+ *   clock; server to client, its answer (#GstTileWireTime)
  *
  * Control message types.
  */
@@ -240,7 +242,26 @@ typedef enum
   GST_TILE_WIRE_TYPE_CHALLENGE = 9,
   GST_TILE_WIRE_TYPE_AUTH = 10,
   GST_TILE_WIRE_TYPE_SEALED = 11,
+  GST_TILE_WIRE_TYPE_TIME = 12,
 } GstTileWireType;
+
+/**
+ * GstTileWireTime:
+ * @local_time: the receiver's time when it sent the query, in its own
+ *     clock's terms (never %GST_CLOCK_TIME_NONE); the answer echoes it
+ * @remote_time: in an answer, the time of the sender's pipeline clock when
+ *     it answered; %GST_CLOCK_TIME_NONE in a query, and in the answer of a
+ *     sender that has no clock yet
+ *
+ * Payload of a TIME message: the two times of GStreamer's network clock
+ * packet (#GstNetTimePacket, 16 bytes, big-endian), exchanged over the
+ * control connection (sealed with a passphrase) instead of a UDP socket.
+ */
+typedef struct
+{
+  guint64 local_time;
+  guint64 remote_time;
+} GstTileWireTime;
 
 /**
  * GstTileWireProtocol:
@@ -742,6 +763,14 @@ gboolean gst_tile_wire_packet_check (const GstTileWirePacketHeader * h,
 
 GST_TILE_API
 guint32  gst_tile_wire_packets_per_tile (guint64 tile_size, guint32 packet_size);
+
+GST_TILE_API
+void     gst_tile_wire_time_pack (const GstTileWireTime * time,
+                                  GByteArray * out);
+
+GST_TILE_API
+gboolean gst_tile_wire_time_parse (const guint8 * payload, gsize len,
+                                   GstTileWireTime * out, GError ** error);
 
 GST_TILE_API
 void     gst_tile_wire_clear_passphrase (gchar ** passphrase);

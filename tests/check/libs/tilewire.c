@@ -276,19 +276,19 @@ GST_START_TEST (test_header)
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
           &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "version 2, this side speaks version 6");
+      "version 2, this side speaks version 7");
   g_clear_error (&err);
-  write_be (buf + 4, 5, 2);
+  write_be (buf + 4, 6, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
           &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "version 5, this side speaks version 6");
+      "version 6, this side speaks version 7");
   g_clear_error (&err);
-  write_be (buf + 4, 7, 2);
+  write_be (buf + 4, 8, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
           &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "version 7, this side speaks version 6");
+      "version 8, this side speaks version 7");
   g_clear_error (&err);
   write_be (buf + 4, 0, 2);
   fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
@@ -297,7 +297,7 @@ GST_START_TEST (test_header)
   g_clear_error (&err);
 
   /* the newest types are known */
-  for (i = GST_TILE_WIRE_TYPE_CHALLENGE; i <= GST_TILE_WIRE_TYPE_SEALED; i++) {
+  for (i = GST_TILE_WIRE_TYPE_CHALLENGE; i <= GST_TILE_WIRE_TYPE_TIME; i++) {
     gst_tile_wire_header_write (buf, i, 32);
     fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
             &err), GST_TILE_WIRE_PARSE_OK);
@@ -314,11 +314,14 @@ GST_START_TEST (test_header)
   fail_unless_equals_string (gst_tile_wire_type_get_name
       (GST_TILE_WIRE_TYPE_SEALED), "SEALED");
   fail_unless_equals_int (GST_TILE_WIRE_TYPE_SEALED, 11);
-  fail_unless_equals_string (gst_tile_wire_type_get_name (12), "UNKNOWN");
+  fail_unless_equals_string (gst_tile_wire_type_get_name
+      (GST_TILE_WIRE_TYPE_TIME), "TIME");
+  fail_unless_equals_int (GST_TILE_WIRE_TYPE_TIME, 12);
+  fail_unless_equals_string (gst_tile_wire_type_get_name (13), "UNKNOWN");
 
   /* unknown types */
   for (i = 0; i < 4; i++) {
-    const guint16 types[] = { 0, GST_TILE_WIRE_TYPE_SEALED + 1, 13, 0xffff };
+    const guint16 types[] = { 0, GST_TILE_WIRE_TYPE_TIME + 1, 14, 0xffff };
     gchar *needle = g_strdup_printf ("type is %u", types[i]);
 
     gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_HELLO, 4);
@@ -349,7 +352,7 @@ GST_START_TEST (test_small_messages)
   /* HELLO: the flags, then the client's nonce */
   {
     static const guint8 expected[GST_TILE_WIRE_HEADER_SIZE + 20] = {
-      'G', 'S', 'B', 'C', 0, 6, 0, 1, 0, 0, 0, 20,
+      'G', 'S', 'B', 'C', 0, 7, 0, 1, 0, 0, 0, 20,
       0, 0, 0, 1,
       0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
       0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf
@@ -554,6 +557,43 @@ GST_START_TEST (test_small_messages)
   fail_if (gst_tile_wire_keepalive_parse (payload, len + 1, &t, &err));
   check_error (err, GST_TILE_WIRE_ERROR_INVALID, "KEEPALIVE payload is 9");
   g_clear_error (&err);
+
+  {
+    GstTileWireTime q = { G_GUINT64_CONSTANT (0x0102030405060708),
+      GST_CLOCK_TIME_NONE
+    }, a = { 5, G_GUINT64_CONSTANT (77000000000) }, got;
+    static const guint8 want[16] = { 1, 2, 3, 4, 5, 6, 7, 8,
+      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+    };
+
+    /* a query: GstNetTimePacket's layout, the remote time unknown */
+    g_byte_array_set_size (msg, 0);
+    gst_tile_wire_time_pack (&q, msg);
+    payload = split_message (msg, GST_TILE_WIRE_TYPE_TIME, &len);
+    fail_unless_equals_int (len, 16);
+    fail_unless (memcmp (payload, want, 16) == 0);
+    fail_unless (gst_tile_wire_time_parse (payload, len, &got, &err));
+    fail_unless_equals_uint64 (got.local_time, q.local_time);
+    fail_unless_equals_uint64 (got.remote_time, GST_CLOCK_TIME_NONE);
+    fail_if (gst_tile_wire_time_parse (payload, len - 1, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "remote time");
+    g_clear_error (&err);
+    /* an answer */
+    g_byte_array_set_size (msg, 0);
+    gst_tile_wire_time_pack (&a, msg);
+    payload = split_message (msg, GST_TILE_WIRE_TYPE_TIME, &len);
+    fail_unless (gst_tile_wire_time_parse (payload, len, &got, &err));
+    fail_unless_equals_uint64 (got.local_time, 5);
+    fail_unless_equals_uint64 (got.remote_time, a.remote_time);
+    /* a query must say when it was sent */
+    q.local_time = GST_CLOCK_TIME_NONE;
+    g_byte_array_set_size (msg, 0);
+    gst_tile_wire_time_pack (&q, msg);
+    payload = split_message (msg, GST_TILE_WIRE_TYPE_TIME, &len);
+    fail_if (gst_tile_wire_time_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "local time");
+    g_clear_error (&err);
+  }
 
   {
     GstTileWireAck ack =
@@ -1481,7 +1521,7 @@ GST_START_TEST (test_packet_header)
     G_GUINT64_CONSTANT (0x3132333435363738)
   };
   static const guint8 expected[GST_TILE_WIRE_PACKET_HEADER_SIZE] = {
-    'G', 'S', 'B', 'U', 6, 0, 0x00, 0x05,
+    'G', 'S', 'B', 'U', 7, 0, 0x00, 0x05,
     0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
     0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28,
@@ -1584,7 +1624,7 @@ GST_START_TEST (test_packet_header)
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_BAD_MAGIC, "magic is 0x47534243");
   buf[4] = 2;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION,
-      "datagram header version is 2, this side speaks version 6");
+      "datagram header version is 2, this side speaks version 7");
   buf[4] = 0;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 0");
   buf[4] = 255;
@@ -1824,6 +1864,14 @@ feed_all (const guint8 * data, gsize len)
   CHECK_RESULT (gst_tile_wire_refuse_parse (copy, len, &refuse, &err));
   CHECK_RESULT (gst_tile_wire_eos_parse (copy, len, &err));
   CHECK_RESULT (gst_tile_wire_keepalive_parse (copy, len, &t, &err));
+  {
+    GstTileWireTime tm;
+
+    ok = gst_tile_wire_time_parse (copy, len, &tm, &err);
+    CHECK_RESULT (ok);
+    if (ok)
+      fail_unless (len == 16 && tm.local_time != GST_CLOCK_TIME_NONE);
+  }
   {
     GstTileWireAck ack;
 
