@@ -84,7 +84,7 @@ case "$target" in
       "$cc" $flags -DBUILDING_GST_BC -DBUILDING_GST_TILE \
         -I"$src/gst-libs" -I"$bc" -I"$tile" \
         "$here/tilereceiver-fuzz.c" \
-        "$tile/tilereceiver.c" "$tile/tilereceiver-control.c" \
+        "$tile/tilereceiver.c" "$tile/tilereceiver-control.c" "$tile/tilereceiver-clock.c" \
         "$tile/tilereceiver-slots.c" "$tile/tilereceiver-tcp.c" \
         "$tile/tilereceiver-udp.c" "$tile/tilewire.c" "$tile/tilenet.c" \
         "$tile/tilenet-tcpinfo.c" "$tile/tilestats.c" "$tile/tileseal.c" \

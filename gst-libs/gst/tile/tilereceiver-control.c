@@ -335,6 +335,7 @@ send_stats (GstTileReceiver * self, gint fd)
   g_mutex_lock (&self->lock);
   s = gst_tile_receiver_counters_to_structure (&self->counters, self->config,
       &self->settings, self->udp);
+  gst_tile_receiver_clock_stats_locked (&self->clock, s);
   g_mutex_unlock (&self->lock);
   if (gst_tile_wire_stats_pack (s, p, NULL))
     control_send (self, fd, p);
@@ -355,8 +356,13 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
 
   now = last_rx = last_ka = last_stats = config_second =
       g_get_monotonic_time ();
+  g_mutex_lock (&self->lock);
+  gst_tile_receiver_clock_reset_locked (&self->clock);
+  g_mutex_unlock (&self->lock);
   while (TRUE) {
     GstTileWireHeader h;
+    GstTileWireTime tq;
+    gboolean query;
     guint interval;
 
     if (!gst_tile_net_wait (fd, FALSE, 100, NULL)) {
@@ -420,6 +426,17 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
           ret = FALSE;
           break;
         }
+      } else if (h.type == GST_TILE_WIRE_TYPE_TIME) {
+        GstTileWireTime a;
+
+        if (!gst_tile_wire_time_parse (p->data, p->len, &a, error)) {
+          ret = FALSE;
+          break;
+        }
+        g_mutex_lock (&self->lock);
+        gst_tile_receiver_clock_answer_locked (&self->clock, &a,
+            self->log_object);
+        g_mutex_unlock (&self->lock);
       } else if (h.type == GST_TILE_WIRE_TYPE_REFUSE) {
         set_refused (error, p, "ended the session");
         ret = FALSE;
@@ -464,6 +481,14 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
           "nothing heard from the sender for %u ms", timeout);
       break;
+    }
+    g_mutex_lock (&self->lock);
+    query = gst_tile_receiver_clock_query_locked (&self->clock, now, &tq);
+    g_mutex_unlock (&self->lock);
+    if (query) {
+      p->len = 0;
+      gst_tile_wire_time_pack (&tq, p);
+      control_send (self, fd, p);
     }
     if (now - last_ka >= KEEPALIVE_INTERVAL_MS * 1000) {
       p->len = 0;

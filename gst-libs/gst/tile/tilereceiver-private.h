@@ -11,7 +11,9 @@
  *   (GstTileReceiverCounters);
  * - tilereceiver-control.c: the control connection (GstTileReceiverControl):
  *   the handshake and the session's keys, CONFIG, EOS, keep-alives, STATS
- *   and ACKs, reconnects, REFUSE as an error;
+ *   and ACKs, TIME queries, reconnects, REFUSE as an error;
+ * - tilereceiver-clock.c: the sender's clock (GstTileReceiverClock),
+ *   calibrated from the answers to the TIME queries;
  * - tilereceiver-slots.c: the two frame slots (GstTileReceiverSlot) of both
  *   protocols: a frame's buffer, its release, the oldest frame out;
  * - tilereceiver-tcp.c: the TCP units and which slot their tiles go to;
@@ -59,6 +61,29 @@ typedef struct
   gchar *passphrase;            /* NULL: none */
   gchar *multicast_iface;       /* NULL: the route's */
 } GstTileReceiverFixedSettings;
+
+/* A jump of the sender's clock that is followed at once, not averaged in */
+#define GST_TILE_RECEIVER_CLOCK_JUMP (100 * GST_MSECOND)
+
+/* The sender's clock (tilereceiver-clock.c). */
+typedef struct
+{
+  GstClock *clock;              /* monotonic, calibrated to the sender's */
+  GstClockTime pending;         /* internal time of the query in flight */
+  gint64 sent_us;               /* when it went, monotonic */
+  gint64 next_us;               /* when the next one is due */
+  guint queries;                /* of this connection */
+  guint observations;           /* answers used since the last resync */
+  GstClockTime rtts[16];        /* the latest round trips */
+  guint n_rtt;
+  GstClockTime rtt;             /* of the latest answer used, NONE before */
+  GstClockTimeDiff offset;      /* the sender's time - this host's */
+  GstClockTime cal_internal, cal_external, cal_num, cal_denom;
+  guint resyncs;                /* jumps of the sender's clock followed */
+  guint ignored;                /* answers to no query of ours */
+  guint filtered;               /* answers that took too long */
+  guint lost;                   /* queries never answered */
+} GstTileReceiverClock;
 
 /* The control connection (tilereceiver-control.c). */
 typedef struct
@@ -177,6 +202,7 @@ struct _GstTileReceiver
    * handshake derives them, the units copy what they need) */
   GstTileReceiverControl control;
   GstTileKeys keys;
+  GstTileReceiverClock clock;   /* the sender's */
 
   /* the generations: the CONFIG of the running units, the one received
    * that waits for its turn, EOS */
@@ -261,6 +287,23 @@ GstTileReceiverSlot *gst_tile_receiver_slots_oldest_locked (GstTileReceiver *
 G_GNUC_INTERNAL
 void gst_tile_receiver_slot_take_locked (GstTileReceiver * self,
     GstTileReceiverSlot * slot, GstTileReceiverFrame * out);
+
+/* tilereceiver-clock.c */
+G_GNUC_INTERNAL
+void     gst_tile_receiver_clock_init (GstTileReceiverClock * c);
+G_GNUC_INTERNAL
+void     gst_tile_receiver_clock_clear (GstTileReceiverClock * c);
+G_GNUC_INTERNAL
+void     gst_tile_receiver_clock_reset_locked (GstTileReceiverClock * c);
+G_GNUC_INTERNAL
+gboolean gst_tile_receiver_clock_query_locked (GstTileReceiverClock * c,
+    gint64 now_us, GstTileWireTime * q);
+G_GNUC_INTERNAL
+void     gst_tile_receiver_clock_answer_locked (GstTileReceiverClock * c,
+    const GstTileWireTime * a, GstObject * log_object);
+G_GNUC_INTERNAL
+void     gst_tile_receiver_clock_stats_locked (const GstTileReceiverClock * c,
+    GstStructure * s);
 
 /* tilereceiver-tcp.c */
 G_GNUC_INTERNAL

@@ -68,6 +68,7 @@ gst_tile_receiver_new (const GstTileReceiverCallbacks * callbacks,
   self->control.ack_fd = -1;
   self->control.fd = -1;
   self->udp = gst_tile_receiver_udp_new ();
+  gst_tile_receiver_clock_init (&self->clock);
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
     self->units[i].rx = self;
     self->units[i].index = i;
@@ -91,6 +92,7 @@ gst_tile_receiver_free (GstTileReceiver * self)
   g_free (self->pending);
   g_clear_error (&self->error);
   gst_tile_receiver_udp_free (self->udp);
+  gst_tile_receiver_clock_clear (&self->clock);
   g_mutex_clear (&self->lock);
   g_mutex_clear (&self->control.send_lock);
   g_cond_clear (&self->cond);
@@ -181,6 +183,7 @@ gst_tile_receiver_get_stats (GstTileReceiver * self)
   g_mutex_lock (&self->lock);
   s = gst_tile_receiver_counters_to_structure (&self->counters, self->config,
       &self->settings, self->udp);
+  gst_tile_receiver_clock_stats_locked (&self->clock, s);
   if (self->config && self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
     GValue ports = G_VALUE_INIT, v = G_VALUE_INIT;
     guint i;
@@ -598,4 +601,25 @@ gst_tile_receiver_set_timer_factor (GstTileReceiver * self, gdouble factor)
   g_mutex_lock (&self->lock);
   self->timer_factor = factor;
   g_mutex_unlock (&self->lock);
+}
+
+/**
+ * gst_tile_receiver_get_clock:
+ * @self: a receiver
+ *
+ * The sender's clock, as this receiver follows it: its TIME queries over
+ * the control connection (sealed with a passphrase) and the sender's
+ * answers, from its pipeline clock, calibrate it (gst_clock_add_observation
+ * ()). It reads this host's monotonic time until the first answer, and is
+ * synced (gst_clock_is_synced ()) after a few. The same clock for the
+ * receiver's whole life, across reconnects.
+ *
+ * Returns: (transfer full): the clock
+ */
+GstClock *
+gst_tile_receiver_get_clock (GstTileReceiver * self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return gst_object_ref (self->clock.clock);
 }

@@ -151,6 +151,9 @@ GST_TILE_API
 void gst_tile_receiver_set_stepped (GstTileReceiver * self, gboolean stepped);
 
 GST_TILE_API
+GstClock *gst_tile_receiver_get_clock (GstTileReceiver * self);
+
+GST_TILE_API
 void gst_tile_receiver_set_reconnect (GstTileReceiver * self,
     gboolean reconnect);
 

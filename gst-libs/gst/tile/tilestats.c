@@ -96,7 +96,8 @@ static const gchar *const stats_names[] = {
   "packets-late", "packets-invalid", "packets-duplicate", "frames-partial",
   "frames-timer", "kernel-drops", "frames-skipped", "packets-dropped",
   "packets-in-place", "timer-floor-us", "frames-discarded", "sealed",
-  "packets-tampered", "packets-discarded",
+  "packets-tampered", "packets-discarded", "clock-synced", "clock-offset",
+  "clock-rtt", "clock-resyncs", "clock-answers-ignored",
 };
 
 /* Whether @name is one of the names registered above: every field of the
