@@ -24,6 +24,29 @@ GST_ELEMENT_REGISTER_DECLARE (tilesink);
 GST_ELEMENT_REGISTER_DECLARE (tilesrc);
 
 /**
+ * GstTileClock:
+ * @GST_TILE_CLOCK_SENDER: provide the sender's pipeline clock, followed
+ *     over the control connection (the default)
+ * @GST_TILE_CLOCK_PTP: provide a PTP clock (IEEE 1588) of `ptp-domain`,
+ *     for hosts that run PTP
+ * @GST_TILE_CLOCK_SYSTEM: provide this host's realtime clock, trusting the
+ *     hosts' clocks to agree (NTP)
+ * @GST_TILE_CLOCK_NONE: provide no clock
+ *
+ * The clock tilesrc provides to its pipeline.
+ */
+typedef enum
+{
+  GST_TILE_CLOCK_SENDER = 0,
+  GST_TILE_CLOCK_PTP = 1,
+  GST_TILE_CLOCK_SYSTEM = 2,
+  GST_TILE_CLOCK_NONE = 3,
+} GstTileClock;
+
+#define GST_TYPE_TILE_CLOCK (gst_tile_clock_get_type ())
+G_GNUC_INTERNAL GType gst_tile_clock_get_type (void);
+
+/**
  * GstTileFlush:
  * @GST_TILE_FLUSH_STEPPED: report every tile as soon as it has arrived
  * @GST_TILE_FLUSH_FRAME: report nothing before the whole frame is pushed

@@ -49,6 +49,24 @@ gst_tile_leaky_get_type (void)
 }
 
 GType
+gst_tile_clock_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_TILE_CLOCK_SENDER, "The sender's pipeline clock", "sender"},
+    {GST_TILE_CLOCK_PTP, "A PTP clock (IEEE 1588) of ptp-domain", "ptp"},
+    {GST_TILE_CLOCK_SYSTEM, "This host's realtime clock (NTP)", "system"},
+    {GST_TILE_CLOCK_NONE, "No clock", "none"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstTileClock",
+            values));
+  return type;
+}
+
+GType
 gst_tile_flush_get_type (void)
 {
   static gsize type = 0;
@@ -132,6 +150,7 @@ tile_element_init (GstPlugin * plugin)
     gst_bc_init ();
     gst_tile_register_stats_names ();
     gst_type_mark_as_plugin_api (GST_TYPE_TILE_FLUSH, 0);
+    gst_type_mark_as_plugin_api (GST_TYPE_TILE_CLOCK, 0);
     gst_type_mark_as_plugin_api (GST_TYPE_TILE_OFFLOAD, 0);
     gst_type_mark_as_plugin_api (GST_TYPE_TILE_LEAKY, 0);
     g_once_init_leave (&done, 1);

@@ -45,6 +45,7 @@
 #include "gsttilesrc.h"
 
 #include <gst/video/video.h>
+#include <gst/net/net.h>
 
 #include <string.h>
 
@@ -60,6 +61,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_src_debug);
 #define DEFAULT_STATS_INTERVAL 1000
 #define DEFAULT_TIMER_FACTOR 1.5
 #define DEFAULT_GRO GST_TILE_OFFLOAD_AUTO
+#define DEFAULT_CLOCK GST_TILE_CLOCK_SENDER
+#define DEFAULT_PTP_DOMAIN 0
 /* 256 MiB: an 8K RGBA frame (133 MB) fits, a hostile sender's 1 GiB does
  * not */
 #define DEFAULT_MAX_FRAME_SIZE (G_GUINT64_CONSTANT (256) << 20)
@@ -81,6 +84,8 @@ enum
   PROP_MAX_FRAME_SIZE,
   PROP_PASSPHRASE,
   PROP_MULTICAST_IFACE,
+  PROP_CLOCK,
+  PROP_PTP_DOMAIN,
   /* deprecated names */
   PROP_FLUSH,
   PROP_GSO,
@@ -110,6 +115,9 @@ static void gst_tile_src_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
 static void gst_tile_src_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
+static GstClock *gst_tile_src_provide_clock (GstElement * element);
+static GstStateChangeReturn gst_tile_src_change_state (GstElement * element,
+    GstStateChange transition);
 static gboolean gst_tile_src_start (GstBaseSrc * bsrc);
 static gboolean gst_tile_src_stop (GstBaseSrc * bsrc);
 static gboolean gst_tile_src_unlock (GstBaseSrc * bsrc);
@@ -233,6 +241,27 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           G_PARAM_STATIC_STRINGS | G_PARAM_DEPRECATED |
           GST_PARAM_MUTABLE_READY));
 
+  /**
+   * GstTileSrc:clock:
+   *
+   * The clock tilesrc provides to its pipeline (a live source upstream of
+   * everything else, so the pipeline picks it): the sender's pipeline
+   * clock (`sender`, followed over the control connection: TIME queries
+   * and GStreamer's clock regression, see `clock-*` in the statistics), a
+   * PTP clock (`ptp`), this host's realtime clock (`system`), or none.
+   */
+  g_object_class_install_property (gobject_class, PROP_CLOCK,
+      g_param_spec_enum ("clock", "Clock",
+          "The clock to provide to the pipeline: the sender's, PTP, this "
+          "host's realtime clock, or none", GST_TYPE_TILE_CLOCK,
+          DEFAULT_CLOCK, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_PTP_DOMAIN,
+      g_param_spec_uint ("ptp-domain", "PTP domain",
+          "clock=ptp: the PTP domain", 0, 255, DEFAULT_PTP_DOMAIN,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
   g_object_class_install_property (gobject_class, PROP_MAX_FRAME_SIZE,
       g_param_spec_uint64 ("max-frame-size", "Max frame size",
           "Refuse a sender whose frames are larger than this many bytes "
@@ -247,6 +276,9 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
       "tile, straight into the output buffer",
       "The gst-bc developers");
 
+  element_class->provide_clock = GST_DEBUG_FUNCPTR
+      (gst_tile_src_provide_clock);
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_tile_src_change_state);
   bsrc_class->start = GST_DEBUG_FUNCPTR (gst_tile_src_start);
   bsrc_class->stop = GST_DEBUG_FUNCPTR (gst_tile_src_stop);
   bsrc_class->unlock = GST_DEBUG_FUNCPTR (gst_tile_src_unlock);
@@ -270,6 +302,9 @@ gst_tile_src_init (GstTileSrc * self)
   self->stats_interval = DEFAULT_STATS_INTERVAL;
   self->timer_factor = DEFAULT_TIMER_FACTOR;
   self->gro = DEFAULT_GRO;
+  self->clock_mode = DEFAULT_CLOCK;
+  self->ptp_domain = DEFAULT_PTP_DOMAIN;
+  GST_OBJECT_FLAG_SET (self, GST_ELEMENT_FLAG_PROVIDE_CLOCK);
   self->max_frame_size = DEFAULT_MAX_FRAME_SIZE;
   self->duration = GST_CLOCK_TIME_NONE;
   self->rx = gst_tile_receiver_new (&receiver_callbacks, self,
@@ -291,6 +326,7 @@ gst_tile_src_finalize (GObject * object)
   gst_tile_wire_clear_passphrase (&self->passphrase);
   g_free (self->multicast_iface);
   gst_caps_replace (&self->caps, NULL);
+  gst_clear_object (&self->clock);
   gst_tile_receiver_free (self->rx);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -347,6 +383,19 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
       break;
     case PROP_MAX_FRAME_SIZE:
       self->max_frame_size = g_value_get_uint64 (value);
+      break;
+    case PROP_CLOCK:
+      self->clock_mode = g_value_get_enum (value);
+      gst_clear_object (&self->clock);
+      if (self->clock_mode == GST_TILE_CLOCK_NONE)
+        GST_OBJECT_FLAG_UNSET (self, GST_ELEMENT_FLAG_PROVIDE_CLOCK);
+      else
+        GST_OBJECT_FLAG_SET (self, GST_ELEMENT_FLAG_PROVIDE_CLOCK);
+      break;
+    case PROP_PTP_DOMAIN:
+      self->ptp_domain = g_value_get_uint (value);
+      if (self->clock_mode == GST_TILE_CLOCK_PTP)
+        gst_clear_object (&self->clock);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -427,6 +476,12 @@ gst_tile_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_MAX_FRAME_SIZE:
       g_value_set_uint64 (value, self->max_frame_size);
+      break;
+    case PROP_CLOCK:
+      g_value_set_enum (value, self->clock_mode);
+      break;
+    case PROP_PTP_DOMAIN:
+      g_value_set_uint (value, self->ptp_domain);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -556,6 +611,100 @@ gst_tile_src_uri_handler_init (gpointer g_iface, gpointer iface_data)
 }
 
 /* ---- GstBaseSrc ---- */
+
+/* The clock of clock=ptp, or NULL (with a warning) where PTP cannot run:
+ * GStreamer's PTP needs its helper (gst-ptp-helper) with the rights to
+ * use the PTP ports. */
+static GstClock *
+new_ptp_clock (GstTileSrc * self, guint domain)
+{
+  GstClock *clock;
+
+  if (!gst_ptp_is_initialized () &&
+      !gst_ptp_init (GST_PTP_CLOCK_ID_NONE, NULL)) {
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("PTP is not available "
+            "here: tilesrc provides no clock (clock=ptp)"), ("gst_ptp_init () "
+            "failed: is gst-ptp-helper installed with CAP_NET_BIND_SERVICE?"));
+    return NULL;
+  }
+  clock = gst_ptp_clock_new ("tilesrc-ptp-clock", domain);
+  if (clock)
+    gst_object_ref_sink (clock);
+  return clock;
+}
+
+static GstClock *
+gst_tile_src_provide_clock (GstElement * element)
+{
+  GstTileSrc *self = GST_TILE_SRC (element);
+  GstTileClock mode;
+  GstClock *clock = NULL;
+  guint domain;
+
+  GST_OBJECT_LOCK (self);
+  mode = self->clock_mode;
+  domain = self->ptp_domain;
+  if (self->clock)
+    clock = gst_object_ref (self->clock);
+  GST_OBJECT_UNLOCK (self);
+  if (clock || mode == GST_TILE_CLOCK_NONE)
+    return clock;
+  switch (mode) {
+    case GST_TILE_CLOCK_SENDER:
+      return gst_tile_receiver_get_clock (self->rx);
+    case GST_TILE_CLOCK_SYSTEM:
+      clock = g_object_new (GST_TYPE_SYSTEM_CLOCK, "name",
+          "tilesrc-system-clock", "clock-type", GST_CLOCK_TYPE_REALTIME,
+          NULL);
+      gst_object_ref_sink (clock);
+      break;
+    case GST_TILE_CLOCK_PTP:
+      clock = new_ptp_clock (self, domain);
+      break;
+    default:
+      break;
+  }
+  if (!clock)
+    return NULL;
+  GST_OBJECT_LOCK (self);
+  if (!self->clock && self->clock_mode == mode)
+    self->clock = gst_object_ref (clock);
+  GST_OBJECT_UNLOCK (self);
+  return clock;
+}
+
+/* As GStreamer's audio sources do: the pipeline hears that a clock is
+ * there (READY -> PAUSED) and that it is gone (PAUSED -> READY), and
+ * selects its clock again. */
+static GstStateChangeReturn
+gst_tile_src_change_state (GstElement * element, GstStateChange transition)
+{
+  GstTileSrc *self = GST_TILE_SRC (element);
+  GstStateChangeReturn ret;
+  GstClock *clock;
+
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
+      GST_OBJECT_FLAG_IS_SET (self, GST_ELEMENT_FLAG_PROVIDE_CLOCK)) {
+    clock = gst_tile_src_provide_clock (element);
+    if (clock) {
+      gst_element_post_message (element,
+          gst_message_new_clock_provide (GST_OBJECT_CAST (element), clock,
+              TRUE));
+      gst_object_unref (clock);
+    }
+  }
+  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY &&
+      GST_OBJECT_FLAG_IS_SET (self, GST_ELEMENT_FLAG_PROVIDE_CLOCK)) {
+    clock = gst_tile_src_provide_clock (element);
+    if (clock) {
+      gst_element_post_message (element,
+          gst_message_new_clock_lost (GST_OBJECT_CAST (element), clock));
+      gst_object_unref (clock);
+    }
+  }
+  return ret;
+}
 
 static gboolean
 gst_tile_src_start (GstBaseSrc * bsrc)

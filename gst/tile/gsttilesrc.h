@@ -37,6 +37,9 @@ struct _GstTileSrc
   guint64 max_frame_size;
   gchar *passphrase;
   gchar *multicast_iface;
+  GstTileClock clock_mode;
+  guint ptp_domain;
+  GstClock *clock;              /* provided, for clock=ptp or system */
 
   GstTileReceiver *rx;          /* the session */
 

@@ -42,6 +42,8 @@ gst_tile_receiver_clock_init (GstTileReceiverClock * c)
   c->clock = g_object_new (GST_TYPE_SYSTEM_CLOCK, "name",
       "tilesrc-sender-clock", "clock-type", GST_CLOCK_TYPE_MONOTONIC, NULL);
   gst_object_ref_sink (c->clock);
+  /* as GstNetClientClock and GstPtpClock: synced once answers came */
+  GST_OBJECT_FLAG_SET (c->clock, GST_CLOCK_FLAG_NEEDS_STARTUP_SYNC);
   c->pending = GST_CLOCK_TIME_NONE;
   c->rtt = GST_CLOCK_TIME_NONE;
 }
@@ -127,6 +129,9 @@ gst_tile_receiver_clock_answer_locked (GstTileReceiverClock * c,
     return;
   }
   c->pending = GST_CLOCK_TIME_NONE;
+  GST_LOG_OBJECT (log_object, "TIME answer: local %" GST_TIME_FORMAT
+      ", remote %" GST_TIME_FORMAT, GST_TIME_ARGS (a->local_time),
+      GST_TIME_ARGS (a->remote_time));
   if (a->remote_time == GST_CLOCK_TIME_NONE)
     return;                     /* the sender has no clock yet */
   now = gst_clock_get_internal_time (c->clock);

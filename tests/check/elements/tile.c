@@ -2260,6 +2260,127 @@ GST_START_TEST (test_udp_loss_concealment)
 
 GST_END_TEST;
 
+/* |a's time - b's time|, read back to back */
+static GstClockTime
+clock_gap (GstClock * a, GstClock * b)
+{
+  GstClockTime ta = gst_clock_get_time (a), tb = gst_clock_get_time (b);
+
+  return ta > tb ? ta - tb : tb - ta;
+}
+
+/* Waits up to 10 s for tilesrc's clock to follow the sender's within 10
+ * ms, the statistic @field at least @min */
+static void
+wait_clock_follows (Link * l, GstClock * sender, GstClock * receiver,
+    const gchar * field, guint min)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  GstStructure *s = NULL;
+  gboolean synced = FALSE;
+  guint n = 0;
+
+  while (g_get_monotonic_time () < end) {
+    s = get_stats (l->tilesrc);
+    fail_unless (gst_structure_get_boolean (s, "clock-synced", &synced));
+    fail_unless (gst_structure_get_uint (s, field, &n));
+    gst_structure_free (s);
+    if (synced && n >= min && clock_gap (sender, receiver) < 10 * GST_MSECOND)
+      break;
+    g_usleep (20000);
+  }
+  fail_unless (synced && n >= min, "clock-synced %d, %s %u", synced, field,
+      n);
+  fail_unless (clock_gap (sender, receiver) < 10 * GST_MSECOND, "the "
+      "receiver's clock is %" GST_TIME_FORMAT " off the sender's",
+      GST_TIME_ARGS (clock_gap (sender, receiver)));
+}
+
+/* clock=sender (the default): the receiving pipeline runs on the sender's
+ * pipeline clock, here 1000 s ahead of this host's, followed over the
+ * control connection; when the sender's clock jumps, the receiver follows
+ * at once and counts it */
+GST_START_TEST (test_sender_clock)
+{
+  Link l = { 0 };
+  GstClock *sclock, *rclock;
+  GstClockTime internal;
+  GstStructure *s;
+  gint64 rtt = 0;
+  gchar *desc;
+
+  sclock = g_object_new (GST_TYPE_SYSTEM_CLOCK, "name", "test-sender-clock",
+      NULL);
+  gst_object_ref_sink (sclock);
+  internal = gst_clock_get_internal_time (sclock);
+  gst_clock_set_calibration (sclock, internal, internal + 1000 * GST_SECOND,
+      1, 1);
+  /* live: the pipeline is PLAYING, with its clock, before any frame */
+  desc = g_strdup_printf ("appsrc name=src is-live=true format=time "
+      "caps=\"%s\" ! tilesink name=sink port=0 stats-interval=0",
+      GRAY (64, 64));
+  l.tx = launch (desc);
+  g_free (desc);
+  l.appsrc = gst_bin_get_by_name (GST_BIN (l.tx), "src");
+  l.tilesink = gst_bin_get_by_name (GST_BIN (l.tx), "sink");
+  gst_pipeline_use_clock (GST_PIPELINE (l.tx), sclock);
+  play (l.tx);
+  g_object_get (l.tilesink, "bound-port", &l.port, NULL);
+  rx_start (&l, NULL);
+  wait_connected (&l);
+
+  rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));
+  fail_unless (rclock != NULL);
+  fail_unless_equals_string (GST_OBJECT_NAME (rclock), "tilesrc-sender-clock");
+  wait_clock_follows (&l, sclock, rclock, "clock-resyncs", 0);
+  fail_unless (gst_clock_is_synced (rclock));
+  s = get_stats (l.tilesrc);
+  fail_unless (gst_structure_get_uint64 (s, "clock-rtt", (guint64 *) & rtt));
+  fail_unless (rtt > 0 && rtt < GST_SECOND);
+  gst_structure_free (s);
+
+  /* the sender's clock jumps 10 s ahead */
+  internal = gst_clock_get_internal_time (sclock);
+  gst_clock_set_calibration (sclock, internal, gst_clock_get_time (sclock) +
+      10 * GST_SECOND, 1, 1);
+  wait_clock_follows (&l, sclock, rclock, "clock-resyncs", 1);
+
+  gst_object_unref (rclock);
+  rx_stop (&l);
+  tx_stop (&l);
+  gst_object_unref (sclock);
+}
+
+GST_END_TEST;
+
+/* what tilesrc's clock property gives the pipeline */
+GST_START_TEST (test_clock_choice)
+{
+  GstElement *src = gst_element_factory_make ("tilesrc", NULL);
+  GstClock *clock;
+  GstClockType type;
+
+  fail_unless (GST_OBJECT_FLAG_IS_SET (src, GST_ELEMENT_FLAG_PROVIDE_CLOCK));
+  clock = gst_element_provide_clock (src);
+  fail_unless_equals_string (GST_OBJECT_NAME (clock), "tilesrc-sender-clock");
+  fail_if (gst_clock_is_synced (clock));
+  gst_object_unref (clock);
+
+  gst_util_set_object_arg (G_OBJECT (src), "clock", "system");
+  clock = gst_element_provide_clock (src);
+  fail_unless (GST_IS_SYSTEM_CLOCK (clock));
+  g_object_get (clock, "clock-type", &type, NULL);
+  fail_unless_equals_int (type, GST_CLOCK_TYPE_REALTIME);
+  gst_object_unref (clock);
+
+  gst_util_set_object_arg (G_OBJECT (src), "clock", "none");
+  fail_if (GST_OBJECT_FLAG_IS_SET (src, GST_ELEMENT_FLAG_PROVIDE_CLOCK));
+  fail_unless (gst_element_provide_clock (src) == NULL);
+  gst_object_unref (src);
+}
+
+GST_END_TEST;
+
 /* tilesink's own properties do not hide GstBaseSink's: its stats are the
  * base class's and the sender's */
 GST_START_TEST (test_base_sink_properties)
@@ -2381,6 +2502,8 @@ tile_suite (void)
   tcase_add_test (tc, test_buffer_size_warning);
   tcase_add_test (tc, test_base_sink_properties);
   tcase_add_test (tc, test_deprecated_names);
+  tcase_add_test (tc, test_sender_clock);
+  tcase_add_test (tc, test_clock_choice);
   return s;
 }
 
