@@ -2296,37 +2296,52 @@ wait_clock_follows (Link * l, GstClock * sender, GstClock * receiver,
       GST_TIME_ARGS (clock_gap (sender, receiver)));
 }
 
+/* A live sender (PLAYING, with its clock, before any frame) on @clock */
+static void
+tx_start_clocked (Link * l, GstClock * clock, const gchar * props)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=src is-live=true format=time "
+      "caps=\"%s\" ! tilesink name=sink port=0 stats-interval=0 %s",
+      GRAY (64, 64), props ? props : "");
+
+  l->tx = launch (desc);
+  g_free (desc);
+  l->appsrc = gst_bin_get_by_name (GST_BIN (l->tx), "src");
+  l->tilesink = gst_bin_get_by_name (GST_BIN (l->tx), "sink");
+  gst_pipeline_use_clock (GST_PIPELINE (l->tx), clock);
+  play (l->tx);
+  g_object_get (l->tilesink, "bound-port", &l->port, NULL);
+}
+
+/* A clock @ahead of this host's monotonic clock */
+static GstClock *
+clock_ahead (GstClockTime ahead)
+{
+  GstClock *clock = g_object_new (GST_TYPE_SYSTEM_CLOCK, "name",
+      "test-sender-clock", NULL);
+  GstClockTime internal;
+
+  gst_object_ref_sink (clock);
+  internal = gst_clock_get_internal_time (clock);
+  gst_clock_set_calibration (clock, internal, internal + ahead, 1, 1);
+  return clock;
+}
+
 /* clock=sender (the default): the receiving pipeline runs on the sender's
  * pipeline clock, here 1000 s ahead of this host's, followed over the
- * control connection; when the sender's clock jumps, the receiver follows
- * at once and counts it */
-GST_START_TEST (test_sender_clock)
+ * control connection (sealed with a passphrase); when the sender's clock
+ * jumps, the receiver follows at once and counts it */
+static void
+check_sender_clock (const gchar * props)
 {
   Link l = { 0 };
-  GstClock *sclock, *rclock;
+  GstClock *sclock = clock_ahead (1000 * GST_SECOND), *rclock;
   GstClockTime internal;
   GstStructure *s;
-  gint64 rtt = 0;
-  gchar *desc;
+  guint64 rtt = 0;
 
-  sclock = g_object_new (GST_TYPE_SYSTEM_CLOCK, "name", "test-sender-clock",
-      NULL);
-  gst_object_ref_sink (sclock);
-  internal = gst_clock_get_internal_time (sclock);
-  gst_clock_set_calibration (sclock, internal, internal + 1000 * GST_SECOND,
-      1, 1);
-  /* live: the pipeline is PLAYING, with its clock, before any frame */
-  desc = g_strdup_printf ("appsrc name=src is-live=true format=time "
-      "caps=\"%s\" ! tilesink name=sink port=0 stats-interval=0",
-      GRAY (64, 64));
-  l.tx = launch (desc);
-  g_free (desc);
-  l.appsrc = gst_bin_get_by_name (GST_BIN (l.tx), "src");
-  l.tilesink = gst_bin_get_by_name (GST_BIN (l.tx), "sink");
-  gst_pipeline_use_clock (GST_PIPELINE (l.tx), sclock);
-  play (l.tx);
-  g_object_get (l.tilesink, "bound-port", &l.port, NULL);
-  rx_start (&l, NULL);
+  tx_start_clocked (&l, sclock, props);
+  rx_start (&l, props);
   wait_connected (&l);
 
   rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));
@@ -2335,7 +2350,7 @@ GST_START_TEST (test_sender_clock)
   wait_clock_follows (&l, sclock, rclock, "clock-resyncs", 0);
   fail_unless (gst_clock_is_synced (rclock));
   s = get_stats (l.tilesrc);
-  fail_unless (gst_structure_get_uint64 (s, "clock-rtt", (guint64 *) & rtt));
+  fail_unless (gst_structure_get_uint64 (s, "clock-rtt", &rtt));
   fail_unless (rtt > 0 && rtt < GST_SECOND);
   gst_structure_free (s);
 
@@ -2348,6 +2363,49 @@ GST_START_TEST (test_sender_clock)
   gst_object_unref (rclock);
   rx_stop (&l);
   tx_stop (&l);
+  gst_object_unref (sclock);
+}
+
+GST_START_TEST (test_sender_clock)
+{
+  check_sender_clock (NULL);
+  check_sender_clock ("passphrase=clock-test");
+}
+
+GST_END_TEST;
+
+/* A relay (tilesrc ! tilesink) serves the clock its tilesrc follows: the
+ * receiver behind it runs on the first sender's clock */
+GST_START_TEST (test_relay_clock)
+{
+  Link first = { 0 }, last = { 0 };
+  GstClock *sclock = clock_ahead (500 * GST_SECOND), *rclock;
+  GstElement *relay, *relay_sink;
+  guint relay_port = 0;
+  gchar *desc;
+
+  tx_start_clocked (&first, sclock, NULL);
+  desc = g_strdup_printf ("tilesrc port=%u timeout=5000 stats-interval=0 ! "
+      "tilesink name=sink port=0 stats-interval=0", first.port);
+  relay = launch (desc);
+  g_free (desc);
+  relay_sink = gst_bin_get_by_name (GST_BIN (relay), "sink");
+  play (relay);
+  g_object_get (relay_sink, "bound-port", &relay_port, NULL);
+  wait_connected (&first);
+
+  last.port = relay_port;
+  rx_start (&last, NULL);
+  test_wait_connected (relay_sink);
+  rclock = gst_pipeline_get_clock (GST_PIPELINE (last.rx));
+  wait_clock_follows (&last, sclock, rclock, "clock-resyncs", 0);
+
+  gst_object_unref (rclock);
+  rx_stop (&last);
+  gst_element_set_state (relay, GST_STATE_NULL);
+  gst_object_unref (relay_sink);
+  gst_object_unref (relay);
+  tx_stop (&first);
   gst_object_unref (sclock);
 }
 
@@ -2503,6 +2561,7 @@ tile_suite (void)
   tcase_add_test (tc, test_base_sink_properties);
   tcase_add_test (tc, test_deprecated_names);
   tcase_add_test (tc, test_sender_clock);
+  tcase_add_test (tc, test_relay_clock);
   tcase_add_test (tc, test_clock_choice);
   return s;
 }
