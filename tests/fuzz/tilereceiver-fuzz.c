@@ -639,6 +639,17 @@ check_receiver_message (Harness * h, const GstTileWireHeader * hdr,
           err->message);
       break;
     }
+    case GST_TILE_WIRE_TYPE_TIME:{
+      GstTileWireTime t;
+
+      /* a query of the sender's clock: a time of the receiver's, none of
+       * ours */
+      CHECK (gst_tile_wire_time_parse (payload, len, &t, &err), "%s",
+          err->message);
+      CHECK (t.remote_time == GST_CLOCK_TIME_NONE, "a TIME query with a "
+          "remote time");
+      break;
+    }
     case GST_TILE_WIRE_TYPE_REFUSE:{
       GstTileWireRefuse *refuse = g_new0 (GstTileWireRefuse, 1);
 
