@@ -62,6 +62,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_src_debug);
 #define DEFAULT_TIMER_FACTOR 1.5
 #define DEFAULT_GRO GST_TILE_OFFLOAD_AUTO
 #define DEFAULT_CLOCK GST_TILE_CLOCK_SENDER
+/* start () waits this long at most for the sender's time */
+#define CLOCK_WAIT_MS 2000
 #define DEFAULT_PTP_DOMAIN 0
 /* 256 MiB: an 8K RGBA frame (133 MB) fits, a hostile sender's 1 GiB does
  * not */
@@ -561,9 +563,36 @@ buffer_warning (gpointer user_data, gint granted, gint asked)
   gst_tile_post_buffer_warning (GST_ELEMENT (user_data), FALSE, granted, asked);
 }
 
+/* The receiver's clock stepped back (another sender, or its clock jumped
+ * back): a new clock object follows it. The pipeline hears that its clock
+ * is lost and that another is there, and selects it again (gst-launch-1.0
+ * and applications do that on clock-lost: PAUSED, then PLAYING). */
+static void
+clock_replaced (gpointer user_data, GstClock * old)
+{
+  GstElement *element = GST_ELEMENT (user_data);
+  GstTileSrc *self = GST_TILE_SRC (user_data);
+  GstClock *clock;
+  gboolean sender;
+
+  GST_OBJECT_LOCK (self);
+  sender = self->clock_mode == GST_TILE_CLOCK_SENDER;
+  GST_OBJECT_UNLOCK (self);
+  if (!sender)
+    return;
+  clock = gst_tile_receiver_get_clock (self->rx);
+  GST_INFO_OBJECT (self, "the sender's time stepped back: clock %"
+      GST_PTR_FORMAT " instead of %" GST_PTR_FORMAT, clock, old);
+  gst_element_post_message (element,
+      gst_message_new_clock_lost (GST_OBJECT_CAST (element), old));
+  gst_element_post_message (element,
+      gst_message_new_clock_provide (GST_OBJECT_CAST (element), clock, TRUE));
+  gst_object_unref (clock);
+}
+
 static const GstTileReceiverCallbacks receiver_callbacks = {
   acquire_buffer, clock_time, check_config, gst_tile_post_stats,
-  buffer_warning
+  buffer_warning, clock_replaced
 };
 
 /* ---- GstURIHandler: tile://HOST[:PORT][?PROPERTY=VALUE&...] ---- */
@@ -728,6 +757,14 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   g_free (host);
   g_free (iface);
   gst_tile_wire_clear_passphrase (&passphrase);
+  /* the pipeline takes its base time from its clock when it goes to
+   * PLAYING, after this: with the sender's clock, the sender's time should
+   * be known by then (a GstClock cannot step back to it later without a
+   * new clock, see clock_replaced ()) */
+  if (self->clock_mode == GST_TILE_CLOCK_SENDER &&
+      !gst_tile_receiver_wait_clock (self->rx, MIN (settings.timeout_ms,
+              CLOCK_WAIT_MS)))
+    GST_INFO_OBJECT (self, "no answer from the sender's clock yet");
   return TRUE;
 }
 

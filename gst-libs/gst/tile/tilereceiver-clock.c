@@ -35,15 +35,28 @@
 #define RTT_SLACK (1 * GST_MSECOND)
 #define RTT_WINDOW 16
 
+static GstClock *
+new_clock (void)
+{
+  GstClock *clock = g_object_new (GST_TYPE_SYSTEM_CLOCK, "name",
+      "tilesrc-sender-clock", "clock-type", GST_CLOCK_TYPE_MONOTONIC, NULL);
+
+  gst_object_ref_sink (clock);
+  /* as GstNetClientClock and GstPtpClock: synced once answers came */
+  GST_OBJECT_FLAG_SET (clock, GST_CLOCK_FLAG_NEEDS_STARTUP_SYNC);
+  /* it starts at 0, as a GstNetClientClock of base time 0: until the first
+   * answer it has given small times, and the sender's is almost never
+   * behind them (when it is, another clock takes its place) */
+  gst_clock_set_calibration (clock, gst_clock_get_internal_time (clock), 0, 1,
+      1);
+  return clock;
+}
+
 void
 gst_tile_receiver_clock_init (GstTileReceiverClock * c)
 {
   memset (c, 0, sizeof (*c));
-  c->clock = g_object_new (GST_TYPE_SYSTEM_CLOCK, "name",
-      "tilesrc-sender-clock", "clock-type", GST_CLOCK_TYPE_MONOTONIC, NULL);
-  gst_object_ref_sink (c->clock);
-  /* as GstNetClientClock and GstPtpClock: synced once answers came */
-  GST_OBJECT_FLAG_SET (c->clock, GST_CLOCK_FLAG_NEEDS_STARTUP_SYNC);
+  c->clock = new_clock ();
   c->pending = GST_CLOCK_TIME_NONE;
   c->rtt = GST_CLOCK_TIME_NONE;
 }
@@ -58,10 +71,12 @@ restart_regression (GstTileReceiverClock * c)
   g_object_set (c->clock, "window-size", size, NULL);
 }
 
+
 void
 gst_tile_receiver_clock_clear (GstTileReceiverClock * c)
 {
   gst_clear_object (&c->clock);
+  gst_clear_object (&c->replaced);
 }
 
 /* A new control connection: its sender may have another clock, so the
@@ -158,10 +173,29 @@ gst_tile_receiver_clock_answer_locked (GstTileReceiverClock * c,
       GST_WARNING_OBJECT (log_object, "the sender's clock jumped by %"
           GST_STIME_FORMAT ": following it", GST_STIME_ARGS (off));
     }
+    /* a GstClock never goes back: it stands still until the new time
+     * catches up. For a step back of up to GST_TILE_RECEIVER_CLOCK_BACK
+     * that is what it does (as the sender's own clock would); when the
+     * sender's time is further behind what the clock has given (another
+     * sender, or its pipeline took another clock), another clock takes its
+     * place, and the element has its pipeline select it */
+    if (a->remote_time + rtt + GST_TILE_RECEIVER_CLOCK_BACK <
+        gst_clock_get_time (c->clock)) {
+      GST_INFO_OBJECT (log_object, "the sender's time %" GST_TIME_FORMAT
+          " is behind the clock's %" GST_TIME_FORMAT ": a new clock",
+          GST_TIME_ARGS (a->remote_time),
+          GST_TIME_ARGS (gst_clock_get_time (c->clock)));
+      if (!c->replaced)
+        c->replaced = c->clock;
+      else
+        gst_object_unref (c->clock);
+      c->clock = new_clock ();
+    }
     /* the sender's time now, at the rate of this host's clock; the
      * regression starts over from this observation */
     restart_regression (c);
     gst_clock_set_calibration (c->clock, local, a->remote_time, 1, 1);
+    gst_clock_set_synced (c->clock, FALSE);
     c->cal_internal = local;
     c->cal_external = a->remote_time;
     c->cal_num = c->cal_denom = 1;

@@ -428,6 +428,7 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
         }
       } else if (h.type == GST_TILE_WIRE_TYPE_TIME) {
         GstTileWireTime a;
+        GstClock *old;
 
         if (!gst_tile_wire_time_parse (p->data, p->len, &a, error)) {
           ret = FALSE;
@@ -436,7 +437,15 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
         g_mutex_lock (&self->lock);
         gst_tile_receiver_clock_answer_locked (&self->clock, &a,
             self->log_object);
+        old = self->clock.replaced;
+        self->clock.replaced = NULL;
+        g_cond_broadcast (&self->cond);
         g_mutex_unlock (&self->lock);
+        if (old) {
+          if (self->callbacks.clock_replaced)
+            self->callbacks.clock_replaced (self->user_data, old);
+          gst_object_unref (old);
+        }
       } else if (h.type == GST_TILE_WIRE_TYPE_REFUSE) {
         set_refused (error, p, "ended the session");
         ret = FALSE;

@@ -64,6 +64,10 @@ typedef struct
 
 /* A jump of the sender's clock that is followed at once, not averaged in */
 #define GST_TILE_RECEIVER_CLOCK_JUMP (100 * GST_MSECOND)
+/* A step back of the sender's time beyond which the receiver's clock,
+ * which cannot go back, is replaced (below it, the clock stands still
+ * until the sender's time catches up) */
+#define GST_TILE_RECEIVER_CLOCK_BACK (1 * GST_SECOND)
 
 /* The sender's clock (tilereceiver-clock.c). */
 typedef struct
@@ -83,6 +87,8 @@ typedef struct
   guint ignored;                /* answers to no query of ours */
   guint filtered;               /* answers that took too long */
   guint lost;                   /* queries never answered */
+  GstClock *replaced;           /* the clock before a backward step, until
+                                 * the control thread reports it */
 } GstTileReceiverClock;
 
 /* The control connection (tilereceiver-control.c). */

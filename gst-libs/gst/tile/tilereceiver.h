@@ -63,6 +63,10 @@ typedef struct
  * @post_stats: statistics to post every stats interval (transfer full)
  * @buffer_warning: the kernel granted a smaller receive buffer than asked
  *   (@granted is what Linux reports: twice the usable size)
+ * @clock_replaced: gst_tile_receiver_get_clock() gives another clock now
+ *   (@old, the one it gave before): the sender's time would have stepped
+ *   back (another sender, or its clock jumped back), which a GstClock
+ *   cannot do; the element tells its pipeline (clock-lost, clock-provide)
  *
  * What only the element can do. Called without the receiver's lock held.
  */
@@ -74,6 +78,7 @@ typedef struct
       const GstTileWireConfig * config, GError ** error);
   void (*post_stats) (gpointer user_data, GstStructure * stats);
   void (*buffer_warning) (gpointer user_data, gint granted, gint asked);
+  void (*clock_replaced) (gpointer user_data, GstClock * old);
 } GstTileReceiverCallbacks;
 
 /**
@@ -152,6 +157,10 @@ void gst_tile_receiver_set_stepped (GstTileReceiver * self, gboolean stepped);
 
 GST_TILE_API
 GstClock *gst_tile_receiver_get_clock (GstTileReceiver * self);
+
+GST_TILE_API
+gboolean gst_tile_receiver_wait_clock (GstTileReceiver * self,
+    guint timeout_ms);
 
 GST_TILE_API
 void gst_tile_receiver_set_reconnect (GstTileReceiver * self,

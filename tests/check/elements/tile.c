@@ -2374,6 +2374,63 @@ GST_START_TEST (test_sender_clock)
 
 GST_END_TEST;
 
+/* The sender's time steps back by seconds (its pipeline takes another
+ * clock): a GstClock cannot follow (it never goes back), so tilesrc
+ * provides a new clock that reads the sender's time and tells its pipeline
+ * (clock-lost for the old one, clock-provide) */
+GST_START_TEST (test_sender_clock_back)
+{
+  Link l = { 0 };
+  GstClock *sclock = clock_ahead (1000 * GST_SECOND), *rclock, *now;
+  GstClock *behind = clock_ahead (500 * GST_SECOND);
+  GstMessage *msg;
+  GstBus *bus;
+
+  tx_start_clocked (&l, sclock, NULL);
+  /* PLAYING before any frame (the clock-lost of a clock in use goes to the
+   * application only from a PLAYING pipeline) */
+  rx_start_full (&l, NULL, FALSE);
+  g_object_set (l.appsink, "async", FALSE, NULL);
+  play (l.rx);
+  wait_connected (&l);
+  rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));
+  wait_clock_follows (&l, sclock, rclock, "clock-resyncs", 0);
+
+  bus = gst_element_get_bus (l.rx);
+  gst_pipeline_use_clock (GST_PIPELINE (l.tx), behind);
+  gst_element_set_state (l.tx, GST_STATE_PAUSED);
+  play (l.tx);
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_CLOCK_LOST);
+  fail_unless (msg != NULL, "no clock-lost");
+  {
+    GstClock *lost = NULL;
+
+    gst_message_parse_clock_lost (msg, &lost);
+    fail_unless (lost == rclock);
+  }
+  gst_message_unref (msg);
+  now = gst_element_provide_clock (l.tilesrc);
+  fail_unless (now != rclock);
+  /* gst-launch-1.0's answer to clock-lost: select the clock again */
+  gst_element_set_state (l.rx, GST_STATE_PAUSED);
+  play (l.rx);
+  gst_object_unref (rclock);
+  rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));
+  fail_unless (rclock == now);
+  wait_clock_follows (&l, behind, rclock, "clock-resyncs", 1);
+
+  gst_object_unref (now);
+  gst_object_unref (behind);
+  gst_object_unref (rclock);
+  gst_object_unref (bus);
+  rx_stop (&l);
+  tx_stop (&l);
+  gst_object_unref (sclock);
+}
+
+GST_END_TEST;
+
 /* A relay (tilesrc ! tilesink) serves the clock its tilesrc follows: the
  * receiver behind it runs on the first sender's clock */
 GST_START_TEST (test_relay_clock)
@@ -2561,6 +2618,7 @@ tile_suite (void)
   tcase_add_test (tc, test_base_sink_properties);
   tcase_add_test (tc, test_deprecated_names);
   tcase_add_test (tc, test_sender_clock);
+  tcase_add_test (tc, test_sender_clock_back);
   tcase_add_test (tc, test_relay_clock);
   tcase_add_test (tc, test_clock_choice);
   return s;
