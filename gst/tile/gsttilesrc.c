@@ -62,8 +62,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_src_debug);
 #define DEFAULT_TIMER_FACTOR 1.5
 #define DEFAULT_GRO GST_TILE_OFFLOAD_AUTO
 #define DEFAULT_CLOCK GST_TILE_CLOCK_SENDER
-/* start () waits this long at most for the sender's time */
-#define CLOCK_WAIT_MS 2000
 #define DEFAULT_PTP_DOMAIN 0
 /* 256 MiB: an 8K RGBA frame (133 MB) fits, a hostile sender's 1 GiB does
  * not */
@@ -757,14 +755,6 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   g_free (host);
   g_free (iface);
   gst_tile_wire_clear_passphrase (&passphrase);
-  /* the pipeline takes its base time from its clock when it goes to
-   * PLAYING, after this: with the sender's clock, the sender's time should
-   * be known by then (a GstClock cannot step back to it later without a
-   * new clock, see clock_replaced ()) */
-  if (self->clock_mode == GST_TILE_CLOCK_SENDER &&
-      !gst_tile_receiver_wait_clock (self->rx, MIN (settings.timeout_ms,
-              CLOCK_WAIT_MS)))
-    GST_INFO_OBJECT (self, "no answer from the sender's clock yet");
   return TRUE;
 }
 

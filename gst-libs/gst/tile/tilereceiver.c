@@ -628,31 +628,3 @@ gst_tile_receiver_get_clock (GstTileReceiver * self)
   g_mutex_unlock (&self->lock);
   return clock;
 }
-
-/**
- * gst_tile_receiver_wait_clock:
- * @self: a started receiver
- * @timeout_ms: the longest wait
- *
- * Waits until the receiver has the sender's answer to its first TIME query
- * (its clock reads the sender's time), so that a pipeline takes its base
- * time from the sender's time, not from this host's.
- *
- * Returns: %TRUE when the answer came, %FALSE after @timeout_ms or when
- * the receiver stops
- */
-gboolean
-gst_tile_receiver_wait_clock (GstTileReceiver * self, guint timeout_ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-  gboolean ok;
-
-  g_return_val_if_fail (self != NULL, FALSE);
-
-  g_mutex_lock (&self->lock);
-  while (self->running && !self->flushing && self->clock.observations == 0
-      && g_cond_wait_until (&self->cond, &self->lock, end));
-  ok = self->clock.observations > 0;
-  g_mutex_unlock (&self->lock);
-  return ok;
-}

@@ -159,10 +159,6 @@ GST_TILE_API
 GstClock *gst_tile_receiver_get_clock (GstTileReceiver * self);
 
 GST_TILE_API
-gboolean gst_tile_receiver_wait_clock (GstTileReceiver * self,
-    guint timeout_ms);
-
-GST_TILE_API
 void gst_tile_receiver_set_reconnect (GstTileReceiver * self,
     gboolean reconnect);
 
