@@ -232,5 +232,6 @@ gst_tile_receiver_clock_stats_locked (const GstTileReceiverClock * c,
       "clock-rtt", G_TYPE_UINT64, c->rtt == GST_CLOCK_TIME_NONE ?
       (guint64) 0 : (guint64) c->rtt,
       "clock-resyncs", G_TYPE_UINT, c->resyncs,
-      "clock-answers-ignored", G_TYPE_UINT, c->ignored + c->filtered, NULL);
+      "clock-answers-ignored", G_TYPE_UINT, c->ignored + c->filtered,
+      "clock-queries-lost", G_TYPE_UINT, c->lost, NULL);
 }

@@ -97,7 +97,7 @@ static const gchar *const stats_names[] = {
   "frames-timer", "kernel-drops", "frames-skipped", "packets-dropped",
   "packets-in-place", "timer-floor-us", "frames-discarded", "sealed",
   "packets-tampered", "packets-discarded", "clock-synced", "clock-offset",
-  "clock-rtt", "clock-resyncs", "clock-answers-ignored",
+  "clock-rtt", "clock-resyncs", "clock-answers-ignored", "clock-queries-lost",
 };
 
 /* Whether @name is one of the names registered above: every field of the
