@@ -13,7 +13,7 @@
  * (or UDP sockets). Every frame is
  * cut into `units` horizontal tiles on row boundaries (block rows for
  * `video/x-bc`, pixel rows for raw video); each tile travels on its own
- * connection, sent by its own thread, preceded by a 32-byte tile header
+ * connection, sent by its own thread, preceded by a 40-byte tile header
  * carrying the frame number and the sender's wall-clock time.
  *
  * tilesink listens on `port` (0 picks a free port; read it back from
@@ -141,6 +141,10 @@ struct _GstTileSink
    * readable after stop); the pointer is guarded by the object lock, and
    * changes only in start and finalize */
   GstTileSender *sender;
+
+  /* whether upstream is live (its buffers' timestamps are their capture
+   * times): -1 unknown, asked on the next buffer; atomic */
+  gint upstream_live;
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -297,7 +301,7 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_PACKET_SIZE,
       g_param_spec_uint ("packet-size", "Packet size",
-          "protocol=udp: payload bytes per datagram, after its 40-byte header "
+          "protocol=udp: payload bytes per datagram, after its 48-byte header "
           "(1408 fits a 1500-byte MTU with the IPv4 and UDP headers)", 1,
           GST_TILE_WIRE_MAX_PACKET_PAYLOAD, DEFAULT_PACKET_SIZE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
@@ -473,6 +477,7 @@ gst_tile_sink_init (GstTileSink * self)
   gst_tile_sender_settings_init (&self->settings);
   self->address = g_strdup (DEFAULT_ADDRESS);
   self->settings.address = self->address;
+  self->upstream_live = -1;
   self->protocol = DEFAULT_PROTOCOL;
   self->gso = DEFAULT_GSO;
   self->leaky = DEFAULT_LEAKY;
@@ -546,9 +551,42 @@ sender_clock_time (gpointer user_data)
   return t;
 }
 
+/* A frame's capture time on the pipeline clock: from a live upstream, its
+ * running time (a live source's timestamp is its capture) plus the base
+ * time, when that is not in the future nor further back than 10 s; else
+ * none (the sender takes the clock's time at admission, the render time). */
+static GstClockTime
+sender_capture_time (gpointer user_data, GstBuffer * buffer)
+{
+  GstTileSink *self = user_data;
+  GstClockTime pts = GST_BUFFER_PTS (buffer), running, capture, now;
+  GstClock *clock;
+
+  if (g_atomic_int_get (&self->upstream_live) != 1 ||
+      !GST_CLOCK_TIME_IS_VALID (pts))
+    return GST_CLOCK_TIME_NONE;
+  GST_OBJECT_LOCK (self);
+  running = gst_segment_to_running_time (&GST_BASE_SINK (self)->segment,
+      GST_FORMAT_TIME, pts);
+  capture = running + GST_ELEMENT_CAST (self)->base_time;
+  clock = GST_ELEMENT_CLOCK (self) ? gst_object_ref (GST_ELEMENT_CLOCK (self))
+      : NULL;
+  GST_OBJECT_UNLOCK (self);
+  if (!clock || !GST_CLOCK_TIME_IS_VALID (running))
+    capture = GST_CLOCK_TIME_NONE;
+  if (clock) {
+    now = gst_clock_get_time (clock);
+    if (GST_CLOCK_TIME_IS_VALID (capture) && (capture > now ||
+            now - capture > 10 * GST_SECOND))
+      capture = GST_CLOCK_TIME_NONE;
+    gst_object_unref (clock);
+  }
+  return capture;
+}
+
 static const GstTileSenderCallbacks sender_callbacks = {
   gst_tile_post_stats, buffer_warning, post_error, receiver_added,
-  receiver_removed, sender_clock_time
+  receiver_removed, sender_clock_time, sender_capture_time
 };
 
 static gboolean
@@ -884,6 +922,7 @@ gst_tile_sink_start (GstBaseSink * bsink)
   old = self->sender;
   self->sender = sender = new_sender_locked (self);
   GST_OBJECT_UNLOCK (self);
+  g_atomic_int_set (&self->upstream_live, -1);
   gst_tile_sender_free (old);
 
   if (!gst_tile_sender_start (sender, &err)) {
@@ -924,6 +963,7 @@ gst_tile_sink_set_caps (GstBaseSink * bsink, GstCaps * caps)
     return FALSE;
   }
 
+  g_atomic_int_set (&self->upstream_live, -1);
   str = gst_caps_to_string (caps);
   ret = gst_tile_sender_set_caps (self->sender, str, &tiling, &err);
   if (!ret) {
@@ -1034,6 +1074,14 @@ gst_tile_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
   GstTileSink *self = GST_TILE_SINK (bsink);
   GError *err = NULL;
 
+  if (g_atomic_int_get (&self->upstream_live) < 0) {
+    gboolean live = FALSE, upstream_live = FALSE;
+
+    if (!gst_base_sink_query_latency (bsink, &live, &upstream_live, NULL,
+            NULL))
+      upstream_live = FALSE;
+    g_atomic_int_set (&self->upstream_live, upstream_live ? 1 : 0);
+  }
   switch (gst_tile_sender_push (self->sender, buffer, &err)) {
     case GST_TILE_SENDER_PUSH_QUEUED:
     case GST_TILE_SENDER_PUSH_UNSENT:

@@ -25,12 +25,16 @@
  * byte is in, so the consumer can start using it while the other tiles are
  * still arriving. The frame is pushed when its last tile lands.
  *
- * tilesrc is a live source. Buffers are timestamped with the pipeline
- * running time at which they were complete, and carry the sender's
- * wall-clock time (when the sender got the frame) as a
- * #GstReferenceTimestampMeta with caps `timestamp/x-unix`, so an
- * application can compute the delivery latency; the `stats` property has
- * its percentiles. Caps changes and EOS of the sender are followed.
+ * tilesrc is a live source on the sender's time: it provides its pipeline
+ * a clock that follows the sender's pipeline clock (#GstTileSrc:clock),
+ * timestamps every frame with its capture time on that clock, in running
+ * time, and reports a latency (#GstTileSrc:latency, automatic by default):
+ * a sink with sync=true presents every frame that long after its capture,
+ * at the camera's cadence, and every receiver of a sender at the same
+ * instant. Frames also carry the sender's wall-clock time (when the sender
+ * got the frame) as a #GstReferenceTimestampMeta with caps
+ * `timestamp/x-unix`; the `stats` property has the delivery latency's
+ * percentiles. Caps changes and EOS of the sender are followed.
  *
  * ## Example launch line
  * |[
@@ -49,7 +53,7 @@
 
 #include <string.h>
 
-GST_DEBUG_CATEGORY_STATIC (gst_tile_src_debug);
+GST_DEBUG_CATEGORY (gst_tile_src_debug);
 #define GST_CAT_DEFAULT gst_tile_src_debug
 
 #define DEFAULT_HOST "127.0.0.1"
@@ -63,6 +67,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_tile_src_debug);
 #define DEFAULT_GRO GST_TILE_OFFLOAD_AUTO
 #define DEFAULT_CLOCK GST_TILE_CLOCK_SENDER
 #define DEFAULT_PTP_DOMAIN 0
+#define DEFAULT_LATENCY -1
+#define DEFAULT_DROP_LATE FALSE
 /* 256 MiB: an 8K RGBA frame (133 MB) fits, a hostile sender's 1 GiB does
  * not */
 #define DEFAULT_MAX_FRAME_SIZE (G_GUINT64_CONSTANT (256) << 20)
@@ -86,6 +92,8 @@ enum
   PROP_MULTICAST_IFACE,
   PROP_CLOCK,
   PROP_PTP_DOMAIN,
+  PROP_LATENCY,
+  PROP_DROP_LATE,
   /* deprecated names */
   PROP_FLUSH,
   PROP_GSO,
@@ -96,7 +104,6 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_ALWAYS,
     GST_STATIC_CAPS ("video/x-bc; video/x-raw"));
 
-static GstStaticCaps unix_ts_caps = GST_STATIC_CAPS ("timestamp/x-unix");
 
 static void gst_tile_src_uri_handler_init (gpointer g_iface,
     gpointer iface_data);
@@ -115,7 +122,6 @@ static void gst_tile_src_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
 static void gst_tile_src_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
-static GstClock *gst_tile_src_provide_clock (GstElement * element);
 static GstStateChangeReturn gst_tile_src_change_state (GstElement * element,
     GstStateChange transition);
 static gboolean gst_tile_src_start (GstBaseSrc * bsrc);
@@ -262,6 +268,32 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  /**
+   * GstTileSrc:latency:
+   *
+   * The playout latency, as rtpjitterbuffer's and srtsrc's: every frame
+   * is presented this long after its capture (its timestamp is the
+   * capture; the LATENCY query reports this), by a sink with sync=true.
+   * -1 (the default) chooses it from the delays the frames arrive with:
+   * half as much again as the longest, plus 2 ms, raised at once by a
+   * frame that comes too late for it (a LATENCY message: the pipeline
+   * takes the new value, as gst-launch-1.0 does), lowered when 10 s of
+   * frames allow a quarter less. A sink's own processing-deadline adds
+   * to it. Needs a clock (clock=sender, ptp or system).
+   */
+  g_object_class_install_property (gobject_class, PROP_LATENCY,
+      g_param_spec_int ("latency", "Latency",
+          "Milliseconds from a frame's capture to its presentation "
+          "(-1 = chosen from the measured delivery delays)", -1, 10000,
+          DEFAULT_LATENCY, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_DROP_LATE,
+      g_param_spec_boolean ("drop-late", "Drop late",
+          "Drop the frames complete only after their presentation time "
+          "(counted in frames-late and frames-dropped-late) instead of "
+          "pushing them", DEFAULT_DROP_LATE, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
   g_object_class_install_property (gobject_class, PROP_MAX_FRAME_SIZE,
       g_param_spec_uint64 ("max-frame-size", "Max frame size",
           "Refuse a sender whose frames are larger than this many bytes "
@@ -304,6 +336,9 @@ gst_tile_src_init (GstTileSrc * self)
   self->gro = DEFAULT_GRO;
   self->clock_mode = DEFAULT_CLOCK;
   self->ptp_domain = DEFAULT_PTP_DOMAIN;
+  self->latency = DEFAULT_LATENCY;
+  self->drop_late = DEFAULT_DROP_LATE;
+  gst_tile_src_queue_init (self);
   GST_OBJECT_FLAG_SET (self, GST_ELEMENT_FLAG_PROVIDE_CLOCK);
   self->max_frame_size = DEFAULT_MAX_FRAME_SIZE;
   self->duration = GST_CLOCK_TIME_NONE;
@@ -328,6 +363,7 @@ gst_tile_src_finalize (GObject * object)
   gst_caps_replace (&self->caps, NULL);
   gst_clear_object (&self->clock);
   gst_tile_receiver_free (self->rx);
+  gst_tile_src_queue_clear (self);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -396,6 +432,12 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
       self->ptp_domain = g_value_get_uint (value);
       if (self->clock_mode == GST_TILE_CLOCK_PTP)
         gst_clear_object (&self->clock);
+      break;
+    case PROP_LATENCY:
+      self->latency = g_value_get_int (value);
+      break;
+    case PROP_DROP_LATE:
+      self->drop_late = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -482,6 +524,12 @@ gst_tile_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_PTP_DOMAIN:
       g_value_set_uint (value, self->ptp_domain);
+      break;
+    case PROP_LATENCY:
+      g_value_set_int (value, self->latency);
+      break;
+    case PROP_DROP_LATE:
+      g_value_set_boolean (value, self->drop_late);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -639,67 +687,6 @@ gst_tile_src_uri_handler_init (gpointer g_iface, gpointer iface_data)
 
 /* ---- GstBaseSrc ---- */
 
-/* The clock of clock=ptp, or NULL (with a warning) where PTP cannot run:
- * GStreamer's PTP needs its helper (gst-ptp-helper) with the rights to
- * use the PTP ports. */
-static GstClock *
-new_ptp_clock (GstTileSrc * self, guint domain)
-{
-  GstClock *clock;
-
-  if (!gst_ptp_is_initialized () &&
-      !gst_ptp_init (GST_PTP_CLOCK_ID_NONE, NULL)) {
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("PTP is not available "
-            "here: tilesrc provides no clock (clock=ptp)"), ("gst_ptp_init () "
-            "failed: is gst-ptp-helper installed with CAP_NET_BIND_SERVICE?"));
-    return NULL;
-  }
-  clock = gst_ptp_clock_new ("tilesrc-ptp-clock", domain);
-  if (clock)
-    gst_object_ref_sink (clock);
-  return clock;
-}
-
-static GstClock *
-gst_tile_src_provide_clock (GstElement * element)
-{
-  GstTileSrc *self = GST_TILE_SRC (element);
-  GstTileClock mode;
-  GstClock *clock = NULL;
-  guint domain;
-
-  GST_OBJECT_LOCK (self);
-  mode = self->clock_mode;
-  domain = self->ptp_domain;
-  if (self->clock)
-    clock = gst_object_ref (self->clock);
-  GST_OBJECT_UNLOCK (self);
-  if (clock || mode == GST_TILE_CLOCK_NONE)
-    return clock;
-  switch (mode) {
-    case GST_TILE_CLOCK_SENDER:
-      return gst_tile_receiver_get_clock (self->rx);
-    case GST_TILE_CLOCK_SYSTEM:
-      clock = g_object_new (GST_TYPE_SYSTEM_CLOCK, "name",
-          "tilesrc-system-clock", "clock-type", GST_CLOCK_TYPE_REALTIME,
-          NULL);
-      gst_object_ref_sink (clock);
-      break;
-    case GST_TILE_CLOCK_PTP:
-      clock = new_ptp_clock (self, domain);
-      break;
-    default:
-      break;
-  }
-  if (!clock)
-    return NULL;
-  GST_OBJECT_LOCK (self);
-  if (!self->clock && self->clock_mode == mode)
-    self->clock = gst_object_ref (clock);
-  GST_OBJECT_UNLOCK (self);
-  return clock;
-}
-
 /* As GStreamer's audio sources do: the pipeline hears that a clock is
  * there (READY -> PAUSED) and that it is gone (PAUSED -> READY), and
  * selects its clock again. */
@@ -751,7 +738,10 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   settings.gro_required = self->gro == GST_TILE_OFFLOAD_ON;
   self->duration = GST_CLOCK_TIME_NONE;
   GST_OBJECT_UNLOCK (self);
+  gst_tile_src_time_settings (self, &settings);
   gst_tile_receiver_start (self->rx, &settings);
+  gst_tile_src_queue_start (self);
+  gst_clear_object (&settings.clock);
   g_free (host);
   g_free (iface);
   gst_tile_wire_clear_passphrase (&passphrase);
@@ -763,6 +753,9 @@ gst_tile_src_stop (GstBaseSrc * bsrc)
 {
   GstTileSrc *self = GST_TILE_SRC (bsrc);
 
+  /* the playout thread leaves the receiver's pull () first */
+  gst_tile_receiver_set_flushing (self->rx, TRUE);
+  gst_tile_src_queue_stop (self);
   gst_tile_receiver_stop (self->rx);
   GST_OBJECT_LOCK (self);
   gst_caps_replace (&self->caps, NULL);
@@ -773,6 +766,7 @@ gst_tile_src_stop (GstBaseSrc * bsrc)
 static gboolean
 gst_tile_src_unlock (GstBaseSrc * bsrc)
 {
+  gst_tile_src_queue_set_flushing (GST_TILE_SRC (bsrc), TRUE);
   gst_tile_receiver_set_flushing (GST_TILE_SRC (bsrc)->rx, TRUE);
   return TRUE;
 }
@@ -781,6 +775,7 @@ static gboolean
 gst_tile_src_unlock_stop (GstBaseSrc * bsrc)
 {
   gst_tile_receiver_set_flushing (GST_TILE_SRC (bsrc)->rx, FALSE);
+  gst_tile_src_queue_set_flushing (GST_TILE_SRC (bsrc), FALSE);
   return TRUE;
 }
 
@@ -810,15 +805,20 @@ gst_tile_src_query (GstBaseSrc * bsrc, GstQuery * query)
   GstTileSrc *self = GST_TILE_SRC (bsrc);
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
-    GstClockTime duration;
+    GstClockTime duration, latency;
 
     GST_OBJECT_LOCK (self);
     duration = self->duration;
     GST_OBJECT_UNLOCK (self);
-    /* buffers are timestamped when their last byte is in: no latency of
-     * our own; we can hold two frames */
-    gst_query_set_latency (query, TRUE, 0, GST_CLOCK_TIME_IS_VALID (duration)
-        ? GST_TILE_SRC_FRAMES_HELD * duration : GST_CLOCK_TIME_NONE);
+    /* frames are timestamped with their capture and presented the
+     * playout latency later (without a clock, when their last byte is in:
+     * no latency of our own); the playout queue holds what waits */
+    latency = gst_tile_receiver_get_latency (self->rx);
+    if (!GST_CLOCK_TIME_IS_VALID (latency))
+      latency = 0;
+    gst_query_set_latency (query, TRUE, latency, GST_CLOCK_TIME_NONE);
+    GST_DEBUG_OBJECT (self, "latency %" GST_TIME_FORMAT " (frames of %"
+        GST_TIME_FORMAT ")", GST_TIME_ARGS (latency), GST_TIME_ARGS (duration));
     return TRUE;
   }
   return GST_BASE_SRC_CLASS (parent_class)->query (bsrc, query);
@@ -939,54 +939,18 @@ renegotiate (GstTileSrc * self, const gchar * caps_str,
   return GST_FLOW_OK;
 }
 
-/* The buffer of a frame the receiver session pulled: timestamped with the
- * running time at which its last byte was in, with the sender's wall clock
- * as a reference timestamp. */
-static GstBuffer *
-finish_buffer (GstTileSrc * self, GstTileReceiverFrame * frame)
-{
-  GstBuffer *buf = frame->buffer;
-  GstClockTime base_time, pts = GST_CLOCK_TIME_NONE;
-
-  base_time = gst_element_get_base_time (GST_ELEMENT (self));
-  if (GST_CLOCK_TIME_IS_VALID (frame->complete_time)
-      && frame->complete_time >= base_time)
-    pts = frame->complete_time - base_time;
-  else if (GST_CLOCK_TIME_IS_VALID (frame->complete_time))
-    pts = 0;
-  GST_BUFFER_PTS (buf) = pts;
-  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
-  GST_OBJECT_LOCK (self);
-  GST_BUFFER_DURATION (buf) = self->duration;
-  GST_OBJECT_UNLOCK (self);
-  if (GST_CLOCK_TIME_IS_VALID (frame->sender_time)) {
-    GstCaps *ts_caps = gst_static_caps_get (&unix_ts_caps);
-
-    gst_buffer_add_reference_timestamp_meta (buf, ts_caps, frame->sender_time,
-        GST_CLOCK_TIME_NONE);
-    gst_caps_unref (ts_caps);
-  }
-  /* over UDP its bytes fill the gaps of the next frame; from here on the
-   * buffer is shared, so this comes after its metas */
-  if (frame->udp)
-    gst_tile_receiver_keep_last (self->rx, buf);
-  return buf;
-}
-
 static GstFlowReturn
 gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
 {
   GstTileSrc *self = GST_TILE_SRC (psrc);
-  GstTileReceiverFrame frame;
   GstClockTime duration;
   GstFlowReturn ret;
   GError *err = NULL;
   gchar *caps = NULL;
 
   while (TRUE) {
-    switch (gst_tile_receiver_pull (self->rx, &frame, &caps, &err)) {
+    switch (gst_tile_src_queue_pop (self, outbuf, &caps, &err)) {
       case GST_TILE_RECEIVER_FRAME:
-        *outbuf = finish_buffer (self, &frame);
         return GST_FLOW_OK;
       case GST_TILE_RECEIVER_NEW_CAPS:
         ret = renegotiate (self, caps, &duration);
@@ -994,6 +958,7 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
         if (ret != GST_FLOW_OK)
           return ret;
         gst_tile_receiver_start_generation (self->rx, duration);
+        gst_tile_src_queue_resume (self);
         break;
       case GST_TILE_RECEIVER_EOS:
         return GST_FLOW_EOS;

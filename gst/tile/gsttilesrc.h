@@ -20,6 +20,20 @@ G_DECLARE_FINAL_TYPE (GstTileSrc, gst_tile_src, GST, TILE_SRC, GstPushSrc)
 /* frames tilesrc may hold: its receiver's two frame slots */
 #define GST_TILE_SRC_FRAMES_HELD 2
 
+/* The playout queue (gsttilesrc-time.c): the frames taken out of the
+ * receiver, waiting for the streaming thread. */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  GThread *thread;
+  GQueue items;
+  gboolean running;
+  gboolean flushing;
+  gboolean blocked;             /* NEW_CAPS, EOS or an error queued: the
+                                 * streaming thread's turn */
+} GstTileSrcQueue;
+
 struct _GstTileSrc
 {
   GstPushSrc parent;
@@ -40,13 +54,38 @@ struct _GstTileSrc
   GstTileClock clock_mode;
   guint ptp_domain;
   GstClock *clock;              /* provided, for clock=ptp or system */
+  gint latency;                 /* ms, -1 automatic */
+  gboolean drop_late;
 
   GstTileReceiver *rx;          /* the session */
+  GstTileSrcQueue queue;
 
   /* object lock: the negotiated caps and their frame duration */
   GstCaps *caps;
   GstClockTime duration;
 };
+
+/* gsttilesrc-time.c */
+G_GNUC_INTERNAL
+GstClock *gst_tile_src_provide_clock (GstElement * element);
+G_GNUC_INTERNAL
+void gst_tile_src_time_settings (GstTileSrc * self,
+    GstTileReceiverSettings * settings);
+G_GNUC_INTERNAL
+void gst_tile_src_queue_init (GstTileSrc * self);
+G_GNUC_INTERNAL
+void gst_tile_src_queue_clear (GstTileSrc * self);
+G_GNUC_INTERNAL
+void gst_tile_src_queue_start (GstTileSrc * self);
+G_GNUC_INTERNAL
+void gst_tile_src_queue_stop (GstTileSrc * self);
+G_GNUC_INTERNAL
+void gst_tile_src_queue_set_flushing (GstTileSrc * self, gboolean flushing);
+G_GNUC_INTERNAL
+GstTileReceiverResult gst_tile_src_queue_pop (GstTileSrc * self,
+    GstBuffer ** buffer, gchar ** caps, GError ** error);
+G_GNUC_INTERNAL
+void gst_tile_src_queue_resume (GstTileSrc * self);
 
 G_END_DECLS
 

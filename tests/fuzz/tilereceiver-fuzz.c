@@ -1176,6 +1176,9 @@ send_tile (Harness * h, guint unit, guint64 f, guint8 mode, guint8 seed)
     /* seed 0x80: the parts after the first are of the next frame */
     th.frame = f + (i > 0 && (seed & 0x80) ? 1 : 0);
     th.timestamp = seed & 1 ? GST_CLOCK_TIME_NONE : 1000 + f;
+    /* capture times far off either way, or none */
+    th.capture = seed & 2 ? GST_CLOCK_TIME_NONE : seed & 4 ?
+        G_MAXUINT64 - 1 - f : 3000 + f;
     th.flags = last ? 0 : GST_TILE_WIRE_TILE_FLAG_MORE;
     if (last && abandon) {
       size = 0;
@@ -1252,6 +1255,8 @@ send_datagrams (Harness * h, guint unit, guint64 f, guint first, guint last,
     ph.offset = off;
     ph.frame = f;
     ph.timestamp = seed & 1 ? GST_CLOCK_TIME_NONE : 2000 + f;
+    ph.capture = seed & 2 ? GST_CLOCK_TIME_NONE : seed & 4 ?
+        G_MAXUINT64 - 1 - f : 4000 + f;
     ph.token = h->config.token + (mode & 0x01);
     memset (pk, 0, hl + ps);
     gst_tile_wire_packet_header_write (pk, &ph);
@@ -1399,7 +1404,7 @@ op_dgram_raw (Harness * h, Reader * r)
   if ((a >> 6) != 0 && (a >> 6) != 2 && h->have_config &&
       h->config.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
     GstTileWirePacketHeader ph = { unit, h->config.generation, 0,
-      h->next_frame, 0, h->config.token
+      h->next_frame, 0, 0, h->config.token
     };
 
     gst_tile_wire_packet_header_write (pk, &ph);

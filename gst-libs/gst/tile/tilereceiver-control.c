@@ -335,7 +335,7 @@ send_stats (GstTileReceiver * self, gint fd)
   g_mutex_lock (&self->lock);
   s = gst_tile_receiver_counters_to_structure (&self->counters, self->config,
       &self->settings, self->udp);
-  gst_tile_receiver_clock_stats_locked (&self->clock, s);
+  gst_tile_receiver_time_stats_locked (self, s);
   g_mutex_unlock (&self->lock);
   if (gst_tile_wire_stats_pack (s, p, NULL))
     control_send (self, fd, p);

@@ -32,6 +32,7 @@
 #include "tilenet.h"
 #include "tilestats.h"
 #include "tilekeys.h"
+#include "tileplayout.h"
 
 #include <gst/bc/bctiling.h>
 #include <sys/socket.h>
@@ -60,6 +61,10 @@ typedef struct
   gboolean gro_required;
   gchar *passphrase;            /* NULL: none */
   gchar *multicast_iface;       /* NULL: the route's */
+  GstTileReceiverTimeBase time_base;
+  GstClock *clock;              /* TIME_CLOCK's */
+  gint latency_ms;
+  gboolean drop_late;
 } GstTileReceiverFixedSettings;
 
 /* A jump of the sender's clock that is followed at once, not averaged in */
@@ -68,6 +73,13 @@ typedef struct
  * which cannot go back, is replaced (below it, the clock stands still
  * until the sender's time catches up) */
 #define GST_TILE_RECEIVER_CLOCK_BACK (1 * GST_SECOND)
+/* a frame's capture time later than the time base's clock now plus
+ * this, or earlier than now less GST_TILE_RECEIVER_MAX_DELAY, is not
+ * believed (see playout_locked () in tilereceiver-slots.c) */
+#define GST_TILE_RECEIVER_MAX_AHEAD (50 * GST_MSECOND)
+#define GST_TILE_RECEIVER_MAX_DELAY (10 * GST_SECOND)
+/* the automatic playout latency before the first frame: a frame at 30/s */
+#define GST_TILE_RECEIVER_AUTO_LATENCY_START (33 * GST_MSECOND)
 
 /* The sender's clock (tilereceiver-clock.c). */
 typedef struct
@@ -128,6 +140,7 @@ typedef struct
   GstMapInfo map;               /* FILLING: the buffer's */
   guint writers;                /* units writing into it, lock released */
   GstClockTime sender_ts;
+  GstClockTime capture;         /* the sender's clock */
   GstClockTime complete_time;   /* clock time, last byte in */
   /* protocol=tcp */
   guint64 done_mask;            /* the tiles in */
@@ -170,6 +183,11 @@ typedef struct
   guint connects;
   gint granted_rcvbuf;
   GstTileLatency latency;
+  /* playout */
+  guint64 frames_late;
+  guint64 frames_dropped_late;
+  guint64 frames_retimed;
+  guint latency_changes;
   /* protocol=udp */
   guint64 packets_received;
   guint64 packets_lost;
@@ -209,6 +227,7 @@ struct _GstTileReceiver
   GstTileReceiverControl control;
   GstTileKeys keys;
   GstTileReceiverClock clock;   /* the sender's */
+  GstTilePlayout playout;
 
   /* the generations: the CONFIG of the running units, the one received
    * that waits for its turn, EOS */
@@ -251,6 +270,9 @@ GstStructure *gst_tile_receiver_counters_to_structure (const
     const GstTileReceiverFixedSettings * settings, GstTileReceiverUdp * udp);
 G_GNUC_INTERNAL
 GstClockTime gst_tile_receiver_clock_time (GstTileReceiver * self);
+G_GNUC_INTERNAL
+void gst_tile_receiver_time_stats_locked (GstTileReceiver * self,
+    GstStructure * s);
 
 /* tilereceiver-control.c */
 G_GNUC_INTERNAL

@@ -128,24 +128,95 @@ gst_tile_receiver_slots_oldest_locked (GstTileReceiver * self,
   return oldest;
 }
 
-/* Takes the complete frame of @slot out into @out (but @out->udp), counts
- * it and its latency; the slot is free again. Lock held. */
-void
-gst_tile_receiver_slot_take_locked (GstTileReceiver * self,
-    GstTileReceiverSlot * slot, GstTileReceiverFrame * out)
+/* The clock of the time base now, and the frame's capture time on it
+ * (GST_CLOCK_TIME_NONE when it has none). Lock held. */
+static void
+reference_times_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
+    GstClockTime * now, GstClockTime * capture)
 {
-  out->buffer = slot->buffer;
-  out->complete_time = slot->complete_time;
-  out->frame = slot->frame;
-  out->sender_time = slot->sender_ts;
-  slot->buffer = NULL;
-  slot->state = SLOT_FREE;
-  slot->sender_ts = GST_CLOCK_TIME_NONE;
-  self->counters.frames_received++;
-  if (GST_CLOCK_TIME_IS_VALID (out->sender_time)) {
+  switch (self->settings.time_base) {
+    case GST_TILE_RECEIVER_TIME_SENDER:
+      *now = gst_clock_get_time (self->clock.clock);
+      /* before the sender's first answer the clock is not its time */
+      *capture = self->clock.observations > 0 ? slot->capture :
+          GST_CLOCK_TIME_NONE;
+      break;
+    case GST_TILE_RECEIVER_TIME_CLOCK:
+      *now = gst_clock_get_time (self->settings.clock);
+      *capture = slot->capture;
+      break;
+    default:
+      *now = gst_tile_realtime_ns ();
+      *capture = slot->sender_ts;
+      break;
+  }
+}
+
+/* The playout of a frame taken out at @now (the time base's clock): when
+ * it was captured, whether it is late, and its delay into the latency
+ * statistics. A capture time in the future, or further back than
+ * GST_TILE_RECEIVER_MAX_DELAY, is not believed (the clocks are not in
+ * step yet, or one jumped): the frame counts as captured now, and the
+ * latency statistics take the wall clocks' delay. Lock held. */
+static void
+playout_locked (GstTileReceiver * self, GstTileReceiverFrame * out,
+    GstClockTime now, GstClockTime capture)
+{
+  gboolean believed = GST_CLOCK_TIME_IS_VALID (capture) &&
+      GST_CLOCK_TIME_IS_VALID (now) &&
+      capture <= now + GST_TILE_RECEIVER_MAX_AHEAD &&
+      now - MIN (now, capture) <= GST_TILE_RECEIVER_MAX_DELAY;
+  GstClockTime delay = believed && now > capture ? now - capture : 0;
+
+  if (believed) {
+    gst_tile_latency_add (&self->counters.latency, delay);
+  } else if (GST_CLOCK_TIME_IS_VALID (out->sender_time)) {
+    /* before the clocks are in step: the wall clocks' */
     guint64 rt = gst_tile_realtime_ns ();
 
     gst_tile_latency_add (&self->counters.latency, rt > out->sender_time ?
         rt - out->sender_time : 0);
   }
+  out->reference_time = now;
+  if (self->settings.time_base == GST_TILE_RECEIVER_TIME_NONE)
+    return;
+  if (!believed) {
+    self->counters.frames_retimed++;
+    capture = now;
+  }
+  out->capture_time = capture;
+  out->latency_changed = gst_tile_playout_frame (&self->playout, delay,
+      g_get_monotonic_time (), &out->late);
+  if (out->latency_changed)
+    self->counters.latency_changes++;
+  if (out->late) {
+    self->counters.frames_late++;
+    out->drop = self->settings.drop_late;
+    if (out->drop)
+      self->counters.frames_dropped_late++;
+  }
+}
+
+/* Takes the complete frame of @slot out into @out (but @out->udp), counts
+ * it, its latency and its playout; the slot is free again. Lock held. */
+void
+gst_tile_receiver_slot_take_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, GstTileReceiverFrame * out)
+{
+  GstClockTime now, capture;
+
+  reference_times_locked (self, slot, &now, &capture);
+  memset (out, 0, sizeof (*out));
+  out->buffer = slot->buffer;
+  out->complete_time = slot->complete_time;
+  out->frame = slot->frame;
+  out->sender_time = slot->sender_ts;
+  out->capture_time = GST_CLOCK_TIME_NONE;
+  slot->buffer = NULL;
+  slot->state = SLOT_FREE;
+  slot->sender_ts = slot->capture = GST_CLOCK_TIME_NONE;
+  self->counters.frames_received++;
+  playout_locked (self, out, now, capture);
+  if (self->settings.time_base == GST_TILE_RECEIVER_TIME_NONE)
+    out->reference_time = GST_CLOCK_TIME_NONE;
 }

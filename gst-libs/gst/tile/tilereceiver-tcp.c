@@ -360,6 +360,7 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
     }
     slot->writers++;
     slot->sender_ts = th.timestamp;
+    slot->capture = th.capture;
     g_mutex_unlock (&self->lock);
 
     /* straight into the frame */

@@ -346,7 +346,7 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
     slot->frame = frame;
     slot->run = run;
     slot->writers = 0;
-    slot->sender_ts = GST_CLOCK_TIME_NONE;
+    slot->sender_ts = slot->capture = GST_CLOCK_TIME_NONE;
     us->n_got = 0;
     memset (us->tile_copied, 0, sizeof (us->tile_copied));
     us->first_ns = us->last_ns = (gint64) gst_util_get_timestamp ();
@@ -518,6 +518,7 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     slot->writers++;
     us->last_ns = now;
     slot->sender_ts = h->timestamp;
+    slot->capture = h->capture;
     if (arrivals[i]) {
       if (!us->arrive_first || arrivals[i] < us->arrive_first)
         us->arrive_first = arrivals[i];

@@ -87,6 +87,7 @@ gst_tile_receiver_free (GstTileReceiver * self)
   g_free (self->settings.host);
   gst_tile_wire_clear_passphrase (&self->settings.passphrase);
   g_free (self->settings.multicast_iface);
+  gst_clear_object (&self->settings.clock);
   gst_tile_keys_clear (&self->keys);
   g_free (self->config);
   g_free (self->pending);
@@ -164,7 +165,23 @@ gst_tile_receiver_counters_to_structure (const GstTileReceiverCounters * c,
         "timer-floor-us", G_TYPE_UINT64, (guint64) (floor_ns / 1000), NULL);
   }
   gst_tile_latency_to_structure (&c->latency, s);
+  if (settings->time_base != GST_TILE_RECEIVER_TIME_NONE)
+    gst_structure_set (s,
+        "frames-late", G_TYPE_UINT64, c->frames_late,
+        "frames-dropped-late", G_TYPE_UINT64, c->frames_dropped_late,
+        "frames-retimed", G_TYPE_UINT64, c->frames_retimed,
+        "latency-changes", G_TYPE_UINT, c->latency_changes, NULL);
   return s;
+}
+
+/* The statistics of the clock and the playout into @s. Lock held. */
+void
+gst_tile_receiver_time_stats_locked (GstTileReceiver * self, GstStructure * s)
+{
+  gst_tile_receiver_clock_stats_locked (&self->clock, s);
+  if (self->settings.time_base != GST_TILE_RECEIVER_TIME_NONE)
+    gst_structure_set (s, "playout-latency", G_TYPE_UINT64,
+        gst_tile_playout_get_latency (&self->playout), NULL);
 }
 
 /**
@@ -183,7 +200,7 @@ gst_tile_receiver_get_stats (GstTileReceiver * self)
   g_mutex_lock (&self->lock);
   s = gst_tile_receiver_counters_to_structure (&self->counters, self->config,
       &self->settings, self->udp);
-  gst_tile_receiver_clock_stats_locked (&self->clock, s);
+  gst_tile_receiver_time_stats_locked (self, s);
   if (self->config && self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
     GValue ports = G_VALUE_INIT, v = G_VALUE_INIT;
     guint i;
@@ -361,6 +378,16 @@ gst_tile_receiver_start (GstTileReceiver * self,
   self->settings.receive_buffer_size = settings->receive_buffer_size;
   self->settings.gro = settings->gro;
   self->settings.gro_required = settings->gro_required;
+  self->settings.time_base = settings->time_base;
+  gst_clear_object (&self->settings.clock);
+  if (settings->clock)
+    self->settings.clock = gst_object_ref (settings->clock);
+  else if (settings->time_base == GST_TILE_RECEIVER_TIME_CLOCK)
+    self->settings.time_base = GST_TILE_RECEIVER_TIME_NONE;
+  self->settings.latency_ms = settings->latency_ms;
+  self->settings.drop_late = settings->drop_late;
+  gst_tile_playout_init (&self->playout, settings->latency_ms,
+      GST_TILE_RECEIVER_AUTO_LATENCY_START);
   self->duration = GST_CLOCK_TIME_NONE;
   self->running = TRUE;
   self->flushing = FALSE;
@@ -627,4 +654,29 @@ gst_tile_receiver_get_clock (GstTileReceiver * self)
   clock = gst_object_ref (self->clock.clock);
   g_mutex_unlock (&self->lock);
   return clock;
+}
+
+/**
+ * gst_tile_receiver_get_latency:
+ * @self: a receiver
+ *
+ * The playout latency: a frame is presented this long after its capture.
+ * The settings' latency, or the automatic one now (which changes with the
+ * frames: see #GstTileReceiverFrame's @latency_changed).
+ *
+ * Returns: the latency, or GST_CLOCK_TIME_NONE when the receiver has no
+ *     time base (%GST_TILE_RECEIVER_TIME_NONE)
+ */
+GstClockTime
+gst_tile_receiver_get_latency (GstTileReceiver * self)
+{
+  GstClockTime latency = GST_CLOCK_TIME_NONE;
+
+  g_return_val_if_fail (self != NULL, GST_CLOCK_TIME_NONE);
+
+  g_mutex_lock (&self->lock);
+  if (self->settings.time_base != GST_TILE_RECEIVER_TIME_NONE)
+    latency = gst_tile_playout_get_latency (&self->playout);
+  g_mutex_unlock (&self->lock);
+  return latency;
 }

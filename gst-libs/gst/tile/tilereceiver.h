@@ -23,6 +23,29 @@ G_BEGIN_DECLS
 typedef struct _GstTileReceiver GstTileReceiver;
 
 /**
+ * GstTileReceiverTimeBase:
+ * @GST_TILE_RECEIVER_TIME_NONE: no playout latency: a frame is stamped
+ *   when it is complete
+ * @GST_TILE_RECEIVER_TIME_SENDER: the frames' capture times, on the
+ *   sender's pipeline clock, read against the receiver's clock that
+ *   follows it (gst_tile_receiver_get_clock())
+ * @GST_TILE_RECEIVER_TIME_CLOCK: the frames' capture times read against
+ *   the clock of the settings, one the sender's pipeline runs on too (a
+ *   PTP clock, say)
+ * @GST_TILE_RECEIVER_TIME_REALTIME: the frames' `CLOCK_REALTIME` times
+ *   read against this host's: hosts whose clocks agree (NTP, say)
+ *
+ * The time base of a receiver's playout.
+ */
+typedef enum
+{
+  GST_TILE_RECEIVER_TIME_NONE,
+  GST_TILE_RECEIVER_TIME_SENDER,
+  GST_TILE_RECEIVER_TIME_CLOCK,
+  GST_TILE_RECEIVER_TIME_REALTIME,
+} GstTileReceiverTimeBase;
+
+/**
  * GstTileReceiverSettings:
  * @host: the sender's host name or address
  * @port: its control port
@@ -38,6 +61,15 @@ typedef struct _GstTileReceiver GstTileReceiver;
  * @multicast_iface: (nullable): protocol=udp with a sender that sends to a
  *   multicast group: the interface to join it on, by name; %NULL for the
  *   route's; copied
+ * @time_base: what the frames' capture times are read against (see
+ *   #GstTileReceiverTimeBase)
+ * @clock: (nullable): with %GST_TILE_RECEIVER_TIME_CLOCK, the clock;
+ *   referenced
+ * @latency_ms: the playout latency, in ms: a frame is presented that long
+ *   after its capture; -1 chooses it from the frames' delays (see
+ *   gst_tile_receiver_get_latency()). Not used with %GST_TILE_RECEIVER_TIME_NONE.
+ * @drop_late: frames complete after their presentation time are marked
+ *   for dropping (@late and @drop in #GstTileReceiverFrame)
  *
  * What stays fixed while a receiver runs.
  */
@@ -51,6 +83,10 @@ typedef struct
   gboolean gro_required;
   const gchar *passphrase;
   const gchar *multicast_iface;
+  GstTileReceiverTimeBase time_base;
+  GstClock *clock;
+  gint latency_ms;
+  gboolean drop_late;
 } GstTileReceiverSettings;
 
 /**
@@ -110,6 +146,18 @@ typedef enum
  * @complete_time: clock time (see @clock_time) when its last byte was in
  * @sender_time: the sender's wall-clock time (ns since the Unix epoch) when
  *   it got the frame, or GST_CLOCK_TIME_NONE
+ * @capture_time: with a time base (#GstTileReceiverTimeBase), the frame's
+ *   capture time on the time base's clock, @reference_time when it could
+ *   not be believed (counted in `frames-retimed`); else
+ *   GST_CLOCK_TIME_NONE
+ * @reference_time: with a time base, that clock's time when the frame was
+ *   taken out; else GST_CLOCK_TIME_NONE
+ * @late: with a time base, the frame came after its presentation time
+ *   (@capture_time + gst_tile_receiver_get_latency())
+ * @drop: it is late and the settings drop late frames (counted in
+ *   `frames-dropped-late`): the element drops it
+ * @latency_changed: the automatic latency changed with this frame
+ *   (gst_tile_receiver_get_latency()): the element tells its pipeline
  * @udp: the frame came over UDP (see gst_tile_receiver_keep_last())
  */
 typedef struct
@@ -118,6 +166,11 @@ typedef struct
   guint64 frame;
   GstClockTime complete_time;
   GstClockTime sender_time;
+  GstClockTime capture_time;
+  GstClockTime reference_time;
+  gboolean late;
+  gboolean drop;
+  gboolean latency_changed;
   gboolean udp;
 } GstTileReceiverFrame;
 
@@ -157,6 +210,9 @@ void gst_tile_receiver_set_stepped (GstTileReceiver * self, gboolean stepped);
 
 GST_TILE_API
 GstClock *gst_tile_receiver_get_clock (GstTileReceiver * self);
+
+GST_TILE_API
+GstClockTime gst_tile_receiver_get_latency (GstTileReceiver * self);
 
 GST_TILE_API
 void gst_tile_receiver_set_reconnect (GstTileReceiver * self,

@@ -166,6 +166,7 @@ typedef struct
   gint64 deadline_us;           /* monotonic: abandoned after, 0 never */
   guint64 number;
   guint64 timestamp;            /* on the wire: the origin's time */
+  GstClockTime capture;         /* on the wire: on our pipeline clock */
   gint64 lag_ns;                /* our time at admission - timestamp */
   guint32 generation;
   guint64 token;                /* of its owner */

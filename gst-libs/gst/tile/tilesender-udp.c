@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* GstTileSender, protocol=udp: a tile as a batch of datagrams (a 40-byte
+/* GstTileSender, protocol=udp: a tile as a batch of datagrams (a 48-byte
  * header and packet_size payload bytes each, gathered from the frame
  * without a copy), sent with sendmmsg() and UDP GSO, paced to a bitrate
  * (the unit's owner's, see gst_tile_sender_owner_rate_locked ()); and a
@@ -120,6 +120,7 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
   ph.generation = frame->generation;
   ph.frame = frame->number;
   ph.timestamp = frame->timestamp;
+  ph.capture = frame->capture;
   ph.token = frame->token;
   for (i = 0; i < n; i++) {
     guint8 *h = sc->headers + (gsize) i * hl;
@@ -156,7 +157,7 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
   return n_msgs;
 }
 
-/* Sends one tile as datagrams of a 40-byte header (with a passphrase, and
+/* Sends one tile as datagrams of a 48-byte header (with a passphrase, and
  * a 16-byte tag) and @ps payload bytes, the last one padded. The payload is
  * gathered straight from the frame (iovecs, no copy; with a passphrase from
  * the sealed copy in scratch); with GSO one message carries up to 64

@@ -360,6 +360,7 @@ unit_send_tile_tcp (GstTileSenderUnit * u, GstTileSenderScratch * sc, gint fd,
   th.generation = frame->generation;
   th.frame = frame->number;
   th.timestamp = frame->timestamp;
+  th.capture = frame->capture;
   *bytes = 0;
   while (off < tile->size) {
     if (gst_tile_sender_unit_abandons (u, frame, tile->size - off,

@@ -829,7 +829,7 @@ flow_start (GstTileSenderFlow * flow, guint64 next, gint64 now)
  * held. */
 static void
 queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
-    guint64 origin, guint64 now)
+    guint64 origin, guint64 now, GstClockTime capture)
 {
   GstTileSender *self = o->sender;
   GstTileSenderFrame *frame = g_new (GstTileSenderFrame, 1);
@@ -860,6 +860,7 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
   o->admit_us[o->next_frame % ADMIT_RING] = frame->push_us;
   frame->number = o->next_frame++;
   frame->timestamp = origin;
+  frame->capture = capture;
   frame->lag_ns = (gint64) (now - origin);
   frame->generation = self->config.generation;
   frame->token = o->token;
@@ -891,16 +892,40 @@ frame_origin (GstBuffer * buffer, guint64 now)
   return now;
 }
 
+/* The capture time of the frame in @buffer on the owner's pipeline clock:
+ * what its capture_time callback says; else its origin (see
+ * frame_origin ()) as long before that clock's now as before
+ * CLOCK_REALTIME's; else that clock's time now (the frame's admission).
+ * Without the sender's lock. */
+static GstClockTime
+frame_capture (GstTileSender * self, GstBuffer * buffer)
+{
+  GstClockTime t = GST_CLOCK_TIME_NONE;
+  guint64 real, origin;
+
+  if (self->callbacks.capture_time)
+    t = self->callbacks.capture_time (self->user_data, buffer);
+  if (GST_CLOCK_TIME_IS_VALID (t) || !self->callbacks.clock_time)
+    return t;
+  real = gst_tile_realtime_ns ();
+  origin = frame_origin (buffer, real);
+  t = self->callbacks.clock_time (self->user_data);
+  if (GST_CLOCK_TIME_IS_VALID (t) && origin < real && t >= real - origin)
+    t -= real - origin;
+  return t;
+}
+
 /* Admits a frame of the right size to every ready owner that takes it
- * (see gst_tile_sender_push ()), mapped once: @stepped when its producer
+ * (see gst_tile_sender_push ()), mapped once, captured at @capture (see
+ * frame_capture ()): @stepped when its producer
  * still writes it (no tile ready yet, @buffer not referenced: only its
  * memory is mapped). Returns the frame's shared part with a reference for
  * the caller, or NULL when no owner took it (@result says why) or it
  * cannot be mapped (@error set). Lock held. */
 static GstTileSenderShared *
 admit_frame_locked (GstTileSender * self, GstBuffer * buffer,
-    gboolean stepped, GstTileSenderPushResult * result, GPtrArray ** replaced,
-    GError ** error)
+    GstClockTime capture, gboolean stepped, GstTileSenderPushResult * result,
+    GPtrArray ** replaced, GError ** error)
 {
   GstTileSenderShared *shared;
   GstTileSenderOwner *o;
@@ -955,7 +980,7 @@ admit_frame_locked (GstTileSender * self, GstBuffer * buffer,
       g_ptr_array_add (*replaced, old);
     }
     if (ret == GST_TILE_SENDER_PUSH_QUEUED) {
-      queue_frame_locked (o, shared, origin, now);
+      queue_frame_locked (o, shared, origin, now, capture);
       queued = TRUE;
     } else if (!queued) {
       *result = ret;
@@ -1024,10 +1049,12 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
   GPtrArray *replaced = NULL;
   GstTileSenderPushResult ret;
   gsize size = gst_buffer_get_size (buffer);
+  GstClockTime capture;
 
   if (gst_tile_sender_pool_take_stepped (self, buffer, &ret))
     return ret;
 
+  capture = frame_capture (self, buffer);
   g_mutex_lock (&self->lock);
   if (size != self->frame_size) {
     gsize want = self->frame_size;
@@ -1038,7 +1065,8 @@ gst_tile_sender_push (GstTileSender * sender, GstBuffer * buffer,
         G_GSIZE_FORMAT, size, want);
     return GST_TILE_SENDER_PUSH_ERROR;
   }
-  shared = admit_frame_locked (self, buffer, FALSE, &ret, &replaced, error);
+  shared = admit_frame_locked (self, buffer, capture, FALSE, &ret, &replaced,
+      error);
   g_mutex_unlock (&self->lock);
   if (shared)
     gst_tile_sender_shared_unref (shared);
@@ -1061,6 +1089,8 @@ gst_tile_sender_begin_stepped (GstTileSender * self, GstBuffer * buffer,
     guint32 generation, GstTileSenderPushResult * result,
     GstTileSenderShared ** shared, GPtrArray ** replaced)
 {
+  GstClockTime capture = frame_capture (self, buffer);
+
   *shared = NULL;
   g_mutex_lock (&self->lock);
   if (!self->have_config || generation != self->config.generation ||
@@ -1068,7 +1098,8 @@ gst_tile_sender_begin_stepped (GstTileSender * self, GstBuffer * buffer,
     g_mutex_unlock (&self->lock);
     return FALSE;
   }
-  *shared = admit_frame_locked (self, buffer, TRUE, result, replaced, NULL);
+  *shared = admit_frame_locked (self, buffer, capture, TRUE, result, replaced,
+      NULL);
   g_mutex_unlock (&self->lock);
   if (*result == GST_TILE_SENDER_PUSH_ERROR)
     return FALSE;

@@ -133,9 +133,16 @@ typedef struct
  * @clock_time: the time of the owner's pipeline clock now, or
  *     %GST_CLOCK_TIME_NONE without one: the answer to a receiver's TIME
  *     query (its clock follows this one)
+ * @capture_time: the capture time of the frame in @buffer on the owner's
+ *     pipeline clock (the one @clock_time reads), or %GST_CLOCK_TIME_NONE
+ *     when the owner knows none: the frame then counts as captured when it
+ *     is admitted (@clock_time then). Called from the thread that pushes
+ *     the frame (or, for a buffer of gst_tile_sender_new_pool(), the one
+ *     that completes its first tile), without the sender's lock.
  *
  * What only the owner of a sender can do (post bus messages). Called from
- * the sender's server thread, never with its lock held; any may be %NULL.
+ * the sender's server thread (but @capture_time), never with its lock
+ * held; any may be %NULL.
  */
 typedef struct
 {
@@ -147,6 +154,7 @@ typedef struct
   void (*receiver_removed) (gpointer user_data, guint id, const gchar * peer,
       const gchar * reason);
   GstClockTime (*clock_time) (gpointer user_data);
+  GstClockTime (*capture_time) (gpointer user_data, GstBuffer * buffer);
 } GstTileSenderCallbacks;
 
 /**

@@ -98,6 +98,8 @@ static const gchar *const stats_names[] = {
   "packets-in-place", "timer-floor-us", "frames-discarded", "sealed",
   "packets-tampered", "packets-discarded", "clock-synced", "clock-offset",
   "clock-rtt", "clock-resyncs", "clock-answers-ignored", "clock-queries-lost",
+  "frames-late", "frames-dropped-late", "frames-retimed", "latency-changes",
+  "playout-latency",
 };
 
 /* Whether @name is one of the names registered above: every field of the

@@ -1852,7 +1852,7 @@ tile_part_check (guint32 size, guint32 flags, guint32 remaining,
 
 /**
  * gst_tile_wire_tile_header_write:
- * @out: (out caller-allocates) (array fixed-size=32): where to write
+ * @out: (out caller-allocates) (array fixed-size=40): where to write
  * @header: the tile header; its @flags must be #GstTileWireTileFlags, not
  *     both, and an abandon carries no data
  *
@@ -1872,8 +1872,9 @@ gst_tile_wire_tile_header_write (guint8 out[GST_TILE_WIRE_TILE_HEADER_SIZE],
   write_be (out + 4, header->generation, 4);
   write_be (out + 8, header->frame, 8);
   write_be (out + 16, header->timestamp, 8);
-  write_be (out + 24, header->size, 4);
-  write_be (out + 28, header->flags, 4);
+  write_be (out + 24, header->capture, 8);
+  write_be (out + 32, header->size, 4);
+  write_be (out + 36, header->flags, 4);
 }
 
 /**
@@ -1911,8 +1912,8 @@ gst_tile_wire_tile_header_parse (const guint8 * data, gsize len,
     return GST_TILE_WIRE_PARSE_NEED_MORE;
 
   magic = read_be (data, 4);
-  size = read_be (data + 24, 4);
-  flags = read_be (data + 28, 4);
+  size = read_be (data + 32, 4);
+  flags = read_be (data + 36, 4);
 
   if (magic != GST_TILE_WIRE_TILE_MAGIC) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_BAD_MAGIC,
@@ -1926,6 +1927,7 @@ gst_tile_wire_tile_header_parse (const guint8 * data, gsize len,
   out->generation = read_be (data + 4, 4);
   out->frame = read_be (data + 8, 8);
   out->timestamp = read_be (data + 16, 8);
+  out->capture = read_be (data + 24, 8);
   out->size = size;
   out->flags = flags;
   return GST_TILE_WIRE_PARSE_OK;
@@ -1935,7 +1937,7 @@ gst_tile_wire_tile_header_parse (const guint8 * data, gsize len,
 
 /**
  * gst_tile_wire_packet_header_write:
- * @out: (out caller-allocates) (array fixed-size=32): where to write
+ * @out: (out caller-allocates) (array fixed-size=48): where to write
  * @h: the datagram header; its @unit must be below %GST_TILE_WIRE_MAX_UNITS
  *
  * Writes the header of a UDP datagram, version %GST_TILE_WIRE_VERSION and
@@ -1957,7 +1959,8 @@ gst_tile_wire_packet_header_write (guint8 out[GST_TILE_WIRE_PACKET_HEADER_SIZE],
   write_be (out + 12, h->offset, 4);
   write_be (out + 16, h->frame, 8);
   write_be (out + 24, h->timestamp, 8);
-  write_be (out + 32, h->token, 8);
+  write_be (out + 32, h->capture, 8);
+  write_be (out + 40, h->token, 8);
 }
 
 /**
@@ -2026,7 +2029,8 @@ gst_tile_wire_packet_header_parse (const guint8 * data, gsize len,
   out->offset = read_be (data + 12, 4);
   out->frame = read_be (data + 16, 8);
   out->timestamp = read_be (data + 24, 8);
-  out->token = read_be (data + 32, 8);
+  out->capture = read_be (data + 32, 8);
+  out->token = read_be (data + 40, 8);
   return GST_TILE_WIRE_PARSE_OK;
 }
 

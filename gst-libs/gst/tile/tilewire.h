@@ -45,7 +45,7 @@ G_BEGIN_DECLS
  *
  * Bytes in a tile header.
  */
-#define GST_TILE_WIRE_TILE_HEADER_SIZE 32
+#define GST_TILE_WIRE_TILE_HEADER_SIZE 40
 
 /**
  * GST_TILE_WIRE_MAX_PAYLOAD:
@@ -109,7 +109,7 @@ G_BEGIN_DECLS
  *
  * Bytes in the header of a UDP datagram.
  */
-#define GST_TILE_WIRE_PACKET_HEADER_SIZE 40
+#define GST_TILE_WIRE_PACKET_HEADER_SIZE 48
 
 /**
  * GST_TILE_WIRE_TAG_SIZE:
@@ -142,7 +142,7 @@ G_BEGIN_DECLS
  *
  * Largest packet_size (payload bytes per UDP datagram) a CONFIG may
  * announce: %GST_TILE_WIRE_MAX_UDP_PACKET minus
- * %GST_TILE_WIRE_PACKET_HEADER_SIZE, 65467.
+ * %GST_TILE_WIRE_PACKET_HEADER_SIZE, 65459.
  */
 #define GST_TILE_WIRE_MAX_PACKET_PAYLOAD \
     (GST_TILE_WIRE_MAX_UDP_PACKET - GST_TILE_WIRE_PACKET_HEADER_SIZE)
@@ -536,11 +536,15 @@ typedef enum
  * GstTileWireTileHeader:
  * @generation: the CONFIG generation the tile belongs to
  * @frame: frame number, counted by the sender
- * @timestamp: sender time in nanoseconds, or %GST_CLOCK_TIME_NONE
+ * @timestamp: the sender's CLOCK_REALTIME in nanoseconds when it got the
+ *     frame (or its origin's, see gst_tile_sender_push()), or
+ *     %GST_CLOCK_TIME_NONE
+ * @capture: the frame's capture time on the sender's clock (the clock its
+ *     TIME answers give), or %GST_CLOCK_TIME_NONE
  * @size: bytes of tile data after the header (this part of the tile)
  * @flags: #GstTileWireTileFlags
  *
- * The 32-byte header in front of every part of a tile on a data
+ * The 40-byte header in front of every part of a tile on a data
  * connection. A tile is sent as one part or more, in order; the last one
  * either ends the tile or abandons it.
  */
@@ -549,6 +553,7 @@ typedef struct
   guint32 generation;
   guint64 frame;
   GstClockTime timestamp;
+  GstClockTime capture;
   guint32 size;
   guint32 flags;
 } GstTileWireTileHeader;
@@ -562,10 +567,12 @@ typedef struct
  * @frame: frame number, counted by the sender from 0
  * @timestamp: sender CLOCK_REALTIME in nanoseconds when it got the frame,
  *     or %GST_CLOCK_TIME_NONE
+ * @capture: the frame's capture time on the sender's clock (the clock its
+ *     TIME answers give), or %GST_CLOCK_TIME_NONE
  * @token: the session token of the CONFIG: a datagram from anyone who did
  *     not see the CONFIG is dropped
  *
- * The 40-byte header in front of every UDP datagram. The datagram carries
+ * The 48-byte header in front of every UDP datagram. The datagram carries
  * exactly packet_size payload bytes after it; the last datagram of a tile
  * is padded with zeros.
  */
@@ -576,6 +583,7 @@ typedef struct
   guint32 offset;
   guint64 frame;
   GstClockTime timestamp;
+  GstClockTime capture;
   guint64 token;
 } GstTileWirePacketHeader;
 

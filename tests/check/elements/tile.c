@@ -285,7 +285,7 @@ check_delivery_full (const gchar * caps, gsize size, guint units,
   fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-incomplete"), 0);
   if (!udp) {
     fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "bytes-received"),
-        n_frames * (size + 32 * expect_tiles));
+        n_frames * (size + GST_TILE_WIRE_TILE_HEADER_SIZE * expect_tiles));
   } else {
     /* every datagram arrived once, none was late, foreign or lost */
     fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "packets-received"),
@@ -1082,7 +1082,7 @@ fake_server (gpointer data)
   }
   send (ctl, m->data, m->len, MSG_NOSIGNAL);
   if (fs->mode == SERVER_WRONG_TILE_SIZE || fs->mode == SERVER_GARBAGE_TILE) {
-    GstTileWireTileHeader th = { 1, 0, 0, 512, 0 };
+    GstTileWireTileHeader th = { 1, 0, 0, 0, 512, 0 };
     guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
 
     d = accept_one (fs->listen_fd);

@@ -356,7 +356,7 @@ send_parts (Sender * s, gint fd, guint unit, guint64 n, const guint8 * frame,
     const guint * sizes, gboolean abandon)
 {
   const GstTileWireTile *t = &s->config.tiles[unit];
-  GstTileWireTileHeader th = { 1, n, 1000 + n, 0, 0 };
+  GstTileWireTileHeader th = { 1, n, 1000 + n, 500 + n, 0, 0 };
   guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
   gsize off = 0;
   guint i;
@@ -399,7 +399,7 @@ GST_START_TEST (test_tcp_frames_and_eos)
     fill (frame, n);
     for (i = 0; i < 2; i++) {
       const GstTileWireTile *t = &s.config.tiles[i];
-      GstTileWireTileHeader th = { 1, n, 1000 + n, t->size, 0 };
+      GstTileWireTileHeader th = { 1, n, 1000 + n, 500 + n, t->size, 0 };
       guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
 
       gst_tile_wire_tile_header_write (hdr, &th);
@@ -512,7 +512,7 @@ GST_START_TEST (test_tcp_parts_and_abandon)
   /* a part of frame 6 inside the tile of frame 5 */
   send_parts (&s, units[0], 0, 5, frame, one_part, FALSE);
   {
-    GstTileWireTileHeader th = { 1, 6, 1006, 8, 0 };
+    GstTileWireTileHeader th = { 1, 6, 1006, 506, 8, 0 };
     guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
 
     gst_tile_wire_tile_header_write (hdr, &th);
@@ -559,7 +559,7 @@ GST_START_TEST (test_tcp_stall_inside_tile)
   static const guint whole[] = { 32, 0 };
   GstTileReceiverSettings settings = { "127.0.0.1", 0, 1000, 0, FALSE, FALSE };
   GstTileReceiver *rx = gst_tile_receiver_new (&callbacks, NULL, NULL);
-  GstTileWireTileHeader th = { 1, 1, 1001, 32, 0 };
+  GstTileWireTileHeader th = { 1, 1, 1001, 501, 32, 0 };
   guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE], frame[FRAME_SIZE];
   GstTileReceiverFrame f;
   GError *err = NULL;
@@ -897,7 +897,7 @@ send_datagrams_ps (gint fd, const struct sockaddr_storage *to,
 
   fill (frame, n);
   for (off = 0; off < FRAME_SIZE; off += ps) {
-    GstTileWirePacketHeader ph = { 0, 1, off, n, 2000 + n, 42 };
+    GstTileWirePacketHeader ph = { 0, 1, off, n, 2000 + n, 600 + n, 42 };
 
     if (off / ps == skip)
       continue;
@@ -1155,7 +1155,7 @@ GST_START_TEST (test_udp_forged_datagrams)
   memset (pk + GST_TILE_WIRE_PACKET_HEADER_SIZE, 0xee, 4);
   t0 = g_get_monotonic_time ();
   for (f = 0; f < 100; f++) {
-    GstTileWirePacketHeader ph = { 0, 1, 0, 0, 0, 42 };
+    GstTileWirePacketHeader ph = { 0, 1, 0, 0, 0, 0, 42 };
 
     /* without the token: a whole frame's worth for the frame expected
      * and the next */
@@ -1251,7 +1251,7 @@ GST_START_TEST (test_udp_forged_datagrams)
    * numbers 0, 16, 32, ..., 60 before each of 100 frames */
   t0 = g_get_monotonic_time ();
   for (f = 1150, k = 0; f < 1250; f++) {
-    GstTileWirePacketHeader ph = { 0, 1, 0, 0, 0, 42 };
+    GstTileWirePacketHeader ph = { 0, 1, 0, 0, 0, 0, 42 };
 
     for (i = 0; i < 60; i++, k++) {
       ph.frame = 16 * (guint64) k;
@@ -1286,7 +1286,7 @@ static void
 send_sealed_datagram (gint fd, const struct sockaddr_storage *to,
     socklen_t to_len, const guint8 * key, guint64 n, guint k, gboolean tamper)
 {
-  GstTileWirePacketHeader ph = { 0, 1, k * 16, n, 2000 + n, 42 };
+  GstTileWirePacketHeader ph = { 0, 1, k * 16, n, 2000 + n, 600 + n, 42 };
   guint8 frame[FRAME_SIZE], iv[GST_TILE_SEAL_IV_SIZE];
   guint8 pk[GST_TILE_WIRE_PACKET_HEADER_SIZE + GST_TILE_WIRE_TAG_SIZE + 16];
   guint8 *payload = pk + GST_TILE_WIRE_PACKET_HEADER_SIZE +
@@ -1431,7 +1431,7 @@ static void
 send_sealed_tile (Sender * s, gint fd, guint unit, guint64 n, gboolean tamper)
 {
   const GstTileWireTile *t = &s->config.tiles[unit];
-  GstTileWireTileHeader th = { 1, n, 1000 + n, t->size, 0 };
+  GstTileWireTileHeader th = { 1, n, 1000 + n, 500 + n, t->size, 0 };
   guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE], iv[GST_TILE_SEAL_IV_SIZE];
   guint8 frame[FRAME_SIZE], tag[GST_TILE_WIRE_TAG_SIZE];
   GstTileSeal *seal = gst_tile_seal_new (TRUE);

@@ -1133,18 +1133,18 @@ GST_START_TEST (test_config_invalid_fields)
   RESET ();
   c->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
   config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
-      "packet_size is 0, must be 1 to 65467 for udp");
+      "packet_size is 0, must be 1 to 65459 for udp");
   RESET ();
   c->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
   c->packet_size = GST_TILE_WIRE_MAX_PACKET_PAYLOAD + 1;
   config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
-      "packet_size is 65468, must be 1 to 65467 for udp (a 40-byte datagram "
+      "packet_size is 65460, must be 1 to 65459 for udp (a 48-byte datagram "
       "header plus the payload must fit in 65507 bytes)");
   RESET ();
   c->protocol = GST_TILE_WIRE_PROTOCOL_UDP;
   c->packet_size = GST_TILE_WIRE_MAX_UDP_PACKET;
   config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID,
-      "packet_size is 65507, must be 1 to 65467");
+      "packet_size is 65507, must be 1 to 65459");
   RESET ();
   c->chunk_size = 0;
   config_expect_error (c, TRUE, GST_TILE_WIRE_ERROR_INVALID, "chunk_size is 0");
@@ -1408,7 +1408,7 @@ GST_START_TEST (test_tile_header)
 {
   guint8 buf[GST_TILE_WIRE_TILE_HEADER_SIZE];
   GstTileWireTileHeader h = { 3, G_GUINT64_CONSTANT (1) << 40,
-    GST_CLOCK_TIME_NONE, 518400, 0
+    GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE, 518400, 0
   };
   GstTileWireTileHeader out;
   GError *err = NULL;
@@ -1424,11 +1424,16 @@ GST_START_TEST (test_tile_header)
   fail_unless_equals_int (out.size, 518400);
   fail_unless_equals_int (out.flags, 0);
 
+  fail_unless_equals_uint64 (out.capture, GST_CLOCK_TIME_NONE);
+
   h.timestamp = 123 * GST_SECOND;
+  h.capture = 77 * GST_SECOND + 5;
   gst_tile_wire_tile_header_write (buf, &h);
   fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
           518400, &out, &err), GST_TILE_WIRE_PARSE_OK);
   fail_unless_equals_uint64 (out.timestamp, 123 * GST_SECOND);
+  fail_unless_equals_uint64 (out.capture, 77 * GST_SECOND + 5);
+  fail_unless_equals_int (out.size, 518400);
 
   for (i = 0; i < GST_TILE_WIRE_TILE_HEADER_SIZE; i++) {
     guint8 *copy = exact_copy (buf, i);
@@ -1466,7 +1471,7 @@ GST_START_TEST (test_tile_header)
   check_error (err, GST_TILE_WIRE_ERROR_INVALID,
       "size is 65536 bytes with more to come, 65536 bytes of the tile are left");
   g_clear_error (&err);
-  write_be (buf + 24, 0, 4);
+  write_be (buf + 32, 0, 4);
   fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
           518400, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_INVALID, "size is 0 bytes");
@@ -1482,20 +1487,20 @@ GST_START_TEST (test_tile_header)
   fail_unless_equals_int (out.flags, GST_TILE_WIRE_TILE_FLAG_ABANDON);
   fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
           1, &out, &err), GST_TILE_WIRE_PARSE_OK);
-  write_be (buf + 24, 1, 4);
+  write_be (buf + 32, 1, 4);
   fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
           518400, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_INVALID,
       "flags is 0x00000002: says ABANDON with data");
   g_clear_error (&err);
 
-  write_be (buf + 28, 3, 4);
+  write_be (buf + 36, 3, 4);
   fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
           518400, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_INVALID, "both MORE and ABANDON");
   g_clear_error (&err);
 
-  write_be (buf + 28, 0x80, 4);
+  write_be (buf + 36, 0x80, 4);
   fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf, sizeof (buf),
           518400, &out, &err), GST_TILE_WIRE_PARSE_ERROR);
   check_error (err, GST_TILE_WIRE_ERROR_INVALID,
@@ -1518,6 +1523,7 @@ GST_START_TEST (test_packet_header)
   GstTileWirePacketHeader h = { 5, 0x01020304, 0x05060708,
     G_GUINT64_CONSTANT (0x1112131415161718),
     G_GUINT64_CONSTANT (0x2122232425262728),
+    G_GUINT64_CONSTANT (0x4142434445464748),
     G_GUINT64_CONSTANT (0x3132333435363738)
   };
   static const guint8 expected[GST_TILE_WIRE_PACKET_HEADER_SIZE] = {
@@ -1525,6 +1531,7 @@ GST_START_TEST (test_packet_header)
     0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
     0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28,
+    0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48,
     0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38
   };
   GstTileWirePacketHeader out;
@@ -1547,6 +1554,8 @@ GST_START_TEST (test_packet_header)
       G_GUINT64_CONSTANT (0x1112131415161718));
   fail_unless_equals_uint64 (out.timestamp,
       G_GUINT64_CONSTANT (0x2122232425262728));
+  fail_unless_equals_uint64 (out.capture,
+      G_GUINT64_CONSTANT (0x4142434445464748));
   fail_unless_equals_uint64 (out.token,
       G_GUINT64_CONSTANT (0x3132333435363738));
   g_free (copy);
@@ -1554,12 +1563,12 @@ GST_START_TEST (test_packet_header)
   /* every field at its bounds */
   {
     GstTileWirePacketHeader bounds[] = {
-      {0, 0, 0, 0, 0, 0},
+      {0, 0, 0, 0, 0, 0, 0},
       {GST_TILE_WIRE_MAX_UNITS - 1, G_MAXUINT32, G_MAXUINT32, G_MAXUINT64,
-          GST_CLOCK_TIME_NONE, G_MAXUINT64},
-      {1, 1, 1, 1, 1, 1},
+          GST_CLOCK_TIME_NONE, GST_CLOCK_TIME_NONE, G_MAXUINT64},
+      {1, 1, 1, 1, 1, 1, 1},
       {32, G_MAXUINT32 - 1, G_MAXUINT32 - 1, G_MAXUINT64 - 1,
-          G_MAXUINT64 - 1, G_MAXUINT64 - 1},
+          G_MAXUINT64 - 1, G_MAXUINT64 - 2, G_MAXUINT64 - 1},
     };
 
     for (i = 0; i < G_N_ELEMENTS (bounds); i++) {
@@ -1575,6 +1584,7 @@ GST_START_TEST (test_packet_header)
       fail_unless_equals_uint64 (out.offset, bounds[i].offset);
       fail_unless_equals_uint64 (out.frame, bounds[i].frame);
       fail_unless_equals_uint64 (out.timestamp, bounds[i].timestamp);
+      fail_unless_equals_uint64 (out.capture, bounds[i].capture);
       fail_unless_equals_uint64 (out.token, bounds[i].token);
     }
   }
@@ -1648,7 +1658,7 @@ GST_START_TEST (test_packet_check)
 {
   GstTileWireConfig *c = g_new0 (GstTileWireConfig, 1);
   GstTileWirePacketHeader h = { 0, 7, 0, 0, GST_CLOCK_TIME_NONE,
-    G_GUINT64_CONSTANT (0x0123456789abcdef)
+    GST_CLOCK_TIME_NONE, G_GUINT64_CONSTANT (0x0123456789abcdef)
   };
   GError *err = NULL;
   guint i;
@@ -1750,10 +1760,10 @@ GST_START_TEST (test_packets_per_tile)
   fail_unless_equals_int (gst_tile_wire_packets_per_tile
       (GST_TILE_WIRE_MAX_FRAME_SIZE, 1), 1u << 30);
   fail_unless_equals_int (gst_tile_wire_packets_per_tile
-      (GST_TILE_WIRE_MAX_FRAME_SIZE, GST_TILE_WIRE_MAX_PACKET_PAYLOAD), 16402);
+      (GST_TILE_WIRE_MAX_FRAME_SIZE, GST_TILE_WIRE_MAX_PACKET_PAYLOAD), 16404);
   fail_unless_equals_int (gst_tile_wire_packets_per_tile
       (GST_TILE_WIRE_MAX_FRAME_SIZE - 1, GST_TILE_WIRE_MAX_PACKET_PAYLOAD),
-      16402);
+      16404);
   /* no overflow in the rounding */
   fail_unless_equals_int (gst_tile_wire_packets_per_tile (G_MAXUINT32,
           G_MAXUINT32), 1);
@@ -1998,7 +2008,7 @@ fuzz_valid_messages (void)
   {
     /* datagrams that pass gst_tile_wire_packet_check() on packet_config() */
     GstTileWirePacketHeader ph = { 2, 7, 112, 9, GST_CLOCK_TIME_NONE,
-      packet_config ()->token
+      GST_CLOCK_TIME_NONE, packet_config ()->token
     };
 
     msg = g_byte_array_new ();
