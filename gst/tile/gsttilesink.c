@@ -55,7 +55,7 @@
 #include "gsttilesink.h"
 #include <gst/bc/bctilemeta.h>
 
-GST_DEBUG_CATEGORY_STATIC (gst_tile_sink_debug);
+GST_DEBUG_CATEGORY (gst_tile_sink_debug);
 #define GST_CAT_DEFAULT gst_tile_sink_debug
 
 #define DEFAULT_ADDRESS GST_TILE_SENDER_DEFAULT_ADDRESS
@@ -120,32 +120,6 @@ enum
 
 static guint gst_tile_sink_signals[LAST_SIGNAL] = { 0 };
 
-struct _GstTileSink
-{
-  GstBaseSink parent;
-
-  /* properties, object lock; settings.address points at address, and
-   * settings.protocol, .gso and .gso_required are set at start from
-   * protocol and gso */
-  GstTileSenderSettings settings;
-  gchar *address;
-  gchar *passphrase;            /* settings.passphrase points here */
-  gchar *multicast_group;       /* settings.multicast_group */
-  gchar *multicast_iface;       /* settings.multicast_iface */
-  GstTileWireProtocol protocol;
-  GstTileOffload gso;
-  GstTileLeaky leaky;
-  gboolean stepped;
-
-  /* the session, from start to the next start (its statistics stay
-   * readable after stop); the pointer is guarded by the object lock, and
-   * changes only in start and finalize */
-  GstTileSender *sender;
-
-  /* whether upstream is live (its buffers' timestamps are their capture
-   * times): -1 unknown, asked on the next buffer; atomic */
-  gint upstream_live;
-};
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
@@ -537,56 +511,9 @@ receiver_removed (gpointer user_data, guint id, const gchar * peer,
       0, id, peer, reason);
 }
 
-/* the pipeline clock's time, for the receivers whose clocks follow it */
-static GstClockTime
-sender_clock_time (gpointer user_data)
-{
-  GstClock *clock = gst_element_get_clock (GST_ELEMENT (user_data));
-  GstClockTime t = GST_CLOCK_TIME_NONE;
-
-  if (clock) {
-    t = gst_clock_get_time (clock);
-    gst_object_unref (clock);
-  }
-  return t;
-}
-
-/* A frame's capture time on the pipeline clock: from a live upstream, its
- * running time (a live source's timestamp is its capture) plus the base
- * time, when that is not in the future nor further back than 10 s; else
- * none (the sender takes the clock's time at admission, the render time). */
-static GstClockTime
-sender_capture_time (gpointer user_data, GstBuffer * buffer)
-{
-  GstTileSink *self = user_data;
-  GstClockTime pts = GST_BUFFER_PTS (buffer), running, capture, now;
-  GstClock *clock;
-
-  if (g_atomic_int_get (&self->upstream_live) != 1 ||
-      !GST_CLOCK_TIME_IS_VALID (pts))
-    return GST_CLOCK_TIME_NONE;
-  GST_OBJECT_LOCK (self);
-  running = gst_segment_to_running_time (&GST_BASE_SINK (self)->segment,
-      GST_FORMAT_TIME, pts);
-  capture = running + GST_ELEMENT_CAST (self)->base_time;
-  clock = GST_ELEMENT_CLOCK (self) ? gst_object_ref (GST_ELEMENT_CLOCK (self))
-      : NULL;
-  GST_OBJECT_UNLOCK (self);
-  if (!clock || !GST_CLOCK_TIME_IS_VALID (running))
-    capture = GST_CLOCK_TIME_NONE;
-  if (clock) {
-    now = gst_clock_get_time (clock);
-    if (GST_CLOCK_TIME_IS_VALID (capture) && (capture > now ||
-            now - capture > 10 * GST_SECOND))
-      capture = GST_CLOCK_TIME_NONE;
-    gst_object_unref (clock);
-  }
-  return capture;
-}
-
 static const GstTileSenderCallbacks sender_callbacks = {
   gst_tile_post_stats, buffer_warning, post_error, receiver_added,
-  receiver_removed, sender_clock_time, sender_capture_time
+  receiver_removed, gst_tile_sink_clock_time, gst_tile_sink_capture_time
 };
 
 static gboolean
@@ -1023,51 +950,6 @@ gst_tile_sink_event (GstBaseSink * bsink, GstEvent * event)
   return GST_BASE_SINK_CLASS (parent_class)->event (bsink, event);
 }
 
-/* A frame was dropped for the network: a QoS message, and a QoS event
- * upstream (OVERFLOW: the path cannot carry what comes) that lets an
- * encoder with QoS on skip the frames that would arrive before the sender
- * can take one. GstVideoEncoder drops frames up to timestamp + 2 x diff +
- * a frame (diff > 0) or timestamp + diff (diff <= 0): diff is chosen so
- * that this ends where the sender's estimated wait does. The proportion is
- * how long a frame takes to send over how often frames come. */
-static void
-post_qos (GstTileSink * self, GstBuffer * buffer)
-{
-  GstBaseSink *bsink = GST_BASE_SINK (self);
-  GstClockTime pts = GST_BUFFER_PTS (buffer);
-  GstClockTime dur = GST_BUFFER_DURATION (buffer);
-  GstClockTime running, wait, send_time;
-  GstClockTimeDiff diff;
-  GstMessage *msg;
-  guint64 sent, dropped;
-  gdouble proportion = 1.0;
-
-  running = gst_segment_to_running_time (&bsink->segment, GST_FORMAT_TIME, pts);
-  gst_tile_sender_get_frame_counts (self->sender, &sent, &dropped);
-  msg = gst_message_new_qos (GST_OBJECT (self), TRUE, running,
-      gst_segment_to_stream_time (&bsink->segment, GST_FORMAT_TIME, pts),
-      pts, dur);
-  gst_message_set_qos_stats (msg, GST_FORMAT_BUFFERS, sent, dropped);
-  gst_element_post_message (GST_ELEMENT (self), msg);
-
-  if (!GST_CLOCK_TIME_IS_VALID (running))
-    return;
-  wait = gst_tile_sender_estimate_wait (self->sender, &send_time);
-  if (GST_CLOCK_TIME_IS_VALID (dur) && dur > 0) {
-    diff = wait > dur ? (GstClockTimeDiff) (wait - dur) / 2 :
-        GST_CLOCK_DIFF (dur, wait);
-    if (send_time > 0)
-      proportion = (gdouble) send_time / dur;
-  } else {
-    diff = wait / 2;
-  }
-  GST_LOG_OBJECT (self, "QoS upstream: frame at %" GST_TIME_FORMAT
-      " dropped, the sender takes one in %" GST_TIME_FORMAT ", proportion %g",
-      GST_TIME_ARGS (running), GST_TIME_ARGS (wait), proportion);
-  gst_pad_push_event (GST_BASE_SINK_PAD (bsink),
-      gst_event_new_qos (GST_QOS_TYPE_OVERFLOW, proportion, diff, running));
-}
-
 static GstFlowReturn
 gst_tile_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
 {
@@ -1088,7 +970,7 @@ gst_tile_sink_render (GstBaseSink * bsink, GstBuffer * buffer)
       return GST_FLOW_OK;
     case GST_TILE_SENDER_PUSH_DROPPED:
     case GST_TILE_SENDER_PUSH_DROPPED_WINDOW:
-      post_qos (self, buffer);
+      gst_tile_sink_post_qos (self, buffer);
       return GST_FLOW_OK;
     case GST_TILE_SENDER_PUSH_ERROR:
     default:

@@ -2374,6 +2374,195 @@ GST_START_TEST (test_sender_clock)
 
 GST_END_TEST;
 
+/* Pushes a 64x64 GRAY8 frame into the live sender @l, captured @age before
+ * now on @clock (its timestamp: a live source's is its capture); its
+ * capture time is in its first 8 bytes. Returns the capture time. */
+static GstClockTime
+push_captured (Link * l, GstClock * clock, GstClockTime age)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 64 * 64, NULL);
+  GstClockTime capture = gst_clock_get_time (clock) - age;
+  GstMapInfo map;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  memset (map.data, 0x5a, map.size);
+  GST_WRITE_UINT64_BE (map.data, capture);
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = capture - gst_element_get_base_time (l->tx);
+  GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (l->appsrc),
+          buf), GST_FLOW_OK);
+  return capture;
+}
+
+static GstClockTime
+query_latency (GstElement * element)
+{
+  GstQuery *q = gst_query_new_latency ();
+  GstClockTime min = GST_CLOCK_TIME_NONE;
+  gboolean live = FALSE;
+
+  fail_unless (gst_element_query (element, q));
+  gst_query_parse_latency (q, &live, &min, NULL);
+  fail_unless (live);
+  gst_query_unref (q);
+  return min;
+}
+
+/* latency=80: a frame captured 20 ms before the sender got it has its
+ * capture as its PTS (the running time of the receiver's clock, which
+ * follows the sender's, here 1000 s ahead of this host's), the LATENCY
+ * query says 80 ms, and a sink with sync=true (processing-deadline=0) gets
+ * every frame 80 ms after its capture */
+GST_START_TEST (test_playout)
+{
+  Link l = { 0 };
+  GstClock *sclock = clock_ahead (1000 * GST_SECOND), *rclock;
+  GstStructure *s;
+  guint i;
+
+  tx_start_clocked (&l, sclock, NULL);
+  rx_start_full (&l, "latency=80", FALSE);
+  g_object_set (l.appsink, "sync", TRUE, "processing-deadline",
+      (guint64) 0, NULL);
+  play (l.rx);
+  wait_connected (&l);
+  rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));
+  wait_clock_follows (&l, sclock, rclock, "clock-resyncs", 0);
+  fail_unless_equals_uint64 (query_latency (l.tilesrc), 80 * GST_MSECOND);
+
+  for (i = 0; i < 10; i++) {
+    GstClockTime capture = push_captured (&l, sclock, 20 * GST_MSECOND);
+    GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (l.appsink),
+        5 * GST_SECOND);
+    GstClockTime now = gst_clock_get_time (rclock), pts;
+    GstBuffer *buf;
+    GstMapInfo map;
+
+    fail_unless (sample != NULL);
+    buf = gst_sample_get_buffer (sample);
+    gst_buffer_map (buf, &map, GST_MAP_READ);
+    fail_unless_equals_uint64 (GST_READ_UINT64_BE (map.data), capture);
+    gst_buffer_unmap (buf, &map);
+    pts = GST_BUFFER_PTS (buf) + gst_element_get_base_time (l.rx);
+    fail_unless (ABS (GST_CLOCK_DIFF (capture, pts)) < 5 * GST_MSECOND,
+        "PTS %" GST_TIME_FORMAT " for a capture at %" GST_TIME_FORMAT,
+        GST_TIME_ARGS (pts), GST_TIME_ARGS (capture));
+    fail_unless (now >= capture + 78 * GST_MSECOND &&
+        now < capture + 110 * GST_MSECOND, "presented %" GST_STIME_FORMAT
+        " after its capture", GST_STIME_ARGS (GST_CLOCK_DIFF (capture, now)));
+    gst_sample_unref (sample);
+  }
+  s = get_stats (l.tilesrc);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-late"), 0);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "playout-latency"),
+      80 * GST_MSECOND);
+  gst_structure_free (s);
+
+  gst_object_unref (rclock);
+  rx_stop (&l);
+  tx_stop (&l);
+  gst_object_unref (sclock);
+}
+
+GST_END_TEST;
+
+/* Frames complete after their presentation time (captured 30 ms before
+ * they are sent, latency=5) are counted late and pushed, or with
+ * drop-late=true dropped */
+static void
+check_late (gboolean drop)
+{
+  Link l = { 0 };
+  GstClock *sclock = clock_ahead (0), *rclock;
+  GstStructure *s;
+  GstSample *sample;
+  guint i;
+
+  tx_start_clocked (&l, sclock, NULL);
+  rx_start (&l, drop ? "latency=5 drop-late=true" : "latency=5");
+  wait_connected (&l);
+  rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));
+  wait_clock_follows (&l, sclock, rclock, "clock-resyncs", 0);
+  for (i = 0; i < 5; i++) {
+    push_captured (&l, sclock, 30 * GST_MSECOND);
+    sample = gst_app_sink_try_pull_sample (GST_APP_SINK (l.appsink),
+        drop ? 300 * GST_MSECOND : 5 * GST_SECOND);
+    fail_unless (drop == (sample == NULL));
+    if (sample)
+      gst_sample_unref (sample);
+  }
+  s = get_stats (l.tilesrc);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-late"), 5);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-dropped-late"),
+      drop ? 5 : 0);
+  gst_structure_free (s);
+  gst_object_unref (rclock);
+  rx_stop (&l);
+  tx_stop (&l);
+  gst_object_unref (sclock);
+}
+
+GST_START_TEST (test_playout_late)
+{
+  check_late (FALSE);
+  check_late (TRUE);
+}
+
+GST_END_TEST;
+
+/* The automatic latency (the default): frames captured 50 ms before they
+ * are sent raise it at once to half as much again plus 2 ms; tilesrc posts
+ * a LATENCY message and answers the query with the new value */
+GST_START_TEST (test_playout_auto)
+{
+  Link l = { 0 };
+  GstClock *sclock = clock_ahead (0), *rclock;
+  GstClockTime latency;
+  GstStructure *s;
+  GstMessage *msg;
+  GstSample *sample;
+  GstBus *bus;
+  guint i;
+
+  tx_start_clocked (&l, sclock, NULL);
+  rx_start (&l, NULL);
+  wait_connected (&l);
+  rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));
+  wait_clock_follows (&l, sclock, rclock, "clock-resyncs", 0);
+  bus = gst_element_get_bus (l.rx);
+  fail_unless_equals_uint64 (query_latency (l.tilesrc), 33 * GST_MSECOND);
+  for (i = 0; i < 3; i++) {
+    push_captured (&l, sclock, 50 * GST_MSECOND);
+    sample = gst_app_sink_try_pull_sample (GST_APP_SINK (l.appsink),
+        5 * GST_SECOND);
+    fail_unless (sample != NULL);
+    gst_sample_unref (sample);
+  }
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_LATENCY);
+  fail_unless (msg != NULL, "no latency message");
+  fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (l.tilesrc));
+  gst_message_unref (msg);
+  latency = query_latency (l.tilesrc);
+  /* 50 ms and the delivery, x 1.5 + 2 ms */
+  fail_unless (latency >= 77 * GST_MSECOND && latency < 200 * GST_MSECOND,
+      "latency %" GST_TIME_FORMAT, GST_TIME_ARGS (latency));
+  fail_unless (latency % GST_MSECOND == 0);
+  s = get_stats (l.tilesrc);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-late"), 1);
+  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "playout-latency"),
+      latency);
+  gst_structure_free (s);
+
+  gst_object_unref (bus);
+  gst_object_unref (rclock);
+  rx_stop (&l);
+  tx_stop (&l);
+  gst_object_unref (sclock);
+}
+
+GST_END_TEST;
+
 /* The sender's time steps back by seconds (its pipeline takes another
  * clock): a GstClock cannot follow (it never goes back), so tilesrc
  * provides a new clock that reads the sender's time and tells its pipeline
@@ -2619,6 +2808,9 @@ tile_suite (void)
   tcase_add_test (tc, test_deprecated_names);
   tcase_add_test (tc, test_sender_clock);
   tcase_add_test (tc, test_sender_clock_back);
+  tcase_add_test (tc, test_playout);
+  tcase_add_test (tc, test_playout_late);
+  tcase_add_test (tc, test_playout_auto);
   tcase_add_test (tc, test_relay_clock);
   tcase_add_test (tc, test_clock_choice);
   return s;
