@@ -88,7 +88,7 @@ case "$target" in
         "$tile/tilereceiver-slots.c" "$tile/tilereceiver-tcp.c" \
         "$tile/tilereceiver-udp.c" "$tile/tilewire.c" "$tile/tilenet.c" \
         "$tile/tilenet-tcpinfo.c" "$tile/tilestats.c" "$tile/tileseal.c" \
-        "$tile/tilekeys.c" "$tile/tilepake.c" \
+        "$tile/tilekeys.c" "$tile/tilepake.c" "$tile/tileplayout.c" \
         "$bc/bctiling.c" "$bc/bcformat.c" "$bc/bctilemeta.c" \
         "$bc/bclossmeta.c" \
         $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0 \

@@ -391,6 +391,17 @@ check_frame (Harness * h, GstTileReceiverFrame * f)
   h->have_last = TRUE;
   h->last_frame = f->frame;
   CHECK (GST_CLOCK_TIME_IS_VALID (f->complete_time), "no complete time");
+  /* whatever capture times the wire says, a frame is never presented far
+   * in the future, nor stamped from long ago */
+  CHECK (GST_CLOCK_TIME_IS_VALID (f->capture_time) &&
+      GST_CLOCK_TIME_IS_VALID (f->reference_time) &&
+      f->capture_time <= f->reference_time + 50 * GST_MSECOND &&
+      f->reference_time - MIN (f->reference_time, f->capture_time) <=
+      10 * GST_SECOND, "frame %" G_GUINT64_FORMAT " captured at %"
+      G_GUINT64_FORMAT ", taken out at %" G_GUINT64_FORMAT, f->frame,
+      f->capture_time, f->reference_time);
+  CHECK (!f->drop || (f->late && h->reconnect), "a frame to drop that is "
+      "not late, or without drop-late");
   if (loss) {
     CHECK (f->udp && corrupted, "a loss meta on a whole frame");
     for (i = 0; i < loss->n_ranges; i++)
@@ -648,6 +659,16 @@ check_receiver_message (Harness * h, const GstTileWireHeader * hdr,
           err->message);
       CHECK (t.remote_time == GST_CLOCK_TIME_NONE, "a TIME query with a "
           "remote time");
+      /* answered from a clock that started at 1 us with the harness: the
+       * frames' capture times (3000 + frame ns) are then believable */
+      if (h->ctl >= 0) {
+        GByteArray *m = g_byte_array_new ();
+
+        t.remote_time = (g_get_monotonic_time () - h->start) * 1000 + 1000;
+        gst_tile_wire_time_pack (&t, m);
+        send_message (h, h->ctl, m);
+        g_byte_array_unref (m);
+      }
       break;
     }
     case GST_TILE_WIRE_TYPE_REFUSE:{
@@ -1629,6 +1650,12 @@ run_input (const guint8 * data, size_t size)
   settings.gro = h->gro;
   settings.receive_buffer_size = h->big_rcvbuf ? 64 << 20 : 0;
   settings.passphrase = h->passphrase ? PASSPHRASE : NULL;
+  /* tilesrc's default time base (and its realtime one), latencies fixed
+   * and automatic, late frames kept or dropped */
+  settings.time_base = h->stepped ? GST_TILE_RECEIVER_TIME_SENDER :
+      GST_TILE_RECEIVER_TIME_REALTIME;
+  settings.latency_ms = h->gro ? -1 : 5;
+  settings.drop_late = h->reconnect;
   gst_tile_receiver_start (h->rx, &settings);
   h->consumer = g_thread_new ("fuzz-consumer", consumer, h);
 
