@@ -115,7 +115,8 @@ struct _ExampleApp
 
 /* The bus watch: statistics go to app->on_stats, a warning is printed,
  * an error printed and the main loop stopped with exit status 1, EOS stops
- * the main loop */
+ * the main loop; a latency change (tilesrc's automatic latency) is
+ * distributed, as gst-launch-1.0 does */
 static inline gboolean
 example_on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
@@ -149,6 +150,9 @@ example_on_bus_message (GstBus * bus, GstMessage * msg, gpointer user_data)
     case GST_MESSAGE_EOS:
       g_print ("%s: EOS\n", app->prog);
       g_main_loop_quit (app->loop);
+      break;
+    case GST_MESSAGE_LATENCY:
+      gst_bin_recalculate_latency (GST_BIN (app->pipeline));
       break;
     default:
       break;

@@ -8,13 +8,13 @@
  * them) and shows them, or throws them away when there is no display.
  *
  *   tilesrc host=H port=P [reconnect=true] ! bcdec ! videoconvert
- *     ! autovideosink sync=false     (with a display)
- *     ! fakesink sync=false          (without)
+ *     ! autovideosink                (with a display)
+ *     ! fakesink                     (without)
  *
  *   --gl:
  *   tilesrc host=H port=P ! glbcupload name=up
- *     ! glimagesink sync=false       (with a display)
- *     ! fakesink sync=false          (without: the frames stay GL textures;
+ *     ! glimagesink                  (with a display)
+ *     ! fakesink                     (without: the frames stay GL textures;
  *                                    headless GL through EGL on the render
  *                                    node, GST_GL_PLATFORM=egl
  *                                    GST_GL_WINDOW=egl-device, is selected
@@ -22,9 +22,10 @@
  *
  * Prints one line per second from tilesrc's "tilesrc-stats" messages:
  * frames/s, Gbit/s and the delivery latency percentiles over the last 1024
- * frames (from the sender's wall-clock time when tilesink got the frame to
- * the receiver's when tilesrc pushes it, complete; both ends on one
- * machine, or clocks synchronised with PTP/NTP). With --gl the line adds
+ * frames (from a frame's capture to the moment it is complete, on the
+ * sender's clock, which tilesrc follows). The sink presents every frame
+ * tilesrc's playout latency after its capture (sync=true, the default:
+ * the pipeline runs on tilesrc's clock). With --gl the line adds
  * glbcupload's statistics: frames that came straight from its GL buffer
  * (zero-copy), frames it had to copy in, and tiles uploaded as they
  * arrived (stepped). Exits with 0 on the
@@ -257,9 +258,10 @@ build_pipeline (const Options * o)
   if (!check_elements (o))
     return NULL;
 
-  /* frames are shown as soon as they are decoded: no clock wait */
+  /* frames are shown at the sender's cadence, tilesrc's latency after
+   * their capture */
   desc = g_strdup_printf ("tilesrc name=src host=\"%s\" port=%d reconnect=%s "
-      "num-buffers=%d ! %s ! %s sync=false", o->host, o->port,
+      "num-buffers=%d ! %s ! %s", o->host, o->port,
       o->reconnect ? "true" : "false", o->num_frames > 0 ? o->num_frames : -1,
       o->decode, o->sink);
   pipeline = example_parse_launch ("receiver", desc);
