@@ -2563,6 +2563,61 @@ GST_START_TEST (test_playout_auto)
 
 GST_END_TEST;
 
+/* The sender's clock jumps 10 s ahead while frames flow (latency=80,
+ * sync=true): the receiver follows (a resync), and no frame stalls or is
+ * held for the future: each one reaches the sink within a few hundred ms
+ * of its push; the frames between the jump and the resync, whose capture
+ * times are ahead of the receiver's clock, are stamped as captured when
+ * they came (frames-retimed) */
+GST_START_TEST (test_playout_jump)
+{
+  Link l = { 0 };
+  GstClock *sclock = clock_ahead (0), *rclock;
+  GstClockTime internal;
+  guint i;
+  guint64 retimed;
+  gint64 worst = 0;
+
+  tx_start_clocked (&l, sclock, NULL);
+  rx_start_full (&l, "latency=80", FALSE);
+  g_object_set (l.appsink, "sync", TRUE, "processing-deadline",
+      (guint64) 0, NULL);
+  play (l.rx);
+  wait_connected (&l);
+  rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));
+  wait_clock_follows (&l, sclock, rclock, "clock-resyncs", 0);
+  for (i = 0; i < 60; i++) {
+    gint64 pushed = g_get_monotonic_time ();
+    GstSample *sample;
+
+    if (i == 10) {
+      internal = gst_clock_get_internal_time (sclock);
+      gst_clock_set_calibration (sclock, internal,
+          gst_clock_get_time (sclock) + 10 * GST_SECOND, 1, 1);
+    }
+    push_captured (&l, sclock, 0);
+    sample = gst_app_sink_try_pull_sample (GST_APP_SINK (l.appsink),
+        5 * GST_SECOND);
+    fail_unless (sample != NULL, "frame %u stalled", i);
+    worst = MAX (worst, g_get_monotonic_time () - pushed);
+    gst_sample_unref (sample);
+    g_usleep (30000);
+  }
+  fail_unless (worst < 400000, "a frame took %" G_GINT64_FORMAT " us",
+      worst);
+  fail_unless_equals_int (stat_uint (l.tilesrc, "clock-resyncs"), 1);
+  retimed = stat_u64 (l.tilesrc, "frames-retimed");
+  GST_INFO ("%" G_GUINT64_FORMAT " frames retimed, the slowest %"
+      G_GINT64_FORMAT " us", retimed, worst);
+
+  gst_object_unref (rclock);
+  rx_stop (&l);
+  tx_stop (&l);
+  gst_object_unref (sclock);
+}
+
+GST_END_TEST;
+
 /* The sender's time steps back by seconds (its pipeline takes another
  * clock): a GstClock cannot follow (it never goes back), so tilesrc
  * provides a new clock that reads the sender's time and tells its pipeline
@@ -2811,6 +2866,7 @@ tile_suite (void)
   tcase_add_test (tc, test_playout);
   tcase_add_test (tc, test_playout_late);
   tcase_add_test (tc, test_playout_auto);
+  tcase_add_test (tc, test_playout_jump);
   tcase_add_test (tc, test_relay_clock);
   tcase_add_test (tc, test_clock_choice);
   return s;
