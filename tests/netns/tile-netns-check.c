@@ -667,8 +667,15 @@ run_sender (void)
     gst_buffer_map (buf, &map, GST_MAP_WRITE);
     pattern_fill (&pat, k, map.data);
     gst_buffer_unmap (buf, &map);
-    GST_BUFFER_PTS (buf) = gst_util_uint64_scale (k, GST_SECOND * 1000,
-        (guint64) (opt_fps * 1000 + 0.5));
+    /* a live source's timestamp: the running time of the capture (now),
+     * which tilesink sends as the frame's capture time */
+    {
+      GstClock *clock = gst_element_get_clock (p);
+
+      GST_BUFFER_PTS (buf) = clock ? gst_clock_get_time (clock) -
+          gst_element_get_base_time (p) : GST_CLOCK_TIME_NONE;
+      gst_clear_object (&clock);
+    }
     GST_BUFFER_DURATION (buf) = gst_util_uint64_scale (GST_SECOND, 1000,
         (guint64) (opt_fps * 1000 + 0.5));
     if (gst_app_src_push_buffer (GST_APP_SRC (src), buf) != GST_FLOW_OK) {
