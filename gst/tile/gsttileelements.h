@@ -109,6 +109,8 @@ G_GNUC_INTERNAL void tile_element_init (GstPlugin * plugin);
 G_GNUC_INTERNAL void gst_tile_post_stats (gpointer element,
     GstStructure * stats);
 
+G_GNUC_INTERNAL GstClockTime gst_tile_element_clock_time (gpointer element);
+
 G_GNUC_INTERNAL void gst_tile_post_buffer_warning (GstElement * element,
     gboolean send, gint granted, gint asked);
 

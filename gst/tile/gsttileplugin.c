@@ -120,6 +120,22 @@ gst_tile_tiling_for_caps (GstCaps * caps, guint n_units, GstBcTiling * tiling,
   return *frame_size > 0 && *frame_size <= GST_TILE_WIRE_MAX_FRAME_SIZE;
 }
 
+/* The time of @element's pipeline clock now, GST_CLOCK_TIME_NONE without
+ * one: what a receiver's frames are stamped with (tilesrc), what the
+ * receivers' clocks follow (tilesink). */
+GstClockTime
+gst_tile_element_clock_time (gpointer element)
+{
+  GstClock *clock = gst_element_get_clock (GST_ELEMENT (element));
+  GstClockTime t = GST_CLOCK_TIME_NONE;
+
+  if (clock) {
+    t = gst_clock_get_time (clock);
+    gst_object_unref (clock);
+  }
+  return t;
+}
+
 /* The sessions' statistics, as an element message (transfer full). */
 void
 gst_tile_post_stats (gpointer element, GstStructure * stats)

@@ -3,9 +3,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* tilesink's time: the clock its receivers follow (its pipeline clock,
- * the answer to their TIME queries), the capture time of each frame on
- * it, and the QoS it posts when a frame is dropped for the network. */
+/* tilesink's time: the capture time of each frame on its pipeline clock
+ * (the clock its receivers follow: gst_tile_element_clock_time () answers
+ * their TIME queries), and the QoS it posts when a frame is dropped for
+ * the network. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -15,20 +16,6 @@
 
 GST_DEBUG_CATEGORY_EXTERN (gst_tile_sink_debug);
 #define GST_CAT_DEFAULT gst_tile_sink_debug
-
-/* the pipeline clock's time, for the receivers whose clocks follow it */
-GstClockTime
-gst_tile_sink_clock_time (gpointer user_data)
-{
-  GstClock *clock = gst_element_get_clock (GST_ELEMENT (user_data));
-  GstClockTime t = GST_CLOCK_TIME_NONE;
-
-  if (clock) {
-    t = gst_clock_get_time (clock);
-    gst_object_unref (clock);
-  }
-  return t;
-}
 
 /* A frame's capture time on the pipeline clock: from a live upstream, its
  * running time (a live source's timestamp is its capture) plus the base

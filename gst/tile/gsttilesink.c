@@ -513,7 +513,8 @@ receiver_removed (gpointer user_data, guint id, const gchar * peer,
 
 static const GstTileSenderCallbacks sender_callbacks = {
   gst_tile_post_stats, buffer_warning, post_error, receiver_added,
-  receiver_removed, gst_tile_sink_clock_time, gst_tile_sink_capture_time
+  receiver_removed, gst_tile_element_clock_time,
+  gst_tile_sink_capture_time
 };
 
 static gboolean

@@ -46,8 +46,6 @@ struct _GstTileSink
 
 /* gsttilesink-time.c */
 G_GNUC_INTERNAL
-GstClockTime gst_tile_sink_clock_time (gpointer user_data);
-G_GNUC_INTERNAL
 GstClockTime gst_tile_sink_capture_time (gpointer user_data,
     GstBuffer * buffer);
 G_GNUC_INTERNAL

@@ -555,19 +555,6 @@ acquire_buffer (gpointer user_data)
   return buf;
 }
 
-static GstClockTime
-clock_time (gpointer user_data)
-{
-  GstClock *clock = gst_element_get_clock (GST_ELEMENT (user_data));
-  GstClockTime t = GST_CLOCK_TIME_NONE;
-
-  if (clock) {
-    t = gst_clock_get_time (clock);
-    gst_object_unref (clock);
-  }
-  return t;
-}
-
 /* The sender's caps must describe its frames. */
 static gboolean
 check_config (gpointer user_data, const GstTileWireConfig * config,
@@ -637,8 +624,8 @@ clock_replaced (gpointer user_data, GstClock * old)
 }
 
 static const GstTileReceiverCallbacks receiver_callbacks = {
-  acquire_buffer, clock_time, check_config, gst_tile_post_stats,
-  buffer_warning, clock_replaced
+  acquire_buffer, gst_tile_element_clock_time, check_config,
+  gst_tile_post_stats, buffer_warning, clock_replaced
 };
 
 /* ---- GstURIHandler: tile://HOST[:PORT][?PROPERTY=VALUE&...] ---- */

@@ -2409,6 +2409,25 @@ query_latency (GstElement * element)
   return min;
 }
 
+/* A live sender on @sclock and a receiver with @props whose appsink
+ * presents the frames (sync=true, processing-deadline=0), its clock
+ * following the sender's; returns that clock */
+static GstClock *
+start_presenting (Link * l, GstClock * sclock, const gchar * props)
+{
+  GstClock *rclock;
+
+  tx_start_clocked (l, sclock, NULL);
+  rx_start_full (l, props, FALSE);
+  g_object_set (l->appsink, "sync", TRUE, "processing-deadline",
+      (guint64) 0, NULL);
+  play (l->rx);
+  wait_connected (l);
+  rclock = gst_pipeline_get_clock (GST_PIPELINE (l->rx));
+  wait_clock_follows (l, sclock, rclock, "clock-resyncs", 0);
+  return rclock;
+}
+
 /* latency=80: a frame captured 20 ms before the sender got it has its
  * capture as its PTS (the running time of the receiver's clock, which
  * follows the sender's, here 1000 s ahead of this host's), the LATENCY
@@ -2421,14 +2440,7 @@ GST_START_TEST (test_playout)
   GstStructure *s;
   guint i;
 
-  tx_start_clocked (&l, sclock, NULL);
-  rx_start_full (&l, "latency=80", FALSE);
-  g_object_set (l.appsink, "sync", TRUE, "processing-deadline",
-      (guint64) 0, NULL);
-  play (l.rx);
-  wait_connected (&l);
-  rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));
-  wait_clock_follows (&l, sclock, rclock, "clock-resyncs", 0);
+  rclock = start_presenting (&l, sclock, "latency=80");
   fail_unless_equals_uint64 (query_latency (l.tilesrc), 80 * GST_MSECOND);
 
   for (i = 0; i < 10; i++) {
@@ -2578,14 +2590,7 @@ GST_START_TEST (test_playout_jump)
   guint64 retimed;
   gint64 worst = 0;
 
-  tx_start_clocked (&l, sclock, NULL);
-  rx_start_full (&l, "latency=80", FALSE);
-  g_object_set (l.appsink, "sync", TRUE, "processing-deadline",
-      (guint64) 0, NULL);
-  play (l.rx);
-  wait_connected (&l);
-  rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));
-  wait_clock_follows (&l, sclock, rclock, "clock-resyncs", 0);
+  rclock = start_presenting (&l, sclock, "latency=80");
   for (i = 0; i < 60; i++) {
     gint64 pushed = g_get_monotonic_time ();
     GstSample *sample;
