@@ -30,6 +30,7 @@ DEB_PACKAGES=(
   python3 python3-venv python3-pip
   clang libclang-rt-14-dev
   gdb  # a test that times out waiting for a pipeline prints every thread's stack
+  faketime  # libfaketime: the netns-time test's receiver with its clock shifted
   # GObject introspection of libgstbc (GstBc-1.0) and its Python test
   libsnappy-dev  # Snappy: the hap plugin (Hap .mov files)
   gobject-introspection libgirepository1.0-dev python3-gi
