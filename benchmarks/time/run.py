@@ -25,6 +25,10 @@ without its bounds:
 - render: 1080p60 `videotestsrc is-live=true ! bc1enc ! tilesink` ->
   `tilesrc latency=50 ! bcdec ! videoconvert ! fakesink sync=true`:
   rendered, dropped, frames-late;
+- av-sync: examples/av-sync --measure: audio (Opus over RTP, rtpbin)
+  beside the video (tilesink/tilesrc), both ends in one process on
+  127.0.0.1, the receiver on tilesrc's clock: how long after its capture
+  each stream presents its marker (a white frame, a tick), and the skew;
 - cadence: receiver 2 with UDP bursts through its tbf, `tilesrc latency=80
   ! queue ! fakesink sync=true processing-deadline=0`: the intervals between
   renders and between tilesrc's pushes; cadence-system: the same with
@@ -55,8 +59,32 @@ import time_scenarios as ts  # noqa: E402
 
 MARK_BEGIN = "<!-- time-bench:begin -->"
 MARK_END = "<!-- time-bench:end -->"
-ORDER = ("sync", "before", "faketime", "render", "cadence",
+ORDER = ("sync", "before", "faketime", "render", "av-sync", "cadence",
          "cadence-system")
+
+
+def run_av_sync(build: Path, seconds: float) -> dict:
+    """examples/av-sync --measure: the markers' delays and the skew."""
+    import json
+    import os
+    import re
+    env = dict(os.environ, GST_PLUGIN_PATH=str(build / "gst"))
+    p = subprocess.run([str(build / "examples" / "av-sync"), "--measure",
+                        "--seconds", str(max(10, int(seconds)))],
+                       capture_output=True, text=True, env=env,
+                       timeout=seconds + 60)
+    markers = []
+    summary = {}
+    for line in p.stdout.splitlines():
+        m = re.match(r"marker \d+: video presented ([\d.]+) ms after its "
+                     r"capture, audio ([\d.]+) ms: skew ([+-][\d.]+) ms",
+                     line)
+        if m:
+            markers.append({"video_ms": float(m[1]), "audio_ms": float(m[2]),
+                            "skew_ms": float(m[3])})
+        elif line.startswith("{"):
+            summary = json.loads(line)
+    return {"exit": p.returncode, "marker_list": markers, **summary}
 
 
 def git_describe() -> str:
@@ -137,6 +165,14 @@ def targets(r: dict) -> list:
                     f"{x['dropped']}, frames-late {x['src']['frames-late']}",
                     ratio is not None and ratio >= 0.99
                     and not x["src"]["frames-late"] and not x["dropped"]))
+    if "av-sync" in r:
+        a = r["av-sync"]
+        out.append(("audio beside the video, in sync within one video frame",
+                    f"skew p50 {f(a.get('skew_p50_ms'))} ms, max "
+                    f"{f(a.get('skew_max_ms'))} ms over "
+                    f"{a.get('markers')} markers (a frame: "
+                    f"{f(a.get('frame_ms'), 1)} ms)",
+                    a.get("exit") == 0))
     if "cadence" in r:
         c = r["cadence"]
         rd, ad = c["render_interval_dev"], c["arrival_interval_dev"]
@@ -294,6 +330,44 @@ def markdown(res: dict) -> str:
                  "(its last 50 ms).")
         L.append("")
 
+    if "av-sync" in r:
+        a = r["av-sync"]
+        L.append("### Audio beside the video")
+        L.append("")
+        L.append(
+            "`examples/av-sync --measure` (both ends in one process, "
+            "127.0.0.1): the sender pipeline sends 320x240 GRAY8 at 30/s "
+            "through `tilesink` and `audiotestsrc is-live=true wave=ticks` "
+            "(a tick every second) through `opusenc ! rtpopuspay ! rtpbin "
+            "ntp-time-source=clock-time rtcp-sync-send-time=false`; every "
+            "frame that starts a second is white. The receiver pipeline "
+            "runs on tilesrc's clock: `tilesrc latency=150 ! fakesink "
+            "sync=true` and `udpsrc ! rtpbin ntp-sync=true "
+            "ntp-time-source=clock-time buffer-mode=synced latency=150 ! "
+            "rtpopusdepay ! opusdec ! fakesink sync=true` (both "
+            "processing-deadline=0). The sinks' `handoff` (after the clock "
+            "wait) note when a white frame and a tick's first loud sample "
+            "are presented; the sender's probes note when they were "
+            "captured (the white frame's timestamp; the tick's first loud "
+            "sample before the encoder). Each stream's delay from capture "
+            "to presentation, and the skew (audio's minus video's), per "
+            "marker; the first four seconds left out (rtpbin lines the "
+            "audio up from the first RTCP sender reports).")
+        L.append("")
+        L.append("| markers | video: capture -> presented p50 (ms) | audio: "
+                 "capture -> presented p50 (ms) | skew p50 / max (ms) | a "
+                 "video frame (ms) |")
+        L.append("|---|---|---|---|---|")
+        mk = a.get("marker_list") or []
+        vm = sorted(x["video_ms"] for x in mk) if isinstance(mk, list) else []
+        am = sorted(x["audio_ms"] for x in mk) if isinstance(mk, list) else []
+        n = len(vm)
+        L.append(f"| {n} | {f(vm[(n - 1) // 2] if n else None)} | "
+                 f"{f(am[(n - 1) // 2] if n else None)} | "
+                 f"{f(a.get('skew_p50_ms'))} / {f(a.get('skew_max_ms'))} | "
+                 f"{f(a.get('frame_ms'), 1)} |")
+        L.append("")
+
     if "cadence" in r:
         L.append("### Cadence with bursts of other traffic (ms, interval - "
                  "33.33)")
@@ -370,8 +444,12 @@ def main() -> int:
         t0 = time.monotonic()
         try:
             with benchlib.OtherCpu() as other:
-                results = ts.run(args.build.resolve(), scen, args.seconds,
-                                 args.skip, work)
+                results = ts.run(args.build.resolve(),
+                                 [x for x in scen if x != "av-sync"],
+                                 args.seconds, args.skip, work)
+                if "av-sync" in scen:
+                    results["av-sync"] = run_av_sync(args.build.resolve(),
+                                                     args.seconds)
         except ts.Skip as e:
             log(f"run.py: cannot run: {e}")
             return 1

@@ -46,8 +46,11 @@ command -v faketime >/dev/null || bc_apt_install faketime
 bc_gst_plugins gstreamer1.0-plugins-base videotestsrc videoconvert
 bc_gst_plugins gstreamer1.0-plugins-base appsrc
 
+bc_gst_plugins gstreamer1.0-plugins-base opusenc rtpopuspay
+bc_gst_plugins gstreamer1.0-plugins-good rtpbin
+
 bc_bench_build "$BC_BUILD" gst/tile/libgsttile.so gst/bc/libgstbc.so \
-  tests/netns/tile-time-check
+  tests/netns/tile-time-check examples/av-sync
 
 rc=0
 python3 "$here/run.py" --build "$BC_BUILD" \
