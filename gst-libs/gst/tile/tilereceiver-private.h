@@ -32,6 +32,7 @@
 #include "tilenet.h"
 #include "tilestats.h"
 #include "tilekeys.h"
+#include "tileregion.h"
 
 #include <gst/bc/bctiling.h>
 #include <sys/socket.h>
@@ -60,6 +61,9 @@ typedef struct
   gboolean gro_required;
   gchar *passphrase;            /* NULL: none */
   gchar *multicast_iface;       /* NULL: the route's */
+  /* the region asked for in HELLO (gst_tile_receiver_set_region ()) */
+  gboolean has_region;
+  GstTileWireRegion region;
 } GstTileReceiverFixedSettings;
 
 /* A jump of the sender's clock that is followed at once, not averaged in */
@@ -216,6 +220,10 @@ struct _GstTileReceiver
   GstTileWireConfig *pending;
   gboolean eos;
   GstBcTiling tiling;           /* of config */
+  /* the units of config this receiver runs, a bit per tile (its region's:
+   * gst_tile_region_config_units ()), and how many */
+  guint64 units_used;
+  guint n_used;
   GstClockTime duration;        /* of a frame, from the caps */
   guint64 run;                  /* bumped when units start or stop: a unit
                                  * of an older run leaves the slots alone */
@@ -231,7 +239,17 @@ struct _GstTileReceiver
   GstTileReceiverSlot slots[GST_TILE_RECEIVER_SLOTS];
   GstTileReceiverUdp *udp;      /* protocol=udp: tilereceiver-udp.c's */
   GstTileReceiverCounters counters;
+  /* gst_tile_receiver_set_region (), copied into settings at start () */
+  gboolean has_region;
+  GstTileWireRegion region;
 };
+
+/* Whether unit @i runs in the current generation. Lock held. */
+static inline gboolean
+gst_tile_receiver_uses (const GstTileReceiver * self, guint i)
+{
+  return i < GST_TILE_WIRE_MAX_UNITS && (self->units_used >> i) & 1;
+}
 
 /* tilereceiver.c */
 G_GNUC_INTERNAL
@@ -248,7 +266,8 @@ void gst_tile_receiver_unit_key (GstTileReceiverUnit * u, guint32 generation,
 G_GNUC_INTERNAL
 GstStructure *gst_tile_receiver_counters_to_structure (const
     GstTileReceiverCounters * counters, const GstTileWireConfig * config,
-    const GstTileReceiverFixedSettings * settings, GstTileReceiverUdp * udp);
+    guint n_used, const GstTileReceiverFixedSettings * settings,
+    GstTileReceiverUdp * udp);
 G_GNUC_INTERNAL
 GstClockTime gst_tile_receiver_clock_time (GstTileReceiver * self);
 
