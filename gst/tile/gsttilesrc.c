@@ -49,7 +49,7 @@
 
 #include <string.h>
 
-GST_DEBUG_CATEGORY_STATIC (gst_tile_src_debug);
+GST_DEBUG_CATEGORY (gst_tile_src_debug);
 #define GST_CAT_DEFAULT gst_tile_src_debug
 
 #define DEFAULT_HOST "127.0.0.1"
@@ -86,6 +86,7 @@ enum
   PROP_MULTICAST_IFACE,
   PROP_CLOCK,
   PROP_PTP_DOMAIN,
+  PROP_REGION,
   /* deprecated names */
   PROP_FLUSH,
   PROP_GSO,
@@ -262,6 +263,22 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  /**
+   * GstTileSrc:region:
+   *
+   * "x,y,width,height" in pixels: receive that part of the sender's frames
+   * only (the sender sends only the tiles that hold its rows) and output
+   * it (caps of its size). It must lie inside the frames and be aligned as
+   * their format needs (video/x-bc: on 4x4 blocks; video/x-raw: on the
+   * chroma subsampling), or negotiation fails. NULL: the whole frame.
+   */
+  g_object_class_install_property (gobject_class, PROP_REGION,
+      g_param_spec_string ("region", "Region",
+          "\"x,y,width,height\" in pixels: receive and output that part of "
+          "the sender's frames only (aligned to 4x4 blocks for video/x-bc, "
+          "to the chroma subsampling for video/x-raw); NULL: the whole "
+          "frame", NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_MAX_FRAME_SIZE,
       g_param_spec_uint64 ("max-frame-size", "Max frame size",
           "Refuse a sender whose frames are larger than this many bytes "
@@ -327,6 +344,7 @@ gst_tile_src_finalize (GObject * object)
   g_free (self->multicast_iface);
   gst_caps_replace (&self->caps, NULL);
   gst_clear_object (&self->clock);
+  gst_tile_src_region_stop (self);
   gst_tile_receiver_free (self->rx);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -396,6 +414,9 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
       self->ptp_domain = g_value_get_uint (value);
       if (self->clock_mode == GST_TILE_CLOCK_PTP)
         gst_clear_object (&self->clock);
+      break;
+    case PROP_REGION:
+      gst_tile_src_region_set (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -483,6 +504,9 @@ gst_tile_src_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_PTP_DOMAIN:
       g_value_set_uint (value, self->ptp_domain);
       break;
+    case PROP_REGION:
+      g_value_take_string (value, gst_tile_src_region_get (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -496,9 +520,12 @@ static GstBuffer *
 acquire_buffer (gpointer user_data)
 {
   GstTileSrc *self = user_data;
-  GstBufferPool *pool = gst_base_src_get_buffer_pool (GST_BASE_SRC (self));
+  GstBufferPool *pool;
   GstBuffer *buf = NULL;
 
+  if (gst_tile_src_region_acquire (self, &buf))
+    return buf;
+  pool = gst_base_src_get_buffer_pool (GST_BASE_SRC (self));
   if (pool) {
     if (gst_buffer_pool_acquire_buffer (pool, &buf, NULL) != GST_FLOW_OK)
       buf = NULL;
@@ -751,6 +778,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   settings.gro_required = self->gro == GST_TILE_OFFLOAD_ON;
   self->duration = GST_CLOCK_TIME_NONE;
   GST_OBJECT_UNLOCK (self);
+  gst_tile_src_region_start (self);
   gst_tile_receiver_start (self->rx, &settings);
   g_free (host);
   g_free (iface);
@@ -764,6 +792,7 @@ gst_tile_src_stop (GstBaseSrc * bsrc)
   GstTileSrc *self = GST_TILE_SRC (bsrc);
 
   gst_tile_receiver_stop (self->rx);
+  gst_tile_src_region_stop (self);
   GST_OBJECT_LOCK (self);
   gst_caps_replace (&self->caps, NULL);
   GST_OBJECT_UNLOCK (self);
@@ -909,9 +938,15 @@ renegotiate (GstTileSrc * self, const gchar * caps_str,
 {
   GstCaps *caps = gst_caps_from_string (caps_str);
   GstClockTime duration = GST_CLOCK_TIME_NONE;
-  GstStructure *s = gst_caps_get_structure (caps, 0);
+  GstStructure *s;
   gint n, d;
 
+  /* with a region: the region's caps, or an error */
+  if (!gst_tile_src_region_negotiate (self, &caps)) {
+    gst_caps_unref (caps);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  s = gst_caps_get_structure (caps, 0);
   if (gst_structure_get_fraction (s, "framerate", &n, &d) && n > 0 && d > 0)
     duration = gst_util_uint64_scale_int (GST_SECOND, d, n);
 
@@ -986,6 +1021,9 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
   while (TRUE) {
     switch (gst_tile_receiver_pull (self->rx, &frame, &caps, &err)) {
       case GST_TILE_RECEIVER_FRAME:
+        ret = gst_tile_src_region_crop (self, &frame);
+        if (ret != GST_FLOW_OK)
+          return ret;
         *outbuf = finish_buffer (self, &frame);
         return GST_FLOW_OK;
       case GST_TILE_RECEIVER_NEW_CAPS:

@@ -11,6 +11,7 @@
 #include <gst/tile/tilereceiver.h>
 
 #include "gsttileelements.h"
+#include "gsttilesrc-region.h"
 
 G_BEGIN_DECLS
 
@@ -42,6 +43,7 @@ struct _GstTileSrc
   GstClock *clock;              /* provided, for clock=ptp or system */
 
   GstTileReceiver *rx;          /* the session */
+  GstTileSrcRegion region;      /* gsttilesrc-region.c's */
 
   /* object lock: the negotiated caps and their frame duration */
   GstCaps *caps;
