@@ -245,8 +245,7 @@ gst_tile_src_region_crop (GstTileSrc * self, GstTileReceiverFrame * frame)
   if (!gst_buffer_map (frame->buffer, &in_map, GST_MAP_READ)) {
     gst_buffer_unref (out);
     gst_clear_buffer (&frame->buffer);
-    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not map a frame"),
-        (NULL));
+    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not map a frame"), (NULL));
     return GST_FLOW_ERROR;
   }
   if (in_map.size < l->frame_size || !gst_buffer_map (out, &out_map,

@@ -56,8 +56,7 @@ region_check (const GstTileWireRegion * r, guint width, guint height,
 
   if (r->width == 0 || r->height == 0)
     return region_error (error, r, width, height, "the region is empty");
-  if ((guint64) r->x + r->width > width || (guint64) r->y + r->height >
-      height)
+  if ((guint64) r->x + r->width > width || (guint64) r->y + r->height > height)
     return region_error (error, r, width, height, "the region is outside "
         "the frame");
   ok = r->x % xa == 0 && r->y % ya == 0 &&
@@ -103,8 +102,7 @@ layout_bc (const GstTileWireRegion * r, const GstCaps * caps,
   l->frame_size = info.size;
   l->out_size = out.size;
   p->stride = info.row_bytes;
-  p->offset = (guint64) by0 * info.row_bytes + (guint64) bx0 *
-      info.block_bytes;
+  p->offset = (guint64) by0 *info.row_bytes + (guint64) bx0 *info.block_bytes;
   p->bytes = (guint64) (bx1 - bx0) * info.block_bytes;
   p->rows = by1 - by0;
   p->out_offset = 0;
@@ -202,8 +200,8 @@ layout_raw (const GstTileWireRegion * r, const GstCaps * caps,
     y0 = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, k, r->y);
     y1 = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, k, r->y + r->height);
     p->stride = GST_VIDEO_INFO_PLANE_STRIDE (&info, i);
-    p->offset = GST_VIDEO_INFO_PLANE_OFFSET (&info, i) + (guint64) y0 *
-        p->stride + (guint64) x0 *ps;
+    p->offset = GST_VIDEO_INFO_PLANE_OFFSET (&info, i);
+    p->offset += (guint64) y0 *p->stride + (guint64) x0 *ps;
     p->bytes = (guint64) (x1 - x0) * ps;
     p->rows = y1 - y0;
     p->out_offset = GST_VIDEO_INFO_PLANE_OFFSET (&out, i);
@@ -224,8 +222,7 @@ layout_fits (const GstTileRegionLayout * l)
     if (p->rows == 0 || p->bytes == 0 || p->bytes > p->stride ||
         p->bytes > p->out_stride ||
         p->offset + (p->rows - 1) * p->stride + p->bytes > l->frame_size ||
-        p->out_offset + (p->rows - 1) * p->out_stride + p->bytes >
-        l->out_size)
+        p->out_offset + (p->rows - 1) * p->out_stride + p->bytes > l->out_size)
       return FALSE;
   }
   return TRUE;
@@ -331,8 +328,7 @@ gst_tile_region_units (const GstTileRegionLayout * layout,
       guint64 end = start + p->bytes;
       guint k;
 
-      while (t < n && config->tiles[t].offset + config->tiles[t].size <=
-          start)
+      while (t < n && config->tiles[t].offset + config->tiles[t].size <= start)
         t++;
       for (k = t; k < n && config->tiles[k].offset < end; k++)
         units |= G_GUINT64_CONSTANT (1) << k;

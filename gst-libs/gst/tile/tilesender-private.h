@@ -558,10 +558,6 @@ gst_tile_sender_owner_uses (const GstTileSenderOwner * o, guint i)
   return i < GST_TILE_WIRE_MAX_UNITS && (o->units_used >> i) & 1;
 }
 
-G_GNUC_INTERNAL
-void     gst_tile_sender_owner_use_units_locked (GstTileSenderOwner * o,
-                                                 guint64 units);
-
 /* The owner whose units send @peer's frames: the group's for a member of
  * the multicast group, else its own. */
 static inline GstTileSenderOwner *
@@ -629,6 +625,9 @@ gboolean gst_tile_sender_pool_take_stepped (GstTileSender * self,
                                             GstTileSenderPushResult * result);
 
 /* tilesender-units.c */
+G_GNUC_INTERNAL
+void     gst_tile_sender_owner_use_units_locked (GstTileSenderOwner * o,
+                                                 guint64 units);
 G_GNUC_INTERNAL
 gboolean gst_tile_sender_unit_abandons (GstTileSenderUnit * u,
                                         GstTileSenderFrame * frame,

@@ -39,8 +39,7 @@ config_for_caps (const gchar * caps_str, guint n_units)
 
     fail_unless (gst_video_info_from_caps (&info, caps));
     rows = info.size % info.height == 0 ? info.height : 1;
-    fail_unless (gst_bc_tiling_init (&tiling, rows, info.size / rows,
-            n_units));
+    fail_unless (gst_bc_tiling_init (&tiling, rows, info.size / rows, n_units));
   }
   fail_unless (gst_tile_wire_config_set_tiling (config, &tiling, NULL));
   fail_unless (gst_tile_wire_config_set_caps (config, caps_str, NULL));
