@@ -263,15 +263,7 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
-  /**
-   * GstTileSrc:region:
-   *
-   * "x,y,width,height" in pixels: receive that part of the sender's frames
-   * only (the sender sends only the tiles that hold its rows) and output
-   * it (caps of its size). It must lie inside the frames and be aligned as
-   * their format needs (video/x-bc: on 4x4 blocks; video/x-raw: on the
-   * chroma subsampling), or negotiation fails. NULL: the whole frame.
-   */
+  /* (gsttilesrc-region.c) */
   g_object_class_install_property (gobject_class, PROP_REGION,
       g_param_spec_string ("region", "Region",
           "\"x,y,width,height\" in pixels: receive and output that part of "
