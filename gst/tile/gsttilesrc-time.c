@@ -279,6 +279,11 @@ puller (gpointer data)
       g_mutex_lock (&q->lock);
       continue;
     }
+    /* with a region, the frame becomes the region (or, when it cannot be
+     * copied out, an error, already posted) */
+    if (r == GST_TILE_RECEIVER_FRAME &&
+        gst_tile_src_region_crop (self, &frame) != GST_FLOW_OK)
+      r = GST_TILE_RECEIVER_ERROR;
     item = g_new0 (QueueItem, 1);
     item->result = r;
     item->caps = caps;

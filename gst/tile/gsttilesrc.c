@@ -94,6 +94,7 @@ enum
   PROP_PTP_DOMAIN,
   PROP_LATENCY,
   PROP_DROP_LATE,
+  PROP_REGION,
   /* deprecated names */
   PROP_FLUSH,
   PROP_GSO,
@@ -294,6 +295,14 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           "pushing them", DEFAULT_DROP_LATE, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
+  /* (gsttilesrc-region.c) */
+  g_object_class_install_property (gobject_class, PROP_REGION,
+      g_param_spec_string ("region", "Region",
+          "\"x,y,width,height\" in pixels: receive and output that part of "
+          "the sender's frames only (aligned to 4x4 blocks for video/x-bc, "
+          "to the chroma subsampling for video/x-raw); NULL: the whole "
+          "frame", NULL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_MAX_FRAME_SIZE,
       g_param_spec_uint64 ("max-frame-size", "Max frame size",
           "Refuse a sender whose frames are larger than this many bytes "
@@ -362,6 +371,7 @@ gst_tile_src_finalize (GObject * object)
   g_free (self->multicast_iface);
   gst_caps_replace (&self->caps, NULL);
   gst_clear_object (&self->clock);
+  gst_tile_src_region_stop (self);
   gst_tile_receiver_free (self->rx);
   gst_tile_src_queue_clear (self);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -438,6 +448,9 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
       break;
     case PROP_DROP_LATE:
       self->drop_late = g_value_get_boolean (value);
+      break;
+    case PROP_REGION:
+      gst_tile_src_region_set (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -531,6 +544,9 @@ gst_tile_src_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_DROP_LATE:
       g_value_set_boolean (value, self->drop_late);
       break;
+    case PROP_REGION:
+      g_value_take_string (value, gst_tile_src_region_get (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -544,9 +560,12 @@ static GstBuffer *
 acquire_buffer (gpointer user_data)
 {
   GstTileSrc *self = user_data;
-  GstBufferPool *pool = gst_base_src_get_buffer_pool (GST_BASE_SRC (self));
+  GstBufferPool *pool;
   GstBuffer *buf = NULL;
 
+  if (gst_tile_src_region_acquire (self, &buf))
+    return buf;
+  pool = gst_base_src_get_buffer_pool (GST_BASE_SRC (self));
   if (pool) {
     if (gst_buffer_pool_acquire_buffer (pool, &buf, NULL) != GST_FLOW_OK)
       buf = NULL;
@@ -725,6 +744,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   settings.gro_required = self->gro == GST_TILE_OFFLOAD_ON;
   self->duration = GST_CLOCK_TIME_NONE;
   GST_OBJECT_UNLOCK (self);
+  gst_tile_src_region_start (self);
   gst_tile_src_time_settings (self, &settings);
   gst_tile_receiver_start (self->rx, &settings);
   gst_tile_src_queue_start (self);
@@ -744,6 +764,7 @@ gst_tile_src_stop (GstBaseSrc * bsrc)
   gst_tile_receiver_set_flushing (self->rx, TRUE);
   gst_tile_src_queue_stop (self);
   gst_tile_receiver_stop (self->rx);
+  gst_tile_src_region_stop (self);
   GST_OBJECT_LOCK (self);
   gst_caps_replace (&self->caps, NULL);
   GST_OBJECT_UNLOCK (self);
@@ -896,9 +917,15 @@ renegotiate (GstTileSrc * self, const gchar * caps_str,
 {
   GstCaps *caps = gst_caps_from_string (caps_str);
   GstClockTime duration = GST_CLOCK_TIME_NONE;
-  GstStructure *s = gst_caps_get_structure (caps, 0);
+  GstStructure *s;
   gint n, d;
 
+  /* with a region: the region's caps, or an error */
+  if (!gst_tile_src_region_negotiate (self, &caps)) {
+    gst_caps_unref (caps);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  s = gst_caps_get_structure (caps, 0);
   if (gst_structure_get_fraction (s, "framerate", &n, &d) && n > 0 && d > 0)
     duration = gst_util_uint64_scale_int (GST_SECOND, d, n);
 
@@ -952,6 +979,8 @@ gst_tile_src_create (GstPushSrc * psrc, GstBuffer ** outbuf)
       case GST_TILE_RECEIVER_FLUSHING:
         return GST_FLOW_FLUSHING;
       case GST_TILE_RECEIVER_ERROR:
+        if (!err)               /* posted where it happened */
+          return GST_FLOW_ERROR;
         if (g_error_matches (err, GST_TILE_WIRE_ERROR,
                 GST_TILE_WIRE_ERROR_BUSY))
           GST_ELEMENT_ERROR (self, RESOURCE, BUSY, ("The sender at %s:%u "

@@ -11,6 +11,7 @@
 #include <gst/tile/tilereceiver.h>
 
 #include "gsttileelements.h"
+#include "gsttilesrc-region.h"
 
 G_BEGIN_DECLS
 
@@ -59,6 +60,7 @@ struct _GstTileSrc
 
   GstTileReceiver *rx;          /* the session */
   GstTileSrcQueue queue;
+  GstTileSrcRegion region;      /* gsttilesrc-region.c's */
 
   /* object lock: the negotiated caps and their frame duration */
   GstCaps *caps;

@@ -68,8 +68,8 @@ case "$target" in
       # shellcheck disable=SC2046
       "$cc" $flags -DBUILDING_GST_BC -DBUILDING_GST_TILE \
         -I"$src/gst-libs" -I"$src/gst-libs/gst/bc" \
-        "$here/tilewire-fuzz.c" "$tile/tilewire.c" "$tile/tilekeys.c" \
-        "$tile/tileseal.c" "$bc/bctiling.c" "$bc/bcformat.c" \
+        "$here/tilewire-fuzz.c" "$tile/tilewire.c" "$tile/tileregion.c" \
+        "$tile/tilekeys.c" "$tile/tileseal.c" "$bc/bctiling.c" "$bc/bcformat.c" \
         $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0 \
           libcrypto) -ldl \
         -o "$work/tilewire-fuzz"
@@ -86,7 +86,8 @@ case "$target" in
         "$here/tilereceiver-fuzz.c" \
         "$tile/tilereceiver.c" "$tile/tilereceiver-control.c" "$tile/tilereceiver-clock.c" \
         "$tile/tilereceiver-slots.c" "$tile/tilereceiver-tcp.c" \
-        "$tile/tilereceiver-udp.c" "$tile/tilewire.c" "$tile/tilenet.c" \
+        "$tile/tilereceiver-udp.c" "$tile/tilewire.c" "$tile/tileregion.c" \
+        "$tile/tilenet.c" \
         "$tile/tilenet-tcpinfo.c" "$tile/tilestats.c" "$tile/tileseal.c" \
         "$tile/tilekeys.c" "$tile/tilepake.c" "$tile/tileplayout.c" \
         "$bc/bctiling.c" "$bc/bcformat.c" "$bc/bctilemeta.c" \

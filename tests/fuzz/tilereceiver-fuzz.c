@@ -617,6 +617,9 @@ check_receiver_message (Harness * h, const GstTileWireHeader * hdr,
           err->message);
       CHECK (!!(hello.flags & GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE) ==
           h->passphrase, "HELLO flags %x", hello.flags);
+      /* (the harness's receiver asks for no region) */
+      CHECK (!(hello.flags & GST_TILE_WIRE_HELLO_FLAG_REGION),
+          "HELLO flags %x", hello.flags);
       h->hello = hello;
       h->have_hello = TRUE;
       break;

@@ -17,6 +17,7 @@
 
 #include <gst/gst.h>
 #include <gst/tile/tilewire.h>
+#include <gst/tile/tileregion.h>
 #include <gst/tile/tilekeys.h>
 #include <gst/video/video.h>
 
@@ -195,9 +196,17 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
       GstTileWireAuth auth;
 
       if (gst_tile_wire_hello_parse (buf, len, &m, &error) &&
-          (len != 4 + GST_TILE_SEAL_NONCE_SIZE
-              || (m.flags & ~GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE)
-              || memcmp (m.nonce, buf + 4, sizeof (m.nonce)) != 0))
+          (len != 4 + GST_TILE_SEAL_NONCE_SIZE + 16
+              || (m.flags & ~(GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE |
+                      GST_TILE_WIRE_HELLO_FLAG_REGION))
+              || memcmp (m.nonce, buf + 4, sizeof (m.nonce)) != 0
+              || (!(m.flags & GST_TILE_WIRE_HELLO_FLAG_REGION) &&
+                  (m.region.width || m.region.height || m.region.x ||
+                      m.region.y))
+              || ((m.flags & GST_TILE_WIRE_HELLO_FLAG_REGION) &&
+                  (m.region.width == 0 || m.region.height == 0 ||
+                      (guint64) m.region.x + m.region.width > G_MAXINT ||
+                      (guint64) m.region.y + m.region.height > G_MAXINT))))
         abort ();
       g_clear_error (&error);
       if (gst_tile_wire_challenge_parse (buf, len, &ch, &error) &&
@@ -225,9 +234,20 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
          * without a new quark or a GLib warning */
         if (gst_tile_wire_caps_check (m->caps, NULL)) {
           GstCaps *caps = gst_caps_from_string (m->caps);
+          /* a region of the CONFIG's frames, from its token: its units
+           * are some of the CONFIG's tiles, or all of them on an error */
+          GstTileWireRegion region = { m->token & 0xffff,
+            (m->token >> 16) & 0xffff, ((m->token >> 32) & 0xffff) + 1,
+            (m->token >> 48) + 1
+          };
+          guint64 units, all = m->n_tiles == 64 ? G_MAXUINT64 :
+              (G_GUINT64_CONSTANT (1) << m->n_tiles) - 1;
 
           if (caps)
             gst_caps_unref (caps);
+          if (gst_tile_region_config_units (&region, m, &units, NULL) ?
+              units == 0 || (units & ~all) != 0 : units != all)
+            abort ();
         }
       }
       g_free (m);

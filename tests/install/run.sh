@@ -85,7 +85,7 @@ PKG_CONFIG_PATH=$(dirname "$userplugins")/pkgconfig pkg-config --exists \
 # symbols they declare; the internal modules (sockets, rate control, keys)
 # are neither installed nor exported
 tileinc=$prefix/include/gstreamer-1.0/gst/tile
-for h in tile-prelude.h tilewire.h tilestats.h tilesender.h tilereceiver.h; do
+for h in tile-prelude.h tilewire.h tileregion.h tilestats.h tilesender.h tilereceiver.h; do
   [ -f "$tileinc/$h" ] || fail "$h is not installed in $tileinc"
 done
 for h in tilenet.h tileseal.h tilerate.h tilekeys.h tilepake.h; do
@@ -96,14 +96,18 @@ cat >"$work/tileapi.c" <<'EOF'
 #include <gst/tile/tilesender.h>
 #include <gst/tile/tilereceiver.h>
 #include <gst/tile/tilestats.h>
+#include <gst/tile/tileregion.h>
 
 int
 main (void)
 {
   GstTileLatency lat;
+  GstTileWireRegion region;
 
   gst_tile_latency_reset (&lat);
   gst_tile_latency_add (&lat, 1000);
+  if (!gst_tile_region_parse ("0,0,4,4", &region, NULL))
+    return 1;
   return gst_tile_wire_packets_per_tile (10000, 1408) == 8 ? 0 : 1;
 }
 EOF

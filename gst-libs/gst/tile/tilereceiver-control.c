@@ -227,6 +227,16 @@ handshake (GstTileReceiver * self, gint fd, guint timeout, GError ** error)
 
   if (self->settings.passphrase)
     hello.flags |= GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE;
+  /* (a region the wire cannot carry stays home: the element refuses it
+   * with the caps) */
+  if (self->settings.has_region && self->settings.region.width > 0 &&
+      self->settings.region.height > 0 && (guint64) self->settings.region.x +
+      self->settings.region.width <= GST_TILE_WIRE_MAX_REGION &&
+      (guint64) self->settings.region.y + self->settings.region.height <=
+      GST_TILE_WIRE_MAX_REGION) {
+    hello.flags |= GST_TILE_WIRE_HELLO_FLAG_REGION;
+    hello.region = self->settings.region;
+  }
   if (!gst_tile_seal_random (hello.nonce, sizeof (hello.nonce))) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
         "no random numbers for the handshake");
@@ -334,7 +344,7 @@ send_stats (GstTileReceiver * self, gint fd)
 
   g_mutex_lock (&self->lock);
   s = gst_tile_receiver_counters_to_structure (&self->counters, self->config,
-      &self->settings, self->udp);
+      self->n_used, &self->settings, self->udp);
   gst_tile_receiver_time_stats_locked (self, s);
   g_mutex_unlock (&self->lock);
   if (gst_tile_wire_stats_pack (s, p, NULL))

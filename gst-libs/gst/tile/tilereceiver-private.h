@@ -33,6 +33,7 @@
 #include "tilestats.h"
 #include "tilekeys.h"
 #include "tileplayout.h"
+#include "tileregion.h"
 
 #include <gst/bc/bctiling.h>
 #include <sys/socket.h>
@@ -65,6 +66,9 @@ typedef struct
   GstClock *clock;              /* TIME_CLOCK's */
   gint latency_ms;
   gboolean drop_late;
+  /* the region asked for in HELLO (gst_tile_receiver_set_region ()) */
+  gboolean has_region;
+  GstTileWireRegion region;
 } GstTileReceiverFixedSettings;
 
 /* A jump of the sender's clock that is followed at once, not averaged in */
@@ -235,6 +239,10 @@ struct _GstTileReceiver
   GstTileWireConfig *pending;
   gboolean eos;
   GstBcTiling tiling;           /* of config */
+  /* the units of config this receiver runs, a bit per tile (its region's:
+   * gst_tile_region_config_units ()), and how many */
+  guint64 units_used;
+  guint n_used;
   GstClockTime duration;        /* of a frame, from the caps */
   guint64 run;                  /* bumped when units start or stop: a unit
                                  * of an older run leaves the slots alone */
@@ -250,7 +258,17 @@ struct _GstTileReceiver
   GstTileReceiverSlot slots[GST_TILE_RECEIVER_SLOTS];
   GstTileReceiverUdp *udp;      /* protocol=udp: tilereceiver-udp.c's */
   GstTileReceiverCounters counters;
+  /* gst_tile_receiver_set_region (), copied into settings at start () */
+  gboolean has_region;
+  GstTileWireRegion region;
 };
+
+/* Whether unit @i runs in the current generation. Lock held. */
+static inline gboolean
+gst_tile_receiver_uses (const GstTileReceiver * self, guint i)
+{
+  return i < GST_TILE_WIRE_MAX_UNITS && (self->units_used >> i) & 1;
+}
 
 /* tilereceiver.c */
 G_GNUC_INTERNAL
@@ -267,7 +285,8 @@ void gst_tile_receiver_unit_key (GstTileReceiverUnit * u, guint32 generation,
 G_GNUC_INTERNAL
 GstStructure *gst_tile_receiver_counters_to_structure (const
     GstTileReceiverCounters * counters, const GstTileWireConfig * config,
-    const GstTileReceiverFixedSettings * settings, GstTileReceiverUdp * udp);
+    guint n_used, const GstTileReceiverFixedSettings * settings,
+    GstTileReceiverUdp * udp);
 G_GNUC_INTERNAL
 GstClockTime gst_tile_receiver_clock_time (GstTileReceiver * self);
 G_GNUC_INTERNAL

@@ -221,13 +221,13 @@ tcp_unit_tile_done_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
     }
     if (slot->n_done++ == 0)
       slot->first_done = g_get_monotonic_time ();
-    if (slot->n_done == self->config->n_tiles && slot->abandoned &&
+    if (slot->n_done == self->n_used && slot->abandoned &&
         !slot->discard) {
       self->counters.frames_abandoned++;
       gst_tile_receiver_slot_release_locked (self, slot, FALSE);
       return;
     }
-    if (slot->n_done == self->config->n_tiles && !slot->discard) {
+    if (slot->n_done == self->n_used && !slot->discard) {
       self->counters.tile_spread_sum +=
           g_get_monotonic_time () - slot->first_done;
       slot->complete_time = gst_tile_receiver_clock_time (self);

@@ -65,6 +65,7 @@ struct _GstTileReceiverUdp
 {
   UdpSlot slots[GST_TILE_RECEIVER_SLOTS];       /* GstTileReceiver.slots' */
   guint32 pk_base[GST_TILE_WIRE_MAX_UNITS + 1]; /* first datagram of a tile */
+  guint32 total;                /* datagrams of a frame on the units used */
   gboolean drain;               /* a CONFIG or EOS came: finish the units */
   /* the receive window: the frames the unit sockets can hold, from the
    * last one pushed */
@@ -127,18 +128,23 @@ gst_tile_receiver_udp_reset_locked (GstTileReceiverUdp * udp)
 }
 
 /* The units of a generation start: where each tile's datagrams begin, a
- * bit for each in the slots, and a window again. Lock held. */
+ * bit for each in the slots, how many a frame has on the units used (a
+ * region's), and a window again. Lock held. */
 void
 gst_tile_receiver_udp_start_locked (GstTileReceiver * self)
 {
   GstTileReceiverUdp *udp = self->udp;
-  guint total = 0, i;
+  guint total = 0, i, n;
 
   udp->drain = FALSE;
+  udp->total = 0;
   for (i = 0; i < self->config->n_tiles; i++) {
     udp->pk_base[i] = total;
-    total += gst_tile_wire_packets_per_tile (self->config->tiles[i].size,
+    n = gst_tile_wire_packets_per_tile (self->config->tiles[i].size,
         self->config->packet_size);
+    total += n;
+    if (gst_tile_receiver_uses (self, i))
+      udp->total += n;
   }
   udp->pk_base[i] = total;
   udp->window = G_MAXUINT;      /* each unit lowers it */
@@ -260,8 +266,7 @@ udp_note_receive_time_locked (GstTileReceiverUdp * udp, UdpSlot * us)
 static gboolean
 udp_credible_locked (GstTileReceiver * self, GstTileReceiverSlot * slot)
 {
-  return (guint64) udp_slot (self, slot)->n_got * 4 >
-      self->udp->pk_base[self->config->n_tiles];
+  return (guint64) udp_slot (self, slot)->n_got * 4 > self->udp->total;
 }
 
 /* Gives up an incomplete frame that is not credible: dropped and counted,
@@ -273,8 +278,7 @@ udp_discard_locked (GstTileReceiver * self, GstTileReceiverSlot * slot)
   guint n_got = udp_slot (self, slot)->n_got;
 
   GST_DEBUG_OBJECT (self->log_object, "frame %" G_GUINT64_FORMAT " given up "
-      "with %u of %u datagrams", slot->frame, n_got,
-      self->udp->pk_base[self->config->n_tiles]);
+      "with %u of %u datagrams", slot->frame, n_got, self->udp->total);
   self->counters.frames_discarded++;
   self->counters.packets_discarded += n_got;
   gst_tile_receiver_slot_release_locked (self, slot, FALSE);
@@ -374,7 +378,7 @@ udp_commit_locked (GstTileReceiver * self, guint unit, UdpCopy * copies,
     guint n_copies)
 {
   GstTileReceiverUdp *udp = self->udp;
-  guint total = udp->pk_base[self->config->n_tiles], i, n_done = 0;
+  guint total = udp->total, i, n_done = 0;
   guint tile_packets = udp->pk_base[unit + 1] - udp->pk_base[unit];
   GstTileReceiverSlot *done[GST_TILE_RECEIVER_SLOTS];
 
@@ -642,7 +646,7 @@ udp_unit_open (UdpUnit * c, GError ** err)
   first_ack.window = udp->window;
   first_ack.has_frame = FALSE;
   first_ack.frame = 0;
-  last_window = ++udp->windows == c->config->n_tiles;
+  last_window = ++udp->windows == self->n_used;
   if (!self->running || self->run != c->run)
     gst_tile_net_shutdown (c->fd);
   g_mutex_unlock (&self->lock);
@@ -1201,7 +1205,8 @@ udp_take_partial_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
   for (t = 0; t < config->n_tiles; t++) {
     guint n = udp->pk_base[t + 1] - udp->pk_base[t];
 
-    for (j = 0; j < n; j++) {
+    /* (the tiles outside a region are not ours to lose) */
+    for (j = 0; gst_tile_receiver_uses (self, t) && j < n; j++) {
       guint idx = udp->pk_base[t] + j;
       guint64 off = (guint64) j * ps;
 
@@ -1224,7 +1229,7 @@ udp_take_partial_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
   }
   GST_DEBUG_OBJECT (self->log_object,
       "frame %" G_GUINT64_FORMAT " pushed with %u of %u " "datagrams missing",
-      slot->frame, missing, udp->pk_base[t]);
+      slot->frame, missing, udp->total);
   *map = slot->map;
   slot->complete_time = gst_tile_receiver_clock_time (self);
   slot->state = SLOT_COMPLETE;

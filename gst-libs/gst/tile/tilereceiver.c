@@ -121,7 +121,7 @@ gst_tile_receiver_set_error_locked (GstTileReceiver * self, GError * err)
  * sender. Lock held. */
 GstStructure *
 gst_tile_receiver_counters_to_structure (const GstTileReceiverCounters * c,
-    const GstTileWireConfig * config,
+    const GstTileWireConfig * config, guint n_used,
     const GstTileReceiverFixedSettings * settings, GstTileReceiverUdp * udp)
 {
   GstStructure *s = gst_structure_new ("tilesrc-stats",
@@ -132,6 +132,7 @@ gst_tile_receiver_counters_to_structure (const GstTileReceiverCounters * c,
       "tiles-stepped", G_TYPE_UINT64, c->tiles_stepped,
       "connects", G_TYPE_UINT, c->connects,
       "units", G_TYPE_UINT, config ? config->n_tiles : 0,
+      "region-units", G_TYPE_UINT, config ? n_used : 0,
       "generation", G_TYPE_UINT, config ? config->generation : 0,
       "receive-buffer-size", G_TYPE_INT, settings->receive_buffer_size,
       "receive-buffer-granted", G_TYPE_INT, c->granted_rcvbuf,
@@ -199,17 +200,19 @@ gst_tile_receiver_get_stats (GstTileReceiver * self)
 
   g_mutex_lock (&self->lock);
   s = gst_tile_receiver_counters_to_structure (&self->counters, self->config,
-      &self->settings, self->udp);
+      self->n_used, &self->settings, self->udp);
   gst_tile_receiver_time_stats_locked (self, s);
   if (self->config && self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
     GValue ports = G_VALUE_INIT, v = G_VALUE_INIT;
     guint i;
 
-    /* local only: the wire form of the stats has no arrays */
+    /* local only: the wire form of the stats has no arrays (0: a unit
+     * outside the region) */
     gst_value_array_init (&ports, self->config->n_tiles);
     for (i = 0; i < self->config->n_tiles; i++) {
       g_value_init (&v, G_TYPE_UINT);
-      g_value_set_uint (&v, gst_tile_net_local_port (self->units[i].fd));
+      g_value_set_uint (&v, gst_tile_receiver_uses (self, i) ?
+          gst_tile_net_local_port (self->units[i].fd) : 0);
       gst_value_array_append_and_take_value (&ports, &v);
     }
     gst_structure_take_value (s, "udp-ports", &ports);
@@ -318,6 +321,25 @@ gst_tile_receiver_stop_units_locked (GstTileReceiver * self)
   gst_tile_receiver_slots_release_locked (self);
 }
 
+/* The units of the current CONFIG the region needs (the sender works out
+ * the same with the same function), every unit without one. A region
+ * that does not fit the caps gets them all: the element refuses those
+ * caps. Lock held. */
+static void
+use_region_locked (GstTileReceiver * self)
+{
+  GError *err = NULL;
+
+  if (!gst_tile_region_config_units (self->settings.has_region ?
+          &self->settings.region : NULL, self->config, &self->units_used,
+          &err)) {
+    GST_WARNING_OBJECT (self->log_object, "%s: receiving every unit",
+        err->message);
+    g_clear_error (&err);
+  }
+  self->n_used = __builtin_popcountll (self->units_used);
+}
+
 /* Starts the units of the pending CONFIG. Lock held. */
 static void
 start_units_locked (GstTileReceiver * self)
@@ -337,20 +359,24 @@ start_units_locked (GstTileReceiver * self)
   self->pending = NULL;
   self->run++;
   gst_tile_wire_config_check_tiling (self->config, &self->tiling, NULL);
+  use_region_locked (self);
   udp = self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP;
   if (udp)
     gst_tile_receiver_udp_start_locked (self);
-  self->units_running = self->config->n_tiles;
+  self->units_running = self->n_used;
   for (i = 0; i < self->config->n_tiles; i++) {
-    gchar *name = g_strdup_printf ("tilesrc-unit%u", i);
+    gchar *name;
 
+    if (!gst_tile_receiver_uses (self, i))
+      continue;
+    name = g_strdup_printf ("tilesrc-unit%u", i);
     self->units[i].thread = g_thread_new (name, udp ?
         gst_tile_receiver_udp_unit : gst_tile_receiver_tcp_unit,
         &self->units[i]);
     g_free (name);
   }
-  GST_INFO_OBJECT (self->log_object, "generation %u: %u units",
-      self->config->generation, self->config->n_tiles);
+  GST_INFO_OBJECT (self->log_object, "generation %u: %u of %u units",
+      self->config->generation, self->n_used, self->config->n_tiles);
 }
 
 /**
@@ -388,6 +414,8 @@ gst_tile_receiver_start (GstTileReceiver * self,
   self->settings.drop_late = settings->drop_late;
   gst_tile_playout_init (&self->playout, settings->latency_ms,
       GST_TILE_RECEIVER_AUTO_LATENCY_START);
+  self->settings.has_region = self->has_region;
+  self->settings.region = self->region;
   self->duration = GST_CLOCK_TIME_NONE;
   self->running = TRUE;
   self->flushing = FALSE;
@@ -627,6 +655,34 @@ gst_tile_receiver_set_timer_factor (GstTileReceiver * self, gdouble factor)
 {
   g_mutex_lock (&self->lock);
   self->timer_factor = factor;
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * gst_tile_receiver_set_region:
+ * @self: a receiver
+ * @region: (nullable): the part of the sender's frames to receive, in
+ *   pixels, or %NULL for the whole frame
+ *
+ * From the next start(): the receiver asks the sender for @region in its
+ * HELLO, and runs only the units of the tiles that hold its rows
+ * (gst_tile_region_config_units()); the frames it pulls have the other
+ * tiles' bytes unwritten. A region the wire cannot carry (empty, or past
+ * %GST_TILE_WIRE_MAX_REGION) is not sent: the whole frame comes, and the
+ * element is to refuse the caps (gst_tile_region_layout() says why).
+ */
+void
+gst_tile_receiver_set_region (GstTileReceiver * self,
+    const GstTileWireRegion * region)
+{
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->lock);
+  self->has_region = region != NULL;
+  if (region)
+    self->region = *region;
+  else
+    memset (&self->region, 0, sizeof (self->region));
   g_mutex_unlock (&self->lock);
 }
 

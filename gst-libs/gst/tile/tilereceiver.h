@@ -226,6 +226,10 @@ GST_TILE_API
 void gst_tile_receiver_set_timer_factor (GstTileReceiver * self,
     gdouble factor);
 
+GST_TILE_API
+void gst_tile_receiver_set_region (GstTileReceiver * self,
+    const GstTileWireRegion * region);
+
 G_END_DECLS
 
 #endif /* __GST_TILE_RECEIVER_H__ */

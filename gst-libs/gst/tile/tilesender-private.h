@@ -38,6 +38,7 @@
 #include "tilerate.h"
 #include "tilekeys.h"
 #include "tilepake.h"
+#include "tileregion.h"
 
 #include <sys/socket.h>
 
@@ -309,6 +310,11 @@ struct _GstTileSenderOwner
   guint n_connected;            /* data connections of this generation */
   guint n_threads;
   GstTileSenderUnit units[GST_TILE_WIRE_MAX_UNITS];
+  /* the units that carry its frames in this generation, a bit per unit:
+   * every tile for the group and a peer without a region, the tiles of a
+   * peer's region (gst_tile_region_config_units ()); and how many */
+  guint64 units_used;
+  guint n_used;
   /* the frames in flight: they finish in order, the oldest is next_frame
    * - in_flight; the admission times of the frames in flight, by frame
    * number, and the smoothed time from admission to done: how long until
@@ -381,6 +387,14 @@ struct _GstTileSenderPeer
   GstTileKeys keys;
   GstTileSenderFlow flow;
   GstStructure *receiver_stats; /* its last STATS */
+  /* the region its HELLO asked for (fixed once the peer is made), and
+   * per generation the datagrams of a frame on its units and on all (a
+   * member of the multicast group: its feedback counts its units'
+   * datagrams, the rate control the group's) */
+  gboolean has_region;
+  GstTileWireRegion region;
+  guint64 region_packets;
+  guint64 all_packets;
 };
 
 /* multicast: the group's units send every frame once, to the group
@@ -501,7 +515,9 @@ struct _GstTileSender
 /* tilesender.c */
 G_GNUC_INTERNAL
 GstTileSenderPeer *gst_tile_sender_peer_new_locked (GstTileSender * self,
-                                                    gint control_fd);
+                                                    gint control_fd,
+                                                    const GstTileWireHello *
+                                                    hello);
 G_GNUC_INTERNAL
 void     gst_tile_sender_peer_end_locked (GstTileSenderPeer * peer,
                                           const gchar * why);
@@ -534,6 +550,13 @@ gst_tile_sender_flow_full (const GstTileSenderFlow * flow, guint64 next,
 {
   return next - flow->acked_next >= flow->window &&
       now - flow->progress_us < ACK_STALL_US;
+}
+
+/* Whether unit @i carries @o's frames in this generation. Lock held. */
+static inline gboolean
+gst_tile_sender_owner_uses (const GstTileSenderOwner * o, guint i)
+{
+  return i < GST_TILE_WIRE_MAX_UNITS && (o->units_used >> i) & 1;
 }
 
 /* The owner whose units send @peer's frames: the group's for a member of
@@ -603,6 +626,9 @@ gboolean gst_tile_sender_pool_take_stepped (GstTileSender * self,
                                             GstTileSenderPushResult * result);
 
 /* tilesender-units.c */
+G_GNUC_INTERNAL
+void     gst_tile_sender_owner_use_units_locked (GstTileSenderOwner * o,
+                                                 guint64 units);
 G_GNUC_INTERNAL
 gboolean gst_tile_sender_unit_abandons (GstTileSenderUnit * u,
                                         GstTileSenderFrame * frame,

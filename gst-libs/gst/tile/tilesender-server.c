@@ -279,12 +279,13 @@ hello_acceptable (GstTileSender * self, gint fd, const guint8 * payload,
 
 /* The handshake is over: @fd becomes the control connection of a new
  * peer (with @keys, its session's keys, when there is a passphrase: every
- * control message is sealed from now on), and the CONFIG goes out when
- * there is one. Takes @fd over. Lock held. */
+ * control message is sealed from now on; with its @hello's region), and
+ * the CONFIG goes out when there is one. Takes @fd over. Lock held. */
 static void
-take_control (GstTileSender * self, gint fd, const GstTileKeys * keys)
+take_control (GstTileSender * self, gint fd, const GstTileKeys * keys,
+    const GstTileWireHello * hello)
 {
-  GstTileSenderPeer *peer = gst_tile_sender_peer_new_locked (self, fd);
+  GstTileSenderPeer *peer = gst_tile_sender_peer_new_locked (self, fd, hello);
 
   if (keys) {
     peer->keys = *keys;
@@ -374,10 +375,13 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
         "UNIT_HELLO from another host than the session's receiver");
   } else if (uh.unit >= self->config.n_tiles ||
+      !gst_tile_sender_owner_uses (&peer->owner, uh.unit) ||
       peer->owner.units[uh.unit].fd >= 0) {
     msg = g_strdup_printf ("unit %u %s (the session has %u units)",
         uh.unit, uh.unit >= self->config.n_tiles ? "does not exist" :
-        "is already connected", self->config.n_tiles);
+        !gst_tile_sender_owner_uses (&peer->owner, uh.unit) ?
+        "is outside the receiver's region" : "is already connected",
+        self->config.n_tiles);
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, msg);
   } else {
     note_send_buffer (peer, fd);
@@ -393,8 +397,8 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
     peer->owner.n_connected++;
     GST_DEBUG_OBJECT (self->log_object, "receiver %u: unit %u connected "
         "(%u/%u)", peer->owner.id, uh.unit, peer->owner.n_connected,
-        self->config.n_tiles);
-    if (peer->owner.n_connected == self->config.n_tiles)
+        peer->owner.n_used);
+    if (peer->owner.n_connected == peer->owner.n_used)
       GST_INFO_OBJECT (self->log_object, "receiver %u: all %u units "
           "connected, generation %u", peer->owner.id,
           peer->owner.n_connected, self->config.generation);
@@ -414,7 +418,7 @@ handle_first_message (GstTileSender * self, gint fd,
 
   if (h->type == GST_TILE_WIRE_TYPE_HELLO) {
     if (hello_acceptable (self, fd, payload, h->payload_len, &hello))
-      take_control (self, fd, NULL);
+      take_control (self, fd, NULL, &hello);
     else
       gst_tile_net_close (&fd);
   } else if (h->type == GST_TILE_WIRE_TYPE_UNIT_HELLO
@@ -581,7 +585,7 @@ pending_auth (GstTileSender * self, GstTileSenderPending * p,
   if (ok) {
     fd = p->pfd.fd;
     poll_remove (self, &p->pfd);
-    take_control (self, fd, &keys);
+    take_control (self, fd, &keys, &p->hello);
   }
   gst_tile_keys_clear (&keys);
   return FALSE;
@@ -738,6 +742,15 @@ rate_feedback_locked (GstTileSenderPeer * peer, const GstTileWireAck * ack)
     if (f == ack->frame) {
       e->received = ack->received;
       e->spanned = ack->spanned;
+      if (peer->group && peer->region_packets > 0 &&
+          peer->region_packets < peer->all_packets) {
+        /* a member with a region receives its units' datagrams of the
+         * group's frames: in the group's terms, its share of them */
+        e->received = MIN (peer->all_packets, (guint64) ack->received *
+            peer->all_packets / peer->region_packets);
+        e->spanned = MIN (e->received, (guint64) ack->spanned *
+            peer->all_packets / peer->region_packets);
+      }
       e->receive_ns = ack->receive_ns;
       e->delay_ns = ack->delay_ns;
     }
@@ -1211,6 +1224,11 @@ udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
         "no such unit");
     return NULL;
   }
+  if (!gst_tile_sender_owner_uses (&peer->owner, uh->unit)) {
+    udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
+        "unit outside the receiver's region");
+    return NULL;
+  }
   return peer;
 }
 
@@ -1293,8 +1311,8 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
   udp_answer (peer, &uh, GST_TILE_KEYS_UNIT_ACCEPT, u->fd, NULL, 0, n);
   GST_DEBUG_OBJECT (self->log_object, "receiver %u: UDP unit %u connected "
       "(%u/%u), gso %d", peer->owner.id, uh.unit, peer->owner.n_connected,
-      self->config.n_tiles, u->gso);
-  if (peer->owner.n_connected == self->config.n_tiles)
+      peer->owner.n_used, u->gso);
+  if (peer->owner.n_connected == peer->owner.n_used)
     GST_INFO_OBJECT (self->log_object, "receiver %u: all %u UDP units "
         "connected, generation %u", peer->owner.id, peer->owner.n_connected,
         self->config.generation);

@@ -44,6 +44,20 @@ gst_tile_sender_owner_init (GstTileSenderOwner * o, GstTileSender * self,
   }
 }
 
+/* The units that carry @o's frames from now on (the current CONFIG's
+ * tiles among @units). Lock held. */
+void
+gst_tile_sender_owner_use_units_locked (GstTileSenderOwner * o,
+    guint64 units)
+{
+  guint n = o->sender->config.n_tiles;
+
+  if (n < GST_TILE_WIRE_MAX_UNITS)
+    units &= (G_GUINT64_CONSTANT (1) << n) - 1;
+  o->units_used = units;
+  o->n_used = __builtin_popcountll (units);
+}
+
 /* Starts a thread per unit of the sender. Lock held. */
 void
 gst_tile_sender_owner_start_locked (GstTileSenderOwner * o)
@@ -484,7 +498,7 @@ gst_tile_sender_unit_thread (gpointer data)
     /* copies: a caps change may replace the config while we send */
     tile = self->config.tiles[u->index];
     ps = self->config.packet_size;
-    rate = gst_tile_sender_owner_rate_locked (o) / self->config.n_tiles;
+    rate = gst_tile_sender_owner_rate_locked (o) / MAX (o->n_used, 1);
     u->sending = TRUE;
     g_mutex_unlock (&self->lock);
 

@@ -206,16 +206,20 @@ reset_rate_locked (GstTileSenderPeer * peer)
   memset (peer->flow.sent, 0, sizeof (peer->flow.sent));
 }
 
-/* A new receiver's peer, its handshake done: it takes @control_fd over,
- * gets a token and starts its unit threads (a member of the multicast
- * group has none), and joins the list. Lock held. */
+/* A new receiver's peer, its handshake (@hello, its region) done: it
+ * takes @control_fd over, gets a token and starts its unit threads (a
+ * member of the multicast group has none), and joins the list. Lock
+ * held. */
 GstTileSenderPeer *
-gst_tile_sender_peer_new_locked (GstTileSender * self, gint control_fd)
+gst_tile_sender_peer_new_locked (GstTileSender * self, gint control_fd,
+    const GstTileWireHello * hello)
 {
   GstTileSenderPeer *peer = g_new0 (GstTileSenderPeer, 1);
 
   gst_tile_sender_owner_init (&peer->owner, self, ++self->totals.clients);
   peer->owner.peer = peer;
+  peer->has_region = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_REGION) != 0;
+  peer->region = hello->region;
   peer->group = self->group;
   peer->address = gst_tile_net_peer_string (control_fd);
   gst_tile_net_address (control_fd, TRUE, &peer->host);
@@ -289,7 +293,7 @@ gst_tile_sender_peer_ready_locked (GstTileSenderPeer * peer)
   if (!self->have_config || peer->owner.eos_sent)
     return FALSE;
   return peer->control.fd >= 0 && !peer->control.dead &&
-      (peer->group || peer->owner.n_connected == self->config.n_tiles) &&
+      (peer->group || peer->owner.n_connected == peer->owner.n_used) &&
       (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP ||
       peer->flow.window > 0);
 }
@@ -367,8 +371,45 @@ gst_tile_sender_send_control_locked (GstTileSenderPeer * peer,
   return TRUE;
 }
 
-/* The sender's CONFIG with the token of the owner of @peer's units. Lock
- * held. */
+/* The units of the current CONFIG that @peer's region needs (all without
+ * one), and for a member of the multicast group the datagrams of a frame
+ * on them. A region that does not fit the caps gets every unit: its
+ * receiver refuses the caps. Lock held. */
+static void
+peer_use_region_locked (GstTileSenderPeer * peer)
+{
+  GstTileSender *self = peer->owner.sender;
+  GError *err = NULL;
+  guint64 units;
+  guint i;
+
+  if (!gst_tile_region_config_units (peer->has_region ? &peer->region :
+          NULL, &self->config, &units, &err)) {
+    GST_WARNING_OBJECT (self->log_object, "receiver %u (%s): %s: it gets "
+        "every unit", peer->owner.id, peer->address, err->message);
+    g_clear_error (&err);
+  }
+  gst_tile_sender_owner_use_units_locked (&peer->owner, units);
+  peer->region_packets = peer->all_packets = 0;
+  for (i = 0; i < self->config.n_tiles; i++) {
+    guint32 n = self->config.packet_size ?
+        gst_tile_wire_packets_per_tile (self->config.tiles[i].size,
+        self->config.packet_size) : 0;
+
+    peer->all_packets += n;
+    if (gst_tile_sender_owner_uses (&peer->owner, i))
+      peer->region_packets += n;
+  }
+  if (peer->has_region)
+    GST_INFO_OBJECT (self->log_object, "receiver %u: region %u,%u,%u,%u: "
+        "%u of %u units (0x%" G_GINT64_MODIFIER "x)", peer->owner.id,
+        peer->region.x, peer->region.y, peer->region.width,
+        peer->region.height, peer->owner.n_used, self->config.n_tiles,
+        peer->owner.units_used);
+}
+
+/* The sender's CONFIG with the token of the owner of @peer's units, and
+ * the units its region needs. Lock held. */
 gboolean
 gst_tile_sender_send_config_locked (GstTileSenderPeer * peer)
 {
@@ -386,6 +427,7 @@ gst_tile_sender_send_config_locked (GstTileSenderPeer * peer)
   peer->flow.acked_next = data->next_frame;
   peer->flow.window = 0;
   peer->flow.progress_us = g_get_monotonic_time ();
+  peer_use_region_locked (peer);
   *config = self->config;
   config->token = data->token;
   /* the group's secret goes only in a sealed CONFIG */
@@ -700,6 +742,8 @@ gst_tile_sender_set_caps (GstTileSender * sender, const gchar * caps,
   self->tiling = *tiling;
   self->frame_size = config->frame_size;
   self->have_config = TRUE;
+  if (self->group)
+    gst_tile_sender_owner_use_units_locked (&self->group->owner, G_MAXUINT64);
   GST_INFO_OBJECT (self->log_object, "generation %u: %u tiles of %"
       G_GSIZE_FORMAT " byte frames, caps %s", config->generation,
       tiling->n_tiles, self->frame_size, caps);
@@ -729,11 +773,13 @@ take_waiting_locked (GstTileSenderOwner * o)
   GstTileSender *self = o->sender;
   GstTileSenderFrame *frame = NULL;
   GList *l, *first = NULL;
-  guint i, n = self->config.n_tiles;
+  guint i, n = self->config.n_tiles, head = 0;
 
-  if (!self->settings.replace_waiting)
+  if (!self->settings.replace_waiting || o->n_used == 0)
     return NULL;
-  for (l = o->units[0].queue.tail; l; l = l->prev) {
+  while (!gst_tile_sender_owner_uses (o, head))
+    head++;
+  for (l = o->units[head].queue.tail; l; l = l->prev) {
     GstTileSenderFrame *f = l->data;
 
     if (f->started > 0)
@@ -751,6 +797,8 @@ take_waiting_locked (GstTileSenderOwner * o)
     f->number--;
   }
   for (i = 0; i < n; i++) {
+    if (!gst_tile_sender_owner_uses (o, i))
+      continue;
     g_queue_remove (&o->units[i].queue, frame);
     g_atomic_int_add (&o->units[i].queued, -1);
   }
@@ -825,8 +873,8 @@ flow_start (GstTileSenderFlow * flow, guint64 next, gint64 now)
     flow->progress_us = now;
 }
 
-/* Queues @shared as the next frame of @o to each of its units. Lock
- * held. */
+/* Queues @shared as the next frame of @o to each of the units it uses.
+ * Lock held. */
 static void
 queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
     guint64 origin, guint64 now, GstClockTime capture)
@@ -839,7 +887,7 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
   frame->shared = shared;
   g_atomic_int_inc (&shared->ref);
   frame->data = shared->map.data;
-  frame->remaining = n;
+  frame->remaining = o->n_used;
   frame->started = 0;
   frame->failed = 0;
   frame->abandoned = 0;
@@ -868,6 +916,8 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
   frame->secret = o->group ? o->group->secret : o->peer->keys.data;
   o->in_flight++;
   for (i = 0; i < n; i++) {
+    if (!gst_tile_sender_owner_uses (o, i))
+      continue;
     g_queue_push_tail (&o->units[i].queue, frame);
     g_atomic_int_inc (&o->units[i].queued);
     g_cond_signal (&o->units[i].cond);
@@ -1365,6 +1415,13 @@ peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
     busy[i] = o->units[i].busy_ns;
   }
   take_unit_arrays (s, o->n_threads, bytes, busy);
+  if (peer->has_region) {
+    gchar *region = gst_tile_region_to_string (&peer->region);
+
+    gst_structure_set (s, "region", G_TYPE_STRING, region, "region-units",
+        G_TYPE_UINT, o->n_used, NULL);
+    g_free (region);
+  }
   peer_tcp_state_locked (peer, &tcp);
   if (tcp.have) {
     set_tcp_state (s, &tcp);

@@ -379,10 +379,31 @@ gst_tile_wire_header_parse (const guint8 * data, gsize len,
 static gboolean
 hello_validate (const GstTileWireHello * hello, GError ** error)
 {
-  if (hello->flags & ~GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE) {
+  const GstTileWireRegion *r = &hello->region;
+
+  if (hello->flags & ~(GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE |
+          GST_TILE_WIRE_HELLO_FLAG_REGION)) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "HELLO flags is 0x%08x, only bit 0 (passphrase) may be set",
-        hello->flags);
+        "HELLO flags is 0x%08x, only bits 0 (passphrase) and 1 (region) "
+        "may be set", hello->flags);
+    return FALSE;
+  }
+  if (!(hello->flags & GST_TILE_WIRE_HELLO_FLAG_REGION)) {
+    if (r->x || r->y || r->width || r->height) {
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "HELLO region is %u,%u,%u,%u without the region flag, must be 0",
+          r->x, r->y, r->width, r->height);
+      return FALSE;
+    }
+    return TRUE;
+  }
+  if (r->width == 0 || r->height == 0 ||
+      (guint64) r->x + r->width > GST_TILE_WIRE_MAX_REGION ||
+      (guint64) r->y + r->height > GST_TILE_WIRE_MAX_REGION) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "HELLO region is %u,%u,%u,%u: width and height must be at least 1, "
+        "x + width and y + height at most %d", r->x, r->y, r->width,
+        r->height, GST_TILE_WIRE_MAX_REGION);
     return FALSE;
   }
   return TRUE;
@@ -411,6 +432,10 @@ gst_tile_wire_hello_pack (const GstTileWireHello * hello, GByteArray * out,
   start = message_begin (out);
   put_be (out, hello->flags, 4);
   g_byte_array_append (out, hello->nonce, sizeof (hello->nonce));
+  put_be (out, hello->region.x, 4);
+  put_be (out, hello->region.y, 4);
+  put_be (out, hello->region.width, 4);
+  put_be (out, hello->region.height, 4);
   message_end (out, start, GST_TILE_WIRE_TYPE_HELLO);
   return TRUE;
 }
@@ -436,7 +461,11 @@ gst_tile_wire_hello_parse (const guint8 * payload, gsize len,
 
   reader_init (&r, "HELLO", payload, len);
   if (!reader_uint (&r, "flags", &out->flags, error) ||
-      !reader_copy (&r, "nonce", out->nonce, sizeof (out->nonce), error))
+      !reader_copy (&r, "nonce", out->nonce, sizeof (out->nonce), error) ||
+      !reader_uint (&r, "region x", &out->region.x, error) ||
+      !reader_uint (&r, "region y", &out->region.y, error) ||
+      !reader_uint (&r, "region width", &out->region.width, error) ||
+      !reader_uint (&r, "region height", &out->region.height, error))
     return FALSE;
   if (!reader_finish (&r, error))
     return FALSE;

@@ -333,10 +333,49 @@ typedef struct
 #define GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE (1u << 0)
 
 /**
+ * GST_TILE_WIRE_HELLO_FLAG_REGION:
+ *
+ * HELLO flag: the client asks for a region of the frame only; the server
+ * sends it only the tiles that cover it (see #GstTileWireRegion).
+ */
+#define GST_TILE_WIRE_HELLO_FLAG_REGION (1u << 1)
+
+/**
+ * GST_TILE_WIRE_MAX_REGION:
+ *
+ * Largest right or bottom edge (x + width, y + height) of a region, in
+ * pixels: the largest size caps can say (%G_MAXINT).
+ */
+#define GST_TILE_WIRE_MAX_REGION G_MAXINT
+
+/**
+ * GstTileWireRegion:
+ * @x: the left edge, in pixels of the sender's frames
+ * @y: the top edge, in pixels
+ * @width: the width in pixels; 0 for no region (the whole frame)
+ * @height: the height in pixels; 0 for no region
+ *
+ * A rectangle of the sender's frames that a receiver asks for (tilesrc's
+ * `region`): the sender sends it only the tiles whose rows it needs
+ * (gst_tile_region_config_units()). All zero: no region.
+ */
+typedef struct
+{
+  guint32 x;
+  guint32 y;
+  guint32 width;
+  guint32 height;
+} GstTileWireRegion;
+
+/**
  * GstTileWireHello:
- * @flags: 0 or %GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE
+ * @flags: %GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE,
+ *   %GST_TILE_WIRE_HELLO_FLAG_REGION, or 0
  * @nonce: the client's random nonce for this session (its proof and the
  *   session's key depend on it)
+ * @region: with %GST_TILE_WIRE_HELLO_FLAG_REGION, the part of the frame
+ *   the client receives (width and height at least 1, right and bottom
+ *   edges at most %GST_TILE_WIRE_MAX_REGION); all zero without
  *
  * Payload of a HELLO.
  */
@@ -344,6 +383,7 @@ typedef struct
 {
   guint32 flags;
   guint8 nonce[GST_TILE_WIRE_NONCE_SIZE];
+  GstTileWireRegion region;
 } GstTileWireHello;
 
 /**

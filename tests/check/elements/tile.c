@@ -32,6 +32,9 @@
 
 #define FRAME_DURATION (GST_SECOND / 30)
 #define PULL_TIMEOUT (10 * GST_SECOND)
+/* a HELLO: its header, flags, nonce and region */
+#define HELLO_SIZE (GST_TILE_WIRE_HEADER_SIZE + 4 + GST_TILE_WIRE_NONCE_SIZE \
+    + 16)
 
 typedef struct
 {
@@ -1021,7 +1024,7 @@ fake_server (gpointer data)
   if (ctl < 0)
     goto out;
   test_read_some (ctl, buf,
-      GST_TILE_WIRE_HEADER_SIZE + 4 + GST_TILE_WIRE_NONCE_SIZE, 5000);
+      HELLO_SIZE, 5000);
 
   config->token = 7;
   config->generation = 1;
@@ -2146,7 +2149,7 @@ GST_START_TEST (test_udp_loss_concealment)
   ctl = accept_one (lfd);
   fail_unless (ctl >= 0);
   test_read_some (ctl, b,
-      GST_TILE_WIRE_HEADER_SIZE + 4 + GST_TILE_WIRE_NONCE_SIZE, 5000);
+      HELLO_SIZE, 5000);
   gst_bc_tiling_init (&tiling, 16, 64, 1);
   config->token = FAKE_UDP_TOKEN;
   config->generation = 3;

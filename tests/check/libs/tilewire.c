@@ -349,13 +349,14 @@ GST_START_TEST (test_small_messages)
   guint64 t;
   guint i;
 
-  /* HELLO: the flags, then the client's nonce */
+  /* HELLO: the flags, then the client's nonce, then the region (none) */
   {
-    static const guint8 expected[GST_TILE_WIRE_HEADER_SIZE + 20] = {
-      'G', 'S', 'B', 'C', 0, 7, 0, 1, 0, 0, 0, 20,
+    static const guint8 expected[GST_TILE_WIRE_HEADER_SIZE + 36] = {
+      'G', 'S', 'B', 'C', 0, 7, 0, 1, 0, 0, 0, 36,
       0, 0, 0, 1,
       0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
-      0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf
+      0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     };
     guint8 *copy;
 
@@ -367,7 +368,7 @@ GST_START_TEST (test_small_messages)
     fail_unless_equals_int (msg->len, sizeof (expected));
     fail_unless (memcmp (msg->data, expected, sizeof (expected)) == 0);
     payload = split_message (msg, GST_TILE_WIRE_TYPE_HELLO, &len);
-    fail_unless_equals_int (len, 20);
+    fail_unless_equals_int (len, 36);
     copy = exact_copy (payload, len);
     memset (&hello_out, 0xaa, sizeof (hello_out));
     fail_unless (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
@@ -385,13 +386,30 @@ GST_START_TEST (test_small_messages)
             sizeof (hello.nonce)) == 0);
 
     /* any other flag is refused, received or sent */
-    copy[3] = 2;
+    copy[3] = 4;
     fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
-    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "HELLO flags is 0x00000002");
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "HELLO flags is 0x00000004");
     g_clear_error (&err);
+    copy[3] = 5;
+    fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000005");
+    g_clear_error (&err);
+    /* the region flag with an empty region, a region without the flag */
     copy[3] = 3;
     fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
-    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000003");
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID,
+        "HELLO region is 0,0,0,0: width and height must be at least 1");
+    g_clear_error (&err);
+    copy[3] = 1;
+    copy[20 + 11] = 8;
+    fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID,
+        "HELLO region is 0,0,8,0 without the region flag");
+    g_clear_error (&err);
+    copy[20 + 11] = 0;
+    /* truncated: a HELLO of version 6 (20 bytes) */
+    fail_if (gst_tile_wire_hello_parse (copy, 20, &hello_out, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "region x");
     g_clear_error (&err);
     copy[3] = 1;
     copy[0] = 0x80;
@@ -400,18 +418,56 @@ GST_START_TEST (test_small_messages)
     g_clear_error (&err);
     g_free (copy);
 
-    hello.flags = 2;
+    hello.flags = 4;
     g_byte_array_set_size (msg, 0);
     fail_if (gst_tile_wire_hello_pack (&hello, msg, &err));
-    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000002");
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000004");
     g_clear_error (&err);
     fail_unless_equals_int (msg->len, 0);
     hello.flags = 0;
     fail_unless (gst_tile_wire_hello_pack (&hello, msg, &err));
     payload = split_message (msg, GST_TILE_WIRE_TYPE_HELLO, &len);
-    fail_unless_equals_int (len, 20);
+    fail_unless_equals_int (len, 36);
     fail_unless (memcmp (payload, "\0\0\0\0", 4) == 0);
     fail_unless (memcmp (payload + 4, hello.nonce, sizeof (hello.nonce)) == 0);
+
+    /* a region: the flag, then x, y, width, height */
+    {
+      static const guint8 region[16] = {
+        0, 0, 0x03, 0xc0, 0, 0, 0x02, 0x1c, 0, 0, 0x03, 0xc0, 0, 0, 0x02, 0x1c
+      };
+      GstTileWireRegion r = { 960, 540, 960, 540 };
+
+      hello.flags = GST_TILE_WIRE_HELLO_FLAG_REGION;
+      hello.region = r;
+      g_byte_array_set_size (msg, 0);
+      fail_unless (gst_tile_wire_hello_pack (&hello, msg, &err));
+      payload = split_message (msg, GST_TILE_WIRE_TYPE_HELLO, &len);
+      fail_unless_equals_int (len, 36);
+      fail_unless (memcmp (payload, "\0\0\0\2", 4) == 0);
+      fail_unless (memcmp (payload + 20, region, 16) == 0);
+      copy = exact_copy (payload, len);
+      memset (&hello_out, 0xaa, sizeof (hello_out));
+      fail_unless (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+      fail_unless_equals_int (hello_out.flags,
+          GST_TILE_WIRE_HELLO_FLAG_REGION);
+      fail_unless (memcmp (&hello_out.region, &r, sizeof (r)) == 0);
+      /* edges past the largest size caps can say */
+      GST_WRITE_UINT32_BE (copy + 20, G_MAXINT);
+      fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+      check_error (err, GST_TILE_WIRE_ERROR_INVALID,
+          "x + width and y + height at most 2147483647");
+      g_clear_error (&err);
+      g_free (copy);
+      hello.region.width = 0;
+      g_byte_array_set_size (msg, 0);
+      fail_if (gst_tile_wire_hello_pack (&hello, msg, &err));
+      check_error (err, GST_TILE_WIRE_ERROR_INVALID, "HELLO region is");
+      g_clear_error (&err);
+      fail_unless_equals_int (msg->len, 0);
+      memset (&hello.region, 0, sizeof (hello.region));
+      hello.flags = 0;
+    }
   }
 
   /* CHALLENGE: the sender's nonce, then its CPace share */
@@ -1852,9 +1908,13 @@ feed_all (const guint8 * data, gsize len)
   ok = gst_tile_wire_hello_parse (copy, len, &hello, &err);
   CHECK_RESULT (ok);
   if (ok)
-    fail_unless (len == 20
-        && (hello.flags & ~GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE) == 0
-        && memcmp (hello.nonce, copy + 4, sizeof (hello.nonce)) == 0);
+    fail_unless (len == 36
+        && (hello.flags & ~(GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE |
+                GST_TILE_WIRE_HELLO_FLAG_REGION)) == 0
+        && memcmp (hello.nonce, copy + 4, sizeof (hello.nonce)) == 0
+        && ((hello.flags & GST_TILE_WIRE_HELLO_FLAG_REGION) ?
+            hello.region.width > 0 && hello.region.height > 0 :
+            hello.region.width == 0 && hello.region.x == 0));
   {
     GstTileWireChallenge ch;
     GstTileWireAuth auth;
