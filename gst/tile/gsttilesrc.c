@@ -123,8 +123,6 @@ static void gst_tile_src_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
 static void gst_tile_src_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
-static GstStateChangeReturn gst_tile_src_change_state (GstElement * element,
-    GstStateChange transition);
 static gboolean gst_tile_src_start (GstBaseSrc * bsrc);
 static gboolean gst_tile_src_stop (GstBaseSrc * bsrc);
 static gboolean gst_tile_src_unlock (GstBaseSrc * bsrc);
@@ -615,36 +613,9 @@ buffer_warning (gpointer user_data, gint granted, gint asked)
   gst_tile_post_buffer_warning (GST_ELEMENT (user_data), FALSE, granted, asked);
 }
 
-/* The receiver's clock stepped back (another sender, or its clock jumped
- * back): a new clock object follows it. The pipeline hears that its clock
- * is lost and that another is there, and selects it again (gst-launch-1.0
- * and applications do that on clock-lost: PAUSED, then PLAYING). */
-static void
-clock_replaced (gpointer user_data, GstClock * old)
-{
-  GstElement *element = GST_ELEMENT (user_data);
-  GstTileSrc *self = GST_TILE_SRC (user_data);
-  GstClock *clock;
-  gboolean sender;
-
-  GST_OBJECT_LOCK (self);
-  sender = self->clock_mode == GST_TILE_CLOCK_SENDER;
-  GST_OBJECT_UNLOCK (self);
-  if (!sender)
-    return;
-  clock = gst_tile_receiver_get_clock (self->rx);
-  GST_INFO_OBJECT (self, "the sender's time stepped back: clock %"
-      GST_PTR_FORMAT " instead of %" GST_PTR_FORMAT, clock, old);
-  gst_element_post_message (element,
-      gst_message_new_clock_lost (GST_OBJECT_CAST (element), old));
-  gst_element_post_message (element,
-      gst_message_new_clock_provide (GST_OBJECT_CAST (element), clock, TRUE));
-  gst_object_unref (clock);
-}
-
 static const GstTileReceiverCallbacks receiver_callbacks = {
   acquire_buffer, gst_tile_element_clock_time, check_config,
-  gst_tile_post_stats, buffer_warning, clock_replaced
+  gst_tile_post_stats, buffer_warning, gst_tile_src_clock_replaced
 };
 
 /* ---- GstURIHandler: tile://HOST[:PORT][?PROPERTY=VALUE&...] ---- */
@@ -692,39 +663,6 @@ gst_tile_src_uri_handler_init (gpointer g_iface, gpointer iface_data)
 }
 
 /* ---- GstBaseSrc ---- */
-
-/* As GStreamer's audio sources do: the pipeline hears that a clock is
- * there (READY -> PAUSED) and that it is gone (PAUSED -> READY), and
- * selects its clock again. */
-static GstStateChangeReturn
-gst_tile_src_change_state (GstElement * element, GstStateChange transition)
-{
-  GstTileSrc *self = GST_TILE_SRC (element);
-  GstStateChangeReturn ret;
-  GstClock *clock;
-
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
-      GST_OBJECT_FLAG_IS_SET (self, GST_ELEMENT_FLAG_PROVIDE_CLOCK)) {
-    clock = gst_tile_src_provide_clock (element);
-    if (clock) {
-      gst_element_post_message (element,
-          gst_message_new_clock_provide (GST_OBJECT_CAST (element), clock,
-              TRUE));
-      gst_object_unref (clock);
-    }
-  }
-  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY &&
-      GST_OBJECT_FLAG_IS_SET (self, GST_ELEMENT_FLAG_PROVIDE_CLOCK)) {
-    clock = gst_tile_src_provide_clock (element);
-    if (clock) {
-      gst_element_post_message (element,
-          gst_message_new_clock_lost (GST_OBJECT_CAST (element), clock));
-      gst_object_unref (clock);
-    }
-  }
-  return ret;
-}
 
 static gboolean
 gst_tile_src_start (GstBaseSrc * bsrc)

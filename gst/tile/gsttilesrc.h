@@ -71,6 +71,11 @@ struct _GstTileSrc
 G_GNUC_INTERNAL
 GstClock *gst_tile_src_provide_clock (GstElement * element);
 G_GNUC_INTERNAL
+GstStateChangeReturn gst_tile_src_change_state (GstElement * element,
+    GstStateChange transition);
+G_GNUC_INTERNAL
+void gst_tile_src_clock_replaced (gpointer user_data, GstClock * old);
+G_GNUC_INTERNAL
 void gst_tile_src_time_settings (GstTileSrc * self,
     GstTileReceiverSettings * settings);
 G_GNUC_INTERNAL
