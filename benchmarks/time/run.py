@@ -25,6 +25,10 @@ without its bounds:
 - render: 1080p60 `videotestsrc is-live=true ! bc1enc ! tilesink` ->
   `tilesrc latency=50 ! bcdec ! videoconvert ! fakesink sync=true`:
   rendered, dropped, frames-late;
+- wall: four receivers of one 3840x2160 BC1 sender (5/s, 8 units), each
+  `region=` a quarter, all behind the 1 Gbit/s path (its tbf queue 200 ms),
+  `latency=150 ! fakesink sync=true processing-deadline=0`: the spread of
+  the four render instants of each frame, and the bytes each got;
 - av-sync: examples/av-sync --measure: audio (Opus over RTP, rtpbin)
   beside the video (tilesink/tilesrc), both ends in one process on
   127.0.0.1, the receiver on tilesrc's clock: how long after its capture
@@ -59,8 +63,8 @@ import time_scenarios as ts  # noqa: E402
 
 MARK_BEGIN = "<!-- time-bench:begin -->"
 MARK_END = "<!-- time-bench:end -->"
-ORDER = ("sync", "before", "faketime", "render", "av-sync", "cadence",
-         "cadence-system")
+ORDER = ("sync", "before", "faketime", "render", "wall", "av-sync",
+         "cadence", "cadence-system")
 
 
 def run_av_sync(build: Path, seconds: float) -> dict:
@@ -165,6 +169,16 @@ def targets(r: dict) -> list:
                     f"{x['dropped']}, frames-late {x['src']['frames-late']}",
                     ratio is not None and ratio >= 0.99
                     and not x["src"]["frames-late"] and not x["dropped"]))
+    if "wall" in r:
+        x = r["wall"]
+        sp = x["spread"]
+        out.append(("the wall: four quarter receivers present every frame "
+                    "at the same instant",
+                    f"spread of the four render instants p50 "
+                    f"{f(sp['p50'])} / p99 {f(sp['p99'])} / max "
+                    f"{f(sp['max'])} ms over {x['frames_at_all_four']} "
+                    "frames",
+                    sp["p99"] is not None and sp["p99"] <= 3))
     if "av-sync" in r:
         a = r["av-sync"]
         out.append(("audio beside the video, in sync within one video frame",
@@ -330,6 +344,38 @@ def markdown(res: dict) -> str:
                  "(its last 50 ms).")
         L.append("")
 
+    if "wall" in r:
+        x = r["wall"]
+        sp = x["spread"]
+        L.append("### The video wall: four quarters of 3840x2160")
+        L.append("")
+        L.append(
+            f"The sender pushes {x['size']} BC1-sized frames at "
+            f"{x['fps']}/s into `tilesink units={x['units']}`; four "
+            "receivers, all behind the 1 Gbit/s path (its tbf: "
+            f"`{x['tbf']}`: the four quarters' tiles of a frame leave at "
+            "once, 9.3 MB, which a 20 ms queue would drop into TCP's 200 ms "
+            "retransmission timeout), each `tilesrc latency=150 "
+            "region=X,Y,1920,1080 ! fakesink sync=true "
+            "processing-deadline=0` with its quarter. A frame is told "
+            "apart by its PTS plus the base time: its capture on the shared "
+            "clock, the same at every receiver. *Spread*: the latest of the "
+            "four render instants of a frame minus the earliest. Tiles are "
+            "rows, so a quarter needs the rows of its half, rounded out to "
+            "whole tiles.")
+        L.append("")
+        L.append("| frames at all four | spread p50 / p99 / max (ms) | "
+                 "quarter: render - capture p50 (ms), bytes / frame bytes, "
+                 "frames-late |")
+        L.append("|---|---|---|")
+        qs = "; ".join(
+            f"{x[f'rx{q}']['region']}: "
+            f"{f(x[f'rx{q}']['render_after_capture']['p50'])}, "
+            f"{f(x[f'rx{q}']['bytes_per_frame_of_frame'])}, "
+            f"{x[f'rx{q}']['src']['frames-late']}" for q in range(4))
+        L.append(f"| {x['frames_at_all_four']} | {f(sp['p50'])} / "
+                 f"{f(sp['p99'])} / {f(sp['max'])} | {qs} |")
+        L.append("")
     if "av-sync" in r:
         a = r["av-sync"]
         L.append("### Audio beside the video")

@@ -55,7 +55,7 @@
 #define MAGIC "TIMEBNCH"
 #define STAMP_SIZE 32
 
-static gboolean opt_send, opt_receive, opt_stamped;
+static gboolean opt_send, opt_receive, opt_stamped, opt_key_capture;
 static gchar *opt_address = NULL, *opt_pipeline = NULL, *opt_out = NULL;
 static gint opt_port = 7000, opt_units = 4, opt_width = 1280,
     opt_height = 720, opt_fps = 30;
@@ -78,6 +78,10 @@ static GOptionEntry entries[] = {
   {"pipeline", 0, 0, G_OPTION_ARG_STRING, &opt_pipeline,
       "Receiver: the pipeline (tilesrc name=src ... ! fakesink name=sink)",
       "DESC"},
+  {"key-capture", 0, 0, G_OPTION_ARG_NONE, &opt_key_capture,
+      "Receiver, without --stamped: a frame is its PTS plus the base time "
+      "(its capture on the shared clock: the same at every receiver), which "
+      "is also its capture time (CLOCK_MONOTONIC: the sender's clock)", NULL},
   {"stamped", 0, 0, G_OPTION_ARG_NONE, &opt_stamped,
       "Receiver: the frames carry the sender's stamp", NULL},
   {"seconds", 0, 0, G_OPTION_ARG_DOUBLE, &opt_seconds,
@@ -408,14 +412,18 @@ static GArray *records;         /* Record */
 static GHashTable *arrivals;    /* key (frame or PTS) -> arrival */
 static gint64 first_render = -1;
 
-/* The frame's key and capture (stamped), or its PTS as the key. */
+/* The frame's key and capture (stamped), or its PTS as the key (with
+ * --key-capture, PTS + @base_time, the capture too). */
 static void
-frame_key (GstBuffer * buf, gint64 * key, gint64 * capture)
+frame_key (GstBuffer * buf, GstClockTime base_time, gint64 * key,
+    gint64 * capture)
 {
   guint8 stamp[STAMP_SIZE];
 
   *key = GST_BUFFER_PTS_IS_VALID (buf) ? (gint64) GST_BUFFER_PTS (buf) : -1;
   *capture = -1;
+  if (opt_key_capture && *key >= 0)
+    *key = *capture = *key + (gint64) base_time;
   if (opt_stamped && gst_buffer_extract (buf, 0, stamp, STAMP_SIZE) ==
       STAMP_SIZE && memcmp (stamp, MAGIC, 8) == 0) {
     *key = (gint64) get_u64 (stamp + 8);
@@ -428,7 +436,11 @@ on_src_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 {
   gint64 t = now_ns (CLOCK_MONOTONIC), key, capture;
 
-  frame_key (GST_PAD_PROBE_INFO_BUFFER (info), &key, &capture);
+  GstElement *parent = GST_ELEMENT (gst_pad_get_parent (pad));
+
+  frame_key (GST_PAD_PROBE_INFO_BUFFER (info),
+      parent ? gst_element_get_base_time (parent) : 0, &key, &capture);
+  gst_clear_object (&parent);
   g_mutex_lock (&lock);
   g_hash_table_insert (arrivals, g_memdup2 (&key, sizeof key),
       g_memdup2 (&t, sizeof t));
@@ -444,14 +456,14 @@ on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
 
   r.render = now_ns (CLOCK_MONOTONIC);
   r.render_real = now_ns (CLOCK_REALTIME);
-  frame_key (buf, &r.frame, &r.capture);
+  frame_key (buf, gst_element_get_base_time (sink), &r.frame, &r.capture);
   r.pts = GST_BUFFER_PTS_IS_VALID (buf) ? (gint64) GST_BUFFER_PTS (buf) : -1;
   g_mutex_lock (&lock);
   arrival = g_hash_table_lookup (arrivals, &r.frame);
   r.arrival = arrival ? *arrival : -1;
   if (arrival)
     g_hash_table_remove (arrivals, &r.frame);
-  if (!opt_stamped)
+  if (!opt_stamped && !opt_key_capture)
     r.frame = -1;
   g_array_append_val (records, r);
   if (first_render < 0)

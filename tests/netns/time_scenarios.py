@@ -214,23 +214,28 @@ class Net:
             time.sleep(0.05)
         return False
 
-    def sender(self, port: int, seconds: float, name: str):
+    def sender(self, port: int, seconds: float, name: str, w=W, h=H,
+               fps=FPS, units=4):
         p = self.popen(0, [str(self.checker), "--send", "--port", str(port),
-                           "--width", str(W), "--height", str(H), "--fps",
-                           str(FPS), "--seconds", f"{seconds:.1f}"], name)
+                           "--width", str(w), "--height", str(h), "--fps",
+                           str(fps), "--units", str(units), "--seconds",
+                           f"{seconds:.1f}"], name)
         if not self.wait_listen(port, p):
             raise RuntimeError(f"the sender did not listen: "
                                f"{(self.work / (name + '.log')).read_text()}")
         return p
 
     def receiver(self, i: int, port: int, pipeline: str, seconds: float,
-                 name: str, stamped=True, prefix=(), env=None):
+                 name: str, stamped=True, prefix=(), env=None,
+                 key_capture=False):
         desc = (f"tilesrc name=src host={self.tx_addr[i]} port={port} "
                 f"{pipeline}")
         argv = [str(self.checker), "--receive", "--pipeline", desc,
                 "--seconds", f"{seconds:.1f}", "--wait", "15"]
         if stamped:
             argv.append("--stamped")
+        if key_capture:
+            argv.append("--key-capture")
         return self.popen(i, argv, name, prefix=prefix, env=env)
 
     def result(self, proc, name: str, timeout: float) -> dict:
@@ -319,7 +324,7 @@ def summary_rx(rx: dict) -> dict:
     keys = ("frames-received", "frames-late", "frames-dropped-late",
             "frames-retimed", "playout-latency", "latency-changes",
             "latency-p50", "latency-p99", "clock-synced", "clock-rtt",
-            "clock-resyncs")
+            "clock-resyncs", "bytes-received", "region-units")
     return {"rc": rx.get("rc"), "error": rx.get("error"),
             "frames_recorded": len(rx.get("frames") or []),
             "latency_messages": rx.get("latency_messages"),
@@ -423,6 +428,74 @@ def scen_render(net: Net, seconds: float, skip: float) -> dict:
     return out
 
 
+# 5 frames a second: a quarter needs the rows of its half (tiles are rows),
+# rounded out to whole tiles (5 of 8 for the bottom half: 2.6 MB a frame),
+# and the four share the 1 Gbit/s path (370 Mbit/s together)
+WALL = (3840, 2160, 5, 8)
+QUARTERS = ("0,0,1920,1080", "1920,0,1920,1080", "0,1080,1920,1080",
+            "1920,1080,1920,1080")
+
+
+def scen_wall(net: Net, seconds: float, skip: float) -> dict:
+    """The video wall: four receivers of one 3840x2160 BC1 sender (5/s,
+    8 units), each `region=` a quarter, all four behind the 1 Gbit/s path
+    (a wall's screens on one LAN), `latency=150
+    ! fakesink sync=true processing-deadline=0`: the spread of the four
+    render instants of each frame (a frame is its capture on the shared
+    clock, PTS + base time, the same at every receiver), render - capture,
+    and the bytes each receiver got against the frames'."""
+    w, h, fps, units = WALL
+    port = net.next_port()
+    # the four quarters' tiles of a frame leave at once, 9.3 MB: a queue of
+    # 20 ms (2.5 MB) at 1 Gbit/s would drop some and TCP would wait for its
+    # 200 ms retransmission timeout; the wall's switch has the room
+    spec = tbf_spec(LINKS[1]).replace("latency 20ms", "latency 200ms")
+    sh("tc", "-n", net.ns[0], "qdisc", "change", "dev", "veth-1", "root",
+       "tbf", *spec.split())
+    try:
+        return wall_run(net, seconds, skip, port, w, h, fps, units, spec)
+    finally:
+        sh("tc", "-n", net.ns[0], "qdisc", "change", "dev", "veth-1",
+           "root", "tbf", *tbf_spec(LINKS[1]).split(), check=False)
+
+
+def wall_run(net, seconds, skip, port, w, h, fps, units, spec) -> dict:
+    pipe = "latency=150 region={} ! fakesink name=sink sync=true " \
+        "processing-deadline=0"
+    tx = net.sender(port, seconds + skip + 8, "wall.tx", w, h, fps, units)
+    rx = []
+    for q, region in enumerate(QUARTERS):
+        rx.append(net.receiver(1, port, pipe.format(region),
+                               seconds + skip, f"wall.rx{q}", stamped=False,
+                               key_capture=True))
+    res = [net.result(p, f"wall.rx{q}", seconds + skip + 40)
+           for q, p in enumerate(rx)]
+    txr = net.result(tx, "wall.tx", 20)
+    renders = [{f[0]: f[3] for f in frames_of(r, skip) if f[0] >= 0}
+               for r in res]
+    common = sorted(set.intersection(*[set(r) for r in renders]))
+    spread = [max(r[k] for r in renders) - min(r[k] for r in renders)
+              for k in common]
+    frame_bytes = w * h // 2
+    out = {"pipeline": "tilesrc " + pipe.format("Q"), "size": f"{w}x{h}",
+           "tbf": spec,
+           "fps": fps, "units": units, "regions": list(QUARTERS),
+           "frames_at_all_four": len(common),
+           "spread": dist(spread),
+           "sender": {k: txr.get(k) for k in ("rc", "error", "frames")}}
+    for q, r in enumerate(res):
+        s = summary_rx(r)
+        got = (s["src"].get("bytes-received") or 0)
+        n = s["src"].get("frames-received") or 0
+        out[f"rx{q}"] = {"region": QUARTERS[q], "link": LINKS[1],
+                         **s, **presentation(r, skip),
+                         "bytes_per_frame_of_frame":
+                         got / n / frame_bytes if n else None}
+    out["_raw"] = {f"rx{q}": r for q, r in enumerate(res)}
+    out["_raw"]["tx"] = txr
+    return out
+
+
 def blaster(dst: str, port: int, seconds: float, seed: int = 1) -> str:
     """Python source of a UDP burst sender, bounded in time."""
     return f"""
@@ -474,7 +547,7 @@ def scen_cadence(net: Net, seconds: float, skip: float,
             "tbf_dropped": net.tbf_dropped(2) - drop0, "_raw": r}
 
 
-SCENARIOS = ("sync", "before", "faketime", "render", "cadence")
+SCENARIOS = ("sync", "before", "faketime", "render", "cadence", "wall")
 # not in the CI's default list: the benchmark's control
 EXTRA = ("cadence-system",)
 
@@ -499,6 +572,8 @@ def run(builddir: Path, scenarios, seconds: float, skip: float,
                 results[s] = scen_cadence(net, seconds, skip)
             elif s == "cadence-system":
                 results[s] = scen_cadence(net, seconds, skip, "system")
+            elif s == "wall":
+                results[s] = scen_wall(net, seconds, skip)
     finally:
         net.cleanup()
     return results
@@ -567,6 +642,23 @@ def check(results: dict) -> list:
               f"fakesink dropped {r['dropped']}, tilesrc frames-late "
               f"{r['src']['frames-late']}, {fmt(r['render_rate'])} frames/s "
               "rendered")
+    if "wall" in results:
+        r = results["wall"]
+        sp = r["spread"]
+        bound("wall", r["frames_at_all_four"] >= 3 * WALL[2]
+              and sp["p99"] is not None and sp["p99"] <= 10,
+              f"{r['frames_at_all_four']} frames rendered by all four "
+              f"quarters, spread of their render instants p50 "
+              f"{fmt(sp['p50'])} / p99 {fmt(sp['p99'])} ms (<= 10)")
+        for q in range(4):
+            x = r[f"rx{q}"]
+            b = x["bytes_per_frame_of_frame"]
+            d = x["render_after_capture"]
+            bound("wall", b is not None and b <= 0.7 and d["p50"] is not None
+                  and 130 <= d["p50"] <= 170,
+                  f"quarter {x['region']}: {fmt(b)} of a frame's bytes "
+                  f"(<= 0.7: its half's rows, in whole tiles), render - "
+                  f"capture p50 {fmt(d['p50'])} ms (150 +/- 20)")
     if "cadence" in results:
         r = results["cadence"]
         rd, ad = r["render_interval_dev"], r["arrival_interval_dev"]
