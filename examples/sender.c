@@ -162,7 +162,7 @@ parse_options (Options * o, int *argc, char ***argv)
     {"protocol", 0, 0, G_OPTION_ARG_STRING, &o->protocol,
         "tcp (default) or udp", "PROTO"},
     {"packet-size", 0, 0, G_OPTION_ARG_INT, &o->packet_size,
-          "udp: payload bytes per datagram, 0 = tilesink's default (1408)",
+          "udp: payload bytes per datagram, 0 = tilesink's default (1388)",
         "BYTES"},
     {NULL}
   };

@@ -276,7 +276,8 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
   g_object_class_install_property (gobject_class, PROP_PACKET_SIZE,
       g_param_spec_uint ("packet-size", "Packet size",
           "protocol=udp: payload bytes per datagram, after its 48-byte header "
-          "(1408 fits a 1500-byte MTU with the IPv4 and UDP headers)", 1,
+          "(1388 fits a 1500-byte MTU with the IPv6 and UDP headers and, "
+          "with a passphrase, the 16-byte tag)", 1,
           GST_TILE_WIRE_MAX_PACKET_PAYLOAD, DEFAULT_PACKET_SIZE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
