@@ -1162,8 +1162,10 @@ GST_START_TEST (test_udp_deadline)
 {
   GstTileSenderSettings s;
   GstBuffer *frame = make_frame (256 * 1024, 3);
-  guint8 dgram[GST_TILE_WIRE_PACKET_HEADER_SIZE + 1408];
-  guint n = gst_tile_wire_packets_per_tile (256 * 1024, 1408), got = 0;
+  guint8 dgram[GST_TILE_WIRE_PACKET_HEADER_SIZE +
+      GST_TILE_SENDER_DEFAULT_PACKET_SIZE];
+  guint n = gst_tile_wire_packets_per_tile (256 * 1024,
+      GST_TILE_SENDER_DEFAULT_PACKET_SIZE), got = 0;
   Tx tx = { 0 };
   Rx rx;
 
