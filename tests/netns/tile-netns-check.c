@@ -31,6 +31,8 @@
 
 #include <gst/gst.h>
 #include <gst/app/app.h>
+
+#include "netns-json.h"
 #include <gst/video/video.h>
 #include <gst/bc/bcformat.h>
 #include <gst/bc/bctiling.h>
@@ -181,100 +183,7 @@ pattern_byte (const Pattern * p, guint64 k, gsize i)
   return i < 8 ? (guint8) (k >> (8 * i)) : pattern_frame (p, k)[i];
 }
 
-/* ---- JSON ---- */
-
-static void
-json_string (GString * out, const gchar * s)
-{
-  g_string_append_c (out, '"');
-  for (; s && *s; s++) {
-    guchar c = *s;
-
-    if (c == '"' || c == '\\')
-      g_string_append_printf (out, "\\%c", c);
-    else if (c < 0x20)
-      g_string_append_printf (out, "\\u%04x", c);
-    else
-      g_string_append_c (out, c);
-  }
-  g_string_append_c (out, '"');
-}
-
-static void json_structure (GString * out, const GstStructure * s);
-
-static void
-json_value (GString * out, const GValue * v)
-{
-  GType t = G_VALUE_TYPE (v);
-
-  if (t == G_TYPE_UINT64)
-    g_string_append_printf (out, "%" G_GUINT64_FORMAT, g_value_get_uint64 (v));
-  else if (t == G_TYPE_INT64)
-    g_string_append_printf (out, "%" G_GINT64_FORMAT, g_value_get_int64 (v));
-  else if (t == G_TYPE_UINT)
-    g_string_append_printf (out, "%u", g_value_get_uint (v));
-  else if (t == G_TYPE_INT)
-    g_string_append_printf (out, "%d", g_value_get_int (v));
-  else if (t == G_TYPE_BOOLEAN)
-    g_string_append (out, g_value_get_boolean (v) ? "true" : "false");
-  else if (t == G_TYPE_DOUBLE || t == G_TYPE_FLOAT) {
-    gdouble d = t == G_TYPE_DOUBLE ? g_value_get_double (v) :
-        g_value_get_float (v);
-
-    if (isfinite (d))
-      g_string_append_printf (out, "%.6g", d);
-    else
-      g_string_append (out, "null");
-  } else if (t == G_TYPE_STRING)
-    json_string (out, g_value_get_string (v));
-  else if (t == GST_TYPE_STRUCTURE)
-    json_structure (out, gst_value_get_structure (v));
-  else if (t == GST_TYPE_ARRAY || t == GST_TYPE_LIST) {
-    guint i, n = t == GST_TYPE_ARRAY ? gst_value_array_get_size (v) :
-        gst_value_list_get_size (v);
-
-    g_string_append_c (out, '[');
-    for (i = 0; i < n; i++) {
-      if (i)
-        g_string_append_c (out, ',');
-      json_value (out, t == GST_TYPE_ARRAY ? gst_value_array_get_value (v, i)
-          : gst_value_list_get_value (v, i));
-    }
-    g_string_append_c (out, ']');
-  } else if (G_TYPE_IS_ENUM (t)) {
-    GEnumValue *ev = g_enum_get_value (g_type_class_peek (t),
-        g_value_get_enum (v));
-
-    json_string (out, ev ? ev->value_nick : "?");
-  } else {
-    gchar *s = gst_value_serialize (v);
-
-    json_string (out, s ? s : "?");
-    g_free (s);
-  }
-}
-
-static gboolean
-json_field (GQuark field, const GValue * v, gpointer data)
-{
-  GString *out = data;
-
-  if (out->str[out->len - 1] != '{')
-    g_string_append_c (out, ',');
-  json_string (out, g_quark_to_string (field));
-  g_string_append_c (out, ':');
-  json_value (out, v);
-  return TRUE;
-}
-
-static void
-json_structure (GString * out, const GstStructure * s)
-{
-  g_string_append_c (out, '{');
-  if (s)
-    gst_structure_foreach (s, json_field, out);
-  g_string_append_c (out, '}');
-}
+/* ---- JSON (the values: netns-json.h) ---- */
 
 static void
 json_key (GString * out, const gchar * key)
