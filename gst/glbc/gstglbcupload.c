@@ -70,6 +70,7 @@
 #include "gstglbcelements.h"
 #include "gstglbcpool.h"
 #include "gstglbcdraw.h"
+#include "gstglbctrial.h"
 
 #include <gst/bc/bc.h>
 #include <gst/video/video.h>
@@ -115,11 +116,8 @@ struct _GstGLBcUpload
   /* object lock */
   GstBufferPool *proposed;
 
-  /* object lock: the errors find_gl_context_quietly () holds back; the
-   * "No OpenGL display" error was posted */
-  gboolean hold_errors;
-  GstMessage *held_error;
-  gboolean no_display_posted;
+  /* the autopluggers' trial of the GL context (gstglbctrial.c) */
+  GstGLBcTrial trial;
 
   /* GL thread */
   GstGLBcDraw *draw;
@@ -443,140 +441,6 @@ gst_gl_bc_upload_gl_set_caps (GstGLBaseFilter * filter, GstCaps * incaps,
   return TRUE;
 }
 
-/* The dummy display gst_gl_display_new () gives when no window system,
- * EGL platform or device could be opened: no GL context can be made on
- * it. (gst_gl_display_new_with_type () also makes displays of the plain
- * class for Win32 and EAGL, with their own type: those work.) */
-static gboolean
-is_dummy_display (GstGLDisplay * display)
-{
-  GstGLDisplayType type = gst_gl_display_get_handle_type (display);
-
-  return type == GST_GL_DISPLAY_TYPE_NONE || type == GST_GL_DISPLAY_TYPE_ANY;
-}
-
-/* once per stay out of NULL: each caps event asks again */
-static void
-post_no_display (GstGLBcUpload * self)
-{
-  gboolean posted;
-
-  GST_OBJECT_LOCK (self);
-  posted = self->no_display_posted;
-  self->no_display_posted = TRUE;
-  GST_OBJECT_UNLOCK (self);
-  if (posted)
-    return;
-  GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("No OpenGL display: "
-          "glbcupload cannot decode on the GPU here; decode with bcdec "
-          "instead"), ("GStreamer found no window system, EGL platform or "
-          "EGL device that works (GST_GL_WINDOW=%s, GST_GL_PLATFORM=%s, "
-          "DISPLAY=%s, WAYLAND_DISPLAY=%s); headless GL needs "
-          "GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device",
-          GST_STR_NULL (g_getenv ("GST_GL_WINDOW")),
-          GST_STR_NULL (g_getenv ("GST_GL_PLATFORM")),
-          GST_STR_NULL (g_getenv ("DISPLAY")),
-          GST_STR_NULL (g_getenv ("WAYLAND_DISPLAY"))));
-}
-
-/* GstGLBaseFilter's search for a GL context (which also runs gl_start)
- * with the ERROR messages it posts held back: for an element on trial */
-static gboolean
-find_gl_context_quietly (GstGLBcUpload * self)
-{
-  GstMessage *error;
-  gboolean found;
-
-  GST_OBJECT_LOCK (self);
-  self->hold_errors = TRUE;
-  GST_OBJECT_UNLOCK (self);
-
-  found = gst_gl_base_filter_find_gl_context (GST_GL_BASE_FILTER (self));
-  /* a context found, but gl_start () failed on it: let it go, so that the
-   * next search starts again */
-  if (!found)
-    GST_BASE_TRANSFORM_CLASS (parent_class)->stop (GST_BASE_TRANSFORM (self));
-
-  GST_OBJECT_LOCK (self);
-  self->hold_errors = FALSE;
-  error = self->held_error;
-  self->held_error = NULL;
-  GST_OBJECT_UNLOCK (self);
-
-  if (error) {
-    GError *err = NULL;
-    gchar *debug = NULL;
-
-    gst_message_parse_error (error, &err, &debug);
-    GST_INFO_OBJECT (self, "no usable GL context: %s (%s)", err->message,
-        GST_STR_NULL (debug));
-    g_clear_error (&err);
-    g_free (debug);
-    gst_message_unref (error);
-  }
-  return found;
-}
-
-/* Whether GL can decode @caps here, asked with the caps (ACCEPT_CAPS on the
- * sink pad) until a GL context is found.
- *
- * An element in READY is on trial: decodebin, uridecodebin, playbin and
- * their 3 versions try a decoder by setting it to READY and asking whether
- * it accepts the caps, and take the next one (bcdec) when it does not.
- * decodebin keeps the errors a decoder posts meanwhile to itself, but
- * decodebin3 of GStreamer 1.22 lets them through to the application, and
- * fails. So on trial glbcupload makes its GL context now, with its errors
- * held back, and says no without an error when there is no display (on
- * the dummy display no context is even tried: GStreamer's X11 window
- * crashes on it), no context can be made, the context lacks what
- * glbcupload needs or cannot sample the format.
- *
- * From PAUSED on (the caps of a stream, glbcupload named in the pipeline)
- * the caps are accepted and the GL context is made as GstGLBaseFilter
- * does, which posts what fails, except without a display: then the caps
- * are refused with a RESOURCE/NOT_FOUND error saying so. */
-static gboolean
-gl_can_decode (GstGLBcUpload * self, GstCaps * caps)
-{
-  GstGLBaseFilter *filter = GST_GL_BASE_FILTER (self);
-  GstGLBcFormatSupport support;
-  GstGLContext *context;
-  GstBcInfo info;
-  gboolean trial;
-
-  GST_OBJECT_LOCK (self);
-  trial = GST_STATE (self) <= GST_STATE_READY;
-  GST_OBJECT_UNLOCK (self);
-
-  context = gst_gl_base_filter_get_gl_context (filter);
-  if (!context) {
-    if (!filter->display || is_dummy_display (filter->display)) {
-      if (!trial)
-        post_no_display (self);
-      GST_INFO_OBJECT (self, "no OpenGL display: caps refused");
-      return FALSE;
-    }
-    if (!trial)
-      return TRUE;
-    if (!find_gl_context_quietly (self))
-      return FALSE;
-    context = gst_gl_base_filter_get_gl_context (filter);
-    if (!context)
-      return FALSE;
-  }
-  support.missing = NULL;
-  if (trial && gst_bc_info_from_caps (&info, caps))
-    gst_gl_bc_format_support (context, info.format, &support);
-  gst_object_unref (context);
-  if (support.missing) {
-    GST_INFO_OBJECT (self, "the GL context cannot sample %s textures (it "
-        "lacks %s): caps refused", gst_bc_format_to_string (info.format),
-        support.missing);
-    return FALSE;
-  }
-  return TRUE;
-}
-
 static gboolean
 gst_gl_bc_upload_accept_caps (GstBaseTransform * bt,
     GstPadDirection direction, GstCaps * caps)
@@ -585,28 +449,17 @@ gst_gl_bc_upload_accept_caps (GstBaseTransform * bt,
           caps))
     return FALSE;
   return direction != GST_PAD_SINK ||
-      gl_can_decode (GST_GL_BC_UPLOAD (bt), caps);
+      gst_gl_bc_trial_accepts (GST_GL_BASE_FILTER (bt),
+      &GST_GL_BC_UPLOAD (bt)->trial, caps);
 }
 
-/* The errors find_gl_context_quietly () holds back */
+/* The errors a GL context search on trial holds back (gstglbctrial.c) */
 static gboolean
 gst_gl_bc_upload_post_message (GstElement * element, GstMessage * message)
 {
-  GstGLBcUpload *self = GST_GL_BC_UPLOAD (element);
-
-  if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_ERROR &&
-      GST_MESSAGE_SRC (message) == GST_OBJECT_CAST (element)) {
-    GST_OBJECT_LOCK (self);
-    if (self->hold_errors) {
-      if (!self->held_error)
-        self->held_error = message;
-      else
-        gst_message_unref (message);
-      GST_OBJECT_UNLOCK (self);
-      return TRUE;
-    }
-    GST_OBJECT_UNLOCK (self);
-  }
+  if (gst_gl_bc_trial_hold (element, &GST_GL_BC_UPLOAD (element)->trial,
+          message))
+    return TRUE;
   return GST_ELEMENT_CLASS (parent_class)->post_message (element, message);
 }
 
@@ -620,11 +473,8 @@ gst_gl_bc_upload_change_state (GstElement * element, GstStateChange transition)
    * drops the context) */
   if (transition == GST_STATE_CHANGE_READY_TO_NULL)
     GST_BASE_TRANSFORM_CLASS (parent_class)->stop (bt);
-  if (transition == GST_STATE_CHANGE_NULL_TO_READY) {
-    GST_OBJECT_LOCK (element);
-    GST_GL_BC_UPLOAD (element)->no_display_posted = FALSE;
-    GST_OBJECT_UNLOCK (element);
-  }
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY)
+    gst_gl_bc_trial_reset (element, &GST_GL_BC_UPLOAD (element)->trial);
   return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 }
 
@@ -1020,7 +870,7 @@ gst_gl_bc_upload_finalize (GObject * object)
 
   gst_clear_object (&self->copy_pool);
   gst_clear_object (&self->proposed);
-  gst_clear_message (&self->held_error);
+  gst_gl_bc_trial_clear (&self->trial);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 

@@ -19,6 +19,8 @@ G_GNUC_INTERNAL gboolean gst_tile_uri_apply (GstElement * element,
     const gchar * uri, GError ** error);
 G_GNUC_INTERNAL gchar *gst_tile_uri_build (const gchar * host, guint port);
 G_GNUC_INTERNAL const gchar *const *gst_tile_uri_protocols (void);
+G_GNUC_INTERNAL void gst_tile_uri_handler_init (gpointer g_iface,
+    gpointer iface_data);
 
 GST_ELEMENT_REGISTER_DECLARE (tilesink);
 GST_ELEMENT_REGISTER_DECLARE (tilesrc);

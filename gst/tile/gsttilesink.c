@@ -126,13 +126,11 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_ALWAYS,
     GST_STATIC_CAPS ("video/x-bc; video/x-raw"));
 
-static void gst_tile_sink_uri_handler_init (gpointer g_iface,
-    gpointer iface_data);
 
 #define gst_tile_sink_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstTileSink, gst_tile_sink, GST_TYPE_BASE_SINK,
     G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER,
-        gst_tile_sink_uri_handler_init));
+        gst_tile_uri_handler_init));
 GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (tilesink, "tilesink", GST_RANK_NONE,
     GST_TYPE_TILE_SINK, tile_element_init (plugin);
     GST_DEBUG_CATEGORY_INIT (gst_tile_sink_debug, "tilesink", 0,
@@ -794,50 +792,6 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
   }
   GST_OBJECT_UNLOCK (self);
-}
-
-/* GstURIHandler: tile://ADDRESS[:PORT][?PROPERTY=VALUE&...] */
-
-static GstURIType
-gst_tile_sink_uri_get_type (GType type)
-{
-  return GST_URI_SINK;
-}
-
-static const gchar *const *
-gst_tile_sink_uri_get_protocols (GType type)
-{
-  return gst_tile_uri_protocols ();
-}
-
-static gchar *
-gst_tile_sink_uri_get_uri (GstURIHandler * handler)
-{
-  GstTileSink *self = GST_TILE_SINK (handler);
-  gchar *uri;
-
-  GST_OBJECT_LOCK (self);
-  uri = gst_tile_uri_build (self->address, self->settings.port);
-  GST_OBJECT_UNLOCK (self);
-  return uri;
-}
-
-static gboolean
-gst_tile_sink_uri_set_uri (GstURIHandler * handler, const gchar * uri,
-    GError ** error)
-{
-  return gst_tile_uri_apply (GST_ELEMENT (handler), uri, error);
-}
-
-static void
-gst_tile_sink_uri_handler_init (gpointer g_iface, gpointer iface_data)
-{
-  GstURIHandlerInterface *iface = g_iface;
-
-  iface->get_type = gst_tile_sink_uri_get_type;
-  iface->get_protocols = gst_tile_sink_uri_get_protocols;
-  iface->get_uri = gst_tile_sink_uri_get_uri;
-  iface->set_uri = gst_tile_sink_uri_set_uri;
 }
 
 static gboolean

@@ -106,13 +106,11 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_STATIC_CAPS ("video/x-bc; video/x-raw"));
 
 
-static void gst_tile_src_uri_handler_init (gpointer g_iface,
-    gpointer iface_data);
 
 #define gst_tile_src_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstTileSrc, gst_tile_src, GST_TYPE_PUSH_SRC,
     G_IMPLEMENT_INTERFACE (GST_TYPE_URI_HANDLER,
-        gst_tile_src_uri_handler_init));
+        gst_tile_uri_handler_init));
 GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (tilesrc, "tilesrc", GST_RANK_NONE,
     GST_TYPE_TILE_SRC, tile_element_init (plugin);
     GST_DEBUG_CATEGORY_INIT (gst_tile_src_debug, "tilesrc", 0,
@@ -617,50 +615,6 @@ static const GstTileReceiverCallbacks receiver_callbacks = {
   acquire_buffer, gst_tile_element_clock_time, check_config,
   gst_tile_post_stats, buffer_warning, gst_tile_src_clock_replaced
 };
-
-/* ---- GstURIHandler: tile://HOST[:PORT][?PROPERTY=VALUE&...] ---- */
-
-static GstURIType
-gst_tile_src_uri_get_type (GType type)
-{
-  return GST_URI_SRC;
-}
-
-static const gchar *const *
-gst_tile_src_uri_get_protocols (GType type)
-{
-  return gst_tile_uri_protocols ();
-}
-
-static gchar *
-gst_tile_src_uri_get_uri (GstURIHandler * handler)
-{
-  GstTileSrc *self = GST_TILE_SRC (handler);
-  gchar *uri;
-
-  GST_OBJECT_LOCK (self);
-  uri = gst_tile_uri_build (self->host, self->port);
-  GST_OBJECT_UNLOCK (self);
-  return uri;
-}
-
-static gboolean
-gst_tile_src_uri_set_uri (GstURIHandler * handler, const gchar * uri,
-    GError ** error)
-{
-  return gst_tile_uri_apply (GST_ELEMENT (handler), uri, error);
-}
-
-static void
-gst_tile_src_uri_handler_init (gpointer g_iface, gpointer iface_data)
-{
-  GstURIHandlerInterface *iface = g_iface;
-
-  iface->get_type = gst_tile_src_uri_get_type;
-  iface->get_protocols = gst_tile_src_uri_get_protocols;
-  iface->get_uri = gst_tile_src_uri_get_uri;
-  iface->set_uri = gst_tile_src_uri_set_uri;
-}
 
 /* ---- GstBaseSrc ---- */
 

@@ -167,3 +167,47 @@ gst_tile_uri_protocols (void)
 
   return protocols;
 }
+
+/* GstURIHandler of both elements: tile://HOST[:PORT][?PROPERTY=VALUE&...],
+ * HOST and PORT their `host` and `port` */
+
+static GstURIType
+uri_get_type (GType type)
+{
+  return g_type_is_a (type, GST_TYPE_BASE_SINK) ? GST_URI_SINK : GST_URI_SRC;
+}
+
+static const gchar *const *
+uri_get_protocols (GType type)
+{
+  return gst_tile_uri_protocols ();
+}
+
+static gchar *
+uri_get_uri (GstURIHandler * handler)
+{
+  gchar *host = NULL, *uri;
+  guint port = 0;
+
+  g_object_get (handler, "host", &host, "port", &port, NULL);
+  uri = gst_tile_uri_build (host, port);
+  g_free (host);
+  return uri;
+}
+
+static gboolean
+uri_set_uri (GstURIHandler * handler, const gchar * uri, GError ** error)
+{
+  return gst_tile_uri_apply (GST_ELEMENT (handler), uri, error);
+}
+
+void
+gst_tile_uri_handler_init (gpointer g_iface, gpointer iface_data)
+{
+  GstURIHandlerInterface *iface = g_iface;
+
+  iface->get_type = uri_get_type;
+  iface->get_protocols = uri_get_protocols;
+  iface->get_uri = uri_get_uri;
+  iface->set_uri = uri_set_uri;
+}
