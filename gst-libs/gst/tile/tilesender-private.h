@@ -99,6 +99,9 @@ GST_DEBUG_CATEGORY_EXTERN (gst_tile_sender_debug);
 #define PENDING_BUF (GST_TILE_WIRE_HEADER_SIZE + 64)
 
 typedef struct _GstTileSenderOwner GstTileSenderOwner;
+/* protocol=udp retransmission: a unit's frames kept for NACKs and the
+ * datagrams asked for (tilesender-resend.c) */
+typedef struct _GstTileSenderResend GstTileSenderResend;
 typedef struct _GstTileSenderPeer GstTileSenderPeer;
 typedef struct _GstTileSenderGroup GstTileSenderGroup;
 
@@ -276,6 +279,10 @@ typedef struct
   guint64 tcp_rate;
   struct sockaddr_storage remote;       /* UDP: the receiver's unit socket */
   guint remote_len;
+  /* protocol=udp with retransmit: made and freed by the unit thread
+   * (lock), its asks under the lock, the rest the unit thread's */
+  GstTileSenderResend *resend;
+  gint resend_pending;          /* atomic: asks wait in resend */
 } GstTileSenderUnit;
 
 /* What an owner of units sent and dropped (its peer's `receivers` entry
@@ -291,6 +298,11 @@ typedef struct
   guint64 bytes_sent;
   guint64 packets_sent;
   gint granted_send_buffer;     /* the last unit socket's */
+  /* retransmission (tilesender-resend.c) */
+  guint64 packets_retransmitted;
+  guint64 nacks_received;
+  guint64 nacks_refused;        /* not for a frame, unit, datagram held */
+  guint64 retransmits_limited;  /* datagrams asked beyond the bounds */
 } GstTileSenderCounters;
 
 /* What owns a set of units and sends frames with them: a unicast peer
@@ -395,6 +407,10 @@ struct _GstTileSenderPeer
   GstTileWireRegion region;
   guint64 region_packets;
   guint64 all_packets;
+  /* the datagrams its NACKs may still have sent again (a token bucket,
+   * tilesender-resend.c) */
+  gdouble nack_tokens;
+  gint64 nack_refill_us;
 };
 
 /* multicast: the group's units send every frame once, to the group
@@ -670,6 +686,32 @@ void     gst_tile_sender_close_pending_locked (GstTileSender * self, guint i);
 G_GNUC_INTERNAL
 void     gst_tile_sender_note_sent_locked (GstTileSenderOwner * owner,
                                            const GstTileSenderFrame * frame);
+
+/* tilesender-resend.c */
+G_GNUC_INTERNAL
+void     gst_tile_sender_resend_nack_locked (GstTileSenderPeer * peer,
+                                             const GstTileWireNack * nack);
+G_GNUC_INTERNAL
+void     gst_tile_sender_resend_unit_start_locked (GstTileSenderUnit * u);
+G_GNUC_INTERNAL
+void     gst_tile_sender_resend_unit_stop (GstTileSenderUnit * u);
+G_GNUC_INTERNAL
+void     gst_tile_sender_resend_hold (GstTileSenderUnit * u,
+                                      const GstTileSenderFrame * frame,
+                                      const GstTileWireTile * tile,
+                                      guint packet_size);
+G_GNUC_INTERNAL
+void     gst_tile_sender_resend_serve (GstTileSenderUnit * u,
+                                       GstTileSenderScratch * sc, gint fd,
+                                       guint64 rate);
+
+/* Whether NACKs wait for unit @u: checked between a tile's batches, no
+ * lock. */
+static inline gboolean
+gst_tile_sender_resend_waiting (GstTileSenderUnit * u)
+{
+  return G_UNLIKELY (g_atomic_int_get (&u->resend_pending) != 0);
+}
 
 /* tilesender-udp.c */
 G_GNUC_INTERNAL

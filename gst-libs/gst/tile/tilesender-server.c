@@ -806,6 +806,7 @@ typedef struct
   GstTileWireAck ack;
   GstStructure *stats;          /* NULL: skipped */
   GstTileWireTime time;         /* TIME, answered (local_time NONE: not) */
+  GstTileWireNack nack;
 } ControlMessage;
 
 /* Parses a message from the receiver; the server thread, lock not held
@@ -829,6 +830,9 @@ control_parse (GstTileSenderPeer * peer, const GstTileWireHeader * h,
           err);
     case GST_TILE_WIRE_TYPE_ACK:
       return gst_tile_wire_ack_parse (payload->data, payload->len, &m->ack,
+          err);
+    case GST_TILE_WIRE_TYPE_NACK:
+      return gst_tile_wire_nack_parse (payload->data, payload->len, &m->nack,
           err);
     case GST_TILE_WIRE_TYPE_STATS:
       if (!gst_tile_sender_limit_take (&peer->control.stats_limit,
@@ -877,6 +881,9 @@ handle_control (GstTileSenderPeer * peer, ControlMessage * m)
   switch (m->type) {
     case GST_TILE_WIRE_TYPE_ACK:
       handle_ack (peer, &m->ack);
+      break;
+    case GST_TILE_WIRE_TYPE_NACK:
+      gst_tile_sender_resend_nack_locked (peer, &m->nack);
       break;
     case GST_TILE_WIRE_TYPE_STATS:
       if (!m->stats) {

@@ -205,6 +205,9 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
           frame->number, sent, n);
       break;
     }
+    /* NACKs: what they ask for goes first (tilesender-resend.c) */
+    if (gst_tile_sender_resend_waiting (u))
+      gst_tile_sender_resend_serve (u, sc, fd, rate);
     r = gst_tile_net_udp_send_batch (fd, &sc->msgs[j], MIN (batch,
             n_msgs - j), error);
     if (r < 0)

@@ -453,6 +453,33 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
   gst_tile_sender_frame_release_locked (self, frame, ok);
 }
 
+/* protocol=udp: NACKs wait and no frame does: the datagrams asked for
+ * are sent again now (tilesender-resend.c). Lock held, released while
+ * sending. */
+static void
+unit_resend_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc)
+{
+  GstTileSender *self = u->sender;
+  GstTileSenderOwner *o = u->owner;
+  gint fd = u->fd;
+  guint64 rate;
+
+  if (fd < 0) {
+    g_atomic_int_set (&u->resend_pending, 0);
+    return;
+  }
+  rate = gst_tile_sender_owner_rate_locked (o) / MAX (o->n_used, 1);
+  u->sending = TRUE;
+  g_mutex_unlock (&self->lock);
+  gst_tile_sender_resend_serve (u, sc, fd, rate);
+  g_mutex_lock (&self->lock);
+  u->sending = FALSE;
+  if (u->close_pending) {
+    gst_tile_net_close (&fd);
+    u->close_pending = FALSE;
+  }
+}
+
 gpointer
 gst_tile_sender_unit_thread (gpointer data)
 {
@@ -462,6 +489,7 @@ gst_tile_sender_unit_thread (gpointer data)
   GstTileSenderScratch sc = { 0 };
 
   g_mutex_lock (&self->lock);
+  gst_tile_sender_resend_unit_start_locked (u);
   while (TRUE) {
     GstTileSenderFrame *frame;
     GstTileWireTile tile;
@@ -472,10 +500,15 @@ gst_tile_sender_unit_thread (gpointer data)
     gint64 t0;
     gboolean ok;
 
-    while (self->running && !o->stopping && g_queue_is_empty (&u->queue))
+    while (self->running && !o->stopping && g_queue_is_empty (&u->queue)
+        && !gst_tile_sender_resend_waiting (u))
       g_cond_wait (&u->cond, &self->lock);
     if (!self->running || o->stopping)
       break;
+    if (g_queue_is_empty (&u->queue)) {
+      unit_resend_locked (u, &sc);
+      continue;
+    }
     frame = g_queue_pop_head (&u->queue);
     g_atomic_int_add (&u->queued, -1);
     frame->started++;
@@ -504,6 +537,7 @@ gst_tile_sender_unit_thread (gpointer data)
 
     t0 = g_get_monotonic_time ();
     if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
+      gst_tile_sender_resend_hold (u, frame, &tile, ps);
       ok = gst_tile_sender_send_tile_udp (u, &sc, fd, frame, &tile, ps, rate,
           &n_packets, &err);
       bytes = n_packets * (ps +
@@ -517,6 +551,7 @@ gst_tile_sender_unit_thread (gpointer data)
     g_clear_error (&err);
   }
   g_mutex_unlock (&self->lock);
+  gst_tile_sender_resend_unit_stop (u);
   gst_tile_sender_scratch_clear (&sc);
   return NULL;
 }

@@ -64,7 +64,8 @@ debug_init (void)
  * Sets @settings to the defaults: TCP on 0.0.0.0 port 7000, 4 units,
  * 1 MiB chunks, 16 MiB send buffers, 1 frame in flight, no deadline, stats
  * every second, a 5 s handshake timeout, up to 8 receivers; for UDP
- * 1408-byte packets, GSO when the kernel has it, rate control.
+ * 1408-byte packets, GSO when the kernel has it, rate control,
+ * retransmission.
  */
 void
 gst_tile_sender_settings_init (GstTileSenderSettings * settings)
@@ -91,6 +92,7 @@ gst_tile_sender_settings_init (GstTileSenderSettings * settings)
   settings->max_receivers = GST_TILE_SENDER_DEFAULT_MAX_RECEIVERS;
   settings->multicast_ttl = GST_TILE_SENDER_DEFAULT_MULTICAST_TTL;
   settings->multicast_loop = TRUE;
+  settings->retransmit = TRUE;
 }
 
 /**
@@ -1405,6 +1407,10 @@ peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
       "frames-in-flight", G_TYPE_UINT, o->in_flight,
       "bytes-sent", G_TYPE_UINT64, c->bytes_sent,
       "packets-sent", G_TYPE_UINT64, c->packets_sent,
+      "packets-retransmitted", G_TYPE_UINT64, c->packets_retransmitted,
+      "nacks-received", G_TYPE_UINT64, c->nacks_received,
+      "nacks-refused", G_TYPE_UINT64, c->nacks_refused,
+      "retransmits-limited", G_TYPE_UINT64, c->retransmits_limited,
       "receiver-window", G_TYPE_UINT, peer->flow.window,
       "gso", G_TYPE_BOOLEAN,
       gst_tile_sender_peer_data_owner (peer)->units[0].gso,
@@ -1465,6 +1471,11 @@ sender_stats_locked (GstTileSender * self)
       "frames-overlapped", G_TYPE_UINT64, t->frames_stepped,
       "bytes-sent", G_TYPE_UINT64, t->sum.bytes_sent,
       "packets-sent", G_TYPE_UINT64, t->sum.packets_sent,
+      "packets-retransmitted", G_TYPE_UINT64, t->sum.packets_retransmitted,
+      "nacks-received", G_TYPE_UINT64, t->sum.nacks_received,
+      "nacks-refused", G_TYPE_UINT64, t->sum.nacks_refused,
+      "retransmits-limited", G_TYPE_UINT64, t->sum.retransmits_limited,
+      "retransmit", G_TYPE_BOOLEAN, self->settings.retransmit,
       "protocol", G_TYPE_STRING,
       self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ? "udp" : "tcp",
       "gso", G_TYPE_BOOLEAN, self->group ? self->group->owner.units[0].gso :

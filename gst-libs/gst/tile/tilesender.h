@@ -84,6 +84,9 @@ typedef struct _GstTileSender GstTileSender;
  *     datagrams on, by name; %NULL for the route's; copied
  * @multicast_ttl: the group's datagrams' TTL (hop limit)
  * @multicast_loop: whether receivers on the sender's host get them
+ * @retransmit: protocol=udp: send again the datagrams a receiver's NACK
+ *     asks for, while the frame can still arrive in time (tilesink's
+ *     `retransmit`)
  *
  * What a #GstTileSender is made with; gst_tile_sender_settings_init() fills
  * in the defaults (tilesink's property defaults).
@@ -113,6 +116,7 @@ typedef struct
   const gchar *multicast_iface;
   guint multicast_ttl;
   gboolean multicast_loop;
+  gboolean retransmit;
 } GstTileSenderSettings;
 
 /**

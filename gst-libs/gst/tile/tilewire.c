@@ -275,6 +275,8 @@ gst_tile_wire_type_get_name (GstTileWireType type)
       return "SEALED";
     case GST_TILE_WIRE_TYPE_TIME:
       return "TIME";
+    case GST_TILE_WIRE_TYPE_NACK:
+      return "NACK";
   }
   return "UNKNOWN";
 }
@@ -282,7 +284,7 @@ gst_tile_wire_type_get_name (GstTileWireType type)
 static gboolean
 type_is_known (guint type)
 {
-  return type >= GST_TILE_WIRE_TYPE_HELLO && type <= GST_TILE_WIRE_TYPE_TIME;
+  return type >= GST_TILE_WIRE_TYPE_HELLO && type <= GST_TILE_WIRE_TYPE_NACK;
 }
 
 /**
@@ -1495,6 +1497,143 @@ gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
     return FALSE;
   }
   return TRUE;
+}
+
+/* NACK */
+
+/* the largest datagram index + 1 a range may reach: a tile of the largest
+ * frame in datagrams of one byte */
+#define NACK_MAX_INDEX GST_TILE_WIRE_MAX_FRAME_SIZE
+#define NACK_FIXED 16
+#define NACK_RANGE 6
+
+/* The checks of a NACK, for pack and parse. */
+static gboolean
+nack_check (const GstTileWireNack * nack, GError ** error)
+{
+  guint64 next = 0;
+  guint i;
+
+  if (nack->unit >= GST_TILE_WIRE_MAX_UNITS) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "NACK unit is %u, at most %u units", nack->unit,
+        GST_TILE_WIRE_MAX_UNITS);
+    return FALSE;
+  }
+  if (nack->n_ranges < 1 || nack->n_ranges > GST_TILE_WIRE_NACK_MAX_RANGES) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "NACK has %u ranges, expected 1 to %u", nack->n_ranges,
+        GST_TILE_WIRE_NACK_MAX_RANGES);
+    return FALSE;
+  }
+  for (i = 0; i < nack->n_ranges; i++) {
+    const GstTileWireNackRange *r = &nack->ranges[i];
+
+    if (r->count < 1 || r->count > GST_TILE_WIRE_NACK_MAX_COUNT) {
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "NACK range %u count is %u, expected 1 to %u", i, r->count,
+          GST_TILE_WIRE_NACK_MAX_COUNT);
+      return FALSE;
+    }
+    if (r->first < next) {
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "NACK range %u starts at datagram %u, before the end of the "
+          "range before it (%" G_GUINT64_FORMAT ")", i, r->first, next);
+      return FALSE;
+    }
+    next = (guint64) r->first + r->count;
+    if (next > NACK_MAX_INDEX) {
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "NACK range %u ends at datagram %" G_GUINT64_FORMAT ", beyond "
+          "the largest tile", i, next);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/**
+ * gst_tile_wire_nack_pack:
+ * @nack: the datagrams to send again
+ * @out: header and payload are appended here
+ * @error: return location for a #GST_TILE_WIRE_ERROR
+ *
+ * The payload is generation (u32), frame (u64), unit (u16), n_ranges (u16)
+ * and n_ranges times first (u32) and count (u16): 16 + 6 x n_ranges bytes.
+ *
+ * Returns: %FALSE with @error set (nothing appended) when @nack would not
+ * parse: see gst_tile_wire_nack_parse().
+ */
+gboolean
+gst_tile_wire_nack_pack (const GstTileWireNack * nack, GByteArray * out,
+    GError ** error)
+{
+  gsize start;
+  guint i;
+
+  g_return_val_if_fail (nack != NULL && out != NULL, FALSE);
+
+  if (!nack_check (nack, error))
+    return FALSE;
+  start = message_begin (out);
+  put_be (out, nack->generation, 4);
+  put_be (out, nack->frame, 8);
+  put_be (out, nack->unit, 2);
+  put_be (out, nack->n_ranges, 2);
+  for (i = 0; i < nack->n_ranges; i++) {
+    put_be (out, nack->ranges[i].first, 4);
+    put_be (out, nack->ranges[i].count, 2);
+  }
+  message_end (out, start, GST_TILE_WIRE_TYPE_NACK);
+  return TRUE;
+}
+
+/**
+ * gst_tile_wire_nack_parse:
+ * @payload: (array length=len) (nullable): the payload
+ * @len: payload length from the header
+ * @out: (out caller-allocates): the datagrams asked for
+ * @error: return location for a #GST_TILE_WIRE_ERROR
+ *
+ * Returns: %FALSE with @error set when the payload is invalid: truncated,
+ * trailing bytes, a unit of 64 or more, no ranges or more than
+ * %GST_TILE_WIRE_NACK_MAX_RANGES, a range of 0 datagrams, ranges out of
+ * order or overlapping, a range past the largest tile. Whether the frame,
+ * the unit and the datagrams exist is the sender's check.
+ */
+gboolean
+gst_tile_wire_nack_parse (const guint8 * payload, gsize len,
+    GstTileWireNack * out, GError ** error)
+{
+  WireReader r;
+  guint16 n;
+  guint i;
+
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  reader_init (&r, "NACK", payload, len);
+  if (!reader_uint (&r, "generation", &out->generation, error) ||
+      !reader_uint (&r, "frame", &out->frame, error) ||
+      !reader_uint (&r, "unit", &out->unit, error) ||
+      !reader_uint (&r, "n_ranges", &n, error))
+    return FALSE;
+  if (n < 1 || n > GST_TILE_WIRE_NACK_MAX_RANGES) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "NACK has %u ranges, expected 1 to %u", n,
+        GST_TILE_WIRE_NACK_MAX_RANGES);
+    return FALSE;
+  }
+  out->n_ranges = n;
+  for (i = 0; i < n; i++) {
+    guint16 count;
+
+    if (!reader_uint (&r, "range first", &out->ranges[i].first, error) ||
+        !reader_uint (&r, "range count", &count, error))
+      return FALSE;
+    out->ranges[i].count = count;
+  }
+  return reader_finish (&r, error) && nack_check (out, error);
 }
 
 /* STATS */

@@ -226,6 +226,8 @@ typedef enum
  *   passphrase
  * @GST_TILE_WIRE_TYPE_TIME: client to server, a query of the sender's
  *   clock; server to client, its answer (#GstTileWireTime)
+ * @GST_TILE_WIRE_TYPE_NACK: client to server over UDP, the datagrams of a
+ *   frame's tile that did not arrive, to send again (#GstTileWireNack)
  *
  * Control message types.
  */
@@ -243,6 +245,7 @@ typedef enum
   GST_TILE_WIRE_TYPE_AUTH = 10,
   GST_TILE_WIRE_TYPE_SEALED = 11,
   GST_TILE_WIRE_TYPE_TIME = 12,
+  GST_TILE_WIRE_TYPE_NACK = 13,
 } GstTileWireType;
 
 /**
@@ -764,6 +767,64 @@ void     gst_tile_wire_ack_pack (const GstTileWireAck * ack, GByteArray * out);
 GST_TILE_API
 gboolean gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
     GstTileWireAck * out, GError ** error);
+
+/**
+ * GST_TILE_WIRE_NACK_MAX_RANGES:
+ *
+ * Ranges of missing datagrams one NACK may list at most.
+ */
+#define GST_TILE_WIRE_NACK_MAX_RANGES 64
+
+/**
+ * GST_TILE_WIRE_NACK_MAX_COUNT:
+ *
+ * Datagrams one range of a NACK may ask for at most.
+ */
+#define GST_TILE_WIRE_NACK_MAX_COUNT 65535
+
+/**
+ * GstTileWireNackRange:
+ * @first: the first missing datagram, its index in the tile (its datagram
+ *   header's offset / packet_size)
+ * @count: how many datagrams from @first, 1 to
+ *   %GST_TILE_WIRE_NACK_MAX_COUNT
+ *
+ * A run of missing datagrams of a tile.
+ */
+typedef struct
+{
+  guint32 first;
+  guint32 count;
+} GstTileWireNackRange;
+
+/**
+ * GstTileWireNack:
+ * @generation: the frame's generation
+ * @frame: the frame number
+ * @unit: the tile, < %GST_TILE_WIRE_MAX_UNITS
+ * @n_ranges: ranges that follow, 1 to %GST_TILE_WIRE_NACK_MAX_RANGES
+ * @ranges: the missing datagrams, in order, not overlapping
+ *
+ * A NACK message (protocol UDP, client to server): the datagrams of one
+ * tile of one frame that did not arrive, for the sender to send again
+ * while the frame can still arrive in time.
+ */
+typedef struct
+{
+  guint32 generation;
+  guint64 frame;
+  guint16 unit;
+  guint n_ranges;
+  GstTileWireNackRange ranges[GST_TILE_WIRE_NACK_MAX_RANGES];
+} GstTileWireNack;
+
+GST_TILE_API
+gboolean gst_tile_wire_nack_pack (const GstTileWireNack * nack,
+    GByteArray * out, GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_nack_parse (const guint8 * payload, gsize len,
+    GstTileWireNack * out, GError ** error);
 
 GST_TILE_API
 gboolean gst_tile_wire_keepalive_parse (const guint8 * payload, gsize len,
