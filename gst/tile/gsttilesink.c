@@ -72,6 +72,7 @@ GST_DEBUG_CATEGORY (gst_tile_sink_debug);
 #define DEFAULT_GSO GST_TILE_OFFLOAD_AUTO
 #define DEFAULT_PACING_BITRATE GST_TILE_SENDER_DEFAULT_PACING_BITRATE
 #define DEFAULT_RATE_CONTROL TRUE
+#define DEFAULT_RETRANSMIT TRUE
 #define DEFAULT_MAX_LATENCY GST_TILE_SENDER_DEFAULT_MAX_LATENCY
 #define DEFAULT_LEAKY GST_TILE_LEAKY_UPSTREAM
 #define DEFAULT_MAX_RECEIVERS GST_TILE_SENDER_DEFAULT_MAX_RECEIVERS
@@ -94,6 +95,7 @@ enum
   PROP_GSO,
   PROP_PACING_BITRATE,
   PROP_RATE_CONTROL,
+  PROP_RETRANSMIT,
   PROP_MAX_LATENCY,
   PROP_LEAKY,
   PROP_TIMEOUT,
@@ -299,6 +301,13 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           "delay); off: pace at pacing-bitrate, or not at all",
           DEFAULT_RATE_CONTROL, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_RETRANSMIT,
+      g_param_spec_boolean ("retransmit", "Retransmit",
+          "protocol=udp: send again the datagrams a receiver's NACK asks "
+          "for, from the frames still held (the newest; with max-latency "
+          "those before their deadline), within the pace", DEFAULT_RETRANSMIT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_PASSPHRASE,
       g_param_spec_string ("passphrase", "Passphrase",
           "Only a tilesrc with the same passphrase is served: the "
@@ -656,6 +665,9 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
       if (self->sender)
         gst_tile_sender_set_rate_control (self->sender, s->rate_control);
       break;
+    case PROP_RETRANSMIT:
+      s->retransmit = g_value_get_boolean (value);
+      break;
     case PROP_MAX_LATENCY:
       s->max_latency = g_value_get_uint64 (value);
       if (self->sender)
@@ -761,6 +773,9 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_RATE_CONTROL:
       g_value_set_boolean (value, s->rate_control);
+      break;
+    case PROP_RETRANSMIT:
+      g_value_set_boolean (value, s->retransmit);
       break;
     case PROP_MAX_LATENCY:
       g_value_set_uint64 (value, s->max_latency);

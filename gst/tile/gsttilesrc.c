@@ -69,6 +69,7 @@ GST_DEBUG_CATEGORY (gst_tile_src_debug);
 #define DEFAULT_PTP_DOMAIN 0
 #define DEFAULT_LATENCY -1
 #define DEFAULT_DROP_LATE FALSE
+#define DEFAULT_RETRANSMIT TRUE
 /* 256 MiB: an 8K RGBA frame (133 MB) fits, a hostile sender's 1 GiB does
  * not */
 #define DEFAULT_MAX_FRAME_SIZE (G_GUINT64_CONSTANT (256) << 20)
@@ -94,6 +95,7 @@ enum
   PROP_PTP_DOMAIN,
   PROP_LATENCY,
   PROP_DROP_LATE,
+  PROP_RETRANSMIT,
   PROP_REGION,
   /* deprecated names */
   PROP_FLUSH,
@@ -290,6 +292,13 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           "(counted in frames-late and frames-dropped-late) instead of "
           "pushing them", DEFAULT_DROP_LATE, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_RETRANSMIT,
+      g_param_spec_boolean ("retransmit", "Retransmit",
+          "protocol=udp: ask the sender (NACK) for the datagrams that did "
+          "not arrive, and hold a frame with gaps a round trip longer for "
+          "them (counted in nacks-sent and frames-recovered)",
+          DEFAULT_RETRANSMIT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
 
   /* (gsttilesrc-region.c) */
   g_object_class_install_property (gobject_class, PROP_REGION,
@@ -343,6 +352,7 @@ gst_tile_src_init (GstTileSrc * self)
   self->ptp_domain = DEFAULT_PTP_DOMAIN;
   self->latency = DEFAULT_LATENCY;
   self->drop_late = DEFAULT_DROP_LATE;
+  self->retransmit = DEFAULT_RETRANSMIT;
   gst_tile_src_queue_init (self);
   GST_OBJECT_FLAG_SET (self, GST_ELEMENT_FLAG_PROVIDE_CLOCK);
   self->max_frame_size = DEFAULT_MAX_FRAME_SIZE;
@@ -445,6 +455,9 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
     case PROP_DROP_LATE:
       self->drop_late = g_value_get_boolean (value);
       break;
+    case PROP_RETRANSMIT:
+      self->retransmit = g_value_get_boolean (value);
+      break;
     case PROP_REGION:
       gst_tile_src_region_set (self, g_value_get_string (value));
       break;
@@ -540,6 +553,9 @@ gst_tile_src_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_DROP_LATE:
       g_value_set_boolean (value, self->drop_late);
       break;
+    case PROP_RETRANSMIT:
+      g_value_set_boolean (value, self->retransmit);
+      break;
     case PROP_REGION:
       g_value_take_string (value, gst_tile_src_region_get (self));
       break;
@@ -634,6 +650,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   settings.receive_buffer_size = self->receive_buffer_size;
   settings.gro = self->gro != GST_TILE_OFFLOAD_OFF;
   settings.gro_required = self->gro == GST_TILE_OFFLOAD_ON;
+  settings.retransmit = self->retransmit;
   self->duration = GST_CLOCK_TIME_NONE;
   GST_OBJECT_UNLOCK (self);
   gst_tile_src_region_start (self);

@@ -57,6 +57,7 @@ struct _GstTileSrc
   GstClock *clock;              /* provided, for clock=ptp or system */
   gint latency;                 /* ms, -1 automatic */
   gboolean drop_late;
+  gboolean retransmit;
 
   GstTileReceiver *rx;          /* the session */
   GstTileSrcQueue queue;

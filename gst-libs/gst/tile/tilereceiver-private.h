@@ -66,6 +66,7 @@ typedef struct
   GstClock *clock;              /* TIME_CLOCK's */
   gint latency_ms;
   gboolean drop_late;
+  gboolean retransmit;          /* protocol=udp: NACKs */
   /* the region asked for in HELLO (gst_tile_receiver_set_region ()) */
   gboolean has_region;
   GstTileWireRegion region;
@@ -153,7 +154,27 @@ typedef struct
   gboolean discard;             /* can no longer complete: released once
                                  * nobody writes into it */
   gboolean abandoned;           /* the sender abandoned a tile */
+  /* protocol=udp: datagrams of it were asked for again (NACK), and how
+   * many times its timer did (tilereceiver-nack.c) */
+  gboolean nacked;
+  guint nack_asks;
 } GstTileReceiverSlot;
+
+/* A unit's gap detection (tilereceiver-nack.c): the frame it last got a
+ * datagram of and the next datagram expected, the NACK being gathered,
+ * and the messages to send once the lock is released. Lock, but @out and
+ * @msg: the unit thread's. */
+typedef struct
+{
+  gboolean have;
+  guint64 frame;
+  guint32 next;
+  guint32 n;                    /* datagrams of the tile */
+  GstTileWireNack pending;      /* n_ranges 0: none */
+  GByteArray *out;              /* packed NACKs, lock */
+  GByteArray *sending;          /* the unit thread's */
+  GByteArray *msg;
+} GstTileReceiverNackUnit;
 
 typedef struct
 {
@@ -172,6 +193,7 @@ typedef struct
   gboolean have_key;
   guint32 key_generation;
   guint64 key_epoch;
+  GstTileReceiverNackUnit nack;
 } GstTileReceiverUnit;
 
 /* The statistics' counters, zeroed by start(); named in one place:
@@ -206,6 +228,8 @@ typedef struct
   guint64 frames_skipped;
   guint64 frames_discarded;
   guint64 packets_discarded;    /* the datagrams those frames had */
+  guint64 frames_recovered;     /* had a NACK and became whole */
+  guint64 nacks_sent;
 } GstTileReceiverCounters;
 
 struct _GstTileReceiver
@@ -258,6 +282,11 @@ struct _GstTileReceiver
   GstTileReceiverSlot slots[GST_TILE_RECEIVER_SLOTS];
   GstTileReceiverUdp *udp;      /* protocol=udp: tilereceiver-udp.c's */
   GstTileReceiverCounters counters;
+  /* NACKs of frames whose timer came, packed under the lock, sent by
+   * pull() without it (tilereceiver-nack.c) */
+  GByteArray *nack_out;
+  GByteArray *nack_sending;
+  GByteArray *nack_msg;
   /* gst_tile_receiver_set_region (), copied into settings at start () */
   gboolean has_region;
   GstTileWireRegion region;
@@ -389,6 +418,26 @@ void gst_tile_receiver_udp_flushed_locked (GstTileReceiverUdp * udp);
 G_GNUC_INTERNAL
 void gst_tile_receiver_udp_gauges_locked (GstTileReceiverUdp * udp,
     guint64 * kernel_drops, gint64 * timer_floor_ns);
+
+/* tilereceiver-nack.c */
+G_GNUC_INTERNAL
+void gst_tile_receiver_nack_init (GstTileReceiver * self);
+G_GNUC_INTERNAL
+void gst_tile_receiver_nack_clear (GstTileReceiver * self);
+G_GNUC_INTERNAL
+void gst_tile_receiver_nack_unit_reset_locked (GstTileReceiverUnit * u);
+G_GNUC_INTERNAL
+void gst_tile_receiver_nack_note_locked (GstTileReceiver * self,
+    GstTileReceiverUnit * u, guint64 frame, guint32 index, guint32 n);
+G_GNUC_INTERNAL
+void gst_tile_receiver_nack_unit_flush (GstTileReceiver * self,
+    GstTileReceiverUnit * u);
+G_GNUC_INTERNAL
+gboolean gst_tile_receiver_nack_timer_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, const guint8 * got, const guint32 * pk_base,
+    gint64 * deadline);
+G_GNUC_INTERNAL
+gboolean gst_tile_receiver_nack_flush_locked (GstTileReceiver * self);
 
 G_END_DECLS
 

@@ -351,6 +351,8 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
     slot->run = run;
     slot->writers = 0;
     slot->sender_ts = slot->capture = GST_CLOCK_TIME_NONE;
+    slot->nacked = FALSE;
+    slot->nack_asks = 0;
     us->n_got = 0;
     memset (us->tile_copied, 0, sizeof (us->tile_copied));
     us->first_ns = us->last_ns = (gint64) gst_util_get_timestamp ();
@@ -430,6 +432,8 @@ udp_commit_locked (GstTileReceiver * self, guint unit, UdpCopy * copies,
       slot->complete_time = gst_tile_receiver_clock_time (self);
       gst_buffer_unmap (slot->buffer, &slot->map);
       slot->state = SLOT_COMPLETE;
+      if (slot->nacked)
+        self->counters.frames_recovered++;
     }
   }
   g_cond_broadcast (&self->cond);
@@ -453,6 +457,7 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
   GstTileReceiverCounters *counters = &self->counters;
   GstTileWireConfig *config = self->config;
   guint ps = config->packet_size, i, n_copies = 0;
+  guint tile_packets = udp->pk_base[u->index + 1] - udp->pk_base[u->index];
   guint64 tile_off = config->tiles[u->index].offset;
   guint64 tile_size = config->tiles[u->index].size;
   GstTileReceiverSlot *slot = NULL;
@@ -535,6 +540,9 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     }
     counters->packets_received++;
     counters->bytes_received += GST_TILE_WIRE_DATAGRAM_OVERHEAD (u->seal) + ps;
+    /* a gap before it: asked for again (tilereceiver-nack.c) */
+    gst_tile_receiver_nack_note_locked (self, u, h->frame, h->offset / ps,
+        tile_packets);
     copies[n_copies].slot = slot;
     copies[n_copies].dst = slot->map.data + tile_off + h->offset;
     copies[n_copies].src = payloads[i];
@@ -545,6 +553,7 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
   }
   udp_commit_locked (self, u->index, copies, n_copies);
   g_mutex_unlock (&self->lock);
+  gst_tile_receiver_nack_unit_flush (self, u);
 }
 
 /* A UDP unit's state: its socket, its handshake, what it expects next, and
@@ -1155,6 +1164,7 @@ gst_tile_receiver_udp_unit (gpointer data)
   c.uh.unit = u->index;
   c.server_len = gst_tile_receiver_control_peer_locked (self, &c.server);
   gst_tile_receiver_unit_seal (u);
+  gst_tile_receiver_nack_unit_reset_locked (u);
   g_mutex_unlock (&self->lock);
   c.ps = c.config->packet_size;
   c.hl = GST_TILE_WIRE_DATAGRAM_OVERHEAD (u->seal);
@@ -1259,6 +1269,14 @@ gst_tile_receiver_udp_next_locked (GstTileReceiver * self,
         us->last_ns + self->udp->timer_floor_ns);
 
     if (self->units_running == 0 || now >= until) {
+      /* retransmit: its missing datagrams are asked for, and it waits a
+       * round trip more for them (tilereceiver-nack.c) */
+      if (udp_credible_locked (self, low) &&
+          gst_tile_receiver_nack_timer_locked (self, low, us->got,
+              self->udp->pk_base, &us->deadline)) {
+        *wait_until = us->deadline;
+        return NULL;
+      }
       if (!udp_credible_locked (self, low)) {
         /* given up without moving the receive window: the next oldest
          * frame may leave now */

@@ -68,6 +68,7 @@ gst_tile_receiver_new (const GstTileReceiverCallbacks * callbacks,
   self->control.ack_fd = -1;
   self->control.fd = -1;
   self->udp = gst_tile_receiver_udp_new ();
+  gst_tile_receiver_nack_init (self);
   gst_tile_receiver_clock_init (&self->clock);
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
     self->units[i].rx = self;
@@ -93,6 +94,7 @@ gst_tile_receiver_free (GstTileReceiver * self)
   g_free (self->pending);
   g_clear_error (&self->error);
   gst_tile_receiver_udp_free (self->udp);
+  gst_tile_receiver_nack_clear (self);
   gst_tile_receiver_clock_clear (&self->clock);
   g_mutex_clear (&self->lock);
   g_mutex_clear (&self->control.send_lock);
@@ -162,6 +164,8 @@ gst_tile_receiver_counters_to_structure (const GstTileReceiverCounters * c,
         "packets-discarded", G_TYPE_UINT64, c->packets_discarded,
         "packets-dropped", G_TYPE_UINT64, c->packets_dropped,
         "packets-in-place", G_TYPE_UINT64, c->packets_in_place,
+        "frames-recovered", G_TYPE_UINT64, c->frames_recovered,
+        "nacks-sent", G_TYPE_UINT64, c->nacks_sent,
         "kernel-drops", G_TYPE_UINT64, drops,
         "timer-floor-us", G_TYPE_UINT64, (guint64) (floor_ns / 1000), NULL);
   }
@@ -412,6 +416,7 @@ gst_tile_receiver_start (GstTileReceiver * self,
     self->settings.time_base = GST_TILE_RECEIVER_TIME_NONE;
   self->settings.latency_ms = settings->latency_ms;
   self->settings.drop_late = settings->drop_late;
+  self->settings.retransmit = settings->retransmit;
   gst_tile_playout_init (&self->playout, settings->latency_ms,
       GST_TILE_RECEIVER_AUTO_LATENCY_START);
   self->settings.has_region = self->has_region;
@@ -532,6 +537,9 @@ gst_tile_receiver_pull (GstTileReceiver * self, GstTileReceiverFrame * frame,
     best = next_frame_locked (self, &partial, &map, &wait_until);
     if (best)
       break;
+    /* NACKs of a frame whose timer came (tilereceiver-nack.c) */
+    if (gst_tile_receiver_nack_flush_locked (self))
+      continue;
 
     if (self->units_running == 0) {
       if (self->pending) {

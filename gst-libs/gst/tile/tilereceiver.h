@@ -70,6 +70,10 @@ typedef enum
  *   gst_tile_receiver_get_latency()). Not used with %GST_TILE_RECEIVER_TIME_NONE.
  * @drop_late: frames complete after their presentation time are marked
  *   for dropping (@late and @drop in #GstTileReceiverFrame)
+ * @retransmit: protocol=udp: ask the sender for the datagrams that did not
+ *   arrive (NACKs) and hold a frame with gaps a round trip longer for
+ *   them (tilesrc's `retransmit`, on by default there; off in zeroed
+ *   settings)
  *
  * What stays fixed while a receiver runs.
  */
@@ -87,6 +91,7 @@ typedef struct
   GstClock *clock;
   gint latency_ms;
   gboolean drop_late;
+  gboolean retransmit;
 } GstTileReceiverSettings;
 
 /**
