@@ -86,7 +86,7 @@ case "$target" in
         "$here/tilereceiver-fuzz.c" \
         "$tile/tilereceiver.c" "$tile/tilereceiver-control.c" "$tile/tilereceiver-clock.c" \
         "$tile/tilereceiver-slots.c" "$tile/tilereceiver-tcp.c" \
-        "$tile/tilereceiver-udp.c" "$tile/tilewire.c" "$tile/tileregion.c" \
+        "$tile/tilereceiver-udp.c" "$tile/tilereceiver-nack.c" "$tile/tilewire.c" "$tile/tileregion.c" \
         "$tile/tilenet.c" \
         "$tile/tilenet-tcpinfo.c" "$tile/tilestats.c" "$tile/tileseal.c" \
         "$tile/tilekeys.c" "$tile/tilepake.c" "$tile/tileplayout.c" \

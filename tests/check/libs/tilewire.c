@@ -297,7 +297,7 @@ GST_START_TEST (test_header)
   g_clear_error (&err);
 
   /* the newest types are known */
-  for (i = GST_TILE_WIRE_TYPE_CHALLENGE; i <= GST_TILE_WIRE_TYPE_TIME; i++) {
+  for (i = GST_TILE_WIRE_TYPE_CHALLENGE; i <= GST_TILE_WIRE_TYPE_NACK; i++) {
     gst_tile_wire_header_write (buf, i, 32);
     fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
             &err), GST_TILE_WIRE_PARSE_OK);
@@ -317,11 +317,14 @@ GST_START_TEST (test_header)
   fail_unless_equals_string (gst_tile_wire_type_get_name
       (GST_TILE_WIRE_TYPE_TIME), "TIME");
   fail_unless_equals_int (GST_TILE_WIRE_TYPE_TIME, 12);
-  fail_unless_equals_string (gst_tile_wire_type_get_name (13), "UNKNOWN");
+  fail_unless_equals_string (gst_tile_wire_type_get_name
+      (GST_TILE_WIRE_TYPE_NACK), "NACK");
+  fail_unless_equals_int (GST_TILE_WIRE_TYPE_NACK, 13);
+  fail_unless_equals_string (gst_tile_wire_type_get_name (14), "UNKNOWN");
 
   /* unknown types */
   for (i = 0; i < 4; i++) {
-    const guint16 types[] = { 0, GST_TILE_WIRE_TYPE_TIME + 1, 14, 0xffff };
+    const guint16 types[] = { 0, GST_TILE_WIRE_TYPE_NACK + 1, 15, 0xffff };
     gchar *needle = g_strdup_printf ("type is %u", types[i]);
 
     gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_HELLO, 4);
@@ -2184,6 +2187,106 @@ GST_START_TEST (test_fuzz)
 
 GST_END_TEST;
 
+/* NACK: round trip, and every limit the parser checks */
+GST_START_TEST (test_nack)
+{
+  GstTileWireNack n = { 0 }, got;
+  GByteArray *msg = g_byte_array_new ();
+  const guint8 *payload;
+  guint8 bad[16 + 6 * 2];
+  GError *err = NULL;
+  gsize len;
+  guint i;
+
+  n.generation = 3;
+  n.frame = G_GUINT64_CONSTANT (0x123456789);
+  n.unit = 63;
+  n.n_ranges = 2;
+  n.ranges[0].first = 0;
+  n.ranges[0].count = 5;
+  n.ranges[1].first = 5;
+  n.ranges[1].count = 65535;
+  fail_unless (gst_tile_wire_nack_pack (&n, msg, &err));
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_NACK, &len);
+  fail_unless_equals_int (len, 16 + 6 * 2);
+  fail_unless (gst_tile_wire_nack_parse (payload, len, &got, &err));
+  fail_unless_equals_int (got.generation, 3);
+  fail_unless_equals_uint64 (got.frame, n.frame);
+  fail_unless_equals_int (got.unit, 63);
+  fail_unless_equals_int (got.n_ranges, 2);
+  fail_unless_equals_int (got.ranges[1].first, 5);
+  fail_unless_equals_int (got.ranges[1].count, 65535);
+  fail_if (gst_tile_wire_nack_parse (payload, len - 1, &got, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "NACK");
+  g_clear_error (&err);
+  memcpy (bad, payload, len);
+
+  /* trailing bytes */
+  {
+    guint8 longer[16 + 6 * 2 + 1] = { 0 };
+
+    memcpy (longer, bad, sizeof (bad));
+    fail_if (gst_tile_wire_nack_parse (longer, sizeof (longer), &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "NACK");
+    g_clear_error (&err);
+  }
+  /* unit 64 */
+  write_be (bad + 12, 64, 2);
+  fail_if (gst_tile_wire_nack_parse (bad, sizeof (bad), &got, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "unit is 64");
+  g_clear_error (&err);
+  write_be (bad + 12, 1, 2);
+  /* no ranges, too many */
+  write_be (bad + 14, 0, 2);
+  fail_if (gst_tile_wire_nack_parse (bad, 16, &got, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "0 ranges");
+  g_clear_error (&err);
+  write_be (bad + 14, GST_TILE_WIRE_NACK_MAX_RANGES + 1, 2);
+  fail_if (gst_tile_wire_nack_parse (bad, sizeof (bad), &got, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "65 ranges");
+  g_clear_error (&err);
+  write_be (bad + 14, 2, 2);
+  /* a range of 0 */
+  write_be (bad + 20, 0, 2);
+  fail_if (gst_tile_wire_nack_parse (bad, sizeof (bad), &got, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "range 0 count is 0");
+  g_clear_error (&err);
+  write_be (bad + 20, 5, 2);
+  /* overlapping, out of order */
+  write_be (bad + 22, 4, 4);
+  fail_if (gst_tile_wire_nack_parse (bad, sizeof (bad), &got, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "range 1 starts at "
+      "datagram 4");
+  g_clear_error (&err);
+  /* past the largest tile */
+  write_be (bad + 22, (1u << 30) - 2, 4);
+  fail_if (gst_tile_wire_nack_parse (bad, sizeof (bad), &got, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "beyond the largest tile");
+  g_clear_error (&err);
+
+  /* the packer refuses what the parser would */
+  g_byte_array_set_size (msg, 0);
+  n.n_ranges = 0;
+  fail_if (gst_tile_wire_nack_pack (&n, msg, &err));
+  g_clear_error (&err);
+  n.n_ranges = GST_TILE_WIRE_NACK_MAX_RANGES;
+  for (i = 0; i < n.n_ranges; i++) {
+    n.ranges[i].first = 2 * i;
+    n.ranges[i].count = 1;
+  }
+  fail_unless (gst_tile_wire_nack_pack (&n, msg, NULL));
+  n.ranges[3].first = 0;
+  fail_if (gst_tile_wire_nack_pack (&n, msg, &err));
+  g_clear_error (&err);
+  n.ranges[3].first = 6;
+  n.unit = 64;
+  fail_if (gst_tile_wire_nack_pack (&n, msg, &err));
+  g_clear_error (&err);
+  g_byte_array_unref (msg);
+}
+
+GST_END_TEST;
+
 static Suite *
 tilewire_suite (void)
 {
@@ -2205,6 +2308,7 @@ tilewire_suite (void)
   tcase_add_test (tc, test_packet_header);
   tcase_add_test (tc, test_packet_check);
   tcase_add_test (tc, test_packets_per_tile);
+  tcase_add_test (tc, test_nack);
   tcase_add_test (tc, test_fuzz);
   return s;
 }
