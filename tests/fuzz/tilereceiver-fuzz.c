@@ -26,7 +26,9 @@
  *   byte 1: bits 0-1 the UDP timer factor (1.5, 0.25, 4, 1000), 0x04
  *           reconnect on, 0x08 the consumer does not keep UDP frames for
  *           concealment, 0x10 a receive buffer of 64 MiB asked for (the
- *           kernel grants less: a warning)
+ *           kernel grants less: a warning), 0x20 retransmit off (the
+ *           receiver sends no NACKs; on, tilesrc's default, it asks for
+ *           the datagrams it misses)
  *
  * The operations (OP_*, run_op ()): send a CONFIG (TCP or UDP, 1 to 4
  * units, small GRAY8 or BC1 frames, maybe caps that do not describe them
@@ -176,7 +178,7 @@ typedef struct
   /* settings */
   gboolean passphrase, tile_meta, stats, failing_pool, gro, stepped;
   gboolean slow_pool;
-  gboolean stop_at_end, reconnect, keep_last, big_rcvbuf;
+  gboolean stop_at_end, reconnect, keep_last, big_rcvbuf, retransmit;
   gdouble timer_factor;
 
   GstTileReceiver *rx;
@@ -197,6 +199,8 @@ typedef struct
    * started that generation) */
   gboolean have_config;
   GstTileWireConfig config;
+  gboolean sent_udp_config;     /* a UDP CONFIG was sent (NACKs may come) */
+  guint nacks;                  /* NACKs the receiver sent */
   guint32 generation;
   guint64 next_frame;
   gint unit_fd[MAX_UNITS];
@@ -674,6 +678,20 @@ check_receiver_message (Harness * h, const GstTileWireHeader * hdr,
       }
       break;
     }
+    case GST_TILE_WIRE_TYPE_NACK:{
+      GstTileWireNack nack;
+
+      /* only with retransmit on, of a UDP generation, and a message the
+       * parser takes (ranges in order, inside the limits); whether its
+       * frame and datagrams are missing is the sender's check (the
+       * harness's CONFIGs may reuse a generation, so it cannot tell) */
+      CHECK (h->retransmit, "a NACK with retransmit off");
+      CHECK (h->sent_udp_config, "a NACK before any UDP CONFIG");
+      CHECK (gst_tile_wire_nack_parse (payload, len, &nack, &err), "%s",
+          err->message);
+      h->nacks++;
+      break;
+    }
     case GST_TILE_WIRE_TYPE_REFUSE:{
       GstTileWireRefuse *refuse = g_new0 (GstTileWireRefuse, 1);
 
@@ -929,6 +947,8 @@ op_config (Harness * h, Reader * r)
   send_message (h, h->ctl, m);
   h->config = *config;
   h->have_config = TRUE;
+  if (config->protocol == GST_TILE_WIRE_PROTOCOL_UDP)
+    h->sent_udp_config = TRUE;
   h->generation = config->generation;
   if (d & 0x10)
     h->next_frame = 0;          /* a sender that counts from 0 again */
@@ -1617,6 +1637,7 @@ run_input (const guint8 * data, size_t size)
   h->reconnect = f1 & 0x04;
   h->keep_last = !(f1 & 0x08);
   h->big_rcvbuf = f1 & 0x10;
+  h->retransmit = !(f1 & 0x20);
   h->ctl = -1;
   h->listen_fd = -1;
   h->udp_fd = -1;
@@ -1659,6 +1680,7 @@ run_input (const guint8 * data, size_t size)
       GST_TILE_RECEIVER_TIME_REALTIME;
   settings.latency_ms = h->gro ? -1 : 5;
   settings.drop_late = h->reconnect;
+  settings.retransmit = h->retransmit;
   gst_tile_receiver_start (h->rx, &settings);
   h->consumer = g_thread_new ("fuzz-consumer", consumer, h);
 
@@ -1682,9 +1704,10 @@ run_input (const guint8 * data, size_t size)
   gst_tile_receiver_free (h->rx);
 
   if (verbose)
-    fprintf (stderr, "tilereceiver-fuzz: %u ops in %u ms: %u frames, %s%s%s\n",
-        ops, (guint) ((g_get_monotonic_time () - h->start) / 1000),
-        h->frames, h->seen_eos ? "EOS, " : "", h->error ? "ERROR: " : "",
+    fprintf (stderr, "tilereceiver-fuzz: %u ops in %u ms: %u frames, %u "
+        "NACKs, %s%s%s\n", ops,
+        (guint) ((g_get_monotonic_time () - h->start) / 1000), h->frames,
+        h->nacks, h->seen_eos ? "EOS, " : "", h->error ? "ERROR: " : "",
         h->error ? h->error : "");
   g_free (h->error);
   for (i = 0; i < MAX_UNITS; i++)

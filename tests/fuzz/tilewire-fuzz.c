@@ -7,7 +7,8 @@
  * the control and data connections and in UDP datagrams. The first byte
  * picks the parser (its value modulo 11; 0 is the header, and on the same
  * bytes the sealed control records; 1 the handshake: HELLO, CHALLENGE and
- * AUTH on the same bytes); the rest is the input, in a buffer
+ * AUTH on the same bytes; 10 the feedback: ACK and NACK on the same
+ * bytes); the rest is the input, in a buffer
  * of exactly its size so that the sanitizers see any read past the end.
  * Built and run by run.sh. */
 
@@ -75,6 +76,54 @@ warm_up (void)
     g_free (payload);
     g_free (str);
   }
+}
+
+/* A NACK that parses is what the message says, byte for byte, and within
+ * the limits: 1 to 64 ranges in order, not overlapping, each of 1 to 65535
+ * datagrams ending at most 2^30 datagrams in, a unit below 64; and packed
+ * again it gives the same bytes. */
+/* a big-endian number of @n bytes (the input has no alignment) */
+static guint64
+be_bytes (const guint8 * p, guint n)
+{
+  guint64 v = 0;
+
+  while (n--)
+    v = v << 8 | *p++;
+  return v;
+}
+
+static void
+nack_parsed (const guint8 * buf, gsize len)
+{
+  GstTileWireNack nack;
+  GByteArray *again;
+  guint64 next = 0;
+  guint i;
+
+  if (!gst_tile_wire_nack_parse (buf, len, &nack, NULL))
+    return;
+  if (len != 16 + 6 * (gsize) nack.n_ranges || nack.n_ranges < 1
+      || nack.n_ranges > GST_TILE_WIRE_NACK_MAX_RANGES
+      || nack.unit >= GST_TILE_WIRE_MAX_UNITS
+      || nack.generation != be_bytes (buf, 4)
+      || nack.frame != be_bytes (buf + 4, 8))
+    abort ();
+  for (i = 0; i < nack.n_ranges; i++) {
+    if (nack.ranges[i].count < 1
+        || nack.ranges[i].count > GST_TILE_WIRE_NACK_MAX_COUNT
+        || nack.ranges[i].first < next)
+      abort ();
+    next = (guint64) nack.ranges[i].first + nack.ranges[i].count;
+    if (next > (G_GUINT64_CONSTANT (1) << 30))
+      abort ();
+  }
+  again = g_byte_array_new ();
+  if (!gst_tile_wire_nack_pack (&nack, again, NULL)
+      || again->len != GST_TILE_WIRE_HEADER_SIZE + len
+      || memcmp (again->data + GST_TILE_WIRE_HEADER_SIZE, buf, len) != 0)
+    abort ();
+  g_byte_array_unref (again);
 }
 
 int
@@ -314,6 +363,10 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
               || ack.spanned > ack.received
               || ack.receive_ns > 3600 * GST_SECOND))
         abort ();
+      g_clear_error (&error);
+      /* the other feedback, on the same bytes: a NACK (its own parser
+       * byte would need a modulo other than 11, see case 1) */
+      nack_parsed (buf, len);
       break;
     }
     default:{

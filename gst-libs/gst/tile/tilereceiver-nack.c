@@ -181,8 +181,13 @@ send_packed (GstTileReceiver * self, GByteArray * from, GByteArray * msg)
 
   g_mutex_lock (&self->control.send_lock);
   while (off + GST_TILE_WIRE_HEADER_SIZE <= from->len) {
-    gsize len = GST_TILE_WIRE_HEADER_SIZE +
-        GST_READ_UINT32_BE (from->data + off + 8);
+    guint32 payload_len;
+    gsize len;
+
+    /* the messages follow each other at any offset: no unaligned load
+     * (GST_READ_UINT32_BE () dereferences one) */
+    memcpy (&payload_len, from->data + off + 8, 4);
+    len = GST_TILE_WIRE_HEADER_SIZE + GUINT32_FROM_BE (payload_len);
 
     if (off + len > from->len)
       break;
