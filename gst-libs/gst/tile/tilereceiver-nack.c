@@ -135,26 +135,30 @@ add_range (GstTileReceiver * self, GstTileWireNack * nack, GByteArray * out,
   }
 }
 
-/* Datagram @index (of @n in its tile) of @frame came to unit @u and was
+/* Datagram @index (of @n in its tile) of @frame came to unit @u and is
  * filed: a gap before it, or the end of the unit's previous frame with
- * datagrams missing, is asked for. Unit thread, lock held. */
-void
+ * datagrams missing, is asked for. Returns TRUE when it fills a gap (a
+ * resend, or a datagram overtaken on the way): behind what the unit got
+ * already, so its arrival says nothing of the path's rate. Unit thread,
+ * lock held. */
+gboolean
 gst_tile_receiver_nack_note_locked (GstTileReceiver * self,
     GstTileReceiverUnit * u, guint64 frame, guint32 index, guint32 n)
 {
   GstTileReceiverNackUnit *nk = &u->nack;
 
   if (!self->settings.retransmit)
-    return;
+    return FALSE;
   if (nk->have && frame == nk->frame) {
+    if (index < nk->next)
+      return TRUE;
     if (index > nk->next)
       add_range (self, &nk->pending, nk->out, nk->next, index - nk->next);
-    if (index >= nk->next)
-      nk->next = index + 1;
-    return;
+    nk->next = index + 1;
+    return FALSE;
   }
   if (nk->have && frame < nk->frame)
-    return;                     /* a resend, or late: nothing new */
+    return TRUE;                /* a resend, or late: nothing new */
   /* a newer frame: the older one's tile is over, its tail missing when
    * its datagrams did not all come (and it is still being filled) */
   if (nk->have && nk->next < nk->n && filling_slot (self, nk->frame))
@@ -170,6 +174,7 @@ gst_tile_receiver_nack_note_locked (GstTileReceiver * self,
   nk->pending.n_ranges = 0;
   if (index > 0 && index < n)
     add_range (self, &nk->pending, nk->out, 0, index);
+  return FALSE;
 }
 
 /* Sends the packed NACKs of @from, each sealed on its own (in @msg). The

@@ -427,7 +427,7 @@ void gst_tile_receiver_nack_clear (GstTileReceiver * self);
 G_GNUC_INTERNAL
 void gst_tile_receiver_nack_unit_reset_locked (GstTileReceiverUnit * u);
 G_GNUC_INTERNAL
-void gst_tile_receiver_nack_note_locked (GstTileReceiver * self,
+gboolean gst_tile_receiver_nack_note_locked (GstTileReceiver * self,
     GstTileReceiverUnit * u, guint64 frame, guint32 index, guint32 n);
 G_GNUC_INTERNAL
 void gst_tile_receiver_nack_unit_flush (GstTileReceiver * self,

@@ -56,6 +56,9 @@ typedef struct
   guint64 arrive_first;
   guint64 arrive_last;
   guint n_at_last;              /* datagrams that arrived at arrive_last */
+  /* datagrams that filled a gap (resent for a NACK, or overtaken): not in
+   * the arrival times, nor in the ACK's feedback, which is the path's */
+  guint n_fills;
   gint64 deadline;              /* monotonic: pushed with its gaps then */
 } UdpSlot;
 
@@ -354,6 +357,7 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
     slot->nacked = FALSE;
     slot->nack_asks = 0;
     us->n_got = 0;
+    us->n_fills = 0;
     memset (us->tile_copied, 0, sizeof (us->tile_copied));
     us->first_ns = us->last_ns = (gint64) gst_util_get_timestamp ();
     us->first_real_ns = gst_tile_realtime_ns ();
@@ -525,24 +529,28 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     us->got[idx / 8] |= 1 << (idx % 8);
     us->n_got++;
     slot->writers++;
-    us->last_ns = now;
     slot->sender_ts = h->timestamp;
     slot->capture = h->capture;
-    if (arrivals[i]) {
-      if (!us->arrive_first || arrivals[i] < us->arrive_first)
-        us->arrive_first = arrivals[i];
-      if (arrivals[i] > us->arrive_last) {
-        us->arrive_last = arrivals[i];
-        us->n_at_last = 0;
-      }
-      if (arrivals[i] == us->arrive_last)
-        us->n_at_last++;
-    }
     counters->packets_received++;
     counters->bytes_received += GST_TILE_WIRE_DATAGRAM_OVERHEAD (u->seal) + ps;
-    /* a gap before it: asked for again (tilereceiver-nack.c) */
-    gst_tile_receiver_nack_note_locked (self, u, h->frame, h->offset / ps,
-        tile_packets);
+    /* a gap before it: asked for again (tilereceiver-nack.c); a datagram
+     * that fills one came a round trip late: not the path's pace */
+    if (gst_tile_receiver_nack_note_locked (self, u, h->frame,
+            h->offset / ps, tile_packets)) {
+      us->n_fills++;
+    } else {
+      us->last_ns = now;
+      if (arrivals[i]) {
+        if (!us->arrive_first || arrivals[i] < us->arrive_first)
+          us->arrive_first = arrivals[i];
+        if (arrivals[i] > us->arrive_last) {
+          us->arrive_last = arrivals[i];
+          us->n_at_last = 0;
+        }
+        if (arrivals[i] == us->arrive_last)
+          us->n_at_last++;
+      }
+    }
     copies[n_copies].slot = slot;
     copies[n_copies].dst = slot->map.data + tile_off + h->offset;
     copies[n_copies].src = payloads[i];
@@ -1317,17 +1325,20 @@ gst_tile_receiver_udp_take_locked (GstTileReceiver * self,
   /* what the sender's rate control needs to know of the frame: from the
    * kernel's arrival times when there are (our own clock readings would
    * count the time our threads were off the CPU as the path's) */
-  ack->has_feedback = us->n_got > 0;
-  ack->received = us->n_got;
+  /* (the datagrams resent for NACKs are not the path's pace: their time
+   * is a round trip after their frame's, and the path lost their first
+   * sending; the sender counts only first sendings too) */
+  ack->received = us->n_got - MIN (us->n_fills, us->n_got);
+  ack->has_feedback = ack->received > 0;
   if (us->arrive_first) {
     first = us->arrive_first;
     ack->receive_ns = us->arrive_last - us->arrive_first;
     /* those of the last arrival (a GRO batch) came after it */
-    ack->spanned = us->n_got - MIN (us->n_at_last, us->n_got);
+    ack->spanned = ack->received - MIN (us->n_at_last, ack->received);
   } else {
     first = us->first_real_ns;
     ack->receive_ns = MAX (us->last_ns - us->first_ns, 0);
-    ack->spanned = us->n_got ? us->n_got - 1 : 0;
+    ack->spanned = ack->received ? ack->received - 1 : 0;
   }
   ack->receive_ns = MIN (ack->receive_ns, GST_SECOND);
   ack->delay_ns = GST_CLOCK_TIME_IS_VALID (frame->sender_time) ?
