@@ -259,6 +259,9 @@ gst_tile_receiver_nack_timer_locked (GstTileReceiver * self,
 
     if (!gst_tile_receiver_uses (self, t))
       continue;
+    /* the unit's tile of it is over: what comes now fills its gaps */
+    if (self->units[t].nack.have && self->units[t].nack.frame == slot->frame)
+      self->units[t].nack.next = self->units[t].nack.n;
     nack.unit = t;
     nack.n_ranges = 0;
     for (j = 0; j <= n; j++) {

@@ -260,6 +260,9 @@ sender_close (Sender * s)
   g_clear_pointer (&s->in, gst_tile_records_free);
 }
 
+/* the receivers started ask for what they miss (NACKs) */
+static gboolean rx_retransmit;
+
 static GstTileReceiver *
 receiver_start (Sender * s)
 {
@@ -267,6 +270,8 @@ receiver_start (Sender * s)
   GstTileReceiverSettings settings = { "127.0.0.1", s->port, 5000, 0, FALSE,
     FALSE, s->passphrase
   };
+
+  settings.retransmit = rx_retransmit;
 
   gst_tile_receiver_set_stats_interval (rx, 0);
   gst_tile_receiver_start (rx, &settings);
@@ -929,6 +934,28 @@ expect_one_gap (GstBuffer * buf, guint64 offset)
   return loss;
 }
 
+/* Sends the datagrams of @frame, @ps payload bytes each, whose bit is set
+ * in @mask (datagram i: bit i). */
+static void
+send_datagrams_mask (gint fd, const struct sockaddr_storage *to,
+    socklen_t to_len, guint64 n, guint ps, guint64 mask)
+{
+  guint8 frame[FRAME_SIZE], pk[GST_TILE_WIRE_PACKET_HEADER_SIZE + 16];
+  guint off;
+
+  fill (frame, n);
+  for (off = 0; off < FRAME_SIZE; off += ps) {
+    GstTileWirePacketHeader ph = { 0, 1, off, n, 2000 + n, 600 + n, 42 };
+
+    if (!(mask & (G_GUINT64_CONSTANT (1) << (off / ps))))
+      continue;
+    gst_tile_wire_packet_header_write (pk, &ph);
+    memcpy (pk + GST_TILE_WIRE_PACKET_HEADER_SIZE, frame + off, ps);
+    gst_tile_net_udp_send_to (fd, pk, GST_TILE_WIRE_PACKET_HEADER_SIZE + ps,
+        (const struct sockaddr *) to, to_len);
+  }
+}
+
 /* A UDP session of one unit with datagrams of @packet_size bytes: the
  * unit's UNIT_HELLO is echoed from @udp (the sender's unit socket), and the
  * receiver's window comes as an ACK. The unit's address goes into @unit. */
@@ -1041,6 +1068,106 @@ GST_START_TEST (test_udp_loss_concealed)
 
   gst_tile_receiver_stop (rx);
   gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  sender_close (&s);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
+/* pull () of frame 1, in a thread: its timer's NACKs go out from pull () */
+static gpointer
+pull_frame_1 (gpointer rx)
+{
+  return expect_frame (rx, 1, 2001);
+}
+
+/* UDP with retransmit: a frame that misses datagrams 2, 3, 5 (gaps) and
+ * 15 (its tail, seen only by its timer) of its 16 makes the receiver send
+ * NACKs that ask for exactly those (every range parsed; the timer's asks
+ * again for what is still missing, never for more); the sender's resends,
+ * the same datagrams, make the frame whole and byte-exact, pushed
+ * without a gap and counted in frames-recovered. */
+GST_START_TEST (test_udp_nack_recovered)
+{
+  const guint64 all = 0xffff, missing = (1 << 2) | (1 << 3) | (1 << 5) |
+      (1 << 15);
+  GByteArray *m = g_byte_array_new ();
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
+  GstTileWireHeader h;
+  GstTileWireAck ack;
+  GstTileWireNack nack;
+  GstTileReceiver *rx;
+  GstBuffer *buf;
+  guint8 expect[FRAME_SIZE];
+  guint64 asked = 0;
+  guint nacks = 0, i;
+  GThread *puller;
+  gint udp;
+  Sender s = { 0 };
+
+  rx_retransmit = TRUE;
+  rx = udp_session (&s, 4, &udp, &unit, &unit_len);
+
+  /* frame 0 whole: no NACK */
+  send_datagrams_mask (udp, &unit, unit_len, 0, 4, all);
+  buf = expect_frame (rx, 0, 2000);
+  gst_buffer_unref (buf);
+  fail_unless (sender_read (&s, &h, m));
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_ACK);
+
+  /* frame 1 without the chosen datagrams: NACKs until all are asked (the
+   * tail by the frame's timer, in pull ()) */
+  puller = g_thread_new ("pull", pull_frame_1, rx);
+  send_datagrams_mask (udp, &unit, unit_len, 1, 4, all & ~missing);
+  while (asked != missing) {
+    fail_unless (sender_read (&s, &h, m), "no NACK for %" G_GINT64_MODIFIER
+        "x (asked %" G_GINT64_MODIFIER "x)", missing, asked);
+    if (h.type != GST_TILE_WIRE_TYPE_NACK)
+      continue;
+    fail_unless (gst_tile_wire_nack_parse (m->data, m->len, &nack, NULL));
+    fail_unless_equals_int (nack.generation, 1);
+    fail_unless_equals_uint64 (nack.frame, 1);
+    fail_unless_equals_int (nack.unit, 0);
+    for (i = 0; i < nack.n_ranges; i++) {
+      guint32 j;
+
+      for (j = nack.ranges[i].first;
+          j < nack.ranges[i].first + nack.ranges[i].count; j++) {
+        fail_unless (j < 16 && (missing & (G_GUINT64_CONSTANT (1) << j)),
+            "datagram %u asked for, not missing", j);
+        asked |= G_GUINT64_CONSTANT (1) << j;
+      }
+    }
+    nacks++;
+  }
+  fail_unless (nacks >= 1);
+
+  /* the resends: the frame is whole, byte for byte */
+  send_datagrams_mask (udp, &unit, unit_len, 1, 4, missing);
+  buf = g_thread_join (puller);
+  fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  fail_unless (gst_buffer_get_bc_loss_meta (buf) == NULL);
+  fill (expect, 1);
+  fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+  /* its ACK tells the rate control of the first sendings only */
+  do {
+    fail_unless (sender_read (&s, &h, m));
+  } while (h.type != GST_TILE_WIRE_TYPE_ACK);
+  fail_unless (gst_tile_wire_ack_parse (m->data, m->len, &ack, NULL));
+  fail_unless_equals_uint64 (ack.frame, 1);
+  fail_unless_equals_int (ack.received, 12);
+
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-recovered"), 1);
+  fail_unless (stat_u64 (rx, "nacks-sent") >= nacks);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-partial"), 0);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-lost"), 0);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  rx_retransmit = FALSE;
   gst_tile_net_close (&udp);
   sender_close (&s);
   g_byte_array_unref (m);
@@ -1538,6 +1665,7 @@ tilereceiver_suite (void)
   tcase_add_test (tc, test_config_flood);
   tcase_add_test (tc, test_refused_and_flushing);
   tcase_add_test (tc, test_udp_loss_concealed);
+  tcase_add_test (tc, test_udp_nack_recovered);
   tcase_add_test (tc, test_udp_forged_datagrams);
   tcase_add_test (tc, test_udp_long_refusal);
   tcase_add_test (tc, test_udp_sealed);

@@ -1199,6 +1199,240 @@ GST_START_TEST (test_udp_deadline)
 
 GST_END_TEST;
 
+/* ---- retransmission: NACKs ---- */
+
+/* A UDP session of one unit, packet-size 100, frames of 250 x @height
+ * (8: 2000 bytes, 20 datagrams), window 4; paced at @pacing bits/s
+ * without the rate control (0: not paced). */
+static void
+nack_session (Tx * tx, Rx * rx, guint64 pacing, guint height)
+{
+  GstTileSenderSettings s;
+
+  settings_for_test (&s, 1, GST_TILE_WIRE_PROTOCOL_UDP);
+  s.packet_size = 100;
+  s.gso = FALSE;
+  s.rate_control = FALSE;
+  s.pacing_bitrate = pacing;
+  tx_start (tx, &s);
+  tx_set_caps (tx, 250, height);
+  rx_hello (rx, tx->port, 0);
+  rx->units[0] = udp_unit_socket (rx, 0, tx->port);
+  send_ack (rx, 4, FALSE, 0);
+  wait_connected (tx);
+}
+
+#define NACK_DGRAM (GST_TILE_WIRE_PACKET_HEADER_SIZE + 100)
+#define NACK_N 20
+
+/* Unit 0's next @n datagrams of frame @number, each into @dgrams at its
+ * index (all of them different) */
+static void
+recv_datagrams (Rx * rx, guint64 number, guint n,
+    guint8 dgrams[NACK_N][NACK_DGRAM])
+{
+  guint8 buf[NACK_DGRAM + 1];
+  gboolean seen[NACK_N] = { FALSE };
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    GstTileWirePacketHeader ph;
+    guint idx;
+
+    fail_unless (gst_tile_net_wait (rx->units[0], FALSE, WAIT_MS, NULL),
+        "datagram %u of %u", i, n);
+    fail_unless_equals_int (recv (rx->units[0], buf, sizeof (buf), 0),
+        NACK_DGRAM);
+    fail_unless_equals_int (gst_tile_wire_packet_header_parse (buf,
+            NACK_DGRAM, &ph, NULL), GST_TILE_WIRE_PARSE_OK);
+    fail_unless_equals_uint64 (ph.frame, number);
+    idx = ph.offset / 100;
+    fail_unless (idx < NACK_N && !seen[idx]);
+    seen[idx] = TRUE;
+    memcpy (dgrams[idx], buf, NACK_DGRAM);
+  }
+}
+
+/* nothing more comes on unit 0 within @ms */
+static void
+unit_quiet (Rx * rx, guint ms)
+{
+  fail_if (gst_tile_net_wait (rx->units[0], FALSE, ms, NULL),
+      "a datagram nobody asked for");
+}
+
+static void
+send_nack (Rx * rx, guint32 generation, guint64 frame, guint unit,
+    const guint32 * ranges, guint n_ranges)
+{
+  GstTileWireNack nack;
+  GByteArray *m = g_byte_array_new ();
+  guint i;
+
+  nack.generation = generation;
+  nack.frame = frame;
+  nack.unit = unit;
+  nack.n_ranges = n_ranges;
+  for (i = 0; i < n_ranges; i++) {
+    nack.ranges[i].first = ranges[2 * i];
+    nack.ranges[i].count = ranges[2 * i + 1];
+  }
+  fail_unless (gst_tile_wire_nack_pack (&nack, m, NULL));
+  send_packed (rx->control, m);
+}
+
+/* A NACK of datagrams 2-3, 7 and 19 of a frame sent: exactly those come
+ * again, the same bytes as the first time, and nothing else. */
+GST_START_TEST (test_udp_nack_resend)
+{
+  static guint8 first[NACK_N][NACK_DGRAM], again[NACK_N][NACK_DGRAM];
+  const guint32 ranges[] = { 2, 2, 7, 1, 19, 1 };
+  const guint asked[] = { 2, 3, 7, 19 };
+  GstBuffer *frame = make_frame (2000, 5);
+  Tx tx = { 0 };
+  Rx rx;
+  guint i;
+
+  nack_session (&tx, &rx, 0, 8);
+  push_expect (&tx, frame, GST_TILE_SENDER_PUSH_QUEUED);
+  recv_datagrams (&rx, 0, NACK_N, first);
+  wait_u64 (&tx, "frames-sent", 1);
+
+  memset (again, 0, sizeof (again));
+  send_nack (&rx, rx.config.generation, 0, 0, ranges, 3);
+  recv_datagrams (&rx, 0, G_N_ELEMENTS (asked), again);
+  for (i = 0; i < G_N_ELEMENTS (asked); i++)
+    fail_unless (memcmp (first[asked[i]], again[asked[i]], NACK_DGRAM) == 0,
+        "datagram %u resent with other bytes", asked[i]);
+  unit_quiet (&rx, 100);
+  wait_u64 (&tx, "packets-retransmitted", 4);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "nacks-received"), 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "nacks-refused"), 0);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "retransmits-limited"), 0);
+  /* not in packets-sent, their bytes in bytes-sent */
+  fail_unless_equals_uint64 (stat_u64 (&tx, "packets-sent"), NACK_N);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "bytes-sent"),
+      (NACK_N + 4) * NACK_DGRAM);
+
+  rx_close (&rx);
+  tx_stop (&tx);
+  gst_buffer_unref (frame);
+}
+
+GST_END_TEST;
+
+/* NACKs the sender cannot answer are refused and counted, and nothing is
+ * sent for them: another generation, a frame not sent yet, a unit of
+ * none (64 is the parser's; 1 is past this session's one unit),
+ * datagrams past the tile, and a frame no longer held (the unit keeps
+ * only its newest frame without max-latency). */
+GST_START_TEST (test_udp_nack_refused)
+{
+  static guint8 dgrams[NACK_N][NACK_DGRAM];
+  const guint32 one[] = { 3, 1 }, past[] = { 19, 2 }, far[] = { 1000, 5 };
+  GstBuffer *frames[2] = { make_frame (2000, 1), make_frame (2000, 2) };
+  Tx tx = { 0 };
+  Rx rx;
+
+  nack_session (&tx, &rx, 0, 8);
+  push_expect (&tx, frames[0], GST_TILE_SENDER_PUSH_QUEUED);
+  recv_datagrams (&rx, 0, NACK_N, dgrams);
+  wait_u64 (&tx, "frames-sent", 1);
+
+  send_nack (&rx, rx.config.generation + 1, 0, 0, one, 1);
+  send_nack (&rx, rx.config.generation - 1, 0, 0, one, 1);
+  send_nack (&rx, rx.config.generation, 1, 0, one, 1);
+  send_nack (&rx, rx.config.generation, G_MAXUINT64, 0, one, 1);
+  send_nack (&rx, rx.config.generation, 0, 1, one, 1);
+  send_nack (&rx, rx.config.generation, 0, 63, one, 1);
+  send_nack (&rx, rx.config.generation, 0, 0, past, 1);
+  send_nack (&rx, rx.config.generation, 0, 0, far, 1);
+  wait_u64 (&tx, "nacks-received", 8);
+  wait_u64 (&tx, "nacks-refused", 8);
+  unit_quiet (&rx, 100);
+
+  /* frame 1 replaces frame 0 in the unit: a NACK of frame 0 is refused */
+  send_ack (&rx, 4, TRUE, 0);
+  push_expect (&tx, frames[1], GST_TILE_SENDER_PUSH_QUEUED);
+  recv_datagrams (&rx, 1, NACK_N, dgrams);
+  wait_u64 (&tx, "frames-sent", 2);
+  send_nack (&rx, rx.config.generation, 0, 0, one, 1);
+  wait_u64 (&tx, "nacks-refused", 9);
+  unit_quiet (&rx, 100);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "nacks-received"), 9);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "packets-retransmitted"), 0);
+  /* the session goes on */
+  fail_unless (stat_connected (&tx));
+
+  rx_close (&rx);
+  tx_stop (&tx);
+  gst_buffer_unref (frames[0]);
+  gst_buffer_unref (frames[1]);
+}
+
+GST_END_TEST;
+
+/* A flood of NACKs (each for the whole tile of 80 datagrams) costs a
+ * bounded rate: paced at 400 kbit/s the receiver's bucket holds 64
+ * datagrams and refills at 25 % of the pace (about 84 datagrams of 148
+ * bytes a second), below the unit's own bound (twice the frame's
+ * datagrams, 160); the rest is counted in retransmits-limited, never
+ * sent. */
+GST_START_TEST (test_udp_nack_flood)
+{
+  const guint32 all[] = { 0, 4 * NACK_N };
+  GstBuffer *frame = make_frame (8000, 9);
+  guint8 buf[NACK_DGRAM + 1];
+  guint64 resent, limited, got = 0;
+  gint64 start, elapsed;
+  gdouble bound;
+  Tx tx = { 0 };
+  Rx rx;
+  guint i;
+
+  nack_session (&tx, &rx, 400000, 32);
+  push_expect (&tx, frame, GST_TILE_SENDER_PUSH_QUEUED);
+  for (i = 0; i < 4 * NACK_N; i++) {
+    fail_unless (gst_tile_net_wait (rx.units[0], FALSE, WAIT_MS, NULL));
+    fail_unless_equals_int (recv (rx.units[0], buf, sizeof (buf), 0),
+        NACK_DGRAM);
+  }
+  wait_u64 (&tx, "frames-sent", 1);
+
+  start = g_get_monotonic_time ();
+  for (i = 0; i < 200; i++)
+    send_nack (&rx, rx.config.generation, 0, 0, all, 1);
+  wait_u64 (&tx, "nacks-received", 200);
+  /* what comes, until it stops */
+  while (gst_tile_net_wait (rx.units[0], FALSE, 300, NULL)) {
+    fail_unless_equals_int (recv (rx.units[0], buf, sizeof (buf), 0),
+        NACK_DGRAM);
+    got++;
+  }
+  elapsed = g_get_monotonic_time () - start;
+  resent = stat_u64 (&tx, "packets-retransmitted");
+  limited = stat_u64 (&tx, "retransmits-limited");
+  fail_unless_equals_uint64 (resent, got);
+  /* the bucket: its burst and its refill while the test ran; and never
+   * more than twice the frame's datagrams */
+  bound = 64 + 0.25 * 400000 / 8 / NACK_DGRAM * elapsed / 1e6 + 1;
+  fail_unless (resent <= bound, "%" G_GUINT64_FORMAT " datagrams resent in "
+      "%" G_GINT64_FORMAT " us, more than %.0f", resent, elapsed, bound);
+  fail_unless (resent < 2 * 4 * NACK_N);
+  fail_unless (resent >= 64);
+  fail_unless (limited > 0);
+  /* what was not sent again was limited (none refused) */
+  fail_unless_equals_uint64 (resent + limited, 200 * 4 * NACK_N);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "nacks-refused"), 0);
+  fail_unless (stat_connected (&tx));
+
+  rx_close (&rx);
+  tx_stop (&tx);
+  gst_buffer_unref (frame);
+}
+
+GST_END_TEST;
+
 /* With a passphrase a datagram carries a 16-byte tag too: a packet-size
  * that leaves it no room is refused at start, with the largest one that
  * fits. */
@@ -1500,6 +1734,9 @@ tilesender_suite (void)
   tcase_add_test (tc, test_send_buffer_warning);
   tcase_add_test (tc, test_udp_units);
   tcase_add_test (tc, test_udp_deadline);
+  tcase_add_test (tc, test_udp_nack_resend);
+  tcase_add_test (tc, test_udp_nack_refused);
+  tcase_add_test (tc, test_udp_nack_flood);
   tcase_add_test (tc, test_passphrase_packet_size);
   tcase_add_test (tc, test_pool_overlap);
   tcase_add_test (tc, test_pool_abandon);
