@@ -33,7 +33,8 @@
 /* the timer before any frame arrived whole */
 #define UDP_FIRST_TIMER_NS (50 * GST_MSECOND)
 /* The timer of an incomplete frame lasts timer-factor x the average time
- * a frame takes to arrive, and at least the floor: 2 ms to start with,
+ * a frame takes to arrive (longer for a frame that arrives slower, see
+ * udp_extend_deadline_locked ()), and at least the floor: 2 ms to start with,
  * doubled (up to 32 ms) whenever datagrams of a frame pushed by its timer
  * turn up afterwards (the timer was too short for this machine: a unit
  * thread was off the CPU), and lowered by 1/64 per frame that arrives
@@ -243,6 +244,27 @@ udp_timer_locked (GstTileReceiver * self)
     avg = GST_CLOCK_TIME_IS_VALID (self->duration) ? self->duration :
         UDP_FIRST_TIMER_NS;
   return MAX (self->udp->timer_floor_ns, (gint64) (self->timer_factor * avg));
+}
+
+/* A frame that arrives slower than the average (sent at a lower pace: the
+ * rate control's decrease after its probe; or a sending thread off the
+ * CPU) gets a timer of its own pace: timer-factor x the time its datagrams
+ * so far took, scaled to the whole frame, at least the average's timer and
+ * at most a frame duration (the next frame does not wait for a slot), or
+ * the first frame's timer when no duration is known. Called as each
+ * datagram is filed, @now its time. Lock held. */
+static void
+udp_extend_deadline_locked (GstTileReceiver * self, UdpSlot * us, gint64 now)
+{
+  gint64 base = udp_timer_locked (self), cap, own;
+
+  if (us->n_got == 0 || now <= us->first_ns)
+    return;
+  cap = MAX (base, GST_CLOCK_TIME_IS_VALID (self->duration) ?
+      (gint64) self->duration : UDP_FIRST_TIMER_NS);
+  own = (gint64) (self->timer_factor * (now - us->first_ns) *
+      self->udp->total / us->n_got);
+  us->deadline = MAX (us->deadline, us->first_ns + MIN (own, cap));
 }
 
 /* The receive time of a frame, whole or not (first to last datagram), for
@@ -521,6 +543,7 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     us->n_got++;
     slot->writers++;
     us->last_ns = now;
+    udp_extend_deadline_locked (self, us, now);
     slot->sender_ts = h->timestamp;
     slot->capture = h->capture;
     if (arrivals[i]) {
