@@ -264,7 +264,9 @@ udp_extend_deadline_locked (GstTileReceiver * self, UdpSlot * us, gint64 now)
       (gint64) self->duration : UDP_FIRST_TIMER_NS);
   own = (gint64) (self->timer_factor * (now - us->first_ns) *
       self->udp->total / us->n_got);
-  us->deadline = MAX (us->deadline, us->first_ns + MIN (own, cap));
+  /* from the newest estimate: an early one, from the few datagrams of
+   * the units that ran first, would overshoot */
+  us->deadline = us->first_ns + MAX (base, MIN (own, cap));
 }
 
 /* The receive time of a frame, whole or not (first to last datagram), for
