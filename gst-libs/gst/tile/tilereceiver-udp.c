@@ -58,6 +58,7 @@ typedef struct
   guint64 arrive_last;
   guint n_at_last;              /* datagrams that arrived at arrive_last */
   gint64 deadline;              /* monotonic: pushed with its gaps then */
+  gint64 timer_ns;              /* its timer from the average, at first */
 } UdpSlot;
 
 /* The receiver's protocol=udp state: GstTileReceiver.lock, but
@@ -249,14 +250,14 @@ udp_timer_locked (GstTileReceiver * self)
 /* A frame that arrives slower than the average (sent at a lower pace: the
  * rate control's decrease after its probe; or a sending thread off the
  * CPU) gets a timer of its own pace: timer-factor x the time its datagrams
- * so far took, scaled to the whole frame, at least the average's timer and
- * at most a frame duration (the next frame does not wait for a slot), or
- * the first frame's timer when no duration is known. Called as each
- * datagram is filed, @now its time. Lock held. */
+ * so far took, scaled to the whole frame; at least the average's timer (as
+ * it was at its first datagram), at most a frame duration (the next frame
+ * does not wait for a slot), or the first frame's timer when no duration
+ * is known. Called as each datagram is filed, @now its time. Lock held. */
 static void
 udp_extend_deadline_locked (GstTileReceiver * self, UdpSlot * us, gint64 now)
 {
-  gint64 base = udp_timer_locked (self), cap, own;
+  gint64 base = us->timer_ns, cap, own;
 
   if (us->n_got == 0 || now <= us->first_ns)
     return;
@@ -384,7 +385,8 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
     /* the timer runs from the frame's own first datagram: no frame waits
      * for the next one to start (with the sender waiting for the window
      * that this frame holds, that could be forever) */
-    us->deadline = us->first_ns + udp_timer_locked (self);
+    us->timer_ns = udp_timer_locked (self);
+    us->deadline = us->first_ns + us->timer_ns;
     memset (us->got, 0, (total + 7) / 8);
     if (!gst_tile_receiver_slot_fill_locked (self, slot))
       return NULL;
