@@ -110,6 +110,11 @@ def main():
                     help='a clean path with room to spare (issue 36): no '
                     'partial frame, and no time between two frames at the '
                     'receiver over this many frame intervals')
+    ap.add_argument('--clean-gap-known', type=int, default=0,
+                    help='with --clean: a longer time between two frames is '
+                    'reported as known failing (the sender\'s units all '
+                    'stalled for 15-40 ms now and then; issue 36, open), '
+                    'not a failure')
     a = ap.parse_args()
 
     if a.multicast:
@@ -297,9 +302,14 @@ def main():
         if partial:
             problems.append(f'clean path: {partial} partial frames, want none')
         if gap > bound:
-            problems.append(f'clean path: {gap:.1f} ms between two frames '
-                            f'(after frame {rx.get("max_interval_frame")}), '
-                            f'want <= {bound:.1f} ms')
+            what = (f'clean path: {gap:.1f} ms between two frames (after '
+                    f'frame {rx.get("max_interval_frame")}), want <= '
+                    f'{bound:.1f} ms')
+            if a.clean_gap_known:
+                notes.append(f'KNOWN FAILING (issue 36, open: the sender\'s '
+                             f'units all stall now and then): {what}')
+            else:
+                problems.append(what)
 
     # a path that got faster: the rate follows (2 s after the step, all
     # the frames again)
