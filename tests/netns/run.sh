@@ -55,6 +55,15 @@
 #              tbf that becomes 800 Mbit/s at frame 180 (3 s in): 2 s
 #              later (frames 300-599) the rate control must carry the
 #              whole stream again, >= 90 % of those frames, <= 5 % partial
+#   clean-udp  720p GRAY8 at 30 fps (221 Mbit/s) over UDP, alone on a
+#              clean path with room to spare: a 700 Mbit/s tbf (256 KB
+#              burst, 20 ms queue), no drop rule, default properties (rate
+#              control on): no partial frame, no time between two frames
+#              at the receiver over 1.5 frame intervals (issue 36). The
+#              gap bound is known failing now and then (all the sender's
+#              units stall for 15-40 ms): reported as KNOWN FAILING, not a
+#              failure, unless BC_NETNS_CLEAN_GAP=1.
+#              BC_NETNS_CLEAN_FRAMES=1800: a 60 s run
 #   max-rate   2160p BC1, 2 units, frames pushed far faster than the path
 #              carries: the receive buffers overflow and the sender drops
 #              frames for the receiver's window, but the stream must not
@@ -105,7 +114,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|max-rate|vanish|multicast|multicast-ipv6 ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|max-rate|vanish|multicast|multicast-ipv6 ...]" >&2
   exit 2
 }
 
@@ -119,7 +128,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --protocol) [ $# -ge 2 ] || usage; lossproto=$2; shift 2 ;;
     --retransmit) [ $# -ge 2 ] || usage; retransmit=$2; shift 2 ;;
-    tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|vanish|multicast|multicast-ipv6)
+    tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|vanish|multicast|multicast-ipv6)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
@@ -127,7 +136,7 @@ done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 case $retransmit in true|false) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp max-rate vanish multicast multicast-ipv6)
+  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp max-rate vanish multicast multicast-ipv6)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -364,6 +373,10 @@ run_pair () {
     rxprops=(--src-prop retransmit=false)
   fi
   [ "$proto" = udp ] || rt=false
+  # a long run has longer timeouts: the run's length and the usual margin
+  local secs=$(( frames / fps ))
+  local rxto=$(( secs + 20 > 30 ? secs + 20 : 30 ))
+  local txto=$(( rxto + 10 ))
 
   why=$(probe "$proto" "$@")
   case $? in
@@ -381,8 +394,8 @@ run_pair () {
   [ "$tbf" = 1 ] && add_tbf
   echo "netns: --- $name: $proto, ${w}x$h BC1 at $fps fps, $frames frames, drop $drop %$([ "$proto" = udp ] && echo ", retransmit $rt")$([ "$tbf" = 1 ] && echo ", tbf $tbf_spec")$([ "$segment" = 1 ] && echo ', segmented on the veth')${*:+, $*}" >&2
 
-  timeout 60 ip netns exec "$ns_tx" "$checker" --send --address "$addr_tx" \
-    "${common[@]}" --wait 20 --timeout 40 "$@" \
+  timeout $(( txto + 20 )) ip netns exec "$ns_tx" "$checker" --send --address "$addr_tx" \
+    "${common[@]}" --wait 20 --timeout "$txto" "$@" \
     >"$work/$name.tx.json" 2>"$work/$name.tx.log" &
   txpid=$!
   pids+=("$txpid")
@@ -392,8 +405,8 @@ run_pair () {
     kill -0 "$txpid" 2>/dev/null || break
     sleep 0.05
   done
-  timeout 60 ip netns exec "$ns_rx" "$checker" --receive --host "$addr_tx" \
-    "${common[@]}" --timeout 30 "${rxargs[@]}" "${rxprops[@]}" \
+  timeout $(( txto + 20 )) ip netns exec "$ns_rx" "$checker" --receive --host "$addr_tx" \
+    "${common[@]}" --timeout "$rxto" "${rxargs[@]}" "${rxprops[@]}" \
     >"$work/$name.rx.json" 2>"$work/$name.rx.log"
   rxrc=$?
   wait "$txpid"
@@ -401,6 +414,10 @@ run_pair () {
   forget_pid "$txpid"
   [ "$drop" -gt 0 ] && nftd=$(nft_dropped)
   [ "$tbf" = 1 ] && tbfd=$(tbf_dropped)
+  # for the record (BC_NETNS_KEEP): the qdisc's counters and the receiver's
+  # UDP counters
+  tc -n "$ns_tx" -s qdisc show dev veth-tx >"$work/$name.tc" 2>&1
+  ip netns exec "$ns_rx" grep '^Udp:' /proc/net/snmp >"$work/$name.snmp" 2>&1
   port=$(( port + 1 ))
 
   "$python" "$here/check.py" --name "$name" --protocol "$proto" \
@@ -701,6 +718,14 @@ for s in "${scenarios[@]}"; do
                run_pair step-udp udp 0 1 0 600 60 1920 1080 \
                  --step-frame 180 --step-cmd \
                  "tc -n $ns_tx qdisc change dev veth-tx root tbf rate 800mbit burst 256kb latency 20ms" ;;
+    clean-udp) tbf_spec="rate 700mbit burst 256kb latency 20ms"
+               # the gap bound is known failing now and then (a sender
+               # stall of 15-40 ms, see README): reported, not failed;
+               # BC_NETNS_CLEAN_GAP=1 makes it fail
+               checkargs=(--clean 1.5
+                          --clean-gap-known "$(( ${BC_NETNS_CLEAN_GAP:-0} ? 0 : 1 ))")
+               run_pair clean-udp udp 0 1 0 ${BC_NETNS_CLEAN_FRAMES:-360} 30 \
+                 1280 720 --format gray8 ;;
     vanish)    run_vanish ;;
     multicast) run_multicast multicast 4 ;;
     multicast-ipv6) run_multicast multicast-ipv6 6 ;;

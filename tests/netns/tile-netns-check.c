@@ -699,6 +699,8 @@ typedef struct
   guint64 gaps;                 /* frame numbers skipped (not received) */
   guint64 frames_from, partial_from;    /* numbered --count-from or later */
   gint64 first_time, last_time;
+  gint64 max_interval;          /* the longest time between two frames, us */
+  guint64 max_interval_frame;   /* the frame (count) that ended it */
   gboolean caps_bad;
 } Checker;
 
@@ -885,7 +887,15 @@ on_sample (GstAppSink * sink, gpointer user_data)
     c->seen = g_new0 (guint8, opt_frames);
     c->first_time = g_get_monotonic_time ();
   }
-  c->last_time = g_get_monotonic_time ();
+  {
+    gint64 now = g_get_monotonic_time ();
+
+    if (c->frames > 0 && now - c->last_time > c->max_interval) {
+      c->max_interval = now - c->last_time;
+      c->max_interval_frame = c->frames;
+    }
+    c->last_time = now;
+  }
   c->frames++;
   if (gst_buffer_get_size (buf) != c->size) {
     g_printerr ("frame %" G_GUINT64_FORMAT ": %" G_GSIZE_FORMAT " bytes, "
@@ -1053,6 +1063,8 @@ run_receiver (void)
   json_u64 (out, "meta_inconsistent", c.meta_inconsistent);
   json_u64 (out, "meta_overlaps", c.meta_overlaps);
   json_dbl (out, "receive_seconds", (c.last_time - c.first_time) / 1e6);
+  json_dbl (out, "max_interval_ms", c.max_interval / 1e3);
+  json_u64 (out, "max_interval_frame", c.max_interval_frame);
   json_bool (out, "eos", eos);
   json_str (out, "error", error);
   json_key (out, "stats");

@@ -33,7 +33,8 @@
 /* the timer before any frame arrived whole */
 #define UDP_FIRST_TIMER_NS (50 * GST_MSECOND)
 /* The timer of an incomplete frame lasts timer-factor x the average time
- * a frame takes to arrive, and at least the floor: 2 ms to start with,
+ * a frame takes to arrive (longer for a frame that arrives slower, see
+ * udp_extend_deadline_locked ()), and at least the floor: 2 ms to start with,
  * doubled (up to 32 ms) whenever datagrams of a frame pushed by its timer
  * turn up afterwards (the timer was too short for this machine: a unit
  * thread was off the CPU), and lowered by 1/64 per frame that arrives
@@ -60,6 +61,7 @@ typedef struct
    * the arrival times, nor in the ACK's feedback, which is the path's */
   guint n_fills;
   gint64 deadline;              /* monotonic: pushed with its gaps then */
+  gint64 timer_ns;              /* its timer from the average, at first */
 } UdpSlot;
 
 /* The receiver's protocol=udp state: GstTileReceiver.lock, but
@@ -248,6 +250,29 @@ udp_timer_locked (GstTileReceiver * self)
   return MAX (self->udp->timer_floor_ns, (gint64) (self->timer_factor * avg));
 }
 
+/* A frame that arrives slower than the average (sent at a lower pace: the
+ * rate control's decrease after its probe; or a sending thread off the
+ * CPU) gets a timer of its own pace: timer-factor x the time its datagrams
+ * so far took, scaled to the whole frame; at least the average's timer (as
+ * it was at its first datagram), at most a frame duration (the next frame
+ * does not wait for a slot), or the first frame's timer when no duration
+ * is known. Called as each datagram is filed, @now its time. Lock held. */
+static void
+udp_extend_deadline_locked (GstTileReceiver * self, UdpSlot * us, gint64 now)
+{
+  gint64 base = us->timer_ns, cap, own;
+
+  if (us->n_got == 0 || now <= us->first_ns)
+    return;
+  cap = MAX (base, GST_CLOCK_TIME_IS_VALID (self->duration) ?
+      (gint64) self->duration : UDP_FIRST_TIMER_NS);
+  own = (gint64) (self->timer_factor * (now - us->first_ns) *
+      self->udp->total / us->n_got);
+  /* from the newest estimate: an early one, from the few datagrams of
+   * the units that ran first, would overshoot */
+  us->deadline = us->first_ns + MAX (base, MIN (own, cap));
+}
+
 /* The receive time of a frame, whole or not (first to last datagram), for
  * the timers. Lock held. */
 static void
@@ -366,7 +391,8 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
     /* the timer runs from the frame's own first datagram: no frame waits
      * for the next one to start (with the sender waiting for the window
      * that this frame holds, that could be forever) */
-    us->deadline = us->first_ns + udp_timer_locked (self);
+    us->timer_ns = udp_timer_locked (self);
+    us->deadline = us->first_ns + us->timer_ns;
     memset (us->got, 0, (total + 7) / 8);
     if (!gst_tile_receiver_slot_fill_locked (self, slot))
       return NULL;
@@ -540,6 +566,7 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
       us->n_fills++;
     } else {
       us->last_ns = now;
+      udp_extend_deadline_locked (self, us, now);
       if (arrivals[i]) {
         if (!us->arrive_first || arrivals[i] < us->arrive_first)
           us->arrive_first = arrivals[i];

@@ -1175,6 +1175,82 @@ GST_START_TEST (test_udp_nack_recovered)
 
 GST_END_TEST;
 
+typedef struct
+{
+  gint fd;
+  const struct sockaddr_storage *to;
+  socklen_t to_len;
+} SlowSend;
+
+/* Frame 3's 16 datagrams of 4 bytes as a sender slowed down sends them:
+ * the first 8 half a millisecond apart, then nothing for 4 ms (its thread
+ * off the CPU), then the rest. */
+static gpointer
+send_slow_frame (gpointer data)
+{
+  SlowSend *ss = data;
+  guint8 frame[FRAME_SIZE], pk[GST_TILE_WIRE_PACKET_HEADER_SIZE + 4];
+  guint off;
+
+  fill (frame, 3);
+  for (off = 0; off < FRAME_SIZE; off += 4) {
+    GstTileWirePacketHeader ph = { 0, 1, off, 3, 2003, 603, 42 };
+
+    gst_tile_wire_packet_header_write (pk, &ph);
+    memcpy (pk + GST_TILE_WIRE_PACKET_HEADER_SIZE, frame + off, 4);
+    gst_tile_net_udp_send_to (ss->fd, pk, sizeof (pk),
+        (const struct sockaddr *) ss->to, ss->to_len);
+    g_usleep (off == FRAME_SIZE / 2 - 4 ? 4000 : off < FRAME_SIZE / 2 ? 500 :
+        0);
+  }
+  return NULL;
+}
+
+/* UDP (issue 36): a frame whose datagrams come slower than the frames
+ * before (sent at a lower pace, or its sender off the CPU for a while) is
+ * not cut by a timer made for the faster ones: the timer follows the
+ * frame's own pace (timer-factor x its receive time so far, scaled to the
+ * whole frame). The frames before arrive at once (a timer of the 2 ms
+ * floor); frame 3 has half its datagrams after 4 ms and a 4 ms silence. */
+GST_START_TEST (test_udp_slow_frame_whole)
+{
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
+  GstTileReceiver *rx;
+  GstBuffer *buf;
+  GThread *t;
+  SlowSend ss;
+  guint64 n;
+  gint udp;
+  Sender s = { 0 };
+
+  rx = udp_session (&s, 4, &udp, &unit, &unit_len);
+  for (n = 0; n < 3; n++) {
+    send_datagrams_ps (udp, &unit, unit_len, n, 4, G_MAXUINT);
+    buf = expect_frame (rx, n, 2000 + n);
+    fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+    gst_buffer_unref (buf);
+  }
+
+  ss.fd = udp;
+  ss.to = &unit;
+  ss.to_len = unit_len;
+  t = g_thread_new ("slow-sender", send_slow_frame, &ss);
+  buf = expect_frame (rx, 3, 2003);
+  g_thread_join (t);
+  fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  gst_buffer_unref (buf);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-partial"), 0);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-late"), 0);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  sender_close (&s);
+}
+
+GST_END_TEST;
+
 /* A sender that refuses a UDP unit with a reason longer than a datagram of
  * the session (packet_size 4: 44 bytes): the unit reports the refusal and
  * its code, not a missing answer. */
@@ -1666,6 +1742,8 @@ tilereceiver_suite (void)
   tcase_add_test (tc, test_refused_and_flushing);
   tcase_add_test (tc, test_udp_loss_concealed);
   tcase_add_test (tc, test_udp_nack_recovered);
+
+  tcase_add_test (tc, test_udp_slow_frame_whole);
   tcase_add_test (tc, test_udp_forged_datagrams);
   tcase_add_test (tc, test_udp_long_refusal);
   tcase_add_test (tc, test_udp_sealed);
