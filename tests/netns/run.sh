@@ -690,10 +690,6 @@ for s in "${scenarios[@]}"; do
                  --max-bitrate 4000000000 ;;
     lat-0)     lat_reference ;;
     lat-2)     [ -f "$work/lat-0.p50" ] || lat_reference
-               # the timer path, without NACKs: with retransmit on, frames
-               # wait for their resends (2026-11-29: p50 33.6 ms against
-               # the 12.9 ms bound, 60 of 141 frames still partial)
-               pair_retransmit=false
                checkargs=(--ref-p50 "$work/lat-0.p50")
                run_pair lat-2 "$lossproto" 2 0 1 150 30 3840 2160 ;;
     slow-tcp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
@@ -701,11 +697,6 @@ for s in "${scenarios[@]}"; do
                run_pair slow-tcp tcp 0 1 0 300 60 1920 1080 ;;
     slow-udp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
                checkargs=(--slow-link 300000000)
-               # the rate control, without NACKs: with retransmit on, the
-               # tbf's drops make frames wait for resends the bucket
-               # refuses (2026-11-29: p99 148 ms against the 83 ms bound,
-               # nothing resent, 2159 retransmits-limited)
-               pair_retransmit=false
                run_pair slow-udp udp 0 1 0 300 60 1920 1080 ;;
     deadline-tcp)
                tbf_spec="rate 300mbit burst 256kb latency 20ms"

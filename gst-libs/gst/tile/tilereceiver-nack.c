@@ -15,9 +15,17 @@
  *   NACKs are packed under the lock and sent after it.
  * - When a frame's timer comes with datagrams still missing (the tail of
  *   the last frame, or resends lost too), pull() asks for every missing
- *   datagram of it, up to NACK_TIMER_ASKS times, and holds the frame one
- *   round trip more (the TIME round trip, tilereceiver-clock.c) before it
- *   is pushed with its gaps.
+ *   datagram of it and holds the frame for them, only as long as it pays:
+ *   the hold is twice the round trip (the TIME round trip,
+ *   tilereceiver-clock.c; 2-100 ms), extended only by a datagram that
+ *   fills a gap (NACK_FILL_WAIT after it), and all in all at most
+ *   NACK_HOLD_SHARE of a frame's duration and never past the frame's
+ *   presentation time (capture + playout latency, when known). A hold in
+ *   which resends came may ask again (NACK_TIMER_ASKS times in all); one
+ *   in which none came ends the frame's hold (the sender no longer holds
+ *   it, or its budget is spent), and after NACK_FUTILE such holds in a row
+ *   frames are no longer held (nor asked for by their timer), but for one
+ *   in NACK_PROBE that finds out whether resends come again.
  *
  * The datagrams sent again are the same datagrams: they fill the slot as
  * the first ones would (a second copy counts as a duplicate). A frame
@@ -40,6 +48,15 @@
 /* a frame is held for a resend at least this long, at most this long */
 #define NACK_MIN_HOLD (2 * GST_MSECOND)
 #define NACK_MAX_HOLD (100 * GST_MSECOND)
+/* a datagram that fills a gap of a held frame holds it this long more */
+#define NACK_FILL_WAIT (2 * GST_MSECOND)
+/* a frame's holds together take at most this share of its duration
+ * (without a duration: NACK_MAX_HOLD) */
+#define NACK_HOLD_SHARE 0.5
+/* holds in a row without a resend after which frames are held no more,
+ * but one timer in NACK_PROBE */
+#define NACK_FUTILE 2
+#define NACK_PROBE 8
 
 void
 gst_tile_receiver_nack_init (GstTileReceiver * self)
@@ -232,24 +249,54 @@ gst_tile_receiver_nack_unit_flush (GstTileReceiver * self,
 }
 
 /* The timer of @slot's frame came with datagrams missing (@got: its bit
- * per datagram, from @pk_base[unit]): unless it asked NACK_TIMER_ASKS
- * times already, every missing datagram of the units used is asked for
- * (pull() sends it, see gst_tile_receiver_nack_flush_locked ()) and
- * *@deadline moves a round trip on. Returns whether it did. Lock held. */
+ * per datagram, from @pk_base[unit]; @fills: its datagrams that filled a
+ * gap so far). A hold that ends with resends come, or a first timer with
+ * time for one (see the top of this file), asks for every missing
+ * datagram of the units used (pull() sends it, see
+ * gst_tile_receiver_nack_flush_locked ()) and sets *@deadline to the end
+ * of the hold. Returns whether it did (FALSE: the frame leaves with its
+ * gaps). Lock held. */
 gboolean
 gst_tile_receiver_nack_timer_locked (GstTileReceiver * self,
     GstTileReceiverSlot * slot, const guint8 * got, const guint32 * pk_base,
-    gint64 * deadline)
+    guint fills, gint64 * deadline)
 {
   GstTileWireNack nack;
   GstClockTime rtt = self->clock.rtt;
   gboolean asked = FALSE;
+  gint64 now = (gint64) gst_util_get_timestamp (), hold;
   guint t;
 
   if (!self->settings.retransmit || !self->config ||
-      slot->nack_asks >= NACK_TIMER_ASKS || self->units_running == 0)
+      self->units_running == 0)
     return FALSE;
-  slot->nack_asks++;
+  if (slot->nack_asks > 0) {
+    /* a hold ends: go on only while the resends come */
+    if (fills == slot->fills_at_ask) {
+      self->nack_futile++;
+      GST_DEBUG_OBJECT (self->log_object, "frame %" G_GUINT64_FORMAT
+          ": no resend in its hold (%u in a row)", slot->frame,
+          self->nack_futile);
+      return FALSE;
+    }
+    self->nack_futile = 0;
+    if (slot->nack_asks >= NACK_TIMER_ASKS ||
+        now + (gint64) NACK_MIN_HOLD > slot->hold_end)
+      return FALSE;
+  } else {
+    /* a first timer: held only when there is time for it, and while the
+     * sender answers (or to probe whether it does again) */
+    gint64 cap = GST_CLOCK_TIME_IS_VALID (self->duration) ?
+        (gint64) (NACK_HOLD_SHARE * self->duration) : NACK_MAX_HOLD;
+
+    cap = MIN (cap, gst_tile_receiver_slot_time_left_locked (self, slot));
+    if (cap < (gint64) NACK_MIN_HOLD)
+      return FALSE;
+    if (self->nack_futile >= NACK_FUTILE &&
+        ++self->nack_probe % NACK_PROBE != 0)
+      return FALSE;
+    slot->hold_end = now + cap;
+  }
   nack.generation = self->config->generation;
   nack.frame = slot->frame;
   for (t = 0; t < self->config->n_tiles; t++) {
@@ -289,15 +336,30 @@ gst_tile_receiver_nack_timer_locked (GstTileReceiver * self,
   if (!asked)
     return FALSE;
   slot->nacked = TRUE;
+  slot->nack_asks++;
+  slot->fills_at_ask = fills;
   if (!GST_CLOCK_TIME_IS_VALID (rtt) || rtt == 0)
     rtt = NACK_DEFAULT_RTT;
-  *deadline = (gint64) gst_util_get_timestamp () +
-      CLAMP ((gint64) (2 * rtt), NACK_MIN_HOLD, NACK_MAX_HOLD);
+  hold = CLAMP ((gint64) (2 * rtt), NACK_MIN_HOLD, NACK_MAX_HOLD);
+  *deadline = MIN (now + hold, slot->hold_end);
   GST_DEBUG_OBJECT (self->log_object, "frame %" G_GUINT64_FORMAT ": timer "
-      "NACK %u, held %" G_GINT64_FORMAT " us more", slot->frame,
-      slot->nack_asks, (*deadline - (gint64) gst_util_get_timestamp ()) /
-      1000);
+      "NACK %u, held %" G_GINT64_FORMAT " us more (%" G_GINT64_FORMAT
+      " us at most)", slot->frame, slot->nack_asks, (*deadline - now) / 1000,
+      (slot->hold_end - now) / 1000);
   return TRUE;
+}
+
+/* A datagram that fills a gap of @slot's frame came at @now: while its
+ * timer holds it, the hold lasts NACK_FILL_WAIT after it at least (more
+ * resends may follow), within the hold's end. Lock held. */
+void
+gst_tile_receiver_nack_fill_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, gint64 now, gint64 * deadline)
+{
+  if (slot->nack_asks == 0)
+    return;
+  *deadline = MIN (slot->hold_end, MAX (*deadline,
+          now + (gint64) NACK_FILL_WAIT));
 }
 
 /* pull(): the timers' NACKs go out, the lock released meanwhile. Returns

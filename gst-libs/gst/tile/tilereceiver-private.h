@@ -155,9 +155,13 @@ typedef struct
                                  * nobody writes into it */
   gboolean abandoned;           /* the sender abandoned a tile */
   /* protocol=udp: datagrams of it were asked for again (NACK), and how
-   * many times its timer did (tilereceiver-nack.c) */
+   * many times its timer did (tilereceiver-nack.c); while its timer holds
+   * it for resends: the end of the hold at the latest (monotonic ns), and
+   * the datagrams that had filled gaps at the last ask */
   gboolean nacked;
   guint nack_asks;
+  gint64 hold_end;
+  guint fills_at_ask;
 } GstTileReceiverSlot;
 
 /* A unit's gap detection (tilereceiver-nack.c): the frame it last got a
@@ -287,6 +291,11 @@ struct _GstTileReceiver
   GByteArray *nack_out;
   GByteArray *nack_sending;
   GByteArray *nack_msg;
+  /* holds in a row in which no resend came (the sender no longer had the
+   * frame, or its budget was spent), and the timers since the last probe
+   * while they are too many (tilereceiver-nack.c) */
+  guint nack_futile;
+  guint nack_probe;
   /* gst_tile_receiver_set_region (), copied into settings at start () */
   gboolean has_region;
   GstTileWireRegion region;
@@ -360,6 +369,9 @@ void gst_tile_receiver_slots_discard_incomplete_locked (GstTileReceiver *
 G_GNUC_INTERNAL
 GstTileReceiverSlot *gst_tile_receiver_slots_oldest_locked (GstTileReceiver *
     self, gboolean filling);
+G_GNUC_INTERNAL
+gint64 gst_tile_receiver_slot_time_left_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot);
 G_GNUC_INTERNAL
 void gst_tile_receiver_slot_take_locked (GstTileReceiver * self,
     GstTileReceiverSlot * slot, GstTileReceiverFrame * out);
@@ -435,7 +447,10 @@ void gst_tile_receiver_nack_unit_flush (GstTileReceiver * self,
 G_GNUC_INTERNAL
 gboolean gst_tile_receiver_nack_timer_locked (GstTileReceiver * self,
     GstTileReceiverSlot * slot, const guint8 * got, const guint32 * pk_base,
-    gint64 * deadline);
+    guint fills, gint64 * deadline);
+G_GNUC_INTERNAL
+void gst_tile_receiver_nack_fill_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, gint64 now, gint64 * deadline);
 G_GNUC_INTERNAL
 gboolean gst_tile_receiver_nack_flush_locked (GstTileReceiver * self);
 

@@ -197,6 +197,27 @@ playout_locked (GstTileReceiver * self, GstTileReceiverFrame * out,
   }
 }
 
+/* The time, ns, until the frame of @slot is due (its capture time plus
+ * the playout latency), less than 0 when past; G_MAXINT64 when unknown
+ * (clock=none, no capture time yet, or one not believed). Lock held. */
+gint64
+gst_tile_receiver_slot_time_left_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot)
+{
+  GstClockTime now, capture, latency;
+
+  if (self->settings.time_base == GST_TILE_RECEIVER_TIME_NONE)
+    return G_MAXINT64;
+  reference_times_locked (self, slot, &now, &capture);
+  latency = gst_tile_playout_get_latency (&self->playout);
+  if (!GST_CLOCK_TIME_IS_VALID (capture) || !GST_CLOCK_TIME_IS_VALID (now) ||
+      !GST_CLOCK_TIME_IS_VALID (latency) ||
+      capture > now + GST_TILE_RECEIVER_MAX_AHEAD ||
+      now - MIN (now, capture) > GST_TILE_RECEIVER_MAX_DELAY)
+    return G_MAXINT64;
+  return (gint64) (capture + latency) - (gint64) now;
+}
+
 /* Takes the complete frame of @slot out into @out (but @out->udp), counts
  * it, its latency and its playout; the slot is free again. Lock held. */
 void

@@ -85,6 +85,7 @@ struct _GstTileReceiverUdp
   guint64 timer_frame;          /* the newest frame pushed by its timer */
   gboolean have_timer_frame;
   gboolean timer_frame_raised;  /* its late datagrams raised the floor */
+  gboolean timer_frame_nacked;  /* it had NACKs: late ones may be resends */
   /* the concealment */
   GstBuffer *last_buffer;       /* newest pushed frame */
   gboolean keep_last;           /* FALSE when GstBaseSrc will mark DISCONT */
@@ -381,6 +382,8 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
     slot->sender_ts = slot->capture = GST_CLOCK_TIME_NONE;
     slot->nacked = FALSE;
     slot->nack_asks = 0;
+    slot->hold_end = 0;
+    slot->fills_at_ask = 0;
     us->n_got = 0;
     us->n_fills = 0;
     memset (us->tile_copied, 0, sizeof (us->tile_copied));
@@ -454,7 +457,11 @@ udp_commit_locked (GstTileReceiver * self, guint unit, UdpCopy * copies,
     slot->writers--;
     if (slot->writers == 0 && us->n_got == total &&
         slot->state == SLOT_FILLING) {
-      us->last_ns = (gint64) gst_util_get_timestamp ();
+      /* (completed by a datagram that filled a gap: its receive time, for
+       * the timers, ends at the last first sending; the wait for the
+       * resends is no time the frame takes to arrive) */
+      if (us->n_fills == 0)
+        us->last_ns = (gint64) gst_util_get_timestamp ();
       udp_note_receive_time_locked (udp, us);
       if (us->last_ns - udp->timer_raised_ns > GST_SECOND)
         udp->timer_floor_ns = MAX (UDP_MIN_TIMER_NS,
@@ -528,8 +535,9 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
       }
     }
     if (!slot || self->run != run) {
+      /* (not for a frame that had NACKs: those may be its resends) */
       if (late && udp->have_timer_frame && h->frame == udp->timer_frame
-          && !udp->timer_frame_raised) {
+          && !udp->timer_frame_raised && !udp->timer_frame_nacked) {
         udp->timer_frame_raised = TRUE;
         udp->timer_floor_ns = MIN (2 * udp->timer_floor_ns,
             UDP_MAX_TIMER_FLOOR_NS);
@@ -564,6 +572,8 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     if (gst_tile_receiver_nack_note_locked (self, u, h->frame,
             h->offset / ps, tile_packets)) {
       us->n_fills++;
+      /* (a held frame waits on while its resends come) */
+      gst_tile_receiver_nack_fill_locked (self, slot, now, &us->deadline);
     } else {
       us->last_ns = now;
       udp_extend_deadline_locked (self, us, now);
@@ -1271,6 +1281,7 @@ udp_take_partial_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
     udp->timer_frame = slot->frame;
     udp->have_timer_frame = TRUE;
     udp->timer_frame_raised = FALSE;
+    udp->timer_frame_nacked = slot->nacked;
   }
   GST_DEBUG_OBJECT (self->log_object,
       "frame %" G_GUINT64_FORMAT " pushed with %u of %u " "datagrams missing",
@@ -1308,7 +1319,7 @@ gst_tile_receiver_udp_next_locked (GstTileReceiver * self,
        * round trip more for them (tilereceiver-nack.c) */
       if (udp_credible_locked (self, low) &&
           gst_tile_receiver_nack_timer_locked (self, low, us->got,
-              self->udp->pk_base, &us->deadline)) {
+              self->udp->pk_base, us->n_fills, &us->deadline)) {
         *wait_until = us->deadline;
         return NULL;
       }

@@ -430,6 +430,7 @@ gst_tile_receiver_start (GstTileReceiver * self,
   gst_tile_latency_reset (&self->counters.latency);
   self->warned_rcvbuf = FALSE;
   gst_tile_receiver_udp_reset_locked (self->udp);
+  self->nack_futile = self->nack_probe = 0;
   gst_tile_receiver_slots_reset (self);
   gst_tile_receiver_control_start_locked (self);
   g_mutex_unlock (&self->lock);

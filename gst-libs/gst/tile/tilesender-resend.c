@@ -9,7 +9,7 @@
  * checks it against the session (generation, unit, a frame already sent,
  * datagrams inside the tile), takes what the peer's token bucket allows
  * and queues the asks to the unit; the unit thread sends them again from
- * the frames it still holds (GstTileSenderResend: the newest frame, or
+ * the frames it still holds (GstTileSenderResend: the newest two frames, or
  * with max-latency the frames whose deadline has not passed, up to
  * RESEND_HOLD), between two batches of the tile it is sending, paced at
  * the unit's rate like every datagram (resends delay the datagrams after
@@ -32,9 +32,11 @@
 #include <time.h>
 #include <sys/socket.h>
 
-/* frames a unit keeps for NACKs at most (with max-latency; without, only
- * the newest) */
+/* frames a unit keeps for NACKs at most (with max-latency; without, the
+ * newest RESEND_KEEP: the previous frame too, whose timer NACKs come
+ * while the next one is being sent) */
 #define RESEND_HOLD 4
+#define RESEND_KEEP 2
 /* datagram ranges asked and not sent yet, per unit: more are dropped
  * (counted in retransmits-limited) */
 #define RESEND_ASKS 256
@@ -134,7 +136,8 @@ gst_tile_sender_resend_unit_stop (GstTileSenderUnit * u)
 }
 
 /* Whether the unit still holds @h for NACKs at @now: with a deadline
- * (max-latency) until it, else while it is the unit's newest frame. */
+ * (max-latency) until it, else while it is one of the unit's newest
+ * RESEND_KEEP frames. */
 static gboolean
 held_alive (GstTileSenderResend * rs, guint i, gint64 now)
 {
@@ -144,7 +147,7 @@ held_alive (GstTileSenderResend * rs, guint i, gint64 now)
     return FALSE;
   if (h->frame.deadline_us)
     return now <= h->frame.deadline_us;
-  return i == rs->n_held - 1;
+  return i + RESEND_KEEP >= rs->n_held;
 }
 
 /* Lets go of the frames no longer held. Unit thread, lock not held (the
