@@ -30,17 +30,17 @@
 #   tbf-paced  the same with tilesink pacing-bitrate=4000000000
 #   lat-0      2160p BC1 30 fps (1 Gbit/s), no drop rule: the latency
 #              reference for lat-2
-#   lat-2      the same, 2 % dropped, retransmit=false: every frame loses
-#              datagrams; its
+#   lat-2      the same, 2 % dropped: every frame loses datagrams (and
+#              with retransmission >= 50 % must arrive whole); its
 #              latency p50 must stay <= max(3 x lat-0's, 5 ms) (a frame's
 #              timer runs from its own first datagram, not from the next
-#              frame's)
+#              frame's; a frame is held for resends only while they come)
 #   slow-tcp   1080p BC1 60 fps (498 Mbit/s) over TCP into a 300 Mbit/s tbf
 #              (20 ms queue), default properties: the sender must drop
 #              frames rather than queue them; latency p50 / p99 within
 #              2x / 3x the 27.6 ms a frame takes on that link
-#   slow-udp   the same over UDP with no rate set by hand (but
-#              retransmit=false): the rate
+#   slow-udp   the same over UDP with no rate set by hand (retransmit
+#              on: the tbf's drops are asked for, few resends come): the rate
 #              control (rate-control, on by default) must find the link's
 #              rate (estimated-bitrate within 0.5-1.5x), <= 5 % of the
 #              frames partial, the same latency bounds
