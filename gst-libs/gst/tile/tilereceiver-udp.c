@@ -85,7 +85,7 @@ struct _GstTileReceiverUdp
   guint64 timer_frame;          /* the newest frame pushed by its timer */
   gboolean have_timer_frame;
   gboolean timer_frame_raised;  /* its late datagrams raised the floor */
-  gboolean timer_frame_nacked;  /* it had NACKs: late ones may be resends */
+  gboolean timer_frame_filled;  /* resends came: late ones may be too */
   /* the concealment */
   GstBuffer *last_buffer;       /* newest pushed frame */
   gboolean keep_last;           /* FALSE when GstBaseSrc will mark DISCONT */
@@ -535,9 +535,10 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
       }
     }
     if (!slot || self->run != run) {
-      /* (not for a frame that had NACKs: those may be its resends) */
+      /* (not for a frame whose resends came: those may be more of
+       * them) */
       if (late && udp->have_timer_frame && h->frame == udp->timer_frame
-          && !udp->timer_frame_raised && !udp->timer_frame_nacked) {
+          && !udp->timer_frame_raised && !udp->timer_frame_filled) {
         udp->timer_frame_raised = TRUE;
         udp->timer_floor_ns = MIN (2 * udp->timer_floor_ns,
             UDP_MAX_TIMER_FLOOR_NS);
@@ -1281,7 +1282,7 @@ udp_take_partial_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
     udp->timer_frame = slot->frame;
     udp->have_timer_frame = TRUE;
     udp->timer_frame_raised = FALSE;
-    udp->timer_frame_nacked = slot->nacked;
+    udp->timer_frame_filled = us->n_fills > 0;
   }
   GST_DEBUG_OBJECT (self->log_object,
       "frame %" G_GUINT64_FORMAT " pushed with %u of %u " "datagrams missing",

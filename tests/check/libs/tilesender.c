@@ -1330,7 +1330,9 @@ GST_START_TEST (test_udp_nack_refused)
 {
   static guint8 dgrams[NACK_N][NACK_DGRAM];
   const guint32 one[] = { 3, 1 }, past[] = { 19, 2 }, far[] = { 1000, 5 };
-  GstBuffer *frames[2] = { make_frame (2000, 1), make_frame (2000, 2) };
+  GstBuffer *frames[3] = { make_frame (2000, 1), make_frame (2000, 2),
+    make_frame (2000, 3)
+  };
   Tx tx = { 0 };
   Rx rx;
 
@@ -1351,11 +1353,16 @@ GST_START_TEST (test_udp_nack_refused)
   wait_u64 (&tx, "nacks-refused", 8);
   unit_quiet (&rx, 100);
 
-  /* frame 1 replaces frame 0 in the unit: a NACK of frame 0 is refused */
+  /* the unit keeps its newest 2 frames: once frames 1 and 2 are sent, a
+   * NACK of frame 0 is refused */
   send_ack (&rx, 4, TRUE, 0);
   push_expect (&tx, frames[1], GST_TILE_SENDER_PUSH_QUEUED);
   recv_datagrams (&rx, 1, NACK_N, dgrams);
   wait_u64 (&tx, "frames-sent", 2);
+  send_ack (&rx, 4, TRUE, 1);
+  push_expect (&tx, frames[2], GST_TILE_SENDER_PUSH_QUEUED);
+  recv_datagrams (&rx, 2, NACK_N, dgrams);
+  wait_u64 (&tx, "frames-sent", 3);
   send_nack (&rx, rx.config.generation, 0, 0, one, 1);
   wait_u64 (&tx, "nacks-refused", 9);
   unit_quiet (&rx, 100);
@@ -1368,6 +1375,7 @@ GST_START_TEST (test_udp_nack_refused)
   tx_stop (&tx);
   gst_buffer_unref (frames[0]);
   gst_buffer_unref (frames[1]);
+  gst_buffer_unref (frames[2]);
 }
 
 GST_END_TEST;
