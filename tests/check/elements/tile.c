@@ -2363,6 +2363,11 @@ GST_START_TEST (test_sender_clock)
 
 GST_END_TEST;
 
+/* The playout tests' sender: a frame pushed while the previous one's
+ * units still finish is not dropped (max-in-flight), however slow the
+ * host (under the sanitizers) */
+#define PLAYOUT_TX "max-in-flight=64"
+
 /* Pushes a 64x64 GRAY8 frame into the live sender @l, captured @age before
  * now on @clock (its timestamp: a live source's is its capture); its
  * capture time is in its first 8 bytes. Returns the capture time. */
@@ -2406,7 +2411,7 @@ start_presenting (Link * l, GstClock * sclock, const gchar * props)
 {
   GstClock *rclock;
 
-  tx_start_clocked (l, sclock, NULL);
+  tx_start_clocked (l, sclock, PLAYOUT_TX);
   rx_start_full (l, props, FALSE);
   g_object_set (l->appsink, "sync", TRUE, "processing-deadline",
       (guint64) 0, NULL);
@@ -2480,7 +2485,7 @@ check_late (gboolean drop)
   GstSample *sample;
   guint i;
 
-  tx_start_clocked (&l, sclock, NULL);
+  tx_start_clocked (&l, sclock, PLAYOUT_TX);
   rx_start (&l, drop ? "latency=5 drop-late=true" : "latency=5");
   wait_connected (&l);
   rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));
@@ -2526,7 +2531,7 @@ GST_START_TEST (test_playout_auto)
   GstBus *bus;
   guint i;
 
-  tx_start_clocked (&l, sclock, NULL);
+  tx_start_clocked (&l, sclock, PLAYOUT_TX);
   rx_start (&l, NULL);
   wait_connected (&l);
   rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));
