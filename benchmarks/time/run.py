@@ -256,7 +256,7 @@ def markdown(res: dict) -> str:
         for key, label in (("sync", "`tilesrc latency=80 ! fakesink "
                             "sync=true processing-deadline=0`"),
                            ("before", "`tilesrc clock=none ! fakesink "
-                            "sync=false` (before)")):
+                            "sync=false` (no shared clock)")):
             s = r[key]
             sk = s["skew"]
             cells = []
@@ -273,8 +273,9 @@ def markdown(res: dict) -> str:
         L.append("")
         b = r["before"]
         L.append(
-            "Before (`clock=none`, `sync=false`, a render as soon as a frame "
-            "is whole) the render follows the path: "
+            "Without the shared clock (`clock=none`, `sync=false`, a "
+            "render as soon as a frame is whole) the render follows the "
+            "path: "
             f"{f(b['rx1']['render_after_capture']['p50'])} ms after capture "
             "behind 1 Gbit/s, "
             f"{f(b['rx2']['render_after_capture']['p50'])} ms behind 300 "

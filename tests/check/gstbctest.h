@@ -32,6 +32,8 @@
 #include <sys/prctl.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #endif
 
 #ifndef PULL_TIMEOUT
@@ -906,6 +908,42 @@ test_stat_u64 (GstElement * element, const gchar * property,
 
   test_get_stat (element, property, field, G_TYPE_UINT64, &v);
   return v;
+}
+
+/* Frame @seed of the tile tests: pseudo-random bytes of its own */
+static inline void
+test_fill_frame (guint8 * data, gsize size, guint seed)
+{
+  guint32 x = seed * 2654435761u + 12345;
+  gsize i;
+
+  for (i = 0; i < size; i++) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    data[i] = x >> 24;
+  }
+}
+
+/* Whether this host can send to a multicast group (it has a route for
+ * one); when not, @test says it is skipped. */
+static inline gboolean
+test_have_multicast_route (const gchar * test)
+{
+  struct sockaddr_in sa = { 0 };
+  gint fd = socket (AF_INET, SOCK_DGRAM, 0);
+  gboolean ok;
+
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons (9);
+  inet_pton (AF_INET, "239.255.77.1", &sa.sin_addr);
+  ok = fd >= 0 && sendto (fd, "x", 1, 0, (struct sockaddr *) &sa,
+      sizeof (sa)) == 1;
+  if (fd >= 0)
+    close (fd);
+  if (!ok)
+    g_print ("%s: this host has no route for multicast; skipped\n", test);
+  return ok;
 }
 
 /* The guint @field of tilesink's or tilesrc's statistics */

@@ -141,6 +141,26 @@ write_out (GString * out)
   return TRUE;
 }
 
+/* Ends the JSON object @out with @err (when not NULL: printed too) and
+ * writes it out; frees @out. Returns FALSE when there was an error or it
+ * could not be written. */
+static gboolean
+finish_report (GString * out, const gchar * err)
+{
+  gboolean ok = err == NULL;
+
+  if (err) {
+    g_string_append (out, ",\"error\":");
+    json_string (out, err);
+    g_printerr ("tile-time-check: %s\n", err);
+  }
+  g_string_append_c (out, '}');
+  if (!write_out (out))
+    ok = FALSE;
+  g_string_free (out, TRUE);
+  return ok;
+}
+
 /* The first error on @bus, if any (a string to free). */
 static gchar *
 bus_error (GstMessage * m)
@@ -296,17 +316,9 @@ run_send (void)
       offset_max - offset_min < 1000000 && llabs (offset_min) < 1000000 ?
       "true" : "false", offset_min, offset_max);
   json_stats (out, "sink_stats", sink);
-  if (err) {
-    g_string_append (out, ",\"error\":");
-    json_string (out, err);
-    g_printerr ("tile-time-check: %s\n", err);
-    rc = 1;
-  }
-  g_string_append_c (out, '}');
   gst_element_set_state (pipe, GST_STATE_NULL);
-  if (!write_out (out))
+  if (!finish_report (out, err))
     rc = 1;
-  g_string_free (out, TRUE);
   gst_object_unref (clock);
   gst_object_unref (bus);
   gst_object_unref (pipe);
@@ -498,17 +510,9 @@ run_receive (void)
   }
   g_mutex_unlock (&lock);
   g_string_append_c (out, ']');
-  if (err) {
-    g_string_append (out, ",\"error\":");
-    json_string (out, err);
-    g_printerr ("tile-time-check: %s\n", err);
-    rc = 1;
-  }
-  g_string_append_c (out, '}');
   gst_element_set_state (pipe, GST_STATE_NULL);
-  if (!write_out (out))
+  if (!finish_report (out, err))
     rc = 1;
-  g_string_free (out, TRUE);
   gst_object_unref (bus);
   gst_object_unref (src);
   gst_object_unref (sink);

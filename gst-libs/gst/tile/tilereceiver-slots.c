@@ -177,9 +177,9 @@ playout_locked (GstTileReceiver * self, GstTileReceiverFrame * out,
     gst_tile_latency_add (&self->counters.latency, rt > out->sender_time ?
         rt - out->sender_time : 0);
   }
-  out->reference_time = now;
   if (self->settings.time_base == GST_TILE_RECEIVER_TIME_NONE)
     return;
+  out->reference_time = now;
   if (!believed) {
     self->counters.frames_retimed++;
     capture = now;
@@ -232,12 +232,10 @@ gst_tile_receiver_slot_take_locked (GstTileReceiver * self,
   out->complete_time = slot->complete_time;
   out->frame = slot->frame;
   out->sender_time = slot->sender_ts;
-  out->capture_time = GST_CLOCK_TIME_NONE;
+  out->capture_time = out->reference_time = GST_CLOCK_TIME_NONE;
   slot->buffer = NULL;
   slot->state = SLOT_FREE;
   slot->sender_ts = slot->capture = GST_CLOCK_TIME_NONE;
   self->counters.frames_received++;
   playout_locked (self, out, now, capture);
-  if (self->settings.time_base == GST_TILE_RECEIVER_TIME_NONE)
-    out->reference_time = GST_CLOCK_TIME_NONE;
 }

@@ -160,27 +160,13 @@ wait_generation (Link * l, guint generation)
 }
 
 static void
-fill_frame (guint8 * data, gsize size, guint seed)
-{
-  guint32 x = seed * 2654435761u + 12345;
-  gsize i;
-
-  for (i = 0; i < size; i++) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    data[i] = x >> 24;
-  }
-}
-
-static void
 push_frame (Link * l, gsize size, guint seed, guint index)
 {
   GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
   GstMapInfo map;
 
   gst_buffer_map (buf, &map, GST_MAP_WRITE);
-  fill_frame (map.data, size, seed);
+  test_fill_frame (map.data, size, seed);
   gst_buffer_unmap (buf, &map);
   GST_BUFFER_PTS (buf) = index * FRAME_DURATION;
   GST_BUFFER_DURATION (buf) = FRAME_DURATION;
@@ -210,7 +196,7 @@ pull_check (Link * l, gsize size, guint seed)
   buf = gst_sample_get_buffer (sample);
   fail_unless_equals_uint64 (gst_buffer_get_size (buf), size);
   want = g_malloc (size);
-  fill_frame (want, size, seed);
+  test_fill_frame (want, size, seed);
   gst_buffer_map (buf, &map, GST_MAP_READ);
   if (memcmp (map.data, want, size) != 0) {
     gsize i, first = 0, n = 0;
@@ -1230,7 +1216,7 @@ GST_START_TEST (test_relay)
     GstMapInfo map;
 
     gst_buffer_map (buf, &map, GST_MAP_WRITE);
-    fill_frame (map.data, size, 70 + i);
+    test_fill_frame (map.data, size, 70 + i);
     gst_buffer_unmap (buf, &map);
     GST_BUFFER_PTS (buf) = i * FRAME_DURATION;
     GST_BUFFER_DURATION (buf) = FRAME_DURATION;
@@ -2009,7 +1995,7 @@ GST_START_TEST (test_udp_receiver_window)
 
       frames[i] = gst_buffer_new_allocate (NULL, size, NULL);
       gst_buffer_map (frames[i], &map, GST_MAP_WRITE);
-      fill_frame (map.data, size, i);
+      test_fill_frame (map.data, size, i);
       gst_buffer_unmap (frames[i], &map);
       GST_BUFFER_PTS (frames[i]) = i * FRAME_DURATION;
       GST_BUFFER_DURATION (frames[i]) = FRAME_DURATION;
@@ -2042,13 +2028,13 @@ GST_START_TEST (test_udp_receiver_window)
       gst_buffer_map (buf, &map, GST_MAP_READ);
       fail_unless_equals_uint64 (map.size, size);
       for (; next_seed < 40; next_seed++) {
-        fill_frame (want, 64, next_seed);
+        test_fill_frame (want, 64, next_seed);
         if (memcmp (map.data, want, 64) == 0)
           break;
       }
       fail_unless (next_seed < 40, "frame %" G_GUINT64_FORMAT " is none of "
           "those pushed after the one before", received);
-      fill_frame (want, size, next_seed);
+      test_fill_frame (want, size, next_seed);
       fail_unless (memcmp (map.data, want, size) == 0, "frame %u damaged",
           next_seed);
       next_seed++;
@@ -2377,6 +2363,11 @@ GST_START_TEST (test_sender_clock)
 
 GST_END_TEST;
 
+/* The playout tests' sender: a frame pushed while the previous one's
+ * units still finish is not dropped (max-in-flight), however slow the
+ * host (under the sanitizers) */
+#define PLAYOUT_TX "max-in-flight=64"
+
 /* Pushes a 64x64 GRAY8 frame into the live sender @l, captured @age before
  * now on @clock (its timestamp: a live source's is its capture); its
  * capture time is in its first 8 bytes. Returns the capture time. */
@@ -2420,7 +2411,7 @@ start_presenting (Link * l, GstClock * sclock, const gchar * props)
 {
   GstClock *rclock;
 
-  tx_start_clocked (l, sclock, NULL);
+  tx_start_clocked (l, sclock, PLAYOUT_TX);
   rx_start_full (l, props, FALSE);
   g_object_set (l->appsink, "sync", TRUE, "processing-deadline",
       (guint64) 0, NULL);
@@ -2494,7 +2485,7 @@ check_late (gboolean drop)
   GstSample *sample;
   guint i;
 
-  tx_start_clocked (&l, sclock, NULL);
+  tx_start_clocked (&l, sclock, PLAYOUT_TX);
   rx_start (&l, drop ? "latency=5 drop-late=true" : "latency=5");
   wait_connected (&l);
   rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));
@@ -2540,7 +2531,7 @@ GST_START_TEST (test_playout_auto)
   GstBus *bus;
   guint i;
 
-  tx_start_clocked (&l, sclock, NULL);
+  tx_start_clocked (&l, sclock, PLAYOUT_TX);
   rx_start (&l, NULL);
   wait_connected (&l);
   rclock = gst_pipeline_get_clock (GST_PIPELINE (l.rx));

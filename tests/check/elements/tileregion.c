@@ -198,20 +198,6 @@ sent_to (Tx * t, const gchar * region)
 }
 
 static void
-fill_frame (guint8 * data, gsize size, guint seed)
-{
-  guint32 x = seed * 2654435761u + 12345;
-  gsize i;
-
-  for (i = 0; i < size; i++) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    data[i] = x >> 24;
-  }
-}
-
-static void
 push_frame (Tx * t, const Format * f, guint seed)
 {
   gsize size = format_size (f, f->width, f->height);
@@ -219,7 +205,7 @@ push_frame (Tx * t, const Format * f, guint seed)
   GstMapInfo map;
 
   gst_buffer_map (buf, &map, GST_MAP_WRITE);
-  fill_frame (map.data, size, seed);
+  test_fill_frame (map.data, size, seed);
   gst_buffer_unmap (buf, &map);
   GST_BUFFER_PTS (buf) = seed * (GST_SECOND / 30);
   GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
@@ -239,7 +225,7 @@ cut (const Format * f, guint seed, const Rx * r, gsize * out_size)
   gsize out_stride = (gsize) ((r->w + f->unit - 1) / f->unit) * f->unit_bytes;
   guint rows = (r->h + f->unit - 1) / f->unit, i;
 
-  fill_frame (frame, size, seed);
+  test_fill_frame (frame, size, seed);
   *out_size = out_stride * rows;
   out = g_malloc (*out_size);
   for (i = 0; i < rows; i++)
@@ -370,27 +356,6 @@ check_region (const Format * f, const gchar * tx_props, const gchar * region,
   tx_stop (&t);
 }
 
-/* Whether this host can send to a multicast group; when not, @test says
- * it is skipped. */
-static gboolean
-have_multicast_route (const gchar * test)
-{
-  struct sockaddr_in sa = { 0 };
-  gint fd = socket (AF_INET, SOCK_DGRAM, 0);
-  gboolean ok;
-
-  sa.sin_family = AF_INET;
-  sa.sin_port = htons (9);
-  inet_pton (AF_INET, "239.255.77.1", &sa.sin_addr);
-  ok = fd >= 0 && sendto (fd, "x", 1, 0, (struct sockaddr *) &sa,
-      sizeof (sa)) == 1;
-  if (fd >= 0)
-    close (fd);
-  if (!ok)
-    g_print ("%s: this host has no route for multicast; skipped\n", test);
-  return ok;
-}
-
 GST_START_TEST (test_region_tcp)
 {
   /* the top half: 2 of 4 tiles */
@@ -412,7 +377,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_region_multicast)
 {
-  if (!have_multicast_route ("test_region_multicast"))
+  if (!test_have_multicast_route ("test_region_multicast"))
     return;
   check_region (&bc1_1080, "units=4 protocol=udp packet-size=1200 "
       "multicast-group=239.255.77.20", "0,0,1920,540", 0.6);
@@ -469,7 +434,7 @@ GST_START_TEST (test_region_wall)
 {
   check_wall ("units=8", TRUE);
   check_wall ("units=8 protocol=udp", TRUE);
-  if (have_multicast_route ("test_region_wall"))
+  if (test_have_multicast_route ("test_region_wall"))
     check_wall ("units=8 protocol=udp packet-size=1200 "
         "multicast-group=239.255.77.22", FALSE);
 }
