@@ -570,7 +570,9 @@ def check_multicast(a):
             problems.append(f'{who}no packet statistics')
             continue
         if drop == 0:
-            if got and partial == 0:
+            # (a frame given up with too few datagrams, frames-discarded,
+            # had datagrams filed too)
+            if got and partial == 0 and not st.get('frames-discarded'):
                 dpfs.append(recv / got)
             if got < 0.95 * pushed:
                 problems.append(f'{who}{got} of {pushed} frames, want '
