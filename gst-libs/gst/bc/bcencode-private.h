@@ -95,7 +95,7 @@ typedef enum
   BC_YUV_V210,                  /* 10-bit 4:2:2, 6 pixels in 16 bytes */
 } BcYuvLayout;
 
-/* The most pixels a BcYuvRowFunc converts in one call, and the width of
+/* The most pixels a BcYuvRowsFunc converts in one call, and the width of
  * the strips the encoders convert and encode at a time: a multiple of
  * 4 * BC_LANES and 4 * BC_BC45_BATCH */
 #define BC_YUV_CHUNK 256
@@ -115,12 +115,14 @@ typedef struct
 } BcYuvParams;
 
 /* Converts pixels @x .. @x + @n - 1 (@n <= BC_YUV_CHUNK, inside the
- * picture) of picture row @y to RGBA (alpha 255) at @rgba. @planes and
- * @strides: the planes of the layout (I420: Y, U, V; NV12, P010: Y, UV;
- * packed: one). Reads no byte outside the rows' bytes the picture needs. */
-typedef void (*BcYuvRowFunc) (const BcYuvParams * p,
-    const guint8 * const planes[3], const gsize strides[3], guint y, guint x,
-    guint n, guint8 * rgba);
+ * picture) of picture rows @y0 .. @y0 + @n_rows - 1 (@n_rows <= 4, inside
+ * the picture) to RGBA (alpha 255) at @rgba, rows @rgba_stride bytes
+ * apart. @planes and @strides: the planes of the layout (I420: Y, U, V;
+ * NV12, P010: Y, UV; packed: one). Reads no byte outside the rows' bytes
+ * the picture needs. */
+typedef void (*BcYuvRowsFunc) (const BcYuvParams * p,
+    const guint8 * const planes[3], const gsize strides[3], guint y0,
+    guint n_rows, guint x, guint n, guint8 * rgba, gsize rgba_stride);
 
 typedef struct
 {
@@ -135,7 +137,7 @@ typedef struct
   BcBc5RowsFunc bc5_rows;
   BcSplit2Func split2;
   BcKernelFunc bc7;
-  BcYuvRowFunc yuv_row;
+  BcYuvRowsFunc yuv_rows;
 } BcKernels;
 
 /* The kernels of bcencode-bc45.c and bcencode-bc7.c, named after the build
@@ -158,9 +160,9 @@ G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_ycocg_fast) (const BcBatchInt *
     batch, guint n_lanes, guint8 * out);
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc7) (const BcBatch * batch,
     guint n_lanes, gint quality, guint8 * out);
-G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_yuv_row) (const BcYuvParams * p,
-    const guint8 * const planes[3], const gsize strides[3], guint y, guint x,
-    guint n, guint8 * rgba);
+G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_yuv_rows) (const BcYuvParams * p,
+    const guint8 * const planes[3], const gsize strides[3], guint y0,
+    guint n_rows, guint x, guint n, guint8 * rgba, gsize rgba_stride);
 #endif
 
 /* BPTC tables of the specification, defined in bcdecode.c: the subset of

@@ -343,8 +343,8 @@ gst_bc_yuv_convert_row (const GstBcYuvInfo * yuv,
   kernels = bc_encode_get_kernels ();
   params_of (yuv, &p);
   for (done = 0; done < n; done += BC_YUV_CHUNK)
-    kernels->yuv_row (&p, planes, strides, y, x + done, MIN (BC_YUV_CHUNK,
-            n - done), rgba + (gsize) done * 4);
+    kernels->yuv_rows (&p, planes, strides, y, 1, x + done,
+        MIN (BC_YUV_CHUNK, n - done), rgba + (gsize) done * 4, 0);
 }
 
 /**
@@ -395,15 +395,12 @@ gst_bc_encode_rows_yuv (GstBcFormat format, GstBcQuality quality,
     for (x0 = 0; x0 < yuv->width; x0 += BC_YUV_CHUNK) {
       guint n = MIN (BC_YUV_CHUNK, yuv->width - x0);
 
-      for (y = 0; y < 4; y++) {
-        guint sy = by * 4 + y;
+      guint rows = MIN (4, yuv->height - by * 4);
 
-        if (sy < yuv->height)
-          kernels->yuv_row (&p, planes, strides, sy, x0, n,
-              (guint8 *) strip[y]);
-        else
-          memcpy (strip[y], strip[y - 1], (gsize) n * 4);
-      }
+      kernels->yuv_rows (&p, planes, strides, by * 4, rows, x0, n,
+          (guint8 *) strip[0], sizeof (strip[0]));
+      for (y = rows; y < 4; y++)
+        memcpy (strip[y], strip[y - 1], (gsize) n * 4);
       bc_encode_rows_unchecked (kernels, format, quality,
           (const guint8 *) strip, sizeof (strip[0]), n, 4, &rgbx, 0, 1,
           dst + by * row_bytes + (gsize) (x0 / 4) * block_bytes);
