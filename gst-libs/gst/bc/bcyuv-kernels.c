@@ -68,8 +68,7 @@ static const guint8 v210_cr_shift[3] = { 20, 0, 10 };
  * CCOLS) of chroma row @cy into @u and @v */
 static void
 fetch_chroma (const BcYuvParams * p, const guint8 * const planes[3],
-    const gsize strides[3], guint cy, guint c0, guint m, gint16 * u,
-    gint16 * v)
+    const gsize strides[3], guint cy, guint c0, guint m, gint16 * u, gint16 * v)
 {
   guint16 t16[2 * CCOLS];
   guint32 t32[CCOLS];

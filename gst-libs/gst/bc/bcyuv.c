@@ -177,8 +177,7 @@ gst_bc_yuv_info_set (GstBcYuvInfo * yuv, GstVideoFormat format, guint width,
  * RGB matrix.
  */
 gboolean
-gst_bc_yuv_info_from_video_info (GstBcYuvInfo * yuv,
-    const GstVideoInfo * vinfo)
+gst_bc_yuv_info_from_video_info (GstBcYuvInfo * yuv, const GstVideoInfo * vinfo)
 {
   GstVideoFormat format = GST_VIDEO_INFO_FORMAT (vinfo);
   GstVideoColorMatrix matrix = vinfo->colorimetry.matrix;
@@ -337,8 +336,7 @@ gst_bc_yuv_convert_row (const GstBcYuvInfo * yuv,
 
   g_return_if_fail (yuv != NULL && rgba != NULL);
   g_return_if_fail (planes_valid (yuv, planes, strides));
-  g_return_if_fail (y < yuv->height && x <= yuv->width &&
-      n <= yuv->width - x);
+  g_return_if_fail (y < yuv->height && x <= yuv->width && n <= yuv->width - x);
 
   kernels = bc_encode_get_kernels ();
   params_of (yuv, &p);

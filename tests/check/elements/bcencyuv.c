@@ -263,8 +263,7 @@ GST_START_TEST (test_default_colorimetry)
 
     fail_unless (gst_buffer_map (a, &ma, GST_MAP_READ));
     fail_unless (gst_buffer_map (b, &mb, GST_MAP_READ));
-    fail_unless (ma.size == mb.size && memcmp (ma.data, mb.data,
-            ma.size) == 0);
+    fail_unless (ma.size == mb.size && memcmp (ma.data, mb.data, ma.size) == 0);
     gst_buffer_unmap (a, &ma);
     gst_buffer_unmap (b, &mb);
   }

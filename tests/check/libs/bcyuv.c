@@ -60,8 +60,7 @@ convert_picture (const GstBcYuvInfo * yuv, const TestYuvFrame * fr)
  * the largest error */
 static gint
 check_against_reference (GstVideoFormat f, guint w, guint h,
-    GstVideoColorMatrix m, gboolean full, GstVideoChromaSite site,
-    guint32 seed)
+    GstVideoColorMatrix m, gboolean full, GstVideoChromaSite site, guint32 seed)
 {
   TestYuv *t = test_yuv_new (f, w, h, NULL, seed);
   TestYuvFrame fr;
