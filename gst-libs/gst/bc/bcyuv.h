@@ -62,10 +62,10 @@ typedef struct
   gboolean v_cosited;
 
   /*< private >*/
-  /* bcyuv-kernels.c: the layout (BcYuvLayout), luma offset, chroma offset
-   * in 1/16, and the coefficients of luma and 1/16 chroma in
-   * 2^-BC_YUV_SHIFT output codes: Y, R from V, G from U, G from V, B from
-   * U */
+  /* what the kernels (bcyuv-kernels.c) read: the layout (BcYuvLayout),
+   * luma offset, chroma offset in 1/16, and the coefficients of luma and
+   * 1/16 chroma in 2^-BC_YUV_SHIFT output codes: Y, R from V, G from U,
+   * G from V, B from U */
   gint32 layout;
   gint32 y_offset;
   gint32 c_offset16;
