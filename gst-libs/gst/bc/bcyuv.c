@@ -173,8 +173,8 @@ gst_bc_yuv_info_set (GstBcYuvInfo * yuv, GstVideoFormat format, guint width,
  * limited range); an unknown siting is centred.
  *
  * Returns: %FALSE when @vinfo is not one of %GST_BC_YUV_FORMATS, is an
- * interlaced 4:2:0 format (its chroma rows belong to fields), or has the
- * RGB matrix.
+ * interlaced 4:2:0 format (its chroma rows belong to fields), has one
+ * field a buffer (interlace-mode alternate), or has the RGB matrix.
  */
 gboolean
 gst_bc_yuv_info_from_video_info (GstBcYuvInfo * yuv, const GstVideoInfo * vinfo)
@@ -188,6 +188,10 @@ gst_bc_yuv_info_from_video_info (GstBcYuvInfo * yuv, const GstVideoInfo * vinfo)
   if (!layout_of (format, &layout))
     return FALSE;
   if (GST_VIDEO_INFO_IS_INTERLACED (vinfo) && is_420 (layout))
+    return FALSE;
+  /* one field a buffer: not a picture of the caps' height */
+  if (GST_VIDEO_INFO_INTERLACE_MODE (vinfo) ==
+      GST_VIDEO_INTERLACE_MODE_ALTERNATE)
     return FALSE;
   if (matrix == GST_VIDEO_COLOR_MATRIX_UNKNOWN ||
       range == GST_VIDEO_COLOR_RANGE_UNKNOWN) {

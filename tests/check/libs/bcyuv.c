@@ -377,6 +377,13 @@ GST_START_TEST (test_info_from_caps)
           "height=48, interlace-mode=interleaved"));
   fail_unless (info_from_caps (&yuv, "video/x-raw, format=YUY2, width=64, "
           "height=48, interlace-mode=interleaved"));
+  {
+    GstVideoInfo vinfo;
+
+    gst_video_info_set_interlaced_format (&vinfo, GST_VIDEO_FORMAT_UYVY,
+        GST_VIDEO_INTERLACE_MODE_ALTERNATE, 64, 48);
+    fail_if (gst_bc_yuv_info_from_video_info (&yuv, &vinfo));
+  }
   /* (GstVideoInfo already replaces an RGB matrix on YUV caps by the
    * default) */
   fail_if (gst_bc_yuv_info_set (&yuv, GST_VIDEO_FORMAT_YUY2, 64, 48,
