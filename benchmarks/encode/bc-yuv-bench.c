@@ -19,6 +19,13 @@
  * best of each counts. The last frame of each is decoded and compared with
  * the RGB picture (PSNR over R, G, B; BC4: luma; BC5: R, G).
  *
+ * The YUV frame comes from GStreamer's own RGB to YUV conversion, whose
+ * rounding its inverse (videoconvert) partly undoes: with 10-bit formats
+ * (P010_10LE, v210) that favours B by a few tenths of a dB, while with a
+ * frame made by an exact conversion the encoder's own (exact) conversion
+ * is the closer one. With 8-bit formats videoconvert's 1/64 steps cost it
+ * about 2 dB either way.
+ *
  *   bc-yuv-bench [-e bc1enc] [-q fast] [-F NV12,UYVY] [-W 3840 -H 2160]
  *       [-t 2] [-n 30] [-r 3] [-c RGBx] [-i picture.rgba]
  *
