@@ -210,6 +210,38 @@ gst_bc_yuv_info_from_video_info (GstBcYuvInfo * yuv, const GstVideoInfo * vinfo)
 }
 
 /**
+ * gst_bc_yuv_info_get_coefficients:
+ * @yuv: a filled #GstBcYuvInfo
+ * @y_offset: (out): the luma offset of the range, in codes of the format
+ * @c_offset16: (out): the chroma offset of the range, in 1/16 of a code
+ * @k: (out caller-allocates) (array fixed-size=5): the coefficients of
+ *     luma and of chroma in 1/16, in 2^-shift output codes: Y, R from V,
+ *     G from U, G from V, B from U
+ *
+ * The fixed-point conversion the encoders run, for another implementation
+ * of it (the GL compute path's shader) to compute the same codes: with Y
+ * the luma and U, V the chroma upsampled (see gst_bc_encode_rows_yuv()) in
+ * 1/16 of a code, minus @c_offset16, and l = k[0] (Y - @y_offset) +
+ * 2^(shift - 1), R = (l + k[1] V) >> shift, G = (l - k[2] U - k[3] V) >>
+ * shift, B = (l + k[4] U) >> shift (arithmetic shifts of 32-bit integers,
+ * which never overflow), each clamped to 0..255.
+ *
+ * Returns: the shift (20).
+ */
+guint
+gst_bc_yuv_info_get_coefficients (const GstBcYuvInfo * yuv,
+    gint32 * y_offset, gint32 * c_offset16, gint32 k[5])
+{
+  g_return_val_if_fail (yuv != NULL && y_offset != NULL &&
+      c_offset16 != NULL && k != NULL, 0);
+
+  *y_offset = yuv->y_offset;
+  *c_offset16 = yuv->c_offset16;
+  memcpy (k, yuv->k, sizeof (yuv->k));
+  return BC_YUV_SHIFT;
+}
+
+/**
  * gst_bc_yuv_info_n_planes:
  * @yuv: a filled #GstBcYuvInfo
  *

@@ -88,6 +88,12 @@ gboolean gst_bc_yuv_info_set (GstBcYuvInfo * yuv, GstVideoFormat format,
                               GstVideoChromaSite chroma_site);
 
 GST_BC_API
+guint gst_bc_yuv_info_get_coefficients (const GstBcYuvInfo * yuv,
+                                        gint32 * y_offset,
+                                        gint32 * c_offset16,
+                                        gint32 k[5]);
+
+GST_BC_API
 guint gst_bc_yuv_info_n_planes (const GstBcYuvInfo * yuv);
 
 GST_BC_API
