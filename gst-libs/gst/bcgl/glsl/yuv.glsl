@@ -138,7 +138,7 @@ ivec2 yuv_chroma_h (int x, int cy)
 uvec4 yuv_texel (ivec2 c)
 {
   ivec2 uv;
-  int l, r, g, b, half;
+  int l, r, g, b, rnd;
 
 #if YUV_420
   {
@@ -162,8 +162,8 @@ uvec4 yuv_texel (ivec2 c)
 #endif
   uv -= u_yuv_offset.y;
 
-  half = 1 << (u_yuv_shift - 1);
-  l = u_yuv_k.x * (yuv_luma (c) - u_yuv_offset.x) + half;
+  rnd = 1 << (u_yuv_shift - 1);
+  l = u_yuv_k.x * (yuv_luma (c) - u_yuv_offset.x) + rnd;
   r = (l + u_yuv_k.y * uv.y) >> u_yuv_shift;
   g = (l - u_yuv_k.z * uv.x - u_yuv_k.w * uv.y) >> u_yuv_shift;
   b = (l + u_yuv_kb * uv.x) >> u_yuv_shift;
