@@ -430,8 +430,8 @@ gst_bc_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
     quality = priv->quality;
     GST_OBJECT_UNLOCK (self);
     /* lets the frame kept back out first, with the old caps */
-    if (!gst_bc_enc_gl_set_format (priv->gl, state, &info, &layout, quality,
-            &use_gl))
+    if (!gst_bc_enc_gl_set_format (priv->gl, state, &info, &layout, &yuv,
+            quality, &use_gl))
       return FALSE;
   }
 #endif
