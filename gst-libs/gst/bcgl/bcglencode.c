@@ -769,8 +769,7 @@ gst_bc_gl_encoder_submit_planes (GstBcGLEncoder * enc,
   SubmitData d = { enc, {0,}, 0, NULL, gl_errors };
   guint i, n;
 
-  g_return_val_if_fail (enc != NULL && slot != NULL && textures != NULL,
-      FALSE);
+  g_return_val_if_fail (enc != NULL && slot != NULL && textures != NULL, FALSE);
   memcpy (d.textures, textures, sizeof (d.textures));
 
   quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);

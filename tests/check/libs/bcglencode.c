@@ -375,8 +375,7 @@ GST_START_TEST (test_formats)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (formats); i++)
-    check_picture (formats[i], rgba, width, height, &test_rgba_layout,
-        "RGBA");
+    check_picture (formats[i], rgba, width, height, &test_rgba_layout, "RGBA");
   g_free (rgba);
 }
 
@@ -682,8 +681,7 @@ GST_START_TEST (test_slots)
   gst_bc_gl_encoder_free (enc);
   fail_unless (gst_memory_map (mem, &map, GST_MAP_READ));
   fail_unless (memcmp (map.data, cpu, info.size) == 0 || !ieee_renderer);
-  check_against_cpu (&info, GST_BC_QUALITY_NORMAL, map.data, cpu, rgba,
-      "lent");
+  check_against_cpu (&info, GST_BC_QUALITY_NORMAL, map.data, cpu, rgba, "lent");
   gst_memory_unmap (mem, &map);
   gst_memory_unref (mem);
 
@@ -723,8 +721,7 @@ GST_START_TEST (test_refused)
 
   /* 3-byte pixels, grey for anything but BC4 */
   info = make_info (GST_BC_FORMAT_BC1, 16, 16);
-  fail_unless (gst_bc_gl_encoder_new (context, &info, &rgb, 2,
-          &error) == NULL);
+  fail_unless (gst_bc_gl_encoder_new (context, &info, &rgb, 2, &error) == NULL);
   fail_unless (g_error_matches (error, GST_CORE_ERROR,
           GST_CORE_ERROR_NEGOTIATION));
   g_clear_error (&error);
@@ -735,8 +732,7 @@ GST_START_TEST (test_refused)
           GST_CORE_ERROR_NEGOTIATION));
   g_clear_error (&error);
   info = make_info (GST_BC_FORMAT_BC4, 16, 16);
-  fail_unless (gst_bc_gl_encoder_new (context, &info, &rgb, 2,
-          &error) == NULL);
+  fail_unless (gst_bc_gl_encoder_new (context, &info, &rgb, 2, &error) == NULL);
   fail_unless (g_error_matches (error, GST_CORE_ERROR,
           GST_CORE_ERROR_NEGOTIATION));
   g_clear_error (&error);
@@ -1047,8 +1043,7 @@ GST_START_TEST (test_yuv_refused)
   GError *error = NULL;
   GstBcYuvInfo yuv;
 
-  fail_unless (gst_bc_gl_encoder_yuv_format_supported
-      (GST_VIDEO_FORMAT_NV12));
+  fail_unless (gst_bc_gl_encoder_yuv_format_supported (GST_VIDEO_FORMAT_NV12));
   fail_if (gst_bc_gl_encoder_yuv_format_supported (GST_VIDEO_FORMAT_v210));
   fail_if (gst_bc_gl_encoder_yuv_format_supported (GST_VIDEO_FORMAT_RGBA));
 
