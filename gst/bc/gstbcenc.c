@@ -10,7 +10,14 @@
  * @see_also: #bc1enc, #bc3enc, #bc4enc, #bc5enc, #bc7enc, #bcdec
  *
  * #GstBcEnc turns packed 8-bit RGB(A) video (and, for bc4enc, grey video)
- * into `video/x-bc` frames on the CPU. Subclasses (bc1enc, bc3enc, bc4enc,
+ * into `video/x-bc` frames on the CPU. YUV video (%GST_BC_YUV_FORMATS) is
+ * converted to RGB inside the encoder as the blocks are gathered
+ * (gst_bc_encode_rows_yuv(): the caps' colorimetry and chroma siting,
+ * GStreamer's defaults for the size where they are unknown). Interlaced
+ * 4:2:0 input (NV12, I420, P010_10LE) is refused when its caps are set
+ * (not-negotiated): its chroma rows belong to fields. (The template does
+ * not say so: caps without an interlace-mode field, progressive, would
+ * then not be accepted.) Subclasses (bc1enc, bc3enc, bc4enc,
  * bc5enc, bc7enc: gstbcencoders.c) only say which #GstBcFormat they produce
  * (the #GstBcEncClass.get_format vfunc) and add their pad templates with
  * gst_bc_enc_class_add_pad_templates(); the base class negotiates, splits
@@ -70,6 +77,8 @@ typedef struct
   /* streaming thread only */
   GstVideoCodecState *input_state;
   GstBcPixelLayout layout;
+  /* YUV input: its conversion (yuv.width 0 for RGB input) */
+  GstBcYuvInfo yuv;
   GstBcInfo info;
   GstBcWorkers *workers;
   /* downstream's pool when it wants frames filled tile by tile
@@ -212,9 +221,10 @@ gst_bc_enc_init (GstBcEnc * self)
  *     %GST_BC_ENC_GL_GRAY_FORMATS
  * @bc_formats: the `video/x-bc` format (string or caps list) it produces
  *
- * Adds the sink template, `video/x-raw` of @raw_formats (after
+ * Adds the sink template, `video/x-raw` of @raw_formats, then of
+ * %GST_BC_YUV_FORMATS, after
  * `video/x-raw(memory:GLMemory)` of @gl_formats for the GL compute path when
- * the plugin is built with the GStreamer GL library), and a `video/x-bc`
+ * the plugin is built with the GStreamer GL library, and a `video/x-bc`
  * source template of @bc_formats.
  */
 void
@@ -230,7 +240,8 @@ gst_bc_enc_class_add_pad_templates (GstElementClass * element_class,
 #else
   (void) gl_formats;
 #endif
-  str = g_strdup_printf (GST_VIDEO_CAPS_MAKE ("%s"), raw_formats);
+  str = g_strdup_printf (GST_VIDEO_CAPS_MAKE ("%s") "; "
+      GST_VIDEO_CAPS_MAKE (GST_BC_YUV_FORMATS), raw_formats);
   gst_caps_append (caps, gst_caps_from_string (str));
   g_free (str);
   gst_element_class_add_pad_template (element_class,
@@ -369,6 +380,7 @@ gst_bc_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   GstVideoInfo *vinfo = &state->info;
   GstVideoCodecState *output_state;
   GstBcPixelLayout layout;
+  GstBcYuvInfo yuv;
   GstBcFormat format;
   GstBcInfo info;
   GstClockTime latency = 0;
@@ -379,9 +391,18 @@ gst_bc_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
 
   GST_DEBUG_OBJECT (self, "input caps %" GST_PTR_FORMAT, state->caps);
 
-  if (!gst_bc_encode_layout_from_video_format (&layout,
-          GST_VIDEO_INFO_FORMAT (vinfo)))
+  memset (&layout, 0, sizeof (layout));
+  memset (&yuv, 0, sizeof (yuv));
+  if (gst_bc_yuv_format_supported (GST_VIDEO_INFO_FORMAT (vinfo))) {
+    if (!gst_bc_yuv_info_from_video_info (&yuv, vinfo))
+      goto unsupported_yuv;
+    GST_DEBUG_OBJECT (self, "converting from YUV: matrix %d, range %d, "
+        "chroma %s", yuv.matrix, yuv.range, yuv.h_cosited ? "cosited" :
+        "centred");
+  } else if (!gst_bc_encode_layout_from_video_format (&layout,
+          GST_VIDEO_INFO_FORMAT (vinfo))) {
     goto unsupported_format;
+  }
 
   format = klass->get_format (self);
   GST_DEBUG_OBJECT (self, "output format %s", gst_bc_format_to_string (format));
@@ -409,8 +430,8 @@ gst_bc_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
     quality = priv->quality;
     GST_OBJECT_UNLOCK (self);
     /* lets the frame kept back out first, with the old caps */
-    if (!gst_bc_enc_gl_set_format (priv->gl, state, &info, &layout, quality,
-            &use_gl))
+    if (!gst_bc_enc_gl_set_format (priv->gl, state, &info, &layout, &yuv,
+            quality, &use_gl))
       return FALSE;
   }
 #endif
@@ -427,6 +448,7 @@ gst_bc_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   g_clear_pointer (&priv->input_state, gst_video_codec_state_unref);
   priv->input_state = gst_video_codec_state_ref (state);
   priv->layout = layout;
+  priv->yuv = yuv;
   priv->info = info;
 
   /* The CPU path encodes in handle_frame: each frame leaves in the call
@@ -453,8 +475,16 @@ gst_bc_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
 unsupported_format:
   {
     GST_WARNING_OBJECT (self, "unsupported input format %s: only packed "
-        "8-bit RGB formats " GST_BC_ENC_RAW_FORMATS " (and, for bc4enc, "
-        "GRAY8 and GRAY16_LE) can be encoded", GST_VIDEO_INFO_NAME (vinfo));
+        "8-bit RGB formats " GST_BC_ENC_RAW_FORMATS ", YUV formats "
+        GST_BC_YUV_FORMATS " (and, for bc4enc, GRAY8 and GRAY16_LE) can be "
+        "encoded", GST_VIDEO_INFO_NAME (vinfo));
+    return FALSE;
+  }
+unsupported_yuv:
+  {
+    GST_WARNING_OBJECT (self, "cannot convert %s input with caps %"
+        GST_PTR_FORMAT ": interlaced 4:2:0 or an RGB matrix",
+        GST_VIDEO_INFO_NAME (vinfo), state->caps);
     return FALSE;
   }
 no_encoder:
@@ -635,21 +665,39 @@ gst_bc_enc_propose_allocation (GstVideoEncoder * encoder, GstQuery * query)
       (encoder, query);
 }
 
+/* The bytes of a row of @plane the encoder reads */
+static gsize
+gst_bc_enc_row_bytes (const GstVideoInfo * vinfo, const GstBcYuvInfo * yuv,
+    guint plane)
+{
+  if (yuv->width > 0)
+    return gst_bc_yuv_info_row_bytes (yuv, plane);
+  return (gsize) GST_VIDEO_INFO_WIDTH (vinfo) *
+      GST_VIDEO_INFO_COMP_PSTRIDE (vinfo, 0);
+}
+
 /* The smallest input buffer that holds a whole frame: the video meta's
  * plane layout when the buffer has one, else the default layout of @vinfo. */
 static gsize
-gst_bc_enc_needed_input_size (const GstVideoInfo * vinfo, GstBuffer * buffer)
+gst_bc_enc_needed_input_size (const GstVideoInfo * vinfo,
+    const GstBcYuvInfo * yuv, GstBuffer * buffer)
 {
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
-  gsize row;
+  guint p, n = yuv->width > 0 ? gst_bc_yuv_info_n_planes (yuv) : 1;
+  gsize need = 0;
 
-  if (meta == NULL || meta->n_planes < 1 || meta->stride[0] <= 0)
+  if (meta == NULL || meta->n_planes < n)
     return GST_VIDEO_INFO_SIZE (vinfo);
+  for (p = 0; p < n; p++) {
+    guint rows = yuv->width > 0 ? gst_bc_yuv_info_plane_rows (yuv, p) :
+        (guint) GST_VIDEO_INFO_HEIGHT (vinfo);
 
-  row = (gsize) GST_VIDEO_INFO_WIDTH (vinfo) *
-      GST_VIDEO_INFO_COMP_PSTRIDE (vinfo, 0);
-  return meta->offset[0] + (gsize) meta->stride[0] *
-      (GST_VIDEO_INFO_HEIGHT (vinfo) - 1) + row;
+    if (meta->stride[p] <= 0)
+      return GST_VIDEO_INFO_SIZE (vinfo);
+    need = MAX (need, meta->offset[p] + (gsize) meta->stride[p] * (rows - 1)
+        + gst_bc_enc_row_bytes (vinfo, yuv, p));
+  }
+  return need;
 }
 
 typedef struct
@@ -661,6 +709,10 @@ typedef struct
   guint width;
   guint height;
   const GstBcPixelLayout *layout;
+  /* YUV input: its conversion and planes, else NULL */
+  const GstBcYuvInfo *yuv;
+  const guint8 *planes[3];
+  gsize strides[3];
   guint n_block_rows;
   guint rows_per_job;
   guint8 *dst;
@@ -674,8 +726,12 @@ gst_bc_enc_run_rows (guint first, guint n, gpointer user_data)
 {
   const GstBcEncJob *j = user_data;
 
-  gst_bc_encode_rows (j->format, j->quality, j->src, j->src_stride,
-      j->width, j->height, j->layout, first, n, j->dst);
+  if (j->yuv)
+    gst_bc_encode_rows_yuv (j->format, j->quality, j->yuv, j->planes,
+        j->strides, first, n, j->dst);
+  else
+    gst_bc_encode_rows (j->format, j->quality, j->src, j->src_stride,
+        j->width, j->height, j->layout, first, n, j->dst);
 }
 
 static void
@@ -764,8 +820,8 @@ gst_bc_enc_handle_frame (GstVideoEncoder * encoder, GstVideoCodecFrame * frame)
   GstMapInfo out_map;
   GstBcEncJob job;
   gsize in_size, needed;
-  gint in_stride;
-  guint n_jobs;
+  gint in_stride = 0;
+  guint n_jobs, p;
   GstFlowReturn ret;
 
   if (G_UNLIKELY (priv->input_state == NULL))
@@ -801,18 +857,24 @@ gst_bc_enc_handle_frame (GstVideoEncoder * encoder, GstVideoCodecFrame * frame)
 
   /* a short buffer cannot be mapped as a frame: say what is wrong first */
   in_size = gst_buffer_get_size (frame->input_buffer);
-  needed = gst_bc_enc_needed_input_size (vinfo, frame->input_buffer);
+  needed = gst_bc_enc_needed_input_size (vinfo, &priv->yuv,
+      frame->input_buffer);
   if (G_UNLIKELY (in_size < needed))
     goto short_buffer;
 
   if (G_UNLIKELY (!gst_video_frame_map (&vframe, vinfo, frame->input_buffer,
               GST_MAP_READ)))
     goto map_failed;
-  in_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vframe, 0);
-  if (G_UNLIKELY (in_stride < GST_VIDEO_INFO_WIDTH (vinfo) *
-          GST_VIDEO_INFO_COMP_PSTRIDE (vinfo, 0))) {
-    gst_video_frame_unmap (&vframe);
-    goto bad_stride;
+  memset (&job, 0, sizeof (job));
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vframe) && p < 3; p++) {
+    in_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vframe, p);
+    if (G_UNLIKELY (in_stride < 0 || (gsize) in_stride <
+            gst_bc_enc_row_bytes (vinfo, &priv->yuv, p))) {
+      gst_video_frame_unmap (&vframe);
+      goto bad_stride;
+    }
+    job.planes[p] = GST_VIDEO_FRAME_PLANE_DATA (&vframe, p);
+    job.strides[p] = (gsize) in_stride;
   }
 
   ret = gst_bc_enc_output_buffer (self, frame, &job.tiles);
@@ -836,8 +898,9 @@ gst_bc_enc_handle_frame (GstVideoEncoder * encoder, GstVideoCodecFrame * frame)
   GST_OBJECT_LOCK (self);
   job.quality = priv->quality;
   GST_OBJECT_UNLOCK (self);
-  job.src = GST_VIDEO_FRAME_PLANE_DATA (&vframe, 0);
-  job.src_stride = (gsize) in_stride;
+  job.src = job.planes[0];
+  job.src_stride = job.strides[0];
+  job.yuv = priv->yuv.width > 0 ? &priv->yuv : NULL;
   job.width = priv->info.width;
   job.height = priv->info.height;
   job.layout = &priv->layout;
@@ -904,9 +967,10 @@ bad_stride:
   {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("Unsupported input row stride"),
-        ("The input rows are %d bytes apart, less than %d pixels of %d "
-            "bytes", in_stride, GST_VIDEO_INFO_WIDTH (vinfo),
-            GST_VIDEO_INFO_COMP_PSTRIDE (vinfo, 0)));
+        ("The rows of input plane %u are %d bytes apart, less than the %"
+            G_GSIZE_FORMAT " bytes of a row of %d %s pixels", p, in_stride,
+            gst_bc_enc_row_bytes (vinfo, &priv->yuv, p),
+            GST_VIDEO_INFO_WIDTH (vinfo), GST_VIDEO_INFO_NAME (vinfo)));
     gst_video_codec_frame_unref (frame);
     return GST_FLOW_ERROR;
   }

@@ -16,7 +16,12 @@
  * GL.
  *
  * Caps: the sink template offers GLMemory RGBA/RGBx/BGRA/BGRx (2D
- * textures) first. When upstream asks with a GLMemory filter, the element
+ * textures) first, then the YUV formats libgstbcgl reads
+ * (GST_BC_GL_ENCODER_YUV_FORMATS: one texture a plane, as glupload makes
+ * them; not v210, which GStreamer 1.22's glupload does not upload),
+ * converted in the shader as the CPU path converts (set_format refuses
+ * the same YUV caps as the CPU path: interlaced 4:2:0, one field a
+ * buffer). When upstream asks with a GLMemory filter, the element
  * finds (or makes) its context and drops the GLMemory structures when the
  * context cannot run the encoder (no compute shaders or buffer storage):
  * upstream then needs gldownload, and the CPU path encodes.
@@ -64,6 +69,7 @@ struct _GstBcEncGL
   GstBcGLEncoder *enc;
   GstBcInfo info;
   GstBcPixelLayout layout;
+  guint n_planes;               /* textures a frame has: 1, YUV: its planes */
   GstVideoCodecFrame *pending;
   guint pending_slot;
   GstBufferPool *pool;
@@ -76,7 +82,10 @@ gst_bc_enc_gl_template_caps (const gchar * formats)
 {
   gchar *str = g_strdup_printf (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
       (GST_CAPS_FEATURE_MEMORY_GL_MEMORY, "%s")
-      ", texture-target = (string) 2D", formats);
+      ", texture-target = (string) 2D; "
+      GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_GL_MEMORY,
+          GST_BC_GL_ENCODER_YUV_FORMATS) ", texture-target = (string) 2D",
+      formats);
   GstCaps *caps = gst_caps_from_string (str);
 
   g_free (str);
@@ -456,7 +465,7 @@ get_strings (GstGLContext * context, GLStrings * s)
 gboolean
 gst_bc_enc_gl_set_format (GstBcEncGL * gl, GstVideoCodecState * state,
     const GstBcInfo * info, const GstBcPixelLayout * layout,
-    GstBcQuality quality, gboolean * use_gl)
+    const GstBcYuvInfo * yuv, GstBcQuality quality, gboolean * use_gl)
 {
   GstVideoEncoder *encoder = gl->encoder;
   GstGLContext *context = NULL;
@@ -483,7 +492,13 @@ gst_bc_enc_gl_set_format (GstBcEncGL * gl, GstVideoCodecState * state,
 
   gl->info = *info;
   gl->layout = *layout;
-  gl->enc = gst_bc_gl_encoder_new (context, info, layout, N_SLOTS, &error);
+  if (yuv->width > 0) {
+    gl->n_planes = gst_bc_yuv_info_n_planes (yuv);
+    gl->enc = gst_bc_gl_encoder_new_yuv (context, info, yuv, N_SLOTS, &error);
+  } else {
+    gl->n_planes = 1;
+    gl->enc = gst_bc_gl_encoder_new (context, info, layout, N_SLOTS, &error);
+  }
   if (gl->enc == NULL)
     goto encoder_failed;
   if (!gst_bc_gl_encoder_prepare (gl->enc, quality, &error))
@@ -491,10 +506,10 @@ gst_bc_enc_gl_set_format (GstBcEncGL * gl, GstVideoCodecState * state,
 
   gl->check_errors = gst_debug_category_get_threshold (GST_CAT_DEFAULT) >=
       GST_LEVEL_DEBUG;
-  GST_INFO_OBJECT (encoder, "GL path: %s compute shader, %u x %u blocks, on "
-      "%s (%s), context %" GST_PTR_FORMAT, gst_bc_format_to_string
-      (info->format), info->blocks_x, info->blocks_y, strings.renderer,
-      strings.version, context);
+  GST_INFO_OBJECT (encoder, "GL path: %s compute shader, %u x %u blocks, "
+      "%u texture(s) a frame, on %s (%s), context %" GST_PTR_FORMAT,
+      gst_bc_format_to_string (info->format), info->blocks_x, info->blocks_y,
+      gl->n_planes, strings.renderer, strings.version, context);
   g_free (strings.version);
   g_free (strings.renderer);
   gst_object_unref (context);
@@ -545,44 +560,72 @@ free_out:
   }
 }
 
+/* TRUE when every plane of @in is a 2D texture the encoder's context can
+ * read */
+static gboolean
+frame_is_gl (GstBcEncGL * gl, GstBuffer * in)
+{
+  guint p;
+
+  if (gst_buffer_n_memory (in) < gl->n_planes) {
+    GST_LOG_OBJECT (gl->encoder, "%u memories for %u planes: CPU path",
+        gst_buffer_n_memory (in), gl->n_planes);
+    return FALSE;
+  }
+  for (p = 0; p < gl->n_planes; p++) {
+    GstMemory *mem = gst_buffer_peek_memory (in, p);
+
+    if (!gst_is_gl_memory (mem) ||
+        gst_gl_memory_get_texture_target ((GstGLMemory *) mem) !=
+        GST_GL_TEXTURE_TARGET_2D) {
+      GST_LOG_OBJECT (gl->encoder, "plane %u is not a 2D GL texture: CPU "
+          "path", p);
+      return FALSE;
+    }
+    if (!gst_gl_context_can_share (((GstGLBaseMemory *) mem)->context,
+            gl->context)) {
+      GST_LOG_OBJECT (gl->encoder, "texture of an unrelated GL context: "
+          "CPU path");
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 GstFlowReturn
 gst_bc_enc_gl_handle_frame (GstBcEncGL * gl, GstVideoCodecFrame * frame,
     GstBcQuality quality, gboolean * handled)
 {
   GstVideoEncoder *encoder = gl->encoder;
   GstBuffer *in = frame->input_buffer;
-  GstMemory *mem;
   GstGLSyncMeta *sync;
-  GstMapInfo map;
+  GstMapInfo maps[3];
   GError *error = NULL;
-  guint texture, slot, errors = 0;
+  guint textures[3] = { 0, 0, 0 }, slot, errors = 0, p;
   gboolean ok;
 
   *handled = FALSE;
-  mem = gst_buffer_n_memory (in) > 0 ? gst_buffer_peek_memory (in, 0) : NULL;
-  if (gl->enc == NULL || mem == NULL || !gst_is_gl_memory (mem) ||
-      gst_gl_memory_get_texture_target ((GstGLMemory *) mem) !=
-      GST_GL_TEXTURE_TARGET_2D) {
-    GST_LOG_OBJECT (encoder, "not a 2D GL texture: CPU path for frame %u",
-        frame->system_frame_number);
+  if (gl->enc == NULL || !frame_is_gl (gl, in))
     return finish_pending (gl);
-  }
-  if (!gst_gl_context_can_share (((GstGLBaseMemory *) mem)->context,
-          gl->context)) {
-    GST_LOG_OBJECT (encoder, "texture of an unrelated GL context: CPU path");
-    return finish_pending (gl);
-  }
   *handled = TRUE;
 
   sync = gst_buffer_get_gl_sync_meta (in);
   if (sync)
     gst_gl_sync_meta_wait (sync, gl->context);
-  if (!gst_buffer_map (in, &map, GST_MAP_READ | GST_MAP_GL))
-    goto map_failed;
-  texture = *(guint *) map.data;
-  ok = gst_bc_gl_encoder_submit (gl->enc, texture, quality, &slot,
+  /* one texture a plane (GstGLMemory), each uploaded if need be here */
+  for (p = 0; p < gl->n_planes; p++) {
+    if (!gst_memory_map (gst_buffer_peek_memory (in, p), &maps[p],
+            GST_MAP_READ | GST_MAP_GL)) {
+      while (p-- > 0)
+        gst_memory_unmap (gst_buffer_peek_memory (in, p), &maps[p]);
+      goto map_failed;
+    }
+    textures[p] = *(guint *) maps[p].data;
+  }
+  ok = gst_bc_gl_encoder_submit_planes (gl->enc, textures, quality, &slot,
       gl->check_errors ? &errors : NULL, &error);
-  gst_buffer_unmap (in, &map);
+  for (p = 0; p < gl->n_planes; p++)
+    gst_memory_unmap (gst_buffer_peek_memory (in, p), &maps[p]);
   if (!ok)
     goto submit_failed;
   if (errors) {
@@ -594,7 +637,7 @@ gst_bc_enc_gl_handle_frame (GstBcEncGL * gl, GstVideoCodecFrame * frame,
 
   GST_LOG_OBJECT (encoder, "frame %u (pts %" GST_TIME_FORMAT ") submitted "
       "to slot %u, texture %u, quality %d", frame->system_frame_number,
-      GST_TIME_ARGS (frame->pts), slot, texture, quality);
+      GST_TIME_ARGS (frame->pts), slot, textures[0], quality);
 
   /* frame N leaves once N + 1 is queued behind it */
   {

@@ -21,7 +21,8 @@ typedef struct _GstBcEncGL GstBcEncGL;
 /* The frames the GL path keeps back: frame N leaves when N + 1 arrives */
 #define GST_BC_ENC_GL_PIPELINE_DEPTH 1
 
-/* The GLMemory caps of @formats (a format or caps list) */
+/* The GLMemory caps of @formats (a format or caps list), then of the YUV
+ * formats the GL encoder reads (GST_BC_GL_ENCODER_YUV_FORMATS) */
 G_GNUC_INTERNAL
 GstCaps *     gst_bc_enc_gl_template_caps (const gchar * formats);
 
@@ -52,12 +53,14 @@ GstCaps *     gst_bc_enc_gl_filter_caps (GstBcEncGL * gl, GstCaps * caps,
 
 /* set_format, before the new output state is set: finishes the frame kept
  * back with the old one, then sets the GL path up when @state's caps are
- * GLMemory (TRUE: GL path). FALSE with an error posted on failure. */
+ * GLMemory (TRUE: GL path); @yuv: the conversion of YUV input (width 0:
+ * RGB input, @layout). FALSE with an error posted on failure. */
 G_GNUC_INTERNAL
 gboolean      gst_bc_enc_gl_set_format (GstBcEncGL * gl,
                                         GstVideoCodecState * state,
                                         const GstBcInfo * info,
                                         const GstBcPixelLayout * layout,
+                                        const GstBcYuvInfo * yuv,
                                         GstBcQuality quality,
                                         gboolean * use_gl);
 

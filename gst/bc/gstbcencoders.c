@@ -8,7 +8,7 @@
  * @title: bc1enc
  * @see_also: #bc3enc, #bcdec, #GstBcEnc
  *
- * Encodes raw RGB video into BC1 (DXT1) block-compressed frames: 8 bytes per
+ * Encodes raw RGB or YUV video into BC1 (DXT1) block-compressed frames: 8 bytes per
  * 4x4 block, 4 bits per pixel, no alpha. Frames whose size is not a multiple
  * of 4 are padded by repeating the last column and row; the caps carry the
  * visible size. The encode runs on #GstBcEnc:threads threads; every output
@@ -21,6 +21,10 @@
  * |[
  * gst-launch-1.0 videotestsrc num-buffers=60 ! video/x-raw,width=1920,height=1080 ! bc1enc quality=high threads=4 ! fakesink
  * ]| Encodes 60 full-HD frames at the best quality on four threads.
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=60 ! video/x-raw,format=NV12,width=3840,height=2160 ! bc1enc quality=fast ! fakesink
+ * ]| Encodes NV12 video: the encoder converts it to RGB itself (the
+ * caps' colorimetry, see #GstBcEnc), no videoconvert needed.
  *
  * Since: 0.1
  */
@@ -215,8 +219,8 @@ enum
 static const GstBcEncoderInfo encoders[] = {
   [ENCODER_BC1] = {"bc1enc", "GstBc1Enc", GST_BC_FORMAT_BC1, GST_BC_ENC_RAW_FORMATS,
         GST_BC_ENC_GL_FORMATS, "BC1", "BC1 video encoder",
-      "Encodes RGB video into BC1 (DXT1) block-compressed frames on the "
-        "CPU, or with a GL compute shader for GLMemory input"},
+      "Encodes RGB or YUV video into BC1 (DXT1) block-compressed frames on "
+        "the CPU, or with a GL compute shader for GLMemory input"},
   [ENCODER_BC3] = {"bc3enc", "GstBc3Enc", GST_BC_FORMAT_YCOCG_BC3, GST_BC_ENC_RAW_FORMATS,
         GST_BC_ENC_GL_FORMATS, "{ YCoCg-BC3, BC3 }", "BC3 video encoder",
       "Encodes RGB(A) video into YCoCg-BC3 or BC3 (DXT5) block-compressed "

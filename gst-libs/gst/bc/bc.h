@@ -10,6 +10,7 @@
 #include <gst/bc/bcformat.h>
 #include <gst/bc/bctiling.h>
 #include <gst/bc/bcencode.h>
+#include <gst/bc/bcyuv.h>
 #include <gst/bc/bcdecode.h>
 #include <gst/bc/bcworkers.h>
 #include <gst/bc/bctilemeta.h>

@@ -82,6 +82,48 @@ typedef void (*BcSplit2Func) (const guint8 * src, guint n_pixels,
 typedef void (*BcBc5RowsFunc) (const guint8 * const rows[4], guint n_blocks,
     gint quality, const gint shift[2], guint8 * out);
 
+/* YUV input (bcyuv.c, bcyuv-kernels.c) */
+
+/* How the samples of a YUV format are stored */
+typedef enum
+{
+  BC_YUV_I420,                  /* three 8-bit planes, 4:2:0 */
+  BC_YUV_NV12,                  /* 8-bit Y plane, interleaved U V, 4:2:0 */
+  BC_YUV_P010,                  /* NV12 of 16-bit LE samples, 10 high bits */
+  BC_YUV_YUY2,                  /* Y0 U Y1 V, 4:2:2 */
+  BC_YUV_UYVY,                  /* U Y0 V Y1, 4:2:2 */
+  BC_YUV_V210,                  /* 10-bit 4:2:2, 6 pixels in 16 bytes */
+} BcYuvLayout;
+
+/* The most pixels a BcYuvRowsFunc converts in one call, and the width of
+ * the strips the encoders convert and encode at a time: a multiple of
+ * 4 * BC_LANES and 4 * BC_BC45_BATCH */
+#define BC_YUV_CHUNK 256
+
+/* The fixed point of the conversion: output codes in 2^-BC_YUV_SHIFT */
+#define BC_YUV_SHIFT 20
+
+/* What the kernels need of a GstBcYuvInfo (bcyuv.h) */
+typedef struct
+{
+  BcYuvLayout layout;
+  guint width, height;
+  gboolean h_cosited, v_cosited;
+  /* the luma offset, the chroma offset in 1/16, and the coefficients of
+   * luma and of 1/16 chroma: Y, R from V, G from U, G from V, B from U */
+  gint32 y_offset, c_offset16, k[5];
+} BcYuvParams;
+
+/* Converts pixels @x .. @x + @n - 1 (@n <= BC_YUV_CHUNK, inside the
+ * picture) of picture rows @y0 .. @y0 + @n_rows - 1 (@n_rows <= 4, inside
+ * the picture) to RGBA (alpha 255) at @rgba, rows @rgba_stride bytes
+ * apart. @planes and @strides: the planes of the layout (I420: Y, U, V;
+ * NV12, P010: Y, UV; packed: one). Reads no byte outside the rows' bytes
+ * the picture needs. */
+typedef void (*BcYuvRowsFunc) (const BcYuvParams * p,
+    const guint8 * const planes[3], const gsize strides[3], guint y0,
+    guint n_rows, guint x, guint n, guint8 * rgba, gsize rgba_stride);
+
 typedef struct
 {
   BcGatherFunc gather4;
@@ -95,6 +137,7 @@ typedef struct
   BcBc5RowsFunc bc5_rows;
   BcSplit2Func split2;
   BcKernelFunc bc7;
+  BcYuvRowsFunc yuv_rows;
 } BcKernels;
 
 /* The kernels of bcencode-bc45.c and bcencode-bc7.c, named after the build
@@ -117,6 +160,9 @@ G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_ycocg_fast) (const BcBatchInt *
     batch, guint n_lanes, guint8 * out);
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc7) (const BcBatch * batch,
     guint n_lanes, gint quality, guint8 * out);
+G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_yuv_rows) (const BcYuvParams * p,
+    const guint8 * const planes[3], const gsize strides[3], guint y0,
+    guint n_rows, guint x, guint n, guint8 * rgba, gsize rgba_stride);
 #endif
 
 /* BPTC tables of the specification, defined in bcdecode.c: the subset of
@@ -150,6 +196,20 @@ G_GNUC_INTERNAL extern BcTables bc_tables;
 G_GNUC_INTERNAL void bc_encode_tables_init (void);
 
 G_GNUC_INTERNAL extern const BcKernels bc_kernels_c;
+
+/* the kernels gst_bc_encode_get_simd () picks */
+G_GNUC_INTERNAL const BcKernels *bc_encode_get_kernels (void);
+
+#ifndef BC_KERNEL_SUFFIX
+#include "bcencode.h"
+
+/* gst_bc_encode_rows () with @kernels, its arguments checked */
+G_GNUC_INTERNAL void bc_encode_rows_unchecked (const BcKernels * kernels,
+    GstBcFormat format, GstBcQuality quality, const guint8 * src,
+    gsize src_stride, guint width, guint height,
+    const GstBcPixelLayout * layout, guint first_block_row,
+    guint n_block_rows, guint8 * dst);
+#endif
 #ifdef HAVE_BC_SIMD_X86
 G_GNUC_INTERNAL extern const BcKernels bc_kernels_sse2;
 G_GNUC_INTERNAL extern const BcKernels bc_kernels_avx2;

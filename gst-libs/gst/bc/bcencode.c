@@ -263,8 +263,8 @@ gst_bc_encode_set_simd (GstBcSimd max_level)
   return gst_bc_encode_get_simd ();
 }
 
-static const BcKernels *
-get_kernels (void)
+const BcKernels *
+bc_encode_get_kernels (void)
 {
   bc_encode_tables_init ();
 #ifdef HAVE_BC_SIMD_X86
@@ -420,14 +420,14 @@ gst_bc_encode_block (GstBcFormat format, GstBcQuality quality,
     }
     quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
     if (format == GST_BC_FORMAT_BC4) {
-      get_kernels ()->bc4_rows (rows[0], 1, quality, out, 8);
+      bc_encode_get_kernels ()->bc4_rows (rows[0], 1, quality, out, 8);
     } else {
-      get_kernels ()->bc4_rows (rows[0], 1, quality, out, 16);
-      get_kernels ()->bc4_rows (rows[1], 1, quality, out + 8, 16);
+      bc_encode_get_kernels ()->bc4_rows (rows[0], 1, quality, out, 16);
+      bc_encode_get_kernels ()->bc4_rows (rows[1], 1, quality, out + 8, 16);
     }
     return;
   }
-  kernel = get_kernel_from (get_kernels (), format);
+  kernel = get_kernel_from (bc_encode_get_kernels (), format);
   g_return_if_fail (kernel != NULL);
 
   for (c = 0; c < 4; c++)
@@ -650,9 +650,30 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
     const GstBcPixelLayout * layout, guint first_block_row,
     guint n_block_rows, guint8 * dst)
 {
-  const BcKernels *kernels;
+  guint blocks_y;
+
+  g_return_if_fail (src != NULL && dst != NULL && layout != NULL);
+  g_return_if_fail (width > 0 && height > 0);
+  g_return_if_fail (layout->bpp >= 1 && layout->bpp <= 4);
+  g_return_if_fail (src_stride >= (gsize) width * layout->bpp);
+  g_return_if_fail (gst_bc_encode_format_supported (format));
+
+  blocks_y = (height + 3) / 4;
+  g_return_if_fail (first_block_row <= blocks_y);
+  g_return_if_fail (n_block_rows <= blocks_y - first_block_row);
+
+  bc_encode_rows_unchecked (bc_encode_get_kernels (), format, quality, src,
+      src_stride, width, height, layout, first_block_row, n_block_rows, dst);
+}
+
+void
+bc_encode_rows_unchecked (const BcKernels * kernels, GstBcFormat format,
+    GstBcQuality quality, const guint8 * src, gsize src_stride, guint width,
+    guint height, const GstBcPixelLayout * layout, guint first_block_row,
+    guint n_block_rows, guint8 * dst)
+{
   BcKernelFunc kernel;
-  guint blocks_x, blocks_y, block_bytes, by, bx, y;
+  guint blocks_x, block_bytes, by, bx, y;
   gsize row_bytes;
   gboolean need_alpha;
   gint shift[4];
@@ -660,17 +681,7 @@ gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
   BcBatchInt ibatch;
   BcFastFunc fast;
 
-  g_return_if_fail (src != NULL && dst != NULL && layout != NULL);
-  g_return_if_fail (width > 0 && height > 0);
-  g_return_if_fail (layout->bpp >= 1 && layout->bpp <= 4);
-  g_return_if_fail (src_stride >= (gsize) width * layout->bpp);
-  g_return_if_fail (gst_bc_encode_format_supported (format));
-  kernels = get_kernels ();
-
   blocks_x = (width + 3) / 4;
-  blocks_y = (height + 3) / 4;
-  g_return_if_fail (first_block_row <= blocks_y);
-  g_return_if_fail (n_block_rows <= blocks_y - first_block_row);
   quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
 
   if (format == GST_BC_FORMAT_BC4 || format == GST_BC_FORMAT_BC5) {

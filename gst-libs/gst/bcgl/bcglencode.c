@@ -89,6 +89,14 @@ struct _GstBcGLEncoder
   GstGLContext *context;
   GstBcInfo info;
   GstBcPixelLayout layout;
+  /* YUV input: its layout in glsl/yuv.glsl (0: RGB input), planes and
+   * the conversion's integers */
+  gint yuv_layout;
+  guint yuv_planes;
+  gboolean yuv_cosited[2];
+  gint32 yuv_offset[2];
+  gint32 yuv_k[5];
+  guint yuv_shift;
   gboolean gles;
   gboolean have_timer;
 
@@ -195,9 +203,19 @@ append_table (GString * s, const gchar * name, const guint8 * data, guint n,
   g_string_append (s, ");\n");
 }
 
+/* prelude.glsl, and yuv.glsl after it for YUV input (make_source ()
+ * defines YUV_LAYOUT) */
+static void
+append_prelude (GString * s, gboolean yuv)
+{
+  g_string_append (s, gst_bc_gl_shader_prelude_glsl);
+  if (yuv)
+    g_string_append (s, gst_bc_gl_shader_yuv_glsl);
+}
+
 /* BC1, BC3 and YCoCg-BC3 (glsl/bc1-bc3.comp): its constants and body */
 static void
-append_bc13 (GString * s, GstBcFormat format)
+append_bc13 (GString * s, GstBcFormat format, gboolean yuv)
 {
   const guint8 *single5 = gst_bc_encode_single_color_table (5);
   const guint8 *single6 = gst_bc_encode_single_color_table (6);
@@ -231,13 +249,13 @@ append_bc13 (GString * s, GstBcFormat format)
     single[v][3] = single6[2 * v + 1];
   }
   append_table (s, "SINGLE", &single[0][0], 256, 4, 8);
-  g_string_append (s, gst_bc_gl_shader_prelude_glsl);
+  append_prelude (s, yuv);
   g_string_append (s, gst_bc_gl_shader_bc1_bc3_comp);
 }
 
 /* BC7 (glsl/bc7.comp): its constants, tables and body */
 static void
-append_bc7 (GString * s)
+append_bc7 (GString * s, gboolean yuv)
 {
   /* volatile: the values the C code computes at run time */
   volatile gfloat one = 1.0f, three = 3.0f, seven = 7.0f, fifteen = 15.0f;
@@ -265,13 +283,13 @@ append_bc7 (GString * s)
   append_table (s, "PART3", part3, 64, 16, 2);
   append_table (s, "ANCHORS", &anchors[0][0], 64, 3, 8);
   append_table (s, "SOLID", solid, 256, 2, 8);
-  g_string_append (s, gst_bc_gl_shader_prelude_glsl);
+  append_prelude (s, yuv);
   g_string_append (s, gst_bc_gl_shader_bc7_comp);
 }
 
 static gchar *
-make_source (GstBcFormat format, GstBcQuality quality, gboolean gles,
-    gboolean es32)
+make_source (GstBcFormat format, GstBcQuality quality, gint yuv_layout,
+    gboolean gles, gboolean es32)
 {
   GString *s = g_string_new (NULL);
 
@@ -284,19 +302,21 @@ make_source (GstBcFormat format, GstBcQuality quality, gboolean gles,
   if (gles)
     g_string_append (s, "precision highp float;\nprecision highp int;\n");
   g_string_append_printf (s, "#define QUALITY %d\n", (gint) quality);
+  if (yuv_layout)
+    g_string_append_printf (s, "#define YUV_LAYOUT %d\n", yuv_layout);
   switch (format) {
     case GST_BC_FORMAT_BC4:
     case GST_BC_FORMAT_BC5:
       g_string_append_printf (s, "#define FORMAT %d\n",
           format == GST_BC_FORMAT_BC4 ? 4 : 5);
-      g_string_append (s, gst_bc_gl_shader_prelude_glsl);
+      append_prelude (s, yuv_layout != 0);
       g_string_append (s, gst_bc_gl_shader_bc4_bc5_comp);
       break;
     case GST_BC_FORMAT_BC7:
-      append_bc7 (s);
+      append_bc7 (s, yuv_layout != 0);
       break;
     default:
-      append_bc13 (s, format);
+      append_bc13 (s, format, yuv_layout != 0);
       break;
   }
   return g_string_free (s, FALSE);
@@ -431,6 +451,73 @@ gst_bc_gl_encoder_new (GstGLContext * context, const GstBcInfo * info,
   return enc;
 }
 
+/* the YUV_LAYOUT of glsl/yuv.glsl, 0 when the format has none */
+static gint
+yuv_layout_of (GstVideoFormat format)
+{
+  switch (format) {
+    case GST_VIDEO_FORMAT_I420:
+      return 1;
+    case GST_VIDEO_FORMAT_NV12:
+      return 2;
+    case GST_VIDEO_FORMAT_P010_10LE:
+      return 3;
+    case GST_VIDEO_FORMAT_YUY2:
+      return 4;
+    case GST_VIDEO_FORMAT_UYVY:
+      return 5;
+    default:
+      return 0;
+  }
+}
+
+gboolean
+gst_bc_gl_encoder_yuv_format_supported (GstVideoFormat format)
+{
+  return yuv_layout_of (format) != 0;
+}
+
+GstBcGLEncoder *
+gst_bc_gl_encoder_new_yuv (GstGLContext * context, const GstBcInfo * info,
+    const GstBcYuvInfo * yuv, guint n_slots, GError ** error)
+{
+  /* the converted texels are R, G, B, opaque */
+  static const GstBcPixelLayout rgbx = { 4, 0, 1, 2, -1, 3 };
+  GstBcGLEncoder *enc;
+  gint layout;
+
+  g_return_val_if_fail (info != NULL && yuv != NULL, NULL);
+
+  layout = yuv_layout_of (yuv->format);
+  if (layout == 0) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "The GL encoder does not read %s textures (it reads "
+        GST_BC_GL_ENCODER_YUV_FORMATS ")",
+        gst_video_format_to_string (yuv->format));
+    return NULL;
+  }
+  if (yuv->width != info->width || yuv->height != info->height) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "The YUV picture is %ux%u, the frame %ux%u", yuv->width,
+        yuv->height, info->width, info->height);
+    return NULL;
+  }
+  enc = gst_bc_gl_encoder_new (context, info, &rgbx, n_slots, error);
+  if (enc == NULL)
+    return NULL;
+  enc->yuv_layout = layout;
+  enc->yuv_planes = gst_bc_yuv_info_n_planes (yuv);
+  enc->yuv_cosited[0] = yuv->h_cosited;
+  enc->yuv_cosited[1] = yuv->v_cosited;
+  enc->yuv_shift = gst_bc_yuv_info_get_coefficients (yuv, &enc->yuv_offset[0],
+      &enc->yuv_offset[1], enc->yuv_k);
+  GST_DEBUG ("reading %s textures: matrix %d, range %d, chroma %s%s",
+      gst_video_format_to_string (yuv->format), yuv->matrix, yuv->range,
+      yuv->h_cosited ? "h-cosited" : "h-centred",
+      yuv->v_cosited ? " v-cosited" : "");
+  return enc;
+}
+
 typedef struct
 {
   GstBcGLEncoder *enc;
@@ -537,7 +624,8 @@ prepare_gl (GstGLContext * context, GLCall * d)
   gchar *src;
   gint64 start = g_get_monotonic_time ();
 
-  src = make_source (enc->info.format, d->quality, enc->gles, es32);
+  src = make_source (enc->info.format, d->quality, enc->yuv_layout,
+      enc->gles, es32);
   /* The source starts with its own #version line. GstGLSLStage of
    * GStreamer 1.22 refuses "430 core" in a compatibility context and "320
    * es" in an OpenGL ES 3.2 one ("GL context does not support version"),
@@ -588,7 +676,7 @@ gst_bc_gl_encoder_prepare (GstBcGLEncoder * enc, GstBcQuality quality,
 typedef struct
 {
   GstBcGLEncoder *enc;
-  guint texture;
+  guint textures[3];
   guint slot;
   GstGLShader *shader;
   guint *gl_errors;
@@ -602,10 +690,25 @@ submit_gl (GstGLContext * context, SubmitData * d)
   GstBcGLBufferRing *ring = enc->ring;
   Slot *slot = &enc->slots->slot[d->slot];
 
+  static const gchar *const samplers[3] = { "u_src", "u_src1", "u_src2" };
+  guint i, n_textures = enc->yuv_layout ? enc->yuv_planes : 1;
+
   gst_gl_shader_use (d->shader);
-  gl->ActiveTexture (GL_TEXTURE0);
-  gl->BindTexture (GL_TEXTURE_2D, d->texture);
-  gst_gl_shader_set_uniform_1i (d->shader, "u_src", 0);
+  for (i = 0; i < n_textures; i++) {
+    gl->ActiveTexture (GL_TEXTURE0 + i);
+    gl->BindTexture (GL_TEXTURE_2D, d->textures[i]);
+    gst_gl_shader_set_uniform_1i (d->shader, samplers[i], i);
+  }
+  if (enc->yuv_layout) {
+    gst_gl_shader_set_uniform_2i (d->shader, "u_yuv_offset",
+        enc->yuv_offset[0], enc->yuv_offset[1]);
+    gst_gl_shader_set_uniform_4i (d->shader, "u_yuv_k", enc->yuv_k[0],
+        enc->yuv_k[1], enc->yuv_k[2], enc->yuv_k[3]);
+    gst_gl_shader_set_uniform_1i (d->shader, "u_yuv_kb", enc->yuv_k[4]);
+    gst_gl_shader_set_uniform_1i (d->shader, "u_yuv_shift", enc->yuv_shift);
+    gst_gl_shader_set_uniform_2i (d->shader, "u_yuv_cosited",
+        enc->yuv_cosited[0], enc->yuv_cosited[1]);
+  }
   gst_gl_shader_set_uniform_2i (d->shader, "u_size", enc->info.width,
       enc->info.height);
   gst_gl_shader_set_uniform_2i (d->shader, "u_blocks", enc->info.blocks_x,
@@ -632,7 +735,10 @@ submit_gl (GstGLContext * context, SubmitData * d)
   gst_bc_gl_buffer_ring_fence (ring, d->slot);
 
   enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 0, 0);
-  gl->BindTexture (GL_TEXTURE_2D, 0);
+  for (i = n_textures; i-- > 0;) {
+    gl->ActiveTexture (GL_TEXTURE0 + i);
+    gl->BindTexture (GL_TEXTURE_2D, 0);
+  }
   gst_gl_context_clear_shader (context);
 
   if (d->gl_errors) {
@@ -649,10 +755,22 @@ gboolean
 gst_bc_gl_encoder_submit (GstBcGLEncoder * enc, guint texture,
     GstBcQuality quality, guint * slot, guint * gl_errors, GError ** error)
 {
-  SubmitData d = { enc, texture, 0, NULL, gl_errors };
+  const guint textures[3] = { texture, 0, 0 };
+
+  return gst_bc_gl_encoder_submit_planes (enc, textures, quality, slot,
+      gl_errors, error);
+}
+
+gboolean
+gst_bc_gl_encoder_submit_planes (GstBcGLEncoder * enc,
+    const guint textures[3], GstBcQuality quality, guint * slot,
+    guint * gl_errors, GError ** error)
+{
+  SubmitData d = { enc, {0,}, 0, NULL, gl_errors };
   guint i, n;
 
-  g_return_val_if_fail (enc != NULL && slot != NULL, FALSE);
+  g_return_val_if_fail (enc != NULL && slot != NULL && textures != NULL, FALSE);
+  memcpy (d.textures, textures, sizeof (d.textures));
 
   quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
   if (!gst_bc_gl_encoder_prepare (enc, quality, error))

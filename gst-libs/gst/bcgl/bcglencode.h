@@ -43,6 +43,25 @@ GstBcGLEncoder * gst_bc_gl_encoder_new (GstGLContext * context,
                                         const GstBcPixelLayout * layout,
                                         guint n_slots, GError ** error);
 
+/* The YUV formats the encoder reads from GLMemory, in the textures
+ * GStreamer 1.22's glupload makes of them (glsl/yuv.glsl). Not v210:
+ * glupload of 1.22 does not upload it. */
+#define GST_BC_GL_ENCODER_YUV_FORMATS "{ NV12, I420, YUY2, UYVY, P010_10LE }"
+
+G_GNUC_INTERNAL
+gboolean         gst_bc_gl_encoder_yuv_format_supported (GstVideoFormat format);
+
+/* An encoder of YUV textures (one per plane, as GstGLMemory has them),
+ * converted to RGB as @yuv says, with the CPU path's integer arithmetic
+ * (gst_bc_yuv_info_get_coefficients ()): the same RGB, so the same blocks
+ * as gst_bc_encode_rows_yuv (). Submit with
+ * gst_bc_gl_encoder_submit_planes (). */
+G_GNUC_INTERNAL
+GstBcGLEncoder * gst_bc_gl_encoder_new_yuv (GstGLContext * context,
+                                            const GstBcInfo * info,
+                                            const GstBcYuvInfo * yuv,
+                                            guint n_slots, GError ** error);
+
 /* Waits for the frames in flight; slots lent out stay valid until their
  * memories are freed. */
 G_GNUC_INTERNAL
@@ -64,6 +83,17 @@ gboolean         gst_bc_gl_encoder_submit (GstBcGLEncoder * enc,
                                            GstBcQuality quality,
                                            guint * slot, guint * gl_errors,
                                            GError ** error);
+
+/* gst_bc_gl_encoder_submit () of the textures of a YUV encoder's planes
+ * (gst_bc_yuv_info_n_planes (); the others 0); of an RGB encoder, the
+ * first only. */
+G_GNUC_INTERNAL
+gboolean         gst_bc_gl_encoder_submit_planes (GstBcGLEncoder * enc,
+                                                  const guint textures[3],
+                                                  GstBcQuality quality,
+                                                  guint * slot,
+                                                  guint * gl_errors,
+                                                  GError ** error);
 
 /* Non-blocking: TRUE when the frame in @slot is complete. */
 G_GNUC_INTERNAL

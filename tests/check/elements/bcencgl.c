@@ -8,7 +8,8 @@
  * blocks against the CPU encoder's (the library's, which bcenc.c checks
  * the CPU path against) on photographs and odd sizes for every format and
  * quality (BC7 also with a synthetic alpha channel, which the photographs
- * lack), BC1's c0 > c1, input formats, the full GPU pipeline through
+ * lack), BC1's c0 > c1, input formats (YUV from glupload: the CPU
+ * path's bytes), the full GPU pipeline through
  * glbcupload, caps and quality changes mid-stream, the frame kept back and
  * EOS, the latency, a context without compute shaders (fallback to
  * gldownload and the CPU) and a shader the driver does not compile.
@@ -582,6 +583,134 @@ GST_START_TEST (test_input_formats)
     g_free (ref);
   }
   g_free (pic);
+}
+
+GST_END_TEST;
+
+/* YUV from glupload: NV12 (4:2:0, two textures) and UYVY (4:2:2, one
+ * texture of two bytes a pixel), also I420, YUY2 and P010_10LE, with and
+ * without colorimetry in the caps, into bc1enc on the GL path: the bytes
+ * bc1enc's CPU path writes for the same buffer. Packed 4:2:2 at an even
+ * width: an odd-width texture of glupload lacks the last pair's V
+ * (libs/bcglencode.c checks what the shader takes instead). 4:2:0 at an
+ * even height: GStreamer 1.22's glupload uploads the chroma of an
+ * odd-height 4:2:0 frame from the wrong offset (the luma's rows, not
+ * GstVideoInfo's even-rounded plane offset), docs/elements.md. */
+static guint8 *
+encode_yuv (const gchar * pipe_desc, const gchar * caps_str,
+    const guint8 * data, gsize size, const gchar * path_expected, guint w,
+    guint h)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstSample *sample;
+  GstBuffer *buf;
+  TestPipe g;
+  gchar *path;
+  guint8 *blocks;
+
+  test_pipe_launch (&g, pipe_desc, "enc");
+  gl_test_share_display (g.pipeline);
+  g_object_set (g.src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  test_pipe_play (&g);
+  buf = gst_buffer_new_memdup (data, size);
+  GST_BUFFER_PTS (buf) = 0;
+  GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+  gl_pipe_push (&g, buf);
+  gst_app_src_end_of_stream (GST_APP_SRC (g.src));
+  sample = pull_sample (g.sink);
+  blocks = sample_blocks (sample, GST_BC_FORMAT_BC1, w, h);
+  gst_sample_unref (sample);
+  wait_eos (g.pipeline);
+  path = get_path (g.element);
+  fail_unless_equals_string (path, path_expected);
+  g_free (path);
+  test_pipe_stop (&g);
+  return blocks;
+}
+
+GST_START_TEST (test_yuv_input)
+{
+  static const struct
+  {
+    const gchar *format;
+    guint w, h;
+    const gchar *colorimetry;   /* NULL: none in the caps */
+  } cases[] = {
+    {"NV12", 61, 34, NULL}, {"NV12", 130, 66, "bt709"},
+    {"UYVY", 62, 35, NULL}, {"UYVY", 18, 9, "1:4:0:0"},
+    {"I420", 17, 10, "bt2020"}, {"YUY2", 40, 7, "bt601"},
+    {"P010_10LE", 33, 30, "bt2020"},
+  };
+  guint c;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    guint w = cases[c].w, h = cases[c].h;
+    GstVideoInfo vinfo;
+    GstBcInfo info;
+    guint8 *data, *gl, *cpu;
+    gchar *caps_str;
+    gsize i;
+    guint32 state = c + 1;
+
+    fail_unless (gst_video_info_set_format (&vinfo,
+            gst_video_format_from_string (cases[c].format), w, h));
+    data = g_malloc (vinfo.size);
+    for (i = 0; i < vinfo.size; i++) {
+      state = state * 1664525u + 1013904223u;
+      data[i] = state >> 24;
+    }
+    /* random samples: every clamp of the conversion */
+    caps_str = g_strdup_printf ("video/x-raw, format=%s, width=%u, "
+        "height=%u, framerate=30/1%s%s", cases[c].format, w, h,
+        cases[c].colorimetry ? ", colorimetry=" : "",
+        cases[c].colorimetry ? cases[c].colorimetry : "");
+    gl = encode_yuv ("appsrc name=src format=time ! glupload ! bc1enc "
+        "name=enc ! appsink name=sink sync=false", caps_str, data,
+        vinfo.size, "gl", w, h);
+    cpu = encode_yuv ("appsrc name=src format=time ! bc1enc name=enc "
+        "! appsink name=sink sync=false", caps_str, data, vinfo.size, "cpu",
+        w, h);
+    gst_bc_info_init (&info);
+    fail_unless (gst_bc_info_set_format (&info, GST_BC_FORMAT_BC1, w, h));
+    for (i = 0; i < info.size && gl[i] == cpu[i]; i++);
+    fail_unless (i == info.size, "%s: GL bytes differ from the CPU "
+        "element's at %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT, caps_str, i,
+        info.size);
+    note ("%s: GL path, the CPU path's %" G_GSIZE_FORMAT " bytes\n",
+        caps_str, info.size);
+    g_free (caps_str);
+    g_free (gl);
+    g_free (cpu);
+    g_free (data);
+  }
+}
+
+GST_END_TEST;
+
+/* Interlaced 4:2:0 in GLMemory is refused as on the CPU path */
+GST_START_TEST (test_yuv_interlaced_refused)
+{
+  GstCaps *caps = gst_caps_from_string ("video/x-raw, format=NV12, "
+      "width=16, height=8, framerate=30/1, interlace-mode=interleaved");
+  GstBus *bus;
+  GstMessage *msg;
+  TestPipe g;
+
+  test_pipe_launch (&g, "appsrc name=src format=time ! glupload ! bc1enc "
+      "name=enc ! appsink name=sink sync=false", "enc");
+  gl_test_share_display (g.pipeline);
+  g_object_set (g.src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  test_pipe_play (&g);
+  gl_pipe_push (&g, gst_buffer_new_allocate (NULL, 16 * 8 * 3 / 2, NULL));
+  bus = gst_element_get_bus (g.pipeline);
+  msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT, GST_MESSAGE_ERROR |
+      GST_MESSAGE_EOS);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  test_pipe_stop (&g);
 }
 
 GST_END_TEST;
@@ -1160,6 +1289,8 @@ bcencgl_suite (void)
   tcase_add_test (tc, test_bc7_against_cpu);
   tcase_add_test (tc, test_input_formats);
   tcase_add_test (tc, test_bc4_gray_input);
+  tcase_add_test (tc, test_yuv_input);
+  tcase_add_test (tc, test_yuv_interlaced_refused);
   tcase_add_test (tc, test_eos_drains_kept_frame);
   tcase_add_test (tc, test_caps_change);
   tcase_add_test (tc, test_latency);

@@ -10,7 +10,10 @@
  * and solid colours, each against libgstbc's CPU encoder and decoder; its
  * slots (busy, released, lent out beyond the encoder's life); and what it
  * refuses (formats, layouts, slot counts, frames larger than a shader
- * storage block).
+ * storage block). YUV input: every layout glupload makes (the textures
+ * of GstGLMemory for each format; elements/bcencgl.c runs glupload) at odd
+ * sizes, every matrix, range and chroma siting, into every block format:
+ * the CPU path's bytes exactly (the conversion is integer on both sides).
  *
  * Bit-identity: on an implementation with IEEE single-precision float
  * (llvmpipe) the GL blocks are the CPU's bit for bit, and that is asserted
@@ -39,6 +42,7 @@
 #include <string.h>
 
 #include "gstbctest.h"
+#include "yuvtest.h"
 
 #ifndef GL_R8
 #define GL_R8 0x8229
@@ -51,6 +55,12 @@
 #endif
 #ifndef GL_RG
 #define GL_RG 0x8227
+#endif
+#ifndef GL_R16
+#define GL_R16 0x822A
+#endif
+#ifndef GL_RG16
+#define GL_RG16 0x822C
 #endif
 
 #define PSNR_BOUND 0.1
@@ -365,8 +375,7 @@ GST_START_TEST (test_formats)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (formats); i++)
-    check_picture (formats[i], rgba, width, height, &test_rgba_layout,
-        "RGBA");
+    check_picture (formats[i], rgba, width, height, &test_rgba_layout, "RGBA");
   g_free (rgba);
 }
 
@@ -672,8 +681,7 @@ GST_START_TEST (test_slots)
   gst_bc_gl_encoder_free (enc);
   fail_unless (gst_memory_map (mem, &map, GST_MAP_READ));
   fail_unless (memcmp (map.data, cpu, info.size) == 0 || !ieee_renderer);
-  check_against_cpu (&info, GST_BC_QUALITY_NORMAL, map.data, cpu, rgba,
-      "lent");
+  check_against_cpu (&info, GST_BC_QUALITY_NORMAL, map.data, cpu, rgba, "lent");
   gst_memory_unmap (mem, &map);
   gst_memory_unref (mem);
 
@@ -713,8 +721,7 @@ GST_START_TEST (test_refused)
 
   /* 3-byte pixels, grey for anything but BC4 */
   info = make_info (GST_BC_FORMAT_BC1, 16, 16);
-  fail_unless (gst_bc_gl_encoder_new (context, &info, &rgb, 2,
-          &error) == NULL);
+  fail_unless (gst_bc_gl_encoder_new (context, &info, &rgb, 2, &error) == NULL);
   fail_unless (g_error_matches (error, GST_CORE_ERROR,
           GST_CORE_ERROR_NEGOTIATION));
   g_clear_error (&error);
@@ -725,8 +732,7 @@ GST_START_TEST (test_refused)
           GST_CORE_ERROR_NEGOTIATION));
   g_clear_error (&error);
   info = make_info (GST_BC_FORMAT_BC4, 16, 16);
-  fail_unless (gst_bc_gl_encoder_new (context, &info, &rgb, 2,
-          &error) == NULL);
+  fail_unless (gst_bc_gl_encoder_new (context, &info, &rgb, 2, &error) == NULL);
   fail_unless (g_error_matches (error, GST_CORE_ERROR,
           GST_CORE_ERROR_NEGOTIATION));
   g_clear_error (&error);
@@ -761,6 +767,301 @@ GST_START_TEST (test_refused)
 
 GST_END_TEST;
 
+/* ---------------------------------------------------------------------- */
+/* YUV textures                                                            */
+/* ---------------------------------------------------------------------- */
+
+static const GstVideoFormat gl_yuv_formats[] = {
+  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YUY2,
+  GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_P010_10LE,
+};
+
+static const GstVideoColorMatrix yuv_matrices[] = {
+  GST_VIDEO_COLOR_MATRIX_BT601, GST_VIDEO_COLOR_MATRIX_BT709,
+  GST_VIDEO_COLOR_MATRIX_BT2020, GST_VIDEO_COLOR_MATRIX_SMPTE240M,
+  GST_VIDEO_COLOR_MATRIX_FCC,
+};
+
+static const GstVideoChromaSite yuv_sites[] = {
+  GST_VIDEO_CHROMA_SITE_JPEG, GST_VIDEO_CHROMA_SITE_MPEG2,
+  GST_VIDEO_CHROMA_SITE_DV,
+};
+
+/* The frame of @t in a system-memory buffer of GStreamer's layout
+ * (gst_video_info_set_format ()) */
+static GstBuffer *
+yuv_buffer (const TestYuv * t, GstVideoInfo * vinfo)
+{
+  guint8 *planes[3] = { NULL, NULL, NULL };
+  gsize strides[3] = { 0, 0, 0 };
+  GstBuffer *buf;
+  GstMapInfo map;
+  guint p;
+
+  fail_unless (gst_video_info_set_format (vinfo, t->format, t->width,
+          t->height));
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (vinfo), NULL);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  memset (map.data, 0, map.size);
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (vinfo); p++) {
+    planes[p] = map.data + GST_VIDEO_INFO_PLANE_OFFSET (vinfo, p);
+    strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (vinfo, p);
+  }
+  test_yuv_pack (t, planes, strides);
+  gst_buffer_unmap (buf, &map);
+  return buf;
+}
+
+/* The CPU path's blocks of @buf (gst_bc_encode_rows_yuv ()) */
+static guint8 *
+yuv_cpu_encode (GstBcFormat format, GstBcQuality quality,
+    const GstBcYuvInfo * yuv, GstBuffer * buf, const GstVideoInfo * vinfo)
+{
+  GstBcInfo info = make_info (format, yuv->width, yuv->height);
+  const guint8 *planes[3] = { NULL, NULL, NULL };
+  gsize strides[3] = { 0, 0, 0 };
+  guint8 *out = g_malloc (info.size);
+  GstMapInfo map;
+  guint p;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (vinfo); p++) {
+    planes[p] = map.data + GST_VIDEO_INFO_PLANE_OFFSET (vinfo, p);
+    strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (vinfo, p);
+  }
+  gst_bc_encode_rows_yuv (format, quality, yuv, planes, strides, 0,
+      info.blocks_y, out);
+  gst_buffer_unmap (buf, &map);
+  return out;
+}
+
+typedef struct
+{
+  GLint internal;
+  GLenum format, type;
+  guint width, height, texel_bytes;
+  gsize stride;
+  const guint8 *data;
+  GLuint texture;
+} PlaneTexture;
+
+static void
+plane_texture_gl (GstGLContext * ctx, PlaneTexture * d)
+{
+  const GstGLFuncs *gl = ctx->gl_vtable;
+
+  gl->GenTextures (1, &d->texture);
+  gl->BindTexture (GL_TEXTURE_2D, d->texture);
+  gl->TexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  gl->TexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  gl->PixelStorei (GL_UNPACK_ALIGNMENT, 1);
+  gl->PixelStorei (GL_UNPACK_ROW_LENGTH, d->stride / d->texel_bytes);
+  gl->TexImage2D (GL_TEXTURE_2D, 0, d->internal, d->width, d->height, 0,
+      d->format, d->type, d->data);
+  gl->PixelStorei (GL_UNPACK_ROW_LENGTH, 0);
+  gl->PixelStorei (GL_UNPACK_ALIGNMENT, 4);
+  gl->BindTexture (GL_TEXTURE_2D, 0);
+}
+
+/* @buf as the textures GstGLMemory (glupload) of GStreamer 1.22 makes of
+ * its planes (gst_gl_format_from_video_info ()): 4:2:0 luma R8 or R16,
+ * chroma RG8 or RG16 (NV12, P010_10LE) or R8 each (I420) at (w + 1) / 2
+ * x (h + 1) / 2; YUY2 and UYVY one RG8 texture of the frame's width, two
+ * bytes a texel (elements/bcencgl.c checks them against glupload's) */
+static void
+yuv_textures (GstBuffer * buf, const GstVideoInfo * vinfo, guint textures[3])
+{
+  GstVideoFormat f = GST_VIDEO_INFO_FORMAT (vinfo);
+  guint w = GST_VIDEO_INFO_WIDTH (vinfo), h = GST_VIDEO_INFO_HEIGHT (vinfo);
+  gboolean p010 = f == GST_VIDEO_FORMAT_P010_10LE;
+  GstMapInfo map;
+  guint p;
+
+  memset (textures, 0, 3 * sizeof (guint));
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (vinfo); p++) {
+    PlaneTexture d = { 0, };
+    gboolean two = p == 1 && f != GST_VIDEO_FORMAT_I420;
+
+    d.width = p > 0 ? (w + 1) / 2 : w;
+    d.height = p > 0 ? (h + 1) / 2 : h;
+    if (f == GST_VIDEO_FORMAT_YUY2 || f == GST_VIDEO_FORMAT_UYVY)
+      two = TRUE;
+    d.internal = p010 ? (two ? GL_RG16 : GL_R16) : (two ? GL_RG8 : GL_R8);
+    d.format = two ? GL_RG : GL_RED;
+    d.type = p010 ? GL_UNSIGNED_SHORT : GL_UNSIGNED_BYTE;
+    d.texel_bytes = (two ? 2 : 1) * (p010 ? 2 : 1);
+    d.stride = GST_VIDEO_INFO_PLANE_STRIDE (vinfo, p);
+    d.data = map.data + GST_VIDEO_INFO_PLANE_OFFSET (vinfo, p);
+    gst_gl_context_thread_add (context,
+        (GstGLContextThreadFunc) plane_texture_gl, &d);
+    fail_unless (d.texture != 0);
+    textures[p] = d.texture;
+  }
+  gst_buffer_unmap (buf, &map);
+}
+
+/* What the GL path encodes of @t: the same samples but, for YUY2 and UYVY
+ * of odd width, the last pair's V (not in glupload's texture) that of the
+ * pair before, or at width 1 the chroma offset (yuv.glsl) */
+static TestYuv *
+yuv_as_textured (const TestYuv * t)
+{
+  TestYuv *g = g_memdup2 (t, sizeof (*t));
+  gsize n = (gsize) t->cw * t->ch;
+  guint y;
+
+  g->y = g_memdup2 (t->y, (gsize) t->width * t->height * sizeof (guint16));
+  g->u = g_memdup2 (t->u, n * sizeof (guint16));
+  g->v = g_memdup2 (t->v, n * sizeof (guint16));
+  if ((t->format == GST_VIDEO_FORMAT_YUY2 ||
+          t->format == GST_VIDEO_FORMAT_UYVY) && t->width % 2 == 1) {
+    for (y = 0; y < t->ch; y++) {
+      guint16 *row = g->v + (gsize) y * t->cw;
+
+      row[t->cw - 1] = t->cw > 1 ? row[t->cw - 2] : 128;
+    }
+  }
+  return g;
+}
+
+/* @t (random samples) as glupload's textures, encoded on the GPU with the
+ * conversion of @m, @full and @site, against the CPU path's encoding */
+static void
+check_yuv (GstBcFormat format, GstBcQuality quality, const TestYuv * t,
+    GstVideoColorMatrix m, gboolean full, GstVideoChromaSite site)
+{
+  GstBcInfo info = make_info (format, t->width, t->height);
+  TestYuv *ref = yuv_as_textured (t);
+  GstVideoInfo vinfo;
+  GstBuffer *buf = yuv_buffer (t, &vinfo), *ref_buf;
+  GstBcYuvInfo yuv;
+  GstBcGLEncoder *enc;
+  GError *error = NULL;
+  guint textures[3], slot = 0, gl_errors = 0;
+  guint8 *cpu, *gl;
+  gchar *what;
+  gsize i;
+
+  fail_unless (gst_bc_yuv_info_set (&yuv, t->format, t->width, t->height, m,
+          full ? GST_VIDEO_COLOR_RANGE_0_255 : GST_VIDEO_COLOR_RANGE_16_235,
+          site));
+  ref_buf = yuv_buffer (ref, &vinfo);
+  cpu = yuv_cpu_encode (format, quality, &yuv, ref_buf, &vinfo);
+  yuv_textures (buf, &vinfo, textures);
+
+  enc = gst_bc_gl_encoder_new_yuv (context, &info, &yuv, 2, &error);
+  fail_unless (enc != NULL, "%s", error ? error->message : "?");
+  fail_unless (gst_bc_gl_encoder_submit_planes (enc, textures, quality,
+          &slot, &gl_errors, &error), "%s", error ? error->message : "?");
+  fail_unless_equals_int (gl_errors, 0);
+  fail_unless (gst_bc_gl_encoder_wait (enc, slot, NULL));
+  gl = g_memdup2 (gst_bc_gl_encoder_get_data (enc, slot), info.size);
+  gst_bc_gl_encoder_release (enc, slot);
+
+  /* integers on both sides: the same bytes on every implementation */
+  what = g_strdup_printf ("%s %ux%u %s quality %d, matrix %d, %s range, "
+      "chroma site %d", gst_video_format_to_string (t->format), t->width,
+      t->height, gst_bc_format_to_string (format), quality, m,
+      full ? "full" : "limited", site);
+  for (i = 0; i < info.size && gl[i] == cpu[i]; i++);
+  fail_unless (i == info.size, "%s: the GL blocks differ from the CPU's, "
+      "first at byte %" G_GSIZE_FORMAT " (block %" G_GSIZE_FORMAT ")", what,
+      i, i / info.block_bytes);
+  GST_LOG ("%s: identical", what);
+
+  g_free (what);
+  g_free (gl);
+  g_free (cpu);
+  gst_bc_gl_encoder_free (enc);
+  for (i = 0; i < 3; i++)
+    if (textures[i])
+      texture_free (textures[i]);
+  gst_buffer_unref (ref_buf);
+  gst_buffer_unref (buf);
+  test_yuv_free (ref);
+}
+
+/* Every YUV layout glupload makes, odd sizes, every matrix, range and
+ * chroma siting: BC1 blocks identical to the CPU path's */
+GST_START_TEST (test_yuv)
+{
+  static const guint sizes[][2] = {
+    {1, 1}, {3, 5}, {17, 9}, {130, 66}, {2, 2}, {33, 31},
+  };
+  guint f, s, m, site, k = 0;
+
+  for (f = 0; f < G_N_ELEMENTS (gl_yuv_formats); f++) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      TestYuv *t = test_yuv_new (gl_yuv_formats[f], sizes[s][0], sizes[s][1],
+          NULL, f * 100 + s);
+
+      /* every matrix, both ranges and every siting at each size, split
+       * over the quality of BC1 */
+      for (m = 0; m < G_N_ELEMENTS (yuv_matrices); m++) {
+        for (site = 0; site < G_N_ELEMENTS (yuv_sites); site++, k++)
+          check_yuv (GST_BC_FORMAT_BC1, k % 2 ? GST_BC_QUALITY_NORMAL :
+              GST_BC_QUALITY_FAST, t, yuv_matrices[m], (k / 2) % 2 == 1,
+              yuv_sites[site]);
+      }
+      test_yuv_free (t);
+    }
+  }
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
+/* Every block format of a YUV picture: the converted RGB goes through
+ * each shader as RGB textures do (BC4 its luma, BC5 red and green) */
+GST_START_TEST (test_yuv_block_formats)
+{
+  guint f, b;
+
+  for (f = 0; f < G_N_ELEMENTS (gl_yuv_formats); f++) {
+    guint w = 37 + f, h = 19;
+    guint8 *rgba = test_picture (w, h, 7 + f, 5, TEST_ALPHA_OPAQUE);
+    TestYuv *t = test_yuv_new (gl_yuv_formats[f], w, h, rgba, 0);
+
+    for (b = 0; b < G_N_ELEMENTS (formats); b++)
+      check_yuv (formats[b], GST_BC_QUALITY_FAST, t,
+          GST_VIDEO_COLOR_MATRIX_BT709, b % 2 == 0,
+          GST_VIDEO_CHROMA_SITE_MPEG2);
+    test_yuv_free (t);
+    g_free (rgba);
+  }
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
+/* What a YUV encoder refuses: v210 (glupload of 1.22 does not upload it),
+ * a picture of another size than the frame */
+GST_START_TEST (test_yuv_refused)
+{
+  GstBcInfo info = make_info (GST_BC_FORMAT_BC1, 16, 8);
+  GError *error = NULL;
+  GstBcYuvInfo yuv;
+
+  fail_unless (gst_bc_gl_encoder_yuv_format_supported (GST_VIDEO_FORMAT_NV12));
+  fail_if (gst_bc_gl_encoder_yuv_format_supported (GST_VIDEO_FORMAT_v210));
+  fail_if (gst_bc_gl_encoder_yuv_format_supported (GST_VIDEO_FORMAT_RGBA));
+
+  fail_unless (gst_bc_yuv_info_set (&yuv, GST_VIDEO_FORMAT_v210, 16, 8,
+          GST_VIDEO_COLOR_MATRIX_BT709, GST_VIDEO_COLOR_RANGE_16_235, 0));
+  fail_if (gst_bc_gl_encoder_new_yuv (context, &info, &yuv, 2, &error));
+  fail_unless (error != NULL && strstr (error->message, "v210"));
+  g_clear_error (&error);
+
+  fail_unless (gst_bc_yuv_info_set (&yuv, GST_VIDEO_FORMAT_NV12, 16, 10,
+          GST_VIDEO_COLOR_MATRIX_BT709, GST_VIDEO_COLOR_RANGE_16_235, 0));
+  fail_if (gst_bc_gl_encoder_new_yuv (context, &info, &yuv, 2, &error));
+  fail_unless (error != NULL);
+  g_clear_error (&error);
+}
+
+GST_END_TEST;
+
 static Suite *
 bcglencode_suite (void)
 {
@@ -775,6 +1076,9 @@ bcglencode_suite (void)
   tcase_add_test (tc, test_solid);
   tcase_add_test (tc, test_slots);
   tcase_add_test (tc, test_refused);
+  tcase_add_test (tc, test_yuv);
+  tcase_add_test (tc, test_yuv_block_formats);
+  tcase_add_test (tc, test_yuv_refused);
   /* a GL context for each test, in the test's process */
   tcase_add_checked_fixture (tc, setup, teardown);
   return s;

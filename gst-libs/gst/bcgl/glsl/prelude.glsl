@@ -6,7 +6,8 @@
 /* What every format's compute shader starts with, after the defines
  * bcglencode.c puts in front (see bc1-bc3.comp, bc4-bc5.comp and
  * bc7.comp): the work group, the uniforms bcglencode.c sets, the
- * output storage block, the texel fetch with clamp-to-edge padding, the
+ * output storage block, the texel fetch with clamp-to-edge padding (of
+ * YUV input: yuv.glsl's conversion when YUV_LAYOUT is defined), the
  * block's pixels by channel, the block stores and clamp255 ().
  *
  * Embedded at build time (gst-libs/gst/bcgl/embed-glsl.py) as
@@ -25,6 +26,11 @@ layout (std430, binding = 0) writeonly buffer Blocks {
   uint u_out[];
 };
 
+#ifdef YUV_LAYOUT
+/* YUV input: the pixel's RGBA codes (yuv.glsl, after this file) */
+uvec4 yuv_texel (ivec2 c);
+#endif
+
 /* the bytes of pixel i (row by row) of block blk, at coordinates
  * clamped to the visible size: clamp-to-edge padding, as the CPU path's
  * gather repeats the last column and row */
@@ -32,7 +38,11 @@ uvec4 block_texel (ivec2 blk, int i)
 {
   ivec2 c = min (blk * 4 + ivec2 (i & 3, i >> 2), u_size - 1);
 
+#ifdef YUV_LAYOUT
+  return yuv_texel (c);
+#else
   return uvec4 (texelFetch (u_src, c, 0) * 255.0 + 0.5);
+#endif
 }
 
 /* v clamped to 0..255, the C code's clamp255 () */

@@ -1,0 +1,333 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* bc-yuv-bench: YUV input converted inside the encoder against
+ * videoconvert in front of it, in one invocation, with the same threads:
+ *
+ *   A: appsrc (YUV) ! bcNenc threads=T ! fakesink
+ *   B: appsrc (YUV) ! videoconvert n-threads=T ! video/x-raw,format=RGB
+ *        ! bcNenc threads=T ! fakesink
+ *
+ * Both pipelines run in one streaming thread, so each stage has the T
+ * threads while it works: the same total. The same YUV frame (a synthetic
+ * photograph-like RGB picture, or --input, converted once with
+ * GstVideoConverter's defaults) is pushed again and again; the time is
+ * taken between the buffers reaching fakesink after --warmup frames and
+ * after --frames more. The rounds alternate A and B (--rounds each); the
+ * best of each counts. The last frame of each is decoded and compared with
+ * the RGB picture (PSNR over R, G, B; BC4: luma; BC5: R, G).
+ *
+ * The YUV frame comes from GStreamer's own RGB to YUV conversion, whose
+ * rounding its inverse (videoconvert) partly undoes: with 10-bit formats
+ * (P010_10LE, v210) that favours B by a few tenths of a dB, while with a
+ * frame made by an exact conversion the encoder's own (exact) conversion
+ * is the closer one. With 8-bit formats videoconvert's 1/64 steps cost it
+ * about 2 dB either way.
+ *
+ *   bc-yuv-bench [-e bc1enc] [-q fast] [-F NV12,UYVY] [-W 3840 -H 2160]
+ *       [-t 2] [-n 30] [-r 3] [-c RGBx] [-i picture.rgba]
+ *
+ * Prints one JSON object per format on stdout:
+ *
+ *   {"format": "NV12", "encoder": "bc1enc", "quality": "fast", "width":
+ *    3840, "height": 2160, "threads": 2, "rgb_format": "RGBx",
+ *    "fps_yuv": 50.1, "fps_videoconvert": 20.3, "ratio": 2.47,
+ *    "psnr_yuv": 38.2, "psnr_videoconvert": 37.9}
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/bc/bc.h>
+
+#include "../benchlib.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static gchar *opt_encoder = NULL;
+static gchar *opt_quality = NULL;
+static gchar *opt_formats = NULL;
+static gchar *opt_rgb = NULL;
+static gchar *opt_input = NULL;
+static gint opt_width = 3840;
+static gint opt_height = 2160;
+static gint opt_threads = 2;
+static gint opt_frames = 30;
+static gint opt_warmup = 3;
+static gint opt_rounds = 3;
+
+static GOptionEntry entries[] = {
+  {"encoder", 'e', 0, G_OPTION_ARG_STRING, &opt_encoder,
+      "Encoder element (default bc1enc)", "NAME"},
+  {"quality", 'q', 0, G_OPTION_ARG_STRING, &opt_quality,
+      "Its quality property (default fast)", "QUALITY"},
+  {"formats", 'F', 0, G_OPTION_ARG_STRING, &opt_formats,
+      "YUV formats, comma-separated (default NV12,UYVY)", "LIST"},
+  {"rgb-format", 'c', 0, G_OPTION_ARG_STRING, &opt_rgb,
+      "What videoconvert makes for the encoder in B (default RGBx)", "FMT"},
+  {"input", 'i', 0, G_OPTION_ARG_FILENAME, &opt_input,
+      "A raw RGBA picture of the size (default: synthetic)", "FILE"},
+  {"width", 'W', 0, G_OPTION_ARG_INT, &opt_width, "Width (3840)", "N"},
+  {"height", 'H', 0, G_OPTION_ARG_INT, &opt_height, "Height (2160)", "N"},
+  {"threads", 't', 0, G_OPTION_ARG_INT, &opt_threads,
+      "Threads of videoconvert and of the encoder (default 2)", "N"},
+  {"frames", 'n', 0, G_OPTION_ARG_INT, &opt_frames,
+      "Timed frames per round (default 30)", "N"},
+  {"warmup", 'w', 0, G_OPTION_ARG_INT, &opt_warmup,
+      "Untimed frames first (default 3)", "N"},
+  {"rounds", 'r', 0, G_OPTION_ARG_INT, &opt_rounds,
+      "Rounds of each pipeline, alternating (default 3)", "N"},
+  {NULL}
+};
+
+/* A picture with gradients, edges, texture and noise */
+static guint8 *
+synthetic_rgba (guint w, guint h)
+{
+  guint8 *p = g_malloc ((gsize) w * h * 4);
+  guint32 state = 1;
+  guint x, y;
+
+  for (y = 0; y < h; y++) {
+    for (x = 0; x < w; x++) {
+      guint8 *px = p + ((gsize) y * w + x) * 4;
+      gdouble fx = x / 97.0, fy = y / 61.0;
+      gdouble base = 110 + 60 * sin (fx) * cos (fy * 0.7);
+      gdouble edge = ((x / 57 + y / 33) % 3 == 0) ? 50 : 0;
+      gdouble tex = 12 * sin (x * 0.9) * cos (y * 1.3);
+      gint n;
+
+      state = state * 1664525u + 1013904223u;
+      n = (gint) ((state >> 8) % 9) - 4;
+      px[0] = CLAMP (base + edge + tex + n + 30 * sin (fy * 1.3), 0, 255);
+      px[1] = CLAMP (base * 0.8 + tex + n + 40 * cos (fx * 0.5), 0, 255);
+      px[2] = CLAMP (200 - base * 0.6 + edge / 2 + n, 0, 255);
+      px[3] = 255;
+    }
+  }
+  return p;
+}
+
+/* The RGBA picture in @format, GstVideoConverter's defaults */
+static GstBuffer *
+to_yuv (const guint8 * rgba, GstVideoInfo * yinfo)
+{
+  GstVideoInfo rinfo;
+  GstVideoFrame rf, yf;
+  GstVideoConverter *conv;
+  GstBuffer *rb, *yb;
+
+  gst_video_info_set_format (&rinfo, GST_VIDEO_FORMAT_RGBA,
+      GST_VIDEO_INFO_WIDTH (yinfo), GST_VIDEO_INFO_HEIGHT (yinfo));
+  rb = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY,
+      (gpointer) rgba, rinfo.size, 0, rinfo.size, NULL, NULL);
+  yb = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (yinfo), NULL);
+  gst_video_frame_map (&rf, &rinfo, rb, GST_MAP_READ);
+  gst_video_frame_map (&yf, yinfo, yb, GST_MAP_WRITE);
+  conv = gst_video_converter_new (&rinfo, yinfo, NULL);
+  gst_video_converter_frame (conv, &rf, &yf);
+  gst_video_converter_free (conv);
+  gst_video_frame_unmap (&rf);
+  gst_video_frame_unmap (&yf);
+  gst_buffer_unref (rb);
+  return yb;
+}
+
+typedef struct
+{
+  guint count, t0_at, t1_at;
+  guint64 t0, t1;
+} Count;
+
+static GstPadProbeReturn
+count_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Count *c = user_data;
+
+  c->count++;
+  if (c->count == c->t0_at)
+    c->t0 = bench_mono_ns ();
+  if (c->count == c->t1_at)
+    c->t1 = bench_mono_ns ();
+  return GST_PAD_PROBE_OK;
+}
+
+/* Frames per second of @desc on @frame; *@last: the last encoded buffer */
+static gdouble
+run (const gchar * desc, GstBuffer * frame, GstBuffer ** last)
+{
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch (desc, &error);
+  GstElement *src, *sink;
+  GstPad *pad;
+  GstMessage *msg;
+  GstSample *sample = NULL;
+  Count c = { 0, opt_warmup, opt_warmup + opt_frames, 0, 0 };
+  gint i, ret;
+
+  if (pipeline == NULL) {
+    g_printerr ("bc-yuv-bench: %s: %s\n", desc, error->message);
+    exit (1);
+  }
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  pad = gst_element_get_static_pad (sink, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_probe, &c, NULL);
+  gst_object_unref (pad);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  for (i = 0; i < opt_warmup + opt_frames; i++) {
+    GstBuffer *b = gst_buffer_copy (frame);
+
+    GST_BUFFER_PTS (b) = i * GST_SECOND / 30;
+    GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+    g_signal_emit_by_name (src, "push-buffer", b, &ret);
+    gst_buffer_unref (b);
+  }
+  g_signal_emit_by_name (src, "end-of-stream", &ret);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &error, NULL);
+    g_printerr ("bc-yuv-bench: %s: %s\n", desc, error->message);
+    exit (1);
+  }
+  gst_message_unref (msg);
+  g_object_get (sink, "last-sample", &sample, NULL);
+  *last = gst_buffer_ref (gst_sample_get_buffer (sample));
+  gst_sample_unref (sample);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  return opt_frames * (gdouble) GST_SECOND / (gdouble) (c.t1 - c.t0);
+}
+
+/* PSNR of the decoded @enc against @rgba */
+static gdouble
+psnr (GstBcFormat format, GstBuffer * enc, const guint8 * rgba)
+{
+  static const GstBcPixelLayout rgbx = { 4, 0, 1, 2, -1, 3 };
+  guint w = opt_width, h = opt_height, nc = 3, c;
+  guint8 *dec = g_malloc ((gsize) w * h * 4);
+  GstMapInfo map;
+  gdouble sse = 0;
+  gsize i;
+
+  gst_buffer_map (enc, &map, GST_MAP_READ);
+  gst_bc_decode_rows (format, map.data, w, h, 0, (h + 3) / 4, dec,
+      (gsize) w * 4, &rgbx);
+  gst_buffer_unmap (enc, &map);
+  if (format == GST_BC_FORMAT_BC5)
+    nc = 2;
+  for (i = 0; i < (gsize) w * h; i++) {
+    const guint8 *s = rgba + i * 4;
+    guint8 l = (77 * s[0] + 150 * s[1] + 29 * s[2] + 128) >> 8;
+
+    for (c = 0; c < nc; c++) {
+      gdouble d = (gdouble) dec[i * 4 + c] -
+          (format == GST_BC_FORMAT_BC4 ? l : s[c]);
+
+      sse += d * d;
+    }
+  }
+  g_free (dec);
+  return 10.0 * log10 (255.0 * 255.0 * nc * w * h / sse);
+}
+
+int
+main (int argc, char **argv)
+{
+  gchar **formats;
+  guint8 *rgba;
+  GstBcFormat bc;
+  guint f;
+
+  if (!bench_parse_options (&argc, &argv, entries, NULL, "bc-yuv-bench"))
+    return 2;
+  if (!opt_encoder)
+    opt_encoder = g_strdup ("bc1enc");
+  if (!opt_quality)
+    opt_quality = g_strdup ("fast");
+  if (!opt_rgb)
+    opt_rgb = g_strdup ("RGBx");
+  bc = g_str_equal (opt_encoder, "bc3enc") ? GST_BC_FORMAT_YCOCG_BC3 :
+      g_str_equal (opt_encoder, "bc4enc") ? GST_BC_FORMAT_BC4 :
+      g_str_equal (opt_encoder, "bc5enc") ? GST_BC_FORMAT_BC5 :
+      g_str_equal (opt_encoder, "bc7enc") ? GST_BC_FORMAT_BC7 :
+      GST_BC_FORMAT_BC1;
+  if (opt_input) {
+    gsize len;
+
+    if (!g_file_get_contents (opt_input, (gchar **) & rgba, &len, NULL) ||
+        len != (gsize) opt_width * opt_height * 4) {
+      g_printerr ("bc-yuv-bench: %s is not a %dx%d RGBA picture\n",
+          opt_input, opt_width, opt_height);
+      return 1;
+    }
+  } else {
+    rgba = synthetic_rgba (opt_width, opt_height);
+  }
+  formats = g_strsplit (opt_formats ? opt_formats : "NV12,UYVY", ",", -1);
+  for (f = 0; formats[f]; f++) {
+    GstVideoFormat vf = gst_video_format_from_string (formats[f]);
+    GstVideoInfo yinfo;
+    GstBuffer *frame, *last_a = NULL, *last_b = NULL;
+    gchar *caps, *desc_a, *desc_b;
+    GstCaps *c;
+    gdouble best_a = 0, best_b = 0;
+    gint r;
+
+    if (!gst_bc_yuv_format_supported (vf)) {
+      g_printerr ("bc-yuv-bench: %s is not a YUV input format\n", formats[f]);
+      return 1;
+    }
+    gst_video_info_set_format (&yinfo, vf, opt_width, opt_height);
+    frame = to_yuv (rgba, &yinfo);
+    c = gst_video_info_to_caps (&yinfo);
+    caps = gst_caps_to_string (c);
+    gst_caps_unref (c);
+    desc_a = g_strdup_printf ("appsrc name=src format=time block=true "
+        "max-buffers=2 caps=\"%s\" ! %s quality=%s threads=%d ! fakesink "
+        "name=sink sync=false enable-last-sample=true", caps, opt_encoder,
+        opt_quality, opt_threads);
+    desc_b = g_strdup_printf ("appsrc name=src format=time block=true "
+        "max-buffers=2 caps=\"%s\" ! videoconvert n-threads=%d ! "
+        "video/x-raw,format=%s ! %s quality=%s threads=%d ! fakesink "
+        "name=sink sync=false enable-last-sample=true", caps, opt_threads,
+        opt_rgb, opt_encoder, opt_quality, opt_threads);
+    for (r = 0; r < opt_rounds; r++) {
+      GstBuffer *a, *b;
+      gdouble fa = run (desc_a, frame, &a), fb = run (desc_b, frame, &b);
+
+      best_a = MAX (best_a, fa);
+      best_b = MAX (best_b, fb);
+      gst_clear_buffer (&last_a);
+      gst_clear_buffer (&last_b);
+      last_a = a;
+      last_b = b;
+    }
+    printf ("{\"format\": \"%s\", \"encoder\": \"%s\", \"quality\": \"%s\", "
+        "\"width\": %d, \"height\": %d, \"threads\": %d, \"rgb_format\": "
+        "\"%s\", \"fps_yuv\": %.2f, \"fps_videoconvert\": %.2f, \"ratio\": "
+        "%.3f, \"psnr_yuv\": %.3f, \"psnr_videoconvert\": %.3f}\n",
+        formats[f], opt_encoder, opt_quality, opt_width, opt_height,
+        opt_threads, opt_rgb, best_a, best_b, best_a / best_b,
+        psnr (bc, last_a, rgba), psnr (bc, last_b, rgba));
+    fflush (stdout);
+    gst_buffer_unref (last_a);
+    gst_buffer_unref (last_b);
+    gst_buffer_unref (frame);
+    g_free (caps);
+    g_free (desc_a);
+    g_free (desc_b);
+  }
+  g_strfreev (formats);
+  g_free (rgba);
+  return 0;
+}
