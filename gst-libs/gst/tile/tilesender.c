@@ -1486,6 +1486,10 @@ sender_stats_locked (GstTileSender * self)
       "retransmits-limited", G_TYPE_UINT64, t->sum.retransmits_limited,
       "retransmit", G_TYPE_BOOLEAN, self->settings.retransmit,
       "fec-packets-sent", G_TYPE_UINT64, t->sum.fec_packets_sent,
+      "fec-overhead", G_TYPE_UINT, first &&
+      self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ?
+      gst_tile_sender_owner_fec_locked (gst_tile_sender_peer_data_owner
+          (first)) : 0,
       "protocol", G_TYPE_STRING,
       self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ? "udp" : "tcp",
       "gso", G_TYPE_BOOLEAN, self->group ? self->group->owner.units[0].gso :
