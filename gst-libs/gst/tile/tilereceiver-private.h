@@ -248,6 +248,7 @@ typedef struct
   guint64 fec_packets_recovered;
   guint64 fec_frames_recovered; /* became whole with recovered datagrams */
   guint64 fec_frames_unrecoverable;     /* had parity, left with gaps */
+  guint64 fec_packets_unused;   /* parity of frames whole or pushed */
 } GstTileReceiverCounters;
 
 struct _GstTileReceiver

@@ -598,7 +598,10 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
             " came after its timer: timers last %" G_GINT64_FORMAT " us at "
             "least", h->frame, udp->timer_floor_ns / 1000);
       }
-      if (late)
+      /* (parity for a frame whole already: it was not needed) */
+      if (late && (h->flags & GST_TILE_WIRE_PACKET_FLAG_PARITY))
+        counters->fec_packets_unused++;
+      else if (late)
         counters->packets_late++;
       else
         counters->packets_dropped++;

@@ -173,6 +173,7 @@ gst_tile_receiver_counters_to_structure (const GstTileReceiverCounters * c,
         "fec-frames-recovered", G_TYPE_UINT64, c->fec_frames_recovered,
         "fec-frames-unrecoverable", G_TYPE_UINT64,
         c->fec_frames_unrecoverable,
+        "fec-packets-unused", G_TYPE_UINT64, c->fec_packets_unused,
         "kernel-drops", G_TYPE_UINT64, drops,
         "timer-floor-us", G_TYPE_UINT64, (guint64) (floor_ns / 1000), NULL);
   }

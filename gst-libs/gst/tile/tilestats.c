@@ -102,7 +102,7 @@ static const gchar *const stats_names[] = {
   "clock-rtt", "clock-resyncs", "clock-answers-ignored", "clock-queries-lost",
   "frames-late", "frames-dropped-late", "frames-retimed", "latency-changes",
   "playout-latency", "fec-packets-received", "fec-packets-recovered",
-  "fec-frames-recovered", "fec-frames-unrecoverable",
+  "fec-frames-recovered", "fec-frames-unrecoverable", "fec-packets-unused",
 };
 
 /* Whether @name is one of the names registered above: every field of the
