@@ -132,8 +132,8 @@ gst_tile_receiver_fec_start_locked (GstTileReceiver * self)
   fec->ps = self->config->packet_size;
   for (i = 0; i < self->config->n_tiles; i++) {
     fec->base[i] = total;
-    fec->n_data[i] = gst_tile_wire_packets_per_tile (self->config->tiles[i].
-        size, fec->ps);
+    fec->n_data[i] =
+        gst_tile_wire_packets_per_tile (self->config->tiles[i].size, fec->ps);
     if (gst_tile_receiver_uses (self, i))
       total += gst_tile_wire_parity_max (fec->n_data[i]);
   }

@@ -63,8 +63,7 @@ gst_tile_sender_fec_feedback_locked (GstTileSenderPeer * peer, guint64 sent,
   GstTileSenderFlow *flow = &peer->flow;
   gdouble loss, pct;
 
-  if (peer->owner.sender->settings.fec != GST_TILE_SENDER_FEC_AUTO ||
-      sent == 0)
+  if (peer->owner.sender->settings.fec != GST_TILE_SENDER_FEC_AUTO || sent == 0)
     return;
   loss = 1.0 - (gdouble) MIN (received, sent) / sent;
   flow->fec_loss += FEC_AUTO_WEIGHT * (loss - flow->fec_loss);

@@ -164,8 +164,7 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
     struct iovec *iov = &sc->iov[3 * i];
 
     if (i >= n - n_parity) {
-      udp_parity_datagram (sc, u, frame, &ph, l, ps, hl, i, i - (n -
-              n_parity));
+      udp_parity_datagram (sc, u, frame, &ph, l, ps, hl, i, i - (n - n_parity));
       continue;
     }
     ph.offset = off;

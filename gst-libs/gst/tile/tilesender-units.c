@@ -550,8 +550,7 @@ gst_tile_sender_unit_thread (gpointer data)
     }
 
     g_mutex_lock (&self->lock);
-    unit_sent_locked (u, frame, fd, ok, bytes, n_packets, n_parity, t0,
-        err);
+    unit_sent_locked (u, frame, fd, ok, bytes, n_packets, n_parity, t0, err);
     g_clear_error (&err);
   }
   g_mutex_unlock (&self->lock);

@@ -2273,8 +2273,7 @@ gst_tile_wire_packet_check (const GstTileWirePacketHeader * h,
     if (G_UNLIKELY (!gst_tile_wire_parity_layout_check (n, span, parity,
                 error)))
       return FALSE;
-    if (G_UNLIKELY (index >= parity * gst_tile_wire_parity_groups (n,
-                span))) {
+    if (G_UNLIKELY (index >= parity * gst_tile_wire_parity_groups (n, span))) {
       g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
           "parity datagram index is %u, tile %u has %u parity datagrams",
           index, h->unit, parity * gst_tile_wire_parity_groups (n, span));
@@ -2334,8 +2333,7 @@ gst_tile_wire_packets_per_tile (guint64 tile_size, guint32 packet_size)
 guint32
 gst_tile_wire_parity_offset (guint span, guint parity, guint index)
 {
-  g_return_val_if_fail (span >= 1 && span <= GST_TILE_WIRE_PARITY_MAX_SPAN,
-      0);
+  g_return_val_if_fail (span >= 1 && span <= GST_TILE_WIRE_PARITY_MAX_SPAN, 0);
   g_return_val_if_fail (parity >= 1 && span + parity <= 256, 0);
   g_return_val_if_fail (index < GST_TILE_WIRE_PARITY_MAX_PACKETS, 0);
 
@@ -2413,8 +2411,7 @@ gst_tile_wire_parity_layout_check (guint32 n_packets, guint span,
 
   if (span < 1 || span > MIN (n_packets, GST_TILE_WIRE_PARITY_MAX_SPAN)) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "parity group span is %u, the tile has %u datagrams", span,
-        n_packets);
+        "parity group span is %u, the tile has %u datagrams", span, n_packets);
     return FALSE;
   }
   if (parity < 1 || span + parity > 256) {

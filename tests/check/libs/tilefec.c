@@ -74,8 +74,7 @@ GST_START_TEST (test_layout_wire)
   fail_unless_equals_int (span, 32);
   fail_unless_equals_int (parity, 7);
   fail_unless_equals_int (index, 65535);
-  fail_unless_equals_int (gst_tile_wire_parity_offset (1, 1, 0),
-      0x01010000);
+  fail_unless_equals_int (gst_tile_wire_parity_offset (1, 1, 0), 0x01010000);
   fail_unless_equals_int (gst_tile_wire_parity_groups (100, 32), 4);
   fail_unless_equals_int (gst_tile_wire_parity_groups (100, 25), 4);
   fail_unless_equals_int (gst_tile_wire_parity_max (1), 1);
@@ -84,8 +83,7 @@ GST_START_TEST (test_layout_wire)
   fail_unless (gst_tile_wire_parity_layout_check (100, 25, 12, NULL));
   /* a span larger than the tile */
   fail_if (gst_tile_wire_parity_layout_check (10, 11, 1, &err));
-  fail_unless (strstr (err->message, "span is 11") != NULL, "%s",
-      err->message);
+  fail_unless (strstr (err->message, "span is 11") != NULL, "%s", err->message);
   g_clear_error (&err);
   /* more parity than half the tile */
   fail_if (gst_tile_wire_parity_layout_check (100, 25, 13, &err));
@@ -132,7 +130,7 @@ member (const GstTileFecLayout * l, const guint8 * tile, gsize size, guint ps,
  * all of them when @lost exceeds the parity count): byte-exact when @lost
  * <= parity, refused (the outputs untouched) beyond. */
 static void
-check_group (GstTileFec *fec, const GstTileFecLayout * l, const guint8 * tile,
+check_group (GstTileFec * fec, const GstTileFecLayout * l, const guint8 * tile,
     gsize size, guint ps, const guint8 * parity, guint32 g, guint lost,
     GRand * rand)
 {
@@ -162,7 +160,7 @@ check_group (GstTileFec *fec, const GstTileFecLayout * l, const guint8 * tile,
   for (c = 0; c < l->span; c++) {
     if (gone[c]) {
       data[c] = NULL;
-      out[e] = bufs + (gsize) e * ps;
+      out[e] = bufs + (gsize) e *ps;
       e++;
     } else {
       data[c] = member (l, tile, size, ps, g, c, pad);
@@ -189,8 +187,7 @@ check_group (GstTileFec *fec, const GstTileFecLayout * l, const guint8 * tile,
         continue;
       memcpy (expect, member (l, tile, size, ps, g, c, pad), ps);
       fail_unless (memcmp (out[e], expect, ps) == 0,
-          "n %u group %u member %u (%u lost) not recovered", l->n, g, c,
-          lost);
+          "n %u group %u member %u (%u lost) not recovered", l->n, g, c, lost);
       e++;
     }
   } else {

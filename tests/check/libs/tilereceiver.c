@@ -1789,8 +1789,7 @@ fec_encode_frame (FecSender * fs, guint64 n)
           gst_tile_wire_packets_per_tile (FRAME_SIZE, fs->ps), fs->percent));
   g_free (fs->parity);
   fs->parity = g_malloc ((gsize) fs->l.n_parity * fs->ps);
-  gst_tile_fec_encode (fec, &fs->l, fs->frame, FRAME_SIZE, fs->ps,
-      fs->parity);
+  gst_tile_fec_encode (fec, &fs->l, fs->frame, FRAME_SIZE, fs->ps, fs->parity);
   gst_tile_fec_free (fec);
 }
 
@@ -1923,8 +1922,7 @@ GST_START_TEST (test_udp_fec_recovered)
   fail_unless_equals_uint64 (stat_u64 (rx, "fec-frames-recovered"), 1);
   fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-recovered"), 12);
   fail_unless_equals_uint64 (stat_u64 (rx, "fec-frames-unrecoverable"), 2);
-  fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-received"),
-      8 + 7 + 8);
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-received"), 8 + 7 + 8);
   fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-unused"), 2);
   fail_unless_equals_uint64 (stat_u64 (rx, "packets-late"), 0);
   fail_unless_equals_uint64 (stat_u64 (rx, "frames-partial"), 2);
@@ -1981,8 +1979,7 @@ GST_START_TEST (test_udp_fec_short_last)
     ack_received (&s, n);
   }
   fail_unless_equals_uint64 (stat_u64 (rx, "fec-frames-recovered"), 3);
-  fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-recovered"),
-      6 + 7 + 3);
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-recovered"), 6 + 7 + 3);
   /* (parity came with frame 0: the gaps of the frames after it wait for
    * theirs) */
   fail_unless_equals_uint64 (stat_u64 (rx, "nacks-sent"), 0);
