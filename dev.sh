@@ -23,6 +23,7 @@ DEB_PACKAGES=(
   libglib2.0-dev
   libssl-dev  # OpenSSL's libcrypto: tilesink/tilesrc's passphrase (AES-GCM)
   libsodium-dev  # libsodium: the passphrase's PAKE (CPace on ristretto255)
+  libisal-dev  # ISA-L: protocol=udp's forward error correction (Reed-Solomon)
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-gl

@@ -96,6 +96,7 @@ enum
   PROP_PACING_BITRATE,
   PROP_RATE_CONTROL,
   PROP_RETRANSMIT,
+  PROP_FEC,
   PROP_MAX_LATENCY,
   PROP_LEAKY,
   PROP_TIMEOUT,
@@ -319,6 +320,16 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           "Write-only; NULL for none (an empty one is refused)",
           NULL, G_PARAM_WRITABLE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_FEC,
+      g_param_spec_string ("fec", "Forward error correction",
+          "protocol=udp: parity datagrams after each tile's data "
+          "(Reed-Solomon over interleaved groups), so that a frame whose "
+          "losses they cover is whole without a round trip: \"off\", an "
+          "overhead in percent (\"1\" to \"50\"), or \"auto\" (from the "
+          "loss the receiver reports; none while nothing is lost). Parity "
+          "is paced within the rate like data", "auto",
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_MAX_LATENCY,
       g_param_spec_uint64 ("max-latency", "Max latency",
           "Abandon what is left of a frame this many ns after tilesink got "
@@ -668,6 +679,13 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
     case PROP_RETRANSMIT:
       s->retransmit = g_value_get_boolean (value);
       break;
+    case PROP_FEC:
+      if (!gst_tile_sender_fec_parse (g_value_get_string (value), &s->fec))
+        GST_WARNING_OBJECT (self, "fec must be off, auto or 0 to 50, not "
+            "'%s'", GST_STR_NULL (g_value_get_string (value)));
+      else if (self->sender)
+        gst_tile_sender_set_fec (self->sender, s->fec);
+      break;
     case PROP_MAX_LATENCY:
       s->max_latency = g_value_get_uint64 (value);
       if (self->sender)
@@ -776,6 +794,9 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_RETRANSMIT:
       g_value_set_boolean (value, s->retransmit);
+      break;
+    case PROP_FEC:
+      g_value_take_string (value, gst_tile_sender_fec_to_string (s->fec));
       break;
     case PROP_MAX_LATENCY:
       g_value_set_uint64 (value, s->max_latency);

@@ -86,14 +86,15 @@ case "$target" in
         "$here/tilereceiver-fuzz.c" \
         "$tile/tilereceiver.c" "$tile/tilereceiver-control.c" "$tile/tilereceiver-clock.c" \
         "$tile/tilereceiver-slots.c" "$tile/tilereceiver-tcp.c" \
-        "$tile/tilereceiver-udp.c" "$tile/tilereceiver-nack.c" "$tile/tilewire.c" "$tile/tileregion.c" \
+        "$tile/tilereceiver-udp.c" "$tile/tilereceiver-nack.c" "$tile/tilereceiver-fec.c" \
+        "$tile/tilefec.c" "$tile/tilewire.c" "$tile/tileregion.c" \
         "$tile/tilenet.c" \
         "$tile/tilenet-tcpinfo.c" "$tile/tilestats.c" "$tile/tileseal.c" \
         "$tile/tilekeys.c" "$tile/tilepake.c" "$tile/tileplayout.c" \
         "$bc/bctiling.c" "$bc/bcformat.c" "$bc/bctilemeta.c" \
         "$bc/bclossmeta.c" \
         $(pkg-config --cflags --libs gstreamer-1.0 gstreamer-video-1.0 \
-          gio-2.0 libcrypto libsodium) -lpthread -ldl \
+          gio-2.0 libcrypto libsodium libisal) -lpthread -ldl \
         -o "$work/tilereceiver-fuzz"
     }
     ;;

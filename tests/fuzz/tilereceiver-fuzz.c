@@ -1294,6 +1294,7 @@ send_datagrams (Harness * h, guint unit, guint64 f, guint first, guint last,
 
     if (idx == skip)
       continue;
+    ph.flags = 0;
     ph.unit = (mode & 0x04) ? (unit + 1) % MAX_UNITS : unit;
     ph.generation = h->config.generation + (mode & 0x02 ? 1 : 0);
     ph.offset = off;

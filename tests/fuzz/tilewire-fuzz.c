@@ -344,11 +344,26 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
         ok = gst_tile_wire_packet_check (&h, &packet_config, &error);
         if (ok != gst_tile_wire_packet_check (&h, &packet_config, NULL))
           abort ();
-        /* an accepted payload lies inside its tile */
-        if (ok && (h.offset >= packet_config.tiles[h.unit].size
-                || h.token != packet_config.token
+        /* an accepted payload lies inside its tile; accepted parity has
+         * a layout that fits its tile and an index inside it */
+        if (ok && h.token != packet_config.token)
+          abort ();
+        if (ok && !(h.flags & GST_TILE_WIRE_PACKET_FLAG_PARITY) &&
+            (h.offset >= packet_config.tiles[h.unit].size
                 || h.offset % packet_config.packet_size != 0))
           abort ();
+        if (ok && (h.flags & GST_TILE_WIRE_PACKET_FLAG_PARITY)) {
+          guint32 n = gst_tile_wire_packets_per_tile
+              (packet_config.tiles[h.unit].size, packet_config.packet_size);
+          guint span, parity, index;
+
+          gst_tile_wire_parity_fields (h.offset, &span, &parity, &index);
+          if (!gst_tile_wire_parity_layout_check (n, span, parity, NULL) ||
+              index >= parity * gst_tile_wire_parity_groups (n, span) ||
+              parity * gst_tile_wire_parity_groups (n, span) >
+              gst_tile_wire_parity_max (n))
+            abort ();
+        }
       }
       break;
     }

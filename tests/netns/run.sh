@@ -92,7 +92,10 @@
 #              fd67:x:y::/64 (nodad), the ff00::/8 routes the kernel makes
 # With --retransmit false every UDP scenario runs with retransmit=false at
 # both ends (the behaviour before NACKs), and its loss is checked as for
-# conceal-5.
+# conceal-5. --fec VALUE sets tilesink's fec (off, auto, or a percentage)
+# in the UDP pairs (default: tilesink's default, auto); --drop PCT drops
+# PCT % instead of loss-1's, loss-5's and conceal-5's own (measurements;
+# check.py's expectations are those of the scenario's own loss).
 # The loss and tbf scenarios use protocol=udp, or the protocol given with
 # --protocol (--protocol tcp runs them all over TCP: the drop rule then
 # matches TCP, which retransmits; useful to prove the harness). A scenario
@@ -114,7 +117,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|max-rate|vanish|multicast|multicast-ipv6 ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|max-rate|vanish|multicast|multicast-ipv6 ...]" >&2
   exit 2
 }
 
@@ -123,11 +126,15 @@ builddir=$1
 shift
 lossproto=udp
 retransmit=true
+fec=
+drop_pct=
 scenarios=()
 while [ $# -gt 0 ]; do
   case $1 in
     --protocol) [ $# -ge 2 ] || usage; lossproto=$2; shift 2 ;;
     --retransmit) [ $# -ge 2 ] || usage; retransmit=$2; shift 2 ;;
+    --fec) [ $# -ge 2 ] || usage; fec=$2; shift 2 ;;
+    --drop) [ $# -ge 2 ] || usage; drop_pct=$2; shift 2 ;;
     tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|vanish|multicast|multicast-ipv6)
       scenarios+=("$1"); shift ;;
     *) usage ;;
@@ -373,6 +380,10 @@ run_pair () {
     rxprops=(--src-prop retransmit=false)
   fi
   [ "$proto" = udp ] || rt=false
+  # forward error correction (--fec)
+  if [ "$proto" = udp ] && [ -n "$fec" ]; then
+    set -- "$@" --sink-prop fec="$fec"
+  fi
   # a long run has longer timeouts: the run's length and the usual margin
   local secs=$(( frames / fps ))
   local rxto=$(( secs + 20 > 30 ? secs + 20 : 30 ))
@@ -681,10 +692,10 @@ for s in "${scenarios[@]}"; do
   case $s in
     tcp)       run_pair tcp tcp 0 0 0 180 60 1920 1080 ;;
     loss-0)    run_pair loss-0 "$lossproto" 0 0 1 180 60 1920 1080 ;;
-    loss-1)    run_pair loss-1 "$lossproto" 1 0 1 180 60 1920 1080 ;;
-    loss-5)    run_pair loss-5 "$lossproto" 5 0 1 180 60 1920 1080 ;;
+    loss-1)    run_pair loss-1 "$lossproto" "${drop_pct:-1}" 0 1 180 60 1920 1080 ;;
+    loss-5)    run_pair loss-5 "$lossproto" "${drop_pct:-5}" 0 1 180 60 1920 1080 ;;
     conceal-5) pair_retransmit=false
-               run_pair conceal-5 "$lossproto" 5 0 1 180 60 1920 1080 ;;
+               run_pair conceal-5 "$lossproto" "${drop_pct:-5}" 0 1 180 60 1920 1080 ;;
     tbf)       run_pair tbf "$lossproto" 0 1 0 400 200 3840 2160 ;;
     tbf-paced) run_pair tbf-paced "$lossproto" 0 1 0 400 200 3840 2160 \
                  --max-bitrate 4000000000 ;;

@@ -27,6 +27,10 @@
  *   frames are no longer held (nor asked for by their timer), but for one
  *   in NACK_PROBE that finds out whether resends come again.
  *
+ * With forward error correction, a unit that gets parity datagrams asks
+ * for no gap as it sees it (parity may recover it, tilereceiver-fec.c):
+ * the frame's timer asks for what is still missing then.
+ *
  * The datagrams sent again are the same datagrams: they fill the slot as
  * the first ones would (a second copy counts as a duplicate). A frame
  * that had a NACK and became whole counts in frames-recovered. */
@@ -57,6 +61,9 @@
  * but one timer in NACK_PROBE */
 #define NACK_FUTILE 2
 #define NACK_PROBE 8
+/* a unit that got parity of a frame lets the gaps of the frames after it
+ * wait for theirs, up to this many frames later (tilereceiver-fec.c) */
+#define NACK_FEC_FRAMES 4
 
 void
 gst_tile_receiver_nack_init (GstTileReceiver * self)
@@ -99,6 +106,8 @@ gst_tile_receiver_nack_unit_reset_locked (GstTileReceiverUnit * u)
   GstTileReceiverNackUnit *nk = &u->nack;
 
   nk->have = FALSE;
+  nk->fec_seen = FALSE;
+  nk->fec_frame = 0;
   nk->pending.n_ranges = 0;
   g_byte_array_set_size (nk->out, 0);
 }
@@ -163,13 +172,16 @@ gst_tile_receiver_nack_note_locked (GstTileReceiver * self,
     GstTileReceiverUnit * u, guint64 frame, guint32 index, guint32 n)
 {
   GstTileReceiverNackUnit *nk = &u->nack;
+  /* parity comes to this unit (forward error correction): its gaps wait
+   * for it, and the frame's timer asks for what it did not recover */
+  gboolean fec = nk->fec_seen && frame <= nk->fec_frame + NACK_FEC_FRAMES;
 
   if (!self->settings.retransmit)
     return FALSE;
   if (nk->have && frame == nk->frame) {
     if (index < nk->next)
       return TRUE;
-    if (index > nk->next)
+    if (index > nk->next && !fec)
       add_range (self, &nk->pending, nk->out, nk->next, index - nk->next);
     nk->next = index + 1;
     return FALSE;
@@ -178,7 +190,7 @@ gst_tile_receiver_nack_note_locked (GstTileReceiver * self,
     return TRUE;                /* a resend, or late: nothing new */
   /* a newer frame: the older one's tile is over, its tail missing when
    * its datagrams did not all come (and it is still being filled) */
-  if (nk->have && nk->next < nk->n && filling_slot (self, nk->frame))
+  if (nk->have && nk->next < nk->n && filling_slot (self, nk->frame) && !fec)
     add_range (self, &nk->pending, nk->out, nk->next, nk->n - nk->next);
   pack_pending (self, &nk->pending, nk->out);
   nk->have = TRUE;
@@ -189,7 +201,7 @@ gst_tile_receiver_nack_note_locked (GstTileReceiver * self,
   nk->pending.frame = frame;
   nk->pending.unit = u - self->units;
   nk->pending.n_ranges = 0;
-  if (index > 0 && index < n)
+  if (index > 0 && index < n && !fec)
     add_range (self, &nk->pending, nk->out, 0, index);
   return FALSE;
 }

@@ -20,7 +20,10 @@
  * - tilereceiver-udp.c: the UDP units, their batches, the completion timers,
  *   the receive window and the concealment. Its state (GstTileReceiverUdp,
  *   also a slot's datagrams) is its own: the other files ask it through the
- *   functions declared below.
+ *   functions declared below;
+ * - tilereceiver-nack.c: the NACKs (retransmit);
+ * - tilereceiver-fec.c: forward error correction: a slot's parity
+ *   datagrams (GstTileReceiverFec) and the data they recover.
  *
  * GstTileReceiver.lock guards every member unless it says otherwise.
  */
@@ -49,6 +52,7 @@ GST_DEBUG_CATEGORY_EXTERN (gst_tile_receiver_debug);
 #define GST_TILE_RECEIVER_SEAL_CHUNK (256 * 1024)
 
 typedef struct _GstTileReceiverUdp GstTileReceiverUdp;
+typedef struct _GstTileReceiverFec GstTileReceiverFec;
 
 /* What start() copies of its GstTileReceiverSettings: fixed until stop(),
  * read without the lock. */
@@ -175,6 +179,11 @@ typedef struct
   guint32 next;
   guint32 n;                    /* datagrams of the tile */
   GstTileWireNack pending;      /* n_ranges 0: none */
+  /* the newest frame of which parity came to the unit (fec_seen): while
+   * parity comes, gaps wait for it, and the frame's timer asks for what
+   * it could not recover */
+  gboolean fec_seen;
+  guint64 fec_frame;
   GByteArray *out;              /* packed NACKs, lock */
   GByteArray *sending;          /* the unit thread's */
   GByteArray *msg;
@@ -234,6 +243,12 @@ typedef struct
   guint64 packets_discarded;    /* the datagrams those frames had */
   guint64 frames_recovered;     /* had a NACK and became whole */
   guint64 nacks_sent;
+  /* forward error correction (tilereceiver-fec.c) */
+  guint64 fec_packets_received;
+  guint64 fec_packets_recovered;
+  guint64 fec_frames_recovered; /* became whole with recovered datagrams */
+  guint64 fec_frames_unrecoverable;     /* had parity, left with gaps */
+  guint64 fec_packets_unused;   /* parity of frames whole or pushed */
 } GstTileReceiverCounters;
 
 struct _GstTileReceiver
@@ -285,6 +300,7 @@ struct _GstTileReceiver
 
   GstTileReceiverSlot slots[GST_TILE_RECEIVER_SLOTS];
   GstTileReceiverUdp *udp;      /* protocol=udp: tilereceiver-udp.c's */
+  GstTileReceiverFec *fec;      /* protocol=udp: tilereceiver-fec.c's */
   GstTileReceiverCounters counters;
   /* NACKs of frames whose timer came, packed under the lock, sent by
    * pull() without it (tilereceiver-nack.c) */
@@ -430,6 +446,12 @@ void gst_tile_receiver_udp_flushed_locked (GstTileReceiverUdp * udp);
 G_GNUC_INTERNAL
 void gst_tile_receiver_udp_gauges_locked (GstTileReceiverUdp * udp,
     guint64 * kernel_drops, gint64 * timer_floor_ns);
+G_GNUC_INTERNAL
+guint8 *gst_tile_receiver_udp_got_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, guint unit, guint32 * pk_base);
+G_GNUC_INTERNAL
+void gst_tile_receiver_udp_recovered_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, guint unit, guint n);
 
 /* tilereceiver-nack.c */
 G_GNUC_INTERNAL
@@ -453,6 +475,34 @@ void gst_tile_receiver_nack_fill_locked (GstTileReceiver * self,
     GstTileReceiverSlot * slot, gint64 now, gint64 * deadline);
 G_GNUC_INTERNAL
 gboolean gst_tile_receiver_nack_flush_locked (GstTileReceiver * self);
+
+/* tilereceiver-fec.c */
+typedef enum
+{
+  GST_TILE_RECEIVER_FEC_NEW,    /* filed: its payload goes to *dst */
+  GST_TILE_RECEIVER_FEC_DUPLICATE,
+  GST_TILE_RECEIVER_FEC_INVALID,        /* contradicts its tile's parity */
+} GstTileReceiverFecResult;
+
+G_GNUC_INTERNAL
+GstTileReceiverFec *gst_tile_receiver_fec_new (void);
+G_GNUC_INTERNAL
+void gst_tile_receiver_fec_free (GstTileReceiverFec * fec);
+G_GNUC_INTERNAL
+void gst_tile_receiver_fec_start_locked (GstTileReceiver * self);
+G_GNUC_INTERNAL
+void gst_tile_receiver_fec_slot_reset_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot);
+G_GNUC_INTERNAL
+GstTileReceiverFecResult gst_tile_receiver_fec_parity_locked (GstTileReceiver *
+    self, GstTileReceiverUnit * u, GstTileReceiverSlot * slot,
+    const GstTileWirePacketHeader * h, guint8 ** dst);
+G_GNUC_INTERNAL
+void gst_tile_receiver_fec_data_locked (GstTileReceiver * self,
+    GstTileReceiverUnit * u, GstTileReceiverSlot * slot, guint32 index);
+G_GNUC_INTERNAL
+void gst_tile_receiver_fec_recover_locked (GstTileReceiver * self,
+    GstTileReceiverUnit * u);
 
 G_END_DECLS
 

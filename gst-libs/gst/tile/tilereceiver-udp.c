@@ -60,6 +60,12 @@ typedef struct
   /* datagrams that filled a gap (resent for a NACK, or overtaken): not in
    * the arrival times, nor in the ACK's feedback, which is the path's */
   guint n_fills;
+  /* forward error correction (tilereceiver-fec.c): parity datagrams that
+   * arrived (in the ACK's feedback: they are the path's), data datagrams
+   * they recovered (not in it) */
+  guint n_parity;
+  guint n_recovered;
+  guint64 tile_reported;        /* stepped: a bit per tile reported whole */
   gint64 deadline;              /* monotonic: pushed with its gaps then */
   gint64 timer_ns;              /* its timer from the average, at first */
 } UdpSlot;
@@ -153,6 +159,7 @@ gst_tile_receiver_udp_start_locked (GstTileReceiver * self)
       udp->total += n;
   }
   udp->pk_base[i] = total;
+  gst_tile_receiver_fec_start_locked (self);
   udp->window = G_MAXUINT;      /* each unit lowers it */
   udp->windows = 0;
   for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
@@ -199,6 +206,31 @@ udp_slot (GstTileReceiver * self, GstTileReceiverSlot * slot)
   return &self->udp->slots[slot - self->slots];
 }
 
+/* For tilereceiver-fec.c: @slot's bit per datagram in (NULL before a
+ * generation), and in @pk_base the bit of the first datagram of unit
+ * @unit's tile. Lock held. */
+guint8 *
+gst_tile_receiver_udp_got_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, guint unit, guint32 * pk_base)
+{
+  *pk_base = self->udp->pk_base[unit];
+  return udp_slot (self, slot)->got;
+}
+
+/* For tilereceiver-fec.c: @n datagrams of unit @unit's tile in @slot were
+ * recovered (their bits are set): they count as in, but not as arrived.
+ * Lock held. */
+void
+gst_tile_receiver_udp_recovered_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, guint unit, guint n)
+{
+  UdpSlot *us = udp_slot (self, slot);
+
+  us->n_got += n;
+  us->n_recovered += n;
+  us->tile_copied[unit] += n;
+}
+
 #define UDP_VLEN_GRO 8
 #define UDP_VLEN 64
 #define UDP_GRO_BUF 65536
@@ -214,6 +246,7 @@ typedef struct
   guint8 *dst;
   const guint8 *src;
   guint len;
+  gboolean parity;              /* into the slot's parity store */
 } UdpCopy;
 
 /* A UDP unit's receive layout. Every datagram of a batch gets three
@@ -386,7 +419,11 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
     slot->fills_at_ask = 0;
     us->n_got = 0;
     us->n_fills = 0;
+    us->n_parity = 0;
+    us->n_recovered = 0;
+    us->tile_reported = 0;
     memset (us->tile_copied, 0, sizeof (us->tile_copied));
+    gst_tile_receiver_fec_slot_reset_locked (self, slot);
     us->first_ns = us->last_ns = (gint64) gst_util_get_timestamp ();
     us->first_real_ns = gst_tile_realtime_ns ();
     us->arrive_first = us->arrive_last = 0;
@@ -406,14 +443,15 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
   return NULL;
 }
 
-/* Copies the claimed datagrams and completes frames. Called with the lock
- * held; releases it for the copies. */
+/* Copies the claimed datagrams, recovers what parity can, and completes
+ * frames. Called with the lock held; releases it for the copies and the
+ * decoding. */
 static void
-udp_commit_locked (GstTileReceiver * self, guint unit, UdpCopy * copies,
-    guint n_copies)
+udp_commit_locked (GstTileReceiver * self, GstTileReceiverUnit * u,
+    UdpCopy * copies, guint n_copies)
 {
   GstTileReceiverUdp *udp = self->udp;
-  guint total = udp->total, i, n_done = 0;
+  guint unit = u->index, total = udp->total, i, n_done = 0;
   guint tile_packets = udp->pk_base[unit + 1] - udp->pk_base[unit];
   GstTileReceiverSlot *done[GST_TILE_RECEIVER_SLOTS];
 
@@ -425,16 +463,25 @@ udp_commit_locked (GstTileReceiver * self, guint unit, UdpCopy * copies,
       memcpy (copies[i].dst, copies[i].src, copies[i].len);
   g_mutex_lock (&self->lock);
 
+  for (i = 0; i < n_copies; i++)
+    if (copies[i].len > 0 && !copies[i].parity)
+      udp_slot (self, copies[i].slot)->tile_copied[unit]++;
+  /* what parity recovers counts as in place (tilereceiver-fec.c) */
+  gst_tile_receiver_fec_recover_locked (self, u);
+
   /* stepped: a tile whose datagrams are all in place is reported
-   * before our writes are released, so before its frame can be pushed */
+   * before our writes are released, so before its frame can be pushed
+   * (a pin of a prediction, without a datagram, holds its slot too) */
   for (i = 0; i < n_copies; i++) {
     GstTileReceiverSlot *slot = copies[i].slot;
+    UdpSlot *us = udp_slot (self, slot);
 
-    if (copies[i].len == 0)
-      continue;                 /* the pin of a prediction, no datagram */
-    if (++udp_slot (self, slot)->tile_copied[unit] == tile_packets && n_done <
-        GST_TILE_RECEIVER_SLOTS)
+    if (us->tile_copied[unit] == tile_packets &&
+        !(us->tile_reported & (G_GUINT64_CONSTANT (1) << unit)) &&
+        n_done < GST_TILE_RECEIVER_SLOTS) {
+      us->tile_reported |= G_GUINT64_CONSTANT (1) << unit;
       done[n_done++] = slot;
+    }
   }
   if (n_done > 0 && g_atomic_int_get (&self->stepped)) {
     guint stepped = 0;
@@ -471,6 +518,8 @@ udp_commit_locked (GstTileReceiver * self, guint unit, UdpCopy * copies,
       slot->state = SLOT_COMPLETE;
       if (slot->nacked)
         self->counters.frames_recovered++;
+      if (us->n_recovered > 0)
+        self->counters.fec_frames_recovered++;
     }
   }
   g_cond_broadcast (&self->cond);
@@ -512,6 +561,7 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     copies[n_copies].dst = NULL;
     copies[n_copies].src = NULL;
     copies[n_copies].len = 0;
+    copies[n_copies].parity = FALSE;
     n_copies++;
   }
   for (i = 0; i < n; i++) {
@@ -529,7 +579,7 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
         if (slot || !full || !self->running || self->run != run
             || udp->drain)
           break;
-        udp_commit_locked (self, u->index, copies, n_copies);
+        udp_commit_locked (self, u, copies, n_copies);
         n_copies = 0;
         g_cond_wait (&self->cond, &self->lock);
       }
@@ -548,7 +598,10 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
             " came after its timer: timers last %" G_GINT64_FORMAT " us at "
             "least", h->frame, udp->timer_floor_ns / 1000);
       }
-      if (late)
+      /* (parity for a frame whole already: it was not needed) */
+      if (late && (h->flags & GST_TILE_WIRE_PACKET_FLAG_PARITY))
+        counters->fec_packets_unused++;
+      else if (late)
         counters->packets_late++;
       else
         counters->packets_dropped++;
@@ -556,21 +609,42 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
       continue;
     }
     us = udp_slot (self, slot);
-    idx = udp->pk_base[u->index] + h->offset / ps;
-    if (us->got[idx / 8] & (1 << (idx % 8))) {
-      counters->packets_duplicate++;
-      continue;
+    copies[n_copies].parity = FALSE;
+    if (h->flags & GST_TILE_WIRE_PACKET_FLAG_PARITY) {
+      /* parity (tilereceiver-fec.c): into the slot's parity store */
+      switch (gst_tile_receiver_fec_parity_locked (self, u, slot, h,
+              &copies[n_copies].dst)) {
+        case GST_TILE_RECEIVER_FEC_DUPLICATE:
+          counters->packets_duplicate++;
+          continue;
+        case GST_TILE_RECEIVER_FEC_INVALID:
+          counters->packets_invalid++;
+          continue;
+        case GST_TILE_RECEIVER_FEC_NEW:
+          break;
+      }
+      us->n_parity++;
+      counters->fec_packets_received++;
+      copies[n_copies].parity = TRUE;
+    } else {
+      idx = udp->pk_base[u->index] + h->offset / ps;
+      if (us->got[idx / 8] & (1 << (idx % 8))) {
+        counters->packets_duplicate++;
+        continue;
+      }
+      us->got[idx / 8] |= 1 << (idx % 8);
+      us->n_got++;
+      counters->packets_received++;
+      gst_tile_receiver_fec_data_locked (self, u, slot, h->offset / ps);
     }
-    us->got[idx / 8] |= 1 << (idx % 8);
-    us->n_got++;
     slot->writers++;
     slot->sender_ts = h->timestamp;
     slot->capture = h->capture;
-    counters->packets_received++;
     counters->bytes_received += GST_TILE_WIRE_DATAGRAM_OVERHEAD (u->seal) + ps;
     /* a gap before it: asked for again (tilereceiver-nack.c); a datagram
      * that fills one came a round trip late: not the path's pace */
-    if (gst_tile_receiver_nack_note_locked (self, u, h->frame,
+    if (!copies[n_copies].parity &&
+        gst_tile_receiver_nack_note_locked (self, u, h->frame,
             h->offset / ps, tile_packets)) {
       us->n_fills++;
       /* (a held frame waits on while its resends come) */
@@ -590,14 +664,18 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
       }
     }
     copies[n_copies].slot = slot;
-    copies[n_copies].dst = slot->map.data + tile_off + h->offset;
     copies[n_copies].src = payloads[i];
-    copies[n_copies].len = MIN (ps, tile_size - h->offset);
+    if (copies[n_copies].parity) {
+      copies[n_copies].len = ps;
+    } else {
+      copies[n_copies].dst = slot->map.data + tile_off + h->offset;
+      copies[n_copies].len = MIN (ps, tile_size - h->offset);
+    }
     if (copies[n_copies].src == copies[n_copies].dst)
       counters->packets_in_place++;
     n_copies++;
   }
-  udp_commit_locked (self, u->index, copies, n_copies);
+  udp_commit_locked (self, u, copies, n_copies);
   g_mutex_unlock (&self->lock);
   gst_tile_receiver_nack_unit_flush (self, u);
 }
@@ -1048,11 +1126,16 @@ udp_unit_unseal (UdpUnit * c, const GstTileWirePacketHeader * h, guint8 * hdr,
 {
   guint8 iv[GST_TILE_SEAL_IV_SIZE];
 
+  gboolean parity = (h->flags & GST_TILE_WIRE_PACKET_FLAG_PARITY) != 0;
+
   gst_tile_receiver_unit_key (c->u, h->generation, h->frame);
-  gst_tile_seal_iv (iv, FALSE, c->u->index, h->frame, h->offset);
+  /* (a parity datagram: a nonce of its own kind, every byte sealed) */
+  gst_tile_seal_iv (iv, FALSE, c->u->index | (parity ?
+          GST_TILE_SEAL_IV_PARITY : 0), h->frame, h->offset);
   return gst_tile_seal_once (c->u->seal, iv, hdr,
-      GST_TILE_WIRE_PACKET_HEADER_SIZE, payload, payload, MIN (c->ps,
-          c->tile_size - h->offset), hdr + GST_TILE_WIRE_PACKET_HEADER_SIZE);
+      GST_TILE_WIRE_PACKET_HEADER_SIZE, payload, payload, parity ? c->ps :
+      MIN (c->ps, c->tile_size - h->offset),
+      hdr + GST_TILE_WIRE_PACKET_HEADER_SIZE);
 }
 
 /* Parses the @r messages received: valid datagrams of this unit into the
@@ -1113,7 +1196,7 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
         continue;
       }
       if (b->pred[idx] != G_MAXUINT64 && h->frame == c->exp_frame &&
-          h->offset == b->pred[idx]) {
+          h->offset == b->pred[idx] && h->flags == 0) {
         b->payloads[n] = iov[1].iov_base;       /* in place */
       } else {
         /* mispredicted: gather the payload into staging now, before any
@@ -1150,7 +1233,9 @@ udp_unit_predict (UdpUnit * c, guint n)
   c->have_exp = TRUE;
   c->exp_frame = last->frame;
   c->exp_off = last->offset + c->ps;
-  if (c->exp_off >= c->tile_size) {
+  /* (parity comes after the tile's data: the next frame's is next) */
+  if (c->exp_off >= c->tile_size ||
+      (last->flags & GST_TILE_WIRE_PACKET_FLAG_PARITY)) {
     c->exp_frame++;
     c->exp_off = 0;
   }
@@ -1275,6 +1360,8 @@ udp_take_partial_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
   }
   GST_BUFFER_FLAG_SET (slot->buffer, GST_BUFFER_FLAG_CORRUPTED);
   udp_note_receive_time_locked (udp, us);
+  if (us->n_parity > 0)
+    self->counters.fec_frames_unrecoverable++;
   self->counters.packets_lost += missing;
   self->counters.frames_partial++;
   if (by_timer) {
@@ -1367,7 +1454,10 @@ gst_tile_receiver_udp_take_locked (GstTileReceiver * self,
   /* (the datagrams resent for NACKs are not the path's pace: their time
    * is a round trip after their frame's, and the path lost their first
    * sending; the sender counts only first sendings too) */
-  ack->received = us->n_got - MIN (us->n_fills, us->n_got);
+  /* (nor what parity recovered: it did not arrive; the parity that
+   * arrived did, and the sender counts it in what it sent) */
+  ack->received = us->n_got - MIN (us->n_fills + us->n_recovered,
+      us->n_got) + us->n_parity;
   ack->has_feedback = ack->received > 0;
   if (us->arrive_first) {
     first = us->arrive_first;

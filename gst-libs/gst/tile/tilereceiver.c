@@ -68,6 +68,7 @@ gst_tile_receiver_new (const GstTileReceiverCallbacks * callbacks,
   self->control.ack_fd = -1;
   self->control.fd = -1;
   self->udp = gst_tile_receiver_udp_new ();
+  self->fec = gst_tile_receiver_fec_new ();
   gst_tile_receiver_nack_init (self);
   gst_tile_receiver_clock_init (&self->clock);
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
@@ -94,6 +95,7 @@ gst_tile_receiver_free (GstTileReceiver * self)
   g_free (self->pending);
   g_clear_error (&self->error);
   gst_tile_receiver_udp_free (self->udp);
+  gst_tile_receiver_fec_free (self->fec);
   gst_tile_receiver_nack_clear (self);
   gst_tile_receiver_clock_clear (&self->clock);
   g_mutex_clear (&self->lock);
@@ -166,6 +168,12 @@ gst_tile_receiver_counters_to_structure (const GstTileReceiverCounters * c,
         "packets-in-place", G_TYPE_UINT64, c->packets_in_place,
         "frames-recovered", G_TYPE_UINT64, c->frames_recovered,
         "nacks-sent", G_TYPE_UINT64, c->nacks_sent,
+        "fec-packets-received", G_TYPE_UINT64, c->fec_packets_received,
+        "fec-packets-recovered", G_TYPE_UINT64, c->fec_packets_recovered,
+        "fec-frames-recovered", G_TYPE_UINT64, c->fec_frames_recovered,
+        "fec-frames-unrecoverable", G_TYPE_UINT64,
+        c->fec_frames_unrecoverable,
+        "fec-packets-unused", G_TYPE_UINT64, c->fec_packets_unused,
         "kernel-drops", G_TYPE_UINT64, drops,
         "timer-floor-us", G_TYPE_UINT64, (guint64) (floor_ns / 1000), NULL);
   }

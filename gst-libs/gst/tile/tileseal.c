@@ -120,14 +120,17 @@ gst_tile_seal_equal (const guint8 * a, const guint8 * b, gsize len)
  * gst_tile_seal_iv:
  * @iv: (out caller-allocates) (array fixed-size=12): the nonce
  * @tcp: a tile part on a data connection (else a datagram)
- * @unit: the unit, below 64
+ * @unit: the unit, below 64; for a parity datagram, the unit ORed with
+ *   %GST_TILE_SEAL_IV_PARITY
  * @frame: the frame number (its low 56 bits are used: no session reaches
  *   2^56 frames)
- * @offset: the byte offset of the part or datagram in its tile
+ * @offset: the byte offset of the part or datagram in its tile (a parity
+ *   datagram: its header's offset field)
  *
  * The AES-GCM nonce of a tile part or datagram: byte 0 is @unit, with bit
- * 7 set for TCP; bytes 1-7 the frame number and bytes 8-11 the offset, big
- * endian. The sender seals each (transport, unit, frame, offset) once.
+ * 7 set for TCP and bit 6 for a parity datagram; bytes 1-7 the frame number
+ * and bytes 8-11 the offset, big endian. The sender seals each (transport,
+ * kind, unit, frame, offset) once.
  */
 void
 gst_tile_seal_iv (guint8 iv[GST_TILE_SEAL_IV_SIZE], gboolean tcp, guint unit,
@@ -136,7 +139,8 @@ gst_tile_seal_iv (guint8 iv[GST_TILE_SEAL_IV_SIZE], gboolean tcp, guint unit,
   guint i;
 
   g_return_if_fail (iv != NULL);
-  g_return_if_fail (unit < 64);
+  g_return_if_fail ((unit & ~GST_TILE_SEAL_IV_PARITY) < 64);
+  g_return_if_fail (!tcp || unit < 64);
 
   iv[0] = (tcp ? 0x80 : 0) | unit;
   for (i = 0; i < 7; i++)

@@ -43,6 +43,14 @@ G_BEGIN_DECLS
 #define GST_TILE_SEAL_IV_SIZE 12
 
 /**
+ * GST_TILE_SEAL_IV_PARITY:
+ *
+ * ORed into the unit of gst_tile_seal_iv() for a parity datagram: its
+ * nonces never meet those of the data datagrams.
+ */
+#define GST_TILE_SEAL_IV_PARITY 0x40
+
+/**
  * GST_TILE_SEAL_MAC_KEY_SIZE:
  *
  * Bytes of a key of gst_tile_seal_mac().

@@ -27,6 +27,9 @@
  *   notices for the callbacks;
  * - tilesender-udp.c: protocol=udp: a tile's datagram batches, pacing, and
  *   a unit thread's scratch (GstTileSenderScratch: headers, cipher);
+ * - tilesender-fec.c: protocol=udp's forward error correction (fec): a
+ *   tile's parity datagrams, and the overhead of `auto` from a peer's
+ *   feedback;
  * - tilesender-pool.c: the stepped-frame pool (gst_tile_sender_new_pool ():
  *   a frame sent tile by tile while its producer writes it). */
 
@@ -39,6 +42,7 @@
 #include "tilekeys.h"
 #include "tilepake.h"
 #include "tileregion.h"
+#include "tilefec.h"
 
 #include <sys/socket.h>
 
@@ -174,6 +178,7 @@ typedef struct
   gint64 lag_ns;                /* our time at admission - timestamp */
   guint32 generation;
   guint64 token;                /* of its owner */
+  guint fec;                    /* parity overhead, percent; 0: none */
   /* with a passphrase: the secret its data key derives from (its peer's
    * session keys, or the multicast group's), see
    * gst_tile_sender_scratch_seal () */
@@ -243,6 +248,11 @@ typedef struct
   const guint8 *key_secret;
   guint32 key_generation;
   guint64 key_epoch;
+  /* forward error correction (tilesender-fec.c): the coder, and the
+   * tile's parity datagrams (sealed in place) */
+  GstTileFec *fec;
+  guint8 *parity;
+  gsize parity_alloc;
 } GstTileSenderScratch;
 
 /* sealed bytes a TCP unit writes per call */
@@ -303,6 +313,8 @@ typedef struct
   guint64 nacks_received;
   guint64 nacks_refused;        /* not for a frame, unit, datagram held */
   guint64 retransmits_limited;  /* datagrams asked beyond the bounds */
+  /* forward error correction (tilesender-fec.c) */
+  guint64 fec_packets_sent;
 } GstTileSenderCounters;
 
 /* What owns a set of units and sends frames with them: a unicast peer
@@ -377,6 +389,10 @@ typedef struct
                                  * oldest frame not acknowledged was sent */
   GstTileRateControl rate;      /* the pacing rate */
   GstTileSenderSent sent[SENT_RING];
+  /* fec=auto: the loss of its frames' datagrams (parity included),
+   * smoothed, and the overhead it gives (tilesender-fec.c) */
+  gdouble fec_loss;
+  guint fec_percent;
 } GstTileSenderFlow;
 
 /* One connected receiver: its control connection, its keys, its flow
@@ -713,6 +729,22 @@ gst_tile_sender_resend_waiting (GstTileSenderUnit * u)
   return G_UNLIKELY (g_atomic_int_get (&u->resend_pending) != 0);
 }
 
+/* tilesender-fec.c */
+G_GNUC_INTERNAL
+guint    gst_tile_sender_owner_fec_locked (GstTileSenderOwner * o);
+G_GNUC_INTERNAL
+void     gst_tile_sender_fec_feedback_locked (GstTileSenderPeer * peer,
+                                              guint64 sent,
+                                              guint64 received);
+G_GNUC_INTERNAL
+guint32  gst_tile_sender_fec_build (GstTileSenderScratch * sc,
+                                    const GstTileSenderUnit * u,
+                                    const GstTileSenderFrame * frame,
+                                    const GstTileWireTile * tile, guint ps,
+                                    GstTileFecLayout * layout);
+G_GNUC_INTERNAL
+void     gst_tile_sender_fec_clear (GstTileSenderScratch * sc);
+
 /* tilesender-udp.c */
 G_GNUC_INTERNAL
 gboolean gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
@@ -722,6 +754,7 @@ gboolean gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
                                         const GstTileWireTile * tile,
                                         guint packet_size, guint64 rate,
                                         guint64 * n_packets,
+                                        guint64 * n_parity,
                                         GError ** error);
 G_GNUC_INTERNAL
 void     gst_tile_sender_scratch_clear (GstTileSenderScratch * sc);

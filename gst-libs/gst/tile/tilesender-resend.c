@@ -342,6 +342,7 @@ resend_range (GstTileSenderUnit * u, GstTileSenderResend * rs,
   ph.timestamp = frame->timestamp;
   ph.capture = frame->capture;
   ph.token = frame->token;
+  ph.flags = 0;
   while (count > 0) {
     guint k, m = MIN (count, RESEND_BATCH);
     gint r;

@@ -655,6 +655,9 @@ rate_sample_locked (GstTileSenderPeer * peer, GstTileSenderSent * e)
   rs.delay_ns = e->delay_ns - e->wait_ns;
   rs.has_delay = e->delay_ns != 0;
   e->sent = e->acked = FALSE;
+  gst_tile_sender_fec_feedback_locked (peer, e->packets, e->received);
+  if (!self->settings.rate_control)
+    return;                     /* (fec=auto's feedback only) */
   GST_LOG_OBJECT (self->log_object, "frame %" G_GUINT64_FORMAT ": %u of %u "
       "datagrams in %" G_GINT64_FORMAT " us (sent in %" G_GINT64_FORMAT
       " us), delay %" G_GINT64_FORMAT " us", rs.frame, rs.packets_received,
@@ -709,7 +712,9 @@ gst_tile_sender_note_sent_locked (GstTileSenderOwner * o,
   guint i;
 
   if (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP ||
-      !self->settings.rate_control || frame->packets == 0)
+      !(self->settings.rate_control ||
+          self->settings.fec == GST_TILE_SENDER_FEC_AUTO) ||
+      frame->packets == 0)
     return;
   if (o->peer) {
     note_sent_one_locked (o->peer, frame);
@@ -778,7 +783,8 @@ handle_ack (GstTileSenderPeer * peer, const GstTileWireAck * ack)
   if (ack->has_frame &&
       ack->frame < gst_tile_sender_peer_data_owner (peer)->next_frame &&
       ack->frame + 1 > peer->flow.acked_next) {
-    if (self->settings.rate_control)
+    if (self->settings.rate_control ||
+        self->settings.fec == GST_TILE_SENDER_FEC_AUTO)
       rate_feedback_locked (peer, ack);
     peer->flow.acked_next = ack->frame + 1;
     peer->flow.progress_us = g_get_monotonic_time ();

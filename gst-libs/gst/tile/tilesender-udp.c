@@ -36,6 +36,7 @@ gst_tile_sender_scratch_clear (GstTileSenderScratch * sc)
   g_free (sc->msgs);
   gst_tile_seal_free (sc->seal);
   g_free (sc->sealed);
+  gst_tile_sender_fec_clear (sc);
   memset (sc, 0, sizeof (*sc));
 }
 
@@ -91,14 +92,46 @@ udp_pace (GstTileSenderScratch * sc, gsize bytes, guint64 rate)
   }
 }
 
-/* Fills @sc with the @n datagrams of a tile, @per_msg to a message (GSO),
+/* Parity datagram @p of @l, its payload at @payload, into datagram @i of
+ * @sc (after the tile's data datagrams); sealed in place with a
+ * passphrase, with a nonce of its own kind (GST_TILE_SEAL_IV_PARITY). */
+static void
+udp_parity_datagram (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
+    const GstTileSenderFrame * frame, GstTileWirePacketHeader * ph,
+    const GstTileFecLayout * l, guint ps, guint hl, guint i, guint32 p)
+{
+  guint8 *h = sc->headers + (gsize) i * hl;
+  guint8 *payload = sc->parity + (gsize) p * ps;
+  struct iovec *iov = &sc->iov[3 * i];
+
+  ph->flags = GST_TILE_WIRE_PACKET_FLAG_PARITY;
+  ph->offset = gst_tile_wire_parity_offset (l->span, l->parity, p);
+  gst_tile_wire_packet_header_write (h, ph);
+  if (frame->sealed) {
+    guint8 iv[GST_TILE_SEAL_IV_SIZE];
+
+    gst_tile_seal_iv (iv, FALSE, u->index | GST_TILE_SEAL_IV_PARITY,
+        frame->number, ph->offset);
+    gst_tile_seal_once (sc->seal, iv, h, GST_TILE_WIRE_PACKET_HEADER_SIZE,
+        payload, payload, ps, h + GST_TILE_WIRE_PACKET_HEADER_SIZE);
+  }
+  iov[0].iov_base = h;
+  iov[0].iov_len = hl;
+  iov[1].iov_base = payload;
+  iov[1].iov_len = ps;
+  iov[2].iov_base = (guint8 *) udp_zeros;
+  iov[2].iov_len = 0;
+}
+
+/* Fills @sc with the @n datagrams of a tile and its @n_parity parity
+ * datagrams (in @sc->parity, laid out as @l), @per_msg to a message (GSO),
  * and returns the number of messages. In a session with a passphrase each
  * datagram's payload is sealed (into scratch) and its tag follows the
  * header. */
 static guint
 udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
     const GstTileSenderFrame * frame, const GstTileWireTile * tile, guint ps,
-    guint n, guint per_msg)
+    guint n, guint n_parity, const GstTileFecLayout * l, guint per_msg)
 {
   GstTileWirePacketHeader ph;
   const guint8 *data = frame->data + tile->offset;
@@ -108,6 +141,7 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
 
   if (frame->sealed)
     sealed = gst_tile_sender_scratch_seal (sc, frame, tile->size);
+  n += n_parity;
   if (n > sc->alloc) {
     sc->headers = g_realloc (sc->headers, (gsize) n *
         GST_TILE_WIRE_DATAGRAM_OVERHEAD (TRUE));
@@ -122,11 +156,17 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
   ph.timestamp = frame->timestamp;
   ph.capture = frame->capture;
   ph.token = frame->token;
+  ph.flags = 0;
   for (i = 0; i < n; i++) {
     guint8 *h = sc->headers + (gsize) i * hl;
-    gsize off = (gsize) i * ps, len = MIN (ps, tile->size - off);
+    gsize off = (gsize) i * ps, len = off < tile->size ?
+        MIN (ps, tile->size - off) : 0;
     struct iovec *iov = &sc->iov[3 * i];
 
+    if (i >= n - n_parity) {
+      udp_parity_datagram (sc, u, frame, &ph, l, ps, hl, i, i - (n - n_parity));
+      continue;
+    }
     ph.offset = off;
     gst_tile_wire_packet_header_write (h, &ph);
     iov[0].iov_base = h;
@@ -163,18 +203,22 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
  * the sealed copy in scratch); with GSO one message carries up to 64
  * datagrams, and sendmmsg() sends up to 64 messages per system call. Past
  * the frame's deadline (max-latency) the rest is not sent, and a tile
- * abandoned before it starts not at all. @n_packets: the datagrams sent. */
+ * abandoned before it starts not at all. With forward error correction the
+ * tile's parity datagrams follow its data (tilesender-fec.c), paced the
+ * same. @n_packets: the datagrams sent; @n_parity: of them, parity. */
 gboolean
 gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
     GstTileSenderScratch * sc, gint fd, GstTileSenderFrame * frame,
     const GstTileWireTile * tile, guint ps, guint64 rate, guint64 * n_packets,
-    GError ** error)
+    guint64 * n_parity, GError ** error)
 {
   guint seg = GST_TILE_WIRE_DATAGRAM_OVERHEAD (frame->sealed) + ps;
-  guint n = gst_tile_wire_packets_per_tile (tile->size, ps);
-  guint per_msg = 1, n_msgs, batch, j, sent = 0;
+  guint n_data = gst_tile_wire_packets_per_tile (tile->size, ps), n;
+  guint per_msg = 1, n_msgs, batch, j, sent = 0, n_fec;
+  GstTileFecLayout layout;
 
   *n_packets = 0;
+  *n_parity = 0;
   /* abandoned before this unit started (another unit past the deadline,
    * or its producer gave the frame up unwritten): nothing of it is built,
    * sealed or sent */
@@ -192,7 +236,10 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
     per_msg = MIN (per_msg, burst);
     batch = MAX (1, burst / per_msg);
   }
-  n_msgs = udp_build_messages (sc, u, frame, tile, ps, n, per_msg);
+  n_fec = gst_tile_sender_fec_build (sc, u, frame, tile, ps, &layout);
+  n = n_data + n_fec;
+  n_msgs = udp_build_messages (sc, u, frame, tile, ps, n_data, n_fec,
+      &layout, per_msg);
 
   for (j = 0; j < n_msgs;) {
     gint r;
@@ -216,6 +263,7 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
       pk += sc->msgs[k].msg_hdr.msg_iovlen / 3;
     sent += pk;
     *n_packets = sent;
+    *n_parity = sent > n_data ? sent - n_data : 0;
     if (rate)
       udp_pace (sc, (gsize) pk * (seg + 28), rate);
     j += r;

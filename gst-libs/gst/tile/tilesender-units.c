@@ -408,7 +408,8 @@ unit_send_tile_tcp (GstTileSenderUnit * u, GstTileSenderScratch * sc, gint fd,
  * a send. Lock held. */
 static void
 unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
-    gboolean ok, guint64 bytes, guint64 n_packets, gint64 t0, GError * err)
+    gboolean ok, guint64 bytes, guint64 n_packets, guint64 n_parity,
+    gint64 t0, GError * err)
 {
   GstTileSender *self = u->sender;
   GstTileSenderOwner *o = u->owner;
@@ -437,6 +438,8 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
     self->totals.unit_bytes[u->index] += bytes;
     o->counters.packets_sent += n_packets;
     o->counters.bytes_sent += bytes;
+    o->counters.fec_packets_sent += n_parity;
+    self->totals.sum.fec_packets_sent += n_parity;
     self->totals.sum.packets_sent += n_packets;
     self->totals.sum.bytes_sent += bytes;
   }
@@ -493,7 +496,7 @@ gst_tile_sender_unit_thread (gpointer data)
   while (TRUE) {
     GstTileSenderFrame *frame;
     GstTileWireTile tile;
-    guint64 rate, n_packets = 0, bytes = 0;
+    guint64 rate, n_packets = 0, n_parity = 0, bytes = 0;
     guint ps;
     GError *err = NULL;
     gint fd;
@@ -539,7 +542,7 @@ gst_tile_sender_unit_thread (gpointer data)
     if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
       gst_tile_sender_resend_hold (u, frame, &tile, ps);
       ok = gst_tile_sender_send_tile_udp (u, &sc, fd, frame, &tile, ps, rate,
-          &n_packets, &err);
+          &n_packets, &n_parity, &err);
       bytes = n_packets * (ps +
           GST_TILE_WIRE_DATAGRAM_OVERHEAD (frame->sealed));
     } else {
@@ -547,7 +550,7 @@ gst_tile_sender_unit_thread (gpointer data)
     }
 
     g_mutex_lock (&self->lock);
-    unit_sent_locked (u, frame, fd, ok, bytes, n_packets, t0, err);
+    unit_sent_locked (u, frame, fd, ok, bytes, n_packets, n_parity, t0, err);
     g_clear_error (&err);
   }
   g_mutex_unlock (&self->lock);

@@ -93,6 +93,7 @@ gst_tile_sender_settings_init (GstTileSenderSettings * settings)
   settings->multicast_ttl = GST_TILE_SENDER_DEFAULT_MULTICAST_TTL;
   settings->multicast_loop = TRUE;
   settings->retransmit = TRUE;
+  settings->fec = GST_TILE_SENDER_DEFAULT_FEC;
 }
 
 /**
@@ -914,6 +915,8 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
   frame->lag_ns = (gint64) (now - origin);
   frame->generation = self->config.generation;
   frame->token = o->token;
+  frame->fec = self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ?
+      gst_tile_sender_owner_fec_locked (o) : 0;
   frame->sealed = self->crypto.passphrase != NULL;
   frame->secret = o->group ? o->group->secret : o->peer->keys.data;
   o->in_flight++;
@@ -1411,6 +1414,12 @@ peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
       "nacks-received", G_TYPE_UINT64, c->nacks_received,
       "nacks-refused", G_TYPE_UINT64, c->nacks_refused,
       "retransmits-limited", G_TYPE_UINT64, c->retransmits_limited,
+      "fec-packets-sent", G_TYPE_UINT64, c->fec_packets_sent,
+      "fec-overhead", G_TYPE_UINT,
+      self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ?
+      gst_tile_sender_owner_fec_locked (gst_tile_sender_peer_data_owner
+          (peer)) : 0,
+      "fec-loss", G_TYPE_DOUBLE, peer->flow.fec_loss,
       "receiver-window", G_TYPE_UINT, peer->flow.window,
       "gso", G_TYPE_BOOLEAN,
       gst_tile_sender_peer_data_owner (peer)->units[0].gso,
@@ -1476,6 +1485,11 @@ sender_stats_locked (GstTileSender * self)
       "nacks-refused", G_TYPE_UINT64, t->sum.nacks_refused,
       "retransmits-limited", G_TYPE_UINT64, t->sum.retransmits_limited,
       "retransmit", G_TYPE_BOOLEAN, self->settings.retransmit,
+      "fec-packets-sent", G_TYPE_UINT64, t->sum.fec_packets_sent,
+      "fec-overhead", G_TYPE_UINT, first &&
+      self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ?
+      gst_tile_sender_owner_fec_locked (gst_tile_sender_peer_data_owner
+          (first)) : 0,
       "protocol", G_TYPE_STRING,
       self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ? "udp" : "tcp",
       "gso", G_TYPE_BOOLEAN, self->group ? self->group->owner.units[0].gso :
@@ -1745,6 +1759,75 @@ set_max_rate (GstTileRateControl * rate, gboolean rate_control,
     gst_tile_rate_control_set_max (rate, bitrate);
   else
     gst_tile_rate_control_init (rate, bitrate);
+}
+
+/**
+ * gst_tile_sender_set_fec:
+ * @sender: a #GstTileSender
+ * @fec: 0 for no parity, 1 to 50 for that overhead in percent,
+ *     %GST_TILE_SENDER_FEC_AUTO for one from the receivers' loss
+ *
+ * protocol=udp: forward error correction, from the next frame.
+ */
+void
+gst_tile_sender_set_fec (GstTileSender * sender, gint fec)
+{
+  g_return_if_fail (sender != NULL);
+  g_return_if_fail (fec == GST_TILE_SENDER_FEC_AUTO || (fec >= 0 &&
+          fec <= GST_TILE_FEC_MAX_PERCENT));
+
+  g_mutex_lock (&sender->lock);
+  sender->settings.fec = fec;
+  g_mutex_unlock (&sender->lock);
+}
+
+/**
+ * gst_tile_sender_fec_parse:
+ * @str: `off`, `auto`, or a whole number of percent from 0 to 50
+ * @fec: (out): the #GstTileSenderSettings @fec it means (`off` and `0`:
+ *     0; `auto`: %GST_TILE_SENDER_FEC_AUTO)
+ *
+ * Returns: whether @str is one of those.
+ */
+gboolean
+gst_tile_sender_fec_parse (const gchar * str, gint * fec)
+{
+  guint64 v;
+
+  g_return_val_if_fail (fec != NULL, FALSE);
+
+  if (!str)
+    return FALSE;
+  if (g_ascii_strcasecmp (str, "off") == 0) {
+    *fec = 0;
+    return TRUE;
+  }
+  if (g_ascii_strcasecmp (str, "auto") == 0) {
+    *fec = GST_TILE_SENDER_FEC_AUTO;
+    return TRUE;
+  }
+  if (!g_ascii_string_to_unsigned (str, 10, 0, GST_TILE_FEC_MAX_PERCENT, &v,
+          NULL))
+    return FALSE;
+  *fec = (gint) v;
+  return TRUE;
+}
+
+/**
+ * gst_tile_sender_fec_to_string:
+ * @fec: a #GstTileSenderSettings @fec
+ *
+ * Returns: (transfer full): `off`, `auto` or the percentage, as
+ * gst_tile_sender_fec_parse() reads them.
+ */
+gchar *
+gst_tile_sender_fec_to_string (gint fec)
+{
+  if (fec == GST_TILE_SENDER_FEC_AUTO)
+    return g_strdup ("auto");
+  if (fec <= 0)
+    return g_strdup ("off");
+  return g_strdup_printf ("%d", fec);
 }
 
 /**

@@ -37,6 +37,21 @@ typedef struct _GstTileSender GstTileSender;
 #define GST_TILE_SENDER_DEFAULT_MAX_LATENCY 0
 #define GST_TILE_SENDER_DEFAULT_MAX_RECEIVERS 8
 #define GST_TILE_SENDER_DEFAULT_MULTICAST_TTL 1
+/**
+ * GST_TILE_SENDER_FEC_AUTO:
+ *
+ * #GstTileSenderSettings @fec: the parity overhead follows the loss each
+ * receiver's feedback reports (none while nothing is lost).
+ */
+#define GST_TILE_SENDER_FEC_AUTO (-1)
+
+/**
+ * GST_TILE_SENDER_DEFAULT_FEC:
+ *
+ * The default #GstTileSenderSettings @fec (tilesink's `fec`).
+ */
+#define GST_TILE_SENDER_DEFAULT_FEC GST_TILE_SENDER_FEC_AUTO
+
 /* the longest deadline: an hour */
 #define GST_TILE_SENDER_MAX_LATENCY (3600 * GST_SECOND)
 
@@ -87,6 +102,10 @@ typedef struct _GstTileSender GstTileSender;
  * @retransmit: protocol=udp: send again the datagrams a receiver's NACK
  *     asks for, while the frame can still arrive in time (tilesink's
  *     `retransmit`)
+ * @fec: protocol=udp: forward error correction, parity datagrams of each
+ *     tile: 0 for none, 1 to 50 for that overhead in percent,
+ *     %GST_TILE_SENDER_FEC_AUTO for an overhead from the loss the
+ *     receiver's feedback reports (tilesink's `fec`)
  *
  * What a #GstTileSender is made with; gst_tile_sender_settings_init() fills
  * in the defaults (tilesink's property defaults).
@@ -117,6 +136,7 @@ typedef struct
   guint multicast_ttl;
   gboolean multicast_loop;
   gboolean retransmit;
+  gint fec;
 } GstTileSenderSettings;
 
 /**
@@ -257,6 +277,15 @@ void            gst_tile_sender_set_replace_waiting (GstTileSender * sender,
 GST_TILE_API
 void            gst_tile_sender_set_max_in_flight (GstTileSender * sender,
                                                    guint max_in_flight);
+
+GST_TILE_API
+void            gst_tile_sender_set_fec (GstTileSender * sender, gint fec);
+
+GST_TILE_API
+gboolean        gst_tile_sender_fec_parse (const gchar * str, gint * fec);
+
+GST_TILE_API
+gchar          *gst_tile_sender_fec_to_string (gint fec);
 
 GST_TILE_API
 void            gst_tile_sender_set_pacing_bitrate (GstTileSender * sender,

@@ -101,7 +101,8 @@ static const gchar *const stats_names[] = {
   "packets-tampered", "packets-discarded", "clock-synced", "clock-offset",
   "clock-rtt", "clock-resyncs", "clock-answers-ignored", "clock-queries-lost",
   "frames-late", "frames-dropped-late", "frames-retimed", "latency-changes",
-  "playout-latency",
+  "playout-latency", "fec-packets-received", "fec-packets-recovered",
+  "fec-frames-recovered", "fec-frames-unrecoverable", "fec-packets-unused",
 };
 
 /* Whether @name is one of the names registered above: every field of the

@@ -2109,7 +2109,7 @@ gst_tile_wire_tile_header_parse (const guint8 * data, gsize len,
  * @h: the datagram header; its @unit must be below %GST_TILE_WIRE_MAX_UNITS
  *
  * Writes the header of a UDP datagram, version %GST_TILE_WIRE_VERSION and
- * flags 0.
+ * the flags of @h (0, or %GST_TILE_WIRE_PACKET_FLAG_PARITY).
  */
 void
 gst_tile_wire_packet_header_write (guint8 out[GST_TILE_WIRE_PACKET_HEADER_SIZE],
@@ -2118,10 +2118,11 @@ gst_tile_wire_packet_header_write (guint8 out[GST_TILE_WIRE_PACKET_HEADER_SIZE],
   g_return_if_fail (out != NULL);
   g_return_if_fail (h != NULL);
   g_return_if_fail (h->unit < GST_TILE_WIRE_MAX_UNITS);
+  g_return_if_fail ((h->flags & ~GST_TILE_WIRE_PACKET_FLAG_PARITY) == 0);
 
   write_be (out, GST_TILE_WIRE_PACKET_MAGIC, 4);
   out[4] = GST_TILE_WIRE_VERSION;
-  out[5] = 0;
+  out[5] = h->flags;
   write_be (out + 6, h->unit, 2);
   write_be (out + 8, h->generation, 4);
   write_be (out + 12, h->offset, 4);
@@ -2139,7 +2140,10 @@ gst_tile_wire_packet_header_write (guint8 out[GST_TILE_WIRE_PACKET_HEADER_SIZE],
  * @error: return location for a #GST_TILE_WIRE_ERROR
  *
  * Parses and checks the header of a UDP datagram: magic, version, flags 0
- * and a unit below %GST_TILE_WIRE_MAX_UNITS. Only the first
+ * (a data datagram) or %GST_TILE_WIRE_PACKET_FLAG_PARITY (a parity
+ * datagram, whose group span and parity count in @offset must be a layout
+ * Reed-Solomon over GF(2^8) allows: see gst_tile_wire_parity_offset()) and
+ * a unit below %GST_TILE_WIRE_MAX_UNITS. Only the first
  * %GST_TILE_WIRE_PACKET_HEADER_SIZE bytes are read; whether the rest of the
  * datagram is packet_size bytes, and whether the header fits the current
  * CONFIG (gst_tile_wire_packet_check()), is for the caller to check.
@@ -2180,9 +2184,10 @@ gst_tile_wire_packet_header_parse (const guint8 * data, gsize len,
         version, GST_TILE_WIRE_VERSION);
     return GST_TILE_WIRE_PARSE_ERROR;
   }
-  if (flags != 0) {
+  if ((flags & ~GST_TILE_WIRE_PACKET_FLAG_PARITY) != 0) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "datagram header flags is 0x%02x, must be 0", flags);
+        "datagram header flags is 0x%02x, must be 0 or 0x%02x", flags,
+        GST_TILE_WIRE_PACKET_FLAG_PARITY);
     return GST_TILE_WIRE_PARSE_ERROR;
   }
   if (unit >= GST_TILE_WIRE_MAX_UNITS) {
@@ -2193,8 +2198,20 @@ gst_tile_wire_packet_header_parse (const guint8 * data, gsize len,
   }
 
   out->unit = unit;
+  out->flags = flags;
   out->generation = read_be (data + 8, 4);
   out->offset = read_be (data + 12, 4);
+  if (flags & GST_TILE_WIRE_PACKET_FLAG_PARITY) {
+    guint span, parity, index;
+
+    gst_tile_wire_parity_fields (out->offset, &span, &parity, &index);
+    if (span == 0 || parity == 0 || span + parity > 256) {
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "parity datagram group span is %u and parity count %u, must be "
+          "at least 1 each and at most 256 together", span, parity);
+      return GST_TILE_WIRE_PARSE_ERROR;
+    }
+  }
   out->frame = read_be (data + 16, 8);
   out->timestamp = read_be (data + 24, 8);
   out->capture = read_be (data + 32, 8);
@@ -2211,7 +2228,9 @@ gst_tile_wire_packet_header_parse (const guint8 * data, gsize len,
  * Checks that the datagram belongs to the session of @config: its @token,
  * @unit below
  * @n_tiles, @generation the current one, and @offset a multiple of
- * @packet_size inside the tile. Meant to be called for every datagram: it
+ * @packet_size inside the tile; for a parity datagram, its layout fits the
+ * tile (gst_tile_wire_parity_layout_check()) and its index is below the
+ * layout's parity datagrams. Meant to be called for every datagram: it
  * allocates nothing unless it fails with @error non-%NULL.
  *
  * Returns: %TRUE when the datagram fits @config.
@@ -2244,6 +2263,23 @@ gst_tile_wire_packet_check (const GstTileWirePacketHeader * h,
         "datagram generation is %u, the CONFIG generation is %u",
         h->generation, config->generation);
     return FALSE;
+  }
+  if (h->flags & GST_TILE_WIRE_PACKET_FLAG_PARITY) {
+    guint32 n = gst_tile_wire_packets_per_tile (config->tiles[h->unit].size,
+        config->packet_size);
+    guint span, parity, index;
+
+    gst_tile_wire_parity_fields (h->offset, &span, &parity, &index);
+    if (G_UNLIKELY (!gst_tile_wire_parity_layout_check (n, span, parity,
+                error)))
+      return FALSE;
+    if (G_UNLIKELY (index >= parity * gst_tile_wire_parity_groups (n, span))) {
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "parity datagram index is %u, tile %u has %u parity datagrams",
+          index, h->unit, parity * gst_tile_wire_parity_groups (n, span));
+      return FALSE;
+    }
+    return TRUE;
   }
   if (G_UNLIKELY (h->offset % config->packet_size != 0)) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
@@ -2280,6 +2316,118 @@ gst_tile_wire_packets_per_tile (guint64 tile_size, guint32 packet_size)
   n = tile_size / packet_size + (tile_size % packet_size != 0);
   g_return_val_if_fail (n <= G_MAXUINT32, G_MAXUINT32);
   return (guint32) n;
+}
+
+/**
+ * gst_tile_wire_parity_offset:
+ * @span: data datagrams per parity group, 1 to
+ *     %GST_TILE_WIRE_PARITY_MAX_SPAN
+ * @parity: parity datagrams per group, 1 to 256 - @span
+ * @index: the parity datagram's index in its tile, below 65536: parity row
+ *     @index / groups of group @index % groups (the groups:
+ *     gst_tile_wire_parity_groups())
+ *
+ * Returns: the @offset field of a parity datagram's header: @span in bits
+ * 31-24, @parity in bits 23-16, @index in bits 15-0.
+ */
+guint32
+gst_tile_wire_parity_offset (guint span, guint parity, guint index)
+{
+  g_return_val_if_fail (span >= 1 && span <= GST_TILE_WIRE_PARITY_MAX_SPAN, 0);
+  g_return_val_if_fail (parity >= 1 && span + parity <= 256, 0);
+  g_return_val_if_fail (index < GST_TILE_WIRE_PARITY_MAX_PACKETS, 0);
+
+  return ((guint32) span << 24) | ((guint32) (parity & 0xff) << 16) | index;
+}
+
+/**
+ * gst_tile_wire_parity_fields:
+ * @offset: the @offset field of a parity datagram's header
+ * @span: (out): data datagrams per group
+ * @parity: (out): parity datagrams per group
+ * @index: (out): the parity datagram's index in its tile
+ *
+ * Splits @offset as gst_tile_wire_parity_offset() packs it (no check).
+ */
+void
+gst_tile_wire_parity_fields (guint32 offset, guint * span, guint * parity,
+    guint * index)
+{
+  *span = offset >> 24;
+  *parity = (offset >> 16) & 0xff;
+  *index = offset & 0xffff;
+}
+
+/**
+ * gst_tile_wire_parity_groups:
+ * @n_packets: data datagrams of the tile
+ * @span: data datagrams per group, at least 1
+ *
+ * Returns: the parity groups of a tile of @n_packets datagrams, @n_packets
+ * / @span rounded up. Data datagram i belongs to group i % groups, as its
+ * member i / groups: the groups interleave, so that a burst of losses
+ * spreads over them.
+ */
+guint32
+gst_tile_wire_parity_groups (guint32 n_packets, guint span)
+{
+  g_return_val_if_fail (span >= 1, 0);
+
+  return n_packets / span + (n_packets % span != 0);
+}
+
+/**
+ * gst_tile_wire_parity_max:
+ * @n_packets: data datagrams of the tile
+ *
+ * Returns: the most parity datagrams a tile of @n_packets datagrams may
+ * have: half its data datagrams, rounded up, and at most
+ * %GST_TILE_WIRE_PARITY_MAX_PACKETS.
+ */
+guint32
+gst_tile_wire_parity_max (guint32 n_packets)
+{
+  return MIN (n_packets / 2 + n_packets % 2, GST_TILE_WIRE_PARITY_MAX_PACKETS);
+}
+
+/**
+ * gst_tile_wire_parity_layout_check:
+ * @n_packets: data datagrams of the tile
+ * @span: data datagrams per group
+ * @parity: parity datagrams per group
+ * @error: return location for a #GST_TILE_WIRE_ERROR
+ *
+ * Checks a tile's parity layout: @span 1 to @n_packets (and at most
+ * %GST_TILE_WIRE_PARITY_MAX_SPAN), @parity at least 1 with @span + @parity
+ * at most 256, and @parity x groups at most gst_tile_wire_parity_max().
+ *
+ * Returns: whether the layout is valid.
+ */
+gboolean
+gst_tile_wire_parity_layout_check (guint32 n_packets, guint span,
+    guint parity, GError ** error)
+{
+  guint64 total;
+
+  if (span < 1 || span > MIN (n_packets, GST_TILE_WIRE_PARITY_MAX_SPAN)) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "parity group span is %u, the tile has %u datagrams", span, n_packets);
+    return FALSE;
+  }
+  if (parity < 1 || span + parity > 256) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "parity count is %u with a group span of %u (at most 256 together)",
+        parity, span);
+    return FALSE;
+  }
+  total = (guint64) parity * gst_tile_wire_parity_groups (n_packets, span);
+  if (total > gst_tile_wire_parity_max (n_packets)) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "%" G_GUINT64_FORMAT " parity datagrams for a tile of %u datagrams, "
+        "at most %u", total, n_packets, gst_tile_wire_parity_max (n_packets));
+    return FALSE;
+  }
+  return TRUE;
 }
 
 /**

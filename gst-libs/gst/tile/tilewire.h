@@ -602,11 +602,39 @@ typedef struct
 } GstTileWireTileHeader;
 
 /**
+ * GST_TILE_WIRE_PACKET_FLAG_PARITY:
+ *
+ * The datagram header flag of a parity datagram (forward error
+ * correction): its payload is packet_size parity bytes over a group of the
+ * tile's data datagrams, and its @offset field holds the group's layout and
+ * the parity's index (gst_tile_wire_parity_offset()) instead of a byte
+ * offset.
+ */
+#define GST_TILE_WIRE_PACKET_FLAG_PARITY 0x01
+
+/**
+ * GST_TILE_WIRE_PARITY_MAX_SPAN:
+ *
+ * The most data datagrams in one parity group (Reed-Solomon over GF(2^8):
+ * a group's data and parity datagrams together are at most 256).
+ */
+#define GST_TILE_WIRE_PARITY_MAX_SPAN 255
+
+/**
+ * GST_TILE_WIRE_PARITY_MAX_PACKETS:
+ *
+ * The most parity datagrams of one tile of one frame (their index is 16
+ * bits).
+ */
+#define GST_TILE_WIRE_PARITY_MAX_PACKETS 65536
+
+/**
  * GstTileWirePacketHeader:
  * @unit: the tile the payload belongs to, below %GST_TILE_WIRE_MAX_UNITS
  * @generation: the CONFIG generation the datagram belongs to
- * @offset: byte offset of the payload within the tile, a multiple of the
- *     CONFIG packet_size
+ * @offset: a data datagram's byte offset of the payload within the tile, a
+ *     multiple of the CONFIG packet_size; a parity datagram's layout and
+ *     index (gst_tile_wire_parity_offset())
  * @frame: frame number, counted by the sender from 0
  * @timestamp: sender CLOCK_REALTIME in nanoseconds when it got the frame,
  *     or %GST_CLOCK_TIME_NONE
@@ -614,6 +642,8 @@ typedef struct
  *     TIME answers give), or %GST_CLOCK_TIME_NONE
  * @token: the session token of the CONFIG: a datagram from anyone who did
  *     not see the CONFIG is dropped
+ * @flags: 0 for a data datagram, %GST_TILE_WIRE_PACKET_FLAG_PARITY for a
+ *     parity datagram
  *
  * The 48-byte header in front of every UDP datagram. The datagram carries
  * exactly packet_size payload bytes after it; the last datagram of a tile
@@ -628,6 +658,7 @@ typedef struct
   GstClockTime timestamp;
   GstClockTime capture;
   guint64 token;
+  guint8 flags;
 } GstTileWirePacketHeader;
 
 GST_TILE_API
@@ -872,6 +903,23 @@ gboolean gst_tile_wire_packet_check (const GstTileWirePacketHeader * h,
 
 GST_TILE_API
 guint32  gst_tile_wire_packets_per_tile (guint64 tile_size, guint32 packet_size);
+
+GST_TILE_API
+guint32  gst_tile_wire_parity_offset (guint span, guint parity, guint index);
+
+GST_TILE_API
+void     gst_tile_wire_parity_fields (guint32 offset, guint * span,
+                                      guint * parity, guint * index);
+
+GST_TILE_API
+guint32  gst_tile_wire_parity_groups (guint32 n_packets, guint span);
+
+GST_TILE_API
+guint32  gst_tile_wire_parity_max (guint32 n_packets);
+
+GST_TILE_API
+gboolean gst_tile_wire_parity_layout_check (guint32 n_packets, guint span,
+                                            guint parity, GError ** error);
 
 GST_TILE_API
 void     gst_tile_wire_time_pack (const GstTileWireTime * time,

@@ -22,6 +22,7 @@
 #include <gst/tile/tilestats.h>
 #include <gst/tile/tilekeys.h>
 #include <gst/tile/tilepake.h>
+#include <gst/tile/tilefec.h>
 
 #include <netinet/in.h>
 #include <string.h>
@@ -1726,6 +1727,397 @@ GST_START_TEST (test_sender_bad_proof)
 
 GST_END_TEST;
 
+/* ---- forward error correction ---- */
+
+/* One datagram of frame @n: header @ph, @len payload bytes from @payload
+ * padded to @ps; sealed with @key unless NULL (a parity datagram with its
+ * own kind of nonce, unless @data_nonce), its tag changed with @tamper. */
+static void
+send_one (gint fd, const struct sockaddr_storage *to, socklen_t to_len,
+    const GstTileWirePacketHeader * ph, const guint8 * payload, gsize len,
+    guint ps, const guint8 * key, gboolean data_nonce, gboolean tamper)
+{
+  guint8 pk[GST_TILE_WIRE_PACKET_HEADER_SIZE + GST_TILE_WIRE_TAG_SIZE + 64];
+  guint hl = GST_TILE_WIRE_DATAGRAM_OVERHEAD (key != NULL);
+  guint8 *p = pk + hl;
+
+  fail_unless (ps <= 64);
+  gst_tile_wire_packet_header_write (pk, ph);
+  memset (p, 0, ps);
+  memcpy (p, payload, len);
+  if (key) {
+    GstTileSeal *seal = gst_tile_seal_new (TRUE);
+    guint8 iv[GST_TILE_SEAL_IV_SIZE];
+    gboolean parity = ph->flags & GST_TILE_WIRE_PACKET_FLAG_PARITY;
+
+    gst_tile_seal_set_key (seal, key);
+    gst_tile_seal_iv (iv, FALSE, ph->unit | (parity && !data_nonce ?
+            GST_TILE_SEAL_IV_PARITY : 0), ph->frame, ph->offset);
+    fail_unless (gst_tile_seal_once (seal, iv, pk,
+            GST_TILE_WIRE_PACKET_HEADER_SIZE, p, p, len,
+            pk + GST_TILE_WIRE_PACKET_HEADER_SIZE));
+    if (tamper)
+      pk[GST_TILE_WIRE_PACKET_HEADER_SIZE] ^= 0x01;
+    gst_tile_seal_free (seal);
+  }
+  gst_tile_net_udp_send_to (fd, pk, hl + ps, (const struct sockaddr *) to,
+      to_len);
+}
+
+typedef struct
+{
+  gint fd;
+  const struct sockaddr_storage *to;
+  socklen_t to_len;
+  guint ps;
+  guint percent;
+  const guint8 *key;            /* NULL: in the clear */
+  GstTileFecLayout l;
+  guint8 frame[FRAME_SIZE];
+  guint8 *parity;
+} FecSender;
+
+/* Encodes frame @n as a sender with forward error correction at
+ * fs->percent does (into fs->frame, fs->parity, fs->l). */
+static void
+fec_encode_frame (FecSender * fs, guint64 n)
+{
+  GstTileFec *fec = gst_tile_fec_new ();
+
+  fill (fs->frame, n);
+  fail_unless (gst_tile_fec_layout_for (&fs->l,
+          gst_tile_wire_packets_per_tile (FRAME_SIZE, fs->ps), fs->percent));
+  g_free (fs->parity);
+  fs->parity = g_malloc ((gsize) fs->l.n_parity * fs->ps);
+  gst_tile_fec_encode (fec, &fs->l, fs->frame, FRAME_SIZE, fs->ps, fs->parity);
+  gst_tile_fec_free (fec);
+}
+
+/* Sends the data datagrams of frame @n whose bit is set in @data (datagram
+ * i: bit i), then its parity datagrams whose bit is set in @parity. */
+static void
+fec_send_frame (FecSender * fs, guint64 n, guint64 data, guint64 parity)
+{
+  GstTileWirePacketHeader ph = { 0, 1, 0, n, 2000 + n, 600 + n, 42, 0 };
+  guint32 i;
+
+  fec_encode_frame (fs, n);
+  for (i = 0; i < fs->l.n; i++) {
+    gsize off = (gsize) i * fs->ps;
+
+    if (!(data & (G_GUINT64_CONSTANT (1) << i)))
+      continue;
+    ph.flags = 0;
+    ph.offset = off;
+    send_one (fs->fd, fs->to, fs->to_len, &ph, fs->frame + off,
+        MIN (fs->ps, FRAME_SIZE - off), fs->ps, fs->key, FALSE, FALSE);
+  }
+  for (i = 0; i < fs->l.n_parity; i++) {
+    if (!(parity & (G_GUINT64_CONSTANT (1) << i)))
+      continue;
+    ph.flags = GST_TILE_WIRE_PACKET_FLAG_PARITY;
+    ph.offset = gst_tile_wire_parity_offset (fs->l.span, fs->l.parity, i);
+    send_one (fs->fd, fs->to, fs->to_len, &ph, fs->parity + (gsize) i *
+        fs->ps, fs->ps, fs->ps, fs->key, FALSE, FALSE);
+  }
+}
+
+/* Reads the sender's control messages up to the next ACK: its
+ * received. */
+static guint32
+ack_received (Sender * s, guint64 frame)
+{
+  GByteArray *m = g_byte_array_new ();
+  GstTileWireHeader h;
+  GstTileWireAck ack;
+
+  do {
+    fail_unless (sender_read (s, &h, m));
+  } while (h.type != GST_TILE_WIRE_TYPE_ACK);
+  fail_unless (gst_tile_wire_ack_parse (m->data, m->len, &ack, NULL));
+  fail_unless_equals_uint64 (ack.frame, frame);
+  g_byte_array_unref (m);
+  return ack.received;
+}
+
+#define ALL(n) ((n) == 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << (n)) - 1)
+#define BITS(first, count) (ALL ((first) + (count)) & ~ALL (first))
+
+/* UDP with forward error correction and without retransmit: 64 datagrams
+ * of one byte in 2 interleaved groups of 32, 4 parity datagrams each. A
+ * burst of 8 lost datagrams (4 in each group) is recovered from the
+ * parity, at once (no timer), byte-exact, and counted (the ACK counts what
+ * arrived: the parity, not what it recovered); a burst of 10 (5 in each)
+ * is not: the frame leaves with its gaps, counted unrecoverable. */
+GST_START_TEST (test_udp_fec_recovered)
+{
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
+  GstTileReceiver *rx;
+  GstBuffer *buf;
+  GstBcLossMeta *loss;
+  guint8 expect[FRAME_SIZE];
+  gint udp;
+  Sender s = { 0 };
+  FecSender fs = { 0 };
+
+  rx = udp_session (&s, 1, &udp, &unit, &unit_len);
+  fs.fd = udp;
+  fs.to = &unit;
+  fs.to_len = unit_len;
+  fs.ps = 1;
+  fs.percent = 10;
+  fec_encode_frame (&fs, 0);
+  fail_unless_equals_int (fs.l.groups, 2);
+  fail_unless_equals_int (fs.l.span, 32);
+  fail_unless_equals_int (fs.l.parity, 4);
+
+  /* frame 0 whole, without parity (parity after a frame is whole is not
+   * needed: fec-packets-unused) */
+  fec_send_frame (&fs, 0, ALL (64), 0);
+  buf = expect_frame (rx, 0, 2000);
+  fill (expect, 0);
+  fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+  fail_unless_equals_int (ack_received (&s, 0), 64);
+  fec_send_frame (&fs, 0, 0, ALL (2));
+
+  /* frame 1: datagrams 10 to 17 lost, recovered */
+  fec_send_frame (&fs, 1, ALL (64) & ~BITS (10, 8), ALL (8));
+  buf = expect_frame (rx, 1, 2001);
+  fill (expect, 1);
+  fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
+  fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  fail_unless (gst_buffer_get_bc_loss_meta (buf) == NULL);
+  gst_buffer_unref (buf);
+  fail_unless_equals_int (ack_received (&s, 1), 56 + 8);
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-frames-recovered"), 1);
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-recovered"), 8);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-timer"), 0);
+
+  /* frame 2: the same burst and only 3 parity datagrams of group 1:
+   * group 0 is recovered, group 1 not */
+  fec_send_frame (&fs, 2, ALL (64) & ~BITS (10, 8), ALL (8) & ~(1 << 3));
+  buf = expect_frame (rx, 2, 2002);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  loss = gst_buffer_get_bc_loss_meta (buf);
+  fail_unless (loss != NULL);
+  fail_unless_equals_int (loss->n_ranges, 4);
+  fail_unless_equals_uint64 (loss->ranges[0].offset, 11);
+  fail_unless_equals_uint64 (loss->ranges[3].offset, 17);
+  gst_buffer_unref (buf);
+  ack_received (&s, 2);
+
+  /* frame 3: a burst of 10, 5 in each group: nothing recovered */
+  fec_send_frame (&fs, 3, ALL (64) & ~BITS (20, 10), ALL (8));
+  buf = expect_frame (rx, 3, 2003);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  loss = gst_buffer_get_bc_loss_meta (buf);
+  fail_unless (loss != NULL);
+  fail_unless_equals_int (loss->n_ranges, 1);
+  fail_unless_equals_uint64 (loss->ranges[0].offset, 20);
+  fail_unless_equals_uint64 (loss->lost_bytes, 10);
+  gst_buffer_unref (buf);
+
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-frames-recovered"), 1);
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-recovered"), 12);
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-frames-unrecoverable"), 2);
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-received"), 8 + 7 + 8);
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-unused"), 2);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-late"), 0);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-partial"), 2);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-lost"), 4 + 10);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-received"),
+      64 + 56 + 56 + 54);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  sender_close (&s);
+  g_free (fs.parity);
+}
+
+GST_END_TEST;
+
+/* The tile's last datagram is short (13 datagrams of 5 bytes, the last of
+ * 4): lost, it is recovered with exactly its bytes; received, it counts
+ * zero-padded in the decoding of the others. With retransmit on, the
+ * losses parity covers are never asked for. */
+GST_START_TEST (test_udp_fec_short_last)
+{
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
+  GstTileReceiver *rx;
+  GstBuffer *buf;
+  guint8 expect[FRAME_SIZE];
+  gint udp;
+  guint64 n;
+  Sender s = { 0 };
+  FecSender fs = { 0 };
+
+  rx_retransmit = TRUE;
+  rx = udp_session (&s, 5, &udp, &unit, &unit_len);
+  fs.fd = udp;
+  fs.to = &unit;
+  fs.to_len = unit_len;
+  fs.ps = 5;
+  fs.percent = 50;
+  for (n = 0; n < 4; n++) {
+    /* frame 0: all; 1: the last and 5 more lost; 2: the first 7 lost,
+     * 3: 5, 7 and 9 lost and half the parity */
+    const guint64 lost[] = { 0, (1 << 12) | BITS (2, 5), BITS (0, 7),
+      (1 << 5) | (1 << 7) | (1 << 9)
+    };
+
+    fec_send_frame (&fs, n, ALL (13) & ~lost[n], n == 3 ? 0x55 : ALL (7));
+    buf = expect_frame (rx, n, 2000 + n);
+    fill (expect, n);
+    fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0,
+        "frame %" G_GUINT64_FORMAT, n);
+    fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+    gst_buffer_unref (buf);
+    ack_received (&s, n);
+  }
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-frames-recovered"), 3);
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-recovered"), 6 + 7 + 3);
+  /* (parity came with frame 0: the gaps of the frames after it wait for
+   * theirs) */
+  fail_unless_equals_uint64 (stat_u64 (rx, "nacks-sent"), 0);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-partial"), 0);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  rx_retransmit = FALSE;
+  gst_tile_net_close (&udp);
+  sender_close (&s);
+  g_free (fs.parity);
+}
+
+GST_END_TEST;
+
+/* Forged parity: an index past the layout's parity, a layout other than
+ * the tile's first parity datagram's, more parity than half the tile:
+ * refused and counted as invalid; a second copy of one counts as a
+ * duplicate; the frame is still recovered from the real ones. */
+GST_START_TEST (test_udp_fec_forged)
+{
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
+  GstTileReceiver *rx;
+  GstBuffer *buf;
+  GstTileWirePacketHeader ph = { 0, 1, 0, 0, 2000, 600, 42,
+    GST_TILE_WIRE_PACKET_FLAG_PARITY
+  };
+  guint8 expect[FRAME_SIZE], junk[1] = { 0x5a };
+  gint udp;
+  Sender s = { 0 };
+  FecSender fs = { 0 };
+
+  rx = udp_session (&s, 1, &udp, &unit, &unit_len);
+  fs.fd = udp;
+  fs.to = &unit;
+  fs.to_len = unit_len;
+  fs.ps = 1;
+  fs.percent = 10;
+  /* the first parity datagram of the frame, real: the layout is fixed;
+   * then again: a duplicate */
+  fec_encode_frame (&fs, 0);
+  ph.offset = gst_tile_wire_parity_offset (32, 4, 0);
+  send_one (udp, &unit, unit_len, &ph, fs.parity, 1, 1, NULL, FALSE, FALSE);
+  send_one (udp, &unit, unit_len, &ph, fs.parity, 1, 1, NULL, FALSE, FALSE);
+  /* index 8 of 8 */
+  ph.offset = gst_tile_wire_parity_offset (32, 4, 8);
+  send_one (udp, &unit, unit_len, &ph, junk, 1, 1, NULL, FALSE, FALSE);
+  /* another layout, valid by itself (4 groups of 16, 2 each) */
+  ph.offset = gst_tile_wire_parity_offset (16, 2, 1);
+  send_one (udp, &unit, unit_len, &ph, junk, 1, 1, NULL, FALSE, FALSE);
+  /* 33 parity datagrams for 64 */
+  ph.offset = gst_tile_wire_parity_offset (2, 1, 1);
+  send_one (udp, &unit, unit_len, &ph, junk, 1, 1, NULL, FALSE, FALSE);
+  /* the real frame, datagram 0 of it lost (recovered by the first parity
+   * datagram as soon as the rest of its group is in), the rest of its
+   * parity (used or not, depending on when the frame is whole) */
+  fec_send_frame (&fs, 0, ALL (64) & ~1, ALL (8) & ~1);
+  buf = expect_frame (rx, 0, 2000);
+  fill (expect, 0);
+  fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
+  fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  gst_buffer_unref (buf);
+  /* (frame 1 behind them: frame 0's datagrams are all filed) */
+  fec_send_frame (&fs, 1, ALL (64), 0);
+  gst_buffer_unref (expect_frame (rx, 1, 2001));
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-invalid"), 3);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-duplicate"), 1);
+  fail_unless (stat_u64 (rx, "fec-packets-received") >= 1);
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-received") +
+      stat_u64 (rx, "fec-packets-unused"), 8);
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-recovered"), 1);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  sender_close (&s);
+  g_free (fs.parity);
+}
+
+GST_END_TEST;
+
+/* With a passphrase, parity datagrams are sealed like data, under a nonce
+ * of their own kind: one changed on the way, and one sealed under the
+ * nonce its offset would have as a data datagram, are dropped (tampered)
+ * before they can recover anything; the real ones recover the frame. */
+GST_START_TEST (test_udp_fec_sealed)
+{
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
+  GstTileReceiver *rx;
+  GstBuffer *buf;
+  GstTileWirePacketHeader ph = { 0, 1, 0, 1, 2001, 601, 42,
+    GST_TILE_WIRE_PACKET_FLAG_PARITY
+  };
+  guint8 expect[FRAME_SIZE];
+  gint udp;
+  Sender s = { 0 };
+  FecSender fs = { 0 };
+
+  s.passphrase = "correct horse battery staple";
+  rx = udp_session (&s, 16, &udp, &unit, &unit_len);
+  fs.fd = udp;
+  fs.to = &unit;
+  fs.to_len = unit_len;
+  fs.ps = 16;
+  fs.percent = 50;
+  fs.key = s.key;
+  /* frame 0: 2 of 4 lost, both parity datagrams */
+  fec_send_frame (&fs, 0, 0x5, 0x3);
+  buf = expect_frame (rx, 0, 2000);
+  fill (expect, 0);
+  fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+  /* frame 1: the forgeries of parity 0 first, then 1 lost and parity 0 */
+  fec_encode_frame (&fs, 1);
+  ph.offset = gst_tile_wire_parity_offset (fs.l.span, fs.l.parity, 0);
+  send_one (udp, &unit, unit_len, &ph, fs.parity, 16, 16, s.key, FALSE, TRUE);
+  send_one (udp, &unit, unit_len, &ph, fs.parity, 16, 16, s.key, TRUE, FALSE);
+  fec_send_frame (&fs, 1, 0xd, 0x1);
+  buf = expect_frame (rx, 1, 2001);
+  fill (expect, 1);
+  fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
+  fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  gst_buffer_unref (buf);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-tampered"), 2);
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-packets-recovered"), 3);
+  fail_unless_equals_uint64 (stat_u64 (rx, "fec-frames-recovered"), 2);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  sender_close (&s);
+  g_free (fs.parity);
+}
+
+GST_END_TEST;
+
 static Suite *
 tilereceiver_suite (void)
 {
@@ -1750,6 +2142,10 @@ tilereceiver_suite (void)
   tcase_add_test (tc, test_udp_first_frame_gap_zeroed);
   tcase_add_test (tc, test_tcp_sealed);
   tcase_add_test (tc, test_sender_bad_proof);
+  tcase_add_test (tc, test_udp_fec_recovered);
+  tcase_add_test (tc, test_udp_fec_short_last);
+  tcase_add_test (tc, test_udp_fec_forged);
+  tcase_add_test (tc, test_udp_fec_sealed);
   return s;
 }
 

@@ -21,6 +21,7 @@
 
 #include <gst/tile/tilenet.h>
 #include <gst/tile/tilesender.h>
+#include <gst/tile/tilefec.h>
 
 #include <netinet/in.h>
 #include <string.h>
@@ -1723,6 +1724,207 @@ GST_START_TEST (test_pool_abandon)
 
 GST_END_TEST;
 
+/* Unit @unit's datagrams of frame @number with forward error correction
+ * at @percent: the data datagrams as expect_tile_udp () checks them, then
+ * the tile's parity datagrams, each with a valid layout and index, and
+ * exactly the parity a receiver decodes with. Returns how many parity
+ * datagrams came. */
+static guint
+expect_tile_udp_fec (Rx * rx, guint unit, guint64 number, GstBuffer * frame,
+    guint percent)
+{
+  const GstTileWireTile *tile = &rx->config.tiles[unit];
+  guint ps = rx->config.packet_size;
+  guint n = gst_tile_wire_packets_per_tile (tile->size, ps), i;
+  guint8 *dgram = g_malloc (GST_TILE_WIRE_PACKET_HEADER_SIZE + ps + 1);
+  GstTileFec *fec = gst_tile_fec_new ();
+  GstTileFecLayout l;
+  guint8 *parity, *seen;
+  GError *err = NULL;
+  GstMapInfo map;
+
+  fail_unless (gst_tile_fec_layout_for (&l, n, percent));
+  parity = g_malloc ((gsize) l.n_parity * ps);
+  seen = g_malloc0 (n + l.n_parity);
+  gst_buffer_map (frame, &map, GST_MAP_READ);
+  gst_tile_fec_encode (fec, &l, map.data + tile->offset, tile->size, ps,
+      parity);
+  for (i = 0; i < n + l.n_parity; i++) {
+    GstTileWirePacketHeader ph;
+    const guint8 *payload = dgram + GST_TILE_WIRE_PACKET_HEADER_SIZE;
+    guint span, par, index;
+    gssize len;
+
+    fail_unless (gst_tile_net_wait (rx->units[unit], FALSE, WAIT_MS, &err),
+        "unit %u datagram %u: %s", unit, i, err ? err->message : "");
+    len = recv (rx->units[unit], dgram, GST_TILE_WIRE_PACKET_HEADER_SIZE +
+        ps + 1, 0);
+    fail_unless_equals_int (len, GST_TILE_WIRE_PACKET_HEADER_SIZE + ps);
+    fail_unless_equals_int (gst_tile_wire_packet_header_parse (dgram, len,
+            &ph, NULL), GST_TILE_WIRE_PARSE_OK);
+    fail_unless (gst_tile_wire_packet_check (&ph, &rx->config, NULL));
+    fail_unless_equals_uint64 (ph.frame, number);
+    if (!(ph.flags & GST_TILE_WIRE_PACKET_FLAG_PARITY)) {
+      gsize part = MIN (ps, tile->size - ph.offset);
+
+      /* the data first, all of it */
+      fail_unless (i < n);
+      fail_if (seen[ph.offset / ps]++);
+      fail_unless (memcmp (payload, map.data + tile->offset + ph.offset,
+              part) == 0);
+      continue;
+    }
+    fail_unless (i >= n, "parity before the tile's data");
+    gst_tile_wire_parity_fields (ph.offset, &span, &par, &index);
+    fail_unless_equals_int (span, l.span);
+    fail_unless_equals_int (par, l.parity);
+    fail_if (seen[n + index]++);
+    fail_unless (memcmp (payload, parity + (gsize) index * ps, ps) == 0,
+        "parity %u", index);
+  }
+  gst_buffer_unmap (frame, &map);
+  gst_tile_fec_free (fec);
+  g_free (parity);
+  g_free (seen);
+  g_free (dgram);
+  return l.n_parity;
+}
+
+/* fec=20 over UDP: each unit sends its tile's data, then its parity
+ * datagrams (2 groups of 10 data datagrams: 2 parity each), counted in
+ * packets-sent and fec-packets-sent. */
+GST_START_TEST (test_udp_fec_parity)
+{
+  GstTileSenderSettings s;
+  GstBuffer *frame;
+  Tx tx = { 0 };
+  Rx rx;
+  guint k, parity = 0;
+
+  settings_for_test (&s, 2, GST_TILE_WIRE_PROTOCOL_UDP);
+  s.packet_size = 100;
+  s.fec = 20;
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 1950, 2);
+  rx_hello (&rx, tx.port, 0);
+  for (k = 0; k < rx.config.n_tiles; k++)
+    rx.units[k] = udp_unit_socket (&rx, k, tx.port);
+  send_ack (&rx, 4, FALSE, 0);
+  wait_connected (&tx);
+  fail_unless_equals_int (stat_uint (&tx, "fec-overhead"), 20);
+  frame = make_frame (3900, 1);
+  push_expect (&tx, frame, GST_TILE_SENDER_PUSH_QUEUED);
+  for (k = 0; k < rx.config.n_tiles; k++)
+    parity += expect_tile_udp_fec (&rx, k, 0, frame, 20);
+  /* 1950 bytes a tile: 20 datagrams, 2 groups of 10, 2 parity each */
+  fail_unless_equals_int (parity, 2 * 4);
+  wait_u64 (&tx, "frames-sent", 1);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "fec-packets-sent"), parity);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "packets-sent"), 40 + parity);
+
+  rx_close (&rx);
+  tx_stop (&tx);
+  gst_buffer_unref (frame);
+}
+
+GST_END_TEST;
+
+/* An ACK of @frame with feedback: @received of its datagrams arrived. */
+static void
+send_ack_feedback (Rx * rx, guint64 frame, guint32 received)
+{
+  GstTileWireAck ack = { 0 };
+  GByteArray *m = g_byte_array_new ();
+
+  ack.generation = rx->config.generation;
+  ack.window = 4;
+  ack.has_frame = TRUE;
+  ack.frame = frame;
+  ack.has_feedback = TRUE;
+  ack.received = received;
+  ack.spanned = received ? received - 1 : 0;
+  ack.receive_ns = 1000 * 1000;
+  gst_tile_wire_ack_pack (&ack, m);
+  send_packed (rx->control, m);
+}
+
+/* Reads unit 0's datagrams of one frame until it is quiet: how many. */
+static guint
+drain_unit (Rx * rx)
+{
+  guint8 dgram[2048];
+  guint n = 0;
+
+  while (gst_tile_net_wait (rx->units[0], FALSE, 30, NULL) &&
+      recv (rx->units[0], dgram, sizeof (dgram), 0) > 0)
+    n++;
+  return n;
+}
+
+/* fec=auto: no parity while the receiver reports no loss; parity once it
+ * reports loss, never above 50 % however much it reports (a receiver that
+ * claims to lose everything gets half, within the pace); none again once
+ * the loss is gone. */
+GST_START_TEST (test_udp_fec_auto)
+{
+  GstTileSenderSettings s;
+  GstBuffer *frame;
+  Tx tx = { 0 };
+  Rx rx;
+  guint64 f = 0;
+  guint got, i;
+
+  settings_for_test (&s, 1, GST_TILE_WIRE_PROTOCOL_UDP);
+  s.packet_size = 100;
+  s.fec = GST_TILE_SENDER_FEC_AUTO;
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 1000, 2);
+  rx_hello (&rx, tx.port, 0);
+  rx.units[0] = udp_unit_socket (&rx, 0, tx.port);
+  send_ack (&rx, 4, FALSE, 0);
+  wait_connected (&tx);
+  frame = make_frame (2000, 1);
+
+  /* clean: 20 datagrams a frame, no parity */
+  for (i = 0; i < 3; i++, f++) {
+    push_expect (&tx, frame, GST_TILE_SENDER_PUSH_QUEUED);
+    got = drain_unit (&rx);
+    fail_unless_equals_int (got, 20);
+    wait_u64 (&tx, "frames-sent", f + 1);
+    send_ack_feedback (&rx, f, got);
+  }
+  fail_unless_equals_int (stat_uint (&tx, "fec-overhead"), 0);
+  fail_unless_equals_uint64 (stat_u64 (&tx, "fec-packets-sent"), 0);
+
+  /* a receiver that claims to lose everything: at most half again */
+  for (i = 0; i < 40; i++, f++) {
+    push_expect (&tx, frame, GST_TILE_SENDER_PUSH_QUEUED);
+    got = drain_unit (&rx);
+    fail_unless (got <= 30, "%u datagrams", got);
+    wait_u64 (&tx, "frames-sent", f + 1);
+    send_ack_feedback (&rx, f, 0);
+  }
+  while (stat_uint (&tx, "fec-overhead") < GST_TILE_FEC_MAX_PERCENT)
+    g_usleep (1000);
+  fail_unless (stat_u64 (&tx, "fec-packets-sent") > 0);
+
+  /* no loss again: the overhead falls back to none */
+  for (i = 0; i < 80 && stat_uint (&tx, "fec-overhead") > 0; i++, f++) {
+    push_expect (&tx, frame, GST_TILE_SENDER_PUSH_QUEUED);
+    got = drain_unit (&rx);
+    wait_u64 (&tx, "frames-sent", f + 1);
+    send_ack_feedback (&rx, f, got);
+    g_usleep (2000);
+  }
+  fail_unless_equals_int (stat_uint (&tx, "fec-overhead"), 0);
+
+  rx_close (&rx);
+  tx_stop (&tx);
+  gst_buffer_unref (frame);
+}
+
+GST_END_TEST;
+
 static Suite *
 tilesender_suite (void)
 {
@@ -1743,6 +1945,8 @@ tilesender_suite (void)
   tcase_add_test (tc, test_udp_units);
   tcase_add_test (tc, test_udp_deadline);
   tcase_add_test (tc, test_udp_nack_resend);
+  tcase_add_test (tc, test_udp_fec_parity);
+  tcase_add_test (tc, test_udp_fec_auto);
   tcase_add_test (tc, test_udp_nack_refused);
   tcase_add_test (tc, test_udp_nack_flood);
   tcase_add_test (tc, test_passphrase_packet_size);

@@ -1698,11 +1698,40 @@ GST_START_TEST (test_packet_header)
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 0");
   buf[4] = 255;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_UNSUPPORTED_VERSION, "version is 255");
-  buf[5] = 1;
+  buf[5] = 2;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_INVALID,
-      "datagram header flags is 0x01, must be 0");
+      "datagram header flags is 0x02, must be 0 or 0x01");
   buf[5] = 0x80;
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_INVALID, "flags is 0x80");
+  buf[5] = 0x81;
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_INVALID, "flags is 0x81");
+  /* parity: a group span and a parity count of 1 at least, 256 together
+   * at most */
+  buf[5] = GST_TILE_WIRE_PACKET_FLAG_PARITY;
+  write_be (buf + 12, 0x0000ffff, 4);
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_INVALID,
+      "parity datagram group span is 0 and parity count 0");
+  buf[5] = GST_TILE_WIRE_PACKET_FLAG_PARITY;
+  write_be (buf + 12, 0x01000000, 4);
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_INVALID, "parity count 0");
+  buf[5] = GST_TILE_WIRE_PACKET_FLAG_PARITY;
+  write_be (buf + 12, 0x00010000, 4);
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_INVALID, "group span is 0");
+  buf[5] = GST_TILE_WIRE_PACKET_FLAG_PARITY;
+  write_be (buf + 12, 0xff020000, 4);
+  EXPECT_ERROR (GST_TILE_WIRE_ERROR_INVALID,
+      "group span is 255 and parity count 2");
+  /* a valid one: its flag and layout come back */
+  buf[5] = GST_TILE_WIRE_PACKET_FLAG_PARITY;
+  write_be (buf + 12, 0xfe020005, 4);
+  fail_unless_equals_int (gst_tile_wire_packet_header_parse (buf,
+          sizeof (buf), &out, &err), GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (out.flags, GST_TILE_WIRE_PACKET_FLAG_PARITY);
+  fail_unless_equals_int (out.offset, 0xfe020005);
+  gst_tile_wire_packet_header_write (buf, &h);
+  fail_unless_equals_int (gst_tile_wire_packet_header_parse (buf,
+          sizeof (buf), &out, &err), GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (out.flags, 0);
   write_be (buf + 6, 64, 2);
   EXPECT_ERROR (GST_TILE_WIRE_ERROR_INVALID,
       "datagram header unit is 64, must be below 64");
@@ -1780,6 +1809,36 @@ GST_START_TEST (test_packet_check)
   EXPECT_ERROR ("datagram offset is 160, tile 1 is 128 bytes");
   h.offset = G_MAXUINT32 - G_MAXUINT32 % 40;
   EXPECT_ERROR ("tile 0 is 192 bytes");
+
+  /* parity of tile 0 (5 datagrams, 3 parity at most): every one of a
+   * valid layout passes, its index past the layout's parity, a layout
+   * beyond the tile or with too much parity do not */
+  h.flags = GST_TILE_WIRE_PACKET_FLAG_PARITY;
+  for (i = 0; i < 3; i++) {
+    /* span 2: 3 groups of one parity */
+    h.offset = gst_tile_wire_parity_offset (2, 1, i);
+    fail_unless (gst_tile_wire_packet_check (&h, c, &err));
+    fail_unless (err == NULL);
+  }
+  h.offset = gst_tile_wire_parity_offset (2, 1, 3);
+  EXPECT_ERROR ("parity datagram index is 3, tile 0 has 3 parity datagrams");
+  h.flags = GST_TILE_WIRE_PACKET_FLAG_PARITY;
+  h.offset = gst_tile_wire_parity_offset (5, 3, 2);
+  fail_unless (gst_tile_wire_packet_check (&h, c, NULL));
+  h.offset = gst_tile_wire_parity_offset (5, 4, 0);
+  EXPECT_ERROR ("4 parity datagrams for a tile of 5 datagrams, at most 3");
+  h.flags = GST_TILE_WIRE_PACKET_FLAG_PARITY;
+  h.offset = gst_tile_wire_parity_offset (6, 1, 0);
+  EXPECT_ERROR ("parity group span is 6, the tile has 5 datagrams");
+  h.flags = GST_TILE_WIRE_PACKET_FLAG_PARITY;
+  h.offset = gst_tile_wire_parity_offset (1, 1, 0);
+  EXPECT_ERROR ("5 parity datagrams for a tile of 5 datagrams, at most 3");
+  /* (a parity datagram's token, unit and generation are checked too) */
+  h.flags = GST_TILE_WIRE_PACKET_FLAG_PARITY;
+  h.offset = gst_tile_wire_parity_offset (2, 1, 0);
+  h.token ^= 1;
+  EXPECT_ERROR ("datagram token is not the session token of the CONFIG");
+  h.flags = 0;
 #undef EXPECT_ERROR
 
   /* packet_size dividing the tile: no padded packet, offset == size is out */
