@@ -93,7 +93,8 @@
 # With --retransmit false every UDP scenario runs with retransmit=false at
 # both ends (the behaviour before NACKs), and its loss is checked as for
 # conceal-5. --fec VALUE sets tilesink's fec (off, auto, or a percentage)
-# in the UDP pairs (default: tilesink's default, auto); --drop PCT drops
+# in the UDP pairs (default: tilesink's default, auto; off where
+# retransmit is false, conceal-5 and --retransmit false, unless given); --drop PCT drops
 # PCT % instead of loss-1's, loss-5's and conceal-5's own (measurements;
 # check.py's expectations are those of the scenario's own loss).
 # The loss and tbf scenarios use protocol=udp, or the protocol given with
@@ -380,9 +381,12 @@ run_pair () {
     rxprops=(--src-prop retransmit=false)
   fi
   [ "$proto" = udp ] || rt=false
-  # forward error correction (--fec)
-  if [ "$proto" = udp ] && [ -n "$fec" ]; then
-    set -- "$@" --sink-prop fec="$fec"
+  # forward error correction (--fec); without retransmission (conceal-5,
+  # --retransmit false) off unless asked for: those check the concealment
+  local pfec=$fec
+  [ "$rt" = false ] && [ -z "$pfec" ] && pfec=off
+  if [ "$proto" = udp ] && [ -n "$pfec" ]; then
+    set -- "$@" --sink-prop fec="$pfec"
   fi
   # a long run has longer timeouts: the run's length and the usual margin
   local secs=$(( frames / fps ))
