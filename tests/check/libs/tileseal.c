@@ -163,9 +163,17 @@ GST_START_TEST (test_iv)
   gst_tile_seal_iv (iv, TRUE, 0, G_GUINT64_CONSTANT (1) << 56 | 1, 1);
   fail_unless (memcmp (iv, small, sizeof (iv)) == 0);
 
-  /* a unit of 64 would reach the TCP bit */
+  /* a parity datagram: bit 6 of byte 0, never a data datagram's nonce */
+  gst_tile_seal_iv (iv, FALSE, 5 | GST_TILE_SEAL_IV_PARITY,
+      G_GUINT64_CONSTANT (0x0102030405060708), 0x0a0b0c0d);
+  fail_unless_equals_int (iv[0], 0x45);
+  fail_unless (memcmp (iv + 1, udp5 + 1, sizeof (iv) - 1) == 0);
+
+  /* a unit of 128 would reach the TCP bit; TCP has no parity */
   memset (iv, 0x55, sizeof (iv));
-  ASSERT_CRITICAL (gst_tile_seal_iv (iv, FALSE, 64, 0, 0));
+  ASSERT_CRITICAL (gst_tile_seal_iv (iv, FALSE, 128, 0, 0));
+  ASSERT_CRITICAL (gst_tile_seal_iv (iv, TRUE, GST_TILE_SEAL_IV_PARITY, 0,
+          0));
 }
 
 GST_END_TEST;
