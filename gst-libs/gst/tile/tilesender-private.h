@@ -747,6 +747,9 @@ void     gst_tile_sender_fec_clear (GstTileSenderScratch * sc);
 
 /* tilesender-udp.c */
 G_GNUC_INTERNAL
+void     gst_tile_sender_udp_pace (GstTileSenderScratch * sc, gsize bytes,
+                                   guint64 rate);
+G_GNUC_INTERNAL
 gboolean gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
                                         GstTileSenderScratch * sc,
                                         gint fd,

@@ -298,26 +298,6 @@ gst_tile_sender_resend_nack_locked (GstTileSenderPeer * peer,
   }
 }
 
-/* Sleeps until @bytes more may leave at @rate bits/s: the unit's pace,
- * shared with its tiles (@sc's). */
-static void
-resend_pace (GstTileSenderScratch * sc, gsize bytes, guint64 rate)
-{
-  gint64 now = (gint64) gst_util_get_timestamp ();
-
-  if (sc->pace_next < now - 1000000)
-    sc->pace_next = now;
-  sc->pace_next += gst_util_uint64_scale (bytes * 8, GST_SECOND, rate);
-  if (sc->pace_next > now) {
-    struct timespec ts;
-
-    ts.tv_sec = sc->pace_next / GST_SECOND;
-    ts.tv_nsec = sc->pace_next % GST_SECOND;
-    while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-        EINTR);
-  }
-}
-
 /* Sends datagrams @first .. @first + @count - 1 of @h again, a batch at a
  * time. Returns the datagrams sent. */
 static guint64
@@ -387,7 +367,7 @@ resend_range (GstTileSenderUnit * u, GstTileSenderResend * rs,
     }
     sent += r;
     if (rate)
-      resend_pace (sc, (gsize) r * (seg + 28), rate);
+      gst_tile_sender_udp_pace (sc, (gsize) r * (seg + 28), rate);
     first += r;
     count -= r;
   }

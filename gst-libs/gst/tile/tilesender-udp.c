@@ -73,9 +73,11 @@ gst_tile_sender_scratch_seal (GstTileSenderScratch * sc,
   return sc->sealed;
 }
 
-/* Sleeps until @bytes more may leave at @rate bits/s. */
-static void
-udp_pace (GstTileSenderScratch * sc, gsize bytes, guint64 rate)
+/* Sleeps until @bytes more may leave at @rate bits/s: the unit's pace
+ * (@sc's), shared by its tiles and its resends. */
+void
+gst_tile_sender_udp_pace (GstTileSenderScratch * sc, gsize bytes,
+    guint64 rate)
 {
   gint64 now = (gint64) gst_util_get_timestamp ();
 
@@ -265,7 +267,7 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
     *n_packets = sent;
     *n_parity = sent > n_data ? sent - n_data : 0;
     if (rate)
-      udp_pace (sc, (gsize) pk * (seg + 28), rate);
+      gst_tile_sender_udp_pace (sc, (gsize) pk * (seg + 28), rate);
     j += r;
   }
   return TRUE;
