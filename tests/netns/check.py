@@ -372,7 +372,8 @@ def check_retransmit(a, tx, rx, problems, notes):
     rxs = rx.get('stats') or {}
     got = rx.get('frames', 0)
     whole = got - rx.get('frames_partial', 0)
-    sent_pk = txs.get('packets-sent', 0)
+    # (data datagrams: parity, fec, is not data and not resent)
+    sent_pk = txs.get('packets-sent', 0) - txs.get('fec-packets-sent', 0)
     resent = txs.get('packets-retransmitted', 0)
     lost = rxs.get('packets-lost', 0)
     nftd = int(a.nft_dropped) if a.nft_dropped.isdigit() else None
@@ -391,12 +392,14 @@ def check_retransmit(a, tx, rx, problems, notes):
             problems.append(f'the rule dropped {nftd} of {wire} datagrams '
                             f'({nftd / wire:.3%}), outside [{lo:.2%}, '
                             f'{hi:.2%}] for a {a.drop} % drop rule')
-    if not resent or not rxs.get('frames-recovered') or \
-            not rxs.get('nacks-sent'):
+    # (repaired by resends, or by parity: fec=auto, tilesink's default)
+    fec_rec = rxs.get('fec-frames-recovered', 0)
+    if (not resent or not rxs.get('frames-recovered') or
+            not rxs.get('nacks-sent')) and not fec_rec:
         problems.append(f'retransmit: nothing resent or recovered '
                         f'(packets-retransmitted {resent}, frames-recovered '
                         f'{rxs.get("frames-recovered")}, nacks-sent '
-                        f'{rxs.get("nacks-sent")})')
+                        f'{rxs.get("nacks-sent")}, by parity {fec_rec})')
     want = 0.95 if a.drop <= 1 else 0.50
     if got and whole < want * got:
         problems.append(f'retransmit: {whole} of {got} frames whole '
@@ -438,7 +441,8 @@ def report(a, problems, notes, tx, rx, loss=None, basis=None):
             print(f'  the sender put out {txs["bytes-sent"] * 8 / ps / 1e9:.2f} '
                   f'Gbit/s while pushing')
         if 'packets-sent' in txs and 'packets-received' in rxs:
-            ns, nr = txs['packets-sent'], rxs['packets-received']
+            ns = txs['packets-sent'] - txs.get('fec-packets-sent', 0)
+            nr = rxs['packets-received']
             print(f'  datagrams: sent {ns}, filed into frames {nr} '
                   f'({(ns - nr) / ns if ns else 0:.3%} not)')
         udp = {k: rxs[k] for k in UDP_FIELDS if k in rxs}
@@ -495,7 +499,8 @@ def check_multicast(a):
     sp = (tx or {}).get('stats_pushed') or {}
     pushed = (tx or {}).get('frames_pushed', 0)
     sent = txs.get('frames-sent', 0)
-    psent = txs.get('packets-sent', 0)
+    # the data datagrams (parity, fec, is counted apart on both sides)
+    psent = txs.get('packets-sent', 0) - txs.get('fec-packets-sent', 0)
     lines = []
 
     if tx is None:
@@ -546,8 +551,9 @@ def check_multicast(a):
         recv = st.get('packets-received', 0)
         lost = st.get('packets-lost', 0)
         late = st.get('packets-late', 0)
+        # (what parity recovered did not come, but is not missing either)
         came = recv + late + st.get('packets-duplicate', 0) + \
-            st.get('packets-dropped', 0)
+            st.get('packets-dropped', 0) + st.get('fec-packets-recovered', 0)
         never = max(psent - came, 0)
         p = never / psent if psent else 0.0
         received += recv
@@ -598,21 +604,26 @@ def check_multicast(a):
             # reaches it, and most of that comes again
             nd = int(a.nft_dropped) if a.nft_dropped.isdigit() else 0
             resent = txs.get('packets-retransmitted', 0)
+            rec = st.get('frames-recovered', 0) + \
+                st.get('fec-frames-recovered', 0)
             lines.append(f'  retransmit: the nft rule dropped {nd}, '
                          f'packets-retransmitted {resent}, never came '
                          f'{never}, frames-recovered '
-                         f'{st.get("frames-recovered")}, nacks-sent '
+                         f'{st.get("frames-recovered")}, by parity '
+                         f'{st.get("fec-frames-recovered")} '
+                         f'({st.get("fec-packets-recovered")} datagrams), '
+                         f'nacks-sent '
                          f'{st.get("nacks-sent")}, {got - partial} of {got} '
                          f'frames whole')
             if psent and not 0.5 * d <= nd / (psent + resent) <= 2 * d:
                 problems.append(f'{who}the rule dropped {nd} of '
                                 f'{psent + resent} datagrams, want '
                                 f'{0.5 * d:.2%}-{2 * d:.2%}')
-            if never > 0.5 * nd or not st.get('frames-recovered'):
+            if never > 0.5 * nd or not rec:
                 problems.append(f'{who}{never} datagrams never came of the '
-                                f'{nd} the rule dropped, frames-recovered '
-                                f'{st.get("frames-recovered")}: want most '
-                                f'of them resent')
+                                f'{nd} the rule dropped, frames recovered '
+                                f'{rec}: want most of them resent or '
+                                f'recovered by parity')
             if got and got - partial < 0.9 * got:
                 problems.append(f'{who}{got - partial} of {got} frames '
                                 f'whole, want >= 90 %')

@@ -652,7 +652,8 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     } else {
       us->last_ns = now;
       udp_extend_deadline_locked (self, us, now);
-      if (arrivals[i]) {
+      /* (the feedback's times are the data datagrams', as its counts) */
+      if (arrivals[i] && !copies[n_copies].parity) {
         if (!us->arrive_first || arrivals[i] < us->arrive_first)
           us->arrive_first = arrivals[i];
         if (arrivals[i] > us->arrive_last) {
@@ -1454,10 +1455,11 @@ gst_tile_receiver_udp_take_locked (GstTileReceiver * self,
   /* (the datagrams resent for NACKs are not the path's pace: their time
    * is a round trip after their frame's, and the path lost their first
    * sending; the sender counts only first sendings too) */
-  /* (nor what parity recovered: it did not arrive; the parity that
-   * arrived did, and the sender counts it in what it sent) */
+  /* (nor what parity recovered: it did not arrive; nor parity, which
+   * comes after the tile's data and may come after the frame was whole:
+   * the sender compares this with the data datagrams it sent) */
   ack->received = us->n_got - MIN (us->n_fills + us->n_recovered,
-      us->n_got) + us->n_parity;
+      us->n_got);
   ack->has_feedback = ack->received > 0;
   if (us->arrive_first) {
     first = us->arrive_first;

@@ -430,8 +430,11 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
     if (!frame->send_start_us || t0 < frame->send_start_us)
       frame->send_start_us = t0;
     frame->send_end_us = MAX (frame->send_end_us, now);
-    frame->bytes += bytes;
-    frame->packets += n_packets;
+    /* the frame's data datagrams, what the receiver's ACK counts (parity,
+     * the same size, is not in it) */
+    frame->bytes += n_packets ? bytes / n_packets * (n_packets - n_parity) :
+        bytes;
+    frame->packets += n_packets - n_parity;
     u->bytes += bytes;
     u->frames++;
     u->packets += n_packets;
