@@ -118,6 +118,26 @@ def main():
                     'reported as known failing (the sender\'s units all '
                     'stalled for 15-40 ms now and then; issue 36, open), '
                     'not a failure')
+    ap.add_argument('--cross-json', default='',
+                    help='iperf3 -J of a TCP flow through the same '
+                    'bottleneck (issue 36: a fair share)')
+    ap.add_argument('--cross-from', type=float, default=0,
+                    help='with --cross-json: the TCP flow\'s rate from '
+                    'this second of its run')
+    ap.add_argument('--cross-to', type=float, default=0,
+                    help='with --cross-json: ... to this second')
+    ap.add_argument('--cross-frames', type=float, default=0,
+                    help='with --cross-json: at least this share of the '
+                    'frames pushed must arrive whole')
+    ap.add_argument('--cross-p50', type=float, default=0,
+                    help='with --cross-json: latency p50 at most this, ms')
+    ap.add_argument('--cross-known', type=int, default=0,
+                    help='with --cross-frames/--cross-p50: falling short is '
+                    'reported as known failing (issue 36, open), not a '
+                    'failure')
+    ap.add_argument('--cross-share', type=float, default=0,
+                    help='with --cross-json and --link: the stream and '
+                    'the TCP flow each get at least this share of the link')
     a = ap.parse_args()
 
     if a.multicast:
@@ -316,6 +336,9 @@ def main():
             else:
                 problems.append(what)
 
+    if a.cross_json:
+        check_cross(a, rx, rxs, txs, pushed, partial, problems, notes)
+
     # a path that got faster: the rate follows (2 s after the step, all
     # the frames again)
     if a.count_from >= 0:
@@ -358,6 +381,61 @@ def main():
                              f'{ref / 1e6:.2f} ms without loss (bound '
                              f'{bound / 1e6:.2f} ms)')
     return report(a, problems, notes, tx, rx, loss, basis)
+
+
+def check_cross(a, rx, rxs, txs, pushed, partial, problems, notes):
+    """Beside a TCP flow: the stream's frames, latency and share, and the
+    TCP flow's share of the link (--link) over the stream's run."""
+    try:
+        with open(a.cross_json) as f:
+            ip = json.load(f)
+        iv = [x['sum'] for x in ip.get('intervals', [])]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        problems.append(f'cross traffic: no iperf3 result ({e})')
+        return
+    if ip is None or not iv:
+        problems.append(f'cross traffic: no iperf3 intervals '
+                        f'({(ip or {}).get("error")})')
+        return
+    span = [x for x in iv if x['start'] >= a.cross_from - 0.01 and
+            x['end'] <= a.cross_from + a.cross_to + 0.01]
+    secs = sum(x['seconds'] for x in span)
+    tcp = sum(x['bytes'] for x in span) * 8 / secs if secs else 0
+    got = rx.get('frames', 0)
+    whole = got - partial
+    rsecs = rx.get('receive_seconds') or 0
+    own = got * (rx.get('frame_size') or 0) * 8 / rsecs if rsecs else 0
+    p50 = rxs.get('latency-p50', 0) / 1e6
+    link = a.link or 0
+    notes.append(f'beside TCP: {whole} of {pushed} frames whole, latency '
+                 f'p50 {p50:.1f} ms p99 {rxs.get("latency-p99", 0) / 1e6:.1f}'
+                 f' ms; the stream {own / 1e6:.0f} Mbit/s, TCP '
+                 f'{tcp / 1e6:.0f} Mbit/s over {secs:.0f} s' +
+                 (f' ({own / link:.2f} and {tcp / link:.2f} of the link)'
+                  if link else '') +
+                 f'; sender: pacing {txs.get("pacing-bitrate", 0) / 1e6:.0f}'
+                 f' Mbit/s, {txs.get("congestion-events")} congestion '
+                 f'events, frames dropped {txs.get("frames-dropped")}')
+    short = []
+    if a.cross_frames and whole < a.cross_frames * pushed:
+        short.append(f'beside TCP: {whole} of {pushed} frames whole, '
+                     f'want >= {a.cross_frames:.0%}')
+    if a.cross_p50 and p50 > a.cross_p50:
+        short.append(f'beside TCP: latency p50 {p50:.1f} ms, want <= '
+                     f'{a.cross_p50:g} ms')
+    for what in short:
+        if a.cross_known:
+            notes.append(f'KNOWN FAILING (issue 36, open: the rate control '
+                         f'yields to the TCP flow): {what}')
+        else:
+            problems.append(what)
+    if a.cross_share and link:
+        if own < a.cross_share * link:
+            problems.append(f'beside TCP: the stream got {own / link:.2f} of '
+                            f'the link, want >= {a.cross_share:g}')
+        if tcp < a.cross_share * link:
+            problems.append(f'beside TCP: the TCP flow got {tcp / link:.2f} '
+                            f'of the link, want >= {a.cross_share:g}')
 
 
 def check_retransmit(a, tx, rx, problems, notes):

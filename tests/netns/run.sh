@@ -64,6 +64,19 @@
 #              units stall for 15-40 ms): reported as KNOWN FAILING, not a
 #              failure, unless BC_NETNS_CLEAN_GAP=1.
 #              BC_NETNS_CLEAN_FRAMES=1800: a 60 s run
+#   fair-udp   1280x360 GRAY8 at 30 fps (111 Mbit/s, 37 % of the link)
+#              over UDP into a 300 Mbit/s tbf (20 ms queue) beside one
+#              iperf3 TCP flow (issue 36): >= 90 % of the frames, latency
+#              p50 <= 60 ms (the benchmark's bar: 95 %, 45 ms). Known
+#              failing: the rate control's pace settles near what the TCP
+#              flow leaves (100-120 Mbit/s, its trains barely spread), so
+#              a frame takes a whole frame interval to send and about a
+#              third of the frames are dropped by tilesink: reported as
+#              KNOWN FAILING, not a failure, unless BC_NETNS_FAIR=1
+#   fair-over  1920x540 GRAY8 at 60 fps (498 Mbit/s, more than the link)
+#              beside one iperf3 TCP flow on that link: the stream and the
+#              TCP flow each get >= 0.3 of it (the benchmark's bar: 0.35)
+#              BC_NETNS_FAIR_FRAMES: the frames of either (300 and 600)
 #   max-rate   2160p BC1, 2 units, frames pushed far faster than the path
 #              carries: the receive buffers overflow and the sender drops
 #              frames for the receiver's window, but the stream must not
@@ -118,7 +131,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|max-rate|vanish|multicast|multicast-ipv6 ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|max-rate|vanish|multicast|multicast-ipv6 ...]" >&2
   exit 2
 }
 
@@ -136,7 +149,7 @@ while [ $# -gt 0 ]; do
     --retransmit) [ $# -ge 2 ] || usage; retransmit=$2; shift 2 ;;
     --fec) [ $# -ge 2 ] || usage; fec=$2; shift 2 ;;
     --drop) [ $# -ge 2 ] || usage; drop_pct=$2; shift 2 ;;
-    tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|vanish|multicast|multicast-ipv6)
+    tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|vanish|multicast|multicast-ipv6)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
@@ -144,7 +157,7 @@ done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 case $retransmit in true|false) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp max-rate vanish multicast multicast-ipv6)
+  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -200,6 +213,11 @@ if ! command -v nft >/dev/null; then
   command -v apt-get >/dev/null || skip "no nft and no apt-get"
   echo "netns: installing nftables" >&2
   apt_install nftables || skip "cannot install nftables"
+fi
+if ! command -v iperf3 >/dev/null; then
+  command -v apt-get >/dev/null || skip "no iperf3 and no apt-get"
+  echo "netns: installing iperf3" >&2
+  apt_install iperf3 || skip "cannot install iperf3"
 fi
 python=/usr/bin/python3
 [ -x "$python" ] || python=$(command -v python3) || skip "no python3"
@@ -304,6 +322,7 @@ pair_retransmit=$retransmit
 results=()
 failed=0
 checkargs=()
+cross=0
 rxargs=()
 units=4
 tbf_spec="rate 5gbit burst ${BC_NETNS_TBF_BURST:-128kb} latency 2ms"
@@ -409,6 +428,27 @@ run_pair () {
   [ "$tbf" = 1 ] && add_tbf
   echo "netns: --- $name: $proto, ${w}x$h BC1 at $fps fps, $frames frames, drop $drop %$([ "$proto" = udp ] && echo ", retransmit $rt")$([ "$tbf" = 1 ] && echo ", tbf $tbf_spec")$([ "$segment" = 1 ] && echo ', segmented on the veth')${*:+, $*}" >&2
 
+  # cross traffic (cross=1): one iperf3 TCP flow through the same
+  # bottleneck, from a second before the stream to after it
+  local cpid= cspid=
+  if [ "$cross" = 1 ]; then
+    ip netns exec "$ns_rx" iperf3 -s -1 -p "$(( port + 9000 ))" \
+      >"$work/$name.iperf-s.log" 2>&1 &
+    cspid=$!
+    pids+=("$cspid")
+    for i in $(seq 100); do
+      ip netns exec "$ns_rx" ss -Hltn "sport = :$(( port + 9000 ))" 2>/dev/null | grep -q . && break
+      sleep 0.05
+    done
+    ip netns exec "$ns_tx" iperf3 -c "$addr_rx" -p "$(( port + 9000 ))" \
+      -t "$(( secs + 3 ))" -J >"$work/$name.iperf.json" 2>&1 &
+    cpid=$!
+    pids+=("$cpid")
+    sleep 1
+    checkargs+=(--cross-json "$work/$name.iperf.json" --cross-from 1.5
+                --cross-to "$secs")
+  fi
+
   timeout $(( txto + 20 )) ip netns exec "$ns_tx" "$checker" --send --address "$addr_tx" \
     "${common[@]}" --wait 20 --timeout "$txto" "$@" \
     >"$work/$name.tx.json" 2>"$work/$name.tx.log" &
@@ -427,6 +467,13 @@ run_pair () {
   wait "$txpid"
   txrc=$?
   forget_pid "$txpid"
+  if [ -n "$cpid" ]; then
+    wait "$cpid"
+    forget_pid "$cpid"
+    kill "$cspid" 2>/dev/null
+    wait "$cspid" 2>/dev/null
+    forget_pid "$cspid"
+  fi
   [ "$drop" -gt 0 ] && nftd=$(nft_dropped)
   [ "$tbf" = 1 ] && tbfd=$(tbf_dropped)
   # for the record (BC_NETNS_KEEP): the qdisc's counters and the receiver's
@@ -732,6 +779,19 @@ for s in "${scenarios[@]}"; do
                           --clean-gap-known "$(( ${BC_NETNS_CLEAN_GAP:-0} ? 0 : 1 ))")
                run_pair clean-udp udp 0 1 0 ${BC_NETNS_CLEAN_FRAMES:-360} 30 \
                  1280 720 --format gray8 ;;
+    fair-udp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
+               cross=1
+               # known failing (see above): reported, not failed, unless
+               # BC_NETNS_FAIR=1
+               checkargs=(--cross-frames 0.9 --cross-p50 60 --link 300000000
+                          --cross-known "$(( ${BC_NETNS_FAIR:-0} ? 0 : 1 ))")
+               run_pair fair-udp udp 0 1 0 ${BC_NETNS_FAIR_FRAMES:-300} 30 \
+                 1280 360 --format gray8 ;;
+    fair-over) tbf_spec="rate 300mbit burst 256kb latency 20ms"
+               cross=1
+               checkargs=(--cross-share 0.3 --link 300000000)
+               run_pair fair-over udp 0 1 0 ${BC_NETNS_FAIR_FRAMES:-600} 60 \
+                 1920 540 --format gray8 ;;
     vanish)    run_vanish ;;
     multicast) run_multicast multicast 4 ;;
     multicast-ipv6) run_multicast multicast-ipv6 6 ;;
@@ -742,6 +802,7 @@ for s in "${scenarios[@]}"; do
   esac
   checkargs=()
   rxargs=()
+  cross=0
   units=4
   pair_retransmit=$retransmit
   tbf_spec="rate 5gbit burst ${BC_NETNS_TBF_BURST:-128kb} latency 2ms"
