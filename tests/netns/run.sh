@@ -105,7 +105,7 @@
 #   multicast-ipv6  the same over IPv6: group ff15::67:x:y, addresses in a
 #              fd67:x:y::/64 (nodad), the ff00::/8 routes the kernel makes
 # With --retransmit false every UDP scenario runs with retransmit=false at
-# both ends (the behaviour before NACKs), and its loss is checked as for
+# both ends (lost datagrams concealed, not asked for), and its loss is checked as for
 # conceal-5. --fec VALUE sets tilesink's fec (off, auto, or a percentage)
 # in the UDP pairs (default: tilesink's default, auto; off where
 # retransmit is false, conceal-5 and --retransmit false, unless given); --drop PCT drops
