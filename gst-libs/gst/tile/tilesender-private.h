@@ -747,6 +747,13 @@ void     gst_tile_sender_fec_clear (GstTileSenderScratch * sc);
 
 /* tilesender-udp.c */
 G_GNUC_INTERNAL
+void     gst_tile_sender_udp_data_datagram (GstTileSeal * seal, guint unit,
+                                            GstTileWirePacketHeader * ph,
+                                            guint8 * h, guint hl,
+                                            const guint8 * data, gsize off,
+                                            gsize len, guint ps, guint8 * dst,
+                                            struct iovec *iov);
+G_GNUC_INTERNAL
 void     gst_tile_sender_udp_pace (GstTileSenderScratch * sc, gsize bytes,
                                    guint64 rate);
 G_GNUC_INTERNAL

@@ -52,7 +52,6 @@
 #define RESEND_UNPACED_RATE (1000 * 1000 * 1000)
 #define RESEND_MIN_BURST 64.0
 
-static const guint8 resend_zeros[GST_TILE_WIRE_MAX_PACKET_PAYLOAD];
 
 typedef struct
 {
@@ -329,30 +328,14 @@ resend_range (GstTileSenderUnit * u, GstTileSenderResend * rs,
     GError *err = NULL;
 
     for (k = 0; k < m; k++) {
-      guint8 *hdr = rs->headers + (gsize) k * hl;
       gsize off = (gsize) (first + k) * h->ps;
-      gsize len = MIN (h->ps, h->tile.size - off);
       struct iovec *iov = &rs->iov[3 * k];
       struct msghdr *msg = &rs->msgs[k].msg_hdr;
 
-      ph.offset = off;
-      gst_tile_wire_packet_header_write (hdr, &ph);
-      iov[0].iov_base = hdr;
-      iov[0].iov_len = hl;
-      iov[1].iov_base = (guint8 *) data + off;
-      iov[1].iov_len = len;
-      if (sealed) {
-        guint8 iv[GST_TILE_SEAL_IV_SIZE];
-        guint8 *dst = sealed + (gsize) k * h->ps;
-
-        gst_tile_seal_iv (iv, FALSE, u->index, frame->number, off);
-        gst_tile_seal_once (rs->sc.seal, iv, hdr,
-            GST_TILE_WIRE_PACKET_HEADER_SIZE, data + off, dst, len,
-            hdr + GST_TILE_WIRE_PACKET_HEADER_SIZE);
-        iov[1].iov_base = dst;
-      }
-      iov[2].iov_base = (guint8 *) resend_zeros;
-      iov[2].iov_len = h->ps - len;
+      gst_tile_sender_udp_data_datagram (sealed ? rs->sc.seal : NULL,
+          u->index, &ph, rs->headers + (gsize) k * hl, hl, data, off,
+          MIN (h->ps, h->tile.size - off), h->ps,
+          sealed ? sealed + (gsize) k * h->ps : NULL, iov);
       memset (msg, 0, sizeof (*msg));
       msg->msg_iov = iov;
       msg->msg_iovlen = 3;

@@ -125,6 +125,35 @@ udp_parity_datagram (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
   iov[2].iov_len = 0;
 }
 
+/* Data datagram @off of a tile whose bytes are @data (@len of them in it,
+ * padded to @ps): its header written to @h (@hl bytes: with a tag when
+ * @seal) from @ph, and its three iovecs @iov: the header, the payload
+ * straight from the frame or, with @seal, sealed into @dst (under the
+ * header; the tag after the header), the zeros of the padding. For the
+ * tile's sending and its resends. */
+void
+gst_tile_sender_udp_data_datagram (GstTileSeal * seal, guint unit,
+    GstTileWirePacketHeader * ph, guint8 * h, guint hl, const guint8 * data,
+    gsize off, gsize len, guint ps, guint8 * dst, struct iovec *iov)
+{
+  ph->offset = off;
+  gst_tile_wire_packet_header_write (h, ph);
+  iov[0].iov_base = h;
+  iov[0].iov_len = hl;
+  iov[1].iov_base = (guint8 *) data + off;
+  iov[1].iov_len = len;
+  if (seal) {
+    guint8 iv[GST_TILE_SEAL_IV_SIZE];
+
+    gst_tile_seal_iv (iv, FALSE, unit, ph->frame, off);
+    gst_tile_seal_once (seal, iv, h, GST_TILE_WIRE_PACKET_HEADER_SIZE,
+        data + off, dst, len, h + GST_TILE_WIRE_PACKET_HEADER_SIZE);
+    iov[1].iov_base = dst;
+  }
+  iov[2].iov_base = (guint8 *) udp_zeros;
+  iov[2].iov_len = ps - len;
+}
+
 /* Fills @sc with the @n datagrams of a tile and its @n_parity parity
  * datagrams (in @sc->parity, laid out as @l), @per_msg to a message (GSO),
  * and returns the number of messages. In a session with a passphrase each
@@ -169,24 +198,8 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
       udp_parity_datagram (sc, u, frame, &ph, l, ps, hl, i, i - (n - n_parity));
       continue;
     }
-    ph.offset = off;
-    gst_tile_wire_packet_header_write (h, &ph);
-    iov[0].iov_base = h;
-    iov[0].iov_len = hl;
-    iov[1].iov_base = (guint8 *) data + off;
-    iov[1].iov_len = len;
-    if (sealed) {
-      /* the payload, without the padding, under the header; the tag
-       * after the header */
-      guint8 iv[GST_TILE_SEAL_IV_SIZE];
-
-      gst_tile_seal_iv (iv, FALSE, u->index, frame->number, off);
-      gst_tile_seal_once (sc->seal, iv, h, GST_TILE_WIRE_PACKET_HEADER_SIZE,
-          data + off, sealed + off, len, h + GST_TILE_WIRE_PACKET_HEADER_SIZE);
-      iov[1].iov_base = sealed + off;
-    }
-    iov[2].iov_base = (guint8 *) udp_zeros;
-    iov[2].iov_len = ps - len;
+    gst_tile_sender_udp_data_datagram (sealed ? sc->seal : NULL, u->index,
+        &ph, h, hl, data, off, len, ps, sealed ? sealed + off : NULL, iov);
   }
   n_msgs = (n + per_msg - 1) / per_msg;
   for (j = 0; j < n_msgs; j++) {
