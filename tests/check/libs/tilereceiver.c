@@ -1777,6 +1777,22 @@ typedef struct
   guint8 *parity;
 } FecSender;
 
+/* A receiver in a UDP session with @ps bytes a datagram, and @fs to send
+ * it a frame and @percent parity. */
+static GstTileReceiver *
+fec_session (Sender * s, FecSender * fs, guint ps, guint percent, gint * udp,
+    struct sockaddr_storage *unit, socklen_t * unit_len)
+{
+  GstTileReceiver *rx = udp_session (s, ps, udp, unit, unit_len);
+
+  fs->fd = *udp;
+  fs->to = unit;
+  fs->to_len = *unit_len;
+  fs->ps = ps;
+  fs->percent = percent;
+  return rx;
+}
+
 /* Encodes frame @n as a sender with forward error correction at
  * fs->percent does (into fs->frame, fs->parity, fs->l). */
 static void
@@ -1861,12 +1877,7 @@ GST_START_TEST (test_udp_fec_recovered)
   Sender s = { 0 };
   FecSender fs = { 0 };
 
-  rx = udp_session (&s, 1, &udp, &unit, &unit_len);
-  fs.fd = udp;
-  fs.to = &unit;
-  fs.to_len = unit_len;
-  fs.ps = 1;
-  fs.percent = 10;
+  rx = fec_session (&s, &fs, 1, 10, &udp, &unit, &unit_len);
   fec_encode_frame (&fs, 0);
   fail_unless_equals_int (fs.l.groups, 2);
   fail_unless_equals_int (fs.l.span, 32);
@@ -1957,12 +1968,7 @@ GST_START_TEST (test_udp_fec_short_last)
   FecSender fs = { 0 };
 
   rx_retransmit = TRUE;
-  rx = udp_session (&s, 5, &udp, &unit, &unit_len);
-  fs.fd = udp;
-  fs.to = &unit;
-  fs.to_len = unit_len;
-  fs.ps = 5;
-  fs.percent = 50;
+  rx = fec_session (&s, &fs, 5, 50, &udp, &unit, &unit_len);
   for (n = 0; n < 4; n++) {
     /* frame 0: all; 1: the last and 5 more lost; 2: the first 7 lost,
      * 3: 5, 7 and 9 lost and half the parity */
@@ -2014,12 +2020,7 @@ GST_START_TEST (test_udp_fec_forged)
   Sender s = { 0 };
   FecSender fs = { 0 };
 
-  rx = udp_session (&s, 1, &udp, &unit, &unit_len);
-  fs.fd = udp;
-  fs.to = &unit;
-  fs.to_len = unit_len;
-  fs.ps = 1;
-  fs.percent = 10;
+  rx = fec_session (&s, &fs, 1, 10, &udp, &unit, &unit_len);
   /* the first parity datagram of the frame, real: the layout is fixed;
    * then again: a duplicate */
   fec_encode_frame (&fs, 0);
@@ -2082,12 +2083,7 @@ GST_START_TEST (test_udp_fec_sealed)
   FecSender fs = { 0 };
 
   s.passphrase = "correct horse battery staple";
-  rx = udp_session (&s, 16, &udp, &unit, &unit_len);
-  fs.fd = udp;
-  fs.to = &unit;
-  fs.to_len = unit_len;
-  fs.ps = 16;
-  fs.percent = 50;
+  rx = fec_session (&s, &fs, 16, 50, &udp, &unit, &unit_len);
   fs.key = s.key;
   /* frame 0: 2 of 4 lost, both parity datagrams */
   fec_send_frame (&fs, 0, 0x5, 0x3);
