@@ -103,6 +103,7 @@ enum
   PROP_PASSPHRASE,
   PROP_MAX_RECEIVERS,
   PROP_MULTICAST_GROUP,
+  PROP_CONGESTION_CONTROL,
   PROP_MULTICAST_IFACE,
   PROP_TTL,
   PROP_LOOP,
@@ -348,6 +349,18 @@ gst_tile_sink_class_init (GstTileSinkClass * klass)
           G_MAXINT, DEFAULT_MAX_RECEIVERS, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
+  g_object_class_install_property (gobject_class, PROP_CONGESTION_CONTROL,
+      g_param_spec_string ("congestion-control", "Congestion control",
+          "protocol=tcp: the units' TCP congestion control, one of "
+          "net.ipv4.tcp_available_congestion_control (\"bbr\" keeps the "
+          "bottleneck's queue short where the loss-based \"cubic\" fills "
+          "it); NULL or \"\" for the system's default, which is also what "
+          "the units use when the kernel refuses it (a process without "
+          "CAP_NET_ADMIN may only use "
+          "net.ipv4.tcp_allowed_congestion_control)",
+          GST_TILE_SENDER_DEFAULT_CONGESTION_CONTROL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_MULTICAST_GROUP,
       g_param_spec_string ("multicast-group", "Multicast group",
           "protocol=udp: send every datagram once, to this IPv4 or IPv6 "
@@ -492,6 +505,7 @@ gst_tile_sink_finalize (GObject * object)
   g_free (self->address);
   gst_tile_wire_clear_passphrase (&self->passphrase);
   g_free (self->multicast_group);
+  g_free (self->congestion_control);
   g_free (self->multicast_iface);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -699,6 +713,11 @@ gst_tile_sink_set_property (GObject * object, guint prop_id,
       self->multicast_group = g_value_dup_string (value);
       s->multicast_group = self->multicast_group;
       break;
+    case PROP_CONGESTION_CONTROL:
+      g_free (self->congestion_control);
+      self->congestion_control = g_value_dup_string (value);
+      s->congestion_control = self->congestion_control;
+      break;
     case PROP_MULTICAST_IFACE:
       g_free (self->multicast_iface);
       self->multicast_iface = g_value_dup_string (value);
@@ -813,6 +832,9 @@ gst_tile_sink_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_MULTICAST_GROUP:
       g_value_set_string (value, self->multicast_group);
+      break;
+    case PROP_CONGESTION_CONTROL:
+      g_value_set_string (value, s->congestion_control);
       break;
     case PROP_MULTICAST_IFACE:
       g_value_set_string (value, self->multicast_iface);

@@ -28,6 +28,7 @@ struct _GstTileSink
   gchar *address;
   gchar *passphrase;            /* settings.passphrase points here */
   gchar *multicast_group;       /* settings.multicast_group */
+  gchar *congestion_control;    /* settings.congestion_control */
   gchar *multicast_iface;       /* settings.multicast_iface */
   GstTileWireProtocol protocol;
   GstTileOffload gso;

@@ -37,13 +37,17 @@
 #              frame's; a frame is held for resends only while they come)
 #   slow-tcp   1080p BC1 60 fps (498 Mbit/s) over TCP into a 300 Mbit/s tbf
 #              (20 ms queue), default properties: the sender must drop
-#              frames rather than queue them; latency p50 / p99 within
-#              2x / 3x the 27.6 ms a frame takes on that link
+#              frames rather than queue them; latency (from capture) p50
+#              within 2x the 27.6 ms a frame takes on that link, p99
+#              within 3x + the link's 20 ms queue, which the units' TCP
+#              fills now and then (BBR, tilesink's default congestion
+#              control, when it starts and probes; cubic all the time:
+#              there p50 1.3-2.4x, p99 3.2-4.4x)
 #   slow-udp   the same over UDP with no rate set by hand (retransmit
 #              on: the tbf's drops are asked for, few resends come): the rate
 #              control (rate-control, on by default) must find the link's
 #              rate (estimated-bitrate within 0.5-1.5x), <= 5 % of the
-#              frames partial, the same latency bounds
+#              frames partial, latency p50 / p99 within 2x / 3x
 #   deadline-tcp  slow-tcp with max-in-flight=8 (frames queue in the
 #              sender) and max-latency=60 ms: the frames that would leave
 #              too late are abandoned (counted the same on both sides),
@@ -756,7 +760,7 @@ for s in "${scenarios[@]}"; do
                checkargs=(--ref-p50 "$work/lat-0.p50")
                run_pair lat-2 "$lossproto" 2 0 1 150 30 3840 2160 ;;
     slow-tcp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
-               checkargs=(--slow-link 300000000)
+               checkargs=(--slow-link 300000000 --link-queue 20)
                run_pair slow-tcp tcp 0 1 0 300 60 1920 1080 ;;
     slow-udp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
                checkargs=(--slow-link 300000000)

@@ -255,6 +255,45 @@ gst_tile_net_set_user_timeout (gint fd, guint ms)
 }
 
 /**
+ * gst_tile_net_set_congestion:
+ * @fd: a TCP socket
+ * @name: a congestion control algorithm of the kernel ("bbr", "cubic")
+ *
+ * TCP_CONGESTION. An unprivileged process may only choose one listed in
+ * net.ipv4.tcp_allowed_congestion_control.
+ *
+ * Returns: %FALSE when the kernel refused it (errno says why)
+ */
+gboolean
+gst_tile_net_set_congestion (gint fd, const gchar * name)
+{
+  return setsockopt (fd, IPPROTO_TCP, TCP_CONGESTION, name,
+      strlen (name)) == 0;
+}
+
+/**
+ * gst_tile_net_get_congestion:
+ * @fd: a TCP socket
+ * @name: (out caller-allocates): where to write the algorithm's name
+ * @size: the size of @name (16 holds any)
+ *
+ * The congestion control algorithm @fd uses (TCP_CONGESTION).
+ *
+ * Returns: %FALSE when the kernel did not say
+ */
+gboolean
+gst_tile_net_get_congestion (gint fd, gchar * name, gsize size)
+{
+  socklen_t len;
+
+  g_return_val_if_fail (size >= 2, FALSE);
+  len = size - 1;
+  memset (name, 0, size);
+  return getsockopt (fd, IPPROTO_TCP, TCP_CONGESTION, name, &len) == 0
+      && name[0] != '\0';
+}
+
+/**
  * gst_tile_net_set_receive_timeout:
  * @fd: a socket
  * @ms: how long a blocking receive may wait for data

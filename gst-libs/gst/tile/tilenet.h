@@ -41,6 +41,10 @@ gboolean gst_tile_net_set_unsent_limit (gint fd, guint bytes);
 
 gboolean gst_tile_net_set_user_timeout (gint fd, guint ms);
 
+gboolean gst_tile_net_set_congestion (gint fd, const gchar * name);
+
+gboolean gst_tile_net_get_congestion (gint fd, gchar * name, gsize size);
+
 gboolean gst_tile_net_set_receive_timeout (gint fd, guint ms);
 
 /**

@@ -521,6 +521,7 @@ struct _GstTileSender
    * pacing_bitrate, max_latency and replace_waiting, lock) */
   GstTileSenderSettings settings;
   gchar *address;               /* settings.address points here */
+  gchar *congestion_control;    /* settings.congestion_control, or NULL */
   GstTileSenderMulticast multicast;
   GstTileSenderCallbacks callbacks;
   gpointer user_data;
@@ -542,6 +543,7 @@ struct _GstTileSender
   gsize frame_size;
   GstTileSenderLink *link;
   GstTileSenderTotals totals;
+  gboolean congestion_refused;  /* warned once */
 };
 
 /* tilesender.c */

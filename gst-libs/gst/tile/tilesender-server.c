@@ -333,6 +333,25 @@ note_send_buffer (GstTileSenderPeer * peer, gint fd)
       peer->owner.counters.granted_send_buffer = size;
 }
 
+/* A unit's data connection gets the congestion control of the settings;
+ * when the kernel refuses it (not built, or not allowed to this process)
+ * the connection keeps the system's default, said once. Lock held. */
+static void
+set_congestion_locked (GstTileSender * self, gint fd)
+{
+  const gchar *cc = self->settings.congestion_control;
+
+  if (!cc || gst_tile_net_set_congestion (fd, cc) ||
+      self->congestion_refused)
+    return;
+  self->congestion_refused = TRUE;
+  GST_WARNING_OBJECT (self->log_object, "the kernel refused the TCP "
+      "congestion control '%s' (%s): the units use the system's default. "
+      "See net.ipv4.tcp_available_congestion_control, and for a process "
+      "without CAP_NET_ADMIN net.ipv4.tcp_allowed_congestion_control", cc,
+      g_strerror (errno));
+}
+
 /* Whether the data connection @fd comes from the host of @peer's control
  * connection. */
 static gboolean
@@ -385,6 +404,7 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, msg);
   } else {
     note_send_buffer (peer, fd);
+    set_congestion_locked (self, fd);
     gst_tile_net_set_user_timeout (fd, self->settings.timeout);
     /* a unit's frame counts as sent once at most a quarter of its tile is
      * left in the host (see unit_send_tile ()) */

@@ -65,7 +65,7 @@ debug_init (void)
  * 1 MiB chunks, 16 MiB send buffers, 1 frame in flight, no deadline, stats
  * every second, a 5 s handshake timeout, up to 8 receivers; for UDP
  * 1408-byte packets, GSO when the kernel has it, rate control,
- * retransmission.
+ * retransmission; for TCP the BBR congestion control.
  */
 void
 gst_tile_sender_settings_init (GstTileSenderSettings * settings)
@@ -94,6 +94,7 @@ gst_tile_sender_settings_init (GstTileSenderSettings * settings)
   settings->multicast_loop = TRUE;
   settings->retransmit = TRUE;
   settings->fec = GST_TILE_SENDER_DEFAULT_FEC;
+  settings->congestion_control = GST_TILE_SENDER_DEFAULT_CONGESTION_CONTROL;
 }
 
 /**
@@ -135,6 +136,10 @@ gst_tile_sender_new (const GstTileSenderSettings * settings,
   self->multicast.iface = settings->multicast_iface &&
       *settings->multicast_iface ? g_strdup (settings->multicast_iface) : NULL;
   self->settings.multicast_iface = self->multicast.iface;
+  self->congestion_control = settings->congestion_control &&
+      *settings->congestion_control ?
+      g_strdup (settings->congestion_control) : NULL;
+  self->settings.congestion_control = self->congestion_control;
   if (callbacks)
     self->callbacks = *callbacks;
   self->user_data = user_data;
@@ -192,6 +197,7 @@ gst_tile_sender_free (GstTileSender * sender)
   g_mutex_clear (&sender->lock);
   g_cond_clear (&sender->cond);
   g_free (sender->address);
+  g_free (sender->congestion_control);
   g_free (sender->multicast.address);
   g_free (sender->multicast.iface);
   gst_tile_wire_clear_passphrase (&sender->crypto.passphrase);
@@ -1351,6 +1357,7 @@ typedef struct
   guint64 unsent;
   guint rtt;
   gboolean have;                /* some unit had a connection */
+  gchar congestion[16];         /* what the first unit's connection uses */
 } TcpState;
 
 /* Adds the TCP state of @peer's units to @tcp. Lock held. */
@@ -1370,6 +1377,9 @@ peer_tcp_state_locked (GstTileSenderPeer * peer, TcpState * tcp)
     tcp->rate += unit_delivery_rate_locked (u, &st);
     tcp->unsent += st.unsent;
     tcp->rtt = MAX (tcp->rtt, st.rtt_us);
+    if (!tcp->congestion[0])
+      gst_tile_net_get_congestion (u->fd, tcp->congestion,
+          sizeof (tcp->congestion));
     tcp->have = TRUE;
   }
 }
@@ -1380,6 +1390,9 @@ set_tcp_state (GstStructure * s, const TcpState * tcp)
   gst_structure_set (s, "delivery-rate", G_TYPE_UINT64, tcp->rate,
       "unsent-bytes", G_TYPE_UINT64, tcp->unsent, "rtt-us", G_TYPE_UINT,
       tcp->rtt, NULL);
+  if (tcp->congestion[0])
+    gst_structure_set (s, "congestion-control", G_TYPE_STRING,
+        tcp->congestion, NULL);
 }
 
 /* A peer's statistics, its entry of `receivers` (`tilesink-receiver`):
@@ -1443,6 +1456,8 @@ peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
     sum->rate += tcp.rate;
     sum->unsent += tcp.unsent;
     sum->rtt = MAX (sum->rtt, tcp.rtt);
+    if (!sum->congestion[0])
+      memcpy (sum->congestion, tcp.congestion, sizeof (sum->congestion));
     sum->have = TRUE;
   }
   if (self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP)

@@ -37,6 +37,15 @@ typedef struct _GstTileSender GstTileSender;
 #define GST_TILE_SENDER_DEFAULT_MAX_LATENCY 0
 #define GST_TILE_SENDER_DEFAULT_MAX_RECEIVERS 8
 #define GST_TILE_SENDER_DEFAULT_MULTICAST_TTL 1
+
+/**
+ * GST_TILE_SENDER_DEFAULT_CONGESTION_CONTROL:
+ *
+ * The default #GstTileSenderSettings @congestion_control (tilesink's
+ * `congestion-control`): BBR, which keeps the bottleneck's queue short
+ * where a loss-based algorithm fills it.
+ */
+#define GST_TILE_SENDER_DEFAULT_CONGESTION_CONTROL "bbr"
 /**
  * GST_TILE_SENDER_FEC_AUTO:
  *
@@ -106,6 +115,10 @@ typedef struct _GstTileSender GstTileSender;
  *     tile: 0 for none, 1 to 50 for that overhead in percent,
  *     %GST_TILE_SENDER_FEC_AUTO for an overhead from the loss the
  *     receiver's feedback reports (tilesink's `fec`)
+ * @congestion_control: protocol=tcp: the units' TCP congestion control
+ *     (TCP_CONGESTION), %NULL or "" for the system's default; when the
+ *     kernel refuses it the units use the default (tilesink's
+ *     `congestion-control`)
  *
  * What a #GstTileSender is made with; gst_tile_sender_settings_init() fills
  * in the defaults (tilesink's property defaults).
@@ -137,6 +150,7 @@ typedef struct
   gboolean multicast_loop;
   gboolean retransmit;
   gint fec;
+  const gchar *congestion_control;
 } GstTileSenderSettings;
 
 /**

@@ -194,6 +194,18 @@ stat_int (Tx * tx, const gchar * name)
   return g_value_get_int (&v);
 }
 
+static gchar *
+stat_string (Tx * tx, const gchar * name)
+{
+  GValue v = G_VALUE_INIT;
+  gchar *str;
+
+  stat_value (tx, name, G_TYPE_STRING, &v);
+  str = g_value_dup_string (&v);
+  g_value_unset (&v);
+  return str;
+}
+
 static gboolean
 stat_connected (Tx * tx)
 {
@@ -476,6 +488,82 @@ GST_START_TEST (test_tcp_session)
   tx_stop (&tx);
   for (i = 0; i < 3; i++)
     gst_buffer_unref (frames[i]);
+}
+
+GST_END_TEST;
+
+/* A sysctl of net.ipv4, without its newline. */
+static gchar *
+ipv4_sysctl (const gchar * name)
+{
+  gchar *path = g_strdup_printf ("/proc/sys/net/ipv4/%s", name);
+  gchar *text = NULL;
+
+  fail_unless (g_file_get_contents (path, &text, NULL, NULL), "%s", path);
+  g_free (path);
+  return g_strstrip (text);
+}
+
+static gboolean
+word_in (const gchar * word, const gchar * list)
+{
+  gchar **words = g_strsplit (list, " ", -1);
+  gboolean in = g_strv_contains ((const gchar * const *) words, word);
+
+  g_strfreev (words);
+  return in;
+}
+
+/* The congestion control a TCP session's units use, with @cc set. */
+static gchar *
+session_congestion (const gchar * cc, gboolean set)
+{
+  GstTileSenderSettings s;
+  Tx tx = { 0 };
+  Rx rx;
+  gchar *used;
+
+  settings_for_test (&s, 2, GST_TILE_WIRE_PROTOCOL_TCP);
+  if (set)
+    s.congestion_control = cc;
+  tx_start (&tx, &s);
+  tx_set_caps (&tx, 64, 4);
+  rx_hello (&rx, tx.port, 0);
+  rx_units_tcp (&rx, tx.port, 0);
+  wait_connected (&tx);
+  used = stat_string (&tx, "congestion-control");
+  rx_close (&rx);
+  tx_stop (&tx);
+  return used;
+}
+
+/* The units' TCP congestion control: the one the settings name (reno is
+ * in every kernel), the system's default when there is none or the kernel
+ * refuses it, and by default bbr when this process may use it. */
+GST_START_TEST (test_tcp_congestion_control)
+{
+  gchar *system = ipv4_sysctl ("tcp_congestion_control");
+  gchar *available = ipv4_sysctl ("tcp_available_congestion_control");
+  gchar *allowed = ipv4_sysctl ("tcp_allowed_congestion_control");
+  gboolean bbr = word_in ("bbr", available) && (geteuid () == 0 ||
+      word_in ("bbr", allowed));
+  gchar *used;
+
+  used = session_congestion ("reno", TRUE);
+  fail_unless_equals_string (used, "reno");
+  g_free (used);
+  used = session_congestion ("no-such-cc", TRUE);
+  fail_unless_equals_string (used, system);
+  g_free (used);
+  used = session_congestion (NULL, TRUE);
+  fail_unless_equals_string (used, system);
+  g_free (used);
+  used = session_congestion (NULL, FALSE);
+  fail_unless_equals_string (used, bbr ? "bbr" : system);
+  g_free (used);
+  g_free (system);
+  g_free (available);
+  g_free (allowed);
 }
 
 GST_END_TEST;
@@ -1940,6 +2028,7 @@ tilesender_suite (void)
   tcase_add_test (tc, test_eos);
   tcase_add_test (tc, test_drop_in_flight);
   tcase_add_test (tc, test_tcp_deadline);
+  tcase_add_test (tc, test_tcp_congestion_control);
   tcase_add_test (tc, test_replace_waiting);
   tcase_add_test (tc, test_send_buffer_warning);
   tcase_add_test (tc, test_udp_units);
