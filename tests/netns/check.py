@@ -136,10 +136,6 @@ def main():
                     'frames pushed must arrive whole')
     ap.add_argument('--cross-p50', type=float, default=0,
                     help='with --cross-json: latency p50 at most this, ms')
-    ap.add_argument('--cross-known', type=int, default=0,
-                    help='with --cross-frames/--cross-p50: falling short is '
-                    'reported as known failing (issue 36, open), not a '
-                    'failure')
     ap.add_argument('--cross-share', type=float, default=0,
                     help='with --cross-json and --link: the stream and '
                     'the TCP flow each get at least this share of the link')
@@ -432,19 +428,12 @@ def check_cross(a, rx, rxs, txs, pushed, partial, problems, notes):
                  f'; sender: pacing {txs.get("pacing-bitrate", 0) / 1e6:.0f}'
                  f' Mbit/s, {txs.get("congestion-events")} congestion '
                  f'events, frames dropped {txs.get("frames-dropped")}')
-    short = []
     if a.cross_frames and whole < a.cross_frames * pushed:
-        short.append(f'beside TCP: {whole} of {pushed} frames whole, '
-                     f'want >= {a.cross_frames:.0%}')
+        problems.append(f'beside TCP: {whole} of {pushed} frames whole, '
+                        f'want >= {a.cross_frames:.0%}')
     if a.cross_p50 and p50 > a.cross_p50:
-        short.append(f'beside TCP: latency p50 {p50:.1f} ms, want <= '
-                     f'{a.cross_p50:g} ms')
-    for what in short:
-        if a.cross_known:
-            notes.append(f'KNOWN FAILING (issue 36, open: the rate control '
-                         f'yields to the TCP flow): {what}')
-        else:
-            problems.append(what)
+        problems.append(f'beside TCP: latency p50 {p50:.1f} ms, want <= '
+                        f'{a.cross_p50:g} ms')
     if a.cross_share and link:
         if own < a.cross_share * link:
             problems.append(f'beside TCP: the stream got {own / link:.2f} of '

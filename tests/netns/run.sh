@@ -71,13 +71,9 @@
 #              BC_NETNS_CLEAN_FRAMES=1800: a 60 s run
 #   fair-udp   1280x360 GRAY8 at 30 fps (111 Mbit/s, 37 % of the link)
 #              over UDP into a 300 Mbit/s tbf (20 ms queue) beside one
-#              iperf3 TCP flow (issue 36): >= 90 % of the frames, latency
-#              p50 <= 60 ms (the benchmark's bar: 95 %, 45 ms). Known
-#              failing: the rate control's pace settles near what the TCP
-#              flow leaves (100-120 Mbit/s, its trains barely spread), so
-#              a frame takes a whole frame interval to send and about a
-#              third of the frames are dropped by tilesink: reported as
-#              KNOWN FAILING, not a failure, unless BC_NETNS_FAIR=1
+#              iperf3 TCP flow (issue 36): >= 90 % of the frames whole,
+#              latency p50 <= 60 ms (the benchmark's bar: 95 %, 45 ms):
+#              the rate control's floor, the stream's own pace
 #   fair-over  1920x540 GRAY8 at 60 fps (498 Mbit/s, more than the link)
 #              beside one iperf3 TCP flow on that link: the stream and the
 #              TCP flow each get >= 0.3 of it (the benchmark's bar: 0.35)
@@ -786,10 +782,7 @@ for s in "${scenarios[@]}"; do
                  1280 720 --format gray8 ;;
     fair-udp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
                cross=1
-               # known failing (see above): reported, not failed, unless
-               # BC_NETNS_FAIR=1
-               checkargs=(--cross-frames 0.9 --cross-p50 60 --link 300000000
-                          --cross-known "$(( ${BC_NETNS_FAIR:-0} ? 0 : 1 ))")
+               checkargs=(--cross-frames 0.9 --cross-p50 60 --link 300000000)
                run_pair fair-udp udp 0 1 0 ${BC_NETNS_FAIR_FRAMES:-300} 30 \
                  1280 360 --format gray8 ;;
     fair-over) tbf_spec="rate 300mbit burst 256kb latency 20ms"

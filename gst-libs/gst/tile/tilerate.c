@@ -56,6 +56,22 @@
  * timer fired), and pacing stops. Before the first overuse the sender is
  * not paced at all (or paced at `pacing-bitrate`): an idle loopback or LAN
  * keeps its full speed.
+ *
+ * The stream's own pace. Beside a loss-based TCP flow the queue never
+ * empties and the trains are delayed, spread and clipped by that flow's
+ * traffic, so the signals above say overuse whatever the pace, and the
+ * rate would go down until the frames no longer fit between one another:
+ * a frame paced at what the stream needs on average takes its whole frame
+ * interval to leave, and the next one finds it in flight and is dropped.
+ * So while the sender tells the stream's need (the frames' bytes over the
+ * time between the frames offered) the rate does not go below the pace
+ * that sends a frame within 0.7 of that interval, as long as the path
+ * delivers that pace (the best delivery rate seen lately is at least 0.8 x
+ * it: a link slower than the stream is never pushed) and loses less than
+ * 10 % (smoothed; above it the floor is off for 5 s). The stream then
+ * takes its need, and no more, from a flow that would take everything: a
+ * stream that needs less than the link keeps its frames; one that needs
+ * more than the path delivers gets no floor and the rate control above.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -84,6 +100,10 @@
 #define WINDOW_NS (5 * GST_SECOND)
 /* the most time one update may grow the rate for */
 #define MAX_STEP_NS (250 * GST_MSECOND)
+/* the stream's own pace: a frame leaves within this share of its interval */
+#define FLOOR_SHARE 0.7
+/* ... while the path delivered at least this share of that pace */
+#define FLOOR_DELIVERED 0.8
 /* shorter receive times are not measured well enough for a rate */
 #define MIN_SPAN_NS (100 * GST_USECOND)
 
@@ -202,6 +222,21 @@ clamp_rate (const GstTileRateControl * rc, guint64 rate)
   return rate;
 }
 
+/* The stream's own pace (see the section description), 0 when it does not
+ * apply. */
+static guint64
+floor_rate (const GstTileRateControl * rc, gint64 now_ns)
+{
+  guint64 floor, best = MAX (rc->recv_max[0], rc->recv_max[1]);
+
+  if (!rc->need || now_ns < rc->floor_off_ns || rc->loss >= LOSS_HIGH)
+    return 0;
+  floor = rc->need / FLOOR_SHARE;
+  if (best < FLOOR_DELIVERED * floor)
+    return 0;
+  return floor;
+}
+
 /**
  * gst_tile_rate_control_update:
  * @rc: the state
@@ -233,12 +268,21 @@ gst_tile_rate_control_update (GstTileRateControl * rc,
   received = MIN (s->packets_received, s->packets_sent);
   loss = 1.0 - (gdouble) received / s->packets_sent;
   rc->loss = rc->have_sample ? 0.8 * rc->loss + 0.2 * loss : loss;
+
+  if (s->interval_ns > 0)
+    rc->need = gst_util_uint64_scale (s->bytes * 8, GST_SECOND,
+        s->interval_ns);
   recv_rate = delivery_rate (s, received);
   if (recv_rate) {
     rc->recv_max[0] = MAX (rc->recv_max[0], recv_rate);
     rc->recv_avg = rc->recv_avg > 0 ? 0.8 * rc->recv_avg + 0.2 * recv_rate :
         recv_rate;
   }
+  /* heavy loss, or a path that loses and delivers less than the floor
+   * (it got slower): the floor is off for a while */
+  if (rc->loss >= LOSS_HIGH || (loss >= LOSS_LOW && recv_rate &&
+          recv_rate < FLOOR_DELIVERED * floor_rate (rc, now_ns)))
+    rc->floor_off_ns = now_ns + WINDOW_NS;
   rc->queue_ns = note_delay (rc, s);
   if (rc->have_sample)
     dt = CLAMP (now_ns - rc->last_ns, 0, (gint64) MAX_STEP_NS);
@@ -274,12 +318,16 @@ gst_tile_rate_control_update (GstTileRateControl * rc,
       from = send_rate;
     if (!from)
       return FALSE;
-    rc->rate = clamp_rate (rc, from * BETA);
+    rc->rate = clamp_rate (rc, MAX (from * BETA, floor_rate (rc, now_ns)));
     rc->hold_frame = next_frame;
     rc->congestion_events++;
     return rc->rate != old;
   }
   rc->overuse_streak = 0;
+  if (rc->rate && rc->rate < floor_rate (rc, now_ns)) {
+    rc->rate = clamp_rate (rc, floor_rate (rc, now_ns));
+    return rc->rate != old;
+  }
   if (rc->rate == 0 || loss >= LOSS_LOW)
     return FALSE;
   cap = 2 * MAX (rc->recv_max[0], rc->recv_max[1]);

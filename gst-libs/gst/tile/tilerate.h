@@ -34,6 +34,9 @@ G_BEGIN_DECLS
  *     sender before its first datagram left; includes the offset between
  *     the two clocks, so only changes count
  * @has_delay: @delay_ns is valid
+ * @interval_ns: the time between the frames the source offers (sent or
+ *     not), smoothed; 0 when unknown. With it the rate control knows what
+ *     the stream needs (@bytes over @interval_ns)
  *
  * What is known of one frame once its ACK is in: the input of
  * gst_tile_rate_control_update().
@@ -49,6 +52,7 @@ typedef struct
   gint64 receive_ns;
   gint64 delay_ns;
   gboolean has_delay;
+  gint64 interval_ns;
 } GstTileRateSample;
 
 /**
@@ -76,6 +80,8 @@ typedef struct
   gint64 queue_ns;
   gdouble recv_avg;
   guint64 congestion_events;
+  guint64 need;
+  gint64 floor_off_ns;
 } GstTileRateControl;
 
 void     gst_tile_rate_control_init (GstTileRateControl * rc,

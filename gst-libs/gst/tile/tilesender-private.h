@@ -520,6 +520,9 @@ struct _GstTileSender
   /* fixed at gst_tile_sender_new(); the mutable ones are atomic (or, for
    * pacing_bitrate, max_latency and replace_waiting, lock) */
   GstTileSenderSettings settings;
+  /* the time between frames offered (pushed, sent or not), smoothed; lock */
+  gint64 offer_last_us;
+  gint64 offer_interval_us;
   gchar *address;               /* settings.address points here */
   gchar *congestion_control;    /* settings.congestion_control, or NULL */
   GstTileSenderMulticast multicast;

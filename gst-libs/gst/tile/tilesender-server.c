@@ -674,6 +674,7 @@ rate_sample_locked (GstTileSenderPeer * peer, GstTileSenderSent * e)
   rs.receive_ns = e->receive_ns;        /* at most an hour (the parser) */
   rs.delay_ns = e->delay_ns - e->wait_ns;
   rs.has_delay = e->delay_ns != 0;
+  rs.interval_ns = self->offer_interval_us * 1000;
   e->sent = e->acked = FALSE;
   gst_tile_sender_fec_feedback_locked (peer, e->packets, e->received);
   if (!self->settings.rate_control)

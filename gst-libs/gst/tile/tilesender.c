@@ -992,8 +992,17 @@ admit_frame_locked (GstTileSender * self, GstBuffer * buffer,
   GstTileSenderOwner *o;
   guint64 now = gst_tile_realtime_ns (), origin = frame_origin (buffer, now);
   gboolean queued = FALSE;
+  gint64 now_us = g_get_monotonic_time ();
   guint i;
 
+  /* the time between the frames offered: with their size, what the stream
+   * needs (the rate control's floor, tilerate.c) */
+  if (self->offer_last_us && now_us - self->offer_last_us > 0 &&
+      now_us - self->offer_last_us < G_USEC_PER_SEC)
+    self->offer_interval_us = self->offer_interval_us ?
+        (3 * self->offer_interval_us + now_us - self->offer_last_us) / 4 :
+        now_us - self->offer_last_us;
+  self->offer_last_us = now_us;
   *result = GST_TILE_SENDER_PUSH_UNSENT;
   if (!any_ready_locked (self)) {
     self->totals.frames_unsent++;

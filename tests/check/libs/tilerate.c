@@ -40,6 +40,13 @@ typedef struct
   GstTileRateSample acks[MAX_ACKS];
   gint64 ack_at[MAX_ACKS];
   guint n_acks;
+  /* a loss-based TCP flow on the same bottleneck, as a fluid (see
+   * sim_tcp_until ()), when tcp_cwnd > 0 */
+  gdouble tcp_cwnd;             /* bytes */
+  gint64 tcp_t;                 /* simulated up to */
+  gint64 tcp_recover_ns;        /* one decrease per round trip */
+  guint64 tcp_bytes;            /* through the bottleneck */
+  guint64 own_bytes;            /* the stream's, through the bottleneck */
   /* results */
   guint frames_sent;
   guint frames_partial;
@@ -60,6 +67,46 @@ sim_init (Sim * sim, guint64 link_rate, gdouble random_loss)
   sim->frame_bytes = 1920 * 540;
   sim->interval_ns = GST_SECOND / 60;
   gst_tile_rate_control_init (&sim->rc, 0);
+}
+
+#define TCP_MSS 1448
+#define TCP_STEP_NS (50 * GST_USECOND)
+#define TCP_BASE_RTT_NS (GST_MSECOND)
+
+/* The TCP flow up to @until: every TCP_STEP_NS it puts cwnd / RTT worth of
+ * bytes into the bottleneck (RTT: the base round trip and the queue ahead),
+ * grows by one segment a round trip (Reno; CUBIC's TCP-friendly region on
+ * short round trips), and when the queue has no room for them loses the
+ * excess and backs off to 0.7 x (CUBIC's beta), once a round trip. */
+static void
+sim_tcp_until (Sim * sim, gint64 until)
+{
+  if (sim->tcp_cwnd <= 0)
+    return;
+  if (sim->tcp_t == 0)
+    sim->tcp_t = until;
+  while (sim->tcp_t + TCP_STEP_NS <= until) {
+    gint64 t = sim->tcp_t;
+    gint64 ahead = MAX (sim->link_free_ns - t, 0);
+    gint64 rtt = TCP_BASE_RTT_NS + ahead;
+    gdouble backlog = (gdouble) ahead * sim->link_rate / 8 / GST_SECOND;
+    gdouble room = MAX ((gdouble) sim->queue_bytes - backlog, 0);
+    gdouble bytes = sim->tcp_cwnd * TCP_STEP_NS / rtt;
+
+    if (bytes > room) {
+      bytes = room;
+      if (t >= sim->tcp_recover_ns) {
+        sim->tcp_cwnd = MAX (sim->tcp_cwnd * 0.7, 2 * TCP_MSS);
+        sim->tcp_recover_ns = t + rtt;
+      }
+    } else {
+      sim->tcp_cwnd += (gdouble) TCP_MSS * TCP_STEP_NS / rtt;
+    }
+    sim->link_free_ns = MAX (sim->link_free_ns, t) +
+        (gint64) (bytes * 8 * GST_SECOND / sim->link_rate);
+    sim->tcp_bytes += (guint64) bytes;
+    sim->tcp_t += TCP_STEP_NS;
+  }
 }
 
 /* The ACKs that arrived by @now go into the control. */
@@ -101,6 +148,7 @@ sim_frame (Sim * sim, gint64 t)
     gint64 start, backlog;
 
     sent = t + i * gap;
+    sim_tcp_until (sim, sent);
     if (g_rand_double (sim->rand) < sim->random_loss)
       continue;
     /* bytes waiting in the bottleneck when this one arrives */
@@ -117,6 +165,7 @@ sim_frame (Sim * sim, gint64 t)
     last = sim->link_free_ns;
     got++;
   }
+  sim->own_bytes += (guint64) got *PKT;
   sim->sender_free_ns = sent + gap;
   sim->frames_sent++;
   if (got < n)
@@ -133,6 +182,7 @@ sim_frame (Sim * sim, gint64 t)
   s->receive_ns = got ? last - first : 0;
   s->delay_ns = got ? first - t : 0;
   s->has_delay = got > 0;
+  s->interval_ns = sim->interval_ns;
   sim->ack_at[sim->n_acks++] = (got ? last : sent) + ACK_DELAY_NS;
 }
 
@@ -142,8 +192,11 @@ sim_run (Sim * sim, gint64 start, gdouble seconds)
 {
   gint64 t = start, end = start + (gint64) (seconds * GST_SECOND);
 
-  for (; t < end; t += sim->interval_ns)
+  for (; t < end; t += sim->interval_ns) {
+    sim_tcp_until (sim, t);
     sim_frame (sim, t);
+  }
+  sim_tcp_until (sim, t);
   return t;
 }
 
@@ -270,6 +323,65 @@ GST_START_TEST (test_random_loss)
   fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&sim.rc), 0);
   fail_unless_equals_int (sim.frames_partial, 0);
   sim_clear (&sim);
+}
+
+GST_END_TEST;
+
+/* Beside a loss-based TCP flow on a 300 Mbit/s bottleneck with a 20 ms
+ * queue (the issue's tbf and iperf3): a stream that needs 111 Mbit/s
+ * (1280x360 GRAY8 at 30 fps, 37 % of the link) keeps its frames whole and
+ * leaves the rest to TCP; one that offers more than the link (1920x540 at
+ * 60 fps) gets at least 0.35 of it and leaves TCP at least 0.35. */
+GST_START_TEST (test_tcp_share)
+{
+  struct
+  {
+    guint64 frame_bytes;
+    gint64 interval_ns;
+  } streams[] = {
+    {1280 * 360, GST_SECOND / 30},
+    {1920 * 540, GST_SECOND / 60},
+  };
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (streams); k++) {
+    Sim sim;
+    gint64 t;
+    guint sent0, dropped0, partial0;
+    guint64 own0, tcp0;
+    gdouble own, tcp, secs = 15;
+
+    sim_init (&sim, 300000000, 0);
+    sim.frame_bytes = streams[k].frame_bytes;
+    sim.interval_ns = streams[k].interval_ns;
+    /* TCP alone for a second, then the stream */
+    sim.tcp_cwnd = 10 * TCP_MSS;
+    sim_tcp_until (&sim, GST_SECOND);
+    sim_tcp_until (&sim, 2 * GST_SECOND);
+    t = sim_run (&sim, 2 * GST_SECOND, 3);
+    sent0 = sim.frames_sent;
+    dropped0 = sim.frames_dropped;
+    partial0 = sim.frames_partial;
+    own0 = sim.own_bytes;
+    tcp0 = sim.tcp_bytes;
+    sim_run (&sim, t, secs);
+    own = (sim.own_bytes - own0) * 8 / secs / sim.link_rate;
+    tcp = (sim.tcp_bytes - tcp0) * 8 / secs / sim.link_rate;
+    GST_INFO ("stream %u: %u frames sent, %u dropped, %u partial; shares "
+        "%.2f and TCP %.2f; rate %" G_GUINT64_FORMAT, k,
+        sim.frames_sent - sent0, sim.frames_dropped - dropped0,
+        sim.frames_partial - partial0, own, tcp,
+        gst_tile_rate_control_get_rate (&sim.rc));
+    if (k == 0) {
+      fail_unless (sim.frames_sent - sent0 >= 0.95 * secs * 30,
+          "%u of %.0f frames sent", sim.frames_sent - sent0, secs * 30);
+      fail_unless (tcp >= 0.5, "TCP's share %.2f", tcp);
+    } else {
+      fail_unless (own >= 0.35, "the stream's share %.2f", own);
+      fail_unless (tcp >= 0.35, "TCP's share %.2f", tcp);
+    }
+    sim_clear (&sim);
+  }
 }
 
 GST_END_TEST;
@@ -418,6 +530,97 @@ GST_START_TEST (test_signals)
 
 GST_END_TEST;
 
+/* A frame of 1000 datagrams offered every @interval_ns, sent in @send_ns,
+ * received over @receive_ns, @received of them, its first datagram
+ * @queue_ns behind the least delay (1 ms). */
+static GstTileRateSample
+offered (guint64 frame, gint64 interval_ns, gint64 send_ns,
+    gint64 receive_ns, guint received, gint64 queue_ns)
+{
+  GstTileRateSample s = sample (frame, 1000, received, send_ns, receive_ns,
+      GST_MSECOND + queue_ns);
+
+  s.interval_ns = interval_ns;
+  return s;
+}
+
+/* The stream's own pace: with its need known (1.44 MB every 100 ms,
+ * 115.2 Mbit/s), a standing queue and spread trains (another flow's)
+ * take the rate down to the pace that sends a frame in 0.7 of its
+ * interval, not below; heavy loss turns that floor off for 5 s; a path
+ * that never delivered 0.8 x that pace gets none. */
+GST_START_TEST (test_floor)
+{
+  const gint64 iv = 100 * GST_MSECOND;
+  const guint64 floor = 164571428;      /* 115.2 Mbit/s / 0.7 */
+  GstTileRateControl rc;
+  GstTileRateSample s;
+  gint64 now = GST_SECOND;
+  guint64 frame = 0, r;
+  guint i;
+
+  gst_tile_rate_control_init (&rc, 0);
+  /* unpaced, squeezed: 1.15 Gbit/s delivered, paced at 0.9 x that */
+  fail_unless (feed_twice (&rc, offered (frame, iv, GST_MSECOND,
+              10 * GST_MSECOND, 1000, 0), frame + 2, now));
+  frame += 2;
+  r = gst_tile_rate_control_get_rate (&rc);
+  fail_unless (r > 1000000000 && r < 1100000000, "rate %" G_GUINT64_FORMAT,
+      r);
+  /* 20 ms of standing queue and trains spread by a fifth, for 2 s: down
+   * to the floor, and there it stays */
+  for (i = 0; i < 20; i++) {
+    now += iv;
+    s = offered (frame, iv, 70 * GST_MSECOND, 84 * GST_MSECOND, 1000,
+        20 * GST_MSECOND);
+    gst_tile_rate_control_update (&rc, &s, frame + 1, now);
+    frame++;
+    fail_unless (gst_tile_rate_control_get_rate (&rc) >= floor);
+  }
+  fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), floor);
+  fail_unless (rc.congestion_events >= 5);
+
+  /* half the datagrams lost: the floor is off, the rate goes below it */
+  for (i = 0; i < 10; i++) {
+    now += iv;
+    s = offered (frame, iv, 70 * GST_MSECOND, 84 * GST_MSECOND, 500,
+        20 * GST_MSECOND);
+    gst_tile_rate_control_update (&rc, &s, frame + 1, now);
+    frame++;
+  }
+  r = gst_tile_rate_control_get_rate (&rc);
+  fail_unless (r < floor / 2, "rate %" G_GUINT64_FORMAT, r);
+  /* no loss again: still off for 5 s after the loss... */
+  for (i = 0; i < 30; i++) {
+    now += iv;
+    s = offered (frame, iv, 70 * GST_MSECOND, 84 * GST_MSECOND, 1000,
+        20 * GST_MSECOND);
+    gst_tile_rate_control_update (&rc, &s, frame + 1, now);
+    frame++;
+    fail_unless (gst_tile_rate_control_get_rate (&rc) < floor);
+  }
+  /* ... then back at the floor with the first frame that is not overuse
+   * (the delivery rate of 1.15 Gbit/s is from the last 5-10 s) */
+  now += 3 * GST_SECOND;
+  s = offered (frame, iv, 70 * GST_MSECOND, 70 * GST_MSECOND, 1000, 0);
+  fail_unless (gst_tile_rate_control_update (&rc, &s, frame + 1, now));
+  frame++;
+  fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), floor);
+
+  /* a path slower than the floor (the same stream, 100 Mbit/s delivered):
+   * no floor, the rate follows the path */
+  gst_tile_rate_control_init (&rc, 0);
+  frame = 0;
+  now = GST_SECOND;
+  fail_unless (feed_twice (&rc, offered (frame, iv, 9 * GST_MSECOND,
+              115 * GST_MSECOND, 1000, 0), frame + 2, now));
+  frame += 2;
+  r = gst_tile_rate_control_get_rate (&rc);
+  fail_unless (r > 85000000 && r < 95000000, "rate %" G_GUINT64_FORMAT, r);
+}
+
+GST_END_TEST;
+
 /* A multicast group's pace (gst_tile_rate_group ()): the slowest member
  * that is not behind the median. One member that lies about its path
  * (claims a rate of 100 Gbit/s) neither makes the honest members (90 to
@@ -464,6 +667,8 @@ tilerate_suite (void)
   tcase_add_test (tc, test_step_up);
   tcase_add_test (tc, test_short_queue);
   tcase_add_test (tc, test_random_loss);
+  tcase_add_test (tc, test_tcp_share);
+  tcase_add_test (tc, test_floor);
   tcase_add_test (tc, test_group_liar);
   return s;
 }
