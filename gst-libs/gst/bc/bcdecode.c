@@ -11,7 +11,11 @@
  * gst_bc_decode_block() expands one 4x4 block of any #GstBcFormat into 16
  * RGBA pixels; gst_bc_decode_rows() decodes a range of block rows of a whole
  * frame straight into a packed 8-bit RGB(A) picture, cropping the padding
- * of the last block column and row.
+ * of the last block column and row. BC6H (%GST_BC_FORMAT_BC6H,
+ * %GST_BC_FORMAT_BC6H_SF) holds half floats: gst_bc_decode_block_half()
+ * and gst_bc_decode_rows_half() give them as they are,
+ * gst_bc_decode_rows_pq() as 16-bit PQ codes (RGBA64_LE), and the 8-bit
+ * functions through the SDR tone curve of gst_bc_hdr_tone_map().
  *
  * The decoders use exact integer arithmetic, so every decoder following
  * the same rules gives the same bytes:
@@ -31,6 +35,10 @@
  *   clamped to 0..255, alpha 255.
  * - BC7 implements all eight modes of BPTC; a block whose first byte is 0
  *   (a reserved mode) decodes to transparent black.
+ * - BC6H implements all 14 modes of BPTC float, unsigned and signed, as the
+ *   Khronos Data Format Specification defines them (bcdecode-bc6h.c); a
+ *   reserved mode decodes to (0, 0, 0) and alpha 1.0. Alpha is always 1.0
+ *   (255, 65535).
  *
  * All functions are thread-safe: different block rows of one frame can be
  * decoded concurrently.
@@ -41,7 +49,9 @@
 #endif
 
 #include "bcdecode.h"
+#include "bcdecode-private.h"
 #include "bcencode-private.h"
+#include "bchdr.h"
 
 #include <string.h>
 
@@ -658,6 +668,35 @@ decode_bc7 (const guint8 * block, guint8 rgba[64])
 }
 
 /* ---------------------------------------------------------------------- */
+/* BC6H to 8 bits: the tone curve                                          */
+/* ---------------------------------------------------------------------- */
+
+static void
+decode_bc6h_sdr (const guint8 * block, gboolean is_signed, guint8 rgba[64])
+{
+  guint16 half[64];
+  guint i;
+
+  bc_decode_bc6h_half (block, is_signed, half);
+  for (i = 0; i < 16; i++) {
+    gst_bc_hdr_tone_map (half + i * 4, rgba + i * 4);
+    rgba[i * 4 + 3] = 255;
+  }
+}
+
+static void
+decode_bc6h_uf (const guint8 * block, guint8 rgba[64])
+{
+  decode_bc6h_sdr (block, FALSE, rgba);
+}
+
+static void
+decode_bc6h_sf (const guint8 * block, guint8 rgba[64])
+{
+  decode_bc6h_sdr (block, TRUE, rgba);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Public API                                                              */
 /* ---------------------------------------------------------------------- */
 
@@ -679,6 +718,10 @@ get_block_decoder (GstBcFormat format)
       return decode_bc5;
     case GST_BC_FORMAT_BC7:
       return decode_bc7;
+    case GST_BC_FORMAT_BC6H:
+      return decode_bc6h_uf;
+    case GST_BC_FORMAT_BC6H_SF:
+      return decode_bc6h_sf;
     default:
       return NULL;
   }
@@ -691,8 +734,9 @@ get_block_decoder (GstBcFormat format)
  * @rgba: (out caller-allocates) (array fixed-size=64): the 16 decoded
  *     pixels, RGBA, row-major: pixel (x, y) at `rgba[(y * 4 + x) * 4]`
  *
- * Decodes one 4x4 block. Formats without alpha (BC1, YCoCg-BC3, BC4, BC5)
- * give alpha 255; BC4 gives grey (v, v, v), BC5 gives (r, g, 0).
+ * Decodes one 4x4 block. Formats without alpha (BC1, YCoCg-BC3, BC4, BC5,
+ * BC6H) give alpha 255; BC4 gives grey (v, v, v), BC5 gives (r, g, 0); BC6H
+ * goes through the SDR tone curve (gst_bc_hdr_tone_map()).
  *
  * Returns: %FALSE (and leaves @rgba untouched) for an unknown @format.
  */
@@ -868,4 +912,139 @@ gst_bc_decode_rows (GstBcFormat format, const guint8 * src,
       }
     }
   }
+}
+
+/**
+ * gst_bc_decode_block_half:
+ * @format: %GST_BC_FORMAT_BC6H or %GST_BC_FORMAT_BC6H_SF
+ * @block: (array fixed-size=16): one block
+ * @rgba: (out caller-allocates) (array fixed-size=64): the 16 decoded
+ *     pixels, row-major, each red, green, blue and alpha as the bits of a
+ *     half float (alpha is always 1.0, 0x3c00)
+ *
+ * Decodes one BC6H block to half floats, bit-exactly as the BPTC float
+ * decoding of the Khronos Data Format Specification.
+ *
+ * Returns: %FALSE (and leaves @rgba untouched) for other formats.
+ */
+gboolean
+gst_bc_decode_block_half (GstBcFormat format, const guint8 * block,
+    guint16 rgba[64])
+{
+  g_return_val_if_fail (block != NULL, FALSE);
+  g_return_val_if_fail (rgba != NULL, FALSE);
+
+  if (!gst_bc_format_is_float (format))
+    return FALSE;
+  bc_decode_bc6h_half (block, format == GST_BC_FORMAT_BC6H_SF, rgba);
+  return TRUE;
+}
+
+static inline void
+put_u16_le (guint8 * p, guint v)
+{
+  p[0] = (guint8) (v & 0xff);
+  p[1] = (guint8) (v >> 8);
+}
+
+/* BC6H block rows into 8-byte pixels: the half floats as they are (@pq
+ * NULL), or their PQ codes from the table @pq with alpha 65535 */
+static void
+decode_rows_16 (GstBcFormat format, const guint8 * src, guint width,
+    guint height, guint first_block_row, guint n_block_rows, guint8 * dst,
+    gsize dst_stride, const guint16 * pq)
+{
+  gboolean is_signed = format == GST_BC_FORMAT_BC6H_SF;
+  guint blocks_x, blocks_y, by, bx, x, y, c;
+  gsize row_bytes;
+  guint16 half[64];
+
+  g_return_if_fail (gst_bc_format_is_float (format));
+  g_return_if_fail (src != NULL);
+  g_return_if_fail (dst != NULL);
+  g_return_if_fail (width > 0 && height > 0);
+  g_return_if_fail (dst_stride >= (gsize) width * 8);
+
+  blocks_x = (width + 3) / 4;
+  blocks_y = (height + 3) / 4;
+  g_return_if_fail (first_block_row <= blocks_y);
+  g_return_if_fail (n_block_rows <= blocks_y - first_block_row);
+  row_bytes = (gsize) blocks_x *16;
+
+  for (by = first_block_row; by < first_block_row + n_block_rows; by++) {
+    const guint8 *block = src + by * row_bytes;
+    guint rows = MIN (4, height - by * 4);
+    guint8 *out = dst + (gsize) by * 4 * dst_stride;
+
+    for (bx = 0; bx < blocks_x; bx++, block += 16, out += 32) {
+      guint cols = MIN (4, width - bx * 4);
+
+      bc_decode_bc6h_half (block, is_signed, half);
+      for (y = 0; y < rows; y++) {
+        const guint16 *p = half + y * 16;
+        guint8 *d = out + y * dst_stride;
+
+        for (x = 0; x < cols; x++, p += 4, d += 8) {
+          if (pq) {
+            for (c = 0; c < 3; c++)
+              put_u16_le (d + 2 * c, pq[p[c]]);
+            put_u16_le (d + 6, 0xffff);
+          } else {
+            for (c = 0; c < 4; c++)
+              put_u16_le (d + 2 * c, p[c]);
+          }
+        }
+      }
+    }
+  }
+}
+
+/**
+ * gst_bc_decode_rows_half:
+ * @format: %GST_BC_FORMAT_BC6H or %GST_BC_FORMAT_BC6H_SF
+ * @src: (array): the start of a whole frame: block rows of
+ *     `ceil (@width / 4)` blocks each, top to bottom
+ * @width: visible width of the frame in pixels
+ * @height: visible height of the frame in pixels
+ * @first_block_row: first block row to decode
+ * @n_block_rows: number of block rows to decode
+ * @dst: the start of the whole visible output picture
+ * @dst_stride: bytes from one pixel row of @dst to the next
+ *
+ * Decodes block rows as gst_bc_decode_rows() does, into pixels of four
+ * little-endian half floats (red, green, blue, alpha 1.0): 8 bytes a
+ * pixel.
+ */
+void
+gst_bc_decode_rows_half (GstBcFormat format, const guint8 * src,
+    guint width, guint height, guint first_block_row, guint n_block_rows,
+    guint8 * dst, gsize dst_stride)
+{
+  decode_rows_16 (format, src, width, height, first_block_row, n_block_rows,
+      dst, dst_stride, NULL);
+}
+
+/**
+ * gst_bc_decode_rows_pq:
+ * @format: %GST_BC_FORMAT_BC6H or %GST_BC_FORMAT_BC6H_SF
+ * @src: (array): the start of a whole frame: block rows of
+ *     `ceil (@width / 4)` blocks each, top to bottom
+ * @width: visible width of the frame in pixels
+ * @height: visible height of the frame in pixels
+ * @first_block_row: first block row to decode
+ * @n_block_rows: number of block rows to decode
+ * @dst: the start of the whole visible output picture
+ * @dst_stride: bytes from one pixel row of @dst to the next
+ *
+ * Decodes block rows as gst_bc_decode_rows() does, into RGBA64_LE pixels
+ * whose red, green and blue are full-range SMPTE ST 2084 (PQ) codes
+ * (gst_bc_hdr_pq_from_half()) and alpha 65535.
+ */
+void
+gst_bc_decode_rows_pq (GstBcFormat format, const guint8 * src,
+    guint width, guint height, guint first_block_row, guint n_block_rows,
+    guint8 * dst, gsize dst_stride)
+{
+  decode_rows_16 (format, src, width, height, first_block_row, n_block_rows,
+      dst, dst_stride, bc_hdr_get_pq_table ());
 }
