@@ -16,7 +16,9 @@
  *    wrapped at the endpoint bits, then sign-extended again when signed);
  * 4. unquantization of the endpoints to 16 bits, the BPTC interpolation
  *    ((64 - w) * a + w * b + 32) >> 6, and the final scaling by 31/64
- *    (unsigned) or of the magnitude by 31/32 (signed) to half floats;
+ *    (unsigned) or of the magnitude by 31/32 (signed) to half floats (a
+ *    magnitude scaled to 0 is +0.0, as in Direct3D, where the KDFS's
+ *    formula has -0.0);
  * 5. indices as in BC7: 3 bits a pixel for two regions (partitions 0..31
  *    of BC7's two-subset table), 4 for one, one bit less at each anchor.
  *
@@ -258,17 +260,23 @@ floor_div64 (gint v)
   return v >= 0 ? v / 64 : -((-v + 63) / 64);
 }
 
-/* The interpolation and the final scaling to a half float's bits */
+/* The interpolation and the final scaling to a half float's bits. A
+ * negative value whose scaled magnitude is 0 (-1 only) is +0.0 as in
+ * Direct3D's finish_unquantize(), which scales the signed value before it
+ * takes the sign; the KDFS formula would give -0.0 (0x8000), the same
+ * number. */
 static inline guint16
 finish (gint a, gint b, guint w, gboolean is_signed)
 {
   gint i = floor_div64 (a * (64 - (gint) w) + b * (gint) w + 32);
+  guint magnitude;
 
   if (!is_signed)
     return (guint16) ((i * 31) >> 6);
-  if (i < 0)
-    return (guint16) ((((-i) * 31) >> 5) | 0x8000);
-  return (guint16) ((i * 31) >> 5);
+  if (i >= 0)
+    return (guint16) ((i * 31) >> 5);
+  magnitude = (guint) (((-i) * 31) >> 5);
+  return (guint16) (magnitude ? magnitude | 0x8000 : 0);
 }
 
 /**

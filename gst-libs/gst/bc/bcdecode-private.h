@@ -13,6 +13,7 @@
 
 G_BEGIN_DECLS
 
+/* bcdecode-bc6h.c */
 G_GNUC_INTERNAL void bc_decode_bc6h_half (const guint8 * block,
     gboolean is_signed, guint16 rgba[64]);
 

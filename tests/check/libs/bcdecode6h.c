@@ -268,6 +268,7 @@ GST_START_TEST (test_signed)
 {
   static const guint e[6] = { 0x3ff, 511, 512, 0, 0, 0 };
   static const guint e0[3] = { 0x8000, 0, 0 };
+  static const guint e0_minus[3] = { 0xffff, 0xfffe, 0xffdf };
   static const guint delta[3] = { 0, 0, 0 };
   guint8 idx[16] = { 0, };
   guint16 out[64];
@@ -297,6 +298,15 @@ GST_START_TEST (test_signed)
   decode_half (GST_BC_FORMAT_BC6H_SF, &b, out);
   for (i = 0; i < 16; i++)
     assert_half (out, i, 0xfc00, 0, 0);
+
+  /* mode 14 signed, E0 = (-1, -2, -33): interpolated floor (-0.5) = -1,
+   * floor (-1.5) = -2, floor (-32.5) = -33; magnitudes 31 >> 5 = 0 (+0.0
+   * as Direct3D has it, not the KDFS formula's -0.0), 62 >> 5 = 1
+   * (0x8001), 1023 >> 5 = 31 (0x801f) */
+  make_mode14 (&b, e0_minus, delta, idx);
+  decode_half (GST_BC_FORMAT_BC6H_SF, &b, out);
+  for (i = 0; i < 16; i++)
+    assert_half (out, i, 0, 0x8001, 0x801f);
 }
 
 GST_END_TEST;
