@@ -182,8 +182,7 @@ GST_START_TEST (test_pq_output)
     }
   }
   /* the random block: the library's half floats, in PQ */
-  fail_unless (gst_bc_decode_block_half (GST_BC_FORMAT_BC6H, data + 48,
-          half));
+  fail_unless (gst_bc_decode_block_half (GST_BC_FORMAT_BC6H, data + 48, half));
   for (y = 0; y < 4; y++) {
     for (x = 0; x < 4; x++) {
       const guint8 *p = pixel (&map, 64, 8, x + 4, y + 4);
@@ -441,8 +440,7 @@ GST_START_TEST (test_random_frames)
             y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
 
         fail_unless (memcmp (row, ref + y * w * bpp, w * bpp) == 0,
-            "row %u differs (%s, %u threads)", y, o ? "RGBA" : "RGBA64_LE",
-            t);
+            "row %u differs (%s, %u threads)", y, o ? "RGBA" : "RGBA64_LE", t);
       }
       gst_video_frame_unmap (&frame);
       gst_caps_unref (caps);
