@@ -243,9 +243,9 @@ gst_bc_dec_drain (GstVideoDecoder * decoder)
   return GST_FLOW_OK;
 }
 
-/* @v if it names one of our 8-bit formats, or RGBA64_LE and @wide */
+/* @v if it names one of our 8-bit formats */
 static GstVideoFormat
-gst_bc_dec_output_format_from_value (const GValue * v, gboolean wide)
+gst_bc_dec_output_format_from_value (const GValue * v)
 {
   static const GstVideoFormat ours[] = {
     GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA, GST_VIDEO_FORMAT_RGBx,
@@ -257,8 +257,6 @@ gst_bc_dec_output_format_from_value (const GValue * v, gboolean wide)
   if (!G_VALUE_HOLDS_STRING (v))
     return GST_VIDEO_FORMAT_UNKNOWN;
   f = gst_video_format_from_string (g_value_get_string (v));
-  if (wide && f == GST_VIDEO_FORMAT_RGBA64_LE)
-    return f;
   for (i = 0; i < G_N_ELEMENTS (ours); i++) {
     if (ours[i] == f)
       return f;
@@ -266,19 +264,18 @@ gst_bc_dec_output_format_from_value (const GValue * v, gboolean wide)
   return GST_VIDEO_FORMAT_UNKNOWN;
 }
 
-/* The first of our formats in @v (a format or a list), RGBA64_LE only when
- * @wide */
+/* The first of our 8-bit formats in @v (a format or a list) */
 static GstVideoFormat
-gst_bc_dec_first_format (const GValue * v, gboolean wide)
+gst_bc_dec_first_format (const GValue * v)
 {
   GstVideoFormat format;
   guint j;
 
   if (!GST_VALUE_HOLDS_LIST (v))
-    return gst_bc_dec_output_format_from_value (v, wide);
+    return gst_bc_dec_output_format_from_value (v);
   for (j = 0; j < gst_value_list_get_size (v); j++) {
     format = gst_bc_dec_output_format_from_value
-        (gst_value_list_get_value (v, j), wide);
+        (gst_value_list_get_value (v, j));
     if (format != GST_VIDEO_FORMAT_UNKNOWN)
       return format;
   }
@@ -323,7 +320,7 @@ gst_bc_dec_pick_output_format (GstBcDec * self, gboolean hdr)
 
     if (v == NULL)
       continue;
-    format = gst_bc_dec_first_format (v, FALSE);
+    format = gst_bc_dec_first_format (v);
     if (format != GST_VIDEO_FORMAT_UNKNOWN)
       goto done;
   }
@@ -359,7 +356,8 @@ gst_bc_dec_set_format (GstVideoDecoder * decoder, GstVideoCodecState * state)
       && !gst_bc_pixel_layout_from_video_format (&layout, out_format))
     goto invalid_caps;          /* cannot happen: picked from our list */
 
-  /* no reference state: the input's colorimetry means nothing for RGB */
+  /* no reference state: the input's colorimetry means nothing for RGB
+   * (but BC6H's primaries, set below) */
   output_state = gst_video_decoder_set_output_state (decoder, out_format,
       info.width, info.height, NULL);
   /* NULL when GStreamer cannot describe such a frame (a size whose bytes
