@@ -212,7 +212,7 @@ gst_bc_hdr_tone_map (const guint16 rgb[3], guint8 out[3])
     return;
   }
   if (isinf (m)) {
-    /* only a signed block's -inf reaches here as 0: a guard */
+    /* +inf, which no BC6H block decodes to: 255 where infinite */
     for (i = 0; i < 3; i++)
       out[i] = isinf (c[i]) ? 255 : 0;
     return;
