@@ -172,6 +172,8 @@ GST_START_TEST (test_tone_map_values)
   /* negative values are 0 */
   check_tone_map (0xbc00, 0x3c00, 0, 0, 243, 0);
   check_tone_map (0xfc00, 0, 0, 0, 0, 0);
+  /* +infinity (no BC6H block has it) is white where it is, NaN is 0 */
+  check_tone_map (0x7c00, 0x3c00, 0x7e00, 255, 0, 0);
   check_tone_map (0, 0, 0, 0, 0, 0);
   /* the linear sRGB segment: 0.001 -> 12.92 * 0.001 * 255 = 3.29 -> 3 */
   check_tone_map (0x1419, 0, 0, 3, 0, 0);
