@@ -36,11 +36,30 @@ push. Per run:
 Also iperf3 (TCP, one stream) through every bottleneck: what bulk TCP
 carries on it.
 
+Then (issue 36) the same contenders (tilesink/tilesrc udp and tcp,
+rtpvrawpay, srtsink latency 20 and 125) on impaired links:
+
+- loss rows: 2160p BC1 at 30 fps with no tbf, an nftables rule in the
+  receiver's namespace dropping 0, 1, 2, 5 % of the contender's packets
+  at random (numgen random) and 2 % in bursts of 50 packets in a row
+  (numgen inc mod 2500 < 50), the sender's veth segmenting GSO batches;
+- cross-traffic rows: a 1280x360 GRAY8 stream at 30 fps (111 Mbit/s) and
+  a 1920x540 GRAY8 stream at 60 fps (498 Mbit/s) on a 300 Mbit/s tbf
+  beside 1 and 4 iperf3 TCP flows (-P) started a second before the
+  stream; the stream's and the flows' shares of the link over the
+  stream's measured window.
+
+The issue's target rows (2 % and 5 % loss, the two streams beside one
+flow) run --seconds (60 s) for tilesink udp, the 2 % row and the 111
+Mbit/s row for every contender; the targets are checked and reported
+(met / missed), never asserted.
+
 Writes benchmarks/congestion/results.json (per-frame series of the whole
 frames: receive time and latency), docs/perf/congestion-*.png and the
 section between <!-- congestion-bench:begin --> and
 <!-- congestion-bench:end --> of docs/performance.md. --quick: 2 rates,
-1080p only, 3 s a run; writes results-quick.json and quick/*.png only.
+1080p only, the 2 % loss row and the 111 Mbit/s stream beside one flow,
+2-3 s a run; writes results-quick.json and quick/*.png only.
 
 Timings on a shared 2-core machine are noisy; nothing here asserts
 anything.
@@ -79,7 +98,7 @@ GOODPUT_FLOOR = 10  # Mbit/s: the goodput figure's floor (log scale)
 SIZES = {
     "1080p": dict(label="1080p BC1", w=1920, h=1080,
                   rates=[100e6, 300e6, 1e9, 2.5e9, 5e9], warmup=2.0,
-                  seconds=8.0),
+                  seconds=6.0),
     "2160p": dict(label="2160p BC1", w=3840, h=2160,
                   rates=[1e9, 2.5e9, 5e9], warmup=2.0, seconds=6.0),
 }
