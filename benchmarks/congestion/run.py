@@ -667,8 +667,11 @@ def run_cross(args, net: Net, work: Path, conts: list, port: int,
                 log(describe(r))
     finally:
         net.clear()
+    cc = benchlib.command_output(["ip", "netns", "exec", net.tx, "sysctl",
+                                  "-n", "net.ipv4.tcp_congestion_control"])
     return ({"date": date, "git": git_describe(),
              "seconds": time.monotonic() - started, "tbf": CROSS_TBF,
+             "tcp_congestion_control": (cc or "?").strip(),
              "rate_bps": CROSS_RATE, "lead_s": CROSS_LEAD,
              "streams": {k: dict(CROSS_STREAMS[k], **(
                  dict(warmup=QUICK_CROSS["warmup"],
@@ -1364,8 +1367,10 @@ def cross_markdown(results: dict) -> list[str]:
     L.append(
         f"Measured {sec['date']} at gst-bc {sec['git']} "
         f"({sec['seconds']:.0f} s). `tbf {sec['tbf']}` on the sender's "
-        "veth; `iperf3 -c receiver -P N -J --get-server-output` (cubic, "
-        "the system's) from the sender's namespace to the receiver's, "
+        "veth; `iperf3 -c receiver -P N -J --get-server-output` ("
+        f"{sec.get('tcp_congestion_control', '?')}, the namespace's "
+        "default congestion control) from the sender's namespace to the "
+        "receiver's, "
         f"started {sec['lead_s']:g} s before the stream's ends and running "
         "past its end. Streams: " + "; ".join(
             f"{v['label']} ({offered_bps(v) / 1e6:.0f} Mbit/s, "
