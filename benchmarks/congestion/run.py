@@ -146,7 +146,7 @@ LOSS_ROWS = [
     dict(key="2", label="2 % random", expr="numgen random mod 100 < 2"),
     dict(key="5", label="5 % random", expr="numgen random mod 100 < 5"),
     # 50 packets in a row out of every 2500: 2 % as in row "2", in bursts
-    # (at 995 Mbit/s of 1.4 KB datagrams about 0.6 ms each, 11 ms apart)
+    # (at 995 Mbit/s of 1.4 KB packets about 0.6 ms each, every 28 ms)
     dict(key="burst", label="2 % in bursts of 50",
          expr="numgen inc mod 2500 < 50"),
 ]
