@@ -25,8 +25,8 @@
 # the congestion-bench section of docs/performance.md.
 #
 #   benchmarks/congestion/run.sh            full run, about 30 minutes
-#   benchmarks/congestion/run.sh --quick    < 2 minutes (the sweep at 2
-#                                           rates, 1080p; the 2 % loss row;
+#   benchmarks/congestion/run.sh --quick    < 2 minutes (the sweep: 1080p
+#                                           at 300 Mbit/s; the 2 % loss row;
 #                                           111 Mbit/s beside 1 TCP flow;
 #                                           2-3 s a run); writes only
 #                                           results-quick.json and quick/*.png
