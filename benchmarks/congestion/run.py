@@ -151,6 +151,7 @@ LOSS_ROWS = [
          expr="numgen inc mod 2500 < 50"),
 ]
 LOSS_ROW = {r["key"]: r for r in LOSS_ROWS}
+SERIES_ROW = "2"  # the row whose latency over time is drawn
 # tilesink/tilesrc at their defaults (udp: retransmit on, fec=auto)
 IMPAIRED_CONTENDERS = ["tile-udp", "tile-tcp", "rtp", "srt-20", "srt-125"]
 
@@ -996,12 +997,12 @@ def plot_loss(results: dict, plt, finish):
             ax2.plot(*zip(*p99), color=c["color"], marker="_",
                      linestyle="", markersize=12, markeredgewidth=2,
                      label=f"{c['label']} p99")
-        long = [r for r in rs if r and r["seconds"] >= 30]
-        if long:
-            r = long[0]
-            plot_series(ax3, r, c, f"{c['label']} ({LOSS_ROW[r['row']]['label']}"
-                        f", p50 {fnum(r.get('p50_ms'))} ms)")
-    from matplotlib.ticker import ScalarFormatter
+        r = pick_loss(results, SERIES_ROW, c["key"])
+        if r:
+            plot_series(ax3, r, c, f"{c['label']} ({r['seconds']:g} s, "
+                        f"p50 {fnum(r.get('p50_ms'))} ms)")
+    from matplotlib.ticker import FuncFormatter
+    plain = FuncFormatter(lambda v, _: f"{v:g}")
     for ax in (ax1, ax2):
         ax.set_xticks(xs)
         ax.set_xticklabels([r["label"].replace(" in ", "\nin ")
@@ -1020,14 +1021,17 @@ def plot_loss(results: dict, plt, finish):
     ax1.set_title("whole frames", fontsize=10)
     ax1.legend(fontsize=7, loc="lower left")
     ax2.set_yscale("log")
-    ax2.yaxis.set_major_formatter(ScalarFormatter())
+    ax2.yaxis.set_major_formatter(plain)
+    ax2.yaxis.set_minor_formatter(plain)
     ax2.set_ylabel("latency of whole frames (ms; dot p50, bar p99)")
     ax2.set_title("latency", fontsize=10)
     ax3.set_yscale("log")
-    ax3.yaxis.set_major_formatter(ScalarFormatter())
+    ax3.yaxis.set_major_formatter(plain)
+    ax3.yaxis.set_minor_formatter(plain)
     ax3.set_xlabel("receive time (s after the first push)")
     ax3.set_ylabel("latency of each whole frame (ms)")
-    ax3.set_title("the long runs, over time", fontsize=10)
+    ax3.set_title(f"{LOSS_ROW[SERIES_ROW]['label']}, each whole frame",
+                  fontsize=10)
     ax3.grid(True, which="both", alpha=0.3)
     if ax3.lines:
         ax3.legend(fontsize=7, loc="upper right")
@@ -1046,6 +1050,8 @@ def plot_cross(results: dict, plt, finish):
     rows = [tuple(x) for x in sec["rows"]]
     conts = [CONT[k] for k in sec["contenders"] if k in CONT]
     streams = [sk for sk in CROSS_STREAMS if any(x[0] == sk for x in rows)]
+    from matplotlib.ticker import FuncFormatter
+    plain = FuncFormatter(lambda v, _: f"{v:g}")
     fig, axes = plt.subplots(2, 2, figsize=(15, 9.5), squeeze=False)
     for j, sk in enumerate(streams[:2]):
         ax = axes[0][j]
@@ -1088,6 +1094,8 @@ def plot_cross(results: dict, plt, finish):
                 plot_series(ax, r, c, f"{c['label']} ({r['seconds']:g} s, "
                             f"p50 {fnum(r.get('p50_ms'))} ms)")
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(plain)
+        ax.yaxis.set_minor_formatter(plain)
         ax.set_xlabel("receive time (s after the first push)")
         ax.set_ylabel("latency of each whole frame (ms)")
         ax.set_title(f"{sec['streams'][sk]['label']} beside {n} TCP flow"
