@@ -960,6 +960,20 @@ def plots(results: dict, outdir: Path) -> list[Path]:
     return written
 
 
+def plain_ticks():
+    """log-axis tick labels as plain numbers, the minor ones at 2 and 5
+    only"""
+    import math
+    from matplotlib.ticker import FuncFormatter
+
+    def f(v, _):
+        if v <= 0:
+            return ""
+        m = round(v / 10 ** math.floor(math.log10(v) + 1e-9), 6)
+        return f"{v:g}" if m in (1, 2, 5) else ""
+    return FuncFormatter(f)
+
+
 def plot_series(ax, r, c, label):
     if not r or not r.get("series"):
         return
@@ -1001,12 +1015,12 @@ def plot_loss(results: dict, plt, finish):
         if r:
             plot_series(ax3, r, c, f"{c['label']} ({r['seconds']:g} s, "
                         f"p50 {fnum(r.get('p50_ms'))} ms)")
-    from matplotlib.ticker import FuncFormatter
-    plain = FuncFormatter(lambda v, _: f"{v:g}")
+    plain = plain_ticks()
     for ax in (ax1, ax2):
         ax.set_xticks(xs)
         ax.set_xticklabels([r["label"].replace(" in ", "\nin ")
                             for r in rows], fontsize=8)
+        ax.set_xlim(-0.5, len(rows) - 0.5)
         ax.grid(True, axis="y", alpha=0.3)
     low = min([whole_pct(r) for r in sec["runs"]
                if whole_pct(r) is not None] or [0])
@@ -1050,8 +1064,7 @@ def plot_cross(results: dict, plt, finish):
     rows = [tuple(x) for x in sec["rows"]]
     conts = [CONT[k] for k in sec["contenders"] if k in CONT]
     streams = [sk for sk in CROSS_STREAMS if any(x[0] == sk for x in rows)]
-    from matplotlib.ticker import FuncFormatter
-    plain = FuncFormatter(lambda v, _: f"{v:g}")
+    plain = plain_ticks()
     fig, axes = plt.subplots(2, 2, figsize=(15, 9.5), squeeze=False)
     for j, sk in enumerate(streams[:2]):
         ax = axes[0][j]
