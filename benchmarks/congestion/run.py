@@ -42,7 +42,7 @@ rtpvrawpay, srtsink latency 20 and 125) on impaired links:
 - loss rows: 2160p BC1 at 30 fps with no tbf, an nftables rule in the
   receiver's namespace dropping 0, 1, 2, 5 % of the contender's packets
   at random (numgen random) and 2 % in bursts of 50 packets in a row
-  (numgen inc mod 2500 < 50), the sender's veth segmenting GSO batches;
+  (numgen inc mod 2500 >= 2450), the sender's veth segmenting GSO batches;
 - cross-traffic rows: a 1280x360 GRAY8 stream at 30 fps (111 Mbit/s) and
   a 1920x540 GRAY8 stream at 60 fps (498 Mbit/s) on a 300 Mbit/s tbf
   beside 1 and 4 iperf3 TCP flows (-P) started a second before the
