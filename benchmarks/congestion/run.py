@@ -1206,16 +1206,34 @@ def pick_cross(results: dict, stream: str, flows: int, key: str):
     return None
 
 
+def window_medians(r: dict, span: float = 10.0):
+    """the median latency of the whole frames received in the first and
+    in the last @span s of the measured window (runs of at least 3
+    spans), else None"""
+    if r["seconds"] < 3 * span or not r.get("series"):
+        return None
+    w0, w1 = r["warmup_s"], r["warmup_s"] + r["seconds"]
+    a = [ms for t, ms in r["series"] if w0 <= t < w0 + span]
+    b = [ms for t, ms in r["series"] if w1 - span <= t < w1]
+    return (median(a), median(b)) if a and b else None
+
+
 def steady(r: dict) -> tuple[str, bool | None]:
     """no stall (> 1 s without a whole frame) and no latency growth (the
-    window's last second's median against the stream's second second's)"""
+    window's last second's median against the stream's second second's,
+    the benchmark's "growing"); for long runs also the medians of the
+    window's first and last 10 s"""
     if r.get("delivered") is None:
         return "no result", False
     ok = not r.get("stalled") and not r.get("growing")
-    return (f"longest gap {r['longest_gap_s'] * 1e3:.0f} ms, median "
-            f"{fnum(r.get('median_second_s_ms'))} ms in the 2nd second, "
-            f"{fnum(r.get('median_last_s_ms'))} ms in the last, over a "
-            f"{r['seconds']:g} s run"
+    wm = window_medians(r)
+    return (f"longest gap {r['longest_gap_s'] * 1e3:.0f} ms; median "
+            f"{fnum(r.get('median_second_s_ms'))} ms in the stream's 2nd "
+            f"second, {fnum(r.get('median_last_s_ms'))} ms in the window's "
+            "last" + ("" if wm is None else
+                      f" ({fnum(wm[0])} ms in the window's first 10 s, "
+                      f"{fnum(wm[1])} ms in its last 10 s)")
+            + f"; a {r['seconds']:g} s run"
             + ("" if r["seconds"] >= 60 else " (shorter than the issue's "
                "60 s)"), ok)
 
@@ -1279,9 +1297,15 @@ def targets(results: dict) -> list[dict]:
     return T
 
 
+def loss_label(key: str) -> str:
+    """"no loss", "2 % random loss", ..."""
+    lab = LOSS_ROW[key]["label"]
+    return lab if key == "0" else f"{lab} loss"
+
+
 def run_label(r: dict) -> str:
     if r.get("section") == "loss":
-        return f"2160p BC1 30 fps, {LOSS_ROW[r['row']]['label']} loss"
+        return f"2160p BC1 30 fps, {loss_label(r['row'])}"
     if r.get("section") == "cross":
         return (f"{CROSS_STREAMS[r['stream']]['label']} beside "
                 f"{r['flows']} TCP flow{'s' if r['flows'] > 1 else ''}")
@@ -1451,7 +1475,7 @@ def impaired_findings(results: dict) -> list[str]:
         if not g:
             continue
         g.sort(key=lambda x: -(whole_pct(x[1]) or 0))
-        L.append(f"2160p BC1 30 fps, {row['label']} loss: " + "; ".join(
+        L.append(f"2160p BC1 30 fps, {loss_label(row['key'])}: " + "; ".join(
             f"{c['label']} {whole_pct(r):.1f} % whole"
             + (f", p50 {fnum(r['p50_ms'])} ms" if r.get("p50_ms")
                is not None else "")
@@ -1461,6 +1485,31 @@ def impaired_findings(results: dict) -> list[str]:
                 else "") if x) + ")" if r.get("growing") or r.get("stalled")
                else "")
             for c, r in g) + ".")
+    for row in [LOSS_ROW[k] for k in sec.get("rows", [])]:
+        r = pick_loss(results, row["key"], "tile-udp")
+        if not r or r.get("delivered") is None:
+            continue
+        rx = (r.get("receiver") or {}).get("src_stats") or {}
+        tx = (r.get("sender") or {}).get("sink_stats") or {}
+        if not rx.get("frames-received"):
+            continue
+        L.append(
+            f"**tilesink/tilesrc udp**, {loss_label(row['key'])} "
+            f"({r['seconds']:g} s): of the {rx.get('frames-received')} "
+            f"frames tilesrc pushed, {rx.get('fec-frames-recovered', 0)} "
+            "were made whole by FEC, "
+            f"{rx.get('frames-recovered', 0)} by resends, "
+            f"{rx.get('frames-partial', 0)} went out partial "
+            f"({rx.get('frames-timer', 0)} at their timer, floor "
+            f"{(rx.get('timer-floor-us') or 0) / 1e3:g} ms); "
+            f"{rx.get('packets-lost', 0)} datagrams lost, "
+            f"{rx.get('packets-late', 0)} late, "
+            f"{rx.get('fec-packets-recovered', 0)} recovered by FEC; "
+            f"{rx.get('nacks-sent', 0)} NACKs sent, "
+            f"{tx.get('packets-retransmitted', 0)} datagrams resent, "
+            f"{tx.get('fec-packets-sent', 0)} FEC datagrams sent "
+            f"({100.0 * tx.get('fec-packets-sent', 0) / max(1, tx.get('packets-sent', 1)):.1f} % "
+            "of all sent).")
     sec = results.get("cross") or {}
     conts = [CONT[k] for k in sec.get("contenders", []) if k in CONT]
     for sk, n in [tuple(x) for x in sec.get("rows", [])]:
@@ -1487,8 +1536,9 @@ def impaired_findings(results: dict) -> list[str]:
         L.append(f"tilesink/tilesrc udp against the issue's targets: "
                  f"{len(met)} of {len(T)} met"
                  + ("; missed: " + "; ".join(
-                     f"{t['row']}: {t['what']} {t['want']} (measured "
-                     f"{t['got']})" for t in missed) if missed else "")
+                     f"{t['row']}: {t['what']}"
+                     + (f" {t['want']} (measured {t['got']})" if t["want"]
+                        else "") for t in missed) if missed else "")
                  + ".")
     return L
 
