@@ -1233,6 +1233,12 @@ def steady(r: dict) -> tuple[str, bool | None]:
             "last" + ("" if wm is None else
                       f" ({fnum(wm[0])} ms in the window's first 10 s, "
                       f"{fnum(wm[1])} ms in its last 10 s)")
+            + ("" if not (wm and r.get("growing")) else
+               "; growing by the benchmark's check (the 2nd second against "
+               "the last), " + (
+                   "flat across the measured window: the rise came before"
+                   if wm[1] - wm[0] <= max(10.0, 0.25 * wm[0]) else
+                   "and across the measured window"))
             + f"; a {r['seconds']:g} s run"
             + ("" if r["seconds"] >= 60 else " (shorter than the issue's "
                "60 s)"), ok)
