@@ -701,7 +701,7 @@ def cross_one(args, net: Net, work: Path, st: dict, sk: str, flows: int,
         if have_iperf:
             srv = subprocess.Popen(
                 ["ip", "netns", "exec", net.rx, args.iperf3, "-s", "-1",
-                 "-B", net.addr_rx, "-p", str(iport)],
+                 "-J", "-B", net.addr_rx, "-p", str(iport)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             if wait_listen(net, net.rx, False, iport, srv,
                            time.monotonic() + 3):
@@ -1438,8 +1438,13 @@ def cross_markdown(results: dict) -> list[str]:
         "p50 / p99, then the link's share (of "
         f"{rate_label(sec['rate_bps'])}) the stream's whole frames got / "
         "the TCP flows got over the stream's measured window (iperf3's "
-        "1 s intervals at the receiving server, the window's edges "
-        "counted pro rata).")
+        "1 s intervals, " + " and ".join(sorted({
+            {"server (received)": "the bytes the server received",
+             "client (sent)": "the bytes the client sent (the server's "
+             "were not in its JSON)"}.get((r.get("iperf3") or {}).get(
+                 "side"), "?") for r in sec["runs"]
+            if (r.get("iperf3") or {}).get("side")}))
+        + ", the window's edges counted pro rata).")
     L.append("")
     L.append("| contender | " + " | ".join(
         f"{streams[sk]['label']}, {n} TCP flow{'s' if n > 1 else ''}"
