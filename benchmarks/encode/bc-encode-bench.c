@@ -11,7 +11,7 @@
  *   bc-encode-bench encode -f BC1 -q normal -t 0 -s auto -W 1920 -H 1080 \
  *       -i frame.rgba -o frame.bc1 [-n 10] [-m 1.0] [-r 1] [-p RGBA]
  *   bc-encode-bench decode -f BC1 -W 1920 -H 1080 -i frame.bc1 \
- *       -o decoded.rgba [-t 0] [-p RGBA]
+ *       -o decoded.rgba [-t 0] [-p RGBA|half|RGBA64_LE]
  *
  * Encode mode encodes the frame once untimed (warm-up), then again and again
  * until it has done at least --iterations frames and spent at least
@@ -27,7 +27,9 @@
  * is the same figure for the fastest single frame.
  *
  * Decode mode decodes a whole frame of blocks into a packed picture (RGBA by
- * default) and writes it to --output.
+ * default) and writes it to --output. BC6H also decodes to "half" (four
+ * little-endian half floats a pixel, gst_bc_decode_rows_half()) and to
+ * RGBA64_LE (PQ codes, gst_bc_decode_rows_pq()).
  */
 
 #ifdef HAVE_CONFIG_H
@@ -57,6 +59,8 @@ typedef struct
   guint blocks_y;
   guint rows_per_job;
   GstBcPixelLayout layout;
+  /* decode: 0 for the 8-bit layout, 1 for half floats, 2 for PQ */
+  guint wide;
 } Job;
 
 /* command line */
@@ -75,7 +79,8 @@ static gint opt_rows_per_job = 1;
 
 static GOptionEntry entries[] = {
   {"format", 'f', 0, G_OPTION_ARG_STRING, &opt_format,
-      "Block format: BC1, YCoCg-BC3, BC3, BC4, BC5, BC7", "FORMAT"},
+      "Block format: BC1, YCoCg-BC3, BC3, BC4, BC5, BC7 (decode also BC6H, "
+        "BC6H-SF)", "FORMAT"},
   {"quality", 'q', 0, G_OPTION_ARG_STRING, &opt_quality,
       "Encoder quality: fast, normal, high (default normal)", "QUALITY"},
   {"simd", 's', 0, G_OPTION_ARG_STRING, &opt_simd,
@@ -83,7 +88,8 @@ static GOptionEntry entries[] = {
       "LEVEL"},
   {"pixel-format", 'p', 0, G_OPTION_ARG_STRING, &opt_pixel_format,
       "Packed pixel format of the raw picture, a GstVideoFormat name "
-        "(default RGBA; encode also reads GRAY8 and GRAY16_LE)", "FORMAT"},
+        "(default RGBA; encode also reads GRAY8 and GRAY16_LE; BC6H also "
+        "decodes to half and RGBA64_LE)", "FORMAT"},
   {"input", 'i', 0, G_OPTION_ARG_FILENAME, &opt_input,
       "Input file: raw picture (encode) or blocks (decode)", "FILE"},
   {"output", 'o', 0, G_OPTION_ARG_FILENAME, &opt_output,
@@ -170,8 +176,15 @@ decode_job (guint job, gpointer user_data)
   guint first = job * j->rows_per_job;
   guint n = MIN (j->rows_per_job, j->blocks_y - first);
 
-  gst_bc_decode_rows (j->format, j->src, j->width, j->height, first, n,
-      j->dst, j->dst_stride, &j->layout);
+  if (j->wide == 1)
+    gst_bc_decode_rows_half (j->format, j->src, j->width, j->height, first,
+        n, j->dst, j->dst_stride);
+  else if (j->wide == 2)
+    gst_bc_decode_rows_pq (j->format, j->src, j->width, j->height, first, n,
+        j->dst, j->dst_stride);
+  else
+    gst_bc_decode_rows (j->format, j->src, j->width, j->height, first, n,
+        j->dst, j->dst_stride, &j->layout);
 }
 
 static gint
@@ -264,7 +277,7 @@ run_decode (Job * job, GstBcWorkers * workers, gsize in_size)
     return 1;
   }
 
-  job->dst_stride = (gsize) job->width * job->layout.bpp;
+  job->dst_stride = (gsize) job->width * (job->wide ? 8 : job->layout.bpp);
   out_size = job->dst_stride * job->height;
   picture = g_malloc0 (out_size);
   job->dst = picture;
@@ -331,6 +344,15 @@ main (int argc, char **argv)
   }
   vformat = gst_video_format_from_string (opt_pixel_format ?
       opt_pixel_format : "RGBA");
+  if (!encode && gst_bc_format_is_float (job.format)
+      && g_strcmp0 (opt_pixel_format, "half") == 0) {
+    job.wide = 1;
+    vformat = GST_VIDEO_FORMAT_RGBA;
+  } else if (!encode && gst_bc_format_is_float (job.format)
+      && vformat == GST_VIDEO_FORMAT_RGBA64_LE) {
+    job.wide = 2;
+    vformat = GST_VIDEO_FORMAT_RGBA;
+  }
   /* the encoder also reads GRAY8 and GRAY16_LE; the decoder writes RGB */
   if (!(encode ? gst_bc_encode_layout_from_video_format (&job.layout, vformat)
           : gst_bc_pixel_layout_from_video_format (&job.layout, vformat))) {

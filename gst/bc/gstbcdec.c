@@ -8,10 +8,19 @@
  * @title: bcdec
  * @see_also: #bc1enc, #bc3enc
  *
- * Decodes `video/x-bc` frames (BC1, YCoCg-BC3, BC3, BC4, BC5 and BC7) into
- * raw RGBA, BGRA, RGBx or BGRx video on the CPU, cropped to the visible size
- * given in the caps. It is the software fallback for receivers without a
- * GPU; with a GPU, `glbcupload` lets the GPU decode the blocks instead.
+ * Decodes `video/x-bc` frames (BC1, YCoCg-BC3, BC3, BC4, BC5, BC7, BC6H
+ * and BC6H-SF) into raw RGBA, BGRA, RGBx or BGRx video on the CPU, cropped
+ * to the visible size given in the caps. It is the software fallback for
+ * receivers without a GPU; with a GPU, `glbcupload` lets the GPU decode the
+ * blocks instead.
+ *
+ * BC6H holds linear light as half floats, 1.0 being 203 cd/m2 (the BT.2408
+ * reference white). It decodes to RGBA64_LE when downstream takes it: the
+ * full-range SMPTE ST 2084 (PQ) codes of the values, with a colorimetry of
+ * the PQ transfer; otherwise to the 8-bit formats through an SDR tone curve
+ * and the sRGB transfer (gst_bc_hdr_tone_map(), described in
+ * docs/elements.md). The primaries are the input caps' colorimetry's
+ * (BT.2020 when they name none) in both.
  *
  * Each input buffer must hold exactly one frame (its size is fixed by the
  * caps); a buffer of any other size is a stream error. Block rows are
@@ -25,6 +34,11 @@
  * |[
  * gst-launch-1.0 tilesrc host=10.0.0.2 port=7000 ! bcdec ! videoconvert ! autovideosink
  * ]| Displays block-compressed video received from a `tilesink`.
+ * |[
+ * gst-launch-1.0 filesrc location=hdr.bc6h blocksize=2073600 ! \
+ *     video/x-bc,format=BC6H,width=1920,height=1080,framerate=30/1 ! \
+ *     bcdec ! video/x-raw,format=RGBA64_LE ! fakesink
+ * ]| Decodes raw BC6H frames to PQ-coded RGBA64_LE.
  *
  * Since: 0.1
  */
@@ -44,7 +58,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_bc_dec_debug);
 #define DEFAULT_THREADS 0
 #define MAX_THREADS 256
 
-#define BC_DEC_RAW_FORMATS "{ RGBA, BGRA, RGBx, BGRx }"
+/* RGBA64_LE: BC6H only (PQ codes) */
+#define BC_DEC_RAW_FORMATS "{ RGBA64_LE, RGBA, BGRA, RGBx, BGRx }"
 
 enum
 {
@@ -64,6 +79,7 @@ struct _GstBcDec
   GstVideoCodecState *output_state;
   GstBcInfo info;
   GstBcPixelLayout layout;
+  gboolean pq;                  /* BC6H to RGBA64_LE */
   GstBcWorkers *workers;
 };
 
@@ -124,8 +140,8 @@ gst_bc_dec_class_init (GstBcDecClass * klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "BC video decoder", "Codec/Decoder/Video",
-      "Decodes block-compressed (BC1, YCoCg-BC3, BC3, BC4, BC5, BC7) video "
-      "into RGB on the CPU", "The gst-bc developers");
+      "Decodes block-compressed (BC1, YCoCg-BC3, BC3, BC4, BC5, BC7, BC6H) "
+      "video into RGB on the CPU", "The gst-bc developers");
 
   vdec_class->start = GST_DEBUG_FUNCPTR (gst_bc_dec_start);
   vdec_class->stop = GST_DEBUG_FUNCPTR (gst_bc_dec_stop);
@@ -227,6 +243,7 @@ gst_bc_dec_drain (GstVideoDecoder * decoder)
   return GST_FLOW_OK;
 }
 
+/* @v if it names one of our 8-bit formats */
 static GstVideoFormat
 gst_bc_dec_output_format_from_value (const GValue * v)
 {
@@ -247,14 +264,33 @@ gst_bc_dec_output_format_from_value (const GValue * v)
   return GST_VIDEO_FORMAT_UNKNOWN;
 }
 
-/* The raw format downstream prefers among ours, RGBA when it does not say */
+/* The first of our 8-bit formats in @v (a format or a list) */
 static GstVideoFormat
-gst_bc_dec_pick_output_format (GstBcDec * self)
+gst_bc_dec_first_format (const GValue * v)
+{
+  GstVideoFormat format;
+  guint j;
+
+  if (!GST_VALUE_HOLDS_LIST (v))
+    return gst_bc_dec_output_format_from_value (v);
+  for (j = 0; j < gst_value_list_get_size (v); j++) {
+    format = gst_bc_dec_output_format_from_value
+        (gst_value_list_get_value (v, j));
+    if (format != GST_VIDEO_FORMAT_UNKNOWN)
+      return format;
+  }
+  return GST_VIDEO_FORMAT_UNKNOWN;
+}
+
+/* The raw format downstream prefers among ours, RGBA when it does not say;
+ * for BC6H (@hdr) RGBA64_LE whenever downstream takes it */
+static GstVideoFormat
+gst_bc_dec_pick_output_format (GstBcDec * self, gboolean hdr)
 {
   GstPad *srcpad = GST_VIDEO_DECODER_SRC_PAD (self);
   GstVideoFormat format = GST_VIDEO_FORMAT_UNKNOWN;
   GstCaps *peer, *templ, *allowed = NULL;
-  guint i, j;
+  guint i;
 
   /* unfiltered, so that the peer's order of preference is kept */
   peer = gst_pad_peer_query_caps (srcpad, NULL);
@@ -267,6 +303,16 @@ gst_bc_dec_pick_output_format (GstBcDec * self)
   gst_caps_unref (templ);
   GST_DEBUG_OBJECT (self, "downstream allows %" GST_PTR_FORMAT, allowed);
 
+  if (hdr) {
+    GstCaps *wide = gst_caps_from_string ("video/x-raw, format = RGBA64_LE");
+
+    if (gst_caps_can_intersect (allowed, wide))
+      format = GST_VIDEO_FORMAT_RGBA64_LE;
+    gst_caps_unref (wide);
+    if (format != GST_VIDEO_FORMAT_UNKNOWN)
+      goto done;
+  }
+
   /* first structure first, and in a list the first entry we can make */
   for (i = 0; i < gst_caps_get_size (allowed); i++) {
     const GstStructure *s = gst_caps_get_structure (allowed, i);
@@ -274,23 +320,14 @@ gst_bc_dec_pick_output_format (GstBcDec * self)
 
     if (v == NULL)
       continue;
-    if (GST_VALUE_HOLDS_LIST (v)) {
-      for (j = 0; j < gst_value_list_get_size (v); j++) {
-        format = gst_bc_dec_output_format_from_value
-            (gst_value_list_get_value (v, j));
-        if (format != GST_VIDEO_FORMAT_UNKNOWN)
-          goto done;
-      }
-    } else {
-      format = gst_bc_dec_output_format_from_value (v);
-      if (format != GST_VIDEO_FORMAT_UNKNOWN)
-        goto done;
-    }
+    format = gst_bc_dec_first_format (v);
+    if (format != GST_VIDEO_FORMAT_UNKNOWN)
+      goto done;
   }
 
 done:
   if (format == GST_VIDEO_FORMAT_UNKNOWN)
-    format = GST_VIDEO_FORMAT_RGBA;
+    format = hdr ? GST_VIDEO_FORMAT_RGBA64_LE : GST_VIDEO_FORMAT_RGBA;
   if (allowed)
     gst_caps_unref (allowed);
   if (peer)
@@ -304,25 +341,34 @@ gst_bc_dec_set_format (GstVideoDecoder * decoder, GstVideoCodecState * state)
   GstBcDec *self = GST_BC_DEC (decoder);
   GstVideoCodecState *output_state;
   GstVideoFormat out_format;
-  GstBcPixelLayout layout;
+  GstBcPixelLayout layout = { 0, };
   GstBcInfo info;
+  gboolean hdr;
 
   GST_DEBUG_OBJECT (self, "input caps %" GST_PTR_FORMAT, state->caps);
 
   if (!gst_bc_info_from_caps (&info, state->caps))
     goto invalid_caps;
 
-  out_format = gst_bc_dec_pick_output_format (self);
-  if (!gst_bc_pixel_layout_from_video_format (&layout, out_format))
+  hdr = gst_bc_format_is_float (info.format);
+  out_format = gst_bc_dec_pick_output_format (self, hdr);
+  if (out_format != GST_VIDEO_FORMAT_RGBA64_LE
+      && !gst_bc_pixel_layout_from_video_format (&layout, out_format))
     goto invalid_caps;          /* cannot happen: picked from our list */
 
-  /* no reference state: the input's colorimetry means nothing for RGB */
+  /* no reference state: the input's colorimetry means nothing for RGB
+   * (but BC6H's primaries, set below) */
   output_state = gst_video_decoder_set_output_state (decoder, out_format,
       info.width, info.height, NULL);
   /* NULL when GStreamer cannot describe such a frame (a size whose bytes
    * overflow, from a hostile sender's caps say) */
   if (output_state == NULL)
     goto too_large;
+  /* BC6H: PQ or the tone curve's sRGB, with the input's primaries */
+  if (hdr)
+    gst_bc_hdr_output_colorimetry (gst_bc_hdr_primaries_from_caps
+        (state->caps), out_format == GST_VIDEO_FORMAT_RGBA64_LE,
+        &GST_VIDEO_INFO_COLORIMETRY (&output_state->info));
   GST_VIDEO_INFO_FPS_N (&output_state->info) = info.fps_n;
   GST_VIDEO_INFO_FPS_D (&output_state->info) = info.fps_d;
   GST_VIDEO_INFO_PAR_N (&output_state->info) = info.par_n;
@@ -342,6 +388,7 @@ gst_bc_dec_set_format (GstVideoDecoder * decoder, GstVideoCodecState * state)
   self->input_state = gst_video_codec_state_ref (state);
   self->info = info;
   self->layout = layout;
+  self->pq = out_format == GST_VIDEO_FORMAT_RGBA64_LE;
 
   gst_bc_dec_ensure_workers (self);
 
@@ -386,6 +433,7 @@ typedef struct
   guint8 *dst;
   gsize dst_stride;
   const GstBcPixelLayout *layout;
+  gboolean pq;
 } GstBcDecJob;
 
 static void
@@ -395,8 +443,12 @@ gst_bc_dec_run_job (guint job, gpointer user_data)
   guint first = job * j->rows_per_job;
   guint n = MIN (j->rows_per_job, j->n_block_rows - first);
 
-  gst_bc_decode_rows (j->format, j->src, j->width, j->height, first, n,
-      j->dst, j->dst_stride, j->layout);
+  if (j->pq)
+    gst_bc_decode_rows_pq (j->format, j->src, j->width, j->height, first, n,
+        j->dst, j->dst_stride);
+  else
+    gst_bc_decode_rows (j->format, j->src, j->width, j->height, first, n,
+        j->dst, j->dst_stride, j->layout);
 }
 
 static GstFlowReturn
@@ -407,7 +459,7 @@ gst_bc_dec_handle_frame (GstVideoDecoder * decoder, GstVideoCodecFrame * frame)
   GstMapInfo in_map;
   GstBcDecJob job;
   gsize in_size;
-  guint n_jobs;
+  guint n_jobs, pixel_bytes = 4;
   gint stride;
   GstFlowReturn ret;
 
@@ -434,7 +486,8 @@ gst_bc_dec_handle_frame (GstVideoDecoder * decoder, GstVideoCodecFrame * frame)
   }
 
   stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vframe, 0);
-  if (G_UNLIKELY (stride < (gint) self->info.width * 4)) {
+  pixel_bytes = self->pq ? 8 : 4;
+  if (G_UNLIKELY (stride < (gint) (self->info.width * pixel_bytes))) {
     gst_video_frame_unmap (&vframe);
     gst_buffer_unmap (frame->input_buffer, &in_map);
     goto bad_stride;
@@ -448,6 +501,7 @@ gst_bc_dec_handle_frame (GstVideoDecoder * decoder, GstVideoCodecFrame * frame)
   job.dst = GST_VIDEO_FRAME_PLANE_DATA (&vframe, 0);
   job.dst_stride = (gsize) stride;
   job.layout = &self->layout;
+  job.pq = self->pq;
 
   gst_bc_dec_ensure_workers (self);
   n_jobs = gst_bc_split_block_rows (job.n_block_rows,
@@ -510,8 +564,8 @@ out_map_failed:
 bad_stride:
   {
     GST_ELEMENT_ERROR (self, STREAM, DECODE, (NULL),
-        ("Output buffer stride %d is too small for %u pixels of 4 bytes",
-            stride, self->info.width));
+        ("Output buffer stride %d is too small for %u pixels of %u bytes",
+            stride, self->info.width, pixel_bytes));
     gst_video_decoder_release_frame (decoder, frame);
     return GST_FLOW_ERROR;
   }

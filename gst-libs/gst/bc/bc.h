@@ -12,6 +12,7 @@
 #include <gst/bc/bcencode.h>
 #include <gst/bc/bcyuv.h>
 #include <gst/bc/bcdecode.h>
+#include <gst/bc/bchdr.h>
 #include <gst/bc/bcworkers.h>
 #include <gst/bc/bctilemeta.h>
 #include <gst/bc/bclossmeta.h>

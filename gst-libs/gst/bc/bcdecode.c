@@ -11,7 +11,11 @@
  * gst_bc_decode_block() expands one 4x4 block of any #GstBcFormat into 16
  * RGBA pixels; gst_bc_decode_rows() decodes a range of block rows of a whole
  * frame straight into a packed 8-bit RGB(A) picture, cropping the padding
- * of the last block column and row.
+ * of the last block column and row. BC6H (%GST_BC_FORMAT_BC6H,
+ * %GST_BC_FORMAT_BC6H_SF) holds half floats: gst_bc_decode_block_half()
+ * and gst_bc_decode_rows_half() give them as they are,
+ * gst_bc_decode_rows_pq() as 16-bit PQ codes (RGBA64_LE), and the 8-bit
+ * functions through the SDR tone curve of gst_bc_hdr_tone_map().
  *
  * The decoders use exact integer arithmetic, so every decoder following
  * the same rules gives the same bytes:
@@ -31,6 +35,10 @@
  *   clamped to 0..255, alpha 255.
  * - BC7 implements all eight modes of BPTC; a block whose first byte is 0
  *   (a reserved mode) decodes to transparent black.
+ * - BC6H implements all 14 modes of BPTC float, unsigned and signed, as the
+ *   Khronos Data Format Specification defines them (bcdecode-bc6h.c); a
+ *   reserved mode decodes to (0, 0, 0) and alpha 1.0. Alpha is always 1.0
+ *   (255, 65535).
  *
  * All functions are thread-safe: different block rows of one frame can be
  * decoded concurrently.
@@ -41,7 +49,9 @@
 #endif
 
 #include "bcdecode.h"
+#include "bcdecode-private.h"
 #include "bcencode-private.h"
+#include "bchdr.h"
 
 #include <string.h>
 
@@ -658,6 +668,35 @@ decode_bc7 (const guint8 * block, guint8 rgba[64])
 }
 
 /* ---------------------------------------------------------------------- */
+/* BC6H to 8 bits: the tone curve                                          */
+/* ---------------------------------------------------------------------- */
+
+static void
+decode_bc6h_sdr (const guint8 * block, gboolean is_signed, guint8 rgba[64])
+{
+  guint16 half[64];
+  guint i;
+
+  bc_decode_bc6h_half (block, is_signed, half);
+  for (i = 0; i < 16; i++) {
+    gst_bc_hdr_tone_map (half + i * 4, rgba + i * 4);
+    rgba[i * 4 + 3] = 255;
+  }
+}
+
+static void
+decode_bc6h_uf (const guint8 * block, guint8 rgba[64])
+{
+  decode_bc6h_sdr (block, FALSE, rgba);
+}
+
+static void
+decode_bc6h_sf (const guint8 * block, guint8 rgba[64])
+{
+  decode_bc6h_sdr (block, TRUE, rgba);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Public API                                                              */
 /* ---------------------------------------------------------------------- */
 
@@ -679,6 +718,10 @@ get_block_decoder (GstBcFormat format)
       return decode_bc5;
     case GST_BC_FORMAT_BC7:
       return decode_bc7;
+    case GST_BC_FORMAT_BC6H:
+      return decode_bc6h_uf;
+    case GST_BC_FORMAT_BC6H_SF:
+      return decode_bc6h_sf;
     default:
       return NULL;
   }
@@ -691,8 +734,9 @@ get_block_decoder (GstBcFormat format)
  * @rgba: (out caller-allocates) (array fixed-size=64): the 16 decoded
  *     pixels, RGBA, row-major: pixel (x, y) at `rgba[(y * 4 + x) * 4]`
  *
- * Decodes one 4x4 block. Formats without alpha (BC1, YCoCg-BC3, BC4, BC5)
- * give alpha 255; BC4 gives grey (v, v, v), BC5 gives (r, g, 0).
+ * Decodes one 4x4 block. Formats without alpha (BC1, YCoCg-BC3, BC4, BC5,
+ * BC6H) give alpha 255; BC4 gives grey (v, v, v), BC5 gives (r, g, 0); BC6H
+ * goes through the SDR tone curve (gst_bc_hdr_tone_map()).
  *
  * Returns: %FALSE (and leaves @rgba untouched) for an unknown @format.
  */

@@ -22,6 +22,22 @@ void gst_bc_decode_rows (GstBcFormat format, const guint8 * src,
                          guint8 * dst, gsize dst_stride,
                          const GstBcPixelLayout * layout);
 
+GST_BC_API
+gboolean gst_bc_decode_block_half (GstBcFormat format, const guint8 * block,
+                                   guint16 rgba[64]);
+
+GST_BC_API
+void gst_bc_decode_rows_half (GstBcFormat format, const guint8 * src,
+                              guint width, guint height,
+                              guint first_block_row, guint n_block_rows,
+                              guint8 * dst, gsize dst_stride);
+
+GST_BC_API
+void gst_bc_decode_rows_pq (GstBcFormat format, const guint8 * src,
+                            guint width, guint height,
+                            guint first_block_row, guint n_block_rows,
+                            guint8 * dst, gsize dst_stride);
+
 G_END_DECLS
 
 #endif /* __GST_BC_DECODE_H__ */

@@ -35,6 +35,8 @@ static const struct
   {GST_BC_FORMAT_BC4, "BC4", 8},
   {GST_BC_FORMAT_BC5, "BC5", 16},
   {GST_BC_FORMAT_BC7, "BC7", 16},
+  {GST_BC_FORMAT_BC6H, "BC6H", 16},
+  {GST_BC_FORMAT_BC6H_SF, "BC6H-SF", 16},
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (formats) == GST_BC_FORMAT_LAST);
@@ -88,6 +90,19 @@ gst_bc_format_get_block_bytes (GstBcFormat format)
   return formats[format].block_bytes;
 }
 
+/**
+ * gst_bc_format_is_float:
+ * @format: a #GstBcFormat
+ *
+ * Returns: %TRUE for the formats that hold half floats (%GST_BC_FORMAT_BC6H
+ * and %GST_BC_FORMAT_BC6H_SF), %FALSE for the others.
+ */
+gboolean
+gst_bc_format_is_float (GstBcFormat format)
+{
+  return format == GST_BC_FORMAT_BC6H || format == GST_BC_FORMAT_BC6H_SF;
+}
+
 GType
 gst_bc_format_get_type (void)
 {
@@ -100,6 +115,10 @@ gst_bc_format_get_type (void)
     {GST_BC_FORMAT_BC4, "BC4 (RGTC1), one channel, 4 bits per pixel", "bc4"},
     {GST_BC_FORMAT_BC5, "BC5 (RGTC2), two channels, 8 bits per pixel", "bc5"},
     {GST_BC_FORMAT_BC7, "BC7 (BPTC), RGBA, 8 bits per pixel", "bc7"},
+    {GST_BC_FORMAT_BC6H, "BC6H (BPTC float), unsigned half-float RGB, "
+          "8 bits per pixel", "bc6h"},
+    {GST_BC_FORMAT_BC6H_SF, "BC6H (BPTC float), signed half-float RGB, "
+          "8 bits per pixel", "bc6h-sf"},
     {0, NULL, NULL}
   };
 

@@ -23,7 +23,17 @@ G_BEGIN_DECLS
  *
  * Every format string of #GstBcFormat, as a caps list.
  */
-#define GST_BC_FORMATS_ALL "{ BC1, YCoCg-BC3, BC3, BC4, BC5, BC7 }"
+#define GST_BC_FORMATS_ALL \
+    "{ BC1, YCoCg-BC3, BC3, BC4, BC5, BC7, BC6H, BC6H-SF }"
+
+/**
+ * GST_BC_FORMATS_UNORM:
+ *
+ * The format strings of the #GstBcFormat values that hold 8-bit unsigned
+ * normalized values (every format but BC6H and BC6H-SF, which hold half
+ * floats), as a caps list.
+ */
+#define GST_BC_FORMATS_UNORM "{ BC1, YCoCg-BC3, BC3, BC4, BC5, BC7 }"
 
 /**
  * GST_BC_CAPS_MAKE:
@@ -55,6 +65,14 @@ G_BEGIN_DECLS
  * @GST_BC_FORMAT_BC4: BC4 (RGTC1), one channel, 8 bytes per block
  * @GST_BC_FORMAT_BC5: BC5 (RGTC2), two channels, 16 bytes per block
  * @GST_BC_FORMAT_BC7: BC7 (BPTC), RGBA, 16 bytes per block
+ * @GST_BC_FORMAT_BC6H: BC6H with unsigned half floats (DXGI's BC6H_UF16,
+ *     BPTC_UNSIGNED_FLOAT), RGB, 16 bytes per block. In gst-bc it holds
+ *     linear light with 1.0 = 203 cd/m2 (the BT.2408 HDR reference white);
+ *     the caps' colorimetry, when given, names the primaries (BT.2020 when
+ *     not)
+ * @GST_BC_FORMAT_BC6H_SF: BC6H with signed half floats (BC6H_SF16,
+ *     BPTC_SIGNED_FLOAT), caps format "BC6H-SF", otherwise as
+ *     %GST_BC_FORMAT_BC6H
  *
  * The block-compressed texture formats carried as `video/x-bc`.
  */
@@ -67,9 +85,11 @@ typedef enum
   GST_BC_FORMAT_BC4,
   GST_BC_FORMAT_BC5,
   GST_BC_FORMAT_BC7,
+  GST_BC_FORMAT_BC6H,
+  GST_BC_FORMAT_BC6H_SF,
 } GstBcFormat;
 
-#define GST_BC_FORMAT_LAST (GST_BC_FORMAT_BC7 + 1)
+#define GST_BC_FORMAT_LAST (GST_BC_FORMAT_BC6H_SF + 1)
 
 GST_BC_API
 const gchar * gst_bc_format_to_string (GstBcFormat format);
@@ -79,6 +99,9 @@ GstBcFormat   gst_bc_format_from_string (const gchar * str);
 
 GST_BC_API
 guint         gst_bc_format_get_block_bytes (GstBcFormat format);
+
+GST_BC_API
+gboolean      gst_bc_format_is_float (GstBcFormat format);
 
 GST_BC_API
 GType         gst_bc_format_get_type (void);

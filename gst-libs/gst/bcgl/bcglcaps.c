@@ -41,7 +41,7 @@ gst_bc_gl_caps_transform (GstPadDirection direction, GstCaps * caps,
 
   if (direction == GST_PAD_SRC) {
     bc = gst_caps_from_string (GST_BC_MEDIA_TYPE ", format = (string) "
-        GST_BC_FORMATS_ALL);
+        GST_BC_FORMATS_UNORM);
     formats = gst_structure_get_value (gst_caps_get_structure (bc, 0),
         "format");
   }

@@ -436,6 +436,9 @@ void gst_tile_receiver_udp_take_locked (GstTileReceiver * self,
     GstTileReceiverSlot * slot, const GstTileReceiverFrame * frame,
     GstTileWireAck * ack);
 G_GNUC_INTERNAL
+gboolean gst_tile_receiver_udp_discard_ack_locked (GstTileReceiver * self,
+    GstTileWireAck * ack);
+G_GNUC_INTERNAL
 void gst_tile_receiver_udp_conceal (GstTileReceiver * self, GstBuffer * buf,
     GstMapInfo * map);
 G_GNUC_INTERNAL

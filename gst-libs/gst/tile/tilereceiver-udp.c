@@ -92,6 +92,12 @@ struct _GstTileReceiverUdp
   gboolean have_timer_frame;
   gboolean timer_frame_raised;  /* its late datagrams raised the floor */
   gboolean timer_frame_filled;  /* resends came: late ones may be too */
+  /* the ACK of the oldest frame, given up as not credible when its timer
+   * came: what arrived of it is the path's, for the sender's rate control
+   * (without it a path that carries less than a quarter of each frame
+   * would never slow the sender down) */
+  GstTileWireAck discard_ack;
+  gboolean have_discard_ack;
   /* the concealment */
   GstBuffer *last_buffer;       /* newest pushed frame */
   gboolean keep_last;           /* FALSE when GstBaseSrc will mark DISCONT */
@@ -330,6 +336,10 @@ udp_credible_locked (GstTileReceiver * self, GstTileReceiverSlot * slot)
 {
   return (guint64) udp_slot (self, slot)->n_got * 4 > self->udp->total;
 }
+
+static void udp_feedback_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, guint64 number, GstClockTime sender_time,
+    GstTileWireAck * ack);
 
 /* Gives up an incomplete frame that is not credible: dropped and counted,
  * not acknowledged, and the receive window stays where it is. Lock
@@ -1413,8 +1423,12 @@ gst_tile_receiver_udp_next_locked (GstTileReceiver * self,
         return NULL;
       }
       if (!udp_credible_locked (self, low)) {
-        /* given up without moving the receive window: the next oldest
-         * frame may leave now */
+        /* given up without moving the receive window, and acknowledged
+         * (the oldest frame: the sender knows it, or ignores the ACK); the
+         * next oldest frame may leave now */
+        udp_feedback_locked (self, low, low->frame, low->sender_ts,
+            &self->udp->discard_ack);
+        self->udp->have_discard_ack = TRUE;
         udp_discard_locked (self, low);
         return gst_tile_receiver_udp_next_locked (self, partial, map,
             wait_until);
@@ -1430,28 +1444,25 @@ gst_tile_receiver_udp_next_locked (GstTileReceiver * self,
   return NULL;
 }
 
-/* The frame of @slot, just taken out into @frame, leaves: the receive
- * window moves past it, and @ack is its ACK to send. Lock held. */
-void
-gst_tile_receiver_udp_take_locked (GstTileReceiver * self,
-    GstTileReceiverSlot * slot, const GstTileReceiverFrame * frame,
-    GstTileWireAck * ack)
+/* @ack for the frame @number of @slot, sent at @sender_time: the window,
+ * and what the sender's rate control needs to know of the frame. Lock
+ * held. */
+static void
+udp_feedback_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
+    guint64 number, GstClockTime sender_time, GstTileWireAck * ack)
 {
   GstTileReceiverUdp *udp = self->udp;
   UdpSlot *us = udp_slot (self, slot);
   guint64 first;
 
-  if (udp->have_pushed && frame->frame > udp->last_pushed + 1)
-    self->counters.frames_skipped += frame->frame - udp->last_pushed - 1;
-  udp->last_pushed = frame->frame;
-  udp->have_pushed = TRUE;
+  memset (ack, 0, sizeof (*ack));
   ack->generation = self->config->generation;
   ack->window = udp->window == G_MAXUINT ? 2 : udp->window;
   ack->has_frame = TRUE;
-  ack->frame = frame->frame;
-  /* what the sender's rate control needs to know of the frame: from the
-   * kernel's arrival times when there are (our own clock readings would
-   * count the time our threads were off the CPU as the path's) */
+  ack->frame = number;
+  /* from the kernel's arrival times when there are (our own clock
+   * readings would count the time our threads were off the CPU as the
+   * path's) */
   /* (the datagrams resent for NACKs are not the path's pace: their time
    * is a round trip after their frame's, and the path lost their first
    * sending; the sender counts only first sendings too) */
@@ -1472,10 +1483,39 @@ gst_tile_receiver_udp_take_locked (GstTileReceiver * self,
     ack->spanned = ack->received ? ack->received - 1 : 0;
   }
   ack->receive_ns = MIN (ack->receive_ns, GST_SECOND);
-  ack->delay_ns = GST_CLOCK_TIME_IS_VALID (frame->sender_time) ?
-      (gint64) (first - frame->sender_time) : 0;
-  if (ack->delay_ns == 0 && GST_CLOCK_TIME_IS_VALID (frame->sender_time))
+  ack->delay_ns = GST_CLOCK_TIME_IS_VALID (sender_time) ?
+      (gint64) (first - sender_time) : 0;
+  if (ack->delay_ns == 0 && GST_CLOCK_TIME_IS_VALID (sender_time))
     ack->delay_ns = 1;          /* 0 means unknown */
+}
+
+/* The frame of @slot, just taken out into @frame, leaves: the receive
+ * window moves past it, and @ack is its ACK to send. Lock held. */
+void
+gst_tile_receiver_udp_take_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, const GstTileReceiverFrame * frame,
+    GstTileWireAck * ack)
+{
+  GstTileReceiverUdp *udp = self->udp;
+
+  if (udp->have_pushed && frame->frame > udp->last_pushed + 1)
+    self->counters.frames_skipped += frame->frame - udp->last_pushed - 1;
+  udp->last_pushed = frame->frame;
+  udp->have_pushed = TRUE;
+  udp_feedback_locked (self, slot, frame->frame, frame->sender_time, ack);
+}
+
+/* The ACK of a frame given up since the last call, if any, into @ack.
+ * Lock held. */
+gboolean
+gst_tile_receiver_udp_discard_ack_locked (GstTileReceiver * self,
+    GstTileWireAck * ack)
+{
+  if (!self->udp || !self->udp->have_discard_ack)
+    return FALSE;
+  *ack = self->udp->discard_ack;
+  self->udp->have_discard_ack = FALSE;
+  return TRUE;
 }
 
 /* The concealment: the missing ranges of @buf (mapped in @map) keep the

@@ -527,7 +527,8 @@ gst_tile_receiver_pull (GstTileReceiver * self, GstTileReceiverFrame * frame,
   GstTileReceiverSlot *best;
   GstMapInfo map;
   gboolean partial = FALSE, udp;
-  GstTileWireAck ack;
+  GstTileWireAck ack, discard_ack;
+  gboolean have_discard_ack = FALSE;
 
   g_mutex_lock (&self->lock);
   while (TRUE) {
@@ -546,6 +547,13 @@ gst_tile_receiver_pull (GstTileReceiver * self, GstTileReceiverFrame * frame,
     best = next_frame_locked (self, &partial, &map, &wait_until);
     if (best)
       break;
+    /* a frame given up meanwhile: its ACK (the path's feedback) */
+    if (gst_tile_receiver_udp_discard_ack_locked (self, &ack)) {
+      g_mutex_unlock (&self->lock);
+      gst_tile_receiver_send_ack (self, &ack);
+      g_mutex_lock (&self->lock);
+      continue;
+    }
     /* NACKs of a frame whose timer came (tilereceiver-nack.c) */
     if (gst_tile_receiver_nack_flush_locked (self))
       continue;
@@ -576,10 +584,15 @@ gst_tile_receiver_pull (GstTileReceiver * self, GstTileReceiverFrame * frame,
   gst_tile_receiver_slot_take_locked (self, best, frame);
   udp = self->config && self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP;
   frame->udp = udp;
-  if (udp)
+  if (udp) {
+    have_discard_ack = gst_tile_receiver_udp_discard_ack_locked (self,
+        &discard_ack);
     gst_tile_receiver_udp_take_locked (self, best, frame, &ack);
+  }
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
+  if (have_discard_ack)
+    gst_tile_receiver_send_ack (self, &discard_ack);
   if (udp)
     gst_tile_receiver_send_ack (self, &ack);
   if (partial) {

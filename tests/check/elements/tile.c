@@ -2529,6 +2529,7 @@ GST_START_TEST (test_playout_auto)
   GstMessage *msg;
   GstSample *sample;
   GstBus *bus;
+  guint64 late;
   guint i;
 
   tx_start_clocked (&l, sclock, PLAYOUT_TX);
@@ -2555,7 +2556,10 @@ GST_START_TEST (test_playout_auto)
       "latency %" GST_TIME_FORMAT, GST_TIME_ARGS (latency));
   fail_unless (latency % GST_MSECOND == 0);
   s = get_stats (l.tilesrc);
-  fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-late"), 1);
+  /* the first frame is late; the others are not, unless the machine is so
+   * busy that delivering one takes 27 ms more than the first took */
+  late = stat_u64 (l.tilesrc, "frames-late");
+  fail_unless (late >= 1 && late <= 3, "%" G_GUINT64_FORMAT " late", late);
   fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "playout-latency"),
       latency);
   gst_structure_free (s);

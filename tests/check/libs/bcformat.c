@@ -162,6 +162,32 @@ GST_START_TEST (test_template_caps)
 
 GST_END_TEST;
 
+/* GST_BC_FORMATS_ALL lists every format, GST_BC_FORMATS_UNORM every one
+ * but the half-float ones */
+GST_START_TEST (test_format_lists)
+{
+  GstCaps *all = gst_caps_from_string (GST_BC_CAPS_MAKE (GST_BC_FORMATS_ALL));
+  GstCaps *unorm =
+      gst_caps_from_string (GST_BC_CAPS_MAKE (GST_BC_FORMATS_UNORM));
+  GstBcFormat f;
+
+  for (f = GST_BC_FORMAT_BC1; f < GST_BC_FORMAT_LAST; f++) {
+    gchar *str = g_strdup_printf ("video/x-bc, format=%s, width=30, "
+        "height=26, framerate=30/1", gst_bc_format_to_string (f));
+    GstCaps *one = gst_caps_from_string (str);
+
+    fail_unless (gst_caps_can_intersect (all, one), "%s", str);
+    fail_unless (gst_caps_can_intersect (unorm, one) ==
+        !gst_bc_format_is_float (f), "%s", str);
+    gst_caps_unref (one);
+    g_free (str);
+  }
+  gst_caps_unref (all);
+  gst_caps_unref (unorm);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_pixel_layout)
 {
   static const TestLayout layouts[] = {
@@ -189,6 +215,7 @@ bcformat_suite (void)
   tcase_add_test (tc, test_info_geometry);
   tcase_add_test (tc, test_info_caps);
   tcase_add_test (tc, test_template_caps);
+  tcase_add_test (tc, test_format_lists);
   tcase_add_test (tc, test_pixel_layout);
   return s;
 }

@@ -544,6 +544,30 @@ offered (guint64 frame, gint64 interval_ns, gint64 send_ns,
   return s;
 }
 
+/* @n frames of @received of 1000 datagrams, offered every @iv, sent in
+ * 70 ms and received over 84 ms behind 20 ms of standing queue (another
+ * flow's): the rate after each is checked against @floor when @check is
+ * not 0: at or above it for 1, below it for -1. */
+static void
+feed_queued (GstTileRateControl * rc, guint64 * frame, gint64 * now,
+    gint64 iv, guint n, guint received, guint64 floor, gint check)
+{
+  GstTileRateSample s;
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    *now += iv;
+    s = offered (*frame, iv, 70 * GST_MSECOND, 84 * GST_MSECOND, received,
+        20 * GST_MSECOND);
+    gst_tile_rate_control_update (rc, &s, *frame + 1, *now);
+    (*frame)++;
+    if (check > 0)
+      fail_unless (gst_tile_rate_control_get_rate (rc) >= floor);
+    else if (check < 0)
+      fail_unless (gst_tile_rate_control_get_rate (rc) < floor);
+  }
+}
+
 /* The stream's own pace: with its need known (1.44 MB every 100 ms,
  * 115.2 Mbit/s), a standing queue and spread trains (another flow's)
  * take the rate down to the pace that sends a frame in 0.7 of its
@@ -557,7 +581,6 @@ GST_START_TEST (test_floor)
   GstTileRateSample s;
   gint64 now = GST_SECOND;
   guint64 frame = 0, r;
-  guint i;
 
   gst_tile_rate_control_init (&rc, 0);
   /* unpaced, squeezed: 1.15 Gbit/s delivered, paced at 0.9 x that */
@@ -569,36 +592,16 @@ GST_START_TEST (test_floor)
       r);
   /* 20 ms of standing queue and trains spread by a fifth, for 2 s: down
    * to the floor, and there it stays */
-  for (i = 0; i < 20; i++) {
-    now += iv;
-    s = offered (frame, iv, 70 * GST_MSECOND, 84 * GST_MSECOND, 1000,
-        20 * GST_MSECOND);
-    gst_tile_rate_control_update (&rc, &s, frame + 1, now);
-    frame++;
-    fail_unless (gst_tile_rate_control_get_rate (&rc) >= floor);
-  }
+  feed_queued (&rc, &frame, &now, iv, 20, 1000, floor, 1);
   fail_unless_equals_uint64 (gst_tile_rate_control_get_rate (&rc), floor);
   fail_unless (rc.congestion_events >= 5);
 
   /* half the datagrams lost: the floor is off, the rate goes below it */
-  for (i = 0; i < 10; i++) {
-    now += iv;
-    s = offered (frame, iv, 70 * GST_MSECOND, 84 * GST_MSECOND, 500,
-        20 * GST_MSECOND);
-    gst_tile_rate_control_update (&rc, &s, frame + 1, now);
-    frame++;
-  }
+  feed_queued (&rc, &frame, &now, iv, 10, 500, floor, 0);
   r = gst_tile_rate_control_get_rate (&rc);
   fail_unless (r < floor / 2, "rate %" G_GUINT64_FORMAT, r);
   /* no loss again: still off for 5 s after the loss... */
-  for (i = 0; i < 30; i++) {
-    now += iv;
-    s = offered (frame, iv, 70 * GST_MSECOND, 84 * GST_MSECOND, 1000,
-        20 * GST_MSECOND);
-    gst_tile_rate_control_update (&rc, &s, frame + 1, now);
-    frame++;
-    fail_unless (gst_tile_rate_control_get_rate (&rc) < floor);
-  }
+  feed_queued (&rc, &frame, &now, iv, 30, 1000, floor, -1);
   /* ... then back at the floor with the first frame that is not overuse
    * (the delivery rate of 1.15 Gbit/s is from the last 5-10 s) */
   now += 3 * GST_SECOND;

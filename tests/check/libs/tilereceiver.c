@@ -1207,6 +1207,73 @@ send_slow_frame (gpointer data)
   return NULL;
 }
 
+static gpointer
+pull_frame_2 (gpointer rx)
+{
+  return expect_frame (rx, 2, 2002);
+}
+
+/* UDP: a frame of which a quarter or less of the datagrams came (too few
+ * to leave: it may be stray or forged) is given up on its timer, without
+ * moving the receive window, and acknowledged with what arrived of it:
+ * without that ACK, a path that carries less than a quarter of each frame
+ * would never slow the sender's rate control down. */
+GST_START_TEST (test_udp_discarded_acked)
+{
+  GByteArray *m = g_byte_array_new ();
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
+  GstTileWireHeader h;
+  GstTileWireAck ack;
+  GstTileReceiver *rx;
+  GstBuffer *buf;
+  GThread *puller;
+  gint udp;
+  Sender s = { 0 };
+
+  rx = udp_session (&s, 16, &udp, &unit, &unit_len);
+  send_datagrams (udp, &unit, unit_len, 0, G_MAXUINT);
+  buf = expect_frame (rx, 0, 2000);
+  gst_buffer_unref (buf);
+  fail_unless (sender_read (&s, &h, m));
+  fail_unless (gst_tile_wire_ack_parse (m->data, m->len, &ack, NULL));
+  fail_unless_equals_uint64 (ack.frame, 0);
+
+  /* frame 1: its first datagram of 4 only; its ACK comes on its timer,
+   * before any newer frame */
+  send_datagrams_mask (udp, &unit, unit_len, 1, 16, 0x1);
+  puller = g_thread_new ("pull", pull_frame_2, rx);
+  do {
+    fail_unless (sender_read (&s, &h, m));
+  } while (h.type != GST_TILE_WIRE_TYPE_ACK);
+  fail_unless (gst_tile_wire_ack_parse (m->data, m->len, &ack, NULL));
+  fail_unless (ack.has_frame);
+  fail_unless_equals_uint64 (ack.frame, 1);
+  fail_unless (ack.has_feedback);
+  fail_unless_equals_int (ack.received, 1);
+  fail_unless (ack.delay_ns != 0);
+
+  /* the window did not move past it: frame 2 leaves whole */
+  send_datagrams (udp, &unit, unit_len, 2, G_MAXUINT);
+  buf = g_thread_join (puller);
+  fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  gst_buffer_unref (buf);
+  fail_unless (sender_read (&s, &h, m));
+  fail_unless (gst_tile_wire_ack_parse (m->data, m->len, &ack, NULL));
+  fail_unless_equals_uint64 (ack.frame, 2);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-discarded"), 1);
+  fail_unless_equals_uint64 (stat_u64 (rx, "packets-discarded"), 1);
+  fail_unless_equals_uint64 (stat_u64 (rx, "frames-partial"), 0);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  sender_close (&s);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
 /* UDP (issue 36): a frame whose datagrams come slower than the frames
  * before (sent at a lower pace, or its sender off the CPU for a while) is
  * not cut by a timer made for the faster ones: the timer follows the
@@ -2133,6 +2200,7 @@ tilereceiver_suite (void)
   tcase_add_test (tc, test_udp_nack_recovered);
 
   tcase_add_test (tc, test_udp_slow_frame_whole);
+  tcase_add_test (tc, test_udp_discarded_acked);
   tcase_add_test (tc, test_udp_forged_datagrams);
   tcase_add_test (tc, test_udp_long_refusal);
   tcase_add_test (tc, test_udp_sealed);
