@@ -10,8 +10,12 @@
  *
  *   bc-congestion-bench --role send --transport tile-tcp --address A \
  *       --port P --start T0 --frames N --end TEND [-W 1920 -H 1080 --fps 60]
+ *       [--format bc1|gray8]
  *   bc-congestion-bench --role receive --transport tile-tcp --peer A \
- *       --port P --start T0 --end TEND [-W 1920 -H 1080]
+ *       --port P --start T0 --end TEND [-W 1920 -H 1080] [--format ...]
+ *
+ * --format: the frames' caps and size, bc1 (video/x-bc BC1, W x H / 2
+ * bytes, the default) or gray8 (video/x-raw GRAY8, W x H bytes).
  *
  * Transports (sender pipeline / receiver pipeline):
  *
@@ -25,7 +29,8 @@
  *               /  udpsrc address=A port=P buffer-size=16777216
  *                  caps=application/x-rtp,...RAW... ! rtpvrawdepay ! appsink
  *             (RFC 4175; a BC1 frame of W x H goes as UYVY of W/2 x H/2, the
- *             same byte count, as in benchmarks/transport)
+ *             same byte count, as in benchmarks/transport; a GRAY8 frame
+ *             as UYVY of W/2 x H)
  *   srt       appsrc ! srtsink uri=srt://PEER:P (caller) sync=false
  *                 [latency=L]
  *               /  srtsrc uri=srt://A:P?mode=listener [latency=L] ! appsink
@@ -102,6 +107,8 @@ static gchar *opt_peer = NULL;
 static gint opt_port = 0;
 static gint opt_width = 1920;
 static gint opt_height = 1080;
+static gchar *opt_format = NULL;
+static gboolean gray8;
 static gdouble opt_fps = 60.0;
 static gint64 opt_start = 0;
 static gint64 opt_end = 0;
@@ -123,9 +130,12 @@ static GOptionEntry entries[] = {
         "srt senders send to it)", "A"},
   {"port", 'p', 0, G_OPTION_ARG_INT, &opt_port, "Port", "P"},
   {"width", 'W', 0, G_OPTION_ARG_INT, &opt_width,
-      "Width of the BC1 frame (default 1920)", "PIXELS"},
+      "Width of the frame (default 1920)", "PIXELS"},
   {"height", 'H', 0, G_OPTION_ARG_INT, &opt_height,
-      "Height of the BC1 frame (default 1080)", "PIXELS"},
+      "Height of the frame (default 1080)", "PIXELS"},
+  {"format", 0, 0, G_OPTION_ARG_STRING, &opt_format,
+      "bc1 (video/x-bc BC1, the default) or gray8 (video/x-raw GRAY8)",
+      "bc1|gray8"},
   {"fps", 0, 0, G_OPTION_ARG_DOUBLE, &opt_fps,
       "Frames pushed per second (default 60)", "FPS"},
   {"start", 0, 0, G_OPTION_ARG_INT64, &opt_start,
@@ -472,6 +482,14 @@ report_end (GString * out, const gchar * stats_key, GstElement * element,
   return status;
 }
 
+/* rtp: the height of the UYVY frame of the same byte count (the width is
+ * W / 2) */
+static gint
+rtp_height (void)
+{
+  return gray8 ? opt_height : opt_height / 2;
+}
+
 /* ------------------------------------------------------------------ */
 /* Sender */
 
@@ -546,7 +564,12 @@ run_sender (void)
   if (!strcmp (t, "rtp"))
     caps_str = g_strdup_printf ("video/x-raw,format=UYVY,width=%d,height=%d,"
         "framerate=%d/1000,pixel-aspect-ratio=1/1,colorimetry=bt601,"
-        "interlace-mode=progressive", opt_width / 2, opt_height / 2,
+        "interlace-mode=progressive", opt_width / 2, rtp_height (),
+        (gint) (opt_fps * 1000 + 0.5));
+  else if (gray8)
+    caps_str = g_strdup_printf ("video/x-raw,format=GRAY8,width=%d,height=%d,"
+        "framerate=%d/1000,pixel-aspect-ratio=1/1,"
+        "interlace-mode=progressive", opt_width, opt_height,
         (gint) (opt_fps * 1000 + 0.5));
   else
     caps_str = g_strdup_printf ("video/x-bc,format=BC1,width=%d,height=%d,"
@@ -883,7 +906,7 @@ run_receiver (void)
         "sampling=(string)YCbCr-4:2:2, depth=(string)8, width=(string)%d, "
         "height=(string)%d, colorimetry=(string)BT601-5, payload=(int)96\" "
         "! rtpvrawdepay ! appsink name=sink", opt_address, opt_port,
-        opt_rcvbuf, opt_width / 2, opt_height / 2);
+        opt_rcvbuf, opt_width / 2, rtp_height ());
   else {
     gchar *lat = srt_latency ();
 
@@ -954,17 +977,28 @@ main (int argc, char **argv)
     return 2;
   if (!opt_role || !opt_transport || opt_port <= 0 || opt_port > 65535 ||
       opt_start <= 0 || opt_end <= opt_start || opt_width < 16 ||
-      opt_height < 16 || opt_width % 4 || opt_height % 8 || opt_fps <= 0 ||
+      opt_height < 16 || opt_width % 4 || opt_fps <= 0 ||
       opt_frames < 1 || opt_units < 1) {
     g_printerr ("bc-congestion-bench: --role, --transport, --port, --start "
-        "and --end are needed (width a multiple of 4, height of 8)\n");
+        "and --end are needed (width a multiple of 4)\n");
     return 2;
   }
   if (!g_strv_contains (transports, opt_transport)) {
     g_printerr ("unknown transport %s\n", opt_transport);
     return 2;
   }
-  frame_size = (gsize) opt_width *opt_height / 2;
+  if (opt_format && strcmp (opt_format, "bc1") && strcmp (opt_format,
+          "gray8")) {
+    g_printerr ("unknown format %s (bc1 or gray8)\n", opt_format);
+    return 2;
+  }
+  gray8 = opt_format && !strcmp (opt_format, "gray8");
+  if (gray8 ? opt_height % 2 : opt_height % 8) {
+    g_printerr ("bc-congestion-bench: the height must be a multiple of %d\n",
+        gray8 ? 2 : 8);
+    return 2;
+  }
+  frame_size = (gsize) opt_width *opt_height / (gray8 ? 1 : 2);
   n_chunks = (frame_size + CHUNK - 1) / CHUNK;
   if (frame_size - (gsize) (n_chunks - 1) * CHUNK < HDR + 8) {
     g_printerr ("bc-congestion-bench: the last chunk of a %" G_GSIZE_FORMAT

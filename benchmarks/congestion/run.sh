@@ -6,25 +6,34 @@
 # The congestion benchmark (see run.py): a 60 frames/s stream of BC1-sized
 # frames into a bottleneck slower than the stream, over tilesink/tilesrc
 # (protocol=tcp and udp), tcpserversink/tcpclientsrc with gdppay,
-# rtpvrawpay/udpsink and srtsink/srtsrc (latency 125 and 20 ms). The sender
-# and the receiver run in two network namespaces joined by a veth pair,
-# the bottleneck a tbf qdisc on the sender's veth (as tests/netns/run.sh).
+# rtpvrawpay/udpsink and srtsink/srtsrc (latency 125 and 20 ms); then
+# 2160p BC1 at 30 fps with 1, 2 and 5 % of the packets dropped at random
+# and 2 % in bursts (an nftables rule in the receiver's namespace), and two
+# GRAY8 streams (111 and 498 Mbit/s) beside one and four iperf3 TCP flows
+# on a 300 Mbit/s link. The sender and the receiver run in two network
+# namespaces joined by a veth pair, the bottleneck a tbf qdisc on the
+# sender's veth (as tests/netns/run.sh).
 #
-# Needs root (the namespaces, tc). Builds bc-congestion-bench and the
+# Needs root (the namespaces, tc, nft). Builds bc-congestion-bench and the
 # plugins in a release build directory if needed, installs what is missing
-# (iproute2, iperf3, the GStreamer plugins it compares with: base, good,
-# bad with SRT), raises net.core.rmem_max/wmem_max to 16 MiB for the run
+# (iproute2, iperf3, nftables, ethtool, the GStreamer plugins it compares
+# with: base, good, bad with SRT), raises net.core.rmem_max/wmem_max to
+# 16 MiB for the run
 # (restored on exit, also on Ctrl-C; they are not per namespace), makes the
 # namespaces (deleted on exit) and the Python venv, then runs run.py, which
 # writes benchmarks/congestion/results.json, docs/perf/congestion-*.png and
 # the congestion-bench section of docs/performance.md.
 #
-#   benchmarks/congestion/run.sh            full run, about 10 minutes
-#   benchmarks/congestion/run.sh --quick    < 1 minute (2 rates, 1080p,
-#                                           3 s a run); writes only
+#   benchmarks/congestion/run.sh            full run, about 30 minutes
+#   benchmarks/congestion/run.sh --quick    < 2 minutes (the sweep: 1080p
+#                                           at 300 Mbit/s; the 2 % loss row;
+#                                           111 Mbit/s beside 1 TCP flow;
+#                                           2-3 s a run); writes only
 #                                           results-quick.json and quick/*.png
 #
-# Other options go to run.py (--keep-logs, --only KEYS, --report-only).
+# Other options go to run.py (--keep-logs, --only KEYS, --report-only,
+# --sections sweep,loss,cross, --seconds S: the long rows' length, 60 s by
+# default).
 # BUILD_DIR (default: build-bench in the source tree) is the meson build
 # directory, set up with -Dbuildtype=release when it does not exist yet.
 # BC_BENCH_VENV (default: benchmarks/.venv) is the venv.
@@ -52,7 +61,13 @@ if ! command -v ip >/dev/null || ! command -v tc >/dev/null \
   bc_apt_install iproute2
 fi
 command -v iperf3 >/dev/null || bc_apt_install iperf3 \
-  || echo "run.sh: no iperf3: no bulk-TCP reference" >&2
+  || echo "run.sh: no iperf3: no bulk-TCP reference, no cross traffic" >&2
+command -v nft >/dev/null || bc_apt_install nftables || {
+  echo "run.sh: no nft: the loss rows cannot drop packets" >&2
+  exit 1
+}
+command -v ethtool >/dev/null || bc_apt_install ethtool \
+  || echo "run.sh: no ethtool: the loss rows' drops hit GSO batches" >&2
 bc_gst_plugins gstreamer1.0-plugins-base appsrc tcpserversink tcpclientsrc
 bc_gst_plugins gstreamer1.0-plugins-good rtpvrawpay rtpvrawdepay udpsrc \
   udpsink
