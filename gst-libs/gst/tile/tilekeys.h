@@ -106,6 +106,8 @@ void     gst_tile_keys_data_key      (const guint8 secret[GST_TILE_KEYS_HASH_SIZ
  * @GST_TILE_KEYS_UNIT_CHALLENGE: the server's answer with a cookie
  * @GST_TILE_KEYS_UNIT_ACCEPT: the server's acceptance (the echo from the
  *     unit's socket)
+ * @GST_TILE_KEYS_PATH_HELLO: the client's PATH (another network path)
+ * @GST_TILE_KEYS_PATH_ACCEPT: the server's answer to it
  *
  * What a UNIT_HELLO's MAC says it is: the same bytes with another kind do
  * not check, so a challenge cannot pass for an acceptance.
@@ -115,6 +117,8 @@ typedef enum
   GST_TILE_KEYS_UNIT_HELLO = 0,
   GST_TILE_KEYS_UNIT_CHALLENGE = 1,
   GST_TILE_KEYS_UNIT_ACCEPT = 2,
+  GST_TILE_KEYS_PATH_HELLO = 3,
+  GST_TILE_KEYS_PATH_ACCEPT = 4,
 } GstTileKeysUnitMac;
 
 void     gst_tile_keys_unit_mac      (const guint8 key[GST_TILE_KEYS_HASH_SIZE],

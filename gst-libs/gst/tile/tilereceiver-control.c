@@ -509,6 +509,8 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
       gst_tile_wire_time_pack (&tq, p);
       control_send (self, fd, p);
     }
+    gst_tile_receiver_paths_service (self, timeout, now,
+        KEEPALIVE_INTERVAL_MS * 1000);
     if (now - last_ka >= KEEPALIVE_INTERVAL_MS * 1000) {
       p->len = 0;
       gst_tile_wire_keepalive_pack (now * 1000, p);
@@ -530,7 +532,6 @@ static gpointer
 control_thread (gpointer data)
 {
   GstTileReceiver *self = data;
-  const gchar *host = self->settings.host;
   guint port = self->settings.port, timeout = self->settings.timeout;
 
   g_mutex_lock (&self->lock);
@@ -544,6 +545,19 @@ control_thread (gpointer data)
     g_mutex_unlock (&self->lock);
     return NULL;
   }
+  g_mutex_unlock (&self->lock);
+  {
+    GError *err = NULL;
+
+    if (!gst_tile_receiver_paths_parse (self, &err)) {
+      g_mutex_lock (&self->lock);
+      gst_tile_receiver_set_error_locked (self, err);
+      g_error_free (err);
+      g_mutex_unlock (&self->lock);
+      return NULL;
+    }
+  }
+  g_mutex_lock (&self->lock);
   while (self->running) {
     GstTileWireConfig *config;
     GError *err = NULL;
@@ -551,7 +565,7 @@ control_thread (gpointer data)
     gint fd;
 
     g_mutex_unlock (&self->lock);
-    fd = gst_tile_net_connect (host, port, timeout, 0, NULL, &err);
+    fd = gst_tile_receiver_paths_connect_control (self, timeout, &err);
     if (fd >= 0) {
       /* so that stop() can interrupt the handshake */
       g_mutex_lock (&self->lock);
@@ -566,6 +580,9 @@ control_thread (gpointer data)
     if (!config)
       records_clear (self);
     if (config) {
+      /* the other paths, before the units start: they are dealt out over
+       * the paths up */
+      gst_tile_receiver_paths_open (self, fd, config, timeout);
       /* before the units start: their first ACK goes out here */
       g_mutex_lock (&self->control.send_lock);
       self->control.ack_fd = fd;
@@ -586,13 +603,15 @@ control_thread (gpointer data)
       self->pending = config;
       g_cond_broadcast (&self->cond);
       GST_INFO_OBJECT (self->log_object,
-          "connected to %s port %u, generation %u", host, port,
+          "connected to %s port %u, generation %u",
+          self->paths.hosts[self->paths.control], port,
           config->generation);
       g_mutex_unlock (&self->lock);
       retry = control_session (self, fd, timeout, &err);
       g_mutex_lock (&self->control.send_lock);
       self->control.ack_fd = -1;
       g_mutex_unlock (&self->control.send_lock);
+      gst_tile_receiver_paths_close (self);
       records_clear (self);
       g_mutex_lock (&self->lock);
       self->control.fd = -1;
@@ -635,6 +654,7 @@ control_thread (gpointer data)
         RECONNECT_DELAY_US);
   }
   g_mutex_unlock (&self->lock);
+  gst_tile_receiver_paths_clear (self);
   return NULL;
 }
 

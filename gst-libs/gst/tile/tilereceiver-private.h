@@ -130,6 +130,32 @@ typedef struct
   gint ack_fd;
 } GstTileReceiverControl;
 
+/* One network path of the session (tilereceiver-paths.c): the control
+ * connection's, or a PATH connection; the control thread's, but for
+ * `server` which units read under the lock. */
+typedef struct
+{
+  gint fd;                      /* -1: down */
+  struct sockaddr_storage server;       /* the sender's address on it */
+  guint server_len;
+  gint64 rx_us;                 /* last heard from */
+  gint64 tx_us;                 /* last KEEPALIVE sent */
+  guint8 buf[GST_TILE_WIRE_HEADER_SIZE + 8];    /* a KEEPALIVE coming in */
+  gsize have;
+} GstTileReceiverPath;
+
+/* The paths: settings.host's hosts, parsed by the control thread; the
+ * paths up (indexes, the control connection's first) under the lock. */
+typedef struct
+{
+  gchar **hosts;
+  guint n_hosts;
+  guint control;                /* the control connection's path */
+  GstTileReceiverPath path[GST_TILE_WIRE_MAX_PATHS];
+  guint up[GST_TILE_WIRE_MAX_PATHS];
+  guint n_up;
+} GstTileReceiverPaths;
+
 typedef enum
 {
   SLOT_FREE,
@@ -273,6 +299,8 @@ struct _GstTileReceiver
    * handshake derives them, the units copy what they need) */
   GstTileReceiverControl control;
   GstTileKeys keys;
+  /* the network paths (tilereceiver-paths.c) */
+  GstTileReceiverPaths paths;
   GstTileReceiverClock clock;   /* the sender's */
   GstTilePlayout playout;
 
@@ -356,6 +384,22 @@ void gst_tile_receiver_control_shutdown_locked (GstTileReceiver * self,
 G_GNUC_INTERNAL
 void gst_tile_receiver_control_join (GstTileReceiver * self);
 G_GNUC_INTERNAL
+/* tilereceiver-paths.c */
+gboolean gst_tile_receiver_paths_parse (GstTileReceiver * self,
+    GError ** error);
+gint     gst_tile_receiver_paths_connect_control (GstTileReceiver * self,
+    guint timeout, GError ** error);
+void     gst_tile_receiver_paths_open (GstTileReceiver * self,
+    gint control_fd, const GstTileWireConfig * config, guint timeout);
+void     gst_tile_receiver_paths_close (GstTileReceiver * self);
+void     gst_tile_receiver_paths_service (GstTileReceiver * self,
+    guint timeout, gint64 now, gint64 keepalive_us);
+guint    gst_tile_receiver_paths_unit_server_locked (GstTileReceiver * self,
+    guint unit, struct sockaddr_storage *addr);
+const gchar *gst_tile_receiver_paths_unit_host_locked (GstTileReceiver *
+    self, guint unit, gchar * buf, gsize size);
+void     gst_tile_receiver_paths_clear (GstTileReceiver * self);
+
 guint gst_tile_receiver_control_peer_locked (GstTileReceiver * self,
     struct sockaddr_storage *peer);
 G_GNUC_INTERNAL

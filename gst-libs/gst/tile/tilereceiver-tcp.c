@@ -13,6 +13,8 @@
 
 #include "tilereceiver-private.h"
 
+#include <netdb.h>
+
 #include <gst/bc/bctilemeta.h>
 
 /* Finds or starts the slot of @frame for unit @unit, waiting for a free
@@ -118,8 +120,18 @@ tcp_unit_connect (GstTileReceiverUnit * u, guint64 run,
   gboolean warn = FALSE;
   GByteArray *p;
 
-  fd = gst_tile_net_connect (self->settings.host, self->settings.port,
+  gchar buf[NI_MAXHOST];
+  const gchar *host;
+
+  /* over its path: a numeric address (the path's own, as it answered) */
+  g_mutex_lock (&self->lock);
+  host = gst_tile_receiver_paths_unit_host_locked (self, u->index, buf,
+      sizeof (buf));
+  host = g_strdup (host);
+  g_mutex_unlock (&self->lock);
+  fd = gst_tile_net_connect (host, self->settings.port,
       self->settings.timeout, rcvbuf, &granted, err);
+  g_free ((gchar *) host);
   if (fd < 0)
     return -1;
   /* tile data must keep coming once a tile has started (a quiet sender

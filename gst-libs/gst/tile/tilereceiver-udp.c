@@ -1304,7 +1304,8 @@ gst_tile_receiver_udp_unit (gpointer data)
   c.uh.token = c.config->token;
   c.uh.generation = c.config->generation;
   c.uh.unit = u->index;
-  c.server_len = gst_tile_receiver_control_peer_locked (self, &c.server);
+  c.server_len = gst_tile_receiver_paths_unit_server_locked (self,
+      u->index, &c.server);
   gst_tile_receiver_unit_seal (u);
   gst_tile_receiver_nack_unit_reset_locked (u);
   g_mutex_unlock (&self->lock);

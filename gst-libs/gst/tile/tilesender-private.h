@@ -395,6 +395,21 @@ typedef struct
   guint fec_percent;
 } GstTileSenderFlow;
 
+/* One of a peer's other network paths (tilesender-paths.c): a TCP
+ * connection whose first message was PATH; its host is one the peer's
+ * units may come from. Lock; the server thread's. */
+typedef struct
+{
+  gint fd;                      /* -1: none */
+  GstPollFD pfd;
+  gboolean ready;               /* the last wait found it readable */
+  struct sockaddr_storage host;
+  gint64 rx_us;                 /* last heard from */
+  gint64 tx_us;                 /* last KEEPALIVE sent */
+  guint8 buf[GST_TILE_WIRE_HEADER_SIZE + 8];    /* a KEEPALIVE coming in */
+  gsize have;
+} GstTileSenderPath;
+
 /* One connected receiver: its control connection, its keys, its flow
  * control, and over unicast its units (a member of the multicast group
  * has none: the group's send its frames). Lock, but for what is marked
@@ -427,6 +442,9 @@ struct _GstTileSenderPeer
    * tilesender-resend.c) */
   gdouble nack_tokens;
   gint64 nack_refill_us;
+  /* its other network paths, by index (0, the control connection's, is
+   * never used here: its host is `host`) */
+  GstTileSenderPath paths[GST_TILE_WIRE_MAX_PATHS];
 };
 
 /* multicast: the group's units send every frame once, to the group
@@ -551,6 +569,19 @@ struct _GstTileSender
 
 /* tilesender.c */
 G_GNUC_INTERNAL
+/* tilesender-paths.c */
+void     gst_tile_sender_paths_init (GstTileSenderPeer * peer);
+void     gst_tile_sender_paths_close_locked (GstTileSenderPeer * peer);
+gboolean gst_tile_sender_peer_has_host (GstTileSenderPeer * peer,
+    const struct sockaddr_storage *addr);
+gboolean gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,
+    const guint8 * payload, guint32 len, GstTileWireRefuseCode * code,
+    gchar ** reason);
+void     gst_tile_sender_paths_note_ready_locked (GstTileSender * self,
+    gboolean polled);
+void     gst_tile_sender_paths_service_locked (GstTileSender * self,
+    gint64 now);
+
 GstTileSenderPeer *gst_tile_sender_peer_new_locked (GstTileSender * self,
                                                     gint control_fd,
                                                     const GstTileWireHello *

@@ -353,14 +353,14 @@ set_congestion_locked (GstTileSender * self, gint fd)
 }
 
 /* Whether the data connection @fd comes from the host of @peer's control
- * connection. */
+ * connection or of one of its paths. */
 static gboolean
 data_peer_is_host (gint fd, GstTileSenderPeer * peer)
 {
   struct sockaddr_storage addr;
 
   return gst_tile_net_address (fd, TRUE, &addr) > 0 &&
-      gst_tile_net_same_host (&addr, &peer->host);
+      gst_tile_sender_peer_has_host (peer, &addr);
 }
 
 /* UNIT_HELLO on a new TCP connection: it becomes that unit's data
@@ -429,7 +429,8 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
 }
 
 /* A complete first message on a new connection: HELLO (control, without
- * a passphrase) or UNIT_HELLO (data). Takes @fd over. Lock held. */
+ * a passphrase), UNIT_HELLO (data) or PATH (another network path of a
+ * session). Takes @fd over. Lock held. */
 static void
 handle_first_message (GstTileSender * self, gint fd,
     const GstTileWireHeader * h, const guint8 * payload)
@@ -448,9 +449,19 @@ handle_first_message (GstTileSender * self, gint fd,
     gst_tile_net_close (&fd);
   } else if (h->type == GST_TILE_WIRE_TYPE_UNIT_HELLO) {
     handle_unit_hello (self, fd, payload, h->payload_len);
+  } else if (h->type == GST_TILE_WIRE_TYPE_PATH) {
+    GstTileWireRefuseCode code;
+    gchar *reason = NULL;
+
+    if (!gst_tile_sender_path_hello_locked (self, fd, payload,
+            h->payload_len, &code, &reason)) {
+      refuse (self, fd, code, reason);
+      gst_tile_net_close (&fd);
+    }
+    g_free (reason);
   } else {
-    refuse (self, fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
-        "the first message on a connection must be HELLO or UNIT_HELLO");
+    refuse (self, fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, "the first message "
+        "on a connection must be HELLO, UNIT_HELLO or PATH");
     gst_tile_net_close (&fd);
   }
 }
@@ -946,6 +957,7 @@ end_control_locked (GstTileSenderPeer * peer, const gchar * why)
   GstTileSender *self = peer->owner.sender;
 
   gst_tile_sender_peer_end_locked (peer, why);
+  gst_tile_sender_paths_close_locked (peer);
   poll_remove (self, &peer->control.pfd);
   gst_tile_net_close (&peer->control.fd);
   g_ptr_array_remove (self->peers, peer);
@@ -1058,7 +1070,7 @@ peer_of_host_locked (GstTileSender * self,
   for (i = 0; i < self->peers->len; i++) {
     GstTileSenderPeer *peer = g_ptr_array_index (self->peers, i);
 
-    if (!peer->control.dead && gst_tile_net_same_host (addr, &peer->host))
+    if (!peer->control.dead && gst_tile_sender_peer_has_host (peer, addr))
       return peer;
   }
   return NULL;
@@ -1238,7 +1250,7 @@ udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
   peer = peer_by_token_locked (self, uh->token);
   /* (a session's token from another host: someone who saw it on the
    * path; told no more than a wrong token) */
-  if (!peer || !gst_tile_net_same_host (addr, &peer->host)
+  if (!peer || !gst_tile_sender_peer_has_host (peer, addr)
       || !self->have_config || uh->generation != self->config.generation) {
     udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
         "UNIT_HELLO for another session or generation");
@@ -1600,6 +1612,7 @@ server_wait (GstTileSender * self, gboolean * listen, gboolean * udp)
       gst_poll_fd_can_read (sv->poll, &sv->udp_pfd);
   for (i = 0; i < sv->n_pending; i++)
     sv->pending[i].ready = res > 0 && poll_ready (self, &sv->pending[i].pfd);
+  gst_tile_sender_paths_note_ready_locked (self, res > 0);
   return sv->n_pending;
 }
 
@@ -1656,6 +1669,7 @@ gst_tile_sender_server_thread (gpointer data)
     now = g_get_monotonic_time ();
     server_listen_resume (self, now);
     server_handshakes (self, n_polled, now);
+    gst_tile_sender_paths_service_locked (self, now);
     server_timers (self, &st, now);
 
     g_mutex_unlock (&self->lock);

@@ -234,6 +234,7 @@ gst_tile_sender_peer_new_locked (GstTileSender * self, gint control_fd,
   gst_tile_net_address (control_fd, TRUE, &peer->host);
   peer->control.fd = control_fd;
   gst_poll_fd_init (&peer->control.pfd);
+  gst_tile_sender_paths_init (peer);
   peer->control.payload = g_byte_array_new ();
   peer->started_us = peer->control.rx_us = g_get_monotonic_time ();
   reset_rate_locked (peer);
@@ -257,7 +258,11 @@ gst_tile_sender_owner_at (GstTileSender * self, guint i)
 void
 gst_tile_sender_peer_free (GstTileSenderPeer * peer)
 {
+  guint i;
+
   gst_tile_net_close (&peer->control.fd);
+  for (i = 0; i < GST_TILE_WIRE_MAX_PATHS; i++)
+    gst_tile_net_close (&peer->paths[i].fd);
   gst_tile_sender_owner_clear (&peer->owner);
   if (peer->receiver_stats)
     gst_structure_free (peer->receiver_stats);

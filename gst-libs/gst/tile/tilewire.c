@@ -277,6 +277,8 @@ gst_tile_wire_type_get_name (GstTileWireType type)
       return "TIME";
     case GST_TILE_WIRE_TYPE_NACK:
       return "NACK";
+    case GST_TILE_WIRE_TYPE_PATH:
+      return "PATH";
   }
   return "UNKNOWN";
 }
@@ -284,7 +286,7 @@ gst_tile_wire_type_get_name (GstTileWireType type)
 static gboolean
 type_is_known (guint type)
 {
-  return type >= GST_TILE_WIRE_TYPE_HELLO && type <= GST_TILE_WIRE_TYPE_NACK;
+  return type >= GST_TILE_WIRE_TYPE_HELLO && type <= GST_TILE_WIRE_TYPE_PATH;
 }
 
 /**
@@ -1061,16 +1063,62 @@ gst_tile_wire_config_parse (const guint8 * payload, gsize len,
 
 /* UNIT_HELLO */
 
+/* UNIT_HELLO, and PATH (the same payload, `unit` the path) */
 static gboolean
-unit_hello_validate (const GstTileWireUnitHello * hello, GError ** error)
+unit_hello_validate_type (const GstTileWireUnitHello * hello,
+    GstTileWireType type, GError ** error)
 {
-  if (hello->unit >= GST_TILE_WIRE_MAX_UNITS) {
+  guint max = type == GST_TILE_WIRE_TYPE_PATH ? GST_TILE_WIRE_MAX_PATHS :
+      GST_TILE_WIRE_MAX_UNITS;
+
+  if (hello->unit >= max) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "UNIT_HELLO unit is %u, must be below %u", hello->unit,
-        GST_TILE_WIRE_MAX_UNITS);
+        "%s %s is %u, must be below %u", gst_tile_wire_type_get_name (type),
+        type == GST_TILE_WIRE_TYPE_PATH ? "path" : "unit", hello->unit, max);
     return FALSE;
   }
   return TRUE;
+}
+
+static gboolean
+unit_hello_validate (const GstTileWireUnitHello * hello, GError ** error)
+{
+  return unit_hello_validate_type (hello, GST_TILE_WIRE_TYPE_UNIT_HELLO,
+      error);
+}
+
+static void
+unit_hello_pack_type (const GstTileWireUnitHello * hello,
+    GstTileWireType type, GByteArray * out)
+{
+  gsize start = message_begin (out);
+
+  put_be (out, hello->token, 8);
+  put_be (out, hello->generation, 4);
+  put_be (out, hello->unit, 2);
+  g_byte_array_append (out, hello->cookie, GST_TILE_WIRE_COOKIE_SIZE);
+  g_byte_array_append (out, hello->mac, GST_TILE_WIRE_UNIT_MAC_SIZE);
+  message_end (out, start, type);
+}
+
+static gboolean
+unit_hello_parse_type (const guint8 * payload, gsize len,
+    GstTileWireType type, GstTileWireUnitHello * out, GError ** error)
+{
+  WireReader r;
+
+  reader_init (&r, gst_tile_wire_type_get_name (type), payload, len);
+  if (!reader_uint (&r, "token", &out->token, error)
+      || !reader_uint (&r, "generation", &out->generation, error)
+      || !reader_uint (&r, type == GST_TILE_WIRE_TYPE_PATH ? "path" : "unit",
+          &out->unit, error)
+      || !reader_copy (&r, "cookie", out->cookie, GST_TILE_WIRE_COOKIE_SIZE,
+          error)
+      || !reader_copy (&r, "mac", out->mac, GST_TILE_WIRE_UNIT_MAC_SIZE,
+          error)
+      || !reader_finish (&r, error))
+    return FALSE;
+  return unit_hello_validate_type (out, type, error);
 }
 
 /**
@@ -1086,21 +1134,12 @@ gboolean
 gst_tile_wire_unit_hello_pack (const GstTileWireUnitHello * hello,
     GByteArray * out, GError ** error)
 {
-  gsize start;
-
   g_return_val_if_fail (hello != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
   if (!unit_hello_validate (hello, error))
     return FALSE;
-
-  start = message_begin (out);
-  put_be (out, hello->token, 8);
-  put_be (out, hello->generation, 4);
-  put_be (out, hello->unit, 2);
-  g_byte_array_append (out, hello->cookie, GST_TILE_WIRE_COOKIE_SIZE);
-  g_byte_array_append (out, hello->mac, GST_TILE_WIRE_UNIT_MAC_SIZE);
-  message_end (out, start, GST_TILE_WIRE_TYPE_UNIT_HELLO);
+  unit_hello_pack_type (hello, GST_TILE_WIRE_TYPE_UNIT_HELLO, out);
   return TRUE;
 }
 
@@ -1120,22 +1159,59 @@ gboolean
 gst_tile_wire_unit_hello_parse (const guint8 * payload, gsize len,
     GstTileWireUnitHello * out, GError ** error)
 {
-  WireReader r;
-
   g_return_val_if_fail (payload != NULL || len == 0, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
-  reader_init (&r, "UNIT_HELLO", payload, len);
-  if (!reader_uint (&r, "token", &out->token, error)
-      || !reader_uint (&r, "generation", &out->generation, error)
-      || !reader_uint (&r, "unit", &out->unit, error)
-      || !reader_copy (&r, "cookie", out->cookie, GST_TILE_WIRE_COOKIE_SIZE,
-          error)
-      || !reader_copy (&r, "mac", out->mac, GST_TILE_WIRE_UNIT_MAC_SIZE,
-          error)
-      || !reader_finish (&r, error))
+  return unit_hello_parse_type (payload, len, GST_TILE_WIRE_TYPE_UNIT_HELLO,
+      out, error);
+}
+
+/**
+ * gst_tile_wire_path_pack:
+ * @hello: the message: the UNIT_HELLO fields, `unit` the path's index
+ * @out: header and payload are appended here
+ * @error: return location for a #GST_TILE_WIRE_ERROR
+ *
+ * Packs a PATH: the first message on a connection that introduces another
+ * network path of a session (and the server's answer).
+ *
+ * Returns: %FALSE, appending nothing, when the path index is not below
+ * %GST_TILE_WIRE_MAX_PATHS.
+ */
+gboolean
+gst_tile_wire_path_pack (const GstTileWireUnitHello * hello,
+    GByteArray * out, GError ** error)
+{
+  g_return_val_if_fail (hello != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (!unit_hello_validate_type (hello, GST_TILE_WIRE_TYPE_PATH, error))
     return FALSE;
-  return unit_hello_validate (out, error);
+  unit_hello_pack_type (hello, GST_TILE_WIRE_TYPE_PATH, out);
+  return TRUE;
+}
+
+/**
+ * gst_tile_wire_path_parse:
+ * @payload: (array length=len) (nullable): the payload
+ * @len: payload length from the header
+ * @out: (out caller-allocates): the message
+ * @error: return location for a #GST_TILE_WIRE_ERROR
+ *
+ * Parses a PATH (the payload of a UNIT_HELLO, `unit` the path's index,
+ * below %GST_TILE_WIRE_MAX_PATHS).
+ *
+ * Returns: %FALSE with @error set when the payload is invalid.
+ */
+gboolean
+gst_tile_wire_path_parse (const guint8 * payload, gsize len,
+    GstTileWireUnitHello * out, GError ** error)
+{
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  return unit_hello_parse_type (payload, len, GST_TILE_WIRE_TYPE_PATH, out,
+      error);
 }
 
 /* REFUSE */

@@ -228,6 +228,9 @@ typedef enum
  *   clock; server to client, its answer (#GstTileWireTime)
  * @GST_TILE_WIRE_TYPE_NACK: client to server over UDP, the datagrams of a
  *   frame's tile that did not arrive, to send again (#GstTileWireNack)
+ * @GST_TILE_WIRE_TYPE_PATH: client to server, first message on a connection
+ *   that introduces another network path of a session, and the server's
+ *   answer (the payload of a UNIT_HELLO, its `unit` the path)
  *
  * Control message types.
  */
@@ -246,6 +249,7 @@ typedef enum
   GST_TILE_WIRE_TYPE_SEALED = 11,
   GST_TILE_WIRE_TYPE_TIME = 12,
   GST_TILE_WIRE_TYPE_NACK = 13,
+  GST_TILE_WIRE_TYPE_PATH = 14,
 } GstTileWireType;
 
 /**
@@ -522,6 +526,13 @@ typedef struct
 #define GST_TILE_WIRE_UNIT_MAC_SIZE 16
 
 /**
+ * GST_TILE_WIRE_MAX_PATHS:
+ *
+ * The most network paths of a session (PATH's index is below it).
+ */
+#define GST_TILE_WIRE_MAX_PATHS 8
+
+/**
  * GstTileWireUnitHello:
  * @token: the session token of the CONFIG
  * @generation: the generation of the CONFIG
@@ -734,6 +745,15 @@ GST_TILE_API
 gboolean gst_tile_wire_unit_hello_parse (const guint8 * payload, gsize len,
                                        GstTileWireUnitHello * out,
                                        GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_path_pack (const GstTileWireUnitHello * hello,
+                                  GByteArray * out, GError ** error);
+
+GST_TILE_API
+gboolean gst_tile_wire_path_parse (const guint8 * payload, gsize len,
+                                   GstTileWireUnitHello * out,
+                                   GError ** error);
 
 GST_TILE_API
 gboolean gst_tile_wire_refuse_pack (GstTileWireRefuseCode code,

@@ -297,7 +297,7 @@ GST_START_TEST (test_header)
   g_clear_error (&err);
 
   /* the newest types are known */
-  for (i = GST_TILE_WIRE_TYPE_CHALLENGE; i <= GST_TILE_WIRE_TYPE_NACK; i++) {
+  for (i = GST_TILE_WIRE_TYPE_CHALLENGE; i <= GST_TILE_WIRE_TYPE_PATH; i++) {
     gst_tile_wire_header_write (buf, i, 32);
     fail_unless_equals_int (gst_tile_wire_header_parse (buf, sizeof (buf), &h,
             &err), GST_TILE_WIRE_PARSE_OK);
@@ -320,11 +320,14 @@ GST_START_TEST (test_header)
   fail_unless_equals_string (gst_tile_wire_type_get_name
       (GST_TILE_WIRE_TYPE_NACK), "NACK");
   fail_unless_equals_int (GST_TILE_WIRE_TYPE_NACK, 13);
-  fail_unless_equals_string (gst_tile_wire_type_get_name (14), "UNKNOWN");
+  fail_unless_equals_string (gst_tile_wire_type_get_name
+      (GST_TILE_WIRE_TYPE_PATH), "PATH");
+  fail_unless_equals_int (GST_TILE_WIRE_TYPE_PATH, 14);
+  fail_unless_equals_string (gst_tile_wire_type_get_name (15), "UNKNOWN");
 
   /* unknown types */
   for (i = 0; i < 4; i++) {
-    const guint16 types[] = { 0, GST_TILE_WIRE_TYPE_NACK + 1, 15, 0xffff };
+    const guint16 types[] = { 0, GST_TILE_WIRE_TYPE_PATH + 1, 16, 0xffff };
     gchar *needle = g_strdup_printf ("type is %u", types[i]);
 
     gst_tile_wire_header_write (buf, GST_TILE_WIRE_TYPE_HELLO, 4);
@@ -560,6 +563,33 @@ GST_START_TEST (test_small_messages)
   fail_if (gst_tile_wire_unit_hello_pack (&uh, msg, &err));
   check_error (err, GST_TILE_WIRE_ERROR_INVALID, "unit is 64");
   g_clear_error (&err);
+
+  /* PATH: a UNIT_HELLO's payload, its unit the path, below 8 */
+  uh.unit = 7;
+  g_byte_array_set_size (msg, 0);
+  fail_unless (gst_tile_wire_path_pack (&uh, msg, &err));
+  payload = split_message (msg, GST_TILE_WIRE_TYPE_PATH, &len);
+  fail_unless_equals_int (len, 14 + GST_TILE_WIRE_COOKIE_SIZE +
+      GST_TILE_WIRE_UNIT_MAC_SIZE);
+  fail_unless_equals_int (read_be (payload + 12, 2), 7);
+  fail_unless (gst_tile_wire_path_parse (payload, len, &uh_out, &err));
+  fail_unless_equals_uint64 (uh_out.token, uh.token);
+  fail_unless_equals_int (uh_out.unit, 7);
+  fail_unless (memcmp (uh_out.mac, uh.mac, sizeof (uh.mac)) == 0);
+  fail_if (gst_tile_wire_path_parse (payload, len - 1, &uh_out, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "PATH");
+  g_clear_error (&err);
+  ((guint8 *) payload)[13] = 8;
+  fail_if (gst_tile_wire_path_parse (payload, len, &uh_out, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "PATH path is 8, must be "
+      "below 8");
+  g_clear_error (&err);
+  uh.unit = GST_TILE_WIRE_MAX_PATHS;
+  g_byte_array_set_size (msg, 0);
+  fail_if (gst_tile_wire_path_pack (&uh, msg, &err));
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "path is 8");
+  g_clear_error (&err);
+  fail_unless_equals_int (msg->len, 0);
 
   g_byte_array_set_size (msg, 0);
   fail_unless (gst_tile_wire_refuse_pack (GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,

@@ -1,0 +1,276 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* A peer's other network paths (tilesrc's `host` with several addresses):
+ * each is a TCP connection from the receiver to our control port whose
+ * first message is PATH, with the session's token (and with a passphrase,
+ * the receiver's MAC). Its TCP handshake shows that the receiver receives
+ * at that address, so its host may then connect units and introduce UDP
+ * unit sockets as the control connection's host may (the units are spread
+ * over the paths). Afterwards only KEEPALIVEs travel on it, both ways, so
+ * that each side knows whether the path is up. The server thread owns
+ * them. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "tilesender-private.h"
+
+#include <string.h>
+
+/* Whether @addr is the host of @peer's control connection or of one of its
+ * paths: a host that showed it receives there. Lock held. */
+gboolean
+gst_tile_sender_peer_has_host (GstTileSenderPeer * peer,
+    const struct sockaddr_storage *addr)
+{
+  guint i;
+
+  if (gst_tile_net_same_host (addr, &peer->host))
+    return TRUE;
+  for (i = 0; i < GST_TILE_WIRE_MAX_PATHS; i++)
+    if (peer->paths[i].fd >= 0 &&
+        gst_tile_net_same_host (addr, &peer->paths[i].host))
+      return TRUE;
+  return FALSE;
+}
+
+/* Closes path @i of @peer. Lock held, server thread. */
+static void
+path_close (GstTileSenderPeer * peer, guint i, const gchar * why)
+{
+  GstTileSender *self = peer->owner.sender;
+  GstTileSenderPath *path = &peer->paths[i];
+
+  if (path->fd < 0)
+    return;
+  GST_INFO_OBJECT (self->log_object, "receiver %u: path %u closed: %s",
+      peer->owner.id, i, why);
+  if (self->server.poll)
+    gst_poll_remove_fd (self->server.poll, &path->pfd);
+  gst_poll_fd_init (&path->pfd);
+  gst_tile_net_close (&path->fd);
+  path->have = 0;
+}
+
+/* Every path of @peer closed (its session ends). Lock held, server
+ * thread, or the sender stopped. */
+void
+gst_tile_sender_paths_close_locked (GstTileSenderPeer * peer)
+{
+  guint i;
+
+  for (i = 0; i < GST_TILE_WIRE_MAX_PATHS; i++)
+    path_close (peer, i, "the session ended");
+}
+
+/* Marks no path of @peer: a new peer. */
+void
+gst_tile_sender_paths_init (GstTileSenderPeer * peer)
+{
+  guint i;
+
+  for (i = 0; i < GST_TILE_WIRE_MAX_PATHS; i++) {
+    peer->paths[i].fd = -1;
+    gst_poll_fd_init (&peer->paths[i].pfd);
+  }
+}
+
+/* PATH on a new connection (@payload, @len): checked like a UNIT_HELLO
+ * (the session's token, its receiver's MAC with a passphrase), then @fd
+ * becomes that path of the session, answered with the PATH back (our MAC
+ * with a passphrase). Returns FALSE with @reason and @code set when it is
+ * refused (the caller refuses and closes @fd); takes @fd over otherwise.
+ * Lock held. */
+gboolean
+gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,
+    const guint8 * payload, guint32 len, GstTileWireRefuseCode * code,
+    gchar ** reason)
+{
+  GstTileSenderPeer *peer = NULL;
+  GstTileSenderPath *path;
+  GstTileWireUnitHello ph;
+  GError *err = NULL;
+  GByteArray *answer;
+  guint i;
+
+  *code = GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN;
+  if (!gst_tile_wire_path_parse (payload, len, &ph, &err)) {
+    *code = GST_TILE_WIRE_REFUSE_BAD_MESSAGE;
+    *reason = g_strdup (err->message);
+    g_clear_error (&err);
+    return FALSE;
+  }
+  for (i = 0; i < self->peers->len && !peer; i++) {
+    GstTileSenderPeer *p = g_ptr_array_index (self->peers, i);
+
+    if (!p->control.dead && p->owner.token == ph.token)
+      peer = p;
+  }
+  /* (the tokens of the others are not told) */
+  if (!peer) {
+    *reason = g_strdup ("PATH for no current session");
+    return FALSE;
+  }
+  if (peer->control.records_in && !gst_tile_keys_unit_mac_check
+      (peer->keys.unit_c2s, GST_TILE_KEYS_PATH_HELLO, &ph)) {
+    *reason = g_strdup ("PATH failed its authentication");
+    return FALSE;
+  }
+  if (peer->group) {
+    *code = GST_TILE_WIRE_REFUSE_OTHER;
+    *reason = g_strdup ("a member of a multicast group has one path");
+    return FALSE;
+  }
+  if (ph.unit == 0 || peer->paths[ph.unit].fd >= 0) {
+    *code = GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT;
+    *reason = g_strdup_printf ("path %u %s", ph.unit, ph.unit == 0 ?
+        "is the control connection's" : "is already connected");
+    return FALSE;
+  }
+  path = &peer->paths[ph.unit];
+  memset (&path->host, 0, sizeof (path->host));
+  gst_tile_net_address (fd, TRUE, &path->host);
+  path->fd = fd;
+  path->have = 0;
+  path->rx_us = path->tx_us = g_get_monotonic_time ();
+  gst_tile_net_set_user_timeout (fd, self->settings.timeout);
+  gst_poll_fd_init (&path->pfd);
+  path->pfd.fd = fd;
+  gst_poll_add_fd (self->server.poll, &path->pfd);
+  gst_poll_fd_ctl_read (self->server.poll, &path->pfd, TRUE);
+
+  memset (ph.mac, 0, sizeof (ph.mac));
+  if (peer->control.records_in)
+    gst_tile_keys_unit_mac (peer->keys.unit_s2c, &ph,
+        GST_TILE_KEYS_PATH_ACCEPT, ph.mac);
+  answer = g_byte_array_new ();
+  gst_tile_wire_path_pack (&ph, answer, NULL);
+  if (!gst_tile_net_send_now (fd, answer->data, answer->len, &err)) {
+    path_close (peer, ph.unit, err->message);
+    g_clear_error (&err);
+  } else {
+    gchar *where = gst_tile_net_peer_string (fd);
+
+    GST_INFO_OBJECT (self->log_object, "receiver %u: path %u up, from %s",
+        peer->owner.id, ph.unit, where);
+    g_free (where);
+  }
+  g_byte_array_unref (answer);
+  return TRUE;
+}
+
+/* Reads path @i of @peer: KEEPALIVEs only (anything else, or its end,
+ * closes the path; never the session). Lock held. */
+static void
+path_read (GstTileSenderPeer * peer, guint i, gint64 now)
+{
+  GstTileSenderPath *path = &peer->paths[i];
+  guint messages;
+
+  for (messages = 0; messages < 16; messages++) {
+    GstTileWireHeader h;
+    GError *err = NULL;
+    gsize want = GST_TILE_WIRE_HEADER_SIZE + 8 - path->have;
+    gssize n = gst_tile_net_read_some (path->fd, path->buf + path->have,
+        want);
+    guint64 t;
+
+    if (n == 0)
+      return;
+    if (n < 0) {
+      path_close (peer, i, "the receiver closed it");
+      return;
+    }
+    path->have += n;
+    if (path->have < GST_TILE_WIRE_HEADER_SIZE + 8)
+      continue;
+    path->have = 0;
+    if (gst_tile_wire_header_parse (path->buf, GST_TILE_WIRE_HEADER_SIZE,
+            &h, &err) != GST_TILE_WIRE_PARSE_OK ||
+        h.type != GST_TILE_WIRE_TYPE_KEEPALIVE ||
+        !gst_tile_wire_keepalive_parse (path->buf + GST_TILE_WIRE_HEADER_SIZE,
+            h.payload_len, &t, &err)) {
+      gchar *why = g_strdup_printf ("%s", err ? err->message :
+          "a path carries KEEPALIVEs only");
+
+      g_clear_error (&err);
+      path_close (peer, i, why);
+      g_free (why);
+      return;
+    }
+    path->rx_us = now;
+  }
+}
+
+/* After a wait: notes which paths it found ready (@polled: it returned
+ * events). Lock held, server thread. */
+void
+gst_tile_sender_paths_note_ready_locked (GstTileSender * self,
+    gboolean polled)
+{
+  guint i, j;
+
+  for (i = 0; i < self->peers->len; i++) {
+    GstTileSenderPeer *peer = g_ptr_array_index (self->peers, i);
+
+    for (j = 1; j < GST_TILE_WIRE_MAX_PATHS; j++) {
+      GstTileSenderPath *path = &peer->paths[j];
+
+      path->ready = polled && path->fd >= 0 &&
+          (gst_poll_fd_can_read (self->server.poll, &path->pfd) ||
+          gst_poll_fd_has_closed (self->server.poll, &path->pfd) ||
+          gst_poll_fd_has_error (self->server.poll, &path->pfd));
+    }
+  }
+}
+
+/* Then: reads the paths it found ready, and every path's
+ * liveness (nothing heard for the timeout closes it) and keep-alive.
+ * Lock held, server thread. */
+void
+gst_tile_sender_paths_service_locked (GstTileSender * self, gint64 now)
+{
+  gint64 limit = (gint64) self->settings.timeout * 1000;
+  GByteArray *ka = NULL;
+  guint i, j;
+
+  for (i = 0; i < self->peers->len; i++) {
+    GstTileSenderPeer *peer = g_ptr_array_index (self->peers, i);
+
+    for (j = 1; j < GST_TILE_WIRE_MAX_PATHS; j++) {
+      GstTileSenderPath *path = &peer->paths[j];
+
+      if (path->fd < 0)
+        continue;
+      if (path->ready)
+        path_read (peer, j, now);
+      path->ready = FALSE;
+      if (path->fd < 0)
+        continue;
+      if (now - path->rx_us > limit) {
+        gchar *why = g_strdup_printf ("nothing heard on it for %u ms",
+            self->settings.timeout);
+
+        path_close (peer, j, why);
+        g_free (why);
+        continue;
+      }
+      if (now - path->tx_us >= KEEPALIVE_INTERVAL_MS * 1000) {
+        if (!ka) {
+          ka = g_byte_array_new ();
+          gst_tile_wire_keepalive_pack (now * 1000, ka);
+        }
+        path->tx_us = now;
+        /* a full send buffer: the path is not moving; its liveness will
+         * tell */
+        gst_tile_net_send_now (path->fd, ka->data, ka->len, NULL);
+      }
+    }
+  }
+  if (ka)
+    g_byte_array_unref (ka);
+}
