@@ -647,6 +647,198 @@ gst_tile_net_udp_connected (const struct sockaddr *peer, guint peer_len,
 }
 
 /**
+ * gst_tile_net_udp_connected_from:
+ * @peer: where to
+ * @peer_len: the size of @peer
+ * @local: (nullable): the local address to send from (its port ignored),
+ *     or NULL or an empty one (family 0) for the route's
+ * @error: where the reason goes
+ *
+ * gst_tile_net_udp_connected(), bound to @local first: on a host with
+ * several addresses the datagrams leave from the one the peer sent to,
+ * not from the one the route to it would choose.
+ *
+ * Returns: the socket, -1 with @error set.
+ */
+gint
+gst_tile_net_udp_connected_from (const struct sockaddr *peer,
+    guint peer_len, const struct sockaddr_storage *local, GError ** error)
+{
+  struct sockaddr_storage bind_addr;
+  gint fd;
+
+  if (!local || local->ss_family != peer->sa_family)
+    return gst_tile_net_udp_connected (peer, peer_len, error);
+  fd = gst_tile_net_udp_socket (peer->sa_family, error);
+  if (fd < 0)
+    return -1;
+  memcpy (&bind_addr, local, sizeof (bind_addr));
+  if (bind_addr.ss_family == AF_INET)
+    ((struct sockaddr_in *) &bind_addr)->sin_port = 0;
+  else
+    ((struct sockaddr_in6 *) &bind_addr)->sin6_port = 0;
+  /* (a local address it cannot bind: the route's, as without one) */
+  if (bind (fd, (struct sockaddr *) &bind_addr,
+          bind_addr.ss_family == AF_INET ? sizeof (struct sockaddr_in) :
+          sizeof (struct sockaddr_in6)) < 0) {
+    close (fd);
+    return gst_tile_net_udp_connected (peer, peer_len, error);
+  }
+  if (connect (fd, peer, peer_len) < 0) {
+    set_errno_error (error, errno, "Could not connect a UDP socket");
+    close (fd);
+    return -1;
+  }
+  return fd;
+}
+
+/**
+ * gst_tile_net_udp_enable_destination:
+ * @fd: a UDP socket bound to a wildcard address
+ *
+ * Asks for the destination address of each datagram received on @fd
+ * (IP_PKTINFO, IPV6_RECVPKTINFO), for gst_tile_net_udp_recv_dest().
+ */
+void
+gst_tile_net_udp_enable_destination (gint fd)
+{
+  gint one = 1;
+
+  setsockopt (fd, IPPROTO_IP, IP_PKTINFO, &one, sizeof (one));
+  setsockopt (fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one, sizeof (one));
+}
+
+/**
+ * gst_tile_net_udp_recv_dest:
+ * @fd: a UDP socket, gst_tile_net_udp_enable_destination() called
+ * @buf: (array length=len): where the datagram goes
+ * @len: its room
+ * @from: (out caller-allocates): the sender's address
+ * @from_len: (out): its size
+ * @dest: (out caller-allocates): the address the datagram was sent to
+ *     (port 0; family 0 when the kernel did not say)
+ *
+ * Receives one datagram without blocking.
+ *
+ * Returns: its size, -1 when there is none (errno set).
+ */
+gssize
+gst_tile_net_udp_recv_dest (gint fd, guint8 * buf, gsize len,
+    struct sockaddr_storage *from, socklen_t * from_len,
+    struct sockaddr_storage *dest)
+{
+  union
+  {
+    struct cmsghdr align;
+    guint8 buf[CMSG_SPACE (sizeof (struct in6_pktinfo)) +
+        CMSG_SPACE (sizeof (struct in_pktinfo))];
+  } control;
+  struct iovec iov = { buf, len };
+  struct msghdr msg = { 0 };
+  struct cmsghdr *c;
+  gssize n;
+
+  memset (from, 0, sizeof (*from));
+  memset (dest, 0, sizeof (*dest));
+  msg.msg_name = from;
+  msg.msg_namelen = sizeof (*from);
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.buf;
+  msg.msg_controllen = sizeof (control.buf);
+  do {
+    n = recvmsg (fd, &msg, MSG_DONTWAIT);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0)
+    return -1;
+  *from_len = msg.msg_namelen;
+  for (c = CMSG_FIRSTHDR (&msg); c; c = CMSG_NXTHDR (&msg, c)) {
+    if (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_PKTINFO) {
+      struct in6_pktinfo pi;
+      struct sockaddr_in6 *d = (struct sockaddr_in6 *) dest;
+
+      memcpy (&pi, CMSG_DATA (c), sizeof (pi));
+      d->sin6_family = AF_INET6;
+      d->sin6_addr = pi.ipi6_addr;
+      if (IN6_IS_ADDR_LINKLOCAL (&pi.ipi6_addr))
+        d->sin6_scope_id = pi.ipi6_ifindex;
+    } else if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO &&
+        from->ss_family == AF_INET) {
+      struct in_pktinfo pi;
+      struct sockaddr_in *d = (struct sockaddr_in *) dest;
+
+      memcpy (&pi, CMSG_DATA (c), sizeof (pi));
+      d->sin_family = AF_INET;
+      d->sin_addr = pi.ipi_addr;
+    }
+  }
+  return n;
+}
+
+/**
+ * gst_tile_net_udp_send_from:
+ * @fd: a UDP socket
+ * @data: (array length=len): the datagram
+ * @len: its size
+ * @peer: where to
+ * @peer_len: the size of @peer
+ * @src: (nullable): the local address to send from (gst_tile_net_udp_recv_dest()'s
+ *     @dest of the datagram answered), NULL or family 0 for the route's
+ *
+ * gst_tile_net_udp_send_to(), from @src: an answer leaves from the
+ * address its request was sent to.
+ */
+void
+gst_tile_net_udp_send_from (gint fd, const guint8 * data, gsize len,
+    const struct sockaddr *peer, guint peer_len,
+    const struct sockaddr_storage *src)
+{
+  union
+  {
+    struct cmsghdr align;
+    guint8 buf[CMSG_SPACE (sizeof (struct in6_pktinfo))];
+  } control;
+  struct iovec iov = { (void *) data, len };
+  struct msghdr msg = { 0 };
+  struct cmsghdr *c;
+  gssize n;
+
+  if (!src || src->ss_family == 0) {
+    gst_tile_net_udp_send_to (fd, data, len, peer, peer_len);
+    return;
+  }
+  memset (&control, 0, sizeof (control));
+  msg.msg_name = (void *) peer;
+  msg.msg_namelen = peer_len;
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.buf;
+  c = (struct cmsghdr *) control.buf;
+  if (src->ss_family == AF_INET6) {
+    struct in6_pktinfo pi = { 0 };
+
+    pi.ipi6_addr = ((const struct sockaddr_in6 *) src)->sin6_addr;
+    pi.ipi6_ifindex = ((const struct sockaddr_in6 *) src)->sin6_scope_id;
+    c->cmsg_level = IPPROTO_IPV6;
+    c->cmsg_type = IPV6_PKTINFO;
+    c->cmsg_len = CMSG_LEN (sizeof (pi));
+    memcpy (CMSG_DATA (c), &pi, sizeof (pi));
+    msg.msg_controllen = CMSG_SPACE (sizeof (pi));
+  } else {
+    struct in_pktinfo pi = { 0 };
+
+    pi.ipi_spec_dst = ((const struct sockaddr_in *) src)->sin_addr;
+    c->cmsg_level = IPPROTO_IP;
+    c->cmsg_type = IP_PKTINFO;
+    c->cmsg_len = CMSG_LEN (sizeof (pi));
+    memcpy (CMSG_DATA (c), &pi, sizeof (pi));
+    msg.msg_controllen = CMSG_SPACE (sizeof (pi));
+  }
+  n = sendmsg (fd, &msg, MSG_DONTWAIT);
+  (void) n;
+}
+
+/**
  * gst_tile_net_udp_send_to:
  * @fd: a UDP socket
  * @data: (array length=len): the datagram

@@ -96,6 +96,23 @@ gint     gst_tile_net_udp_multicast_receiver (guint8 family,
 gint     gst_tile_net_udp_connected (const struct sockaddr * peer,
                                      guint peer_len, GError ** error);
 
+gint     gst_tile_net_udp_connected_from (const struct sockaddr * peer,
+                                          guint peer_len,
+                                          const struct sockaddr_storage * local,
+                                          GError ** error);
+
+void     gst_tile_net_udp_enable_destination (gint fd);
+
+gssize   gst_tile_net_udp_recv_dest (gint fd, guint8 * buf, gsize len,
+                                     struct sockaddr_storage * from,
+                                     socklen_t * from_len,
+                                     struct sockaddr_storage * dest);
+
+void     gst_tile_net_udp_send_from (gint fd, const guint8 * data, gsize len,
+                                     const struct sockaddr * peer,
+                                     guint peer_len,
+                                     const struct sockaddr_storage * src);
+
 void     gst_tile_net_udp_send_to (gint fd, const guint8 * data, gsize len,
                                    const struct sockaddr * peer,
                                    guint peer_len);

@@ -214,6 +214,24 @@ gst_tile_receiver_get_stats (GstTileReceiver * self)
   s = gst_tile_receiver_counters_to_structure (&self->counters, self->config,
       self->n_used, &self->settings, self->udp);
   gst_tile_receiver_time_stats_locked (self, s);
+  /* local only: the paths up (the control connection's and the other
+   * addresses of `host` introduced), 0 without a session */
+  gst_structure_set (s, "paths-up", G_TYPE_UINT, self->config ?
+      MAX (self->paths.n_up, 1) : 0, NULL);
+  if (self->config) {
+    GValue paths = G_VALUE_INIT, v = G_VALUE_INIT;
+    guint i;
+
+    /* local only: the path (its index in `host`) of each unit */
+    gst_value_array_init (&paths, self->config->n_tiles);
+    for (i = 0; i < self->config->n_tiles; i++) {
+      g_value_init (&v, G_TYPE_UINT);
+      g_value_set_uint (&v, self->paths.n_up > 1 ?
+          self->paths.up[i % self->paths.n_up] : self->paths.control);
+      gst_value_array_append_and_take_value (&paths, &v);
+    }
+    gst_structure_take_value (s, "unit-paths", &paths);
+  }
   if (self->config && self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
     GValue ports = G_VALUE_INIT, v = G_VALUE_INIT;
     guint i;

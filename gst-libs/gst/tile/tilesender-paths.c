@@ -38,6 +38,18 @@ gst_tile_sender_peer_has_host (GstTileSenderPeer * peer,
   return FALSE;
 }
 
+/* The paths @peer's session has up: its control connection's, and those
+ * it introduced with PATH. Lock held. */
+guint
+gst_tile_sender_peer_paths_locked (GstTileSenderPeer * peer)
+{
+  guint i, n = 1;
+
+  for (i = 1; i < GST_TILE_WIRE_MAX_PATHS; i++)
+    n += peer->paths[i].fd >= 0;
+  return n;
+}
+
 /* Closes path @i of @peer. Lock held, server thread. */
 static void
 path_close (GstTileSenderPeer * peer, guint i, const gchar * why)

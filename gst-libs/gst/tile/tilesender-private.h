@@ -494,6 +494,9 @@ typedef struct
   guint bound_port;
   gint listen_fd;
   gint udp_fd;                  /* protocol=udp: UNIT_HELLO datagrams */
+  /* the address the UNIT_HELLO being handled was sent to (family 0: not
+   * known): its answers and its unit's datagrams leave from it */
+  struct sockaddr_storage udp_dest;
   /* listen_fd, udp_fd, the control connections and the pending ones;
    * only the server thread changes the set */
   GstPoll *poll;
@@ -572,6 +575,7 @@ G_GNUC_INTERNAL
 /* tilesender-paths.c */
 void     gst_tile_sender_paths_init (GstTileSenderPeer * peer);
 void     gst_tile_sender_paths_close_locked (GstTileSenderPeer * peer);
+guint    gst_tile_sender_peer_paths_locked (GstTileSenderPeer * peer);
 gboolean gst_tile_sender_peer_has_host (GstTileSenderPeer * peer,
     const struct sockaddr_storage *addr);
 gboolean gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,

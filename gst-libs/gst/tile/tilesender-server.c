@@ -1104,8 +1104,8 @@ udp_refuse (GstTileSender * self, const struct sockaddr_storage *addr,
   cut[reason - cut] = '\0';
   m = g_byte_array_new ();
   if (cut[0] && gst_tile_wire_refuse_pack (code, cut, m, NULL))
-    gst_tile_net_udp_send_to (self->server.udp_fd, m->data, m->len,
-        (const struct sockaddr *) addr, len);
+    gst_tile_net_udp_send_from (self->server.udp_fd, m->data, m->len,
+        (const struct sockaddr *) addr, len, &self->server.udp_dest);
   g_byte_array_unref (m);
 }
 
@@ -1194,7 +1194,9 @@ udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
   GError *err = NULL;
   gint fd;
 
-  fd = gst_tile_net_udp_connected ((const struct sockaddr *) addr, sl, &err);
+  /* from the address the receiver sent its UNIT_HELLO to: its path */
+  fd = gst_tile_net_udp_connected_from ((const struct sockaddr *) addr, sl,
+      &self->server.udp_dest, &err);
   if (fd < 0) {
     GST_WARNING_OBJECT (self->log_object, "unit %u: %s", u->index,
         err->message);
@@ -1295,8 +1297,10 @@ udp_answer (GstTileSenderPeer * peer, GstTileWireUnitHello * uh,
     gst_tile_keys_unit_mac (peer->keys.unit_s2c, uh, kind, uh->mac);
   gst_tile_wire_unit_hello_pack (uh, m, NULL);
   if (m->len <= request_len)
-    gst_tile_net_udp_send_to (fd, m->data, m->len,
-        (const struct sockaddr *) addr, addr ? sl : 0);
+    gst_tile_net_udp_send_from (fd, m->data, m->len,
+        (const struct sockaddr *) addr, addr ? sl : 0,
+        fd == peer->owner.sender->server.udp_fd ?
+        &peer->owner.sender->server.udp_dest : NULL);
   g_byte_array_unref (m);
 }
 
@@ -1377,11 +1381,10 @@ handle_udp_hello (GstTileSender * self)
     socklen_t sl = sizeof (addr);
     gssize n;
 
-    memset (&addr, 0, sizeof (addr));
-    n = recvfrom (self->server.udp_fd, buf, sizeof (buf), MSG_DONTWAIT,
-        (struct sockaddr *) &addr, &sl);
-    if (n < 0 && errno == EINTR)
-      continue;
+    /* (the address it was sent to: answers and the unit's datagrams
+     * leave from it, on a host with several) */
+    n = gst_tile_net_udp_recv_dest (self->server.udp_fd, buf, sizeof (buf),
+        &addr, &sl, &self->server.udp_dest);
     if (n < 0)
       break;
     udp_hello_one (self, buf, n, &addr, sl);

@@ -491,6 +491,8 @@ open_sockets (GstTileSender * self, guint * bound, GError ** error)
     guint sl = gst_tile_net_address (fd, FALSE, &ss);
 
     udp_fd = gst_tile_net_udp_bind ((struct sockaddr *) &ss, sl, &err);
+    if (udp_fd >= 0)
+      gst_tile_net_udp_enable_destination (udp_fd);
     if (udp_fd < 0) {
       g_set_error (error, err->domain, err->code, "%s on %s port %u",
           err->message, self->address, *bound);
@@ -1426,6 +1428,7 @@ peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
   s = gst_structure_new ("tilesink-receiver",
       "id", G_TYPE_UINT, o->id,
       "address", G_TYPE_STRING, peer->address,
+      "paths", G_TYPE_UINT, gst_tile_sender_peer_paths_locked (peer),
       "connected", G_TYPE_BOOLEAN, gst_tile_sender_peer_ready_locked (peer),
       "connected-ms", G_TYPE_UINT64,
       (guint64) (g_get_monotonic_time () - peer->started_us) / 1000,

@@ -760,6 +760,137 @@ GST_START_TEST (test_udp_delivery)
 
 GST_END_TEST;
 
+/* ---- several network paths (tilesrc host with several addresses) ---- */
+
+/* receiver 0's "paths" in @sink's stats */
+static guint
+sender_paths (GstElement * sink)
+{
+  GstStructure *s = get_stats (sink);
+  const GValue *list = gst_structure_get_value (s, "receivers");
+  const GstStructure *r;
+  guint n = 0;
+
+  fail_unless (list && gst_value_array_get_size (list) == 1);
+  r = gst_value_get_structure (gst_value_array_get_value (list, 0));
+  fail_unless (gst_structure_get_uint (r, "paths", &n));
+  gst_structure_free (s);
+  return n;
+}
+
+/* how many of tilesrc's units are on path @path */
+static guint
+units_on_path (GstElement * src, guint path)
+{
+  GstStructure *s = get_stats (src);
+  const GValue *list = gst_structure_get_value (s, "unit-paths");
+  guint i, n = 0;
+
+  fail_unless (list != NULL);
+  for (i = 0; i < gst_value_array_get_size (list); i++)
+    n += g_value_get_uint (gst_value_array_get_value (list, i)) == path;
+  gst_structure_free (s);
+  return n;
+}
+
+/* 127.0.0.1 and 127.0.0.2 are two addresses of this host: two paths to a
+ * tilesink listening on both; the units are dealt out over them and the
+ * frames arrive byte for byte, over TCP and UDP, with and without a
+ * passphrase */
+GST_START_TEST (test_paths)
+{
+  const gchar *modes[][2] = {
+    {"protocol=tcp", ""},
+    {"protocol=udp", "timer-factor=1000"},
+    {"protocol=tcp passphrase=two-paths", "passphrase=two-paths"},
+    {"protocol=udp passphrase=two-paths",
+        "passphrase=two-paths timer-factor=1000"},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (modes); i++) {
+    Link l = { 0 };
+    gchar *tx = g_strdup_printf ("units=4 %s", modes[i][0]);
+    gchar *rx = g_strdup_printf ("host=127.0.0.1,127.0.0.2 %s", modes[i][1]);
+
+    last_pts = GST_CLOCK_TIME_NONE;
+    tx_start (&l, GRAY (320, 240), 0, tx);
+    rx_start (&l, rx);
+    wait_connected (&l);
+    run_frames (&l, 320 * 240, 1, 40);
+    fail_unless_equals_int (stat_uint (l.tilesrc, "paths-up"), 2);
+    fail_unless_equals_int (sender_paths (l.tilesink), 2);
+    fail_unless_equals_int (units_on_path (l.tilesrc, 0), 2);
+    fail_unless_equals_int (units_on_path (l.tilesrc, 1), 2);
+    fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-incomplete"), 0);
+    rx_stop (&l);
+    tx_stop (&l);
+    g_free (tx);
+    g_free (rx);
+  }
+}
+
+GST_END_TEST;
+
+/* a path that does not answer is skipped (with a warning): tilesink on
+ * 127.0.0.1 only; the first address, 127.0.0.2, refuses the control
+ * connection, which goes to the second, and its PATH connection fails too;
+ * the stream uses the one path up */
+GST_START_TEST (test_paths_skipped)
+{
+  Link l = { 0 };
+
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, GRAY (320, 240), 0, "units=3 host=127.0.0.1");
+  rx_start (&l, "host=127.0.0.2,127.0.0.1");
+  wait_connected (&l);
+  run_frames (&l, 320 * 240, 1, 20);
+  fail_unless_equals_int (stat_uint (l.tilesrc, "paths-up"), 1);
+  fail_unless_equals_int (sender_paths (l.tilesink), 1);
+  fail_unless_equals_int (units_on_path (l.tilesrc, 1), 3);
+  rx_stop (&l);
+  tx_stop (&l);
+}
+
+GST_END_TEST;
+
+/* host lists that cannot be paths: a clear error before any connection */
+GST_START_TEST (test_paths_bad_list)
+{
+  const gchar *lists[][2] = {
+    {"127.0.0.1,127.0.0.1", "given twice"},
+    {"127.0.0.1,[::1]", "mixes IPv4 and IPv6"},
+    {"127.0.0.1,,127.0.0.2", "address 2 is empty"},
+    {"[127.0.0.1", "unmatched bracket"},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (lists); i++) {
+    gchar *desc = g_strdup_printf ("tilesrc host=\"%s\" port=9 "
+        "timeout=2000 ! fakesink", lists[i][0]);
+    GstElement *rx = launch (desc);
+    GstBus *bus = gst_element_get_bus (rx);
+    GstMessage *msg;
+    GError *err = NULL;
+
+    gst_element_set_state (rx, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+        GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL);
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless (strstr (err->message, lists[i][1]) != NULL, "%s: %s",
+        lists[i][0], err->message);
+    g_clear_error (&err);
+    gst_message_unref (msg);
+    gst_object_unref (bus);
+    gst_element_set_state (rx, GST_STATE_NULL);
+    gst_object_unref (rx);
+    g_free (desc);
+  }
+}
+
+GST_END_TEST;
+
 /* ---- hostile clients against tilesink ---- */
 
 static gint
@@ -2853,6 +2984,9 @@ tile_suite (void)
   tcase_add_test (tc, test_receiver_killed);
   tcase_add_test (tc, test_receiver_process_killed);
   tcase_add_test (tc, test_udp_delivery);
+  tcase_add_test (tc, test_paths);
+  tcase_add_test (tc, test_paths_skipped);
+  tcase_add_test (tc, test_paths_bad_list);
   tcase_add_test (tc, test_udp_hostile_datagrams);
   tcase_add_test (tc, test_udp_loss_concealment);
   tcase_add_test (tc, test_hostile_clients);
