@@ -1309,6 +1309,90 @@ raw_receiver (guint port)
   return ctl;
 }
 
+/* PATH against tilesink: only for a current session's token (the MAC of
+ * its receiver with a passphrase: test_paths), not the control
+ * connection's index nor a path twice; a path carries KEEPALIVEs only,
+ * anything else closes it and leaves the session as it is */
+GST_START_TEST (test_paths_hostile)
+{
+  GByteArray *m = g_byte_array_new ();
+  GstTileWireHello hello = { 0 };
+  GstTileWireUnitHello ph = { 0 };
+  GstTileWireConfig *config = g_new0 (GstTileWireConfig, 1);
+  GstTileWireHeader h;
+  guint8 buf[16384];
+  gssize n;
+  Link l = { 0 };
+  gint ctl, path;
+
+  tx_start (&l, GRAY (320, 240), 0, "units=2");
+  /* (the caps come with the first frame) */
+  push_frame (&l, 320 * 240, 1, 1);
+  /* a raw receiver: HELLO, then its CONFIG (the token) */
+  ctl = raw_connect (l.port);
+  gst_tile_wire_hello_pack (&hello, m, NULL);
+  fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
+  fail_unless_equals_int (test_read_some (ctl, buf,
+          GST_TILE_WIRE_HEADER_SIZE, 5000), GST_TILE_WIRE_HEADER_SIZE);
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf,
+          GST_TILE_WIRE_HEADER_SIZE, &h, NULL), GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_CONFIG);
+  fail_unless (h.payload_len <= sizeof (buf) - GST_TILE_WIRE_HEADER_SIZE);
+  fail_unless_equals_int (test_read_some (ctl, buf + GST_TILE_WIRE_HEADER_SIZE,
+          h.payload_len, 5000), h.payload_len);
+  fail_unless (gst_tile_wire_config_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
+          h.payload_len, config, NULL));
+
+  ph.token = config->token + 1;
+  ph.generation = config->generation;
+  ph.unit = 1;
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_path_pack (&ph, m, NULL);
+  expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN,
+      "no current session");
+  ph.token = config->token;
+  ph.unit = 0;
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_path_pack (&ph, m, NULL);
+  expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
+      "control connection's");
+  /* a path index the parser refuses */
+  m->data[GST_TILE_WIRE_HEADER_SIZE + 13] = 8;
+  expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_BAD_MESSAGE,
+      "path is 8");
+
+  /* path 1: accepted, answered with PATH */
+  ph.unit = 1;
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_path_pack (&ph, m, NULL);
+  path = raw_connect (l.port);
+  fail_unless (send (path, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
+  n = test_read_some (path, buf, m->len, 5000);
+  fail_unless_equals_int (n, m->len);
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf, n, &h, NULL),
+      GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_PATH);
+  fail_unless_equals_int (sender_paths (l.tilesink), 2);
+  /* not twice */
+  expect_refuse (l.port, m->data, m->len, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
+      "already connected");
+  /* a HELLO on the path closes it; the session stays */
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_hello_pack (&hello, m, NULL);
+  fail_unless (send (path, m->data, 20, MSG_NOSIGNAL) == 20);
+  while ((n = test_read_some (path, buf, sizeof (buf), 5000)) > 0);
+  fail_unless_equals_int (n, 0);
+  fail_unless_equals_int (sender_paths (l.tilesink), 1);
+
+  close (path);
+  close (ctl);
+  tx_stop (&l);
+  g_free (config);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
 /* A relay, tilesrc ! tilesink, between the sender and the receiver: every
  * frame arrives byte-exact, and its time on the wire stays its origin's
  * (here a capture time put on the buffers, 50 ms before they are pushed),
@@ -2987,6 +3071,7 @@ tile_suite (void)
   tcase_add_test (tc, test_paths);
   tcase_add_test (tc, test_paths_skipped);
   tcase_add_test (tc, test_paths_bad_list);
+  tcase_add_test (tc, test_paths_hostile);
   tcase_add_test (tc, test_udp_hostile_datagrams);
   tcase_add_test (tc, test_udp_loss_concealment);
   tcase_add_test (tc, test_hostile_clients);
