@@ -148,7 +148,9 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_HOST,
       g_param_spec_string ("host", "Host",
-          "Host name or address of the tilesink", DEFAULT_HOST,
+          "Host name or address of the tilesink; several, comma-separated "
+          "(IPv6 in brackets), for one path each: the units are spread over "
+          "them", DEFAULT_HOST,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_PORT,
