@@ -87,6 +87,7 @@ case "$target" in
         "$tile/tilereceiver.c" "$tile/tilereceiver-control.c" "$tile/tilereceiver-clock.c" \
         "$tile/tilereceiver-slots.c" "$tile/tilereceiver-tcp.c" \
         "$tile/tilereceiver-udp.c" "$tile/tilereceiver-nack.c" "$tile/tilereceiver-fec.c" \
+        "$tile/tilereceiver-paths.c" "$tile/tilepaths.c" \
         "$tile/tilefec.c" "$tile/tilewire.c" "$tile/tileregion.c" \
         "$tile/tilenet.c" \
         "$tile/tilenet-tcpinfo.c" "$tile/tilestats.c" "$tile/tileseal.c" \

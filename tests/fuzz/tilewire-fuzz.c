@@ -247,7 +247,10 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
       if (gst_tile_wire_hello_parse (buf, len, &m, &error) &&
           (len != 4 + GST_TILE_SEAL_NONCE_SIZE + 16
               || (m.flags & ~(GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE |
-                      GST_TILE_WIRE_HELLO_FLAG_REGION))
+                      GST_TILE_WIRE_HELLO_FLAG_REGION |
+                      GST_TILE_WIRE_HELLO_FLAG_BALANCE))
+              || ((m.flags & GST_TILE_WIRE_HELLO_FLAG_REGION) &&
+                  (m.flags & GST_TILE_WIRE_HELLO_FLAG_BALANCE))
               || memcmp (m.nonce, buf + 4, sizeof (m.nonce)) != 0
               || (!(m.flags & GST_TILE_WIRE_HELLO_FLAG_REGION) &&
                   (m.region.width || m.region.height || m.region.x ||

@@ -237,6 +237,12 @@ handshake (GstTileReceiver * self, gint fd, guint timeout, GError ** error)
     hello.flags |= GST_TILE_WIRE_HELLO_FLAG_REGION;
     hello.region = self->settings.region;
   }
+  /* several paths: the rows of each frame shared by the units' rates */
+  if (!(hello.flags & GST_TILE_WIRE_HELLO_FLAG_REGION) &&
+      self->paths.n_hosts > 1)
+    hello.flags |= GST_TILE_WIRE_HELLO_FLAG_BALANCE;
+  self->balance_asked =
+      (hello.flags & GST_TILE_WIRE_HELLO_FLAG_BALANCE) != 0;
   if (!gst_tile_seal_random (hello.nonce, sizeof (hello.nonce))) {
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
         "no random numbers for the handshake");
@@ -601,6 +607,8 @@ control_thread (gpointer data)
       gst_tile_receiver_udp_new_session_locked (self->udp);
       g_free (self->pending);
       self->pending = config;
+      self->balance = self->balance_asked &&
+          config->protocol == GST_TILE_WIRE_PROTOCOL_TCP;
       g_cond_broadcast (&self->cond);
       GST_INFO_OBJECT (self->log_object,
           "connected to %s port %u, generation %u",

@@ -179,6 +179,10 @@ typedef struct
   GstClockTime complete_time;   /* clock time, last byte in */
   /* protocol=tcp */
   guint64 done_mask;            /* the tiles in */
+  /* balanced tiles: each unit's rows of this frame, once its header came */
+  guint64 rows_known;
+  guint32 rows_first[GST_TILE_WIRE_MAX_UNITS];
+  guint32 rows_end[GST_TILE_WIRE_MAX_UNITS];
   guint n_done;
   gint64 first_done;            /* monotonic us, first tile in */
   gboolean discard;             /* can no longer complete: released once
@@ -301,6 +305,11 @@ struct _GstTileReceiver
   GstTileKeys keys;
   /* the network paths (tilereceiver-paths.c) */
   GstTileReceiverPaths paths;
+  /* the session asked for balanced tiles (HELLO, several paths): over TCP
+   * every tile header says its rows (fixed per session by the control
+   * thread before the units start) */
+  gboolean balance;
+  gboolean balance_asked;       /* the control thread's: its HELLO did */
   GstTileReceiverClock clock;   /* the sender's */
   GstTilePlayout playout;
 
@@ -384,22 +393,6 @@ void gst_tile_receiver_control_shutdown_locked (GstTileReceiver * self,
 G_GNUC_INTERNAL
 void gst_tile_receiver_control_join (GstTileReceiver * self);
 G_GNUC_INTERNAL
-/* tilereceiver-paths.c */
-gboolean gst_tile_receiver_paths_parse (GstTileReceiver * self,
-    GError ** error);
-gint     gst_tile_receiver_paths_connect_control (GstTileReceiver * self,
-    guint timeout, GError ** error);
-void     gst_tile_receiver_paths_open (GstTileReceiver * self,
-    gint control_fd, const GstTileWireConfig * config, guint timeout);
-void     gst_tile_receiver_paths_close (GstTileReceiver * self);
-void     gst_tile_receiver_paths_service (GstTileReceiver * self,
-    guint timeout, gint64 now, gint64 keepalive_us);
-guint    gst_tile_receiver_paths_unit_server_locked (GstTileReceiver * self,
-    guint unit, struct sockaddr_storage *addr);
-const gchar *gst_tile_receiver_paths_unit_host_locked (GstTileReceiver *
-    self, guint unit, gchar * buf, gsize size);
-void     gst_tile_receiver_paths_clear (GstTileReceiver * self);
-
 guint gst_tile_receiver_control_peer_locked (GstTileReceiver * self,
     struct sockaddr_storage *peer);
 G_GNUC_INTERNAL
@@ -550,6 +543,22 @@ void gst_tile_receiver_fec_data_locked (GstTileReceiver * self,
 G_GNUC_INTERNAL
 void gst_tile_receiver_fec_recover_locked (GstTileReceiver * self,
     GstTileReceiverUnit * u);
+
+/* tilereceiver-paths.c */
+gboolean gst_tile_receiver_paths_parse (GstTileReceiver * self,
+    GError ** error);
+gint     gst_tile_receiver_paths_connect_control (GstTileReceiver * self,
+    guint timeout, GError ** error);
+void     gst_tile_receiver_paths_open (GstTileReceiver * self,
+    gint control_fd, const GstTileWireConfig * config, guint timeout);
+void     gst_tile_receiver_paths_close (GstTileReceiver * self);
+void     gst_tile_receiver_paths_service (GstTileReceiver * self,
+    guint timeout, gint64 now, gint64 keepalive_us);
+guint    gst_tile_receiver_paths_unit_server_locked (GstTileReceiver * self,
+    guint unit, struct sockaddr_storage *addr);
+const gchar *gst_tile_receiver_paths_unit_host_locked (GstTileReceiver *
+    self, guint unit, gchar * buf, gsize size);
+void     gst_tile_receiver_paths_clear (GstTileReceiver * self);
 
 G_END_DECLS
 

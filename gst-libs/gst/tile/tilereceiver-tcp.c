@@ -66,6 +66,7 @@ tcp_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
       slot->frame = frame;
       slot->run = run;
       slot->done_mask = 0;
+      slot->rows_known = 0;
       slot->n_done = 0;
       slot->writers = 0;
       slot->discard = FALSE;
@@ -80,7 +81,7 @@ tcp_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
 /* A control message where a tile header was expected: a REFUSE, maybe
  * longer than the tile header read so far (then the rest is read). */
 static gboolean
-is_refuse (gint fd, const guint8 * hdr, GError ** error)
+is_refuse (gint fd, const guint8 * hdr, gsize hdr_len, GError ** error)
 {
   GstTileWireHeader h;
   GByteArray *msg;
@@ -92,7 +93,7 @@ is_refuse (gint fd, const guint8 * hdr, GError ** error)
       || h.type != GST_TILE_WIRE_TYPE_REFUSE)
     return FALSE;
   msg = g_byte_array_sized_new (GST_TILE_WIRE_HEADER_SIZE + h.payload_len);
-  g_byte_array_append (msg, hdr, MIN (GST_TILE_WIRE_TILE_HEADER_SIZE,
+  g_byte_array_append (msg, hdr, MIN (hdr_len,
           GST_TILE_WIRE_HEADER_SIZE + h.payload_len));
   if (msg->len < GST_TILE_WIRE_HEADER_SIZE + h.payload_len) {
     guint have = msg->len;
@@ -184,30 +185,41 @@ static gint
 tcp_unit_read_header (GstTileReceiverUnit * u, gint fd, gsize remaining,
     gboolean inside, GstTileWireTileHeader * th, GError ** err)
 {
-  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
+  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED];
+  const GstTileWireConfig *config = u->rx->config;
+  gboolean balanced = u->rx->balance;
+  gsize len = balanced ? GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED :
+      GST_TILE_WIRE_TILE_HEADER_SIZE;
+  GstTileWireTileHeader first = { 0 };
   GError *refused = NULL;
   gssize got;
 
   if (inside) {
-    if (!tcp_unit_read_inside (u, fd, hdr, sizeof (hdr), th->frame, err))
+    first = *th;
+    if (!tcp_unit_read_inside (u, fd, hdr, len, th->frame, err))
       return -1;
-    got = sizeof (hdr);
+    got = len;
   } else {
-    got = gst_tile_net_read_until_eof (fd, hdr, sizeof (hdr));
+    got = gst_tile_net_read_until_eof (fd, hdr, len);
   }
 
   if (got == 0)
     return 0;
-  if (got < (gssize) sizeof (hdr)) {
+  if (got < (gssize) len) {
     if (got < 0 || !gst_tile_receiver_refusal (hdr, got, err))
       g_set_error (err, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
           "unit %u: connection lost inside a tile header", u->index);
     return -1;
   }
-  if (gst_tile_wire_tile_header_parse (hdr, sizeof (hdr), remaining, th,
+  /* balanced tiles: the first header of a tile says its rows in the
+   * frame, a later part repeats them */
+  if (balanced ? gst_tile_wire_tile_header_parse_balanced (hdr, len,
+          config->n_rows, config->row_bytes, inside ? &first : NULL,
+          remaining, th, err) == GST_TILE_WIRE_PARSE_OK :
+      gst_tile_wire_tile_header_parse (hdr, len, remaining, th,
           err) == GST_TILE_WIRE_PARSE_OK)
     return 1;
-  if (is_refuse (fd, hdr, &refused)) {
+  if (is_refuse (fd, hdr, len, &refused)) {
     g_clear_error (err);
     g_propagate_error (err, refused);
   }
@@ -260,18 +272,22 @@ tcp_unit_read_part (GstTileReceiverUnit * u, gint fd,
     const GstTileWireTileHeader * part, gsize have, guint8 * dest,
     gsize * bytes, GError ** err)
 {
-  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE], iv[GST_TILE_SEAL_IV_SIZE];
-  guint8 tag[GST_TILE_SEAL_TAG_SIZE];
-  gsize done, step;
+  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED];
+  guint8 iv[GST_TILE_SEAL_IV_SIZE], tag[GST_TILE_SEAL_TAG_SIZE];
+  gsize done, step, len = u->rx->balance ?
+      GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED : GST_TILE_WIRE_TILE_HEADER_SIZE;
 
-  *bytes += GST_TILE_WIRE_TILE_HEADER_SIZE + part->size;
+  *bytes += len + part->size;
   if (!u->seal)
     return tcp_unit_read_inside (u, fd, dest, part->size, part->frame, err);
   /* the header as it came (the parser accepts one encoding of each) */
-  gst_tile_wire_tile_header_write (hdr, part);
+  if (u->rx->balance)
+    gst_tile_wire_tile_header_write_balanced (hdr, part);
+  else
+    gst_tile_wire_tile_header_write (hdr, part);
   gst_tile_receiver_unit_key (u, part->generation, part->frame);
   gst_tile_seal_iv (iv, TRUE, u->index, part->frame, have);
-  gst_tile_seal_begin (u->seal, iv, hdr, sizeof (hdr));
+  gst_tile_seal_begin (u->seal, iv, hdr, len);
   for (done = 0; done < part->size; done += step) {
     step = MIN (part->size - done, GST_TILE_RECEIVER_SEAL_CHUNK);
     if (!tcp_unit_read_inside (u, fd, dest + done, step, part->frame, err))
@@ -330,6 +346,41 @@ tcp_unit_read_tile (GstTileReceiverUnit * u, gint fd,
   }
 }
 
+/* Balanced tiles: unit @unit's rows of @slot's frame (@th) are noted;
+ * they must follow the rows of the units before and after it that are
+ * known, start at 0 for the first unit and end with the frame for the
+ * last, so that once every unit's are in they cover the frame exactly.
+ * FALSE with @err set when they do not. Lock held. */
+static gboolean
+tcp_slot_rows_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
+    guint unit, const GstTileWireTileHeader * th, GError ** err)
+{
+  guint n = self->config->n_tiles;
+  guint32 end = th->first_row + th->rows;
+  const gchar *why = NULL;
+
+  if (unit == 0 && th->first_row != 0)
+    why = "the first unit's rows must start at row 0";
+  else if (unit == n - 1 && end != self->config->n_rows)
+    why = "the last unit's rows must end with the frame";
+  else if (unit > 0 && (slot->rows_known & (G_GUINT64_CONSTANT (1) <<
+              (unit - 1))) && slot->rows_end[unit - 1] != th->first_row)
+    why = "they do not start where the previous unit's end";
+  else if (unit + 1 < n && (slot->rows_known & (G_GUINT64_CONSTANT (1) <<
+              (unit + 1))) && slot->rows_first[unit + 1] != end)
+    why = "they do not end where the next unit's start";
+  if (why) {
+    g_set_error (err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "unit %u: rows %u to %u of frame %" G_GUINT64_FORMAT ": %s", unit,
+        th->first_row, end, th->frame, why);
+    return FALSE;
+  }
+  slot->rows_first[unit] = th->first_row;
+  slot->rows_end[unit] = end;
+  slot->rows_known |= G_GUINT64_CONSTANT (1) << unit;
+  return TRUE;
+}
+
 /* Receives tiles until the generation ends or an error. */
 static void
 tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
@@ -370,6 +421,15 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
             th.frame);
       return;
     }
+    if (self->balance) {
+      /* this frame's rows of the unit: they must follow its neighbours' */
+      if (!tcp_slot_rows_locked (self, slot, u->index, &th, err)) {
+        g_mutex_unlock (&self->lock);
+        return;
+      }
+      tile_offset = th.first_row * self->config->row_bytes;
+      tile_size = th.rows * self->config->row_bytes;
+    }
     slot->writers++;
     slot->sender_ts = th.timestamp;
     slot->capture = th.capture;
@@ -378,7 +438,9 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
     /* straight into the frame */
     ok = tcp_unit_read_tile (u, fd, &th, slot->map.data + tile_offset,
         tile_size, &abandoned, &bytes, err);
-    stepped = ok && !abandoned && g_atomic_int_get (&self->stepped)
+    /* (balanced rows are not the tiles the meta describes) */
+    stepped = ok && !abandoned && !self->balance &&
+        g_atomic_int_get (&self->stepped)
         && (meta = gst_buffer_get_bc_tile_meta (slot->buffer))
         && gst_bc_tile_meta_complete (meta, slot->buffer, u->index);
 

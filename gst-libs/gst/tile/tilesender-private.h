@@ -190,6 +190,10 @@ typedef struct
   gint64 send_end_us;           /* the last unit's end */
   guint64 bytes;
   guint64 packets;
+  /* balanced tiles (its peer asked, TCP): unit i sends the rows from
+   * bounds[i] to bounds[i + 1] of it */
+  gboolean balanced;
+  guint32 bounds[GST_TILE_WIRE_MAX_UNITS + 1];
 } GstTileSenderFrame;
 
 /* protocol=udp: what is known of a frame for the rate control: what was
@@ -436,6 +440,10 @@ struct _GstTileSenderPeer
    * datagrams, the rate control the group's) */
   gboolean has_region;
   GstTileWireRegion region;
+  /* its HELLO asked for balanced tiles, and this is TCP: each frame's rows
+   * are shared among its units by their rates (fixed once made) */
+  gboolean balanced;
+  guint32 last_bounds[GST_TILE_WIRE_MAX_UNITS + 1];   /* its last frame's */
   guint64 region_packets;
   guint64 all_packets;
   /* the datagrams its NACKs may still have sent again (a token bucket,
@@ -572,20 +580,6 @@ struct _GstTileSender
 
 /* tilesender.c */
 G_GNUC_INTERNAL
-/* tilesender-paths.c */
-void     gst_tile_sender_paths_init (GstTileSenderPeer * peer);
-void     gst_tile_sender_paths_close_locked (GstTileSenderPeer * peer);
-guint    gst_tile_sender_peer_paths_locked (GstTileSenderPeer * peer);
-gboolean gst_tile_sender_peer_has_host (GstTileSenderPeer * peer,
-    const struct sockaddr_storage *addr);
-gboolean gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,
-    const guint8 * payload, guint32 len, GstTileWireRefuseCode * code,
-    gchar ** reason);
-void     gst_tile_sender_paths_note_ready_locked (GstTileSender * self,
-    gboolean polled);
-void     gst_tile_sender_paths_service_locked (GstTileSender * self,
-    gint64 now);
-
 GstTileSenderPeer *gst_tile_sender_peer_new_locked (GstTileSender * self,
                                                     gint control_fd,
                                                     const GstTileWireHello *
@@ -812,6 +806,20 @@ G_GNUC_INTERNAL
 guint8  *gst_tile_sender_scratch_seal (GstTileSenderScratch * sc,
                                        const GstTileSenderFrame * frame,
                                        gsize size);
+
+/* tilesender-paths.c */
+void     gst_tile_sender_paths_init (GstTileSenderPeer * peer);
+void     gst_tile_sender_paths_close_locked (GstTileSenderPeer * peer);
+guint    gst_tile_sender_peer_paths_locked (GstTileSenderPeer * peer);
+gboolean gst_tile_sender_peer_has_host (GstTileSenderPeer * peer,
+    const struct sockaddr_storage *addr);
+gboolean gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,
+    const guint8 * payload, guint32 len, GstTileWireRefuseCode * code,
+    gchar ** reason);
+void     gst_tile_sender_paths_note_ready_locked (GstTileSender * self,
+    gboolean polled);
+void     gst_tile_sender_paths_service_locked (GstTileSender * self,
+    gint64 now);
 
 G_END_DECLS
 

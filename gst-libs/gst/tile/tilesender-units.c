@@ -327,21 +327,24 @@ unit_write_part (GstTileSenderUnit * u, GstTileSenderScratch * sc, gint fd,
   guint8 iv[GST_TILE_SEAL_IV_SIZE], tag[GST_TILE_SEAL_TAG_SIZE];
   guint8 *sealed;
   gsize done, step;
+  const gsize hdr_len = frame->balanced ?
+      GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED :
+      GST_TILE_WIRE_TILE_HEADER_SIZE;
 
-  *bytes += GST_TILE_WIRE_TILE_HEADER_SIZE + len;
+  *bytes += hdr_len + len;
   if (!frame->sealed && len == 0)
-    return gst_tile_net_write_all (fd, hdr, GST_TILE_WIRE_TILE_HEADER_SIZE, 0,
+    return gst_tile_net_write_all (fd, hdr, hdr_len, 0,
         err);
   if (!frame->sealed) {
     /* MSG_MORE: the header leaves in the same segment as the data */
-    return gst_tile_net_write_more (fd, hdr, GST_TILE_WIRE_TILE_HEADER_SIZE,
+    return gst_tile_net_write_more (fd, hdr, hdr_len,
         err) && gst_tile_net_write_all (fd, data, len, chunk, err);
   }
   sealed = gst_tile_sender_scratch_seal (sc, frame,
       MIN (len, GST_TILE_SENDER_SEAL_CHUNK));
   gst_tile_seal_iv (iv, TRUE, u->index, frame->number, off);
-  gst_tile_seal_begin (sc->seal, iv, hdr, GST_TILE_WIRE_TILE_HEADER_SIZE);
-  if (!gst_tile_net_write_more (fd, hdr, GST_TILE_WIRE_TILE_HEADER_SIZE, err))
+  gst_tile_seal_begin (sc->seal, iv, hdr, hdr_len);
+  if (!gst_tile_net_write_more (fd, hdr, hdr_len, err))
     return FALSE;
   for (done = 0; done < len; done += step) {
     step = MIN (len - done, GST_TILE_SENDER_SEAL_CHUNK);
@@ -352,6 +355,17 @@ unit_write_part (GstTileSenderUnit * u, GstTileSenderScratch * sc, gint fd,
   gst_tile_seal_end (sc->seal, tag);
   *bytes += sizeof (tag);
   return gst_tile_net_write_all (fd, tag, sizeof (tag), 0, err);
+}
+
+/* A tile header of @frame's session: with balanced tiles, the rows too */
+static void
+write_header (GstTileSenderFrame * frame, guint8 * hdr,
+    const GstTileWireTileHeader * th)
+{
+  if (frame->balanced)
+    gst_tile_wire_tile_header_write_balanced (hdr, th);
+  else
+    gst_tile_wire_tile_header_write (hdr, th);
 }
 
 /* Sends @frame's tile over TCP: a tile header and the rows, or with a
@@ -368,20 +382,30 @@ unit_send_tile_tcp (GstTileSenderUnit * u, GstTileSenderScratch * sc, gint fd,
   guint64 part = frame->deadline_us ? MAX (tile->size / 8,
       GST_TILE_SENDER_MIN_PART) : tile->size;
   GstTileWireTileHeader th;
-  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE];
+  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED];
   guint64 off = 0;
 
   th.generation = frame->generation;
   th.frame = frame->number;
   th.timestamp = frame->timestamp;
   th.capture = frame->capture;
+  th.first_row = frame->balanced ? frame->bounds[u->index] : 0;
+  th.rows = frame->balanced ? frame->bounds[u->index + 1] -
+      frame->bounds[u->index] : 0;
   *bytes = 0;
+  if (frame->balanced && th.rows == 0) {
+    /* no rows of this frame on this unit: an empty part says so */
+    th.size = th.flags = 0;
+    gst_tile_wire_tile_header_write_balanced (hdr, &th);
+    return unit_write_part (u, sc, fd, frame, hdr, 0, NULL, 0, 0, bytes,
+        err);
+  }
   while (off < tile->size) {
     if (gst_tile_sender_unit_abandons (u, frame, tile->size - off,
             u->ns_per_byte)) {
       th.size = 0;
       th.flags = GST_TILE_WIRE_TILE_FLAG_ABANDON;
-      gst_tile_wire_tile_header_write (hdr, &th);
+      write_header (frame, hdr, &th);
       GST_LOG_OBJECT (self->log_object, "unit %u: frame %" G_GUINT64_FORMAT
           " abandoned after %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
           " bytes", u->index, frame->number, off, tile->size);
@@ -390,7 +414,7 @@ unit_send_tile_tcp (GstTileSenderUnit * u, GstTileSenderScratch * sc, gint fd,
     }
     th.size = MIN (part, tile->size - off);
     th.flags = off + th.size < tile->size ? GST_TILE_WIRE_TILE_FLAG_MORE : 0;
-    gst_tile_wire_tile_header_write (hdr, &th);
+    write_header (frame, hdr, &th);
     if (!unit_write_part (u, sc, fd, frame, hdr, off,
             frame->data + tile->offset + off, th.size, chunk, bytes, err))
       return FALSE;
@@ -486,6 +510,22 @@ unit_resend_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc)
   }
 }
 
+/* Whether the rows @u sends of a stepped @frame are written: its tile, or
+ * with balanced tiles (rows that do not follow the producer's tiles) the
+ * whole frame. Lock held. */
+static gboolean
+rows_ready_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame)
+{
+  guint i;
+
+  if (!frame->balanced)
+    return frame->shared->ready[u->index];
+  for (i = 0; i < u->sender->config.n_tiles; i++)
+    if (!frame->shared->ready[i])
+      return FALSE;
+  return TRUE;
+}
+
 gpointer
 gst_tile_sender_unit_thread (gpointer data)
 {
@@ -520,7 +560,7 @@ gst_tile_sender_unit_thread (gpointer data)
     frame->started++;
     /* a stepped frame, still being written (gst_tile_sender_new_pool ()):
      * this unit's tile goes once it is */
-    while (frame->shared->stepped && !frame->shared->ready[u->index] &&
+    while (frame->shared->stepped && !rows_ready_locked (u, frame) &&
         !frame->shared->aborted && self->running && !o->stopping &&
         frame->generation == self->config.generation)
       g_cond_wait (&u->cond, &self->lock);
@@ -532,10 +572,15 @@ gst_tile_sender_unit_thread (gpointer data)
     }
     /* given up unwritten by its producer: TCP says the tile is abandoned,
      * UDP sends nothing of it */
-    if (frame->shared->stepped && !frame->shared->ready[u->index])
+    if (frame->shared->stepped && !rows_ready_locked (u, frame))
       g_atomic_int_set (&frame->abandoned, 1);
     /* copies: a caps change may replace the config while we send */
     tile = self->config.tiles[u->index];
+    if (frame->balanced) {
+      tile.offset = frame->bounds[u->index] * self->config.row_bytes;
+      tile.size = (frame->bounds[u->index + 1] - frame->bounds[u->index]) *
+          self->config.row_bytes;
+    }
     ps = self->config.packet_size;
     rate = gst_tile_sender_owner_rate_locked (o) / MAX (o->n_used, 1);
     u->sending = TRUE;

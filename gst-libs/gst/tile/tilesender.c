@@ -39,6 +39,7 @@
 #endif
 
 #include "tilesender-private.h"
+#include "tilebalance.h"
 #include "tilestats.h"
 
 #include <string.h>
@@ -228,6 +229,8 @@ gst_tile_sender_peer_new_locked (GstTileSender * self, gint control_fd,
   gst_tile_sender_owner_init (&peer->owner, self, ++self->totals.clients);
   peer->owner.peer = peer;
   peer->has_region = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_REGION) != 0;
+  peer->balanced = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_BALANCE) &&
+      !self->group && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_TCP;
   peer->region = hello->region;
   peer->group = self->group;
   peer->address = gst_tile_net_peer_string (control_fd);
@@ -932,6 +935,17 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
       gst_tile_sender_owner_fec_locked (o) : 0;
   frame->sealed = self->crypto.passphrase != NULL;
   frame->secret = o->group ? o->group->secret : o->peer->keys.data;
+  frame->balanced = o->peer && o->peer->balanced;
+  if (frame->balanced) {
+    gdouble rates[GST_TILE_WIRE_MAX_UNITS];
+
+    /* by how fast each unit's tiles have been leaving */
+    for (i = 0; i < n; i++)
+      rates[i] = o->units[i].ns_per_byte > 0 ?
+          1e9 / o->units[i].ns_per_byte : 0;
+    gst_tile_balance_split (self->config.n_rows, n, rates, frame->bounds);
+    memcpy (o->peer->last_bounds, frame->bounds, sizeof (frame->bounds));
+  }
   o->in_flight++;
   for (i = 0; i < n; i++) {
     if (!gst_tile_sender_owner_uses (o, i))
@@ -1429,6 +1443,7 @@ peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
       "id", G_TYPE_UINT, o->id,
       "address", G_TYPE_STRING, peer->address,
       "paths", G_TYPE_UINT, gst_tile_sender_peer_paths_locked (peer),
+      "balanced", G_TYPE_BOOLEAN, peer->balanced,
       "connected", G_TYPE_BOOLEAN, gst_tile_sender_peer_ready_locked (peer),
       "connected-ms", G_TYPE_UINT64,
       (guint64) (g_get_monotonic_time () - peer->started_us) / 1000,
@@ -1455,6 +1470,18 @@ peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
       gst_tile_sender_peer_data_owner (peer)->units[0].gso,
       "sealed", G_TYPE_BOOLEAN, self->crypto.passphrase != NULL,
       "send-buffer-granted", G_TYPE_INT, c->granted_send_buffer, NULL);
+  if (peer->balanced && self->have_config) {
+    GValue rows = G_VALUE_INIT, v = G_VALUE_INIT;
+
+    /* its last frame's rows, per unit */
+    gst_value_array_init (&rows, self->config.n_tiles);
+    for (i = 0; i < self->config.n_tiles; i++) {
+      g_value_init (&v, G_TYPE_UINT);
+      g_value_set_uint (&v, peer->last_bounds[i + 1] - peer->last_bounds[i]);
+      gst_value_array_append_and_take_value (&rows, &v);
+    }
+    gst_structure_take_value (s, "unit-rows", &rows);
+  }
   for (i = 0; i < o->n_threads; i++) {
     bytes[i] = o->units[i].bytes;
     busy[i] = o->units[i].busy_ns;

@@ -386,10 +386,18 @@ hello_validate (const GstTileWireHello * hello, GError ** error)
   const GstTileWireRegion *r = &hello->region;
 
   if (hello->flags & ~(GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE |
-          GST_TILE_WIRE_HELLO_FLAG_REGION)) {
+          GST_TILE_WIRE_HELLO_FLAG_REGION |
+          GST_TILE_WIRE_HELLO_FLAG_BALANCE)) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "HELLO flags is 0x%08x, only bits 0 (passphrase) and 1 (region) "
-        "may be set", hello->flags);
+        "HELLO flags is 0x%08x, only bits 0 (passphrase), 1 (region) and "
+        "2 (balance) may be set", hello->flags);
+    return FALSE;
+  }
+  if ((hello->flags & GST_TILE_WIRE_HELLO_FLAG_BALANCE) &&
+      (hello->flags & GST_TILE_WIRE_HELLO_FLAG_REGION)) {
+    g_set_error_literal (error, GST_TILE_WIRE_ERROR,
+        GST_TILE_WIRE_ERROR_INVALID, "HELLO asks for a region and for "
+        "balanced tiles: a region's tiles are fixed");
     return FALSE;
   }
   if (!(hello->flags & GST_TILE_WIRE_HELLO_FLAG_REGION)) {
@@ -2174,6 +2182,133 @@ gst_tile_wire_tile_header_parse (const guint8 * data, gsize len,
   out->capture = read_be (data + 24, 8);
   out->size = size;
   out->flags = flags;
+  return GST_TILE_WIRE_PARSE_OK;
+}
+
+/**
+ * gst_tile_wire_tile_header_write_balanced:
+ * @out: (out caller-allocates) (array fixed-size=48): where to write
+ * @header: the tile header, with the frame's rows of this tile
+ *     (@first_row, @rows; 0 rows: the unit carries nothing of the frame, a
+ *     part of no bytes without flags)
+ *
+ * Writes the tile header of a session with balanced tiles: the 40 bytes
+ * of gst_tile_wire_tile_header_write(), then `first_row` and `rows`.
+ */
+void
+gst_tile_wire_tile_header_write_balanced (guint8
+    out[GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED],
+    const GstTileWireTileHeader * header)
+{
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (header != NULL);
+  g_return_if_fail (header->rows > 0 || (header->size == 0 &&
+          !(header->flags & GST_TILE_WIRE_TILE_FLAG_MORE)));
+
+  if (header->rows > 0) {
+    gst_tile_wire_tile_header_write (out, header);
+  } else {
+    GstTileWireTileHeader h = *header;
+
+    /* (written as an abandon, which has the same bytes but the flags) */
+    h.flags = GST_TILE_WIRE_TILE_FLAG_ABANDON;
+    gst_tile_wire_tile_header_write (out, &h);
+    write_be (out + 36, header->flags, 4);
+  }
+  write_be (out + 40, header->first_row, 4);
+  write_be (out + 44, header->rows, 4);
+}
+
+/**
+ * gst_tile_wire_tile_header_parse_balanced:
+ * @data: (array length=len) (nullable): received bytes, starting at a tile
+ *     header of a session with balanced tiles
+ * @len: number of bytes in @data
+ * @n_rows: the rows of a frame (the CONFIG's)
+ * @row_bytes: the bytes of a row (the CONFIG's)
+ * @first: (nullable): the tile's first header when this is a later part,
+ *     NULL at the tile's first header
+ * @remaining: with @first, the bytes of the tile not received yet
+ * @out: (out caller-allocates): the parsed header
+ * @error: return location for a #GST_TILE_WIRE_ERROR
+ *
+ * Parses a tile header of a session with balanced tiles (48 bytes): as
+ * gst_tile_wire_tile_header_parse(), the size of the tile being the
+ * header's `rows` × @row_bytes. Its rows must lie in the frame
+ * (`first_row` + `rows` ≤ @n_rows) and the tile must not be larger than
+ * 2^32 − 1 bytes; a tile of 0 rows is one part of 0 bytes without flags
+ * (the unit carries nothing of that frame); a later part repeats the
+ * first's rows. Whether the tiles of a frame cover it exactly is for the
+ * caller to check once it has them all.
+ *
+ * Returns: as gst_tile_wire_tile_header_parse().
+ */
+GstTileWireParseResult
+gst_tile_wire_tile_header_parse_balanced (const guint8 * data, gsize len,
+    guint32 n_rows, guint64 row_bytes, const GstTileWireTileHeader * first,
+    guint32 remaining, GstTileWireTileHeader * out, GError ** error)
+{
+  guint32 first_row, rows, size, flags;
+  GstTileWireParseResult r;
+  guint64 tile;
+
+  g_return_val_if_fail (data != NULL || len == 0, GST_TILE_WIRE_PARSE_ERROR);
+  g_return_val_if_fail (out != NULL, GST_TILE_WIRE_PARSE_ERROR);
+
+  if (len < GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED)
+    return GST_TILE_WIRE_PARSE_NEED_MORE;
+  first_row = read_be (data + 40, 4);
+  rows = read_be (data + 44, 4);
+  size = read_be (data + 32, 4);
+  flags = read_be (data + 36, 4);
+  if (first && (first_row != first->first_row || rows != first->rows)) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "tile header rows are %u+%u inside a tile of rows %u+%u",
+        first_row, rows, first->first_row, first->rows);
+    return GST_TILE_WIRE_PARSE_ERROR;
+  }
+  if (first_row > n_rows || rows > n_rows - first_row) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "tile header rows are %u+%u, the frame has %u", first_row, rows,
+        n_rows);
+    return GST_TILE_WIRE_PARSE_ERROR;
+  }
+  tile = rows * row_bytes;
+  if (row_bytes && tile / row_bytes != rows) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "tile header rows are %u of %" G_GUINT64_FORMAT " bytes: too large",
+        rows, row_bytes);
+    return GST_TILE_WIRE_PARSE_ERROR;
+  }
+  if (!first && tile > G_MAXUINT32) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_OVERSIZED,
+        "tile header rows make a tile of %" G_GUINT64_FORMAT " bytes, at "
+        "most %u are allowed", tile, G_MAXUINT32);
+    return GST_TILE_WIRE_PARSE_ERROR;
+  }
+  if (rows == 0) {
+    /* nothing of this frame on this unit: one empty part */
+    if (size != 0 || flags != 0 || read_be (data, 4) !=
+        GST_TILE_WIRE_TILE_MAGIC) {
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "tile header of 0 rows has size %u and flags 0x%08x, must be 0",
+          size, flags);
+      return GST_TILE_WIRE_PARSE_ERROR;
+    }
+    out->generation = read_be (data + 4, 4);
+    out->frame = read_be (data + 8, 8);
+    out->timestamp = read_be (data + 16, 8);
+    out->capture = read_be (data + 24, 8);
+    out->size = 0;
+    out->flags = 0;
+  } else {
+    r = gst_tile_wire_tile_header_parse (data, len, first ? remaining :
+        (guint32) tile, out, error);
+    if (r != GST_TILE_WIRE_PARSE_OK)
+      return r;
+  }
+  out->first_row = first_row;
+  out->rows = rows;
   return GST_TILE_WIRE_PARSE_OK;
 }
 

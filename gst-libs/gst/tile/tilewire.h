@@ -48,6 +48,14 @@ G_BEGIN_DECLS
 #define GST_TILE_WIRE_TILE_HEADER_SIZE 40
 
 /**
+ * GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED:
+ *
+ * Size of a tile header in a session with balanced tiles: the 40 bytes,
+ * then the tile's first row and rows in that frame.
+ */
+#define GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED 48
+
+/**
  * GST_TILE_WIRE_MAX_PAYLOAD:
  *
  * Largest control message payload accepted.
@@ -348,6 +356,17 @@ typedef struct
 #define GST_TILE_WIRE_HELLO_FLAG_REGION (1u << 1)
 
 /**
+ * GST_TILE_WIRE_HELLO_FLAG_BALANCE:
+ *
+ * HELLO flag: the client takes balanced tiles. Over TCP (and without a
+ * region, which it excludes) the server then shares the rows of each frame
+ * among the units by their measured rates, and every tile header is
+ * GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED bytes, with the tile's rows in
+ * that frame. Over UDP nothing changes.
+ */
+#define GST_TILE_WIRE_HELLO_FLAG_BALANCE (1u << 2)
+
+/**
  * GST_TILE_WIRE_MAX_REGION:
  *
  * Largest right or bottom edge (x + width, y + height) of a region, in
@@ -597,6 +616,8 @@ typedef enum
  *     TIME answers give), or %GST_CLOCK_TIME_NONE
  * @size: bytes of tile data after the header (this part of the tile)
  * @flags: #GstTileWireTileFlags
+ * @first_row: balanced tiles only: the tile's first row in this frame
+ * @rows: balanced tiles only: its rows in this frame (0: none)
  *
  * The 40-byte header in front of every part of a tile on a data
  * connection. A tile is sent as one part or more, in order; the last one
@@ -610,6 +631,8 @@ typedef struct
   GstClockTime capture;
   guint32 size;
   guint32 flags;
+  guint32 first_row;
+  guint32 rows;
 } GstTileWireTileHeader;
 
 /**
@@ -905,6 +928,20 @@ GstTileWireParseResult gst_tile_wire_tile_header_parse (const guint8 * data,
                                                     guint32 remaining,
                                                     GstTileWireTileHeader * out,
                                                     GError ** error);
+
+GST_TILE_API
+void     gst_tile_wire_tile_header_write_balanced (guint8 out[GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED],
+                                                   const GstTileWireTileHeader * header);
+
+GST_TILE_API
+GstTileWireParseResult gst_tile_wire_tile_header_parse_balanced (const guint8 * data,
+                                                                 gsize len,
+                                                                 guint32 n_rows,
+                                                                 guint64 row_bytes,
+                                                                 const GstTileWireTileHeader * first,
+                                                                 guint32 remaining,
+                                                                 GstTileWireTileHeader * out,
+                                                                 GError ** error);
 
 GST_TILE_API
 void     gst_tile_wire_packet_header_write (guint8 out[GST_TILE_WIRE_PACKET_HEADER_SIZE],

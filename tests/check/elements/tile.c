@@ -762,20 +762,42 @@ GST_END_TEST;
 
 /* ---- several network paths (tilesrc host with several addresses) ---- */
 
-/* receiver 0's "paths" in @sink's stats */
+/* receiver 0's "paths" in @sink's stats; with @rows, the sum of its
+ * last frame's "unit-rows" when it is balanced (0 when not) */
 static guint
-sender_paths (GstElement * sink)
+sender_paths_full (GstElement * sink, guint * rows)
 {
   GstStructure *s = get_stats (sink);
   const GValue *list = gst_structure_get_value (s, "receivers");
   const GstStructure *r;
-  guint n = 0;
+  gboolean balanced = FALSE;
+  guint n = 0, i;
 
   fail_unless (list && gst_value_array_get_size (list) == 1);
   r = gst_value_get_structure (gst_value_array_get_value (list, 0));
   fail_unless (gst_structure_get_uint (r, "paths", &n));
+  fail_unless (gst_structure_get_boolean (r, "balanced", &balanced));
+  if (rows) {
+    const GValue *ur = gst_structure_get_value (r, "unit-rows");
+
+    *rows = 0;
+    fail_unless ((ur != NULL) == balanced);
+    for (i = 0; ur && i < gst_value_array_get_size (ur); i++) {
+      guint k = g_value_get_uint (gst_value_array_get_value (ur, i));
+
+      /* every unit keeps some rows, so its rate is still measured */
+      fail_unless (k > 0);
+      *rows += k;
+    }
+  }
   gst_structure_free (s);
   return n;
+}
+
+static guint
+sender_paths (GstElement * sink)
+{
+  return sender_paths_full (sink, NULL);
 }
 
 /* how many of tilesrc's units are on path @path */
@@ -806,7 +828,7 @@ GST_START_TEST (test_paths)
     {"protocol=udp passphrase=two-paths",
         "passphrase=two-paths timer-factor=1000"},
   };
-  guint i;
+  guint i, rows;
 
   for (i = 0; i < G_N_ELEMENTS (modes); i++) {
     Link l = { 0 };
@@ -819,7 +841,10 @@ GST_START_TEST (test_paths)
     wait_connected (&l);
     run_frames (&l, 320 * 240, 1, 40);
     fail_unless_equals_int (stat_uint (l.tilesrc, "paths-up"), 2);
-    fail_unless_equals_int (sender_paths (l.tilesink), 2);
+    fail_unless_equals_int (sender_paths_full (l.tilesink, &rows), 2);
+    /* over TCP the rows of each frame are shared by the units' rates
+     * (balanced tiles): all 240 of them, every unit some */
+    fail_unless_equals_int (rows, strstr (modes[i][0], "tcp") ? 240 : 0);
     fail_unless_equals_int (units_on_path (l.tilesrc, 0), 2);
     fail_unless_equals_int (units_on_path (l.tilesrc, 1), 2);
     fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-incomplete"), 0);

@@ -10,6 +10,7 @@
 #include <gst/check/gstcheck.h>
 
 #include <gst/tile/tilepaths.h>
+#include <gst/tile/tilebalance.h>
 
 static void
 check_list (const gchar * list, const gchar * const *want)
@@ -96,6 +97,71 @@ GST_START_TEST (test_refused)
 
 GST_END_TEST;
 
+/* the rows of a frame shared by rate: contiguous from 0 to n_rows, each
+ * unit at least its floor, the shares within a row of the rates' */
+static void
+check_split (guint32 n_rows, guint n, const gdouble * rates,
+    const guint32 * want)
+{
+  guint32 bounds[65];
+  guint i;
+
+  memset (bounds, 0xff, sizeof (bounds));
+  gst_tile_balance_split (n_rows, n, rates, bounds);
+  fail_unless_equals_int (bounds[0], 0);
+  fail_unless_equals_int (bounds[n], n_rows);
+  for (i = 0; i < n; i++) {
+    fail_unless (bounds[i + 1] >= bounds[i]);
+    if (want)
+      fail_unless_equals_int (bounds[i + 1] - bounds[i], want[i]);
+  }
+}
+
+GST_START_TEST (test_balance_split)
+{
+  const gdouble none[4] = { 0 };
+  const gdouble two[2] = { 300e6, 700e6 };
+  const gdouble four[4] = { 150e6, 350e6, 150e6, 350e6 };
+  const gdouble one_known[3] = { 0, 100, 300 };
+  const gdouble slow[4] = { 1, 1e9, 1e9, 1e9 };
+  gdouble many[64];
+  guint32 bounds[65];
+  guint i;
+
+  /* nothing measured: equal shares, the remainder to the first */
+  check_split (1080, 4, none, (const guint32[]) {
+      270, 270, 270, 270});
+  check_split (10, 4, none, (const guint32[]) {
+      3, 3, 2, 2});
+  /* 0.3 / 0.7: the floor (1080 / 16 = 67 rows), then the other 946 by
+   * rate (283.8 and 662.2), the row left to the larger remainder */
+  check_split (1080, 2, two, (const guint32[]) {
+      67 + 284, 67 + 662});
+  /* units on a 300 and a 700 Mbit/s path, dealt out in turn: floors of
+   * 33, then 142.2 and 331.8 of the other 948 */
+  check_split (1080, 4, four, (const guint32[]) {
+      33 + 142, 33 + 332, 33 + 142, 33 + 332});
+  /* a unit not measured counts as the mean of the others (200): floors
+   * of 12, then 88, 44 and 132 of the other 264 */
+  check_split (300, 3, one_known, (const guint32[]) {
+      100, 56, 144});
+  /* a unit far slower keeps its floor: 1080 / 32 = 33 rows */
+  check_split (1080, 4, slow, (const guint32[]) {
+      33, 349, 349, 349});
+  /* fewer rows than units: one row each to the first, none to the rest */
+  check_split (3, 4, none, (const guint32[]) {
+      1, 1, 1, 0});
+  /* 64 units of random rates: a cover, every unit at least its floor */
+  for (i = 0; i < 64; i++)
+    many[i] = g_random_double_range (1, 1000);
+  check_split (2160, 64, many, NULL);
+  gst_tile_balance_split (2160, 64, many, bounds);
+  for (i = 0; i < 64; i++)
+    fail_unless (bounds[i + 1] - bounds[i] >= 2160 / (8 * 64));
+}
+
+GST_END_TEST;
+
 static Suite *
 tilepaths_suite (void)
 {
@@ -105,6 +171,7 @@ tilepaths_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_parse);
   tcase_add_test (tc, test_refused);
+  tcase_add_test (tc, test_balance_split);
   return s;
 }
 

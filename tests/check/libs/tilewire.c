@@ -391,15 +391,31 @@ GST_START_TEST (test_small_messages)
     fail_unless (memcmp (hello_out.nonce, hello.nonce,
             sizeof (hello.nonce)) == 0);
 
-    /* any other flag is refused, received or sent */
+    /* balanced tiles (bit 2), with or without a passphrase */
     copy[3] = 4;
-    fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
-    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "HELLO flags is 0x00000004");
-    g_clear_error (&err);
+    fail_unless (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    fail_unless_equals_int (hello_out.flags, GST_TILE_WIRE_HELLO_FLAG_BALANCE);
     copy[3] = 5;
+    fail_unless (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    /* any other flag is refused, received or sent */
+    copy[3] = 8;
     fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
-    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000005");
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "HELLO flags is 0x00000008");
     g_clear_error (&err);
+    copy[3] = 9;
+    fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000009");
+    g_clear_error (&err);
+    /* balanced tiles and a region exclude each other */
+    copy[3] = 6;
+    copy[20 + 11] = 8;
+    copy[20 + 15] = 8;
+    fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "a region and for "
+        "balanced tiles");
+    g_clear_error (&err);
+    copy[20 + 11] = 0;
+    copy[20 + 15] = 0;
     /* the region flag with an empty region, a region without the flag */
     copy[3] = 3;
     fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
@@ -424,10 +440,10 @@ GST_START_TEST (test_small_messages)
     g_clear_error (&err);
     g_free (copy);
 
-    hello.flags = 4;
+    hello.flags = 8;
     g_byte_array_set_size (msg, 0);
     fail_if (gst_tile_wire_hello_pack (&hello, msg, &err));
-    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000004");
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000008");
     g_clear_error (&err);
     fail_unless_equals_int (msg->len, 0);
     hello.flags = 0;
@@ -1493,6 +1509,105 @@ GST_START_TEST (test_truncated_payloads)
 
 GST_END_TEST;
 
+/* balanced tiles: 48-byte headers with the tile's rows in the frame */
+GST_START_TEST (test_tile_header_balanced)
+{
+  guint8 buf[GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED];
+  GstTileWireTileHeader h = { 3, 77, 1000, 2000, 3840, 0, 100, 2 };
+  GstTileWireTileHeader out, head;
+  GError *err = NULL;
+
+  /* rows 100-101 of 1080 rows of 1920 bytes: a 3840-byte tile */
+  gst_tile_wire_tile_header_write_balanced (buf, &h);
+  fail_unless_equals_int (read_be (buf + 40, 4), 100);
+  fail_unless_equals_int (read_be (buf + 44, 4), 2);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse_balanced (buf,
+          sizeof (buf), 1080, 1920, NULL, 0, &out, &err),
+      GST_TILE_WIRE_PARSE_OK);
+  fail_unless (memcmp (&out, &h, sizeof (h)) == 0);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse_balanced (buf,
+          sizeof (buf) - 1, 1080, 1920, NULL, 0, &out, &err),
+      GST_TILE_WIRE_PARSE_NEED_MORE);
+  /* the size must be the rows' */
+  h.size = 1920;
+  gst_tile_wire_tile_header_write_balanced (buf, &h);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse_balanced (buf,
+          sizeof (buf), 1080, 1920, NULL, 0, &out, &err),
+      GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "3840 bytes of the tile");
+  g_clear_error (&err);
+  /* parts: the first with more, the next repeating its rows */
+  h.flags = GST_TILE_WIRE_TILE_FLAG_MORE;
+  gst_tile_wire_tile_header_write_balanced (buf, &h);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse_balanced (buf,
+          sizeof (buf), 1080, 1920, NULL, 0, &head, &err),
+      GST_TILE_WIRE_PARSE_OK);
+  h.flags = 0;
+  gst_tile_wire_tile_header_write_balanced (buf, &h);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse_balanced (buf,
+          sizeof (buf), 1080, 1920, &head, 1920, &out, &err),
+      GST_TILE_WIRE_PARSE_OK);
+  h.first_row = 101;
+  gst_tile_wire_tile_header_write_balanced (buf, &h);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse_balanced (buf,
+          sizeof (buf), 1080, 1920, &head, 1920, &out, &err),
+      GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "inside a tile of rows "
+      "100+2");
+  g_clear_error (&err);
+  /* rows past the frame, and their sum overflowing */
+  h.first_row = 1079;
+  h.size = 3840;
+  gst_tile_wire_tile_header_write_balanced (buf, &h);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse_balanced (buf,
+          sizeof (buf), 1080, 1920, NULL, 0, &out, &err),
+      GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "the frame has 1080");
+  g_clear_error (&err);
+  h.first_row = 2;
+  h.rows = G_MAXUINT32;
+  gst_tile_wire_tile_header_write_balanced (buf, &h);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse_balanced (buf,
+          sizeof (buf), G_MAXUINT32, 1920, NULL, 0, &out, &err),
+      GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "the frame has");
+  g_clear_error (&err);
+  /* a tile larger than 4 GiB */
+  h.first_row = 0;
+  h.rows = 3;
+  gst_tile_wire_tile_header_write_balanced (buf, &h);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse_balanced (buf,
+          sizeof (buf), 1080, G_GUINT64_CONSTANT (1) << 31, NULL, 0, &out,
+          &err), GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_OVERSIZED, "at most");
+  g_clear_error (&err);
+  /* no rows: one part of no bytes without flags */
+  h.rows = 0;
+  h.size = 0;
+  h.flags = 0;
+  gst_tile_wire_tile_header_write_balanced (buf, &h);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse_balanced (buf,
+          sizeof (buf), 1080, 1920, NULL, 0, &out, &err),
+      GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (out.rows, 0);
+  fail_unless_equals_int (out.size, 0);
+  buf[35] = 1;                  /* size 1 */
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse_balanced (buf,
+          sizeof (buf), 1080, 1920, NULL, 0, &out, &err),
+      GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "0 rows has size 1");
+  g_clear_error (&err);
+  buf[35] = 0;
+  buf[39] = GST_TILE_WIRE_TILE_FLAG_MORE;
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse_balanced (buf,
+          sizeof (buf), 1080, 1920, NULL, 0, &out, &err),
+      GST_TILE_WIRE_PARSE_ERROR);
+  check_error (err, GST_TILE_WIRE_ERROR_INVALID, "0 rows");
+  g_clear_error (&err);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_tile_header)
 {
   guint8 buf[GST_TILE_WIRE_TILE_HEADER_SIZE];
@@ -2002,7 +2117,8 @@ feed_all (const guint8 * data, gsize len)
   if (ok)
     fail_unless (len == 36
         && (hello.flags & ~(GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE |
-                GST_TILE_WIRE_HELLO_FLAG_REGION)) == 0
+                GST_TILE_WIRE_HELLO_FLAG_REGION |
+                GST_TILE_WIRE_HELLO_FLAG_BALANCE)) == 0
         && memcmp (hello.nonce, copy + 4, sizeof (hello.nonce)) == 0
         && ((hello.flags & GST_TILE_WIRE_HELLO_FLAG_REGION) ?
             hello.region.width > 0 && hello.region.height > 0 :
@@ -2393,6 +2509,7 @@ tilewire_suite (void)
   tcase_add_test (tc, test_config_invalid_caps);
   tcase_add_test (tc, test_truncated_payloads);
   tcase_add_test (tc, test_tile_header);
+  tcase_add_test (tc, test_tile_header_balanced);
   tcase_add_test (tc, test_caps_check);
   tcase_add_test (tc, test_packet_header);
   tcase_add_test (tc, test_packet_check);
