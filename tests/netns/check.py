@@ -280,7 +280,7 @@ def main():
             if net >= 0.001:
                 problems.append(f'loss {net:.3%} by {basis} (datagrams that '
                                 f'never arrived), want < 0.1 %')
-        elif loss == 0:
+        elif loss == 0 and not a.path_bytes:
             offered = tx.get('offered_bps', 0)
             notes.append(f'no loss through the bottleneck: the sender offered '
                          f'{offered / 1e9:.2f} Gbit/s but sent '
@@ -573,8 +573,14 @@ def check_paths(a, tx, rx, txs, rxs, pushed, got, partial, problems, notes):
                             f'({n / st if st else 0:.1%}), want >= 10 % '
                             f'(the units spread over both paths)')
 
-    # no stall
+    # no stall: and frames to the end (the longest time between two frames
+    # does not see a stream that stopped for good)
     gap = rx.get('max_interval_ms', 0)
+    last = rx.get('last_frame', 0) if got else -1
+    if last < pushed - 1 - fps:
+        problems.append(f'paths: the last frame received is frame {last} of '
+                        f'{pushed}, want one in the last second (the stream '
+                        f'stopped)')
     if a.max_gap:
         notes.append(f'paths: the longest time between two frames '
                      f'{gap:.1f} ms (after frame '
@@ -633,7 +639,8 @@ def check_paths(a, tx, rx, txs, rxs, pushed, got, partial, problems, notes):
         notes.append(f'paths: a path down for good: {got} of {pushed} '
                      f'frames ({pushed - got} not received), {partial} '
                      f'partial, {incomplete} incomplete')
-        if partial or incomplete:
+        # (over TCP, checked as for every TCP scenario above)
+        if (partial or incomplete) and a.protocol != 'tcp':
             problems.append(f'paths: {partial} partial and {incomplete} '
                             f'incomplete frames pushed, want none (frames '
                             f'may be dropped, not cut)')

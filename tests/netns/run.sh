@@ -429,16 +429,20 @@ paths_bytes () {
 }
 
 # paths_step down|up DEV FILE: a --step-cmd (the sender runs it, in its
-# namespace) that writes both counters to FILE, then takes DEV down or up
+# namespace, waiting for it: two processes, sh and ip, a few ms) that takes
+# DEV down or up, and writes both counters to FILE just before (its first
+# line) and just after (its second line)
 paths_step () {
-  echo "sh -c 'cat /sys/class/net/veth-tx/statistics/tx_bytes /sys/class/net/veth-txb/statistics/tx_bytes | paste -sd, >$3 && ip link set $2 $1'"
+  local p=/sys/class/net
+  echo "sh -c 'read a <$p/veth-tx/statistics/tx_bytes && read b <$p/veth-txb/statistics/tx_bytes && ip link set $2 $1 && read c <$p/veth-tx/statistics/tx_bytes && read d <$p/veth-txb/statistics/tx_bytes && printf \"%s,%s\\n%s,%s\\n\" \$a \$b \$c \$d >$3'"
 }
 
-# paths_diff FILE0 FILE1: what each path carried from one snapshot to the
-# other, "A,B"
+# paths_diff FILE0 LINE0 FILE1 LINE1: what each path carried from one
+# snapshot (line LINE0 of FILE0) to another, "A,B"
 paths_diff () {
   local a0 b0 a1 b1
-  IFS=, read -r a0 b0 <"$1" && IFS=, read -r a1 b1 <"$2" || return 1
+  IFS=, read -r a0 b0 < <(sed -n "$2p" "$1") &&
+    IFS=, read -r a1 b1 < <(sed -n "$4p" "$3") || return 1
   echo "$(( a1 - a0 )),$(( b1 - b0 ))"
 }
 
@@ -614,19 +618,19 @@ run_pair () {
     tc -n "$ns_tx" -s qdisc show dev veth-txb >>"$work/$name.tc" 2>&1
     paths_bytes >"$work/$name.paths-end"
     local pb
-    pb=$(paths_diff "$work/$name.paths-start" "$work/$name.paths-end") &&
+    local w=$work/$name.paths
+    pb=$(paths_diff "$w-start" 1 "$w-end" 1) &&
       checkargs+=(--path-bytes "$pb")
-    if [ -s "$work/$name.paths-down" ]; then
-      pb=$(paths_diff "$work/$name.paths-start" "$work/$name.paths-down") &&
+    if [ -s "$w-down" ]; then
+      pb=$(paths_diff "$w-start" 1 "$w-down" 1) &&
         checkargs+=(--path-bytes-before "$pb")
-      if [ -s "$work/$name.paths-up" ]; then
-        pb=$(paths_diff "$work/$name.paths-down" "$work/$name.paths-up")
+      if [ -s "$w-up" ]; then
+        pb=$(paths_diff "$w-down" 2 "$w-up" 1)
       else
-        pb=$(paths_diff "$work/$name.paths-down" "$work/$name.paths-end")
+        pb=$(paths_diff "$w-down" 2 "$w-end" 1)
       fi && checkargs+=(--path-bytes-during "$pb")
     fi
-    [ -s "$work/$name.paths-up" ] &&
-      pb=$(paths_diff "$work/$name.paths-up" "$work/$name.paths-end") &&
+    [ -s "$w-up" ] && pb=$(paths_diff "$w-up" 2 "$w-end" 1) &&
       checkargs+=(--path-bytes-after "$pb")
     tbfd="${tbfd:-?}/$(tbf_dropped veth-txb)"
   fi
