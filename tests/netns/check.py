@@ -566,6 +566,9 @@ def check_paths(a, tx, rx, txs, rxs, pushed, got, partial, problems, notes):
                          f'{after[0] / 1e6:.1f} MB, B {after[1] / 1e6:.1f} '
                          f'MB')
     st = sum(spread)
+    if st < (rx.get('frame_size') or tx.get('frame_size') or 1):
+        problems.append(f'paths: the two paths carried {st} bytes {when}, '
+                        f'not a frame\'s worth')
     for i, n in enumerate(spread):
         if st == 0 or n < 0.1 * st:
             problems.append(f'paths: path {"AB"[i]} carried {n} of {st} '
