@@ -111,10 +111,13 @@
 # `redundant`). They add a second veth pair between the same two namespaces
 # (path B, veth-txb / veth-rxb, 10.x.(y^32).z/30; path A is the usual
 # veth-tx / veth-rx), each sender-side veth with its own tbf (256 KB burst,
-# 20 ms queue); tilesink listens on 0.0.0.0; the bytes each sender-side veth
+# 20 ms queue); tilesink listens on 0.0.0.0, tilesrc gets host="A,B" (path
+# A's address first: the control connection's) and, for redundant, the
+# checker's --src-prop redundant=true; the bytes each sender-side veth
 # carried (its tx_bytes) are checked. At a step, the sender (its
-# --step-frame / --step-cmd) takes a path's link down in its own namespace
-# (ip link set DEV down) after writing both counters down.
+# --step-frame / --step-cmd, run between two pushes) takes a path's link
+# down or up in its own namespace (ip link set DEV down), writing both
+# counters just before and just after.
 #   paths-tcp  1920x1080 GRAY8 at 50 fps (829 Mbit/s) over TCP, 4 units,
 #              path A 300 Mbit/s and path B 700 Mbit/s, 10 s: byte-exact,
 #              no stall (no 500 ms without a frame), each path carries
