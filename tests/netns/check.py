@@ -154,6 +154,9 @@ def main():
     ap.add_argument('--path-bytes-after', default='',
                     help='A,B: ... from the step that brought it back to '
                     'the end (reported)')
+    ap.add_argument('--path-bytes-rx', default='',
+                    help='A,B: the bytes each path carried the other way, '
+                    'from the receiver (reported)')
     ap.add_argument('--path-down', default='', choices=('', 'A', 'B'),
                     help='the path whose link the sender\'s steps take '
                     'down (and up)')
@@ -538,6 +541,10 @@ def check_paths(a, tx, rx, txs, rxs, pushed, got, partial, problems, notes):
     notes.append(f'paths: path A carried {pb[0] / 1e6:.1f} MB, path B '
                  f'{pb[1] / 1e6:.1f} MB in the run (A\'s share '
                  f'{pb[0] / total if total else 0:.3f})')
+    back = path_pair(a.path_bytes_rx)
+    if back is not None:
+        notes.append(f'paths: the receiver sent {back[0] / 1e3:.1f} kB over '
+                     f'path A, {back[1] / 1e3:.1f} kB over path B')
     spread, when = pb, 'in the run'
     if a.path_down:
         if before is None:

@@ -424,11 +424,17 @@ paths_setup () {
   esac
 }
 
-# paths_bytes: the bytes each sender-side veth (path A, path B) has carried
-# so far, "A,B"
+# paths_bytes [rx]: the bytes each sender-side veth (path A, path B) has
+# carried so far, "A,B"; rx: each receiver-side veth (the receiver's
+# control messages, ACKs, NACKs)
 paths_bytes () {
-  ip netns exec "$ns_tx" cat /sys/class/net/veth-tx/statistics/tx_bytes \
-    /sys/class/net/veth-txb/statistics/tx_bytes | paste -sd,
+  if [ "${1:-}" = rx ]; then
+    ip netns exec "$ns_rx" cat /sys/class/net/veth-rx/statistics/tx_bytes \
+      /sys/class/net/veth-rxb/statistics/tx_bytes | paste -sd,
+  else
+    ip netns exec "$ns_tx" cat /sys/class/net/veth-tx/statistics/tx_bytes \
+      /sys/class/net/veth-txb/statistics/tx_bytes | paste -sd,
+  fi
 }
 
 # paths_step down|up DEV FILE: a --step-cmd (the sender runs it, in its
@@ -581,7 +587,10 @@ run_pair () {
                 --cross-to "$secs")
   fi
 
-  [ "$paths" = 1 ] && paths_bytes >"$work/$name.paths-start"
+  if [ "$paths" = 1 ]; then
+    paths_bytes >"$work/$name.paths-start"
+    paths_bytes rx >"$work/$name.paths-rx-start"
+  fi
   timeout $(( txto + 20 )) ip netns exec "$ns_tx" "$checker" --send --address "$txbind" \
     "${common[@]}" --wait 20 --timeout "$txto" "$@" \
     >"$work/$name.tx.json" 2>"$work/$name.tx.log" &
@@ -620,10 +629,13 @@ run_pair () {
   if [ "$paths" = 1 ]; then
     tc -n "$ns_tx" -s qdisc show dev veth-txb >>"$work/$name.tc" 2>&1
     paths_bytes >"$work/$name.paths-end"
+    paths_bytes rx >"$work/$name.paths-rx-end"
     local pb
     local w=$work/$name.paths
     pb=$(paths_diff "$w-start" 1 "$w-end" 1) &&
       checkargs+=(--path-bytes "$pb")
+    pb=$(paths_diff "$w-rx-start" 1 "$w-rx-end" 1) &&
+      checkargs+=(--path-bytes-rx "$pb")
     if [ -s "$w-down" ]; then
       pb=$(paths_diff "$w-start" 1 "$w-down" 1) &&
         checkargs+=(--path-bytes-before "$pb")
