@@ -144,6 +144,8 @@
 # BC_NETNS_PATHS_HOST=a|b gives tilesrc only path A's (or B's) address and
 # no redundant=true: the harness itself with a tilesrc before issue 37 (the
 # topology, the counters, the link steps; the spread check then fails).
+# check_paths_test.py (the meson test netns-paths-check) holds check.py's
+# paths checks to crafted JSON.
 # With --retransmit false every UDP scenario runs with retransmit=false at
 # both ends (lost datagrams concealed, not asked for), and its loss is checked as for
 # conceal-5. --fec VALUE sets tilesink's fec (off, auto, or a percentage)
