@@ -8,7 +8,9 @@
 # the stream keeps flowing, and a packet loss that fits the scenario.
 # With --multicast N: one sender and N receivers of one multicast group
 # (--rx, --rx-rc, --rx-log and --rx-drop once per receiver), see
-# check_multicast(). Standard library only. Exit 0 = pass, 1 = fail.
+# check_multicast(). With --path-bytes: one sender and one receiver over
+# two network paths (issue 37), see check_paths(). Standard library only.
+# Exit 0 = pass, 1 = fail.
 
 import argparse
 import json
@@ -139,6 +141,47 @@ def main():
     ap.add_argument('--cross-share', type=float, default=0,
                     help='with --cross-json and --link: the stream and '
                     'the TCP flow each get at least this share of the link')
+    ap.add_argument('--path-bytes', default='',
+                    help='A,B: the bytes each path (the sender\'s veth) '
+                    'carried in the run (issue 37, many paths): each must '
+                    'carry >= 10 %% of them (the units are spread)')
+    ap.add_argument('--path-bytes-before', default='',
+                    help='A,B: ... from the start to the step that took a '
+                    'link down (--path-down): then the >= 10 %% is of these')
+    ap.add_argument('--path-bytes-during', default='',
+                    help='A,B: ... while the link was down (the path taken '
+                    'down must carry nothing)')
+    ap.add_argument('--path-bytes-after', default='',
+                    help='A,B: ... from the step that brought it back to '
+                    'the end (reported)')
+    ap.add_argument('--path-bytes-rx', default='',
+                    help='A,B: the bytes each path carried the other way, '
+                    'from the receiver (reported)')
+    ap.add_argument('--path-down', default='', choices=('', 'A', 'B'),
+                    help='the path whose link the sender\'s steps take '
+                    'down (and up)')
+    ap.add_argument('--paths-balance', type=float, default=0,
+                    help='with --path-bytes: rows shared by the units\' '
+                    'rates, path A\'s share of the bytes this: >= 85 %% '
+                    'of the frames (whole ones over UDP), latency p50 <= '
+                    '40 ms, path A\'s share within 0.15 of it (the '
+                    'benchmark\'s bar, reported: 95 %%, 25 ms, within 20 %% '
+                    'of it)')
+    ap.add_argument('--paths-known', type=int, default=0,
+                    help='with --paths-balance: its checks are reported as '
+                    'known failing (balancing not there yet), not a failure')
+    ap.add_argument('--paths-redundant', type=int, default=0,
+                    help='with --path-bytes: everything over each path, '
+                    'one link down (and up) mid-stream: no partial or '
+                    'incomplete frame, >= 99 %% of the frames')
+    ap.add_argument('--paths-down', type=int, default=0,
+                    help='with --path-bytes, TCP: one link down for good '
+                    'mid-stream: frames may be lost, none partial or '
+                    'incomplete')
+    ap.add_argument('--max-gap', type=float, default=0,
+                    help='the longest time between two frames at the '
+                    'receiver, ms (no stall; with a link down, how soon '
+                    'the frames flow again)')
     a = ap.parse_args()
 
     if a.multicast:
@@ -192,8 +235,8 @@ def main():
                         f'appsink got {got}')
 
     if a.protocol == 'tcp':
-        # TCP: nothing may be lost
-        if got != sent:
+        # TCP: nothing may be lost (but what was on a path that went down)
+        if got != sent and not a.paths_down:
             problems.append(f'tcp: {got} frames received, {sent} sent')
         if partial or rx.get('lost_bytes', 0):
             problems.append(f'tcp: {partial} partial frames, '
@@ -240,7 +283,7 @@ def main():
             if net >= 0.001:
                 problems.append(f'loss {net:.3%} by {basis} (datagrams that '
                                 f'never arrived), want < 0.1 %')
-        elif loss == 0:
+        elif loss == 0 and not a.path_bytes:
             offered = tx.get('offered_bps', 0)
             notes.append(f'no loss through the bottleneck: the sender offered '
                          f'{offered / 1e9:.2f} Gbit/s but sent '
@@ -351,6 +394,10 @@ def main():
     if a.cross_json:
         check_cross(a, rx, rxs, txs, pushed, partial, problems, notes)
 
+    if a.path_bytes or a.paths_balance or a.paths_redundant or a.paths_down:
+        check_paths(a, tx, rx, txs, rxs, pushed, got, partial, problems,
+                    notes)
+
     # a path that got faster: the rate follows (2 s after the step, all
     # the frames again)
     if a.count_from >= 0:
@@ -441,6 +488,172 @@ def check_cross(a, rx, rxs, txs, pushed, partial, problems, notes):
         if tcp < a.cross_share * link:
             problems.append(f'beside TCP: the TCP flow got {tcp / link:.2f} '
                             f'of the link, want >= {a.cross_share:g}')
+
+
+def path_pair(text):
+    """'A,B' bytes -> (A, B), or None"""
+    try:
+        x, y = (int(v) for v in text.split(','))
+        return x, y
+    except ValueError:
+        return None
+
+
+def check_paths(a, tx, rx, txs, rxs, pushed, got, partial, problems, notes):
+    """Two network paths between the sender and the receiver (issue 37:
+    tilesrc host="A,B"). Strict: the units are spread (each path carries
+    >= 10 % of the bytes, before the failure where a link goes down), no
+    stall (--max-gap), the link steps ran on time and the path taken down
+    carried nothing while it was. --paths-balance: the balancing's checks
+    (known failing with --paths-known). --paths-redundant, --paths-down:
+    a link down mid-stream, see there."""
+    pb = path_pair(a.path_bytes)
+    before = path_pair(a.path_bytes_before)
+    during = path_pair(a.path_bytes_during)
+    after = path_pair(a.path_bytes_after)
+    fps = tx.get('fps', 60) or 60
+    steps = tx.get('steps') or []
+
+    # the link steps: when the sender ran them
+    for st in steps:
+        due = st.get('frame', 0) / fps
+        at = st.get('seconds', -1)
+        notes.append(f'paths: step after frame {st.get("frame")} at '
+                     f'{at:.3f} s (due {due:.3f} s, took '
+                     f'{st.get("took", 0) * 1e3:.1f} ms): {st.get("cmd")}')
+        if at < 0:
+            problems.append(f'paths: the step after frame {st.get("frame")} '
+                            f'did not run')
+        elif abs(at - due) > 0.5:
+            problems.append(f'paths: the step after frame {st.get("frame")} '
+                            f'ran at {at:.3f} s, not within 0.5 s of '
+                            f'{due:.3f} s (the sender fell behind)')
+    if a.path_down and not steps:
+        problems.append(f'paths: path {a.path_down} was to go down, but the '
+                        f'sender ran no step')
+
+    # the bytes each path carried
+    if pb is None:
+        problems.append(f'paths: no per-path byte counters '
+                        f'({a.path_bytes!r})')
+        return
+    total = sum(pb)
+    notes.append(f'paths: path A carried {pb[0] / 1e6:.1f} MB, path B '
+                 f'{pb[1] / 1e6:.1f} MB in the run (A\'s share '
+                 f'{pb[0] / total if total else 0:.3f})')
+    back = path_pair(a.path_bytes_rx)
+    if back is not None:
+        notes.append(f'paths: the receiver sent {back[0] / 1e3:.1f} kB over '
+                     f'path A, {back[1] / 1e3:.1f} kB over path B')
+    spread, when = pb, 'in the run'
+    if a.path_down:
+        if before is None:
+            problems.append(f'paths: no byte counters from before path '
+                            f'{a.path_down} went down '
+                            f'({a.path_bytes_before!r})')
+        else:
+            spread, when = before, f'before path {a.path_down} went down'
+            notes.append(f'paths: {when}: A {before[0] / 1e6:.1f} MB, B '
+                         f'{before[1] / 1e6:.1f} MB')
+        if during is not None:
+            i = 'AB'.index(a.path_down)
+            notes.append(f'paths: while path {a.path_down} was down: A '
+                         f'{during[0] / 1e6:.1f} MB, B '
+                         f'{during[1] / 1e6:.1f} MB')
+            # (the harness: a veth that is down carries nothing)
+            if during[i] > 65536:
+                problems.append(f'paths: path {a.path_down} carried '
+                                f'{during[i]} bytes while its link was down')
+            if during[1 - i] == 0:
+                problems.append(f'paths: nothing went over path '
+                                f'{"AB"[1 - i]} while path {a.path_down} '
+                                f'was down')
+        if after is not None:
+            notes.append(f'paths: after path {a.path_down} came back: A '
+                         f'{after[0] / 1e6:.1f} MB, B {after[1] / 1e6:.1f} '
+                         f'MB')
+    st = sum(spread)
+    if st < (rx.get('frame_size') or tx.get('frame_size') or 1):
+        problems.append(f'paths: the two paths carried {st} bytes {when}, '
+                        f'not a frame\'s worth')
+    for i, n in enumerate(spread):
+        if st == 0 or n < 0.1 * st:
+            problems.append(f'paths: path {"AB"[i]} carried {n} of {st} '
+                            f'bytes {when} '
+                            f'({n / st if st else 0:.1%}), want >= 10 % '
+                            f'(the units spread over both paths)')
+
+    # no stall: and frames to the end (the longest time between two frames
+    # does not see a stream that stopped for good)
+    gap = rx.get('max_interval_ms', 0)
+    last = rx.get('last_frame', 0) if got else -1
+    if last < pushed - 1 - fps:
+        problems.append(f'paths: the last frame received is frame {last} of '
+                        f'{pushed}, want one in the last second (the stream '
+                        f'stopped)')
+    if a.max_gap:
+        notes.append(f'paths: the longest time between two frames '
+                     f'{gap:.1f} ms (after frame '
+                     f'{rx.get("max_interval_frame")}), bound '
+                     f'{a.max_gap:g} ms')
+        if gap > a.max_gap:
+            problems.append(f'paths: {gap:.1f} ms between two frames (after '
+                            f'frame {rx.get("max_interval_frame")}), want '
+                            f'<= {a.max_gap:g} ms')
+
+    whole = got - partial
+    frac = (got if a.protocol == 'tcp' else whole) / pushed if pushed else 0
+    p50 = rxs.get('latency-p50', 0) / 1e6
+    incomplete = rxs.get('frames-incomplete', 0)
+
+    if a.paths_balance:
+        share = pb[0] / total if total else 0
+        want = a.paths_balance
+        lo, hi = want - 0.15, want + 0.15
+        what = 'frames' if a.protocol == 'tcp' else 'frames whole'
+        bench = (frac >= 0.95 and p50 <= 25 and
+                 abs(share - want) <= 0.2 * want)
+        notes.append(f'paths: balancing: {frac:.1%} of the {pushed} '
+                     f'{what}, latency p50 {p50:.1f} ms, path A\'s share '
+                     f'{share:.3f} (want {want:g}); the benchmark\'s bar '
+                     f'(95 %, 25 ms, {0.8 * want:.2f}-{1.2 * want:.2f}) '
+                     f'{"met" if bench else "NOT met"}')
+        bal = []
+        if frac < 0.85:
+            bal.append(f'{frac:.1%} of the {what}, want >= 85 %')
+        if p50 > 40:
+            bal.append(f'latency p50 {p50:.1f} ms, want <= 40 ms')
+        if not lo <= share <= hi:
+            bal.append(f'path A carried {share:.3f} of the bytes, want '
+                       f'{lo:.2f}-{hi:.2f}')
+        for b in bal:
+            if a.paths_known:
+                notes.append(f'KNOWN FAILING (issue 37, balancing not there '
+                             f'yet; BC_NETNS_PATHS_STRICT=1 fails it): '
+                             f'paths: {b}')
+            else:
+                problems.append(f'paths: balancing: {b}')
+
+    if a.paths_redundant:
+        notes.append(f'paths: redundant: {got} of {pushed} frames, '
+                     f'{partial} partial, {incomplete} incomplete')
+        if partial or incomplete:
+            problems.append(f'paths: redundant: {partial} partial and '
+                            f'{incomplete} incomplete frames, want none')
+        if got < 0.99 * pushed:
+            problems.append(f'paths: redundant: {got} of {pushed} frames '
+                            f'({got / pushed if pushed else 0:.1%}), want '
+                            f'>= 99 %')
+
+    if a.paths_down:
+        notes.append(f'paths: a path down for good: {got} of {pushed} '
+                     f'frames ({pushed - got} not received), {partial} '
+                     f'partial, {incomplete} incomplete')
+        # (over TCP, checked as for every TCP scenario above)
+        if (partial or incomplete) and a.protocol != 'tcp':
+            problems.append(f'paths: {partial} partial and {incomplete} '
+                            f'incomplete frames pushed, want none (frames '
+                            f'may be dropped, not cut)')
 
 
 def check_retransmit(a, tx, rx, problems, notes):
@@ -536,7 +749,8 @@ def report(a, problems, notes, tx, rx, loss=None, basis=None):
     if a.nft_dropped:
         print(f'  nft rule dropped {a.nft_dropped} packets')
     if a.tbf_dropped:
-        print(f'  tbf dropped {a.tbf_dropped} packets')
+        print(f'  tbf dropped {a.tbf_dropped} packets'
+              + (' (path A / path B)' if '/' in a.tbf_dropped else ''))
     for n in notes:
         print(f'  note: {n}')
     for p in problems:

@@ -59,8 +59,10 @@ static gdouble opt_fps = 60.0, opt_timer_factor = -1.0;
 static gint opt_width = 1920, opt_height = 1080;
 static gint64 opt_max_bitrate = -1, opt_packet_size = -1;
 static gint opt_max_in_flight = -1;
-static gint opt_step_frame = -1, opt_count_from = -1;
-static gchar *opt_step_cmd = NULL;
+static gint opt_count_from = -1;
+static gchar **opt_step_frames = NULL, **opt_step_cmds = NULL;
+static guint n_steps = 0;
+static gint64 *step_frames = NULL;
 static gint opt_wait = 30, opt_timeout = 120, opt_receivers = 1;
 static gchar **opt_sink_props = NULL, **opt_src_props = NULL;
 
@@ -102,9 +104,11 @@ static GOptionEntry entries[] = {
       "tilesrc timer-factor", "X"},
   {"max-in-flight", 0, 0, G_OPTION_ARG_INT, &opt_max_in_flight,
       "tilesink max-in-flight", "M"},
-  {"step-frame", 0, 0, G_OPTION_ARG_INT, &opt_step_frame,
-      "Sender: run --step-cmd just before pushing this frame", "K"},
-  {"step-cmd", 0, 0, G_OPTION_ARG_STRING, &opt_step_cmd,
+  {"step-frame", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_step_frames,
+      "Sender: run the --step-cmd of the same rank just after pushing this "
+        "frame (repeatable: the first --step-frame with the first "
+        "--step-cmd, ...); its time goes into the JSON's 'steps'", "K"},
+  {"step-cmd", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opt_step_cmds,
       "Sender: the command (e.g. a tc qdisc change), waited for", "CMD"},
   {"count-from", 0, 0, G_OPTION_ARG_INT, &opt_count_from,
       "Receiver: also count the frames numbered K and later "
@@ -484,9 +488,14 @@ run_sender (void)
   gsize size;
   gint64 start, end, t0 = 0, t1 = 0, period;
   guint64 late = 0, pushed = 0, k, rate_mid = 0, dpf = 0;
-  guint n_connected = 0, n_shown = 0;
+  guint n_connected = 0, n_shown = 0, i;
   gboolean connected = FALSE, eos = FALSE;
+  gdouble *step_at = g_new0 (gdouble, n_steps + 1);
+  gdouble *step_took = g_new0 (gdouble, n_steps + 1);
   int ret = 0;
+
+  for (i = 0; i < n_steps; i++)
+    step_at[i] = -1.0;
 
   p = make_sender (opt_address ? opt_address : "0.0.0.0", opt_port, &src,
       &sink);
@@ -592,18 +601,28 @@ run_sender (void)
       break;
     }
     pushed++;
-    if (opt_step_cmd && k == (guint64) opt_step_frame) {
+    for (i = 0; i < n_steps && !error; i++) {
       GError *err = NULL;
       gint status = 0;
+      gint64 ts;
 
+      if ((guint64) step_frames[i] != k)
+        continue;
       /* the path changes mid-stream */
-      if (!g_spawn_command_line_sync (opt_step_cmd, NULL, NULL, &status, &err)
-          || !g_spawn_check_wait_status (status, &err)) {
+      ts = g_get_monotonic_time ();
+      if (!g_spawn_command_line_sync (opt_step_cmds[i], NULL, NULL, &status,
+              &err) || !g_spawn_check_wait_status (status, &err)) {
         error = g_strdup_printf ("--step-cmd failed: %s", err->message);
         g_clear_error (&err);
-        break;
       }
+      step_at[i] = (ts - t0) / 1e6;
+      step_took[i] = (g_get_monotonic_time () - ts) / 1e6;
+      g_printerr ("sender: step %u after frame %" G_GUINT64_FORMAT " at "
+          "%.3f s (took %.3f s): %s\n", i, k, step_at[i], step_took[i],
+          opt_step_cmds[i]);
     }
+    if (error)
+      break;
     if (k == (guint64) opt_frames * 3 / 4) {
       /* well into the run: the rate the kernel measures (TCP), the rate
        * control's estimate (UDP) */
@@ -647,6 +666,22 @@ done:
   json_u64 (out, "rate_mid", rate_mid);
   if (dpf)
     json_u64 (out, "datagrams_per_frame", dpf);
+  if (n_steps) {
+    /* when each --step-cmd ran, seconds from the first push (-1: not) */
+    json_key (out, "steps");
+    g_string_append_c (out, '[');
+    for (i = 0; i < n_steps; i++) {
+      if (i)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, '{');
+      json_u64 (out, "frame", step_frames[i]);
+      json_dbl (out, "seconds", step_at[i]);
+      json_dbl (out, "took", step_took[i]);
+      json_str (out, "cmd", opt_step_cmds[i]);
+      g_string_append_c (out, '}');
+    }
+    g_string_append_c (out, ']');
+  }
   json_key (out, "stats");
   json_structure (out, stats);
   if (stats_pushed) {
@@ -673,6 +708,8 @@ done:
     ret = EXIT_FAIL;
   g_free (error);
   g_free (caps_str);
+  g_free (step_at);
+  g_free (step_took);
   return ret;
 }
 
@@ -1097,6 +1134,7 @@ main (int argc, char **argv)
 {
   GOptionContext *ctx;
   GError *err = NULL;
+  guint i;
   int ret;
 
   ctx = g_option_context_new ("--send|--receive|--probe - tilesink/tilesrc "
@@ -1120,6 +1158,22 @@ main (int argc, char **argv)
     g_printerr ("usage: %s --send|--receive|--probe [options] (see --help); "
         "--receive needs --host\n", argv[0]);
     return EXIT_USAGE;
+  }
+
+  n_steps = opt_step_frames ? g_strv_length (opt_step_frames) : 0;
+  if (n_steps != (opt_step_cmds ? g_strv_length (opt_step_cmds) : 0)) {
+    g_printerr ("as many --step-frame as --step-cmd, please\n");
+    return EXIT_USAGE;
+  }
+  step_frames = g_new0 (gint64, n_steps + 1);
+  for (i = 0; i < n_steps; i++) {
+    gchar *end = NULL;
+
+    step_frames[i] = g_ascii_strtoll (opt_step_frames[i], &end, 10);
+    if (!end || *end || end == opt_step_frames[i] || step_frames[i] < 0) {
+      g_printerr ("bad --step-frame '%s'\n", opt_step_frames[i]);
+      return EXIT_USAGE;
+    }
   }
 
   if (opt_probe)
