@@ -214,35 +214,6 @@ static const gint8 bc6h_mode_index[32] = {
   0, 1, 6, -1, 0, 1, 7, -1, 0, 1, 8, -1, 0, 1, 9, -1,
 };
 
-static const guint8 bc6h_weights3[8] = { 0, 9, 18, 27, 37, 46, 55, 64 };
-
-static const guint8 bc6h_weights4[16] = {
-  0, 4, 9, 13, 17, 21, 26, 30, 34, 38, 43, 47, 51, 55, 60, 64
-};
-
-typedef struct
-{
-  guint64 lo, hi;
-  guint pos;
-} Bc6hBits;
-
-/* Reads the next @n (1 to 16) bits, least significant first */
-static inline guint
-bc6h_bits_read (Bc6hBits * bits, guint n)
-{
-  guint64 v;
-  guint pos = bits->pos;
-
-  if (pos >= 64)
-    v = bits->hi >> (pos - 64);
-  else if (pos + n <= 64)
-    v = bits->lo >> pos;
-  else
-    v = (bits->lo >> pos) | (bits->hi << (64 - pos));
-  bits->pos = pos + n;
-  return (guint) (v & ((1u << n) - 1));
-}
-
 static inline gint
 sign_extend (guint v, guint n_bits)
 {
@@ -324,18 +295,14 @@ bc_decode_bc6h_half (const guint8 * block, gboolean is_signed, guint16 rgba[64])
   const Bc6hMode *m;
   const guint8 *subsets;
   const guint8 *weights;
-  Bc6hBits bits;
+  BcBptcBits bits;
   guint fields[13] = { 0, };
   gint ep[12];
   guint mode, anchor, ib, i, c, s;
   gint index;
   guint64 w;
 
-  memcpy (&bits.lo, block, 8);
-  memcpy (&bits.hi, block + 8, 8);
-  bits.lo = GUINT64_FROM_LE (bits.lo);
-  bits.hi = GUINT64_FROM_LE (bits.hi);
-  bits.pos = 0;
+  bc_bptc_bits_init (&bits, block);
 
   mode = (guint) (bits.lo & 0x1f);
   index = bc6h_mode_index[mode];
@@ -355,12 +322,12 @@ bc_decode_bc6h_half (const guint8 * block, gboolean is_signed, guint16 rgba[64])
 
     if (sg->a >= sg->b) {
       n = sg->a - sg->b + 1;
-      fields[sg->field] |= bc6h_bits_read (&bits, n) << sg->b;
+      fields[sg->field] |= bc_bptc_bits_read (&bits, n) << sg->b;
     } else {
       guint k;
 
       n = sg->b - sg->a + 1;
-      v = bc6h_bits_read (&bits, n);
+      v = bc_bptc_bits_read (&bits, n);
       for (k = 0; k < n; k++)
         fields[sg->field] |= ((v >> k) & 1u) << (sg->b - k);
     }
@@ -396,14 +363,14 @@ bc_decode_bc6h_half (const guint8 * block, gboolean is_signed, guint16 rgba[64])
     subsets = bc7_partitions2[partition];
     anchor = bc7_anchors2[partition];
     ib = 3;
-    weights = bc6h_weights3;
+    weights = bc_bptc_weights3;
   } else {
     static const guint8 one_region[16] = { 0, };
 
     subsets = one_region;
     anchor = 0;
     ib = 4;
-    weights = bc6h_weights4;
+    weights = bc_bptc_weights4;
   }
 
   /* the indices: the last 46 (from bit 82) or 63 (from bit 65) bits */
