@@ -37,38 +37,6 @@
 
 #include <string.h>
 
-/* the fields of a mode's header: endpoint component (endpoint * 3 +
- * channel: R0 G0 B0 R1 G1 B1 R2 G2 B2 R3 G3 B3) or the partition */
-enum
-{
-  BC6H_R0, BC6H_G0, BC6H_B0,
-  BC6H_R1, BC6H_G1, BC6H_B1,
-  BC6H_R2, BC6H_G2, BC6H_B2,
-  BC6H_R3, BC6H_G3, BC6H_B3,
-  BC6H_PB,
-  BC6H_END,                     /* the end of a layout */
-};
-
-/* "v^a..b" of the KDFS block descriptions: the next |a - b| + 1 bits of the
- * block go to bits b, then towards a, of field v (a < b: reversed) */
-typedef struct
-{
-  guint8 field;
-  guint8 a;
-  guint8 b;
-} Bc6hSegment;
-
-typedef struct
-{
-  guint8 mode;                  /* the mode number */
-  guint8 mode_bits;             /* 2 or 5 */
-  guint8 regions;               /* 1 or 2 */
-  guint8 transformed;           /* E1..E3 are deltas from E0 */
-  guint8 epb;                   /* endpoint bits */
-  guint8 delta[3];              /* delta bits of R, G, B when transformed */
-  const Bc6hSegment *layout;    /* after the mode bits, in order */
-} Bc6hMode;
-
 #define F(f, a, b) {BC6H_ ## f, a, b}
 #define END {BC6H_END, 0, 0}
 
@@ -187,7 +155,7 @@ static const Bc6hSegment bc6h_layout14[] = {
 
 /* Table "Endpoint and partition parameters for BPTC block modes" of the
  * KDFS, in Microsoft's order (modes 1 to 14) */
-static const Bc6hMode bc6h_modes[14] = {
+const Bc6hMode bc6h_modes[14] = {
   {0, 2, 2, 1, 10, {5, 5, 5}, bc6h_layout1},
   {1, 2, 2, 1, 7, {6, 6, 6}, bc6h_layout2},
   {2, 5, 2, 1, 11, {5, 4, 4}, bc6h_layout3},

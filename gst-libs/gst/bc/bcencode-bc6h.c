@@ -1,0 +1,653 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* BC6H block encoder (BPTC float, unsigned: DXGI's BC6H_UF16), written
+ * from the BC6H section of the Khronos Data Format Specification.
+ *
+ * The decoder interpolates the 16-bit unquantized endpoints linearly and
+ * scales the result by 31/64 to the bits of a half float; so a decoded
+ * value is linear in the endpoints when read as the integer of its half
+ * float bits, a piecewise-linear logarithm of the value (1024 steps an
+ * octave). The encoder works in that space ("h", 0 .. 0x7bff): pixels are
+ * their half floats' bits (negative values and NaN 0, infinities the
+ * largest half), the error it minimises is the squared difference of the
+ * h values of the three channels, which weighs every exposure alike.
+ *
+ * A region's endpoints are fitted in h: the mean and covariance of its
+ * pixels, the principal axis by power iteration, the extreme projections
+ * on it. An endpoint h becomes the 16-bit value U = (h + 1/2) 64 / 31 (the
+ * decoder's (U * 31) >> 6 then rounds to h), quantized to the mode's
+ * endpoint bits as the decoder unquantizes (the nearest of the two codes
+ * around it). Indices are the projection of each pixel onto the decoded
+ * palette, rounded, then the better of it and its two neighbours by the
+ * exact decoded values. The anchor rule (the first pixel of a region
+ * needs an index below half) is met by swapping the region's endpoints.
+ * A least-squares refit of the endpoints to the indices follows, keeping
+ * the better result.
+ *
+ * Modes:
+ *
+ *  - fast: one region; of modes 14, 13, 12 and 11 (16, 12, 11 and
+ *    10-bit endpoints, the first three storing the second endpoint as a
+ *    4, 8 or 9-bit difference) the most precise one whose differences
+ *    fit; one refit.
+ *  - normal: the same with two refits; then, unless the one-region error
+ *    is already small, the two most promising of the 32 two-region
+ *    partitions (ranked by the energy of each region off its principal
+ *    axis) in the most precise two-region mode that fits (modes 3, 4, 5:
+ *    11 bits; 1: 10; 6: 9; 7, 8, 9: 8; 2: 7; 10: 6 bits and no
+ *    differences, which always fits), with one refit.
+ *  - high: the six most promising partitions, every two-region mode that
+ *    fits, and every pixel's index searched over the whole palette.
+ *
+ * The block keeps the candidate of least error. Signed BC6H (BC6H_SF16)
+ * is not written.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "bcencode-private.h"
+#include "bcdecode-private.h"
+
+#include <string.h>
+
+#define H_MAX 31743.0f          /* 0x7bff, the largest finite half */
+
+/* the pixels of a block in h, channel-major */
+typedef struct
+{
+  float h[3][16];
+} Bc6hPixels;
+
+/* a block in the making */
+typedef struct
+{
+  gint row;                     /* in bc6h_modes */
+  guint partition;
+  /* quantized endpoints [region][endpoint][channel] (endpoint bits) */
+  gint ep[2][2][3];
+  guint8 idx[16];
+  float err;
+} Bc6hCand;
+
+/* endpoints in h [region][endpoint][channel] */
+typedef float Bc6hEndpoints[2][2][3];
+
+static const guint8 one_region_rows[] = { 13, 12, 11, 10 };
+
+static const guint8 two_region_rows[] = { 2, 3, 4, 0, 5, 6, 7, 8, 1, 9 };
+
+static const guint8 one_region[16] = { 0, };
+
+static inline gint
+unquantize (gint x, guint epb)
+{
+  if (epb >= 15)
+    return x;
+  if (x == 0)
+    return 0;
+  if (x == (1 << epb) - 1)
+    return 0xffff;
+  return ((x << 15) + 0x4000) >> (epb - 1);
+}
+
+/* the code of @epb bits whose unquantized value is nearest the 16-bit
+ * value of the endpoint @h */
+static inline gint
+quantize (float h, guint epb)
+{
+  float u = (h + 0.5f) * (64.0f / 31.0f);
+  gint max = (1 << epb) - 1, x;
+  gint ui;
+
+  if (u <= 0.0f)
+    return 0;
+  if (u >= 65535.0f)
+    return max;
+  ui = (gint) (u + 0.5f);
+  if (epb >= 16)
+    return ui;
+  x = ui >> (16 - epb);
+  if (x < max && ABS (unquantize (x + 1, epb) - ui) <
+      ABS (unquantize (x, epb) - ui))
+    x++;
+  if (x > 0 && ABS (unquantize (x - 1, epb) - ui) <
+      ABS (unquantize (x, epb) - ui))
+    x--;
+  return x;
+}
+
+/* the decoded h of weight @w between unquantized endpoints @a and @b */
+static inline gint
+interpolate (gint a, gint b, gint w)
+{
+  return (((a * (64 - w) + b * w + 32) >> 6) * 31) >> 6;
+}
+
+/* h of a half float's bits */
+static inline float
+h_of_half (guint16 v)
+{
+  if (v & 0x8000)
+    return 0.0f;
+  if (v > 0x7c00)               /* NaN */
+    return 0.0f;
+  return v >= 0x7bff ? H_MAX : (float) v;
+}
+
+/* The principal-axis fit of the pixels of region @r of @subsets: @lo and
+ * @hi, the extreme projections, in h */
+static void
+fit_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
+    float lo[3], float hi[3])
+{
+  float m[16], n = 0.0f, mean[3] = { 0.0f, 0.0f, 0.0f };
+  float cov[6] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+  float axis[3], tmin = 0.0f, tmax = 0.0f, len;
+  gint i, c, it, k;
+
+  for (i = 0; i < 16; i++) {
+    m[i] = subsets[i] == r ? 1.0f : 0.0f;
+    n += m[i];
+  }
+  for (c = 0; c < 3; c++) {
+    float s = 0.0f;
+
+    for (i = 0; i < 16; i++)
+      s += m[i] * p->h[c][i];
+    mean[c] = s / n;
+  }
+  for (i = 0; i < 16; i++) {
+    float d0 = p->h[0][i] - mean[0];
+    float d1 = p->h[1][i] - mean[1];
+    float d2 = p->h[2][i] - mean[2];
+
+    cov[0] += m[i] * d0 * d0;
+    cov[1] += m[i] * d0 * d1;
+    cov[2] += m[i] * d0 * d2;
+    cov[3] += m[i] * d1 * d1;
+    cov[4] += m[i] * d1 * d2;
+    cov[5] += m[i] * d2 * d2;
+  }
+  /* start from the column of the largest variance */
+  k = cov[0] >= cov[3] && cov[0] >= cov[5] ? 0 : (cov[3] >= cov[5] ? 1 : 2);
+  axis[0] = k == 0 ? cov[0] : (k == 1 ? cov[1] : cov[2]);
+  axis[1] = k == 0 ? cov[1] : (k == 1 ? cov[3] : cov[4]);
+  axis[2] = k == 0 ? cov[2] : (k == 1 ? cov[4] : cov[5]);
+  for (it = 0; it < 3; it++) {
+    float x = cov[0] * axis[0] + cov[1] * axis[1] + cov[2] * axis[2];
+    float y = cov[1] * axis[0] + cov[3] * axis[1] + cov[4] * axis[2];
+    float z = cov[2] * axis[0] + cov[4] * axis[1] + cov[5] * axis[2];
+    float mx = MAX (MAX (ABS (x), ABS (y)), ABS (z));
+
+    if (mx <= 0.0f)
+      break;
+    axis[0] = x / mx;
+    axis[1] = y / mx;
+    axis[2] = z / mx;
+  }
+  len = axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2];
+  if (len > 1e-12f) {
+    len = 1.0f / __builtin_sqrtf (len);
+    for (c = 0; c < 3; c++)
+      axis[c] *= len;
+    for (i = 0; i < 16; i++) {
+      float t = m[i] * ((p->h[0][i] - mean[0]) * axis[0] +
+          (p->h[1][i] - mean[1]) * axis[1] +
+          (p->h[2][i] - mean[2]) * axis[2]);
+
+      tmin = MIN (tmin, t);
+      tmax = MAX (tmax, t);
+    }
+  } else {
+    axis[0] = axis[1] = axis[2] = 0.0f;
+  }
+  for (c = 0; c < 3; c++) {
+    lo[c] = CLAMP (mean[c] + tmin * axis[c], 0.0f, H_MAX);
+    hi[c] = CLAMP (mean[c] + tmax * axis[c], 0.0f, H_MAX);
+  }
+}
+
+/* Least-squares endpoints of region @r for the indices of @cand:
+ * %FALSE when the indices do not determine them */
+static gboolean
+refit_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
+    const guint8 * idx, const guint8 * weights, float lo[3], float hi[3])
+{
+  float aa = 0.0f, ab = 0.0f, bb = 0.0f, pa[3] = { 0, 0, 0 };
+  float pb[3] = { 0, 0, 0 }, det;
+  gint i, c;
+
+  for (i = 0; i < 16; i++) {
+    float b, a;
+
+    if (subsets[i] != r)
+      continue;
+    b = weights[idx[i]] * (1.0f / 64.0f);
+    a = 1.0f - b;
+    aa += a * a;
+    ab += a * b;
+    bb += b * b;
+    for (c = 0; c < 3; c++) {
+      pa[c] += a * p->h[c][i];
+      pb[c] += b * p->h[c][i];
+    }
+  }
+  det = aa * bb - ab * ab;
+  if (det < 1e-6f)
+    return FALSE;
+  det = 1.0f / det;
+  for (c = 0; c < 3; c++) {
+    lo[c] = CLAMP ((bb * pa[c] - ab * pb[c]) * det, 0.0f, H_MAX);
+    hi[c] = CLAMP ((aa * pb[c] - ab * pa[c]) * det, 0.0f, H_MAX);
+  }
+  return TRUE;
+}
+
+/* Indices of the pixels of region @r for the quantized endpoints
+ * @ep (of @epb bits) and their summed error */
+static float
+assign_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
+    const gint ep[2][3], guint epb, guint ib, gboolean exhaustive,
+    guint8 * idx)
+{
+  const guint8 *weights = ib == 3 ? bc_bptc_weights3 : bc_bptc_weights4;
+  const gint n = 1 << ib;
+  float pal[16][3], d[3], dd, err = 0.0f;
+  gint a[3], b[3], k, c, i;
+
+  for (c = 0; c < 3; c++) {
+    a[c] = unquantize (ep[0][c], epb);
+    b[c] = unquantize (ep[1][c], epb);
+  }
+  for (k = 0; k < n; k++)
+    for (c = 0; c < 3; c++)
+      pal[k][c] = (float) interpolate (a[c], b[c], weights[k]);
+  for (c = 0; c < 3; c++)
+    d[c] = pal[n - 1][c] - pal[0][c];
+  dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  dd = dd > 0.0f ? (n - 1) / dd : 0.0f;
+
+  for (i = 0; i < 16; i++) {
+    float best = G_MAXFLOAT;
+    gint lo, hi, bk = 0;
+
+    if (subsets[i] != r)
+      continue;
+    if (exhaustive) {
+      lo = 0;
+      hi = n - 1;
+    } else {
+      float t = ((p->h[0][i] - pal[0][0]) * d[0] +
+          (p->h[1][i] - pal[0][1]) * d[1] +
+          (p->h[2][i] - pal[0][2]) * d[2]) * dd;
+      gint q = (gint) CLAMP (t + 0.5f, 0.0f, (float) (n - 1));
+
+      lo = MAX (q - 1, 0);
+      hi = MIN (q + 1, n - 1);
+    }
+    for (k = lo; k <= hi; k++) {
+      float e0 = pal[k][0] - p->h[0][i];
+      float e1 = pal[k][1] - p->h[1][i];
+      float e2 = pal[k][2] - p->h[2][i];
+      float e = e0 * e0 + e1 * e1 + e2 * e2;
+
+      if (e < best) {
+        best = e;
+        bk = k;
+      }
+    }
+    idx[i] = (guint8) bk;
+    err += best;
+  }
+  return err;
+}
+
+/* Whether the endpoints fit mode @m: every endpoint after the first as a
+ * difference of its delta bits (transformed modes) */
+static gboolean
+fits (const Bc6hMode * m, const gint ep[2][2][3])
+{
+  gint r, e, c;
+
+  if (!m->transformed)
+    return TRUE;
+  for (r = 0; r < m->regions; r++) {
+    for (e = 0; e < 2; e++) {
+      for (c = 0; c < 3; c++) {
+        gint d = ep[r][e][c] - ep[0][0][c];
+        gint half = 1 << (m->delta[c] - 1);
+
+        if (d < -half || d >= half)
+          return FALSE;
+      }
+    }
+  }
+  return TRUE;
+}
+
+/* Encodes the endpoints @ef in mode row @row into @cand: quantized,
+ * indexed, anchors fixed; %FALSE when the endpoints do not fit the mode */
+static gboolean
+try_mode (const Bc6hPixels * p, gint row, guint partition,
+    const Bc6hEndpoints ef, gboolean exhaustive, Bc6hCand * cand)
+{
+  const Bc6hMode *m = &bc6h_modes[row];
+  const guint8 *subsets = m->regions == 2 ? bc7_partitions2[partition] :
+      one_region;
+  const guint ib = m->regions == 2 ? 3 : 4;
+  const guint top = 1u << (ib - 1);
+  gint swapped[2][2][3];
+  gint r, e, c, i;
+
+  for (r = 0; r < m->regions; r++)
+    for (e = 0; e < 2; e++)
+      for (c = 0; c < 3; c++)
+        cand->ep[r][e][c] = quantize (ef[r][e][c], m->epb);
+  /* neither orientation of region 0 fits: no need to index */
+  if (m->transformed && !fits (m, (const gint (*)[2][3]) cand->ep)) {
+    memcpy (swapped, cand->ep, sizeof (swapped));
+    for (c = 0; c < 3; c++) {
+      swapped[0][0][c] = cand->ep[0][1][c];
+      swapped[0][1][c] = cand->ep[0][0][c];
+    }
+    if (!fits (m, (const gint (*)[2][3]) swapped))
+      return FALSE;
+  }
+
+  cand->row = row;
+  cand->partition = partition;
+  cand->err = 0.0f;
+  for (r = 0; r < m->regions; r++) {
+    guint anchor = r == 0 ? 0 : bc7_anchors2[partition];
+
+    cand->err += assign_region (p, subsets, r,
+        (const gint (*)[3]) cand->ep[r], m->epb, ib, exhaustive, cand->idx);
+    if (cand->idx[anchor] >= top) {
+      for (c = 0; c < 3; c++) {
+        gint t = cand->ep[r][0][c];
+
+        cand->ep[r][0][c] = cand->ep[r][1][c];
+        cand->ep[r][1][c] = t;
+      }
+      for (i = 0; i < 16; i++)
+        if (subsets[i] == r)
+          cand->idx[i] = (guint8) (2 * top - 1 - cand->idx[i]);
+    }
+  }
+  return fits (m, (const gint (*)[2][3]) cand->ep);
+}
+
+/* The first of @rows (or, @all, every one) that fits @ef, into @best when
+ * better */
+static void
+try_rows (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
+    guint partition, const Bc6hEndpoints ef, gboolean all,
+    gboolean exhaustive, Bc6hCand * best)
+{
+  Bc6hCand cand;
+  gint i;
+
+  for (i = 0; i < n_rows; i++) {
+    if (!try_mode (p, rows[i], partition, ef, exhaustive, &cand))
+      continue;
+    if (cand.err < best->err)
+      *best = cand;
+    if (!all)
+      return;
+  }
+}
+
+/* Fits and encodes the regions of @partition (one region: @rows of
+ * the one-region modes), then @refits least-squares refits */
+static void
+encode_partition (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
+    guint partition, gint refits, gboolean all, gboolean exhaustive,
+    Bc6hCand * best)
+{
+  const Bc6hMode *m = &bc6h_modes[rows[0]];
+  const guint8 *subsets = m->regions == 2 ? bc7_partitions2[partition] :
+      one_region;
+  const guint8 *weights = m->regions == 2 ? bc_bptc_weights3 :
+      bc_bptc_weights4;
+  Bc6hEndpoints ef;
+  Bc6hCand cur;
+  gint r, it;
+
+  cur.err = G_MAXFLOAT;
+  for (r = 0; r < m->regions; r++)
+    fit_region (p, subsets, r, ef[r][0], ef[r][1]);
+  try_rows (p, rows, n_rows, partition, (const float (*)[2][3]) ef, all,
+      exhaustive, &cur);
+
+  for (it = 0; it < refits && cur.err > 0.0f && cur.err < G_MAXFLOAT; it++) {
+    Bc6hCand next;
+
+    next.err = G_MAXFLOAT;
+    for (r = 0; r < m->regions; r++) {
+      if (!refit_region (p, subsets, r, cur.idx, weights, ef[r][0],
+              ef[r][1])) {
+        /* one index for the whole region: its endpoints as they are */
+        gint e, c;
+
+        for (e = 0; e < 2; e++)
+          for (c = 0; c < 3; c++)
+            ef[r][e][c] = (float) interpolate (unquantize (cur.ep[r][0][c],
+                    bc6h_modes[cur.row].epb), unquantize (cur.ep[r][1][c],
+                    bc6h_modes[cur.row].epb), weights[cur.idx[r == 0 ? 0 :
+                        bc7_anchors2[partition]]]);
+      }
+    }
+    try_rows (p, rows, n_rows, partition, (const float (*)[2][3]) ef, all,
+        exhaustive, &next);
+    if (next.err >= cur.err)
+      break;
+    cur = next;
+  }
+  if (cur.err < best->err)
+    *best = cur;
+}
+
+/* The @n_top partitions of least estimated error: for each, the energy of
+ * each region off its principal axis (two power-iteration steps, then the
+ * Rayleigh quotient) */
+static gint
+rank_partitions (const Bc6hPixels * p, gint n_top, guint * top)
+{
+  float d[3][16], prod[6][16], tot[9] = { 0, };
+  float score[32];
+  gint i, c, part, n = 0;
+
+  for (c = 0; c < 3; c++) {
+    float mean = 0.0f;
+
+    for (i = 0; i < 16; i++)
+      mean += p->h[c][i];
+    mean *= 1.0f / 16.0f;
+    for (i = 0; i < 16; i++)
+      d[c][i] = p->h[c][i] - mean;
+  }
+  for (i = 0; i < 16; i++) {
+    prod[0][i] = d[0][i] * d[0][i];
+    prod[1][i] = d[0][i] * d[1][i];
+    prod[2][i] = d[0][i] * d[2][i];
+    prod[3][i] = d[1][i] * d[1][i];
+    prod[4][i] = d[1][i] * d[2][i];
+    prod[5][i] = d[2][i] * d[2][i];
+  }
+  for (i = 0; i < 16; i++) {
+    for (c = 0; c < 3; c++)
+      tot[c] += d[c][i];
+    for (c = 0; c < 6; c++)
+      tot[3 + c] += prod[c][i];
+  }
+
+  for (part = 0; part < 32; part++) {
+    const guint8 *sub = bc7_partitions2[part];
+    float s[2][9], cnt[2] = { 0.0f, 0.0f }, total = 0.0f;
+    gint r;
+
+    memset (s[1], 0, sizeof (s[1]));
+    for (i = 0; i < 16; i++) {
+      float m = (float) sub[i];
+
+      cnt[1] += m;
+      for (c = 0; c < 3; c++)
+        s[1][c] += m * d[c][i];
+      for (c = 0; c < 6; c++)
+        s[1][3 + c] += m * prod[c][i];
+    }
+    cnt[0] = 16.0f - cnt[1];
+    for (c = 0; c < 9; c++)
+      s[0][c] = tot[c] - s[1][c];
+
+    for (r = 0; r < 2; r++) {
+      float inv = 1.0f / cnt[r], mu[3], cv[6], v[3], tr, lambda, vv;
+      gint it;
+
+      for (c = 0; c < 3; c++)
+        mu[c] = s[r][c] * inv;
+      cv[0] = s[r][3] - cnt[r] * mu[0] * mu[0];
+      cv[1] = s[r][4] - cnt[r] * mu[0] * mu[1];
+      cv[2] = s[r][5] - cnt[r] * mu[0] * mu[2];
+      cv[3] = s[r][6] - cnt[r] * mu[1] * mu[1];
+      cv[4] = s[r][7] - cnt[r] * mu[1] * mu[2];
+      cv[5] = s[r][8] - cnt[r] * mu[2] * mu[2];
+      tr = cv[0] + cv[3] + cv[5];
+      v[0] = v[1] = v[2] = 1.0f;
+      for (it = 0; it < 2; it++) {
+        float x = cv[0] * v[0] + cv[1] * v[1] + cv[2] * v[2];
+        float y = cv[1] * v[0] + cv[3] * v[1] + cv[4] * v[2];
+        float z = cv[2] * v[0] + cv[4] * v[1] + cv[5] * v[2];
+        float mx = MAX (MAX (ABS (x), ABS (y)), ABS (z));
+
+        if (mx <= 0.0f)
+          break;
+        v[0] = x / mx;
+        v[1] = y / mx;
+        v[2] = z / mx;
+      }
+      vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+      lambda = vv > 0.0f ? (v[0] * (cv[0] * v[0] + cv[1] * v[1] +
+              cv[2] * v[2]) + v[1] * (cv[1] * v[0] + cv[3] * v[1] +
+              cv[4] * v[2]) + v[2] * (cv[2] * v[0] + cv[4] * v[1] +
+              cv[5] * v[2])) / vv : 0.0f;
+      total += MAX (tr - lambda, 0.0f);
+    }
+    score[part] = total;
+  }
+
+  /* insertion of each partition into the sorted top list */
+  for (part = 0; part < 32; part++) {
+    gint j;
+
+    if (n == n_top && score[part] >= score[top[n - 1]])
+      continue;
+    j = n < n_top ? n++ : n - 1;
+    while (j > 0 && score[top[j - 1]] > score[part]) {
+      top[j] = top[j - 1];
+      j--;
+    }
+    top[j] = part;
+  }
+  return n;
+}
+
+/* Writes @cand as a BC6H block */
+static void
+pack (const Bc6hCand * cand, guint8 * out)
+{
+  const Bc6hMode *m = &bc6h_modes[cand->row];
+  guint fields[13] = { 0, };
+  BcBptcBits bits = { 0, 0, 0 };
+  guint anchor = m->regions == 2 ? bc7_anchors2[cand->partition] : 0;
+  guint ib = m->regions == 2 ? 3 : 4;
+  gint r, e, c, i;
+
+  for (r = 0; r < m->regions; r++) {
+    for (e = 0; e < 2; e++) {
+      for (c = 0; c < 3; c++) {
+        gint v = cand->ep[r][e][c];
+
+        if (m->transformed && (r | e))
+          v = (v - cand->ep[0][0][c]) & ((1 << m->delta[c]) - 1);
+        fields[(r * 2 + e) * 3 + c] = (guint) v;
+      }
+    }
+  }
+  fields[BC6H_PB] = cand->partition;
+
+  bc_bptc_bits_write (&bits, m->mode, m->mode_bits);
+  for (i = 0; m->layout[i].field != BC6H_END; i++) {
+    const Bc6hSegment *sg = &m->layout[i];
+    guint f = fields[sg->field];
+
+    if (sg->a >= sg->b) {
+      bc_bptc_bits_write (&bits, f >> sg->b, sg->a - sg->b + 1);
+    } else {
+      guint n = sg->b - sg->a + 1, k, v = 0;
+
+      for (k = 0; k < n; k++)
+        v |= ((f >> (sg->b - k)) & 1u) << k;
+      bc_bptc_bits_write (&bits, v, n);
+    }
+  }
+  g_assert (bits.pos == (m->regions == 2 ? 82u : 65u));
+  for (i = 0; i < 16; i++)
+    bc_bptc_bits_write (&bits, cand->idx[i], (i == 0 || (guint) i == anchor)
+        ? ib - 1 : ib);
+  bc_bptc_bits_store (&bits, out);
+}
+
+/* one-region error below which normal does not try two regions: an RMS
+ * of 3 half-float steps (0.3 %) a channel */
+#define TWO_REGION_THRESHOLD (16.0f * 3.0f * 9.0f)
+
+static void
+encode_block (const Bc6hPixels * p, gint quality, guint8 * out)
+{
+  Bc6hCand best;
+  gint i;
+
+  memset (&best, 0, sizeof (best));
+  best.row = 10;
+  best.err = G_MAXFLOAT;
+  encode_partition (p, one_region_rows, G_N_ELEMENTS (one_region_rows), 0,
+      quality == 0 ? 1 : quality + 1, quality >= 2, quality >= 2, &best);
+
+  if (quality >= 1 && best.err > TWO_REGION_THRESHOLD) {
+    guint top[8];
+    gint n = rank_partitions (p, quality >= 2 ? 6 : 2, top);
+
+    for (i = 0; i < n; i++)
+      encode_partition (p, two_region_rows, G_N_ELEMENTS (two_region_rows),
+          top[i], 1, quality >= 2, quality >= 2, &best);
+  }
+  pack (&best, out);
+}
+
+/* Encodes @n_blocks side by side: rows[y] points at the first pixel of
+ * picture row y of the blocks, RGBA half floats (4 little-endian 16-bit
+ * values a pixel); block k goes to out + 16 k */
+void
+BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
+    guint n_blocks, gint quality, guint8 * out)
+{
+  Bc6hPixels p;
+  guint k, x, y, c;
+
+  for (k = 0; k < n_blocks; k++) {
+    for (y = 0; y < 4; y++) {
+      const guint16 *s = rows[y] + k * 16;
+
+      for (x = 0; x < 4; x++)
+        for (c = 0; c < 3; c++)
+          p.h[c][y * 4 + x] = h_of_half (GUINT16_FROM_LE (s[x * 4 + c]));
+    }
+    encode_block (&p, quality, out + 16 * k);
+  }
+}
