@@ -50,7 +50,7 @@
 #include "config.h"
 #endif
 
-#include "bcencode-private.h"
+#include "bcencode-kernel.h"
 #include "bcdecode-private.h"
 
 #include <string.h>
@@ -132,11 +132,10 @@ interpolate (gint a, gint b, gint w)
 static inline float
 h_of_half (guint16 v)
 {
-  if (v & 0x8000)
-    return 0.0f;
-  if (v > 0x7c00)               /* NaN */
-    return 0.0f;
-  return v >= 0x7bff ? H_MAX : (float) v;
+  /* negative and NaN 0, infinity the largest half */
+  gint h = (v & 0x8000) || v > 0x7c00 ? 0 : MIN (v, 0x7bff);
+
+  return (float) h;
 }
 
 /* The principal-axis fit of the pixels of region @r of @subsets: @lo and
@@ -603,6 +602,495 @@ pack (const Bc6hCand * cand, guint8 * out)
   bc_bptc_bits_store (&bits, out);
 }
 
+/* ---------------------------------------------------------------------- */
+/* quality=fast: one region, written for speed (loops the compiler turns
+ * into vector instructions, no search over the modes)                     */
+
+/* The most precise one-region row whose differences fit @ep, whose region
+ * 0 is oriented already */
+static gint
+fast_row (const float ef[2][3], gint ep[2][3])
+{
+  gint k, e, c;
+
+  for (k = 0; k < 3; k++) {
+    const Bc6hMode *m = &bc6h_modes[one_region_rows[k]];
+    gint half = 1 << (m->delta[0] - 1);
+    gboolean ok = TRUE;
+
+    for (e = 0; e < 2; e++)
+      for (c = 0; c < 3; c++)
+        ep[e][c] = quantize (ef[e][c], m->epb);
+    for (c = 0; c < 3; c++) {
+      gint d = ep[1][c] - ep[0][c];
+
+      ok &= d >= -half && d < half;
+    }
+    if (ok)
+      return one_region_rows[k];
+  }
+  for (e = 0; e < 2; e++)
+    for (c = 0; c < 3; c++)
+      ep[e][c] = quantize (ef[e][c], 10);
+  return 10;
+}
+
+/* Indices by projection onto the decoded palette of @ep (row @row) and
+ * their error */
+static float
+fast_assign (const Bc6hPixels * p, gint row, const gint ep[2][3],
+    guint8 * idx)
+{
+  const guint epb = bc6h_modes[row].epb;
+  float pal[3][16], d[3], dd, err = 0.0f;
+  gint a[3], b[3], k, c, i;
+  gint q[16];
+
+  for (c = 0; c < 3; c++) {
+    a[c] = unquantize (ep[0][c], epb);
+    b[c] = unquantize (ep[1][c], epb);
+    for (k = 0; k < 16; k++)
+      pal[c][k] = (float) interpolate (a[c], b[c], bc_bptc_weights4[k]);
+    d[c] = pal[c][15] - pal[c][0];
+  }
+  dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  dd = dd > 0.0f ? 15.0f / dd : 0.0f;
+  for (i = 0; i < 16; i++) {
+    float t = ((p->h[0][i] - pal[0][0]) * d[0] +
+        (p->h[1][i] - pal[1][0]) * d[1] +
+        (p->h[2][i] - pal[2][0]) * d[2]) * dd + 0.5f;
+
+    t = t < 0.0f ? 0.0f : (t > 15.0f ? 15.0f : t);
+    q[i] = (gint) t;
+  }
+  for (i = 0; i < 16; i++) {
+    float e0 = pal[0][q[i]] - p->h[0][i];
+    float e1 = pal[1][q[i]] - p->h[1][i];
+    float e2 = pal[2][q[i]] - p->h[2][i];
+
+    err += e0 * e0 + e1 * e1 + e2 * e2;
+    idx[i] = (guint8) q[i];
+  }
+  return err;
+}
+
+/* One pass of fast: endpoints @ef oriented by pixel 0, a row, indices;
+ * %FALSE when the anchor rule breaks the row's differences (rare: the
+ * general path then does it) */
+static gboolean
+fast_pass (const Bc6hPixels * p, float ef[2][3], Bc6hCand * cand)
+{
+  float t0 = 0.0f, len = 0.0f;
+  gint c, i;
+
+  /* pixel 0 nearer the second endpoint: swap, so its index is small */
+  for (c = 0; c < 3; c++) {
+    float d = ef[1][c] - ef[0][c];
+
+    t0 += (p->h[c][0] - ef[0][c]) * d;
+    len += d * d;
+  }
+  if (2.0f * t0 > len) {
+    for (c = 0; c < 3; c++) {
+      float t = ef[0][c];
+
+      ef[0][c] = ef[1][c];
+      ef[1][c] = t;
+    }
+  }
+  cand->row = fast_row ((const float (*)[3]) ef, cand->ep[0]);
+  cand->partition = 0;
+  cand->err = fast_assign (p, cand->row, (const gint (*)[3]) cand->ep[0],
+      cand->idx);
+  if (cand->idx[0] >= 8) {
+    for (c = 0; c < 3; c++) {
+      gint t = cand->ep[0][0][c];
+
+      cand->ep[0][0][c] = cand->ep[0][1][c];
+      cand->ep[0][1][c] = t;
+    }
+    for (i = 0; i < 16; i++)
+      cand->idx[i] = (guint8) (15 - cand->idx[i]);
+    return fits (&bc6h_modes[cand->row], (const gint (*)[2][3]) cand->ep);
+  }
+  return TRUE;
+}
+
+static void
+fast_block (const Bc6hPixels * p, Bc6hCand * best)
+{
+  Bc6hEndpoints ef;
+  Bc6hCand next;
+
+  fit_region (p, one_region, 0, ef[0][0], ef[0][1]);
+  if (!fast_pass (p, ef[0], best)) {
+    best->err = G_MAXFLOAT;
+    encode_partition (p, one_region_rows, G_N_ELEMENTS (one_region_rows), 0,
+        1, FALSE, FALSE, best);
+    return;
+  }
+  if (best->err > 0.0f && refit_region (p, one_region, 0, best->idx,
+          bc_bptc_weights4, ef[0][0], ef[0][1]) &&
+      fast_pass (p, ef[0], &next) && next.err < best->err)
+    *best = next;
+}
+
+/* ---------------------------------------------------------------------- */
+/* quality=fast on BC_LANES blocks at once: the steps of fast_block () with
+ * the lane (block) as the innermost loop, which the SIMD builds turn into
+ * vector instructions. A lane whose anchor pixel breaks its mode's
+ * differences (rare) is done again by fast_block ().                      */
+
+#define L BC_LANES
+#define LANES BC_FOR_LANES (L)
+
+typedef struct
+{
+  float h[3][16][L];
+} Bc6hBatch;
+
+/* one pass over a batch: the row, endpoints and indices of each lane, its
+ * error, and whether the block is valid */
+typedef struct
+{
+  gint32 row[L];
+  gint32 ep[2][3][L];
+  gint32 q[16][L];
+  float err[L];
+  gint32 ok[L];
+} Bc6hLanesPass;
+
+/* the decoded h of the 4-bit index @q between unquantized @a and @b (the
+ * weights are (64 q + 7) / 15 exactly) */
+static inline gint32
+lanes_decode (gint32 a, gint32 b, gint32 q)
+{
+  gint32 w = (q * 64 + 7) / 15;
+
+  return (((a * (64 - w) + b * w + 32) >> 6) * 31) >> 6;
+}
+
+static inline gint32
+lanes_unquantize (gint32 x, gint32 epb)
+{
+  gint32 r = ((x << 15) + 0x4000) >> (epb - 1);
+
+  r = x == 0 ? 0 : r;
+  r = x == (1 << epb) - 1 ? 0xffff : r;
+  return epb >= 16 ? x : r;
+}
+
+/* quantize () without branches */
+static inline gint32
+lanes_quantize (float h, gint32 epb)
+{
+  float u = (h + 0.5f) * (64.0f / 31.0f);
+  gint32 max = (1 << epb) - 1, ui, x, e, eu, ed;
+
+  u = u < 0.0f ? 0.0f : (u > 65535.0f ? 65535.0f : u);
+  ui = (gint32) (u + 0.5f);
+  if (epb >= 16)
+    return ui;
+  x = ui >> (16 - epb);
+  e = ABS (lanes_unquantize (x, epb) - ui);
+  eu = ABS (lanes_unquantize (MIN (x + 1, max), epb) - ui);
+  x = x < max && eu < e ? x + 1 : x;
+  e = ABS (lanes_unquantize (x, epb) - ui);
+  ed = ABS (lanes_unquantize (MAX (x - 1, 0), epb) - ui);
+  return x > 0 && ed < e ? x - 1 : x;
+}
+
+/* the principal-axis endpoints of every lane (fit_region () of one
+ * region) */
+static void
+lanes_fit (const Bc6hBatch * b, float ef[2][3][L])
+{
+  float mean[3][L], cov[6][L], axis[3][L], tmin[L], tmax[L];
+  gint i, c, it, k;
+
+  for (c = 0; c < 3; c++) {
+    LANES mean[c][k] = 0.0f;
+    for (i = 0; i < 16; i++)
+      LANES mean[c][k] += b->h[c][i][k];
+    LANES mean[c][k] *= 1.0f / 16.0f;
+  }
+  for (c = 0; c < 6; c++)
+    LANES cov[c][k] = 0.0f;
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float d0 = b->h[0][i][k] - mean[0][k];
+      float d1 = b->h[1][i][k] - mean[1][k];
+      float d2 = b->h[2][i][k] - mean[2][k];
+
+      cov[0][k] += d0 * d0;
+      cov[1][k] += d0 * d1;
+      cov[2][k] += d0 * d2;
+      cov[3][k] += d1 * d1;
+      cov[4][k] += d1 * d2;
+      cov[5][k] += d2 * d2;
+    }
+  }
+  LANES {
+    gboolean r0 = cov[0][k] >= cov[3][k] && cov[0][k] >= cov[5][k];
+    gboolean r1 = !r0 && cov[3][k] >= cov[5][k];
+
+    axis[0][k] = r0 ? cov[0][k] : (r1 ? cov[1][k] : cov[2][k]);
+    axis[1][k] = r0 ? cov[1][k] : (r1 ? cov[3][k] : cov[4][k]);
+    axis[2][k] = r0 ? cov[2][k] : (r1 ? cov[4][k] : cov[5][k]);
+  }
+  for (it = 0; it < 3; it++) {
+    LANES {
+      float x = cov[0][k] * axis[0][k] + cov[1][k] * axis[1][k] +
+          cov[2][k] * axis[2][k];
+      float y = cov[1][k] * axis[0][k] + cov[3][k] * axis[1][k] +
+          cov[4][k] * axis[2][k];
+      float z = cov[2][k] * axis[0][k] + cov[4][k] * axis[1][k] +
+          cov[5][k] * axis[2][k];
+      float mx = MAX (MAX (ABS (x), ABS (y)), ABS (z));
+      float inv = mx > 0.0f ? 1.0f / mx : 0.0f;
+
+      axis[0][k] = mx > 0.0f ? x * inv : axis[0][k];
+      axis[1][k] = mx > 0.0f ? y * inv : axis[1][k];
+      axis[2][k] = mx > 0.0f ? z * inv : axis[2][k];
+    }
+  }
+  LANES {
+    float len = axis[0][k] * axis[0][k] + axis[1][k] * axis[1][k] +
+        axis[2][k] * axis[2][k];
+    float inv = len > 1e-12f ? 1.0f / __builtin_sqrtf (len) : 0.0f;
+
+    axis[0][k] *= inv;
+    axis[1][k] *= inv;
+    axis[2][k] *= inv;
+    tmin[k] = tmax[k] = 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float t = (b->h[0][i][k] - mean[0][k]) * axis[0][k] +
+          (b->h[1][i][k] - mean[1][k]) * axis[1][k] +
+          (b->h[2][i][k] - mean[2][k]) * axis[2][k];
+
+      tmin[k] = MIN (tmin[k], t);
+      tmax[k] = MAX (tmax[k], t);
+    }
+  }
+  for (c = 0; c < 3; c++) {
+    LANES {
+      float lo = mean[c][k] + tmin[k] * axis[c][k];
+      float hi = mean[c][k] + tmax[k] * axis[c][k];
+
+      ef[0][c][k] = lo < 0.0f ? 0.0f : (lo > H_MAX ? H_MAX : lo);
+      ef[1][c][k] = hi < 0.0f ? 0.0f : (hi > H_MAX ? H_MAX : hi);
+    }
+  }
+}
+
+/* fast_pass () of every lane */
+static void
+lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
+{
+  gint32 unq[2][3][L], done[L], half[L];
+  float t0[L], len[L], p0[3][L], d[3][L], inv[L];
+  gint i, c, e, j, k;
+
+  /* orientation: pixel 0 nearer the first endpoint */
+  LANES t0[k] = len[k] = 0.0f;
+  for (c = 0; c < 3; c++) {
+    LANES {
+      float dc = ef[1][c][k] - ef[0][c][k];
+
+      t0[k] += (b->h[c][0][k] - ef[0][c][k]) * dc;
+      len[k] += dc * dc;
+    }
+  }
+  for (c = 0; c < 3; c++) {
+    LANES {
+      gboolean swap = 2.0f * t0[k] > len[k];
+      float lo = ef[0][c][k], hi = ef[1][c][k];
+
+      ef[0][c][k] = swap ? hi : lo;
+      ef[1][c][k] = swap ? lo : hi;
+    }
+  }
+
+  /* the most precise row whose differences fit */
+  LANES {
+    done[k] = 0;
+    r->row[k] = 10;
+    half[k] = 1 << 30;
+  }
+  for (j = 0; j < 4; j++) {
+    const gint32 row = one_region_rows[j];
+    const Bc6hMode *m = &bc6h_modes[row];
+    const gint32 epb = m->epb, dh = m->transformed ?
+        1 << (m->delta[0] - 1) : 1 << 30;
+    gint32 x[2][3][L], fit[L];
+
+    for (e = 0; e < 2; e++)
+      for (c = 0; c < 3; c++)
+        LANES x[e][c][k] = lanes_quantize (ef[e][c][k], epb);
+    LANES fit[k] = !done[k];
+    for (c = 0; c < 3; c++) {
+      LANES {
+        gint32 dd = x[1][c][k] - x[0][c][k];
+
+        fit[k] = fit[k] && dd >= -dh && dd < dh;
+      }
+    }
+    for (e = 0; e < 2; e++) {
+      for (c = 0; c < 3; c++) {
+        LANES {
+          r->ep[e][c][k] = fit[k] ? x[e][c][k] : r->ep[e][c][k];
+          unq[e][c][k] = fit[k] ? lanes_unquantize (x[e][c][k], epb) :
+              unq[e][c][k];
+        }
+      }
+    }
+    LANES {
+      r->row[k] = fit[k] ? row : r->row[k];
+      half[k] = fit[k] ? dh : half[k];
+      done[k] = done[k] || fit[k];
+    }
+  }
+
+  /* indices by projection, and their exact error */
+  LANES len[k] = 0.0f;
+  for (c = 0; c < 3; c++) {
+    LANES {
+      p0[c][k] = (float) ((unq[0][c][k] * 31) >> 6);
+      d[c][k] = (float) ((unq[1][c][k] * 31) >> 6) - p0[c][k];
+      len[k] += d[c][k] * d[c][k];
+    }
+  }
+  LANES {
+    inv[k] = len[k] > 0.0f ? 15.0f / len[k] : 0.0f;
+    r->err[k] = 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float t = ((b->h[0][i][k] - p0[0][k]) * d[0][k] +
+          (b->h[1][i][k] - p0[1][k]) * d[1][k] +
+          (b->h[2][i][k] - p0[2][k]) * d[2][k]) * inv[k] + 0.5f;
+      gint32 q;
+      float e0, e1, e2;
+
+      t = t < 0.0f ? 0.0f : (t > 15.0f ? 15.0f : t);
+      q = (gint32) t;
+      r->q[i][k] = q;
+      e0 = (float) lanes_decode (unq[0][0][k], unq[1][0][k], q) -
+          b->h[0][i][k];
+      e1 = (float) lanes_decode (unq[0][1][k], unq[1][1][k], q) -
+          b->h[1][i][k];
+      e2 = (float) lanes_decode (unq[0][2][k], unq[1][2][k], q) -
+          b->h[2][i][k];
+      r->err[k] += e0 * e0 + e1 * e1 + e2 * e2;
+    }
+  }
+
+  /* the anchor: index 0 below 8, else the endpoints swapped, and the
+   * differences checked again */
+  LANES r->ok[k] = 1;
+  for (c = 0; c < 3; c++) {
+    LANES {
+      gboolean flip = r->q[0][k] >= 8;
+      gint32 lo = r->ep[0][c][k], hi = r->ep[1][c][k];
+
+      r->ep[0][c][k] = flip ? hi : lo;
+      r->ep[1][c][k] = flip ? lo : hi;
+      r->ok[k] = r->ok[k] && (!flip || (lo - hi >= -half[k] &&
+              lo - hi < half[k]));
+    }
+  }
+  for (i = 15; i >= 0; i--)
+    LANES r->q[i][k] = r->q[0][k] >= 8 ? 15 - r->q[i][k] : r->q[i][k];
+}
+
+/* the least-squares endpoints of every lane for the indices of @r; @ok
+ * false where they are undetermined */
+static void
+lanes_refit (const Bc6hBatch * b, const Bc6hLanesPass * r, float ef[2][3][L],
+    gint32 * ok)
+{
+  float aa[L], ab[L], bb[L], pa[3][L], pb[3][L];
+  gint i, c, k;
+
+  LANES aa[k] = ab[k] = bb[k] = 0.0f;
+  for (c = 0; c < 3; c++)
+    LANES pa[c][k] = pb[c][k] = 0.0f;
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float w = (float) ((r->q[i][k] * 64 + 7) / 15) * (1.0f / 64.0f);
+      float a = 1.0f - w;
+
+      aa[k] += a * a;
+      ab[k] += a * w;
+      bb[k] += w * w;
+      pa[0][k] += a * b->h[0][i][k];
+      pa[1][k] += a * b->h[1][i][k];
+      pa[2][k] += a * b->h[2][i][k];
+      pb[0][k] += w * b->h[0][i][k];
+      pb[1][k] += w * b->h[1][i][k];
+      pb[2][k] += w * b->h[2][i][k];
+    }
+  }
+  LANES {
+    float det = aa[k] * bb[k] - ab[k] * ab[k];
+
+    ok[k] = det >= 1e-6f;
+    aa[k] = ok[k] ? aa[k] / det : 0.0f;
+    ab[k] = ok[k] ? ab[k] / det : 0.0f;
+    bb[k] = ok[k] ? bb[k] / det : 0.0f;
+  }
+  for (c = 0; c < 3; c++) {
+    LANES {
+      float lo = bb[k] * pa[c][k] - ab[k] * pb[c][k];
+      float hi = aa[k] * pb[c][k] - ab[k] * pa[c][k];
+
+      ef[0][c][k] = lo < 0.0f ? 0.0f : (lo > H_MAX ? H_MAX : lo);
+      ef[1][c][k] = hi < 0.0f ? 0.0f : (hi > H_MAX ? H_MAX : hi);
+    }
+  }
+}
+
+/* quality=fast of @n_blocks (at most BC_LANES) blocks of @b */
+static void
+lanes_fast (const Bc6hBatch * b, guint n_blocks, guint8 * out)
+{
+  Bc6hLanesPass r1, r2;
+  float ef[2][3][L];
+  gint32 refit_ok[L];
+  guint k, i, e, c;
+
+  lanes_fit (b, ef);
+  lanes_pass (b, ef, &r1);
+  lanes_refit (b, &r1, ef, refit_ok);
+  lanes_pass (b, ef, &r2);
+
+  for (k = 0; k < n_blocks; k++) {
+    gboolean second = refit_ok[k] && r2.ok[k] && r2.err[k] < r1.err[k];
+    const Bc6hLanesPass *r = second ? &r2 : &r1;
+    Bc6hCand cand;
+
+    if (!r->ok[k]) {
+      Bc6hPixels p;
+
+      for (c = 0; c < 3; c++)
+        for (i = 0; i < 16; i++)
+          p.h[c][i] = b->h[c][i][k];
+      fast_block (&p, &cand);
+    } else {
+      memset (&cand, 0, sizeof (cand));
+      cand.row = r->row[k];
+      for (e = 0; e < 2; e++)
+        for (c = 0; c < 3; c++)
+          cand.ep[0][e][c] = r->ep[e][c][k];
+      for (i = 0; i < 16; i++)
+        cand.idx[i] = (guint8) r->q[i][k];
+    }
+    pack (&cand, out + 16 * k);
+  }
+}
+
 /* one-region error below which normal does not try two regions: an RMS
  * of 3 half-float steps (0.3 %) a channel */
 #define TWO_REGION_THRESHOLD (16.0f * 3.0f * 9.0f)
@@ -616,8 +1104,13 @@ encode_block (const Bc6hPixels * p, gint quality, guint8 * out)
   memset (&best, 0, sizeof (best));
   best.row = 10;
   best.err = G_MAXFLOAT;
+  if (quality == 0) {
+    fast_block (p, &best);
+    pack (&best, out);
+    return;
+  }
   encode_partition (p, one_region_rows, G_N_ELEMENTS (one_region_rows), 0,
-      quality == 0 ? 1 : quality + 1, quality >= 2, quality >= 2, &best);
+      quality + 1, quality >= 2, quality >= 2, &best);
 
   if (quality >= 1 && best.err > TWO_REGION_THRESHOLD) {
     guint top[8];
@@ -637,10 +1130,32 @@ void
 BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
     guint n_blocks, gint quality, guint8 * out)
 {
-  Bc6hPixels p;
-  guint k, x, y, c;
+  guint k, x, y, c, j;
+
+  if (quality == 0) {
+    Bc6hBatch b;
+
+    for (j = 0; j < n_blocks; j += L) {
+      guint n = MIN (L, n_blocks - j);
+
+      /* lanes past the last block repeat it */
+      for (y = 0; y < 4; y++)
+        for (k = 0; k < L; k++) {
+          const guint16 *s = rows[y] + (j + MIN (k, n - 1)) * 16;
+
+          for (x = 0; x < 4; x++)
+            for (c = 0; c < 3; c++)
+              b.h[c][y * 4 + x][k] =
+                  h_of_half (GUINT16_FROM_LE (s[x * 4 + c]));
+        }
+      lanes_fast (&b, n, out + 16 * j);
+    }
+    return;
+  }
 
   for (k = 0; k < n_blocks; k++) {
+    Bc6hPixels p;
+
     for (y = 0; y < 4; y++) {
       const guint16 *s = rows[y] + k * 16;
 
