@@ -7,6 +7,7 @@
  *
  *   bc-bc6h-bench [--input FILE --width W --height H] [--frames N]
  *                 [--threads LIST] [--qualities LIST] [--write-blocks PREFIX]
+ *                 [--score BLOCKS] [--dump FILE]
  *
  * The picture is the synthetic HDR picture of tests/check/hdrtest.h
  * (1920x1080 by default), or FILE: raw RGBA half floats, 8 bytes a pixel
@@ -16,7 +17,10 @@
  * prints one JSON object a line: quality, threads, Mpixel/s (the median
  * run), ms per frame and the mPSNR (exposures -3 .. +3). With
  * --write-blocks the blocks of each quality are written to
- * PREFIX-QUALITY.bc6h, to compare other encoders' output (run.sh). */
+ * PREFIX-QUALITY.bc6h. With --score it encodes nothing: it decodes the BC6H
+ * frame BLOCKS (another encoder's output, bc6h.py) and prints its mPSNR
+ * against the picture; with --dump it writes the picture (raw RGBA half
+ * floats) to FILE. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -62,7 +66,7 @@ int
 main (int argc, char **argv)
 {
   gchar *input = NULL, *threads_str = NULL, *qualities_str = NULL;
-  gchar *prefix = NULL;
+  gchar *prefix = NULL, *score = NULL, *dump = NULL;
   gint width = 1920, height = 1080, frames = 10;
   GOptionEntry entries[] = {
     {"input", 0, 0, G_OPTION_ARG_FILENAME, &input,
@@ -76,6 +80,11 @@ main (int argc, char **argv)
         "qualities (default fast,normal,high)", "LIST"},
     {"write-blocks", 0, 0, G_OPTION_ARG_FILENAME, &prefix,
         "write the blocks of each quality to PREFIX-QUALITY.bc6h", "PREFIX"},
+    {"score", 0, 0, G_OPTION_ARG_FILENAME, &score,
+        "print the mPSNR of the BC6H frame in FILE, encode nothing", "FILE"},
+    {"dump", 0, 0, G_OPTION_ARG_FILENAME, &dump,
+        "write the picture (raw RGBA half floats) to FILE, encode nothing",
+        "FILE"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- BC6H encoder benchmark");
@@ -117,6 +126,30 @@ main (int argc, char **argv)
     g_free (data);
   } else {
     hdrtest_image (width, height, 1, pic);
+  }
+
+  if (dump)
+    return g_file_set_contents (dump, (const gchar *) pic, n_px * 8, NULL) ?
+        0 : 1;
+  if (score) {
+    gchar *data;
+    gsize len;
+
+    if (!g_file_get_contents (score, &data, &len, &err)) {
+      g_printerr ("%s\n", err->message);
+      return 1;
+    }
+    if (len != (gsize) bw * bh * 16) {
+      g_printerr ("%s: %" G_GSIZE_FORMAT " bytes, not a %dx%d BC6H frame\n",
+          score, len, width, height);
+      return 1;
+    }
+    gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, (const guint8 *) data, width,
+        height, 0, bh, (guint8 *) dec, (gsize) width * 8);
+    printf ("{\"blocks\": \"%s\", \"mpsnr\": %.2f}\n", score,
+        hdrtest_mpsnr (pic, dec, n_px));
+    g_free (data);
+    return 0;
   }
 
   threads = g_strsplit (threads_str ? threads_str : "1,2", ",", -1);
