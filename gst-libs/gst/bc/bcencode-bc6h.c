@@ -112,6 +112,9 @@ quantize (float h, guint epb)
   if (epb >= 16)
     return ui;
   x = ui >> (16 - epb);
+  /* inside, code x unquantizes to the middle of its 2^(16 - epb) values */
+  if (x > 1 && x < max - 1)
+    return x;
   if (x < max && ABS (unquantize (x + 1, epb) - ui) <
       ABS (unquantize (x, epb) - ui))
     x++;
@@ -309,7 +312,7 @@ assign_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
 /* Whether the endpoints fit mode @m: every endpoint after the first as a
  * difference of its delta bits (transformed modes) */
 static gboolean
-fits (const Bc6hMode * m, const gint ep[2][2][3])
+fits (const Bc6hMode * m, const gint (*ep)[2][3])
 {
   gint r, e, c;
 
@@ -342,6 +345,25 @@ try_mode (const Bc6hPixels * p, gint row, guint partition,
   const guint top = 1u << (ib - 1);
   gint swapped[2][2][3];
   gint r, e, c, i;
+
+  /* the differences cannot fit, whichever endpoint of region 0 is the
+   * base (in 16-bit units, with a code of slack for the rounding) */
+  if (m->transformed) {
+    gfloat unit = (gfloat) (1 << (16 - m->epb)) * (31.0f / 64.0f);
+    gboolean ok[2] = { TRUE, TRUE };
+    gint b;
+
+    for (b = 0; b < 2; b++)
+      for (c = 0; c < 3; c++) {
+        gfloat lim = ((1 << (m->delta[c] - 1)) + 1) * unit;
+
+        for (r = 0; r < m->regions; r++)
+          for (e = 0; e < 2; e++)
+            ok[b] &= ABS (ef[r][e][c] - ef[0][b][c]) <= lim;
+      }
+    if (!ok[0] && !ok[1])
+      return FALSE;
+  }
 
   for (r = 0; r < m->regions; r++)
     for (e = 0; e < 2; e++)
@@ -386,12 +408,20 @@ try_mode (const Bc6hPixels * p, gint row, guint partition,
 static void
 try_rows (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
     guint partition, const Bc6hEndpoints ef, gboolean all,
-    gboolean exhaustive, Bc6hCand * best)
+    gboolean exhaustive, gfloat bound, Bc6hCand * best)
 {
   Bc6hCand cand;
   gint i;
 
   for (i = 0; i < n_rows; i++) {
+    /* the rows come by falling precision: once the expected error of
+     * quantizing to a row's endpoint bits alone (uniform, step^2 / 12 a
+     * value) exceeds the best block's error, no later row can win */
+    gfloat step = 65536.0f * (31.0f / 64.0f) /
+        (gfloat) (1 << bc6h_modes[rows[i]].epb);
+
+    if (48.0f * step * step / 12.0f > MIN (best->err, bound))
+      break;
     if (!try_mode (p, rows[i], partition, ef, exhaustive, &cand))
       continue;
     if (cand.err < best->err)
@@ -421,7 +451,7 @@ encode_partition (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
   for (r = 0; r < m->regions; r++)
     fit_region (p, subsets, r, ef[r][0], ef[r][1]);
   try_rows (p, rows, n_rows, partition, (const float (*)[2][3]) ef, all,
-      exhaustive, &cur);
+      exhaustive, best->err, &cur);
 
   for (it = 0; it < refits && cur.err > 0.0f && cur.err < G_MAXFLOAT; it++) {
     Bc6hCand next;
@@ -442,7 +472,7 @@ encode_partition (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
       }
     }
     try_rows (p, rows, n_rows, partition, (const float (*)[2][3]) ef, all,
-        exhaustive, &next);
+        exhaustive, best->err, &next);
     if (next.err >= cur.err)
       break;
     cur = next;
@@ -453,12 +483,14 @@ encode_partition (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
 
 /* The @n_top partitions of least estimated error: for each, the energy of
  * each region off its principal axis (two power-iteration steps, then the
- * Rayleigh quotient) */
+ * Rayleigh quotient). The sums of the 32 partitions' second regions are
+ * taken together, the partition as the innermost loop (vector lanes); the
+ * first region's are the block's minus those. */
 static gint
 rank_partitions (const Bc6hPixels * p, gint n_top, guint * top)
 {
   float d[3][16], prod[6][16], tot[9] = { 0, };
-  float score[32];
+  float s1[9][32], cnt1[32], score[32];
   gint i, c, part, n = 0;
 
   for (c = 0; c < 3; c++) {
@@ -485,37 +517,42 @@ rank_partitions (const Bc6hPixels * p, gint n_top, guint * top)
       tot[3 + c] += prod[c][i];
   }
 
-  for (part = 0; part < 32; part++) {
-    const guint8 *sub = bc7_partitions2[part];
-    float s[2][9], cnt[2] = { 0.0f, 0.0f }, total = 0.0f;
-    gint r;
+  memset (s1, 0, sizeof (s1));
+  memset (cnt1, 0, sizeof (cnt1));
+  for (i = 0; i < 16; i++) {
+    float m[32], v[9];
 
-    memset (s[1], 0, sizeof (s[1]));
-    for (i = 0; i < 16; i++) {
-      float m = (float) sub[i];
-
-      cnt[1] += m;
-      for (c = 0; c < 3; c++)
-        s[1][c] += m * d[c][i];
-      for (c = 0; c < 6; c++)
-        s[1][3 + c] += m * prod[c][i];
-    }
-    cnt[0] = 16.0f - cnt[1];
+    for (c = 0; c < 3; c++)
+      v[c] = d[c][i];
+    for (c = 0; c < 6; c++)
+      v[3 + c] = prod[c][i];
+    for (part = 0; part < 32; part++)
+      m[part] = (float) bc7_partitions2[part][i];
+    for (part = 0; part < 32; part++)
+      cnt1[part] += m[part];
     for (c = 0; c < 9; c++)
-      s[0][c] = tot[c] - s[1][c];
+      for (part = 0; part < 32; part++)
+        s1[c][part] += m[part] * v[c];
+  }
 
-    for (r = 0; r < 2; r++) {
-      float inv = 1.0f / cnt[r], mu[3], cv[6], v[3], tr, lambda, vv;
+  for (part = 0; part < 32; part++)
+    score[part] = 0.0f;
+  for (i = 0; i < 2; i++) {
+    for (part = 0; part < 32; part++) {
+      float cnt = i ? cnt1[part] : 16.0f - cnt1[part];
+      float sv[9], inv = 1.0f / cnt, mu[3], cv[6], v[3], tr, lambda, vv;
       gint it;
 
+      for (c = 0; c < 9; c++)
+        sv[c] = i ? s1[c][part] : tot[c] - s1[c][part];
       for (c = 0; c < 3; c++)
-        mu[c] = s[r][c] * inv;
-      cv[0] = s[r][3] - cnt[r] * mu[0] * mu[0];
-      cv[1] = s[r][4] - cnt[r] * mu[0] * mu[1];
-      cv[2] = s[r][5] - cnt[r] * mu[0] * mu[2];
-      cv[3] = s[r][6] - cnt[r] * mu[1] * mu[1];
-      cv[4] = s[r][7] - cnt[r] * mu[1] * mu[2];
-      cv[5] = s[r][8] - cnt[r] * mu[2] * mu[2];
+        mu[c] = sv[c] * inv;
+      cv[0] = sv[3] - cnt * mu[0] * mu[0];
+      cv[1] = sv[4] - cnt * mu[0] * mu[1];
+      cv[2] = sv[5] - cnt * mu[0] * mu[2];
+      cv[3] = sv[6] - cnt * mu[1] * mu[1];
+      cv[4] = sv[7] - cnt * mu[1] * mu[2];
+      cv[5] = sv[8] - cnt * mu[2] * mu[2];
       tr = cv[0] + cv[3] + cv[5];
       v[0] = v[1] = v[2] = 1.0f;
       for (it = 0; it < 2; it++) {
@@ -523,21 +560,18 @@ rank_partitions (const Bc6hPixels * p, gint n_top, guint * top)
         float y = cv[1] * v[0] + cv[3] * v[1] + cv[4] * v[2];
         float z = cv[2] * v[0] + cv[4] * v[1] + cv[5] * v[2];
         float mx = MAX (MAX (ABS (x), ABS (y)), ABS (z));
+        float r = mx > 0.0f ? 1.0f / mx : 0.0f;
 
-        if (mx <= 0.0f)
-          break;
-        v[0] = x / mx;
-        v[1] = y / mx;
-        v[2] = z / mx;
+        v[0] = mx > 0.0f ? x * r : v[0];
+        v[1] = mx > 0.0f ? y * r : v[1];
+        v[2] = mx > 0.0f ? z * r : v[2];
       }
       vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-      lambda = vv > 0.0f ? (v[0] * (cv[0] * v[0] + cv[1] * v[1] +
-              cv[2] * v[2]) + v[1] * (cv[1] * v[0] + cv[3] * v[1] +
-              cv[4] * v[2]) + v[2] * (cv[2] * v[0] + cv[4] * v[1] +
-              cv[5] * v[2])) / vv : 0.0f;
-      total += MAX (tr - lambda, 0.0f);
+      lambda = (v[0] * (cv[0] * v[0] + cv[1] * v[1] + cv[2] * v[2]) +
+          v[1] * (cv[1] * v[0] + cv[3] * v[1] + cv[4] * v[2]) +
+          v[2] * (cv[2] * v[0] + cv[4] * v[1] + cv[5] * v[2])) / vv;
+      score[part] += MAX (tr - lambda, 0.0f);
     }
-    score[part] = total;
   }
 
   /* insertion of each partition into the sorted top list */
