@@ -27,7 +27,9 @@
  * that of YUV and is not used). The
  * primaries are not converted: the output caps' colorimetry carries the
  * input's (BT.2020 when it names none) with the linear transfer. Alpha is
- * dropped. Frames whose size is not a multiple of 4 are padded by
+ * dropped. P010_10LE and v210 are first made RGBA64_LE by a
+ * #GstVideoConverter (matrix, range and chroma only; BT.2020, 16-235, PQ
+ * when the caps have no colorimetry). Frames whose size is not a multiple of 4 are padded by
  * repeating the last column and row; the caps carry the visible size.
  * Every output frame is a key frame, encoded on #GstBc6hEnc:threads
  * threads.
@@ -61,6 +63,10 @@
 GST_DEBUG_CATEGORY_STATIC (gst_bc6h_enc_debug);
 #define GST_CAT_DEFAULT gst_bc6h_enc_debug
 
+/* the formats of GstBcHdrInput, then 10-bit YUV made RGBA64_LE by a
+ * GstVideoConverter (matrix and range only) */
+#define BC6H_ENC_FORMATS "{ RGBA64_LE, RGB10A2_LE, P010_10LE, v210 }"
+
 #define DEFAULT_QUALITY GST_BC_QUALITY_NORMAL
 #define DEFAULT_THREADS 0
 #define MAX_THREADS 256
@@ -85,12 +91,17 @@ struct _GstBc6hEnc
   GstBcHdrInput *input;
   GstBcInfo info;
   GstBcWorkers *workers;
+  /* YUV input: its conversion to RGBA64_LE (same transfer and primaries)
+   * and the frame it writes, else NULL */
+  GstVideoConverter *yuv;
+  GstVideoInfo rgb_info;
+  GstBuffer *rgb;
 };
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_BC_HDR_INPUT_FORMATS)));
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (BC6H_ENC_FORMATS)));
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
@@ -248,13 +259,58 @@ gst_bc6h_enc_stop (GstVideoEncoder * encoder)
   g_clear_pointer (&self->workers, gst_bc_workers_free);
   g_clear_pointer (&self->input, gst_bc_hdr_input_free);
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
+  g_clear_pointer (&self->yuv, gst_video_converter_free);
+  gst_clear_buffer (&self->rgb);
   gst_bc_info_init (&self->info);
   return TRUE;
 }
 
+/* YUV input: a converter to full-range RGBA64_LE of the same transfer and
+ * primaries (no transfer or gamut conversion: GStreamer's defaults) on
+ * the encoder's threads, and its output frame */
+static gboolean
+gst_bc6h_enc_setup_yuv (GstBc6hEnc * self, const GstVideoInfo * vinfo,
+    const GstVideoColorimetry * cm)
+{
+  GstStructure *config;
+  GstVideoInfo in_info;
+
+  g_clear_pointer (&self->yuv, gst_video_converter_free);
+  gst_clear_buffer (&self->rgb);
+  if (GST_VIDEO_INFO_IS_RGB (vinfo))
+    return TRUE;
+  /* (the caps' colorimetry, or our default for caps without one) */
+  in_info = *vinfo;
+  GST_VIDEO_INFO_COLORIMETRY (&in_info) = *cm;
+  gst_video_info_set_format (&self->rgb_info, GST_VIDEO_FORMAT_RGBA64_LE,
+      GST_VIDEO_INFO_WIDTH (vinfo), GST_VIDEO_INFO_HEIGHT (vinfo));
+  GST_VIDEO_INFO_FPS_N (&self->rgb_info) = GST_VIDEO_INFO_FPS_N (vinfo);
+  GST_VIDEO_INFO_FPS_D (&self->rgb_info) = GST_VIDEO_INFO_FPS_D (vinfo);
+  GST_VIDEO_INFO_PAR_N (&self->rgb_info) = GST_VIDEO_INFO_PAR_N (vinfo);
+  GST_VIDEO_INFO_PAR_D (&self->rgb_info) = GST_VIDEO_INFO_PAR_D (vinfo);
+  GST_VIDEO_INFO_INTERLACE_MODE (&self->rgb_info) =
+      GST_VIDEO_INFO_INTERLACE_MODE (vinfo);
+  GST_VIDEO_INFO_COLORIMETRY (&self->rgb_info) = *cm;
+  GST_VIDEO_INFO_COLORIMETRY (&self->rgb_info).matrix =
+      GST_VIDEO_COLOR_MATRIX_RGB;
+  GST_VIDEO_INFO_COLORIMETRY (&self->rgb_info).range =
+      GST_VIDEO_COLOR_RANGE_0_255;
+  config = gst_structure_new ("config", GST_VIDEO_CONVERTER_OPT_THREADS,
+      G_TYPE_UINT, gst_bc_workers_get_n_threads (self->workers),
+      GST_VIDEO_CONVERTER_OPT_DITHER_METHOD, GST_TYPE_VIDEO_DITHER_METHOD,
+      GST_VIDEO_DITHER_NONE, NULL);
+  self->yuv = gst_video_converter_new (&in_info, &self->rgb_info, config);
+  if (self->yuv == NULL)
+    return FALSE;
+  self->rgb = gst_buffer_new_allocate (NULL,
+      GST_VIDEO_INFO_SIZE (&self->rgb_info), NULL);
+  return self->rgb != NULL;
+}
+
 /* The input's colorimetry: its caps', or PQ with BT.2020 primaries when
- * they have none (GstVideoInfo would say sRGB); full range whatever they
- * say (names such as bt2100-pq are 16-235, for YUV) */
+ * they have none (GstVideoInfo would say sRGB; YUV: BT.2020 matrix,
+ * 16-235); RGB full range whatever they say (names such as bt2100-pq are
+ * 16-235, for YUV) */
 static void
 gst_bc6h_enc_input_colorimetry (GstVideoCodecState * state,
     GstVideoColorimetry * cm)
@@ -271,7 +327,12 @@ gst_bc6h_enc_input_colorimetry (GstVideoCodecState * state,
   }
   if (cm->primaries == GST_VIDEO_COLOR_PRIMARIES_UNKNOWN)
     cm->primaries = GST_VIDEO_COLOR_PRIMARIES_BT2020;
-  cm->range = GST_VIDEO_COLOR_RANGE_0_255;
+  if (GST_VIDEO_INFO_IS_RGB (&state->info)) {
+    cm->range = GST_VIDEO_COLOR_RANGE_0_255;
+  } else if (!gst_structure_has_field (s, "colorimetry")) {
+    cm->range = GST_VIDEO_COLOR_RANGE_16_235;
+    cm->matrix = GST_VIDEO_COLOR_MATRIX_BT2020;
+  }
 }
 
 static gboolean
@@ -291,9 +352,21 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   gst_bc6h_enc_input_colorimetry (state, &cm);
   if (!gst_bc_hdr_input_transfer_supported (cm.transfer))
     goto unsupported_transfer;
-  input = gst_bc_hdr_input_new (GST_VIDEO_INFO_FORMAT (vinfo), &cm);
+  if (!GST_VIDEO_INFO_IS_RGB (vinfo)) {
+    GstVideoColorimetry rgb_cm = cm;
+
+    /* what the converter writes */
+    rgb_cm.range = GST_VIDEO_COLOR_RANGE_0_255;
+    input = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE, &rgb_cm);
+  } else {
+    input = gst_bc_hdr_input_new (GST_VIDEO_INFO_FORMAT (vinfo), &cm);
+  }
   if (input == NULL)
     goto unsupported_format;
+  if (!gst_bc6h_enc_setup_yuv (self, vinfo, &cm)) {
+    gst_bc_hdr_input_free (input);
+    goto unsupported_format;
+  }
 
   gst_bc_info_init (&info);
   if (GST_VIDEO_INFO_FPS_D (vinfo) > 0 && GST_VIDEO_INFO_FPS_N (vinfo) >= 0) {
@@ -409,6 +482,18 @@ gst_bc6h_enc_handle_frame (GstVideoEncoder * encoder,
   if (!gst_video_frame_map (&vframe, &self->input_state->info,
           frame->input_buffer, GST_MAP_READ))
     goto map_failed;
+  if (self->yuv) {
+    GstVideoFrame rgb;
+
+    if (!gst_video_frame_map (&rgb, &self->rgb_info, self->rgb,
+            GST_MAP_WRITE)) {
+      gst_video_frame_unmap (&vframe);
+      goto map_failed;
+    }
+    gst_video_converter_frame (self->yuv, &vframe, &rgb);
+    gst_video_frame_unmap (&vframe);
+    vframe = rgb;
+  }
   stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vframe, 0);
   if (stride < 0 || (gsize) stride < (gsize) self->info.width *
       gst_bc_hdr_input_get_bpp (self->input)) {

@@ -6,7 +6,7 @@
 /* Element tests of bc6henc: RGBA64_LE PQ frames in, BC6H out (caps with
  * the colorimetry, size, timestamps), decoded again by bcdec to PQ codes
  * close to the input; RGB10A2_LE, HLG and linear input; caps without a
- * colorimetry; an unsupported transfer refused; odd sizes. */
+ * colorimetry; P010_10LE; an unsupported transfer refused; odd sizes. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -236,6 +236,50 @@ GST_START_TEST (test_transfers)
 
 GST_END_TEST;
 
+/* P010_10LE (limited range, BT.2020 matrix) through the YUV conversion: a
+ * grey of the PQ code of 1.0 gives 1.0 */
+GST_START_TEST (test_p010)
+{
+  GstHarness *h = harness_new ("fast", 1);
+  GstVideoInfo vinfo;
+  GstVideoFrame vf;
+  GstBuffer *in, *out;
+  GstMapInfo map;
+  guint16 half[64];
+  guint x, y;
+
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=P010_10LE, "
+      "width=8, height=4, framerate=25/1, colorimetry=bt2100-pq");
+  gst_video_info_set_format (&vinfo, GST_VIDEO_FORMAT_P010_10LE, 8, 4);
+  in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&vinfo), NULL);
+  fail_unless (gst_video_frame_map (&vf, &vinfo, in, GST_MAP_WRITE));
+  /* Y = 64 + 876 * 0.5807 = 573, chroma 512, in the high 10 bits */
+  for (y = 0; y < 4; y++)
+    for (x = 0; x < 8; x++)
+      GST_WRITE_UINT16_LE ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0) + x * 2, 573 << 6);
+  for (y = 0; y < 2; y++)
+    for (x = 0; x < 8; x++)
+      GST_WRITE_UINT16_LE ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 1) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 1) + x * 2, 512 << 6);
+  gst_video_frame_unmap (&vf);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless_equals_int (gst_buffer_get_size (out), 2 * 16);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  fail_unless (gst_bc_decode_block_half (GST_BC_FORMAT_BC6H, map.data, half));
+  gst_buffer_unmap (out, &map);
+  GST_INFO ("P010 grey: %f %f %f", gst_bc_hdr_half_to_double (half[0]),
+      gst_bc_hdr_half_to_double (half[1]),
+      gst_bc_hdr_half_to_double (half[2]));
+  for (x = 0; x < 3; x++)
+    fail_unless (ABS (gst_bc_hdr_half_to_double (half[x]) - 1.0) < 0.02);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* sRGB (or any other transfer) is refused: caps not accepted, an error */
 GST_START_TEST (test_unknown_transfer_refused)
 {
@@ -292,6 +336,7 @@ bc6henc_suite (void)
 
   tcase_add_test (tc, test_pq_round_trip);
   tcase_add_test (tc, test_transfers);
+  tcase_add_test (tc, test_p010);
   tcase_add_test (tc, test_unknown_transfer_refused);
   tcase_add_test (tc, test_odd_size);
   return s;
