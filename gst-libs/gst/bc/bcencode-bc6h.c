@@ -12,8 +12,15 @@
  * float bits, a piecewise-linear logarithm of the value (1024 steps an
  * octave). The encoder works in that space ("h", 0 .. 0x7bff): pixels are
  * their half floats' bits (negative values and NaN 0, infinities the
- * largest half), the error it minimises is the squared difference of the
- * h values of the three channels, which weighs every exposure alike.
+ * largest half). The error it minimises is the squared difference of the
+ * h values of the three channels, each weighted by how much such a
+ * difference shows in the multi-exposure PSNR (exposures 2^-3 .. 2^3 of
+ * gamma 2.2 pictures, clipped at 1.0), from a table of one weight an
+ * octave: the sum over the exposures where the value is not clipped of
+ * (2^e v)^(2 / 2.2), 1.0 at most, at least 0.016 (values below 2^-10)
+ * and 0.02 (above 8, clipped at every exposure). The weights enter the
+ * errors that pick indices and candidates and the least-squares refits,
+ * not the principal axis.
  *
  * A region's endpoints are fitted in h: the mean and covariance of its
  * pixels, the principal axis by power iteration, the extreme projections
@@ -61,7 +68,18 @@
 typedef struct
 {
   float h[3][16];
+  float w[3][16];
+  float wsum;
 } Bc6hPixels;
+
+/* the error weight of a value by its half float's exponent (h >> 10): see
+ * the top of the file; the value is that of the octave's middle */
+static const float octave_weight[32] = {
+  0.01577f, 0.01577f, 0.01577f, 0.01577f, 0.01577f, 0.0228f, 0.04282f,
+  0.08042f, 0.151f, 0.2836f, 0.5325f, 1.0f, 0.9892f, 0.9689f, 0.9309f,
+  0.8594f, 0.7252f, 0.4732f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f,
+  0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f,
+};
 
 /* a block in the making */
 typedef struct
@@ -220,8 +238,8 @@ static gboolean
 refit_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
     const guint8 * idx, const guint8 * weights, float lo[3], float hi[3])
 {
-  float aa = 0.0f, ab = 0.0f, bb = 0.0f, pa[3] = { 0, 0, 0 };
-  float pb[3] = { 0, 0, 0 }, det;
+  float aa[3] = { 0, 0, 0 }, ab[3] = { 0, 0, 0 }, bb[3] = { 0, 0, 0 };
+  float pa[3] = { 0, 0, 0 }, pb[3] = { 0, 0, 0 };
   gint i, c;
 
   for (i = 0; i < 16; i++) {
@@ -231,21 +249,28 @@ refit_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
       continue;
     b = weights[idx[i]] * (1.0f / 64.0f);
     a = 1.0f - b;
-    aa += a * a;
-    ab += a * b;
-    bb += b * b;
     for (c = 0; c < 3; c++) {
-      pa[c] += a * p->h[c][i];
-      pb[c] += b * p->h[c][i];
+      float w = p->w[c][i];
+
+      aa[c] += w * a * a;
+      ab[c] += w * a * b;
+      bb[c] += w * b * b;
+      pa[c] += w * a * p->h[c][i];
+      pb[c] += w * b * p->h[c][i];
     }
   }
-  det = aa * bb - ab * ab;
-  if (det < 1e-6f)
-    return FALSE;
-  det = 1.0f / det;
   for (c = 0; c < 3; c++) {
-    lo[c] = CLAMP ((bb * pa[c] - ab * pb[c]) * det, 0.0f, H_MAX);
-    hi[c] = CLAMP ((aa * pb[c] - ab * pa[c]) * det, 0.0f, H_MAX);
+    float det = aa[c] * bb[c] - ab[c] * ab[c];
+
+    /* (relative to the weights' scale) */
+    if (det <= 1e-6f * (aa[c] + bb[c]) * (aa[c] + bb[c]))
+      return FALSE;
+  }
+  for (c = 0; c < 3; c++) {
+    float det = 1.0f / (aa[c] * bb[c] - ab[c] * ab[c]);
+
+    lo[c] = CLAMP ((bb[c] * pa[c] - ab[c] * pb[c]) * det, 0.0f, H_MAX);
+    hi[c] = CLAMP ((aa[c] * pb[c] - ab[c] * pa[c]) * det, 0.0f, H_MAX);
   }
   return TRUE;
 }
@@ -296,7 +321,8 @@ assign_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
       float e0 = pal[k][0] - p->h[0][i];
       float e1 = pal[k][1] - p->h[1][i];
       float e2 = pal[k][2] - p->h[2][i];
-      float e = e0 * e0 + e1 * e1 + e2 * e2;
+      float e = p->w[0][i] * e0 * e0 + p->w[1][i] * e1 * e1 +
+          p->w[2][i] * e2 * e2;
 
       if (e < best) {
         best = e;
@@ -420,7 +446,7 @@ try_rows (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
     gfloat step = 65536.0f * (31.0f / 64.0f) /
         (gfloat) (1 << bc6h_modes[rows[i]].epb);
 
-    if (48.0f * step * step / 12.0f > MIN (best->err, bound))
+    if (p->wsum * step * step / 12.0f > MIN (best->err, bound))
       break;
     if (!try_mode (p, rows[i], partition, ef, exhaustive, &cand))
       continue;
@@ -702,7 +728,8 @@ fast_assign (const Bc6hPixels * p, gint row, const gint ep[2][3],
     float e1 = pal[1][q[i]] - p->h[1][i];
     float e2 = pal[2][q[i]] - p->h[2][i];
 
-    err += e0 * e0 + e1 * e1 + e2 * e2;
+    err += p->w[0][i] * e0 * e0 + p->w[1][i] * e1 * e1 +
+        p->w[2][i] * e2 * e2;
     idx[i] = (guint8) q[i];
   }
   return err;
@@ -781,6 +808,7 @@ fast_block (const Bc6hPixels * p, Bc6hCand * best)
 typedef struct
 {
   float h[3][16][L];
+  float w[3][16][L];
 } Bc6hBatch;
 
 /* one pass over a batch: the row, endpoints and indices of each lane, its
@@ -1017,7 +1045,8 @@ lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
           b->h[1][i][k];
       e2 = (float) lanes_decode (unq[0][2][k], unq[1][2][k], q) -
           b->h[2][i][k];
-      r->err[k] += e0 * e0 + e1 * e1 + e2 * e2;
+      r->err[k] += b->w[0][i][k] * e0 * e0 + b->w[1][i][k] * e1 * e1 +
+          b->w[2][i][k] * e2 * e2;
     }
   }
 
@@ -1045,41 +1074,36 @@ static void
 lanes_refit (const Bc6hBatch * b, const Bc6hLanesPass * r, float ef[2][3][L],
     gint32 * ok)
 {
-  float aa[L], ab[L], bb[L], pa[3][L], pb[3][L];
+  float aa[3][L], ab[3][L], bb[3][L], pa[3][L], pb[3][L];
   gint i, c, k;
 
-  LANES aa[k] = ab[k] = bb[k] = 0.0f;
   for (c = 0; c < 3; c++)
-    LANES pa[c][k] = pb[c][k] = 0.0f;
+    LANES aa[c][k] = ab[c][k] = bb[c][k] = pa[c][k] = pb[c][k] = 0.0f;
   for (i = 0; i < 16; i++) {
-    LANES {
-      float w = (float) ((r->q[i][k] * 64 + 7) / 15) * (1.0f / 64.0f);
-      float a = 1.0f - w;
+    for (c = 0; c < 3; c++) {
+      LANES {
+        float w = (float) ((r->q[i][k] * 64 + 7) / 15) * (1.0f / 64.0f);
+        float a = 1.0f - w, pw = b->w[c][i][k];
 
-      aa[k] += a * a;
-      ab[k] += a * w;
-      bb[k] += w * w;
-      pa[0][k] += a * b->h[0][i][k];
-      pa[1][k] += a * b->h[1][i][k];
-      pa[2][k] += a * b->h[2][i][k];
-      pb[0][k] += w * b->h[0][i][k];
-      pb[1][k] += w * b->h[1][i][k];
-      pb[2][k] += w * b->h[2][i][k];
+        aa[c][k] += pw * a * a;
+        ab[c][k] += pw * a * w;
+        bb[c][k] += pw * w * w;
+        pa[c][k] += pw * a * b->h[c][i][k];
+        pb[c][k] += pw * w * b->h[c][i][k];
+      }
     }
   }
-  LANES {
-    float det = aa[k] * bb[k] - ab[k] * ab[k];
-
-    ok[k] = det >= 1e-6f;
-    aa[k] = ok[k] ? aa[k] / det : 0.0f;
-    ab[k] = ok[k] ? ab[k] / det : 0.0f;
-    bb[k] = ok[k] ? bb[k] / det : 0.0f;
-  }
+  LANES ok[k] = 1;
   for (c = 0; c < 3; c++) {
     LANES {
-      float lo = bb[k] * pa[c][k] - ab[k] * pb[c][k];
-      float hi = aa[k] * pb[c][k] - ab[k] * pa[c][k];
+      float det = aa[c][k] * bb[c][k] - ab[c][k] * ab[c][k];
+      float s = aa[c][k] + bb[c][k];
+      gboolean good = det > 1e-6f * s * s;
+      float inv = good ? 1.0f / det : 0.0f;
+      float lo = (bb[c][k] * pa[c][k] - ab[c][k] * pb[c][k]) * inv;
+      float hi = (aa[c][k] * pb[c][k] - ab[c][k] * pa[c][k]) * inv;
 
+      ok[k] = ok[k] && good;
       ef[0][c][k] = lo < 0.0f ? 0.0f : (lo > H_MAX ? H_MAX : lo);
       ef[1][c][k] = hi < 0.0f ? 0.0f : (hi > H_MAX ? H_MAX : hi);
     }
@@ -1108,9 +1132,13 @@ lanes_fast (const Bc6hBatch * b, guint n_blocks, guint8 * out)
     if (!r->ok[k]) {
       Bc6hPixels p;
 
+      p.wsum = 0.0f;
       for (c = 0; c < 3; c++)
-        for (i = 0; i < 16; i++)
+        for (i = 0; i < 16; i++) {
           p.h[c][i] = b->h[c][i][k];
+          p.w[c][i] = b->w[c][i][k];
+          p.wsum += p.w[c][i];
+        }
       fast_block (&p, &cand);
     } else {
       memset (&cand, 0, sizeof (cand));
@@ -1146,7 +1174,7 @@ encode_block (const Bc6hPixels * p, gint quality, guint8 * out)
   encode_partition (p, one_region_rows, G_N_ELEMENTS (one_region_rows), 0,
       quality + 1, quality >= 2, quality >= 2, &best);
 
-  if (quality >= 1 && best.err > TWO_REGION_THRESHOLD) {
+  if (quality >= 1 && best.err > TWO_REGION_THRESHOLD * p->wsum / 48.0f) {
     guint top[8];
     gint n = rank_partitions (p, quality >= 2 ? 6 : 2, top);
 
@@ -1182,6 +1210,10 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
               b.h[c][y * 4 + x][k] =
                   h_of_half (GUINT16_FROM_LE (s[x * 4 + c]));
         }
+      for (c = 0; c < 3; c++)
+        for (x = 0; x < 16; x++)
+          for (k = 0; k < L; k++)
+            b.w[c][x][k] = octave_weight[((gint) b.h[c][x][k]) >> 10];
       lanes_fast (&b, n, out + 16 * j);
     }
     return;
@@ -1197,6 +1229,12 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
         for (c = 0; c < 3; c++)
           p.h[c][y * 4 + x] = h_of_half (GUINT16_FROM_LE (s[x * 4 + c]));
     }
+    p.wsum = 0.0f;
+    for (c = 0; c < 3; c++)
+      for (x = 0; x < 16; x++) {
+        p.w[c][x] = octave_weight[((gint) p.h[c][x]) >> 10];
+        p.wsum += p.w[c][x];
+      }
     encode_block (&p, quality, out + 16 * k);
   }
 }

