@@ -835,7 +835,8 @@ lanes_decode (gint32 a, gint32 b, gint32 q)
 static inline gint32
 lanes_unquantize (gint32 x, gint32 epb)
 {
-  gint32 r = ((x << 15) + 0x4000) >> (epb - 1);
+  /* (unsigned: with 16 bits, where x is the value, this would overflow) */
+  gint32 r = (gint32) ((((guint32) x << 15) + 0x4000u) >> (epb - 1));
 
   r = x == 0 ? 0 : r;
   r = x == (1 << epb) - 1 ? 0xffff : r;
