@@ -150,13 +150,17 @@ interpolate (gint a, gint b, gint w)
 }
 
 /* h of a half float's bits */
+static inline gint32
+h_of_half_int (guint16 v)
+{
+  /* negative and NaN 0, infinity the largest half */
+  return (v & 0x8000) || v > 0x7c00 ? 0 : MIN (v, 0x7bff);
+}
+
 static inline float
 h_of_half (guint16 v)
 {
-  /* negative and NaN 0, infinity the largest half */
-  gint h = (v & 0x8000) || v > 0x7c00 ? 0 : MIN (v, 0x7bff);
-
-  return (float) h;
+  return (float) h_of_half_int (v);
 }
 
 /* The principal-axis fit of the pixels of region @r of @subsets: @lo and
@@ -796,6 +800,46 @@ fast_block (const Bc6hPixels * p, Bc6hCand * best)
     *best = next;
 }
 
+/* pack () of a one-region block (rows 10 to 13, modes 11 to 14), written
+ * out for speed: after the 5 mode bits, R0, G0, B0 (bits 9..0), then per
+ * channel the second endpoint (10 bits, or its 9-, 8- or 4-bit difference)
+ * and for the transformed modes the first endpoint's bits 10 and up (mode
+ * 12: bit 10; modes 13 and 14: bits 10..11 and 10..15 in reverse order,
+ * as the KDFS lays them out); then the indices from bit 65. */
+static void
+pack_one_region (const Bc6hCand * cand, guint8 * out)
+{
+  const Bc6hMode *m = &bc6h_modes[cand->row];
+  BcBptcBits bits = { 0, 0, 0 };
+  const gint (*ep)[3] = cand->ep[0];
+  guint64 w = 0;
+  gint c, i, k;
+
+  bc_bptc_bits_write (&bits, m->mode, 5);
+  for (c = 0; c < 3; c++)
+    bc_bptc_bits_write (&bits, (guint) ep[0][c], 10);
+  for (c = 0; c < 3; c++) {
+    guint high = (guint) ep[0][c] >> 10, rev = 0;
+    gint n_high = m->epb - 10;
+
+    if (!m->transformed) {
+      bc_bptc_bits_write (&bits, (guint) ep[1][c], 10);
+      continue;
+    }
+    bc_bptc_bits_write (&bits, (guint) (ep[1][c] - ep[0][c]),
+        m->delta[c]);
+    for (k = 0; k < n_high; k++)
+      rev |= ((high >> (n_high - 1 - k)) & 1u) << k;
+    bc_bptc_bits_write (&bits, n_high == 1 ? high : rev, n_high);
+  }
+  /* the indices: 3 bits for pixel 0, 4 for the others, 63 in all */
+  for (i = 15; i > 0; i--)
+    w = (w << 4) | cand->idx[i];
+  w = (w << 3) | cand->idx[0];
+  bits.hi |= w << 1;
+  bc_bptc_bits_store (&bits, out);
+}
+
 /* ---------------------------------------------------------------------- */
 /* quality=fast on BC_LANES blocks at once: the steps of fast_block () with
  * the lane (block) as the innermost loop, which the SIMD builds turn into
@@ -1150,7 +1194,7 @@ lanes_fast (const Bc6hBatch * b, guint n_blocks, guint8 * out)
       for (i = 0; i < 16; i++)
         cand.idx[i] = (guint8) r->q[i][k];
     }
-    pack (&cand, out + 16 * k);
+    pack_one_region (&cand, out + 16 * k);
   }
 }
 
@@ -1197,24 +1241,26 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
 
   if (quality == 0) {
     Bc6hBatch b;
+    guint off[L];
 
     for (j = 0; j < n_blocks; j += L) {
       guint n = MIN (L, n_blocks - j);
 
       /* lanes past the last block repeat it */
+      for (k = 0; k < L; k++)
+        off[k] = (j + MIN (k, n - 1)) * 16;
       for (y = 0; y < 4; y++)
-        for (k = 0; k < L; k++) {
-          const guint16 *s = rows[y] + (j + MIN (k, n - 1)) * 16;
+        for (x = 0; x < 4; x++)
+          for (c = 0; c < 3; c++) {
+            const guint16 *s = rows[y] + x * 4 + c;
 
-          for (x = 0; x < 4; x++)
-            for (c = 0; c < 3; c++)
-              b.h[c][y * 4 + x][k] =
-                  h_of_half (GUINT16_FROM_LE (s[x * 4 + c]));
-        }
-      for (c = 0; c < 3; c++)
-        for (x = 0; x < 16; x++)
-          for (k = 0; k < L; k++)
-            b.w[c][x][k] = octave_weight[((gint) b.h[c][x][k]) >> 10];
+            LANES {
+              gint32 h = h_of_half_int (GUINT16_FROM_LE (s[off[k]]));
+
+              b.h[c][y * 4 + x][k] = (float) h;
+              b.w[c][y * 4 + x][k] = octave_weight[h >> 10];
+            }
+          }
       lanes_fast (&b, n, out + 16 * j);
     }
     return;
