@@ -39,8 +39,13 @@
  *  - fast: one region; of modes 14, 13, 12 and 11 (16, 12, 11 and
  *    10-bit endpoints, the first three storing the second endpoint as a
  *    4, 8 or 9-bit difference) the most precise one whose differences
- *    fit; one refit.
- *  - normal: the same with two refits; then, unless the one-region error
+ *    fit; indices by projection alone; one refit. It runs on BC_LANES
+ *    blocks at once with the block as the innermost loop, like the other
+ *    kernels (lanes_fast ()), and packs its blocks directly; a block
+ *    whose anchor swap breaks its mode's differences (rare) is done again
+ *    by the per-block code.
+ *  - normal: per block, one region with the neighbours of each index
+ *    tried and two refits; then, unless the one-region error
  *    is already small, the two most promising of the 32 two-region
  *    partitions (ranked by the energy of each region off its principal
  *    axis) in the most precise two-region mode that fits (modes 3, 4, 5:
@@ -49,8 +54,14 @@
  *  - high: the six most promising partitions, every two-region mode that
  *    fits, and every pixel's index searched over the whole palette.
  *
- * The block keeps the candidate of least error. Signed BC6H (BC6H_SF16)
- * is not written.
+ * Before a two-region mode is tried, rows whose differences cannot hold
+ * the endpoints are skipped without quantizing, and so are the rows
+ * (ordered by falling precision) whose quantization alone would cost more
+ * than the best candidate's error. The block keeps the candidate of least
+ * error. Like the other kernels this file is built once per instruction
+ * set, and every build writes the same blocks (floating point
+ * contraction off, no reassociation, lanes independent). Signed BC6H
+ * (BC6H_SF16) is not written.
  */
 
 #ifdef HAVE_CONFIG_H
