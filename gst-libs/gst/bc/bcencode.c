@@ -865,7 +865,7 @@ gst_bc_encode_rows_half (GstBcFormat format, GstBcQuality quality,
 }
 
 /**
- * gst_bc_encode_rows_hdr:
+ * gst_bc_encode_rows_hdr: (skip)
  * @input: the conversion of the input (gst_bc_hdr_input_new())
  * @format: %GST_BC_FORMAT_BC6H
  * @quality: speed/quality trade-off
