@@ -97,7 +97,7 @@ main (int argc, char **argv)
         "encode the picture's PQ codes (RGBA64_LE, as bc6henc gets them) "
           "through gst_bc_encode_rows_hdr ()", NULL},
     {"dump", 0, 0, G_OPTION_ARG_FILENAME, &dump,
-        "write the picture (raw RGBA half floats) to FILE, encode nothing",
+          "write the picture (raw RGBA half floats) to FILE, encode nothing",
         "FILE"},
     {NULL}
   };
@@ -119,7 +119,7 @@ main (int argc, char **argv)
   g_option_context_free (ctx);
   if (width < 1 || height < 1 || frames < 1)
     return 2;
-  n_px = (gsize) width * height;
+  n_px = (gsize) width *height;
   bw = (width + 3) / 4;
   bh = (height + 3) / 4;
   pic = g_new (guint16, n_px * 4);

@@ -485,8 +485,7 @@ gst_bc6h_enc_handle_frame (GstVideoEncoder * encoder,
   if (self->yuv) {
     GstVideoFrame rgb;
 
-    if (!gst_video_frame_map (&rgb, &self->rgb_info, self->rgb,
-            GST_MAP_WRITE)) {
+    if (!gst_video_frame_map (&rgb, &self->rgb_info, self->rgb, GST_MAP_WRITE)) {
       gst_video_frame_unmap (&vframe);
       goto map_failed;
     }

@@ -232,8 +232,7 @@ fit_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
       axis[c] *= len;
     for (i = 0; i < 16; i++) {
       float t = m[i] * ((p->h[0][i] - mean[0]) * axis[0] +
-          (p->h[1][i] - mean[1]) * axis[1] +
-          (p->h[2][i] - mean[2]) * axis[2]);
+          (p->h[1][i] - mean[1]) * axis[1] + (p->h[2][i] - mean[2]) * axis[2]);
 
       tmin = MIN (tmin, t);
       tmax = MAX (tmax, t);
@@ -294,8 +293,7 @@ refit_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
  * @ep (of @epb bits) and their summed error */
 static float
 assign_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
-    const gint ep[2][3], guint epb, guint ib, gboolean exhaustive,
-    guint8 * idx)
+    const gint ep[2][3], guint epb, guint ib, gboolean exhaustive, guint8 * idx)
 {
   const guint8 *weights = ib == 3 ? bc_bptc_weights3 : bc_bptc_weights4;
   const gint n = 1 << ib;
@@ -482,8 +480,7 @@ encode_partition (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
   const Bc6hMode *m = &bc6h_modes[rows[0]];
   const guint8 *subsets = m->regions == 2 ? bc7_partitions2[partition] :
       one_region;
-  const guint8 *weights = m->regions == 2 ? bc_bptc_weights3 :
-      bc_bptc_weights4;
+  const guint8 *weights = m->regions == 2 ? bc_bptc_weights3 : bc_bptc_weights4;
   Bc6hEndpoints ef;
   Bc6hCand cur;
   gint r, it;
@@ -499,8 +496,7 @@ encode_partition (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
 
     next.err = G_MAXFLOAT;
     for (r = 0; r < m->regions; r++) {
-      if (!refit_region (p, subsets, r, cur.idx, weights, ef[r][0],
-              ef[r][1])) {
+      if (!refit_region (p, subsets, r, cur.idx, weights, ef[r][0], ef[r][1])) {
         /* one index for the whole region: its endpoints as they are */
         gint e, c;
 
@@ -713,8 +709,7 @@ fast_row (const float ef[2][3], gint ep[2][3])
 /* Indices by projection onto the decoded palette of @ep (row @row) and
  * their error */
 static float
-fast_assign (const Bc6hPixels * p, gint row, const gint ep[2][3],
-    guint8 * idx)
+fast_assign (const Bc6hPixels * p, gint row, const gint ep[2][3], guint8 * idx)
 {
   const guint epb = bc6h_modes[row].epb;
   float pal[3][16], d[3], dd, err = 0.0f;
@@ -743,8 +738,7 @@ fast_assign (const Bc6hPixels * p, gint row, const gint ep[2][3],
     float e1 = pal[1][q[i]] - p->h[1][i];
     float e2 = pal[2][q[i]] - p->h[2][i];
 
-    err += p->w[0][i] * e0 * e0 + p->w[1][i] * e1 * e1 +
-        p->w[2][i] * e2 * e2;
+    err += p->w[0][i] * e0 * e0 + p->w[1][i] * e1 * e1 + p->w[2][i] * e2 * e2;
     idx[i] = (guint8) q[i];
   }
   return err;
@@ -837,8 +831,7 @@ pack_one_region (const Bc6hCand * cand, guint8 * out)
       bc_bptc_bits_write (&bits, (guint) ep[1][c], 10);
       continue;
     }
-    bc_bptc_bits_write (&bits, (guint) (ep[1][c] - ep[0][c]),
-        m->delta[c]);
+    bc_bptc_bits_write (&bits, (guint) (ep[1][c] - ep[0][c]), m->delta[c]);
     for (k = 0; k < n_high; k++)
       rev |= ((high >> (n_high - 1 - k)) & 1u) << k;
     bc_bptc_bits_write (&bits, n_high == 1 ? high : rev, n_high);
@@ -1095,12 +1088,9 @@ lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
       t = t < 0.0f ? 0.0f : (t > 15.0f ? 15.0f : t);
       q = (gint32) t;
       r->q[i][k] = q;
-      e0 = (float) lanes_decode (unq[0][0][k], unq[1][0][k], q) -
-          b->h[0][i][k];
-      e1 = (float) lanes_decode (unq[0][1][k], unq[1][1][k], q) -
-          b->h[1][i][k];
-      e2 = (float) lanes_decode (unq[0][2][k], unq[1][2][k], q) -
-          b->h[2][i][k];
+      e0 = (float) lanes_decode (unq[0][0][k], unq[1][0][k], q) - b->h[0][i][k];
+      e1 = (float) lanes_decode (unq[0][1][k], unq[1][1][k], q) - b->h[1][i][k];
+      e2 = (float) lanes_decode (unq[0][2][k], unq[1][2][k], q) - b->h[2][i][k];
       r->err[k] += b->w[0][i][k] * e0 * e0 + b->w[1][i][k] * e1 * e1 +
           b->w[2][i][k] * e2 * e2;
     }

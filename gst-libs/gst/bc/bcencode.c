@@ -888,8 +888,7 @@ gst_bc_encode_rows_hdr (const GstBcHdrInput * input, GstBcFormat format,
 {
   g_return_if_fail (input != NULL);
   if (!bc6h_args_valid (format, src, src_stride, width, height,
-          gst_bc_hdr_input_get_bpp (input), first_block_row, n_block_rows,
-          dst))
+          gst_bc_hdr_input_get_bpp (input), first_block_row, n_block_rows, dst))
     return;
   encode_rows_bc6h (bc_encode_get_kernels (), input, quality, src,
       src_stride, width, height, first_block_row, n_block_rows, dst);

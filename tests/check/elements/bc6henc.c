@@ -156,8 +156,7 @@ GST_START_TEST (test_pq_round_trip)
     caps = gst_pad_get_current_caps (hr->sinkpad);
     s = gst_caps_get_structure (caps, 0);
     fail_unless (gst_structure_has_name (s, "video/x-bc"));
-    fail_unless_equals_string (gst_structure_get_string (s, "format"),
-        "BC6H");
+    fail_unless_equals_string (gst_structure_get_string (s, "format"), "BC6H");
     fail_unless (gst_video_colorimetry_from_string (&cm,
             gst_structure_get_string (s, "colorimetry")));
     fail_unless_equals_int (cm.transfer, GST_VIDEO_TRANSFER_GAMMA10);
@@ -270,8 +269,7 @@ GST_START_TEST (test_p010)
   fail_unless (gst_bc_decode_block_half (GST_BC_FORMAT_BC6H, map.data, half));
   gst_buffer_unmap (out, &map);
   GST_INFO ("P010 grey: %f %f %f", gst_bc_hdr_half_to_double (half[0]),
-      gst_bc_hdr_half_to_double (half[1]),
-      gst_bc_hdr_half_to_double (half[2]));
+      gst_bc_hdr_half_to_double (half[1]), gst_bc_hdr_half_to_double (half[2]));
   for (x = 0; x < 3; x++)
     fail_unless (ABS (gst_bc_hdr_half_to_double (half[x]) - 1.0) < 0.02);
   gst_buffer_unref (out);

@@ -67,8 +67,7 @@ round_trip (const guint16 rgba[64], GstBcQuality quality, guint16 out[64])
   fail_unless (gst_bc_decode_block_half (GST_BC_FORMAT_BC6H, block, out));
   for (i = 0; i < 16; i++) {
     for (c = 0; c < 3; c++)
-      worst = MAX (worst, ABS (h_of (out[i * 4 + c]) - h_of (rgba[i * 4 +
-                      c])));
+      worst = MAX (worst, ABS (h_of (out[i * 4 + c]) - h_of (rgba[i * 4 + c])));
     fail_unless_equals_int (out[i * 4 + 3], 0x3c00);
   }
   return worst;
@@ -288,8 +287,7 @@ GST_START_TEST (test_rows_odd_sizes)
                 blk[(y * 4 + x) * 4 + c] =
                     pic[((gsize) MIN (by * 4 + y, h - 1) * w +
                         MIN (bx * 4 + x, w - 1)) * 4 + c];
-          gst_bc_encode_block_half (GST_BC_FORMAT_BC6H, qualities[q], blk,
-              ref);
+          gst_bc_encode_block_half (GST_BC_FORMAT_BC6H, qualities[q], blk, ref);
           fail_unless (memcmp (ref, dst + (by * bw + bx) * 16, 16) == 0,
               "%ux%u quality %u: block %u,%u differs", w, h, q, bx, by);
         }
@@ -337,8 +335,7 @@ GST_END_TEST;
 GST_START_TEST (test_mpsnr)
 {
   const guint w = 256, h = 128, bw = w / 4, bh = h / 4;
-  guint16 *pic = g_new (guint16, w * h * 4), *dec = g_new (guint16,
-      w * h * 4);
+  guint16 *pic = g_new (guint16, w * h * 4), *dec = g_new (guint16, w * h * 4);
   guint8 *blocks = g_malloc (bw * bh * 16);
   static const gdouble floors[] = { 40.0, 42.0, 42.0 };
   gdouble psnr[3];
@@ -353,8 +350,7 @@ GST_START_TEST (test_mpsnr)
         (guint8 *) dec, w * 8);
     psnr[q] = hdrtest_mpsnr (pic, dec, w * h);
     GST_INFO ("quality %u: mPSNR %.2f dB", q, psnr[q]);
-    fail_unless (psnr[q] >= floors[q], "quality %u: mPSNR %.2f dB", q,
-        psnr[q]);
+    fail_unless (psnr[q] >= floors[q], "quality %u: mPSNR %.2f dB", q, psnr[q]);
   }
   fail_unless (psnr[1] >= psnr[0]);
   fail_unless (psnr[2] >= psnr[1] - 0.05);
@@ -421,14 +417,12 @@ GST_START_TEST (test_hdr_input)
   for (c = 0; c < 3; c++)
     GST_WRITE_UINT16_LE (px + 2 * c, 65535);
   gst_bc_hdr_input_convert (in, px, 1, out);
-  fail_unless (ABS (gst_bc_hdr_half_to_double (out[1]) * 203.0 - 1000.0) <
-      2.0);
+  fail_unless (ABS (gst_bc_hdr_half_to_double (out[1]) * 203.0 - 1000.0) < 2.0);
   gst_bc_hdr_input_free (in);
 
   /* others are refused */
   cm.transfer = GST_VIDEO_TRANSFER_SRGB;
-  fail_unless (gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE, &cm) ==
-      NULL);
+  fail_unless (gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE, &cm) == NULL);
   cm.transfer = GST_VIDEO_TRANSFER_SMPTE2084;
   fail_unless (gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA, &cm) == NULL);
 }
