@@ -6,7 +6,8 @@
 /**
  * SECTION:gstbcencode
  * @title: Block encoders
- * @short_description: CPU encoders for BC1, BC3, YCoCg-BC3, BC4, BC5 and BC7
+ * @short_description: CPU encoders for BC1, BC3, YCoCg-BC3, BC4, BC5, BC7
+ *     and BC6H
  *
  * gst_bc_encode_rows() encodes block rows of a packed 8-bit RGB(A) picture,
  * or of a GRAY8 / GRAY16_LE one (see gst_bc_encode_layout_from_video_format()),
@@ -40,6 +41,14 @@
  *   and 6; high modes 0, 1, 2, 3 and 6. At every quality, solid blocks (one
  *   RGBA value) are written in mode 5 and decode exactly (see
  *   bcencode-bc7.c).
+ *
+ * BC6H (unsigned) is encoded from half floats, not from 8-bit pixels:
+ * gst_bc_encode_block_half(), gst_bc_encode_rows_half(), and
+ * gst_bc_encode_rows_hdr() for raw HDR video (PQ, HLG or linear, see
+ * #GstBcHdrInput). fast writes one-region modes (11 to 14), normal and
+ * high also two-region ones (see bcencode-bc6h.c).
+ * gst_bc_encode_format_supported() is about the 8-bit encoders and says
+ * %FALSE for it.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -309,11 +318,11 @@ gst_bc_quality_get_type (void)
   static const GEnumValue values[] = {
     {GST_BC_QUALITY_FAST, "Fast: the cheapest endpoint search (BC1, "
           "YCoCg-BC3: colour bounding box, integers only; BC3: principal "
-          "axis; BC4/BC5: block minimum and maximum; BC7: mode 6 only)",
-        "fast"},
+          "axis; BC4/BC5: block minimum and maximum; BC7: mode 6 only; "
+          "BC6H: one region)", "fast"},
     {GST_BC_QUALITY_NORMAL, "Normal: endpoints refined by least squares "
-          "(BC4/BC5 also try the 6-value mode; BC7 also tries partitioned "
-          "modes)", "normal"},
+          "(BC4/BC5 also try the 6-value mode; BC7 and BC6H also try "
+          "partitioned modes)", "normal"},
     {GST_BC_QUALITY_HIGH, "High: more starts, refinements and a search of "
           "neighbouring endpoints (BC7: the most modes and partitions); "
           "see each encoder's documentation", "high"},
