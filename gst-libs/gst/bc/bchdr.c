@@ -500,6 +500,27 @@ gst_bc_hdr_input_get_bpp (const GstBcHdrInput * input)
   return input->bpp;
 }
 
+/* gst_bc_hdr_half_from_float () with a shortcut for positive normal
+ * halfs: the 13 dropped mantissa bits rounded to nearest even by an add */
+static inline guint16
+half_from_float_fast (gfloat v)
+{
+  union
+  {
+    gfloat f;
+    guint32 u;
+  } x;
+
+  x.f = v;
+  /* 2^-14 <= v < 65504 */
+  if (x.u >= 0x38800000u && x.u < 0x477fe000u) {
+    guint32 u = x.u + 0x0fffu + ((x.u >> 13) & 1u);
+
+    return (guint16) ((u >> 13) - ((127u - 15u) << 10));
+  }
+  return gst_bc_hdr_half_from_float (v);
+}
+
 /* the HLG display light / 203 of scene light @e (three channels) */
 static inline void
 hlg_display (const GstBcHdrInput * in, const gfloat e[3], guint16 * out)
@@ -518,7 +539,7 @@ hlg_display (const GstBcHdrInput * in, const gfloat e[3], guint16 * out)
   else
     k = in->ootf[MIN (y.u >> 13, OOTF_LAST) - OOTF_FIRST];
   for (c = 0; c < 3; c++)
-    out[c] = gst_bc_hdr_half_from_float (k * e[c]);
+    out[c] = half_from_float_fast (k * e[c]);
 }
 
 /**
