@@ -429,6 +429,31 @@ GST_START_TEST (test_hdr_input)
 
 GST_END_TEST;
 
+/* gst_bc_hdr_half_from_float(): every finite half comes back from its
+ * value, halfway values round to even, large values and infinity saturate,
+ * NaN is 0 */
+GST_START_TEST (test_half_from_float)
+{
+  guint v;
+
+  for (v = 0; v < 0x10000; v++) {
+    if ((v & 0x7c00) == 0x7c00)
+      continue;
+    fail_unless_equals_int (gst_bc_hdr_half_from_float ((gfloat)
+            gst_bc_hdr_half_to_double (v)), v);
+  }
+  /* 1 + 2^-11 is halfway between 0x3c00 and 0x3c01: even */
+  fail_unless_equals_int (gst_bc_hdr_half_from_float (1.0f + 1.0f / 2048),
+      0x3c00);
+  fail_unless_equals_int (gst_bc_hdr_half_from_float (1.0f + 3.0f / 2048),
+      0x3c02);
+  fail_unless_equals_int (gst_bc_hdr_half_from_float (1e9f), 0x7bff);
+  fail_unless_equals_int (gst_bc_hdr_half_from_float (-INFINITY), 0xfbff);
+  fail_unless_equals_int (gst_bc_hdr_half_from_float (NAN), 0);
+}
+
+GST_END_TEST;
+
 /* gst_bc_encode_rows_hdr() is the half-float encoder of the converted
  * picture */
 GST_START_TEST (test_rows_hdr)
@@ -477,6 +502,7 @@ bcencode6h_suite (void)
   tcase_add_test (tc, test_simd_levels_agree);
   tcase_add_test (tc, test_mpsnr);
   tcase_add_test (tc, test_hdr_input);
+  tcase_add_test (tc, test_half_from_float);
   tcase_add_test (tc, test_rows_hdr);
   return s;
 }
