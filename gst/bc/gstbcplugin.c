@@ -42,6 +42,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (bc4enc, plugin);
   ret |= GST_ELEMENT_REGISTER (bc5enc, plugin);
   ret |= GST_ELEMENT_REGISTER (bc7enc, plugin);
+  ret |= GST_ELEMENT_REGISTER (bc6henc, plugin);
   ret |= GST_ELEMENT_REGISTER (bcdec, plugin);
 
   return ret;
@@ -50,6 +51,6 @@ plugin_init (GstPlugin * plugin)
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR,
     GST_VERSION_MINOR,
     bc,
-    "Block-compressed (BC1, YCoCg-BC3, BC3, BC4, BC5, BC7) video encoders "
+    "Block-compressed (BC1, YCoCg-BC3, BC3, BC4, BC5, BC7, BC6H) video encoders "
     "and decoder",
     plugin_init, VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

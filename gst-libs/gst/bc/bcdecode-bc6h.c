@@ -37,38 +37,6 @@
 
 #include <string.h>
 
-/* the fields of a mode's header: endpoint component (endpoint * 3 +
- * channel: R0 G0 B0 R1 G1 B1 R2 G2 B2 R3 G3 B3) or the partition */
-enum
-{
-  BC6H_R0, BC6H_G0, BC6H_B0,
-  BC6H_R1, BC6H_G1, BC6H_B1,
-  BC6H_R2, BC6H_G2, BC6H_B2,
-  BC6H_R3, BC6H_G3, BC6H_B3,
-  BC6H_PB,
-  BC6H_END,                     /* the end of a layout */
-};
-
-/* "v^a..b" of the KDFS block descriptions: the next |a - b| + 1 bits of the
- * block go to bits b, then towards a, of field v (a < b: reversed) */
-typedef struct
-{
-  guint8 field;
-  guint8 a;
-  guint8 b;
-} Bc6hSegment;
-
-typedef struct
-{
-  guint8 mode;                  /* the mode number */
-  guint8 mode_bits;             /* 2 or 5 */
-  guint8 regions;               /* 1 or 2 */
-  guint8 transformed;           /* E1..E3 are deltas from E0 */
-  guint8 epb;                   /* endpoint bits */
-  guint8 delta[3];              /* delta bits of R, G, B when transformed */
-  const Bc6hSegment *layout;    /* after the mode bits, in order */
-} Bc6hMode;
-
 #define F(f, a, b) {BC6H_ ## f, a, b}
 #define END {BC6H_END, 0, 0}
 
@@ -187,7 +155,7 @@ static const Bc6hSegment bc6h_layout14[] = {
 
 /* Table "Endpoint and partition parameters for BPTC block modes" of the
  * KDFS, in Microsoft's order (modes 1 to 14) */
-static const Bc6hMode bc6h_modes[14] = {
+const Bc6hMode bc6h_modes[14] = {
   {0, 2, 2, 1, 10, {5, 5, 5}, bc6h_layout1},
   {1, 2, 2, 1, 7, {6, 6, 6}, bc6h_layout2},
   {2, 5, 2, 1, 11, {5, 4, 4}, bc6h_layout3},
@@ -213,35 +181,6 @@ static const gint8 bc6h_mode_index[32] = {
   0, 1, 2, 10, 0, 1, 3, 11, 0, 1, 4, 12, 0, 1, 5, 13,
   0, 1, 6, -1, 0, 1, 7, -1, 0, 1, 8, -1, 0, 1, 9, -1,
 };
-
-static const guint8 bc6h_weights3[8] = { 0, 9, 18, 27, 37, 46, 55, 64 };
-
-static const guint8 bc6h_weights4[16] = {
-  0, 4, 9, 13, 17, 21, 26, 30, 34, 38, 43, 47, 51, 55, 60, 64
-};
-
-typedef struct
-{
-  guint64 lo, hi;
-  guint pos;
-} Bc6hBits;
-
-/* Reads the next @n (1 to 16) bits, least significant first */
-static inline guint
-bc6h_bits_read (Bc6hBits * bits, guint n)
-{
-  guint64 v;
-  guint pos = bits->pos;
-
-  if (pos >= 64)
-    v = bits->hi >> (pos - 64);
-  else if (pos + n <= 64)
-    v = bits->lo >> pos;
-  else
-    v = (bits->lo >> pos) | (bits->hi << (64 - pos));
-  bits->pos = pos + n;
-  return (guint) (v & ((1u << n) - 1));
-}
 
 static inline gint
 sign_extend (guint v, guint n_bits)
@@ -324,18 +263,14 @@ bc_decode_bc6h_half (const guint8 * block, gboolean is_signed, guint16 rgba[64])
   const Bc6hMode *m;
   const guint8 *subsets;
   const guint8 *weights;
-  Bc6hBits bits;
+  BcBptcBits bits;
   guint fields[13] = { 0, };
   gint ep[12];
   guint mode, anchor, ib, i, c, s;
   gint index;
   guint64 w;
 
-  memcpy (&bits.lo, block, 8);
-  memcpy (&bits.hi, block + 8, 8);
-  bits.lo = GUINT64_FROM_LE (bits.lo);
-  bits.hi = GUINT64_FROM_LE (bits.hi);
-  bits.pos = 0;
+  bc_bptc_bits_init (&bits, block);
 
   mode = (guint) (bits.lo & 0x1f);
   index = bc6h_mode_index[mode];
@@ -355,12 +290,12 @@ bc_decode_bc6h_half (const guint8 * block, gboolean is_signed, guint16 rgba[64])
 
     if (sg->a >= sg->b) {
       n = sg->a - sg->b + 1;
-      fields[sg->field] |= bc6h_bits_read (&bits, n) << sg->b;
+      fields[sg->field] |= bc_bptc_bits_read (&bits, n) << sg->b;
     } else {
       guint k;
 
       n = sg->b - sg->a + 1;
-      v = bc6h_bits_read (&bits, n);
+      v = bc_bptc_bits_read (&bits, n);
       for (k = 0; k < n; k++)
         fields[sg->field] |= ((v >> k) & 1u) << (sg->b - k);
     }
@@ -396,14 +331,14 @@ bc_decode_bc6h_half (const guint8 * block, gboolean is_signed, guint16 rgba[64])
     subsets = bc7_partitions2[partition];
     anchor = bc7_anchors2[partition];
     ib = 3;
-    weights = bc6h_weights3;
+    weights = bc_bptc_weights3;
   } else {
     static const guint8 one_region[16] = { 0, };
 
     subsets = one_region;
     anchor = 0;
     ib = 4;
-    weights = bc6h_weights4;
+    weights = bc_bptc_weights4;
   }
 
   /* the indices: the last 46 (from bit 82) or 63 (from bit 65) bits */

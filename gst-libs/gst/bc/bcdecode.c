@@ -448,57 +448,13 @@ const guint8 bc7_anchors3b[64] = {
   15, 15, 15, 15, 3, 15, 15, 8,
 };
 
-static const guint8 bc7_weights2[4] = { 0, 21, 43, 64 };
-static const guint8 bc7_weights3[8] = { 0, 9, 18, 27, 37, 46, 55, 64 };
-
-static const guint8 bc7_weights4[16] = {
-  0, 4, 9, 13, 17, 21, 26, 30, 34, 38, 43, 47, 51, 55, 60, 64
-};
-
-typedef struct
-{
-  guint64 lo, hi;
-  guint pos;
-} Bc7Bits;
-
-/* Reads the next @n (0 to 8) bits, least significant first */
-static inline guint
-bc7_bits_read (Bc7Bits * bits, guint n)
-{
-  guint64 v;
-  guint pos = bits->pos;
-
-  if (n == 0)
-    return 0;
-  if (pos >= 64)
-    v = bits->hi >> (pos - 64);
-  else if (pos + n <= 64)
-    v = bits->lo >> pos;
-  else
-    v = (bits->lo >> pos) | (bits->hi << (64 - pos));
-  bits->pos = pos + n;
-  return (guint) (v & ((1u << n) - 1));
-}
-
-/* The 64 bits from bit @pos on (zero-filled past the end): every index
- * section of a mode fits in 64 bits */
-static inline guint64
-bc7_bits_window (const Bc7Bits * bits, guint pos)
-{
-  if (pos == 0)
-    return bits->lo;
-  if (pos >= 64)
-    return bits->hi >> (pos - 64);
-  return (bits->lo >> pos) | (bits->hi << (64 - pos));
-}
-
 /* Reads the 16 indices of @n_bits each (one bit less for pixel 0 and the
  * two anchors) starting at the current position */
 static inline void
-bc7_read_indices (Bc7Bits * bits, guint n_bits, guint anchor1,
+bc7_read_indices (BcBptcBits * bits, guint n_bits, guint anchor1,
     guint anchor2, guint8 idx[16])
 {
-  guint64 w = bc7_bits_window (bits, bits->pos);
+  guint64 w = bc_bptc_bits_window (bits, bits->pos);
   guint64 mask = (1u << n_bits) - 1;
   guint i, total = 0;
 
@@ -519,11 +475,11 @@ bc7_weights (guint n_bits)
 {
   switch (n_bits) {
     case 2:
-      return bc7_weights2;
+      return bc_bptc_weights2;
     case 3:
-      return bc7_weights3;
+      return bc_bptc_weights3;
     default:
-      return bc7_weights4;
+      return bc_bptc_weights4;
   }
 }
 
@@ -539,7 +495,7 @@ decode_bc7 (const guint8 * block, guint8 rgba[64])
   const Bc7Mode *m;
   const guint8 *subsets = NULL;
   const guint8 *cw, *aw;
-  Bc7Bits bits;
+  BcBptcBits bits;
   guint mode, partition, rotation, isb;
   guint anchor1 = 16, anchor2 = 16;
   /* endpoints [subset][endpoint][channel] */
@@ -557,16 +513,12 @@ decode_bc7 (const guint8 * block, guint8 rgba[64])
     mode++;
   m = &bc7_modes[mode];
 
-  bits.lo = bits.hi = 0;
-  for (i = 0; i < 8; i++) {
-    bits.lo |= (guint64) block[i] << (8 * i);
-    bits.hi |= (guint64) block[8 + i] << (8 * i);
-  }
+  bc_bptc_bits_init (&bits, block);
   bits.pos = mode + 1;
 
-  partition = bc7_bits_read (&bits, m->pb);
-  rotation = bc7_bits_read (&bits, m->rb);
-  isb = bc7_bits_read (&bits, m->isb);
+  partition = bc_bptc_bits_read (&bits, m->pb);
+  rotation = bc_bptc_bits_read (&bits, m->rb);
+  isb = bc_bptc_bits_read (&bits, m->isb);
 
   if (m->ns == 2) {
     subsets = bc7_partitions2[partition];
@@ -582,10 +534,10 @@ decode_bc7 (const guint8 * block, guint8 rgba[64])
   for (c = 0; c < 3; c++)
     for (s = 0; s < m->ns; s++)
       for (e = 0; e < 2; e++)
-        ep[s][e][c] = bc7_bits_read (&bits, m->cb);
+        ep[s][e][c] = bc_bptc_bits_read (&bits, m->cb);
   for (s = 0; s < m->ns; s++)
     for (e = 0; e < 2; e++)
-      ep[s][e][3] = bc7_bits_read (&bits, m->ab);
+      ep[s][e][3] = bc_bptc_bits_read (&bits, m->ab);
 
   /* p-bits go below the stored bits of every channel */
   cbits = m->cb;
@@ -597,7 +549,7 @@ decode_bc7 (const guint8 * block, guint8 rgba[64])
       for (e = 0; e < 2; e++) {
         /* one bit per endpoint, or one shared by both endpoints */
         if (m->epb || e == 0)
-          p = bc7_bits_read (&bits, 1);
+          p = bc_bptc_bits_read (&bits, 1);
         for (c = 0; c < 4; c++)
           ep[s][e][c] = (ep[s][e][c] << 1) | p;
       }

@@ -996,4 +996,5 @@ const BcKernels BC_PASTE (bc_kernels_, BC_KERNEL_SUFFIX) = {
   BC_KERNEL_NAME (bc_split2),
   BC_KERNEL_NAME (bc_kernel_bc7),
   BC_KERNEL_NAME (bc_yuv_rows),
+  BC_KERNEL_NAME (bc_kernel_bc6h),
 };

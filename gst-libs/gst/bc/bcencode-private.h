@@ -5,7 +5,8 @@
 
 /* Private interface between bcencode.c (pixel gathering, dispatch) and the
  * block kernels in bcencode-kernels.c (BC1, BC3, YCoCg-BC3),
- * bcencode-bc45.c (BC4, BC5: integer, from one-byte rows) and bcencode-bc7.c (BC7), which are compiled
+ * bcencode-bc45.c (BC4, BC5: integer, from one-byte rows), bcencode-bc7.c (BC7)
+ * and bcencode-bc6h.c (BC6H, from half floats), which are compiled
  * once per instruction set. Not installed. */
 
 #ifndef __GST_BC_ENCODE_PRIVATE_H__
@@ -82,6 +83,13 @@ typedef void (*BcSplit2Func) (const guint8 * src, guint n_pixels,
 typedef void (*BcBc5RowsFunc) (const guint8 * const rows[4], guint n_blocks,
     gint quality, const gint shift[2], guint8 * out);
 
+/* BC6H (unsigned) of @n_blocks blocks side by side (bcencode-bc6h.c):
+ * rows[y] points at the first pixel of picture row y of the blocks, RGBA
+ * half floats (four little-endian 16-bit values a pixel), readable for
+ * 16 * @n_blocks values. Block k goes to out + 16 k. */
+typedef void (*BcBc6hFunc) (const guint16 * const rows[4], guint n_blocks,
+    gint quality, guint8 * out);
+
 /* YUV input (bcyuv.c, bcyuv-kernels.c) */
 
 /* How the samples of a YUV format are stored */
@@ -138,6 +146,7 @@ typedef struct
   BcSplit2Func split2;
   BcKernelFunc bc7;
   BcYuvRowsFunc yuv_rows;
+  BcBc6hFunc bc6h;
 } BcKernels;
 
 /* The kernels of bcencode-bc45.c and bcencode-bc7.c, named after the build
@@ -160,6 +169,8 @@ G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_ycocg_fast) (const BcBatchInt *
     batch, guint n_lanes, guint8 * out);
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc7) (const BcBatch * batch,
     guint n_lanes, gint quality, guint8 * out);
+G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 *
+    const rows[4], guint n_blocks, gint quality, guint8 * out);
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_yuv_rows) (const BcYuvParams * p,
     const guint8 * const planes[3], const gsize strides[3], guint y0,
     guint n_rows, guint x, guint n, guint8 * rgba, gsize rgba_stride);

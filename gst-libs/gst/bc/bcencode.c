@@ -6,7 +6,8 @@
 /**
  * SECTION:gstbcencode
  * @title: Block encoders
- * @short_description: CPU encoders for BC1, BC3, YCoCg-BC3, BC4, BC5 and BC7
+ * @short_description: CPU encoders for BC1, BC3, YCoCg-BC3, BC4, BC5, BC7
+ *     and BC6H
  *
  * gst_bc_encode_rows() encodes block rows of a packed 8-bit RGB(A) picture,
  * or of a GRAY8 / GRAY16_LE one (see gst_bc_encode_layout_from_video_format()),
@@ -40,6 +41,14 @@
  *   and 6; high modes 0, 1, 2, 3 and 6. At every quality, solid blocks (one
  *   RGBA value) are written in mode 5 and decode exactly (see
  *   bcencode-bc7.c).
+ *
+ * BC6H (unsigned) is encoded from half floats, not from 8-bit pixels:
+ * gst_bc_encode_block_half(), gst_bc_encode_rows_half(), and
+ * gst_bc_encode_rows_hdr() for raw HDR video (PQ, HLG or linear, see
+ * #GstBcHdrInput). fast writes one-region modes (11 to 14), normal and
+ * high also two-region ones (see bcencode-bc6h.c).
+ * gst_bc_encode_format_supported() is about the 8-bit encoders and says
+ * %FALSE for it.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -309,11 +318,11 @@ gst_bc_quality_get_type (void)
   static const GEnumValue values[] = {
     {GST_BC_QUALITY_FAST, "Fast: the cheapest endpoint search (BC1, "
           "YCoCg-BC3: colour bounding box, integers only; BC3: principal "
-          "axis; BC4/BC5: block minimum and maximum; BC7: mode 6 only)",
-        "fast"},
+          "axis; BC4/BC5: block minimum and maximum; BC7: mode 6 only; "
+          "BC6H: one region)", "fast"},
     {GST_BC_QUALITY_NORMAL, "Normal: endpoints refined by least squares "
-          "(BC4/BC5 also try the 6-value mode; BC7 also tries partitioned "
-          "modes)", "normal"},
+          "(BC4/BC5 also try the 6-value mode; BC7 and BC6H also try "
+          "partitioned modes)", "normal"},
     {GST_BC_QUALITY_HIGH, "High: more starts, refinements and a search of "
           "neighbouring endpoints (BC7: the most modes and partitions); "
           "see each encoder's documentation", "high"},
@@ -733,4 +742,163 @@ bc_encode_rows_unchecked (const BcKernels * kernels, GstBcFormat format,
       kernel (&batch, n, quality, out + (gsize) bx * block_bytes);
     }
   }
+}
+
+/* ------------------------------------------------------------------------ */
+/* BC6H                                                                      */
+
+/* BC6H is encoded this many pixels of four rows at a time (16 blocks) */
+#define BC6H_CHUNK 64
+
+/* BC6H block rows of RGBA half floats (@input NULL: 8 bytes a pixel, read
+ * in place where whole blocks allow) or of raw HDR video converted on the
+ * way, BC6H_CHUNK pixels of each of the four rows at a time */
+static void
+encode_rows_bc6h (const BcKernels * kernels, const GstBcHdrInput * input,
+    GstBcQuality quality, const guint8 * src, gsize src_stride, guint width,
+    guint height, guint first_block_row, guint n_block_rows, guint8 * dst)
+{
+  const guint bpp = input ? gst_bc_hdr_input_get_bpp (input) : 8;
+  const guint blocks_x = (width + 3) / 4;
+  guint16 buf[4][BC6H_CHUNK * 4];
+  guint by, x0, y, x;
+
+  quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
+  for (by = first_block_row; by < first_block_row + n_block_rows; by++) {
+    guint8 *out = dst + (gsize) by * blocks_x * 16;
+    const guint8 *rows[4];
+
+    for (y = 0; y < 4; y++)
+      rows[y] = src + (gsize) MIN (by * 4 + y, height - 1) * src_stride;
+    for (x0 = 0; x0 < width; x0 += BC6H_CHUNK) {
+      guint npx = MIN (BC6H_CHUNK, width - x0), nb = (npx + 3) / 4;
+      const guint16 *rows16[4];
+
+      for (y = 0; y < 4; y++) {
+        const guint8 *p = rows[y] + (gsize) x0 * bpp;
+
+        if (!input && npx % 4 == 0 && ((guintptr) p & 1) == 0 &&
+            G_BYTE_ORDER == G_LITTLE_ENDIAN) {
+          rows16[y] = (const guint16 *) p;
+          continue;
+        }
+        if (input)
+          gst_bc_hdr_input_convert (input, p, npx, buf[y]);
+        else
+          memcpy (buf[y], p, (gsize) npx * 8);
+        /* the last column repeated to a whole block */
+        for (x = npx; x < nb * 4; x++)
+          memcpy (buf[y] + x * 4, buf[y] + (npx - 1) * 4, 8);
+        rows16[y] = buf[y];
+      }
+      kernels->bc6h (rows16, nb, quality, out + (gsize) x0 / 4 * 16);
+    }
+  }
+}
+
+/* the checks of the rows functions */
+static gboolean
+bc6h_args_valid (GstBcFormat format, const guint8 * src, gsize src_stride,
+    guint width, guint height, guint bpp, guint first_block_row,
+    guint n_block_rows, guint8 * dst)
+{
+  guint blocks_y;
+
+  g_return_val_if_fail (format == GST_BC_FORMAT_BC6H, FALSE);
+  g_return_val_if_fail (src != NULL && dst != NULL, FALSE);
+  g_return_val_if_fail (width > 0 && height > 0, FALSE);
+  g_return_val_if_fail (src_stride >= (gsize) width * bpp, FALSE);
+  blocks_y = (height + 3) / 4;
+  g_return_val_if_fail (first_block_row <= blocks_y, FALSE);
+  g_return_val_if_fail (n_block_rows <= blocks_y - first_block_row, FALSE);
+  return TRUE;
+}
+
+/**
+ * gst_bc_encode_block_half:
+ * @format: %GST_BC_FORMAT_BC6H
+ * @quality: speed/quality trade-off
+ * @rgba: (array fixed-size=64): 16 pixels, row-major, each red, green,
+ *     blue and alpha as the bits of a half float (alpha is ignored)
+ * @out: (out caller-allocates) (array fixed-size=16): the block
+ *
+ * Encodes one BC6H block (unsigned half floats: negative values and NaN
+ * become 0, infinities the largest half). Gives the same bytes as
+ * gst_bc_encode_rows_half() for the same pixels.
+ */
+void
+gst_bc_encode_block_half (GstBcFormat format, GstBcQuality quality,
+    const guint16 rgba[64], guint8 * out)
+{
+  guint16 le[64];
+  const guint16 *rows[4] = { le, le + 16, le + 32, le + 48 };
+  guint i;
+
+  g_return_if_fail (format == GST_BC_FORMAT_BC6H);
+  g_return_if_fail (rgba != NULL && out != NULL);
+
+  for (i = 0; i < 64; i++)
+    le[i] = GUINT16_TO_LE (rgba[i]);
+  bc_encode_get_kernels ()->bc6h (rows, 1, CLAMP (quality,
+          GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH), out);
+}
+
+/**
+ * gst_bc_encode_rows_half:
+ * @format: %GST_BC_FORMAT_BC6H
+ * @quality: speed/quality trade-off
+ * @src: the picture's first pixel: RGBA of four little-endian half floats
+ *     (8 bytes a pixel, alpha ignored), linear light with 1.0 =
+ *     %GST_BC_HDR_REFERENCE_WHITE
+ * @src_stride: bytes from one picture row to the next
+ * @width: picture width, at least 1
+ * @height: picture height, at least 1
+ * @first_block_row: first block row to encode
+ * @n_block_rows: block rows to encode
+ * @dst: the start of the whole encoded frame
+ *
+ * Encodes block rows of a picture of half floats into BC6H (unsigned) as
+ * gst_bc_encode_rows() does for 8-bit formats; see bcencode-bc6h.c for the
+ * modes each quality writes. Thread-safe for disjoint block rows.
+ */
+void
+gst_bc_encode_rows_half (GstBcFormat format, GstBcQuality quality,
+    const guint8 * src, gsize src_stride, guint width, guint height,
+    guint first_block_row, guint n_block_rows, guint8 * dst)
+{
+  if (!bc6h_args_valid (format, src, src_stride, width, height, 8,
+          first_block_row, n_block_rows, dst))
+    return;
+  encode_rows_bc6h (bc_encode_get_kernels (), NULL, quality, src, src_stride,
+      width, height, first_block_row, n_block_rows, dst);
+}
+
+/**
+ * gst_bc_encode_rows_hdr: (skip)
+ * @input: the conversion of the input (gst_bc_hdr_input_new())
+ * @format: %GST_BC_FORMAT_BC6H
+ * @quality: speed/quality trade-off
+ * @src: the picture's first pixel, of @input's format
+ * @src_stride: bytes from one picture row to the next
+ * @width: picture width, at least 1
+ * @height: picture height, at least 1
+ * @first_block_row: first block row to encode
+ * @n_block_rows: block rows to encode
+ * @dst: the start of the whole encoded frame
+ *
+ * gst_bc_encode_rows_half() of raw HDR video, converted to linear half
+ * floats by @input a few blocks at a time (no allocation, no whole-frame
+ * copy). Thread-safe for disjoint block rows.
+ */
+void
+gst_bc_encode_rows_hdr (const GstBcHdrInput * input, GstBcFormat format,
+    GstBcQuality quality, const guint8 * src, gsize src_stride, guint width,
+    guint height, guint first_block_row, guint n_block_rows, guint8 * dst)
+{
+  g_return_if_fail (input != NULL);
+  if (!bc6h_args_valid (format, src, src_stride, width, height,
+          gst_bc_hdr_input_get_bpp (input), first_block_row, n_block_rows, dst))
+    return;
+  encode_rows_bc6h (bc_encode_get_kernels (), input, quality, src,
+      src_stride, width, height, first_block_row, n_block_rows, dst);
 }

@@ -8,6 +8,7 @@
 
 #include <gst/bc/bc-prelude.h>
 #include <gst/bc/bcformat.h>
+#include <gst/bc/bchdr.h>
 
 G_BEGIN_DECLS
 
@@ -72,6 +73,25 @@ void gst_bc_encode_rows (GstBcFormat format, GstBcQuality quality,
                          const GstBcPixelLayout * layout,
                          guint first_block_row, guint n_block_rows,
                          guint8 * dst);
+
+GST_BC_API
+void gst_bc_encode_block_half (GstBcFormat format, GstBcQuality quality,
+                               const guint16 rgba[64], guint8 * out);
+
+GST_BC_API
+void gst_bc_encode_rows_half (GstBcFormat format, GstBcQuality quality,
+                              const guint8 * src, gsize src_stride,
+                              guint width, guint height,
+                              guint first_block_row, guint n_block_rows,
+                              guint8 * dst);
+
+GST_BC_API
+void gst_bc_encode_rows_hdr (const GstBcHdrInput * input,
+                             GstBcFormat format, GstBcQuality quality,
+                             const guint8 * src, gsize src_stride,
+                             guint width, guint height,
+                             guint first_block_row, guint n_block_rows,
+                             guint8 * dst);
 
 GST_BC_API
 const guint8 * gst_bc_encode_single_color_table (guint bits);

@@ -269,3 +269,335 @@ gst_bc_hdr_output_colorimetry (GstVideoColorPrimaries primaries, gboolean pq,
       GST_VIDEO_TRANSFER_SRGB;
   colorimetry->primaries = primaries;
 }
+
+/* ---------------------------------------------------------------------- */
+/* HDR input: raw video to BC6H's linear half floats                      */
+/* ---------------------------------------------------------------------- */
+
+/* HLG (ARIB STD-B67, BT.2100) */
+#define HLG_A 0.17883277
+#define HLG_B 0.28466892
+#define HLG_C 0.55991073
+#define HLG_GAMMA 1.2
+
+/* the HLG OOTF's Ys^(gamma - 1) is looked up by the bits of Ys as a float:
+ * exponent and the 10 high mantissa bits, from 2^-24 to 1.0 */
+#define OOTF_FIRST (103u << 10)
+#define OOTF_LAST (127u << 10)
+
+struct _GstBcHdrInput
+{
+  GstVideoFormat format;
+  GstVideoTransferFunction transfer;
+  guint bpp;
+  /* PQ and linear: the half float of every code; HLG: NULL */
+  guint16 *half;
+  /* HLG: the scene light E (0 .. 1) of every code, the luminance weights
+   * and the OOTF's factor Lw Ys^(gamma - 1) / 203 by the bits of Ys */
+  gfloat *scene;
+  gfloat ys[3];
+  gfloat *ootf;
+};
+
+/**
+ * gst_bc_hdr_half_from_float:
+ * @v: a value
+ *
+ * Returns: the bits of the half float nearest @v (ties to even), the
+ * largest finite half (65504) for larger values and infinity, 0 for NaN.
+ */
+guint16
+gst_bc_hdr_half_from_float (gfloat v)
+{
+  union
+  {
+    gfloat f;
+    guint32 u;
+  } x;
+  guint32 sign, e, m, half;
+
+  x.f = v;
+  sign = (x.u >> 16) & 0x8000;
+  if ((x.u & 0x7fffffff) > 0x7f800000)
+    return 0;
+  x.u &= 0x7fffffff;
+  if (x.f >= 65504.0f)
+    return (guint16) (sign | 0x7bff);
+  if (x.f < 6.103515625e-05f) {
+    /* subnormal: the value in units of 2^-24, rounded to even */
+    gfloat s = x.f * 16777216.0f;
+    guint32 q = (guint32) s;
+    gfloat r = s - (gfloat) q;
+
+    if (r > 0.5f || (r == 0.5f && (q & 1)))
+      q++;
+    return (guint16) (sign | q);
+  }
+  e = ((x.u >> 23) & 0xff) - 127 + 15;
+  m = x.u & 0x7fffff;
+  half = (e << 10) | (m >> 13);
+  m &= 0x1fff;
+  if (m > 0x1000 || (m == 0x1000 && (half & 1)))
+    half++;
+  return (guint16) (sign | MIN (half, 0x7bffu));
+}
+
+/* the normalised signal (0 .. 1) of a code of @bits bits in @range */
+static gdouble
+signal_of_code (guint code, guint bits, GstVideoColorRange range)
+{
+  gdouble max = (gdouble) ((1u << bits) - 1);
+
+  if (range == GST_VIDEO_COLOR_RANGE_16_235) {
+    gdouble scale = (gdouble) (1u << (bits - 8));
+
+    return CLAMP ((code - 16.0 * scale) / (219.0 * scale), 0.0, 1.0);
+  }
+  return code / max;
+}
+
+/* SMPTE ST 2084 EOTF: cd/m2 of the signal @e */
+static gdouble
+pq_eotf (gdouble e)
+{
+  gdouble p = pow (e, 1.0 / PQ_M2);
+  gdouble num = MAX (p - PQ_C1, 0.0);
+
+  return 10000.0 * pow (num / (PQ_C2 - PQ_C3 * p), 1.0 / PQ_M1);
+}
+
+/* BT.2100 HLG inverse OETF: scene light (0 .. 1) of the signal @e */
+static gdouble
+hlg_inverse_oetf (gdouble e)
+{
+  if (e <= 0.5)
+    return e * e / 3.0;
+  return (exp ((e - HLG_C) / HLG_A) + HLG_B) / 12.0;
+}
+
+/**
+ * gst_bc_hdr_input_transfer_supported:
+ * @transfer: a transfer function
+ *
+ * Returns: %TRUE for the transfers gst_bc_hdr_input_new() converts:
+ * %GST_VIDEO_TRANSFER_SMPTE2084 (PQ), %GST_VIDEO_TRANSFER_ARIB_STD_B67
+ * (HLG) and %GST_VIDEO_TRANSFER_GAMMA10 (linear).
+ */
+gboolean
+gst_bc_hdr_input_transfer_supported (GstVideoTransferFunction transfer)
+{
+  return transfer == GST_VIDEO_TRANSFER_SMPTE2084 ||
+      transfer == GST_VIDEO_TRANSFER_ARIB_STD_B67 ||
+      transfer == GST_VIDEO_TRANSFER_GAMMA10;
+}
+
+/**
+ * gst_bc_hdr_input_new:
+ * @format: %GST_VIDEO_FORMAT_RGBA64_LE or %GST_VIDEO_FORMAT_RGB10A2_LE
+ * @colorimetry: the input's colorimetry: its transfer and range are used
+ *
+ * Prepares the conversion of pixels of @format to BC6H's linear light,
+ * 1.0 = %GST_BC_HDR_REFERENCE_WHITE (203 cd/m2), as half floats:
+ *
+ * - PQ (SMPTE ST 2084): the luminance of the code's EOTF / 203;
+ * - HLG (ARIB STD-B67, BT.2100): the inverse OETF gives the scene light
+ *   E of each channel, the BT.2100 OOTF for a display of
+ *   %GST_BC_HDR_HLG_PEAK (1000 cd/m2, gamma 1.2, black 0) the display
+ *   light `1000 Ys^0.2 E` with `Ys = 0.2627 R + 0.6780 G + 0.0593 B`
+ *   (BT.2100's weights, whatever the primaries), then / 203; HLG's
+ *   reference white (75 %) becomes 1.0;
+ * - linear (GAMMA10): the code, from 0 to 1, is the value: 1.0 is the
+ *   reference white and nothing is brighter.
+ *
+ * Codes are full range unless @colorimetry's range is 16-235 (then 16 and
+ * 235, scaled to the code's bits, are 0 and 1). Alpha is dropped.
+ *
+ * Returns: (transfer full) (nullable): the conversion, or %NULL for
+ * another format or transfer.
+ */
+GstBcHdrInput *
+gst_bc_hdr_input_new (GstVideoFormat format,
+    const GstVideoColorimetry * colorimetry)
+{
+  GstBcHdrInput *in;
+  guint bits, n, i;
+
+  g_return_val_if_fail (colorimetry != NULL, NULL);
+
+  if (format == GST_VIDEO_FORMAT_RGBA64_LE)
+    bits = 16;
+  else if (format == GST_VIDEO_FORMAT_RGB10A2_LE)
+    bits = 10;
+  else
+    return NULL;
+  if (!gst_bc_hdr_input_transfer_supported (colorimetry->transfer))
+    return NULL;
+
+  in = g_new0 (GstBcHdrInput, 1);
+  in->format = format;
+  in->transfer = colorimetry->transfer;
+  in->bpp = bits == 16 ? 8 : 4;
+  n = 1u << bits;
+  if (in->transfer == GST_VIDEO_TRANSFER_ARIB_STD_B67) {
+    in->scene = g_new (gfloat, n);
+    for (i = 0; i < n; i++)
+      in->scene[i] = (gfloat) hlg_inverse_oetf (signal_of_code (i, bits,
+              colorimetry->range));
+    in->ys[0] = 0.2627f;
+    in->ys[1] = 0.6780f;
+    in->ys[2] = 0.0593f;
+    in->ootf = g_new (gfloat, OOTF_LAST - OOTF_FIRST + 1);
+    for (i = OOTF_FIRST; i <= OOTF_LAST; i++) {
+      union
+      {
+        gfloat f;
+        guint32 u;
+      } y;
+
+      /* the middle of the bucket */
+      y.u = (i << 13) | 0x1000;
+      in->ootf[i - OOTF_FIRST] = (gfloat) (GST_BC_HDR_HLG_PEAK *
+          pow (MIN (y.f, 1.0f), HLG_GAMMA - 1.0) / GST_BC_HDR_REFERENCE_WHITE);
+    }
+  } else {
+    in->half = g_new (guint16, n);
+    for (i = 0; i < n; i++) {
+      gdouble e = signal_of_code (i, bits, colorimetry->range);
+      gdouble v = in->transfer == GST_VIDEO_TRANSFER_SMPTE2084 ?
+          pq_eotf (e) / GST_BC_HDR_REFERENCE_WHITE : e;
+
+      in->half[i] = gst_bc_hdr_half_from_float ((gfloat) v);
+    }
+  }
+  return in;
+}
+
+/**
+ * gst_bc_hdr_input_free:
+ * @input: (transfer full): a #GstBcHdrInput
+ */
+void
+gst_bc_hdr_input_free (GstBcHdrInput * input)
+{
+  if (input == NULL)
+    return;
+  g_free (input->half);
+  g_free (input->scene);
+  g_free (input->ootf);
+  g_free (input);
+}
+
+/**
+ * gst_bc_hdr_input_get_bpp:
+ * @input: a #GstBcHdrInput
+ *
+ * Returns: the bytes of an input pixel (8 or 4).
+ */
+guint
+gst_bc_hdr_input_get_bpp (const GstBcHdrInput * input)
+{
+  g_return_val_if_fail (input != NULL, 0);
+  return input->bpp;
+}
+
+/* gst_bc_hdr_half_from_float () with a shortcut for positive normal
+ * halfs: the 13 dropped mantissa bits rounded to nearest even by an add */
+static inline guint16
+half_from_float_fast (gfloat v)
+{
+  union
+  {
+    gfloat f;
+    guint32 u;
+  } x;
+
+  x.f = v;
+  /* 2^-14 <= v < 65504 */
+  if (x.u >= 0x38800000u && x.u < 0x477fe000u) {
+    guint32 u = x.u + 0x0fffu + ((x.u >> 13) & 1u);
+
+    return (guint16) ((u >> 13) - ((127u - 15u) << 10));
+  }
+  return gst_bc_hdr_half_from_float (v);
+}
+
+/* the HLG display light / 203 of scene light @e (three channels) */
+static inline void
+hlg_display (const GstBcHdrInput * in, const gfloat e[3], guint16 * out)
+{
+  union
+  {
+    gfloat f;
+    guint32 u;
+  } y;
+  gfloat k;
+  guint c;
+
+  y.f = in->ys[0] * e[0] + in->ys[1] * e[1] + in->ys[2] * e[2];
+  if (y.u < (OOTF_FIRST << 13))
+    k = 0.0f;
+  else
+    k = in->ootf[MIN (y.u >> 13, OOTF_LAST) - OOTF_FIRST];
+  for (c = 0; c < 3; c++)
+    out[c] = half_from_float_fast (k * e[c]);
+}
+
+/**
+ * gst_bc_hdr_input_convert:
+ * @input: a #GstBcHdrInput
+ * @src: @n_pixels pixels of the input format
+ * @n_pixels: pixels to convert
+ * @rgba: (out caller-allocates): 4 * @n_pixels half floats: red, green,
+ *     blue as gst_bc_hdr_input_new() says, alpha 1.0
+ *
+ * Converts pixels to BC6H's linear light. Needs no allocation.
+ */
+void
+gst_bc_hdr_input_convert (const GstBcHdrInput * input, const guint8 * src,
+    guint n_pixels, guint16 * rgba)
+{
+  guint i, c;
+
+  if (input->format == GST_VIDEO_FORMAT_RGBA64_LE) {
+    if (input->half) {
+      const guint16 *half = input->half;
+
+      /* (one 64-bit load a pixel: the hot loop of bc6henc's input) */
+      for (i = 0; i < n_pixels; i++, src += 8, rgba += 4) {
+        guint64 v = GST_READ_UINT64_LE (src);
+
+        rgba[0] = half[v & 0xffff];
+        rgba[1] = half[(v >> 16) & 0xffff];
+        rgba[2] = half[(v >> 32) & 0xffff];
+        rgba[3] = 0x3c00;
+      }
+    } else {
+      for (i = 0; i < n_pixels; i++, src += 8, rgba += 4) {
+        gfloat e[3];
+
+        for (c = 0; c < 3; c++)
+          e[c] = input->scene[GST_READ_UINT16_LE (src + 2 * c)];
+        hlg_display (input, e, rgba);
+        rgba[3] = 0x3c00;
+      }
+    }
+    return;
+  }
+
+  /* RGB10A2_LE: red in bits 0..9, green 10..19, blue 20..29 */
+  for (i = 0; i < n_pixels; i++, src += 4, rgba += 4) {
+    guint32 w = GST_READ_UINT32_LE (src);
+
+    if (input->half) {
+      for (c = 0; c < 3; c++)
+        rgba[c] = input->half[(w >> (10 * c)) & 0x3ff];
+    } else {
+      gfloat e[3];
+
+      for (c = 0; c < 3; c++)
+        e[c] = input->scene[(w >> (10 * c)) & 0x3ff];
+      hlg_display (input, e, rgba);
+    }
+    rgba[3] = 0x3c00;
+  }
+}

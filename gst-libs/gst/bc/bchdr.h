@@ -47,6 +47,48 @@ void     gst_bc_hdr_output_colorimetry (GstVideoColorPrimaries primaries,
                                         gboolean pq,
                                         GstVideoColorimetry * colorimetry);
 
+/**
+ * GST_BC_HDR_HLG_PEAK:
+ * The nominal peak luminance in cd/m2 of the display the HLG input is
+ * rendered for (the BT.2100 reference display): its OOTF gamma is 1.2.
+ */
+#define GST_BC_HDR_HLG_PEAK 1000.0
+
+/**
+ * GST_BC_HDR_INPUT_FORMATS:
+ * The raw video formats gst_bc_hdr_input_new() converts, as a caps list.
+ */
+#define GST_BC_HDR_INPUT_FORMATS "{ RGBA64_LE, RGB10A2_LE }"
+
+/**
+ * GstBcHdrInput:
+ *
+ * The conversion of raw HDR video (a format and a transfer function) to
+ * the linear half floats BC6H holds. Opaque.
+ */
+typedef struct _GstBcHdrInput GstBcHdrInput;
+
+GST_BC_API
+gboolean gst_bc_hdr_input_transfer_supported (GstVideoTransferFunction transfer);
+
+GST_BC_API
+GstBcHdrInput * gst_bc_hdr_input_new (GstVideoFormat format,
+                                      const GstVideoColorimetry * colorimetry);
+
+GST_BC_API
+void     gst_bc_hdr_input_free (GstBcHdrInput * input);
+
+GST_BC_API
+guint    gst_bc_hdr_input_get_bpp (const GstBcHdrInput * input);
+
+GST_BC_API
+void     gst_bc_hdr_input_convert (const GstBcHdrInput * input,
+                                   const guint8 * src, guint n_pixels,
+                                   guint16 * rgba);
+
+GST_BC_API
+guint16  gst_bc_hdr_half_from_float (gfloat v);
+
 G_END_DECLS
 
 #endif /* __GST_BC_HDR_H__ */

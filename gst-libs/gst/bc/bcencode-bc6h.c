@@ -1,0 +1,1288 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* BC6H block encoder (BPTC float, unsigned: DXGI's BC6H_UF16), written
+ * from the BC6H section of the Khronos Data Format Specification.
+ *
+ * The decoder interpolates the 16-bit unquantized endpoints linearly and
+ * scales the result by 31/64 to the bits of a half float; so a decoded
+ * value is linear in the endpoints when read as the integer of its half
+ * float bits, a piecewise-linear logarithm of the value (1024 steps an
+ * octave). The encoder works in that space ("h", 0 .. 0x7bff): pixels are
+ * their half floats' bits (negative values and NaN 0, infinities the
+ * largest half). The error it minimises is the squared difference of the
+ * h values of the three channels, each weighted by how much such a
+ * difference shows in the multi-exposure PSNR (exposures 2^-3 .. 2^3 of
+ * gamma 2.2 pictures, clipped at 1.0), from a table of one weight an
+ * octave: the sum over the exposures where the value is not clipped of
+ * (2^e v)^(2 / 2.2), 1.0 at most, at least 0.016 (values below 2^-10)
+ * and 0.02 (above 8, clipped at every exposure). The weights enter the
+ * errors that pick indices and candidates and the least-squares refits,
+ * not the principal axis.
+ *
+ * A region's endpoints are fitted in h: the mean and covariance of its
+ * pixels, the principal axis by power iteration, the extreme projections
+ * on it. An endpoint h becomes the 16-bit value U = (h + 1/2) 64 / 31 (the
+ * decoder's (U * 31) >> 6 then rounds to h), quantized to the mode's
+ * endpoint bits as the decoder unquantizes (the nearest of the two codes
+ * around it). Indices are the projection of each pixel onto the decoded
+ * palette, rounded, then the better of it and its two neighbours by the
+ * exact decoded values. The anchor rule (the first pixel of a region
+ * needs an index below half) is met by swapping the region's endpoints.
+ * A least-squares refit of the endpoints to the indices follows, keeping
+ * the better result.
+ *
+ * Modes:
+ *
+ *  - fast: one region; of modes 14, 13, 12 and 11 (16, 12, 11 and
+ *    10-bit endpoints, the first three storing the second endpoint as a
+ *    4, 8 or 9-bit difference) the most precise one whose differences
+ *    fit; indices by projection alone; one refit. It runs on BC_LANES
+ *    blocks at once with the block as the innermost loop, like the other
+ *    kernels (lanes_fast ()), and packs its blocks directly; a block
+ *    whose anchor swap breaks its mode's differences (rare) is done again
+ *    by the per-block code.
+ *  - normal: per block, one region with the neighbours of each index
+ *    tried and two refits; then, unless the one-region error
+ *    is already small, the two most promising of the 32 two-region
+ *    partitions (ranked by the energy of each region off its principal
+ *    axis) in the most precise two-region mode that fits (modes 3, 4, 5:
+ *    11 bits; 1: 10; 6: 9; 7, 8, 9: 8; 2: 7; 10: 6 bits and no
+ *    differences, which always fits), with one refit.
+ *  - high: the six most promising partitions, every two-region mode that
+ *    fits, and every pixel's index searched over the whole palette.
+ *
+ * Before a two-region mode is tried, rows whose differences cannot hold
+ * the endpoints are skipped without quantizing, and so are the rows
+ * (ordered by falling precision) whose quantization alone would cost more
+ * than the best candidate's error. The block keeps the candidate of least
+ * error. Like the other kernels this file is built once per instruction
+ * set, and every build writes the same blocks (floating point
+ * contraction off, no reassociation, lanes independent). Signed BC6H
+ * (BC6H_SF16) is not written.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "bcencode-kernel.h"
+#include "bcdecode-private.h"
+
+#include <string.h>
+
+#define H_MAX 31743.0f          /* 0x7bff, the largest finite half */
+
+/* the pixels of a block in h, channel-major */
+typedef struct
+{
+  float h[3][16];
+  float w[3][16];
+  float wsum;
+} Bc6hPixels;
+
+/* the error weight of a value by its half float's exponent (h >> 10): see
+ * the top of the file; the value is that of the octave's middle */
+static const float octave_weight[32] = {
+  0.01577f, 0.01577f, 0.01577f, 0.01577f, 0.01577f, 0.0228f, 0.04282f,
+  0.08042f, 0.151f, 0.2836f, 0.5325f, 1.0f, 0.9892f, 0.9689f, 0.9309f,
+  0.8594f, 0.7252f, 0.4732f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f,
+  0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f,
+};
+
+/* a block in the making */
+typedef struct
+{
+  gint row;                     /* in bc6h_modes */
+  guint partition;
+  /* quantized endpoints [region][endpoint][channel] (endpoint bits) */
+  gint ep[2][2][3];
+  guint8 idx[16];
+  float err;
+} Bc6hCand;
+
+/* endpoints in h [region][endpoint][channel] */
+typedef float Bc6hEndpoints[2][2][3];
+
+static const guint8 one_region_rows[] = { 13, 12, 11, 10 };
+
+static const guint8 two_region_rows[] = { 2, 3, 4, 0, 5, 6, 7, 8, 1, 9 };
+
+static const guint8 one_region[16] = { 0, };
+
+static inline gint
+unquantize (gint x, guint epb)
+{
+  if (epb >= 15)
+    return x;
+  if (x == 0)
+    return 0;
+  if (x == (1 << epb) - 1)
+    return 0xffff;
+  return ((x << 15) + 0x4000) >> (epb - 1);
+}
+
+/* the code of @epb bits whose unquantized value is nearest the 16-bit
+ * value of the endpoint @h */
+static inline gint
+quantize (float h, guint epb)
+{
+  float u = (h + 0.5f) * (64.0f / 31.0f);
+  gint max = (1 << epb) - 1, x;
+  gint ui;
+
+  if (u <= 0.0f)
+    return 0;
+  if (u >= 65535.0f)
+    return max;
+  ui = (gint) (u + 0.5f);
+  if (epb >= 16)
+    return ui;
+  x = ui >> (16 - epb);
+  /* inside, code x unquantizes to the middle of its 2^(16 - epb) values */
+  if (x > 1 && x < max - 1)
+    return x;
+  if (x < max && ABS (unquantize (x + 1, epb) - ui) <
+      ABS (unquantize (x, epb) - ui))
+    x++;
+  if (x > 0 && ABS (unquantize (x - 1, epb) - ui) <
+      ABS (unquantize (x, epb) - ui))
+    x--;
+  return x;
+}
+
+/* the decoded h of weight @w between unquantized endpoints @a and @b */
+static inline gint
+interpolate (gint a, gint b, gint w)
+{
+  return (((a * (64 - w) + b * w + 32) >> 6) * 31) >> 6;
+}
+
+/* h of a half float's bits */
+static inline gint32
+h_of_half_int (guint16 v)
+{
+  /* negative and NaN 0, infinity the largest half */
+  return (v & 0x8000) || v > 0x7c00 ? 0 : MIN (v, 0x7bff);
+}
+
+static inline float
+h_of_half (guint16 v)
+{
+  return (float) h_of_half_int (v);
+}
+
+/* The principal-axis fit of the pixels of region @r of @subsets: @lo and
+ * @hi, the extreme projections, in h */
+static void
+fit_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
+    float lo[3], float hi[3])
+{
+  float m[16], n = 0.0f, mean[3] = { 0.0f, 0.0f, 0.0f };
+  float cov[6] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+  float axis[3], tmin = 0.0f, tmax = 0.0f, len;
+  gint i, c, it, k;
+
+  for (i = 0; i < 16; i++) {
+    m[i] = subsets[i] == r ? 1.0f : 0.0f;
+    n += m[i];
+  }
+  for (c = 0; c < 3; c++) {
+    float s = 0.0f;
+
+    for (i = 0; i < 16; i++)
+      s += m[i] * p->h[c][i];
+    mean[c] = s / n;
+  }
+  for (i = 0; i < 16; i++) {
+    float d0 = p->h[0][i] - mean[0];
+    float d1 = p->h[1][i] - mean[1];
+    float d2 = p->h[2][i] - mean[2];
+
+    cov[0] += m[i] * d0 * d0;
+    cov[1] += m[i] * d0 * d1;
+    cov[2] += m[i] * d0 * d2;
+    cov[3] += m[i] * d1 * d1;
+    cov[4] += m[i] * d1 * d2;
+    cov[5] += m[i] * d2 * d2;
+  }
+  /* start from the column of the largest variance */
+  k = cov[0] >= cov[3] && cov[0] >= cov[5] ? 0 : (cov[3] >= cov[5] ? 1 : 2);
+  axis[0] = k == 0 ? cov[0] : (k == 1 ? cov[1] : cov[2]);
+  axis[1] = k == 0 ? cov[1] : (k == 1 ? cov[3] : cov[4]);
+  axis[2] = k == 0 ? cov[2] : (k == 1 ? cov[4] : cov[5]);
+  for (it = 0; it < 3; it++) {
+    float x = cov[0] * axis[0] + cov[1] * axis[1] + cov[2] * axis[2];
+    float y = cov[1] * axis[0] + cov[3] * axis[1] + cov[4] * axis[2];
+    float z = cov[2] * axis[0] + cov[4] * axis[1] + cov[5] * axis[2];
+    float mx = MAX (MAX (ABS (x), ABS (y)), ABS (z));
+
+    if (mx <= 0.0f)
+      break;
+    axis[0] = x / mx;
+    axis[1] = y / mx;
+    axis[2] = z / mx;
+  }
+  len = axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2];
+  if (len > 1e-12f) {
+    len = 1.0f / __builtin_sqrtf (len);
+    for (c = 0; c < 3; c++)
+      axis[c] *= len;
+    for (i = 0; i < 16; i++) {
+      float t = m[i] * ((p->h[0][i] - mean[0]) * axis[0] +
+          (p->h[1][i] - mean[1]) * axis[1] + (p->h[2][i] - mean[2]) * axis[2]);
+
+      tmin = MIN (tmin, t);
+      tmax = MAX (tmax, t);
+    }
+  } else {
+    axis[0] = axis[1] = axis[2] = 0.0f;
+  }
+  for (c = 0; c < 3; c++) {
+    lo[c] = CLAMP (mean[c] + tmin * axis[c], 0.0f, H_MAX);
+    hi[c] = CLAMP (mean[c] + tmax * axis[c], 0.0f, H_MAX);
+  }
+}
+
+/* Least-squares endpoints of region @r for the indices of @cand:
+ * %FALSE when the indices do not determine them */
+static gboolean
+refit_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
+    const guint8 * idx, const guint8 * weights, float lo[3], float hi[3])
+{
+  float aa[3] = { 0, 0, 0 }, ab[3] = { 0, 0, 0 }, bb[3] = { 0, 0, 0 };
+  float pa[3] = { 0, 0, 0 }, pb[3] = { 0, 0, 0 };
+  gint i, c;
+
+  for (i = 0; i < 16; i++) {
+    float b, a;
+
+    if (subsets[i] != r)
+      continue;
+    b = weights[idx[i]] * (1.0f / 64.0f);
+    a = 1.0f - b;
+    for (c = 0; c < 3; c++) {
+      float w = p->w[c][i];
+
+      aa[c] += w * a * a;
+      ab[c] += w * a * b;
+      bb[c] += w * b * b;
+      pa[c] += w * a * p->h[c][i];
+      pb[c] += w * b * p->h[c][i];
+    }
+  }
+  for (c = 0; c < 3; c++) {
+    float det = aa[c] * bb[c] - ab[c] * ab[c];
+
+    /* (relative to the weights' scale) */
+    if (det <= 1e-6f * (aa[c] + bb[c]) * (aa[c] + bb[c]))
+      return FALSE;
+  }
+  for (c = 0; c < 3; c++) {
+    float det = 1.0f / (aa[c] * bb[c] - ab[c] * ab[c]);
+
+    lo[c] = CLAMP ((bb[c] * pa[c] - ab[c] * pb[c]) * det, 0.0f, H_MAX);
+    hi[c] = CLAMP ((aa[c] * pb[c] - ab[c] * pa[c]) * det, 0.0f, H_MAX);
+  }
+  return TRUE;
+}
+
+/* Indices of the pixels of region @r for the quantized endpoints
+ * @ep (of @epb bits) and their summed error */
+static float
+assign_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
+    const gint ep[2][3], guint epb, guint ib, gboolean exhaustive, guint8 * idx)
+{
+  const guint8 *weights = ib == 3 ? bc_bptc_weights3 : bc_bptc_weights4;
+  const gint n = 1 << ib;
+  float pal[16][3], d[3], dd, err = 0.0f;
+  gint a[3], b[3], k, c, i;
+
+  for (c = 0; c < 3; c++) {
+    a[c] = unquantize (ep[0][c], epb);
+    b[c] = unquantize (ep[1][c], epb);
+  }
+  for (k = 0; k < n; k++)
+    for (c = 0; c < 3; c++)
+      pal[k][c] = (float) interpolate (a[c], b[c], weights[k]);
+  for (c = 0; c < 3; c++)
+    d[c] = pal[n - 1][c] - pal[0][c];
+  dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  dd = dd > 0.0f ? (n - 1) / dd : 0.0f;
+
+  for (i = 0; i < 16; i++) {
+    float best = G_MAXFLOAT;
+    gint lo, hi, bk = 0;
+
+    if (subsets[i] != r)
+      continue;
+    if (exhaustive) {
+      lo = 0;
+      hi = n - 1;
+    } else {
+      float t = ((p->h[0][i] - pal[0][0]) * d[0] +
+          (p->h[1][i] - pal[0][1]) * d[1] +
+          (p->h[2][i] - pal[0][2]) * d[2]) * dd;
+      gint q = (gint) CLAMP (t + 0.5f, 0.0f, (float) (n - 1));
+
+      lo = MAX (q - 1, 0);
+      hi = MIN (q + 1, n - 1);
+    }
+    for (k = lo; k <= hi; k++) {
+      float e0 = pal[k][0] - p->h[0][i];
+      float e1 = pal[k][1] - p->h[1][i];
+      float e2 = pal[k][2] - p->h[2][i];
+      float e = p->w[0][i] * e0 * e0 + p->w[1][i] * e1 * e1 +
+          p->w[2][i] * e2 * e2;
+
+      if (e < best) {
+        best = e;
+        bk = k;
+      }
+    }
+    idx[i] = (guint8) bk;
+    err += best;
+  }
+  return err;
+}
+
+/* Whether the endpoints fit mode @m: every endpoint after the first as a
+ * difference of its delta bits (transformed modes) */
+static gboolean
+fits (const Bc6hMode * m, const gint (*ep)[2][3])
+{
+  gint r, e, c;
+
+  if (!m->transformed)
+    return TRUE;
+  for (r = 0; r < m->regions; r++) {
+    for (e = 0; e < 2; e++) {
+      for (c = 0; c < 3; c++) {
+        gint d = ep[r][e][c] - ep[0][0][c];
+        gint half = 1 << (m->delta[c] - 1);
+
+        if (d < -half || d >= half)
+          return FALSE;
+      }
+    }
+  }
+  return TRUE;
+}
+
+/* Encodes the endpoints @ef in mode row @row into @cand: quantized,
+ * indexed, anchors fixed; %FALSE when the endpoints do not fit the mode */
+static gboolean
+try_mode (const Bc6hPixels * p, gint row, guint partition,
+    const Bc6hEndpoints ef, gboolean exhaustive, Bc6hCand * cand)
+{
+  const Bc6hMode *m = &bc6h_modes[row];
+  const guint8 *subsets = m->regions == 2 ? bc7_partitions2[partition] :
+      one_region;
+  const guint ib = m->regions == 2 ? 3 : 4;
+  const guint top = 1u << (ib - 1);
+  gint swapped[2][2][3];
+  gint r, e, c, i;
+
+  /* the differences cannot fit, whichever endpoint of region 0 is the
+   * base (in 16-bit units, with a code of slack for the rounding) */
+  if (m->transformed) {
+    gfloat unit = (gfloat) (1 << (16 - m->epb)) * (31.0f / 64.0f);
+    gboolean ok[2] = { TRUE, TRUE };
+    gint b;
+
+    for (b = 0; b < 2; b++)
+      for (c = 0; c < 3; c++) {
+        gfloat lim = ((1 << (m->delta[c] - 1)) + 1) * unit;
+
+        for (r = 0; r < m->regions; r++)
+          for (e = 0; e < 2; e++)
+            ok[b] &= ABS (ef[r][e][c] - ef[0][b][c]) <= lim;
+      }
+    if (!ok[0] && !ok[1])
+      return FALSE;
+  }
+
+  for (r = 0; r < m->regions; r++)
+    for (e = 0; e < 2; e++)
+      for (c = 0; c < 3; c++)
+        cand->ep[r][e][c] = quantize (ef[r][e][c], m->epb);
+  /* neither orientation of region 0 fits: no need to index */
+  if (m->transformed && !fits (m, (const gint (*)[2][3]) cand->ep)) {
+    memcpy (swapped, cand->ep, sizeof (swapped));
+    for (c = 0; c < 3; c++) {
+      swapped[0][0][c] = cand->ep[0][1][c];
+      swapped[0][1][c] = cand->ep[0][0][c];
+    }
+    if (!fits (m, (const gint (*)[2][3]) swapped))
+      return FALSE;
+  }
+
+  cand->row = row;
+  cand->partition = partition;
+  cand->err = 0.0f;
+  for (r = 0; r < m->regions; r++) {
+    guint anchor = r == 0 ? 0 : bc7_anchors2[partition];
+
+    cand->err += assign_region (p, subsets, r,
+        (const gint (*)[3]) cand->ep[r], m->epb, ib, exhaustive, cand->idx);
+    if (cand->idx[anchor] >= top) {
+      for (c = 0; c < 3; c++) {
+        gint t = cand->ep[r][0][c];
+
+        cand->ep[r][0][c] = cand->ep[r][1][c];
+        cand->ep[r][1][c] = t;
+      }
+      for (i = 0; i < 16; i++)
+        if (subsets[i] == r)
+          cand->idx[i] = (guint8) (2 * top - 1 - cand->idx[i]);
+    }
+  }
+  return fits (m, (const gint (*)[2][3]) cand->ep);
+}
+
+/* The first of @rows (or, @all, every one) that fits @ef, into @best when
+ * better */
+static void
+try_rows (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
+    guint partition, const Bc6hEndpoints ef, gboolean all,
+    gboolean exhaustive, gfloat bound, Bc6hCand * best)
+{
+  Bc6hCand cand;
+  gint i;
+
+  for (i = 0; i < n_rows; i++) {
+    /* the rows come by falling precision: once the expected error of
+     * quantizing to a row's endpoint bits alone (uniform, step^2 / 12 a
+     * value) exceeds the best block's error, no later row can win */
+    gfloat step = 65536.0f * (31.0f / 64.0f) /
+        (gfloat) (1 << bc6h_modes[rows[i]].epb);
+
+    if (p->wsum * step * step / 12.0f > MIN (best->err, bound))
+      break;
+    if (!try_mode (p, rows[i], partition, ef, exhaustive, &cand))
+      continue;
+    if (cand.err < best->err)
+      *best = cand;
+    if (!all)
+      return;
+  }
+}
+
+/* Fits and encodes the regions of @partition (one region: @rows of
+ * the one-region modes), then @refits least-squares refits */
+static void
+encode_partition (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
+    guint partition, gint refits, gboolean all, gboolean exhaustive,
+    Bc6hCand * best)
+{
+  const Bc6hMode *m = &bc6h_modes[rows[0]];
+  const guint8 *subsets = m->regions == 2 ? bc7_partitions2[partition] :
+      one_region;
+  const guint8 *weights = m->regions == 2 ? bc_bptc_weights3 : bc_bptc_weights4;
+  Bc6hEndpoints ef;
+  Bc6hCand cur;
+  gint r, it;
+
+  cur.err = G_MAXFLOAT;
+  for (r = 0; r < m->regions; r++)
+    fit_region (p, subsets, r, ef[r][0], ef[r][1]);
+  try_rows (p, rows, n_rows, partition, (const float (*)[2][3]) ef, all,
+      exhaustive, best->err, &cur);
+
+  for (it = 0; it < refits && cur.err > 0.0f && cur.err < G_MAXFLOAT; it++) {
+    Bc6hCand next;
+
+    next.err = G_MAXFLOAT;
+    for (r = 0; r < m->regions; r++) {
+      if (!refit_region (p, subsets, r, cur.idx, weights, ef[r][0], ef[r][1])) {
+        /* one index for the whole region: its endpoints as they are */
+        gint e, c;
+
+        for (e = 0; e < 2; e++)
+          for (c = 0; c < 3; c++)
+            ef[r][e][c] = (float) interpolate (unquantize (cur.ep[r][0][c],
+                    bc6h_modes[cur.row].epb), unquantize (cur.ep[r][1][c],
+                    bc6h_modes[cur.row].epb), weights[cur.idx[r == 0 ? 0 :
+                        bc7_anchors2[partition]]]);
+      }
+    }
+    try_rows (p, rows, n_rows, partition, (const float (*)[2][3]) ef, all,
+        exhaustive, best->err, &next);
+    if (next.err >= cur.err)
+      break;
+    cur = next;
+  }
+  if (cur.err < best->err)
+    *best = cur;
+}
+
+/* The @n_top partitions of least estimated error: for each, the energy of
+ * each region off its principal axis (two power-iteration steps, then the
+ * Rayleigh quotient). The sums of the 32 partitions' second regions are
+ * taken together, the partition as the innermost loop (vector lanes); the
+ * first region's are the block's minus those. */
+static gint
+rank_partitions (const Bc6hPixels * p, gint n_top, guint * top)
+{
+  float d[3][16], prod[6][16], tot[9] = { 0, };
+  float s1[9][32], cnt1[32], score[32];
+  gint i, c, part, n = 0;
+
+  for (c = 0; c < 3; c++) {
+    float mean = 0.0f;
+
+    for (i = 0; i < 16; i++)
+      mean += p->h[c][i];
+    mean *= 1.0f / 16.0f;
+    for (i = 0; i < 16; i++)
+      d[c][i] = p->h[c][i] - mean;
+  }
+  for (i = 0; i < 16; i++) {
+    prod[0][i] = d[0][i] * d[0][i];
+    prod[1][i] = d[0][i] * d[1][i];
+    prod[2][i] = d[0][i] * d[2][i];
+    prod[3][i] = d[1][i] * d[1][i];
+    prod[4][i] = d[1][i] * d[2][i];
+    prod[5][i] = d[2][i] * d[2][i];
+  }
+  for (i = 0; i < 16; i++) {
+    for (c = 0; c < 3; c++)
+      tot[c] += d[c][i];
+    for (c = 0; c < 6; c++)
+      tot[3 + c] += prod[c][i];
+  }
+
+  memset (s1, 0, sizeof (s1));
+  memset (cnt1, 0, sizeof (cnt1));
+  for (i = 0; i < 16; i++) {
+    float m[32], v[9];
+
+    for (c = 0; c < 3; c++)
+      v[c] = d[c][i];
+    for (c = 0; c < 6; c++)
+      v[3 + c] = prod[c][i];
+    for (part = 0; part < 32; part++)
+      m[part] = (float) bc7_partitions2[part][i];
+    for (part = 0; part < 32; part++)
+      cnt1[part] += m[part];
+    for (c = 0; c < 9; c++)
+      for (part = 0; part < 32; part++)
+        s1[c][part] += m[part] * v[c];
+  }
+
+  for (part = 0; part < 32; part++)
+    score[part] = 0.0f;
+  for (i = 0; i < 2; i++) {
+    for (part = 0; part < 32; part++) {
+      float cnt = i ? cnt1[part] : 16.0f - cnt1[part];
+      float sv[9], inv = 1.0f / cnt, mu[3], cv[6], v[3], tr, lambda, vv;
+      gint it;
+
+      for (c = 0; c < 9; c++)
+        sv[c] = i ? s1[c][part] : tot[c] - s1[c][part];
+      for (c = 0; c < 3; c++)
+        mu[c] = sv[c] * inv;
+      cv[0] = sv[3] - cnt * mu[0] * mu[0];
+      cv[1] = sv[4] - cnt * mu[0] * mu[1];
+      cv[2] = sv[5] - cnt * mu[0] * mu[2];
+      cv[3] = sv[6] - cnt * mu[1] * mu[1];
+      cv[4] = sv[7] - cnt * mu[1] * mu[2];
+      cv[5] = sv[8] - cnt * mu[2] * mu[2];
+      tr = cv[0] + cv[3] + cv[5];
+      v[0] = v[1] = v[2] = 1.0f;
+      for (it = 0; it < 2; it++) {
+        float x = cv[0] * v[0] + cv[1] * v[1] + cv[2] * v[2];
+        float y = cv[1] * v[0] + cv[3] * v[1] + cv[4] * v[2];
+        float z = cv[2] * v[0] + cv[4] * v[1] + cv[5] * v[2];
+        float mx = MAX (MAX (ABS (x), ABS (y)), ABS (z));
+        float r = mx > 0.0f ? 1.0f / mx : 0.0f;
+
+        v[0] = mx > 0.0f ? x * r : v[0];
+        v[1] = mx > 0.0f ? y * r : v[1];
+        v[2] = mx > 0.0f ? z * r : v[2];
+      }
+      vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+      lambda = (v[0] * (cv[0] * v[0] + cv[1] * v[1] + cv[2] * v[2]) +
+          v[1] * (cv[1] * v[0] + cv[3] * v[1] + cv[4] * v[2]) +
+          v[2] * (cv[2] * v[0] + cv[4] * v[1] + cv[5] * v[2])) / vv;
+      score[part] += MAX (tr - lambda, 0.0f);
+    }
+  }
+
+  /* insertion of each partition into the sorted top list */
+  for (part = 0; part < 32; part++) {
+    gint j;
+
+    if (n == n_top && score[part] >= score[top[n - 1]])
+      continue;
+    j = n < n_top ? n++ : n - 1;
+    while (j > 0 && score[top[j - 1]] > score[part]) {
+      top[j] = top[j - 1];
+      j--;
+    }
+    top[j] = part;
+  }
+  return n;
+}
+
+/* Writes @cand as a BC6H block */
+static void
+pack (const Bc6hCand * cand, guint8 * out)
+{
+  const Bc6hMode *m = &bc6h_modes[cand->row];
+  guint fields[13] = { 0, };
+  BcBptcBits bits = { 0, 0, 0 };
+  guint anchor = m->regions == 2 ? bc7_anchors2[cand->partition] : 0;
+  guint ib = m->regions == 2 ? 3 : 4;
+  gint r, e, c, i;
+
+  for (r = 0; r < m->regions; r++) {
+    for (e = 0; e < 2; e++) {
+      for (c = 0; c < 3; c++) {
+        gint v = cand->ep[r][e][c];
+
+        if (m->transformed && (r | e))
+          v = (v - cand->ep[0][0][c]) & ((1 << m->delta[c]) - 1);
+        fields[(r * 2 + e) * 3 + c] = (guint) v;
+      }
+    }
+  }
+  fields[BC6H_PB] = cand->partition;
+
+  bc_bptc_bits_write (&bits, m->mode, m->mode_bits);
+  for (i = 0; m->layout[i].field != BC6H_END; i++) {
+    const Bc6hSegment *sg = &m->layout[i];
+    guint f = fields[sg->field];
+
+    if (sg->a >= sg->b) {
+      bc_bptc_bits_write (&bits, f >> sg->b, sg->a - sg->b + 1);
+    } else {
+      guint n = sg->b - sg->a + 1, k, v = 0;
+
+      for (k = 0; k < n; k++)
+        v |= ((f >> (sg->b - k)) & 1u) << k;
+      bc_bptc_bits_write (&bits, v, n);
+    }
+  }
+  g_assert (bits.pos == (m->regions == 2 ? 82u : 65u));
+  for (i = 0; i < 16; i++)
+    bc_bptc_bits_write (&bits, cand->idx[i], (i == 0 || (guint) i == anchor)
+        ? ib - 1 : ib);
+  bc_bptc_bits_store (&bits, out);
+}
+
+/* ---------------------------------------------------------------------- */
+/* quality=fast: one region, written for speed (loops the compiler turns
+ * into vector instructions, no search over the modes)                     */
+
+/* The most precise one-region row whose differences fit @ep, whose region
+ * 0 is oriented already */
+static gint
+fast_row (const float ef[2][3], gint ep[2][3])
+{
+  gint k, e, c;
+
+  for (k = 0; k < 3; k++) {
+    const Bc6hMode *m = &bc6h_modes[one_region_rows[k]];
+    gint half = 1 << (m->delta[0] - 1);
+    gboolean ok = TRUE;
+
+    for (e = 0; e < 2; e++)
+      for (c = 0; c < 3; c++)
+        ep[e][c] = quantize (ef[e][c], m->epb);
+    for (c = 0; c < 3; c++) {
+      gint d = ep[1][c] - ep[0][c];
+
+      ok &= d >= -half && d < half;
+    }
+    if (ok)
+      return one_region_rows[k];
+  }
+  for (e = 0; e < 2; e++)
+    for (c = 0; c < 3; c++)
+      ep[e][c] = quantize (ef[e][c], 10);
+  return 10;
+}
+
+/* Indices by projection onto the decoded palette of @ep (row @row) and
+ * their error */
+static float
+fast_assign (const Bc6hPixels * p, gint row, const gint ep[2][3], guint8 * idx)
+{
+  const guint epb = bc6h_modes[row].epb;
+  float pal[3][16], d[3], dd, err = 0.0f;
+  gint a[3], b[3], k, c, i;
+  gint q[16];
+
+  for (c = 0; c < 3; c++) {
+    a[c] = unquantize (ep[0][c], epb);
+    b[c] = unquantize (ep[1][c], epb);
+    for (k = 0; k < 16; k++)
+      pal[c][k] = (float) interpolate (a[c], b[c], bc_bptc_weights4[k]);
+    d[c] = pal[c][15] - pal[c][0];
+  }
+  dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  dd = dd > 0.0f ? 15.0f / dd : 0.0f;
+  for (i = 0; i < 16; i++) {
+    float t = ((p->h[0][i] - pal[0][0]) * d[0] +
+        (p->h[1][i] - pal[1][0]) * d[1] +
+        (p->h[2][i] - pal[2][0]) * d[2]) * dd + 0.5f;
+
+    t = t < 0.0f ? 0.0f : (t > 15.0f ? 15.0f : t);
+    q[i] = (gint) t;
+  }
+  for (i = 0; i < 16; i++) {
+    float e0 = pal[0][q[i]] - p->h[0][i];
+    float e1 = pal[1][q[i]] - p->h[1][i];
+    float e2 = pal[2][q[i]] - p->h[2][i];
+
+    err += p->w[0][i] * e0 * e0 + p->w[1][i] * e1 * e1 + p->w[2][i] * e2 * e2;
+    idx[i] = (guint8) q[i];
+  }
+  return err;
+}
+
+/* One pass of fast: endpoints @ef oriented by pixel 0, a row, indices;
+ * %FALSE when the anchor rule breaks the row's differences (rare: the
+ * general path then does it) */
+static gboolean
+fast_pass (const Bc6hPixels * p, float ef[2][3], Bc6hCand * cand)
+{
+  float t0 = 0.0f, len = 0.0f;
+  gint c, i;
+
+  /* pixel 0 nearer the second endpoint: swap, so its index is small */
+  for (c = 0; c < 3; c++) {
+    float d = ef[1][c] - ef[0][c];
+
+    t0 += (p->h[c][0] - ef[0][c]) * d;
+    len += d * d;
+  }
+  if (2.0f * t0 > len) {
+    for (c = 0; c < 3; c++) {
+      float t = ef[0][c];
+
+      ef[0][c] = ef[1][c];
+      ef[1][c] = t;
+    }
+  }
+  cand->row = fast_row ((const float (*)[3]) ef, cand->ep[0]);
+  cand->partition = 0;
+  cand->err = fast_assign (p, cand->row, (const gint (*)[3]) cand->ep[0],
+      cand->idx);
+  if (cand->idx[0] >= 8) {
+    for (c = 0; c < 3; c++) {
+      gint t = cand->ep[0][0][c];
+
+      cand->ep[0][0][c] = cand->ep[0][1][c];
+      cand->ep[0][1][c] = t;
+    }
+    for (i = 0; i < 16; i++)
+      cand->idx[i] = (guint8) (15 - cand->idx[i]);
+    return fits (&bc6h_modes[cand->row], (const gint (*)[2][3]) cand->ep);
+  }
+  return TRUE;
+}
+
+static void
+fast_block (const Bc6hPixels * p, Bc6hCand * best)
+{
+  Bc6hEndpoints ef;
+  Bc6hCand next;
+
+  fit_region (p, one_region, 0, ef[0][0], ef[0][1]);
+  if (!fast_pass (p, ef[0], best)) {
+    best->err = G_MAXFLOAT;
+    encode_partition (p, one_region_rows, G_N_ELEMENTS (one_region_rows), 0,
+        1, FALSE, FALSE, best);
+    return;
+  }
+  if (best->err > 0.0f && refit_region (p, one_region, 0, best->idx,
+          bc_bptc_weights4, ef[0][0], ef[0][1]) &&
+      fast_pass (p, ef[0], &next) && next.err < best->err)
+    *best = next;
+}
+
+/* pack () of a one-region block (rows 10 to 13, modes 11 to 14), written
+ * out for speed: after the 5 mode bits, R0, G0, B0 (bits 9..0), then per
+ * channel the second endpoint (10 bits, or its 9-, 8- or 4-bit difference)
+ * and for the transformed modes the first endpoint's bits 10 and up (mode
+ * 12: bit 10; modes 13 and 14: bits 10..11 and 10..15 in reverse order,
+ * as the KDFS lays them out); then the indices from bit 65. */
+static void
+pack_one_region (const Bc6hCand * cand, guint8 * out)
+{
+  const Bc6hMode *m = &bc6h_modes[cand->row];
+  BcBptcBits bits = { 0, 0, 0 };
+  const gint (*ep)[3] = cand->ep[0];
+  guint64 w = 0;
+  gint c, i, k;
+
+  bc_bptc_bits_write (&bits, m->mode, 5);
+  for (c = 0; c < 3; c++)
+    bc_bptc_bits_write (&bits, (guint) ep[0][c], 10);
+  for (c = 0; c < 3; c++) {
+    guint high = (guint) ep[0][c] >> 10, rev = 0;
+    gint n_high = m->epb - 10;
+
+    if (!m->transformed) {
+      bc_bptc_bits_write (&bits, (guint) ep[1][c], 10);
+      continue;
+    }
+    bc_bptc_bits_write (&bits, (guint) (ep[1][c] - ep[0][c]), m->delta[c]);
+    for (k = 0; k < n_high; k++)
+      rev |= ((high >> (n_high - 1 - k)) & 1u) << k;
+    bc_bptc_bits_write (&bits, n_high == 1 ? high : rev, n_high);
+  }
+  /* the indices: 3 bits for pixel 0, 4 for the others, 63 in all */
+  for (i = 15; i > 0; i--)
+    w = (w << 4) | cand->idx[i];
+  w = (w << 3) | cand->idx[0];
+  bits.hi |= w << 1;
+  bc_bptc_bits_store (&bits, out);
+}
+
+/* ---------------------------------------------------------------------- */
+/* quality=fast on BC_LANES blocks at once: the steps of fast_block () with
+ * the lane (block) as the innermost loop, which the SIMD builds turn into
+ * vector instructions. A lane whose anchor pixel breaks its mode's
+ * differences (rare) is done again by fast_block ().                      */
+
+#define L BC_LANES
+#define LANES BC_FOR_LANES (L)
+
+typedef struct
+{
+  float h[3][16][L];
+  float w[3][16][L];
+} Bc6hBatch;
+
+/* one pass over a batch: the row, endpoints and indices of each lane, its
+ * error, and whether the block is valid */
+typedef struct
+{
+  gint32 row[L];
+  gint32 ep[2][3][L];
+  gint32 q[16][L];
+  float err[L];
+  gint32 ok[L];
+} Bc6hLanesPass;
+
+/* the decoded h of the 4-bit index @q between unquantized @a and @b (the
+ * weights are (64 q + 7) / 15 exactly) */
+static inline gint32
+lanes_decode (gint32 a, gint32 b, gint32 q)
+{
+  gint32 w = (q * 64 + 7) / 15;
+
+  return (((a * (64 - w) + b * w + 32) >> 6) * 31) >> 6;
+}
+
+static inline gint32
+lanes_unquantize (gint32 x, gint32 epb)
+{
+  /* (unsigned: with 16 bits, where x is the value, this would overflow) */
+  gint32 r = (gint32) ((((guint32) x << 15) + 0x4000u) >> (epb - 1));
+
+  r = x == 0 ? 0 : r;
+  r = x == (1 << epb) - 1 ? 0xffff : r;
+  return epb >= 16 ? x : r;
+}
+
+/* quantize () without branches */
+static inline gint32
+lanes_quantize (float h, gint32 epb)
+{
+  float u = (h + 0.5f) * (64.0f / 31.0f);
+  gint32 max = (1 << epb) - 1, ui, x, e, eu, ed;
+
+  u = u < 0.0f ? 0.0f : (u > 65535.0f ? 65535.0f : u);
+  ui = (gint32) (u + 0.5f);
+  if (epb >= 16)
+    return ui;
+  x = ui >> (16 - epb);
+  e = ABS (lanes_unquantize (x, epb) - ui);
+  eu = ABS (lanes_unquantize (MIN (x + 1, max), epb) - ui);
+  x = x < max && eu < e ? x + 1 : x;
+  e = ABS (lanes_unquantize (x, epb) - ui);
+  ed = ABS (lanes_unquantize (MAX (x - 1, 0), epb) - ui);
+  return x > 0 && ed < e ? x - 1 : x;
+}
+
+/* the principal-axis endpoints of every lane (fit_region () of one
+ * region) */
+static void
+lanes_fit (const Bc6hBatch * b, float ef[2][3][L])
+{
+  float mean[3][L], cov[6][L], axis[3][L], tmin[L], tmax[L];
+  gint i, c, it, k;
+
+  for (c = 0; c < 3; c++) {
+    LANES mean[c][k] = 0.0f;
+    for (i = 0; i < 16; i++)
+      LANES mean[c][k] += b->h[c][i][k];
+    LANES mean[c][k] *= 1.0f / 16.0f;
+  }
+  for (c = 0; c < 6; c++)
+    LANES cov[c][k] = 0.0f;
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float d0 = b->h[0][i][k] - mean[0][k];
+      float d1 = b->h[1][i][k] - mean[1][k];
+      float d2 = b->h[2][i][k] - mean[2][k];
+
+      cov[0][k] += d0 * d0;
+      cov[1][k] += d0 * d1;
+      cov[2][k] += d0 * d2;
+      cov[3][k] += d1 * d1;
+      cov[4][k] += d1 * d2;
+      cov[5][k] += d2 * d2;
+    }
+  }
+  LANES {
+    gboolean r0 = cov[0][k] >= cov[3][k] && cov[0][k] >= cov[5][k];
+    gboolean r1 = !r0 && cov[3][k] >= cov[5][k];
+
+    axis[0][k] = r0 ? cov[0][k] : (r1 ? cov[1][k] : cov[2][k]);
+    axis[1][k] = r0 ? cov[1][k] : (r1 ? cov[3][k] : cov[4][k]);
+    axis[2][k] = r0 ? cov[2][k] : (r1 ? cov[4][k] : cov[5][k]);
+  }
+  for (it = 0; it < 3; it++) {
+    LANES {
+      float x = cov[0][k] * axis[0][k] + cov[1][k] * axis[1][k] +
+          cov[2][k] * axis[2][k];
+      float y = cov[1][k] * axis[0][k] + cov[3][k] * axis[1][k] +
+          cov[4][k] * axis[2][k];
+      float z = cov[2][k] * axis[0][k] + cov[4][k] * axis[1][k] +
+          cov[5][k] * axis[2][k];
+      float mx = MAX (MAX (ABS (x), ABS (y)), ABS (z));
+      float inv = mx > 0.0f ? 1.0f / mx : 0.0f;
+
+      axis[0][k] = mx > 0.0f ? x * inv : axis[0][k];
+      axis[1][k] = mx > 0.0f ? y * inv : axis[1][k];
+      axis[2][k] = mx > 0.0f ? z * inv : axis[2][k];
+    }
+  }
+  LANES {
+    float len = axis[0][k] * axis[0][k] + axis[1][k] * axis[1][k] +
+        axis[2][k] * axis[2][k];
+    float inv = len > 1e-12f ? 1.0f / __builtin_sqrtf (len) : 0.0f;
+
+    axis[0][k] *= inv;
+    axis[1][k] *= inv;
+    axis[2][k] *= inv;
+    tmin[k] = tmax[k] = 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float t = (b->h[0][i][k] - mean[0][k]) * axis[0][k] +
+          (b->h[1][i][k] - mean[1][k]) * axis[1][k] +
+          (b->h[2][i][k] - mean[2][k]) * axis[2][k];
+
+      tmin[k] = MIN (tmin[k], t);
+      tmax[k] = MAX (tmax[k], t);
+    }
+  }
+  for (c = 0; c < 3; c++) {
+    LANES {
+      float lo = mean[c][k] + tmin[k] * axis[c][k];
+      float hi = mean[c][k] + tmax[k] * axis[c][k];
+
+      ef[0][c][k] = lo < 0.0f ? 0.0f : (lo > H_MAX ? H_MAX : lo);
+      ef[1][c][k] = hi < 0.0f ? 0.0f : (hi > H_MAX ? H_MAX : hi);
+    }
+  }
+}
+
+/* fast_pass () of every lane */
+static void
+lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
+{
+  gint32 unq[2][3][L], done[L], half[L];
+  float t0[L], len[L], p0[3][L], d[3][L], inv[L];
+  gint i, c, e, j, k;
+
+  /* orientation: pixel 0 nearer the first endpoint */
+  LANES t0[k] = len[k] = 0.0f;
+  for (c = 0; c < 3; c++) {
+    LANES {
+      float dc = ef[1][c][k] - ef[0][c][k];
+
+      t0[k] += (b->h[c][0][k] - ef[0][c][k]) * dc;
+      len[k] += dc * dc;
+    }
+  }
+  for (c = 0; c < 3; c++) {
+    LANES {
+      gboolean swap = 2.0f * t0[k] > len[k];
+      float lo = ef[0][c][k], hi = ef[1][c][k];
+
+      ef[0][c][k] = swap ? hi : lo;
+      ef[1][c][k] = swap ? lo : hi;
+    }
+  }
+
+  /* the most precise row whose differences fit */
+  LANES {
+    done[k] = 0;
+    r->row[k] = 10;
+    half[k] = 1 << 30;
+  }
+  for (j = 0; j < 4; j++) {
+    const gint32 row = one_region_rows[j];
+    const Bc6hMode *m = &bc6h_modes[row];
+    const gint32 epb = m->epb, dh = m->transformed ?
+        1 << (m->delta[0] - 1) : 1 << 30;
+    gint32 x[2][3][L], fit[L];
+
+    for (e = 0; e < 2; e++)
+      for (c = 0; c < 3; c++)
+        LANES x[e][c][k] = lanes_quantize (ef[e][c][k], epb);
+    LANES fit[k] = !done[k];
+    for (c = 0; c < 3; c++) {
+      LANES {
+        gint32 dd = x[1][c][k] - x[0][c][k];
+
+        fit[k] = fit[k] && dd >= -dh && dd < dh;
+      }
+    }
+    for (e = 0; e < 2; e++) {
+      for (c = 0; c < 3; c++) {
+        LANES {
+          r->ep[e][c][k] = fit[k] ? x[e][c][k] : r->ep[e][c][k];
+          unq[e][c][k] = fit[k] ? lanes_unquantize (x[e][c][k], epb) :
+              unq[e][c][k];
+        }
+      }
+    }
+    LANES {
+      r->row[k] = fit[k] ? row : r->row[k];
+      half[k] = fit[k] ? dh : half[k];
+      done[k] = done[k] || fit[k];
+    }
+  }
+
+  /* indices by projection, and their exact error */
+  LANES len[k] = 0.0f;
+  for (c = 0; c < 3; c++) {
+    LANES {
+      p0[c][k] = (float) ((unq[0][c][k] * 31) >> 6);
+      d[c][k] = (float) ((unq[1][c][k] * 31) >> 6) - p0[c][k];
+      len[k] += d[c][k] * d[c][k];
+    }
+  }
+  LANES {
+    inv[k] = len[k] > 0.0f ? 15.0f / len[k] : 0.0f;
+    r->err[k] = 0.0f;
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float t = ((b->h[0][i][k] - p0[0][k]) * d[0][k] +
+          (b->h[1][i][k] - p0[1][k]) * d[1][k] +
+          (b->h[2][i][k] - p0[2][k]) * d[2][k]) * inv[k] + 0.5f;
+      gint32 q;
+      float e0, e1, e2;
+
+      t = t < 0.0f ? 0.0f : (t > 15.0f ? 15.0f : t);
+      q = (gint32) t;
+      r->q[i][k] = q;
+      e0 = (float) lanes_decode (unq[0][0][k], unq[1][0][k], q) - b->h[0][i][k];
+      e1 = (float) lanes_decode (unq[0][1][k], unq[1][1][k], q) - b->h[1][i][k];
+      e2 = (float) lanes_decode (unq[0][2][k], unq[1][2][k], q) - b->h[2][i][k];
+      r->err[k] += b->w[0][i][k] * e0 * e0 + b->w[1][i][k] * e1 * e1 +
+          b->w[2][i][k] * e2 * e2;
+    }
+  }
+
+  /* the anchor: index 0 below 8, else the endpoints swapped, and the
+   * differences checked again */
+  LANES r->ok[k] = 1;
+  for (c = 0; c < 3; c++) {
+    LANES {
+      gboolean flip = r->q[0][k] >= 8;
+      gint32 lo = r->ep[0][c][k], hi = r->ep[1][c][k];
+
+      r->ep[0][c][k] = flip ? hi : lo;
+      r->ep[1][c][k] = flip ? lo : hi;
+      r->ok[k] = r->ok[k] && (!flip || (lo - hi >= -half[k] &&
+              lo - hi < half[k]));
+    }
+  }
+  for (i = 15; i >= 0; i--)
+    LANES r->q[i][k] = r->q[0][k] >= 8 ? 15 - r->q[i][k] : r->q[i][k];
+}
+
+/* the least-squares endpoints of every lane for the indices of @r; @ok
+ * false where they are undetermined */
+static void
+lanes_refit (const Bc6hBatch * b, const Bc6hLanesPass * r, float ef[2][3][L],
+    gint32 * ok)
+{
+  float aa[3][L], ab[3][L], bb[3][L], pa[3][L], pb[3][L];
+  gint i, c, k;
+
+  for (c = 0; c < 3; c++)
+    LANES aa[c][k] = ab[c][k] = bb[c][k] = pa[c][k] = pb[c][k] = 0.0f;
+  for (i = 0; i < 16; i++) {
+    for (c = 0; c < 3; c++) {
+      LANES {
+        float w = (float) ((r->q[i][k] * 64 + 7) / 15) * (1.0f / 64.0f);
+        float a = 1.0f - w, pw = b->w[c][i][k];
+
+        aa[c][k] += pw * a * a;
+        ab[c][k] += pw * a * w;
+        bb[c][k] += pw * w * w;
+        pa[c][k] += pw * a * b->h[c][i][k];
+        pb[c][k] += pw * w * b->h[c][i][k];
+      }
+    }
+  }
+  LANES ok[k] = 1;
+  for (c = 0; c < 3; c++) {
+    LANES {
+      float det = aa[c][k] * bb[c][k] - ab[c][k] * ab[c][k];
+      float s = aa[c][k] + bb[c][k];
+      gboolean good = det > 1e-6f * s * s;
+      float inv = good ? 1.0f / det : 0.0f;
+      float lo = (bb[c][k] * pa[c][k] - ab[c][k] * pb[c][k]) * inv;
+      float hi = (aa[c][k] * pb[c][k] - ab[c][k] * pa[c][k]) * inv;
+
+      ok[k] = ok[k] && good;
+      ef[0][c][k] = lo < 0.0f ? 0.0f : (lo > H_MAX ? H_MAX : lo);
+      ef[1][c][k] = hi < 0.0f ? 0.0f : (hi > H_MAX ? H_MAX : hi);
+    }
+  }
+}
+
+/* quality=fast of @n_blocks (at most BC_LANES) blocks of @b */
+static void
+lanes_fast (const Bc6hBatch * b, guint n_blocks, guint8 * out)
+{
+  Bc6hLanesPass r1, r2;
+  float ef[2][3][L];
+  gint32 refit_ok[L];
+  guint k, i, e, c;
+
+  lanes_fit (b, ef);
+  lanes_pass (b, ef, &r1);
+  lanes_refit (b, &r1, ef, refit_ok);
+  lanes_pass (b, ef, &r2);
+
+  for (k = 0; k < n_blocks; k++) {
+    gboolean second = refit_ok[k] && r2.ok[k] && r2.err[k] < r1.err[k];
+    const Bc6hLanesPass *r = second ? &r2 : &r1;
+    Bc6hCand cand;
+
+    if (!r->ok[k]) {
+      Bc6hPixels p;
+
+      p.wsum = 0.0f;
+      for (c = 0; c < 3; c++)
+        for (i = 0; i < 16; i++) {
+          p.h[c][i] = b->h[c][i][k];
+          p.w[c][i] = b->w[c][i][k];
+          p.wsum += p.w[c][i];
+        }
+      fast_block (&p, &cand);
+    } else {
+      memset (&cand, 0, sizeof (cand));
+      cand.row = r->row[k];
+      for (e = 0; e < 2; e++)
+        for (c = 0; c < 3; c++)
+          cand.ep[0][e][c] = r->ep[e][c][k];
+      for (i = 0; i < 16; i++)
+        cand.idx[i] = (guint8) r->q[i][k];
+    }
+    pack_one_region (&cand, out + 16 * k);
+  }
+}
+
+/* one-region error below which normal does not try two regions: an RMS
+ * of 3 half-float steps (0.3 %) a channel */
+#define TWO_REGION_THRESHOLD (16.0f * 3.0f * 9.0f)
+
+static void
+encode_block (const Bc6hPixels * p, gint quality, guint8 * out)
+{
+  Bc6hCand best;
+  gint i;
+
+  memset (&best, 0, sizeof (best));
+  best.row = 10;
+  best.err = G_MAXFLOAT;
+  if (quality == 0) {
+    fast_block (p, &best);
+    pack (&best, out);
+    return;
+  }
+  encode_partition (p, one_region_rows, G_N_ELEMENTS (one_region_rows), 0,
+      quality + 1, quality >= 2, quality >= 2, &best);
+
+  if (quality >= 1 && best.err > TWO_REGION_THRESHOLD * p->wsum / 48.0f) {
+    guint top[8];
+    gint n = rank_partitions (p, quality >= 2 ? 6 : 2, top);
+
+    for (i = 0; i < n; i++)
+      encode_partition (p, two_region_rows, G_N_ELEMENTS (two_region_rows),
+          top[i], 1, quality >= 2, quality >= 2, &best);
+  }
+  pack (&best, out);
+}
+
+/* Encodes @n_blocks side by side: rows[y] points at the first pixel of
+ * picture row y of the blocks, RGBA half floats (4 little-endian 16-bit
+ * values a pixel); block k goes to out + 16 k */
+void
+BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
+    guint n_blocks, gint quality, guint8 * out)
+{
+  guint k, x, y, c, j;
+
+  if (quality == 0) {
+    Bc6hBatch b;
+    guint off[L];
+
+    for (j = 0; j < n_blocks; j += L) {
+      guint n = MIN (L, n_blocks - j);
+
+      /* lanes past the last block repeat it */
+      for (k = 0; k < L; k++)
+        off[k] = (j + MIN (k, n - 1)) * 16;
+      for (y = 0; y < 4; y++)
+        for (x = 0; x < 4; x++)
+          for (c = 0; c < 3; c++) {
+            const guint16 *s = rows[y] + x * 4 + c;
+
+            LANES {
+              gint32 h = h_of_half_int (GUINT16_FROM_LE (s[off[k]]));
+
+              b.h[c][y * 4 + x][k] = (float) h;
+              b.w[c][y * 4 + x][k] = octave_weight[h >> 10];
+            }
+          }
+      lanes_fast (&b, n, out + 16 * j);
+    }
+    return;
+  }
+
+  for (k = 0; k < n_blocks; k++) {
+    Bc6hPixels p;
+
+    for (y = 0; y < 4; y++) {
+      const guint16 *s = rows[y] + k * 16;
+
+      for (x = 0; x < 4; x++)
+        for (c = 0; c < 3; c++)
+          p.h[c][y * 4 + x] = h_of_half (GUINT16_FROM_LE (s[x * 4 + c]));
+    }
+    p.wsum = 0.0f;
+    for (c = 0; c < 3; c++)
+      for (x = 0; x < 16; x++) {
+        p.w[c][x] = octave_weight[((gint) p.h[c][x]) >> 10];
+        p.wsum += p.w[c][x];
+      }
+    encode_block (&p, quality, out + 16 * k);
+  }
+}

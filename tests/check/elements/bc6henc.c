@@ -1,0 +1,343 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* Element tests of bc6henc: RGBA64_LE PQ frames in, BC6H out (caps with
+ * the colorimetry, size, timestamps), decoded again by bcdec to PQ codes
+ * close to the input; RGB10A2_LE, HLG and linear input; caps without a
+ * colorimetry; P010_10LE; an unsupported transfer refused; odd sizes. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstbctest.h"
+#include "hdrtest.h"
+#include <gst/check/gstharness.h>
+
+#include <string.h>
+
+static GstHarness *
+harness_new (const gchar * quality, guint threads)
+{
+  GstElement *element = gst_element_factory_make ("bc6henc", NULL);
+  GstHarness *h;
+
+  fail_unless (element != NULL);
+  gst_util_set_object_arg (G_OBJECT (element), "quality", quality);
+  g_object_set (element, "threads", threads, NULL);
+  h = gst_harness_new_with_element (element, "sink", "src");
+  gst_object_unref (element);
+  return h;
+}
+
+/* A PQ RGBA64_LE frame of the synthetic HDR picture (hdrtest.h) */
+static GstBuffer *
+pq_frame (guint width, guint height, guint seed)
+{
+  guint16 *half = g_new (guint16, (gsize) width * height * 4);
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, (gsize) width * height * 8,
+      NULL);
+  GstMapInfo map;
+  gsize i;
+
+  hdrtest_image (width, height, seed, half);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (i = 0; i < (gsize) width * height; i++) {
+    guint c;
+
+    for (c = 0; c < 3; c++)
+      GST_WRITE_UINT16_LE (map.data + i * 8 + c * 2,
+          gst_bc_hdr_pq_from_half (half[i * 4 + c]));
+    GST_WRITE_UINT16_LE (map.data + i * 8 + 6, 0xffff);
+  }
+  gst_buffer_unmap (buf, &map);
+  g_free (half);
+  return buf;
+}
+
+/* Decodes @blocks (BC6H of @width x @height) with bcdec to RGBA64_LE PQ:
+ * a new buffer */
+static GstBuffer *
+decode_pq (GstBuffer * blocks, const GstCaps * caps)
+{
+  GstHarness *h = gst_harness_new ("bcdec");
+  GstBuffer *out;
+
+  gst_harness_set_src_caps (h, gst_caps_copy (caps));
+  gst_harness_set_sink_caps_str (h, "video/x-raw, format=RGBA64_LE");
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (blocks)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (out != NULL);
+  gst_harness_teardown (h);
+  return out;
+}
+
+/* the largest difference of the PQ codes of the colour channels, and
+ * their mean difference */
+static guint
+pq_difference (GstBuffer * a, GstBuffer * b, gsize n_pixels, gdouble * mean)
+{
+  GstMapInfo ma, mb;
+  guint worst = 0;
+  gdouble sum = 0.0;
+  gsize i;
+
+  fail_unless (gst_buffer_map (a, &ma, GST_MAP_READ));
+  fail_unless (gst_buffer_map (b, &mb, GST_MAP_READ));
+  fail_unless (ma.size >= n_pixels * 8 && mb.size >= n_pixels * 8);
+  for (i = 0; i < n_pixels * 4; i++) {
+    guint d;
+
+    if (i % 4 == 3)
+      continue;
+    d = ABS ((gint) GST_READ_UINT16_LE (ma.data + 2 * i) -
+        (gint) GST_READ_UINT16_LE (mb.data + 2 * i));
+    worst = MAX (worst, d);
+    sum += d;
+  }
+  gst_buffer_unmap (a, &ma);
+  gst_buffer_unmap (b, &mb);
+  *mean = sum / (n_pixels * 3);
+  return worst;
+}
+
+/* PQ frames in: BC6H with the input's primaries and the linear transfer,
+ * the right size and timestamps; bcdec gives the PQ codes back within a
+ * tolerance: on this noisy picture (texture at a 2-pixel scale) at most
+ * 1500 of 65535 (23 10-bit steps, measured up to 1125), 120 on average
+ * (measured 57 to 85) */
+GST_START_TEST (test_pq_round_trip)
+{
+  static const gchar *qualities[] = { "fast", "normal", "high" };
+  const guint w = 128, h = 72;
+  guint q, f;
+
+  for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+    GstHarness *hr = harness_new (qualities[q], 2);
+    GstCaps *caps;
+    GstStructure *s;
+    GstVideoColorimetry cm;
+
+    gst_harness_set_src_caps_str (hr, "video/x-raw, format=RGBA64_LE, "
+        "width=128, height=72, framerate=50/1, colorimetry=bt2100-pq");
+    for (f = 0; f < 3; f++) {
+      GstBuffer *in = pq_frame (w, h, f), *out, *dec;
+      gdouble mean;
+      guint worst;
+
+      GST_BUFFER_PTS (in) = f * GST_SECOND / 50;
+      GST_BUFFER_DURATION (in) = GST_SECOND / 50;
+      fail_unless_equals_int (gst_harness_push (hr, gst_buffer_ref (in)),
+          GST_FLOW_OK);
+      out = gst_harness_pull (hr);
+      fail_unless (out != NULL);
+      fail_unless_equals_int (gst_buffer_get_size (out), (w / 4) * (h / 4) *
+          16);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out), f * GST_SECOND / 50);
+      fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), GST_SECOND / 50);
+      fail_if (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_DELTA_UNIT));
+
+      caps = gst_pad_get_current_caps (hr->sinkpad);
+      dec = decode_pq (out, caps);
+      gst_caps_unref (caps);
+      worst = pq_difference (in, dec, w * h, &mean);
+      GST_INFO ("%s frame %u: PQ codes within %u, mean %.1f", qualities[q],
+          f, worst, mean);
+      fail_unless (worst <= 1500, "%s: %u", qualities[q], worst);
+      fail_unless (mean <= 120.0, "%s: %f", qualities[q], mean);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      gst_buffer_unref (dec);
+    }
+
+    caps = gst_pad_get_current_caps (hr->sinkpad);
+    s = gst_caps_get_structure (caps, 0);
+    fail_unless (gst_structure_has_name (s, "video/x-bc"));
+    fail_unless_equals_string (gst_structure_get_string (s, "format"), "BC6H");
+    fail_unless (gst_video_colorimetry_from_string (&cm,
+            gst_structure_get_string (s, "colorimetry")));
+    fail_unless_equals_int (cm.transfer, GST_VIDEO_TRANSFER_GAMMA10);
+    fail_unless_equals_int (cm.primaries, GST_VIDEO_COLOR_PRIMARIES_BT2020);
+    fail_unless_equals_int (cm.matrix, GST_VIDEO_COLOR_MATRIX_RGB);
+    gst_caps_unref (caps);
+    gst_harness_teardown (hr);
+  }
+}
+
+GST_END_TEST;
+
+/* The BC6H of one frame of @caps_str from @bytes, decoded by the library
+ * to the half float of pixel 0's red */
+static guint16
+encode_one (const gchar * caps_str, const guint8 * px, gsize bpp,
+    gchar ** out_caps)
+{
+  GstHarness *h = harness_new ("fast", 1);
+  GstBuffer *in = gst_buffer_new_allocate (NULL, 16 * bpp, NULL), *out;
+  guint16 half[64];
+  GstMapInfo map;
+  GstCaps *caps;
+  guint i;
+
+  gst_harness_set_src_caps_str (h, caps_str);
+  for (i = 0; i < 16; i++)
+    gst_buffer_fill (in, i * bpp, px, bpp);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  fail_unless (gst_bc_decode_block_half (GST_BC_FORMAT_BC6H, map.data, half));
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  *out_caps = gst_caps_to_string (caps);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  return half[0];
+}
+
+/* RGB10A2_LE HLG at 75 %, RGBA64_LE linear at 1.0 and PQ without a
+ * colorimetry (taken as BT.2020 PQ) all give 1.0; BT.709 primaries are
+ * carried over */
+GST_START_TEST (test_transfers)
+{
+  guint8 px[8];
+  gchar *caps;
+  guint16 v;
+
+  /* 75 % of 1023 is 767 */
+  GST_WRITE_UINT32_LE (px, 767u | (767u << 10) | (767u << 20) | (3u << 30));
+  v = encode_one ("video/x-raw, format=RGB10A2_LE, width=4, height=4, "
+      "framerate=25/1, colorimetry=bt2100-hlg", px, 4, &caps);
+  GST_INFO ("HLG 75%%: %f, %s", gst_bc_hdr_half_to_double (v), caps);
+  fail_unless (ABS (gst_bc_hdr_half_to_double (v) - 1.0) < 0.01);
+  fail_unless (strstr (caps, "colorimetry=(string)1:1:1:7") != NULL, caps);
+  g_free (caps);
+
+  GST_WRITE_UINT64_LE (px, G_GUINT64_CONSTANT (0xffffffffffffffff));
+  v = encode_one ("video/x-raw, format=RGBA64_LE, width=4, height=4, "
+      "framerate=25/1, colorimetry=1:1:1:1", px, 8, &caps);
+  fail_unless_equals_int (v, 0x3c00);
+  /* BT.709 primaries */
+  fail_unless (strstr (caps, "colorimetry=(string)1:1:1:1") != NULL, caps);
+  g_free (caps);
+
+  GST_WRITE_UINT64_LE (px, G_GUINT64_CONSTANT (0xffff949794979497));
+  v = encode_one ("video/x-raw, format=RGBA64_LE, width=4, height=4, "
+      "framerate=25/1", px, 8, &caps);
+  GST_INFO ("PQ 38039: %f", gst_bc_hdr_half_to_double (v));
+  fail_unless (ABS (gst_bc_hdr_half_to_double (v) - 1.0) < 0.01);
+  fail_unless (strstr (caps, "colorimetry=(string)1:1:1:7") != NULL, caps);
+  g_free (caps);
+}
+
+GST_END_TEST;
+
+/* P010_10LE (limited range, BT.2020 matrix) through the YUV conversion: a
+ * grey of the PQ code of 1.0 gives 1.0 */
+GST_START_TEST (test_p010)
+{
+  GstHarness *h = harness_new ("fast", 1);
+  GstVideoInfo vinfo;
+  GstVideoFrame vf;
+  GstBuffer *in, *out;
+  GstMapInfo map;
+  guint16 half[64];
+  guint x, y;
+
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=P010_10LE, "
+      "width=8, height=4, framerate=25/1, colorimetry=bt2100-pq");
+  gst_video_info_set_format (&vinfo, GST_VIDEO_FORMAT_P010_10LE, 8, 4);
+  in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&vinfo), NULL);
+  fail_unless (gst_video_frame_map (&vf, &vinfo, in, GST_MAP_WRITE));
+  /* Y = 64 + 876 * 0.5807 = 573, chroma 512, in the high 10 bits */
+  for (y = 0; y < 4; y++)
+    for (x = 0; x < 8; x++)
+      GST_WRITE_UINT16_LE ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0) + x * 2, 573 << 6);
+  for (y = 0; y < 2; y++)
+    for (x = 0; x < 8; x++)
+      GST_WRITE_UINT16_LE ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 1) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 1) + x * 2, 512 << 6);
+  gst_video_frame_unmap (&vf);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless_equals_int (gst_buffer_get_size (out), 2 * 16);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  fail_unless (gst_bc_decode_block_half (GST_BC_FORMAT_BC6H, map.data, half));
+  gst_buffer_unmap (out, &map);
+  GST_INFO ("P010 grey: %f %f %f", gst_bc_hdr_half_to_double (half[0]),
+      gst_bc_hdr_half_to_double (half[1]), gst_bc_hdr_half_to_double (half[2]));
+  for (x = 0; x < 3; x++)
+    fail_unless (ABS (gst_bc_hdr_half_to_double (half[x]) - 1.0) < 0.02);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* sRGB (or any other transfer) is refused: caps not accepted, an error */
+GST_START_TEST (test_unknown_transfer_refused)
+{
+  GstHarness *h = harness_new ("fast", 1);
+  GstBuffer *in = gst_buffer_new_allocate (NULL, 16 * 8, NULL);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=RGBA64_LE, "
+      "width=4, height=4, framerate=25/1, colorimetry=sRGB");
+  fail_if (gst_harness_push (h, in) == GST_FLOW_OK);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* odd sizes: the frame is padded to whole blocks */
+GST_START_TEST (test_odd_size)
+{
+  GstHarness *h = harness_new ("normal", 0);
+  GstBuffer *in = pq_frame (13, 7, 3), *out, *dec;
+  GstCaps *caps;
+  gdouble mean;
+
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=RGBA64_LE, "
+      "width=13, height=7, framerate=25/1, colorimetry=bt2100-pq");
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless_equals_int (gst_buffer_get_size (out), 4 * 2 * 16);
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  dec = decode_pq (out, caps);
+  fail_unless (pq_difference (in, dec, 13 * 7, &mean) <= 1500);
+  gst_caps_unref (caps);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  gst_buffer_unref (dec);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+bc6henc_suite (void)
+{
+  Suite *s = suite_create ("bc6henc");
+  TCase *tc = test_suite_add_general (s, 60);
+
+  tcase_add_test (tc, test_pq_round_trip);
+  tcase_add_test (tc, test_transfers);
+  tcase_add_test (tc, test_p010);
+  tcase_add_test (tc, test_unknown_transfer_refused);
+  tcase_add_test (tc, test_odd_size);
+  return s;
+}
+
+GST_CHECK_MAIN (bc6henc);

@@ -1,0 +1,126 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* HDR helpers of the BC6H tests and benchmark: a synthetic HDR picture
+ * and the multi-exposure PSNR (mPSNR). Header-only. */
+
+#ifndef __BC_HDRTEST_H__
+#define __BC_HDRTEST_H__
+
+#include <gst/bc/bc.h>
+#include <math.h>
+
+/* A deterministic pseudo-random value in [0, 1) of (x, y, seed) */
+static inline double
+hdrtest_hash (guint x, guint y, guint seed)
+{
+  guint32 h = x * 0x8da6b343u ^ y * 0xd8163841u ^ seed * 0xcb1ab31fu;
+
+  h ^= h >> 13;
+  h *= 0x5bd1e995u;
+  h ^= h >> 15;
+  return (h & 0xffffff) / 16777216.0;
+}
+
+/* Smooth value noise in [0, 1): bilinear between hashes on a grid of
+ * @cell pixels */
+static inline double
+hdrtest_noise (guint x, guint y, guint cell, guint seed)
+{
+  guint gx = x / cell, gy = y / cell;
+  double fx = (double) (x % cell) / cell, fy = (double) (y % cell) / cell;
+  double a = hdrtest_hash (gx, gy, seed), b = hdrtest_hash (gx + 1, gy, seed);
+  double c = hdrtest_hash (gx, gy + 1, seed);
+  double d = hdrtest_hash (gx + 1, gy + 1, seed);
+
+  fx = fx * fx * (3 - 2 * fx);
+  fy = fy * fy * (3 - 2 * fy);
+  return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy;
+}
+
+/* A @width x @height HDR picture as RGBA half floats (linear, 1.0 = 203
+ * cd/m2): a smooth coloured gradient from 0.01 to about 3 with texture at
+ * two scales, a dark corner (values near 0), hard-edged "windows" three
+ * times brighter, and a few highlights peaking at 20 to 50. */
+static inline void
+hdrtest_image (guint width, guint height, guint seed, guint16 * rgba)
+{
+  guint x, y, k;
+  double spots[4][4];
+
+  for (k = 0; k < 4; k++) {
+    spots[k][0] = hdrtest_hash (k, 1, seed) * width;
+    spots[k][1] = hdrtest_hash (k, 2, seed) * height;
+    spots[k][2] = 4.0 + hdrtest_hash (k, 3, seed) * 0.03 * width;
+    spots[k][3] = 20.0 + 30.0 * hdrtest_hash (k, 4, seed);
+  }
+  for (y = 0; y < height; y++) {
+    for (x = 0; x < width; x++) {
+      double u = (x + 0.5) / width, v = (y + 0.5) / height;
+      double l = 0.01 + 3.0 * u * u * (0.6 + 0.4 * sin (6.0 * v + 2.0 * u));
+      double t = 0.8 + 0.3 * hdrtest_noise (x, y, 9, seed) +
+          0.1 * hdrtest_noise (x, y, 2, seed + 1);
+      double rgb[3];
+      guint c;
+
+      if (u < 0.3 && v > 0.7)
+        l *= 0.02;
+      if ((x / 48 + y / 40) % 5 == 0)
+        l *= 3.0;
+      l *= t;
+      rgb[0] = l * (0.7 + 0.5 * u);
+      rgb[1] = l * (0.9 + 0.1 * hdrtest_noise (x, y, 31, seed + 2));
+      rgb[2] = l * (1.2 - 0.7 * v);
+      for (k = 0; k < 4; k++) {
+        double dx = x - spots[k][0], dy = y - spots[k][1];
+        double g = exp (-(dx * dx + dy * dy) / (2 * spots[k][2] *
+                spots[k][2]));
+
+        for (c = 0; c < 3; c++)
+          rgb[c] += spots[k][3] * g * (c == 2 ? 0.8 : 1.0);
+      }
+      for (c = 0; c < 3; c++)
+        rgba[((gsize) y * width + x) * 4 + c] =
+            gst_bc_hdr_half_from_float ((float) rgb[c]);
+      rgba[((gsize) y * width + x) * 4 + 3] = 0x3c00;
+    }
+  }
+}
+
+/* The multi-exposure PSNR of @b against @a, @n_pixels RGBA half floats
+ * each: for the exposures c = -3 .. +3 every channel value v becomes
+ * clamp (255 (2^c v)^(1 / 2.2), 0, 255); the MSE is over every exposure,
+ * pixel and channel, and mPSNR = 10 log10 (255^2 / MSE) (infinite for
+ * equal pictures). */
+static inline double
+hdrtest_mpsnr (const guint16 * a, const guint16 * b, gsize n_pixels)
+{
+  double sum = 0.0, scale[7];
+  gsize i;
+  gint c, e;
+
+  /* (2^e v)^(1/2.2) = 2^(e/2.2) v^(1/2.2) */
+  for (e = -3; e <= 3; e++)
+    scale[e + 3] = 255.0 * pow (2.0, e / 2.2);
+  for (i = 0; i < n_pixels; i++) {
+    for (c = 0; c < 3; c++) {
+      double va = gst_bc_hdr_half_to_double (a[i * 4 + c]);
+      double vb = gst_bc_hdr_half_to_double (b[i * 4 + c]);
+
+      va = va > 0.0 ? pow (va, 1.0 / 2.2) : 0.0;
+      vb = vb > 0.0 ? pow (vb, 1.0 / 2.2) : 0.0;
+      for (e = 0; e < 7; e++) {
+        double ta = MIN (scale[e] * va, 255.0);
+        double tb = MIN (scale[e] * vb, 255.0);
+
+        sum += (ta - tb) * (ta - tb);
+      }
+    }
+  }
+  sum /= (double) n_pixels * 3 * 7;
+  return sum > 0.0 ? 10.0 * log10 (255.0 * 255.0 / sum) : INFINITY;
+}
+
+#endif /* __BC_HDRTEST_H__ */

@@ -1,0 +1,510 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* BC6H encoder tests: synthetic HDR blocks encoded at every quality and
+ * decoded again by the library's decoder (bcdecode-bc6h.c), with error
+ * bounds in half-float steps (1024 a factor of two, so 10 steps is about
+ * 0.7 %); the modes written; the rows functions on odd sizes against the
+ * block function; the HDR input conversions; the mPSNR of a synthetic
+ * picture per quality. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <gst/bc/bc.h>
+
+#include <string.h>
+
+#include "hdrtest.h"
+
+static const GstBcQuality qualities[] = {
+  GST_BC_QUALITY_FAST, GST_BC_QUALITY_NORMAL, GST_BC_QUALITY_HIGH
+};
+
+/* the mode value of @block (2 or 5 low bits), -1 when reserved */
+static gint
+block_mode (const guint8 * block)
+{
+  guint m = block[0] & 0x1f;
+
+  if ((m & 3) < 2)
+    return m & 3;
+  if (m == 19 || m == 23 || m == 27 || m == 31)
+    return -1;
+  return m;
+}
+
+static gboolean
+mode_is_one_region (gint mode)
+{
+  return mode == 3 || mode == 7 || mode == 11 || mode == 15;
+}
+
+/* h of a half: its bits, negative values 0 */
+static gint
+h_of (guint16 v)
+{
+  return (v & 0x8000) ? 0 : v;
+}
+
+/* Encodes @rgba at @quality, decodes it; returns the largest difference
+ * of a channel in half-float steps and checks the mode */
+static gint
+round_trip (const guint16 rgba[64], GstBcQuality quality, guint16 out[64])
+{
+  guint8 block[16];
+  gint i, c, worst = 0, mode;
+
+  gst_bc_encode_block_half (GST_BC_FORMAT_BC6H, quality, rgba, block);
+  mode = block_mode (block);
+  fail_unless (mode >= 0, "reserved mode %d written", block[0] & 0x1f);
+  if (quality == GST_BC_QUALITY_FAST)
+    fail_unless (mode_is_one_region (mode), "fast wrote mode %d", mode);
+  fail_unless (gst_bc_decode_block_half (GST_BC_FORMAT_BC6H, block, out));
+  for (i = 0; i < 16; i++) {
+    for (c = 0; c < 3; c++)
+      worst = MAX (worst, ABS (h_of (out[i * 4 + c]) - h_of (rgba[i * 4 + c])));
+    fail_unless_equals_int (out[i * 4 + 3], 0x3c00);
+  }
+  return worst;
+}
+
+static void
+fill (guint16 rgba[64], gdouble (*f) (guint i, guint c, gpointer),
+    gpointer data)
+{
+  guint i, c;
+
+  for (i = 0; i < 16; i++) {
+    for (c = 0; c < 3; c++)
+      rgba[i * 4 + c] = gst_bc_hdr_half_from_float ((gfloat) f (i, c, data));
+    rgba[i * 4 + 3] = 0x3c00;
+  }
+}
+
+static gdouble
+flat (guint i, guint c, gpointer data)
+{
+  const gdouble *v = data;
+
+  return v[c];
+}
+
+/* a block of one colour comes back exactly (mode 14's 16-bit endpoints) */
+GST_START_TEST (test_flat)
+{
+  static const gdouble colours[][3] = {
+    {0.0, 0.0, 0.0}, {1.0, 1.0, 1.0}, {0.5, 0.25, 0.125},
+    {49.5, 30.0, 0.001}, {1e-5, 3e-6, 6e-8}, {65504.0, 1.0, 0.0},
+    {203.0 / 203.0, 0.75, 12.0},
+  };
+  guint16 rgba[64], out[64];
+  guint k, q;
+
+  for (k = 0; k < G_N_ELEMENTS (colours); k++) {
+    fill (rgba, flat, (gpointer) colours[k]);
+    for (q = 0; q < G_N_ELEMENTS (qualities); q++)
+      fail_unless_equals_int (round_trip (rgba, qualities[q], out), 0);
+  }
+}
+
+GST_END_TEST;
+
+typedef struct
+{
+  gdouble lo, hi;
+  gboolean vertical;
+} Gradient;
+
+/* a geometric gradient across the block, greyish */
+static gdouble
+gradient (guint i, guint c, gpointer data)
+{
+  const Gradient *g = data;
+  guint t = g->vertical ? i / 4 : i % 4;
+  gdouble v = g->lo * pow (g->hi / g->lo, t / 3.0);
+
+  return v * (1.0 - 0.1 * c);
+}
+
+/* gradients within one octave to across a factor of 1000, from near 0
+ * to 50: the worst channel error of each quality stays within a bound
+ * that grows with the range */
+GST_START_TEST (test_gradients)
+{
+  static const Gradient grads[] = {
+    {1.0, 1.5, FALSE}, {0.01, 0.02, TRUE}, {0.5, 4.0, FALSE},
+    {1.0, 50.0, TRUE}, {0.05, 50.0, FALSE}, {1e-4, 1e-3, FALSE},
+  };
+  /* bounds in half steps [gradient][quality]: the channels' values are
+   * not on a line in half-float steps, whose size doubles every octave,
+   * and values above 8 weigh little in the encoder's error (bcencode-bc6h.c)
+   */
+  static const gint bounds[][3] = {
+    {52, 40, 40}, {80, 64, 80}, {24, 24, 24}, {100, 100, 100},
+    {110, 110, 110}, {32, 32, 32},
+  };
+  guint16 rgba[64], out[64];
+  guint k, q;
+
+  for (k = 0; k < G_N_ELEMENTS (grads); k++) {
+    for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+      gint e;
+
+      fill (rgba, gradient, (gpointer) & grads[k]);
+      e = round_trip (rgba, qualities[q], out);
+      GST_INFO ("gradient %u quality %u: %d steps", k, q, e);
+      fail_unless (e <= bounds[k][q], "gradient %u quality %u: %d > %d",
+          k, q, e, bounds[k][q]);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* an edge between two gradients of different colours: normal and high do
+ * better than fast, with two regions */
+GST_START_TEST (test_edge)
+{
+  guint16 rgba[64], out[64];
+  guint i, c;
+  gint e[3];
+  guint8 block[16];
+
+  for (i = 0; i < 16; i++) {
+    gboolean right = i % 4 >= 2;
+    gfloat t = 1.0f + (i / 4) / 3.0f;
+
+    for (c = 0; c < 3; c++)
+      rgba[i * 4 + c] = gst_bc_hdr_half_from_float (right ?
+          (c == 0 ? 2.0f : 1.0f) * t : (c == 2 ? 1.5f : 0.7f / t));
+    rgba[i * 4 + 3] = 0x3c00;
+  }
+  for (i = 0; i < 3; i++)
+    e[i] = round_trip (rgba, qualities[i], out);
+  GST_INFO ("edge: fast %d, normal %d, high %d steps", e[0], e[1], e[2]);
+  fail_unless (e[1] <= e[0]);
+  fail_unless (e[2] <= e[1]);
+  fail_unless (e[1] <= 100, "normal: %d steps", e[1]);
+  gst_bc_encode_block_half (GST_BC_FORMAT_BC6H, GST_BC_QUALITY_NORMAL, rgba,
+      block);
+  fail_if (mode_is_one_region (block_mode (block)));
+}
+
+GST_END_TEST;
+
+/* random blocks: values of every magnitude, negative values and NaN
+ * (decoded as 0); every block decodes in a valid mode and, blocks of
+ * moderate range, within a bound */
+GST_START_TEST (test_random)
+{
+  GRand *rand = g_rand_new_with_seed (6);
+  guint16 rgba[64], out[64];
+  gint worst[3] = { 0, 0, 0 };
+  guint n, i, c, q;
+
+  for (n = 0; n < 3000; n++) {
+    /* a base and a spread in octaves: 0 (flat) to 10 */
+    gdouble base = pow (2.0, g_rand_double_range (rand, -16.0, 5.6));
+    gdouble spread = g_rand_double_range (rand, 0.0, n % 3 == 0 ? 10.0 : 2.0);
+
+    for (i = 0; i < 16; i++) {
+      for (c = 0; c < 3; c++) {
+        gdouble v = base * pow (2.0, g_rand_double_range (rand, 0.0, spread));
+
+        rgba[i * 4 + c] = gst_bc_hdr_half_from_float ((gfloat) v);
+      }
+      rgba[i * 4 + 3] = 0x3c00;
+    }
+    if (n % 97 == 0)
+      rgba[5 * 4 + 1] = 0xbc00; /* -1.0 */
+    if (n % 89 == 0)
+      rgba[9 * 4 + 2] = 0x7e00; /* NaN */
+    for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+      gint e = round_trip (rgba, qualities[q], out);
+
+      if (spread <= 1.0 && n % 97 != 0 && n % 89 != 0)
+        worst[q] = MAX (worst[q], e);
+    }
+  }
+  /* independent noise of up to one octave (1024 steps) in each channel:
+   * no line through the colour space comes near every pixel */
+  for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+    GST_INFO ("random, quality %u: worst %d steps", q, worst[q]);
+    fail_unless (worst[q] <= 1000);
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* gst_bc_encode_rows_half() on odd sizes: the blocks of
+ * gst_bc_encode_block_half() of the picture padded by repeating its last
+ * column and row, also when encoded a block row at a time */
+GST_START_TEST (test_rows_odd_sizes)
+{
+  static const guint sizes[][2] = {
+    {1, 1}, {3, 5}, {7, 9}, {13, 7}, {67, 6}, {130, 3},
+  };
+  guint s, q;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    guint w = sizes[s][0], h = sizes[s][1];
+    guint bw = (w + 3) / 4, bh = (h + 3) / 4;
+    gsize stride = (gsize) w * 8 + 8;
+    guint8 *src = g_malloc0 (stride * h);
+    guint16 *pic = g_new (guint16, (gsize) w * h * 4);
+    guint8 *dst = g_malloc ((gsize) bw * bh * 16);
+    guint8 *dst2 = g_malloc ((gsize) bw * bh * 16);
+    guint x, y, c, bx, by;
+
+    hdrtest_image (w, h, s, pic);
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++)
+        for (c = 0; c < 4; c++)
+          GST_WRITE_UINT16_LE (src + y * stride + x * 8 + c * 2,
+              pic[((gsize) y * w + x) * 4 + c]);
+
+    for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+      gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, qualities[q], src, stride,
+          w, h, 0, bh, dst);
+      for (by = 0; by < bh; by++)
+        gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, qualities[q], src,
+            stride, w, h, by, 1, dst2);
+      fail_unless (memcmp (dst, dst2, (gsize) bw * bh * 16) == 0);
+      for (by = 0; by < bh; by++) {
+        for (bx = 0; bx < bw; bx++) {
+          guint16 blk[64];
+          guint8 ref[16];
+
+          for (y = 0; y < 4; y++)
+            for (x = 0; x < 4; x++)
+              for (c = 0; c < 4; c++)
+                blk[(y * 4 + x) * 4 + c] =
+                    pic[((gsize) MIN (by * 4 + y, h - 1) * w +
+                        MIN (bx * 4 + x, w - 1)) * 4 + c];
+          gst_bc_encode_block_half (GST_BC_FORMAT_BC6H, qualities[q], blk, ref);
+          fail_unless (memcmp (ref, dst + (by * bw + bx) * 16, 16) == 0,
+              "%ux%u quality %u: block %u,%u differs", w, h, q, bx, by);
+        }
+      }
+    }
+    g_free (src);
+    g_free (pic);
+    g_free (dst);
+    g_free (dst2);
+  }
+}
+
+GST_END_TEST;
+
+/* every SIMD level writes the same blocks */
+GST_START_TEST (test_simd_levels_agree)
+{
+  const guint w = 96, h = 16;
+  guint16 *pic = g_new (guint16, w * h * 4);
+  guint8 ref[(96 / 4) * (16 / 4) * 16], out[sizeof (ref)];
+  GstBcSimd best = gst_bc_encode_get_simd (), level;
+  guint q;
+
+  hdrtest_image (w, h, 3, pic);
+  for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+    gst_bc_encode_set_simd (GST_BC_SIMD_NONE);
+    gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, qualities[q],
+        (const guint8 *) pic, w * 8, w, h, 0, h / 4, ref);
+    for (level = GST_BC_SIMD_SSE2; level <= best; level++) {
+      gst_bc_encode_set_simd (level);
+      gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, qualities[q],
+          (const guint8 *) pic, w * 8, w, h, 0, h / 4, out);
+      fail_unless (memcmp (ref, out, sizeof (ref)) == 0,
+          "quality %u, level %d", q, level);
+    }
+  }
+  gst_bc_encode_set_simd (GST_BC_SIMD_AVX512);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
+/* the mPSNR of a synthetic picture: normal and high at least as good as
+ * fast, and above fixed floors */
+GST_START_TEST (test_mpsnr)
+{
+  const guint w = 256, h = 128, bw = w / 4, bh = h / 4;
+  guint16 *pic = g_new (guint16, w * h * 4), *dec = g_new (guint16, w * h * 4);
+  guint8 *blocks = g_malloc (bw * bh * 16);
+  static const gdouble floors[] = { 40.0, 42.0, 42.0 };
+  gdouble psnr[3];
+  guint q;
+
+  hdrtest_image (w, h, 11, pic);
+  fail_unless (isinf (hdrtest_mpsnr (pic, pic, w * h)));
+  for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+    gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, qualities[q],
+        (const guint8 *) pic, w * 8, w, h, 0, bh, blocks);
+    gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, blocks, w, h, 0, bh,
+        (guint8 *) dec, w * 8);
+    psnr[q] = hdrtest_mpsnr (pic, dec, w * h);
+    GST_INFO ("quality %u: mPSNR %.2f dB", q, psnr[q]);
+    fail_unless (psnr[q] >= floors[q], "quality %u: mPSNR %.2f dB", q, psnr[q]);
+  }
+  fail_unless (psnr[1] >= psnr[0]);
+  fail_unless (psnr[2] >= psnr[1] - 0.05);
+  g_free (pic);
+  g_free (dec);
+  g_free (blocks);
+}
+
+GST_END_TEST;
+
+/* the input conversions of known codes */
+GST_START_TEST (test_hdr_input)
+{
+  GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
+    GST_VIDEO_COLOR_MATRIX_RGB, GST_VIDEO_TRANSFER_SMPTE2084,
+    GST_VIDEO_COLOR_PRIMARIES_BT2020
+  };
+  GstBcHdrInput *in;
+  guint8 px[8];
+  guint16 out[4];
+  guint c;
+
+  /* PQ: the code of 203 cd/m2 is 1.0 (within a half step), 0 is 0 */
+  in = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE, &cm);
+  fail_unless (in != NULL);
+  fail_unless_equals_int (gst_bc_hdr_input_get_bpp (in), 8);
+  for (c = 0; c < 3; c++)
+    GST_WRITE_UINT16_LE (px + 2 * c, c == 2 ? 0 : (c == 0 ? 38055 : 65535));
+  GST_WRITE_UINT16_LE (px + 6, 0);
+  gst_bc_hdr_input_convert (in, px, 1, out);
+  GST_INFO ("PQ 38055 -> %04x", out[0]);
+  fail_unless (ABS ((gint) out[0] - 0x3c00) <= 2);
+  /* 10000 cd/m2 */
+  fail_unless (ABS (gst_bc_hdr_half_to_double (out[1]) - 10000.0 / 203.0) <
+      0.05);
+  fail_unless_equals_int (out[2], 0);
+  fail_unless_equals_int (out[3], 0x3c00);
+  /* the encoder's input conversion gives the PQ code back */
+  fail_unless (ABS ((gint) gst_bc_hdr_pq_from_half (out[0]) - 38055) < 40);
+  gst_bc_hdr_input_free (in);
+
+  /* linear: the largest code is 1.0 */
+  cm.transfer = GST_VIDEO_TRANSFER_GAMMA10;
+  in = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGB10A2_LE, &cm);
+  fail_unless (in != NULL);
+  fail_unless_equals_int (gst_bc_hdr_input_get_bpp (in), 4);
+  GST_WRITE_UINT32_LE (px, 0x3ffu | (0u << 10) | (512u << 20));
+  gst_bc_hdr_input_convert (in, px, 1, out);
+  fail_unless_equals_int (out[0], 0x3c00);
+  fail_unless_equals_int (out[1], 0);
+  fail_unless (ABS (gst_bc_hdr_half_to_double (out[2]) - 512.0 / 1023.0) <
+      1e-3);
+  gst_bc_hdr_input_free (in);
+
+  /* HLG: 75 % grey is the reference white, 100 % the 1000 cd/m2 peak */
+  cm.transfer = GST_VIDEO_TRANSFER_ARIB_STD_B67;
+  in = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE, &cm);
+  fail_unless (in != NULL);
+  for (c = 0; c < 3; c++)
+    GST_WRITE_UINT16_LE (px + 2 * c, 49151);
+  gst_bc_hdr_input_convert (in, px, 1, out);
+  GST_INFO ("HLG 75%% -> %f", gst_bc_hdr_half_to_double (out[0]));
+  fail_unless (ABS (gst_bc_hdr_half_to_double (out[0]) - 1.0) < 0.01);
+  for (c = 0; c < 3; c++)
+    GST_WRITE_UINT16_LE (px + 2 * c, 65535);
+  gst_bc_hdr_input_convert (in, px, 1, out);
+  fail_unless (ABS (gst_bc_hdr_half_to_double (out[1]) * 203.0 - 1000.0) < 2.0);
+  gst_bc_hdr_input_free (in);
+
+  /* others are refused */
+  cm.transfer = GST_VIDEO_TRANSFER_SRGB;
+  fail_unless (gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE, &cm) == NULL);
+  cm.transfer = GST_VIDEO_TRANSFER_SMPTE2084;
+  fail_unless (gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA, &cm) == NULL);
+}
+
+GST_END_TEST;
+
+/* gst_bc_hdr_half_from_float(): every finite half comes back from its
+ * value, halfway values round to even, large values and infinity saturate,
+ * NaN is 0 */
+GST_START_TEST (test_half_from_float)
+{
+  guint v;
+
+  for (v = 0; v < 0x10000; v++) {
+    if ((v & 0x7c00) == 0x7c00)
+      continue;
+    fail_unless_equals_int (gst_bc_hdr_half_from_float ((gfloat)
+            gst_bc_hdr_half_to_double (v)), v);
+  }
+  /* 1 + 2^-11 is halfway between 0x3c00 and 0x3c01: even */
+  fail_unless_equals_int (gst_bc_hdr_half_from_float (1.0f + 1.0f / 2048),
+      0x3c00);
+  fail_unless_equals_int (gst_bc_hdr_half_from_float (1.0f + 3.0f / 2048),
+      0x3c02);
+  fail_unless_equals_int (gst_bc_hdr_half_from_float (1e9f), 0x7bff);
+  fail_unless_equals_int (gst_bc_hdr_half_from_float (-INFINITY), 0xfbff);
+  fail_unless_equals_int (gst_bc_hdr_half_from_float (NAN), 0);
+}
+
+GST_END_TEST;
+
+/* gst_bc_encode_rows_hdr() is the half-float encoder of the converted
+ * picture */
+GST_START_TEST (test_rows_hdr)
+{
+  GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
+    GST_VIDEO_COLOR_MATRIX_RGB, GST_VIDEO_TRANSFER_SMPTE2084,
+    GST_VIDEO_COLOR_PRIMARIES_BT2020
+  };
+  const guint w = 75, h = 9, bw = (w + 3) / 4, bh = (h + 3) / 4;
+  GstBcHdrInput *in = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE, &cm);
+  guint8 *src = g_malloc (w * h * 8);
+  guint16 *half = g_new (guint16, w * h * 4);
+  guint8 *a = g_malloc (bw * bh * 16), *b = g_malloc (bw * bh * 16);
+  guint i;
+
+  for (i = 0; i < w * h * 4; i++)
+    GST_WRITE_UINT16_LE (src + 2 * i, (i * 7919u) & 0xffff);
+  gst_bc_hdr_input_convert (in, src, w * h, half);
+  gst_bc_encode_rows_hdr (in, GST_BC_FORMAT_BC6H, GST_BC_QUALITY_NORMAL, src,
+      w * 8, w, h, 0, bh, a);
+  gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, GST_BC_QUALITY_NORMAL,
+      (const guint8 *) half, w * 8, w, h, 0, bh, b);
+  fail_unless (memcmp (a, b, bw * bh * 16) == 0);
+  gst_bc_hdr_input_free (in);
+  g_free (src);
+  g_free (half);
+  g_free (a);
+  g_free (b);
+}
+
+GST_END_TEST;
+
+static Suite *
+bcencode6h_suite (void)
+{
+  Suite *s = suite_create ("bcencode6h");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_flat);
+  tcase_add_test (tc, test_gradients);
+  tcase_add_test (tc, test_edge);
+  tcase_add_test (tc, test_random);
+  tcase_add_test (tc, test_rows_odd_sizes);
+  tcase_add_test (tc, test_simd_levels_agree);
+  tcase_add_test (tc, test_mpsnr);
+  tcase_add_test (tc, test_hdr_input);
+  tcase_add_test (tc, test_half_from_float);
+  tcase_add_test (tc, test_rows_hdr);
+  return s;
+}
+
+GST_CHECK_MAIN (bcencode6h);
