@@ -278,6 +278,12 @@ typedef struct
   gint queued;                  /* its length, atomic: read while sending */
   gdouble ns_per_byte;          /* TCP: how fast its tiles left, smoothed;
                                  * unit thread only */
+  /* balanced tiles: its connection's delivery rate (bytes acknowledged
+   * over the time it had data in flight, TCP_INFO), smoothed, and the
+   * counters at the last sample; lock */
+  gdouble bal_rate;
+  guint64 bal_acked;
+  guint64 bal_busy_us;
   GCond cond;
   guint64 bytes;
   guint64 busy_ns;

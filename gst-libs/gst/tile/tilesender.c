@@ -892,6 +892,37 @@ flow_start (GstTileSenderFlow * flow, guint64 next, gint64 now)
     flow->progress_us = now;
 }
 
+/* Balanced tiles: how fast unit @u's connection delivers, bytes/s: the
+ * bytes it got acknowledged over the time it had data in flight since the
+ * last sample (TCP_INFO's bytes_acked and busy_time: the time it waited
+ * for frames does not count), smoothed; 0 until known. Lock held. */
+static gdouble
+unit_balance_rate_locked (GstTileSenderUnit * u)
+{
+  GstTileNetTcpState st;
+  guint64 acked, busy;
+
+  if (u->fd < 0 || !gst_tile_net_tcp_state (u->fd, &st) || st.busy_us == 0)
+    return u->bal_rate;
+  if (st.bytes_acked < u->bal_acked || st.busy_us < u->bal_busy_us) {
+    /* another connection */
+    u->bal_acked = st.bytes_acked;
+    u->bal_busy_us = st.busy_us;
+    u->bal_rate = 0;
+    return 0;
+  }
+  acked = st.bytes_acked - u->bal_acked;
+  busy = st.busy_us - u->bal_busy_us;
+  /* a sample of at least 5 ms in flight */
+  if (busy < 5000)
+    return u->bal_rate;
+  u->bal_rate = u->bal_rate > 0 ? 0.6 * u->bal_rate + 0.4 * (acked * 1e6 /
+      busy) : acked * 1e6 / busy;
+  u->bal_acked = st.bytes_acked;
+  u->bal_busy_us = st.busy_us;
+  return u->bal_rate;
+}
+
 /* Queues @shared as the next frame of @o to each of the units it uses.
  * Lock held. */
 static void
@@ -939,10 +970,8 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
   if (frame->balanced) {
     gdouble rates[GST_TILE_WIRE_MAX_UNITS];
 
-    /* by how fast each unit's tiles have been leaving */
     for (i = 0; i < n; i++)
-      rates[i] = o->units[i].ns_per_byte > 0 ?
-          1e9 / o->units[i].ns_per_byte : 0;
+      rates[i] = unit_balance_rate_locked (&o->units[i]);
     gst_tile_balance_split (self->config.n_rows, n, rates, frame->bounds);
     memcpy (o->peer->last_bounds, frame->bounds, sizeof (frame->bounds));
   }
