@@ -169,7 +169,7 @@ def main():
                     'of it)')
     ap.add_argument('--paths-known', type=int, default=0,
                     help='with --paths-balance: its checks are reported as '
-                    'known failing (balancing not there yet), not a failure')
+                    'known failing (UDP has no balanced tiles yet), not a failure')
     ap.add_argument('--paths-redundant', type=int, default=0,
                     help='with --path-bytes: everything over each path, '
                     'one link down (and up) mid-stream: no partial or '
@@ -628,8 +628,8 @@ def check_paths(a, tx, rx, txs, rxs, pushed, got, partial, problems, notes):
                        f'{lo:.2f}-{hi:.2f}')
         for b in bal:
             if a.paths_known:
-                notes.append(f'KNOWN FAILING (issue 37, balancing not there '
-                             f'yet; BC_NETNS_PATHS_STRICT=1 fails it): '
+                notes.append(f'KNOWN FAILING (issue 37, UDP has no balanced '
+                             f'tiles yet; BC_NETNS_PATHS_STRICT=1 fails it): '
                              f'paths: {b}')
             else:
                 problems.append(f'paths: balancing: {b}')
