@@ -1133,7 +1133,12 @@ typedef enum
   SERVER_NEW_NAMES,
   SERVER_NESTED_CAPS,
   SERVER_CAPS_FEATURES,
+  SERVER_BALANCED_GAP,
+  SERVER_BALANCED_PAST,
 } ServerMode;
+
+#define SERVER_BALANCED(mode) ((mode) == SERVER_BALANCED_GAP || \
+    (mode) == SERVER_BALANCED_PAST)
 
 typedef struct
 {
@@ -1179,7 +1184,9 @@ fake_server (gpointer data)
     gst_tile_wire_config_set_caps (config, "video/x-bc, format=(string)BC1, "
         "width=(int)65536, height=(int)32768", NULL);
   } else {
-    gst_bc_tiling_init (&tiling, 8, 64, 1);
+    /* (balanced: two units, of which the hostile tiles lie) */
+    config->n_units = SERVER_BALANCED (fs->mode) ? 2 : 1;
+    gst_bc_tiling_init (&tiling, 8, 64, config->n_units);
     gst_tile_wire_config_set_tiling (config, &tiling, NULL);
     /* as gst_caps_to_string () writes them: every value cast */
 #define FAKE_CAPS "video/x-bc, format=(string)BC1, width=(int)32, " \
@@ -1243,6 +1250,38 @@ fake_server (gpointer data)
       close (d);
     }
   }
+  if (SERVER_BALANCED (fs->mode)) {
+    /* balanced tiles (the receiver has two hosts): unit 0 says rows 0-2,
+     * unit 1 rows 4-7, so row 3 is no one's; or unit 1 past the frame */
+    gint fds[2] = { -1, -1 };
+    guint i;
+
+    for (i = 0; i < 2; i++) {
+      GstTileWireTileHeader th = { 1, 0, 0, 0, 0, 0, 0, 0 };
+      guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED];
+      guint unit;
+
+      fds[i] = accept_one (fs->listen_fd);
+      if (fds[i] < 0 || test_read_some (fds[i], buf,
+              GST_TILE_WIRE_HEADER_SIZE + 50, 5000) !=
+          GST_TILE_WIRE_HEADER_SIZE + 50)
+        continue;
+      unit = GST_READ_UINT16_BE (buf + GST_TILE_WIRE_HEADER_SIZE + 12);
+      th.first_row = unit == 0 ? 0 : fs->mode == SERVER_BALANCED_GAP ? 4 : 6;
+      th.rows = unit == 0 ? 3 : 4;
+      th.size = th.rows * 64;
+      gst_tile_wire_tile_header_write_balanced (hdr, &th);
+      send (fds[i], hdr, sizeof (hdr), MSG_NOSIGNAL | MSG_MORE);
+      memset (buf, 0x11, sizeof (buf));
+      send (fds[i], buf, th.size, MSG_NOSIGNAL);
+    }
+    for (i = 0; i < 2; i++) {
+      if (fds[i] >= 0) {
+        test_read_some (fds[i], buf, 1, 5000);
+        close (fds[i]);
+      }
+    }
+  }
   test_read_some (ctl, buf, sizeof (buf), 3000);
   close (ctl);
 out:
@@ -1274,7 +1313,9 @@ check_hostile_server (ServerMode mode, const gchar * expect)
   fs.port = ntohs (sa.sin_port);
   t = g_thread_new ("fake-server", fake_server, &fs);
 
-  desc = g_strdup_printf ("tilesrc port=%u timeout=3000 ! fakesink", fs.port);
+  /* (a second host, where nothing listens: balanced tiles are asked for) */
+  desc = g_strdup_printf ("tilesrc port=%u timeout=3000 %s ! fakesink",
+      fs.port, SERVER_BALANCED (mode) ? "host=127.0.0.1,127.0.0.2" : "");
   rx = launch (desc);
   g_free (desc);
   gst_element_set_state (rx, GST_STATE_PLAYING);
@@ -1308,6 +1349,9 @@ GST_START_TEST (test_hostile_server)
   /* caps that would crash bcdec, or intern names without bound, or raise
    * a critical in GStreamer: refused before they are parsed */
   check_hostile_server (SERVER_HUGE_FRAME, "max-frame-size");
+  /* balanced tiles that do not cover the frame: refused */
+  check_hostile_server (SERVER_BALANCED_GAP, "rows");
+  check_hostile_server (SERVER_BALANCED_PAST, "the frame has 8");
   check_hostile_server (SERVER_NEW_NAMES, "field name 'tilewire-attack-name' "
       "at offset");
   fail_unless (g_quark_try_string ("tilewire-attack-name") == 0);
