@@ -47,19 +47,25 @@ rtpvrawpay, srtsink latency 20 and 125) on impaired links:
   a 1920x540 GRAY8 stream at 60 fps (498 Mbit/s) on a 300 Mbit/s tbf
   beside 1 and 4 iperf3 TCP flows (-P) started a second before the
   stream; the stream's and the flows' shares of the link over the
-  stream's measured window.
+  stream's measured window;
+- clean-path rows: a 1280x720 GRAY8 stream at 30 fps (221 Mbit/s) alone on
+  a 700 Mbit/s tbf (256 KB burst, 20 ms queue), no drop rule (as
+  tests/netns clean-udp): partial frames, latency, the longest time
+  between two whole frames at the receiver (the issue's bound: 1.5 frame
+  intervals, 50 ms), no stall or latency growth over --seconds (60 s).
 
 The issue's target rows (2 % and 5 % loss, the two streams beside one
-flow) run --seconds (60 s) for tilesink udp, the 2 % row and the 111
-Mbit/s row for every contender; the targets are checked and reported
+flow) run --seconds (60 s) for tilesink udp, the 2 % row, the 111 Mbit/s
+row and the clean-path row for every contender; the targets are checked and reported
 (met / missed), never asserted.
 
 Writes benchmarks/congestion/results.json (per-frame series of the whole
 frames: receive time and latency), docs/perf/congestion-*.png and the
 section between <!-- congestion-bench:begin --> and
 <!-- congestion-bench:end --> of docs/performance.md. --quick: 1080p at
-300 Mbit/s only, the 2 % loss row and the 111 Mbit/s stream beside one flow,
-2-3 s a run; writes results-quick.json and quick/*.png only.
+300 Mbit/s only, the 2 % loss row, the 111 Mbit/s stream beside one flow
+and the clean-path row for tilesink udp only, 2-3 s a run; writes
+results-quick.json and quick/*.png only.
 
 Timings on a shared 2-core machine are noisy; nothing here asserts
 anything.
@@ -172,6 +178,17 @@ CROSS_STREAMS = {
 CROSS_FLOWS = [1, 4]
 CROSS_LEAD = 1.0  # s from the iperf3 client's start to the stream's ends'
 
+# The clean-path section (issue 36, as tests/netns clean-udp): a 1280x720
+# GRAY8 stream at 30 fps (221 Mbit/s) alone on a 700 Mbit/s tbf (more than
+# twice its rate), no drop rule: every frame whole, no time between two
+# whole frames at the receiver over CLEAN_GAP frame intervals, no stall or
+# latency growth; every row a long row (--seconds, 60 s)
+CLEAN_STREAM = dict(label="1280x720 GRAY8, 30 fps", w=1280, h=720,
+                    fmt="gray8", fps=30, warmup=2.0)
+CLEAN_RATE = 700e6
+CLEAN_TBF = "rate 700mbit burst 256kb latency 20ms"
+CLEAN_GAP = 1.5  # frame intervals
+
 # the rows run --seconds (60 s in the full run) instead of the section's
 # own seconds, and for which contenders (None: all): the issue's target
 # rows, the whole row where the issue names it
@@ -181,6 +198,7 @@ LONG_SECONDS = 60.0
 # --quick: one row of each
 QUICK_LOSS = dict(rows=["2"], warmup=1.0, seconds=2.0)
 QUICK_CROSS = dict(rows=[("fair", 1)], warmup=1.0, seconds=3.0)
+QUICK_CLEAN = dict(contenders=["tile-udp"], warmup=1.0, seconds=3.0)
 
 
 def frame_bytes(size: dict) -> int:
@@ -748,6 +766,53 @@ def cross_one(args, net: Net, work: Path, st: dict, sk: str, flows: int,
     return r
 
 
+def run_clean(args, net: Net, work: Path, conts: list, port: int,
+              grace: float) -> tuple[dict, int]:
+    """The clean-path section's runs; returns it and the next free port."""
+    st = dict(CLEAN_STREAM)
+    conts = [c for c in conts if c["key"] in IMPAIRED_CONTENDERS
+             and (not args.quick or c["key"] in QUICK_CLEAN["contenders"])]
+    if args.quick:
+        st.update(warmup=QUICK_CLEAN["warmup"])
+    seconds = args.seconds if args.seconds else (
+        QUICK_CLEAN["seconds"] if args.quick else LONG_SECONDS)
+    st["seconds"] = seconds
+    started, date = time.monotonic(), benchlib.utc_date()
+    runs = []
+    try:
+        for c in conts:
+            net.set_tbf(CLEAN_TBF)
+            timing = dict(warmup=st["warmup"], seconds=seconds, grace=grace)
+            r = run_one(args, net, work, "clean", st, c, CLEAN_RATE, port,
+                        timing, name=f"clean-{c['key']}", tbf=CLEAN_TBF)
+            port += 1
+            r.update(section="clean", tag=f"clean {c['key']:9}",
+                     **clean_interval(r))
+            runs.append(r)
+            log(describe(r))
+    finally:
+        net.clear()
+    return ({"date": date, "git": args.git,
+             "seconds": time.monotonic() - started, "tbf": CLEAN_TBF,
+             "rate_bps": CLEAN_RATE, "gap_intervals": CLEAN_GAP,
+             "stream": st, "contenders": [c["key"] for c in conts],
+             "runs": runs}, port)
+
+
+def clean_interval(r: dict) -> dict:
+    """The longest time between two whole frames received in the measured
+    window (as tests/netns/check.py --clean: between two frames, not from
+    the window's edges), ms, and the receive time (s after T0) of the
+    frame after it"""
+    w0, w1 = r["warmup_s"], r["warmup_s"] + r["seconds"]
+    t = [x for x, _ in r.get("series") or [] if w0 <= x < w1]
+    if len(t) < 2:
+        return {"max_interval_ms": None, "max_interval_at_s": None}
+    i = max(range(1, len(t)), key=lambda k: t[k] - t[k - 1])
+    return {"max_interval_ms": round((t[i] - t[i - 1]) * 1e3, 2),
+            "max_interval_at_s": t[i]}
+
+
 def describe(r: dict) -> str:
     def f(v, spec=".1f"):
         return "-" if v is None else format(v, spec)
@@ -767,6 +832,9 @@ def describe(r: dict) -> str:
     d = r.get("drop") or {}
     if d.get("pct") is not None:
         s += f", dropped {d['pct']:.2f} % of {d['seen']} {d['proto']}"
+    if r.get("section") == "clean" and r.get("max_interval_ms") is not None:
+        s += (f", partial {r.get('partial_total')}, longest interval "
+              f"{r['max_interval_ms']:.1f} ms")
     if r.get("section") == "cross":
         s += (f", share stream {r.get('stream_share', 0):.2f} TCP "
               f"{r.get('tcp_share', 0):.2f}")
@@ -1206,6 +1274,13 @@ def pick_cross(results: dict, stream: str, flows: int, key: str):
     return None
 
 
+def pick_clean(results: dict, key: str):
+    for r in (results.get("clean") or {}).get("runs") or []:
+        if r["contender"] == key:
+            return r
+    return None
+
+
 def window_medians(r: dict, span: float = 10.0):
     """the median latency of the whole frames received in the first and
     in the last @span s of the measured window (runs of at least 3
@@ -1300,6 +1375,25 @@ def targets(results: dict) -> list[dict]:
             None if tc is None else tc >= 0.35)
         got, ok = steady(r)
         add(row, "no stall, no latency growth", "", got, ok)
+    r = pick_clean(results, "tile-udp")
+    if r is not None:
+        row = ("1280x720 GRAY8 30 fps (221 Mbit/s) alone on a 700 Mbit/s "
+               "clean path")
+        pt, gap = r.get("partial_total"), r.get("max_interval_ms")
+        bound = CLEAN_GAP * 1e3 / r.get("fps", 30)
+        add(row, "clean path: no partial frame", "",
+            "no result" if pt is None else
+            f"{pt} partial in the run, "
+            f"{r['pushed_window'] - r['lost_window']} of "
+            f"{r['pushed_window']} frames of the window whole", None if pt is None else pt == 0)
+        add(row, "no gap between two frames",
+            f"> {CLEAN_GAP:g} frame intervals ({bound:.0f} ms)",
+            "-" if gap is None else f"longest {gap:.1f} ms",
+            None if gap is None else gap <= bound)
+        got, ok = steady(r)
+        # a shorter run (--quick, --seconds) cannot meet "over 60 s"
+        add(row, "no stall or latency growth over 60 s", "", got,
+            ok if r["seconds"] >= 60 or not ok else None)
     return T
 
 
@@ -1312,6 +1406,8 @@ def loss_label(key: str) -> str:
 def run_label(r: dict) -> str:
     if r.get("section") == "loss":
         return f"2160p BC1 30 fps, {loss_label(r['row'])}"
+    if r.get("section") == "clean":
+        return f"{CLEAN_STREAM['label']}, clean {rate_label(r['rate_bps'])}"
     if r.get("section") == "cross":
         return (f"{CROSS_STREAMS[r['stream']]['label']} beside "
                 f"{r['flows']} TCP flow{'s' if r['flows'] > 1 else ''}")
@@ -1454,6 +1550,67 @@ def cross_markdown(results: dict) -> list[str]:
         L.append(f"| {c['label']} | " + " | ".join(
             impaired_cell(pick_cross(results, sk, n, c["key"]), share=True)
             for sk, n in rows) + " |")
+    L.append("")
+    return L
+
+
+def clean_markdown(results: dict) -> list[str]:
+    L = []
+    sec = results.get("clean")
+    if not sec or not sec.get("runs"):
+        return L
+    st = sec["stream"]
+    conts = [CONT[k] for k in sec["contenders"] if k in CONT]
+    bound = sec["gap_intervals"] * 1e3 / st["fps"]
+    L.append(f"### A clean path: {st['label']} "
+             f"({offered_bps(st) / 1e6:.0f} Mbit/s) alone on "
+             f"{rate_label(sec['rate_bps'])}")
+    L.append("")
+    L.append(
+        f"Measured {sec['date']} at gst-bc {sec['git']} "
+        f"({sec['seconds']:.0f} s). `tbf {sec['tbf']}` on the sender's "
+        "veth (more than twice the stream's rate), no drop rule, no other "
+        "traffic (as `tests/netns` clean-udp). "
+        f"{st['warmup']:g} s warm-up, {st['seconds']:g} s measured. Every "
+        "element at its defaults. Cells: frames pushed in the window that "
+        "arrived whole (byte-exact), frames received with bytes missing "
+        "over the whole run (*partial*), latency p50 / p99 of the whole "
+        "frames, the longest time between two whole frames received in "
+        f"the window (the issue's bound: {sec['gap_intervals']:g} frame "
+        f"intervals, {bound:.0f} ms), and the stall and latency-growth "
+        "check of the long rows (the medians of the window's first and "
+        "last 10 s).")
+    L.append("")
+    L.append("| contender | whole | partial | p50 / p99 | longest interval "
+             "| stall, growth |")
+    L.append("|---|---|---|---|---|---|")
+    for c in conts:
+        r = pick_clean(results, c["key"])
+        if r is None:
+            continue
+        if r.get("delivered") is None:
+            L.append(f"| {c['label']} | no result"
+                     + (" (error)" if r.get("error") else "")
+                     + " | - | - | - | - |")
+            continue
+        gap = r.get("max_interval_ms")
+        wm = window_medians(r)
+        marks = []
+        if r.get("stalled"):
+            marks.append(f"stall {r['longest_gap_s']:.1f} s")
+        if r.get("growing"):
+            marks.append("growing")
+        L.append(
+            f"| {c['label']} | {r['pushed_window'] - r['lost_window']} of "
+            f"{r['pushed_window']} "
+            f"({whole_pct(r):.1f} %) | {r.get('partial_total', 0)} | "
+            + ("no whole frame" if r.get("p50_ms") is None else
+               f"{fnum(r['p50_ms'])} / {fnum(r['p99_ms'])} ms") + " | "
+            + ("-" if gap is None else
+               f"{gap:.1f} ms" + (" (**over**)" if gap > bound else ""))
+            + " | " + (", ".join(marks) if marks else "none")
+            + ("" if wm is None else
+               f" ({fnum(wm[0])} -> {fnum(wm[1])} ms)") + " |")
     L.append("")
     return L
 
@@ -1776,7 +1933,8 @@ def markdown(results: dict, figs: list[str]) -> str:
     parts = [f"{k} {v['seconds']:.0f} s" for k, v in (
         ("the rate sweep", {"seconds": results.get("sweep_seconds")}),
         ("the loss rows", results.get("loss") or {}),
-        ("the cross-traffic rows", results.get("cross") or {}))
+        ("the cross-traffic rows", results.get("cross") or {}),
+        ("the clean-path rows", results.get("clean") or {}))
         if v.get("seconds") is not None]
     L.append(
         f"Measured {results['date']} at gst-bc {results['git']} on "
@@ -1895,6 +2053,7 @@ def markdown(results: dict, figs: list[str]) -> str:
         L.append("")
     L += loss_markdown(results)
     L += cross_markdown(results)
+    L += clean_markdown(results)
     L += targets_markdown(results)
     L.append("### Findings")
     L.append("")
@@ -1945,7 +2104,7 @@ def write_results(path: Path, results: dict) -> None:
     path.write_text(text + "\n")
 
 
-SECTIONS = ("sweep", "loss", "cross")
+SECTIONS = ("sweep", "loss", "cross", "clean")
 
 
 def main() -> int:
@@ -1966,17 +2125,20 @@ def main() -> int:
                     help="comma-separated contender keys (debugging)")
     ap.add_argument("--sections", default=",".join(SECTIONS),
                     help="comma-separated: sweep (the rate sweep), loss, "
-                    "cross (default: all); the sections not run are kept "
+                    "cross, clean (default: all); the sections not run are "
+                    "kept "
                     "from --out's earlier results")
     ap.add_argument("--seconds", type=float, default=0,
                     help="measured seconds of the long rows (the issue's "
                     "target rows: 2160p 2 %% loss, the 111 Mbit/s stream "
-                    "beside one TCP flow, ...); default "
+                    "beside one TCP flow, the clean-path rows, ...); "
+                    "default "
                     f"{LONG_SECONDS:g}, with --quick the rows' own")
     ap.add_argument("--keep-logs", action="store_true")
     benchlib.add_output_options(
-        ap, "the sweep at 300 Mbit/s (1080p), one loss row (2 %%) and one "
-        "cross-traffic row (111 Mbit/s beside one TCP flow), 2-3 s a run "
+        ap, "the sweep at 300 Mbit/s (1080p), one loss row (2 %%), one "
+        "cross-traffic row (111 Mbit/s beside one TCP flow) and the "
+        "clean-path row of tilesink udp, 2-3 s a run "
         "(< 2 minutes); writes results-quick.json and quick/*.png, not "
         "the doc", "benchmarks/congestion/run.sh")
     args = ap.parse_args()
@@ -2023,7 +2185,7 @@ def main() -> int:
 
     iperf = []
     runs = []
-    loss = cross = None
+    loss = cross = clean = None
     sweep_started = time.monotonic()
     try:
         if "sweep" in want and not args.quick and shutil.which(args.iperf3):
@@ -2051,6 +2213,8 @@ def main() -> int:
             loss, port = run_loss(args, net, work, conts, port, grace)
         if "cross" in want:
             cross, port = run_cross(args, net, work, conts, port, grace)
+        if "clean" in want:
+            clean, port = run_clean(args, net, work, conts, port, grace)
     finally:
         net.clear()
         net.nft_clear()
@@ -2102,13 +2266,14 @@ def main() -> int:
                     cross = old[sec]
         log("sweep: kept from " + str(args.out) + " ("
             + str(new["sweep_run"].get("date")) + ")")
-    if loss is None or cross is None:
+    if loss is None or cross is None or clean is None:
         try:
             old = json.loads(args.out.read_text())
         except (OSError, ValueError):
             old = {}
         loss = loss if loss is not None else old.get("loss")
         cross = cross if cross is not None else old.get("cross")
+        clean = clean if clean is not None else old.get("clean")
     results = {
         **benchlib.results_header(
             args, machine, args.git,
@@ -2121,6 +2286,7 @@ def main() -> int:
         **new,
         "loss": loss,
         "cross": cross,
+        "clean": clean,
         "seconds": time.monotonic() - started,
     }
     return report(args, results, write_doc_too)
@@ -2128,7 +2294,7 @@ def main() -> int:
 
 def all_runs(results: dict) -> list:
     return results.get("runs", []) + [
-        r for sec in ("loss", "cross") for r in
+        r for sec in ("loss", "cross", "clean") for r in
         ((results.get(sec) or {}).get("runs") or [])]
 
 

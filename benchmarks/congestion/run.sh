@@ -10,9 +10,11 @@
 # 2160p BC1 at 30 fps with 1, 2 and 5 % of the packets dropped at random
 # and 2 % in bursts (an nftables rule in the receiver's namespace), and two
 # GRAY8 streams (111 and 498 Mbit/s) beside one and four iperf3 TCP flows
-# on a 300 Mbit/s link. The sender and the receiver run in two network
-# namespaces joined by a veth pair, the bottleneck a tbf qdisc on the
-# sender's veth (as tests/netns/run.sh).
+# on a 300 Mbit/s link, and 720p GRAY8 at 30 fps (221 Mbit/s) alone on a
+# clean 700 Mbit/s link (partial frames, the longest time between two
+# frames, latency growth over 60 s). The sender and the receiver run in
+# two network namespaces joined by a veth pair, the bottleneck a tbf qdisc
+# on the sender's veth (as tests/netns/run.sh).
 #
 # Needs root (the namespaces, tc, nft). Builds bc-congestion-bench and the
 # plugins in a release build directory if needed, installs what is missing
@@ -24,16 +26,18 @@
 # writes benchmarks/congestion/results.json, docs/perf/congestion-*.png and
 # the congestion-bench section of docs/performance.md.
 #
-#   benchmarks/congestion/run.sh            full run, about 30 minutes
+#   benchmarks/congestion/run.sh            full run, about 36 minutes
 #   benchmarks/congestion/run.sh --quick    < 2 minutes (the sweep: 1080p
 #                                           at 300 Mbit/s; the 2 % loss row;
 #                                           111 Mbit/s beside 1 TCP flow;
-#                                           2-3 s a run); writes only
+#                                           the clean row, tilesink udp
+#                                           only; 2-3 s a run); writes only
 #                                           results-quick.json and quick/*.png
 #
 # Other options go to run.py (--keep-logs, --only KEYS, --report-only,
-# --sections sweep,loss,cross, --seconds S: the long rows' length, 60 s by
-# default).
+# --sections sweep,loss,cross,clean (some of them: the others' results are
+# kept from results.json), --seconds S: the long rows' length, 60 s by
+# default; every clean row is a long row).
 # BUILD_DIR (default: build-bench in the source tree) is the meson build
 # directory, set up with -Dbuildtype=release when it does not exist yet.
 # BC_BENCH_VENV (default: benchmarks/.venv) is the venv.
