@@ -760,6 +760,38 @@ GST_START_TEST (test_udp_delivery)
 
 GST_END_TEST;
 
+/* HDR: BC6H with its colorimetry (linear light, BT.2020 primaries, as
+ * bc6henc writes it) arrives byte for byte, the colorimetry in the caps */
+GST_START_TEST (test_hdr_caps)
+{
+  Link l = { 0 };
+  GstSample *sample;
+  GstStructure *st;
+  GstVideoColorimetry want, got;
+
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (&l, "video/x-bc,format=BC6H,width=64,height=32,framerate=30/1,"
+      "colorimetry=(string)1:1:1:7", 0, "units=2");
+  rx_start (&l, NULL);
+  wait_connected (&l);
+  push_frame (&l, 16 * 8 * 16, 1, 1);
+  sample = pull_check (&l, 16 * 8 * 16, 1);
+  st = gst_caps_get_structure (gst_sample_get_caps (sample), 0);
+  fail_unless_equals_string (gst_structure_get_string (st, "format"), "BC6H");
+  fail_unless (gst_video_colorimetry_from_string (&want, "1:1:1:7"));
+  fail_unless (gst_video_colorimetry_from_string (&got,
+          gst_structure_get_string (st, "colorimetry")));
+  fail_unless (gst_video_colorimetry_is_equal (&want, &got));
+  fail_unless_equals_int (got.transfer, GST_VIDEO_TRANSFER_GAMMA10);
+  fail_unless_equals_int (got.primaries, GST_VIDEO_COLOR_PRIMARIES_BT2020);
+  gst_sample_unref (sample);
+  run_frames (&l, 16 * 8 * 16, 2, 8);
+  rx_stop (&l);
+  tx_stop (&l);
+}
+
+GST_END_TEST;
+
 /* ---- several network paths (tilesrc host with several addresses) ---- */
 
 /* receiver 0's "paths" in @sink's stats; with @rows, the sum of its
@@ -3137,6 +3169,7 @@ tile_suite (void)
   tcase_add_test (tc, test_receiver_killed);
   tcase_add_test (tc, test_receiver_process_killed);
   tcase_add_test (tc, test_udp_delivery);
+  tcase_add_test (tc, test_hdr_caps);
   tcase_add_test (tc, test_paths);
   tcase_add_test (tc, test_paths_skipped);
   tcase_add_test (tc, test_paths_bad_list);
