@@ -180,8 +180,7 @@ gst_tile_receiver_paths_open (GstTileReceiver * self, gint control_fd,
     }
     path->server_len = sender_address (path->fd, &path->server);
     for (j = 0; j < n_up && !same; j++)
-      same = gst_tile_net_same_host (&path->server,
-          &ps->path[up[j]].server);
+      same = gst_tile_net_same_host (&path->server, &ps->path[up[j]].server);
     if (same) {
       GST_WARNING_OBJECT (self->log_object, "path %u (%s) skipped: it "
           "reaches the same address of the sender as path %u (%s)", i,

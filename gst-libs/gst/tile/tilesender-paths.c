@@ -221,8 +221,7 @@ path_read (GstTileSenderPeer * peer, guint i, gint64 now)
 /* After a wait: notes which paths it found ready (@polled: it returned
  * events). Lock held, server thread. */
 void
-gst_tile_sender_paths_note_ready_locked (GstTileSender * self,
-    gboolean polled)
+gst_tile_sender_paths_note_ready_locked (GstTileSender * self, gboolean polled)
 {
   guint i, j;
 
