@@ -115,14 +115,14 @@ def run_one(bench: Path, encoder: str, quality: str, formats: list,
     return rows
 
 
-def targets(rows: list) -> list:
-    """The issue's targets, each (what, measured, met); met None when the
-    row was not measured."""
+def targets(rows: list, size: str = "2160p") -> list:
+    """The issue's targets (at @size), each (what, measured, met); met None
+    when the row was not measured."""
     out = []
     for fmt, enc, q in RATIO_ROWS:
         r = next((r for r in rows if (r["format"], r["encoder"],
                                       r["quality"]) == (fmt, enc, q)), None)
-        out.append((f"2160p {fmt} into `{enc} quality={q}`: at least "
+        out.append((f"{size} {fmt} into `{enc} quality={q}`: at least "
                     f"{RATIO_BAR}x the frames/s of `videoconvert ! {enc} "
                     f"quality={q}`, same total threads",
                     f"{r['ratio']:.2f}x ({r['fps_yuv']:.1f} against "
@@ -142,6 +142,11 @@ def targets(rows: list) -> list:
                        if below else ""),
                     not below))
     return out
+
+
+def size_name(res: dict) -> str:
+    return ("2160p" if (res["width"], res["height"]) == (WIDTH, HEIGHT)
+            else f"{res['width']}x{res['height']}")
 
 
 def markdown(res: dict) -> str:
@@ -171,8 +176,8 @@ def markdown(res: dict) -> str:
         f"{res['threads']} ! fakesink` (*videoconvert*), both in one "
         "streaming thread, so each stage has the same threads while it "
         f"works: the same total. {res['frames']} timed frames after 3 "
-        f"untimed, {res['rounds']} rounds of each alternating, the best "
-        "counts. The picture: "
+        f"untimed, {res['rounds']} round{'s' if res['rounds'] > 1 else ''} "
+        "of each alternating, the best counts. The picture: "
         + (f"the photograph `{pic}` (`benchmarks/photos.py`: 16:9 crop, "
            "Lanczos to 3840x2160)" if pic != "synthetic" else
            "bc-yuv-bench's synthetic picture (no photographs here)")
@@ -205,7 +210,7 @@ def markdown(res: dict) -> str:
             f"{r['psnr_yuv']:.2f} | {r['psnr_videoconvert']:.2f} | "
             f"{r['delta_db']:+.2f} |")
     L += ["", "### The issue's targets (issue 38)", ""]
-    for what, got, met in targets(rows):
+    for what, got, met in targets(rows, size_name(res)):
         if met is None:
             L.append(f"- {what}: not measured.")
         else:
@@ -307,8 +312,9 @@ def main() -> int:
                "load_start": load_start, "load_end": os.getloadavg()[0],
                "other_cores": oc.cores, "wall_s": time.monotonic() - t0,
                "skipped": skipped, "rows": rows,
-               "targets": [{"what": w, "measured": g, "met": m}
-                           for w, g, m in targets(rows)]}
+               "targets": []}
+        res["targets"] = [{"what": w, "measured": g, "met": m}
+                          for w, g, m in targets(rows, size_name(res))]
         benchlib.write_json(args.out, res)
         log(f"wrote {args.out}")
     if write_doc:
