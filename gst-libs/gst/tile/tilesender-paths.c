@@ -61,9 +61,7 @@ path_close (GstTileSenderPeer * peer, guint i, const gchar * why)
     return;
   GST_INFO_OBJECT (self->log_object, "receiver %u: path %u closed: %s",
       peer->owner.id, i, why);
-  if (self->server.poll)
-    gst_poll_remove_fd (self->server.poll, &path->pfd);
-  gst_poll_fd_init (&path->pfd);
+  gst_tile_sender_poll_remove (self, &path->pfd);
   gst_tile_net_close (&path->fd);
   path->have = 0;
 }
@@ -107,7 +105,6 @@ gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,
   GstTileWireUnitHello ph;
   GError *err = NULL;
   GByteArray *answer;
-  guint i;
 
   *code = GST_TILE_WIRE_REFUSE_UNKNOWN_TOKEN;
   if (!gst_tile_wire_path_parse (payload, len, &ph, &err)) {
@@ -116,12 +113,7 @@ gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,
     g_clear_error (&err);
     return FALSE;
   }
-  for (i = 0; i < self->peers->len && !peer; i++) {
-    GstTileSenderPeer *p = g_ptr_array_index (self->peers, i);
-
-    if (!p->control.dead && p->owner.token == ph.token)
-      peer = p;
-  }
+  peer = gst_tile_sender_peer_by_token_locked (self, ph.token);
   /* (the tokens of the others are not told) */
   if (!peer) {
     *reason = g_strdup ("PATH for no current session");
@@ -150,10 +142,7 @@ gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,
   path->have = 0;
   path->rx_us = path->tx_us = g_get_monotonic_time ();
   gst_tile_net_set_user_timeout (fd, self->settings.timeout);
-  gst_poll_fd_init (&path->pfd);
-  path->pfd.fd = fd;
-  gst_poll_add_fd (self->server.poll, &path->pfd);
-  gst_poll_fd_ctl_read (self->server.poll, &path->pfd, TRUE);
+  gst_tile_sender_poll_add (self, &path->pfd, fd);
 
   memset (ph.mac, 0, sizeof (ph.mac));
   if (peer->control.records_in)

@@ -813,6 +813,13 @@ guint8  *gst_tile_sender_scratch_seal (GstTileSenderScratch * sc,
                                        const GstTileSenderFrame * frame,
                                        gsize size);
 
+/* tilesender-server.c, for tilesender-paths.c */
+GstTileSenderPeer *gst_tile_sender_peer_by_token_locked (GstTileSender * self,
+    guint64 token);
+void     gst_tile_sender_poll_add (GstTileSender * self, GstPollFD * pfd,
+    gint fd);
+void     gst_tile_sender_poll_remove (GstTileSender * self, GstPollFD * pfd);
+
 /* tilesender-paths.c */
 void     gst_tile_sender_paths_init (GstTileSenderPeer * peer);
 void     gst_tile_sender_paths_close_locked (GstTileSenderPeer * peer);

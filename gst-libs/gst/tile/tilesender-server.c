@@ -155,8 +155,8 @@ flush_notices (GstTileSender * self)
   }
 }
 
-static void
-poll_add (GstTileSender * self, GstPollFD * pfd, gint fd)
+void
+gst_tile_sender_poll_add (GstTileSender * self, GstPollFD * pfd, gint fd)
 {
   gst_poll_fd_init (pfd);
   if (fd < 0)
@@ -166,8 +166,8 @@ poll_add (GstTileSender * self, GstPollFD * pfd, gint fd)
   gst_poll_fd_ctl_read (self->server.poll, pfd, TRUE);
 }
 
-static void
-poll_remove (GstTileSender * self, GstPollFD * pfd)
+void
+gst_tile_sender_poll_remove (GstTileSender * self, GstPollFD * pfd)
 {
   if (pfd->fd >= 0 && self->server.poll)
     gst_poll_remove_fd (self->server.poll, pfd);
@@ -192,7 +192,7 @@ gst_tile_sender_close_pending_locked (GstTileSender * self, guint i)
   GstTileSenderPending *p = &sv->pending[i];
   gint fd = p->pfd.fd;
 
-  poll_remove (self, &p->pfd);
+  gst_tile_sender_poll_remove (self, &p->pfd);
   gst_tile_net_close (&fd);
   gst_tile_pake_clear (&p->pake);
   *p = sv->pending[--sv->n_pending];
@@ -294,7 +294,7 @@ take_control (GstTileSender * self, gint fd, const GstTileKeys * keys,
   }
   /* a receiver whose host vanishes: sends fail after the timeout, too */
   gst_tile_net_set_user_timeout (fd, self->settings.timeout);
-  poll_add (self, &peer->control.pfd, fd);
+  gst_tile_sender_poll_add (self, &peer->control.pfd, fd);
   GST_INFO_OBJECT (self->log_object, "receiver %u connected from %s (%u "
       "served)", peer->owner.id, peer->address, self->peers->len);
   notice_added_locked (self, peer);
@@ -303,8 +303,8 @@ take_control (GstTileSender * self, gint fd, const GstTileKeys * keys,
 }
 
 /* The peer with @token, NULL when none (or it is ending). Lock held. */
-static GstTileSenderPeer *
-peer_by_token_locked (GstTileSender * self, guint64 token)
+GstTileSenderPeer *
+gst_tile_sender_peer_by_token_locked (GstTileSender * self, guint64 token)
 {
   guint i;
 
@@ -377,7 +377,7 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
   if (!gst_tile_wire_unit_hello_parse (payload, len, &uh, &err)) {
     refuse (self, fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
     g_clear_error (&err);
-  } else if (!(peer = peer_by_token_locked (self, uh.token))
+  } else if (!(peer = gst_tile_sender_peer_by_token_locked (self, uh.token))
       || !self->have_config || uh.generation != self->config.generation) {
     /* (the tokens of the others are not told) */
     msg = g_strdup_printf ("UNIT_HELLO for session %016" G_GINT64_MODIFIER
@@ -615,7 +615,7 @@ pending_auth (GstTileSender * self, GstTileSenderPending * p,
   g_byte_array_unref (m);
   if (ok) {
     fd = p->pfd.fd;
-    poll_remove (self, &p->pfd);
+    gst_tile_sender_poll_remove (self, &p->pfd);
     take_control (self, fd, &keys, &p->hello);
   }
   gst_tile_keys_clear (&keys);
@@ -662,7 +662,7 @@ pending_read (GstTileSender * self, GstTileSenderPending * p)
   if (h.type == GST_TILE_WIRE_TYPE_HELLO && self->crypto.passphrase)
     return pending_challenge (self, p, &h, p->buf + GST_TILE_WIRE_HEADER_SIZE);
   fd = p->pfd.fd;
-  poll_remove (self, &p->pfd);
+  gst_tile_sender_poll_remove (self, &p->pfd);
   handle_first_message (self, fd, &h, p->buf + GST_TILE_WIRE_HEADER_SIZE);
   return FALSE;
 }
@@ -958,7 +958,7 @@ end_control_locked (GstTileSenderPeer * peer, const gchar * why)
 
   gst_tile_sender_peer_end_locked (peer, why);
   gst_tile_sender_paths_close_locked (peer);
-  poll_remove (self, &peer->control.pfd);
+  gst_tile_sender_poll_remove (self, &peer->control.pfd);
   gst_tile_net_close (&peer->control.fd);
   g_ptr_array_remove (self->peers, peer);
   notice_removed_locked (self, peer);
@@ -1249,7 +1249,7 @@ udp_hello_check (GstTileSender * self, const guint8 * buf, gssize n,
     g_clear_error (&err);
     return NULL;
   }
-  peer = peer_by_token_locked (self, uh->token);
+  peer = gst_tile_sender_peer_by_token_locked (self, uh->token);
   /* (a session's token from another host: someone who saw it on the
    * path; told no more than a wrong token) */
   if (!peer || !gst_tile_sender_peer_has_host (peer, addr)
@@ -1484,7 +1484,7 @@ server_accept (GstTileSender * self)
   }
   p = &sv->pending[sv->n_pending++];
   p->addr = addr;
-  poll_add (self, &p->pfd, fd);
+  gst_tile_sender_poll_add (self, &p->pfd, fd);
   p->have = 0;
   p->ready = FALSE;
   p->challenged = FALSE;
@@ -1655,8 +1655,8 @@ gst_tile_sender_server_thread (gpointer data)
   st.last_keepalive = st.last_stats = g_get_monotonic_time ();
 
   g_mutex_lock (&self->lock);
-  poll_add (self, &self->server.listen_pfd, self->server.listen_fd);
-  poll_add (self, &self->server.udp_pfd, self->server.udp_fd);
+  gst_tile_sender_poll_add (self, &self->server.listen_pfd, self->server.listen_fd);
+  gst_tile_sender_poll_add (self, &self->server.udp_pfd, self->server.udp_fd);
   while (self->running) {
     gboolean listen, udp;
     guint n_polled = server_wait (self, &listen, &udp);
