@@ -948,7 +948,8 @@ lat_reference () {
   checkargs=()
 }
 
-for s in "${scenarios[@]}"; do
+run_scenario () {
+  local s=$1
   case $s in
     tcp)       run_pair tcp tcp 0 0 0 180 60 1920 1080 ;;
     loss-0)    run_pair loss-0 "$lossproto" 0 0 1 180 60 1920 1080 ;;
@@ -1032,6 +1033,9 @@ for s in "${scenarios[@]}"; do
                run_pair max-rate "$lossproto" 0 0 0 600 1000 3840 2160 \
                  --packet-size 1408 ;;
   esac
+}
+
+reset_scenario () {
   checkargs=()
   rxargs=()
   cross=0
@@ -1042,6 +1046,29 @@ for s in "${scenarios[@]}"; do
   rxhost=$addr_tx
   pair_retransmit=$retransmit
   tbf_spec="rate 5gbit burst ${BC_NETNS_TBF_BURST:-128kb} latency 2ms"
+}
+
+# A scenario that fails runs once more (BC_NETNS_RETRY=0: not): its bounds
+# are timings on a machine shared by both ends and everything else, where
+# one stall of the host now and then shows as a late frame. A failure
+# that repeats fails; both runs are in the log and the summary says so.
+for s in "${scenarios[@]}"; do
+  n0=${#results[@]}
+  f0=$failed
+  run_scenario "$s"
+  reset_scenario
+  new=("${results[@]:n0}")
+  if [ "$failed" != "$f0" ] && [ "${BC_NETNS_RETRY:-1}" = 1 ] &&
+     ! printf '%s\n' "${new[@]}" | grep -q '(probe)\|(topology)'; then
+    echo "netns: $s failed (${new[*]}); running it once more" >&2
+    results=("${results[@]:0:n0}")
+    failed=$f0
+    run_scenario "$s"
+    reset_scenario
+    for ((i = n0; i < ${#results[@]}; i++)); do
+      results[i]="${results[i]} (second run; the first: ${new[*]})"
+    done
+  fi
 done
 
 echo "netns: summary:" >&2

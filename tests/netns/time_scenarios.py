@@ -699,11 +699,30 @@ def main(argv) -> int:
             return 1
         log(f"time: SKIP: {e}")
         return 77
+    # a scenario that fails runs once more (BC_NETNS_RETRY=0: not): its
+    # bounds are timings on a machine shared by every process, where one
+    # stall of the host shows as a late frame; a failure that repeats fails
+    first = {}
+    again = sorted({name for name, ok, _ in check(results) if not ok})
+    if again and os.environ.get("BC_NETNS_RETRY", "1") == "1":
+        for name, ok, what in check({k: results[k] for k in again}):
+            if not ok:
+                first.setdefault(name, []).append(what)
+                log(f"time: FAIL {name} (first run): {what}")
+        log(f"time: running {', '.join(again)} once more")
+        (work / "again").mkdir(exist_ok=True)
+        try:
+            results.update(run(builddir, again, a.seconds, a.skip,
+                               work / "again"))
+        except Skip as e:
+            log(f"time: the second run: {e}")
+            return 1
     if a.json:
         a.json.write_text(json.dumps(results, indent=1))
     failed = 0
     for name, ok, what in check(results):
-        log(f"time: {'PASS' if ok else 'FAIL'} {name}: {what}")
+        note = " (second run)" if name in first else ""
+        log(f"time: {'PASS' if ok else 'FAIL'} {name}{note}: {what}")
         failed |= not ok
     for name, r in results.items():
         for k, v in r.items():

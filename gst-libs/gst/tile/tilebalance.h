@@ -16,7 +16,8 @@ G_BEGIN_DECLS
  * paths, over TCP). */
 
 void gst_tile_balance_split (guint32 n_rows, guint n_units,
-                             const gdouble * rates, guint32 * bounds);
+                             const gdouble * rates, const gdouble * backlog,
+                             guint32 * bounds);
 
 G_END_DECLS
 

@@ -895,14 +895,28 @@ flow_start (GstTileSenderFlow * flow, guint64 next, gint64 now)
 /* Balanced tiles: how fast unit @u's connection delivers, bytes/s: the
  * bytes it got acknowledged over the time it had data in flight since the
  * last sample (TCP_INFO's bytes_acked and busy_time: the time it waited
- * for frames does not count), smoothed; 0 until known. Lock held. */
+ * for frames does not count), smoothed; 0 until known. Its backlog in
+ * @backlog: the rows of the frames in its queue and the bytes its socket
+ * has not sent yet, in rows of @row_bytes. Lock held. */
 static gdouble
-unit_balance_rate_locked (GstTileSenderUnit * u)
+unit_balance_rate_locked (GstTileSenderUnit * u, gsize row_bytes,
+    gdouble * backlog)
 {
   GstTileNetTcpState st;
   guint64 acked, busy;
+  GList *l;
 
-  if (u->fd < 0 || !gst_tile_net_tcp_state (u->fd, &st) || st.busy_us == 0)
+  *backlog = 0;
+  for (l = u->queue.head; l; l = l->next) {
+    GstTileSenderFrame *f = l->data;
+
+    if (f->balanced)
+      *backlog += f->bounds[u->index + 1] - f->bounds[u->index];
+  }
+  if (u->fd < 0 || !gst_tile_net_tcp_state (u->fd, &st))
+    return u->bal_rate;
+  *backlog += row_bytes ? (gdouble) st.unsent / row_bytes : 0;
+  if (st.busy_us == 0)
     return u->bal_rate;
   if (st.bytes_acked < u->bal_acked || st.busy_us < u->bal_busy_us) {
     /* another connection */
@@ -968,11 +982,13 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
   frame->secret = o->group ? o->group->secret : o->peer->keys.data;
   frame->balanced = o->peer && o->peer->balanced;
   if (frame->balanced) {
-    gdouble rates[GST_TILE_WIRE_MAX_UNITS];
+    gdouble rates[GST_TILE_WIRE_MAX_UNITS], backlog[GST_TILE_WIRE_MAX_UNITS];
 
     for (i = 0; i < n; i++)
-      rates[i] = unit_balance_rate_locked (&o->units[i]);
-    gst_tile_balance_split (self->config.n_rows, n, rates, frame->bounds);
+      rates[i] = unit_balance_rate_locked (&o->units[i],
+          self->config.row_bytes, &backlog[i]);
+    gst_tile_balance_split (self->config.n_rows, n, rates, backlog,
+        frame->bounds);
     memcpy (o->peer->last_bounds, frame->bounds, sizeof (frame->bounds));
   }
   o->in_flight++;

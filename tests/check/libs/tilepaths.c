@@ -100,14 +100,14 @@ GST_END_TEST;
 /* the rows of a frame shared by rate: contiguous from 0 to n_rows, each
  * unit at least its floor, the shares within a row of the rates' */
 static void
-check_split (guint32 n_rows, guint n, const gdouble * rates,
-    const guint32 * want)
+check_split_behind (guint32 n_rows, guint n, const gdouble * rates,
+    const gdouble * backlog, const guint32 * want)
 {
   guint32 bounds[65];
   guint i;
 
   memset (bounds, 0xff, sizeof (bounds));
-  gst_tile_balance_split (n_rows, n, rates, bounds);
+  gst_tile_balance_split (n_rows, n, rates, backlog, bounds);
   fail_unless_equals_int (bounds[0], 0);
   fail_unless_equals_int (bounds[n], n_rows);
   for (i = 0; i < n; i++) {
@@ -115,6 +115,13 @@ check_split (guint32 n_rows, guint n, const gdouble * rates,
     if (want)
       fail_unless_equals_int (bounds[i + 1] - bounds[i], want[i]);
   }
+}
+
+static void
+check_split (guint32 n_rows, guint n, const gdouble * rates,
+    const guint32 * want)
+{
+  check_split_behind (n_rows, n, rates, NULL, want);
 }
 
 GST_START_TEST (test_balance_split)
@@ -133,21 +140,44 @@ GST_START_TEST (test_balance_split)
       270, 270, 270, 270});
   check_split (10, 4, none, (const guint32[]) {
       3, 3, 2, 2});
-  /* 0.3 / 0.7: the floor (1080 / 16 = 67 rows), then the other 946 by
-   * rate (283.8 and 662.2), the row left to the larger remainder */
+  /* 0.3 / 0.7: both above the floor (1080 / 16 = 67 rows), so exactly
+   * their shares */
   check_split (1080, 2, two, (const guint32[]) {
-      67 + 284, 67 + 662});
-  /* units on a 300 and a 700 Mbit/s path, dealt out in turn: floors of
-   * 33, then 142.2 and 331.8 of the other 948 */
+      324, 756});
+  /* units on a 300 and a 700 Mbit/s path, dealt out in turn */
   check_split (1080, 4, four, (const guint32[]) {
-      33 + 142, 33 + 332, 33 + 142, 33 + 332});
-  /* a unit not measured counts as the mean of the others (200): floors
-   * of 12, then 88, 44 and 132 of the other 264 */
+      162, 378, 162, 378});
+  /* a unit not measured counts as the mean of the others (200) */
   check_split (300, 3, one_known, (const guint32[]) {
-      100, 56, 144});
-  /* a unit far slower keeps its floor: 1080 / 32 = 33 rows */
+      100, 50, 150});
+  /* rounding: 1000 rows at 1:2, the row left to the larger remainder
+   * (333.3 and 666.7) */
+  check_split (1000, 2, (const gdouble[]) {
+      1, 2}, (const guint32[]) {
+      333, 667});
+  /* a unit far slower keeps its floor (1080 / 32 = 33 rows), the others
+   * share the rest */
   check_split (1080, 4, slow, (const guint32[]) {
       33, 349, 349, 349});
+  /* two units under the floor: 2160 / 32 = 67 each, 2026 left at 1:3
+   * (506.5 and 1519.5: the row left to the first of equal remainders) */
+  check_split (2160, 4, (const gdouble[]) {
+      1, 2, 1000, 3000}, (const guint32[]) {
+      67, 67, 507, 1519});
+  /* a unit behind by 100 rows at 300 / 700: the same finishing time,
+   * (1080 + 100) x 0.3 - 100 = 254 and 826 rows */
+  check_split_behind (1080, 2, two, (const gdouble[]) {
+      100, 0}, (const guint32[]) {
+      254, 826});
+  /* both behind by the same time: the plain shares */
+  check_split_behind (1080, 2, two, (const gdouble[]) {
+      30, 70}, (const guint32[]) {
+      324, 756});
+  /* a unit behind by more than the frame: its floor, the rest to the
+   * other; no backlog counts less than none */
+  check_split_behind (1080, 2, two, (const gdouble[]) {
+      5000, -7}, (const guint32[]) {
+      67, 1013});
   /* fewer rows than units: one row each to the first, none to the rest */
   check_split (3, 4, none, (const guint32[]) {
       1, 1, 1, 0});
@@ -155,7 +185,7 @@ GST_START_TEST (test_balance_split)
   for (i = 0; i < 64; i++)
     many[i] = g_random_double_range (1, 1000);
   check_split (2160, 64, many, NULL);
-  gst_tile_balance_split (2160, 64, many, bounds);
+  gst_tile_balance_split (2160, 64, many, NULL, bounds);
   for (i = 0; i < 64; i++)
     fail_unless (bounds[i + 1] - bounds[i] >= 2160 / (8 * 64));
 }
