@@ -70,6 +70,7 @@ GST_DEBUG_CATEGORY (gst_tile_src_debug);
 #define DEFAULT_LATENCY -1
 #define DEFAULT_DROP_LATE FALSE
 #define DEFAULT_RETRANSMIT TRUE
+#define DEFAULT_REDUNDANT FALSE
 /* 256 MiB: an 8K RGBA frame (133 MB) fits, a hostile sender's 1 GiB does
  * not */
 #define DEFAULT_MAX_FRAME_SIZE (G_GUINT64_CONSTANT (256) << 20)
@@ -96,6 +97,7 @@ enum
   PROP_LATENCY,
   PROP_DROP_LATE,
   PROP_RETRANSMIT,
+  PROP_REDUNDANT,
   PROP_REGION,
   /* deprecated names */
   PROP_FLUSH,
@@ -301,6 +303,13 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           "them (counted in nacks-sent and frames-recovered)",
           DEFAULT_RETRANSMIT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_REDUNDANT,
+      g_param_spec_boolean ("redundant", "Redundant",
+          "With several addresses in host, over UDP: every datagram comes "
+          "over each path and the first copy is kept, so a path that fails "
+          "costs no frame (instead of balanced tiles; needs two addresses "
+          "or more)", DEFAULT_REDUNDANT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
   /* (gsttilesrc-region.c) */
   g_object_class_install_property (gobject_class, PROP_REGION,
@@ -355,6 +364,7 @@ gst_tile_src_init (GstTileSrc * self)
   self->latency = DEFAULT_LATENCY;
   self->drop_late = DEFAULT_DROP_LATE;
   self->retransmit = DEFAULT_RETRANSMIT;
+  self->redundant = DEFAULT_REDUNDANT;
   gst_tile_src_queue_init (self);
   GST_OBJECT_FLAG_SET (self, GST_ELEMENT_FLAG_PROVIDE_CLOCK);
   self->max_frame_size = DEFAULT_MAX_FRAME_SIZE;
@@ -460,6 +470,9 @@ gst_tile_src_set_property (GObject * object, guint prop_id,
     case PROP_RETRANSMIT:
       self->retransmit = g_value_get_boolean (value);
       break;
+    case PROP_REDUNDANT:
+      self->redundant = g_value_get_boolean (value);
+      break;
     case PROP_REGION:
       gst_tile_src_region_set (self, g_value_get_string (value));
       break;
@@ -558,6 +571,9 @@ gst_tile_src_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_RETRANSMIT:
       g_value_set_boolean (value, self->retransmit);
       break;
+    case PROP_REDUNDANT:
+      g_value_set_boolean (value, self->redundant);
+      break;
     case PROP_REGION:
       g_value_take_string (value, gst_tile_src_region_get (self));
       break;
@@ -653,6 +669,7 @@ gst_tile_src_start (GstBaseSrc * bsrc)
   settings.gro = self->gro != GST_TILE_OFFLOAD_OFF;
   settings.gro_required = self->gro == GST_TILE_OFFLOAD_ON;
   settings.retransmit = self->retransmit;
+  settings.redundant = self->redundant;
   self->duration = GST_CLOCK_TIME_NONE;
   GST_OBJECT_UNLOCK (self);
   gst_tile_src_region_start (self);

@@ -58,6 +58,7 @@ struct _GstTileSrc
   gint latency;                 /* ms, -1 automatic */
   gboolean drop_late;
   gboolean retransmit;
+  gboolean redundant;
 
   GstTileReceiver *rx;          /* the session */
   GstTileSrcQueue queue;

@@ -1177,6 +1177,35 @@ gst_tile_net_udp_send_batch (gint fd, struct mmsghdr *msgs, guint n,
 }
 
 /**
+ * gst_tile_net_udp_send_batch_nowait:
+ * @fd: a connected UDP socket
+ * @msgs: (array length=n): the messages
+ * @n: how many
+ *
+ * Sends @msgs with sendmmsg() calls that do not wait: what the socket's
+ * buffer has no room for, or what fails (a path that went down), is not
+ * sent.
+ *
+ * Returns: how many of the first messages left, 0 to @n.
+ */
+guint
+gst_tile_net_udp_send_batch_nowait (gint fd, struct mmsghdr *msgs, guint n)
+{
+  guint done = 0;
+
+  while (done < n) {
+    gint r = sendmmsg (fd, msgs + done, n - done, MSG_DONTWAIT);
+
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    done += r;
+  }
+  return done;
+}
+
+/**
  * gst_tile_net_udp_recv_batch:
  * @fd: a UDP socket
  * @msgs: (array length=n): where to (with GRO, each may get several
@@ -1259,6 +1288,40 @@ gst_tile_net_wait (gint fd, gboolean for_write, gint timeout_ms,
     return FALSE;
   }
   return TRUE;
+}
+
+/**
+ * gst_tile_net_wait_any:
+ * @fds: (array length=n): sockets, at most 16
+ * @n: how many
+ * @timeout_ms: how long to wait, -1 for ever
+ * @ready: (out caller-allocates) (array length=n): which of them are
+ *   readable (or closed, or failed)
+ *
+ * Waits until one of @fds can be read.
+ *
+ * Returns: whether one can, FALSE on the timeout or an error of poll().
+ */
+gboolean
+gst_tile_net_wait_any (const gint * fds, guint n, gint timeout_ms,
+    gboolean * ready)
+{
+  struct pollfd p[16];
+  guint k;
+  gint r;
+
+  g_return_val_if_fail (n <= G_N_ELEMENTS (p), FALSE);
+  for (k = 0; k < n; k++) {
+    p[k].fd = fds[k];
+    p[k].events = POLLIN;
+    p[k].revents = 0;
+  }
+  do {
+    r = poll (p, n, timeout_ms);
+  } while (r < 0 && errno == EINTR);
+  for (k = 0; k < n; k++)
+    ready[k] = r > 0 && p[k].revents != 0;
+  return r > 0;
 }
 
 static gboolean

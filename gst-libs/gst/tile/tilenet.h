@@ -150,6 +150,9 @@ struct mmsghdr;
 gint     gst_tile_net_udp_send_batch (gint fd, struct mmsghdr * msgs,
                                       guint n, GError ** error);
 
+guint    gst_tile_net_udp_send_batch_nowait (gint fd, struct mmsghdr * msgs,
+                                             guint n);
+
 gint     gst_tile_net_udp_recv_batch (gint fd, struct mmsghdr * msgs,
                                       guint n, GError ** error);
 
@@ -158,6 +161,9 @@ gboolean gst_tile_net_set_gso (gint fd, guint segment_size);
 gboolean gst_tile_net_set_gro (gint fd);
 
 gboolean gst_tile_net_buffer_is_enough (gint granted, gint asked);
+
+gboolean gst_tile_net_wait_any (const gint * fds, guint n, gint timeout_ms,
+                                gboolean * ready);
 
 gboolean gst_tile_net_wait (gint fd, gboolean for_write, gint timeout_ms,
                             GError ** error);

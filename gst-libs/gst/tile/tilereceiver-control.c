@@ -237,10 +237,15 @@ handshake (GstTileReceiver * self, gint fd, guint timeout, GError ** error)
     hello.flags |= GST_TILE_WIRE_HELLO_FLAG_REGION;
     hello.region = self->settings.region;
   }
-  /* several paths: the rows of each frame shared by the units' rates */
-  if (!(hello.flags & GST_TILE_WIRE_HELLO_FLAG_REGION) &&
+  /* several paths: every datagram over each (redundant), or the rows of
+   * each frame shared by the units' rates */
+  if (self->paths.n_hosts > 1 && self->settings.redundant)
+    hello.flags |= GST_TILE_WIRE_HELLO_FLAG_REDUNDANT;
+  else if (!(hello.flags & GST_TILE_WIRE_HELLO_FLAG_REGION) &&
       self->paths.n_hosts > 1)
     hello.flags |= GST_TILE_WIRE_HELLO_FLAG_BALANCE;
+  self->redundant_asked =
+      (hello.flags & GST_TILE_WIRE_HELLO_FLAG_REDUNDANT) != 0;
   self->balance_asked =
       (hello.flags & GST_TILE_WIRE_HELLO_FLAG_BALANCE) != 0;
   if (!gst_tile_seal_random (hello.nonce, sizeof (hello.nonce))) {
@@ -609,6 +614,9 @@ control_thread (gpointer data)
       self->pending = config;
       self->balance = self->balance_asked &&
           config->protocol == GST_TILE_WIRE_PROTOCOL_TCP;
+      self->redundant = self->redundant_asked &&
+          config->protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
+          config->mcast_family == 0;
       g_cond_broadcast (&self->cond);
       GST_INFO_OBJECT (self->log_object,
           "connected to %s port %u, generation %u",

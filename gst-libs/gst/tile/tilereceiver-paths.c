@@ -42,6 +42,13 @@ gst_tile_receiver_paths_parse (GstTileReceiver * self, GError ** error)
     g_strfreev (hosts);
     return FALSE;
   }
+  if (self->settings.redundant && g_strv_length (hosts) < 2) {
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+        "redundant=true needs two addresses or more in host (one per "
+        "path), not \"%s\"", self->settings.host);
+    g_strfreev (hosts);
+    return FALSE;
+  }
   g_strfreev (ps->hosts);
   ps->hosts = hosts;
   ps->n_hosts = g_strv_length (hosts);
@@ -319,6 +326,30 @@ gst_tile_receiver_paths_unit_server_locked (GstTileReceiver * self,
     return gst_tile_receiver_control_peer_locked (self, addr);
   memcpy (addr, &ps->path[ps->up[unit % ps->n_up]].server, sizeof (*addr));
   return ps->path[ps->up[unit % ps->n_up]].server_len;
+}
+
+/* Where unit @unit's sockets go: its path's server first (as above), and
+ * with redundant paths every other path up's after it, in @addrs and their
+ * lengths in @lens (GST_TILE_WIRE_MAX_PATHS room); returns how many. Lock
+ * held. */
+guint
+gst_tile_receiver_paths_unit_servers_locked (GstTileReceiver * self,
+    guint unit, struct sockaddr_storage *addrs, guint * lens)
+{
+  GstTileReceiverPaths *ps = &self->paths;
+  guint j;
+
+  if (!self->redundant || ps->n_up <= 1) {
+    lens[0] = gst_tile_receiver_paths_unit_server_locked (self, unit, addrs);
+    return 1;
+  }
+  for (j = 0; j < ps->n_up; j++) {
+    GstTileReceiverPath *path = &ps->path[ps->up[(unit + j) % ps->n_up]];
+
+    memcpy (&addrs[j], &path->server, sizeof (addrs[j]));
+    lens[j] = path->server_len;
+  }
+  return ps->n_up;
 }
 
 /* The same as a numeric host for connect(), in @buf (@size bytes).

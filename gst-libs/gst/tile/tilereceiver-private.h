@@ -71,6 +71,7 @@ typedef struct
   gint latency_ms;
   gboolean drop_late;
   gboolean retransmit;          /* protocol=udp: NACKs */
+  gboolean redundant;           /* several hosts: each datagram over each */
   /* the region asked for in HELLO (gst_tile_receiver_set_region ()) */
   gboolean has_region;
   GstTileWireRegion region;
@@ -310,6 +311,11 @@ struct _GstTileReceiver
    * thread before the units start) */
   gboolean balance;
   gboolean balance_asked;       /* the control thread's: its HELLO did */
+  /* the session asked for redundant paths (HELLO, several paths): over
+   * UDP each unit has a socket on every path up (fixed per session as
+   * balance) */
+  gboolean redundant;
+  gboolean redundant_asked;
   GstTileReceiverClock clock;   /* the sender's */
   GstTilePlayout playout;
 
@@ -485,7 +491,7 @@ G_GNUC_INTERNAL
 void gst_tile_receiver_udp_flushed_locked (GstTileReceiverUdp * udp);
 G_GNUC_INTERNAL
 void gst_tile_receiver_udp_gauges_locked (GstTileReceiverUdp * udp,
-    guint64 * kernel_drops, gint64 * timer_floor_ns);
+    guint64 * kernel_drops, gint64 * timer_floor_ns, guint64 * path_errors);
 G_GNUC_INTERNAL
 guint8 *gst_tile_receiver_udp_got_locked (GstTileReceiver * self,
     GstTileReceiverSlot * slot, guint unit, guint32 * pk_base);
@@ -554,6 +560,10 @@ void     gst_tile_receiver_paths_open (GstTileReceiver * self,
 void     gst_tile_receiver_paths_close (GstTileReceiver * self);
 void     gst_tile_receiver_paths_service (GstTileReceiver * self,
     guint timeout, gint64 now, gint64 keepalive_us);
+guint    gst_tile_receiver_paths_unit_servers_locked (GstTileReceiver * self,
+                                                      guint unit,
+                                                      struct sockaddr_storage * addrs,
+                                                      guint * lens);
 guint    gst_tile_receiver_paths_unit_server_locked (GstTileReceiver * self,
     guint unit, struct sockaddr_storage *addr);
 const gchar *gst_tile_receiver_paths_unit_host_locked (GstTileReceiver *

@@ -101,9 +101,12 @@ struct _GstTileReceiverUdp
   /* the concealment */
   GstBuffer *last_buffer;       /* newest pushed frame */
   gboolean keep_last;           /* FALSE when GstBaseSrc will mark DISCONT */
-  /* each unit socket's kernel drops: atomic, the unit threads write them
-   * without the lock */
-  guint32 unit_drops[GST_TILE_WIRE_MAX_UNITS];
+  /* each unit socket's kernel drops (a unit has one per path with
+   * redundant paths): atomic, the unit threads write them without the
+   * lock */
+  guint32 unit_drops[GST_TILE_WIRE_MAX_UNITS][GST_TILE_WIRE_MAX_PATHS];
+  /* redundant paths: receive errors of a path's socket (atomic) */
+  guint path_errors;
 };
 
 GstTileReceiverUdp *
@@ -195,14 +198,17 @@ gst_tile_receiver_udp_new_session_locked (GstTileReceiverUdp * udp)
  * statistics. Lock held. */
 void
 gst_tile_receiver_udp_gauges_locked (GstTileReceiverUdp * udp,
-    guint64 * kernel_drops, gint64 * timer_floor_ns)
+    guint64 * kernel_drops, gint64 * timer_floor_ns, guint64 * path_errors)
 {
-  guint i;
+  guint i, k;
 
   *kernel_drops = 0;
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
-    *kernel_drops += (guint32) g_atomic_int_get ((gint *) & udp->unit_drops[i]);
+    for (k = 0; k < GST_TILE_WIRE_MAX_PATHS; k++)
+      *kernel_drops += (guint32) g_atomic_int_get ((gint *) &
+          udp->unit_drops[i][k]);
   *timer_floor_ns = udp->timer_floor_ns;
+  *path_errors = (guint) g_atomic_int_get ((gint *) & udp->path_errors);
 }
 
 /* The datagrams of @slot. */
@@ -691,19 +697,12 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
   gst_tile_receiver_nack_unit_flush (self, u);
 }
 
-/* A UDP unit's state: its socket, its handshake, what it expects next, and
- * its receive layout. */
+/* One socket of a UDP unit, on one network path: its handshake with the
+ * sender's address there. A unit has one; with redundant paths one per
+ * path up, and each datagram comes over each. */
 typedef struct
 {
-  GstTileReceiver *self;
-  GstTileReceiverUnit *u;
-  GstTileWireConfig *config;
-  guint64 run;
   gint fd;
-  gboolean gro;
-  guint hl, ps, seg;            /* header (with the tag when sealed),
-                                 * payload and datagram size */
-  guint64 tile_off, tile_size;
   /* the handshake: UNIT_HELLO until the sender answers (with the cookie
    * of its first answer, which proves that we receive at our address) */
   struct sockaddr_storage server;
@@ -711,6 +710,29 @@ typedef struct
   GstTileWireUnitHello uh;
   GByteArray *hello;
   gboolean acked;
+  /* the socket is connected to where the sender's datagrams for this unit
+   * come from (its echo, or its first datagram): the kernel drops
+   * datagrams from anywhere else; until then the sources of a batch are
+   * in @batch.names and only the sender's host is heard */
+  gboolean connected;
+  gint64 next_hello;
+} UdpLeg;
+
+/* A UDP unit's state: its sockets, their handshakes, what it expects next,
+ * and its receive layout. */
+typedef struct
+{
+  GstTileReceiver *self;
+  GstTileReceiverUnit *u;
+  GstTileWireConfig *config;
+  guint64 run;
+  gboolean gro;
+  guint hl, ps, seg;            /* header (with the tag when sealed),
+                                 * payload and datagram size */
+  guint64 tile_off, tile_size;
+  UdpLeg legs[GST_TILE_WIRE_MAX_PATHS];
+  guint n_legs;
+  UdpLeg *l;                    /* the socket being read */
   /* multicast from a sender on this host: its datagrams may come from any
    * of this host's addresses (the route's), so all of them are heard */
   struct sockaddr_storage *local;
@@ -720,12 +742,7 @@ typedef struct
    * sends no UNIT_HELLO and is never connected (the group's datagrams come
    * from the sender's host only) */
   gboolean multicast;
-  /* the socket is connected to where the sender's datagrams for this unit
-   * come from (its echo, or its first datagram): the kernel drops
-   * datagrams from anywhere else; until then the sources of a batch are
-   * in @batch.names and only the sender's host is heard */
-  gboolean connected;
-  gint64 hello_end, next_hello;
+  gint64 hello_end;
   /* the prediction */
   gboolean have_exp;
   guint64 exp_frame, exp_off;
@@ -744,20 +761,22 @@ udp_unit_open (UdpUnit * c, GError ** err)
   gint rcvbuf = self->settings.receive_buffer_size, granted;
   gboolean last_window;
   guint64 wire;
+  UdpLeg *l = &c->legs[0];
+  guint k;
 
   if (c->multicast) {
-    c->fd = gst_tile_net_udp_multicast_receiver (c->config->mcast_family,
+    l->fd = gst_tile_net_udp_multicast_receiver (c->config->mcast_family,
         c->config->mcast_addr, c->config->mcast_port + u->index,
         self->settings.multicast_iface, err);
-    if (c->fd < 0) {
+    if (l->fd < 0) {
       g_prefix_error (err, "unit %u: ", u->index);
       return FALSE;
     }
-    c->acked = TRUE;            /* nothing to introduce: we are a member */
+    l->acked = TRUE;            /* nothing to introduce: we are a member */
   } else {
-    c->fd = gst_tile_net_udp_bind_any (c->server.ss_family, err);
+    l->fd = gst_tile_net_udp_bind_any (l->server.ss_family, err);
   }
-  if (c->fd < 0)
+  if (l->fd < 0)
     return FALSE;
   /* room for four tiles at least: the sender keeps up to the window below
    * in flight; it must let a newer frame in to complete a frame with gaps
@@ -767,19 +786,44 @@ udp_unit_open (UdpUnit * c, GError ** err)
       c->seg;
   if (rcvbuf > 0 && (guint64) rcvbuf < 4 * wire)
     rcvbuf = (gint) MIN (4 * wire, G_MAXINT / 2);
-  granted = gst_tile_net_set_buffer_size (c->fd, FALSE, rcvbuf);
+  granted = gst_tile_net_set_buffer_size (l->fd, FALSE, rcvbuf);
   if (self->settings.gro)
-    c->gro = gst_tile_net_set_gro (c->fd);
+    c->gro = gst_tile_net_set_gro (l->fd);
   if (!c->gro && self->settings.gro_required) {
     g_set_error (err, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
         "This kernel has no UDP generic receive offload (UDP_GRO), and "
         "gso=on");
-    gst_tile_net_close (&c->fd);
+    gst_tile_net_close (&l->fd);
     return FALSE;
+  }
+  /* redundant paths: a socket on each other path, the same (a path whose
+   * socket cannot be made is left out) */
+  for (k = 1; k < c->n_legs; k++) {
+    GError *e = NULL;
+    UdpLeg *x = &c->legs[k];
+
+    x->fd = gst_tile_net_udp_bind_any (x->server.ss_family, &e);
+    if (x->fd >= 0) {
+      gst_tile_net_set_buffer_size (x->fd, FALSE, rcvbuf);
+      if (c->gro && !gst_tile_net_set_gro (x->fd)) {
+        g_set_error (&e, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+            "no UDP_GRO on its socket");
+        gst_tile_net_close (&x->fd);
+      }
+    }
+    if (x->fd < 0) {
+      GST_WARNING_OBJECT (self->log_object, "unit %u: no socket on path "
+          "%u: %s", u->index, k, e->message);
+      g_clear_error (&e);
+      g_byte_array_unref (x->hello);
+      c->legs[k] = c->legs[--c->n_legs];
+      c->legs[c->n_legs].hello = NULL;
+      k--;
+    }
   }
 
   g_mutex_lock (&self->lock);
-  u->fd = c->fd;
+  u->fd = l->fd;
   self->counters.granted_rcvbuf = granted;
   /* Linux reports twice the size asked for and counts the kernel's
    * overhead of every datagram against it: half of it holds payload */
@@ -792,7 +836,7 @@ udp_unit_open (UdpUnit * c, GError ** err)
   first_ack.frame = 0;
   last_window = ++udp->windows == self->n_used;
   if (!self->running || self->run != c->run)
-    gst_tile_net_shutdown (c->fd);
+    gst_tile_net_shutdown (l->fd);
   g_mutex_unlock (&self->lock);
   if (last_window)
     gst_tile_receiver_send_ack (self, &first_ack);
@@ -840,31 +884,49 @@ udp_batch_free (UdpBatch * b)
 static void
 udp_unit_free (UdpUnit * c)
 {
-  g_byte_array_unref (c->hello);
+  guint k;
+
+  /* (the first socket is the unit's, closed with it) */
+  for (k = 0; k < c->n_legs; k++) {
+    if (k > 0)
+      gst_tile_net_close (&c->legs[k].fd);
+    g_clear_pointer (&c->legs[k].hello, g_byte_array_unref);
+  }
   udp_batch_free (&c->batch);
   g_free (c->local);
 }
 
-/* Sends UNIT_HELLO every 100 ms until the sender answers. FALSE when it
- * has not within the timeout. */
+/* Sends UNIT_HELLO on each socket every 100 ms until the sender answers
+ * there. FALSE when it has answered on none within the timeout (with
+ * redundant paths, a path that has not answered yet is asked on: it may
+ * come up later). */
 static gboolean
 udp_unit_hello (UdpUnit * c, GError ** err)
 {
-  gint64 now;
+  gboolean any = FALSE;
+  gint64 now = 0;
+  guint k;
 
-  if (c->acked)
-    return TRUE;
-  now = (gint64) gst_util_get_timestamp ();
-  if (now > c->hello_end) {
+  for (k = 0; k < c->n_legs; k++) {
+    UdpLeg *l = &c->legs[k];
+
+    if (l->acked) {
+      any = TRUE;
+      continue;
+    }
+    if (!now)
+      now = (gint64) gst_util_get_timestamp ();
+    if (now >= l->next_hello) {
+      gst_tile_net_udp_send_to (l->fd, l->hello->data, l->hello->len,
+          (struct sockaddr *) &l->server, l->server_len);
+      l->next_hello = now + 100 * GST_MSECOND;
+    }
+  }
+  if (!any && now > c->hello_end) {
     g_set_error (err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
         "unit %u: no answer to UNIT_HELLO within %u ms", c->u->index,
         c->self->settings.timeout);
     return FALSE;
-  }
-  if (now >= c->next_hello) {
-    gst_tile_net_udp_send_to (c->fd, c->hello->data, c->hello->len,
-        (struct sockaddr *) &c->server, c->server_len);
-    c->next_hello = now + 100 * GST_MSECOND;
   }
   return TRUE;
 }
@@ -878,6 +940,10 @@ udp_unit_pin (UdpUnit * c)
   GstTileReceiverSlot *pinned = NULL;
   guint i;
 
+  /* (with redundant paths the datagrams come twice, not in one order:
+   * all of them through staging, copied once under the claim) */
+  if (c->n_legs > 1)
+    return NULL;
   g_mutex_lock (&self->lock);
   if (c->have_exp && self->run == c->run) {
     for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
@@ -932,7 +998,7 @@ udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
       iov[1].iov_len = ps;
       iov[2].iov_base = NULL;
       iov[2].iov_len = 0;
-      if (!c->acked && i % b->per_msg == 0) {
+      if (!c->l->acked && i % b->per_msg == 0) {
         iov[2].iov_base = b->ctl_tail + (gsize) (i / b->per_msg) *
             UDP_CTL_TAIL;
         iov[2].iov_len = UDP_CTL_TAIL;
@@ -947,7 +1013,7 @@ udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
     m->msg_iovlen = 3 * b->per_msg;
     m->msg_control = b->cmsgs + (gsize) i *UDP_CMSG;
     m->msg_controllen = UDP_CMSG;
-    if (!c->connected) {
+    if (!c->l->connected) {
       m->msg_name = &b->names[i];
       m->msg_namelen = sizeof (struct sockaddr_storage);
     }
@@ -968,7 +1034,7 @@ udp_unit_local_sender (UdpUnit * c)
   c->local = g_new0 (struct sockaddr_storage, UDP_MAX_LOCAL_ADDRESSES);
   n = gst_tile_net_local_addresses (c->local, UDP_MAX_LOCAL_ADDRESSES);
   for (i = 0; i < n; i++)
-    if (gst_tile_net_same_host (&c->local[i], &c->server))
+    if (gst_tile_net_same_host (&c->local[i], &c->legs[0].server))
       break;
   c->n_local = i < n ? n : 0;
 }
@@ -980,7 +1046,7 @@ udp_unit_from_sender_host (UdpUnit * c, const struct sockaddr_storage *a)
 {
   guint i;
 
-  if (gst_tile_net_same_host (a, &c->server) ||
+  if (gst_tile_net_same_host (a, &c->l->server) ||
       (c->n_local && gst_tile_net_same_host (a, &c->local_heard)))
     return TRUE;
   for (i = 0; i < c->n_local; i++) {
@@ -999,24 +1065,25 @@ udp_unit_connect (UdpUnit * c, guint k)
 {
   struct msghdr *m = &c->batch.msgs[k].msg_hdr;
 
-  if (c->connected || c->multicast || m->msg_namelen == 0)
+  if (c->l->connected || c->multicast || m->msg_namelen == 0)
     return;
-  if (connect (c->fd, (struct sockaddr *) m->msg_name, m->msg_namelen) == 0)
-    c->connected = TRUE;
+  if (connect (c->l->fd, (struct sockaddr *) m->msg_name,
+          m->msg_namelen) == 0)
+    c->l->connected = TRUE;
   else
     GST_WARNING_OBJECT (c->self->log_object, "unit %u: cannot connect to "
         "the sender's unit socket: %s", c->u->index, g_strerror (errno));
 }
 
-/* Our UNIT_HELLO, with our MAC when sealed, into c->hello. */
+/* Our UNIT_HELLO on socket @l, with our MAC when sealed, into l->hello. */
 static void
-udp_unit_pack_hello (UdpUnit * c)
+udp_unit_pack_hello (UdpUnit * c, UdpLeg * l)
 {
   if (c->u->seal)
-    gst_tile_keys_unit_mac (c->u->unit_c2s, &c->uh, GST_TILE_KEYS_UNIT_HELLO,
-        c->uh.mac);
-  g_byte_array_set_size (c->hello, 0);
-  gst_tile_wire_unit_hello_pack (&c->uh, c->hello, NULL);
+    gst_tile_keys_unit_mac (c->u->unit_c2s, &l->uh, GST_TILE_KEYS_UNIT_HELLO,
+        l->uh.mac);
+  g_byte_array_set_size (l->hello, 0);
+  gst_tile_wire_unit_hello_pack (&l->uh, l->hello, NULL);
 }
 
 /* A control message on a unit socket during its handshake (@n bytes in
@@ -1035,8 +1102,9 @@ udp_unit_answer (UdpUnit * c, const guint8 * buf, gsize n,
 {
   GstTileWireUnitHello uh;
   GstTileWireHeader h;
+  UdpLeg *l = c->l;
   gboolean control_port = from && gst_tile_net_same_address (from,
-      &c->server);
+      &l->server);
 
   if (gst_tile_wire_header_parse (buf, n, &h, NULL) != GST_TILE_WIRE_PARSE_OK)
     return FALSE;
@@ -1068,8 +1136,8 @@ udp_unit_answer (UdpUnit * c, const guint8 * buf, gsize n,
   }
   if (h.payload_len != n - GST_TILE_WIRE_HEADER_SIZE ||
       !gst_tile_wire_unit_hello_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
-          h.payload_len, &uh, NULL) || uh.token != c->uh.token ||
-      uh.generation != c->uh.generation || uh.unit != c->uh.unit) {
+          h.payload_len, &uh, NULL) || uh.token != l->uh.token ||
+      uh.generation != l->uh.generation || uh.unit != l->uh.unit) {
     GST_DEBUG_OBJECT (c->self->log_object, "unit %u: ignoring an answer "
         "that is not for this unit", c->u->index);
     return FALSE;
@@ -1088,14 +1156,14 @@ udp_unit_answer (UdpUnit * c, const guint8 * buf, gsize n,
   } else if (!control_port) {
     /* the acceptance, of the cookie we send now (of an older one: the
      * sender echoes again when our next UNIT_HELLO comes) */
-    return memcmp (uh.cookie, c->uh.cookie, sizeof (uh.cookie)) == 0;
+    return memcmp (uh.cookie, l->uh.cookie, sizeof (uh.cookie)) == 0;
   }
   /* the challenge: our UNIT_HELLO again, with its cookie, right away (the
    * same cookie again: a repeated challenge, nothing to do) */
-  if (memcmp (uh.cookie, c->uh.cookie, sizeof (uh.cookie)) != 0) {
-    memcpy (c->uh.cookie, uh.cookie, sizeof (uh.cookie));
-    udp_unit_pack_hello (c);
-    c->next_hello = 0;
+  if (memcmp (uh.cookie, l->uh.cookie, sizeof (uh.cookie)) != 0) {
+    memcpy (l->uh.cookie, uh.cookie, sizeof (uh.cookie));
+    udp_unit_pack_hello (c, l);
+    l->next_hello = 0;
   }
   return FALSE;
 }
@@ -1119,11 +1187,11 @@ udp_unit_control (UdpUnit * c, guint k, guint len, GError ** err)
       memcpy (ctl + got, iov[i].iov_base, step);
     got += step;
   }
-  c->acked = udp_unit_answer (c, ctl, got,
+  c->l->acked = udp_unit_answer (c, ctl, got,
       b->msgs[k].msg_hdr.msg_namelen ? &b->names[k] : NULL, err);
   /* the acceptance comes from the socket that sends this unit's
    * datagrams */
-  if (c->acked)
+  if (c->l->acked)
     udp_unit_connect (c, k);
   return *err == NULL;
 }
@@ -1170,16 +1238,16 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
         &arrival);
     /* read by the stats under the lock, which is not held here */
     if (drops != G_MAXUINT32)
-      g_atomic_int_set ((gint *) & self->udp->unit_drops[c->u->index],
-          drops);
+      g_atomic_int_set ((gint *) &
+          self->udp->unit_drops[c->u->index][c->l - c->legs], drops);
     /* not connected yet: only the sender's host is heard */
-    if (!c->connected && b->msgs[k].msg_hdr.msg_namelen > 0 &&
+    if (!c->l->connected && b->msgs[k].msg_hdr.msg_namelen > 0 &&
         !udp_unit_from_sender_host (c, &b->names[k])) {
       *invalid += 1;
       continue;
     }
     /* (control messages start with "GSBC", datagrams with "GSBU") */
-    if (!c->acked && len >= GST_TILE_WIRE_HEADER_SIZE &&
+    if (!c->l->acked && len >= GST_TILE_WIRE_HEADER_SIZE &&
         GST_READ_UINT32_BE (b->iovs[3 * k * b->per_msg].iov_base) ==
         GST_TILE_WIRE_MAGIC) {
       if (!udp_unit_control (c, k, len, err))
@@ -1227,7 +1295,7 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
       b->arrivals[n] = arrival;
       n++;
       /* a datagram of this unit before the echo: from the same socket */
-      if (!c->connected)
+      if (!c->l->connected)
         udp_unit_connect (c, k);
     }
   }
@@ -1240,7 +1308,7 @@ udp_unit_predict (UdpUnit * c, guint n)
 {
   GstTileWirePacketHeader *last = &c->batch.hs[n - 1];
 
-  c->acked = TRUE;              /* data flows: our hello was heard */
+  c->l->acked = TRUE;           /* data flows: our hello was heard */
   c->have_exp = TRUE;
   c->exp_frame = last->frame;
   c->exp_off = last->offset + c->ps;
@@ -1252,38 +1320,87 @@ udp_unit_predict (UdpUnit * c, guint n)
   }
 }
 
+/* Waits up to @timeout_ms for datagrams on any of the unit's sockets;
+ * @ready says which have some. FALSE when none has. */
+static gboolean
+udp_unit_wait (UdpUnit * c, gint timeout_ms, gboolean * ready)
+{
+  gint fds[GST_TILE_WIRE_MAX_PATHS];
+  guint k;
+
+  for (k = 0; k < c->n_legs; k++)
+    fds[k] = c->legs[k].fd;
+  return gst_tile_net_wait_any (fds, c->n_legs, timeout_ms, ready);
+}
+
+/* One batch from socket c->l into the frames. Returns what
+ * gst_tile_net_udp_recv_batch () did, -1 also on a refusal (@err set). */
+static gint
+udp_unit_receive_batch (UdpUnit * c, GError ** err)
+{
+  GstTileReceiver *self = c->self;
+  GstTileReceiverSlot *pinned;
+  guint invalid = 0, tampered = 0;
+  gint r, n;
+
+  pinned = udp_unit_pin (c);
+  udp_unit_layout (c, pinned);
+  r = gst_tile_net_udp_recv_batch (c->l->fd, c->batch.msgs, c->batch.vlen,
+      err);
+  n = r > 0 ? udp_unit_parse (c, r, &invalid, &tampered, err) : 0;
+  if (n > 0)
+    udp_unit_predict (c, n);
+  if (n > 0 || invalid > 0 || tampered > 0 || pinned)
+    udp_file_batch (self, c->u, c->run, &c->batch, MAX (n, 0), invalid,
+        tampered, pinned);
+  return n < 0 ? -1 : r;
+}
+
 /* Receives batches until the generation is over (a CONFIG or EOS came and
- * the socket is empty) or an error. */
+ * the sockets are empty) or an error. With redundant paths a socket's
+ * receive error (an ICMP error of a path that went down, reported once)
+ * is counted and the others go on. */
 static void
 udp_unit_receive (UdpUnit * c, GError ** err)
 {
   GstTileReceiver *self = c->self;
+  gboolean ready[GST_TILE_WIRE_MAX_PATHS];
 
   while (udp_unit_hello (c, err)) {
-    GstTileReceiverSlot *pinned;
-    gboolean drain;
-    guint invalid = 0, tampered = 0;
-    gint r, n;
+    gboolean drain, unacked = FALSE, any = FALSE;
+    guint k;
 
     g_mutex_lock (&self->lock);
     drain = self->udp->drain || !self->running || self->run != c->run;
     g_mutex_unlock (&self->lock);
-    if (!drain && !gst_tile_net_wait (c->fd, FALSE, c->acked ? 100 : 20, NULL))
+    for (k = 0; k < c->n_legs; k++)
+      unacked |= !c->legs[k].acked;
+    if (!drain && !udp_unit_wait (c, unacked ? 20 : 100, ready))
       continue;
+    for (k = 0; k < c->n_legs; k++) {
+      gint r;
 
-    pinned = udp_unit_pin (c);
-    udp_unit_layout (c, pinned);
-    r = gst_tile_net_udp_recv_batch (c->fd, c->batch.msgs, c->batch.vlen, err);
-    n = r > 0 ? udp_unit_parse (c, r, &invalid, &tampered, err) : 0;
-    if (n > 0)
-      udp_unit_predict (c, n);
-    if (n > 0 || invalid > 0 || tampered > 0 || pinned)
-      udp_file_batch (self, c->u, c->run, &c->batch, MAX (n, 0), invalid,
-          tampered, pinned);
-    if (r < 0)
-      g_prefix_error (err, "unit %u: ", c->u->index);
-    if (r < 0 || n < 0 || (r == 0 && drain))
-      return;                   /* (an empty socket when draining: done) */
+      if (!drain && !ready[k])
+        continue;
+      c->l = &c->legs[k];
+      r = udp_unit_receive_batch (c, err);
+      if (r < 0 && c->n_legs > 1 && *err &&
+          (*err)->domain == G_IO_ERROR) {
+        GST_DEBUG_OBJECT (self->log_object, "unit %u path %u: %s",
+            c->u->index, k, (*err)->message);
+        g_clear_error (err);
+        g_atomic_int_inc ((gint *) & self->udp->path_errors);
+        continue;
+      }
+      if (r < 0) {
+        if (*err)
+          g_prefix_error (err, "unit %u: ", c->u->index);
+        return;
+      }
+      any |= r > 0;
+    }
+    if (drain && !any)
+      return;                   /* (empty sockets when draining: done) */
   }
 }
 
@@ -1295,17 +1412,26 @@ gst_tile_receiver_udp_unit (gpointer data)
   GError *err = NULL;
   UdpUnit c = { 0 };
 
+  struct sockaddr_storage servers[GST_TILE_WIRE_MAX_PATHS];
+  guint lens[GST_TILE_WIRE_MAX_PATHS], k;
+
   c.self = self;
   c.u = u;
-  c.hello = g_byte_array_new ();
   g_mutex_lock (&self->lock);
   c.config = self->config;
   c.run = self->run;
-  c.uh.token = c.config->token;
-  c.uh.generation = c.config->generation;
-  c.uh.unit = u->index;
-  c.server_len = gst_tile_receiver_paths_unit_server_locked (self,
-      u->index, &c.server);
+  c.n_legs = gst_tile_receiver_paths_unit_servers_locked (self, u->index,
+      servers, lens);
+  for (k = 0; k < c.n_legs; k++) {
+    c.legs[k].fd = -1;
+    c.legs[k].hello = g_byte_array_new ();
+    c.legs[k].uh.token = c.config->token;
+    c.legs[k].uh.generation = c.config->generation;
+    c.legs[k].uh.unit = u->index;
+    c.legs[k].server = servers[k];
+    c.legs[k].server_len = lens[k];
+  }
+  c.l = &c.legs[0];
   gst_tile_receiver_unit_seal (u);
   gst_tile_receiver_nack_unit_reset_locked (u);
   g_mutex_unlock (&self->lock);
@@ -1320,7 +1446,8 @@ gst_tile_receiver_udp_unit (gpointer data)
 
   if (udp_unit_open (&c, &err)) {
     udp_batch_alloc (&c.batch, c.gro, c.hl, c.ps);
-    udp_unit_pack_hello (&c);
+    for (k = 0; k < c.n_legs; k++)
+      udp_unit_pack_hello (&c, &c.legs[k]);
     c.hello_end = (gint64) gst_util_get_timestamp () +
         (gint64) self->settings.timeout * GST_MSECOND;
     udp_unit_receive (&c, &err);

@@ -148,10 +148,11 @@ gst_tile_receiver_counters_to_structure (const GstTileReceiverCounters * c,
     gst_structure_set (s, "tile-spread-mean", G_TYPE_UINT64,
         c->tile_spread_sum * 1000 / c->frames_received, NULL);
   if (config && config->protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
-    guint64 drops;
+    guint64 drops, path_errors;
     gint64 floor_ns;
 
-    gst_tile_receiver_udp_gauges_locked (udp, &drops, &floor_ns);
+    gst_tile_receiver_udp_gauges_locked (udp, &drops, &floor_ns,
+        &path_errors);
     gst_structure_set (s,
         "packets-received", G_TYPE_UINT64, c->packets_received,
         "packets-lost", G_TYPE_UINT64, c->packets_lost,
@@ -175,6 +176,7 @@ gst_tile_receiver_counters_to_structure (const GstTileReceiverCounters * c,
         c->fec_frames_unrecoverable,
         "fec-packets-unused", G_TYPE_UINT64, c->fec_packets_unused,
         "kernel-drops", G_TYPE_UINT64, drops,
+        "path-errors", G_TYPE_UINT64, path_errors,
         "timer-floor-us", G_TYPE_UINT64, (guint64) (floor_ns / 1000), NULL);
   }
   gst_tile_latency_to_structure (&c->latency, s);
@@ -222,7 +224,8 @@ gst_tile_receiver_get_stats (GstTileReceiver * self)
     GValue paths = G_VALUE_INIT, v = G_VALUE_INIT;
     guint i;
 
-    /* local only: the path (its index in `host`) of each unit */
+    /* local only: the path (its index in `host`) of each unit (with
+     * redundant paths: its first; it has a socket on each) */
     gst_value_array_init (&paths, self->config->n_tiles);
     for (i = 0; i < self->config->n_tiles; i++) {
       g_value_init (&v, G_TYPE_UINT);
@@ -443,6 +446,7 @@ gst_tile_receiver_start (GstTileReceiver * self,
   self->settings.latency_ms = settings->latency_ms;
   self->settings.drop_late = settings->drop_late;
   self->settings.retransmit = settings->retransmit;
+  self->settings.redundant = settings->redundant;
   gst_tile_playout_init (&self->playout, settings->latency_ms,
       GST_TILE_RECEIVER_AUTO_LATENCY_START);
   self->settings.has_region = self->has_region;

@@ -74,6 +74,9 @@ typedef enum
  *   arrive (NACKs) and hold a frame with gaps a round trip longer for
  *   them (tilesrc's `retransmit`, on by default there; off in zeroed
  *   settings)
+ * @redundant: @host lists several paths: protocol=udp, ask for every
+ *   datagram over each path up and keep the first copy (instead of
+ *   balanced tiles)
  *
  * What stays fixed while a receiver runs.
  */
@@ -92,6 +95,7 @@ typedef struct
   gint latency_ms;
   gboolean drop_late;
   gboolean retransmit;
+  gboolean redundant;
 } GstTileReceiverSettings;
 
 /**

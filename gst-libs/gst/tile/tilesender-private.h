@@ -244,6 +244,13 @@ typedef struct
   struct mmsghdr *msgs;
   guint alloc;
   gint64 pace_next;             /* ns, CLOCK_MONOTONIC */
+  /* redundant paths: the unit's other sockets for this send (taken under
+   * the lock with the unit's), and what went over them; the unit thread's */
+  gint copy_fd[GST_TILE_WIRE_MAX_PATHS - 1];
+  guint n_copies;
+  guint64 copies_sent;          /* datagrams */
+  guint64 copies_dropped;       /* a copy's socket full or failing */
+  guint64 primary_failed;       /* the unit's own socket failing */
   GstTileSeal *seal;
   guint8 *sealed;
   gsize sealed_alloc;
@@ -299,6 +306,16 @@ typedef struct
   guint64 tcp_rate;
   struct sockaddr_storage remote;       /* UDP: the receiver's unit socket */
   guint remote_len;
+  /* UDP, redundant paths: the unit's socket on each other path of the
+   * receiver (from the address its UNIT_HELLO there was sent to), and its
+   * socket there; closed as fd (those of a send in progress closed by the
+   * unit thread afterwards, from copy_closing) */
+  gint copy_fd[GST_TILE_WIRE_MAX_PATHS - 1];
+  struct sockaddr_storage copy_remote[GST_TILE_WIRE_MAX_PATHS - 1];
+  guint copy_remote_len[GST_TILE_WIRE_MAX_PATHS - 1];
+  guint n_copies;
+  gint copy_closing[GST_TILE_WIRE_MAX_PATHS - 1];
+  guint n_copy_closing;
   /* protocol=udp with retransmit: made and freed by the unit thread
    * (lock), its asks under the lock, the rest the unit thread's */
   GstTileSenderResend *resend;
@@ -325,6 +342,11 @@ typedef struct
   guint64 retransmits_limited;  /* datagrams asked beyond the bounds */
   /* forward error correction (tilesender-fec.c) */
   guint64 fec_packets_sent;
+  /* redundant paths: datagrams sent again over the other paths, dropped
+   * there (the socket full or failing), failed on the unit's own path */
+  guint64 copies_sent;
+  guint64 copies_dropped;
+  guint64 primary_failed;
 } GstTileSenderCounters;
 
 /* What owns a set of units and sends frames with them: a unicast peer
@@ -450,6 +472,9 @@ struct _GstTileSenderPeer
    * are shared among its units by their rates (fixed once made) */
   gboolean balanced;
   guint32 last_bounds[GST_TILE_WIRE_MAX_UNITS + 1];   /* its last frame's */
+  /* its HELLO asked for redundant paths, and this is UDP: a unit's
+   * UNIT_HELLO from another of its addresses adds a copy socket */
+  gboolean redundant;
   guint64 region_packets;
   guint64 all_packets;
   /* the datagrams its NACKs may still have sent again (a token bucket,
@@ -796,6 +821,10 @@ void     gst_tile_sender_udp_data_datagram (GstTileSeal * seal, guint unit,
 G_GNUC_INTERNAL
 void     gst_tile_sender_udp_pace (GstTileSenderScratch * sc, gsize bytes,
                                    guint64 rate);
+G_GNUC_INTERNAL
+void     gst_tile_sender_udp_send_redundant (GstTileSenderScratch * sc,
+                                             gint fd, struct mmsghdr *msgs,
+                                             guint n);
 G_GNUC_INTERNAL
 gboolean gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
                                         GstTileSenderScratch * sc,

@@ -341,7 +341,12 @@ resend_range (GstTileSenderUnit * u, GstTileSenderResend * rs,
       msg->msg_iovlen = 3;
     }
     /* (a unit socket with UDP_SEGMENT set sends a lone datagram as is) */
-    r = gst_tile_net_udp_send_batch (fd, rs->msgs, m, &err);
+    if (sc->n_copies > 0) {
+      gst_tile_sender_udp_send_redundant (sc, fd, rs->msgs, m);
+      r = m;
+    } else {
+      r = gst_tile_net_udp_send_batch (fd, rs->msgs, m, &err);
+    }
     if (r <= 0) {
       GST_DEBUG_OBJECT (u->sender->log_object, "unit %u: resend failed: %s",
           u->index, err ? err->message : "nothing sent");

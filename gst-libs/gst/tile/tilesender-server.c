@@ -1184,15 +1184,46 @@ cookie_check (GstTileSender * self, const GstTileWireUnitHello * uh,
   return gst_tile_seal_equal (want, uh->cookie, sizeof (want));
 }
 
-/* Connects a UDP socket to the unit socket at @addr and makes it unit @u's.
- * Lock held. */
-static void
+/* Connects a UDP socket to the unit socket at @addr and makes it unit @u's
+ * (with redundant paths, when @u has one: another copy socket). Returns
+ * it, -1 when it could not be made. Lock held. */
+static gint
 udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
     const struct sockaddr_storage *addr, socklen_t sl)
 {
   GstTileSenderPeer *peer = u->owner->peer;
   GError *err = NULL;
   gint fd;
+
+  if (u->fd >= 0) {
+    /* redundant paths: a copy socket, the same as the unit's (GSO too: the
+     * same messages go out of both) */
+    fd = gst_tile_net_udp_connected_from ((const struct sockaddr *) addr, sl,
+        &self->server.udp_dest, &err);
+    if (fd >= 0) {
+      gst_tile_net_set_buffer_size (fd, TRUE,
+          self->settings.send_buffer_size);
+      if (u->gso && !gst_tile_net_set_gso (fd,
+              GST_TILE_WIRE_DATAGRAM_OVERHEAD (self->crypto.passphrase !=
+                  NULL) + self->config.packet_size)) {
+        g_set_error (&err, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+            "no UDP_SEGMENT on its socket");
+        gst_tile_net_close (&fd);
+      }
+    }
+    if (fd < 0) {
+      GST_WARNING_OBJECT (self->log_object, "unit %u: no socket for another "
+          "path: %s", u->index, err->message);
+      g_clear_error (&err);
+      return -1;
+    }
+    memcpy (&u->copy_remote[u->n_copies], addr, sl);
+    u->copy_remote_len[u->n_copies] = sl;
+    u->copy_fd[u->n_copies++] = fd;
+    GST_DEBUG_OBJECT (self->log_object, "receiver %u: UDP unit %u on "
+        "another path (%u copies)", peer->owner.id, u->index, u->n_copies);
+    return fd;
+  }
 
   /* from the address the receiver sent its UNIT_HELLO to: its path */
   fd = gst_tile_net_udp_connected_from ((const struct sockaddr *) addr, sl,
@@ -1201,7 +1232,7 @@ udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
     GST_WARNING_OBJECT (self->log_object, "unit %u: %s", u->index,
         err->message);
     g_clear_error (&err);
-    return;
+    return -1;
   }
   self->totals.sum.granted_send_buffer =
       peer->owner.counters.granted_send_buffer =
@@ -1218,13 +1249,32 @@ udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
           g_strdup ("Use gso=auto or gso=off"));
       gst_tile_net_close (&fd);
       gst_tile_sender_peer_end_locked (peer, "no UDP GSO");
-      return;
+      return -1;
     }
   }
   memcpy (&u->remote, addr, sl);
   u->remote_len = sl;
   u->fd = fd;
   peer->owner.n_connected++;
+  return fd;
+}
+
+/* The socket of unit @u that is connected to @addr (its own, or with
+ * redundant paths a copy), -1 when none is. Lock held. */
+static gint
+udp_unit_socket_to (GstTileSenderUnit * u,
+    const struct sockaddr_storage *addr, socklen_t sl)
+{
+  guint k;
+
+  if (u->fd >= 0 && u->remote_len == sl &&
+      gst_tile_net_same_address (&u->remote, addr))
+    return u->fd;
+  for (k = 0; k < u->n_copies; k++)
+    if (u->copy_remote_len[k] == sl &&
+        gst_tile_net_same_address (&u->copy_remote[k], addr))
+      return u->copy_fd[k];
+  return -1;
 }
 
 /* Checks a UNIT_HELLO datagram from @addr, a receiver's host, against
@@ -1323,6 +1373,7 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
   GstTileSenderPeer *peer;
   GstTileWireUnitHello uh;
   GstTileSenderUnit *u;
+  gint fd;
 
   if (!peer_of_host_locked (self, addr)) {
     self->totals.hellos_unvalidated++;
@@ -1334,13 +1385,19 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
     return;
   u = &peer->owner.units[uh.unit];
   if (u->fd >= 0) {
-    /* the echo got lost: again, from the unit's socket */
-    if (u->remote_len == sl && gst_tile_net_same_address (&u->remote, addr))
-      udp_answer (peer, &uh, GST_TILE_KEYS_UNIT_ACCEPT, u->fd, NULL, 0, n);
-    else
+    /* the echo got lost: again, from the unit's socket there */
+    fd = udp_unit_socket_to (u, addr, sl);
+    if (fd >= 0) {
+      udp_answer (peer, &uh, GST_TILE_KEYS_UNIT_ACCEPT, fd, NULL, 0, n);
+      return;
+    }
+    /* with redundant paths, from another address: a copy socket (its
+     * address validated the same way), one per path */
+    if (!peer->redundant || u->n_copies >= GST_TILE_WIRE_MAX_PATHS - 1) {
       udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
           "unit is already connected");
-    return;
+      return;
+    }
   }
   if (!cookie_check (self, &uh, addr)) {
     /* the address has not shown it receives: the cookie, in a datagram
@@ -1352,13 +1409,15 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
     return;
   }
 
-  udp_connect_unit (self, u, addr, sl);
-  if (u->fd < 0)
+  fd = udp_connect_unit (self, u, addr, sl);
+  if (fd < 0)
     return;
   /* the echo (with the receiver's cookie) leaves from the unit's own
    * socket, connected to the receiver's: the receiver connects to where it
    * came from, and its kernel drops datagrams from anywhere else */
-  udp_answer (peer, &uh, GST_TILE_KEYS_UNIT_ACCEPT, u->fd, NULL, 0, n);
+  udp_answer (peer, &uh, GST_TILE_KEYS_UNIT_ACCEPT, fd, NULL, 0, n);
+  if (fd != u->fd)
+    return;
   GST_DEBUG_OBJECT (self->log_object, "receiver %u: UDP unit %u connected "
       "(%u/%u), gso %d", peer->owner.id, uh.unit, peer->owner.n_connected,
       peer->owner.n_used, u->gso);

@@ -212,6 +212,49 @@ udp_build_messages (GstTileSenderScratch * sc, const GstTileSenderUnit * u,
   return n_msgs;
 }
 
+/* The datagrams of messages @msgs (3 iovecs each). */
+static guint64
+udp_datagrams (const struct mmsghdr *msgs, guint n)
+{
+  guint64 pk = 0;
+  guint k;
+
+  for (k = 0; k < n; k++)
+    pk += msgs[k].msg_hdr.msg_iovlen / 3;
+  return pk;
+}
+
+/**
+ * gst_tile_sender_udp_send_redundant:
+ * @sc: the unit thread's scratch, with its copy sockets
+ * @fd: the unit's socket
+ * @msgs: (array length=n): the messages
+ * @n: how many
+ *
+ * Redundant paths: sends @msgs over the unit's socket and each copy
+ * socket, without waiting on any: a path whose socket is full or failing
+ * (a link down: ENETUNREACH, an ICMP error) loses them there, counted in
+ * @sc, and the others carry them. The pace holds the rate.
+ */
+void
+gst_tile_sender_udp_send_redundant (GstTileSenderScratch * sc, gint fd,
+    struct mmsghdr *msgs, guint n)
+{
+  guint64 all = udp_datagrams (msgs, n);
+  guint k, r;
+
+  r = gst_tile_net_udp_send_batch_nowait (fd, msgs, n);
+  sc->primary_failed += all - udp_datagrams (msgs, r);
+  for (k = 0; k < sc->n_copies; k++) {
+    guint64 sent;
+
+    r = gst_tile_net_udp_send_batch_nowait (sc->copy_fd[k], msgs, n);
+    sent = udp_datagrams (msgs, r);
+    sc->copies_sent += sent;
+    sc->copies_dropped += all - sent;
+  }
+}
+
 /* Sends one tile as datagrams of a 48-byte header (with a passphrase, and
  * a 16-byte tag) and @ps payload bytes, the last one padded. The payload is
  * gathered straight from the frame (iovecs, no copy; with a passphrase from
@@ -270,8 +313,13 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
     /* NACKs: what they ask for goes first (tilesender-resend.c) */
     if (gst_tile_sender_resend_waiting (u))
       gst_tile_sender_resend_serve (u, sc, fd, rate);
-    r = gst_tile_net_udp_send_batch (fd, &sc->msgs[j], MIN (batch,
-            n_msgs - j), error);
+    if (sc->n_copies > 0) {
+      r = MIN (batch, n_msgs - j);
+      gst_tile_sender_udp_send_redundant (sc, fd, &sc->msgs[j], r);
+    } else {
+      r = gst_tile_net_udp_send_batch (fd, &sc->msgs[j], MIN (batch,
+              n_msgs - j), error);
+    }
     if (r < 0)
       return FALSE;
     for (k = j; k < j + r; k++)

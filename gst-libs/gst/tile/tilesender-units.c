@@ -215,7 +215,17 @@ gst_tile_sender_owner_close_data_locked (GstTileSenderOwner * o)
 
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
     GstTileSenderUnit *u = &o->units[i];
+    guint k;
 
+    for (k = 0; k < u->n_copies; k++) {
+      if (u->sending) {
+        gst_tile_net_shutdown (u->copy_fd[k]);
+        u->copy_closing[u->n_copy_closing++] = u->copy_fd[k];
+      } else {
+        gst_tile_net_close (&u->copy_fd[k]);
+      }
+    }
+    u->n_copies = 0;
     if (u->fd < 0)
       continue;
     if (u->sending) {
@@ -428,18 +438,45 @@ unit_send_tile_tcp (GstTileSenderUnit * u, GstTileSenderScratch * sc, gint fd,
   return gst_tile_net_wait (fd, TRUE, -1, err);
 }
 
+/* A send begins: the unit's copy sockets (redundant paths) into @sc, for
+ * the unit thread to use unlocked. Lock held. */
+static void
+unit_send_begin_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc)
+{
+  sc->n_copies = u->n_copies;
+  memcpy (sc->copy_fd, u->copy_fd, sizeof (gint) * u->n_copies);
+  sc->copies_sent = sc->copies_dropped = sc->primary_failed = 0;
+  u->sending = TRUE;
+}
+
+/* A send ended: what went over the copies counted, and the copy sockets
+ * closed during it closed now. Lock held. */
+static void
+unit_send_end_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc)
+{
+  GstTileSenderCounters *c = &u->owner->counters;
+
+  u->sending = FALSE;
+  c->copies_sent += sc->copies_sent;
+  c->copies_dropped += sc->copies_dropped;
+  c->primary_failed += sc->primary_failed;
+  sc->copies_sent = sc->copies_dropped = sc->primary_failed = 0;
+  while (u->n_copy_closing > 0)
+    gst_tile_net_close (&u->copy_closing[--u->n_copy_closing]);
+}
+
 /* Counts what a unit sent and settles the frame and the connection after
  * a send. Lock held. */
 static void
-unit_sent_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame, gint fd,
-    gboolean ok, guint64 bytes, guint64 n_packets, guint64 n_parity,
-    gint64 t0, GError * err)
+unit_sent_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc,
+    GstTileSenderFrame * frame, gint fd, gboolean ok, guint64 bytes,
+    guint64 n_packets, guint64 n_parity, gint64 t0, GError * err)
 {
   GstTileSender *self = u->sender;
   GstTileSenderOwner *o = u->owner;
   gint64 now = g_get_monotonic_time ();
 
-  u->sending = FALSE;
+  unit_send_end_locked (u, sc);
   u->busy_ns += (now - t0) * 1000;
   self->totals.unit_busy_ns[u->index] += (now - t0) * 1000;
   /* TCP: how fast this unit's tiles leave, for the deadline */
@@ -499,11 +536,11 @@ unit_resend_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc)
     return;
   }
   rate = gst_tile_sender_owner_rate_locked (o) / MAX (o->n_used, 1);
-  u->sending = TRUE;
+  unit_send_begin_locked (u, sc);
   g_mutex_unlock (&self->lock);
   gst_tile_sender_resend_serve (u, sc, fd, rate);
   g_mutex_lock (&self->lock);
-  u->sending = FALSE;
+  unit_send_end_locked (u, sc);
   if (u->close_pending) {
     gst_tile_net_close (&fd);
     u->close_pending = FALSE;
@@ -583,7 +620,7 @@ gst_tile_sender_unit_thread (gpointer data)
     }
     ps = self->config.packet_size;
     rate = gst_tile_sender_owner_rate_locked (o) / MAX (o->n_used, 1);
-    u->sending = TRUE;
+    unit_send_begin_locked (u, &sc);
     g_mutex_unlock (&self->lock);
 
     t0 = g_get_monotonic_time ();
@@ -598,7 +635,8 @@ gst_tile_sender_unit_thread (gpointer data)
     }
 
     g_mutex_lock (&self->lock);
-    unit_sent_locked (u, frame, fd, ok, bytes, n_packets, n_parity, t0, err);
+    unit_sent_locked (u, &sc, frame, fd, ok, bytes, n_packets, n_parity, t0,
+        err);
     g_clear_error (&err);
   }
   g_mutex_unlock (&self->lock);

@@ -231,6 +231,8 @@ gst_tile_sender_peer_new_locked (GstTileSender * self, gint control_fd,
   peer->has_region = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_REGION) != 0;
   peer->balanced = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_BALANCE) &&
       !self->group && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_TCP;
+  peer->redundant = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_REDUNDANT) &&
+      !self->group && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP;
   peer->region = hello->region;
   peer->group = self->group;
   peer->address = gst_tile_net_peer_string (control_fd);
@@ -1489,6 +1491,7 @@ peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
       "address", G_TYPE_STRING, peer->address,
       "paths", G_TYPE_UINT, gst_tile_sender_peer_paths_locked (peer),
       "balanced", G_TYPE_BOOLEAN, peer->balanced,
+      "redundant", G_TYPE_BOOLEAN, peer->redundant,
       "connected", G_TYPE_BOOLEAN, gst_tile_sender_peer_ready_locked (peer),
       "connected-ms", G_TYPE_UINT64,
       (guint64) (g_get_monotonic_time () - peer->started_us) / 1000,
@@ -1505,6 +1508,9 @@ peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
       "nacks-refused", G_TYPE_UINT64, c->nacks_refused,
       "retransmits-limited", G_TYPE_UINT64, c->retransmits_limited,
       "fec-packets-sent", G_TYPE_UINT64, c->fec_packets_sent,
+      "copies-sent", G_TYPE_UINT64, c->copies_sent,
+      "copies-dropped", G_TYPE_UINT64, c->copies_dropped,
+      "primary-failed", G_TYPE_UINT64, c->primary_failed,
       "fec-overhead", G_TYPE_UINT,
       self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ?
       gst_tile_sender_owner_fec_locked (gst_tile_sender_peer_data_owner

@@ -387,10 +387,11 @@ hello_validate (const GstTileWireHello * hello, GError ** error)
 
   if (hello->flags & ~(GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE |
           GST_TILE_WIRE_HELLO_FLAG_REGION |
-          GST_TILE_WIRE_HELLO_FLAG_BALANCE)) {
+          GST_TILE_WIRE_HELLO_FLAG_BALANCE |
+          GST_TILE_WIRE_HELLO_FLAG_REDUNDANT)) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "HELLO flags is 0x%08x, only bits 0 (passphrase), 1 (region) and "
-        "2 (balance) may be set", hello->flags);
+        "HELLO flags is 0x%08x, only bits 0 (passphrase), 1 (region), "
+        "2 (balance) and 3 (redundant) may be set", hello->flags);
     return FALSE;
   }
   if ((hello->flags & GST_TILE_WIRE_HELLO_FLAG_BALANCE) &&
@@ -398,6 +399,13 @@ hello_validate (const GstTileWireHello * hello, GError ** error)
     g_set_error_literal (error, GST_TILE_WIRE_ERROR,
         GST_TILE_WIRE_ERROR_INVALID, "HELLO asks for a region and for "
         "balanced tiles: a region's tiles are fixed");
+    return FALSE;
+  }
+  if ((hello->flags & GST_TILE_WIRE_HELLO_FLAG_BALANCE) &&
+      (hello->flags & GST_TILE_WIRE_HELLO_FLAG_REDUNDANT)) {
+    g_set_error_literal (error, GST_TILE_WIRE_ERROR,
+        GST_TILE_WIRE_ERROR_INVALID, "HELLO asks for balanced tiles and for "
+        "redundant paths: each path carries all of a frame or a share");
     return FALSE;
   }
   if (!(hello->flags & GST_TILE_WIRE_HELLO_FLAG_REGION)) {

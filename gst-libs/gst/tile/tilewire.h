@@ -367,6 +367,19 @@ typedef struct
 #define GST_TILE_WIRE_HELLO_FLAG_BALANCE (1u << 2)
 
 /**
+ * GST_TILE_WIRE_HELLO_FLAG_REDUNDANT:
+ *
+ * HELLO flag: the client has several paths to the server and wants every
+ * datagram over each of them. Over UDP the server then accepts a
+ * UNIT_HELLO for a unit already connected from another address of the
+ * client's (one per path, the cookie checked as for the first) and sends
+ * each of the unit's datagrams to every address it accepted; the client
+ * keeps the first copy. Excludes %GST_TILE_WIRE_HELLO_FLAG_BALANCE. Over
+ * TCP nothing changes.
+ */
+#define GST_TILE_WIRE_HELLO_FLAG_REDUNDANT (1u << 3)
+
+/**
  * GST_TILE_WIRE_MAX_REGION:
  *
  * Largest right or bottom edge (x + width, y + height) of a region, in

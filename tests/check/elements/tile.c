@@ -889,6 +889,83 @@ GST_START_TEST (test_paths)
 
 GST_END_TEST;
 
+/* receiver 0's entry of @sink's stats (free it) */
+static GstStructure *
+sender_receiver (GstElement * sink)
+{
+  GstStructure *s = get_stats (sink), *r;
+  const GValue *list = gst_structure_get_value (s, "receivers");
+
+  fail_unless (list && gst_value_array_get_size (list) == 1);
+  r = gst_structure_copy (gst_value_get_structure (gst_value_array_get_value
+          (list, 0)));
+  gst_structure_free (s);
+  return r;
+}
+
+/* redundant=true: over UDP each unit has a socket on both paths, every
+ * datagram comes over each, the frames arrive byte for byte and the second
+ * copies are counted as duplicates (or late, once their frame is out);
+ * over TCP nothing changes but that the rows are not balanced */
+GST_START_TEST (test_paths_redundant)
+{
+  const gchar *modes[][2] = {
+    {"protocol=udp", "timer-factor=1000"},
+    {"protocol=udp passphrase=two-paths",
+        "passphrase=two-paths timer-factor=1000"},
+    {"protocol=tcp", ""},
+  };
+  guint i, rows;
+
+  for (i = 0; i < G_N_ELEMENTS (modes); i++) {
+    Link l = { 0 };
+    gchar *tx = g_strdup_printf ("units=3 %s", modes[i][0]);
+    gchar *rx = g_strdup_printf ("host=127.0.0.1,127.0.0.2 redundant=true "
+        "%s", modes[i][1]);
+    gboolean udp = strstr (modes[i][0], "udp") != NULL, redundant = FALSE;
+    GstStructure *r;
+    guint64 sent = 0, copies = 0, again;
+
+    last_pts = GST_CLOCK_TIME_NONE;
+    tx_start (&l, GRAY (320, 240), 0, tx);
+    rx_start (&l, rx);
+    wait_connected (&l);
+    run_frames (&l, 320 * 240, 1, 40);
+    fail_unless_equals_int (stat_uint (l.tilesrc, "paths-up"), 2);
+    fail_unless_equals_int (sender_paths_full (l.tilesink, &rows), 2);
+    fail_unless_equals_int (rows, 0);
+    r = sender_receiver (l.tilesink);
+    fail_unless (gst_structure_get_boolean (r, "redundant", &redundant));
+    fail_unless_equals_int (redundant, udp);
+    fail_unless (gst_structure_get_uint64 (r, "packets-sent", &sent));
+    fail_unless (gst_structure_get_uint64 (r, "copies-sent", &copies));
+    gst_structure_free (r);
+    fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-incomplete"), 0);
+    if (udp) {
+      /* 40 frames of 320x240 in datagrams of 1400 bytes or fewer: every
+       * one sent again over the other path, nearly all of them received
+       * twice */
+      fail_unless (sent >= 40 * 320 * 240 / 1400, "%" G_GUINT64_FORMAT,
+          sent);
+      fail_unless (copies >= sent / 2, "%" G_GUINT64_FORMAT " copies of %"
+          G_GUINT64_FORMAT, copies, sent);
+      again = stat_u64 (l.tilesrc, "packets-duplicate") +
+          stat_u64 (l.tilesrc, "packets-late");
+      fail_unless (again >= copies / 2, "%" G_GUINT64_FORMAT " of %"
+          G_GUINT64_FORMAT " copies received", again, copies);
+      fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-partial"), 0);
+    } else {
+      fail_unless_equals_uint64 (copies, 0);
+    }
+    rx_stop (&l);
+    tx_stop (&l);
+    g_free (tx);
+    g_free (rx);
+  }
+}
+
+GST_END_TEST;
+
 /* a path that does not answer is skipped (with a warning): tilesink on
  * 127.0.0.1 only; the first address, 127.0.0.2, refuses the control
  * connection, which goes to the second, and its PATH connection fails too;
@@ -919,6 +996,7 @@ GST_START_TEST (test_paths_bad_list)
     {"127.0.0.1,[::1]", "mixes IPv4 and IPv6"},
     {"127.0.0.1,,127.0.0.2", "address 2 is empty"},
     {"[127.0.0.1", "unmatched bracket"},
+    {"127.0.0.1\" redundant=\"true", "needs two addresses or more"},
   };
   guint i;
 
@@ -3171,6 +3249,7 @@ tile_suite (void)
   tcase_add_test (tc, test_udp_delivery);
   tcase_add_test (tc, test_hdr_caps);
   tcase_add_test (tc, test_paths);
+  tcase_add_test (tc, test_paths_redundant);
   tcase_add_test (tc, test_paths_skipped);
   tcase_add_test (tc, test_paths_bad_list);
   tcase_add_test (tc, test_paths_hostile);

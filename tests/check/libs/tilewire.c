@@ -397,14 +397,27 @@ GST_START_TEST (test_small_messages)
     fail_unless_equals_int (hello_out.flags, GST_TILE_WIRE_HELLO_FLAG_BALANCE);
     copy[3] = 5;
     fail_unless (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
-    /* any other flag is refused, received or sent */
+    /* redundant paths (bit 3), with or without a passphrase; not with
+     * balanced tiles */
     copy[3] = 8;
-    fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
-    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "HELLO flags is 0x00000008");
-    g_clear_error (&err);
+    fail_unless (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    fail_unless_equals_int (hello_out.flags,
+        GST_TILE_WIRE_HELLO_FLAG_REDUNDANT);
     copy[3] = 9;
+    fail_unless (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    copy[3] = 12;
     fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
-    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000009");
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "balanced tiles and for "
+        "redundant paths");
+    g_clear_error (&err);
+    /* any other flag is refused, received or sent */
+    copy[3] = 16;
+    fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "HELLO flags is 0x00000010");
+    g_clear_error (&err);
+    copy[3] = 17;
+    fail_if (gst_tile_wire_hello_parse (copy, len, &hello_out, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000011");
     g_clear_error (&err);
     /* balanced tiles and a region exclude each other */
     copy[3] = 6;
@@ -440,10 +453,10 @@ GST_START_TEST (test_small_messages)
     g_clear_error (&err);
     g_free (copy);
 
-    hello.flags = 8;
+    hello.flags = 16;
     g_byte_array_set_size (msg, 0);
     fail_if (gst_tile_wire_hello_pack (&hello, msg, &err));
-    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000008");
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "flags is 0x00000010");
     g_clear_error (&err);
     fail_unless_equals_int (msg->len, 0);
     hello.flags = 0;
@@ -2118,7 +2131,8 @@ feed_all (const guint8 * data, gsize len)
     fail_unless (len == 36
         && (hello.flags & ~(GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE |
                 GST_TILE_WIRE_HELLO_FLAG_REGION |
-                GST_TILE_WIRE_HELLO_FLAG_BALANCE)) == 0
+                GST_TILE_WIRE_HELLO_FLAG_BALANCE |
+                GST_TILE_WIRE_HELLO_FLAG_REDUNDANT)) == 0
         && memcmp (hello.nonce, copy + 4, sizeof (hello.nonce)) == 0
         && ((hello.flags & GST_TILE_WIRE_HELLO_FLAG_REGION) ?
             hello.region.width > 0 && hello.region.height > 0 :
