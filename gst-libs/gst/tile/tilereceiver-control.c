@@ -507,7 +507,11 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
       break;
     }
 
-    if (now - last_rx > (gint64) timeout * 1000) {
+    /* (redundant paths: nor on any other path, see
+     * gst_tile_receiver_paths_heard ()) */
+    if (now - last_rx > (gint64) timeout * 1000 && (!self->redundant ||
+            now - gst_tile_receiver_paths_heard (self) >
+            (gint64) timeout * 1000)) {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
           "nothing heard from the sender for %u ms", timeout);
       break;

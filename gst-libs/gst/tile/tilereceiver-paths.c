@@ -328,6 +328,22 @@ gst_tile_receiver_paths_unit_server_locked (GstTileReceiver * self,
   return ps->path[ps->up[unit % ps->n_up]].server_len;
 }
 
+/* When the paths other than the control connection's last heard from the
+ * sender (0: none up): with redundant paths, the session lives while one
+ * does. Control thread. */
+gint64
+gst_tile_receiver_paths_heard (GstTileReceiver * self)
+{
+  GstTileReceiverPaths *ps = &self->paths;
+  gint64 last = 0;
+  guint i;
+
+  for (i = 0; i < ps->n_hosts && i < GST_TILE_WIRE_MAX_PATHS; i++)
+    if (i != ps->control && ps->path[i].fd >= 0)
+      last = MAX (last, ps->path[i].rx_us);
+  return last;
+}
+
 /* Where unit @unit's sockets go: its path's server first (as above), and
  * with redundant paths every other path up's after it, in @addrs and their
  * lengths in @lens (GST_TILE_WIRE_MAX_PATHS room); returns how many. Lock

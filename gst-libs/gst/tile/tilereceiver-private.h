@@ -560,6 +560,7 @@ void     gst_tile_receiver_paths_open (GstTileReceiver * self,
 void     gst_tile_receiver_paths_close (GstTileReceiver * self);
 void     gst_tile_receiver_paths_service (GstTileReceiver * self,
     guint timeout, gint64 now, gint64 keepalive_us);
+gint64   gst_tile_receiver_paths_heard (GstTileReceiver * self);
 guint    gst_tile_receiver_paths_unit_servers_locked (GstTileReceiver * self,
                                                       guint unit,
                                                       struct sockaddr_storage * addrs,

@@ -50,6 +50,20 @@ gst_tile_sender_peer_paths_locked (GstTileSenderPeer * peer)
   return n;
 }
 
+/* When @peer's paths other than the control connection's last heard from
+ * the receiver (0: none up). Lock held. */
+gint64
+gst_tile_sender_peer_paths_heard_locked (GstTileSenderPeer * peer)
+{
+  gint64 last = 0;
+  guint i;
+
+  for (i = 1; i < GST_TILE_WIRE_MAX_PATHS; i++)
+    if (peer->paths[i].fd >= 0)
+      last = MAX (last, peer->paths[i].rx_us);
+  return last;
+}
+
 /* Closes path @i of @peer. Lock held, server thread. */
 static void
 path_close (GstTileSenderPeer * peer, guint i, const gchar * why)

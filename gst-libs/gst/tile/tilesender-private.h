@@ -838,6 +838,8 @@ gboolean gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
 G_GNUC_INTERNAL
 void     gst_tile_sender_scratch_clear (GstTileSenderScratch * sc);
 G_GNUC_INTERNAL
+gint64   gst_tile_sender_peer_paths_heard_locked (GstTileSenderPeer * peer);
+G_GNUC_INTERNAL
 guint8  *gst_tile_sender_scratch_seal (GstTileSenderScratch * sc,
                                        const GstTileSenderFrame * frame,
                                        gsize size);

@@ -1593,6 +1593,12 @@ peer_liveness_locked (GstTileSenderPeer * peer, gint64 now)
   gint64 limit = (gint64) self->settings.timeout * 1000;
   gchar *why = NULL;
 
+  /* redundant paths: the session lives while another path hears from the
+   * receiver (its control connection's path failed: TCP holds what goes
+   * over it until the path comes back) */
+  if (peer->redundant &&
+      now - gst_tile_sender_peer_paths_heard_locked (peer) <= limit)
+    return;
   if (peer->control.started_us && now - peer->control.started_us > limit)
     why = g_strdup_printf ("a control message from the receiver took "
         "more than %u ms to arrive", self->settings.timeout);
