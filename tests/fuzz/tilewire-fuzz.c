@@ -248,8 +248,11 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
           (len != 4 + GST_TILE_SEAL_NONCE_SIZE + 16
               || (m.flags & ~(GST_TILE_WIRE_HELLO_FLAG_PASSPHRASE |
                       GST_TILE_WIRE_HELLO_FLAG_REGION |
-                      GST_TILE_WIRE_HELLO_FLAG_BALANCE))
+                      GST_TILE_WIRE_HELLO_FLAG_BALANCE |
+                      GST_TILE_WIRE_HELLO_FLAG_REDUNDANT))
               || ((m.flags & GST_TILE_WIRE_HELLO_FLAG_REGION) &&
+                  (m.flags & GST_TILE_WIRE_HELLO_FLAG_BALANCE))
+              || ((m.flags & GST_TILE_WIRE_HELLO_FLAG_REDUNDANT) &&
                   (m.flags & GST_TILE_WIRE_HELLO_FLAG_BALANCE))
               || memcmp (m.nonce, buf + 4, sizeof (m.nonce)) != 0
               || (!(m.flags & GST_TILE_WIRE_HELLO_FLAG_REGION) &&

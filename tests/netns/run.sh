@@ -106,10 +106,11 @@
 #              fd67:x:y::/64 (nodad), the ff00::/8 routes the kernel makes
 #
 # The many-paths scenarios (issue 37: tilesrc host="A,B", one address of the
-# sender per network path): paths-tcp and paths-udp are in the default
-# list; the redundant and path-down ones are accepted by name but not in
-# it: they wait for the rest of the feature (tilesrc has no `redundant`
-# yet, and a failed path's units are not moved yet). They add a second veth pair between the same two namespaces
+# sender per network path): paths-tcp, paths-udp, redundant-udp and
+# redundant-udp-control are in the default list; paths-down-tcp is
+# accepted by name but not in it: it waits for the rest of the feature (a
+# failed path's units are not moved yet, the session ends). They add a
+# second veth pair between the same two namespaces
 # (path B, veth-txb / veth-rxb, 10.x.(y^32).z/30; path A is the usual
 # veth-tx / veth-rx), each sender-side veth with its own tbf (256 KB burst,
 # 20 ms queue); tilesink listens on 0.0.0.0, tilesrc gets host="A,B" (path
@@ -207,7 +208,7 @@ done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 case $retransmit in true|false) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp)
+  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control)
 
 skip () {
   if [ -n "${CI:-}" ]; then

@@ -151,6 +151,7 @@ gst_tile_receiver_counters_to_structure (const GstTileReceiverCounters * c,
     guint64 drops, path_errors;
     gint64 floor_ns;
 
+    /* (path-errors: the stats property's only, see get_stats ()) */
     gst_tile_receiver_udp_gauges_locked (udp, &drops, &floor_ns,
         &path_errors);
     gst_structure_set (s,
@@ -176,7 +177,6 @@ gst_tile_receiver_counters_to_structure (const GstTileReceiverCounters * c,
         c->fec_frames_unrecoverable,
         "fec-packets-unused", G_TYPE_UINT64, c->fec_packets_unused,
         "kernel-drops", G_TYPE_UINT64, drops,
-        "path-errors", G_TYPE_UINT64, path_errors,
         "timer-floor-us", G_TYPE_UINT64, (guint64) (floor_ns / 1000), NULL);
   }
   gst_tile_latency_to_structure (&c->latency, s);
@@ -237,7 +237,14 @@ gst_tile_receiver_get_stats (GstTileReceiver * self)
   }
   if (self->config && self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP) {
     GValue ports = G_VALUE_INIT, v = G_VALUE_INIT;
+    guint64 drops, path_errors;
+    gint64 floor_ns;
     guint i;
+
+    /* local only: a sender of an earlier build knows no such name */
+    gst_tile_receiver_udp_gauges_locked (self->udp, &drops, &floor_ns,
+        &path_errors);
+    gst_structure_set (s, "path-errors", G_TYPE_UINT64, path_errors, NULL);
 
     /* local only: the wire form of the stats has no arrays (0: a unit
      * outside the region) */

@@ -838,8 +838,6 @@ gboolean gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
 G_GNUC_INTERNAL
 void     gst_tile_sender_scratch_clear (GstTileSenderScratch * sc);
 G_GNUC_INTERNAL
-gint64   gst_tile_sender_peer_paths_heard_locked (GstTileSenderPeer * peer);
-G_GNUC_INTERNAL
 guint8  *gst_tile_sender_scratch_seal (GstTileSenderScratch * sc,
                                        const GstTileSenderFrame * frame,
                                        gsize size);
@@ -855,6 +853,7 @@ void     gst_tile_sender_poll_remove (GstTileSender * self, GstPollFD * pfd);
 void     gst_tile_sender_paths_init (GstTileSenderPeer * peer);
 void     gst_tile_sender_paths_close_locked (GstTileSenderPeer * peer);
 guint    gst_tile_sender_peer_paths_locked (GstTileSenderPeer * peer);
+gint64   gst_tile_sender_peer_paths_heard_locked (GstTileSenderPeer * peer);
 gboolean gst_tile_sender_peer_has_host (GstTileSenderPeer * peer,
     const struct sockaddr_storage *addr);
 gboolean gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,
