@@ -25,6 +25,8 @@
 #include <poll.h>
 #include <string.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <time.h>
@@ -1174,6 +1176,23 @@ gst_tile_net_udp_send_batch (gint fd, struct mmsghdr *msgs, guint n,
   if (r < 0)
     set_errno_error (error, errno, "sendmmsg failed");
   return r;
+}
+
+/**
+ * gst_tile_net_queued:
+ * @fd: a connected TCP socket
+ *
+ * Returns: the bytes its send queue holds (written and not acknowledged
+ * yet, SIOCOUTQ), 0 when unknown.
+ */
+guint64
+gst_tile_net_queued (gint fd)
+{
+  gint n = 0;
+
+  if (ioctl (fd, SIOCOUTQ, &n) != 0 || n < 0)
+    return 0;
+  return (guint64) n;
 }
 
 /**

@@ -150,6 +150,8 @@ struct mmsghdr;
 gint     gst_tile_net_udp_send_batch (gint fd, struct mmsghdr * msgs,
                                       guint n, GError ** error);
 
+guint64  gst_tile_net_queued (gint fd);
+
 guint    gst_tile_net_udp_send_batch_nowait (gint fd, struct mmsghdr * msgs,
                                              guint n);
 

@@ -305,14 +305,37 @@ config_usable (GstTileReceiver * self, GstTileWireConfig * config,
       self->callbacks.check_config (self->user_data, config, error);
 }
 
+/* what the control connection may hold unacknowledged before messages
+ * are skipped, with redundant paths (10 s or more of ACKs and STATS) */
+#define CONTROL_BACKLOG (64 * 1024)
+/* its send buffer then: the backlog and a message never block */
+#define CONTROL_SNDBUF (512 * 1024)
+
+/* Whether a message may go on control connection @fd now. With redundant
+ * paths, not while the connection holds more than CONTROL_BACKLOG bytes
+ * unacknowledged: its path failed, and a message that waited for room
+ * would block its caller (the thread that pushes frames sends the ACKs);
+ * ACKs, NACKs, STATS and TIME queries are all superseded by the next
+ * ones. Counted. Checked before a message is sealed (the records' count
+ * goes on only for what is sent). send_lock held. */
+gboolean
+gst_tile_receiver_control_room_locked (GstTileReceiver * self, gint fd)
+{
+  if (!self->redundant || gst_tile_net_queued (fd) <= CONTROL_BACKLOG)
+    return TRUE;
+  self->control.skipped++;
+  return FALSE;
+}
+
 /* Every write on the control connection: sealed in a session with a
  * passphrase. Takes @message's bytes (it is sealed in place). */
 static void
 control_send (GstTileReceiver * self, gint fd, GByteArray * message)
 {
   g_mutex_lock (&self->control.send_lock);
-  if (!self->control.records_out ||
-      gst_tile_records_seal (self->control.records_out, message))
+  if (gst_tile_receiver_control_room_locked (self, fd) &&
+      (!self->control.records_out ||
+          gst_tile_records_seal (self->control.records_out, message)))
     gst_tile_net_send_packed (fd, message, NULL);
   g_mutex_unlock (&self->control.send_lock);
 }
@@ -328,7 +351,9 @@ gst_tile_receiver_send_ack (GstTileReceiver * self, const GstTileWireAck * ack)
 
   gst_tile_wire_ack_pack (ack, a);
   g_mutex_lock (&self->control.send_lock);
-  if (self->control.ack_fd >= 0 && (!self->control.records_out ||
+  if (self->control.ack_fd >= 0 &&
+      gst_tile_receiver_control_room_locked (self, self->control.ack_fd) &&
+      (!self->control.records_out ||
           gst_tile_records_seal (self->control.records_out, a)))
     gst_tile_net_send_packed (self->control.ack_fd, a, NULL);
   g_mutex_unlock (&self->control.send_lock);
@@ -621,6 +646,8 @@ control_thread (gpointer data)
       self->redundant = self->redundant_asked &&
           config->protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
           config->mcast_family == 0;
+      if (self->redundant)
+        gst_tile_net_set_buffer_size (fd, TRUE, CONTROL_SNDBUF);
       g_cond_broadcast (&self->cond);
       GST_INFO_OBJECT (self->log_object,
           "connected to %s port %u, generation %u",

@@ -228,7 +228,9 @@ send_packed (GstTileReceiver * self, GByteArray * from, GByteArray * msg)
     g_byte_array_set_size (msg, 0);
     g_byte_array_append (msg, from->data + off, len);
     off += len;
-    if (self->control.ack_fd >= 0 && (!self->control.records_out ||
+    if (self->control.ack_fd >= 0 &&
+        gst_tile_receiver_control_room_locked (self, self->control.ack_fd) &&
+        (!self->control.records_out ||
             gst_tile_records_seal (self->control.records_out, msg)))
       gst_tile_net_send_packed (self->control.ack_fd, msg, NULL);
   }

@@ -129,6 +129,9 @@ typedef struct
    * too); ack_fd is the connection, -1 before it is closed */
   GMutex send_lock;
   gint ack_fd;
+  /* redundant paths: messages not sent while the connection's path had
+   * failed (send_lock) */
+  guint64 skipped;
 } GstTileReceiverControl;
 
 /* One network path of the session (tilereceiver-paths.c): the control
@@ -561,6 +564,8 @@ void     gst_tile_receiver_paths_close (GstTileReceiver * self);
 void     gst_tile_receiver_paths_service (GstTileReceiver * self,
     guint timeout, gint64 now, gint64 keepalive_us);
 gint64   gst_tile_receiver_paths_heard (GstTileReceiver * self);
+gboolean gst_tile_receiver_control_room_locked (GstTileReceiver * self,
+    gint fd);
 guint    gst_tile_receiver_paths_unit_servers_locked (GstTileReceiver * self,
                                                       guint unit,
                                                       struct sockaddr_storage * addrs,

@@ -245,6 +245,10 @@ gst_tile_receiver_get_stats (GstTileReceiver * self)
     gst_tile_receiver_udp_gauges_locked (self->udp, &drops, &floor_ns,
         &path_errors);
     gst_structure_set (s, "path-errors", G_TYPE_UINT64, path_errors, NULL);
+    g_mutex_lock (&self->control.send_lock);
+    gst_structure_set (s, "control-skipped", G_TYPE_UINT64,
+        self->control.skipped, NULL);
+    g_mutex_unlock (&self->control.send_lock);
 
     /* local only: the wire form of the stats has no arrays (0: a unit
      * outside the region) */

@@ -269,6 +269,16 @@ typedef struct
 /* sealed bytes a TCP unit writes per call */
 #define GST_TILE_SENDER_SEAL_CHUNK (256 * 1024)
 
+/* TCP_INFO's counters of connection @fd when a rate was last sampled (see
+ * tilesender.c's tcp_sample_since ()) */
+typedef struct
+{
+  gint fd;                      /* -1: none taken */
+  gint64 at_us;
+  guint64 acked;                /* tcpi_bytes_acked */
+  guint64 busy_us;              /* tcpi_busy_time */
+} GstTileSenderTcpSample;
+
 /* One unit of an owner: its thread, its connection (TCP) or socket (UDP)
  * and the frames queued to it (tilesender-units.c). Lock, but for what is
  * marked otherwise. */
@@ -289,20 +299,16 @@ typedef struct
    * over the time it had data in flight, TCP_INFO), smoothed, and the
    * counters at the last sample; lock */
   gdouble bal_rate;
-  guint64 bal_acked;
-  guint64 bal_busy_us;
+  GstTileSenderTcpSample bal_sample;
   GCond cond;
   guint64 bytes;
   guint64 busy_ns;
   guint64 frames;
   guint64 packets;
   gboolean gso;                 /* UDP: UDP_SEGMENT is set on fd */
-  /* TCP: TCP_INFO when the delivery rate was last measured, see
-   * tilesender.c's unit_delivery_rate_locked () */
-  gint tcp_fd;
-  gint64 tcp_snap_us;
-  guint64 tcp_acked;
-  guint64 tcp_busy_us;
+  /* TCP: the delivery rate of the statistics, and TCP_INFO when it was
+   * last measured, see tilesender.c's unit_delivery_rate_locked () */
+  GstTileSenderTcpSample rate_sample;
   guint64 tcp_rate;
   struct sockaddr_storage remote;       /* UDP: the receiver's unit socket */
   guint remote_len;

@@ -38,7 +38,7 @@ gst_tile_sender_owner_init (GstTileSenderOwner * o, GstTileSender * self,
     u->owner = o;
     u->index = i;
     u->fd = -1;
-    u->tcp_fd = -1;
+    u->rate_sample.fd = u->bal_sample.fd = -1;
     g_queue_init (&u->queue);
     g_cond_init (&u->cond);
   }

@@ -233,6 +233,11 @@ gst_tile_sender_peer_new_locked (GstTileSender * self, gint control_fd,
       !self->group && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_TCP;
   peer->redundant = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_REDUNDANT) &&
       !self->group && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP;
+  /* redundant: while the control connection's path has failed, what we
+   * send on it waits in its buffer (a KEEPALIVE a second) until the path
+   * comes back, and must not fill it */
+  if (peer->redundant)
+    gst_tile_net_set_buffer_size (control_fd, TRUE, 512 * 1024);
   peer->region = hello->region;
   peer->group = self->group;
   peer->address = gst_tile_net_peer_string (control_fd);
@@ -894,17 +899,47 @@ flow_start (GstTileSenderFlow * flow, guint64 next, gint64 now)
     flow->progress_us = now;
 }
 
+/* Takes sample @s of connection @fd now. */
+static void
+tcp_sample_take (GstTileSenderTcpSample * s, gint fd,
+    const GstTileNetTcpState * st, gint64 now)
+{
+  s->fd = fd;
+  s->at_us = now;
+  s->acked = st->bytes_acked;
+  s->busy_us = st->busy_us;
+}
+
+/* The bytes connection @fd got acknowledged and the time it had data in
+ * flight (TCP_INFO's bytes_acked and busy_time: the time it waited for
+ * data does not count) since sample @s, in @acked and @busy_us. FALSE, and
+ * @s taken now, when @s is of no connection or another one (a reconnect,
+ * or counters that went back). */
+static gboolean
+tcp_sample_since (GstTileSenderTcpSample * s, gint fd,
+    const GstTileNetTcpState * st, gint64 now, guint64 * acked,
+    guint64 * busy_us)
+{
+  if (s->fd != fd || st->bytes_acked < s->acked || st->busy_us < s->busy_us) {
+    tcp_sample_take (s, fd, st, now);
+    return FALSE;
+  }
+  *acked = st->bytes_acked - s->acked;
+  *busy_us = st->busy_us - s->busy_us;
+  return TRUE;
+}
+
 /* Balanced tiles: how fast unit @u's connection delivers, bytes/s: the
  * bytes it got acknowledged over the time it had data in flight since the
- * last sample (TCP_INFO's bytes_acked and busy_time: the time it waited
- * for frames does not count), smoothed; 0 until known. Its backlog in
- * @backlog: the rows of the frames in its queue and the bytes its socket
- * has not sent yet, in rows of @row_bytes. Lock held. */
+ * last sample (tcp_sample_since ()), smoothed; 0 until known. Its backlog
+ * in @backlog: the rows of the frames in its queue and the bytes its
+ * socket has not sent yet, in rows of @row_bytes. Lock held. */
 static gdouble
 unit_balance_rate_locked (GstTileSenderUnit * u, gsize row_bytes,
     gdouble * backlog)
 {
   GstTileNetTcpState st;
+  gint64 now = g_get_monotonic_time ();
   guint64 acked, busy;
   GList *l;
 
@@ -920,22 +955,16 @@ unit_balance_rate_locked (GstTileSenderUnit * u, gsize row_bytes,
   *backlog += row_bytes ? (gdouble) st.unsent / row_bytes : 0;
   if (st.busy_us == 0)
     return u->bal_rate;
-  if (st.bytes_acked < u->bal_acked || st.busy_us < u->bal_busy_us) {
-    /* another connection */
-    u->bal_acked = st.bytes_acked;
-    u->bal_busy_us = st.busy_us;
+  if (!tcp_sample_since (&u->bal_sample, u->fd, &st, now, &acked, &busy)) {
     u->bal_rate = 0;
     return 0;
   }
-  acked = st.bytes_acked - u->bal_acked;
-  busy = st.busy_us - u->bal_busy_us;
   /* a sample of at least 5 ms in flight */
   if (busy < 5000)
     return u->bal_rate;
   u->bal_rate = u->bal_rate > 0 ? 0.6 * u->bal_rate + 0.4 * (acked * 1e6 /
       busy) : acked * 1e6 / busy;
-  u->bal_acked = st.bytes_acked;
-  u->bal_busy_us = st.busy_us;
+  tcp_sample_take (&u->bal_sample, u->fd, &st, now);
   return u->bal_rate;
 }
 
@@ -1409,18 +1438,14 @@ static guint64
 unit_delivery_rate_locked (GstTileSenderUnit * u, const GstTileNetTcpState * st)
 {
   gint64 now = g_get_monotonic_time ();
-  gboolean fresh = u->tcp_fd != u->fd || u->tcp_snap_us == 0 ||
-      st->bytes_acked < u->tcp_acked || st->busy_us < u->tcp_busy_us;
+  guint64 acked, busy;
 
-  if (fresh || (now - u->tcp_snap_us >= RATE_PERIOD_US &&
-          st->busy_us - u->tcp_busy_us >= RATE_PERIOD_US / 10)) {
-    u->tcp_rate = fresh ? 0 :
-        gst_util_uint64_scale (st->bytes_acked - u->tcp_acked,
-        8 * G_USEC_PER_SEC, st->busy_us - u->tcp_busy_us);
-    u->tcp_fd = u->fd;
-    u->tcp_snap_us = now;
-    u->tcp_acked = st->bytes_acked;
-    u->tcp_busy_us = st->busy_us;
+  if (!tcp_sample_since (&u->rate_sample, u->fd, st, now, &acked, &busy))
+    u->tcp_rate = 0;
+  else if (now - u->rate_sample.at_us >= RATE_PERIOD_US &&
+      busy >= RATE_PERIOD_US / 10) {
+    u->tcp_rate = gst_util_uint64_scale (acked, 8 * G_USEC_PER_SEC, busy);
+    tcp_sample_take (&u->rate_sample, u->fd, st, now);
   }
   return u->tcp_rate ? u->tcp_rate : st->delivery_rate;
 }
