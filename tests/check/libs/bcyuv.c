@@ -114,30 +114,42 @@ GST_START_TEST (test_conversion_reference)
 GST_END_TEST;
 
 /* The exact value is never more than 0.5 + 1/64 code away: the fixed
- * point error is far below a code (checked over every 8-bit Y with a few
- * chroma values, BT.2020 limited, where the coefficients are largest) */
-GST_START_TEST (test_conversion_precision)
+ * point error is far below a code (checked over every luma code of the
+ * depth with a few chroma values, BT.2020 limited, where the coefficients
+ * are largest). The 10-bit formats are checked at every 10-bit code: a
+ * conversion that dropped their two low bits before the matrix would be up
+ * to 0.87 code further away (3 / 876 of 255), so this fails for it. */
+static gdouble
+conversion_precision (GstVideoFormat f)
 {
-  TestYuv *t = test_yuv_new (GST_VIDEO_FORMAT_YUY2, 256, 9, NULL, 1);
+  const guint depth = test_yuv_depth (f), w = 1u << depth, h = 9;
+  const guint cmax = w - 1;
+  TestYuv *t = test_yuv_new (f, w, h, NULL, 1);
   TestYuvFrame fr;
   GstBcYuvInfo yuv;
   guint8 *out;
   guint x, y, c;
   gdouble worst = 0;
 
-  for (y = 0; y < 9; y++) {
-    for (x = 0; x < 256; x++) {
-      t->y[y * 256 + x] = x;
-      t->u[y * 128 + x / 2] = (y * 31 + 7) % 256;
-      t->v[y * 128 + x / 2] = (y * 97 + 3) % 256;
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      t->y[y * w + x] = x;
+  /* 8-bit: the values this test always had; 10-bit: ones off the multiples
+   * of 4 too */
+  for (y = 0; y < t->ch; y++) {
+    for (x = 0; x < t->cw; x++) {
+      t->u[y * t->cw + x] = depth == 8 ? (y * 31 + 7) % 256 :
+          (y * 127 + 29 + x % 3) & cmax;
+      t->v[y * t->cw + x] = depth == 8 ? (y * 97 + 3) % 256 :
+          (y * 389 + 11 + x % 5) & cmax;
     }
   }
-  fill_info (&yuv, GST_VIDEO_FORMAT_YUY2, 256, 9,
-      GST_VIDEO_COLOR_MATRIX_BT2020, FALSE, GST_VIDEO_CHROMA_SITE_JPEG);
+  fill_info (&yuv, f, w, h, GST_VIDEO_COLOR_MATRIX_BT2020, FALSE,
+      GST_VIDEO_CHROMA_SITE_JPEG);
   test_yuv_frame_init (&fr, t, 0, FALSE);
   out = convert_picture (&yuv, &fr);
-  for (y = 0; y < 9; y++) {
-    for (x = 0; x < 256; x++) {
+  for (y = 0; y < h; y++) {
+    for (x = 0; x < w; x++) {
       gdouble rgb[3];
 
       test_yuv_reference_pixel (t, GST_VIDEO_COLOR_MATRIX_BT2020, FALSE,
@@ -147,16 +159,32 @@ GST_START_TEST (test_conversion_precision)
 
         if (e < 0 || e > 255)
           continue;
-        e = fabs (out[(y * 256 + x) * 4 + c] - e);
+        e = fabs (out[(y * w + x) * 4 + c] - e);
         worst = MAX (worst, e);
       }
     }
   }
-  GST_INFO ("largest distance to the exact value: %.4f", worst);
-  fail_unless (worst <= 0.5 + 1.0 / 64, "%.4f", worst);
   g_free (out);
   test_yuv_frame_clear (&fr);
   test_yuv_free (t);
+  return worst;
+}
+
+GST_START_TEST (test_conversion_precision)
+{
+  static const GstVideoFormat formats[] = {
+    GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_v210,
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    gdouble worst = conversion_precision (formats[i]);
+
+    GST_INFO ("%s: largest distance to the exact value: %.4f",
+        gst_video_format_to_string (formats[i]), worst);
+    fail_unless (worst <= 0.5 + 1.0 / 64, "%s: %.4f",
+        gst_video_format_to_string (formats[i]), worst);
+  }
 }
 
 GST_END_TEST;
