@@ -12,29 +12,44 @@
  *
  * Both pipelines run in one streaming thread, so each stage has the T
  * threads while it works: the same total. The same YUV frame (a synthetic
- * photograph-like RGB picture, or --input, converted once with
- * GstVideoConverter's defaults) is pushed again and again; the time is
- * taken between the buffers reaching fakesink after --warmup frames and
- * after --frames more. The rounds alternate A and B (--rounds each); the
- * best of each counts. The last frame of each is decoded and compared with
- * the RGB picture (PSNR over R, G, B; BC4: luma; BC5: R, G).
+ * photograph-like RGB picture, or --input, converted once to the format
+ * with GstVideoInfo's default colorimetry and chroma siting for the size)
+ * is pushed again and again; the time is taken between the buffers
+ * reaching fakesink after --warmup frames and after --frames more. The
+ * rounds alternate A and B (--rounds each); the best of each counts. The
+ * last frame of each is decoded and compared with the RGB picture (PSNR
+ * over R, G, B; BC4: luma; BC5: R, G). So is the RGB each path gives
+ * before the block encoding (psnr_rgb_*: R, G, B): the direct path's from
+ * gst_bc_yuv_convert_row (), videoconvert's from a GstVideoConverter to
+ * RGBx with its defaults (those of the element).
  *
- * The YUV frame comes from GStreamer's own RGB to YUV conversion, whose
- * rounding its inverse (videoconvert) partly undoes: with 10-bit formats
- * (P010_10LE, v210) that favours B by a few tenths of a dB, while with a
- * frame made by an exact conversion the encoder's own (exact) conversion
- * is the closer one. With 8-bit formats videoconvert's 1/64 steps cost it
- * about 2 dB either way.
+ * The YUV frame is made by an exact conversion (--yuv-source exact, the
+ * default): double precision, rounded to the nearest code, the codes of
+ * BT.709 / BT.2020 (10-bit limited range: four times the 8-bit ones),
+ * chroma filtered at the frame's siting. Both paths then decode the same
+ * correct frame. --yuv-source gstreamer makes it with GstVideoConverter's
+ * defaults instead, as this benchmark did first; that frame is not a fair
+ * reference for the 10-bit formats: GStreamer 1.22's 16-bit matrix takes
+ * 8-bit RGB expanded to 0..65535 (x 257) as if white were 65280 (255 <<
+ * 8), a gain of 1/255, and rounds its coefficients to 1/256, so that grey
+ * has Cb 4 codes low at white (white: Y 943, Cb 508 instead of 940, 512),
+ * and truncates to 10 bits. Its own conversion back truncates to 8 bits,
+ * which cancels part of that gain, so the videoconvert path scored up to
+ * 1.8 dB better on that frame while converting the correct frame worse
+ * (P010_10LE, the bridge photograph: RGB before BC 56.9 dB direct, 53.5
+ * dB videoconvert on the exact frame; 48.4 and 50.0 dB on GStreamer's).
  *
  *   bc-yuv-bench [-e bc1enc] [-q fast] [-F NV12,UYVY] [-W 3840 -H 2160]
- *       [-t 2] [-n 30] [-r 3] [-c RGBx] [-i picture.rgba]
+ *       [-t 2] [-n 30] [-r 3] [-c RGBx] [-i picture.rgba] [-s exact]
  *
  * Prints one JSON object per format on stdout:
  *
  *   {"format": "NV12", "encoder": "bc1enc", "quality": "fast", "width":
  *    3840, "height": 2160, "threads": 2, "rgb_format": "RGBx",
+ *    "yuv_source": "exact", "colorimetry": "bt709",
  *    "fps_yuv": 50.1, "fps_videoconvert": 20.3, "ratio": 2.47,
- *    "psnr_yuv": 38.2, "psnr_videoconvert": 37.9}
+ *    "psnr_yuv": 38.2, "psnr_videoconvert": 37.9,
+ *    "psnr_rgb_yuv": 51.4, "psnr_rgb_videoconvert": 38.2}
  */
 
 #ifdef HAVE_CONFIG_H
@@ -55,6 +70,7 @@ static gchar *opt_quality = NULL;
 static gchar *opt_formats = NULL;
 static gchar *opt_rgb = NULL;
 static gchar *opt_input = NULL;
+static gchar *opt_source = NULL;
 static gint opt_width = 3840;
 static gint opt_height = 2160;
 static gint opt_threads = 2;
@@ -73,6 +89,8 @@ static GOptionEntry entries[] = {
       "What videoconvert makes for the encoder in B (default RGBx)", "FMT"},
   {"input", 'i', 0, G_OPTION_ARG_FILENAME, &opt_input,
       "A raw RGBA picture of the size (default: synthetic)", "FILE"},
+  {"yuv-source", 's', 0, G_OPTION_ARG_STRING, &opt_source,
+      "How the YUV frame is made: exact or gstreamer (default exact)", "HOW"},
   {"width", 'W', 0, G_OPTION_ARG_INT, &opt_width, "Width (3840)", "N"},
   {"height", 'H', 0, G_OPTION_ARG_INT, &opt_height, "Height (2160)", "N"},
   {"threads", 't', 0, G_OPTION_ARG_INT, &opt_threads,
@@ -136,6 +154,144 @@ to_yuv (const guint8 * rgba, GstVideoInfo * yinfo)
   gst_video_frame_unmap (&rf);
   gst_video_frame_unmap (&yf);
   gst_buffer_unref (rb);
+  return yb;
+}
+
+/* Y', Cb, Cr (Cb, Cr in -0.5 .. 0.5) of pixel (@x, @y) of @rgba, clamped
+ * to the picture */
+static void
+ycc_at (const guint8 * rgba, guint w, guint h, gint x, gint y, gdouble kr,
+    gdouble kb, gdouble * yp, gdouble * cb, gdouble * cr)
+{
+  const guint8 *p;
+  gdouble r, g, b, l;
+
+  x = CLAMP (x, 0, (gint) w - 1);
+  y = CLAMP (y, 0, (gint) h - 1);
+  p = rgba + ((gsize) y * w + x) * 4;
+  r = p[0] / 255.0;
+  g = p[1] / 255.0;
+  b = p[2] / 255.0;
+  l = kr * r + (1.0 - kr - kb) * g + kb * b;
+  *yp = l;
+  *cb = (b - l) / (2.0 * (1.0 - kb));
+  *cr = (r - l) / (2.0 * (1.0 - kr));
+}
+
+/* The taps of a 2:1 downsampling filter for the sample at picture
+ * coordinate 2 @i: cosited: 1 2 1 on 2i - 1 .. 2i + 1; centred (halfway
+ * between 2i and 2i + 1): 1 3 3 1 on 2i - 1 .. 2i + 2. Both are the
+ * transposes of the bilinear upsampling of that siting (what both paths
+ * do), and a linear ramp comes back from the pair unchanged. Returns the
+ * number of taps. */
+static guint
+down_taps (gboolean cosited, gint i, gint pos[4], gdouble wt[4])
+{
+  static const gdouble co[3] = { 0.25, 0.5, 0.25 };
+  static const gdouble ce[4] = { 0.125, 0.375, 0.375, 0.125 };
+  guint t, n = cosited ? 3 : 4;
+
+  for (t = 0; t < n; t++) {
+    pos[t] = 2 * i - 1 + (gint) t;
+    wt[t] = cosited ? co[t] : ce[t];
+  }
+  return n;
+}
+
+static guint16
+quantise (gdouble v, gint offset, gint scale, guint depth)
+{
+  gdouble c = floor (offset + scale * v + 0.5);
+
+  return (guint16) CLAMP (c, 0, (gdouble) ((1 << depth) - 1));
+}
+
+/* The RGBA picture in @yinfo's format, converted exactly: double
+ * precision, rounded to the nearest code, with the range's offsets and
+ * scales for the format's depth (10-bit limited: 64 .. 940 and 64 .. 960,
+ * four times the 8-bit codes, as BT.709 and BT.2020 define them), chroma
+ * downsampled at @yinfo's siting */
+static GstBuffer *
+exact_yuv (const guint8 * rgba, GstVideoInfo * yinfo)
+{
+  const GstVideoFormatInfo *finfo = yinfo->finfo;
+  const GstVideoFormatInfo *uinfo =
+      gst_video_format_get_info (finfo->unpack_format);
+  const gboolean wide = GST_VIDEO_FORMAT_INFO_DEPTH (uinfo, 0) > 8;
+  const guint depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0);
+  const guint w = GST_VIDEO_INFO_WIDTH (yinfo);
+  const guint h = GST_VIDEO_INFO_HEIGHT (yinfo);
+  const gboolean v_sub = GST_VIDEO_FORMAT_INFO_H_SUB (finfo, 1) > 0;
+  const GstVideoChromaSite site = yinfo->chroma_site;
+  const gboolean h_cos = (site & GST_VIDEO_CHROMA_SITE_H_COSITED) != 0;
+  const gboolean v_cos = (site & GST_VIDEO_CHROMA_SITE_V_COSITED) != 0;
+  const guint lines = finfo->pack_lines;
+  gint offset[4], scale[4];
+  gdouble kr, kb;
+  GstBuffer *yb;
+  GstVideoFrame yf;
+  guint16 *line16;
+  guint8 *line8;
+  guint x, y, l;
+
+  gst_video_color_matrix_get_Kr_Kb (yinfo->colorimetry.matrix, &kr, &kb);
+  gst_video_color_range_offsets (yinfo->colorimetry.range, finfo, offset,
+      scale);
+  yb = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (yinfo), NULL);
+  gst_buffer_memset (yb, 0, 0, GST_VIDEO_INFO_SIZE (yinfo));
+  gst_video_frame_map (&yf, yinfo, yb, GST_MAP_WRITE);
+  /* 4:4:4 lines of the unpack format (AYUV or AYUV64), each pixel with the
+   * chroma of its pair: the pack functions take that of the even pixel
+   * (and even row) */
+  line16 = g_new (guint16, (gsize) 4 * (w + 1) * lines);
+  line8 = g_new (guint8, (gsize) 4 * (w + 1) * lines);
+  for (y = 0; y < h; y += lines) {
+    for (l = 0; l < lines && y + l < h; l++) {
+      guint py = y + l;
+      gint cy = v_sub ? (gint) (py / 2) : (gint) py;
+
+      for (x = 0; x < w; x++) {
+        gint cx = x / 2, hp[4], vp[4] = { 0, };
+        gdouble hw[4], vw[4] = { 1.0, }, yl, cb, cr, u = 0, v = 0;
+        guint nh = down_taps (h_cos, cx, hp, hw), nv = 1, i, j;
+        guint16 c[4];
+
+        if (v_sub)
+          nv = down_taps (v_cos, cy, vp, vw);
+        else
+          vp[0] = cy;
+        for (j = 0; j < nv; j++)
+          for (i = 0; i < nh; i++) {
+            ycc_at (rgba, w, h, hp[i], vp[j], kr, kb, &yl, &cb, &cr);
+            u += hw[i] * vw[j] * cb;
+            v += hw[i] * vw[j] * cr;
+          }
+        ycc_at (rgba, w, h, x, py, kr, kb, &yl, &cb, &cr);
+        c[0] = (1 << depth) - 1;
+        c[1] = quantise (yl, offset[0], scale[0], depth);
+        c[2] = quantise (u, offset[1], scale[1], depth);
+        c[3] = quantise (v, offset[2], scale[2], depth);
+        for (i = 0; i < 4; i++) {
+          line16[((gsize) l * (w + 1) + x) * 4 + i] = c[i] << (16 - depth);
+          line8[((gsize) l * (w + 1) + x) * 4 + i] = (guint8) c[i];
+        }
+      }
+    }
+    /* a missing last row of a pair: the one before */
+    for (; l < lines; l++) {
+      memcpy (line16 + (gsize) l * (w + 1) * 4,
+          line16 + (gsize) (l - 1) * (w + 1) * 4, (gsize) 8 * (w + 1));
+      memcpy (line8 + (gsize) l * (w + 1) * 4,
+          line8 + (gsize) (l - 1) * (w + 1) * 4, (gsize) 4 * (w + 1));
+    }
+    finfo->pack_func (finfo, GST_VIDEO_PACK_FLAG_NONE,
+        wide ? (gpointer) line16 : (gpointer) line8,
+        wide ? 8 * (w + 1) : 4 * (w + 1), yf.data, yf.info.stride,
+        yinfo->chroma_site, y, w);
+  }
+  g_free (line16);
+  g_free (line8);
+  gst_video_frame_unmap (&yf);
   return yb;
 }
 
@@ -240,6 +396,75 @@ psnr (GstBcFormat format, GstBuffer * enc, const guint8 * rgba)
   return 10.0 * log10 (255.0 * 255.0 * nc * w * h / sse);
 }
 
+/* PSNR over R, G, B of the opaque RGB picture @rgb (4 bytes a pixel,
+ * R G B first) against @rgba */
+static gdouble
+psnr_rgb (const guint8 * rgb, gsize stride, const guint8 * rgba)
+{
+  guint w = opt_width, h = opt_height, x, y, c;
+  gdouble sse = 0;
+
+  for (y = 0; y < h; y++) {
+    for (x = 0; x < w; x++) {
+      const guint8 *p = rgb + y * stride + (gsize) x * 4;
+      const guint8 *s = rgba + ((gsize) y * w + x) * 4;
+
+      for (c = 0; c < 3; c++) {
+        gdouble d = (gdouble) p[c] - s[c];
+
+        sse += d * d;
+      }
+    }
+  }
+  /* identical: a finite number, for the JSON */
+  if (sse == 0)
+    return 100.0;
+  return 10.0 * log10 (255.0 * 255.0 * 3 * w * h / sse);
+}
+
+/* The PSNR of the RGB the direct path (*@direct) and videoconvert
+ * (*@vconv) make of @frame, before the block encoding */
+static void
+psnr_before_bc (GstBuffer * frame, GstVideoInfo * yinfo, const guint8 * rgba,
+    gdouble * direct, gdouble * vconv)
+{
+  GstVideoInfo xinfo;
+  GstVideoFrame yf, xf;
+  GstVideoConverter *conv;
+  GstBcYuvInfo yuv;
+  GstBuffer *xb;
+  const guint8 *planes[3] = { NULL, };
+  gsize strides[3] = { 0, };
+  guint8 *rgb;
+  guint i, y;
+
+  gst_video_frame_map (&yf, yinfo, frame, GST_MAP_READ);
+  gst_bc_yuv_info_from_video_info (&yuv, yinfo);
+  for (i = 0; i < GST_VIDEO_FRAME_N_PLANES (&yf); i++) {
+    planes[i] = GST_VIDEO_FRAME_PLANE_DATA (&yf, i);
+    strides[i] = GST_VIDEO_FRAME_PLANE_STRIDE (&yf, i);
+  }
+  rgb = g_malloc ((gsize) opt_width * opt_height * 4);
+  for (y = 0; y < (guint) opt_height; y++)
+    gst_bc_yuv_convert_row (&yuv, planes, strides, y, 0, opt_width,
+        rgb + (gsize) y * opt_width * 4);
+  *direct = psnr_rgb (rgb, (gsize) opt_width * 4, rgba);
+  g_free (rgb);
+
+  gst_video_info_set_format (&xinfo, GST_VIDEO_FORMAT_RGBx, opt_width,
+      opt_height);
+  xb = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&xinfo), NULL);
+  gst_video_frame_map (&xf, &xinfo, xb, GST_MAP_WRITE);
+  conv = gst_video_converter_new (yinfo, &xinfo, NULL);
+  gst_video_converter_frame (conv, &yf, &xf);
+  gst_video_converter_free (conv);
+  *vconv = psnr_rgb (GST_VIDEO_FRAME_PLANE_DATA (&xf, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&xf, 0), rgba);
+  gst_video_frame_unmap (&xf);
+  gst_video_frame_unmap (&yf);
+  gst_buffer_unref (xb);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -256,6 +481,13 @@ main (int argc, char **argv)
     opt_quality = g_strdup ("fast");
   if (!opt_rgb)
     opt_rgb = g_strdup ("RGBx");
+  if (!opt_source)
+    opt_source = g_strdup ("exact");
+  if (!g_str_equal (opt_source, "exact") &&
+      !g_str_equal (opt_source, "gstreamer")) {
+    g_printerr ("bc-yuv-bench: --yuv-source is exact or gstreamer\n");
+    return 2;
+  }
   bc = g_str_equal (opt_encoder, "bc3enc") ? GST_BC_FORMAT_YCOCG_BC3 :
       g_str_equal (opt_encoder, "bc4enc") ? GST_BC_FORMAT_BC4 :
       g_str_equal (opt_encoder, "bc5enc") ? GST_BC_FORMAT_BC5 :
@@ -278,9 +510,9 @@ main (int argc, char **argv)
     GstVideoFormat vf = gst_video_format_from_string (formats[f]);
     GstVideoInfo yinfo;
     GstBuffer *frame, *last_a = NULL, *last_b = NULL;
-    gchar *caps, *desc_a, *desc_b;
+    gchar *caps, *desc_a, *desc_b, *cm;
     GstCaps *c;
-    gdouble best_a = 0, best_b = 0;
+    gdouble best_a = 0, best_b = 0, rgb_a, rgb_b;
     gint r;
 
     if (!gst_bc_yuv_format_supported (vf)) {
@@ -288,7 +520,12 @@ main (int argc, char **argv)
       return 1;
     }
     gst_video_info_set_format (&yinfo, vf, opt_width, opt_height);
-    frame = to_yuv (rgba, &yinfo);
+    if (g_str_equal (opt_source, "exact"))
+      frame = exact_yuv (rgba, &yinfo);
+    else
+      frame = to_yuv (rgba, &yinfo);
+    psnr_before_bc (frame, &yinfo, rgba, &rgb_a, &rgb_b);
+    cm = gst_video_colorimetry_to_string (&yinfo.colorimetry);
     c = gst_video_info_to_caps (&yinfo);
     caps = gst_caps_to_string (c);
     gst_caps_unref (c);
@@ -314,16 +551,20 @@ main (int argc, char **argv)
     }
     printf ("{\"format\": \"%s\", \"encoder\": \"%s\", \"quality\": \"%s\", "
         "\"width\": %d, \"height\": %d, \"threads\": %d, \"rgb_format\": "
-        "\"%s\", \"fps_yuv\": %.2f, \"fps_videoconvert\": %.2f, \"ratio\": "
-        "%.3f, \"psnr_yuv\": %.3f, \"psnr_videoconvert\": %.3f}\n",
+        "\"%s\", \"yuv_source\": \"%s\", \"colorimetry\": \"%s\", "
+        "\"fps_yuv\": %.2f, \"fps_videoconvert\": %.2f, \"ratio\": "
+        "%.3f, \"psnr_yuv\": %.3f, \"psnr_videoconvert\": %.3f, "
+        "\"psnr_rgb_yuv\": %.3f, \"psnr_rgb_videoconvert\": %.3f}\n",
         formats[f], opt_encoder, opt_quality, opt_width, opt_height,
-        opt_threads, opt_rgb, best_a, best_b, best_a / best_b,
-        psnr (bc, last_a, rgba), psnr (bc, last_b, rgba));
+        opt_threads, opt_rgb, opt_source, cm ? cm : "unknown", best_a,
+        best_b, best_a / best_b, psnr (bc, last_a, rgba), psnr (bc, last_b,
+            rgba), rgb_a, rgb_b);
     fflush (stdout);
     gst_buffer_unref (last_a);
     gst_buffer_unref (last_b);
     gst_buffer_unref (frame);
     g_free (caps);
+    g_free (cm);
     g_free (desc_a);
     g_free (desc_b);
   }
