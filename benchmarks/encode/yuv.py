@@ -15,10 +15,14 @@ best counts),
                       ! video/x-raw,format=RGBx ! bcNenc ... ! fakesink
 
 and scores the last frame of each against the RGB photograph (PSNR over R, G,
-B; BC4: luma; BC5: R, G). The YUV frame is the photograph converted once by
-GstVideoConverter. Writes benchmarks/encode/yuv-results.json and the
-yuv-bench section of docs/performance.md (a markdown table, the issue's
-targets met or not: reported, never asserted).
+B; BC4: luma; BC5: R, G), and the RGB each path makes before the block
+encoding (R, G, B). The YUV frame is the photograph converted once, exactly
+(--yuv-source exact, the default: double precision, rounded, the codes
+BT.709 and BT.2020 define) or by GstVideoConverter (--yuv-source gstreamer,
+whose 10-bit frames are off by a few codes: see bc-yuv-bench.c). Writes
+benchmarks/encode/yuv-results.json and the yuv-bench section of
+docs/performance.md (a markdown table, the issue's targets met or not:
+reported, never asserted).
 
 Usage (benchmarks/encode/yuv.sh builds, makes the venv and fetches the
 photographs first):
@@ -28,6 +32,7 @@ photographs first):
          [--frames 20] [--rounds 2] [--threads 2]
          [--formats NV12,...] [--encoders bc1enc:fast,bc1enc:normal,...]
          [--other-formats NV12] [--budget SECONDS] [--quick]
+         [--yuv-source exact|gstreamer]
          [--report-only] [--no-doc]
 """
 
@@ -92,7 +97,7 @@ def run_one(bench: Path, encoder: str, quality: str, formats: list,
     cmd = [str(bench), "-e", encoder, "-q", quality, "-F", ",".join(formats),
            "-W", str(args.width), "-H", str(args.height),
            "-t", str(args.threads), "-n", str(args.frames),
-           "-r", str(args.rounds)]
+           "-r", str(args.rounds), "-s", args.yuv_source]
     if picture is not None:
         cmd += ["-i", str(picture)]
     log(f"yuv.py: {' '.join(cmd)}")
@@ -107,7 +112,9 @@ def run_one(bench: Path, encoder: str, quality: str, formats: list,
             log(f"  {r['format']:<10} {encoder} {quality:<6} direct "
                 f"{r['fps_yuv']:6.1f} fps, videoconvert "
                 f"{r['fps_videoconvert']:6.1f} fps, x{r['ratio']:.2f}; "
-                f"{r['psnr_yuv']:.2f} / {r['psnr_videoconvert']:.2f} dB")
+                f"{r['psnr_yuv']:.2f} / {r['psnr_videoconvert']:.2f} dB "
+                f"(RGB before BC {r['psnr_rgb_yuv']:.2f} / "
+                f"{r['psnr_rgb_videoconvert']:.2f})")
             rows.append(r)
     if p.returncode != 0:
         log(f"yuv.py: bc-yuv-bench exited {p.returncode} ({encoder} "
@@ -149,6 +156,12 @@ def size_name(res: dict) -> str:
             else f"{res['width']}x{res['height']}")
 
 
+def rgb(r: dict, key: str) -> str:
+    """@r's PSNR of the RGB before BC, "-" in results made before it
+    was measured"""
+    return f"{r[key]:.2f}" if key in r else "-"
+
+
 def markdown(res: dict) -> str:
     m = res["machine"]
     rows = res["rows"]
@@ -165,6 +178,9 @@ def markdown(res: dict) -> str:
         "the speeds lower, never higher).")
     L.append("")
     pic = res["picture"]
+    source = res.get("yuv_source", "gstreamer")
+    colorimetry = ", ".join(sorted({r.get("colorimetry", "?")
+                                    for r in rows})) or "?"
     L.append(
         f"Method (`benchmarks/encode/yuv.py` running "
         "`benchmarks/encode/bc-yuv-bench`): for each encoder and quality, one "
@@ -179,22 +195,32 @@ def markdown(res: dict) -> str:
         f"untimed, {res['rounds']} round{'s' if res['rounds'] > 1 else ''} "
         "of each alternating, the best counts. The picture: "
         + (f"the photograph `{pic}` (`benchmarks/photos.py`: 16:9 crop, "
-           "Lanczos to 3840x2160)" if pic != "synthetic" else
+           f"Lanczos to {res['width']}x{res['height']})"
+           if pic != "synthetic" else
            "bc-yuv-bench's synthetic picture (no photographs here)")
-        + ", converted once to each YUV format by GstVideoConverter with "
-        "GstVideoInfo's default colorimetry for the size (at 2160p: BT.2020, "
-        "limited range); the same frame "
+        + ", converted once to each YUV format "
+        + ("exactly (double precision, rounded to the nearest code, "
+           "BT.709 / BT.2020 codes: 10-bit limited range four times the "
+           "8-bit ones; chroma filtered 1 2 1 at cosited, 1 3 3 1 at "
+           "centred sites)" if source == "exact" else
+           "by GstVideoConverter with its defaults (its 10-bit frames are "
+           "a few codes off: see bc-yuv-bench.c)")
+        + " with GstVideoInfo's default colorimetry and chroma siting for "
+        f"the size ({colorimetry}); the same frame "
         "is pushed again and again. PSNR: the last frame of each path "
         "decoded by libgstbc against the RGB picture (R, G, B; BC4: luma "
-        "(77 R + 150 G + 29 B) / 256; BC5: R and G). *delta*: direct minus "
-        "videoconvert.")
+        "(77 R + 150 G + 29 B) / 256; BC5: R and G); *RGB*: the same for "
+        "the RGB each path makes before the block encoding (R, G, B; "
+        "videoconvert's from a GstVideoConverter with the element's "
+        "defaults). *delta*: direct minus videoconvert.")
     if res.get("skipped"):
         L.append("")
         L.append("Not measured in this run (kept short): "
                  + "; ".join(res["skipped"]) + ".")
     L += ["", "| format | encoder / quality | fps direct | fps videoconvert "
-          "| ratio | PSNR direct | PSNR videoconvert | delta |",
-          "|---|---|---|---|---|---|---|---|"]
+          "| ratio | PSNR direct | PSNR videoconvert | delta "
+          "| RGB direct | RGB videoconvert |",
+          "|---|---|---|---|---|---|---|---|---|---|"]
     order = {f: i for i, f in enumerate(FORMATS)}
     encs = {e: i for i, e in enumerate(ENCODERS)}
     for r in sorted(rows, key=lambda r: (
@@ -208,7 +234,8 @@ def markdown(res: dict) -> str:
             f"{r['fps_videoconvert']:.1f} | "
             f"{'**' + ratio + '**' if bold else ratio} | "
             f"{r['psnr_yuv']:.2f} | {r['psnr_videoconvert']:.2f} | "
-            f"{r['delta_db']:+.2f} |")
+            f"{r['delta_db']:+.2f} | {rgb(r, 'psnr_rgb_yuv')} | "
+            f"{rgb(r, 'psnr_rgb_videoconvert')} |")
     L += ["", "### The issue's targets (issue 38)", ""]
     for what, got, met in targets(rows, size_name(res)):
         if met is None:
@@ -222,17 +249,17 @@ def markdown(res: dict) -> str:
     L += ["", "Reported, not asserted."
           + (f" With the 8-bit formats the direct path scores "
              f"{min(eight):+.2f} to {max(eight):+.2f} dB against "
-             "videoconvert's (bc-yuv-bench's header puts what "
-             "videoconvert's 8-bit conversion, in 1/64 steps, costs at "
-             "about 2 dB; where the rest comes from is not investigated)."
+             "videoconvert's (the *RGB* columns: videoconvert's own 8-bit "
+             "conversion is that much further from the picture)."
              if eight else "")
           + (f" With the 10-bit formats (P010_10LE, v210) "
-             f"{min(ten):+.2f} to {max(ten):+.2f} dB: the YUV frame comes "
-             "from GStreamer's own RGB to YUV conversion, whose rounding "
-             "videoconvert's conversion back partly undoes, which favours "
-             "the videoconvert path (bc-yuv-bench's header; it expects a "
-             "few tenths of a dB, so the larger gaps of the higher-quality "
-             "formats are not explained by that alone)." if ten else ""),
+             f"{min(ten):+.2f} to {max(ten):+.2f} dB." if ten else "")
+          + (" The frames are GStreamer's conversion, which favours "
+             "videoconvert with the 10-bit formats: GStreamer 1.22 makes "
+             "them with a luma gain of 1/255 and Cb a few codes low, and "
+             "videoconvert's truncation back to 8 bits cancels part of "
+             "that (bc-yuv-bench.c's header)."
+             if ten and source != "exact" else ""),
           "", MARK_END]
     return "\n".join(L) + "\n"
 
@@ -271,6 +298,9 @@ def main() -> int:
     ap.add_argument("--other-formats",
                     help="the formats of the encoders other than bc1enc "
                     "(default: --formats)")
+    ap.add_argument("--yuv-source", choices=("exact", "gstreamer"),
+                    default="exact",
+                    help="how the YUV frames are made (bc-yuv-bench -s)")
     ap.add_argument("--budget", type=float, default=0,
                     help="seconds: encoders other than bc1enc not started "
                     "after this (0: no limit)")
@@ -319,6 +349,7 @@ def main() -> int:
                "picture": (f"{args.photo}_{args.width}x{args.height}"
                            if picture else "synthetic"),
                "width": args.width, "height": args.height,
+               "yuv_source": args.yuv_source,
                "threads": args.threads, "frames": args.frames,
                "rounds": args.rounds, "quiet_cores_before": quiet,
                "load_start": load_start, "load_end": os.getloadavg()[0],
