@@ -204,6 +204,12 @@ GST_START_TEST (test_unsent_limit)
   fail_unless (gst_tile_net_tcp_state (tx[1], &st));
   fail_unless (st.unsent >= 65536, "%" G_GUINT64_FORMAT " bytes unsent",
       st.unsent);
+  /* the send queue holds at least what is unsent, and what was written
+   * without a limit and not read is queued too */
+  fail_unless (gst_tile_net_queued (tx[1]) >= st.unsent);
+  fail_unless (gst_tile_net_queued (tx[0]) >= written[0] / 2,
+      "%" G_GUINT64_FORMAT " of %" G_GSIZE_FORMAT " bytes queued",
+      gst_tile_net_queued (tx[0]), written[0]);
 
   /* the peer reads: writable again, and a delivery rate measured */
   for (i = 0; i < 100 && !gst_tile_net_wait (tx[1], TRUE, 10, NULL); i++)
@@ -216,6 +222,8 @@ GST_START_TEST (test_unsent_limit)
       st.bytes_acked, st.busy_us, st.rtt_us);
   fail_unless (st.delivery_rate > 0);
   fail_unless (st.unsent < 65536);
+  /* (nothing queued on a descriptor that is no socket) */
+  fail_unless_equals_uint64 (gst_tile_net_queued (-1), 0);
   /* what was read was acknowledged; the connection was busy meanwhile */
   fail_unless (st.bytes_acked > 0);
   fail_unless (st.busy_us > 0);
