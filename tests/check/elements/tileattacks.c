@@ -182,10 +182,10 @@ send_message (gint fd, GByteArray * m)
   g_byte_array_set_size (m, 0);
 }
 
-/* The attacker's control connection: a HELLO without a passphrase, then
- * the CONFIG (after keep-alives, maybe) in @config. */
+/* The attacker's control connection: a HELLO without a passphrase (with
+ * @flags), then the CONFIG (after keep-alives, maybe) in @config. */
 static gint
-attacker_hello (guint port, GstTileWireConfig * config)
+attacker_hello_flags (guint port, GstTileWireConfig * config, guint32 flags)
 {
   GstTileWireHello hello = { 0 };
   GByteArray *m = g_byte_array_new ();
@@ -193,6 +193,7 @@ attacker_hello (guint port, GstTileWireConfig * config)
   GstTileWireHeader h;
   gint fd = connect_from (ATTACKER_HOST, port);
 
+  hello.flags = flags;
   gst_tile_wire_hello_pack (&hello, m, NULL);
   send_message (fd, m);
   do {
@@ -208,6 +209,12 @@ attacker_hello (guint port, GstTileWireConfig * config)
   g_byte_array_unref (m);
   g_free (buf);
   return fd;
+}
+
+static gint
+attacker_hello (guint port, GstTileWireConfig * config)
+{
+  return attacker_hello_flags (port, config, 0);
 }
 
 static void
@@ -269,6 +276,86 @@ forge_udp (gint raw, const struct sockaddr_in *src,
   fail_unless (sendto (raw, pkt, total, 0, (const struct sockaddr *) dst,
           sizeof (*dst)) == (gssize) total, "sendto: %s", g_strerror (errno));
 }
+
+/* A unit socket's handshake from @fd (UDP, on the attacker's host): a
+ * UNIT_HELLO for @unit to the control port, its cookie back, the
+ * UNIT_HELLO again with it. Returns the type of the last answer:
+ * UNIT_HELLO (accepted), REFUSE, or 0 (none within 2 s). */
+static guint
+unit_handshake (gint fd, guint port, const GstTileWireConfig * config,
+    guint unit)
+{
+  GstTileWireUnitHello uh = { 0 }, answer;
+  GByteArray *m = g_byte_array_new ();
+  struct sockaddr_in dst;
+  GstTileWireHeader h;
+  guint8 buf[1024];
+  guint step, type = 0;
+  gssize n;
+
+  sockaddr_of (&dst, ATTACKER_HOST, port);
+  uh.token = config->token;
+  uh.generation = config->generation;
+  uh.unit = unit;
+  for (step = 0; step < 2; step++) {
+    fail_unless (gst_tile_wire_unit_hello_pack (&uh, m, NULL));
+    fail_unless (sendto (fd, m->data, m->len, 0, (struct sockaddr *) &dst,
+            sizeof (dst)) == (gssize) m->len);
+    g_byte_array_set_size (m, 0);
+    type = 0;
+    if (!gst_tile_net_wait (fd, FALSE, 2000, NULL))
+      break;
+    n = recv (fd, buf, sizeof (buf), 0);
+    fail_unless (n >= GST_TILE_WIRE_HEADER_SIZE);
+    fail_unless_equals_int (gst_tile_wire_header_parse (buf, n, &h, NULL),
+        GST_TILE_WIRE_PARSE_OK);
+    type = h.type;
+    if (type != GST_TILE_WIRE_TYPE_UNIT_HELLO)
+      break;
+    /* the challenge: its cookie goes back */
+    fail_unless (gst_tile_wire_unit_hello_parse (buf +
+            GST_TILE_WIRE_HEADER_SIZE, h.payload_len, &answer, NULL));
+    memcpy (uh.cookie, answer.cookie, sizeof (uh.cookie));
+  }
+  g_byte_array_unref (m);
+  return type;
+}
+
+/* Redundant paths (HELLO bit 3): a receiver may introduce a unit from
+ * more addresses of its hosts, each validated with its cookie, up to
+ * seven more than the first; the ninth socket is refused, and without the
+ * bit already the second */
+GST_START_TEST (test_redundant_copies_limit)
+{
+  guint redundant;
+
+  for (redundant = 0; redundant < 2; redundant++) {
+    GstTileWireConfig *config = g_new0 (GstTileWireConfig, 1);
+    struct sockaddr_in sa;
+    gint ctl, fds[10];
+    Sender s;
+    guint i;
+
+    sender_start (&s, "protocol=udp units=1");
+    ctl = attacker_hello_flags (s.port, config,
+        redundant ? GST_TILE_WIRE_HELLO_FLAG_REDUNDANT : 0);
+    for (i = 0; i < G_N_ELEMENTS (fds); i++) {
+      guint want = i == 0 || (redundant && i < 8) ?
+          GST_TILE_WIRE_TYPE_UNIT_HELLO : GST_TILE_WIRE_TYPE_REFUSE;
+
+      fds[i] = udp_on (ATTACKER_HOST, &sa);
+      fail_unless_equals_int (unit_handshake (fds[i], s.port, config, 0),
+          want);
+    }
+    for (i = 0; i < G_N_ELEMENTS (fds); i++)
+      close (fds[i]);
+    close (ctl);
+    sender_stop (&s);
+    g_free (config);
+  }
+}
+
+GST_END_TEST;
 
 /* The attacker completes the TCP handshake from its own address, then
  * sends the units' UNIT_HELLO datagrams with the source address of a
@@ -1208,6 +1295,7 @@ tileattacks_suite (gboolean raw)
     tcase_add_test (tc, test_forged_unit_hello);
   } else {
     tcase_add_test (tc, test_refuse_reflection);
+    tcase_add_test (tc, test_redundant_copies_limit);
     tcase_add_test (tc, test_control_flood_tcp);
     tcase_add_test (tc, test_control_flood_udp);
     tcase_add_test (tc, test_connect_flood);
