@@ -847,6 +847,24 @@ units_on_path (GstElement * src, guint path)
   return n;
 }
 
+/* A sender with @tx's properties and a receiver with @rx's over two paths:
+ * 40 frames byte for byte, both paths up at both ends. Returns the rows of
+ * the sender's last balanced frame (0: not balanced). */
+static guint
+run_two_paths (Link * l, const gchar * tx, const gchar * rx)
+{
+  guint rows;
+
+  last_pts = GST_CLOCK_TIME_NONE;
+  tx_start (l, GRAY (320, 240), 0, tx);
+  rx_start (l, rx);
+  wait_connected (l);
+  run_frames (l, 320 * 240, 1, 40);
+  fail_unless_equals_int (stat_uint (l->tilesrc, "paths-up"), 2);
+  fail_unless_equals_int (sender_paths_full (l->tilesink, &rows), 2);
+  return rows;
+}
+
 /* 127.0.0.1 and 127.0.0.2 are two addresses of this host: two paths to a
  * tilesink listening on both; the units are dealt out over them and the
  * frames arrive byte for byte, over TCP and UDP, with and without a
@@ -867,13 +885,7 @@ GST_START_TEST (test_paths)
     gchar *tx = g_strdup_printf ("units=4 %s", modes[i][0]);
     gchar *rx = g_strdup_printf ("host=127.0.0.1,127.0.0.2 %s", modes[i][1]);
 
-    last_pts = GST_CLOCK_TIME_NONE;
-    tx_start (&l, GRAY (320, 240), 0, tx);
-    rx_start (&l, rx);
-    wait_connected (&l);
-    run_frames (&l, 320 * 240, 1, 40);
-    fail_unless_equals_int (stat_uint (l.tilesrc, "paths-up"), 2);
-    fail_unless_equals_int (sender_paths_full (l.tilesink, &rows), 2);
+    rows = run_two_paths (&l, tx, rx);
     /* over TCP the rows of each frame are shared by the units' rates
      * (balanced tiles): all 240 of them, every unit some */
     fail_unless_equals_int (rows, strstr (modes[i][0], "tcp") ? 240 : 0);
@@ -926,13 +938,7 @@ GST_START_TEST (test_paths_redundant)
     GstStructure *r;
     guint64 sent = 0, copies = 0, again;
 
-    last_pts = GST_CLOCK_TIME_NONE;
-    tx_start (&l, GRAY (320, 240), 0, tx);
-    rx_start (&l, rx);
-    wait_connected (&l);
-    run_frames (&l, 320 * 240, 1, 40);
-    fail_unless_equals_int (stat_uint (l.tilesrc, "paths-up"), 2);
-    fail_unless_equals_int (sender_paths_full (l.tilesink, &rows), 2);
+    rows = run_two_paths (&l, tx, rx);
     fail_unless_equals_int (rows, 0);
     r = sender_receiver (l.tilesink);
     fail_unless (gst_structure_get_boolean (r, "redundant", &redundant));
