@@ -106,8 +106,8 @@
 #              fd67:x:y::/64 (nodad), the ff00::/8 routes the kernel makes
 #
 # The many-paths scenarios (issue 37: tilesrc host="A,B", one address of the
-# sender per network path): paths-tcp, paths-udp, redundant-udp and
-# redundant-udp-control are in the default list; paths-down-tcp is
+# sender per network path): paths-tcp, paths-udp, redundant-udp,
+# redundant-udp-control and redundant-udp-flap are in the default list; paths-down-tcp is
 # accepted by name but not in it: it waits for the rest of the feature (a
 # failed path's units are not moved yet, the session ends). They add a
 # second veth pair between the same two namespaces
@@ -141,6 +141,10 @@
 #              >= 10 % of the bytes before the failure
 #   redundant-udp-control  the same with path A (the control connection's)
 #              going down and up
+#   redundant-udp-flap  the same, 28 s: path B down at 5 s and up at 11 s,
+#              then path A down at 17 s and up at 23 s (path B's
+#              connection, silent while its link was down, must carry the
+#              session again)
 #   paths-down-tcp  1280x720 GRAY8 at 30 fps over TCP, 15 s, two 700 Mbit/s
 #              paths (no redundant): path B's link goes down at 5 s for
 #              good: no partial or incomplete frame (frames may be
@@ -179,7 +183,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|max-rate|vanish|multicast|multicast-ipv6|paths-tcp|paths-udp|redundant-udp|redundant-udp-control|paths-down-tcp ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|max-rate|vanish|multicast|multicast-ipv6|paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp ...]" >&2
   exit 2
 }
 
@@ -200,7 +204,7 @@ while [ $# -gt 0 ]; do
     tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|vanish|multicast|multicast-ipv6)
       scenarios+=("$1"); shift ;;
     # issue 37, not in the default list until tilesrc takes many hosts
-    paths-tcp|paths-udp|redundant-udp|redundant-udp-control|paths-down-tcp)
+    paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
@@ -208,7 +212,7 @@ done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 case $retransmit in true|false) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control)
+  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control redundant-udp-flap)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -1023,6 +1027,21 @@ run_scenario () {
                  "$(paths_step down "$dev" "$work/$s.paths-down")" \
                  --step-frame 420 --step-cmd \
                  "$(paths_step up "$dev" "$work/$s.paths-up")" ;;
+    redundant-udp-flap)
+               # path B down at 5 s and up at 11 s, then path A (the
+               # control connection's) down at 17 s and up at 23 s: path
+               # B's connection must carry the session again by then
+               checkargs=(--paths-redundant 1 --max-gap 100)
+               rxargs=(--src-prop redundant=true)
+               run_paths "$s" 700mbit 700mbit udp 840 30 1280 720 \
+                 --step-frame 150 --step-cmd \
+                 "$(paths_step down veth-txb "$work/$s.flap-1")" \
+                 --step-frame 330 --step-cmd \
+                 "$(paths_step up veth-txb "$work/$s.flap-2")" \
+                 --step-frame 510 --step-cmd \
+                 "$(paths_step down veth-tx "$work/$s.flap-3")" \
+                 --step-frame 690 --step-cmd \
+                 "$(paths_step up veth-tx "$work/$s.flap-4")" ;;
     paths-down-tcp)
                # path B down at 5 s for good (after frame 150)
                checkargs=(--paths-down 1 --max-gap 1000 --path-down B)

@@ -296,7 +296,8 @@ gst_tile_receiver_paths_service (GstTileReceiver * self, guint timeout,
     path_read (self, i, now);
     if (path->fd < 0)
       continue;
-    if (now - path->rx_us > (gint64) timeout * 1000) {
+    /* (redundant paths: kept while silent, see the sender's) */
+    if (!self->redundant && now - path->rx_us > (gint64) timeout * 1000) {
       path_lost (self, i, "nothing heard on it within the timeout");
       continue;
     }

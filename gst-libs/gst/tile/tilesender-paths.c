@@ -50,6 +50,20 @@ gst_tile_sender_peer_paths_locked (GstTileSenderPeer * peer)
   return n;
 }
 
+/* How long what @peer's control and path connections send may stay
+ * unacknowledged before the kernel fails them (TCP_USER_TIMEOUT), ms: the
+ * timeout; with redundant paths a minute at least, so that a path whose
+ * link is down is held until it comes back while another carries the
+ * session (a receiver that vanished still ends it after the timeout, see
+ * peer_liveness_locked ()). Lock held. */
+guint
+gst_tile_sender_peer_user_timeout (GstTileSenderPeer * peer)
+{
+  guint t = peer->owner.sender->settings.timeout;
+
+  return peer->redundant ? MAX (t, 60000) : t;
+}
+
 /* When @peer's paths other than the control connection's last heard from
  * the receiver (0: none up). Lock held. */
 gint64
@@ -155,7 +169,7 @@ gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,
   path->fd = fd;
   path->have = 0;
   path->rx_us = path->tx_us = g_get_monotonic_time ();
-  gst_tile_net_set_user_timeout (fd, self->settings.timeout);
+  gst_tile_net_set_user_timeout (fd, gst_tile_sender_peer_user_timeout (peer));
   gst_tile_sender_poll_add (self, &path->pfd, fd);
 
   memset (ph.mac, 0, sizeof (ph.mac));
@@ -265,7 +279,10 @@ gst_tile_sender_paths_service_locked (GstTileSender * self, gint64 now)
       path->ready = FALSE;
       if (path->fd < 0)
         continue;
-      if (now - path->rx_us > limit) {
+      /* (redundant paths: a path silent because its link failed is kept,
+       * TCP takes it up again when the link comes back, and the session
+       * needs it then; see peer_liveness_locked ()) */
+      if (!peer->redundant && now - path->rx_us > limit) {
         gchar *why = g_strdup_printf ("nothing heard on it for %u ms",
             self->settings.timeout);
 

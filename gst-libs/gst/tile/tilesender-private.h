@@ -860,6 +860,7 @@ void     gst_tile_sender_paths_init (GstTileSenderPeer * peer);
 void     gst_tile_sender_paths_close_locked (GstTileSenderPeer * peer);
 guint    gst_tile_sender_peer_paths_locked (GstTileSenderPeer * peer);
 gint64   gst_tile_sender_peer_paths_heard_locked (GstTileSenderPeer * peer);
+guint    gst_tile_sender_peer_user_timeout (GstTileSenderPeer * peer);
 gboolean gst_tile_sender_peer_has_host (GstTileSenderPeer * peer,
     const struct sockaddr_storage *addr);
 gboolean gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,

@@ -293,7 +293,7 @@ take_control (GstTileSender * self, gint fd, const GstTileKeys * keys,
     peer->control.records_in = gst_tile_records_new (FALSE, keys->c2s);
   }
   /* a receiver whose host vanishes: sends fail after the timeout, too */
-  gst_tile_net_set_user_timeout (fd, self->settings.timeout);
+  gst_tile_net_set_user_timeout (fd, gst_tile_sender_peer_user_timeout (peer));
   gst_tile_sender_poll_add (self, &peer->control.pfd, fd);
   GST_INFO_OBJECT (self->log_object, "receiver %u connected from %s (%u "
       "served)", peer->owner.id, peer->address, self->peers->len);
