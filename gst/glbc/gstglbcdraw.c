@@ -27,6 +27,7 @@ enum
   MODE_GREY = 2,                /* BC4 */
   MODE_RG = 3,                  /* BC5 */
   MODE_RGB = 4,                 /* BC1 */
+  MODE_HDR = 5,                 /* BC6H: half floats, tone-mapped */
 };
 
 struct _GstGLBcDraw
@@ -168,6 +169,9 @@ gst_gl_bc_draw_frame (GstGLBcDraw * draw, GLuint texture, GstBcFormat format,
       break;
     case GST_BC_FORMAT_BC1:
       d.mode = MODE_RGB;
+      break;
+    case GST_BC_FORMAT_BC6H:
+      d.mode = MODE_HDR;
       break;
     default:
       break;

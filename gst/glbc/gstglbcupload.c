@@ -148,7 +148,7 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (glbcupload, "glbcupload",
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_BC_CAPS_MAKE (GST_BC_FORMATS_UNORM)));
+    GST_STATIC_CAPS (GST_BC_CAPS_MAKE (GST_BC_GL_UPLOAD_FORMATS)));
 
 /* GLMemory first: preferred when downstream takes both */
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
