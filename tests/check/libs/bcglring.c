@@ -534,6 +534,67 @@ GST_START_TEST (test_upload_caps)
 
 GST_END_TEST;
 
+/* BC6H is taken (BC6H-SF is not), and its RGBA has the colorimetry of the
+ * tone-mapped SDR, as bcdec's: full range RGB, sRGB transfer, the input's
+ * primaries (BT.2020 when it names none); 8-bit formats get none */
+GST_START_TEST (test_upload_caps_bc6h)
+{
+  static const struct
+  {
+    const gchar *in;
+    const gchar *colorimetry;
+  } cases[] = {
+    {"video/x-bc, format=BC6H, width=30, height=26", "1:1:7:7"},
+    {"video/x-bc, format=BC6H, width=30, height=26, colorimetry=1:1:1:1",
+        "sRGB"},
+    {"video/x-bc, format=BC6H, width=30, height=26, colorimetry=bt2100-pq",
+        "1:1:7:7"},
+    {"video/x-bc, format=BC7, width=30, height=26", NULL},
+  };
+  GstCaps *all, *one;
+  guint i, j;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstCaps *bc = gst_caps_from_string (cases[i].in);
+    GstCaps *raw = gst_bc_gl_caps_transform (GST_PAD_SINK, bc, NULL);
+
+    fail_unless_equals_int (gst_caps_get_size (raw), 2);
+    for (j = 0; j < 2; j++) {
+      const gchar *str = gst_structure_get_string (gst_caps_get_structure (raw,
+              j), "colorimetry");
+      GstVideoColorimetry c, want;
+
+      if (cases[i].colorimetry == NULL) {
+        fail_unless (str == NULL, "%s: %s", cases[i].in, str);
+        continue;
+      }
+      fail_unless (str != NULL, "%s: no colorimetry", cases[i].in);
+      fail_unless (gst_video_colorimetry_from_string (&c, str));
+      fail_unless (gst_video_colorimetry_from_string (&want,
+              cases[i].colorimetry));
+      fail_unless (gst_video_colorimetry_is_equal (&c, &want),
+          "%s: %s, not %s", cases[i].in, str, cases[i].colorimetry);
+    }
+    gst_caps_unref (raw);
+    gst_caps_unref (bc);
+  }
+
+  one = gst_caps_from_string ("video/x-raw, format=RGBA, width=30, "
+      "height=26");
+  all = gst_bc_gl_caps_transform (GST_PAD_SRC, one, NULL);
+  gst_caps_unref (one);
+  one = gst_caps_from_string ("video/x-bc, format=BC6H, width=30, height=26");
+  fail_unless (gst_caps_can_intersect (all, one));
+  gst_caps_unref (one);
+  one = gst_caps_from_string ("video/x-bc, format=BC6H-SF, width=30, "
+      "height=26");
+  fail_if (gst_caps_can_intersect (all, one));
+  gst_caps_unref (one);
+  gst_caps_unref (all);
+}
+
+GST_END_TEST;
+
 typedef struct
 {
   GThread *gl_thread;
@@ -629,6 +690,7 @@ bcglring_suite (void)
   tcase_add_test (tc, test_timer_query);
   tcase_add_test (tc, test_timer_ring);
   tcase_add_test (tc, test_upload_caps);
+  tcase_add_test (tc, test_upload_caps_bc6h);
   tcase_add_test (tc, test_too_large);
   /* a GL context for each test, in the test's process */
   tcase_add_checked_fixture (tc, setup, teardown);
