@@ -5,7 +5,8 @@
 
 /* glbcupload on a headless GL context (Mesa llvmpipe through
  * GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device): the GPU's decoding of every
- * format against bcdec, the zero-copy pool, stepped upload behind tilesrc
+ * format against bcdec (BC6H through the same SDR tone curve, with the
+ * same colorimetry), the zero-copy pool, stepped upload behind tilesrc
  * over 127.0.0.1, slot reuse under load, caps changes, EOS, wrong sizes and
  * contexts that lack what glbcupload needs.
  *
@@ -46,6 +47,7 @@
 
 #include "gstbctest.h"
 #include "gltest.h"
+#include "hdrtest.h"
 
 /* ---------------------------------------------------------------------- */
 /* Helpers                                                                 */
@@ -191,11 +193,61 @@ bc_caps_string (GstBcFormat format, guint width, guint height)
 /* What the GL driver gave: printed (each test runs in its own process) */
 #define note(...) g_print ("glbcupload: " __VA_ARGS__)
 
-/* @enc ! tee ! { glbcupload ! gldownload, bcdec }: the same frames through
- * both, compared. @enc is an encoder (raw RGBA frames from @pictures are
- * pushed) or NULL (the video/x-bc frames in @pictures are pushed). */
+/* The colorimetry of @caps (fixed video caps), which must have one */
 static void
-compare_with_bcdec (const gchar * label, const gchar * enc, GstBcFormat format,
+caps_colorimetry (GstCaps * caps, GstVideoColorimetry * cinfo)
+{
+  const gchar *str = gst_structure_get_string (gst_caps_get_structure (caps,
+          0), "colorimetry");
+
+  fail_unless (str != NULL, "no colorimetry in %" GST_PTR_FORMAT, caps);
+  fail_unless (gst_video_colorimetry_from_string (cinfo, str), "%s", str);
+}
+
+/* BC6H's RGBA is tone-mapped SDR: glbcupload's src caps and bcdec's
+ * output (the caps of @ref_sample) say so alike, full range RGB, the sRGB
+ * transfer and the input's @primaries */
+static void
+check_hdr_colorimetry (GstElement * up, GstSample * ref_sample,
+    GstVideoColorPrimaries primaries)
+{
+  GstPad *pad = gst_element_get_static_pad (up, "src");
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  GstVideoColorimetry got, ref, want = { 0, };
+  gchar *str;
+
+  fail_unless (caps != NULL);
+  caps_colorimetry (caps, &got);
+  caps_colorimetry (gst_sample_get_caps (ref_sample), &ref);
+  want.range = GST_VIDEO_COLOR_RANGE_0_255;
+  want.matrix = GST_VIDEO_COLOR_MATRIX_RGB;
+  want.transfer = GST_VIDEO_TRANSFER_SRGB;
+  want.primaries = primaries;
+  str = gst_video_colorimetry_to_string (&got);
+  fail_unless (gst_video_colorimetry_is_equal (&got, &want),
+      "glbcupload's colorimetry %s", str);
+  fail_unless (gst_video_colorimetry_is_equal (&got, &ref),
+      "glbcupload's colorimetry %s is not bcdec's", str);
+  /* with BT.709 primaries that is GStreamer's sRGB */
+  fail_unless (gst_video_colorimetry_matches (&got,
+          GST_VIDEO_COLORIMETRY_SRGB) ==
+      (primaries == GST_VIDEO_COLOR_PRIMARIES_BT709), "%s", str);
+  g_free (str);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+}
+
+/* @enc ! tee ! { glbcupload ! gldownload, bcdec }: the same frames through
+ * both, compared. @enc is an encoder (raw frames of @raw_caps from
+ * @pictures, @raw_size bytes each, are pushed) or NULL (the video/x-bc
+ * frames in @pictures are pushed, with the caps of @format, whose
+ * colorimetry is @bc_colorimetry when not NULL). For BC6H, the
+ * colorimetry of both outputs is checked: the tone-mapped sRGB with
+ * @hdr_primaries. */
+static void
+compare_with_bcdec_full (const gchar * label, const gchar * raw_caps,
+    gsize raw_size, const gchar * enc, GstBcFormat format,
+    const gchar * bc_colorimetry, GstVideoColorPrimaries hdr_primaries,
     guint width, guint height, guint8 ** pictures, guint n, gint tolerance)
 {
   GstElement *p, *src, *gl, *ref, *up;
@@ -206,8 +258,15 @@ compare_with_bcdec (const gchar * label, const gchar * enc, GstBcFormat format,
 
   gst_bc_info_init (&info);
   fail_unless (gst_bc_info_set_format (&info, format, width, height));
-  caps = enc ? g_strdup_printf ("video/x-raw,format=RGBA,width=%u,height=%u,"
-      "framerate=30/1", width, height) : bc_caps_string (format, width, height);
+  if (enc) {
+    caps = g_strdup (raw_caps);
+  } else {
+    gchar *bc = bc_caps_string (format, width, height);
+
+    caps = bc_colorimetry ? g_strdup_printf ("%s,colorimetry=%s", bc,
+        bc_colorimetry) : g_strdup (bc);
+    g_free (bc);
+  }
   desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! %s%s"
       "tee name=t ! queue ! glbcupload name=up ! gldownload "
       "! video/x-raw,format=RGBA ! appsink name=gl sync=false "
@@ -224,7 +283,7 @@ compare_with_bcdec (const gchar * label, const gchar * enc, GstBcFormat format,
   play (p);
 
   for (i = 0; i < n; i++) {
-    gsize size = enc ? (gsize) width * height * 4 : info.size;
+    gsize size = enc ? raw_size : info.size;
 
     fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
             wrap_frame (pictures[i], size, i)), GST_FLOW_OK);
@@ -236,6 +295,8 @@ compare_with_bcdec (const gchar * label, const gchar * enc, GstBcFormat format,
     guint8 *want = test_sample_rgba (b, width, height);
 
     diff_sample (a, want, width, height, &d);
+    if (i == 0 && gst_bc_format_is_float (format))
+      check_hdr_colorimetry (up, b, hdr_primaries);
     g_free (want);
     gst_sample_unref (a);
     gst_sample_unref (b);
@@ -256,6 +317,21 @@ compare_with_bcdec (const gchar * label, const gchar * enc, GstBcFormat format,
   gst_object_unref (ref);
   gst_object_unref (up);
   stop (p);
+}
+
+/* compare_with_bcdec_full () of 8-bit formats: RGBA frames into @enc, or
+ * blocks */
+static void
+compare_with_bcdec (const gchar * label, const gchar * enc, GstBcFormat format,
+    guint width, guint height, guint8 ** pictures, guint n, gint tolerance)
+{
+  gchar *raw = g_strdup_printf ("video/x-raw,format=RGBA,width=%u,height=%u,"
+      "framerate=30/1", width, height);
+
+  compare_with_bcdec_full (label, raw, (gsize) width * height * 4, enc,
+      format, NULL, GST_VIDEO_COLOR_PRIMARIES_UNKNOWN, width, height, pictures,
+      n, tolerance);
+  g_free (raw);
 }
 
 static const guint sizes[][2] = { {30, 26}, {1918, 1078} };
@@ -354,6 +430,94 @@ GST_END_TEST;
 GST_START_TEST (test_decode_bc7)
 {
   check_random_blocks (GST_BC_FORMAT_BC7);
+}
+
+GST_END_TEST;
+
+/* A PQ RGBA64_LE frame of the synthetic HDR picture (hdrtest.h): from
+ * 0.01 to about 3 times the reference white, highlights up to 50, so
+ * that most of it is above the tone curve's knee */
+static guint8 *
+pq_picture (guint width, guint height, guint seed)
+{
+  guint16 *half = g_new (guint16, (gsize) width * height * 4);
+  guint8 *pq = g_malloc ((gsize) width * height * 8);
+  gsize i;
+
+  hdrtest_image (width, height, seed, half);
+  for (i = 0; i < (gsize) width * height; i++) {
+    guint c;
+
+    for (c = 0; c < 3; c++)
+      GST_WRITE_UINT16_LE (pq + i * 8 + c * 2,
+          gst_bc_hdr_pq_from_half (half[i * 4 + c]));
+    GST_WRITE_UINT16_LE (pq + i * 8 + 6, 0xffff);
+  }
+  g_free (half);
+  return pq;
+}
+
+/* BC6H from bc6henc (PQ input, BT.2020 primaries by bt2100-pq, BT.709 by
+ * 1:1:14:1): glbcupload's tone-mapped RGBA is bcdec's within TOLERANCE
+ * (float against double), with the same sRGB colorimetry. The tone curve
+ * matters here: without it the picture's values above 0.8 (most of it)
+ * would clip or come out far brighter. */
+GST_START_TEST (test_decode_bc6h)
+{
+  static const struct
+  {
+    guint w, h;
+    const gchar *quality, *colorimetry;
+    GstVideoColorPrimaries primaries;
+  } cases[] = {
+    {30, 26, "normal", "1:1:14:1", GST_VIDEO_COLOR_PRIMARIES_BT709},
+    {1918, 1078, "fast", "bt2100-pq", GST_VIDEO_COLOR_PRIMARIES_BT2020},
+  };
+  guint c, i;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    guint w = cases[c].w, h = cases[c].h;
+    gchar *raw = g_strdup_printf ("video/x-raw,format=RGBA64_LE,width=%u,"
+        "height=%u,framerate=30/1,colorimetry=%s", w, h, cases[c].colorimetry);
+    gchar *enc = g_strdup_printf ("bc6henc quality=%s", cases[c].quality);
+    gchar *label = g_strdup_printf ("HDR picture, PQ %s", cases[c].colorimetry);
+    guint8 *pics[2];
+
+    for (i = 0; i < 2; i++)
+      pics[i] = pq_picture (w, h, 5 + i);
+    compare_with_bcdec_full (label, raw, (gsize) w * h * 8, enc,
+        GST_BC_FORMAT_BC6H, NULL, cases[c].primaries, w, h, pics, 2,
+        TOLERANCE);
+    for (i = 0; i < 2; i++)
+      g_free (pics[i]);
+    g_free (label);
+    g_free (enc);
+    g_free (raw);
+  }
+}
+
+GST_END_TEST;
+
+/* Random BC6H blocks: every mode (the reserved ones decode to black),
+ * values up to 65504, caps without a colorimetry (BT.2020 then) and with
+ * one of BT.709 primaries */
+GST_START_TEST (test_decode_bc6h_any_blocks)
+{
+  guint s, i;
+  guint8 *frames[2];
+  GstBcInfo info;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    for (i = 0; i < 2; i++)
+      frames[i] = make_blocks (GST_BC_FORMAT_BC6H, sizes[s][0], sizes[s][1],
+          61 + i, &info);
+    compare_with_bcdec_full ("random blocks", NULL, 0, NULL,
+        GST_BC_FORMAT_BC6H, s == 0 ? "1:1:1:1" : NULL, s == 0 ?
+        GST_VIDEO_COLOR_PRIMARIES_BT709 : GST_VIDEO_COLOR_PRIMARIES_BT2020,
+        sizes[s][0], sizes[s][1], frames, 2, TOLERANCE);
+    for (i = 0; i < 2; i++)
+      g_free (frames[i]);
+  }
 }
 
 GST_END_TEST;
@@ -718,6 +882,7 @@ GST_START_TEST (test_caps_change)
     {GST_BC_FORMAT_BC1, 64, 48},
     {GST_BC_FORMAT_YCOCG_BC3, 30, 26},
     {GST_BC_FORMAT_BC7, 100, 50},
+    {GST_BC_FORMAT_BC6H, 100, 50},
     {GST_BC_FORMAT_BC4, 1918, 1078},
     {GST_BC_FORMAT_BC1, 64, 48},
   };
@@ -881,9 +1046,11 @@ GST_END_TEST;
 
 /* tilesrc ! glbcupload to 127.0.0.1: GL memory read by gldownload, or
  * (@system_memory) system memory caps, read back by glbcupload itself;
- * the pool and the stepped upload work the same in both */
+ * the pool and the stepped upload work the same in both. BC1 frames from
+ * the encoder, or (@format BC6H) random BC6H blocks: 16-byte blocks of
+ * the float texture, uploaded tile by tile as BC7's are. */
 static void
-check_tiles (gboolean stepped, gboolean system_memory)
+check_tiles (GstBcFormat format, gboolean stepped, gboolean system_memory)
 {
   const guint units = 4, w = 640, h = 360;
   const guint n = N_TILE_FRAMES;
@@ -895,7 +1062,7 @@ check_tiles (gboolean stepped, gboolean system_memory)
   gint with_ts = 0;
   GstPad *pad;
 
-  caps = bc_caps_string (GST_BC_FORMAT_BC1, w, h);
+  caps = bc_caps_string (format, w, h);
   desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! "
       "tilesink name=sink host=127.0.0.1 port=0 units=%u stats-interval=0 "
       "max-in-flight=64", caps, units);
@@ -926,8 +1093,13 @@ check_tiles (gboolean stepped, gboolean system_memory)
   test_wait_connected (tilesink);
 
   for (i = 0; i < n; i++) {
-    guint8 *pic = test_picture (w, h, 50 + i, 6, TEST_ALPHA_OPAQUE);
+    guint8 *pic;
 
+    if (format != GST_BC_FORMAT_BC1) {
+      frames[i] = make_blocks (format, w, h, 50 + i, &info);
+      continue;
+    }
+    pic = test_picture (w, h, 50 + i, 6, TEST_ALPHA_OPAQUE);
     frames[i] = test_encode (GST_BC_FORMAT_BC1, GST_BC_QUALITY_FAST, pic,
         &test_rgba_layout, w, h, &info);
     g_free (pic);
@@ -989,21 +1161,28 @@ check_tiles (gboolean stepped, gboolean system_memory)
 
 GST_START_TEST (test_tilesrc_stepped)
 {
-  check_tiles (TRUE, FALSE);
+  check_tiles (GST_BC_FORMAT_BC1, TRUE, FALSE);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_tilesrc_whole_frames)
 {
-  check_tiles (FALSE, FALSE);
+  check_tiles (GST_BC_FORMAT_BC1, FALSE, FALSE);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_tilesrc_stepped_system_memory)
 {
-  check_tiles (TRUE, TRUE);
+  check_tiles (GST_BC_FORMAT_BC1, TRUE, TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_tilesrc_stepped_bc6h)
+{
+  check_tiles (GST_BC_FORMAT_BC6H, TRUE, FALSE);
 }
 
 GST_END_TEST;
@@ -1248,6 +1427,9 @@ GST_START_TEST (test_decodebin_gl_memory)
   check_decodebin ("decodebin", GST_BC_FORMAT_BC7, "", OUT_GL_MEMORY,
       REF_RGBA, "glbcupload", TRUE, 0);
   check_decodebin ("decodebin", GST_BC_FORMAT_BC1, "", OUT_GL_MEMORY,
+      REF_RGBA, "glbcupload", TRUE, TOLERANCE);
+  /* BC6H, tone-mapped by the GPU as by bcdec */
+  check_decodebin ("decodebin", GST_BC_FORMAT_BC6H, "", OUT_GL_MEMORY,
       REF_RGBA, "glbcupload", TRUE, TOLERANCE);
 }
 
@@ -1540,13 +1722,40 @@ GST_START_TEST (test_missing_s3tc)
 
 GST_END_TEST;
 
+/* A desktop context without BPTC (OpenGL 4.1, the extension hidden)
+ * samples neither BC7 nor BC6H, which need the same extension; the
+ * others still work */
+GST_START_TEST (test_missing_bptc)
+{
+  static const gchar *const env[] = {
+    "MESA_GL_VERSION_OVERRIDE", "4.1",
+    "MESA_EXTENSION_OVERRIDE", "-GL_ARB_texture_compression_bptc", NULL
+  };
+  static const gchar *const formats[] = { "BC7", "BC6H" };
+  gchar *out;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    out = run_child (formats[i], env);
+    fail_unless (strstr (out, "error: ") && strstr (out,
+            "GL_ARB_texture_compression_bptc"), "%s: child said: %s",
+        formats[i], out);
+    g_free (out);
+  }
+  out = run_child ("BC1", env);
+  fail_unless (strstr (out, "ok: max |diff| "), "child said: %s", out);
+  g_free (out);
+}
+
+GST_END_TEST;
+
 /* The same on OpenGL ES 3 (GLSL ES 3.00, GL_EXT_buffer_storage), in a
  * child whose GL context is made with GST_GL_API=gles2. */
 GST_START_TEST (test_gles)
 {
   static const gchar *const env[] = { "GST_GL_API", "gles2", NULL };
   static const gchar *formats[] = { "BC1", "BC3", "YCoCg-BC3", "BC4", "BC5",
-    "BC7"
+    "BC7", "BC6H"
   };
   guint i;
 
@@ -1964,6 +2173,8 @@ glbcupload_suite (void)
   tcase_add_test (tc, test_decode_bc4);
   tcase_add_test (tc, test_decode_bc5);
   tcase_add_test (tc, test_decode_bc7);
+  tcase_add_test (tc, test_decode_bc6h);
+  tcase_add_test (tc, test_decode_bc6h_any_blocks);
   tcase_add_test (tc, test_zero_copy);
   tcase_add_test (tc, test_slot_reuse);
   tcase_add_test (tc, test_caps_change);
@@ -1972,6 +2183,7 @@ glbcupload_suite (void)
   tcase_add_test (tc, test_tilesrc_stepped);
   tcase_add_test (tc, test_tilesrc_whole_frames);
   tcase_add_test (tc, test_tilesrc_stepped_system_memory);
+  tcase_add_test (tc, test_tilesrc_stepped_bc6h);
   tcase_add_test (tc, test_decodebin_gl_memory);
   tcase_add_test (tc, test_decodebin_any_memory);
   tcase_add_test (tc, test_decodebin_system_memory);
@@ -1984,6 +2196,7 @@ glbcupload_suite (void)
   tcase_add_test (tc, test_decodebin_context_lacks);
   tcase_add_test (tc, test_missing_buffer_storage);
   tcase_add_test (tc, test_missing_s3tc);
+  tcase_add_test (tc, test_missing_bptc);
   tcase_add_test (tc, test_gles);
   return s;
 }
