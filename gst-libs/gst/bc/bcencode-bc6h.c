@@ -518,6 +518,14 @@ encode_partition (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
     *best = cur;
 }
 
+/* bit p of pixel i: its region in partition p, bc7_partitions2[p][i] */
+static const guint32 partition_bits[16] = {
+  0x00000000u, 0x448a0004u, 0xcd9a0225u, 0xd99a126fu, 0xa2214000u,
+  0x3c005224u, 0x3c88526du, 0xf19a56ffu, 0xf2657200u, 0x3c217664u,
+  0x3c8176edu, 0xa1887fffu, 0xda65f660u, 0xce65feecu, 0x4425fffdu,
+  0x0081ffffu,
+};
+
 /* The @n_top partitions of least estimated error: for each, the energy of
  * each region off its principal axis (two power-iteration steps, then the
  * Rayleigh quotient). The sums of the 32 partitions' second regions are
@@ -563,8 +571,9 @@ rank_partitions (const Bc6hPixels * p, gint n_top, guint * top)
       v[c] = d[c][i];
     for (c = 0; c < 6; c++)
       v[3 + c] = prod[c][i];
+    /* (from the bit masks: the table's column is a strided gather) */
     for (part = 0; part < 32; part++)
-      m[part] = (float) bc7_partitions2[part][i];
+      m[part] = (float) ((partition_bits[i] >> part) & 1u);
     for (part = 0; part < 32; part++)
       cnt1[part] += m[part];
     for (c = 0; c < 9; c++)
@@ -1199,9 +1208,19 @@ lanes_fast (const Bc6hBatch * b, guint n_blocks, guint8 * out)
   }
 }
 
-/* one-region error below which normal does not try two regions: an RMS
- * of 3 half-float steps (0.3 %) a channel */
+/* one-region error below which high (and normal's rare per-block
+ * fallback) does not try two regions: an RMS of 3 half-float steps
+ * (0.3 %) a channel */
 #define TWO_REGION_THRESHOLD (16.0f * 3.0f * 9.0f)
+
+/* the same for normal's lanes: an RMS of about 73 half-float steps (7 %)
+ * a channel. Nearly every textured block of a photograph is above 3
+ * steps, and trying two regions on all of them is what made normal 20
+ * times slower than fast; the mPSNR is the mean squared error, so the
+ * blocks of large error are where two regions win most (on the HDR
+ * benchmark photographs this keeps all but about 0.5 dB of what that
+ * search gains, at about 5 times its speed). */
+#define NORMAL_TWO_REGION_THRESHOLD (600.0f * TWO_REGION_THRESHOLD)
 
 static void
 encode_block (const Bc6hPixels * p, gint quality, guint8 * out)
@@ -1231,6 +1250,92 @@ encode_block (const Bc6hPixels * p, gint quality, guint8 * out)
   pack (&best, out);
 }
 
+/* quality=normal of @n_blocks (at most BC_LANES) blocks of @b: fast's
+ * one region in lanes (a second refit gained under 0.05 dB on the
+ * benchmark photographs); then, one block at a
+ * time and only where one region leaves an error above
+ * NORMAL_TWO_REGION_THRESHOLD, the @n_partitions best-ranked two-region
+ * partitions with one refit. The pixels are copied out of the lanes only
+ * for those blocks. */
+static void
+lanes_normal (const Bc6hBatch * b, guint n_blocks, gint n_partitions,
+    guint8 * out)
+{
+  Bc6hLanesPass r[2];
+  float ef[2][3][L], wsum[L];
+  gint32 valid[2][L];
+  guint k, i, e, c, j, top[8];
+  gint n;
+
+  g_assert (n_partitions <= 8);
+  lanes_fit (b, ef);
+  lanes_pass (b, ef, &r[0]);
+  lanes_refit (b, &r[0], ef, valid[1]);
+  lanes_pass (b, ef, &r[1]);
+  /* the refitted pass counts when its refit was determined */
+  LANES {
+    valid[0][k] = r[0].ok[k];
+    valid[1][k] = valid[1][k] && r[1].ok[k];
+    wsum[k] = 0.0f;
+  }
+  for (c = 0; c < 3; c++)
+    for (i = 0; i < 16; i++)
+      LANES wsum[k] += b->w[c][i][k];
+
+  for (k = 0; k < n_blocks; k++) {
+    const Bc6hLanesPass *best_r = NULL;
+    Bc6hPixels p;
+    Bc6hCand best;
+
+    for (j = 0; j < 2; j++)
+      if (valid[j][k] && (!best_r || r[j].err[k] < best_r->err[k]))
+        best_r = &r[j];
+
+    if (best_r && best_r->err[k] <=
+        NORMAL_TWO_REGION_THRESHOLD * wsum[k] / 48.0f) {
+      /* one region is good enough: no copy of the pixels */
+      Bc6hCand one;
+
+      one.row = best_r->row[k];
+      for (e = 0; e < 2; e++)
+        for (c = 0; c < 3; c++)
+          one.ep[0][e][c] = best_r->ep[e][c][k];
+      for (i = 0; i < 16; i++)
+        one.idx[i] = (guint8) best_r->q[i][k];
+      pack_one_region (&one, out + 16 * k);
+      continue;
+    }
+    for (c = 0; c < 3; c++)
+      for (i = 0; i < 16; i++) {
+        p.h[c][i] = b->h[c][i][k];
+        p.w[c][i] = b->w[c][i][k];
+      }
+    p.wsum = wsum[k];
+    if (!best_r) {
+      /* the anchor broke the differences (rare): the per-block path */
+      encode_block (&p, 1, out + 16 * k);
+      continue;
+    }
+    memset (&best, 0, sizeof (best));
+    best.row = best_r->row[k];
+    for (e = 0; e < 2; e++)
+      for (c = 0; c < 3; c++)
+        best.ep[0][e][c] = best_r->ep[e][c][k];
+    for (i = 0; i < 16; i++)
+      best.idx[i] = (guint8) best_r->q[i][k];
+    best.err = best_r->err[k];
+
+    n = rank_partitions (&p, n_partitions, top);
+    for (j = 0; j < (guint) n; j++)
+      encode_partition (&p, two_region_rows, G_N_ELEMENTS (two_region_rows),
+          top[j], 1, FALSE, FALSE, &best);
+    if (bc6h_modes[best.row].regions == 1)
+      pack_one_region (&best, out + 16 * k);
+    else
+      pack (&best, out + 16 * k);
+  }
+}
+
 /* Encodes @n_blocks side by side: rows[y] points at the first pixel of
  * picture row y of the blocks, RGBA half floats (4 little-endian 16-bit
  * values a pixel); block k goes to out + 16 k */
@@ -1240,7 +1345,7 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
 {
   guint k, x, y, c, j;
 
-  if (quality == 0) {
+  if (quality <= 1) {
     Bc6hBatch b;
     guint off[L];
 
@@ -1262,7 +1367,10 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
               b.w[c][y * 4 + x][k] = octave_weight[h >> 10];
             }
           }
-      lanes_fast (&b, n, out + 16 * j);
+      if (quality == 0)
+        lanes_fast (&b, n, out + 16 * j);
+      else
+        lanes_normal (&b, n, 1, out + 16 * j);
     }
     return;
   }
