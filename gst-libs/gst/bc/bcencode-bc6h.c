@@ -44,15 +44,19 @@
  *    kernels (lanes_fast ()), and packs its blocks directly; a block
  *    whose anchor swap breaks its mode's differences (rare) is done again
  *    by the per-block code.
- *  - normal: per block, one region with the neighbours of each index
- *    tried and two refits; then, unless the one-region error
- *    is already small, the two most promising of the 32 two-region
- *    partitions (ranked by the energy of each region off its principal
- *    axis) in the most precise two-region mode that fits (modes 3, 4, 5:
- *    11 bits; 1: 10; 6: 9; 7, 8, 9: 8; 2: 7; 10: 6 bits and no
- *    differences, which always fits), with one refit.
- *  - high: the six most promising partitions, every two-region mode that
- *    fits, and every pixel's index searched over the whole palette.
+ *  - normal: fast's one region in lanes (lanes_normal ()); then, only
+ *    for the blocks whose one-region error is large (about 73 half steps
+ *    RMS a channel, NORMAL_TWO_REGION_THRESHOLD), per block, the most
+ *    promising of the 32 two-region partitions (ranked by the energy of
+ *    each region off its principal axis) in the most precise two-region
+ *    mode that fits (modes 3, 4, 5: 11 bits; 1: 10; 6: 9; 7, 8, 9: 8; 2:
+ *    7; 10: 6 bits and no differences, which always fits), with one
+ *    refit.
+ *  - high: per block, one region with every index searched, every
+ *    one-region mode that fits and three refits; then, unless the
+ *    one-region error is below 3 half steps RMS, the six most promising
+ *    partitions, every two-region mode that fits, and every pixel's index
+ *    searched over the whole palette.
  *
  * Before a two-region mode is tried, rows whose differences cannot hold
  * the endpoints are skipped without quantizing, and so are the rows
@@ -1250,6 +1254,427 @@ encode_block (const Bc6hPixels * p, gint quality, guint8 * out)
   pack (&best, out);
 }
 
+/* ---------------------------------------------------------------------- */
+/* normal's two regions on BC_LANES blocks at once: the blocks whose one
+ * region is not good enough are gathered (Bc6hPending) with the partition
+ * ranked best for each, then fitted, quantized, indexed and refitted as
+ * lanes_fit (), lanes_pass () and lanes_refit () do for one region, the
+ * region of a pixel a mask per lane (m1, 1 for region 1). Per block this
+ * search cost more than the rest of normal.                              */
+
+/* blocks waiting for the two-region lanes */
+typedef struct
+{
+  Bc6hBatch b;
+  gint32 part[L];
+  Bc6hCand one[L];              /* the one-region block, its error */
+  guint8 *out[L];
+  guint n;
+} Bc6hPending;
+
+/* one two-region pass over a batch */
+typedef struct
+{
+  gint32 row[L];
+  gint32 ep[2][2][3][L];        /* [region][endpoint][channel] */
+  gint32 q[16][L];
+  float err[L];
+  gint32 ok[L];
+} Bc6hLanesPass2;
+
+/* the decoded h of the 3-bit index @q between unquantized @a and @b (the
+ * weights are (64 q + 3) / 7 exactly) */
+static inline gint32
+lanes_decode3 (gint32 a, gint32 b, gint32 q)
+{
+  gint32 w = (q * 64 + 3) / 7;
+
+  return (((a * (64 - w) + b * w + 32) >> 6) * 31) >> 6;
+}
+
+/* the principal-axis endpoints of both regions of every lane
+ * (fit_region ()) */
+static void
+lanes_fit2 (const Bc6hBatch * b, const float m1[16][L], float ef[2][2][3][L])
+{
+  gint r, i, c, it, k;
+
+  for (r = 0; r < 2; r++) {
+    float m[16][L], n[L], mean[3][L], cov[6][L], axis[3][L], tmin[L], tmax[L];
+
+    LANES n[k] = 0.0f;
+    for (i = 0; i < 16; i++) {
+      LANES {
+        m[i][k] = r ? m1[i][k] : 1.0f - m1[i][k];
+        n[k] += m[i][k];
+      }
+    }
+    for (c = 0; c < 3; c++) {
+      LANES mean[c][k] = 0.0f;
+      for (i = 0; i < 16; i++)
+        LANES mean[c][k] += m[i][k] * b->h[c][i][k];
+      /* (every region of a partition has a pixel) */
+      LANES mean[c][k] /= n[k];
+    }
+    for (c = 0; c < 6; c++)
+      LANES cov[c][k] = 0.0f;
+    for (i = 0; i < 16; i++) {
+      LANES {
+        float d0 = b->h[0][i][k] - mean[0][k];
+        float d1 = b->h[1][i][k] - mean[1][k];
+        float d2 = b->h[2][i][k] - mean[2][k];
+
+        cov[0][k] += m[i][k] * d0 * d0;
+        cov[1][k] += m[i][k] * d0 * d1;
+        cov[2][k] += m[i][k] * d0 * d2;
+        cov[3][k] += m[i][k] * d1 * d1;
+        cov[4][k] += m[i][k] * d1 * d2;
+        cov[5][k] += m[i][k] * d2 * d2;
+      }
+    }
+    LANES {
+      gboolean r0 = cov[0][k] >= cov[3][k] && cov[0][k] >= cov[5][k];
+      gboolean r1 = !r0 && cov[3][k] >= cov[5][k];
+
+      axis[0][k] = r0 ? cov[0][k] : (r1 ? cov[1][k] : cov[2][k]);
+      axis[1][k] = r0 ? cov[1][k] : (r1 ? cov[3][k] : cov[4][k]);
+      axis[2][k] = r0 ? cov[2][k] : (r1 ? cov[4][k] : cov[5][k]);
+    }
+    for (it = 0; it < 3; it++) {
+      LANES {
+        float x = cov[0][k] * axis[0][k] + cov[1][k] * axis[1][k] +
+            cov[2][k] * axis[2][k];
+        float y = cov[1][k] * axis[0][k] + cov[3][k] * axis[1][k] +
+            cov[4][k] * axis[2][k];
+        float z = cov[2][k] * axis[0][k] + cov[4][k] * axis[1][k] +
+            cov[5][k] * axis[2][k];
+        float mx = MAX (MAX (ABS (x), ABS (y)), ABS (z));
+        float inv = mx > 0.0f ? 1.0f / mx : 0.0f;
+
+        axis[0][k] = mx > 0.0f ? x * inv : axis[0][k];
+        axis[1][k] = mx > 0.0f ? y * inv : axis[1][k];
+        axis[2][k] = mx > 0.0f ? z * inv : axis[2][k];
+      }
+    }
+    LANES {
+      float len = axis[0][k] * axis[0][k] + axis[1][k] * axis[1][k] +
+          axis[2][k] * axis[2][k];
+      float inv = len > 1e-12f ? 1.0f / __builtin_sqrtf (len) : 0.0f;
+
+      axis[0][k] *= inv;
+      axis[1][k] *= inv;
+      axis[2][k] *= inv;
+      tmin[k] = tmax[k] = 0.0f;
+    }
+    for (i = 0; i < 16; i++) {
+      LANES {
+        float t = m[i][k] * ((b->h[0][i][k] - mean[0][k]) * axis[0][k] +
+            (b->h[1][i][k] - mean[1][k]) * axis[1][k] +
+            (b->h[2][i][k] - mean[2][k]) * axis[2][k]);
+
+        tmin[k] = MIN (tmin[k], t);
+        tmax[k] = MAX (tmax[k], t);
+      }
+    }
+    for (c = 0; c < 3; c++) {
+      LANES {
+        float lo = mean[c][k] + tmin[k] * axis[c][k];
+        float hi = mean[c][k] + tmax[k] * axis[c][k];
+
+        ef[r][0][c][k] = lo < 0.0f ? 0.0f : (lo > H_MAX ? H_MAX : lo);
+        ef[r][1][c][k] = hi < 0.0f ? 0.0f : (hi > H_MAX ? H_MAX : hi);
+      }
+    }
+  }
+}
+
+/* try_mode () of every lane in the most precise two-region row that fits
+ * (try_rows ()), indices by projection alone */
+static void
+lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
+    float ef[2][2][3][L], Bc6hLanesPass2 * r)
+{
+  gint32 unq[2][2][3][L], done[L], half[3][L], flip[2][L];
+  float ha[3][L], t0[L], len[L], p0[2][3][L], d[2][3][L], inv[2][L],
+      spread[3][L];
+  gint i, c, e, j, k, rr;
+
+  /* orientation: pixel 0 nearer the first endpoint of region 0, the
+   * anchor pixel of region 1 nearer that of region 1 */
+  for (c = 0; c < 3; c++) {
+    LANES ha[c][k] = 0.0f;
+    for (i = 0; i < 16; i++)
+      LANES ha[c][k] = i == anc[k] ? b->h[c][i][k] : ha[c][k];
+  }
+  for (rr = 0; rr < 2; rr++) {
+    LANES t0[k] = len[k] = 0.0f;
+    for (c = 0; c < 3; c++) {
+      LANES {
+        float dc = ef[rr][1][c][k] - ef[rr][0][c][k];
+        float px = rr ? ha[c][k] : b->h[c][0][k];
+
+        t0[k] += (px - ef[rr][0][c][k]) * dc;
+        len[k] += dc * dc;
+      }
+    }
+    for (c = 0; c < 3; c++) {
+      LANES {
+        gboolean swap = 2.0f * t0[k] > len[k];
+        float lo = ef[rr][0][c][k], hi = ef[rr][1][c][k];
+
+        ef[rr][0][c][k] = swap ? hi : lo;
+        ef[rr][1][c][k] = swap ? lo : hi;
+      }
+    }
+  }
+
+  /* the most precise row whose differences fit; the last, mode 10, has
+   * none */
+  LANES done[k] = 0;
+  for (c = 0; c < 3; c++) {
+    LANES {
+      float d1 = ABS (ef[0][1][c][k] - ef[0][0][c][k]);
+      float d2 = ABS (ef[1][0][c][k] - ef[0][0][c][k]);
+      float d3 = ABS (ef[1][1][c][k] - ef[0][0][c][k]);
+
+      spread[c][k] = MAX (MAX (d1, d2), d3);
+    }
+  }
+  for (j = 0; j < (gint) G_N_ELEMENTS (two_region_rows); j++) {
+    const gint32 row = two_region_rows[j];
+    const Bc6hMode *m = &bc6h_modes[row];
+    const gint32 epb = m->epb;
+    const float unit = (float) (1 << (16 - epb)) * (31.0f / 64.0f);
+    gint32 x[2][2][3][L], fit[L], dh[3], left = 0, maybe = 0;
+
+    for (c = 0; c < 3; c++)
+      dh[c] = m->transformed ? 1 << (m->delta[c] - 1) : 1 << 30;
+    /* no lane's differences can fit this row (as in try_mode (), a code
+     * of slack for the rounding): not quantized */
+    LANES maybe += !done[k] && spread[0][k] <= (dh[0] + 1) * unit &&
+        spread[1][k] <= (dh[1] + 1) * unit &&
+        spread[2][k] <= (dh[2] + 1) * unit;
+    if (!maybe)
+      continue;
+    for (rr = 0; rr < 2; rr++)
+      for (e = 0; e < 2; e++)
+        for (c = 0; c < 3; c++)
+          LANES x[rr][e][c][k] = lanes_quantize (ef[rr][e][c][k], epb);
+    LANES fit[k] = !done[k];
+    for (c = 0; c < 3; c++) {
+      LANES {
+        gint32 d1 = x[0][1][c][k] - x[0][0][c][k];
+        gint32 d2 = x[1][0][c][k] - x[0][0][c][k];
+        gint32 d3 = x[1][1][c][k] - x[0][0][c][k];
+
+        fit[k] = fit[k] && d1 >= -dh[c] && d1 < dh[c] && d2 >= -dh[c] &&
+            d2 < dh[c] && d3 >= -dh[c] && d3 < dh[c];
+      }
+    }
+    for (rr = 0; rr < 2; rr++) {
+      for (e = 0; e < 2; e++) {
+        for (c = 0; c < 3; c++) {
+          LANES {
+            r->ep[rr][e][c][k] = fit[k] ? x[rr][e][c][k] : r->ep[rr][e][c][k];
+            unq[rr][e][c][k] = fit[k] ? lanes_unquantize (x[rr][e][c][k],
+                epb) : unq[rr][e][c][k];
+          }
+        }
+      }
+    }
+    for (c = 0; c < 3; c++)
+      LANES half[c][k] = fit[k] ? dh[c] : half[c][k];
+    LANES {
+      r->row[k] = fit[k] ? row : r->row[k];
+      done[k] = done[k] || fit[k];
+    }
+    /* every lane has its row: skip the less precise ones */
+    LANES left += !done[k];
+    if (!left)
+      break;
+  }
+
+  /* indices by projection onto the region's segment, their exact error */
+  for (rr = 0; rr < 2; rr++) {
+    LANES len[k] = 0.0f;
+    for (c = 0; c < 3; c++) {
+      LANES {
+        p0[rr][c][k] = (float) ((unq[rr][0][c][k] * 31) >> 6);
+        d[rr][c][k] = (float) ((unq[rr][1][c][k] * 31) >> 6) - p0[rr][c][k];
+        len[k] += d[rr][c][k] * d[rr][c][k];
+      }
+    }
+    LANES inv[rr][k] = len[k] > 0.0f ? 7.0f / len[k] : 0.0f;
+  }
+  LANES r->err[k] = 0.0f;
+  for (i = 0; i < 16; i++) {
+    LANES {
+      /* (selects, not an index by region: that would not vectorize) */
+      gboolean one = m1[i][k] > 0.5f;
+      float a0 = one ? p0[1][0][k] : p0[0][0][k];
+      float a1 = one ? p0[1][1][k] : p0[0][1][k];
+      float a2 = one ? p0[1][2][k] : p0[0][2][k];
+      float t = ((b->h[0][i][k] - a0) * (one ? d[1][0][k] : d[0][0][k]) +
+          (b->h[1][i][k] - a1) * (one ? d[1][1][k] : d[0][1][k]) +
+          (b->h[2][i][k] - a2) * (one ? d[1][2][k] : d[0][2][k])) *
+          (one ? inv[1][k] : inv[0][k]) + 0.5f;
+      float e0, e1, e2;
+      gint32 q;
+
+      t = t < 0.0f ? 0.0f : (t > 7.0f ? 7.0f : t);
+      q = (gint32) t;
+      r->q[i][k] = q;
+      e0 = (float) lanes_decode3 (one ? unq[1][0][0][k] : unq[0][0][0][k],
+          one ? unq[1][1][0][k] : unq[0][1][0][k], q) - b->h[0][i][k];
+      e1 = (float) lanes_decode3 (one ? unq[1][0][1][k] : unq[0][0][1][k],
+          one ? unq[1][1][1][k] : unq[0][1][1][k], q) - b->h[1][i][k];
+      e2 = (float) lanes_decode3 (one ? unq[1][0][2][k] : unq[0][0][2][k],
+          one ? unq[1][1][2][k] : unq[0][1][2][k], q) - b->h[2][i][k];
+      r->err[k] += b->w[0][i][k] * e0 * e0 + b->w[1][i][k] * e1 * e1 +
+          b->w[2][i][k] * e2 * e2;
+    }
+  }
+
+  /* the anchors: the indices of pixel 0 and of region 1's anchor pixel
+   * below 4, else their region's endpoints swapped; then the differences
+   * checked again (region 0's first endpoint is the base) */
+  LANES {
+    flip[0][k] = r->q[0][k] >= 4;
+    flip[1][k] = 0;
+  }
+  for (i = 0; i < 16; i++)
+    LANES flip[1][k] = i == anc[k] ? r->q[i][k] >= 4 : flip[1][k];
+  for (rr = 0; rr < 2; rr++) {
+    for (c = 0; c < 3; c++) {
+      LANES {
+        gint32 lo = r->ep[rr][0][c][k], hi = r->ep[rr][1][c][k];
+
+        r->ep[rr][0][c][k] = flip[rr][k] ? hi : lo;
+        r->ep[rr][1][c][k] = flip[rr][k] ? lo : hi;
+      }
+    }
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      gboolean f = m1[i][k] > 0.5f ? flip[1][k] : flip[0][k];
+
+      r->q[i][k] = f ? 7 - r->q[i][k] : r->q[i][k];
+    }
+  }
+  LANES r->ok[k] = 1;
+  for (c = 0; c < 3; c++) {
+    LANES {
+      gint32 d1 = r->ep[0][1][c][k] - r->ep[0][0][c][k];
+      gint32 d2 = r->ep[1][0][c][k] - r->ep[0][0][c][k];
+      gint32 d3 = r->ep[1][1][c][k] - r->ep[0][0][c][k];
+      gint32 h = half[c][k];
+
+      r->ok[k] = r->ok[k] && d1 >= -h && d1 < h && d2 >= -h && d2 < h &&
+          d3 >= -h && d3 < h;
+    }
+  }
+}
+
+/* the least-squares endpoints of both regions of every lane for the
+ * indices of @r (refit_region ()); @ok false where they are undetermined */
+static void
+lanes_refit2 (const Bc6hBatch * b, const float m1[16][L],
+    const Bc6hLanesPass2 * r, float ef[2][2][3][L], gint32 * ok)
+{
+  gint rr, i, c, k;
+
+  LANES ok[k] = 1;
+  for (rr = 0; rr < 2; rr++) {
+    float aa[3][L], ab[3][L], bb[3][L], pa[3][L], pb[3][L];
+
+    for (c = 0; c < 3; c++)
+      LANES aa[c][k] = ab[c][k] = bb[c][k] = pa[c][k] = pb[c][k] = 0.0f;
+    for (i = 0; i < 16; i++) {
+      for (c = 0; c < 3; c++) {
+        LANES {
+          float w = (float) ((r->q[i][k] * 64 + 3) / 7) * (1.0f / 64.0f);
+          float a = 1.0f - w;
+          float pw = b->w[c][i][k] * (rr ? m1[i][k] : 1.0f - m1[i][k]);
+
+          aa[c][k] += pw * a * a;
+          ab[c][k] += pw * a * w;
+          bb[c][k] += pw * w * w;
+          pa[c][k] += pw * a * b->h[c][i][k];
+          pb[c][k] += pw * w * b->h[c][i][k];
+        }
+      }
+    }
+    for (c = 0; c < 3; c++) {
+      LANES {
+        float det = aa[c][k] * bb[c][k] - ab[c][k] * ab[c][k];
+        float s = aa[c][k] + bb[c][k];
+        gboolean good = det > 1e-6f * s * s;
+        float inv = good ? 1.0f / det : 0.0f;
+        float lo = (bb[c][k] * pa[c][k] - ab[c][k] * pb[c][k]) * inv;
+        float hi = (aa[c][k] * pb[c][k] - ab[c][k] * pa[c][k]) * inv;
+
+        ok[k] = ok[k] && good;
+        ef[rr][0][c][k] = lo < 0.0f ? 0.0f : (lo > H_MAX ? H_MAX : lo);
+        ef[rr][1][c][k] = hi < 0.0f ? 0.0f : (hi > H_MAX ? H_MAX : hi);
+      }
+    }
+  }
+}
+
+/* the two regions of the @pd->n pending blocks: each keeps the better of
+ * them and its one region, and is written */
+static void
+lanes_two (Bc6hPending * pd)
+{
+  float m1[16][L], ef[2][2][3][L];
+  gint32 anc[L], refit_ok[L];
+  Bc6hLanesPass2 r[2];
+  guint k, i, e, c, rr;
+
+  /* lanes past the last block repeat it */
+  for (k = pd->n; k < L; k++) {
+    for (c = 0; c < 3; c++)
+      for (i = 0; i < 16; i++) {
+        pd->b.h[c][i][k] = pd->b.h[c][i][pd->n - 1];
+        pd->b.w[c][i][k] = pd->b.w[c][i][pd->n - 1];
+      }
+    pd->part[k] = pd->part[pd->n - 1];
+  }
+  LANES anc[k] = bc7_anchors2[pd->part[k]];
+  for (i = 0; i < 16; i++)
+    LANES m1[i][k] = (float) ((partition_bits[i] >> pd->part[k]) & 1u);
+
+  lanes_fit2 (&pd->b, m1, ef);
+  lanes_pass2 (&pd->b, m1, anc, ef, &r[0]);
+  lanes_refit2 (&pd->b, m1, &r[0], ef, refit_ok);
+  lanes_pass2 (&pd->b, m1, anc, ef, &r[1]);
+
+  for (k = 0; k < pd->n; k++) {
+    const Bc6hLanesPass2 *best = NULL;
+    Bc6hCand cand;
+
+    if (r[0].ok[k])
+      best = &r[0];
+    if (refit_ok[k] && r[1].ok[k] && (!best || r[1].err[k] < best->err[k]))
+      best = &r[1];
+    if (!best || best->err[k] >= pd->one[k].err) {
+      pack_one_region (&pd->one[k], pd->out[k]);
+      continue;
+    }
+    memset (&cand, 0, sizeof (cand));
+    cand.row = best->row[k];
+    cand.partition = (guint) pd->part[k];
+    for (rr = 0; rr < 2; rr++)
+      for (e = 0; e < 2; e++)
+        for (c = 0; c < 3; c++)
+          cand.ep[rr][e][c] = best->ep[rr][e][c][k];
+    for (i = 0; i < 16; i++)
+      cand.idx[i] = (guint8) best->q[i][k];
+    pack (&cand, pd->out[k]);
+  }
+  pd->n = 0;
+}
+
 /* quality=normal of @n_blocks (at most BC_LANES) blocks of @b: fast's
  * one region in lanes (a second refit gained under 0.05 dB on the
  * benchmark photographs); then, one block at a
@@ -1258,16 +1683,14 @@ encode_block (const Bc6hPixels * p, gint quality, guint8 * out)
  * partitions with one refit. The pixels are copied out of the lanes only
  * for those blocks. */
 static void
-lanes_normal (const Bc6hBatch * b, guint n_blocks, gint n_partitions,
+lanes_normal (const Bc6hBatch * b, guint n_blocks, Bc6hPending * pd,
     guint8 * out)
 {
   Bc6hLanesPass r[2];
   float ef[2][3][L], wsum[L];
   gint32 valid[2][L];
-  guint k, i, e, c, j, top[8];
-  gint n;
+  guint k, i, e, c, j, top[1];
 
-  g_assert (n_partitions <= 8);
   lanes_fit (b, ef);
   lanes_pass (b, ef, &r[0]);
   lanes_refit (b, &r[0], ef, valid[1]);
@@ -1325,14 +1748,18 @@ lanes_normal (const Bc6hBatch * b, guint n_blocks, gint n_partitions,
       best.idx[i] = (guint8) best_r->q[i][k];
     best.err = best_r->err[k];
 
-    n = rank_partitions (&p, n_partitions, top);
-    for (j = 0; j < (guint) n; j++)
-      encode_partition (&p, two_region_rows, G_N_ELEMENTS (two_region_rows),
-          top[j], 1, FALSE, FALSE, &best);
-    if (bc6h_modes[best.row].regions == 1)
-      pack_one_region (&best, out + 16 * k);
-    else
-      pack (&best, out + 16 * k);
+    /* the block waits for the two-region lanes with its best partition */
+    rank_partitions (&p, 1, top);
+    for (c = 0; c < 3; c++)
+      for (i = 0; i < 16; i++) {
+        pd->b.h[c][i][pd->n] = p.h[c][i];
+        pd->b.w[c][i][pd->n] = p.w[c][i];
+      }
+    pd->part[pd->n] = (gint32) top[0];
+    pd->one[pd->n] = best;
+    pd->out[pd->n] = out + 16 * k;
+    if (++pd->n == L)
+      lanes_two (pd);
   }
 }
 
@@ -1347,7 +1774,10 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
 
   if (quality <= 1) {
     Bc6hBatch b;
+    Bc6hPending pd;
     guint off[L];
+
+    pd.n = 0;
 
     for (j = 0; j < n_blocks; j += L) {
       guint n = MIN (L, n_blocks - j);
@@ -1370,8 +1800,10 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
       if (quality == 0)
         lanes_fast (&b, n, out + 16 * j);
       else
-        lanes_normal (&b, n, 1, out + 16 * j);
+        lanes_normal (&b, n, &pd, out + 16 * j);
     }
+    if (pd.n > 0)
+      lanes_two (&pd);
     return;
   }
 
