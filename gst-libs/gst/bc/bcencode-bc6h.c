@@ -1518,20 +1518,32 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
           (b->h[1][i][k] - a1) * (one ? d[1][1][k] : d[0][1][k]) +
           (b->h[2][i][k] - a2) * (one ? d[1][2][k] : d[0][2][k])) *
           (one ? inv[1][k] : inv[0][k]) + 0.5f;
-      float e0, e1, e2;
-      gint32 q;
+      gint32 u00 = one ? unq[1][0][0][k] : unq[0][0][0][k];
+      gint32 u01 = one ? unq[1][0][1][k] : unq[0][0][1][k];
+      gint32 u02 = one ? unq[1][0][2][k] : unq[0][0][2][k];
+      gint32 u10 = one ? unq[1][1][0][k] : unq[0][1][0][k];
+      gint32 u11 = one ? unq[1][1][1][k] : unq[0][1][1][k];
+      gint32 u12 = one ? unq[1][1][2][k] : unq[0][1][2][k];
+      float best = 0.0f;
+      gint32 q0, q, bq = 0;
 
+      /* the projection's index and its two neighbours by their exact
+       * error (the decoded palette is not evenly spaced in h) */
       t = t < 0.0f ? 0.0f : (t > 7.0f ? 7.0f : t);
-      q = (gint32) t;
-      r->q[i][k] = q;
-      e0 = (float) lanes_decode3 (one ? unq[1][0][0][k] : unq[0][0][0][k],
-          one ? unq[1][1][0][k] : unq[0][1][0][k], q) - b->h[0][i][k];
-      e1 = (float) lanes_decode3 (one ? unq[1][0][1][k] : unq[0][0][1][k],
-          one ? unq[1][1][1][k] : unq[0][1][1][k], q) - b->h[1][i][k];
-      e2 = (float) lanes_decode3 (one ? unq[1][0][2][k] : unq[0][0][2][k],
-          one ? unq[1][1][2][k] : unq[0][1][2][k], q) - b->h[2][i][k];
-      r->err[k] += b->w[0][i][k] * e0 * e0 + b->w[1][i][k] * e1 * e1 +
-          b->w[2][i][k] * e2 * e2;
+      q0 = (gint32) t;
+      q0 = q0 < 1 ? 1 : (q0 > 6 ? 6 : q0);
+      for (q = q0 - 1; q <= q0 + 1; q++) {
+        float e0 = (float) lanes_decode3 (u00, u10, q) - b->h[0][i][k];
+        float e1 = (float) lanes_decode3 (u01, u11, q) - b->h[1][i][k];
+        float e2 = (float) lanes_decode3 (u02, u12, q) - b->h[2][i][k];
+        float e = b->w[0][i][k] * e0 * e0 + b->w[1][i][k] * e1 * e1 +
+            b->w[2][i][k] * e2 * e2;
+
+        bq = q == q0 - 1 || e < best ? q : bq;
+        best = q == q0 - 1 || e < best ? e : best;
+      }
+      r->q[i][k] = bq;
+      r->err[k] += best;
     }
   }
 
@@ -1621,6 +1633,99 @@ lanes_refit2 (const Bc6hBatch * b, const float m1[16][L],
   }
 }
 
+/* the energy of a region off its principal axis, from its pixel count
+ * @n and the sums @s0..@s2 of its pixels' differences from the block's
+ * mean and @s3..@s8 of their products (rank_partitions ()) */
+static inline float
+lanes_off_axis (float n, float s0, float s1, float s2, float s3, float s4,
+    float s5, float s6, float s7, float s8)
+{
+  float inv = 1.0f / n, m0 = s0 * inv, m1 = s1 * inv, m2 = s2 * inv;
+  float c0 = s3 - n * m0 * m0, c1 = s4 - n * m0 * m1, c2 = s5 - n * m0 * m2;
+  float c3 = s6 - n * m1 * m1, c4 = s7 - n * m1 * m2, c5 = s8 - n * m2 * m2;
+  float v0 = 1.0f, v1 = 1.0f, v2 = 1.0f, x, y, z, mx, r, vv, lambda;
+  gint it;
+
+  for (it = 0; it < 2; it++) {
+    x = c0 * v0 + c1 * v1 + c2 * v2;
+    y = c1 * v0 + c3 * v1 + c4 * v2;
+    z = c2 * v0 + c4 * v1 + c5 * v2;
+    mx = MAX (MAX (ABS (x), ABS (y)), ABS (z));
+    r = mx > 0.0f ? 1.0f / mx : 0.0f;
+    v0 = mx > 0.0f ? x * r : v0;
+    v1 = mx > 0.0f ? y * r : v1;
+    v2 = mx > 0.0f ? z * r : v2;
+  }
+  vv = v0 * v0 + v1 * v1 + v2 * v2;
+  lambda = (v0 * (c0 * v0 + c1 * v1 + c2 * v2) +
+      v1 * (c1 * v0 + c3 * v1 + c4 * v2) +
+      v2 * (c2 * v0 + c4 * v1 + c5 * v2)) / vv;
+  return MAX (c0 + c3 + c5 - lambda, 0.0f);
+}
+
+/* The partition of least estimated error of every lane, as
+ * rank_partitions () ranks them; the sums of a partition's second region
+ * only over its pixels (the partition is the same in every lane) */
+static void
+lanes_rank (const Bc6hBatch * b, gint32 * part)
+{
+  float v[9][16][L], tot[9][L], best[L];
+  gint i, c, pt, k;
+
+  for (c = 0; c < 3; c++) {
+    float mean[L];
+
+    LANES mean[k] = 0.0f;
+    for (i = 0; i < 16; i++)
+      LANES mean[k] += b->h[c][i][k];
+    for (i = 0; i < 16; i++)
+      LANES v[c][i][k] = b->h[c][i][k] - mean[k] * (1.0f / 16.0f);
+  }
+  for (i = 0; i < 16; i++) {
+    LANES {
+      v[3][i][k] = v[0][i][k] * v[0][i][k];
+      v[4][i][k] = v[0][i][k] * v[1][i][k];
+      v[5][i][k] = v[0][i][k] * v[2][i][k];
+      v[6][i][k] = v[1][i][k] * v[1][i][k];
+      v[7][i][k] = v[1][i][k] * v[2][i][k];
+      v[8][i][k] = v[2][i][k] * v[2][i][k];
+    }
+  }
+  for (c = 0; c < 9; c++) {
+    LANES tot[c][k] = 0.0f;
+    for (i = 0; i < 16; i++)
+      LANES tot[c][k] += v[c][i][k];
+  }
+  LANES {
+    best[k] = G_MAXFLOAT;
+    part[k] = 0;
+  }
+  for (pt = 0; pt < 32; pt++) {
+    float s[9][L], n1 = 0.0f;
+
+    for (c = 0; c < 9; c++)
+      LANES s[c][k] = 0.0f;
+    for (i = 0; i < 16; i++) {
+      if (!((partition_bits[i] >> pt) & 1u))
+        continue;
+      n1 += 1.0f;
+      for (c = 0; c < 9; c++)
+        LANES s[c][k] += v[c][i][k];
+    }
+    LANES {
+      float score = lanes_off_axis (n1, s[0][k], s[1][k], s[2][k], s[3][k],
+          s[4][k], s[5][k], s[6][k], s[7][k], s[8][k]) +
+          lanes_off_axis (16.0f - n1, tot[0][k] - s[0][k],
+          tot[1][k] - s[1][k], tot[2][k] - s[2][k], tot[3][k] - s[3][k],
+          tot[4][k] - s[4][k], tot[5][k] - s[5][k], tot[6][k] - s[6][k],
+          tot[7][k] - s[7][k], tot[8][k] - s[8][k]);
+
+      part[k] = score < best[k] ? pt : part[k];
+      best[k] = score < best[k] ? score : best[k];
+    }
+  }
+}
+
 /* the two regions of the @pd->n pending blocks: each keeps the better of
  * them and its one region, and is written */
 static void
@@ -1638,8 +1743,8 @@ lanes_two (Bc6hPending * pd)
         pd->b.h[c][i][k] = pd->b.h[c][i][pd->n - 1];
         pd->b.w[c][i][k] = pd->b.w[c][i][pd->n - 1];
       }
-    pd->part[k] = pd->part[pd->n - 1];
   }
+  lanes_rank (&pd->b, pd->part);
   LANES anc[k] = bc7_anchors2[pd->part[k]];
   for (i = 0; i < 16; i++)
     LANES m1[i][k] = (float) ((partition_bits[i] >> pd->part[k]) & 1u);
@@ -1689,7 +1794,7 @@ lanes_normal (const Bc6hBatch * b, guint n_blocks, Bc6hPending * pd,
   Bc6hLanesPass r[2];
   float ef[2][3][L], wsum[L];
   gint32 valid[2][L];
-  guint k, i, e, c, j, top[1];
+  guint k, i, e, c, j;
 
   lanes_fit (b, ef);
   lanes_pass (b, ef, &r[0]);
@@ -1707,7 +1812,6 @@ lanes_normal (const Bc6hBatch * b, guint n_blocks, Bc6hPending * pd,
 
   for (k = 0; k < n_blocks; k++) {
     const Bc6hLanesPass *best_r = NULL;
-    Bc6hPixels p;
     Bc6hCand best;
 
     for (j = 0; j < 2; j++)
@@ -1728,14 +1832,16 @@ lanes_normal (const Bc6hBatch * b, guint n_blocks, Bc6hPending * pd,
       pack_one_region (&one, out + 16 * k);
       continue;
     }
-    for (c = 0; c < 3; c++)
-      for (i = 0; i < 16; i++) {
-        p.h[c][i] = b->h[c][i][k];
-        p.w[c][i] = b->w[c][i][k];
-      }
-    p.wsum = wsum[k];
     if (!best_r) {
       /* the anchor broke the differences (rare): the per-block path */
+      Bc6hPixels p;
+
+      for (c = 0; c < 3; c++)
+        for (i = 0; i < 16; i++) {
+          p.h[c][i] = b->h[c][i][k];
+          p.w[c][i] = b->w[c][i][k];
+        }
+      p.wsum = wsum[k];
       encode_block (&p, 1, out + 16 * k);
       continue;
     }
@@ -1748,14 +1854,12 @@ lanes_normal (const Bc6hBatch * b, guint n_blocks, Bc6hPending * pd,
       best.idx[i] = (guint8) best_r->q[i][k];
     best.err = best_r->err[k];
 
-    /* the block waits for the two-region lanes with its best partition */
-    rank_partitions (&p, 1, top);
+    /* the block waits for the two-region lanes */
     for (c = 0; c < 3; c++)
       for (i = 0; i < 16; i++) {
-        pd->b.h[c][i][pd->n] = p.h[c][i];
-        pd->b.w[c][i][pd->n] = p.w[c][i];
+        pd->b.h[c][i][pd->n] = b->h[c][i][k];
+        pd->b.w[c][i][pd->n] = b->w[c][i][k];
       }
-    pd->part[pd->n] = (gint32) top[0];
     pd->one[pd->n] = best;
     pd->out[pd->n] = out + 16 * k;
     if (++pd->n == L)
