@@ -925,36 +925,14 @@ lanes_quantize (float h, gint32 epb)
   return x > 0 && ed < e ? x - 1 : x;
 }
 
-/* the principal-axis endpoints of every lane (fit_region () of one
- * region) */
-static void
-lanes_fit (const Bc6hBatch * b, float ef[2][3][L])
+/* the principal axis of each lane's covariance @cov (xx, xy, xz, yy, yz,
+ * zz), unit length (0 for a flat block): the largest diagonal's row, then
+ * three power iterations */
+static inline void
+lanes_axis (float cov[6][L], float axis[3][L])
 {
-  float mean[3][L], cov[6][L], axis[3][L], tmin[L], tmax[L];
-  gint i, c, it, k;
+  gint it, k;
 
-  for (c = 0; c < 3; c++) {
-    LANES mean[c][k] = 0.0f;
-    for (i = 0; i < 16; i++)
-      LANES mean[c][k] += b->h[c][i][k];
-    LANES mean[c][k] *= 1.0f / 16.0f;
-  }
-  for (c = 0; c < 6; c++)
-    LANES cov[c][k] = 0.0f;
-  for (i = 0; i < 16; i++) {
-    LANES {
-      float d0 = b->h[0][i][k] - mean[0][k];
-      float d1 = b->h[1][i][k] - mean[1][k];
-      float d2 = b->h[2][i][k] - mean[2][k];
-
-      cov[0][k] += d0 * d0;
-      cov[1][k] += d0 * d1;
-      cov[2][k] += d0 * d2;
-      cov[3][k] += d1 * d1;
-      cov[4][k] += d1 * d2;
-      cov[5][k] += d2 * d2;
-    }
-  }
   LANES {
     gboolean r0 = cov[0][k] >= cov[3][k] && cov[0][k] >= cov[5][k];
     gboolean r1 = !r0 && cov[3][k] >= cov[5][k];
@@ -987,8 +965,41 @@ lanes_fit (const Bc6hBatch * b, float ef[2][3][L])
     axis[0][k] *= inv;
     axis[1][k] *= inv;
     axis[2][k] *= inv;
-    tmin[k] = tmax[k] = 0.0f;
   }
+}
+
+/* the principal-axis endpoints of every lane (fit_region () of one
+ * region) */
+static void
+lanes_fit (const Bc6hBatch * b, float ef[2][3][L])
+{
+  float mean[3][L], cov[6][L], axis[3][L], tmin[L], tmax[L];
+  gint i, c, k;
+
+  for (c = 0; c < 3; c++) {
+    LANES mean[c][k] = 0.0f;
+    for (i = 0; i < 16; i++)
+      LANES mean[c][k] += b->h[c][i][k];
+    LANES mean[c][k] *= 1.0f / 16.0f;
+  }
+  for (c = 0; c < 6; c++)
+    LANES cov[c][k] = 0.0f;
+  for (i = 0; i < 16; i++) {
+    LANES {
+      float d0 = b->h[0][i][k] - mean[0][k];
+      float d1 = b->h[1][i][k] - mean[1][k];
+      float d2 = b->h[2][i][k] - mean[2][k];
+
+      cov[0][k] += d0 * d0;
+      cov[1][k] += d0 * d1;
+      cov[2][k] += d0 * d2;
+      cov[3][k] += d1 * d1;
+      cov[4][k] += d1 * d2;
+      cov[5][k] += d2 * d2;
+    }
+  }
+  lanes_axis (cov, axis);
+  LANES tmin[k] = tmax[k] = 0.0f;
   for (i = 0; i < 16; i++) {
     LANES {
       float t = (b->h[0][i][k] - mean[0][k]) * axis[0][k] +
@@ -1298,7 +1309,7 @@ lanes_decode3 (gint32 a, gint32 b, gint32 q)
 static void
 lanes_fit2 (const Bc6hBatch * b, const float m1[16][L], float ef[2][2][3][L])
 {
-  gint r, i, c, it, k;
+  gint r, i, c, k;
 
   for (r = 0; r < 2; r++) {
     float m[16][L], n[L], mean[3][L], cov[6][L], axis[3][L], tmin[L], tmax[L];
@@ -1333,40 +1344,8 @@ lanes_fit2 (const Bc6hBatch * b, const float m1[16][L], float ef[2][2][3][L])
         cov[5][k] += m[i][k] * d2 * d2;
       }
     }
-    LANES {
-      gboolean r0 = cov[0][k] >= cov[3][k] && cov[0][k] >= cov[5][k];
-      gboolean r1 = !r0 && cov[3][k] >= cov[5][k];
-
-      axis[0][k] = r0 ? cov[0][k] : (r1 ? cov[1][k] : cov[2][k]);
-      axis[1][k] = r0 ? cov[1][k] : (r1 ? cov[3][k] : cov[4][k]);
-      axis[2][k] = r0 ? cov[2][k] : (r1 ? cov[4][k] : cov[5][k]);
-    }
-    for (it = 0; it < 3; it++) {
-      LANES {
-        float x = cov[0][k] * axis[0][k] + cov[1][k] * axis[1][k] +
-            cov[2][k] * axis[2][k];
-        float y = cov[1][k] * axis[0][k] + cov[3][k] * axis[1][k] +
-            cov[4][k] * axis[2][k];
-        float z = cov[2][k] * axis[0][k] + cov[4][k] * axis[1][k] +
-            cov[5][k] * axis[2][k];
-        float mx = MAX (MAX (ABS (x), ABS (y)), ABS (z));
-        float inv = mx > 0.0f ? 1.0f / mx : 0.0f;
-
-        axis[0][k] = mx > 0.0f ? x * inv : axis[0][k];
-        axis[1][k] = mx > 0.0f ? y * inv : axis[1][k];
-        axis[2][k] = mx > 0.0f ? z * inv : axis[2][k];
-      }
-    }
-    LANES {
-      float len = axis[0][k] * axis[0][k] + axis[1][k] * axis[1][k] +
-          axis[2][k] * axis[2][k];
-      float inv = len > 1e-12f ? 1.0f / __builtin_sqrtf (len) : 0.0f;
-
-      axis[0][k] *= inv;
-      axis[1][k] *= inv;
-      axis[2][k] *= inv;
-      tmin[k] = tmax[k] = 0.0f;
-    }
+    lanes_axis (cov, axis);
+    LANES tmin[k] = tmax[k] = 0.0f;
     for (i = 0; i < 16; i++) {
       LANES {
         float t = m[i][k] * ((b->h[0][i][k] - mean[0][k]) * axis[0][k] +
