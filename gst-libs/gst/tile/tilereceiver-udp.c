@@ -826,9 +826,12 @@ udp_unit_open (UdpUnit * c, GError ** err)
   u->fd = l->fd;
   self->counters.granted_rcvbuf = granted;
   /* Linux reports twice the size asked for and counts the kernel's
-   * overhead of every datagram against it: half of it holds payload */
+   * overhead of every datagram against it: half of it holds payload; one
+   * tile of it is kept free, so that a unit thread that is late emptying
+   * its socket (off the CPU for a while) does not lose datagrams of frames
+   * inside the window */
   udp->window = MIN (udp->window,
-      (guint) MAX (2, MIN ((guint64) granted / 2 / MAX (wire, 1), 4096)));
+      (guint) (MAX (3, MIN ((guint64) granted / 2 / MAX (wire, 1), 4097)) - 1));
   memset (&first_ack, 0, sizeof (first_ack));
   first_ack.generation = c->config->generation;
   first_ack.window = udp->window;
