@@ -884,14 +884,19 @@ typedef struct
   gint32 ok[L];
 } Bc6hLanesPass;
 
+/* the decoded h at weight @w (of 64) between unquantized @a and @b */
+static inline gint32
+lanes_interp (gint32 a, gint32 b, gint32 w)
+{
+  return (((a * (64 - w) + b * w + 32) >> 6) * 31) >> 6;
+}
+
 /* the decoded h of the 4-bit index @q between unquantized @a and @b (the
  * weights are (64 q + 7) / 15 exactly) */
 static inline gint32
 lanes_decode (gint32 a, gint32 b, gint32 q)
 {
-  gint32 w = (q * 64 + 7) / 15;
-
-  return (((a * (64 - w) + b * w + 32) >> 6) * 31) >> 6;
+  return lanes_interp (a, b, (q * 64 + 7) / 15);
 }
 
 static inline gint32
@@ -1299,9 +1304,7 @@ typedef struct
 static inline gint32
 lanes_decode3 (gint32 a, gint32 b, gint32 q)
 {
-  gint32 w = (q * 64 + 3) / 7;
-
-  return (((a * (64 - w) + b * w + 32) >> 6) * 31) >> 6;
+  return lanes_interp (a, b, (q * 64 + 3) / 7);
 }
 
 /* the principal-axis endpoints of both regions of every lane
