@@ -18,8 +18,8 @@
  * @n_rows: the rows of a frame
  * @n_units: the units, 1 to 64
  * @rates: (array length=n_units): each unit's measured rate (any unit:
- *     bytes per second, say: only their ratios count); 0 or less: not
- *     measured yet
+ *     bytes per second, say: only their ratios count); 0: not measured
+ *     yet; less than 0: the unit takes no rows (its path failed)
  * @backlog: (array length=n_units) (nullable): the rows each unit still has
  *     to send before this frame's (frames queued, bytes in its socket), or
  *     %NULL for none
@@ -35,6 +35,9 @@
  * eighth of an equal share (and one row, when there are as many rows as
  * units), so that its rate is still measured and it can win rows back;
  * the units above that get exactly their share of what the others leave.
+ * A unit whose rate is less than 0 gets no rows, and the others share the
+ * frame as if it were not there; when every unit's is, the rows are shared
+ * equally (the caller sends no such frame).
  */
 void
 gst_tile_balance_split (guint32 n_rows, guint n_units, const gdouble * rates,
@@ -43,9 +46,9 @@ gst_tile_balance_split (guint32 n_rows, guint n_units, const gdouble * rates,
   gdouble r[64], b[64], frac[64], total = 0, known = 0, left_rate;
   gdouble left_backlog = 0;
   guint32 rows[64], floor_rows, given = 0, left_rows;
-  gboolean held[64];
+  gboolean held[64], out[64];
   gboolean again = TRUE;
-  guint i, n_known = 0;
+  guint i, n_known = 0, n_out = 0;
 
   g_return_if_fail (n_units >= 1 && n_units <= 64);
 
@@ -55,14 +58,22 @@ gst_tile_balance_split (guint32 n_rows, guint n_units, const gdouble * rates,
       n_known++;
     }
   }
+  for (i = 0; i < n_units; i++)
+    n_out += out[i] = rates[i] < 0;
+  if (n_out == n_units)
+    n_out = 0;
   for (i = 0; i < n_units; i++) {
+    out[i] = out[i] && n_out > 0;
     r[i] = rates[i] > 0 ? rates[i] : n_known ? known / n_known : 1.0;
     b[i] = backlog && backlog[i] > 0 ? backlog[i] : 0;
+    held[i] = FALSE;
+    if (out[i])
+      continue;
     total += r[i];
     left_backlog += b[i];
-    held[i] = FALSE;
   }
-  floor_rows = n_rows >= n_units ? MAX (1, n_rows / (8 * n_units)) : 0;
+  floor_rows = n_rows >= n_units - n_out ?
+      MAX (1, n_rows / (8 * (n_units - n_out))) : 0;
   /* unit i finishes its backlog and x rows at (b[i] + x) / r[i]: all of
    * them at the same time T when x = T r[i] - b[i], with the x adding up
    * to the rows. A unit whose x would be under the floor is held at the
@@ -74,7 +85,7 @@ gst_tile_balance_split (guint32 n_rows, guint n_units, const gdouble * rates,
   while (again) {
     again = FALSE;
     for (i = 0; i < n_units; i++) {
-      if (held[i] || left_rate <= 0 ||
+      if (out[i] || held[i] || left_rate <= 0 ||
           (left_rows + left_backlog) * r[i] / left_rate - b[i] >= floor_rows)
         continue;
       held[i] = TRUE;
@@ -85,19 +96,19 @@ gst_tile_balance_split (guint32 n_rows, guint n_units, const gdouble * rates,
     }
   }
   for (i = 0; i < n_units; i++) {
-    gdouble share = held[i] || left_rate <= 0 ? 0 :
+    gdouble share = out[i] || held[i] || left_rate <= 0 ? 0 :
         MAX (0, (left_rows + left_backlog) * r[i] / left_rate - b[i]);
 
     rows[i] = held[i] ? floor_rows : (guint32) share;
-    frac[i] = held[i] ? -1 : share - (guint32) share;
+    frac[i] = held[i] || out[i] ? -1 : share - (guint32) share;
     given += rows[i];
   }
   /* the rows left by rounding down: to the largest remainders */
   while (given < n_rows) {
-    guint best = 0;
+    guint best = G_MAXUINT;
 
-    for (i = 1; i < n_units; i++)
-      if (frac[i] > frac[best])
+    for (i = 0; i < n_units; i++)
+      if (!out[i] && (best == G_MAXUINT || frac[i] > frac[best]))
         best = i;
     rows[best]++;
     frac[best] = -1;

@@ -48,5 +48,7 @@ gst_tile_net_tcp_state (gint fd, GstTileNetTcpState * state)
   state->bytes_acked = ti.tcpi_bytes_acked;
   state->busy_us = len >= need_busy ? ti.tcpi_busy_time : 0;
   state->rtt_us = ti.tcpi_rtt;
+  state->unacked = ti.tcpi_unacked;
+  state->last_ack_ms = ti.tcpi_last_ack_recv;
   return TRUE;
 }

@@ -56,6 +56,8 @@ gboolean gst_tile_net_set_receive_timeout (gint fd, guint ms);
  * @busy_us: time the connection had data to send so far, µs (0 on a
  *     kernel older than 4.10)
  * @rtt_us: the smoothed round-trip time
+ * @unacked: segments sent and not acknowledged yet
+ * @last_ack_ms: ms since the last acknowledgement came
  *
  * What gst_tile_net_tcp_state() reads from TCP_INFO.
  */
@@ -66,6 +68,8 @@ typedef struct
   guint64 bytes_acked;
   guint64 busy_us;
   guint rtt_us;
+  guint unacked;
+  guint last_ack_ms;
 } GstTileNetTcpState;
 
 gboolean gst_tile_net_tcp_state (gint fd, GstTileNetTcpState * state);

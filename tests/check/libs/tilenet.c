@@ -227,6 +227,20 @@ GST_START_TEST (test_unsent_limit)
   /* what was read was acknowledged; the connection was busy meanwhile */
   fail_unless (st.bytes_acked > 0);
   fail_unless (st.busy_us > 0);
+  /* idle: everything read and acknowledged, the last acknowledgement
+   * ages */
+  for (i = 0; i < 100 && (st.unsent > 0 || gst_tile_net_queued (tx[1]) > 0);
+      i++) {
+    drain_socket (rx[1]);
+    g_usleep (1000);
+    fail_unless (gst_tile_net_tcp_state (tx[1], &st));
+  }
+  drain_socket (rx[1]);
+  g_usleep (60 * 1000);
+  fail_unless (gst_tile_net_tcp_state (tx[1], &st));
+  fail_unless_equals_int (st.unacked, 0);
+  fail_unless (st.last_ack_ms >= 50 && st.last_ack_ms < 10000, "%u ms",
+      st.last_ack_ms);
 
   for (i = 0; i < 2; i++) {
     gst_tile_net_close (&tx[i]);

@@ -181,6 +181,26 @@ GST_START_TEST (test_balance_split)
   /* fewer rows than units: one row each to the first, none to the rest */
   check_split (3, 4, none, (const guint32[]) {
       1, 1, 1, 0});
+  /* a unit whose path failed (rate < 0) takes nothing, and no floor: the
+   * others share the frame as without it */
+  check_split (1080, 4, (const gdouble[]) {
+      150e6, -1, 150e6, 350e6}, (const guint32[]) {
+      249, 0, 249, 582});
+  check_split (1080, 2, (const gdouble[]) {
+      -1, 700e6}, (const guint32[]) {
+      0, 1080});
+  /* not measured and failed: the one left takes it all */
+  check_split (1080, 3, (const gdouble[]) {
+      0, -1, -1}, (const guint32[]) {
+      1080, 0, 0});
+  /* the floor is of the units left (1080 / 24 = 45) */
+  check_split (1080, 4, (const gdouble[]) {
+      1, -1, 1e9, 1e9}, (const guint32[]) {
+      45, 0, 518, 517});
+  /* every unit failed: equal shares (no such frame is sent) */
+  check_split (1080, 2, (const gdouble[]) {
+      -1, -1}, (const guint32[]) {
+      540, 540});
   /* 64 units of random rates: a cover, every unit at least its floor */
   for (i = 0; i < 64; i++)
     many[i] = g_random_double_range (1, 1000);
