@@ -306,13 +306,14 @@ config_usable (GstTileReceiver * self, GstTileWireConfig * config,
 }
 
 /* what the control connection may hold unacknowledged before messages
- * are skipped, with redundant paths (10 s or more of ACKs and STATS) */
+ * are skipped, when the session holds its paths (10 s or more of ACKs and
+ * STATS) */
 #define CONTROL_BACKLOG (64 * 1024)
 /* its send buffer then: the backlog and a message never block */
 #define CONTROL_SNDBUF (512 * 1024)
 
-/* Whether a message may go on control connection @fd now. With redundant
- * paths, not while the connection holds more than CONTROL_BACKLOG bytes
+/* Whether a message may go on control connection @fd now. When the
+ * session holds its paths (gst_tile_receiver_holds_paths ()), not while the connection holds more than CONTROL_BACKLOG bytes
  * unacknowledged: its path failed, and a message that waited for room
  * would block its caller (the thread that pushes frames sends the ACKs);
  * ACKs, NACKs, STATS and TIME queries are all superseded by the next
@@ -321,7 +322,8 @@ config_usable (GstTileReceiver * self, GstTileWireConfig * config,
 gboolean
 gst_tile_receiver_control_room_locked (GstTileReceiver * self, gint fd)
 {
-  if (!self->redundant || gst_tile_net_queued (fd) <= CONTROL_BACKLOG)
+  if (!gst_tile_receiver_holds_paths (self) ||
+      gst_tile_net_queued (fd) <= CONTROL_BACKLOG)
     return TRUE;
   self->control.skipped++;
   return FALSE;
@@ -532,9 +534,10 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
       break;
     }
 
-    /* (redundant paths: nor on any other path, see
+    /* (redundant paths, balanced tiles: nor on any other path, see
      * gst_tile_receiver_paths_heard ()) */
-    if (now - last_rx > (gint64) timeout * 1000 && (!self->redundant ||
+    if (now - last_rx > (gint64) timeout * 1000 &&
+        (!gst_tile_receiver_holds_paths (self) ||
             now - gst_tile_receiver_paths_heard (self) >
             (gint64) timeout * 1000)) {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
@@ -646,7 +649,7 @@ control_thread (gpointer data)
       self->redundant = self->redundant_asked &&
           config->protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
           config->mcast_family == 0;
-      if (self->redundant)
+      if (gst_tile_receiver_holds_paths (self))
         gst_tile_net_set_buffer_size (fd, TRUE, CONTROL_SNDBUF);
       g_cond_broadcast (&self->cond);
       GST_INFO_OBJECT (self->log_object,

@@ -296,8 +296,10 @@ gst_tile_receiver_paths_service (GstTileReceiver * self, guint timeout,
     path_read (self, i, now);
     if (path->fd < 0)
       continue;
-    /* (redundant paths: kept while silent, see the sender's) */
-    if (!self->redundant && now - path->rx_us > (gint64) timeout * 1000) {
+    /* (redundant paths, balanced tiles: kept while silent, see the
+     * sender's) */
+    if (!gst_tile_receiver_holds_paths (self) &&
+        now - path->rx_us > (gint64) timeout * 1000) {
       path_lost (self, i, "nothing heard on it within the timeout");
       continue;
     }
@@ -329,9 +331,29 @@ gst_tile_receiver_paths_unit_server_locked (GstTileReceiver * self,
   return ps->path[ps->up[unit % ps->n_up]].server_len;
 }
 
+/* Whether the session holds on to a path that fails while another carries
+ * it: with redundant paths (every datagram over each) and balanced tiles
+ * (the sender moves the rows to the other paths). Fixed per session. */
+gboolean
+gst_tile_receiver_holds_paths (GstTileReceiver * self)
+{
+  return self->redundant || self->balance;
+}
+
+/* How long a TCP unit waits for the rest of a tile it started, ms: the
+ * timeout; when the session holds its paths, a minute at least (a unit
+ * whose path failed inside a tile gets the rest once the path is back). */
+guint
+gst_tile_receiver_data_timeout (GstTileReceiver * self)
+{
+  guint t = self->settings.timeout;
+
+  return gst_tile_receiver_holds_paths (self) ? MAX (t, 60000) : t;
+}
+
 /* When the paths other than the control connection's last heard from the
- * sender (0: none up): with redundant paths, the session lives while one
- * does. Control thread. */
+ * sender (0: none up): when the session holds its paths, it lives while
+ * one does. Control thread. */
 gint64
 gst_tile_receiver_paths_heard (GstTileReceiver * self)
 {

@@ -187,6 +187,7 @@ typedef struct
   guint64 rows_known;
   guint32 rows_first[GST_TILE_WIRE_MAX_UNITS];
   guint32 rows_end[GST_TILE_WIRE_MAX_UNITS];
+  guint32 rows_done;            /* of the tiles in: complete at n_rows */
   guint n_done;
   gint64 first_done;            /* monotonic us, first tile in */
   gboolean discard;             /* can no longer complete: released once
@@ -252,6 +253,7 @@ typedef struct
   guint64 frames_abandoned;
   guint64 bytes_received;
   guint64 tiles_stepped;
+  guint64 tiles_late;           /* balanced: their frame was done */
   guint64 tile_spread_sum;      /* us, first to last tile of a frame */
   guint connects;
   gint granted_rcvbuf;
@@ -314,6 +316,11 @@ struct _GstTileReceiver
    * thread before the units start) */
   gboolean balance;
   gboolean balance_asked;       /* the control thread's: its HELLO did */
+  /* balanced tiles: the newest frame complete in run @balance_done_run
+   * (@balance_have_done): a tile of it or of an older frame is late */
+  gboolean balance_have_done;
+  guint64 balance_done;
+  guint64 balance_done_run;
   /* the session asked for redundant paths (HELLO, several paths): over
    * UDP each unit has a socket on every path up (fixed per session as
    * balance) */
@@ -564,6 +571,8 @@ void     gst_tile_receiver_paths_close (GstTileReceiver * self);
 void     gst_tile_receiver_paths_service (GstTileReceiver * self,
     guint timeout, gint64 now, gint64 keepalive_us);
 gint64   gst_tile_receiver_paths_heard (GstTileReceiver * self);
+gboolean gst_tile_receiver_holds_paths (GstTileReceiver * self);
+guint    gst_tile_receiver_data_timeout (GstTileReceiver * self);
 gboolean gst_tile_receiver_control_room_locked (GstTileReceiver * self,
     gint fd);
 guint    gst_tile_receiver_paths_unit_servers_locked (GstTileReceiver * self,

@@ -5,7 +5,10 @@
 
 /* The receiver's TCP units: one data connection and thread per tile, each
  * reading its tile of every frame straight into the buffer of the frame's
- * slot; a frame is complete when every tile is in. */
+ * slot; a frame is complete when every tile is in. With balanced tiles, a
+ * frame is complete when its rows are: a unit whose path failed sends
+ * nothing of the frames the others carry meanwhile, and what it held
+ * arrives late, once its path is back, and is read past. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -17,19 +20,94 @@
 
 #include <gst/bc/bctilemeta.h>
 
+/* Balanced tiles: whether a tile of @frame comes after its frame was
+ * complete or dropped (its path failed meanwhile). Lock held. */
+static gboolean
+tcp_tile_late_locked (GstTileReceiver * self, guint64 frame, guint64 run)
+{
+  return self->balance && self->balance_have_done &&
+      self->balance_done_run == run && frame <= self->balance_done;
+}
+
+/* Balanced tiles: frame @frame of run @run is complete, or given up: it
+ * and every older frame are done, those still filling dropped (once
+ * nobody writes into them), and a tile of them that comes later is late.
+ * Lock held. */
+static void
+tcp_balance_done_locked (GstTileReceiver * self, guint64 frame, guint64 run)
+{
+  guint i;
+
+  if (self->balance_have_done && self->balance_done_run == run &&
+      self->balance_done >= frame)
+    return;
+  self->balance_have_done = TRUE;
+  self->balance_done_run = run;
+  self->balance_done = frame;
+  for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
+    GstTileReceiverSlot *s = &self->slots[i];
+
+    if (s->state != SLOT_FILLING || s->run != run || s->frame > frame)
+      continue;
+    if (s->writers == 0)
+      gst_tile_receiver_slot_release_locked (self, s, TRUE);
+    else
+      s->discard = TRUE;
+  }
+}
+
+/* Balanced tiles: how long a unit waits for a slot while both hold older
+ * frames it is done with before it gives the older one up (its rows are
+ * on a path that failed: see tcp_slot_locked ()), us */
+#define BALANCE_SLOT_WAIT_US (100 * 1000)
+
+/* Balanced tiles: unit @unit needs a slot for @frame and has waited
+ * BALANCE_SLOT_WAIT_US: the oldest frame filling that nobody writes into
+ * and that it is done with is given up (another unit's path failed with
+ * rows of it; a unit that is only slower is never that far behind). Lock
+ * held. */
+static void
+tcp_balance_give_up_locked (GstTileReceiver * self, guint unit,
+    guint64 frame, guint64 run)
+{
+  GstTileReceiverSlot *oldest = NULL;
+  guint i;
+
+  for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
+    GstTileReceiverSlot *s = &self->slots[i];
+
+    if (s->state == SLOT_FILLING && s->run == run && s->frame < frame &&
+        s->writers == 0 && (s->done_mask & (G_GUINT64_CONSTANT (1) << unit))
+        && (!oldest || s->frame < oldest->frame))
+      oldest = s;
+  }
+  if (oldest) {
+    GST_DEBUG_OBJECT (self->log_object, "unit %u: frame %" G_GUINT64_FORMAT
+        " waits for rows that do not come, giving it up", unit,
+        oldest->frame);
+    tcp_balance_done_locked (self, oldest->frame, run);
+  }
+}
+
 /* Finds or starts the slot of @frame for unit @unit, waiting for a free
- * slot when both are taken. Returns NULL when stopping. Lock held. */
+ * slot when both are taken. Returns NULL when stopping, or with @late set
+ * when the tile is late (tcp_tile_late_locked ()). Lock held. */
 static GstTileReceiverSlot *
 tcp_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
-    guint64 run)
+    guint64 run, gboolean * late)
 {
   GstTileReceiverSlot *slot;
   guint64 bit = G_GUINT64_CONSTANT (1) << unit;
   guint i;
 
+  gint64 give_up = g_get_monotonic_time () + BALANCE_SLOT_WAIT_US;
+
+  *late = FALSE;
   while (self->running && self->run == run) {
     GstTileReceiverSlot *free_slot = NULL;
 
+    if ((*late = tcp_tile_late_locked (self, frame, run)))
+      return NULL;
     slot = NULL;
     for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
       GstTileReceiverSlot *s = &self->slots[i];
@@ -42,8 +120,8 @@ tcp_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
         continue;
       if (s->frame == frame) {
         slot = s;
-      } else if (s->frame < frame && s->state == SLOT_FILLING &&
-          !(s->done_mask & bit)) {
+      } else if (!self->balance && s->frame < frame &&
+          s->state == SLOT_FILLING && !(s->done_mask & bit)) {
         /* this unit has moved past that frame without its tile: it can
          * never complete (only a broken sender does this) */
         GST_WARNING_OBJECT (self->log_object,
@@ -67,13 +145,19 @@ tcp_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
       slot->run = run;
       slot->done_mask = 0;
       slot->rows_known = 0;
+      slot->rows_done = 0;
       slot->n_done = 0;
       slot->writers = 0;
       slot->discard = FALSE;
       slot->abandoned = FALSE;
       return gst_tile_receiver_slot_fill_locked (self, slot) ? slot : NULL;
     }
-    g_cond_wait (&self->cond, &self->lock);
+    if (!self->balance) {
+      g_cond_wait (&self->cond, &self->lock);
+    } else if (!g_cond_wait_until (&self->cond, &self->lock, give_up)) {
+      tcp_balance_give_up_locked (self, unit, frame, run);
+      give_up = g_get_monotonic_time () + BALANCE_SLOT_WAIT_US;
+    }
   }
   return NULL;
 }
@@ -137,7 +221,7 @@ tcp_unit_connect (GstTileReceiverUnit * u, guint64 run,
     return -1;
   /* tile data must keep coming once a tile has started (a quiet sender
    * between frames is fine: see gst_tile_net_read_until_eof()) */
-  gst_tile_net_set_receive_timeout (fd, self->settings.timeout);
+  gst_tile_net_set_receive_timeout (fd, gst_tile_receiver_data_timeout (self));
   g_mutex_lock (&self->lock);
   u->fd = fd;
   self->counters.granted_rcvbuf = granted;
@@ -171,7 +255,7 @@ tcp_unit_read_inside (GstTileReceiverUnit * u, gint fd, guint8 * data,
     g_clear_error (err);
     g_set_error (err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
         "the sender stopped inside the tile of frame %" G_GUINT64_FORMAT
-        ": no data for %u ms", frame, u->rx->settings.timeout);
+        ": no data for %u ms", frame, gst_tile_receiver_data_timeout (u->rx));
   }
   return FALSE;
 }
@@ -229,11 +313,14 @@ tcp_unit_read_header (GstTileReceiverUnit * u, gint fd, gsize remaining,
 /* Unit @unit's tile of @slot is in (@ok), abandoned by the sender (@ok
  * and @abandoned) or failed. A frame with an abandoned tile is dropped
  * once every unit is past it (until then its other tiles still arrive
- * into it). Lock held. */
-static void
+ * into it). With balanced tiles, every unit's tile in and the rows short
+ * of the frame is the sender's error: FALSE with @err set. Lock held. */
+static gboolean
 tcp_unit_tile_done_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
-    guint unit, gboolean ok, gboolean abandoned, gsize bytes)
+    guint unit, gboolean ok, gboolean abandoned, gsize bytes, GError ** err)
 {
+  gboolean whole, ret = TRUE;
+
   slot->writers--;
   if (ok) {
     self->counters.bytes_received += bytes;
@@ -249,24 +336,43 @@ tcp_unit_tile_done_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
         !slot->discard) {
       self->counters.frames_abandoned++;
       gst_tile_receiver_slot_release_locked (self, slot, FALSE);
-      return;
+      return TRUE;
     }
-    if (slot->n_done == self->n_used && !slot->discard) {
+    /* balanced tiles: when its rows are all in (units whose paths failed
+     * send nothing of it); the older frames are done then */
+    if (self->balance && !abandoned)
+      slot->rows_done += slot->rows_end[unit] - slot->rows_first[unit];
+    whole = self->balance ? slot->rows_done == self->config->n_rows &&
+        !slot->abandoned : slot->n_done == self->n_used;
+    if (self->balance && !whole && !slot->abandoned &&
+        slot->n_done == self->n_used) {
+      g_set_error (err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "the tiles of frame %" G_GUINT64_FORMAT " are in, and their rows "
+          "add up to %u of the frame's %u: they do not cover it",
+          slot->frame, slot->rows_done, self->config->n_rows);
+      slot->discard = TRUE;
+      ret = FALSE;
+    }
+    if (whole && !slot->discard) {
       self->counters.tile_spread_sum +=
           g_get_monotonic_time () - slot->first_done;
       slot->complete_time = gst_tile_receiver_clock_time (self);
       gst_buffer_unmap (slot->buffer, &slot->map);
       slot->state = SLOT_COMPLETE;
+      if (self->balance)
+        tcp_balance_done_locked (self, slot->frame, slot->run);
       g_cond_broadcast (&self->cond);
     }
   }
   if (slot->discard && slot->writers == 0)
     gst_tile_receiver_slot_release_locked (self, slot, TRUE);
+  return ret;
 }
 
 /* Reads the @part.size bytes of a part @have bytes into its tile, to
- * @dest; in a sealed session a step at a time, each opened in place right
- * away, then the tag, which must check. */
+ * @dest (NULL: a late tile, read past, a piece at a time); in a sealed
+ * session a step at a time, each opened in place right away, then the
+ * tag, which must check. */
 static gboolean
 tcp_unit_read_part (GstTileReceiverUnit * u, gint fd,
     const GstTileWireTileHeader * part, gsize have, guint8 * dest,
@@ -274,12 +380,21 @@ tcp_unit_read_part (GstTileReceiverUnit * u, gint fd,
 {
   guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED];
   guint8 iv[GST_TILE_SEAL_IV_SIZE], tag[GST_TILE_SEAL_TAG_SIZE];
+  guint8 past[16384];
   gsize done, step, len = u->rx->balance ?
       GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED : GST_TILE_WIRE_TILE_HEADER_SIZE;
+  gsize chunk = dest ? GST_TILE_RECEIVER_SEAL_CHUNK : sizeof (past);
 
   *bytes += len + part->size;
-  if (!u->seal)
+  if (!u->seal && dest)
     return tcp_unit_read_inside (u, fd, dest, part->size, part->frame, err);
+  for (done = 0; !u->seal && done < part->size; done += step) {
+    step = MIN (part->size - done, chunk);
+    if (!tcp_unit_read_inside (u, fd, past, step, part->frame, err))
+      return FALSE;
+  }
+  if (!u->seal)
+    return TRUE;
   /* the header as it came (the parser accepts one encoding of each) */
   if (u->rx->balance)
     gst_tile_wire_tile_header_write_balanced (hdr, part);
@@ -289,10 +404,12 @@ tcp_unit_read_part (GstTileReceiverUnit * u, gint fd,
   gst_tile_seal_iv (iv, TRUE, u->index, part->frame, have);
   gst_tile_seal_begin (u->seal, iv, hdr, len);
   for (done = 0; done < part->size; done += step) {
-    step = MIN (part->size - done, GST_TILE_RECEIVER_SEAL_CHUNK);
-    if (!tcp_unit_read_inside (u, fd, dest + done, step, part->frame, err))
+    guint8 *to = dest ? dest + done : past;
+
+    step = MIN (part->size - done, chunk);
+    if (!tcp_unit_read_inside (u, fd, to, step, part->frame, err))
       return FALSE;
-    gst_tile_seal_update (u->seal, dest + done, dest + done, step);
+    gst_tile_seal_update (u->seal, to, to, step);
   }
   if (!tcp_unit_read_inside (u, fd, tag, sizeof (tag), part->frame, err))
     return FALSE;
@@ -324,7 +441,8 @@ tcp_unit_read_tile (GstTileReceiverUnit * u, gint fd,
   *bytes = 0;
   while (TRUE) {
     /* (an abandon is a part of no bytes: sealed, it has a tag too) */
-    if (!tcp_unit_read_part (u, fd, &part, have, dest + have, bytes, err))
+    if (!tcp_unit_read_part (u, fd, &part, have, dest ? dest + have : NULL,
+            bytes, err))
       return FALSE;
     if (part.flags & GST_TILE_WIRE_TILE_FLAG_ABANDON) {
       *abandoned = TRUE;
@@ -347,33 +465,35 @@ tcp_unit_read_tile (GstTileReceiverUnit * u, gint fd,
 }
 
 /* Balanced tiles: unit @unit's rows of @slot's frame (@th) are noted;
- * they must follow the rows of the units before and after it that are
- * known, start at 0 for the first unit and end with the frame for the
- * last, so that once every unit's are in they cover the frame exactly.
- * FALSE with @err set when they do not. Lock held. */
+ * they must come after the rows of every unit before it that are known
+ * and before those of every unit after it, so that rows that add up to
+ * the frame's cover it exactly (a unit whose path failed sends nothing of
+ * the frame). FALSE with @err set when they do not. Lock held. */
 static gboolean
 tcp_slot_rows_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
     guint unit, const GstTileWireTileHeader * th, GError ** err)
 {
-  guint n = self->config->n_tiles;
   guint32 end = th->first_row + th->rows;
-  const gchar *why = NULL;
+  guint j;
 
-  if (unit == 0 && th->first_row != 0)
-    why = "the first unit's rows must start at row 0";
-  else if (unit == n - 1 && end != self->config->n_rows)
-    why = "the last unit's rows must end with the frame";
-  else if (unit > 0 && (slot->rows_known & (G_GUINT64_CONSTANT (1) <<
-              (unit - 1))) && slot->rows_end[unit - 1] != th->first_row)
-    why = "they do not start where the previous unit's end";
-  else if (unit + 1 < n && (slot->rows_known & (G_GUINT64_CONSTANT (1) <<
-              (unit + 1))) && slot->rows_first[unit + 1] != end)
-    why = "they do not end where the next unit's start";
-  if (why) {
+  if (slot->rows_known & (G_GUINT64_CONSTANT (1) << unit)) {
     g_set_error (err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
-        "unit %u: rows %u to %u of frame %" G_GUINT64_FORMAT ": %s", unit,
-        th->first_row, end, th->frame, why);
+        "unit %u: a second tile of frame %" G_GUINT64_FORMAT, unit,
+        th->frame);
     return FALSE;
+  }
+  for (j = 0; j < self->config->n_tiles; j++) {
+    if (j == unit || !(slot->rows_known & (G_GUINT64_CONSTANT (1) << j)))
+      continue;
+    if (j < unit ? slot->rows_end[j] > th->first_row :
+        slot->rows_first[j] < end) {
+      g_set_error (err, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "unit %u: rows %u to %u of frame %" G_GUINT64_FORMAT ": they "
+          "overlap unit %u's or come %s them (rows %u to %u)", unit,
+          th->first_row, end, th->frame, j, j < unit ? "before" : "after",
+          slot->rows_first[j], slot->rows_end[j]);
+      return FALSE;
+    }
   }
   slot->rows_first[unit] = th->first_row;
   slot->rows_end[unit] = end;
@@ -396,7 +516,7 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
     GstTileWireTileHeader th;
     GstTileReceiverSlot *slot;
     GstBcTileMeta *meta;
-    gboolean ok, stepped, abandoned;
+    gboolean ok, stepped, abandoned, late;
     gsize bytes;
 
     if (tcp_unit_read_header (u, fd, tile_size, FALSE, &th, err) <= 0)
@@ -412,7 +532,23 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
     last_frame = th.frame;
 
     g_mutex_lock (&self->lock);
-    slot = tcp_slot_locked (self, u->index, th.frame, run);
+    slot = tcp_slot_locked (self, u->index, th.frame, run, &late);
+    if (late) {
+      /* balanced tiles: what a unit held while its path failed, for a
+       * frame done since: read past */
+      g_mutex_unlock (&self->lock);
+      if (!tcp_unit_read_tile (u, fd, &th, NULL,
+              (gsize) th.rows * self->config->row_bytes, &abandoned, &bytes,
+              err)) {
+        g_prefix_error (err, "unit %u: ", u->index);
+        return;
+      }
+      g_mutex_lock (&self->lock);
+      self->counters.tiles_late++;
+      self->counters.bytes_received += bytes;
+      g_mutex_unlock (&self->lock);
+      continue;
+    }
     if (!slot) {
       g_mutex_unlock (&self->lock);
       if (self->running)
@@ -447,7 +583,9 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
     g_mutex_lock (&self->lock);
     if (stepped)
       self->counters.tiles_stepped++;
-    tcp_unit_tile_done_locked (self, slot, u->index, ok, abandoned, bytes);
+    if (!tcp_unit_tile_done_locked (self, slot, u->index, ok, abandoned,
+            bytes, err))
+      ok = FALSE;
     g_mutex_unlock (&self->lock);
     if (!ok) {
       g_prefix_error (err, "unit %u: ", u->index);

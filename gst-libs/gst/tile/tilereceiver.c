@@ -220,6 +220,9 @@ gst_tile_receiver_get_stats (GstTileReceiver * self)
    * addresses of `host` introduced), 0 without a session */
   gst_structure_set (s, "paths-up", G_TYPE_UINT, self->config ?
       MAX (self->paths.n_up, 1) : 0, NULL);
+  /* local only: a sender of an earlier build knows no such name */
+  gst_structure_set (s, "tiles-late", G_TYPE_UINT64,
+      self->counters.tiles_late, NULL);
   if (self->config) {
     GValue paths = G_VALUE_INIT, v = G_VALUE_INIT;
     guint i;

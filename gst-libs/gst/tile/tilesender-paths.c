@@ -50,18 +50,28 @@ gst_tile_sender_peer_paths_locked (GstTileSenderPeer * peer)
   return n;
 }
 
-/* How long what @peer's control and path connections send may stay
+/* Whether @peer's session holds on to a path that fails while another
+ * carries it: with redundant paths (every datagram over each) and with
+ * balanced tiles (the rows move to the other paths). Lock held. */
+gboolean
+gst_tile_sender_peer_holds_paths (GstTileSenderPeer * peer)
+{
+  return peer->redundant || peer->balanced;
+}
+
+/* How long what @peer's control, path and data connections send may stay
  * unacknowledged before the kernel fails them (TCP_USER_TIMEOUT), ms: the
- * timeout; with redundant paths a minute at least, so that a path whose
- * link is down is held until it comes back while another carries the
- * session (a receiver that vanished still ends it after the timeout, see
- * peer_liveness_locked ()). Lock held. */
+ * timeout; when the session holds its paths
+ * (gst_tile_sender_peer_holds_paths ()) a minute at least, so that a path
+ * whose link is down is held until it comes back while another carries
+ * the session (a receiver that vanished still ends it after the timeout,
+ * see peer_liveness_locked ()). Lock held. */
 guint
 gst_tile_sender_peer_user_timeout (GstTileSenderPeer * peer)
 {
   guint t = peer->owner.sender->settings.timeout;
 
-  return peer->redundant ? MAX (t, 60000) : t;
+  return gst_tile_sender_peer_holds_paths (peer) ? MAX (t, 60000) : t;
 }
 
 /* When @peer's paths other than the control connection's last heard from
@@ -279,10 +289,11 @@ gst_tile_sender_paths_service_locked (GstTileSender * self, gint64 now)
       path->ready = FALSE;
       if (path->fd < 0)
         continue;
-      /* (redundant paths: a path silent because its link failed is kept,
-       * TCP takes it up again when the link comes back, and the session
-       * needs it then; see peer_liveness_locked ()) */
-      if (!peer->redundant && now - path->rx_us > limit) {
+      /* (redundant paths, balanced tiles: a path silent because its link
+       * failed is kept, TCP takes it up again when the link comes back,
+       * and the session needs it then; see peer_liveness_locked ()) */
+      if (!gst_tile_sender_peer_holds_paths (peer) &&
+          now - path->rx_us > limit) {
         gchar *why = g_strdup_printf ("nothing heard on it for %u ms",
             self->settings.timeout);
 

@@ -194,6 +194,13 @@ typedef struct
    * bounds[i] to bounds[i + 1] of it */
   gboolean balanced;
   guint32 bounds[GST_TILE_WIRE_MAX_UNITS + 1];
+  /* of its units still sending, the ones stuck on a failed path (balanced
+   * tiles, see gst_tile_sender_balance_paths_locked ()): once only those
+   * are left it is settled (no longer in flight, counted); @path_failed:
+   * one of them had rows of it, which will not arrive in time */
+  guint stuck;
+  gboolean settled;
+  gboolean path_failed;
 } GstTileSenderFrame;
 
 /* protocol=udp: what is known of a frame for the rate control: what was
@@ -300,6 +307,19 @@ typedef struct
    * counters at the last sample; lock */
   gdouble bal_rate;
   GstTileSenderTcpSample bal_sample;
+  gboolean bal_resample;        /* take a new sample first */
+  /* balanced tiles: TCP_INFO at the last frame admitted (@bal_st_ok: read),
+   * and whether its path failed then (data in flight, nothing
+   * acknowledged): it takes no rows nor frames until it has delivered what
+   * it had (gst_tile_sender_balance_paths_locked ()) */
+  GstTileNetTcpState bal_st;
+  gboolean bal_st_ok;
+  gboolean path_failed;
+  /* the frame its thread took from the queue (until done with it), whether
+   * that frame counts it as stuck, and when its last send began */
+  GstTileSenderFrame *current;
+  gboolean current_stuck;
+  gint64 send_begin_us;
   GCond cond;
   guint64 bytes;
   guint64 busy_ns;
@@ -338,6 +358,7 @@ typedef struct
   guint64 frames_window;        /* of those, for a full receiver window */
   guint64 frames_abandoned;
   guint64 frames_replaced;
+  guint64 frames_path_failed;   /* balanced: rows on a path that failed */
   guint64 bytes_sent;
   guint64 packets_sent;
   gint granted_send_buffer;     /* the last unit socket's */
@@ -764,6 +785,9 @@ void     gst_tile_sender_frame_release_locked (GstTileSender * self,
                                                gboolean ok);
 G_GNUC_INTERNAL
 gboolean gst_tile_sender_drain_locked (GstTileSender * self);
+G_GNUC_INTERNAL
+guint    gst_tile_sender_balance_paths_locked (GstTileSenderOwner * o,
+                                               GPtrArray ** freed);
 
 /* tilesender-server.c */
 G_GNUC_INTERNAL
@@ -861,6 +885,7 @@ void     gst_tile_sender_paths_close_locked (GstTileSenderPeer * peer);
 guint    gst_tile_sender_peer_paths_locked (GstTileSenderPeer * peer);
 gint64   gst_tile_sender_peer_paths_heard_locked (GstTileSenderPeer * peer);
 guint    gst_tile_sender_peer_user_timeout (GstTileSenderPeer * peer);
+gboolean gst_tile_sender_peer_holds_paths (GstTileSenderPeer * peer);
 gboolean gst_tile_sender_peer_has_host (GstTileSenderPeer * peer,
     const struct sockaddr_storage *addr);
 gboolean gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,

@@ -405,7 +405,8 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
   } else {
     note_send_buffer (peer, fd);
     set_congestion_locked (self, fd);
-    gst_tile_net_set_user_timeout (fd, self->settings.timeout);
+    gst_tile_net_set_user_timeout (fd,
+        gst_tile_sender_peer_user_timeout (peer));
     /* a unit's frame counts as sent once at most a quarter of its tile is
      * left in the host (see unit_send_tile ()) */
     if (!gst_tile_net_set_unsent_limit (fd,
@@ -1593,10 +1594,10 @@ peer_liveness_locked (GstTileSenderPeer * peer, gint64 now)
   gint64 limit = (gint64) self->settings.timeout * 1000;
   gchar *why = NULL;
 
-  /* redundant paths: the session lives while another path hears from the
-   * receiver (its control connection's path failed: TCP holds what goes
-   * over it until the path comes back) */
-  if (peer->redundant &&
+  /* redundant paths, balanced tiles: the session lives while another path
+   * hears from the receiver (its control connection's path failed: TCP
+   * holds what goes over it until the path comes back) */
+  if (gst_tile_sender_peer_holds_paths (peer) &&
       now - gst_tile_sender_peer_paths_heard_locked (peer) <= limit)
     return;
   if (peer->control.started_us && now - peer->control.started_us > limit)

@@ -132,21 +132,22 @@ gst_tile_sender_owner_rate_locked (GstTileSenderOwner * o)
   return gst_tile_rate_control_get_rate (&o->peer->flow.rate);
 }
 
-/* One unit is done with @frame (sent its tile, or could not). Lock held.
- * The frame stops counting as in flight the moment its last tile is out.
- * Returns the frame when the caller must free it with
- * gst_tile_sender_frame_free() (after releasing the lock), NULL otherwise. */
-static GstTileSenderFrame *
-frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
-    gboolean ok)
+/* Settles @frame once no unit that can still send it has it: every unit
+ * is done, or the ones left are stuck on a failed path (balanced tiles,
+ * see gst_tile_sender_balance_paths_locked ()). It stops counting as in
+ * flight then, and is counted. Lock held. */
+static void
+frame_settle_locked (GstTileSender * self, GstTileSenderFrame * frame)
 {
   GstTileSenderOwner *o = frame->owner;
 
-  if (!ok)
-    frame->failed = TRUE;
-  if (--frame->remaining > 0)
-    return NULL;
-  if (!frame->failed) {
+  if (frame->settled || frame->remaining > frame->stuck)
+    return;
+  frame->settled = TRUE;
+  if (frame->path_failed) {
+    o->counters.frames_path_failed++;
+    self->totals.sum.frames_path_failed++;
+  } else if (!frame->failed) {
     /* for QoS: how long frames take from admission to done */
     gint64 took = g_get_monotonic_time () - frame->push_us;
 
@@ -163,7 +164,22 @@ frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
   o->in_flight--;
   o->progress_us = g_get_monotonic_time ();
   g_cond_broadcast (&self->cond);
-  return frame;
+}
+
+/* One unit is done with @frame (sent its tile, or could not). Lock held.
+ * The frame stops counting as in flight the moment its last tile is out
+ * (see frame_settle_locked ()). Returns the frame when the caller must
+ * free it with gst_tile_sender_frame_free() (after releasing the lock),
+ * NULL otherwise. */
+static GstTileSenderFrame *
+frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
+    gboolean ok)
+{
+  if (!ok)
+    frame->failed = TRUE;
+  frame->remaining--;
+  frame_settle_locked (self, frame);
+  return frame->remaining == 0 ? frame : NULL;
 }
 
 /* The last owner done with a frame unmaps and releases its buffer. */
@@ -203,6 +219,121 @@ gst_tile_sender_frame_release_locked (GstTileSender * self,
   g_mutex_unlock (&self->lock);
   gst_tile_sender_frame_free (frame);
   g_mutex_lock (&self->lock);
+}
+
+/* Unit @u is done with @frame, the frame it took from its queue (sent its
+ * tile, or could not). Lock held. */
+static void
+unit_release_current_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame,
+    gboolean ok)
+{
+  if (u->current_stuck)
+    frame->stuck--;
+  u->current = NULL;
+  u->current_stuck = FALSE;
+  gst_tile_sender_frame_release_locked (u->sender, frame, ok);
+}
+
+/* Balanced tiles: how long a connection may have data in flight and no
+ * acknowledgement before its path counts as failed, ms (at least four
+ * round trips) */
+#define PATH_FAIL_MS 50
+
+/* Rows of @frame on unit @u: whether it has any. */
+static gboolean
+unit_has_rows (GstTileSenderUnit * u, GstTileSenderFrame * frame)
+{
+  return frame->balanced && frame->bounds[u->index + 1] >
+      frame->bounds[u->index];
+}
+
+/* Balanced tiles: unit @u's path failed. The frames in its queue go
+ * without it (those with rows on it are lost: their receiver never
+ * completes them), the frame its thread has counts it as stuck (it is
+ * settled once the other units are done with it), and no frame goes to it
+ * until it has delivered what it holds. Frames to free go to @freed.
+ * Lock held. */
+static void
+unit_path_failed_locked (GstTileSenderUnit * u, GPtrArray ** freed)
+{
+  GstTileSender *self = u->sender;
+  GstTileSenderFrame *f;
+
+  GST_WARNING_OBJECT (self->log_object, "receiver %u unit %u: nothing "
+      "acknowledged for %u ms with data in flight: its path failed, its "
+      "rows go to the other units", u->owner->id, u->index,
+      u->bal_st.last_ack_ms);
+  u->path_failed = TRUE;
+  while ((f = g_queue_pop_head (&u->queue))) {
+    g_atomic_int_add (&u->queued, -1);
+    if (unit_has_rows (u, f))
+      f->path_failed = TRUE;
+    if ((f = frame_done_locked (self, f, TRUE))) {
+      if (!*freed)
+        *freed = g_ptr_array_new ();
+      g_ptr_array_add (*freed, f);
+    }
+  }
+  if ((f = u->current) && !u->current_stuck) {
+    u->current_stuck = TRUE;
+    f->stuck++;
+    if (unit_has_rows (u, f))
+      f->path_failed = TRUE;
+    frame_settle_locked (self, f);
+  }
+}
+
+/**
+ * gst_tile_sender_balance_paths_locked:
+ * @o: an owner with balanced tiles (a peer with several paths, TCP)
+ * @freed: (inout): where frames to free go (see
+ *     gst_tile_sender_free_replaced ())
+ *
+ * Before a frame of @o is shared out: which of its units' paths have
+ * failed, from TCP_INFO (kept for the rates, see
+ * tilesender.c's unit_balance_rate_locked ()). A connection with data in
+ * flight that has had no acknowledgement for PATH_FAIL_MS (or four round
+ * trips) since it last began to send has failed (see
+ * unit_path_failed_locked ()). The kernel goes on retransmitting; once the
+ * unit has delivered everything (its thread idle, nothing unsent or
+ * unacknowledged) it takes rows again. Lock held.
+ *
+ * Returns: the units used whose paths work
+ */
+guint
+gst_tile_sender_balance_paths_locked (GstTileSenderOwner * o,
+    GPtrArray ** freed)
+{
+  GstTileSender *self = o->sender;
+  gint64 now = g_get_monotonic_time ();
+  guint i, live = 0;
+
+  for (i = 0; i < self->config.n_tiles; i++) {
+    GstTileSenderUnit *u = &o->units[i];
+    GstTileNetTcpState *st = &u->bal_st;
+    guint limit_ms;
+
+    if (!gst_tile_sender_owner_uses (o, i))
+      continue;
+    u->bal_st_ok = u->fd >= 0 && gst_tile_net_tcp_state (u->fd, st);
+    if (u->bal_st_ok) {
+      limit_ms = MAX (PATH_FAIL_MS, 4 * st->rtt_us / 1000);
+      if (!u->path_failed && st->unacked > 0 && st->last_ack_ms >= limit_ms
+          && now - u->send_begin_us >= (gint64) limit_ms * 1000) {
+        unit_path_failed_locked (u, freed);
+      } else if (u->path_failed && !u->current &&
+          g_queue_is_empty (&u->queue) && st->unacked == 0 &&
+          st->unsent == 0) {
+        GST_WARNING_OBJECT (self->log_object, "receiver %u unit %u: "
+            "everything it had delivered, its path works again", o->id,
+            u->index);
+        u->path_failed = FALSE;
+        u->bal_resample = TRUE;
+      }
+    }
+    live += !u->path_failed;
+  }
+  return live;
 }
 
 /* Closes the data connections of @o's current generation. Lock held. A
@@ -447,6 +578,7 @@ unit_send_begin_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc)
   memcpy (sc->copy_fd, u->copy_fd, sizeof (gint) * u->n_copies);
   sc->copies_sent = sc->copies_dropped = sc->primary_failed = 0;
   u->sending = TRUE;
+  u->send_begin_us = g_get_monotonic_time ();
 }
 
 /* A send ended: what went over the copies counted, and the copy sockets
@@ -517,7 +649,7 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc,
     if (o->peer)
       gst_tile_sender_peer_end_locked (o->peer, err->message);
   }
-  gst_tile_sender_frame_release_locked (self, frame, ok);
+  unit_release_current_locked (u, frame, ok);
 }
 
 /* protocol=udp: NACKs wait and no frame does: the datagrams asked for
@@ -595,6 +727,7 @@ gst_tile_sender_unit_thread (gpointer data)
     frame = g_queue_pop_head (&u->queue);
     g_atomic_int_add (&u->queued, -1);
     frame->started++;
+    u->current = frame;
     /* a stepped frame, still being written (gst_tile_sender_new_pool ()):
      * this unit's tile goes once it is */
     while (frame->shared->stepped && !rows_ready_locked (u, frame) &&
@@ -604,7 +737,7 @@ gst_tile_sender_unit_thread (gpointer data)
     fd = u->fd;
     if (fd < 0 || frame->generation != self->config.generation ||
         !self->running || o->stopping) {
-      gst_tile_sender_frame_release_locked (self, frame, FALSE);
+      unit_release_current_locked (u, frame, FALSE);
       continue;
     }
     /* given up unwritten by its producer: TCP says the tile is abandoned,

@@ -233,10 +233,10 @@ gst_tile_sender_peer_new_locked (GstTileSender * self, gint control_fd,
       !self->group && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_TCP;
   peer->redundant = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_REDUNDANT) &&
       !self->group && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP;
-  /* redundant: while the control connection's path has failed, what we
-   * send on it waits in its buffer (a KEEPALIVE a second) until the path
-   * comes back, and must not fill it */
-  if (peer->redundant)
+  /* redundant paths, balanced tiles: while the control connection's path
+   * has failed, what we send on it waits in its buffer (a KEEPALIVE a
+   * second) until the path comes back, and must not fill it */
+  if (gst_tile_sender_peer_holds_paths (peer))
     gst_tile_net_set_buffer_size (control_fd, TRUE, 512 * 1024);
   peer->region = hello->region;
   peer->group = self->group;
@@ -803,8 +803,12 @@ take_waiting_locked (GstTileSenderOwner * o)
 
   if (!self->settings.replace_waiting || o->n_used == 0)
     return NULL;
-  while (!gst_tile_sender_owner_uses (o, head))
+  /* (the units whose paths failed have no frames queued) */
+  while (head < n && (!gst_tile_sender_owner_uses (o, head) ||
+          o->units[head].path_failed))
     head++;
+  if (head == n)
+    return NULL;
   for (l = o->units[head].queue.tail; l; l = l->prev) {
     GstTileSenderFrame *f = l->data;
 
@@ -822,12 +826,10 @@ take_waiting_locked (GstTileSenderOwner * o)
         o->admit_us[f->number % ADMIT_RING];
     f->number--;
   }
-  for (i = 0; i < n; i++) {
-    if (!gst_tile_sender_owner_uses (o, i))
-      continue;
-    g_queue_remove (&o->units[i].queue, frame);
-    g_atomic_int_add (&o->units[i].queued, -1);
-  }
+  for (i = 0; i < n; i++)
+    if (gst_tile_sender_owner_uses (o, i) &&
+        g_queue_remove (&o->units[i].queue, frame))
+      g_atomic_int_add (&o->units[i].queued, -1);
   o->in_flight--;
   o->next_frame--;
   o->counters.frames_dropped++;
@@ -855,15 +857,24 @@ window_full_locked (GstTileSenderOwner * o)
   return gst_tile_sender_flow_full (&o->peer->flow, o->next_frame, now);
 }
 
-/* Whether a frame may go to @o now (in place of @replaced, with
- * replace_waiting); counts the ones that may not. @o is ready. Lock
- * held. */
+/* Whether a frame may go to @o now (in place of a frame it replaces, with
+ * replace_waiting, which goes to @freed, as frames the failed paths of
+ * balanced tiles gave up do); counts the ones that may not. @o is ready.
+ * Lock held. */
 static GstTileSenderPushResult
-admit_locked (GstTileSenderOwner * o, GstTileSenderFrame ** replaced)
+admit_locked (GstTileSenderOwner * o, GPtrArray ** freed)
 {
   GstTileSender *self = o->sender;
+  GstTileSenderFrame *replaced = NULL;
 
-  *replaced = NULL;
+  if (o->peer && o->peer->balanced &&
+      gst_tile_sender_balance_paths_locked (o, freed) == 0) {
+    o->counters.frames_dropped++;
+    self->totals.sum.frames_dropped++;
+    GST_DEBUG_OBJECT (self->log_object, "receiver %u: the paths of all its "
+        "units failed, dropping a frame", o->id);
+    return GST_TILE_SENDER_PUSH_DROPPED;
+  }
   if (window_full_locked (o)) {
     /* UDP has no back-pressure of its own: beyond the receiver's window
      * its socket buffers would overflow and every frame come out with
@@ -879,12 +890,17 @@ admit_locked (GstTileSenderOwner * o, GstTileSenderFrame ** replaced)
   }
   if (o->in_flight >=
       (guint) g_atomic_int_get (&self->settings.max_in_flight) &&
-      !(*replaced = take_waiting_locked (o))) {
+      !(replaced = take_waiting_locked (o))) {
     o->counters.frames_dropped++;
     self->totals.sum.frames_dropped++;
     GST_DEBUG_OBJECT (self->log_object, "receiver %u: %u frames in flight, "
         "dropping one", o->id, o->in_flight);
     return GST_TILE_SENDER_PUSH_DROPPED;
+  }
+  if (replaced) {
+    if (!*freed)
+      *freed = g_ptr_array_new ();
+    g_ptr_array_add (*freed, replaced);
   }
   return GST_TILE_SENDER_PUSH_QUEUED;
 }
@@ -933,12 +949,13 @@ tcp_sample_since (GstTileSenderTcpSample * s, gint fd,
  * bytes it got acknowledged over the time it had data in flight since the
  * last sample (tcp_sample_since ()), smoothed; 0 until known. Its backlog
  * in @backlog: the rows of the frames in its queue and the bytes its
- * socket has not sent yet, in rows of @row_bytes. Lock held. */
+ * socket has not sent yet, in rows of @row_bytes. From the TCP_INFO
+ * gst_tile_sender_balance_paths_locked () read. Lock held. */
 static gdouble
 unit_balance_rate_locked (GstTileSenderUnit * u, gsize row_bytes,
     gdouble * backlog)
 {
-  GstTileNetTcpState st;
+  const GstTileNetTcpState *st = &u->bal_st;
   gint64 now = g_get_monotonic_time ();
   guint64 acked, busy;
   GList *l;
@@ -950,12 +967,18 @@ unit_balance_rate_locked (GstTileSenderUnit * u, gsize row_bytes,
     if (f->balanced)
       *backlog += f->bounds[u->index + 1] - f->bounds[u->index];
   }
-  if (u->fd < 0 || !gst_tile_net_tcp_state (u->fd, &st))
+  if (u->fd < 0 || !u->bal_st_ok)
     return u->bal_rate;
-  *backlog += row_bytes ? (gdouble) st.unsent / row_bytes : 0;
-  if (st.busy_us == 0)
+  *backlog += row_bytes ? (gdouble) st->unsent / row_bytes : 0;
+  if (st->busy_us == 0)
     return u->bal_rate;
-  if (!tcp_sample_since (&u->bal_sample, u->fd, &st, now, &acked, &busy)) {
+  /* (back from a failed path: what it delivered meanwhile is no rate) */
+  if (u->bal_resample) {
+    u->bal_resample = FALSE;
+    tcp_sample_take (&u->bal_sample, u->fd, st, now);
+    return u->bal_rate;
+  }
+  if (!tcp_sample_since (&u->bal_sample, u->fd, st, now, &acked, &busy)) {
     u->bal_rate = 0;
     return 0;
   }
@@ -964,7 +987,7 @@ unit_balance_rate_locked (GstTileSenderUnit * u, gsize row_bytes,
     return u->bal_rate;
   u->bal_rate = u->bal_rate > 0 ? 0.6 * u->bal_rate + 0.4 * (acked * 1e6 /
       busy) : acked * 1e6 / busy;
-  tcp_sample_take (&u->bal_sample, u->fd, &st, now);
+  tcp_sample_take (&u->bal_sample, u->fd, st, now);
   return u->bal_rate;
 }
 
@@ -982,7 +1005,9 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
   frame->shared = shared;
   g_atomic_int_inc (&shared->ref);
   frame->data = shared->map.data;
-  frame->remaining = o->n_used;
+  frame->remaining = 0;
+  frame->stuck = 0;
+  frame->settled = frame->path_failed = FALSE;
   frame->started = 0;
   frame->failed = 0;
   frame->abandoned = 0;
@@ -1016,16 +1041,21 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
     gdouble rates[GST_TILE_WIRE_MAX_UNITS], backlog[GST_TILE_WIRE_MAX_UNITS];
 
     for (i = 0; i < n; i++)
-      rates[i] = unit_balance_rate_locked (&o->units[i],
-          self->config.row_bytes, &backlog[i]);
+      rates[i] = o->units[i].path_failed ? (backlog[i] = 0, -1) :
+          unit_balance_rate_locked (&o->units[i], self->config.row_bytes,
+          &backlog[i]);
     gst_tile_balance_split (self->config.n_rows, n, rates, backlog,
         frame->bounds);
     memcpy (o->peer->last_bounds, frame->bounds, sizeof (frame->bounds));
   }
   o->in_flight++;
   for (i = 0; i < n; i++) {
-    if (!gst_tile_sender_owner_uses (o, i))
+    /* (balanced: none to a unit whose path failed, see
+     * gst_tile_sender_balance_paths_locked ()) */
+    if (!gst_tile_sender_owner_uses (o, i) ||
+        (frame->balanced && o->units[i].path_failed))
       continue;
+    frame->remaining++;
     g_queue_push_tail (&o->units[i].queue, frame);
     g_atomic_int_inc (&o->units[i].queued);
     g_cond_signal (&o->units[i].cond);
@@ -1135,17 +1165,11 @@ admit_frame_locked (GstTileSender * self, GstBuffer * buffer,
   shared->ref = 1;
   shared->stepped = stepped;
   for (i = 0; (o = data_owner_at (self, i)); i++) {
-    GstTileSenderFrame *old = NULL;
     GstTileSenderPushResult ret;
 
     if (!owner_ready_locked (o))
       continue;
-    ret = admit_locked (o, &old);
-    if (old) {
-      if (!*replaced)
-        *replaced = g_ptr_array_new ();
-      g_ptr_array_add (*replaced, old);
-    }
+    ret = admit_locked (o, replaced);
     if (ret == GST_TILE_SENDER_PUSH_QUEUED) {
       queue_frame_locked (o, shared, origin, now, capture);
       queued = TRUE;
@@ -1525,6 +1549,7 @@ peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
       "frames-dropped-window", G_TYPE_UINT64, c->frames_window,
       "frames-abandoned", G_TYPE_UINT64, c->frames_abandoned,
       "frames-replaced", G_TYPE_UINT64, c->frames_replaced,
+      "frames-path-failed", G_TYPE_UINT64, c->frames_path_failed,
       "frames-in-flight", G_TYPE_UINT, o->in_flight,
       "bytes-sent", G_TYPE_UINT64, c->bytes_sent,
       "packets-sent", G_TYPE_UINT64, c->packets_sent,
@@ -1610,6 +1635,7 @@ sender_stats_locked (GstTileSender * self)
       "frames-unsent", G_TYPE_UINT64, t->frames_unsent,
       "frames-abandoned", G_TYPE_UINT64, t->sum.frames_abandoned,
       "frames-replaced", G_TYPE_UINT64, t->sum.frames_replaced,
+      "frames-path-failed", G_TYPE_UINT64, t->sum.frames_path_failed,
       "frames-stepped", G_TYPE_UINT64, t->frames_stepped,
       /* the former name of frames-stepped, kept for readers of it */
       "frames-overlapped", G_TYPE_UINT64, t->frames_stepped,
