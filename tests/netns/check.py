@@ -175,9 +175,10 @@ def main():
                     'one link down (and up) mid-stream: no partial or '
                     'incomplete frame, >= 99 %% of the frames')
     ap.add_argument('--paths-down', type=int, default=0,
-                    help='with --path-bytes, TCP: one link down for good '
-                    'mid-stream: frames may be lost, none partial or '
-                    'incomplete')
+                    help='with --path-bytes, TCP balanced tiles: one link '
+                    'down mid-stream (and up again): frames may be lost '
+                    '(>= 95 %% arrive), none pushed partial, no reconnect, '
+                    'the path carries >= 10 %% again once it is back')
     ap.add_argument('--max-gap', type=float, default=0,
                     help='the longest time between two frames at the '
                     'receiver, ms (no stall; with a link down, how soon '
@@ -241,7 +242,9 @@ def main():
         if partial or rx.get('lost_bytes', 0):
             problems.append(f'tcp: {partial} partial frames, '
                             f'{rx.get("lost_bytes")} bytes lost')
-        if rxs.get('frames-incomplete', 0):
+        # (with a path down: frames whose rows were on it, dropped whole
+        # by the receiver, see check_paths ())
+        if rxs.get('frames-incomplete', 0) and not a.paths_down:
             problems.append(f'tcp: {rxs["frames-incomplete"]} incomplete frames')
 
     # packet loss against the scenario
@@ -646,14 +649,34 @@ def check_paths(a, tx, rx, txs, rxs, pushed, got, partial, problems, notes):
                             f'>= 99 %')
 
     if a.paths_down:
-        notes.append(f'paths: a path down for good: {got} of {pushed} '
-                     f'frames ({pushed - got} not received), {partial} '
-                     f'partial, {incomplete} incomplete')
-        # (over TCP, checked as for every TCP scenario above)
-        if (partial or incomplete) and a.protocol != 'tcp':
-            problems.append(f'paths: {partial} partial and {incomplete} '
-                            f'incomplete frames pushed, want none (frames '
-                            f'may be dropped, not cut)')
+        notes.append(f'paths: a path down: {got} of {pushed} frames '
+                     f'({pushed - got} not received), {partial} partial, '
+                     f'{incomplete} dropped incomplete by the receiver, '
+                     f'{txs.get("frames-path-failed", 0)} given up by the '
+                     f'sender (rows on the failed path), '
+                     f'{rxs.get("tiles-late", 0)} tiles late, '
+                     f'{rxs.get("connects", 0)} connects')
+        # (frames may be dropped, never pushed cut: over TCP every frame
+        # pushed is checked byte for byte above)
+        if partial:
+            problems.append(f'paths: {partial} partial frames pushed, want '
+                            f'none (frames may be dropped, not cut)')
+        if got < 0.95 * pushed:
+            problems.append(f'paths: {got} of {pushed} frames '
+                            f'({got / pushed if pushed else 0:.1%}), want '
+                            f'>= 95 % (frames are lost only while the '
+                            f'failure is found)')
+        if rxs.get('connects', 1) > 1:
+            problems.append(f'paths: the receiver connected '
+                            f'{rxs.get("connects")} times, want once (a '
+                            f'failed path ends no session)')
+        if after is not None and a.path_down:
+            i = 'AB'.index(a.path_down)
+            if sum(after) and after[i] < 0.1 * sum(after):
+                problems.append(f'paths: path {a.path_down} carried '
+                                f'{after[i]} of {sum(after)} bytes after it '
+                                f'came back, want >= 10 % (its units take '
+                                f'rows again)')
 
 
 def check_retransmit(a, tx, rx, problems, notes):

@@ -184,9 +184,28 @@ def cases():
                   steps=steps_down(150, 30))
     res.append(run('down: gap 1.4 s', 'dn-gap', tx, rx, 'tcp', dn + dgood,
                    False))
-    tx, rx = base(450, 30, 'tcp', got=440, sent=445, incomplete=1,
+    # (frames whose rows were on the failed path: dropped whole by the
+    # receiver, never pushed)
+    tx, rx = base(450, 30, 'tcp', got=440, sent=445, incomplete=3,
                   steps=steps_down(150, 30))
-    res.append(run('down: 1 incomplete', 'dn-inc', tx, rx, 'tcp', dn + dgood,
+    res.append(run('down: 3 dropped incomplete', 'dn-inc', tx, rx, 'tcp',
+                   dn + dgood, True))
+    tx, rx = base(450, 30, 'tcp', got=420, sent=445,
+                  steps=steps_down(150, 30))
+    res.append(run('down: 93 % of the frames', 'dn-few', tx, rx, 'tcp',
+                   dn + dgood, False))
+    tx, rx = base(450, 30, 'tcp', got=440, sent=445,
+                  steps=steps_down(150, 30))
+    rx['stats']['connects'] = 2
+    res.append(run('down: a reconnect', 'dn-reconnect', tx, rx, 'tcp',
+                   dn + dgood, False))
+    tx, rx = base(450, 30, 'tcp', got=440, sent=445,
+                  steps=steps_down(150, 30))
+    res.append(run('down and back: B carries again', 'dn-back', tx, rx,
+                   'tcp', dn + dgood + ['--path-bytes-after', '50,40'],
+                   True))
+    res.append(run('down and back: B stays unused', 'dn-unused', tx, rx,
+                   'tcp', dn + dgood + ['--path-bytes-after', '90,1'],
                    False))
     tx, rx = base(450, 30, 'tcp', got=440, sent=445, partial=1,
                   steps=steps_down(150, 30))

@@ -107,9 +107,8 @@
 #
 # The many-paths scenarios (issue 37: tilesrc host="A,B", one address of the
 # sender per network path): paths-tcp, paths-udp, redundant-udp,
-# redundant-udp-control and redundant-udp-flap are in the default list; paths-down-tcp is
-# accepted by name but not in it: it waits for the rest of the feature (a
-# failed path's units are not moved yet, the session ends). They add a
+# redundant-udp-control, redundant-udp-flap and paths-down-tcp, all in the
+# default list. They add a
 # second veth pair between the same two namespaces
 # (path B, veth-txb / veth-rxb, 10.x.(y^32).z/30; path A is the usual
 # veth-tx / veth-rx), each sender-side veth with its own tbf (256 KB burst,
@@ -145,11 +144,13 @@
 #              then path A down at 17 s and up at 23 s (path B's
 #              connection, silent while its link was down, must carry the
 #              session again)
-#   paths-down-tcp  1280x720 GRAY8 at 30 fps over TCP, 15 s, two 700 Mbit/s
-#              paths (no redundant): path B's link goes down at 5 s for
-#              good: no partial or incomplete frame (frames may be
-#              dropped), frames again within 1 s (the longest time between
-#              two frames), each path carried >= 10 % before the failure
+#   paths-down-tcp  1280x720 GRAY8 at 30 fps over TCP, 20 s, two 700 Mbit/s
+#              paths, balanced tiles; path B's link goes down at 5 s and up
+#              at 10 s: no frame pushed partial (frames may be dropped:
+#              >= 95 % arrive), no time between two frames over 500 ms (the
+#              rows move to path A), no reconnect, path B carries >= 10 %
+#              again after it is back, each path >= 10 % before the
+#              failure
 # BC_NETNS_PATHS_HOST=a|b gives tilesrc only path A's (or B's) address and
 # no redundant=true: the harness itself with a tilesrc before issue 37 (the
 # topology, the counters, the link steps; the spread check then fails).
@@ -212,7 +213,7 @@ done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 case $retransmit in true|false) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control redundant-udp-flap)
+  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control redundant-udp-flap paths-down-tcp)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -1043,11 +1044,13 @@ run_scenario () {
                  --step-frame 690 --step-cmd \
                  "$(paths_step up veth-tx "$work/$s.flap-4")" ;;
     paths-down-tcp)
-               # path B down at 5 s for good (after frame 150)
-               checkargs=(--paths-down 1 --max-gap 1000 --path-down B)
-               run_paths paths-down-tcp 700mbit 700mbit tcp 450 30 1280 720 \
+               # path B down at 5 s (after frame 150), up at 10 s
+               checkargs=(--paths-down 1 --max-gap 500 --path-down B)
+               run_paths paths-down-tcp 700mbit 700mbit tcp 600 30 1280 720 \
                  --step-frame 150 --step-cmd \
-                 "$(paths_step down veth-txb "$work/$s.paths-down")" ;;
+                 "$(paths_step down veth-txb "$work/$s.paths-down")" \
+                 --step-frame 300 --step-cmd \
+                 "$(paths_step up veth-txb "$work/$s.paths-up")" ;;
     max-rate)  checkargs=(--max-rate 1)
                units=2
                run_pair max-rate "$lossproto" 0 0 0 600 1000 3840 2160 \

@@ -37,6 +37,8 @@ gst_tile_net_tcp_state (gint fd, GstTileNetTcpState * state)
       sizeof (ti.tcpi_delivery_rate);
   gsize need_busy = offsetof (struct tcp_info, tcpi_busy_time) +
       sizeof (ti.tcpi_busy_time);
+  gsize need_wnd = offsetof (struct tcp_info, tcpi_snd_wnd) +
+      sizeof (ti.tcpi_snd_wnd);
 
   memset (&ti, 0, sizeof (ti));
   if (getsockopt (fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
@@ -50,5 +52,6 @@ gst_tile_net_tcp_state (gint fd, GstTileNetTcpState * state)
   state->rtt_us = ti.tcpi_rtt;
   state->unacked = ti.tcpi_unacked;
   state->last_ack_ms = ti.tcpi_last_ack_recv;
+  state->send_window = len >= need_wnd ? ti.tcpi_snd_wnd : G_MAXUINT;
   return TRUE;
 }

@@ -58,6 +58,8 @@ gboolean gst_tile_net_set_receive_timeout (gint fd, guint ms);
  * @rtt_us: the smoothed round-trip time
  * @unacked: segments sent and not acknowledged yet
  * @last_ack_ms: ms since the last acknowledgement came
+ * @send_window: the receive window the peer last advertised, bytes
+ *     (G_MAXUINT when the kernel does not say: older than 5.4)
  *
  * What gst_tile_net_tcp_state() reads from TCP_INFO.
  */
@@ -70,6 +72,7 @@ typedef struct
   guint rtt_us;
   guint unacked;
   guint last_ack_ms;
+  guint send_window;
 } GstTileNetTcpState;
 
 gboolean gst_tile_net_tcp_state (gint fd, GstTileNetTcpState * state);

@@ -234,10 +234,25 @@ unit_release_current_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame,
   gst_tile_sender_frame_release_locked (u->sender, frame, ok);
 }
 
-/* Balanced tiles: how long a connection may have data in flight and no
+/* Balanced tiles: how long a connection may have data to deliver and no
  * acknowledgement before its path counts as failed, ms (at least four
  * round trips) */
 #define PATH_FAIL_MS 50
+
+/* Balanced tiles: whether unit @u's connection (TCP_INFO @st) has failed
+ * to deliver for @limit_ms: it has data in flight, or is sending and has
+ * data the kernel could not send (a link down on our side), the
+ * receiver's window is open (a receiver that does not read is not a
+ * failed path), and nothing was acknowledged for @limit_ms since it last
+ * began to send. Lock held. */
+static gboolean
+unit_path_stalled (GstTileSenderUnit * u, const GstTileNetTcpState * st,
+    guint limit_ms, gint64 now)
+{
+  return (st->unacked > 0 || (u->sending && st->unsent > 0)) &&
+      st->send_window > 0 && st->last_ack_ms >= limit_ms &&
+      now - u->send_begin_us >= (gint64) limit_ms * 1000;
+}
 
 /* Rows of @frame on unit @u: whether it has any. */
 static gboolean
@@ -260,7 +275,7 @@ unit_path_failed_locked (GstTileSenderUnit * u, GPtrArray ** freed)
   GstTileSenderFrame *f;
 
   GST_WARNING_OBJECT (self->log_object, "receiver %u unit %u: nothing "
-      "acknowledged for %u ms with data in flight: its path failed, its "
+      "acknowledged for %u ms with data to deliver: its path failed, its "
       "rows go to the other units", u->owner->id, u->index,
       u->bal_st.last_ack_ms);
   u->path_failed = TRUE;
@@ -291,9 +306,9 @@ unit_path_failed_locked (GstTileSenderUnit * u, GPtrArray ** freed)
  *
  * Before a frame of @o is shared out: which of its units' paths have
  * failed, from TCP_INFO (kept for the rates, see
- * tilesender.c's unit_balance_rate_locked ()). A connection with data in
- * flight that has had no acknowledgement for PATH_FAIL_MS (or four round
- * trips) since it last began to send has failed (see
+ * tilesender.c's unit_balance_rate_locked ()). A connection that has had
+ * no acknowledgement for PATH_FAIL_MS (or four round trips) with data to
+ * deliver (see unit_path_stalled ()) has failed (see
  * unit_path_failed_locked ()). The kernel goes on retransmitting; once the
  * unit has delivered everything (its thread idle, nothing unsent or
  * unacknowledged) it takes rows again. Lock held.
@@ -318,8 +333,13 @@ gst_tile_sender_balance_paths_locked (GstTileSenderOwner * o,
     u->bal_st_ok = u->fd >= 0 && gst_tile_net_tcp_state (u->fd, st);
     if (u->bal_st_ok) {
       limit_ms = MAX (PATH_FAIL_MS, 4 * st->rtt_us / 1000);
-      if (!u->path_failed && st->unacked > 0 && st->last_ack_ms >= limit_ms
-          && now - u->send_begin_us >= (gint64) limit_ms * 1000) {
+      GST_LOG_OBJECT (self->log_object, "receiver %u unit %u: %u unacked, "
+          "last ACK %u ms ago, %" G_GUINT64_FORMAT " unsent, window %u, "
+          "rtt %u us, send began %" G_GINT64_FORMAT " us ago%s%s", o->id,
+          u->index, st->unacked, st->last_ack_ms, st->unsent,
+          st->send_window, st->rtt_us, now - u->send_begin_us,
+          u->sending ? ", sending" : "", u->path_failed ? ", failed" : "");
+      if (!u->path_failed && unit_path_stalled (u, st, limit_ms, now)) {
         unit_path_failed_locked (u, freed);
       } else if (u->path_failed && !u->current &&
           g_queue_is_empty (&u->queue) && st->unacked == 0 &&
