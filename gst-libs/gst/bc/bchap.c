@@ -14,9 +14,15 @@
  * compressed with Snappy and cut into chunks (the Hap Video specification,
  * github.com/Vidvox/hap, documentation/HapVideoDRAFT.md). Hap is BC1,
  * Hap Alpha BC3, Hap Q scaled YCoCg in BC3 (the layout of
- * %GST_BC_FORMAT_YCOCG_BC3), Hap Alpha-Only BC4 and Hap R BC7. Hap Q Alpha
- * (two textures) and the BC6H formats have no #GstBcFormat and are refused
- * with %GST_STREAM_ERROR_CODEC_NOT_FOUND.
+ * %GST_BC_FORMAT_YCOCG_BC3), Hap Alpha-Only BC4, Hap R BC7 and Hap HDR
+ * BC6H, unsigned (%GST_BC_FORMAT_BC6H) or signed
+ * (%GST_BC_FORMAT_BC6H_SF). Hap Q Alpha (two textures) has no #GstBcFormat
+ * and is refused with %GST_STREAM_ERROR_CODEC_NOT_FOUND.
+ *
+ * Both BC6H formats have one QuickTime code, %GST_BC_HAP_FOURCC_HAPH: only
+ * a frame's image section type (0x_2 unsigned, 0x_3 signed) says which,
+ * so gst_bc_hap_format_from_fourcc() cannot, and #GstBcHapFrame.format of
+ * every parsed frame is what counts. Hap itself stores no colorimetry.
  *
  * gst_bc_hap_frame_parse() checks every header, table and chunk of a frame
  * against the frame's size before anything is read from it: a frame from a
@@ -61,6 +67,9 @@ static const struct
   {GST_BC_FORMAT_YCOCG_BC3, 0xF, GST_BC_HAP_FOURCC_HAPY},
   {GST_BC_FORMAT_BC4, 0x1, GST_BC_HAP_FOURCC_HAPA},
   {GST_BC_FORMAT_BC7, 0xC, GST_BC_HAP_FOURCC_HAP7},
+  /* Hap HDR: one code for both, first the one its code is read as */
+  {GST_BC_FORMAT_BC6H, 0x2, GST_BC_HAP_FOURCC_HAPH},
+  {GST_BC_FORMAT_BC6H_SF, 0x3, GST_BC_HAP_FOURCC_HAPH},
 };
 
 GType
@@ -85,8 +94,9 @@ gst_bc_hap_compressor_get_type (void)
  * @format: a #GstBcFormat
  *
  * Returns: the QuickTime code of the Hap variant storing @format (e.g.
- *     %GST_BC_HAP_FOURCC_HAP1 for %GST_BC_FORMAT_BC1), or 0 when Hap has
- *     none (BC5)
+ *     %GST_BC_HAP_FOURCC_HAP1 for %GST_BC_FORMAT_BC1,
+ *     %GST_BC_HAP_FOURCC_HAPH for both %GST_BC_FORMAT_BC6H and
+ *     %GST_BC_FORMAT_BC6H_SF), or 0 when Hap has none (BC5)
  */
 guint32
 gst_bc_hap_fourcc_from_format (GstBcFormat format)
@@ -104,7 +114,10 @@ gst_bc_hap_fourcc_from_format (GstBcFormat format)
  * @fourcc: a QuickTime sample description code
  *
  * Returns: the #GstBcFormat of the Hap variant @fourcc, or
- *     %GST_BC_FORMAT_UNKNOWN (also for Hap Q Alpha, which has two textures)
+ *     %GST_BC_FORMAT_UNKNOWN (also for Hap Q Alpha, which has two
+ *     textures). Hap HDR (%GST_BC_HAP_FOURCC_HAPH) gives
+ *     %GST_BC_FORMAT_BC6H, though its frames may be
+ *     %GST_BC_FORMAT_BC6H_SF: their section type says (#GstBcHapFrame.format)
  */
 GstBcFormat
 gst_bc_hap_format_from_fourcc (guint32 fourcc)
@@ -378,8 +391,8 @@ gst_bc_hap_frame_parse (GstBcHapFrame * frame, const guint8 * data,
   frame->format = hap_format_from_texture (type & 0x0F);
   if (frame->format == GST_BC_FORMAT_UNKNOWN) {
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_CODEC_NOT_FOUND,
-        "Hap texture format 0x%x is not supported (%s)", type & 0x0F,
-        (type & 0x0F) == 0x2 || (type & 0x0F) == 0x3 ? "BC6H" : "unknown");
+        "unknown Hap texture format 0x%x (section type 0x%02x)", type & 0x0F,
+        type);
     return FALSE;
   }
 

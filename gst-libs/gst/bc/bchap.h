@@ -43,6 +43,14 @@ G_BEGIN_DECLS
  */
 #define GST_BC_HAP_FOURCC_HAP7 GST_MAKE_FOURCC ('H', 'a', 'p', '7')
 /**
+ * GST_BC_HAP_FOURCC_HAPH:
+ *
+ * The QuickTime sample description code of Hap HDR (BC6H): both
+ * %GST_BC_FORMAT_BC6H (image section type 0x_2) and %GST_BC_FORMAT_BC6H_SF
+ * (0x_3) have it, each frame says which.
+ */
+#define GST_BC_HAP_FOURCC_HAPH GST_MAKE_FOURCC ('H', 'a', 'p', 'H')
+/**
  * GST_BC_HAP_FOURCC_HAPM:
  *
  * The QuickTime sample description code of Hap Q Alpha (two textures:
@@ -78,7 +86,8 @@ GType gst_bc_hap_compressor_get_type (void);
 /**
  * GstBcHapFrame:
  * @format: the texture format of the frame
- * @type: the type of the frame's image section (e.g. 0xBB: BC1, Snappy)
+ * @type: the type of the frame's image section (e.g. 0xBB: BC1, Snappy;
+ *     0xA3: BC6H-SF, stored)
  * @n_chunks: how many chunks the texture is stored in (1 when the frame
  *     has no chunk tables)
  *

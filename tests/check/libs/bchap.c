@@ -4,8 +4,9 @@
  */
 
 /* Hap frames (gst/bc/bchap.h): compose and decode round trips for every
- * format, compressor and chunk count; frames written by hand byte by byte
- * (short and long headers, a multiple-image section, chunk offset tables);
+ * format (Hap HDR's BC6H and BC6H-SF too), compressor and chunk count;
+ * frames written by hand byte by byte (short and long headers, a
+ * multiple-image section, chunk offset tables, Hap HDR's one block);
  * and damaged frames: every truncation and every value of every header
  * byte of a chunked frame is refused or decoded without a byte written
  * outside the texture (the tests run under AddressSanitizer in CI). */
@@ -22,8 +23,49 @@
 
 static const GstBcFormat hap_formats[] = {
   GST_BC_FORMAT_BC1, GST_BC_FORMAT_BC3, GST_BC_FORMAT_YCOCG_BC3,
-  GST_BC_FORMAT_BC4, GST_BC_FORMAT_BC7,
+  GST_BC_FORMAT_BC4, GST_BC_FORMAT_BC7, GST_BC_FORMAT_BC6H,
+  GST_BC_FORMAT_BC6H_SF,
 };
+
+/* A BC6H texture (16-byte blocks of any bits: Hap does not look into
+ * them) that Snappy makes smaller, as video does: a quarter of the blocks
+ * random, the others copies of a few */
+static guint8 *
+test_bc6h_texture (GstBcFormat format, guint width, guint height,
+    guint32 seed, GstBcInfo * info)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint8 few[4][16], *tex;
+  gsize b, i;
+
+  gst_bc_info_init (info);
+  fail_unless (gst_bc_info_set_format (info, format, width, height));
+  fail_unless_equals_int (info->block_bytes, 16);
+  tex = g_malloc (info->size);
+  for (b = 0; b < 4; b++)
+    for (i = 0; i < 16; i++)
+      few[b][i] = g_rand_int (rand);
+  for (b = 0; b < info->size / 16; b++) {
+    if (g_rand_int_range (rand, 0, 4) == 0)
+      for (i = 0; i < 16; i++)
+        tex[b * 16 + i] = g_rand_int (rand);
+    else
+      memcpy (tex + b * 16, few[g_rand_int_range (rand, 0, 4)], 16);
+  }
+  g_rand_free (rand);
+  return tex;
+}
+
+/* a texture of @format: the library's encoding of a test picture, or for
+ * BC6H made up blocks */
+static guint8 *
+test_texture (GstBcFormat format, guint width, guint height, guint32 seed,
+    GstBcInfo * info)
+{
+  if (gst_bc_format_is_float (format))
+    return test_bc6h_texture (format, width, height, seed, info);
+  return test_encode_picture (format, width, height, seed, info);
+}
 
 /* the frame of @tex composed with @compressor in @chunks, in a new buffer
  * of its own size (so reading past it is caught) */
@@ -68,7 +110,9 @@ GST_START_TEST (test_fourcc)
     guint32 fourcc = gst_bc_hap_fourcc_from_format (hap_formats[i]);
 
     fail_unless (fourcc != 0);
+    /* (HapH is both BC6H formats: read as BC6H) */
     fail_unless_equals_int (gst_bc_hap_format_from_fourcc (fourcc),
+        hap_formats[i] == GST_BC_FORMAT_BC6H_SF ? GST_BC_FORMAT_BC6H :
         hap_formats[i]);
   }
   fail_unless_equals_int (gst_bc_hap_fourcc_from_format (GST_BC_FORMAT_BC1),
@@ -81,6 +125,12 @@ GST_START_TEST (test_fourcc)
       GST_MAKE_FOURCC ('H', 'a', 'p', 'A'));
   fail_unless_equals_int (gst_bc_hap_fourcc_from_format (GST_BC_FORMAT_BC7),
       GST_MAKE_FOURCC ('H', 'a', 'p', '7'));
+  fail_unless_equals_int (gst_bc_hap_fourcc_from_format (GST_BC_FORMAT_BC6H),
+      GST_MAKE_FOURCC ('H', 'a', 'p', 'H'));
+  fail_unless_equals_int (gst_bc_hap_fourcc_from_format
+      (GST_BC_FORMAT_BC6H_SF), GST_BC_HAP_FOURCC_HAPH);
+  fail_unless_equals_int (gst_bc_hap_format_from_fourcc
+      (GST_BC_HAP_FOURCC_HAPH), GST_BC_FORMAT_BC6H);
   fail_unless_equals_int (gst_bc_hap_fourcc_from_format (GST_BC_FORMAT_BC5), 0);
   fail_unless_equals_int (gst_bc_hap_format_from_fourcc
       (GST_BC_HAP_FOURCC_HAPM), GST_BC_FORMAT_UNKNOWN);
@@ -102,8 +152,7 @@ GST_START_TEST (test_round_trip)
   for (f = 0; f < G_N_ELEMENTS (hap_formats); f++) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       GstBcInfo info;
-      guint8 *tex =
-          test_encode_picture (hap_formats[f], sizes[s][0], sizes[s][1],
+      guint8 *tex = test_texture (hap_formats[f], sizes[s][0], sizes[s][1],
           f * 7 + s, &info);
 
       for (c = 0; c < G_N_ELEMENTS (compressors); c++) {
@@ -171,6 +220,126 @@ GST_START_TEST (test_round_trip)
       }
       g_free (tex);
     }
+  }
+}
+
+GST_END_TEST;
+
+/* Hap HDR: the section types of Vidvox's hap.c, 0x_2 BC6H (unsigned),
+ * 0x_3 BC6H-SF, stored (0xA_), Snappy (0xB_) and chunked (0xC_) */
+GST_START_TEST (test_hdr)
+{
+  static const struct
+  {
+    GstBcFormat format;
+    guint8 texture;
+  } formats[] = {
+    {GST_BC_FORMAT_BC6H, 0x2}, {GST_BC_FORMAT_BC6H_SF, 0x3},
+  };
+  static const struct
+  {
+    GstBcHapCompressor compressor;
+    guint chunks;
+    guint8 store;
+  } frames[] = {
+    {GST_BC_HAP_COMPRESSOR_NONE, 1, 0xA}, {GST_BC_HAP_COMPRESSOR_SNAPPY, 1,
+        0xB}, {GST_BC_HAP_COMPRESSOR_SNAPPY, 5, 0xC},
+    {GST_BC_HAP_COMPRESSOR_NONE, 3, 0xC},
+  };
+  guint f, i;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstBcInfo info;
+    guint8 *tex =
+        test_bc6h_texture (formats[f].format, 130, 66, 40 + f, &info);
+    guint8 hdr[8];
+
+    for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+      GstBcHapFrame frame;
+      GError *err = NULL;
+      guint8 *hap, *out;
+      gsize len;
+
+      hap = compose (&info, tex, frames[i].compressor, frames[i].chunks, &len);
+      fail_unless (gst_bc_hap_frame_parse (&frame, hap, len, &err), "%s",
+          err ? err->message : "");
+      fail_unless_equals_int (frame.format, formats[f].format);
+      fail_unless_equals_int (frame.type,
+          frames[i].store << 4 | formats[f].texture);
+      fail_unless_equals_int (frame.n_chunks, frames[i].chunks);
+      if (frames[i].store == 0xB)
+        fail_unless (len < info.size / 2, "%" G_GSIZE_FORMAT " bytes", len);
+      fail_unless (decode (&info, hap, len, &out, &err), "%s",
+          err ? err->message : "");
+      fail_unless (memcmp (out, tex, info.size) == 0);
+      g_free (out);
+      g_free (hap);
+    }
+
+    /* stored: 33 x 17 blocks of 16 bytes = 0x2310 */
+    fail_unless_equals_int (gst_bc_hap_frame_stored_header (formats[f].format,
+            info.size, hdr), 4);
+    fail_unless_equals_int (hdr[0], 0x10);
+    fail_unless_equals_int (hdr[1], 0x23);
+    fail_unless_equals_int (hdr[2], 0);
+    fail_unless_equals_int (hdr[3], 0xA0 | formats[f].texture);
+    g_free (tex);
+  }
+}
+
+GST_END_TEST;
+
+/* hand-written Hap HDR frames of one 4x4 block (16 bytes): the right size
+ * decodes, a frame claiming 0xA2 with another size is refused */
+GST_START_TEST (test_hdr_hand_written)
+{
+  static const guint8 types[] = { 0xa2, 0xa3 };
+  guint8 f[64], blk[16], *out;
+  GstBcHapFrame frame;
+  GstBcInfo info;
+  GError *err = NULL;
+  guint t, i;
+
+  for (i = 0; i < 16; i++)
+    blk[i] = 0x30 + 7 * i;
+  for (t = 0; t < G_N_ELEMENTS (types); t++) {
+    GstBcFormat format = types[t] == 0xa2 ? GST_BC_FORMAT_BC6H :
+        GST_BC_FORMAT_BC6H_SF;
+
+    gst_bc_info_init (&info);
+    fail_unless (gst_bc_info_set_format (&info, format, 4, 4));
+    fail_unless_equals_int (info.size, 16);
+
+    f[0] = 16;
+    f[1] = f[2] = 0;
+    f[3] = types[t];
+    memcpy (f + 4, blk, 16);
+    fail_unless (gst_bc_hap_frame_parse (&frame, f, 20, &err), "%s",
+        err ? err->message : "");
+    fail_unless_equals_int (frame.format, format);
+    fail_unless (decode (&info, f, 20, &out, &err), "%s",
+        err ? err->message : "");
+    fail_unless (memcmp (out, blk, 16) == 0);
+    g_free (out);
+
+    /* 8 and 24 bytes of texture: not the stream's 16 */
+    for (i = 0; i < 2; i++) {
+      f[0] = i ? 24 : 8;
+      memcpy (f + 4, blk, 16);
+      memcpy (f + 20, blk, 8);
+      fail_if (decode (&info, f, 4 + f[0], &out, &err), "%u bytes", f[0]);
+      fail_unless (err != NULL && err->domain == GST_STREAM_ERROR &&
+          err->code == GST_STREAM_ERROR_DECODE);
+      GST_INFO ("0x%02x, %u bytes: %s", types[t], f[0], err->message);
+      g_clear_error (&err);
+      g_free (out);
+    }
+    /* and a frame whose header claims more than it has */
+    f[0] = 16;
+    fail_if (decode (&info, f, 19, &out, &err));
+    fail_unless (err != NULL && err->code == GST_STREAM_ERROR_DECODE);
+    g_clear_error (&err);
+    g_free (out);
   }
 }
 
@@ -365,9 +534,9 @@ GST_START_TEST (test_refused)
   check_refused (f, 8, GST_STREAM_ERROR_DECODE, "texture too small");
   memcpy (f, "\x0c\x00\x00\xa1", 4);
   check_refused (f, 16, GST_STREAM_ERROR_DECODE, "texture too large");
-  /* BC6H, unknown texture formats, not an image section */
-  memcpy (f, "\x08\x00\x00\xa2", 4);
-  check_refused (f, 12, GST_STREAM_ERROR_CODEC_NOT_FOUND, "BC6H");
+  /* unknown texture formats, not an image section */
+  memcpy (f, "\x08\x00\x00\xa4", 4);
+  check_refused (f, 12, GST_STREAM_ERROR_CODEC_NOT_FOUND, "format 4");
   memcpy (f, "\x08\x00\x00\xa7", 4);
   check_refused (f, 12, GST_STREAM_ERROR_CODEC_NOT_FOUND, "format 7");
   memcpy (f, "\x08\x00\x00\x42", 4);
@@ -477,6 +646,8 @@ bchap_suite (void)
 
   tcase_add_test (tc, test_fourcc);
   tcase_add_test (tc, test_round_trip);
+  tcase_add_test (tc, test_hdr);
+  tcase_add_test (tc, test_hdr_hand_written);
   tcase_add_test (tc, test_snappy_smaller);
   tcase_add_test (tc, test_stored_header);
   tcase_add_test (tc, test_hand_written);
