@@ -13,11 +13,22 @@
  * gives their textures as `video/x-bc`, for bcdec (CPU) or glbcupload (the
  * GPU decodes them), or decodes the textures itself into raw RGBA, BGRA,
  * RGBx or BGRx video when downstream takes only that. Hap is BC1, Hap
- * Alpha BC3, Hap Q YCoCg-BC3, Hap Alpha-Only BC4, Hap R (Hap7) BC7;
+ * Alpha BC3, Hap Q YCoCg-BC3, Hap Alpha-Only BC4, Hap R (Hap7) BC7, Hap
+ * HDR (HapH) BC6H or BC6H-SF;
  * Snappy-compressed and chunked frames are decompressed, into the buffer
  * pool downstream proposes (glbcupload's GL buffer: no copy after Snappy).
  * A frame stored without compression is passed on without a copy (and
  * decoded in place). Hap Q Alpha (two textures) is not supported.
+ *
+ * Hap HDR's one code, HapH, is both BC6H formats: only each frame's
+ * section type says which. The output caps say BC6H (or BC6H-SF when
+ * downstream takes only that) until a frame says otherwise; a frame of
+ * the other format renegotiates them before it is passed on (downstream
+ * that does not take it, glbcupload BC6H-SF say, stops the stream with an
+ * error). Decoded to raw video, BC6H is tone-mapped to sRGB as bcdec does
+ * to its 8-bit formats. Hap stores no colorimetry: the caps' own, when
+ * upstream gives one, is kept on the texture's caps (for BC6H it names the
+ * primaries; raw BC6H video gets bcdec's colorimetry of them).
  *
  * hapdec is a video decoder (`Codec/Decoder/Video`). Its source caps list
  * the texture first: decodebin, uridecodebin and playbin, which plug
@@ -49,6 +60,8 @@
 
 #include "gsthapdec.h"
 
+#include <gst/bc/bchdr.h>
+
 GST_DEBUG_CATEGORY_STATIC (gst_hap_dec_debug);
 #define GST_CAT_DEFAULT gst_hap_dec_debug
 
@@ -77,6 +90,11 @@ struct _GstHapDec
   /* streaming thread */
   GstBcInfo info;               /* the frames' texture */
   gboolean have_info;
+  /* the stream's code is another format's too (HapH: BC6H, BC6H-SF), and
+   * the format of its last frame that was not that of the caps' (else
+   * GST_BC_FORMAT_UNKNOWN) */
+  gboolean shared;
+  GstBcFormat frame_format;
   gboolean stored;              /* the output shares the input's memory */
   /* video/x-raw output: the texture is decoded here, from a Snappy or
    * chunked frame through @texture (info.size bytes) */
@@ -184,6 +202,54 @@ rename_caps (GstCaps * caps, const gchar * name, const gchar * format)
   return ret;
 }
 
+/* whether the video/x-bc structure @s is of BC6H (its format, or the first
+ * in its list: Hap HDR's list is of both BC6H formats) */
+static gboolean
+structure_is_float (const GstStructure * s)
+{
+  const GValue *v = gst_structure_get_value (s, "format");
+
+  if (v && GST_VALUE_HOLDS_LIST (v) && gst_value_list_get_size (v) > 0)
+    v = gst_value_list_get_value (v, 0);
+  return v && G_VALUE_HOLDS_STRING (v) &&
+      gst_bc_format_is_float (gst_bc_format_from_string (g_value_get_string
+          (v)));
+}
+
+/* The texture's caps @bc as raw video: bcdec's colorimetry for BC6H
+ * tone-mapped to sRGB (full range RGB, the texture's primaries), none for
+ * the others (RGB's default, as bcdec gives) */
+static GstCaps *
+raw_caps_from_bc (GstCaps * bc)
+{
+  GstCaps *ret = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (bc); i++) {
+    GstStructure *s = gst_caps_get_structure (bc, i);
+    GstCaps *one = gst_caps_new_full (gst_structure_copy (s), NULL);
+    GstCaps *raw = rename_caps (one, "video/x-raw", RAW_FORMATS);
+    GstStructure *r = gst_caps_get_structure (raw, 0);
+
+    if (structure_is_float (s)) {
+      GstVideoColorimetry cm;
+      gchar *str;
+
+      gst_bc_hdr_output_colorimetry (gst_bc_hdr_primaries_from_caps (one),
+          FALSE, &cm);
+      str = gst_video_colorimetry_to_string (&cm);
+      if (str)
+        gst_structure_set (r, "colorimetry", G_TYPE_STRING, str, NULL);
+      g_free (str);
+    } else {
+      gst_structure_remove_field (r, "colorimetry");
+    }
+    gst_caps_unref (one);
+    ret = gst_caps_merge (ret, raw);
+  }
+  return ret;
+}
+
 /* Hap frames <-> their texture (video/x-bc), then the texture decoded
  * (video/x-raw) at the same size, framerate and pixel aspect ratio */
 static GstCaps *
@@ -195,7 +261,7 @@ gst_hap_dec_transform_caps (GstBaseTransform * bt, GstPadDirection direction,
   if (direction == GST_PAD_SINK) {
     GstCaps *bc = gst_hap_transform_caps (bt, direction, caps, NULL, TRUE);
 
-    ret = gst_caps_merge (bc, rename_caps (bc, "video/x-raw", RAW_FORMATS));
+    ret = gst_caps_merge (bc, raw_caps_from_bc (bc));
   } else {
     GstCaps *bc = gst_caps_new_empty ();
     guint i;
@@ -213,6 +279,9 @@ gst_hap_dec_transform_caps (GstBaseTransform * bt, GstPadDirection direction,
       if (gst_structure_has_name (s, "video/x-raw")) {
         GstCaps *tmp = rename_caps (one, GST_BC_MEDIA_TYPE, NULL);
 
+        /* (raw video's colorimetry is not the texture's) */
+        gst_structure_remove_field (gst_caps_get_structure (tmp, 0),
+            "colorimetry");
         gst_caps_unref (one);
         one = tmp;
       }
@@ -231,6 +300,18 @@ gst_hap_dec_transform_caps (GstBaseTransform * bt, GstPadDirection direction,
   return ret;
 }
 
+/* whether the last frame's format is one of those of the Hap caps
+ * @incaps (another one of the same code: Hap HDR) */
+static gboolean
+frame_format_applies (GstHapDec * self, GstCaps * incaps)
+{
+  return self->frame_format != GST_BC_FORMAT_UNKNOWN &&
+      gst_caps_get_size (incaps) > 0 &&
+      gst_bc_hap_fourcc_from_format (self->frame_format) ==
+      gst_bc_hap_fourcc_from_format (gst_hap_structure_get_format
+      (gst_caps_get_structure (incaps, 0)));
+}
+
 /* The texture whenever downstream takes it, even when it lists raw video
  * first: playbin answers a decoder's caps query with its video sink's caps
  * (raw) first, then the decoder's own template (the texture, which bcdec
@@ -239,6 +320,8 @@ static GstCaps *
 gst_hap_dec_fixate_caps (GstBaseTransform * bt, GstPadDirection direction,
     GstCaps * caps, GstCaps * othercaps)
 {
+  GstHapDec *self = GST_HAP_DEC (bt);
+
   if (direction == GST_PAD_SINK) {
     GstCaps *bc = gst_caps_new_empty ();
     guint i;
@@ -248,6 +331,15 @@ gst_hap_dec_fixate_caps (GstBaseTransform * bt, GstPadDirection direction,
 
       if (gst_structure_has_name (s, GST_BC_MEDIA_TYPE))
         gst_caps_append_structure (bc, gst_structure_copy (s));
+    }
+    /* Hap HDR: the format of the frames, once one has said it */
+    if (frame_format_applies (self, caps)) {
+      const gchar *format = gst_bc_format_to_string (self->frame_format);
+
+      bc = gst_caps_make_writable (bc);
+      for (i = 0; i < gst_caps_get_size (bc); i++)
+        gst_structure_fixate_field_string (gst_caps_get_structure (bc, i),
+            "format", format);
     }
     if (gst_caps_is_empty (bc)) {
       gst_caps_unref (bc);
@@ -278,13 +370,27 @@ gst_hap_dec_set_caps (GstBaseTransform * bt, GstCaps * incaps,
   self->have_info = FALSE;
   self->decode = caps_are_raw (outcaps);
   /* the texture's caps: the output's, or when it is decoded those of the
-   * input's texture */
-  bc = self->decode ? gst_hap_transform_caps (bt, GST_PAD_SINK, incaps, NULL,
-      TRUE) : gst_caps_ref (outcaps);
+   * input's texture, in the last frame's format when it said one (Hap HDR:
+   * the caps list both) */
+  if (self->decode) {
+    GstBcFormat format = frame_format_applies (self, incaps) ?
+        self->frame_format :
+        gst_hap_structure_get_format (gst_caps_get_structure (incaps, 0));
+
+    bc = gst_hap_transform_caps (bt, GST_PAD_SINK, incaps, NULL, TRUE);
+    if (!gst_caps_is_empty (bc)) {
+      bc = gst_caps_truncate (bc);
+      gst_caps_set_simple (bc, "format", G_TYPE_STRING,
+          gst_bc_format_to_string (format), NULL);
+    }
+  } else {
+    bc = gst_caps_ref (outcaps);
+  }
   ok = gst_bc_info_from_caps (&self->info, bc);
   gst_caps_unref (bc);
   if (!ok)
     goto bad_caps;
+  self->shared = gst_hap_format_shares_fourcc (self->info.format);
   if (self->decode) {
     if (!gst_video_info_from_caps (&self->out_info, outcaps) ||
         GST_VIDEO_INFO_WIDTH (&self->out_info) != (gint) self->info.width ||
@@ -366,6 +472,73 @@ gst_hap_dec_prepare_output_buffer (GstBaseTransform * bt, GstBuffer * inbuf,
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (bt,
       inbuf, outbuf);
+}
+
+/* the format of Hap HDR frame @inbuf when it is not the stream's so far
+ * but shares its code, else GST_BC_FORMAT_UNKNOWN */
+static GstBcFormat
+gst_hap_dec_other_format (GstHapDec * self, GstBuffer * inbuf)
+{
+  GstBcFormat format = GST_BC_FORMAT_UNKNOWN;
+  GstBcHapFrame frame;
+  GstMapInfo map;
+
+  if (!self->have_info || !self->shared ||
+      !gst_buffer_map (inbuf, &map, GST_MAP_READ))
+    return format;
+  if (gst_bc_hap_frame_parse (&frame, map.data, map.size, NULL) &&
+      frame.format != self->info.format &&
+      gst_bc_hap_fourcc_from_format (frame.format) ==
+      gst_bc_hap_fourcc_from_format (self->info.format))
+    format = frame.format;
+  gst_buffer_unmap (inbuf, &map);
+  return format;
+}
+
+/* Hap HDR's frames are BC6H or BC6H-SF under one code: a frame of the
+ * other format than the stream's so far changes the stream's before it is
+ * handled. The texture's caps are renegotiated; downstream that does not
+ * take the other format stops the stream. The raw output's caps do not
+ * change, only the texture decoded into it. */
+static GstFlowReturn
+gst_hap_dec_submit_input_buffer (GstBaseTransform * bt, gboolean is_discont,
+    GstBuffer * inbuf)
+{
+  GstHapDec *self = GST_HAP_DEC (bt);
+  GstBcFormat format = gst_hap_dec_other_format (self, inbuf);
+  GstBcInfo info = self->info;
+
+  if (format != GST_BC_FORMAT_UNKNOWN) {
+    GST_INFO_OBJECT (self, "the frames are now %s, were %s",
+        gst_bc_format_to_string (format),
+        gst_bc_format_to_string (self->info.format));
+    self->frame_format = format;
+    if (self->decode) {
+      if (gst_bc_info_set_format (&info, format, info.width, info.height) &&
+          info.size == self->info.size)
+        self->info = info;
+    } else {
+      gst_base_transform_reconfigure_src (bt);
+      if (!gst_base_transform_reconfigure (bt) || self->info.format != format)
+        goto not_taken;
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (bt,
+      is_discont, inbuf);
+
+not_taken:
+  {
+    GstCaps *caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SRC_PAD (bt));
+
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Downstream does not take the "
+            "Hap frames' texture format %s.", gst_bc_format_to_string
+            (format)), ("a frame at %" GST_TIME_FORMAT " is %s, downstream "
+            "takes %" GST_PTR_FORMAT, GST_TIME_ARGS (GST_BUFFER_PTS (inbuf)),
+            gst_bc_format_to_string (format), caps));
+    gst_clear_caps (&caps);
+    gst_buffer_unref (inbuf);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
 }
 
 /* a damaged frame is dropped; more than max-errors in a row are an error */
@@ -535,6 +708,8 @@ gst_hap_dec_start (GstBaseTransform * bt)
 
   self->workers = gst_hap_workers_new (GST_ELEMENT (self), &self->threads);
   self->have_info = FALSE;
+  self->shared = FALSE;
+  self->frame_format = GST_BC_FORMAT_UNKNOWN;
   self->stored = FALSE;
   self->decode = FALSE;
   self->errors_in_row = 0;
@@ -585,8 +760,8 @@ gst_hap_dec_class_init (GstHapDecClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "Hap frame decoder", "Codec/Decoder/Video",
       "Unpacks Hap frames (Snappy, chunks) into block-compressed video "
-      "(BC1, BC3, YCoCg-BC3, BC4, BC7) for bcdec or glbcupload, or decodes "
-      "them into RGB on the CPU",
+      "(BC1, BC3, YCoCg-BC3, BC4, BC7, BC6H) for bcdec or glbcupload, or "
+      "decodes them into RGB on the CPU",
       "The gst-bc developers");
 
   bt_class->transform_caps = GST_DEBUG_FUNCPTR (gst_hap_dec_transform_caps);
@@ -595,6 +770,8 @@ gst_hap_dec_class_init (GstHapDecClass * klass)
   bt_class->transform_size = GST_DEBUG_FUNCPTR (gst_hap_dec_transform_size);
   bt_class->prepare_output_buffer =
       GST_DEBUG_FUNCPTR (gst_hap_dec_prepare_output_buffer);
+  bt_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_hap_dec_submit_input_buffer);
   bt_class->transform = GST_DEBUG_FUNCPTR (gst_hap_dec_transform);
   bt_class->start = GST_DEBUG_FUNCPTR (gst_hap_dec_start);
   bt_class->stop = GST_DEBUG_FUNCPTR (gst_hap_dec_stop);
@@ -606,5 +783,6 @@ gst_hap_dec_init (GstHapDec * self)
 {
   self->threads = DEFAULT_THREADS;
   self->max_errors = DEFAULT_MAX_ERRORS;
+  self->frame_format = GST_BC_FORMAT_UNKNOWN;
   gst_bc_info_init (&self->info);
 }

@@ -23,13 +23,16 @@ G_BEGIN_DECLS
     "video/x-gst-fourcc-Hap5, " size "; " \
     "video/x-gst-fourcc-HapY, " size "; " \
     "video/x-gst-fourcc-HapA, " size "; " \
-    "video/x-gst-fourcc-Hap7, " size
+    "video/x-gst-fourcc-Hap7, " size "; " \
+    "video/x-gst-fourcc-HapH, " size
 #define GST_HAP_SIZE_CAPS \
     "width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE
 /* the formats Hap has a variant for (not BC5) */
-#define GST_HAP_BC_FORMATS "{ BC1, BC3, YCoCg-BC3, BC4, BC7 }"
+#define GST_HAP_BC_FORMATS \
+    "{ BC1, BC3, YCoCg-BC3, BC4, BC7, BC6H, BC6H-SF }"
 
 GstBcFormat gst_hap_structure_get_format (const GstStructure * s);
+gboolean    gst_hap_format_shares_fourcc (GstBcFormat format);
 void        gst_hap_element_init (GstPlugin * plugin);
 GstCaps *   gst_hap_transform_caps (GstBaseTransform * bt,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter,

@@ -6,16 +6,20 @@
 /**
  * SECTION:element-hapenc
  * @title: hapenc
- * @see_also: hapdec, bc1enc, bc3enc, bc4enc, bc7enc, qtmux, tilesrc
+ * @see_also: hapdec, bc1enc, bc3enc, bc4enc, bc7enc, bc6henc, qtmux, tilesrc
  *
  * Wraps block-compressed frames (`video/x-bc` from any bcNenc, tilesrc or
  * hapdec) into Hap frames, so that qtmux writes a Hap QuickTime .mov file
  * that ffmpeg, VLC and the media servers that read Hap play: BC1 becomes
- * Hap, BC3 Hap Alpha, YCoCg-BC3 Hap Q, BC4 Hap Alpha-Only and BC7 Hap R
- * (Hap7). BC5 has no Hap variant. The texture is not touched: only Snappy
- * (#GstHapEnc:compressor) and the cut into #GstHapEnc:chunks (which
- * players decompress in parallel) are added. With compressor=none and one
- * chunk the frame is the texture behind a 4-byte header, without a copy.
+ * Hap, BC3 Hap Alpha, YCoCg-BC3 Hap Q, BC4 Hap Alpha-Only, BC7 Hap R
+ * (Hap7), and BC6H and BC6H-SF Hap HDR (HapH, one code for both: each
+ * frame's section type says which). BC5 has no Hap variant. Hap stores no
+ * colorimetry; the output caps keep the input's (for BC6H it names the
+ * primaries), which qtmux writes as a colr atom. The texture is not
+ * touched: only Snappy (#GstHapEnc:compressor) and the cut into
+ * #GstHapEnc:chunks (which players decompress in parallel) are added.
+ * With compressor=none and one chunk the frame is the texture behind a
+ * 4-byte header, without a copy.
  *
  * GStreamer 1.22's qtmux has no Hap mapping; it takes any QuickTime code as
  * `video/x-qt-part, format=(uint)CODE`, which hapenc offers after its own
@@ -336,8 +340,8 @@ gst_hap_enc_class_init (GstHapEncClass * klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "Hap frame encoder", "Codec/Encoder/Video",
-      "Wraps block-compressed video (BC1, BC3, YCoCg-BC3, BC4, BC7) into "
-      "Hap frames, for qtmux", "The gst-bc developers");
+      "Wraps block-compressed video (BC1, BC3, YCoCg-BC3, BC4, BC7, BC6H) "
+      "into Hap frames, for qtmux", "The gst-bc developers");
 
   bt_class->transform_caps = GST_DEBUG_FUNCPTR (gst_hap_enc_transform_caps);
   bt_class->set_caps = GST_DEBUG_FUNCPTR (gst_hap_enc_set_caps);

@@ -11,9 +11,11 @@
 
 #include <string.h>
 
-/* the fields a Hap stream and its video/x-bc frames have in common */
+/* the fields a Hap stream and its video/x-bc frames have in common (Hap
+ * stores no colorimetry, but a stream's caps may carry one: BC6H's names
+ * its primaries) */
 static const gchar *const hap_copied_fields[] = {
-  "width", "height", "framerate", "pixel-aspect-ratio"
+  "width", "height", "framerate", "pixel-aspect-ratio", "colorimetry"
 };
 
 static void
@@ -29,16 +31,9 @@ gst_hap_copy_fields (GstStructure * to, const GstStructure * from)
   }
 }
 
-/**
- * gst_hap_structure_get_format:
- * @s: caps structure of Hap frames: `video/x-gst-fourcc-Hap1` (qtdemux's
- *     name for an unknown QuickTime code) or `video/x-qt-part` with a
- *     `format` code (what qtmux takes)
- *
- * Returns: the texture format, or %GST_BC_FORMAT_UNKNOWN
- */
-GstBcFormat
-gst_hap_structure_get_format (const GstStructure * s)
+/* the QuickTime code of caps structure @s of Hap frames, or 0 */
+static guint32
+gst_hap_structure_get_fourcc (const GstStructure * s)
 {
   const gchar *name = gst_structure_get_name (s);
   guint32 fourcc = 0;
@@ -50,16 +45,75 @@ gst_hap_structure_get_format (const GstStructure * s)
     fourcc = GST_MAKE_FOURCC (c[0], c[1], c[2], c[3]);
   } else if (gst_structure_has_name (s, "video/x-qt-part")) {
     if (!gst_structure_get_uint (s, "format", &fourcc))
-      return GST_BC_FORMAT_UNKNOWN;
+      return 0;
   }
-  return gst_bc_hap_format_from_fourcc (fourcc);
+  return fourcc;
+}
+
+/**
+ * gst_hap_structure_get_format:
+ * @s: caps structure of Hap frames: `video/x-gst-fourcc-Hap1` (qtdemux's
+ *     name for an unknown QuickTime code) or `video/x-qt-part` with a
+ *     `format` code (what qtmux takes)
+ *
+ * Returns: the texture format, or %GST_BC_FORMAT_UNKNOWN; for Hap HDR,
+ *     whose frames are BC6H or BC6H-SF, %GST_BC_FORMAT_BC6H
+ */
+GstBcFormat
+gst_hap_structure_get_format (const GstStructure * s)
+{
+  return gst_bc_hap_format_from_fourcc (gst_hap_structure_get_fourcc (s));
+}
+
+/**
+ * gst_hap_format_shares_fourcc:
+ * @format: a texture format
+ *
+ * Returns: whether another format has the QuickTime code of @format (BC6H
+ *     and BC6H-SF: Hap HDR), so that only the frames say which they are
+ */
+gboolean
+gst_hap_format_shares_fourcc (GstBcFormat format)
+{
+  guint32 fourcc = gst_bc_hap_fourcc_from_format (format);
+  GstBcFormat f;
+
+  for (f = GST_BC_FORMAT_BC1; fourcc && f < GST_BC_FORMAT_LAST; f++)
+    if (f != format && gst_bc_hap_fourcc_from_format (f) == fourcc)
+      return TRUE;
+  return FALSE;
+}
+
+/* sets on @s the formats of the frames of @fourcc: a string, or a list of
+ * those that share it (Hap HDR: BC6H or BC6H-SF, the frames say which) */
+static void
+gst_hap_set_formats (GstStructure * s, guint32 fourcc)
+{
+  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
+  GstBcFormat f;
+
+  g_value_init (&list, GST_TYPE_LIST);
+  g_value_init (&v, G_TYPE_STRING);
+  for (f = GST_BC_FORMAT_BC1; f < GST_BC_FORMAT_LAST; f++) {
+    if (gst_bc_hap_fourcc_from_format (f) != fourcc)
+      continue;
+    g_value_set_string (&v, gst_bc_format_to_string (f));
+    gst_value_list_append_value (&list, &v);
+  }
+  if (gst_value_list_get_size (&list) == 1)
+    gst_structure_set_value (s, "format", gst_value_list_get_value (&list, 0));
+  else
+    gst_structure_set_value (s, "format", &list);
+  g_value_unset (&v);
+  g_value_unset (&list);
 }
 
 /**
  * gst_hap_caps_to_bc:
  * @caps: caps of Hap frames
  *
- * Returns: (transfer full): the `video/x-bc` caps of their textures
+ * Returns: (transfer full): the `video/x-bc` caps of their textures (for
+ *     Hap HDR both BC6H formats, BC6H first)
  */
 static GstCaps *
 gst_hap_caps_to_bc (const GstCaps * caps)
@@ -69,20 +123,22 @@ gst_hap_caps_to_bc (const GstCaps * caps)
 
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     const GstStructure *in = gst_caps_get_structure (caps, i);
-    GstBcFormat format = gst_hap_structure_get_format (in);
+    guint32 fourcc = gst_hap_structure_get_fourcc (in);
     GstStructure *out;
 
-    if (format == GST_BC_FORMAT_UNKNOWN)
+    if (gst_bc_hap_format_from_fourcc (fourcc) == GST_BC_FORMAT_UNKNOWN)
       continue;
-    out = gst_structure_new (GST_BC_MEDIA_TYPE, "format", G_TYPE_STRING,
-        gst_bc_format_to_string (format), NULL);
+    out = gst_structure_new_empty (GST_BC_MEDIA_TYPE);
+    gst_hap_set_formats (out, fourcc);
     gst_hap_copy_fields (out, in);
     ret = gst_caps_merge_structure (ret, out);
   }
   return ret;
 }
 
-static void
+/* @caps with the Hap caps of @format_str merged in (BC6H and BC6H-SF give
+ * the same) */
+static GstCaps *
 gst_hap_append_format (GstCaps * caps, const gchar * format_str,
     gboolean qt_part, const GstStructure * from)
 {
@@ -92,19 +148,20 @@ gst_hap_append_format (GstCaps * caps, const gchar * format_str,
   gchar *name;
 
   if (!fourcc)
-    return;
+    return caps;
   name = g_strdup_printf ("video/x-gst-fourcc-%" GST_FOURCC_FORMAT,
       GST_FOURCC_ARGS (fourcc));
   s = gst_structure_new_empty (name);
   g_free (name);
   gst_hap_copy_fields (s, from);
-  gst_caps_append_structure (caps, s);
+  caps = gst_caps_merge_structure (caps, s);
   if (qt_part) {
     s = gst_structure_new ("video/x-qt-part", "format", G_TYPE_UINT, fourcc,
         NULL);
     gst_hap_copy_fields (s, from);
-    gst_caps_append_structure (caps, s);
+    caps = gst_caps_merge_structure (caps, s);
   }
+  return caps;
 }
 
 /**
@@ -132,15 +189,18 @@ gst_hap_caps_from_bc (const GstCaps * caps, gboolean qt_part)
       GstBcFormat f;
 
       for (f = GST_BC_FORMAT_BC1; f < GST_BC_FORMAT_LAST; f++)
-        gst_hap_append_format (ret, gst_bc_format_to_string (f), qt_part, in);
+        ret = gst_hap_append_format (ret, gst_bc_format_to_string (f),
+            qt_part, in);
     } else if (G_VALUE_HOLDS_STRING (formats)) {
-      gst_hap_append_format (ret, g_value_get_string (formats), qt_part, in);
+      ret = gst_hap_append_format (ret, g_value_get_string (formats), qt_part,
+          in);
     } else if (GST_VALUE_HOLDS_LIST (formats)) {
       for (j = 0; j < gst_value_list_get_size (formats); j++) {
         const GValue *v = gst_value_list_get_value (formats, j);
 
         if (G_VALUE_HOLDS_STRING (v))
-          gst_hap_append_format (ret, g_value_get_string (v), qt_part, in);
+          ret = gst_hap_append_format (ret, g_value_get_string (v), qt_part,
+              in);
       }
     }
   }

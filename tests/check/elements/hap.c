@@ -6,7 +6,9 @@
 /* hapenc and hapdec: caps both ways (qtdemux's video/x-gst-fourcc-Hap*,
  * qtmux's video/x-qt-part), output bytes, timestamps, frames passed on
  * without a copy, damaged frames (warnings, then an error), and a .mov file
- * written by qtmux and read back by qtdemux and decodebin. The interop with
+ * written by qtmux and read back by qtdemux and decodebin; Hap HDR (BC6H
+ * and BC6H-SF under one code, HapH: the frames say which; colorimetry
+ * carried in the caps). The interop with
  * ffmpeg (files it writes, files it reads) is tests/hap. */
 
 #ifdef HAVE_CONFIG_H
@@ -519,23 +521,25 @@ GST_START_TEST (test_dec_damaged)
 
 GST_END_TEST;
 
-/* Hap Q Alpha and BC6H are not taken */
+/* Hap Q Alpha is not taken, Hap HDR is */
 GST_START_TEST (test_dec_caps)
 {
   GstHarness *h = gst_harness_new ("hapdec");
   GstPad *sink = h->srcpad->peer;
   const gchar *refused[] = { "video/x-gst-fourcc-HapM, width=8, height=8",
-    "video/x-gst-fourcc-HapH, width=8, height=8",
     "video/x-gst-fourcc-Hap1, width=0, height=8",
   };
+  GstCaps *caps;
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (refused); i++) {
-    GstCaps *caps = gst_caps_from_string (refused[i]);
-
+    caps = gst_caps_from_string (refused[i]);
     fail_if (gst_pad_query_accept_caps (sink, caps), "%s", refused[i]);
     gst_caps_unref (caps);
   }
+  caps = gst_caps_from_string ("video/x-gst-fourcc-HapH, width=8, height=8");
+  fail_unless (gst_pad_query_accept_caps (sink, caps));
+  gst_caps_unref (caps);
   gst_harness_teardown (h);
 }
 
@@ -734,6 +738,412 @@ GST_START_TEST (test_mov_round_trip)
 
 GST_END_TEST;
 
+/* BC6H blocks (any bits: Hap does not look into them) that Snappy makes
+ * smaller: a quarter random, the others copies of a few */
+static guint8 *
+hdr_texture (GstBcFormat format, guint width, guint height, guint32 seed,
+    GstBcInfo * info)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint8 few[4][16], *tex;
+  gsize b, i;
+
+  gst_bc_info_init (info);
+  fail_unless (gst_bc_info_set_format (info, format, width, height));
+  info->fps_n = FPS;
+  tex = g_malloc (info->size);
+  for (b = 0; b < 4; b++)
+    for (i = 0; i < 16; i++)
+      few[b][i] = g_rand_int (rand);
+  for (b = 0; b < info->size / 16; b++) {
+    if (g_rand_int_range (rand, 0, 4) == 0)
+      for (i = 0; i < 16; i++)
+        tex[b * 16 + i] = g_rand_int (rand);
+    else
+      memcpy (tex + b * 16, few[g_rand_int_range (rand, 0, 4)], 16);
+  }
+  g_rand_free (rand);
+  return tex;
+}
+
+/* linear light with DCI-P3 primaries (bc6henc's output colorimetry for a
+ * P3 input): not what caps without one would say */
+static gchar *
+hdr_colorimetry (void)
+{
+  GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
+    GST_VIDEO_COLOR_MATRIX_RGB, GST_VIDEO_TRANSFER_GAMMA10,
+    GST_VIDEO_COLOR_PRIMARIES_SMPTERP431
+  };
+
+  return gst_video_colorimetry_to_string (&cm);
+}
+
+/* caps of @format (a string), @width x @height, with @colorimetry */
+static gchar *
+hdr_caps_string (const gchar * media, const gchar * format, guint width,
+    guint height, const gchar * colorimetry)
+{
+  return g_strdup_printf ("%s, %s%s%swidth=%u, height=%u, framerate=%d/1, "
+      "pixel-aspect-ratio=1/1, colorimetry=%s", media,
+      format ? "format=" : "", format ? format : "", format ? ", " : "",
+      width, height, FPS, colorimetry);
+}
+
+/* @pad's current caps: @name, @format (if not NULL) and @colorimetry */
+static void
+check_caps (GstPad * pad, const gchar * name, const gchar * format,
+    const gchar * colorimetry)
+{
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  GstStructure *s;
+
+  fail_unless (caps != NULL);
+  s = gst_caps_get_structure (caps, 0);
+  fail_unless (gst_caps_is_fixed (caps), "%" GST_PTR_FORMAT, caps);
+  fail_unless (gst_structure_has_name (s, name), "%" GST_PTR_FORMAT, caps);
+  if (format)
+    fail_unless_equals_string (gst_structure_get_string (s, "format"),
+        format);
+  fail_unless_equals_string (gst_structure_get_string (s, "colorimetry"),
+      colorimetry);
+  gst_caps_unref (caps);
+}
+
+/* hapenc writes BC6H and BC6H-SF as HapH (section types 0x_2, 0x_3), the
+ * caps' colorimetry kept; hapdec gives back the blocks, in the caps of
+ * their format, with the colorimetry */
+GST_START_TEST (test_hdr)
+{
+  static const GstBcFormat formats[] = {
+    GST_BC_FORMAT_BC6H, GST_BC_FORMAT_BC6H_SF
+  };
+  static const struct
+  {
+    GstBcHapCompressor compressor;
+    guint chunks;
+    guint8 store;
+  } frames[] = {
+    {GST_BC_HAP_COMPRESSOR_SNAPPY, 1, 0xB}, {GST_BC_HAP_COMPRESSOR_NONE, 1,
+        0xA}, {GST_BC_HAP_COMPRESSOR_SNAPPY, 4, 0xC},
+  };
+  gchar *cm = hdr_colorimetry ();
+  guint f, i;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    const gchar *fmt = gst_bc_format_to_string (formats[f]);
+    GstBcInfo info;
+    guint8 *tex = hdr_texture (formats[f], 96, 40, f, &info);
+    gchar *caps = hdr_caps_string ("video/x-bc", fmt, 96, 40, cm);
+    GstHarness *enc = gst_harness_new ("hapenc");
+    GstHarness *dec = gst_harness_new ("hapdec");
+    GstCaps *hap_caps;
+
+    gst_harness_set_src_caps_str (enc, caps);
+    for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+      GstBcHapFrame frame;
+      GstBuffer *hap, *out;
+      GstMapInfo map;
+
+      gst_harness_set (enc, "hapenc", "compressor", frames[i].compressor,
+          "chunks", frames[i].chunks, NULL);
+      fail_unless_equals_int (gst_harness_push (enc, texture_buffer (&info,
+                  tex, i)), GST_FLOW_OK);
+      hap = gst_harness_pull (enc);
+      check_hap_buffer (hap, &info, tex, frames[i].chunks);
+      fail_unless (gst_buffer_map (hap, &map, GST_MAP_READ));
+      fail_unless (gst_bc_hap_frame_parse (&frame, map.data, map.size, NULL));
+      fail_unless_equals_int (frame.type, frames[i].store << 4 |
+          (formats[f] == GST_BC_FORMAT_BC6H ? 0x2 : 0x3));
+      gst_buffer_unmap (hap, &map);
+      check_caps (enc->sinkpad, "video/x-gst-fourcc-HapH", NULL, cm);
+
+      /* hapdec, with the caps hapenc gave */
+      if (i == 0) {
+        hap_caps = gst_pad_get_current_caps (enc->sinkpad);
+        gst_harness_set_src_caps (dec, hap_caps);
+      }
+      fail_unless_equals_int (gst_harness_push (dec, hap), GST_FLOW_OK);
+      out = gst_harness_pull (dec);
+      check_texture_buffer (out, &info, tex, i, 0);
+      check_caps (dec->sinkpad, "video/x-bc", fmt, cm);
+      gst_buffer_unref (out);
+    }
+    gst_harness_teardown (dec);
+    gst_harness_teardown (enc);
+    g_free (caps);
+    g_free (tex);
+  }
+  g_free (cm);
+}
+
+GST_END_TEST;
+
+/* qtmux's caps for Hap HDR: video/x-qt-part, format HapH */
+GST_START_TEST (test_hdr_enc_qt_part)
+{
+  GstBcInfo info;
+  guint8 *tex = hdr_texture (GST_BC_FORMAT_BC6H_SF, 16, 8, 3, &info);
+  GstHarness *h = enc_harness (GST_BC_FORMAT_BC6H_SF, 16, 8,
+      "video/x-qt-part");
+  GstCaps *caps;
+  guint fourcc = 0;
+
+  fail_unless_equals_int (gst_harness_push (h, texture_buffer (&info, tex,
+              0)), GST_FLOW_OK);
+  gst_buffer_unref (gst_harness_pull (h));
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  fail_unless (gst_structure_get_uint (gst_caps_get_structure (caps, 0),
+          "format", &fourcc));
+  fail_unless_equals_int (fourcc, GST_BC_HAP_FOURCC_HAPH);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  g_free (tex);
+}
+
+GST_END_TEST;
+
+/* HapH caps say BC6H or BC6H-SF, the frames which: a frame of the other
+ * format renegotiates the texture's caps before it is passed on (stored
+ * frames too, without a copy) */
+GST_START_TEST (test_hdr_dec_switch)
+{
+  static const GstBcFormat order[] = {
+    GST_BC_FORMAT_BC6H_SF, GST_BC_FORMAT_BC6H_SF, GST_BC_FORMAT_BC6H,
+    GST_BC_FORMAT_BC6H_SF,
+  };
+  gchar *cm = hdr_colorimetry ();
+  gchar *caps = hdr_caps_string ("video/x-gst-fourcc-HapH", NULL, 64, 24, cm);
+  GstHarness *h = gst_harness_new ("hapdec");
+  GstBus *bus = gst_bus_new ();
+  GstBcInfo info[2];
+  guint8 *tex[2];
+  guint i;
+
+  gst_element_set_bus (h->element, bus);
+  tex[0] = hdr_texture (GST_BC_FORMAT_BC6H, 64, 24, 10, &info[0]);
+  tex[1] = hdr_texture (GST_BC_FORMAT_BC6H_SF, 64, 24, 11, &info[1]);
+  gst_harness_set_src_caps_str (h, caps);
+  for (i = 0; i < G_N_ELEMENTS (order); i++) {
+    guint t = order[i] == GST_BC_FORMAT_BC6H ? 0 : 1;
+    GstBuffer *out;
+
+    fail_unless_equals_int (gst_harness_push (h, hap_buffer (&info[t], tex[t],
+                i % 2 ? GST_BC_HAP_COMPRESSOR_NONE :
+                GST_BC_HAP_COMPRESSOR_SNAPPY, 1 + i, i)), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    check_texture_buffer (out, &info[t], tex[t], i, 0);
+    check_caps (h->sinkpad, "video/x-bc", gst_bc_format_to_string (order[i]),
+        cm);
+    gst_buffer_unref (out);
+  }
+  fail_unless_equals_int (count_messages (h, GST_MESSAGE_WARNING |
+          GST_MESSAGE_ERROR), 0);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  g_free (tex[0]);
+  g_free (tex[1]);
+  g_free (caps);
+  g_free (cm);
+}
+
+GST_END_TEST;
+
+/* downstream that takes BC6H only (glbcupload): a BC6H-SF frame is an
+ * error naming the format */
+GST_START_TEST (test_hdr_dec_refused)
+{
+  GstHarness *h = gst_harness_new ("hapdec");
+  GstBus *bus = gst_bus_new ();
+  GstBcInfo info;
+  guint8 *tex = hdr_texture (GST_BC_FORMAT_BC6H_SF, 16, 16, 12, &info);
+  GstMessage *msg;
+
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_sink_caps_str (h, "video/x-bc, format=BC6H");
+  gst_harness_set_src_caps_str (h, "video/x-gst-fourcc-HapH, width=16, "
+      "height=16, framerate=30/1");
+  fail_unless_equals_int (gst_harness_push (h, hap_buffer (&info, tex,
+              GST_BC_HAP_COMPRESSOR_SNAPPY, 1, 0)), GST_FLOW_NOT_NEGOTIATED);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  msg = check_error_message (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+      "BC6H-SF", NULL);
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  g_free (tex);
+}
+
+GST_END_TEST;
+
+/* raw output: BC6H and BC6H-SF frames tone-mapped as the library (and
+ * bcdec) does, with bcdec's colorimetry: sRGB, the texture's primaries */
+GST_START_TEST (test_hdr_dec_raw)
+{
+  gchar *cm = hdr_colorimetry ();
+  gchar *caps = hdr_caps_string ("video/x-gst-fourcc-HapH", NULL, 40, 20, cm);
+  GstVideoColorimetry want = { GST_VIDEO_COLOR_RANGE_0_255,
+    GST_VIDEO_COLOR_MATRIX_RGB, GST_VIDEO_TRANSFER_SRGB,
+    GST_VIDEO_COLOR_PRIMARIES_SMPTERP431
+  };
+  gchar *want_cm = gst_video_colorimetry_to_string (&want);
+  GstHarness *h = gst_harness_new ("hapdec");
+  GstBcInfo info[2];
+  guint8 *tex[2], *ref[2];
+  guint i;
+
+  tex[0] = hdr_texture (GST_BC_FORMAT_BC6H, 40, 20, 20, &info[0]);
+  tex[1] = hdr_texture (GST_BC_FORMAT_BC6H_SF, 40, 20, 20, &info[1]);
+  ref[0] = test_decode (&info[0], tex[0]);
+  ref[1] = test_decode (&info[1], tex[1]);
+  /* the same bits, read signed or unsigned, are other pictures */
+  fail_unless (memcmp (ref[0], ref[1], 40 * 20 * 4) != 0);
+  gst_harness_set_sink_caps_str (h, "video/x-raw, format=RGBA");
+  gst_harness_set_src_caps_str (h, caps);
+  for (i = 0; i < 4; i++) {
+    guint t = i == 1 || i == 2;
+    GstVideoInfo vinfo;
+    GstCaps *out_caps;
+    GstBuffer *out;
+    guint diff;
+
+    fail_unless_equals_int (gst_harness_push (h, hap_buffer (&info[t], tex[t],
+                i == 2 ? GST_BC_HAP_COMPRESSOR_NONE :
+                GST_BC_HAP_COMPRESSOR_SNAPPY, 1 + i, i)), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    check_caps (h->sinkpad, "video/x-raw", "RGBA", want_cm);
+    out_caps = gst_pad_get_current_caps (h->sinkpad);
+    fail_unless (gst_video_info_from_caps (&vinfo, out_caps));
+    gst_caps_unref (out_caps);
+    diff = frame_max_diff (out, &vinfo, ref[t]);
+    fail_unless (diff == 0, "frame %u (%s) differs by %u", i,
+        gst_bc_format_to_string (info[t].format), diff);
+    gst_buffer_unref (out);
+  }
+  gst_harness_teardown (h);
+  for (i = 0; i < 2; i++) {
+    g_free (tex[i]);
+    g_free (ref[i]);
+  }
+  g_free (want_cm);
+  g_free (caps);
+  g_free (cm);
+}
+
+GST_END_TEST;
+
+/* bc6henc ! hapenc ! hapdec gives bc6henc's blocks and caps (colorimetry
+ * included); appsrc of BC6H-SF blocks ! hapenc ! qtmux, read back by
+ * qtdemux ! hapdec, gives the blocks as BC6H-SF */
+GST_START_TEST (test_hdr_pipeline)
+{
+  static const gchar *const fields[] = { "format", "width", "height",
+    "framerate", "colorimetry"
+  };
+  const guint n = 6;
+  GstElement *p, *direct, *sink, *src;
+  GstBcInfo info;
+  guint8 *tex[2];
+  gchar *path, *desc, *caps;
+  guint i;
+  gint fd;
+
+  p = launch ("videotestsrc num-buffers=3 pattern=smpte ! "
+      "video/x-raw, format=RGBA64_LE, width=64, height=32, framerate=30/1, "
+      "colorimetry=bt2100-pq ! bc6henc quality=fast ! tee name=t ! queue ! "
+      "appsink name=direct sync=false  t. ! queue ! hapenc chunks=2 ! "
+      "hapdec ! appsink name=sink sync=false");
+  direct = get (p, "direct");
+  sink = get (p, "sink");
+  play (p);
+  for (i = 0; i < 3; i++) {
+    GstSample *a = gst_app_sink_try_pull_sample (GST_APP_SINK (direct),
+        PULL_TIMEOUT);
+    GstSample *b = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        PULL_TIMEOUT);
+    const GstStructure *sa, *sb;
+    GstMapInfo map;
+    guint f;
+
+    fail_unless (a != NULL && b != NULL, "frame %u", i);
+    sa = gst_caps_get_structure (gst_sample_get_caps (a), 0);
+    sb = gst_caps_get_structure (gst_sample_get_caps (b), 0);
+    for (f = 0; f < G_N_ELEMENTS (fields); f++) {
+      fail_unless (gst_structure_has_field (sa, fields[f]), "%s", fields[f]);
+      fail_unless (gst_value_compare (gst_structure_get_value (sa, fields[f]),
+              gst_structure_get_value (sb, fields[f])) == GST_VALUE_EQUAL,
+          "%s", fields[f]);
+    }
+    fail_unless (gst_buffer_map (gst_sample_get_buffer (a), &map,
+            GST_MAP_READ));
+    fail_unless_equals_int (gst_buffer_get_size (gst_sample_get_buffer (b)),
+        map.size);
+    fail_unless (gst_buffer_memcmp (gst_sample_get_buffer (b), 0, map.data,
+            map.size) == 0);
+    gst_buffer_unmap (gst_sample_get_buffer (a), &map);
+    gst_sample_unref (a);
+    gst_sample_unref (b);
+  }
+  wait_eos (p);
+  gst_object_unref (direct);
+  gst_object_unref (sink);
+  stop (p);
+
+  /* the .mov file */
+  tex[0] = hdr_texture (GST_BC_FORMAT_BC6H_SF, 80, 48, 30, &info);
+  tex[1] = hdr_texture (GST_BC_FORMAT_BC6H_SF, 80, 48, 31, &info);
+  fd = g_file_open_tmp ("gst-bc-haph-XXXXXX.mov", &path, NULL);
+  fail_unless (fd >= 0);
+  close (fd);
+  caps = bc_caps_string (GST_BC_FORMAT_BC6H_SF, 80, 48);
+  desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! "
+      "hapenc chunks=3 ! qtmux ! filesink location=%s", caps, path);
+  p = launch (desc);
+  src = get (p, "src");
+  play (p);
+  for (i = 0; i < n; i++)
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
+            texture_buffer (&info, tex[i % 2], i)), GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  wait_eos (p);
+  stop (p);
+  gst_object_unref (src);
+  g_free (desc);
+
+  desc = g_strdup_printf ("filesrc location=%s ! qtdemux ! hapdec ! "
+      "appsink name=sink sync=false", path);
+  p = launch (desc);
+  sink = get (p, "sink");
+  play (p);
+  for (i = 0; i < n; i++) {
+    GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        PULL_TIMEOUT);
+    GstStructure *s;
+
+    fail_unless (sample != NULL, "frame %u of %u", i, n);
+    check_texture_buffer (gst_sample_get_buffer (sample), &info, tex[i % 2],
+        i, GST_USECOND);
+    s = gst_caps_get_structure (gst_sample_get_caps (sample), 0);
+    fail_unless_equals_string (gst_structure_get_string (s, "format"),
+        "BC6H-SF");
+    gst_sample_unref (sample);
+  }
+  fail_unless (gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+          PULL_TIMEOUT) == NULL);
+  stop (p);
+  gst_object_unref (sink);
+  g_free (desc);
+  g_unlink (path);
+  g_free (path);
+  g_free (caps);
+  g_free (tex[0]);
+  g_free (tex[1]);
+}
+
+GST_END_TEST;
+
 static Suite *
 hap_suite (void)
 {
@@ -750,6 +1160,12 @@ hap_suite (void)
   tcase_add_test (tc, test_dec_damaged);
   tcase_add_test (tc, test_dec_caps);
   tcase_add_test (tc, test_mov_round_trip);
+  tcase_add_test (tc, test_hdr);
+  tcase_add_test (tc, test_hdr_enc_qt_part);
+  tcase_add_test (tc, test_hdr_dec_switch);
+  tcase_add_test (tc, test_hdr_dec_refused);
+  tcase_add_test (tc, test_hdr_dec_raw);
+  tcase_add_test (tc, test_hdr_pipeline);
   return s;
 }
 
