@@ -5,7 +5,7 @@
 
 /* libFuzzer target for the Hap frame reader (gst/bc/bchap.h): what a .mov
  * file can put in front of hapdec. The first two bytes pick the stream the
- * frame is decoded for (texture format and size: byte 0 modulo 5 the
+ * frame is decoded for (texture format and size: byte 0 modulo 7 the
  * format, byte 1 the size, 1x1 to 64x32); the rest is the frame, in a
  * buffer of exactly its size, decoded into a texture of exactly the
  * stream's size, so that the sanitizers see any access outside either.
@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
 
 static const GstBcFormat formats[] = {
   GST_BC_FORMAT_BC1, GST_BC_FORMAT_BC3, GST_BC_FORMAT_YCOCG_BC3,
-  GST_BC_FORMAT_BC4, GST_BC_FORMAT_BC7,
+  GST_BC_FORMAT_BC4, GST_BC_FORMAT_BC7, GST_BC_FORMAT_BC6H,
+  GST_BC_FORMAT_BC6H_SF,
 };
 
 static void
@@ -68,7 +69,8 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   w = 1 + (data[1] & 63);
   h = 1 + ((data[1] >> 6) * 10 + (data[0] >> 3)) % 32;
   gst_bc_info_init (&info);
-  if (!gst_bc_info_set_format (&info, formats[data[0] % 5], w, h))
+  if (!gst_bc_info_set_format (&info,
+          formats[data[0] % G_N_ELEMENTS (formats)], w, h))
     abort ();
 
   frame = malloc (size - 2 ? size - 2 : 1);
