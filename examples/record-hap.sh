@@ -15,6 +15,8 @@
 #          ycocg  Hap Q (HapY, YCoCg-BC3: bc3enc's default)
 #          bc4    Hap Alpha-Only (HapA, BC4: the luma as one channel)
 #          bc7    Hap R (Hap7, BC7; ffmpeg 5.1 cannot decode it)
+#          bc6h   Hap HDR (HapH, BC6H of PQ video: RGBA64_LE, bt2100-pq;
+#                 ffmpeg 5.1 cannot decode it)
 # FRAMES   frames to record (default 300: 10 s at 30 fps)
 #
 # Environment (optional):
@@ -40,7 +42,7 @@ set -eu
 
 usage () {
   sed -n '/^#   examples/p' "$0" | sed 's/^#   //' >&2
-  echo "FORMAT: bc1, bc3, ycocg, bc4 or bc7 (see the top of $0)" >&2
+  echo "FORMAT: bc1, bc3, ycocg, bc4, bc7 or bc6h (see the top of $0)" >&2
   exit 2
 }
 
@@ -57,24 +59,27 @@ compressor=${COMPRESSOR:-snappy}
 chunks=${CHUNKS:-1}
 quality=${QUALITY:-normal}
 
+raw="format=RGBA"
 case $format in
   bc1) enc="bc1enc" ;;
   bc3) enc="bc3enc ycocg=false" ;;
   ycocg) enc="bc3enc ycocg=true" ;;
   bc4) enc="bc4enc" ;;
   bc7) enc="bc7enc" ;;
+  bc6h) enc="bc6henc"; raw="format=RGBA64_LE,colorimetry=bt2100-pq" ;;
   *) echo "record-hap.sh: unknown FORMAT '$format'" >&2; usage ;;
 esac
 case $frames in
   '' | *[!0-9]*) echo "record-hap.sh: FRAMES must be a number" >&2; usage ;;
 esac
 
-# RGBA from videotestsrc: its alpha reaches bc3enc and bc7enc
+# RGBA from videotestsrc: its alpha reaches bc3enc and bc7enc (bc6henc:
+# 16-bit PQ codes)
 # shellcheck disable=SC2086  # $enc is an element and its properties
 exec gst-launch-1.0 -e \
   videotestsrc num-buffers="$frames" pattern="$pattern" \
     background-color="$background" \
-  ! "video/x-raw,format=RGBA,width=$width,height=$height,framerate=$fps/1" \
+  ! "video/x-raw,$raw,width=$width,height=$height,framerate=$fps/1" \
   ! $enc quality="$quality" \
   ! hapenc compressor="$compressor" chunks="$chunks" \
   ! qtmux ! filesink location="$out"

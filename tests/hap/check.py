@@ -15,15 +15,15 @@ A. Playback of ffmpeg-made files (hap, hap_alpha, hap_q; snappy with 1 and
    unavailable (glx, no DISPLAY); compared with ffmpeg's rgba decoding:
    same frame count, every channel within TOLERANCE levels (RGB; alpha
    too for hap_alpha).
-B. Recording with examples/record-hap.sh (bc1, bc3, ycocg, bc4, bc7;
-   videotestsrc's ball, on a transparent background for bc3 and bc7;
+B. Recording with examples/record-hap.sh (bc1, bc3, ycocg, bc4, bc7,
+   bc6h; videotestsrc's ball, on a transparent background for bc3 and bc7;
    202x118, partial blocks; compressor snappy/none, chunks 1/4): ffprobe's
    codec, tag, size, frame count and duration; the Hap frame headers
    (format, compressor, chunks); the file decoded by ffmpeg and by hapdec
    ! bcdec within TOLERANCE; hapdec ! bcdec byte-identical to bcdec of the
-   encoder's own output (Hap wraps the blocks losslessly). Hap7 (BC7):
-   ffmpeg 5.1 has no BC7 Hap decoder, so its decoding must fail, and only
-   it.
+   encoder's own output (Hap wraps the blocks losslessly). Hap7 (BC7)
+   and HapH (BC6H): ffmpeg 5.1 has no decoder for them, so their decoding
+   must fail, and only theirs.
 C. examples/record-tile-hap.sh against a tilesink sender: ended by the
    sender's EOS, and by its SECONDS argument; ffprobe and ffmpeg read it.
 D. Damaged ffmpeg-made files (bytes flipped or zeroed in the frames,
@@ -461,7 +461,12 @@ RECORD = {
     'ycocg': ('HapY', 0xF, 'bc3enc ycocg=true', 16, (0, 1, 2)),
     'bc4': ('HapA', 0x1, 'bc4enc', 8, (0, 1, 2)),
     'bc7': ('Hap7', 0xC, 'bc7enc', 16, (0, 1, 2, 3)),
+    'bc6h': ('HapH', 0x2, 'bc6henc', 16, (0, 1, 2)),
 }
+# the raw video record-hap.sh gives each encoder
+RECORD_RAW = {'bc6h': 'format=RGBA64_LE,colorimetry=bt2100-pq'}
+# what ffmpeg 5.1 has no decoder for (ffprobe: no codec_name)
+NO_FFMPEG = ('bc7', 'bc6h')
 
 
 def part_b(examples):
@@ -474,8 +479,9 @@ def part_b(examples):
         rc, out = run(['gst-launch-1.0', '-q', 'videotestsrc',
                        f'num-buffers={RFRAMES}', 'pattern=ball',
                        f'background-color={bg}', '!',
-                       f'video/x-raw,format=RGBA,width={RW},height={RH},'
-                       f'framerate={FPS}/1', '!'] + enc.split()
+                       f'video/x-raw,{RECORD_RAW.get(fmt, "format=RGBA")},'
+                       f'width={RW},height={RH},framerate={FPS}/1', '!']
+                      + enc.split()
                       + ['quality=normal', '!', 'bcdec', '!',
                          'video/x-raw,format=RGBA', '!', 'filesink',
                          f'location={ref}'])
@@ -505,11 +511,12 @@ def record_b(script, fmt, comp, chunks, bg, direct):
         return
     dur = float(s.get('duration', 'nan'))
     want_dur = RFRAMES / FPS
-    # ffmpeg 5.1 has no decoder for Hap7: no codec_name, no frames read
-    frames = s.get('nb_frames') if fmt == 'bc7' else s.get('nb_read_frames')
+    # ffmpeg 5.1 has no decoder for Hap7, HapH: no codec_name, no frames read
+    frames = (s.get('nb_frames') if fmt in NO_FFMPEG
+              else s.get('nb_read_frames'))
     got = (s.get('codec_name'), s.get('codec_tag_string'), s.get('width'),
            s.get('height'), frames)
-    want = (None if fmt == 'bc7' else 'hap', tag, RW, RH, str(RFRAMES))
+    want = (None if fmt in NO_FFMPEG else 'hap', tag, RW, RH, str(RFRAMES))
     R.add('B', case, 'ffprobe: codec, tag, size, frames, duration',
           got == want and abs(dur - want_dur) < 0.5 / FPS,
           f'{"/".join(map(str, got))} {dur:.3f} s' + (
@@ -553,9 +560,9 @@ def record_b(script, fmt, comp, chunks, bg, direct):
 
     theirs = path('b-ffmpeg.rgba')
     rc, out = ffmpeg_rgba(mov, theirs)
-    if fmt == 'bc7':
-        # the one thing expected to fail: ffmpeg 5.1 cannot decode Hap7
-        R.add('B', case, 'ffmpeg cannot decode Hap7 (5.1: no decoder)',
+    if fmt in NO_FFMPEG:
+        # the one thing expected to fail: ffmpeg 5.1 cannot decode Hap7, HapH
+        R.add('B', case, f'ffmpeg cannot decode {tag} (5.1: no decoder)',
               rc != 0 and 'Decoder (codec none) not found' in out,
               f'{status_text(rc)}: {tail(out, 1)}')
         return

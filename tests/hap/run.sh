@@ -99,7 +99,8 @@ if ! command -v ffmpeg >/dev/null || ! command -v ffprobe >/dev/null; then
       "(apt-get install ffmpeg needs root or sudo)"
 fi
 # (not --exists: it also wants the plugin's version to be GStreamer's)
-for e in hapdec hapenc bcdec bc1enc bc3enc bc4enc bc7enc tilesink tilesrc; do
+for e in hapdec hapenc bcdec bc1enc bc3enc bc4enc bc7enc bc6henc tilesink \
+  tilesrc; do
   gst-inspect-1.0 "$e" >/dev/null 2>&1 \
     || { echo "hap: $e is not in $GST_PLUGIN_PATH" >&2; exit 1; }
 done
