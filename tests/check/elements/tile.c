@@ -1251,10 +1251,11 @@ typedef enum
   SERVER_CAPS_FEATURES,
   SERVER_BALANCED_GAP,
   SERVER_BALANCED_PAST,
+  SERVER_BALANCED_FAILOVER,
 } ServerMode;
 
 #define SERVER_BALANCED(mode) ((mode) == SERVER_BALANCED_GAP || \
-    (mode) == SERVER_BALANCED_PAST)
+    (mode) == SERVER_BALANCED_PAST || (mode) == SERVER_BALANCED_FAILOVER)
 
 typedef struct
 {
@@ -1271,6 +1272,27 @@ accept_one (gint lfd)
   if (poll (&p, 1, 10000) <= 0)
     return -1;
   return accept (lfd, NULL, NULL);
+}
+
+/* Balanced tiles of the fake server: @rows rows of frame @frame from
+ * @first_row on data connection @fd, row r of frame f all bytes
+ * f * 16 + r (8 rows of 64 bytes) */
+static void
+send_balanced_tile (gint fd, guint64 frame, guint32 first_row, guint32 rows)
+{
+  GstTileWireTileHeader th = { 1, 0, 0, 0, 0, 0, 0, 0 };
+  guint8 hdr[GST_TILE_WIRE_TILE_HEADER_SIZE_BALANCED], data[512];
+  guint32 r;
+
+  th.frame = frame;
+  th.first_row = first_row;
+  th.rows = rows;
+  th.size = rows * 64;
+  for (r = 0; r < rows; r++)
+    memset (data + r * 64, (guint8) (frame * 16 + first_row + r), 64);
+  gst_tile_wire_tile_header_write_balanced (hdr, &th);
+  send (fd, hdr, sizeof (hdr), MSG_NOSIGNAL | MSG_MORE);
+  send (fd, data, th.size, MSG_NOSIGNAL);
 }
 
 static gpointer
@@ -1366,7 +1388,40 @@ fake_server (gpointer data)
       close (d);
     }
   }
-  if (SERVER_BALANCED (fs->mode)) {
+  if (fs->mode == SERVER_BALANCED_FAILOVER) {
+    /* balanced tiles, unit 1's path failing (see
+     * test_balanced_path_failed) */
+    gint fds[2] = { -1, -1 };
+    guint i;
+
+    for (i = 0; i < 2; i++) {
+      gint fd = accept_one (fs->listen_fd);
+
+      if (fd >= 0 && test_read_some (fd, buf,
+              GST_TILE_WIRE_HEADER_SIZE + 50, 5000) ==
+          GST_TILE_WIRE_HEADER_SIZE + 50)
+        fds[GST_READ_UINT16_BE (buf + GST_TILE_WIRE_HEADER_SIZE + 12) & 1] =
+            fd;
+    }
+    if (fds[0] >= 0 && fds[1] >= 0) {
+      /* frame 1 over both; frame 2's rows 4-7 stuck with unit 1; frame 3
+       * all over unit 0 */
+      send_balanced_tile (fds[0], 1, 0, 4);
+      send_balanced_tile (fds[1], 1, 4, 4);
+      send_balanced_tile (fds[0], 2, 0, 4);
+      send_balanced_tile (fds[0], 3, 0, 8);
+      /* unit 1's path back: frame 2's rows arrive late, then frame 4 is
+       * shared again */
+      g_usleep (300 * 1000);
+      send_balanced_tile (fds[1], 2, 4, 4);
+      send_balanced_tile (fds[0], 4, 0, 2);
+      send_balanced_tile (fds[1], 4, 2, 6);
+      test_read_some (ctl, buf, sizeof (buf), 3000);
+    }
+    for (i = 0; i < 2; i++)
+      if (fds[i] >= 0)
+        close (fds[i]);
+  } else if (SERVER_BALANCED (fs->mode)) {
     /* balanced tiles (the receiver has two hosts): unit 0 says rows 0-2,
      * unit 1 rows 4-7, so row 3 is no one's; or unit 1 past the frame */
     gint fds[2] = { -1, -1 };
@@ -1450,6 +1505,76 @@ check_hostile_server (ServerMode mode, const gchar * expect)
   g_thread_join (t);
   close (fs.listen_fd);
 }
+
+/* Balanced tiles whose unit 1 stops (its path failed): the frame with
+ * rows on it is dropped once a newer frame is complete over unit 0 alone,
+ * never pushed partial; its rows that come later are read past; the unit
+ * then carries rows again */
+GST_START_TEST (test_balanced_path_failed)
+{
+  FakeServer fs = { 0 };
+  struct sockaddr_in sa = { 0 };
+  socklen_t sl = sizeof (sa);
+  const guint64 want[3] = { 1, 3, 4 };
+  GstElement *rx, *sink;
+  GThread *t;
+  gchar *desc;
+  guint i;
+
+  fs.mode = SERVER_BALANCED_FAILOVER;
+  fs.listen_fd = socket (AF_INET, SOCK_STREAM, 0);
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  fail_unless (bind (fs.listen_fd, (struct sockaddr *) &sa, sizeof (sa)) == 0);
+  listen (fs.listen_fd, 8);
+  getsockname (fs.listen_fd, (struct sockaddr *) &sa, &sl);
+  fs.port = ntohs (sa.sin_port);
+  t = g_thread_new ("fake-server", fake_server, &fs);
+
+  /* (a second host, where nothing listens: balanced tiles are asked for) */
+  desc = g_strdup_printf ("tilesrc name=src port=%u timeout=3000 "
+      "host=127.0.0.1,127.0.0.2 stats-interval=0 ! appsink name=sink "
+      "sync=false", fs.port);
+  rx = launch (desc);
+  g_free (desc);
+  sink = gst_bin_get_by_name (GST_BIN (rx), "sink");
+  gst_element_set_state (rx, GST_STATE_PLAYING);
+  for (i = 0; i < G_N_ELEMENTS (want); i++) {
+    GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        10 * GST_SECOND);
+    GstMapInfo map;
+    guint r, j;
+
+    fail_unless (sample != NULL, "frame %" G_GUINT64_FORMAT " not received",
+        want[i]);
+    fail_unless (gst_buffer_map (gst_sample_get_buffer (sample), &map,
+            GST_MAP_READ));
+    fail_unless_equals_int (map.size, 512);
+    /* whole: every row of this frame */
+    for (r = 0; r < 8; r++)
+      for (j = 0; j < 64; j++)
+        fail_unless_equals_int (map.data[r * 64 + j],
+            (guint8) (want[i] * 16 + r));
+    gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+    gst_sample_unref (sample);
+  }
+  {
+    GstElement *src = gst_bin_get_by_name (GST_BIN (rx), "src");
+
+    fail_unless_equals_uint64 (stat_u64 (src, "frames-received"), 3);
+    fail_unless_equals_uint64 (stat_u64 (src, "frames-incomplete"), 1);
+    fail_unless_equals_uint64 (stat_u64 (src, "tiles-late"), 1);
+    fail_unless_equals_int (stat_uint (src, "connects"), 1);
+    gst_object_unref (src);
+  }
+  gst_element_set_state (rx, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (rx);
+  g_thread_join (t);
+  close (fs.listen_fd);
+}
+
+GST_END_TEST;
 
 GST_START_TEST (test_hostile_server)
 {
@@ -3265,6 +3390,7 @@ tile_suite (void)
   tcase_add_test (tc, test_hostile_clients);
   tcase_add_test (tc, test_passphrase);
   tcase_add_test (tc, test_hostile_server);
+  tcase_add_test (tc, test_balanced_path_failed);
   tcase_add_test (tc, test_backpressure_drops);
   tcase_add_test (tc, test_udp_receiver_window);
   tcase_add_test (tc, test_stats_exchange);
