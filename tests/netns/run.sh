@@ -184,7 +184,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|max-rate|vanish|multicast|multicast-ipv6|paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|max-rate|vanish|multicast|multicast-ipv6|paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control ...]" >&2
   exit 2
 }
 
@@ -205,7 +205,7 @@ while [ $# -gt 0 ]; do
     tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|vanish|multicast|multicast-ipv6)
       scenarios+=("$1"); shift ;;
     # issue 37, not in the default list until tilesrc takes many hosts
-    paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp)
+    paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
@@ -213,7 +213,7 @@ done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 case $retransmit in true|false) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control redundant-udp-flap paths-down-tcp)
+  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control redundant-udp-flap paths-down-tcp paths-down-tcp-control)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -1043,14 +1043,17 @@ run_scenario () {
                  "$(paths_step down veth-tx "$work/$s.flap-3")" \
                  --step-frame 690 --step-cmd \
                  "$(paths_step up veth-tx "$work/$s.flap-4")" ;;
-    paths-down-tcp)
-               # path B down at 5 s (after frame 150), up at 10 s
-               checkargs=(--paths-down 1 --max-gap 500 --path-down B)
-               run_paths paths-down-tcp 700mbit 700mbit tcp 600 30 1280 720 \
+    paths-down-tcp|paths-down-tcp-control)
+               # path B (or A, the control connection's) down at 5 s
+               # (after frame 150), up at 10 s
+               dev=veth-txb down=B
+               [ "$s" = paths-down-tcp-control ] && dev=veth-tx down=A
+               checkargs=(--paths-down 1 --max-gap 500 --path-down "$down")
+               run_paths "$s" 700mbit 700mbit tcp 600 30 1280 720 \
                  --step-frame 150 --step-cmd \
-                 "$(paths_step down veth-txb "$work/$s.paths-down")" \
+                 "$(paths_step down "$dev" "$work/$s.paths-down")" \
                  --step-frame 300 --step-cmd \
-                 "$(paths_step up veth-txb "$work/$s.paths-up")" ;;
+                 "$(paths_step up "$dev" "$work/$s.paths-up")" ;;
     max-rate)  checkargs=(--max-rate 1)
                units=2
                run_pair max-rate "$lossproto" 0 0 0 600 1000 3840 2160 \
