@@ -415,6 +415,8 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
       GST_DEBUG_OBJECT (self->log_object, "unit %u: no TCP_NOTSENT_LOWAT",
           uh.unit);
     peer->owner.units[uh.unit].fd = fd;
+    /* (balanced tiles: a new connection's path has not failed) */
+    peer->owner.units[uh.unit].path_failed = FALSE;
     peer->owner.n_connected++;
     GST_DEBUG_OBJECT (self->log_object, "receiver %u: unit %u connected "
         "(%u/%u)", peer->owner.id, uh.unit, peer->owner.n_connected,
