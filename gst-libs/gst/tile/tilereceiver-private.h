@@ -242,6 +242,8 @@ typedef struct
   guint32 key_generation;
   guint64 key_epoch;
   GstTileReceiverNackUnit nack;
+  /* TCP: when a tile of it last began or ended (monotonic us, lock) */
+  gint64 tile_us;
 } GstTileReceiverUnit;
 
 /* The statistics' counters, zeroed by start(); named in one place:

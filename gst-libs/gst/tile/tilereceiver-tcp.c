@@ -61,16 +61,37 @@ tcp_balance_done_locked (GstTileReceiver * self, guint64 frame, guint64 run)
  * on a path that failed: see tcp_slot_locked ()), us */
 #define BALANCE_SLOT_WAIT_US (100 * 1000)
 
-/* Balanced tiles: unit @unit needs a slot for @frame and has waited
- * BALANCE_SLOT_WAIT_US: the oldest frame filling that nobody writes into
- * and that it is done with is given up (another unit's path failed with
- * rows of it; a unit that is only slower is never that far behind). Lock
+/* Whether every unit that has not brought its tile of @slot has been
+ * silent (no tile begun or ended) for BALANCE_SLOT_WAIT_US at @now: the
+ * frame waits on units whose paths failed, not on slower ones. Lock
  * held. */
+static gboolean
+tcp_slot_waits_on_silent_locked (GstTileReceiver * self,
+    GstTileReceiverSlot * slot, gint64 now)
+{
+  guint j;
+
+  for (j = 0; j < self->config->n_tiles; j++) {
+    if (!(self->units_used & (G_GUINT64_CONSTANT (1) << j)) ||
+        (slot->done_mask & (G_GUINT64_CONSTANT (1) << j)))
+      continue;
+    if (now - self->units[j].tile_us < BALANCE_SLOT_WAIT_US)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Balanced tiles: unit @unit needs a slot for @frame and has waited
+ * BALANCE_SLOT_WAIT_US: the oldest frame filling that nobody writes into,
+ * that it is done with and that waits only on units silent that long is
+ * given up (their paths failed with rows of it: a unit that is only
+ * slower still brings tiles). Lock held. */
 static void
 tcp_balance_give_up_locked (GstTileReceiver * self, guint unit,
     guint64 frame, guint64 run)
 {
   GstTileReceiverSlot *oldest = NULL;
+  gint64 now = g_get_monotonic_time ();
   guint i;
 
   for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
@@ -78,6 +99,7 @@ tcp_balance_give_up_locked (GstTileReceiver * self, guint unit,
 
     if (s->state == SLOT_FILLING && s->run == run && s->frame < frame &&
         s->writers == 0 && (s->done_mask & (G_GUINT64_CONSTANT (1) << unit))
+        && tcp_slot_waits_on_silent_locked (self, s, now)
         && (!oldest || s->frame < oldest->frame))
       oldest = s;
   }
@@ -224,6 +246,7 @@ tcp_unit_connect (GstTileReceiverUnit * u, guint64 run,
   gst_tile_net_set_receive_timeout (fd, gst_tile_receiver_data_timeout (self));
   g_mutex_lock (&self->lock);
   u->fd = fd;
+  u->tile_us = g_get_monotonic_time ();
   self->counters.granted_rcvbuf = granted;
   if (!self->running || self->run != run)
     gst_tile_net_shutdown (fd);
@@ -544,6 +567,7 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
         return;
       }
       g_mutex_lock (&self->lock);
+      u->tile_us = g_get_monotonic_time ();
       self->counters.tiles_late++;
       self->counters.bytes_received += bytes;
       g_mutex_unlock (&self->lock);
@@ -569,6 +593,7 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
     slot->writers++;
     slot->sender_ts = th.timestamp;
     slot->capture = th.capture;
+    u->tile_us = g_get_monotonic_time ();
     g_mutex_unlock (&self->lock);
 
     /* straight into the frame */
@@ -581,6 +606,7 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
         && gst_bc_tile_meta_complete (meta, slot->buffer, u->index);
 
     g_mutex_lock (&self->lock);
+    u->tile_us = g_get_monotonic_time ();
     if (stepped)
       self->counters.tiles_stepped++;
     if (!tcp_unit_tile_done_locked (self, slot, u->index, ok, abandoned,
