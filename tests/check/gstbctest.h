@@ -87,6 +87,36 @@ test_watch_log_domain (const gchar * domain)
 /* ---------------------------------------------------------------------- */
 /* pictures                                                                */
 
+/* A texture of BC6H (or BC6H-SF) blocks of any bits (for what does not
+ * look into them: Hap, the network) that Snappy makes smaller, as video
+ * does: a quarter of the blocks random, the others copies of a few */
+static inline guint8 *
+test_bc6h_blocks (GstBcFormat format, guint width, guint height,
+    guint32 seed, GstBcInfo * info)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint8 few[4][16], *tex;
+  gsize b, i;
+
+  gst_bc_info_init (info);
+  fail_unless (gst_bc_info_set_format (info, format, width, height));
+  fail_unless_equals_int (info->block_bytes, 16);
+  tex = g_malloc (info->size);
+  for (b = 0; b < 4; b++)
+    for (i = 0; i < 16; i++)
+      few[b][i] = g_rand_int (rand);
+  for (b = 0; b < info->size / 16; b++) {
+    if (g_rand_int_range (rand, 0, 4) == 0)
+      for (i = 0; i < 16; i++)
+        tex[b * 16 + i] = g_rand_int (rand);
+    else
+      memcpy (tex + b * 16, few[g_rand_int_range (rand, 0, 4)], 16);
+  }
+  g_rand_free (rand);
+  return tex;
+}
+
+
 /* What test_picture () puts in alpha */
 typedef enum
 {

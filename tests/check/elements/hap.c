@@ -136,17 +136,17 @@ GST_START_TEST (test_enc)
 
 GST_END_TEST;
 
-/* qtmux's caps: video/x-qt-part with the QuickTime code */
-GST_START_TEST (test_enc_qt_part)
+/* hapenc of @tex (@format, @width x @height) for qtmux: video/x-qt-part
+ * with the QuickTime code @fourcc; frees @tex */
+static void
+check_qt_part (GstBcFormat format, guint width, guint height, guint8 * tex,
+    const GstBcInfo * info, guint32 want)
 {
-  GstBcInfo info;
-  guint8 *tex = test_encode_picture (GST_BC_FORMAT_YCOCG_BC3, 64, 32, 4, &info);
-  GstHarness *h = enc_harness (GST_BC_FORMAT_YCOCG_BC3, 64, 32,
-      "video/x-qt-part");
+  GstHarness *h = enc_harness (format, width, height, "video/x-qt-part");
   GstCaps *caps;
   guint fourcc = 0;
 
-  fail_unless_equals_int (gst_harness_push (h, texture_buffer (&info, tex,
+  fail_unless_equals_int (gst_harness_push (h, texture_buffer (info, tex,
               0)), GST_FLOW_OK);
   gst_buffer_unref (gst_harness_pull (h));
   caps = gst_pad_get_current_caps (h->sinkpad);
@@ -154,10 +154,20 @@ GST_START_TEST (test_enc_qt_part)
           "video/x-qt-part"));
   fail_unless (gst_structure_get_uint (gst_caps_get_structure (caps, 0),
           "format", &fourcc));
-  fail_unless_equals_int (fourcc, GST_MAKE_FOURCC ('H', 'a', 'p', 'Y'));
+  fail_unless_equals_int (fourcc, want);
   gst_caps_unref (caps);
   gst_harness_teardown (h);
   g_free (tex);
+}
+
+/* qtmux's caps: video/x-qt-part with the QuickTime code */
+GST_START_TEST (test_enc_qt_part)
+{
+  GstBcInfo info;
+  guint8 *tex = test_encode_picture (GST_BC_FORMAT_YCOCG_BC3, 64, 32, 4, &info);
+
+  check_qt_part (GST_BC_FORMAT_YCOCG_BC3, 64, 32, tex, &info,
+      GST_MAKE_FOURCC ('H', 'a', 'p', 'Y'));
 }
 
 GST_END_TEST;
@@ -643,6 +653,37 @@ check_decoded_file (const gchar * desc, const GstBcInfo * info, guint8 ** tex,
   g_strfreev (want);
 }
 
+/* appsrc of @caps ! hapenc chunks=@chunks ! qtmux ! filesink: @n frames,
+ * the two textures @tex in turn, into a temporary .mov file, whose path is
+ * returned */
+static gchar *
+write_mov (const gchar * caps, guint chunks, const GstBcInfo * info,
+    guint8 * const *tex, guint n)
+{
+  GstElement *p, *src;
+  gchar *path, *desc;
+  guint i;
+  gint fd;
+
+  fd = g_file_open_tmp ("gst-bc-hap-XXXXXX.mov", &path, NULL);
+  fail_unless (fd >= 0);
+  close (fd);
+  desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! "
+      "hapenc chunks=%u ! qtmux ! filesink location=%s", caps, chunks, path);
+  p = launch (desc);
+  src = get (p, "src");
+  play (p);
+  for (i = 0; i < n; i++)
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
+            texture_buffer (info, tex[i % 2], i)), GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  wait_eos (p);
+  stop (p);
+  gst_object_unref (src);
+  g_free (desc);
+  return path;
+}
+
 /* appsrc ! hapenc ! qtmux ! filesink, then filesrc ! qtdemux ! hapdec,
  * filesrc ! decodebin, filesrc ! decodebin3 and playbin3: the same textures
  * and times come back */
@@ -652,30 +693,13 @@ GST_START_TEST (test_mov_round_trip)
   GstBcInfo info;
   guint8 *tex[2];
   gchar *path, *desc, *caps;
-  GstElement *p, *src, *sink;
+  GstElement *p, *sink;
   guint i;
-  gint fd;
 
   tex[0] = test_encode_picture (GST_BC_FORMAT_BC1, 200, 120, 1, &info);
   tex[1] = test_encode_picture (GST_BC_FORMAT_BC1, 200, 120, 2, &info);
-  fd = g_file_open_tmp ("gst-bc-hap-XXXXXX.mov", &path, NULL);
-  fail_unless (fd >= 0);
-  close (fd);
-
   caps = bc_caps_string (GST_BC_FORMAT_BC1, 200, 120);
-  desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! "
-      "hapenc chunks=4 ! qtmux ! filesink location=%s", caps, path);
-  p = launch (desc);
-  src = get (p, "src");
-  play (p);
-  for (i = 0; i < n; i++)
-    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
-            texture_buffer (&info, tex[i % 2], i)), GST_FLOW_OK);
-  gst_app_src_end_of_stream (GST_APP_SRC (src));
-  wait_eos (p);
-  stop (p);
-  gst_object_unref (src);
-  g_free (desc);
+  path = write_mov (caps, 4, &info, tex, n);
 
   /* the textures, byte for byte, at their times */
   desc = g_strdup_printf ("filesrc location=%s ! qtdemux ! hapdec ! "
@@ -737,34 +761,6 @@ GST_START_TEST (test_mov_round_trip)
 }
 
 GST_END_TEST;
-
-/* BC6H blocks (any bits: Hap does not look into them) that Snappy makes
- * smaller: a quarter random, the others copies of a few */
-static guint8 *
-hdr_texture (GstBcFormat format, guint width, guint height, guint32 seed,
-    GstBcInfo * info)
-{
-  GRand *rand = g_rand_new_with_seed (seed);
-  guint8 few[4][16], *tex;
-  gsize b, i;
-
-  gst_bc_info_init (info);
-  fail_unless (gst_bc_info_set_format (info, format, width, height));
-  info->fps_n = FPS;
-  tex = g_malloc (info->size);
-  for (b = 0; b < 4; b++)
-    for (i = 0; i < 16; i++)
-      few[b][i] = g_rand_int (rand);
-  for (b = 0; b < info->size / 16; b++) {
-    if (g_rand_int_range (rand, 0, 4) == 0)
-      for (i = 0; i < 16; i++)
-        tex[b * 16 + i] = g_rand_int (rand);
-    else
-      memcpy (tex + b * 16, few[g_rand_int_range (rand, 0, 4)], 16);
-  }
-  g_rand_free (rand);
-  return tex;
-}
 
 /* linear light with DCI-P3 primaries (bc6henc's output colorimetry for a
  * P3 input): not what caps without one would say */
@@ -833,7 +829,7 @@ GST_START_TEST (test_hdr)
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
     const gchar *fmt = gst_bc_format_to_string (formats[f]);
     GstBcInfo info;
-    guint8 *tex = hdr_texture (formats[f], 96, 40, f, &info);
+    guint8 *tex = test_bc6h_blocks (formats[f], 96, 40, f, &info);
     gchar *caps = hdr_caps_string ("video/x-bc", fmt, 96, 40, cm);
     GstHarness *enc = gst_harness_new ("hapenc");
     GstHarness *dec = gst_harness_new ("hapdec");
@@ -883,22 +879,10 @@ GST_END_TEST;
 GST_START_TEST (test_hdr_enc_qt_part)
 {
   GstBcInfo info;
-  guint8 *tex = hdr_texture (GST_BC_FORMAT_BC6H_SF, 16, 8, 3, &info);
-  GstHarness *h = enc_harness (GST_BC_FORMAT_BC6H_SF, 16, 8,
-      "video/x-qt-part");
-  GstCaps *caps;
-  guint fourcc = 0;
+  guint8 *tex = test_bc6h_blocks (GST_BC_FORMAT_BC6H_SF, 16, 8, 3, &info);
 
-  fail_unless_equals_int (gst_harness_push (h, texture_buffer (&info, tex,
-              0)), GST_FLOW_OK);
-  gst_buffer_unref (gst_harness_pull (h));
-  caps = gst_pad_get_current_caps (h->sinkpad);
-  fail_unless (gst_structure_get_uint (gst_caps_get_structure (caps, 0),
-          "format", &fourcc));
-  fail_unless_equals_int (fourcc, GST_BC_HAP_FOURCC_HAPH);
-  gst_caps_unref (caps);
-  gst_harness_teardown (h);
-  g_free (tex);
+  check_qt_part (GST_BC_FORMAT_BC6H_SF, 16, 8, tex, &info,
+      GST_BC_HAP_FOURCC_HAPH);
 }
 
 GST_END_TEST;
@@ -921,8 +905,8 @@ GST_START_TEST (test_hdr_dec_switch)
   guint i;
 
   gst_element_set_bus (h->element, bus);
-  tex[0] = hdr_texture (GST_BC_FORMAT_BC6H, 64, 24, 10, &info[0]);
-  tex[1] = hdr_texture (GST_BC_FORMAT_BC6H_SF, 64, 24, 11, &info[1]);
+  tex[0] = test_bc6h_blocks (GST_BC_FORMAT_BC6H, 64, 24, 10, &info[0]);
+  tex[1] = test_bc6h_blocks (GST_BC_FORMAT_BC6H_SF, 64, 24, 11, &info[1]);
   gst_harness_set_src_caps_str (h, caps);
   for (i = 0; i < G_N_ELEMENTS (order); i++) {
     guint t = order[i] == GST_BC_FORMAT_BC6H ? 0 : 1;
@@ -957,7 +941,7 @@ GST_START_TEST (test_hdr_dec_refused)
   GstHarness *h = gst_harness_new ("hapdec");
   GstBus *bus = gst_bus_new ();
   GstBcInfo info;
-  guint8 *tex = hdr_texture (GST_BC_FORMAT_BC6H_SF, 16, 16, 12, &info);
+  guint8 *tex = test_bc6h_blocks (GST_BC_FORMAT_BC6H_SF, 16, 16, 12, &info);
   GstMessage *msg;
 
   gst_element_set_bus (h->element, bus);
@@ -994,8 +978,8 @@ GST_START_TEST (test_hdr_dec_raw)
   guint8 *tex[2], *ref[2];
   guint i;
 
-  tex[0] = hdr_texture (GST_BC_FORMAT_BC6H, 40, 20, 20, &info[0]);
-  tex[1] = hdr_texture (GST_BC_FORMAT_BC6H_SF, 40, 20, 20, &info[1]);
+  tex[0] = test_bc6h_blocks (GST_BC_FORMAT_BC6H, 40, 20, 20, &info[0]);
+  tex[1] = test_bc6h_blocks (GST_BC_FORMAT_BC6H_SF, 40, 20, 20, &info[1]);
   ref[0] = test_decode (&info[0], tex[0]);
   ref[1] = test_decode (&info[1], tex[1]);
   /* the same bits, read signed or unsigned, are other pictures */
@@ -1043,12 +1027,11 @@ GST_START_TEST (test_hdr_pipeline)
     "framerate", "colorimetry"
   };
   const guint n = 6;
-  GstElement *p, *direct, *sink, *src;
+  GstElement *p, *direct, *sink;
   GstBcInfo info;
   guint8 *tex[2];
   gchar *path, *desc, *caps;
   guint i;
-  gint fd;
 
   p = launch ("videotestsrc num-buffers=3 pattern=smpte ! "
       "video/x-raw, format=RGBA64_LE, width=64, height=32, framerate=30/1, "
@@ -1092,25 +1075,10 @@ GST_START_TEST (test_hdr_pipeline)
   stop (p);
 
   /* the .mov file */
-  tex[0] = hdr_texture (GST_BC_FORMAT_BC6H_SF, 80, 48, 30, &info);
-  tex[1] = hdr_texture (GST_BC_FORMAT_BC6H_SF, 80, 48, 31, &info);
-  fd = g_file_open_tmp ("gst-bc-haph-XXXXXX.mov", &path, NULL);
-  fail_unless (fd >= 0);
-  close (fd);
+  tex[0] = test_bc6h_blocks (GST_BC_FORMAT_BC6H_SF, 80, 48, 30, &info);
+  tex[1] = test_bc6h_blocks (GST_BC_FORMAT_BC6H_SF, 80, 48, 31, &info);
   caps = bc_caps_string (GST_BC_FORMAT_BC6H_SF, 80, 48);
-  desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" ! "
-      "hapenc chunks=3 ! qtmux ! filesink location=%s", caps, path);
-  p = launch (desc);
-  src = get (p, "src");
-  play (p);
-  for (i = 0; i < n; i++)
-    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
-            texture_buffer (&info, tex[i % 2], i)), GST_FLOW_OK);
-  gst_app_src_end_of_stream (GST_APP_SRC (src));
-  wait_eos (p);
-  stop (p);
-  gst_object_unref (src);
-  g_free (desc);
+  path = write_mov (caps, 3, &info, tex, n);
 
   desc = g_strdup_printf ("filesrc location=%s ! qtdemux ! hapdec ! "
       "appsink name=sink sync=false", path);

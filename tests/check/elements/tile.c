@@ -1461,12 +1461,29 @@ out:
   return NULL;
 }
 
+/* Listens on a port of 127.0.0.1 for @fs (its mode set) and serves it
+ * from a thread of its own, returned */
+static GThread *
+fake_server_start (FakeServer * fs)
+{
+  struct sockaddr_in sa = { 0 };
+  socklen_t sl = sizeof (sa);
+
+  fs->listen_fd = socket (AF_INET, SOCK_STREAM, 0);
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  fail_unless (bind (fs->listen_fd, (struct sockaddr *) &sa,
+          sizeof (sa)) == 0);
+  listen (fs->listen_fd, 8);
+  getsockname (fs->listen_fd, (struct sockaddr *) &sa, &sl);
+  fs->port = ntohs (sa.sin_port);
+  return g_thread_new ("fake-server", fake_server, fs);
+}
+
 static void
 check_hostile_server (ServerMode mode, const gchar * expect)
 {
   FakeServer fs;
-  struct sockaddr_in sa = { 0 };
-  socklen_t sl = sizeof (sa);
   GstElement *rx;
   GstBus *bus;
   GstMessage *msg;
@@ -1475,14 +1492,7 @@ check_hostile_server (ServerMode mode, const gchar * expect)
   gchar *desc;
 
   fs.mode = mode;
-  fs.listen_fd = socket (AF_INET, SOCK_STREAM, 0);
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  fail_unless (bind (fs.listen_fd, (struct sockaddr *) &sa, sizeof (sa)) == 0);
-  listen (fs.listen_fd, 8);
-  getsockname (fs.listen_fd, (struct sockaddr *) &sa, &sl);
-  fs.port = ntohs (sa.sin_port);
-  t = g_thread_new ("fake-server", fake_server, &fs);
+  t = fake_server_start (&fs);
 
   /* (a second host, where nothing listens: balanced tiles are asked for) */
   desc = g_strdup_printf ("tilesrc port=%u timeout=3000 %s ! fakesink",
@@ -1513,8 +1523,6 @@ check_hostile_server (ServerMode mode, const gchar * expect)
 GST_START_TEST (test_balanced_path_failed)
 {
   FakeServer fs = { 0 };
-  struct sockaddr_in sa = { 0 };
-  socklen_t sl = sizeof (sa);
   const guint64 want[3] = { 1, 3, 4 };
   GstElement *rx, *sink;
   GThread *t;
@@ -1522,14 +1530,7 @@ GST_START_TEST (test_balanced_path_failed)
   guint i;
 
   fs.mode = SERVER_BALANCED_FAILOVER;
-  fs.listen_fd = socket (AF_INET, SOCK_STREAM, 0);
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  fail_unless (bind (fs.listen_fd, (struct sockaddr *) &sa, sizeof (sa)) == 0);
-  listen (fs.listen_fd, 8);
-  getsockname (fs.listen_fd, (struct sockaddr *) &sa, &sl);
-  fs.port = ntohs (sa.sin_port);
-  t = g_thread_new ("fake-server", fake_server, &fs);
+  t = fake_server_start (&fs);
 
   /* (a second host, where nothing listens: balanced tiles are asked for) */
   desc = g_strdup_printf ("tilesrc name=src port=%u timeout=3000 "
