@@ -107,8 +107,8 @@
 #
 # The many-paths scenarios (issue 37: tilesrc host="A,B", one address of the
 # sender per network path): paths-tcp, paths-udp, redundant-udp,
-# redundant-udp-control, redundant-udp-flap and paths-down-tcp, all in the
-# default list. They add a
+# redundant-udp-control, redundant-udp-flap, paths-down-tcp,
+# paths-down-tcp-control and paths-flap-tcp, all in the default list. They add a
 # second veth pair between the same two namespaces
 # (path B, veth-txb / veth-rxb, 10.x.(y^32).z/30; path A is the usual
 # veth-tx / veth-rx), each sender-side veth with its own tbf (256 KB burst,
@@ -144,6 +144,9 @@
 #              then path A down at 17 s and up at 23 s (path B's
 #              connection, silent while its link was down, must carry the
 #              session again)
+#   paths-flap-tcp  the same, path B down at 4 s, up at 7 s, down at 10 s
+#              and up at 13 s (the first outage's bytes checked as
+#              paths-down-tcp's): no frame cut, no reconnect
 #   paths-down-tcp  1280x720 GRAY8 at 30 fps over TCP, 20 s, two 700 Mbit/s
 #              paths, balanced tiles; path B's link goes down at 5 s and up
 #              at 10 s: no frame pushed partial (frames may be dropped:
@@ -184,7 +187,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|max-rate|vanish|multicast|multicast-ipv6|paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|max-rate|vanish|multicast|multicast-ipv6|paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control|paths-flap-tcp ...]" >&2
   exit 2
 }
 
@@ -205,7 +208,7 @@ while [ $# -gt 0 ]; do
     tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|vanish|multicast|multicast-ipv6)
       scenarios+=("$1"); shift ;;
     # issue 37, not in the default list until tilesrc takes many hosts
-    paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control)
+    paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control|paths-flap-tcp)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
@@ -213,7 +216,7 @@ done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 case $retransmit in true|false) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control redundant-udp-flap paths-down-tcp paths-down-tcp-control)
+  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control redundant-udp-flap paths-down-tcp paths-down-tcp-control paths-flap-tcp)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -1043,6 +1046,19 @@ run_scenario () {
                  "$(paths_step down veth-tx "$work/$s.flap-3")" \
                  --step-frame 690 --step-cmd \
                  "$(paths_step up veth-tx "$work/$s.flap-4")" ;;
+    paths-flap-tcp)
+               # path B down at 4 s and up at 7 s, down again at 10 s and
+               # up at 13 s: frames never flap between cut and whole
+               checkargs=(--paths-down 1 --max-gap 500 --path-down B)
+               run_paths "$s" 700mbit 700mbit tcp 600 30 1280 720 \
+                 --step-frame 120 --step-cmd \
+                 "$(paths_step down veth-txb "$work/$s.paths-down")" \
+                 --step-frame 210 --step-cmd \
+                 "$(paths_step up veth-txb "$work/$s.paths-up")" \
+                 --step-frame 300 --step-cmd \
+                 "$(paths_step down veth-txb "$work/$s.flap-3")" \
+                 --step-frame 390 --step-cmd \
+                 "$(paths_step up veth-txb "$work/$s.flap-4")" ;;
     paths-down-tcp|paths-down-tcp-control)
                # path B (or A, the control connection's) down at 5 s
                # (after frame 150), up at 10 s
