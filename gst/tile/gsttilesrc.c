@@ -152,7 +152,8 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
       g_param_spec_string ("host", "Host",
           "Host name or address of the tilesink; several, comma-separated "
           "(IPv6 in brackets), for one path each: the units are spread over "
-          "them", DEFAULT_HOST,
+          "them, and over TCP each frame's rows by the paths' speeds (a path "
+          "that fails gives its rows to the others)", DEFAULT_HOST,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_PORT,
