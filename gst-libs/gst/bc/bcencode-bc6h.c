@@ -1031,7 +1031,7 @@ static void
 lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
 {
   gint32 unq[2][3][L], done[L], half[L];
-  float t0[L], len[L], p0[3][L], d[3][L], inv[L];
+  float t0[L], len[L], p0[3][L], d[3][L], inv[L], spread[L];
   gint i, c, e, j, k;
 
   /* orientation: pixel 0 nearer the first endpoint */
@@ -1059,14 +1059,23 @@ lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
     done[k] = 0;
     r->row[k] = 10;
     half[k] = 1 << 30;
+    spread[k] = 0.0f;
   }
+  for (c = 0; c < 3; c++)
+    LANES spread[k] = MAX (spread[k], ABS (ef[1][c][k] - ef[0][c][k]));
   for (j = 0; j < 4; j++) {
     const gint32 row = one_region_rows[j];
     const Bc6hMode *m = &bc6h_modes[row];
     const gint32 epb = m->epb, dh = m->transformed ?
         1 << (m->delta[0] - 1) : 1 << 30;
-    gint32 x[2][3][L], fit[L];
+    const float unit = (float) (1 << (16 - epb)) * (31.0f / 64.0f);
+    gint32 x[2][3][L], fit[L], left = 0, maybe = 0;
 
+    /* no lane's difference can fit this row (two codes of slack for the
+     * rounding, the uneven first and last codes): not quantized */
+    LANES maybe += !done[k] && spread[k] <= (float) (dh + 2) * unit;
+    if (!maybe)
+      continue;
     for (e = 0; e < 2; e++)
       for (c = 0; c < 3; c++)
         LANES x[e][c][k] = lanes_quantize (ef[e][c][k], epb);
@@ -1092,6 +1101,10 @@ lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
       half[k] = fit[k] ? dh : half[k];
       done[k] = done[k] || fit[k];
     }
+    /* every lane has its row: skip the less precise ones */
+    LANES left += !done[k];
+    if (!left)
+      break;
   }
 
   /* indices by projection, and their exact error */
