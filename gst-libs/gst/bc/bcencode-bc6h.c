@@ -1510,36 +1510,46 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
       float a0 = one ? p0[1][0][k] : p0[0][0][k];
       float a1 = one ? p0[1][1][k] : p0[0][1][k];
       float a2 = one ? p0[1][2][k] : p0[0][2][k];
-      float t = ((b->h[0][i][k] - a0) * (one ? d[1][0][k] : d[0][0][k]) +
-          (b->h[1][i][k] - a1) * (one ? d[1][1][k] : d[0][1][k]) +
-          (b->h[2][i][k] - a2) * (one ? d[1][2][k] : d[0][2][k])) *
-          (one ? inv[1][k] : inv[0][k]) + 0.5f;
+      float d0 = one ? d[1][0][k] : d[0][0][k];
+      float d1 = one ? d[1][1][k] : d[0][1][k];
+      float d2 = one ? d[1][2][k] : d[0][2][k];
+      float r0 = b->h[0][i][k] - a0, r1 = b->h[1][i][k] - a1;
+      float r2 = b->h[2][i][k] - a2;
+      float w0 = b->w[0][i][k], w1 = b->w[1][i][k], w2 = b->w[2][i][k];
+      float t = (r0 * d0 + r1 * d1 + r2 * d2) * (one ? inv[1][k] : inv[0][k]) +
+          0.5f;
+      /* the weighted error at weight s of the segment, less its part
+       * that does not depend on s: s (cc s - 2 bb) */
+      float bb2 = 2.0f * (w0 * r0 * d0 + w1 * r1 * d1 + w2 * r2 * d2);
+      float cc = w0 * d0 * d0 + w1 * d1 * d1 + w2 * d2 * d2;
       gint32 u00 = one ? unq[1][0][0][k] : unq[0][0][0][k];
       gint32 u01 = one ? unq[1][0][1][k] : unq[0][0][1][k];
       gint32 u02 = one ? unq[1][0][2][k] : unq[0][0][2][k];
       gint32 u10 = one ? unq[1][1][0][k] : unq[0][1][0][k];
       gint32 u11 = one ? unq[1][1][1][k] : unq[0][1][1][k];
       gint32 u12 = one ? unq[1][1][2][k] : unq[0][1][2][k];
-      float best = 0.0f;
+      float best = 0.0f, e0, e1, e2;
       gint32 q0, q, bq = 0;
 
-      /* the projection's index and its two neighbours by their exact
-       * error (the decoded palette is not evenly spaced in h) */
+      /* the projection's index and its two neighbours (the palette's
+       * weights are not evenly spaced, and the channels weigh
+       * differently) by the error of the segment's point; the exact
+       * decoded error of the one kept */
       t = t < 0.0f ? 0.0f : (t > 7.0f ? 7.0f : t);
       q0 = (gint32) t;
       q0 = q0 < 1 ? 1 : (q0 > 6 ? 6 : q0);
       for (q = q0 - 1; q <= q0 + 1; q++) {
-        float e0 = (float) lanes_decode3 (u00, u10, q) - b->h[0][i][k];
-        float e1 = (float) lanes_decode3 (u01, u11, q) - b->h[1][i][k];
-        float e2 = (float) lanes_decode3 (u02, u12, q) - b->h[2][i][k];
-        float e = b->w[0][i][k] * e0 * e0 + b->w[1][i][k] * e1 * e1 +
-            b->w[2][i][k] * e2 * e2;
+        float sw = (float) ((q * 64 + 3) / 7) * (1.0f / 64.0f);
+        float e = sw * (cc * sw - bb2);
 
         bq = q == q0 - 1 || e < best ? q : bq;
         best = q == q0 - 1 || e < best ? e : best;
       }
+      e0 = (float) lanes_decode3 (u00, u10, bq) - b->h[0][i][k];
+      e1 = (float) lanes_decode3 (u01, u11, bq) - b->h[1][i][k];
+      e2 = (float) lanes_decode3 (u02, u12, bq) - b->h[2][i][k];
       r->q[i][k] = bq;
-      r->err[k] += best;
+      r->err[k] += w0 * e0 * e0 + w1 * e1 * e1 + w2 * e2 * e2;
     }
   }
 
