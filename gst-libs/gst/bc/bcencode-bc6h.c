@@ -1714,16 +1714,26 @@ lanes_rank (const Bc6hBatch * b, gint32 * part)
   }
   for (pt = 0; pt < 32; pt++) {
     float s[9][L], n1 = 0.0f, inv0, inv1;
+    guint32 in = 0, first;
 
+    /* the sums over the smaller region, the second's from them */
+    for (i = 0; i < 16; i++)
+      in |= ((partition_bits[i] >> pt) & 1u) << i;
+    n1 = (float) __builtin_popcount (in);
+    if (n1 > 8.0f)
+      in ^= 0xffffu;
+    first = __builtin_ctz (in);
     for (c = 0; c < 9; c++)
-      LANES s[c][k] = 0.0f;
-    for (i = 0; i < 16; i++) {
-      if (!((partition_bits[i] >> pt) & 1u))
+      LANES s[c][k] = v[c][first][k];
+    for (i = first + 1; i < 16; i++) {
+      if (!((in >> i) & 1u))
         continue;
-      n1 += 1.0f;
       for (c = 0; c < 9; c++)
         LANES s[c][k] += v[c][i][k];
     }
+    if (n1 > 8.0f)
+      for (c = 0; c < 9; c++)
+        LANES s[c][k] = tot[c][k] - s[c][k];
     inv1 = 1.0f / n1;
     inv0 = 1.0f / (16.0f - n1);
     LANES {
