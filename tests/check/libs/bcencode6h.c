@@ -330,6 +330,54 @@ GST_START_TEST (test_simd_levels_agree)
 
 GST_END_TEST;
 
+/* In a row of blocks alternating between nearly flat ones (a gradient of
+ * k half steps, k = 0 .. 15) and steep ones, fast and normal give each
+ * block the most precise one-region mode its differences fit, whatever
+ * its neighbours in the SIMD lanes need: mode 15 (16-bit endpoints, 4-bit
+ * differences) for k <= 2, a less precise one from k = 5 (beyond its
+ * differences) and for the steep blocks */
+GST_START_TEST (test_row_per_block)
+{
+  const guint w = 128, h = 4, n = w / 4;
+  guint16 pic[128 * 4 * 4];
+  guint8 out[(128 / 4) * 16];
+  guint16 dec[64];
+  guint q, x, y, c, blk, i;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      guint k = (x / 4) / 2, xi = x % 4;
+
+      for (c = 0; c < 3; c++)
+        pic[(y * w + x) * 4 + c] = (x / 4) % 2 ?
+            0x3000 + c * 100 + xi * 700 : 0x3c00 + c * 100 + (xi * k) / 3;
+      pic[(y * w + x) * 4 + 3] = 0x3c00;
+    }
+  for (q = 0; q < 2; q++) {
+    gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, qualities[q],
+        (const guint8 *) pic, w * 8, w, h, 0, 1, out);
+    for (blk = 0; blk < n; blk++) {
+      gint mode = block_mode (out + 16 * blk);
+      guint k = blk / 2;
+
+      if (blk % 2 == 0 && k <= 2) {
+        fail_unless_equals_int (mode, 15);
+        fail_unless (gst_bc_decode_block_half (GST_BC_FORMAT_BC6H,
+                out + 16 * blk, dec));
+        for (i = 0; i < 16; i++)
+          for (c = 0; c < 3; c++)
+            fail_unless (ABS ((gint) dec[i * 4 + c] -
+                    (gint) pic[((i / 4) * w + blk * 4 + i % 4) * 4 + c]) <= 1,
+                "quality %u, block %u, pixel %u", q, blk, i);
+      } else if (blk % 2 == 1 || k >= 5) {
+        fail_unless (mode != 15, "quality %u, block %u: mode 15", q, blk);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
 /* the mPSNR of a synthetic picture: normal and high at least as good as
  * fast, and above fixed floors */
 GST_START_TEST (test_mpsnr)
@@ -551,6 +599,7 @@ bcencode6h_suite (void)
   tcase_add_test (tc, test_random);
   tcase_add_test (tc, test_rows_odd_sizes);
   tcase_add_test (tc, test_simd_levels_agree);
+  tcase_add_test (tc, test_row_per_block);
   tcase_add_test (tc, test_mpsnr);
   tcase_add_test (tc, test_mpsnr_edges);
   tcase_add_test (tc, test_hdr_input);
