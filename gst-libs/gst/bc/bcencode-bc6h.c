@@ -1639,23 +1639,44 @@ lanes_refit2 (const Bc6hBatch * b, const float m1[16][L],
   }
 }
 
-/* the energy of a region off its principal axis, from @inv, 1 / its
- * pixel count @n, and the sums @s0..@s2 of its pixels' differences from
- * the block's mean and @s3..@s8 of their products (rank_partitions (),
- * with the covariance scaled by 1 / its trace for the power iteration
- * instead of each step by its largest value: the same direction, two
- * divisions a region instead of four, which were most of the ranking's
- * time) */
+/* @x (> 0) without its mantissa: the power of two p with x / p in [1, 2);
+ * *@inv is 1 / p (both exact, without a division) */
 static inline float
+lanes_pow2 (float x, float *inv)
+{
+  union
+  {
+    float f;
+    guint32 u;
+  } v, w;
+
+  v.f = x;
+  w.u = (254u << 23) - (v.u & 0x7f800000u);
+  v.u &= 0x7f800000u;
+  *inv = w.f;
+  return v.f;
+}
+
+/* the energy of a region off its principal axis as the fraction
+ * *@num / *@den, from @inv, 1 / its pixel count @n, and the sums @s0..@s2
+ * of its pixels' differences from the block's mean and @s3..@s8 of their
+ * products (rank_partitions (): two power-iteration steps, then the
+ * Rayleigh quotient; the covariance scaled by a power of two near 1 / its
+ * trace for the iteration instead of each step by its largest value, the
+ * same direction; the quotient left a fraction: the divisions were most
+ * of the ranking's time) */
+static inline void
 lanes_off_axis (float n, float inv, float s0, float s1, float s2, float s3,
-    float s4, float s5, float s6, float s7, float s8)
+    float s4, float s5, float s6, float s7, float s8, float *num, float *den)
 {
   float m0 = s0 * inv, m1 = s1 * inv, m2 = s2 * inv;
   float c0 = s3 - n * m0 * m0, c1 = s4 - n * m0 * m1, c2 = s5 - n * m0 * m2;
   float c3 = s6 - n * m1 * m1, c4 = s7 - n * m1 * m2, c5 = s8 - n * m2 * m2;
-  float tr = c0 + c3 + c5, r = tr > 0.0f ? 1.0f / tr : 0.0f;
+  float tr = c0 + c3 + c5, r, p = lanes_pow2 (tr, &r);
   float v0, v1, v2, x, y, z, vv, lambda;
 
+  /* (a flat region: tr 0 or, rounded, below) */
+  r = tr > 1e-30f ? r : 0.0f;
   c0 *= r;
   c1 *= r;
   c2 *= r;
@@ -1671,8 +1692,10 @@ lanes_off_axis (float n, float inv, float s0, float s1, float s2, float s3,
   vv = x * x + y * y + z * z;
   lambda = (x * (c0 * x + c1 * y + c2 * z) + y * (c1 * x + c3 * y + c4 * z) +
       z * (c2 * x + c4 * y + c5 * z));
-  /* tr (1 - lambda / vv), without a division where vv is 0 */
-  return vv > 0.0f ? MAX (tr * (vv - lambda), 0.0f) / vv : 0.0f;
+  /* the trace less the largest eigenvalue, tr - lambda / (r vv): the
+   * fraction (tr r vv - lambda) p / vv, 0 where vv is 0 */
+  *num = vv > 0.0f ? MAX ((tr * r) * vv - lambda, 0.0f) * p : 0.0f;
+  *den = vv > 0.0f ? vv : 1.0f;
 }
 
 /* The partition of least estimated error of every lane, as
@@ -1681,7 +1704,7 @@ lanes_off_axis (float n, float inv, float s0, float s1, float s2, float s3,
 static void
 lanes_rank (const Bc6hBatch * b, gint32 * part)
 {
-  float v[9][16][L], tot[9][L], best[L];
+  float v[9][16][L], tot[9][L], bnum[L], bden[L];
   gint i, c, pt, k;
 
   for (c = 0; c < 3; c++) {
@@ -1709,7 +1732,8 @@ lanes_rank (const Bc6hBatch * b, gint32 * part)
       LANES tot[c][k] += v[c][i][k];
   }
   LANES {
-    best[k] = G_MAXFLOAT;
+    bnum[k] = 1.0f;
+    bden[k] = 0.0f;
     part[k] = 0;
   }
   for (pt = 0; pt < 32; pt++) {
@@ -1737,15 +1761,23 @@ lanes_rank (const Bc6hBatch * b, gint32 * part)
     inv1 = 1.0f / n1;
     inv0 = 1.0f / (16.0f - n1);
     LANES {
-      float score = lanes_off_axis (n1, inv1, s[0][k], s[1][k], s[2][k],
-          s[3][k], s[4][k], s[5][k], s[6][k], s[7][k], s[8][k]) +
-          lanes_off_axis (16.0f - n1, inv0, tot[0][k] - s[0][k],
+      float num0, den0, num1, den1, num, den;
+      gboolean better;
+
+      lanes_off_axis (n1, inv1, s[0][k], s[1][k], s[2][k], s[3][k], s[4][k],
+          s[5][k], s[6][k], s[7][k], s[8][k], &num1, &den1);
+      lanes_off_axis (16.0f - n1, inv0, tot[0][k] - s[0][k],
           tot[1][k] - s[1][k], tot[2][k] - s[2][k], tot[3][k] - s[3][k],
           tot[4][k] - s[4][k], tot[5][k] - s[5][k], tot[6][k] - s[6][k],
-          tot[7][k] - s[7][k], tot[8][k] - s[8][k]);
-
-      part[k] = score < best[k] ? pt : part[k];
-      best[k] = score < best[k] ? score : best[k];
+          tot[7][k] - s[7][k], tot[8][k] - s[8][k], &num0, &den0);
+      /* num0 / den0 + num1 / den1 below the best so far, by cross
+       * products (the first partition always: the best starts as 1 / 0) */
+      num = num0 * den1 + num1 * den0;
+      den = den0 * den1;
+      better = num * bden[k] < bnum[k] * den;
+      part[k] = better ? pt : part[k];
+      bnum[k] = better ? num : bnum[k];
+      bden[k] = better ? den : bden[k];
     }
   }
 }
