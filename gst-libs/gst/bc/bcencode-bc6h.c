@@ -892,12 +892,27 @@ lanes_interp (gint32 a, gint32 b, gint32 w)
   return (((a * (64 - w) + b * w + 32) >> 6) * 31) >> 6;
 }
 
-/* the decoded h of the 4-bit index @q between unquantized @a and @b (the
- * weights are (64 q + 7) / 15 exactly) */
+/* the weight (of 64) of the 4-bit index @q, (64 q + 7) / 15 exactly,
+ * without a division (vector units have no integer division: the
+ * compilers' multiply by a reciprocal takes six instructions) */
+static inline gint32
+lanes_weight4 (gint32 q)
+{
+  return 4 * q + ((q + 2) >> 2);
+}
+
+/* the same for the 3-bit index @q: (64 q + 3) / 7 */
+static inline gint32
+lanes_weight3 (gint32 q)
+{
+  return 9 * q + (q >> 2);
+}
+
+/* the decoded h of the 4-bit index @q between unquantized @a and @b */
 static inline gint32
 lanes_decode (gint32 a, gint32 b, gint32 q)
 {
-  return lanes_interp (a, b, (q * 64 + 7) / 15);
+  return lanes_interp (a, b, lanes_weight4 (q));
 }
 
 static inline gint32
@@ -1172,7 +1187,7 @@ lanes_refit (const Bc6hBatch * b, const Bc6hLanesPass * r, float ef[2][3][L],
   for (i = 0; i < 16; i++) {
     for (c = 0; c < 3; c++) {
       LANES {
-        float w = (float) ((r->q[i][k] * 64 + 7) / 15) * (1.0f / 64.0f);
+        float w = (float) lanes_weight4 (r->q[i][k]) * (1.0f / 64.0f);
         float a = 1.0f - w, pw = b->w[c][i][k];
 
         aa[c][k] += pw * a * a;
@@ -1313,12 +1328,11 @@ typedef struct
   gint32 ok[L];
 } Bc6hLanesPass2;
 
-/* the decoded h of the 3-bit index @q between unquantized @a and @b (the
- * weights are (64 q + 3) / 7 exactly) */
+/* the decoded h of the 3-bit index @q between unquantized @a and @b */
 static inline gint32
 lanes_decode3 (gint32 a, gint32 b, gint32 q)
 {
-  return lanes_interp (a, b, (q * 64 + 3) / 7);
+  return lanes_interp (a, b, lanes_weight3 (q));
 }
 
 /* the principal-axis endpoints of both regions of every lane
@@ -1540,7 +1554,7 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
       q0 = (gint32) t;
       q0 = q0 < 1 ? 1 : (q0 > 6 ? 6 : q0);
       for (q = q0 - 1; q <= q0 + 1; q++) {
-        float sw = (float) ((q * 64 + 3) / 7) * (1.0f / 64.0f);
+        float sw = (float) lanes_weight3 (q) * (1.0f / 64.0f);
         float e = sw * (cc * sw - bb2);
 
         bq = q == q0 - 1 || e < best ? q : bq;
@@ -1611,7 +1625,7 @@ lanes_refit2 (const Bc6hBatch * b, const float m1[16][L],
     for (i = 0; i < 16; i++) {
       for (c = 0; c < 3; c++) {
         LANES {
-          float w = (float) ((r->q[i][k] * 64 + 3) / 7) * (1.0f / 64.0f);
+          float w = (float) lanes_weight3 (r->q[i][k]) * (1.0f / 64.0f);
           float a = 1.0f - w;
           float pw = b->w[c][i][k] * (rr ? m1[i][k] : 1.0f - m1[i][k]);
 
