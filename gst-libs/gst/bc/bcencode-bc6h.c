@@ -651,6 +651,7 @@ pack (const Bc6hCand * cand, guint8 * out)
   BcBptcBits bits = { 0, 0, 0 };
   guint anchor = m->regions == 2 ? bc7_anchors2[cand->partition] : 0;
   guint ib = m->regions == 2 ? 3 : 4;
+  guint64 w = 0;
   gint r, e, c, i;
 
   for (r = 0; r < m->regions; r++) {
@@ -682,9 +683,13 @@ pack (const Bc6hCand * cand, guint8 * out)
     }
   }
   g_assert (bits.pos == (m->regions == 2 ? 82u : 65u));
-  for (i = 0; i < 16; i++)
-    bc_bptc_bits_write (&bits, cand->idx[i], (i == 0 || (guint) i == anchor)
-        ? ib - 1 : ib);
+  /* the indices, 46 or 63 bits, in one word: all in the high half */
+  for (i = 15; i >= 0; i--) {
+    guint n = (i == 0 || (guint) i == anchor) ? ib - 1 : ib;
+
+    w = (w << n) | cand->idx[i];
+  }
+  bits.hi |= w << (bits.pos - 64);
   bc_bptc_bits_store (&bits, out);
 }
 
