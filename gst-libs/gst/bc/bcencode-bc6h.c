@@ -934,24 +934,30 @@ lanes_unquantize (gint32 x, gint32 epb)
   return epb >= 16 ? x : r;
 }
 
-/* quantize () without branches */
+/* the 16-bit value U of endpoint @h (quantize ()) */
 static inline gint32
-lanes_quantize (float h, gint32 epb)
+lanes_u16 (float h)
 {
   float u = (h + 0.5f) * (64.0f / 31.0f);
-  gint32 max = (1 << epb) - 1, ui, x, e, eu, ed;
 
   u = u < 0.0f ? 0.0f : (u > 65535.0f ? 65535.0f : u);
-  ui = (gint32) (u + 0.5f);
-  if (epb >= 16)
-    return ui;
-  x = ui >> (16 - epb);
-  e = ABS (lanes_unquantize (x, epb) - ui);
-  eu = ABS (lanes_unquantize (MIN (x + 1, max), epb) - ui);
-  x = x < max && eu < e ? x + 1 : x;
-  e = ABS (lanes_unquantize (x, epb) - ui);
-  ed = ABS (lanes_unquantize (MAX (x - 1, 0), epb) - ui);
-  return x > 0 && ed < e ? x - 1 : x;
+  return (gint32) (u + 0.5f);
+}
+
+/* quantize () of the 16-bit value @ui, without branches: the interior
+ * codes x unquantize to the middles (x + 1/2) 2^(16 - epb) of their
+ * ranges, so the nearest is ui's range, but for 0 (0), 1 and the last two
+ * (the last 0xffff), where the neighbour can be nearer */
+static inline gint32
+lanes_quantize_u (gint32 ui, gint32 epb)
+{
+  gint32 s = 16 - epb, max = (1 << epb) - 1, step = 1 << s, x = ui >> s;
+  gint32 u1 = step + (step >> 1), um = (max - 1) * step + (step >> 1);
+  gint32 up = (x == 0 && ABS (u1 - ui) < ui) ||
+      (x == max - 1 && 0xffff - ui < ABS (um - ui));
+  gint32 down = x == max && ABS (um - ui) < 0xffff - ui;
+
+  return epb >= 16 ? ui : x + up - down;
 }
 
 /* the principal axis of each lane's covariance @cov (xx, xy, xz, yy, yz,
@@ -1054,7 +1060,7 @@ lanes_fit (const Bc6hBatch * b, float ef[2][3][L])
 static void
 lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
 {
-  gint32 unq[2][3][L], done[L], half[L];
+  gint32 unq[2][3][L], u[2][3][L], done[L], half[L];
   float t0[L], len[L], p0[3][L], d[3][L], inv[L], spread[L];
   gint i, c, e, j, k;
 
@@ -1087,6 +1093,9 @@ lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
   }
   for (c = 0; c < 3; c++)
     LANES spread[k] = MAX (spread[k], ABS (ef[1][c][k] - ef[0][c][k]));
+  for (e = 0; e < 2; e++)
+    for (c = 0; c < 3; c++)
+      LANES u[e][c][k] = lanes_u16 (ef[e][c][k]);
   for (j = 0; j < 4; j++) {
     const gint32 row = one_region_rows[j];
     const Bc6hMode *m = &bc6h_modes[row];
@@ -1102,7 +1111,7 @@ lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
       continue;
     for (e = 0; e < 2; e++)
       for (c = 0; c < 3; c++)
-        LANES x[e][c][k] = lanes_quantize (ef[e][c][k], epb);
+        LANES x[e][c][k] = lanes_quantize_u (u[e][c][k], epb);
     LANES fit[k] = !done[k];
     for (c = 0; c < 3; c++) {
       LANES {
@@ -1447,7 +1456,7 @@ static void
 lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
     float ef[2][2][3][L], Bc6hLanesPass2 * r)
 {
-  gint32 unq[2][2][3][L], done[L], half[3][L], flip[2][L];
+  gint32 unq[2][2][3][L], u[2][2][3][L], done[L], half[3][L], flip[2][L];
   float ha[3][L], t0[L], len[L], p0[2][3][L], d[2][3][L], inv[2][L],
       spread[3][L];
   gint i, c, e, j, k, rr;
@@ -1483,6 +1492,10 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
 
   /* the most precise row whose differences fit; the last, mode 10, has
    * none */
+  for (rr = 0; rr < 2; rr++)
+    for (e = 0; e < 2; e++)
+      for (c = 0; c < 3; c++)
+        LANES u[rr][e][c][k] = lanes_u16 (ef[rr][e][c][k]);
   LANES done[k] = 0;
   for (c = 0; c < 3; c++) {
     LANES {
@@ -1512,7 +1525,7 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
     for (rr = 0; rr < 2; rr++)
       for (e = 0; e < 2; e++)
         for (c = 0; c < 3; c++)
-          LANES x[rr][e][c][k] = lanes_quantize (ef[rr][e][c][k], epb);
+          LANES x[rr][e][c][k] = lanes_quantize_u (u[rr][e][c][k], epb);
     LANES fit[k] = !done[k];
     for (c = 0; c < 3; c++) {
       LANES {
