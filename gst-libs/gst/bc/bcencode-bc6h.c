@@ -1263,6 +1263,53 @@ lanes_proj (const Bc6hBatch * b, const float ef[2][3][L], Bc6hLanesPass * r)
   }
 }
 
+/* pack_one_region () of every lane of @r into the two little-endian
+ * words of its block, @lo and @hi: in rows 10 to 13 each channel's second
+ * endpoint takes 10 bits (10 bits of it; 9, 8 or 4 of the difference and
+ * the first endpoint's 1, 2 or 6 high bits reversed) */
+static void
+lanes_pack_one (const Bc6hLanesPass * r, guint64 * lo, guint64 * hi)
+{
+  gint i, c, k;
+
+  /* the mode: 3, 7, 11 or 15 */
+  LANES {
+    lo[k] = (guint64) (4 * (r->row[k] - 10) + 3);
+    hi[k] = 0;
+  }
+  for (c = 0; c < 3; c++) {
+    LANES {
+      gint32 row = r->row[k], a = r->ep[0][c][k], b = r->ep[1][c][k];
+      guint32 high = (guint32) a >> 10, d = (guint32) (b - a), f;
+      guint32 rev2 = ((high & 1u) << 1) | ((high >> 1) & 1u);
+      guint32 rev6 = ((high & 1u) << 5) | ((high & 2u) << 3) |
+          ((high & 4u) << 1) | ((high >> 1) & 4u) | ((high >> 3) & 2u) |
+          ((high >> 5) & 1u);
+
+      f = row == 10 ? (guint32) b & 0x3ffu : (row == 11 ?
+          (d & 0x1ffu) | ((high & 1u) << 9) : (row == 12 ?
+              (d & 0xffu) | (rev2 << 8) : (d & 0xfu) | (rev6 << 4)));
+      lo[k] |= ((guint64) ((guint32) a & 0x3ffu) << (5 + 10 * c)) |
+          ((guint64) f << (35 + 10 * c));
+      hi[k] |= c == 2 ? (guint64) (f >> 9) : 0;
+    }
+  }
+  /* the indices: 3 bits for pixel 0, 4 for the others, from bit 65 */
+  LANES hi[k] |= (guint64) r->q[0][k] << 1;
+  for (i = 1; i < 16; i++)
+    LANES hi[k] |= (guint64) r->q[i][k] << (4 * i);
+}
+
+/* writes the words @lo and @hi of a block to @out */
+static inline void
+store_block (guint64 lo, guint64 hi, guint8 * out)
+{
+  lo = GUINT64_TO_LE (lo);
+  hi = GUINT64_TO_LE (hi);
+  memcpy (out, &lo, 8);
+  memcpy (out + 8, &hi, 8);
+}
+
 /* quality=fast of @n_blocks (at most BC_LANES) blocks of @b */
 static void
 lanes_fast (const Bc6hBatch * b, guint n_blocks, guint8 * out)
@@ -1270,7 +1317,8 @@ lanes_fast (const Bc6hBatch * b, guint n_blocks, guint8 * out)
   Bc6hLanesPass r1;
   float ef[2][3][L];
   gint32 refit_ok[L];
-  guint k, i, e, c;
+  guint64 lo[L], hi[L];
+  guint k, i, c;
 
   /* the principal axis, indices for its endpoints unquantized, a refit
    * to those, then the row and the indices (before, a first pass
@@ -1280,31 +1328,24 @@ lanes_fast (const Bc6hBatch * b, guint n_blocks, guint8 * out)
   lanes_proj (b, ef, &r1);
   lanes_refit (b, &r1, ef, refit_ok);
   lanes_pass (b, ef, &r1);
+  lanes_pack_one (&r1, lo, hi);
 
   for (k = 0; k < n_blocks; k++) {
-    const Bc6hLanesPass *r = &r1;
     Bc6hCand cand;
+    Bc6hPixels p;
 
-    if (!r->ok[k]) {
-      Bc6hPixels p;
-
-      p.wsum = 0.0f;
-      for (c = 0; c < 3; c++)
-        for (i = 0; i < 16; i++) {
-          p.h[c][i] = b->h[c][i][k];
-          p.w[c][i] = b->w[c][i][k];
-          p.wsum += p.w[c][i];
-        }
-      fast_block (&p, &cand);
-    } else {
-      memset (&cand, 0, sizeof (cand));
-      cand.row = r->row[k];
-      for (e = 0; e < 2; e++)
-        for (c = 0; c < 3; c++)
-          cand.ep[0][e][c] = r->ep[e][c][k];
-      for (i = 0; i < 16; i++)
-        cand.idx[i] = (guint8) r->q[i][k];
+    if (r1.ok[k]) {
+      store_block (lo[k], hi[k], out + 16 * k);
+      continue;
     }
+    p.wsum = 0.0f;
+    for (c = 0; c < 3; c++)
+      for (i = 0; i < 16; i++) {
+        p.h[c][i] = b->h[c][i][k];
+        p.w[c][i] = b->w[c][i][k];
+        p.wsum += p.w[c][i];
+      }
+    fast_block (&p, &cand);
     pack_one_region (&cand, out + 16 * k);
   }
 }
@@ -1966,8 +2007,9 @@ lanes_normal (const Bc6hBatch * b, guint n_blocks, Bc6hPending * pd,
     guint8 * out)
 {
   Bc6hLanesPass r;
-  float ef[2][3][L], wsum[L];
+  float ef[2][3][L], wsum[L], thr[L];
   gint32 refit_ok[L];
+  guint64 lo[L], hi[L];
   guint k, i, e, c;
 
   /* as lanes_fast () */
@@ -1975,27 +2017,20 @@ lanes_normal (const Bc6hBatch * b, guint n_blocks, Bc6hPending * pd,
   lanes_proj (b, ef, &r);
   lanes_refit (b, &r, ef, refit_ok);
   lanes_pass (b, ef, &r);
+  lanes_pack_one (&r, lo, hi);
   LANES wsum[k] = 0.0f;
   for (c = 0; c < 3; c++)
     for (i = 0; i < 16; i++)
       LANES wsum[k] += b->w[c][i][k];
+  LANES thr[k] = NORMAL_TWO_REGION_THRESHOLD * wsum[k] / 48.0f;
 
   for (k = 0; k < n_blocks; k++) {
     const Bc6hLanesPass *best_r = r.ok[k] ? &r : NULL;
     Bc6hCand best;
 
-    if (best_r && best_r->err[k] <=
-        NORMAL_TWO_REGION_THRESHOLD * wsum[k] / 48.0f) {
+    if (best_r && best_r->err[k] <= thr[k]) {
       /* one region is good enough: no copy of the pixels */
-      Bc6hCand one;
-
-      one.row = best_r->row[k];
-      for (e = 0; e < 2; e++)
-        for (c = 0; c < 3; c++)
-          one.ep[0][e][c] = best_r->ep[e][c][k];
-      for (i = 0; i < 16; i++)
-        one.idx[i] = (guint8) best_r->q[i][k];
-      pack_one_region (&one, out + 16 * k);
+      store_block (lo[k], hi[k], out + 16 * k);
       continue;
     }
     if (!best_r) {
