@@ -1767,35 +1767,47 @@ lanes_refit2 (const Bc6hBatch * b, const float m1[16][L],
   gint32 ok[L];
   gint rr, i, c, e, k;
 
-  LANES ok[k] = 1;
-  for (rr = 0; rr < 2; rr++) {
-    float aa[3][L], ab[3][L], bb[3][L], pa[3][L], pb[3][L];
+  float aa[2][3][L], ab[2][3][L], bb[2][3][L], pa[2][3][L], pb[2][3][L];
 
+  /* (both regions in one pass over the pixels, each pixel's weight in
+   * the other region 0) */
+  for (rr = 0; rr < 2; rr++)
     for (c = 0; c < 3; c++)
-      LANES aa[c][k] = ab[c][k] = bb[c][k] = pa[c][k] = pb[c][k] = 0.0f;
-    for (i = 0; i < 16; i++) {
-      for (c = 0; c < 3; c++) {
-        LANES {
-          float w = (float) lanes_weight3 (r->q[i][k]) * (1.0f / 64.0f);
-          float a = 1.0f - w;
-          float pw = b->w[c][i][k] * (rr ? m1[i][k] : 1.0f - m1[i][k]);
-
-          aa[c][k] += pw * a * a;
-          ab[c][k] += pw * a * w;
-          bb[c][k] += pw * w * w;
-          pa[c][k] += pw * a * b->h[c][i][k];
-          pb[c][k] += pw * w * b->h[c][i][k];
-        }
-      }
-    }
+      LANES aa[rr][c][k] = ab[rr][c][k] = bb[rr][c][k] = pa[rr][c][k] =
+          pb[rr][c][k] = 0.0f;
+  for (i = 0; i < 16; i++) {
     for (c = 0; c < 3; c++) {
       LANES {
-        float det = aa[c][k] * bb[c][k] - ab[c][k] * ab[c][k];
-        float s = aa[c][k] + bb[c][k];
+        float w = (float) lanes_weight3 (r->q[i][k]) * (1.0f / 64.0f);
+        float a = 1.0f - w, h = b->h[c][i][k];
+        float pw0 = b->w[c][i][k] * (1.0f - m1[i][k]);
+        float pw1 = b->w[c][i][k] * m1[i][k];
+
+        aa[0][c][k] += pw0 * a * a;
+        ab[0][c][k] += pw0 * a * w;
+        bb[0][c][k] += pw0 * w * w;
+        pa[0][c][k] += pw0 * a * h;
+        pb[0][c][k] += pw0 * w * h;
+        aa[1][c][k] += pw1 * a * a;
+        ab[1][c][k] += pw1 * a * w;
+        bb[1][c][k] += pw1 * w * w;
+        pa[1][c][k] += pw1 * a * h;
+        pb[1][c][k] += pw1 * w * h;
+      }
+    }
+  }
+  LANES ok[k] = 1;
+  for (rr = 0; rr < 2; rr++) {
+    for (c = 0; c < 3; c++) {
+      LANES {
+        float det = aa[rr][c][k] * bb[rr][c][k] - ab[rr][c][k] * ab[rr][c][k];
+        float s = aa[rr][c][k] + bb[rr][c][k];
         gboolean good = det > 1e-6f * s * s;
         float inv = good ? 1.0f / det : 0.0f;
-        float lo = (bb[c][k] * pa[c][k] - ab[c][k] * pb[c][k]) * inv;
-        float hi = (aa[c][k] * pb[c][k] - ab[c][k] * pa[c][k]) * inv;
+        float lo = (bb[rr][c][k] * pa[rr][c][k] -
+            ab[rr][c][k] * pb[rr][c][k]) * inv;
+        float hi = (aa[rr][c][k] * pb[rr][c][k] -
+            ab[rr][c][k] * pa[rr][c][k]) * inv;
 
         ok[k] = ok[k] && good;
         nf[rr][0][c][k] = lo < 0.0f ? 0.0f : (lo > H_MAX ? H_MAX : lo);
