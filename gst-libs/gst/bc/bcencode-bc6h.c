@@ -1843,7 +1843,7 @@ lanes_pow2 (float x, float *inv)
  * fraction *@num / *@den, from @inv, 1 / its pixel count @n, the sums
  * @s0..@s2 of its pixels' differences from the block's mean and @s3..@s8
  * of their products, and @g, a power of two that scales the covariance to
- * about 1 (it keeps the fractions' cross products in range): e2 / tr, the
+ * about 1 (it keeps the products of two in range): e2 / tr, the
  * sum of the covariance's 2x2 principal minors over its trace,
  * (l1 l2 + l1 l3 + l2 l3) / (l1 + l2 + l3) of its eigenvalues, about
  * l2 + l3 where l1 dominates (rank_partitions () takes l2 + l3 from two
@@ -1867,13 +1867,12 @@ lanes_off_axis (float n, float inv, float s0, float s1, float s2, float s3,
 }
 
 /* The partition of least estimated error of every lane: the sum over its
- * regions of lanes_off_axis (), compared as fractions by cross products;
- * the sums of a partition's smaller region only over its pixels (the
+ * regions of lanes_off_axis (), one division a partition; the sums of a partition's smaller region only over its pixels (the
  * partition is the same in every lane) */
 static void
 lanes_rank (const Bc6hBatch * b, gint32 * part)
 {
-  float v[9][16][L], tot[9][L], bnum[L], bden[L], g[L];
+  float v[9][16][L], tot[9][L], best[L], g[L];
   gint i, c, pt, k;
 
   for (c = 0; c < 3; c++) {
@@ -1905,8 +1904,7 @@ lanes_rank (const Bc6hBatch * b, gint32 * part)
 
     lanes_pow2 (t, &g[k]);
     g[k] = t > 1e-30f ? g[k] : 0.0f;
-    bnum[k] = 1.0f;
-    bden[k] = 0.0f;
+    best[k] = G_MAXFLOAT;
     part[k] = 0;
   }
   for (pt = 0; pt < 32; pt++) {
@@ -1934,8 +1932,7 @@ lanes_rank (const Bc6hBatch * b, gint32 * part)
     inv1 = 1.0f / n1;
     inv0 = 1.0f / (16.0f - n1);
     LANES {
-      float num0, den0, num1, den1, num, den;
-      gboolean better;
+      float num0, den0, num1, den1, num, den, score;
 
       lanes_off_axis (n1, inv1, s[0][k], s[1][k], s[2][k], s[3][k], s[4][k],
           s[5][k], s[6][k], s[7][k], s[8][k], g[k], &num1, &den1);
@@ -1943,14 +1940,14 @@ lanes_rank (const Bc6hBatch * b, gint32 * part)
           tot[1][k] - s[1][k], tot[2][k] - s[2][k], tot[3][k] - s[3][k],
           tot[4][k] - s[4][k], tot[5][k] - s[5][k], tot[6][k] - s[6][k],
           tot[7][k] - s[7][k], tot[8][k] - s[8][k], g[k], &num0, &den0);
-      /* num0 / den0 + num1 / den1 below the best so far, by cross
-       * products (the first partition always: the best starts as 1 / 0) */
+      /* num0 / den0 + num1 / den1 below the best so far (one division:
+       * comparing the fractions by cross products kept three values, and
+       * the compilers branched on whether any lane improved) */
       num = num0 * den1 + num1 * den0;
       den = den0 * den1;
-      better = num * bden[k] < bnum[k] * den;
-      part[k] = better ? pt : part[k];
-      bnum[k] = better ? num : bnum[k];
-      bden[k] = better ? den : bden[k];
+      score = num / den;
+      part[k] = score < best[k] ? pt : part[k];
+      best[k] = MIN (best[k], score);
     }
   }
 }
