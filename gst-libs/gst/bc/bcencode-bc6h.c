@@ -1405,7 +1405,8 @@ typedef struct
 {
   Bc6hBatch b;
   gint32 part[L];
-  Bc6hCand one[L];              /* the one-region block, its error */
+  guint64 one_lo[L], one_hi[L]; /* the one-region block */
+  float one_err[L];             /* its error */
   guint8 *out[L];
   guint n;
 } Bc6hPending;
@@ -1987,8 +1988,8 @@ lanes_two (Bc6hPending * pd)
   for (k = 0; k < pd->n; k++) {
     Bc6hCand cand;
 
-    if (!r.ok[k] || r.err[k] >= pd->one[k].err) {
-      pack_one_region (&pd->one[k], pd->out[k]);
+    if (!r.ok[k] || r.err[k] >= pd->one_err[k]) {
+      store_block (pd->one_lo[k], pd->one_hi[k], pd->out[k]);
       continue;
     }
     memset (&cand, 0, sizeof (cand));
@@ -2019,7 +2020,7 @@ lanes_normal (const Bc6hBatch * b, guint n_blocks, Bc6hPending * pd,
   float ef[2][3][L], wsum[L], thr[L];
   gint32 refit_ok[L];
   guint64 lo[L], hi[L];
-  guint k, i, e, c;
+  guint k, i, c;
 
   /* as lanes_fast () */
   lanes_fit (b, ef);
@@ -2035,7 +2036,6 @@ lanes_normal (const Bc6hBatch * b, guint n_blocks, Bc6hPending * pd,
 
   for (k = 0; k < n_blocks; k++) {
     const Bc6hLanesPass *best_r = r.ok[k] ? &r : NULL;
-    Bc6hCand best;
 
     if (best_r && best_r->err[k] <= thr[k]) {
       /* one region is good enough: no copy of the pixels */
@@ -2055,22 +2055,15 @@ lanes_normal (const Bc6hBatch * b, guint n_blocks, Bc6hPending * pd,
       encode_block (&p, 1, out + 16 * k);
       continue;
     }
-    memset (&best, 0, sizeof (best));
-    best.row = best_r->row[k];
-    for (e = 0; e < 2; e++)
-      for (c = 0; c < 3; c++)
-        best.ep[0][e][c] = best_r->ep[e][c][k];
-    for (i = 0; i < 16; i++)
-      best.idx[i] = (guint8) best_r->q[i][k];
-    best.err = best_r->err[k];
-
     /* the block waits for the two-region lanes */
     for (c = 0; c < 3; c++)
       for (i = 0; i < 16; i++) {
         pd->b.h[c][i][pd->n] = b->h[c][i][k];
         pd->b.w[c][i][pd->n] = b->w[c][i][k];
       }
-    pd->one[pd->n] = best;
+    pd->one_lo[pd->n] = lo[k];
+    pd->one_hi[pd->n] = hi[k];
+    pd->one_err[pd->n] = best_r->err[k];
     pd->out[pd->n] = out + 16 * k;
     if (++pd->n == L)
       lanes_two (pd);
