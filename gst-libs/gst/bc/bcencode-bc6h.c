@@ -32,7 +32,8 @@
  * exact decoded values. The anchor rule (the first pixel of a region
  * needs an index below half) is met by swapping the region's endpoints.
  * A least-squares refit of the endpoints to the indices follows, keeping
- * the better result.
+ * the better result (fast and normal's lanes refit once, to the indices
+ * of the unquantized principal-axis endpoints, and quantize after it).
  *
  * Modes:
  *
