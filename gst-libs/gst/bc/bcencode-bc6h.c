@@ -18,7 +18,9 @@
  * gamma 2.2 pictures, clipped at 1.0), from a table of one weight an
  * octave: the sum over the exposures where the value is not clipped of
  * (2^e v)^(2 / 2.2), 1.0 at most, at least 0.016 (values below 2^-10)
- * and 0.02 (above 8, clipped at every exposure). The weights enter the
+ * and 0.02 (above 8, clipped at every exposure) (bc6h_octave_weight,
+ * defined in bcencode.c for every build of this file and exported for the
+ * GL encoder as gst_bc_encode_bc6h_weights ()). The weights enter the
  * errors that pick indices and candidates and the least-squares refits,
  * not the principal axis.
  *
@@ -70,8 +72,9 @@
  * than the best candidate's error. The block keeps the candidate of least
  * error. Like the other kernels this file is built once per instruction
  * set, and every build writes the same blocks (floating point
- * contraction off, no reassociation, lanes independent). Signed BC6H
- * (BC6H_SF16) is not written.
+ * contraction off, no reassociation, lanes independent); the GL encoder's
+ * port of fast (gst-libs/gst/bcgl/glsl/bc6h.comp) writes them too on an
+ * IEEE-float GL implementation. Signed BC6H (BC6H_SF16) is not written.
  */
 
 #ifdef HAVE_CONFIG_H
@@ -92,15 +95,6 @@ typedef struct
   float w[3][16];
   float wsum;
 } Bc6hPixels;
-
-/* the error weight of a value by its half float's exponent (h >> 10): see
- * the top of the file; the value is that of the octave's middle */
-static const float octave_weight[32] = {
-  0.01577f, 0.01577f, 0.01577f, 0.01577f, 0.01577f, 0.0228f, 0.04282f,
-  0.08042f, 0.151f, 0.2836f, 0.5325f, 1.0f, 0.9892f, 0.9689f, 0.9309f,
-  0.8594f, 0.7252f, 0.4732f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f,
-  0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f,
-};
 
 /* a block in the making */
 typedef struct
@@ -2083,8 +2077,8 @@ static void
 load_row (const guint16 * src, const guint * off, guint y, Bc6hBatch * b)
 {
   const __m512i idx = _mm512_loadu_si512 (off);
-  const __m512 w_lo = _mm512_loadu_ps (octave_weight);
-  const __m512 w_hi = _mm512_loadu_ps (octave_weight + 16);
+  const __m512 w_lo = _mm512_loadu_ps (bc6h_octave_weight);
+  const __m512 w_hi = _mm512_loadu_ps (bc6h_octave_weight + 16);
   guint x, c;
 
   for (x = 0; x < 4; x++)
@@ -2122,7 +2116,7 @@ load_row (const guint16 * src, const guint * off, guint y, Bc6hBatch * b)
         gint32 h = h_of_half_int (GUINT16_FROM_LE (s[off[k]]));
 
         b->h[c][y * 4 + x][k] = (float) h;
-        b->w[c][y * 4 + x][k] = octave_weight[h >> 10];
+        b->w[c][y * 4 + x][k] = bc6h_octave_weight[h >> 10];
       }
     }
 }
@@ -2176,7 +2170,7 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
     p.wsum = 0.0f;
     for (c = 0; c < 3; c++)
       for (x = 0; x < 16; x++) {
-        p.w[c][x] = octave_weight[((gint) p.h[c][x]) >> 10];
+        p.w[c][x] = bc6h_octave_weight[((gint) p.h[c][x]) >> 10];
         p.wsum += p.w[c][x];
       }
     encode_block (&p, quality, out + 16 * k);

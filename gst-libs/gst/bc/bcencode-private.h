@@ -185,6 +185,11 @@ G_GNUC_INTERNAL extern const guint8 bc7_anchors2[64];
 G_GNUC_INTERNAL extern const guint8 bc7_anchors3a[64];
 G_GNUC_INTERNAL extern const guint8 bc7_anchors3b[64];
 
+/* BC6H's error weight of a value by its half float's exponent (h >> 10),
+ * the value of the octave's middle (bcencode-bc6h.c), defined in
+ * bcencode.c for every build of the kernels and the GL encoder */
+G_GNUC_INTERNAL extern const float bc6h_octave_weight[32];
+
 /* Tables shared by every build of the kernels, filled by
  * bc_encode_tables_init () */
 typedef struct

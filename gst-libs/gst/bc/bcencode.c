@@ -211,6 +211,29 @@ gst_bc_encode_bc7_tables (const guint8 ** partitions2,
     *solid = &bc_tables.bc7_solid[0][0];
 }
 
+const float bc6h_octave_weight[32] = {
+  0.01577f, 0.01577f, 0.01577f, 0.01577f, 0.01577f, 0.0228f, 0.04282f,
+  0.08042f, 0.151f, 0.2836f, 0.5325f, 1.0f, 0.9892f, 0.9689f, 0.9309f,
+  0.8594f, 0.7252f, 0.4732f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f,
+  0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f,
+};
+
+/**
+ * gst_bc_encode_bc6h_weights:
+ *
+ * The BC6H encoder's error weight of a channel value by its half float's
+ * exponent: entry e weighs the values whose half float bits, shifted right
+ * by 10, are e (see bcencode-bc6h.c). Exported for the GL encoder, which
+ * embeds it in its shader.
+ *
+ * Returns: (transfer none) (array fixed-size=32): the 32 weights
+ */
+const gfloat *
+gst_bc_encode_bc6h_weights (void)
+{
+  return bc6h_octave_weight;
+}
+
 /* ------------------------------------------------------------------------ */
 /* SIMD selection                                                            */
 

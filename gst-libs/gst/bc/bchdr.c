@@ -500,6 +500,50 @@ gst_bc_hdr_input_get_bpp (const GstBcHdrInput * input)
   return input->bpp;
 }
 
+/**
+ * gst_bc_hdr_input_get_tables: (skip)
+ * @input: a #GstBcHdrInput
+ * @n_codes: (out): the codes of a channel: 65536 (RGBA64_LE) or 1024
+ *     (RGB10A2_LE)
+ * @half: (out) (transfer none) (nullable): PQ and linear: the half float
+ *     bits of every code (@n_codes entries); HLG: %NULL
+ * @scene: (out) (transfer none) (nullable): HLG: the scene light E of
+ *     every code (@n_codes entries); PQ and linear: %NULL
+ * @ootf: (out) (transfer none) (nullable): HLG: the OOTF's factor
+ *     `1000 Ys^0.2 / 203` by the bits of Ys as a float shifted right by 13,
+ *     from @ootf_first on (@n_ootf entries); else %NULL
+ * @ootf_first: (out): HLG: the shifted bits of ootf[0]'s Ys
+ * @n_ootf: (out): HLG: the entries of @ootf, else 0
+ * @ys: (out caller-allocates) (array fixed-size=3): HLG: the luminance
+ *     weights of R, G and B; else 0
+ *
+ * The tables gst_bc_hdr_input_convert() converts through. PQ and linear:
+ * each channel's code is looked up in @half. HLG: with `e` the @scene of
+ * each channel's code and `y = ys[0] e[0] + ys[1] e[1] + ys[2] e[2]` in
+ * single precision, the factor k is 0 where y's bits shifted right by 13
+ * are below @ootf_first, else the @ootf entry of those bits (the last one
+ * from there on), and each channel is the half float nearest `k e`
+ * (gst_bc_hdr_half_from_float()). Exported for the GL encoder, which
+ * uploads them so that its shader converts as the CPU does.
+ */
+void
+gst_bc_hdr_input_get_tables (const GstBcHdrInput * input, guint * n_codes,
+    const guint16 ** half, const gfloat ** scene, const gfloat ** ootf,
+    guint * ootf_first, guint * n_ootf, gfloat ys[3])
+{
+  g_return_if_fail (input != NULL);
+
+  *n_codes = input->bpp == 8 ? 65536 : 1024;
+  *half = input->half;
+  *scene = input->scene;
+  *ootf = input->ootf;
+  *ootf_first = input->ootf ? OOTF_FIRST : 0;
+  *n_ootf = input->ootf ? OOTF_LAST - OOTF_FIRST + 1 : 0;
+  ys[0] = input->ys[0];
+  ys[1] = input->ys[1];
+  ys[2] = input->ys[2];
+}
+
 /* gst_bc_hdr_half_from_float () with a shortcut for positive normal
  * halfs: the 13 dropped mantissa bits rounded to nearest even by an add */
 static inline guint16

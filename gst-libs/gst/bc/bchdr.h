@@ -87,6 +87,15 @@ void     gst_bc_hdr_input_convert (const GstBcHdrInput * input,
                                    guint16 * rgba);
 
 GST_BC_API
+void     gst_bc_hdr_input_get_tables (const GstBcHdrInput * input,
+                                      guint * n_codes,
+                                      const guint16 ** half,
+                                      const gfloat ** scene,
+                                      const gfloat ** ootf,
+                                      guint * ootf_first, guint * n_ootf,
+                                      gfloat ys[3]);
+
+GST_BC_API
 guint16  gst_bc_hdr_half_from_float (gfloat v);
 
 G_END_DECLS

@@ -39,7 +39,14 @@
  * (tests/check/libs/bcglencode.c and elements/bcencgl.c bound the
  * difference in PSNR). The integer parts (quantisation, palettes, index
  * choice given the distances, alpha levels, packing) are exact
- * everywhere. */
+ * everywhere.
+ *
+ * BC6H (gst_bc_gl_encoder_new_hdr (), quality=fast only): the texels are
+ * 16-bit or 10-bit codes of PQ, HLG or linear video, which the shader
+ * (glsl/bc6h.comp) converts to half floats through the CPU's own tables
+ * (gst_bc_hdr_input_get_tables (), uploaded once into a second storage
+ * buffer, binding 1), then encodes as lanes_fast () of the CPU encoder
+ * does, with its error weights (gst_bc_encode_bc6h_weights ()). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -97,6 +104,16 @@ struct _GstBcGLEncoder
   gint32 yuv_offset[2];
   gint32 yuv_k[5];
   guint yuv_shift;
+  /* BC6H: the HDR input's tables (gst_bc_hdr_input_get_tables ()), the
+   * texture's code range, and the storage buffer they are uploaded to */
+  gboolean hdr;
+  gboolean hdr_hlg;
+  guint hdr_n_codes;
+  guint hdr_ootf_first;
+  guint hdr_n_ootf;
+  gfloat hdr_ys[3];
+  gfloat hdr_code_max;
+  GLuint hdr_tables;
   gboolean gles;
   gboolean have_timer;
 
@@ -287,10 +304,51 @@ append_bc7 (GString * s, gboolean yuv)
   g_string_append (s, gst_bc_gl_shader_bc7_comp);
 }
 
-static gchar *
-make_source (GstBcFormat format, GstBcQuality quality, gint yuv_layout,
-    gboolean gles, gboolean es32)
+/* BC6H (glsl/bc6h.comp): the input's constants, the encoder's constants
+ * and weights */
+static void
+append_bc6h (GString * s, const GstBcGLEncoder * enc)
 {
+  const gfloat *weights = gst_bc_encode_bc6h_weights ();
+  /* volatile: the value the C code's constant expression has */
+  volatile gfloat sixty_four = 64.0f, thirty_one = 31.0f;
+  guint i;
+
+  g_string_append_printf (s, "#define HDR_HLG %d\n", enc->hdr_hlg ? 1 : 0);
+  g_string_append_printf (s, "#define N_CODES %u\n", enc->hdr_n_codes);
+  append_float (s, "CODE_MAX", enc->hdr_code_max);
+  if (enc->hdr_hlg) {
+    g_string_append_printf (s, "#define OOTF_FIRST %u\n"
+        "#define OOTF_LAST %u\n", enc->hdr_ootf_first,
+        enc->hdr_ootf_first + enc->hdr_n_ootf - 1);
+    append_float (s, "YS0", enc->hdr_ys[0]);
+    append_float (s, "YS1", enc->hdr_ys[1]);
+    append_float (s, "YS2", enc->hdr_ys[2]);
+  }
+  append_float (s, "C64_31", sixty_four / thirty_one);
+  append_float (s, "H_MAX", 31743.0f);
+  append_float (s, "EPS_LEN", 1e-12f);
+  append_float (s, "EPS_DET", 1e-6f);
+  append_float (s, "FLT_BIG", G_MAXFLOAT);
+  g_string_append (s, "const float OCTAVE[32] = float[32] (");
+  for (i = 0; i < 32; i++) {
+    guint32 u;
+
+    memcpy (&u, &weights[i], 4);
+    g_string_append_printf (s, "%s%suintBitsToFloat (0x%08xu)", i ? "," : "",
+        i % 4 == 0 ? "\n  " : " ", u);
+  }
+  g_string_append (s, ");\n");
+  append_prelude (s, FALSE);
+  g_string_append (s, gst_bc_gl_shader_bc6h_comp);
+}
+
+static gchar *
+make_source (const GstBcGLEncoder * enc, GstBcQuality quality, gboolean es32)
+{
+  GstBcFormat format = enc->info.format;
+  gint yuv_layout = enc->yuv_layout;
+  gboolean gles = enc->gles;
   GString *s = g_string_new (NULL);
 
   if (!gles)
@@ -314,6 +372,9 @@ make_source (GstBcFormat format, GstBcQuality quality, gint yuv_layout,
       break;
     case GST_BC_FORMAT_BC7:
       append_bc7 (s, yuv_layout != 0);
+      break;
+    case GST_BC_FORMAT_BC6H:
+      append_bc6h (s, enc);
       break;
     default:
       append_bc13 (s, format, yuv_layout != 0);
@@ -384,39 +445,20 @@ create_gl (GstGLContext * context, GLCall * d)
   d->ok = TRUE;
 }
 
-GstBcGLEncoder *
-gst_bc_gl_encoder_new (GstGLContext * context, const GstBcInfo * info,
+/* The encoder of @info on @context reading @layout, its ring made; the
+ * format and layout checked by the caller */
+static GstBcGLEncoder *
+encoder_new (GstGLContext * context, const GstBcInfo * info,
     const GstBcPixelLayout * layout, guint n_slots, GError ** error)
 {
   GstBcGLEncoder *enc;
   const gchar *missing;
   GLCall d = { NULL, };
 
-  g_return_val_if_fail (GST_IS_GL_CONTEXT (context), NULL);
-  g_return_val_if_fail (info != NULL && layout != NULL, NULL);
-  g_return_val_if_fail (n_slots >= 2 &&
-      n_slots <= GST_BC_GL_ENCODER_MAX_SLOTS, NULL);
-
-  debug_init ();
-
   missing = gst_bc_gl_encoder_context_missing (context);
   if (missing) {
     g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_INIT,
         "The GL context lacks %s", missing);
-    return NULL;
-  }
-  if (!gst_bc_gl_encoder_format_supported (info->format)) {
-    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-        "The GL encoder has no shader for %s",
-        gst_bc_format_to_string (info->format));
-    return NULL;
-  }
-  /* BC4 also reads grey textures (GRAY8: R8, GRAY16_LE: two bytes, RG8) */
-  if (layout->bpp != 4 && (info->format != GST_BC_FORMAT_BC4 ||
-          layout->bpp > 2)) {
-    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-        "The GL encoder reads 4-byte RGBA-like textures only%s",
-        info->format == GST_BC_FORMAT_BC4 ? " (and GRAY8, GRAY16_LE)" : "");
     return NULL;
   }
 
@@ -449,6 +491,36 @@ gst_bc_gl_encoder_new (GstGLContext * context, const GstBcInfo * info,
       gst_bc_format_to_string (info->format), info->blocks_x, info->blocks_y,
       n_slots, info->size, enc->have_timer ? "yes" : "no");
   return enc;
+}
+
+GstBcGLEncoder *
+gst_bc_gl_encoder_new (GstGLContext * context, const GstBcInfo * info,
+    const GstBcPixelLayout * layout, guint n_slots, GError ** error)
+{
+  g_return_val_if_fail (GST_IS_GL_CONTEXT (context), NULL);
+  g_return_val_if_fail (info != NULL && layout != NULL, NULL);
+  g_return_val_if_fail (n_slots >= 2 &&
+      n_slots <= GST_BC_GL_ENCODER_MAX_SLOTS, NULL);
+
+  debug_init ();
+
+  if (!gst_bc_gl_encoder_format_supported (info->format)) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "The GL encoder has no shader for %s%s",
+        gst_bc_format_to_string (info->format),
+        info->format == GST_BC_FORMAT_BC6H ? " of 8-bit input (BC6H: "
+        "gst_bc_gl_encoder_new_hdr ())" : "");
+    return NULL;
+  }
+  /* BC4 also reads grey textures (GRAY8: R8, GRAY16_LE: two bytes, RG8) */
+  if (layout->bpp != 4 && (info->format != GST_BC_FORMAT_BC4 ||
+          layout->bpp > 2)) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "The GL encoder reads 4-byte RGBA-like textures only%s",
+        info->format == GST_BC_FORMAT_BC4 ? " (and GRAY8, GRAY16_LE)" : "");
+    return NULL;
+  }
+  return encoder_new (context, info, layout, n_slots, error);
 }
 
 /* the YUV_LAYOUT of glsl/yuv.glsl, 0 when the format has none */
@@ -515,6 +587,167 @@ gst_bc_gl_encoder_new_yuv (GstGLContext * context, const GstBcInfo * info,
       gst_video_format_to_string (yuv->format), yuv->matrix, yuv->range,
       yuv->h_cosited ? "h-cosited" : "h-centred",
       yuv->v_cosited ? " v-cosited" : "");
+  return enc;
+}
+
+/* the HDR input's tables, as glsl/bc6h.comp reads them, into a storage
+ * buffer */
+typedef struct
+{
+  GstBcGLEncoder *enc;
+  const guint32 *data;
+  gsize size;
+  GError **error;
+  gboolean ok;
+} TablesCall;
+
+static void
+upload_tables_gl (GstGLContext * context, TablesCall * d)
+{
+  const GstGLFuncs *gl = context->gl_vtable;
+  GLenum err;
+
+  while (gl->GetError () != GL_NO_ERROR);
+  gl->GenBuffers (1, &d->enc->hdr_tables);
+  gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, d->enc->hdr_tables);
+  gl->BufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) d->size, d->data,
+      GL_STATIC_DRAW);
+  gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+  err = gl->GetError ();
+  if (err != GL_NO_ERROR) {
+    g_set_error (d->error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "Could not upload the %" G_GSIZE_FORMAT " bytes of the HDR input's "
+        "tables (GL error 0x%04x)", d->size, err);
+    return;
+  }
+  d->ok = TRUE;
+}
+
+static void
+delete_tables_gl (GstGLContext * context, GstBcGLEncoder * enc)
+{
+  context->gl_vtable->DeleteBuffers (1, &enc->hdr_tables);
+  enc->hdr_tables = 0;
+}
+
+/* the channels of the textures of gst_bc_gl_encoder_new_hdr (): r, g, b
+ * (texel components), the code's bits */
+static gboolean
+hdr_layout_of (GstVideoFormat format, GstBcPixelLayout * layout, guint * bits)
+{
+  static const GstBcPixelLayout rgba16 = { 8, 0, 1, 2, 3, -1 };
+  /* GStreamer's ARGB64 texture is RGBA16 of the bytes as they are */
+  static const GstBcPixelLayout argb16 = { 8, 1, 2, 3, 0, -1 };
+  static const GstBcPixelLayout rgb10a2 = { 4, 0, 1, 2, 3, -1 };
+
+  switch (format) {
+    case GST_VIDEO_FORMAT_RGBA64_LE:
+      *layout = rgba16;
+      *bits = 16;
+      return TRUE;
+    case GST_VIDEO_FORMAT_ARGB64:
+      *layout = argb16;
+      *bits = 16;
+      return TRUE;
+    case GST_VIDEO_FORMAT_RGB10A2_LE:
+      *layout = rgb10a2;
+      *bits = 10;
+      return TRUE;
+    default:
+      return FALSE;
+  }
+}
+
+gboolean
+gst_bc_gl_encoder_hdr_format_supported (GstVideoFormat format)
+{
+  GstBcPixelLayout layout;
+  guint bits;
+
+  return hdr_layout_of (format, &layout, &bits);
+}
+
+GstBcGLEncoder *
+gst_bc_gl_encoder_new_hdr (GstGLContext * context, const GstBcInfo * info,
+    GstVideoFormat format, const GstBcHdrInput * input, guint n_slots,
+    GError ** error)
+{
+  GstBcGLEncoder *enc;
+  GstBcPixelLayout layout;
+  const guint16 *half;
+  const gfloat *scene, *ootf;
+  guint bits, n_codes, ootf_first, n_ootf, i;
+  gfloat ys[3];
+  guint32 *data;
+  gsize n_words;
+  TablesCall d = { NULL, };
+
+  g_return_val_if_fail (GST_IS_GL_CONTEXT (context), NULL);
+  g_return_val_if_fail (info != NULL && input != NULL, NULL);
+  g_return_val_if_fail (n_slots >= 2 &&
+      n_slots <= GST_BC_GL_ENCODER_MAX_SLOTS, NULL);
+
+  debug_init ();
+
+  if (info->format != GST_BC_FORMAT_BC6H) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "The GL encoder of HDR input writes BC6H, not %s",
+        gst_bc_format_to_string (info->format));
+    return NULL;
+  }
+  if (!hdr_layout_of (format, &layout, &bits)) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "The GL BC6H encoder does not read %s textures (it reads "
+        GST_BC_GL_ENCODER_HDR_FORMATS ")", gst_video_format_to_string (format));
+    return NULL;
+  }
+  gst_bc_hdr_input_get_tables (input, &n_codes, &half, &scene, &ootf,
+      &ootf_first, &n_ootf, ys);
+  if (n_codes != 1u << bits) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "The HDR input converts %u codes a channel, %s textures have %u",
+        n_codes, gst_video_format_to_string (format), 1u << bits);
+    return NULL;
+  }
+
+  enc = encoder_new (context, info, &layout, n_slots, error);
+  if (enc == NULL)
+    return NULL;
+  enc->hdr = TRUE;
+  enc->hdr_hlg = half == NULL;
+  enc->hdr_n_codes = n_codes;
+  enc->hdr_ootf_first = ootf_first;
+  enc->hdr_n_ootf = n_ootf;
+  memcpy (enc->hdr_ys, ys, sizeof (enc->hdr_ys));
+  enc->hdr_code_max = (gfloat) (n_codes - 1);
+
+  /* PQ and linear: two halfs a word, the even code low; HLG: the scene
+   * light of every code, then the OOTF factors, as float bits */
+  if (half) {
+    n_words = n_codes / 2;
+    data = g_new (guint32, n_words);
+    for (i = 0; i < n_words; i++)
+      data[i] = half[2 * i] | (guint32) half[2 * i + 1] << 16;
+  } else {
+    n_words = n_codes + n_ootf;
+    data = g_new (guint32, n_words);
+    memcpy (data, scene, n_codes * sizeof (gfloat));
+    memcpy (data + n_codes, ootf, n_ootf * sizeof (gfloat));
+  }
+  d.enc = enc;
+  d.data = data;
+  d.size = n_words * sizeof (guint32);
+  d.error = error;
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc)
+      upload_tables_gl, &d);
+  g_free (data);
+  if (!d.ok) {
+    gst_bc_gl_encoder_free (enc);
+    return NULL;
+  }
+  GST_DEBUG ("reading %s textures, %s input (%u codes)",
+      gst_video_format_to_string (format), enc->hdr_hlg ? "HLG" :
+      "PQ or linear", n_codes);
   return enc;
 }
 
@@ -603,6 +836,9 @@ gst_bc_gl_encoder_free (GstBcGLEncoder * enc)
       g_atomic_int_set (&enc->slots->slot[i].state, SLOT_FREE);
     }
   }
+  if (enc->hdr_tables)
+    gst_gl_context_thread_add (enc->context,
+        (GstGLContextThreadFunc) delete_tables_gl, enc);
   for (i = 0; i < G_N_ELEMENTS (enc->shaders); i++)
     gst_clear_object (&enc->shaders[i]);
   g_clear_pointer (&enc->ring, gst_bc_gl_buffer_ring_unref);
@@ -624,8 +860,7 @@ prepare_gl (GstGLContext * context, GLCall * d)
   gchar *src;
   gint64 start = g_get_monotonic_time ();
 
-  src = make_source (enc->info.format, d->quality, enc->yuv_layout,
-      enc->gles, es32);
+  src = make_source (enc, d->quality, es32);
   /* The source starts with its own #version line. GstGLSLStage of
    * GStreamer 1.22 refuses "430 core" in a compatibility context and "320
    * es" in an OpenGL ES 3.2 one ("GL context does not support version"),
@@ -665,6 +900,11 @@ gst_bc_gl_encoder_prepare (GstBcGLEncoder * enc, GstBcQuality quality,
 
   if (enc->shaders[quality])
     return TRUE;
+  if (enc->hdr && quality != GST_BC_QUALITY_FAST) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "The GL BC6H encoder has quality=fast only");
+    return FALSE;
+  }
   gst_gl_context_thread_add (enc->context,
       (GstGLContextThreadFunc) prepare_gl, &d);
   return d.ok;
@@ -717,6 +957,8 @@ submit_gl (GstGLContext * context, SubmitData * d)
       enc->layout.g, enc->layout.b, enc->layout.a);
   if (enc->info.format == GST_BC_FORMAT_BC4)
     gst_gl_shader_set_uniform_1i (d->shader, "u_gray16", enc->layout.bpp == 2);
+  if (enc->hdr_tables)
+    enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 1, enc->hdr_tables);
   enc->BindBufferRange (GL_SHADER_STORAGE_BUFFER, 0,
       gst_bc_gl_buffer_ring_get_buffer (ring),
       (GLintptr) gst_bc_gl_buffer_ring_get_offset (ring, d->slot),
@@ -735,6 +977,8 @@ submit_gl (GstGLContext * context, SubmitData * d)
   gst_bc_gl_buffer_ring_fence (ring, d->slot);
 
   enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 0, 0);
+  if (enc->hdr_tables)
+    enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 1, 0);
   for (i = n_textures; i-- > 0;) {
     gl->ActiveTexture (GL_TEXTURE0 + i);
     gl->BindTexture (GL_TEXTURE_2D, 0);

@@ -62,6 +62,29 @@ GstBcGLEncoder * gst_bc_gl_encoder_new_yuv (GstGLContext * context,
                                             const GstBcYuvInfo * yuv,
                                             guint n_slots, GError ** error);
 
+/* The formats the BC6H encoder reads from GLMemory: 16-bit RGBA (what
+ * GStreamer 1.22's glupload makes of it is ARGB64, an RGBA16 texture of
+ * A, R, G, B; RGBA64_LE is for GL libraries that upload it) and
+ * RGB10A2_LE. */
+#define GST_BC_GL_ENCODER_HDR_FORMATS "{ RGBA64_LE, ARGB64, RGB10A2_LE }"
+
+G_GNUC_INTERNAL
+gboolean         gst_bc_gl_encoder_hdr_format_supported (GstVideoFormat format);
+
+/* A BC6H encoder (quality=fast only; @info's format BC6H) of @format
+ * textures (GST_BC_GL_ENCODER_HDR_FORMATS) whose codes @input converts to
+ * half floats (gst_bc_hdr_input_new () of RGBA64_LE for the 16-bit
+ * formats, of RGB10A2_LE for RGB10A2_LE): its tables are uploaded and the
+ * shader (glsl/bc6h.comp) converts and encodes as the CPU's lanes_fast ()
+ * does, so the blocks are those of gst_bc_encode_rows_hdr () at
+ * quality=fast. */
+G_GNUC_INTERNAL
+GstBcGLEncoder * gst_bc_gl_encoder_new_hdr (GstGLContext * context,
+                                            const GstBcInfo * info,
+                                            GstVideoFormat format,
+                                            const GstBcHdrInput * input,
+                                            guint n_slots, GError ** error);
+
 /* Waits for the frames in flight; slots lent out stay valid until their
  * memories are freed. */
 G_GNUC_INTERNAL

@@ -553,6 +553,114 @@ GST_START_TEST (test_half_from_float)
 
 GST_END_TEST;
 
+/* gst_bc_hdr_input_get_tables(): the tables reproduce
+ * gst_bc_hdr_input_convert() as documented, for every transfer and both
+ * formats, on every code of a channel (PQ, linear) or a spread of
+ * pixels (HLG) */
+GST_START_TEST (test_hdr_input_tables)
+{
+  static const GstVideoTransferFunction transfers[] = {
+    GST_VIDEO_TRANSFER_SMPTE2084, GST_VIDEO_TRANSFER_ARIB_STD_B67,
+    GST_VIDEO_TRANSFER_GAMMA10
+  };
+  static const GstVideoFormat fmts[] = { GST_VIDEO_FORMAT_RGBA64_LE,
+    GST_VIDEO_FORMAT_RGB10A2_LE
+  };
+  GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
+    GST_VIDEO_COLOR_MATRIX_RGB, GST_VIDEO_TRANSFER_SMPTE2084,
+    GST_VIDEO_COLOR_PRIMARIES_BT2020
+  };
+  guint t, f;
+
+  for (t = 0; t < G_N_ELEMENTS (transfers); t++) {
+    for (f = 0; f < G_N_ELEMENTS (fmts); f++) {
+      gboolean hlg = transfers[t] == GST_VIDEO_TRANSFER_ARIB_STD_B67;
+      GstBcHdrInput *in;
+      const guint16 *half;
+      const gfloat *scene, *ootf;
+      guint n_codes, ootf_first, n_ootf, i, c;
+      guint32 state = 3 + t;
+      gfloat ys[3];
+
+      cm.transfer = transfers[t];
+      in = gst_bc_hdr_input_new (fmts[f], &cm);
+      fail_unless (in != NULL);
+      gst_bc_hdr_input_get_tables (in, &n_codes, &half, &scene, &ootf,
+          &ootf_first, &n_ootf, ys);
+      fail_unless_equals_int (n_codes, f == 0 ? 65536 : 1024);
+      fail_unless ((half == NULL) == hlg);
+      fail_unless ((scene != NULL) == hlg && (ootf != NULL) == hlg);
+      fail_unless ((n_ootf > 0) == hlg);
+
+      for (i = 0; i < n_codes; i++) {
+        guint code[3], out_bits;
+        guint8 px[8];
+        guint16 out[4];
+
+        /* PQ, linear: every code in red, two others in green and blue;
+         * HLG: random codes */
+        for (c = 0; c < 3; c++) {
+          state = state * 1664525u + 1013904223u;
+          code[c] = hlg ? (state >> 8) % n_codes : (c == 0 ? i : (c == 1 ?
+                  (i * 7) % n_codes : n_codes - 1 - i));
+        }
+        if (f == 0) {
+          for (c = 0; c < 3; c++)
+            GST_WRITE_UINT16_LE (px + 2 * c, code[c]);
+          GST_WRITE_UINT16_LE (px + 6, 0xffff);
+        } else {
+          GST_WRITE_UINT32_LE (px, code[0] | code[1] << 10 | code[2] << 20);
+        }
+        gst_bc_hdr_input_convert (in, px, 1, out);
+        if (!hlg) {
+          for (c = 0; c < 3; c++)
+            fail_unless_equals_int (out[c], half[code[c]]);
+        } else {
+          gfloat e[3], y, k;
+
+          for (c = 0; c < 3; c++)
+            e[c] = scene[code[c]];
+          y = ys[0] * e[0];
+          y += ys[1] * e[1];
+          y += ys[2] * e[2];
+          memcpy (&out_bits, &y, 4);
+          k = (out_bits >> 13) < ootf_first ? 0.0f :
+              ootf[MIN ((out_bits >> 13) - ootf_first, n_ootf - 1)];
+          for (c = 0; c < 3; c++)
+            fail_unless_equals_int (out[c],
+                gst_bc_hdr_half_from_float (k * e[c]));
+        }
+        fail_unless_equals_int (out[3], 0x3c00);
+      }
+      gst_bc_hdr_input_free (in);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* gst_bc_encode_bc6h_weights(): the table of the top of bcencode-bc6h.c:
+ * largest (1.0) at the octave of 2^-4 (half bits 0x2c00, where a
+ * mid-grey is at the largest exposure, 2^3), falling to either side,
+ * 0.02 where every exposure clips */
+GST_START_TEST (test_bc6h_weights)
+{
+  const gfloat *w = gst_bc_encode_bc6h_weights ();
+  guint e;
+
+  fail_unless (w != NULL);
+  fail_unless_equals_float (w[0x2c00 >> 10], 1.0f);
+  for (e = 0; e < 32; e++)
+    fail_unless (w[e] >= 0.0157f && w[e] <= 1.0f, "weight %u: %f", e, w[e]);
+  for (e = 5; e <= 0x2c00 >> 10; e++)
+    fail_unless (w[e] > w[e - 1]);
+  for (e = (0x2c00 >> 10) + 1; e < 19; e++)
+    fail_unless (w[e] < w[e - 1]);
+  fail_unless_equals_float (w[31], 0.02f);
+}
+
+GST_END_TEST;
+
 /* gst_bc_encode_rows_hdr() is the half-float encoder of the converted
  * picture */
 GST_START_TEST (test_rows_hdr)
@@ -605,6 +713,8 @@ bcencode6h_suite (void)
   tcase_add_test (tc, test_hdr_input);
   tcase_add_test (tc, test_half_from_float);
   tcase_add_test (tc, test_rows_hdr);
+  tcase_add_test (tc, test_hdr_input_tables);
+  tcase_add_test (tc, test_bc6h_weights);
   return s;
 }
 

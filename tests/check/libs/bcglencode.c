@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "gstbctest.h"
+#include "hdrtest.h"
 #include "yuvtest.h"
 
 #ifndef GL_R8
@@ -61,6 +62,15 @@
 #endif
 #ifndef GL_RG16
 #define GL_RG16 0x822C
+#endif
+#ifndef GL_RGBA16
+#define GL_RGBA16 0x805B
+#endif
+#ifndef GL_RGB10_A2
+#define GL_RGB10_A2 0x8059
+#endif
+#ifndef GL_UNSIGNED_INT_2_10_10_10_REV
+#define GL_UNSIGNED_INT_2_10_10_10_REV 0x8368
 #endif
 
 #define PSNR_BOUND 0.1
@@ -1062,6 +1072,337 @@ GST_START_TEST (test_yuv_refused)
 
 GST_END_TEST;
 
+/* ---------------------------------------------------------------------- */
+/* BC6H of HDR textures                                                    */
+/* ---------------------------------------------------------------------- */
+
+typedef enum
+{
+  HDR_PHOTO,                    /* hdrtest_image () */
+  HDR_RANDOM,                   /* every code equally likely */
+  HDR_SPECKLED,                 /* hdrtest_image () with random pixels */
+  HDR_FLAT,                     /* nearly flat blocks, see hdr_flat () */
+} HdrPicture;
+
+/* Blocks of one colour with noise of a half step and a second level up
+ * to 7 half steps away on some pixels, pixel 0 halfway: among them the
+ * rare blocks where the anchor breaks the row's differences (about one in
+ * a thousand), which fast_block () encodes again; values up to 1.0 */
+static void
+hdr_flat (guint width, guint height, guint seed, guint16 * half)
+{
+  guint32 state = seed * 104729 + 3;
+  guint bx, by, x, y, c;
+
+  for (by = 0; by < (height + 3) / 4; by++) {
+    for (bx = 0; bx < (width + 3) / 4; bx++) {
+      gint base[3], amp[3];
+
+      for (c = 0; c < 3; c++) {
+        base[c] = 0x1000 + (gint) (test_lcg_next (&state) % 0x2bf0);
+        amp[c] = (gint) (test_lcg_next (&state) % 8);
+      }
+      for (y = by * 4; y < MIN (by * 4 + 4, height); y++) {
+        for (x = bx * 4; x < MIN (bx * 4 + 4, width); x++) {
+          gboolean first = x % 4 == 0 && y % 4 == 0;
+          gboolean up = test_lcg_next (&state) & 1;
+
+          for (c = 0; c < 3; c++) {
+            gint v = base[c] + (first ? amp[c] / 2 : (up ? amp[c] : 0)) +
+                (gint) (test_lcg_next (&state) % 3) - 1;
+
+            half[((gsize) y * width + x) * 4 + c] = (guint16) v;
+          }
+        }
+      }
+    }
+  }
+}
+
+/* A @width x @height picture of RGBA64_LE codes (alpha a ramp): the
+ * hdrtest_image () photograph-like picture in the codes of @transfer
+ * (PQ: the PQ code of each half; HLG and linear: the code of the value
+ * clipped to 1.0 after a square root, which spreads the codes), uniform
+ * random codes, or the picture with one pixel in five random */
+static guint16 *
+hdr_codes (HdrPicture kind, GstVideoTransferFunction transfer, guint width,
+    guint height, guint seed)
+{
+  gsize i, n = (gsize) width * height;
+  guint16 *half = g_new (guint16, n * 4);
+  guint16 *codes = g_new (guint16, n * 4);
+  guint32 state = seed * 7919 + 1;
+  guint c;
+
+  if (kind == HDR_FLAT)
+    hdr_flat (width, height, seed, half);
+  else
+    hdrtest_image (width, height, seed, half);
+  for (i = 0; i < n; i++) {
+    gboolean random = kind == HDR_RANDOM || (kind == HDR_SPECKLED &&
+        test_lcg_next (&state) % 5 == 0);
+
+    for (c = 0; c < 3; c++) {
+      if (random) {
+        codes[i * 4 + c] = (guint16) (test_lcg_next (&state) >> 8);
+      } else if (transfer == GST_VIDEO_TRANSFER_SMPTE2084) {
+        codes[i * 4 + c] = gst_bc_hdr_pq_from_half (half[i * 4 + c]);
+      } else {
+        gdouble v = gst_bc_hdr_half_to_double (half[i * 4 + c]);
+
+        /* the flat blocks' values as they are (linear) */
+        if (kind != HDR_FLAT)
+          v = sqrt (v / 4.0);
+        codes[i * 4 + c] = (guint16) (65535.0 * MIN (v, 1.0) + 0.5);
+      }
+    }
+    codes[i * 4 + 3] = (guint16) (i * 977);
+  }
+  g_free (half);
+  return codes;
+}
+
+typedef struct
+{
+  guint width, height;
+  GLint internal;
+  GLenum type;
+  const void *pixels;
+  GLuint texture;
+} HdrTexture;
+
+static void
+hdr_texture_gl (GstGLContext * ctx, HdrTexture * d)
+{
+  const GstGLFuncs *gl = ctx->gl_vtable;
+
+  gl->GenTextures (1, &d->texture);
+  gl->BindTexture (GL_TEXTURE_2D, d->texture);
+  gl->TexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  gl->TexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  gl->PixelStorei (GL_UNPACK_ALIGNMENT, 1);
+  gl->TexImage2D (GL_TEXTURE_2D, 0, d->internal, d->width, d->height, 0,
+      GL_RGBA, d->type, d->pixels);
+  gl->PixelStorei (GL_UNPACK_ALIGNMENT, 4);
+  gl->BindTexture (GL_TEXTURE_2D, 0);
+}
+
+/* The texture GstGLMemory of GStreamer 1.22 makes of a frame of @format
+ * (RGBA16 of the 16-bit words as they are: RGBA64_LE, ARGB64; RGB10_A2
+ * of RGB10A2_LE) of the RGBA64_LE @codes; @cpu: the CPU path's input of
+ * the same codes (RGBA64_LE, or RGB10A2_LE of the codes' top 10 bits) */
+static GLuint
+hdr_texture (GstVideoFormat format, const guint16 * codes, guint width,
+    guint height, guint8 ** cpu)
+{
+  gsize i, n = (gsize) width * height;
+  HdrTexture d = { width, height, GL_RGBA16, GL_UNSIGNED_SHORT, NULL, 0 };
+  guint16 *words = NULL;
+  guint32 *packed = NULL;
+
+  if (format == GST_VIDEO_FORMAT_RGB10A2_LE) {
+    packed = g_new (guint32, n);
+    for (i = 0; i < n; i++)
+      packed[i] = GUINT32_TO_LE ((guint32) (codes[i * 4] >> 6) |
+          (guint32) (codes[i * 4 + 1] >> 6) << 10 |
+          (guint32) (codes[i * 4 + 2] >> 6) << 20 |
+          (guint32) (codes[i * 4 + 3] >> 14) << 30);
+    d.internal = GL_RGB10_A2;
+    d.type = GL_UNSIGNED_INT_2_10_10_10_REV;
+    d.pixels = packed;
+    *cpu = g_memdup2 (packed, n * 4);
+  } else {
+    words = g_new (guint16, n * 4);
+    for (i = 0; i < n * 4; i++) {
+      /* ARGB64: alpha, red, green, blue */
+      guint c = format == GST_VIDEO_FORMAT_ARGB64 ? (i + 3) % 4 : i % 4;
+
+      words[i] = codes[i - i % 4 + c];
+    }
+    d.pixels = words;
+    *cpu = g_new (guint8, n * 8);
+    for (i = 0; i < n * 4; i++)
+      GST_WRITE_UINT16_LE (*cpu + 2 * i, codes[i]);
+  }
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) hdr_texture_gl,
+      &d);
+  fail_unless (d.texture != 0);
+  g_free (words);
+  g_free (packed);
+  return d.texture;
+}
+
+/* gst_bc_gl_encoder_new_hdr () of @format textures with @transfer:
+ * quality=fast gives the blocks of the CPU's gst_bc_encode_rows_hdr ()
+ * (on llvmpipe bit for bit, else within PSNR_BOUND of its mPSNR) */
+static void
+check_hdr (GstVideoFormat format, GstVideoTransferFunction transfer,
+    HdrPicture kind, guint width, guint height, guint seed)
+{
+  GstVideoFormat cpu_format = format == GST_VIDEO_FORMAT_RGB10A2_LE ?
+      GST_VIDEO_FORMAT_RGB10A2_LE : GST_VIDEO_FORMAT_RGBA64_LE;
+  GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
+    GST_VIDEO_COLOR_MATRIX_RGB, transfer, GST_VIDEO_COLOR_PRIMARIES_BT2020
+  };
+  GstBcInfo info = make_info (GST_BC_FORMAT_BC6H, width, height);
+  GstBcHdrInput *input = gst_bc_hdr_input_new (cpu_format, &cm);
+  guint16 *codes = hdr_codes (kind, transfer, width, height, seed);
+  guint8 *cpu_in, *cpu, *gl;
+  GstBcGLEncoder *enc;
+  GError *error = NULL;
+  GLuint texture;
+  gsize i, n = info.size / 16, differ = 0;
+
+  fail_unless (input != NULL);
+  texture = hdr_texture (format, codes, width, height, &cpu_in);
+  enc = gst_bc_gl_encoder_new_hdr (context, &info, format, input, 3, &error);
+  fail_unless (enc != NULL, "%s: %s", gst_video_format_to_string (format),
+      error ? error->message : "?");
+  gl = gl_encode (enc, &info, texture, GST_BC_QUALITY_FAST);
+  cpu = g_malloc (info.size);
+  gst_bc_encode_rows_hdr (input, GST_BC_FORMAT_BC6H, GST_BC_QUALITY_FAST,
+      cpu_in, (gsize) width * gst_bc_hdr_input_get_bpp (input), width, height,
+      0, info.blocks_y, cpu);
+
+  for (i = 0; i < n; i++)
+    if (memcmp (gl + i * 16, cpu + i * 16, 16) != 0)
+      differ++;
+  GST_INFO ("BC6H %s transfer %d picture %d %ux%u: %" G_GSIZE_FORMAT " of %"
+      G_GSIZE_FORMAT " blocks differ", gst_video_format_to_string (format),
+      transfer, kind, width, height, differ, n);
+  if (ieee_renderer) {
+    fail_unless (differ == 0, "BC6H of %s, transfer %d, picture %d, %ux%u: "
+        "%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " blocks differ",
+        gst_video_format_to_string (format), transfer, kind, width, height,
+        differ, n);
+  } else {
+    guint16 *a = g_new (guint16, (gsize) width * height * 4);
+    guint16 *b = g_new (guint16, (gsize) width * height * 4);
+    guint16 *src = g_new (guint16, (gsize) width * height * 4);
+    gdouble pa, pb;
+
+    gst_bc_hdr_input_convert (input, cpu_in, width * height, src);
+    gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, cpu, width, height, 0,
+        info.blocks_y, (guint8 *) a, (gsize) width * 8);
+    gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, gl, width, height, 0,
+        info.blocks_y, (guint8 *) b, (gsize) width * 8);
+    pa = hdrtest_mpsnr (src, a, (gsize) width * height);
+    pb = hdrtest_mpsnr (src, b, (gsize) width * height);
+    fail_unless (fabs (pa - pb) <= PSNR_BOUND, "mPSNR CPU %.3f GL %.3f", pa,
+        pb);
+    g_free (a);
+    g_free (b);
+    g_free (src);
+  }
+
+  gst_bc_gl_encoder_free (enc);
+  texture_free (texture);
+  gst_bc_hdr_input_free (input);
+  g_free (codes);
+  g_free (cpu_in);
+  g_free (cpu);
+  g_free (gl);
+}
+
+/* BC6H quality=fast: every texture format the encoder reads, each
+ * transfer, photograph-like, random and speckled pictures (the random
+ * blocks reach the rare per-block fallback of fast_block ()), odd sizes
+ * and sizes from one pixel up */
+GST_START_TEST (test_bc6h)
+{
+  static const GstVideoFormat hdr_formats[] = { GST_VIDEO_FORMAT_RGBA64_LE,
+    GST_VIDEO_FORMAT_ARGB64, GST_VIDEO_FORMAT_RGB10A2_LE
+  };
+  static const GstVideoTransferFunction transfers[] = {
+    GST_VIDEO_TRANSFER_SMPTE2084, GST_VIDEO_TRANSFER_ARIB_STD_B67,
+    GST_VIDEO_TRANSFER_GAMMA10
+  };
+  static const guint sizes[][2] = { {1, 1}, {5, 3}, {8, 4}, {13, 9} };
+  guint f, t, k, i;
+
+  for (f = 0; f < G_N_ELEMENTS (hdr_formats); f++) {
+    fail_unless (gst_bc_gl_encoder_hdr_format_supported (hdr_formats[f]));
+    for (t = 0; t < G_N_ELEMENTS (transfers); t++)
+      for (k = HDR_PHOTO; k <= HDR_SPECKLED; k++)
+        check_hdr (hdr_formats[f], transfers[t], k, 157, 75, f * 9 + t * 3 + k);
+  }
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+    check_hdr (GST_VIDEO_FORMAT_RGBA64_LE, GST_VIDEO_TRANSFER_SMPTE2084,
+        HDR_SPECKLED, sizes[i][0], sizes[i][1], i);
+  /* the rare blocks of fast_block (): tens of them in each */
+  check_hdr (GST_VIDEO_FORMAT_RGBA64_LE, GST_VIDEO_TRANSFER_SMPTE2084,
+      HDR_FLAT, 640, 480, 1);
+  check_hdr (GST_VIDEO_FORMAT_ARGB64, GST_VIDEO_TRANSFER_GAMMA10, HDR_FLAT,
+      640, 480, 2);
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
+/* What the BC6H encoder refuses: another block format, other textures,
+ * an input of other codes, qualities other than fast; and the 8-bit
+ * constructor refuses BC6H */
+GST_START_TEST (test_bc6h_refused)
+{
+  GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
+    GST_VIDEO_COLOR_MATRIX_RGB, GST_VIDEO_TRANSFER_SMPTE2084,
+    GST_VIDEO_COLOR_PRIMARIES_BT2020
+  };
+  GstBcInfo info = make_info (GST_BC_FORMAT_BC6H, 16, 8);
+  GstBcInfo bc7 = make_info (GST_BC_FORMAT_BC7, 16, 8);
+  GstBcHdrInput *in16 = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE,
+      &cm);
+  GstBcHdrInput *in10 = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGB10A2_LE,
+      &cm);
+  GstBcGLEncoder *enc;
+  GError *error = NULL;
+  guint slot;
+
+  fail_if (gst_bc_gl_encoder_hdr_format_supported (GST_VIDEO_FORMAT_RGBA));
+  fail_if (gst_bc_gl_encoder_hdr_format_supported (GST_VIDEO_FORMAT_P010_10LE));
+  fail_if (gst_bc_gl_encoder_format_supported (GST_BC_FORMAT_BC6H));
+
+  fail_if (gst_bc_gl_encoder_new_hdr (context, &bc7, GST_VIDEO_FORMAT_ARGB64,
+          in16, 2, &error));
+  fail_unless (error != NULL && strstr (error->message, "BC7"));
+  g_clear_error (&error);
+  fail_if (gst_bc_gl_encoder_new_hdr (context, &info, GST_VIDEO_FORMAT_RGBA,
+          in16, 2, &error));
+  fail_unless (error != NULL && strstr (error->message, "RGBA"));
+  g_clear_error (&error);
+  fail_if (gst_bc_gl_encoder_new_hdr (context, &info,
+          GST_VIDEO_FORMAT_RGB10A2_LE, in16, 2, &error));
+  fail_unless (error != NULL && strstr (error->message, "codes"));
+  g_clear_error (&error);
+  fail_if (gst_bc_gl_encoder_new_hdr (context, &info, GST_VIDEO_FORMAT_ARGB64,
+          in10, 2, &error));
+  fail_unless (error != NULL && strstr (error->message, "codes"));
+  g_clear_error (&error);
+  fail_if (gst_bc_gl_encoder_new (context, &info, &test_rgba_layout, 2,
+          &error));
+  fail_unless (error != NULL && strstr (error->message, "BC6H"));
+  g_clear_error (&error);
+
+  enc = gst_bc_gl_encoder_new_hdr (context, &info, GST_VIDEO_FORMAT_ARGB64,
+      in16, 2, &error);
+  fail_unless (enc != NULL, "%s", error ? error->message : "?");
+  fail_unless (gst_bc_gl_encoder_prepare (enc, GST_BC_QUALITY_FAST, &error));
+  fail_if (gst_bc_gl_encoder_prepare (enc, GST_BC_QUALITY_NORMAL, &error));
+  fail_unless (error != NULL && strstr (error->message, "fast"));
+  g_clear_error (&error);
+  fail_if (gst_bc_gl_encoder_submit (enc, 0, GST_BC_QUALITY_HIGH, &slot,
+          NULL, &error));
+  fail_unless (error != NULL && strstr (error->message, "fast"));
+  g_clear_error (&error);
+  gst_bc_gl_encoder_free (enc);
+
+  gst_bc_hdr_input_free (in16);
+  gst_bc_hdr_input_free (in10);
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
 static Suite *
 bcglencode_suite (void)
 {
@@ -1079,6 +1420,8 @@ bcglencode_suite (void)
   tcase_add_test (tc, test_yuv);
   tcase_add_test (tc, test_yuv_block_formats);
   tcase_add_test (tc, test_yuv_refused);
+  tcase_add_test (tc, test_bc6h);
+  tcase_add_test (tc, test_bc6h_refused);
   /* a GL context for each test, in the test's process */
   tcase_add_checked_fixture (tc, setup, teardown);
   return s;

@@ -1,0 +1,785 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The GLSL compute shader of the GL BC6H encode path (bcglencode.c), for
+ * quality=fast only: a port of lanes_fast () of the CPU encoder
+ * gst-libs/gst/bc/bcencode-bc6h.c, whose header comment describes the
+ * algorithm, one invocation per 4x4 block where the CPU runs BC_LANES
+ * blocks per lane-parallel loop: each `LANES { ... }` body is the scalar
+ * code of the invocation's block. Keep the two in step. As in bc7.comp
+ * every float operation is written in the same order as in C and every
+ * float variable is `precise` (no contraction into fma, no
+ * reassociation), so an IEEE-conformant implementation (llvmpipe) writes
+ * the CPU's blocks bit for bit. What differs is only how the work is laid
+ * out:
+ *
+ *  - the input: each channel's code (the texel * CODE_MAX, rounded: the
+ *    texture is 16-bit or 10-bit unsigned normalized) becomes a half
+ *    float through the tables of the CPU's GstBcHdrInput
+ *    (gst_bc_hdr_input_get_tables ()), uploaded as the storage block
+ *    Tables: PQ and linear (HDR_HLG 0) the half of every code, two a
+ *    uint; HLG (HDR_HLG 1) the scene light of every code, then the OOTF
+ *    factors, with the CPU's single-precision luminance and rounding to
+ *    a half (half_from_float_fast ()); then h and the weights as the
+ *    CPU's gather computes them;
+ *  - lanes_pass () stops at the first row that fits, where the lanes go
+ *    on quantizing (the rows after it are not taken); the second pass
+ *    runs only where the refit was determined (its result is used only
+ *    there);
+ *  - the rare block whose anchor breaks its row's differences is done
+ *    again by the port of fast_block () (fit_region () divides where
+ *    lanes_fit () multiplies by a reciprocal; quantize () is the
+ *    branching one), whose fallback encode_partition () over the
+ *    one-region rows is ported for one region, one refit, the first row
+ *    that fits: the C code's early stop by expected quantization error
+ *    never triggers there (its bound is G_MAXFLOAT);
+ *  - pack_one_region () writes the 128 bits through a generic bit
+ *    writer, the indices from bit 65 (the same bits).
+ *
+ * bcglencode.c's make_source () puts in front of this body: the #version
+ * line, QUALITY, HDR_HLG, CODE_MAX (65535.0 or 1023.0), N_CODES (the
+ * codes of a channel), for HLG OOTF_FIRST, OOTF_LAST and YS0..YS2 (the
+ * luminance weights as exact bit patterns), the constants C64_31 = 64 /
+ * 31, H_MAX = 31743, EPS_LEN = 1e-12, EPS_DET = 1e-6, FLT_BIG =
+ * G_MAXFLOAT as exact bit patterns, the table OCTAVE[32] of
+ * gst_bc_encode_bc6h_weights (), then prelude.glsl (u_src, u_size,
+ * u_blocks, u_chan, the output).
+ *
+ * Embedded at build time (gst-libs/gst/bcgl/embed-glsl.py) as
+ * gst_bc_gl_shader_bc6h_comp, without this header. */
+
+layout (std430, binding = 1) readonly buffer Tables {
+  uint u_tab[];
+};
+
+/* the block's pixels in h, channel-major, and their weights */
+precise float H[3][16];
+precise float W[3][16];
+
+/* the one-region rows of the CPU's bc6h_modes, by falling precision
+ * (rows 13, 12, 11, 10: modes 14, 13, 12, 11): mode bits, endpoint bits,
+ * delta bits (of every channel), transformed */
+const int ROW_MODE[4] = int[4] (15, 11, 7, 3);
+const int ROW_EPB[4] = int[4] (16, 12, 11, 10);
+const int ROW_DELTA[4] = int[4] (4, 8, 9, 10);
+const bool ROW_TRANSFORMED[4] = bool[4] (true, true, true, false);
+
+/* one pass: the row (0..3, index of the tables above), endpoints, indices,
+ * error, validity */
+struct Pass {
+  int row;
+  ivec3 ep0, ep1;
+  int q[16];
+  float err;
+  bool ok;
+};
+
+/* ---------------------------------------------------------------------- */
+/* input                                                                   */
+
+/* gst_bc_hdr_half_from_float () */
+uint half_from_float (float v)
+{
+  uint u = floatBitsToUint (v);
+  uint sgn = (u >> 16) & 0x8000u;
+  uint e, m, hf;
+  precise float a;
+
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return 0u;
+  u &= 0x7fffffffu;
+  a = uintBitsToFloat (u);
+  if (a >= 65504.0)
+    return sgn | 0x7bffu;
+  if (u < 0x38800000u) {
+    /* subnormal (below 2^-14): in units of 2^-24, rounded to even */
+    precise float s = a * 16777216.0;
+    uint q = uint (s);
+    precise float r = s - float (q);
+
+    if (r > 0.5 || (r == 0.5 && (q & 1u) != 0u))
+      q++;
+    return sgn | q;
+  }
+  e = ((u >> 23) & 0xffu) - 127u + 15u;
+  m = u & 0x7fffffu;
+  hf = (e << 10) | (m >> 13);
+  m &= 0x1fffu;
+  if (m > 0x1000u || (m == 0x1000u && (hf & 1u) != 0u))
+    hf++;
+  return sgn | min (hf, 0x7bffu);
+}
+
+#if HDR_HLG
+/* half_from_float_fast () */
+uint half_from_float_fast (float v)
+{
+  uint u = floatBitsToUint (v);
+
+  if (u >= 0x38800000u && u < 0x477fe000u) {
+    uint t = u + 0x0fffu + ((u >> 13) & 1u);
+
+    return (t >> 13) - ((127u - 15u) << 10);
+  }
+  return half_from_float (v);
+}
+#endif
+
+/* the half floats of the pixel at c: gst_bc_hdr_input_convert () */
+uvec3 pixel_halfs (ivec2 c)
+{
+  precise vec4 t = texelFetch (u_src, c, 0);
+  uvec4 k = uvec4 (t * CODE_MAX + 0.5);
+  uvec3 code = uvec3 (k[u_chan.x], k[u_chan.y], k[u_chan.z]);
+#if HDR_HLG
+  precise float e0 = uintBitsToFloat (u_tab[code.x]);
+  precise float e1 = uintBitsToFloat (u_tab[code.y]);
+  precise float e2 = uintBitsToFloat (u_tab[code.z]);
+  precise float y = YS0 * e0 + YS1 * e1 + YS2 * e2;
+  uint yu = floatBitsToUint (y);
+  precise float f = yu < (uint (OOTF_FIRST) << 13) ? 0.0 :
+      uintBitsToFloat (u_tab[uint (N_CODES) + min (yu >> 13,
+              uint (OOTF_LAST)) - uint (OOTF_FIRST)]);
+  precise float v0 = f * e0, v1 = f * e1, v2 = f * e2;
+
+  return uvec3 (half_from_float_fast (v0), half_from_float_fast (v1),
+      half_from_float_fast (v2));
+#else
+  uvec3 w = uvec3 (u_tab[code.x >> 1], u_tab[code.y >> 1], u_tab[code.z >> 1]);
+  uvec3 sh = (code & 1u) * 16u;
+
+  return (w >> sh) & 0xffffu;
+#endif
+}
+
+/* h_of_half_int () */
+int h_of_half (uint v)
+{
+  return (v & 0x8000u) != 0u || v > 0x7c00u ? 0 : int (min (v, 0x7bffu));
+}
+
+/* ---------------------------------------------------------------------- */
+/* integer helpers                                                         */
+
+/* lanes_unquantize () and unquantize () (the same values) */
+int unquantize (int x, int epb)
+{
+  int r = int (((uint (x) << 15) + 0x4000u) >> uint (epb - 1));
+
+  r = x == 0 ? 0 : r;
+  r = x == (1 << epb) - 1 ? 0xffff : r;
+  return epb >= 16 ? x : r;
+}
+
+/* lanes_interp () and interpolate () */
+int interp (int a, int b, int w)
+{
+  return (((a * (64 - w) + b * w + 32) >> 6) * 31) >> 6;
+}
+
+/* lanes_decode (): the 4-bit index q (weights (64 q + 7) / 15) */
+int decode (int a, int b, int q)
+{
+  return interp (a, b, (q * 64 + 7) / 15);
+}
+
+/* lanes_quantize () */
+int lanes_quantize (float h, int epb)
+{
+  precise float u = (h + 0.5) * C64_31;
+  int mx = (1 << epb) - 1, ui, x, e, eu, ed;
+
+  u = u < 0.0 ? 0.0 : (u > 65535.0 ? 65535.0 : u);
+  ui = int (u + 0.5);
+  if (epb >= 16)
+    return ui;
+  x = ui >> (16 - epb);
+  e = abs (unquantize (x, epb) - ui);
+  eu = abs (unquantize (min (x + 1, mx), epb) - ui);
+  x = x < mx && eu < e ? x + 1 : x;
+  e = abs (unquantize (x, epb) - ui);
+  ed = abs (unquantize (max (x - 1, 0), epb) - ui);
+  return x > 0 && ed < e ? x - 1 : x;
+}
+
+/* quantize () of the per-block code */
+int quantize (float h, int epb)
+{
+  precise float u = (h + 0.5) * C64_31;
+  int mx = (1 << epb) - 1, x, ui;
+
+  if (u <= 0.0)
+    return 0;
+  if (u >= 65535.0)
+    return mx;
+  ui = int (u + 0.5);
+  if (epb >= 16)
+    return ui;
+  x = ui >> (16 - epb);
+  if (x > 1 && x < mx - 1)
+    return x;
+  if (x < mx && abs (unquantize (x + 1, epb) - ui) <
+      abs (unquantize (x, epb) - ui))
+    x++;
+  if (x > 0 && abs (unquantize (x - 1, epb) - ui) <
+      abs (unquantize (x, epb) - ui))
+    x--;
+  return x;
+}
+
+/* fits () of one region in row r */
+bool fits (int r, ivec3 ep0, ivec3 ep1)
+{
+  int half_ = 1 << (ROW_DELTA[r] - 1), c;
+
+  if (!ROW_TRANSFORMED[r])
+    return true;
+  for (c = 0; c < 3; c++) {
+    int d = ep1[c] - ep0[c];
+
+    if (d < -half_ || d >= half_)
+      return false;
+  }
+  return true;
+}
+
+/* ---------------------------------------------------------------------- */
+/* the endpoints' fit                                                      */
+
+/* lanes_fit () (divide false) and fit_region () of one region (divide
+ * true: the power iteration divides by the largest component, and stops
+ * when it is 0, which keeps the axis as the lanes do) */
+void fit (bool divide, out vec3 lo, out vec3 hi)
+{
+  precise float mean[3], cov[6], axis[3];
+  precise float tmin = 0.0, tmax = 0.0, len;
+  int i, c, it;
+  bool r0, r1;
+
+  for (c = 0; c < 3; c++) {
+    mean[c] = 0.0;
+    for (i = 0; i < 16; i++)
+      mean[c] += H[c][i];
+    mean[c] *= 0.0625;
+  }
+  for (c = 0; c < 6; c++)
+    cov[c] = 0.0;
+  for (i = 0; i < 16; i++) {
+    precise float d0 = H[0][i] - mean[0];
+    precise float d1 = H[1][i] - mean[1];
+    precise float d2 = H[2][i] - mean[2];
+
+    cov[0] += d0 * d0;
+    cov[1] += d0 * d1;
+    cov[2] += d0 * d2;
+    cov[3] += d1 * d1;
+    cov[4] += d1 * d2;
+    cov[5] += d2 * d2;
+  }
+  /* lanes_axis () */
+  r0 = cov[0] >= cov[3] && cov[0] >= cov[5];
+  r1 = !r0 && cov[3] >= cov[5];
+  axis[0] = r0 ? cov[0] : (r1 ? cov[1] : cov[2]);
+  axis[1] = r0 ? cov[1] : (r1 ? cov[3] : cov[4]);
+  axis[2] = r0 ? cov[2] : (r1 ? cov[4] : cov[5]);
+  for (it = 0; it < 3; it++) {
+    precise float x = cov[0] * axis[0] + cov[1] * axis[1] + cov[2] * axis[2];
+    precise float y = cov[1] * axis[0] + cov[3] * axis[1] + cov[4] * axis[2];
+    precise float z = cov[2] * axis[0] + cov[4] * axis[1] + cov[5] * axis[2];
+    precise float ax = x < 0.0 ? -x : x;
+    precise float ay = y < 0.0 ? -y : y;
+    precise float az = z < 0.0 ? -z : z;
+    precise float mxy = ax > ay ? ax : ay;
+    precise float mx = mxy > az ? mxy : az;
+
+    if (divide) {
+      if (mx <= 0.0)
+        break;
+      axis[0] = x / mx;
+      axis[1] = y / mx;
+      axis[2] = z / mx;
+    } else {
+      precise float inv = mx > 0.0 ? 1.0 / mx : 0.0;
+
+      axis[0] = mx > 0.0 ? x * inv : axis[0];
+      axis[1] = mx > 0.0 ? y * inv : axis[1];
+      axis[2] = mx > 0.0 ? z * inv : axis[2];
+    }
+  }
+  len = axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2];
+  {
+    precise float sq = sqrt (len);
+    precise float inv = len > EPS_LEN ? 1.0 / sq : 0.0;
+
+    axis[0] *= inv;
+    axis[1] *= inv;
+    axis[2] *= inv;
+  }
+  for (i = 0; i < 16; i++) {
+    precise float t = (H[0][i] - mean[0]) * axis[0] +
+        (H[1][i] - mean[1]) * axis[1] + (H[2][i] - mean[2]) * axis[2];
+
+    tmin = tmin < t ? tmin : t;
+    tmax = tmax > t ? tmax : t;
+  }
+  for (c = 0; c < 3; c++) {
+    precise float l = mean[c] + tmin * axis[c];
+    precise float h = mean[c] + tmax * axis[c];
+
+    lo[c] = l < 0.0 ? 0.0 : (l > H_MAX ? H_MAX : l);
+    hi[c] = h < 0.0 ? 0.0 : (h > H_MAX ? H_MAX : h);
+  }
+}
+
+/* lanes_refit () and refit_region () of one region: the least-squares
+ * endpoints for the indices q; false where undetermined (then lo and hi
+ * are left as they are, as refit_region () leaves them) */
+bool refit (int q[16], inout vec3 lo, inout vec3 hi)
+{
+  precise float aa[3], ab[3], bb[3], pa[3], pb[3];
+  precise vec3 l, h;
+  int i, c;
+
+  for (c = 0; c < 3; c++) {
+    aa[c] = 0.0;
+    ab[c] = 0.0;
+    bb[c] = 0.0;
+    pa[c] = 0.0;
+    pb[c] = 0.0;
+  }
+  for (i = 0; i < 16; i++) {
+    precise float w = float ((q[i] * 64 + 7) / 15) * 0.015625;
+    precise float a = 1.0 - w;
+
+    for (c = 0; c < 3; c++) {
+      precise float pw = W[c][i];
+
+      aa[c] += pw * a * a;
+      ab[c] += pw * a * w;
+      bb[c] += pw * w * w;
+      pa[c] += pw * a * H[c][i];
+      pb[c] += pw * w * H[c][i];
+    }
+  }
+  for (c = 0; c < 3; c++) {
+    precise float det = aa[c] * bb[c] - ab[c] * ab[c];
+    precise float s = aa[c] + bb[c];
+
+    if (!(det > EPS_DET * s * s))
+      return false;
+  }
+  for (c = 0; c < 3; c++) {
+    precise float det = aa[c] * bb[c] - ab[c] * ab[c];
+    precise float inv = 1.0 / det;
+    precise float x = (bb[c] * pa[c] - ab[c] * pb[c]) * inv;
+    precise float y = (aa[c] * pb[c] - ab[c] * pa[c]) * inv;
+
+    l[c] = x < 0.0 ? 0.0 : (x > H_MAX ? H_MAX : x);
+    h[c] = y < 0.0 ? 0.0 : (y > H_MAX ? H_MAX : y);
+  }
+  lo = l;
+  hi = h;
+  return true;
+}
+
+/* ---------------------------------------------------------------------- */
+/* passes                                                                  */
+
+/* Indices by projection onto the decoded segment of the unquantized
+ * endpoints a and b and their exact error (lanes_pass (), fast_assign ():
+ * the same operations) */
+float assign (ivec3 a, ivec3 b, out int q[16])
+{
+  precise vec3 p0, d;
+  precise float len = 0.0, inv, err = 0.0;
+  int i, c;
+
+  for (c = 0; c < 3; c++) {
+    p0[c] = float ((a[c] * 31) >> 6);
+    d[c] = float ((b[c] * 31) >> 6) - p0[c];
+    len += d[c] * d[c];
+  }
+  inv = len > 0.0 ? 15.0 / len : 0.0;
+  for (i = 0; i < 16; i++) {
+    precise float t = ((H[0][i] - p0[0]) * d[0] + (H[1][i] - p0[1]) * d[1] +
+        (H[2][i] - p0[2]) * d[2]) * inv + 0.5;
+    precise float e0, e1, e2;
+    int k;
+
+    t = t < 0.0 ? 0.0 : (t > 15.0 ? 15.0 : t);
+    k = int (t);
+    q[i] = k;
+    e0 = float (decode (a[0], b[0], k)) - H[0][i];
+    e1 = float (decode (a[1], b[1], k)) - H[1][i];
+    e2 = float (decode (a[2], b[2], k)) - H[2][i];
+    err += W[0][i] * e0 * e0 + W[1][i] * e1 * e1 + W[2][i] * e2 * e2;
+  }
+  return err;
+}
+
+/* Orients lo, hi so that pixel 0 is nearer lo (lanes_pass (), fast_pass
+ * ()) */
+void orient (inout vec3 lo, inout vec3 hi)
+{
+  precise float t0 = 0.0, len = 0.0;
+  int c;
+
+  for (c = 0; c < 3; c++) {
+    precise float dc = hi[c] - lo[c];
+
+    t0 += (H[c][0] - lo[c]) * dc;
+    len += dc * dc;
+  }
+  if (2.0 * t0 > len) {
+    vec3 t = lo;
+
+    lo = hi;
+    hi = t;
+  }
+}
+
+/* The anchor: index 0 below 8, else the endpoints swapped and the indices
+ * mirrored; r.ok false where the swap breaks the row's differences */
+void anchor (inout Pass r)
+{
+  int i;
+
+  r.ok = true;
+  if (r.q[0] >= 8) {
+    ivec3 t = r.ep0;
+
+    r.ep0 = r.ep1;
+    r.ep1 = t;
+    for (i = 0; i < 16; i++)
+      r.q[i] = 15 - r.q[i];
+    r.ok = fits (r.row, r.ep0, r.ep1);
+  }
+}
+
+/* lanes_pass (): endpoints lo, hi (oriented here), the most precise row
+ * whose differences fit, indices by projection, the anchor */
+Pass lanes_pass (inout vec3 lo, inout vec3 hi)
+{
+  Pass r;
+  int j, c;
+
+  orient (lo, hi);
+  r.row = 3;
+  for (j = 0; j < 4; j++) {
+    int epb = ROW_EPB[j];
+    ivec3 x0, x1;
+
+    for (c = 0; c < 3; c++) {
+      x0[c] = lanes_quantize (lo[c], epb);
+      x1[c] = lanes_quantize (hi[c], epb);
+    }
+    if (fits (j, x0, x1)) {
+      r.row = j;
+      r.ep0 = x0;
+      r.ep1 = x1;
+      break;
+    }
+  }
+  {
+    int epb = ROW_EPB[r.row];
+    ivec3 a, b;
+
+    for (c = 0; c < 3; c++) {
+      a[c] = unquantize (r.ep0[c], epb);
+      b[c] = unquantize (r.ep1[c], epb);
+    }
+    r.err = assign (a, b, r.q);
+  }
+  anchor (r);
+  return r;
+}
+
+/* fast_pass (): as lanes_pass () with quantize () */
+Pass fast_pass (inout vec3 lo, inout vec3 hi)
+{
+  Pass r;
+  int j, c;
+
+  orient (lo, hi);
+  /* fast_row () */
+  r.row = 3;
+  for (j = 0; j < 4; j++) {
+    int epb = ROW_EPB[j];
+    ivec3 x0, x1;
+
+    for (c = 0; c < 3; c++) {
+      x0[c] = quantize (lo[c], epb);
+      x1[c] = quantize (hi[c], epb);
+    }
+    if (j == 3 || fits (j, x0, x1)) {
+      r.row = j;
+      r.ep0 = x0;
+      r.ep1 = x1;
+      break;
+    }
+  }
+  {
+    int epb = ROW_EPB[r.row];
+    ivec3 a, b;
+
+    for (c = 0; c < 3; c++) {
+      a[c] = unquantize (r.ep0[c], epb);
+      b[c] = unquantize (r.ep1[c], epb);
+    }
+    r.err = assign (a, b, r.q);
+  }
+  anchor (r);
+  return r;
+}
+
+/* try_mode () of one region in row j, not exhaustive: false when the
+ * endpoints do not fit the row */
+bool try_mode (int j, vec3 lo, vec3 hi, out Pass r)
+{
+  int epb = ROW_EPB[j], i, c, k;
+  ivec3 a, b;
+
+  r.row = j;
+  r.ok = false;
+  if (ROW_TRANSFORMED[j]) {
+    precise float unit = float (1 << (16 - epb)) * 0.484375;
+    bool ok0 = true, ok1 = true;
+
+    for (c = 0; c < 3; c++) {
+      precise float lim = float ((1 << (ROW_DELTA[j] - 1)) + 1) * unit;
+      precise float d00 = lo[c] - lo[c], d10 = hi[c] - lo[c];
+      precise float d01 = lo[c] - hi[c], d11 = hi[c] - hi[c];
+
+      ok0 = ok0 && (d00 < 0.0 ? -d00 : d00) <= lim &&
+          (d10 < 0.0 ? -d10 : d10) <= lim;
+      ok1 = ok1 && (d01 < 0.0 ? -d01 : d01) <= lim &&
+          (d11 < 0.0 ? -d11 : d11) <= lim;
+    }
+    if (!ok0 && !ok1)
+      return false;
+  }
+  for (c = 0; c < 3; c++) {
+    r.ep0[c] = quantize (lo[c], epb);
+    r.ep1[c] = quantize (hi[c], epb);
+  }
+  if (!fits (j, r.ep0, r.ep1) && !fits (j, r.ep1, r.ep0))
+    return false;
+
+  /* assign_region (): the projection's index and its neighbours */
+  for (c = 0; c < 3; c++) {
+    a[c] = unquantize (r.ep0[c], epb);
+    b[c] = unquantize (r.ep1[c], epb);
+  }
+  {
+    precise float pal[16][3];
+    precise vec3 d;
+    precise float dd, err = 0.0;
+
+    for (k = 0; k < 16; k++)
+      for (c = 0; c < 3; c++)
+        pal[k][c] = float (decode (a[c], b[c], k));
+    for (c = 0; c < 3; c++)
+      d[c] = pal[15][c] - pal[0][c];
+    dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    dd = dd > 0.0 ? 15.0 / dd : 0.0;
+    for (i = 0; i < 16; i++) {
+      precise float t = ((H[0][i] - pal[0][0]) * d[0] +
+          (H[1][i] - pal[0][1]) * d[1] + (H[2][i] - pal[0][2]) * d[2]) * dd;
+      precise float t5 = t + 0.5;
+      precise float best = FLT_BIG;
+      int q = int (t5 > 15.0 ? 15.0 : (t5 < 0.0 ? 0.0 : t5));
+      int bk = 0;
+
+      for (k = max (q - 1, 0); k <= min (q + 1, 15); k++) {
+        precise float e0 = pal[k][0] - H[0][i];
+        precise float e1 = pal[k][1] - H[1][i];
+        precise float e2 = pal[k][2] - H[2][i];
+        precise float e = W[0][i] * e0 * e0 + W[1][i] * e1 * e1 +
+            W[2][i] * e2 * e2;
+
+        if (e < best) {
+          best = e;
+          bk = k;
+        }
+      }
+      r.q[i] = bk;
+      err += best;
+    }
+    r.err = err;
+  }
+  /* the anchor, then the differences */
+  if (r.q[0] >= 8) {
+    ivec3 t = r.ep0;
+
+    r.ep0 = r.ep1;
+    r.ep1 = t;
+    for (i = 0; i < 16; i++)
+      r.q[i] = 15 - r.q[i];
+  }
+  r.ok = fits (j, r.ep0, r.ep1);
+  return r.ok;
+}
+
+/* try_rows () of the one-region rows, the first that fits (the CPU's
+ * early stop never triggers here: see the top) */
+Pass try_rows (vec3 lo, vec3 hi)
+{
+  Pass r;
+  int j;
+
+  r.err = FLT_BIG;
+  r.ok = false;
+  r.row = 3;
+  for (j = 0; j < 4; j++) {
+    Pass cand;
+
+    if (!try_mode (j, lo, hi, cand))
+      continue;
+    if (cand.err < r.err)
+      r = cand;
+    break;
+  }
+  return r;
+}
+
+/* encode_partition () of one region, one refit, the first row that fits */
+Pass encode_one_region ()
+{
+  vec3 lo, hi;
+  Pass cur;
+
+  fit (true, lo, hi);
+  cur = try_rows (lo, hi);
+  if (cur.err > 0.0 && cur.err < FLT_BIG) {
+    Pass next;
+
+    if (!refit (cur.q, lo, hi)) {
+      /* one index for the whole region: its endpoints as they are */
+      int epb = ROW_EPB[cur.row], c;
+
+      for (c = 0; c < 3; c++) {
+        lo[c] = float (decode (unquantize (cur.ep0[c], epb),
+                unquantize (cur.ep1[c], epb), cur.q[0]));
+        hi[c] = lo[c];
+      }
+    }
+    next = try_rows (lo, hi);
+    if (next.err < cur.err)
+      cur = next;
+  }
+  return cur;
+}
+
+/* fast_block () */
+Pass fast_block ()
+{
+  vec3 lo, hi;
+  Pass best, next;
+
+  fit (true, lo, hi);
+  best = fast_pass (lo, hi);
+  if (!best.ok)
+    return encode_one_region ();
+  if (best.err > 0.0 && refit (best.q, lo, hi)) {
+    next = fast_pass (lo, hi);
+    if (next.ok && next.err < best.err)
+      best = next;
+  }
+  return best;
+}
+
+/* ---------------------------------------------------------------------- */
+/* the block                                                               */
+
+uint BW[4];
+uint BPOS;
+
+/* bc_bptc_bits_write (): the low n (0 to 32) bits of v, least significant
+ * first */
+void bits_write (uint v, uint n)
+{
+  uint w = BPOS >> 5, o = BPOS & 31u;
+
+  if (n == 0u)
+    return;
+  if (n < 32u)
+    v &= (1u << n) - 1u;
+  BW[w] |= v << o;
+  if (o + n > 32u)
+    BW[w + 1u] |= v >> (32u - o);
+  BPOS += n;
+}
+
+/* pack_one_region () */
+void pack_one_region (ivec2 blk, Pass r)
+{
+  uint base = uint (blk.y * u_blocks.x + blk.x) * 4u;
+  int epb = ROW_EPB[r.row], n_high = epb - 10, c, k, i;
+
+  BW[0] = 0u;
+  BW[1] = 0u;
+  BW[2] = 0u;
+  BW[3] = 0u;
+  BPOS = 0u;
+  bits_write (uint (ROW_MODE[r.row]), 5u);
+  for (c = 0; c < 3; c++)
+    bits_write (uint (r.ep0[c]), 10u);
+  for (c = 0; c < 3; c++) {
+    uint high = uint (r.ep0[c]) >> 10, rev = 0u;
+
+    if (!ROW_TRANSFORMED[r.row]) {
+      bits_write (uint (r.ep1[c]), 10u);
+      continue;
+    }
+    bits_write (uint (r.ep1[c] - r.ep0[c]), uint (ROW_DELTA[r.row]));
+    for (k = 0; k < n_high; k++)
+      rev |= ((high >> uint (n_high - 1 - k)) & 1u) << uint (k);
+    bits_write (n_high == 1 ? high : rev, uint (n_high));
+  }
+  /* the indices from bit 65: 3 bits for pixel 0, 4 for the others */
+  bits_write (uint (r.q[0]), 3u);
+  for (i = 1; i < 16; i++)
+    bits_write (uint (r.q[i]), 4u);
+  u_out[base] = BW[0];
+  u_out[base + 1u] = BW[1];
+  u_out[base + 2u] = BW[2];
+  u_out[base + 3u] = BW[3];
+}
+
+void main ()
+{
+  ivec2 blk = ivec2 (gl_GlobalInvocationID.xy);
+  vec3 lo, hi;
+  Pass r1, r2, r;
+  int i, c;
+
+  if (blk.x >= u_blocks.x || blk.y >= u_blocks.y)
+    return;
+
+  for (i = 0; i < 16; i++) {
+    ivec2 pc = min (blk * 4 + ivec2 (i & 3, i >> 2), u_size - 1);
+    uvec3 hv = pixel_halfs (pc);
+
+    for (c = 0; c < 3; c++) {
+      int h = h_of_half (hv[c]);
+
+      H[c][i] = float (h);
+      W[c][i] = OCTAVE[h >> 10];
+    }
+  }
+
+  /* lanes_fast () */
+  fit (false, lo, hi);
+  r1 = lanes_pass (lo, hi);
+  r = r1;
+  if (refit (r1.q, lo, hi)) {
+    r2 = lanes_pass (lo, hi);
+    if (r2.ok && r2.err < r1.err)
+      r = r2;
+  }
+  if (!r.ok)
+    r = fast_block ();
+  pack_one_region (blk, r);
+}
