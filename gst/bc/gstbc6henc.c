@@ -34,6 +34,15 @@
  * Every output frame is a key frame, encoded on #GstBc6hEnc:threads
  * threads.
  *
+ * With the GStreamer GL library, `video/x-raw(memory:GLMemory)` ARGB64
+ * (GStreamer 1.22's 16-bit RGBA GL memory) and RGB10A2_LE are taken too:
+ * at quality=fast a GL compute shader on the pipeline's GL context
+ * converts and encodes them as the CPU does, with the same blocks on an
+ * IEEE-float GL implementation (gst-libs/gst/bcgl/glsl/bc6h.comp); at
+ * normal and high the frames are downloaded and encoded on the CPU
+ * (#GstBc6hEnc:path says which). The GL path keeps one frame back while
+ * the GPU works (one frame of latency).
+ *
  * #GstBc6hEnc:quality: fast (real time) codes each block in one region
  * (modes 11 to 14, the most precise whose differences fit); normal also
  * tries two regions on the two most promising partitions where one region
@@ -60,6 +69,10 @@
 #include "gstbc6henc.h"
 #include "gstbcelements.h"
 
+#ifdef HAVE_BC_GL
+#include "gstbcencgl.h"
+#endif
+
 GST_DEBUG_CATEGORY_STATIC (gst_bc6h_enc_debug);
 #define GST_CAT_DEFAULT gst_bc6h_enc_debug
 
@@ -76,6 +89,7 @@ enum
   PROP_0,
   PROP_QUALITY,
   PROP_THREADS,
+  PROP_PATH,
 };
 
 struct _GstBc6hEnc
@@ -91,17 +105,21 @@ struct _GstBc6hEnc
   GstBcHdrInput *input;
   GstBcInfo info;
   GstBcWorkers *workers;
-  /* YUV input: its conversion to RGBA64_LE (same transfer and primaries)
-   * and the frame it writes, else NULL */
+  /* YUV (and GLMemory ARGB64) input: its conversion to RGBA64_LE (same
+   * transfer and primaries) and the frame it writes, else NULL */
   GstVideoConverter *yuv;
   GstVideoInfo rgb_info;
   GstBuffer *rgb;
-};
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (BC6H_ENC_FORMATS)));
+  /* GLMemory caps (under the object lock): the GL path is set up; it
+   * encodes the frames of quality=fast, the CPU the others */
+  gboolean use_gl;
+  /* the path of the last frame (under the object lock) */
+  gboolean last_gl;
+#ifdef HAVE_BC_GL
+  GstBcEncGL *gl;
+#endif
+};
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
@@ -127,6 +145,21 @@ static GstFlowReturn gst_bc6h_enc_handle_frame (GstVideoEncoder * encoder,
     GstVideoCodecFrame * frame);
 static gboolean gst_bc6h_enc_propose_allocation (GstVideoEncoder * encoder,
     GstQuery * query);
+#ifdef HAVE_BC_GL
+static void gst_bc6h_enc_finalize (GObject * object);
+static void gst_bc6h_enc_set_context (GstElement * element,
+    GstContext * context);
+static gboolean gst_bc6h_enc_sink_query (GstVideoEncoder * encoder,
+    GstQuery * query);
+static gboolean gst_bc6h_enc_src_query (GstVideoEncoder * encoder,
+    GstQuery * query);
+static GstCaps *gst_bc6h_enc_getcaps (GstVideoEncoder * encoder,
+    GstCaps * filter);
+static GstFlowReturn gst_bc6h_enc_finish (GstVideoEncoder * encoder);
+static gboolean gst_bc6h_enc_flush (GstVideoEncoder * encoder);
+static gboolean gst_bc6h_enc_decide_allocation (GstVideoEncoder * encoder,
+    GstQuery * query);
+#endif
 
 static void
 gst_bc6h_enc_class_init (GstBc6hEncClass * klass)
@@ -134,6 +167,7 @@ gst_bc6h_enc_class_init (GstBc6hEncClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstVideoEncoderClass *venc_class = GST_VIDEO_ENCODER_CLASS (klass);
+  GstCaps *sink_caps = gst_caps_new_empty ();
 
   gobject_class->set_property = gst_bc6h_enc_set_property;
   gobject_class->get_property = gst_bc6h_enc_get_property;
@@ -142,14 +176,17 @@ gst_bc6h_enc_class_init (GstBc6hEncClass * klass)
    * GstBc6hEnc:quality:
    *
    * Speed/quality trade-off of the block encoder. It can be changed while
-   * playing; the new value is used from the next frame on.
+   * playing; the new value is used from the next frame on. GLMemory input
+   * is encoded by the GL compute shader at fast only; at normal and high
+   * its frames are downloaded and encoded on the CPU.
    */
   g_object_class_install_property (gobject_class, PROP_QUALITY,
       g_param_spec_enum ("quality", "Quality",
           "Speed/quality trade-off of the block encoder: fast (one region, "
-          "real time), normal (also two regions) or high (default: "
-          "normal). Can be changed while playing, it applies from the next "
-          "frame", GST_TYPE_BC_QUALITY, DEFAULT_QUALITY,
+          "real time; GLMemory input: on the GL context), normal (also two "
+          "regions) or high (default: normal). Can be changed while "
+          "playing, it applies from the next frame", GST_TYPE_BC_QUALITY,
+          DEFAULT_QUALITY,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
@@ -167,11 +204,34 @@ gst_bc6h_enc_class_init (GstBc6hEncClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  /**
+   * GstBc6hEnc:path:
+   *
+   * Where the last frame was encoded: "cpu" (system memory, or GLMemory
+   * downloaded at quality normal or high) or "gl" (GLMemory at
+   * quality=fast: the compute shader on the pipeline's GL context). Before
+   * the first frame, what the negotiated caps and quality make it; "cpu"
+   * before negotiation.
+   */
+  g_object_class_install_property (gobject_class, PROP_PATH,
+      g_param_spec_string ("path", "Path",
+          "Where the last frame was encoded: \"cpu\" (worker threads) or "
+          "\"gl\" (GLMemory input at quality=fast, compute shader)", "cpu",
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+#ifdef HAVE_BC_GL
+  gst_caps_append (sink_caps, gst_bc_enc_gl_hdr_template_caps ());
+#endif
+  gst_caps_append (sink_caps,
+      gst_caps_from_string (GST_VIDEO_CAPS_MAKE (BC6H_ENC_FORMATS)));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink_caps));
+  gst_caps_unref (sink_caps);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class, "BC6H video encoder",
       "Codec/Encoder/Video", "Encodes HDR video (PQ, HLG or linear RGB) "
-      "into BC6H block-compressed frames of linear half floats on the CPU",
+      "into BC6H block-compressed frames of linear half floats on the CPU "
+      "or, GLMemory input at quality=fast, with a GL compute shader",
       "The gst-bc developers");
 
   venc_class->start = GST_DEBUG_FUNCPTR (gst_bc6h_enc_start);
@@ -180,6 +240,17 @@ gst_bc6h_enc_class_init (GstBc6hEncClass * klass)
   venc_class->handle_frame = GST_DEBUG_FUNCPTR (gst_bc6h_enc_handle_frame);
   venc_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_bc6h_enc_propose_allocation);
+#ifdef HAVE_BC_GL
+  gobject_class->finalize = gst_bc6h_enc_finalize;
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_bc6h_enc_set_context);
+  venc_class->sink_query = GST_DEBUG_FUNCPTR (gst_bc6h_enc_sink_query);
+  venc_class->src_query = GST_DEBUG_FUNCPTR (gst_bc6h_enc_src_query);
+  venc_class->getcaps = GST_DEBUG_FUNCPTR (gst_bc6h_enc_getcaps);
+  venc_class->finish = GST_DEBUG_FUNCPTR (gst_bc6h_enc_finish);
+  venc_class->flush = GST_DEBUG_FUNCPTR (gst_bc6h_enc_flush);
+  venc_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_bc6h_enc_decide_allocation);
+#endif
 }
 
 static void
@@ -188,6 +259,9 @@ gst_bc6h_enc_init (GstBc6hEnc * self)
   self->quality = DEFAULT_QUALITY;
   self->threads = DEFAULT_THREADS;
   gst_bc_info_init (&self->info);
+#ifdef HAVE_BC_GL
+  self->gl = gst_bc_enc_gl_new (GST_VIDEO_ENCODER (self));
+#endif
 }
 
 static void
@@ -230,6 +304,11 @@ gst_bc6h_enc_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_uint (value, self->threads);
       GST_OBJECT_UNLOCK (self);
       break;
+    case PROP_PATH:
+      GST_OBJECT_LOCK (self);
+      g_value_set_string (value, self->last_gl ? "gl" : "cpu");
+      GST_OBJECT_UNLOCK (self);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -256,6 +335,13 @@ gst_bc6h_enc_stop (GstVideoEncoder * encoder)
 {
   GstBc6hEnc *self = GST_BC6H_ENC (encoder);
 
+#ifdef HAVE_BC_GL
+  gst_bc_enc_gl_stop (self->gl);
+#endif
+  GST_OBJECT_LOCK (self);
+  self->use_gl = FALSE;
+  self->last_gl = FALSE;
+  GST_OBJECT_UNLOCK (self);
   g_clear_pointer (&self->workers, gst_bc_workers_free);
   g_clear_pointer (&self->input, gst_bc_hdr_input_free);
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
@@ -267,7 +353,8 @@ gst_bc6h_enc_stop (GstVideoEncoder * encoder)
 
 /* YUV input: a converter to full-range RGBA64_LE of the same transfer and
  * primaries (no transfer or gamut conversion: GStreamer's defaults) on
- * the encoder's threads, and its output frame */
+ * the encoder's threads, and its output frame; ARGB64 (GLMemory caps,
+ * frames the CPU encodes) too: the same 16-bit codes reordered */
 static gboolean
 gst_bc6h_enc_setup_yuv (GstBc6hEnc * self, const GstVideoInfo * vinfo,
     const GstVideoColorimetry * cm)
@@ -277,7 +364,8 @@ gst_bc6h_enc_setup_yuv (GstBc6hEnc * self, const GstVideoInfo * vinfo,
 
   g_clear_pointer (&self->yuv, gst_video_converter_free);
   gst_clear_buffer (&self->rgb);
-  if (GST_VIDEO_INFO_IS_RGB (vinfo))
+  if (GST_VIDEO_INFO_FORMAT (vinfo) == GST_VIDEO_FORMAT_RGBA64_LE ||
+      GST_VIDEO_INFO_FORMAT (vinfo) == GST_VIDEO_FORMAT_RGB10A2_LE)
     return TRUE;
   /* (the caps' colorimetry, or our default for caps without one) */
   in_info = *vinfo;
@@ -346,13 +434,16 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   GstBcInfo info;
   GstCaps *caps;
   gchar *cm_str;
+  GstClockTime latency = 0;
+  gboolean use_gl = FALSE;
 
   GST_DEBUG_OBJECT (self, "input caps %" GST_PTR_FORMAT, state->caps);
 
   gst_bc6h_enc_input_colorimetry (state, &cm);
   if (!gst_bc_hdr_input_transfer_supported (cm.transfer))
     goto unsupported_transfer;
-  if (!GST_VIDEO_INFO_IS_RGB (vinfo)) {
+  if (!GST_VIDEO_INFO_IS_RGB (vinfo) ||
+      GST_VIDEO_INFO_FORMAT (vinfo) == GST_VIDEO_FORMAT_ARGB64) {
     GstVideoColorimetry rgb_cm = cm;
 
     /* what the converter writes */
@@ -382,6 +473,13 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
     gst_bc_hdr_input_free (input);
     goto bad_size;
   }
+#ifdef HAVE_BC_GL
+  /* lets the frame kept back out first, with the old caps */
+  if (!gst_bc_enc_gl_set_format_hdr (self->gl, state, &info, input, &use_gl)) {
+    gst_bc_hdr_input_free (input);
+    return FALSE;
+  }
+#endif
 
   /* the output: linear light with the input's primaries */
   out_cm.range = GST_VIDEO_COLOR_RANGE_0_255;
@@ -403,8 +501,24 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
   self->input_state = gst_video_codec_state_ref (state);
   self->info = info;
-  GST_DEBUG_OBJECT (self, "transfer %d, primaries %d", cm.transfer,
-      cm.primaries);
+  GST_OBJECT_LOCK (self);
+  self->use_gl = use_gl;
+  self->last_gl = use_gl && self->quality == GST_BC_QUALITY_FAST;
+  GST_OBJECT_UNLOCK (self);
+
+  /* the GL path keeps a frame back while the GPU works (as bcNenc's):
+   * GST_BC_ENC_GL_PIPELINE_DEPTH frame durations, whatever the quality,
+   * which can become fast at any time */
+#ifdef HAVE_BC_GL
+  if (use_gl && info.fps_n > 0)
+    latency = gst_util_uint64_scale (GST_SECOND,
+        (guint64) info.fps_d * GST_BC_ENC_GL_PIPELINE_DEPTH, info.fps_n);
+#endif
+  gst_video_encoder_set_latency (encoder, latency, latency);
+
+  GST_DEBUG_OBJECT (self, "transfer %d, primaries %d, %s path, latency %"
+      GST_TIME_FORMAT, cm.transfer, cm.primaries, use_gl ? "GL (quality=fast)"
+      : "CPU", GST_TIME_ARGS (latency));
   return gst_video_encoder_negotiate (encoder);
 
 unsupported_transfer:
@@ -430,6 +544,78 @@ bad_size:
     return FALSE;
   }
 }
+
+#ifdef HAVE_BC_GL
+static void
+gst_bc6h_enc_finalize (GObject * object)
+{
+  GstBc6hEnc *self = GST_BC6H_ENC (object);
+
+  g_clear_pointer (&self->gl, gst_bc_enc_gl_free);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_bc6h_enc_set_context (GstElement * element, GstContext * context)
+{
+  gst_bc_enc_gl_set_context (GST_BC6H_ENC (element)->gl, context);
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+static gboolean
+gst_bc6h_enc_sink_query (GstVideoEncoder * encoder, GstQuery * query)
+{
+  return gst_bc_enc_gl_handle_query (GST_BC6H_ENC (encoder)->gl, query) ||
+      GST_VIDEO_ENCODER_CLASS (parent_class)->sink_query (encoder, query);
+}
+
+static gboolean
+gst_bc6h_enc_src_query (GstVideoEncoder * encoder, GstQuery * query)
+{
+  return gst_bc_enc_gl_handle_query (GST_BC6H_ENC (encoder)->gl, query) ||
+      GST_VIDEO_ENCODER_CLASS (parent_class)->src_query (encoder, query);
+}
+
+/* GLMemory is offered only when the GL context can run the encoder */
+static GstCaps *
+gst_bc6h_enc_getcaps (GstVideoEncoder * encoder, GstCaps * filter)
+{
+  return gst_bc_enc_gl_filter_caps (GST_BC6H_ENC (encoder)->gl,
+      gst_video_encoder_proxy_getcaps (encoder, NULL, filter), filter);
+}
+
+static GstFlowReturn
+gst_bc6h_enc_finish (GstVideoEncoder * encoder)
+{
+  return gst_bc_enc_gl_drain (GST_BC6H_ENC (encoder)->gl);
+}
+
+static gboolean
+gst_bc6h_enc_flush (GstVideoEncoder * encoder)
+{
+  gst_bc_enc_gl_flush (GST_BC6H_ENC (encoder)->gl);
+  return TRUE;
+}
+
+/* The GL path copies its blocks into downstream's pool when it offers one
+ * (glbcupload's), else lends its slots (gstbcencgl.c) */
+static gboolean
+gst_bc6h_enc_decide_allocation (GstVideoEncoder * encoder, GstQuery * query)
+{
+  GstBc6hEnc *self = GST_BC6H_ENC (encoder);
+  gboolean use_gl;
+
+  if (!GST_VIDEO_ENCODER_CLASS (parent_class)->decide_allocation (encoder,
+          query))
+    return FALSE;
+  GST_OBJECT_LOCK (self);
+  use_gl = self->use_gl;
+  GST_OBJECT_UNLOCK (self);
+  if (use_gl)
+    return gst_bc_enc_gl_decide_allocation (self->gl, query);
+  return TRUE;
+}
+#endif
 
 /* Frames are read through gst_video_frame_map(), so upstream may pad rows
  * and describe them with a GstVideoMeta instead of copying. */
@@ -479,6 +665,32 @@ gst_bc6h_enc_handle_frame (GstVideoEncoder * encoder,
   if (G_UNLIKELY (self->input == NULL))
     goto not_negotiated;
 
+  GST_OBJECT_LOCK (self);
+  job.quality = self->quality;
+  GST_OBJECT_UNLOCK (self);
+#ifdef HAVE_BC_GL
+  if (self->use_gl) {
+    gboolean handled = FALSE;
+
+    /* quality=fast: the compute shader; else (or a frame that is not GL
+     * memory) the frame kept back leaves, then the CPU encodes */
+    if (job.quality == GST_BC_QUALITY_FAST)
+      ret = gst_bc_enc_gl_handle_frame (self->gl, frame, GST_BC_QUALITY_FAST,
+          &handled);
+    else
+      ret = gst_bc_enc_gl_drain (self->gl);
+    GST_OBJECT_LOCK (self);
+    self->last_gl = handled;
+    GST_OBJECT_UNLOCK (self);
+    if (handled)
+      return ret;
+    if (ret != GST_FLOW_OK) {
+      gst_video_codec_frame_unref (frame);
+      return ret;
+    }
+  }
+#endif
+
   if (!gst_video_frame_map (&vframe, &self->input_state->info,
           frame->input_buffer, GST_MAP_READ))
     goto map_failed;
@@ -513,9 +725,6 @@ gst_bc6h_enc_handle_frame (GstVideoEncoder * encoder,
   }
 
   job.input = self->input;
-  GST_OBJECT_LOCK (self);
-  job.quality = self->quality;
-  GST_OBJECT_UNLOCK (self);
   job.src = GST_VIDEO_FRAME_PLANE_DATA (&vframe, 0);
   job.stride = (gsize) stride;
   job.width = self->info.width;

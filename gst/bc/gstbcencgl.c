@@ -24,7 +24,11 @@
  * buffer). When upstream asks with a GLMemory filter, the element
  * finds (or makes) its context and drops the GLMemory structures when the
  * context cannot run the encoder (no compute shaders or buffer storage):
- * upstream then needs gldownload, and the CPU path encodes.
+ * upstream then needs gldownload, and the CPU path encodes. bc6henc
+ * (gstbc6henc.c) offers its own GLMemory formats
+ * (GST_BC_ENC_GL_HDR_FORMATS: 16-bit ARGB64 and RGB10A2_LE) and sets up a
+ * BC6H encoder of its HDR input (gst_bc_enc_gl_set_format_hdr ()), used
+ * at quality=fast only.
  *
  * Frames: frame N is submitted (the dispatch and its fence are queued on
  * the GL thread, which returns at once) and kept back; when frame N + 1
@@ -90,6 +94,14 @@ gst_bc_enc_gl_template_caps (const gchar * formats)
 
   g_free (str);
   return caps;
+}
+
+GstCaps *
+gst_bc_enc_gl_hdr_template_caps (void)
+{
+  return gst_caps_from_string (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+      (GST_CAPS_FEATURE_MEMORY_GL_MEMORY, GST_BC_ENC_GL_HDR_FORMATS)
+      ", texture-target = (string) 2D");
 }
 
 gboolean
@@ -462,10 +474,14 @@ get_strings (GstGLContext * context, GLStrings * s)
   s->renderer = gl_string (context, GL_RENDERER);
 }
 
-gboolean
-gst_bc_enc_gl_set_format (GstBcEncGL * gl, GstVideoCodecState * state,
+/* gst_bc_enc_gl_set_format () and gst_bc_enc_gl_set_format_hdr ():
+ * @hdr, when not NULL, the HDR input of a BC6H encoder (@layout and @yuv
+ * unused) */
+static gboolean
+set_format (GstBcEncGL * gl, GstVideoCodecState * state,
     const GstBcInfo * info, const GstBcPixelLayout * layout,
-    const GstBcYuvInfo * yuv, GstBcQuality quality, gboolean * use_gl)
+    const GstBcYuvInfo * yuv, const GstBcHdrInput * hdr,
+    GstBcQuality quality, gboolean * use_gl)
 {
   GstVideoEncoder *encoder = gl->encoder;
   GstGLContext *context = NULL;
@@ -491,11 +507,15 @@ gst_bc_enc_gl_set_format (GstBcEncGL * gl, GstVideoCodecState * state,
     goto no_compute;
 
   gl->info = *info;
-  gl->layout = *layout;
-  if (yuv->width > 0) {
+  if (hdr) {
+    gl->n_planes = 1;
+    gl->enc = gst_bc_gl_encoder_new_hdr (context, info,
+        GST_VIDEO_INFO_FORMAT (&state->info), hdr, N_SLOTS, &error);
+  } else if (yuv->width > 0) {
     gl->n_planes = gst_bc_yuv_info_n_planes (yuv);
     gl->enc = gst_bc_gl_encoder_new_yuv (context, info, yuv, N_SLOTS, &error);
   } else {
+    gl->layout = *layout;
     gl->n_planes = 1;
     gl->enc = gst_bc_gl_encoder_new (context, info, layout, N_SLOTS, &error);
   }
@@ -558,6 +578,22 @@ free_out:
     gst_object_unref (context);
     return FALSE;
   }
+}
+
+gboolean
+gst_bc_enc_gl_set_format (GstBcEncGL * gl, GstVideoCodecState * state,
+    const GstBcInfo * info, const GstBcPixelLayout * layout,
+    const GstBcYuvInfo * yuv, GstBcQuality quality, gboolean * use_gl)
+{
+  return set_format (gl, state, info, layout, yuv, NULL, quality, use_gl);
+}
+
+gboolean
+gst_bc_enc_gl_set_format_hdr (GstBcEncGL * gl, GstVideoCodecState * state,
+    const GstBcInfo * info, const GstBcHdrInput * input, gboolean * use_gl)
+{
+  return set_format (gl, state, info, NULL, NULL, input,
+      GST_BC_QUALITY_FAST, use_gl);
 }
 
 /* TRUE when every plane of @in is a 2D texture the encoder's context can

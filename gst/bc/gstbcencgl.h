@@ -12,10 +12,11 @@
 
 G_BEGIN_DECLS
 
-/* The GL path of GstBcEnc: `video/x-raw(memory:GLMemory)` in, encoded by
- * libgstbcgl's compute encoder (gst-libs/gst/bcgl/bcglencode.h) on the
- * pipeline's GL context, frames pipelined by one. gstbcenc.c calls these
- * hooks; only built with the GStreamer GL library (HAVE_BC_GL). */
+/* The GL path of GstBcEnc and GstBc6hEnc: `video/x-raw(memory:GLMemory)`
+ * in, encoded by libgstbcgl's compute encoder
+ * (gst-libs/gst/bcgl/bcglencode.h) on the pipeline's GL context, frames
+ * pipelined by one. gstbcenc.c and gstbc6henc.c call these hooks; only
+ * built with the GStreamer GL library (HAVE_BC_GL). */
 typedef struct _GstBcEncGL GstBcEncGL;
 
 /* The frames the GL path keeps back: frame N leaves when N + 1 arrives */
@@ -25,6 +26,15 @@ typedef struct _GstBcEncGL GstBcEncGL;
  * formats the GL encoder reads (GST_BC_GL_ENCODER_YUV_FORMATS) */
 G_GNUC_INTERNAL
 GstCaps *     gst_bc_enc_gl_template_caps (const gchar * formats);
+
+/* The GLMemory formats of bc6henc's GL path: those of
+ * GST_BC_GL_ENCODER_HDR_FORMATS that GStreamer 1.22's GstGLMemory holds
+ * (it has no RGBA64_LE: its 16-bit RGBA is ARGB64) */
+#define GST_BC_ENC_GL_HDR_FORMATS "{ ARGB64, RGB10A2_LE }"
+
+/* The GLMemory caps of GST_BC_ENC_GL_HDR_FORMATS (2D textures) */
+G_GNUC_INTERNAL
+GstCaps *     gst_bc_enc_gl_hdr_template_caps (void);
 
 G_GNUC_INTERNAL
 gboolean      gst_bc_enc_gl_caps_are_gl (GstCaps * caps);
@@ -63,6 +73,16 @@ gboolean      gst_bc_enc_gl_set_format (GstBcEncGL * gl,
                                         const GstBcYuvInfo * yuv,
                                         GstBcQuality quality,
                                         gboolean * use_gl);
+
+/* gst_bc_enc_gl_set_format () of bc6henc: a BC6H encoder (quality=fast)
+ * of @state's textures, whose codes @input converts (of RGBA64_LE for
+ * ARGB64 textures) */
+G_GNUC_INTERNAL
+gboolean      gst_bc_enc_gl_set_format_hdr (GstBcEncGL * gl,
+                                            GstVideoCodecState * state,
+                                            const GstBcInfo * info,
+                                            const GstBcHdrInput * input,
+                                            gboolean * use_gl);
 
 /* handle_frame on the GL path; sets @handled FALSE (after draining) for a
  * frame whose memory is not GL memory, which the CPU path then encodes. */

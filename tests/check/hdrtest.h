@@ -3,8 +3,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* HDR helpers of the BC6H tests and benchmark: a synthetic HDR picture
- * and the multi-exposure PSNR (mPSNR). Header-only. */
+/* HDR helpers of the BC6H tests and benchmark: a synthetic HDR picture,
+ * the multi-exposure PSNR (mPSNR), and pictures of PQ, HLG or linear
+ * codes (photograph-like, random, speckled, nearly flat) for the GL
+ * encoder's tests. Header-only. */
 
 #ifndef __BC_HDRTEST_H__
 #define __BC_HDRTEST_H__
@@ -121,6 +123,104 @@ hdrtest_mpsnr (const guint16 * a, const guint16 * b, gsize n_pixels)
   }
   sum /= (double) n_pixels * 3 * 7;
   return sum > 0.0 ? 10.0 * log10 (255.0 * 255.0 / sum) : INFINITY;
+}
+
+/* The pictures of hdrtest_codes () */
+typedef enum
+{
+  HDRTEST_PHOTO,                /* hdrtest_image () */
+  HDRTEST_RANDOM,               /* every code equally likely */
+  HDRTEST_SPECKLED,             /* hdrtest_image () with random pixels */
+  HDRTEST_FLAT,                 /* nearly flat blocks: hdrtest_flat () */
+} HdrtestPicture;
+
+/* the tests' linear congruential generator (gstbctest.h's) */
+static inline guint32
+hdrtest_lcg (guint32 * state)
+{
+  *state = *state * 1664525u + 1013904223u;
+  return *state >> 8;
+}
+
+/* Blocks of one colour (RGBA half floats, from 2^-12 to 1.0) with noise
+ * of a half step and a second level up to 7 half steps away on some
+ * pixels, pixel 0 halfway: among them the rare blocks where BC6H's anchor
+ * rule breaks the differences of the mode quality=fast chose (about one
+ * in a thousand), which its per-block fallback encodes again */
+static inline void
+hdrtest_flat (guint width, guint height, guint seed, guint16 * half)
+{
+  guint32 state = seed * 104729 + 3;
+  guint bx, by, x, y, c;
+
+  for (by = 0; by < (height + 3) / 4; by++) {
+    for (bx = 0; bx < (width + 3) / 4; bx++) {
+      gint base[3], amp[3];
+
+      for (c = 0; c < 3; c++) {
+        base[c] = 0x1000 + (gint) (hdrtest_lcg (&state) % 0x2bf0);
+        amp[c] = (gint) (hdrtest_lcg (&state) % 8);
+      }
+      for (y = by * 4; y < MIN (by * 4 + 4, height); y++) {
+        for (x = bx * 4; x < MIN (bx * 4 + 4, width); x++) {
+          gboolean first = x % 4 == 0 && y % 4 == 0;
+          gboolean up = hdrtest_lcg (&state) & 1;
+
+          for (c = 0; c < 3; c++) {
+            gint v = base[c] + (first ? amp[c] / 2 : (up ? amp[c] : 0)) +
+                (gint) (hdrtest_lcg (&state) % 3) - 1;
+
+            half[((gsize) y * width + x) * 4 + c] = (guint16) v;
+          }
+          half[((gsize) y * width + x) * 4 + 3] = 0x3c00;
+        }
+      }
+    }
+  }
+}
+
+/* A @width x @height picture of RGBA64_LE codes (alpha a ramp): the
+ * hdrtest_image () photograph-like picture in the codes of @transfer
+ * (PQ: the PQ code of each half; HLG and linear: the code of the value
+ * clipped to 1.0 after a square root, which spreads the codes), uniform
+ * random codes, the picture with one pixel in five random, or
+ * hdrtest_flat () (PQ: the PQ codes; else the codes of the values). A new
+ * array of 4 * @width * @height codes. */
+static inline guint16 *
+hdrtest_codes (HdrtestPicture kind, GstVideoTransferFunction transfer,
+    guint width, guint height, guint seed)
+{
+  gsize i, n = (gsize) width * height;
+  guint16 *half = g_new (guint16, n * 4);
+  guint16 *codes = g_new (guint16, n * 4);
+  guint32 state = seed * 7919 + 1;
+  guint c;
+
+  if (kind == HDRTEST_FLAT)
+    hdrtest_flat (width, height, seed, half);
+  else
+    hdrtest_image (width, height, seed, half);
+  for (i = 0; i < n; i++) {
+    gboolean random = kind == HDRTEST_RANDOM || (kind == HDRTEST_SPECKLED &&
+        hdrtest_lcg (&state) % 5 == 0);
+
+    for (c = 0; c < 3; c++) {
+      if (random) {
+        codes[i * 4 + c] = (guint16) (hdrtest_lcg (&state) >> 8);
+      } else if (transfer == GST_VIDEO_TRANSFER_SMPTE2084) {
+        codes[i * 4 + c] = gst_bc_hdr_pq_from_half (half[i * 4 + c]);
+      } else {
+        double v = gst_bc_hdr_half_to_double (half[i * 4 + c]);
+
+        if (kind != HDRTEST_FLAT)
+          v = sqrt (v / 4.0);
+        codes[i * 4 + c] = (guint16) (65535.0 * MIN (v, 1.0) + 0.5);
+      }
+    }
+    codes[i * 4 + 3] = (guint16) (i * 977);
+  }
+  g_free (half);
+  return codes;
 }
 
 #endif /* __BC_HDRTEST_H__ */

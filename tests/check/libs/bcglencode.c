@@ -1076,92 +1076,6 @@ GST_END_TEST;
 /* BC6H of HDR textures                                                    */
 /* ---------------------------------------------------------------------- */
 
-typedef enum
-{
-  HDR_PHOTO,                    /* hdrtest_image () */
-  HDR_RANDOM,                   /* every code equally likely */
-  HDR_SPECKLED,                 /* hdrtest_image () with random pixels */
-  HDR_FLAT,                     /* nearly flat blocks, see hdr_flat () */
-} HdrPicture;
-
-/* Blocks of one colour with noise of a half step and a second level up
- * to 7 half steps away on some pixels, pixel 0 halfway: among them the
- * rare blocks where the anchor breaks the row's differences (about one in
- * a thousand), which fast_block () encodes again; values up to 1.0 */
-static void
-hdr_flat (guint width, guint height, guint seed, guint16 * half)
-{
-  guint32 state = seed * 104729 + 3;
-  guint bx, by, x, y, c;
-
-  for (by = 0; by < (height + 3) / 4; by++) {
-    for (bx = 0; bx < (width + 3) / 4; bx++) {
-      gint base[3], amp[3];
-
-      for (c = 0; c < 3; c++) {
-        base[c] = 0x1000 + (gint) (test_lcg_next (&state) % 0x2bf0);
-        amp[c] = (gint) (test_lcg_next (&state) % 8);
-      }
-      for (y = by * 4; y < MIN (by * 4 + 4, height); y++) {
-        for (x = bx * 4; x < MIN (bx * 4 + 4, width); x++) {
-          gboolean first = x % 4 == 0 && y % 4 == 0;
-          gboolean up = test_lcg_next (&state) & 1;
-
-          for (c = 0; c < 3; c++) {
-            gint v = base[c] + (first ? amp[c] / 2 : (up ? amp[c] : 0)) +
-                (gint) (test_lcg_next (&state) % 3) - 1;
-
-            half[((gsize) y * width + x) * 4 + c] = (guint16) v;
-          }
-        }
-      }
-    }
-  }
-}
-
-/* A @width x @height picture of RGBA64_LE codes (alpha a ramp): the
- * hdrtest_image () photograph-like picture in the codes of @transfer
- * (PQ: the PQ code of each half; HLG and linear: the code of the value
- * clipped to 1.0 after a square root, which spreads the codes), uniform
- * random codes, or the picture with one pixel in five random */
-static guint16 *
-hdr_codes (HdrPicture kind, GstVideoTransferFunction transfer, guint width,
-    guint height, guint seed)
-{
-  gsize i, n = (gsize) width * height;
-  guint16 *half = g_new (guint16, n * 4);
-  guint16 *codes = g_new (guint16, n * 4);
-  guint32 state = seed * 7919 + 1;
-  guint c;
-
-  if (kind == HDR_FLAT)
-    hdr_flat (width, height, seed, half);
-  else
-    hdrtest_image (width, height, seed, half);
-  for (i = 0; i < n; i++) {
-    gboolean random = kind == HDR_RANDOM || (kind == HDR_SPECKLED &&
-        test_lcg_next (&state) % 5 == 0);
-
-    for (c = 0; c < 3; c++) {
-      if (random) {
-        codes[i * 4 + c] = (guint16) (test_lcg_next (&state) >> 8);
-      } else if (transfer == GST_VIDEO_TRANSFER_SMPTE2084) {
-        codes[i * 4 + c] = gst_bc_hdr_pq_from_half (half[i * 4 + c]);
-      } else {
-        gdouble v = gst_bc_hdr_half_to_double (half[i * 4 + c]);
-
-        /* the flat blocks' values as they are (linear) */
-        if (kind != HDR_FLAT)
-          v = sqrt (v / 4.0);
-        codes[i * 4 + c] = (guint16) (65535.0 * MIN (v, 1.0) + 0.5);
-      }
-    }
-    codes[i * 4 + 3] = (guint16) (i * 977);
-  }
-  g_free (half);
-  return codes;
-}
-
 typedef struct
 {
   guint width, height;
@@ -1237,7 +1151,7 @@ hdr_texture (GstVideoFormat format, const guint16 * codes, guint width,
  * (on llvmpipe bit for bit, else within PSNR_BOUND of its mPSNR) */
 static void
 check_hdr (GstVideoFormat format, GstVideoTransferFunction transfer,
-    HdrPicture kind, guint width, guint height, guint seed)
+    HdrtestPicture kind, guint width, guint height, guint seed)
 {
   GstVideoFormat cpu_format = format == GST_VIDEO_FORMAT_RGB10A2_LE ?
       GST_VIDEO_FORMAT_RGB10A2_LE : GST_VIDEO_FORMAT_RGBA64_LE;
@@ -1246,7 +1160,7 @@ check_hdr (GstVideoFormat format, GstVideoTransferFunction transfer,
   };
   GstBcInfo info = make_info (GST_BC_FORMAT_BC6H, width, height);
   GstBcHdrInput *input = gst_bc_hdr_input_new (cpu_format, &cm);
-  guint16 *codes = hdr_codes (kind, transfer, width, height, seed);
+  guint16 *codes = hdrtest_codes (kind, transfer, width, height, seed);
   guint8 *cpu_in, *cpu, *gl;
   GstBcGLEncoder *enc;
   GError *error = NULL;
@@ -1323,16 +1237,16 @@ GST_START_TEST (test_bc6h)
   for (f = 0; f < G_N_ELEMENTS (hdr_formats); f++) {
     fail_unless (gst_bc_gl_encoder_hdr_format_supported (hdr_formats[f]));
     for (t = 0; t < G_N_ELEMENTS (transfers); t++)
-      for (k = HDR_PHOTO; k <= HDR_SPECKLED; k++)
+      for (k = HDRTEST_PHOTO; k <= HDRTEST_SPECKLED; k++)
         check_hdr (hdr_formats[f], transfers[t], k, 157, 75, f * 9 + t * 3 + k);
   }
   for (i = 0; i < G_N_ELEMENTS (sizes); i++)
     check_hdr (GST_VIDEO_FORMAT_RGBA64_LE, GST_VIDEO_TRANSFER_SMPTE2084,
-        HDR_SPECKLED, sizes[i][0], sizes[i][1], i);
+        HDRTEST_SPECKLED, sizes[i][0], sizes[i][1], i);
   /* the rare blocks of fast_block (): tens of them in each */
   check_hdr (GST_VIDEO_FORMAT_RGBA64_LE, GST_VIDEO_TRANSFER_SMPTE2084,
-      HDR_FLAT, 640, 480, 1);
-  check_hdr (GST_VIDEO_FORMAT_ARGB64, GST_VIDEO_TRANSFER_GAMMA10, HDR_FLAT,
+      HDRTEST_FLAT, 640, 480, 1);
+  check_hdr (GST_VIDEO_FORMAT_ARGB64, GST_VIDEO_TRANSFER_GAMMA10, HDRTEST_FLAT,
       640, 480, 2);
   assert_no_gl_error ();
 }

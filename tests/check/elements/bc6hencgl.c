@@ -1,0 +1,647 @@
+/* gst-bc
+ * Copyright (C) 2026 gst-bc developers
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The GL compute path of bc6henc on a headless GL context (Mesa llvmpipe
+ * through GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device): appsrc !
+ * glupload ! bc6henc ! appsink with ARGB64 (GStreamer 1.22's 16-bit GL
+ * memory) and RGB10A2_LE frames of PQ, HLG and linear video,
+ * photograph-like, random, speckled and nearly flat pictures (the last
+ * reach the rare per-block fallback of quality=fast) at odd sizes and a
+ * 1918x1078 one, with caps changes between them: at quality=fast the
+ * blocks of the CPU encoder (gst_bc_encode_rows_hdr () of the same codes
+ * as RGBA64_LE or RGB10A2_LE, which elements/bc6henc.c checks the CPU
+ * path against) bit for bit on llvmpipe, elsewhere within 0.1 dB of its
+ * mPSNR; the output caps (size, linear colorimetry with the input's
+ * primaries), timestamps and the path property. Quality normal and high
+ * with GLMemory input: the frames are downloaded and encoded on the CPU
+ * (the CPU's blocks of that quality), also when the quality changes
+ * mid-stream, frames in order; the frame the GL path keeps back leaves at
+ * EOS; the latency.
+ *
+ * Exits 77 (skipped) only when no GL context can be created at all. The
+ * encoder checks glGetError () with its debug category at DEBUG, which
+ * this test sets. */
+
+#ifdef __SANITIZE_ADDRESS__
+#define _GNU_SOURCE             /* dl_iterate_phdr () */
+#endif
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/app/app.h>
+#include <gst/gl/gl.h>
+
+#define PULL_TIMEOUT (60 * GST_SECOND)
+#define FRAME_DURATION (GST_SECOND / 30)
+#define PSNR_BOUND 0.1
+
+#include "gstbctest.h"
+#include "gltest.h"
+#include "hdrtest.h"
+
+/* GL_RENDERER is llvmpipe: IEEE float, blocks asserted bit-identical */
+static gboolean ieee_renderer;
+
+#define note(...) g_print ("bc6hencgl: " __VA_ARGS__)
+
+static const gchar *const quality_names[] = { "fast", "normal", "high" };
+
+/* ---------------------------------------------------------------------- */
+/* frames                                                                  */
+
+/* the colorimetry of the caps (full-range RGB, BT.2020) of @transfer */
+static const gchar *
+colorimetry_of (GstVideoTransferFunction transfer)
+{
+  switch (transfer) {
+    case GST_VIDEO_TRANSFER_SMPTE2084:
+      return "1:1:14:7";
+    case GST_VIDEO_TRANSFER_ARIB_STD_B67:
+      return "1:1:15:7";
+    default:
+      return "1:1:1:7";
+  }
+}
+
+static GstCaps *
+raw_caps (const gchar * format, GstVideoTransferFunction transfer,
+    guint width, guint height)
+{
+  return gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, format,
+      "width", G_TYPE_INT, width, "height", G_TYPE_INT, height, "framerate",
+      GST_TYPE_FRACTION, 30, 1, "colorimetry", G_TYPE_STRING,
+      colorimetry_of (transfer), NULL);
+}
+
+/* The RGBA64_LE @codes as a frame of @format: ARGB64 (native-endian
+ * 16-bit alpha, red, green, blue), or RGB10A2_LE of their top 10 bits */
+static GstBuffer *
+frame_buffer (const guint16 * codes, guint width, guint height,
+    const gchar * format, guint index)
+{
+  gsize i, n = (gsize) width * height;
+  gboolean ten = strcmp (format, "RGB10A2_LE") == 0;
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, n * (ten ? 4 : 8), NULL);
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (i = 0; i < n; i++) {
+    const guint16 *c = codes + i * 4;
+
+    if (ten) {
+      GST_WRITE_UINT32_LE (map.data + i * 4, (guint32) (c[0] >> 6) |
+          (guint32) (c[1] >> 6) << 10 | (guint32) (c[2] >> 6) << 20 |
+          (guint32) (c[3] >> 14) << 30);
+    } else {
+      guint16 *p = (guint16 *) (map.data + i * 8);
+
+      p[0] = c[3];
+      p[1] = c[0];
+      p[2] = c[1];
+      p[3] = c[2];
+    }
+  }
+  gst_buffer_unmap (buf, &map);
+  GST_BUFFER_PTS (buf) = index * FRAME_DURATION;
+  GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+  return buf;
+}
+
+/* The CPU encoder's blocks of the @codes (of a frame of @format: the
+ * 16-bit codes as RGBA64_LE, or RGB10A2_LE) */
+static guint8 *
+cpu_blocks (const guint16 * codes, guint width, guint height,
+    const gchar * format, GstVideoTransferFunction transfer,
+    GstBcQuality quality, GstBcInfo * info)
+{
+  gboolean ten = strcmp (format, "RGB10A2_LE") == 0;
+  GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
+    GST_VIDEO_COLOR_MATRIX_RGB, transfer, GST_VIDEO_COLOR_PRIMARIES_BT2020
+  };
+  GstBcHdrInput *input = gst_bc_hdr_input_new (ten ?
+      GST_VIDEO_FORMAT_RGB10A2_LE : GST_VIDEO_FORMAT_RGBA64_LE, &cm);
+  gsize i, n = (gsize) width * height;
+  guint8 *src = g_malloc (n * (ten ? 4 : 8)), *out;
+
+  fail_unless (input != NULL);
+  for (i = 0; i < n; i++) {
+    const guint16 *c = codes + i * 4;
+
+    if (ten) {
+      GST_WRITE_UINT32_LE (src + i * 4, (guint32) (c[0] >> 6) |
+          (guint32) (c[1] >> 6) << 10 | (guint32) (c[2] >> 6) << 20 |
+          (guint32) (c[3] >> 14) << 30);
+    } else {
+      guint k;
+
+      for (k = 0; k < 4; k++)
+        GST_WRITE_UINT16_LE (src + i * 8 + k * 2, c[k]);
+    }
+  }
+  gst_bc_info_init (info);
+  fail_unless (gst_bc_info_set_format (info, GST_BC_FORMAT_BC6H, width,
+          height));
+  out = g_malloc (info->size);
+  gst_bc_encode_rows_hdr (input, GST_BC_FORMAT_BC6H, quality, src,
+      (gsize) width * (ten ? 4 : 8), width, height, 0, info->blocks_y, out);
+  gst_bc_hdr_input_free (input);
+  g_free (src);
+  return out;
+}
+
+/* the decoded mPSNR of @blocks against the half floats of @codes */
+static gdouble
+mpsnr (const GstBcInfo * info, const guint8 * blocks, const guint16 * codes,
+    const gchar * format, GstVideoTransferFunction transfer)
+{
+  GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
+    GST_VIDEO_COLOR_MATRIX_RGB, transfer, GST_VIDEO_COLOR_PRIMARIES_BT2020
+  };
+  gsize i, n = (gsize) info->width * info->height;
+  gboolean ten = strcmp (format, "RGB10A2_LE") == 0;
+  GstBcHdrInput *input = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE,
+      &cm);
+  guint16 *ref = g_new (guint16, n * 4), *dec = g_new (guint16, n * 4);
+  guint8 *px = g_malloc (n * 8);
+  gdouble p;
+
+  /* (RGB10A2_LE: the 10-bit codes scaled up are the same values only
+   * approximately; good enough for a PSNR bound) */
+  for (i = 0; i < n * 4; i++)
+    GST_WRITE_UINT16_LE (px + i * 2, ten ? (codes[i] >> 6) * 65535 / 1023 :
+        codes[i]);
+  gst_bc_hdr_input_convert (input, px, n, ref);
+  gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, blocks, info->width,
+      info->height, 0, info->blocks_y, (guint8 *) dec, (gsize) info->width * 8);
+  p = hdrtest_mpsnr (ref, dec, n);
+  gst_bc_hdr_input_free (input);
+  g_free (ref);
+  g_free (dec);
+  g_free (px);
+  return p;
+}
+
+/* ---------------------------------------------------------------------- */
+/* pipelines                                                               */
+
+static gchar *
+get_path (GstElement * enc)
+{
+  gchar *path = NULL;
+
+  g_object_get (enc, "path", &path, NULL);
+  fail_unless (path != NULL);
+  return path;
+}
+
+static void
+check_path (GstElement * enc, const gchar * expected)
+{
+  gchar *path = get_path (enc);
+
+  fail_unless_equals_string (path, expected);
+  g_free (path);
+}
+
+/* appsrc ! glupload ! bc6henc @props ! appsink */
+static void
+gl_pipe_start (TestPipe * g, const gchar * props, GstCaps * caps)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time "
+      "! glupload ! bc6henc name=enc %s ! appsink name=sink sync=false",
+      props);
+
+  test_pipe_launch (g, desc, "enc");
+  g_free (desc);
+  gl_test_share_display (g->pipeline);
+  g_object_set (g->src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  test_pipe_play (g);
+}
+
+static void
+gl_pipe_push (TestPipe * g, GstBuffer * buf)
+{
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (g->src), buf),
+      GST_FLOW_OK);
+}
+
+/* New caps on the source (taken) */
+static void
+gl_pipe_set_caps (TestPipe * g, GstCaps * caps)
+{
+  g_object_set (g->src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+}
+
+/* The blocks of @s, its caps checked: BC6H of @width x @height, linear
+ * light with BT.2020 primaries; its timestamps those of frame @index */
+static guint8 *
+sample_blocks (GstSample * s, guint width, guint height, guint index)
+{
+  GstBuffer *buf = gst_sample_get_buffer (s);
+  GstStructure *st = gst_caps_get_structure (gst_sample_get_caps (s), 0);
+  GstBcInfo info;
+  GstMapInfo map;
+  guint8 *data;
+
+  fail_unless (gst_bc_info_from_caps (&info, gst_sample_get_caps (s)));
+  fail_unless_equals_int (info.format, GST_BC_FORMAT_BC6H);
+  fail_unless_equals_int (info.width, width);
+  fail_unless_equals_int (info.height, height);
+  fail_unless_equals_string (gst_structure_get_string (st, "colorimetry"),
+      "1:1:1:7");
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (buf), index * FRAME_DURATION);
+  fail_unless_equals_uint64 (GST_BUFFER_DURATION (buf), FRAME_DURATION);
+  fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_DELTA_UNIT));
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  fail_unless_equals_uint64 (map.size, info.size);
+  data = g_memdup2 (map.data, map.size);
+  gst_buffer_unmap (buf, &map);
+  return data;
+}
+
+/* Compares the element's blocks with the CPU's: identical on llvmpipe,
+ * else within PSNR_BOUND (GL at quality=fast), always identical for the
+ * CPU path (@on_gl FALSE) */
+static void
+compare (const gchar * what, const guint8 * gl, const guint16 * codes,
+    guint width, guint height, const gchar * format,
+    GstVideoTransferFunction transfer, GstBcQuality quality, gboolean on_gl)
+{
+  GstBcInfo info;
+  guint8 *cpu = cpu_blocks (codes, width, height, format, transfer, quality,
+      &info);
+  gsize i, n = info.size / 16, differ = 0;
+
+  for (i = 0; i < n; i++)
+    if (memcmp (gl + i * 16, cpu + i * 16, 16) != 0)
+      differ++;
+  note ("%-34s %-10s transfer %2d %-6s %4ux%-4u on %s: %" G_GSIZE_FORMAT
+      " of %" G_GSIZE_FORMAT " blocks differ\n", what, format, transfer,
+      quality_names[quality], width, height, on_gl ? "GL" : "CPU", differ, n);
+  if (ieee_renderer || !on_gl) {
+    fail_unless (differ == 0, "%s %s transfer %d %s %ux%u: %" G_GSIZE_FORMAT
+        " of %" G_GSIZE_FORMAT " blocks differ", what, format, transfer,
+        quality_names[quality], width, height, differ, n);
+  } else {
+    gdouble a = mpsnr (&info, cpu, codes, format, transfer);
+    gdouble b = mpsnr (&info, gl, codes, format, transfer);
+
+    fail_unless (fabs (a - b) <= PSNR_BOUND, "%s: mPSNR CPU %.3f GL %.3f",
+        what, a, b);
+  }
+  g_free (cpu);
+}
+
+/* ---------------------------------------------------------------------- */
+/* quality=fast on GL against the CPU                                      */
+
+typedef struct
+{
+  HdrtestPicture kind;
+  guint width, height;
+} Picture;
+
+static const Picture pictures[] = {
+  {HDRTEST_PHOTO, 157, 75},
+  {HDRTEST_RANDOM, 13, 9},
+  {HDRTEST_SPECKLED, 30, 26},
+  {HDRTEST_PHOTO, 1, 1},
+  {HDRTEST_FLAT, 322, 241},
+};
+
+static const gchar *const picture_names[] = {
+  "photograph-like", "random", "speckled", "nearly flat"
+};
+
+static const GstVideoTransferFunction transfers[] = {
+  GST_VIDEO_TRANSFER_SMPTE2084, GST_VIDEO_TRANSFER_ARIB_STD_B67,
+  GST_VIDEO_TRANSFER_GAMMA10
+};
+
+/* One pipeline of @format at quality=fast: every picture in every
+ * transfer, a caps change before each */
+static void
+check_fast (const gchar * format)
+{
+  guint n = G_N_ELEMENTS (pictures) * G_N_ELEMENTS (transfers), i;
+  guint16 **codes = g_new (guint16 *, n);
+  TestPipe g;
+
+  for (i = 0; i < n; i++) {
+    const Picture *p = &pictures[i % G_N_ELEMENTS (pictures)];
+
+    codes[i] = hdrtest_codes (p->kind, transfers[i /
+            G_N_ELEMENTS (pictures)], p->width, p->height, i);
+  }
+  gl_pipe_start (&g, "quality=fast", raw_caps (format, transfers[0],
+          pictures[0].width, pictures[0].height));
+  for (i = 0; i < n; i++) {
+    const Picture *p = &pictures[i % G_N_ELEMENTS (pictures)];
+
+    if (i > 0)
+      gl_pipe_set_caps (&g, raw_caps (format,
+              transfers[i / G_N_ELEMENTS (pictures)], p->width, p->height));
+    gl_pipe_push (&g, frame_buffer (codes[i], p->width, p->height, format, i));
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (g.src));
+  for (i = 0; i < n; i++) {
+    const Picture *p = &pictures[i % G_N_ELEMENTS (pictures)];
+    GstSample *s = pull_sample (g.sink);
+    guint8 *gl = sample_blocks (s, p->width, p->height, i);
+
+    compare (picture_names[p->kind], gl, codes[i], p->width, p->height,
+        format, transfers[i / G_N_ELEMENTS (pictures)], GST_BC_QUALITY_FAST,
+        TRUE);
+    g_free (gl);
+    g_free (codes[i]);
+    gst_sample_unref (s);
+  }
+  wait_eos (g.pipeline);
+  check_path (g.element, "gl");
+  test_pipe_stop (&g);
+  g_free (codes);
+}
+
+GST_START_TEST (test_argb64_fast_against_cpu)
+{
+  check_fast ("ARGB64");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_rgb10a2_fast_against_cpu)
+{
+  check_fast ("RGB10A2_LE");
+}
+
+GST_END_TEST;
+
+/* A 1918x1078 photograph-like PQ frame, as the benchmark encodes */
+GST_START_TEST (test_large_frame)
+{
+  guint16 *codes = hdrtest_codes (HDRTEST_PHOTO,
+      GST_VIDEO_TRANSFER_SMPTE2084, 1918, 1078, 7);
+  GstSample *s;
+  TestPipe g;
+  guint8 *gl;
+
+  gl_pipe_start (&g, "quality=fast", raw_caps ("ARGB64",
+          GST_VIDEO_TRANSFER_SMPTE2084, 1918, 1078));
+  gl_pipe_push (&g, frame_buffer (codes, 1918, 1078, "ARGB64", 0));
+  gst_app_src_end_of_stream (GST_APP_SRC (g.src));
+  s = pull_sample (g.sink);
+  gl = sample_blocks (s, 1918, 1078, 0);
+  compare ("photograph-like", gl, codes, 1918, 1078, "ARGB64",
+      GST_VIDEO_TRANSFER_SMPTE2084, GST_BC_QUALITY_FAST, TRUE);
+  gst_sample_unref (s);
+  wait_eos (g.pipeline);
+  check_path (g.element, "gl");
+  test_pipe_stop (&g);
+  g_free (gl);
+  g_free (codes);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+/* quality normal and high, quality changes                                */
+
+/* Sets the quality of frame k (its PTS) right before the encoder takes
+ * it, in the streaming thread, and notes the path property then: the path
+ * of frame k - 1 (of frame 0: the caps' and the quality's then) */
+typedef struct
+{
+  GstElement *enc;
+  const GstBcQuality *steps;
+  guint n;
+  gchar *paths[8];
+} QualitySteps;
+
+static GstPadProbeReturn
+quality_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  QualitySteps *q = data;
+  guint k = (guint) (GST_BUFFER_PTS (GST_PAD_PROBE_INFO_BUFFER (info)) /
+      FRAME_DURATION);
+
+  if (k < q->n) {
+    g_object_get (q->enc, "path", &q->paths[k], NULL);
+    g_object_set (q->enc, "quality", q->steps[k], NULL);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* GLMemory input at normal and high is downloaded and encoded on the CPU:
+ * its blocks are the CPU's of that quality. The quality changes between
+ * frames (fast, normal, high, fast, fast, normal), each frame leaves with
+ * the blocks of its quality, in order (the frame the GL path keeps back
+ * leaves before the CPU encodes the next), and the path property says
+ * where the last frame was encoded */
+GST_START_TEST (test_quality_changes)
+{
+  static const GstBcQuality steps[] = { GST_BC_QUALITY_FAST,
+    GST_BC_QUALITY_NORMAL, GST_BC_QUALITY_HIGH, GST_BC_QUALITY_FAST,
+    GST_BC_QUALITY_FAST, GST_BC_QUALITY_NORMAL
+  };
+  const guint w = 45, h = 23, n = G_N_ELEMENTS (steps);
+  QualitySteps q = { NULL, steps, G_N_ELEMENTS (steps), {NULL,} };
+  guint16 *codes[G_N_ELEMENTS (steps)];
+  GstPad *pad;
+  TestPipe g;
+  guint i;
+
+  for (i = 0; i < n; i++)
+    codes[i] = hdrtest_codes (i % 2 ? HDRTEST_SPECKLED : HDRTEST_PHOTO,
+        GST_VIDEO_TRANSFER_SMPTE2084, w, h, 20 + i);
+  test_pipe_launch (&g, "appsrc name=src format=time ! glupload "
+      "! bc6henc name=enc quality=normal ! appsink name=sink sync=false",
+      "enc");
+  gl_test_share_display (g.pipeline);
+  gl_pipe_set_caps (&g, raw_caps ("ARGB64", GST_VIDEO_TRANSFER_SMPTE2084, w,
+          h));
+  q.enc = g.element;
+  pad = gst_element_get_static_pad (g.element, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, quality_probe, &q, NULL);
+  gst_object_unref (pad);
+  test_pipe_play (&g);
+
+  for (i = 0; i < n; i++)
+    gl_pipe_push (&g, frame_buffer (codes[i], w, h, "ARGB64", i));
+  gst_app_src_end_of_stream (GST_APP_SRC (g.src));
+  for (i = 0; i < n; i++) {
+    GstSample *s = pull_sample (g.sink);
+    guint8 *out = sample_blocks (s, w, h, i);
+
+    compare (steps[i] == GST_BC_QUALITY_FAST ? "frame (GL)" : "frame", out,
+        codes[i], w, h, "ARGB64", GST_VIDEO_TRANSFER_SMPTE2084, steps[i],
+        steps[i] == GST_BC_QUALITY_FAST);
+    g_free (out);
+    gst_sample_unref (s);
+  }
+  wait_eos (g.pipeline);
+  /* before frame 0: GLMemory caps at quality=normal, the CPU */
+  fail_unless_equals_string (q.paths[0], "cpu");
+  for (i = 1; i < n; i++)
+    fail_unless_equals_string (q.paths[i],
+        steps[i - 1] == GST_BC_QUALITY_FAST ? "gl" : "cpu");
+  check_path (g.element, "cpu");
+  test_pipe_stop (&g);
+  for (i = 0; i < n; i++) {
+    g_free (codes[i]);
+    g_free (q.paths[i]);
+  }
+}
+
+GST_END_TEST;
+
+/* quality=fast: frame 0 is kept back until frame 1 comes, the last one
+ * until EOS; the path is "gl" from the caps on */
+GST_START_TEST (test_eos_drains_kept_frame)
+{
+  guint16 *codes = hdrtest_codes (HDRTEST_PHOTO,
+      GST_VIDEO_TRANSFER_ARIB_STD_B67, 64, 48, 3);
+  TestPipe g;
+  GstSample *s;
+  guint i;
+
+  gl_pipe_start (&g, "quality=fast", raw_caps ("RGB10A2_LE",
+          GST_VIDEO_TRANSFER_ARIB_STD_B67, 64, 48));
+  gl_pipe_push (&g, frame_buffer (codes, 64, 48, "RGB10A2_LE", 0));
+  s = gst_app_sink_try_pull_sample (GST_APP_SINK (g.sink), GST_SECOND / 2);
+  fail_unless (s == NULL, "the GL path did not keep the frame back");
+  gl_pipe_push (&g, frame_buffer (codes, 64, 48, "RGB10A2_LE", 1));
+  s = pull_sample (g.sink);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (s)), 0);
+  gst_sample_unref (s);
+  check_path (g.element, "gl");
+  gl_pipe_push (&g, frame_buffer (codes, 64, 48, "RGB10A2_LE", 2));
+  gst_app_src_end_of_stream (GST_APP_SRC (g.src));
+  for (i = 1; i < 3; i++) {
+    guint8 *out;
+
+    s = pull_sample (g.sink);
+    out = sample_blocks (s, 64, 48, i);
+    compare ("photograph-like", out, codes, 64, 48, "RGB10A2_LE",
+        GST_VIDEO_TRANSFER_ARIB_STD_B67, GST_BC_QUALITY_FAST, TRUE);
+    g_free (out);
+    gst_sample_unref (s);
+  }
+  wait_eos (g.pipeline);
+  fail_unless (gst_app_sink_is_eos (GST_APP_SINK (g.sink)));
+  test_pipe_stop (&g);
+  g_free (codes);
+}
+
+GST_END_TEST;
+
+/* The latency of a live source through the GL path: the frame kept back,
+ * reported whatever the quality (it can become fast while playing); none
+ * on the CPU path */
+GST_START_TEST (test_latency)
+{
+  static const gchar *const descs[] = {
+    "videotestsrc is-live=true ! video/x-raw,format=ARGB64,width=64,"
+        "height=48,framerate=30/1,colorimetry=1:1:14:7 ! glupload "
+        "! bc6henc name=enc quality=fast ! fakesink name=sink",
+    "videotestsrc is-live=true ! video/x-raw,format=ARGB64,width=64,"
+        "height=48,framerate=30/1,colorimetry=1:1:14:7 ! glupload "
+        "! bc6henc name=enc quality=normal ! fakesink name=sink",
+    "videotestsrc is-live=true ! video/x-raw,format=RGBA64_LE,width=64,"
+        "height=48,framerate=30/1 ! bc6henc name=enc quality=fast "
+        "! fakesink name=sink",
+  };
+  GstClockTime frame = gst_util_uint64_scale (GST_SECOND, 1, 30);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (descs); i++) {
+    GstElement *p = launch (descs[i]), *enc = get (p, "enc");
+    GstClockTime min = 0, max = 0;
+
+    gl_test_share_display (p);
+    play (p);
+    fail_unless_equals_int (gst_element_get_state (p, NULL, NULL,
+            PULL_TIMEOUT), GST_STATE_CHANGE_SUCCESS);
+    gst_video_encoder_get_latency (GST_VIDEO_ENCODER (enc), &min, &max);
+    note ("%s: latency %" GST_TIME_FORMAT "\n", i == 2 ? "CPU caps" :
+        "GLMemory caps", GST_TIME_ARGS (min));
+    fail_unless_equals_uint64 (min, i < 2 ? frame : 0);
+    fail_unless_equals_uint64 (max, i < 2 ? frame : 0);
+    gst_object_unref (enc);
+    stop (p);
+  }
+}
+
+GST_END_TEST;
+
+/* The sink template offers the GLMemory formats (2D textures) first,
+ * then system memory's, and nothing else */
+GST_START_TEST (test_template)
+{
+  GstElementFactory *f = gst_element_factory_find ("bc6henc");
+  GstCaps *caps = NULL, *gl;
+  const GList *l;
+
+  fail_unless (f != NULL);
+  for (l = gst_element_factory_get_static_pad_templates (f); l; l = l->next) {
+    GstStaticPadTemplate *t = l->data;
+
+    if (t->direction == GST_PAD_SINK)
+      caps = gst_static_pad_template_get_caps (t);
+  }
+  fail_unless (caps != NULL);
+  gl = gst_caps_from_string (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+      (GST_CAPS_FEATURE_MEMORY_GL_MEMORY, "{ ARGB64, RGB10A2_LE }")
+      ", texture-target = (string) 2D; "
+      GST_VIDEO_CAPS_MAKE ("{ RGBA64_LE, RGB10A2_LE, P010_10LE, v210 }"));
+  fail_unless (gst_caps_is_subset (gl, caps), "%" GST_PTR_FORMAT, caps);
+  fail_unless (gst_caps_is_subset (caps, gl), "%" GST_PTR_FORMAT, caps);
+  fail_unless (gst_caps_features_contains (gst_caps_get_features (caps, 0),
+          GST_CAPS_FEATURE_MEMORY_GL_MEMORY));
+  gst_caps_unref (gl);
+  gst_caps_unref (caps);
+  gst_object_unref (f);
+}
+
+GST_END_TEST;
+
+static Suite *
+bc6hencgl_suite (void)
+{
+  Suite *s = suite_create ("bc6hencgl");
+  TCase *tc = test_suite_add_general (s, 300);
+
+  tcase_add_checked_fixture (tc, NULL, gl_test_release_display);
+  tcase_add_test (tc, test_template);
+  tcase_add_test (tc, test_argb64_fast_against_cpu);
+  tcase_add_test (tc, test_rgb10a2_fast_against_cpu);
+  tcase_add_test (tc, test_large_frame);
+  tcase_add_test (tc, test_quality_changes);
+  tcase_add_test (tc, test_eos_drains_kept_frame);
+  tcase_add_test (tc, test_latency);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  gchar *renderer;
+
+  gl_test_init (argc, argv);
+  if (!gl_test_check_init (&argc, &argv, &renderer))
+    return 77;
+  ieee_renderer = strstr (renderer, "llvmpipe") != NULL;
+  note ("GL_RENDERER %s: blocks %s\n", renderer, ieee_renderer ?
+      "must be bit-identical to the CPU's" : "compared by mPSNR");
+  g_free (renderer);
+
+  test_debug_gl_errors ("bcencgl");
+  test_trace_states ();
+
+  return gst_check_run_suite (bc6hencgl_suite (), "bc6hencgl", __FILE__);
+}
