@@ -26,7 +26,15 @@
  * copy included). gpu_ms: mean GL_TIME_ELAPSED of the dispatches (null when
  * the context has no timer queries). single_frame_ms: the best time from
  * submit to the blocks being readable for one frame alone, measured after
- * the timed run (the latency of one frame without pipelining). */
+ * the timed run (the latency of one frame without pipelining).
+ *
+ * BC6H (-f BC6H, quality fast only): the input is raw RGBA64_LE codes (8
+ * bytes a pixel) of --transfer (pq, hlg or linear), uploaded into an
+ * RGBA16 texture and encoded by gst_bc_gl_encoder_new_hdr () (bc6henc's
+ * GL path); --cpu-output FILE writes the CPU encoder's blocks of the same
+ * codes (gst_bc_encode_rows_hdr ()), and the JSON adds "mpsnr" and
+ * "mpsnr_cpu": the mPSNR (exposures -3 .. +3, tests/check/hdrtest.h) of
+ * either's blocks decoded by libgstbc against the converted input. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -44,6 +52,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../tests/check/hdrtest.h"
+
+#ifndef GL_RGBA16
+#define GL_RGBA16 0x805B
+#endif
+
 static gchar *opt_format = NULL;
 static gchar *opt_quality = NULL;
 static gchar *opt_input = NULL;
@@ -52,10 +66,12 @@ static gint opt_width = 0;
 static gint opt_height = 0;
 static gint opt_iterations = 10;
 static gdouble opt_min_time = 0.0;
+static gchar *opt_transfer = NULL;
+static gchar *opt_cpu_output = NULL;
 
 static GOptionEntry entries[] = {
   {"format", 'f', 0, G_OPTION_ARG_STRING, &opt_format,
-      "Block format: BC1, YCoCg-BC3, BC3, BC4, BC5, BC7", "FORMAT"},
+      "Block format: BC1, YCoCg-BC3, BC3, BC4, BC5, BC7, BC6H", "FORMAT"},
   {"quality", 'q', 0, G_OPTION_ARG_STRING, &opt_quality,
       "Encoder quality: fast, normal, high (default normal)", "QUALITY"},
   {"input", 'i', 0, G_OPTION_ARG_FILENAME, &opt_input,
@@ -69,6 +85,11 @@ static GOptionEntry entries[] = {
       "Timed frames, at least (default 10)", "N"},
   {"min-time", 'm', 0, G_OPTION_ARG_DOUBLE, &opt_min_time,
       "Timed seconds, at least (default 0)", "SECONDS"},
+  {"transfer", 't', 0, G_OPTION_ARG_STRING, &opt_transfer,
+      "BC6H: the transfer of the RGBA64_LE input: pq, hlg, linear (default "
+        "pq)", "TRANSFER"},
+  {"cpu-output", 'c', 0, G_OPTION_ARG_FILENAME, &opt_cpu_output,
+      "BC6H: the CPU encoder's blocks of the input", "FILE"},
   {NULL}
 };
 
@@ -76,6 +97,7 @@ typedef struct
 {
   guint width, height;
   const guint8 *pixels;
+  gboolean rgba16;              /* BC6H: RGBA64_LE codes */
   GLuint texture;
   gchar *renderer;
   gchar *version;
@@ -93,7 +115,8 @@ upload_gl (GstGLContext * context, Upload * u)
   gl->TexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   gl->TexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   gl->PixelStorei (GL_UNPACK_ALIGNMENT, 4);
-  gl->TexImage2D (GL_TEXTURE_2D, 0, GL_RGBA8, u->width, u->height, 0, GL_RGBA,
+  gl->TexImage2D (GL_TEXTURE_2D, 0, u->rgba16 ? GL_RGBA16 : GL_RGBA8,
+      u->width, u->height, 0, GL_RGBA, u->rgba16 ? GL_UNSIGNED_SHORT :
       GL_UNSIGNED_BYTE, u->pixels);
   gl->BindTexture (GL_TEXTURE_2D, 0);
 }
@@ -112,9 +135,40 @@ fail (const gchar * what, GError * error)
   return FALSE;
 }
 
+/* BC6H: the CPU encoder's blocks of the codes, and the mPSNR of @gl and
+ * of them against the converted input */
+static gboolean
+bc6h_cpu (const GstBcHdrInput * input, const Upload * u, const GstBcInfo * info,
+    const guint8 * gl, gdouble * mpsnr_gl, gdouble * mpsnr_cpu)
+{
+  gsize n = (gsize) u->width * u->height;
+  guint8 *cpu = g_malloc (info->size);
+  guint16 *src = g_new (guint16, n * 4), *dec = g_new (guint16, n * 4);
+  GError *error = NULL;
+  gboolean ok = TRUE;
+
+  gst_bc_encode_rows_hdr (input, GST_BC_FORMAT_BC6H, GST_BC_QUALITY_FAST,
+      u->pixels, (gsize) u->width * 8, u->width, u->height, 0, info->blocks_y,
+      cpu);
+  gst_bc_hdr_input_convert (input, u->pixels, n, src);
+  gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, gl, u->width, u->height, 0,
+      info->blocks_y, (guint8 *) dec, (gsize) u->width * 8);
+  *mpsnr_gl = hdrtest_mpsnr (src, dec, n);
+  gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, cpu, u->width, u->height, 0,
+      info->blocks_y, (guint8 *) dec, (gsize) u->width * 8);
+  *mpsnr_cpu = hdrtest_mpsnr (src, dec, n);
+  if (opt_cpu_output && !g_file_set_contents (opt_cpu_output,
+          (const gchar *) cpu, info->size, &error))
+    ok = fail ("cannot write the CPU output", error);
+  g_free (cpu);
+  g_free (src);
+  g_free (dec);
+  return ok;
+}
+
 static gboolean
 run (GstGLContext * context, Upload * u, GstBcFormat format,
-    GstBcQuality quality)
+    GstBcQuality quality, const GstBcHdrInput * input)
 {
   static const GstBcPixelLayout rgba = { 4, 0, 1, 2, 3, -1 };
   GstBcGLEncoder *enc;
@@ -130,7 +184,11 @@ run (GstGLContext * context, Upload * u, GstBcFormat format,
   gst_bc_info_init (&info);
   if (!gst_bc_info_set_format (&info, format, u->width, u->height))
     return fail ("bad size", NULL);
-  enc = gst_bc_gl_encoder_new (context, &info, &rgba, 3, &error);
+  if (input)
+    enc = gst_bc_gl_encoder_new_hdr (context, &info,
+        GST_VIDEO_FORMAT_RGBA64_LE, input, 3, &error);
+  else
+    enc = gst_bc_gl_encoder_new (context, &info, &rgba, 3, &error);
   if (enc == NULL)
     return fail ("cannot make the GL encoder", error);
   out = g_malloc (info.size);
@@ -200,7 +258,16 @@ run (GstGLContext * context, Upload * u, GstBcFormat format,
   else
     printf ("null");
   printf (", \"gpu_frames\": %u, \"single_frame_ms\": %.3f, \"bytes\": %"
-      G_GSIZE_FORMAT "}\n", gpu_frames, best / 1000.0, info.size);
+      G_GSIZE_FORMAT, gpu_frames, best / 1000.0, info.size);
+  if (input) {
+    gdouble mg, mc;
+
+    if (!bc6h_cpu (input, u, &info, out, &mg, &mc))
+      return FALSE;
+    printf (", \"transfer\": \"%s\", \"mpsnr\": %.4f, \"mpsnr_cpu\": %.4f",
+        opt_transfer ? opt_transfer : "pq", mg, mc);
+  }
+  printf ("}\n");
 
   g_free (out);
   gst_bc_gl_encoder_free (enc);
@@ -215,6 +282,7 @@ main (int argc, char **argv)
   GstGLContext *context = NULL;
   GstBcFormat format;
   GstBcQuality quality;
+  GstBcHdrInput *input = NULL;
   Upload u = { 0, };
   gchar *contents = NULL;
   gsize size = 0;
@@ -230,7 +298,22 @@ main (int argc, char **argv)
   gst_bc_init ();
 
   format = gst_bc_format_from_string (opt_format ? opt_format : "");
-  if (!gst_bc_gl_encoder_format_supported (format)) {
+  if (format == GST_BC_FORMAT_BC6H) {
+    GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
+      GST_VIDEO_COLOR_MATRIX_RGB, GST_VIDEO_TRANSFER_SMPTE2084,
+      GST_VIDEO_COLOR_PRIMARIES_BT2020
+    };
+
+    if (opt_transfer && strcmp (opt_transfer, "hlg") == 0)
+      cm.transfer = GST_VIDEO_TRANSFER_ARIB_STD_B67;
+    else if (opt_transfer && strcmp (opt_transfer, "linear") == 0)
+      cm.transfer = GST_VIDEO_TRANSFER_GAMMA10;
+    else if (opt_transfer && strcmp (opt_transfer, "pq") != 0) {
+      g_printerr ("Unknown --transfer '%s'\n", opt_transfer);
+      goto out;
+    }
+    input = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE, &cm);
+  } else if (!gst_bc_gl_encoder_format_supported (format)) {
     g_printerr ("Unknown or unsupported --format '%s'\n",
         GST_STR_NULL (opt_format));
     goto out;
@@ -249,9 +332,13 @@ main (int argc, char **argv)
     ret = 1;
     goto out;
   }
-  if (size != (gsize) opt_width * opt_height * 4) {
-    g_printerr ("'%s' is not a %dx%d RGBA picture\n", opt_input, opt_width,
-        opt_height);
+  if (input && quality != GST_BC_QUALITY_FAST) {
+    g_printerr ("The GL BC6H encoder has --quality fast only\n");
+    goto out;
+  }
+  if (size != (gsize) opt_width * opt_height * (input ? 8 : 4)) {
+    g_printerr ("'%s' is not a %dx%d %s picture\n", opt_input, opt_width,
+        opt_height, input ? "RGBA64_LE" : "RGBA");
     ret = 1;
     goto out;
   }
@@ -271,12 +358,14 @@ main (int argc, char **argv)
   u.width = opt_width;
   u.height = opt_height;
   u.pixels = (const guint8 *) contents;
+  u.rgba16 = input != NULL;
   gst_gl_context_thread_add (context, (GstGLContextThreadFunc) upload_gl, &u);
-  ret = run (context, &u, format, quality) ? 0 : 1;
+  ret = run (context, &u, format, quality, input) ? 0 : 1;
   gst_gl_context_thread_add (context, (GstGLContextThreadFunc) delete_texture,
       &u);
 
 out:
+  g_clear_pointer (&input, gst_bc_hdr_input_free);
   g_free (u.renderer);
   g_free (u.version);
   gst_clear_object (&context);

@@ -22,20 +22,39 @@ GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device) and reports:
   the CPU path's blocks bit for bit (bc-encode-bench encodes the same frame
   once for the comparison).
 
+BC6H (HDR_CONFIGS: bc6henc's GL path, quality=fast only) runs at 1080p on
+the photographs made HDR as bc6h.py makes them (sRGB decoded to linear
+light, highlights expanded up to 31x), in PQ RGBA64_LE codes; its PSNR
+column is the mPSNR (exposures -3 .. +3) of the blocks decoded by libgstbc
+against the PQ codes' linear light, which bc-encode-gl-bench computes, and
+it writes the CPU encoder's blocks of the same codes for the comparison.
+
 Results go to results.json under "gl" and to a subsection of the
 encode-bench section of docs/performance.md. Imported by run.py, which puts
 benchmarks/ (benchlib) and tests/interop/ (the decoder and PSNR of the
-interop test) on sys.path first.
+interop test) on sys.path first. Run as a script it measures HDR_CONFIGS
+alone and prints their JSON and table rows:
+
+    glbench.py --gl-driver BUILD/benchmarks/encode/bc-encode-gl-bench \
+        --manifest benchmarks/photos/cache/frames/manifest.json
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
-from benchlib import load_rgba, log, mean
-from interop import psnr_channels, t2d_decode
+if __name__ == "__main__":
+    # run as a script: run.py's sys.path
+    _HERE = Path(__file__).resolve().parent
+    sys.path[:0] = [str(_HERE.parent),
+                    str(_HERE.parent.parent / "tests" / "interop"),
+                    str(_HERE)]
+
+from benchlib import load_rgba, log, mean  # noqa: E402
+from interop import psnr_channels, t2d_decode  # noqa: E402
 
 # Published GPU encoders, on a 2006 NVIDIA GeForce 8800 GTX (constants, not
 # measured here): J.M.P. van Waveren, "Real-Time DXT Compression" (2006) and
@@ -53,6 +72,97 @@ GPU_ANCHORS = [
 # stays within minutes. Their speed is as informational as the others'
 # on llvmpipe; the bytes are compared with the CPU's all the same.
 SLOW_GL = {("BC7", "high")}
+
+# HDR input (bc6henc's GL path), at 1080p: see the top
+HDR_CONFIGS = [("BC6H", "fast")]
+
+# SMPTE ST 2084
+PQ_M1 = 2610.0 / 16384.0
+PQ_M2 = 2523.0 / 4096.0 * 128.0
+PQ_C1 = 3424.0 / 4096.0
+PQ_C2 = 2413.0 / 4096.0 * 32.0
+PQ_C3 = 2392.0 / 4096.0 * 32.0
+
+
+def pq_codes(path: Path, width: int, height: int, out: Path) -> None:
+    """The photograph made HDR (bc6h.py's hdr_from_photo (): half floats,
+    1.0 = 203 cd/m2) as full-range PQ RGBA64_LE codes, written to out"""
+    import importlib.util
+
+    import numpy as np
+
+    # (by its path: tests/interop has a bc6h.py too)
+    spec = importlib.util.spec_from_file_location(
+        "bc6h_bench", Path(__file__).resolve().parent / "bc6h.py")
+    bc6h = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bc6h)
+    v = bc6h.hdr_from_photo(str(path), width, height)[..., :3].astype(
+        np.float64)
+    y = np.clip(v * 203.0 / 10000.0, 0.0, 1.0)
+    p = y ** PQ_M1
+    e = ((PQ_C1 + PQ_C2 * p) / (1.0 + PQ_C3 * p)) ** PQ_M2
+    codes = np.full((height, width, 4), 65535, dtype="<u2")
+    codes[..., :3] = np.floor(65535.0 * e + 0.5).astype("<u2")
+    codes.tofile(out)
+
+
+def run_hdr(driver: Path, frame: dict, codes: Path, reps: int,
+            min_time: float, out: Path, cpu_out: Path) -> dict | None:
+    """Best of reps runs of bc-encode-gl-bench -f BC6H on the PQ codes; the
+    GL blocks are left in out, the CPU's in cpu_out. None without a GL
+    context that can run the encoder."""
+    best = None
+    for _ in range(reps):
+        res = subprocess.run(
+            [str(driver), "-f", "BC6H", "-q", "fast", "-t", "pq", "-n", "3",
+             "-m", str(min_time), "-W", str(frame["width"]),
+             "-H", str(frame["height"]), "-i", str(codes), "-o", str(out),
+             "-c", str(cpu_out)],
+            capture_output=True, text=True)
+        if res.returncode == 77:
+            return None
+        if res.returncode != 0:
+            raise RuntimeError(f"bc-encode-gl-bench failed: {res.stderr}")
+        r = json.loads(res.stdout)
+        if best is None or r["mpix_per_s"] > best["mpix_per_s"]:
+            best = r
+    return best
+
+
+def measure_hdr(gl_driver: Path, todo: list[dict], manifest_dir: Path,
+                reps: int, min_time: float, tmp: Path) -> list[dict] | None:
+    """HDR_CONFIGS on the 1080p photographs of todo; None without GL"""
+    runs = []
+    for frame in todo:
+        if frame["kind"] != "1080p":
+            continue
+        codes = tmp / "pq.rgba64"
+        pq_codes(manifest_dir / frame["file"], frame["width"],
+                 frame["height"], codes)
+        for fmt, quality in HDR_CONFIGS:
+            r = run_hdr(gl_driver, frame, codes, reps, min_time,
+                        tmp / "gl.bc6h", tmp / "cpu.bc6h")
+            if r is None:
+                log("GL: no context that can run the encoder: skipped")
+                return None
+            blocks = (tmp / "gl.bc6h").read_bytes()
+            cpu = (tmp / "cpu.bc6h").read_bytes()
+            differ = sum(1 for i in range(0, len(cpu), 16)
+                         if cpu[i:i + 16] != blocks[i:i + 16]) \
+                if blocks != cpu else 0
+            runs.append({
+                "photo": frame["photo"], "size": frame["kind"],
+                "width": frame["width"], "height": frame["height"],
+                "format": fmt, "quality": quality,
+                "mpix_per_s": r["mpix_per_s"], "gpu_ms": r["gpu_ms"],
+                "single_frame_ms": r["single_frame_ms"],
+                "psnr": r["mpsnr"], "psnr_cpu": r["mpsnr_cpu"],
+                "blocks": len(cpu) // 16, "blocks_differ": differ,
+                "renderer": r["renderer"], "version": r["version"]})
+            log(f"{frame['name']:22} GL {fmt:9} {quality:6} "
+                f"{r['mpix_per_s']:8.1f} Mpix/s {r['mpsnr']:6.2f} dB mPSNR "
+                f"(CPU {r['mpsnr_cpu']:6.2f}), {differ} blocks differ")
+    return runs
 
 
 def run_gl(driver: Path, frame: dict, path: Path, fmt: str, quality: str,
@@ -135,6 +245,9 @@ def measure(gl_driver: Path, cpu_driver: Path, todo: list[dict],
                 f"{r['mpix_per_s']:8.1f} Mpix/s GPU {gpu} ms "
                 f"{psnr:6.2f} dB (CPU {psnr_cpu:6.2f}), {differ} blocks "
                 "differ")
+    if new_configs:
+        hdr = measure_hdr(gl_driver, todo, manifest_dir, reps, min_time, tmp)
+        runs += hdr or []
     return {"renderer": renderer, "version": version, "runs": runs}
 
 
@@ -156,7 +269,10 @@ def markdown(gl: dict | None, configs) -> list[str]:
         "photographs. *GPU ms/frame* is GL_TIME_ELAPSED around each "
         "dispatch; *1 frame ms* is one frame alone, from submit to readable "
         "blocks. *PSNR* is over RGB, for BC4 over the luma it encodes "
-        "(77 R + 150 G + 29 B + 128) >> 8, for BC5 over red and green. "
+        "(77 R + 150 G + 29 B + 128) >> 8, for BC5 over red and green; "
+        "BC6H (`bc6henc`'s GL path, `fast` only) encodes the photographs "
+        "made HDR as `bc6h.py` makes them, in PQ RGBA64_LE codes, and its "
+        "PSNR is the mPSNR (exposures -3..+3) against their linear light. "
         "*ΔPSNR* is GL minus CPU path, *blocks differ* counts the "
         "blocks that are not the CPU path's bit for bit (summed over the "
         "photographs).",
@@ -178,7 +294,7 @@ def markdown(gl: dict | None, configs) -> list[str]:
                   "| format | quality | Mpix/s | GPU ms/frame | 1 frame ms "
                   "| PSNR dB | ΔPSNR vs CPU dB | blocks differ |",
                   "|---|---|---|---|---|---|---|---|"]
-        for fmt, q in configs:
+        for fmt, q in list(configs) + HDR_CONFIGS:
             rs = [r for r in gl["runs"] if r["size"] == size and
                   r["format"] == fmt and r["quality"] == q]
             if not rs:
@@ -208,3 +324,35 @@ def markdown(gl: dict | None, configs) -> list[str]:
               "(about 30 palette fits per block instead of one).",
               ""]
     return lines
+
+
+def main() -> int:
+    """HDR_CONFIGS alone: their runs as JSON, then their table rows"""
+    import argparse
+    import tempfile
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--gl-driver", type=Path, required=True)
+    ap.add_argument("--manifest", type=Path, required=True)
+    ap.add_argument("--photos", default="")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--min-time", type=float, default=0.3)
+    args = ap.parse_args()
+    frames = json.loads(args.manifest.read_text())["frames"]
+    todo = [f for f in frames if f["kind"] == "1080p" and
+            (not args.photos or f["photo"] in args.photos.split(","))]
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = measure_hdr(args.gl_driver, todo, args.manifest.parent,
+                           args.reps, args.min_time, Path(tmp))
+    if not runs:
+        return 77
+    print(json.dumps(runs, indent=1))
+    gl = {"renderer": runs[0]["renderer"], "version": runs[0]["version"],
+          "runs": runs}
+    print("\n".join(line for line in markdown(gl, [])
+                    if line.startswith("| BC6H")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -46,7 +46,15 @@
  * (glsl/bc6h.comp) converts to half floats through the CPU's own tables
  * (gst_bc_hdr_input_get_tables (), uploaded once into a second storage
  * buffer, binding 1), then encodes as lanes_fast () of the CPU encoder
- * does, with its error weights (gst_bc_encode_bc6h_weights ()). */
+ * does, with its error weights (gst_bc_encode_bc6h_weights ()). The rare
+ * block whose anchor breaks its mode's differences, which the CPU encodes
+ * again with its per-block code, is listed by that first dispatch in a
+ * third storage buffer (binding 2) and encoded by a second program in a
+ * second dispatch, glDispatchComputeIndirect () of the work groups the
+ * first counted there: on llvmpipe, which runs a branch for every lane
+ * under a mask, the branch in the first program cost 3/4 of the
+ * frame's time. Both dispatches are inside the slot's timer query and
+ * before its fence. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -68,6 +76,17 @@ typedef void (GSTGLAPI * BindBufferRangeFunc) (GLenum target, GLuint index,
     GLuint buffer, GLintptr offset, GLsizeiptr size);
 typedef void (GSTGLAPI * BindBufferBaseFunc) (GLenum target, GLuint index,
     GLuint buffer);
+typedef void (GSTGLAPI * DispatchComputeIndirectFunc) (GLintptr indirect);
+
+#ifndef GL_DISPATCH_INDIRECT_BUFFER
+#define GL_DISPATCH_INDIRECT_BUFFER 0x90EE
+#endif
+#ifndef GL_COMMAND_BARRIER_BIT
+#define GL_COMMAND_BARRIER_BIT 0x00000040
+#endif
+#ifndef GL_SHADER_STORAGE_BARRIER_BIT
+#define GL_SHADER_STORAGE_BARRIER_BIT 0x00002000
+#endif
 
 enum
 {
@@ -114,6 +133,10 @@ struct _GstBcGLEncoder
   gfloat hdr_ys[3];
   gfloat hdr_code_max;
   GLuint hdr_tables;
+  /* the blocks of fast_block () (glsl/bc6h.comp's Fallback), and the
+   * program of the second pass over them */
+  GLuint hdr_list;
+  GstGLShader *hdr_fallback;
   gboolean gles;
   gboolean have_timer;
 
@@ -121,6 +144,7 @@ struct _GstBcGLEncoder
   MemoryBarrierFunc MemoryBarrier;
   BindBufferRangeFunc BindBufferRange;
   BindBufferBaseFunc BindBufferBase;
+  DispatchComputeIndirectFunc DispatchComputeIndirect;
 
   GstGLShader *shaders[3];
   GstBcGLBufferRing *ring;      /* NULL until made */
@@ -344,7 +368,8 @@ append_bc6h (GString * s, const GstBcGLEncoder * enc)
 }
 
 static gchar *
-make_source (const GstBcGLEncoder * enc, GstBcQuality quality, gboolean es32)
+make_source (const GstBcGLEncoder * enc, GstBcQuality quality, gboolean es32,
+    gint pass)
 {
   GstBcFormat format = enc->info.format;
   gint yuv_layout = enc->yuv_layout;
@@ -374,6 +399,7 @@ make_source (const GstBcGLEncoder * enc, GstBcQuality quality, gboolean es32)
       append_bc7 (s, yuv_layout != 0);
       break;
     case GST_BC_FORMAT_BC6H:
+      g_string_append_printf (s, "#define FALLBACK_PASS %d\n", pass);
       append_bc6h (s, enc);
       break;
     default:
@@ -476,6 +502,8 @@ encoder_new (GstGLContext * context, const GstBcInfo * info,
       "glBindBufferRange");
   enc->BindBufferBase = gst_gl_context_get_proc_address (context,
       "glBindBufferBase");
+  enc->DispatchComputeIndirect = gst_gl_context_get_proc_address (context,
+      "glDispatchComputeIndirect");
 
   d.enc = enc;
   d.n_slots = n_slots;
@@ -612,6 +640,12 @@ upload_tables_gl (GstGLContext * context, TablesCall * d)
   gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, d->enc->hdr_tables);
   gl->BufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) d->size, d->data,
       GL_STATIC_DRAW);
+  /* the second pass's list: 4 words, then a block index a block */
+  gl->GenBuffers (1, &d->enc->hdr_list);
+  gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, d->enc->hdr_list);
+  gl->BufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (16 +
+          4 * (gsize) d->enc->info.blocks_x * d->enc->info.blocks_y), NULL,
+      GL_DYNAMIC_DRAW);
   gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
   err = gl->GetError ();
   if (err != GL_NO_ERROR) {
@@ -628,6 +662,9 @@ delete_tables_gl (GstGLContext * context, GstBcGLEncoder * enc)
 {
   context->gl_vtable->DeleteBuffers (1, &enc->hdr_tables);
   enc->hdr_tables = 0;
+  if (enc->hdr_list)
+    context->gl_vtable->DeleteBuffers (1, &enc->hdr_list);
+  enc->hdr_list = 0;
 }
 
 /* the channels of the textures of gst_bc_gl_encoder_new_hdr (): r, g, b
@@ -713,6 +750,12 @@ gst_bc_gl_encoder_new_hdr (GstGLContext * context, const GstBcInfo * info,
   enc = encoder_new (context, info, &layout, n_slots, error);
   if (enc == NULL)
     return NULL;
+  if (enc->DispatchComputeIndirect == NULL) {
+    g_set_error (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_INIT,
+        "The GL context lacks glDispatchComputeIndirect");
+    gst_bc_gl_encoder_free (enc);
+    return NULL;
+  }
   enc->hdr = TRUE;
   enc->hdr_hlg = half == NULL;
   enc->hdr_n_codes = n_codes;
@@ -841,6 +884,7 @@ gst_bc_gl_encoder_free (GstBcGLEncoder * enc)
         (GstGLContextThreadFunc) delete_tables_gl, enc);
   for (i = 0; i < G_N_ELEMENTS (enc->shaders); i++)
     gst_clear_object (&enc->shaders[i]);
+  gst_clear_object (&enc->hdr_fallback);
   g_clear_pointer (&enc->ring, gst_bc_gl_buffer_ring_unref);
   gst_object_unref (enc->context);
   g_free (enc);
@@ -849,10 +893,12 @@ gst_bc_gl_encoder_free (GstBcGLEncoder * enc)
 /* ------------------------------------------------------------------------ */
 /* programs                                                                  */
 
-static void
-prepare_gl (GstGLContext * context, GLCall * d)
+/* The program of @quality (BC6H: of @pass, 0 or 1), or NULL with @error
+ * set */
+static GstGLShader *
+compile_program (GstGLContext * context, GstBcGLEncoder * enc,
+    GstBcQuality quality, gint pass, GError ** error)
 {
-  GstBcGLEncoder *enc = d->enc;
   gboolean es32 = enc->gles &&
       gst_gl_context_check_gl_version (context, GST_GL_API_GLES2, 3, 2);
   GstGLShader *shader;
@@ -860,7 +906,7 @@ prepare_gl (GstGLContext * context, GLCall * d)
   gchar *src;
   gint64 start = g_get_monotonic_time ();
 
-  src = make_source (enc, d->quality, es32);
+  src = make_source (enc, quality, es32, pass);
   /* The source starts with its own #version line. GstGLSLStage of
    * GStreamer 1.22 refuses "430 core" in a compatibility context and "320
    * es" in an OpenGL ES 3.2 one ("GL context does not support version"),
@@ -870,22 +916,43 @@ prepare_gl (GstGLContext * context, GLCall * d)
       GST_GLSL_VERSION_NONE, GST_GLSL_PROFILE_NONE, src);
   g_free (src);
   if (stage == NULL) {
-    g_set_error (d->error, GST_GLSL_ERROR, GST_GLSL_ERROR_COMPILE,
+    g_set_error (error, GST_GLSL_ERROR, GST_GLSL_ERROR_COMPILE,
         "Could not create a GLSL %s compute shader stage",
         !enc->gles ? "4.30" : (es32 ? "ES 3.20" : "ES 3.10"));
-    return;
+    return NULL;
   }
   shader = gst_gl_shader_new (context);
-  if (!gst_gl_shader_compile_attach_stage (shader, stage, d->error) ||
-      !gst_gl_shader_link (shader, d->error)) {
+  if (!gst_gl_shader_compile_attach_stage (shader, stage, error) ||
+      !gst_gl_shader_link (shader, error)) {
     gst_object_unref (shader);
+    return NULL;
+  }
+  GST_DEBUG ("compiled and linked the %s quality %d program%s in %.1f ms",
+      gst_bc_format_to_string (enc->info.format), quality,
+      pass ? " of the second pass" : "",
+      (g_get_monotonic_time () - start) / 1000.0);
+  return shader;
+}
+
+static void
+prepare_gl (GstGLContext * context, GLCall * d)
+{
+  GstBcGLEncoder *enc = d->enc;
+  GstGLShader *shader;
+
+  shader = compile_program (context, enc, d->quality, 0, d->error);
+  if (shader == NULL)
     return;
+  /* BC6H: the second pass, over the blocks of fast_block () */
+  if (enc->hdr) {
+    enc->hdr_fallback = compile_program (context, enc, d->quality, 1, d->error);
+    if (enc->hdr_fallback == NULL) {
+      gst_object_unref (shader);
+      return;
+    }
   }
   enc->shaders[d->quality] = shader;
   d->ok = TRUE;
-  GST_DEBUG ("compiled and linked the %s quality %d program in %.1f ms",
-      gst_bc_format_to_string (enc->info.format), d->quality,
-      (g_get_monotonic_time () - start) / 1000.0);
 }
 
 gboolean
@@ -922,6 +989,35 @@ typedef struct
   guint *gl_errors;
 } SubmitData;
 
+/* The uniforms of @shader, in use, for the textures of units 0 .. */
+static void
+set_uniforms (GstBcGLEncoder * enc, GstGLShader * shader, guint n_textures)
+{
+  static const gchar *const samplers[3] = { "u_src", "u_src1", "u_src2" };
+  guint i;
+
+  for (i = 0; i < n_textures; i++)
+    gst_gl_shader_set_uniform_1i (shader, samplers[i], i);
+  if (enc->yuv_layout) {
+    gst_gl_shader_set_uniform_2i (shader, "u_yuv_offset",
+        enc->yuv_offset[0], enc->yuv_offset[1]);
+    gst_gl_shader_set_uniform_4i (shader, "u_yuv_k", enc->yuv_k[0],
+        enc->yuv_k[1], enc->yuv_k[2], enc->yuv_k[3]);
+    gst_gl_shader_set_uniform_1i (shader, "u_yuv_kb", enc->yuv_k[4]);
+    gst_gl_shader_set_uniform_1i (shader, "u_yuv_shift", enc->yuv_shift);
+    gst_gl_shader_set_uniform_2i (shader, "u_yuv_cosited",
+        enc->yuv_cosited[0], enc->yuv_cosited[1]);
+  }
+  gst_gl_shader_set_uniform_2i (shader, "u_size", enc->info.width,
+      enc->info.height);
+  gst_gl_shader_set_uniform_2i (shader, "u_blocks", enc->info.blocks_x,
+      enc->info.blocks_y);
+  gst_gl_shader_set_uniform_4i (shader, "u_chan", enc->layout.r,
+      enc->layout.g, enc->layout.b, enc->layout.a);
+  if (enc->info.format == GST_BC_FORMAT_BC4)
+    gst_gl_shader_set_uniform_1i (shader, "u_gray16", enc->layout.bpp == 2);
+}
+
 static void
 submit_gl (GstGLContext * context, SubmitData * d)
 {
@@ -929,34 +1025,23 @@ submit_gl (GstGLContext * context, SubmitData * d)
   const GstGLFuncs *gl = context->gl_vtable;
   GstBcGLBufferRing *ring = enc->ring;
   Slot *slot = &enc->slots->slot[d->slot];
-
-  static const gchar *const samplers[3] = { "u_src", "u_src1", "u_src2" };
   guint i, n_textures = enc->yuv_layout ? enc->yuv_planes : 1;
 
   gst_gl_shader_use (d->shader);
   for (i = 0; i < n_textures; i++) {
     gl->ActiveTexture (GL_TEXTURE0 + i);
     gl->BindTexture (GL_TEXTURE_2D, d->textures[i]);
-    gst_gl_shader_set_uniform_1i (d->shader, samplers[i], i);
   }
-  if (enc->yuv_layout) {
-    gst_gl_shader_set_uniform_2i (d->shader, "u_yuv_offset",
-        enc->yuv_offset[0], enc->yuv_offset[1]);
-    gst_gl_shader_set_uniform_4i (d->shader, "u_yuv_k", enc->yuv_k[0],
-        enc->yuv_k[1], enc->yuv_k[2], enc->yuv_k[3]);
-    gst_gl_shader_set_uniform_1i (d->shader, "u_yuv_kb", enc->yuv_k[4]);
-    gst_gl_shader_set_uniform_1i (d->shader, "u_yuv_shift", enc->yuv_shift);
-    gst_gl_shader_set_uniform_2i (d->shader, "u_yuv_cosited",
-        enc->yuv_cosited[0], enc->yuv_cosited[1]);
+  set_uniforms (enc, d->shader, n_textures);
+  /* BC6H: the second pass's list emptied (no work group yet) */
+  if (enc->hdr_list) {
+    static const guint32 empty[4] = { 0, 1, 1, 0 };
+
+    gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, enc->hdr_list);
+    gl->BufferSubData (GL_SHADER_STORAGE_BUFFER, 0, sizeof (empty), empty);
+    gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+    enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 2, enc->hdr_list);
   }
-  gst_gl_shader_set_uniform_2i (d->shader, "u_size", enc->info.width,
-      enc->info.height);
-  gst_gl_shader_set_uniform_2i (d->shader, "u_blocks", enc->info.blocks_x,
-      enc->info.blocks_y);
-  gst_gl_shader_set_uniform_4i (d->shader, "u_chan", enc->layout.r,
-      enc->layout.g, enc->layout.b, enc->layout.a);
-  if (enc->info.format == GST_BC_FORMAT_BC4)
-    gst_gl_shader_set_uniform_1i (d->shader, "u_gray16", enc->layout.bpp == 2);
   if (enc->hdr_tables)
     enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 1, enc->hdr_tables);
   enc->BindBufferRange (GL_SHADER_STORAGE_BUFFER, 0,
@@ -968,6 +1053,16 @@ submit_gl (GstGLContext * context, SubmitData * d)
     gl->BeginQuery (GL_TIME_ELAPSED, slot->query);
   enc->DispatchCompute ((enc->info.blocks_x + 7) / 8,
       (enc->info.blocks_y + 7) / 8, 1);
+  /* BC6H: the blocks the first pass listed, fast_block () each, in the
+   * work groups it counted */
+  if (enc->hdr_list) {
+    enc->MemoryBarrier (GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    gst_gl_shader_use (enc->hdr_fallback);
+    set_uniforms (enc, enc->hdr_fallback, n_textures);
+    gl->BindBuffer (GL_DISPATCH_INDIRECT_BUFFER, enc->hdr_list);
+    enc->DispatchComputeIndirect (0);
+    gl->BindBuffer (GL_DISPATCH_INDIRECT_BUFFER, 0);
+  }
   if (enc->have_timer)
     gl->EndQuery (GL_TIME_ELAPSED);
   slot->timed = enc->have_timer;
@@ -979,6 +1074,8 @@ submit_gl (GstGLContext * context, SubmitData * d)
   enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 0, 0);
   if (enc->hdr_tables)
     enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 1, 0);
+  if (enc->hdr_list)
+    enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 2, 0);
   for (i = n_textures; i-- > 0;) {
     gl->ActiveTexture (GL_TEXTURE0 + i);
     gl->BindTexture (GL_TEXTURE_2D, 0);

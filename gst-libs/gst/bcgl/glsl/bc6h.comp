@@ -34,12 +34,19 @@
  *    branching one), whose fallback encode_partition () over the
  *    one-region rows is ported for one region, one refit, the first row
  *    that fits: the C code's early stop by expected quantization error
- *    never triggers there (its bound is G_MAXFLOAT);
+ *    never triggers there (its bound is G_MAXFLOAT). It runs in a second
+ *    dispatch (FALLBACK_PASS 1) over those blocks only: the first
+ *    (FALLBACK_PASS 0) lists them in the storage block Fallback (their
+ *    count, and the work groups of the second dispatch, which
+ *    bcglencode.c dispatches indirectly from there). On an implementation
+ *    that runs invocations in SIMD lanes under a mask (llvmpipe) a branch
+ *    to fast_block () in the first pass cost every block its time, 3/4
+ *    of the frame's;
  *  - pack_one_region () writes the 128 bits through a generic bit
  *    writer, the indices from bit 65 (the same bits).
  *
  * bcglencode.c's make_source () puts in front of this body: the #version
- * line, QUALITY, HDR_HLG, CODE_MAX (65535.0 or 1023.0), N_CODES (the
+ * line, QUALITY, FALLBACK_PASS, HDR_HLG, CODE_MAX (65535.0 or 1023.0), N_CODES (the
  * codes of a channel), for HLG OOTF_FIRST, OOTF_LAST and YS0..YS2 (the
  * luminance weights as exact bit patterns), the constants C64_31 = 64 /
  * 31, H_MAX = 31743, EPS_LEN = 1e-12, EPS_DET = 1e-6, FLT_BIG =
@@ -52,6 +59,15 @@
 
 layout (std430, binding = 1) readonly buffer Tables {
   uint u_tab[];
+};
+
+/* the blocks of the second pass: the indirect dispatch's work groups
+ * (x, y, z: bcglencode.c sets them to 0, 1, 1 before the first pass), the
+ * count of blocks and their indices (row-major) */
+layout (std430, binding = 2) buffer Fallback {
+  uint u_groups[3];
+  uint u_count;
+  uint u_list[];
 };
 
 /* the block's pixels in h, channel-major, and their weights */
@@ -748,15 +764,10 @@ void pack_one_region (ivec2 blk, Pass r)
   u_out[base + 3u] = BW[3];
 }
 
-void main ()
+/* the block's pixels in h and their weights, as the CPU's gather */
+void load_block (ivec2 blk)
 {
-  ivec2 blk = ivec2 (gl_GlobalInvocationID.xy);
-  vec3 lo, hi;
-  Pass r1, r2, r;
   int i, c;
-
-  if (blk.x >= u_blocks.x || blk.y >= u_blocks.y)
-    return;
 
   for (i = 0; i < 16; i++) {
     ivec2 pc = min (blk * 4 + ivec2 (i & 3, i >> 2), u_size - 1);
@@ -769,8 +780,35 @@ void main ()
       W[c][i] = OCTAVE[h >> 10];
     }
   }
+}
 
-  /* lanes_fast () */
+#if FALLBACK_PASS
+/* the listed blocks, fast_block () */
+void main ()
+{
+  uint k = gl_WorkGroupID.x * 64u + gl_LocalInvocationIndex;
+  ivec2 blk;
+
+  if (k >= u_count)
+    return;
+  blk = ivec2 (int (u_list[k] % uint (u_blocks.x)),
+      int (u_list[k] / uint (u_blocks.x)));
+  load_block (blk);
+  pack_one_region (blk, fast_block ());
+}
+#else
+/* lanes_fast (); a block whose anchor breaks its row's differences is
+ * listed for the second pass */
+void main ()
+{
+  ivec2 blk = ivec2 (gl_GlobalInvocationID.xy);
+  vec3 lo, hi;
+  Pass r1, r2, r;
+
+  if (blk.x >= u_blocks.x || blk.y >= u_blocks.y)
+    return;
+
+  load_block (blk);
   fit (false, lo, hi);
   r1 = lanes_pass (lo, hi);
   r = r1;
@@ -779,7 +817,13 @@ void main ()
     if (r2.ok && r2.err < r1.err)
       r = r2;
   }
-  if (!r.ok)
-    r = fast_block ();
+  if (!r.ok) {
+    uint k = atomicAdd (u_count, 1u);
+
+    u_list[k] = uint (blk.y * u_blocks.x + blk.x);
+    atomicMax (u_groups[0], k / 64u + 1u);
+    return;
+  }
   pack_one_region (blk, r);
 }
+#endif
