@@ -616,7 +616,7 @@ bc6hencgl_suite (void)
   Suite *s = suite_create ("bc6hencgl");
   TCase *tc = test_suite_add_general (s, 300);
 
-  tcase_add_checked_fixture (tc, NULL, gl_test_release_display);
+  tcase_add_checked_fixture (tc, gl_test_pin_driver, gl_test_release_display);
   tcase_add_test (tc, test_template);
   tcase_add_test (tc, test_argb64_fast_against_cpu);
   tcase_add_test (tc, test_rgb10a2_fast_against_cpu);
