@@ -18,7 +18,9 @@
  * with GLMemory input: the frames are downloaded and encoded on the CPU
  * (the CPU's blocks of that quality), also when the quality changes
  * mid-stream, frames in order; the frame the GL path keeps back leaves at
- * EOS; the latency.
+ * EOS; the latency; every kind of GL context (OpenGL core and
+ * compatibility, OpenGL ES 3.2 and 3.1: the CPU's bytes) and one without
+ * compute shaders (GLMemory not offered), in child processes.
  *
  * Exits 77 (skipped) only when no GL context can be created at all. The
  * encoder checks glGetError () with its debug category at DEBUG, which
@@ -34,6 +36,9 @@
 
 #include <gst/app/app.h>
 #include <gst/gl/gl.h>
+#include <glib/gstdio.h>
+
+#include <unistd.h>
 
 #define PULL_TIMEOUT (60 * GST_SECOND)
 #define FRAME_DURATION (GST_SECOND / 30)
@@ -610,6 +615,134 @@ GST_START_TEST (test_template)
 
 GST_END_TEST;
 
+/* ---------------------------------------------------------------------- */
+/* GL contexts (child processes)                                           */
+
+/* Runs @desc; prints "ok <path>" or "error: <message> | <debug>" (as
+ * elements/bcencgl.c's) */
+static int
+child_run (const gchar * desc)
+{
+  GstElement *p;
+  GstBus *bus;
+  GstMessage *msg;
+  int ret = 0;
+
+  gst_init (NULL, NULL);
+  p = gst_parse_launch (desc, NULL);
+  if (p == NULL)
+    return 1;
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (p);
+  msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  if (!msg) {
+    g_print ("timeout\n");
+    ret = 1;
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+    GstElement *enc = gst_bin_get_by_name (GST_BIN (p), "enc");
+    gchar *path = NULL;
+
+    g_object_get (enc, "path", &path, NULL);
+    g_print ("ok %s\n", path);
+    g_free (path);
+    gst_object_unref (enc);
+  } else {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    g_print ("error: %s | %s\n", err->message, dbg ? dbg : "");
+    g_clear_error (&err);
+    g_free (dbg);
+  }
+  /* no teardown (libglvnd and OpenGL ES threads, see bcencgl.c) */
+  fflush (stdout);
+  _exit (ret);
+}
+
+/* Every kind of context: OpenGL core (the default here), compatibility,
+ * OpenGL ES 3.2 and 3.1 (Mesa made to report 3.1: GLSL ES 3.10, no
+ * `precise`): videotestsrc's ARGB64 through glupload gives the bytes the
+ * CPU path writes for its RGBA64_LE frames (the same 16-bit codes), PQ and
+ * HLG; OpenGL 4.2 (no compute shaders): GLMemory is not offered, straight
+ * after glupload the pipeline does not negotiate */
+GST_START_TEST (test_gl_apis)
+{
+  static const gchar *const envs[][5] = {
+    {"GST_GL_API", "opengl3", NULL},
+    {"GST_GL_API", "opengl", NULL},
+    {"GST_GL_API", "gles2", NULL},
+    {"GST_GL_API", "gles2", "MESA_GLES_VERSION_OVERRIDE", "3.1", NULL},
+  };
+  static const gchar *const no_compute[] = {
+    "MESA_GL_VERSION_OVERRIDE", "4.2", NULL
+  };
+  static const gchar *const colorimetries[] = { "1:1:14:7", "1:1:15:7" };
+  gchar *dir = g_dir_make_tmp ("bc6hencgl-XXXXXX", NULL);
+  gchar *cpu_file = g_build_filename (dir, "cpu.bc6h", NULL);
+  gchar *gl_file = g_build_filename (dir, "gl.bc6h", NULL);
+  gchar *desc, *out;
+  guint c, i;
+
+  fail_unless (dir != NULL);
+  for (c = 0; c < G_N_ELEMENTS (colorimetries); c++) {
+    gchar *cpu = NULL;
+    gsize cpu_len = 0;
+
+    desc = g_strdup_printf ("videotestsrc num-buffers=2 pattern=zone-plate "
+        "kx2=20 ky2=20 kt=1 ! video/x-raw,format=RGBA64_LE,width=70,"
+        "height=38,colorimetry=%s ! bc6henc name=enc quality=fast "
+        "! filesink location=%s", colorimetries[c], cpu_file);
+    out = run_child (desc, envs[0] + 2);
+    fail_unless (g_str_has_prefix (out, "ok cpu"), "child said: %s", out);
+    fail_unless (g_file_get_contents (cpu_file, &cpu, &cpu_len, NULL));
+    fail_unless_equals_uint64 (cpu_len, 2 * 18 * 10 * 16);
+    g_free (out);
+    g_free (desc);
+    for (i = 0; i < G_N_ELEMENTS (envs); i++) {
+      gchar *gl = NULL;
+      gsize gl_len = 0;
+
+      desc = g_strdup_printf ("videotestsrc num-buffers=2 pattern=zone-plate "
+          "kx2=20 ky2=20 kt=1 ! video/x-raw,format=ARGB64,width=70,"
+          "height=38,colorimetry=%s ! glupload ! bc6henc name=enc "
+          "quality=fast ! filesink location=%s", colorimetries[c], gl_file);
+      out = run_child (desc, envs[i]);
+      note ("%s, %s%s%s: %s", colorimetries[c], envs[i][1], envs[i][2] ?
+          " " : "", envs[i][2] ? envs[i][3] : "", out);
+      fail_unless (g_str_has_prefix (out, "ok gl"), "%s: %s", envs[i][1], out);
+      fail_unless (g_file_get_contents (gl_file, &gl, &gl_len, NULL));
+      fail_unless_equals_uint64 (gl_len, cpu_len);
+      if (ieee_renderer)
+        fail_unless (memcmp (gl, cpu, cpu_len) == 0, "%s on %s%s%s: the GL "
+            "blocks differ from the CPU's", colorimetries[c], envs[i][1],
+            envs[i][2] ? " " : "", envs[i][2] ? envs[i][3] : "");
+      g_unlink (gl_file);
+      g_free (gl);
+      g_free (desc);
+      g_free (out);
+    }
+    g_unlink (cpu_file);
+    g_free (cpu);
+  }
+
+  out = run_child ("videotestsrc num-buffers=2 ! video/x-raw,format=ARGB64,"
+      "width=64,height=48 ! glupload ! bc6henc name=enc quality=fast "
+      "! fakesink", no_compute);
+  note ("no compute, glupload ! bc6henc: %s", out);
+  fail_unless (g_str_has_prefix (out, "error: ") && strstr (out,
+          "not-negotiated"), "child said: %s", out);
+  g_free (out);
+
+  g_rmdir (dir);
+  g_free (dir);
+  g_free (cpu_file);
+  g_free (gl_file);
+}
+
+GST_END_TEST;
+
 static Suite *
 bc6hencgl_suite (void)
 {
@@ -624,6 +757,7 @@ bc6hencgl_suite (void)
   tcase_add_test (tc, test_quality_changes);
   tcase_add_test (tc, test_eos_drains_kept_frame);
   tcase_add_test (tc, test_latency);
+  tcase_add_test (tc, test_gl_apis);
   return s;
 }
 
@@ -633,6 +767,7 @@ main (int argc, char **argv)
   gchar *renderer;
 
   gl_test_init (argc, argv);
+  test_child_main (argc, argv, child_run);
   if (!gl_test_check_init (&argc, &argv, &renderer))
     return 77;
   ieee_renderer = strstr (renderer, "llvmpipe") != NULL;
