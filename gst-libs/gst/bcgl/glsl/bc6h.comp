@@ -24,10 +24,10 @@
  *    factors, with the CPU's single-precision luminance and rounding to
  *    a half (half_from_float_fast ()); then h and the weights as the
  *    CPU's gather computes them;
- *  - lanes_pass () stops at the first row that fits, where the lanes go
- *    on quantizing (the rows after it are not taken); the second pass
- *    runs only where the refit was determined (its result is used only
- *    there);
+ *  - lanes_pass () stops at the first row that fits (the lanes stop
+ *    once every lane has its row); its quantization is quantize ()'s in
+ *    closed form in C (lanes_quantize_u ()), the branching search here:
+ *    the same codes for every value;
  *  - the rare block whose anchor breaks its row's differences is done
  *    again by the port of fast_block () (fit_region () divides where
  *    lanes_fit () multiplies by a reciprocal; quantize () is the
@@ -201,7 +201,8 @@ int decode (int a, int b, int q)
   return interp (a, b, (q * 64 + 7) / 15);
 }
 
-/* lanes_quantize () */
+/* quantize () without its float search (lanes_u16 () and lanes_quantize_u
+ * () in C: the same code for every value) */
 int lanes_quantize (float h, int epb)
 {
   precise float u = (h + 0.5) * C64_31;
@@ -433,6 +434,28 @@ float assign (ivec3 a, ivec3 b, out int q[16])
     err += W[0][i] * e0 * e0 + W[1][i] * e1 * e1 + W[2][i] * e2 * e2;
   }
   return err;
+}
+
+/* lanes_proj (): indices by projection onto the unquantized endpoints
+ * lo, hi (for refit ()) */
+void proj (vec3 lo, vec3 hi, out int q[16])
+{
+  precise vec3 d;
+  precise float inv = 0.0;
+  int i, c;
+
+  for (c = 0; c < 3; c++) {
+    d[c] = hi[c] - lo[c];
+    inv += d[c] * d[c];
+  }
+  inv = inv > 0.0 ? 15.0 / inv : 0.0;
+  for (i = 0; i < 16; i++) {
+    precise float t = ((H[0][i] - lo[0]) * d[0] + (H[1][i] - lo[1]) * d[1] +
+        (H[2][i] - lo[2]) * d[2]) * inv + 0.5;
+
+    t = t < 0.0 ? 0.0 : (t > 15.0 ? 15.0 : t);
+    q[i] = int (t);
+  }
 }
 
 /* Orients lo, hi so that pixel 0 is nearer lo (lanes_pass (), fast_pass
@@ -803,20 +826,19 @@ void main ()
 {
   ivec2 blk = ivec2 (gl_GlobalInvocationID.xy);
   vec3 lo, hi;
-  Pass r1, r2, r;
+  int q[16];
+  Pass r;
 
   if (blk.x >= u_blocks.x || blk.y >= u_blocks.y)
     return;
 
   load_block (blk);
+  /* the principal axis, indices for its endpoints unquantized, a refit
+   * to those (where determined), then the row and the indices */
   fit (false, lo, hi);
-  r1 = lanes_pass (lo, hi);
-  r = r1;
-  if (refit (r1.q, lo, hi)) {
-    r2 = lanes_pass (lo, hi);
-    if (r2.ok && r2.err < r1.err)
-      r = r2;
-  }
+  proj (lo, hi, q);
+  refit (q, lo, hi);
+  r = lanes_pass (lo, hi);
   if (!r.ok) {
     uint k = atomicAdd (u_count, 1u);
 
