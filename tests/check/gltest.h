@@ -18,8 +18,10 @@
 #include <gst/check/gstcheck.h>
 #include <gst/gl/gl.h>
 #include <gst/gl/gstglfuncs.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef __SANITIZE_ADDRESS__
 #include <dlfcn.h>
@@ -181,6 +183,53 @@ gl_test_check_init (int *argc, char ***argv, gchar ** renderer)
   else
     g_free (r);
   return TRUE;
+}
+
+/* In a child process (test_child_main ()): runs the pipeline @desc, whose
+ * encoder is named "enc", until EOS or an error (PULL_TIMEOUT at most),
+ * and prints "ok <its path property>", "error: <message> | <debug>" or
+ * "timeout". The encoder tests' children in other GL contexts. */
+static inline int
+gl_test_child_run (const gchar * desc)
+{
+  GstElement *p;
+  GstBus *bus;
+  GstMessage *msg;
+  int ret = 0;
+
+  gst_init (NULL, NULL);
+  p = gst_parse_launch (desc, NULL);
+  if (p == NULL)
+    return 1;
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (p);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  if (!msg) {
+    g_print ("timeout\n");
+    ret = 1;
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+    GstElement *enc = gst_bin_get_by_name (GST_BIN (p), "enc");
+    gchar *path = NULL;
+
+    g_object_get (enc, "path", &path, NULL);
+    g_print ("ok %s\n", path);
+    g_free (path);
+    gst_object_unref (enc);
+  } else {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    g_print ("error: %s | %s\n", err->message, dbg ? dbg : "");
+    g_clear_error (&err);
+    g_free (dbg);
+  }
+  /* no teardown: libglvnd's eglReleaseThread can double free when an
+   * OpenGL ES context's thread ends (see glbcupload.c); the child has said
+   * what it had to say (filesink flushed its file at EOS) */
+  fflush (stdout);
+  _exit (ret);
 }
 
 #endif /* __BC_TEST_GL_H__ */

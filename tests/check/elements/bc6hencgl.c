@@ -618,49 +618,6 @@ GST_END_TEST;
 /* ---------------------------------------------------------------------- */
 /* GL contexts (child processes)                                           */
 
-/* Runs @desc; prints "ok <path>" or "error: <message> | <debug>" (as
- * elements/bcencgl.c's) */
-static int
-child_run (const gchar * desc)
-{
-  GstElement *p;
-  GstBus *bus;
-  GstMessage *msg;
-  int ret = 0;
-
-  gst_init (NULL, NULL);
-  p = gst_parse_launch (desc, NULL);
-  if (p == NULL)
-    return 1;
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  bus = gst_element_get_bus (p);
-  msg = gst_bus_timed_pop_filtered (bus, PULL_TIMEOUT,
-      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
-  if (!msg) {
-    g_print ("timeout\n");
-    ret = 1;
-  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
-    GstElement *enc = gst_bin_get_by_name (GST_BIN (p), "enc");
-    gchar *path = NULL;
-
-    g_object_get (enc, "path", &path, NULL);
-    g_print ("ok %s\n", path);
-    g_free (path);
-    gst_object_unref (enc);
-  } else {
-    GError *err = NULL;
-    gchar *dbg = NULL;
-
-    gst_message_parse_error (msg, &err, &dbg);
-    g_print ("error: %s | %s\n", err->message, dbg ? dbg : "");
-    g_clear_error (&err);
-    g_free (dbg);
-  }
-  /* no teardown (libglvnd and OpenGL ES threads, see bcencgl.c) */
-  fflush (stdout);
-  _exit (ret);
-}
-
 /* Every kind of context: OpenGL core (the default here), compatibility,
  * OpenGL ES 3.2 and 3.1 (Mesa made to report 3.1: GLSL ES 3.10, no
  * `precise`): videotestsrc's ARGB64 through glupload gives the bytes the
@@ -767,7 +724,7 @@ main (int argc, char **argv)
   gchar *renderer;
 
   gl_test_init (argc, argv);
-  test_child_main (argc, argv, child_run);
+  test_child_main (argc, argv, gl_test_child_run);
   if (!gl_test_check_init (&argc, &argv, &renderer))
     return 77;
   ieee_renderer = strstr (renderer, "llvmpipe") != NULL;
