@@ -18,10 +18,13 @@
 #include <gst/check/gstcheck.h>
 #include <gst/gl/gl.h>
 #include <gst/gl/gstglfuncs.h>
+#include <gst/app/app.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "gstbctest.h"
 
 #ifdef __SANITIZE_ADDRESS__
 #include <dlfcn.h>
@@ -183,6 +186,52 @@ gl_test_check_init (int *argc, char ***argv, gchar ** renderer)
   else
     g_free (r);
   return TRUE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* the encoders' GL path in a pipeline                                     */
+
+/* The encoder's `path` property (where its last frame was encoded) */
+static inline gchar *
+gl_test_enc_path (GstElement * enc)
+{
+  gchar *path = NULL;
+
+  g_object_get (enc, "path", &path, NULL);
+  fail_unless (path != NULL);
+  return path;
+}
+
+/* appsrc ! glupload ! @enc ! appsink (@enc: an encoder and its
+ * properties), playing with @caps (taken) on the source: the GL path; the
+ * encoder is the TestPipe's element */
+static inline void
+gl_pipe_start (TestPipe * g, const gchar * enc, GstCaps * caps)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time "
+      "! glupload ! %s name=enc ! appsink name=sink sync=false", enc);
+
+  test_pipe_launch (g, desc, "enc");
+  g_free (desc);
+  gl_test_share_display (g->pipeline);
+  g_object_set (g->src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  test_pipe_play (g);
+}
+
+static inline void
+gl_pipe_push (TestPipe * g, GstBuffer * buf)
+{
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (g->src), buf),
+      GST_FLOW_OK);
+}
+
+/* New caps on the source (taken) */
+static inline void
+gl_pipe_set_caps (TestPipe * g, GstCaps * caps)
+{
+  g_object_set (g->src, "caps", caps, NULL);
+  gst_caps_unref (caps);
 }
 
 /* In a child process (test_child_main ()): runs the pipeline @desc, whose

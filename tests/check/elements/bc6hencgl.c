@@ -193,54 +193,13 @@ mpsnr (const GstBcInfo * info, const guint8 * blocks, const guint16 * codes,
 /* ---------------------------------------------------------------------- */
 /* pipelines                                                               */
 
-static gchar *
-get_path (GstElement * enc)
-{
-  gchar *path = NULL;
-
-  g_object_get (enc, "path", &path, NULL);
-  fail_unless (path != NULL);
-  return path;
-}
-
 static void
 check_path (GstElement * enc, const gchar * expected)
 {
-  gchar *path = get_path (enc);
+  gchar *path = gl_test_enc_path (enc);
 
   fail_unless_equals_string (path, expected);
   g_free (path);
-}
-
-/* appsrc ! glupload ! bc6henc @props ! appsink */
-static void
-gl_pipe_start (TestPipe * g, const gchar * props, GstCaps * caps)
-{
-  gchar *desc = g_strdup_printf ("appsrc name=src format=time "
-      "! glupload ! bc6henc name=enc %s ! appsink name=sink sync=false",
-      props);
-
-  test_pipe_launch (g, desc, "enc");
-  g_free (desc);
-  gl_test_share_display (g->pipeline);
-  g_object_set (g->src, "caps", caps, NULL);
-  gst_caps_unref (caps);
-  test_pipe_play (g);
-}
-
-static void
-gl_pipe_push (TestPipe * g, GstBuffer * buf)
-{
-  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (g->src), buf),
-      GST_FLOW_OK);
-}
-
-/* New caps on the source (taken) */
-static void
-gl_pipe_set_caps (TestPipe * g, GstCaps * caps)
-{
-  g_object_set (g->src, "caps", caps, NULL);
-  gst_caps_unref (caps);
 }
 
 /* The blocks of @s, its caps checked: BC6H of @width x @height, linear
@@ -344,7 +303,7 @@ check_fast (const gchar * format)
     codes[i] = hdrtest_codes (p->kind, transfers[i /
             G_N_ELEMENTS (pictures)], p->width, p->height, i);
   }
-  gl_pipe_start (&g, "quality=fast", raw_caps (format, transfers[0],
+  gl_pipe_start (&g, "bc6henc quality=fast", raw_caps (format, transfers[0],
           pictures[0].width, pictures[0].height));
   for (i = 0; i < n; i++) {
     const Picture *p = &pictures[i % G_N_ELEMENTS (pictures)];
@@ -396,7 +355,7 @@ GST_START_TEST (test_large_frame)
   TestPipe g;
   guint8 *gl;
 
-  gl_pipe_start (&g, "quality=fast", raw_caps ("ARGB64",
+  gl_pipe_start (&g, "bc6henc quality=fast", raw_caps ("ARGB64",
           GST_VIDEO_TRANSFER_SMPTE2084, 1918, 1078));
   gl_pipe_push (&g, frame_buffer (codes, 1918, 1078, "ARGB64", 0));
   gst_app_src_end_of_stream (GST_APP_SRC (g.src));
@@ -515,7 +474,7 @@ GST_START_TEST (test_eos_drains_kept_frame)
   GstSample *s;
   guint i;
 
-  gl_pipe_start (&g, "quality=fast", raw_caps ("RGB10A2_LE",
+  gl_pipe_start (&g, "bc6henc quality=fast", raw_caps ("RGB10A2_LE",
           GST_VIDEO_TRANSFER_ARIB_STD_B67, 64, 48));
   gl_pipe_push (&g, frame_buffer (codes, 64, 48, "RGB10A2_LE", 0));
   s = gst_app_sink_try_pull_sample (GST_APP_SINK (g.sink), GST_SECOND / 2);

@@ -162,16 +162,6 @@ psnr (const GstBcInfo * info, const guint8 * blocks, const guint8 * rgba)
 /* ---------------------------------------------------------------------- */
 /* pipelines                                                               */
 
-static gchar *
-get_path (GstElement * enc)
-{
-  gchar *path = NULL;
-
-  g_object_get (enc, "path", &path, NULL);
-  fail_unless (path != NULL);
-  return path;
-}
-
 static GstCaps *
 raw_caps (const gchar * format, guint width, guint height)
 {
@@ -202,30 +192,6 @@ picture_buffer (const guint8 * rgba, guint width, guint height,
   return buf;
 }
 
-/* appsrc ! glupload ! @enc ! appsink: the GL path; the encoder is the
- * TestPipe's element */
-static void
-gl_pipe_start (TestPipe * g, const gchar * enc, GstCaps * caps)
-{
-  gchar *desc = g_strdup_printf ("appsrc name=src format=time "
-      "! glupload ! %s name=enc ! appsink name=sink sync=false", enc);
-
-  test_pipe_launch (g, desc, "enc");
-  g_free (desc);
-  gl_test_share_display (g->pipeline);
-  g_object_set (g->src, "caps", caps, NULL);
-  gst_caps_unref (caps);
-  test_pipe_play (g);
-}
-
-static void
-gl_pipe_push (TestPipe * g, GstBuffer * buf)
-{
-  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (g->src), buf),
-      GST_FLOW_OK);
-}
-
-
 /* After EOS: waits for it, checks that the GL path encoded, stops */
 static void
 gl_pipe_finish (TestPipe * g)
@@ -233,18 +199,10 @@ gl_pipe_finish (TestPipe * g)
   gchar *path;
 
   wait_eos (g->pipeline);
-  path = get_path (g->element);
+  path = gl_test_enc_path (g->element);
   fail_unless_equals_string (path, "gl");
   g_free (path);
   test_pipe_stop (g);
-}
-
-/* New caps on the source (taken) */
-static void
-gl_pipe_set_caps (TestPipe * g, GstCaps * caps)
-{
-  g_object_set (g->src, "caps", caps, NULL);
-  gst_caps_unref (caps);
 }
 
 /* The sample's blocks, checked against the caps of @format and size */
@@ -622,7 +580,7 @@ encode_yuv (const gchar * pipe_desc, const gchar * caps_str,
   blocks = sample_blocks (sample, GST_BC_FORMAT_BC1, w, h);
   gst_sample_unref (sample);
   wait_eos (g.pipeline);
-  path = get_path (g.element);
+  path = gl_test_enc_path (g.element);
   fail_unless_equals_string (path, path_expected);
   g_free (path);
   test_pipe_stop (&g);
@@ -933,7 +891,7 @@ GST_START_TEST (test_latency)
     fail_unless (gst_element_query (enc, q));
     gst_query_parse_latency (q, &live, &min, &max);
     gst_query_unref (q);
-    path = get_path (enc);
+    path = gl_test_enc_path (enc);
     note ("%s path: latency %" GST_TIME_FORMAT " (live source)\n", path,
         GST_TIME_ARGS (min));
     /* videotestsrc's frame, then ours: the frame the GL path keeps back,
@@ -1008,10 +966,10 @@ GST_START_TEST (test_full_gpu_pipeline)
     gst_sample_unref (c);
   }
   wait_eos (p);
-  path = get_path (genc);
+  path = gl_test_enc_path (genc);
   fail_unless_equals_string (path, "gl");
   g_free (path);
-  path = get_path (cenc);
+  path = gl_test_enc_path (cenc);
   fail_unless_equals_string (path, "cpu");
   g_free (path);
   gst_object_unref (gl_sink);
