@@ -1423,6 +1423,30 @@ lanes_decode3 (gint32 a, gint32 b, gint32 q)
   return lanes_interp (a, b, lanes_weight3 (q));
 }
 
+/* The 3-bit index of a pixel at projection @t (index units, + 0.5) onto a
+ * segment: of the projection's index and its two neighbours (the
+ * palette's weights are not evenly spaced, and the channels weigh
+ * differently) the one whose point of the segment has the least error,
+ * w (cc w - bb2) at weight w */
+static inline gint32
+lanes_index3 (float t, float bb2, float cc)
+{
+  float best = 0.0f;
+  gint32 q0, q, bq = 0;
+
+  t = t < 0.0f ? 0.0f : (t > 7.0f ? 7.0f : t);
+  q0 = (gint32) t;
+  q0 = q0 < 1 ? 1 : (q0 > 6 ? 6 : q0);
+  for (q = q0 - 1; q <= q0 + 1; q++) {
+    float sw = (float) lanes_weight3 (q) * (1.0f / 64.0f);
+    float e = sw * (cc * sw - bb2);
+
+    bq = q == q0 - 1 || e < best ? q : bq;
+    best = q == q0 - 1 || e < best ? e : best;
+  }
+  return bq;
+}
+
 /* the principal-axis endpoints of both regions of every lane
  * (fit_region ()) */
 static void
@@ -1635,23 +1659,12 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
       gint32 u10 = one ? unq[1][1][0][k] : unq[0][1][0][k];
       gint32 u11 = one ? unq[1][1][1][k] : unq[0][1][1][k];
       gint32 u12 = one ? unq[1][1][2][k] : unq[0][1][2][k];
-      float best = 0.0f, e0, e1, e2;
-      gint32 q0, q, bq = 0;
+      float e0, e1, e2;
+      gint32 bq;
 
-      /* the projection's index and its two neighbours (the palette's
-       * weights are not evenly spaced, and the channels weigh
-       * differently) by the error of the segment's point; the exact
-       * decoded error of the one kept */
-      t = t < 0.0f ? 0.0f : (t > 7.0f ? 7.0f : t);
-      q0 = (gint32) t;
-      q0 = q0 < 1 ? 1 : (q0 > 6 ? 6 : q0);
-      for (q = q0 - 1; q <= q0 + 1; q++) {
-        float sw = (float) lanes_weight3 (q) * (1.0f / 64.0f);
-        float e = sw * (cc * sw - bb2);
-
-        bq = q == q0 - 1 || e < best ? q : bq;
-        best = q == q0 - 1 || e < best ? e : best;
-      }
+      /* the index by the error of the segment's point (lanes_index3 ());
+       * the exact decoded error of the one kept */
+      bq = lanes_index3 (t, bb2, cc);
       e0 = (float) lanes_decode3 (u00, u10, bq) - b->h[0][i][k];
       e1 = (float) lanes_decode3 (u01, u11, bq) - b->h[1][i][k];
       e2 = (float) lanes_decode3 (u02, u12, bq) - b->h[2][i][k];
@@ -1735,20 +1748,8 @@ lanes_proj2 (const Bc6hBatch * b, const float m1[16][L],
           0.5f;
       float bb2 = 2.0f * (w0 * r0 * d0 + w1 * r1 * d1 + w2 * r2 * d2);
       float cc = w0 * d0 * d0 + w1 * d1 * d1 + w2 * d2 * d2;
-      float best = 0.0f;
-      gint32 q0, q, bq = 0;
 
-      t = t < 0.0f ? 0.0f : (t > 7.0f ? 7.0f : t);
-      q0 = (gint32) t;
-      q0 = q0 < 1 ? 1 : (q0 > 6 ? 6 : q0);
-      for (q = q0 - 1; q <= q0 + 1; q++) {
-        float sw = (float) lanes_weight3 (q) * (1.0f / 64.0f);
-        float e = sw * (cc * sw - bb2);
-
-        bq = q == q0 - 1 || e < best ? q : bq;
-        best = q == q0 - 1 || e < best ? e : best;
-      }
-      r->q[i][k] = bq;
+      r->q[i][k] = lanes_index3 (t, bb2, cc);
     }
   }
 }
