@@ -1076,31 +1076,6 @@ GST_END_TEST;
 /* BC6H of HDR textures                                                    */
 /* ---------------------------------------------------------------------- */
 
-typedef struct
-{
-  guint width, height;
-  GLint internal;
-  GLenum type;
-  const void *pixels;
-  GLuint texture;
-} HdrTexture;
-
-static void
-hdr_texture_gl (GstGLContext * ctx, HdrTexture * d)
-{
-  const GstGLFuncs *gl = ctx->gl_vtable;
-
-  gl->GenTextures (1, &d->texture);
-  gl->BindTexture (GL_TEXTURE_2D, d->texture);
-  gl->TexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  gl->TexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  gl->PixelStorei (GL_UNPACK_ALIGNMENT, 1);
-  gl->TexImage2D (GL_TEXTURE_2D, 0, d->internal, d->width, d->height, 0,
-      GL_RGBA, d->type, d->pixels);
-  gl->PixelStorei (GL_UNPACK_ALIGNMENT, 4);
-  gl->BindTexture (GL_TEXTURE_2D, 0);
-}
-
 /* The texture GstGLMemory of GStreamer 1.22 makes of a frame of @format
  * (RGBA16 of the 16-bit words as they are: RGBA64_LE, ARGB64; RGB10_A2
  * of RGB10A2_LE) of the RGBA64_LE @codes; @cpu: the CPU path's input of
@@ -1110,7 +1085,9 @@ hdr_texture (GstVideoFormat format, const guint16 * codes, guint width,
     guint height, guint8 ** cpu)
 {
   gsize i, n = (gsize) width * height;
-  HdrTexture d = { width, height, GL_RGBA16, GL_UNSIGNED_SHORT, NULL, 0 };
+  PlaneTexture d = { GL_RGBA16, GL_RGBA, GL_UNSIGNED_SHORT, width, height, 8,
+    (gsize) width * 8, NULL, 0
+  };
   guint16 *words = NULL;
   guint32 *packed = NULL;
 
@@ -1123,7 +1100,9 @@ hdr_texture (GstVideoFormat format, const guint16 * codes, guint width,
           (guint32) (codes[i * 4 + 3] >> 14) << 30);
     d.internal = GL_RGB10_A2;
     d.type = GL_UNSIGNED_INT_2_10_10_10_REV;
-    d.pixels = packed;
+    d.texel_bytes = 4;
+    d.stride = (gsize) width * 4;
+    d.data = (const guint8 *) packed;
     *cpu = g_memdup2 (packed, n * 4);
   } else {
     words = g_new (guint16, n * 4);
@@ -1133,13 +1112,13 @@ hdr_texture (GstVideoFormat format, const guint16 * codes, guint width,
 
       words[i] = codes[i - i % 4 + c];
     }
-    d.pixels = words;
+    d.data = (const guint8 *) words;
     *cpu = g_new (guint8, n * 8);
     for (i = 0; i < n * 4; i++)
       GST_WRITE_UINT16_LE (*cpu + 2 * i, codes[i]);
   }
-  gst_gl_context_thread_add (context, (GstGLContextThreadFunc) hdr_texture_gl,
-      &d);
+  gst_gl_context_thread_add (context, (GstGLContextThreadFunc)
+      plane_texture_gl, &d);
   fail_unless (d.texture != 0);
   g_free (words);
   g_free (packed);
