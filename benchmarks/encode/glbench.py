@@ -106,19 +106,12 @@ def pq_codes(path: Path, width: int, height: int, out: Path) -> None:
     codes.tofile(out)
 
 
-def run_hdr(driver: Path, frame: dict, codes: Path, reps: int,
-            min_time: float, out: Path, cpu_out: Path) -> dict | None:
-    """Best of reps runs of bc-encode-gl-bench -f BC6H on the PQ codes; the
-    GL blocks are left in out, the CPU's in cpu_out. None without a GL
-    context that can run the encoder."""
+def best_run(cmd: list[str], reps: int) -> dict | None:
+    """Best of reps runs of the bc-encode-gl-bench command cmd (by Mpix/s).
+    None when the machine has no GL context that can run the encoder."""
     best = None
     for _ in range(reps):
-        res = subprocess.run(
-            [str(driver), "-f", "BC6H", "-q", "fast", "-t", "pq", "-n", "3",
-             "-m", str(min_time), "-W", str(frame["width"]),
-             "-H", str(frame["height"]), "-i", str(codes), "-o", str(out),
-             "-c", str(cpu_out)],
-            capture_output=True, text=True)
+        res = subprocess.run(cmd, capture_output=True, text=True)
         if res.returncode == 77:
             return None
         if res.returncode != 0:
@@ -127,6 +120,18 @@ def run_hdr(driver: Path, frame: dict, codes: Path, reps: int,
         if best is None or r["mpix_per_s"] > best["mpix_per_s"]:
             best = r
     return best
+
+
+def run_hdr(driver: Path, frame: dict, codes: Path, reps: int,
+            min_time: float, out: Path, cpu_out: Path) -> dict | None:
+    """Best of reps runs of bc-encode-gl-bench -f BC6H on the PQ codes; the
+    GL blocks are left in out, the CPU's in cpu_out. None without a GL
+    context that can run the encoder."""
+    return best_run(
+        [str(driver), "-f", "BC6H", "-q", "fast", "-t", "pq", "-n", "3",
+         "-m", str(min_time), "-W", str(frame["width"]),
+         "-H", str(frame["height"]), "-i", str(codes), "-o", str(out),
+         "-c", str(cpu_out)], reps)
 
 
 def measure_hdr(gl_driver: Path, todo: list[dict], manifest_dir: Path,
@@ -169,24 +174,13 @@ def run_gl(driver: Path, frame: dict, path: Path, fmt: str, quality: str,
            reps: int, min_time: float, out: Path) -> dict | None:
     """Best of reps runs of bc-encode-gl-bench; the blocks are left in out.
     None when the machine has no GL context that can run the encoder."""
-    best = None
     frames = 3
     if (fmt, quality) in SLOW_GL:
         reps, frames, min_time = 1, 1, 0.0
-    for _ in range(reps):
-        res = subprocess.run(
-            [str(driver), "-f", fmt, "-q", quality, "-n", str(frames),
-             "-m", str(min_time), "-W", str(frame["width"]),
-             "-H", str(frame["height"]), "-i", str(path), "-o", str(out)],
-            capture_output=True, text=True)
-        if res.returncode == 77:
-            return None
-        if res.returncode != 0:
-            raise RuntimeError(f"bc-encode-gl-bench failed: {res.stderr}")
-        r = json.loads(res.stdout)
-        if best is None or r["mpix_per_s"] > best["mpix_per_s"]:
-            best = r
-    return best
+    return best_run(
+        [str(driver), "-f", fmt, "-q", quality, "-n", str(frames),
+         "-m", str(min_time), "-W", str(frame["width"]),
+         "-H", str(frame["height"]), "-i", str(path), "-o", str(out)], reps)
 
 
 def cpu_blocks(driver: Path, frame: dict, path: Path, fmt: str,
