@@ -1040,10 +1040,12 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
   if (frame->balanced) {
     gdouble rates[GST_TILE_WIRE_MAX_UNITS], backlog[GST_TILE_WIRE_MAX_UNITS];
 
-    for (i = 0; i < n; i++)
-      rates[i] = o->units[i].path_failed ? (backlog[i] = 0, -1) :
+    for (i = 0; i < n; i++) {
+      backlog[i] = 0;
+      rates[i] = o->units[i].path_failed ? -1 :
           unit_balance_rate_locked (&o->units[i], self->config.row_bytes,
           &backlog[i]);
+    }
     gst_tile_balance_split (self->config.n_rows, n, rates, backlog,
         frame->bounds);
     memcpy (o->peer->last_bounds, frame->bounds, sizeof (frame->bounds));
