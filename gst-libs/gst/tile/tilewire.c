@@ -1466,7 +1466,8 @@ gst_tile_wire_time_parse (const guint8 * payload, gsize len,
 
 #define ACK_FLAG_FRAME 1u
 #define ACK_FLAG_FEEDBACK 2u
-#define ACK_FLAGS (ACK_FLAG_FRAME | ACK_FLAG_FEEDBACK)
+#define ACK_FLAG_PATHS 4u
+#define ACK_FLAGS (ACK_FLAG_FRAME | ACK_FLAG_FEEDBACK | ACK_FLAG_PATHS)
 /* the longest a frame may take to arrive, in an ACK: an hour */
 #define ACK_MAX_RECEIVE_NS (G_GUINT64_CONSTANT (3600) * GST_SECOND)
 
@@ -1484,31 +1485,49 @@ gst_tile_wire_time_parse (const guint8 * payload, gsize len,
  * when frame is valid, bit 1 when the feedback is, the other bits 0),
  * frame (u64), received (u32), spanned (u32), receive_ns (u64) and
  * delay_ns (i64, two's complement); the feedback fields are 0 without
- * bit 1.
+ * bit 1. With bit 2 (only with bit 1: the units stripe their datagrams
+ * over several network paths), the feedback of each path follows: their
+ * number (u32, 1 to 8), then for each path (u32), received (u32), spanned
+ * (u32), receive_ns (u64) and delay_ns (i64).
  */
 void
 gst_tile_wire_ack_pack (const GstTileWireAck * ack, GByteArray * out)
 {
   gboolean fb;
   gsize start;
+  guint n_paths, i;
 
   g_return_if_fail (ack != NULL && out != NULL);
   g_return_if_fail (ack->window >= 1);
   g_return_if_fail (!ack->has_feedback || ack->has_frame);
   g_return_if_fail (ack->receive_ns <= ACK_MAX_RECEIVE_NS);
   g_return_if_fail (ack->spanned <= ack->received);
+  g_return_if_fail (ack->n_paths <= GST_TILE_WIRE_MAX_PATHS);
 
   fb = ack->has_frame && ack->has_feedback;
+  n_paths = fb ? ack->n_paths : 0;
   start = message_begin (out);
   put_be (out, ack->generation, 4);
   put_be (out, ack->window, 4);
   put_be (out, (ack->has_frame ? ACK_FLAG_FRAME : 0) |
-      (fb ? ACK_FLAG_FEEDBACK : 0), 4);
+      (fb ? ACK_FLAG_FEEDBACK : 0) | (n_paths ? ACK_FLAG_PATHS : 0), 4);
   put_be (out, ack->has_frame ? ack->frame : 0, 8);
   put_be (out, fb ? ack->received : 0, 4);
   put_be (out, fb ? ack->spanned : 0, 4);
   put_be (out, fb ? ack->receive_ns : 0, 8);
   put_be (out, fb ? (guint64) ack->delay_ns : 0, 8);
+  if (n_paths) {
+    put_be (out, n_paths, 4);
+    for (i = 0; i < n_paths; i++) {
+      const GstTileWireAckPath *p = &ack->paths[i];
+
+      put_be (out, p->path, 4);
+      put_be (out, p->received, 4);
+      put_be (out, MIN (p->spanned, p->received), 4);
+      put_be (out, MIN (p->receive_ns, ACK_MAX_RECEIVE_NS), 8);
+      put_be (out, (guint64) p->delay_ns, 8);
+    }
+  }
   message_end (out, start, GST_TILE_WIRE_TYPE_ACK);
 }
 
@@ -1523,15 +1542,63 @@ gst_tile_wire_ack_pack (const GstTileWireAck * ack, GByteArray * out)
  * too long, unknown flags, a window of 0 frames, a frame number without
  * the flag that makes it valid, feedback without a frame or feedback
  * fields without the feedback flag, more datagrams spanned than received,
- * a receive time over an hour.
+ * a receive time over an hour; per-path feedback without feedback, with
+ * no path or more than %GST_TILE_WIRE_MAX_PATHS, a path number out of
+ * range or twice, the same faults in a path's fields, or more datagrams
+ * over the paths than received.
  */
+/* The feedback per path of an ACK (its bit 2), into @out. */
+static gboolean
+ack_paths_parse (WireReader * r, GstTileWireAck * out, GError ** error)
+{
+  guint32 n, seen = 0;
+  guint i;
+
+  if (!reader_uint (r, "paths", &n, error))
+    return FALSE;
+  if (n == 0 || n > GST_TILE_WIRE_MAX_PATHS) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "ACK has feedback of %u paths, not 1 to %u", n,
+        GST_TILE_WIRE_MAX_PATHS);
+    return FALSE;
+  }
+  for (i = 0; i < n; i++) {
+    GstTileWireAckPath *p = &out->paths[i];
+    guint64 delay;
+
+    if (!reader_uint (r, "path", &p->path, error) ||
+        !reader_uint (r, "path received", &p->received, error) ||
+        !reader_uint (r, "path spanned", &p->spanned, error) ||
+        !reader_uint (r, "path receive_ns", &p->receive_ns, error) ||
+        !reader_uint (r, "path delay_ns", &delay, error))
+      return FALSE;
+    p->delay_ns = (gint64) delay;
+    if (p->path >= GST_TILE_WIRE_MAX_PATHS || (seen & (1u << p->path))) {
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "ACK path %u is out of range or given twice", p->path);
+      return FALSE;
+    }
+    seen |= 1u << p->path;
+    if (p->spanned > p->received || p->receive_ns > ACK_MAX_RECEIVE_NS) {
+      g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+          "ACK path %u: %u datagrams spanned of %u received in %"
+          G_GUINT64_FORMAT " ns", p->path, p->spanned, p->received,
+          p->receive_ns);
+      return FALSE;
+    }
+  }
+  out->n_paths = n;
+  return TRUE;
+}
+
 gboolean
 gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
     GstTileWireAck * out, GError ** error)
 {
   WireReader r;
   guint32 flags;
-  guint64 delay;
+  guint64 delay, over_paths = 0;
+  guint i;
 
   g_return_val_if_fail (payload != NULL || len == 0, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
@@ -1544,10 +1611,19 @@ gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
       !reader_uint (&r, "received", &out->received, error) ||
       !reader_uint (&r, "spanned", &out->spanned, error) ||
       !reader_uint (&r, "receive_ns", &out->receive_ns, error) ||
-      !reader_uint (&r, "delay_ns", &delay, error) ||
-      !reader_finish (&r, error))
+      !reader_uint (&r, "delay_ns", &delay, error))
+    return FALSE;
+  out->n_paths = 0;
+  if ((flags & ACK_FLAG_PATHS) && !ack_paths_parse (&r, out, error))
+    return FALSE;
+  if (!reader_finish (&r, error))
     return FALSE;
   out->delay_ns = (gint64) delay;
+  if ((flags & ACK_FLAG_PATHS) && !(flags & ACK_FLAG_FEEDBACK)) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "ACK has feedback per path but no feedback");
+    return FALSE;
+  }
   if (out->window == 0) {
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "ACK window is 0 frames");
@@ -1586,6 +1662,14 @@ gst_tile_wire_ack_parse (const guint8 * payload, gsize len,
     g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
         "ACK receive_ns is %" G_GUINT64_FORMAT ", more than an hour",
         out->receive_ns);
+    return FALSE;
+  }
+  for (i = 0; i < out->n_paths; i++)
+    over_paths += out->paths[i].received;
+  if (over_paths > out->received) {
+    g_set_error (error, GST_TILE_WIRE_ERROR, GST_TILE_WIRE_ERROR_INVALID,
+        "ACK paths received %" G_GUINT64_FORMAT " datagrams, more than the "
+        "%u received", over_paths, out->received);
     return FALSE;
   }
   return TRUE;

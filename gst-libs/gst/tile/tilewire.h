@@ -811,6 +811,32 @@ GST_TILE_API
 void     gst_tile_wire_keepalive_pack (guint64 time_ns, GByteArray * out);
 
 /**
+ * GstTileWireAckPath:
+ * @path: the network path: 0 for the control connection's, else the index
+ *     its PATH connection gave (below %GST_TILE_WIRE_MAX_PATHS)
+ * @received: datagrams of the frame that arrived over the path (as
+ *     #GstTileWireAck's @received: first sendings only)
+ * @spanned: of those, the ones between the path's first arrival and its
+ *     last; at most @received
+ * @receive_ns: from the frame's first datagram that arrived over the path
+ *     to its last, receiver clock, ns
+ * @delay_ns: as #GstTileWireAck's, for the first datagram over the path;
+ *     0 when unknown
+ *
+ * What arrived of a frame over one path, when the units stripe their
+ * datagrams over several (balanced tiles over UDP): the sender's rate
+ * control of each path.
+ */
+typedef struct
+{
+  guint32 path;
+  guint32 received;
+  guint32 spanned;
+  guint64 receive_ns;
+  gint64 delay_ns;
+} GstTileWireAckPath;
+
+/**
  * GstTileWireAck:
  * @generation: the generation acknowledged
  * @window: how many frames past the newest one done (or, with no frame yet,
@@ -831,6 +857,9 @@ void     gst_tile_wire_keepalive_pack (guint64 time_ns, GByteArray * out);
  *   @frame arrived minus the frame's timestamp (the sender's clock): the
  *   one-way delay plus the offset between the two clocks, so only its
  *   changes mean something; 0 when the frame has no timestamp
+ * @n_paths: the feedback per network path that follows (0: none, else at
+ *   least 1 and at most %GST_TILE_WIRE_MAX_PATHS; needs @has_feedback)
+ * @paths: (array length=n_paths): each path's, every @path once
  *
  * An ACK message (protocol UDP, client to server): flow control (@window)
  * and, for the sender's rate control, what the receiver measured.
@@ -846,6 +875,8 @@ typedef struct
   guint32 spanned;
   guint64 receive_ns;
   gint64 delay_ns;
+  guint n_paths;
+  GstTileWireAckPath paths[GST_TILE_WIRE_MAX_PATHS];
 } GstTileWireAck;
 
 GST_TILE_API

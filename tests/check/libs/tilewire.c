@@ -801,6 +801,83 @@ GST_START_TEST (test_small_messages)
     g_clear_error (&err);
   }
 
+  {
+    /* feedback per path (bit 2): striped datagrams */
+    GstTileWireAck ack = { 7, 5, TRUE, 99, TRUE, 1000, 990, 20000000, 300000,
+      2, {{0, 700, 695, 19000000, 310000}, {3, 300, 296, 20000000, -5}}
+    };
+    GstTileWireAck got;
+    guint8 *p;
+
+    g_byte_array_set_size (msg, 0);
+    gst_tile_wire_ack_pack (&ack, msg);
+    payload = split_message (msg, GST_TILE_WIRE_TYPE_ACK, &len);
+    fail_unless_equals_int (len, 44 + 4 + 2 * 28);
+    fail_unless_equals_int (payload[11], 7);
+    fail_unless (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    fail_unless_equals_int (got.n_paths, 2);
+    fail_unless_equals_int (got.paths[0].path, 0);
+    fail_unless_equals_int (got.paths[0].received, 700);
+    fail_unless_equals_int (got.paths[0].spanned, 695);
+    fail_unless_equals_uint64 (got.paths[0].receive_ns, 19000000);
+    fail_unless_equals_int64 (got.paths[0].delay_ns, 310000);
+    fail_unless_equals_int (got.paths[1].path, 3);
+    fail_unless_equals_int (got.paths[1].received, 300);
+    fail_unless_equals_int64 (got.paths[1].delay_ns, -5);
+    /* truncated in the second path */
+    fail_if (gst_tile_wire_ack_parse (payload, len - 1, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_TRUNCATED, "path delay_ns");
+    g_clear_error (&err);
+    p = (guint8 *) payload;
+    /* the same path twice */
+    GST_WRITE_UINT32_BE (p + 44 + 4 + 28, 0);
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "given twice");
+    g_clear_error (&err);
+    /* out of range */
+    GST_WRITE_UINT32_BE (p + 44 + 4 + 28, GST_TILE_WIRE_MAX_PATHS);
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "out of range");
+    g_clear_error (&err);
+    GST_WRITE_UINT32_BE (p + 44 + 4 + 28, 3);
+    /* a path's spanned above its received */
+    GST_WRITE_UINT32_BE (p + 44 + 4 + 28 + 8, 301);
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "301 datagrams spanned");
+    g_clear_error (&err);
+    GST_WRITE_UINT32_BE (p + 44 + 4 + 28 + 8, 296);
+    /* more over the paths than received */
+    GST_WRITE_UINT32_BE (p + 44 + 4 + 28 + 4, 301);
+    GST_WRITE_UINT32_BE (p + 44 + 4 + 28 + 8, 0);
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "more than the 1000");
+    g_clear_error (&err);
+    GST_WRITE_UINT32_BE (p + 44 + 4 + 28 + 4, 300);
+    /* no path, or more than the most */
+    GST_WRITE_UINT32_BE (p + 44, 0);
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "feedback of 0 paths");
+    g_clear_error (&err);
+    GST_WRITE_UINT32_BE (p + 44, GST_TILE_WIRE_MAX_PATHS + 1);
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "feedback of 9 paths");
+    g_clear_error (&err);
+    GST_WRITE_UINT32_BE (p + 44, 2);
+    fail_unless (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    /* per-path feedback without feedback */
+    p[11] = 5;
+    memset (p + 20, 0, 24);
+    fail_if (gst_tile_wire_ack_parse (payload, len, &got, &err));
+    check_error (err, GST_TILE_WIRE_ERROR_INVALID, "per path but no feedback");
+    g_clear_error (&err);
+    /* without feedback, no paths go out */
+    ack.has_feedback = FALSE;
+    g_byte_array_set_size (msg, 0);
+    gst_tile_wire_ack_pack (&ack, msg);
+    payload = split_message (msg, GST_TILE_WIRE_TYPE_ACK, &len);
+    fail_unless_equals_int (len, 44);
+  }
+
   fail_unless (err == NULL);
   g_free (refuse);
   g_byte_array_unref (msg);
