@@ -156,6 +156,21 @@ gst_tile_rate_control_get_rate (const GstTileRateControl * rc)
   return rc->rate;
 }
 
+/**
+ * gst_tile_rate_control_get_delivered:
+ * @rc: the state
+ *
+ * Returns: the best rate the path delivered a frame at in the last 5 to
+ * 10 s, bits/s; 0 before the first measurement
+ */
+guint64
+gst_tile_rate_control_get_delivered (const GstTileRateControl * rc)
+{
+  g_return_val_if_fail (rc != NULL, 0);
+
+  return MAX (rc->recv_max[0], rc->recv_max[1]);
+}
+
 /* Every WINDOW_NS the newer window becomes the older one: the minimum and
  * maximum are of the last 5 to 10 s. */
 static void

@@ -96,6 +96,8 @@ gboolean gst_tile_rate_control_update (GstTileRateControl * rc,
 
 guint64  gst_tile_rate_control_get_rate (const GstTileRateControl * rc);
 
+guint64  gst_tile_rate_control_get_delivered (const GstTileRateControl * rc);
+
 void     gst_tile_rate_control_to_structure (const GstTileRateControl * rc,
                                              GstStructure * s);
 

@@ -649,6 +649,9 @@ control_thread (gpointer data)
       self->redundant = self->redundant_asked &&
           config->protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
           config->mcast_family == 0;
+      self->stripe = self->balance_asked &&
+          config->protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
+          config->mcast_family == 0;
       if (gst_tile_receiver_holds_paths (self))
         gst_tile_net_set_buffer_size (fd, TRUE, CONTROL_SNDBUF);
       g_cond_broadcast (&self->cond);

@@ -106,6 +106,7 @@ gst_tile_receiver_nack_unit_reset_locked (GstTileReceiverUnit * u)
   GstTileReceiverNackUnit *nk = &u->nack;
 
   nk->have = FALSE;
+  nk->path_have = 0;
   nk->fec_seen = FALSE;
   nk->fec_frame = 0;
   nk->pending.n_ranges = 0;
@@ -161,15 +162,19 @@ add_range (GstTileReceiver * self, GstTileWireNack * nack, GByteArray * out,
   }
 }
 
-/* Datagram @index (of @n in its tile) of @frame came to unit @u and is
- * filed: a gap before it, or the end of the unit's previous frame with
- * datagrams missing, is asked for. Returns TRUE when it fills a gap (a
- * resend, or a datagram overtaken on the way): behind what the unit got
- * already, so its arrival says nothing of the path's rate. Unit thread,
+/* Datagram @index (of @n in its tile) of @frame came to unit @u over path
+ * @path (its number on the wire) and is filed: a gap before it, or the end
+ * of the unit's previous frame with datagrams missing, is asked for.
+ * Returns TRUE when it fills a gap (a resend, or a datagram overtaken on
+ * the way): behind what the unit got already, so its arrival says nothing
+ * of the path's rate. With striped datagrams the paths overtake each
+ * other all the time: a gap waits for the frame's timer, and a datagram
+ * fills one when it is behind what came over its own path. Unit thread,
  * lock held. */
 gboolean
 gst_tile_receiver_nack_note_locked (GstTileReceiver * self,
-    GstTileReceiverUnit * u, guint64 frame, guint32 index, guint32 n)
+    GstTileReceiverUnit * u, guint64 frame, guint32 index, guint32 n,
+    guint path)
 {
   GstTileReceiverNackUnit *nk = &u->nack;
   /* parity comes to this unit (forward error correction): its gaps wait
@@ -178,6 +183,17 @@ gst_tile_receiver_nack_note_locked (GstTileReceiver * self,
 
   if (!self->settings.retransmit)
     return FALSE;
+  if (self->stripe) {
+    guint bit = 1u << path;
+
+    if ((nk->path_have & bit) && (frame < nk->path_frame[path] ||
+            (frame == nk->path_frame[path] && index < nk->path_next[path])))
+      return TRUE;
+    nk->path_have |= bit;
+    nk->path_frame[path] = frame;
+    nk->path_next[path] = index + 1;
+    return FALSE;
+  }
   if (nk->have && frame == nk->frame) {
     if (index < nk->next)
       return TRUE;
@@ -279,7 +295,7 @@ gst_tile_receiver_nack_timer_locked (GstTileReceiver * self,
   GstClockTime rtt = self->clock.rtt;
   gboolean asked = FALSE;
   gint64 now = (gint64) gst_util_get_timestamp (), hold;
-  guint t;
+  guint t, k;
 
   if (!self->settings.retransmit || !self->config ||
       self->units_running == 0)
@@ -323,6 +339,9 @@ gst_tile_receiver_nack_timer_locked (GstTileReceiver * self,
     /* the unit's tile of it is over: what comes now fills its gaps */
     if (self->units[t].nack.have && self->units[t].nack.frame == slot->frame)
       self->units[t].nack.next = self->units[t].nack.n;
+    for (k = 0; k < GST_TILE_WIRE_MAX_PATHS; k++)
+      if (self->units[t].nack.path_frame[k] == slot->frame)
+        self->units[t].nack.path_next[k] = n;
     nack.unit = t;
     nack.n_ranges = 0;
     for (j = 0; j <= n; j++) {

@@ -332,12 +332,13 @@ gst_tile_receiver_paths_unit_server_locked (GstTileReceiver * self,
 }
 
 /* Whether the session holds on to a path that fails while another carries
- * it: with redundant paths (every datagram over each) and balanced tiles
- * (the sender moves the rows to the other paths). Fixed per session. */
+ * it: with redundant paths (every datagram over each), balanced tiles (the
+ * sender moves the rows to the other paths) and striped datagrams (the
+ * sender stripes over the others). Fixed per session. */
 gboolean
 gst_tile_receiver_holds_paths (GstTileReceiver * self)
 {
-  return self->redundant || self->balance;
+  return self->redundant || self->balance || self->stripe;
 }
 
 /* How long a TCP unit waits for the rest of a tile it started, ms: the
@@ -367,26 +368,39 @@ gst_tile_receiver_paths_heard (GstTileReceiver * self)
   return last;
 }
 
+/* Path @i's number on the wire (the ACK's feedback per path): 0 for the
+ * control connection's, else the index its PATH connection gave (no PATH
+ * has 0: the sender refuses it). */
+static guint
+path_wire_index (GstTileReceiverPaths * ps, guint i)
+{
+  return i == ps->control ? 0 : i;
+}
+
 /* Where unit @unit's sockets go: its path's server first (as above), and
- * with redundant paths every other path up's after it, in @addrs and their
- * lengths in @lens (GST_TILE_WIRE_MAX_PATHS room); returns how many. Lock
+ * with redundant paths or striped datagrams every other path up's after
+ * it, in @addrs, their lengths in @lens and their numbers on the wire in
+ * @paths (GST_TILE_WIRE_MAX_PATHS room each); returns how many. Lock
  * held. */
 guint
 gst_tile_receiver_paths_unit_servers_locked (GstTileReceiver * self,
-    guint unit, struct sockaddr_storage *addrs, guint * lens)
+    guint unit, struct sockaddr_storage *addrs, guint * lens, guint * paths)
 {
   GstTileReceiverPaths *ps = &self->paths;
   guint j;
 
-  if (!self->redundant || ps->n_up <= 1) {
+  if (!(self->redundant || self->stripe) || ps->n_up <= 1) {
     lens[0] = gst_tile_receiver_paths_unit_server_locked (self, unit, addrs);
+    paths[0] = ps->n_up ? path_wire_index (ps, ps->up[unit % ps->n_up]) : 0;
     return 1;
   }
   for (j = 0; j < ps->n_up; j++) {
-    GstTileReceiverPath *path = &ps->path[ps->up[(unit + j) % ps->n_up]];
+    guint i = ps->up[(unit + j) % ps->n_up];
+    GstTileReceiverPath *path = &ps->path[i];
 
     memcpy (&addrs[j], &path->server, sizeof (addrs[j]));
     lens[j] = path->server_len;
+    paths[j] = path_wire_index (ps, i);
   }
   return ps->n_up;
 }

@@ -214,6 +214,12 @@ typedef struct
   guint32 next;
   guint32 n;                    /* datagrams of the tile */
   GstTileWireNack pending;      /* n_ranges 0: none */
+  /* striped datagrams (the paths overtake each other): the same per path
+   * (by its number on the wire, a bit each in @path_have); a gap waits
+   * for the frame's timer */
+  guint path_have;
+  guint64 path_frame[GST_TILE_WIRE_MAX_PATHS];
+  guint32 path_next[GST_TILE_WIRE_MAX_PATHS];
   /* the newest frame of which parity came to the unit (fec_seen): while
    * parity comes, gaps wait for it, and the frame's timer asks for what
    * it could not recover */
@@ -328,6 +334,11 @@ struct _GstTileReceiver
    * balance) */
   gboolean redundant;
   gboolean redundant_asked;
+  /* the session asked for balanced tiles over UDP: each unit has a socket
+   * on every path up, the sender stripes its datagrams over them by the
+   * paths' rates, and the ACKs give what arrived over each (fixed per
+   * session as balance) */
+  gboolean stripe;
   GstTileReceiverClock clock;   /* the sender's */
   GstTilePlayout playout;
 
@@ -520,7 +531,8 @@ G_GNUC_INTERNAL
 void gst_tile_receiver_nack_unit_reset_locked (GstTileReceiverUnit * u);
 G_GNUC_INTERNAL
 gboolean gst_tile_receiver_nack_note_locked (GstTileReceiver * self,
-    GstTileReceiverUnit * u, guint64 frame, guint32 index, guint32 n);
+    GstTileReceiverUnit * u, guint64 frame, guint32 index, guint32 n,
+    guint path);
 G_GNUC_INTERNAL
 void gst_tile_receiver_nack_unit_flush (GstTileReceiver * self,
     GstTileReceiverUnit * u);
@@ -580,7 +592,8 @@ gboolean gst_tile_receiver_control_room_locked (GstTileReceiver * self,
 guint    gst_tile_receiver_paths_unit_servers_locked (GstTileReceiver * self,
                                                       guint unit,
                                                       struct sockaddr_storage * addrs,
-                                                      guint * lens);
+                                                      guint * lens,
+                                                      guint * paths);
 guint    gst_tile_receiver_paths_unit_server_locked (GstTileReceiver * self,
     guint unit, struct sockaddr_storage *addr);
 const gchar *gst_tile_receiver_paths_unit_host_locked (GstTileReceiver *

@@ -43,6 +43,16 @@
 #define UDP_MAX_TIMER_FLOOR_NS (32 * GST_MSECOND)
 #define UDP_FRAME_WINDOW 64     /* frames ahead of the last pushed one */
 
+/* Striped datagrams: what of a frame came over one path, for the ACK's
+ * feedback per path (first sendings of data datagrams, as the ACK's). */
+typedef struct
+{
+  guint received;
+  guint64 arrive_first;         /* CLOCK_REALTIME, 0: none yet */
+  guint64 arrive_last;
+  guint n_at_last;
+} UdpPathFeedback;
+
 /* A slot's datagrams: those in, and when they came. */
 typedef struct
 {
@@ -66,6 +76,10 @@ typedef struct
   guint n_parity;
   guint n_recovered;
   guint64 tile_reported;        /* stepped: a bit per tile reported whole */
+  /* striped datagrams: what came over each path (by its number on the
+   * wire), a bit per path in @paths_seen */
+  UdpPathFeedback paths[GST_TILE_WIRE_MAX_PATHS];
+  guint paths_seen;
   gint64 deadline;              /* monotonic: pushed with its gaps then */
   gint64 timer_ns;              /* its timer from the average, at first */
 } UdpSlot;
@@ -444,6 +458,9 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
     us->first_real_ns = gst_tile_realtime_ns ();
     us->arrive_first = us->arrive_last = 0;
     us->n_at_last = 0;
+    if (us->paths_seen)
+      memset (us->paths, 0, sizeof (us->paths));
+    us->paths_seen = 0;
     /* the timer runs from the frame's own first datagram: no frame waits
      * for the next one to start (with the sender waiting for the window
      * that this frame holds, that could be forever) */
@@ -541,6 +558,21 @@ udp_commit_locked (GstTileReceiver * self, GstTileReceiverUnit * u,
   g_cond_broadcast (&self->cond);
 }
 
+/* An arrival at @t (CLOCK_REALTIME) of a frame's data datagram, into its
+ * first and last arrivals. */
+static inline void
+udp_note_arrival (guint64 t, guint64 * first, guint64 * last, guint * at_last)
+{
+  if (!*first || t < *first)
+    *first = t;
+  if (t > *last) {
+    *last = t;
+    *at_last = 0;
+  }
+  if (t == *last)
+    (*at_last)++;
+}
+
 /* Files the datagrams of one receive batch: one pass under the lock claims
  * them, the copies run unlocked, a short second pass completes frames.
  * Never a lock per datagram. When a datagram needs a slot and both hold
@@ -549,7 +581,7 @@ udp_commit_locked (GstTileReceiver * self, GstTileReceiverUnit * u,
 static void
 udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     guint64 run, UdpBatch * b, guint n, guint invalid, guint tampered,
-    GstTileReceiverSlot * pinned)
+    GstTileReceiverSlot * pinned, guint path)
 {
   GstTileWirePacketHeader *hs = b->hs;
   const guint64 *arrivals = b->arrivals;
@@ -566,6 +598,8 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
   UdpSlot *us = NULL;
   gboolean late, full;
   gint64 now;
+  /* striped datagrams: a batch's arrival when the kernel gives none */
+  guint64 now_real = self->stripe ? gst_tile_realtime_ns () : 0;
 
   g_mutex_lock (&self->lock);
   counters->packets_invalid += invalid;
@@ -661,7 +695,7 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
      * that fills one came a round trip late: not the path's pace */
     if (!copies[n_copies].parity &&
         gst_tile_receiver_nack_note_locked (self, u, h->frame,
-            h->offset / ps, tile_packets)) {
+            h->offset / ps, tile_packets, path)) {
       us->n_fills++;
       /* (a held frame waits on while its resends come) */
       gst_tile_receiver_nack_fill_locked (self, slot, now, &us->deadline);
@@ -669,15 +703,16 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
       us->last_ns = now;
       udp_extend_deadline_locked (self, us, now);
       /* (the feedback's times are the data datagrams', as its counts) */
-      if (arrivals[i] && !copies[n_copies].parity) {
-        if (!us->arrive_first || arrivals[i] < us->arrive_first)
-          us->arrive_first = arrivals[i];
-        if (arrivals[i] > us->arrive_last) {
-          us->arrive_last = arrivals[i];
-          us->n_at_last = 0;
-        }
-        if (arrivals[i] == us->arrive_last)
-          us->n_at_last++;
+      if (arrivals[i] && !copies[n_copies].parity)
+        udp_note_arrival (arrivals[i], &us->arrive_first, &us->arrive_last,
+            &us->n_at_last);
+      if (self->stripe && !copies[n_copies].parity) {
+        UdpPathFeedback *pf = &us->paths[path];
+
+        pf->received++;
+        udp_note_arrival (arrivals[i] ? arrivals[i] : now_real,
+            &pf->arrive_first, &pf->arrive_last, &pf->n_at_last);
+        us->paths_seen |= 1u << path;
       }
     }
     copies[n_copies].slot = slot;
@@ -710,6 +745,7 @@ typedef struct
   GstTileWireUnitHello uh;
   GByteArray *hello;
   gboolean acked;
+  guint path;                   /* the path's number on the wire */
   /* the socket is connected to where the sender's datagrams for this unit
    * come from (its echo, or its first datagram): the kernel drops
    * datagrams from anywhere else; until then the sources of a batch are
@@ -1355,7 +1391,7 @@ udp_unit_receive_batch (UdpUnit * c, GError ** err)
     udp_unit_predict (c, n);
   if (n > 0 || invalid > 0 || tampered > 0 || pinned)
     udp_file_batch (self, c->u, c->run, &c->batch, MAX (n, 0), invalid,
-        tampered, pinned);
+        tampered, pinned, c->l->path);
   return n < 0 ? -1 : r;
 }
 
@@ -1416,7 +1452,7 @@ gst_tile_receiver_udp_unit (gpointer data)
   UdpUnit c = { 0 };
 
   struct sockaddr_storage servers[GST_TILE_WIRE_MAX_PATHS];
-  guint lens[GST_TILE_WIRE_MAX_PATHS], k;
+  guint lens[GST_TILE_WIRE_MAX_PATHS], paths[GST_TILE_WIRE_MAX_PATHS], k;
 
   c.self = self;
   c.u = u;
@@ -1424,7 +1460,7 @@ gst_tile_receiver_udp_unit (gpointer data)
   c.config = self->config;
   c.run = self->run;
   c.n_legs = gst_tile_receiver_paths_unit_servers_locked (self, u->index,
-      servers, lens);
+      servers, lens, paths);
   for (k = 0; k < c.n_legs; k++) {
     c.legs[k].fd = -1;
     c.legs[k].hello = g_byte_array_new ();
@@ -1433,6 +1469,7 @@ gst_tile_receiver_udp_unit (gpointer data)
     c.legs[k].uh.unit = u->index;
     c.legs[k].server = servers[k];
     c.legs[k].server_len = lens[k];
+    c.legs[k].path = MIN (paths[k], GST_TILE_WIRE_MAX_PATHS - 1);
   }
   c.l = &c.legs[0];
   gst_tile_receiver_unit_seal (u);
@@ -1575,6 +1612,20 @@ gst_tile_receiver_udp_next_locked (GstTileReceiver * self,
   return NULL;
 }
 
+/* The one-way delay of a datagram that arrived at @arrival (realtime) of
+ * a frame sent at @sender_time, plus the offset between the clocks; 0
+ * when unknown. */
+static gint64
+udp_delay (guint64 arrival, GstClockTime sender_time)
+{
+  gint64 d;
+
+  if (!GST_CLOCK_TIME_IS_VALID (sender_time))
+    return 0;
+  d = (gint64) (arrival - sender_time);
+  return d == 0 ? 1 : d;        /* 0 means unknown */
+}
+
 /* @ack for the frame @number of @slot, sent at @sender_time: the window,
  * and what the sender's rate control needs to know of the frame. Lock
  * held. */
@@ -1585,6 +1636,7 @@ udp_feedback_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
   GstTileReceiverUdp *udp = self->udp;
   UdpSlot *us = udp_slot (self, slot);
   guint64 first;
+  guint i, sum = 0;
 
   memset (ack, 0, sizeof (*ack));
   ack->generation = self->config->generation;
@@ -1614,10 +1666,24 @@ udp_feedback_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
     ack->spanned = ack->received ? ack->received - 1 : 0;
   }
   ack->receive_ns = MIN (ack->receive_ns, GST_SECOND);
-  ack->delay_ns = GST_CLOCK_TIME_IS_VALID (sender_time) ?
-      (gint64) (first - sender_time) : 0;
-  if (ack->delay_ns == 0 && GST_CLOCK_TIME_IS_VALID (sender_time))
-    ack->delay_ns = 1;          /* 0 means unknown */
+  ack->delay_ns = udp_delay (first, sender_time);
+  /* striped datagrams: the same of each path they came over */
+  if (!ack->has_feedback)
+    return;
+  for (i = 0; i < GST_TILE_WIRE_MAX_PATHS; i++) {
+    UdpPathFeedback *pf = &us->paths[i];
+    GstTileWireAckPath *p = &ack->paths[ack->n_paths];
+
+    if (!(us->paths_seen & (1u << i)))
+      continue;
+    p->path = i;
+    p->received = MIN (pf->received, ack->received - sum);
+    sum += p->received;
+    p->spanned = p->received - MIN (pf->n_at_last, p->received);
+    p->receive_ns = MIN (pf->arrive_last - pf->arrive_first, GST_SECOND);
+    p->delay_ns = udp_delay (pf->arrive_first, sender_time);
+    ack->n_paths++;
+  }
 }
 
 /* The frame of @slot, just taken out into @frame, leaves: the receive

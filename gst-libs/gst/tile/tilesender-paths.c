@@ -56,7 +56,99 @@ gst_tile_sender_peer_paths_locked (GstTileSenderPeer * peer)
 gboolean
 gst_tile_sender_peer_holds_paths (GstTileSenderPeer * peer)
 {
-  return peer->redundant || peer->balanced;
+  return peer->redundant || peer->balanced || peer->striped;
+}
+
+/* The path (its number on the wire: 0 for the control connection's, else
+ * its PATH's index) of a unit socket of @peer's whose UNIT_HELLO came to
+ * our address @local (family 0: not known) from @remote: the path whose
+ * connection reaches that address of ours, or comes from that host;
+ * GST_TILE_WIRE_MAX_PATHS when none does. Lock held. */
+guint
+gst_tile_sender_peer_path_of (GstTileSenderPeer * peer,
+    const struct sockaddr_storage *local,
+    const struct sockaddr_storage *remote)
+{
+  guint i;
+
+  if (local && local->ss_family != 0) {
+    if (gst_tile_net_same_host (local, &peer->local))
+      return 0;
+    for (i = 1; i < GST_TILE_WIRE_MAX_PATHS; i++)
+      if (peer->paths[i].fd >= 0 &&
+          gst_tile_net_same_host (local, &peer->paths[i].local))
+        return i;
+  }
+  if (gst_tile_net_same_host (remote, &peer->host))
+    return 0;
+  for (i = 1; i < GST_TILE_WIRE_MAX_PATHS; i++)
+    if (peer->paths[i].fd >= 0 &&
+        gst_tile_net_same_host (remote, &peer->paths[i].host))
+      return i;
+  return GST_TILE_WIRE_MAX_PATHS;
+}
+
+/* What a path delivers, as far as its rate control knows, bits/s: its
+ * pace, or unpaced the best it delivered lately (0: nothing known). */
+static guint64
+path_estimate (const GstTileRateControl * rc)
+{
+  guint64 rate = gst_tile_rate_control_get_rate (rc);
+
+  return rate ? rate : gst_tile_rate_control_get_delivered (rc);
+}
+
+/* Striped datagrams: @sc gets @u's sockets (its own first, then its
+ * copies), and the share of the datagrams each path takes: its rate
+ * control's estimate over the sum of those of @u's paths (equal shares
+ * until every path has one). Returns the unit's pace: the paths' rates
+ * together over the units used once every path is paced, until then (and
+ * without rate control) the peer's pace over them. Lock held. */
+guint64
+gst_tile_sender_peer_stripe_locked (GstTileSenderPeer * peer,
+    GstTileSenderUnit * u, GstTileSenderScratch * sc)
+{
+  GstTileSenderFlow *f = &peer->flow;
+  guint64 est[GST_TILE_WIRE_MAX_PATHS], sum = 0, pace = 0;
+  gboolean known = TRUE, paced = TRUE;
+  guint k, n = 0;
+
+  sc->stripe = FALSE;
+  if (u->fd < 0 || u->n_copies == 0)
+    return 0;
+  sc->stripe_fd[n] = u->fd;
+  sc->stripe_path[n++] = u->path;
+  for (k = 0; k < u->n_copies; k++) {
+    sc->stripe_fd[n] = u->copy_fd[k];
+    sc->stripe_path[n++] = u->copy_path[k];
+  }
+  for (k = 0; k < n; k++) {
+    guint p = sc->stripe_path[k];
+    const GstTileRateControl *rc;
+
+    if (p >= GST_TILE_WIRE_MAX_PATHS || !(f->paths_fed & (1u << p))) {
+      known = paced = FALSE;
+      est[k] = 0;
+      continue;
+    }
+    rc = &f->path_rate[p];
+    est[k] = path_estimate (rc);
+    known &= est[k] > 0;
+    paced &= gst_tile_rate_control_get_rate (rc) > 0;
+    pace += gst_tile_rate_control_get_rate (rc);
+    sum += est[k];
+  }
+  if (n != sc->n_stripes)
+    memset (sc->stripe_credit, 0, sizeof (sc->stripe_credit));
+  sc->n_stripes = n;
+  for (k = 0; k < n; k++)
+    sc->stripe_weight[k] = known && sum ? (gdouble) est[k] / sum : 1.0 / n;
+  sc->stripe = TRUE;
+  if (!paced || !peer->owner.sender->settings.rate_control)
+    pace = gst_tile_rate_control_get_rate (&f->rate);
+  else if (peer->owner.sender->settings.pacing_bitrate)
+    pace = MIN (pace, peer->owner.sender->settings.pacing_bitrate);
+  return pace / MAX (peer->owner.n_used, 1);
 }
 
 /* How long what @peer's control, path and data connections send may stay
@@ -176,6 +268,8 @@ gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,
   path = &peer->paths[ph.unit];
   memset (&path->host, 0, sizeof (path->host));
   gst_tile_net_address (fd, TRUE, &path->host);
+  memset (&path->local, 0, sizeof (path->local));
+  gst_tile_net_address (fd, FALSE, &path->local);
   path->fd = fd;
   path->have = 0;
   path->rx_us = path->tx_us = g_get_monotonic_time ();

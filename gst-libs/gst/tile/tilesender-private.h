@@ -201,6 +201,9 @@ typedef struct
   guint stuck;
   gboolean settled;
   gboolean path_failed;
+  /* striped datagrams: its data datagrams sent over each path (by its
+   * number on the wire, see gst_tile_sender_peer_path_of ()), lock */
+  guint64 path_packets[GST_TILE_WIRE_MAX_PATHS];
 } GstTileSenderFrame;
 
 /* protocol=udp: what is known of a frame for the rate control: what was
@@ -222,6 +225,11 @@ typedef struct
   guint32 spanned;
   guint64 receive_ns;
   gint64 delay_ns;
+  /* striped datagrams: what was sent over each path and its ACK's
+   * feedback of it (a bit per path that has it in @path_acked) */
+  guint64 path_packets[GST_TILE_WIRE_MAX_PATHS];
+  GstTileWireAckPath path_fb[GST_TILE_WIRE_MAX_PATHS];
+  guint path_acked;
 } GstTileSenderSent;
 
 /* A connection in its handshake (first message not complete yet). */
@@ -258,6 +266,19 @@ typedef struct
   guint64 copies_sent;          /* datagrams */
   guint64 copies_dropped;       /* a copy's socket full or failing */
   guint64 primary_failed;       /* the unit's own socket failing */
+  /* striped datagrams: the unit's sockets (its own and its copies), each
+   * on a path (its number on the wire), the paths' shares of the
+   * datagrams, and each socket's credit (datagrams it is owed: a batch
+   * goes over the one owed most); the data datagrams of this send over
+   * each path */
+  gboolean stripe;
+  guint n_stripes;
+  gint stripe_fd[GST_TILE_WIRE_MAX_PATHS];
+  guint stripe_path[GST_TILE_WIRE_MAX_PATHS];
+  gdouble stripe_weight[GST_TILE_WIRE_MAX_PATHS];
+  gdouble stripe_credit[GST_TILE_WIRE_MAX_PATHS];
+  guint64 path_packets[GST_TILE_WIRE_MAX_PATHS];
+  guint64 stripe_failed;        /* datagrams no socket took */
   GstTileSeal *seal;
   guint8 *sealed;
   gsize sealed_alloc;
@@ -332,6 +353,10 @@ typedef struct
   guint64 tcp_rate;
   struct sockaddr_storage remote;       /* UDP: the receiver's unit socket */
   guint remote_len;
+  /* UDP: the path fd is on, and each copy socket's (their numbers on the
+   * wire, see gst_tile_sender_peer_path_of ()) */
+  guint path;
+  guint copy_path[GST_TILE_WIRE_MAX_PATHS - 1];
   /* UDP, redundant paths: the unit's socket on each other path of the
    * receiver (from the address its UNIT_HELLO there was sent to), and its
    * socket there; closed as fd (those of a send in progress closed by the
@@ -374,6 +399,8 @@ typedef struct
   guint64 copies_sent;
   guint64 copies_dropped;
   guint64 primary_failed;
+  /* striped datagrams: lost in the sender (no path's socket took them) */
+  guint64 stripe_failed;
 } GstTileSenderCounters;
 
 /* What owns a set of units and sends frames with them: a unicast peer
@@ -447,6 +474,11 @@ typedef struct
   gint64 progress_us;           /* when acked_next last moved, or the
                                  * oldest frame not acknowledged was sent */
   GstTileRateControl rate;      /* the pacing rate */
+  /* striped datagrams: each path's rate control, fed by the ACKs'
+   * feedback per path (a bit per path fed in @paths_fed): their rates
+   * are the pace and the paths' shares */
+  GstTileRateControl path_rate[GST_TILE_WIRE_MAX_PATHS];
+  guint paths_fed;
   GstTileSenderSent sent[SENT_RING];
   /* fec=auto: the loss of its frames' datagrams (parity included),
    * smoothed, and the overhead it gives (tilesender-fec.c) */
@@ -463,6 +495,7 @@ typedef struct
   GstPollFD pfd;
   gboolean ready;               /* the last wait found it readable */
   struct sockaddr_storage host;
+  struct sockaddr_storage local;        /* our address on it */
   gint64 rx_us;                 /* last heard from */
   gint64 tx_us;                 /* last KEEPALIVE sent */
   guint8 buf[GST_TILE_WIRE_HEADER_SIZE + 8];    /* a KEEPALIVE coming in */
@@ -481,6 +514,7 @@ struct _GstTileSenderPeer
   /* its host: the one that showed it receives there (TCP's handshake),
    * the only one its units' UNIT_HELLOs may come from */
   struct sockaddr_storage host;
+  struct sockaddr_storage local;        /* our address on that connection */
   gint64 started_us;
   gchar *end_reason;            /* why it ended, for receiver-removed */
   GstTileSenderControl control;
@@ -498,6 +532,11 @@ struct _GstTileSenderPeer
   /* its HELLO asked for balanced tiles, and this is TCP: each frame's rows
    * are shared among its units by their rates (fixed once made) */
   gboolean balanced;
+  /* its HELLO asked for balanced tiles, and this is UDP: a unit's
+   * UNIT_HELLO from another of its addresses adds a socket on that path,
+   * and each batch of datagrams goes over one of them, by the paths'
+   * rates (fixed once made) */
+  gboolean striped;
   guint32 last_bounds[GST_TILE_WIRE_MAX_UNITS + 1];   /* its last frame's */
   /* its HELLO asked for redundant paths, and this is UDP: a unit's
    * UNIT_HELLO from another of its addresses adds a copy socket */
@@ -852,6 +891,8 @@ G_GNUC_INTERNAL
 void     gst_tile_sender_udp_pace (GstTileSenderScratch * sc, gsize bytes,
                                    guint64 rate);
 G_GNUC_INTERNAL
+gint     gst_tile_sender_udp_resend_fd (const GstTileSenderScratch * sc,
+    gint fd);
 void     gst_tile_sender_udp_send_redundant (GstTileSenderScratch * sc,
                                              gint fd, struct mmsghdr *msgs,
                                              guint n);
@@ -886,6 +927,11 @@ guint    gst_tile_sender_peer_paths_locked (GstTileSenderPeer * peer);
 gint64   gst_tile_sender_peer_paths_heard_locked (GstTileSenderPeer * peer);
 guint    gst_tile_sender_peer_user_timeout (GstTileSenderPeer * peer);
 gboolean gst_tile_sender_peer_holds_paths (GstTileSenderPeer * peer);
+guint    gst_tile_sender_peer_path_of (GstTileSenderPeer * peer,
+    const struct sockaddr_storage *local,
+    const struct sockaddr_storage *remote);
+guint64  gst_tile_sender_peer_stripe_locked (GstTileSenderPeer * peer,
+    GstTileSenderUnit * u, GstTileSenderScratch * sc);
 gboolean gst_tile_sender_peer_has_host (GstTileSenderPeer * peer,
     const struct sockaddr_storage *addr);
 gboolean gst_tile_sender_path_hello_locked (GstTileSender * self, gint fd,

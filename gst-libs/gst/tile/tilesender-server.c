@@ -670,6 +670,55 @@ pending_read (GstTileSender * self, GstTileSenderPending * p)
   return FALSE;
 }
 
+/* Striped datagrams: the sample of each path of frame @e (its datagrams
+ * sent over the path, and its ACK's feedback of the path) for the path's
+ * rate control. A path that carried some of the frame and is not in the
+ * feedback lost all it carried. Without the stream's need: a path's share
+ * is what the others leave. Lock held. */
+static void
+rate_sample_paths_locked (GstTileSenderPeer * peer, GstTileSenderSent * e,
+    guint64 bytes_per_packet)
+{
+  GstTileSenderFlow *f = &peer->flow;
+  guint p;
+
+  for (p = 0; p < GST_TILE_WIRE_MAX_PATHS; p++) {
+    GstTileRateSample rs = { 0 };
+    const GstTileWireAckPath *fb = &e->path_fb[p];
+    gboolean acked = (e->path_acked & (1u << p)) != 0;
+
+    if (e->path_packets[p] == 0)
+      continue;
+    rs.frame = e->number;
+    rs.bytes = e->path_packets[p] * bytes_per_packet;
+    rs.packets_sent = MIN (e->path_packets[p], G_MAXUINT);
+    rs.send_ns = e->send_ns;
+    if (acked) {
+      rs.packets_received = fb->received;
+      rs.packets_spanned = fb->spanned;
+      rs.receive_ns = fb->receive_ns;
+      rs.delay_ns = fb->delay_ns - e->wait_ns;
+      rs.has_delay = fb->delay_ns != 0;
+    }
+    f->paths_fed |= 1u << p;
+    GST_LOG_OBJECT (peer->owner.sender->log_object, "receiver %u path %u "
+        "frame %" G_GUINT64_FORMAT ": %u of %u datagrams in %" G_GINT64_FORMAT
+        " us (sent in %" G_GINT64_FORMAT " us), delay %" G_GINT64_FORMAT
+        " us", peer->owner.id, p, rs.frame, rs.packets_received,
+        rs.packets_sent, rs.receive_ns / 1000, rs.send_ns / 1000,
+        rs.delay_ns / 1000);
+    if (gst_tile_rate_control_update (&f->path_rate[p], &rs,
+            gst_tile_sender_peer_data_owner (peer)->next_frame,
+            g_get_monotonic_time () * 1000))
+      GST_DEBUG_OBJECT (peer->owner.sender->log_object, "receiver %u path %u "
+          "frame %" G_GUINT64_FORMAT ": %u of %u datagrams in %"
+          G_GINT64_FORMAT " us: pacing at %" G_GUINT64_FORMAT " bit/s",
+          peer->owner.id, p, rs.frame, rs.packets_received, rs.packets_sent,
+          rs.receive_ns / 1000,
+          gst_tile_rate_control_get_rate (&f->path_rate[p]));
+  }
+}
+
 /* One frame's sample for the rate control, once both what was sent of it
  * and what arrived are known. Lock held. */
 static void
@@ -693,6 +742,8 @@ rate_sample_locked (GstTileSenderPeer * peer, GstTileSenderSent * e)
   gst_tile_sender_fec_feedback_locked (peer, e->packets, e->received);
   if (!self->settings.rate_control)
     return;                     /* (fec=auto's feedback only) */
+  if (peer->striped && e->path_acked && e->packets)
+    rate_sample_paths_locked (peer, e, e->bytes / e->packets);
   GST_LOG_OBJECT (self->log_object, "frame %" G_GUINT64_FORMAT ": %u of %u "
       "datagrams in %" G_GINT64_FORMAT " us (sent in %" G_GINT64_FORMAT
       " us), delay %" G_GINT64_FORMAT " us", rs.frame, rs.packets_received,
@@ -732,6 +783,7 @@ note_sent_one_locked (GstTileSenderPeer * peer,
   e->packets = frame->packets;
   e->send_ns = (frame->send_end_us - frame->send_start_us) * 1000;
   e->wait_ns = (frame->send_start_us - frame->push_us) * 1000 + frame->lag_ns;
+  memcpy (e->path_packets, frame->path_packets, sizeof (e->path_packets));
   if (e->acked)
     rate_sample_locked (peer, e);
 }
@@ -771,6 +823,7 @@ rate_feedback_locked (GstTileSenderPeer * peer, const GstTileWireAck * ack)
 {
   guint64 f = MAX (peer->flow.acked_next, ack->frame >= SENT_RING ?
       ack->frame - SENT_RING + 1 : 0);
+  guint i;
 
   for (; f <= ack->frame; f++) {
     GstTileSenderSent *e;
@@ -793,6 +846,11 @@ rate_feedback_locked (GstTileSenderPeer * peer, const GstTileWireAck * ack)
       }
       e->receive_ns = ack->receive_ns;
       e->delay_ns = ack->delay_ns;
+      e->path_acked = 0;
+      for (i = 0; i < ack->n_paths; i++) {
+        e->path_fb[ack->paths[i].path] = ack->paths[i];
+        e->path_acked |= 1u << ack->paths[i].path;
+      }
     }
     if (e->sent)
       rate_sample_locked (peer, e);
@@ -1222,6 +1280,8 @@ udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
     }
     memcpy (&u->copy_remote[u->n_copies], addr, sl);
     u->copy_remote_len[u->n_copies] = sl;
+    u->copy_path[u->n_copies] = gst_tile_sender_peer_path_of (peer,
+        &self->server.udp_dest, addr);
     u->copy_fd[u->n_copies++] = fd;
     GST_DEBUG_OBJECT (self->log_object, "receiver %u: UDP unit %u on "
         "another path (%u copies)", peer->owner.id, u->index, u->n_copies);
@@ -1257,6 +1317,7 @@ udp_connect_unit (GstTileSender * self, GstTileSenderUnit * u,
   }
   memcpy (&u->remote, addr, sl);
   u->remote_len = sl;
+  u->path = gst_tile_sender_peer_path_of (peer, &self->server.udp_dest, addr);
   u->fd = fd;
   peer->owner.n_connected++;
   return fd;
@@ -1394,9 +1455,10 @@ udp_hello_one (GstTileSender * self, guint8 * buf, gssize n,
       udp_answer (peer, &uh, GST_TILE_KEYS_UNIT_ACCEPT, fd, NULL, 0, n);
       return;
     }
-    /* with redundant paths, from another address: a copy socket (its
-     * address validated the same way), one per path */
-    if (!peer->redundant || u->n_copies >= GST_TILE_WIRE_MAX_PATHS - 1) {
+    /* with redundant paths or striped datagrams, from another address: a
+     * copy socket (its address validated the same way), one per path */
+    if (!(peer->redundant || peer->striped) ||
+        u->n_copies >= GST_TILE_WIRE_MAX_PATHS - 1) {
       udp_refuse (self, addr, sl, n, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
           "unit is already connected");
       return;

@@ -255,6 +255,89 @@ gst_tile_sender_udp_send_redundant (GstTileSenderScratch * sc, gint fd,
   }
 }
 
+/* Striped datagrams: the data datagrams (not parity: the first @n_data of
+ * the tile's) of messages @first .. @first + @n - 1, @per_msg datagrams to
+ * a message, counted as sent over path @path. */
+static void
+udp_stripe_count (GstTileSenderScratch * sc, guint path, guint first,
+    guint n, guint per_msg, guint n_data)
+{
+  guint m;
+
+  if (path >= GST_TILE_WIRE_MAX_PATHS)
+    return;
+  for (m = first; m < first + n; m++) {
+    guint base = m * per_msg, cnt = sc->msgs[m].msg_hdr.msg_iovlen / 3;
+
+    sc->path_packets[path] += base < n_data ? MIN (cnt, n_data - base) : 0;
+  }
+}
+
+/* Striped datagrams: sends messages @j .. @j + @n - 1 of @sc over one of
+ * the unit's sockets, the one whose path is owed most datagrams (each is
+ * owed its share of every batch), without waiting; what its socket does
+ * not take (full, or failing: a link down) goes over the next one owed
+ * most, and what none takes waits for room in the first one's (what
+ * fails there too is lost, counted in @sc). */
+static void
+udp_send_striped (GstTileSenderScratch * sc, guint j, guint n, guint per_msg,
+    guint n_data)
+{
+  guint64 pk = udp_datagrams (&sc->msgs[j], n);
+  gboolean tried[GST_TILE_WIRE_MAX_PATHS] = { FALSE };
+  guint k, t, done = 0, first = G_MAXUINT;
+
+  for (k = 0; k < sc->n_stripes; k++)
+    sc->stripe_credit[k] += sc->stripe_weight[k] * pk;
+  for (t = 0; t < sc->n_stripes && done < n; t++) {
+    guint best = G_MAXUINT, r;
+
+    for (k = 0; k < sc->n_stripes; k++)
+      if (!tried[k] && (best == G_MAXUINT ||
+              sc->stripe_credit[k] > sc->stripe_credit[best]))
+        best = k;
+    tried[best] = TRUE;
+    if (first == G_MAXUINT)
+      first = best;
+    r = gst_tile_net_udp_send_batch_nowait (sc->stripe_fd[best],
+        &sc->msgs[j + done], n - done);
+    sc->stripe_credit[best] -= udp_datagrams (&sc->msgs[j + done], r);
+    udp_stripe_count (sc, sc->stripe_path[best], j + done, r, per_msg,
+        n_data);
+    done += r;
+  }
+  if (done < n) {
+    gint r = gst_tile_net_udp_send_batch (sc->stripe_fd[first],
+        &sc->msgs[j + done], n - done, NULL);
+
+    if (r > 0) {
+      sc->stripe_credit[first] -= udp_datagrams (&sc->msgs[j + done], r);
+      udp_stripe_count (sc, sc->stripe_path[first], j + done, r, per_msg,
+          n_data);
+      done += r;
+    }
+    sc->stripe_failed += udp_datagrams (&sc->msgs[j + done], n - done);
+  }
+  /* (a path that fails keeps its credit from growing without end) */
+  for (k = 0; k < sc->n_stripes; k++)
+    sc->stripe_credit[k] = CLAMP (sc->stripe_credit[k], -4096.0, 4096.0);
+}
+
+/* The socket resends go over: with striped datagrams, that of the path
+ * with the largest share; else the unit's own, @fd. */
+gint
+gst_tile_sender_udp_resend_fd (const GstTileSenderScratch * sc, gint fd)
+{
+  guint k, best = 0;
+
+  if (!sc->stripe)
+    return fd;
+  for (k = 1; k < sc->n_stripes; k++)
+    if (sc->stripe_weight[k] > sc->stripe_weight[best])
+      best = k;
+  return sc->stripe_fd[best];
+}
+
 /* Sends one tile as datagrams of a 48-byte header (with a passphrase, and
  * a 16-byte tag) and @ps payload bytes, the last one padded. The payload is
  * gathered straight from the frame (iovecs, no copy; with a passphrase from
@@ -312,8 +395,12 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
     }
     /* NACKs: what they ask for goes first (tilesender-resend.c) */
     if (gst_tile_sender_resend_waiting (u))
-      gst_tile_sender_resend_serve (u, sc, fd, rate);
-    if (sc->n_copies > 0) {
+      gst_tile_sender_resend_serve (u, sc, gst_tile_sender_udp_resend_fd (sc,
+              fd), rate);
+    if (sc->stripe) {
+      r = MIN (batch, n_msgs - j);
+      udp_send_striped (sc, j, r, per_msg, n_data);
+    } else if (sc->n_copies > 0) {
       r = MIN (batch, n_msgs - j);
       gst_tile_sender_udp_send_redundant (sc, fd, &sc->msgs[j], r);
     } else {

@@ -589,16 +589,30 @@ unit_send_tile_tcp (GstTileSenderUnit * u, GstTileSenderScratch * sc, gint fd,
   return gst_tile_net_wait (fd, TRUE, -1, err);
 }
 
-/* A send begins: the unit's copy sockets (redundant paths) into @sc, for
- * the unit thread to use unlocked. Lock held. */
-static void
+/* A send begins: the unit's copy sockets (redundant paths) or its sockets
+ * on each path with their shares (striped datagrams,
+ * gst_tile_sender_peer_stripe_locked ()) into @sc, for the unit thread to
+ * use unlocked. Returns the unit's pace, bits/s (0: none). Lock held. */
+static guint64
 unit_send_begin_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc)
 {
+  GstTileSenderOwner *o = u->owner;
+  guint64 rate;
+
   sc->n_copies = u->n_copies;
   memcpy (sc->copy_fd, u->copy_fd, sizeof (gint) * u->n_copies);
   sc->copies_sent = sc->copies_dropped = sc->primary_failed = 0;
+  memset (sc->path_packets, 0, sizeof (sc->path_packets));
+  sc->stripe = FALSE;
+  sc->stripe_failed = 0;
   u->sending = TRUE;
   u->send_begin_us = g_get_monotonic_time ();
+  rate = gst_tile_sender_owner_rate_locked (o) / MAX (o->n_used, 1);
+  if (o->peer && o->peer->striped && u->n_copies > 0) {
+    sc->n_copies = 0;           /* (no copies: the sockets take turns) */
+    rate = gst_tile_sender_peer_stripe_locked (o->peer, u, sc);
+  }
+  return rate;
 }
 
 /* A send ended: what went over the copies counted, and the copy sockets
@@ -627,6 +641,7 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc,
   GstTileSender *self = u->sender;
   GstTileSenderOwner *o = u->owner;
   gint64 now = g_get_monotonic_time ();
+  guint k;
 
   unit_send_end_locked (u, sc);
   u->busy_ns += (now - t0) * 1000;
@@ -648,6 +663,15 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc,
     frame->bytes += n_packets ? bytes / n_packets * (n_packets - n_parity) :
         bytes;
     frame->packets += n_packets - n_parity;
+    /* striped datagrams: over which path they went (a unit with one
+     * socket: all over its own) */
+    if (sc->stripe) {
+      for (k = 0; k < GST_TILE_WIRE_MAX_PATHS; k++)
+        frame->path_packets[k] += sc->path_packets[k];
+    } else if (u->path < GST_TILE_WIRE_MAX_PATHS) {
+      frame->path_packets[u->path] += n_packets - n_parity;
+    }
+    o->counters.stripe_failed += sc->stripe_failed;
     u->bytes += bytes;
     u->frames++;
     u->packets += n_packets;
@@ -679,18 +703,17 @@ static void
 unit_resend_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc)
 {
   GstTileSender *self = u->sender;
-  GstTileSenderOwner *o = u->owner;
-  gint fd = u->fd;
+  gint fd = u->fd, to;
   guint64 rate;
 
   if (fd < 0) {
     g_atomic_int_set (&u->resend_pending, 0);
     return;
   }
-  rate = gst_tile_sender_owner_rate_locked (o) / MAX (o->n_used, 1);
-  unit_send_begin_locked (u, sc);
+  rate = unit_send_begin_locked (u, sc);
+  to = gst_tile_sender_udp_resend_fd (sc, fd);
   g_mutex_unlock (&self->lock);
-  gst_tile_sender_resend_serve (u, sc, fd, rate);
+  gst_tile_sender_resend_serve (u, sc, to, rate);
   g_mutex_lock (&self->lock);
   unit_send_end_locked (u, sc);
   if (u->close_pending) {
@@ -772,8 +795,7 @@ gst_tile_sender_unit_thread (gpointer data)
           self->config.row_bytes;
     }
     ps = self->config.packet_size;
-    rate = gst_tile_sender_owner_rate_locked (o) / MAX (o->n_used, 1);
-    unit_send_begin_locked (u, &sc);
+    rate = unit_send_begin_locked (u, &sc);
     g_mutex_unlock (&self->lock);
 
     t0 = g_get_monotonic_time ();

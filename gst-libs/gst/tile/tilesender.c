@@ -211,8 +211,13 @@ gst_tile_sender_free (GstTileSender * sender)
 static void
 reset_rate_locked (GstTileSenderPeer * peer)
 {
+  guint i;
+
   gst_tile_rate_control_init (&peer->flow.rate,
       peer->owner.sender->settings.pacing_bitrate);
+  for (i = 0; i < GST_TILE_WIRE_MAX_PATHS; i++)
+    gst_tile_rate_control_init (&peer->flow.path_rate[i], 0);
+  peer->flow.paths_fed = 0;
   memset (peer->flow.sent, 0, sizeof (peer->flow.sent));
 }
 
@@ -233,6 +238,9 @@ gst_tile_sender_peer_new_locked (GstTileSender * self, gint control_fd,
       !self->group && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_TCP;
   peer->redundant = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_REDUNDANT) &&
       !self->group && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP;
+  peer->striped = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_BALANCE) &&
+      !peer->redundant && !self->group &&
+      self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP;
   /* redundant paths, balanced tiles: while the control connection's path
    * has failed, what we send on it waits in its buffer (a KEEPALIVE a
    * second) until the path comes back, and must not fill it */
@@ -242,6 +250,7 @@ gst_tile_sender_peer_new_locked (GstTileSender * self, gint control_fd,
   peer->group = self->group;
   peer->address = gst_tile_net_peer_string (control_fd);
   gst_tile_net_address (control_fd, TRUE, &peer->host);
+  gst_tile_net_address (control_fd, FALSE, &peer->local);
   peer->control.fd = control_fd;
   gst_poll_fd_init (&peer->control.pfd);
   gst_tile_sender_paths_init (peer);
@@ -1017,6 +1026,7 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
       GST_TILE_SENDER_MAX_LATENCY / 1000) : 0;
   frame->send_start_us = frame->send_end_us = 0;
   frame->bytes = frame->packets = 0;
+  memset (frame->path_packets, 0, sizeof (frame->path_packets));
   /* the window of its peer, or of every member of the group */
   if (o->peer)
     flow_start (&o->peer->flow, o->next_frame, frame->push_us);
