@@ -13,6 +13,10 @@
 
 #include "tilebalance.h"
 
+#include <math.h>
+#include <string.h>
+#include <gst/gst.h>
+
 /**
  * gst_tile_balance_split:
  * @n_rows: the rows of a frame
@@ -117,4 +121,118 @@ gst_tile_balance_split (guint32 n_rows, guint n_units, const gdouble * rates,
   bounds[0] = 0;
   for (i = 0; i < n_units; i++)
     bounds[i + 1] = bounds[i] + rows[i];
+}
+
+/* the share of the datagrams a path keeps at least: a path that failed
+ * is still tried (its datagrams come again once it is back) */
+#define STRIPE_FLOOR 0.01
+/* a path whose last datagram waited a frame's send time longer than the
+ * other paths' loses this share of its share (e^-1: about 0.63)... */
+#define STRIPE_GAIN 0.5
+/* ... but never more than half of it at once */
+#define STRIPE_MAX_CUT 0.25
+/* waits shorter than this are not told apart from noise */
+#define STRIPE_SLACK_NS (500 * 1000)
+/* a path that lost more than this share of its datagrams is as late as a
+ * whole frame's send time */
+#define STRIPE_LOSS 0.1
+
+/**
+ * gst_tile_balance_stripe_init:
+ * @st: the state
+ *
+ * No path has a share yet.
+ */
+void
+gst_tile_balance_stripe_init (GstTileStripeState * st)
+{
+  memset (st, 0, sizeof (*st));
+}
+
+/**
+ * gst_tile_balance_stripe:
+ * @st: the paths' shares
+ * @samples: (array fixed-size=8): what a frame did on each path (@sent 0:
+ *     it did not carry the frame)
+ * @send_ns: the frame's send time
+ * @frame: its number
+ * @next_frame: the number the next frame sent will have
+ *
+ * The shares of the paths that carried a frame learn from it, so that the
+ * last datagrams of every path arrive together: a path whose last
+ * datagram waited longer than the others' (it queued: it carried more
+ * than its bottleneck passes) loses some of its share to them, the more
+ * the longer: its @queue_ns less the least of the paths' (a path longer
+ * than the others by a few ms is taken as one that queues). A path that lost more than 10 % of its datagrams
+ * counts as a frame late, one that lost them all as two. Paths that keep
+ * up keep their shares: only a path that queues hands over, so the shares
+ * settle where the paths queue alike (their bottlenecks' ratio once the
+ * pace fills them all). A path's share is cut by half at most, and once
+ * a round: the frames already sent when it was cut do not cut it again. A
+ * new path starts with its share of the frame. Each keeps 1 % at least.
+ */
+void
+gst_tile_balance_stripe (GstTileStripeState * st,
+    const GstTileStripeSample * samples, gint64 send_ns, guint64 frame,
+    guint64 next_frame)
+{
+  gdouble late[GST_TILE_BALANCE_MAX_PATHS], share = 0, total = 0;
+  gdouble least = G_MAXDOUBLE, unit;
+  guint64 all = 0;
+  guint i, used = 0, n = 0;
+
+  for (i = 0; i < GST_TILE_BALANCE_MAX_PATHS; i++) {
+    if (samples[i].sent == 0)
+      continue;
+    used |= 1u << i;
+    all += samples[i].sent;
+    n++;
+  }
+  if (n < 2)
+    return;                     /* (one path: nothing to share) */
+  if ((st->have & used) != used) {
+    /* a path new to the shares: they start as this frame was sent */
+    for (i = 0; i < GST_TILE_BALANCE_MAX_PATHS; i++)
+      if (used & (1u << i))
+        st->weight[i] = (gdouble) samples[i].sent / all;
+    st->have |= used;
+    return;
+  }
+  unit = MAX (send_ns, (gint64) GST_MSECOND);
+  for (i = 0; i < GST_TILE_BALANCE_MAX_PATHS; i++) {
+    const GstTileStripeSample *s = &samples[i];
+
+    if (!(used & (1u << i)))
+      continue;
+    share += st->weight[i];
+    late[i] = s->queue_ns;
+    if (s->received == 0)
+      continue;
+    least = MIN (least, late[i]);
+  }
+  if (least == G_MAXDOUBLE)
+    return;                     /* (nothing arrived: nothing learnt) */
+  for (i = 0; i < GST_TILE_BALANCE_MAX_PATHS; i++) {
+    const GstTileStripeSample *s = &samples[i];
+    gdouble over;
+
+    if (!(used & (1u << i)))
+      continue;
+    over = late[i] - least;
+    if (s->received == 0)
+      over = 2 * unit;
+    else if (s->received < s->sent * (1 - STRIPE_LOSS))
+      over = MAX (over, unit);
+    over -= STRIPE_SLACK_NS;
+    if (over > 0 && frame >= st->hold[i]) {
+      st->weight[i] *= MAX (exp (-STRIPE_GAIN * over / unit),
+          1 - STRIPE_MAX_CUT);
+      st->hold[i] = next_frame;
+    }
+    st->weight[i] = MAX (st->weight[i], STRIPE_FLOOR * share);
+    total += st->weight[i];
+  }
+  for (i = 0; i < GST_TILE_BALANCE_MAX_PATHS; i++)
+    if (used & (1u << i))
+      st->weight[i] *= share / total;
 }

@@ -19,6 +19,38 @@ void gst_tile_balance_split (guint32 n_rows, guint n_units,
                              const gdouble * rates, const gdouble * backlog,
                              guint32 * bounds);
 
+#define GST_TILE_BALANCE_MAX_PATHS 8
+
+/* Over UDP the units stripe their datagrams over the paths instead, each
+ * path taking a share. What one frame's datagrams did on one path (the
+ * ACK's feedback per path): @sent over it, @received of them, and
+ * @queue_ns: when its last datagram arrived minus when it left (on two
+ * clocks: only its differences to the other paths' of the same frame mean
+ * something). */
+typedef struct
+{
+  guint64 sent;
+  guint64 received;
+  gint64 queue_ns;
+} GstTileStripeSample;
+
+/* The shares (summing to 1 over the paths that have one) and what they
+ * learn from. Initialise with gst_tile_balance_stripe_init (). */
+typedef struct
+{
+  gdouble weight[GST_TILE_BALANCE_MAX_PATHS];
+  guint have;                   /* a bit per path with a share */
+  /* the first frame sent after a path's share was last cut */
+  guint64 hold[GST_TILE_BALANCE_MAX_PATHS];
+} GstTileStripeState;
+
+void gst_tile_balance_stripe_init (GstTileStripeState * st);
+
+void gst_tile_balance_stripe (GstTileStripeState * st,
+                              const GstTileStripeSample * samples,
+                              gint64 send_ns, guint64 frame,
+                              guint64 next_frame);
+
 G_END_DECLS
 
 #endif /* __GST_TILE_BALANCE_H__ */

@@ -194,6 +194,8 @@ delivery_rate (const GstTileRateSample * s, guint received)
   guint64 bytes;
   guint spanned = MIN (s->packets_spanned, received);
 
+  if (s->delivered)
+    return s->delivered;
   if (spanned < 1 || s->receive_ns < (gint64) MIN_SPAN_NS)
     return 0;
   bytes = gst_util_uint64_scale (s->bytes, spanned, s->packets_sent);

@@ -37,6 +37,9 @@ G_BEGIN_DECLS
  * @interval_ns: the time between the frames the source offers (sent or
  *     not), smoothed; 0 when unknown. With it the rate control knows what
  *     the stream needs (@bytes over @interval_ns)
+ * @delivered: the frame's delivery rate in bits/s when the caller knows it
+ *     better than @packets_spanned over @receive_ns (datagrams striped over
+ *     several paths: the sum of the paths' own); 0 otherwise
  *
  * What is known of one frame once its ACK is in: the input of
  * gst_tile_rate_control_update().
@@ -53,6 +56,7 @@ typedef struct
   gint64 delay_ns;
   gboolean has_delay;
   gint64 interval_ns;
+  guint64 delivered;
 } GstTileRateSample;
 
 /**

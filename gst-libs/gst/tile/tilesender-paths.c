@@ -88,34 +88,23 @@ gst_tile_sender_peer_path_of (GstTileSenderPeer * peer,
   return GST_TILE_WIRE_MAX_PATHS;
 }
 
-/* What a path delivers, as far as its rate control knows, bits/s: its
- * pace, or unpaced the best it delivered lately (0: nothing known). */
-static guint64
-path_estimate (const GstTileRateControl * rc)
-{
-  guint64 rate = gst_tile_rate_control_get_rate (rc);
-
-  return rate ? rate : gst_tile_rate_control_get_delivered (rc);
-}
-
 /* Striped datagrams: @sc gets @u's sockets (its own first, then its
- * copies), and the share of the datagrams each path takes: its rate
- * control's estimate over the sum of those of @u's paths (equal shares
- * until every path has one). Returns the unit's pace: the paths' rates
- * together over the units used once every path is paced, until then (and
- * without rate control) the peer's pace over them. Lock held. */
-guint64
+ * copies), and the share of its datagrams each takes: its path's share
+ * (learnt from the receiver's feedback, gst_tile_balance_stripe ()) over
+ * those of @u's paths, equal shares until each of them has one. Lock
+ * held. */
+void
 gst_tile_sender_peer_stripe_locked (GstTileSenderPeer * peer,
     GstTileSenderUnit * u, GstTileSenderScratch * sc)
 {
   GstTileSenderFlow *f = &peer->flow;
-  guint64 est[GST_TILE_WIRE_MAX_PATHS], sum = 0, pace = 0;
-  gboolean known = TRUE, paced = TRUE;
+  gdouble w[GST_TILE_WIRE_MAX_PATHS], sum = 0;
+  gboolean known = TRUE;
   guint k, n = 0;
 
   sc->stripe = FALSE;
   if (u->fd < 0 || u->n_copies == 0)
-    return 0;
+    return;
   sc->stripe_fd[n] = u->fd;
   sc->stripe_path[n++] = u->path;
   for (k = 0; k < u->n_copies; k++) {
@@ -124,31 +113,20 @@ gst_tile_sender_peer_stripe_locked (GstTileSenderPeer * peer,
   }
   for (k = 0; k < n; k++) {
     guint p = sc->stripe_path[k];
-    const GstTileRateControl *rc;
 
-    if (p >= GST_TILE_WIRE_MAX_PATHS || !(f->paths_fed & (1u << p))) {
-      known = paced = FALSE;
-      est[k] = 0;
-      continue;
-    }
-    rc = &f->path_rate[p];
-    est[k] = path_estimate (rc);
-    known &= est[k] > 0;
-    paced &= gst_tile_rate_control_get_rate (rc) > 0;
-    pace += gst_tile_rate_control_get_rate (rc);
-    sum += est[k];
+    w[k] = 0;
+    if (p >= GST_TILE_WIRE_MAX_PATHS || !(f->stripe.have & (1u << p)))
+      known = FALSE;
+    else
+      w[k] = f->stripe.weight[p];
+    sum += w[k];
   }
   if (n != sc->n_stripes)
     memset (sc->stripe_credit, 0, sizeof (sc->stripe_credit));
   sc->n_stripes = n;
   for (k = 0; k < n; k++)
-    sc->stripe_weight[k] = known && sum ? (gdouble) est[k] / sum : 1.0 / n;
+    sc->stripe_weight[k] = known && sum > 0 ? w[k] / sum : 1.0 / n;
   sc->stripe = TRUE;
-  if (!paced || !peer->owner.sender->settings.rate_control)
-    pace = gst_tile_rate_control_get_rate (&f->rate);
-  else if (peer->owner.sender->settings.pacing_bitrate)
-    pace = MIN (pace, peer->owner.sender->settings.pacing_bitrate);
-  return pace / MAX (peer->owner.n_used, 1);
 }
 
 /* How long what @peer's control, path and data connections send may stay

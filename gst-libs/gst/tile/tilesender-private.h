@@ -43,6 +43,7 @@
 #include "tilepake.h"
 #include "tileregion.h"
 #include "tilefec.h"
+#include "tilebalance.h"
 
 #include <sys/socket.h>
 
@@ -204,6 +205,7 @@ typedef struct
   /* striped datagrams: its data datagrams sent over each path (by its
    * number on the wire, see gst_tile_sender_peer_path_of ()), lock */
   guint64 path_packets[GST_TILE_WIRE_MAX_PATHS];
+  gint64 path_last_us[GST_TILE_WIRE_MAX_PATHS]; /* the last left, monotonic */
 } GstTileSenderFrame;
 
 /* protocol=udp: what is known of a frame for the rate control: what was
@@ -228,6 +230,8 @@ typedef struct
   /* striped datagrams: what was sent over each path and its ACK's
    * feedback of it (a bit per path that has it in @path_acked) */
   guint64 path_packets[GST_TILE_WIRE_MAX_PATHS];
+  gint64 path_last_ns[GST_TILE_WIRE_MAX_PATHS]; /* its last left: since its
+                                                 * timestamp, our clock */
   GstTileWireAckPath path_fb[GST_TILE_WIRE_MAX_PATHS];
   guint path_acked;
 } GstTileSenderSent;
@@ -278,6 +282,7 @@ typedef struct
   gdouble stripe_weight[GST_TILE_WIRE_MAX_PATHS];
   gdouble stripe_credit[GST_TILE_WIRE_MAX_PATHS];
   guint64 path_packets[GST_TILE_WIRE_MAX_PATHS];
+  gint64 path_last_us[GST_TILE_WIRE_MAX_PATHS]; /* the last left, monotonic */
   guint64 stripe_failed;        /* datagrams no socket took */
   GstTileSeal *seal;
   guint8 *sealed;
@@ -474,11 +479,10 @@ typedef struct
   gint64 progress_us;           /* when acked_next last moved, or the
                                  * oldest frame not acknowledged was sent */
   GstTileRateControl rate;      /* the pacing rate */
-  /* striped datagrams: each path's rate control, fed by the ACKs'
-   * feedback per path (a bit per path fed in @paths_fed): their rates
-   * are the pace and the paths' shares */
-  GstTileRateControl path_rate[GST_TILE_WIRE_MAX_PATHS];
-  guint paths_fed;
+  /* striped datagrams: each path's share of the datagrams (by its number
+   * on the wire), from the ACKs' feedback per path
+   * (gst_tile_balance_stripe ()) */
+  GstTileStripeState stripe;
   GstTileSenderSent sent[SENT_RING];
   /* fec=auto: the loss of its frames' datagrams (parity included),
    * smoothed, and the overhead it gives (tilesender-fec.c) */
@@ -930,7 +934,7 @@ gboolean gst_tile_sender_peer_holds_paths (GstTileSenderPeer * peer);
 guint    gst_tile_sender_peer_path_of (GstTileSenderPeer * peer,
     const struct sockaddr_storage *local,
     const struct sockaddr_storage *remote);
-guint64  gst_tile_sender_peer_stripe_locked (GstTileSenderPeer * peer,
+void     gst_tile_sender_peer_stripe_locked (GstTileSenderPeer * peer,
     GstTileSenderUnit * u, GstTileSenderScratch * sc);
 gboolean gst_tile_sender_peer_has_host (GstTileSenderPeer * peer,
     const struct sockaddr_storage *addr);

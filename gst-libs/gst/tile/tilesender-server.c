@@ -26,6 +26,7 @@
 #endif
 
 #include "tilesender-private.h"
+#include "tilebalance.h"
 
 #include <errno.h>
 #include <string.h>
@@ -670,53 +671,70 @@ pending_read (GstTileSender * self, GstTileSenderPending * p)
   return FALSE;
 }
 
-/* Striped datagrams: the sample of each path of frame @e (its datagrams
- * sent over the path, and its ACK's feedback of the path) for the path's
- * rate control. A path that carried some of the frame and is not in the
- * feedback lost all it carried. Without the stream's need: a path's share
- * is what the others leave. Lock held. */
+/* Striped datagrams: the paths' shares learn from what each path did with
+ * frame @e (its datagrams sent over it, and its ACK's feedback of it; a
+ * path that carried some and is not in the feedback lost them all). Lock
+ * held. */
 static void
-rate_sample_paths_locked (GstTileSenderPeer * peer, GstTileSenderSent * e,
-    guint64 bytes_per_packet)
+stripe_sample_locked (GstTileSenderPeer * peer, GstTileSenderSent * e)
 {
   GstTileSenderFlow *f = &peer->flow;
+  GstTileStripeSample s[GST_TILE_WIRE_MAX_PATHS] = { {0} };
   guint p;
 
   for (p = 0; p < GST_TILE_WIRE_MAX_PATHS; p++) {
-    GstTileRateSample rs = { 0 };
     const GstTileWireAckPath *fb = &e->path_fb[p];
-    gboolean acked = (e->path_acked & (1u << p)) != 0;
 
     if (e->path_packets[p] == 0)
       continue;
-    rs.frame = e->number;
-    rs.bytes = e->path_packets[p] * bytes_per_packet;
-    rs.packets_sent = MIN (e->path_packets[p], G_MAXUINT);
-    rs.send_ns = e->send_ns;
-    if (acked) {
-      rs.packets_received = fb->received;
-      rs.packets_spanned = fb->spanned;
-      rs.receive_ns = fb->receive_ns;
-      rs.delay_ns = fb->delay_ns - e->wait_ns;
-      rs.has_delay = fb->delay_ns != 0;
-    }
-    f->paths_fed |= 1u << p;
-    GST_LOG_OBJECT (peer->owner.sender->log_object, "receiver %u path %u "
-        "frame %" G_GUINT64_FORMAT ": %u of %u datagrams in %" G_GINT64_FORMAT
-        " us (sent in %" G_GINT64_FORMAT " us), delay %" G_GINT64_FORMAT
-        " us", peer->owner.id, p, rs.frame, rs.packets_received,
-        rs.packets_sent, rs.receive_ns / 1000, rs.send_ns / 1000,
-        rs.delay_ns / 1000);
-    if (gst_tile_rate_control_update (&f->path_rate[p], &rs,
-            gst_tile_sender_peer_data_owner (peer)->next_frame,
-            g_get_monotonic_time () * 1000))
-      GST_DEBUG_OBJECT (peer->owner.sender->log_object, "receiver %u path %u "
-          "frame %" G_GUINT64_FORMAT ": %u of %u datagrams in %"
-          G_GINT64_FORMAT " us: pacing at %" G_GUINT64_FORMAT " bit/s",
-          peer->owner.id, p, rs.frame, rs.packets_received, rs.packets_sent,
-          rs.receive_ns / 1000,
-          gst_tile_rate_control_get_rate (&f->path_rate[p]));
+    s[p].sent = e->path_packets[p];
+    if (!(e->path_acked & (1u << p)))
+      continue;
+    if (fb->delay_ns == 0)
+      return;                   /* (no timestamp: no common time line) */
+    s[p].received = fb->received;
+    /* (its last arrival is that of a receive batch (GRO): those after the
+     * first of it came later, at the path's pace) */
+    s[p].queue_ns = fb->delay_ns + (gint64) fb->receive_ns +
+        (gint64) (fb->received - fb->spanned) * (gint64) fb->receive_ns /
+        MAX (fb->spanned, 1);
   }
+  gst_tile_balance_stripe (&f->stripe, s, e->send_ns, e->number,
+      gst_tile_sender_peer_data_owner (peer)->next_frame);
+  for (p = 0; p < GST_TILE_WIRE_MAX_PATHS; p++)
+    if (s[p].sent)
+      GST_LOG_OBJECT (peer->owner.sender->log_object, "receiver %u frame %"
+          G_GUINT64_FORMAT " path %u: %" G_GUINT64_FORMAT " of %"
+          G_GUINT64_FORMAT " datagrams, the last %" G_GINT64_FORMAT
+          " us after it left (sent in %" G_GINT64_FORMAT " us): share %.3f",
+          peer->owner.id, e->number, p, s[p].received, s[p].sent,
+          s[p].queue_ns / 1000, e->send_ns / 1000, f->stripe.weight[p]);
+}
+
+/* Striped datagrams: the delivery rate of frame @e, bits/s: the sum of its
+ * paths' (what each delivered within its own receive time: the paths
+ * deliver side by side, and the frame's receive time is the slowest's);
+ * 0 when one of them cannot be told (its datagrams too few or too close
+ * together). */
+static guint64
+stripe_delivered (const GstTileSenderSent * e)
+{
+  guint64 sum = 0;
+  guint p;
+
+  if (e->packets == 0)
+    return 0;
+  for (p = 0; p < GST_TILE_WIRE_MAX_PATHS; p++) {
+    const GstTileWireAckPath *fb = &e->path_fb[p];
+
+    if (e->path_packets[p] == 0 || !(e->path_acked & (1u << p)))
+      continue;
+    if (fb->spanned < 1 || fb->receive_ns < 100 * GST_USECOND)
+      return 0;
+    sum += gst_util_uint64_scale (gst_util_uint64_scale (e->bytes,
+            fb->spanned, e->packets) * 8, GST_SECOND, fb->receive_ns);
+  }
+  return sum;
 }
 
 /* One frame's sample for the rate control, once both what was sent of it
@@ -738,12 +756,14 @@ rate_sample_locked (GstTileSenderPeer * peer, GstTileSenderSent * e)
   rs.delay_ns = e->delay_ns - e->wait_ns;
   rs.has_delay = e->delay_ns != 0;
   rs.interval_ns = self->offer_interval_us * 1000;
+  if (peer->striped && e->path_acked)
+    rs.delivered = stripe_delivered (e);
   e->sent = e->acked = FALSE;
   gst_tile_sender_fec_feedback_locked (peer, e->packets, e->received);
+  if (peer->striped && e->path_acked)
+    stripe_sample_locked (peer, e);
   if (!self->settings.rate_control)
-    return;                     /* (fec=auto's feedback only) */
-  if (peer->striped && e->path_acked && e->packets)
-    rate_sample_paths_locked (peer, e, e->bytes / e->packets);
+    return;                     /* (fec=auto's, the shares' feedback only) */
   GST_LOG_OBJECT (self->log_object, "frame %" G_GUINT64_FORMAT ": %u of %u "
       "datagrams in %" G_GINT64_FORMAT " us (sent in %" G_GINT64_FORMAT
       " us), delay %" G_GINT64_FORMAT " us", rs.frame, rs.packets_received,
@@ -777,6 +797,7 @@ note_sent_one_locked (GstTileSenderPeer * peer,
     const GstTileSenderFrame * frame)
 {
   GstTileSenderSent *e = sent_entry_locked (peer, frame->number);
+  guint i;
 
   e->sent = TRUE;
   e->bytes = frame->bytes;
@@ -784,6 +805,10 @@ note_sent_one_locked (GstTileSenderPeer * peer,
   e->send_ns = (frame->send_end_us - frame->send_start_us) * 1000;
   e->wait_ns = (frame->send_start_us - frame->push_us) * 1000 + frame->lag_ns;
   memcpy (e->path_packets, frame->path_packets, sizeof (e->path_packets));
+  /* (as the receiver's delay_ns: from the frame's timestamp) */
+  for (i = 0; i < GST_TILE_WIRE_MAX_PATHS; i++)
+    e->path_last_ns[i] = (frame->path_last_us[i] - frame->push_us) * 1000 +
+        frame->lag_ns;
   if (e->acked)
     rate_sample_locked (peer, e);
 }
@@ -799,7 +824,7 @@ gst_tile_sender_note_sent_locked (GstTileSenderOwner * o,
   guint i;
 
   if (self->config.protocol != GST_TILE_WIRE_PROTOCOL_UDP ||
-      !(self->settings.rate_control ||
+      !(self->settings.rate_control || (o->peer && o->peer->striped) ||
           self->settings.fec == GST_TILE_SENDER_FEC_AUTO) ||
       frame->packets == 0)
     return;
@@ -876,7 +901,7 @@ handle_ack (GstTileSenderPeer * peer, const GstTileWireAck * ack)
   if (ack->has_frame &&
       ack->frame < gst_tile_sender_peer_data_owner (peer)->next_frame &&
       ack->frame + 1 > peer->flow.acked_next) {
-    if (self->settings.rate_control ||
+    if (self->settings.rate_control || peer->striped ||
         self->settings.fec == GST_TILE_SENDER_FEC_AUTO)
       rate_feedback_locked (peer, ack);
     peer->flow.acked_next = ack->frame + 1;

@@ -257,15 +257,16 @@ gst_tile_sender_udp_send_redundant (GstTileSenderScratch * sc, gint fd,
 
 /* Striped datagrams: the data datagrams (not parity: the first @n_data of
  * the tile's) of messages @first .. @first + @n - 1, @per_msg datagrams to
- * a message, counted as sent over path @path. */
+ * a message, counted as sent over socket @k. */
 static void
-udp_stripe_count (GstTileSenderScratch * sc, guint path, guint first,
+udp_stripe_count (GstTileSenderScratch * sc, guint k, guint first,
     guint n, guint per_msg, guint n_data)
 {
-  guint m;
+  guint m, path = sc->stripe_path[k];
 
   if (path >= GST_TILE_WIRE_MAX_PATHS)
     return;
+  sc->path_last_us[path] = g_get_monotonic_time ();
   for (m = first; m < first + n; m++) {
     guint base = m * per_msg, cnt = sc->msgs[m].msg_hdr.msg_iovlen / 3;
 
@@ -273,50 +274,86 @@ udp_stripe_count (GstTileSenderScratch * sc, guint path, guint first,
   }
 }
 
-/* Striped datagrams: sends messages @j .. @j + @n - 1 of @sc over one of
- * the unit's sockets, the one whose path is owed most datagrams (each is
- * owed its share of every batch), without waiting; what its socket does
- * not take (full, or failing: a link down) goes over the next one owed
- * most, and what none takes waits for room in the first one's (what
- * fails there too is lost, counted in @sc). */
+/* Striped datagrams: the socket owed most datagrams of those not in
+ * @tried (each is owed its share of every message), G_MAXUINT when all
+ * are. */
+static guint
+udp_stripe_pick (const GstTileSenderScratch * sc, const gboolean * tried)
+{
+  guint k, best = G_MAXUINT;
+
+  for (k = 0; k < sc->n_stripes; k++)
+    if (!tried[k] && (best == G_MAXUINT ||
+            sc->stripe_credit[k] > sc->stripe_credit[best]))
+      best = k;
+  return best;
+}
+
+/* Striped datagrams: each socket is owed its share of the datagrams of
+ * message @m. */
+static inline void
+udp_stripe_owe (GstTileSenderScratch * sc, const struct mmsghdr *m)
+{
+  guint64 pk = m->msg_hdr.msg_iovlen / 3;
+  guint k;
+
+  for (k = 0; k < sc->n_stripes; k++)
+    sc->stripe_credit[k] += sc->stripe_weight[k] * pk;
+}
+
+/* Striped datagrams: sends messages @j .. @j + @n - 1 of @sc, each over one
+ * of the unit's sockets, the one whose path is owed most datagrams (a run
+ * of messages for the same socket in one call); what a socket fails to
+ * send goes over the one owed most next, and what every socket fails is
+ * lost (counted in @sc). */
 static void
 udp_send_striped (GstTileSenderScratch * sc, guint j, guint n, guint per_msg,
     guint n_data)
 {
-  guint64 pk = udp_datagrams (&sc->msgs[j], n);
-  gboolean tried[GST_TILE_WIRE_MAX_PATHS] = { FALSE };
-  guint k, t, done = 0, first = G_MAXUINT;
+  guint k, done = 0;
+  gboolean owed = FALSE;        /* msgs[j + done]'s shares are in the credits */
 
-  for (k = 0; k < sc->n_stripes; k++)
-    sc->stripe_credit[k] += sc->stripe_weight[k] * pk;
-  for (t = 0; t < sc->n_stripes && done < n; t++) {
-    guint best = G_MAXUINT, r;
+  while (done < n) {
+    gboolean tried[GST_TILE_WIRE_MAX_PATHS] = { FALSE };
+    guint best, run = 0, r = 0;
 
-    for (k = 0; k < sc->n_stripes; k++)
-      if (!tried[k] && (best == G_MAXUINT ||
-              sc->stripe_credit[k] > sc->stripe_credit[best]))
-        best = k;
-    tried[best] = TRUE;
-    if (first == G_MAXUINT)
-      first = best;
-    r = gst_tile_net_udp_send_batch_nowait (sc->stripe_fd[best],
-        &sc->msgs[j + done], n - done);
-    sc->stripe_credit[best] -= udp_datagrams (&sc->msgs[j + done], r);
-    udp_stripe_count (sc, sc->stripe_path[best], j + done, r, per_msg,
-        n_data);
-    done += r;
-  }
-  if (done < n) {
-    gint r = gst_tile_net_udp_send_batch (sc->stripe_fd[first],
-        &sc->msgs[j + done], n - done, NULL);
-
-    if (r > 0) {
-      sc->stripe_credit[first] -= udp_datagrams (&sc->msgs[j + done], r);
-      udp_stripe_count (sc, sc->stripe_path[first], j + done, r, per_msg,
-          n_data);
-      done += r;
+    /* the run of messages the socket owed most gets */
+    if (!owed)
+      udp_stripe_owe (sc, &sc->msgs[j + done]);
+    best = udp_stripe_pick (sc, tried);
+    while (TRUE) {
+      sc->stripe_credit[best] -= udp_datagrams (&sc->msgs[j + done + run], 1);
+      run++;
+      owed = FALSE;
+      if (done + run >= n)
+        break;
+      udp_stripe_owe (sc, &sc->msgs[j + done + run]);
+      owed = TRUE;
+      if (udp_stripe_pick (sc, tried) != best)
+        break;
     }
-    sc->stripe_failed += udp_datagrams (&sc->msgs[j + done], n - done);
+    /* (a full socket is waited for: its path's queue is full, and the
+     * others have their own share; a failing one, a link down, hands the
+     * run on, with the credits of the run taken) */
+    while (best != G_MAXUINT && r < run) {
+      GError *err = NULL;
+      gint got = gst_tile_net_udp_send_batch (sc->stripe_fd[best],
+          &sc->msgs[j + done + r], run - r, &err);
+
+      if (err) {
+        GST_LOG ("path %u: %s", sc->stripe_path[best], err->message);
+        g_clear_error (&err);
+      }
+      if (got > 0) {
+        udp_stripe_count (sc, best, j + done + r, got, per_msg, n_data);
+        r += got;
+        continue;
+      }
+      tried[best] = TRUE;
+      best = udp_stripe_pick (sc, tried);
+    }
+    sc->stripe_failed += udp_datagrams (&sc->msgs[j + done + r], run - r);
+    done += run;
   }
   /* (a path that fails keeps its credit from growing without end) */
   for (k = 0; k < sc->n_stripes; k++)
@@ -375,6 +412,10 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
     guint burst = MAX (1, MIN (65536, rate / 4000) / (seg + 28));
 
     per_msg = MIN (per_msg, burst);
+    /* (striped: a burst in four messages, each over its own path: a tile's
+     * datagrams shared finely) */
+    if (sc->stripe)
+      per_msg = MAX (1, MIN (per_msg, burst / 4));
     batch = MAX (1, burst / per_msg);
   }
   n_fec = gst_tile_sender_fec_build (sc, u, frame, tile, ps, &layout);

@@ -211,13 +211,9 @@ gst_tile_sender_free (GstTileSender * sender)
 static void
 reset_rate_locked (GstTileSenderPeer * peer)
 {
-  guint i;
-
   gst_tile_rate_control_init (&peer->flow.rate,
       peer->owner.sender->settings.pacing_bitrate);
-  for (i = 0; i < GST_TILE_WIRE_MAX_PATHS; i++)
-    gst_tile_rate_control_init (&peer->flow.path_rate[i], 0);
-  peer->flow.paths_fed = 0;
+  gst_tile_balance_stripe_init (&peer->flow.stripe);
   memset (peer->flow.sent, 0, sizeof (peer->flow.sent));
 }
 
@@ -1027,6 +1023,7 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
   frame->send_start_us = frame->send_end_us = 0;
   frame->bytes = frame->packets = 0;
   memset (frame->path_packets, 0, sizeof (frame->path_packets));
+  memset (frame->path_last_us, 0, sizeof (frame->path_last_us));
   /* the window of its peer, or of every member of the group */
   if (o->peer)
     flow_start (&o->peer->flow, o->next_frame, frame->push_us);
