@@ -1652,8 +1652,12 @@ udp_feedback_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
   /* (nor what parity recovered: it did not arrive; nor parity, which
    * comes after the tile's data and may come after the frame was whole:
    * the sender compares this with the data datagrams it sent) */
-  ack->received = us->n_got - MIN (us->n_fills + us->n_recovered,
-      us->n_got);
+  /* (striped datagrams: the paths overtake each other, and parity over one
+   * path recovers data still on its way over another, which then comes:
+   * what parity recovered is not taken as lost, or fec=auto would keep
+   * adding parity for it) */
+  ack->received = us->n_got - MIN (us->n_fills + (self->stripe ? 0 :
+          us->n_recovered), us->n_got);
   ack->has_feedback = ack->received > 0;
   if (us->arrive_first) {
     first = us->arrive_first;
