@@ -187,7 +187,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|max-rate|vanish|multicast|multicast-ipv6|paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control|paths-flap-tcp ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|max-rate|vanish|multicast|multicast-ipv6|paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control|paths-down-udp|paths-down-udp-control|paths-flap-tcp ...]" >&2
   exit 2
 }
 
@@ -208,7 +208,7 @@ while [ $# -gt 0 ]; do
     tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|vanish|multicast|multicast-ipv6)
       scenarios+=("$1"); shift ;;
     # issue 37, not in the default list until tilesrc takes many hosts
-    paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control|paths-flap-tcp)
+    paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control|paths-down-udp|paths-down-udp-control|paths-flap-tcp)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
@@ -216,7 +216,7 @@ done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 case $retransmit in true|false) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control redundant-udp-flap paths-down-tcp paths-down-tcp-control paths-flap-tcp)
+  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control redundant-udp-flap paths-down-tcp paths-down-tcp-control paths-down-udp paths-down-udp-control paths-flap-tcp)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -1059,13 +1059,15 @@ run_scenario () {
                  "$(paths_step down veth-txb "$work/$s.flap-3")" \
                  --step-frame 390 --step-cmd \
                  "$(paths_step up veth-txb "$work/$s.flap-4")" ;;
-    paths-down-tcp|paths-down-tcp-control)
+    paths-down-tcp|paths-down-tcp-control|paths-down-udp|paths-down-udp-control)
                # path B (or A, the control connection's) down at 5 s
                # (after frame 150), up at 10 s
                dev=veth-txb down=B
-               [ "$s" = paths-down-tcp-control ] && dev=veth-tx down=A
+               [ "${s%-control}" != "$s" ] && dev=veth-tx down=A
                checkargs=(--paths-down 1 --max-gap 500 --path-down "$down")
-               run_paths "$s" 700mbit 700mbit tcp 600 30 1280 720 \
+               proto=tcp
+               [ "${s#paths-down-udp}" != "$s" ] && proto=udp
+               run_paths "$s" 700mbit 700mbit "$proto" 600 30 1280 720 \
                  --step-frame 150 --step-cmd \
                  "$(paths_step down "$dev" "$work/$s.paths-down")" \
                  --step-frame 300 --step-cmd \

@@ -126,10 +126,10 @@ gst_tile_balance_split (guint32 n_rows, guint n_units, const gdouble * rates,
 /* the share of the datagrams a path keeps at least: a path that failed
  * is still tried (its datagrams come again once it is back) */
 #define STRIPE_FLOOR 0.01
-/* a path whose last datagram waited a frame's send time longer than the
- * other paths' loses this share of its share (e^-1: about 0.63)... */
+/* a path whose last datagram arrived a frame's send time later than the
+ * other paths' keeps e^-GAIN of its share (0.61)... */
 #define STRIPE_GAIN 0.5
-/* ... but never more than half of it at once */
+/* ... but never less than three quarters of it at once */
 #define STRIPE_MAX_CUT 0.25
 /* waits shorter than this are not told apart from noise */
 #define STRIPE_SLACK_NS (500 * 1000)
@@ -160,16 +160,18 @@ gst_tile_balance_stripe_init (GstTileStripeState * st)
  *
  * The shares of the paths that carried a frame learn from it, so that the
  * last datagrams of every path arrive together: a path whose last
- * datagram waited longer than the others' (it queued: it carried more
+ * datagram arrived later than the others' (it queued: it carried more
  * than its bottleneck passes) loses some of its share to them, the more
- * the longer: its @queue_ns less the least of the paths' (a path longer
- * than the others by a few ms is taken as one that queues). A path that lost more than 10 % of its datagrams
- * counts as a frame late, one that lost them all as two. Paths that keep
+ * the later (by its @last_ns less the least of the paths'; a path longer
+ * than the others by a few ms is taken as one that queues). A path that
+ * lost more than 10 % of its datagrams counts as a frame's send time late;
+ * one that lost them all goes down to its floor at once. Paths that keep
  * up keep their shares: only a path that queues hands over, so the shares
  * settle where the paths queue alike (their bottlenecks' ratio once the
- * pace fills them all). A path's share is cut by half at most, and once
- * a round: the frames already sent when it was cut do not cut it again. A
- * new path starts with its share of the frame. Each keeps 1 % at least.
+ * pace fills them all). A path's share is cut by a quarter at most, and
+ * once a round: the frames already sent when it was cut do not cut it
+ * again. A new path starts with its share of the frame. Each keeps 1 % at
+ * least.
  */
 void
 gst_tile_balance_stripe (GstTileStripeState * st,
@@ -205,7 +207,7 @@ gst_tile_balance_stripe (GstTileStripeState * st,
     if (!(used & (1u << i)))
       continue;
     share += st->weight[i];
-    late[i] = s->queue_ns;
+    late[i] = s->last_ns;
     if (s->received == 0)
       continue;
     least = MIN (least, late[i]);
@@ -219,12 +221,14 @@ gst_tile_balance_stripe (GstTileStripeState * st,
     if (!(used & (1u << i)))
       continue;
     over = late[i] - least;
-    if (s->received == 0)
-      over = 2 * unit;
-    else if (s->received < s->sent * (1 - STRIPE_LOSS))
+    if (s->received < s->sent * (1 - STRIPE_LOSS))
       over = MAX (over, unit);
     over -= STRIPE_SLACK_NS;
-    if (over > 0 && frame >= st->hold[i]) {
+    if (s->received == 0) {
+      /* nothing came over it: a link down, not a queue */
+      st->weight[i] = 0;
+      st->hold[i] = next_frame;
+    } else if (over > 0 && frame >= st->hold[i]) {
       st->weight[i] *= MAX (exp (-STRIPE_GAIN * over / unit),
           1 - STRIPE_MAX_CUT);
       st->hold[i] = next_frame;

@@ -24,14 +24,14 @@ void gst_tile_balance_split (guint32 n_rows, guint n_units,
 /* Over UDP the units stripe their datagrams over the paths instead, each
  * path taking a share. What one frame's datagrams did on one path (the
  * ACK's feedback per path): @sent over it, @received of them, and
- * @queue_ns: when its last datagram arrived minus when it left (on two
- * clocks: only its differences to the other paths' of the same frame mean
- * something). */
+ * @last_ns: when the last of them arrived, from the frame's timestamp (the
+ * receiver's clock less the sender's: only its differences to the other
+ * paths' of the same frame mean something). */
 typedef struct
 {
   guint64 sent;
   guint64 received;
-  gint64 queue_ns;
+  gint64 last_ns;
 } GstTileStripeSample;
 
 /* The shares (summing to 1 over the paths that have one) and what they

@@ -205,7 +205,6 @@ typedef struct
   /* striped datagrams: its data datagrams sent over each path (by its
    * number on the wire, see gst_tile_sender_peer_path_of ()), lock */
   guint64 path_packets[GST_TILE_WIRE_MAX_PATHS];
-  gint64 path_last_us[GST_TILE_WIRE_MAX_PATHS]; /* the last left, monotonic */
 } GstTileSenderFrame;
 
 /* protocol=udp: what is known of a frame for the rate control: what was
@@ -230,8 +229,6 @@ typedef struct
   /* striped datagrams: what was sent over each path and its ACK's
    * feedback of it (a bit per path that has it in @path_acked) */
   guint64 path_packets[GST_TILE_WIRE_MAX_PATHS];
-  gint64 path_last_ns[GST_TILE_WIRE_MAX_PATHS]; /* its last left: since its
-                                                 * timestamp, our clock */
   GstTileWireAckPath path_fb[GST_TILE_WIRE_MAX_PATHS];
   guint path_acked;
 } GstTileSenderSent;
@@ -282,7 +279,6 @@ typedef struct
   gdouble stripe_weight[GST_TILE_WIRE_MAX_PATHS];
   gdouble stripe_credit[GST_TILE_WIRE_MAX_PATHS];
   guint64 path_packets[GST_TILE_WIRE_MAX_PATHS];
-  gint64 path_last_us[GST_TILE_WIRE_MAX_PATHS]; /* the last left, monotonic */
   guint64 stripe_failed;        /* datagrams no socket took */
   GstTileSeal *seal;
   guint8 *sealed;

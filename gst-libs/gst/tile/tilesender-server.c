@@ -695,7 +695,7 @@ stripe_sample_locked (GstTileSenderPeer * peer, GstTileSenderSent * e)
     s[p].received = fb->received;
     /* (its last arrival is that of a receive batch (GRO): those after the
      * first of it came later, at the path's pace) */
-    s[p].queue_ns = fb->delay_ns + (gint64) fb->receive_ns +
+    s[p].last_ns = fb->delay_ns + (gint64) fb->receive_ns +
         (gint64) (fb->received - fb->spanned) * (gint64) fb->receive_ns /
         MAX (fb->spanned, 1);
   }
@@ -705,10 +705,10 @@ stripe_sample_locked (GstTileSenderPeer * peer, GstTileSenderSent * e)
     if (s[p].sent)
       GST_LOG_OBJECT (peer->owner.sender->log_object, "receiver %u frame %"
           G_GUINT64_FORMAT " path %u: %" G_GUINT64_FORMAT " of %"
-          G_GUINT64_FORMAT " datagrams, the last %" G_GINT64_FORMAT
-          " us after it left (sent in %" G_GINT64_FORMAT " us): share %.3f",
+          G_GUINT64_FORMAT " datagrams, the last at %" G_GINT64_FORMAT
+          " us (sent in %" G_GINT64_FORMAT " us): share %.3f",
           peer->owner.id, e->number, p, s[p].received, s[p].sent,
-          s[p].queue_ns / 1000, e->send_ns / 1000, f->stripe.weight[p]);
+          s[p].last_ns / 1000, e->send_ns / 1000, f->stripe.weight[p]);
 }
 
 /* Striped datagrams: the delivery rate of frame @e, bits/s: the sum of its
@@ -797,7 +797,6 @@ note_sent_one_locked (GstTileSenderPeer * peer,
     const GstTileSenderFrame * frame)
 {
   GstTileSenderSent *e = sent_entry_locked (peer, frame->number);
-  guint i;
 
   e->sent = TRUE;
   e->bytes = frame->bytes;
@@ -805,10 +804,6 @@ note_sent_one_locked (GstTileSenderPeer * peer,
   e->send_ns = (frame->send_end_us - frame->send_start_us) * 1000;
   e->wait_ns = (frame->send_start_us - frame->push_us) * 1000 + frame->lag_ns;
   memcpy (e->path_packets, frame->path_packets, sizeof (e->path_packets));
-  /* (as the receiver's delay_ns: from the frame's timestamp) */
-  for (i = 0; i < GST_TILE_WIRE_MAX_PATHS; i++)
-    e->path_last_ns[i] = (frame->path_last_us[i] - frame->push_us) * 1000 +
-        frame->lag_ns;
   if (e->acked)
     rate_sample_locked (peer, e);
 }

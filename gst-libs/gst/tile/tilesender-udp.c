@@ -266,7 +266,6 @@ udp_stripe_count (GstTileSenderScratch * sc, guint k, guint first,
 
   if (path >= GST_TILE_WIRE_MAX_PATHS)
     return;
-  sc->path_last_us[path] = g_get_monotonic_time ();
   for (m = first; m < first + n; m++) {
     guint base = m * per_msg, cnt = sc->msgs[m].msg_hdr.msg_iovlen / 3;
 
@@ -336,14 +335,9 @@ udp_send_striped (GstTileSenderScratch * sc, guint j, guint n, guint per_msg,
      * others have their own share; a failing one, a link down, hands the
      * run on, with the credits of the run taken) */
     while (best != G_MAXUINT && r < run) {
-      GError *err = NULL;
       gint got = gst_tile_net_udp_send_batch (sc->stripe_fd[best],
-          &sc->msgs[j + done + r], run - r, &err);
+          &sc->msgs[j + done + r], run - r, NULL);
 
-      if (err) {
-        GST_LOG ("path %u: %s", sc->stripe_path[best], err->message);
-        g_clear_error (&err);
-      }
       if (got > 0) {
         udp_stripe_count (sc, best, j + done + r, got, per_msg, n_data);
         r += got;

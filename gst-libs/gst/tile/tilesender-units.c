@@ -666,22 +666,10 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc,
     /* striped datagrams: over which path they went (a unit with one
      * socket: all over its own) */
     if (sc->stripe) {
-      GST_LOG_OBJECT (self->log_object, "DBG unit %u frame %" G_GUINT64_FORMAT
-          ": %u stripes, paths %u %u weights %.3f %.3f credits %.1f %.1f, "
-          "sent %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " of %"
-          G_GUINT64_FORMAT, u->index, frame->number, sc->n_stripes,
-          sc->stripe_path[0], sc->stripe_path[1], sc->stripe_weight[0],
-          sc->stripe_weight[1], sc->stripe_credit[0], sc->stripe_credit[1],
-          sc->path_packets[0], sc->path_packets[1], n_packets);
-      for (k = 0; k < GST_TILE_WIRE_MAX_PATHS; k++) {
+      for (k = 0; k < GST_TILE_WIRE_MAX_PATHS; k++)
         frame->path_packets[k] += sc->path_packets[k];
-        if (sc->path_packets[k])
-          frame->path_last_us[k] = MAX (frame->path_last_us[k],
-              sc->path_last_us[k]);
-      }
     } else if (u->path < GST_TILE_WIRE_MAX_PATHS) {
       frame->path_packets[u->path] += n_packets - n_parity;
-      frame->path_last_us[u->path] = MAX (frame->path_last_us[u->path], now);
     }
     o->counters.stripe_failed += sc->stripe_failed;
     u->bytes += bytes;

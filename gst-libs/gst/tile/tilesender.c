@@ -1023,7 +1023,6 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
   frame->send_start_us = frame->send_end_us = 0;
   frame->bytes = frame->packets = 0;
   memset (frame->path_packets, 0, sizeof (frame->path_packets));
-  memset (frame->path_last_us, 0, sizeof (frame->path_last_us));
   /* the window of its peer, or of every member of the group */
   if (o->peer)
     flow_start (&o->peer->flow, o->next_frame, frame->push_us);
