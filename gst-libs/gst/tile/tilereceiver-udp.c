@@ -416,12 +416,14 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
     if (!free_slot) {
       /* a newer frame with too few datagrams to leave (a stray or forged
        * datagram far ahead, say) gives its slot to ours: frames leave in
-       * order, ours first */
+       * order, ours first (with striped datagrams, the next frames' first
+       * datagrams come before ours all the time: only one further
+       * ahead) */
       for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
         slot = &self->slots[i];
         if (slot->state == SLOT_FILLING && slot->frame > frame &&
-            slot->writers == 0
-            && !udp_credible_locked (self, slot)) {
+            (!self->stripe || slot->frame > frame + GST_TILE_RECEIVER_SLOTS)
+            && slot->writers == 0 && !udp_credible_locked (self, slot)) {
           udp_discard_locked (self, slot);
           free_slot = slot;
           break;
@@ -573,15 +575,18 @@ udp_note_arrival (guint64 t, guint64 * first, guint64 * last, guint * at_last)
     (*at_last)++;
 }
 
-/* Files the datagrams of one receive batch: one pass under the lock claims
- * them, the copies run unlocked, a short second pass completes frames.
- * Never a lock per datagram. When a datagram needs a slot and both hold
- * older frames, what was claimed so far is committed first (an older frame
- * can only leave once nobody writes into it), then we wait. */
-static void
+/* Files datagrams @first to @n of a receive batch (that came over path
+ * @path): one pass under the lock claims them, the copies run unlocked, a
+ * short second pass completes frames. Never a lock per datagram. When a
+ * datagram needs a slot and both hold older frames, what was claimed so
+ * far is committed first (an older frame can only leave once nobody
+ * writes into it), then we wait; with @stall we return instead (striped
+ * datagrams: the older frames' datagrams may wait in the unit's other
+ * sockets). Returns the first datagram not filed, @n when all were. */
+static guint
 udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
-    guint64 run, UdpBatch * b, guint n, guint invalid, guint tampered,
-    GstTileReceiverSlot * pinned, guint path)
+    guint64 run, UdpBatch * b, guint first, guint n, guint invalid,
+    guint tampered, GstTileReceiverSlot * pinned, guint path, gboolean stall)
 {
   GstTileWirePacketHeader *hs = b->hs;
   const guint64 *arrivals = b->arrivals;
@@ -596,7 +601,7 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
   guint64 tile_size = config->tiles[u->index].size;
   GstTileReceiverSlot *slot = NULL;
   UdpSlot *us = NULL;
-  gboolean late, full;
+  gboolean late, full, stalled = FALSE;
   gint64 now;
   /* striped datagrams: a batch's arrival when the kernel gives none */
   guint64 now_real = self->stripe ? gst_tile_realtime_ns () : 0;
@@ -614,7 +619,7 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
     copies[n_copies].parity = FALSE;
     n_copies++;
   }
-  for (i = 0; i < n; i++) {
+  for (i = first; i < n; i++) {
     GstTileWirePacketHeader *h = &hs[i];
     guint idx;
 
@@ -631,8 +636,12 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
           break;
         udp_commit_locked (self, u, copies, n_copies);
         n_copies = 0;
+        if ((stalled = stall))
+          break;
         g_cond_wait (&self->cond, &self->lock);
       }
+      if (stalled)
+        break;
     }
     if (!slot || self->run != run) {
       /* (not for a frame whose resends came: those may be more of
@@ -730,6 +739,7 @@ udp_file_batch (GstTileReceiver * self, GstTileReceiverUnit * u,
   udp_commit_locked (self, u, copies, n_copies);
   g_mutex_unlock (&self->lock);
   gst_tile_receiver_nack_unit_flush (self, u);
+  return i;
 }
 
 /* One socket of a UDP unit, on one network path: its handshake with the
@@ -746,6 +756,10 @@ typedef struct
   GByteArray *hello;
   gboolean acked;
   guint path;                   /* the path's number on the wire */
+  /* what its last receive got; with striped datagrams, those from
+   * @pend_from to @pend_n wait for a slot (see udp_unit_refile ()) */
+  UdpBatch batch;
+  guint pend_from, pend_n;
   /* the socket is connected to where the sender's datagrams for this unit
    * come from (its echo, or its first datagram): the kernel drops
    * datagrams from anywhere else; until then the sources of a batch are
@@ -782,7 +796,6 @@ typedef struct
   /* the prediction */
   gboolean have_exp;
   guint64 exp_frame, exp_off;
-  UdpBatch batch;
 } UdpUnit;
 
 /* Opens the unit's socket, sizes its buffer for at least four tiles, and
@@ -930,8 +943,8 @@ udp_unit_free (UdpUnit * c)
     if (k > 0)
       gst_tile_net_close (&c->legs[k].fd);
     g_clear_pointer (&c->legs[k].hello, g_byte_array_unref);
+    udp_batch_free (&c->legs[k].batch);
   }
-  udp_batch_free (&c->batch);
   g_free (c->local);
 }
 
@@ -1006,7 +1019,7 @@ udp_unit_pin (UdpUnit * c)
 static void
 udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
 {
-  UdpBatch *b = &c->batch;
+  UdpBatch *b = &c->l->batch;
   guint base = c->self->udp->pk_base[c->u->index], ps = c->ps, i;
   const guint8 *got = pinned ? udp_slot (c->self, pinned)->got : NULL;
   guint64 pos = c->exp_off;
@@ -1102,7 +1115,7 @@ udp_unit_from_sender_host (UdpUnit * c, const struct sockaddr_storage *a)
 static void
 udp_unit_connect (UdpUnit * c, guint k)
 {
-  struct msghdr *m = &c->batch.msgs[k].msg_hdr;
+  struct msghdr *m = &c->l->batch.msgs[k].msg_hdr;
 
   if (c->l->connected || c->multicast || m->msg_namelen == 0)
     return;
@@ -1213,7 +1226,7 @@ udp_unit_answer (UdpUnit * c, const guint8 * buf, gsize n,
 static gboolean
 udp_unit_control (UdpUnit * c, guint k, guint len, GError ** err)
 {
-  UdpBatch *b = &c->batch;
+  UdpBatch *b = &c->l->batch;
   struct iovec *iov = &b->iovs[3 * k * b->per_msg];
   guint8 ctl[GST_TILE_WIRE_PACKET_HEADER_SIZE + GST_TILE_SEAL_TAG_SIZE + 2048];
   gsize want = MIN (len, sizeof (ctl)), got = 0, step;
@@ -1264,7 +1277,7 @@ static gint
 udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
     GError ** err)
 {
-  UdpBatch *b = &c->batch;
+  UdpBatch *b = &c->l->batch;
   GstTileReceiver *self = c->self;
   guint n = 0, k;
 
@@ -1345,7 +1358,7 @@ udp_unit_parse (UdpUnit * c, gint r, guint * invalid, guint * tampered,
 static void
 udp_unit_predict (UdpUnit * c, guint n)
 {
-  GstTileWirePacketHeader *last = &c->batch.hs[n - 1];
+  GstTileWirePacketHeader *last = &c->l->batch.hs[n - 1];
 
   c->l->acked = TRUE;           /* data flows: our hello was heard */
   c->have_exp = TRUE;
@@ -1367,8 +1380,9 @@ udp_unit_wait (UdpUnit * c, gint timeout_ms, gboolean * ready)
   gint fds[GST_TILE_WIRE_MAX_PATHS];
   guint k;
 
+  /* (not those whose batch waits for a slot: poll () skips -1) */
   for (k = 0; k < c->n_legs; k++)
-    fds[k] = c->legs[k].fd;
+    fds[k] = c->legs[k].pend_from < c->legs[k].pend_n ? -1 : c->legs[k].fd;
   return gst_tile_net_wait_any (fds, c->n_legs, timeout_ms, ready);
 }
 
@@ -1381,18 +1395,52 @@ udp_unit_receive_batch (UdpUnit * c, GError ** err)
   GstTileReceiverSlot *pinned;
   guint invalid = 0, tampered = 0;
   gint r, n;
+  guint stop;
 
   pinned = udp_unit_pin (c);
   udp_unit_layout (c, pinned);
-  r = gst_tile_net_udp_recv_batch (c->l->fd, c->batch.msgs, c->batch.vlen,
+  r = gst_tile_net_udp_recv_batch (c->l->fd, c->l->batch.msgs, c->l->batch.vlen,
       err);
   n = r > 0 ? udp_unit_parse (c, r, &invalid, &tampered, err) : 0;
   if (n > 0)
     udp_unit_predict (c, n);
-  if (n > 0 || invalid > 0 || tampered > 0 || pinned)
-    udp_file_batch (self, c->u, c->run, &c->batch, MAX (n, 0), invalid,
-        tampered, pinned, c->l->path);
+  if (n > 0 || invalid > 0 || tampered > 0 || pinned) {
+    stop = udp_file_batch (self, c->u, c->run, &c->l->batch, 0, MAX (n, 0),
+        invalid, tampered, pinned, c->l->path, self->stripe && c->n_legs > 1);
+    c->l->pend_from = stop;
+    c->l->pend_n = MAX (n, 0);
+  }
   return n < 0 ? -1 : r;
+}
+
+/* Striped datagrams: the sockets whose last batch waits for a slot (it
+ * holds a newer frame than the two filling) file it on as far as they
+ * can; the others are read meanwhile, for the older frames' datagrams.
+ * Returns how many still wait; with all of them waiting, waits for a slot
+ * (10 ms at most). */
+static guint
+udp_unit_refile (UdpUnit * c)
+{
+  GstTileReceiver *self = c->self;
+  guint k, waiting = 0;
+
+  for (k = 0; k < c->n_legs; k++) {
+    UdpLeg *l = &c->legs[k];
+
+    if (l->pend_from >= l->pend_n)
+      continue;
+    l->pend_from = udp_file_batch (self, c->u, c->run, &l->batch,
+        l->pend_from, l->pend_n, 0, 0, NULL, l->path, TRUE);
+    waiting += l->pend_from < l->pend_n;
+  }
+  if (waiting > 0 && waiting == c->n_legs) {
+    g_mutex_lock (&self->lock);
+    if (self->running && self->run == c->run)
+      g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () +
+          10 * G_TIME_SPAN_MILLISECOND);
+    g_mutex_unlock (&self->lock);
+  }
+  return waiting;
 }
 
 /* Receives batches until the generation is over (a CONFIG or EOS came and
@@ -1407,19 +1455,23 @@ udp_unit_receive (UdpUnit * c, GError ** err)
 
   while (udp_unit_hello (c, err)) {
     gboolean drain, unacked = FALSE, any = FALSE;
-    guint k;
+    guint k, waiting;
 
     g_mutex_lock (&self->lock);
     drain = self->udp->drain || !self->running || self->run != c->run;
     g_mutex_unlock (&self->lock);
     for (k = 0; k < c->n_legs; k++)
       unacked |= !c->legs[k].acked;
-    if (!drain && !udp_unit_wait (c, unacked ? 20 : 100, ready))
+    if ((waiting = udp_unit_refile (c)) == c->n_legs)
+      continue;
+    /* (while a batch waits for a slot, it is tried again soon) */
+    if (!drain && !udp_unit_wait (c, waiting ? 2 : unacked ? 20 : 100, ready))
       continue;
     for (k = 0; k < c->n_legs; k++) {
       gint r;
 
-      if (!drain && !ready[k])
+      /* (a socket whose batch waits for a slot is not read on) */
+      if ((!drain && !ready[k]) || c->legs[k].pend_from < c->legs[k].pend_n)
         continue;
       c->l = &c->legs[k];
       r = udp_unit_receive_batch (c, err);
@@ -1438,7 +1490,7 @@ udp_unit_receive (UdpUnit * c, GError ** err)
       }
       any |= r > 0;
     }
-    if (drain && !any)
+    if (drain && !any && waiting == 0)
       return;                   /* (empty sockets when draining: done) */
   }
 }
@@ -1485,7 +1537,8 @@ gst_tile_receiver_udp_unit (gpointer data)
   c.tile_size = c.config->tiles[u->index].size;
 
   if (udp_unit_open (&c, &err)) {
-    udp_batch_alloc (&c.batch, c.gro, c.hl, c.ps);
+    for (k = 0; k < c.n_legs; k++)
+      udp_batch_alloc (&c.legs[k].batch, c.gro, c.hl, c.ps);
     for (k = 0; k < c.n_legs; k++)
       udp_unit_pack_hello (&c, &c.legs[k]);
     c.hello_end = (gint64) gst_util_get_timestamp () +
@@ -1570,6 +1623,21 @@ gst_tile_receiver_udp_next_locked (GstTileReceiver * self,
       TRUE);
 
   *wait_until = 0;
+  if (low && low->state == SLOT_COMPLETE && self->stripe &&
+      self->udp->have_pushed && low->frame > self->udp->last_pushed + 1 &&
+      self->units_running > 0) {
+    /* striped datagrams: the paths overtake each other, so a whole frame
+     * may come before an older one has begun to (its datagrams still on
+     * the slower path): it waits for it, until its own timer */
+    UdpSlot *us = udp_slot (self, low);
+    gint64 until = MAX (us->deadline, us->last_ns +
+        self->udp->timer_floor_ns);
+
+    if ((gint64) gst_util_get_timestamp () < until) {
+      *wait_until = until;
+      return NULL;
+    }
+  }
   if (low && low->state == SLOT_COMPLETE)
     return low;
   if (low && low->writers == 0) {

@@ -400,7 +400,9 @@ typedef struct
   guint64 copies_sent;
   guint64 copies_dropped;
   guint64 primary_failed;
-  /* striped datagrams: lost in the sender (no path's socket took them) */
+  /* striped datagrams: data datagrams sent over each path (by its number
+   * on the wire), and those no path's socket took */
+  guint64 path_packets[GST_TILE_WIRE_MAX_PATHS];
   guint64 stripe_failed;
 } GstTileSenderCounters;
 

@@ -666,10 +666,13 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc,
     /* striped datagrams: over which path they went (a unit with one
      * socket: all over its own) */
     if (sc->stripe) {
-      for (k = 0; k < GST_TILE_WIRE_MAX_PATHS; k++)
+      for (k = 0; k < GST_TILE_WIRE_MAX_PATHS; k++) {
         frame->path_packets[k] += sc->path_packets[k];
+        o->counters.path_packets[k] += sc->path_packets[k];
+      }
     } else if (u->path < GST_TILE_WIRE_MAX_PATHS) {
       frame->path_packets[u->path] += n_packets - n_parity;
+      o->counters.path_packets[u->path] += n_packets - n_parity;
     }
     o->counters.stripe_failed += sc->stripe_failed;
     u->bytes += bytes;

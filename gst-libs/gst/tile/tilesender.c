@@ -1460,6 +1460,36 @@ take_unit_arrays (GstStructure * s, guint n, const guint64 * bytes,
   gst_structure_take_value (s, "unit-busy-ms", &abusy);
 }
 
+/* Striped datagrams: each path's data datagrams and share (by its number
+ * on the wire, up to the highest that carried any), and the datagrams no
+ * path took. Lock held. */
+static void
+take_path_arrays (GstStructure * s, GstTileSenderPeer * peer)
+{
+  GstTileSenderCounters *c = &peer->owner.counters;
+  GValue packets = G_VALUE_INIT, shares = G_VALUE_INIT, v = G_VALUE_INIT;
+  guint i, n = 0;
+
+  for (i = 0; i < GST_TILE_WIRE_MAX_PATHS; i++)
+    if (c->path_packets[i])
+      n = i + 1;
+  gst_value_array_init (&packets, n);
+  gst_value_array_init (&shares, n);
+  for (i = 0; i < n; i++) {
+    g_value_init (&v, G_TYPE_UINT64);
+    g_value_set_uint64 (&v, c->path_packets[i]);
+    gst_value_array_append_and_take_value (&packets, &v);
+    g_value_init (&v, G_TYPE_DOUBLE);
+    g_value_set_double (&v, peer->flow.stripe.have & (1u << i) ?
+        peer->flow.stripe.weight[i] : 0);
+    gst_value_array_append_and_take_value (&shares, &v);
+  }
+  gst_structure_take_value (s, "path-packets", &packets);
+  gst_structure_take_value (s, "path-shares", &shares);
+  gst_structure_set (s, "stripe-failed", G_TYPE_UINT64, c->stripe_failed,
+      NULL);
+}
+
 /* The rate a data connection delivered at since the last measurement, at
  * least RATE_PERIOD_US before: bytes acknowledged over the time it had
  * data to send (TCP_INFO), so neither idle time nor a burst through an
@@ -1549,6 +1579,7 @@ peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
       "paths", G_TYPE_UINT, gst_tile_sender_peer_paths_locked (peer),
       "balanced", G_TYPE_BOOLEAN, peer->balanced,
       "redundant", G_TYPE_BOOLEAN, peer->redundant,
+      "striped", G_TYPE_BOOLEAN, peer->striped,
       "connected", G_TYPE_BOOLEAN, gst_tile_sender_peer_ready_locked (peer),
       "connected-ms", G_TYPE_UINT64,
       (guint64) (g_get_monotonic_time () - peer->started_us) / 1000,
@@ -1596,6 +1627,8 @@ peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
     busy[i] = o->units[i].busy_ns;
   }
   take_unit_arrays (s, o->n_threads, bytes, busy);
+  if (peer->striped)
+    take_path_arrays (s, peer);
   if (peer->has_region) {
     gchar *region = gst_tile_region_to_string (&peer->region);
 

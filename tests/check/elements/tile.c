@@ -865,10 +865,61 @@ run_two_paths (Link * l, const gchar * tx, const gchar * rx)
   return rows;
 }
 
+/* receiver 0's entry of @sink's stats (free it) */
+static GstStructure *
+sender_receiver (GstElement * sink)
+{
+  GstStructure *s = get_stats (sink), *r;
+  const GValue *list = gst_structure_get_value (s, "receivers");
+
+  fail_unless (list && gst_value_array_get_size (list) == 1);
+  r = gst_structure_copy (gst_value_get_structure (gst_value_array_get_value
+          (list, 0)));
+  gst_structure_free (s);
+  return r;
+}
+
+/* Striped datagrams: the sender sent datagrams over both paths (path 0,
+ * the control connection's, and path 1), each once (the receiver got no
+ * second copy), none lost in the sender, and both paths have a share. */
+static void
+check_striped (GstElement * sink, GstElement * src)
+{
+  GstStructure *r = sender_receiver (sink);
+  const GValue *packets = gst_structure_get_value (r, "path-packets");
+  const GValue *shares = gst_structure_get_value (r, "path-shares");
+  gboolean striped = FALSE;
+  guint64 sent = 0, fec = 0, over = 0, failed = 1;
+  guint p;
+
+  fail_unless (gst_structure_get_boolean (r, "striped", &striped));
+  fail_unless (striped);
+  fail_unless (gst_structure_get_uint64 (r, "packets-sent", &sent));
+  fail_unless (gst_structure_get_uint64 (r, "fec-packets-sent", &fec));
+  fail_unless (gst_structure_get_uint64 (r, "stripe-failed", &failed));
+  fail_unless_equals_uint64 (failed, 0);
+  fail_unless (packets && shares);
+  fail_unless_equals_int (gst_value_array_get_size (packets), 2);
+  fail_unless_equals_int (gst_value_array_get_size (shares), 2);
+  for (p = 0; p < 2; p++) {
+    guint64 n = g_value_get_uint64 (gst_value_array_get_value (packets, p));
+    gdouble w = g_value_get_double (gst_value_array_get_value (shares, p));
+
+    /* (40 frames of 320x240 over 4 units: far more than a few each) */
+    fail_unless (n >= 100, "path %u carried %" G_GUINT64_FORMAT, p, n);
+    fail_unless (w > 0 && w < 1, "path %u's share %f", p, w);
+    over += n;
+  }
+  fail_unless_equals_uint64 (over, sent - fec);
+  fail_unless_equals_uint64 (stat_u64 (src, "packets-duplicate"), 0);
+  gst_structure_free (r);
+}
+
 /* 127.0.0.1 and 127.0.0.2 are two addresses of this host: two paths to a
  * tilesink listening on both; the units are dealt out over them and the
  * frames arrive byte for byte, over TCP and UDP, with and without a
- * passphrase */
+ * passphrase; over UDP each unit has a socket on both paths and stripes
+ * its datagrams over them (every datagram once) */
 GST_START_TEST (test_paths)
 {
   const gchar *modes[][2] = {
@@ -892,6 +943,8 @@ GST_START_TEST (test_paths)
     fail_unless_equals_int (units_on_path (l.tilesrc, 0), 2);
     fail_unless_equals_int (units_on_path (l.tilesrc, 1), 2);
     fail_unless_equals_uint64 (stat_u64 (l.tilesrc, "frames-incomplete"), 0);
+    if (strstr (modes[i][0], "udp"))
+      check_striped (l.tilesink, l.tilesrc);
     rx_stop (&l);
     tx_stop (&l);
     g_free (tx);
@@ -900,20 +953,6 @@ GST_START_TEST (test_paths)
 }
 
 GST_END_TEST;
-
-/* receiver 0's entry of @sink's stats (free it) */
-static GstStructure *
-sender_receiver (GstElement * sink)
-{
-  GstStructure *s = get_stats (sink), *r;
-  const GValue *list = gst_structure_get_value (s, "receivers");
-
-  fail_unless (list && gst_value_array_get_size (list) == 1);
-  r = gst_structure_copy (gst_value_get_structure (gst_value_array_get_value
-          (list, 0)));
-  gst_structure_free (s);
-  return r;
-}
 
 /* redundant=true: over UDP each unit has a socket on both paths, every
  * datagram comes over each, the frames arrive byte for byte and the second
