@@ -244,11 +244,12 @@ GST_END_TEST;
 
 /* gst_bc_encode_rows_half() on odd sizes: the blocks of
  * gst_bc_encode_block_half() of the picture padded by repeating its last
- * column and row, also when encoded a block row at a time */
+ * column and row, also when encoded a block row at a time (1029 pixels:
+ * more than the encoder takes of a row at a time, and a part block) */
 GST_START_TEST (test_rows_odd_sizes)
 {
   static const guint sizes[][2] = {
-    {1, 1}, {3, 5}, {7, 9}, {13, 7}, {67, 6}, {130, 3},
+    {1, 1}, {3, 5}, {7, 9}, {13, 7}, {67, 6}, {130, 3}, {1029, 5},
   };
   guint s, q;
 
@@ -662,14 +663,15 @@ GST_START_TEST (test_bc6h_weights)
 GST_END_TEST;
 
 /* gst_bc_encode_rows_hdr() is the half-float encoder of the converted
- * picture */
+ * picture (converted a part of a row at a time: 1100 pixels are more than
+ * one part) */
 GST_START_TEST (test_rows_hdr)
 {
   GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
     GST_VIDEO_COLOR_MATRIX_RGB, GST_VIDEO_TRANSFER_SMPTE2084,
     GST_VIDEO_COLOR_PRIMARIES_BT2020
   };
-  const guint w = 75, h = 9, bw = (w + 3) / 4, bh = (h + 3) / 4;
+  const guint w = 1100, h = 9, bw = (w + 3) / 4, bh = (h + 3) / 4;
   GstBcHdrInput *in = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE, &cm);
   guint8 *src = g_malloc (w * h * 8);
   guint16 *half = g_new (guint16, w * h * 4);
