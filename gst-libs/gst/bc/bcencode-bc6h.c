@@ -1389,20 +1389,23 @@ encode_block (const Bc6hPixels * p, gint quality, guint8 * out)
 
 /* ---------------------------------------------------------------------- */
 /* normal's two regions on BC_LANES blocks at once: the blocks whose one
- * region is not good enough are gathered (Bc6hPending) with the partition
- * ranked best for each, then fitted, indexed, refitted, quantized and
- * indexed again much as lanes_fit (), lanes_pass () and lanes_refit () do
- * for one region, the region of a pixel a mask per lane (m1, 1 for
- * region 1). Per block this search costs more than the rest of normal.   */
+ * region is not good enough are listed (Bc6hPending), then loaded into
+ * the lanes again, the partition ranked best for each, fitted, indexed,
+ * refitted, quantized and indexed again much as lanes_fit (),
+ * lanes_pass () and lanes_refit () do for one region, the region of a
+ * pixel a mask per lane (m1, 1 for region 1). Per block this search costs
+ * more than the rest of normal.                                          */
 
-/* blocks waiting for the two-region lanes */
+/* normal encodes this many blocks (at most) of a call, the one region of
+ * all, then the two regions of those listed */
+#define NORMAL_GROUP 256
+
+/* the blocks of a group waiting for the two-region lanes: the block (of
+ * the group), and the error of its one region, written already */
 typedef struct
 {
-  Bc6hBatch b;
-  gint32 part[L];
-  guint64 one_lo[L], one_hi[L]; /* the one-region block */
-  float one_err[L];             /* its error */
-  guint8 *out[L];
+  guint16 block[NORMAL_GROUP];
+  float one_err[NORMAL_GROUP];
   guint n;
 } Bc6hPending;
 
@@ -1949,68 +1952,123 @@ lanes_rank (const Bc6hBatch * b, gint32 * part)
   }
 }
 
-/* the two regions of the @pd->n pending blocks: each keeps the better of
- * them and its one region, and is written */
+/* pack () of the two-region block of every lane of @r (partition @part,
+ * anchor @anc) into the words @lo and @hi: the header of each row the
+ * lanes use, its fields where they go (the two-region layouts have no
+ * reversed segments), then the indices, 3 bits a pixel, 2 at pixel 0 and
+ * at the anchor, from bit 82 */
 static void
-lanes_two (Bc6hPending * pd)
+lanes_pack2 (const Bc6hLanesPass2 * r, const gint32 * part, const gint32 * anc,
+    guint64 * lo, guint64 * hi)
+{
+  gint32 f[13][L], pos[L];
+  gint j, i, c, e, rr, k;
+
+  LANES lo[k] = hi[k] = 0;
+  LANES f[BC6H_PB][k] = part[k];
+  for (j = 0; j < 10; j++) {
+    const Bc6hMode *m = &bc6h_modes[j];
+    const Bc6hSegment *sg;
+    guint64 wlo[L], whi[L];
+    gint32 any = 0;
+    guint at = m->mode_bits;
+
+    LANES any |= r->row[k] == j;
+    if (!any)
+      continue;
+    for (rr = 0; rr < 2; rr++) {
+      for (e = 0; e < 2; e++) {
+        for (c = 0; c < 3; c++) {
+          const gboolean diff = m->transformed && (rr | e);
+          const gint32 mask = diff ? (1 << m->delta[c]) - 1 : 0xffff;
+
+          LANES f[(rr * 2 + e) * 3 + c][k] = (r->ep[rr][e][c][k] -
+              (diff ? r->ep[0][0][c][k] : 0)) & mask;
+        }
+      }
+    }
+    LANES {
+      wlo[k] = m->mode;
+      whi[k] = 0;
+    }
+    for (sg = m->layout; sg->field != BC6H_END; sg++) {
+      const guint n = sg->a - sg->b + 1;
+      const gint32 *v = f[sg->field];
+
+      /* (at and n the same in every lane: shifts by a constant) */
+      if (at >= 64) {
+        LANES whi[k] |= (guint64) ((v[k] >> sg->b) & ((1 << n) - 1)) <<
+            (at - 64);
+      } else {
+        LANES wlo[k] |= (guint64) ((v[k] >> sg->b) & ((1 << n) - 1)) << at;
+        if (at + n > 64) {
+          LANES whi[k] |= (guint64) ((v[k] >> sg->b) & ((1 << n) - 1)) >>
+              (64 - at);
+        }
+      }
+      at += n;
+    }
+    LANES {
+      lo[k] = r->row[k] == j ? wlo[k] : lo[k];
+      hi[k] = r->row[k] == j ? whi[k] : hi[k];
+    }
+  }
+  /* the indices, from bit 82 = bit 18 of hi */
+  LANES {
+    hi[k] |= (guint64) r->q[0][k] << 18;
+    pos[k] = 20;
+  }
+  for (i = 1; i < 16; i++) {
+    LANES {
+      hi[k] |= (guint64) r->q[i][k] << pos[k];
+      pos[k] += i == anc[k] ? 2 : 3;
+    }
+  }
+}
+
+/* the two regions of the blocks of @b, the pending blocks @first to
+ * @first + @n - 1 of @pd (the lanes past them repeat the last): each
+ * whose two regions have less error than its one region is written
+ * again, to out + 16 block */
+static void
+lanes_two (const Bc6hBatch * b, const Bc6hPending * pd, guint first, guint n,
+    guint8 * out)
 {
   float m1[16][L], ef[2][2][3][L];
-  gint32 anc[L];
+  gint32 anc[L], part[L];
+  guint64 lo[L], hi[L];
   Bc6hLanesPass2 r;
-  guint k, i, e, c, rr;
+  guint k, i;
 
-  /* lanes past the last block repeat it */
-  for (k = pd->n; k < L; k++) {
-    for (c = 0; c < 3; c++)
-      for (i = 0; i < 16; i++) {
-        pd->b.h[c][i][k] = pd->b.h[c][i][pd->n - 1];
-        pd->b.w[c][i][k] = pd->b.w[c][i][pd->n - 1];
-      }
-  }
-  lanes_rank (&pd->b, pd->part);
-  LANES anc[k] = bc7_anchors2[pd->part[k]];
+  lanes_rank (b, part);
+  LANES anc[k] = bc7_anchors2[part[k]];
   for (i = 0; i < 16; i++)
-    LANES m1[i][k] = (float) ((partition_bits[i] >> pd->part[k]) & 1u);
+    LANES m1[i][k] = (float) ((partition_bits[i] >> part[k]) & 1u);
 
   /* principal axes, indices for them unquantized, a least-squares
    * refit to those, then the mode and the indices (before, a first pass
    * quantized the principal axes' endpoints and was a candidate too: on
    * the benchmark photographs 0.01 dB for a quarter of the time) */
-  lanes_fit2 (&pd->b, m1, ef);
-  lanes_proj2 (&pd->b, m1, ef, &r);
-  lanes_refit2 (&pd->b, m1, &r, ef);
-  lanes_pass2 (&pd->b, m1, anc, ef, &r);
+  lanes_fit2 (b, m1, ef);
+  lanes_proj2 (b, m1, ef, &r);
+  lanes_refit2 (b, m1, &r, ef);
+  lanes_pass2 (b, m1, anc, ef, &r);
+  lanes_pack2 (&r, part, anc, lo, hi);
 
-  for (k = 0; k < pd->n; k++) {
-    Bc6hCand cand;
-
-    if (!r.ok[k] || r.err[k] >= pd->one_err[k]) {
-      store_block (pd->one_lo[k], pd->one_hi[k], pd->out[k]);
-      continue;
-    }
-    memset (&cand, 0, sizeof (cand));
-    cand.row = r.row[k];
-    cand.partition = (guint) pd->part[k];
-    for (rr = 0; rr < 2; rr++)
-      for (e = 0; e < 2; e++)
-        for (c = 0; c < 3; c++)
-          cand.ep[rr][e][c] = r.ep[rr][e][c][k];
-    for (i = 0; i < 16; i++)
-      cand.idx[i] = (guint8) r.q[i][k];
-    pack (&cand, pd->out[k]);
-  }
-  pd->n = 0;
+  for (k = 0; k < n; k++)
+    if (r.ok[k] && r.err[k] < pd->one_err[first + k])
+      store_block (lo[k], hi[k], out + 16 * pd->block[first + k]);
 }
 
-/* quality=normal of @n_blocks (at most BC_LANES) blocks of @b: fast's
+/* quality=normal of @n_blocks (at most BC_LANES) blocks of @b, blocks
+ * @first to @first + @n_blocks - 1 of a group written from @out: fast's
  * one region in lanes (a second refit gained under 0.05 dB on the
- * benchmark photographs); then, only where one region leaves an error
- * above NORMAL_TWO_REGION_THRESHOLD, the block waits in @pd for
- * lanes_two (). The pixels are copied out of the lanes only for those
- * blocks. */
+ * benchmark photographs), written; where it leaves an error above
+ * NORMAL_TWO_REGION_THRESHOLD, the block is listed in @pd for
+ * lanes_two (). */
 static void
-lanes_normal (const Bc6hBatch * b, guint n_blocks, Bc6hPending * pd,
-    guint8 * out)
+lanes_normal (const Bc6hBatch * b, guint first, guint n_blocks,
+    Bc6hPending * pd, guint8 * out)
 {
   Bc6hLanesPass r;
   float ef[2][3][L], wsum[L], thr[L];
@@ -2031,14 +2089,9 @@ lanes_normal (const Bc6hBatch * b, guint n_blocks, Bc6hPending * pd,
   LANES thr[k] = NORMAL_TWO_REGION_THRESHOLD * wsum[k] / 48.0f;
 
   for (k = 0; k < n_blocks; k++) {
-    const Bc6hLanesPass *best_r = r.ok[k] ? &r : NULL;
+    guint8 *o = out + 16 * (first + k);
 
-    if (best_r && best_r->err[k] <= thr[k]) {
-      /* one region is good enough: no copy of the pixels */
-      store_block (lo[k], hi[k], out + 16 * k);
-      continue;
-    }
-    if (!best_r) {
+    if (!r.ok[k]) {
       /* the anchor broke the differences (rare): the per-block path */
       Bc6hPixels p;
 
@@ -2048,21 +2101,16 @@ lanes_normal (const Bc6hBatch * b, guint n_blocks, Bc6hPending * pd,
           p.w[c][i] = b->w[c][i][k];
         }
       p.wsum = wsum[k];
-      encode_block (&p, 1, out + 16 * k);
+      encode_block (&p, 1, o);
       continue;
     }
-    /* the block waits for the two-region lanes */
-    for (c = 0; c < 3; c++)
-      for (i = 0; i < 16; i++) {
-        pd->b.h[c][i][pd->n] = b->h[c][i][k];
-        pd->b.w[c][i][pd->n] = b->w[c][i][k];
-      }
-    pd->one_lo[pd->n] = lo[k];
-    pd->one_hi[pd->n] = hi[k];
-    pd->one_err[pd->n] = best_r->err[k];
-    pd->out[pd->n] = out + 16 * k;
-    if (++pd->n == L)
-      lanes_two (pd);
+    store_block (lo[k], hi[k], o);
+    if (r.err[k] > thr[k]) {
+      /* two regions may do better */
+      pd->block[pd->n] = (guint16) (first + k);
+      pd->one_err[pd->n] = r.err[k];
+      pd->n++;
+    }
   }
 }
 
@@ -2133,12 +2181,9 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
 {
   guint k, x, y, c, j;
 
-  if (quality <= 1) {
+  if (quality == 0) {
     Bc6hBatch b;
-    Bc6hPending pd;
     guint off[L];
-
-    pd.n = 0;
 
     for (j = 0; j < n_blocks; j += L) {
       guint n = MIN (L, n_blocks - j);
@@ -2148,13 +2193,45 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
         off[k] = (j + MIN (k, n - 1)) * 16;
       for (y = 0; y < 4; y++)
         load_row (rows[y], off, y, &b);
-      if (quality == 0)
-        lanes_fast (&b, n, out + 16 * j);
-      else
-        lanes_normal (&b, n, &pd, out + 16 * j);
+      lanes_fast (&b, n, out + 16 * j);
     }
-    if (pd.n > 0)
-      lanes_two (&pd);
+    return;
+  }
+
+  if (quality == 1) {
+    Bc6hBatch b;
+    Bc6hPending pd;
+    guint off[L], g;
+
+    /* a group's blocks in the one-region lanes, then the listed ones
+     * loaded again, BC_LANES at a time, into the two-region lanes */
+    for (g = 0; g < n_blocks; g += NORMAL_GROUP) {
+      const guint16 *grows[4];
+      guint ng = MIN (NORMAL_GROUP, n_blocks - g);
+      guint8 *gout = out + 16 * g;
+
+      for (y = 0; y < 4; y++)
+        grows[y] = rows[y] + g * 16;
+      pd.n = 0;
+      for (j = 0; j < ng; j += L) {
+        guint n = MIN (L, ng - j);
+
+        for (k = 0; k < L; k++)
+          off[k] = (j + MIN (k, n - 1)) * 16;
+        for (y = 0; y < 4; y++)
+          load_row (grows[y], off, y, &b);
+        lanes_normal (&b, j, n, &pd, gout);
+      }
+      for (j = 0; j < pd.n; j += L) {
+        guint n = MIN (L, pd.n - j);
+
+        for (k = 0; k < L; k++)
+          off[k] = pd.block[j + MIN (k, n - 1)] * 16u;
+        for (y = 0; y < 4; y++)
+          load_row (grows[y], off, y, &b);
+        lanes_two (&b, &pd, j, n, gout);
+      }
+    }
     return;
   }
 
