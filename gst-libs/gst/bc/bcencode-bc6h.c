@@ -1581,9 +1581,9 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
       dh[c] = m->transformed ? 1 << (m->delta[c] - 1) : 1 << 30;
     /* no lane's differences can fit this row (as in try_mode (), a code
      * of slack for the rounding): not quantized */
-    LANES maybe += !done[k] && spread[0][k] <= (dh[0] + 1) * unit &&
-        spread[1][k] <= (dh[1] + 1) * unit &&
-        spread[2][k] <= (dh[2] + 1) * unit;
+    LANES maybe += !done[k] & (spread[0][k] <= (dh[0] + 1) * unit) &
+        (spread[1][k] <= (dh[1] + 1) * unit) &
+        (spread[2][k] <= (dh[2] + 1) * unit);
     if (!maybe)
       continue;
     for (rr = 0; rr < 2; rr++)
@@ -1597,8 +1597,10 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
         gint32 d2 = x[1][0][c][k] - x[0][0][c][k];
         gint32 d3 = x[1][1][c][k] - x[0][0][c][k];
 
-        fit[k] = fit[k] && d1 >= -dh[c] && d1 < dh[c] && d2 >= -dh[c] &&
-            d2 < dh[c] && d3 >= -dh[c] && d3 < dh[c];
+        /* (& of the comparisons: && made the compilers branch on each
+         * lane) */
+        fit[k] = fit[k] & (d1 >= -dh[c]) & (d1 < dh[c]) & (d2 >= -dh[c]) &
+            (d2 < dh[c]) & (d3 >= -dh[c]) & (d3 < dh[c]);
       }
     }
     for (rr = 0; rr < 2; rr++) {
@@ -1616,7 +1618,7 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
       LANES half[c][k] = fit[k] ? dh[c] : half[c][k];
     LANES {
       r->row[k] = fit[k] ? row : r->row[k];
-      done[k] = done[k] || fit[k];
+      done[k] = done[k] | fit[k];
     }
     /* every lane has its row: skip the less precise ones */
     LANES left += !done[k];
@@ -1710,8 +1712,8 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
       gint32 d3 = r->ep[1][1][c][k] - r->ep[0][0][c][k];
       gint32 h = half[c][k];
 
-      r->ok[k] = r->ok[k] && d1 >= -h && d1 < h && d2 >= -h && d2 < h &&
-          d3 >= -h && d3 < h;
+      r->ok[k] = r->ok[k] & (d1 >= -h) & (d1 < h) & (d2 >= -h) & (d2 < h) &
+          (d3 >= -h) & (d3 < h);
     }
   }
 }
