@@ -888,11 +888,13 @@ typedef struct
   gint32 ok[L];
 } Bc6hLanesPass;
 
-/* the decoded h at weight @w (of 64) between unquantized @a and @b */
+/* the decoded h at weight @w (of 64) between unquantized @a and @b:
+ * a (64 - w) + b w as 64 a + (b - a) w, one multiply of the lanes (the
+ * vector units' 32-bit multiply is slow), the same value */
 static inline gint32
 lanes_interp (gint32 a, gint32 b, gint32 w)
 {
-  return (((a * (64 - w) + b * w + 32) >> 6) * 31) >> 6;
+  return ((((a << 6) + (b - a) * w + 32) >> 6) * 31) >> 6;
 }
 
 /* the weight (of 64) of the 4-bit index @q, (64 q + 7) / 15 exactly,
@@ -948,9 +950,10 @@ lanes_quantize_u (gint32 ui, gint32 epb)
 {
   gint32 s = 16 - epb, max = (1 << epb) - 1, step = 1 << s, x = ui >> s;
   gint32 u1 = step + (step >> 1), um = (max - 1) * step + (step >> 1);
-  gint32 up = (x == 0 && ABS (u1 - ui) < ui) ||
-      (x == max - 1 && 0xffff - ui < ABS (um - ui));
-  gint32 down = x == max && ABS (um - ui) < 0xffff - ui;
+  /* (& and |: && made the compilers branch on each lane) */
+  gint32 up = ((x == 0) & (ABS (u1 - ui) < ui)) |
+      ((x == max - 1) & (0xffff - ui < ABS (um - ui)));
+  gint32 down = (x == max) & (ABS (um - ui) < 0xffff - ui);
 
   return epb >= 16 ? ui : x + up - down;
 }
