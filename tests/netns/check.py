@@ -167,9 +167,6 @@ def main():
                     '40 ms, path A\'s share within 0.15 of it (the '
                     'benchmark\'s bar, reported: 95 %%, 25 ms, within 20 %% '
                     'of it)')
-    ap.add_argument('--paths-known', type=int, default=0,
-                    help='with --paths-balance: its checks are reported as '
-                    'known failing (UDP has no balanced tiles yet), not a failure')
     ap.add_argument('--paths-redundant', type=int, default=0,
                     help='with --path-bytes: everything over each path, '
                     'one link down (and up) mid-stream: no partial or '
@@ -507,8 +504,7 @@ def check_paths(a, tx, rx, txs, rxs, pushed, got, partial, problems, notes):
     tilesrc host="A,B"). Strict: the units are spread (each path carries
     >= 10 % of the bytes, before the failure where a link goes down), no
     stall (--max-gap), the link steps ran on time and the path taken down
-    carried nothing while it was. --paths-balance: the balancing's checks
-    (known failing with --paths-known). --paths-redundant, --paths-down:
+    carried nothing while it was. --paths-balance: the balancing's checks. --paths-redundant, --paths-down:
     a link down mid-stream, see there."""
     pb = path_pair(a.path_bytes)
     before = path_pair(a.path_bytes_before)
@@ -630,12 +626,7 @@ def check_paths(a, tx, rx, txs, rxs, pushed, got, partial, problems, notes):
             bal.append(f'path A carried {share:.3f} of the bytes, want '
                        f'{lo:.2f}-{hi:.2f}')
         for b in bal:
-            if a.paths_known:
-                notes.append(f'KNOWN FAILING (issue 37, UDP has no balanced '
-                             f'tiles yet; BC_NETNS_PATHS_STRICT=1 fails it): '
-                             f'paths: {b}')
-            else:
-                problems.append(f'paths: balancing: {b}')
+            problems.append(f'paths: balancing: {b}')
 
     if a.paths_redundant:
         notes.append(f'paths: redundant: {got} of {pushed} frames, '

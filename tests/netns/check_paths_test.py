@@ -83,48 +83,37 @@ def cases():
     res = []
     # paths-tcp: balanced, good
     tx, rx = base(500, 50, 'tcp', got=490, sent=490, p50=18e6)
-    res.append(run('balance good (strict)', 'bal-good', tx, rx, 'tcp',
-                   bal + ['--paths-known', '0',
-                          '--path-bytes', '300,700'], True))
-    # before balancing: 0.5/0.5, frames limited: known failing -> pass
+    res.append(run('balance good', 'bal-good', tx, rx, 'tcp',
+                   bal + ['--path-bytes', '300,700'], True))
+    # before balancing: 0.5/0.5, frames limited
     tx, rx = base(500, 50, 'tcp', got=300, sent=300, p50=55e6)
-    res.append(run('0.5/0.5 unbalanced, known', 'bal-known', tx, rx, 'tcp',
-                   bal + ['--paths-known', '1',
-                          '--path-bytes', '500,500'], True))
-    res.append(run('0.5/0.5 unbalanced, strict', 'bal-strict', tx, rx, 'tcp',
-                   bal + ['--paths-known', '0',
-                          '--path-bytes', '500,500'], False))
+    res.append(run('0.5/0.5 unbalanced', 'bal-strict', tx, rx, 'tcp',
+                   bal + ['--path-bytes', '500,500'], False))
     # share out of 0.15-0.45 only
     tx, rx = base(500, 50, 'tcp', got=490, sent=490, p50=18e6)
-    res.append(run('share 0.5, strict', 'bal-share', tx, rx, 'tcp',
-                   bal + ['--paths-known', '0',
-                          '--path-bytes', '5,5'], False))
-    # units not spread: strict even with known
-    res.append(run('not spread (B 5 %), known', 'bal-spread', tx, rx, 'tcp',
-                   bal + ['--paths-known', '1',
-                          '--path-bytes', '95,5'], False))
-    # stall: strict even with known
+    res.append(run('share 0.5', 'bal-share', tx, rx, 'tcp',
+                   bal + ['--path-bytes', '5,5'], False))
+    # units not spread
+    res.append(run('not spread (B 5 %)', 'bal-spread', tx, rx, 'tcp',
+                   bal + ['--path-bytes', '95,5'], False))
+    # stall
     tx, rx = base(500, 50, 'tcp', got=490, sent=490, gap=700.0)
-    res.append(run('stall 700 ms, known', 'bal-stall', tx, rx, 'tcp',
-                   bal + ['--paths-known', '1',
-                          '--path-bytes', '30,70'], False))
+    res.append(run('stall 700 ms', 'bal-stall', tx, rx, 'tcp',
+                   bal + ['--path-bytes', '30,70'], False))
     # stopped for good
     tx, rx = base(500, 50, 'tcp', got=240, sent=240, last=239)
-    res.append(run('stream stopped at 239, known', 'bal-stop', tx, rx, 'tcp',
-                   bal + ['--paths-known', '1',
-                          '--path-bytes', '30,70'], False))
-    # byte mismatch: strict
+    res.append(run('stream stopped at 239', 'bal-stop', tx, rx, 'tcp',
+                   bal + ['--path-bytes', '30,70'], False))
+    # byte mismatch
     tx, rx = base(500, 50, 'tcp', got=490, sent=490)
     rx['mismatch_frames'] = 1
-    res.append(run('a frame not byte-exact, known', 'bal-mismatch', tx, rx,
+    res.append(run('a frame not byte-exact', 'bal-mismatch', tx, rx,
                    'tcp',
-                   bal + ['--paths-known', '1',
-                          '--path-bytes', '30,70'], False))
+                   bal + ['--path-bytes', '30,70'], False))
     # UDP: whole frames count
     tx, rx = base(500, 50, 'udp', got=490, partial=80, p50=18e6)
-    res.append(run('udp 82 % whole, strict', 'bal-udp', tx, rx, 'udp',
-                   bal + ['--paths-known', '0',
-                          '--path-bytes', '30,70'], False))
+    res.append(run('udp 82 % whole', 'bal-udp', tx, rx, 'udp',
+                   bal + ['--path-bytes', '30,70'], False))
 
     red = ['--paths-redundant', '1', '--max-gap', '100', '--path-down', 'B']
     steps = steps_down(240, 30) + [{'frame': 420, 'seconds': 14.0,

@@ -108,7 +108,8 @@
 # The many-paths scenarios (issue 37: tilesrc host="A,B", one address of the
 # sender per network path): paths-tcp, paths-udp, redundant-udp,
 # redundant-udp-control, redundant-udp-flap, paths-down-tcp,
-# paths-down-tcp-control and paths-flap-tcp, all in the default list. They add a
+# paths-down-tcp-control, paths-down-udp and paths-flap-tcp, all in the
+# default list, and paths-down-udp-control. They add a
 # second veth pair between the same two namespaces
 # (path B, veth-txb / veth-rxb, 10.x.(y^32).z/30; path A is the usual
 # veth-tx / veth-rx), each sender-side veth with its own tbf (256 KB burst,
@@ -128,10 +129,9 @@
 #              0.15-0.45 (the benchmark's bar: 95 %, 25 ms, 0.24-0.36):
 #              tilesink shares each frame's rows by the units' TCP
 #              delivery rates (balanced tiles)
-#   paths-udp  the same over UDP (frames: whole ones); UDP has no balanced
-#              tiles yet (every unit the same rows, one pace): its
-#              balancing checks are KNOWN FAILING (reported, not failed)
-#              unless BC_NETNS_PATHS_STRICT=1
+#   paths-udp  the same over UDP (frames: whole ones): each unit stripes
+#              its datagrams over both paths, by shares learnt from the
+#              receiver's feedback per path
 #   redundant-udp  1280x720 GRAY8 at 30 fps (221 Mbit/s) over UDP, 20 s,
 #              two 700 Mbit/s paths, tilesrc redundant=true (everything over
 #              each path); path B's link goes down at 8 s and up at 14 s:
@@ -154,6 +154,10 @@
 #              rows move to path A), no reconnect, path B carries >= 10 %
 #              again after it is back, each path >= 10 % before the
 #              failure
+#   paths-down-udp  the same over UDP (striped datagrams: the failed path's
+#              share moves to path A; frames pushed partial fail it too)
+#   paths-down-udp-control  the same with path A (the control
+#              connection's) going down and up; not in the default list
 # BC_NETNS_PATHS_HOST=a|b gives tilesrc only path A's (or B's) address and
 # no redundant=true: the harness itself with a tilesrc before issue 37 (the
 # topology, the counters, the link steps; the spread check then fails).
@@ -216,7 +220,7 @@ done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 case $retransmit in true|false) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control redundant-udp-flap paths-down-tcp paths-down-tcp-control paths-down-udp paths-down-udp-control paths-flap-tcp)
+  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control redundant-udp-flap paths-down-tcp paths-down-tcp-control paths-down-udp paths-flap-tcp)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -946,10 +950,6 @@ run_paths () {
     --format gray8 "$@"
 }
 
-# the balancing checks (issue 37) reported as KNOWN FAILING, not failed,
-# unless BC_NETNS_PATHS_STRICT=1
-paths_known=$(( ${BC_NETNS_PATHS_STRICT:-0} ? 0 : 1 ))
-
 # lat-0: the loss-free latency that lat-2 is held to
 lat_reference () {
   checkargs=(--save-p50 "$work/lat-0.p50")
@@ -1013,10 +1013,7 @@ run_scenario () {
     multicast-ipv6) run_multicast multicast-ipv6 6 ;;
     paths-tcp|paths-udp)
                # 829 Mbit/s over 300 + 700 Mbit/s: path A's share 0.3
-               # (balanced tiles are TCP's: over UDP the balancing is
-               # reported as known failing unless BC_NETNS_PATHS_STRICT=1)
-               checkargs=(--paths-balance 0.3 --max-gap 500 --paths-known
-                          "$([ "$s" = paths-udp ] && echo "$paths_known" || echo 0)")
+               checkargs=(--paths-balance 0.3 --max-gap 500)
                run_paths "$s" 300mbit 700mbit "${s#paths-}" 500 50 1920 1080 ;;
     redundant-udp|redundant-udp-control)
                # path B (or A, the control connection's) down at 8 s, up
