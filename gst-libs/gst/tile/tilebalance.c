@@ -178,7 +178,8 @@ gst_tile_balance_stripe (GstTileStripeState * st,
     const GstTileStripeSample * samples, gint64 send_ns, guint64 frame,
     guint64 next_frame)
 {
-  gdouble late[GST_TILE_BALANCE_MAX_PATHS], share = 0, total = 0;
+  gdouble late[GST_TILE_BALANCE_MAX_PATHS], share = 0, total = 0, floor;
+  gdouble low = 0, high = 0;
   gdouble least = G_MAXDOUBLE, unit;
   guint64 all = 0;
   guint i, used = 0, n = 0;
@@ -233,10 +234,22 @@ gst_tile_balance_stripe (GstTileStripeState * st,
           1 - STRIPE_MAX_CUT);
       st->hold[i] = next_frame;
     }
-    st->weight[i] = MAX (st->weight[i], STRIPE_FLOOR * share);
     total += st->weight[i];
   }
+  /* the shares sum to what they did, each path at its floor at least */
+  floor = STRIPE_FLOOR * share;
+  for (i = 0; i < GST_TILE_BALANCE_MAX_PATHS; i++) {
+    if (!(used & (1u << i)))
+      continue;
+    st->weight[i] *= total > 0 ? share / total : 0;
+    if (st->weight[i] < floor) {
+      st->weight[i] = floor;
+      low += floor;
+    } else {
+      high += st->weight[i];
+    }
+  }
   for (i = 0; i < GST_TILE_BALANCE_MAX_PATHS; i++)
-    if (used & (1u << i))
-      st->weight[i] *= share / total;
+    if ((used & (1u << i)) && st->weight[i] > floor && high > 0)
+      st->weight[i] *= (share - low) / high;
 }

@@ -12,6 +12,9 @@
 #include <gst/tile/tilepaths.h>
 #include <gst/tile/tilebalance.h>
 
+#include <math.h>
+#include <string.h>
+
 static void
 check_list (const gchar * list, const gchar * const *want)
 {
@@ -212,6 +215,128 @@ GST_START_TEST (test_balance_split)
 
 GST_END_TEST;
 
+/* A frame over paths 0 and 3 (of 8): @sent and @received datagrams each,
+ * the last of each arriving at @last_ms; sent in 20 ms. */
+static void
+stripe (GstTileStripeState * st, guint64 frame, guint64 next,
+    const guint64 * sent, const guint64 * received, const gdouble * last_ms)
+{
+  GstTileStripeSample s[GST_TILE_BALANCE_MAX_PATHS] = { {0} };
+  guint paths[2] = { 0, 3 }, i;
+
+  for (i = 0; i < 2; i++) {
+    s[paths[i]].sent = sent[i];
+    s[paths[i]].received = received[i];
+    s[paths[i]].last_ns = (gint64) (last_ms[i] * GST_MSECOND);
+  }
+  gst_tile_balance_stripe (st, s, 20 * GST_MSECOND, frame, next);
+}
+
+/* Of two paths, the share of the one with @w once it is cut to @f of it */
+static gdouble
+cut (gdouble w, gdouble f)
+{
+  return w * f / (w * f + (1 - w));
+}
+
+#define SHARES(st, a, b) G_STMT_START { \
+  fail_unless (fabs ((st)->weight[0] - (a)) < 1e-9, "path 0: %f, want %f", \
+      (st)->weight[0], (gdouble) (a)); \
+  fail_unless (fabs ((st)->weight[3] - (b)) < 1e-9, "path 3: %f, want %f", \
+      (st)->weight[3], (gdouble) (b)); \
+} G_STMT_END
+
+/* Striped datagrams (gst_tile_balance_stripe ()): the paths' shares start
+ * as a frame was sent, a path whose last datagram arrives later than the
+ * other's hands some of its share over (at most a quarter, once a round),
+ * one that delivered nothing goes to its floor, paths that keep up keep
+ * their shares */
+GST_START_TEST (test_balance_stripe)
+{
+  GstTileStripeState st;
+  GstTileStripeSample one[GST_TILE_BALANCE_MAX_PATHS] = { {0} };
+  gdouble a;
+
+  gst_tile_balance_stripe_init (&st);
+  /* one path: nothing to share */
+  one[2].sent = one[2].received = 100;
+  gst_tile_balance_stripe (&st, one, 20 * GST_MSECOND, 0, 1);
+  fail_unless_equals_int (st.have, 0);
+  /* new paths: their shares as the frame was sent */
+  stripe (&st, 0, 1, (const guint64[]) {
+      500, 500}, (const guint64[]) {
+      500, 500}, (const gdouble[]) {
+      20, 20});
+  fail_unless_equals_int (st.have, (1 << 0) | (1 << 3));
+  SHARES (&st, 0.5, 0.5);
+  /* the last datagrams together, or within the slack (0.5 ms): no
+   * change */
+  stripe (&st, 1, 2, (const guint64[]) {
+      500, 500}, (const guint64[]) {
+      500, 500}, (const gdouble[]) {
+      20.4, 20});
+  SHARES (&st, 0.5, 0.5);
+  /* path 0 5.5 ms late of a 20 ms frame: e^-(0.5 x 5 / 20) of its
+   * share, against path 3's (the shares then sum to 1 again) */
+  stripe (&st, 2, 5, (const guint64[]) {
+      500, 500}, (const guint64[]) {
+      500, 500}, (const gdouble[]) {
+      25.5, 20});
+  a = cut (0.5, exp (-0.5 * 5 / 20.0));
+  SHARES (&st, a, 1 - a);
+  /* frames sent before that cut do not cut it again */
+  stripe (&st, 4, 6, (const guint64[]) {
+      500, 500}, (const guint64[]) {
+      500, 500}, (const gdouble[]) {
+      40, 20});
+  SHARES (&st, a, 1 - a);
+  /* later ones do, by a quarter at most (40 ms late: e^-1 < 0.75) */
+  stripe (&st, 5, 7, (const guint64[]) {
+      500, 500}, (const guint64[]) {
+      500, 500}, (const gdouble[]) {
+      60, 20});
+  a = cut (a, 0.75);
+  SHARES (&st, a, 1 - a);
+  /* path 3 late now: it hands over */
+  stripe (&st, 7, 8, (const guint64[]) {
+      500, 500}, (const guint64[]) {
+      500, 500}, (const gdouble[]) {
+      20, 30.5});
+  a = 1 - cut (1 - a, exp (-0.5 * 10 / 20.0));
+  SHARES (&st, a, 1 - a);
+  /* more than 10 % lost: as late as a frame (e^-0.5 x (1 - 0.5/20)) */
+  stripe (&st, 8, 9, (const guint64[]) {
+      500, 500}, (const guint64[]) {
+      400, 500}, (const gdouble[]) {
+      20, 20});
+  a = cut (a, MAX (exp (-0.5 * 19.5 / 20.0), 0.75));
+  SHARES (&st, a, 1 - a);
+  /* nothing came over path 3: its floor, 1 % */
+  stripe (&st, 9, 10, (const guint64[]) {
+      500, 500}, (const guint64[]) {
+      500, 0}, (const gdouble[]) {
+      20, 0});
+  SHARES (&st, 0.99, 0.01);
+  /* a path that did not carry a frame keeps its share; a new one starts
+   * with its share of the frame */
+  memset (one, 0, sizeof (one));
+  one[0].sent = one[0].received = 100;
+  one[5].sent = one[5].received = 100;
+  gst_tile_balance_stripe (&st, one, 20 * GST_MSECOND, 10, 11);
+  fail_unless (st.have & (1 << 5));
+  fail_unless (fabs (st.weight[3] - 0.01) < 1e-9);
+  fail_unless (fabs (st.weight[0] - 0.5) < 1e-9);
+  fail_unless (fabs (st.weight[5] - 0.5) < 1e-9);
+  /* then both learn, path 3's share untouched */
+  one[5].last_ns = 10 * GST_MSECOND;
+  gst_tile_balance_stripe (&st, one, 20 * GST_MSECOND, 11, 12);
+  fail_unless (fabs (st.weight[3] - 0.01) < 1e-9);
+  fail_unless (st.weight[5] < 0.5);
+  fail_unless (fabs (st.weight[0] + st.weight[5] - 1) < 1e-9);
+}
+
+GST_END_TEST;
+
 static Suite *
 tilepaths_suite (void)
 {
@@ -222,6 +347,7 @@ tilepaths_suite (void)
   tcase_add_test (tc, test_parse);
   tcase_add_test (tc, test_refused);
   tcase_add_test (tc, test_balance_split);
+  tcase_add_test (tc, test_balance_stripe);
   return s;
 }
 
