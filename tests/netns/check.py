@@ -648,10 +648,14 @@ def check_paths(a, tx, rx, txs, rxs, pushed, got, partial, problems, notes):
                      f'{rxs.get("tiles-late", 0)} tiles late, '
                      f'{rxs.get("connects", 0)} connects')
         # (frames may be dropped, never pushed cut: over TCP every frame
-        # pushed is checked byte for byte above)
-        if partial:
+        # pushed is checked byte for byte above; over UDP, striped, a frame
+        # whose datagrams on the path that fails or comes back are late
+        # leaves with gaps, concealed: 1 % of the frames at most)
+        most = 0 if a.protocol == 'tcp' else pushed // 100
+        if partial > most:
             problems.append(f'paths: {partial} partial frames pushed, want '
-                            f'none (frames may be dropped, not cut)')
+                            f'{"none" if not most else f"<= {most}"} (frames '
+                            f'may be dropped, not cut)')
         if got < 0.95 * pushed:
             problems.append(f'paths: {got} of {pushed} frames '
                             f'({got / pushed if pushed else 0:.1%}), want '

@@ -893,8 +893,8 @@ G_GNUC_INTERNAL
 void     gst_tile_sender_udp_pace (GstTileSenderScratch * sc, gsize bytes,
                                    guint64 rate);
 G_GNUC_INTERNAL
-gint     gst_tile_sender_udp_resend_fd (const GstTileSenderScratch * sc,
-    gint fd);
+gint     gst_tile_sender_udp_send_resend (GstTileSenderScratch * sc, gint fd,
+    struct mmsghdr *msgs, guint n);
 void     gst_tile_sender_udp_send_redundant (GstTileSenderScratch * sc,
                                              gint fd, struct mmsghdr *msgs,
                                              guint n);

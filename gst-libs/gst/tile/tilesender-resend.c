@@ -344,6 +344,8 @@ resend_range (GstTileSenderUnit * u, GstTileSenderResend * rs,
     if (sc->n_copies > 0) {
       gst_tile_sender_udp_send_redundant (sc, fd, rs->msgs, m);
       r = m;
+    } else if (sc->stripe) {
+      r = gst_tile_sender_udp_send_resend (sc, fd, rs->msgs, m);
     } else {
       r = gst_tile_net_udp_send_batch (fd, rs->msgs, m, &err);
     }

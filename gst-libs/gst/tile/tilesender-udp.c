@@ -354,19 +354,42 @@ udp_send_striped (GstTileSenderScratch * sc, guint j, guint n, guint per_msg,
     sc->stripe_credit[k] = CLAMP (sc->stripe_credit[k], -4096.0, 4096.0);
 }
 
-/* The socket resends go over: with striped datagrams, that of the path
- * with the largest share; else the unit's own, @fd. */
+/**
+ * gst_tile_sender_udp_send_resend:
+ * @sc: the unit thread's scratch
+ * @fd: the unit's socket
+ * @msgs: (array length=n): the messages
+ * @n: how many
+ *
+ * Resends: sends @msgs over @fd, or with striped datagrams over the path
+ * of the largest share, then the next largest where that fails (a link
+ * down).
+ *
+ * Returns: how many messages left (at least 1), 0 when none did.
+ */
 gint
-gst_tile_sender_udp_resend_fd (const GstTileSenderScratch * sc, gint fd)
+gst_tile_sender_udp_send_resend (GstTileSenderScratch * sc, gint fd,
+    struct mmsghdr *msgs, guint n)
 {
-  guint k, best = 0;
+  gboolean tried[GST_TILE_WIRE_MAX_PATHS] = { FALSE };
+  guint t, k;
 
   if (!sc->stripe)
-    return fd;
-  for (k = 1; k < sc->n_stripes; k++)
-    if (sc->stripe_weight[k] > sc->stripe_weight[best])
-      best = k;
-  return sc->stripe_fd[best];
+    return MAX (gst_tile_net_udp_send_batch (fd, msgs, n, NULL), 0);
+  for (t = 0; t < sc->n_stripes; t++) {
+    guint best = G_MAXUINT;
+    gint r;
+
+    for (k = 0; k < sc->n_stripes; k++)
+      if (!tried[k] && (best == G_MAXUINT ||
+              sc->stripe_weight[k] > sc->stripe_weight[best]))
+        best = k;
+    tried[best] = TRUE;
+    r = gst_tile_net_udp_send_batch (sc->stripe_fd[best], msgs, n, NULL);
+    if (r > 0)
+      return r;
+  }
+  return 0;
 }
 
 /* Sends one tile as datagrams of a 48-byte header (with a passphrase, and
@@ -430,8 +453,7 @@ gst_tile_sender_send_tile_udp (GstTileSenderUnit * u,
     }
     /* NACKs: what they ask for goes first (tilesender-resend.c) */
     if (gst_tile_sender_resend_waiting (u))
-      gst_tile_sender_resend_serve (u, sc, gst_tile_sender_udp_resend_fd (sc,
-              fd), rate);
+      gst_tile_sender_resend_serve (u, sc, fd, rate);
     if (sc->stripe) {
       r = MIN (batch, n_msgs - j);
       udp_send_striped (sc, j, r, per_msg, n_data);

@@ -706,7 +706,7 @@ static void
 unit_resend_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc)
 {
   GstTileSender *self = u->sender;
-  gint fd = u->fd, to;
+  gint fd = u->fd;
   guint64 rate;
 
   if (fd < 0) {
@@ -714,9 +714,8 @@ unit_resend_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc)
     return;
   }
   rate = unit_send_begin_locked (u, sc);
-  to = gst_tile_sender_udp_resend_fd (sc, fd);
   g_mutex_unlock (&self->lock);
-  gst_tile_sender_resend_serve (u, sc, to, rate);
+  gst_tile_sender_resend_serve (u, sc, fd, rate);
   g_mutex_lock (&self->lock);
   unit_send_end_locked (u, sc);
   if (u->close_pending) {
