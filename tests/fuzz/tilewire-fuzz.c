@@ -78,6 +78,31 @@ warm_up (void)
   }
 }
 
+/* An ACK that parses has per-path feedback only with feedback, each path
+ * once and below 8, each within its own bounds and all of them within the
+ * ACK's, and the length that says */
+static gboolean
+ack_paths_valid (const GstTileWireAck * ack, gsize len)
+{
+  guint64 sum = 0;
+  guint seen = 0, i;
+
+  if (ack->n_paths > GST_TILE_WIRE_MAX_PATHS ||
+      len != (ack->n_paths ? 48 + 28 * (gsize) ack->n_paths : 44) ||
+      (ack->n_paths && !ack->has_feedback))
+    return FALSE;
+  for (i = 0; i < ack->n_paths; i++) {
+    const GstTileWireAckPath *p = &ack->paths[i];
+
+    if (p->path >= GST_TILE_WIRE_MAX_PATHS || (seen & (1u << p->path)) ||
+        p->spanned > p->received || p->receive_ns > 3600 * GST_SECOND)
+      return FALSE;
+    seen |= 1u << p->path;
+    sum += p->received;
+  }
+  return sum <= ack->received;
+}
+
 /* A NACK that parses is what the message says, byte for byte, and within
  * the limits: 1 to 64 ranges in order, not overlapping, each of 1 to 65535
  * datagrams ending at most 2^30 datagrams in, a unit below 64; and packed
@@ -382,7 +407,8 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
               || (!ack.has_feedback && (ack.received || ack.spanned
                       || ack.receive_ns || ack.delay_ns))
               || ack.spanned > ack.received
-              || ack.receive_ns > 3600 * GST_SECOND))
+              || ack.receive_ns > 3600 * GST_SECOND
+              || !ack_paths_valid (&ack, len)))
         abort ();
       g_clear_error (&error);
       /* the other feedback, on the same bytes: a NACK (its own parser
