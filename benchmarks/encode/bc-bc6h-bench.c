@@ -7,7 +7,7 @@
  *
  *   bc-bc6h-bench [--input FILE --width W --height H] [--frames N]
  *                 [--threads LIST] [--qualities LIST] [--write-blocks PREFIX]
- *                 [--score BLOCKS] [--dump FILE] [--pq]
+ *                 [--score BLOCKS] [--dump FILE] [--pq] [--signed]
  *
  * The picture is the synthetic HDR picture of tests/check/hdrtest.h
  * (1920x1080 by default), or FILE: raw RGBA half floats, 8 bytes a pixel
@@ -23,7 +23,8 @@
  * floats) to FILE. With --pq the picture is first made PQ RGBA64_LE
  * codes, which are encoded through gst_bc_encode_rows_hdr () (bc6henc's
  * path: the conversion is timed too; the mPSNR is against the picture
- * the conversion gives back). */
+ * the conversion gives back). With --signed the blocks are signed BC6H
+ * (BC6H-SF), encoded, decoded and scored as such. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -43,6 +44,7 @@ typedef struct
   const guint8 *src;
   guint width, height, rows_per_job, n_rows;
   GstBcQuality quality;
+  GstBcFormat format;
   guint8 *dst;
   /* --pq: the picture as PQ RGBA64_LE, converted while encoding */
   const GstBcHdrInput *input;
@@ -55,11 +57,11 @@ encode_job (guint job, gpointer user_data)
   guint first = job * j->rows_per_job;
 
   if (j->input)
-    gst_bc_encode_rows_hdr (j->input, GST_BC_FORMAT_BC6H, j->quality, j->src,
+    gst_bc_encode_rows_hdr (j->input, j->format, j->quality, j->src,
         (gsize) j->width * 8, j->width, j->height, first,
         MIN (j->rows_per_job, j->n_rows - first), j->dst);
   else
-    gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, j->quality, j->src,
+    gst_bc_encode_rows_half (j->format, j->quality, j->src,
         (gsize) j->width * 8, j->width, j->height, first,
         MIN (j->rows_per_job, j->n_rows - first), j->dst);
 }
@@ -78,7 +80,8 @@ main (int argc, char **argv)
   gchar *input = NULL, *threads_str = NULL, *qualities_str = NULL;
   gchar *prefix = NULL, *score = NULL, *dump = NULL;
   gint width = 1920, height = 1080, frames = 10;
-  gboolean pq = FALSE;
+  gboolean pq = FALSE, is_signed = FALSE;
+  GstBcFormat format;
   GOptionEntry entries[] = {
     {"input", 0, 0, G_OPTION_ARG_FILENAME, &input,
         "raw RGBA half floats (default: the synthetic picture)", "FILE"},
@@ -96,6 +99,8 @@ main (int argc, char **argv)
     {"pq", 0, 0, G_OPTION_ARG_NONE, &pq,
         "encode the picture's PQ codes (RGBA64_LE, as bc6henc gets them) "
           "through gst_bc_encode_rows_hdr ()", NULL},
+    {"signed", 0, 0, G_OPTION_ARG_NONE, &is_signed,
+        "signed BC6H (BC6H-SF) instead of unsigned", NULL},
     {"dump", 0, 0, G_OPTION_ARG_FILENAME, &dump,
           "write the picture (raw RGBA half floats) to FILE, encode nothing",
         "FILE"},
@@ -119,6 +124,7 @@ main (int argc, char **argv)
   g_option_context_free (ctx);
   if (width < 1 || height < 1 || frames < 1)
     return 2;
+  format = is_signed ? GST_BC_FORMAT_BC6H_SF : GST_BC_FORMAT_BC6H;
   n_px = (gsize) width *height;
   bw = (width + 3) / 4;
   bh = (height + 3) / 4;
@@ -160,8 +166,8 @@ main (int argc, char **argv)
           score, len, width, height);
       return 1;
     }
-    gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, (const guint8 *) data, width,
-        height, 0, bh, (guint8 *) dec, (gsize) width * 8);
+    gst_bc_decode_rows_half (format, (const guint8 *) data, width, height, 0,
+        bh, (guint8 *) dec, (gsize) width * 8);
     printf ("{\"blocks\": \"%s\", \"mpsnr\": %.2f}\n", score,
         hdrtest_mpsnr (pic, dec, n_px));
     g_free (data);
@@ -200,7 +206,7 @@ main (int argc, char **argv)
       GstBcWorkers *workers = gst_bc_workers_new (atoi (threads[t]));
       gdouble *times = g_new (gdouble, frames);
       Job job = { pq_pic ? pq_pic : (const guint8 *) pic, width, height, 0,
-        bh, ev->value, blocks, pq_input
+        bh, ev->value, format, blocks, pq_input
       };
       guint n_threads = gst_bc_workers_get_n_threads (workers), n_jobs;
       gint f;
@@ -219,8 +225,8 @@ main (int argc, char **argv)
       }
       qsort (times, frames, sizeof (gdouble), compare_double);
       if (t == 0) {
-        gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, blocks, width, height, 0,
-            bh, (guint8 *) dec, (gsize) width * 8);
+        gst_bc_decode_rows_half (format, blocks, width, height, 0, bh,
+            (guint8 *) dec, (gsize) width * 8);
         psnr = hdrtest_mpsnr (pic, dec, n_px);
         if (prefix) {
           gchar *name = g_strdup_printf ("%s-%s.bc6h", prefix, qualities[q]);

@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* BC6H block encoder (BPTC float, unsigned: DXGI's BC6H_UF16), written
- * from the BC6H section of the Khronos Data Format Specification.
+/* BC6H block encoder (BPTC float, unsigned: DXGI's BC6H_UF16, and signed:
+ * BC6H_SF16), written from the BC6H section of the Khronos Data Format
+ * Specification and Microsoft's "BC6H Format" page.
  *
  * The decoder interpolates the 16-bit unquantized endpoints linearly and
  * scales the result by 31/64 to the bits of a half float; so a decoded
@@ -74,7 +75,24 @@
  * set, and every build writes the same blocks (floating point
  * contraction off, no reassociation, lanes independent); the GL encoder's
  * port of fast (gst-libs/gst/bcgl/glsl/bc6h.comp) writes them too on an
- * IEEE-float GL implementation. Signed BC6H (BC6H_SF16) is not written.
+ * IEEE-float GL implementation (unsigned BC6H only).
+ *
+ * Signed BC6H (sgn = 1 in the functions below) is the same search in a
+ * signed h: -0x7bff .. 0x7bff, a negative half float -m being -m (NaN 0,
+ * infinities the largest half of their sign), the error weight that of
+ * the magnitude. Its decoder differs in three ways, which the encoder
+ * follows: endpoints (and, in the transformed modes, the first endpoint
+ * plus the sign-extended difference, wrapped at the endpoint bits) are
+ * sign-extended two's complement values; a magnitude m of an endpoint of
+ * epb bits unquantizes to 15 bits, 0 to 0, 2^(epb - 1) - 1 and up to
+ * 0x7fff, else ((m << 15) + 0x4000) >> (epb - 1), with the sign put back
+ * (16 bits: the value as it is); and the interpolated value i becomes
+ * the half float of magnitude (|i| * 31) >> 5 and i's sign, where the
+ * unsigned decoder takes (i * 31) >> 6. So an endpoint h becomes the
+ * value U = (|h| + 1/2) 32 / 31 with h's sign, quantized as a magnitude
+ * of epb - 1 bits to the nearer code as above: a signed endpoint has one
+ * bit of magnitude less than an unsigned one. The encoder never writes
+ * the code -2^(epb - 1) (with 16 bits, -0x8000 would be -infinity).
  */
 
 #ifdef HAVE_CONFIG_H
@@ -88,12 +106,20 @@
 
 #define H_MAX 31743.0f          /* 0x7bff, the largest finite half */
 
-/* the pixels of a block in h, channel-major */
+/* the least h: 0 (unsigned), -H_MAX (signed) */
+static inline float
+h_min (gint sgn)
+{
+  return sgn ? -H_MAX : 0.0f;
+}
+
+/* the pixels of a block in h, channel-major; sgn: signed BC6H */
 typedef struct
 {
   float h[3][16];
   float w[3][16];
   float wsum;
+  gint sgn;
 } Bc6hPixels;
 
 /* a block in the making */
@@ -117,65 +143,98 @@ static const guint8 two_region_rows[] = { 2, 3, 4, 0, 5, 6, 7, 8, 1, 9 };
 static const guint8 one_region[16] = { 0, };
 
 static inline gint
-unquantize (gint x, guint epb)
+unquantize (gint x, guint epb, gint sgn)
 {
-  if (epb >= 15)
+  gint m, u;
+
+  if (!sgn) {
+    if (epb >= 15)
+      return x;
+    if (x == 0)
+      return 0;
+    if (x == (1 << epb) - 1)
+      return 0xffff;
+    return ((x << 15) + 0x4000) >> (epb - 1);
+  }
+  if (epb >= 16)
     return x;
-  if (x == 0)
-    return 0;
-  if (x == (1 << epb) - 1)
-    return 0xffff;
-  return ((x << 15) + 0x4000) >> (epb - 1);
+  m = ABS (x);
+  if (m == 0)
+    u = 0;
+  else if (m >= (1 << (epb - 1)) - 1)
+    u = 0x7fff;
+  else
+    u = ((m << 15) + 0x4000) >> (epb - 1);
+  return x < 0 ? -u : u;
 }
 
 /* the code of @epb bits whose unquantized value is nearest the 16-bit
- * value of the endpoint @h */
+ * value (signed: 15-bit magnitude and sign) of the endpoint @h */
 static inline gint
-quantize (float h, guint epb)
+quantize (float h, guint epb, gint sgn)
 {
-  float u = (h + 0.5f) * (64.0f / 31.0f);
-  gint max = (1 << epb) - 1, x;
+  gboolean neg = sgn && h < 0.0f;
+  float u = ((neg ? -h : h) + 0.5f) * (sgn ? 32.0f / 31.0f : 64.0f / 31.0f);
+  /* the largest code (signed: of the magnitude) */
+  gint max = (1 << (epb - sgn)) - 1, x;
   gint ui;
 
   if (u <= 0.0f)
     return 0;
-  if (u >= 65535.0f)
-    return max;
+  if (u >= (float) (0xffff >> sgn))
+    return neg ? -max : max;
   ui = (gint) (u + 0.5f);
   if (epb >= 16)
-    return ui;
+    return neg ? -ui : ui;
   x = ui >> (16 - epb);
   /* inside, code x unquantizes to the middle of its 2^(16 - epb) values */
   if (x > 1 && x < max - 1)
-    return x;
-  if (x < max && ABS (unquantize (x + 1, epb) - ui) <
-      ABS (unquantize (x, epb) - ui))
+    return neg ? -x : x;
+  if (x < max && ABS (unquantize (x + 1, epb, sgn) - ui) <
+      ABS (unquantize (x, epb, sgn) - ui))
     x++;
-  if (x > 0 && ABS (unquantize (x - 1, epb) - ui) <
-      ABS (unquantize (x, epb) - ui))
+  if (x > 0 && ABS (unquantize (x - 1, epb, sgn) - ui) <
+      ABS (unquantize (x, epb, sgn) - ui))
     x--;
-  return x;
+  return neg ? -x : x;
 }
 
-/* the decoded h of weight @w between unquantized endpoints @a and @b */
+/* h of the interpolated (or unquantized) value @i: unsigned
+ * (i * 31) >> 6, signed the magnitude (|i| * 31) >> 5 with i's sign */
 static inline gint
-interpolate (gint a, gint b, gint w)
+h_of_value (gint i, gint sgn)
 {
-  return (((a * (64 - w) + b * w + 32) >> 6) * 31) >> 6;
+  if (!sgn)
+    return (i * 31) >> 6;
+  return i < 0 ? -((-i * 31) >> 5) : (i * 31) >> 5;
+}
+
+/* the decoded h of weight @w between unquantized endpoints @a and @b (>>
+ * of a negative sum is the floor, as the decoder divides) */
+static inline gint
+interpolate (gint a, gint b, gint w, gint sgn)
+{
+  return h_of_value ((a * (64 - w) + b * w + 32) >> 6, sgn);
 }
 
 /* h of a half float's bits */
 static inline gint32
-h_of_half_int (guint16 v)
+h_of_half_int (guint16 v, gint sgn)
 {
-  /* negative and NaN 0, infinity the largest half */
-  return (v & 0x8000) || v > 0x7c00 ? 0 : MIN (v, 0x7bff);
+  gint32 m = v & 0x7fff;
+
+  /* unsigned: negative and NaN 0, infinity the largest half */
+  if (!sgn)
+    return (v & 0x8000) || v > 0x7c00 ? 0 : MIN (v, 0x7bff);
+  /* signed: NaN 0, an infinity the largest half of its sign */
+  m = m > 0x7c00 ? 0 : MIN (m, 0x7bff);
+  return (v & 0x8000) ? -m : m;
 }
 
 static inline float
-h_of_half (guint16 v)
+h_of_half (guint16 v, gint sgn)
 {
-  return (float) h_of_half_int (v);
+  return (float) h_of_half_int (v, sgn);
 }
 
 /* The principal-axis fit of the pixels of region @r of @subsets: @lo and
@@ -245,8 +304,8 @@ fit_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
     axis[0] = axis[1] = axis[2] = 0.0f;
   }
   for (c = 0; c < 3; c++) {
-    lo[c] = CLAMP (mean[c] + tmin * axis[c], 0.0f, H_MAX);
-    hi[c] = CLAMP (mean[c] + tmax * axis[c], 0.0f, H_MAX);
+    lo[c] = CLAMP (mean[c] + tmin * axis[c], h_min (p->sgn), H_MAX);
+    hi[c] = CLAMP (mean[c] + tmax * axis[c], h_min (p->sgn), H_MAX);
   }
 }
 
@@ -287,8 +346,10 @@ refit_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
   for (c = 0; c < 3; c++) {
     float det = 1.0f / (aa[c] * bb[c] - ab[c] * ab[c]);
 
-    lo[c] = CLAMP ((bb[c] * pa[c] - ab[c] * pb[c]) * det, 0.0f, H_MAX);
-    hi[c] = CLAMP ((aa[c] * pb[c] - ab[c] * pa[c]) * det, 0.0f, H_MAX);
+    lo[c] = CLAMP ((bb[c] * pa[c] - ab[c] * pb[c]) * det, h_min (p->sgn),
+        H_MAX);
+    hi[c] = CLAMP ((aa[c] * pb[c] - ab[c] * pa[c]) * det, h_min (p->sgn),
+        H_MAX);
   }
   return TRUE;
 }
@@ -305,12 +366,12 @@ assign_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
   gint a[3], b[3], k, c, i;
 
   for (c = 0; c < 3; c++) {
-    a[c] = unquantize (ep[0][c], epb);
-    b[c] = unquantize (ep[1][c], epb);
+    a[c] = unquantize (ep[0][c], epb, p->sgn);
+    b[c] = unquantize (ep[1][c], epb, p->sgn);
   }
   for (k = 0; k < n; k++)
     for (c = 0; c < 3; c++)
-      pal[k][c] = (float) interpolate (a[c], b[c], weights[k]);
+      pal[k][c] = (float) interpolate (a[c], b[c], weights[k], p->sgn);
   for (c = 0; c < 3; c++)
     d[c] = pal[n - 1][c] - pal[0][c];
   dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
@@ -392,7 +453,8 @@ try_mode (const Bc6hPixels * p, gint row, guint partition,
   /* the differences cannot fit, whichever endpoint of region 0 is the
    * base (in 16-bit units, with a code of slack for the rounding) */
   if (m->transformed) {
-    gfloat unit = (gfloat) (1 << (16 - m->epb)) * (31.0f / 64.0f);
+    gfloat unit = (gfloat) (1 << (16 - m->epb)) * (p->sgn ? 31.0f / 32.0f :
+        31.0f / 64.0f);
     gboolean ok[2] = { TRUE, TRUE };
     gint b;
 
@@ -411,7 +473,7 @@ try_mode (const Bc6hPixels * p, gint row, guint partition,
   for (r = 0; r < m->regions; r++)
     for (e = 0; e < 2; e++)
       for (c = 0; c < 3; c++)
-        cand->ep[r][e][c] = quantize (ef[r][e][c], m->epb);
+        cand->ep[r][e][c] = quantize (ef[r][e][c], m->epb, p->sgn);
   /* neither orientation of region 0 fits: no need to index */
   if (m->transformed && !fits (m, (const gint (*)[2][3]) cand->ep)) {
     memcpy (swapped, cand->ep, sizeof (swapped));
@@ -460,7 +522,7 @@ try_rows (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
     /* the rows come by falling precision: once the expected error of
      * quantizing to a row's endpoint bits alone (uniform, step^2 / 12 a
      * value) exceeds the best block's error, no later row can win */
-    gfloat step = 65536.0f * (31.0f / 64.0f) /
+    gfloat step = 65536.0f * (p->sgn ? 31.0f / 32.0f : 31.0f / 64.0f) /
         (gfloat) (1 << bc6h_modes[rows[i]].epb);
 
     if (p->wsum * step * step / 12.0f > MIN (best->err, bound))
@@ -507,9 +569,9 @@ encode_partition (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
         for (e = 0; e < 2; e++)
           for (c = 0; c < 3; c++)
             ef[r][e][c] = (float) interpolate (unquantize (cur.ep[r][0][c],
-                    bc6h_modes[cur.row].epb), unquantize (cur.ep[r][1][c],
-                    bc6h_modes[cur.row].epb), weights[cur.idx[r == 0 ? 0 :
-                        bc7_anchors2[partition]]]);
+                    bc6h_modes[cur.row].epb, p->sgn),
+                unquantize (cur.ep[r][1][c], bc6h_modes[cur.row].epb, p->sgn),
+                weights[cur.idx[r == 0 ? 0 : bc7_anchors2[partition]]], p->sgn);
       }
     }
     try_rows (p, rows, n_rows, partition, (const float (*)[2][3]) ef, all,
@@ -698,7 +760,7 @@ pack (const Bc6hCand * cand, guint8 * out)
 /* The most precise one-region row whose differences fit @ep, whose region
  * 0 is oriented already */
 static gint
-fast_row (const float ef[2][3], gint ep[2][3])
+fast_row (const float ef[2][3], gint sgn, gint ep[2][3])
 {
   gint k, e, c;
 
@@ -709,7 +771,7 @@ fast_row (const float ef[2][3], gint ep[2][3])
 
     for (e = 0; e < 2; e++)
       for (c = 0; c < 3; c++)
-        ep[e][c] = quantize (ef[e][c], m->epb);
+        ep[e][c] = quantize (ef[e][c], m->epb, sgn);
     for (c = 0; c < 3; c++) {
       gint d = ep[1][c] - ep[0][c];
 
@@ -720,7 +782,7 @@ fast_row (const float ef[2][3], gint ep[2][3])
   }
   for (e = 0; e < 2; e++)
     for (c = 0; c < 3; c++)
-      ep[e][c] = quantize (ef[e][c], 10);
+      ep[e][c] = quantize (ef[e][c], 10, sgn);
   return 10;
 }
 
@@ -735,10 +797,10 @@ fast_assign (const Bc6hPixels * p, gint row, const gint ep[2][3], guint8 * idx)
   gint q[16];
 
   for (c = 0; c < 3; c++) {
-    a[c] = unquantize (ep[0][c], epb);
-    b[c] = unquantize (ep[1][c], epb);
+    a[c] = unquantize (ep[0][c], epb, p->sgn);
+    b[c] = unquantize (ep[1][c], epb, p->sgn);
     for (k = 0; k < 16; k++)
-      pal[c][k] = (float) interpolate (a[c], b[c], bc_bptc_weights4[k]);
+      pal[c][k] = (float) interpolate (a[c], b[c], bc_bptc_weights4[k], p->sgn);
     d[c] = pal[c][15] - pal[c][0];
   }
   dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
@@ -786,7 +848,7 @@ fast_pass (const Bc6hPixels * p, float ef[2][3], Bc6hCand * cand)
       ef[1][c] = t;
     }
   }
-  cand->row = fast_row ((const float (*)[3]) ef, cand->ep[0]);
+  cand->row = fast_row ((const float (*)[3]) ef, p->sgn, cand->ep[0]);
   cand->partition = 0;
   cand->err = fast_assign (p, cand->row, (const gint (*)[3]) cand->ep[0],
       cand->idx);
@@ -888,13 +950,25 @@ typedef struct
   gint32 ok[L];
 } Bc6hLanesPass;
 
+/* h_of_value () without branches */
+static inline gint32
+lanes_h_of_value (gint32 i, gint sgn)
+{
+  gint32 m = ABS (i), h;
+
+  if (!sgn)
+    return (i * 31) >> 6;
+  h = (m * 31) >> 5;
+  return i < 0 ? -h : h;
+}
+
 /* the decoded h at weight @w (of 64) between unquantized @a and @b:
  * a (64 - w) + b w as 64 a + (b - a) w, one multiply of the lanes (the
  * vector units' 32-bit multiply is slow), the same value */
 static inline gint32
-lanes_interp (gint32 a, gint32 b, gint32 w)
+lanes_interp (gint32 a, gint32 b, gint32 w, gint sgn)
 {
-  return ((((a << 6) + (b - a) * w + 32) >> 6) * 31) >> 6;
+  return lanes_h_of_value ((a * 64 + (b - a) * w + 32) >> 6, sgn);
 }
 
 /* the weight (of 64) of the 4-bit index @q, (64 q + 7) / 15 exactly,
@@ -915,47 +989,66 @@ lanes_weight3 (gint32 q)
 
 /* the decoded h of the 4-bit index @q between unquantized @a and @b */
 static inline gint32
-lanes_decode (gint32 a, gint32 b, gint32 q)
+lanes_decode (gint32 a, gint32 b, gint32 q, gint sgn)
 {
-  return lanes_interp (a, b, lanes_weight4 (q));
+  return lanes_interp (a, b, lanes_weight4 (q), sgn);
 }
 
 static inline gint32
-lanes_unquantize (gint32 x, gint32 epb)
+lanes_unquantize (gint32 x, gint32 epb, gint sgn)
 {
+  gint32 m = sgn ? ABS (x) : x;
   /* (unsigned: with 16 bits, where x is the value, this would overflow) */
-  gint32 r = (gint32) ((((guint32) x << 15) + 0x4000u) >> (epb - 1));
+  gint32 r = (gint32) ((((guint32) m << 15) + 0x4000u) >> (epb - 1));
 
-  r = x == 0 ? 0 : r;
-  r = x == (1 << epb) - 1 ? 0xffff : r;
+  r = m == 0 ? 0 : r;
+  if (sgn) {
+    r = m >= (1 << (epb - 1)) - 1 ? 0x7fff : r;
+    r = x < 0 ? -r : r;
+  } else {
+    r = m == (1 << epb) - 1 ? 0xffff : r;
+  }
   return epb >= 16 ? x : r;
 }
 
-/* the 16-bit value U of endpoint @h (quantize ()) */
+/* the 16-bit value U of endpoint @h (quantize ()); signed: of its
+ * magnitude, 15 bits, with h's sign */
 static inline gint32
-lanes_u16 (float h)
+lanes_u16 (float h, gint sgn)
 {
-  float u = (h + 0.5f) * (64.0f / 31.0f);
+  float u;
+  gint32 ui;
 
-  u = u < 0.0f ? 0.0f : (u > 65535.0f ? 65535.0f : u);
-  return (gint32) (u + 0.5f);
+  if (!sgn) {
+    u = (h + 0.5f) * (64.0f / 31.0f);
+    u = u < 0.0f ? 0.0f : (u > 65535.0f ? 65535.0f : u);
+    return (gint32) (u + 0.5f);
+  }
+  u = (ABS (h) + 0.5f) * (32.0f / 31.0f);
+  u = u > 32767.0f ? 32767.0f : u;
+  ui = (gint32) (u + 0.5f);
+  return h < 0.0f ? -ui : ui;
 }
 
-/* quantize () of the 16-bit value @ui, without branches: the interior
+/* quantize () of the 16-bit value @u, without branches: the interior
  * codes x unquantize to the middles (x + 1/2) 2^(16 - epb) of their
- * ranges, so the nearest is ui's range, but for 0 (0), 1 and the last two
- * (the last 0xffff), where the neighbour can be nearer */
+ * ranges, so the nearest is u's range, but for 0 (0), 1 and the last two
+ * (the last 0xffff; signed: of the magnitude, the last 0x7fff), where the
+ * neighbour can be nearer */
 static inline gint32
-lanes_quantize_u (gint32 ui, gint32 epb)
+lanes_quantize_u (gint32 u, gint32 epb, gint sgn)
 {
-  gint32 s = 16 - epb, max = (1 << epb) - 1, step = 1 << s, x = ui >> s;
+  gint32 ui = sgn ? ABS (u) : u, top = 0xffff >> sgn;
+  gint32 s = 16 - epb, max = (1 << (epb - sgn)) - 1, step = 1 << s;
+  gint32 x = ui >> s;
   gint32 u1 = step + (step >> 1), um = (max - 1) * step + (step >> 1);
   /* (& and |: && made the compilers branch on each lane) */
   gint32 up = ((x == 0) & (ABS (u1 - ui) < ui)) |
-      ((x == max - 1) & (0xffff - ui < ABS (um - ui)));
-  gint32 down = (x == max) & (ABS (um - ui) < 0xffff - ui);
+      ((x == max - 1) & (top - ui < ABS (um - ui)));
+  gint32 down = (x == max) & (ABS (um - ui) < top - ui);
 
-  return epb >= 16 ? ui : x + up - down;
+  x = epb >= 16 ? ui : x + up - down;
+  return sgn && u < 0 ? -x : x;
 }
 
 /* the principal axis of each lane's covariance @cov (xx, xy, xz, yy, yz,
@@ -1004,8 +1097,9 @@ lanes_axis (float cov[6][L], float axis[3][L])
 /* the principal-axis endpoints of every lane (fit_region () of one
  * region) */
 static void
-lanes_fit (const Bc6hBatch * b, float ef[2][3][L])
+lanes_fit (const Bc6hBatch * b, float ef[2][3][L], gint sgn)
 {
+  const float hmin = h_min (sgn);
   float mean[3][L], cov[6][L], axis[3][L], tmin[L], tmax[L];
   gint i, c, k;
 
@@ -1048,15 +1142,15 @@ lanes_fit (const Bc6hBatch * b, float ef[2][3][L])
       float lo = mean[c][k] + tmin[k] * axis[c][k];
       float hi = mean[c][k] + tmax[k] * axis[c][k];
 
-      ef[0][c][k] = lo < 0.0f ? 0.0f : (lo > H_MAX ? H_MAX : lo);
-      ef[1][c][k] = hi < 0.0f ? 0.0f : (hi > H_MAX ? H_MAX : hi);
+      ef[0][c][k] = lo < hmin ? hmin : (lo > H_MAX ? H_MAX : lo);
+      ef[1][c][k] = hi < hmin ? hmin : (hi > H_MAX ? H_MAX : hi);
     }
   }
 }
 
 /* fast_pass () of every lane */
 static void
-lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
+lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r, gint sgn)
 {
   gint32 unq[2][3][L], u[2][3][L], done[L], half[L];
   float t0[L], len[L], p0[3][L], d[3][L], inv[L], spread[L];
@@ -1093,13 +1187,14 @@ lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
     LANES spread[k] = MAX (spread[k], ABS (ef[1][c][k] - ef[0][c][k]));
   for (e = 0; e < 2; e++)
     for (c = 0; c < 3; c++)
-      LANES u[e][c][k] = lanes_u16 (ef[e][c][k]);
+      LANES u[e][c][k] = lanes_u16 (ef[e][c][k], sgn);
   for (j = 0; j < 4; j++) {
     const gint32 row = one_region_rows[j];
     const Bc6hMode *m = &bc6h_modes[row];
     const gint32 epb = m->epb, dh = m->transformed ?
         1 << (m->delta[0] - 1) : 1 << 30;
-    const float unit = (float) (1 << (16 - epb)) * (31.0f / 64.0f);
+    const float unit = (float) (1 << (16 - epb)) * (sgn ? 31.0f / 32.0f :
+        31.0f / 64.0f);
     gint32 x[2][3][L], fit[L], left = 0, maybe = 0;
 
     /* no lane's difference can fit this row (two codes of slack for the
@@ -1109,7 +1204,7 @@ lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
       continue;
     for (e = 0; e < 2; e++)
       for (c = 0; c < 3; c++)
-        LANES x[e][c][k] = lanes_quantize_u (u[e][c][k], epb);
+        LANES x[e][c][k] = lanes_quantize_u (u[e][c][k], epb, sgn);
     LANES fit[k] = !done[k];
     for (c = 0; c < 3; c++) {
       LANES {
@@ -1122,7 +1217,7 @@ lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
       for (c = 0; c < 3; c++) {
         LANES {
           r->ep[e][c][k] = fit[k] ? x[e][c][k] : r->ep[e][c][k];
-          unq[e][c][k] = fit[k] ? lanes_unquantize (x[e][c][k], epb) :
+          unq[e][c][k] = fit[k] ? lanes_unquantize (x[e][c][k], epb, sgn) :
               unq[e][c][k];
         }
       }
@@ -1142,8 +1237,8 @@ lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
   LANES len[k] = 0.0f;
   for (c = 0; c < 3; c++) {
     LANES {
-      p0[c][k] = (float) ((unq[0][c][k] * 31) >> 6);
-      d[c][k] = (float) ((unq[1][c][k] * 31) >> 6) - p0[c][k];
+      p0[c][k] = (float) lanes_h_of_value (unq[0][c][k], sgn);
+      d[c][k] = (float) lanes_h_of_value (unq[1][c][k], sgn) - p0[c][k];
       len[k] += d[c][k] * d[c][k];
     }
   }
@@ -1162,9 +1257,12 @@ lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
       t = t < 0.0f ? 0.0f : (t > 15.0f ? 15.0f : t);
       q = (gint32) t;
       r->q[i][k] = q;
-      e0 = (float) lanes_decode (unq[0][0][k], unq[1][0][k], q) - b->h[0][i][k];
-      e1 = (float) lanes_decode (unq[0][1][k], unq[1][1][k], q) - b->h[1][i][k];
-      e2 = (float) lanes_decode (unq[0][2][k], unq[1][2][k], q) - b->h[2][i][k];
+      e0 = (float) lanes_decode (unq[0][0][k], unq[1][0][k], q, sgn) -
+          b->h[0][i][k];
+      e1 = (float) lanes_decode (unq[0][1][k], unq[1][1][k], q, sgn) -
+          b->h[1][i][k];
+      e2 = (float) lanes_decode (unq[0][2][k], unq[1][2][k], q, sgn) -
+          b->h[2][i][k];
       r->err[k] += b->w[0][i][k] * e0 * e0 + b->w[1][i][k] * e1 * e1 +
           b->w[2][i][k] * e2 * e2;
     }
@@ -1192,8 +1290,9 @@ lanes_pass (const Bc6hBatch * b, float ef[2][3][L], Bc6hLanesPass * r)
  * @ef; @ok false (and @ef left) where they are undetermined */
 static void
 lanes_refit (const Bc6hBatch * b, const Bc6hLanesPass * r, float ef[2][3][L],
-    gint32 * ok)
+    gint32 * ok, gint sgn)
 {
+  const float hmin = h_min (sgn);
   float aa[3][L], ab[3][L], bb[3][L], pa[3][L], pb[3][L], nf[2][3][L];
   gint i, c, e, k;
 
@@ -1224,8 +1323,8 @@ lanes_refit (const Bc6hBatch * b, const Bc6hLanesPass * r, float ef[2][3][L],
       float hi = (aa[c][k] * pb[c][k] - ab[c][k] * pa[c][k]) * inv;
 
       ok[k] = ok[k] && good;
-      nf[0][c][k] = lo < 0.0f ? 0.0f : (lo > H_MAX ? H_MAX : lo);
-      nf[1][c][k] = hi < 0.0f ? 0.0f : (hi > H_MAX ? H_MAX : hi);
+      nf[0][c][k] = lo < hmin ? hmin : (lo > H_MAX ? H_MAX : lo);
+      nf[1][c][k] = hi < hmin ? hmin : (hi > H_MAX ? H_MAX : hi);
     }
   }
   for (e = 0; e < 2; e++)
@@ -1310,7 +1409,7 @@ store_block (guint64 lo, guint64 hi, guint8 * out)
 
 /* quality=fast of @n_blocks (at most BC_LANES) blocks of @b */
 static void
-lanes_fast (const Bc6hBatch * b, guint n_blocks, guint8 * out)
+lanes_fast (const Bc6hBatch * b, guint n_blocks, gint sgn, guint8 * out)
 {
   Bc6hLanesPass r1;
   float ef[2][3][L];
@@ -1322,10 +1421,10 @@ lanes_fast (const Bc6hBatch * b, guint n_blocks, guint8 * out)
    * to those, then the row and the indices (before, a first pass
    * quantized the principal axis's endpoints, a candidate too: on the
    * benchmark photographs 0.01 dB for a third of the time) */
-  lanes_fit (b, ef);
+  lanes_fit (b, ef, sgn);
   lanes_proj (b, ef, &r1);
-  lanes_refit (b, &r1, ef, refit_ok);
-  lanes_pass (b, ef, &r1);
+  lanes_refit (b, &r1, ef, refit_ok, sgn);
+  lanes_pass (b, ef, &r1, sgn);
   lanes_pack_one (&r1, lo, hi);
 
   for (k = 0; k < n_blocks; k++) {
@@ -1337,6 +1436,7 @@ lanes_fast (const Bc6hBatch * b, guint n_blocks, guint8 * out)
       continue;
     }
     p.wsum = 0.0f;
+    p.sgn = sgn;
     for (c = 0; c < 3; c++)
       for (i = 0; i < 16; i++) {
         p.h[c][i] = b->h[c][i][k];
@@ -1424,9 +1524,9 @@ typedef struct
 
 /* the decoded h of the 3-bit index @q between unquantized @a and @b */
 static inline gint32
-lanes_decode3 (gint32 a, gint32 b, gint32 q)
+lanes_decode3 (gint32 a, gint32 b, gint32 q, gint sgn)
 {
-  return lanes_interp (a, b, lanes_weight3 (q));
+  return lanes_interp (a, b, lanes_weight3 (q), sgn);
 }
 
 /* The 3-bit index of a pixel at projection @t (index units, + 0.5) onto a
@@ -1456,8 +1556,10 @@ lanes_index3 (float t, float bb2, float cc)
 /* the principal-axis endpoints of both regions of every lane
  * (fit_region ()) */
 static void
-lanes_fit2 (const Bc6hBatch * b, const float m1[16][L], float ef[2][2][3][L])
+lanes_fit2 (const Bc6hBatch * b, const float m1[16][L], float ef[2][2][3][L],
+    gint sgn)
 {
+  const float hmin = h_min (sgn);
   gint r, i, c, k;
 
   for (r = 0; r < 2; r++) {
@@ -1510,8 +1612,8 @@ lanes_fit2 (const Bc6hBatch * b, const float m1[16][L], float ef[2][2][3][L])
         float lo = mean[c][k] + tmin[k] * axis[c][k];
         float hi = mean[c][k] + tmax[k] * axis[c][k];
 
-        ef[r][0][c][k] = lo < 0.0f ? 0.0f : (lo > H_MAX ? H_MAX : lo);
-        ef[r][1][c][k] = hi < 0.0f ? 0.0f : (hi > H_MAX ? H_MAX : hi);
+        ef[r][0][c][k] = lo < hmin ? hmin : (lo > H_MAX ? H_MAX : lo);
+        ef[r][1][c][k] = hi < hmin ? hmin : (hi > H_MAX ? H_MAX : hi);
       }
     }
   }
@@ -1521,7 +1623,7 @@ lanes_fit2 (const Bc6hBatch * b, const float m1[16][L], float ef[2][2][3][L])
  * (try_rows ()), indices by projection alone */
 static void
 lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
-    float ef[2][2][3][L], Bc6hLanesPass2 * r)
+    float ef[2][2][3][L], Bc6hLanesPass2 * r, gint sgn)
 {
   gint32 unq[2][2][3][L], u[2][2][3][L], done[L], half[3][L], flip[2][L];
   float ha[3][L], t0[L], len[L], p0[2][3][L], d[2][3][L], inv[2][L],
@@ -1562,7 +1664,7 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
   for (rr = 0; rr < 2; rr++)
     for (e = 0; e < 2; e++)
       for (c = 0; c < 3; c++)
-        LANES u[rr][e][c][k] = lanes_u16 (ef[rr][e][c][k]);
+        LANES u[rr][e][c][k] = lanes_u16 (ef[rr][e][c][k], sgn);
   LANES done[k] = 0;
   for (c = 0; c < 3; c++) {
     LANES {
@@ -1577,7 +1679,8 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
     const gint32 row = two_region_rows[j];
     const Bc6hMode *m = &bc6h_modes[row];
     const gint32 epb = m->epb;
-    const float unit = (float) (1 << (16 - epb)) * (31.0f / 64.0f);
+    const float unit = (float) (1 << (16 - epb)) * (sgn ? 31.0f / 32.0f :
+        31.0f / 64.0f);
     gint32 x[2][2][3][L], fit[L], dh[3], left = 0, maybe = 0;
 
     for (c = 0; c < 3; c++)
@@ -1592,7 +1695,8 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
     for (rr = 0; rr < 2; rr++)
       for (e = 0; e < 2; e++)
         for (c = 0; c < 3; c++)
-          LANES x[rr][e][c][k] = lanes_quantize_u (u[rr][e][c][k], epb);
+          LANES x[rr][e][c][k] = lanes_quantize_u (u[rr][e][c][k], epb,
+        sgn);
     LANES fit[k] = !done[k];
     for (c = 0; c < 3; c++) {
       LANES {
@@ -1612,7 +1716,7 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
           LANES {
             r->ep[rr][e][c][k] = fit[k] ? x[rr][e][c][k] : r->ep[rr][e][c][k];
             unq[rr][e][c][k] = fit[k] ? lanes_unquantize (x[rr][e][c][k],
-                epb) : unq[rr][e][c][k];
+                epb, sgn) : unq[rr][e][c][k];
           }
         }
       }
@@ -1634,8 +1738,9 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
     LANES len[k] = 0.0f;
     for (c = 0; c < 3; c++) {
       LANES {
-        p0[rr][c][k] = (float) ((unq[rr][0][c][k] * 31) >> 6);
-        d[rr][c][k] = (float) ((unq[rr][1][c][k] * 31) >> 6) - p0[rr][c][k];
+        p0[rr][c][k] = (float) lanes_h_of_value (unq[rr][0][c][k], sgn);
+        d[rr][c][k] = (float) lanes_h_of_value (unq[rr][1][c][k], sgn) -
+            p0[rr][c][k];
         len[k] += d[rr][c][k] * d[rr][c][k];
       }
     }
@@ -1673,9 +1778,9 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
       /* the index by the error of the segment's point (lanes_index3 ());
        * the exact decoded error of the one kept */
       bq = lanes_index3 (t, bb2, cc);
-      e0 = (float) lanes_decode3 (u00, u10, bq) - b->h[0][i][k];
-      e1 = (float) lanes_decode3 (u01, u11, bq) - b->h[1][i][k];
-      e2 = (float) lanes_decode3 (u02, u12, bq) - b->h[2][i][k];
+      e0 = (float) lanes_decode3 (u00, u10, bq, sgn) - b->h[0][i][k];
+      e1 = (float) lanes_decode3 (u01, u11, bq, sgn) - b->h[1][i][k];
+      e2 = (float) lanes_decode3 (u02, u12, bq, sgn) - b->h[2][i][k];
       r->q[i][k] = bq;
       r->err[k] += w0 * e0 * e0 + w1 * e1 * e1 + w2 * e2 * e2;
     }
@@ -1766,8 +1871,9 @@ lanes_proj2 (const Bc6hBatch * b, const float m1[16][L],
  * indices of @r (refit_region ()) into @ef, where they are determined */
 static void
 lanes_refit2 (const Bc6hBatch * b, const float m1[16][L],
-    const Bc6hLanesPass2 * r, float ef[2][2][3][L])
+    const Bc6hLanesPass2 * r, float ef[2][2][3][L], gint sgn)
 {
+  const float hmin = h_min (sgn);
   float nf[2][2][3][L];
   gint32 ok[L];
   gint rr, i, c, e, k;
@@ -1815,8 +1921,8 @@ lanes_refit2 (const Bc6hBatch * b, const float m1[16][L],
             ab[rr][c][k] * pa[rr][c][k]) * inv;
 
         ok[k] = ok[k] && good;
-        nf[rr][0][c][k] = lo < 0.0f ? 0.0f : (lo > H_MAX ? H_MAX : lo);
-        nf[rr][1][c][k] = hi < 0.0f ? 0.0f : (hi > H_MAX ? H_MAX : hi);
+        nf[rr][0][c][k] = lo < hmin ? hmin : (lo > H_MAX ? H_MAX : lo);
+        nf[rr][1][c][k] = hi < hmin ? hmin : (hi > H_MAX ? H_MAX : hi);
       }
     }
   }
@@ -2037,7 +2143,7 @@ lanes_pack2 (const Bc6hLanesPass2 * r, const gint32 * part, const gint32 * anc,
  * again, to out + 16 block */
 static void
 lanes_two (const Bc6hBatch * b, const Bc6hPending * pd, guint first, guint n,
-    guint8 * out)
+    gint sgn, guint8 * out)
 {
   float m1[16][L], ef[2][2][3][L];
   gint32 anc[L], part[L];
@@ -2054,10 +2160,10 @@ lanes_two (const Bc6hBatch * b, const Bc6hPending * pd, guint first, guint n,
    * refit to those, then the mode and the indices (before, a first pass
    * quantized the principal axes' endpoints and was a candidate too: on
    * the benchmark photographs 0.01 dB for a quarter of the time) */
-  lanes_fit2 (b, m1, ef);
+  lanes_fit2 (b, m1, ef, sgn);
   lanes_proj2 (b, m1, ef, &r);
-  lanes_refit2 (b, m1, &r, ef);
-  lanes_pass2 (b, m1, anc, ef, &r);
+  lanes_refit2 (b, m1, &r, ef, sgn);
+  lanes_pass2 (b, m1, anc, ef, &r, sgn);
   lanes_pack2 (&r, part, anc, lo, hi);
 
   for (k = 0; k < n; k++)
@@ -2073,7 +2179,7 @@ lanes_two (const Bc6hBatch * b, const Bc6hPending * pd, guint first, guint n,
  * lanes_two (). */
 static void
 lanes_normal (const Bc6hBatch * b, guint first, guint n_blocks,
-    Bc6hPending * pd, guint8 * out)
+    Bc6hPending * pd, gint sgn, guint8 * out)
 {
   Bc6hLanesPass r;
   float ef[2][3][L], wsum[L], thr[L];
@@ -2082,10 +2188,10 @@ lanes_normal (const Bc6hBatch * b, guint first, guint n_blocks,
   guint k, i, c;
 
   /* as lanes_fast () */
-  lanes_fit (b, ef);
+  lanes_fit (b, ef, sgn);
   lanes_proj (b, ef, &r);
-  lanes_refit (b, &r, ef, refit_ok);
-  lanes_pass (b, ef, &r);
+  lanes_refit (b, &r, ef, refit_ok, sgn);
+  lanes_pass (b, ef, &r, sgn);
   lanes_pack_one (&r, lo, hi);
   LANES wsum[k] = 0.0f;
   for (c = 0; c < 3; c++)
@@ -2106,6 +2212,7 @@ lanes_normal (const Bc6hBatch * b, guint first, guint n_blocks,
           p.w[c][i] = b->w[c][i][k];
         }
       p.wsum = wsum[k];
+      p.sgn = sgn;
       encode_block (&p, 1, o);
       continue;
     }
@@ -2128,7 +2235,8 @@ lanes_normal (const Bc6hBatch * b, guint first, guint n_blocks,
  * a permutation of the table (a lane a block reading its pixel took a
  * scalar load, and a third of fast's time) */
 static void
-load_row (const guint16 * src, const guint * off, guint y, Bc6hBatch * b)
+load_row (const guint16 * src, const guint * off, guint y, gint sgn,
+    Bc6hBatch * b)
 {
   const __m512i idx = _mm512_loadu_si512 (off);
   const __m512 w_lo = _mm512_loadu_ps (bc6h_octave_weight);
@@ -2139,15 +2247,22 @@ load_row (const guint16 * src, const guint * off, guint y, Bc6hBatch * b)
     for (c = 0; c < 3; c++) {
       __m512i v = _mm512_mask_i32gather_epi32 (_mm512_setzero_si512 (),
           0xffff, idx, src + x * 4 + c, 2);
-      __mmask16 good;
+      __m512i h;
+      __mmask16 good, neg = 0;
 
-      /* h_of_half_int (): negative and NaN 0, infinity the largest (the
-       * maskz forms: GCC 12 warns of the others' undefined source) */
+      /* h_of_half_int (): unsigned, negative and NaN 0, infinity the
+       * largest; signed, the magnitude's (the maskz forms: GCC 12 warns
+       * of the others' undefined source) */
       v = _mm512_and_si512 (v, _mm512_set1_epi32 (0xffff));
+      if (sgn) {
+        neg = _mm512_test_epi32_mask (v, _mm512_set1_epi32 (0x8000));
+        v = _mm512_and_si512 (v, _mm512_set1_epi32 (0x7fff));
+      }
       good = _mm512_cmple_epi32_mask (v, _mm512_set1_epi32 (0x7c00));
       v = _mm512_maskz_min_epi32 (good, v, _mm512_set1_epi32 (0x7bff));
+      h = sgn ? _mm512_mask_sub_epi32 (v, neg, _mm512_setzero_si512 (), v) : v;
       _mm512_storeu_ps (b->h[c][y * 4 + x], _mm512_maskz_cvtepi32_ps (0xffff,
-              v));
+              h));
       _mm512_storeu_ps (b->w[c][y * 4 + x], _mm512_permutex2var_ps (w_lo,
               _mm512_maskz_srli_epi32 (0xffff, v, 10), w_hi));
     }
@@ -2158,7 +2273,8 @@ load_row (const guint16 * src, const guint * off, guint y, Bc6hBatch * b)
 /* the pixels of row @y of the lanes' blocks, the blocks at @off (in
  * 16-bit values) in @src, into @b */
 static void
-load_row (const guint16 * src, const guint * off, guint y, Bc6hBatch * b)
+load_row (const guint16 * src, const guint * off, guint y, gint sgn,
+    Bc6hBatch * b)
 {
   guint x, c, k;
 
@@ -2167,22 +2283,20 @@ load_row (const guint16 * src, const guint * off, guint y, Bc6hBatch * b)
       const guint16 *s = src + x * 4 + c;
 
       LANES {
-        gint32 h = h_of_half_int (GUINT16_FROM_LE (s[off[k]]));
+        gint32 h = h_of_half_int (GUINT16_FROM_LE (s[off[k]]), sgn);
 
         b->h[c][y * 4 + x][k] = (float) h;
-        b->w[c][y * 4 + x][k] = bc6h_octave_weight[h >> 10];
+        b->w[c][y * 4 + x][k] = bc6h_octave_weight[ABS (h) >> 10];
       }
     }
 }
 
 #endif
 
-/* Encodes @n_blocks side by side: rows[y] points at the first pixel of
- * picture row y of the blocks, RGBA half floats (4 little-endian 16-bit
- * values a pixel); block k goes to out + 16 k */
-void
-BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
-    guint n_blocks, gint quality, guint8 * out)
+/* bc_kernel_bc6h () of signed (@sgn 1) or unsigned BC6H */
+static void
+encode_blocks (const guint16 * const rows[4], guint n_blocks, gint quality,
+    gint sgn, guint8 * out)
 {
   guint k, x, y, c, j;
 
@@ -2197,8 +2311,8 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
       for (k = 0; k < L; k++)
         off[k] = (j + MIN (k, n - 1)) * 16;
       for (y = 0; y < 4; y++)
-        load_row (rows[y], off, y, &b);
-      lanes_fast (&b, n, out + 16 * j);
+        load_row (rows[y], off, y, sgn, &b);
+      lanes_fast (&b, n, sgn, out + 16 * j);
     }
     return;
   }
@@ -2224,8 +2338,8 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
         for (k = 0; k < L; k++)
           off[k] = (j + MIN (k, n - 1)) * 16;
         for (y = 0; y < 4; y++)
-          load_row (grows[y], off, y, &b);
-        lanes_normal (&b, j, n, &pd, gout);
+          load_row (grows[y], off, y, sgn, &b);
+        lanes_normal (&b, j, n, &pd, sgn, gout);
       }
       for (j = 0; j < pd.n; j += L) {
         guint n = MIN (L, pd.n - j);
@@ -2233,8 +2347,8 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
         for (k = 0; k < L; k++)
           off[k] = pd.block[j + MIN (k, n - 1)] * 16u;
         for (y = 0; y < 4; y++)
-          load_row (grows[y], off, y, &b);
-        lanes_two (&b, &pd, j, n, gout);
+          load_row (grows[y], off, y, sgn, &b);
+        lanes_two (&b, &pd, j, n, sgn, gout);
       }
     }
     return;
@@ -2248,14 +2362,30 @@ BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
 
       for (x = 0; x < 4; x++)
         for (c = 0; c < 3; c++)
-          p.h[c][y * 4 + x] = h_of_half (GUINT16_FROM_LE (s[x * 4 + c]));
+          p.h[c][y * 4 + x] = h_of_half (GUINT16_FROM_LE (s[x * 4 + c]), sgn);
     }
     p.wsum = 0.0f;
+    p.sgn = sgn;
     for (c = 0; c < 3; c++)
       for (x = 0; x < 16; x++) {
-        p.w[c][x] = bc6h_octave_weight[((gint) p.h[c][x]) >> 10];
+        p.w[c][x] = bc6h_octave_weight[ABS ((gint) p.h[c][x]) >> 10];
         p.wsum += p.w[c][x];
       }
     encode_block (&p, quality, out + 16 * k);
   }
+}
+
+/* Encodes @n_blocks side by side: rows[y] points at the first pixel of
+ * picture row y of the blocks, RGBA half floats (4 little-endian 16-bit
+ * values a pixel); block k goes to out + 16 k. The two calls with a
+ * constant sign let the compiler specialise encode_blocks () and its
+ * callees for each (-O3's cloning of functions for constant arguments). */
+void
+BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 * const rows[4],
+    guint n_blocks, gint quality, gboolean is_signed, guint8 * out)
+{
+  if (is_signed)
+    encode_blocks (rows, n_blocks, quality, 1, out);
+  else
+    encode_blocks (rows, n_blocks, quality, 0, out);
 }

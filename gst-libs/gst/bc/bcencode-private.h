@@ -15,16 +15,14 @@
 #include <glib.h>
 
 G_BEGIN_DECLS
-
 /* Blocks encoded together: the kernels are written lane-parallel over this
  * many blocks, so each arithmetic step is one vector operation (AVX-512:
  * 16 floats) or a few (AVX2: two, SSE2: four). A multiple of 8. */
 #define BC_LANES 16
-
 /* A batch of BC_LANES blocks in structure-of-arrays form:
  * px[channel][pixel][lane], channels r, g, b, a; pixel = y * 4 + x. Values
  * are 0..255. */
-typedef struct
+    typedef struct
 {
   float px[4][16][BC_LANES];
 } BcBatch;
@@ -83,12 +81,12 @@ typedef void (*BcSplit2Func) (const guint8 * src, guint n_pixels,
 typedef void (*BcBc5RowsFunc) (const guint8 * const rows[4], guint n_blocks,
     gint quality, const gint shift[2], guint8 * out);
 
-/* BC6H (unsigned) of @n_blocks blocks side by side (bcencode-bc6h.c):
- * rows[y] points at the first pixel of picture row y of the blocks, RGBA
- * half floats (four little-endian 16-bit values a pixel), readable for
- * 16 * @n_blocks values. Block k goes to out + 16 k. */
+/* BC6H, unsigned or (@is_signed) signed, of @n_blocks blocks side by side
+ * (bcencode-bc6h.c): rows[y] points at the first pixel of picture row y of
+ * the blocks, RGBA half floats (four little-endian 16-bit values a pixel),
+ * readable for 16 * @n_blocks values. Block k goes to out + 16 k. */
 typedef void (*BcBc6hFunc) (const guint16 * const rows[4], guint n_blocks,
-    gint quality, guint8 * out);
+    gint quality, gboolean is_signed, guint8 * out);
 
 /* YUV input (bcyuv.c, bcyuv-kernels.c) */
 
@@ -170,7 +168,8 @@ G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_ycocg_fast) (const BcBatchInt *
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc7) (const BcBatch * batch,
     guint n_lanes, gint quality, guint8 * out);
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_kernel_bc6h) (const guint16 *
-    const rows[4], guint n_blocks, gint quality, guint8 * out);
+    const rows[4], guint n_blocks, gint quality, gboolean is_signed,
+    guint8 * out);
 G_GNUC_INTERNAL void BC_KERNEL_NAME (bc_yuv_rows) (const BcYuvParams * p,
     const guint8 * const planes[3], const gsize strides[3], guint y0,
     guint n_rows, guint x, guint n, guint8 * rgba, gsize rgba_stride);
@@ -235,5 +234,4 @@ G_GNUC_INTERNAL extern const BcKernels bc_kernels_avx512;
 #endif
 
 G_END_DECLS
-
 #endif /* __GST_BC_ENCODE_PRIVATE_H__ */

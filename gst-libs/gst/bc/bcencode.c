@@ -42,11 +42,13 @@
  *   RGBA value) are written in mode 5 and decode exactly (see
  *   bcencode-bc7.c).
  *
- * BC6H (unsigned) is encoded from half floats, not from 8-bit pixels:
- * gst_bc_encode_block_half(), gst_bc_encode_rows_half(), and
+ * BC6H, unsigned (%GST_BC_FORMAT_BC6H) or signed
+ * (%GST_BC_FORMAT_BC6H_SF), is encoded from half floats, not from 8-bit
+ * pixels: gst_bc_encode_block_half(), gst_bc_encode_rows_half(), and
  * gst_bc_encode_rows_hdr() for raw HDR video (PQ, HLG or linear, see
  * #GstBcHdrInput). fast writes one-region modes (11 to 14), normal and
- * high also two-region ones (see bcencode-bc6h.c).
+ * high also two-region ones (see bcencode-bc6h.c). Signed blocks hold
+ * negative values too, with one bit less of each endpoint's magnitude.
  * gst_bc_encode_format_supported() is about the 8-bit encoders and says
  * %FALSE for it.
  */
@@ -784,9 +786,11 @@ bc_encode_rows_unchecked (const BcKernels * kernels, GstBcFormat format,
  * way, a chunk of pixels of each of the four rows at a time */
 static void
 encode_rows_bc6h (const BcKernels * kernels, const GstBcHdrInput * input,
-    GstBcQuality quality, const guint8 * src, gsize src_stride, guint width,
-    guint height, guint first_block_row, guint n_block_rows, guint8 * dst)
+    GstBcFormat format, GstBcQuality quality, const guint8 * src,
+    gsize src_stride, guint width, guint height, guint first_block_row,
+    guint n_block_rows, guint8 * dst)
 {
+  const gboolean is_signed = format == GST_BC_FORMAT_BC6H_SF;
   const guint bpp = input ? gst_bc_hdr_input_get_bpp (input) : 8;
   const guint blocks_x = (width + 3) / 4;
   guint chunk, by, x0, y, x;
@@ -824,7 +828,7 @@ encode_rows_bc6h (const BcKernels * kernels, const GstBcHdrInput * input,
           memcpy (b + x * 4, b + (npx - 1) * 4, 8);
         rows16[y] = b;
       }
-      kernels->bc6h (rows16, nb, quality, out + (gsize) x0 / 4 * 16);
+      kernels->bc6h (rows16, nb, quality, is_signed, out + (gsize) x0 / 4 * 16);
     }
   }
   g_free (buf);
@@ -838,7 +842,7 @@ bc6h_args_valid (GstBcFormat format, const guint8 * src, gsize src_stride,
 {
   guint blocks_y;
 
-  g_return_val_if_fail (format == GST_BC_FORMAT_BC6H, FALSE);
+  g_return_val_if_fail (gst_bc_format_is_float (format), FALSE);
   g_return_val_if_fail (src != NULL && dst != NULL, FALSE);
   g_return_val_if_fail (width > 0 && height > 0, FALSE);
   g_return_val_if_fail (src_stride >= (gsize) width * bpp, FALSE);
@@ -850,15 +854,17 @@ bc6h_args_valid (GstBcFormat format, const guint8 * src, gsize src_stride,
 
 /**
  * gst_bc_encode_block_half:
- * @format: %GST_BC_FORMAT_BC6H
+ * @format: %GST_BC_FORMAT_BC6H or %GST_BC_FORMAT_BC6H_SF
  * @quality: speed/quality trade-off
  * @rgba: (array fixed-size=64): 16 pixels, row-major, each red, green,
  *     blue and alpha as the bits of a half float (alpha is ignored)
  * @out: (out caller-allocates) (array fixed-size=16): the block
  *
- * Encodes one BC6H block (unsigned half floats: negative values and NaN
- * become 0, infinities the largest half). Gives the same bytes as
- * gst_bc_encode_rows_half() for the same pixels.
+ * Encodes one BC6H block. Unsigned (%GST_BC_FORMAT_BC6H): negative values
+ * and NaN become 0, infinities the largest half. Signed
+ * (%GST_BC_FORMAT_BC6H_SF): NaN becomes 0, infinities the largest half of
+ * their sign. Gives the same bytes as gst_bc_encode_rows_half() for the
+ * same pixels.
  */
 void
 gst_bc_encode_block_half (GstBcFormat format, GstBcQuality quality,
@@ -868,18 +874,19 @@ gst_bc_encode_block_half (GstBcFormat format, GstBcQuality quality,
   const guint16 *rows[4] = { le, le + 16, le + 32, le + 48 };
   guint i;
 
-  g_return_if_fail (format == GST_BC_FORMAT_BC6H);
+  g_return_if_fail (gst_bc_format_is_float (format));
   g_return_if_fail (rgba != NULL && out != NULL);
 
   for (i = 0; i < 64; i++)
     le[i] = GUINT16_TO_LE (rgba[i]);
   bc_encode_get_kernels ()->bc6h (rows, 1, CLAMP (quality,
-          GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH), out);
+          GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH),
+      format == GST_BC_FORMAT_BC6H_SF, out);
 }
 
 /**
  * gst_bc_encode_rows_half:
- * @format: %GST_BC_FORMAT_BC6H
+ * @format: %GST_BC_FORMAT_BC6H or %GST_BC_FORMAT_BC6H_SF
  * @quality: speed/quality trade-off
  * @src: the picture's first pixel: RGBA of four little-endian half floats
  *     (8 bytes a pixel, alpha ignored), linear light with 1.0 =
@@ -891,9 +898,10 @@ gst_bc_encode_block_half (GstBcFormat format, GstBcQuality quality,
  * @n_block_rows: block rows to encode
  * @dst: the start of the whole encoded frame
  *
- * Encodes block rows of a picture of half floats into BC6H (unsigned) as
- * gst_bc_encode_rows() does for 8-bit formats; see bcencode-bc6h.c for the
- * modes each quality writes. Thread-safe for disjoint block rows.
+ * Encodes block rows of a picture of half floats into BC6H, unsigned or
+ * signed by @format, as gst_bc_encode_rows() does for 8-bit formats; see
+ * bcencode-bc6h.c for the modes each quality writes. Thread-safe for
+ * disjoint block rows.
  */
 void
 gst_bc_encode_rows_half (GstBcFormat format, GstBcQuality quality,
@@ -903,14 +911,14 @@ gst_bc_encode_rows_half (GstBcFormat format, GstBcQuality quality,
   if (!bc6h_args_valid (format, src, src_stride, width, height, 8,
           first_block_row, n_block_rows, dst))
     return;
-  encode_rows_bc6h (bc_encode_get_kernels (), NULL, quality, src, src_stride,
-      width, height, first_block_row, n_block_rows, dst);
+  encode_rows_bc6h (bc_encode_get_kernels (), NULL, format, quality, src,
+      src_stride, width, height, first_block_row, n_block_rows, dst);
 }
 
 /**
  * gst_bc_encode_rows_hdr: (skip)
  * @input: the conversion of the input (gst_bc_hdr_input_new())
- * @format: %GST_BC_FORMAT_BC6H
+ * @format: %GST_BC_FORMAT_BC6H or %GST_BC_FORMAT_BC6H_SF
  * @quality: speed/quality trade-off
  * @src: the picture's first pixel, of @input's format
  * @src_stride: bytes from one picture row to the next
@@ -933,6 +941,6 @@ gst_bc_encode_rows_hdr (const GstBcHdrInput * input, GstBcFormat format,
   if (!bc6h_args_valid (format, src, src_stride, width, height,
           gst_bc_hdr_input_get_bpp (input), first_block_row, n_block_rows, dst))
     return;
-  encode_rows_bc6h (bc_encode_get_kernels (), input, quality, src,
+  encode_rows_bc6h (bc_encode_get_kernels (), input, format, quality, src,
       src_stride, width, height, first_block_row, n_block_rows, dst);
 }

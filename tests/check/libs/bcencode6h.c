@@ -8,7 +8,8 @@
  * bounds in half-float steps (1024 a factor of two, so 10 steps is about
  * 0.7 %); the modes written; the rows functions on odd sizes against the
  * block function; the HDR input conversions; the mPSNR of a synthetic
- * picture per quality. */
+ * picture per quality. Signed BC6H (BC6H-SF) the same way, with negative
+ * values too. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -51,26 +52,42 @@ h_of (guint16 v)
   return (v & 0x8000) ? 0 : v;
 }
 
-/* Encodes @rgba at @quality, decodes it; returns the largest difference
- * of a channel in half-float steps and checks the mode */
+/* h of a half for signed BC6H: -m for a negative value of magnitude m
+ * (-0 is 0) */
 static gint
-round_trip (const guint16 rgba[64], GstBcQuality quality, guint16 out[64])
+h_of_signed (guint16 v)
 {
+  return (v & 0x8000) ? -(gint) (v & 0x7fff) : v;
+}
+
+/* Encodes @rgba as @format at @quality, decodes it; returns the largest
+ * difference of a channel in half-float steps and checks the mode */
+static gint
+round_trip_format (GstBcFormat format, const guint16 rgba[64],
+    GstBcQuality quality, guint16 out[64])
+{
+  gint (*h) (guint16) = format == GST_BC_FORMAT_BC6H_SF ? h_of_signed : h_of;
   guint8 block[16];
   gint i, c, worst = 0, mode;
 
-  gst_bc_encode_block_half (GST_BC_FORMAT_BC6H, quality, rgba, block);
+  gst_bc_encode_block_half (format, quality, rgba, block);
   mode = block_mode (block);
   fail_unless (mode >= 0, "reserved mode %d written", block[0] & 0x1f);
   if (quality == GST_BC_QUALITY_FAST)
     fail_unless (mode_is_one_region (mode), "fast wrote mode %d", mode);
-  fail_unless (gst_bc_decode_block_half (GST_BC_FORMAT_BC6H, block, out));
+  fail_unless (gst_bc_decode_block_half (format, block, out));
   for (i = 0; i < 16; i++) {
     for (c = 0; c < 3; c++)
-      worst = MAX (worst, ABS (h_of (out[i * 4 + c]) - h_of (rgba[i * 4 + c])));
+      worst = MAX (worst, ABS (h (out[i * 4 + c]) - h (rgba[i * 4 + c])));
     fail_unless_equals_int (out[i * 4 + 3], 0x3c00);
   }
   return worst;
+}
+
+static gint
+round_trip (const guint16 rgba[64], GstBcQuality quality, guint16 out[64])
+{
+  return round_trip_format (GST_BC_FORMAT_BC6H, rgba, quality, out);
 }
 
 static void
@@ -242,10 +259,11 @@ GST_START_TEST (test_random)
 
 GST_END_TEST;
 
-/* gst_bc_encode_rows_half() on odd sizes: the blocks of
+/* gst_bc_encode_rows_half() on odd sizes, BC6H and BC6H-SF: the blocks of
  * gst_bc_encode_block_half() of the picture padded by repeating its last
  * column and row, also when encoded a block row at a time (1029 pixels:
- * more than the encoder takes of a row at a time, and a part block) */
+ * more than the encoder takes of a row at a time, and a part block; for
+ * BC6H-SF some values negative) */
 GST_START_TEST (test_rows_odd_sizes)
 {
   static const guint sizes[][2] = {
@@ -264,18 +282,23 @@ GST_START_TEST (test_rows_odd_sizes)
     guint x, y, c, bx, by;
 
     hdrtest_image (w, h, s, pic);
+    /* green negative in every third pixel: BC6H reads 0, BC6H-SF -green */
+    for (x = 0; x < w * h; x += 3)
+      pic[x * 4 + 1] |= 0x8000;
     for (y = 0; y < h; y++)
       for (x = 0; x < w; x++)
         for (c = 0; c < 4; c++)
           GST_WRITE_UINT16_LE (src + y * stride + x * 8 + c * 2,
               pic[((gsize) y * w + x) * 4 + c]);
 
-    for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
-      gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, qualities[q], src, stride,
-          w, h, 0, bh, dst);
+    for (q = 0; q < 2 * G_N_ELEMENTS (qualities); q++) {
+      GstBcFormat f = q < G_N_ELEMENTS (qualities) ? GST_BC_FORMAT_BC6H :
+          GST_BC_FORMAT_BC6H_SF;
+      GstBcQuality quality = qualities[q % G_N_ELEMENTS (qualities)];
+
+      gst_bc_encode_rows_half (f, quality, src, stride, w, h, 0, bh, dst);
       for (by = 0; by < bh; by++)
-        gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, qualities[q], src,
-            stride, w, h, by, 1, dst2);
+        gst_bc_encode_rows_half (f, quality, src, stride, w, h, by, 1, dst2);
       fail_unless (memcmp (dst, dst2, (gsize) bw * bh * 16) == 0);
       for (by = 0; by < bh; by++) {
         for (bx = 0; bx < bw; bx++) {
@@ -288,9 +311,10 @@ GST_START_TEST (test_rows_odd_sizes)
                 blk[(y * 4 + x) * 4 + c] =
                     pic[((gsize) MIN (by * 4 + y, h - 1) * w +
                         MIN (bx * 4 + x, w - 1)) * 4 + c];
-          gst_bc_encode_block_half (GST_BC_FORMAT_BC6H, qualities[q], blk, ref);
+          gst_bc_encode_block_half (f, quality, blk, ref);
           fail_unless (memcmp (ref, dst + (by * bw + bx) * 16, 16) == 0,
-              "%ux%u quality %u: block %u,%u differs", w, h, q, bx, by);
+              "%ux%u %s quality %u: block %u,%u differs", w, h,
+              gst_bc_format_to_string (f), quality, bx, by);
         }
       }
     }
@@ -303,26 +327,37 @@ GST_START_TEST (test_rows_odd_sizes)
 
 GST_END_TEST;
 
-/* every SIMD level writes the same blocks */
+/* every SIMD level writes the same blocks, BC6H and BC6H-SF (of a
+ * picture with negative values, NaN and infinities of both signs) */
 GST_START_TEST (test_simd_levels_agree)
 {
   const guint w = 96, h = 16;
   guint16 *pic = g_new (guint16, w * h * 4);
   guint8 ref[(96 / 4) * (16 / 4) * 16], out[sizeof (ref)];
   GstBcSimd best = gst_bc_encode_get_simd (), level;
-  guint q;
+  guint q, i;
 
   hdrtest_image (w, h, 3, pic);
-  for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+  for (i = 0; i < w * h; i += 5)
+    pic[i * 4 + i % 3] |= 0x8000;
+  pic[7 * 4] = 0x7c00;
+  pic[8 * 4 + 1] = 0xfc00;
+  pic[9 * 4 + 2] = 0xfe00;
+  for (q = 0; q < 2 * G_N_ELEMENTS (qualities); q++) {
+    GstBcFormat f = q < G_N_ELEMENTS (qualities) ? GST_BC_FORMAT_BC6H :
+        GST_BC_FORMAT_BC6H_SF;
+    GstBcQuality quality = qualities[q % G_N_ELEMENTS (qualities)];
+
     gst_bc_encode_set_simd (GST_BC_SIMD_NONE);
-    gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, qualities[q],
-        (const guint8 *) pic, w * 8, w, h, 0, h / 4, ref);
+    gst_bc_encode_rows_half (f, quality, (const guint8 *) pic, w * 8, w, h, 0,
+        h / 4, ref);
     for (level = GST_BC_SIMD_SSE2; level <= best; level++) {
       gst_bc_encode_set_simd (level);
-      gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, qualities[q],
-          (const guint8 *) pic, w * 8, w, h, 0, h / 4, out);
+      gst_bc_encode_rows_half (f, quality, (const guint8 *) pic, w * 8, w, h,
+          0, h / 4, out);
       fail_unless (memcmp (ref, out, sizeof (ref)) == 0,
-          "quality %u, level %d", q, level);
+          "%s quality %u, level %d", gst_bc_format_to_string (f), quality,
+          level);
     }
   }
   gst_bc_encode_set_simd (GST_BC_SIMD_AVX512);
@@ -695,6 +730,196 @@ GST_START_TEST (test_rows_hdr)
 
 GST_END_TEST;
 
+/* BC6H-SF: a block of one colour of either sign comes back exactly (mode
+ * 14's 16-bit endpoints are the signed values themselves); NaN is 0, an
+ * infinity the largest half of its sign */
+GST_START_TEST (test_signed_flat)
+{
+  static const gdouble colours[][3] = {
+    {0.0, 0.0, 0.0}, {1.0, 1.0, 1.0}, {-1.0, -1.0, -1.0},
+    {0.5, -0.25, 0.125}, {-49.5, 30.0, -0.001}, {1e-5, -3e-6, 6e-8},
+    {-65504.0, 65504.0, 0.0}, {-2.0, 0.75, -12.0},
+  };
+  static const guint16 specials[][3] = {
+    {0x7c00, 0xfc00, 0x7e00}, {0xfc00, 0x0000, 0xfe01},
+  };
+  static const guint16 expected[][3] = {
+    {0x7bff, 0xfbff, 0x0000}, {0xfbff, 0x0000, 0x0000},
+  };
+  guint16 rgba[64], out[64];
+  guint k, q, i, c;
+
+  for (k = 0; k < G_N_ELEMENTS (colours); k++) {
+    fill (rgba, flat, (gpointer) colours[k]);
+    for (q = 0; q < G_N_ELEMENTS (qualities); q++)
+      fail_unless_equals_int (round_trip_format (GST_BC_FORMAT_BC6H_SF, rgba,
+              qualities[q], out), 0);
+  }
+  for (k = 0; k < G_N_ELEMENTS (specials); k++) {
+    for (i = 0; i < 16; i++) {
+      for (c = 0; c < 3; c++)
+        rgba[i * 4 + c] = specials[k][c];
+      rgba[i * 4 + 3] = 0x3c00;
+    }
+    for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+      guint8 block[16];
+
+      gst_bc_encode_block_half (GST_BC_FORMAT_BC6H_SF, qualities[q], rgba,
+          block);
+      fail_unless (gst_bc_decode_block_half (GST_BC_FORMAT_BC6H_SF, block,
+              out));
+      for (i = 0; i < 16; i++)
+        for (c = 0; c < 3; c++)
+          fail_unless_equals_int (out[i * 4 + c], expected[k][c]);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* BC6H-SF of the gradients of test_gradients, positive and negated: the
+ * worst channel error stays within the bounds of BC6H's (a signed
+ * endpoint has one bit of magnitude less, but these errors come from the
+ * indices' palette, not the endpoints' precision) */
+GST_START_TEST (test_signed_gradients)
+{
+  static const Gradient grads[] = {
+    {1.0, 1.5, FALSE}, {0.01, 0.02, TRUE}, {0.5, 4.0, FALSE},
+    {1.0, 50.0, TRUE}, {0.05, 50.0, FALSE}, {1e-4, 1e-3, FALSE},
+  };
+  static const gint bounds[][3] = {
+    {52, 40, 40}, {80, 64, 80}, {24, 24, 24}, {100, 100, 100},
+    {110, 110, 110}, {32, 32, 32},
+  };
+  guint16 rgba[64], out[64];
+  guint k, q, neg, i;
+
+  for (k = 0; k < G_N_ELEMENTS (grads); k++) {
+    for (neg = 0; neg < 2; neg++) {
+      for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+        gint e;
+
+        fill (rgba, gradient, (gpointer) & grads[k]);
+        for (i = 0; i < 64; i++)
+          rgba[i] |= neg && i % 4 != 3 ? 0x8000 : 0;
+        e = round_trip_format (GST_BC_FORMAT_BC6H_SF, rgba, qualities[q], out);
+        GST_INFO ("signed gradient %u%s quality %u: %d steps", k,
+            neg ? " negated" : "", q, e);
+        fail_unless (e <= bounds[k][q], "gradient %u%s quality %u: %d > %d",
+            k, neg ? " negated" : "", q, e, bounds[k][q]);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* BC6H-SF of random blocks whose values have random signs: every block
+ * decodes in a valid mode (one region at fast); blocks of one sign and a
+ * moderate range within a bound; blocks of both signs closer (summed
+ * squared error in h) than a block of zeros; negative values come back
+ * negative or within 1024 steps (2^-14) of 0 */
+GST_START_TEST (test_signed_random)
+{
+  GRand *rand = g_rand_new_with_seed (16);
+  guint16 rgba[64], out[64];
+  gint worst[3] = { 0, 0, 0 };
+  guint n, i, c, q;
+
+  for (n = 0; n < 3000; n++) {
+    gdouble base = pow (2.0, g_rand_double_range (rand, -16.0, 5.6));
+    gdouble spread = g_rand_double_range (rand, 0.0, n % 3 == 0 ? 10.0 : 2.0);
+    /* 0: positive, 1: negative, 2: either */
+    guint signs = n % 3;
+
+    for (i = 0; i < 16; i++) {
+      for (c = 0; c < 3; c++) {
+        gdouble v = base * pow (2.0, g_rand_double_range (rand, 0.0, spread));
+        gboolean negative = signs == 1 || (signs == 2 && g_rand_boolean (rand));
+
+        rgba[i * 4 + c] = gst_bc_hdr_half_from_float ((gfloat) v) |
+            (negative ? 0x8000 : 0);
+      }
+      rgba[i * 4 + 3] = 0x3c00;
+    }
+    for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+      gint e = round_trip_format (GST_BC_FORMAT_BC6H_SF, rgba, qualities[q],
+          out);
+
+      if (spread <= 1.0 && signs != 2)
+        worst[q] = MAX (worst[q], e);
+      if (signs == 2) {
+        gdouble err = 0.0, zero = 0.0;
+
+        for (i = 0; i < 16; i++)
+          for (c = 0; c < 3; c++) {
+            gdouble d = h_of_signed (out[i * 4 + c]) -
+                h_of_signed (rgba[i * 4 + c]);
+
+            err += d * d;
+            zero += (gdouble) h_of_signed (rgba[i * 4 + c]) *
+                h_of_signed (rgba[i * 4 + c]);
+          }
+        fail_unless (err < zero, "quality %u: %g, zeros %g", q, err, zero);
+      }
+      if (signs == 1)
+        for (i = 0; i < 16; i++)
+          for (c = 0; c < 3; c++)
+            fail_unless ((out[i * 4 + c] & 0x8000) ||
+                out[i * 4 + c] <= 0x0400, "quality %u: %04x of %04x", q,
+                out[i * 4 + c], rgba[i * 4 + c]);
+    }
+  }
+  for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+    GST_INFO ("signed random, quality %u: worst %d steps", q, worst[q]);
+    fail_unless (worst[q] <= 1000);
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* the mPSNR of the synthetic picture (no negative values) as BC6H-SF, by
+ * quality: above fixed floors, normal and high at least as good as fast,
+ * and within 0.5 dB of BC6H's (the endpoints' bit less) */
+GST_START_TEST (test_signed_mpsnr)
+{
+  const guint w = 256, h = 128, bw = w / 4, bh = h / 4;
+  guint16 *pic = g_new (guint16, w * h * 4), *dec = g_new (guint16, w * h * 4);
+  guint8 *blocks = g_malloc (bw * bh * 16);
+  static const gdouble floors[] = { 40.0, 42.0, 42.0 };
+  gdouble psnr[2][3];
+  guint q, f;
+
+  hdrtest_image (w, h, 11, pic);
+  for (f = 0; f < 2; f++) {
+    GstBcFormat format = f ? GST_BC_FORMAT_BC6H_SF : GST_BC_FORMAT_BC6H;
+
+    for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+      gst_bc_encode_rows_half (format, qualities[q], (const guint8 *) pic,
+          w * 8, w, h, 0, bh, blocks);
+      gst_bc_decode_rows_half (format, blocks, w, h, 0, bh, (guint8 *) dec,
+          w * 8);
+      psnr[f][q] = hdrtest_mpsnr (pic, dec, w * h);
+      GST_INFO ("%s quality %u: mPSNR %.2f dB", gst_bc_format_to_string
+          (format), q, psnr[f][q]);
+    }
+  }
+  for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+    fail_unless (psnr[1][q] >= floors[q], "quality %u: mPSNR %.2f dB", q,
+        psnr[1][q]);
+    fail_unless (psnr[1][q] >= psnr[0][q] - 0.5, "quality %u: %.2f dB, "
+        "unsigned %.2f dB", q, psnr[1][q], psnr[0][q]);
+  }
+  fail_unless (psnr[1][1] >= psnr[1][0]);
+  fail_unless (psnr[1][2] >= psnr[1][1] - 0.05);
+  g_free (pic);
+  g_free (dec);
+  g_free (blocks);
+}
+
+GST_END_TEST;
+
 static Suite *
 bcencode6h_suite (void)
 {
@@ -717,6 +942,10 @@ bcencode6h_suite (void)
   tcase_add_test (tc, test_rows_hdr);
   tcase_add_test (tc, test_hdr_input_tables);
   tcase_add_test (tc, test_bc6h_weights);
+  tcase_add_test (tc, test_signed_flat);
+  tcase_add_test (tc, test_signed_gradients);
+  tcase_add_test (tc, test_signed_random);
+  tcase_add_test (tc, test_signed_mpsnr);
   return s;
 }
 
