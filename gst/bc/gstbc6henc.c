@@ -10,7 +10,10 @@
  *
  * Encodes HDR video into BC6H (unsigned half floats, DXGI's BC6H_UF16)
  * block-compressed frames on the CPU: 16 bytes per 4x4 block, 8 bits per
- * pixel, RGB. BC6H holds linear light with 1.0 = 203 cd/m2 (the BT.2408
+ * pixel, RGB. It writes signed BC6H (BC6H-SF, DXGI's BC6H_SF16) instead
+ * when downstream takes only that (`video/x-bc, format=BC6H-SF`): the
+ * same values (the input is never negative) with one bit less of each
+ * endpoint's magnitude. BC6H holds linear light with 1.0 = 203 cd/m2 (the BT.2408
  * HDR reference white), as #bcdec reads it. The input's transfer function,
  * from its caps' colorimetry, says how its codes become that light
  * (gst_bc_hdr_input_new()):
@@ -39,7 +42,8 @@
  * at quality=fast a GL compute shader on the pipeline's GL context
  * converts and encodes them as the CPU does, with the same blocks on an
  * IEEE-float GL implementation (gst-libs/gst/bcgl/glsl/bc6h.comp); at
- * normal and high the frames are downloaded and encoded on the CPU
+ * normal and high, and for BC6H-SF at every quality (the compute shader
+ * writes unsigned BC6H), the frames are downloaded and encoded on the CPU
  * (#GstBc6hEnc:path says which). The GL path keeps one frame back while
  * the GPU works (one frame of latency).
  *
@@ -56,6 +60,9 @@
  * |[
  * gst-launch-1.0 filesrc location=hlg.rgb10a2 blocksize=8294400 ! rawvideoparse format=rgb10a2-le width=1920 height=1080 colorimetry=bt2100-hlg ! bc6henc ! fakesink
  * ]| Encodes raw HLG frames.
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA64_LE,colorimetry=bt2100-pq ! bc6henc ! video/x-bc,format=BC6H-SF ! hapenc ! qtmux ! filesink location=hdr.mov
+ * ]| Writes signed BC6H (Hap HDR).
  *
  * Since: 0.1
  */
@@ -103,6 +110,7 @@ struct _GstBc6hEnc
   /* streaming thread only */
   GstVideoCodecState *input_state;
   GstBcHdrInput *input;
+  /* info.format: BC6H, or BC6H-SF when downstream takes only that */
   GstBcInfo info;
   GstBcWorkers *workers;
   /* YUV (and GLMemory ARGB64) input: its conversion to RGBA64_LE (same
@@ -124,7 +132,7 @@ struct _GstBc6hEnc
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_BC_CAPS_MAKE ("BC6H")));
+    GST_STATIC_CAPS (GST_BC_CAPS_MAKE ("{ BC6H, BC6H-SF }")));
 
 #define gst_bc6h_enc_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstBc6hEnc, gst_bc6h_enc, GST_TYPE_VIDEO_ENCODER,
@@ -423,6 +431,32 @@ gst_bc6h_enc_input_colorimetry (GstVideoCodecState * state,
   }
 }
 
+/* BC6H when downstream takes it (or is not linked yet), else BC6H-SF when
+ * it takes that; BC6H again when it takes neither (negotiation fails) */
+static GstBcFormat
+gst_bc6h_enc_pick_format (GstBc6hEnc * self)
+{
+  GstCaps *allowed =
+      gst_pad_get_allowed_caps (GST_VIDEO_ENCODER_SRC_PAD (self));
+  GstBcFormat format = GST_BC_FORMAT_BC6H;
+  GstCaps *sf;
+
+  if (allowed == NULL)
+    return format;
+  sf = gst_caps_from_string (GST_BC_MEDIA_TYPE ", format = (string) BC6H-SF");
+  if (gst_caps_can_intersect (allowed, sf)) {
+    GstCaps *uf = gst_caps_from_string (GST_BC_MEDIA_TYPE
+        ", format = (string) BC6H");
+
+    if (!gst_caps_can_intersect (allowed, uf))
+      format = GST_BC_FORMAT_BC6H_SF;
+    gst_caps_unref (uf);
+  }
+  gst_caps_unref (sf);
+  gst_caps_unref (allowed);
+  return format;
+}
+
 static gboolean
 gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
 {
@@ -432,6 +466,7 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   GstVideoColorimetry cm, out_cm;
   GstBcHdrInput *input;
   GstBcInfo info;
+  GstBcFormat format;
   GstCaps *caps;
   gchar *cm_str;
   GstClockTime latency = 0;
@@ -468,13 +503,15 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
     info.par_n = GST_VIDEO_INFO_PAR_N (vinfo);
     info.par_d = GST_VIDEO_INFO_PAR_D (vinfo);
   }
-  if (!gst_bc_info_set_format (&info, GST_BC_FORMAT_BC6H,
+  format = gst_bc6h_enc_pick_format (self);
+  if (!gst_bc_info_set_format (&info, format,
           GST_VIDEO_INFO_WIDTH (vinfo), GST_VIDEO_INFO_HEIGHT (vinfo))) {
     gst_bc_hdr_input_free (input);
     goto bad_size;
   }
 #ifdef HAVE_BC_GL
-  /* lets the frame kept back out first, with the old caps */
+  /* lets the frame kept back out first, with the old caps (BC6H-SF: no GL
+   * path, the frames are downloaded) */
   if (!gst_bc_enc_gl_set_format_hdr (self->gl, state, &info, input, &use_gl)) {
     gst_bc_hdr_input_free (input);
     return FALSE;
@@ -516,9 +553,10 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
 #endif
   gst_video_encoder_set_latency (encoder, latency, latency);
 
-  GST_DEBUG_OBJECT (self, "transfer %d, primaries %d, %s path, latency %"
-      GST_TIME_FORMAT, cm.transfer, cm.primaries, use_gl ? "GL (quality=fast)"
-      : "CPU", GST_TIME_ARGS (latency));
+  GST_DEBUG_OBJECT (self, "%s, transfer %d, primaries %d, %s path, latency %"
+      GST_TIME_FORMAT, gst_bc_format_to_string (format), cm.transfer,
+      cm.primaries, use_gl ? "GL (quality=fast)" : "CPU",
+      GST_TIME_ARGS (latency));
   return gst_video_encoder_negotiate (encoder);
 
 unsupported_transfer:
@@ -631,6 +669,7 @@ gst_bc6h_enc_propose_allocation (GstVideoEncoder * encoder, GstQuery * query)
 typedef struct
 {
   const GstBcHdrInput *input;
+  GstBcFormat format;
   GstBcQuality quality;
   const guint8 *src;
   gsize stride;
@@ -645,7 +684,7 @@ gst_bc6h_enc_run_job (guint job, gpointer user_data)
   const GstBc6hEncJob *j = user_data;
   guint first = job * j->rows_per_job;
 
-  gst_bc_encode_rows_hdr (j->input, GST_BC_FORMAT_BC6H, j->quality, j->src,
+  gst_bc_encode_rows_hdr (j->input, j->format, j->quality, j->src,
       j->stride, j->width, j->height, first, MIN (j->rows_per_job,
           j->n_block_rows - first), j->dst);
 }
@@ -725,6 +764,7 @@ gst_bc6h_enc_handle_frame (GstVideoEncoder * encoder,
   }
 
   job.input = self->input;
+  job.format = self->info.format;
   job.src = GST_VIDEO_FRAME_PLANE_DATA (&vframe, 0);
   job.stride = (gsize) stride;
   job.width = self->info.width;

@@ -494,7 +494,10 @@ set_format (GstBcEncGL * gl, GstVideoCodecState * state,
   finish_pending (gl);
   free_encoder (gl);
 
-  if (!gst_bc_enc_gl_caps_are_gl (state->caps))
+  /* (the compute shaders write unsigned BC6H: BC6H-SF of GLMemory input
+   * is downloaded and encoded on the CPU) */
+  if (!gst_bc_enc_gl_caps_are_gl (state->caps) ||
+      info->format == GST_BC_FORMAT_BC6H_SF)
     return TRUE;
 
   context = find_context (gl, TRUE, &error);

@@ -6,7 +6,8 @@
 /* Element tests of bc6henc: RGBA64_LE PQ frames in, BC6H out (caps with
  * the colorimetry, size, timestamps), decoded again by bcdec to PQ codes
  * close to the input; RGB10A2_LE, HLG and linear input; caps without a
- * colorimetry; P010_10LE; an unsupported transfer refused; odd sizes. */
+ * colorimetry; P010_10LE; an unsupported transfer refused; odd sizes;
+ * BC6H-SF when downstream takes only that, BC6H otherwise. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -326,6 +327,130 @@ GST_START_TEST (test_odd_size)
 
 GST_END_TEST;
 
+/* Downstream that takes only BC6H-SF gets BC6H-SF at every quality (odd
+ * size too): the library's signed blocks of the frame, which bcdec
+ * decodes to PQ codes as close to the input as test_pq_round_trip's */
+GST_START_TEST (test_signed)
+{
+  static const gchar *qualities[] = { "fast", "normal", "high" };
+  static const GstBcQuality quality_values[] = {
+    GST_BC_QUALITY_FAST, GST_BC_QUALITY_NORMAL, GST_BC_QUALITY_HIGH
+  };
+  static const guint sizes[][2] = { {128, 72}, {13, 7} };
+  GstVideoColorimetry pq = { GST_VIDEO_COLOR_RANGE_0_255,
+    GST_VIDEO_COLOR_MATRIX_RGB, GST_VIDEO_TRANSFER_SMPTE2084,
+    GST_VIDEO_COLOR_PRIMARIES_BT2020
+  };
+  GstBcHdrInput *input = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE,
+      &pq);
+  guint q, s;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    guint w = sizes[s][0], h = sizes[s][1];
+    gsize size = (gsize) ((w + 3) / 4) * ((h + 3) / 4) * 16;
+
+    for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+      GstHarness *hr = harness_new (qualities[q], 2);
+      GstBuffer *in = pq_frame (w, h, 5 + q), *out, *dec;
+      guint8 *ref = g_malloc (size);
+      GstMapInfo map, out_map;
+      GstCaps *caps;
+      gdouble mean;
+      guint worst;
+      gchar *str;
+
+      gst_harness_set_sink_caps_str (hr, "video/x-bc, format=BC6H-SF");
+      str = g_strdup_printf ("video/x-raw, format=RGBA64_LE, width=%u, "
+          "height=%u, framerate=50/1, colorimetry=bt2100-pq", w, h);
+      gst_harness_set_src_caps_str (hr, str);
+      g_free (str);
+      fail_unless_equals_int (gst_harness_push (hr, gst_buffer_ref (in)),
+          GST_FLOW_OK);
+      out = gst_harness_pull (hr);
+      fail_unless (out != NULL);
+      fail_unless_equals_int (gst_buffer_get_size (out), size);
+
+      caps = gst_pad_get_current_caps (hr->sinkpad);
+      fail_unless_equals_string (gst_structure_get_string
+          (gst_caps_get_structure (caps, 0), "format"), "BC6H-SF");
+
+      fail_unless (gst_buffer_map (in, &map, GST_MAP_READ));
+      gst_bc_encode_rows_hdr (input, GST_BC_FORMAT_BC6H_SF, quality_values[q],
+          map.data, (gsize) w * 8, w, h, 0, (h + 3) / 4, ref);
+      gst_buffer_unmap (in, &map);
+      fail_unless (gst_buffer_map (out, &out_map, GST_MAP_READ));
+      fail_unless (memcmp (out_map.data, ref, size) == 0, "%s %ux%u",
+          qualities[q], w, h);
+      gst_buffer_unmap (out, &out_map);
+
+      dec = decode_pq (out, caps);
+      worst = pq_difference (in, dec, (gsize) w * h, &mean);
+      GST_INFO ("BC6H-SF %s %ux%u: PQ codes within %u, mean %.1f",
+          qualities[q], w, h, worst, mean);
+      fail_unless (worst <= 1500, "%s: %u", qualities[q], worst);
+      fail_unless (mean <= 120.0, "%s: %f", qualities[q], mean);
+
+      gst_caps_unref (caps);
+      g_free (ref);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      gst_buffer_unref (dec);
+      gst_harness_teardown (hr);
+    }
+  }
+  gst_bc_hdr_input_free (input);
+}
+
+GST_END_TEST;
+
+/* The format by downstream's caps: BC6H when it takes both (in either
+ * order); BC6H-SF when only that; not-negotiated when neither */
+GST_START_TEST (test_format_choice)
+{
+  static const struct
+  {
+    const gchar *sink_caps;
+    const gchar *format;
+  } cases[] = {
+    {"video/x-bc, format={BC6H-SF, BC6H}", "BC6H"},
+    {"video/x-bc, format={BC6H, BC6H-SF}", "BC6H"},
+    {"video/x-bc, format=BC6H", "BC6H"},
+    {"video/x-bc, format=BC6H-SF", "BC6H-SF"},
+    {"video/x-bc, format={BC7, BC6H-SF}", "BC6H-SF"},
+    {"video/x-bc, format=BC7", NULL},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstHarness *h = harness_new ("fast", 1);
+    GstFlowReturn ret;
+
+    gst_harness_set_sink_caps_str (h, cases[i].sink_caps);
+    gst_harness_set_src_caps_str (h, "video/x-raw, format=RGBA64_LE, "
+        "width=8, height=8, framerate=25/1, colorimetry=bt2100-pq");
+    ret = gst_harness_push (h, pq_frame (8, 8, i));
+    if (cases[i].format) {
+      GstCaps *caps;
+      GstBuffer *out;
+
+      fail_unless_equals_int (ret, GST_FLOW_OK);
+      out = gst_harness_pull (h);
+      fail_unless (out != NULL);
+      gst_buffer_unref (out);
+      caps = gst_pad_get_current_caps (h->sinkpad);
+      fail_unless_equals_string (gst_structure_get_string
+          (gst_caps_get_structure (caps, 0), "format"), cases[i].format);
+      gst_caps_unref (caps);
+    } else {
+      fail_unless (ret == GST_FLOW_NOT_NEGOTIATED, "%s: %s",
+          cases[i].sink_caps, gst_flow_get_name (ret));
+    }
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 bc6henc_suite (void)
 {
@@ -337,6 +462,8 @@ bc6henc_suite (void)
   tcase_add_test (tc, test_p010);
   tcase_add_test (tc, test_unknown_transfer_refused);
   tcase_add_test (tc, test_odd_size);
+  tcase_add_test (tc, test_signed);
+  tcase_add_test (tc, test_format_choice);
   return s;
 }
 
