@@ -23,7 +23,11 @@ Checks (each prints one "ok"/"FAIL" line), for BC6H and BC6H-SF:
    floats computed here in double precision (1.0 = 203 cd/m2), exactly;
 3. the 8-bit output equals the documented tone curve and sRGB encoding of
    bcdec's half floats computed here in double precision, exactly except
-   where the formula lands within 1e-6 of a rounding boundary (counted).
+   where the formula lands within 1e-6 of a rounding boundary (counted);
+4. our encoder's blocks (bc-bc6h-bench, next to the driver, --signed for
+   BC6H-SF) of the synthetic HDR picture at every quality decode with
+   bcdec to the same half floats as with ours, and BC6H-SF's values of
+   this picture (never negative) are never below -2^-14.
 
 Exit status 0 when every check passes, 1 otherwise.
 """
@@ -192,6 +196,34 @@ def check_format(res: Results, driver: Path, tmp: Path, fmt: str,
                                np.where(bad, want8, 0)))
 
 
+def check_encoder(res: Results, driver: Path, tmp: Path, fmt: str) -> None:
+    bench = driver.parent / "bc-bc6h-bench"
+    w, h = 258, 130
+    bw, bh = (w + 3) // 4, (h + 3) // 4
+    prefix = tmp / f"enc-{fmt}"
+    cmd = [str(bench), "--width", str(w), "--height", str(h), "--frames", "1",
+           "--threads", "1", "--write-blocks", str(prefix)]
+    if fmt == "BC6H-SF":
+        cmd.append("--signed")
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        res.check(False, f"{fmt}: bc-bc6h-bench ran", run.stderr)
+        return
+    for quality in ("fast", "normal", "high"):
+        data = Path(f"{prefix}-{quality}.bc6h").read_bytes()
+        theirs = imagecodecs.bcn_decode(data, FORMATS[fmt],
+                                        shape=(bh * 4, bw * 4, 3))
+        theirs = theirs.view(np.uint16)[:h, :w]
+        half = ours(driver, tmp, fmt, data, w, h, "half")[..., :3]
+        res.check(np.array_equal(half, theirs),
+                  f"{fmt} encoded at {quality}: bcdec decodes it as ours",
+                  first_difference(half, theirs))
+        if fmt == "BC6H-SF":
+            low = float(half_values(theirs).min())
+            res.check(low >= -2.0 ** -14,
+                      f"{fmt} encoded at {quality}: least value {low:g}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--driver", type=Path, required=True,
@@ -205,6 +237,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
         for fmt in FORMATS:
             check_format(res, args.driver.resolve(), Path(tmp), fmt, rng)
+            check_encoder(res, args.driver.resolve(), Path(tmp), fmt)
     log(f"{res.passed} passed, {res.failed} failed")
     return 0 if res.failed == 0 else 1
 
