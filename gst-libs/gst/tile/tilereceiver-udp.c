@@ -1624,8 +1624,8 @@ gst_tile_receiver_udp_next_locked (GstTileReceiver * self,
 
   *wait_until = 0;
   if (low && low->state == SLOT_COMPLETE && self->stripe &&
-      self->udp->have_pushed && low->frame > self->udp->last_pushed + 1 &&
-      self->units_running > 0) {
+      self->paths.n_up > 1 && self->udp->have_pushed &&
+      low->frame > self->udp->last_pushed + 1 && self->units_running > 0) {
     /* striped datagrams: the paths overtake each other, so a whole frame
      * may come before an older one has begun to (its datagrams still on
      * the slower path): it waits for it, until its own timer */
