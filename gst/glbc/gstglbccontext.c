@@ -91,8 +91,9 @@ gst_gl_bc_format_support (GstGLContext * context, GstBcFormat format,
       break;
     case GST_BC_FORMAT_BC7:
     case GST_BC_FORMAT_BC6H:
-      /* BC6H is BPTC's float half: the same extension (and GL 4.2) gives
-       * both */
+    case GST_BC_FORMAT_BC6H_SF:
+      /* BC6H and BC6H-SF are BPTC's float half: the same extension (and
+       * GL 4.2) gives all three */
       if (gles) {
         need = "GL_EXT_texture_compression_bptc";
         ok = gst_gl_context_check_feature (context, need);
@@ -100,8 +101,12 @@ gst_gl_bc_format_support (GstGLContext * context, GstBcFormat format,
         need = "GL_ARB_texture_compression_bptc (OpenGL 4.2)";
         ok = have_desktop (context, 4, 2, "GL_ARB_texture_compression_bptc");
       }
-      support->internal_format = format == GST_BC_FORMAT_BC7 ?
-          GL_COMPRESSED_RGBA_BPTC_UNORM : GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT;
+      if (format == GST_BC_FORMAT_BC7)
+        support->internal_format = GL_COMPRESSED_RGBA_BPTC_UNORM;
+      else if (format == GST_BC_FORMAT_BC6H)
+        support->internal_format = GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT;
+      else
+        support->internal_format = GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT;
       break;
     default:
       need = "a block-compressed format";

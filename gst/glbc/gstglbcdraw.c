@@ -27,7 +27,7 @@ enum
   MODE_GREY = 2,                /* BC4 */
   MODE_RG = 3,                  /* BC5 */
   MODE_RGB = 4,                 /* BC1 */
-  MODE_HDR = 5,                 /* BC6H: half floats, tone-mapped */
+  MODE_HDR = 5,                 /* BC6H, BC6H-SF: half floats, tone-mapped */
 };
 
 struct _GstGLBcDraw
@@ -171,6 +171,7 @@ gst_gl_bc_draw_frame (GstGLBcDraw * draw, GLuint texture, GstBcFormat format,
       d.mode = MODE_RGB;
       break;
     case GST_BC_FORMAT_BC6H:
+    case GST_BC_FORMAT_BC6H_SF:
       d.mode = MODE_HDR;
       break;
     default:

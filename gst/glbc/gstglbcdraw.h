@@ -16,7 +16,7 @@ G_BEGIN_DECLS
 /* glbcupload's draw: a compressed texture (a slot of the pool's ring)
  * into an RGBA GstGLMemory at the visible size, one texel per pixel, which
  * crops the block padding and converts by format (glsl/draw.frag; BC6H
- * through bcdec's SDR tone curve). The GL program, its quad and the
+ * and BC6H-SF through bcdec's SDR tone curve). The GL program, its quad and the
  * framebuffer. GL thread only. */
 typedef struct _GstGLBcDraw GstGLBcDraw;
 

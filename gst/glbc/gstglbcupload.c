@@ -9,10 +9,10 @@
  * @see_also: tilesrc, bcdec, glimagesink, gldownload
  *
  * Uploads block-compressed frames (`video/x-bc`: BC1, BC3, YCoCg-BC3, BC4,
- * BC5, BC7, BC6H) into compressed GL textures and lets the GPU decode
- * them: one draw turns each frame into an RGBA #GstGLMemory texture at the
- * visible size, so that any GL element (glimagesink, glcolorconvert,
- * gldownload, GL filters) can follow.
+ * BC5, BC7, BC6H, BC6H-SF) into compressed GL textures and lets the GPU
+ * decode them: one draw turns each frame into an RGBA #GstGLMemory texture
+ * at the visible size, so that any GL element (glimagesink,
+ * glcolorconvert, gldownload, GL filters) can follow.
  *
  * Upstream elements that allocate from the buffer pool glbcupload proposes
  * (tilesrc does) write their frames straight into a GL buffer object that
@@ -25,10 +25,11 @@
  * (R = G = B), BC5 as red/green with blue 0, BC1, BC4, BC5 and YCoCg-BC3
  * are opaque, and YCoCg-BC3 is converted to RGB with each block's scale
  * factor in exactly the integer arithmetic of the CPU decoder (bcdec).
- * BC6H (unsigned half floats, linear light, 1.0 = 203 cd/m2) goes through
- * bcdec's SDR tone curve and the sRGB transfer (gst_bc_hdr_tone_map()) in
- * the shader, and its RGBA has bcdec's colorimetry for it: full range, the
- * sRGB transfer and the input's primaries. BC6H-SF is left to bcdec.
+ * BC6H and BC6H-SF (unsigned and signed half floats, linear light, 1.0 =
+ * 203 cd/m2) go through bcdec's SDR tone curve and the sRGB transfer
+ * (gst_bc_hdr_tone_map(), negative values counting as 0) in the shader,
+ * and their RGBA has bcdec's colorimetry for them: full range, the sRGB
+ * transfer and the input's primaries.
  *
  * ## Automatic use by decodebin and playbin
  *

@@ -99,6 +99,9 @@ G_BEGIN_DECLS
 #ifndef GL_COMPRESSED_RGBA_BPTC_UNORM
 #define GL_COMPRESSED_RGBA_BPTC_UNORM 0x8E8C
 #endif
+#ifndef GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT
+#define GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT 0x8E8E
+#endif
 #ifndef GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT
 #define GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT 0x8E8F
 #endif
@@ -132,18 +135,19 @@ G_GNUC_INTERNAL
 gboolean           gst_bc_gl_query_get_result (GstGLContext * context,
                                                GLuint query, guint64 * ns);
 
-/* The video/x-bc formats glbcupload takes, as a caps list: every 8-bit
- * one, and BC6H (unsigned half floats, tone-mapped by its draw). Not
- * BC6H-SF. */
-#define GST_BC_GL_UPLOAD_FORMATS "{ BC1, YCoCg-BC3, BC3, BC4, BC5, BC7, BC6H }"
+/* The video/x-bc formats glbcupload takes, as a caps list: every one,
+ * the 8-bit ones and BC6H and BC6H-SF (unsigned and signed half floats,
+ * tone-mapped by its draw) */
+#define GST_BC_GL_UPLOAD_FORMATS \
+    "{ BC1, YCoCg-BC3, BC3, BC4, BC5, BC7, BC6H, BC6H-SF }"
 
 /* glbcupload's caps. To the src pad (@direction GST_PAD_SINK): for each
  * structure of @caps, RGBA in GLMemory (2D textures), then RGBA in system
  * memory; to the sink pad: video/x-bc of GST_BC_GL_UPLOAD_FORMATS. Size,
  * framerate and pixel-aspect-ratio are kept; intersected with @filter when
- * not NULL. A structure of BC6H alone gives RGBA with the colorimetry of
- * the tone-mapped output, as bcdec's (full range, sRGB transfer, the
- * input's primaries: gst_bc_hdr_output_colorimetry ()). */
+ * not NULL. A structure of BC6H or BC6H-SF alone gives RGBA with the
+ * colorimetry of the tone-mapped output, as bcdec's (full range, sRGB
+ * transfer, the input's primaries: gst_bc_hdr_output_colorimetry ()). */
 G_GNUC_INTERNAL
 GstCaps *          gst_bc_gl_caps_transform (GstPadDirection direction,
                                              GstCaps * caps, GstCaps * filter);

@@ -31,11 +31,12 @@ copy_fields (GstStructure * out, const GstStructure * in)
   }
 }
 
-/* The colorimetry of the RGBA that BC6H of @in is tone-mapped to, as a
- * string, or NULL when @in is not BC6H alone: the SDR output of the same
- * frames through bcdec has it, so the two negotiate alike. The BC6H
- * structure's colorimetry gives only the primaries (BT.2020 when it names
- * none); the light is linear there, tone-mapped and sRGB-coded here. */
+/* The colorimetry of the RGBA that BC6H (or BC6H-SF) of @in is
+ * tone-mapped to, as a string, or NULL when @in is not of one BC6H format
+ * alone: the SDR output of the same frames through bcdec has it, so the
+ * two negotiate alike. The BC6H structure's colorimetry gives only the
+ * primaries (BT.2020 when it names none); the light is linear there,
+ * tone-mapped and sRGB-coded here. */
 static gchar *
 bc6h_output_colorimetry (const GstStructure * in)
 {
@@ -44,7 +45,7 @@ bc6h_output_colorimetry (const GstStructure * in)
   const gchar *format = gst_structure_get_string (in, "format");
 
   if (format == NULL
-      || gst_bc_format_from_string (format) != GST_BC_FORMAT_BC6H)
+      || !gst_bc_format_is_float (gst_bc_format_from_string (format)))
     return NULL;
   caps = gst_caps_new_full (gst_structure_copy (in), NULL);
   gst_bc_hdr_output_colorimetry (gst_bc_hdr_primaries_from_caps (caps),

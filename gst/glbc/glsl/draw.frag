@@ -8,7 +8,8 @@
  * so the block padding is never drawn. The texel is taken back to the
  * 8-bit values the texture unit decoded (exact for UNORM8) and turned into
  * RGBA by `mode`: 0 as is (BC3, BC7), 1 YCoCg (YCoCg-BC3), 2 grey (BC4),
- * 3 red/green (BC5), 4 opaque RGB (BC1), 5 tone-mapped HDR (BC6H).
+ * 3 red/green (BC5), 4 opaque RGB (BC1), 5 tone-mapped HDR (BC6H,
+ * BC6H-SF).
  *
  * YCoCg is converted with the integers of bcdecode.c:
  * scale = (blue >> 3) + 1, co = red - 128, cg = green - 128,
@@ -17,19 +18,21 @@
  * clamped to 0..255. The numerator is made non-negative first, so integer
  * division is floor division in every GLSL version.
  *
- * BC6H texels are the block's unsigned half floats (linear light, 1.0 =
- * 203 cd/m2), exact in a float. They go to SDR as bcdec takes them
- * (gst_bc_hdr_tone_map (), docs/elements.md), so that the GPU and the CPU
- * give the same pictures: with m the largest component, every component
- * is scaled by f(m) / m, f being the identity up to the knee k = 0.8 and
- * k + (1 - k) t / (1 + t), t = (x - k) / (1 - k), above it; then the sRGB
- * transfer function, and 8 bits rounded half up (floor (255 V + 0.5)),
- * here rather than left to the conversion into the 8-bit texture, whose
- * rounding GL leaves to the driver. bcdec computes in double precision,
- * this in float: a component within float error of a rounding boundary
- * can come out one code apart. Unsigned BC6H decodes to neither negative
- * values, infinities nor NaN (its largest value is 65504), so none is
- * handled.
+ * BC6H texels are the block's half floats (linear light, 1.0 = 203 cd/m2;
+ * unsigned, or signed for BC6H-SF), exact in a float. They go to SDR as
+ * bcdec takes them (gst_bc_hdr_tone_map (), docs/elements.md), so that the
+ * GPU and the CPU give the same pictures: negative components (BC6H-SF's)
+ * count as 0 (the 8-bit store would clamp what they give to 0 as well;
+ * clamped first, they never reach pow ()), then with m the largest
+ * component, every component is scaled by f(m) / m, f being the identity
+ * up to the knee k = 0.8 and k + (1 - k) t / (1 + t),
+ * t = (x - k) / (1 - k), above it; then the sRGB transfer function, and 8
+ * bits rounded half up (floor (255 V + 0.5)), here rather than left to the
+ * conversion into the 8-bit texture, whose rounding GL leaves to the
+ * driver. bcdec computes in double precision, this in float: a component
+ * within float error of a rounding boundary can come out one code apart.
+ * Neither BC6H format decodes to infinities or NaN (the largest magnitude
+ * is 65504), so neither is handled.
  *
  * gstglbcdraw.c puts the #version line (330 core, or 300 es and the
  * precisions) in front. Embedded at build time
@@ -51,8 +54,9 @@ float tone_curve (float x)
 }
 
 /* gst_bc_hdr_tone_map (): 8-bit sRGB codes, scaled to 0 .. 1 */
-vec3 tone_map (vec3 c)
+vec3 tone_map (vec3 texel)
 {
+  vec3 c = max (texel, vec3 (0.0));
   float m = max (c.r, max (c.g, c.b));
   if (m <= 0.0)
     return vec3 (0.0);
