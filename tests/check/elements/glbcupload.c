@@ -5,8 +5,8 @@
 
 /* glbcupload on a headless GL context (Mesa llvmpipe through
  * GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device): the GPU's decoding of every
- * format against bcdec (BC6H through the same SDR tone curve, with the
- * same colorimetry), the zero-copy pool, stepped upload behind tilesrc
+ * format against bcdec (BC6H and BC6H-SF through the same SDR tone curve,
+ * with the same colorimetry), the zero-copy pool, stepped upload behind tilesrc
  * over 127.0.0.1, slot reuse under load, caps changes, EOS, wrong sizes and
  * contexts that lack what glbcupload needs.
  *
@@ -457,12 +457,14 @@ pq_picture (guint width, guint height, guint seed)
   return pq;
 }
 
-/* BC6H from bc6henc (PQ input, BT.2020 primaries by bt2100-pq, BT.709 by
+/* bc6henc's @format (BC6H, or BC6H-SF through a capsfilter that takes
+ * only that) of a PQ picture (BT.2020 primaries by bt2100-pq, BT.709 by
  * 1:1:14:1): glbcupload's tone-mapped RGBA is bcdec's within TOLERANCE
  * (float against double), with the same sRGB colorimetry. The tone curve
  * matters here: without it the picture's values above 0.8 (most of it)
  * would clip or come out far brighter. */
-GST_START_TEST (test_decode_bc6h)
+static void
+check_bc6henc (GstBcFormat format)
 {
   static const struct
   {
@@ -479,15 +481,15 @@ GST_START_TEST (test_decode_bc6h)
     guint w = cases[c].w, h = cases[c].h;
     gchar *raw = g_strdup_printf ("video/x-raw,format=RGBA64_LE,width=%u,"
         "height=%u,framerate=30/1,colorimetry=%s", w, h, cases[c].colorimetry);
-    gchar *enc = g_strdup_printf ("bc6henc quality=%s", cases[c].quality);
+    gchar *enc = g_strdup_printf ("bc6henc quality=%s ! video/x-bc,format=%s",
+        cases[c].quality, gst_bc_format_to_string (format));
     gchar *label = g_strdup_printf ("HDR picture, PQ %s", cases[c].colorimetry);
     guint8 *pics[2];
 
     for (i = 0; i < 2; i++)
       pics[i] = pq_picture (w, h, 5 + i);
-    compare_with_bcdec_full (label, raw, (gsize) w * h * 8, enc,
-        GST_BC_FORMAT_BC6H, NULL, cases[c].primaries, w, h, pics, 2,
-        TOLERANCE);
+    compare_with_bcdec_full (label, raw, (gsize) w * h * 8, enc, format, NULL,
+        cases[c].primaries, w, h, pics, 2, TOLERANCE);
     for (i = 0; i < 2; i++)
       g_free (pics[i]);
     g_free (label);
@@ -496,12 +498,18 @@ GST_START_TEST (test_decode_bc6h)
   }
 }
 
+GST_START_TEST (test_decode_bc6h)
+{
+  check_bc6henc (GST_BC_FORMAT_BC6H);
+}
+
 GST_END_TEST;
 
-/* Random BC6H blocks: every mode (the reserved ones decode to black),
- * values up to 65504, caps without a colorimetry (BT.2020 then) and with
- * one of BT.709 primaries */
-GST_START_TEST (test_decode_bc6h_any_blocks)
+/* Random blocks of @format: every mode (the reserved ones decode to
+ * black), values up to 65504 (BC6H-SF: of either sign), caps without a
+ * colorimetry (BT.2020 then) and with one of BT.709 primaries */
+static void
+check_bc6h_random_blocks (GstBcFormat format)
 {
   guint s, i;
   guint8 *frames[2];
@@ -509,11 +517,116 @@ GST_START_TEST (test_decode_bc6h_any_blocks)
 
   for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
     for (i = 0; i < 2; i++)
-      frames[i] = make_blocks (GST_BC_FORMAT_BC6H, sizes[s][0], sizes[s][1],
-          61 + i, &info);
-    compare_with_bcdec_full ("random blocks", NULL, 0, NULL,
-        GST_BC_FORMAT_BC6H, s == 0 ? "1:1:1:1" : NULL, s == 0 ?
+      frames[i] = make_blocks (format, sizes[s][0], sizes[s][1], 61 + i,
+          &info);
+    compare_with_bcdec_full ("random blocks", NULL, 0, NULL, format,
+        s == 0 ? "1:1:1:1" : NULL, s == 0 ?
         GST_VIDEO_COLOR_PRIMARIES_BT709 : GST_VIDEO_COLOR_PRIMARIES_BT2020,
+        sizes[s][0], sizes[s][1], frames, 2, TOLERANCE);
+    for (i = 0; i < 2; i++)
+      g_free (frames[i]);
+  }
+}
+
+GST_START_TEST (test_decode_bc6h_any_blocks)
+{
+  check_bc6h_random_blocks (GST_BC_FORMAT_BC6H);
+}
+
+GST_END_TEST;
+
+/* BC6H-SF (GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT) from bc6henc, which
+ * writes it for a downstream that takes only that: as bcdec's within
+ * TOLERANCE, with its colorimetry */
+GST_START_TEST (test_decode_bc6h_sf)
+{
+  check_bc6henc (GST_BC_FORMAT_BC6H_SF);
+}
+
+GST_END_TEST;
+
+/* Random BC6H-SF blocks: about half of their values negative, which bcdec
+ * counts as 0 before the tone curve */
+GST_START_TEST (test_decode_bc6h_sf_any_blocks)
+{
+  check_bc6h_random_blocks (GST_BC_FORMAT_BC6H_SF);
+}
+
+GST_END_TEST;
+
+/* A BC6H-SF frame of the synthetic HDR picture (hdrtest.h) with negative
+ * values, as out-of-gamut colours have: in a band across the picture
+ * green goes below 0, down to minus half the pixel's red; and in its dark
+ * corner every component of some pixels is negative. Encoded by the
+ * library (gst_bc_encode_rows_half ()); its blocks decode to values of
+ * both signs (checked, so that the negative path is taken), and to
+ * pixels of every component negative. */
+static guint8 *
+signed_frame (guint width, guint height, guint seed, GstBcInfo * info)
+{
+  guint16 *pic = g_new (guint16, (gsize) width * height * 4);
+  guint16 *back = g_new (guint16, (gsize) width * height * 4);
+  guint8 *blocks;
+  gsize i, negative = 0, black = 0;
+  guint x, y;
+
+  gst_bc_info_init (info);
+  fail_unless (gst_bc_info_set_format (info, GST_BC_FORMAT_BC6H_SF, width,
+          height));
+  hdrtest_image (width, height, seed, pic);
+  for (y = 0; y < height; y++) {
+    for (x = 0; x < width; x++) {
+      guint16 *p = pic + ((gsize) y * width + x) * 4;
+      double v = (y + 0.5) / height, u = (x + 0.5) / width;
+
+      if (v > 0.3 && v < 0.6)
+        p[1] = gst_bc_hdr_half_from_float ((float)
+            (gst_bc_hdr_half_to_double (p[0]) * (0.55 - 3.0 * (v - 0.3))));
+      if (u < 0.3 && v > 0.7 && (x / 4 + y / 4) % 2 == 0) {
+        p[0] |= 0x8000;
+        p[1] |= 0x8000;
+        p[2] |= 0x8000;
+      }
+    }
+  }
+  for (i = 0; i < (gsize) width * height * 4; i++)
+    pic[i] = GUINT16_TO_LE (pic[i]);
+  blocks = g_malloc (info->size);
+  gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H_SF, GST_BC_QUALITY_NORMAL,
+      (const guint8 *) pic, (gsize) width * 8, width, height, 0,
+      info->blocks_y, blocks);
+
+  gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H_SF, blocks, width, height, 0,
+      info->blocks_y, (guint8 *) back, (gsize) width * 8);
+  for (i = 0; i < (gsize) width * height; i++) {
+    guint16 *p = back + i * 4;
+    guint c, n = 0;
+
+    for (c = 0; c < 3; c++)
+      n += (GUINT16_FROM_LE (p[c]) & 0x8000) && (GUINT16_FROM_LE (p[c]) &
+          0x7fff);
+    negative += n;
+    black += n == 3;
+  }
+  fail_unless (negative > (gsize) width * height / 20, "%" G_GSIZE_FORMAT
+      " negative values", negative);
+  fail_unless (black > 0, "no pixel of negative components only");
+  g_free (back);
+  g_free (pic);
+  return blocks;
+}
+
+GST_START_TEST (test_decode_bc6h_sf_negative)
+{
+  guint s, i;
+  guint8 *frames[2];
+  GstBcInfo info;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    for (i = 0; i < 2; i++)
+      frames[i] = signed_frame (sizes[s][0], sizes[s][1], 40 + i, &info);
+    compare_with_bcdec_full ("HDR picture, negative values", NULL, 0, NULL,
+        GST_BC_FORMAT_BC6H_SF, NULL, GST_VIDEO_COLOR_PRIMARIES_BT2020,
         sizes[s][0], sizes[s][1], frames, 2, TOLERANCE);
     for (i = 0; i < 2; i++)
       g_free (frames[i]);
@@ -883,6 +996,7 @@ GST_START_TEST (test_caps_change)
     {GST_BC_FORMAT_YCOCG_BC3, 30, 26},
     {GST_BC_FORMAT_BC7, 100, 50},
     {GST_BC_FORMAT_BC6H, 100, 50},
+    {GST_BC_FORMAT_BC6H_SF, 100, 50},
     {GST_BC_FORMAT_BC4, 1918, 1078},
     {GST_BC_FORMAT_BC1, 64, 48},
   };
@@ -1723,15 +1837,15 @@ GST_START_TEST (test_missing_s3tc)
 GST_END_TEST;
 
 /* A desktop context without BPTC (OpenGL 4.1, the extension hidden)
- * samples neither BC7 nor BC6H, which need the same extension; the
- * others still work */
+ * samples neither BC7 nor BC6H nor BC6H-SF, which need the same
+ * extension; the others still work */
 GST_START_TEST (test_missing_bptc)
 {
   static const gchar *const env[] = {
     "MESA_GL_VERSION_OVERRIDE", "4.1",
     "MESA_EXTENSION_OVERRIDE", "-GL_ARB_texture_compression_bptc", NULL
   };
-  static const gchar *const formats[] = { "BC7", "BC6H" };
+  static const gchar *const formats[] = { "BC7", "BC6H", "BC6H-SF" };
   gchar *out;
   guint i;
 
@@ -1755,7 +1869,7 @@ GST_START_TEST (test_gles)
 {
   static const gchar *const env[] = { "GST_GL_API", "gles2", NULL };
   static const gchar *formats[] = { "BC1", "BC3", "YCoCg-BC3", "BC4", "BC5",
-    "BC7", "BC6H"
+    "BC7", "BC6H", "BC6H-SF"
   };
   guint i;
 
@@ -2175,6 +2289,9 @@ glbcupload_suite (void)
   tcase_add_test (tc, test_decode_bc7);
   tcase_add_test (tc, test_decode_bc6h);
   tcase_add_test (tc, test_decode_bc6h_any_blocks);
+  tcase_add_test (tc, test_decode_bc6h_sf);
+  tcase_add_test (tc, test_decode_bc6h_sf_any_blocks);
+  tcase_add_test (tc, test_decode_bc6h_sf_negative);
   tcase_add_test (tc, test_zero_copy);
   tcase_add_test (tc, test_slot_reuse);
   tcase_add_test (tc, test_caps_change);
