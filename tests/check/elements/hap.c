@@ -934,8 +934,8 @@ GST_START_TEST (test_hdr_dec_switch)
 
 GST_END_TEST;
 
-/* downstream that takes BC6H only (glbcupload): a BC6H-SF frame is an
- * error naming the format */
+/* downstream that takes BC6H only (a capsfilter of it): a BC6H-SF frame
+ * is an error naming the format */
 GST_START_TEST (test_hdr_dec_refused)
 {
   GstHarness *h = gst_harness_new ("hapdec");
