@@ -158,6 +158,7 @@
 #              share moves to path A; frames pushed partial fail it too)
 #   paths-down-udp-control  the same with path A (the control
 #              connection's) going down and up; not in the default list
+#   paths-flap-udp  paths-flap-tcp over UDP; not in the default list
 # BC_NETNS_PATHS_HOST=a|b gives tilesrc only path A's (or B's) address and
 # no redundant=true: the harness itself with a tilesrc before issue 37 (the
 # topology, the counters, the link steps; the spread check then fails).
@@ -191,7 +192,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|max-rate|vanish|multicast|multicast-ipv6|paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control|paths-down-udp|paths-down-udp-control|paths-flap-tcp ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|max-rate|vanish|multicast|multicast-ipv6|paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control|paths-down-udp|paths-down-udp-control|paths-flap-tcp|paths-flap-udp ...]" >&2
   exit 2
 }
 
@@ -212,7 +213,7 @@ while [ $# -gt 0 ]; do
     tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|vanish|multicast|multicast-ipv6)
       scenarios+=("$1"); shift ;;
     # issue 37, not in the default list until tilesrc takes many hosts
-    paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control|paths-down-udp|paths-down-udp-control|paths-flap-tcp)
+    paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control|paths-down-udp|paths-down-udp-control|paths-flap-tcp|paths-flap-udp)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
@@ -1043,11 +1044,11 @@ run_scenario () {
                  "$(paths_step down veth-tx "$work/$s.flap-3")" \
                  --step-frame 690 --step-cmd \
                  "$(paths_step up veth-tx "$work/$s.flap-4")" ;;
-    paths-flap-tcp)
+    paths-flap-tcp|paths-flap-udp)
                # path B down at 4 s and up at 7 s, down again at 10 s and
                # up at 13 s: frames never flap between cut and whole
                checkargs=(--paths-down 1 --max-gap 500 --path-down B)
-               run_paths "$s" 700mbit 700mbit tcp 600 30 1280 720 \
+               run_paths "$s" 700mbit 700mbit "${s#paths-flap-}" 600 30 1280 720 \
                  --step-frame 120 --step-cmd \
                  "$(paths_step down veth-txb "$work/$s.paths-down")" \
                  --step-frame 210 --step-cmd \
