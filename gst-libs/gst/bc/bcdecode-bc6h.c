@@ -191,39 +191,6 @@ sign_extend (guint v, guint n_bits)
   return (gint) (v ^ sign) - (gint) sign;
 }
 
-/* KDFS unquantization of an endpoint component of @epb bits to 16 bits
- * (unsigned: 0..0xffff, signed: -0x7fff..0x7fff, or -0x8000 with 16 bits) */
-static inline gint
-unquantize (gint x, guint epb, gboolean is_signed)
-{
-  gboolean negative = FALSE;
-  gint unq;
-
-  if (!is_signed) {
-    if (epb >= 15)
-      return x;
-    if (x == 0)
-      return 0;
-    if (x == (1 << epb) - 1)
-      return 0xffff;
-    return ((x << 15) + 0x4000) >> (epb - 1);
-  }
-
-  if (epb >= 16)
-    return x;
-  if (x < 0) {
-    negative = TRUE;
-    x = -x;
-  }
-  if (x == 0)
-    unq = 0;
-  else if (x >= (1 << (epb - 1)) - 1)
-    unq = 0x7fff;
-  else
-    unq = ((x << 15) + 0x4000) >> (epb - 1);
-  return negative ? -unq : unq;
-}
-
 /* floor (@v / 64), for negative @v too */
 static inline gint
 floor_div64 (gint v)
@@ -322,7 +289,8 @@ bc_decode_bc6h_half (const guint8 * block, gboolean is_signed, guint16 rgba[64])
       ep[e * 3 + c] = x;
     }
     for (e = 0; e < n_ep; e++)
-      ep[e * 3 + c] = unquantize (ep[e * 3 + c], m->epb, is_signed);
+      ep[e * 3 + c] = gst_bc6h_unquantize (ep[e * 3 + c], m->epb,
+          is_signed);
   }
 
   if (m->regions == 2) {

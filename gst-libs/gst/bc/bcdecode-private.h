@@ -153,6 +153,40 @@ G_GNUC_INTERNAL void bc_decode_bc6h_half (const guint8 * block,
 /* bchdr.c: the PQ code of every half float's bits (65536 entries) */
 G_GNUC_INTERNAL const guint16 *bc_hdr_get_pq_table (void);
 
+/* BC6H: KDFS unquantization of an endpoint component of @epb bits to 16
+ * bits (unsigned: 0..0xffff, signed: -0x7fff..0x7fff, or -0x8000 with 16
+ * bits); the decoder's and the encoder's */
+static inline gint
+gst_bc6h_unquantize (gint x, guint epb, gboolean is_signed)
+{
+  gboolean negative = FALSE;
+  gint unq;
+
+  if (!is_signed) {
+    if (epb >= 15)
+      return x;
+    if (x == 0)
+      return 0;
+    if (x == (1 << epb) - 1)
+      return 0xffff;
+    return ((x << 15) + 0x4000) >> (epb - 1);
+  }
+
+  if (epb >= 16)
+    return x;
+  if (x < 0) {
+    negative = TRUE;
+    x = -x;
+  }
+  if (x == 0)
+    unq = 0;
+  else if (x >= (1 << (epb - 1)) - 1)
+    unq = 0x7fff;
+  else
+    unq = ((x << 15) + 0x4000) >> (epb - 1);
+  return negative ? -unq : unq;
+}
+
 G_END_DECLS
 
 #endif /* __GST_BC_DECODE_PRIVATE_H__ */

@@ -142,32 +142,6 @@ static const guint8 two_region_rows[] = { 2, 3, 4, 0, 5, 6, 7, 8, 1, 9 };
 
 static const guint8 one_region[16] = { 0, };
 
-static inline gint
-unquantize (gint x, guint epb, gint sgn)
-{
-  gint m, u;
-
-  if (!sgn) {
-    if (epb >= 15)
-      return x;
-    if (x == 0)
-      return 0;
-    if (x == (1 << epb) - 1)
-      return 0xffff;
-    return ((x << 15) + 0x4000) >> (epb - 1);
-  }
-  if (epb >= 16)
-    return x;
-  m = ABS (x);
-  if (m == 0)
-    u = 0;
-  else if (m >= (1 << (epb - 1)) - 1)
-    u = 0x7fff;
-  else
-    u = ((m << 15) + 0x4000) >> (epb - 1);
-  return x < 0 ? -u : u;
-}
-
 /* the code of @epb bits whose unquantized value is nearest the 16-bit
  * value (signed: 15-bit magnitude and sign) of the endpoint @h */
 static inline gint
@@ -190,11 +164,11 @@ quantize (float h, guint epb, gint sgn)
   /* inside, code x unquantizes to the middle of its 2^(16 - epb) values */
   if (x > 1 && x < max - 1)
     return neg ? -x : x;
-  if (x < max && ABS (unquantize (x + 1, epb, sgn) - ui) <
-      ABS (unquantize (x, epb, sgn) - ui))
+  if (x < max && ABS (gst_bc6h_unquantize (x + 1, epb, sgn) - ui) <
+      ABS (gst_bc6h_unquantize (x, epb, sgn) - ui))
     x++;
-  if (x > 0 && ABS (unquantize (x - 1, epb, sgn) - ui) <
-      ABS (unquantize (x, epb, sgn) - ui))
+  if (x > 0 && ABS (gst_bc6h_unquantize (x - 1, epb, sgn) - ui) <
+      ABS (gst_bc6h_unquantize (x, epb, sgn) - ui))
     x--;
   return neg ? -x : x;
 }
@@ -366,8 +340,8 @@ assign_region (const Bc6hPixels * p, const guint8 * subsets, gint r,
   gint a[3], b[3], k, c, i;
 
   for (c = 0; c < 3; c++) {
-    a[c] = unquantize (ep[0][c], epb, p->sgn);
-    b[c] = unquantize (ep[1][c], epb, p->sgn);
+    a[c] = gst_bc6h_unquantize (ep[0][c], epb, p->sgn);
+    b[c] = gst_bc6h_unquantize (ep[1][c], epb, p->sgn);
   }
   for (k = 0; k < n; k++)
     for (c = 0; c < 3; c++)
@@ -564,13 +538,14 @@ encode_partition (const Bc6hPixels * p, const guint8 * rows, gint n_rows,
     for (r = 0; r < m->regions; r++) {
       if (!refit_region (p, subsets, r, cur.idx, weights, ef[r][0], ef[r][1])) {
         /* one index for the whole region: its endpoints as they are */
+        guint epb = bc6h_modes[cur.row].epb;
         gint e, c;
 
         for (e = 0; e < 2; e++)
           for (c = 0; c < 3; c++)
-            ef[r][e][c] = (float) interpolate (unquantize (cur.ep[r][0][c],
-                    bc6h_modes[cur.row].epb, p->sgn),
-                unquantize (cur.ep[r][1][c], bc6h_modes[cur.row].epb, p->sgn),
+            ef[r][e][c] = (float) interpolate (gst_bc6h_unquantize
+                (cur.ep[r][0][c], epb, p->sgn),
+                gst_bc6h_unquantize (cur.ep[r][1][c], epb, p->sgn),
                 weights[cur.idx[r == 0 ? 0 : bc7_anchors2[partition]]], p->sgn);
       }
     }
@@ -797,8 +772,8 @@ fast_assign (const Bc6hPixels * p, gint row, const gint ep[2][3], guint8 * idx)
   gint q[16];
 
   for (c = 0; c < 3; c++) {
-    a[c] = unquantize (ep[0][c], epb, p->sgn);
-    b[c] = unquantize (ep[1][c], epb, p->sgn);
+    a[c] = gst_bc6h_unquantize (ep[0][c], epb, p->sgn);
+    b[c] = gst_bc6h_unquantize (ep[1][c], epb, p->sgn);
     for (k = 0; k < 16; k++)
       pal[c][k] = (float) interpolate (a[c], b[c], bc_bptc_weights4[k], p->sgn);
     d[c] = pal[c][15] - pal[c][0];
