@@ -214,6 +214,29 @@ GST_START_TEST (test_edge)
 
 GST_END_TEST;
 
+/* Random block @n into @rgba: a base and a spread in octaves (0, flat, to
+ * 10 for every third block, else to 2), each value's sign by @signs (0:
+ * positive, 1: negative, 2: either), alpha 1.0. Returns the spread. */
+static gdouble
+random_block (GRand * rand, guint n, guint signs, guint16 * rgba)
+{
+  gdouble base = pow (2.0, g_rand_double_range (rand, -16.0, 5.6));
+  gdouble spread = g_rand_double_range (rand, 0.0, n % 3 == 0 ? 10.0 : 2.0);
+  guint i, c;
+
+  for (i = 0; i < 16; i++) {
+    for (c = 0; c < 3; c++) {
+      gdouble v = base * pow (2.0, g_rand_double_range (rand, 0.0, spread));
+      gboolean negative = signs == 1 || (signs == 2 && g_rand_boolean (rand));
+
+      rgba[i * 4 + c] = gst_bc_hdr_half_from_float ((gfloat) v) |
+          (negative ? 0x8000 : 0);
+    }
+    rgba[i * 4 + 3] = 0x3c00;
+  }
+  return spread;
+}
+
 /* random blocks: values of every magnitude, negative values and NaN
  * (decoded as 0); every block decodes in a valid mode and, blocks of
  * moderate range, within a bound */
@@ -222,21 +245,11 @@ GST_START_TEST (test_random)
   GRand *rand = g_rand_new_with_seed (6);
   guint16 rgba[64], out[64];
   gint worst[3] = { 0, 0, 0 };
-  guint n, i, c, q;
+  guint n, q;
 
   for (n = 0; n < 3000; n++) {
-    /* a base and a spread in octaves: 0 (flat) to 10 */
-    gdouble base = pow (2.0, g_rand_double_range (rand, -16.0, 5.6));
-    gdouble spread = g_rand_double_range (rand, 0.0, n % 3 == 0 ? 10.0 : 2.0);
+    gdouble spread = random_block (rand, n, 0, rgba);
 
-    for (i = 0; i < 16; i++) {
-      for (c = 0; c < 3; c++) {
-        gdouble v = base * pow (2.0, g_rand_double_range (rand, 0.0, spread));
-
-        rgba[i * 4 + c] = gst_bc_hdr_half_from_float ((gfloat) v);
-      }
-      rgba[i * 4 + 3] = 0x3c00;
-    }
     if (n % 97 == 0)
       rgba[5 * 4 + 1] = 0xbc00; /* -1.0 */
     if (n % 89 == 0)
@@ -827,21 +840,10 @@ GST_START_TEST (test_signed_random)
   guint n, i, c, q;
 
   for (n = 0; n < 3000; n++) {
-    gdouble base = pow (2.0, g_rand_double_range (rand, -16.0, 5.6));
-    gdouble spread = g_rand_double_range (rand, 0.0, n % 3 == 0 ? 10.0 : 2.0);
     /* 0: positive, 1: negative, 2: either */
     guint signs = n % 3;
+    gdouble spread = random_block (rand, n, signs, rgba);
 
-    for (i = 0; i < 16; i++) {
-      for (c = 0; c < 3; c++) {
-        gdouble v = base * pow (2.0, g_rand_double_range (rand, 0.0, spread));
-        gboolean negative = signs == 1 || (signs == 2 && g_rand_boolean (rand));
-
-        rgba[i * 4 + c] = gst_bc_hdr_half_from_float ((gfloat) v) |
-            (negative ? 0x8000 : 0);
-      }
-      rgba[i * 4 + 3] = 0x3c00;
-    }
     for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
       gint e = round_trip_format (GST_BC_FORMAT_BC6H_SF, rgba, qualities[q],
           out);
