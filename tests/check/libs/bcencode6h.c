@@ -429,31 +429,45 @@ GST_END_TEST;
 
 /* the mPSNR of a synthetic picture: normal and high at least as good as
  * fast, and above fixed floors */
+/* The mPSNR of the @w x @h picture @pic encoded as @format at each quality
+ * and decoded, into @psnr */
+static void
+picture_mpsnr (GstBcFormat format, const guint16 * pic, guint w, guint h,
+    gdouble * psnr)
+{
+  guint16 *dec = g_new (guint16, w * h * 4);
+  guint8 *blocks = g_malloc ((w / 4) * (h / 4) * 16);
+  guint q;
+
+  for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+    gst_bc_encode_rows_half (format, qualities[q], (const guint8 *) pic,
+        w * 8, w, h, 0, h / 4, blocks);
+    gst_bc_decode_rows_half (format, blocks, w, h, 0, h / 4, (guint8 *) dec,
+        w * 8);
+    psnr[q] = hdrtest_mpsnr (pic, dec, w * h);
+    GST_INFO ("%s quality %u: mPSNR %.2f dB", gst_bc_format_to_string
+        (format), q, psnr[q]);
+  }
+  g_free (dec);
+  g_free (blocks);
+}
+
 GST_START_TEST (test_mpsnr)
 {
-  const guint w = 256, h = 128, bw = w / 4, bh = h / 4;
-  guint16 *pic = g_new (guint16, w * h * 4), *dec = g_new (guint16, w * h * 4);
-  guint8 *blocks = g_malloc (bw * bh * 16);
+  const guint w = 256, h = 128;
+  guint16 *pic = g_new (guint16, w * h * 4);
   static const gdouble floors[] = { 40.0, 42.0, 42.0 };
   gdouble psnr[3];
   guint q;
 
   hdrtest_image (w, h, 11, pic);
   fail_unless (isinf (hdrtest_mpsnr (pic, pic, w * h)));
-  for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
-    gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, qualities[q],
-        (const guint8 *) pic, w * 8, w, h, 0, bh, blocks);
-    gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, blocks, w, h, 0, bh,
-        (guint8 *) dec, w * 8);
-    psnr[q] = hdrtest_mpsnr (pic, dec, w * h);
-    GST_INFO ("quality %u: mPSNR %.2f dB", q, psnr[q]);
+  picture_mpsnr (GST_BC_FORMAT_BC6H, pic, w, h, psnr);
+  for (q = 0; q < G_N_ELEMENTS (qualities); q++)
     fail_unless (psnr[q] >= floors[q], "quality %u: mPSNR %.2f dB", q, psnr[q]);
-  }
   fail_unless (psnr[1] >= psnr[0]);
   fail_unless (psnr[2] >= psnr[1] - 0.05);
   g_free (pic);
-  g_free (dec);
-  g_free (blocks);
 }
 
 GST_END_TEST;
@@ -466,9 +480,8 @@ GST_END_TEST;
  * meet in a block its smaller threshold and wider search do not win.) */
 GST_START_TEST (test_mpsnr_edges)
 {
-  const guint w = 256, h = 128, bw = w / 4, bh = h / 4;
-  guint16 *pic = g_new (guint16, w * h * 4), *dec = g_new (guint16, w * h * 4);
-  guint8 *blocks = g_malloc (bw * bh * 16);
+  const guint w = 256, h = 128;
+  guint16 *pic = g_new (guint16, w * h * 4);
   static const gdouble floors[] = { 19.0, 30.5, 30.0 };
   gdouble psnr[3];
   guint q, x, y, c;
@@ -490,21 +503,13 @@ GST_START_TEST (test_mpsnr_edges)
       pic[((gsize) y * w + x) * 4 + 3] = 0x3c00;
     }
   }
-  for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
-    gst_bc_encode_rows_half (GST_BC_FORMAT_BC6H, qualities[q],
-        (const guint8 *) pic, w * 8, w, h, 0, bh, blocks);
-    gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, blocks, w, h, 0, bh,
-        (guint8 *) dec, w * 8);
-    psnr[q] = hdrtest_mpsnr (pic, dec, w * h);
-    GST_INFO ("edges, quality %u: mPSNR %.2f dB", q, psnr[q]);
+  picture_mpsnr (GST_BC_FORMAT_BC6H, pic, w, h, psnr);
+  for (q = 0; q < G_N_ELEMENTS (qualities); q++)
     fail_unless (psnr[q] >= floors[q], "edges, quality %u: mPSNR %.2f dB", q,
         psnr[q]);
-  }
   fail_unless (psnr[1] >= psnr[0] + 8.0, "edges: normal %.2f, fast %.2f dB",
       psnr[1], psnr[0]);
   g_free (pic);
-  g_free (dec);
-  g_free (blocks);
 }
 
 GST_END_TEST;
@@ -886,27 +891,15 @@ GST_END_TEST;
  * and within 0.5 dB of BC6H's (the endpoints' bit less) */
 GST_START_TEST (test_signed_mpsnr)
 {
-  const guint w = 256, h = 128, bw = w / 4, bh = h / 4;
-  guint16 *pic = g_new (guint16, w * h * 4), *dec = g_new (guint16, w * h * 4);
-  guint8 *blocks = g_malloc (bw * bh * 16);
+  const guint w = 256, h = 128;
+  guint16 *pic = g_new (guint16, w * h * 4);
   static const gdouble floors[] = { 40.0, 42.0, 42.0 };
   gdouble psnr[2][3];
-  guint q, f;
+  guint q;
 
   hdrtest_image (w, h, 11, pic);
-  for (f = 0; f < 2; f++) {
-    GstBcFormat format = f ? GST_BC_FORMAT_BC6H_SF : GST_BC_FORMAT_BC6H;
-
-    for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
-      gst_bc_encode_rows_half (format, qualities[q], (const guint8 *) pic,
-          w * 8, w, h, 0, bh, blocks);
-      gst_bc_decode_rows_half (format, blocks, w, h, 0, bh, (guint8 *) dec,
-          w * 8);
-      psnr[f][q] = hdrtest_mpsnr (pic, dec, w * h);
-      GST_INFO ("%s quality %u: mPSNR %.2f dB", gst_bc_format_to_string
-          (format), q, psnr[f][q]);
-    }
-  }
+  picture_mpsnr (GST_BC_FORMAT_BC6H, pic, w, h, psnr[0]);
+  picture_mpsnr (GST_BC_FORMAT_BC6H_SF, pic, w, h, psnr[1]);
   for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
     fail_unless (psnr[1][q] >= floors[q], "quality %u: mPSNR %.2f dB", q,
         psnr[1][q]);
@@ -916,8 +909,6 @@ GST_START_TEST (test_signed_mpsnr)
   fail_unless (psnr[1][1] >= psnr[1][0]);
   fail_unless (psnr[1][2] >= psnr[1][1] - 0.05);
   g_free (pic);
-  g_free (dec);
-  g_free (blocks);
 }
 
 GST_END_TEST;
