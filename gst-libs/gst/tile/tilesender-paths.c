@@ -27,15 +27,8 @@ gboolean
 gst_tile_sender_peer_has_host (GstTileSenderPeer * peer,
     const struct sockaddr_storage *addr)
 {
-  guint i;
-
-  if (gst_tile_net_same_host (addr, &peer->host))
-    return TRUE;
-  for (i = 0; i < GST_TILE_WIRE_MAX_PATHS; i++)
-    if (peer->paths[i].fd >= 0 &&
-        gst_tile_net_same_host (addr, &peer->paths[i].host))
-      return TRUE;
-  return FALSE;
+  return gst_tile_sender_peer_path_of (peer, NULL, addr) <
+      GST_TILE_WIRE_MAX_PATHS;
 }
 
 /* The paths @peer's session has up: its control connection's, and those
@@ -61,7 +54,7 @@ gst_tile_sender_peer_holds_paths (GstTileSenderPeer * peer)
 
 /* The path (its number on the wire: 0 for the control connection's, else
  * its PATH's index) of a unit socket of @peer's whose UNIT_HELLO came to
- * our address @local (family 0: not known) from @remote: the path whose
+ * our address @local (NULL or family 0: not known) from @remote: the path whose
  * connection reaches that address of ours, or comes from that host;
  * GST_TILE_WIRE_MAX_PATHS when none does. Lock held. */
 guint
