@@ -261,9 +261,11 @@ gst_tile_receiver_udp_recovered_locked (GstTileReceiver * self,
 #define UDP_VLEN 64
 #define UDP_GRO_BUF 65536
 #define UDP_CMSG 128
-/* room past a datagram in a message's first slot during the handshake: the
- * answers to our UNIT_HELLO (62 bytes, more for a REFUSE) may be longer
- * than a datagram of a small packet-size */
+/* room past a message's last slot during the handshake: the answers to
+ * our UNIT_HELLO (62 bytes, more for a REFUSE) may be longer than a
+ * datagram of a small packet-size (after the last slot, not the first: a
+ * message of datagrams that comes before the answer, over a unit's second
+ * path, must find each of them in its slot) */
 #define UDP_CTL_TAIL 128
 
 typedef struct
@@ -396,6 +398,8 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
     return NULL;
   }
   while (self->running && self->run == run) {
+    guint64 held_min = G_MAXUINT64;
+
     free_slot = NULL;
     for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
       slot = &self->slots[i];
@@ -403,6 +407,7 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
         free_slot = free_slot ? free_slot : slot;
         continue;
       }
+      held_min = MIN (held_min, slot->frame);
       if (slot->frame == frame) {
         if (slot->state == SLOT_FILLING)
           return slot;
@@ -412,6 +417,19 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
         }
         goto wait;              /* being allocated by another unit */
       }
+    }
+    if (free_slot && self->stripe && udp->have_pushed &&
+        frame > udp->last_pushed + GST_TILE_RECEIVER_SLOTS &&
+        held_min != G_MAXUINT64 && frame > held_min) {
+      /* striped datagrams: a frame further ahead than the slots reach
+       * waits (its socket is not read on) while the slot may still go to
+       * an older one, whose datagrams may wait in the unit's other
+       * sockets: the slots are the next frames' to leave, in order (with
+       * none held, or older than all held, nothing older can be
+       * starved) */
+      free_slot = NULL;
+      *full = TRUE;
+      return NULL;
     }
     if (!free_slot) {
       /* a newer frame with too few datagrams to leave (a stray or forged
@@ -1031,7 +1049,9 @@ udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
     iov[0].iov_base = b->hdrs + (gsize) i *c->hl;
     iov[0].iov_len = c->hl;
     b->pred[i] = G_MAXUINT64;
-    if (pinned && pos < c->tile_size) {
+    /* (not in place during the handshake: an answer longer than a slot
+     * goes on into the next one) */
+    if (pinned && c->l->acked && pos < c->tile_size) {
       guint idx = base + pos / ps;
       gsize len = MIN (ps, c->tile_size - pos);
 
@@ -1050,7 +1070,7 @@ udp_unit_layout (UdpUnit * c, GstTileReceiverSlot * pinned)
       iov[1].iov_len = ps;
       iov[2].iov_base = NULL;
       iov[2].iov_len = 0;
-      if (!c->l->acked && i % b->per_msg == 0) {
+      if (!c->l->acked && i % b->per_msg == b->per_msg - 1) {
         iov[2].iov_base = b->ctl_tail + (gsize) (i / b->per_msg) *
             UDP_CTL_TAIL;
         iov[2].iov_len = UDP_CTL_TAIL;
