@@ -841,8 +841,8 @@ typedef struct
  * @generation: the generation acknowledged
  * @window: how many frames past the newest one done (or, with no frame yet,
  *   from the first one of @generation) the receiver can hold, at least 1
- * @has_frame: %FALSE before the receiver is done with any frame of
- *   @generation: the acknowledgement only gives the window
+ * @has_frame: %FALSE before the receiver is done with any frame of the
+ *   generation: the acknowledgement only gives the window
  * @frame: the newest frame the receiver is done with (pushed, or given up)
  * @has_feedback: what the receiver measured of @frame follows (it got at
  *   least one datagram of it); needs @has_frame
