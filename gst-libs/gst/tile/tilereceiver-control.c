@@ -413,6 +413,16 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
     gboolean query;
     guint interval;
 
+    /* the sender's time, asked for first thing in a session: frames that
+     * complete before the first answer cannot be timed on its clock */
+    g_mutex_lock (&self->lock);
+    query = gst_tile_receiver_clock_query_locked (&self->clock, now, &tq);
+    g_mutex_unlock (&self->lock);
+    if (query) {
+      p->len = 0;
+      gst_tile_wire_time_pack (&tq, p);
+      control_send (self, fd, p);
+    }
     if (!gst_tile_net_wait (fd, FALSE, 100, NULL)) {
       now = g_get_monotonic_time ();
     } else {
@@ -543,14 +553,6 @@ control_session (GstTileReceiver * self, gint fd, guint timeout,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
           "nothing heard from the sender for %u ms", timeout);
       break;
-    }
-    g_mutex_lock (&self->lock);
-    query = gst_tile_receiver_clock_query_locked (&self->clock, now, &tq);
-    g_mutex_unlock (&self->lock);
-    if (query) {
-      p->len = 0;
-      gst_tile_wire_time_pack (&tq, p);
-      control_send (self, fd, p);
     }
     gst_tile_receiver_paths_service (self, timeout, now,
         KEEPALIVE_INTERVAL_MS * 1000);
