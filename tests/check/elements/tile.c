@@ -1743,16 +1743,32 @@ GST_START_TEST (test_paths_hostile)
 
 GST_END_TEST;
 
+/* Waits up to 10 s for tilesrc @src to follow its sender's clock */
+static void
+wait_clock_synced (GstElement * src)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  gboolean synced = FALSE;
+
+  while (!(test_get_stat (src, "stats", "clock-synced", G_TYPE_BOOLEAN,
+              &synced), synced) && g_get_monotonic_time () < end)
+    g_usleep (20000);
+  fail_unless (synced, "%s does not follow its sender's clock",
+      GST_OBJECT_NAME (src));
+}
+
 /* A relay, tilesrc ! tilesink, between the sender and the receiver: every
  * frame arrives byte-exact, and its time on the wire stays its origin's
  * (here a capture time put on the buffers, 50 ms before they are pushed),
- * hop after hop, so that the receiver's latency is end to end. */
+ * hop after hop, so that the receiver's latency is end to end (once the
+ * relay follows the sender's clock and the receiver the relay's: before,
+ * the relay times the frames by its arrival) */
 GST_START_TEST (test_relay)
 {
   static GstStaticCaps unix_static = GST_STATIC_CAPS ("timestamp/x-unix");
   GstCaps *unix_caps = gst_static_caps_get (&unix_static);
   Link l = { 0 };
-  GstElement *relay, *relay_sink;
+  GstElement *relay, *relay_sink, *relay_src;
   GstClockTime origin[8];
   gsize size = 16 * 8 * 8;
   gchar *desc;
@@ -1762,9 +1778,9 @@ GST_START_TEST (test_relay)
 
   last_pts = GST_CLOCK_TIME_NONE;
   tx_start (&l, BC1 (64, 32), 0, "units=2");
-  desc = g_strdup_printf ("tilesrc port=%u timeout=5000 stats-interval=0 ! "
-      "tilesink name=relay port=0 units=3 max-in-flight=64 stats-interval=0",
-      l.port);
+  desc = g_strdup_printf ("tilesrc name=relaysrc port=%u timeout=5000 "
+      "stats-interval=0 ! tilesink name=relay port=0 units=3 "
+      "max-in-flight=64 stats-interval=0", l.port);
   relay = launch (desc);
   g_free (desc);
   relay_sink = gst_bin_get_by_name (GST_BIN (relay), "relay");
@@ -1775,6 +1791,14 @@ GST_START_TEST (test_relay)
   l.port = relay_port;
   rx_start (&l, NULL);
   test_wait_connected (relay_sink);
+  /* a first frame takes the sender's pipeline to PLAYING (a clock), then
+   * the clocks fall in step */
+  push_frame (&l, size, 69, 0);
+  gst_sample_unref (pull_check (&l, size, 69));
+  relay_src = gst_bin_get_by_name (GST_BIN (relay), "relaysrc");
+  wait_clock_synced (relay_src);
+  wait_clock_synced (l.tilesrc);
+  gst_object_unref (relay_src);
 
   for (i = 0; i < 8; i++) {
     GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
@@ -1783,7 +1807,7 @@ GST_START_TEST (test_relay)
     gst_buffer_map (buf, &map, GST_MAP_WRITE);
     test_fill_frame (map.data, size, 70 + i);
     gst_buffer_unmap (buf, &map);
-    GST_BUFFER_PTS (buf) = i * FRAME_DURATION;
+    GST_BUFFER_PTS (buf) = (i + 1) * FRAME_DURATION;
     GST_BUFFER_DURATION (buf) = FRAME_DURATION;
     origin[i] = g_get_real_time () * 1000 - 50 * GST_MSECOND - i;
     gst_buffer_add_reference_timestamp_meta (buf, unix_caps, origin[i],
@@ -1805,7 +1829,7 @@ GST_START_TEST (test_relay)
   fail_unless (gst_structure_get_uint64 (s, "latency-p50", &p50));
   fail_unless (p50 >= 50 * GST_MSECOND, "p50 %" G_GUINT64_FORMAT, p50);
   gst_structure_free (s);
-  wait_u64 (relay_sink, "frames-sent", 8);
+  wait_u64 (relay_sink, "frames-sent", 9);
 
   rx_stop (&l);
   gst_element_set_state (relay, GST_STATE_NULL);
