@@ -261,8 +261,9 @@ sender_close (Sender * s)
   g_clear_pointer (&s->in, gst_tile_records_free);
 }
 
-/* the receivers started ask for what they miss (NACKs) */
-static gboolean rx_retransmit;
+/* the receivers started ask for what they miss (NACKs); receive
+ * offload (UDP_GRO) */
+static gboolean rx_retransmit, rx_gro;
 
 static GstTileReceiver *
 receiver_start (Sender * s)
@@ -273,6 +274,7 @@ receiver_start (Sender * s)
   };
 
   settings.retransmit = rx_retransmit;
+  settings.gro = rx_gro;
 
   gst_tile_receiver_set_stats_interval (rx, 0);
   gst_tile_receiver_start (rx, &settings);
@@ -743,6 +745,71 @@ GST_START_TEST (test_udp_echo_checked)
   fill (expect, 0);
   fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
   gst_buffer_unref (buf);
+
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (&udp);
+  gst_tile_net_close (&decoy);
+  sender_close (&s);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
+/* A message of several datagrams (segmentation offload at the sender,
+ * receive offload at the receiver) that comes before the answer to the
+ * unit's UNIT_HELLO (over a unit's second path the sender sends as soon
+ * as it has answered, and the data can overtake the answer; or a batch
+ * holds both): each datagram is found in its place (the room for a long
+ * answer is past the message's last slot, not its first), and the frame
+ * is whole. */
+GST_START_TEST (test_udp_datagrams_before_echo)
+{
+  GstTileReceiver *rx;
+  GstTileWireUnitHello uh;
+  GByteArray *m = g_byte_array_new ();
+  struct sockaddr_storage unit;
+  socklen_t unit_len;
+  guint8 frame[FRAME_SIZE];
+  guint8 hdrs[FRAME_SIZE / 16][GST_TILE_WIRE_PACKET_HEADER_SIZE];
+  struct iovec iov[2 * (FRAME_SIZE / 16)];
+  struct msghdr msg = { 0 };
+  GstBuffer *buf;
+  gint udp, decoy;
+  guint i;
+  gssize n;
+  Sender s = { 0 };
+
+  rx_gro = TRUE;
+  rx = udp_unanswered (&s, &udp, &decoy, &unit, &unit_len, &uh, &n);
+  fail_unless (gst_tile_net_set_gso (udp, GST_TILE_WIRE_PACKET_HEADER_SIZE +
+          16));
+  /* the frame's datagrams first, in one message */
+  fill (frame, 0);
+  for (i = 0; i < FRAME_SIZE / 16; i++) {
+    GstTileWirePacketHeader ph = { 0, 1, i * 16, 0, 2000, 600, 42 };
+
+    gst_tile_wire_packet_header_write (hdrs[i], &ph);
+    iov[2 * i].iov_base = hdrs[i];
+    iov[2 * i].iov_len = GST_TILE_WIRE_PACKET_HEADER_SIZE;
+    iov[2 * i + 1].iov_base = frame + i * 16;
+    iov[2 * i + 1].iov_len = 16;
+  }
+  msg.msg_name = &unit;
+  msg.msg_namelen = unit_len;
+  msg.msg_iov = iov;
+  msg.msg_iovlen = G_N_ELEMENTS (iov);
+  fail_unless (sendmsg (udp, &msg, 0) ==
+      (FRAME_SIZE / 16) * (GST_TILE_WIRE_PACKET_HEADER_SIZE + 16));
+  /* then the answer */
+  gst_tile_wire_unit_hello_pack (&uh, m, NULL);
+  gst_tile_net_udp_send_to (udp, m->data, m->len, (struct sockaddr *) &unit,
+      unit_len);
+  buf = expect_frame (rx, 0, 2000);
+  fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED));
+  fail_unless (gst_buffer_memcmp (buf, 0, frame, FRAME_SIZE) == 0);
+  gst_buffer_unref (buf);
+  rx_gro = FALSE;
 
   gst_tile_receiver_stop (rx);
   gst_tile_receiver_free (rx);
@@ -2198,6 +2265,7 @@ tilereceiver_suite (void)
   tcase_add_test (tc, test_tcp_stall_inside_tile);
   tcase_add_test (tc, test_tcp_units_end_without_config);
   tcase_add_test (tc, test_udp_echo_checked);
+  tcase_add_test (tc, test_udp_datagrams_before_echo);
   tcase_add_test (tc, test_udp_repeated_challenge);
   tcase_add_test (tc, test_config_flood);
   tcase_add_test (tc, test_refused_and_flushing);
