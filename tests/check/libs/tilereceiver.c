@@ -696,6 +696,19 @@ udp_unanswered (Sender * s, gint * udp, gint * other,
   return rx;
 }
 
+/* Stops and frees what udp_unanswered () made, and @m */
+static void
+udp_unanswered_end (GstTileReceiver * rx, Sender * s, gint * udp,
+    gint * other, GByteArray * m)
+{
+  gst_tile_receiver_stop (rx);
+  gst_tile_receiver_free (rx);
+  gst_tile_net_close (udp);
+  gst_tile_net_close (other);
+  sender_close (s);
+  g_byte_array_unref (m);
+}
+
 /* The answers to a UDP unit's UNIT_HELLO are checked before the unit
  * socket is connected: one for another unit, one with another token, both
  * from another port of the sender's host, are ignored (the unit repeats
@@ -746,12 +759,7 @@ GST_START_TEST (test_udp_echo_checked)
   fail_unless (gst_buffer_memcmp (buf, 0, expect, FRAME_SIZE) == 0);
   gst_buffer_unref (buf);
 
-  gst_tile_receiver_stop (rx);
-  gst_tile_receiver_free (rx);
-  gst_tile_net_close (&udp);
-  gst_tile_net_close (&decoy);
-  sender_close (&s);
-  g_byte_array_unref (m);
+  udp_unanswered_end (rx, &s, &udp, &decoy, m);
 }
 
 GST_END_TEST;
@@ -811,12 +819,7 @@ GST_START_TEST (test_udp_datagrams_before_echo)
   gst_buffer_unref (buf);
   rx_gro = FALSE;
 
-  gst_tile_receiver_stop (rx);
-  gst_tile_receiver_free (rx);
-  gst_tile_net_close (&udp);
-  gst_tile_net_close (&decoy);
-  sender_close (&s);
-  g_byte_array_unref (m);
+  udp_unanswered_end (rx, &s, &udp, &decoy, m);
 }
 
 GST_END_TEST;
