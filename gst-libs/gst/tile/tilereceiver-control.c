@@ -663,6 +663,15 @@ control_thread (gpointer data)
           config->generation);
       g_mutex_unlock (&self->lock);
       retry = control_session (self, fd, timeout, &err);
+      /* an error that ends the stream is its error before the connection
+       * closes: the sender then ends the session, and what the units hear
+       * of that (refusals, closed connections) is not the cause */
+      if (err && (!retry || !g_atomic_int_get (&self->reconnect))) {
+        g_mutex_lock (&self->lock);
+        if (self->running && !self->eos)
+          gst_tile_receiver_set_error_locked (self, err);
+        g_mutex_unlock (&self->lock);
+      }
       g_mutex_lock (&self->control.send_lock);
       self->control.ack_fd = -1;
       g_mutex_unlock (&self->control.send_lock);
