@@ -427,7 +427,6 @@ udp_slot_locked (GstTileReceiver * self, guint64 frame, guint64 run,
        * sockets: the slots are the next frames' to leave, in order (with
        * none held, or older than all held, nothing older can be
        * starved) */
-      free_slot = NULL;
       *full = TRUE;
       return NULL;
     }
