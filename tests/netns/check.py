@@ -629,8 +629,15 @@ def check_paths(a, tx, rx, txs, rxs, pushed, got, partial, problems, notes):
             problems.append(f'paths: balancing: {b}')
 
     if a.paths_redundant:
+        dup = rxs.get('tiles-duplicate' if a.protocol == 'tcp' else
+                      'packets-duplicate', 0)
         notes.append(f'paths: redundant: {got} of {pushed} frames, '
-                     f'{partial} partial, {incomplete} incomplete')
+                     f'{partial} partial, {incomplete} incomplete, {dup} '
+                     f'{"tiles" if a.protocol == "tcp" else "datagrams"} '
+                     f'duplicate, {rxs.get("connects", 0)} connects')
+        if rxs.get('connects', 1) > 1:
+            problems.append(f'paths: redundant: the receiver connected '
+                            f'{rxs.get("connects")} times, want once')
         if partial or incomplete:
             problems.append(f'paths: redundant: {partial} partial and '
                             f'{incomplete} incomplete frames, want none')

@@ -107,7 +107,8 @@
 #
 # The many-paths scenarios (issue 37: tilesrc host="A,B", one address of the
 # sender per network path): paths-tcp, paths-udp, redundant-udp,
-# redundant-udp-control, redundant-udp-flap, paths-down-tcp,
+# redundant-udp-control, redundant-udp-flap, redundant-tcp,
+# redundant-tcp-control, paths-down-tcp,
 # paths-down-tcp-control, paths-down-udp and paths-flap-tcp, all in the
 # default list, and paths-down-udp-control. They add a
 # second veth pair between the same two namespaces
@@ -140,10 +141,14 @@
 #              >= 10 % of the bytes before the failure
 #   redundant-udp-control  the same with path A (the control connection's)
 #              going down and up
+#   redundant-tcp, redundant-tcp-control  the same two over TCP (each unit
+#              a connection on each path, each tile over both: the first
+#              copy is kept, the others counted in tiles-duplicate)
 #   redundant-udp-flap  the same, 28 s: path B down at 5 s and up at 11 s,
 #              then path A down at 17 s and up at 23 s (path B's
 #              connection, silent while its link was down, must carry the
-#              session again)
+#              session again); redundant-tcp-flap, the same over TCP, runs
+#              by name
 #   paths-flap-tcp  the same, path B down at 4 s, up at 7 s, down at 10 s
 #              and up at 13 s (the first outage's bytes checked as
 #              paths-down-tcp's): no frame cut, no reconnect
@@ -192,7 +197,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage () {
-  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|max-rate|vanish|multicast|multicast-ipv6|paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control|paths-down-udp|paths-down-udp-control|paths-flap-tcp|paths-flap-udp ...]" >&2
+  echo "usage: $0 BUILDDIR [--protocol tcp|udp] [--retransmit true|false] [--fec off|auto|PCT] [--drop PCT] [tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|max-rate|vanish|multicast|multicast-ipv6|paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|redundant-tcp|redundant-tcp-control|redundant-tcp-flap|paths-down-tcp|paths-down-tcp-control|paths-down-udp|paths-down-udp-control|paths-flap-tcp|paths-flap-udp ...]" >&2
   exit 2
 }
 
@@ -213,7 +218,7 @@ while [ $# -gt 0 ]; do
     tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|vanish|multicast|multicast-ipv6)
       scenarios+=("$1"); shift ;;
     # issue 37, not in the default list until tilesrc takes many hosts
-    paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|paths-down-tcp|paths-down-tcp-control|paths-down-udp|paths-down-udp-control|paths-flap-tcp|paths-flap-udp)
+    paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|redundant-tcp|redundant-tcp-control|redundant-tcp-flap|paths-down-tcp|paths-down-tcp-control|paths-down-udp|paths-down-udp-control|paths-flap-tcp|paths-flap-udp)
       scenarios+=("$1"); shift ;;
     *) usage ;;
   esac
@@ -221,7 +226,7 @@ done
 case $lossproto in tcp|udp) ;; *) usage ;; esac
 case $retransmit in true|false) ;; *) usage ;; esac
 [ ${#scenarios[@]} -gt 0 ] ||
-  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control redundant-udp-flap paths-down-tcp paths-down-tcp-control paths-down-udp paths-flap-tcp)
+  scenarios=(tcp loss-0 loss-1 loss-5 conceal-5 tbf tbf-paced lat-0 lat-2 slow-tcp slow-udp deadline-tcp step-udp clean-udp fair-udp fair-over max-rate vanish multicast multicast-ipv6 paths-tcp paths-udp redundant-udp redundant-udp-control redundant-udp-flap redundant-tcp redundant-tcp-control paths-down-tcp paths-down-tcp-control paths-down-udp paths-flap-tcp)
 
 skip () {
   if [ -n "${CI:-}" ]; then
@@ -1016,26 +1021,28 @@ run_scenario () {
                # 829 Mbit/s over 300 + 700 Mbit/s: path A's share 0.3
                checkargs=(--paths-balance 0.3 --max-gap 500)
                run_paths "$s" 300mbit 700mbit "${s#paths-}" 500 50 1920 1080 ;;
-    redundant-udp|redundant-udp-control)
+    redundant-udp|redundant-udp-control|redundant-tcp|redundant-tcp-control)
                # path B (or A, the control connection's) down at 8 s, up
                # at 14 s (the sender runs the steps after frames 240, 420)
-               dev=veth-txb down=B
-               [ "$s" = redundant-udp-control ] && dev=veth-tx down=A
+               dev=veth-txb down=B proto=${s#redundant-}
+               proto=${proto%-control}
+               [ "$s" = "redundant-$proto-control" ] && dev=veth-tx down=A
                checkargs=(--paths-redundant 1 --max-gap 100
                           --path-down "$down")
                rxargs=(--src-prop redundant=true)
-               run_paths "$s" 700mbit 700mbit udp 600 30 1280 720 \
+               run_paths "$s" 700mbit 700mbit "$proto" 600 30 1280 720 \
                  --step-frame 240 --step-cmd \
                  "$(paths_step down "$dev" "$work/$s.paths-down")" \
                  --step-frame 420 --step-cmd \
                  "$(paths_step up "$dev" "$work/$s.paths-up")" ;;
-    redundant-udp-flap)
+    redundant-udp-flap|redundant-tcp-flap)
                # path B down at 5 s and up at 11 s, then path A (the
                # control connection's) down at 17 s and up at 23 s: path
                # B's connection must carry the session again by then
+               proto=${s#redundant-}
                checkargs=(--paths-redundant 1 --max-gap 100)
                rxargs=(--src-prop redundant=true)
-               run_paths "$s" 700mbit 700mbit udp 840 30 1280 720 \
+               run_paths "$s" 700mbit 700mbit "${proto%-flap}" 840 30 1280 720 \
                  --step-frame 150 --step-cmd \
                  "$(paths_step down veth-txb "$work/$s.flap-1")" \
                  --step-frame 330 --step-cmd \

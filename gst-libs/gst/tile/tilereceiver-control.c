@@ -648,9 +648,7 @@ control_thread (gpointer data)
       self->pending = config;
       self->balance = self->balance_asked &&
           config->protocol == GST_TILE_WIRE_PROTOCOL_TCP;
-      self->redundant = self->redundant_asked &&
-          config->protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
-          config->mcast_family == 0;
+      self->redundant = self->redundant_asked && config->mcast_family == 0;
       self->stripe = self->balance_asked &&
           config->protocol == GST_TILE_WIRE_PROTOCOL_UDP &&
           config->mcast_family == 0;

@@ -230,6 +230,8 @@ typedef struct
   GByteArray *msg;
 } GstTileReceiverNackUnit;
 
+typedef struct _GstTileReceiverLeg GstTileReceiverLeg;
+
 typedef struct
 {
   GstTileReceiver *rx;
@@ -250,7 +252,31 @@ typedef struct
   GstTileReceiverNackUnit nack;
   /* TCP: when a tile of it last began or ended (monotonic us, lock) */
   gint64 tile_us;
+  /* TCP, redundant paths (tilereceiver-tcp.c): the path of this
+   * connection (0: the unit's own, k: the k-th path up after it), and the
+   * tile it reads before the first copy of each goes into its frame (the
+   * connection's thread); on the unit, its connections on the other paths
+   * (its thread's) and the newest frame whose tile one of them took for
+   * its frame (lock) */
+  guint leg;
+  guint8 *staging;
+  gsize staging_size;
+  GstTileReceiverLeg *legs[GST_TILE_WIRE_MAX_PATHS - 1];
+  guint n_legs;
+  gboolean have_taken;
+  guint64 taken_frame;
 } GstTileReceiverUnit;
+
+/* TCP, redundant paths: a unit's connection on another path, with its
+ * thread (made and joined by the unit's) and how it ended */
+struct _GstTileReceiverLeg
+{
+  GstTileReceiverUnit c;        /* (its index is the unit's) */
+  GThread *thread;
+  guint64 run;
+  GstTileWireUnitHello hello;
+  GError *error;
+};
 
 /* The statistics' counters, zeroed by start(); named in one place:
  * gst_tile_receiver_counters_to_structure (). */
@@ -262,6 +288,8 @@ typedef struct
   guint64 bytes_received;
   guint64 tiles_stepped;
   guint64 tiles_late;           /* balanced: their frame was done */
+  guint64 tiles_duplicate;      /* redundant: a later copy of a tile */
+  guint64 tcp_path_errors;      /* redundant: a connection lost */
   guint64 tile_spread_sum;      /* us, first to last tile of a frame */
   guint connects;
   gint granted_rcvbuf;
@@ -329,9 +357,9 @@ struct _GstTileReceiver
   gboolean balance_have_done;
   guint64 balance_done;
   guint64 balance_done_run;
-  /* the session asked for redundant paths (HELLO, several paths): over
-   * UDP each unit has a socket on every path up (fixed per session as
-   * balance) */
+  /* the session asked for redundant paths (HELLO, several paths): each
+   * unit has a socket (UDP) or a connection (TCP) on every path up (fixed
+   * per session as balance) */
   gboolean redundant;
   gboolean redundant_asked;
   /* the session asked for balanced tiles over UDP: each unit has a socket
@@ -478,6 +506,8 @@ void     gst_tile_receiver_clock_stats_locked (const GstTileReceiverClock * c,
 /* tilereceiver-tcp.c */
 G_GNUC_INTERNAL
 gpointer gst_tile_receiver_tcp_unit (gpointer data);
+G_GNUC_INTERNAL
+GstTileReceiverSlot *gst_tile_receiver_tcp_next_locked (GstTileReceiver * self);
 
 /* tilereceiver-udp.c */
 G_GNUC_INTERNAL

@@ -130,6 +130,10 @@ tcp_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
 
     if ((*late = tcp_tile_late_locked (self, frame, run)))
       return NULL;
+    /* redundant paths: another connection of the unit took the tile (while
+     * this one waited) */
+    if (self->units[unit].have_taken && frame <= self->units[unit].taken_frame)
+      return NULL;
     slot = NULL;
     for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
       GstTileReceiverSlot *s = &self->slots[i];
@@ -184,6 +188,28 @@ tcp_slot_locked (GstTileReceiver * self, guint unit, guint64 frame,
   return NULL;
 }
 
+/* The frame that leaves next over TCP: the oldest complete. With
+ * redundant paths, only when no older frame is still filling: a unit's
+ * connections take their tiles independently, and the one that took a
+ * tile of an older frame may still be copying it when another completes a
+ * newer one. Lock held. */
+GstTileReceiverSlot *
+gst_tile_receiver_tcp_next_locked (GstTileReceiver * self)
+{
+  GstTileReceiverSlot *oldest = NULL;
+  guint i;
+
+  if (!self->redundant)
+    return gst_tile_receiver_slots_oldest_locked (self, FALSE);
+  for (i = 0; i < GST_TILE_RECEIVER_SLOTS; i++) {
+    GstTileReceiverSlot *s = &self->slots[i];
+
+    if (s->state != SLOT_FREE && (!oldest || s->frame < oldest->frame))
+      oldest = s;
+  }
+  return oldest && oldest->state == SLOT_COMPLETE ? oldest : NULL;
+}
+
 /* A control message where a tile header was expected: a REFUSE, maybe
  * longer than the tile header read so far (then the rest is read). */
 static gboolean
@@ -216,6 +242,27 @@ is_refuse (gint fd, const guint8 * hdr, gsize hdr_len, GError ** error)
   return ret;
 }
 
+/* The numeric address unit @u's connection goes to: its path's (with
+ * redundant paths, connection u->leg's: the leg-th path up after the
+ * unit's own), NULL when that path is not up. Lock held. */
+static gchar *
+tcp_leg_host_locked (GstTileReceiver * self, GstTileReceiverUnit * u)
+{
+  struct sockaddr_storage addrs[GST_TILE_WIRE_MAX_PATHS];
+  guint lens[GST_TILE_WIRE_MAX_PATHS], paths[GST_TILE_WIRE_MAX_PATHS], n;
+  gchar buf[NI_MAXHOST];
+
+  if (u->leg == 0)
+    return g_strdup (gst_tile_receiver_paths_unit_host_locked (self,
+            u->index, buf, sizeof (buf)));
+  n = gst_tile_receiver_paths_unit_servers_locked (self, u->index, addrs,
+      lens, paths);
+  if (u->leg >= n || getnameinfo ((struct sockaddr *) &addrs[u->leg],
+          lens[u->leg], buf, sizeof (buf), NULL, 0, NI_NUMERICHOST) != 0)
+    return NULL;
+  return g_strdup (buf);
+}
+
 /* Connects unit @u's data connection and introduces it with UNIT_HELLO.
  * Returns the descriptor, -1 with @err set. */
 static gint
@@ -227,18 +274,20 @@ tcp_unit_connect (GstTileReceiverUnit * u, guint64 run,
   gboolean warn = FALSE;
   GByteArray *p;
 
-  gchar buf[NI_MAXHOST];
-  const gchar *host;
+  gchar *host;
 
   /* over its path: a numeric address (the path's own, as it answered) */
   g_mutex_lock (&self->lock);
-  host = gst_tile_receiver_paths_unit_host_locked (self, u->index, buf,
-      sizeof (buf));
-  host = g_strdup (host);
+  host = tcp_leg_host_locked (self, u);
   g_mutex_unlock (&self->lock);
+  if (!host) {
+    g_set_error (err, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE,
+        "unit %u: path %u after its own is no longer up", u->index, u->leg);
+    return -1;
+  }
   fd = gst_tile_net_connect (host, self->settings.port,
       self->settings.timeout, rcvbuf, &granted, err);
-  g_free ((gchar *) host);
+  g_free (host);
   if (fd < 0)
     return -1;
   /* tile data must keep coming once a tile has started (a quiet sender
@@ -524,6 +573,65 @@ tcp_slot_rows_locked (GstTileReceiver * self, GstTileReceiverSlot * slot,
   return TRUE;
 }
 
+/* Redundant paths: the tile of @th came over connection @u, into its
+ * staging (@bytes on the wire). The first copy of each tile goes into its
+ * frame; a later one, or one of a frame the unit is past, is counted as a
+ * duplicate. FALSE with @err set when no buffer can be had. Lock held,
+ * released while copying. */
+static gboolean
+tcp_leg_tile_locked (GstTileReceiverUnit * u, guint64 run,
+    const GstTileWireTileHeader * th, gsize tile_offset, gsize tile_size,
+    GError ** err)
+{
+  GstTileReceiver *self = u->rx;
+  GstTileReceiverUnit *unit = &self->units[u->index];
+  GstTileReceiverSlot *slot;
+  GstBcTileMeta *meta;
+  gboolean late, stepped;
+
+  GST_LOG_OBJECT (self->log_object, "unit %u: a copy of its tile of frame %"
+      G_GUINT64_FORMAT " over path %u", u->index, th->frame, u->leg);
+  if (unit->have_taken && th->frame <= unit->taken_frame) {
+    self->counters.tiles_duplicate++;
+    return TRUE;
+  }
+  slot = tcp_slot_locked (self, u->index, th->frame, run, &late);
+  if (!slot) {
+    /* (while it waited for a slot, another connection brought the tile) */
+    if (unit->have_taken && th->frame <= unit->taken_frame) {
+      self->counters.tiles_duplicate++;
+      return TRUE;
+    }
+    if (self->running && self->run == run)
+      g_set_error (err, G_IO_ERROR, G_IO_ERROR_FAILED,
+          "unit %u: no buffer for frame %" G_GUINT64_FORMAT, u->index,
+          th->frame);
+    return !(self->running && self->run == run);
+  }
+  /* the tile is this connection's: the others' copies are duplicates, and
+   * the unit has it (no frame is dropped for a unit past it meanwhile,
+   * see tcp_slot_locked ()) */
+  unit->taken_frame = unit->have_taken ? MAX (unit->taken_frame, th->frame) :
+      th->frame;
+  unit->have_taken = TRUE;
+  slot->done_mask |= G_GUINT64_CONSTANT (1) << u->index;
+  slot->writers++;
+  slot->sender_ts = th->timestamp;
+  slot->capture = th->capture;
+  g_mutex_unlock (&self->lock);
+
+  memcpy (slot->map.data + tile_offset, u->staging, tile_size);
+  stepped = g_atomic_int_get (&self->stepped)
+      && (meta = gst_buffer_get_bc_tile_meta (slot->buffer))
+      && gst_bc_tile_meta_complete (meta, slot->buffer, u->index);
+
+  g_mutex_lock (&self->lock);
+  if (stepped)
+    self->counters.tiles_stepped++;
+  return tcp_unit_tile_done_locked (self, slot, u->index, TRUE, FALSE, 0,
+      err);
+}
+
 /* Receives tiles until the generation ends or an error. */
 static void
 tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
@@ -553,6 +661,31 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
     }
     first = FALSE;
     last_frame = th.frame;
+
+    if (self->redundant) {
+      /* redundant paths: the whole tile first (each connection has its
+       * own copy, and a sealed one is opened in place) */
+      if (!u->staging) {
+        u->staging = g_malloc (tile_size);
+        u->staging_size = tile_size;
+      }
+      if (!tcp_unit_read_tile (u, fd, &th, u->staging, tile_size,
+              &abandoned, &bytes, err)) {
+        g_prefix_error (err, "unit %u: ", u->index);
+        return;
+      }
+      g_mutex_lock (&self->lock);
+      self->counters.bytes_received += bytes;
+      /* (an abandoned copy is this path's: the others may bring it) */
+      ok = abandoned || tcp_leg_tile_locked (u, run, &th, tile_offset,
+          tile_size, err);
+      g_mutex_unlock (&self->lock);
+      if (!ok) {
+        g_prefix_error (err, "unit %u: ", u->index);
+        return;
+      }
+      continue;
+    }
 
     g_mutex_lock (&self->lock);
     slot = tcp_slot_locked (self, u->index, th.frame, run, &late);
@@ -620,6 +753,121 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
   }
 }
 
+/* Redundant paths: connection @c of unit @unit ended, cleanly (the
+ * generation's end) or with @err (its path failed, while the others may
+ * carry on: counted, said). A clean end ends the unit's other connections
+ * too: their paths may be down, and would keep the unit waiting for an end
+ * that does not come. Lock held. */
+static void
+tcp_leg_ended_locked (GstTileReceiverUnit * unit, GstTileReceiverUnit * c,
+    guint64 run, const GError * err)
+{
+  GstTileReceiver *self = unit->rx;
+  guint k;
+
+  if (!self->running || self->run != run)
+    return;
+  if (err) {
+    self->counters.tcp_path_errors++;
+    GST_WARNING_OBJECT (self->log_object, "unit %u: its connection over "
+        "path %u%s failed: %s", unit->index, c->leg, c->leg ? " after its "
+        "own" : " (its own)", err->message);
+    return;
+  }
+  if (unit->fd >= 0)
+    gst_tile_net_shutdown (unit->fd);
+  for (k = 0; k < unit->n_legs; k++)
+    if (unit->legs[k]->c.fd >= 0)
+      gst_tile_net_shutdown (unit->legs[k]->c.fd);
+}
+
+/* Connects connection @c of a unit and receives its tiles until the
+ * generation ends, or an error in @err. */
+static void
+tcp_unit_run (GstTileReceiverUnit * c, guint64 run,
+    const GstTileWireUnitHello * uh, GError ** err)
+{
+  gint fd = tcp_unit_connect (c, run, uh, err);
+
+  if (fd >= 0)
+    tcp_unit_receive (c, fd, run, uh->generation, err);
+  g_clear_pointer (&c->staging, g_free);
+  c->staging_size = 0;
+}
+
+/* Redundant paths: a unit's connection on another path. */
+static gpointer
+tcp_leg_thread (gpointer data)
+{
+  GstTileReceiverLeg *leg = data;
+  GstTileReceiver *self = leg->c.rx;
+
+  tcp_unit_run (&leg->c, leg->run, &leg->hello, &leg->error);
+  g_mutex_lock (&self->lock);
+  tcp_leg_ended_locked (&self->units[leg->c.index], &leg->c, leg->run,
+      leg->error);
+  g_mutex_unlock (&self->lock);
+  return NULL;
+}
+
+/* Redundant paths: unit @u's connections on the paths up after its own,
+ * started (their UNIT_HELLO @uh). Lock held. */
+static void
+tcp_legs_start_locked (GstTileReceiverUnit * u, guint64 run,
+    const GstTileWireUnitHello * uh)
+{
+  GstTileReceiver *self = u->rx;
+  guint k;
+
+  u->n_legs = 0;
+  if (!self->redundant)
+    return;
+  for (k = 1; k < self->paths.n_up && k < GST_TILE_WIRE_MAX_PATHS; k++) {
+    GstTileReceiverLeg *leg = g_new0 (GstTileReceiverLeg, 1);
+    gchar *name = g_strdup_printf ("tilesrc-unit%up%u", u->index, k);
+
+    leg->c.rx = self;
+    leg->c.index = u->index;
+    leg->c.fd = -1;
+    leg->c.leg = k;
+    leg->run = run;
+    leg->hello = *uh;
+    gst_tile_receiver_unit_seal (&leg->c);
+    u->legs[u->n_legs++] = leg;
+    leg->thread = g_thread_new (name, tcp_leg_thread, leg);
+    g_free (name);
+  }
+}
+
+/* Redundant paths: waits for unit @u's other connections to end, and
+ * frees them. The unit's error (@err) stands only when every connection
+ * ended with one: else it is cleared. Lock held, released while
+ * waiting. */
+static void
+tcp_legs_join_locked (GstTileReceiverUnit * u, GError ** err)
+{
+  GstTileReceiver *self = u->rx;
+  gboolean clean = *err == NULL;
+  guint k;
+
+  for (k = 0; k < u->n_legs; k++) {
+    GstTileReceiverLeg *leg = u->legs[k];
+
+    g_mutex_unlock (&self->lock);
+    g_thread_join (leg->thread);
+    g_mutex_lock (&self->lock);
+    clean |= leg->error == NULL;
+    g_clear_error (&leg->error);
+    gst_tile_net_close (&leg->c.fd);
+    gst_tile_receiver_unit_unseal (&leg->c);
+    g_free (leg);
+    u->legs[k] = NULL;
+  }
+  if (u->n_legs > 0 && clean)
+    g_clear_error (err);
+  u->n_legs = 0;
+}
+
 /* A TCP unit: one data connection, one tile of every frame. */
 gpointer
 gst_tile_receiver_tcp_unit (gpointer data)
@@ -629,26 +877,31 @@ gst_tile_receiver_tcp_unit (gpointer data)
   GstTileWireUnitHello uh = { 0 };
   GError *err = NULL;
   guint64 run;
-  gint fd;
 
   g_mutex_lock (&self->lock);
   run = self->run;
   uh.token = self->config->token;
   uh.generation = self->config->generation;
   uh.unit = u->index;
+  u->leg = 0;
+  u->have_taken = FALSE;
   gst_tile_receiver_unit_seal (u);
-  g_mutex_unlock (&self->lock);
   /* sealed: the MAC that shows the sender this connection is its
    * receiver's (the token alone travels in the clear) */
   if (u->seal)
     gst_tile_keys_unit_mac (u->unit_c2s, &uh, GST_TILE_KEYS_UNIT_HELLO,
         uh.mac);
+  /* redundant paths: a connection on every other path too */
+  tcp_legs_start_locked (u, run, &uh);
+  g_mutex_unlock (&self->lock);
 
-  fd = tcp_unit_connect (u, run, &uh, &err);
-  if (fd >= 0)
-    tcp_unit_receive (u, fd, run, uh.generation, &err);
+  tcp_unit_run (u, run, &uh, &err);
 
   g_mutex_lock (&self->lock);
+  if (u->n_legs > 0) {
+    tcp_leg_ended_locked (u, u, run, err);
+    tcp_legs_join_locked (u, &err);
+  }
   if (err && self->running && self->run == run) {
     gboolean newer = self->pending != NULL
         && err->domain == GST_TILE_WIRE_ERROR;

@@ -222,7 +222,16 @@ gst_tile_receiver_get_stats (GstTileReceiver * self)
       MAX (self->paths.n_up, 1) : 0, NULL);
   /* local only: a sender of an earlier build knows no such name */
   gst_structure_set (s, "tiles-late", G_TYPE_UINT64,
-      self->counters.tiles_late, NULL);
+      self->counters.tiles_late, "tiles-duplicate", G_TYPE_UINT64,
+      self->counters.tiles_duplicate, NULL);
+  if (self->config && self->config->protocol == GST_TILE_WIRE_PROTOCOL_TCP) {
+    gst_structure_set (s, "path-errors", G_TYPE_UINT64,
+        self->counters.tcp_path_errors, NULL);
+    g_mutex_lock (&self->control.send_lock);
+    gst_structure_set (s, "control-skipped", G_TYPE_UINT64,
+        self->control.skipped, NULL);
+    g_mutex_unlock (&self->control.send_lock);
+  }
   if (self->config) {
     GValue paths = G_VALUE_INIT, v = G_VALUE_INIT;
     guint i;
@@ -357,9 +366,17 @@ gst_tile_receiver_stop_units_locked (GstTileReceiver * self)
    * from the streaming thread, once the last one has gone): we would wait
    * for it for good */
   self->units_stopping++;
-  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++)
-    if (self->units[i].fd >= 0)
-      gst_tile_net_shutdown (self->units[i].fd);
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
+    GstTileReceiverUnit *u = &self->units[i];
+    guint k;
+
+    if (u->fd >= 0)
+      gst_tile_net_shutdown (u->fd);
+    /* (TCP, redundant paths: its connections on the other paths) */
+    for (k = 0; k < u->n_legs; k++)
+      if (u->legs[k]->c.fd >= 0)
+        gst_tile_net_shutdown (u->legs[k]->c.fd);
+  }
   g_cond_broadcast (&self->cond);
   while (self->units_running > 0)
     g_cond_wait (&self->cond, &self->lock);
@@ -536,7 +553,7 @@ next_frame_locked (GstTileReceiver * self, gboolean * partial,
   if (self->config && self->config->protocol == GST_TILE_WIRE_PROTOCOL_UDP)
     return gst_tile_receiver_udp_next_locked (self, partial, map,
         wait_until);
-  return gst_tile_receiver_slots_oldest_locked (self, FALSE);
+  return gst_tile_receiver_tcp_next_locked (self);
 }
 
 /**

@@ -173,6 +173,14 @@ typedef struct
   gboolean failed;              /* a unit could not send its tile, lock */
   gint abandoned;               /* a unit abandoned its tile, atomic */
   gint64 deadline_us;           /* monotonic: abandoned after, 0 never */
+  /* TCP, redundant paths (@redundant): each unit's connections that hold
+   * it (queued or sending), and the units done with it (one of their
+   * connections sent it, or none could: a bit each, @units_left not yet);
+   * it is settled once every unit is */
+  gboolean redundant;
+  guint8 holders[GST_TILE_WIRE_MAX_UNITS];
+  guint64 units_done;
+  guint units_left;
   guint64 number;
   guint64 timestamp;            /* on the wire: the origin's time */
   GstClockTime capture;         /* on the wire: on our pipeline clock */
@@ -311,7 +319,8 @@ typedef struct
 /* One unit of an owner: its thread, its connection (TCP) or socket (UDP)
  * and the frames queued to it (tilesender-units.c). Lock, but for what is
  * marked otherwise. */
-typedef struct
+typedef struct _GstTileSenderUnit GstTileSenderUnit;
+struct _GstTileSenderUnit
 {
   GstTileSender *sender;
   GstTileSenderOwner *owner;
@@ -372,7 +381,15 @@ typedef struct
    * (lock), its asks under the lock, the rest the unit thread's */
   GstTileSenderResend *resend;
   gint resend_pending;          /* atomic: asks wait in resend */
-} GstTileSenderUnit;
+  /* TCP, redundant paths: the unit's connections on the receiver's other
+   * paths, each a unit of its own (its thread, its queue: the frames
+   * queued to this unit, by reference) made when the first connects and
+   * kept until the owner stops; on such a connection, the unit it copies
+   * (NULL on the owner's own units) */
+  GstTileSenderUnit *tcp_copy[GST_TILE_WIRE_MAX_PATHS - 1];
+  guint n_tcp_copies;
+  GstTileSenderUnit *primary;
+};
 
 /* What an owner of units sent and dropped (its peer's `receivers` entry
  * in the statistics; the group's are not reported). The sender sums them
@@ -540,8 +557,9 @@ struct _GstTileSenderPeer
    * rates (fixed once made) */
   gboolean striped;
   guint32 last_bounds[GST_TILE_WIRE_MAX_UNITS + 1];   /* its last frame's */
-  /* its HELLO asked for redundant paths, and this is UDP: a unit's
-   * UNIT_HELLO from another of its addresses adds a copy socket */
+  /* its HELLO asked for redundant paths: a unit's UNIT_HELLO from another
+   * of its addresses adds a copy socket (UDP), or a copy connection with a
+   * thread of its own (TCP, gst_tile_sender_unit_copy_locked ()) */
   gboolean redundant;
   guint64 region_packets;
   guint64 all_packets;
@@ -823,7 +841,14 @@ void     gst_tile_sender_shared_unref (GstTileSenderShared * shared);
 G_GNUC_INTERNAL
 void     gst_tile_sender_frame_release_locked (GstTileSender * self,
                                                GstTileSenderFrame * frame,
-                                               gboolean ok);
+                                               guint unit, gboolean ok);
+G_GNUC_INTERNAL
+GstTileSenderFrame *gst_tile_sender_frame_done_locked (GstTileSender * self,
+                                               GstTileSenderFrame * frame,
+                                               guint unit, gboolean ok);
+G_GNUC_INTERNAL
+GstTileSenderUnit *gst_tile_sender_unit_copy_locked (GstTileSenderUnit * u,
+                                               gint fd, guint path);
 G_GNUC_INTERNAL
 gboolean gst_tile_sender_drain_locked (GstTileSender * self);
 G_GNUC_INTERNAL

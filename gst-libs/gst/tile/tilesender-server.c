@@ -364,8 +364,43 @@ data_peer_is_host (gint fd, GstTileSenderPeer * peer)
       gst_tile_sender_peer_has_host (peer, &addr);
 }
 
+/* The path (its number on the wire) of @peer's data connection @fd: the
+ * path whose connection reaches the address of ours it came to, or comes
+ * from its host. Lock held. */
+static guint
+tcp_data_path_locked (GstTileSenderPeer * peer, gint fd)
+{
+  struct sockaddr_storage local = { 0 }, remote = { 0 };
+
+  gst_tile_net_address (fd, FALSE, &local);
+  gst_tile_net_address (fd, TRUE, &remote);
+  return gst_tile_sender_peer_path_of (peer, &local, &remote);
+}
+
+/* Redundant paths over TCP: whether a second connection @fd of unit @u
+ * (connected already) becomes a copy of it: when it came over another path
+ * (in @path) than the unit's connections. Lock held. */
+static gboolean
+tcp_copy_path_locked (GstTileSenderPeer * peer, GstTileSenderUnit * u,
+    gint fd, guint * path)
+{
+  guint k;
+
+  if (!peer->redundant || peer->owner.stopping ||
+      peer->owner.sender->settings.protocol != GST_TILE_WIRE_PROTOCOL_TCP)
+    return FALSE;
+  *path = tcp_data_path_locked (peer, fd);
+  if (*path >= GST_TILE_WIRE_MAX_PATHS || *path == u->path)
+    return FALSE;
+  for (k = 0; k < u->n_tcp_copies; k++)
+    if (u->tcp_copy[k]->fd >= 0 && u->tcp_copy[k]->path == *path)
+      return FALSE;
+  return TRUE;
+}
+
 /* UNIT_HELLO on a new TCP connection: it becomes that unit's data
- * connection. Takes @fd over. Lock held. */
+ * connection (with redundant paths, a unit's second connection from
+ * another path a copy of it). Takes @fd over. Lock held. */
 static void
 handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
     guint32 len)
@@ -374,6 +409,7 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
   GstTileWireUnitHello uh;
   GError *err = NULL;
   gchar *msg = NULL;
+  guint copy_path = 0;
 
   if (!gst_tile_wire_unit_hello_parse (payload, len, &uh, &err)) {
     refuse (self, fd, GST_TILE_WIRE_REFUSE_BAD_MESSAGE, err->message);
@@ -396,7 +432,8 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
         "UNIT_HELLO from another host than the session's receiver");
   } else if (uh.unit >= self->config.n_tiles ||
       !gst_tile_sender_owner_uses (&peer->owner, uh.unit) ||
-      peer->owner.units[uh.unit].fd >= 0) {
+      (peer->owner.units[uh.unit].fd >= 0 && !tcp_copy_path_locked (peer,
+              &peer->owner.units[uh.unit], fd, &copy_path))) {
     msg = g_strdup_printf ("unit %u %s (the session has %u units)",
         uh.unit, uh.unit >= self->config.n_tiles ? "does not exist" :
         !gst_tile_sender_owner_uses (&peer->owner, uh.unit) ?
@@ -404,6 +441,8 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
         self->config.n_tiles);
     refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, msg);
   } else {
+    GstTileSenderUnit *u = &peer->owner.units[uh.unit];
+
     note_send_buffer (peer, fd);
     set_congestion_locked (self, fd);
     gst_tile_net_set_user_timeout (fd,
@@ -415,6 +454,19 @@ handle_unit_hello (GstTileSender * self, gint fd, const guint8 * payload,
                 GST_TILE_SENDER_MIN_UNSENT)))
       GST_DEBUG_OBJECT (self->log_object, "unit %u: no TCP_NOTSENT_LOWAT",
           uh.unit);
+    if (u->fd >= 0) {
+      /* redundant paths: a copy of the unit's tiles over another path */
+      if (gst_tile_sender_unit_copy_locked (u, fd, copy_path)) {
+        GST_DEBUG_OBJECT (self->log_object, "receiver %u: unit %u connected "
+            "over path %u too", peer->owner.id, uh.unit, copy_path);
+        return;
+      }
+      refuse (self, fd, GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT,
+          "unit is connected over every path");
+      gst_tile_net_close (&fd);
+      return;
+    }
+    u->path = tcp_data_path_locked (peer, fd);
     peer->owner.units[uh.unit].fd = fd;
     /* (balanced tiles: a new connection's path has not failed) */
     peer->owner.units[uh.unit].path_failed = FALSE;

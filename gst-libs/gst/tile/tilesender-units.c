@@ -74,15 +74,74 @@ gst_tile_sender_owner_start_locked (GstTileSenderOwner * o)
   }
 }
 
-/* Wakes unit @tile of @o, or every unit (@tile G_MAXUINT). Lock held. */
+/* Wakes unit @tile of @o, or every unit (@tile G_MAXUINT), with the
+ * connections that copy it. Lock held. */
 void
 gst_tile_sender_owner_wake_locked (GstTileSenderOwner * o, guint tile)
 {
-  guint i;
+  guint i, k;
 
-  for (i = 0; i < o->n_threads; i++)
-    if (tile == G_MAXUINT || i == tile)
-      g_cond_broadcast (&o->units[i].cond);
+  for (i = 0; i < o->n_threads; i++) {
+    if (tile != G_MAXUINT && i != tile)
+      continue;
+    g_cond_broadcast (&o->units[i].cond);
+    for (k = 0; k < o->units[i].n_tcp_copies; k++)
+      g_cond_broadcast (&o->units[i].tcp_copy[k]->cond);
+  }
+}
+
+/* TCP, redundant paths: a connection of unit @u from another path of its
+ * receiver (@path: its number on the wire) carries a copy of each of its
+ * tiles, with a thread and a queue of its own (a copy made for an earlier
+ * connection, closed since, is used again). NULL when the unit has
+ * GST_TILE_WIRE_MAX_PATHS - 1 copies connected already. Lock held. */
+GstTileSenderUnit *
+gst_tile_sender_unit_copy_locked (GstTileSenderUnit * u, gint fd, guint path)
+{
+  GstTileSenderUnit *c = NULL;
+  gchar *name;
+  guint k;
+
+  for (k = 0; k < u->n_tcp_copies && !c; k++)
+    if (u->tcp_copy[k]->fd < 0 && !u->tcp_copy[k]->close_pending)
+      c = u->tcp_copy[k];
+  if (!c && u->n_tcp_copies >= G_N_ELEMENTS (u->tcp_copy))
+    return NULL;
+  if (!c) {
+    c = g_new0 (GstTileSenderUnit, 1);
+    c->sender = u->sender;
+    c->owner = u->owner;
+    c->index = u->index;
+    c->primary = u;
+    c->rate_sample.fd = c->bal_sample.fd = -1;
+    g_queue_init (&c->queue);
+    g_cond_init (&c->cond);
+    u->tcp_copy[u->n_tcp_copies++] = c;
+    name = g_strdup_printf ("tilesink-r%uu%uc%u", u->owner->id, u->index,
+        u->n_tcp_copies);
+    c->thread = g_thread_new (name, gst_tile_sender_unit_thread, c);
+    g_free (name);
+  }
+  c->fd = fd;
+  c->path = path;
+  c->ns_per_byte = 0;
+  return c;
+}
+
+/* Unit @u's connection, or with redundant paths any of its copies', is
+ * up, other than @but's. Lock held. */
+static gboolean
+unit_other_connected (GstTileSenderUnit * u, GstTileSenderUnit * but)
+{
+  GstTileSenderUnit *p = u->primary ? u->primary : u;
+  guint k;
+
+  if (p != but && p->fd >= 0)
+    return TRUE;
+  for (k = 0; k < p->n_tcp_copies; k++)
+    if (p->tcp_copy[k] != but && p->tcp_copy[k]->fd >= 0)
+      return TRUE;
+  return FALSE;
 }
 
 /* Stops the unit threads of @o (an ended peer out of the sender's list,
@@ -93,7 +152,7 @@ gst_tile_sender_owner_join (GstTileSenderOwner * o)
 {
   GstTileSender *self = o->sender;
   GstTileSenderFrame *frame;
-  guint i;
+  guint i, k;
 
   g_mutex_lock (&self->lock);
   o->stopping = TRUE;
@@ -101,13 +160,33 @@ gst_tile_sender_owner_join (GstTileSenderOwner * o)
   gst_tile_sender_owner_wake_locked (o, G_MAXUINT);
   g_mutex_unlock (&self->lock);
   for (i = 0; i < o->n_threads; i++) {
-    g_thread_join (o->units[i].thread);
-    o->units[i].thread = NULL;
+    GstTileSenderUnit *u = &o->units[i];
+
+    g_thread_join (u->thread);
+    u->thread = NULL;
+    /* (no copy is made once stopping: n_tcp_copies stays) */
+    for (k = 0; k < u->n_tcp_copies; k++) {
+      g_thread_join (u->tcp_copy[k]->thread);
+      u->tcp_copy[k]->thread = NULL;
+    }
   }
   g_mutex_lock (&self->lock);
-  for (i = 0; i < o->n_threads; i++)
-    while ((frame = g_queue_pop_head (&o->units[i].queue)))
-      gst_tile_sender_frame_release_locked (self, frame, FALSE);
+  for (i = 0; i < o->n_threads; i++) {
+    GstTileSenderUnit *u = &o->units[i];
+
+    while ((frame = g_queue_pop_head (&u->queue)))
+      gst_tile_sender_frame_release_locked (self, frame, i, FALSE);
+    for (k = 0; k < u->n_tcp_copies; k++) {
+      GstTileSenderUnit *c = u->tcp_copy[k];
+
+      while ((frame = g_queue_pop_head (&c->queue)))
+        gst_tile_sender_frame_release_locked (self, frame, i, FALSE);
+      g_cond_clear (&c->cond);
+      g_free (c);
+      u->tcp_copy[k] = NULL;
+    }
+    u->n_tcp_copies = 0;
+  }
   o->n_threads = 0;
   g_mutex_unlock (&self->lock);
 }
@@ -141,7 +220,8 @@ frame_settle_locked (GstTileSender * self, GstTileSenderFrame * frame)
 {
   GstTileSenderOwner *o = frame->owner;
 
-  if (frame->settled || frame->remaining > frame->stuck)
+  if (frame->settled || (frame->redundant ? frame->units_left > 0 :
+          frame->remaining > frame->stuck))
     return;
   frame->settled = TRUE;
   if (frame->path_failed) {
@@ -166,17 +246,30 @@ frame_settle_locked (GstTileSender * self, GstTileSenderFrame * frame)
   g_cond_broadcast (&self->cond);
 }
 
-/* One unit is done with @frame (sent its tile, or could not). Lock held.
- * The frame stops counting as in flight the moment its last tile is out
- * (see frame_settle_locked ()). Returns the frame when the caller must
- * free it with gst_tile_sender_frame_free() (after releasing the lock),
- * NULL otherwise. */
-static GstTileSenderFrame *
-frame_done_locked (GstTileSender * self, GstTileSenderFrame * frame,
-    gboolean ok)
+/* One unit (@unit) is done with @frame (sent its tile, or could not); with
+ * redundant paths one of its connections: the unit is done once one of
+ * them sent it, or none that holds it is left. Lock held. The frame stops
+ * counting as in flight the moment its last tile is out (see
+ * frame_settle_locked ()). Returns the frame when the caller must free it
+ * with gst_tile_sender_frame_free() (after releasing the lock), NULL
+ * otherwise. */
+GstTileSenderFrame *
+gst_tile_sender_frame_done_locked (GstTileSender * self,
+    GstTileSenderFrame * frame, guint unit, gboolean ok)
 {
-  if (!ok)
+  if (frame->redundant) {
+    guint64 bit = G_GUINT64_CONSTANT (1) << unit;
+
+    frame->holders[unit]--;
+    if (!(frame->units_done & bit) && (ok || frame->holders[unit] == 0)) {
+      frame->units_done |= bit;
+      frame->units_left--;
+      if (!ok)
+        frame->failed = TRUE;
+    }
+  } else if (!ok) {
     frame->failed = TRUE;
+  }
   frame->remaining--;
   frame_settle_locked (self, frame);
   return frame->remaining == 0 ? frame : NULL;
@@ -206,14 +299,14 @@ gst_tile_sender_frame_free (GstTileSenderFrame * frame)
   g_free (frame);
 }
 
-/* frame_done_locked() and, when that was the last unit,
+/* gst_tile_sender_frame_done_locked() and, when that was the last unit,
  * gst_tile_sender_frame_free() outside the lock. Lock held, and held again
  * on return. */
 void
 gst_tile_sender_frame_release_locked (GstTileSender * self,
-    GstTileSenderFrame * frame, gboolean ok)
+    GstTileSenderFrame * frame, guint unit, gboolean ok)
 {
-  frame = frame_done_locked (self, frame, ok);
+  frame = gst_tile_sender_frame_done_locked (self, frame, unit, ok);
   if (!frame)
     return;
   g_mutex_unlock (&self->lock);
@@ -231,7 +324,7 @@ unit_release_current_locked (GstTileSenderUnit * u, GstTileSenderFrame * frame,
     frame->stuck--;
   u->current = NULL;
   u->current_stuck = FALSE;
-  gst_tile_sender_frame_release_locked (u->sender, frame, ok);
+  gst_tile_sender_frame_release_locked (u->sender, frame, u->index, ok);
 }
 
 /* Balanced tiles: how long a connection may have data to deliver and no
@@ -283,7 +376,7 @@ unit_path_failed_locked (GstTileSenderUnit * u, GPtrArray ** freed)
     g_atomic_int_add (&u->queued, -1);
     if (unit_has_rows (u, f))
       f->path_failed = TRUE;
-    if ((f = frame_done_locked (self, f, TRUE))) {
+    if ((f = gst_tile_sender_frame_done_locked (self, f, u->index, TRUE))) {
       if (!*freed)
         *freed = g_ptr_array_new ();
       g_ptr_array_add (*freed, f);
@@ -356,9 +449,24 @@ gst_tile_sender_balance_paths_locked (GstTileSenderOwner * o,
   return live;
 }
 
-/* Closes the data connections of @o's current generation. Lock held. A
- * unit in the middle of a send() is woken by the shutdown() and closes its
- * own descriptor afterwards. */
+/* Closes the connection of unit (or copy) @u. Lock held. In the middle of
+ * a send() its thread is woken by the shutdown() and closes the
+ * descriptor afterwards. */
+static void
+unit_close_locked (GstTileSenderUnit * u)
+{
+  if (u->fd < 0)
+    return;
+  if (u->sending) {
+    gst_tile_net_shutdown (u->fd);
+    u->close_pending = TRUE;
+    u->fd = -1;
+  } else {
+    gst_tile_net_close (&u->fd);
+  }
+}
+
+/* Closes the data connections of @o's current generation. Lock held. */
 void
 gst_tile_sender_owner_close_data_locked (GstTileSenderOwner * o)
 {
@@ -367,6 +475,9 @@ gst_tile_sender_owner_close_data_locked (GstTileSenderOwner * o)
   for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
     GstTileSenderUnit *u = &o->units[i];
     guint k;
+
+    for (k = 0; k < u->n_tcp_copies; k++)
+      unit_close_locked (u->tcp_copy[k]);
 
     for (k = 0; k < u->n_copies; k++) {
       if (u->sending) {
@@ -377,15 +488,7 @@ gst_tile_sender_owner_close_data_locked (GstTileSenderOwner * o)
       }
     }
     u->n_copies = 0;
-    if (u->fd < 0)
-      continue;
-    if (u->sending) {
-      gst_tile_net_shutdown (u->fd);
-      u->close_pending = TRUE;
-      u->fd = -1;
-    } else {
-      gst_tile_net_close (&u->fd);
-    }
+    unit_close_locked (u);
   }
   o->n_connected = 0;
 }
@@ -472,7 +575,10 @@ gst_tile_sender_unit_abandons (GstTileSenderUnit * u,
           g_atomic_int_get (&u->queued) == 0 ||
           now + (gint64) (left * ns_per_byte / 1000) <= frame->deadline_us))
     return FALSE;
-  g_atomic_int_set (&frame->abandoned, 1);
+  /* (redundant paths: a connection behind gives up its copy alone, the
+   * others may still deliver the tile) */
+  if (!frame->redundant)
+    g_atomic_int_set (&frame->abandoned, 1);
   return TRUE;
 }
 
@@ -686,9 +792,19 @@ unit_sent_locked (GstTileSenderUnit * u, GstTileSenderScratch * sc,
     self->totals.sum.packets_sent += n_packets;
     self->totals.sum.bytes_sent += bytes;
   }
+  if (ok && u->primary)
+    o->counters.copies_sent++;
   if (u->close_pending) {
     gst_tile_net_close (&fd);
     u->close_pending = FALSE;
+  } else if (!ok && frame->redundant && unit_other_connected (u, u)) {
+    /* redundant paths: this path's connection is lost (its user timeout
+     * passed), the unit's others go on */
+    GST_WARNING_OBJECT (self->log_object, "receiver %u unit %u: the "
+        "connection over path %u failed (%s), going on over the others",
+        o->id, u->index, u->path, err->message);
+    o->counters.copies_dropped++;
+    unit_close_locked (u);
   } else if (!ok) {
     GST_INFO_OBJECT (self->log_object, "receiver %u unit %u: %s", o->id,
         u->index, err->message);

@@ -233,7 +233,7 @@ gst_tile_sender_peer_new_locked (GstTileSender * self, gint control_fd,
   peer->balanced = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_BALANCE) &&
       !self->group && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_TCP;
   peer->redundant = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_REDUNDANT) &&
-      !self->group && self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP;
+      !self->group;
   peer->striped = (hello->flags & GST_TILE_WIRE_HELLO_FLAG_BALANCE) &&
       !peer->redundant && !self->group &&
       self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP;
@@ -831,10 +831,18 @@ take_waiting_locked (GstTileSenderOwner * o)
         o->admit_us[f->number % ADMIT_RING];
     f->number--;
   }
-  for (i = 0; i < n; i++)
-    if (gst_tile_sender_owner_uses (o, i) &&
-        g_queue_remove (&o->units[i].queue, frame))
-      g_atomic_int_add (&o->units[i].queued, -1);
+  for (i = 0; i < n; i++) {
+    GstTileSenderUnit *u = &o->units[i];
+    guint k;
+
+    if (!gst_tile_sender_owner_uses (o, i))
+      continue;
+    if (g_queue_remove (&u->queue, frame))
+      g_atomic_int_add (&u->queued, -1);
+    for (k = 0; k < u->n_tcp_copies; k++)
+      if (g_queue_remove (&u->tcp_copy[k]->queue, frame))
+        g_atomic_int_add (&u->tcp_copy[k]->queued, -1);
+  }
   o->in_flight--;
   o->next_frame--;
   o->counters.frames_dropped++;
@@ -996,11 +1004,46 @@ unit_balance_rate_locked (GstTileSenderUnit * u, gsize row_bytes,
   return u->bal_rate;
 }
 
-/* Queues @shared as the next frame of @o to each of the units it uses.
- * Lock held. */
+/* Redundant paths over TCP: queues @frame to unit @u's connection or a
+ * copy's (@c). A connection behind (its path slow or down: its queue holds
+ * max-in-flight frames not begun) drops the oldest of them: the unit's
+ * other connections carry those, and this one goes on with the newest
+ * once its path is back. Frames to free go to @freed. Lock held. */
+static void
+queue_copy_locked (GstTileSenderUnit * u, GstTileSenderUnit * c,
+    GstTileSenderFrame * frame, GPtrArray ** freed)
+{
+  GstTileSender *self = u->sender;
+  guint max = MAX (g_atomic_int_get (&self->settings.max_in_flight), 1);
+  GstTileSenderFrame *old;
+
+  while (g_queue_get_length (&c->queue) >= max &&
+      (old = g_queue_pop_head (&c->queue))) {
+    g_atomic_int_add (&c->queued, -1);
+    u->owner->counters.copies_dropped++;
+    GST_LOG_OBJECT (self->log_object, "receiver %u unit %u: its connection "
+        "over path %u is behind, frame %" G_GUINT64_FORMAT " goes over the "
+        "others", u->owner->id, u->index, c->path, old->number);
+    if ((old = gst_tile_sender_frame_done_locked (self, old, u->index,
+                FALSE))) {
+      if (!*freed)
+        *freed = g_ptr_array_new ();
+      g_ptr_array_add (*freed, old);
+    }
+  }
+  frame->remaining++;
+  frame->holders[u->index]++;
+  g_queue_push_tail (&c->queue, frame);
+  g_atomic_int_inc (&c->queued);
+  g_cond_signal (&c->cond);
+}
+
+/* Queues @shared as the next frame of @o to each of the units it uses
+ * (with redundant paths over TCP, to each of their connections). Frames
+ * that gives up go to @freed. Lock held. */
 static void
 queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
-    guint64 origin, guint64 now, GstClockTime capture)
+    guint64 origin, guint64 now, GstClockTime capture, GPtrArray ** freed)
 {
   GstTileSender *self = o->sender;
   GstTileSenderFrame *frame = g_new (GstTileSenderFrame, 1);
@@ -1016,6 +1059,10 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
   frame->started = 0;
   frame->failed = 0;
   frame->abandoned = 0;
+  frame->redundant = o->peer && o->peer->redundant &&
+      self->config.protocol == GST_TILE_WIRE_PROTOCOL_TCP;
+  frame->units_done = 0;
+  frame->units_left = 0;
   frame->push_us = g_get_monotonic_time ();
   frame->deadline_us = self->settings.max_latency ? frame->push_us +
       (gint64) CLAMP (self->settings.max_latency / 1000, 1,
@@ -1063,6 +1110,18 @@ queue_frame_locked (GstTileSenderOwner * o, GstTileSenderShared * shared,
     if (!gst_tile_sender_owner_uses (o, i) ||
         (frame->balanced && o->units[i].path_failed))
       continue;
+    if (frame->redundant) {
+      GstTileSenderUnit *u = &o->units[i];
+      guint k;
+
+      frame->holders[i] = 0;
+      frame->units_left++;
+      queue_copy_locked (u, u, frame, freed);
+      for (k = 0; k < u->n_tcp_copies; k++)
+        if (u->tcp_copy[k]->fd >= 0)
+          queue_copy_locked (u, u->tcp_copy[k], frame, freed);
+      continue;
+    }
     frame->remaining++;
     g_queue_push_tail (&o->units[i].queue, frame);
     g_atomic_int_inc (&o->units[i].queued);
@@ -1179,7 +1238,7 @@ admit_frame_locked (GstTileSender * self, GstBuffer * buffer,
       continue;
     ret = admit_locked (o, replaced);
     if (ret == GST_TILE_SENDER_PUSH_QUEUED) {
-      queue_frame_locked (o, shared, origin, now, capture);
+      queue_frame_locked (o, shared, origin, now, capture, replaced);
       queued = TRUE;
     } else if (!queued) {
       *result = ret;
