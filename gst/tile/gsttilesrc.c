@@ -306,10 +306,11 @@ gst_tile_src_class_init (GstTileSrcClass * klass)
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_REDUNDANT,
       g_param_spec_boolean ("redundant", "Redundant",
-          "With several addresses in host, over UDP: every datagram comes "
-          "over each path and the first copy is kept, so a path that fails "
-          "costs no frame (instead of balanced tiles; needs two addresses "
-          "or more)", DEFAULT_REDUNDANT, G_PARAM_READWRITE |
+          "With several addresses in host: every datagram (UDP) or tile "
+          "(TCP: each unit has a connection on each path) comes over each "
+          "path and the first copy is kept, so a path that fails costs no "
+          "frame (instead of balanced tiles; needs two addresses or more)",
+          DEFAULT_REDUNDANT, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
   /* (gsttilesrc-region.c) */

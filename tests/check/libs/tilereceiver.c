@@ -1711,12 +1711,14 @@ GST_START_TEST (test_udp_sealed)
     for (i = 0; i < (guint) gst_structure_n_fields (st); i++) {
       const gchar *name = gst_structure_nth_field_name (st, i);
 
-      /* (udp-ports, paths-up, unit-paths, path-errors, control-skipped
-       * and tiles-late are in the stats property only, never sent) */
+      /* (udp-ports, paths-up, unit-paths, path-errors, control-skipped,
+       * tiles-late and tiles-duplicate are in the stats property only,
+       * never sent) */
       fail_unless (strcmp (name, "udp-ports") == 0 ||
           strcmp (name, "path-errors") == 0 ||
           strcmp (name, "control-skipped") == 0 ||
           strcmp (name, "tiles-late") == 0 ||
+          strcmp (name, "tiles-duplicate") == 0 ||
           strcmp (name, "paths-up") == 0 || strcmp (name, "unit-paths") == 0 ||
           gst_tile_stats_name_is_registered (name), "%s", name);
     }
