@@ -1618,6 +1618,22 @@ set_tcp_state (GstStructure * s, const TcpState * tcp)
         tcp->congestion, NULL);
 }
 
+
+/* Redundant paths: @o's units' sockets (UDP) or connections (TCP) on
+ * their receiver's other paths. Lock held. */
+static guint
+owner_copies_connected_locked (const GstTileSenderOwner * o)
+{
+  guint i, k, n = 0;
+
+  for (i = 0; i < GST_TILE_WIRE_MAX_UNITS; i++) {
+    n += o->units[i].n_copies;
+    for (k = 0; k < o->units[i].n_tcp_copies; k++)
+      n += o->units[i].tcp_copy[k]->fd >= 0;
+  }
+  return n;
+}
+
 /* A peer's statistics, its entry of `receivers` (`tilesink-receiver`):
  * its counters, its units', its TCP state (also added to @sum) or its
  * pacing, and its last STATS. Lock held. */
@@ -1659,6 +1675,7 @@ peer_stats_locked (GstTileSenderPeer * peer, TcpState * sum)
       "copies-sent", G_TYPE_UINT64, c->copies_sent,
       "copies-dropped", G_TYPE_UINT64, c->copies_dropped,
       "primary-failed", G_TYPE_UINT64, c->primary_failed,
+      "copies-connected", G_TYPE_UINT, owner_copies_connected_locked (o),
       "fec-overhead", G_TYPE_UINT,
       self->settings.protocol == GST_TILE_WIRE_PROTOCOL_UDP ?
       gst_tile_sender_owner_fec_locked (gst_tile_sender_peer_data_owner

@@ -1081,30 +1081,37 @@ GST_END_TEST;
 
 /* ---- hostile clients against tilesink ---- */
 
+/* a TCP connection to @port of 127.0.0.@last */
 static gint
-raw_connect (guint port)
+raw_connect_to (guint port, guint last)
 {
   struct sockaddr_in sa = { 0 };
   gint fd = socket (AF_INET, SOCK_STREAM, 0);
 
   sa.sin_family = AF_INET;
   sa.sin_port = htons (port);
-  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  sa.sin_addr.s_addr = htonl ((127u << 24) | last);
   fail_unless (connect (fd, (struct sockaddr *) &sa, sizeof (sa)) == 0);
   return fd;
 }
 
-/* Sends @data and expects a REFUSE with @code, then the end of the
- * connection. */
+static gint
+raw_connect (guint port)
+{
+  return raw_connect_to (port, 1);
+}
+
+/* Sends @data to 127.0.0.@last and expects a REFUSE with @code, then the
+ * end of the connection. */
 static void
-expect_refuse (guint port, const guint8 * data, gsize len,
+expect_refuse_to (guint port, guint last, const guint8 * data, gsize len,
     GstTileWireRefuseCode code, const gchar * reason_part)
 {
   guint8 buf[2048];
   gssize n;
   GstTileWireHeader h;
   GstTileWireRefuse refuse;
-  gint fd = raw_connect (port);
+  gint fd = raw_connect_to (port, last);
 
   if (len)
     fail_unless (send (fd, data, len, MSG_NOSIGNAL) == (gssize) len);
@@ -1122,6 +1129,13 @@ expect_refuse (guint port, const guint8 * data, gsize len,
   /* then the connection is closed */
   fail_unless (test_read_some (fd, buf, 1, 7000) == 0);
   close (fd);
+}
+
+static void
+expect_refuse (guint port, const guint8 * data, gsize len,
+    GstTileWireRefuseCode code, const gchar * reason_part)
+{
+  expect_refuse_to (port, 1, data, len, code, reason_part);
 }
 
 GST_START_TEST (test_hostile_clients)
@@ -1742,6 +1756,163 @@ GST_START_TEST (test_paths_hostile)
   fail_unless_equals_int (n, 0);
   fail_unless_equals_int (sender_paths (l.tilesink), 1);
 
+  close (path);
+  close (ctl);
+  tx_stop (&l);
+  g_free (config);
+  g_byte_array_unref (m);
+}
+
+GST_END_TEST;
+
+/* Waits up to 10 s for @sink's receiver 0 to have @n copy sockets or
+ * connections (redundant paths) */
+static void
+wait_copies (GstElement * sink, guint n)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  guint have = 0;
+
+  while (TRUE) {
+    GstStructure *r = sender_receiver (sink);
+
+    gst_structure_get_uint (r, "copies-connected", &have);
+    gst_structure_free (r);
+    if (have == n)
+      break;
+    fail_unless (g_get_monotonic_time () < end, "%u copies, want %u", have,
+        n);
+    g_usleep (5000);
+  }
+}
+
+/* Reads a tile (its header and @size bytes) from data connection @fd into
+ * @buf: the frame number */
+static guint64
+read_tile (gint fd, guint8 * buf, gsize size)
+{
+  GstTileWireTileHeader th;
+
+  fail_unless_equals_int (test_read_some (fd, buf,
+          GST_TILE_WIRE_TILE_HEADER_SIZE + size, 5000),
+      GST_TILE_WIRE_TILE_HEADER_SIZE + size);
+  fail_unless_equals_int (gst_tile_wire_tile_header_parse (buf,
+          GST_TILE_WIRE_TILE_HEADER_SIZE, size, &th, NULL),
+      GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (th.size, size);
+  return th.frame;
+}
+
+/* Redundant paths over TCP at tilesink, from a raw receiver on two paths
+ * (127.0.0.1, 127.0.0.2): a unit's second connection over the other path
+ * is a copy (it gets the same tiles), a second one over a path the unit
+ * has is refused, over either path */
+GST_START_TEST (test_paths_redundant_tcp_hostile)
+{
+  GByteArray *m = g_byte_array_new ();
+  GstTileWireHello hello = { 0 };
+  GstTileWireUnitHello ph = { 0 }, uh = { 0 };
+  GstTileWireConfig *config = g_new0 (GstTileWireConfig, 1);
+  GstTileWireHeader h;
+  guint8 buf[16384], *a, *b;
+  gsize tile;
+  Link l = { 0 };
+  gint ctl, path, u0a, u0b, u1;
+  guint64 fa, fb;
+  guint k;
+
+  tx_start (&l, GRAY (64, 48), 0, "units=2");
+  push_frame (&l, 64 * 48, 1, 1);
+  ctl = raw_connect (l.port);
+  hello.flags = GST_TILE_WIRE_HELLO_FLAG_REDUNDANT;
+  gst_tile_wire_hello_pack (&hello, m, NULL);
+  fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
+  fail_unless_equals_int (test_read_some (ctl, buf,
+          GST_TILE_WIRE_HEADER_SIZE, 5000), GST_TILE_WIRE_HEADER_SIZE);
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf,
+          GST_TILE_WIRE_HEADER_SIZE, &h, NULL), GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_CONFIG);
+  fail_unless (h.payload_len <= sizeof (buf) - GST_TILE_WIRE_HEADER_SIZE);
+  fail_unless_equals_int (test_read_some (ctl, buf + GST_TILE_WIRE_HEADER_SIZE,
+          h.payload_len, 5000), h.payload_len);
+  fail_unless (gst_tile_wire_config_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
+          h.payload_len, config, NULL));
+  tile = config->tiles[0].size;
+  fail_unless (tile <= sizeof (buf) / 2 - GST_TILE_WIRE_TILE_HEADER_SIZE);
+
+  /* path 1, to the sender's other address */
+  ph.token = config->token;
+  ph.generation = config->generation;
+  ph.unit = 1;
+  path = raw_connect_to (l.port, 2);
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_path_pack (&ph, m, NULL);
+  fail_unless (send (path, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
+  fail_unless_equals_int (test_read_some (path, buf, m->len, 5000), m->len);
+
+  /* units 0 and 1 over path 0, then unit 0 over path 1 too */
+  uh.token = config->token;
+  uh.generation = config->generation;
+  uh.unit = 1;
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_unit_hello_pack (&uh, m, NULL);
+  u1 = raw_connect_to (l.port, 1);
+  fail_unless (send (u1, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
+  uh.unit = 0;
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_unit_hello_pack (&uh, m, NULL);
+  u0a = raw_connect_to (l.port, 1);
+  fail_unless (send (u0a, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
+  wait_connected (&l);
+  u0b = raw_connect_to (l.port, 2);
+  fail_unless (send (u0b, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
+  wait_copies (l.tilesink, 1);
+
+  /* the same tile of the same frame over both of unit 0's connections */
+  push_frame (&l, 64 * 48, 2, 2);
+  a = buf;
+  b = buf + sizeof (buf) / 2;
+  /* (a frame may have gone to the unit before its copy connected) */
+  fb = read_tile (u0b, b, tile);
+  while ((fa = read_tile (u0a, a, tile)) < fb);
+  fail_unless_equals_uint64 (fa, fb);
+  fail_unless (memcmp (a, b, GST_TILE_WIRE_TILE_HEADER_SIZE + tile) == 0);
+  while (read_tile (u1, a, config->tiles[1].size) < fb);
+
+  /* a third connection of unit 0, over either path: refused */
+  expect_refuse_to (l.port, 1, m->data, m->len,
+      GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, "already connected");
+  expect_refuse_to (l.port, 2, m->data, m->len,
+      GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, "already connected");
+  /* unit 1's second connection over its own path too */
+  uh.unit = 1;
+  g_byte_array_set_size (m, 0);
+  gst_tile_wire_unit_hello_pack (&uh, m, NULL);
+  expect_refuse_to (l.port, 1, m->data, m->len,
+      GST_TILE_WIRE_REFUSE_UNKNOWN_UNIT, "already connected");
+
+  /* unit 0's copy connection goes: the unit goes on over its first (the
+   * sender sees it gone at a write that fails) */
+  close (u0b);
+  for (k = 3; k < 100; k++) {
+    GstStructure *r;
+    guint copies = 1;
+
+    push_frame (&l, 64 * 48, k, k);
+    fail_unless_equals_uint64 (read_tile (u0a, a, tile), fb + k - 2);
+    fail_unless_equals_uint64 (read_tile (u1, a, config->tiles[1].size),
+        fb + k - 2);
+    r = sender_receiver (l.tilesink);
+    fail_unless (gst_structure_get_uint (r, "copies-connected", &copies));
+    gst_structure_free (r);
+    if (copies == 0)
+      break;
+    g_usleep (20000);
+  }
+  fail_unless (k < 100, "the copy connection is still up");
+
+  close (u0a);
+  close (u1);
   close (path);
   close (ctl);
   tx_stop (&l);
@@ -3457,6 +3628,7 @@ tile_suite (void)
   tcase_add_test (tc, test_paths_skipped);
   tcase_add_test (tc, test_paths_bad_list);
   tcase_add_test (tc, test_paths_hostile);
+  tcase_add_test (tc, test_paths_redundant_tcp_hostile);
   tcase_add_test (tc, test_udp_hostile_datagrams);
   tcase_add_test (tc, test_udp_loss_concealment);
   tcase_add_test (tc, test_hostile_clients);
