@@ -777,7 +777,7 @@ tcp_leg_ended_locked (GstTileReceiverUnit * unit, GstTileReceiverUnit * c,
   if (unit->fd >= 0)
     gst_tile_net_shutdown (unit->fd);
   for (k = 0; k < unit->n_legs; k++)
-    if (unit->legs[k]->c.fd >= 0)
+    if (unit->legs[k] && unit->legs[k]->c.fd >= 0)
       gst_tile_net_shutdown (unit->legs[k]->c.fd);
 }
 
@@ -840,9 +840,9 @@ tcp_legs_start_locked (GstTileReceiverUnit * u, guint64 run,
 }
 
 /* Redundant paths: waits for unit @u's other connections to end, and
- * frees them. The unit's error (@err) stands only when every connection
- * ended with one: else it is cleared. Lock held, released while
- * waiting. */
+ * frees them (NULL in u->legs once freed: the lock is released while
+ * waiting). The unit's error (@err) stands only when every connection
+ * ended with one: else it is cleared. Lock held. */
 static void
 tcp_legs_join_locked (GstTileReceiverUnit * u, GError ** err)
 {

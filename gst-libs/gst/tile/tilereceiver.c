@@ -374,7 +374,7 @@ gst_tile_receiver_stop_units_locked (GstTileReceiver * self)
       gst_tile_net_shutdown (u->fd);
     /* (TCP, redundant paths: its connections on the other paths) */
     for (k = 0; k < u->n_legs; k++)
-      if (u->legs[k]->c.fd >= 0)
+      if (u->legs[k] && u->legs[k]->c.fd >= 0)
         gst_tile_net_shutdown (u->legs[k]->c.fd);
   }
   g_cond_broadcast (&self->cond);
