@@ -1685,6 +1685,34 @@ raw_receiver (guint port)
  * its receiver with a passphrase: test_paths), not the control
  * connection's index nor a path twice; a path carries KEEPALIVEs only,
  * anything else closes it and leaves the session as it is */
+/* A raw receiver's control connection to tilesink at @port: HELLO with
+ * @flags, then its CONFIG into @config (the token) */
+static gint
+raw_session (guint port, guint32 flags, GstTileWireConfig * config)
+{
+  GByteArray *m = g_byte_array_new ();
+  GstTileWireHello hello = { 0 };
+  GstTileWireHeader h;
+  guint8 buf[16384];
+  gint ctl = raw_connect (port);
+
+  hello.flags = flags;
+  gst_tile_wire_hello_pack (&hello, m, NULL);
+  fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
+  fail_unless_equals_int (test_read_some (ctl, buf,
+          GST_TILE_WIRE_HEADER_SIZE, 5000), GST_TILE_WIRE_HEADER_SIZE);
+  fail_unless_equals_int (gst_tile_wire_header_parse (buf,
+          GST_TILE_WIRE_HEADER_SIZE, &h, NULL), GST_TILE_WIRE_PARSE_OK);
+  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_CONFIG);
+  fail_unless (h.payload_len <= sizeof (buf) - GST_TILE_WIRE_HEADER_SIZE);
+  fail_unless_equals_int (test_read_some (ctl, buf + GST_TILE_WIRE_HEADER_SIZE,
+          h.payload_len, 5000), h.payload_len);
+  fail_unless (gst_tile_wire_config_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
+          h.payload_len, config, NULL));
+  g_byte_array_unref (m);
+  return ctl;
+}
+
 GST_START_TEST (test_paths_hostile)
 {
   GByteArray *m = g_byte_array_new ();
@@ -1701,19 +1729,7 @@ GST_START_TEST (test_paths_hostile)
   /* (the caps come with the first frame) */
   push_frame (&l, 320 * 240, 1, 1);
   /* a raw receiver: HELLO, then its CONFIG (the token) */
-  ctl = raw_connect (l.port);
-  gst_tile_wire_hello_pack (&hello, m, NULL);
-  fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
-  fail_unless_equals_int (test_read_some (ctl, buf,
-          GST_TILE_WIRE_HEADER_SIZE, 5000), GST_TILE_WIRE_HEADER_SIZE);
-  fail_unless_equals_int (gst_tile_wire_header_parse (buf,
-          GST_TILE_WIRE_HEADER_SIZE, &h, NULL), GST_TILE_WIRE_PARSE_OK);
-  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_CONFIG);
-  fail_unless (h.payload_len <= sizeof (buf) - GST_TILE_WIRE_HEADER_SIZE);
-  fail_unless_equals_int (test_read_some (ctl, buf + GST_TILE_WIRE_HEADER_SIZE,
-          h.payload_len, 5000), h.payload_len);
-  fail_unless (gst_tile_wire_config_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
-          h.payload_len, config, NULL));
+  ctl = raw_session (l.port, 0, config);
 
   ph.token = config->token + 1;
   ph.generation = config->generation;
@@ -1810,10 +1826,8 @@ read_tile (gint fd, guint8 * buf, gsize size)
 GST_START_TEST (test_paths_redundant_tcp_hostile)
 {
   GByteArray *m = g_byte_array_new ();
-  GstTileWireHello hello = { 0 };
   GstTileWireUnitHello ph = { 0 }, uh = { 0 };
   GstTileWireConfig *config = g_new0 (GstTileWireConfig, 1);
-  GstTileWireHeader h;
   guint8 buf[16384], *a, *b;
   gsize tile;
   Link l = { 0 };
@@ -1823,20 +1837,7 @@ GST_START_TEST (test_paths_redundant_tcp_hostile)
 
   tx_start (&l, GRAY (64, 48), 0, "units=2");
   push_frame (&l, 64 * 48, 1, 1);
-  ctl = raw_connect (l.port);
-  hello.flags = GST_TILE_WIRE_HELLO_FLAG_REDUNDANT;
-  gst_tile_wire_hello_pack (&hello, m, NULL);
-  fail_unless (send (ctl, m->data, m->len, MSG_NOSIGNAL) == (gssize) m->len);
-  fail_unless_equals_int (test_read_some (ctl, buf,
-          GST_TILE_WIRE_HEADER_SIZE, 5000), GST_TILE_WIRE_HEADER_SIZE);
-  fail_unless_equals_int (gst_tile_wire_header_parse (buf,
-          GST_TILE_WIRE_HEADER_SIZE, &h, NULL), GST_TILE_WIRE_PARSE_OK);
-  fail_unless_equals_int (h.type, GST_TILE_WIRE_TYPE_CONFIG);
-  fail_unless (h.payload_len <= sizeof (buf) - GST_TILE_WIRE_HEADER_SIZE);
-  fail_unless_equals_int (test_read_some (ctl, buf + GST_TILE_WIRE_HEADER_SIZE,
-          h.payload_len, 5000), h.payload_len);
-  fail_unless (gst_tile_wire_config_parse (buf + GST_TILE_WIRE_HEADER_SIZE,
-          h.payload_len, config, NULL));
+  ctl = raw_session (l.port, GST_TILE_WIRE_HELLO_FLAG_REDUNDANT, config);
   tile = config->tiles[0].size;
   fail_unless (tile <= sizeof (buf) / 2 - GST_TILE_WIRE_TILE_HEADER_SIZE);
 
