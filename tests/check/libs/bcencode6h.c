@@ -913,6 +913,73 @@ GST_START_TEST (test_signed_mpsnr)
 
 GST_END_TEST;
 
+/* The blocks of a picture at every quality, BC6H and BC6H-SF, as SHA-256
+ * digests: the smooth synthetic picture with speckles (two-region
+ * blocks, the per-block fallbacks) and, for BC6H-SF, a third of its pixels
+ * negated (so both signs meet in a block). The digests are the blocks of
+ * the encoder of commit b8490a2, the same at every SIMD level
+ * (test_simd_levels_agree): a change that means to change the blocks
+ * updates them, any other must keep them. */
+static void
+stable_picture (guint w, guint h, gboolean negatives, guint16 * pic)
+{
+  guint x, y, c;
+
+  hdrtest_image (w, h, 23, pic);
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      guint16 *p = pic + (y * w + x) * 4;
+
+      if (hdrtest_hash (x, y, 61) < 0.08)
+        for (c = 0; c < 3; c++)
+          p[c] = gst_bc_hdr_half_from_float ((gfloat) (40.0 *
+                  hdrtest_hash (x, y, 70 + c)));
+      if (negatives && hdrtest_hash (x / 3, y / 2, 80) < 0.33)
+        for (c = 0; c < 3; c++)
+          p[c] ^= 0x8000;
+    }
+}
+
+GST_START_TEST (test_blocks_stable)
+{
+  static const gchar *const digests[2][3] = {
+    {
+          "35aac90b7f0ac52e76aaeb4d1a4fd3576507a2d271ee57171b8b95857845a1c5",
+          "2dc1fac9073e9e6ce30a12342a23ed94e732a3a37fc13b41fc7ebfa6b4baccd3",
+          "c3809bdfc0de7691ea110ea2564351a2723dacb30a3f3a473013550faa799e5d",
+        },
+    {
+          "5db0d9d8380dec4248d4fe662ad6c4d748fe0c21eb04725d961071f2554b5040",
+          "3cc16f15a446080b4ee2ee344c3b6505e76f10bc6204a6a0c9e8b2ebaeb2a7c6",
+          "53a38c5ad6898ce238b47d86def8c5ee2749bbe8e772cd63bc07723a670d5b6e",
+        },
+  };
+  const guint w = 90, h = 46, bw = (w + 3) / 4, bh = (h + 3) / 4;
+  guint16 *pic = g_new (guint16, w * h * 4);
+  guint8 *blocks = g_malloc (bw * bh * 16);
+  guint s, q;
+
+  for (s = 0; s < 2; s++) {
+    GstBcFormat format = s ? GST_BC_FORMAT_BC6H_SF : GST_BC_FORMAT_BC6H;
+
+    stable_picture (w, h, s == 1, pic);
+    for (q = 0; q < G_N_ELEMENTS (qualities); q++) {
+      gchar *digest;
+
+      gst_bc_encode_rows_half (format, qualities[q], (const guint8 *) pic,
+          w * 8, w, h, 0, bh, blocks);
+      digest = g_compute_checksum_for_data (G_CHECKSUM_SHA256, blocks,
+          bw * bh * 16);
+      fail_unless_equals_string (digest, digests[s][q]);
+      g_free (digest);
+    }
+  }
+  g_free (blocks);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
 static Suite *
 bcencode6h_suite (void)
 {
@@ -939,6 +1006,7 @@ bcencode6h_suite (void)
   tcase_add_test (tc, test_signed_gradients);
   tcase_add_test (tc, test_signed_random);
   tcase_add_test (tc, test_signed_mpsnr);
+  tcase_add_test (tc, test_blocks_stable);
   return s;
 }
 
