@@ -132,6 +132,8 @@ typedef enum
   HDRTEST_RANDOM,               /* every code equally likely */
   HDRTEST_SPECKLED,             /* hdrtest_image () with random pixels */
   HDRTEST_FLAT,                 /* nearly flat blocks: hdrtest_flat () */
+  HDRTEST_CORNERS,              /* two levels a channel: hdrtest_corners () */
+  HDRTEST_CORNERS_SIGNED,       /* the same for BC6H-SF */
 } HdrtestPicture;
 
 /* the tests' linear congruential generator (gstbctest.h's) */
@@ -179,12 +181,55 @@ hdrtest_flat (guint width, guint height, guint seed, guint16 * half)
   }
 }
 
+/* Blocks of two levels a channel (RGBA half floats, 2^-4 to 1.0), each
+ * pixel's channels at either level independently (the corners of a box,
+ * far from a line), pixel 0 halfway, red's levels about 128 codes of
+ * 12-bit endpoints apart (984 to 1000 half steps; @sgn, for signed BC6H's
+ * 11-bit magnitudes, twice that): among them blocks where BC6H's anchor
+ * rule breaks the differences of mode 13 (12-bit endpoints, 8-bit
+ * differences) and whose one region leaves a large error, which
+ * quality=normal's per-block fallback encodes with two regions */
+static inline void
+hdrtest_corners (guint width, guint height, guint seed, gboolean sgn,
+    guint16 * half)
+{
+  guint32 state = seed * 15485863 + 5;
+  guint bx, by, x, y, c;
+
+  for (by = 0; by < (height + 3) / 4; by++) {
+    for (bx = 0; bx < (width + 3) / 4; bx++) {
+      gint base[3], amp[3];
+
+      for (c = 0; c < 3; c++) {
+        base[c] = 0x2c00 + (gint) (hdrtest_lcg (&state) % 0x400);
+        amp[c] = c == 0 ? (984 + (gint) (hdrtest_lcg (&state) % 17)) <<
+            (sgn ? 1 : 0) : (gint) (hdrtest_lcg (&state) % 990);
+      }
+      for (y = by * 4; y < MIN (by * 4 + 4, height); y++) {
+        for (x = bx * 4; x < MIN (bx * 4 + 4, width); x++) {
+          gboolean first = x % 4 == 0 && y % 4 == 0;
+
+          for (c = 0; c < 3; c++) {
+            gboolean up = hdrtest_lcg (&state) & 1;
+            gint v = base[c] + (first ? amp[c] / 2 : (up ? amp[c] : 0)) +
+                (gint) (hdrtest_lcg (&state) % 3) - 1;
+
+            half[((gsize) y * width + x) * 4 + c] = (guint16) v;
+          }
+          half[((gsize) y * width + x) * 4 + 3] = 0x3c00;
+        }
+      }
+    }
+  }
+}
+
 /* A @width x @height picture of RGBA64_LE codes (alpha a ramp): the
  * hdrtest_image () photograph-like picture in the codes of @transfer
  * (PQ: the PQ code of each half; HLG and linear: the code of the value
  * clipped to 1.0 after a square root, which spreads the codes), uniform
  * random codes, the picture with one pixel in five random, or
- * hdrtest_flat () (PQ: the PQ codes; else the codes of the values). A new
+ * hdrtest_flat () or hdrtest_corners () (PQ: the PQ codes; else the codes
+ * of the values). A new
  * array of 4 * @width * @height codes. */
 static inline guint16 *
 hdrtest_codes (HdrtestPicture kind, GstVideoTransferFunction transfer,
@@ -198,6 +243,9 @@ hdrtest_codes (HdrtestPicture kind, GstVideoTransferFunction transfer,
 
   if (kind == HDRTEST_FLAT)
     hdrtest_flat (width, height, seed, half);
+  else if (kind == HDRTEST_CORNERS || kind == HDRTEST_CORNERS_SIGNED)
+    hdrtest_corners (width, height, seed, kind == HDRTEST_CORNERS_SIGNED,
+        half);
   else
     hdrtest_image (width, height, seed, half);
   for (i = 0; i < n; i++) {
@@ -212,7 +260,7 @@ hdrtest_codes (HdrtestPicture kind, GstVideoTransferFunction transfer,
       } else {
         double v = gst_bc_hdr_half_to_double (half[i * 4 + c]);
 
-        if (kind != HDRTEST_FLAT)
+        if (kind < HDRTEST_FLAT)
           v = sqrt (v / 4.0);
         codes[i * 4 + c] = (guint16) (65535.0 * MIN (v, 1.0) + 0.5);
       }

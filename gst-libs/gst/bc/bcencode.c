@@ -59,6 +59,7 @@
 
 #include "bcencode.h"
 #include "bcencode-private.h"
+#include "bcdecode-private.h"
 
 #include <string.h>
 
@@ -234,6 +235,50 @@ const gfloat *
 gst_bc_encode_bc6h_weights (void)
 {
   return bc6h_octave_weight;
+}
+
+/**
+ * gst_bc_encode_bc6h_header_bits:
+ *
+ * The 82-bit headers of BC6H's two-region modes (1 to 10) bit by bit: entry
+ * 82 (m - 1) + p says which bit bit p of a block of mode m holds, as the
+ * field in the high 4 bits (0 to 11 the endpoint components R0, G0, B0, R1,
+ * ... B3 as the encoder stores them: the first endpoint, then the others
+ * or, in the transformed modes, their differences from it; 12 the
+ * partition; 13 the mode number) and the bit of the field in the low 4.
+ * Exported for the GL encoder, which embeds it in its shader.
+ *
+ * Returns: (transfer none) (array fixed-size=820): the table
+ */
+const guint8 *
+gst_bc_encode_bc6h_header_bits (void)
+{
+  static guint8 bits[10][82];
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    guint row;
+
+    for (row = 0; row < 10; row++) {
+      const Bc6hMode *m = &bc6h_modes[row];
+      const Bc6hSegment *sg;
+      guint p = 0, k;
+
+      for (k = 0; k < m->mode_bits; k++)
+        bits[row][p++] = (guint8) (13 << 4 | k);
+      for (sg = m->layout; sg->field != BC6H_END; sg++) {
+        guint n = (sg->a >= sg->b ? sg->a - sg->b : sg->b - sg->a) + 1;
+
+        /* (a < b: the bits go from b down) */
+        for (k = 0; k < n; k++)
+          bits[row][p++] = (guint8) (sg->field << 4 |
+              (sg->a >= sg->b ? sg->b + k : sg->b - k));
+      }
+      g_assert (p == 82);
+    }
+    g_once_init_leave (&done, 1);
+  }
+  return &bits[0][0];
 }
 
 /* ------------------------------------------------------------------------ */

@@ -100,6 +100,9 @@ GST_BC_API
 const gfloat * gst_bc_encode_bc6h_weights (void);
 
 GST_BC_API
+const guint8 * gst_bc_encode_bc6h_header_bits (void);
+
+GST_BC_API
 void gst_bc_encode_bc7_tables (const guint8 ** partitions2,
                                const guint8 ** partitions3,
                                const guint8 ** anchors2,

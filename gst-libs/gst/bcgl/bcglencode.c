@@ -41,20 +41,25 @@
  * choice given the distances, alpha levels, packing) are exact
  * everywhere.
  *
- * BC6H (gst_bc_gl_encoder_new_hdr (), quality=fast only): the texels are
- * 16-bit or 10-bit codes of PQ, HLG or linear video, which the shader
- * (glsl/bc6h.comp) converts to half floats through the CPU's own tables
- * (gst_bc_hdr_input_get_tables (), uploaded once into a second storage
- * buffer, binding 1), then encodes as lanes_fast () of the CPU encoder
- * does, with its error weights (gst_bc_encode_bc6h_weights ()). The rare
- * block whose anchor breaks its mode's differences, which the CPU encodes
- * again with its per-block code, is listed by that first dispatch in a
- * third storage buffer (binding 2) and encoded by a second program in a
- * second dispatch, glDispatchComputeIndirect () of the work groups the
- * first counted there: on llvmpipe, which runs a branch for every lane
- * under a mask, the branch in the first program cost 3/4 of the
- * frame's time. Both dispatches are inside the slot's timer query and
- * before its fence. */
+ * BC6H and BC6H-SF (gst_bc_gl_encoder_new_hdr (), quality=fast and
+ * normal): the texels are 16-bit or 10-bit codes of PQ, HLG or linear
+ * video, which the shader (glsl/bc6h.comp) converts to half floats through
+ * the CPU's own tables (gst_bc_hdr_input_get_tables (), uploaded once into
+ * a second storage buffer, binding 1), then encodes as lanes_fast () or
+ * lanes_normal () of the CPU encoder does, with its error weights
+ * (gst_bc_encode_bc6h_weights ()). The rare block whose anchor breaks its
+ * mode's differences, which the CPU encodes again with its per-block code,
+ * is listed by that first dispatch in a third storage buffer (binding 2)
+ * and encoded by a second program in a second dispatch,
+ * glDispatchComputeIndirect () of the work groups the first counted there:
+ * on llvmpipe, which runs a branch for every lane under a mask, the branch
+ * in the first program cost 3/4 of the frame's time. At quality=normal the
+ * first dispatch also lists the blocks whose one region leaves a large
+ * error, in a fourth buffer (binding 3), for a third program and dispatch,
+ * the two-region lanes (glsl/bc6h-normal.glsl), as the CPU lists them for
+ * lanes_two (). The dispatches are inside the slot's timer query and
+ * before its fence. quality=high has no shader (the element encodes it on
+ * the CPU). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -133,10 +138,13 @@ struct _GstBcGLEncoder
   gfloat hdr_ys[3];
   gfloat hdr_code_max;
   GLuint hdr_tables;
-  /* the blocks of fast_block () (glsl/bc6h.comp's Fallback), and the
-   * program of the second pass over them */
+  /* the blocks of the per-block code (glsl/bc6h.comp's Fallback) and of
+   * normal's two regions (bc6h-normal.glsl's Two), and the programs of
+   * the passes over them, by quality: [quality][0] the second pass (the
+   * per-block code), [quality][1] the third (normal's two regions) */
   GLuint hdr_list;
-  GstGLShader *hdr_fallback;
+  GLuint hdr_two;
+  GstGLShader *hdr_passes[2][2];
   gboolean gles;
   gboolean have_timer;
 
@@ -328,14 +336,14 @@ append_bc7 (GString * s, gboolean yuv)
   g_string_append (s, gst_bc_gl_shader_bc7_comp);
 }
 
-/* BC6H (glsl/bc6h.comp): the input's constants, the encoder's constants
- * and weights */
+/* BC6H (glsl/bc6h.comp, and at quality=normal glsl/bc6h-normal.glsl): the
+ * input's constants, the encoder's constants, weights and tables */
 static void
-append_bc6h (GString * s, const GstBcGLEncoder * enc)
+append_bc6h (GString * s, const GstBcGLEncoder * enc, GstBcQuality quality)
 {
   const gfloat *weights = gst_bc_encode_bc6h_weights ();
   /* volatile: the value the C code's constant expression has */
-  volatile gfloat sixty_four = 64.0f, thirty_one = 31.0f;
+  volatile gfloat sixty_four = 64.0f, thirty_two = 32.0f, thirty_one = 31.0f;
   guint i;
 
   g_string_append_printf (s, "#define HDR_HLG %d\n", enc->hdr_hlg ? 1 : 0);
@@ -349,7 +357,10 @@ append_bc6h (GString * s, const GstBcGLEncoder * enc)
     append_float (s, "YS1", enc->hdr_ys[1]);
     append_float (s, "YS2", enc->hdr_ys[2]);
   }
+  g_string_append_printf (s, "#define SGN %d\n",
+      enc->info.format == GST_BC_FORMAT_BC6H_SF ? 1 : 0);
   append_float (s, "C64_31", sixty_four / thirty_one);
+  append_float (s, "C32_31", thirty_two / thirty_one);
   append_float (s, "H_MAX", 31743.0f);
   append_float (s, "EPS_LEN", 1e-12f);
   append_float (s, "EPS_DET", 1e-6f);
@@ -363,8 +374,21 @@ append_bc6h (GString * s, const GstBcGLEncoder * enc)
         i % 4 == 0 ? "\n  " : " ", u);
   }
   g_string_append (s, ");\n");
+  if (quality == GST_BC_QUALITY_NORMAL) {
+    const guint8 *part2, *a2;
+
+    gst_bc_encode_bc7_tables (&part2, NULL, &a2, NULL, NULL, NULL);
+    append_float (s, "EPS_RANK", 1e-30f);
+    /* BC6H has the first 32 two-subset partitions */
+    append_table (s, "PART2", part2, 32, 16, 2);
+    append_table (s, "ANCHOR2", a2, 32, 1, 8);
+    append_table (s, "HEADER2", gst_bc_encode_bc6h_header_bits (), 205, 4,
+        8);
+  }
   append_prelude (s, FALSE);
   g_string_append (s, gst_bc_gl_shader_bc6h_comp);
+  if (quality == GST_BC_QUALITY_NORMAL)
+    g_string_append (s, gst_bc_gl_shader_bc6h_normal_glsl);
 }
 
 static gchar *
@@ -399,8 +423,9 @@ make_source (const GstBcGLEncoder * enc, GstBcQuality quality, gboolean es32,
       append_bc7 (s, yuv_layout != 0);
       break;
     case GST_BC_FORMAT_BC6H:
-      g_string_append_printf (s, "#define FALLBACK_PASS %d\n", pass);
-      append_bc6h (s, enc);
+    case GST_BC_FORMAT_BC6H_SF:
+      g_string_append_printf (s, "#define PASS %d\n", pass);
+      append_bc6h (s, enc, quality);
       break;
     default:
       append_bc13 (s, format, yuv_layout != 0);
@@ -640,11 +665,17 @@ upload_tables_gl (GstGLContext * context, TablesCall * d)
   gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, d->enc->hdr_tables);
   gl->BufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) d->size, d->data,
       GL_STATIC_DRAW);
-  /* the second pass's list: 4 words, then a block index a block */
+  /* the second pass's list: 4 words, then a block index a block; the
+   * third's: 4 words, then a block index and an error a block */
   gl->GenBuffers (1, &d->enc->hdr_list);
   gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, d->enc->hdr_list);
   gl->BufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (16 +
           4 * (gsize) d->enc->info.blocks_x * d->enc->info.blocks_y), NULL,
+      GL_DYNAMIC_DRAW);
+  gl->GenBuffers (1, &d->enc->hdr_two);
+  gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, d->enc->hdr_two);
+  gl->BufferData (GL_SHADER_STORAGE_BUFFER, (GLsizeiptr) (16 +
+          8 * (gsize) d->enc->info.blocks_x * d->enc->info.blocks_y), NULL,
       GL_DYNAMIC_DRAW);
   gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
   err = gl->GetError ();
@@ -665,6 +696,9 @@ delete_tables_gl (GstGLContext * context, GstBcGLEncoder * enc)
   if (enc->hdr_list)
     context->gl_vtable->DeleteBuffers (1, &enc->hdr_list);
   enc->hdr_list = 0;
+  if (enc->hdr_two)
+    context->gl_vtable->DeleteBuffers (1, &enc->hdr_two);
+  enc->hdr_two = 0;
 }
 
 /* the channels of the textures of gst_bc_gl_encoder_new_hdr (): r, g, b
@@ -726,9 +760,10 @@ gst_bc_gl_encoder_new_hdr (GstGLContext * context, const GstBcInfo * info,
 
   debug_init ();
 
-  if (info->format != GST_BC_FORMAT_BC6H) {
+  if (info->format != GST_BC_FORMAT_BC6H &&
+      info->format != GST_BC_FORMAT_BC6H_SF) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-        "The GL encoder of HDR input writes BC6H, not %s",
+        "The GL encoder of HDR input writes BC6H or BC6H-SF, not %s",
         gst_bc_format_to_string (info->format));
     return NULL;
   }
@@ -884,7 +919,10 @@ gst_bc_gl_encoder_free (GstBcGLEncoder * enc)
         (GstGLContextThreadFunc) delete_tables_gl, enc);
   for (i = 0; i < G_N_ELEMENTS (enc->shaders); i++)
     gst_clear_object (&enc->shaders[i]);
-  gst_clear_object (&enc->hdr_fallback);
+  for (i = 0; i < G_N_ELEMENTS (enc->hdr_passes); i++) {
+    gst_clear_object (&enc->hdr_passes[i][0]);
+    gst_clear_object (&enc->hdr_passes[i][1]);
+  }
   g_clear_pointer (&enc->ring, gst_bc_gl_buffer_ring_unref);
   gst_object_unref (enc->context);
   g_free (enc);
@@ -893,8 +931,8 @@ gst_bc_gl_encoder_free (GstBcGLEncoder * enc)
 /* ------------------------------------------------------------------------ */
 /* programs                                                                  */
 
-/* The program of @quality (BC6H: of @pass, 0 or 1), or NULL with @error
- * set */
+/* The program of @quality (BC6H: of @pass, 0, 1 or, at quality=normal,
+ * 2), or NULL with @error set */
 static GstGLShader *
 compile_program (GstGLContext * context, GstBcGLEncoder * enc,
     GstBcQuality quality, gint pass, GError ** error)
@@ -943,10 +981,17 @@ prepare_gl (GstGLContext * context, GLCall * d)
   shader = compile_program (context, enc, d->quality, 0, d->error);
   if (shader == NULL)
     return;
-  /* BC6H: the second pass, over the blocks of fast_block () */
+  /* BC6H: the second pass, over the blocks of the per-block code; at
+   * quality=normal the third, over the blocks of two regions */
   if (enc->hdr) {
-    enc->hdr_fallback = compile_program (context, enc, d->quality, 1, d->error);
-    if (enc->hdr_fallback == NULL) {
+    GstGLShader **passes = enc->hdr_passes[d->quality];
+
+    passes[0] = compile_program (context, enc, d->quality, 1, d->error);
+    if (passes[0] && d->quality == GST_BC_QUALITY_NORMAL)
+      passes[1] = compile_program (context, enc, d->quality, 2, d->error);
+    if (passes[0] == NULL || (d->quality == GST_BC_QUALITY_NORMAL &&
+            passes[1] == NULL)) {
+      gst_clear_object (&passes[0]);
       gst_object_unref (shader);
       return;
     }
@@ -967,9 +1012,9 @@ gst_bc_gl_encoder_prepare (GstBcGLEncoder * enc, GstBcQuality quality,
 
   if (enc->shaders[quality])
     return TRUE;
-  if (enc->hdr && quality != GST_BC_QUALITY_FAST) {
+  if (enc->hdr && quality == GST_BC_QUALITY_HIGH) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-        "The GL BC6H encoder has quality=fast only");
+        "The GL BC6H encoder has quality=fast and normal only");
     return FALSE;
   }
   gst_gl_context_thread_add (enc->context,
@@ -986,6 +1031,8 @@ typedef struct
   guint textures[3];
   guint slot;
   GstGLShader *shader;
+  /* BC6H: the programs of the second and third passes (NULL: none) */
+  GstGLShader *passes[2];
   guint *gl_errors;
 } SubmitData;
 
@@ -1033,14 +1080,18 @@ submit_gl (GstGLContext * context, SubmitData * d)
     gl->BindTexture (GL_TEXTURE_2D, d->textures[i]);
   }
   set_uniforms (enc, d->shader, n_textures);
-  /* BC6H: the second pass's list emptied (no work group yet) */
+  /* BC6H: the lists of the second and third passes emptied (no work
+   * group yet) */
   if (enc->hdr_list) {
     static const guint32 empty[4] = { 0, 1, 1, 0 };
 
     gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, enc->hdr_list);
     gl->BufferSubData (GL_SHADER_STORAGE_BUFFER, 0, sizeof (empty), empty);
+    gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, enc->hdr_two);
+    gl->BufferSubData (GL_SHADER_STORAGE_BUFFER, 0, sizeof (empty), empty);
     gl->BindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
     enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 2, enc->hdr_list);
+    enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 3, enc->hdr_two);
   }
   if (enc->hdr_tables)
     enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 1, enc->hdr_tables);
@@ -1053,14 +1104,19 @@ submit_gl (GstGLContext * context, SubmitData * d)
     gl->BeginQuery (GL_TIME_ELAPSED, slot->query);
   enc->DispatchCompute ((enc->info.blocks_x + 7) / 8,
       (enc->info.blocks_y + 7) / 8, 1);
-  /* BC6H: the blocks the first pass listed, fast_block () each, in the
-   * work groups it counted */
-  if (enc->hdr_list) {
+  /* BC6H: the blocks the first pass listed, in the work groups it
+   * counted: the per-block code (fast_block (), normal's encode_block ())
+   * of each in Fallback; at quality=normal the two regions of each in Two
+   * (blocks the second pass does not write) */
+  if (d->passes[0]) {
     enc->MemoryBarrier (GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-    gst_gl_shader_use (enc->hdr_fallback);
-    set_uniforms (enc, enc->hdr_fallback, n_textures);
-    gl->BindBuffer (GL_DISPATCH_INDIRECT_BUFFER, enc->hdr_list);
-    enc->DispatchComputeIndirect (0);
+    for (i = 0; i < G_N_ELEMENTS (d->passes) && d->passes[i]; i++) {
+      gst_gl_shader_use (d->passes[i]);
+      set_uniforms (enc, d->passes[i], n_textures);
+      gl->BindBuffer (GL_DISPATCH_INDIRECT_BUFFER, i == 0 ? enc->hdr_list :
+          enc->hdr_two);
+      enc->DispatchComputeIndirect (0);
+    }
     gl->BindBuffer (GL_DISPATCH_INDIRECT_BUFFER, 0);
   }
   if (enc->have_timer)
@@ -1074,8 +1130,10 @@ submit_gl (GstGLContext * context, SubmitData * d)
   enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 0, 0);
   if (enc->hdr_tables)
     enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 1, 0);
-  if (enc->hdr_list)
+  if (enc->hdr_list) {
     enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 2, 0);
+    enc->BindBufferBase (GL_SHADER_STORAGE_BUFFER, 3, 0);
+  }
   for (i = n_textures; i-- > 0;) {
     gl->ActiveTexture (GL_TEXTURE0 + i);
     gl->BindTexture (GL_TEXTURE_2D, 0);
@@ -1107,7 +1165,7 @@ gst_bc_gl_encoder_submit_planes (GstBcGLEncoder * enc,
     const guint textures[3], GstBcQuality quality, guint * slot,
     guint * gl_errors, GError ** error)
 {
-  SubmitData d = { enc, {0,}, 0, NULL, gl_errors };
+  SubmitData d = { enc, {0,}, 0, NULL, {NULL, NULL}, gl_errors };
   guint i, n;
 
   g_return_val_if_fail (enc != NULL && slot != NULL && textures != NULL, FALSE);
@@ -1134,6 +1192,10 @@ gst_bc_gl_encoder_submit_planes (GstBcGLEncoder * enc,
   }
   enc->next_slot = (d.slot + 1) % n;
   d.shader = enc->shaders[quality];
+  if (enc->hdr) {
+    d.passes[0] = enc->hdr_passes[quality][0];
+    d.passes[1] = enc->hdr_passes[quality][1];
+  }
 
   gst_gl_context_thread_add (enc->context,
       (GstGLContextThreadFunc) submit_gl, &d);

@@ -1125,11 +1125,40 @@ hdr_texture (GstVideoFormat format, const guint16 * codes, guint width,
   return d.texture;
 }
 
-/* gst_bc_gl_encoder_new_hdr () of @format textures with @transfer:
- * quality=fast gives the blocks of the CPU's gst_bc_encode_rows_hdr ()
- * (on llvmpipe bit for bit, else within PSNR_BOUND of its mPSNR) */
+/* Off an IEEE renderer: the mPSNR of the GL blocks @gl within PSNR_BOUND
+ * of the CPU's @cpu, against the picture @cpu_in of @input */
 static void
-check_hdr (GstVideoFormat format, GstVideoTransferFunction transfer,
+check_hdr_mpsnr (GstBcFormat bc_format, const GstBcHdrInput * input,
+    const guint8 * cpu_in, const guint8 * cpu, const guint8 * gl,
+    guint width, guint height)
+{
+  gsize n = (gsize) width * height;
+  guint16 *a = g_new (guint16, n * 4);
+  guint16 *b = g_new (guint16, n * 4);
+  guint16 *src = g_new (guint16, n * 4);
+  guint blocks_y = (height + 3) / 4;
+  gdouble pa, pb;
+
+  gst_bc_hdr_input_convert (input, cpu_in, n, src);
+  gst_bc_decode_rows_half (bc_format, cpu, width, height, 0, blocks_y,
+      (guint8 *) a, (gsize) width * 8);
+  gst_bc_decode_rows_half (bc_format, gl, width, height, 0, blocks_y,
+      (guint8 *) b, (gsize) width * 8);
+  pa = hdrtest_mpsnr (src, a, n);
+  pb = hdrtest_mpsnr (src, b, n);
+  fail_unless (fabs (pa - pb) <= PSNR_BOUND, "mPSNR CPU %.3f GL %.3f", pa, pb);
+  g_free (a);
+  g_free (b);
+  g_free (src);
+}
+
+/* gst_bc_gl_encoder_new_hdr () of @format textures with @transfer into
+ * @bc_format (BC6H, BC6H-SF): quality=fast and normal (@normal) give the
+ * blocks of the CPU's gst_bc_encode_rows_hdr () (on llvmpipe bit for bit,
+ * else within PSNR_BOUND of its mPSNR) */
+static void
+check_hdr_format (GstBcFormat bc_format, gboolean normal,
+    GstVideoFormat format, GstVideoTransferFunction transfer,
     HdrtestPicture kind, guint width, guint height, guint seed)
 {
   GstVideoFormat cpu_format = format == GST_VIDEO_FORMAT_RGB10A2_LE ?
@@ -1137,55 +1166,48 @@ check_hdr (GstVideoFormat format, GstVideoTransferFunction transfer,
   GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
     GST_VIDEO_COLOR_MATRIX_RGB, transfer, GST_VIDEO_COLOR_PRIMARIES_BT2020
   };
-  GstBcInfo info = make_info (GST_BC_FORMAT_BC6H, width, height);
+  GstBcInfo info = make_info (bc_format, width, height);
   GstBcHdrInput *input = gst_bc_hdr_input_new (cpu_format, &cm);
   guint16 *codes = hdrtest_codes (kind, transfer, width, height, seed);
-  guint8 *cpu_in, *cpu, *gl;
+  const gchar *fmt = gst_bc_format_to_string (bc_format);
+  guint8 *cpu_in, *cpu = NULL, *gl = NULL;
   GstBcGLEncoder *enc;
   GError *error = NULL;
   GLuint texture;
-  gsize i, n = info.size / 16, differ = 0;
+  GstBcQuality q;
 
   fail_unless (input != NULL);
   texture = hdr_texture (format, codes, width, height, &cpu_in);
   enc = gst_bc_gl_encoder_new_hdr (context, &info, format, input, 3, &error);
   fail_unless (enc != NULL, "%s: %s", gst_video_format_to_string (format),
       error ? error->message : "?");
-  gl = gl_encode (enc, &info, texture, GST_BC_QUALITY_FAST);
-  cpu = g_malloc (info.size);
-  gst_bc_encode_rows_hdr (input, GST_BC_FORMAT_BC6H, GST_BC_QUALITY_FAST,
-      cpu_in, (gsize) width * gst_bc_hdr_input_get_bpp (input), width, height,
-      0, info.blocks_y, cpu);
+  for (q = GST_BC_QUALITY_FAST; q <= (normal ? GST_BC_QUALITY_NORMAL :
+          GST_BC_QUALITY_FAST); q++) {
+    gsize i, n = info.size / 16, differ = 0;
 
-  for (i = 0; i < n; i++)
-    if (memcmp (gl + i * 16, cpu + i * 16, 16) != 0)
-      differ++;
-  GST_INFO ("BC6H %s transfer %d picture %d %ux%u: %" G_GSIZE_FORMAT " of %"
-      G_GSIZE_FORMAT " blocks differ", gst_video_format_to_string (format),
-      transfer, kind, width, height, differ, n);
-  if (ieee_renderer) {
-    fail_unless (differ == 0, "BC6H of %s, transfer %d, picture %d, %ux%u: "
-        "%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " blocks differ",
+    g_free (gl);
+    g_free (cpu);
+    gl = gl_encode (enc, &info, texture, q);
+    cpu = g_malloc (info.size);
+    gst_bc_encode_rows_hdr (input, bc_format, q, cpu_in,
+        (gsize) width * gst_bc_hdr_input_get_bpp (input), width, height, 0,
+        info.blocks_y, cpu);
+
+    for (i = 0; i < n; i++)
+      if (memcmp (gl + i * 16, cpu + i * 16, 16) != 0)
+        differ++;
+    GST_INFO ("%s quality %d of %s transfer %d picture %d %ux%u: %"
+        G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " blocks differ", fmt, q,
         gst_video_format_to_string (format), transfer, kind, width, height,
         differ, n);
-  } else {
-    guint16 *a = g_new (guint16, (gsize) width * height * 4);
-    guint16 *b = g_new (guint16, (gsize) width * height * 4);
-    guint16 *src = g_new (guint16, (gsize) width * height * 4);
-    gdouble pa, pb;
-
-    gst_bc_hdr_input_convert (input, cpu_in, width * height, src);
-    gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, cpu, width, height, 0,
-        info.blocks_y, (guint8 *) a, (gsize) width * 8);
-    gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, gl, width, height, 0,
-        info.blocks_y, (guint8 *) b, (gsize) width * 8);
-    pa = hdrtest_mpsnr (src, a, (gsize) width * height);
-    pb = hdrtest_mpsnr (src, b, (gsize) width * height);
-    fail_unless (fabs (pa - pb) <= PSNR_BOUND, "mPSNR CPU %.3f GL %.3f", pa,
-        pb);
-    g_free (a);
-    g_free (b);
-    g_free (src);
+    if (ieee_renderer) {
+      fail_unless (differ == 0, "%s quality %d of %s, transfer %d, picture "
+          "%d, %ux%u: %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " blocks "
+          "differ", fmt, q, gst_video_format_to_string (format), transfer,
+          kind, width, height, differ, n);
+      continue;
+    }
+    check_hdr_mpsnr (bc_format, input, cpu_in, cpu, gl, width, height);
   }
 
   gst_bc_gl_encoder_free (enc);
@@ -1195,6 +1217,14 @@ check_hdr (GstVideoFormat format, GstVideoTransferFunction transfer,
   g_free (cpu_in);
   g_free (cpu);
   g_free (gl);
+}
+
+static void
+check_hdr (GstVideoFormat format, GstVideoTransferFunction transfer,
+    HdrtestPicture kind, guint width, guint height, guint seed)
+{
+  check_hdr_format (GST_BC_FORMAT_BC6H, FALSE, format, transfer, kind, width,
+      height, seed);
 }
 
 /* BC6H quality=fast: every texture format the encoder reads, each
@@ -1232,9 +1262,76 @@ GST_START_TEST (test_bc6h)
 
 GST_END_TEST;
 
+/* BC6H and BC6H-SF at quality=fast and normal: photograph-like, random,
+ * speckled and nearly flat pictures and boxes' corners (the photograph-like,
+ * random and speckled blocks reach normal's two regions; the nearly flat
+ * ones its per-block fallback; the corners, tens of blocks in each, the
+ * fallback's two regions), odd sizes and sizes
+ * from one pixel up, in the programs of 16-bit and 10-bit textures of PQ
+ * or linear codes and of HLG codes (PQ and linear differ in their tables
+ * only; test_bc6h has every format and transfer at quality=fast). Each
+ * program takes llvmpipe seconds to compile the first time. */
+GST_START_TEST (test_bc6h_normal_signed)
+{
+  static const struct
+  {
+    GstBcFormat bc_format;
+    GstVideoFormat format;
+    GstVideoTransferFunction transfer;
+    HdrtestPicture kind;
+    guint width, height;
+  } cases[] = {
+    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGBA64_LE,
+        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_PHOTO, 157, 75},
+    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGBA64_LE,
+        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_RANDOM, 157, 75},
+    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_ARGB64,
+        GST_VIDEO_TRANSFER_GAMMA10, HDRTEST_SPECKLED, 157, 75},
+    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_ARGB64,
+        GST_VIDEO_TRANSFER_ARIB_STD_B67, HDRTEST_SPECKLED, 131, 67},
+    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGB10A2_LE,
+        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_SPECKLED, 157, 75},
+    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGBA64_LE,
+        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_FLAT, 320, 240},
+    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGBA64_LE,
+        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_CORNERS, 320, 240},
+    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGB10A2_LE,
+        GST_VIDEO_TRANSFER_GAMMA10, HDRTEST_CORNERS, 250, 122},
+    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGBA64_LE,
+        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_SPECKLED, 1, 1},
+    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGBA64_LE,
+        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_SPECKLED, 5, 3},
+    {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_RGBA64_LE,
+        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_PHOTO, 157, 75},
+    {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_ARGB64,
+        GST_VIDEO_TRANSFER_GAMMA10, HDRTEST_RANDOM, 157, 75},
+    {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_RGBA64_LE,
+        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_SPECKLED, 157, 75},
+    {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_RGB10A2_LE,
+        GST_VIDEO_TRANSFER_ARIB_STD_B67, HDRTEST_SPECKLED, 131, 67},
+    {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_ARGB64,
+        GST_VIDEO_TRANSFER_GAMMA10, HDRTEST_FLAT, 320, 240},
+    {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_ARGB64,
+        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_CORNERS_SIGNED, 320, 240},
+    {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_RGBA64_LE,
+        GST_VIDEO_TRANSFER_ARIB_STD_B67, HDRTEST_CORNERS_SIGNED, 250, 122},
+    {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_RGBA64_LE,
+        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_SPECKLED, 13, 9},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    check_hdr_format (cases[i].bc_format, TRUE, cases[i].format,
+        cases[i].transfer, cases[i].kind, cases[i].width, cases[i].height,
+        30 + i);
+  assert_no_gl_error ();
+}
+
+GST_END_TEST;
+
 /* What the BC6H encoder refuses: another block format, other textures,
- * an input of other codes, qualities other than fast; and the 8-bit
- * constructor refuses BC6H */
+ * an input of other codes, quality=high; and the 8-bit constructor refuses
+ * BC6H */
 GST_START_TEST (test_bc6h_refused)
 {
   GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
@@ -1280,12 +1377,14 @@ GST_START_TEST (test_bc6h_refused)
       in16, 2, &error);
   fail_unless (enc != NULL, "%s", error ? error->message : "?");
   fail_unless (gst_bc_gl_encoder_prepare (enc, GST_BC_QUALITY_FAST, &error));
-  fail_if (gst_bc_gl_encoder_prepare (enc, GST_BC_QUALITY_NORMAL, &error));
-  fail_unless (error != NULL && strstr (error->message, "fast"));
+  fail_unless (gst_bc_gl_encoder_prepare (enc, GST_BC_QUALITY_NORMAL,
+          &error));
+  fail_if (gst_bc_gl_encoder_prepare (enc, GST_BC_QUALITY_HIGH, &error));
+  fail_unless (error != NULL && strstr (error->message, "fast and normal"));
   g_clear_error (&error);
   fail_if (gst_bc_gl_encoder_submit (enc, 0, GST_BC_QUALITY_HIGH, &slot,
           NULL, &error));
-  fail_unless (error != NULL && strstr (error->message, "fast"));
+  fail_unless (error != NULL && strstr (error->message, "fast and normal"));
   g_clear_error (&error);
   gst_bc_gl_encoder_free (enc);
 
@@ -1314,6 +1413,7 @@ bcglencode_suite (void)
   tcase_add_test (tc, test_yuv_block_formats);
   tcase_add_test (tc, test_yuv_refused);
   tcase_add_test (tc, test_bc6h);
+  tcase_add_test (tc, test_bc6h_normal_signed);
   tcase_add_test (tc, test_bc6h_refused);
   /* a GL context for each test, in the test's process */
   tcase_add_checked_fixture (tc, setup, teardown);

@@ -3,12 +3,16 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The GLSL compute shader of the GL BC6H encode path (bcglencode.c), for
- * quality=fast only: a port of lanes_fast () of the CPU encoder
- * gst-libs/gst/bc/bcencode-bc6h.c, whose header comment describes the
- * algorithm, one invocation per 4x4 block where the CPU runs BC_LANES
- * blocks per lane-parallel loop: each `LANES { ... }` body is the scalar
- * code of the invocation's block. Keep the two in step. As in bc7.comp
+/* The GLSL compute shader of the GL BC6H encode path (bcglencode.c), of
+ * unsigned (SGN 0) and signed (SGN 1: BC6H-SF) BC6H: at quality=fast a
+ * port of lanes_fast () of the CPU encoder gst-libs/gst/bc/bcencode-bc6h.c,
+ * whose header comment describes the algorithm; at quality=normal the same
+ * one region (lanes_normal ()), then the two regions of bc6h-normal.glsl,
+ * which make_source () appends to this file. One invocation per 4x4
+ * block where the CPU runs BC_LANES blocks per lane-parallel loop: each
+ * `LANES { ... }` body is the scalar code of the invocation's block (the
+ * sign a constant here, SGN, as in the CPU's specialised builds). Keep the
+ * two in step. As in bc7.comp
  * every float operation is written in the same order as in C and every
  * float variable is `precise` (no contraction into fma, no
  * reassociation), so an IEEE-conformant implementation (llvmpipe) writes
@@ -25,9 +29,9 @@
  *    a half (half_from_float_fast ()); then h and the weights as the
  *    CPU's gather computes them;
  *  - lanes_pass () stops at the first row that fits (the lanes stop
- *    once every lane has its row); its quantization is quantize ()'s in
- *    closed form in C (lanes_quantize_u ()), the branching search here:
- *    the same codes for every value;
+ *    once every lane has its row, and skip a row that no lane's spread
+ *    can fit, a test with slack for the rounding that skips no row a
+ *    block fits);
  *  - the rare block whose anchor breaks its row's differences is done
  *    again by the port of fast_block () (fit_region () divides where
  *    lanes_fit () multiplies by a reciprocal; quantize () is the
@@ -35,8 +39,8 @@
  *    one-region rows is ported for one region, one refit, the first row
  *    that fits: the C code's early stop by expected quantization error
  *    never triggers there (its bound is G_MAXFLOAT). It runs in a second
- *    dispatch (FALLBACK_PASS 1) over those blocks only: the first
- *    (FALLBACK_PASS 0) lists them in the storage block Fallback (their
+ *    dispatch (PASS 1) over those blocks only: the first
+ *    (PASS 0) lists them in the storage block Fallback (their
  *    count, and the work groups of the second dispatch, which
  *    bcglencode.c dispatches indirectly from there). On an implementation
  *    that runs invocations in SIMD lanes under a mask (llvmpipe) a branch
@@ -46,13 +50,17 @@
  *    writer, the indices from bit 65 (the same bits).
  *
  * bcglencode.c's make_source () puts in front of this body: the #version
- * line, QUALITY, FALLBACK_PASS, HDR_HLG, CODE_MAX (65535.0 or 1023.0), N_CODES (the
- * codes of a channel), for HLG OOTF_FIRST, OOTF_LAST and YS0..YS2 (the
- * luminance weights as exact bit patterns), the constants C64_31 = 64 /
- * 31, H_MAX = 31743, EPS_LEN = 1e-12, EPS_DET = 1e-6, FLT_BIG =
- * G_MAXFLOAT as exact bit patterns, the table OCTAVE[32] of
- * gst_bc_encode_bc6h_weights (), then prelude.glsl (u_src, u_size,
- * u_blocks, u_chan, the output).
+ * line, QUALITY, SGN, PASS (0 the first dispatch; 1 the per-block
+ * fallback; 2, at quality=normal, the two regions), HDR_HLG, CODE_MAX
+ * (65535.0 or 1023.0), N_CODES (the codes of a channel), for HLG
+ * OOTF_FIRST, OOTF_LAST and YS0..YS2 (the luminance weights as exact bit
+ * patterns), the constants C64_31 = 64 / 31, C32_31 = 32 / 31, H_MAX =
+ * 31743, EPS_LEN = 1e-12, EPS_DET = 1e-6, FLT_BIG = G_MAXFLOAT as exact
+ * bit patterns, the table OCTAVE[32] of gst_bc_encode_bc6h_weights (); at
+ * quality=normal the tables PART2[32] (the 2-bit subsets of the first 32
+ * two-subset partitions of gst_bc_encode_bc7_tables ()), ANCHOR2[32] and
+ * HEADER2[205] (gst_bc_encode_bc6h_header_bits (), four bytes a word);
+ * then prelude.glsl (u_src, u_size, u_blocks, u_chan, the output).
  *
  * Embedded at build time (gst-libs/gst/bcgl/embed-glsl.py) as
  * gst_bc_gl_shader_bc6h_comp, without this header. */
@@ -73,6 +81,16 @@ layout (std430, binding = 2) buffer Fallback {
 /* the block's pixels in h, channel-major, and their weights */
 precise float H[3][16];
 precise float W[3][16];
+
+/* the least h; the h of one 16-bit endpoint unit (31 / 64, signed 31 /
+ * 32) */
+#if SGN
+#define H_MIN (-H_MAX)
+#define UNIT_SCALE 0.96875
+#else
+#define H_MIN 0.0
+#define UNIT_SCALE 0.484375
+#endif
 
 /* the one-region rows of the CPU's bc6h_modes, by falling precision
  * (rows 13, 12, 11, 10: modes 14, 13, 12, 11): mode bits, endpoint bits,
@@ -170,29 +188,61 @@ uvec3 pixel_halfs (ivec2 c)
 #endif
 }
 
-/* h_of_half_int () */
+/* h_of_half_int (): unsigned, negative and NaN 0, infinity the largest
+ * half; signed, NaN 0, an infinity the largest half of its sign */
 int h_of_half (uint v)
 {
+#if SGN
+  int m = int (v & 0x7fffu);
+
+  m = m > 0x7c00 ? 0 : min (m, 0x7bff);
+  return (v & 0x8000u) != 0u ? -m : m;
+#else
   return (v & 0x8000u) != 0u || v > 0x7c00u ? 0 : int (min (v, 0x7bffu));
+#endif
 }
 
 /* ---------------------------------------------------------------------- */
 /* integer helpers                                                         */
 
-/* lanes_unquantize () and unquantize () (the same values) */
+/* lanes_unquantize () and gst_bc6h_unquantize () (the same values) */
 int unquantize (int x, int epb)
 {
-  int r = int (((uint (x) << 15) + 0x4000u) >> uint (epb - 1));
+#if SGN
+  int m = abs (x);
+#else
+  int m = x;
+#endif
+  int r = int (((uint (m) << 15) + 0x4000u) >> uint (epb - 1));
 
-  r = x == 0 ? 0 : r;
-  r = x == (1 << epb) - 1 ? 0xffff : r;
+  r = m == 0 ? 0 : r;
+#if SGN
+  r = m >= (1 << (epb - 1)) - 1 ? 0x7fff : r;
+  r = x < 0 ? -r : r;
+#else
+  r = m == (1 << epb) - 1 ? 0xffff : r;
+#endif
   return epb >= 16 ? x : r;
 }
 
-/* lanes_interp () and interpolate () */
+/* h_of_value (): unsigned (i * 31) >> 6, signed the magnitude
+ * (|i| * 31) >> 5 with i's sign */
+int h_of_value (int i)
+{
+#if SGN
+  int h = (abs (i) * 31) >> 5;
+
+  return i < 0 ? -h : h;
+#else
+  return (i * 31) >> 6;
+#endif
+}
+
+/* lanes_interp () and interpolate () (>> of a negative sum is the floor,
+ * as in C) */
 int interp (int a, int b, int w)
 {
-  return (((a * (64 - w) + b * w + 32) >> 6) * 31) >> 6;
+  return h_of_value ((a * (64 - w) + b * w + 32) >> 6);
 }
 
 /* lanes_decode (): the 4-bit index q (weights (64 q + 7) / 15) */
@@ -201,49 +251,76 @@ int decode (int a, int b, int q)
   return interp (a, b, (q * 64 + 7) / 15);
 }
 
-/* quantize () without its float search (lanes_u16 () and lanes_quantize_u
- * () in C: the same code for every value) */
-int lanes_quantize (float h, int epb)
+/* lanes_u16 (): the 16-bit value U of endpoint h; signed, of its
+ * magnitude, 15 bits, with h's sign */
+int lanes_u16 (float h)
 {
+#if SGN
+  precise float a = h < 0.0 ? -h : h;
+  precise float u = (a + 0.5) * C32_31;
+  int ui;
+
+  u = u > 32767.0 ? 32767.0 : u;
+  ui = int (u + 0.5);
+  return h < 0.0 ? -ui : ui;
+#else
   precise float u = (h + 0.5) * C64_31;
-  int mx = (1 << epb) - 1, ui, x, e, eu, ed;
 
   u = u < 0.0 ? 0.0 : (u > 65535.0 ? 65535.0 : u);
-  ui = int (u + 0.5);
-  if (epb >= 16)
-    return ui;
-  x = ui >> (16 - epb);
-  e = abs (unquantize (x, epb) - ui);
-  eu = abs (unquantize (min (x + 1, mx), epb) - ui);
-  x = x < mx && eu < e ? x + 1 : x;
-  e = abs (unquantize (x, epb) - ui);
-  ed = abs (unquantize (max (x - 1, 0), epb) - ui);
-  return x > 0 && ed < e ? x - 1 : x;
+  return int (u + 0.5);
+#endif
+}
+
+/* lanes_quantize_u (): quantize () of the 16-bit value u, in closed form */
+int lanes_quantize_u (int u, int epb)
+{
+  int ui = SGN != 0 ? abs (u) : u, top = 0xffff >> SGN;
+  int s = 16 - epb, mx = (1 << (epb - SGN)) - 1, step = 1 << s;
+  int x = ui >> s;
+  int u1 = step + (step >> 1), um = (mx - 1) * step + (step >> 1);
+  bool up = (x == 0 && abs (u1 - ui) < ui) ||
+      (x == mx - 1 && top - ui < abs (um - ui));
+  bool down = x == mx && abs (um - ui) < top - ui;
+
+  x = epb >= 16 ? ui : x + (up ? 1 : 0) - (down ? 1 : 0);
+  return SGN != 0 && u < 0 ? -x : x;
+}
+
+/* the code the lanes quantize the endpoint h to */
+int lanes_quantize (float h, int epb)
+{
+  return lanes_quantize_u (lanes_u16 (h), epb);
 }
 
 /* quantize () of the per-block code */
 int quantize (float h, int epb)
 {
-  precise float u = (h + 0.5) * C64_31;
-  int mx = (1 << epb) - 1, x, ui;
+  bool neg = SGN != 0 && h < 0.0;
+  precise float a = neg ? -h : h;
+#if SGN
+  precise float u = (a + 0.5) * C32_31;
+#else
+  precise float u = (a + 0.5) * C64_31;
+#endif
+  int mx = (1 << (epb - SGN)) - 1, x, ui;
 
   if (u <= 0.0)
     return 0;
-  if (u >= 65535.0)
-    return mx;
+  if (u >= float (0xffff >> SGN))
+    return neg ? -mx : mx;
   ui = int (u + 0.5);
   if (epb >= 16)
-    return ui;
+    return neg ? -ui : ui;
   x = ui >> (16 - epb);
   if (x > 1 && x < mx - 1)
-    return x;
+    return neg ? -x : x;
   if (x < mx && abs (unquantize (x + 1, epb) - ui) <
       abs (unquantize (x, epb) - ui))
     x++;
   if (x > 0 && abs (unquantize (x - 1, epb) - ui) <
       abs (unquantize (x, epb) - ui))
     x--;
-  return x;
+  return neg ? -x : x;
 }
 
 /* fits () of one region in row r */
@@ -345,8 +422,8 @@ void fit (bool divide, out vec3 lo, out vec3 hi)
     precise float l = mean[c] + tmin * axis[c];
     precise float h = mean[c] + tmax * axis[c];
 
-    lo[c] = l < 0.0 ? 0.0 : (l > H_MAX ? H_MAX : l);
-    hi[c] = h < 0.0 ? 0.0 : (h > H_MAX ? H_MAX : h);
+    lo[c] = l < H_MIN ? H_MIN : (l > H_MAX ? H_MAX : l);
+    hi[c] = h < H_MIN ? H_MIN : (h > H_MAX ? H_MAX : h);
   }
 }
 
@@ -393,8 +470,8 @@ bool refit (int q[16], inout vec3 lo, inout vec3 hi)
     precise float x = (bb[c] * pa[c] - ab[c] * pb[c]) * inv;
     precise float y = (aa[c] * pb[c] - ab[c] * pa[c]) * inv;
 
-    l[c] = x < 0.0 ? 0.0 : (x > H_MAX ? H_MAX : x);
-    h[c] = y < 0.0 ? 0.0 : (y > H_MAX ? H_MAX : y);
+    l[c] = x < H_MIN ? H_MIN : (x > H_MAX ? H_MAX : x);
+    h[c] = y < H_MIN ? H_MIN : (y > H_MAX ? H_MAX : y);
   }
   lo = l;
   hi = h;
@@ -414,8 +491,8 @@ float assign (ivec3 a, ivec3 b, out int q[16])
   int i, c;
 
   for (c = 0; c < 3; c++) {
-    p0[c] = float ((a[c] * 31) >> 6);
-    d[c] = float ((b[c] * 31) >> 6) - p0[c];
+    p0[c] = float (h_of_value (a[c]));
+    d[c] = float (h_of_value (b[c])) - p0[c];
     len += d[c] * d[c];
   }
   inv = len > 0.0 ? 15.0 / len : 0.0;
@@ -583,7 +660,7 @@ bool try_mode (int j, vec3 lo, vec3 hi, out Pass r)
   r.row = j;
   r.ok = false;
   if (ROW_TRANSFORMED[j]) {
-    precise float unit = float (1 << (16 - epb)) * 0.484375;
+    precise float unit = float (1 << (16 - epb)) * UNIT_SCALE;
     bool ok0 = true, ok1 = true;
 
     for (c = 0; c < 3; c++) {
@@ -800,12 +877,12 @@ void load_block (ivec2 blk)
       int h = h_of_half (hv[c]);
 
       H[c][i] = float (h);
-      W[c][i] = OCTAVE[h >> 10];
+      W[c][i] = OCTAVE[abs (h) >> 10];
     }
   }
 }
 
-#if FALLBACK_PASS
+#if QUALITY == 0 && PASS == 1
 /* the listed blocks, fast_block () */
 void main ()
 {
@@ -819,7 +896,7 @@ void main ()
   load_block (blk);
   pack_one_region (blk, fast_block ());
 }
-#else
+#elif QUALITY == 0
 /* lanes_fast (); a block whose anchor breaks its row's differences is
  * listed for the second pass */
 void main ()
