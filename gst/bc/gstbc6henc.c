@@ -39,13 +39,13 @@
  *
  * With the GStreamer GL library, `video/x-raw(memory:GLMemory)` ARGB64
  * (GStreamer 1.22's 16-bit RGBA GL memory) and RGB10A2_LE are taken too:
- * at quality=fast a GL compute shader on the pipeline's GL context
- * converts and encodes them as the CPU does, with the same blocks on an
- * IEEE-float GL implementation (gst-libs/gst/bcgl/glsl/bc6h.comp); at
- * normal and high, and for BC6H-SF at every quality (the compute shader
- * writes unsigned BC6H), the frames are downloaded and encoded on the CPU
- * (#GstBc6hEnc:path says which). The GL path keeps one frame back while
- * the GPU works (one frame of latency).
+ * at quality=fast and normal, BC6H and BC6H-SF, GL compute shaders on the
+ * pipeline's GL context convert and encode them as the CPU does, with the
+ * same blocks on an IEEE-float GL implementation
+ * (gst-libs/gst/bcgl/glsl/bc6h.comp, bc6h-normal.glsl); at high the frames
+ * are downloaded and encoded on the CPU (#GstBc6hEnc:path says which).
+ * The GL path keeps one frame back while the GPU works (one frame of
+ * latency).
  *
  * #GstBc6hEnc:quality: fast (real time) codes each block in one region
  * (modes 11 to 14, the most precise whose differences fit); normal also
@@ -185,15 +185,16 @@ gst_bc6h_enc_class_init (GstBc6hEncClass * klass)
    *
    * Speed/quality trade-off of the block encoder. It can be changed while
    * playing; the new value is used from the next frame on. GLMemory input
-   * is encoded by the GL compute shader at fast only; at normal and high
-   * its frames are downloaded and encoded on the CPU.
+   * is encoded by the GL compute shaders at fast and normal; at high its
+   * frames are downloaded and encoded on the CPU.
    */
   g_object_class_install_property (gobject_class, PROP_QUALITY,
       g_param_spec_enum ("quality", "Quality",
           "Speed/quality trade-off of the block encoder: fast (one region, "
-          "real time; GLMemory input: on the GL context), normal (also two "
-          "regions) or high (default: normal). Can be changed while "
-          "playing, it applies from the next frame", GST_TYPE_BC_QUALITY,
+          "real time), normal (also two regions; GLMemory input: both on "
+          "the GL context) or high (on the CPU; default: normal). Can be "
+          "changed while playing, it applies from the next frame",
+          GST_TYPE_BC_QUALITY,
           DEFAULT_QUALITY,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
@@ -216,15 +217,16 @@ gst_bc6h_enc_class_init (GstBc6hEncClass * klass)
    * GstBc6hEnc:path:
    *
    * Where the last frame was encoded: "cpu" (system memory, or GLMemory
-   * downloaded at quality normal or high) or "gl" (GLMemory at
-   * quality=fast: the compute shader on the pipeline's GL context). Before
+   * downloaded at quality=high) or "gl" (GLMemory at quality fast or
+   * normal: the compute shaders on the pipeline's GL context). Before
    * the first frame, what the negotiated caps and quality make it; "cpu"
    * before negotiation.
    */
   g_object_class_install_property (gobject_class, PROP_PATH,
       g_param_spec_string ("path", "Path",
           "Where the last frame was encoded: \"cpu\" (worker threads) or "
-          "\"gl\" (GLMemory input at quality=fast, compute shader)", "cpu",
+          "\"gl\" (GLMemory input at quality fast or normal, compute "
+          "shaders)", "cpu",
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
 #ifdef HAVE_BC_GL
@@ -239,7 +241,7 @@ gst_bc6h_enc_class_init (GstBc6hEncClass * klass)
   gst_element_class_set_static_metadata (element_class, "BC6H video encoder",
       "Codec/Encoder/Video", "Encodes HDR video (PQ, HLG or linear RGB) "
       "into BC6H block-compressed frames of linear half floats on the CPU "
-      "or, GLMemory input at quality=fast, with a GL compute shader",
+      "or, GLMemory input at quality fast or normal, with GL compute shaders",
       "The gst-bc developers");
 
   venc_class->start = GST_DEBUG_FUNCPTR (gst_bc6h_enc_start);
@@ -471,6 +473,9 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   gchar *cm_str;
   GstClockTime latency = 0;
   gboolean use_gl = FALSE;
+#ifdef HAVE_BC_GL
+  GstBcQuality quality;
+#endif
 
   GST_DEBUG_OBJECT (self, "input caps %" GST_PTR_FORMAT, state->caps);
 
@@ -510,9 +515,13 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
     goto bad_size;
   }
 #ifdef HAVE_BC_GL
-  /* lets the frame kept back out first, with the old caps (BC6H-SF: no GL
-   * path, the frames are downloaded) */
-  if (!gst_bc_enc_gl_set_format_hdr (self->gl, state, &info, input, &use_gl)) {
+  /* lets the frame kept back out first, with the old caps; compiles the
+   * program of the quality */
+  GST_OBJECT_LOCK (self);
+  quality = self->quality;
+  GST_OBJECT_UNLOCK (self);
+  if (!gst_bc_enc_gl_set_format_hdr (self->gl, state, &info, input, quality,
+          &use_gl)) {
     gst_bc_hdr_input_free (input);
     return FALSE;
   }
@@ -540,12 +549,12 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   self->info = info;
   GST_OBJECT_LOCK (self);
   self->use_gl = use_gl;
-  self->last_gl = use_gl && self->quality == GST_BC_QUALITY_FAST;
+  self->last_gl = use_gl && self->quality != GST_BC_QUALITY_HIGH;
   GST_OBJECT_UNLOCK (self);
 
   /* the GL path keeps a frame back while the GPU works (as bcNenc's):
    * GST_BC_ENC_GL_PIPELINE_DEPTH frame durations, whatever the quality,
-   * which can become fast at any time */
+   * which can leave high at any time */
 #ifdef HAVE_BC_GL
   if (use_gl && info.fps_n > 0)
     latency = gst_util_uint64_scale (GST_SECOND,
@@ -555,7 +564,7 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
 
   GST_DEBUG_OBJECT (self, "%s, transfer %d, primaries %d, %s path, latency %"
       GST_TIME_FORMAT, gst_bc_format_to_string (format), cm.transfer,
-      cm.primaries, use_gl ? "GL (quality=fast)" : "CPU",
+      cm.primaries, use_gl ? "GL (quality fast and normal)" : "CPU",
       GST_TIME_ARGS (latency));
   return gst_video_encoder_negotiate (encoder);
 
@@ -711,10 +720,11 @@ gst_bc6h_enc_handle_frame (GstVideoEncoder * encoder,
   if (self->use_gl) {
     gboolean handled = FALSE;
 
-    /* quality=fast: the compute shader; else (or a frame that is not GL
-     * memory) the frame kept back leaves, then the CPU encodes */
-    if (job.quality == GST_BC_QUALITY_FAST)
-      ret = gst_bc_enc_gl_handle_frame (self->gl, frame, GST_BC_QUALITY_FAST,
+    /* quality fast and normal: the compute shaders; high (or a frame
+     * that is not GL memory): the frame kept back leaves, then the CPU
+     * encodes */
+    if (job.quality != GST_BC_QUALITY_HIGH)
+      ret = gst_bc_enc_gl_handle_frame (self->gl, frame, job.quality,
           &handled);
     else
       ret = gst_bc_enc_gl_drain (self->gl);

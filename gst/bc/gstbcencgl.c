@@ -27,8 +27,8 @@
  * upstream then needs gldownload, and the CPU path encodes. bc6henc
  * (gstbc6henc.c) offers its own GLMemory formats
  * (GST_BC_ENC_GL_HDR_FORMATS: 16-bit ARGB64 and RGB10A2_LE) and sets up a
- * BC6H encoder of its HDR input (gst_bc_enc_gl_set_format_hdr ()), used
- * at quality=fast only.
+ * BC6H or BC6H-SF encoder of its HDR input (gst_bc_enc_gl_set_format_hdr
+ * ()), used at quality=fast and normal (high is encoded on the CPU).
  *
  * Frames: frame N is submitted (the dispatch and its fence are queued on
  * the GL thread, which returns at once) and kept back; when frame N + 1
@@ -494,10 +494,7 @@ set_format (GstBcEncGL * gl, GstVideoCodecState * state,
   finish_pending (gl);
   free_encoder (gl);
 
-  /* (the compute shaders write unsigned BC6H: BC6H-SF of GLMemory input
-   * is downloaded and encoded on the CPU) */
-  if (!gst_bc_enc_gl_caps_are_gl (state->caps) ||
-      info->format == GST_BC_FORMAT_BC6H_SF)
+  if (!gst_bc_enc_gl_caps_are_gl (state->caps))
     return TRUE;
 
   context = find_context (gl, TRUE, &error);
@@ -593,10 +590,12 @@ gst_bc_enc_gl_set_format (GstBcEncGL * gl, GstVideoCodecState * state,
 
 gboolean
 gst_bc_enc_gl_set_format_hdr (GstBcEncGL * gl, GstVideoCodecState * state,
-    const GstBcInfo * info, const GstBcHdrInput * input, gboolean * use_gl)
+    const GstBcInfo * info, const GstBcHdrInput * input,
+    GstBcQuality quality, gboolean * use_gl)
 {
   return set_format (gl, state, info, NULL, NULL, input,
-      GST_BC_QUALITY_FAST, use_gl);
+      quality == GST_BC_QUALITY_NORMAL ? quality : GST_BC_QUALITY_FAST,
+      use_gl);
 }
 
 /* TRUE when every plane of @in is a 2D texture the encoder's context can

@@ -74,14 +74,16 @@ gboolean      gst_bc_enc_gl_set_format (GstBcEncGL * gl,
                                         GstBcQuality quality,
                                         gboolean * use_gl);
 
-/* gst_bc_enc_gl_set_format () of bc6henc: a BC6H encoder (quality=fast)
- * of @state's textures, whose codes @input converts (of RGBA64_LE for
- * ARGB64 textures) */
+/* gst_bc_enc_gl_set_format () of bc6henc: a BC6H or BC6H-SF encoder
+ * (quality=fast and normal) of @state's textures, whose codes @input
+ * converts (of RGBA64_LE for ARGB64 textures); the program of @quality
+ * compiled (of fast when @quality is high, which has no shader) */
 G_GNUC_INTERNAL
 gboolean      gst_bc_enc_gl_set_format_hdr (GstBcEncGL * gl,
                                             GstVideoCodecState * state,
                                             const GstBcInfo * info,
                                             const GstBcHdrInput * input,
+                                            GstBcQuality quality,
                                             gboolean * use_gl);
 
 /* handle_frame on the GL path; sets @handled FALSE (after draining) for a

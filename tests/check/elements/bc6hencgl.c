@@ -14,11 +14,13 @@
  * as RGBA64_LE or RGB10A2_LE, which elements/bc6henc.c checks the CPU
  * path against) bit for bit on llvmpipe, elsewhere within 0.1 dB of its
  * mPSNR; the output caps (size, linear colorimetry with the input's
- * primaries), timestamps and the path property. Quality normal and high
- * with GLMemory input: the frames are downloaded and encoded on the CPU
- * (the CPU's blocks of that quality), also when the quality changes
- * mid-stream, frames in order; the frame the GL path keeps back leaves at
- * EOS; the latency; every kind of GL context (OpenGL core and
+ * primaries), timestamps and the path property. quality=normal and
+ * BC6H-SF (a downstream that takes only that) on GL: the CPU's blocks
+ * too, boxes' corners pictures reaching normal's per-block two regions.
+ * quality=high with GLMemory input: the frames are downloaded and encoded
+ * on the CPU (the CPU's blocks of that quality), also when the quality
+ * changes mid-stream, frames in order; the frame the GL path keeps back
+ * leaves at EOS; the latency; every kind of GL context (OpenGL core and
  * compatibility, OpenGL ES 3.2 and 3.1: the CPU's bytes) and one without
  * compute shaders (GLMemory not offered), in child processes.
  *
@@ -116,11 +118,11 @@ frame_buffer (const guint16 * codes, guint width, guint height,
   return buf;
 }
 
-/* The CPU encoder's blocks of the @codes (of a frame of @format: the
- * 16-bit codes as RGBA64_LE, or RGB10A2_LE) */
+/* The CPU encoder's @bc blocks (BC6H, BC6H-SF) of the @codes (of a frame
+ * of @format: the 16-bit codes as RGBA64_LE, or RGB10A2_LE) */
 static guint8 *
-cpu_blocks (const guint16 * codes, guint width, guint height,
-    const gchar * format, GstVideoTransferFunction transfer,
+cpu_blocks (GstBcFormat bc, const guint16 * codes, guint width,
+    guint height, const gchar * format, GstVideoTransferFunction transfer,
     GstBcQuality quality, GstBcInfo * info)
 {
   gboolean ten = strcmp (format, "RGB10A2_LE") == 0;
@@ -148,10 +150,9 @@ cpu_blocks (const guint16 * codes, guint width, guint height,
     }
   }
   gst_bc_info_init (info);
-  fail_unless (gst_bc_info_set_format (info, GST_BC_FORMAT_BC6H, width,
-          height));
+  fail_unless (gst_bc_info_set_format (info, bc, width, height));
   out = g_malloc (info->size);
-  gst_bc_encode_rows_hdr (input, GST_BC_FORMAT_BC6H, quality, src,
+  gst_bc_encode_rows_hdr (input, bc, quality, src,
       (gsize) width * (ten ? 4 : 8), width, height, 0, info->blocks_y, out);
   gst_bc_hdr_input_free (input);
   g_free (src);
@@ -180,7 +181,7 @@ mpsnr (const GstBcInfo * info, const guint8 * blocks, const guint16 * codes,
     GST_WRITE_UINT16_LE (px + i * 2, ten ? (codes[i] >> 6) * 65535 / 1023 :
         codes[i]);
   gst_bc_hdr_input_convert (input, px, n, ref);
-  gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, blocks, info->width,
+  gst_bc_decode_rows_half (info->format, blocks, info->width,
       info->height, 0, info->blocks_y, (guint8 *) dec, (gsize) info->width * 8);
   p = hdrtest_mpsnr (ref, dec, n);
   gst_bc_hdr_input_free (input);
@@ -202,10 +203,12 @@ check_path (GstElement * enc, const gchar * expected)
   g_free (path);
 }
 
-/* The blocks of @s, its caps checked: BC6H of @width x @height, linear
- * light with BT.2020 primaries; its timestamps those of frame @index */
+/* The blocks of @s, its caps checked: @bc (BC6H, BC6H-SF) of @width x
+ * @height, linear light with BT.2020 primaries; its timestamps those of
+ * frame @index */
 static guint8 *
-sample_blocks (GstSample * s, guint width, guint height, guint index)
+sample_blocks_of (GstBcFormat bc, GstSample * s, guint width, guint height,
+    guint index)
 {
   GstBuffer *buf = gst_sample_get_buffer (s);
   GstStructure *st = gst_caps_get_structure (gst_sample_get_caps (s), 0);
@@ -214,7 +217,7 @@ sample_blocks (GstSample * s, guint width, guint height, guint index)
   guint8 *data;
 
   fail_unless (gst_bc_info_from_caps (&info, gst_sample_get_caps (s)));
-  fail_unless_equals_int (info.format, GST_BC_FORMAT_BC6H);
+  fail_unless_equals_int (info.format, bc);
   fail_unless_equals_int (info.width, width);
   fail_unless_equals_int (info.height, height);
   fail_unless_equals_string (gst_structure_get_string (st, "colorimetry"),
@@ -229,28 +232,36 @@ sample_blocks (GstSample * s, guint width, guint height, guint index)
   return data;
 }
 
-/* Compares the element's blocks with the CPU's: identical on llvmpipe,
- * else within PSNR_BOUND (GL at quality=fast), always identical for the
- * CPU path (@on_gl FALSE) */
+static guint8 *
+sample_blocks (GstSample * s, guint width, guint height, guint index)
+{
+  return sample_blocks_of (GST_BC_FORMAT_BC6H, s, width, height, index);
+}
+
+/* Compares the element's @bc blocks with the CPU's: identical on
+ * llvmpipe, else within PSNR_BOUND (GL at quality fast and normal), always
+ * identical for the CPU path (@on_gl FALSE) */
 static void
-compare (const gchar * what, const guint8 * gl, const guint16 * codes,
-    guint width, guint height, const gchar * format,
+compare_of (GstBcFormat bc, const gchar * what, const guint8 * gl,
+    const guint16 * codes, guint width, guint height, const gchar * format,
     GstVideoTransferFunction transfer, GstBcQuality quality, gboolean on_gl)
 {
   GstBcInfo info;
-  guint8 *cpu = cpu_blocks (codes, width, height, format, transfer, quality,
-      &info);
+  guint8 *cpu = cpu_blocks (bc, codes, width, height, format, transfer,
+      quality, &info);
   gsize i, n = info.size / 16, differ = 0;
 
   for (i = 0; i < n; i++)
     if (memcmp (gl + i * 16, cpu + i * 16, 16) != 0)
       differ++;
-  note ("%-34s %-10s transfer %2d %-6s %4ux%-4u on %s: %" G_GSIZE_FORMAT
-      " of %" G_GSIZE_FORMAT " blocks differ\n", what, format, transfer,
+  note ("%-7s %-26s %-10s transfer %2d %-6s %4ux%-4u on %s: %"
+      G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " blocks differ\n",
+      gst_bc_format_to_string (bc), what, format, transfer,
       quality_names[quality], width, height, on_gl ? "GL" : "CPU", differ, n);
   if (ieee_renderer || !on_gl) {
-    fail_unless (differ == 0, "%s %s transfer %d %s %ux%u: %" G_GSIZE_FORMAT
-        " of %" G_GSIZE_FORMAT " blocks differ", what, format, transfer,
+    fail_unless (differ == 0, "%s %s %s transfer %d %s %ux%u: %"
+        G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " blocks differ",
+        gst_bc_format_to_string (bc), what, format, transfer,
         quality_names[quality], width, height, differ, n);
   } else {
     gdouble a = mpsnr (&info, cpu, codes, format, transfer);
@@ -260,6 +271,15 @@ compare (const gchar * what, const guint8 * gl, const guint16 * codes,
         what, a, b);
   }
   g_free (cpu);
+}
+
+static void
+compare (const gchar * what, const guint8 * gl, const guint16 * codes,
+    guint width, guint height, const gchar * format,
+    GstVideoTransferFunction transfer, GstBcQuality quality, gboolean on_gl)
+{
+  compare_of (GST_BC_FORMAT_BC6H, what, gl, codes, width, height, format,
+      transfer, quality, on_gl);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -280,7 +300,8 @@ static const Picture pictures[] = {
 };
 
 static const gchar *const picture_names[] = {
-  "photograph-like", "random", "speckled", "nearly flat"
+  "photograph-like", "random", "speckled", "nearly flat", "corners",
+  "corners (signed)"
 };
 
 static const GstVideoTransferFunction transfers[] = {
@@ -374,7 +395,86 @@ GST_START_TEST (test_large_frame)
 GST_END_TEST;
 
 /* ---------------------------------------------------------------------- */
-/* quality normal and high, quality changes                                */
+/* quality=normal and BC6H-SF on GL against the CPU                        */
+
+/* One pipeline of @format at @quality into @bc (BC6H-SF: downstream takes
+ * only that): photograph-like, speckled, nearly flat (normal's per-block
+ * fallback) and boxes' corners (its two regions) pictures, the transfers
+ * in turn, a caps change before each */
+static void
+check_gl_quality (const gchar * format, GstBcFormat bc, GstBcQuality quality)
+{
+  static const Picture pics[] = {
+    {HDRTEST_PHOTO, 157, 75},
+    {HDRTEST_SPECKLED, 30, 26},
+    {HDRTEST_FLAT, 122, 61},
+    {HDRTEST_CORNERS, 161, 83},
+  };
+  const guint n = G_N_ELEMENTS (pics);
+  guint16 *codes[G_N_ELEMENTS (pics)];
+  HdrtestPicture kinds[G_N_ELEMENTS (pics)];
+  gchar *desc;
+  TestPipe g;
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    kinds[i] = pics[i].kind == HDRTEST_CORNERS &&
+        bc == GST_BC_FORMAT_BC6H_SF ? HDRTEST_CORNERS_SIGNED : pics[i].kind;
+    codes[i] = hdrtest_codes (kinds[i], transfers[i % G_N_ELEMENTS
+            (transfers)], pics[i].width, pics[i].height, 40 + i);
+  }
+  desc = g_strdup_printf ("appsrc name=src format=time ! glupload "
+      "! bc6henc name=enc quality=%s ! video/x-bc,format=%s "
+      "! appsink name=sink sync=false", quality_names[quality],
+      gst_bc_format_to_string (bc));
+  test_pipe_launch (&g, desc, "enc");
+  g_free (desc);
+  gl_test_share_display (g.pipeline);
+  gl_pipe_set_caps (&g, raw_caps (format, transfers[0], pics[0].width,
+          pics[0].height));
+  test_pipe_play (&g);
+  for (i = 0; i < n; i++) {
+    if (i > 0)
+      gl_pipe_set_caps (&g, raw_caps (format, transfers[i %
+                  G_N_ELEMENTS (transfers)], pics[i].width, pics[i].height));
+    gl_pipe_push (&g, frame_buffer (codes[i], pics[i].width, pics[i].height,
+            format, i));
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (g.src));
+  for (i = 0; i < n; i++) {
+    GstSample *s = pull_sample (g.sink);
+    guint8 *gl = sample_blocks_of (bc, s, pics[i].width, pics[i].height, i);
+
+    compare_of (bc, picture_names[kinds[i]], gl, codes[i], pics[i].width,
+        pics[i].height, format, transfers[i % G_N_ELEMENTS (transfers)],
+        quality, TRUE);
+    g_free (gl);
+    g_free (codes[i]);
+    gst_sample_unref (s);
+  }
+  wait_eos (g.pipeline);
+  check_path (g.element, "gl");
+  test_pipe_stop (&g);
+}
+
+GST_START_TEST (test_argb64_normal_against_cpu)
+{
+  check_gl_quality ("ARGB64", GST_BC_FORMAT_BC6H, GST_BC_QUALITY_NORMAL);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_signed_against_cpu)
+{
+  check_gl_quality ("RGB10A2_LE", GST_BC_FORMAT_BC6H_SF,
+      GST_BC_QUALITY_NORMAL);
+  check_gl_quality ("ARGB64", GST_BC_FORMAT_BC6H_SF, GST_BC_QUALITY_FAST);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------- */
+/* quality=high, quality changes                                           */
 
 /* Sets the quality of frame k (its PTS) right before the encoder takes
  * it, in the streaming thread, and notes the path property then: the path
@@ -401,12 +501,12 @@ quality_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
-/* GLMemory input at normal and high is downloaded and encoded on the CPU:
- * its blocks are the CPU's of that quality. The quality changes between
- * frames (fast, normal, high, fast, fast, normal), each frame leaves with
- * the blocks of its quality, in order (the frame the GL path keeps back
- * leaves before the CPU encodes the next), and the path property says
- * where the last frame was encoded */
+/* GLMemory input at high is downloaded and encoded on the CPU: its blocks
+ * are the CPU's of that quality. The quality changes between frames
+ * (fast, normal, high, fast, fast, normal), each frame leaves with the
+ * blocks of its quality, in order (the frame the GL path keeps back leaves
+ * before the CPU encodes the next), and the path property says where the
+ * last frame was encoded */
 GST_START_TEST (test_quality_changes)
 {
   static const GstBcQuality steps[] = { GST_BC_QUALITY_FAST,
@@ -442,19 +542,19 @@ GST_START_TEST (test_quality_changes)
     GstSample *s = pull_sample (g.sink);
     guint8 *out = sample_blocks (s, w, h, i);
 
-    compare (steps[i] == GST_BC_QUALITY_FAST ? "frame (GL)" : "frame", out,
+    compare (steps[i] != GST_BC_QUALITY_HIGH ? "frame (GL)" : "frame", out,
         codes[i], w, h, "ARGB64", GST_VIDEO_TRANSFER_SMPTE2084, steps[i],
-        steps[i] == GST_BC_QUALITY_FAST);
+        steps[i] != GST_BC_QUALITY_HIGH);
     g_free (out);
     gst_sample_unref (s);
   }
   wait_eos (g.pipeline);
-  /* before frame 0: GLMemory caps at quality=normal, the CPU */
-  fail_unless_equals_string (q.paths[0], "cpu");
+  /* before frame 0: GLMemory caps at quality=normal, the GL path */
+  fail_unless_equals_string (q.paths[0], "gl");
   for (i = 1; i < n; i++)
     fail_unless_equals_string (q.paths[i],
-        steps[i - 1] == GST_BC_QUALITY_FAST ? "gl" : "cpu");
-  check_path (g.element, "cpu");
+        steps[i - 1] != GST_BC_QUALITY_HIGH ? "gl" : "cpu");
+  check_path (g.element, "gl");
   test_pipe_stop (&g);
   for (i = 0; i < n; i++) {
     g_free (codes[i]);
@@ -581,8 +681,9 @@ GST_END_TEST;
  * OpenGL ES 3.2 and 3.1 (Mesa made to report 3.1: GLSL ES 3.10, no
  * `precise`): videotestsrc's ARGB64 through glupload gives the bytes the
  * CPU path writes for its RGBA64_LE frames (the same 16-bit codes), PQ and
- * HLG; OpenGL 4.2 (no compute shaders): GLMemory is not offered, straight
- * after glupload the pipeline does not negotiate */
+ * HLG, at quality fast and normal; OpenGL 4.2 (no compute shaders):
+ * GLMemory is not offered, straight after glupload the pipeline does not
+ * negotiate */
 GST_START_TEST (test_gl_apis)
 {
   static const gchar *const envs[][5] = {
@@ -602,14 +703,18 @@ GST_START_TEST (test_gl_apis)
   guint c, i;
 
   fail_unless (dir != NULL);
-  for (c = 0; c < G_N_ELEMENTS (colorimetries); c++) {
+  for (c = 0; c < 2 * G_N_ELEMENTS (colorimetries); c++) {
+    /* PQ and HLG at quality=fast, then at normal */
+    const gchar *quality = c < G_N_ELEMENTS (colorimetries) ? "fast" :
+        "normal";
+    const gchar *cm = colorimetries[c % G_N_ELEMENTS (colorimetries)];
     gchar *cpu = NULL;
     gsize cpu_len = 0;
 
     desc = g_strdup_printf ("videotestsrc num-buffers=2 pattern=zone-plate "
         "kx2=20 ky2=20 kt=1 ! video/x-raw,format=RGBA64_LE,width=70,"
-        "height=38,colorimetry=%s ! bc6henc name=enc quality=fast "
-        "! filesink location=%s", colorimetries[c], cpu_file);
+        "height=38,colorimetry=%s ! bc6henc name=enc quality=%s "
+        "! filesink location=%s", cm, quality, cpu_file);
     out = run_child (desc, envs[0] + 2);
     fail_unless (g_str_has_prefix (out, "ok cpu"), "child said: %s", out);
     fail_unless (g_file_get_contents (cpu_file, &cpu, &cpu_len, NULL));
@@ -623,16 +728,16 @@ GST_START_TEST (test_gl_apis)
       desc = g_strdup_printf ("videotestsrc num-buffers=2 pattern=zone-plate "
           "kx2=20 ky2=20 kt=1 ! video/x-raw,format=ARGB64,width=70,"
           "height=38,colorimetry=%s ! glupload ! bc6henc name=enc "
-          "quality=fast ! filesink location=%s", colorimetries[c], gl_file);
+          "quality=%s ! filesink location=%s", cm, quality, gl_file);
       out = run_child (desc, envs[i]);
-      note ("%s, %s%s%s: %s", colorimetries[c], envs[i][1], envs[i][2] ?
+      note ("%s %s, %s%s%s: %s", cm, quality, envs[i][1], envs[i][2] ?
           " " : "", envs[i][2] ? envs[i][3] : "", out);
       fail_unless (g_str_has_prefix (out, "ok gl"), "%s: %s", envs[i][1], out);
       fail_unless (g_file_get_contents (gl_file, &gl, &gl_len, NULL));
       fail_unless_equals_uint64 (gl_len, cpu_len);
       if (ieee_renderer)
-        fail_unless (memcmp (gl, cpu, cpu_len) == 0, "%s on %s%s%s: the GL "
-            "blocks differ from the CPU's", colorimetries[c], envs[i][1],
+        fail_unless (memcmp (gl, cpu, cpu_len) == 0, "%s %s on %s%s%s: the "
+            "GL blocks differ from the CPU's", cm, quality, envs[i][1],
             envs[i][2] ? " " : "", envs[i][2] ? envs[i][3] : "");
       g_unlink (gl_file);
       g_free (gl);
@@ -670,6 +775,8 @@ bc6hencgl_suite (void)
   tcase_add_test (tc, test_argb64_fast_against_cpu);
   tcase_add_test (tc, test_rgb10a2_fast_against_cpu);
   tcase_add_test (tc, test_large_frame);
+  tcase_add_test (tc, test_argb64_normal_against_cpu);
+  tcase_add_test (tc, test_signed_against_cpu);
   tcase_add_test (tc, test_quality_changes);
   tcase_add_test (tc, test_eos_drains_kept_frame);
   tcase_add_test (tc, test_latency);
