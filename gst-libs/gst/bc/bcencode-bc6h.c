@@ -1191,11 +1191,17 @@ lanes_pass2 (const Bc6hBatch * b, const float m1[16][L], const gint32 * anc,
 
     for (c = 0; c < 3; c++)
       dh[c] = m->transformed ? 1 << (m->delta[c] - 1) : 1 << 30;
-    /* no lane's differences can fit this row (as in try_mode (), a code
-     * of slack for the rounding): not quantized */
-    LANES maybe += !done[k] & (spread[0][k] <= (dh[0] + 1) * unit) &
-        (spread[1][k] <= (dh[1] + 1) * unit) &
-        (spread[2][k] <= (dh[2] + 1) * unit);
+    /* no lane's differences can fit this row: not quantized. Two codes of
+     * slack, as lanes_pass (): each endpoint's code is its value's range
+     * (towards 0 for a signed magnitude: a difference across 0 loses up
+     * to a code on either side), and the first and last codes are
+     * uneven; with one, signed blocks whose endpoints straddle 0 skipped
+     * rows that fit them when no other lane of their batch could, so a
+     * block's row depended on its neighbours (the GL encoder, a block an
+     * invocation, takes the first row that fits) */
+    LANES maybe += !done[k] & (spread[0][k] <= (dh[0] + 2) * unit) &
+        (spread[1][k] <= (dh[1] + 2) * unit) &
+        (spread[2][k] <= (dh[2] + 2) * unit);
     if (!maybe)
       continue;
     for (rr = 0; rr < 2; rr++)

@@ -913,6 +913,62 @@ GST_START_TEST (test_signed_mpsnr)
 
 GST_END_TEST;
 
+/* A block's bytes at quality=normal are its own: a picture's blocks are
+ * those of each block encoded alone (the blocks that share the lanes of a
+ * batch do not change one another's mode), BC6H and BC6H-SF, on blocks of
+ * two levels a channel whose blue is 0 at one (BC6H-SF: endpoints fitted
+ * across 0, where a mode's differences can hold more than their spread
+ * says) */
+GST_START_TEST (test_normal_blocks_independent)
+{
+  const guint w = 256, h = 64, bw = w / 4, bh = h / 4;
+  guint16 *pic = g_new (guint16, w * h * 4);
+  guint8 *blocks = g_malloc (bw * bh * 16);
+  guint32 state = 77;
+  guint s, bx, by, x, y, c, differ = 0;
+
+  for (by = 0; by < bh; by++)
+    for (bx = 0; bx < bw; bx++) {
+      gint base[3], amp[3];
+
+      for (c = 0; c < 3; c++) {
+        base[c] = c == 2 ? 0 : 0x2800 + (gint) (hdrtest_lcg (&state) % 0x1400);
+        amp[c] = (gint) (hdrtest_lcg (&state) % (c == 2 ? 0x4400 : 0x800));
+      }
+      for (y = 0; y < 4; y++)
+        for (x = 0; x < 4; x++) {
+          guint16 *p = pic + ((by * 4 + y) * w + bx * 4 + x) * 4;
+
+          for (c = 0; c < 3; c++)
+            p[c] = (guint16) (base[c] + (hdrtest_lcg (&state) & 1 ?
+                    amp[c] : 0));
+          p[3] = 0x3c00;
+        }
+    }
+  for (s = 0; s < 2; s++) {
+    GstBcFormat format = s ? GST_BC_FORMAT_BC6H_SF : GST_BC_FORMAT_BC6H;
+
+    gst_bc_encode_rows_half (format, GST_BC_QUALITY_NORMAL,
+        (const guint8 *) pic, w * 8, w, h, 0, bh, blocks);
+    for (by = 0; by < bh; by++)
+      for (bx = 0; bx < bw; bx++) {
+        guint8 alone[16];
+
+        gst_bc_encode_rows_half (format, GST_BC_QUALITY_NORMAL,
+            (const guint8 *) (pic + (by * 4 * w + bx * 4) * 4), w * 8, 4, 4,
+            0, 1, alone);
+        if (memcmp (alone, blocks + (by * bw + bx) * 16, 16) != 0)
+          differ++;
+      }
+    fail_unless (differ == 0, "%s: %u of %u blocks differ when encoded alone",
+        gst_bc_format_to_string (format), differ, bw * bh);
+  }
+  g_free (blocks);
+  g_free (pic);
+}
+
+GST_END_TEST;
+
 /* The blocks of a picture at every quality, BC6H and BC6H-SF, as SHA-256
  * digests: the smooth synthetic picture with speckles (two-region
  * blocks, the per-block fallbacks) and, for BC6H-SF, a third of its pixels
@@ -1007,6 +1063,7 @@ bcencode6h_suite (void)
   tcase_add_test (tc, test_signed_random);
   tcase_add_test (tc, test_signed_mpsnr);
   tcase_add_test (tc, test_blocks_stable);
+  tcase_add_test (tc, test_normal_blocks_independent);
   return s;
 }
 
