@@ -28,7 +28,8 @@
  * submit to the blocks being readable for one frame alone, measured after
  * the timed run (the latency of one frame without pipelining).
  *
- * BC6H (-f BC6H, quality fast only): the input is raw RGBA64_LE codes (8
+ * BC6H (-f BC6H or BC6H-SF, quality fast and normal): the input is raw
+ * RGBA64_LE codes (8
  * bytes a pixel) of --transfer (pq, hlg or linear), uploaded into an
  * RGBA16 texture and encoded by gst_bc_gl_encoder_new_hdr () (bc6henc's
  * GL path); --cpu-output FILE writes the CPU encoder's blocks of the same
@@ -71,7 +72,8 @@ static gchar *opt_cpu_output = NULL;
 
 static GOptionEntry entries[] = {
   {"format", 'f', 0, G_OPTION_ARG_STRING, &opt_format,
-      "Block format: BC1, YCoCg-BC3, BC3, BC4, BC5, BC7, BC6H", "FORMAT"},
+      "Block format: BC1, YCoCg-BC3, BC3, BC4, BC5, BC7, BC6H, BC6H-SF",
+      "FORMAT"},
   {"quality", 'q', 0, G_OPTION_ARG_STRING, &opt_quality,
       "Encoder quality: fast, normal, high (default normal)", "QUALITY"},
   {"input", 'i', 0, G_OPTION_ARG_FILENAME, &opt_input,
@@ -139,7 +141,8 @@ fail (const gchar * what, GError * error)
  * of them against the converted input */
 static gboolean
 bc6h_cpu (const GstBcHdrInput * input, const Upload * u, const GstBcInfo * info,
-    const guint8 * gl, gdouble * mpsnr_gl, gdouble * mpsnr_cpu)
+    GstBcQuality quality, const guint8 * gl, gdouble * mpsnr_gl,
+    gdouble * mpsnr_cpu)
 {
   gsize n = (gsize) u->width * u->height;
   guint8 *cpu = g_malloc (info->size);
@@ -147,14 +150,13 @@ bc6h_cpu (const GstBcHdrInput * input, const Upload * u, const GstBcInfo * info,
   GError *error = NULL;
   gboolean ok = TRUE;
 
-  gst_bc_encode_rows_hdr (input, GST_BC_FORMAT_BC6H, GST_BC_QUALITY_FAST,
-      u->pixels, (gsize) u->width * 8, u->width, u->height, 0, info->blocks_y,
-      cpu);
+  gst_bc_encode_rows_hdr (input, info->format, quality, u->pixels,
+      (gsize) u->width * 8, u->width, u->height, 0, info->blocks_y, cpu);
   gst_bc_hdr_input_convert (input, u->pixels, n, src);
-  gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, gl, u->width, u->height, 0,
+  gst_bc_decode_rows_half (info->format, gl, u->width, u->height, 0,
       info->blocks_y, (guint8 *) dec, (gsize) u->width * 8);
   *mpsnr_gl = hdrtest_mpsnr (src, dec, n);
-  gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, cpu, u->width, u->height, 0,
+  gst_bc_decode_rows_half (info->format, cpu, u->width, u->height, 0,
       info->blocks_y, (guint8 *) dec, (gsize) u->width * 8);
   *mpsnr_cpu = hdrtest_mpsnr (src, dec, n);
   if (opt_cpu_output && !g_file_set_contents (opt_cpu_output,
@@ -262,7 +264,7 @@ run (GstGLContext * context, Upload * u, GstBcFormat format,
   if (input) {
     gdouble mg, mc;
 
-    if (!bc6h_cpu (input, u, &info, out, &mg, &mc))
+    if (!bc6h_cpu (input, u, &info, quality, out, &mg, &mc))
       return FALSE;
     printf (", \"transfer\": \"%s\", \"mpsnr\": %.4f, \"mpsnr_cpu\": %.4f",
         opt_transfer ? opt_transfer : "pq", mg, mc);
@@ -298,7 +300,7 @@ main (int argc, char **argv)
   gst_bc_init ();
 
   format = gst_bc_format_from_string (opt_format ? opt_format : "");
-  if (format == GST_BC_FORMAT_BC6H) {
+  if (format == GST_BC_FORMAT_BC6H || format == GST_BC_FORMAT_BC6H_SF) {
     GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
       GST_VIDEO_COLOR_MATRIX_RGB, GST_VIDEO_TRANSFER_SMPTE2084,
       GST_VIDEO_COLOR_PRIMARIES_BT2020
@@ -332,8 +334,8 @@ main (int argc, char **argv)
     ret = 1;
     goto out;
   }
-  if (input && quality != GST_BC_QUALITY_FAST) {
-    g_printerr ("The GL BC6H encoder has --quality fast only\n");
+  if (input && quality == GST_BC_QUALITY_HIGH) {
+    g_printerr ("The GL BC6H encoder has --quality fast and normal only\n");
     goto out;
   }
   if (size != (gsize) opt_width * opt_height * (input ? 8 : 4)) {

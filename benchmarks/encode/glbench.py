@@ -22,7 +22,8 @@ GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device) and reports:
   the CPU path's blocks bit for bit (bc-encode-bench encodes the same frame
   once for the comparison).
 
-BC6H (HDR_CONFIGS: bc6henc's GL path, quality=fast only) runs at 1080p on
+BC6H and BC6H-SF (HDR_CONFIGS: bc6henc's GL path, quality fast and
+normal; high has no shader) run at 1080p on
 the photographs made HDR as bc6h.py makes them (sRGB decoded to linear
 light, highlights expanded up to 31x), in PQ RGBA64_LE codes; its PSNR
 column is the mPSNR (exposures -3 .. +3) of the blocks decoded by libgstbc
@@ -74,7 +75,7 @@ GPU_ANCHORS = [
 SLOW_GL = {("BC7", "high")}
 
 # HDR input (bc6henc's GL path), at 1080p: see the top
-HDR_CONFIGS = [("BC6H", "fast")]
+HDR_CONFIGS = [("BC6H", "fast"), ("BC6H", "normal"), ("BC6H-SF", "normal")]
 
 # SMPTE ST 2084
 PQ_M1 = 2610.0 / 16384.0
@@ -122,13 +123,14 @@ def best_run(cmd: list[str], reps: int) -> dict | None:
     return best
 
 
-def run_hdr(driver: Path, frame: dict, codes: Path, reps: int,
-            min_time: float, out: Path, cpu_out: Path) -> dict | None:
-    """Best of reps runs of bc-encode-gl-bench -f BC6H on the PQ codes; the
-    GL blocks are left in out, the CPU's in cpu_out. None without a GL
-    context that can run the encoder."""
+def run_hdr(driver: Path, frame: dict, codes: Path, fmt: str, quality: str,
+            reps: int, min_time: float, out: Path,
+            cpu_out: Path) -> dict | None:
+    """Best of reps runs of bc-encode-gl-bench -f fmt (BC6H, BC6H-SF) at
+    quality on the PQ codes; the GL blocks are left in out, the CPU's in
+    cpu_out. None without a GL context that can run the encoder."""
     return best_run(
-        [str(driver), "-f", "BC6H", "-q", "fast", "-t", "pq", "-n", "3",
+        [str(driver), "-f", fmt, "-q", quality, "-t", "pq", "-n", "3",
          "-m", str(min_time), "-W", str(frame["width"]),
          "-H", str(frame["height"]), "-i", str(codes), "-o", str(out),
          "-c", str(cpu_out)], reps)
@@ -145,8 +147,8 @@ def measure_hdr(gl_driver: Path, todo: list[dict], manifest_dir: Path,
         pq_codes(manifest_dir / frame["file"], frame["width"],
                  frame["height"], codes)
         for fmt, quality in HDR_CONFIGS:
-            r = run_hdr(gl_driver, frame, codes, reps, min_time,
-                        tmp / "gl.bc6h", tmp / "cpu.bc6h")
+            r = run_hdr(gl_driver, frame, codes, fmt, quality, reps,
+                        min_time, tmp / "gl.bc6h", tmp / "cpu.bc6h")
             if r is None:
                 log("GL: no context that can run the encoder: skipped")
                 return None
@@ -264,7 +266,8 @@ def markdown(gl: dict | None, configs) -> list[str]:
         "dispatch; *1 frame ms* is one frame alone, from submit to readable "
         "blocks. *PSNR* is over RGB, for BC4 over the luma it encodes "
         "(77 R + 150 G + 29 B + 128) >> 8, for BC5 over red and green; "
-        "BC6H (`bc6henc`'s GL path, `fast` only) encodes the photographs "
+        "BC6H and BC6H-SF (`bc6henc`'s GL path, `fast` and `normal`) encode "
+        "the photographs "
         "made HDR as `bc6h.py` makes them, in PQ RGBA64_LE codes, and its "
         "PSNR is the mPSNR (exposures -3..+3) against their linear light. "
         "*ΔPSNR* is GL minus CPU path, *blocks differ* counts the "
