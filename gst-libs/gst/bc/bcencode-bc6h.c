@@ -74,8 +74,9 @@
  * error. Like the other kernels this file is built once per instruction
  * set, and every build writes the same blocks (floating point
  * contraction off, no reassociation, lanes independent); the GL encoder's
- * port of fast (gst-libs/gst/bcgl/glsl/bc6h.comp) writes them too on an
- * IEEE-float GL implementation (unsigned BC6H only).
+ * port of fast and normal (gst-libs/gst/bcgl/glsl/bc6h.comp,
+ * bc6h-normal.glsl), a block an invocation, writes them too on an
+ * IEEE-float GL implementation, of either sign.
  *
  * Signed BC6H (sgn = 1 in the lanes' functions below, BC6H_SGN 1 in the
  * per-block ones of bcencode-bc6h-block.h) is the same search in a
