@@ -42,7 +42,10 @@
 #              within 3x + the link's 20 ms queue, which the units' TCP
 #              fills now and then (BBR, tilesink's default congestion
 #              control, when it starts and probes; cubic all the time:
-#              there p50 1.3-2.4x, p99 3.2-4.4x)
+#              there p50 1.3-2.4x, p99 3.2-4.4x); tilesrc clock=none, so
+#              the latency is on the wall clocks the namespaces share (the
+#              sender's clock, followed over the full link, is off by up
+#              to tens of ms: see docs/performance.md)
 #   slow-udp   the same over UDP with no rate set by hand (retransmit
 #              on: the tbf's drops are asked for, few resends come): the rate
 #              control (rate-control, on by default) must find the link's
@@ -981,6 +984,11 @@ run_scenario () {
                run_pair lat-2 "$lossproto" 2 0 1 150 30 3840 2160 ;;
     slow-tcp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
                checkargs=(--slow-link 300000000 --link-queue 20)
+               # the transport's latency on the wall clocks both ends
+               # share: the sender's clock, followed over the link the
+               # stream fills, is off by the TIME answers' wait behind the
+               # frames (p50 30-66 ms on it, 30-34 on the wall clocks)
+               rxargs=(--src-prop clock=none)
                run_pair slow-tcp tcp 0 1 0 300 60 1920 1080 ;;
     slow-udp)  tbf_spec="rate 300mbit burst 256kb latency 20ms"
                checkargs=(--slow-link 300000000)
