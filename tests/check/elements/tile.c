@@ -2004,10 +2004,13 @@ GST_START_TEST (test_relay)
     fail_unless_equals_uint64 (meta->timestamp, origin[i]);
     gst_sample_unref (sample);
   }
-  /* the receiver's latency counts from the origin: 50 ms and more */
+  /* the receiver's latency counts from the origin: 50 ms and more, read
+   * on the clock the receiver follows through the relay (a fraction of a
+   * millisecond off under load, hence 45: counted from the relay it would
+   * be a few ms) */
   s = get_stats (l.tilesrc);
   fail_unless (gst_structure_get_uint64 (s, "latency-p50", &p50));
-  fail_unless (p50 >= 50 * GST_MSECOND, "p50 %" G_GUINT64_FORMAT, p50);
+  fail_unless (p50 >= 45 * GST_MSECOND, "p50 %" G_GUINT64_FORMAT, p50);
   gst_structure_free (s);
   wait_u64 (relay_sink, "frames-sent", 9);
 

@@ -733,9 +733,11 @@ relay_message (Relay * r, gint in, gint out, gboolean s2c)
       /* after the CONFIG (frames flow), an EOS of our own before the
        * sender's first keep-alive */
       gst_tile_wire_eos_pack (eos);
+      /* (set before the send: the receiver's error may reach the test
+       * before this thread runs again) */
+      g_atomic_int_set (&m->attacked, 1);
       ok = send (out, eos->data, eos->len, MSG_NOSIGNAL) == (gssize) eos->len;
       g_byte_array_unref (eos);
-      g_atomic_int_set (&m->attacked, 1);
       if (!ok)
         goto out;
     }
