@@ -259,8 +259,7 @@ typedef struct
    * (its thread's) and the newest frame whose tile one of them took for
    * its frame (lock) */
   guint leg;
-  guint8 *staging;
-  gsize staging_size;
+  guint8 *staging;               /* a tile of the generation's size */
   GstTileReceiverLeg *legs[GST_TILE_WIRE_MAX_PATHS - 1];
   guint n_legs;
   gboolean have_taken;

@@ -665,10 +665,8 @@ tcp_unit_receive (GstTileReceiverUnit * u, gint fd, guint64 run,
     if (self->redundant) {
       /* redundant paths: the whole tile first (each connection has its
        * own copy, and a sealed one is opened in place) */
-      if (!u->staging) {
+      if (!u->staging)
         u->staging = g_malloc (tile_size);
-        u->staging_size = tile_size;
-      }
       if (!tcp_unit_read_tile (u, fd, &th, u->staging, tile_size,
               &abandoned, &bytes, err)) {
         g_prefix_error (err, "unit %u: ", u->index);
@@ -792,7 +790,6 @@ tcp_unit_run (GstTileReceiverUnit * c, guint64 run,
   if (fd >= 0)
     tcp_unit_receive (c, fd, run, uh->generation, err);
   g_clear_pointer (&c->staging, g_free);
-  c->staging_size = 0;
 }
 
 /* Redundant paths: a unit's connection on another path. */
