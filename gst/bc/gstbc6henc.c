@@ -30,9 +30,11 @@
  * that of YUV and is not used). The
  * primaries are not converted: the output caps' colorimetry carries the
  * input's (BT.2020 when it names none) with the linear transfer. Alpha is
- * dropped. P010_10LE and v210 are first made RGBA64_LE by a
- * #GstVideoConverter (matrix, range and chroma only; BT.2020, 16-235, PQ
- * when the caps have no colorimetry). Frames whose size is not a multiple of 4 are padded by
+ * dropped. P010_10LE and v210 are converted to 16-bit RGB as the blocks
+ * are gathered, four rows at a time (gst_bc_encode_rows_hdr_yuv(): the
+ * matrix, range and chroma siting of the caps, BT.2020 and 16-235 where
+ * they name none, in exact integer arithmetic), then as RGBA64_LE. Frames
+ * whose size is not a multiple of 4 are padded by
  * repeating the last column and row; the caps carry the visible size.
  * Every output frame is a key frame, encoded on #GstBc6hEnc:threads
  * threads.
@@ -83,8 +85,8 @@
 GST_DEBUG_CATEGORY_STATIC (gst_bc6h_enc_debug);
 #define GST_CAT_DEFAULT gst_bc6h_enc_debug
 
-/* the formats of GstBcHdrInput, then 10-bit YUV made RGBA64_LE by a
- * GstVideoConverter (matrix and range only) */
+/* the formats of GstBcHdrInput, then 10-bit YUV converted to RGBA64_LE
+ * codes as the blocks are gathered */
 #define BC6H_ENC_FORMATS "{ RGBA64_LE, RGB10A2_LE, P010_10LE, v210 }"
 
 #define DEFAULT_QUALITY GST_BC_QUALITY_NORMAL
@@ -113,9 +115,11 @@ struct _GstBc6hEnc
   /* info.format: BC6H, or BC6H-SF when downstream takes only that */
   GstBcInfo info;
   GstBcWorkers *workers;
-  /* YUV (and GLMemory ARGB64) input: its conversion to RGBA64_LE (same
-   * transfer and primaries) and the frame it writes, else NULL */
-  GstVideoConverter *yuv;
+  /* YUV input: its conversion to RGBA64_LE codes (yuv.width 0 for RGB) */
+  GstBcYuvInfo yuv;
+  /* GLMemory ARGB64 frames the CPU encodes: their reordering to RGBA64_LE
+   * and the frame it writes, else NULL */
+  GstVideoConverter *argb;
   GstVideoInfo rgb_info;
   GstBuffer *rgb;
 
@@ -355,27 +359,26 @@ gst_bc6h_enc_stop (GstVideoEncoder * encoder)
   g_clear_pointer (&self->workers, gst_bc_workers_free);
   g_clear_pointer (&self->input, gst_bc_hdr_input_free);
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
-  g_clear_pointer (&self->yuv, gst_video_converter_free);
+  g_clear_pointer (&self->argb, gst_video_converter_free);
   gst_clear_buffer (&self->rgb);
+  memset (&self->yuv, 0, sizeof (self->yuv));
   gst_bc_info_init (&self->info);
   return TRUE;
 }
 
-/* YUV input: a converter to full-range RGBA64_LE of the same transfer and
- * primaries (no transfer or gamut conversion: GStreamer's defaults) on
- * the encoder's threads, and its output frame; ARGB64 (GLMemory caps,
- * frames the CPU encodes) too: the same 16-bit codes reordered */
+/* ARGB64 (GLMemory caps, frames the CPU encodes): a converter to
+ * RGBA64_LE, the same 16-bit codes reordered, on the encoder's threads,
+ * and its output frame */
 static gboolean
-gst_bc6h_enc_setup_yuv (GstBc6hEnc * self, const GstVideoInfo * vinfo,
+gst_bc6h_enc_setup_argb (GstBc6hEnc * self, const GstVideoInfo * vinfo,
     const GstVideoColorimetry * cm)
 {
   GstStructure *config;
   GstVideoInfo in_info;
 
-  g_clear_pointer (&self->yuv, gst_video_converter_free);
+  g_clear_pointer (&self->argb, gst_video_converter_free);
   gst_clear_buffer (&self->rgb);
-  if (GST_VIDEO_INFO_FORMAT (vinfo) == GST_VIDEO_FORMAT_RGBA64_LE ||
-      GST_VIDEO_INFO_FORMAT (vinfo) == GST_VIDEO_FORMAT_RGB10A2_LE)
+  if (GST_VIDEO_INFO_FORMAT (vinfo) != GST_VIDEO_FORMAT_ARGB64)
     return TRUE;
   /* (the caps' colorimetry, or our default for caps without one) */
   in_info = *vinfo;
@@ -397,8 +400,8 @@ gst_bc6h_enc_setup_yuv (GstBc6hEnc * self, const GstVideoInfo * vinfo,
       G_TYPE_UINT, gst_bc_workers_get_n_threads (self->workers),
       GST_VIDEO_CONVERTER_OPT_DITHER_METHOD, GST_TYPE_VIDEO_DITHER_METHOD,
       GST_VIDEO_DITHER_NONE, NULL);
-  self->yuv = gst_video_converter_new (&in_info, &self->rgb_info, config);
-  if (self->yuv == NULL)
+  self->argb = gst_video_converter_new (&in_info, &self->rgb_info, config);
+  if (self->argb == NULL)
     return FALSE;
   self->rgb = gst_buffer_new_allocate (NULL,
       GST_VIDEO_INFO_SIZE (&self->rgb_info), NULL);
@@ -427,9 +430,13 @@ gst_bc6h_enc_input_colorimetry (GstVideoCodecState * state,
     cm->primaries = GST_VIDEO_COLOR_PRIMARIES_BT2020;
   if (GST_VIDEO_INFO_IS_RGB (&state->info)) {
     cm->range = GST_VIDEO_COLOR_RANGE_0_255;
-  } else if (!gst_structure_has_field (s, "colorimetry")) {
-    cm->range = GST_VIDEO_COLOR_RANGE_16_235;
-    cm->matrix = GST_VIDEO_COLOR_MATRIX_BT2020;
+  } else {
+    if (!gst_structure_has_field (s, "colorimetry") ||
+        cm->range == GST_VIDEO_COLOR_RANGE_UNKNOWN)
+      cm->range = GST_VIDEO_COLOR_RANGE_16_235;
+    if (!gst_structure_has_field (s, "colorimetry") ||
+        cm->matrix == GST_VIDEO_COLOR_MATRIX_UNKNOWN)
+      cm->matrix = GST_VIDEO_COLOR_MATRIX_BT2020;
   }
 }
 
@@ -467,6 +474,7 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   GstVideoCodecState *output_state;
   GstVideoColorimetry cm, out_cm;
   GstBcHdrInput *input;
+  GstBcYuvInfo yuv;
   GstBcInfo info;
   GstBcFormat format;
   GstCaps *caps;
@@ -482,11 +490,24 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   gst_bc6h_enc_input_colorimetry (state, &cm);
   if (!gst_bc_hdr_input_transfer_supported (cm.transfer))
     goto unsupported_transfer;
+  memset (&yuv, 0, sizeof (yuv));
+  if (gst_bc_yuv_format_supported (GST_VIDEO_INFO_FORMAT (vinfo))) {
+    GstVideoInfo yuv_info = *vinfo;
+
+    /* (the caps' colorimetry, or our defaults where they name none) */
+    GST_VIDEO_INFO_COLORIMETRY (&yuv_info) = cm;
+    if (!gst_bc_yuv_info_from_video_info (&yuv, &yuv_info) ||
+        !gst_bc_yuv_info_set_depth (&yuv, 16))
+      goto unsupported_yuv;
+    GST_DEBUG_OBJECT (self, "YUV input: matrix %d, range %d, chroma %s%s",
+        yuv.matrix, yuv.range, yuv.h_cosited ? "h-cosited" : "h-centred",
+        yuv.v_cosited ? " v-cosited" : "");
+  }
   if (!GST_VIDEO_INFO_IS_RGB (vinfo) ||
       GST_VIDEO_INFO_FORMAT (vinfo) == GST_VIDEO_FORMAT_ARGB64) {
     GstVideoColorimetry rgb_cm = cm;
 
-    /* what the converter writes */
+    /* what the conversion writes */
     rgb_cm.range = GST_VIDEO_COLOR_RANGE_0_255;
     input = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE, &rgb_cm);
   } else {
@@ -494,7 +515,7 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   }
   if (input == NULL)
     goto unsupported_format;
-  if (!gst_bc6h_enc_setup_yuv (self, vinfo, &cm)) {
+  if (!gst_bc6h_enc_setup_argb (self, vinfo, &cm)) {
     gst_bc_hdr_input_free (input);
     goto unsupported_format;
   }
@@ -547,6 +568,7 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
   self->input_state = gst_video_codec_state_ref (state);
   self->info = info;
+  self->yuv = yuv;
   GST_OBJECT_LOCK (self);
   self->use_gl = use_gl;
   self->last_gl = use_gl && self->quality != GST_BC_QUALITY_HIGH;
@@ -581,6 +603,15 @@ unsupported_format:
   {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
         ("Unsupported input format %s", GST_VIDEO_INFO_NAME (vinfo)));
+    return FALSE;
+  }
+unsupported_yuv:
+  {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Unsupported YUV input"),
+        ("Cannot convert %s input with caps %" GST_PTR_FORMAT ": interlaced "
+            "4:2:0, one field a buffer, or the RGB matrix",
+            GST_VIDEO_INFO_NAME (vinfo), state->caps));
     return FALSE;
   }
 bad_size:
@@ -678,6 +709,10 @@ gst_bc6h_enc_propose_allocation (GstVideoEncoder * encoder, GstQuery * query)
 typedef struct
 {
   const GstBcHdrInput *input;
+  /* YUV input, else NULL */
+  const GstBcYuvInfo *yuv;
+  const guint8 *planes[3];
+  gsize strides[3];
   GstBcFormat format;
   GstBcQuality quality;
   const guint8 *src;
@@ -692,10 +727,14 @@ gst_bc6h_enc_run_job (guint job, gpointer user_data)
 {
   const GstBc6hEncJob *j = user_data;
   guint first = job * j->rows_per_job;
+  guint n = MIN (j->rows_per_job, j->n_block_rows - first);
 
-  gst_bc_encode_rows_hdr (j->input, j->format, j->quality, j->src,
-      j->stride, j->width, j->height, first, MIN (j->rows_per_job,
-          j->n_block_rows - first), j->dst);
+  if (j->yuv)
+    gst_bc_encode_rows_hdr_yuv (j->input, j->format, j->quality, j->yuv,
+        j->planes, j->strides, first, n, j->dst);
+  else
+    gst_bc_encode_rows_hdr (j->input, j->format, j->quality, j->src,
+        j->stride, j->width, j->height, first, n, j->dst);
 }
 
 static GstFlowReturn
@@ -707,12 +746,14 @@ gst_bc6h_enc_handle_frame (GstVideoEncoder * encoder,
   GstMapInfo out_map;
   GstBc6hEncJob job;
   GstFlowReturn ret;
-  guint n_jobs;
+  guint n_jobs, p;
   gint stride;
+  gsize row_bytes;
 
   if (G_UNLIKELY (self->input == NULL))
     goto not_negotiated;
 
+  memset (&job, 0, sizeof (job));
   GST_OBJECT_LOCK (self);
   job.quality = self->quality;
   GST_OBJECT_UNLOCK (self);
@@ -743,22 +784,27 @@ gst_bc6h_enc_handle_frame (GstVideoEncoder * encoder,
   if (!gst_video_frame_map (&vframe, &self->input_state->info,
           frame->input_buffer, GST_MAP_READ))
     goto map_failed;
-  if (self->yuv) {
+  if (self->argb) {
     GstVideoFrame rgb;
 
     if (!gst_video_frame_map (&rgb, &self->rgb_info, self->rgb, GST_MAP_WRITE)) {
       gst_video_frame_unmap (&vframe);
       goto map_failed;
     }
-    gst_video_converter_frame (self->yuv, &vframe, &rgb);
+    gst_video_converter_frame (self->argb, &vframe, &rgb);
     gst_video_frame_unmap (&vframe);
     vframe = rgb;
   }
-  stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vframe, 0);
-  if (stride < 0 || (gsize) stride < (gsize) self->info.width *
-      gst_bc_hdr_input_get_bpp (self->input)) {
-    gst_video_frame_unmap (&vframe);
-    goto bad_stride;
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vframe) && p < 3; p++) {
+    stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vframe, p);
+    row_bytes = self->yuv.width > 0 ? gst_bc_yuv_info_row_bytes (&self->yuv,
+        p) : (gsize) self->info.width * gst_bc_hdr_input_get_bpp (self->input);
+    if (stride < 0 || (gsize) stride < row_bytes) {
+      gst_video_frame_unmap (&vframe);
+      goto bad_stride;
+    }
+    job.planes[p] = GST_VIDEO_FRAME_PLANE_DATA (&vframe, p);
+    job.strides[p] = (gsize) stride;
   }
 
   ret = gst_video_encoder_allocate_output_frame (encoder, frame,
@@ -774,9 +820,10 @@ gst_bc6h_enc_handle_frame (GstVideoEncoder * encoder,
   }
 
   job.input = self->input;
+  job.yuv = self->yuv.width > 0 ? &self->yuv : NULL;
   job.format = self->info.format;
-  job.src = GST_VIDEO_FRAME_PLANE_DATA (&vframe, 0);
-  job.stride = (gsize) stride;
+  job.src = job.planes[0];
+  job.stride = job.strides[0];
   job.width = self->info.width;
   job.height = self->info.height;
   job.n_block_rows = self->info.blocks_y;
@@ -814,8 +861,9 @@ map_failed:
 bad_stride:
   {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Unsupported input row stride"),
-        ("The input rows are %d bytes apart, less than a row of %u pixels",
-            stride, self->info.width));
+        ("The rows of input plane %u are %d bytes apart, less than the %"
+            G_GSIZE_FORMAT " bytes of a row of %u pixels", p, stride,
+            row_bytes, self->info.width));
     gst_video_codec_frame_unref (frame);
     return GST_FLOW_ERROR;
   }

@@ -106,8 +106,11 @@ typedef enum
  * 4 * BC_LANES and 4 * BC_BC45_BATCH */
 #define BC_YUV_CHUNK 256
 
-/* The fixed point of the conversion: output codes in 2^-BC_YUV_SHIFT */
+/* The fixed point of the conversion: output codes in 2^-BC_YUV_SHIFT
+ * (8-bit output), 2^-BC_YUV_SHIFT16 (16-bit output, whose codes are 257
+ * times larger: the sums stay below 2^31 the same way) */
 #define BC_YUV_SHIFT 20
+#define BC_YUV_SHIFT16 13
 
 /* What the kernels need of a GstBcYuvInfo (bcyuv.h) */
 typedef struct
@@ -118,11 +121,16 @@ typedef struct
   /* the luma offset, the chroma offset in 1/16, and the coefficients of
    * luma and of 1/16 chroma: Y, R from V, G from U, G from V, B from U */
   gint32 y_offset, c_offset16, k[5];
+  /* 16-bit output (RGBA64_LE: R, G, B, 65535, 8 bytes a pixel, the
+   * coefficients in 2^-BC_YUV_SHIFT16) rather than 8-bit (RGBA, 4 bytes,
+   * 2^-BC_YUV_SHIFT) */
+  gboolean out16;
 } BcYuvParams;
 
 /* Converts pixels @x .. @x + @n - 1 (@n <= BC_YUV_CHUNK, inside the
  * picture) of picture rows @y0 .. @y0 + @n_rows - 1 (@n_rows <= 4, inside
- * the picture) to RGBA (alpha 255) at @rgba, rows @rgba_stride bytes
+ * the picture) to RGBA (alpha 255) at @rgba, or with @p->out16 to RGBA64
+ * (RGBA64_LE: 16-bit little-endian samples, alpha 65535), rows @rgba_stride bytes
  * apart. @planes and @strides: the planes of the layout (I420: Y, U, V;
  * NV12, P010: Y, UV; packed: one). Reads no byte outside the rows' bytes
  * the picture needs. */
@@ -219,6 +227,13 @@ G_GNUC_INTERNAL const BcKernels *bc_encode_get_kernels (void);
 #include "bcencode.h"
 
 /* gst_bc_encode_rows () with @kernels, its arguments checked */
+G_GNUC_INTERNAL void bc_encode_rows_bc6h (const BcKernels * kernels,
+    const GstBcHdrInput * input, const BcYuvParams * yuv,
+    const guint8 * const planes[3], const gsize strides[3],
+    GstBcFormat format, GstBcQuality quality, const guint8 * src,
+    gsize src_stride, guint width, guint height, guint first_block_row,
+    guint n_block_rows, guint8 * dst);
+
 G_GNUC_INTERNAL void bc_encode_rows_unchecked (const BcKernels * kernels,
     GstBcFormat format, GstBcQuality quality, const guint8 * src,
     gsize src_stride, guint width, guint height,

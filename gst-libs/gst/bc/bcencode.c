@@ -828,35 +828,48 @@ bc_encode_rows_unchecked (const BcKernels * kernels, GstBcFormat format,
 
 /* BC6H block rows of RGBA half floats (@input NULL: 8 bytes a pixel, read
  * in place where whole blocks allow) or of raw HDR video converted on the
- * way, a chunk of pixels of each of the four rows at a time */
-static void
-encode_rows_bc6h (const BcKernels * kernels, const GstBcHdrInput * input,
-    GstBcFormat format, GstBcQuality quality, const guint8 * src,
-    gsize src_stride, guint width, guint height, guint first_block_row,
-    guint n_block_rows, guint8 * dst)
+ * way, a chunk of pixels of each of the four rows at a time; with @yuv, the
+ * rows are those of a YUV picture (@planes, @strides; @src unused),
+ * converted to RGBA64_LE (@input's format) chunk by chunk first */
+void
+bc_encode_rows_bc6h (const BcKernels * kernels, const GstBcHdrInput * input,
+    const BcYuvParams * yuv, const guint8 * const planes[3],
+    const gsize strides[3], GstBcFormat format, GstBcQuality quality,
+    const guint8 * src, gsize src_stride, guint width, guint height,
+    guint first_block_row, guint n_block_rows, guint8 * dst)
 {
   const gboolean is_signed = format == GST_BC_FORMAT_BC6H_SF;
   const guint bpp = input ? gst_bc_hdr_input_get_bpp (input) : 8;
   const guint blocks_x = (width + 3) / 4;
   guint chunk, by, x0, y, x;
-  guint16 *buf;
+  guint16 *buf, *ybuf = NULL;
 
   quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
   chunk = quality == GST_BC_QUALITY_FAST ? BC6H_CHUNK : BC6H_CHUNK_NORMAL;
   chunk = MIN (chunk, blocks_x * 4);
   buf = g_new (guint16, 4 * chunk * 4);
+  if (yuv)
+    ybuf = g_new (guint16, 4 * chunk * 4);
   for (by = first_block_row; by < first_block_row + n_block_rows; by++) {
     guint8 *out = dst + (gsize) by * blocks_x * 16;
+    const guint n_rows = MIN (4, height - by * 4);
     const guint8 *rows[4];
 
     for (y = 0; y < 4; y++)
-      rows[y] = src + (gsize) MIN (by * 4 + y, height - 1) * src_stride;
+      rows[y] = yuv ? (const guint8 *) (ybuf + MIN (y, n_rows - 1) * chunk * 4)
+          : src + (gsize) MIN (by * 4 + y, height - 1) * src_stride;
     for (x0 = 0; x0 < width; x0 += chunk) {
       guint npx = MIN (chunk, width - x0), nb = (npx + 3) / 4;
       const guint16 *rows16[4];
 
+      if (yuv) {
+        for (x = 0; x < npx; x += BC_YUV_CHUNK)
+          kernels->yuv_rows (yuv, planes, strides, by * 4, n_rows, x0 + x,
+              MIN (BC_YUV_CHUNK, npx - x), (guint8 *) (ybuf + x * 4),
+              (gsize) chunk * 8);
+      }
       for (y = 0; y < 4; y++) {
-        const guint8 *p = rows[y] + (gsize) x0 * bpp;
+        const guint8 *p = rows[y] + (yuv ? 0 : (gsize) x0 * bpp);
         guint16 *b = buf + y * chunk * 4;
 
         if (!input && npx % 4 == 0 && ((guintptr) p & 1) == 0 &&
@@ -876,6 +889,7 @@ encode_rows_bc6h (const BcKernels * kernels, const GstBcHdrInput * input,
       kernels->bc6h (rows16, nb, quality, is_signed, out + (gsize) x0 / 4 * 16);
     }
   }
+  g_free (ybuf);
   g_free (buf);
 }
 
@@ -956,8 +970,8 @@ gst_bc_encode_rows_half (GstBcFormat format, GstBcQuality quality,
   if (!bc6h_args_valid (format, src, src_stride, width, height, 8,
           first_block_row, n_block_rows, dst))
     return;
-  encode_rows_bc6h (bc_encode_get_kernels (), NULL, format, quality, src,
-      src_stride, width, height, first_block_row, n_block_rows, dst);
+  bc_encode_rows_bc6h (bc_encode_get_kernels (), NULL, NULL, NULL, NULL,
+      format, quality, src, src_stride, width, height, first_block_row, n_block_rows, dst);
 }
 
 /**
@@ -986,6 +1000,6 @@ gst_bc_encode_rows_hdr (const GstBcHdrInput * input, GstBcFormat format,
   if (!bc6h_args_valid (format, src, src_stride, width, height,
           gst_bc_hdr_input_get_bpp (input), first_block_row, n_block_rows, dst))
     return;
-  encode_rows_bc6h (bc_encode_get_kernels (), input, format, quality, src,
-      src_stride, width, height, first_block_row, n_block_rows, dst);
+  bc_encode_rows_bc6h (bc_encode_get_kernels (), input, NULL, NULL, NULL,
+      format, quality, src, src_stride, width, height, first_block_row, n_block_rows, dst);
 }

@@ -22,12 +22,16 @@
  *  3. R = ky (Y - y0) + krv V, G = ky (Y - y0) - kgu U - kgv V,
  *     B = ky (Y - y0) + kbu U, with U and V the 1/16 chroma minus 16 times
  *     the chroma offset and every coefficient in 2^-BC_YUV_SHIFT output
- *     codes, rounded to the nearest code and clamped to 0..255.
+ *     codes, rounded to the nearest code and clamped to 0..255; for
+ *     16-bit output (RGBA64_LE) in 2^-BC_YUV_SHIFT16 codes, clamped to
+ *     0..65535.
  *
  * Sums stay below 2^30 for every matrix and range: luma at most
  * 1.17 * 2^20 * 1023, chroma at most 0.14 * 2^20 * 2048 (8-bit) or
- * 0.034 * 2^20 * 8192 (10-bit); upsampled chroma, at most 16 * 1023,
- * fits 16 bits. Samples are copied out of the picture with memcpy () and
+ * 0.034 * 2^20 * 8192 (10-bit); 16-bit output, 257 times the codes at
+ * 2^13: luma at most 75 * 2^13 * 1023, chroma 35 * 2^13 * 2048 (8-bit)
+ * or 8.7 * 2^13 * 8192 (10-bit), below 2^31 together; upsampled chroma,
+ * at most 16 * 1023, fits 16 bits. Samples are copied out of the picture with memcpy () and
  * split in loops over contiguous arrays, which the SIMD builds
  * vectorise. */
 
@@ -224,7 +228,8 @@ chroma_row (const BcYuvParams * p, const guint8 * const planes[3],
   upsample_row (cv, np, p->h_cosited, v);
 }
 
-/* The matrix over @n pixels: luma @yv, chroma @ub, @vb in 1/16 */
+/* The matrix over @n pixels: luma @yv, chroma @ub, @vb in 1/16, into
+ * RGBA (@pix: a 32-bit word a pixel) */
 static void
 matrix_row (const BcYuvParams * p, const gint16 * yv, const gint16 * ub,
     const gint16 * vb, guint n, guint32 * pix)
@@ -249,6 +254,34 @@ matrix_row (const BcYuvParams * p, const gint16 * yv, const gint16 * ub,
   }
 }
 
+/* The same into RGBA64_LE (@pix: four 16-bit samples a pixel), the
+ * coefficients in 2^-BC_YUV_SHIFT16 of a 16-bit code */
+static void
+matrix_row16 (const BcYuvParams * p, const gint16 * yv, const gint16 * ub,
+    const gint16 * vb, guint n, guint16 * pix)
+{
+  const gint32 ky = p->k[0], krv = p->k[1], kgu = p->k[2], kgv = p->k[3];
+  const gint32 kbu = p->k[4], yoff = p->y_offset, coff = p->c_offset16;
+  const gint32 half = 1 << (BC_YUV_SHIFT16 - 1);
+  gint k;
+
+  BC_FOR_LANES ((gint) n) {
+    gint32 l = ky * (yv[k] - yoff) + half;
+    gint32 cu = ub[k] - coff, cv = vb[k] - coff;
+    gint32 r = (l + krv * cv) >> BC_YUV_SHIFT16;
+    gint32 g = (l - kgu * cu - kgv * cv) >> BC_YUV_SHIFT16;
+    gint32 b = (l + kbu * cu) >> BC_YUV_SHIFT16;
+
+    r = r < 0 ? 0 : (r > 65535 ? 65535 : r);
+    g = g < 0 ? 0 : (g > 65535 ? 65535 : g);
+    b = b < 0 ? 0 : (b > 65535 ? 65535 : b);
+    pix[4 * k] = GUINT16_TO_LE ((guint16) r);
+    pix[4 * k + 1] = GUINT16_TO_LE ((guint16) g);
+    pix[4 * k + 2] = GUINT16_TO_LE ((guint16) b);
+    pix[4 * k + 3] = 0xffff;
+  }
+}
+
 void
 BC_KERNEL_NAME (bc_yuv_rows) (const BcYuvParams * p,
     const guint8 * const planes[3], const gsize strides[3], guint y0,
@@ -264,6 +297,7 @@ BC_KERNEL_NAME (bc_yuv_rows) (const BcYuvParams * p,
   gint16 hu[CROWS][PIX], hv[CROWS][PIX];
   gint16 yv[PIX], ub[PIX], vb[PIX];
   guint32 pix[PIX];
+  guint16 pix16[4 * PIX];
   const gint jbase = (gint) y0 / 2 - 1;
   gboolean have[CROWS] = { FALSE, };
   guint r, i;
@@ -315,7 +349,12 @@ BC_KERNEL_NAME (bc_yuv_rows) (const BcYuvParams * p,
       }
     }
     fetch_luma (p, planes, strides, y, x0, n + odd, yv);
-    matrix_row (p, yv, ub, vb, n + odd, pix);
-    memcpy (rgba + r * rgba_stride, pix + odd, (gsize) n * 4);
+    if (p->out16) {
+      matrix_row16 (p, yv, ub, vb, n + odd, pix16);
+      memcpy (rgba + r * rgba_stride, pix16 + 4 * odd, (gsize) n * 8);
+    } else {
+      matrix_row (p, yv, ub, vb, n + odd, pix);
+      memcpy (rgba + r * rgba_stride, pix + odd, (gsize) n * 4);
+    }
   }
 }

@@ -120,10 +120,8 @@ gst_bc_yuv_info_set (GstBcYuvInfo * yuv, GstVideoFormat format, guint width,
     guint height, GstVideoColorMatrix matrix, GstVideoColorRange range,
     GstVideoChromaSite chroma_site)
 {
-  const GstVideoFormatInfo *finfo = gst_video_format_get_info (format);
   BcYuvLayout layout;
-  gdouble kr, kb, kg, sy, sc, one = (gdouble) (1 << BC_YUV_SHIFT);
-  gint offset[4], scale[4];
+  gdouble kr, kb;
 
   g_return_val_if_fail (yuv != NULL, FALSE);
   memset (yuv, 0, sizeof (*yuv));
@@ -137,12 +135,6 @@ gst_bc_yuv_info_set (GstBcYuvInfo * yuv, GstVideoFormat format, guint width,
       !gst_video_color_matrix_get_Kr_Kb (matrix, &kr, &kb))
     return FALSE;
 
-  gst_video_color_range_offsets (range, finfo, offset, scale);
-  kg = 1.0 - kr - kb;
-  sy = 255.0 / scale[0];
-  /* chroma in 1/16 of a code */
-  sc = 255.0 / (scale[1] * 16.0);
-
   yuv->format = format;
   yuv->width = width;
   yuv->height = height;
@@ -151,6 +143,49 @@ gst_bc_yuv_info_set (GstBcYuvInfo * yuv, GstVideoFormat format, guint width,
   yuv->h_cosited = (chroma_site & GST_VIDEO_CHROMA_SITE_H_COSITED) != 0;
   yuv->v_cosited = (chroma_site & GST_VIDEO_CHROMA_SITE_V_COSITED) != 0;
   yuv->layout = layout;
+  return gst_bc_yuv_info_set_depth (yuv, 8);
+}
+
+/**
+ * gst_bc_yuv_info_set_depth:
+ * @yuv: a filled #GstBcYuvInfo
+ * @depth: the bits of each output sample: 8 (RGBA, what
+ *     gst_bc_yuv_info_set() sets) or 16 (RGBA64_LE)
+ *
+ * Sets the depth of the RGB the conversion writes. At 16 bits every code
+ * is 257 times the 8-bit code of the same value (65535 the largest), the
+ * coefficients in 2^-13 of a code (the most that keeps the sums in 32
+ * bits): the result, rounded to the nearest code and clamped to
+ * 0..65535, is within 1.25 codes of the exact value (2^-16 of full scale,
+ * 1/50 of a 10-bit input's step).
+ * gst_bc_encode_rows_hdr_yuv() reads this depth, gst_bc_encode_rows_yuv()
+ * the 8-bit one.
+ *
+ * Returns: %FALSE when @depth is neither 8 nor 16 (@yuv is unchanged).
+ */
+gboolean
+gst_bc_yuv_info_set_depth (GstBcYuvInfo * yuv, guint depth)
+{
+  const GstVideoFormatInfo *finfo;
+  gdouble kr, kb, kg, sy, sc, omax, one;
+  gint offset[4], scale[4];
+
+  g_return_val_if_fail (yuv != NULL && yuv->width > 0, FALSE);
+  if (depth != 8 && depth != 16)
+    return FALSE;
+  if (!gst_video_color_matrix_get_Kr_Kb (yuv->matrix, &kr, &kb))
+    return FALSE;
+
+  finfo = gst_video_format_get_info (yuv->format);
+  gst_video_color_range_offsets (yuv->range, finfo, offset, scale);
+  omax = depth == 16 ? 65535.0 : 255.0;
+  one = (gdouble) (1 << (depth == 16 ? BC_YUV_SHIFT16 : BC_YUV_SHIFT));
+  kg = 1.0 - kr - kb;
+  sy = omax / scale[0];
+  /* chroma in 1/16 of a code */
+  sc = omax / (scale[1] * 16.0);
+
+  yuv->depth = depth;
   yuv->y_offset = offset[0];
   yuv->c_offset16 = offset[1] * 16;
   yuv->k[0] = (gint32) lround (sy * one);
@@ -224,9 +259,10 @@ gst_bc_yuv_info_from_video_info (GstBcYuvInfo * yuv, const GstVideoInfo * vinfo)
  * 1/16 of a code, minus @c_offset16, and l = k[0] (Y - @y_offset) +
  * 2^(shift - 1), R = (l + k[1] V) >> shift, G = (l - k[2] U - k[3] V) >>
  * shift, B = (l + k[4] U) >> shift (arithmetic shifts of 32-bit integers,
- * which never overflow), each clamped to 0..255.
+ * which never overflow), each clamped to 0..255, or at a depth of 16
+ * (gst_bc_yuv_info_set_depth()) to 0..65535.
  *
- * Returns: the shift (20).
+ * Returns: the shift (20; 13 at a depth of 16).
  */
 guint
 gst_bc_yuv_info_get_coefficients (const GstBcYuvInfo * yuv,
@@ -238,7 +274,7 @@ gst_bc_yuv_info_get_coefficients (const GstBcYuvInfo * yuv,
   *y_offset = yuv->y_offset;
   *c_offset16 = yuv->c_offset16;
   memcpy (k, yuv->k, sizeof (yuv->k));
-  return BC_YUV_SHIFT;
+  return yuv->depth == 16 ? BC_YUV_SHIFT16 : BC_YUV_SHIFT;
 }
 
 /**
@@ -331,6 +367,7 @@ params_of (const GstBcYuvInfo * yuv, BcYuvParams * p)
   p->y_offset = yuv->y_offset;
   p->c_offset16 = yuv->c_offset16;
   memcpy (p->k, yuv->k, sizeof (p->k));
+  p->out16 = yuv->depth == 16;
 }
 
 static gboolean
@@ -357,7 +394,9 @@ planes_valid (const GstBcYuvInfo * yuv, const guint8 * const planes[3],
  * @y: the picture row
  * @x: the first pixel
  * @n: how many pixels (@x + @n at most the width)
- * @rgba: (out caller-allocates): 4 * @n bytes: R, G, B, 255 per pixel
+ * @rgba: (out caller-allocates): per pixel R, G, B and an opaque alpha:
+ *     4 * @n bytes (255), or at a depth of 16 (gst_bc_yuv_info_set_depth())
+ *     8 * @n bytes of little-endian 16-bit samples (65535)
  *
  * Converts pixels of one picture row to RGB as the encoders do.
  */
@@ -378,7 +417,8 @@ gst_bc_yuv_convert_row (const GstBcYuvInfo * yuv,
   params_of (yuv, &p);
   for (done = 0; done < n; done += BC_YUV_CHUNK)
     kernels->yuv_rows (&p, planes, strides, y, 1, x + done,
-        MIN (BC_YUV_CHUNK, n - done), rgba + (gsize) done * 4, 0);
+        MIN (BC_YUV_CHUNK, n - done), rgba + (gsize) done * (p.out16 ? 8 :
+            4), 0);
 }
 
 /**
@@ -414,6 +454,7 @@ gst_bc_encode_rows_yuv (GstBcFormat format, GstBcQuality quality,
   BcYuvParams p;
 
   g_return_if_fail (yuv != NULL && dst != NULL);
+  g_return_if_fail (yuv->depth == 8);
   g_return_if_fail (planes_valid (yuv, planes, strides));
   g_return_if_fail (gst_bc_encode_format_supported (format));
   blocks_y = (yuv->height + 3) / 4;
@@ -440,4 +481,51 @@ gst_bc_encode_rows_yuv (GstBcFormat format, GstBcQuality quality,
           dst + by * row_bytes + (gsize) (x0 / 4) * block_bytes);
     }
   }
+}
+
+/**
+ * gst_bc_encode_rows_hdr_yuv: (skip)
+ * @input: the conversion to linear light of the RGB the YUV becomes: a
+ *     #GstBcHdrInput of %GST_VIDEO_FORMAT_RGBA64_LE (the transfer of the
+ *     input's colorimetry)
+ * @format: %GST_BC_FORMAT_BC6H or %GST_BC_FORMAT_BC6H_SF
+ * @quality: speed/quality trade-off
+ * @yuv: the picture's #GstBcYuvInfo, at a depth of 16
+ *     (gst_bc_yuv_info_set_depth())
+ * @planes: (array fixed-size=3): the first byte of each plane
+ *     (gst_bc_yuv_info_n_planes())
+ * @strides: (array fixed-size=3): the bytes from one row of each plane to
+ *     the next, each at least gst_bc_yuv_info_row_bytes()
+ * @first_block_row: first block row to encode
+ * @n_block_rows: block rows to encode
+ * @dst: the start of the whole encoded frame
+ *
+ * Encodes block rows of a YUV picture into BC6H: the same blocks as
+ * gst_bc_encode_rows_hdr() writes for the RGBA64_LE picture of
+ * gst_bc_yuv_convert_row(), converted a strip of four rows at a time (no
+ * RGB frame is written, no allocation but one strip per call).
+ * Thread-safe for disjoint block rows.
+ */
+void
+gst_bc_encode_rows_hdr_yuv (const GstBcHdrInput * input, GstBcFormat format,
+    GstBcQuality quality, const GstBcYuvInfo * yuv,
+    const guint8 * const planes[3], const gsize strides[3],
+    guint first_block_row, guint n_block_rows, guint8 * dst)
+{
+  guint blocks_y;
+  BcYuvParams p;
+
+  g_return_if_fail (input != NULL && yuv != NULL && dst != NULL);
+  g_return_if_fail (gst_bc_hdr_input_get_bpp (input) == 8);
+  g_return_if_fail (yuv->depth == 16);
+  g_return_if_fail (planes_valid (yuv, planes, strides));
+  g_return_if_fail (gst_bc_format_is_float (format));
+  blocks_y = (yuv->height + 3) / 4;
+  g_return_if_fail (first_block_row <= blocks_y);
+  g_return_if_fail (n_block_rows <= blocks_y - first_block_row);
+
+  params_of (yuv, &p);
+  bc_encode_rows_bc6h (bc_encode_get_kernels (), input, &p, planes, strides,
+      format, quality, NULL, 0, yuv->width, yuv->height, first_block_row,
+      n_block_rows, dst);
 }

@@ -47,8 +47,10 @@ G_BEGIN_DECLS
  *     between two columns)
  * @v_cosited: (4:2:0) chroma samples sit on the even luma rows (else
  *     halfway between two rows)
+ * @depth: the bits of each RGB sample the conversion writes: 8, or 16
+ *     for HDR input (gst_bc_yuv_info_set_depth())
  *
- * How a YUV picture converts to 8-bit RGB (see
+ * How a YUV picture converts to RGB (see
  * gst_bc_yuv_info_from_video_info()).
  */
 typedef struct
@@ -60,6 +62,7 @@ typedef struct
   GstVideoColorRange range;
   gboolean h_cosited;
   gboolean v_cosited;
+  guint depth;
 
   /*< private >*/
   /* what the kernels (bcyuv-kernels.c) read: the layout (BcYuvLayout),
@@ -86,6 +89,9 @@ gboolean gst_bc_yuv_info_set (GstBcYuvInfo * yuv, GstVideoFormat format,
                               GstVideoColorMatrix matrix,
                               GstVideoColorRange range,
                               GstVideoChromaSite chroma_site);
+
+GST_BC_API
+gboolean gst_bc_yuv_info_set_depth (GstBcYuvInfo * yuv, guint depth);
 
 GST_BC_API
 guint gst_bc_yuv_info_get_coefficients (const GstBcYuvInfo * yuv,
@@ -115,6 +121,15 @@ void gst_bc_encode_rows_yuv (GstBcFormat format, GstBcQuality quality,
                              const gsize strides[3],
                              guint first_block_row, guint n_block_rows,
                              guint8 * dst);
+
+GST_BC_API
+void gst_bc_encode_rows_hdr_yuv (const GstBcHdrInput * input,
+                                 GstBcFormat format, GstBcQuality quality,
+                                 const GstBcYuvInfo * yuv,
+                                 const guint8 * const planes[3],
+                                 const gsize strides[3],
+                                 guint first_block_row, guint n_block_rows,
+                                 guint8 * dst);
 
 G_END_DECLS
 

@@ -6,7 +6,9 @@
 /* Element tests of bc6henc: RGBA64_LE PQ frames in, BC6H out (caps with
  * the colorimetry, size, timestamps), decoded again by bcdec to PQ codes
  * close to the input; RGB10A2_LE, HLG and linear input; caps without a
- * colorimetry; P010_10LE; an unsupported transfer refused; odd sizes;
+ * colorimetry; P010_10LE and v210 (every matrix, range and siting, the
+ * caps' defaults, odd sizes, padded rows, interlaced caps); an unsupported
+ * transfer refused; odd sizes;
  * BC6H-SF when downstream takes only that, BC6H otherwise. */
 
 #ifdef HAVE_CONFIG_H
@@ -15,6 +17,7 @@
 
 #include "gstbctest.h"
 #include "hdrtest.h"
+#include "yuvtest.h"
 #include <gst/check/gstharness.h>
 
 #include <string.h>
@@ -279,6 +282,246 @@ GST_START_TEST (test_p010)
 
 GST_END_TEST;
 
+/* P010_10LE and v210 frames in GStreamer's default layout (v210 rows
+ * padded to 128 bytes) of @vinfo, with @t's samples */
+static GstBuffer *
+yuv_frame (const TestYuv * t, const GstVideoInfo * vinfo)
+{
+  guint8 *planes[3] = { NULL, NULL, NULL };
+  gsize strides[3];
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (vinfo),
+      NULL);
+  GstMapInfo map;
+  guint p;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  memset (map.data, 0xa5, map.size);
+  for (p = 0; p < 3; p++) {
+    strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (vinfo, p);
+    if (p < GST_VIDEO_INFO_N_PLANES (vinfo))
+      planes[p] = map.data + GST_VIDEO_INFO_PLANE_OFFSET (vinfo, p);
+  }
+  test_yuv_pack (t, planes, strides);
+  gst_buffer_unmap (buf, &map);
+  return buf;
+}
+
+/* 10-bit YUV into bc6henc: the blocks are the library's of the frame
+ * (gst_bc_encode_rows_hdr_yuv ()) with the caps' matrix, range and chroma
+ * siting, or BT.2020, 16-235 where the caps name none; caps and
+ * timestamps as for RGB input; decoded, as close to the independent
+ * double-precision conversion (yuvtest.h) as its own blocks */
+GST_START_TEST (test_yuv_input)
+{
+  static const struct
+  {
+    GstVideoFormat format;
+    guint w, h;
+    /* the caps' colorimetry and chroma-site (NULL: none) */
+    const gchar *colorimetry, *site;
+    GstVideoColorMatrix matrix;
+    gboolean full;
+    GstVideoTransferFunction transfer;
+    const gchar *quality;
+  } cases[] = {
+    {GST_VIDEO_FORMAT_P010_10LE, 64, 32, "bt2100-pq", "mpeg2",
+        GST_VIDEO_COLOR_MATRIX_BT2020, FALSE, GST_VIDEO_TRANSFER_SMPTE2084,
+        "fast"},
+    {GST_VIDEO_FORMAT_P010_10LE, 13, 7, NULL, NULL,
+        GST_VIDEO_COLOR_MATRIX_BT2020, FALSE, GST_VIDEO_TRANSFER_SMPTE2084,
+        "normal"},
+    {GST_VIDEO_FORMAT_P010_10LE, 1, 1, "bt2100-hlg", "jpeg",
+        GST_VIDEO_COLOR_MATRIX_BT2020, FALSE,
+        GST_VIDEO_TRANSFER_ARIB_STD_B67, "high"},
+    {GST_VIDEO_FORMAT_P010_10LE, 70, 9, "1:3:14:7", "dv",
+        GST_VIDEO_COLOR_MATRIX_BT709, TRUE, GST_VIDEO_TRANSFER_SMPTE2084,
+        "normal"},
+    {GST_VIDEO_FORMAT_v210, 50, 6, "bt2100-pq", NULL,
+        GST_VIDEO_COLOR_MATRIX_BT2020, FALSE, GST_VIDEO_TRANSFER_SMPTE2084,
+        "fast"},
+    {GST_VIDEO_FORMAT_v210, 7, 3, "2:4:15:7", "jpeg",
+        GST_VIDEO_COLOR_MATRIX_BT601, FALSE, GST_VIDEO_TRANSFER_ARIB_STD_B67,
+        "normal"},
+    {GST_VIDEO_FORMAT_v210, 131, 5, "1:6:14:7", NULL,
+        GST_VIDEO_COLOR_MATRIX_BT2020, TRUE, GST_VIDEO_TRANSFER_SMPTE2084,
+        "fast"},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    guint w = cases[i].w, hh = cases[i].h;
+    GstHarness *h = harness_new (cases[i].quality, 2);
+    guint8 *pic = test_picture (w, hh, 5 + i, 6, TEST_ALPHA_OPAQUE);
+    TestYuv *t = test_yuv_new (cases[i].format, w, hh, pic, 0);
+    GstVideoColorimetry rgb_cm = { GST_VIDEO_COLOR_RANGE_0_255,
+      GST_VIDEO_COLOR_MATRIX_RGB, cases[i].transfer,
+      GST_VIDEO_COLOR_PRIMARIES_BT2020
+    };
+    GstVideoChromaSite site = cases[i].site ?
+        gst_video_chroma_site_from_string (cases[i].site) :
+        GST_VIDEO_CHROMA_SITE_UNKNOWN;
+    GstBcHdrInput *input = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE,
+        &rgb_cm);
+    GstBcQuality q = g_str_equal (cases[i].quality, "fast") ?
+        GST_BC_QUALITY_FAST : (g_str_equal (cases[i].quality, "normal") ?
+        GST_BC_QUALITY_NORMAL : GST_BC_QUALITY_HIGH);
+    const guint8 *planes[3] = { NULL, NULL, NULL };
+    gsize strides[3] = { 0, 0, 0 };
+    GstBcYuvInfo yuv;
+    GstVideoInfo vinfo;
+    GstVideoFrame vf;
+    GstBuffer *in, *out, *dec;
+    GstBcInfo info;
+    GstMapInfo map, dmap;
+    GstCaps *caps;
+    gchar *str;
+    guint8 *expect;
+    guint p, x, y, c;
+
+    fail_unless (input != NULL);
+    fail_unless (gst_video_info_set_format (&vinfo, cases[i].format, w, hh));
+    in = yuv_frame (t, &vinfo);
+    GST_BUFFER_PTS (in) = 40 * GST_MSECOND * (i + 1);
+    GST_BUFFER_DURATION (in) = 40 * GST_MSECOND;
+    str = g_strdup_printf ("video/x-raw, format=%s, width=%u, height=%u, "
+        "framerate=25/1%s%s%s%s", gst_video_format_to_string (cases[i].format),
+        w, hh, cases[i].colorimetry ? ", colorimetry=" : "",
+        cases[i].colorimetry ? cases[i].colorimetry : "",
+        cases[i].site ? ", chroma-site=" : "", cases[i].site ? cases[i].site :
+        "");
+    gst_harness_set_src_caps_str (h, str);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
+        GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    fail_unless (out != NULL, "%s", str);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), GST_BUFFER_PTS (in));
+    caps = gst_pad_get_current_caps (h->sinkpad);
+    fail_unless (gst_structure_has_field_typed (gst_caps_get_structure (caps,
+                0), "colorimetry", G_TYPE_STRING));
+
+    /* the library's blocks of the conversion the caps name */
+    fail_unless (gst_bc_yuv_info_set (&yuv, cases[i].format, w, hh,
+            cases[i].matrix, cases[i].full ? GST_VIDEO_COLOR_RANGE_0_255 :
+            GST_VIDEO_COLOR_RANGE_16_235, site));
+    fail_unless (gst_bc_yuv_info_set_depth (&yuv, 16));
+    fail_unless (gst_video_frame_map (&vf, &vinfo, in, GST_MAP_READ));
+    for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&vf); p++) {
+      planes[p] = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
+      strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
+    }
+    gst_bc_info_init (&info);
+    fail_unless (gst_bc_info_set_format (&info, GST_BC_FORMAT_BC6H, w, hh));
+    expect = g_malloc0 (info.size);
+    gst_bc_encode_rows_hdr_yuv (input, GST_BC_FORMAT_BC6H, q, &yuv, planes,
+        strides, 0, info.blocks_y, expect);
+    gst_video_frame_unmap (&vf);
+    fail_unless_equals_int (gst_buffer_get_size (out), info.size);
+    fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+    fail_unless (memcmp (map.data, expect, info.size) == 0,
+        "%s: not the library's blocks", str);
+    gst_buffer_unmap (out, &map);
+
+    /* decoded (PQ input: bcdec gives PQ codes back): as close to the
+     * exact conversion (yuvtest.h, double precision) as the blocks of that
+     * conversion itself are: the mean difference of the codes at most 5 %
+     * (and 2 codes) above theirs */
+    if (cases[i].transfer == GST_VIDEO_TRANSFER_SMPTE2084) {
+      GstBuffer *ref = gst_buffer_new_allocate (NULL, (gsize) w * hh * 8,
+          NULL), *ref_blocks, *ref_dec;
+      gdouble mean, mean_ref;
+
+      fail_unless (gst_buffer_map (ref, &dmap, GST_MAP_WRITE));
+      for (y = 0; y < hh; y++) {
+        for (x = 0; x < w; x++) {
+          gdouble rgb[3];
+          guint8 *px = dmap.data + ((gsize) y * w + x) * 8;
+
+          test_yuv_reference_pixel (t, cases[i].matrix, cases[i].full,
+              (site & GST_VIDEO_CHROMA_SITE_H_COSITED) != 0,
+              (site & GST_VIDEO_CHROMA_SITE_V_COSITED) != 0, x, y, rgb);
+          for (c = 0; c < 3; c++)
+            GST_WRITE_UINT16_LE (px + 2 * c, CLAMP (lround (rgb[c] * 257.0),
+                    0, 65535));
+          GST_WRITE_UINT16_LE (px + 6, 0xffff);
+        }
+      }
+      ref_blocks = gst_buffer_new_allocate (NULL, info.size, NULL);
+      fail_unless (gst_buffer_map (ref_blocks, &map, GST_MAP_WRITE));
+      gst_bc_encode_rows_hdr (input, GST_BC_FORMAT_BC6H, q, dmap.data,
+          (gsize) w * 8, w, hh, 0, info.blocks_y, map.data);
+      gst_buffer_unmap (ref_blocks, &map);
+      gst_buffer_unmap (ref, &dmap);
+      dec = decode_pq (out, caps);
+      ref_dec = decode_pq (ref_blocks, caps);
+      pq_difference (ref, dec, (gsize) w * hh, &mean);
+      pq_difference (ref, ref_dec, (gsize) w * hh, &mean_ref);
+      GST_INFO ("%s: mean PQ difference to the exact conversion %.2f, of "
+          "its own blocks %.2f", str, mean, mean_ref);
+      fail_unless (mean <= mean_ref * 1.05 + 2.0, "%s: %.2f against %.2f",
+          str, mean, mean_ref);
+      gst_buffer_unref (dec);
+      gst_buffer_unref (ref_dec);
+      gst_buffer_unref (ref_blocks);
+      gst_buffer_unref (ref);
+    }
+    g_free (expect);
+    g_free (str);
+    gst_caps_unref (caps);
+    gst_buffer_unref (in);
+    gst_buffer_unref (out);
+    gst_bc_hdr_input_free (input);
+    test_yuv_free (t);
+    g_free (pic);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+/* Interlaced P010_10LE (its chroma rows belong to fields) is refused with
+ * an error; interlaced v210 (4:2:2: each row its own chroma) is encoded */
+GST_START_TEST (test_yuv_interlaced)
+{
+  GstVideoInfo vinfo;
+  GstHarness *h;
+  GstBus *bus;
+  GstMessage *msg;
+  GstBuffer *in, *out;
+
+  h = harness_new ("fast", 1);
+  bus = gst_bus_new ();
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=P010_10LE, width=8, "
+      "height=8, framerate=25/1, interlace-mode=interleaved, "
+      "colorimetry=bt2100-pq");
+  fail_unless (gst_video_info_set_format (&vinfo, GST_VIDEO_FORMAT_P010_10LE,
+          8, 8));
+  in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&vinfo), NULL);
+  fail_if (gst_harness_push (h, in) == GST_FLOW_OK);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+
+  h = harness_new ("fast", 1);
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=v210, width=8, "
+      "height=8, framerate=25/1, interlace-mode=interleaved, "
+      "colorimetry=bt2100-pq");
+  fail_unless (gst_video_info_set_format (&vinfo, GST_VIDEO_FORMAT_v210, 8,
+          8));
+  in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&vinfo), NULL);
+  gst_buffer_memset (in, 0, 0, GST_VIDEO_INFO_SIZE (&vinfo));
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless_equals_int (gst_buffer_get_size (out), 4 * 16);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* sRGB (or any other transfer) is refused: caps not accepted, an error */
 GST_START_TEST (test_unknown_transfer_refused)
 {
@@ -460,6 +703,8 @@ bc6henc_suite (void)
   tcase_add_test (tc, test_pq_round_trip);
   tcase_add_test (tc, test_transfers);
   tcase_add_test (tc, test_p010);
+  tcase_add_test (tc, test_yuv_input);
+  tcase_add_test (tc, test_yuv_interlaced);
   tcase_add_test (tc, test_unknown_transfer_refused);
   tcase_add_test (tc, test_odd_size);
   tcase_add_test (tc, test_signed);
