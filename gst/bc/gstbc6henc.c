@@ -541,8 +541,8 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   GST_OBJECT_LOCK (self);
   quality = self->quality;
   GST_OBJECT_UNLOCK (self);
-  if (!gst_bc_enc_gl_set_format_hdr (self->gl, state, &info, input, quality,
-          &use_gl)) {
+  if (!gst_bc_enc_gl_set_format_hdr (self->gl, state, &info, input, &yuv,
+          quality, &use_gl)) {
     gst_bc_hdr_input_free (input);
     return FALSE;
   }

@@ -26,9 +26,10 @@
  * context cannot run the encoder (no compute shaders or buffer storage):
  * upstream then needs gldownload, and the CPU path encodes. bc6henc
  * (gstbc6henc.c) offers its own GLMemory formats
- * (GST_BC_ENC_GL_HDR_FORMATS: 16-bit ARGB64 and RGB10A2_LE) and sets up a
- * BC6H or BC6H-SF encoder of its HDR input (gst_bc_enc_gl_set_format_hdr
- * ()), used at quality=fast and normal (high is encoded on the CPU).
+ * (GST_BC_ENC_GL_HDR_FORMATS: 16-bit ARGB64, RGB10A2_LE and P010_10LE) and
+ * sets up a BC6H or BC6H-SF encoder of its HDR input
+ * (gst_bc_enc_gl_set_format_hdr ()), used at quality=fast and normal (high
+ * is encoded on the CPU).
  *
  * Frames: frame N is submitted (the dispatch and its fence are queued on
  * the GL thread, which returns at once) and kept back; when frame N + 1
@@ -475,8 +476,8 @@ get_strings (GstGLContext * context, GLStrings * s)
 }
 
 /* gst_bc_enc_gl_set_format () and gst_bc_enc_gl_set_format_hdr ():
- * @hdr, when not NULL, the HDR input of a BC6H encoder (@layout and @yuv
- * unused) */
+ * @hdr, when not NULL, the HDR input of a BC6H encoder (@layout unused;
+ * @yuv: its YUV input at 16 bits, width 0 for RGB) */
 static gboolean
 set_format (GstBcEncGL * gl, GstVideoCodecState * state,
     const GstBcInfo * info, const GstBcPixelLayout * layout,
@@ -507,7 +508,11 @@ set_format (GstBcEncGL * gl, GstVideoCodecState * state,
     goto no_compute;
 
   gl->info = *info;
-  if (hdr) {
+  if (hdr && yuv->width > 0) {
+    gl->n_planes = gst_bc_yuv_info_n_planes (yuv);
+    gl->enc = gst_bc_gl_encoder_new_hdr_yuv (context, info, yuv, hdr,
+        N_SLOTS, &error);
+  } else if (hdr) {
     gl->n_planes = 1;
     gl->enc = gst_bc_gl_encoder_new_hdr (context, info,
         GST_VIDEO_INFO_FORMAT (&state->info), hdr, N_SLOTS, &error);
@@ -591,9 +596,9 @@ gst_bc_enc_gl_set_format (GstBcEncGL * gl, GstVideoCodecState * state,
 gboolean
 gst_bc_enc_gl_set_format_hdr (GstBcEncGL * gl, GstVideoCodecState * state,
     const GstBcInfo * info, const GstBcHdrInput * input,
-    GstBcQuality quality, gboolean * use_gl)
+    const GstBcYuvInfo * yuv, GstBcQuality quality, gboolean * use_gl)
 {
-  return set_format (gl, state, info, NULL, NULL, input,
+  return set_format (gl, state, info, NULL, yuv, input,
       quality == GST_BC_QUALITY_NORMAL ? quality : GST_BC_QUALITY_FAST,
       use_gl);
 }

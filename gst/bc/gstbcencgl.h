@@ -29,8 +29,9 @@ GstCaps *     gst_bc_enc_gl_template_caps (const gchar * formats);
 
 /* The GLMemory formats of bc6henc's GL path: those of
  * GST_BC_GL_ENCODER_HDR_FORMATS that GStreamer 1.22's GstGLMemory holds
- * (it has no RGBA64_LE: its 16-bit RGBA is ARGB64) */
-#define GST_BC_ENC_GL_HDR_FORMATS "{ ARGB64, RGB10A2_LE }"
+ * (it has no RGBA64_LE: its 16-bit RGBA is ARGB64), and the 10-bit YUV
+ * format glupload uploads (not v210) */
+#define GST_BC_ENC_GL_HDR_FORMATS "{ ARGB64, RGB10A2_LE, P010_10LE }"
 
 /* The GLMemory caps of GST_BC_ENC_GL_HDR_FORMATS (2D textures) */
 G_GNUC_INTERNAL
@@ -76,13 +77,16 @@ gboolean      gst_bc_enc_gl_set_format (GstBcEncGL * gl,
 
 /* gst_bc_enc_gl_set_format () of bc6henc: a BC6H or BC6H-SF encoder
  * (quality=fast and normal) of @state's textures, whose codes @input
- * converts (of RGBA64_LE for ARGB64 textures); the program of @quality
+ * converts (of RGBA64_LE for ARGB64 textures and for YUV: @yuv, at a depth
+ * of 16, converts P010_10LE textures to those codes first; width 0 for
+ * RGB); the program of @quality
  * compiled (of fast when @quality is high, which has no shader) */
 G_GNUC_INTERNAL
 gboolean      gst_bc_enc_gl_set_format_hdr (GstBcEncGL * gl,
                                             GstVideoCodecState * state,
                                             const GstBcInfo * info,
                                             const GstBcHdrInput * input,
+                                            const GstBcYuvInfo * yuv,
                                             GstBcQuality quality,
                                             gboolean * use_gl);
 

@@ -385,7 +385,10 @@ append_bc6h (GString * s, const GstBcGLEncoder * enc, GstBcQuality quality)
     append_table (s, "HEADER2", gst_bc_encode_bc6h_header_bits (), 205, 4,
         8);
   }
-  append_prelude (s, FALSE);
+  /* YUV textures: converted to 16-bit RGB codes */
+  if (enc->yuv_layout)
+    g_string_append (s, "#define YUV_MAX 65535\n");
+  append_prelude (s, enc->yuv_layout != 0);
   g_string_append (s, gst_bc_gl_shader_bc6h_comp);
   if (quality == GST_BC_QUALITY_NORMAL)
     g_string_append (s, gst_bc_gl_shader_bc6h_normal_glsl);
@@ -602,6 +605,51 @@ gst_bc_gl_encoder_yuv_format_supported (GstVideoFormat format)
   return yuv_layout_of (format) != 0;
 }
 
+/* the YUV input's layout, planes and conversion */
+static void
+set_yuv (GstBcGLEncoder * enc, const GstBcYuvInfo * yuv, gint layout)
+{
+  enc->yuv_layout = layout;
+  enc->yuv_planes = gst_bc_yuv_info_n_planes (yuv);
+  enc->yuv_cosited[0] = yuv->h_cosited;
+  enc->yuv_cosited[1] = yuv->v_cosited;
+  enc->yuv_shift = gst_bc_yuv_info_get_coefficients (yuv, &enc->yuv_offset[0],
+      &enc->yuv_offset[1], enc->yuv_k);
+  GST_DEBUG ("reading %s textures: matrix %d, range %d, chroma %s%s, "
+      "%u-bit RGB", gst_video_format_to_string (yuv->format), yuv->matrix,
+      yuv->range, yuv->h_cosited ? "h-cosited" : "h-centred",
+      yuv->v_cosited ? " v-cosited" : "", yuv->depth);
+}
+
+/* the checks of a YUV input of @depth */
+static gint
+yuv_input_check (const GstBcInfo * info, const GstBcYuvInfo * yuv,
+    guint depth, GError ** error)
+{
+  gint layout = yuv_layout_of (yuv->format);
+
+  if (layout == 0) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "The GL encoder does not read %s textures (it reads "
+        GST_BC_GL_ENCODER_YUV_FORMATS ")",
+        gst_video_format_to_string (yuv->format));
+    return 0;
+  }
+  if (yuv->width != info->width || yuv->height != info->height) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "The YUV picture is %ux%u, the frame %ux%u", yuv->width,
+        yuv->height, info->width, info->height);
+    return 0;
+  }
+  if (yuv->depth != depth) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+        "The encoder converts YUV to %u-bit RGB, not %u-bit", depth,
+        yuv->depth);
+    return 0;
+  }
+  return layout;
+}
+
 GstBcGLEncoder *
 gst_bc_gl_encoder_new_yuv (GstGLContext * context, const GstBcInfo * info,
     const GstBcYuvInfo * yuv, guint n_slots, GError ** error)
@@ -613,33 +661,13 @@ gst_bc_gl_encoder_new_yuv (GstGLContext * context, const GstBcInfo * info,
 
   g_return_val_if_fail (info != NULL && yuv != NULL, NULL);
 
-  layout = yuv_layout_of (yuv->format);
-  if (layout == 0) {
-    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-        "The GL encoder does not read %s textures (it reads "
-        GST_BC_GL_ENCODER_YUV_FORMATS ")",
-        gst_video_format_to_string (yuv->format));
+  layout = yuv_input_check (info, yuv, 8, error);
+  if (layout == 0)
     return NULL;
-  }
-  if (yuv->width != info->width || yuv->height != info->height) {
-    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-        "The YUV picture is %ux%u, the frame %ux%u", yuv->width,
-        yuv->height, info->width, info->height);
-    return NULL;
-  }
   enc = gst_bc_gl_encoder_new (context, info, &rgbx, n_slots, error);
   if (enc == NULL)
     return NULL;
-  enc->yuv_layout = layout;
-  enc->yuv_planes = gst_bc_yuv_info_n_planes (yuv);
-  enc->yuv_cosited[0] = yuv->h_cosited;
-  enc->yuv_cosited[1] = yuv->v_cosited;
-  enc->yuv_shift = gst_bc_yuv_info_get_coefficients (yuv, &enc->yuv_offset[0],
-      &enc->yuv_offset[1], enc->yuv_k);
-  GST_DEBUG ("reading %s textures: matrix %d, range %d, chroma %s%s",
-      gst_video_format_to_string (yuv->format), yuv->matrix, yuv->range,
-      yuv->h_cosited ? "h-cosited" : "h-centred",
-      yuv->v_cosited ? " v-cosited" : "");
+  set_yuv (enc, yuv, layout);
   return enc;
 }
 
@@ -826,6 +854,28 @@ gst_bc_gl_encoder_new_hdr (GstGLContext * context, const GstBcInfo * info,
   GST_DEBUG ("reading %s textures, %s input (%u codes)",
       gst_video_format_to_string (format), enc->hdr_hlg ? "HLG" :
       "PQ or linear", n_codes);
+  return enc;
+}
+
+GstBcGLEncoder *
+gst_bc_gl_encoder_new_hdr_yuv (GstGLContext * context, const GstBcInfo * info,
+    const GstBcYuvInfo * yuv, const GstBcHdrInput * input, guint n_slots,
+    GError ** error)
+{
+  GstBcGLEncoder *enc;
+  gint layout;
+
+  g_return_val_if_fail (info != NULL && yuv != NULL, NULL);
+
+  layout = yuv_input_check (info, yuv, 16, error);
+  if (layout == 0)
+    return NULL;
+  /* the 16-bit RGB codes the conversion gives, through @input's tables */
+  enc = gst_bc_gl_encoder_new_hdr (context, info, GST_VIDEO_FORMAT_RGBA64_LE,
+      input, n_slots, error);
+  if (enc == NULL)
+    return NULL;
+  set_yuv (enc, yuv, layout);
   return enc;
 }
 

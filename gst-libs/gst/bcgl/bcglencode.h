@@ -86,6 +86,20 @@ GstBcGLEncoder * gst_bc_gl_encoder_new_hdr (GstGLContext * context,
                                             const GstBcHdrInput * input,
                                             guint n_slots, GError ** error);
 
+/* A BC6H encoder of YUV textures (GST_BC_GL_ENCODER_YUV_FORMATS, one per
+ * plane): @yuv at a depth of 16 (gst_bc_yuv_info_set_depth ()) converts
+ * them to 16-bit RGB codes as the CPU does, which @input (of RGBA64_LE)
+ * converts to half floats as for gst_bc_gl_encoder_new_hdr (): the blocks
+ * are those of gst_bc_encode_rows_hdr_yuv (). Submit with
+ * gst_bc_gl_encoder_submit_planes (). */
+G_GNUC_INTERNAL
+GstBcGLEncoder * gst_bc_gl_encoder_new_hdr_yuv (GstGLContext * context,
+                                                const GstBcInfo * info,
+                                                const GstBcYuvInfo * yuv,
+                                                const GstBcHdrInput * input,
+                                                guint n_slots,
+                                                GError ** error);
+
 /* Waits for the frames in flight; slots lent out stay valid until their
  * memories are freed. */
 G_GNUC_INTERNAL

@@ -49,6 +49,7 @@
 #include "gstbctest.h"
 #include "gltest.h"
 #include "hdrtest.h"
+#include "yuvtest.h"
 
 /* GL_RENDERER is llvmpipe: IEEE float, blocks asserted bit-identical */
 static gboolean ieee_renderer;
@@ -457,6 +458,168 @@ check_gl_quality (const gchar * format, GstBcFormat bc, GstBcQuality quality)
   test_pipe_stop (&g);
 }
 
+/* ---------------------------------------------------------------------- */
+/* P010_10LE textures                                                      */
+
+/* P010_10LE GLMemory (glupload's R16 luma and RG16 chroma textures) at
+ * quality=fast and normal, into BC6H and BC6H-SF: the blocks of the CPU's
+ * conversion and encoder (gst_bc_encode_rows_hdr_yuv ()) of the same frame
+ * with the caps' matrix, range, siting and transfer (PQ; HLG at fast); an
+ * odd width, random samples (every clamp) and a picture's, a caps change
+ * before each */
+GST_START_TEST (test_p010_against_cpu)
+{
+  static const struct
+  {
+    guint w, h;
+    gboolean random;
+    const gchar *colorimetry, *site;
+    GstVideoColorMatrix matrix;
+    gboolean full;
+    GstVideoTransferFunction transfer;
+    GstVideoChromaSite csite;
+  } cases[] = {
+    {158, 76, FALSE, "bt2100-pq", "mpeg2", GST_VIDEO_COLOR_MATRIX_BT2020,
+        FALSE, GST_VIDEO_TRANSFER_SMPTE2084, GST_VIDEO_CHROMA_SITE_MPEG2},
+    {33, 30, TRUE, "1:3:14:7", "dv", GST_VIDEO_COLOR_MATRIX_BT709, TRUE,
+        GST_VIDEO_TRANSFER_SMPTE2084, GST_VIDEO_CHROMA_SITE_DV},
+    {62, 18, FALSE, "bt2100-hlg", "jpeg", GST_VIDEO_COLOR_MATRIX_BT2020,
+        FALSE, GST_VIDEO_TRANSFER_ARIB_STD_B67, GST_VIDEO_CHROMA_SITE_JPEG},
+  };
+  /* fast, normal, normal into BC6H-SF (each program compiles for seconds
+   * on llvmpipe with a cold shader cache: HLG at fast only) */
+  static const struct
+  {
+    GstBcQuality q;
+    guint sgn;
+  } runs[] = {
+    {GST_BC_QUALITY_FAST, 0}, {GST_BC_QUALITY_NORMAL, 0},
+    {GST_BC_QUALITY_NORMAL, 1},
+  };
+  guint r, i;
+
+  for (r = 0; r < G_N_ELEMENTS (runs); r++) {
+    GstBcQuality q = runs[r].q;
+    GstBcFormat bc = runs[r].sgn ? GST_BC_FORMAT_BC6H_SF : GST_BC_FORMAT_BC6H;
+    const guint n = r == 0 ? G_N_ELEMENTS (cases) : 2;
+
+    {
+      GstBuffer *bufs[G_N_ELEMENTS (cases)];
+      GstVideoInfo infos[G_N_ELEMENTS (cases)];
+      gchar *desc;
+      TestPipe g;
+
+      desc = g_strdup_printf ("appsrc name=src format=time ! glupload "
+          "! bc6henc name=enc quality=%s ! video/x-bc,format=%s "
+          "! appsink name=sink sync=false", quality_names[q],
+          gst_bc_format_to_string (bc));
+      test_pipe_launch (&g, desc, "enc");
+      g_free (desc);
+      gl_test_share_display (g.pipeline);
+      for (i = 0; i < n; i++) {
+        guint8 *pic = cases[i].random ? NULL : test_picture (cases[i].w,
+            cases[i].h, 9 + i, 6, TEST_ALPHA_OPAQUE);
+        TestYuv *t = test_yuv_new (GST_VIDEO_FORMAT_P010_10LE, cases[i].w,
+            cases[i].h, pic, 3 + i);
+        guint8 *planes[3] = { NULL, NULL, NULL };
+        gsize strides[3];
+        GstMapInfo map;
+        GstCaps *caps;
+        guint p;
+
+        fail_unless (gst_video_info_set_format (&infos[i],
+                GST_VIDEO_FORMAT_P010_10LE, cases[i].w, cases[i].h));
+        bufs[i] = gst_buffer_new_allocate (NULL,
+            GST_VIDEO_INFO_SIZE (&infos[i]), NULL);
+        fail_unless (gst_buffer_map (bufs[i], &map, GST_MAP_WRITE));
+        for (p = 0; p < 3; p++) {
+          strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (&infos[i], p);
+          planes[p] = p < 2 ? map.data +
+              GST_VIDEO_INFO_PLANE_OFFSET (&infos[i], p) : NULL;
+        }
+        test_yuv_pack (t, planes, strides);
+        gst_buffer_unmap (bufs[i], &map);
+        GST_BUFFER_PTS (bufs[i]) = i * FRAME_DURATION;
+        GST_BUFFER_DURATION (bufs[i]) = FRAME_DURATION;
+        test_yuv_free (t);
+        g_free (pic);
+        caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+            "P010_10LE", "width", G_TYPE_INT, cases[i].w, "height",
+            G_TYPE_INT, cases[i].h, "framerate", GST_TYPE_FRACTION, 30, 1,
+            "colorimetry", G_TYPE_STRING, cases[i].colorimetry,
+            "chroma-site", G_TYPE_STRING, cases[i].site, NULL);
+        gl_pipe_set_caps (&g, caps);
+        if (i == 0)
+          test_pipe_play (&g);
+        gl_pipe_push (&g, gst_buffer_ref (bufs[i]));
+      }
+      gst_app_src_end_of_stream (GST_APP_SRC (g.src));
+      for (i = 0; i < n; i++) {
+        GstSample *smp = pull_sample (g.sink);
+        guint8 *gl = sample_blocks_of (bc, smp, cases[i].w, cases[i].h, i);
+        GstVideoColorimetry rgb_cm = { GST_VIDEO_COLOR_RANGE_0_255,
+          GST_VIDEO_COLOR_MATRIX_RGB, cases[i].transfer,
+          GST_VIDEO_COLOR_PRIMARIES_BT2020
+        };
+        GstBcHdrInput *input =
+            gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE, &rgb_cm);
+        const guint8 *planes[3] = { NULL, NULL, NULL };
+        gsize strides[3] = { 0, 0, 0 };
+        GstBcYuvInfo yuv;
+        GstVideoFrame vf;
+        GstBcInfo info;
+        guint8 *cpu;
+        gsize b, differ = 0;
+        guint p;
+
+        fail_unless (gst_bc_yuv_info_set (&yuv, GST_VIDEO_FORMAT_P010_10LE,
+                cases[i].w, cases[i].h, cases[i].matrix, cases[i].full ?
+                GST_VIDEO_COLOR_RANGE_0_255 : GST_VIDEO_COLOR_RANGE_16_235,
+                cases[i].csite));
+        fail_unless (gst_bc_yuv_info_set_depth (&yuv, 16));
+        fail_unless (gst_video_frame_map (&vf, &infos[i], bufs[i],
+                GST_MAP_READ));
+        for (p = 0; p < 2; p++) {
+          planes[p] = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
+          strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
+        }
+        gst_bc_info_init (&info);
+        fail_unless (gst_bc_info_set_format (&info, bc, cases[i].w,
+                cases[i].h));
+        cpu = g_malloc0 (info.size);
+        gst_bc_encode_rows_hdr_yuv (input, bc, q, &yuv, planes, strides, 0,
+            info.blocks_y, cpu);
+        gst_video_frame_unmap (&vf);
+        for (b = 0; b < info.size / 16; b++)
+          differ += memcmp (gl + b * 16, cpu + b * 16, 16) != 0;
+        note ("%-7s P010_10LE %-10s %-6s %3ux%-3u %s: %" G_GSIZE_FORMAT
+            " of %" G_GSIZE_FORMAT " blocks differ\n",
+            gst_bc_format_to_string (bc), cases[i].colorimetry,
+            quality_names[q], cases[i].w, cases[i].h, cases[i].random ?
+            "random" : "picture", differ, info.size / 16);
+        /* bit for bit on llvmpipe, else most blocks (the conversion is
+         * integer: only the encoder's float rounding may differ) */
+        if (ieee_renderer)
+          fail_unless (differ == 0, "P010_10LE %s %s into %s: %"
+              G_GSIZE_FORMAT " blocks differ", cases[i].colorimetry,
+              quality_names[q], gst_bc_format_to_string (bc), differ);
+        else
+          fail_unless (differ * 10 <= info.size / 16);
+        g_free (cpu);
+        g_free (gl);
+        gst_bc_hdr_input_free (input);
+        gst_buffer_unref (bufs[i]);
+        gst_sample_unref (smp);
+      }
+      wait_eos (g.pipeline);
+      check_path (g.element, "gl");
+      test_pipe_stop (&g);
+    }
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_argb64_normal_against_cpu)
 {
   check_gl_quality ("ARGB64", GST_BC_FORMAT_BC6H, GST_BC_QUALITY_NORMAL);
@@ -660,7 +823,7 @@ GST_START_TEST (test_template)
   }
   fail_unless (caps != NULL);
   gl = gst_caps_from_string (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
-      (GST_CAPS_FEATURE_MEMORY_GL_MEMORY, "{ ARGB64, RGB10A2_LE }")
+      (GST_CAPS_FEATURE_MEMORY_GL_MEMORY, "{ ARGB64, RGB10A2_LE, P010_10LE }")
       ", texture-target = (string) 2D; "
       GST_VIDEO_CAPS_MAKE ("{ RGBA64_LE, RGB10A2_LE, P010_10LE, v210 }"));
   fail_unless (gst_caps_is_subset (gl, caps), "%" GST_PTR_FORMAT, caps);
@@ -776,6 +939,7 @@ bc6hencgl_suite (void)
   tcase_add_test (tc, test_rgb10a2_fast_against_cpu);
   tcase_add_test (tc, test_large_frame);
   tcase_add_test (tc, test_argb64_normal_against_cpu);
+  tcase_add_test (tc, test_p010_against_cpu);
   tcase_add_test (tc, test_signed_against_cpu);
   tcase_add_test (tc, test_quality_changes);
   tcase_add_test (tc, test_eos_drains_kept_frame);

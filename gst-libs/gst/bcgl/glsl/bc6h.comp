@@ -20,7 +20,10 @@
  * out:
  *
  *  - the input: each channel's code (the texel * CODE_MAX, rounded: the
- *    texture is 16-bit or 10-bit unsigned normalized) becomes a half
+ *    texture is 16-bit or 10-bit unsigned normalized; of YUV textures,
+ *    with YUV_LAYOUT defined, the 16-bit RGB codes of yuv.glsl's
+ *    conversion, YUV_MAX 65535, the CPU's gst_bc_encode_rows_hdr_yuv ()
+ *    conversion) becomes a half
  *    float through the tables of the CPU's GstBcHdrInput
  *    (gst_bc_hdr_input_get_tables ()), uploaded as the storage block
  *    Tables: PQ and linear (HDR_HLG 0) the half of every code, two a
@@ -60,7 +63,8 @@
  * quality=normal the tables PART2[32] (the 2-bit subsets of the first 32
  * two-subset partitions of gst_bc_encode_bc7_tables ()), ANCHOR2[32] and
  * HEADER2[205] (gst_bc_encode_bc6h_header_bits (), four bytes a word);
- * then prelude.glsl (u_src, u_size, u_blocks, u_chan, the output).
+ * then prelude.glsl (u_src, u_size, u_blocks, u_chan, the output) and,
+ * for YUV textures (YUV_LAYOUT, YUV_MAX), yuv.glsl.
  *
  * Embedded at build time (gst-libs/gst/bcgl/embed-glsl.py) as
  * gst_bc_gl_shader_bc6h_comp, without this header. */
@@ -164,9 +168,14 @@ uint half_from_float_fast (float v)
 /* the half floats of the pixel at c: gst_bc_hdr_input_convert () */
 uvec3 pixel_halfs (ivec2 c)
 {
+#ifdef YUV_LAYOUT
+  /* YUV textures: their 16-bit RGB codes (yuv.glsl) */
+  uvec3 code = yuv_texel (c).rgb;
+#else
   precise vec4 t = texelFetch (u_src, c, 0);
   uvec4 k = uvec4 (t * CODE_MAX + 0.5);
   uvec3 code = uvec3 (k[u_chan.x], k[u_chan.y], k[u_chan.z]);
+#endif
 #if HDR_HLG
   precise float e0 = uintBitsToFloat (u_tab[code.x]);
   precise float e1 = uintBitsToFloat (u_tab[code.y]);

@@ -29,6 +29,12 @@
  * Embedded at build time (gst-libs/gst/bcgl/embed-glsl.py) as
  * gst_bc_gl_shader_yuv_glsl, without this header. */
 
+/* the largest output code: 255, or 65535 for the BC6H encoder (the 16-bit
+ * RGB of gst_bc_yuv_info_set_depth (), with its coefficients and shift) */
+#ifndef YUV_MAX
+#define YUV_MAX 255
+#endif
+
 #define YUV_I420 1
 #define YUV_NV12 2
 #define YUV_P010 3
@@ -167,5 +173,5 @@ uvec4 yuv_texel (ivec2 c)
   r = (l + u_yuv_k.y * uv.y) >> u_yuv_shift;
   g = (l - u_yuv_k.z * uv.x - u_yuv_k.w * uv.y) >> u_yuv_shift;
   b = (l + u_yuv_kb * uv.x) >> u_yuv_shift;
-  return uvec4 (uvec3 (clamp (ivec3 (r, g, b), 0, 255)), 255u);
+  return uvec4 (uvec3 (clamp (ivec3 (r, g, b), 0, YUV_MAX)), uint (YUV_MAX));
 }
