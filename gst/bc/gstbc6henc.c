@@ -40,7 +40,8 @@
  * threads.
  *
  * With the GStreamer GL library, `video/x-raw(memory:GLMemory)` ARGB64
- * (GStreamer 1.22's 16-bit RGBA GL memory) and RGB10A2_LE are taken too:
+ * (GStreamer 1.22's 16-bit RGBA GL memory), RGB10A2_LE and P010_10LE
+ * (converted in the shader with the CPU's integers) are taken too:
  * at quality=fast and normal, BC6H and BC6H-SF, GL compute shaders on the
  * pipeline's GL context convert and encode them as the CPU does, with the
  * same blocks on an IEEE-float GL implementation

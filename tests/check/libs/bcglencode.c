@@ -1399,7 +1399,8 @@ static Suite *
 bcglencode_suite (void)
 {
   Suite *s = suite_create ("bcglencode");
-  TCase *tc = test_suite_add_general (s, 0);
+  /* minutes a test with a cold shader cache (meson.build) */
+  TCase *tc = test_suite_add_general (s, 600);
 
   tcase_add_test (tc, test_context);
   tcase_add_test (tc, test_formats);
