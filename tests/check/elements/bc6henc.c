@@ -282,6 +282,27 @@ GST_START_TEST (test_p010)
 
 GST_END_TEST;
 
+/* @caps refused: a frame of @size bytes is not accepted, an error is
+ * posted */
+static void
+expect_refused (const gchar * caps, gsize size)
+{
+  GstHarness *h = harness_new ("fast", 1);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_src_caps_str (h, caps);
+  fail_if (gst_harness_push (h, gst_buffer_new_allocate (NULL, size,
+              NULL)) == GST_FLOW_OK, "%s", caps);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "%s", caps);
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
 /* P010_10LE and v210 frames in GStreamer's default layout (v210 rows
  * padded to 128 bytes) of @vinfo, with @t's samples */
 static GstBuffer *
@@ -484,26 +505,13 @@ GST_START_TEST (test_yuv_interlaced)
 {
   GstVideoInfo vinfo;
   GstHarness *h;
-  GstBus *bus;
-  GstMessage *msg;
   GstBuffer *in, *out;
 
-  h = harness_new ("fast", 1);
-  bus = gst_bus_new ();
-  gst_element_set_bus (h->element, bus);
-  gst_harness_set_src_caps_str (h, "video/x-raw, format=P010_10LE, width=8, "
-      "height=8, framerate=25/1, interlace-mode=interleaved, "
-      "colorimetry=bt2100-pq");
   fail_unless (gst_video_info_set_format (&vinfo, GST_VIDEO_FORMAT_P010_10LE,
           8, 8));
-  in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&vinfo), NULL);
-  fail_if (gst_harness_push (h, in) == GST_FLOW_OK);
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL);
-  gst_message_unref (msg);
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
-  gst_harness_teardown (h);
+  expect_refused ("video/x-raw, format=P010_10LE, width=8, height=8, "
+      "framerate=25/1, interlace-mode=interleaved, colorimetry=bt2100-pq",
+      GST_VIDEO_INFO_SIZE (&vinfo));
 
   h = harness_new ("fast", 1);
   gst_harness_set_src_caps_str (h, "video/x-raw, format=v210, width=8, "
@@ -525,21 +533,8 @@ GST_END_TEST;
 /* sRGB (or any other transfer) is refused: caps not accepted, an error */
 GST_START_TEST (test_unknown_transfer_refused)
 {
-  GstHarness *h = harness_new ("fast", 1);
-  GstBuffer *in = gst_buffer_new_allocate (NULL, 16 * 8, NULL);
-  GstBus *bus = gst_bus_new ();
-  GstMessage *msg;
-
-  gst_element_set_bus (h->element, bus);
-  gst_harness_set_src_caps_str (h, "video/x-raw, format=RGBA64_LE, "
-      "width=4, height=4, framerate=25/1, colorimetry=sRGB");
-  fail_if (gst_harness_push (h, in) == GST_FLOW_OK);
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL);
-  gst_message_unref (msg);
-  gst_element_set_bus (h->element, NULL);
-  gst_object_unref (bus);
-  gst_harness_teardown (h);
+  expect_refused ("video/x-raw, format=RGBA64_LE, width=4, height=4, "
+      "framerate=25/1, colorimetry=sRGB", 16 * 8);
 }
 
 GST_END_TEST;
