@@ -220,7 +220,7 @@ while [ $# -gt 0 ]; do
     --drop) [ $# -ge 2 ] || usage; drop_pct=$2; shift 2 ;;
     tcp|loss-0|loss-1|loss-5|conceal-5|tbf|tbf-paced|lat-0|lat-2|max-rate|slow-tcp|slow-udp|deadline-tcp|step-udp|clean-udp|fair-udp|fair-over|vanish|multicast|multicast-ipv6)
       scenarios+=("$1"); shift ;;
-    # issue 37, not in the default list until tilesrc takes many hosts
+    # many paths (those not in the default list below run by name only)
     paths-tcp|paths-udp|redundant-udp|redundant-udp-control|redundant-udp-flap|redundant-tcp|redundant-tcp-control|redundant-tcp-flap|paths-down-tcp|paths-down-tcp-control|paths-down-udp|paths-down-udp-control|paths-flap-tcp|paths-flap-udp)
       scenarios+=("$1"); shift ;;
     *) usage ;;
