@@ -42,13 +42,13 @@
  * With the GStreamer GL library, `video/x-raw(memory:GLMemory)` ARGB64
  * (GStreamer 1.22's 16-bit RGBA GL memory), RGB10A2_LE and P010_10LE
  * (converted in the shader with the CPU's integers) are taken too:
- * at quality=fast and normal, BC6H and BC6H-SF, GL compute shaders on the
+ * at every quality, BC6H and BC6H-SF, GL compute shaders on the
  * pipeline's GL context convert and encode them as the CPU does, with the
  * same blocks on an IEEE-float GL implementation
- * (gst-libs/gst/bcgl/glsl/bc6h.comp, bc6h-normal.glsl); at high the frames
- * are downloaded and encoded on the CPU (#GstBc6hEnc:path says which).
- * The GL path keeps one frame back while the GPU works (one frame of
- * latency).
+ * (gst-libs/gst/bcgl/glsl/bc6h.comp, bc6h-normal.glsl); a buffer of those
+ * caps whose memory is not GL memory is encoded on the CPU
+ * (#GstBc6hEnc:path says which). The GL path keeps one frame back while
+ * the GPU works (one frame of latency).
  *
  * #GstBc6hEnc:quality: fast (real time) codes each block in one region
  * (modes 11 to 14, the most precise whose differences fit); normal also
@@ -125,7 +125,7 @@ struct _GstBc6hEnc
   GstBuffer *rgb;
 
   /* GLMemory caps (under the object lock): the GL path is set up; it
-   * encodes the frames of quality=fast, the CPU the others */
+   * encodes the frames of GL memory, the CPU the others */
   gboolean use_gl;
   /* the path of the last frame (under the object lock) */
   gboolean last_gl;
@@ -189,16 +189,18 @@ gst_bc6h_enc_class_init (GstBc6hEncClass * klass)
    * GstBc6hEnc:quality:
    *
    * Speed/quality trade-off of the block encoder. It can be changed while
-   * playing; the new value is used from the next frame on. GLMemory input
-   * is encoded by the GL compute shaders at fast and normal; at high its
-   * frames are downloaded and encoded on the CPU.
+   * playing; the new value is used from the next frame on (on the GL
+   * path, a quality's programs are compiled when it is first used).
+   * GLMemory input is encoded by the GL compute shaders at every quality,
+   * with the CPU's blocks.
    */
   g_object_class_install_property (gobject_class, PROP_QUALITY,
       g_param_spec_enum ("quality", "Quality",
           "Speed/quality trade-off of the block encoder: fast (one region, "
-          "real time), normal (also two regions; GLMemory input: both on "
-          "the GL context) or high (on the CPU; default: normal). Can be "
-          "changed while playing, it applies from the next frame",
+          "real time), normal (also two regions) or high (every mode, six "
+          "partitions; default: normal); GLMemory input: on the GL context "
+          "at each. Can be changed while playing, it applies from the next "
+          "frame",
           GST_TYPE_BC_QUALITY,
           DEFAULT_QUALITY,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
@@ -221,17 +223,15 @@ gst_bc6h_enc_class_init (GstBc6hEncClass * klass)
   /**
    * GstBc6hEnc:path:
    *
-   * Where the last frame was encoded: "cpu" (system memory, or GLMemory
-   * downloaded at quality=high) or "gl" (GLMemory at quality fast or
-   * normal: the compute shaders on the pipeline's GL context). Before
-   * the first frame, what the negotiated caps and quality make it; "cpu"
-   * before negotiation.
+   * Where the last frame was encoded: "cpu" (system memory) or "gl"
+   * (GLMemory, at every quality: the compute shaders on the pipeline's
+   * GL context). Before the first frame, what the negotiated caps make
+   * it; "cpu" before negotiation.
    */
   g_object_class_install_property (gobject_class, PROP_PATH,
       g_param_spec_string ("path", "Path",
           "Where the last frame was encoded: \"cpu\" (worker threads) or "
-          "\"gl\" (GLMemory input at quality fast or normal, compute "
-          "shaders)", "cpu",
+          "\"gl\" (GLMemory input, compute shaders)", "cpu",
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
 #ifdef HAVE_BC_GL
@@ -246,7 +246,7 @@ gst_bc6h_enc_class_init (GstBc6hEncClass * klass)
   gst_element_class_set_static_metadata (element_class, "BC6H video encoder",
       "Codec/Encoder/Video", "Encodes HDR video (PQ, HLG or linear RGB) "
       "into BC6H block-compressed frames of linear half floats on the CPU "
-      "or, GLMemory input at quality fast or normal, with GL compute shaders",
+      "or, GLMemory input, with GL compute shaders",
       "The gst-bc developers");
 
   venc_class->start = GST_DEBUG_FUNCPTR (gst_bc6h_enc_start);
@@ -572,12 +572,11 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
   self->yuv = yuv;
   GST_OBJECT_LOCK (self);
   self->use_gl = use_gl;
-  self->last_gl = use_gl && self->quality != GST_BC_QUALITY_HIGH;
+  self->last_gl = use_gl;
   GST_OBJECT_UNLOCK (self);
 
   /* the GL path keeps a frame back while the GPU works (as bcNenc's):
-   * GST_BC_ENC_GL_PIPELINE_DEPTH frame durations, whatever the quality,
-   * which can leave high at any time */
+   * GST_BC_ENC_GL_PIPELINE_DEPTH frame durations */
 #ifdef HAVE_BC_GL
   if (use_gl && info.fps_n > 0)
     latency = gst_util_uint64_scale (GST_SECOND,
@@ -587,7 +586,7 @@ gst_bc6h_enc_set_format (GstVideoEncoder * encoder, GstVideoCodecState * state)
 
   GST_DEBUG_OBJECT (self, "%s, transfer %d, primaries %d, %s path, latency %"
       GST_TIME_FORMAT, gst_bc_format_to_string (format), cm.transfer,
-      cm.primaries, use_gl ? "GL (quality fast and normal)" : "CPU",
+      cm.primaries, use_gl ? "GL" : "CPU",
       GST_TIME_ARGS (latency));
   return gst_video_encoder_negotiate (encoder);
 
@@ -762,14 +761,10 @@ gst_bc6h_enc_handle_frame (GstVideoEncoder * encoder,
   if (self->use_gl) {
     gboolean handled = FALSE;
 
-    /* quality fast and normal: the compute shaders; high (or a frame
-     * that is not GL memory): the frame kept back leaves, then the CPU
-     * encodes */
-    if (job.quality != GST_BC_QUALITY_HIGH)
-      ret = gst_bc_enc_gl_handle_frame (self->gl, frame, job.quality,
-          &handled);
-    else
-      ret = gst_bc_enc_gl_drain (self->gl);
+    /* the compute shaders; a frame that is not GL memory: the frame kept
+     * back leaves, then the CPU encodes */
+    ret = gst_bc_enc_gl_handle_frame (self->gl, frame, job.quality,
+        &handled);
     GST_OBJECT_LOCK (self);
     self->last_gl = handled;
     GST_OBJECT_UNLOCK (self);

@@ -28,8 +28,7 @@
  * (gstbc6henc.c) offers its own GLMemory formats
  * (GST_BC_ENC_GL_HDR_FORMATS: 16-bit ARGB64, RGB10A2_LE and P010_10LE) and
  * sets up a BC6H or BC6H-SF encoder of its HDR input
- * (gst_bc_enc_gl_set_format_hdr ()), used at quality=fast and normal (high
- * is encoded on the CPU).
+ * (gst_bc_enc_gl_set_format_hdr ()), used at every quality.
  *
  * Frames: frame N is submitted (the dispatch and its fence are queued on
  * the GL thread, which returns at once) and kept back; when frame N + 1
@@ -598,9 +597,7 @@ gst_bc_enc_gl_set_format_hdr (GstBcEncGL * gl, GstVideoCodecState * state,
     const GstBcInfo * info, const GstBcHdrInput * input,
     const GstBcYuvInfo * yuv, GstBcQuality quality, gboolean * use_gl)
 {
-  return set_format (gl, state, info, NULL, yuv, input,
-      quality == GST_BC_QUALITY_NORMAL ? quality : GST_BC_QUALITY_FAST,
-      use_gl);
+  return set_format (gl, state, info, NULL, yuv, input, quality, use_gl);
 }
 
 /* TRUE when every plane of @in is a 2D texture the encoder's context can

@@ -75,12 +75,11 @@ gboolean      gst_bc_enc_gl_set_format (GstBcEncGL * gl,
                                         GstBcQuality quality,
                                         gboolean * use_gl);
 
-/* gst_bc_enc_gl_set_format () of bc6henc: a BC6H or BC6H-SF encoder
- * (quality=fast and normal) of @state's textures, whose codes @input
- * converts (of RGBA64_LE for ARGB64 textures and for YUV: @yuv, at a depth
- * of 16, converts P010_10LE textures to those codes first; width 0 for
- * RGB); the program of @quality
- * compiled (of fast when @quality is high, which has no shader) */
+/* gst_bc_enc_gl_set_format () of bc6henc: a BC6H or BC6H-SF encoder of
+ * @state's textures, whose codes @input converts (of RGBA64_LE for ARGB64
+ * textures and for YUV: @yuv, at a depth of 16, converts P010_10LE
+ * textures to those codes first; width 0 for RGB); the programs of
+ * @quality compiled */
 G_GNUC_INTERNAL
 gboolean      gst_bc_enc_gl_set_format_hdr (GstBcEncGL * gl,
                                             GstVideoCodecState * state,

@@ -74,7 +74,7 @@
  * error. Like the other kernels this file is built once per instruction
  * set, and every build writes the same blocks (floating point
  * contraction off, no reassociation, lanes independent); the GL encoder's
- * port of fast and normal (gst-libs/gst/bcgl/glsl/bc6h.comp,
+ * port of every quality (gst-libs/gst/bcgl/glsl/bc6h.comp,
  * bc6h-normal.glsl), a block an invocation, writes them too on an
  * IEEE-float GL implementation, of either sign.
  *

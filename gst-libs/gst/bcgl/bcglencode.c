@@ -41,12 +41,12 @@
  * choice given the distances, alpha levels, packing) are exact
  * everywhere.
  *
- * BC6H and BC6H-SF (gst_bc_gl_encoder_new_hdr (), quality=fast and
- * normal): the texels are 16-bit or 10-bit codes of PQ, HLG or linear
- * video, which the shader (glsl/bc6h.comp) converts to half floats through
- * the CPU's own tables (gst_bc_hdr_input_get_tables (), uploaded once into
- * a second storage buffer, binding 1), then encodes as lanes_fast () or
- * lanes_normal () of the CPU encoder does, with its error weights
+ * BC6H and BC6H-SF (gst_bc_gl_encoder_new_hdr ()): the texels are 16-bit
+ * or 10-bit codes of PQ, HLG or linear video, which the shader
+ * (glsl/bc6h.comp) converts to half floats through the CPU's own tables
+ * (gst_bc_hdr_input_get_tables (), uploaded once into a second storage
+ * buffer, binding 1), then encodes as lanes_fast () or lanes_normal () of
+ * the CPU encoder does, with its error weights
  * (gst_bc_encode_bc6h_weights ()). The rare block whose anchor breaks its
  * mode's differences, which the CPU encodes again with its per-block code,
  * is listed by that first dispatch in a third storage buffer (binding 2)
@@ -57,9 +57,12 @@
  * first dispatch also lists the blocks whose one region leaves a large
  * error, in a fourth buffer (binding 3), for a third program and dispatch,
  * the two-region lanes (glsl/bc6h-normal.glsl), as the CPU lists them for
- * lanes_two (). The dispatches are inside the slot's timer query and
- * before its fence. quality=high has no shader (the element encodes it on
- * the CPU). */
+ * lanes_two (). quality=high runs the CPU's per-block encode_block () of
+ * every block (bc6h-normal.glsl): the first dispatch its one region,
+ * listing in the fourth buffer the blocks whose error is above the
+ * threshold of two regions, a second program and dispatch (indirect) its
+ * six partitions over those. The dispatches are inside the slot's timer
+ * query and before its fence. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -139,12 +142,13 @@ struct _GstBcGLEncoder
   gfloat hdr_code_max;
   GLuint hdr_tables;
   /* the blocks of the per-block code (glsl/bc6h.comp's Fallback) and of
-   * normal's two regions (bc6h-normal.glsl's Two), and the programs of
-   * the passes over them, by quality: [quality][0] the second pass (the
-   * per-block code), [quality][1] the third (normal's two regions) */
+   * two regions (bc6h-normal.glsl's Two), and the programs of the passes
+   * over them, by quality: [quality][0] the second pass (fast and
+   * normal's per-block code; high: none), [quality][1] the third (normal
+   * and high's two regions; fast: none) */
   GLuint hdr_list;
   GLuint hdr_two;
-  GstGLShader *hdr_passes[2][2];
+  GstGLShader *hdr_passes[3][2];
   gboolean gles;
   gboolean have_timer;
 
@@ -336,8 +340,9 @@ append_bc7 (GString * s, gboolean yuv)
   g_string_append (s, gst_bc_gl_shader_bc7_comp);
 }
 
-/* BC6H (glsl/bc6h.comp, and at quality=normal glsl/bc6h-normal.glsl): the
- * input's constants, the encoder's constants, weights and tables */
+/* BC6H (glsl/bc6h.comp, and at quality=normal and high
+ * glsl/bc6h-normal.glsl): the input's constants, the encoder's constants,
+ * weights and tables */
 static void
 append_bc6h (GString * s, const GstBcGLEncoder * enc, GstBcQuality quality)
 {
@@ -374,7 +379,7 @@ append_bc6h (GString * s, const GstBcGLEncoder * enc, GstBcQuality quality)
         i % 4 == 0 ? "\n  " : " ", u);
   }
   g_string_append (s, ");\n");
-  if (quality == GST_BC_QUALITY_NORMAL) {
+  if (quality >= GST_BC_QUALITY_NORMAL) {
     const guint8 *part2, *a2;
 
     gst_bc_encode_bc7_tables (&part2, NULL, &a2, NULL, NULL, NULL);
@@ -390,7 +395,7 @@ append_bc6h (GString * s, const GstBcGLEncoder * enc, GstBcQuality quality)
     g_string_append (s, "#define YUV_MAX 65535\n");
   append_prelude (s, enc->yuv_layout != 0);
   g_string_append (s, gst_bc_gl_shader_bc6h_comp);
-  if (quality == GST_BC_QUALITY_NORMAL)
+  if (quality >= GST_BC_QUALITY_NORMAL)
     g_string_append (s, gst_bc_gl_shader_bc6h_normal_glsl);
 }
 
@@ -981,8 +986,8 @@ gst_bc_gl_encoder_free (GstBcGLEncoder * enc)
 /* ------------------------------------------------------------------------ */
 /* programs                                                                  */
 
-/* The program of @quality (BC6H: of @pass, 0, 1 or, at quality=normal,
- * 2), or NULL with @error set */
+/* The program of @quality (BC6H: of @pass, 0, 1 (fast and normal) or 2
+ * (normal and high)), or NULL with @error set */
 static GstGLShader *
 compile_program (GstGLContext * context, GstBcGLEncoder * enc,
     GstBcQuality quality, gint pass, GError ** error)
@@ -1017,7 +1022,8 @@ compile_program (GstGLContext * context, GstBcGLEncoder * enc,
   }
   GST_DEBUG ("compiled and linked the %s quality %d program%s in %.1f ms",
       gst_bc_format_to_string (enc->info.format), quality,
-      pass ? " of the second pass" : "",
+      pass == 1 ? " of the per-block pass" : (pass == 2 ?
+          " of the two-region pass" : ""),
       (g_get_monotonic_time () - start) / 1000.0);
   return shader;
 }
@@ -1031,17 +1037,22 @@ prepare_gl (GstGLContext * context, GLCall * d)
   shader = compile_program (context, enc, d->quality, 0, d->error);
   if (shader == NULL)
     return;
-  /* BC6H: the second pass, over the blocks of the per-block code; at
-   * quality=normal the third, over the blocks of two regions */
+  /* BC6H: at quality=fast and normal the second pass, over the blocks
+   * of the per-block code; at normal and high the third, over the blocks
+   * of two regions (high's first pass is its per-block code's one
+   * region) */
   if (enc->hdr) {
     GstGLShader **passes = enc->hdr_passes[d->quality];
+    gboolean per_block = d->quality != GST_BC_QUALITY_HIGH;
+    gboolean two = d->quality != GST_BC_QUALITY_FAST;
 
-    passes[0] = compile_program (context, enc, d->quality, 1, d->error);
-    if (passes[0] && d->quality == GST_BC_QUALITY_NORMAL)
+    if (per_block)
+      passes[0] = compile_program (context, enc, d->quality, 1, d->error);
+    if ((passes[0] || !per_block) && two)
       passes[1] = compile_program (context, enc, d->quality, 2, d->error);
-    if (passes[0] == NULL || (d->quality == GST_BC_QUALITY_NORMAL &&
-            passes[1] == NULL)) {
+    if ((per_block && passes[0] == NULL) || (two && passes[1] == NULL)) {
       gst_clear_object (&passes[0]);
+      gst_clear_object (&passes[1]);
       gst_object_unref (shader);
       return;
     }
@@ -1062,11 +1073,6 @@ gst_bc_gl_encoder_prepare (GstBcGLEncoder * enc, GstBcQuality quality,
 
   if (enc->shaders[quality])
     return TRUE;
-  if (enc->hdr && quality == GST_BC_QUALITY_HIGH) {
-    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-        "The GL BC6H encoder has quality=fast and normal only");
-    return FALSE;
-  }
   gst_gl_context_thread_add (enc->context,
       (GstGLContextThreadFunc) prepare_gl, &d);
   return d.ok;
@@ -1156,11 +1162,13 @@ submit_gl (GstGLContext * context, SubmitData * d)
       (enc->info.blocks_y + 7) / 8, 1);
   /* BC6H: the blocks the first pass listed, in the work groups it
    * counted: the per-block code (fast_block (), normal's encode_block ())
-   * of each in Fallback; at quality=normal the two regions of each in Two
-   * (blocks the second pass does not write) */
-  if (d->passes[0]) {
+   * of each in Fallback; at quality=normal and high the two regions of
+   * each in Two (blocks the second pass does not write) */
+  if (d->passes[0] || d->passes[1]) {
     enc->MemoryBarrier (GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-    for (i = 0; i < G_N_ELEMENTS (d->passes) && d->passes[i]; i++) {
+    for (i = 0; i < G_N_ELEMENTS (d->passes); i++) {
+      if (d->passes[i] == NULL)
+        continue;
       gst_gl_shader_use (d->passes[i]);
       set_uniforms (enc, d->passes[i], n_textures);
       gl->BindBuffer (GL_DISPATCH_INDIRECT_BUFFER, i == 0 ? enc->hdr_list :

@@ -71,14 +71,14 @@ GstBcGLEncoder * gst_bc_gl_encoder_new_yuv (GstGLContext * context,
 G_GNUC_INTERNAL
 gboolean         gst_bc_gl_encoder_hdr_format_supported (GstVideoFormat format);
 
-/* A BC6H encoder (quality=fast and normal; @info's format BC6H or
- * BC6H-SF) of @format textures (GST_BC_GL_ENCODER_HDR_FORMATS) whose codes
- * @input converts to half floats (gst_bc_hdr_input_new () of RGBA64_LE for
- * the 16-bit formats, of RGB10A2_LE for RGB10A2_LE): its tables are
- * uploaded and the shaders (glsl/bc6h.comp, glsl/bc6h-normal.glsl) convert
- * and encode as the CPU's lanes_fast () and lanes_normal () do, so the
- * blocks are those of gst_bc_encode_rows_hdr () at that quality.
- * gst_bc_gl_encoder_prepare () refuses quality=high. */
+/* A BC6H encoder (@info's format BC6H or BC6H-SF) of @format textures
+ * (GST_BC_GL_ENCODER_HDR_FORMATS) whose codes @input converts to half
+ * floats (gst_bc_hdr_input_new () of RGBA64_LE for the 16-bit formats, of
+ * RGB10A2_LE for RGB10A2_LE): its tables are uploaded and the shaders
+ * (glsl/bc6h.comp, glsl/bc6h-normal.glsl) convert and encode as the CPU's
+ * lanes_fast (), lanes_normal () and (quality=high) per-block
+ * encode_block () do, so the blocks are those of gst_bc_encode_rows_hdr ()
+ * at that quality. */
 G_GNUC_INTERNAL
 GstBcGLEncoder * gst_bc_gl_encoder_new_hdr (GstGLContext * context,
                                             const GstBcInfo * info,

@@ -16,15 +16,14 @@
  * mPSNR; the output caps (size, linear colorimetry with the input's
  * primaries), timestamps and the path property. quality=normal and
  * BC6H-SF (a downstream that takes only that) on GL: the CPU's blocks
- * too, boxes' corners pictures reaching normal's per-block two regions.
- * P010_10LE textures (converted in the shader): the blocks of the CPU's
- * conversion and encoder, every siting, both ranges, PQ and HLG.
- * quality=high with GLMemory input: the frames are downloaded and encoded
- * on the CPU (the CPU's blocks of that quality), also when the quality
- * changes mid-stream, frames in order; the frame the GL path keeps back
- * leaves at EOS; the latency; every kind of GL context (OpenGL core and
- * compatibility, OpenGL ES 3.2 and 3.1: the CPU's bytes) and one without
- * compute shaders (GLMemory not offered), in child processes.
+ * too, boxes' corners pictures reaching normal's per-block two regions;
+ * quality=high on GL, small pictures, the CPU's blocks too; P010_10LE
+ * textures (converted in the shader): the blocks of the CPU's conversion
+ * and encoder, every siting, both ranges, PQ and HLG; the quality
+ * changing mid-stream, frames in order, on GL; the frame the GL path keeps
+ * back leaves at EOS; the latency; every kind of GL context (OpenGL core
+ * and compatibility, OpenGL ES 3.2 and 3.1: the CPU's bytes) and one
+ * without compute shaders (GLMemory not offered), in child processes.
  *
  * Exits 77 (skipped) only when no GL context can be created at all. The
  * encoder checks glGetError () with its debug category at DEBUG, which
@@ -242,8 +241,8 @@ sample_blocks (GstSample * s, guint width, guint height, guint index)
 }
 
 /* Compares the element's @bc blocks with the CPU's: identical on
- * llvmpipe, else within PSNR_BOUND (GL at quality fast and normal), always
- * identical for the CPU path (@on_gl FALSE) */
+ * llvmpipe, else within PSNR_BOUND (GL), always identical for the CPU
+ * path (@on_gl FALSE) */
 static void
 compare_of (GstBcFormat bc, const gchar * what, const guint8 * gl,
     const guint16 * codes, guint width, guint height, const gchar * format,
@@ -400,22 +399,35 @@ GST_END_TEST;
 /* ---------------------------------------------------------------------- */
 /* quality=normal and BC6H-SF on GL against the CPU                        */
 
+/* the pictures of check_gl_quality (): photograph-like, speckled, nearly
+ * flat (normal's per-block fallback) and boxes' corners (its two regions);
+ * smaller at quality=high (llvmpipe runs its search slowly), whose
+ * photograph-like, speckled and corners pictures reach its two regions */
+static const Picture quality_pics[] = {
+  {HDRTEST_PHOTO, 157, 75},
+  {HDRTEST_SPECKLED, 30, 26},
+  {HDRTEST_FLAT, 122, 61},
+  {HDRTEST_CORNERS, 161, 83},
+};
+
+static const Picture high_pics[] = {
+  {HDRTEST_PHOTO, 37, 29},
+  {HDRTEST_SPECKLED, 30, 26},
+  {HDRTEST_FLAT, 22, 13},
+  {HDRTEST_CORNERS, 41, 23},
+};
+
 /* One pipeline of @format at @quality into @bc (BC6H-SF: downstream takes
- * only that): photograph-like, speckled, nearly flat (normal's per-block
- * fallback) and boxes' corners (its two regions) pictures, the transfers
- * in turn, a caps change before each */
+ * only that): the pictures of quality_pics (high: high_pics), the
+ * transfers in turn, a caps change before each */
 static void
 check_gl_quality (const gchar * format, GstBcFormat bc, GstBcQuality quality)
 {
-  static const Picture pics[] = {
-    {HDRTEST_PHOTO, 157, 75},
-    {HDRTEST_SPECKLED, 30, 26},
-    {HDRTEST_FLAT, 122, 61},
-    {HDRTEST_CORNERS, 161, 83},
-  };
-  const guint n = G_N_ELEMENTS (pics);
-  guint16 *codes[G_N_ELEMENTS (pics)];
-  HdrtestPicture kinds[G_N_ELEMENTS (pics)];
+  const Picture *pics = quality == GST_BC_QUALITY_HIGH ? high_pics :
+      quality_pics;
+  const guint n = G_N_ELEMENTS (quality_pics);
+  guint16 *codes[G_N_ELEMENTS (quality_pics)];
+  HdrtestPicture kinds[G_N_ELEMENTS (quality_pics)];
   gchar *desc;
   TestPipe g;
   guint i;
@@ -619,6 +631,17 @@ GST_START_TEST (test_signed_against_cpu)
 
 GST_END_TEST;
 
+/* quality=high on GL (the CPU's per-block search), BC6H of ARGB64 and
+ * BC6H-SF of RGB10A2_LE textures */
+GST_START_TEST (test_high_against_cpu)
+{
+  check_gl_quality ("ARGB64", GST_BC_FORMAT_BC6H, GST_BC_QUALITY_HIGH);
+  check_gl_quality ("RGB10A2_LE", GST_BC_FORMAT_BC6H_SF,
+      GST_BC_QUALITY_HIGH);
+}
+
+GST_END_TEST;
+
 /* ---------------------------------------------------------------------- */
 /* quality=high, quality changes                                           */
 
@@ -647,17 +670,15 @@ quality_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
-/* GLMemory input at high is downloaded and encoded on the CPU: its blocks
- * are the CPU's of that quality. The quality changes between frames
- * (fast, normal, high, fast, fast, normal), each frame leaves with the
- * blocks of its quality, in order (the frame the GL path keeps back leaves
- * before the CPU encodes the next), and the path property says where the
- * last frame was encoded */
+/* The quality changes between frames (fast, normal, high, fast, high,
+ * normal) of GLMemory input: each frame leaves with the CPU's blocks of
+ * its quality, in order, every one encoded on GL (the programs of high
+ * compiled when it first comes), as the path property says */
 GST_START_TEST (test_quality_changes)
 {
   static const GstBcQuality steps[] = { GST_BC_QUALITY_FAST,
     GST_BC_QUALITY_NORMAL, GST_BC_QUALITY_HIGH, GST_BC_QUALITY_FAST,
-    GST_BC_QUALITY_FAST, GST_BC_QUALITY_NORMAL
+    GST_BC_QUALITY_HIGH, GST_BC_QUALITY_NORMAL
   };
   const guint w = 45, h = 23, n = G_N_ELEMENTS (steps);
   QualitySteps q = { NULL, steps, G_N_ELEMENTS (steps), {NULL,} };
@@ -688,18 +709,15 @@ GST_START_TEST (test_quality_changes)
     GstSample *s = pull_sample (g.sink);
     guint8 *out = sample_blocks (s, w, h, i);
 
-    compare (steps[i] != GST_BC_QUALITY_HIGH ? "frame (GL)" : "frame", out,
-        codes[i], w, h, "ARGB64", GST_VIDEO_TRANSFER_SMPTE2084, steps[i],
-        steps[i] != GST_BC_QUALITY_HIGH);
+    compare ("frame", out, codes[i], w, h, "ARGB64",
+        GST_VIDEO_TRANSFER_SMPTE2084, steps[i], TRUE);
     g_free (out);
     gst_sample_unref (s);
   }
   wait_eos (g.pipeline);
-  /* before frame 0: GLMemory caps at quality=normal, the GL path */
-  fail_unless_equals_string (q.paths[0], "gl");
-  for (i = 1; i < n; i++)
-    fail_unless_equals_string (q.paths[i],
-        steps[i - 1] != GST_BC_QUALITY_HIGH ? "gl" : "cpu");
+  /* before frame 0: GLMemory caps, the GL path */
+  for (i = 0; i < n; i++)
+    fail_unless_equals_string (q.paths[i], "gl");
   check_path (g.element, "gl");
   test_pipe_stop (&g);
   for (i = 0; i < n; i++) {
@@ -924,6 +942,7 @@ bc6hencgl_suite (void)
   tcase_add_test (tc, test_argb64_normal_against_cpu);
   tcase_add_test (tc, test_p010_against_cpu);
   tcase_add_test (tc, test_signed_against_cpu);
+  tcase_add_test (tc, test_high_against_cpu);
   tcase_add_test (tc, test_quality_changes);
   tcase_add_test (tc, test_eos_drains_kept_frame);
   tcase_add_test (tc, test_latency);

@@ -3,10 +3,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* quality=normal of the GL BC6H encoder: make_source () appends this file
- * to bc6h.comp (whose top says how the port keeps the CPU's operations)
- * for QUALITY 1. Three dispatches, as the CPU's encode_blocks () does it
- * in three steps:
+/* quality=normal and high of the GL BC6H encoder: make_source () appends
+ * this file to bc6h.comp (whose top says how the port keeps the CPU's
+ * operations) for QUALITY 1 and 2. At normal, three dispatches, as the
+ * CPU's encode_blocks () does it in three steps:
  *
  *  - PASS 0, every block: lanes_normal (): bc6h.comp's one region (as
  *    fast), written; a block whose anchor breaks its row's differences is
@@ -25,7 +25,22 @@
  * The CPU lists a group's blocks and runs the lanes over the list; a
  * block's result depends on its pixels only, so the lists' order does not
  * matter (PASS 1 and PASS 2 write different blocks). As in lanes_pass (),
- * lanes_pass2 () stops at the first row that fits. */
+ * lanes_pass2 () stops at the first row that fits.
+ *
+ * At high (QUALITY 2) the CPU runs encode_block () (quality 2) of
+ * bcencode-bc6h-block.h on every block: the per-block code of PASS 1,
+ * with every row tried (try_rows () all), every index searched
+ * (assign_region () exhaustive), three refits of the one region and the
+ * six best-ranked partitions (HIGH below). Two dispatches split it where
+ * the C code branches on the one region's error:
+ *
+ *  - PASS 0, every block: the one region (encode_partition () over the
+ *    one-region rows, three refits), written; a block whose error is
+ *    above TWO_REGION_THRESHOLD is listed in Two with that error;
+ *  - PASS 2, the blocks of Two: the six partitions of rank_partitions (),
+ *    each encode_partition () with one refit, bounded by that error as
+ *    the C code is by the one-region candidate; the block is written
+ *    again when one of them has less error. */
 
 /* the blocks of PASS 2: the indirect dispatch's work groups (x, y, z),
  * their count, and for each the block (row-major) and the bits of its one
@@ -124,9 +139,20 @@ void pack_two (ivec2 blk, int row, int part, ivec3 ep[4], int q[16])
   u_out[base + 3u] = BW[3];
 }
 
-#if PASS == 1
+#if PASS == 1 || QUALITY == 2
 /* ---------------------------------------------------------------------- */
-/* the per-block normal (bcencode-bc6h-block.h)                            */
+/* the per-block normal and high (bcencode-bc6h-block.h)                   */
+
+/* high: try_rows () all, assign_region () exhaustive, the six
+ * best-ranked partitions (normal: the first row that fits, indices near
+ * the projection, two partitions) */
+#if QUALITY == 2
+#define HIGH 1
+#define N_TOP 6
+#else
+#define HIGH 0
+#define N_TOP 2
+#endif
 
 /* Bc6hCand: a mode row (0 to 13), partition, endpoints [region * 2 +
  * endpoint], indices, error */
@@ -270,8 +296,9 @@ bool refit_region (int part, int r, int q[16], int ib, inout vec3 lo,
   return true;
 }
 
-/* assign_region (), not exhaustive: the indices of region r's pixels for
- * the quantized endpoints e0, e1 of epb bits, their summed error */
+/* assign_region (), exhaustive at high: the indices of region r's pixels
+ * for the quantized endpoints e0, e1 of epb bits (normal: the projection's
+ * and its neighbours; high: the whole palette), their summed error */
 float assign_region (int part, int r, ivec3 e0, ivec3 e1, int epb, int ib,
     inout int q[16])
 {
@@ -288,21 +315,35 @@ float assign_region (int part, int r, ivec3 e0, ivec3 e1, int epb, int ib,
   for (k = 0; k < n; k++)
     for (c = 0; c < 3; c++)
       pal[k][c] = float (interp (a[c], b[c], weight (k, ib)));
+#if !HIGH
   for (c = 0; c < 3; c++)
     d[c] = pal[n - 1][c] - pal[0][c];
   dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
   dd = dd > 0.0 ? float (n - 1) / dd : 0.0;
+#endif
   for (i = 0; i < 16; i++) {
-    precise float t, t5, best = FLT_BIG;
-    int qi, bk = 0;
+    precise float best = FLT_BIG;
+    int lo, hi, bk = 0;
 
     if ((part < 0 ? 0 : subset (part, i)) != r)
       continue;
-    t = ((H[0][i] - pal[0][0]) * d[0] + (H[1][i] - pal[0][1]) * d[1] +
-        (H[2][i] - pal[0][2]) * d[2]) * dd;
-    t5 = t + 0.5;
-    qi = int (t5 > float (n - 1) ? float (n - 1) : (t5 < 0.0 ? 0.0 : t5));
-    for (k = max (qi - 1, 0); k <= min (qi + 1, n - 1); k++) {
+#if HIGH
+    lo = 0;
+    hi = n - 1;
+#else
+    {
+      precise float t, t5;
+      int qi;
+
+      t = ((H[0][i] - pal[0][0]) * d[0] + (H[1][i] - pal[0][1]) * d[1] +
+          (H[2][i] - pal[0][2]) * d[2]) * dd;
+      t5 = t + 0.5;
+      qi = int (t5 > float (n - 1) ? float (n - 1) : (t5 < 0.0 ? 0.0 : t5));
+      lo = max (qi - 1, 0);
+      hi = min (qi + 1, n - 1);
+    }
+#endif
+    for (k = lo; k <= hi; k++) {
       precise float x0 = pal[k][0] - H[0][i];
       precise float x1 = pal[k][1] - H[1][i];
       precise float x2 = pal[k][2] - H[2][i];
@@ -339,7 +380,7 @@ bool fits_row (int row, int regions, ivec3 ep[4])
   return true;
 }
 
-/* try_mode (), not exhaustive: the endpoints ef in row, quantized,
+/* try_mode (), exhaustive at high: the endpoints ef in row, quantized,
  * indexed, anchors fixed; false when they do not fit the row */
 bool block_try_mode (int row, int part, vec3 ef[4], out Cand cand)
 {
@@ -398,9 +439,10 @@ bool block_try_mode (int row, int part, vec3 ef[4], out Cand cand)
   return fits_row (row, regions, cand.ep);
 }
 
-/* try_rows (), not all: the first of the rows (two: TWO_ROWS, else
- * ONE_ROWS) that fits ef, into best when better; the rows stop where the
- * error of quantizing alone exceeds bound or best's error */
+/* try_rows (), all at high: the first of the rows (two: TWO_ROWS, else
+ * ONE_ROWS) that fits ef (high: every one), into best when better; the
+ * rows stop where the error of quantizing alone exceeds bound or best's
+ * error */
 void block_try_rows (bool two, int part, vec3 ef[4], float bound,
     inout Cand best)
 {
@@ -418,12 +460,14 @@ void block_try_rows (bool two, int part, vec3 ef[4], float bound,
       continue;
     if (cand.err < best.err)
       best = cand;
+#if !HIGH
     return;
+#endif
   }
 }
 
-/* encode_partition (), not all, not exhaustive: the regions of part (one
- * region: two false) fitted and encoded, then refits refits. (Each
+/* encode_partition (), all and exhaustive at high: the regions of part
+ * (one region: two false) fitted and encoded, then refits refits. (Each
  * function is called from one place, in loops whose counts are not
  * constants: the GL compiler inlines every call and unrolls constant
  * loops, and on llvmpipe this program took half a minute to compile with
@@ -476,10 +520,10 @@ void block_encode_partition (bool two, int part, int refits, inout Cand best)
     best = cur;
 }
 
-/* rank_partitions (): the two partitions of least estimated error (each
+/* rank_partitions (): the N_TOP partitions of least estimated error (each
  * region's energy off its principal axis: two power-iteration steps, then
  * the Rayleigh quotient) into top; their count */
-int rank_partitions (out int top[2])
+int rank_partitions (out int top[N_TOP])
 {
   precise float d[3][16], prod[6][16], tot[9], s1[9][32], cnt1[32];
   precise float score[32];
@@ -580,14 +624,14 @@ int rank_partitions (out int top[2])
   }
 
   /* insertion of each partition into the sorted top list */
-  top[0] = 0;
-  top[1] = 0;
+  for (part = 0; part < N_TOP; part++)
+    top[part] = 0;
   for (part = 0; part < 32; part++) {
     int j;
 
-    if (n == 2 && score[part] >= score[top[n - 1]])
+    if (n == N_TOP && score[part] >= score[top[n - 1]])
       continue;
-    j = n < 2 ? n++ : n - 1;
+    j = n < N_TOP ? n++ : n - 1;
     while (j > 0 && score[top[j - 1]] > score[part]) {
       top[j] = top[j - 1];
       j--;
@@ -597,13 +641,11 @@ int rank_partitions (out int top[2])
   return n;
 }
 
-/* encode_block () of quality 1 */
-void encode_block_normal (ivec2 blk)
+/* an empty candidate: mode 11 (row 10), of error FLT_BIG */
+void cand_init (out Cand best)
 {
-  Cand best;
-  int top[2], n, i;
+  int i;
 
-  g_wsum = weight_sum ();
   best.row = 10;
   best.part = 0;
   best.err = FLT_BIG;
@@ -611,6 +653,89 @@ void encode_block_normal (ivec2 blk)
     best.ep[i] = ivec3 (0);
   for (i = 0; i < 16; i++)
     best.q[i] = 0;
+}
+
+/* pack (): the block of best */
+void pack_cand (ivec2 blk, Cand best)
+{
+  if (best.row >= 10) {
+    Pass r;
+
+    r.row = 13 - best.row;
+    r.ep0 = best.ep[0];
+    r.ep1 = best.ep[1];
+    r.q = best.q;
+    pack_one_region (blk, r);
+  } else {
+    pack_two (blk, best.row, best.part, best.ep, best.q);
+  }
+}
+
+#if QUALITY == 2 && PASS == 2
+/* the second half of encode_block () of quality 2, on the blocks PASS 0
+ * listed in Two: the six partitions ranked best, each with one refit,
+ * against the one region's error; the block written again when one of
+ * them does better (row below 10) */
+void main ()
+{
+  uint k = gl_WorkGroupID.x * 64u + gl_LocalInvocationIndex;
+  int top[N_TOP], n, i;
+  ivec2 blk;
+  Cand best;
+
+  if (k >= u_two_count)
+    return;
+  blk = ivec2 (int (u_two[k].x % uint (u_blocks.x)),
+      int (u_two[k].x / uint (u_blocks.x)));
+  load_block (blk);
+  g_wsum = weight_sum ();
+  cand_init (best);
+  best.err = uintBitsToFloat (u_two[k].y);
+  n = rank_partitions (top);
+  for (i = 0; i < n; i++)
+    block_encode_partition (true, top[i], 1, best);
+  if (best.row < 10)
+    pack_two (blk, best.row, best.part, best.ep, best.q);
+}
+
+#elif QUALITY == 2
+/* the first half of encode_block () of quality 2, on every block: the
+ * one region with every row, every index and three refits, written; a
+ * block whose error is above TWO_THRESHOLD a weight listed in Two */
+void main ()
+{
+  ivec2 blk = ivec2 (gl_GlobalInvocationID.xy);
+  Cand best;
+
+  if (blk.x >= u_blocks.x || blk.y >= u_blocks.y)
+    return;
+  load_block (blk);
+  g_wsum = weight_sum ();
+  cand_init (best);
+  block_encode_partition (false, 0, 3, best);
+  pack_cand (blk, best);
+  {
+    precise float thr = TWO_THRESHOLD * g_wsum / 48.0;
+
+    if (best.err > thr) {
+      uint k = atomicAdd (u_two_count, 1u);
+
+      u_two[k] = uvec2 (uint (blk.y * u_blocks.x + blk.x),
+          floatBitsToUint (best.err));
+      atomicMax (u_two_groups[0], k / 64u + 1u);
+    }
+  }
+}
+
+#else
+/* encode_block () of quality 1 */
+void encode_block_normal (ivec2 blk)
+{
+  Cand best;
+  int top[N_TOP], n, i;
+
+  g_wsum = weight_sum ();
+  cand_init (best);
   /* one region with two refits; then, above TWO_THRESHOLD, the two
    * partitions ranked best with one */
   n = 0;
@@ -626,17 +751,7 @@ void encode_block_normal (ivec2 blk)
         best);
     n = i == 0 ? 1 : n;
   }
-  if (best.row >= 10) {
-    Pass r;
-
-    r.row = 13 - best.row;
-    r.ep0 = best.ep[0];
-    r.ep1 = best.ep[1];
-    r.q = best.q;
-    pack_one_region (blk, r);
-  } else {
-    pack_two (blk, best.row, best.part, best.ep, best.q);
-  }
+  pack_cand (blk, best);
 }
 
 /* the blocks PASS 0 listed in Fallback */
@@ -652,6 +767,7 @@ void main ()
   load_block (blk);
   encode_block_normal (blk);
 }
+#endif
 
 #elif PASS == 2
 /* ---------------------------------------------------------------------- */
