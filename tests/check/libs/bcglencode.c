@@ -1354,52 +1354,73 @@ GST_START_TEST (test_bc6h_normal_signed)
 
 GST_END_TEST;
 
-/* BC6H and BC6H-SF at quality=high (the per-block search: every mode,
- * every index, six partitions) on small pictures, llvmpipe running it
- * slowly: photograph-like, random and speckled ones whose blocks reach
- * the two-region pass (at least min_two of the CPU's blocks have two
- * regions), nearly flat ones and boxes' corners, odd sizes, 16-bit and
- * 10-bit textures of PQ, linear and HLG codes */
-GST_START_TEST (test_bc6h_high)
+/* quality=high (the per-block search: every mode, every index, six
+ * partitions) on small pictures, llvmpipe running it slowly:
+ * photograph-like, random and speckled ones whose blocks reach the
+ * two-region pass (at least min_two of the CPU's blocks have two regions),
+ * nearly flat ones and boxes' corners, odd sizes, 16-bit and 10-bit
+ * textures of PQ, linear and HLG codes; BC6H (test_bc6h_high) and BC6H-SF
+ * (test_bc6h_high_signed), each test's programs compiled within its
+ * timeout the first time (about 7 s each on llvmpipe) */
+typedef struct
 {
-  static const struct
-  {
-    GstBcFormat bc_format;
-    GstVideoFormat format;
-    GstVideoTransferFunction transfer;
-    HdrtestPicture kind;
-    guint width, height;
-    gsize min_two;
-  } cases[] = {
-    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGBA64_LE,
-        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_PHOTO, 37, 29, 4},
-    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_ARGB64,
-        GST_VIDEO_TRANSFER_GAMMA10, HDRTEST_SPECKLED, 32, 32, 4},
-    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGB10A2_LE,
-        GST_VIDEO_TRANSFER_ARIB_STD_B67, HDRTEST_RANDOM, 23, 17, 2},
-    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGBA64_LE,
-        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_CORNERS, 48, 40, 1},
-    {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGBA64_LE,
-        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_FLAT, 5, 3, 0},
-    {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_RGBA64_LE,
-        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_PHOTO, 37, 29, 4},
-    {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_ARGB64,
-        GST_VIDEO_TRANSFER_ARIB_STD_B67, HDRTEST_SPECKLED, 29, 21, 4},
-    {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_RGB10A2_LE,
-        GST_VIDEO_TRANSFER_GAMMA10, HDRTEST_RANDOM, 32, 16, 2},
-    {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_RGBA64_LE,
-        GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_CORNERS_SIGNED, 48, 40, 1},
-    {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_ARGB64,
-        GST_VIDEO_TRANSFER_GAMMA10, HDRTEST_FLAT, 1, 1, 0},
-  };
+  GstBcFormat bc_format;
+  GstVideoFormat format;
+  GstVideoTransferFunction transfer;
+  HdrtestPicture kind;
+  guint width, height;
+  gsize min_two;
+} HighCase;
+
+static const HighCase high_cases[] = {
+  {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGBA64_LE,
+      GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_PHOTO, 37, 29, 4},
+  {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_ARGB64,
+      GST_VIDEO_TRANSFER_GAMMA10, HDRTEST_SPECKLED, 32, 32, 4},
+  {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGB10A2_LE,
+      GST_VIDEO_TRANSFER_ARIB_STD_B67, HDRTEST_RANDOM, 23, 17, 2},
+  {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGBA64_LE,
+      GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_CORNERS, 48, 40, 1},
+  {GST_BC_FORMAT_BC6H, GST_VIDEO_FORMAT_RGBA64_LE,
+      GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_FLAT, 5, 3, 0},
+};
+
+static const HighCase high_cases_signed[] = {
+  {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_RGBA64_LE,
+      GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_PHOTO, 37, 29, 4},
+  {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_ARGB64,
+      GST_VIDEO_TRANSFER_ARIB_STD_B67, HDRTEST_SPECKLED, 29, 21, 4},
+  {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_RGB10A2_LE,
+      GST_VIDEO_TRANSFER_GAMMA10, HDRTEST_RANDOM, 32, 16, 2},
+  {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_RGBA64_LE,
+      GST_VIDEO_TRANSFER_SMPTE2084, HDRTEST_CORNERS_SIGNED, 48, 40, 1},
+  {GST_BC_FORMAT_BC6H_SF, GST_VIDEO_FORMAT_ARGB64,
+      GST_VIDEO_TRANSFER_GAMMA10, HDRTEST_FLAT, 1, 1, 0},
+};
+
+static void
+check_high (const HighCase * cases, guint n, guint seed)
+{
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+  for (i = 0; i < n; i++)
     check_hdr_format (cases[i].bc_format, GST_BC_QUALITY_HIGH,
         GST_BC_QUALITY_HIGH, cases[i].format, cases[i].transfer,
-        cases[i].kind, cases[i].width, cases[i].height, 60 + i,
+        cases[i].kind, cases[i].width, cases[i].height, seed + i,
         cases[i].min_two);
   assert_no_gl_error ();
+}
+
+GST_START_TEST (test_bc6h_high)
+{
+  check_high (high_cases, G_N_ELEMENTS (high_cases), 60);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bc6h_high_signed)
+{
+  check_high (high_cases_signed, G_N_ELEMENTS (high_cases_signed), 65);
 }
 
 GST_END_TEST;
@@ -1485,6 +1506,7 @@ bcglencode_suite (void)
   tcase_add_test (tc, test_bc6h);
   tcase_add_test (tc, test_bc6h_normal_signed);
   tcase_add_test (tc, test_bc6h_high);
+  tcase_add_test (tc, test_bc6h_high_signed);
   tcase_add_test (tc, test_bc6h_refused);
   /* a GL context for each test, in the test's process */
   tcase_add_checked_fixture (tc, setup, teardown);

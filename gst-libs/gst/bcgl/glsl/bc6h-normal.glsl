@@ -381,10 +381,13 @@ bool fits_row (int row, int regions, ivec3 ep[4])
 }
 
 /* try_mode (), exhaustive at high: the endpoints ef in row, quantized,
- * indexed, anchors fixed; false when they do not fit the row */
-bool block_try_mode (int row, int part, vec3 ef[4], out Cand cand)
+ * indexed, anchors fixed; false when they do not fit the row. The regions
+ * come from two (row < 10 is the same), a constant where the caller is
+ * inlined: the palette's size too, so its loops unroll (on llvmpipe, half
+ * the time of high's two regions) */
+bool block_try_mode (bool two, int row, int part, vec3 ef[4], out Cand cand)
 {
-  int regions = row < 10 ? 2 : 1, ib = regions == 2 ? 3 : 4;
+  int regions = two ? 2 : 1, ib = two ? 3 : 4;
   int epb = MODE_EPB[row], top = 1 << (ib - 1), r, j, c, i;
 
   cand.row = row;
@@ -456,7 +459,7 @@ void block_try_rows (bool two, int part, vec3 ef[4], float bound,
 
     if (qe > (best.err < bound ? best.err : bound))
       break;
-    if (!block_try_mode (row, part, ef, cand))
+    if (!block_try_mode (two, row, part, ef, cand))
       continue;
     if (cand.err < best.err)
       best = cand;
