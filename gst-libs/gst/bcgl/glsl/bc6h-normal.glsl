@@ -380,6 +380,17 @@ bool fits_row (int row, int regions, ivec3 ep[4])
   return true;
 }
 
+/* q[k], read by a scan (every index a constant: one read at a variable
+ * index would keep the whole array in memory on llvmpipe) */
+int q_at (int q[16], int k)
+{
+  int v = 0, i;
+
+  for (i = 0; i < 16; i++)
+    v = i == k ? q[i] : v;
+  return v;
+}
+
 /* try_mode (), exhaustive at high: the endpoints ef in row, quantized,
  * indexed, anchors fixed; false when they do not fit the row. The regions
  * come from two (row < 10 is the same), a constant where the caller is
@@ -429,7 +440,7 @@ bool block_try_mode (bool two, int row, int part, vec3 ef[4], out Cand cand)
 
     cand.err += assign_region (p, r, cand.ep[r * 2], cand.ep[r * 2 + 1], epb,
         ib, cand.q);
-    if (cand.q[anchor] >= top) {
+    if (q_at (cand.q, anchor) >= top) {
       ivec3 t = cand.ep[r * 2];
 
       cand.ep[r * 2] = cand.ep[r * 2 + 1];
@@ -501,7 +512,8 @@ void block_encode_partition (bool two, int part, int refits, inout Cand best)
         if (!refit_region (p, r, cur.q, ib, ef[r * 2], ef[r * 2 + 1])) {
           /* one index for the whole region: its endpoints as they are */
           int epb = MODE_EPB[cur.row];
-          int w = weight (cur.q[r == 0 ? 0 : int (ANCHOR2[part])], ib);
+          int w = weight (q_at (cur.q, r == 0 ? 0 : int (ANCHOR2[part])),
+              ib);
 
           for (c = 0; c < 3; c++) {
             ef[r * 2][c] = float (interp (unquantize (cur.ep[r * 2][c], epb),
