@@ -845,9 +845,9 @@ GST_END_TEST;
  * OpenGL ES 3.2 and 3.1 (Mesa made to report 3.1: GLSL ES 3.10, no
  * `precise`): videotestsrc's ARGB64 through glupload gives the bytes the
  * CPU path writes for its RGBA64_LE frames (the same 16-bit codes), PQ and
- * HLG, at quality fast and normal; OpenGL 4.2 (no compute shaders):
- * GLMemory is not offered, straight after glupload the pipeline does not
- * negotiate */
+ * HLG, at quality fast and normal, PQ at high; OpenGL 4.2 (no compute
+ * shaders): GLMemory is not offered, straight after glupload the pipeline
+ * does not negotiate */
 GST_START_TEST (test_gl_apis)
 {
   static const gchar *const envs[][5] = {
@@ -867,10 +867,10 @@ GST_START_TEST (test_gl_apis)
   guint c, i;
 
   fail_unless (dir != NULL);
-  for (c = 0; c < 2 * G_N_ELEMENTS (colorimetries); c++) {
-    /* PQ and HLG at quality=fast, then at normal */
+  for (c = 0; c < 2 * G_N_ELEMENTS (colorimetries) + 1; c++) {
+    /* PQ and HLG at quality=fast, then at normal, then PQ at high */
     const gchar *quality = c < G_N_ELEMENTS (colorimetries) ? "fast" :
-        "normal";
+        (c < 2 * G_N_ELEMENTS (colorimetries) ? "normal" : "high");
     const gchar *cm = colorimetries[c % G_N_ELEMENTS (colorimetries)];
     gchar *cpu = NULL;
     gsize cpu_len = 0;
