@@ -476,7 +476,7 @@ check_gl_quality (const gchar * format, GstBcFormat bc, GstBcQuality quality)
 /* P010_10LE textures                                                      */
 
 /* P010_10LE GLMemory (glupload's R16 luma and RG16 chroma textures) at
- * quality=fast and normal, into BC6H and BC6H-SF: the blocks of the CPU's
+ * every quality, into BC6H and BC6H-SF: the blocks of the CPU's
  * conversion and encoder (gst_bc_encode_rows_hdr_yuv ()) of the same frame
  * with the caps' matrix, range, siting and transfer (PQ; HLG at fast); an
  * odd width, random samples (every clamp) and a picture's, a caps change
@@ -500,15 +500,15 @@ GST_START_TEST (test_p010_against_cpu)
     {62, 18, FALSE, "bt2100-hlg", "jpeg", GST_VIDEO_COLOR_MATRIX_BT2020,
         FALSE, GST_VIDEO_TRANSFER_ARIB_STD_B67, GST_VIDEO_CHROMA_SITE_JPEG},
   };
-  /* fast, normal, normal into BC6H-SF (each program compiles for seconds
-   * on llvmpipe with a cold shader cache: HLG at fast only) */
+  /* fast, normal, normal into BC6H-SF, high (each program compiles for
+   * seconds on llvmpipe with a cold shader cache: HLG at fast only) */
   static const struct
   {
     GstBcQuality q;
     guint sgn;
   } runs[] = {
     {GST_BC_QUALITY_FAST, 0}, {GST_BC_QUALITY_NORMAL, 0},
-    {GST_BC_QUALITY_NORMAL, 1},
+    {GST_BC_QUALITY_NORMAL, 1}, {GST_BC_QUALITY_HIGH, 0},
   };
   guint r, i;
 
