@@ -23,8 +23,23 @@
  * gst_bc_yuv_convert_row (), videoconvert's from a GstVideoConverter to
  * RGBx with its defaults (those of the element).
  *
+ * With -e bc6henc (HDR: P010_10LE and v210 only) the picture is first
+ * made HDR as benchmarks/encode/bc6h.py makes the photographs HDR (sRGB
+ * decoded to linear light, the highlights expanded: 1.0 = 203 cd/m2,
+ * white 31), then encoded as full-range 16-bit PQ codes (SMPTE ST 2084),
+ * and the frame's colorimetry is bt2100-pq (BT.2020 matrix, limited
+ * range; the primaries are only carried: the photograph's are labelled
+ * BT.2020). B converts to RGBA64_LE (-c), which videoconvert negotiates
+ * as full-range RGB with PQ and BT.2020 (1:1:14:7). The scores are then
+ * mPSNRs (hdrtest_mpsnr (): exposures -3 .. +3) against the HDR picture
+ * in linear light (half floats, before PQ and YUV): of the last frame of
+ * each path decoded by libgstbc (gst_bc_decode_rows_half ()), and of the
+ * 16-bit PQ RGB each path makes before the block encoding, read as
+ * bc6henc reads it (gst_bc_hdr_input_convert ()); "metric" says which.
+ *
  * The YUV frame is made by an exact conversion (--yuv-source exact, the
- * default): double precision, rounded to the nearest code, the codes of
+ * default) of the 8-bit picture (bc6henc: of its 16-bit PQ codes):
+ * double precision, rounded to the nearest code, the codes of
  * BT.709 / BT.2020 (10-bit limited range: four times the 8-bit ones),
  * chroma filtered at the frame's siting. Both paths then decode the same
  * correct frame. --yuv-source gstreamer makes it with GstVideoConverter's
@@ -49,7 +64,8 @@
  *    "yuv_source": "exact", "colorimetry": "bt709",
  *    "fps_yuv": 50.1, "fps_videoconvert": 20.3, "ratio": 2.47,
  *    "psnr_yuv": 38.2, "psnr_videoconvert": 37.9,
- *    "psnr_rgb_yuv": 51.4, "psnr_rgb_videoconvert": 38.2}
+ *    "psnr_rgb_yuv": 51.4, "psnr_rgb_videoconvert": 38.2,
+ *    "metric": "psnr"}
  */
 
 #ifdef HAVE_CONFIG_H
@@ -61,6 +77,7 @@
 #include <gst/bc/bc.h>
 
 #include "../benchlib.h"
+#include "../../tests/check/hdrtest.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -86,7 +103,8 @@ static GOptionEntry entries[] = {
   {"formats", 'F', 0, G_OPTION_ARG_STRING, &opt_formats,
       "YUV formats, comma-separated (default NV12,UYVY)", "LIST"},
   {"rgb-format", 'c', 0, G_OPTION_ARG_STRING, &opt_rgb,
-      "What videoconvert makes for the encoder in B (default RGBx)", "FMT"},
+      "What videoconvert makes for the encoder in B (default RGBx; "
+        "bc6henc: RGBA64_LE)", "FMT"},
   {"input", 'i', 0, G_OPTION_ARG_FILENAME, &opt_input,
       "A raw RGBA picture of the size (default: synthetic)", "FILE"},
   {"yuv-source", 's', 0, G_OPTION_ARG_STRING, &opt_source,
@@ -132,19 +150,36 @@ synthetic_rgba (guint w, guint h)
   return p;
 }
 
-/* The RGBA picture in @format, GstVideoConverter's defaults */
+/* The source picture of the YUV frame: R'G'B'A codes, full range,
+ * 8 bits (RGBA) or 16 (RGBA64, native endianness) */
+typedef struct
+{
+  const guint8 *rgba;
+  const guint16 *rgba64;
+} Picture;
+
+/* The picture in @yinfo's format, GstVideoConverter's defaults (16-bit:
+ * full-range RGB with @yinfo's transfer and primaries) */
 static GstBuffer *
-to_yuv (const guint8 * rgba, GstVideoInfo * yinfo)
+to_yuv (const Picture * pic, GstVideoInfo * yinfo)
 {
   GstVideoInfo rinfo;
   GstVideoFrame rf, yf;
   GstVideoConverter *conv;
   GstBuffer *rb, *yb;
 
-  gst_video_info_set_format (&rinfo, GST_VIDEO_FORMAT_RGBA,
+  gst_video_info_set_format (&rinfo, pic->rgba64 ?
+      (G_BYTE_ORDER == G_LITTLE_ENDIAN ? GST_VIDEO_FORMAT_RGBA64_LE :
+          GST_VIDEO_FORMAT_RGBA64_BE) : GST_VIDEO_FORMAT_RGBA,
       GST_VIDEO_INFO_WIDTH (yinfo), GST_VIDEO_INFO_HEIGHT (yinfo));
+  if (pic->rgba64) {
+    rinfo.colorimetry = yinfo->colorimetry;
+    rinfo.colorimetry.range = GST_VIDEO_COLOR_RANGE_0_255;
+    rinfo.colorimetry.matrix = GST_VIDEO_COLOR_MATRIX_RGB;
+  }
   rb = gst_buffer_new_wrapped_full (GST_MEMORY_FLAG_READONLY,
-      (gpointer) rgba, rinfo.size, 0, rinfo.size, NULL, NULL);
+      pic->rgba64 ? (gpointer) pic->rgba64 : (gpointer) pic->rgba,
+      rinfo.size, 0, rinfo.size, NULL, NULL);
   yb = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (yinfo), NULL);
   gst_video_frame_map (&rf, &rinfo, rb, GST_MAP_READ);
   gst_video_frame_map (&yf, yinfo, yb, GST_MAP_WRITE);
@@ -157,21 +192,27 @@ to_yuv (const guint8 * rgba, GstVideoInfo * yinfo)
   return yb;
 }
 
-/* Y', Cb, Cr (Cb, Cr in -0.5 .. 0.5) of pixel (@x, @y) of @rgba, clamped
+/* Y', Cb, Cr (Cb, Cr in -0.5 .. 0.5) of pixel (@x, @y) of @pic, clamped
  * to the picture */
 static void
-ycc_at (const guint8 * rgba, guint w, guint h, gint x, gint y, gdouble kr,
+ycc_at (const Picture * pic, guint w, guint h, gint x, gint y, gdouble kr,
     gdouble kb, gdouble * yp, gdouble * cb, gdouble * cr)
 {
-  const guint8 *p;
+  gsize i;
   gdouble r, g, b, l;
 
   x = CLAMP (x, 0, (gint) w - 1);
   y = CLAMP (y, 0, (gint) h - 1);
-  p = rgba + ((gsize) y * w + x) * 4;
-  r = p[0] / 255.0;
-  g = p[1] / 255.0;
-  b = p[2] / 255.0;
+  i = ((gsize) y * w + x) * 4;
+  if (pic->rgba64) {
+    r = pic->rgba64[i] / 65535.0;
+    g = pic->rgba64[i + 1] / 65535.0;
+    b = pic->rgba64[i + 2] / 65535.0;
+  } else {
+    r = pic->rgba[i] / 255.0;
+    g = pic->rgba[i + 1] / 255.0;
+    b = pic->rgba[i + 2] / 255.0;
+  }
   l = kr * r + (1.0 - kr - kb) * g + kb * b;
   *yp = l;
   *cb = (b - l) / (2.0 * (1.0 - kb));
@@ -206,13 +247,13 @@ quantise (gdouble v, gint offset, gint scale, guint depth)
   return (guint16) CLAMP (c, 0, (gdouble) ((1 << depth) - 1));
 }
 
-/* The RGBA picture in @yinfo's format, converted exactly: double
- * precision, rounded to the nearest code, with the range's offsets and
- * scales for the format's depth (10-bit limited: 64 .. 940 and 64 .. 960,
- * four times the 8-bit codes, as BT.709 and BT.2020 define them), chroma
- * downsampled at @yinfo's siting */
+/* The picture (8-bit sRGB or 16-bit PQ R'G'B' codes) in @yinfo's format,
+ * converted exactly: double precision, rounded to the nearest code, with
+ * the range's offsets and scales for the format's depth (10-bit limited:
+ * 64 .. 940 and 64 .. 960, four times the 8-bit codes, as BT.709 and
+ * BT.2020 define them), chroma downsampled at @yinfo's siting */
 static GstBuffer *
-exact_yuv (const guint8 * rgba, GstVideoInfo * yinfo)
+exact_yuv (const Picture * pic, GstVideoInfo * yinfo)
 {
   const GstVideoFormatInfo *finfo = yinfo->finfo;
   const GstVideoFormatInfo *uinfo =
@@ -262,11 +303,11 @@ exact_yuv (const guint8 * rgba, GstVideoInfo * yinfo)
           vp[0] = cy;
         for (j = 0; j < nv; j++)
           for (i = 0; i < nh; i++) {
-            ycc_at (rgba, w, h, hp[i], vp[j], kr, kb, &yl, &cb, &cr);
+            ycc_at (pic, w, h, hp[i], vp[j], kr, kb, &yl, &cb, &cr);
             u += hw[i] * vw[j] * cb;
             v += hw[i] * vw[j] * cr;
           }
-        ycc_at (rgba, w, h, x, py, kr, kb, &yl, &cb, &cr);
+        ycc_at (pic, w, h, x, py, kr, kb, &yl, &cb, &cr);
         c[0] = (1 << depth) - 1;
         c[1] = quantise (yl, offset[0], scale[0], depth);
         c[2] = quantise (u, offset[1], scale[1], depth);
@@ -293,6 +334,47 @@ exact_yuv (const guint8 * rgba, GstVideoInfo * yinfo)
   g_free (line8);
   gst_video_frame_unmap (&yf);
   return yb;
+}
+
+static gdouble
+srgb_decode (gdouble v)
+{
+  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
+}
+
+/* The 8-bit sRGB picture @rgba made HDR as benchmarks/encode/bc6h.py makes
+ * the photographs HDR: decoded to linear light, then the highlights
+ * expanded (with Y the BT.709 luminance, x (1 + 30 s^2), s = clamp ((Y -
+ * 0.55) / 0.45, 0, 1): 1.0 = 203 cd/m2, the photograph's white 31), as
+ * RGBA half floats (*@half: the reference of the mPSNR), and those values
+ * as full-range 16-bit PQ codes (*@pq: SMPTE ST 2084 of 203 x the value,
+ * double precision, rounded; gst_bc_hdr_pq_from_half ()) */
+static void
+hdr_picture (const guint8 * rgba, guint w, guint h, guint16 ** half,
+    guint16 ** pq)
+{
+  gsize i, n = (gsize) w * h;
+  guint c;
+
+  *half = g_new (guint16, n * 4);
+  *pq = g_new (guint16, n * 4);
+  for (i = 0; i < n; i++) {
+    gdouble lin[3], y, s;
+
+    for (c = 0; c < 3; c++)
+      lin[c] = srgb_decode (rgba[i * 4 + c] / 255.0);
+    y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+    s = CLAMP ((y - 0.55) / 0.45, 0.0, 1.0);
+    for (c = 0; c < 3; c++) {
+      guint16 v = gst_bc_hdr_half_from_float ((gfloat) (lin[c] *
+              (1.0 + 30.0 * s * s)));
+
+      (*half)[i * 4 + c] = v;
+      (*pq)[i * 4 + c] = gst_bc_hdr_pq_from_half (v);
+    }
+    (*half)[i * 4 + 3] = 0x3c00;
+    (*pq)[i * 4 + 3] = 65535;
+  }
 }
 
 typedef struct
@@ -396,6 +478,58 @@ psnr (GstBcFormat format, GstBuffer * enc, const guint8 * rgba)
   return 10.0 * log10 (255.0 * 255.0 * nc * w * h / sse);
 }
 
+/* The mPSNR (hdrtest_mpsnr (): exposures -3 .. +3) of the RGBA half
+ * floats @half against @ref; a finite number for the JSON */
+static gdouble
+mpsnr (const guint16 * half, const guint16 * ref)
+{
+  gdouble m = hdrtest_mpsnr (ref, half, (gsize) opt_width * opt_height);
+
+  return isfinite (m) ? m : 100.0;
+}
+
+/* The mPSNR of the decoded BC6H frame @enc against @ref */
+static gdouble
+mpsnr_bc6h (GstBuffer * enc, const guint16 * ref)
+{
+  guint w = opt_width, h = opt_height;
+  guint16 *dec = g_new (guint16, (gsize) w * h * 4);
+  GstMapInfo map;
+  gdouble m;
+
+  gst_buffer_map (enc, &map, GST_MAP_READ);
+  gst_bc_decode_rows_half (GST_BC_FORMAT_BC6H, map.data, w, h, 0,
+      (h + 3) / 4, (guint8 *) dec, (gsize) w * 8);
+  gst_buffer_unmap (enc, &map);
+  m = mpsnr (dec, ref);
+  g_free (dec);
+  return m;
+}
+
+/* The mPSNR against @ref of the RGBA64_LE PQ codes @rgb (full range, as
+ * bc6henc reads them: gst_bc_hdr_input_convert ()) */
+static gdouble
+mpsnr_pq (const guint8 * rgb, gsize stride, const guint16 * ref)
+{
+  GstVideoColorimetry cm = { GST_VIDEO_COLOR_RANGE_0_255,
+    GST_VIDEO_COLOR_MATRIX_RGB, GST_VIDEO_TRANSFER_SMPTE2084,
+    GST_VIDEO_COLOR_PRIMARIES_BT2020
+  };
+  GstBcHdrInput *input = gst_bc_hdr_input_new (GST_VIDEO_FORMAT_RGBA64_LE,
+      &cm);
+  guint w = opt_width, h = opt_height, y;
+  guint16 *half = g_new (guint16, (gsize) w * h * 4);
+  gdouble m;
+
+  for (y = 0; y < h; y++)
+    gst_bc_hdr_input_convert (input, rgb + y * stride, w,
+        half + (gsize) y * w * 4);
+  gst_bc_hdr_input_free (input);
+  m = mpsnr (half, ref);
+  g_free (half);
+  return m;
+}
+
 /* PSNR over R, G, B of the opaque RGB picture @rgb (4 bytes a pixel,
  * R G B first) against @rgba */
 static gdouble
@@ -423,11 +557,14 @@ psnr_rgb (const guint8 * rgb, gsize stride, const guint8 * rgba)
 }
 
 /* The PSNR of the RGB the direct path (*@direct) and videoconvert
- * (*@vconv) make of @frame, before the block encoding */
+ * (*@vconv) make of @frame, before the block encoding; with @ref (HDR,
+ * bc6henc) the mPSNR against @ref of the 16-bit PQ RGB (RGBA64_LE) they
+ * make */
 static void
 psnr_before_bc (GstBuffer * frame, GstVideoInfo * yinfo, const guint8 * rgba,
-    gdouble * direct, gdouble * vconv)
+    const guint16 * ref, gdouble * direct, gdouble * vconv)
 {
+  const guint bpp = ref ? 8 : 4;
   GstVideoInfo xinfo;
   GstVideoFrame yf, xf;
   GstVideoConverter *conv;
@@ -440,26 +577,40 @@ psnr_before_bc (GstBuffer * frame, GstVideoInfo * yinfo, const guint8 * rgba,
 
   gst_video_frame_map (&yf, yinfo, frame, GST_MAP_READ);
   gst_bc_yuv_info_from_video_info (&yuv, yinfo);
+  if (ref)
+    gst_bc_yuv_info_set_depth (&yuv, 16);
   for (i = 0; i < GST_VIDEO_FRAME_N_PLANES (&yf); i++) {
     planes[i] = GST_VIDEO_FRAME_PLANE_DATA (&yf, i);
     strides[i] = GST_VIDEO_FRAME_PLANE_STRIDE (&yf, i);
   }
-  rgb = g_malloc ((gsize) opt_width * opt_height * 4);
+  rgb = g_malloc ((gsize) opt_width * opt_height * bpp);
   for (y = 0; y < (guint) opt_height; y++)
     gst_bc_yuv_convert_row (&yuv, planes, strides, y, 0, opt_width,
-        rgb + (gsize) y * opt_width * 4);
-  *direct = psnr_rgb (rgb, (gsize) opt_width * 4, rgba);
+        rgb + (gsize) y * opt_width * bpp);
+  *direct = ref ? mpsnr_pq (rgb, (gsize) opt_width * bpp, ref) :
+      psnr_rgb (rgb, (gsize) opt_width * bpp, rgba);
   g_free (rgb);
 
-  gst_video_info_set_format (&xinfo, GST_VIDEO_FORMAT_RGBx, opt_width,
-      opt_height);
+  /* HDR: what videoconvert negotiates in front of bc6henc: full-range RGB
+   * with the input's transfer and primaries (1:1:14:7 for bt2100-pq) */
+  gst_video_info_set_format (&xinfo, ref ? GST_VIDEO_FORMAT_RGBA64_LE :
+      GST_VIDEO_FORMAT_RGBx, opt_width, opt_height);
+  if (ref) {
+    xinfo.colorimetry = yinfo->colorimetry;
+    xinfo.colorimetry.range = GST_VIDEO_COLOR_RANGE_0_255;
+    xinfo.colorimetry.matrix = GST_VIDEO_COLOR_MATRIX_RGB;
+  }
   xb = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&xinfo), NULL);
   gst_video_frame_map (&xf, &xinfo, xb, GST_MAP_WRITE);
   conv = gst_video_converter_new (yinfo, &xinfo, NULL);
   gst_video_converter_frame (conv, &yf, &xf);
   gst_video_converter_free (conv);
-  *vconv = psnr_rgb (GST_VIDEO_FRAME_PLANE_DATA (&xf, 0),
-      GST_VIDEO_FRAME_PLANE_STRIDE (&xf, 0), rgba);
+  if (ref)
+    *vconv = mpsnr_pq (GST_VIDEO_FRAME_PLANE_DATA (&xf, 0),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&xf, 0), ref);
+  else
+    *vconv = psnr_rgb (GST_VIDEO_FRAME_PLANE_DATA (&xf, 0),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&xf, 0), rgba);
   gst_video_frame_unmap (&xf);
   gst_video_frame_unmap (&yf);
   gst_buffer_unref (xb);
@@ -470,7 +621,10 @@ main (int argc, char **argv)
 {
   gchar **formats;
   guint8 *rgba;
+  guint16 *ref = NULL, *pq = NULL;
+  Picture pic = { NULL, NULL };
   GstBcFormat bc;
+  gboolean hdr;
   guint f;
 
   if (!bench_parse_options (&argc, &argv, entries, NULL, "bc-yuv-bench"))
@@ -479,8 +633,9 @@ main (int argc, char **argv)
     opt_encoder = g_strdup ("bc1enc");
   if (!opt_quality)
     opt_quality = g_strdup ("fast");
+  hdr = g_str_equal (opt_encoder, "bc6henc");
   if (!opt_rgb)
-    opt_rgb = g_strdup ("RGBx");
+    opt_rgb = g_strdup (hdr ? "RGBA64_LE" : "RGBx");
   if (!opt_source)
     opt_source = g_strdup ("exact");
   if (!g_str_equal (opt_source, "exact") &&
@@ -492,7 +647,7 @@ main (int argc, char **argv)
       g_str_equal (opt_encoder, "bc4enc") ? GST_BC_FORMAT_BC4 :
       g_str_equal (opt_encoder, "bc5enc") ? GST_BC_FORMAT_BC5 :
       g_str_equal (opt_encoder, "bc7enc") ? GST_BC_FORMAT_BC7 :
-      GST_BC_FORMAT_BC1;
+      hdr ? GST_BC_FORMAT_BC6H : GST_BC_FORMAT_BC1;
   if (opt_input) {
     gsize len;
 
@@ -505,6 +660,13 @@ main (int argc, char **argv)
   } else {
     rgba = synthetic_rgba (opt_width, opt_height);
   }
+  /* bc6henc: the picture made HDR, in PQ codes */
+  if (hdr) {
+    hdr_picture (rgba, opt_width, opt_height, &ref, &pq);
+    pic.rgba64 = pq;
+  } else {
+    pic.rgba = rgba;
+  }
   formats = g_strsplit (opt_formats ? opt_formats : "NV12,UYVY", ",", -1);
   for (f = 0; formats[f]; f++) {
     GstVideoFormat vf = gst_video_format_from_string (formats[f]);
@@ -515,16 +677,22 @@ main (int argc, char **argv)
     gdouble best_a = 0, best_b = 0, rgb_a, rgb_b;
     gint r;
 
-    if (!gst_bc_yuv_format_supported (vf)) {
-      g_printerr ("bc-yuv-bench: %s is not a YUV input format\n", formats[f]);
+    if (!gst_bc_yuv_format_supported (vf) || (hdr &&
+            GST_VIDEO_FORMAT_INFO_DEPTH (gst_video_format_get_info (vf),
+                0) != 10)) {
+      g_printerr ("bc-yuv-bench: %s is not a YUV input format of %s\n",
+          formats[f], opt_encoder);
       return 1;
     }
     gst_video_info_set_format (&yinfo, vf, opt_width, opt_height);
+    /* HDR: BT.2020 matrix, limited range, PQ; the primaries are carried */
+    if (hdr)
+      gst_video_colorimetry_from_string (&yinfo.colorimetry, "bt2100-pq");
     if (g_str_equal (opt_source, "exact"))
-      frame = exact_yuv (rgba, &yinfo);
+      frame = exact_yuv (&pic, &yinfo);
     else
-      frame = to_yuv (rgba, &yinfo);
-    psnr_before_bc (frame, &yinfo, rgba, &rgb_a, &rgb_b);
+      frame = to_yuv (&pic, &yinfo);
+    psnr_before_bc (frame, &yinfo, rgba, ref, &rgb_a, &rgb_b);
     cm = gst_video_colorimetry_to_string (&yinfo.colorimetry);
     c = gst_video_info_to_caps (&yinfo);
     caps = gst_caps_to_string (c);
@@ -554,11 +722,13 @@ main (int argc, char **argv)
         "\"%s\", \"yuv_source\": \"%s\", \"colorimetry\": \"%s\", "
         "\"fps_yuv\": %.2f, \"fps_videoconvert\": %.2f, \"ratio\": "
         "%.3f, \"psnr_yuv\": %.3f, \"psnr_videoconvert\": %.3f, "
-        "\"psnr_rgb_yuv\": %.3f, \"psnr_rgb_videoconvert\": %.3f}\n",
+        "\"psnr_rgb_yuv\": %.3f, \"psnr_rgb_videoconvert\": %.3f, "
+        "\"metric\": \"%s\"}\n",
         formats[f], opt_encoder, opt_quality, opt_width, opt_height,
         opt_threads, opt_rgb, opt_source, cm ? cm : "unknown", best_a,
-        best_b, best_a / best_b, psnr (bc, last_a, rgba), psnr (bc, last_b,
-            rgba), rgb_a, rgb_b);
+        best_b, best_a / best_b, hdr ? mpsnr_bc6h (last_a, ref) : psnr (bc,
+            last_a, rgba), hdr ? mpsnr_bc6h (last_b, ref) : psnr (bc, last_b,
+            rgba), rgb_a, rgb_b, hdr ? "mpsnr" : "psnr");
     fflush (stdout);
     gst_buffer_unref (last_a);
     gst_buffer_unref (last_b);
@@ -570,5 +740,7 @@ main (int argc, char **argv)
   }
   g_strfreev (formats);
   g_free (rgba);
+  g_free (ref);
+  g_free (pq);
   return 0;
 }
