@@ -16,7 +16,10 @@ best counts),
 
 and scores the last frame of each against the RGB photograph (PSNR over R, G,
 B; BC4: luma; BC5: R, G), and the RGB each path makes before the block
-encoding (R, G, B). The YUV frame is the photograph converted once, exactly
+encoding (R, G, B). bc6henc (HDR) takes P010_10LE and v210 only: its
+picture is the photograph made HDR as bc6h.py makes it, in PQ codes,
+colorimetry=bt2100-pq, videoconvert makes RGBA64_LE, and the scores are
+mPSNRs (exposures -3 .. +3) against the HDR picture in linear light. The YUV frame is the photograph converted once, exactly
 (--yuv-source exact, the default: double precision, rounded, the codes
 BT.709 and BT.2020 define) or by GstVideoConverter (--yuv-source gstreamer,
 whose 10-bit frames are off by a few codes: see bc-yuv-bench.c). Writes
@@ -30,7 +33,8 @@ photographs first):
   yuv.py --bench BUILD/benchmarks/encode/bc-yuv-bench
          --manifest photos/cache/frames/manifest.json [--photo bridge]
          [--frames 20] [--rounds 2] [--threads 2]
-         [--formats NV12,...] [--encoders bc1enc:fast,bc1enc:normal,...]
+         [--formats NV12,...] [--encoders bc1enc:fast,bc1enc:normal,...,
+                               bc6henc:fast,bc6henc:normal]
          [--other-formats NV12] [--budget SECONDS] [--quick]
          [--yuv-source exact|gstreamer]
          [--report-only] [--no-doc]
@@ -61,7 +65,10 @@ MARK_BEFORE = "<!-- transport-bench:begin -->"
 
 FORMATS = ("NV12", "I420", "YUY2", "UYVY", "P010_10LE", "v210")
 ENCODERS = ("bc1enc:fast", "bc1enc:normal", "bc3enc:fast", "bc4enc:fast",
-            "bc5enc:fast", "bc7enc:fast")
+            "bc5enc:fast", "bc7enc:fast", "bc6henc:fast", "bc6henc:normal")
+# the HDR encoder and the YUV formats it takes (10-bit only)
+HDR_ENCODERS = ("bc6henc",)
+HDR_FORMATS = ("P010_10LE", "v210")
 WIDTH, HEIGHT = 3840, 2160
 
 RATIO_BAR = 1.5
@@ -69,7 +76,12 @@ RATIO_ROWS = (("NV12", "bc1enc", "fast"), ("UYVY", "bc1enc", "fast"))
 DELTA_BAR = -0.1
 
 WHAT = {"bc1enc": "BC1", "bc3enc": "YCoCg-BC3", "bc4enc": "BC4 (luma)",
-        "bc5enc": "BC5 (R, G)", "bc7enc": "BC7"}
+        "bc5enc": "BC5 (R, G)", "bc7enc": "BC7", "bc6henc": "BC6H"}
+
+
+def is_hdr(r: dict) -> bool:
+    """Whether row @r is an HDR one (bc6henc: mPSNR, not PSNR)"""
+    return r.get("metric") == "mpsnr" or r["encoder"] in HDR_ENCODERS
 
 
 def git_describe() -> str:
@@ -112,7 +124,8 @@ def run_one(bench: Path, encoder: str, quality: str, formats: list,
             log(f"  {r['format']:<10} {encoder} {quality:<6} direct "
                 f"{r['fps_yuv']:6.1f} fps, videoconvert "
                 f"{r['fps_videoconvert']:6.1f} fps, x{r['ratio']:.2f}; "
-                f"{r['psnr_yuv']:.2f} / {r['psnr_videoconvert']:.2f} dB "
+                f"{r['psnr_yuv']:.2f} / {r['psnr_videoconvert']:.2f} dB"
+                f"{' mPSNR' if is_hdr(r) else ''} "
                 f"(RGB before BC {r['psnr_rgb_yuv']:.2f} / "
                 f"{r['psnr_rgb_videoconvert']:.2f})")
             rows.append(r)
@@ -138,8 +151,11 @@ def targets(rows: list, size: str = "2160p") -> list:
     if rows:
         worst = min(rows, key=lambda r: r["delta_db"])
         below = [r for r in rows if r["delta_db"] < DELTA_BAR]
+        hdr = [r for r in rows if is_hdr(r)]
         out.append((f"PSNR against the photograph at least the videoconvert "
-                    f"path's {DELTA_BAR:+.1f} dB, every format and encoder",
+                    f"path's {DELTA_BAR:+.1f} dB, every format and encoder"
+                    + (" (bc6henc: mPSNR against the photograph made HDR)"
+                       if hdr else ""),
                     f"{len(rows) - len(below)} of {len(rows)} rows; lowest "
                     f"{worst['delta_db']:+.2f} dB ({worst['format']}, "
                     f"{worst['encoder']} {worst['quality']})"
@@ -179,8 +195,10 @@ def markdown(res: dict) -> str:
     L.append("")
     pic = res["picture"]
     source = res.get("yuv_source", "gstreamer")
+    sdr = [r for r in rows if not is_hdr(r)]
+    hdr = [r for r in rows if is_hdr(r)]
     colorimetry = ", ".join(sorted({r.get("colorimetry", "?")
-                                    for r in rows})) or "?"
+                                    for r in sdr})) or "?"
     L.append(
         f"Method (`benchmarks/encode/yuv.py` running "
         "`benchmarks/encode/bc-yuv-bench`): for each encoder and quality, one "
@@ -213,22 +231,48 @@ def markdown(res: dict) -> str:
         "the RGB each path makes before the block encoding (R, G, B; "
         "videoconvert's from a GstVideoConverter with the element's "
         "defaults). *delta*: direct minus videoconvert.")
+    if hdr:
+        L.append("")
+        L.append(
+            "`bc6henc` (HDR; the second table) takes P010_10LE and v210 "
+            "only, with `colorimetry=bt2100-pq` in the caps: the same "
+            "photograph made HDR as `benchmarks/encode/bc6h.py` makes its "
+            "pictures (sRGB decoded to linear light, the highlights "
+            "expanded: 1.0 = 203 cd/m2, the photograph's white 31), "
+            "encoded as full-range 16-bit PQ codes (SMPTE ST 2084 of 203 "
+            "cd/m2 x the value), then converted "
+            + ("exactly" if source == "exact" else "by GstVideoConverter")
+            + " as above with the "
+            "BT.2020 matrix, limited range (the primaries are only "
+            "carried); *videoconvert* is `videoconvert n-threads="
+            f"{res['threads']} ! video/x-raw,format=RGBA64_LE ! bc6henc` "
+            "(videoconvert negotiates full-range RGB, PQ, BT.2020: "
+            "1:1:14:7). Its scores are mPSNRs (exposures -3 .. +3, "
+            "`hdrtest_mpsnr()` of `tests/check/hdrtest.h`, the definition "
+            "`bc6h.py` uses) against the HDR picture in linear light (half "
+            "floats, before PQ and YUV): of the last frame of each path "
+            "decoded by libgstbc's BC6H decoder "
+            "(`gst_bc_decode_rows_half()`), and (*PQ RGB*) of the 16-bit "
+            "PQ RGB each path makes before the block encoding, read as "
+            "`bc6henc` reads it (the direct path's from "
+            "`gst_bc_yuv_convert_row()` at 16 bits, videoconvert's from a "
+            "GstVideoConverter to RGBA64_LE with its defaults).")
     if res.get("skipped"):
         L.append("")
         L.append("Not measured in this run (kept short): "
                  + "; ".join(res["skipped"]) + ".")
-    L += ["", "| format | encoder / quality | fps direct | fps videoconvert "
-          "| ratio | PSNR direct | PSNR videoconvert | delta "
-          "| RGB direct | RGB videoconvert |",
-          "|---|---|---|---|---|---|---|---|---|---|"]
     order = {f: i for i, f in enumerate(FORMATS)}
     encs = {e: i for i, e in enumerate(ENCODERS)}
-    for r in sorted(rows, key=lambda r: (
+
+    def ordered(rs: list) -> list:
+        return sorted(rs, key=lambda r: (
             encs.get(f"{r['encoder']}:{r['quality']}", 99),
-            order.get(r["format"], 99))):
+            order.get(r["format"], 99)))
+
+    def row(r: dict) -> str:
         bold = (r["format"], r["encoder"], r["quality"]) in RATIO_ROWS
         ratio = f"{r['ratio']:.2f}x"
-        L.append(
+        return (
             f"| {r['format']} | `{r['encoder']}` {WHAT.get(r['encoder'], '')}"
             f" {r['quality']} | {r['fps_yuv']:.1f} | "
             f"{r['fps_videoconvert']:.1f} | "
@@ -236,16 +280,31 @@ def markdown(res: dict) -> str:
             f"{r['psnr_yuv']:.2f} | {r['psnr_videoconvert']:.2f} | "
             f"{r['delta_db']:+.2f} | {rgb(r, 'psnr_rgb_yuv')} | "
             f"{rgb(r, 'psnr_rgb_videoconvert')} |")
+
+    if sdr:
+        L += ["", "| format | encoder / quality | fps direct "
+              "| fps videoconvert | ratio | PSNR direct | PSNR videoconvert "
+              "| delta | RGB direct | RGB videoconvert |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+        L += [row(r) for r in ordered(sdr)]
+    if hdr:
+        L += ["", "| format | encoder / quality | fps direct "
+              "| fps videoconvert | ratio | mPSNR direct "
+              "| mPSNR videoconvert | delta | PQ RGB direct "
+              "| PQ RGB videoconvert |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+        L += [row(r) for r in ordered(hdr)]
     L += ["", "### The issue's targets (issue 38)", ""]
     for what, got, met in targets(rows, size_name(res)):
         if met is None:
             L.append(f"- {what}: not measured.")
         else:
             L.append(f"- {what}: {got}: {'met' if met else '**NOT met**'}.")
-    ten = [r["delta_db"] for r in rows
+    ten = [r["delta_db"] for r in sdr
            if r["format"] in ("P010_10LE", "v210")]
-    eight = [r["delta_db"] for r in rows
+    eight = [r["delta_db"] for r in sdr
              if r["format"] not in ("P010_10LE", "v210")]
+    hdr_d = [r["delta_db"] for r in hdr]
     L += ["", "Reported, not asserted."
           + (f" With the 8-bit formats the direct path scores "
              f"{min(eight):+.2f} to {max(eight):+.2f} dB against "
@@ -254,6 +313,8 @@ def markdown(res: dict) -> str:
              if eight else "")
           + (f" With the 10-bit formats (P010_10LE, v210) "
              f"{min(ten):+.2f} to {max(ten):+.2f} dB." if ten else "")
+          + (f" `bc6henc`: {min(hdr_d):+.2f} to {max(hdr_d):+.2f} dB "
+             "mPSNR." if hdr_d else "")
           + (" The frames are GStreamer's conversion, which favours "
              "videoconvert with the 10-bit formats: GStreamer 1.22 makes "
              "them with a luma gain of 1/255 and Cb a few codes low, and "
@@ -334,16 +395,24 @@ def main() -> int:
             for e in encoders:
                 enc, _, q = e.partition(":")
                 fmts = formats if enc == "bc1enc" else other
+                # the HDR encoder: its formats only (the 8-bit ones are no
+                # input of it, not skipped)
+                wanted = formats
+                if enc in HDR_ENCODERS:
+                    fmts = [f for f in fmts if f in HDR_FORMATS]
+                    wanted = [f for f in formats if f in HDR_FORMATS]
+                    if not fmts:
+                        continue
                 if enc != "bc1enc" and args.budget and \
                         time.monotonic() - t0 > args.budget:
                     skipped.append(f"`{enc} quality={q}` (time budget)")
                     continue
                 rows += run_one(args.bench, enc, q or "fast", fmts, args,
                                 picture)
-                if enc != "bc1enc" and set(fmts) != set(formats):
+                if enc != "bc1enc" and set(fmts) != set(wanted):
                     skipped.append(
                         f"`{enc} quality={q}` on "
-                        + ", ".join(f for f in formats if f not in fmts))
+                        + ", ".join(f for f in wanted if f not in fmts))
         res = {**benchlib.results_header(args, benchlib.machine_info(),
                                          git_describe(), ""),
                "picture": (f"{args.photo}_{args.width}x{args.height}"
