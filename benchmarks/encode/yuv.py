@@ -84,6 +84,37 @@ def is_hdr(r: dict) -> bool:
     return r.get("metric") == "mpsnr" or r["encoder"] in HDR_ENCODERS
 
 
+class MachineCpu:
+    """The cores the rest of the machine used while the block ran: the busy
+    time of /proc/stat (user, nice, system, irq, softirq) less this
+    process's and its waited-for children's (os.times ()). Unlike
+    benchlib.OtherCpu it counts the processes that start and end within
+    the block (other engineers' test binaries, compilers) and never
+    bc-yuv-bench, which ends within it too."""
+
+    @staticmethod
+    def _busy() -> float:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return (v[0] + v[1] + v[2] + v[5] + v[6]) / benchlib.HZ
+
+    @staticmethod
+    def _own() -> float:
+        t = os.times()
+        return t.user + t.system + t.children_user + t.children_system
+
+    def __enter__(self):
+        self.t, self.busy, self.own = (time.monotonic(), self._busy(),
+                                       self._own())
+        return self
+
+    def __exit__(self, *exc):
+        wall = (time.monotonic() - self.t) or 1.0
+        other = (self._busy() - self.busy) - (self._own() - self.own)
+        self.cores = max(0.0, other) / wall
+        return False
+
+
 def git_describe() -> str:
     r = subprocess.run(["git", "-C", str(SRC), "describe", "--always",
                         "--dirty"], capture_output=True, text=True)
@@ -190,8 +221,12 @@ def markdown(res: dict) -> str:
         f"{m['gstreamer']}, by `{res['command']}` (release build), "
         f"{res['wall_s']:.0f} s. Load average at start / end: "
         f"{res['load_start']:.2f} / {res['load_end']:.2f}; other processes "
-        f"used {res['other_cores']:.2f} cores over the run (other work makes "
-        "the speeds lower, never higher).")
+        + (f"used {res['machine_other_cores']:.2f} cores over the run "
+           "(/proc/stat's busy time less this run's; those alive from "
+           f"start to end: {res['other_cores']:.2f})"
+           if "machine_other_cores" in res else
+           f"used {res['other_cores']:.2f} cores over the run")
+        + " (other work makes the speeds lower, never higher).")
     L.append("")
     pic = res["picture"]
     source = res.get("yuv_source", "gstreamer")
@@ -391,7 +426,7 @@ def main() -> int:
         load_start = os.getloadavg()[0]
         rows, skipped = [], []
         t0 = time.monotonic()
-        with benchlib.OtherCpu() as oc:
+        with benchlib.OtherCpu() as oc, MachineCpu() as mc:
             for e in encoders:
                 enc, _, q = e.partition(":")
                 fmts = formats if enc == "bc1enc" else other
@@ -422,7 +457,8 @@ def main() -> int:
                "threads": args.threads, "frames": args.frames,
                "rounds": args.rounds, "quiet_cores_before": quiet,
                "load_start": load_start, "load_end": os.getloadavg()[0],
-               "other_cores": oc.cores, "wall_s": time.monotonic() - t0,
+               "other_cores": oc.cores, "machine_other_cores": mc.cores,
+               "wall_s": time.monotonic() - t0,
                "skipped": skipped, "rows": rows,
                "targets": []}
         res["targets"] = [{"what": w, "measured": g, "met": m}
