@@ -222,11 +222,11 @@ def markdown(res: dict) -> str:
         f"{res['wall_s']:.0f} s. Load average at start / end: "
         f"{res['load_start']:.2f} / {res['load_end']:.2f}; other processes "
         + (f"used {res['machine_other_cores']:.2f} cores over the run "
-           "(/proc/stat's busy time less this run's; those alive from "
-           f"start to end: {res['other_cores']:.2f})"
+           "(/proc/stat's busy time less this run's; "
+           f"{res['other_cores']:.2f} by those alive from start to end)"
            if "machine_other_cores" in res else
            f"used {res['other_cores']:.2f} cores over the run")
-        + " (other work makes the speeds lower, never higher).")
+        + "; other work makes the speeds lower, never higher.")
     L.append("")
     pic = res["picture"]
     source = res.get("yuv_source", "gstreamer")
