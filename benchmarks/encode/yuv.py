@@ -19,10 +19,12 @@ B; BC4: luma; BC5: R, G), and the RGB each path makes before the block
 encoding (R, G, B). bc6henc (HDR) takes P010_10LE and v210 only: its
 picture is the photograph made HDR as bc6h.py makes it, in PQ codes,
 colorimetry=bt2100-pq, videoconvert makes RGBA64_LE, and the scores are
-mPSNRs (exposures -3 .. +3) against the HDR picture in linear light. The YUV frame is the photograph converted once, exactly
-(--yuv-source exact, the default: double precision, rounded, the codes
-BT.709 and BT.2020 define) or by GstVideoConverter (--yuv-source gstreamer,
-whose 10-bit frames are off by a few codes: see bc-yuv-bench.c). Writes
+mPSNRs (exposures -3 .. +3) against the HDR picture in linear light.
+The YUV frame is the photograph (bc6henc: its PQ codes) converted once,
+exactly (--yuv-source exact, the default: double precision, rounded, the
+codes BT.709 and BT.2020 define) or by GstVideoConverter (--yuv-source
+gstreamer, whose 10-bit frames are off by a few codes: see
+bc-yuv-bench.c). Writes
 benchmarks/encode/yuv-results.json and the yuv-bench section of
 docs/performance.md (a markdown table, the issue's targets met or not:
 reported, never asserted).
