@@ -342,6 +342,31 @@ srgb_decode (gdouble v)
   return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
 }
 
+/* The half float nearest to @v (>= 0, below 65520), ties to even: numpy's
+ * float16 () of a double, which bc6h.py's pictures are (through a float
+ * first, 118 of the 2160p bridge's 25 million values were one step off) */
+static guint16
+half_from_double (gdouble v)
+{
+  guint16 h = gst_bc_hdr_half_from_float ((gfloat) v);
+  gdouble d = fabs (gst_bc_hdr_half_to_double (h) - v);
+  gint s;
+
+  for (s = -1; s <= 1; s += 2) {
+    guint16 n = h + s;
+    gdouble dn;
+
+    if ((s < 0 && h == 0) || (s > 0 && h >= 0x7bff))
+      continue;
+    dn = fabs (gst_bc_hdr_half_to_double (n) - v);
+    if (dn < d || (dn == d && (n & 1) == 0)) {
+      h = n;
+      d = dn;
+    }
+  }
+  return h;
+}
+
 /* The 8-bit sRGB picture @rgba made HDR as benchmarks/encode/bc6h.py makes
  * the photographs HDR: decoded to linear light, then the highlights
  * expanded (with Y the BT.709 luminance, x (1 + 30 s^2), s = clamp ((Y -
@@ -366,8 +391,7 @@ hdr_picture (const guint8 * rgba, guint w, guint h, guint16 ** half,
     y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
     s = CLAMP ((y - 0.55) / 0.45, 0.0, 1.0);
     for (c = 0; c < 3; c++) {
-      guint16 v = gst_bc_hdr_half_from_float ((gfloat) (lin[c] *
-              (1.0 + 30.0 * s * s)));
+      guint16 v = half_from_double (lin[c] * (1.0 + 30.0 * s * s));
 
       (*half)[i * 4 + c] = v;
       (*pq)[i * 4 + c] = gst_bc_hdr_pq_from_half (v);
