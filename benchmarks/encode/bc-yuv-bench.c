@@ -21,7 +21,10 @@
  * over R, G, B; BC4: luma; BC5: R, G). So is the RGB each path gives
  * before the block encoding (psnr_rgb_*: R, G, B): the direct path's from
  * gst_bc_yuv_convert_row (), videoconvert's from a GstVideoConverter to
- * RGBx with its defaults (those of the element).
+ * RGBx with its defaults (those of the element) on -t threads (the
+ * element's n-threads: GStreamer 1.22's 4:2:0 chroma differs on two
+ * threads from one; with the threads it is the element's, value for
+ * value).
  *
  * With -e bc6henc (HDR: P010_10LE and v210 only) the picture is first
  * made HDR as benchmarks/encode/bc6h.py makes the photographs HDR (sRGB
@@ -626,7 +629,12 @@ psnr_before_bc (GstBuffer * frame, GstVideoInfo * yinfo, const guint8 * rgba,
   }
   xb = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&xinfo), NULL);
   gst_video_frame_map (&xf, &xinfo, xb, GST_MAP_WRITE);
-  conv = gst_video_converter_new (yinfo, &xinfo, NULL);
+  /* on the element's threads: GStreamer 1.22's converter upsamples 4:2:0
+   * chroma otherwise on 2 threads than on one (what videoconvert
+   * n-threads=2 makes is this, value for value) */
+  conv = gst_video_converter_new (yinfo, &xinfo,
+      gst_structure_new ("GstVideoConverter", GST_VIDEO_CONVERTER_OPT_THREADS,
+          G_TYPE_UINT, (guint) opt_threads, NULL));
   gst_video_converter_frame (conv, &yf, &xf);
   gst_video_converter_free (conv);
   if (ref)

@@ -267,7 +267,9 @@ def markdown(res: dict) -> str:
         "(77 R + 150 G + 29 B) / 256; BC5: R and G); *RGB*: the same for "
         "the RGB each path makes before the block encoding (R, G, B; "
         "videoconvert's from a GstVideoConverter with the element's "
-        "defaults). *delta*: direct minus videoconvert.")
+        f"defaults and its {res['threads']} threads: GStreamer 1.22 "
+        "upsamples 4:2:0 chroma otherwise on 2 threads than on one). "
+        "*delta*: direct minus videoconvert.")
     if hdr:
         L.append("")
         L.append(
@@ -293,7 +295,7 @@ def markdown(res: dict) -> str:
             "PQ RGB each path makes before the block encoding, read as "
             "`bc6henc` reads it (the direct path's from "
             "`gst_bc_yuv_convert_row()` at 16 bits, videoconvert's from a "
-            "GstVideoConverter to RGBA64_LE with its defaults).")
+            "GstVideoConverter to RGBA64_LE, as *RGB*).")
     if res.get("skipped"):
         L.append("")
         L.append("Not measured in this run (kept short): "
