@@ -709,14 +709,12 @@ gst_bc6h_enc_propose_allocation (GstVideoEncoder * encoder, GstQuery * query)
 typedef struct
 {
   const GstBcHdrInput *input;
-  /* YUV input, else NULL */
+  /* YUV input (its planes), else NULL (RGB: planes[0]) */
   const GstBcYuvInfo *yuv;
   const guint8 *planes[3];
   gsize strides[3];
   GstBcFormat format;
   GstBcQuality quality;
-  const guint8 *src;
-  gsize stride;
   guint width, height;
   guint n_block_rows, rows_per_job;
   guint8 *dst;
@@ -733,8 +731,8 @@ gst_bc6h_enc_run_job (guint job, gpointer user_data)
     gst_bc_encode_rows_hdr_yuv (j->input, j->format, j->quality, j->yuv,
         j->planes, j->strides, first, n, j->dst);
   else
-    gst_bc_encode_rows_hdr (j->input, j->format, j->quality, j->src,
-        j->stride, j->width, j->height, first, n, j->dst);
+    gst_bc_encode_rows_hdr (j->input, j->format, j->quality, j->planes[0],
+        j->strides[0], j->width, j->height, first, n, j->dst);
 }
 
 static GstFlowReturn
@@ -818,8 +816,6 @@ gst_bc6h_enc_handle_frame (GstVideoEncoder * encoder,
   job.input = self->input;
   job.yuv = self->yuv.width > 0 ? &self->yuv : NULL;
   job.format = self->info.format;
-  job.src = job.planes[0];
-  job.stride = job.strides[0];
   job.width = self->info.width;
   job.height = self->info.height;
   job.n_block_rows = self->info.blocks_y;

@@ -847,9 +847,10 @@ bc_encode_rows_bc6h (const BcKernels * kernels, const GstBcHdrInput * input,
   quality = CLAMP (quality, GST_BC_QUALITY_FAST, GST_BC_QUALITY_HIGH);
   chunk = quality == GST_BC_QUALITY_FAST ? BC6H_CHUNK : BC6H_CHUNK_NORMAL;
   chunk = MIN (chunk, blocks_x * 4);
-  buf = g_new (guint16, 4 * chunk * 4);
+  /* the rows in half floats, then (YUV) the converted rows */
+  buf = g_new (guint16, (yuv ? 2 : 1) * 4 * chunk * 4);
   if (yuv)
-    ybuf = g_new (guint16, 4 * chunk * 4);
+    ybuf = buf + 4 * chunk * 4;
   for (by = first_block_row; by < first_block_row + n_block_rows; by++) {
     guint8 *out = dst + (gsize) by * blocks_x * 16;
     const guint n_rows = MIN (4, height - by * 4);
@@ -889,7 +890,6 @@ bc_encode_rows_bc6h (const BcKernels * kernels, const GstBcHdrInput * input,
       kernels->bc6h (rows16, nb, quality, is_signed, out + (gsize) x0 / 4 * 16);
     }
   }
-  g_free (ybuf);
   g_free (buf);
 }
 

@@ -516,100 +516,97 @@ GST_START_TEST (test_p010_against_cpu)
     GstBcQuality q = runs[r].q;
     GstBcFormat bc = runs[r].sgn ? GST_BC_FORMAT_BC6H_SF : GST_BC_FORMAT_BC6H;
     const guint n = r == 0 ? G_N_ELEMENTS (cases) : 2;
+    GstBuffer *bufs[G_N_ELEMENTS (cases)];
+    GstVideoInfo infos[G_N_ELEMENTS (cases)];
+    gchar *desc;
+    TestPipe g;
 
-    {
-      GstBuffer *bufs[G_N_ELEMENTS (cases)];
-      GstVideoInfo infos[G_N_ELEMENTS (cases)];
-      gchar *desc;
-      TestPipe g;
+    desc = g_strdup_printf ("appsrc name=src format=time ! glupload "
+        "! bc6henc name=enc quality=%s ! video/x-bc,format=%s "
+        "! appsink name=sink sync=false", quality_names[q],
+        gst_bc_format_to_string (bc));
+    test_pipe_launch (&g, desc, "enc");
+    g_free (desc);
+    gl_test_share_display (g.pipeline);
+    for (i = 0; i < n; i++) {
+      guint8 *pic = cases[i].random ? NULL : test_picture (cases[i].w,
+          cases[i].h, 9 + i, 6, TEST_ALPHA_OPAQUE);
+      TestYuv *t = test_yuv_new (GST_VIDEO_FORMAT_P010_10LE, cases[i].w,
+          cases[i].h, pic, 3 + i);
+      guint8 *planes[3] = { NULL, NULL, NULL };
+      gsize strides[3];
+      GstMapInfo map;
+      GstCaps *caps;
+      guint p;
 
-      desc = g_strdup_printf ("appsrc name=src format=time ! glupload "
-          "! bc6henc name=enc quality=%s ! video/x-bc,format=%s "
-          "! appsink name=sink sync=false", quality_names[q],
-          gst_bc_format_to_string (bc));
-      test_pipe_launch (&g, desc, "enc");
-      g_free (desc);
-      gl_test_share_display (g.pipeline);
-      for (i = 0; i < n; i++) {
-        guint8 *pic = cases[i].random ? NULL : test_picture (cases[i].w,
-            cases[i].h, 9 + i, 6, TEST_ALPHA_OPAQUE);
-        TestYuv *t = test_yuv_new (GST_VIDEO_FORMAT_P010_10LE, cases[i].w,
-            cases[i].h, pic, 3 + i);
-        guint8 *planes[3] = { NULL, NULL, NULL };
-        gsize strides[3];
-        GstMapInfo map;
-        GstCaps *caps;
-        guint p;
-
-        fail_unless (gst_video_info_set_format (&infos[i],
-                GST_VIDEO_FORMAT_P010_10LE, cases[i].w, cases[i].h));
-        bufs[i] = gst_buffer_new_allocate (NULL,
-            GST_VIDEO_INFO_SIZE (&infos[i]), NULL);
-        fail_unless (gst_buffer_map (bufs[i], &map, GST_MAP_WRITE));
-        for (p = 0; p < 3; p++) {
-          strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (&infos[i], p);
-          planes[p] = p < 2 ? map.data +
-              GST_VIDEO_INFO_PLANE_OFFSET (&infos[i], p) : NULL;
-        }
-        test_yuv_pack (t, planes, strides);
-        gst_buffer_unmap (bufs[i], &map);
-        GST_BUFFER_PTS (bufs[i]) = i * FRAME_DURATION;
-        GST_BUFFER_DURATION (bufs[i]) = FRAME_DURATION;
-        test_yuv_free (t);
-        g_free (pic);
-        caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
-            "P010_10LE", "width", G_TYPE_INT, cases[i].w, "height",
-            G_TYPE_INT, cases[i].h, "framerate", GST_TYPE_FRACTION, 30, 1,
-            "colorimetry", G_TYPE_STRING, cases[i].colorimetry,
-            "chroma-site", G_TYPE_STRING, cases[i].site, NULL);
-        gl_pipe_set_caps (&g, caps);
-        if (i == 0)
-          test_pipe_play (&g);
-        gl_pipe_push (&g, gst_buffer_ref (bufs[i]));
+      fail_unless (gst_video_info_set_format (&infos[i],
+              GST_VIDEO_FORMAT_P010_10LE, cases[i].w, cases[i].h));
+      bufs[i] = gst_buffer_new_allocate (NULL,
+          GST_VIDEO_INFO_SIZE (&infos[i]), NULL);
+      fail_unless (gst_buffer_map (bufs[i], &map, GST_MAP_WRITE));
+      for (p = 0; p < 3; p++) {
+        strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (&infos[i], p);
+        planes[p] = p < 2 ? map.data +
+            GST_VIDEO_INFO_PLANE_OFFSET (&infos[i], p) : NULL;
       }
-      gst_app_src_end_of_stream (GST_APP_SRC (g.src));
-      for (i = 0; i < n; i++) {
-        GstSample *smp = pull_sample (g.sink);
-        guint8 *gl = sample_blocks_of (bc, smp, cases[i].w, cases[i].h, i);
-        const guint8 *planes[3] = { NULL, NULL, NULL };
-        gsize strides[3] = { 0, 0, 0 };
-        GstBcYuvInfo yuv;
-        GstVideoFrame vf;
-        guint16 *codes = g_new (guint16, (gsize) cases[i].w * cases[i].h * 4);
-        gchar *what;
-        guint p, y;
-
-        /* the CPU's 16-bit codes of the frame (whose blocks
-         * gst_bc_encode_rows_hdr_yuv () writes: libs/bcyuv.c) */
-        fail_unless (gst_bc_yuv_info_set (&yuv, GST_VIDEO_FORMAT_P010_10LE,
-                cases[i].w, cases[i].h, cases[i].matrix, cases[i].full ?
-                GST_VIDEO_COLOR_RANGE_0_255 : GST_VIDEO_COLOR_RANGE_16_235,
-                cases[i].csite));
-        fail_unless (gst_bc_yuv_info_set_depth (&yuv, 16));
-        fail_unless (gst_video_frame_map (&vf, &infos[i], bufs[i],
-                GST_MAP_READ));
-        for (p = 0; p < 2; p++) {
-          planes[p] = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
-          strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
-        }
-        for (y = 0; y < cases[i].h; y++)
-          gst_bc_yuv_convert_row (&yuv, planes, strides, y, 0, cases[i].w,
-              (guint8 *) (codes + (gsize) y * cases[i].w * 4));
-        gst_video_frame_unmap (&vf);
-        what = g_strdup_printf ("P010_10LE %s %s", cases[i].colorimetry,
-            cases[i].random ? "random" : "picture");
-        compare_of (bc, what, gl, codes, cases[i].w, cases[i].h, "RGBA64_LE",
-            cases[i].transfer, q, TRUE);
-        g_free (what);
-        g_free (codes);
-        g_free (gl);
-        gst_buffer_unref (bufs[i]);
-        gst_sample_unref (smp);
-      }
-      wait_eos (g.pipeline);
-      check_path (g.element, "gl");
-      test_pipe_stop (&g);
+      test_yuv_pack (t, planes, strides);
+      gst_buffer_unmap (bufs[i], &map);
+      GST_BUFFER_PTS (bufs[i]) = i * FRAME_DURATION;
+      GST_BUFFER_DURATION (bufs[i]) = FRAME_DURATION;
+      test_yuv_free (t);
+      g_free (pic);
+      caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+          "P010_10LE", "width", G_TYPE_INT, cases[i].w, "height",
+          G_TYPE_INT, cases[i].h, "framerate", GST_TYPE_FRACTION, 30, 1,
+          "colorimetry", G_TYPE_STRING, cases[i].colorimetry,
+          "chroma-site", G_TYPE_STRING, cases[i].site, NULL);
+      gl_pipe_set_caps (&g, caps);
+      if (i == 0)
+        test_pipe_play (&g);
+      gl_pipe_push (&g, gst_buffer_ref (bufs[i]));
     }
+    gst_app_src_end_of_stream (GST_APP_SRC (g.src));
+    for (i = 0; i < n; i++) {
+      GstSample *smp = pull_sample (g.sink);
+      guint8 *gl = sample_blocks_of (bc, smp, cases[i].w, cases[i].h, i);
+      const guint8 *planes[3] = { NULL, NULL, NULL };
+      gsize strides[3] = { 0, 0, 0 };
+      GstBcYuvInfo yuv;
+      GstVideoFrame vf;
+      guint16 *codes = g_new (guint16, (gsize) cases[i].w * cases[i].h * 4);
+      gchar *what;
+      guint p, y;
+
+      /* the CPU's 16-bit codes of the frame (whose blocks
+       * gst_bc_encode_rows_hdr_yuv () writes: libs/bcyuv.c) */
+      fail_unless (gst_bc_yuv_info_set (&yuv, GST_VIDEO_FORMAT_P010_10LE,
+              cases[i].w, cases[i].h, cases[i].matrix, cases[i].full ?
+              GST_VIDEO_COLOR_RANGE_0_255 : GST_VIDEO_COLOR_RANGE_16_235,
+              cases[i].csite));
+      fail_unless (gst_bc_yuv_info_set_depth (&yuv, 16));
+      fail_unless (gst_video_frame_map (&vf, &infos[i], bufs[i],
+              GST_MAP_READ));
+      for (p = 0; p < 2; p++) {
+        planes[p] = GST_VIDEO_FRAME_PLANE_DATA (&vf, p);
+        strides[p] = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, p);
+      }
+      for (y = 0; y < cases[i].h; y++)
+        gst_bc_yuv_convert_row (&yuv, planes, strides, y, 0, cases[i].w,
+            (guint8 *) (codes + (gsize) y * cases[i].w * 4));
+      gst_video_frame_unmap (&vf);
+      what = g_strdup_printf ("P010_10LE %s %s", cases[i].colorimetry,
+          cases[i].random ? "random" : "picture");
+      compare_of (bc, what, gl, codes, cases[i].w, cases[i].h, "RGBA64_LE",
+          cases[i].transfer, q, TRUE);
+      g_free (what);
+      g_free (codes);
+      g_free (gl);
+      gst_buffer_unref (bufs[i]);
+      gst_sample_unref (smp);
+    }
+    wait_eos (g.pipeline);
+    check_path (g.element, "gl");
+    test_pipe_stop (&g);
   }
 }
 
